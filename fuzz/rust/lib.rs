@@ -13,12 +13,14 @@
 //!   the allocator below counts every byte and refuses the allocation that goes beyond, so even
 //!   one huge `Vec::with_capacity` is caught before the memory is touched;
 //! * a value read that does not write, or whose bytes in either model do not read back to it
-//!   (compared when the value equals itself: a NaN does not).
+//!   (compared when the value equals itself: a NaN does not);
+//! * a read into a value (`read_fbe`, `read_final`: into the default, then again into the value
+//!   read, its allocations reused) whose verdict, error or value is not the read's.
 
 pub mod gen;
 pub mod registry;
 
-use fbe::{Limits, Struct};
+use fbe::{DecodeError, Limits, Struct};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Debug;
 use std::io::Write;
@@ -77,6 +79,15 @@ pub fn models(data: &[u8]) {
     }
 }
 
+/// Reads `data` as a `T` root into `into`, reusing what it holds.
+fn read_into<T: Struct>(into: &mut T, data: &[u8], final_: bool) -> Result<(), DecodeError> {
+    if final_ {
+        into.read_final(data)
+    } else {
+        into.read_fbe(data)
+    }
+}
+
 /// Reads `data` as a `T` root of the versioned (or final) model and checks what a reader owes.
 pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
     let lim = Limits::default();
@@ -96,6 +107,25 @@ pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
             T::NAME,
             read.as_ref().map(|_| "Ok")
         ),
+    }
+    let mut into = T::default();
+    for round in ["the default", "the value read"] {
+        let got = read_into(&mut into, data, final_);
+        let same = match (&read, &got) {
+            #[allow(clippy::eq_op)] // a value holding a NaN is not equal to itself
+            (Ok(value), Ok(())) => value != value || into == *value,
+            (Err(a), Err(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        };
+        assert!(
+            same,
+            "{}: a {model} read into {round} is not the read: {got:?}, read {:?}",
+            T::NAME,
+            read.as_ref().map(|_| "Ok")
+        );
+        if got.is_err() {
+            break;
+        }
     }
     let Ok(value) = read else { return };
     for final_ in [false, true] {

@@ -25,7 +25,8 @@ pub fn rows() -> (Vec<Box<dyn Row>>, Vec<Missing>) {
 
 // ---------------------------------------------------------------- ours
 
-/// `fbe::Struct::write_fbe` into a reused `Writer`, `from_fbe`, `verify_fbe`.
+/// `fbe::Struct::write_fbe` into a reused `Writer`, `read_fbe` (into the reused domain object,
+/// as the C++ row reads), `verify_fbe`.
 struct Ours {
     w: Writer,
 }
@@ -41,8 +42,7 @@ impl Row for Ours {
         Ok(a.write_fbe(&mut self.w)?)
     }
     fn deserialize(&mut self, data: &[u8], a: &mut Account) -> Result<(), BoxError> {
-        *a = Account::from_fbe(data)?;
-        Ok(())
+        Ok(a.read_fbe(data)?)
     }
     fn verify(&mut self, data: &[u8]) -> Option<Result<(), BoxError>> {
         Some(Account::verify_fbe(data, &Limits::DEFAULT).map_err(Into::into))
@@ -65,8 +65,7 @@ impl Row for OursFinal {
         Ok(a.write_final(&mut self.w)?)
     }
     fn deserialize(&mut self, data: &[u8], a: &mut Account) -> Result<(), BoxError> {
-        *a = Account::from_final(data)?;
-        Ok(())
+        Ok(a.read_final(data)?)
     }
     fn verify(&mut self, data: &[u8]) -> Option<Result<(), BoxError>> {
         Some(Account::verify_final(data, &Limits::DEFAULT).map_err(Into::into))

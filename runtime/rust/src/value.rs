@@ -34,6 +34,22 @@ pub trait Value: Sized {
     /// Reads the value at the reader's cursor (final model).
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
+    /// Reads the value of the slot at `slot` into `self`, reusing what it holds (a string's or a
+    /// vector's buffer, a struct's fields), with the checks, charges and errors of [`Value::get`].
+    /// After an error `self` is a valid value, partly read.
+    #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        *self = Self::get(r, base, slot)?;
+        Ok(())
+    }
+
+    /// Reads the value at the cursor into `self` as [`Value::get_into`] does (final model).
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        *self = Self::take(r)?;
+        Ok(())
+    }
+
     /// Checks the value of the slot at `slot` as [`Value::get`] reads it, with the same verdict
     /// and error, making as little of it as it can (verify: docs/limits.md 4).
     #[inline]
@@ -268,6 +284,18 @@ impl From<&[u8]> for Bytes {
     }
 }
 
+/// The bytes `b` into a string or bytes value: in its buffer when that holds them, else in a new
+/// one of their size (`make`; the old bytes are not copied to a grown buffer).
+#[inline(always)]
+fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: impl FnOnce(&[u8]) -> T) {
+    if v.capacity() < b.len() {
+        *v = make(b);
+    } else {
+        v.clear();
+        v.extend_from_slice(b);
+    }
+}
+
 macro_rules! texts {
     ($($t:ty, $get:ident, $final_get:ident, $make:expr;)*) => {$(
         impl Value for $t {
@@ -295,6 +323,20 @@ macro_rules! texts {
             #[inline]
             fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 r.$final_get("").map($make)
+            }
+
+            #[inline(always)]
+            fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+                let b = r.$get(base, slot, "")?;
+                refill(self, b, $make);
+                Ok(())
+            }
+
+            #[inline(always)]
+            fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+                let b = r.$final_get("")?;
+                refill(self, b, $make);
+                Ok(())
             }
 
             #[inline]
@@ -363,6 +405,26 @@ impl<T: Value> Value for Option<T> {
     }
 
     #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        match (r.optional(base, slot, T::SLOT, "")?, self) {
+            (None, v) => *v = None,
+            (Some(p), Some(v)) => v.get_into(r, p, p)?,
+            (Some(p), v) => *v = Some(T::get(r, p, p)?),
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        match (r.final_has("")?, self) {
+            (false, v) => *v = None,
+            (true, Some(v)) => v.take_into(r)?,
+            (true, v) => *v = Some(T::take(r)?),
+        }
+        Ok(())
+    }
+
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         match r.optional(base, slot, T::SLOT, "")? {
             None => Ok(()),
@@ -413,6 +475,16 @@ impl<T: Value, const N: usize> Value for [T; N] {
     }
 
     #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        get_each(self, r, base, slot)
+    }
+
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        take_each(self, r)
+    }
+
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         (0..N).try_for_each(|i| T::check(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i)))
     }
@@ -457,6 +529,16 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     }
 
     #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        get_each(&mut self[..], r, base, slot)
+    }
+
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        take_each(&mut self[..], r)
+    }
+
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         <[T; N]>::check(r, base, slot)
     }
@@ -483,6 +565,22 @@ pub fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> 
 fn boxed<T, const N: usize>(items: impl Iterator<Item = Result<T, DecodeError>>) -> Result<Box<[T; N]>, DecodeError> {
     let v = items.collect::<Result<Vec<T>, DecodeError>>()?;
     Ok(v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("N elements read")))
+}
+
+/// Reads the elements of a fixed array (slots from `slot`) into `items`, each reusing its own.
+fn get_each<T: Value>(items: &mut [T], r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+    for (i, v) in items.iter_mut().enumerate() {
+        v.get_into(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
+/// Reads the elements of a fixed array at the cursor into `items` (final model).
+fn take_each<T: Value>(items: &mut [T], r: &mut Reader<'_>) -> Result<(), DecodeError> {
+    for (i, v) in items.iter_mut().enumerate() {
+        v.take_into(r).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
 }
 
 /// The `N` values of `items` as an array, or the first error.
@@ -583,6 +681,18 @@ fn take_all<T: Value>(
     Ok(())
 }
 
+/// Makes a vector `n` elements long at most before they are read into it: the elements beyond go,
+/// and room is made for a few of those to come (never more than the budget pays for nor 4 KiB of
+/// them; the rest grow as they are read).
+#[inline]
+fn make_room<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
+    v.truncate(n);
+    let ahead = capacity(n, T::COST, budget).min(4096 / std::mem::size_of::<T>().max(1));
+    if v.capacity() < ahead {
+        v.reserve_exact(ahead - v.len());
+    }
+}
+
 impl<T: Value> Value for Vec<T> {
     const SLOT: usize = 4;
     const FINAL_MIN: usize = 4;
@@ -623,6 +733,38 @@ impl<T: Value> Value for Vec<T> {
         })?;
         Ok(v)
     }
+
+    /// Reads the elements into the vector's own (its first `n`, then new ones): no allocation
+    /// when the vector held as many before.
+    #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
+        make_room(self, n, r.budget());
+        for i in 0..n {
+            let at = first + i * T::SLOT;
+            match self.get_mut(i) {
+                Some(v) => v.get_into(r, base, at),
+                None => T::get(r, base, at).map(|v| self.push(v)),
+            }
+            .map_err(|e| e.in_index(i))?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        let n = r.final_count(T::FINAL_MIN, T::COST, "")?;
+        make_room(self, n, r.budget());
+        for i in 0..n {
+            match self.get_mut(i) {
+                Some(v) => v.take_into(r),
+                None => T::take(r).map(|v| self.push(v)),
+            }
+            .map_err(|e| e.in_index(i))?;
+        }
+        Ok(())
+    }
+
     #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
@@ -867,29 +1009,56 @@ macro_rules! scalar_value {
 }
 
 /// A generated struct: its type id and layout, and its codecs in both models, with the roots
-/// every struct has (`to_fbe`, `from_fbe`, `verify_fbe`, `to_final`, `from_final`,
-/// `verify_final`). The generated code implements the four codecs at the offsets and costs
-/// `fbec` decided.
-pub trait Struct: Sized {
+/// every struct has (`to_fbe`, `from_fbe`, `read_fbe`, `verify_fbe`, and their final
+/// twins). The generated code implements the codecs at the offsets and costs `fbec` decided; a
+/// value is read into a value (its own allocations reused), a new value into its default.
+pub trait Struct: Sized + Default {
     /// The qualified schema name (`proto.Account`), named by errors.
     const NAME: &'static str;
     /// The type id (docs/format.md 6).
     const TYPE_ID: u32;
     /// The fewest bytes a value takes in the final model.
     const FINAL_MIN: usize;
+    /// What making the default value costs when that is more than 4 KiB (docs/limits.md 3), else
+    /// 0: such a default is made only once the budget pays for it, else the bytes are verified
+    /// first, which fails as the read would.
+    const DEFAULT_COST: usize = 0;
 
     /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
-    /// Reads the versioned body the slot at `slot` points to (from `base`).
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError>;
+    /// Reads the versioned body the slot at `slot` points to (from `base`) into `self`, reusing
+    /// its allocations; the fields an older writer's shorter body lacks take their defaults.
+    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError>;
     /// Appends the fields (final model).
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError>;
-    /// Reads the fields at the reader's cursor (final model).
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+    /// Reads the fields at the reader's cursor into `self` (final model).
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError>;
     /// Checks the versioned body as [`Struct::read_body`] reads it, without making the value.
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError>;
     /// Checks the fields at the cursor as [`Struct::read_fields`] reads them (final model).
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError>;
+
+    /// Reads the versioned body the slot at `slot` points to (from `base`) as a new value.
+    #[inline]
+    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
+            Self::verify_body(&mut r.clone(), base, slot)?;
+        }
+        let mut v = Self::default();
+        v.read_body_into(r, base, slot)?;
+        Ok(v)
+    }
+
+    /// Reads the fields at the reader's cursor as a new value (final model).
+    #[inline]
+    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
+            Self::verify_fields(&mut r.clone())?;
+        }
+        let mut v = Self::default();
+        v.read_fields_into(r)?;
+        Ok(v)
+    }
 
     /// The value as a versioned root (docs/format.md 3.2).
     fn to_fbe(&self) -> Result<Vec<u8>, EncodeError> {
@@ -915,6 +1084,20 @@ pub trait Struct: Sized {
     fn from_fbe_with(data: &[u8], limits: &Limits) -> Result<Self, DecodeError> {
         let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
         Self::read_body(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
+    }
+
+    /// Reads a versioned root into `self` under the default limits, reusing its allocations
+    /// (strings, vectors, the structs they hold): with a reused value, deserializing allocates only
+    /// what the value did not hold yet. It fails exactly when [`Struct::from_fbe`] fails, with its
+    /// error, and then leaves `self` a valid value, partly read.
+    fn read_fbe(&mut self, data: &[u8]) -> Result<(), DecodeError> {
+        self.read_fbe_with(data, &Limits::DEFAULT)
+    }
+
+    /// Reads a versioned root into `self` under `limits`.
+    fn read_fbe_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+        let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
+        self.read_body_into(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
     }
 
     /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
@@ -951,6 +1134,19 @@ pub trait Struct: Sized {
         Ok(v)
     }
 
+    /// Reads a final root into `self` under the default limits, reusing its allocations (as
+    /// [`Struct::read_fbe`]).
+    fn read_final(&mut self, data: &[u8]) -> Result<(), DecodeError> {
+        self.read_final_with(data, &Limits::DEFAULT)
+    }
+
+    /// Reads a final root into `self` under `limits`.
+    fn read_final_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        self.read_fields_into(&mut r).map_err(|e| e.within(Self::NAME))?;
+        r.end_final().map_err(|e| e.within(Self::NAME))
+    }
+
     /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise.
     fn verify_final(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
@@ -970,6 +1166,16 @@ impl<T: Struct> Struct for Box<T> {
     #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         (**self).write_body(w, base, slot)
+    }
+
+    #[inline]
+    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        (**self).read_body_into(r, base, slot)
+    }
+
+    #[inline]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        (**self).read_fields_into(r)
     }
 
     #[inline]
@@ -1011,6 +1217,16 @@ impl<T: Struct> Value for T {
     #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         T::read_body(r, base, slot)
+    }
+
+    #[inline]
+    fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        self.read_body_into(r, base, slot)
+    }
+
+    #[inline]
+    fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        self.read_fields_into(r)
     }
 
     #[inline]
@@ -1062,6 +1278,26 @@ impl Reader<'_> {
     #[inline]
     pub fn field<T: Value>(&mut self, base: usize, slot: usize, field: &str) -> Result<T, DecodeError> {
         T::get(self, base, slot).map_err(|e| e.in_field(field))
+    }
+
+    /// Reads the value of the slot at `slot` (from `base`) into `v`, reusing its allocations; an
+    /// error names `field`.
+    #[inline]
+    pub fn field_into<T: Value>(
+        &mut self,
+        v: &mut T,
+        base: usize,
+        slot: usize,
+        field: &str,
+    ) -> Result<(), DecodeError> {
+        v.get_into(self, base, slot).map_err(|e| e.in_field(field))
+    }
+
+    /// Reads the value at the cursor into `v`, reusing its allocations (final model); an error
+    /// names `field`.
+    #[inline]
+    pub fn final_field_into<T: Value>(&mut self, v: &mut T, field: &str) -> Result<(), DecodeError> {
+        v.take_into(self).map_err(|e| e.in_field(field))
     }
 
     /// Reads the value at the cursor (final model); an error names `field`.

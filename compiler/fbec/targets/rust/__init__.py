@@ -394,6 +394,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.line(f'const NAME: &\'static str = "{s.qualified}";')
         w.line(f"const TYPE_ID: u32 = {s.type_id};")
         w.line(f"const FINAL_MIN: usize = {s.final_min_size};")
+        if s.large_default:
+            w.line(f"const DEFAULT_COST: usize = {s.default_cost};")
         w.blank()
         write_versioned(w, c, s, p)
         write_final(w, c, s, p)
@@ -452,27 +454,31 @@ def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
     """A struct whose default costs more than 4 KiB is made only once the budget pays for it; else it
     is checked without being made, which fails as its read would (docs/limits.md 3)."""
     if s.large_default:
-        with w.block(f"if !r.affords({s.default_cost}) {{", "}"):
+        with w.block("if !r.affords(Self::DEFAULT_COST) {", "}"):
             w.line(verify)
 
 
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
-    """read_body, or verify_body: the same checks and charges without making the value (the fields
-    read unchecked are not looked at)."""
-    head = "verify_body" if verify else "read_body"
-    with w.block(f"fn {head}(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<{'()' if verify else 'Self'}, "
-                 "DecodeError> {", "}"):
+    """read_body_into, or verify_body: the same checks and charges without making the value (the
+    fields read unchecked are not looked at)."""
+    head = "fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {"
+    if not verify:   # its signature broken as rustfmt breaks it
+        with w.block("fn read_body_into("):
+            w.lines("&mut self,\nr: &mut Reader<'_>,\nbase: usize,\nslot: usize,")
+        head = ") -> Result<(), DecodeError> {"
+    with w.block(head, "}"):
         fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
         if not fields:
             w.line(f"r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
             w.line("r.leave();")
-            w.line("Ok(())" if verify else "Ok(Self::default())")
+            w.line("Ok(())")
             return
         if not verify:
             guard(w, s, "Self::verify_body(&mut r.clone(), base, slot)?;")
         w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
-        if not verify:
-            w.line("let mut v = Self::default();")
+        if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
+            with w.block(f"if n < {s.body_size} {{", "}"):
+                w.line("*self = Self::default();")
         before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
         for fp in p.fields:
             if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
@@ -481,8 +487,8 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
                     if verify:
                         call(w, f"r.check::<{c.type(fp.type)}>", ["b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
                     else:
-                        call(w, f"v.{c.ident.field(s.qualified, fp.name)} = r.field", ["b", f"b + {fp.offset}",
-                                                                                       f'"{fp.name}"'], "?;")
+                        call(w, "r.field_into", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b",
+                                                 f"b + {fp.offset}", f'"{fp.name}"'], "?;")
                 if fp.missing_cost:
                     w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
             elif fp in fields:
@@ -494,7 +500,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
                 w.line("}")
             before = fp.end
         w.line("r.leave();")
-        w.line("Ok(())" if verify else "Ok(v)")
+        w.line("Ok(())")
     w.blank()
 
 
@@ -506,19 +512,19 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
         w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
-    with w.block("fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {", "}"):
+    with w.block("fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         guard(w, s, "Self::verify_fields(&mut r.clone())?;")
         w.line(f"r.enter({s.decode_cost})?;")
         for k, step in enumerate(p.final_steps):
             if isinstance(step, plan.Run):
                 call(w, f"let run{k} = r.run", [str(step.size), f'"{step.description}"'], "?;")
                 for fp, at in zip(step.fields, step.at):
-                    w.line(f"let {c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(run{k}, {at});")
+                    w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(run{k}, {at});")
             else:
-                call(w, f"let {c.ident.field(s.qualified, step.name)} = r.final_field", [f'"{step.name}"'], "?;")
+                call(w, "r.final_field_into", [f"&mut self.{c.ident.field(s.qualified, step.name)}",
+                                               f'"{step.name}"'], "?;")
         w.line("r.leave();")
-        struct_literal(w, f"Ok({c.ident.type(s.qualified) if s.all_fields else 'Self'}",
-                       [c.ident.field(s.qualified, f.name) for f in s.all_fields], ")")
+        w.line("Ok(())")
     w.blank()
     with w.block("fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         w.line(f"r.enter({s.decode_cost})?;")

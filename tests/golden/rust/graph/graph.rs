@@ -29,23 +29,30 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 20)?;
-        let mut v = Self::default();
+        if n < 28 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         if n >= 16 {
-            v.name = r.field(b, b + 12, "name")?;
+            r.field_into(&mut self.name, b, b + 12, "name")?;
         }
         if n >= 24 {
-            v.value = r.field(b, b + 16, "value")?;
+            r.field_into(&mut self.value, b, b + 16, "value")?;
         }
         if n >= 28 {
-            v.out_edges = r.field(b, b + 24, "out_edges")?;
+            r.field_into(&mut self.out_edges, b, b + 24, "out_edges")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -70,19 +77,14 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        let id = r.final_field("id")?;
-        let name = r.final_field("name")?;
-        let value = r.final_field("value")?;
-        let out_edges = r.final_field("out_edges")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.name, "name")?;
+        r.final_field_into(&mut self.value, "value")?;
+        r.final_field_into(&mut self.out_edges, "out_edges")?;
         r.leave();
-        Ok(Node {
-            id,
-            name,
-            value,
-            out_edges,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -176,20 +178,27 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
-        let mut v = Self::default();
+        if n < 20 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.source = r.field(b, b + 8, "source")?;
+            r.field_into(&mut self.source, b, b + 8, "source")?;
         }
         if n >= 16 {
-            v.target = r.field(b, b + 12, "target")?;
+            r.field_into(&mut self.target, b, b + 12, "target")?;
         }
         if n >= 20 {
-            v.weight = r.field(b, b + 16, "weight")?;
+            r.field_into(&mut self.weight, b, b + 16, "weight")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -206,18 +215,14 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
-        let source = fbe::Fixed::at(run0, 0);
-        let target = fbe::Fixed::at(run0, 4);
-        let weight = fbe::Fixed::at(run0, 8);
+        self.source = fbe::Fixed::at(run0, 0);
+        self.target = fbe::Fixed::at(run0, 4);
+        self.weight = fbe::Fixed::at(run0, 8);
         r.leave();
-        Ok(Edge {
-            source,
-            target,
-            weight,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -295,17 +300,24 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.nodes = r.field(b, b + 8, "nodes")?;
+            r.field_into(&mut self.nodes, b, b + 8, "nodes")?;
         }
         if n >= 16 {
-            v.edges = r.field(b, b + 12, "edges")?;
+            r.field_into(&mut self.edges, b, b + 12, "edges")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -328,12 +340,12 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let nodes = r.final_field("nodes")?;
-        let edges = r.final_field("edges")?;
+        r.final_field_into(&mut self.nodes, "nodes")?;
+        r.final_field_into(&mut self.edges, "edges")?;
         r.leave();
-        Ok(Graph { nodes, edges })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -27,20 +27,27 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
-        let mut v = Self::default();
+        if n < 20 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         if n >= 16 {
-            v.label = r.field(b, b + 12, "label")?;
+            r.field_into(&mut self.label, b, b + 12, "label")?;
         }
         if n >= 20 {
-            v.children = r.field(b, b + 16, "children")?;
+            r.field_into(&mut self.children, b, b + 16, "children")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -64,17 +71,13 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
-        let id = r.final_field("id")?;
-        let label = r.final_field("label")?;
-        let children = r.final_field("children")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.label, "label")?;
+        r.final_field_into(&mut self.children, "children")?;
         r.leave();
-        Ok(Node {
-            id,
-            label,
-            children,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

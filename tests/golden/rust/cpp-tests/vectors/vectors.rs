@@ -27,20 +27,27 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
-        let mut v = Self::default();
+        if n < 20 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.source = r.field(b, b + 8, "source")?;
+            r.field_into(&mut self.source, b, b + 8, "source")?;
         }
         if n >= 16 {
-            v.target = r.field(b, b + 12, "target")?;
+            r.field_into(&mut self.target, b, b + 12, "target")?;
         }
         if n >= 20 {
-            v.weight = r.field(b, b + 16, "weight")?;
+            r.field_into(&mut self.weight, b, b + 16, "weight")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -57,18 +64,14 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
-        let source = fbe::Fixed::at(run0, 0);
-        let target = fbe::Fixed::at(run0, 4);
-        let weight = fbe::Fixed::at(run0, 8);
+        self.source = fbe::Fixed::at(run0, 0);
+        self.target = fbe::Fixed::at(run0, 4);
+        self.weight = fbe::Fixed::at(run0, 8);
         r.leave();
-        Ok(Edge {
-            source,
-            target,
-            weight,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -148,20 +151,27 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 11)?;
-        let mut v = Self::default();
+        if n < 19 {
+            *self = Self::default();
+        }
         if n >= 9 {
-            v.flag = r.field(b, b + 8, "flag")?;
+            r.field_into(&mut self.flag, b, b + 8, "flag")?;
         }
         if n >= 17 {
-            v.x = r.field(b, b + 9, "x")?;
+            r.field_into(&mut self.x, b, b + 9, "x")?;
         }
         if n >= 19 {
-            v.y = r.field(b, b + 17, "y")?;
+            r.field_into(&mut self.y, b, b + 17, "y")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -178,14 +188,14 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(11, "flag=1,x=8,y=2")?;
-        let flag = fbe::Fixed::at(run0, 0);
-        let x = fbe::Fixed::at(run0, 1);
-        let y = fbe::Fixed::at(run0, 9);
+        self.flag = fbe::Fixed::at(run0, 0);
+        self.x = fbe::Fixed::at(run0, 1);
+        self.y = fbe::Fixed::at(run0, 9);
         r.leave();
-        Ok(Point { flag, x, y })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -267,23 +277,30 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 19)?;
-        let mut v = Self::default();
+        if n < 27 {
+            *self = Self::default();
+        }
         if n >= 9 {
-            v.flag = r.field(b, b + 8, "flag")?;
+            r.field_into(&mut self.flag, b, b + 8, "flag")?;
         }
         if n >= 17 {
-            v.x = r.field(b, b + 9, "x")?;
+            r.field_into(&mut self.x, b, b + 9, "x")?;
         }
         if n >= 19 {
-            v.y = r.field(b, b + 17, "y")?;
+            r.field_into(&mut self.y, b, b + 17, "y")?;
         }
         if n >= 27 {
-            v.z = r.field(b, b + 19, "z")?;
+            r.field_into(&mut self.z, b, b + 19, "z")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -301,15 +318,15 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         let run0 = r.run(19, "flag=1,x=8,y=2,z=8")?;
-        let flag = fbe::Fixed::at(run0, 0);
-        let x = fbe::Fixed::at(run0, 1);
-        let y = fbe::Fixed::at(run0, 9);
-        let z = fbe::Fixed::at(run0, 11);
+        self.flag = fbe::Fixed::at(run0, 0);
+        self.x = fbe::Fixed::at(run0, 1);
+        self.y = fbe::Fixed::at(run0, 9);
+        self.z = fbe::Fixed::at(run0, 11);
         r.leave();
-        Ok(Point3 { flag, x, y, z })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -392,17 +409,24 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.name = r.field(b, b + 8, "name")?;
+            r.field_into(&mut self.name, b, b + 8, "name")?;
         }
         if n >= 16 {
-            v.values = r.field(b, b + 12, "values")?;
+            r.field_into(&mut self.values, b, b + 12, "values")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -425,12 +449,12 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let name = r.final_field("name")?;
-        let values = r.final_field("values")?;
+        r.final_field_into(&mut self.name, "name")?;
+        r.final_field_into(&mut self.values, "values")?;
         r.leave();
-        Ok(Named { name, values })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -518,29 +542,36 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 24)?;
-        let mut v = Self::default();
+        if n < 32 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.edges = r.field(b, b + 8, "edges")?;
+            r.field_into(&mut self.edges, b, b + 8, "edges")?;
         }
         if n >= 16 {
-            v.points = r.field(b, b + 12, "points")?;
+            r.field_into(&mut self.points, b, b + 12, "points")?;
         }
         if n >= 20 {
-            v.ints = r.field(b, b + 16, "ints")?;
+            r.field_into(&mut self.ints, b, b + 16, "ints")?;
         }
         if n >= 24 {
-            v.switches = r.field(b, b + 20, "switches")?;
+            r.field_into(&mut self.switches, b, b + 20, "switches")?;
         }
         if n >= 28 {
-            v.reals = r.field(b, b + 24, "reals")?;
+            r.field_into(&mut self.reals, b, b + 24, "reals")?;
         }
         if n >= 32 {
-            v.named = r.field(b, b + 28, "named")?;
+            r.field_into(&mut self.named, b, b + 28, "named")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -579,23 +610,16 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(24)?;
-        let edges = r.final_field("edges")?;
-        let points = r.final_field("points")?;
-        let ints = r.final_field("ints")?;
-        let switches = r.final_field("switches")?;
-        let reals = r.final_field("reals")?;
-        let named = r.final_field("named")?;
+        r.final_field_into(&mut self.edges, "edges")?;
+        r.final_field_into(&mut self.points, "points")?;
+        r.final_field_into(&mut self.ints, "ints")?;
+        r.final_field_into(&mut self.switches, "switches")?;
+        r.final_field_into(&mut self.reals, "reals")?;
+        r.final_field_into(&mut self.named, "named")?;
         r.leave();
-        Ok(Holder {
-            edges,
-            points,
-            ints,
-            switches,
-            reals,
-            named,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

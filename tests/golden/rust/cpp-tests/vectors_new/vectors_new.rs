@@ -29,23 +29,30 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 16)?;
-        let mut v = Self::default();
+        if n < 24 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.source = r.field(b, b + 8, "source")?;
+            r.field_into(&mut self.source, b, b + 8, "source")?;
         }
         if n >= 16 {
-            v.target = r.field(b, b + 12, "target")?;
+            r.field_into(&mut self.target, b, b + 12, "target")?;
         }
         if n >= 20 {
-            v.weight = r.field(b, b + 16, "weight")?;
+            r.field_into(&mut self.weight, b, b + 16, "weight")?;
         }
         if n >= 24 {
-            v.note = r.field(b, b + 20, "note")?;
+            r.field_into(&mut self.note, b, b + 20, "note")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -67,20 +74,15 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
-        let source = fbe::Fixed::at(run0, 0);
-        let target = fbe::Fixed::at(run0, 4);
-        let weight = fbe::Fixed::at(run0, 8);
-        let note = r.final_field("note")?;
+        self.source = fbe::Fixed::at(run0, 0);
+        self.target = fbe::Fixed::at(run0, 4);
+        self.weight = fbe::Fixed::at(run0, 8);
+        r.final_field_into(&mut self.note, "note")?;
         r.leave();
-        Ok(Edge {
-            source,
-            target,
-            weight,
-            note,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -162,14 +164,21 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.edges = r.field(b, b + 8, "edges")?;
+            r.field_into(&mut self.edges, b, b + 8, "edges")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -188,11 +197,11 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let edges = r.final_field("edges")?;
+        r.final_field_into(&mut self.edges, "edges")?;
         r.leave();
-        Ok(Holder { edges })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

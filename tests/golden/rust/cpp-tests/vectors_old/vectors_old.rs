@@ -23,14 +23,21 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.source = r.field(b, b + 8, "source")?;
+            r.field_into(&mut self.source, b, b + 8, "source")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -45,11 +52,11 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let source = r.final_field("source")?;
+        r.final_field_into(&mut self.source, "source")?;
         r.leave();
-        Ok(Edge { source })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -115,14 +122,21 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.edges = r.field(b, b + 8, "edges")?;
+            r.field_into(&mut self.edges, b, b + 8, "edges")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -141,11 +155,11 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let edges = r.final_field("edges")?;
+        r.final_field_into(&mut self.edges, "edges")?;
         r.leave();
-        Ok(Holder { edges })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

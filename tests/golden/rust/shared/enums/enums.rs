@@ -1200,209 +1200,216 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 216)?;
-        let mut v = Self::default();
+        if n < 224 {
+            *self = Self::default();
+        }
         if n >= 9 {
-            v.byte0 = r.field(b, b + 8, "byte0")?;
+            r.field_into(&mut self.byte0, b, b + 8, "byte0")?;
         }
         if n >= 10 {
-            v.byte1 = r.field(b, b + 9, "byte1")?;
+            r.field_into(&mut self.byte1, b, b + 9, "byte1")?;
         }
         if n >= 11 {
-            v.byte2 = r.field(b, b + 10, "byte2")?;
+            r.field_into(&mut self.byte2, b, b + 10, "byte2")?;
         }
         if n >= 12 {
-            v.byte3 = r.field(b, b + 11, "byte3")?;
+            r.field_into(&mut self.byte3, b, b + 11, "byte3")?;
         }
         if n >= 13 {
-            v.byte4 = r.field(b, b + 12, "byte4")?;
+            r.field_into(&mut self.byte4, b, b + 12, "byte4")?;
         }
         if n >= 14 {
-            v.byte5 = r.field(b, b + 13, "byte5")?;
+            r.field_into(&mut self.byte5, b, b + 13, "byte5")?;
         }
         if n >= 15 {
-            v.char0 = r.field(b, b + 14, "char0")?;
+            r.field_into(&mut self.char0, b, b + 14, "char0")?;
         }
         if n >= 16 {
-            v.char1 = r.field(b, b + 15, "char1")?;
+            r.field_into(&mut self.char1, b, b + 15, "char1")?;
         }
         if n >= 17 {
-            v.char2 = r.field(b, b + 16, "char2")?;
+            r.field_into(&mut self.char2, b, b + 16, "char2")?;
         }
         if n >= 18 {
-            v.char3 = r.field(b, b + 17, "char3")?;
+            r.field_into(&mut self.char3, b, b + 17, "char3")?;
         }
         if n >= 19 {
-            v.char4 = r.field(b, b + 18, "char4")?;
+            r.field_into(&mut self.char4, b, b + 18, "char4")?;
         }
         if n >= 20 {
-            v.char5 = r.field(b, b + 19, "char5")?;
+            r.field_into(&mut self.char5, b, b + 19, "char5")?;
         }
         if n >= 24 {
-            v.wchar0 = r.field(b, b + 20, "wchar0")?;
+            r.field_into(&mut self.wchar0, b, b + 20, "wchar0")?;
         }
         if n >= 28 {
-            v.wchar1 = r.field(b, b + 24, "wchar1")?;
+            r.field_into(&mut self.wchar1, b, b + 24, "wchar1")?;
         }
         if n >= 32 {
-            v.wchar2 = r.field(b, b + 28, "wchar2")?;
+            r.field_into(&mut self.wchar2, b, b + 28, "wchar2")?;
         }
         if n >= 36 {
-            v.wchar3 = r.field(b, b + 32, "wchar3")?;
+            r.field_into(&mut self.wchar3, b, b + 32, "wchar3")?;
         }
         if n >= 40 {
-            v.wchar4 = r.field(b, b + 36, "wchar4")?;
+            r.field_into(&mut self.wchar4, b, b + 36, "wchar4")?;
         }
         if n >= 44 {
-            v.wchar5 = r.field(b, b + 40, "wchar5")?;
+            r.field_into(&mut self.wchar5, b, b + 40, "wchar5")?;
         }
         if n >= 45 {
-            v.int8b0 = r.field(b, b + 44, "int8b0")?;
+            r.field_into(&mut self.int8b0, b, b + 44, "int8b0")?;
         }
         if n >= 46 {
-            v.int8b1 = r.field(b, b + 45, "int8b1")?;
+            r.field_into(&mut self.int8b1, b, b + 45, "int8b1")?;
         }
         if n >= 47 {
-            v.int8b2 = r.field(b, b + 46, "int8b2")?;
+            r.field_into(&mut self.int8b2, b, b + 46, "int8b2")?;
         }
         if n >= 48 {
-            v.int8b3 = r.field(b, b + 47, "int8b3")?;
+            r.field_into(&mut self.int8b3, b, b + 47, "int8b3")?;
         }
         if n >= 49 {
-            v.int8b4 = r.field(b, b + 48, "int8b4")?;
+            r.field_into(&mut self.int8b4, b, b + 48, "int8b4")?;
         }
         if n >= 50 {
-            v.int8b5 = r.field(b, b + 49, "int8b5")?;
+            r.field_into(&mut self.int8b5, b, b + 49, "int8b5")?;
         }
         if n >= 51 {
-            v.uint8b0 = r.field(b, b + 50, "uint8b0")?;
+            r.field_into(&mut self.uint8b0, b, b + 50, "uint8b0")?;
         }
         if n >= 52 {
-            v.uint8b1 = r.field(b, b + 51, "uint8b1")?;
+            r.field_into(&mut self.uint8b1, b, b + 51, "uint8b1")?;
         }
         if n >= 53 {
-            v.uint8b2 = r.field(b, b + 52, "uint8b2")?;
+            r.field_into(&mut self.uint8b2, b, b + 52, "uint8b2")?;
         }
         if n >= 54 {
-            v.uint8b3 = r.field(b, b + 53, "uint8b3")?;
+            r.field_into(&mut self.uint8b3, b, b + 53, "uint8b3")?;
         }
         if n >= 55 {
-            v.uint8b4 = r.field(b, b + 54, "uint8b4")?;
+            r.field_into(&mut self.uint8b4, b, b + 54, "uint8b4")?;
         }
         if n >= 56 {
-            v.uint8b5 = r.field(b, b + 55, "uint8b5")?;
+            r.field_into(&mut self.uint8b5, b, b + 55, "uint8b5")?;
         }
         if n >= 58 {
-            v.int16b0 = r.field(b, b + 56, "int16b0")?;
+            r.field_into(&mut self.int16b0, b, b + 56, "int16b0")?;
         }
         if n >= 60 {
-            v.int16b1 = r.field(b, b + 58, "int16b1")?;
+            r.field_into(&mut self.int16b1, b, b + 58, "int16b1")?;
         }
         if n >= 62 {
-            v.int16b2 = r.field(b, b + 60, "int16b2")?;
+            r.field_into(&mut self.int16b2, b, b + 60, "int16b2")?;
         }
         if n >= 64 {
-            v.int16b3 = r.field(b, b + 62, "int16b3")?;
+            r.field_into(&mut self.int16b3, b, b + 62, "int16b3")?;
         }
         if n >= 66 {
-            v.int16b4 = r.field(b, b + 64, "int16b4")?;
+            r.field_into(&mut self.int16b4, b, b + 64, "int16b4")?;
         }
         if n >= 68 {
-            v.int16b5 = r.field(b, b + 66, "int16b5")?;
+            r.field_into(&mut self.int16b5, b, b + 66, "int16b5")?;
         }
         if n >= 70 {
-            v.uint16b0 = r.field(b, b + 68, "uint16b0")?;
+            r.field_into(&mut self.uint16b0, b, b + 68, "uint16b0")?;
         }
         if n >= 72 {
-            v.uint16b1 = r.field(b, b + 70, "uint16b1")?;
+            r.field_into(&mut self.uint16b1, b, b + 70, "uint16b1")?;
         }
         if n >= 74 {
-            v.uint16b2 = r.field(b, b + 72, "uint16b2")?;
+            r.field_into(&mut self.uint16b2, b, b + 72, "uint16b2")?;
         }
         if n >= 76 {
-            v.uint16b3 = r.field(b, b + 74, "uint16b3")?;
+            r.field_into(&mut self.uint16b3, b, b + 74, "uint16b3")?;
         }
         if n >= 78 {
-            v.uint16b4 = r.field(b, b + 76, "uint16b4")?;
+            r.field_into(&mut self.uint16b4, b, b + 76, "uint16b4")?;
         }
         if n >= 80 {
-            v.uint16b5 = r.field(b, b + 78, "uint16b5")?;
+            r.field_into(&mut self.uint16b5, b, b + 78, "uint16b5")?;
         }
         if n >= 84 {
-            v.int32b0 = r.field(b, b + 80, "int32b0")?;
+            r.field_into(&mut self.int32b0, b, b + 80, "int32b0")?;
         }
         if n >= 88 {
-            v.int32b1 = r.field(b, b + 84, "int32b1")?;
+            r.field_into(&mut self.int32b1, b, b + 84, "int32b1")?;
         }
         if n >= 92 {
-            v.int32b2 = r.field(b, b + 88, "int32b2")?;
+            r.field_into(&mut self.int32b2, b, b + 88, "int32b2")?;
         }
         if n >= 96 {
-            v.int32b3 = r.field(b, b + 92, "int32b3")?;
+            r.field_into(&mut self.int32b3, b, b + 92, "int32b3")?;
         }
         if n >= 100 {
-            v.int32b4 = r.field(b, b + 96, "int32b4")?;
+            r.field_into(&mut self.int32b4, b, b + 96, "int32b4")?;
         }
         if n >= 104 {
-            v.int32b5 = r.field(b, b + 100, "int32b5")?;
+            r.field_into(&mut self.int32b5, b, b + 100, "int32b5")?;
         }
         if n >= 108 {
-            v.uint32b0 = r.field(b, b + 104, "uint32b0")?;
+            r.field_into(&mut self.uint32b0, b, b + 104, "uint32b0")?;
         }
         if n >= 112 {
-            v.uint32b1 = r.field(b, b + 108, "uint32b1")?;
+            r.field_into(&mut self.uint32b1, b, b + 108, "uint32b1")?;
         }
         if n >= 116 {
-            v.uint32b2 = r.field(b, b + 112, "uint32b2")?;
+            r.field_into(&mut self.uint32b2, b, b + 112, "uint32b2")?;
         }
         if n >= 120 {
-            v.uint32b3 = r.field(b, b + 116, "uint32b3")?;
+            r.field_into(&mut self.uint32b3, b, b + 116, "uint32b3")?;
         }
         if n >= 124 {
-            v.uint32b4 = r.field(b, b + 120, "uint32b4")?;
+            r.field_into(&mut self.uint32b4, b, b + 120, "uint32b4")?;
         }
         if n >= 128 {
-            v.uint32b5 = r.field(b, b + 124, "uint32b5")?;
+            r.field_into(&mut self.uint32b5, b, b + 124, "uint32b5")?;
         }
         if n >= 136 {
-            v.int64b0 = r.field(b, b + 128, "int64b0")?;
+            r.field_into(&mut self.int64b0, b, b + 128, "int64b0")?;
         }
         if n >= 144 {
-            v.int64b1 = r.field(b, b + 136, "int64b1")?;
+            r.field_into(&mut self.int64b1, b, b + 136, "int64b1")?;
         }
         if n >= 152 {
-            v.int64b2 = r.field(b, b + 144, "int64b2")?;
+            r.field_into(&mut self.int64b2, b, b + 144, "int64b2")?;
         }
         if n >= 160 {
-            v.int64b3 = r.field(b, b + 152, "int64b3")?;
+            r.field_into(&mut self.int64b3, b, b + 152, "int64b3")?;
         }
         if n >= 168 {
-            v.int64b4 = r.field(b, b + 160, "int64b4")?;
+            r.field_into(&mut self.int64b4, b, b + 160, "int64b4")?;
         }
         if n >= 176 {
-            v.int64b5 = r.field(b, b + 168, "int64b5")?;
+            r.field_into(&mut self.int64b5, b, b + 168, "int64b5")?;
         }
         if n >= 184 {
-            v.uint64b0 = r.field(b, b + 176, "uint64b0")?;
+            r.field_into(&mut self.uint64b0, b, b + 176, "uint64b0")?;
         }
         if n >= 192 {
-            v.uint64b1 = r.field(b, b + 184, "uint64b1")?;
+            r.field_into(&mut self.uint64b1, b, b + 184, "uint64b1")?;
         }
         if n >= 200 {
-            v.uint64b2 = r.field(b, b + 192, "uint64b2")?;
+            r.field_into(&mut self.uint64b2, b, b + 192, "uint64b2")?;
         }
         if n >= 208 {
-            v.uint64b3 = r.field(b, b + 200, "uint64b3")?;
+            r.field_into(&mut self.uint64b3, b, b + 200, "uint64b3")?;
         }
         if n >= 216 {
-            v.uint64b4 = r.field(b, b + 208, "uint64b4")?;
+            r.field_into(&mut self.uint64b4, b, b + 208, "uint64b4")?;
         }
         if n >= 224 {
-            v.uint64b5 = r.field(b, b + 216, "uint64b5")?;
+            r.field_into(&mut self.uint64b5, b, b + 216, "uint64b5")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1482,147 +1489,80 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(216)?;
         let run0 = r.run(
             216,
             "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
         )?;
-        let byte0 = fbe::Fixed::at(run0, 0);
-        let byte1 = fbe::Fixed::at(run0, 1);
-        let byte2 = fbe::Fixed::at(run0, 2);
-        let byte3 = fbe::Fixed::at(run0, 3);
-        let byte4 = fbe::Fixed::at(run0, 4);
-        let byte5 = fbe::Fixed::at(run0, 5);
-        let char0 = fbe::Fixed::at(run0, 6);
-        let char1 = fbe::Fixed::at(run0, 7);
-        let char2 = fbe::Fixed::at(run0, 8);
-        let char3 = fbe::Fixed::at(run0, 9);
-        let char4 = fbe::Fixed::at(run0, 10);
-        let char5 = fbe::Fixed::at(run0, 11);
-        let wchar0 = fbe::Fixed::at(run0, 12);
-        let wchar1 = fbe::Fixed::at(run0, 16);
-        let wchar2 = fbe::Fixed::at(run0, 20);
-        let wchar3 = fbe::Fixed::at(run0, 24);
-        let wchar4 = fbe::Fixed::at(run0, 28);
-        let wchar5 = fbe::Fixed::at(run0, 32);
-        let int8b0 = fbe::Fixed::at(run0, 36);
-        let int8b1 = fbe::Fixed::at(run0, 37);
-        let int8b2 = fbe::Fixed::at(run0, 38);
-        let int8b3 = fbe::Fixed::at(run0, 39);
-        let int8b4 = fbe::Fixed::at(run0, 40);
-        let int8b5 = fbe::Fixed::at(run0, 41);
-        let uint8b0 = fbe::Fixed::at(run0, 42);
-        let uint8b1 = fbe::Fixed::at(run0, 43);
-        let uint8b2 = fbe::Fixed::at(run0, 44);
-        let uint8b3 = fbe::Fixed::at(run0, 45);
-        let uint8b4 = fbe::Fixed::at(run0, 46);
-        let uint8b5 = fbe::Fixed::at(run0, 47);
-        let int16b0 = fbe::Fixed::at(run0, 48);
-        let int16b1 = fbe::Fixed::at(run0, 50);
-        let int16b2 = fbe::Fixed::at(run0, 52);
-        let int16b3 = fbe::Fixed::at(run0, 54);
-        let int16b4 = fbe::Fixed::at(run0, 56);
-        let int16b5 = fbe::Fixed::at(run0, 58);
-        let uint16b0 = fbe::Fixed::at(run0, 60);
-        let uint16b1 = fbe::Fixed::at(run0, 62);
-        let uint16b2 = fbe::Fixed::at(run0, 64);
-        let uint16b3 = fbe::Fixed::at(run0, 66);
-        let uint16b4 = fbe::Fixed::at(run0, 68);
-        let uint16b5 = fbe::Fixed::at(run0, 70);
-        let int32b0 = fbe::Fixed::at(run0, 72);
-        let int32b1 = fbe::Fixed::at(run0, 76);
-        let int32b2 = fbe::Fixed::at(run0, 80);
-        let int32b3 = fbe::Fixed::at(run0, 84);
-        let int32b4 = fbe::Fixed::at(run0, 88);
-        let int32b5 = fbe::Fixed::at(run0, 92);
-        let uint32b0 = fbe::Fixed::at(run0, 96);
-        let uint32b1 = fbe::Fixed::at(run0, 100);
-        let uint32b2 = fbe::Fixed::at(run0, 104);
-        let uint32b3 = fbe::Fixed::at(run0, 108);
-        let uint32b4 = fbe::Fixed::at(run0, 112);
-        let uint32b5 = fbe::Fixed::at(run0, 116);
-        let int64b0 = fbe::Fixed::at(run0, 120);
-        let int64b1 = fbe::Fixed::at(run0, 128);
-        let int64b2 = fbe::Fixed::at(run0, 136);
-        let int64b3 = fbe::Fixed::at(run0, 144);
-        let int64b4 = fbe::Fixed::at(run0, 152);
-        let int64b5 = fbe::Fixed::at(run0, 160);
-        let uint64b0 = fbe::Fixed::at(run0, 168);
-        let uint64b1 = fbe::Fixed::at(run0, 176);
-        let uint64b2 = fbe::Fixed::at(run0, 184);
-        let uint64b3 = fbe::Fixed::at(run0, 192);
-        let uint64b4 = fbe::Fixed::at(run0, 200);
-        let uint64b5 = fbe::Fixed::at(run0, 208);
+        self.byte0 = fbe::Fixed::at(run0, 0);
+        self.byte1 = fbe::Fixed::at(run0, 1);
+        self.byte2 = fbe::Fixed::at(run0, 2);
+        self.byte3 = fbe::Fixed::at(run0, 3);
+        self.byte4 = fbe::Fixed::at(run0, 4);
+        self.byte5 = fbe::Fixed::at(run0, 5);
+        self.char0 = fbe::Fixed::at(run0, 6);
+        self.char1 = fbe::Fixed::at(run0, 7);
+        self.char2 = fbe::Fixed::at(run0, 8);
+        self.char3 = fbe::Fixed::at(run0, 9);
+        self.char4 = fbe::Fixed::at(run0, 10);
+        self.char5 = fbe::Fixed::at(run0, 11);
+        self.wchar0 = fbe::Fixed::at(run0, 12);
+        self.wchar1 = fbe::Fixed::at(run0, 16);
+        self.wchar2 = fbe::Fixed::at(run0, 20);
+        self.wchar3 = fbe::Fixed::at(run0, 24);
+        self.wchar4 = fbe::Fixed::at(run0, 28);
+        self.wchar5 = fbe::Fixed::at(run0, 32);
+        self.int8b0 = fbe::Fixed::at(run0, 36);
+        self.int8b1 = fbe::Fixed::at(run0, 37);
+        self.int8b2 = fbe::Fixed::at(run0, 38);
+        self.int8b3 = fbe::Fixed::at(run0, 39);
+        self.int8b4 = fbe::Fixed::at(run0, 40);
+        self.int8b5 = fbe::Fixed::at(run0, 41);
+        self.uint8b0 = fbe::Fixed::at(run0, 42);
+        self.uint8b1 = fbe::Fixed::at(run0, 43);
+        self.uint8b2 = fbe::Fixed::at(run0, 44);
+        self.uint8b3 = fbe::Fixed::at(run0, 45);
+        self.uint8b4 = fbe::Fixed::at(run0, 46);
+        self.uint8b5 = fbe::Fixed::at(run0, 47);
+        self.int16b0 = fbe::Fixed::at(run0, 48);
+        self.int16b1 = fbe::Fixed::at(run0, 50);
+        self.int16b2 = fbe::Fixed::at(run0, 52);
+        self.int16b3 = fbe::Fixed::at(run0, 54);
+        self.int16b4 = fbe::Fixed::at(run0, 56);
+        self.int16b5 = fbe::Fixed::at(run0, 58);
+        self.uint16b0 = fbe::Fixed::at(run0, 60);
+        self.uint16b1 = fbe::Fixed::at(run0, 62);
+        self.uint16b2 = fbe::Fixed::at(run0, 64);
+        self.uint16b3 = fbe::Fixed::at(run0, 66);
+        self.uint16b4 = fbe::Fixed::at(run0, 68);
+        self.uint16b5 = fbe::Fixed::at(run0, 70);
+        self.int32b0 = fbe::Fixed::at(run0, 72);
+        self.int32b1 = fbe::Fixed::at(run0, 76);
+        self.int32b2 = fbe::Fixed::at(run0, 80);
+        self.int32b3 = fbe::Fixed::at(run0, 84);
+        self.int32b4 = fbe::Fixed::at(run0, 88);
+        self.int32b5 = fbe::Fixed::at(run0, 92);
+        self.uint32b0 = fbe::Fixed::at(run0, 96);
+        self.uint32b1 = fbe::Fixed::at(run0, 100);
+        self.uint32b2 = fbe::Fixed::at(run0, 104);
+        self.uint32b3 = fbe::Fixed::at(run0, 108);
+        self.uint32b4 = fbe::Fixed::at(run0, 112);
+        self.uint32b5 = fbe::Fixed::at(run0, 116);
+        self.int64b0 = fbe::Fixed::at(run0, 120);
+        self.int64b1 = fbe::Fixed::at(run0, 128);
+        self.int64b2 = fbe::Fixed::at(run0, 136);
+        self.int64b3 = fbe::Fixed::at(run0, 144);
+        self.int64b4 = fbe::Fixed::at(run0, 152);
+        self.int64b5 = fbe::Fixed::at(run0, 160);
+        self.uint64b0 = fbe::Fixed::at(run0, 168);
+        self.uint64b1 = fbe::Fixed::at(run0, 176);
+        self.uint64b2 = fbe::Fixed::at(run0, 184);
+        self.uint64b3 = fbe::Fixed::at(run0, 192);
+        self.uint64b4 = fbe::Fixed::at(run0, 200);
+        self.uint64b5 = fbe::Fixed::at(run0, 208);
         r.leave();
-        Ok(Enums {
-            byte0,
-            byte1,
-            byte2,
-            byte3,
-            byte4,
-            byte5,
-            char0,
-            char1,
-            char2,
-            char3,
-            char4,
-            char5,
-            wchar0,
-            wchar1,
-            wchar2,
-            wchar3,
-            wchar4,
-            wchar5,
-            int8b0,
-            int8b1,
-            int8b2,
-            int8b3,
-            int8b4,
-            int8b5,
-            uint8b0,
-            uint8b1,
-            uint8b2,
-            uint8b3,
-            uint8b4,
-            uint8b5,
-            int16b0,
-            int16b1,
-            int16b2,
-            int16b3,
-            int16b4,
-            int16b5,
-            uint16b0,
-            uint16b1,
-            uint16b2,
-            uint16b3,
-            uint16b4,
-            uint16b5,
-            int32b0,
-            int32b1,
-            int32b2,
-            int32b3,
-            int32b4,
-            int32b5,
-            uint32b0,
-            uint32b1,
-            uint32b2,
-            uint32b3,
-            uint32b4,
-            uint32b5,
-            int64b0,
-            int64b1,
-            int64b2,
-            int64b3,
-            int64b4,
-            int64b5,
-            uint64b0,
-            uint64b1,
-            uint64b2,
-            uint64b3,
-            uint64b4,
-            uint64b5,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -221,29 +221,36 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 26)?;
-        let mut v = Self::default();
+        if n < 34 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         if n >= 16 {
-            v.symbol = r.field(b, b + 12, "symbol")?;
+            r.field_into(&mut self.symbol, b, b + 12, "symbol")?;
         }
         if n >= 17 {
-            v.side = r.field(b, b + 16, "side")?;
+            r.field_into(&mut self.side, b, b + 16, "side")?;
         }
         if n >= 18 {
-            v.type_ = r.field(b, b + 17, "type")?;
+            r.field_into(&mut self.type_, b, b + 17, "type")?;
         }
         if n >= 26 {
-            v.price = r.field(b, b + 18, "price")?;
+            r.field_into(&mut self.price, b, b + 18, "price")?;
         }
         if n >= 34 {
-            v.volume = r.field(b, b + 26, "volume")?;
+            r.field_into(&mut self.volume, b, b + 26, "volume")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -267,24 +274,17 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
-        let id = r.final_field("id")?;
-        let symbol = r.final_field("symbol")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.symbol, "symbol")?;
         let run2 = r.run(18, "side=1,type=1,price=8,volume=8")?;
-        let side = fbe::Fixed::at(run2, 0);
-        let type_ = fbe::Fixed::at(run2, 1);
-        let price = fbe::Fixed::at(run2, 2);
-        let volume = fbe::Fixed::at(run2, 10);
+        self.side = fbe::Fixed::at(run2, 0);
+        self.type_ = fbe::Fixed::at(run2, 1);
+        self.price = fbe::Fixed::at(run2, 2);
+        self.volume = fbe::Fixed::at(run2, 10);
         r.leave();
-        Ok(Order {
-            id,
-            symbol,
-            side,
-            type_,
-            price,
-            volume,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -379,17 +379,24 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
-        let mut v = Self::default();
+        if n < 20 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.currency = r.field(b, b + 8, "currency")?;
+            r.field_into(&mut self.currency, b, b + 8, "currency")?;
         }
         if n >= 20 {
-            v.amount = r.field(b, b + 12, "amount")?;
+            r.field_into(&mut self.amount, b, b + 12, "amount")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -409,12 +416,12 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
-        let currency = r.final_field("currency")?;
-        let amount = r.final_field("amount")?;
+        r.final_field_into(&mut self.currency, "currency")?;
+        r.final_field_into(&mut self.amount, "amount")?;
         r.leave();
-        Ok(Balance { currency, amount })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -509,37 +516,44 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
-        let mut v = Self::default();
+        if n < 30 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(12, b, "id")?;
         }
         if n >= 16 {
-            v.name = r.field(b, b + 12, "name")?;
+            r.field_into(&mut self.name, b, b + 12, "name")?;
         } else if n >= 12 {
             r.spend(12, b, "name")?;
         }
         if n >= 17 {
-            v.state = r.field(b, b + 16, "state")?;
+            r.field_into(&mut self.state, b, b + 16, "state")?;
         } else if n >= 16 {
             r.spend(12, b, "state")?;
         }
         if n >= 21 {
-            v.wallet = r.field(b, b + 17, "wallet")?;
+            r.field_into(&mut self.wallet, b, b + 17, "wallet")?;
         } else if n >= 17 {
             r.spend(12, b, "wallet")?;
         }
         if n >= 26 {
-            v.asset = r.field(b, b + 21, "asset")?;
+            r.field_into(&mut self.asset, b, b + 21, "asset")?;
         }
         if n >= 30 {
-            v.orders = r.field(b, b + 26, "orders")?;
+            r.field_into(&mut self.orders, b, b + 26, "orders")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -582,23 +596,16 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
-        let id = r.final_field("id")?;
-        let name = r.final_field("name")?;
-        let state = r.final_field("state")?;
-        let wallet = r.final_field("wallet")?;
-        let asset = r.final_field("asset")?;
-        let orders = r.final_field("orders")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.name, "name")?;
+        r.final_field_into(&mut self.state, "state")?;
+        r.final_field_into(&mut self.wallet, "wallet")?;
+        r.final_field_into(&mut self.asset, "asset")?;
+        r.final_field_into(&mut self.orders, "orders")?;
         r.leave();
-        Ok(Account {
-            id,
-            name,
-            state,
-            wallet,
-            asset,
-            orders,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -707,16 +714,23 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 1)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.body = r.field(b, b + 8, "body")?;
+            r.field_into(&mut self.body, b, b + 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -737,11 +751,11 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
-        let body = r.final_field("body")?;
+        r.final_field_into(&mut self.body, "body")?;
         r.leave();
-        Ok(OrderMessage { body })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -810,16 +824,23 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 1)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.body = r.field(b, b + 8, "body")?;
+            r.field_into(&mut self.body, b, b + 8, "body")?;
         } else {
             r.spend(12, b, "body")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -840,11 +861,11 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
-        let body = r.final_field("body")?;
+        r.final_field_into(&mut self.body, "body")?;
         r.leave();
-        Ok(BalanceMessage { body })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -913,16 +934,23 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 1)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.body = r.field(b, b + 8, "body")?;
+            r.field_into(&mut self.body, b, b + 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -943,11 +971,11 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
-        let body = r.final_field("body")?;
+        r.final_field_into(&mut self.body, "body")?;
         r.leave();
-        Ok(AccountMessage { body })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -500,236 +500,243 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 110, 217)?;
-        let mut v = Self::default();
+        if n < 237 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(64, b, "id")?;
         }
         if n >= 13 {
-            v.f1 = r.field(b, b + 12, "f1")?;
+            r.field_into(&mut self.f1, b, b + 12, "f1")?;
         } else if n >= 12 {
             r.spend(64, b, "f1")?;
         }
         if n >= 14 {
-            v.f2 = r.field(b, b + 13, "f2")?;
+            r.field_into(&mut self.f2, b, b + 13, "f2")?;
         } else if n >= 13 {
             r.spend(64, b, "f2")?;
         }
         if n >= 15 {
-            v.f3 = r.field(b, b + 14, "f3")?;
+            r.field_into(&mut self.f3, b, b + 14, "f3")?;
         } else if n >= 14 {
             r.spend(64, b, "f3")?;
         }
         if n >= 16 {
-            v.f4 = r.field(b, b + 15, "f4")?;
+            r.field_into(&mut self.f4, b, b + 15, "f4")?;
         } else if n >= 15 {
             r.spend(64, b, "f4")?;
         }
         if n >= 17 {
-            v.f5 = r.field(b, b + 16, "f5")?;
+            r.field_into(&mut self.f5, b, b + 16, "f5")?;
         } else if n >= 16 {
             r.spend(64, b, "f5")?;
         }
         if n >= 18 {
-            v.f6 = r.field(b, b + 17, "f6")?;
+            r.field_into(&mut self.f6, b, b + 17, "f6")?;
         } else if n >= 17 {
             r.spend(64, b, "f6")?;
         }
         if n >= 22 {
-            v.f7 = r.field(b, b + 18, "f7")?;
+            r.field_into(&mut self.f7, b, b + 18, "f7")?;
         } else if n >= 18 {
             r.spend(64, b, "f7")?;
         }
         if n >= 26 {
-            v.f8 = r.field(b, b + 22, "f8")?;
+            r.field_into(&mut self.f8, b, b + 22, "f8")?;
         } else if n >= 22 {
             r.spend(64, b, "f8")?;
         }
         if n >= 27 {
-            v.f9 = r.field(b, b + 26, "f9")?;
+            r.field_into(&mut self.f9, b, b + 26, "f9")?;
         } else if n >= 26 {
             r.spend(64, b, "f9")?;
         }
         if n >= 28 {
-            v.f10 = r.field(b, b + 27, "f10")?;
+            r.field_into(&mut self.f10, b, b + 27, "f10")?;
         } else if n >= 27 {
             r.spend(64, b, "f10")?;
         }
         if n >= 29 {
-            v.f11 = r.field(b, b + 28, "f11")?;
+            r.field_into(&mut self.f11, b, b + 28, "f11")?;
         } else if n >= 28 {
             r.spend(64, b, "f11")?;
         }
         if n >= 30 {
-            v.f12 = r.field(b, b + 29, "f12")?;
+            r.field_into(&mut self.f12, b, b + 29, "f12")?;
         } else if n >= 29 {
             r.spend(64, b, "f12")?;
         }
         if n >= 32 {
-            v.f13 = r.field(b, b + 30, "f13")?;
+            r.field_into(&mut self.f13, b, b + 30, "f13")?;
         } else if n >= 30 {
             r.spend(64, b, "f13")?;
         }
         if n >= 34 {
-            v.f14 = r.field(b, b + 32, "f14")?;
+            r.field_into(&mut self.f14, b, b + 32, "f14")?;
         } else if n >= 32 {
             r.spend(64, b, "f14")?;
         }
         if n >= 36 {
-            v.f15 = r.field(b, b + 34, "f15")?;
+            r.field_into(&mut self.f15, b, b + 34, "f15")?;
         } else if n >= 34 {
             r.spend(64, b, "f15")?;
         }
         if n >= 38 {
-            v.f16 = r.field(b, b + 36, "f16")?;
+            r.field_into(&mut self.f16, b, b + 36, "f16")?;
         } else if n >= 36 {
             r.spend(64, b, "f16")?;
         }
         if n >= 42 {
-            v.f17 = r.field(b, b + 38, "f17")?;
+            r.field_into(&mut self.f17, b, b + 38, "f17")?;
         } else if n >= 38 {
             r.spend(64, b, "f17")?;
         }
         if n >= 46 {
-            v.f18 = r.field(b, b + 42, "f18")?;
+            r.field_into(&mut self.f18, b, b + 42, "f18")?;
         } else if n >= 42 {
             r.spend(64, b, "f18")?;
         }
         if n >= 50 {
-            v.f19 = r.field(b, b + 46, "f19")?;
+            r.field_into(&mut self.f19, b, b + 46, "f19")?;
         } else if n >= 46 {
             r.spend(64, b, "f19")?;
         }
         if n >= 54 {
-            v.f20 = r.field(b, b + 50, "f20")?;
+            r.field_into(&mut self.f20, b, b + 50, "f20")?;
         } else if n >= 50 {
             r.spend(64, b, "f20")?;
         }
         if n >= 62 {
-            v.f21 = r.field(b, b + 54, "f21")?;
+            r.field_into(&mut self.f21, b, b + 54, "f21")?;
         } else if n >= 54 {
             r.spend(64, b, "f21")?;
         }
         if n >= 70 {
-            v.f22 = r.field(b, b + 62, "f22")?;
+            r.field_into(&mut self.f22, b, b + 62, "f22")?;
         } else if n >= 62 {
             r.spend(64, b, "f22")?;
         }
         if n >= 78 {
-            v.f23 = r.field(b, b + 70, "f23")?;
+            r.field_into(&mut self.f23, b, b + 70, "f23")?;
         } else if n >= 70 {
             r.spend(64, b, "f23")?;
         }
         if n >= 86 {
-            v.f24 = r.field(b, b + 78, "f24")?;
+            r.field_into(&mut self.f24, b, b + 78, "f24")?;
         } else if n >= 78 {
             r.spend(64, b, "f24")?;
         }
         if n >= 90 {
-            v.f25 = r.field(b, b + 86, "f25")?;
+            r.field_into(&mut self.f25, b, b + 86, "f25")?;
         } else if n >= 86 {
             r.spend(64, b, "f25")?;
         }
         if n >= 94 {
-            v.f26 = r.field(b, b + 90, "f26")?;
+            r.field_into(&mut self.f26, b, b + 90, "f26")?;
         } else if n >= 90 {
             r.spend(64, b, "f26")?;
         }
         if n >= 102 {
-            v.f27 = r.field(b, b + 94, "f27")?;
+            r.field_into(&mut self.f27, b, b + 94, "f27")?;
         } else if n >= 94 {
             r.spend(64, b, "f27")?;
         }
         if n >= 110 {
-            v.f28 = r.field(b, b + 102, "f28")?;
+            r.field_into(&mut self.f28, b, b + 102, "f28")?;
         } else if n >= 102 {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            v.f29 = r.field(b, b + 110, "f29")?;
+            r.field_into(&mut self.f29, b, b + 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            v.f30 = r.field(b, b + 126, "f30")?;
+            r.field_into(&mut self.f30, b, b + 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            v.f31 = r.field(b, b + 142, "f31")?;
+            r.field_into(&mut self.f31, b, b + 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            v.f32 = r.field(b, b + 146, "f32")?;
+            r.field_into(&mut self.f32, b, b + 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
         if n >= 158 {
-            v.f33 = r.field(b, b + 150, "f33")?;
+            r.field_into(&mut self.f33, b, b + 150, "f33")?;
         } else if n >= 150 {
             r.spend(64, b, "f33")?;
         }
         if n >= 166 {
-            v.f34 = r.field(b, b + 158, "f34")?;
+            r.field_into(&mut self.f34, b, b + 158, "f34")?;
         } else if n >= 158 {
             r.spend(64, b, "f34")?;
         }
         if n >= 174 {
-            v.f35 = r.field(b, b + 166, "f35")?;
+            r.field_into(&mut self.f35, b, b + 166, "f35")?;
         } else if n >= 166 {
             r.spend(64, b, "f35")?;
         }
         if n >= 190 {
-            v.f36 = r.field(b, b + 174, "f36")?;
+            r.field_into(&mut self.f36, b, b + 174, "f36")?;
         } else if n >= 174 {
             r.spend(64, b, "f36")?;
         }
         if n >= 206 {
-            v.f37 = r.field(b, b + 190, "f37")?;
+            r.field_into(&mut self.f37, b, b + 190, "f37")?;
         } else if n >= 190 {
             r.spend(64, b, "f37")?;
         }
         if n >= 222 {
-            v.f38 = r.field(b, b + 206, "f38")?;
+            r.field_into(&mut self.f38, b, b + 206, "f38")?;
         } else if n >= 206 {
             r.spend(64, b, "f38")?;
         }
         if n >= 223 {
-            v.f39 = r.field(b, b + 222, "f39")?;
+            r.field_into(&mut self.f39, b, b + 222, "f39")?;
         } else if n >= 222 {
             r.spend(64, b, "f39")?;
         }
         if n >= 224 {
-            v.f40 = r.field(b, b + 223, "f40")?;
+            r.field_into(&mut self.f40, b, b + 223, "f40")?;
         } else if n >= 223 {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            v.f41 = r.field(b, b + 224, "f41")?;
+            r.field_into(&mut self.f41, b, b + 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            v.f42 = r.field(b, b + 228, "f42")?;
+            r.field_into(&mut self.f42, b, b + 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
         if n >= 233 {
-            v.f43 = r.field(b, b + 232, "f43")?;
+            r.field_into(&mut self.f43, b, b + 232, "f43")?;
         } else if n >= 232 {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            v.f44 = r.field(b, b + 233, "f44")?;
+            r.field_into(&mut self.f44, b, b + 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -938,106 +945,60 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(217)?;
         let run0 = r.run(
             102,
             "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
         )?;
-        let id = fbe::Fixed::at(run0, 0);
-        let f1 = fbe::Fixed::at(run0, 4);
-        let f2 = fbe::Fixed::at(run0, 5);
-        let f3 = fbe::Fixed::at(run0, 6);
-        let f4 = fbe::Fixed::at(run0, 7);
-        let f5 = fbe::Fixed::at(run0, 8);
-        let f6 = fbe::Fixed::at(run0, 9);
-        let f7 = fbe::Fixed::at(run0, 10);
-        let f8 = fbe::Fixed::at(run0, 14);
-        let f9 = fbe::Fixed::at(run0, 18);
-        let f10 = fbe::Fixed::at(run0, 19);
-        let f11 = fbe::Fixed::at(run0, 20);
-        let f12 = fbe::Fixed::at(run0, 21);
-        let f13 = fbe::Fixed::at(run0, 22);
-        let f14 = fbe::Fixed::at(run0, 24);
-        let f15 = fbe::Fixed::at(run0, 26);
-        let f16 = fbe::Fixed::at(run0, 28);
-        let f17 = fbe::Fixed::at(run0, 30);
-        let f18 = fbe::Fixed::at(run0, 34);
-        let f19 = fbe::Fixed::at(run0, 38);
-        let f20 = fbe::Fixed::at(run0, 42);
-        let f21 = fbe::Fixed::at(run0, 46);
-        let f22 = fbe::Fixed::at(run0, 54);
-        let f23 = fbe::Fixed::at(run0, 62);
-        let f24 = fbe::Fixed::at(run0, 70);
-        let f25 = fbe::Fixed::at(run0, 78);
-        let f26 = fbe::Fixed::at(run0, 82);
-        let f27 = fbe::Fixed::at(run0, 86);
-        let f28 = fbe::Fixed::at(run0, 94);
-        let f29 = r.final_field("f29")?;
-        let f30 = r.final_field("f30")?;
-        let f31 = r.final_field("f31")?;
-        let f32 = r.final_field("f32")?;
+        self.id = fbe::Fixed::at(run0, 0);
+        self.f1 = fbe::Fixed::at(run0, 4);
+        self.f2 = fbe::Fixed::at(run0, 5);
+        self.f3 = fbe::Fixed::at(run0, 6);
+        self.f4 = fbe::Fixed::at(run0, 7);
+        self.f5 = fbe::Fixed::at(run0, 8);
+        self.f6 = fbe::Fixed::at(run0, 9);
+        self.f7 = fbe::Fixed::at(run0, 10);
+        self.f8 = fbe::Fixed::at(run0, 14);
+        self.f9 = fbe::Fixed::at(run0, 18);
+        self.f10 = fbe::Fixed::at(run0, 19);
+        self.f11 = fbe::Fixed::at(run0, 20);
+        self.f12 = fbe::Fixed::at(run0, 21);
+        self.f13 = fbe::Fixed::at(run0, 22);
+        self.f14 = fbe::Fixed::at(run0, 24);
+        self.f15 = fbe::Fixed::at(run0, 26);
+        self.f16 = fbe::Fixed::at(run0, 28);
+        self.f17 = fbe::Fixed::at(run0, 30);
+        self.f18 = fbe::Fixed::at(run0, 34);
+        self.f19 = fbe::Fixed::at(run0, 38);
+        self.f20 = fbe::Fixed::at(run0, 42);
+        self.f21 = fbe::Fixed::at(run0, 46);
+        self.f22 = fbe::Fixed::at(run0, 54);
+        self.f23 = fbe::Fixed::at(run0, 62);
+        self.f24 = fbe::Fixed::at(run0, 70);
+        self.f25 = fbe::Fixed::at(run0, 78);
+        self.f26 = fbe::Fixed::at(run0, 82);
+        self.f27 = fbe::Fixed::at(run0, 86);
+        self.f28 = fbe::Fixed::at(run0, 94);
+        r.final_field_into(&mut self.f29, "f29")?;
+        r.final_field_into(&mut self.f30, "f30")?;
+        r.final_field_into(&mut self.f31, "f31")?;
+        r.final_field_into(&mut self.f32, "f32")?;
         let run5 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
-        let f33 = fbe::Fixed::at(run5, 0);
-        let f34 = fbe::Fixed::at(run5, 8);
-        let f35 = fbe::Fixed::at(run5, 16);
-        let f36 = fbe::Fixed::at(run5, 24);
-        let f37 = fbe::Fixed::at(run5, 40);
-        let f38 = fbe::Fixed::at(run5, 56);
-        let f39 = fbe::Fixed::at(run5, 72);
-        let f40 = fbe::Fixed::at(run5, 73);
-        let f41 = r.final_field("f41")?;
-        let f42 = r.final_field("f42")?;
-        let f43 = r.final_field("f43")?;
-        let f44 = r.final_field("f44")?;
+        self.f33 = fbe::Fixed::at(run5, 0);
+        self.f34 = fbe::Fixed::at(run5, 8);
+        self.f35 = fbe::Fixed::at(run5, 16);
+        self.f36 = fbe::Fixed::at(run5, 24);
+        self.f37 = fbe::Fixed::at(run5, 40);
+        self.f38 = fbe::Fixed::at(run5, 56);
+        self.f39 = fbe::Fixed::at(run5, 72);
+        self.f40 = fbe::Fixed::at(run5, 73);
+        r.final_field_into(&mut self.f41, "f41")?;
+        r.final_field_into(&mut self.f42, "f42")?;
+        r.final_field_into(&mut self.f43, "f43")?;
+        r.final_field_into(&mut self.f44, "f44")?;
         r.leave();
-        Ok(StructSimple {
-            id,
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-            f11,
-            f12,
-            f13,
-            f14,
-            f15,
-            f16,
-            f17,
-            f18,
-            f19,
-            f20,
-            f21,
-            f22,
-            f23,
-            f24,
-            f25,
-            f26,
-            f27,
-            f28,
-            f29,
-            f30,
-            f31,
-            f32,
-            f33,
-            f34,
-            f35,
-            f36,
-            f37,
-            f38,
-            f39,
-            f40,
-            f41,
-            f42,
-            f43,
-            f44,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1682,434 +1643,441 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 111, 283)?;
-        let mut v = Self::default();
+        if n < 567 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(64, b, "id")?;
         }
         if n >= 13 {
-            v.f1 = r.field(b, b + 12, "f1")?;
+            r.field_into(&mut self.f1, b, b + 12, "f1")?;
         } else if n >= 12 {
             r.spend(64, b, "f1")?;
         }
         if n >= 14 {
-            v.f2 = r.field(b, b + 13, "f2")?;
+            r.field_into(&mut self.f2, b, b + 13, "f2")?;
         } else if n >= 13 {
             r.spend(64, b, "f2")?;
         }
         if n >= 15 {
-            v.f3 = r.field(b, b + 14, "f3")?;
+            r.field_into(&mut self.f3, b, b + 14, "f3")?;
         } else if n >= 14 {
             r.spend(64, b, "f3")?;
         }
         if n >= 16 {
-            v.f4 = r.field(b, b + 15, "f4")?;
+            r.field_into(&mut self.f4, b, b + 15, "f4")?;
         } else if n >= 15 {
             r.spend(64, b, "f4")?;
         }
         if n >= 17 {
-            v.f5 = r.field(b, b + 16, "f5")?;
+            r.field_into(&mut self.f5, b, b + 16, "f5")?;
         } else if n >= 16 {
             r.spend(64, b, "f5")?;
         }
         if n >= 18 {
-            v.f6 = r.field(b, b + 17, "f6")?;
+            r.field_into(&mut self.f6, b, b + 17, "f6")?;
         } else if n >= 17 {
             r.spend(64, b, "f6")?;
         }
         if n >= 22 {
-            v.f7 = r.field(b, b + 18, "f7")?;
+            r.field_into(&mut self.f7, b, b + 18, "f7")?;
         } else if n >= 18 {
             r.spend(64, b, "f7")?;
         }
         if n >= 26 {
-            v.f8 = r.field(b, b + 22, "f8")?;
+            r.field_into(&mut self.f8, b, b + 22, "f8")?;
         } else if n >= 22 {
             r.spend(64, b, "f8")?;
         }
         if n >= 27 {
-            v.f9 = r.field(b, b + 26, "f9")?;
+            r.field_into(&mut self.f9, b, b + 26, "f9")?;
         } else if n >= 26 {
             r.spend(64, b, "f9")?;
         }
         if n >= 28 {
-            v.f10 = r.field(b, b + 27, "f10")?;
+            r.field_into(&mut self.f10, b, b + 27, "f10")?;
         } else if n >= 27 {
             r.spend(64, b, "f10")?;
         }
         if n >= 29 {
-            v.f11 = r.field(b, b + 28, "f11")?;
+            r.field_into(&mut self.f11, b, b + 28, "f11")?;
         } else if n >= 28 {
             r.spend(64, b, "f11")?;
         }
         if n >= 30 {
-            v.f12 = r.field(b, b + 29, "f12")?;
+            r.field_into(&mut self.f12, b, b + 29, "f12")?;
         } else if n >= 29 {
             r.spend(64, b, "f12")?;
         }
         if n >= 32 {
-            v.f13 = r.field(b, b + 30, "f13")?;
+            r.field_into(&mut self.f13, b, b + 30, "f13")?;
         } else if n >= 30 {
             r.spend(64, b, "f13")?;
         }
         if n >= 34 {
-            v.f14 = r.field(b, b + 32, "f14")?;
+            r.field_into(&mut self.f14, b, b + 32, "f14")?;
         } else if n >= 32 {
             r.spend(64, b, "f14")?;
         }
         if n >= 36 {
-            v.f15 = r.field(b, b + 34, "f15")?;
+            r.field_into(&mut self.f15, b, b + 34, "f15")?;
         } else if n >= 34 {
             r.spend(64, b, "f15")?;
         }
         if n >= 38 {
-            v.f16 = r.field(b, b + 36, "f16")?;
+            r.field_into(&mut self.f16, b, b + 36, "f16")?;
         } else if n >= 36 {
             r.spend(64, b, "f16")?;
         }
         if n >= 42 {
-            v.f17 = r.field(b, b + 38, "f17")?;
+            r.field_into(&mut self.f17, b, b + 38, "f17")?;
         } else if n >= 38 {
             r.spend(64, b, "f17")?;
         }
         if n >= 46 {
-            v.f18 = r.field(b, b + 42, "f18")?;
+            r.field_into(&mut self.f18, b, b + 42, "f18")?;
         } else if n >= 42 {
             r.spend(64, b, "f18")?;
         }
         if n >= 50 {
-            v.f19 = r.field(b, b + 46, "f19")?;
+            r.field_into(&mut self.f19, b, b + 46, "f19")?;
         } else if n >= 46 {
             r.spend(64, b, "f19")?;
         }
         if n >= 54 {
-            v.f20 = r.field(b, b + 50, "f20")?;
+            r.field_into(&mut self.f20, b, b + 50, "f20")?;
         } else if n >= 50 {
             r.spend(64, b, "f20")?;
         }
         if n >= 62 {
-            v.f21 = r.field(b, b + 54, "f21")?;
+            r.field_into(&mut self.f21, b, b + 54, "f21")?;
         } else if n >= 54 {
             r.spend(64, b, "f21")?;
         }
         if n >= 70 {
-            v.f22 = r.field(b, b + 62, "f22")?;
+            r.field_into(&mut self.f22, b, b + 62, "f22")?;
         } else if n >= 62 {
             r.spend(64, b, "f22")?;
         }
         if n >= 78 {
-            v.f23 = r.field(b, b + 70, "f23")?;
+            r.field_into(&mut self.f23, b, b + 70, "f23")?;
         } else if n >= 70 {
             r.spend(64, b, "f23")?;
         }
         if n >= 86 {
-            v.f24 = r.field(b, b + 78, "f24")?;
+            r.field_into(&mut self.f24, b, b + 78, "f24")?;
         } else if n >= 78 {
             r.spend(64, b, "f24")?;
         }
         if n >= 90 {
-            v.f25 = r.field(b, b + 86, "f25")?;
+            r.field_into(&mut self.f25, b, b + 86, "f25")?;
         } else if n >= 86 {
             r.spend(64, b, "f25")?;
         }
         if n >= 94 {
-            v.f26 = r.field(b, b + 90, "f26")?;
+            r.field_into(&mut self.f26, b, b + 90, "f26")?;
         } else if n >= 90 {
             r.spend(64, b, "f26")?;
         }
         if n >= 102 {
-            v.f27 = r.field(b, b + 94, "f27")?;
+            r.field_into(&mut self.f27, b, b + 94, "f27")?;
         } else if n >= 94 {
             r.spend(64, b, "f27")?;
         }
         if n >= 110 {
-            v.f28 = r.field(b, b + 102, "f28")?;
+            r.field_into(&mut self.f28, b, b + 102, "f28")?;
         } else if n >= 102 {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            v.f29 = r.field(b, b + 110, "f29")?;
+            r.field_into(&mut self.f29, b, b + 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            v.f30 = r.field(b, b + 126, "f30")?;
+            r.field_into(&mut self.f30, b, b + 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            v.f31 = r.field(b, b + 142, "f31")?;
+            r.field_into(&mut self.f31, b, b + 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            v.f32 = r.field(b, b + 146, "f32")?;
+            r.field_into(&mut self.f32, b, b + 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
         if n >= 158 {
-            v.f33 = r.field(b, b + 150, "f33")?;
+            r.field_into(&mut self.f33, b, b + 150, "f33")?;
         } else if n >= 150 {
             r.spend(64, b, "f33")?;
         }
         if n >= 166 {
-            v.f34 = r.field(b, b + 158, "f34")?;
+            r.field_into(&mut self.f34, b, b + 158, "f34")?;
         } else if n >= 158 {
             r.spend(64, b, "f34")?;
         }
         if n >= 174 {
-            v.f35 = r.field(b, b + 166, "f35")?;
+            r.field_into(&mut self.f35, b, b + 166, "f35")?;
         } else if n >= 166 {
             r.spend(64, b, "f35")?;
         }
         if n >= 190 {
-            v.f36 = r.field(b, b + 174, "f36")?;
+            r.field_into(&mut self.f36, b, b + 174, "f36")?;
         } else if n >= 174 {
             r.spend(64, b, "f36")?;
         }
         if n >= 206 {
-            v.f37 = r.field(b, b + 190, "f37")?;
+            r.field_into(&mut self.f37, b, b + 190, "f37")?;
         } else if n >= 190 {
             r.spend(64, b, "f37")?;
         }
         if n >= 222 {
-            v.f38 = r.field(b, b + 206, "f38")?;
+            r.field_into(&mut self.f38, b, b + 206, "f38")?;
         } else if n >= 206 {
             r.spend(64, b, "f38")?;
         }
         if n >= 223 {
-            v.f39 = r.field(b, b + 222, "f39")?;
+            r.field_into(&mut self.f39, b, b + 222, "f39")?;
         } else if n >= 222 {
             r.spend(64, b, "f39")?;
         }
         if n >= 224 {
-            v.f40 = r.field(b, b + 223, "f40")?;
+            r.field_into(&mut self.f40, b, b + 223, "f40")?;
         } else if n >= 223 {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            v.f41 = r.field(b, b + 224, "f41")?;
+            r.field_into(&mut self.f41, b, b + 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            v.f42 = r.field(b, b + 228, "f42")?;
+            r.field_into(&mut self.f42, b, b + 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
         if n >= 233 {
-            v.f43 = r.field(b, b + 232, "f43")?;
+            r.field_into(&mut self.f43, b, b + 232, "f43")?;
         } else if n >= 232 {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            v.f44 = r.field(b, b + 233, "f44")?;
+            r.field_into(&mut self.f44, b, b + 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
         if n >= 242 {
-            v.f100 = r.field(b, b + 237, "f100")?;
+            r.field_into(&mut self.f100, b, b + 237, "f100")?;
         }
         if n >= 247 {
-            v.f101 = r.field(b, b + 242, "f101")?;
+            r.field_into(&mut self.f101, b, b + 242, "f101")?;
         }
         if n >= 252 {
-            v.f102 = r.field(b, b + 247, "f102")?;
+            r.field_into(&mut self.f102, b, b + 247, "f102")?;
         }
         if n >= 257 {
-            v.f103 = r.field(b, b + 252, "f103")?;
+            r.field_into(&mut self.f103, b, b + 252, "f103")?;
         }
         if n >= 262 {
-            v.f104 = r.field(b, b + 257, "f104")?;
+            r.field_into(&mut self.f104, b, b + 257, "f104")?;
         }
         if n >= 267 {
-            v.f105 = r.field(b, b + 262, "f105")?;
+            r.field_into(&mut self.f105, b, b + 262, "f105")?;
         }
         if n >= 272 {
-            v.f106 = r.field(b, b + 267, "f106")?;
+            r.field_into(&mut self.f106, b, b + 267, "f106")?;
         }
         if n >= 277 {
-            v.f107 = r.field(b, b + 272, "f107")?;
+            r.field_into(&mut self.f107, b, b + 272, "f107")?;
         }
         if n >= 282 {
-            v.f108 = r.field(b, b + 277, "f108")?;
+            r.field_into(&mut self.f108, b, b + 277, "f108")?;
         }
         if n >= 287 {
-            v.f109 = r.field(b, b + 282, "f109")?;
+            r.field_into(&mut self.f109, b, b + 282, "f109")?;
         }
         if n >= 292 {
-            v.f110 = r.field(b, b + 287, "f110")?;
+            r.field_into(&mut self.f110, b, b + 287, "f110")?;
         }
         if n >= 297 {
-            v.f111 = r.field(b, b + 292, "f111")?;
+            r.field_into(&mut self.f111, b, b + 292, "f111")?;
         }
         if n >= 302 {
-            v.f112 = r.field(b, b + 297, "f112")?;
+            r.field_into(&mut self.f112, b, b + 297, "f112")?;
         }
         if n >= 307 {
-            v.f113 = r.field(b, b + 302, "f113")?;
+            r.field_into(&mut self.f113, b, b + 302, "f113")?;
         }
         if n >= 312 {
-            v.f114 = r.field(b, b + 307, "f114")?;
+            r.field_into(&mut self.f114, b, b + 307, "f114")?;
         }
         if n >= 317 {
-            v.f115 = r.field(b, b + 312, "f115")?;
+            r.field_into(&mut self.f115, b, b + 312, "f115")?;
         }
         if n >= 322 {
-            v.f116 = r.field(b, b + 317, "f116")?;
+            r.field_into(&mut self.f116, b, b + 317, "f116")?;
         }
         if n >= 327 {
-            v.f117 = r.field(b, b + 322, "f117")?;
+            r.field_into(&mut self.f117, b, b + 322, "f117")?;
         }
         if n >= 332 {
-            v.f118 = r.field(b, b + 327, "f118")?;
+            r.field_into(&mut self.f118, b, b + 327, "f118")?;
         }
         if n >= 337 {
-            v.f119 = r.field(b, b + 332, "f119")?;
+            r.field_into(&mut self.f119, b, b + 332, "f119")?;
         }
         if n >= 342 {
-            v.f120 = r.field(b, b + 337, "f120")?;
+            r.field_into(&mut self.f120, b, b + 337, "f120")?;
         }
         if n >= 347 {
-            v.f121 = r.field(b, b + 342, "f121")?;
+            r.field_into(&mut self.f121, b, b + 342, "f121")?;
         }
         if n >= 352 {
-            v.f122 = r.field(b, b + 347, "f122")?;
+            r.field_into(&mut self.f122, b, b + 347, "f122")?;
         }
         if n >= 357 {
-            v.f123 = r.field(b, b + 352, "f123")?;
+            r.field_into(&mut self.f123, b, b + 352, "f123")?;
         }
         if n >= 362 {
-            v.f124 = r.field(b, b + 357, "f124")?;
+            r.field_into(&mut self.f124, b, b + 357, "f124")?;
         }
         if n >= 367 {
-            v.f125 = r.field(b, b + 362, "f125")?;
+            r.field_into(&mut self.f125, b, b + 362, "f125")?;
         }
         if n >= 372 {
-            v.f126 = r.field(b, b + 367, "f126")?;
+            r.field_into(&mut self.f126, b, b + 367, "f126")?;
         }
         if n >= 377 {
-            v.f127 = r.field(b, b + 372, "f127")?;
+            r.field_into(&mut self.f127, b, b + 372, "f127")?;
         }
         if n >= 382 {
-            v.f128 = r.field(b, b + 377, "f128")?;
+            r.field_into(&mut self.f128, b, b + 377, "f128")?;
         }
         if n >= 387 {
-            v.f129 = r.field(b, b + 382, "f129")?;
+            r.field_into(&mut self.f129, b, b + 382, "f129")?;
         }
         if n >= 392 {
-            v.f130 = r.field(b, b + 387, "f130")?;
+            r.field_into(&mut self.f130, b, b + 387, "f130")?;
         }
         if n >= 397 {
-            v.f131 = r.field(b, b + 392, "f131")?;
+            r.field_into(&mut self.f131, b, b + 392, "f131")?;
         }
         if n >= 402 {
-            v.f132 = r.field(b, b + 397, "f132")?;
+            r.field_into(&mut self.f132, b, b + 397, "f132")?;
         }
         if n >= 407 {
-            v.f133 = r.field(b, b + 402, "f133")?;
+            r.field_into(&mut self.f133, b, b + 402, "f133")?;
         }
         if n >= 412 {
-            v.f134 = r.field(b, b + 407, "f134")?;
+            r.field_into(&mut self.f134, b, b + 407, "f134")?;
         }
         if n >= 417 {
-            v.f135 = r.field(b, b + 412, "f135")?;
+            r.field_into(&mut self.f135, b, b + 412, "f135")?;
         }
         if n >= 422 {
-            v.f136 = r.field(b, b + 417, "f136")?;
+            r.field_into(&mut self.f136, b, b + 417, "f136")?;
         }
         if n >= 427 {
-            v.f137 = r.field(b, b + 422, "f137")?;
+            r.field_into(&mut self.f137, b, b + 422, "f137")?;
         }
         if n >= 432 {
-            v.f138 = r.field(b, b + 427, "f138")?;
+            r.field_into(&mut self.f138, b, b + 427, "f138")?;
         }
         if n >= 437 {
-            v.f139 = r.field(b, b + 432, "f139")?;
+            r.field_into(&mut self.f139, b, b + 432, "f139")?;
         }
         if n >= 442 {
-            v.f140 = r.field(b, b + 437, "f140")?;
+            r.field_into(&mut self.f140, b, b + 437, "f140")?;
         }
         if n >= 447 {
-            v.f141 = r.field(b, b + 442, "f141")?;
+            r.field_into(&mut self.f141, b, b + 442, "f141")?;
         }
         if n >= 452 {
-            v.f142 = r.field(b, b + 447, "f142")?;
+            r.field_into(&mut self.f142, b, b + 447, "f142")?;
         }
         if n >= 457 {
-            v.f143 = r.field(b, b + 452, "f143")?;
+            r.field_into(&mut self.f143, b, b + 452, "f143")?;
         }
         if n >= 462 {
-            v.f144 = r.field(b, b + 457, "f144")?;
+            r.field_into(&mut self.f144, b, b + 457, "f144")?;
         }
         if n >= 467 {
-            v.f145 = r.field(b, b + 462, "f145")?;
+            r.field_into(&mut self.f145, b, b + 462, "f145")?;
         }
         if n >= 472 {
-            v.f146 = r.field(b, b + 467, "f146")?;
+            r.field_into(&mut self.f146, b, b + 467, "f146")?;
         }
         if n >= 477 {
-            v.f147 = r.field(b, b + 472, "f147")?;
+            r.field_into(&mut self.f147, b, b + 472, "f147")?;
         }
         if n >= 482 {
-            v.f148 = r.field(b, b + 477, "f148")?;
+            r.field_into(&mut self.f148, b, b + 477, "f148")?;
         }
         if n >= 487 {
-            v.f149 = r.field(b, b + 482, "f149")?;
+            r.field_into(&mut self.f149, b, b + 482, "f149")?;
         }
         if n >= 492 {
-            v.f150 = r.field(b, b + 487, "f150")?;
+            r.field_into(&mut self.f150, b, b + 487, "f150")?;
         }
         if n >= 497 {
-            v.f151 = r.field(b, b + 492, "f151")?;
+            r.field_into(&mut self.f151, b, b + 492, "f151")?;
         }
         if n >= 502 {
-            v.f152 = r.field(b, b + 497, "f152")?;
+            r.field_into(&mut self.f152, b, b + 497, "f152")?;
         }
         if n >= 507 {
-            v.f153 = r.field(b, b + 502, "f153")?;
+            r.field_into(&mut self.f153, b, b + 502, "f153")?;
         }
         if n >= 512 {
-            v.f154 = r.field(b, b + 507, "f154")?;
+            r.field_into(&mut self.f154, b, b + 507, "f154")?;
         }
         if n >= 517 {
-            v.f155 = r.field(b, b + 512, "f155")?;
+            r.field_into(&mut self.f155, b, b + 512, "f155")?;
         }
         if n >= 522 {
-            v.f156 = r.field(b, b + 517, "f156")?;
+            r.field_into(&mut self.f156, b, b + 517, "f156")?;
         }
         if n >= 527 {
-            v.f157 = r.field(b, b + 522, "f157")?;
+            r.field_into(&mut self.f157, b, b + 522, "f157")?;
         }
         if n >= 532 {
-            v.f158 = r.field(b, b + 527, "f158")?;
+            r.field_into(&mut self.f158, b, b + 527, "f158")?;
         }
         if n >= 537 {
-            v.f159 = r.field(b, b + 532, "f159")?;
+            r.field_into(&mut self.f159, b, b + 532, "f159")?;
         }
         if n >= 542 {
-            v.f160 = r.field(b, b + 537, "f160")?;
+            r.field_into(&mut self.f160, b, b + 537, "f160")?;
         }
         if n >= 547 {
-            v.f161 = r.field(b, b + 542, "f161")?;
+            r.field_into(&mut self.f161, b, b + 542, "f161")?;
         }
         if n >= 552 {
-            v.f162 = r.field(b, b + 547, "f162")?;
+            r.field_into(&mut self.f162, b, b + 547, "f162")?;
         }
         if n >= 557 {
-            v.f163 = r.field(b, b + 552, "f163")?;
+            r.field_into(&mut self.f163, b, b + 552, "f163")?;
         }
         if n >= 562 {
-            v.f164 = r.field(b, b + 557, "f164")?;
+            r.field_into(&mut self.f164, b, b + 557, "f164")?;
         }
         if n >= 567 {
-            v.f165 = r.field(b, b + 562, "f165")?;
+            r.field_into(&mut self.f165, b, b + 562, "f165")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -2582,238 +2550,126 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(283)?;
         let run0 = r.run(
             102,
             "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
         )?;
-        let id = fbe::Fixed::at(run0, 0);
-        let f1 = fbe::Fixed::at(run0, 4);
-        let f2 = fbe::Fixed::at(run0, 5);
-        let f3 = fbe::Fixed::at(run0, 6);
-        let f4 = fbe::Fixed::at(run0, 7);
-        let f5 = fbe::Fixed::at(run0, 8);
-        let f6 = fbe::Fixed::at(run0, 9);
-        let f7 = fbe::Fixed::at(run0, 10);
-        let f8 = fbe::Fixed::at(run0, 14);
-        let f9 = fbe::Fixed::at(run0, 18);
-        let f10 = fbe::Fixed::at(run0, 19);
-        let f11 = fbe::Fixed::at(run0, 20);
-        let f12 = fbe::Fixed::at(run0, 21);
-        let f13 = fbe::Fixed::at(run0, 22);
-        let f14 = fbe::Fixed::at(run0, 24);
-        let f15 = fbe::Fixed::at(run0, 26);
-        let f16 = fbe::Fixed::at(run0, 28);
-        let f17 = fbe::Fixed::at(run0, 30);
-        let f18 = fbe::Fixed::at(run0, 34);
-        let f19 = fbe::Fixed::at(run0, 38);
-        let f20 = fbe::Fixed::at(run0, 42);
-        let f21 = fbe::Fixed::at(run0, 46);
-        let f22 = fbe::Fixed::at(run0, 54);
-        let f23 = fbe::Fixed::at(run0, 62);
-        let f24 = fbe::Fixed::at(run0, 70);
-        let f25 = fbe::Fixed::at(run0, 78);
-        let f26 = fbe::Fixed::at(run0, 82);
-        let f27 = fbe::Fixed::at(run0, 86);
-        let f28 = fbe::Fixed::at(run0, 94);
-        let f29 = r.final_field("f29")?;
-        let f30 = r.final_field("f30")?;
-        let f31 = r.final_field("f31")?;
-        let f32 = r.final_field("f32")?;
+        self.id = fbe::Fixed::at(run0, 0);
+        self.f1 = fbe::Fixed::at(run0, 4);
+        self.f2 = fbe::Fixed::at(run0, 5);
+        self.f3 = fbe::Fixed::at(run0, 6);
+        self.f4 = fbe::Fixed::at(run0, 7);
+        self.f5 = fbe::Fixed::at(run0, 8);
+        self.f6 = fbe::Fixed::at(run0, 9);
+        self.f7 = fbe::Fixed::at(run0, 10);
+        self.f8 = fbe::Fixed::at(run0, 14);
+        self.f9 = fbe::Fixed::at(run0, 18);
+        self.f10 = fbe::Fixed::at(run0, 19);
+        self.f11 = fbe::Fixed::at(run0, 20);
+        self.f12 = fbe::Fixed::at(run0, 21);
+        self.f13 = fbe::Fixed::at(run0, 22);
+        self.f14 = fbe::Fixed::at(run0, 24);
+        self.f15 = fbe::Fixed::at(run0, 26);
+        self.f16 = fbe::Fixed::at(run0, 28);
+        self.f17 = fbe::Fixed::at(run0, 30);
+        self.f18 = fbe::Fixed::at(run0, 34);
+        self.f19 = fbe::Fixed::at(run0, 38);
+        self.f20 = fbe::Fixed::at(run0, 42);
+        self.f21 = fbe::Fixed::at(run0, 46);
+        self.f22 = fbe::Fixed::at(run0, 54);
+        self.f23 = fbe::Fixed::at(run0, 62);
+        self.f24 = fbe::Fixed::at(run0, 70);
+        self.f25 = fbe::Fixed::at(run0, 78);
+        self.f26 = fbe::Fixed::at(run0, 82);
+        self.f27 = fbe::Fixed::at(run0, 86);
+        self.f28 = fbe::Fixed::at(run0, 94);
+        r.final_field_into(&mut self.f29, "f29")?;
+        r.final_field_into(&mut self.f30, "f30")?;
+        r.final_field_into(&mut self.f31, "f31")?;
+        r.final_field_into(&mut self.f32, "f32")?;
         let run5 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
-        let f33 = fbe::Fixed::at(run5, 0);
-        let f34 = fbe::Fixed::at(run5, 8);
-        let f35 = fbe::Fixed::at(run5, 16);
-        let f36 = fbe::Fixed::at(run5, 24);
-        let f37 = fbe::Fixed::at(run5, 40);
-        let f38 = fbe::Fixed::at(run5, 56);
-        let f39 = fbe::Fixed::at(run5, 72);
-        let f40 = fbe::Fixed::at(run5, 73);
-        let f41 = r.final_field("f41")?;
-        let f42 = r.final_field("f42")?;
-        let f43 = r.final_field("f43")?;
-        let f44 = r.final_field("f44")?;
-        let f100 = r.final_field("f100")?;
-        let f101 = r.final_field("f101")?;
-        let f102 = r.final_field("f102")?;
-        let f103 = r.final_field("f103")?;
-        let f104 = r.final_field("f104")?;
-        let f105 = r.final_field("f105")?;
-        let f106 = r.final_field("f106")?;
-        let f107 = r.final_field("f107")?;
-        let f108 = r.final_field("f108")?;
-        let f109 = r.final_field("f109")?;
-        let f110 = r.final_field("f110")?;
-        let f111 = r.final_field("f111")?;
-        let f112 = r.final_field("f112")?;
-        let f113 = r.final_field("f113")?;
-        let f114 = r.final_field("f114")?;
-        let f115 = r.final_field("f115")?;
-        let f116 = r.final_field("f116")?;
-        let f117 = r.final_field("f117")?;
-        let f118 = r.final_field("f118")?;
-        let f119 = r.final_field("f119")?;
-        let f120 = r.final_field("f120")?;
-        let f121 = r.final_field("f121")?;
-        let f122 = r.final_field("f122")?;
-        let f123 = r.final_field("f123")?;
-        let f124 = r.final_field("f124")?;
-        let f125 = r.final_field("f125")?;
-        let f126 = r.final_field("f126")?;
-        let f127 = r.final_field("f127")?;
-        let f128 = r.final_field("f128")?;
-        let f129 = r.final_field("f129")?;
-        let f130 = r.final_field("f130")?;
-        let f131 = r.final_field("f131")?;
-        let f132 = r.final_field("f132")?;
-        let f133 = r.final_field("f133")?;
-        let f134 = r.final_field("f134")?;
-        let f135 = r.final_field("f135")?;
-        let f136 = r.final_field("f136")?;
-        let f137 = r.final_field("f137")?;
-        let f138 = r.final_field("f138")?;
-        let f139 = r.final_field("f139")?;
-        let f140 = r.final_field("f140")?;
-        let f141 = r.final_field("f141")?;
-        let f142 = r.final_field("f142")?;
-        let f143 = r.final_field("f143")?;
-        let f144 = r.final_field("f144")?;
-        let f145 = r.final_field("f145")?;
-        let f146 = r.final_field("f146")?;
-        let f147 = r.final_field("f147")?;
-        let f148 = r.final_field("f148")?;
-        let f149 = r.final_field("f149")?;
-        let f150 = r.final_field("f150")?;
-        let f151 = r.final_field("f151")?;
-        let f152 = r.final_field("f152")?;
-        let f153 = r.final_field("f153")?;
-        let f154 = r.final_field("f154")?;
-        let f155 = r.final_field("f155")?;
-        let f156 = r.final_field("f156")?;
-        let f157 = r.final_field("f157")?;
-        let f158 = r.final_field("f158")?;
-        let f159 = r.final_field("f159")?;
-        let f160 = r.final_field("f160")?;
-        let f161 = r.final_field("f161")?;
-        let f162 = r.final_field("f162")?;
-        let f163 = r.final_field("f163")?;
-        let f164 = r.final_field("f164")?;
-        let f165 = r.final_field("f165")?;
+        self.f33 = fbe::Fixed::at(run5, 0);
+        self.f34 = fbe::Fixed::at(run5, 8);
+        self.f35 = fbe::Fixed::at(run5, 16);
+        self.f36 = fbe::Fixed::at(run5, 24);
+        self.f37 = fbe::Fixed::at(run5, 40);
+        self.f38 = fbe::Fixed::at(run5, 56);
+        self.f39 = fbe::Fixed::at(run5, 72);
+        self.f40 = fbe::Fixed::at(run5, 73);
+        r.final_field_into(&mut self.f41, "f41")?;
+        r.final_field_into(&mut self.f42, "f42")?;
+        r.final_field_into(&mut self.f43, "f43")?;
+        r.final_field_into(&mut self.f44, "f44")?;
+        r.final_field_into(&mut self.f100, "f100")?;
+        r.final_field_into(&mut self.f101, "f101")?;
+        r.final_field_into(&mut self.f102, "f102")?;
+        r.final_field_into(&mut self.f103, "f103")?;
+        r.final_field_into(&mut self.f104, "f104")?;
+        r.final_field_into(&mut self.f105, "f105")?;
+        r.final_field_into(&mut self.f106, "f106")?;
+        r.final_field_into(&mut self.f107, "f107")?;
+        r.final_field_into(&mut self.f108, "f108")?;
+        r.final_field_into(&mut self.f109, "f109")?;
+        r.final_field_into(&mut self.f110, "f110")?;
+        r.final_field_into(&mut self.f111, "f111")?;
+        r.final_field_into(&mut self.f112, "f112")?;
+        r.final_field_into(&mut self.f113, "f113")?;
+        r.final_field_into(&mut self.f114, "f114")?;
+        r.final_field_into(&mut self.f115, "f115")?;
+        r.final_field_into(&mut self.f116, "f116")?;
+        r.final_field_into(&mut self.f117, "f117")?;
+        r.final_field_into(&mut self.f118, "f118")?;
+        r.final_field_into(&mut self.f119, "f119")?;
+        r.final_field_into(&mut self.f120, "f120")?;
+        r.final_field_into(&mut self.f121, "f121")?;
+        r.final_field_into(&mut self.f122, "f122")?;
+        r.final_field_into(&mut self.f123, "f123")?;
+        r.final_field_into(&mut self.f124, "f124")?;
+        r.final_field_into(&mut self.f125, "f125")?;
+        r.final_field_into(&mut self.f126, "f126")?;
+        r.final_field_into(&mut self.f127, "f127")?;
+        r.final_field_into(&mut self.f128, "f128")?;
+        r.final_field_into(&mut self.f129, "f129")?;
+        r.final_field_into(&mut self.f130, "f130")?;
+        r.final_field_into(&mut self.f131, "f131")?;
+        r.final_field_into(&mut self.f132, "f132")?;
+        r.final_field_into(&mut self.f133, "f133")?;
+        r.final_field_into(&mut self.f134, "f134")?;
+        r.final_field_into(&mut self.f135, "f135")?;
+        r.final_field_into(&mut self.f136, "f136")?;
+        r.final_field_into(&mut self.f137, "f137")?;
+        r.final_field_into(&mut self.f138, "f138")?;
+        r.final_field_into(&mut self.f139, "f139")?;
+        r.final_field_into(&mut self.f140, "f140")?;
+        r.final_field_into(&mut self.f141, "f141")?;
+        r.final_field_into(&mut self.f142, "f142")?;
+        r.final_field_into(&mut self.f143, "f143")?;
+        r.final_field_into(&mut self.f144, "f144")?;
+        r.final_field_into(&mut self.f145, "f145")?;
+        r.final_field_into(&mut self.f146, "f146")?;
+        r.final_field_into(&mut self.f147, "f147")?;
+        r.final_field_into(&mut self.f148, "f148")?;
+        r.final_field_into(&mut self.f149, "f149")?;
+        r.final_field_into(&mut self.f150, "f150")?;
+        r.final_field_into(&mut self.f151, "f151")?;
+        r.final_field_into(&mut self.f152, "f152")?;
+        r.final_field_into(&mut self.f153, "f153")?;
+        r.final_field_into(&mut self.f154, "f154")?;
+        r.final_field_into(&mut self.f155, "f155")?;
+        r.final_field_into(&mut self.f156, "f156")?;
+        r.final_field_into(&mut self.f157, "f157")?;
+        r.final_field_into(&mut self.f158, "f158")?;
+        r.final_field_into(&mut self.f159, "f159")?;
+        r.final_field_into(&mut self.f160, "f160")?;
+        r.final_field_into(&mut self.f161, "f161")?;
+        r.final_field_into(&mut self.f162, "f162")?;
+        r.final_field_into(&mut self.f163, "f163")?;
+        r.final_field_into(&mut self.f164, "f164")?;
+        r.final_field_into(&mut self.f165, "f165")?;
         r.leave();
-        Ok(StructOptional {
-            id,
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-            f11,
-            f12,
-            f13,
-            f14,
-            f15,
-            f16,
-            f17,
-            f18,
-            f19,
-            f20,
-            f21,
-            f22,
-            f23,
-            f24,
-            f25,
-            f26,
-            f27,
-            f28,
-            f29,
-            f30,
-            f31,
-            f32,
-            f33,
-            f34,
-            f35,
-            f36,
-            f37,
-            f38,
-            f39,
-            f40,
-            f41,
-            f42,
-            f43,
-            f44,
-            f100,
-            f101,
-            f102,
-            f103,
-            f104,
-            f105,
-            f106,
-            f107,
-            f108,
-            f109,
-            f110,
-            f111,
-            f112,
-            f113,
-            f114,
-            f115,
-            f116,
-            f117,
-            f118,
-            f119,
-            f120,
-            f121,
-            f122,
-            f123,
-            f124,
-            f125,
-            f126,
-            f127,
-            f128,
-            f129,
-            f130,
-            f131,
-            f132,
-            f133,
-            f134,
-            f135,
-            f136,
-            f137,
-            f138,
-            f139,
-            f140,
-            f141,
-            f142,
-            f143,
-            f144,
-            f145,
-            f146,
-            f147,
-            f148,
-            f149,
-            f150,
-            f151,
-            f152,
-            f153,
-            f154,
-            f155,
-            f156,
-            f157,
-            f158,
-            f159,
-            f160,
-            f161,
-            f162,
-            f163,
-            f164,
-            f165,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -4160,624 +4016,631 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 112, 306)?;
-        let mut v = Self::default();
+        if n < 622 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(692, b, "id")?;
         }
         if n >= 13 {
-            v.f1 = r.field(b, b + 12, "f1")?;
+            r.field_into(&mut self.f1, b, b + 12, "f1")?;
         } else if n >= 12 {
             r.spend(692, b, "f1")?;
         }
         if n >= 14 {
-            v.f2 = r.field(b, b + 13, "f2")?;
+            r.field_into(&mut self.f2, b, b + 13, "f2")?;
         } else if n >= 13 {
             r.spend(692, b, "f2")?;
         }
         if n >= 15 {
-            v.f3 = r.field(b, b + 14, "f3")?;
+            r.field_into(&mut self.f3, b, b + 14, "f3")?;
         } else if n >= 14 {
             r.spend(692, b, "f3")?;
         }
         if n >= 16 {
-            v.f4 = r.field(b, b + 15, "f4")?;
+            r.field_into(&mut self.f4, b, b + 15, "f4")?;
         } else if n >= 15 {
             r.spend(692, b, "f4")?;
         }
         if n >= 17 {
-            v.f5 = r.field(b, b + 16, "f5")?;
+            r.field_into(&mut self.f5, b, b + 16, "f5")?;
         } else if n >= 16 {
             r.spend(692, b, "f5")?;
         }
         if n >= 18 {
-            v.f6 = r.field(b, b + 17, "f6")?;
+            r.field_into(&mut self.f6, b, b + 17, "f6")?;
         } else if n >= 17 {
             r.spend(692, b, "f6")?;
         }
         if n >= 22 {
-            v.f7 = r.field(b, b + 18, "f7")?;
+            r.field_into(&mut self.f7, b, b + 18, "f7")?;
         } else if n >= 18 {
             r.spend(692, b, "f7")?;
         }
         if n >= 26 {
-            v.f8 = r.field(b, b + 22, "f8")?;
+            r.field_into(&mut self.f8, b, b + 22, "f8")?;
         } else if n >= 22 {
             r.spend(692, b, "f8")?;
         }
         if n >= 27 {
-            v.f9 = r.field(b, b + 26, "f9")?;
+            r.field_into(&mut self.f9, b, b + 26, "f9")?;
         } else if n >= 26 {
             r.spend(692, b, "f9")?;
         }
         if n >= 28 {
-            v.f10 = r.field(b, b + 27, "f10")?;
+            r.field_into(&mut self.f10, b, b + 27, "f10")?;
         } else if n >= 27 {
             r.spend(692, b, "f10")?;
         }
         if n >= 29 {
-            v.f11 = r.field(b, b + 28, "f11")?;
+            r.field_into(&mut self.f11, b, b + 28, "f11")?;
         } else if n >= 28 {
             r.spend(692, b, "f11")?;
         }
         if n >= 30 {
-            v.f12 = r.field(b, b + 29, "f12")?;
+            r.field_into(&mut self.f12, b, b + 29, "f12")?;
         } else if n >= 29 {
             r.spend(692, b, "f12")?;
         }
         if n >= 32 {
-            v.f13 = r.field(b, b + 30, "f13")?;
+            r.field_into(&mut self.f13, b, b + 30, "f13")?;
         } else if n >= 30 {
             r.spend(692, b, "f13")?;
         }
         if n >= 34 {
-            v.f14 = r.field(b, b + 32, "f14")?;
+            r.field_into(&mut self.f14, b, b + 32, "f14")?;
         } else if n >= 32 {
             r.spend(692, b, "f14")?;
         }
         if n >= 36 {
-            v.f15 = r.field(b, b + 34, "f15")?;
+            r.field_into(&mut self.f15, b, b + 34, "f15")?;
         } else if n >= 34 {
             r.spend(692, b, "f15")?;
         }
         if n >= 38 {
-            v.f16 = r.field(b, b + 36, "f16")?;
+            r.field_into(&mut self.f16, b, b + 36, "f16")?;
         } else if n >= 36 {
             r.spend(692, b, "f16")?;
         }
         if n >= 42 {
-            v.f17 = r.field(b, b + 38, "f17")?;
+            r.field_into(&mut self.f17, b, b + 38, "f17")?;
         } else if n >= 38 {
             r.spend(692, b, "f17")?;
         }
         if n >= 46 {
-            v.f18 = r.field(b, b + 42, "f18")?;
+            r.field_into(&mut self.f18, b, b + 42, "f18")?;
         } else if n >= 42 {
             r.spend(692, b, "f18")?;
         }
         if n >= 50 {
-            v.f19 = r.field(b, b + 46, "f19")?;
+            r.field_into(&mut self.f19, b, b + 46, "f19")?;
         } else if n >= 46 {
             r.spend(692, b, "f19")?;
         }
         if n >= 54 {
-            v.f20 = r.field(b, b + 50, "f20")?;
+            r.field_into(&mut self.f20, b, b + 50, "f20")?;
         } else if n >= 50 {
             r.spend(692, b, "f20")?;
         }
         if n >= 62 {
-            v.f21 = r.field(b, b + 54, "f21")?;
+            r.field_into(&mut self.f21, b, b + 54, "f21")?;
         } else if n >= 54 {
             r.spend(692, b, "f21")?;
         }
         if n >= 70 {
-            v.f22 = r.field(b, b + 62, "f22")?;
+            r.field_into(&mut self.f22, b, b + 62, "f22")?;
         } else if n >= 62 {
             r.spend(692, b, "f22")?;
         }
         if n >= 78 {
-            v.f23 = r.field(b, b + 70, "f23")?;
+            r.field_into(&mut self.f23, b, b + 70, "f23")?;
         } else if n >= 70 {
             r.spend(692, b, "f23")?;
         }
         if n >= 86 {
-            v.f24 = r.field(b, b + 78, "f24")?;
+            r.field_into(&mut self.f24, b, b + 78, "f24")?;
         } else if n >= 78 {
             r.spend(692, b, "f24")?;
         }
         if n >= 90 {
-            v.f25 = r.field(b, b + 86, "f25")?;
+            r.field_into(&mut self.f25, b, b + 86, "f25")?;
         } else if n >= 86 {
             r.spend(692, b, "f25")?;
         }
         if n >= 94 {
-            v.f26 = r.field(b, b + 90, "f26")?;
+            r.field_into(&mut self.f26, b, b + 90, "f26")?;
         } else if n >= 90 {
             r.spend(692, b, "f26")?;
         }
         if n >= 102 {
-            v.f27 = r.field(b, b + 94, "f27")?;
+            r.field_into(&mut self.f27, b, b + 94, "f27")?;
         } else if n >= 94 {
             r.spend(692, b, "f27")?;
         }
         if n >= 110 {
-            v.f28 = r.field(b, b + 102, "f28")?;
+            r.field_into(&mut self.f28, b, b + 102, "f28")?;
         } else if n >= 102 {
             r.spend(692, b, "f28")?;
         }
         if n >= 126 {
-            v.f29 = r.field(b, b + 110, "f29")?;
+            r.field_into(&mut self.f29, b, b + 110, "f29")?;
         } else if n >= 110 {
             r.spend(692, b, "f29")?;
         }
         if n >= 142 {
-            v.f30 = r.field(b, b + 126, "f30")?;
+            r.field_into(&mut self.f30, b, b + 126, "f30")?;
         } else if n >= 126 {
             r.spend(692, b, "f30")?;
         }
         if n >= 146 {
-            v.f31 = r.field(b, b + 142, "f31")?;
+            r.field_into(&mut self.f31, b, b + 142, "f31")?;
         } else if n >= 142 {
             r.spend(692, b, "f31")?;
         }
         if n >= 150 {
-            v.f32 = r.field(b, b + 146, "f32")?;
+            r.field_into(&mut self.f32, b, b + 146, "f32")?;
         } else if n >= 146 {
             r.spend(692, b, "f32")?;
         }
         if n >= 158 {
-            v.f33 = r.field(b, b + 150, "f33")?;
+            r.field_into(&mut self.f33, b, b + 150, "f33")?;
         } else if n >= 150 {
             r.spend(692, b, "f33")?;
         }
         if n >= 166 {
-            v.f34 = r.field(b, b + 158, "f34")?;
+            r.field_into(&mut self.f34, b, b + 158, "f34")?;
         } else if n >= 158 {
             r.spend(692, b, "f34")?;
         }
         if n >= 174 {
-            v.f35 = r.field(b, b + 166, "f35")?;
+            r.field_into(&mut self.f35, b, b + 166, "f35")?;
         } else if n >= 166 {
             r.spend(692, b, "f35")?;
         }
         if n >= 190 {
-            v.f36 = r.field(b, b + 174, "f36")?;
+            r.field_into(&mut self.f36, b, b + 174, "f36")?;
         } else if n >= 174 {
             r.spend(692, b, "f36")?;
         }
         if n >= 206 {
-            v.f37 = r.field(b, b + 190, "f37")?;
+            r.field_into(&mut self.f37, b, b + 190, "f37")?;
         } else if n >= 190 {
             r.spend(692, b, "f37")?;
         }
         if n >= 222 {
-            v.f38 = r.field(b, b + 206, "f38")?;
+            r.field_into(&mut self.f38, b, b + 206, "f38")?;
         } else if n >= 206 {
             r.spend(692, b, "f38")?;
         }
         if n >= 223 {
-            v.f39 = r.field(b, b + 222, "f39")?;
+            r.field_into(&mut self.f39, b, b + 222, "f39")?;
         } else if n >= 222 {
             r.spend(692, b, "f39")?;
         }
         if n >= 224 {
-            v.f40 = r.field(b, b + 223, "f40")?;
+            r.field_into(&mut self.f40, b, b + 223, "f40")?;
         } else if n >= 223 {
             r.spend(692, b, "f40")?;
         }
         if n >= 228 {
-            v.f41 = r.field(b, b + 224, "f41")?;
+            r.field_into(&mut self.f41, b, b + 224, "f41")?;
         } else if n >= 224 {
             r.spend(692, b, "f41")?;
         }
         if n >= 232 {
-            v.f42 = r.field(b, b + 228, "f42")?;
+            r.field_into(&mut self.f42, b, b + 228, "f42")?;
         } else if n >= 228 {
             r.spend(666, b, "f42")?;
         }
         if n >= 233 {
-            v.f43 = r.field(b, b + 232, "f43")?;
+            r.field_into(&mut self.f43, b, b + 232, "f43")?;
         } else if n >= 232 {
             r.spend(654, b, "f43")?;
         }
         if n >= 237 {
-            v.f44 = r.field(b, b + 233, "f44")?;
+            r.field_into(&mut self.f44, b, b + 233, "f44")?;
         } else if n >= 233 {
             r.spend(654, b, "f44")?;
         }
         if n >= 242 {
-            v.f100 = r.field(b, b + 237, "f100")?;
+            r.field_into(&mut self.f100, b, b + 237, "f100")?;
         } else if n >= 237 {
             r.spend(628, b, "f100")?;
         }
         if n >= 247 {
-            v.f101 = r.field(b, b + 242, "f101")?;
+            r.field_into(&mut self.f101, b, b + 242, "f101")?;
         } else if n >= 242 {
             r.spend(628, b, "f101")?;
         }
         if n >= 252 {
-            v.f102 = r.field(b, b + 247, "f102")?;
+            r.field_into(&mut self.f102, b, b + 247, "f102")?;
         } else if n >= 247 {
             r.spend(628, b, "f102")?;
         }
         if n >= 257 {
-            v.f103 = r.field(b, b + 252, "f103")?;
+            r.field_into(&mut self.f103, b, b + 252, "f103")?;
         } else if n >= 252 {
             r.spend(628, b, "f103")?;
         }
         if n >= 262 {
-            v.f104 = r.field(b, b + 257, "f104")?;
+            r.field_into(&mut self.f104, b, b + 257, "f104")?;
         } else if n >= 257 {
             r.spend(628, b, "f104")?;
         }
         if n >= 267 {
-            v.f105 = r.field(b, b + 262, "f105")?;
+            r.field_into(&mut self.f105, b, b + 262, "f105")?;
         } else if n >= 262 {
             r.spend(628, b, "f105")?;
         }
         if n >= 272 {
-            v.f106 = r.field(b, b + 267, "f106")?;
+            r.field_into(&mut self.f106, b, b + 267, "f106")?;
         } else if n >= 267 {
             r.spend(628, b, "f106")?;
         }
         if n >= 277 {
-            v.f107 = r.field(b, b + 272, "f107")?;
+            r.field_into(&mut self.f107, b, b + 272, "f107")?;
         } else if n >= 272 {
             r.spend(628, b, "f107")?;
         }
         if n >= 282 {
-            v.f108 = r.field(b, b + 277, "f108")?;
+            r.field_into(&mut self.f108, b, b + 277, "f108")?;
         } else if n >= 277 {
             r.spend(628, b, "f108")?;
         }
         if n >= 287 {
-            v.f109 = r.field(b, b + 282, "f109")?;
+            r.field_into(&mut self.f109, b, b + 282, "f109")?;
         } else if n >= 282 {
             r.spend(628, b, "f109")?;
         }
         if n >= 292 {
-            v.f110 = r.field(b, b + 287, "f110")?;
+            r.field_into(&mut self.f110, b, b + 287, "f110")?;
         } else if n >= 287 {
             r.spend(628, b, "f110")?;
         }
         if n >= 297 {
-            v.f111 = r.field(b, b + 292, "f111")?;
+            r.field_into(&mut self.f111, b, b + 292, "f111")?;
         } else if n >= 292 {
             r.spend(628, b, "f111")?;
         }
         if n >= 302 {
-            v.f112 = r.field(b, b + 297, "f112")?;
+            r.field_into(&mut self.f112, b, b + 297, "f112")?;
         } else if n >= 297 {
             r.spend(628, b, "f112")?;
         }
         if n >= 307 {
-            v.f113 = r.field(b, b + 302, "f113")?;
+            r.field_into(&mut self.f113, b, b + 302, "f113")?;
         } else if n >= 302 {
             r.spend(628, b, "f113")?;
         }
         if n >= 312 {
-            v.f114 = r.field(b, b + 307, "f114")?;
+            r.field_into(&mut self.f114, b, b + 307, "f114")?;
         } else if n >= 307 {
             r.spend(628, b, "f114")?;
         }
         if n >= 317 {
-            v.f115 = r.field(b, b + 312, "f115")?;
+            r.field_into(&mut self.f115, b, b + 312, "f115")?;
         } else if n >= 312 {
             r.spend(628, b, "f115")?;
         }
         if n >= 322 {
-            v.f116 = r.field(b, b + 317, "f116")?;
+            r.field_into(&mut self.f116, b, b + 317, "f116")?;
         } else if n >= 317 {
             r.spend(628, b, "f116")?;
         }
         if n >= 327 {
-            v.f117 = r.field(b, b + 322, "f117")?;
+            r.field_into(&mut self.f117, b, b + 322, "f117")?;
         } else if n >= 322 {
             r.spend(628, b, "f117")?;
         }
         if n >= 332 {
-            v.f118 = r.field(b, b + 327, "f118")?;
+            r.field_into(&mut self.f118, b, b + 327, "f118")?;
         } else if n >= 327 {
             r.spend(628, b, "f118")?;
         }
         if n >= 337 {
-            v.f119 = r.field(b, b + 332, "f119")?;
+            r.field_into(&mut self.f119, b, b + 332, "f119")?;
         } else if n >= 332 {
             r.spend(628, b, "f119")?;
         }
         if n >= 342 {
-            v.f120 = r.field(b, b + 337, "f120")?;
+            r.field_into(&mut self.f120, b, b + 337, "f120")?;
         } else if n >= 337 {
             r.spend(628, b, "f120")?;
         }
         if n >= 347 {
-            v.f121 = r.field(b, b + 342, "f121")?;
+            r.field_into(&mut self.f121, b, b + 342, "f121")?;
         } else if n >= 342 {
             r.spend(628, b, "f121")?;
         }
         if n >= 352 {
-            v.f122 = r.field(b, b + 347, "f122")?;
+            r.field_into(&mut self.f122, b, b + 347, "f122")?;
         } else if n >= 347 {
             r.spend(628, b, "f122")?;
         }
         if n >= 357 {
-            v.f123 = r.field(b, b + 352, "f123")?;
+            r.field_into(&mut self.f123, b, b + 352, "f123")?;
         } else if n >= 352 {
             r.spend(628, b, "f123")?;
         }
         if n >= 362 {
-            v.f124 = r.field(b, b + 357, "f124")?;
+            r.field_into(&mut self.f124, b, b + 357, "f124")?;
         } else if n >= 357 {
             r.spend(628, b, "f124")?;
         }
         if n >= 367 {
-            v.f125 = r.field(b, b + 362, "f125")?;
+            r.field_into(&mut self.f125, b, b + 362, "f125")?;
         } else if n >= 362 {
             r.spend(628, b, "f125")?;
         }
         if n >= 372 {
-            v.f126 = r.field(b, b + 367, "f126")?;
+            r.field_into(&mut self.f126, b, b + 367, "f126")?;
         } else if n >= 367 {
             r.spend(628, b, "f126")?;
         }
         if n >= 377 {
-            v.f127 = r.field(b, b + 372, "f127")?;
+            r.field_into(&mut self.f127, b, b + 372, "f127")?;
         } else if n >= 372 {
             r.spend(628, b, "f127")?;
         }
         if n >= 382 {
-            v.f128 = r.field(b, b + 377, "f128")?;
+            r.field_into(&mut self.f128, b, b + 377, "f128")?;
         } else if n >= 377 {
             r.spend(628, b, "f128")?;
         }
         if n >= 387 {
-            v.f129 = r.field(b, b + 382, "f129")?;
+            r.field_into(&mut self.f129, b, b + 382, "f129")?;
         } else if n >= 382 {
             r.spend(628, b, "f129")?;
         }
         if n >= 392 {
-            v.f130 = r.field(b, b + 387, "f130")?;
+            r.field_into(&mut self.f130, b, b + 387, "f130")?;
         } else if n >= 387 {
             r.spend(628, b, "f130")?;
         }
         if n >= 397 {
-            v.f131 = r.field(b, b + 392, "f131")?;
+            r.field_into(&mut self.f131, b, b + 392, "f131")?;
         } else if n >= 392 {
             r.spend(628, b, "f131")?;
         }
         if n >= 402 {
-            v.f132 = r.field(b, b + 397, "f132")?;
+            r.field_into(&mut self.f132, b, b + 397, "f132")?;
         } else if n >= 397 {
             r.spend(628, b, "f132")?;
         }
         if n >= 407 {
-            v.f133 = r.field(b, b + 402, "f133")?;
+            r.field_into(&mut self.f133, b, b + 402, "f133")?;
         } else if n >= 402 {
             r.spend(628, b, "f133")?;
         }
         if n >= 412 {
-            v.f134 = r.field(b, b + 407, "f134")?;
+            r.field_into(&mut self.f134, b, b + 407, "f134")?;
         } else if n >= 407 {
             r.spend(628, b, "f134")?;
         }
         if n >= 417 {
-            v.f135 = r.field(b, b + 412, "f135")?;
+            r.field_into(&mut self.f135, b, b + 412, "f135")?;
         } else if n >= 412 {
             r.spend(628, b, "f135")?;
         }
         if n >= 422 {
-            v.f136 = r.field(b, b + 417, "f136")?;
+            r.field_into(&mut self.f136, b, b + 417, "f136")?;
         } else if n >= 417 {
             r.spend(628, b, "f136")?;
         }
         if n >= 427 {
-            v.f137 = r.field(b, b + 422, "f137")?;
+            r.field_into(&mut self.f137, b, b + 422, "f137")?;
         } else if n >= 422 {
             r.spend(628, b, "f137")?;
         }
         if n >= 432 {
-            v.f138 = r.field(b, b + 427, "f138")?;
+            r.field_into(&mut self.f138, b, b + 427, "f138")?;
         } else if n >= 427 {
             r.spend(628, b, "f138")?;
         }
         if n >= 437 {
-            v.f139 = r.field(b, b + 432, "f139")?;
+            r.field_into(&mut self.f139, b, b + 432, "f139")?;
         } else if n >= 432 {
             r.spend(628, b, "f139")?;
         }
         if n >= 442 {
-            v.f140 = r.field(b, b + 437, "f140")?;
+            r.field_into(&mut self.f140, b, b + 437, "f140")?;
         } else if n >= 437 {
             r.spend(628, b, "f140")?;
         }
         if n >= 447 {
-            v.f141 = r.field(b, b + 442, "f141")?;
+            r.field_into(&mut self.f141, b, b + 442, "f141")?;
         } else if n >= 442 {
             r.spend(628, b, "f141")?;
         }
         if n >= 452 {
-            v.f142 = r.field(b, b + 447, "f142")?;
+            r.field_into(&mut self.f142, b, b + 447, "f142")?;
         } else if n >= 447 {
             r.spend(628, b, "f142")?;
         }
         if n >= 457 {
-            v.f143 = r.field(b, b + 452, "f143")?;
+            r.field_into(&mut self.f143, b, b + 452, "f143")?;
         } else if n >= 452 {
             r.spend(628, b, "f143")?;
         }
         if n >= 462 {
-            v.f144 = r.field(b, b + 457, "f144")?;
+            r.field_into(&mut self.f144, b, b + 457, "f144")?;
         } else if n >= 457 {
             r.spend(628, b, "f144")?;
         }
         if n >= 467 {
-            v.f145 = r.field(b, b + 462, "f145")?;
+            r.field_into(&mut self.f145, b, b + 462, "f145")?;
         } else if n >= 462 {
             r.spend(628, b, "f145")?;
         }
         if n >= 472 {
-            v.f146 = r.field(b, b + 467, "f146")?;
+            r.field_into(&mut self.f146, b, b + 467, "f146")?;
         } else if n >= 467 {
             r.spend(628, b, "f146")?;
         }
         if n >= 477 {
-            v.f147 = r.field(b, b + 472, "f147")?;
+            r.field_into(&mut self.f147, b, b + 472, "f147")?;
         } else if n >= 472 {
             r.spend(628, b, "f147")?;
         }
         if n >= 482 {
-            v.f148 = r.field(b, b + 477, "f148")?;
+            r.field_into(&mut self.f148, b, b + 477, "f148")?;
         } else if n >= 477 {
             r.spend(628, b, "f148")?;
         }
         if n >= 487 {
-            v.f149 = r.field(b, b + 482, "f149")?;
+            r.field_into(&mut self.f149, b, b + 482, "f149")?;
         } else if n >= 482 {
             r.spend(628, b, "f149")?;
         }
         if n >= 492 {
-            v.f150 = r.field(b, b + 487, "f150")?;
+            r.field_into(&mut self.f150, b, b + 487, "f150")?;
         } else if n >= 487 {
             r.spend(628, b, "f150")?;
         }
         if n >= 497 {
-            v.f151 = r.field(b, b + 492, "f151")?;
+            r.field_into(&mut self.f151, b, b + 492, "f151")?;
         } else if n >= 492 {
             r.spend(628, b, "f151")?;
         }
         if n >= 502 {
-            v.f152 = r.field(b, b + 497, "f152")?;
+            r.field_into(&mut self.f152, b, b + 497, "f152")?;
         } else if n >= 497 {
             r.spend(628, b, "f152")?;
         }
         if n >= 507 {
-            v.f153 = r.field(b, b + 502, "f153")?;
+            r.field_into(&mut self.f153, b, b + 502, "f153")?;
         } else if n >= 502 {
             r.spend(628, b, "f153")?;
         }
         if n >= 512 {
-            v.f154 = r.field(b, b + 507, "f154")?;
+            r.field_into(&mut self.f154, b, b + 507, "f154")?;
         } else if n >= 507 {
             r.spend(628, b, "f154")?;
         }
         if n >= 517 {
-            v.f155 = r.field(b, b + 512, "f155")?;
+            r.field_into(&mut self.f155, b, b + 512, "f155")?;
         } else if n >= 512 {
             r.spend(628, b, "f155")?;
         }
         if n >= 522 {
-            v.f156 = r.field(b, b + 517, "f156")?;
+            r.field_into(&mut self.f156, b, b + 517, "f156")?;
         } else if n >= 517 {
             r.spend(628, b, "f156")?;
         }
         if n >= 527 {
-            v.f157 = r.field(b, b + 522, "f157")?;
+            r.field_into(&mut self.f157, b, b + 522, "f157")?;
         } else if n >= 522 {
             r.spend(628, b, "f157")?;
         }
         if n >= 532 {
-            v.f158 = r.field(b, b + 527, "f158")?;
+            r.field_into(&mut self.f158, b, b + 527, "f158")?;
         } else if n >= 527 {
             r.spend(628, b, "f158")?;
         }
         if n >= 537 {
-            v.f159 = r.field(b, b + 532, "f159")?;
+            r.field_into(&mut self.f159, b, b + 532, "f159")?;
         } else if n >= 532 {
             r.spend(628, b, "f159")?;
         }
         if n >= 542 {
-            v.f160 = r.field(b, b + 537, "f160")?;
+            r.field_into(&mut self.f160, b, b + 537, "f160")?;
         } else if n >= 537 {
             r.spend(628, b, "f160")?;
         }
         if n >= 547 {
-            v.f161 = r.field(b, b + 542, "f161")?;
+            r.field_into(&mut self.f161, b, b + 542, "f161")?;
         } else if n >= 542 {
             r.spend(628, b, "f161")?;
         }
         if n >= 552 {
-            v.f162 = r.field(b, b + 547, "f162")?;
+            r.field_into(&mut self.f162, b, b + 547, "f162")?;
         } else if n >= 547 {
             r.spend(628, b, "f162")?;
         }
         if n >= 557 {
-            v.f163 = r.field(b, b + 552, "f163")?;
+            r.field_into(&mut self.f163, b, b + 552, "f163")?;
         } else if n >= 552 {
             r.spend(628, b, "f163")?;
         }
         if n >= 562 {
-            v.f164 = r.field(b, b + 557, "f164")?;
+            r.field_into(&mut self.f164, b, b + 557, "f164")?;
         } else if n >= 557 {
             r.spend(628, b, "f164")?;
         }
         if n >= 567 {
-            v.f165 = r.field(b, b + 562, "f165")?;
+            r.field_into(&mut self.f165, b, b + 562, "f165")?;
         } else if n >= 562 {
             r.spend(628, b, "f165")?;
         }
         if n >= 571 {
-            v.f1000 = r.field(b, b + 567, "f1000")?;
+            r.field_into(&mut self.f1000, b, b + 567, "f1000")?;
         } else if n >= 567 {
             r.spend(628, b, "f1000")?;
         }
         if n >= 576 {
-            v.f1001 = r.field(b, b + 571, "f1001")?;
+            r.field_into(&mut self.f1001, b, b + 571, "f1001")?;
         } else if n >= 571 {
             r.spend(628, b, "f1001")?;
         }
         if n >= 577 {
-            v.f1002 = r.field(b, b + 576, "f1002")?;
+            r.field_into(&mut self.f1002, b, b + 576, "f1002")?;
         } else if n >= 576 {
             r.spend(628, b, "f1002")?;
         }
         if n >= 582 {
-            v.f1003 = r.field(b, b + 577, "f1003")?;
+            r.field_into(&mut self.f1003, b, b + 577, "f1003")?;
         } else if n >= 577 {
             r.spend(628, b, "f1003")?;
         }
         if n >= 586 {
-            v.f1004 = r.field(b, b + 582, "f1004")?;
+            r.field_into(&mut self.f1004, b, b + 582, "f1004")?;
         } else if n >= 582 {
             r.spend(628, b, "f1004")?;
         }
         if n >= 591 {
-            v.f1005 = r.field(b, b + 586, "f1005")?;
+            r.field_into(&mut self.f1005, b, b + 586, "f1005")?;
         } else if n >= 586 {
             r.spend(628, b, "f1005")?;
         }
         if n >= 599 {
-            v.f1006 = r.field(b, b + 591, "f1006")?;
+            r.field_into(&mut self.f1006, b, b + 591, "f1006")?;
         } else if n >= 591 {
             r.spend(628, b, "f1006")?;
         }
         if n >= 604 {
-            v.f1007 = r.field(b, b + 599, "f1007")?;
+            r.field_into(&mut self.f1007, b, b + 599, "f1007")?;
         } else if n >= 599 {
             r.spend(628, b, "f1007")?;
         }
         if n >= 608 {
-            v.f1008 = r.field(b, b + 604, "f1008")?;
+            r.field_into(&mut self.f1008, b, b + 604, "f1008")?;
         } else if n >= 604 {
             r.spend(628, b, "f1008")?;
         }
         if n >= 613 {
-            v.f1009 = r.field(b, b + 608, "f1009")?;
+            r.field_into(&mut self.f1009, b, b + 608, "f1009")?;
         } else if n >= 608 {
             r.spend(347, b, "f1009")?;
         }
         if n >= 617 {
-            v.f1010 = r.field(b, b + 613, "f1010")?;
+            r.field_into(&mut self.f1010, b, b + 613, "f1010")?;
         } else if n >= 613 {
             r.spend(347, b, "f1010")?;
         }
         if n >= 622 {
-            v.f1011 = r.field(b, b + 617, "f1011")?;
+            r.field_into(&mut self.f1011, b, b + 617, "f1011")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -5444,262 +5307,138 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(306)?;
         let run0 = r.run(
             102,
             "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
         )?;
-        let id = fbe::Fixed::at(run0, 0);
-        let f1 = fbe::Fixed::at(run0, 4);
-        let f2 = fbe::Fixed::at(run0, 5);
-        let f3 = fbe::Fixed::at(run0, 6);
-        let f4 = fbe::Fixed::at(run0, 7);
-        let f5 = fbe::Fixed::at(run0, 8);
-        let f6 = fbe::Fixed::at(run0, 9);
-        let f7 = fbe::Fixed::at(run0, 10);
-        let f8 = fbe::Fixed::at(run0, 14);
-        let f9 = fbe::Fixed::at(run0, 18);
-        let f10 = fbe::Fixed::at(run0, 19);
-        let f11 = fbe::Fixed::at(run0, 20);
-        let f12 = fbe::Fixed::at(run0, 21);
-        let f13 = fbe::Fixed::at(run0, 22);
-        let f14 = fbe::Fixed::at(run0, 24);
-        let f15 = fbe::Fixed::at(run0, 26);
-        let f16 = fbe::Fixed::at(run0, 28);
-        let f17 = fbe::Fixed::at(run0, 30);
-        let f18 = fbe::Fixed::at(run0, 34);
-        let f19 = fbe::Fixed::at(run0, 38);
-        let f20 = fbe::Fixed::at(run0, 42);
-        let f21 = fbe::Fixed::at(run0, 46);
-        let f22 = fbe::Fixed::at(run0, 54);
-        let f23 = fbe::Fixed::at(run0, 62);
-        let f24 = fbe::Fixed::at(run0, 70);
-        let f25 = fbe::Fixed::at(run0, 78);
-        let f26 = fbe::Fixed::at(run0, 82);
-        let f27 = fbe::Fixed::at(run0, 86);
-        let f28 = fbe::Fixed::at(run0, 94);
-        let f29 = r.final_field("f29")?;
-        let f30 = r.final_field("f30")?;
-        let f31 = r.final_field("f31")?;
-        let f32 = r.final_field("f32")?;
+        self.id = fbe::Fixed::at(run0, 0);
+        self.f1 = fbe::Fixed::at(run0, 4);
+        self.f2 = fbe::Fixed::at(run0, 5);
+        self.f3 = fbe::Fixed::at(run0, 6);
+        self.f4 = fbe::Fixed::at(run0, 7);
+        self.f5 = fbe::Fixed::at(run0, 8);
+        self.f6 = fbe::Fixed::at(run0, 9);
+        self.f7 = fbe::Fixed::at(run0, 10);
+        self.f8 = fbe::Fixed::at(run0, 14);
+        self.f9 = fbe::Fixed::at(run0, 18);
+        self.f10 = fbe::Fixed::at(run0, 19);
+        self.f11 = fbe::Fixed::at(run0, 20);
+        self.f12 = fbe::Fixed::at(run0, 21);
+        self.f13 = fbe::Fixed::at(run0, 22);
+        self.f14 = fbe::Fixed::at(run0, 24);
+        self.f15 = fbe::Fixed::at(run0, 26);
+        self.f16 = fbe::Fixed::at(run0, 28);
+        self.f17 = fbe::Fixed::at(run0, 30);
+        self.f18 = fbe::Fixed::at(run0, 34);
+        self.f19 = fbe::Fixed::at(run0, 38);
+        self.f20 = fbe::Fixed::at(run0, 42);
+        self.f21 = fbe::Fixed::at(run0, 46);
+        self.f22 = fbe::Fixed::at(run0, 54);
+        self.f23 = fbe::Fixed::at(run0, 62);
+        self.f24 = fbe::Fixed::at(run0, 70);
+        self.f25 = fbe::Fixed::at(run0, 78);
+        self.f26 = fbe::Fixed::at(run0, 82);
+        self.f27 = fbe::Fixed::at(run0, 86);
+        self.f28 = fbe::Fixed::at(run0, 94);
+        r.final_field_into(&mut self.f29, "f29")?;
+        r.final_field_into(&mut self.f30, "f30")?;
+        r.final_field_into(&mut self.f31, "f31")?;
+        r.final_field_into(&mut self.f32, "f32")?;
         let run5 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
-        let f33 = fbe::Fixed::at(run5, 0);
-        let f34 = fbe::Fixed::at(run5, 8);
-        let f35 = fbe::Fixed::at(run5, 16);
-        let f36 = fbe::Fixed::at(run5, 24);
-        let f37 = fbe::Fixed::at(run5, 40);
-        let f38 = fbe::Fixed::at(run5, 56);
-        let f39 = fbe::Fixed::at(run5, 72);
-        let f40 = fbe::Fixed::at(run5, 73);
-        let f41 = r.final_field("f41")?;
-        let f42 = r.final_field("f42")?;
-        let f43 = r.final_field("f43")?;
-        let f44 = r.final_field("f44")?;
-        let f100 = r.final_field("f100")?;
-        let f101 = r.final_field("f101")?;
-        let f102 = r.final_field("f102")?;
-        let f103 = r.final_field("f103")?;
-        let f104 = r.final_field("f104")?;
-        let f105 = r.final_field("f105")?;
-        let f106 = r.final_field("f106")?;
-        let f107 = r.final_field("f107")?;
-        let f108 = r.final_field("f108")?;
-        let f109 = r.final_field("f109")?;
-        let f110 = r.final_field("f110")?;
-        let f111 = r.final_field("f111")?;
-        let f112 = r.final_field("f112")?;
-        let f113 = r.final_field("f113")?;
-        let f114 = r.final_field("f114")?;
-        let f115 = r.final_field("f115")?;
-        let f116 = r.final_field("f116")?;
-        let f117 = r.final_field("f117")?;
-        let f118 = r.final_field("f118")?;
-        let f119 = r.final_field("f119")?;
-        let f120 = r.final_field("f120")?;
-        let f121 = r.final_field("f121")?;
-        let f122 = r.final_field("f122")?;
-        let f123 = r.final_field("f123")?;
-        let f124 = r.final_field("f124")?;
-        let f125 = r.final_field("f125")?;
-        let f126 = r.final_field("f126")?;
-        let f127 = r.final_field("f127")?;
-        let f128 = r.final_field("f128")?;
-        let f129 = r.final_field("f129")?;
-        let f130 = r.final_field("f130")?;
-        let f131 = r.final_field("f131")?;
-        let f132 = r.final_field("f132")?;
-        let f133 = r.final_field("f133")?;
-        let f134 = r.final_field("f134")?;
-        let f135 = r.final_field("f135")?;
-        let f136 = r.final_field("f136")?;
-        let f137 = r.final_field("f137")?;
-        let f138 = r.final_field("f138")?;
-        let f139 = r.final_field("f139")?;
-        let f140 = r.final_field("f140")?;
-        let f141 = r.final_field("f141")?;
-        let f142 = r.final_field("f142")?;
-        let f143 = r.final_field("f143")?;
-        let f144 = r.final_field("f144")?;
-        let f145 = r.final_field("f145")?;
-        let f146 = r.final_field("f146")?;
-        let f147 = r.final_field("f147")?;
-        let f148 = r.final_field("f148")?;
-        let f149 = r.final_field("f149")?;
-        let f150 = r.final_field("f150")?;
-        let f151 = r.final_field("f151")?;
-        let f152 = r.final_field("f152")?;
-        let f153 = r.final_field("f153")?;
-        let f154 = r.final_field("f154")?;
-        let f155 = r.final_field("f155")?;
-        let f156 = r.final_field("f156")?;
-        let f157 = r.final_field("f157")?;
-        let f158 = r.final_field("f158")?;
-        let f159 = r.final_field("f159")?;
-        let f160 = r.final_field("f160")?;
-        let f161 = r.final_field("f161")?;
-        let f162 = r.final_field("f162")?;
-        let f163 = r.final_field("f163")?;
-        let f164 = r.final_field("f164")?;
-        let f165 = r.final_field("f165")?;
-        let f1000 = r.final_field("f1000")?;
-        let f1001 = r.final_field("f1001")?;
-        let f1002 = r.final_field("f1002")?;
-        let f1003 = r.final_field("f1003")?;
-        let f1004 = r.final_field("f1004")?;
-        let f1005 = r.final_field("f1005")?;
-        let f1006 = r.final_field("f1006")?;
-        let f1007 = r.final_field("f1007")?;
-        let f1008 = r.final_field("f1008")?;
-        let f1009 = r.final_field("f1009")?;
-        let f1010 = r.final_field("f1010")?;
-        let f1011 = r.final_field("f1011")?;
+        self.f33 = fbe::Fixed::at(run5, 0);
+        self.f34 = fbe::Fixed::at(run5, 8);
+        self.f35 = fbe::Fixed::at(run5, 16);
+        self.f36 = fbe::Fixed::at(run5, 24);
+        self.f37 = fbe::Fixed::at(run5, 40);
+        self.f38 = fbe::Fixed::at(run5, 56);
+        self.f39 = fbe::Fixed::at(run5, 72);
+        self.f40 = fbe::Fixed::at(run5, 73);
+        r.final_field_into(&mut self.f41, "f41")?;
+        r.final_field_into(&mut self.f42, "f42")?;
+        r.final_field_into(&mut self.f43, "f43")?;
+        r.final_field_into(&mut self.f44, "f44")?;
+        r.final_field_into(&mut self.f100, "f100")?;
+        r.final_field_into(&mut self.f101, "f101")?;
+        r.final_field_into(&mut self.f102, "f102")?;
+        r.final_field_into(&mut self.f103, "f103")?;
+        r.final_field_into(&mut self.f104, "f104")?;
+        r.final_field_into(&mut self.f105, "f105")?;
+        r.final_field_into(&mut self.f106, "f106")?;
+        r.final_field_into(&mut self.f107, "f107")?;
+        r.final_field_into(&mut self.f108, "f108")?;
+        r.final_field_into(&mut self.f109, "f109")?;
+        r.final_field_into(&mut self.f110, "f110")?;
+        r.final_field_into(&mut self.f111, "f111")?;
+        r.final_field_into(&mut self.f112, "f112")?;
+        r.final_field_into(&mut self.f113, "f113")?;
+        r.final_field_into(&mut self.f114, "f114")?;
+        r.final_field_into(&mut self.f115, "f115")?;
+        r.final_field_into(&mut self.f116, "f116")?;
+        r.final_field_into(&mut self.f117, "f117")?;
+        r.final_field_into(&mut self.f118, "f118")?;
+        r.final_field_into(&mut self.f119, "f119")?;
+        r.final_field_into(&mut self.f120, "f120")?;
+        r.final_field_into(&mut self.f121, "f121")?;
+        r.final_field_into(&mut self.f122, "f122")?;
+        r.final_field_into(&mut self.f123, "f123")?;
+        r.final_field_into(&mut self.f124, "f124")?;
+        r.final_field_into(&mut self.f125, "f125")?;
+        r.final_field_into(&mut self.f126, "f126")?;
+        r.final_field_into(&mut self.f127, "f127")?;
+        r.final_field_into(&mut self.f128, "f128")?;
+        r.final_field_into(&mut self.f129, "f129")?;
+        r.final_field_into(&mut self.f130, "f130")?;
+        r.final_field_into(&mut self.f131, "f131")?;
+        r.final_field_into(&mut self.f132, "f132")?;
+        r.final_field_into(&mut self.f133, "f133")?;
+        r.final_field_into(&mut self.f134, "f134")?;
+        r.final_field_into(&mut self.f135, "f135")?;
+        r.final_field_into(&mut self.f136, "f136")?;
+        r.final_field_into(&mut self.f137, "f137")?;
+        r.final_field_into(&mut self.f138, "f138")?;
+        r.final_field_into(&mut self.f139, "f139")?;
+        r.final_field_into(&mut self.f140, "f140")?;
+        r.final_field_into(&mut self.f141, "f141")?;
+        r.final_field_into(&mut self.f142, "f142")?;
+        r.final_field_into(&mut self.f143, "f143")?;
+        r.final_field_into(&mut self.f144, "f144")?;
+        r.final_field_into(&mut self.f145, "f145")?;
+        r.final_field_into(&mut self.f146, "f146")?;
+        r.final_field_into(&mut self.f147, "f147")?;
+        r.final_field_into(&mut self.f148, "f148")?;
+        r.final_field_into(&mut self.f149, "f149")?;
+        r.final_field_into(&mut self.f150, "f150")?;
+        r.final_field_into(&mut self.f151, "f151")?;
+        r.final_field_into(&mut self.f152, "f152")?;
+        r.final_field_into(&mut self.f153, "f153")?;
+        r.final_field_into(&mut self.f154, "f154")?;
+        r.final_field_into(&mut self.f155, "f155")?;
+        r.final_field_into(&mut self.f156, "f156")?;
+        r.final_field_into(&mut self.f157, "f157")?;
+        r.final_field_into(&mut self.f158, "f158")?;
+        r.final_field_into(&mut self.f159, "f159")?;
+        r.final_field_into(&mut self.f160, "f160")?;
+        r.final_field_into(&mut self.f161, "f161")?;
+        r.final_field_into(&mut self.f162, "f162")?;
+        r.final_field_into(&mut self.f163, "f163")?;
+        r.final_field_into(&mut self.f164, "f164")?;
+        r.final_field_into(&mut self.f165, "f165")?;
+        r.final_field_into(&mut self.f1000, "f1000")?;
+        r.final_field_into(&mut self.f1001, "f1001")?;
+        r.final_field_into(&mut self.f1002, "f1002")?;
+        r.final_field_into(&mut self.f1003, "f1003")?;
+        r.final_field_into(&mut self.f1004, "f1004")?;
+        r.final_field_into(&mut self.f1005, "f1005")?;
+        r.final_field_into(&mut self.f1006, "f1006")?;
+        r.final_field_into(&mut self.f1007, "f1007")?;
+        r.final_field_into(&mut self.f1008, "f1008")?;
+        r.final_field_into(&mut self.f1009, "f1009")?;
+        r.final_field_into(&mut self.f1010, "f1010")?;
+        r.final_field_into(&mut self.f1011, "f1011")?;
         r.leave();
-        Ok(StructNested {
-            id,
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-            f11,
-            f12,
-            f13,
-            f14,
-            f15,
-            f16,
-            f17,
-            f18,
-            f19,
-            f20,
-            f21,
-            f22,
-            f23,
-            f24,
-            f25,
-            f26,
-            f27,
-            f28,
-            f29,
-            f30,
-            f31,
-            f32,
-            f33,
-            f34,
-            f35,
-            f36,
-            f37,
-            f38,
-            f39,
-            f40,
-            f41,
-            f42,
-            f43,
-            f44,
-            f100,
-            f101,
-            f102,
-            f103,
-            f104,
-            f105,
-            f106,
-            f107,
-            f108,
-            f109,
-            f110,
-            f111,
-            f112,
-            f113,
-            f114,
-            f115,
-            f116,
-            f117,
-            f118,
-            f119,
-            f120,
-            f121,
-            f122,
-            f123,
-            f124,
-            f125,
-            f126,
-            f127,
-            f128,
-            f129,
-            f130,
-            f131,
-            f132,
-            f133,
-            f134,
-            f135,
-            f136,
-            f137,
-            f138,
-            f139,
-            f140,
-            f141,
-            f142,
-            f143,
-            f144,
-            f145,
-            f146,
-            f147,
-            f148,
-            f149,
-            f150,
-            f151,
-            f152,
-            f153,
-            f154,
-            f155,
-            f156,
-            f157,
-            f158,
-            f159,
-            f160,
-            f161,
-            f162,
-            f163,
-            f164,
-            f165,
-            f1000,
-            f1001,
-            f1002,
-            f1003,
-            f1004,
-            f1005,
-            f1006,
-            f1007,
-            f1008,
-            f1009,
-            f1010,
-            f1011,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -6778,20 +6517,27 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 120, 6)?;
-        let mut v = Self::default();
+        if n < 22 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 17 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 22 {
-            v.f3 = r.field(b, b + 17, "f3")?;
+            r.field_into(&mut self.f3, b, b + 17, "f3")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -6818,13 +6564,13 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(6)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
         r.leave();
-        Ok(StructBytes { f1, f2, f3 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -6928,59 +6674,66 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 125, 36)?;
-        let mut v = Self::default();
+        if n < 92 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         } else {
             r.spend(562, b, "f1")?;
         }
         if n >= 20 {
-            v.f2 = r.field(b, b + 10, "f2")?;
+            r.field_into(&mut self.f2, b, b + 10, "f2")?;
         } else if n >= 10 {
             r.spend(562, b, "f2")?;
         }
         if n >= 28 {
-            v.f3 = r.field(b, b + 20, "f3")?;
+            r.field_into(&mut self.f3, b, b + 20, "f3")?;
         } else if n >= 20 {
             r.spend(562, b, "f3")?;
         }
         if n >= 38 {
-            v.f4 = r.field(b, b + 28, "f4")?;
+            r.field_into(&mut self.f4, b, b + 28, "f4")?;
         } else if n >= 28 {
             r.spend(562, b, "f4")?;
         }
         if n >= 46 {
-            v.f5 = r.field(b, b + 38, "f5")?;
+            r.field_into(&mut self.f5, b, b + 38, "f5")?;
         } else if n >= 38 {
             r.spend(562, b, "f5")?;
         }
         if n >= 56 {
-            v.f6 = r.field(b, b + 46, "f6")?;
+            r.field_into(&mut self.f6, b, b + 46, "f6")?;
         } else if n >= 46 {
             r.spend(562, b, "f6")?;
         }
         if n >= 64 {
-            v.f7 = r.field(b, b + 56, "f7")?;
+            r.field_into(&mut self.f7, b, b + 56, "f7")?;
         } else if n >= 56 {
             r.spend(562, b, "f7")?;
         }
         if n >= 74 {
-            v.f8 = r.field(b, b + 64, "f8")?;
+            r.field_into(&mut self.f8, b, b + 64, "f8")?;
         } else if n >= 64 {
             r.spend(562, b, "f8")?;
         }
         if n >= 82 {
-            v.f9 = r.field(b, b + 74, "f9")?;
+            r.field_into(&mut self.f9, b, b + 74, "f9")?;
         } else if n >= 74 {
             r.spend(562, b, "f9")?;
         }
         if n >= 92 {
-            v.f10 = r.field(b, b + 82, "f10")?;
+            r.field_into(&mut self.f10, b, b + 82, "f10")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -7047,31 +6800,20 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(36)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
-        let f5 = r.final_field("f5")?;
-        let f6 = r.final_field("f6")?;
-        let f7 = r.final_field("f7")?;
-        let f8 = r.final_field("f8")?;
-        let f9 = r.final_field("f9")?;
-        let f10 = r.final_field("f10")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
+        r.final_field_into(&mut self.f5, "f5")?;
+        r.final_field_into(&mut self.f6, "f6")?;
+        r.final_field_into(&mut self.f7, "f7")?;
+        r.final_field_into(&mut self.f8, "f8")?;
+        r.final_field_into(&mut self.f9, "f9")?;
+        r.final_field_into(&mut self.f10, "f10")?;
         r.leave();
-        Ok(StructArray {
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -7292,41 +7034,48 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 130, 40)?;
-        let mut v = Self::default();
+        if n < 48 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 20 {
-            v.f3 = r.field(b, b + 16, "f3")?;
+            r.field_into(&mut self.f3, b, b + 16, "f3")?;
         }
         if n >= 24 {
-            v.f4 = r.field(b, b + 20, "f4")?;
+            r.field_into(&mut self.f4, b, b + 20, "f4")?;
         }
         if n >= 28 {
-            v.f5 = r.field(b, b + 24, "f5")?;
+            r.field_into(&mut self.f5, b, b + 24, "f5")?;
         }
         if n >= 32 {
-            v.f6 = r.field(b, b + 28, "f6")?;
+            r.field_into(&mut self.f6, b, b + 28, "f6")?;
         }
         if n >= 36 {
-            v.f7 = r.field(b, b + 32, "f7")?;
+            r.field_into(&mut self.f7, b, b + 32, "f7")?;
         }
         if n >= 40 {
-            v.f8 = r.field(b, b + 36, "f8")?;
+            r.field_into(&mut self.f8, b, b + 36, "f8")?;
         }
         if n >= 44 {
-            v.f9 = r.field(b, b + 40, "f9")?;
+            r.field_into(&mut self.f9, b, b + 40, "f9")?;
         }
         if n >= 48 {
-            v.f10 = r.field(b, b + 44, "f10")?;
+            r.field_into(&mut self.f10, b, b + 44, "f10")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -7381,31 +7130,20 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
-        let f5 = r.final_field("f5")?;
-        let f6 = r.final_field("f6")?;
-        let f7 = r.final_field("f7")?;
-        let f8 = r.final_field("f8")?;
-        let f9 = r.final_field("f9")?;
-        let f10 = r.final_field("f10")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
+        r.final_field_into(&mut self.f5, "f5")?;
+        r.final_field_into(&mut self.f6, "f6")?;
+        r.final_field_into(&mut self.f7, "f7")?;
+        r.final_field_into(&mut self.f8, "f8")?;
+        r.final_field_into(&mut self.f9, "f9")?;
+        r.final_field_into(&mut self.f10, "f10")?;
         r.leave();
-        Ok(StructVector {
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -7623,41 +7361,48 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 131, 40)?;
-        let mut v = Self::default();
+        if n < 48 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 20 {
-            v.f3 = r.field(b, b + 16, "f3")?;
+            r.field_into(&mut self.f3, b, b + 16, "f3")?;
         }
         if n >= 24 {
-            v.f4 = r.field(b, b + 20, "f4")?;
+            r.field_into(&mut self.f4, b, b + 20, "f4")?;
         }
         if n >= 28 {
-            v.f5 = r.field(b, b + 24, "f5")?;
+            r.field_into(&mut self.f5, b, b + 24, "f5")?;
         }
         if n >= 32 {
-            v.f6 = r.field(b, b + 28, "f6")?;
+            r.field_into(&mut self.f6, b, b + 28, "f6")?;
         }
         if n >= 36 {
-            v.f7 = r.field(b, b + 32, "f7")?;
+            r.field_into(&mut self.f7, b, b + 32, "f7")?;
         }
         if n >= 40 {
-            v.f8 = r.field(b, b + 36, "f8")?;
+            r.field_into(&mut self.f8, b, b + 36, "f8")?;
         }
         if n >= 44 {
-            v.f9 = r.field(b, b + 40, "f9")?;
+            r.field_into(&mut self.f9, b, b + 40, "f9")?;
         }
         if n >= 48 {
-            v.f10 = r.field(b, b + 44, "f10")?;
+            r.field_into(&mut self.f10, b, b + 44, "f10")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -7712,31 +7457,20 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
-        let f5 = r.final_field("f5")?;
-        let f6 = r.final_field("f6")?;
-        let f7 = r.final_field("f7")?;
-        let f8 = r.final_field("f8")?;
-        let f9 = r.final_field("f9")?;
-        let f10 = r.final_field("f10")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
+        r.final_field_into(&mut self.f5, "f5")?;
+        r.final_field_into(&mut self.f6, "f6")?;
+        r.final_field_into(&mut self.f7, "f7")?;
+        r.final_field_into(&mut self.f8, "f8")?;
+        r.final_field_into(&mut self.f9, "f9")?;
+        r.final_field_into(&mut self.f10, "f10")?;
         r.leave();
-        Ok(StructList {
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -7942,23 +7676,30 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 132, 16)?;
-        let mut v = Self::default();
+        if n < 24 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 20 {
-            v.f3 = r.field(b, b + 16, "f3")?;
+            r.field_into(&mut self.f3, b, b + 16, "f3")?;
         }
         if n >= 24 {
-            v.f4 = r.field(b, b + 20, "f4")?;
+            r.field_into(&mut self.f4, b, b + 20, "f4")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -7989,14 +7730,14 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
         r.leave();
-        Ok(StructSet { f1, f2, f3, f4 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -8122,41 +7863,48 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 140, 40)?;
-        let mut v = Self::default();
+        if n < 48 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 20 {
-            v.f3 = r.field(b, b + 16, "f3")?;
+            r.field_into(&mut self.f3, b, b + 16, "f3")?;
         }
         if n >= 24 {
-            v.f4 = r.field(b, b + 20, "f4")?;
+            r.field_into(&mut self.f4, b, b + 20, "f4")?;
         }
         if n >= 28 {
-            v.f5 = r.field(b, b + 24, "f5")?;
+            r.field_into(&mut self.f5, b, b + 24, "f5")?;
         }
         if n >= 32 {
-            v.f6 = r.field(b, b + 28, "f6")?;
+            r.field_into(&mut self.f6, b, b + 28, "f6")?;
         }
         if n >= 36 {
-            v.f7 = r.field(b, b + 32, "f7")?;
+            r.field_into(&mut self.f7, b, b + 32, "f7")?;
         }
         if n >= 40 {
-            v.f8 = r.field(b, b + 36, "f8")?;
+            r.field_into(&mut self.f8, b, b + 36, "f8")?;
         }
         if n >= 44 {
-            v.f9 = r.field(b, b + 40, "f9")?;
+            r.field_into(&mut self.f9, b, b + 40, "f9")?;
         }
         if n >= 48 {
-            v.f10 = r.field(b, b + 44, "f10")?;
+            r.field_into(&mut self.f10, b, b + 44, "f10")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -8211,31 +7959,20 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
-        let f5 = r.final_field("f5")?;
-        let f6 = r.final_field("f6")?;
-        let f7 = r.final_field("f7")?;
-        let f8 = r.final_field("f8")?;
-        let f9 = r.final_field("f9")?;
-        let f10 = r.final_field("f10")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
+        r.final_field_into(&mut self.f5, "f5")?;
+        r.final_field_into(&mut self.f6, "f6")?;
+        r.final_field_into(&mut self.f7, "f7")?;
+        r.final_field_into(&mut self.f8, "f8")?;
+        r.final_field_into(&mut self.f9, "f9")?;
+        r.final_field_into(&mut self.f10, "f10")?;
         r.leave();
-        Ok(StructMap {
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -8473,41 +8210,48 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 141, 40)?;
-        let mut v = Self::default();
+        if n < 48 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         if n >= 20 {
-            v.f3 = r.field(b, b + 16, "f3")?;
+            r.field_into(&mut self.f3, b, b + 16, "f3")?;
         }
         if n >= 24 {
-            v.f4 = r.field(b, b + 20, "f4")?;
+            r.field_into(&mut self.f4, b, b + 20, "f4")?;
         }
         if n >= 28 {
-            v.f5 = r.field(b, b + 24, "f5")?;
+            r.field_into(&mut self.f5, b, b + 24, "f5")?;
         }
         if n >= 32 {
-            v.f6 = r.field(b, b + 28, "f6")?;
+            r.field_into(&mut self.f6, b, b + 28, "f6")?;
         }
         if n >= 36 {
-            v.f7 = r.field(b, b + 32, "f7")?;
+            r.field_into(&mut self.f7, b, b + 32, "f7")?;
         }
         if n >= 40 {
-            v.f8 = r.field(b, b + 36, "f8")?;
+            r.field_into(&mut self.f8, b, b + 36, "f8")?;
         }
         if n >= 44 {
-            v.f9 = r.field(b, b + 40, "f9")?;
+            r.field_into(&mut self.f9, b, b + 40, "f9")?;
         }
         if n >= 48 {
-            v.f10 = r.field(b, b + 44, "f10")?;
+            r.field_into(&mut self.f10, b, b + 44, "f10")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -8562,31 +8306,20 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
-        let f3 = r.final_field("f3")?;
-        let f4 = r.final_field("f4")?;
-        let f5 = r.final_field("f5")?;
-        let f6 = r.final_field("f6")?;
-        let f7 = r.final_field("f7")?;
-        let f8 = r.final_field("f8")?;
-        let f9 = r.final_field("f9")?;
-        let f10 = r.final_field("f10")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
+        r.final_field_into(&mut self.f3, "f3")?;
+        r.final_field_into(&mut self.f4, "f4")?;
+        r.final_field_into(&mut self.f5, "f5")?;
+        r.final_field_into(&mut self.f6, "f6")?;
+        r.final_field_into(&mut self.f7, "f7")?;
+        r.final_field_into(&mut self.f8, "f8")?;
+        r.final_field_into(&mut self.f9, "f9")?;
+        r.final_field_into(&mut self.f10, "f10")?;
         r.leave();
-        Ok(StructHash {
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -8808,17 +8541,24 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 142, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.f1 = r.field(b, b + 8, "f1")?;
+            r.field_into(&mut self.f1, b, b + 8, "f1")?;
         }
         if n >= 16 {
-            v.f2 = r.field(b, b + 12, "f2")?;
+            r.field_into(&mut self.f2, b, b + 12, "f2")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -8841,12 +8581,12 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let f1 = r.final_field("f1")?;
-        let f2 = r.final_field("f2")?;
+        r.final_field_into(&mut self.f1, "f1")?;
+        r.final_field_into(&mut self.f2, "f2")?;
         r.leave();
-        Ok(StructHashEx { f1, f2 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -8946,10 +8686,15 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 143, 32)?;
         r.leave();
-        Ok(Self::default())
+        Ok(())
     }
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 143, 32)?;
@@ -8962,10 +8707,10 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
-        Ok(Self {})
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

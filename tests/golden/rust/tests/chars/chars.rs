@@ -26,17 +26,24 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.letters = r.field(b, b + 8, "letters")?;
+            r.field_into(&mut self.letters, b, b + 8, "letters")?;
         }
         if n >= 16 {
-            v.count_by_letter = r.field(b, b + 12, "countByLetter")?;
+            r.field_into(&mut self.count_by_letter, b, b + 12, "countByLetter")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -59,15 +66,12 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let letters = r.final_field("letters")?;
-        let count_by_letter = r.final_field("countByLetter")?;
+        r.final_field_into(&mut self.letters, "letters")?;
+        r.final_field_into(&mut self.count_by_letter, "countByLetter")?;
         r.leave();
-        Ok(CharKeys {
-            letters,
-            count_by_letter,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -42,41 +42,48 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 77)?;
-        let mut v = Self::default();
+        if n < 89 {
+            *self = Self::default();
+        }
         if n >= 24 {
-            v.price = r.field(b, b + 8, "price")?;
+            r.field_into(&mut self.price, b, b + 8, "price")?;
         }
         if n >= 29 {
-            v.maybe_price = r.field(b, b + 24, "maybePrice")?;
+            r.field_into(&mut self.maybe_price, b, b + 24, "maybePrice")?;
         }
         if n >= 61 {
-            v.pair = r.field(b, b + 29, "pair")?;
+            r.field_into(&mut self.pair, b, b + 29, "pair")?;
         }
         if n >= 65 {
-            v.price_vector = r.field(b, b + 61, "priceVector")?;
+            r.field_into(&mut self.price_vector, b, b + 61, "priceVector")?;
         }
         if n >= 69 {
-            v.price_list = r.field(b, b + 65, "priceList")?;
+            r.field_into(&mut self.price_list, b, b + 65, "priceList")?;
         }
         if n >= 73 {
-            v.price_set = r.field(b, b + 69, "priceSet")?;
+            r.field_into(&mut self.price_set, b, b + 69, "priceSet")?;
         }
         if n >= 77 {
-            v.price_by_id = r.field(b, b + 73, "priceById")?;
+            r.field_into(&mut self.price_by_id, b, b + 73, "priceById")?;
         }
         if n >= 81 {
-            v.id_by_price = r.field(b, b + 77, "idByPrice")?;
+            r.field_into(&mut self.id_by_price, b, b + 77, "idByPrice")?;
         }
         if n >= 85 {
-            v.price_by_price = r.field(b, b + 81, "priceByPrice")?;
+            r.field_into(&mut self.price_by_price, b, b + 81, "priceByPrice")?;
         }
         if n >= 89 {
-            v.maybe_prices = r.field(b, b + 85, "maybePrices")?;
+            r.field_into(&mut self.maybe_prices, b, b + 85, "maybePrices")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -131,31 +138,20 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(77)?;
-        let price = r.final_field("price")?;
-        let maybe_price = r.final_field("maybePrice")?;
-        let pair = r.final_field("pair")?;
-        let price_vector = r.final_field("priceVector")?;
-        let price_list = r.final_field("priceList")?;
-        let price_set = r.final_field("priceSet")?;
-        let price_by_id = r.final_field("priceById")?;
-        let id_by_price = r.final_field("idByPrice")?;
-        let price_by_price = r.final_field("priceByPrice")?;
-        let maybe_prices = r.final_field("maybePrices")?;
+        r.final_field_into(&mut self.price, "price")?;
+        r.final_field_into(&mut self.maybe_price, "maybePrice")?;
+        r.final_field_into(&mut self.pair, "pair")?;
+        r.final_field_into(&mut self.price_vector, "priceVector")?;
+        r.final_field_into(&mut self.price_list, "priceList")?;
+        r.final_field_into(&mut self.price_set, "priceSet")?;
+        r.final_field_into(&mut self.price_by_id, "priceById")?;
+        r.final_field_into(&mut self.id_by_price, "idByPrice")?;
+        r.final_field_into(&mut self.price_by_price, "priceByPrice")?;
+        r.final_field_into(&mut self.maybe_prices, "maybePrices")?;
         r.leave();
-        Ok(Prices {
-            price,
-            maybe_price,
-            pair,
-            price_vector,
-            price_list,
-            price_set,
-            price_by_id,
-            id_by_price,
-            price_by_price,
-            maybe_prices,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -1137,14 +1137,21 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1001, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.a = r.field(b, b + 8, "a")?;
+            r.field_into(&mut self.a, b, b + 8, "a")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1159,11 +1166,11 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let a = r.final_field("a")?;
+        r.final_field_into(&mut self.a, "a")?;
         r.leave();
-        Ok(Counted { a })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1229,14 +1236,21 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1020, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.a = r.field(b, b + 8, "a")?;
+            r.field_into(&mut self.a, b, b + 8, "a")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1251,11 +1265,11 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let a = r.final_field("a")?;
+        r.final_field_into(&mut self.a, "a")?;
         r.leave();
-        Ok(Shifted { a })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1321,14 +1335,21 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1021, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.a = r.field(b, b + 8, "a")?;
+            r.field_into(&mut self.a, b, b + 8, "a")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1343,11 +1364,11 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let a = r.final_field("a")?;
+        r.final_field_into(&mut self.a, "a")?;
         r.leave();
-        Ok(AfterShift { a })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1413,14 +1434,21 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.a = r.field(b, b + 8, "a")?;
+            r.field_into(&mut self.a, b, b + 8, "a")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1435,11 +1463,11 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let a = r.final_field("a")?;
+        r.final_field_into(&mut self.a, "a")?;
         r.leave();
-        Ok(Fixed { a })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1507,17 +1535,24 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.a = r.field(b, b + 8, "a")?;
+            r.field_into(&mut self.a, b, b + 8, "a")?;
         }
         if n >= 16 {
-            v.b_ = r.field(b, b + 12, "b")?;
+            r.field_into(&mut self.b_, b, b + 12, "b")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1533,13 +1568,13 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         let run0 = r.run(8, "a=4,b=4")?;
-        let a = fbe::Fixed::at(run0, 0);
-        let b_ = fbe::Fixed::at(run0, 4);
+        self.a = fbe::Fixed::at(run0, 0);
+        self.b_ = fbe::Fixed::at(run0, 4);
         r.leave();
-        Ok(Derived { a, b_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1624,20 +1659,27 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1022, 16)?;
-        let mut v = Self::default();
+        if n < 24 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.symbol = r.field(b, b + 8, "symbol")?;
+            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
         }
         if n >= 16 {
-            v.digits = r.field(b, b + 12, "digits")?;
+            r.field_into(&mut self.digits, b, b + 12, "digits")?;
         }
         if n >= 24 {
-            v.price = r.field(b, b + 16, "price")?;
+            r.field_into(&mut self.price, b, b + 16, "price")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1658,18 +1700,14 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
-        let symbol = r.final_field("symbol")?;
+        r.final_field_into(&mut self.symbol, "symbol")?;
         let run1 = r.run(12, "digits=4,price=8")?;
-        let digits = fbe::Fixed::at(run1, 0);
-        let price = fbe::Fixed::at(run1, 4);
+        self.digits = fbe::Fixed::at(run1, 0);
+        self.price = fbe::Fixed::at(run1, 4);
         r.leave();
-        Ok(ImportedBase {
-            symbol,
-            digits,
-            price,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1754,14 +1792,21 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1023, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.text = r.field(b, b + 8, "text")?;
+            r.field_into(&mut self.text, b, b + 8, "text")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1780,11 +1825,11 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let text = r.final_field("text")?;
+        r.final_field_into(&mut self.text, "text")?;
         r.leave();
-        Ok(Note { text })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1852,17 +1897,24 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1024, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.password = r.field(b, b + 8, "password")?;
+            r.field_into(&mut self.password, b, b + 8, "password")?;
         }
         if n >= 16 {
-            v.legacy = r.field(b, b + 12, "legacy")?;
+            r.field_into(&mut self.legacy, b, b + 12, "legacy")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -1882,12 +1934,12 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let password = r.final_field("password")?;
-        let legacy = r.final_field("legacy")?;
+        r.final_field_into(&mut self.password, "password")?;
+        r.final_field_into(&mut self.legacy, "legacy")?;
         r.leave();
-        Ok(Quiet { password, legacy })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -1956,10 +2008,15 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1025, 32)?;
         r.leave();
-        Ok(Self::default())
+        Ok(())
     }
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1025, 32)?;
@@ -1972,10 +2029,10 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
-        Ok(Self {})
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -2199,235 +2256,242 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1026, 258)?;
-        let mut v = Self::default();
+        if n < 310 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(12, b, "id")?;
         }
         if n >= 13 {
-            v.f1 = r.field(b, b + 12, "f1")?;
+            r.field_into(&mut self.f1, b, b + 12, "f1")?;
         } else if n >= 12 {
             r.spend(12, b, "f1")?;
         }
         if n >= 14 {
-            v.f2 = r.field(b, b + 13, "f2")?;
+            r.field_into(&mut self.f2, b, b + 13, "f2")?;
         } else if n >= 13 {
             r.spend(12, b, "f2")?;
         }
         if n >= 15 {
-            v.f3 = r.field(b, b + 14, "f3")?;
+            r.field_into(&mut self.f3, b, b + 14, "f3")?;
         } else if n >= 14 {
             r.spend(12, b, "f3")?;
         }
         if n >= 19 {
-            v.f4 = r.field(b, b + 15, "f4")?;
+            r.field_into(&mut self.f4, b, b + 15, "f4")?;
         } else if n >= 15 {
             r.spend(12, b, "f4")?;
         }
         if n >= 20 {
-            v.f5 = r.field(b, b + 19, "f5")?;
+            r.field_into(&mut self.f5, b, b + 19, "f5")?;
         } else if n >= 19 {
             r.spend(12, b, "f5")?;
         }
         if n >= 21 {
-            v.f6 = r.field(b, b + 20, "f6")?;
+            r.field_into(&mut self.f6, b, b + 20, "f6")?;
         } else if n >= 20 {
             r.spend(12, b, "f6")?;
         }
         if n >= 23 {
-            v.f7 = r.field(b, b + 21, "f7")?;
+            r.field_into(&mut self.f7, b, b + 21, "f7")?;
         } else if n >= 21 {
             r.spend(12, b, "f7")?;
         }
         if n >= 25 {
-            v.f8 = r.field(b, b + 23, "f8")?;
+            r.field_into(&mut self.f8, b, b + 23, "f8")?;
         } else if n >= 23 {
             r.spend(12, b, "f8")?;
         }
         if n >= 29 {
-            v.f9 = r.field(b, b + 25, "f9")?;
+            r.field_into(&mut self.f9, b, b + 25, "f9")?;
         } else if n >= 25 {
             r.spend(12, b, "f9")?;
         }
         if n >= 33 {
-            v.f10 = r.field(b, b + 29, "f10")?;
+            r.field_into(&mut self.f10, b, b + 29, "f10")?;
         } else if n >= 29 {
             r.spend(12, b, "f10")?;
         }
         if n >= 41 {
-            v.f11 = r.field(b, b + 33, "f11")?;
+            r.field_into(&mut self.f11, b, b + 33, "f11")?;
         } else if n >= 33 {
             r.spend(12, b, "f11")?;
         }
         if n >= 49 {
-            v.f12 = r.field(b, b + 41, "f12")?;
+            r.field_into(&mut self.f12, b, b + 41, "f12")?;
         } else if n >= 41 {
             r.spend(12, b, "f12")?;
         }
         if n >= 53 {
-            v.f13 = r.field(b, b + 49, "f13")?;
+            r.field_into(&mut self.f13, b, b + 49, "f13")?;
         } else if n >= 49 {
             r.spend(12, b, "f13")?;
         }
         if n >= 61 {
-            v.f14 = r.field(b, b + 53, "f14")?;
+            r.field_into(&mut self.f14, b, b + 53, "f14")?;
         } else if n >= 53 {
             r.spend(12, b, "f14")?;
         }
         if n >= 77 {
-            v.f15 = r.field(b, b + 61, "f15")?;
+            r.field_into(&mut self.f15, b, b + 61, "f15")?;
         } else if n >= 61 {
             r.spend(12, b, "f15")?;
         }
         if n >= 93 {
-            v.f16 = r.field(b, b + 77, "f16")?;
+            r.field_into(&mut self.f16, b, b + 77, "f16")?;
         } else if n >= 77 {
             r.spend(12, b, "f16")?;
         }
         if n >= 97 {
-            v.f17 = r.field(b, b + 93, "f17")?;
+            r.field_into(&mut self.f17, b, b + 93, "f17")?;
         } else if n >= 93 {
             r.spend(12, b, "f17")?;
         }
         if n >= 105 {
-            v.f18 = r.field(b, b + 97, "f18")?;
+            r.field_into(&mut self.f18, b, b + 97, "f18")?;
         } else if n >= 97 {
             r.spend(12, b, "f18")?;
         }
         if n >= 113 {
-            v.f19 = r.field(b, b + 105, "f19")?;
+            r.field_into(&mut self.f19, b, b + 105, "f19")?;
         } else if n >= 105 {
             r.spend(12, b, "f19")?;
         }
         if n >= 129 {
-            v.f20 = r.field(b, b + 113, "f20")?;
+            r.field_into(&mut self.f20, b, b + 113, "f20")?;
         } else if n >= 113 {
             r.spend(12, b, "f20")?;
         }
         if n >= 145 {
-            v.f21 = r.field(b, b + 129, "f21")?;
+            r.field_into(&mut self.f21, b, b + 129, "f21")?;
         } else if n >= 129 {
             r.spend(12, b, "f21")?;
         }
         if n >= 161 {
-            v.f22 = r.field(b, b + 145, "f22")?;
+            r.field_into(&mut self.f22, b, b + 145, "f22")?;
         } else if n >= 145 {
             r.spend(12, b, "f22")?;
         }
         if n >= 177 {
-            v.f23 = r.field(b, b + 161, "f23")?;
+            r.field_into(&mut self.f23, b, b + 161, "f23")?;
         } else if n >= 161 {
             r.spend(12, b, "f23")?;
         }
         if n >= 181 {
-            v.f24 = r.field(b, b + 177, "f24")?;
+            r.field_into(&mut self.f24, b, b + 177, "f24")?;
         } else if n >= 177 {
             r.spend(12, b, "f24")?;
         }
         if n >= 182 {
-            v.f25 = r.field(b, b + 181, "f25")?;
+            r.field_into(&mut self.f25, b, b + 181, "f25")?;
         } else if n >= 181 {
             r.spend(12, b, "f25")?;
         }
         if n >= 183 {
-            v.f26 = r.field(b, b + 182, "f26")?;
+            r.field_into(&mut self.f26, b, b + 182, "f26")?;
         } else if n >= 182 {
             r.spend(12, b, "f26")?;
         }
         if n >= 184 {
-            v.f27 = r.field(b, b + 183, "f27")?;
+            r.field_into(&mut self.f27, b, b + 183, "f27")?;
         } else if n >= 183 {
             r.spend(12, b, "f27")?;
         }
         if n >= 192 {
-            v.f28 = r.field(b, b + 184, "f28")?;
+            r.field_into(&mut self.f28, b, b + 184, "f28")?;
         } else if n >= 184 {
             r.spend(12, b, "f28")?;
         }
         if n >= 196 {
-            v.f29 = r.field(b, b + 192, "f29")?;
+            r.field_into(&mut self.f29, b, b + 192, "f29")?;
         } else if n >= 192 {
             r.spend(12, b, "f29")?;
         }
         if n >= 200 {
-            v.f30 = r.field(b, b + 196, "f30")?;
+            r.field_into(&mut self.f30, b, b + 196, "f30")?;
         } else if n >= 196 {
             r.spend(8, b, "f30")?;
         }
         if n >= 205 {
-            v.f31 = r.field(b, b + 200, "f31")?;
+            r.field_into(&mut self.f31, b, b + 200, "f31")?;
         }
         if n >= 210 {
-            v.f32 = r.field(b, b + 205, "f32")?;
+            r.field_into(&mut self.f32, b, b + 205, "f32")?;
         }
         if n >= 215 {
-            v.f33 = r.field(b, b + 210, "f33")?;
+            r.field_into(&mut self.f33, b, b + 210, "f33")?;
         }
         if n >= 220 {
-            v.f34 = r.field(b, b + 215, "f34")?;
+            r.field_into(&mut self.f34, b, b + 215, "f34")?;
         }
         if n >= 225 {
-            v.f35 = r.field(b, b + 220, "f35")?;
+            r.field_into(&mut self.f35, b, b + 220, "f35")?;
         }
         if n >= 237 {
-            v.f36 = r.field(b, b + 225, "f36")?;
+            r.field_into(&mut self.f36, b, b + 225, "f36")?;
         }
         if n >= 247 {
-            v.f37 = r.field(b, b + 237, "f37")?;
+            r.field_into(&mut self.f37, b, b + 237, "f37")?;
         }
         if n >= 251 {
-            v.f38 = r.field(b, b + 247, "f38")?;
+            r.field_into(&mut self.f38, b, b + 247, "f38")?;
         }
         if n >= 255 {
-            v.f39 = r.field(b, b + 251, "f39")?;
+            r.field_into(&mut self.f39, b, b + 251, "f39")?;
         }
         if n >= 259 {
-            v.f40 = r.field(b, b + 255, "f40")?;
+            r.field_into(&mut self.f40, b, b + 255, "f40")?;
         }
         if n >= 263 {
-            v.f41 = r.field(b, b + 259, "f41")?;
+            r.field_into(&mut self.f41, b, b + 259, "f41")?;
         }
         if n >= 267 {
-            v.f42 = r.field(b, b + 263, "f42")?;
+            r.field_into(&mut self.f42, b, b + 263, "f42")?;
         }
         if n >= 271 {
-            v.f43 = r.field(b, b + 267, "f43")?;
+            r.field_into(&mut self.f43, b, b + 267, "f43")?;
         }
         if n >= 275 {
-            v.f44 = r.field(b, b + 271, "f44")?;
+            r.field_into(&mut self.f44, b, b + 271, "f44")?;
         }
         if n >= 279 {
-            v.f45 = r.field(b, b + 275, "f45")?;
+            r.field_into(&mut self.f45, b, b + 275, "f45")?;
         }
         if n >= 283 {
-            v.f46 = r.field(b, b + 279, "f46")?;
+            r.field_into(&mut self.f46, b, b + 279, "f46")?;
         }
         if n >= 288 {
-            v.f47 = r.field(b, b + 283, "f47")?;
+            r.field_into(&mut self.f47, b, b + 283, "f47")?;
         }
         if n >= 289 {
-            v.f47_reset = r.field(b, b + 288, "f47Reset")?;
+            r.field_into(&mut self.f47_reset, b, b + 288, "f47Reset")?;
         }
         if n >= 294 {
-            v.f48 = r.field(b, b + 289, "f48")?;
+            r.field_into(&mut self.f48, b, b + 289, "f48")?;
         }
         if n >= 298 {
-            v.f49 = r.field(b, b + 294, "f49")?;
+            r.field_into(&mut self.f49, b, b + 294, "f49")?;
         }
         if n >= 302 {
-            v.f50 = r.field(b, b + 298, "f50")?;
+            r.field_into(&mut self.f50, b, b + 298, "f50")?;
         }
         if n >= 306 {
-            v.f51 = r.field(b, b + 302, "f51")?;
+            r.field_into(&mut self.f51, b, b + 302, "f51")?;
         }
         if n >= 310 {
-            v.f52 = r.field(b, b + 306, "f52")?;
+            r.field_into(&mut self.f52, b, b + 306, "f52")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -2664,125 +2728,70 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(258)?;
         let run0 = r.run(
             53,
             "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8",
         )?;
-        let id = fbe::Fixed::at(run0, 0);
-        let f1 = fbe::Fixed::at(run0, 4);
-        let f2 = fbe::Fixed::at(run0, 5);
-        let f3 = fbe::Fixed::at(run0, 6);
-        let f4 = fbe::Fixed::at(run0, 7);
-        let f5 = fbe::Fixed::at(run0, 11);
-        let f6 = fbe::Fixed::at(run0, 12);
-        let f7 = fbe::Fixed::at(run0, 13);
-        let f8 = fbe::Fixed::at(run0, 15);
-        let f9 = fbe::Fixed::at(run0, 17);
-        let f10 = fbe::Fixed::at(run0, 21);
-        let f11 = fbe::Fixed::at(run0, 25);
-        let f12 = fbe::Fixed::at(run0, 33);
-        let f13 = fbe::Fixed::at(run0, 41);
-        let f14 = fbe::Fixed::at(run0, 45);
-        let f15 = r.final_field("f15")?;
-        let f16 = r.final_field("f16")?;
-        let f17 = r.final_field("f17")?;
+        self.id = fbe::Fixed::at(run0, 0);
+        self.f1 = fbe::Fixed::at(run0, 4);
+        self.f2 = fbe::Fixed::at(run0, 5);
+        self.f3 = fbe::Fixed::at(run0, 6);
+        self.f4 = fbe::Fixed::at(run0, 7);
+        self.f5 = fbe::Fixed::at(run0, 11);
+        self.f6 = fbe::Fixed::at(run0, 12);
+        self.f7 = fbe::Fixed::at(run0, 13);
+        self.f8 = fbe::Fixed::at(run0, 15);
+        self.f9 = fbe::Fixed::at(run0, 17);
+        self.f10 = fbe::Fixed::at(run0, 21);
+        self.f11 = fbe::Fixed::at(run0, 25);
+        self.f12 = fbe::Fixed::at(run0, 33);
+        self.f13 = fbe::Fixed::at(run0, 41);
+        self.f14 = fbe::Fixed::at(run0, 45);
+        r.final_field_into(&mut self.f15, "f15")?;
+        r.final_field_into(&mut self.f16, "f16")?;
+        r.final_field_into(&mut self.f17, "f17")?;
         let run4 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")?;
-        let f18 = fbe::Fixed::at(run4, 0);
-        let f19 = fbe::Fixed::at(run4, 8);
-        let f20 = fbe::Fixed::at(run4, 16);
-        let f21 = fbe::Fixed::at(run4, 32);
-        let f22 = fbe::Fixed::at(run4, 48);
-        let f23 = fbe::Fixed::at(run4, 64);
-        let f24 = r.final_field("f24")?;
+        self.f18 = fbe::Fixed::at(run4, 0);
+        self.f19 = fbe::Fixed::at(run4, 8);
+        self.f20 = fbe::Fixed::at(run4, 16);
+        self.f21 = fbe::Fixed::at(run4, 32);
+        self.f22 = fbe::Fixed::at(run4, 48);
+        self.f23 = fbe::Fixed::at(run4, 64);
+        r.final_field_into(&mut self.f24, "f24")?;
         let run6 = r.run(11, "f25=1,f26=1,f27=1,f28=8")?;
-        let f25 = fbe::Fixed::at(run6, 0);
-        let f26 = fbe::Fixed::at(run6, 1);
-        let f27 = fbe::Fixed::at(run6, 2);
-        let f28 = fbe::Fixed::at(run6, 3);
-        let f29 = r.final_field("f29")?;
-        let f30 = r.final_field("f30")?;
-        let f31 = r.final_field("f31")?;
-        let f32 = r.final_field("f32")?;
-        let f33 = r.final_field("f33")?;
-        let f34 = r.final_field("f34")?;
-        let f35 = r.final_field("f35")?;
-        let f36 = r.final_field("f36")?;
-        let f37 = r.final_field("f37")?;
-        let f38 = r.final_field("f38")?;
-        let f39 = r.final_field("f39")?;
-        let f40 = r.final_field("f40")?;
-        let f41 = r.final_field("f41")?;
-        let f42 = r.final_field("f42")?;
-        let f43 = r.final_field("f43")?;
-        let f44 = r.final_field("f44")?;
-        let f45 = r.final_field("f45")?;
-        let f46 = r.final_field("f46")?;
-        let f47 = r.final_field("f47")?;
-        let f47_reset = r.final_field("f47Reset")?;
-        let f48 = r.final_field("f48")?;
-        let f49 = r.final_field("f49")?;
-        let f50 = r.final_field("f50")?;
-        let f51 = r.final_field("f51")?;
-        let f52 = r.final_field("f52")?;
+        self.f25 = fbe::Fixed::at(run6, 0);
+        self.f26 = fbe::Fixed::at(run6, 1);
+        self.f27 = fbe::Fixed::at(run6, 2);
+        self.f28 = fbe::Fixed::at(run6, 3);
+        r.final_field_into(&mut self.f29, "f29")?;
+        r.final_field_into(&mut self.f30, "f30")?;
+        r.final_field_into(&mut self.f31, "f31")?;
+        r.final_field_into(&mut self.f32, "f32")?;
+        r.final_field_into(&mut self.f33, "f33")?;
+        r.final_field_into(&mut self.f34, "f34")?;
+        r.final_field_into(&mut self.f35, "f35")?;
+        r.final_field_into(&mut self.f36, "f36")?;
+        r.final_field_into(&mut self.f37, "f37")?;
+        r.final_field_into(&mut self.f38, "f38")?;
+        r.final_field_into(&mut self.f39, "f39")?;
+        r.final_field_into(&mut self.f40, "f40")?;
+        r.final_field_into(&mut self.f41, "f41")?;
+        r.final_field_into(&mut self.f42, "f42")?;
+        r.final_field_into(&mut self.f43, "f43")?;
+        r.final_field_into(&mut self.f44, "f44")?;
+        r.final_field_into(&mut self.f45, "f45")?;
+        r.final_field_into(&mut self.f46, "f46")?;
+        r.final_field_into(&mut self.f47, "f47")?;
+        r.final_field_into(&mut self.f47_reset, "f47Reset")?;
+        r.final_field_into(&mut self.f48, "f48")?;
+        r.final_field_into(&mut self.f49, "f49")?;
+        r.final_field_into(&mut self.f50, "f50")?;
+        r.final_field_into(&mut self.f51, "f51")?;
+        r.final_field_into(&mut self.f52, "f52")?;
         r.leave();
-        Ok(Everything {
-            id,
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            f6,
-            f7,
-            f8,
-            f9,
-            f10,
-            f11,
-            f12,
-            f13,
-            f14,
-            f15,
-            f16,
-            f17,
-            f18,
-            f19,
-            f20,
-            f21,
-            f22,
-            f23,
-            f24,
-            f25,
-            f26,
-            f27,
-            f28,
-            f29,
-            f30,
-            f31,
-            f32,
-            f33,
-            f34,
-            f35,
-            f36,
-            f37,
-            f38,
-            f39,
-            f40,
-            f41,
-            f42,
-            f43,
-            f44,
-            f45,
-            f46,
-            f47,
-            f47_reset,
-            f48,
-            f49,
-            f50,
-            f51,
-            f52,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3312,21 +3321,28 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1027, 16)?;
-        let mut v = Self::default();
+        if n < 28 {
+            *self = Self::default();
+        }
         if n >= 24 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         } else {
             r.spend(8, b, "id")?;
         }
         if n >= 28 {
-            v.instrument = r.field(b, b + 24, "instrument")?;
+            r.field_into(&mut self.instrument, b, b + 24, "instrument")?;
         } else if n >= 24 {
             r.spend(8, b, "instrument")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3351,12 +3367,12 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
-        let id = r.final_field("id")?;
-        let instrument = r.final_field("instrument")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.instrument, "instrument")?;
         r.leave();
-        Ok(PlaceOrder { id, instrument })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3437,14 +3453,21 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1028, 16)?;
-        let mut v = Self::default();
+        if n < 24 {
+            *self = Self::default();
+        }
         if n >= 24 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3459,11 +3482,11 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
-        let id = r.final_field("id")?;
+        r.final_field_into(&mut self.id, "id")?;
         r.leave();
-        Ok(Accepted { id })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3540,17 +3563,24 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1029, 20)?;
-        let mut v = Self::default();
+        if n < 28 {
+            *self = Self::default();
+        }
         if n >= 24 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         if n >= 28 {
-            v.reason = r.field(b, b + 24, "reason")?;
+            r.field_into(&mut self.reason, b, b + 24, "reason")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3570,12 +3600,12 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        let id = r.final_field("id")?;
-        let reason = r.final_field("reason")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.reason, "reason")?;
         r.leave();
-        Ok(Rejected { id, reason })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3647,14 +3677,21 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1030, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 16 {
-            v.sequence = r.field(b, b + 8, "sequence")?;
+            r.field_into(&mut self.sequence, b, b + 8, "sequence")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3669,11 +3706,11 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let sequence = r.final_field("sequence")?;
+        r.final_field_into(&mut self.sequence, "sequence")?;
         r.leave();
-        Ok(Ping { sequence })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3743,20 +3780,27 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1031, 9)?;
-        let mut v = Self::default();
+        if n < 17 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.new = r.field(b, b + 8, "new")?;
+            r.field_into(&mut self.new, b, b + 8, "new")?;
         }
         if n >= 13 {
-            v.swap = r.field(b, b + 12, "swap")?;
+            r.field_into(&mut self.swap, b, b + 12, "swap")?;
         }
         if n >= 17 {
-            v.default = r.field(b, b + 13, "default")?;
+            r.field_into(&mut self.default, b, b + 13, "default")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3773,14 +3817,14 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         let run0 = r.run(9, "new=4,swap=1,default=4")?;
-        let new = fbe::Fixed::at(run0, 0);
-        let swap = fbe::Fixed::at(run0, 4);
-        let default = fbe::Fixed::at(run0, 5);
+        self.new = fbe::Fixed::at(run0, 0);
+        self.swap = fbe::Fixed::at(run0, 4);
+        self.default = fbe::Fixed::at(run0, 5);
         r.leave();
-        Ok(FixedKeywords { new, swap, default })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3888,38 +3932,45 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1032, 30)?;
-        let mut v = Self::default();
+        if n < 42 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.new = r.field(b, b + 8, "new")?;
+            r.field_into(&mut self.new, b, b + 8, "new")?;
         }
         if n >= 16 {
-            v.class = r.field(b, b + 12, "class")?;
+            r.field_into(&mut self.class, b, b + 12, "class")?;
         }
         if n >= 20 {
-            v.default = r.field(b, b + 16, "default")?;
+            r.field_into(&mut self.default, b, b + 16, "default")?;
         }
         if n >= 21 {
-            v.swap = r.field(b, b + 20, "swap")?;
+            r.field_into(&mut self.swap, b, b + 20, "swap")?;
         }
         if n >= 25 {
-            v.from = r.field(b, b + 21, "from")?;
+            r.field_into(&mut self.from, b, b + 21, "from")?;
         }
         if n >= 29 {
-            v.none = r.field(b, b + 25, "None")?;
+            r.field_into(&mut self.none, b, b + 25, "None")?;
         }
         if n >= 33 {
-            v.null = r.field(b, b + 29, "NULL")?;
+            r.field_into(&mut self.null, b, b + 29, "NULL")?;
         }
         if n >= 38 {
-            v.operator = r.field(b, b + 33, "operator")?;
+            r.field_into(&mut self.operator, b, b + 33, "operator")?;
         }
         if n >= 42 {
-            v.this = r.field(b, b + 38, "this")?;
+            r.field_into(&mut self.this, b, b + 38, "this")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3952,30 +4003,20 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
-        let new = r.final_field("new")?;
-        let class = r.final_field("class")?;
+        r.final_field_into(&mut self.new, "new")?;
+        r.final_field_into(&mut self.class, "class")?;
         let run2 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")?;
-        let default = fbe::Fixed::at(run2, 0);
-        let swap = fbe::Fixed::at(run2, 4);
-        let from = fbe::Fixed::at(run2, 5);
-        let none = fbe::Fixed::at(run2, 9);
-        let null = fbe::Fixed::at(run2, 13);
-        let operator = r.final_field("operator")?;
-        let this = r.final_field("this")?;
+        self.default = fbe::Fixed::at(run2, 0);
+        self.swap = fbe::Fixed::at(run2, 4);
+        self.from = fbe::Fixed::at(run2, 5);
+        self.none = fbe::Fixed::at(run2, 9);
+        self.null = fbe::Fixed::at(run2, 13);
+        r.final_field_into(&mut self.operator, "operator")?;
+        r.final_field_into(&mut self.this, "this")?;
         r.leave();
-        Ok(Keywords {
-            new,
-            class,
-            default,
-            swap,
-            from,
-            none,
-            null,
-            operator,
-            this,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

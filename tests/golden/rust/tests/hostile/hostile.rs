@@ -21,10 +21,15 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 32)?;
         r.leave();
-        Ok(Self::default())
+        Ok(())
     }
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 32)?;
@@ -37,10 +42,10 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
-        Ok(Self {})
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -97,14 +102,21 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.items = r.field(b, b + 8, "items")?;
+            r.field_into(&mut self.items, b, b + 8, "items")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -123,11 +135,11 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let items = r.final_field("items")?;
+        r.final_field_into(&mut self.items, "items")?;
         r.leave();
-        Ok(Empties { items })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -198,6 +210,7 @@ impl fbe::Struct for Wide {
     const NAME: &'static str = "hostile.Wide";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 4000000;
+    const DEFAULT_COST: usize = 4000000;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
@@ -207,17 +220,24 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
-        if !r.affords(4000000) {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
             Self::verify_body(&mut r.clone(), base, slot)?;
         }
         let (b, n) = r.struct_body(base, slot, 3, 4000000)?;
-        let mut v = Self::default();
+        if n < 4000008 {
+            *self = Self::default();
+        }
         if n >= 4000008 {
-            v.values = r.field(b, b + 8, "values")?;
+            r.field_into(&mut self.values, b, b + 8, "values")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -232,14 +252,14 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        if !r.affords(4000000) {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
         }
         r.enter(4000000)?;
-        let values = r.final_field("values")?;
+        r.final_field_into(&mut self.values, "values")?;
         r.leave();
-        Ok(Wide { values })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -312,14 +332,21 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.items = r.field(b, b + 8, "items")?;
+            r.field_into(&mut self.items, b, b + 8, "items")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -338,11 +365,11 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let items = r.final_field("items")?;
+        r.final_field_into(&mut self.items, "items")?;
         r.leave();
-        Ok(Wides { items })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -407,6 +434,7 @@ impl fbe::Struct for Holder {
     const NAME: &'static str = "hostile.Holder";
     const TYPE_ID: u32 = 5;
     const FINAL_MIN: usize = 4000005;
+    const DEFAULT_COST: usize = 4000005;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
@@ -418,25 +446,32 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
-        if !r.affords(4000005) {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
             Self::verify_body(&mut r.clone(), base, slot)?;
         }
         let (b, n) = r.struct_body(base, slot, 5, 5)?;
-        let mut v = Self::default();
+        if n < 21 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.wide = r.field(b, b + 8, "wide")?;
+            r.field_into(&mut self.wide, b, b + 8, "wide")?;
         } else {
             r.spend(4000000, b, "wide")?;
         }
         if n >= 17 {
-            v.maybe = r.field(b, b + 12, "maybe")?;
+            r.field_into(&mut self.maybe, b, b + 12, "maybe")?;
         }
         if n >= 21 {
-            v.by_id = r.field(b, b + 17, "byId")?;
+            r.field_into(&mut self.by_id, b, b + 17, "byId")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -465,16 +500,16 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        if !r.affords(4000005) {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
         }
         r.enter(5)?;
-        let wide = r.final_field("wide")?;
-        let maybe = r.final_field("maybe")?;
-        let by_id = r.final_field("byId")?;
+        r.final_field_into(&mut self.wide, "wide")?;
+        r.final_field_into(&mut self.maybe, "maybe")?;
+        r.final_field_into(&mut self.by_id, "byId")?;
         r.leave();
-        Ok(Holder { wide, maybe, by_id })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -2542,20 +2542,27 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
-        let mut v = Self::default();
+        if n < 20 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.side = r.field(b, b + 8, "side")?;
+            r.field_into(&mut self.side, b, b + 8, "side")?;
         }
         if n >= 16 {
-            v.s = r.field(b, b + 12, "s")?;
+            r.field_into(&mut self.s, b, b + 12, "s")?;
         }
         if n >= 20 {
-            v.range = r.field(b, b + 16, "range")?;
+            r.field_into(&mut self.range, b, b + 16, "range")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -2572,14 +2579,14 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "side=4,s=4,range=4")?;
-        let side = fbe::Fixed::at(run0, 0);
-        let s = fbe::Fixed::at(run0, 4);
-        let range = fbe::Fixed::at(run0, 8);
+        self.side = fbe::Fixed::at(run0, 0);
+        self.s = fbe::Fixed::at(run0, 4);
+        self.range = fbe::Fixed::at(run0, 8);
         r.leave();
-        Ok(Order { side, s, range })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -3005,356 +3012,363 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 619)?;
-        let mut v = Self::default();
+        if n < 703 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.alignas = r.field(b, b + 8, "alignas")?;
+            r.field_into(&mut self.alignas, b, b + 8, "alignas")?;
         }
         if n >= 14 {
-            v.alignof = r.field(b, b + 10, "alignof")?;
+            r.field_into(&mut self.alignof, b, b + 10, "alignof")?;
         }
         if n >= 18 {
-            v.and = r.field(b, b + 14, "and")?;
+            r.field_into(&mut self.and, b, b + 14, "and")?;
         }
         if n >= 23 {
-            v.and_eq = r.field(b, b + 18, "and_eq")?;
+            r.field_into(&mut self.and_eq, b, b + 18, "and_eq")?;
         }
         if n >= 31 {
-            v.asm = r.field(b, b + 23, "asm")?;
+            r.field_into(&mut self.asm, b, b + 23, "asm")?;
         }
         if n >= 39 {
-            v.auto = r.field(b, b + 31, "auto")?;
+            r.field_into(&mut self.auto, b, b + 31, "auto")?;
         }
         if n >= 43 {
-            v.bitand = r.field(b, b + 39, "bitand")?;
+            r.field_into(&mut self.bitand, b, b + 39, "bitand")?;
         }
         if n >= 51 {
-            v.bitor = r.field(b, b + 43, "bitor")?;
+            r.field_into(&mut self.bitor, b, b + 43, "bitor")?;
         }
         if n >= 55 {
-            v.break_ = r.field(b, b + 51, "break")?;
+            r.field_into(&mut self.break_, b, b + 51, "break")?;
         }
         if n >= 60 {
-            v.case = r.field(b, b + 55, "case")?;
+            r.field_into(&mut self.case, b, b + 55, "case")?;
         }
         if n >= 64 {
-            v.catch = r.field(b, b + 60, "catch")?;
+            r.field_into(&mut self.catch, b, b + 60, "catch")?;
         }
         if n >= 68 {
-            v.char8_t = r.field(b, b + 64, "char8_t")?;
+            r.field_into(&mut self.char8_t, b, b + 64, "char8_t")?;
         }
         if n >= 84 {
-            v.char16_t = r.field(b, b + 68, "char16_t")?;
+            r.field_into(&mut self.char16_t, b, b + 68, "char16_t")?;
         }
         if n >= 100 {
-            v.char32_t = r.field(b, b + 84, "char32_t")?;
+            r.field_into(&mut self.char32_t, b, b + 84, "char32_t")?;
         }
         if n >= 108 {
-            v.class = r.field(b, b + 100, "class")?;
+            r.field_into(&mut self.class, b, b + 100, "class")?;
         }
         if n >= 112 {
-            v.compl = r.field(b, b + 108, "compl")?;
+            r.field_into(&mut self.compl, b, b + 108, "compl")?;
         }
         if n >= 113 {
-            v.concept = r.field(b, b + 112, "concept")?;
+            r.field_into(&mut self.concept, b, b + 112, "concept")?;
         }
         if n >= 118 {
-            v.const_ = r.field(b, b + 113, "const")?;
+            r.field_into(&mut self.const_, b, b + 113, "const")?;
         }
         if n >= 120 {
-            v.consteval = r.field(b, b + 118, "consteval")?;
+            r.field_into(&mut self.consteval, b, b + 118, "consteval")?;
         }
         if n >= 124 {
-            v.constexpr = r.field(b, b + 120, "constexpr")?;
+            r.field_into(&mut self.constexpr, b, b + 120, "constexpr")?;
         }
         if n >= 128 {
-            v.constinit = r.field(b, b + 124, "constinit")?;
+            r.field_into(&mut self.constinit, b, b + 124, "constinit")?;
         }
         if n >= 133 {
-            v.const_cast = r.field(b, b + 128, "const_cast")?;
+            r.field_into(&mut self.const_cast, b, b + 128, "const_cast")?;
         }
         if n >= 141 {
-            v.continue_ = r.field(b, b + 133, "continue")?;
+            r.field_into(&mut self.continue_, b, b + 133, "continue")?;
         }
         if n >= 149 {
-            v.co_await = r.field(b, b + 141, "co_await")?;
+            r.field_into(&mut self.co_await, b, b + 141, "co_await")?;
         }
         if n >= 153 {
-            v.co_return = r.field(b, b + 149, "co_return")?;
+            r.field_into(&mut self.co_return, b, b + 149, "co_return")?;
         }
         if n >= 161 {
-            v.co_yield = r.field(b, b + 153, "co_yield")?;
+            r.field_into(&mut self.co_yield, b, b + 153, "co_yield")?;
         }
         if n >= 165 {
-            v.decltype = r.field(b, b + 161, "decltype")?;
+            r.field_into(&mut self.decltype, b, b + 161, "decltype")?;
         }
         if n >= 170 {
-            v.default = r.field(b, b + 165, "default")?;
+            r.field_into(&mut self.default, b, b + 165, "default")?;
         }
         if n >= 174 {
-            v.delete = r.field(b, b + 170, "delete")?;
+            r.field_into(&mut self.delete, b, b + 170, "delete")?;
         }
         if n >= 178 {
-            v.do_ = r.field(b, b + 174, "do")?;
+            r.field_into(&mut self.do_, b, b + 174, "do")?;
         }
         if n >= 194 {
-            v.dynamic_cast = r.field(b, b + 178, "dynamic_cast")?;
+            r.field_into(&mut self.dynamic_cast, b, b + 178, "dynamic_cast")?;
         }
         if n >= 210 {
-            v.else_ = r.field(b, b + 194, "else")?;
+            r.field_into(&mut self.else_, b, b + 194, "else")?;
         }
         if n >= 218 {
-            v.explicit = r.field(b, b + 210, "explicit")?;
+            r.field_into(&mut self.explicit, b, b + 210, "explicit")?;
         }
         if n >= 222 {
-            v.export = r.field(b, b + 218, "export")?;
+            r.field_into(&mut self.export, b, b + 218, "export")?;
         }
         if n >= 223 {
-            v.extern_ = r.field(b, b + 222, "extern")?;
+            r.field_into(&mut self.extern_, b, b + 222, "extern")?;
         }
         if n >= 228 {
-            v.final_ = r.field(b, b + 223, "final")?;
+            r.field_into(&mut self.final_, b, b + 223, "final")?;
         }
         if n >= 230 {
-            v.for_ = r.field(b, b + 228, "for")?;
+            r.field_into(&mut self.for_, b, b + 228, "for")?;
         }
         if n >= 234 {
-            v.friend = r.field(b, b + 230, "friend")?;
+            r.field_into(&mut self.friend, b, b + 230, "friend")?;
         }
         if n >= 238 {
-            v.goto = r.field(b, b + 234, "goto")?;
+            r.field_into(&mut self.goto, b, b + 234, "goto")?;
         }
         if n >= 243 {
-            v.if_ = r.field(b, b + 238, "if")?;
+            r.field_into(&mut self.if_, b, b + 238, "if")?;
         }
         if n >= 251 {
-            v.import = r.field(b, b + 243, "import")?;
+            r.field_into(&mut self.import, b, b + 243, "import")?;
         }
         if n >= 259 {
-            v.inline = r.field(b, b + 251, "inline")?;
+            r.field_into(&mut self.inline, b, b + 251, "inline")?;
         }
         if n >= 263 {
-            v.int = r.field(b, b + 259, "int")?;
+            r.field_into(&mut self.int, b, b + 259, "int")?;
         }
         if n >= 271 {
-            v.long = r.field(b, b + 263, "long")?;
+            r.field_into(&mut self.long, b, b + 263, "long")?;
         }
         if n >= 275 {
-            v.module = r.field(b, b + 271, "module")?;
+            r.field_into(&mut self.module, b, b + 271, "module")?;
         }
         if n >= 280 {
-            v.mutable = r.field(b, b + 275, "mutable")?;
+            r.field_into(&mut self.mutable, b, b + 275, "mutable")?;
         }
         if n >= 284 {
-            v.namespace = r.field(b, b + 280, "namespace")?;
+            r.field_into(&mut self.namespace, b, b + 280, "namespace")?;
         }
         if n >= 288 {
-            v.new = r.field(b, b + 284, "new")?;
+            r.field_into(&mut self.new, b, b + 284, "new")?;
         }
         if n >= 304 {
-            v.noexcept = r.field(b, b + 288, "noexcept")?;
+            r.field_into(&mut self.noexcept, b, b + 288, "noexcept")?;
         }
         if n >= 320 {
-            v.not = r.field(b, b + 304, "not")?;
+            r.field_into(&mut self.not, b, b + 304, "not")?;
         }
         if n >= 328 {
-            v.not_eq = r.field(b, b + 320, "not_eq")?;
+            r.field_into(&mut self.not_eq, b, b + 320, "not_eq")?;
         }
         if n >= 332 {
-            v.nullptr = r.field(b, b + 328, "nullptr")?;
+            r.field_into(&mut self.nullptr, b, b + 328, "nullptr")?;
         }
         if n >= 333 {
-            v.operator = r.field(b, b + 332, "operator")?;
+            r.field_into(&mut self.operator, b, b + 332, "operator")?;
         }
         if n >= 338 {
-            v.or = r.field(b, b + 333, "or")?;
+            r.field_into(&mut self.or, b, b + 333, "or")?;
         }
         if n >= 340 {
-            v.or_eq = r.field(b, b + 338, "or_eq")?;
+            r.field_into(&mut self.or_eq, b, b + 338, "or_eq")?;
         }
         if n >= 344 {
-            v.override_ = r.field(b, b + 340, "override")?;
+            r.field_into(&mut self.override_, b, b + 340, "override")?;
         }
         if n >= 348 {
-            v.private = r.field(b, b + 344, "private")?;
+            r.field_into(&mut self.private, b, b + 344, "private")?;
         }
         if n >= 353 {
-            v.protected = r.field(b, b + 348, "protected")?;
+            r.field_into(&mut self.protected, b, b + 348, "protected")?;
         }
         if n >= 361 {
-            v.public = r.field(b, b + 353, "public")?;
+            r.field_into(&mut self.public, b, b + 353, "public")?;
         }
         if n >= 369 {
-            v.register = r.field(b, b + 361, "register")?;
+            r.field_into(&mut self.register, b, b + 361, "register")?;
         }
         if n >= 373 {
-            v.reinterpret_cast = r.field(b, b + 369, "reinterpret_cast")?;
+            r.field_into(&mut self.reinterpret_cast, b, b + 369, "reinterpret_cast")?;
         }
         if n >= 381 {
-            v.requires = r.field(b, b + 373, "requires")?;
+            r.field_into(&mut self.requires, b, b + 373, "requires")?;
         }
         if n >= 385 {
-            v.return_ = r.field(b, b + 381, "return")?;
+            r.field_into(&mut self.return_, b, b + 381, "return")?;
         }
         if n >= 390 {
-            v.short = r.field(b, b + 385, "short")?;
+            r.field_into(&mut self.short, b, b + 385, "short")?;
         }
         if n >= 394 {
-            v.signed = r.field(b, b + 390, "signed")?;
+            r.field_into(&mut self.signed, b, b + 390, "signed")?;
         }
         if n >= 398 {
-            v.sizeof = r.field(b, b + 394, "sizeof")?;
+            r.field_into(&mut self.sizeof, b, b + 394, "sizeof")?;
         }
         if n >= 414 {
-            v.static_ = r.field(b, b + 398, "static")?;
+            r.field_into(&mut self.static_, b, b + 398, "static")?;
         }
         if n >= 430 {
-            v.static_assert = r.field(b, b + 414, "static_assert")?;
+            r.field_into(&mut self.static_assert, b, b + 414, "static_assert")?;
         }
         if n >= 438 {
-            v.static_cast = r.field(b, b + 430, "static_cast")?;
+            r.field_into(&mut self.static_cast, b, b + 430, "static_cast")?;
         }
         if n >= 442 {
-            v.switch = r.field(b, b + 438, "switch")?;
+            r.field_into(&mut self.switch, b, b + 438, "switch")?;
         }
         if n >= 443 {
-            v.template = r.field(b, b + 442, "template")?;
+            r.field_into(&mut self.template, b, b + 442, "template")?;
         }
         if n >= 448 {
-            v.this = r.field(b, b + 443, "this")?;
+            r.field_into(&mut self.this, b, b + 443, "this")?;
         }
         if n >= 450 {
-            v.thread_local = r.field(b, b + 448, "thread_local")?;
+            r.field_into(&mut self.thread_local, b, b + 448, "thread_local")?;
         }
         if n >= 454 {
-            v.throw = r.field(b, b + 450, "throw")?;
+            r.field_into(&mut self.throw, b, b + 450, "throw")?;
         }
         if n >= 458 {
-            v.try_ = r.field(b, b + 454, "try")?;
+            r.field_into(&mut self.try_, b, b + 454, "try")?;
         }
         if n >= 463 {
-            v.typedef = r.field(b, b + 458, "typedef")?;
+            r.field_into(&mut self.typedef, b, b + 458, "typedef")?;
         }
         if n >= 471 {
-            v.typeid = r.field(b, b + 463, "typeid")?;
+            r.field_into(&mut self.typeid, b, b + 463, "typeid")?;
         }
         if n >= 479 {
-            v.typename = r.field(b, b + 471, "typename")?;
+            r.field_into(&mut self.typename, b, b + 471, "typename")?;
         }
         if n >= 483 {
-            v.union_ = r.field(b, b + 479, "union")?;
+            r.field_into(&mut self.union_, b, b + 479, "union")?;
         }
         if n >= 491 {
-            v.unsigned = r.field(b, b + 483, "unsigned")?;
+            r.field_into(&mut self.unsigned, b, b + 483, "unsigned")?;
         }
         if n >= 495 {
-            v.using = r.field(b, b + 491, "using")?;
+            r.field_into(&mut self.using, b, b + 491, "using")?;
         }
         if n >= 500 {
-            v.virtual_ = r.field(b, b + 495, "virtual")?;
+            r.field_into(&mut self.virtual_, b, b + 495, "virtual")?;
         }
         if n >= 504 {
-            v.void = r.field(b, b + 500, "void")?;
+            r.field_into(&mut self.void, b, b + 500, "void")?;
         }
         if n >= 508 {
-            v.volatile = r.field(b, b + 504, "volatile")?;
+            r.field_into(&mut self.volatile, b, b + 504, "volatile")?;
         }
         if n >= 524 {
-            v.wchar_t = r.field(b, b + 508, "wchar_t")?;
+            r.field_into(&mut self.wchar_t, b, b + 508, "wchar_t")?;
         }
         if n >= 540 {
-            v.while_ = r.field(b, b + 524, "while")?;
+            r.field_into(&mut self.while_, b, b + 524, "while")?;
         }
         if n >= 548 {
-            v.xor = r.field(b, b + 540, "xor")?;
+            r.field_into(&mut self.xor, b, b + 540, "xor")?;
         }
         if n >= 552 {
-            v.xor_eq = r.field(b, b + 548, "xor_eq")?;
+            r.field_into(&mut self.xor_eq, b, b + 548, "xor_eq")?;
         }
         if n >= 553 {
-            v.assert = r.field(b, b + 552, "assert")?;
+            r.field_into(&mut self.assert, b, b + 552, "assert")?;
         }
         if n >= 558 {
-            v.errno = r.field(b, b + 553, "errno")?;
+            r.field_into(&mut self.errno, b, b + 553, "errno")?;
         }
         if n >= 560 {
-            v.eof = r.field(b, b + 558, "EOF")?;
+            r.field_into(&mut self.eof, b, b + 558, "EOF")?;
         }
         if n >= 564 {
-            v.null = r.field(b, b + 560, "NULL")?;
+            r.field_into(&mut self.null, b, b + 560, "NULL")?;
         }
         if n >= 568 {
-            v.stdin = r.field(b, b + 564, "stdin")?;
+            r.field_into(&mut self.stdin, b, b + 564, "stdin")?;
         }
         if n >= 573 {
-            v.stdout = r.field(b, b + 568, "stdout")?;
+            r.field_into(&mut self.stdout, b, b + 568, "stdout")?;
         }
         if n >= 581 {
-            v.stderr = r.field(b, b + 573, "stderr")?;
+            r.field_into(&mut self.stderr, b, b + 573, "stderr")?;
         }
         if n >= 589 {
-            v.offsetof = r.field(b, b + 581, "offsetof")?;
+            r.field_into(&mut self.offsetof, b, b + 581, "offsetof")?;
         }
         if n >= 593 {
-            v.std = r.field(b, b + 589, "std")?;
+            r.field_into(&mut self.std, b, b + 589, "std")?;
         }
         if n >= 601 {
-            v.fbe = r.field(b, b + 593, "FBE")?;
+            r.field_into(&mut self.fbe, b, b + 593, "FBE")?;
         }
         if n >= 605 {
-            v.int8_t = r.field(b, b + 601, "int8_t")?;
+            r.field_into(&mut self.int8_t, b, b + 601, "int8_t")?;
         }
         if n >= 610 {
-            v.uint8_t = r.field(b, b + 605, "uint8_t")?;
+            r.field_into(&mut self.uint8_t, b, b + 605, "uint8_t")?;
         }
         if n >= 614 {
-            v.int16_t = r.field(b, b + 610, "int16_t")?;
+            r.field_into(&mut self.int16_t, b, b + 610, "int16_t")?;
         }
         if n >= 618 {
-            v.uint16_t = r.field(b, b + 614, "uint16_t")?;
+            r.field_into(&mut self.uint16_t, b, b + 614, "uint16_t")?;
         }
         if n >= 634 {
-            v.int32_t = r.field(b, b + 618, "int32_t")?;
+            r.field_into(&mut self.int32_t, b, b + 618, "int32_t")?;
         }
         if n >= 650 {
-            v.uint32_t = r.field(b, b + 634, "uint32_t")?;
+            r.field_into(&mut self.uint32_t, b, b + 634, "uint32_t")?;
         }
         if n >= 658 {
-            v.int64_t = r.field(b, b + 650, "int64_t")?;
+            r.field_into(&mut self.int64_t, b, b + 650, "int64_t")?;
         }
         if n >= 662 {
-            v.uint64_t = r.field(b, b + 658, "uint64_t")?;
+            r.field_into(&mut self.uint64_t, b, b + 658, "uint64_t")?;
         }
         if n >= 663 {
-            v.size_t = r.field(b, b + 662, "size_t")?;
+            r.field_into(&mut self.size_t, b, b + 662, "size_t")?;
         }
         if n >= 668 {
-            v.ptrdiff_t = r.field(b, b + 663, "ptrdiff_t")?;
+            r.field_into(&mut self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
         }
         if n >= 670 {
-            v.nullptr_t = r.field(b, b + 668, "nullptr_t")?;
+            r.field_into(&mut self.nullptr_t, b, b + 668, "nullptr_t")?;
         }
         if n >= 674 {
-            v.linux = r.field(b, b + 670, "linux")?;
+            r.field_into(&mut self.linux, b, b + 670, "linux")?;
         }
         if n >= 678 {
-            v.unix = r.field(b, b + 674, "unix")?;
+            r.field_into(&mut self.unix, b, b + 674, "unix")?;
         }
         if n >= 683 {
-            v.bufsiz = r.field(b, b + 678, "BUFSIZ")?;
+            r.field_into(&mut self.bufsiz, b, b + 678, "BUFSIZ")?;
         }
         if n >= 691 {
-            v.int32_max = r.field(b, b + 683, "INT32_MAX")?;
+            r.field_into(&mut self.int32_max, b, b + 683, "INT32_MAX")?;
         }
         if n >= 699 {
-            v.char_bit = r.field(b, b + 691, "CHAR_BIT")?;
+            r.field_into(&mut self.char_bit, b, b + 691, "CHAR_BIT")?;
         }
         if n >= 703 {
-            v.einval = r.field(b, b + 699, "EINVAL")?;
+            r.field_into(&mut self.einval, b, b + 699, "EINVAL")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -3634,261 +3648,145 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(619)?;
         let run0 = r.run(6, "alignas=2,alignof=4")?;
-        let alignas = fbe::Fixed::at(run0, 0);
-        let alignof = fbe::Fixed::at(run0, 2);
-        let and = r.final_field("and")?;
-        let and_eq = r.final_field("and_eq")?;
+        self.alignas = fbe::Fixed::at(run0, 0);
+        self.alignof = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.and, "and")?;
+        r.final_field_into(&mut self.and_eq, "and_eq")?;
         let run3 = r.run(28, "asm=8,auto=8,bitand=4,bitor=8")?;
-        let asm = fbe::Fixed::at(run3, 0);
-        let auto = fbe::Fixed::at(run3, 8);
-        let bitand = fbe::Fixed::at(run3, 16);
-        let bitor = fbe::Fixed::at(run3, 20);
-        let break_ = r.final_field("break")?;
-        let case = r.final_field("case")?;
-        let catch = r.final_field("catch")?;
-        let char8_t = r.final_field("char8_t")?;
-        let char16_t = r.final_field("char16_t")?;
+        self.asm = fbe::Fixed::at(run3, 0);
+        self.auto = fbe::Fixed::at(run3, 8);
+        self.bitand = fbe::Fixed::at(run3, 16);
+        self.bitor = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.break_, "break")?;
+        r.final_field_into(&mut self.case, "case")?;
+        r.final_field_into(&mut self.catch, "catch")?;
+        r.final_field_into(&mut self.char8_t, "char8_t")?;
+        r.final_field_into(&mut self.char16_t, "char16_t")?;
         let run9 = r.run(29, "char32_t=16,class=8,compl=4,concept=1")?;
-        let char32_t = fbe::Fixed::at(run9, 0);
-        let class = fbe::Fixed::at(run9, 16);
-        let compl = fbe::Fixed::at(run9, 24);
-        let concept = fbe::Fixed::at(run9, 28);
-        let const_ = r.final_field("const")?;
+        self.char32_t = fbe::Fixed::at(run9, 0);
+        self.class = fbe::Fixed::at(run9, 16);
+        self.compl = fbe::Fixed::at(run9, 24);
+        self.concept = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.const_, "const")?;
         let run11 = r.run(6, "consteval=2,constexpr=4")?;
-        let consteval = fbe::Fixed::at(run11, 0);
-        let constexpr = fbe::Fixed::at(run11, 2);
-        let constinit = r.final_field("constinit")?;
-        let const_cast = r.final_field("const_cast")?;
+        self.consteval = fbe::Fixed::at(run11, 0);
+        self.constexpr = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.constinit, "constinit")?;
+        r.final_field_into(&mut self.const_cast, "const_cast")?;
         let run14 = r.run(28, "continue=8,co_await=8,co_return=4,co_yield=8")?;
-        let continue_ = fbe::Fixed::at(run14, 0);
-        let co_await = fbe::Fixed::at(run14, 8);
-        let co_return = fbe::Fixed::at(run14, 16);
-        let co_yield = fbe::Fixed::at(run14, 20);
-        let decltype = r.final_field("decltype")?;
-        let default = r.final_field("default")?;
-        let delete = r.final_field("delete")?;
-        let do_ = r.final_field("do")?;
-        let dynamic_cast = r.final_field("dynamic_cast")?;
+        self.continue_ = fbe::Fixed::at(run14, 0);
+        self.co_await = fbe::Fixed::at(run14, 8);
+        self.co_return = fbe::Fixed::at(run14, 16);
+        self.co_yield = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.decltype, "decltype")?;
+        r.final_field_into(&mut self.default, "default")?;
+        r.final_field_into(&mut self.delete, "delete")?;
+        r.final_field_into(&mut self.do_, "do")?;
+        r.final_field_into(&mut self.dynamic_cast, "dynamic_cast")?;
         let run20 = r.run(29, "else=16,explicit=8,export=4,extern=1")?;
-        let else_ = fbe::Fixed::at(run20, 0);
-        let explicit = fbe::Fixed::at(run20, 16);
-        let export = fbe::Fixed::at(run20, 24);
-        let extern_ = fbe::Fixed::at(run20, 28);
-        let final_ = r.final_field("final")?;
+        self.else_ = fbe::Fixed::at(run20, 0);
+        self.explicit = fbe::Fixed::at(run20, 16);
+        self.export = fbe::Fixed::at(run20, 24);
+        self.extern_ = fbe::Fixed::at(run20, 28);
+        r.final_field_into(&mut self.final_, "final")?;
         let run22 = r.run(6, "for=2,friend=4")?;
-        let for_ = fbe::Fixed::at(run22, 0);
-        let friend = fbe::Fixed::at(run22, 2);
-        let goto = r.final_field("goto")?;
-        let if_ = r.final_field("if")?;
+        self.for_ = fbe::Fixed::at(run22, 0);
+        self.friend = fbe::Fixed::at(run22, 2);
+        r.final_field_into(&mut self.goto, "goto")?;
+        r.final_field_into(&mut self.if_, "if")?;
         let run25 = r.run(28, "import=8,inline=8,int=4,long=8")?;
-        let import = fbe::Fixed::at(run25, 0);
-        let inline = fbe::Fixed::at(run25, 8);
-        let int = fbe::Fixed::at(run25, 16);
-        let long = fbe::Fixed::at(run25, 20);
-        let module = r.final_field("module")?;
-        let mutable = r.final_field("mutable")?;
-        let namespace = r.final_field("namespace")?;
-        let new = r.final_field("new")?;
-        let noexcept = r.final_field("noexcept")?;
+        self.import = fbe::Fixed::at(run25, 0);
+        self.inline = fbe::Fixed::at(run25, 8);
+        self.int = fbe::Fixed::at(run25, 16);
+        self.long = fbe::Fixed::at(run25, 20);
+        r.final_field_into(&mut self.module, "module")?;
+        r.final_field_into(&mut self.mutable, "mutable")?;
+        r.final_field_into(&mut self.namespace, "namespace")?;
+        r.final_field_into(&mut self.new, "new")?;
+        r.final_field_into(&mut self.noexcept, "noexcept")?;
         let run31 = r.run(29, "not=16,not_eq=8,nullptr=4,operator=1")?;
-        let not = fbe::Fixed::at(run31, 0);
-        let not_eq = fbe::Fixed::at(run31, 16);
-        let nullptr = fbe::Fixed::at(run31, 24);
-        let operator = fbe::Fixed::at(run31, 28);
-        let or = r.final_field("or")?;
+        self.not = fbe::Fixed::at(run31, 0);
+        self.not_eq = fbe::Fixed::at(run31, 16);
+        self.nullptr = fbe::Fixed::at(run31, 24);
+        self.operator = fbe::Fixed::at(run31, 28);
+        r.final_field_into(&mut self.or, "or")?;
         let run33 = r.run(6, "or_eq=2,override=4")?;
-        let or_eq = fbe::Fixed::at(run33, 0);
-        let override_ = fbe::Fixed::at(run33, 2);
-        let private = r.final_field("private")?;
-        let protected = r.final_field("protected")?;
+        self.or_eq = fbe::Fixed::at(run33, 0);
+        self.override_ = fbe::Fixed::at(run33, 2);
+        r.final_field_into(&mut self.private, "private")?;
+        r.final_field_into(&mut self.protected, "protected")?;
         let run36 = r.run(28, "public=8,register=8,reinterpret_cast=4,requires=8")?;
-        let public = fbe::Fixed::at(run36, 0);
-        let register = fbe::Fixed::at(run36, 8);
-        let reinterpret_cast = fbe::Fixed::at(run36, 16);
-        let requires = fbe::Fixed::at(run36, 20);
-        let return_ = r.final_field("return")?;
-        let short = r.final_field("short")?;
-        let signed = r.final_field("signed")?;
-        let sizeof = r.final_field("sizeof")?;
-        let static_ = r.final_field("static")?;
+        self.public = fbe::Fixed::at(run36, 0);
+        self.register = fbe::Fixed::at(run36, 8);
+        self.reinterpret_cast = fbe::Fixed::at(run36, 16);
+        self.requires = fbe::Fixed::at(run36, 20);
+        r.final_field_into(&mut self.return_, "return")?;
+        r.final_field_into(&mut self.short, "short")?;
+        r.final_field_into(&mut self.signed, "signed")?;
+        r.final_field_into(&mut self.sizeof, "sizeof")?;
+        r.final_field_into(&mut self.static_, "static")?;
         let run42 = r.run(29, "static_assert=16,static_cast=8,switch=4,template=1")?;
-        let static_assert = fbe::Fixed::at(run42, 0);
-        let static_cast = fbe::Fixed::at(run42, 16);
-        let switch = fbe::Fixed::at(run42, 24);
-        let template = fbe::Fixed::at(run42, 28);
-        let this = r.final_field("this")?;
+        self.static_assert = fbe::Fixed::at(run42, 0);
+        self.static_cast = fbe::Fixed::at(run42, 16);
+        self.switch = fbe::Fixed::at(run42, 24);
+        self.template = fbe::Fixed::at(run42, 28);
+        r.final_field_into(&mut self.this, "this")?;
         let run44 = r.run(6, "thread_local=2,throw=4")?;
-        let thread_local = fbe::Fixed::at(run44, 0);
-        let throw = fbe::Fixed::at(run44, 2);
-        let try_ = r.final_field("try")?;
-        let typedef = r.final_field("typedef")?;
+        self.thread_local = fbe::Fixed::at(run44, 0);
+        self.throw = fbe::Fixed::at(run44, 2);
+        r.final_field_into(&mut self.try_, "try")?;
+        r.final_field_into(&mut self.typedef, "typedef")?;
         let run47 = r.run(28, "typeid=8,typename=8,union=4,unsigned=8")?;
-        let typeid = fbe::Fixed::at(run47, 0);
-        let typename = fbe::Fixed::at(run47, 8);
-        let union_ = fbe::Fixed::at(run47, 16);
-        let unsigned = fbe::Fixed::at(run47, 20);
-        let using = r.final_field("using")?;
-        let virtual_ = r.final_field("virtual")?;
-        let void = r.final_field("void")?;
-        let volatile = r.final_field("volatile")?;
-        let wchar_t = r.final_field("wchar_t")?;
+        self.typeid = fbe::Fixed::at(run47, 0);
+        self.typename = fbe::Fixed::at(run47, 8);
+        self.union_ = fbe::Fixed::at(run47, 16);
+        self.unsigned = fbe::Fixed::at(run47, 20);
+        r.final_field_into(&mut self.using, "using")?;
+        r.final_field_into(&mut self.virtual_, "virtual")?;
+        r.final_field_into(&mut self.void, "void")?;
+        r.final_field_into(&mut self.volatile, "volatile")?;
+        r.final_field_into(&mut self.wchar_t, "wchar_t")?;
         let run53 = r.run(29, "while=16,xor=8,xor_eq=4,assert=1")?;
-        let while_ = fbe::Fixed::at(run53, 0);
-        let xor = fbe::Fixed::at(run53, 16);
-        let xor_eq = fbe::Fixed::at(run53, 24);
-        let assert = fbe::Fixed::at(run53, 28);
-        let errno = r.final_field("errno")?;
+        self.while_ = fbe::Fixed::at(run53, 0);
+        self.xor = fbe::Fixed::at(run53, 16);
+        self.xor_eq = fbe::Fixed::at(run53, 24);
+        self.assert = fbe::Fixed::at(run53, 28);
+        r.final_field_into(&mut self.errno, "errno")?;
         let run55 = r.run(6, "EOF=2,NULL=4")?;
-        let eof = fbe::Fixed::at(run55, 0);
-        let null = fbe::Fixed::at(run55, 2);
-        let stdin = r.final_field("stdin")?;
-        let stdout = r.final_field("stdout")?;
+        self.eof = fbe::Fixed::at(run55, 0);
+        self.null = fbe::Fixed::at(run55, 2);
+        r.final_field_into(&mut self.stdin, "stdin")?;
+        r.final_field_into(&mut self.stdout, "stdout")?;
         let run58 = r.run(28, "stderr=8,offsetof=8,std=4,FBE=8")?;
-        let stderr = fbe::Fixed::at(run58, 0);
-        let offsetof = fbe::Fixed::at(run58, 8);
-        let std = fbe::Fixed::at(run58, 16);
-        let fbe = fbe::Fixed::at(run58, 20);
-        let int8_t = r.final_field("int8_t")?;
-        let uint8_t = r.final_field("uint8_t")?;
-        let int16_t = r.final_field("int16_t")?;
-        let uint16_t = r.final_field("uint16_t")?;
-        let int32_t = r.final_field("int32_t")?;
+        self.stderr = fbe::Fixed::at(run58, 0);
+        self.offsetof = fbe::Fixed::at(run58, 8);
+        self.std = fbe::Fixed::at(run58, 16);
+        self.fbe = fbe::Fixed::at(run58, 20);
+        r.final_field_into(&mut self.int8_t, "int8_t")?;
+        r.final_field_into(&mut self.uint8_t, "uint8_t")?;
+        r.final_field_into(&mut self.int16_t, "int16_t")?;
+        r.final_field_into(&mut self.uint16_t, "uint16_t")?;
+        r.final_field_into(&mut self.int32_t, "int32_t")?;
         let run64 = r.run(29, "uint32_t=16,int64_t=8,uint64_t=4,size_t=1")?;
-        let uint32_t = fbe::Fixed::at(run64, 0);
-        let int64_t = fbe::Fixed::at(run64, 16);
-        let uint64_t = fbe::Fixed::at(run64, 24);
-        let size_t = fbe::Fixed::at(run64, 28);
-        let ptrdiff_t = r.final_field("ptrdiff_t")?;
+        self.uint32_t = fbe::Fixed::at(run64, 0);
+        self.int64_t = fbe::Fixed::at(run64, 16);
+        self.uint64_t = fbe::Fixed::at(run64, 24);
+        self.size_t = fbe::Fixed::at(run64, 28);
+        r.final_field_into(&mut self.ptrdiff_t, "ptrdiff_t")?;
         let run66 = r.run(6, "nullptr_t=2,linux=4")?;
-        let nullptr_t = fbe::Fixed::at(run66, 0);
-        let linux = fbe::Fixed::at(run66, 2);
-        let unix = r.final_field("unix")?;
-        let bufsiz = r.final_field("BUFSIZ")?;
+        self.nullptr_t = fbe::Fixed::at(run66, 0);
+        self.linux = fbe::Fixed::at(run66, 2);
+        r.final_field_into(&mut self.unix, "unix")?;
+        r.final_field_into(&mut self.bufsiz, "BUFSIZ")?;
         let run69 = r.run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4")?;
-        let int32_max = fbe::Fixed::at(run69, 0);
-        let char_bit = fbe::Fixed::at(run69, 8);
-        let einval = fbe::Fixed::at(run69, 16);
+        self.int32_max = fbe::Fixed::at(run69, 0);
+        self.char_bit = fbe::Fixed::at(run69, 8);
+        self.einval = fbe::Fixed::at(run69, 16);
         r.leave();
-        Ok(CppWords {
-            alignas,
-            alignof,
-            and,
-            and_eq,
-            asm,
-            auto,
-            bitand,
-            bitor,
-            break_,
-            case,
-            catch,
-            char8_t,
-            char16_t,
-            char32_t,
-            class,
-            compl,
-            concept,
-            const_,
-            consteval,
-            constexpr,
-            constinit,
-            const_cast,
-            continue_,
-            co_await,
-            co_return,
-            co_yield,
-            decltype,
-            default,
-            delete,
-            do_,
-            dynamic_cast,
-            else_,
-            explicit,
-            export,
-            extern_,
-            final_,
-            for_,
-            friend,
-            goto,
-            if_,
-            import,
-            inline,
-            int,
-            long,
-            module,
-            mutable,
-            namespace,
-            new,
-            noexcept,
-            not,
-            not_eq,
-            nullptr,
-            operator,
-            or,
-            or_eq,
-            override_,
-            private,
-            protected,
-            public,
-            register,
-            reinterpret_cast,
-            requires,
-            return_,
-            short,
-            signed,
-            sizeof,
-            static_,
-            static_assert,
-            static_cast,
-            switch,
-            template,
-            this,
-            thread_local,
-            throw,
-            try_,
-            typedef,
-            typeid,
-            typename,
-            union_,
-            unsigned,
-            using,
-            virtual_,
-            void,
-            volatile,
-            wchar_t,
-            while_,
-            xor,
-            xor_eq,
-            assert,
-            errno,
-            eof,
-            null,
-            stdin,
-            stdout,
-            stderr,
-            offsetof,
-            std,
-            fbe,
-            int8_t,
-            uint8_t,
-            int16_t,
-            uint16_t,
-            int32_t,
-            uint32_t,
-            int64_t,
-            uint64_t,
-            size_t,
-            ptrdiff_t,
-            nullptr_t,
-            linux,
-            unix,
-            bufsiz,
-            int32_max,
-            char_bit,
-            einval,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -4903,146 +4801,153 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 239)?;
-        let mut v = Self::default();
+        if n < 275 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.false_ = r.field(b, b + 8, "False")?;
+            r.field_into(&mut self.false_, b, b + 8, "False")?;
         }
         if n >= 14 {
-            v.none = r.field(b, b + 10, "None")?;
+            r.field_into(&mut self.none, b, b + 10, "None")?;
         }
         if n >= 18 {
-            v.true_ = r.field(b, b + 14, "True")?;
+            r.field_into(&mut self.true_, b, b + 14, "True")?;
         }
         if n >= 23 {
-            v.as_ = r.field(b, b + 18, "as")?;
+            r.field_into(&mut self.as_, b, b + 18, "as")?;
         }
         if n >= 31 {
-            v.async_ = r.field(b, b + 23, "async")?;
+            r.field_into(&mut self.async_, b, b + 23, "async")?;
         }
         if n >= 39 {
-            v.await_ = r.field(b, b + 31, "await")?;
+            r.field_into(&mut self.await_, b, b + 31, "await")?;
         }
         if n >= 43 {
-            v.def = r.field(b, b + 39, "def")?;
+            r.field_into(&mut self.def, b, b + 39, "def")?;
         }
         if n >= 51 {
-            v.del = r.field(b, b + 43, "del")?;
+            r.field_into(&mut self.del, b, b + 43, "del")?;
         }
         if n >= 55 {
-            v.elif = r.field(b, b + 51, "elif")?;
+            r.field_into(&mut self.elif, b, b + 51, "elif")?;
         }
         if n >= 60 {
-            v.except = r.field(b, b + 55, "except")?;
+            r.field_into(&mut self.except, b, b + 55, "except")?;
         }
         if n >= 64 {
-            v.finally = r.field(b, b + 60, "finally")?;
+            r.field_into(&mut self.finally, b, b + 60, "finally")?;
         }
         if n >= 68 {
-            v.from = r.field(b, b + 64, "from")?;
+            r.field_into(&mut self.from, b, b + 64, "from")?;
         }
         if n >= 84 {
-            v.global = r.field(b, b + 68, "global")?;
+            r.field_into(&mut self.global, b, b + 68, "global")?;
         }
         if n >= 100 {
-            v.in_ = r.field(b, b + 84, "in")?;
+            r.field_into(&mut self.in_, b, b + 84, "in")?;
         }
         if n >= 108 {
-            v.is = r.field(b, b + 100, "is")?;
+            r.field_into(&mut self.is, b, b + 100, "is")?;
         }
         if n >= 112 {
-            v.lambda = r.field(b, b + 108, "lambda")?;
+            r.field_into(&mut self.lambda, b, b + 108, "lambda")?;
         }
         if n >= 113 {
-            v.nonlocal = r.field(b, b + 112, "nonlocal")?;
+            r.field_into(&mut self.nonlocal, b, b + 112, "nonlocal")?;
         }
         if n >= 118 {
-            v.pass = r.field(b, b + 113, "pass")?;
+            r.field_into(&mut self.pass, b, b + 113, "pass")?;
         }
         if n >= 120 {
-            v.raise = r.field(b, b + 118, "raise")?;
+            r.field_into(&mut self.raise, b, b + 118, "raise")?;
         }
         if n >= 124 {
-            v.with = r.field(b, b + 120, "with")?;
+            r.field_into(&mut self.with, b, b + 120, "with")?;
         }
         if n >= 128 {
-            v.yield_ = r.field(b, b + 124, "yield")?;
+            r.field_into(&mut self.yield_, b, b + 124, "yield")?;
         }
         if n >= 133 {
-            v.x = r.field(b, b + 128, "_")?;
+            r.field_into(&mut self.x, b, b + 128, "_")?;
         }
         if n >= 141 {
-            v.match_ = r.field(b, b + 133, "match")?;
+            r.field_into(&mut self.match_, b, b + 133, "match")?;
         }
         if n >= 149 {
-            v.self_ = r.field(b, b + 141, "self")?;
+            r.field_into(&mut self.self_, b, b + 141, "self")?;
         }
         if n >= 153 {
-            v.cls = r.field(b, b + 149, "cls")?;
+            r.field_into(&mut self.cls, b, b + 149, "cls")?;
         }
         if n >= 161 {
-            v.print = r.field(b, b + 153, "print")?;
+            r.field_into(&mut self.print, b, b + 153, "print")?;
         }
         if n >= 165 {
-            v.len = r.field(b, b + 161, "len")?;
+            r.field_into(&mut self.len, b, b + 161, "len")?;
         }
         if n >= 170 {
-            v.list = r.field(b, b + 165, "list")?;
+            r.field_into(&mut self.list, b, b + 165, "list")?;
         }
         if n >= 174 {
-            v.dict = r.field(b, b + 170, "dict")?;
+            r.field_into(&mut self.dict, b, b + 170, "dict")?;
         }
         if n >= 178 {
-            v.set = r.field(b, b + 174, "set")?;
+            r.field_into(&mut self.set, b, b + 174, "set")?;
         }
         if n >= 194 {
-            v.str = r.field(b, b + 178, "str")?;
+            r.field_into(&mut self.str, b, b + 178, "str")?;
         }
         if n >= 210 {
-            v.object = r.field(b, b + 194, "object")?;
+            r.field_into(&mut self.object, b, b + 194, "object")?;
         }
         if n >= 218 {
-            v.super_ = r.field(b, b + 210, "super")?;
+            r.field_into(&mut self.super_, b, b + 210, "super")?;
         }
         if n >= 222 {
-            v.isinstance = r.field(b, b + 218, "isinstance")?;
+            r.field_into(&mut self.isinstance, b, b + 218, "isinstance")?;
         }
         if n >= 223 {
-            v.property = r.field(b, b + 222, "property")?;
+            r.field_into(&mut self.property, b, b + 222, "property")?;
         }
         if n >= 228 {
-            v.staticmethod = r.field(b, b + 223, "staticmethod")?;
+            r.field_into(&mut self.staticmethod, b, b + 223, "staticmethod")?;
         }
         if n >= 230 {
-            v.classmethod = r.field(b, b + 228, "classmethod")?;
+            r.field_into(&mut self.classmethod, b, b + 228, "classmethod")?;
         }
         if n >= 234 {
-            v.typing = r.field(b, b + 230, "typing")?;
+            r.field_into(&mut self.typing, b, b + 230, "typing")?;
         }
         if n >= 238 {
-            v.any = r.field(b, b + 234, "Any")?;
+            r.field_into(&mut self.any, b, b + 234, "Any")?;
         }
         if n >= 243 {
-            v.class_var = r.field(b, b + 238, "ClassVar")?;
+            r.field_into(&mut self.class_var, b, b + 238, "ClassVar")?;
         }
         if n >= 251 {
-            v.callable = r.field(b, b + 243, "Callable")?;
+            r.field_into(&mut self.callable, b, b + 243, "Callable")?;
         }
         if n >= 259 {
-            v.int_enum = r.field(b, b + 251, "IntEnum")?;
+            r.field_into(&mut self.int_enum, b, b + 251, "IntEnum")?;
         }
         if n >= 263 {
-            v.int_flag = r.field(b, b + 259, "IntFlag")?;
+            r.field_into(&mut self.int_flag, b, b + 259, "IntFlag")?;
         }
         if n >= 271 {
-            v.package = r.field(b, b + 263, "PACKAGE")?;
+            r.field_into(&mut self.package, b, b + 263, "PACKAGE")?;
         }
         if n >= 275 {
-            v.version = r.field(b, b + 271, "VERSION")?;
+            r.field_into(&mut self.version, b, b + 271, "VERSION")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -5159,109 +5064,63 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(239)?;
         let run0 = r.run(6, "False=2,None=4")?;
-        let false_ = fbe::Fixed::at(run0, 0);
-        let none = fbe::Fixed::at(run0, 2);
-        let true_ = r.final_field("True")?;
-        let as_ = r.final_field("as")?;
+        self.false_ = fbe::Fixed::at(run0, 0);
+        self.none = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.true_, "True")?;
+        r.final_field_into(&mut self.as_, "as")?;
         let run3 = r.run(28, "async=8,await=8,def=4,del=8")?;
-        let async_ = fbe::Fixed::at(run3, 0);
-        let await_ = fbe::Fixed::at(run3, 8);
-        let def = fbe::Fixed::at(run3, 16);
-        let del = fbe::Fixed::at(run3, 20);
-        let elif = r.final_field("elif")?;
-        let except = r.final_field("except")?;
-        let finally = r.final_field("finally")?;
-        let from = r.final_field("from")?;
-        let global = r.final_field("global")?;
+        self.async_ = fbe::Fixed::at(run3, 0);
+        self.await_ = fbe::Fixed::at(run3, 8);
+        self.def = fbe::Fixed::at(run3, 16);
+        self.del = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.elif, "elif")?;
+        r.final_field_into(&mut self.except, "except")?;
+        r.final_field_into(&mut self.finally, "finally")?;
+        r.final_field_into(&mut self.from, "from")?;
+        r.final_field_into(&mut self.global, "global")?;
         let run9 = r.run(29, "in=16,is=8,lambda=4,nonlocal=1")?;
-        let in_ = fbe::Fixed::at(run9, 0);
-        let is = fbe::Fixed::at(run9, 16);
-        let lambda = fbe::Fixed::at(run9, 24);
-        let nonlocal = fbe::Fixed::at(run9, 28);
-        let pass = r.final_field("pass")?;
+        self.in_ = fbe::Fixed::at(run9, 0);
+        self.is = fbe::Fixed::at(run9, 16);
+        self.lambda = fbe::Fixed::at(run9, 24);
+        self.nonlocal = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.pass, "pass")?;
         let run11 = r.run(6, "raise=2,with=4")?;
-        let raise = fbe::Fixed::at(run11, 0);
-        let with = fbe::Fixed::at(run11, 2);
-        let yield_ = r.final_field("yield")?;
-        let x = r.final_field("_")?;
+        self.raise = fbe::Fixed::at(run11, 0);
+        self.with = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.yield_, "yield")?;
+        r.final_field_into(&mut self.x, "_")?;
         let run14 = r.run(28, "match=8,self=8,cls=4,print=8")?;
-        let match_ = fbe::Fixed::at(run14, 0);
-        let self_ = fbe::Fixed::at(run14, 8);
-        let cls = fbe::Fixed::at(run14, 16);
-        let print = fbe::Fixed::at(run14, 20);
-        let len = r.final_field("len")?;
-        let list = r.final_field("list")?;
-        let dict = r.final_field("dict")?;
-        let set = r.final_field("set")?;
-        let str = r.final_field("str")?;
+        self.match_ = fbe::Fixed::at(run14, 0);
+        self.self_ = fbe::Fixed::at(run14, 8);
+        self.cls = fbe::Fixed::at(run14, 16);
+        self.print = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.len, "len")?;
+        r.final_field_into(&mut self.list, "list")?;
+        r.final_field_into(&mut self.dict, "dict")?;
+        r.final_field_into(&mut self.set, "set")?;
+        r.final_field_into(&mut self.str, "str")?;
         let run20 = r.run(29, "object=16,super=8,isinstance=4,property=1")?;
-        let object = fbe::Fixed::at(run20, 0);
-        let super_ = fbe::Fixed::at(run20, 16);
-        let isinstance = fbe::Fixed::at(run20, 24);
-        let property = fbe::Fixed::at(run20, 28);
-        let staticmethod = r.final_field("staticmethod")?;
+        self.object = fbe::Fixed::at(run20, 0);
+        self.super_ = fbe::Fixed::at(run20, 16);
+        self.isinstance = fbe::Fixed::at(run20, 24);
+        self.property = fbe::Fixed::at(run20, 28);
+        r.final_field_into(&mut self.staticmethod, "staticmethod")?;
         let run22 = r.run(6, "classmethod=2,typing=4")?;
-        let classmethod = fbe::Fixed::at(run22, 0);
-        let typing = fbe::Fixed::at(run22, 2);
-        let any = r.final_field("Any")?;
-        let class_var = r.final_field("ClassVar")?;
+        self.classmethod = fbe::Fixed::at(run22, 0);
+        self.typing = fbe::Fixed::at(run22, 2);
+        r.final_field_into(&mut self.any, "Any")?;
+        r.final_field_into(&mut self.class_var, "ClassVar")?;
         let run25 = r.run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8")?;
-        let callable = fbe::Fixed::at(run25, 0);
-        let int_enum = fbe::Fixed::at(run25, 8);
-        let int_flag = fbe::Fixed::at(run25, 16);
-        let package = fbe::Fixed::at(run25, 20);
-        let version = r.final_field("VERSION")?;
+        self.callable = fbe::Fixed::at(run25, 0);
+        self.int_enum = fbe::Fixed::at(run25, 8);
+        self.int_flag = fbe::Fixed::at(run25, 16);
+        self.package = fbe::Fixed::at(run25, 20);
+        r.final_field_into(&mut self.version, "VERSION")?;
         r.leave();
-        Ok(PythonWords {
-            false_,
-            none,
-            true_,
-            as_,
-            async_,
-            await_,
-            def,
-            del,
-            elif,
-            except,
-            finally,
-            from,
-            global,
-            in_,
-            is,
-            lambda,
-            nonlocal,
-            pass,
-            raise,
-            with,
-            yield_,
-            x,
-            match_,
-            self_,
-            cls,
-            print,
-            len,
-            list,
-            dict,
-            set,
-            str,
-            object,
-            super_,
-            isinstance,
-            property,
-            staticmethod,
-            classmethod,
-            typing,
-            any,
-            class_var,
-            callable,
-            int_enum,
-            int_flag,
-            package,
-            version,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -5756,125 +5615,132 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 202)?;
-        let mut v = Self::default();
+        if n < 234 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.chan = r.field(b, b + 8, "chan")?;
+            r.field_into(&mut self.chan, b, b + 8, "chan")?;
         }
         if n >= 14 {
-            v.defer = r.field(b, b + 10, "defer")?;
+            r.field_into(&mut self.defer, b, b + 10, "defer")?;
         }
         if n >= 18 {
-            v.fallthrough = r.field(b, b + 14, "fallthrough")?;
+            r.field_into(&mut self.fallthrough, b, b + 14, "fallthrough")?;
         }
         if n >= 23 {
-            v.func = r.field(b, b + 18, "func")?;
+            r.field_into(&mut self.func, b, b + 18, "func")?;
         }
         if n >= 31 {
-            v.go = r.field(b, b + 23, "go")?;
+            r.field_into(&mut self.go, b, b + 23, "go")?;
         }
         if n >= 39 {
-            v.interface = r.field(b, b + 31, "interface")?;
+            r.field_into(&mut self.interface, b, b + 31, "interface")?;
         }
         if n >= 43 {
-            v.map = r.field(b, b + 39, "map")?;
+            r.field_into(&mut self.map, b, b + 39, "map")?;
         }
         if n >= 51 {
-            v.package = r.field(b, b + 43, "package")?;
+            r.field_into(&mut self.package, b, b + 43, "package")?;
         }
         if n >= 55 {
-            v.range = r.field(b, b + 51, "range")?;
+            r.field_into(&mut self.range, b, b + 51, "range")?;
         }
         if n >= 60 {
-            v.select = r.field(b, b + 55, "select")?;
+            r.field_into(&mut self.select, b, b + 55, "select")?;
         }
         if n >= 64 {
-            v.type_ = r.field(b, b + 60, "type")?;
+            r.field_into(&mut self.type_, b, b + 60, "type")?;
         }
         if n >= 68 {
-            v.var = r.field(b, b + 64, "var")?;
+            r.field_into(&mut self.var, b, b + 64, "var")?;
         }
         if n >= 84 {
-            v.any = r.field(b, b + 68, "any")?;
+            r.field_into(&mut self.any, b, b + 68, "any")?;
         }
         if n >= 100 {
-            v.error = r.field(b, b + 84, "error")?;
+            r.field_into(&mut self.error, b, b + 84, "error")?;
         }
         if n >= 108 {
-            v.rune = r.field(b, b + 100, "rune")?;
+            r.field_into(&mut self.rune, b, b + 100, "rune")?;
         }
         if n >= 112 {
-            v.uint = r.field(b, b + 108, "uint")?;
+            r.field_into(&mut self.uint, b, b + 108, "uint")?;
         }
         if n >= 113 {
-            v.nil = r.field(b, b + 112, "nil")?;
+            r.field_into(&mut self.nil, b, b + 112, "nil")?;
         }
         if n >= 118 {
-            v.iota = r.field(b, b + 113, "iota")?;
+            r.field_into(&mut self.iota, b, b + 113, "iota")?;
         }
         if n >= 120 {
-            v.cap = r.field(b, b + 118, "cap")?;
+            r.field_into(&mut self.cap, b, b + 118, "cap")?;
         }
         if n >= 124 {
-            v.make = r.field(b, b + 120, "make")?;
+            r.field_into(&mut self.make, b, b + 120, "make")?;
         }
         if n >= 128 {
-            v.append = r.field(b, b + 124, "append")?;
+            r.field_into(&mut self.append, b, b + 124, "append")?;
         }
         if n >= 133 {
-            v.copy = r.field(b, b + 128, "copy")?;
+            r.field_into(&mut self.copy, b, b + 128, "copy")?;
         }
         if n >= 141 {
-            v.panic = r.field(b, b + 133, "panic")?;
+            r.field_into(&mut self.panic, b, b + 133, "panic")?;
         }
         if n >= 149 {
-            v.recover = r.field(b, b + 141, "recover")?;
+            r.field_into(&mut self.recover, b, b + 141, "recover")?;
         }
         if n >= 153 {
-            v.println = r.field(b, b + 149, "println")?;
+            r.field_into(&mut self.println, b, b + 149, "println")?;
         }
         if n >= 161 {
-            v.complex = r.field(b, b + 153, "complex")?;
+            r.field_into(&mut self.complex, b, b + 153, "complex")?;
         }
         if n >= 165 {
-            v.real = r.field(b, b + 161, "real")?;
+            r.field_into(&mut self.real, b, b + 161, "real")?;
         }
         if n >= 170 {
-            v.imag = r.field(b, b + 165, "imag")?;
+            r.field_into(&mut self.imag, b, b + 165, "imag")?;
         }
         if n >= 174 {
-            v.close = r.field(b, b + 170, "close")?;
+            r.field_into(&mut self.close, b, b + 170, "close")?;
         }
         if n >= 178 {
-            v.min = r.field(b, b + 174, "min")?;
+            r.field_into(&mut self.min, b, b + 174, "min")?;
         }
         if n >= 194 {
-            v.max = r.field(b, b + 178, "max")?;
+            r.field_into(&mut self.max, b, b + 178, "max")?;
         }
         if n >= 210 {
-            v.clear = r.field(b, b + 194, "clear")?;
+            r.field_into(&mut self.clear, b, b + 194, "clear")?;
         }
         if n >= 218 {
-            v.uintptr = r.field(b, b + 210, "uintptr")?;
+            r.field_into(&mut self.uintptr, b, b + 210, "uintptr")?;
         }
         if n >= 222 {
-            v.float32 = r.field(b, b + 218, "float32")?;
+            r.field_into(&mut self.float32, b, b + 218, "float32")?;
         }
         if n >= 223 {
-            v.float64 = r.field(b, b + 222, "float64")?;
+            r.field_into(&mut self.float64, b, b + 222, "float64")?;
         }
         if n >= 228 {
-            v.complex64 = r.field(b, b + 223, "complex64")?;
+            r.field_into(&mut self.complex64, b, b + 223, "complex64")?;
         }
         if n >= 230 {
-            v.complex128 = r.field(b, b + 228, "complex128")?;
+            r.field_into(&mut self.complex128, b, b + 228, "complex128")?;
         }
         if n >= 234 {
-            v.comparable = r.field(b, b + 230, "comparable")?;
+            r.field_into(&mut self.comparable, b, b + 230, "comparable")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -5975,94 +5841,55 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(202)?;
         let run0 = r.run(6, "chan=2,defer=4")?;
-        let chan = fbe::Fixed::at(run0, 0);
-        let defer = fbe::Fixed::at(run0, 2);
-        let fallthrough = r.final_field("fallthrough")?;
-        let func = r.final_field("func")?;
+        self.chan = fbe::Fixed::at(run0, 0);
+        self.defer = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.fallthrough, "fallthrough")?;
+        r.final_field_into(&mut self.func, "func")?;
         let run3 = r.run(28, "go=8,interface=8,map=4,package=8")?;
-        let go = fbe::Fixed::at(run3, 0);
-        let interface = fbe::Fixed::at(run3, 8);
-        let map = fbe::Fixed::at(run3, 16);
-        let package = fbe::Fixed::at(run3, 20);
-        let range = r.final_field("range")?;
-        let select = r.final_field("select")?;
-        let type_ = r.final_field("type")?;
-        let var = r.final_field("var")?;
-        let any = r.final_field("any")?;
+        self.go = fbe::Fixed::at(run3, 0);
+        self.interface = fbe::Fixed::at(run3, 8);
+        self.map = fbe::Fixed::at(run3, 16);
+        self.package = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.range, "range")?;
+        r.final_field_into(&mut self.select, "select")?;
+        r.final_field_into(&mut self.type_, "type")?;
+        r.final_field_into(&mut self.var, "var")?;
+        r.final_field_into(&mut self.any, "any")?;
         let run9 = r.run(29, "error=16,rune=8,uint=4,nil=1")?;
-        let error = fbe::Fixed::at(run9, 0);
-        let rune = fbe::Fixed::at(run9, 16);
-        let uint = fbe::Fixed::at(run9, 24);
-        let nil = fbe::Fixed::at(run9, 28);
-        let iota = r.final_field("iota")?;
+        self.error = fbe::Fixed::at(run9, 0);
+        self.rune = fbe::Fixed::at(run9, 16);
+        self.uint = fbe::Fixed::at(run9, 24);
+        self.nil = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.iota, "iota")?;
         let run11 = r.run(6, "cap=2,make=4")?;
-        let cap = fbe::Fixed::at(run11, 0);
-        let make = fbe::Fixed::at(run11, 2);
-        let append = r.final_field("append")?;
-        let copy = r.final_field("copy")?;
+        self.cap = fbe::Fixed::at(run11, 0);
+        self.make = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.append, "append")?;
+        r.final_field_into(&mut self.copy, "copy")?;
         let run14 = r.run(28, "panic=8,recover=8,println=4,complex=8")?;
-        let panic = fbe::Fixed::at(run14, 0);
-        let recover = fbe::Fixed::at(run14, 8);
-        let println = fbe::Fixed::at(run14, 16);
-        let complex = fbe::Fixed::at(run14, 20);
-        let real = r.final_field("real")?;
-        let imag = r.final_field("imag")?;
-        let close = r.final_field("close")?;
-        let min = r.final_field("min")?;
-        let max = r.final_field("max")?;
+        self.panic = fbe::Fixed::at(run14, 0);
+        self.recover = fbe::Fixed::at(run14, 8);
+        self.println = fbe::Fixed::at(run14, 16);
+        self.complex = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.real, "real")?;
+        r.final_field_into(&mut self.imag, "imag")?;
+        r.final_field_into(&mut self.close, "close")?;
+        r.final_field_into(&mut self.min, "min")?;
+        r.final_field_into(&mut self.max, "max")?;
         let run20 = r.run(29, "clear=16,uintptr=8,float32=4,float64=1")?;
-        let clear = fbe::Fixed::at(run20, 0);
-        let uintptr = fbe::Fixed::at(run20, 16);
-        let float32 = fbe::Fixed::at(run20, 24);
-        let float64 = fbe::Fixed::at(run20, 28);
-        let complex64 = r.final_field("complex64")?;
+        self.clear = fbe::Fixed::at(run20, 0);
+        self.uintptr = fbe::Fixed::at(run20, 16);
+        self.float32 = fbe::Fixed::at(run20, 24);
+        self.float64 = fbe::Fixed::at(run20, 28);
+        r.final_field_into(&mut self.complex64, "complex64")?;
         let run22 = r.run(6, "complex128=2,comparable=4")?;
-        let complex128 = fbe::Fixed::at(run22, 0);
-        let comparable = fbe::Fixed::at(run22, 2);
+        self.complex128 = fbe::Fixed::at(run22, 0);
+        self.comparable = fbe::Fixed::at(run22, 2);
         r.leave();
-        Ok(GoWords {
-            chan,
-            defer,
-            fallthrough,
-            func,
-            go,
-            interface,
-            map,
-            package,
-            range,
-            select,
-            type_,
-            var,
-            any,
-            error,
-            rune,
-            uint,
-            nil,
-            iota,
-            cap,
-            make,
-            append,
-            copy,
-            panic,
-            recover,
-            println,
-            complex,
-            real,
-            imag,
-            close,
-            min,
-            max,
-            clear,
-            uintptr,
-            float32,
-            float64,
-            complex64,
-            complex128,
-            comparable,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -6488,107 +6315,114 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 182)?;
-        let mut v = Self::default();
+        if n < 210 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.abstract_ = r.field(b, b + 8, "abstract")?;
+            r.field_into(&mut self.abstract_, b, b + 8, "abstract")?;
         }
         if n >= 14 {
-            v.boolean = r.field(b, b + 10, "boolean")?;
+            r.field_into(&mut self.boolean, b, b + 10, "boolean")?;
         }
         if n >= 18 {
-            v.extends = r.field(b, b + 14, "extends")?;
+            r.field_into(&mut self.extends, b, b + 14, "extends")?;
         }
         if n >= 23 {
-            v.implements = r.field(b, b + 18, "implements")?;
+            r.field_into(&mut self.implements, b, b + 18, "implements")?;
         }
         if n >= 31 {
-            v.instanceof = r.field(b, b + 23, "instanceof")?;
+            r.field_into(&mut self.instanceof, b, b + 23, "instanceof")?;
         }
         if n >= 39 {
-            v.native = r.field(b, b + 31, "native")?;
+            r.field_into(&mut self.native, b, b + 31, "native")?;
         }
         if n >= 43 {
-            v.strictfp = r.field(b, b + 39, "strictfp")?;
+            r.field_into(&mut self.strictfp, b, b + 39, "strictfp")?;
         }
         if n >= 51 {
-            v.synchronized = r.field(b, b + 43, "synchronized")?;
+            r.field_into(&mut self.synchronized, b, b + 43, "synchronized")?;
         }
         if n >= 55 {
-            v.throws = r.field(b, b + 51, "throws")?;
+            r.field_into(&mut self.throws, b, b + 51, "throws")?;
         }
         if n >= 60 {
-            v.transient = r.field(b, b + 55, "transient")?;
+            r.field_into(&mut self.transient, b, b + 55, "transient")?;
         }
         if n >= 64 {
-            v.record = r.field(b, b + 60, "record")?;
+            r.field_into(&mut self.record, b, b + 60, "record")?;
         }
         if n >= 68 {
-            v.sealed = r.field(b, b + 64, "sealed")?;
+            r.field_into(&mut self.sealed, b, b + 64, "sealed")?;
         }
         if n >= 84 {
-            v.permits = r.field(b, b + 68, "permits")?;
+            r.field_into(&mut self.permits, b, b + 68, "permits")?;
         }
         if n >= 100 {
-            v.when = r.field(b, b + 84, "when")?;
+            r.field_into(&mut self.when, b, b + 84, "when")?;
         }
         if n >= 108 {
-            v.open = r.field(b, b + 100, "open")?;
+            r.field_into(&mut self.open, b, b + 100, "open")?;
         }
         if n >= 112 {
-            v.exports = r.field(b, b + 108, "exports")?;
+            r.field_into(&mut self.exports, b, b + 108, "exports")?;
         }
         if n >= 113 {
-            v.opens = r.field(b, b + 112, "opens")?;
+            r.field_into(&mut self.opens, b, b + 112, "opens")?;
         }
         if n >= 118 {
-            v.to = r.field(b, b + 113, "to")?;
+            r.field_into(&mut self.to, b, b + 113, "to")?;
         }
         if n >= 120 {
-            v.uses = r.field(b, b + 118, "uses")?;
+            r.field_into(&mut self.uses, b, b + 118, "uses")?;
         }
         if n >= 124 {
-            v.provides = r.field(b, b + 120, "provides")?;
+            r.field_into(&mut self.provides, b, b + 120, "provides")?;
         }
         if n >= 128 {
-            v.transitive = r.field(b, b + 124, "transitive")?;
+            r.field_into(&mut self.transitive, b, b + 124, "transitive")?;
         }
         if n >= 133 {
-            v.object = r.field(b, b + 128, "Object")?;
+            r.field_into(&mut self.object, b, b + 128, "Object")?;
         }
         if n >= 141 {
-            v.string = r.field(b, b + 133, "String")?;
+            r.field_into(&mut self.string, b, b + 133, "String")?;
         }
         if n >= 149 {
-            v.integer = r.field(b, b + 141, "Integer")?;
+            r.field_into(&mut self.integer, b, b + 141, "Integer")?;
         }
         if n >= 153 {
-            v.long = r.field(b, b + 149, "Long")?;
+            r.field_into(&mut self.long, b, b + 149, "Long")?;
         }
         if n >= 161 {
-            v.math = r.field(b, b + 153, "Math")?;
+            r.field_into(&mut self.math, b, b + 153, "Math")?;
         }
         if n >= 165 {
-            v.system = r.field(b, b + 161, "System")?;
+            r.field_into(&mut self.system, b, b + 161, "System")?;
         }
         if n >= 170 {
-            v.override_ = r.field(b, b + 165, "Override")?;
+            r.field_into(&mut self.override_, b, b + 165, "Override")?;
         }
         if n >= 174 {
-            v.class = r.field(b, b + 170, "Class")?;
+            r.field_into(&mut self.class, b, b + 170, "Class")?;
         }
         if n >= 178 {
-            v.list = r.field(b, b + 174, "List")?;
+            r.field_into(&mut self.list, b, b + 174, "List")?;
         }
         if n >= 194 {
-            v.map = r.field(b, b + 178, "Map")?;
+            r.field_into(&mut self.map, b, b + 178, "Map")?;
         }
         if n >= 210 {
-            v.set = r.field(b, b + 194, "Set")?;
+            r.field_into(&mut self.set, b, b + 194, "Set")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -6680,80 +6514,47 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(182)?;
         let run0 = r.run(6, "abstract=2,boolean=4")?;
-        let abstract_ = fbe::Fixed::at(run0, 0);
-        let boolean = fbe::Fixed::at(run0, 2);
-        let extends = r.final_field("extends")?;
-        let implements = r.final_field("implements")?;
+        self.abstract_ = fbe::Fixed::at(run0, 0);
+        self.boolean = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.extends, "extends")?;
+        r.final_field_into(&mut self.implements, "implements")?;
         let run3 = r.run(28, "instanceof=8,native=8,strictfp=4,synchronized=8")?;
-        let instanceof = fbe::Fixed::at(run3, 0);
-        let native = fbe::Fixed::at(run3, 8);
-        let strictfp = fbe::Fixed::at(run3, 16);
-        let synchronized = fbe::Fixed::at(run3, 20);
-        let throws = r.final_field("throws")?;
-        let transient = r.final_field("transient")?;
-        let record = r.final_field("record")?;
-        let sealed = r.final_field("sealed")?;
-        let permits = r.final_field("permits")?;
+        self.instanceof = fbe::Fixed::at(run3, 0);
+        self.native = fbe::Fixed::at(run3, 8);
+        self.strictfp = fbe::Fixed::at(run3, 16);
+        self.synchronized = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.throws, "throws")?;
+        r.final_field_into(&mut self.transient, "transient")?;
+        r.final_field_into(&mut self.record, "record")?;
+        r.final_field_into(&mut self.sealed, "sealed")?;
+        r.final_field_into(&mut self.permits, "permits")?;
         let run9 = r.run(29, "when=16,open=8,exports=4,opens=1")?;
-        let when = fbe::Fixed::at(run9, 0);
-        let open = fbe::Fixed::at(run9, 16);
-        let exports = fbe::Fixed::at(run9, 24);
-        let opens = fbe::Fixed::at(run9, 28);
-        let to = r.final_field("to")?;
+        self.when = fbe::Fixed::at(run9, 0);
+        self.open = fbe::Fixed::at(run9, 16);
+        self.exports = fbe::Fixed::at(run9, 24);
+        self.opens = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.to, "to")?;
         let run11 = r.run(6, "uses=2,provides=4")?;
-        let uses = fbe::Fixed::at(run11, 0);
-        let provides = fbe::Fixed::at(run11, 2);
-        let transitive = r.final_field("transitive")?;
-        let object = r.final_field("Object")?;
+        self.uses = fbe::Fixed::at(run11, 0);
+        self.provides = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.transitive, "transitive")?;
+        r.final_field_into(&mut self.object, "Object")?;
         let run14 = r.run(28, "String=8,Integer=8,Long=4,Math=8")?;
-        let string = fbe::Fixed::at(run14, 0);
-        let integer = fbe::Fixed::at(run14, 8);
-        let long = fbe::Fixed::at(run14, 16);
-        let math = fbe::Fixed::at(run14, 20);
-        let system = r.final_field("System")?;
-        let override_ = r.final_field("Override")?;
-        let class = r.final_field("Class")?;
-        let list = r.final_field("List")?;
-        let map = r.final_field("Map")?;
-        let set = r.final_field("Set")?;
+        self.string = fbe::Fixed::at(run14, 0);
+        self.integer = fbe::Fixed::at(run14, 8);
+        self.long = fbe::Fixed::at(run14, 16);
+        self.math = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.system, "System")?;
+        r.final_field_into(&mut self.override_, "Override")?;
+        r.final_field_into(&mut self.class, "Class")?;
+        r.final_field_into(&mut self.list, "List")?;
+        r.final_field_into(&mut self.map, "Map")?;
+        r.final_field_into(&mut self.set, "Set")?;
         r.leave();
-        Ok(JavaWords {
-            abstract_,
-            boolean,
-            extends,
-            implements,
-            instanceof,
-            native,
-            strictfp,
-            synchronized,
-            throws,
-            transient,
-            record,
-            sealed,
-            permits,
-            when,
-            open,
-            exports,
-            opens,
-            to,
-            uses,
-            provides,
-            transitive,
-            object,
-            string,
-            integer,
-            long,
-            math,
-            system,
-            override_,
-            class,
-            list,
-            map,
-            set,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -7167,131 +6968,138 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 6, 207)?;
-        let mut v = Self::default();
+        if n < 243 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.fun = r.field(b, b + 8, "fun")?;
+            r.field_into(&mut self.fun, b, b + 8, "fun")?;
         }
         if n >= 14 {
-            v.typealias = r.field(b, b + 10, "typealias")?;
+            r.field_into(&mut self.typealias, b, b + 10, "typealias")?;
         }
         if n >= 18 {
-            v.typeof_ = r.field(b, b + 14, "typeof")?;
+            r.field_into(&mut self.typeof_, b, b + 14, "typeof")?;
         }
         if n >= 23 {
-            v.val = r.field(b, b + 18, "val")?;
+            r.field_into(&mut self.val, b, b + 18, "val")?;
         }
         if n >= 31 {
-            v.by = r.field(b, b + 23, "by")?;
+            r.field_into(&mut self.by, b, b + 23, "by")?;
         }
         if n >= 39 {
-            v.constructor = r.field(b, b + 31, "constructor")?;
+            r.field_into(&mut self.constructor, b, b + 31, "constructor")?;
         }
         if n >= 43 {
-            v.delegate = r.field(b, b + 39, "delegate")?;
+            r.field_into(&mut self.delegate, b, b + 39, "delegate")?;
         }
         if n >= 51 {
-            v.dynamic = r.field(b, b + 43, "dynamic")?;
+            r.field_into(&mut self.dynamic, b, b + 43, "dynamic")?;
         }
         if n >= 55 {
-            v.field = r.field(b, b + 51, "field")?;
+            r.field_into(&mut self.field, b, b + 51, "field")?;
         }
         if n >= 60 {
-            v.file = r.field(b, b + 55, "file")?;
+            r.field_into(&mut self.file, b, b + 55, "file")?;
         }
         if n >= 64 {
-            v.get = r.field(b, b + 60, "get")?;
+            r.field_into(&mut self.get, b, b + 60, "get")?;
         }
         if n >= 68 {
-            v.init = r.field(b, b + 64, "init")?;
+            r.field_into(&mut self.init, b, b + 64, "init")?;
         }
         if n >= 84 {
-            v.param = r.field(b, b + 68, "param")?;
+            r.field_into(&mut self.param, b, b + 68, "param")?;
         }
         if n >= 100 {
-            v.receiver = r.field(b, b + 84, "receiver")?;
+            r.field_into(&mut self.receiver, b, b + 84, "receiver")?;
         }
         if n >= 108 {
-            v.setparam = r.field(b, b + 100, "setparam")?;
+            r.field_into(&mut self.setparam, b, b + 100, "setparam")?;
         }
         if n >= 112 {
-            v.value = r.field(b, b + 108, "value")?;
+            r.field_into(&mut self.value, b, b + 108, "value")?;
         }
         if n >= 113 {
-            v.where_ = r.field(b, b + 112, "where")?;
+            r.field_into(&mut self.where_, b, b + 112, "where")?;
         }
         if n >= 118 {
-            v.actual = r.field(b, b + 113, "actual")?;
+            r.field_into(&mut self.actual, b, b + 113, "actual")?;
         }
         if n >= 120 {
-            v.annotation = r.field(b, b + 118, "annotation")?;
+            r.field_into(&mut self.annotation, b, b + 118, "annotation")?;
         }
         if n >= 124 {
-            v.companion = r.field(b, b + 120, "companion")?;
+            r.field_into(&mut self.companion, b, b + 120, "companion")?;
         }
         if n >= 128 {
-            v.crossinline = r.field(b, b + 124, "crossinline")?;
+            r.field_into(&mut self.crossinline, b, b + 124, "crossinline")?;
         }
         if n >= 133 {
-            v.data = r.field(b, b + 128, "data")?;
+            r.field_into(&mut self.data, b, b + 128, "data")?;
         }
         if n >= 141 {
-            v.expect = r.field(b, b + 133, "expect")?;
+            r.field_into(&mut self.expect, b, b + 133, "expect")?;
         }
         if n >= 149 {
-            v.external = r.field(b, b + 141, "external")?;
+            r.field_into(&mut self.external, b, b + 141, "external")?;
         }
         if n >= 153 {
-            v.infix = r.field(b, b + 149, "infix")?;
+            r.field_into(&mut self.infix, b, b + 149, "infix")?;
         }
         if n >= 161 {
-            v.inner = r.field(b, b + 153, "inner")?;
+            r.field_into(&mut self.inner, b, b + 153, "inner")?;
         }
         if n >= 165 {
-            v.internal = r.field(b, b + 161, "internal")?;
+            r.field_into(&mut self.internal, b, b + 161, "internal")?;
         }
         if n >= 170 {
-            v.lateinit = r.field(b, b + 165, "lateinit")?;
+            r.field_into(&mut self.lateinit, b, b + 165, "lateinit")?;
         }
         if n >= 174 {
-            v.noinline = r.field(b, b + 170, "noinline")?;
+            r.field_into(&mut self.noinline, b, b + 170, "noinline")?;
         }
         if n >= 178 {
-            v.out = r.field(b, b + 174, "out")?;
+            r.field_into(&mut self.out, b, b + 174, "out")?;
         }
         if n >= 194 {
-            v.reified = r.field(b, b + 178, "reified")?;
+            r.field_into(&mut self.reified, b, b + 178, "reified")?;
         }
         if n >= 210 {
-            v.suspend = r.field(b, b + 194, "suspend")?;
+            r.field_into(&mut self.suspend, b, b + 194, "suspend")?;
         }
         if n >= 218 {
-            v.tailrec = r.field(b, b + 210, "tailrec")?;
+            r.field_into(&mut self.tailrec, b, b + 210, "tailrec")?;
         }
         if n >= 222 {
-            v.vararg = r.field(b, b + 218, "vararg")?;
+            r.field_into(&mut self.vararg, b, b + 218, "vararg")?;
         }
         if n >= 223 {
-            v.it = r.field(b, b + 222, "it")?;
+            r.field_into(&mut self.it, b, b + 222, "it")?;
         }
         if n >= 228 {
-            v.companion_ = r.field(b, b + 223, "Companion")?;
+            r.field_into(&mut self.companion_, b, b + 223, "Companion")?;
         }
         if n >= 230 {
-            v.unit = r.field(b, b + 228, "Unit")?;
+            r.field_into(&mut self.unit, b, b + 228, "Unit")?;
         }
         if n >= 234 {
-            v.nothing = r.field(b, b + 230, "Nothing")?;
+            r.field_into(&mut self.nothing, b, b + 230, "Nothing")?;
         }
         if n >= 238 {
-            v.int = r.field(b, b + 234, "Int")?;
+            r.field_into(&mut self.int, b, b + 234, "Int")?;
         }
         if n >= 243 {
-            v.array = r.field(b, b + 238, "Array")?;
+            r.field_into(&mut self.array, b, b + 238, "Array")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -7400,98 +7208,57 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(207)?;
         let run0 = r.run(6, "fun=2,typealias=4")?;
-        let fun = fbe::Fixed::at(run0, 0);
-        let typealias = fbe::Fixed::at(run0, 2);
-        let typeof_ = r.final_field("typeof")?;
-        let val = r.final_field("val")?;
+        self.fun = fbe::Fixed::at(run0, 0);
+        self.typealias = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.typeof_, "typeof")?;
+        r.final_field_into(&mut self.val, "val")?;
         let run3 = r.run(28, "by=8,constructor=8,delegate=4,dynamic=8")?;
-        let by = fbe::Fixed::at(run3, 0);
-        let constructor = fbe::Fixed::at(run3, 8);
-        let delegate = fbe::Fixed::at(run3, 16);
-        let dynamic = fbe::Fixed::at(run3, 20);
-        let field = r.final_field("field")?;
-        let file = r.final_field("file")?;
-        let get = r.final_field("get")?;
-        let init = r.final_field("init")?;
-        let param = r.final_field("param")?;
+        self.by = fbe::Fixed::at(run3, 0);
+        self.constructor = fbe::Fixed::at(run3, 8);
+        self.delegate = fbe::Fixed::at(run3, 16);
+        self.dynamic = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.field, "field")?;
+        r.final_field_into(&mut self.file, "file")?;
+        r.final_field_into(&mut self.get, "get")?;
+        r.final_field_into(&mut self.init, "init")?;
+        r.final_field_into(&mut self.param, "param")?;
         let run9 = r.run(29, "receiver=16,setparam=8,value=4,where=1")?;
-        let receiver = fbe::Fixed::at(run9, 0);
-        let setparam = fbe::Fixed::at(run9, 16);
-        let value = fbe::Fixed::at(run9, 24);
-        let where_ = fbe::Fixed::at(run9, 28);
-        let actual = r.final_field("actual")?;
+        self.receiver = fbe::Fixed::at(run9, 0);
+        self.setparam = fbe::Fixed::at(run9, 16);
+        self.value = fbe::Fixed::at(run9, 24);
+        self.where_ = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.actual, "actual")?;
         let run11 = r.run(6, "annotation=2,companion=4")?;
-        let annotation = fbe::Fixed::at(run11, 0);
-        let companion = fbe::Fixed::at(run11, 2);
-        let crossinline = r.final_field("crossinline")?;
-        let data = r.final_field("data")?;
+        self.annotation = fbe::Fixed::at(run11, 0);
+        self.companion = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.crossinline, "crossinline")?;
+        r.final_field_into(&mut self.data, "data")?;
         let run14 = r.run(28, "expect=8,external=8,infix=4,inner=8")?;
-        let expect = fbe::Fixed::at(run14, 0);
-        let external = fbe::Fixed::at(run14, 8);
-        let infix = fbe::Fixed::at(run14, 16);
-        let inner = fbe::Fixed::at(run14, 20);
-        let internal = r.final_field("internal")?;
-        let lateinit = r.final_field("lateinit")?;
-        let noinline = r.final_field("noinline")?;
-        let out = r.final_field("out")?;
-        let reified = r.final_field("reified")?;
+        self.expect = fbe::Fixed::at(run14, 0);
+        self.external = fbe::Fixed::at(run14, 8);
+        self.infix = fbe::Fixed::at(run14, 16);
+        self.inner = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.internal, "internal")?;
+        r.final_field_into(&mut self.lateinit, "lateinit")?;
+        r.final_field_into(&mut self.noinline, "noinline")?;
+        r.final_field_into(&mut self.out, "out")?;
+        r.final_field_into(&mut self.reified, "reified")?;
         let run20 = r.run(29, "suspend=16,tailrec=8,vararg=4,it=1")?;
-        let suspend = fbe::Fixed::at(run20, 0);
-        let tailrec = fbe::Fixed::at(run20, 16);
-        let vararg = fbe::Fixed::at(run20, 24);
-        let it = fbe::Fixed::at(run20, 28);
-        let companion_ = r.final_field("Companion")?;
+        self.suspend = fbe::Fixed::at(run20, 0);
+        self.tailrec = fbe::Fixed::at(run20, 16);
+        self.vararg = fbe::Fixed::at(run20, 24);
+        self.it = fbe::Fixed::at(run20, 28);
+        r.final_field_into(&mut self.companion_, "Companion")?;
         let run22 = r.run(6, "Unit=2,Nothing=4")?;
-        let unit = fbe::Fixed::at(run22, 0);
-        let nothing = fbe::Fixed::at(run22, 2);
-        let int = r.final_field("Int")?;
-        let array = r.final_field("Array")?;
+        self.unit = fbe::Fixed::at(run22, 0);
+        self.nothing = fbe::Fixed::at(run22, 2);
+        r.final_field_into(&mut self.int, "Int")?;
+        r.final_field_into(&mut self.array, "Array")?;
         r.leave();
-        Ok(KotlinWords {
-            fun,
-            typealias,
-            typeof_,
-            val,
-            by,
-            constructor,
-            delegate,
-            dynamic,
-            field,
-            file,
-            get,
-            init,
-            param,
-            receiver,
-            setparam,
-            value,
-            where_,
-            actual,
-            annotation,
-            companion,
-            crossinline,
-            data,
-            expect,
-            external,
-            infix,
-            inner,
-            internal,
-            lateinit,
-            noinline,
-            out,
-            reified,
-            suspend,
-            tailrec,
-            vararg,
-            it,
-            companion_,
-            unit,
-            nothing,
-            int,
-            array,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -7968,137 +7735,149 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 223)?;
-        let mut v = Self::default();
+        if n < 259 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.debugger = r.field(b, b + 8, "debugger")?;
+            r.field_into(&mut self.debugger, b, b + 8, "debugger")?;
         }
         if n >= 14 {
-            v.function = r.field(b, b + 10, "function")?;
+            r.field_into(&mut self.function, b, b + 10, "function")?;
         }
         if n >= 18 {
-            v.let_ = r.field(b, b + 14, "let")?;
+            r.field_into(&mut self.let_, b, b + 14, "let")?;
         }
         if n >= 23 {
-            v.of = r.field(b, b + 18, "of")?;
+            r.field_into(&mut self.of, b, b + 18, "of")?;
         }
         if n >= 31 {
-            v.declare = r.field(b, b + 23, "declare")?;
+            r.field_into(&mut self.declare, b, b + 23, "declare")?;
         }
         if n >= 39 {
-            v.unknown = r.field(b, b + 31, "unknown")?;
+            r.field_into(&mut self.unknown, b, b + 31, "unknown")?;
         }
         if n >= 43 {
-            v.never = r.field(b, b + 39, "never")?;
+            r.field_into(&mut self.never, b, b + 39, "never")?;
         }
         if n >= 51 {
-            v.number = r.field(b, b + 43, "number")?;
+            r.field_into(&mut self.number, b, b + 43, "number")?;
         }
         if n >= 55 {
-            v.bigint = r.field(b, b + 51, "bigint")?;
+            r.field_into(&mut self.bigint, b, b + 51, "bigint")?;
         }
         if n >= 60 {
-            v.symbol = r.field(b, b + 55, "symbol")?;
+            r.field_into(&mut self.symbol, b, b + 55, "symbol")?;
         }
         if n >= 64 {
-            v.undefined = r.field(b, b + 60, "undefined")?;
+            r.field_into(&mut self.undefined, b, b + 60, "undefined")?;
         }
         if n >= 68 {
-            v.na_n = r.field(b, b + 64, "NaN")?;
+            r.field_into(&mut self.na_n, b, b + 64, "NaN")?;
         }
         if n >= 84 {
-            v.infinity = r.field(b, b + 68, "Infinity")?;
+            r.field_into(&mut self.infinity, b, b + 68, "Infinity")?;
         }
         if n >= 100 {
-            v.uint8_array = r.field(b, b + 84, "Uint8Array")?;
+            r.field_into(&mut self.uint8_array, b, b + 84, "Uint8Array")?;
         }
         if n >= 108 {
-            v.error = r.field(b, b + 100, "Error")?;
+            r.field_into(&mut self.error, b, b + 100, "Error")?;
         }
         if n >= 112 {
-            v.number_ = r.field(b, b + 108, "Number")?;
+            r.field_into(&mut self.number_, b, b + 108, "Number")?;
         }
         if n >= 113 {
-            v.big_int = r.field(b, b + 112, "BigInt")?;
+            r.field_into(&mut self.big_int, b, b + 112, "BigInt")?;
         }
         if n >= 118 {
-            v.boolean = r.field(b, b + 113, "Boolean")?;
+            r.field_into(&mut self.boolean, b, b + 113, "Boolean")?;
         }
         if n >= 120 {
-            v.symbol_ = r.field(b, b + 118, "Symbol")?;
+            r.field_into(&mut self.symbol_, b, b + 118, "Symbol")?;
         }
         if n >= 124 {
-            v.date = r.field(b, b + 120, "Date")?;
+            r.field_into(&mut self.date, b, b + 120, "Date")?;
         }
         if n >= 128 {
-            v.json = r.field(b, b + 124, "JSON")?;
+            r.field_into(&mut self.json, b, b + 124, "JSON")?;
         }
         if n >= 133 {
-            v.promise = r.field(b, b + 128, "Promise")?;
+            r.field_into(&mut self.promise, b, b + 128, "Promise")?;
         }
         if n >= 141 {
-            v.partial = r.field(b, b + 133, "Partial")?;
+            r.field_into(&mut self.partial, b, b + 133, "Partial")?;
         }
         if n >= 149 {
-            v.record = r.field(b, b + 141, "Record")?;
+            r.field_into(&mut self.record, b, b + 141, "Record")?;
         }
         if n >= 153 {
-            v.global_this = r.field(b, b + 149, "globalThis")?;
+            r.field_into(&mut self.global_this, b, b + 149, "globalThis")?;
         }
         if n >= 161 {
-            v.arguments = r.field(b, b + 153, "arguments")?;
+            r.field_into(&mut self.arguments, b, b + 153, "arguments")?;
         }
         if n >= 165 {
-            v.eval = r.field(b, b + 161, "eval")?;
+            r.field_into(&mut self.eval, b, b + 161, "eval")?;
         }
         if n >= 170 {
-            v.require = r.field(b, b + 165, "require")?;
+            r.field_into(&mut self.require, b, b + 165, "require")?;
         }
         if n >= 174 {
-            v.prototype = r.field(b, b + 170, "prototype")?;
+            r.field_into(&mut self.prototype, b, b + 170, "prototype")?;
         }
         if n >= 178 {
-            v.proto = r.field(b, b + 174, "__proto__")?;
+            r.field_into(&mut self.proto, b, b + 174, "__proto__")?;
         }
         if n >= 194 {
-            v.to_string = r.field(b, b + 178, "toString")?;
+            r.field_into(&mut self.to_string, b, b + 178, "toString")?;
         }
         if n >= 210 {
-            v.value_of = r.field(b, b + 194, "valueOf")?;
+            r.field_into(&mut self.value_of, b, b + 194, "valueOf")?;
         }
         if n >= 218 {
-            v.has_own_property = r.field(b, b + 210, "hasOwnProperty")?;
+            r.field_into(&mut self.has_own_property, b, b + 210, "hasOwnProperty")?;
         }
         if n >= 222 {
-            v.is_prototype_of = r.field(b, b + 218, "isPrototypeOf")?;
+            r.field_into(&mut self.is_prototype_of, b, b + 218, "isPrototypeOf")?;
         }
         if n >= 223 {
-            v.property_is_enumerable = r.field(b, b + 222, "propertyIsEnumerable")?;
+            r.field_into(
+                &mut self.property_is_enumerable,
+                b,
+                b + 222,
+                "propertyIsEnumerable",
+            )?;
         }
         if n >= 228 {
-            v.to_locale_string = r.field(b, b + 223, "toLocaleString")?;
+            r.field_into(&mut self.to_locale_string, b, b + 223, "toLocaleString")?;
         }
         if n >= 230 {
-            v.readonly = r.field(b, b + 228, "readonly")?;
+            r.field_into(&mut self.readonly, b, b + 228, "readonly")?;
         }
         if n >= 234 {
-            v.keyof = r.field(b, b + 230, "keyof")?;
+            r.field_into(&mut self.keyof, b, b + 230, "keyof")?;
         }
         if n >= 238 {
-            v.infer = r.field(b, b + 234, "infer")?;
+            r.field_into(&mut self.infer, b, b + 234, "infer")?;
         }
         if n >= 243 {
-            v.asserts = r.field(b, b + 238, "asserts")?;
+            r.field_into(&mut self.asserts, b, b + 238, "asserts")?;
         }
         if n >= 251 {
-            v.satisfies = r.field(b, b + 243, "satisfies")?;
+            r.field_into(&mut self.satisfies, b, b + 243, "satisfies")?;
         }
         if n >= 259 {
-            v.accessor = r.field(b, b + 251, "accessor")?;
+            r.field_into(&mut self.accessor, b, b + 251, "accessor")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -8209,106 +7988,63 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(223)?;
         let run0 = r.run(6, "debugger=2,function=4")?;
-        let debugger = fbe::Fixed::at(run0, 0);
-        let function = fbe::Fixed::at(run0, 2);
-        let let_ = r.final_field("let")?;
-        let of = r.final_field("of")?;
+        self.debugger = fbe::Fixed::at(run0, 0);
+        self.function = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.let_, "let")?;
+        r.final_field_into(&mut self.of, "of")?;
         let run3 = r.run(28, "declare=8,unknown=8,never=4,number=8")?;
-        let declare = fbe::Fixed::at(run3, 0);
-        let unknown = fbe::Fixed::at(run3, 8);
-        let never = fbe::Fixed::at(run3, 16);
-        let number = fbe::Fixed::at(run3, 20);
-        let bigint = r.final_field("bigint")?;
-        let symbol = r.final_field("symbol")?;
-        let undefined = r.final_field("undefined")?;
-        let na_n = r.final_field("NaN")?;
-        let infinity = r.final_field("Infinity")?;
+        self.declare = fbe::Fixed::at(run3, 0);
+        self.unknown = fbe::Fixed::at(run3, 8);
+        self.never = fbe::Fixed::at(run3, 16);
+        self.number = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.bigint, "bigint")?;
+        r.final_field_into(&mut self.symbol, "symbol")?;
+        r.final_field_into(&mut self.undefined, "undefined")?;
+        r.final_field_into(&mut self.na_n, "NaN")?;
+        r.final_field_into(&mut self.infinity, "Infinity")?;
         let run9 = r.run(29, "Uint8Array=16,Error=8,Number=4,BigInt=1")?;
-        let uint8_array = fbe::Fixed::at(run9, 0);
-        let error = fbe::Fixed::at(run9, 16);
-        let number_ = fbe::Fixed::at(run9, 24);
-        let big_int = fbe::Fixed::at(run9, 28);
-        let boolean = r.final_field("Boolean")?;
+        self.uint8_array = fbe::Fixed::at(run9, 0);
+        self.error = fbe::Fixed::at(run9, 16);
+        self.number_ = fbe::Fixed::at(run9, 24);
+        self.big_int = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.boolean, "Boolean")?;
         let run11 = r.run(6, "Symbol=2,Date=4")?;
-        let symbol_ = fbe::Fixed::at(run11, 0);
-        let date = fbe::Fixed::at(run11, 2);
-        let json = r.final_field("JSON")?;
-        let promise = r.final_field("Promise")?;
+        self.symbol_ = fbe::Fixed::at(run11, 0);
+        self.date = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.json, "JSON")?;
+        r.final_field_into(&mut self.promise, "Promise")?;
         let run14 = r.run(28, "Partial=8,Record=8,globalThis=4,arguments=8")?;
-        let partial = fbe::Fixed::at(run14, 0);
-        let record = fbe::Fixed::at(run14, 8);
-        let global_this = fbe::Fixed::at(run14, 16);
-        let arguments = fbe::Fixed::at(run14, 20);
-        let eval = r.final_field("eval")?;
-        let require = r.final_field("require")?;
-        let prototype = r.final_field("prototype")?;
-        let proto = r.final_field("__proto__")?;
-        let to_string = r.final_field("toString")?;
+        self.partial = fbe::Fixed::at(run14, 0);
+        self.record = fbe::Fixed::at(run14, 8);
+        self.global_this = fbe::Fixed::at(run14, 16);
+        self.arguments = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.eval, "eval")?;
+        r.final_field_into(&mut self.require, "require")?;
+        r.final_field_into(&mut self.prototype, "prototype")?;
+        r.final_field_into(&mut self.proto, "__proto__")?;
+        r.final_field_into(&mut self.to_string, "toString")?;
         let run20 = r.run(
             29,
             "valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1",
         )?;
-        let value_of = fbe::Fixed::at(run20, 0);
-        let has_own_property = fbe::Fixed::at(run20, 16);
-        let is_prototype_of = fbe::Fixed::at(run20, 24);
-        let property_is_enumerable = fbe::Fixed::at(run20, 28);
-        let to_locale_string = r.final_field("toLocaleString")?;
+        self.value_of = fbe::Fixed::at(run20, 0);
+        self.has_own_property = fbe::Fixed::at(run20, 16);
+        self.is_prototype_of = fbe::Fixed::at(run20, 24);
+        self.property_is_enumerable = fbe::Fixed::at(run20, 28);
+        r.final_field_into(&mut self.to_locale_string, "toLocaleString")?;
         let run22 = r.run(6, "readonly=2,keyof=4")?;
-        let readonly = fbe::Fixed::at(run22, 0);
-        let keyof = fbe::Fixed::at(run22, 2);
-        let infer = r.final_field("infer")?;
-        let asserts = r.final_field("asserts")?;
+        self.readonly = fbe::Fixed::at(run22, 0);
+        self.keyof = fbe::Fixed::at(run22, 2);
+        r.final_field_into(&mut self.infer, "infer")?;
+        r.final_field_into(&mut self.asserts, "asserts")?;
         let run25 = r.run(16, "satisfies=8,accessor=8")?;
-        let satisfies = fbe::Fixed::at(run25, 0);
-        let accessor = fbe::Fixed::at(run25, 8);
+        self.satisfies = fbe::Fixed::at(run25, 0);
+        self.accessor = fbe::Fixed::at(run25, 8);
         r.leave();
-        Ok(JsWords {
-            debugger,
-            function,
-            let_,
-            of,
-            declare,
-            unknown,
-            never,
-            number,
-            bigint,
-            symbol,
-            undefined,
-            na_n,
-            infinity,
-            uint8_array,
-            error,
-            number_,
-            big_int,
-            boolean,
-            symbol_,
-            date,
-            json,
-            promise,
-            partial,
-            record,
-            global_this,
-            arguments,
-            eval,
-            require,
-            prototype,
-            proto,
-            to_string,
-            value_of,
-            has_own_property,
-            is_prototype_of,
-            property_is_enumerable,
-            to_locale_string,
-            readonly,
-            keyof,
-            infer,
-            asserts,
-            satisfies,
-            accessor,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -8783,116 +8519,123 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 8, 195)?;
-        let mut v = Self::default();
+        if n < 223 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.crate_ = r.field(b, b + 8, "crate")?;
+            r.field_into(&mut self.crate_, b, b + 8, "crate")?;
         }
         if n >= 14 {
-            v.dyn_ = r.field(b, b + 10, "dyn")?;
+            r.field_into(&mut self.dyn_, b, b + 10, "dyn")?;
         }
         if n >= 18 {
-            v.fn_ = r.field(b, b + 14, "fn")?;
+            r.field_into(&mut self.fn_, b, b + 14, "fn")?;
         }
         if n >= 23 {
-            v.impl_ = r.field(b, b + 18, "impl")?;
+            r.field_into(&mut self.impl_, b, b + 18, "impl")?;
         }
         if n >= 31 {
-            v.loop_ = r.field(b, b + 23, "loop")?;
+            r.field_into(&mut self.loop_, b, b + 23, "loop")?;
         }
         if n >= 39 {
-            v.mod_ = r.field(b, b + 31, "mod")?;
+            r.field_into(&mut self.mod_, b, b + 31, "mod")?;
         }
         if n >= 43 {
-            v.move_ = r.field(b, b + 39, "move")?;
+            r.field_into(&mut self.move_, b, b + 39, "move")?;
         }
         if n >= 51 {
-            v.mut_ = r.field(b, b + 43, "mut")?;
+            r.field_into(&mut self.mut_, b, b + 43, "mut")?;
         }
         if n >= 55 {
-            v.pub_ = r.field(b, b + 51, "pub")?;
+            r.field_into(&mut self.pub_, b, b + 51, "pub")?;
         }
         if n >= 60 {
-            v.ref_ = r.field(b, b + 55, "ref")?;
+            r.field_into(&mut self.ref_, b, b + 55, "ref")?;
         }
         if n >= 64 {
-            v.self_ = r.field(b, b + 60, "Self")?;
+            r.field_into(&mut self.self_, b, b + 60, "Self")?;
         }
         if n >= 68 {
-            v.trait_ = r.field(b, b + 64, "trait")?;
+            r.field_into(&mut self.trait_, b, b + 64, "trait")?;
         }
         if n >= 84 {
-            v.unsafe_ = r.field(b, b + 68, "unsafe")?;
+            r.field_into(&mut self.unsafe_, b, b + 68, "unsafe")?;
         }
         if n >= 100 {
-            v.use_ = r.field(b, b + 84, "use")?;
+            r.field_into(&mut self.use_, b, b + 84, "use")?;
         }
         if n >= 108 {
-            v.become_ = r.field(b, b + 100, "become")?;
+            r.field_into(&mut self.become_, b, b + 100, "become")?;
         }
         if n >= 112 {
-            v.box_ = r.field(b, b + 108, "box")?;
+            r.field_into(&mut self.box_, b, b + 108, "box")?;
         }
         if n >= 113 {
-            v.macro_ = r.field(b, b + 112, "macro")?;
+            r.field_into(&mut self.macro_, b, b + 112, "macro")?;
         }
         if n >= 118 {
-            v.priv_ = r.field(b, b + 113, "priv")?;
+            r.field_into(&mut self.priv_, b, b + 113, "priv")?;
         }
         if n >= 120 {
-            v.unsized_ = r.field(b, b + 118, "unsized")?;
+            r.field_into(&mut self.unsized_, b, b + 118, "unsized")?;
         }
         if n >= 124 {
-            v.gen_ = r.field(b, b + 120, "gen")?;
+            r.field_into(&mut self.gen_, b, b + 120, "gen")?;
         }
         if n >= 128 {
-            v.macro_rules = r.field(b, b + 124, "macro_rules")?;
+            r.field_into(&mut self.macro_rules, b, b + 124, "macro_rules")?;
         }
         if n >= 133 {
-            v.option = r.field(b, b + 128, "Option")?;
+            r.field_into(&mut self.option, b, b + 128, "Option")?;
         }
         if n >= 141 {
-            v.some = r.field(b, b + 133, "Some")?;
+            r.field_into(&mut self.some, b, b + 133, "Some")?;
         }
         if n >= 149 {
-            v.result = r.field(b, b + 141, "Result")?;
+            r.field_into(&mut self.result, b, b + 141, "Result")?;
         }
         if n >= 153 {
-            v.ok = r.field(b, b + 149, "Ok")?;
+            r.field_into(&mut self.ok, b, b + 149, "Ok")?;
         }
         if n >= 161 {
-            v.err = r.field(b, b + 153, "Err")?;
+            r.field_into(&mut self.err, b, b + 153, "Err")?;
         }
         if n >= 165 {
-            v.vec = r.field(b, b + 161, "Vec")?;
+            r.field_into(&mut self.vec, b, b + 161, "Vec")?;
         }
         if n >= 170 {
-            v.box__ = r.field(b, b + 165, "Box")?;
+            r.field_into(&mut self.box__, b, b + 165, "Box")?;
         }
         if n >= 174 {
-            v.clone = r.field(b, b + 170, "Clone")?;
+            r.field_into(&mut self.clone, b, b + 170, "Clone")?;
         }
         if n >= 178 {
-            v.copy = r.field(b, b + 174, "Copy")?;
+            r.field_into(&mut self.copy, b, b + 174, "Copy")?;
         }
         if n >= 194 {
-            v.default = r.field(b, b + 178, "Default")?;
+            r.field_into(&mut self.default, b, b + 178, "Default")?;
         }
         if n >= 210 {
-            v.drop = r.field(b, b + 194, "Drop")?;
+            r.field_into(&mut self.drop, b, b + 194, "Drop")?;
         }
         if n >= 218 {
-            v.send = r.field(b, b + 210, "Send")?;
+            r.field_into(&mut self.send, b, b + 210, "Send")?;
         }
         if n >= 222 {
-            v.sync = r.field(b, b + 218, "Sync")?;
+            r.field_into(&mut self.sync, b, b + 218, "Sync")?;
         }
         if n >= 223 {
-            v.sized = r.field(b, b + 222, "Sized")?;
+            r.field_into(&mut self.sized, b, b + 222, "Sized")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -8987,87 +8730,51 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(195)?;
         let run0 = r.run(6, "crate=2,dyn=4")?;
-        let crate_ = fbe::Fixed::at(run0, 0);
-        let dyn_ = fbe::Fixed::at(run0, 2);
-        let fn_ = r.final_field("fn")?;
-        let impl_ = r.final_field("impl")?;
+        self.crate_ = fbe::Fixed::at(run0, 0);
+        self.dyn_ = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.fn_, "fn")?;
+        r.final_field_into(&mut self.impl_, "impl")?;
         let run3 = r.run(28, "loop=8,mod=8,move=4,mut=8")?;
-        let loop_ = fbe::Fixed::at(run3, 0);
-        let mod_ = fbe::Fixed::at(run3, 8);
-        let move_ = fbe::Fixed::at(run3, 16);
-        let mut_ = fbe::Fixed::at(run3, 20);
-        let pub_ = r.final_field("pub")?;
-        let ref_ = r.final_field("ref")?;
-        let self_ = r.final_field("Self")?;
-        let trait_ = r.final_field("trait")?;
-        let unsafe_ = r.final_field("unsafe")?;
+        self.loop_ = fbe::Fixed::at(run3, 0);
+        self.mod_ = fbe::Fixed::at(run3, 8);
+        self.move_ = fbe::Fixed::at(run3, 16);
+        self.mut_ = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.pub_, "pub")?;
+        r.final_field_into(&mut self.ref_, "ref")?;
+        r.final_field_into(&mut self.self_, "Self")?;
+        r.final_field_into(&mut self.trait_, "trait")?;
+        r.final_field_into(&mut self.unsafe_, "unsafe")?;
         let run9 = r.run(29, "use=16,become=8,box=4,macro=1")?;
-        let use_ = fbe::Fixed::at(run9, 0);
-        let become_ = fbe::Fixed::at(run9, 16);
-        let box_ = fbe::Fixed::at(run9, 24);
-        let macro_ = fbe::Fixed::at(run9, 28);
-        let priv_ = r.final_field("priv")?;
+        self.use_ = fbe::Fixed::at(run9, 0);
+        self.become_ = fbe::Fixed::at(run9, 16);
+        self.box_ = fbe::Fixed::at(run9, 24);
+        self.macro_ = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.priv_, "priv")?;
         let run11 = r.run(6, "unsized=2,gen=4")?;
-        let unsized_ = fbe::Fixed::at(run11, 0);
-        let gen_ = fbe::Fixed::at(run11, 2);
-        let macro_rules = r.final_field("macro_rules")?;
-        let option = r.final_field("Option")?;
+        self.unsized_ = fbe::Fixed::at(run11, 0);
+        self.gen_ = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.macro_rules, "macro_rules")?;
+        r.final_field_into(&mut self.option, "Option")?;
         let run14 = r.run(28, "Some=8,Result=8,Ok=4,Err=8")?;
-        let some = fbe::Fixed::at(run14, 0);
-        let result = fbe::Fixed::at(run14, 8);
-        let ok = fbe::Fixed::at(run14, 16);
-        let err = fbe::Fixed::at(run14, 20);
-        let vec = r.final_field("Vec")?;
-        let box__ = r.final_field("Box")?;
-        let clone = r.final_field("Clone")?;
-        let copy = r.final_field("Copy")?;
-        let default = r.final_field("Default")?;
+        self.some = fbe::Fixed::at(run14, 0);
+        self.result = fbe::Fixed::at(run14, 8);
+        self.ok = fbe::Fixed::at(run14, 16);
+        self.err = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.vec, "Vec")?;
+        r.final_field_into(&mut self.box__, "Box")?;
+        r.final_field_into(&mut self.clone, "Clone")?;
+        r.final_field_into(&mut self.copy, "Copy")?;
+        r.final_field_into(&mut self.default, "Default")?;
         let run20 = r.run(29, "Drop=16,Send=8,Sync=4,Sized=1")?;
-        let drop = fbe::Fixed::at(run20, 0);
-        let send = fbe::Fixed::at(run20, 16);
-        let sync = fbe::Fixed::at(run20, 24);
-        let sized = fbe::Fixed::at(run20, 28);
+        self.drop = fbe::Fixed::at(run20, 0);
+        self.send = fbe::Fixed::at(run20, 16);
+        self.sync = fbe::Fixed::at(run20, 24);
+        self.sized = fbe::Fixed::at(run20, 28);
         r.leave();
-        Ok(RustWords {
-            crate_,
-            dyn_,
-            fn_,
-            impl_,
-            loop_,
-            mod_,
-            move_,
-            mut_,
-            pub_,
-            ref_,
-            self_,
-            trait_,
-            unsafe_,
-            use_,
-            become_,
-            box_,
-            macro_,
-            priv_,
-            unsized_,
-            gen_,
-            macro_rules,
-            option,
-            some,
-            result,
-            ok,
-            err,
-            vec,
-            box__,
-            clone,
-            copy,
-            default,
-            drop,
-            send,
-            sync,
-            sized,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -9466,101 +9173,108 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 9, 150)?;
-        let mut v = Self::default();
+        if n < 178 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.checked = r.field(b, b + 8, "checked")?;
+            r.field_into(&mut self.checked, b, b + 8, "checked")?;
         }
         if n >= 14 {
-            v.event = r.field(b, b + 10, "event")?;
+            r.field_into(&mut self.event, b, b + 10, "event")?;
         }
         if n >= 18 {
-            v.fixed = r.field(b, b + 14, "fixed")?;
+            r.field_into(&mut self.fixed, b, b + 14, "fixed")?;
         }
         if n >= 23 {
-            v.foreach = r.field(b, b + 18, "foreach")?;
+            r.field_into(&mut self.foreach, b, b + 18, "foreach")?;
         }
         if n >= 31 {
-            v.implicit = r.field(b, b + 23, "implicit")?;
+            r.field_into(&mut self.implicit, b, b + 23, "implicit")?;
         }
         if n >= 39 {
-            v.lock = r.field(b, b + 31, "lock")?;
+            r.field_into(&mut self.lock, b, b + 31, "lock")?;
         }
         if n >= 43 {
-            v.params = r.field(b, b + 39, "params")?;
+            r.field_into(&mut self.params, b, b + 39, "params")?;
         }
         if n >= 51 {
-            v.sbyte = r.field(b, b + 43, "sbyte")?;
+            r.field_into(&mut self.sbyte, b, b + 43, "sbyte")?;
         }
         if n >= 55 {
-            v.stackalloc = r.field(b, b + 51, "stackalloc")?;
+            r.field_into(&mut self.stackalloc, b, b + 51, "stackalloc")?;
         }
         if n >= 60 {
-            v.ulong = r.field(b, b + 55, "ulong")?;
+            r.field_into(&mut self.ulong, b, b + 55, "ulong")?;
         }
         if n >= 64 {
-            v.unchecked = r.field(b, b + 60, "unchecked")?;
+            r.field_into(&mut self.unchecked, b, b + 60, "unchecked")?;
         }
         if n >= 68 {
-            v.ushort = r.field(b, b + 64, "ushort")?;
+            r.field_into(&mut self.ushort, b, b + 64, "ushort")?;
         }
         if n >= 84 {
-            v.add = r.field(b, b + 68, "add")?;
+            r.field_into(&mut self.add, b, b + 68, "add")?;
         }
         if n >= 100 {
-            v.alias = r.field(b, b + 84, "alias")?;
+            r.field_into(&mut self.alias, b, b + 84, "alias")?;
         }
         if n >= 108 {
-            v.ascending = r.field(b, b + 100, "ascending")?;
+            r.field_into(&mut self.ascending, b, b + 100, "ascending")?;
         }
         if n >= 112 {
-            v.descending = r.field(b, b + 108, "descending")?;
+            r.field_into(&mut self.descending, b, b + 108, "descending")?;
         }
         if n >= 113 {
-            v.equals = r.field(b, b + 112, "equals")?;
+            r.field_into(&mut self.equals, b, b + 112, "equals")?;
         }
         if n >= 118 {
-            v.group = r.field(b, b + 113, "group")?;
+            r.field_into(&mut self.group, b, b + 113, "group")?;
         }
         if n >= 120 {
-            v.into = r.field(b, b + 118, "into")?;
+            r.field_into(&mut self.into, b, b + 118, "into")?;
         }
         if n >= 124 {
-            v.join = r.field(b, b + 120, "join")?;
+            r.field_into(&mut self.join, b, b + 120, "join")?;
         }
         if n >= 128 {
-            v.nameof = r.field(b, b + 124, "nameof")?;
+            r.field_into(&mut self.nameof, b, b + 124, "nameof")?;
         }
         if n >= 133 {
-            v.on = r.field(b, b + 128, "on")?;
+            r.field_into(&mut self.on, b, b + 128, "on")?;
         }
         if n >= 141 {
-            v.orderby = r.field(b, b + 133, "orderby")?;
+            r.field_into(&mut self.orderby, b, b + 133, "orderby")?;
         }
         if n >= 149 {
-            v.partial = r.field(b, b + 141, "partial")?;
+            r.field_into(&mut self.partial, b, b + 141, "partial")?;
         }
         if n >= 153 {
-            v.remove = r.field(b, b + 149, "remove")?;
+            r.field_into(&mut self.remove, b, b + 149, "remove")?;
         }
         if n >= 161 {
-            v.unmanaged = r.field(b, b + 153, "unmanaged")?;
+            r.field_into(&mut self.unmanaged, b, b + 153, "unmanaged")?;
         }
         if n >= 165 {
-            v.required = r.field(b, b + 161, "required")?;
+            r.field_into(&mut self.required, b, b + 161, "required")?;
         }
         if n >= 170 {
-            v.scoped = r.field(b, b + 165, "scoped")?;
+            r.field_into(&mut self.scoped, b, b + 165, "scoped")?;
         }
         if n >= 174 {
-            v.managed = r.field(b, b + 170, "managed")?;
+            r.field_into(&mut self.managed, b, b + 170, "managed")?;
         }
         if n >= 178 {
-            v.notnull = r.field(b, b + 174, "notnull")?;
+            r.field_into(&mut self.notnull, b, b + 174, "notnull")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -9647,76 +9361,45 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(150)?;
         let run0 = r.run(6, "checked=2,event=4")?;
-        let checked = fbe::Fixed::at(run0, 0);
-        let event = fbe::Fixed::at(run0, 2);
-        let fixed = r.final_field("fixed")?;
-        let foreach = r.final_field("foreach")?;
+        self.checked = fbe::Fixed::at(run0, 0);
+        self.event = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.fixed, "fixed")?;
+        r.final_field_into(&mut self.foreach, "foreach")?;
         let run3 = r.run(28, "implicit=8,lock=8,params=4,sbyte=8")?;
-        let implicit = fbe::Fixed::at(run3, 0);
-        let lock = fbe::Fixed::at(run3, 8);
-        let params = fbe::Fixed::at(run3, 16);
-        let sbyte = fbe::Fixed::at(run3, 20);
-        let stackalloc = r.final_field("stackalloc")?;
-        let ulong = r.final_field("ulong")?;
-        let unchecked = r.final_field("unchecked")?;
-        let ushort = r.final_field("ushort")?;
-        let add = r.final_field("add")?;
+        self.implicit = fbe::Fixed::at(run3, 0);
+        self.lock = fbe::Fixed::at(run3, 8);
+        self.params = fbe::Fixed::at(run3, 16);
+        self.sbyte = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.stackalloc, "stackalloc")?;
+        r.final_field_into(&mut self.ulong, "ulong")?;
+        r.final_field_into(&mut self.unchecked, "unchecked")?;
+        r.final_field_into(&mut self.ushort, "ushort")?;
+        r.final_field_into(&mut self.add, "add")?;
         let run9 = r.run(29, "alias=16,ascending=8,descending=4,equals=1")?;
-        let alias = fbe::Fixed::at(run9, 0);
-        let ascending = fbe::Fixed::at(run9, 16);
-        let descending = fbe::Fixed::at(run9, 24);
-        let equals = fbe::Fixed::at(run9, 28);
-        let group = r.final_field("group")?;
+        self.alias = fbe::Fixed::at(run9, 0);
+        self.ascending = fbe::Fixed::at(run9, 16);
+        self.descending = fbe::Fixed::at(run9, 24);
+        self.equals = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.group, "group")?;
         let run11 = r.run(6, "into=2,join=4")?;
-        let into = fbe::Fixed::at(run11, 0);
-        let join = fbe::Fixed::at(run11, 2);
-        let nameof = r.final_field("nameof")?;
-        let on = r.final_field("on")?;
+        self.into = fbe::Fixed::at(run11, 0);
+        self.join = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.nameof, "nameof")?;
+        r.final_field_into(&mut self.on, "on")?;
         let run14 = r.run(28, "orderby=8,partial=8,remove=4,unmanaged=8")?;
-        let orderby = fbe::Fixed::at(run14, 0);
-        let partial = fbe::Fixed::at(run14, 8);
-        let remove = fbe::Fixed::at(run14, 16);
-        let unmanaged = fbe::Fixed::at(run14, 20);
-        let required = r.final_field("required")?;
-        let scoped = r.final_field("scoped")?;
-        let managed = r.final_field("managed")?;
-        let notnull = r.final_field("notnull")?;
+        self.orderby = fbe::Fixed::at(run14, 0);
+        self.partial = fbe::Fixed::at(run14, 8);
+        self.remove = fbe::Fixed::at(run14, 16);
+        self.unmanaged = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.required, "required")?;
+        r.final_field_into(&mut self.scoped, "scoped")?;
+        r.final_field_into(&mut self.managed, "managed")?;
+        r.final_field_into(&mut self.notnull, "notnull")?;
         r.leave();
-        Ok(CSharpWords {
-            checked,
-            event,
-            fixed,
-            foreach,
-            implicit,
-            lock,
-            params,
-            sbyte,
-            stackalloc,
-            ulong,
-            unchecked,
-            ushort,
-            add,
-            alias,
-            ascending,
-            descending,
-            equals,
-            group,
-            into,
-            join,
-            nameof,
-            on,
-            orderby,
-            partial,
-            remove,
-            unmanaged,
-            required,
-            scoped,
-            managed,
-            notnull,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -10052,65 +9735,72 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 98)?;
-        let mut v = Self::default();
+        if n < 118 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.begin = r.field(b, b + 8, "BEGIN")?;
+            r.field_into(&mut self.begin, b, b + 8, "BEGIN")?;
         }
         if n >= 14 {
-            v.end = r.field(b, b + 10, "END")?;
+            r.field_into(&mut self.end, b, b + 10, "END")?;
         }
         if n >= 18 {
-            v.begin_ = r.field(b, b + 14, "begin")?;
+            r.field_into(&mut self.begin_, b, b + 14, "begin")?;
         }
         if n >= 23 {
-            v.elsif = r.field(b, b + 18, "elsif")?;
+            r.field_into(&mut self.elsif, b, b + 18, "elsif")?;
         }
         if n >= 31 {
-            v.end_ = r.field(b, b + 23, "end")?;
+            r.field_into(&mut self.end_, b, b + 23, "end")?;
         }
         if n >= 39 {
-            v.ensure = r.field(b, b + 31, "ensure")?;
+            r.field_into(&mut self.ensure, b, b + 31, "ensure")?;
         }
         if n >= 43 {
-            v.next = r.field(b, b + 39, "next")?;
+            r.field_into(&mut self.next, b, b + 39, "next")?;
         }
         if n >= 51 {
-            v.redo = r.field(b, b + 43, "redo")?;
+            r.field_into(&mut self.redo, b, b + 43, "redo")?;
         }
         if n >= 55 {
-            v.rescue = r.field(b, b + 51, "rescue")?;
+            r.field_into(&mut self.rescue, b, b + 51, "rescue")?;
         }
         if n >= 60 {
-            v.retry = r.field(b, b + 55, "retry")?;
+            r.field_into(&mut self.retry, b, b + 55, "retry")?;
         }
         if n >= 64 {
-            v.then = r.field(b, b + 60, "then")?;
+            r.field_into(&mut self.then, b, b + 60, "then")?;
         }
         if n >= 68 {
-            v.undef = r.field(b, b + 64, "undef")?;
+            r.field_into(&mut self.undef, b, b + 64, "undef")?;
         }
         if n >= 84 {
-            v.unless = r.field(b, b + 68, "unless")?;
+            r.field_into(&mut self.unless, b, b + 68, "unless")?;
         }
         if n >= 100 {
-            v.until = r.field(b, b + 84, "until")?;
+            r.field_into(&mut self.until, b, b + 84, "until")?;
         }
         if n >= 108 {
-            v.file = r.field(b, b + 100, "__FILE__")?;
+            r.field_into(&mut self.file, b, b + 100, "__FILE__")?;
         }
         if n >= 112 {
-            v.line = r.field(b, b + 108, "__LINE__")?;
+            r.field_into(&mut self.line, b, b + 108, "__LINE__")?;
         }
         if n >= 113 {
-            v.encoding = r.field(b, b + 112, "__ENCODING__")?;
+            r.field_into(&mut self.encoding, b, b + 112, "__ENCODING__")?;
         }
         if n >= 118 {
-            v.initialize = r.field(b, b + 113, "initialize")?;
+            r.field_into(&mut self.initialize, b, b + 113, "initialize")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -10167,50 +9857,31 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(98)?;
         let run0 = r.run(6, "BEGIN=2,END=4")?;
-        let begin = fbe::Fixed::at(run0, 0);
-        let end = fbe::Fixed::at(run0, 2);
-        let begin_ = r.final_field("begin")?;
-        let elsif = r.final_field("elsif")?;
+        self.begin = fbe::Fixed::at(run0, 0);
+        self.end = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.begin_, "begin")?;
+        r.final_field_into(&mut self.elsif, "elsif")?;
         let run3 = r.run(28, "end=8,ensure=8,next=4,redo=8")?;
-        let end_ = fbe::Fixed::at(run3, 0);
-        let ensure = fbe::Fixed::at(run3, 8);
-        let next = fbe::Fixed::at(run3, 16);
-        let redo = fbe::Fixed::at(run3, 20);
-        let rescue = r.final_field("rescue")?;
-        let retry = r.final_field("retry")?;
-        let then = r.final_field("then")?;
-        let undef = r.final_field("undef")?;
-        let unless = r.final_field("unless")?;
+        self.end_ = fbe::Fixed::at(run3, 0);
+        self.ensure = fbe::Fixed::at(run3, 8);
+        self.next = fbe::Fixed::at(run3, 16);
+        self.redo = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.rescue, "rescue")?;
+        r.final_field_into(&mut self.retry, "retry")?;
+        r.final_field_into(&mut self.then, "then")?;
+        r.final_field_into(&mut self.undef, "undef")?;
+        r.final_field_into(&mut self.unless, "unless")?;
         let run9 = r.run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1")?;
-        let until = fbe::Fixed::at(run9, 0);
-        let file = fbe::Fixed::at(run9, 16);
-        let line = fbe::Fixed::at(run9, 24);
-        let encoding = fbe::Fixed::at(run9, 28);
-        let initialize = r.final_field("initialize")?;
+        self.until = fbe::Fixed::at(run9, 0);
+        self.file = fbe::Fixed::at(run9, 16);
+        self.line = fbe::Fixed::at(run9, 24);
+        self.encoding = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.initialize, "initialize")?;
         r.leave();
-        Ok(RubyWords {
-            begin,
-            end,
-            begin_,
-            elsif,
-            end_,
-            ensure,
-            next,
-            redo,
-            rescue,
-            retry,
-            then,
-            undef,
-            unless,
-            until,
-            file,
-            line,
-            encoding,
-            initialize,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -10435,44 +10106,51 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 48)?;
-        let mut v = Self::default();
+        if n < 64 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.swap = r.field(b, b + 8, "swap")?;
+            r.field_into(&mut self.swap, b, b + 8, "swap")?;
         }
         if n >= 14 {
-            v.fbe_type = r.field(b, b + 10, "fbe_type")?;
+            r.field_into(&mut self.fbe_type, b, b + 10, "fbe_type")?;
         }
         if n >= 18 {
-            v.fbe = r.field(b, b + 14, "fbe")?;
+            r.field_into(&mut self.fbe, b, b + 14, "fbe")?;
         }
         if n >= 23 {
-            v.model = r.field(b, b + 18, "Model")?;
+            r.field_into(&mut self.model, b, b + 18, "Model")?;
         }
         if n >= 31 {
-            v.final_model = r.field(b, b + 23, "FinalModel")?;
+            r.field_into(&mut self.final_model, b, b + 23, "FinalModel")?;
         }
         if n >= 39 {
-            v.field_model = r.field(b, b + 31, "FieldModel")?;
+            r.field_into(&mut self.field_model, b, b + 31, "FieldModel")?;
         }
         if n >= 43 {
-            v.buffer = r.field(b, b + 39, "buffer")?;
+            r.field_into(&mut self.buffer, b, b + 39, "buffer")?;
         }
         if n >= 51 {
-            v.size = r.field(b, b + 43, "size")?;
+            r.field_into(&mut self.size, b, b + 43, "size")?;
         }
         if n >= 55 {
-            v.offset = r.field(b, b + 51, "offset")?;
+            r.field_into(&mut self.offset, b, b + 51, "offset")?;
         }
         if n >= 60 {
-            v.model_ = r.field(b, b + 55, "model")?;
+            r.field_into(&mut self.model_, b, b + 55, "model")?;
         }
         if n >= 64 {
-            v.reset = r.field(b, b + 60, "reset")?;
+            r.field_into(&mut self.reset, b, b + 60, "reset")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -10513,35 +10191,23 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(48)?;
         let run0 = r.run(6, "swap=2,fbe_type=4")?;
-        let swap = fbe::Fixed::at(run0, 0);
-        let fbe_type = fbe::Fixed::at(run0, 2);
-        let fbe = r.final_field("fbe")?;
-        let model = r.final_field("Model")?;
+        self.swap = fbe::Fixed::at(run0, 0);
+        self.fbe_type = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.fbe, "fbe")?;
+        r.final_field_into(&mut self.model, "Model")?;
         let run3 = r.run(28, "FinalModel=8,FieldModel=8,buffer=4,size=8")?;
-        let final_model = fbe::Fixed::at(run3, 0);
-        let field_model = fbe::Fixed::at(run3, 8);
-        let buffer = fbe::Fixed::at(run3, 16);
-        let size = fbe::Fixed::at(run3, 20);
-        let offset = r.final_field("offset")?;
-        let model_ = r.final_field("model")?;
-        let reset = r.final_field("reset")?;
+        self.final_model = fbe::Fixed::at(run3, 0);
+        self.field_model = fbe::Fixed::at(run3, 8);
+        self.buffer = fbe::Fixed::at(run3, 16);
+        self.size = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.offset, "offset")?;
+        r.final_field_into(&mut self.model_, "model")?;
+        r.final_field_into(&mut self.reset, "reset")?;
         r.leave();
-        Ok(CppMembers {
-            swap,
-            fbe_type,
-            fbe,
-            model,
-            final_model,
-            field_model,
-            buffer,
-            size,
-            offset,
-            model_,
-            reset,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -10730,59 +10396,66 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 96)?;
-        let mut v = Self::default();
+        if n < 112 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.to_json = r.field(b, b + 8, "to_json")?;
+            r.field_into(&mut self.to_json, b, b + 8, "to_json")?;
         }
         if n >= 14 {
-            v.from_json = r.field(b, b + 10, "from_json")?;
+            r.field_into(&mut self.from_json, b, b + 10, "from_json")?;
         }
         if n >= 18 {
-            v.to_fbe = r.field(b, b + 14, "to_fbe")?;
+            r.field_into(&mut self.to_fbe, b, b + 14, "to_fbe")?;
         }
         if n >= 23 {
-            v.from_fbe = r.field(b, b + 18, "from_fbe")?;
+            r.field_into(&mut self.from_fbe, b, b + 18, "from_fbe")?;
         }
         if n >= 31 {
-            v.to_final = r.field(b, b + 23, "to_final")?;
+            r.field_into(&mut self.to_final, b, b + 23, "to_final")?;
         }
         if n >= 39 {
-            v.from_final = r.field(b, b + 31, "from_final")?;
+            r.field_into(&mut self.from_final, b, b + 31, "from_final")?;
         }
         if n >= 43 {
-            v.fbe_equal = r.field(b, b + 39, "fbe_equal")?;
+            r.field_into(&mut self.fbe_equal, b, b + 39, "fbe_equal")?;
         }
         if n >= 51 {
-            v.fbe_key = r.field(b, b + 43, "fbe_key")?;
+            r.field_into(&mut self.fbe_key, b, b + 43, "fbe_key")?;
         }
         if n >= 55 {
-            v.fbe_size = r.field(b, b + 51, "fbe_size")?;
+            r.field_into(&mut self.fbe_size, b, b + 51, "fbe_size")?;
         }
         if n >= 60 {
-            v.init = r.field(b, b + 55, "__init__")?;
+            r.field_into(&mut self.init, b, b + 55, "__init__")?;
         }
         if n >= 64 {
-            v.slots = r.field(b, b + 60, "__slots__")?;
+            r.field_into(&mut self.slots, b, b + 60, "__slots__")?;
         }
         if n >= 68 {
-            v.class = r.field(b, b + 64, "__class__")?;
+            r.field_into(&mut self.class, b, b + 64, "__class__")?;
         }
         if n >= 84 {
-            v.dict = r.field(b, b + 68, "__dict__")?;
+            r.field_into(&mut self.dict, b, b + 68, "__dict__")?;
         }
         if n >= 100 {
-            v.hash = r.field(b, b + 84, "__hash__")?;
+            r.field_into(&mut self.hash, b, b + 84, "__hash__")?;
         }
         if n >= 108 {
-            v.eq = r.field(b, b + 100, "__eq__")?;
+            r.field_into(&mut self.eq, b, b + 100, "__eq__")?;
         }
         if n >= 112 {
-            v.private = r.field(b, b + 108, "__private")?;
+            r.field_into(&mut self.private, b, b + 108, "__private")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -10834,46 +10507,29 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(96)?;
         let run0 = r.run(6, "to_json=2,from_json=4")?;
-        let to_json = fbe::Fixed::at(run0, 0);
-        let from_json = fbe::Fixed::at(run0, 2);
-        let to_fbe = r.final_field("to_fbe")?;
-        let from_fbe = r.final_field("from_fbe")?;
+        self.to_json = fbe::Fixed::at(run0, 0);
+        self.from_json = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.to_fbe, "to_fbe")?;
+        r.final_field_into(&mut self.from_fbe, "from_fbe")?;
         let run3 = r.run(28, "to_final=8,from_final=8,fbe_equal=4,fbe_key=8")?;
-        let to_final = fbe::Fixed::at(run3, 0);
-        let from_final = fbe::Fixed::at(run3, 8);
-        let fbe_equal = fbe::Fixed::at(run3, 16);
-        let fbe_key = fbe::Fixed::at(run3, 20);
-        let fbe_size = r.final_field("fbe_size")?;
-        let init = r.final_field("__init__")?;
-        let slots = r.final_field("__slots__")?;
-        let class = r.final_field("__class__")?;
-        let dict = r.final_field("__dict__")?;
+        self.to_final = fbe::Fixed::at(run3, 0);
+        self.from_final = fbe::Fixed::at(run3, 8);
+        self.fbe_equal = fbe::Fixed::at(run3, 16);
+        self.fbe_key = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.fbe_size, "fbe_size")?;
+        r.final_field_into(&mut self.init, "__init__")?;
+        r.final_field_into(&mut self.slots, "__slots__")?;
+        r.final_field_into(&mut self.class, "__class__")?;
+        r.final_field_into(&mut self.dict, "__dict__")?;
         let run9 = r.run(28, "__hash__=16,__eq__=8,__private=4")?;
-        let hash = fbe::Fixed::at(run9, 0);
-        let eq = fbe::Fixed::at(run9, 16);
-        let private = fbe::Fixed::at(run9, 24);
+        self.hash = fbe::Fixed::at(run9, 0);
+        self.eq = fbe::Fixed::at(run9, 16);
+        self.private = fbe::Fixed::at(run9, 24);
         r.leave();
-        Ok(PythonMembers {
-            to_json,
-            from_json,
-            to_fbe,
-            from_fbe,
-            to_final,
-            from_final,
-            fbe_equal,
-            fbe_key,
-            fbe_size,
-            init,
-            slots,
-            class,
-            dict,
-            hash,
-            eq,
-            private,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -11125,86 +10781,93 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 129)?;
-        let mut v = Self::default();
+        if n < 153 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.fbe_key = r.field(b, b + 8, "FBEKey")?;
+            r.field_into(&mut self.fbe_key, b, b + 8, "FBEKey")?;
         }
         if n >= 14 {
-            v.fbe_key_compare = r.field(b, b + 10, "FBEKeyCompare")?;
+            r.field_into(&mut self.fbe_key_compare, b, b + 10, "FBEKeyCompare")?;
         }
         if n >= 18 {
-            v.reset = r.field(b, b + 14, "Reset")?;
+            r.field_into(&mut self.reset, b, b + 14, "Reset")?;
         }
         if n >= 23 {
-            v.marshal_fbe = r.field(b, b + 18, "MarshalFBE")?;
+            r.field_into(&mut self.marshal_fbe, b, b + 18, "MarshalFBE")?;
         }
         if n >= 31 {
-            v.unmarshal_fbe = r.field(b, b + 23, "UnmarshalFBE")?;
+            r.field_into(&mut self.unmarshal_fbe, b, b + 23, "UnmarshalFBE")?;
         }
         if n >= 39 {
-            v.append_fbe = r.field(b, b + 31, "AppendFBE")?;
+            r.field_into(&mut self.append_fbe, b, b + 31, "AppendFBE")?;
         }
         if n >= 43 {
-            v.read_fbe = r.field(b, b + 39, "ReadFBE")?;
+            r.field_into(&mut self.read_fbe, b, b + 39, "ReadFBE")?;
         }
         if n >= 51 {
-            v.fbe_write = r.field(b, b + 43, "FBEWrite")?;
+            r.field_into(&mut self.fbe_write, b, b + 43, "FBEWrite")?;
         }
         if n >= 55 {
-            v.fbe_read = r.field(b, b + 51, "FBERead")?;
+            r.field_into(&mut self.fbe_read, b, b + 51, "FBERead")?;
         }
         if n >= 60 {
-            v.marshal_final = r.field(b, b + 55, "MarshalFinal")?;
+            r.field_into(&mut self.marshal_final, b, b + 55, "MarshalFinal")?;
         }
         if n >= 64 {
-            v.unmarshal_final = r.field(b, b + 60, "UnmarshalFinal")?;
+            r.field_into(&mut self.unmarshal_final, b, b + 60, "UnmarshalFinal")?;
         }
         if n >= 68 {
-            v.append_final = r.field(b, b + 64, "AppendFinal")?;
+            r.field_into(&mut self.append_final, b, b + 64, "AppendFinal")?;
         }
         if n >= 84 {
-            v.read_final = r.field(b, b + 68, "ReadFinal")?;
+            r.field_into(&mut self.read_final, b, b + 68, "ReadFinal")?;
         }
         if n >= 100 {
-            v.fbe_write_final = r.field(b, b + 84, "FBEWriteFinal")?;
+            r.field_into(&mut self.fbe_write_final, b, b + 84, "FBEWriteFinal")?;
         }
         if n >= 108 {
-            v.fbe_read_final = r.field(b, b + 100, "FBEReadFinal")?;
+            r.field_into(&mut self.fbe_read_final, b, b + 100, "FBEReadFinal")?;
         }
         if n >= 112 {
-            v.marshal_json = r.field(b, b + 108, "MarshalJSON")?;
+            r.field_into(&mut self.marshal_json, b, b + 108, "MarshalJSON")?;
         }
         if n >= 113 {
-            v.unmarshal_json = r.field(b, b + 112, "UnmarshalJSON")?;
+            r.field_into(&mut self.unmarshal_json, b, b + 112, "UnmarshalJSON")?;
         }
         if n >= 118 {
-            v.append_json = r.field(b, b + 113, "AppendJSON")?;
+            r.field_into(&mut self.append_json, b, b + 113, "AppendJSON")?;
         }
         if n >= 120 {
-            v.read_json = r.field(b, b + 118, "ReadJSON")?;
+            r.field_into(&mut self.read_json, b, b + 118, "ReadJSON")?;
         }
         if n >= 124 {
-            v.fbe_write_json = r.field(b, b + 120, "FBEWriteJSON")?;
+            r.field_into(&mut self.fbe_write_json, b, b + 120, "FBEWriteJSON")?;
         }
         if n >= 128 {
-            v.fbe_read_json = r.field(b, b + 124, "FBEReadJSON")?;
+            r.field_into(&mut self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
         }
         if n >= 133 {
-            v.fbe_write_text = r.field(b, b + 128, "FBEWriteText")?;
+            r.field_into(&mut self.fbe_write_text, b, b + 128, "FBEWriteText")?;
         }
         if n >= 141 {
-            v.type_id = r.field(b, b + 133, "TypeID")?;
+            r.field_into(&mut self.type_id, b, b + 133, "TypeID")?;
         }
         if n >= 149 {
-            v.verify = r.field(b, b + 141, "Verify")?;
+            r.field_into(&mut self.verify, b, b + 141, "Verify")?;
         }
         if n >= 153 {
-            v.verify_final = r.field(b, b + 149, "VerifyFinal")?;
+            r.field_into(&mut self.verify_final, b, b + 149, "VerifyFinal")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -11274,69 +10937,43 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(129)?;
         let run0 = r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
-        let fbe_key = fbe::Fixed::at(run0, 0);
-        let fbe_key_compare = fbe::Fixed::at(run0, 2);
-        let reset = r.final_field("Reset")?;
-        let marshal_fbe = r.final_field("MarshalFBE")?;
+        self.fbe_key = fbe::Fixed::at(run0, 0);
+        self.fbe_key_compare = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.reset, "Reset")?;
+        r.final_field_into(&mut self.marshal_fbe, "MarshalFBE")?;
         let run3 = r.run(28, "UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8")?;
-        let unmarshal_fbe = fbe::Fixed::at(run3, 0);
-        let append_fbe = fbe::Fixed::at(run3, 8);
-        let read_fbe = fbe::Fixed::at(run3, 16);
-        let fbe_write = fbe::Fixed::at(run3, 20);
-        let fbe_read = r.final_field("FBERead")?;
-        let marshal_final = r.final_field("MarshalFinal")?;
-        let unmarshal_final = r.final_field("UnmarshalFinal")?;
-        let append_final = r.final_field("AppendFinal")?;
-        let read_final = r.final_field("ReadFinal")?;
+        self.unmarshal_fbe = fbe::Fixed::at(run3, 0);
+        self.append_fbe = fbe::Fixed::at(run3, 8);
+        self.read_fbe = fbe::Fixed::at(run3, 16);
+        self.fbe_write = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.fbe_read, "FBERead")?;
+        r.final_field_into(&mut self.marshal_final, "MarshalFinal")?;
+        r.final_field_into(&mut self.unmarshal_final, "UnmarshalFinal")?;
+        r.final_field_into(&mut self.append_final, "AppendFinal")?;
+        r.final_field_into(&mut self.read_final, "ReadFinal")?;
         let run9 = r.run(
             29,
             "FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1",
         )?;
-        let fbe_write_final = fbe::Fixed::at(run9, 0);
-        let fbe_read_final = fbe::Fixed::at(run9, 16);
-        let marshal_json = fbe::Fixed::at(run9, 24);
-        let unmarshal_json = fbe::Fixed::at(run9, 28);
-        let append_json = r.final_field("AppendJSON")?;
+        self.fbe_write_final = fbe::Fixed::at(run9, 0);
+        self.fbe_read_final = fbe::Fixed::at(run9, 16);
+        self.marshal_json = fbe::Fixed::at(run9, 24);
+        self.unmarshal_json = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.append_json, "AppendJSON")?;
         let run11 = r.run(6, "ReadJSON=2,FBEWriteJSON=4")?;
-        let read_json = fbe::Fixed::at(run11, 0);
-        let fbe_write_json = fbe::Fixed::at(run11, 2);
-        let fbe_read_json = r.final_field("FBEReadJSON")?;
-        let fbe_write_text = r.final_field("FBEWriteText")?;
+        self.read_json = fbe::Fixed::at(run11, 0);
+        self.fbe_write_json = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.fbe_read_json, "FBEReadJSON")?;
+        r.final_field_into(&mut self.fbe_write_text, "FBEWriteText")?;
         let run14 = r.run(20, "TypeID=8,Verify=8,VerifyFinal=4")?;
-        let type_id = fbe::Fixed::at(run14, 0);
-        let verify = fbe::Fixed::at(run14, 8);
-        let verify_final = fbe::Fixed::at(run14, 16);
+        self.type_id = fbe::Fixed::at(run14, 0);
+        self.verify = fbe::Fixed::at(run14, 8);
+        self.verify_final = fbe::Fixed::at(run14, 16);
         r.leave();
-        Ok(GoMembers {
-            fbe_key,
-            fbe_key_compare,
-            reset,
-            marshal_fbe,
-            unmarshal_fbe,
-            append_fbe,
-            read_fbe,
-            fbe_write,
-            fbe_read,
-            marshal_final,
-            unmarshal_final,
-            append_final,
-            read_final,
-            fbe_write_final,
-            fbe_read_final,
-            marshal_json,
-            unmarshal_json,
-            append_json,
-            read_json,
-            fbe_write_json,
-            fbe_read_json,
-            fbe_write_text,
-            type_id,
-            verify,
-            verify_final,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -11670,89 +11307,96 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 14, 137)?;
-        let mut v = Self::default();
+        if n < 161 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.type_id = r.field(b, b + 8, "TYPE_ID")?;
+            r.field_into(&mut self.type_id, b, b + 8, "TYPE_ID")?;
         }
         if n >= 14 {
-            v.key_order = r.field(b, b + 10, "KEY_ORDER")?;
+            r.field_into(&mut self.key_order, b, b + 10, "KEY_ORDER")?;
         }
         if n >= 18 {
-            v.to_fbe = r.field(b, b + 14, "toFbe")?;
+            r.field_into(&mut self.to_fbe, b, b + 14, "toFbe")?;
         }
         if n >= 23 {
-            v.from_fbe = r.field(b, b + 18, "fromFbe")?;
+            r.field_into(&mut self.from_fbe, b, b + 18, "fromFbe")?;
         }
         if n >= 31 {
-            v.read_fbe = r.field(b, b + 23, "readFbe")?;
+            r.field_into(&mut self.read_fbe, b, b + 23, "readFbe")?;
         }
         if n >= 39 {
-            v.write_fbe = r.field(b, b + 31, "writeFbe")?;
+            r.field_into(&mut self.write_fbe, b, b + 31, "writeFbe")?;
         }
         if n >= 43 {
-            v.verify_fbe = r.field(b, b + 39, "verifyFbe")?;
+            r.field_into(&mut self.verify_fbe, b, b + 39, "verifyFbe")?;
         }
         if n >= 51 {
-            v.to_final = r.field(b, b + 43, "toFinal")?;
+            r.field_into(&mut self.to_final, b, b + 43, "toFinal")?;
         }
         if n >= 55 {
-            v.from_final = r.field(b, b + 51, "fromFinal")?;
+            r.field_into(&mut self.from_final, b, b + 51, "fromFinal")?;
         }
         if n >= 60 {
-            v.read_final = r.field(b, b + 55, "readFinal")?;
+            r.field_into(&mut self.read_final, b, b + 55, "readFinal")?;
         }
         if n >= 64 {
-            v.write_final = r.field(b, b + 60, "writeFinal")?;
+            r.field_into(&mut self.write_final, b, b + 60, "writeFinal")?;
         }
         if n >= 68 {
-            v.verify_final = r.field(b, b + 64, "verifyFinal")?;
+            r.field_into(&mut self.verify_final, b, b + 64, "verifyFinal")?;
         }
         if n >= 84 {
-            v.to_json = r.field(b, b + 68, "toJson")?;
+            r.field_into(&mut self.to_json, b, b + 68, "toJson")?;
         }
         if n >= 100 {
-            v.from_json = r.field(b, b + 84, "fromJson")?;
+            r.field_into(&mut self.from_json, b, b + 84, "fromJson")?;
         }
         if n >= 108 {
-            v.write_json = r.field(b, b + 100, "writeJson")?;
+            r.field_into(&mut self.write_json, b, b + 100, "writeJson")?;
         }
         if n >= 112 {
-            v.read_json = r.field(b, b + 108, "readJson")?;
+            r.field_into(&mut self.read_json, b, b + 108, "readJson")?;
         }
         if n >= 113 {
-            v.hash_code = r.field(b, b + 112, "hashCode")?;
+            r.field_into(&mut self.hash_code, b, b + 112, "hashCode")?;
         }
         if n >= 118 {
-            v.get_class = r.field(b, b + 113, "getClass")?;
+            r.field_into(&mut self.get_class, b, b + 113, "getClass")?;
         }
         if n >= 120 {
-            v.clone = r.field(b, b + 118, "clone")?;
+            r.field_into(&mut self.clone, b, b + 118, "clone")?;
         }
         if n >= 124 {
-            v.finalize = r.field(b, b + 120, "finalize")?;
+            r.field_into(&mut self.finalize, b, b + 120, "finalize")?;
         }
         if n >= 128 {
-            v.wait = r.field(b, b + 124, "wait")?;
+            r.field_into(&mut self.wait, b, b + 124, "wait")?;
         }
         if n >= 133 {
-            v.notify = r.field(b, b + 128, "notify")?;
+            r.field_into(&mut self.notify, b, b + 128, "notify")?;
         }
         if n >= 141 {
-            v.notify_all = r.field(b, b + 133, "notifyAll")?;
+            r.field_into(&mut self.notify_all, b, b + 133, "notifyAll")?;
         }
         if n >= 149 {
-            v.java_class = r.field(b, b + 141, "javaClass")?;
+            r.field_into(&mut self.java_class, b, b + 141, "javaClass")?;
         }
         if n >= 153 {
-            v.component1 = r.field(b, b + 149, "component1")?;
+            r.field_into(&mut self.component1, b, b + 149, "component1")?;
         }
         if n >= 161 {
-            v.fbe_levels = r.field(b, b + 153, "fbeLevels")?;
+            r.field_into(&mut self.fbe_levels, b, b + 153, "fbeLevels")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -11823,68 +11467,41 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(137)?;
         let run0 = r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
-        let type_id = fbe::Fixed::at(run0, 0);
-        let key_order = fbe::Fixed::at(run0, 2);
-        let to_fbe = r.final_field("toFbe")?;
-        let from_fbe = r.final_field("fromFbe")?;
+        self.type_id = fbe::Fixed::at(run0, 0);
+        self.key_order = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.to_fbe, "toFbe")?;
+        r.final_field_into(&mut self.from_fbe, "fromFbe")?;
         let run3 = r.run(28, "readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8")?;
-        let read_fbe = fbe::Fixed::at(run3, 0);
-        let write_fbe = fbe::Fixed::at(run3, 8);
-        let verify_fbe = fbe::Fixed::at(run3, 16);
-        let to_final = fbe::Fixed::at(run3, 20);
-        let from_final = r.final_field("fromFinal")?;
-        let read_final = r.final_field("readFinal")?;
-        let write_final = r.final_field("writeFinal")?;
-        let verify_final = r.final_field("verifyFinal")?;
-        let to_json = r.final_field("toJson")?;
+        self.read_fbe = fbe::Fixed::at(run3, 0);
+        self.write_fbe = fbe::Fixed::at(run3, 8);
+        self.verify_fbe = fbe::Fixed::at(run3, 16);
+        self.to_final = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.from_final, "fromFinal")?;
+        r.final_field_into(&mut self.read_final, "readFinal")?;
+        r.final_field_into(&mut self.write_final, "writeFinal")?;
+        r.final_field_into(&mut self.verify_final, "verifyFinal")?;
+        r.final_field_into(&mut self.to_json, "toJson")?;
         let run9 = r.run(29, "fromJson=16,writeJson=8,readJson=4,hashCode=1")?;
-        let from_json = fbe::Fixed::at(run9, 0);
-        let write_json = fbe::Fixed::at(run9, 16);
-        let read_json = fbe::Fixed::at(run9, 24);
-        let hash_code = fbe::Fixed::at(run9, 28);
-        let get_class = r.final_field("getClass")?;
+        self.from_json = fbe::Fixed::at(run9, 0);
+        self.write_json = fbe::Fixed::at(run9, 16);
+        self.read_json = fbe::Fixed::at(run9, 24);
+        self.hash_code = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.get_class, "getClass")?;
         let run11 = r.run(6, "clone=2,finalize=4")?;
-        let clone = fbe::Fixed::at(run11, 0);
-        let finalize = fbe::Fixed::at(run11, 2);
-        let wait = r.final_field("wait")?;
-        let notify = r.final_field("notify")?;
+        self.clone = fbe::Fixed::at(run11, 0);
+        self.finalize = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.wait, "wait")?;
+        r.final_field_into(&mut self.notify, "notify")?;
         let run14 = r.run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8")?;
-        let notify_all = fbe::Fixed::at(run14, 0);
-        let java_class = fbe::Fixed::at(run14, 8);
-        let component1 = fbe::Fixed::at(run14, 16);
-        let fbe_levels = fbe::Fixed::at(run14, 20);
+        self.notify_all = fbe::Fixed::at(run14, 0);
+        self.java_class = fbe::Fixed::at(run14, 8);
+        self.component1 = fbe::Fixed::at(run14, 16);
+        self.fbe_levels = fbe::Fixed::at(run14, 20);
         r.leave();
-        Ok(JvmMembers {
-            type_id,
-            key_order,
-            to_fbe,
-            from_fbe,
-            read_fbe,
-            write_fbe,
-            verify_fbe,
-            to_final,
-            from_final,
-            read_final,
-            write_final,
-            verify_final,
-            to_json,
-            from_json,
-            write_json,
-            read_json,
-            hash_code,
-            get_class,
-            clone,
-            finalize,
-            wait,
-            notify,
-            notify_all,
-            java_class,
-            component1,
-            fbe_levels,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -12136,23 +11753,30 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 15, 11)?;
-        let mut v = Self::default();
+        if n < 23 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.fbe_key = r.field(b, b + 8, "fbeKey")?;
+            r.field_into(&mut self.fbe_key, b, b + 8, "fbeKey")?;
         }
         if n >= 14 {
-            v.to_json = r.field(b, b + 10, "toJSON")?;
+            r.field_into(&mut self.to_json, b, b + 10, "toJSON")?;
         }
         if n >= 18 {
-            v.to_text = r.field(b, b + 14, "toText")?;
+            r.field_into(&mut self.to_text, b, b + 14, "toText")?;
         }
         if n >= 23 {
-            v.verify = r.field(b, b + 18, "verify")?;
+            r.field_into(&mut self.verify, b, b + 18, "verify")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -12177,20 +11801,15 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(6, "fbeKey=2,toJSON=4")?;
-        let fbe_key = fbe::Fixed::at(run0, 0);
-        let to_json = fbe::Fixed::at(run0, 2);
-        let to_text = r.final_field("toText")?;
-        let verify = r.final_field("verify")?;
+        self.fbe_key = fbe::Fixed::at(run0, 0);
+        self.to_json = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.to_text, "toText")?;
+        r.final_field_into(&mut self.verify, "verify")?;
         r.leave();
-        Ok(JsMembers {
-            fbe_key,
-            to_json,
-            to_text,
-            verify,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -12366,95 +11985,102 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 16, 142)?;
-        let mut v = Self::default();
+        if n < 170 {
+            *self = Self::default();
+        }
         if n >= 10 {
-            v.buffer = r.field(b, b + 8, "Buffer")?;
+            r.field_into(&mut self.buffer, b, b + 8, "Buffer")?;
         }
         if n >= 14 {
-            v.write_buffer = r.field(b, b + 10, "WriteBuffer")?;
+            r.field_into(&mut self.write_buffer, b, b + 10, "WriteBuffer")?;
         }
         if n >= 18 {
-            v.read_buffer = r.field(b, b + 14, "ReadBuffer")?;
+            r.field_into(&mut self.read_buffer, b, b + 14, "ReadBuffer")?;
         }
         if n >= 23 {
-            v.reader = r.field(b, b + 18, "Reader")?;
+            r.field_into(&mut self.reader, b, b + 18, "Reader")?;
         }
         if n >= 31 {
-            v.writer = r.field(b, b + 23, "Writer")?;
+            r.field_into(&mut self.writer, b, b + 23, "Writer")?;
         }
         if n >= 39 {
-            v.limits = r.field(b, b + 31, "Limits")?;
+            r.field_into(&mut self.limits, b, b + 31, "Limits")?;
         }
         if n >= 43 {
-            v.decimal = r.field(b, b + 39, "Decimal")?;
+            r.field_into(&mut self.decimal, b, b + 39, "Decimal")?;
         }
         if n >= 51 {
-            v.uuid = r.field(b, b + 43, "Uuid")?;
+            r.field_into(&mut self.uuid, b, b + 43, "Uuid")?;
         }
         if n >= 55 {
-            v.uuid_ = r.field(b, b + 51, "UUID")?;
+            r.field_into(&mut self.uuid_, b, b + 51, "UUID")?;
         }
         if n >= 60 {
-            v.timestamp = r.field(b, b + 55, "Timestamp")?;
+            r.field_into(&mut self.timestamp, b, b + 55, "Timestamp")?;
         }
         if n >= 64 {
-            v.json_writer = r.field(b, b + 60, "JsonWriter")?;
+            r.field_into(&mut self.json_writer, b, b + 60, "JsonWriter")?;
         }
         if n >= 68 {
-            v.json_reader = r.field(b, b + 64, "JsonReader")?;
+            r.field_into(&mut self.json_reader, b, b + 64, "JsonReader")?;
         }
         if n >= 84 {
-            v.decode_error = r.field(b, b + 68, "DecodeError")?;
+            r.field_into(&mut self.decode_error, b, b + 68, "DecodeError")?;
         }
         if n >= 100 {
-            v.encode_error = r.field(b, b + 84, "EncodeError")?;
+            r.field_into(&mut self.encode_error, b, b + 84, "EncodeError")?;
         }
         if n >= 108 {
-            v.decode_exception = r.field(b, b + 100, "DecodeException")?;
+            r.field_into(&mut self.decode_exception, b, b + 100, "DecodeException")?;
         }
         if n >= 112 {
-            v.encode_exception = r.field(b, b + 108, "EncodeException")?;
+            r.field_into(&mut self.encode_exception, b, b + 108, "EncodeException")?;
         }
         if n >= 113 {
-            v.sender = r.field(b, b + 112, "Sender")?;
+            r.field_into(&mut self.sender, b, b + 112, "Sender")?;
         }
         if n >= 118 {
-            v.receiver = r.field(b, b + 113, "Receiver")?;
+            r.field_into(&mut self.receiver, b, b + 113, "Receiver")?;
         }
         if n >= 120 {
-            v.client = r.field(b, b + 118, "Client")?;
+            r.field_into(&mut self.client, b, b + 118, "Client")?;
         }
         if n >= 124 {
-            v.proxy = r.field(b, b + 120, "Proxy")?;
+            r.field_into(&mut self.proxy, b, b + 120, "Proxy")?;
         }
         if n >= 128 {
-            v.handler = r.field(b, b + 124, "Handler")?;
+            r.field_into(&mut self.handler, b, b + 124, "Handler")?;
         }
         if n >= 133 {
-            v.text = r.field(b, b + 128, "Text")?;
+            r.field_into(&mut self.text, b, b + 128, "Text")?;
         }
         if n >= 141 {
-            v.compare = r.field(b, b + 133, "Compare")?;
+            r.field_into(&mut self.compare, b, b + 133, "Compare")?;
         }
         if n >= 149 {
-            v.decimals = r.field(b, b + 141, "Decimals")?;
+            r.field_into(&mut self.decimals, b, b + 141, "Decimals")?;
         }
         if n >= 153 {
-            v.uuids = r.field(b, b + 149, "Uuids")?;
+            r.field_into(&mut self.uuids, b, b + 149, "Uuids")?;
         }
         if n >= 161 {
-            v.timestamps = r.field(b, b + 153, "Timestamps")?;
+            r.field_into(&mut self.timestamps, b, b + 153, "Timestamps")?;
         }
         if n >= 165 {
-            v.utf8 = r.field(b, b + 161, "Utf8")?;
+            r.field_into(&mut self.utf8, b, b + 161, "Utf8")?;
         }
         if n >= 170 {
-            v.requests = r.field(b, b + 165, "Requests")?;
+            r.field_into(&mut self.requests, b, b + 165, "Requests")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -12533,75 +12159,46 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(142)?;
         let run0 = r.run(6, "Buffer=2,WriteBuffer=4")?;
-        let buffer = fbe::Fixed::at(run0, 0);
-        let write_buffer = fbe::Fixed::at(run0, 2);
-        let read_buffer = r.final_field("ReadBuffer")?;
-        let reader = r.final_field("Reader")?;
+        self.buffer = fbe::Fixed::at(run0, 0);
+        self.write_buffer = fbe::Fixed::at(run0, 2);
+        r.final_field_into(&mut self.read_buffer, "ReadBuffer")?;
+        r.final_field_into(&mut self.reader, "Reader")?;
         let run3 = r.run(28, "Writer=8,Limits=8,Decimal=4,Uuid=8")?;
-        let writer = fbe::Fixed::at(run3, 0);
-        let limits = fbe::Fixed::at(run3, 8);
-        let decimal = fbe::Fixed::at(run3, 16);
-        let uuid = fbe::Fixed::at(run3, 20);
-        let uuid_ = r.final_field("UUID")?;
-        let timestamp = r.final_field("Timestamp")?;
-        let json_writer = r.final_field("JsonWriter")?;
-        let json_reader = r.final_field("JsonReader")?;
-        let decode_error = r.final_field("DecodeError")?;
+        self.writer = fbe::Fixed::at(run3, 0);
+        self.limits = fbe::Fixed::at(run3, 8);
+        self.decimal = fbe::Fixed::at(run3, 16);
+        self.uuid = fbe::Fixed::at(run3, 20);
+        r.final_field_into(&mut self.uuid_, "UUID")?;
+        r.final_field_into(&mut self.timestamp, "Timestamp")?;
+        r.final_field_into(&mut self.json_writer, "JsonWriter")?;
+        r.final_field_into(&mut self.json_reader, "JsonReader")?;
+        r.final_field_into(&mut self.decode_error, "DecodeError")?;
         let run9 = r.run(
             29,
             "EncodeError=16,DecodeException=8,EncodeException=4,Sender=1",
         )?;
-        let encode_error = fbe::Fixed::at(run9, 0);
-        let decode_exception = fbe::Fixed::at(run9, 16);
-        let encode_exception = fbe::Fixed::at(run9, 24);
-        let sender = fbe::Fixed::at(run9, 28);
-        let receiver = r.final_field("Receiver")?;
+        self.encode_error = fbe::Fixed::at(run9, 0);
+        self.decode_exception = fbe::Fixed::at(run9, 16);
+        self.encode_exception = fbe::Fixed::at(run9, 24);
+        self.sender = fbe::Fixed::at(run9, 28);
+        r.final_field_into(&mut self.receiver, "Receiver")?;
         let run11 = r.run(6, "Client=2,Proxy=4")?;
-        let client = fbe::Fixed::at(run11, 0);
-        let proxy = fbe::Fixed::at(run11, 2);
-        let handler = r.final_field("Handler")?;
-        let text = r.final_field("Text")?;
+        self.client = fbe::Fixed::at(run11, 0);
+        self.proxy = fbe::Fixed::at(run11, 2);
+        r.final_field_into(&mut self.handler, "Handler")?;
+        r.final_field_into(&mut self.text, "Text")?;
         let run14 = r.run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8")?;
-        let compare = fbe::Fixed::at(run14, 0);
-        let decimals = fbe::Fixed::at(run14, 8);
-        let uuids = fbe::Fixed::at(run14, 16);
-        let timestamps = fbe::Fixed::at(run14, 20);
-        let utf8 = r.final_field("Utf8")?;
-        let requests = r.final_field("Requests")?;
+        self.compare = fbe::Fixed::at(run14, 0);
+        self.decimals = fbe::Fixed::at(run14, 8);
+        self.uuids = fbe::Fixed::at(run14, 16);
+        self.timestamps = fbe::Fixed::at(run14, 20);
+        r.final_field_into(&mut self.utf8, "Utf8")?;
+        r.final_field_into(&mut self.requests, "Requests")?;
         r.leave();
-        Ok(RuntimeNames {
-            buffer,
-            write_buffer,
-            read_buffer,
-            reader,
-            writer,
-            limits,
-            decimal,
-            uuid,
-            uuid_,
-            timestamp,
-            json_writer,
-            json_reader,
-            decode_error,
-            encode_error,
-            decode_exception,
-            encode_exception,
-            sender,
-            receiver,
-            client,
-            proxy,
-            handler,
-            text,
-            compare,
-            decimals,
-            uuids,
-            timestamps,
-            utf8,
-            requests,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -12865,14 +12462,21 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 17, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.class = r.field(b, b + 8, "class")?;
+            r.field_into(&mut self.class, b, b + 8, "class")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -12887,11 +12491,11 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let class = r.final_field("class")?;
+        r.final_field_into(&mut self.class, "class")?;
         r.leave();
-        Ok(Class { class })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -12957,14 +12561,21 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 18, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.object = r.field(b, b + 8, "Object")?;
+            r.field_into(&mut self.object, b, b + 8, "Object")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -12979,11 +12590,11 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let object = r.final_field("Object")?;
+        r.final_field_into(&mut self.object, "Object")?;
         r.leave();
-        Ok(Object { object })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13049,14 +12660,21 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 19, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.string = r.field(b, b + 8, "String")?;
+            r.field_into(&mut self.string, b, b + 8, "String")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13071,11 +12689,11 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let string = r.final_field("String")?;
+        r.final_field_into(&mut self.string, "String")?;
         r.leave();
-        Ok(String_ { string })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13141,14 +12759,21 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 20, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.list = r.field(b, b + 8, "List")?;
+            r.field_into(&mut self.list, b, b + 8, "List")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13163,11 +12788,11 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let list = r.final_field("List")?;
+        r.final_field_into(&mut self.list, "List")?;
         r.leave();
-        Ok(List { list })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13233,14 +12858,21 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 21, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.map = r.field(b, b + 8, "Map")?;
+            r.field_into(&mut self.map, b, b + 8, "Map")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13255,11 +12887,11 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let map = r.final_field("Map")?;
+        r.final_field_into(&mut self.map, "Map")?;
         r.leave();
-        Ok(Map { map })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13325,14 +12957,21 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 22, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.model = r.field(b, b + 8, "Model")?;
+            r.field_into(&mut self.model, b, b + 8, "Model")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13347,11 +12986,11 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let model = r.final_field("Model")?;
+        r.final_field_into(&mut self.model, "Model")?;
         r.leave();
-        Ok(Model { model })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13417,14 +13056,21 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 23, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.final_model = r.field(b, b + 8, "FinalModel")?;
+            r.field_into(&mut self.final_model, b, b + 8, "FinalModel")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13439,11 +13085,11 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let final_model = r.final_field("FinalModel")?;
+        r.final_field_into(&mut self.final_model, "FinalModel")?;
         r.leave();
-        Ok(FinalModel { final_model })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13509,14 +13155,21 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 24, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.buffer = r.field(b, b + 8, "Buffer")?;
+            r.field_into(&mut self.buffer, b, b + 8, "Buffer")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13531,11 +13184,11 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let buffer = r.final_field("Buffer")?;
+        r.final_field_into(&mut self.buffer, "Buffer")?;
         r.leave();
-        Ok(Buffer { buffer })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13601,14 +13254,21 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 25, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.reader = r.field(b, b + 8, "Reader")?;
+            r.field_into(&mut self.reader, b, b + 8, "Reader")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13623,11 +13283,11 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let reader = r.final_field("Reader")?;
+        r.final_field_into(&mut self.reader, "Reader")?;
         r.leave();
-        Ok(Reader_ { reader })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13693,14 +13353,21 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 26, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.writer = r.field(b, b + 8, "Writer")?;
+            r.field_into(&mut self.writer, b, b + 8, "Writer")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13715,11 +13382,11 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let writer = r.final_field("Writer")?;
+        r.final_field_into(&mut self.writer, "Writer")?;
         r.leave();
-        Ok(Writer_ { writer })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13785,14 +13452,21 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 27, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.limits = r.field(b, b + 8, "Limits")?;
+            r.field_into(&mut self.limits, b, b + 8, "Limits")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13807,11 +13481,11 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let limits = r.final_field("Limits")?;
+        r.final_field_into(&mut self.limits, "Limits")?;
         r.leave();
-        Ok(Limits { limits })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13877,14 +13551,21 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 28, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.decode_error = r.field(b, b + 8, "DecodeError")?;
+            r.field_into(&mut self.decode_error, b, b + 8, "DecodeError")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13899,11 +13580,11 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let decode_error = r.final_field("DecodeError")?;
+        r.final_field_into(&mut self.decode_error, "DecodeError")?;
         r.leave();
-        Ok(DecodeError_ { decode_error })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -13969,14 +13650,21 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 29, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.decode_exception = r.field(b, b + 8, "DecodeException")?;
+            r.field_into(&mut self.decode_exception, b, b + 8, "DecodeException")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -13991,11 +13679,11 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let decode_exception = r.final_field("DecodeException")?;
+        r.final_field_into(&mut self.decode_exception, "DecodeException")?;
         r.leave();
-        Ok(DecodeException { decode_exception })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14063,14 +13751,21 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 30, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.decimal = r.field(b, b + 8, "Decimal")?;
+            r.field_into(&mut self.decimal, b, b + 8, "Decimal")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14085,11 +13780,11 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let decimal = r.final_field("Decimal")?;
+        r.final_field_into(&mut self.decimal, "Decimal")?;
         r.leave();
-        Ok(Decimal { decimal })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14155,14 +13850,21 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 31, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.uuid = r.field(b, b + 8, "Uuid")?;
+            r.field_into(&mut self.uuid, b, b + 8, "Uuid")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14177,11 +13879,11 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let uuid = r.final_field("Uuid")?;
+        r.final_field_into(&mut self.uuid, "Uuid")?;
         r.leave();
-        Ok(Uuid { uuid })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14247,14 +13949,21 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 32, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.uuid = r.field(b, b + 8, "UUID")?;
+            r.field_into(&mut self.uuid, b, b + 8, "UUID")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14269,11 +13978,11 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let uuid = r.final_field("UUID")?;
+        r.final_field_into(&mut self.uuid, "UUID")?;
         r.leave();
-        Ok(Uuid_ { uuid })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14339,14 +14048,21 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 33, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.timestamp = r.field(b, b + 8, "Timestamp")?;
+            r.field_into(&mut self.timestamp, b, b + 8, "Timestamp")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14361,11 +14077,11 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let timestamp = r.final_field("Timestamp")?;
+        r.final_field_into(&mut self.timestamp, "Timestamp")?;
         r.leave();
-        Ok(Timestamp { timestamp })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14431,14 +14147,21 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 34, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.sender = r.field(b, b + 8, "Sender")?;
+            r.field_into(&mut self.sender, b, b + 8, "Sender")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14453,11 +14176,11 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let sender = r.final_field("Sender")?;
+        r.final_field_into(&mut self.sender, "Sender")?;
         r.leave();
-        Ok(Sender { sender })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14523,14 +14246,21 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 35, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.receiver = r.field(b, b + 8, "Receiver")?;
+            r.field_into(&mut self.receiver, b, b + 8, "Receiver")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14545,11 +14275,11 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let receiver = r.final_field("Receiver")?;
+        r.final_field_into(&mut self.receiver, "Receiver")?;
         r.leave();
-        Ok(Receiver { receiver })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14615,14 +14345,21 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 36, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.client = r.field(b, b + 8, "Client")?;
+            r.field_into(&mut self.client, b, b + 8, "Client")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14637,11 +14374,11 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let client = r.final_field("Client")?;
+        r.final_field_into(&mut self.client, "Client")?;
         r.leave();
-        Ok(Client { client })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14707,14 +14444,21 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 37, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.proxy = r.field(b, b + 8, "Proxy")?;
+            r.field_into(&mut self.proxy, b, b + 8, "Proxy")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14729,11 +14473,11 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let proxy = r.final_field("Proxy")?;
+        r.final_field_into(&mut self.proxy, "Proxy")?;
         r.leave();
-        Ok(Proxy { proxy })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14799,14 +14543,21 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 38, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.handler = r.field(b, b + 8, "Handler")?;
+            r.field_into(&mut self.handler, b, b + 8, "Handler")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14821,11 +14572,11 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let handler = r.final_field("Handler")?;
+        r.final_field_into(&mut self.handler, "Handler")?;
         r.leave();
-        Ok(Handler { handler })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14891,14 +14642,21 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 39, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.fbe = r.field(b, b + 8, "fbe")?;
+            r.field_into(&mut self.fbe, b, b + 8, "fbe")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -14913,11 +14671,11 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let fbe = r.final_field("fbe")?;
+        r.final_field_into(&mut self.fbe, "fbe")?;
         r.leave();
-        Ok(Fbe { fbe })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -14983,14 +14741,21 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 40, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.fbe = r.field(b, b + 8, "FBE")?;
+            r.field_into(&mut self.fbe, b, b + 8, "FBE")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15005,11 +14770,11 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let fbe = r.final_field("FBE")?;
+        r.final_field_into(&mut self.fbe, "FBE")?;
         r.leave();
-        Ok(Fbe_ { fbe })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15075,14 +14840,21 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 41, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.std = r.field(b, b + 8, "std")?;
+            r.field_into(&mut self.std, b, b + 8, "std")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15097,11 +14869,11 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let std = r.final_field("std")?;
+        r.final_field_into(&mut self.std, "std")?;
         r.leave();
-        Ok(Std { std })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15167,14 +14939,21 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 42, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.companion = r.field(b, b + 8, "Companion")?;
+            r.field_into(&mut self.companion, b, b + 8, "Companion")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15189,11 +14968,11 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let companion = r.final_field("Companion")?;
+        r.final_field_into(&mut self.companion, "Companion")?;
         r.leave();
-        Ok(Companion { companion })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15259,14 +15038,21 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 43, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.any = r.field(b, b + 8, "Any")?;
+            r.field_into(&mut self.any, b, b + 8, "Any")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15281,11 +15067,11 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let any = r.final_field("Any")?;
+        r.final_field_into(&mut self.any, "Any")?;
         r.leave();
-        Ok(Any { any })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15351,14 +15137,21 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 44, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.self_ = r.field(b, b + 8, "Self")?;
+            r.field_into(&mut self.self_, b, b + 8, "Self")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15373,11 +15166,11 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let self_ = r.final_field("Self")?;
+        r.final_field_into(&mut self.self_, "Self")?;
         r.leave();
-        Ok(Self_ { self_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15443,14 +15236,21 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 45, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.self_ = r.field(b, b + 8, "self")?;
+            r.field_into(&mut self.self_, b, b + 8, "self")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15465,11 +15265,11 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let self_ = r.final_field("self")?;
+        r.final_field_into(&mut self.self_, "self")?;
         r.leave();
-        Ok(Self__ { self_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15535,14 +15335,21 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 46, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.none = r.field(b, b + 8, "None")?;
+            r.field_into(&mut self.none, b, b + 8, "None")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15557,11 +15364,11 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let none = r.final_field("None")?;
+        r.final_field_into(&mut self.none, "None")?;
         r.leave();
-        Ok(None_ { none })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15627,14 +15434,21 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 47, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.option = r.field(b, b + 8, "Option")?;
+            r.field_into(&mut self.option, b, b + 8, "Option")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15649,11 +15463,11 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let option = r.final_field("Option")?;
+        r.final_field_into(&mut self.option, "Option")?;
         r.leave();
-        Ok(Option_ { option })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15719,14 +15533,21 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 48, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.result = r.field(b, b + 8, "Result")?;
+            r.field_into(&mut self.result, b, b + 8, "Result")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15741,11 +15562,11 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let result = r.final_field("Result")?;
+        r.final_field_into(&mut self.result, "Result")?;
         r.leave();
-        Ok(Result_ { result })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15811,14 +15632,21 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 49, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.vec = r.field(b, b + 8, "Vec")?;
+            r.field_into(&mut self.vec, b, b + 8, "Vec")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15833,11 +15661,11 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let vec = r.final_field("Vec")?;
+        r.final_field_into(&mut self.vec, "Vec")?;
         r.leave();
-        Ok(Vec_ { vec })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15903,14 +15731,21 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 50, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.box_ = r.field(b, b + 8, "Box")?;
+            r.field_into(&mut self.box_, b, b + 8, "Box")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -15925,11 +15760,11 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let box_ = r.final_field("Box")?;
+        r.final_field_into(&mut self.box_, "Box")?;
         r.leave();
-        Ok(Box_ { box_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -15995,14 +15830,21 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 51, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.error = r.field(b, b + 8, "Error")?;
+            r.field_into(&mut self.error, b, b + 8, "Error")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16017,11 +15859,11 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let error = r.final_field("Error")?;
+        r.final_field_into(&mut self.error, "Error")?;
         r.leave();
-        Ok(Error { error })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16087,14 +15929,21 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 52, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.exception = r.field(b, b + 8, "Exception")?;
+            r.field_into(&mut self.exception, b, b + 8, "Exception")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16109,11 +15958,11 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let exception = r.final_field("Exception")?;
+        r.final_field_into(&mut self.exception, "Exception")?;
         r.leave();
-        Ok(Exception { exception })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16179,14 +16028,21 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 53, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.text = r.field(b, b + 8, "Text")?;
+            r.field_into(&mut self.text, b, b + 8, "Text")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16201,11 +16057,11 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let text = r.final_field("Text")?;
+        r.final_field_into(&mut self.text, "Text")?;
         r.leave();
-        Ok(Text { text })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16271,14 +16127,21 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 54, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.json_writer = r.field(b, b + 8, "JsonWriter")?;
+            r.field_into(&mut self.json_writer, b, b + 8, "JsonWriter")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16293,11 +16156,11 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let json_writer = r.final_field("JsonWriter")?;
+        r.final_field_into(&mut self.json_writer, "JsonWriter")?;
         r.leave();
-        Ok(JsonWriter { json_writer })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16363,14 +16226,21 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 55, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.int32_t = r.field(b, b + 8, "int32_t")?;
+            r.field_into(&mut self.int32_t, b, b + 8, "int32_t")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16385,11 +16255,11 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let int32_t = r.final_field("int32_t")?;
+        r.final_field_into(&mut self.int32_t, "int32_t")?;
         r.leave();
-        Ok(Int32T { int32_t })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16455,14 +16325,21 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 56, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.size_t = r.field(b, b + 8, "size_t")?;
+            r.field_into(&mut self.size_t, b, b + 8, "size_t")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16477,11 +16354,11 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let size_t = r.final_field("size_t")?;
+        r.final_field_into(&mut self.size_t, "size_t")?;
         r.leave();
-        Ok(SizeT { size_t })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16547,14 +16424,21 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 57, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.list = r.field(b, b + 8, "list")?;
+            r.field_into(&mut self.list, b, b + 8, "list")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16569,11 +16453,11 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let list = r.final_field("list")?;
+        r.final_field_into(&mut self.list, "list")?;
         r.leave();
-        Ok(List_ { list })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16639,14 +16523,21 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 58, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.object = r.field(b, b + 8, "object")?;
+            r.field_into(&mut self.object, b, b + 8, "object")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16661,11 +16552,11 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let object = r.final_field("object")?;
+        r.final_field_into(&mut self.object, "object")?;
         r.leave();
-        Ok(Object_ { object })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16731,14 +16622,21 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 59, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.v_ = r.field(b, b + 8, "v")?;
+            r.field_into(&mut self.v_, b, b + 8, "v")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16753,11 +16651,11 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let v_ = r.final_field("v")?;
+        r.final_field_into(&mut self.v_, "v")?;
         r.leave();
-        Ok(V { v_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16823,14 +16721,21 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 60, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.r_ = r.field(b, b + 8, "r")?;
+            r.field_into(&mut self.r_, b, b + 8, "r")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16845,11 +16750,11 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let r_ = r.final_field("r")?;
+        r.final_field_into(&mut self.r_, "r")?;
         r.leave();
-        Ok(R { r_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -16915,14 +16820,21 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 61, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.w_ = r.field(b, b + 8, "w")?;
+            r.field_into(&mut self.w_, b, b + 8, "w")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -16937,11 +16849,11 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let w_ = r.final_field("w")?;
+        r.final_field_into(&mut self.w_, "w")?;
         r.leave();
-        Ok(W { w_ })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17007,14 +16919,21 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 62, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.side_buy = r.field(b, b + 8, "SideBuy")?;
+            r.field_into(&mut self.side_buy, b, b + 8, "SideBuy")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17029,11 +16948,11 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let side_buy = r.final_field("SideBuy")?;
+        r.final_field_into(&mut self.side_buy, "SideBuy")?;
         r.leave();
-        Ok(SideBuy { side_buy })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17099,14 +17018,21 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 63, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.order_key = r.field(b, b + 8, "OrderKey")?;
+            r.field_into(&mut self.order_key, b, b + 8, "OrderKey")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17121,11 +17047,11 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let order_key = r.final_field("OrderKey")?;
+        r.final_field_into(&mut self.order_key, "OrderKey")?;
         r.leave();
-        Ok(OrderKey { order_key })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17191,14 +17117,21 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 64, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.text_ofside = r.field(b, b + 8, "textOfside")?;
+            r.field_into(&mut self.text_ofside, b, b + 8, "textOfside")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17213,11 +17146,11 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let text_ofside = r.final_field("textOfside")?;
+        r.final_field_into(&mut self.text_ofside, "textOfside")?;
         r.leave();
-        Ok(TextOfside { text_ofside })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17283,14 +17216,21 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 65, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.decimal_1 = r.field(b, b + 8, "DECIMAL_1")?;
+            r.field_into(&mut self.decimal_1, b, b + 8, "DECIMAL_1")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17305,11 +17245,11 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let decimal_1 = r.final_field("DECIMAL_1")?;
+        r.final_field_into(&mut self.decimal_1, "DECIMAL_1")?;
         r.leave();
-        Ok(Decimal1 { decimal_1 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17375,14 +17315,21 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 66, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.order_model = r.field(b, b + 8, "OrderModel")?;
+            r.field_into(&mut self.order_model, b, b + 8, "OrderModel")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17397,11 +17344,11 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let order_model = r.final_field("OrderModel")?;
+        r.final_field_into(&mut self.order_model, "OrderModel")?;
         r.leave();
-        Ok(OrderModel { order_model })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17467,14 +17414,21 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 67, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.order_final = r.field(b, b + 8, "OrderFinal")?;
+            r.field_into(&mut self.order_final, b, b + 8, "OrderFinal")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17489,11 +17443,11 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let order_final = r.final_field("OrderFinal")?;
+        r.final_field_into(&mut self.order_final, "OrderFinal")?;
         r.leave();
-        Ok(OrderFinal { order_final })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17559,14 +17513,21 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 68, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.new_order = r.field(b, b + 8, "NewOrder")?;
+            r.field_into(&mut self.new_order, b, b + 8, "NewOrder")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17581,11 +17542,11 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let new_order = r.final_field("NewOrder")?;
+        r.final_field_into(&mut self.new_order, "NewOrder")?;
         r.leave();
-        Ok(NewOrder { new_order })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17651,14 +17612,21 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 69, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.verify_fbe_order = r.field(b, b + 8, "VerifyFBEOrder")?;
+            r.field_into(&mut self.verify_fbe_order, b, b + 8, "VerifyFBEOrder")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17673,11 +17641,11 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let verify_fbe_order = r.final_field("VerifyFBEOrder")?;
+        r.final_field_into(&mut self.verify_fbe_order, "VerifyFBEOrder")?;
         r.leave();
-        Ok(VerifyFbeOrder { verify_fbe_order })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17745,14 +17713,21 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 70, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.fbe_vr_order = r.field(b, b + 8, "fbe_vr_Order")?;
+            r.field_into(&mut self.fbe_vr_order, b, b + 8, "fbe_vr_Order")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17767,11 +17742,11 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let fbe_vr_order = r.final_field("fbe_vr_Order")?;
+        r.final_field_into(&mut self.fbe_vr_order, "fbe_vr_Order")?;
         r.leave();
-        Ok(FbeVrOrder { fbe_vr_order })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17837,14 +17812,21 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 71, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.e1 = r.field(b, b + 8, "e1")?;
+            r.field_into(&mut self.e1, b, b + 8, "e1")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17859,11 +17841,11 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let e1 = r.final_field("e1")?;
+        r.final_field_into(&mut self.e1, "e1")?;
         r.leave();
-        Ok(E1 { e1 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -17929,14 +17911,21 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 72, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.i2 = r.field(b, b + 8, "i2")?;
+            r.field_into(&mut self.i2, b, b + 8, "i2")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -17951,11 +17940,11 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let i2 = r.final_field("i2")?;
+        r.final_field_into(&mut self.i2, "i2")?;
         r.leave();
-        Ok(I2 { i2 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18021,14 +18010,21 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 73, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.o3 = r.field(b, b + 8, "o3")?;
+            r.field_into(&mut self.o3, b, b + 8, "o3")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18043,11 +18039,11 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let o3 = r.final_field("o3")?;
+        r.final_field_into(&mut self.o3, "o3")?;
         r.leave();
-        Ok(O3 { o3 })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18127,35 +18123,42 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 74, 32)?;
-        let mut v = Self::default();
+        if n < 40 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.name = r.field(b, b + 8, "name")?;
+            r.field_into(&mut self.name, b, b + 8, "name")?;
         }
         if n >= 16 {
-            v.name_ = r.field(b, b + 12, "Name")?;
+            r.field_into(&mut self.name_, b, b + 12, "Name")?;
         }
         if n >= 20 {
-            v.name__ = r.field(b, b + 16, "NAME")?;
+            r.field_into(&mut self.name__, b, b + 16, "NAME")?;
         }
         if n >= 24 {
-            v.class = r.field(b, b + 20, "class")?;
+            r.field_into(&mut self.class, b, b + 20, "class")?;
         }
         if n >= 28 {
-            v.class_ = r.field(b, b + 24, "class_")?;
+            r.field_into(&mut self.class_, b, b + 24, "class_")?;
         }
         if n >= 32 {
-            v.class__ = r.field(b, b + 28, "class__")?;
+            r.field_into(&mut self.class__, b, b + 28, "class__")?;
         }
         if n >= 36 {
-            v.string = r.field(b, b + 32, "String")?;
+            r.field_into(&mut self.string, b, b + 32, "String")?;
         }
         if n >= 40 {
-            v.string_ = r.field(b, b + 36, "String_")?;
+            r.field_into(&mut self.string_, b, b + 36, "String_")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18177,31 +18180,22 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         let run0 = r.run(
             32,
             "name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4",
         )?;
-        let name = fbe::Fixed::at(run0, 0);
-        let name_ = fbe::Fixed::at(run0, 4);
-        let name__ = fbe::Fixed::at(run0, 8);
-        let class = fbe::Fixed::at(run0, 12);
-        let class_ = fbe::Fixed::at(run0, 16);
-        let class__ = fbe::Fixed::at(run0, 20);
-        let string = fbe::Fixed::at(run0, 24);
-        let string_ = fbe::Fixed::at(run0, 28);
+        self.name = fbe::Fixed::at(run0, 0);
+        self.name_ = fbe::Fixed::at(run0, 4);
+        self.name__ = fbe::Fixed::at(run0, 8);
+        self.class = fbe::Fixed::at(run0, 12);
+        self.class_ = fbe::Fixed::at(run0, 16);
+        self.class__ = fbe::Fixed::at(run0, 20);
+        self.string = fbe::Fixed::at(run0, 24);
+        self.string_ = fbe::Fixed::at(run0, 28);
         r.leave();
-        Ok(Case {
-            name,
-            name_,
-            name__,
-            class,
-            class_,
-            class__,
-            string,
-            string_,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18319,24 +18313,31 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 75, 2)?;
-        let mut v = Self::default();
+        if n < 14 {
+            *self = Self::default();
+        }
         if n >= 9 {
-            v.market = r.field(b, b + 8, "market")?;
+            r.field_into(&mut self.market, b, b + 8, "market")?;
         } else {
             r.spend(8, b, "market")?;
         }
         if n >= 13 {
-            v.org = r.field(b, b + 9, "org")?;
+            r.field_into(&mut self.org, b, b + 9, "org")?;
         } else if n >= 9 {
             r.spend(8, b, "org")?;
         }
         if n >= 14 {
-            v.example = r.field(b, b + 13, "example")?;
+            r.field_into(&mut self.example, b, b + 13, "example")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18362,17 +18363,13 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(2)?;
-        let market = r.final_field("market")?;
-        let org = r.final_field("org")?;
-        let example = r.final_field("example")?;
+        r.final_field_into(&mut self.market, "market")?;
+        r.final_field_into(&mut self.org, "org")?;
+        r.final_field_into(&mut self.example, "example")?;
         r.leave();
-        Ok(Imported {
-            market,
-            org,
-            example,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18461,14 +18458,21 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 76, 4)?;
-        let mut v = Self::default();
+        if n < 12 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.digits = r.field(b, b + 8, "digits")?;
+            r.field_into(&mut self.digits, b, b + 8, "digits")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18483,11 +18487,11 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let digits = r.final_field("digits")?;
+        r.final_field_into(&mut self.digits, "digits")?;
         r.leave();
-        Ok(Symbol { digits })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18570,31 +18574,38 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 77, 12)?;
-        let mut v = Self::default();
+        if n < 24 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.symbol = r.field(b, b + 8, "symbol")?;
+            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
         } else {
             r.spend(4, b, "symbol")?;
         }
         if n >= 16 {
-            v.digits = r.field(b, b + 12, "digits")?;
+            r.field_into(&mut self.digits, b, b + 12, "digits")?;
         } else if n >= 12 {
             r.spend(4, b, "digits")?;
         }
         if n >= 20 {
-            v.precision = r.field(b, b + 16, "precision")?;
+            r.field_into(&mut self.precision, b, b + 16, "precision")?;
         } else if n >= 16 {
             r.spend(4, b, "precision")?;
         }
         if n >= 24 {
-            v.ticker = r.field(b, b + 20, "ticker")?;
+            r.field_into(&mut self.ticker, b, b + 20, "ticker")?;
         } else if n >= 20 {
             r.spend(4, b, "ticker")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18629,20 +18640,15 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
-        let symbol = r.final_field("symbol")?;
+        r.final_field_into(&mut self.symbol, "symbol")?;
         let run1 = r.run(8, "digits=4,precision=4")?;
-        let digits = fbe::Fixed::at(run1, 0);
-        let precision = fbe::Fixed::at(run1, 4);
-        let ticker = r.final_field("ticker")?;
+        self.digits = fbe::Fixed::at(run1, 0);
+        self.precision = fbe::Fixed::at(run1, 4);
+        r.final_field_into(&mut self.ticker, "ticker")?;
         r.leave();
-        Ok(Listed {
-            symbol,
-            digits,
-            precision,
-            ticker,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -18748,26 +18754,33 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 78, 18)?;
-        let mut v = Self::default();
+        if n < 26 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.side = r.field(b, b + 8, "side")?;
+            r.field_into(&mut self.side, b, b + 8, "side")?;
         }
         if n >= 16 {
-            v.s = r.field(b, b + 12, "s")?;
+            r.field_into(&mut self.s, b, b + 12, "s")?;
         }
         if n >= 20 {
-            v.range = r.field(b, b + 16, "range")?;
+            r.field_into(&mut self.range, b, b + 16, "range")?;
         }
         if n >= 22 {
-            v.word = r.field(b, b + 20, "Word")?;
+            r.field_into(&mut self.word, b, b + 20, "Word")?;
         }
         if n >= 26 {
-            v.side_ = r.field(b, b + 22, "side_")?;
+            r.field_into(&mut self.side_, b, b + 22, "side_")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -18786,22 +18799,16 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         let run0 = r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
-        let side = fbe::Fixed::at(run0, 0);
-        let s = fbe::Fixed::at(run0, 4);
-        let range = fbe::Fixed::at(run0, 8);
-        let word = fbe::Fixed::at(run0, 12);
-        let side_ = fbe::Fixed::at(run0, 14);
+        self.side = fbe::Fixed::at(run0, 0);
+        self.s = fbe::Fixed::at(run0, 4);
+        self.range = fbe::Fixed::at(run0, 8);
+        self.word = fbe::Fixed::at(run0, 12);
+        self.side_ = fbe::Fixed::at(run0, 14);
         r.leave();
-        Ok(Derived {
-            side,
-            s,
-            range,
-            word,
-            side_,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -19126,399 +19133,406 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 79, 4)?;
-        let mut v = Self::default();
+        if n < 320 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.order = r.field(b, b + 8, "Order")?;
+            r.field_into(&mut self.order, b, b + 8, "Order")?;
         } else {
             r.spend(2994, b, "Order")?;
         }
         if n >= 16 {
-            v.cpp_words = r.field(b, b + 12, "CppWords")?;
+            r.field_into(&mut self.cpp_words, b, b + 12, "CppWords")?;
         } else if n >= 12 {
             r.spend(2982, b, "CppWords")?;
         }
         if n >= 20 {
-            v.python_words = r.field(b, b + 16, "PythonWords")?;
+            r.field_into(&mut self.python_words, b, b + 16, "PythonWords")?;
         } else if n >= 16 {
             r.spend(2363, b, "PythonWords")?;
         }
         if n >= 24 {
-            v.go_words = r.field(b, b + 20, "GoWords")?;
+            r.field_into(&mut self.go_words, b, b + 20, "GoWords")?;
         } else if n >= 20 {
             r.spend(2124, b, "GoWords")?;
         }
         if n >= 28 {
-            v.java_words = r.field(b, b + 24, "JavaWords")?;
+            r.field_into(&mut self.java_words, b, b + 24, "JavaWords")?;
         } else if n >= 24 {
             r.spend(1922, b, "JavaWords")?;
         }
         if n >= 32 {
-            v.kotlin_words = r.field(b, b + 28, "KotlinWords")?;
+            r.field_into(&mut self.kotlin_words, b, b + 28, "KotlinWords")?;
         } else if n >= 28 {
             r.spend(1740, b, "KotlinWords")?;
         }
         if n >= 36 {
-            v.js_words = r.field(b, b + 32, "JsWords")?;
+            r.field_into(&mut self.js_words, b, b + 32, "JsWords")?;
         } else if n >= 32 {
             r.spend(1533, b, "JsWords")?;
         }
         if n >= 40 {
-            v.rust_words = r.field(b, b + 36, "RustWords")?;
+            r.field_into(&mut self.rust_words, b, b + 36, "RustWords")?;
         } else if n >= 36 {
             r.spend(1310, b, "RustWords")?;
         }
         if n >= 44 {
-            v.c_sharp_words = r.field(b, b + 40, "CSharpWords")?;
+            r.field_into(&mut self.c_sharp_words, b, b + 40, "CSharpWords")?;
         } else if n >= 40 {
             r.spend(1115, b, "CSharpWords")?;
         }
         if n >= 48 {
-            v.ruby_words = r.field(b, b + 44, "RubyWords")?;
+            r.field_into(&mut self.ruby_words, b, b + 44, "RubyWords")?;
         } else if n >= 44 {
             r.spend(965, b, "RubyWords")?;
         }
         if n >= 52 {
-            v.cpp_members = r.field(b, b + 48, "CppMembers")?;
+            r.field_into(&mut self.cpp_members, b, b + 48, "CppMembers")?;
         } else if n >= 48 {
             r.spend(867, b, "CppMembers")?;
         }
         if n >= 56 {
-            v.python_members = r.field(b, b + 52, "PythonMembers")?;
+            r.field_into(&mut self.python_members, b, b + 52, "PythonMembers")?;
         } else if n >= 52 {
             r.spend(819, b, "PythonMembers")?;
         }
         if n >= 60 {
-            v.go_members = r.field(b, b + 56, "GoMembers")?;
+            r.field_into(&mut self.go_members, b, b + 56, "GoMembers")?;
         } else if n >= 56 {
             r.spend(723, b, "GoMembers")?;
         }
         if n >= 64 {
-            v.jvm_members = r.field(b, b + 60, "JvmMembers")?;
+            r.field_into(&mut self.jvm_members, b, b + 60, "JvmMembers")?;
         } else if n >= 60 {
             r.spend(594, b, "JvmMembers")?;
         }
         if n >= 68 {
-            v.js_members = r.field(b, b + 64, "JsMembers")?;
+            r.field_into(&mut self.js_members, b, b + 64, "JsMembers")?;
         } else if n >= 64 {
             r.spend(457, b, "JsMembers")?;
         }
         if n >= 72 {
-            v.runtime_names = r.field(b, b + 68, "RuntimeNames")?;
+            r.field_into(&mut self.runtime_names, b, b + 68, "RuntimeNames")?;
         } else if n >= 68 {
             r.spend(446, b, "RuntimeNames")?;
         }
         if n >= 76 {
-            v.class = r.field(b, b + 72, "class")?;
+            r.field_into(&mut self.class, b, b + 72, "class")?;
         } else if n >= 72 {
             r.spend(304, b, "class")?;
         }
         if n >= 80 {
-            v.object = r.field(b, b + 76, "Object")?;
+            r.field_into(&mut self.object, b, b + 76, "Object")?;
         } else if n >= 76 {
             r.spend(300, b, "Object")?;
         }
         if n >= 84 {
-            v.string = r.field(b, b + 80, "String")?;
+            r.field_into(&mut self.string, b, b + 80, "String")?;
         } else if n >= 80 {
             r.spend(296, b, "String")?;
         }
         if n >= 88 {
-            v.list = r.field(b, b + 84, "List")?;
+            r.field_into(&mut self.list, b, b + 84, "List")?;
         } else if n >= 84 {
             r.spend(292, b, "List")?;
         }
         if n >= 92 {
-            v.map = r.field(b, b + 88, "Map")?;
+            r.field_into(&mut self.map, b, b + 88, "Map")?;
         } else if n >= 88 {
             r.spend(288, b, "Map")?;
         }
         if n >= 96 {
-            v.model = r.field(b, b + 92, "Model")?;
+            r.field_into(&mut self.model, b, b + 92, "Model")?;
         } else if n >= 92 {
             r.spend(284, b, "Model")?;
         }
         if n >= 100 {
-            v.final_model = r.field(b, b + 96, "FinalModel")?;
+            r.field_into(&mut self.final_model, b, b + 96, "FinalModel")?;
         } else if n >= 96 {
             r.spend(280, b, "FinalModel")?;
         }
         if n >= 104 {
-            v.buffer = r.field(b, b + 100, "Buffer")?;
+            r.field_into(&mut self.buffer, b, b + 100, "Buffer")?;
         } else if n >= 100 {
             r.spend(276, b, "Buffer")?;
         }
         if n >= 108 {
-            v.reader = r.field(b, b + 104, "Reader")?;
+            r.field_into(&mut self.reader, b, b + 104, "Reader")?;
         } else if n >= 104 {
             r.spend(272, b, "Reader")?;
         }
         if n >= 112 {
-            v.writer = r.field(b, b + 108, "Writer")?;
+            r.field_into(&mut self.writer, b, b + 108, "Writer")?;
         } else if n >= 108 {
             r.spend(268, b, "Writer")?;
         }
         if n >= 116 {
-            v.limits = r.field(b, b + 112, "Limits")?;
+            r.field_into(&mut self.limits, b, b + 112, "Limits")?;
         } else if n >= 112 {
             r.spend(264, b, "Limits")?;
         }
         if n >= 120 {
-            v.decode_error = r.field(b, b + 116, "DecodeError")?;
+            r.field_into(&mut self.decode_error, b, b + 116, "DecodeError")?;
         } else if n >= 116 {
             r.spend(260, b, "DecodeError")?;
         }
         if n >= 124 {
-            v.decode_exception = r.field(b, b + 120, "DecodeException")?;
+            r.field_into(&mut self.decode_exception, b, b + 120, "DecodeException")?;
         } else if n >= 120 {
             r.spend(256, b, "DecodeException")?;
         }
         if n >= 128 {
-            v.decimal = r.field(b, b + 124, "Decimal")?;
+            r.field_into(&mut self.decimal, b, b + 124, "Decimal")?;
         } else if n >= 124 {
             r.spend(252, b, "Decimal")?;
         }
         if n >= 132 {
-            v.uuid = r.field(b, b + 128, "Uuid")?;
+            r.field_into(&mut self.uuid, b, b + 128, "Uuid")?;
         } else if n >= 128 {
             r.spend(248, b, "Uuid")?;
         }
         if n >= 136 {
-            v.uuid_ = r.field(b, b + 132, "UUID")?;
+            r.field_into(&mut self.uuid_, b, b + 132, "UUID")?;
         } else if n >= 132 {
             r.spend(244, b, "UUID")?;
         }
         if n >= 140 {
-            v.timestamp = r.field(b, b + 136, "Timestamp")?;
+            r.field_into(&mut self.timestamp, b, b + 136, "Timestamp")?;
         } else if n >= 136 {
             r.spend(240, b, "Timestamp")?;
         }
         if n >= 144 {
-            v.sender = r.field(b, b + 140, "Sender")?;
+            r.field_into(&mut self.sender, b, b + 140, "Sender")?;
         } else if n >= 140 {
             r.spend(236, b, "Sender")?;
         }
         if n >= 148 {
-            v.receiver = r.field(b, b + 144, "Receiver")?;
+            r.field_into(&mut self.receiver, b, b + 144, "Receiver")?;
         } else if n >= 144 {
             r.spend(232, b, "Receiver")?;
         }
         if n >= 152 {
-            v.client = r.field(b, b + 148, "Client")?;
+            r.field_into(&mut self.client, b, b + 148, "Client")?;
         } else if n >= 148 {
             r.spend(228, b, "Client")?;
         }
         if n >= 156 {
-            v.proxy = r.field(b, b + 152, "Proxy")?;
+            r.field_into(&mut self.proxy, b, b + 152, "Proxy")?;
         } else if n >= 152 {
             r.spend(224, b, "Proxy")?;
         }
         if n >= 160 {
-            v.handler = r.field(b, b + 156, "Handler")?;
+            r.field_into(&mut self.handler, b, b + 156, "Handler")?;
         } else if n >= 156 {
             r.spend(220, b, "Handler")?;
         }
         if n >= 164 {
-            v.fbe = r.field(b, b + 160, "fbe")?;
+            r.field_into(&mut self.fbe, b, b + 160, "fbe")?;
         } else if n >= 160 {
             r.spend(216, b, "fbe")?;
         }
         if n >= 168 {
-            v.fbe_ = r.field(b, b + 164, "FBE")?;
+            r.field_into(&mut self.fbe_, b, b + 164, "FBE")?;
         } else if n >= 164 {
             r.spend(212, b, "FBE")?;
         }
         if n >= 172 {
-            v.std = r.field(b, b + 168, "std")?;
+            r.field_into(&mut self.std, b, b + 168, "std")?;
         } else if n >= 168 {
             r.spend(208, b, "std")?;
         }
         if n >= 176 {
-            v.companion = r.field(b, b + 172, "Companion")?;
+            r.field_into(&mut self.companion, b, b + 172, "Companion")?;
         } else if n >= 172 {
             r.spend(204, b, "Companion")?;
         }
         if n >= 180 {
-            v.any = r.field(b, b + 176, "Any")?;
+            r.field_into(&mut self.any, b, b + 176, "Any")?;
         } else if n >= 176 {
             r.spend(200, b, "Any")?;
         }
         if n >= 184 {
-            v.self_ = r.field(b, b + 180, "Self")?;
+            r.field_into(&mut self.self_, b, b + 180, "Self")?;
         } else if n >= 180 {
             r.spend(196, b, "Self")?;
         }
         if n >= 188 {
-            v.self__ = r.field(b, b + 184, "self")?;
+            r.field_into(&mut self.self__, b, b + 184, "self")?;
         } else if n >= 184 {
             r.spend(192, b, "self")?;
         }
         if n >= 192 {
-            v.none = r.field(b, b + 188, "None")?;
+            r.field_into(&mut self.none, b, b + 188, "None")?;
         } else if n >= 188 {
             r.spend(188, b, "None")?;
         }
         if n >= 196 {
-            v.option = r.field(b, b + 192, "Option")?;
+            r.field_into(&mut self.option, b, b + 192, "Option")?;
         } else if n >= 192 {
             r.spend(184, b, "Option")?;
         }
         if n >= 200 {
-            v.result = r.field(b, b + 196, "Result")?;
+            r.field_into(&mut self.result, b, b + 196, "Result")?;
         } else if n >= 196 {
             r.spend(180, b, "Result")?;
         }
         if n >= 204 {
-            v.vec = r.field(b, b + 200, "Vec")?;
+            r.field_into(&mut self.vec, b, b + 200, "Vec")?;
         } else if n >= 200 {
             r.spend(176, b, "Vec")?;
         }
         if n >= 208 {
-            v.box_ = r.field(b, b + 204, "Box")?;
+            r.field_into(&mut self.box_, b, b + 204, "Box")?;
         } else if n >= 204 {
             r.spend(172, b, "Box")?;
         }
         if n >= 212 {
-            v.error = r.field(b, b + 208, "Error")?;
+            r.field_into(&mut self.error, b, b + 208, "Error")?;
         } else if n >= 208 {
             r.spend(168, b, "Error")?;
         }
         if n >= 216 {
-            v.exception = r.field(b, b + 212, "Exception")?;
+            r.field_into(&mut self.exception, b, b + 212, "Exception")?;
         } else if n >= 212 {
             r.spend(164, b, "Exception")?;
         }
         if n >= 220 {
-            v.text = r.field(b, b + 216, "Text")?;
+            r.field_into(&mut self.text, b, b + 216, "Text")?;
         } else if n >= 216 {
             r.spend(160, b, "Text")?;
         }
         if n >= 224 {
-            v.json_writer = r.field(b, b + 220, "JsonWriter")?;
+            r.field_into(&mut self.json_writer, b, b + 220, "JsonWriter")?;
         } else if n >= 220 {
             r.spend(156, b, "JsonWriter")?;
         }
         if n >= 228 {
-            v.int32_t = r.field(b, b + 224, "int32_t")?;
+            r.field_into(&mut self.int32_t, b, b + 224, "int32_t")?;
         } else if n >= 224 {
             r.spend(152, b, "int32_t")?;
         }
         if n >= 232 {
-            v.size_t = r.field(b, b + 228, "size_t")?;
+            r.field_into(&mut self.size_t, b, b + 228, "size_t")?;
         } else if n >= 228 {
             r.spend(148, b, "size_t")?;
         }
         if n >= 236 {
-            v.list_ = r.field(b, b + 232, "list")?;
+            r.field_into(&mut self.list_, b, b + 232, "list")?;
         } else if n >= 232 {
             r.spend(144, b, "list")?;
         }
         if n >= 240 {
-            v.object_ = r.field(b, b + 236, "object")?;
+            r.field_into(&mut self.object_, b, b + 236, "object")?;
         } else if n >= 236 {
             r.spend(140, b, "object")?;
         }
         if n >= 244 {
-            v.v_ = r.field(b, b + 240, "v")?;
+            r.field_into(&mut self.v_, b, b + 240, "v")?;
         } else if n >= 240 {
             r.spend(136, b, "v")?;
         }
         if n >= 248 {
-            v.r_ = r.field(b, b + 244, "r")?;
+            r.field_into(&mut self.r_, b, b + 244, "r")?;
         } else if n >= 244 {
             r.spend(132, b, "r")?;
         }
         if n >= 252 {
-            v.w_ = r.field(b, b + 248, "w")?;
+            r.field_into(&mut self.w_, b, b + 248, "w")?;
         } else if n >= 248 {
             r.spend(128, b, "w")?;
         }
         if n >= 256 {
-            v.side_buy = r.field(b, b + 252, "SideBuy")?;
+            r.field_into(&mut self.side_buy, b, b + 252, "SideBuy")?;
         } else if n >= 252 {
             r.spend(124, b, "SideBuy")?;
         }
         if n >= 260 {
-            v.order_key = r.field(b, b + 256, "OrderKey")?;
+            r.field_into(&mut self.order_key, b, b + 256, "OrderKey")?;
         } else if n >= 256 {
             r.spend(120, b, "OrderKey")?;
         }
         if n >= 264 {
-            v.text_ofside = r.field(b, b + 260, "textOfside")?;
+            r.field_into(&mut self.text_ofside, b, b + 260, "textOfside")?;
         } else if n >= 260 {
             r.spend(116, b, "textOfside")?;
         }
         if n >= 268 {
-            v.decimal_1 = r.field(b, b + 264, "DECIMAL_1")?;
+            r.field_into(&mut self.decimal_1, b, b + 264, "DECIMAL_1")?;
         } else if n >= 264 {
             r.spend(112, b, "DECIMAL_1")?;
         }
         if n >= 272 {
-            v.order_model = r.field(b, b + 268, "OrderModel")?;
+            r.field_into(&mut self.order_model, b, b + 268, "OrderModel")?;
         } else if n >= 268 {
             r.spend(108, b, "OrderModel")?;
         }
         if n >= 276 {
-            v.order_final = r.field(b, b + 272, "OrderFinal")?;
+            r.field_into(&mut self.order_final, b, b + 272, "OrderFinal")?;
         } else if n >= 272 {
             r.spend(104, b, "OrderFinal")?;
         }
         if n >= 280 {
-            v.new_order = r.field(b, b + 276, "NewOrder")?;
+            r.field_into(&mut self.new_order, b, b + 276, "NewOrder")?;
         } else if n >= 276 {
             r.spend(100, b, "NewOrder")?;
         }
         if n >= 284 {
-            v.verify_fbe_order = r.field(b, b + 280, "VerifyFBEOrder")?;
+            r.field_into(&mut self.verify_fbe_order, b, b + 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
             r.spend(96, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
-            v.fbe_vr_order = r.field(b, b + 284, "fbe_vr_Order")?;
+            r.field_into(&mut self.fbe_vr_order, b, b + 284, "fbe_vr_Order")?;
         } else if n >= 284 {
             r.spend(92, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
-            v.e1 = r.field(b, b + 288, "e1")?;
+            r.field_into(&mut self.e1, b, b + 288, "e1")?;
         } else if n >= 288 {
             r.spend(88, b, "e1")?;
         }
         if n >= 296 {
-            v.i2 = r.field(b, b + 292, "i2")?;
+            r.field_into(&mut self.i2, b, b + 292, "i2")?;
         } else if n >= 292 {
             r.spend(84, b, "i2")?;
         }
         if n >= 300 {
-            v.o3 = r.field(b, b + 296, "o3")?;
+            r.field_into(&mut self.o3, b, b + 296, "o3")?;
         } else if n >= 296 {
             r.spend(80, b, "o3")?;
         }
         if n >= 304 {
-            v.case = r.field(b, b + 300, "Case")?;
+            r.field_into(&mut self.case, b, b + 300, "Case")?;
         } else if n >= 300 {
             r.spend(76, b, "Case")?;
         }
         if n >= 308 {
-            v.imported = r.field(b, b + 304, "Imported")?;
+            r.field_into(&mut self.imported, b, b + 304, "Imported")?;
         } else if n >= 304 {
             r.spend(44, b, "Imported")?;
         }
         if n >= 312 {
-            v.derived = r.field(b, b + 308, "Derived")?;
+            r.field_into(&mut self.derived, b, b + 308, "Derived")?;
         } else if n >= 308 {
             r.spend(34, b, "Derived")?;
         }
         if n >= 316 {
-            v.listed = r.field(b, b + 312, "Listed")?;
+            r.field_into(&mut self.listed, b, b + 312, "Listed")?;
         } else if n >= 312 {
             r.spend(16, b, "Listed")?;
         }
         if n >= 320 {
-            v.letters = r.field(b, b + 316, "Letters")?;
+            r.field_into(&mut self.letters, b, b + 316, "Letters")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -19996,167 +20010,88 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
-        let order = r.final_field("Order")?;
-        let cpp_words = r.final_field("CppWords")?;
-        let python_words = r.final_field("PythonWords")?;
-        let go_words = r.final_field("GoWords")?;
-        let java_words = r.final_field("JavaWords")?;
-        let kotlin_words = r.final_field("KotlinWords")?;
-        let js_words = r.final_field("JsWords")?;
-        let rust_words = r.final_field("RustWords")?;
-        let c_sharp_words = r.final_field("CSharpWords")?;
-        let ruby_words = r.final_field("RubyWords")?;
-        let cpp_members = r.final_field("CppMembers")?;
-        let python_members = r.final_field("PythonMembers")?;
-        let go_members = r.final_field("GoMembers")?;
-        let jvm_members = r.final_field("JvmMembers")?;
-        let js_members = r.final_field("JsMembers")?;
-        let runtime_names = r.final_field("RuntimeNames")?;
-        let class = r.final_field("class")?;
-        let object = r.final_field("Object")?;
-        let string = r.final_field("String")?;
-        let list = r.final_field("List")?;
-        let map = r.final_field("Map")?;
-        let model = r.final_field("Model")?;
-        let final_model = r.final_field("FinalModel")?;
-        let buffer = r.final_field("Buffer")?;
-        let reader = r.final_field("Reader")?;
-        let writer = r.final_field("Writer")?;
-        let limits = r.final_field("Limits")?;
-        let decode_error = r.final_field("DecodeError")?;
-        let decode_exception = r.final_field("DecodeException")?;
-        let decimal = r.final_field("Decimal")?;
-        let uuid = r.final_field("Uuid")?;
-        let uuid_ = r.final_field("UUID")?;
-        let timestamp = r.final_field("Timestamp")?;
-        let sender = r.final_field("Sender")?;
-        let receiver = r.final_field("Receiver")?;
-        let client = r.final_field("Client")?;
-        let proxy = r.final_field("Proxy")?;
-        let handler = r.final_field("Handler")?;
-        let fbe = r.final_field("fbe")?;
-        let fbe_ = r.final_field("FBE")?;
-        let std = r.final_field("std")?;
-        let companion = r.final_field("Companion")?;
-        let any = r.final_field("Any")?;
-        let self_ = r.final_field("Self")?;
-        let self__ = r.final_field("self")?;
-        let none = r.final_field("None")?;
-        let option = r.final_field("Option")?;
-        let result = r.final_field("Result")?;
-        let vec = r.final_field("Vec")?;
-        let box_ = r.final_field("Box")?;
-        let error = r.final_field("Error")?;
-        let exception = r.final_field("Exception")?;
-        let text = r.final_field("Text")?;
-        let json_writer = r.final_field("JsonWriter")?;
-        let int32_t = r.final_field("int32_t")?;
-        let size_t = r.final_field("size_t")?;
-        let list_ = r.final_field("list")?;
-        let object_ = r.final_field("object")?;
-        let v_ = r.final_field("v")?;
-        let r_ = r.final_field("r")?;
-        let w_ = r.final_field("w")?;
-        let side_buy = r.final_field("SideBuy")?;
-        let order_key = r.final_field("OrderKey")?;
-        let text_ofside = r.final_field("textOfside")?;
-        let decimal_1 = r.final_field("DECIMAL_1")?;
-        let order_model = r.final_field("OrderModel")?;
-        let order_final = r.final_field("OrderFinal")?;
-        let new_order = r.final_field("NewOrder")?;
-        let verify_fbe_order = r.final_field("VerifyFBEOrder")?;
-        let fbe_vr_order = r.final_field("fbe_vr_Order")?;
-        let e1 = r.final_field("e1")?;
-        let i2 = r.final_field("i2")?;
-        let o3 = r.final_field("o3")?;
-        let case = r.final_field("Case")?;
-        let imported = r.final_field("Imported")?;
-        let derived = r.final_field("Derived")?;
-        let listed = r.final_field("Listed")?;
-        let letters = r.final_field("Letters")?;
+        r.final_field_into(&mut self.order, "Order")?;
+        r.final_field_into(&mut self.cpp_words, "CppWords")?;
+        r.final_field_into(&mut self.python_words, "PythonWords")?;
+        r.final_field_into(&mut self.go_words, "GoWords")?;
+        r.final_field_into(&mut self.java_words, "JavaWords")?;
+        r.final_field_into(&mut self.kotlin_words, "KotlinWords")?;
+        r.final_field_into(&mut self.js_words, "JsWords")?;
+        r.final_field_into(&mut self.rust_words, "RustWords")?;
+        r.final_field_into(&mut self.c_sharp_words, "CSharpWords")?;
+        r.final_field_into(&mut self.ruby_words, "RubyWords")?;
+        r.final_field_into(&mut self.cpp_members, "CppMembers")?;
+        r.final_field_into(&mut self.python_members, "PythonMembers")?;
+        r.final_field_into(&mut self.go_members, "GoMembers")?;
+        r.final_field_into(&mut self.jvm_members, "JvmMembers")?;
+        r.final_field_into(&mut self.js_members, "JsMembers")?;
+        r.final_field_into(&mut self.runtime_names, "RuntimeNames")?;
+        r.final_field_into(&mut self.class, "class")?;
+        r.final_field_into(&mut self.object, "Object")?;
+        r.final_field_into(&mut self.string, "String")?;
+        r.final_field_into(&mut self.list, "List")?;
+        r.final_field_into(&mut self.map, "Map")?;
+        r.final_field_into(&mut self.model, "Model")?;
+        r.final_field_into(&mut self.final_model, "FinalModel")?;
+        r.final_field_into(&mut self.buffer, "Buffer")?;
+        r.final_field_into(&mut self.reader, "Reader")?;
+        r.final_field_into(&mut self.writer, "Writer")?;
+        r.final_field_into(&mut self.limits, "Limits")?;
+        r.final_field_into(&mut self.decode_error, "DecodeError")?;
+        r.final_field_into(&mut self.decode_exception, "DecodeException")?;
+        r.final_field_into(&mut self.decimal, "Decimal")?;
+        r.final_field_into(&mut self.uuid, "Uuid")?;
+        r.final_field_into(&mut self.uuid_, "UUID")?;
+        r.final_field_into(&mut self.timestamp, "Timestamp")?;
+        r.final_field_into(&mut self.sender, "Sender")?;
+        r.final_field_into(&mut self.receiver, "Receiver")?;
+        r.final_field_into(&mut self.client, "Client")?;
+        r.final_field_into(&mut self.proxy, "Proxy")?;
+        r.final_field_into(&mut self.handler, "Handler")?;
+        r.final_field_into(&mut self.fbe, "fbe")?;
+        r.final_field_into(&mut self.fbe_, "FBE")?;
+        r.final_field_into(&mut self.std, "std")?;
+        r.final_field_into(&mut self.companion, "Companion")?;
+        r.final_field_into(&mut self.any, "Any")?;
+        r.final_field_into(&mut self.self_, "Self")?;
+        r.final_field_into(&mut self.self__, "self")?;
+        r.final_field_into(&mut self.none, "None")?;
+        r.final_field_into(&mut self.option, "Option")?;
+        r.final_field_into(&mut self.result, "Result")?;
+        r.final_field_into(&mut self.vec, "Vec")?;
+        r.final_field_into(&mut self.box_, "Box")?;
+        r.final_field_into(&mut self.error, "Error")?;
+        r.final_field_into(&mut self.exception, "Exception")?;
+        r.final_field_into(&mut self.text, "Text")?;
+        r.final_field_into(&mut self.json_writer, "JsonWriter")?;
+        r.final_field_into(&mut self.int32_t, "int32_t")?;
+        r.final_field_into(&mut self.size_t, "size_t")?;
+        r.final_field_into(&mut self.list_, "list")?;
+        r.final_field_into(&mut self.object_, "object")?;
+        r.final_field_into(&mut self.v_, "v")?;
+        r.final_field_into(&mut self.r_, "r")?;
+        r.final_field_into(&mut self.w_, "w")?;
+        r.final_field_into(&mut self.side_buy, "SideBuy")?;
+        r.final_field_into(&mut self.order_key, "OrderKey")?;
+        r.final_field_into(&mut self.text_ofside, "textOfside")?;
+        r.final_field_into(&mut self.decimal_1, "DECIMAL_1")?;
+        r.final_field_into(&mut self.order_model, "OrderModel")?;
+        r.final_field_into(&mut self.order_final, "OrderFinal")?;
+        r.final_field_into(&mut self.new_order, "NewOrder")?;
+        r.final_field_into(&mut self.verify_fbe_order, "VerifyFBEOrder")?;
+        r.final_field_into(&mut self.fbe_vr_order, "fbe_vr_Order")?;
+        r.final_field_into(&mut self.e1, "e1")?;
+        r.final_field_into(&mut self.i2, "i2")?;
+        r.final_field_into(&mut self.o3, "o3")?;
+        r.final_field_into(&mut self.case, "Case")?;
+        r.final_field_into(&mut self.imported, "Imported")?;
+        r.final_field_into(&mut self.derived, "Derived")?;
+        r.final_field_into(&mut self.listed, "Listed")?;
+        r.final_field_into(&mut self.letters, "Letters")?;
         r.leave();
-        Ok(Hostile {
-            order,
-            cpp_words,
-            python_words,
-            go_words,
-            java_words,
-            kotlin_words,
-            js_words,
-            rust_words,
-            c_sharp_words,
-            ruby_words,
-            cpp_members,
-            python_members,
-            go_members,
-            jvm_members,
-            js_members,
-            runtime_names,
-            class,
-            object,
-            string,
-            list,
-            map,
-            model,
-            final_model,
-            buffer,
-            reader,
-            writer,
-            limits,
-            decode_error,
-            decode_exception,
-            decimal,
-            uuid,
-            uuid_,
-            timestamp,
-            sender,
-            receiver,
-            client,
-            proxy,
-            handler,
-            fbe,
-            fbe_,
-            std,
-            companion,
-            any,
-            self_,
-            self__,
-            none,
-            option,
-            result,
-            vec,
-            box_,
-            error,
-            exception,
-            text,
-            json_writer,
-            int32_t,
-            size_t,
-            list_,
-            object_,
-            v_,
-            r_,
-            w_,
-            side_buy,
-            order_key,
-            text_ofside,
-            decimal_1,
-            order_model,
-            order_final,
-            new_order,
-            verify_fbe_order,
-            fbe_vr_order,
-            e1,
-            i2,
-            o3,
-            case,
-            imported,
-            derived,
-            listed,
-            letters,
-        })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

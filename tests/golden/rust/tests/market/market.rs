@@ -108,17 +108,24 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 501, 8)?;
-        let mut v = Self::default();
+        if n < 16 {
+            *self = Self::default();
+        }
         if n >= 12 {
-            v.symbol = r.field(b, b + 8, "symbol")?;
+            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
         }
         if n >= 16 {
-            v.digits = r.field(b, b + 12, "digits")?;
+            r.field_into(&mut self.digits, b, b + 12, "digits")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -138,12 +145,12 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        let symbol = r.final_field("symbol")?;
-        let digits = r.final_field("digits")?;
+        r.final_field_into(&mut self.symbol, "symbol")?;
+        r.final_field_into(&mut self.digits, "digits")?;
         r.leave();
-        Ok(Instrument { symbol, digits })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -217,17 +224,24 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
-    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 502, 20)?;
-        let mut v = Self::default();
+        if n < 28 {
+            *self = Self::default();
+        }
         if n >= 24 {
-            v.id = r.field(b, b + 8, "id")?;
+            r.field_into(&mut self.id, b, b + 8, "id")?;
         }
         if n >= 28 {
-            v.reason = r.field(b, b + 24, "reason")?;
+            r.field_into(&mut self.reason, b, b + 24, "reason")?;
         }
         r.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
@@ -247,12 +261,12 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
-    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        let id = r.final_field("id")?;
-        let reason = r.final_field("reason")?;
+        r.final_field_into(&mut self.id, "id")?;
+        r.final_field_into(&mut self.reason, "reason")?;
         r.leave();
-        Ok(Failure { id, reason })
+        Ok(())
     }
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {

@@ -1,0 +1,156 @@
+//! Reading into a value (`read_fbe`, `read_final`): the value read is the one `from_fbe` and
+//! `from_final` make, whatever the value held before (more or fewer elements, an optional present
+//! or absent, longer or shorter strings, fields an older writer's shorter body lacks), the errors
+//! are theirs, and a value of the same shape is read without allocating.
+
+use fbe::Struct;
+use generated::trade::proto::{Account, Balance, Order, OrderSide, OrderType, State};
+
+fn order(id: i32, symbol: &str) -> Order {
+    Order {
+        id,
+        symbol: symbol.into(),
+        side: OrderSide::Sell,
+        type_: OrderType::Stop,
+        price: 1.5,
+        volume: f64::from(id),
+    }
+}
+
+/// A large account: long strings, an asset, five orders.
+fn large() -> Account {
+    Account {
+        id: 7,
+        name: "a long name of an account".into(),
+        state: State::BROKEN,
+        wallet: Balance {
+            currency: "a long currency".into(),
+            amount: 2.5,
+        },
+        asset: Some(Box::new(Balance {
+            currency: "CHF".into(),
+            amount: 3.0,
+        })),
+        orders: (1..=5).map(|i| order(i, "USDJPY and more")).collect(),
+    }
+}
+
+/// A small account: short strings, no asset, two orders.
+fn small() -> Account {
+    Account {
+        id: 2,
+        name: "B".into(),
+        state: State::GOOD,
+        wallet: Balance {
+            currency: "EUR".into(),
+            amount: 1.0,
+        },
+        asset: None,
+        orders: vec![order(1, "X"), order(2, "")],
+    }
+}
+
+#[test]
+fn a_value_read_into_any_value_is_the_value_read_anew() {
+    for want in [large(), small(), Account::default()] {
+        let versioned = want.to_fbe().unwrap();
+        let final_ = want.to_final().unwrap();
+        for held in [large(), small(), Account::default()] {
+            let mut v = held.clone();
+            v.read_fbe(&versioned).unwrap();
+            assert_eq!(v, want, "versioned, read into {held:?}");
+            let mut f = held.clone();
+            f.read_final(&final_).unwrap();
+            assert_eq!(f, want, "final, read into {held:?}");
+        }
+    }
+}
+
+#[test]
+fn a_value_of_the_same_shape_is_read_in_its_own_buffers() {
+    let want = large();
+    let bytes = [want.to_fbe().unwrap(), want.to_final().unwrap()];
+    for (model, data) in bytes.iter().enumerate() {
+        let mut v = large();
+        v.orders
+            .iter_mut()
+            .for_each(|o| o.symbol = "123456789012345".into());
+        let name = v.name.as_ptr();
+        let orders = v.orders.as_ptr();
+        let symbol = v.orders[4].symbol.as_ptr();
+        let asset = v.asset.as_ref().unwrap().currency.as_ptr();
+        let boxed: *const Balance = &**v.asset.as_ref().unwrap();
+        if model == 0 {
+            v.read_fbe(data).unwrap();
+        } else {
+            v.read_final(data).unwrap();
+        }
+        assert_eq!(v, want);
+        assert_eq!(v.name.as_ptr(), name, "model {model}: the name's buffer");
+        assert_eq!(
+            v.orders.as_ptr(),
+            orders,
+            "model {model}: the orders' buffer"
+        );
+        assert_eq!(
+            v.orders[4].symbol.as_ptr(),
+            symbol,
+            "model {model}: a symbol's buffer"
+        );
+        let held: *const Balance = &**v.asset.as_ref().unwrap();
+        assert_eq!(held, boxed, "model {model}: the asset's box");
+        assert_eq!(
+            v.asset.unwrap().currency.as_ptr(),
+            asset,
+            "model {model}: the asset's buffer"
+        );
+    }
+}
+
+#[test]
+fn fields_a_shorter_body_lacks_take_their_defaults() {
+    // An older writer's Account: its body holds the id only (a body of 12 bytes), so every other
+    // field is its default (state = initialized | bad), whatever the value held.
+    let mut data = large().to_fbe().unwrap();
+    let body = u32::from_le_bytes(data[4..8].try_into().unwrap()) as usize;
+    data[body..body + 4].copy_from_slice(&12u32.to_le_bytes());
+    let want = Account {
+        id: 7,
+        ..Account::default()
+    };
+    assert_eq!(want.state, State::INITIALIZED | State::BAD);
+    assert_eq!(Account::from_fbe(&data).unwrap(), want);
+    let mut v = large();
+    v.read_fbe(&data).unwrap();
+    assert_eq!(v, want);
+}
+
+#[test]
+fn reading_into_a_value_fails_as_reading_anew() {
+    let versioned = large().to_fbe().unwrap();
+    let final_ = large().to_final().unwrap();
+    for cut in 0..versioned.len() {
+        let mut data = versioned[..cut].to_vec();
+        if cut >= 4 {
+            data[..4].copy_from_slice(&(cut as u32).to_le_bytes()); // the root's size says what is there
+        }
+        let mut v = small();
+        let got = v.read_fbe(&data).map_err(|e| e.to_string());
+        let want = Account::from_fbe(&data)
+            .map(drop)
+            .map_err(|e| e.to_string());
+        assert_eq!(got, want, "versioned cut at {cut}");
+    }
+    for cut in 0..final_.len() {
+        let mut data = final_[..cut].to_vec();
+        if cut >= 4 {
+            data[..4].copy_from_slice(&(cut as u32).to_le_bytes()); // the root's size says what is there
+        }
+        let mut v = small();
+        let got = v.read_final(&data).map_err(|e| e.to_string());
+        let want = Account::from_final(&data)
+            .map(drop)
+            .map_err(|e| e.to_string());
+        assert_eq!(got, want, "final cut at {cut}");
+    }
+}
