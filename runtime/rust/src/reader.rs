@@ -13,7 +13,7 @@ type Result<T> = std::result::Result<T, DecodeError>;
 /// outside `b`.
 #[inline(always)]
 fn bytes<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
-    b[at..at + N].try_into().expect("a slot inside a checked block")
+    *b[at..].first_chunk().expect("a slot inside a checked block")
 }
 
 macro_rules! getters {
@@ -217,10 +217,22 @@ impl<'a> Reader<'a> {
     /// The length or count of a `what` block at `at`, inside the root or an error naming `field`.
     #[inline]
     fn u32_at(&self, at: usize, what: &str, field: &str) -> Result<usize> {
-        match self.data.get(at..at + 4) {
-            Some(b) => Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize),
-            None => Err(Self::at_error(format_args!("{what} size beyond the end of the buffer"), field, at)),
+        match self.data.get(at..).and_then(<[u8]>::first_chunk) {
+            Some(b) => Ok(u32::from_le_bytes(*b) as usize),
+            None => Err(Self::size_beyond(what, field, at)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn size_beyond(what: &str, field: &str, at: usize) -> DecodeError {
+        Self::at_error(format_args!("{what} size beyond the end of the buffer"), field, at)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn length_beyond(what: &str, n: usize, field: &str, at: usize) -> DecodeError {
+        Self::at_error(format_args!("{what} of {n} bytes beyond the end of the buffer"), field, at)
     }
 
     /// The error of a refused block (out of line: the hot paths only branch to it).
@@ -243,15 +255,19 @@ impl<'a> Reader<'a> {
         )
     }
 
-    /// The length of a string or bytes block at `p`: inside the root with its bytes, charged.
-    #[inline]
-    fn length(&mut self, what: &str, p: usize, field: &str) -> Result<usize> {
-        let n = self.u32_at(p, what, field)?;
-        if n > self.data.len() - p - 4 {
-            return Err(Self::at_error(format_args!("{what} of {n} bytes beyond the end of the buffer"), field, p));
-        }
+    /// The bytes of the string or bytes block at `p` (a length, then the bytes): inside the root,
+    /// charged.
+    #[inline(always)]
+    fn prefixed(&mut self, what: &str, p: usize, field: &str) -> Result<&'a [u8]> {
+        let Some((length, rest)) = self.data.get(p..).and_then(<[u8]>::split_first_chunk) else {
+            return Err(Self::size_beyond(what, field, p));
+        };
+        let n = u32::from_le_bytes(*length) as usize;
+        let Some(b) = rest.get(..n) else {
+            return Err(Self::length_beyond(what, n, field, p));
+        };
         self.spend(n, p, field)?;
-        Ok(n)
+        Ok(b)
     }
 
     /// The count of a collection at `p`: inside the root, `n` elements of `item` bytes within
@@ -277,15 +293,25 @@ impl<'a> Reader<'a> {
     pub fn struct_body(&mut self, base: usize, slot: usize, type_id: u32, cost: usize) -> Result<(usize, usize)> {
         let off = get_u32(self.data, slot) as usize;
         let p = base + off;
-        if off != 0 && p >= self.mark && p + 8 <= self.data.len() {
-            let size = get_u32(self.data, p) as usize;
-            if size >= 8 && size <= self.data.len() - p && get_u32(self.data, p + 4) == type_id {
-                self.mark = p + size;
-                self.enter_at(cost, p)?;
-                return Ok((p, size));
+        if off != 0 && p >= self.mark {
+            if let Some(header) = self.data.get(p..).and_then(<[u8]>::first_chunk::<8>) {
+                let size = get_u32(header, 0) as usize;
+                if size >= 8 && size <= self.data.len() - p && get_u32(header, 4) == type_id {
+                    self.mark = p + size;
+                    self.enter_at(cost, p)?;
+                    return Ok((p, size));
+                }
             }
         }
         Err(self.struct_error(base, slot, type_id))
+    }
+
+    /// The body of `size` bytes at `body` that [`Reader::struct_body`] returned: its fixed-size
+    /// fields are read from it at their offsets (`fbe::Fixed::at(body, 8)`), with no check
+    /// besides the slice's one.
+    #[inline(always)]
+    pub fn body(&self, body: usize, size: usize) -> &'a [u8] {
+        &self.data[body..body + size]
     }
 
     /// Why [`Reader::struct_body`] refused the struct (out of line: the checks again, each with
@@ -327,9 +353,9 @@ impl<'a> Reader<'a> {
         if p < self.mark {
             return Err(self.backwards(what, p, field));
         }
-        let n = self.length(what, p, field)?;
-        self.mark = p + 4 + n;
-        Ok(&self.data[p + 4..p + 4 + n])
+        let b = self.prefixed(what, p, field)?;
+        self.mark = p + 4 + b.len();
+        Ok(b)
     }
 
     /// The bytes of the string the slot at `slot` points to (offset 0: empty), as they are:
@@ -420,11 +446,19 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn fixed(&mut self, n: usize, field: &str) -> Result<&'a [u8]> {
         let p = self.pos;
-        if n > self.data.len() - p {
-            return Err(DecodeError::new("value beyond the end of the buffer", field, Some(p)));
+        match self.data.get(p..).and_then(|rest| rest.get(..n)) {
+            Some(b) => {
+                self.pos = p + n;
+                Ok(b)
+            }
+            None => Err(Self::value_beyond(field, p)),
         }
-        self.pos = p + n;
-        Ok(&self.data[p..p + n])
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn value_beyond(field: &str, at: usize) -> DecodeError {
+        DecodeError::new("value beyond the end of the buffer", field, Some(at))
     }
 
     /// Claims the next `n` bytes of a final root, a run of fixed-size fields read at once
@@ -435,11 +469,13 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn run(&mut self, n: usize, fields: &str) -> Result<&'a [u8]> {
         let p = self.pos;
-        if n > self.data.len() - p {
-            return Err(self.run_beyond(fields));
+        match self.data.get(p..).and_then(|rest| rest.get(..n)) {
+            Some(b) => {
+                self.pos = p + n;
+                Ok(b)
+            }
+            None => Err(self.run_beyond(fields)),
         }
-        self.pos = p + n;
-        Ok(&self.data[p..p + n])
     }
 
     #[cold]
@@ -462,9 +498,9 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn final_payload(&mut self, what: &str, field: &str) -> Result<&'a [u8]> {
         let p = self.pos;
-        let n = self.length(what, p, field)?;
-        self.pos = p + 4 + n;
-        Ok(&self.data[p + 4..p + 4 + n])
+        let b = self.prefixed(what, p, field)?;
+        self.pos = p + 4 + b.len();
+        Ok(b)
     }
 
     /// A length and the bytes of a string at the cursor.

@@ -36,17 +36,18 @@ impl fbe::Struct for Node {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 20)?;
+        let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
             r.field_into(&mut self.name, b, b + 12, "name")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.value, b, b + 16, "value")?;
+            self.value = fbe::Fixed::at(body, 16);
         }
         if n >= 28 {
             r.field_into(&mut self.out_edges, b, b + 24, "out_edges")?;
@@ -185,17 +186,18 @@ impl fbe::Struct for Edge {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.source, b, b + 8, "source")?;
+            self.source = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.target, b, b + 12, "target")?;
+            self.target = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.weight, b, b + 16, "weight")?;
+            self.weight = fbe::Fixed::at(body, 16);
         }
         r.leave();
         Ok(())

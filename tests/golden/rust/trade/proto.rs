@@ -228,26 +228,27 @@ impl fbe::Struct for Order {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 26)?;
+        let body = r.body(b, n);
         if n < 34 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
             r.field_into(&mut self.symbol, b, b + 12, "symbol")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.side, b, b + 16, "side")?;
+            self.side = fbe::Fixed::at(body, 16);
         }
         if n >= 18 {
-            r.field_into(&mut self.type_, b, b + 17, "type")?;
+            self.type_ = fbe::Fixed::at(body, 17);
         }
         if n >= 26 {
-            r.field_into(&mut self.price, b, b + 18, "price")?;
+            self.price = fbe::Fixed::at(body, 18);
         }
         if n >= 34 {
-            r.field_into(&mut self.volume, b, b + 26, "volume")?;
+            self.volume = fbe::Fixed::at(body, 26);
         }
         r.leave();
         Ok(())
@@ -386,6 +387,7 @@ impl fbe::Struct for Balance {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
         }
@@ -393,7 +395,7 @@ impl fbe::Struct for Balance {
             r.field_into(&mut self.currency, b, b + 8, "currency")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.amount, b, b + 12, "amount")?;
+            self.amount = fbe::Fixed::at(body, 12);
         }
         r.leave();
         Ok(())
@@ -523,11 +525,12 @@ impl fbe::Struct for Account {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let body = r.body(b, n);
         if n < 30 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(12, b, "id")?;
         }
@@ -537,7 +540,7 @@ impl fbe::Struct for Account {
             r.spend(12, b, "name")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.state, b, b + 16, "state")?;
+            self.state = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(12, b, "state")?;
         }

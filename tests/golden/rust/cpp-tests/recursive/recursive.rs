@@ -34,11 +34,12 @@ impl fbe::Struct for Node {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
             r.field_into(&mut self.label, b, b + 12, "label")?;

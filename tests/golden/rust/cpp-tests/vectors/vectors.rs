@@ -34,17 +34,18 @@ impl fbe::Struct for Edge {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.source, b, b + 8, "source")?;
+            self.source = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.target, b, b + 12, "target")?;
+            self.target = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.weight, b, b + 16, "weight")?;
+            self.weight = fbe::Fixed::at(body, 16);
         }
         r.leave();
         Ok(())
@@ -158,17 +159,18 @@ impl fbe::Struct for Point {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 11)?;
+        let body = r.body(b, n);
         if n < 19 {
             *self = Self::default();
         }
         if n >= 9 {
-            r.field_into(&mut self.flag, b, b + 8, "flag")?;
+            self.flag = fbe::Fixed::at(body, 8);
         }
         if n >= 17 {
-            r.field_into(&mut self.x, b, b + 9, "x")?;
+            self.x = fbe::Fixed::at(body, 9);
         }
         if n >= 19 {
-            r.field_into(&mut self.y, b, b + 17, "y")?;
+            self.y = fbe::Fixed::at(body, 17);
         }
         r.leave();
         Ok(())
@@ -284,20 +286,21 @@ impl fbe::Struct for Point3 {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 19)?;
+        let body = r.body(b, n);
         if n < 27 {
             *self = Self::default();
         }
         if n >= 9 {
-            r.field_into(&mut self.flag, b, b + 8, "flag")?;
+            self.flag = fbe::Fixed::at(body, 8);
         }
         if n >= 17 {
-            r.field_into(&mut self.x, b, b + 9, "x")?;
+            self.x = fbe::Fixed::at(body, 9);
         }
         if n >= 19 {
-            r.field_into(&mut self.y, b, b + 17, "y")?;
+            self.y = fbe::Fixed::at(body, 17);
         }
         if n >= 27 {
-            r.field_into(&mut self.z, b, b + 19, "z")?;
+            self.z = fbe::Fixed::at(body, 19);
         }
         r.leave();
         Ok(())

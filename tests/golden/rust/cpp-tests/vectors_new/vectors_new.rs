@@ -36,17 +36,18 @@ impl fbe::Struct for Edge {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 16)?;
+        let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.source, b, b + 8, "source")?;
+            self.source = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.target, b, b + 12, "target")?;
+            self.target = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.weight, b, b + 16, "weight")?;
+            self.weight = fbe::Fixed::at(body, 16);
         }
         if n >= 24 {
             r.field_into(&mut self.note, b, b + 20, "note")?;

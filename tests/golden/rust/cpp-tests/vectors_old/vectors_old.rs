@@ -30,11 +30,12 @@ impl fbe::Struct for Edge {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.source, b, b + 8, "source")?;
+            self.source = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())

@@ -1207,206 +1207,207 @@ impl fbe::Struct for Enums {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 216)?;
+        let body = r.body(b, n);
         if n < 224 {
             *self = Self::default();
         }
         if n >= 9 {
-            r.field_into(&mut self.byte0, b, b + 8, "byte0")?;
+            self.byte0 = fbe::Fixed::at(body, 8);
         }
         if n >= 10 {
-            r.field_into(&mut self.byte1, b, b + 9, "byte1")?;
+            self.byte1 = fbe::Fixed::at(body, 9);
         }
         if n >= 11 {
-            r.field_into(&mut self.byte2, b, b + 10, "byte2")?;
+            self.byte2 = fbe::Fixed::at(body, 10);
         }
         if n >= 12 {
-            r.field_into(&mut self.byte3, b, b + 11, "byte3")?;
+            self.byte3 = fbe::Fixed::at(body, 11);
         }
         if n >= 13 {
-            r.field_into(&mut self.byte4, b, b + 12, "byte4")?;
+            self.byte4 = fbe::Fixed::at(body, 12);
         }
         if n >= 14 {
-            r.field_into(&mut self.byte5, b, b + 13, "byte5")?;
+            self.byte5 = fbe::Fixed::at(body, 13);
         }
         if n >= 15 {
-            r.field_into(&mut self.char0, b, b + 14, "char0")?;
+            self.char0 = fbe::Fixed::at(body, 14);
         }
         if n >= 16 {
-            r.field_into(&mut self.char1, b, b + 15, "char1")?;
+            self.char1 = fbe::Fixed::at(body, 15);
         }
         if n >= 17 {
-            r.field_into(&mut self.char2, b, b + 16, "char2")?;
+            self.char2 = fbe::Fixed::at(body, 16);
         }
         if n >= 18 {
-            r.field_into(&mut self.char3, b, b + 17, "char3")?;
+            self.char3 = fbe::Fixed::at(body, 17);
         }
         if n >= 19 {
-            r.field_into(&mut self.char4, b, b + 18, "char4")?;
+            self.char4 = fbe::Fixed::at(body, 18);
         }
         if n >= 20 {
-            r.field_into(&mut self.char5, b, b + 19, "char5")?;
+            self.char5 = fbe::Fixed::at(body, 19);
         }
         if n >= 24 {
-            r.field_into(&mut self.wchar0, b, b + 20, "wchar0")?;
+            self.wchar0 = fbe::Fixed::at(body, 20);
         }
         if n >= 28 {
-            r.field_into(&mut self.wchar1, b, b + 24, "wchar1")?;
+            self.wchar1 = fbe::Fixed::at(body, 24);
         }
         if n >= 32 {
-            r.field_into(&mut self.wchar2, b, b + 28, "wchar2")?;
+            self.wchar2 = fbe::Fixed::at(body, 28);
         }
         if n >= 36 {
-            r.field_into(&mut self.wchar3, b, b + 32, "wchar3")?;
+            self.wchar3 = fbe::Fixed::at(body, 32);
         }
         if n >= 40 {
-            r.field_into(&mut self.wchar4, b, b + 36, "wchar4")?;
+            self.wchar4 = fbe::Fixed::at(body, 36);
         }
         if n >= 44 {
-            r.field_into(&mut self.wchar5, b, b + 40, "wchar5")?;
+            self.wchar5 = fbe::Fixed::at(body, 40);
         }
         if n >= 45 {
-            r.field_into(&mut self.int8b0, b, b + 44, "int8b0")?;
+            self.int8b0 = fbe::Fixed::at(body, 44);
         }
         if n >= 46 {
-            r.field_into(&mut self.int8b1, b, b + 45, "int8b1")?;
+            self.int8b1 = fbe::Fixed::at(body, 45);
         }
         if n >= 47 {
-            r.field_into(&mut self.int8b2, b, b + 46, "int8b2")?;
+            self.int8b2 = fbe::Fixed::at(body, 46);
         }
         if n >= 48 {
-            r.field_into(&mut self.int8b3, b, b + 47, "int8b3")?;
+            self.int8b3 = fbe::Fixed::at(body, 47);
         }
         if n >= 49 {
-            r.field_into(&mut self.int8b4, b, b + 48, "int8b4")?;
+            self.int8b4 = fbe::Fixed::at(body, 48);
         }
         if n >= 50 {
-            r.field_into(&mut self.int8b5, b, b + 49, "int8b5")?;
+            self.int8b5 = fbe::Fixed::at(body, 49);
         }
         if n >= 51 {
-            r.field_into(&mut self.uint8b0, b, b + 50, "uint8b0")?;
+            self.uint8b0 = fbe::Fixed::at(body, 50);
         }
         if n >= 52 {
-            r.field_into(&mut self.uint8b1, b, b + 51, "uint8b1")?;
+            self.uint8b1 = fbe::Fixed::at(body, 51);
         }
         if n >= 53 {
-            r.field_into(&mut self.uint8b2, b, b + 52, "uint8b2")?;
+            self.uint8b2 = fbe::Fixed::at(body, 52);
         }
         if n >= 54 {
-            r.field_into(&mut self.uint8b3, b, b + 53, "uint8b3")?;
+            self.uint8b3 = fbe::Fixed::at(body, 53);
         }
         if n >= 55 {
-            r.field_into(&mut self.uint8b4, b, b + 54, "uint8b4")?;
+            self.uint8b4 = fbe::Fixed::at(body, 54);
         }
         if n >= 56 {
-            r.field_into(&mut self.uint8b5, b, b + 55, "uint8b5")?;
+            self.uint8b5 = fbe::Fixed::at(body, 55);
         }
         if n >= 58 {
-            r.field_into(&mut self.int16b0, b, b + 56, "int16b0")?;
+            self.int16b0 = fbe::Fixed::at(body, 56);
         }
         if n >= 60 {
-            r.field_into(&mut self.int16b1, b, b + 58, "int16b1")?;
+            self.int16b1 = fbe::Fixed::at(body, 58);
         }
         if n >= 62 {
-            r.field_into(&mut self.int16b2, b, b + 60, "int16b2")?;
+            self.int16b2 = fbe::Fixed::at(body, 60);
         }
         if n >= 64 {
-            r.field_into(&mut self.int16b3, b, b + 62, "int16b3")?;
+            self.int16b3 = fbe::Fixed::at(body, 62);
         }
         if n >= 66 {
-            r.field_into(&mut self.int16b4, b, b + 64, "int16b4")?;
+            self.int16b4 = fbe::Fixed::at(body, 64);
         }
         if n >= 68 {
-            r.field_into(&mut self.int16b5, b, b + 66, "int16b5")?;
+            self.int16b5 = fbe::Fixed::at(body, 66);
         }
         if n >= 70 {
-            r.field_into(&mut self.uint16b0, b, b + 68, "uint16b0")?;
+            self.uint16b0 = fbe::Fixed::at(body, 68);
         }
         if n >= 72 {
-            r.field_into(&mut self.uint16b1, b, b + 70, "uint16b1")?;
+            self.uint16b1 = fbe::Fixed::at(body, 70);
         }
         if n >= 74 {
-            r.field_into(&mut self.uint16b2, b, b + 72, "uint16b2")?;
+            self.uint16b2 = fbe::Fixed::at(body, 72);
         }
         if n >= 76 {
-            r.field_into(&mut self.uint16b3, b, b + 74, "uint16b3")?;
+            self.uint16b3 = fbe::Fixed::at(body, 74);
         }
         if n >= 78 {
-            r.field_into(&mut self.uint16b4, b, b + 76, "uint16b4")?;
+            self.uint16b4 = fbe::Fixed::at(body, 76);
         }
         if n >= 80 {
-            r.field_into(&mut self.uint16b5, b, b + 78, "uint16b5")?;
+            self.uint16b5 = fbe::Fixed::at(body, 78);
         }
         if n >= 84 {
-            r.field_into(&mut self.int32b0, b, b + 80, "int32b0")?;
+            self.int32b0 = fbe::Fixed::at(body, 80);
         }
         if n >= 88 {
-            r.field_into(&mut self.int32b1, b, b + 84, "int32b1")?;
+            self.int32b1 = fbe::Fixed::at(body, 84);
         }
         if n >= 92 {
-            r.field_into(&mut self.int32b2, b, b + 88, "int32b2")?;
+            self.int32b2 = fbe::Fixed::at(body, 88);
         }
         if n >= 96 {
-            r.field_into(&mut self.int32b3, b, b + 92, "int32b3")?;
+            self.int32b3 = fbe::Fixed::at(body, 92);
         }
         if n >= 100 {
-            r.field_into(&mut self.int32b4, b, b + 96, "int32b4")?;
+            self.int32b4 = fbe::Fixed::at(body, 96);
         }
         if n >= 104 {
-            r.field_into(&mut self.int32b5, b, b + 100, "int32b5")?;
+            self.int32b5 = fbe::Fixed::at(body, 100);
         }
         if n >= 108 {
-            r.field_into(&mut self.uint32b0, b, b + 104, "uint32b0")?;
+            self.uint32b0 = fbe::Fixed::at(body, 104);
         }
         if n >= 112 {
-            r.field_into(&mut self.uint32b1, b, b + 108, "uint32b1")?;
+            self.uint32b1 = fbe::Fixed::at(body, 108);
         }
         if n >= 116 {
-            r.field_into(&mut self.uint32b2, b, b + 112, "uint32b2")?;
+            self.uint32b2 = fbe::Fixed::at(body, 112);
         }
         if n >= 120 {
-            r.field_into(&mut self.uint32b3, b, b + 116, "uint32b3")?;
+            self.uint32b3 = fbe::Fixed::at(body, 116);
         }
         if n >= 124 {
-            r.field_into(&mut self.uint32b4, b, b + 120, "uint32b4")?;
+            self.uint32b4 = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.uint32b5, b, b + 124, "uint32b5")?;
+            self.uint32b5 = fbe::Fixed::at(body, 124);
         }
         if n >= 136 {
-            r.field_into(&mut self.int64b0, b, b + 128, "int64b0")?;
+            self.int64b0 = fbe::Fixed::at(body, 128);
         }
         if n >= 144 {
-            r.field_into(&mut self.int64b1, b, b + 136, "int64b1")?;
+            self.int64b1 = fbe::Fixed::at(body, 136);
         }
         if n >= 152 {
-            r.field_into(&mut self.int64b2, b, b + 144, "int64b2")?;
+            self.int64b2 = fbe::Fixed::at(body, 144);
         }
         if n >= 160 {
-            r.field_into(&mut self.int64b3, b, b + 152, "int64b3")?;
+            self.int64b3 = fbe::Fixed::at(body, 152);
         }
         if n >= 168 {
-            r.field_into(&mut self.int64b4, b, b + 160, "int64b4")?;
+            self.int64b4 = fbe::Fixed::at(body, 160);
         }
         if n >= 176 {
-            r.field_into(&mut self.int64b5, b, b + 168, "int64b5")?;
+            self.int64b5 = fbe::Fixed::at(body, 168);
         }
         if n >= 184 {
-            r.field_into(&mut self.uint64b0, b, b + 176, "uint64b0")?;
+            self.uint64b0 = fbe::Fixed::at(body, 176);
         }
         if n >= 192 {
-            r.field_into(&mut self.uint64b1, b, b + 184, "uint64b1")?;
+            self.uint64b1 = fbe::Fixed::at(body, 184);
         }
         if n >= 200 {
-            r.field_into(&mut self.uint64b2, b, b + 192, "uint64b2")?;
+            self.uint64b2 = fbe::Fixed::at(body, 192);
         }
         if n >= 208 {
-            r.field_into(&mut self.uint64b3, b, b + 200, "uint64b3")?;
+            self.uint64b3 = fbe::Fixed::at(body, 200);
         }
         if n >= 216 {
-            r.field_into(&mut self.uint64b4, b, b + 208, "uint64b4")?;
+            self.uint64b4 = fbe::Fixed::at(body, 208);
         }
         if n >= 224 {
-            r.field_into(&mut self.uint64b5, b, b + 216, "uint64b5")?;
+            self.uint64b5 = fbe::Fixed::at(body, 216);
         }
         r.leave();
         Ok(())

@@ -259,32 +259,33 @@ impl fbe::Struct for Order {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 42)?;
+        let body = r.body(b, n);
         if n < 50 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
             r.field_into(&mut self.symbol, b, b + 12, "symbol")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.side, b, b + 16, "side")?;
+            self.side = fbe::Fixed::at(body, 16);
         }
         if n >= 18 {
-            r.field_into(&mut self.type_, b, b + 17, "type")?;
+            self.type_ = fbe::Fixed::at(body, 17);
         }
         if n >= 26 {
-            r.field_into(&mut self.price, b, b + 18, "price")?;
+            self.price = fbe::Fixed::at(body, 18);
         }
         if n >= 34 {
-            r.field_into(&mut self.volume, b, b + 26, "volume")?;
+            self.volume = fbe::Fixed::at(body, 26);
         }
         if n >= 42 {
-            r.field_into(&mut self.tp, b, b + 34, "tp")?;
+            self.tp = fbe::Fixed::at(body, 34);
         }
         if n >= 50 {
-            r.field_into(&mut self.sl, b, b + 42, "sl")?;
+            self.sl = fbe::Fixed::at(body, 42);
         }
         r.leave();
         Ok(())
@@ -439,6 +440,7 @@ impl fbe::Struct for Balance {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 20)?;
+        let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
         }
@@ -446,10 +448,10 @@ impl fbe::Struct for Balance {
             r.field_into(&mut self.currency, b, b + 8, "currency")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.amount, b, b + 12, "amount")?;
+            self.amount = fbe::Fixed::at(body, 12);
         }
         if n >= 28 {
-            r.field_into(&mut self.locked, b, b + 20, "locked")?;
+            self.locked = fbe::Fixed::at(body, 20);
         }
         r.leave();
         Ok(())
@@ -587,11 +589,12 @@ impl fbe::Struct for Account {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let body = r.body(b, n);
         if n < 30 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(20, b, "id")?;
         }
@@ -601,7 +604,7 @@ impl fbe::Struct for Account {
             r.spend(20, b, "name")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.state, b, b + 16, "state")?;
+            self.state = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(20, b, "state")?;
         }

@@ -507,151 +507,152 @@ impl fbe::Struct for StructSimple {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 110, 217)?;
+        let body = r.body(b, n);
         if n < 237 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(64, b, "id")?;
         }
         if n >= 13 {
-            r.field_into(&mut self.f1, b, b + 12, "f1")?;
+            self.f1 = fbe::Fixed::at(body, 12);
         } else if n >= 12 {
             r.spend(64, b, "f1")?;
         }
         if n >= 14 {
-            r.field_into(&mut self.f2, b, b + 13, "f2")?;
+            self.f2 = fbe::Fixed::at(body, 13);
         } else if n >= 13 {
             r.spend(64, b, "f2")?;
         }
         if n >= 15 {
-            r.field_into(&mut self.f3, b, b + 14, "f3")?;
+            self.f3 = fbe::Fixed::at(body, 14);
         } else if n >= 14 {
             r.spend(64, b, "f3")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f4, b, b + 15, "f4")?;
+            self.f4 = fbe::Fixed::at(body, 15);
         } else if n >= 15 {
             r.spend(64, b, "f4")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.f5, b, b + 16, "f5")?;
+            self.f5 = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(64, b, "f5")?;
         }
         if n >= 18 {
-            r.field_into(&mut self.f6, b, b + 17, "f6")?;
+            self.f6 = fbe::Fixed::at(body, 17);
         } else if n >= 17 {
             r.spend(64, b, "f6")?;
         }
         if n >= 22 {
-            r.field_into(&mut self.f7, b, b + 18, "f7")?;
+            self.f7 = fbe::Fixed::at(body, 18);
         } else if n >= 18 {
             r.spend(64, b, "f7")?;
         }
         if n >= 26 {
-            r.field_into(&mut self.f8, b, b + 22, "f8")?;
+            self.f8 = fbe::Fixed::at(body, 22);
         } else if n >= 22 {
             r.spend(64, b, "f8")?;
         }
         if n >= 27 {
-            r.field_into(&mut self.f9, b, b + 26, "f9")?;
+            self.f9 = fbe::Fixed::at(body, 26);
         } else if n >= 26 {
             r.spend(64, b, "f9")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f10, b, b + 27, "f10")?;
+            self.f10 = fbe::Fixed::at(body, 27);
         } else if n >= 27 {
             r.spend(64, b, "f10")?;
         }
         if n >= 29 {
-            r.field_into(&mut self.f11, b, b + 28, "f11")?;
+            self.f11 = fbe::Fixed::at(body, 28);
         } else if n >= 28 {
             r.spend(64, b, "f11")?;
         }
         if n >= 30 {
-            r.field_into(&mut self.f12, b, b + 29, "f12")?;
+            self.f12 = fbe::Fixed::at(body, 29);
         } else if n >= 29 {
             r.spend(64, b, "f12")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f13, b, b + 30, "f13")?;
+            self.f13 = fbe::Fixed::at(body, 30);
         } else if n >= 30 {
             r.spend(64, b, "f13")?;
         }
         if n >= 34 {
-            r.field_into(&mut self.f14, b, b + 32, "f14")?;
+            self.f14 = fbe::Fixed::at(body, 32);
         } else if n >= 32 {
             r.spend(64, b, "f14")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f15, b, b + 34, "f15")?;
+            self.f15 = fbe::Fixed::at(body, 34);
         } else if n >= 34 {
             r.spend(64, b, "f15")?;
         }
         if n >= 38 {
-            r.field_into(&mut self.f16, b, b + 36, "f16")?;
+            self.f16 = fbe::Fixed::at(body, 36);
         } else if n >= 36 {
             r.spend(64, b, "f16")?;
         }
         if n >= 42 {
-            r.field_into(&mut self.f17, b, b + 38, "f17")?;
+            self.f17 = fbe::Fixed::at(body, 38);
         } else if n >= 38 {
             r.spend(64, b, "f17")?;
         }
         if n >= 46 {
-            r.field_into(&mut self.f18, b, b + 42, "f18")?;
+            self.f18 = fbe::Fixed::at(body, 42);
         } else if n >= 42 {
             r.spend(64, b, "f18")?;
         }
         if n >= 50 {
-            r.field_into(&mut self.f19, b, b + 46, "f19")?;
+            self.f19 = fbe::Fixed::at(body, 46);
         } else if n >= 46 {
             r.spend(64, b, "f19")?;
         }
         if n >= 54 {
-            r.field_into(&mut self.f20, b, b + 50, "f20")?;
+            self.f20 = fbe::Fixed::at(body, 50);
         } else if n >= 50 {
             r.spend(64, b, "f20")?;
         }
         if n >= 62 {
-            r.field_into(&mut self.f21, b, b + 54, "f21")?;
+            self.f21 = fbe::Fixed::at(body, 54);
         } else if n >= 54 {
             r.spend(64, b, "f21")?;
         }
         if n >= 70 {
-            r.field_into(&mut self.f22, b, b + 62, "f22")?;
+            self.f22 = fbe::Fixed::at(body, 62);
         } else if n >= 62 {
             r.spend(64, b, "f22")?;
         }
         if n >= 78 {
-            r.field_into(&mut self.f23, b, b + 70, "f23")?;
+            self.f23 = fbe::Fixed::at(body, 70);
         } else if n >= 70 {
             r.spend(64, b, "f23")?;
         }
         if n >= 86 {
-            r.field_into(&mut self.f24, b, b + 78, "f24")?;
+            self.f24 = fbe::Fixed::at(body, 78);
         } else if n >= 78 {
             r.spend(64, b, "f24")?;
         }
         if n >= 90 {
-            r.field_into(&mut self.f25, b, b + 86, "f25")?;
+            self.f25 = fbe::Fixed::at(body, 86);
         } else if n >= 86 {
             r.spend(64, b, "f25")?;
         }
         if n >= 94 {
-            r.field_into(&mut self.f26, b, b + 90, "f26")?;
+            self.f26 = fbe::Fixed::at(body, 90);
         } else if n >= 90 {
             r.spend(64, b, "f26")?;
         }
         if n >= 102 {
-            r.field_into(&mut self.f27, b, b + 94, "f27")?;
+            self.f27 = fbe::Fixed::at(body, 94);
         } else if n >= 94 {
             r.spend(64, b, "f27")?;
         }
         if n >= 110 {
-            r.field_into(&mut self.f28, b, b + 102, "f28")?;
+            self.f28 = fbe::Fixed::at(body, 102);
         } else if n >= 102 {
             r.spend(64, b, "f28")?;
         }
@@ -676,42 +677,42 @@ impl fbe::Struct for StructSimple {
             r.spend(64, b, "f32")?;
         }
         if n >= 158 {
-            r.field_into(&mut self.f33, b, b + 150, "f33")?;
+            self.f33 = fbe::Fixed::at(body, 150);
         } else if n >= 150 {
             r.spend(64, b, "f33")?;
         }
         if n >= 166 {
-            r.field_into(&mut self.f34, b, b + 158, "f34")?;
+            self.f34 = fbe::Fixed::at(body, 158);
         } else if n >= 158 {
             r.spend(64, b, "f34")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.f35, b, b + 166, "f35")?;
+            self.f35 = fbe::Fixed::at(body, 166);
         } else if n >= 166 {
             r.spend(64, b, "f35")?;
         }
         if n >= 190 {
-            r.field_into(&mut self.f36, b, b + 174, "f36")?;
+            self.f36 = fbe::Fixed::at(body, 174);
         } else if n >= 174 {
             r.spend(64, b, "f36")?;
         }
         if n >= 206 {
-            r.field_into(&mut self.f37, b, b + 190, "f37")?;
+            self.f37 = fbe::Fixed::at(body, 190);
         } else if n >= 190 {
             r.spend(64, b, "f37")?;
         }
         if n >= 222 {
-            r.field_into(&mut self.f38, b, b + 206, "f38")?;
+            self.f38 = fbe::Fixed::at(body, 206);
         } else if n >= 206 {
             r.spend(64, b, "f38")?;
         }
         if n >= 223 {
-            r.field_into(&mut self.f39, b, b + 222, "f39")?;
+            self.f39 = fbe::Fixed::at(body, 222);
         } else if n >= 222 {
             r.spend(64, b, "f39")?;
         }
         if n >= 224 {
-            r.field_into(&mut self.f40, b, b + 223, "f40")?;
+            self.f40 = fbe::Fixed::at(body, 223);
         } else if n >= 223 {
             r.spend(64, b, "f40")?;
         }
@@ -726,7 +727,7 @@ impl fbe::Struct for StructSimple {
             r.spend(38, b, "f42")?;
         }
         if n >= 233 {
-            r.field_into(&mut self.f43, b, b + 232, "f43")?;
+            self.f43 = fbe::Fixed::at(body, 232);
         } else if n >= 232 {
             r.spend(26, b, "f43")?;
         }
@@ -1650,151 +1651,152 @@ impl fbe::Struct for StructOptional {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 111, 283)?;
+        let body = r.body(b, n);
         if n < 567 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(64, b, "id")?;
         }
         if n >= 13 {
-            r.field_into(&mut self.f1, b, b + 12, "f1")?;
+            self.f1 = fbe::Fixed::at(body, 12);
         } else if n >= 12 {
             r.spend(64, b, "f1")?;
         }
         if n >= 14 {
-            r.field_into(&mut self.f2, b, b + 13, "f2")?;
+            self.f2 = fbe::Fixed::at(body, 13);
         } else if n >= 13 {
             r.spend(64, b, "f2")?;
         }
         if n >= 15 {
-            r.field_into(&mut self.f3, b, b + 14, "f3")?;
+            self.f3 = fbe::Fixed::at(body, 14);
         } else if n >= 14 {
             r.spend(64, b, "f3")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f4, b, b + 15, "f4")?;
+            self.f4 = fbe::Fixed::at(body, 15);
         } else if n >= 15 {
             r.spend(64, b, "f4")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.f5, b, b + 16, "f5")?;
+            self.f5 = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(64, b, "f5")?;
         }
         if n >= 18 {
-            r.field_into(&mut self.f6, b, b + 17, "f6")?;
+            self.f6 = fbe::Fixed::at(body, 17);
         } else if n >= 17 {
             r.spend(64, b, "f6")?;
         }
         if n >= 22 {
-            r.field_into(&mut self.f7, b, b + 18, "f7")?;
+            self.f7 = fbe::Fixed::at(body, 18);
         } else if n >= 18 {
             r.spend(64, b, "f7")?;
         }
         if n >= 26 {
-            r.field_into(&mut self.f8, b, b + 22, "f8")?;
+            self.f8 = fbe::Fixed::at(body, 22);
         } else if n >= 22 {
             r.spend(64, b, "f8")?;
         }
         if n >= 27 {
-            r.field_into(&mut self.f9, b, b + 26, "f9")?;
+            self.f9 = fbe::Fixed::at(body, 26);
         } else if n >= 26 {
             r.spend(64, b, "f9")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f10, b, b + 27, "f10")?;
+            self.f10 = fbe::Fixed::at(body, 27);
         } else if n >= 27 {
             r.spend(64, b, "f10")?;
         }
         if n >= 29 {
-            r.field_into(&mut self.f11, b, b + 28, "f11")?;
+            self.f11 = fbe::Fixed::at(body, 28);
         } else if n >= 28 {
             r.spend(64, b, "f11")?;
         }
         if n >= 30 {
-            r.field_into(&mut self.f12, b, b + 29, "f12")?;
+            self.f12 = fbe::Fixed::at(body, 29);
         } else if n >= 29 {
             r.spend(64, b, "f12")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f13, b, b + 30, "f13")?;
+            self.f13 = fbe::Fixed::at(body, 30);
         } else if n >= 30 {
             r.spend(64, b, "f13")?;
         }
         if n >= 34 {
-            r.field_into(&mut self.f14, b, b + 32, "f14")?;
+            self.f14 = fbe::Fixed::at(body, 32);
         } else if n >= 32 {
             r.spend(64, b, "f14")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f15, b, b + 34, "f15")?;
+            self.f15 = fbe::Fixed::at(body, 34);
         } else if n >= 34 {
             r.spend(64, b, "f15")?;
         }
         if n >= 38 {
-            r.field_into(&mut self.f16, b, b + 36, "f16")?;
+            self.f16 = fbe::Fixed::at(body, 36);
         } else if n >= 36 {
             r.spend(64, b, "f16")?;
         }
         if n >= 42 {
-            r.field_into(&mut self.f17, b, b + 38, "f17")?;
+            self.f17 = fbe::Fixed::at(body, 38);
         } else if n >= 38 {
             r.spend(64, b, "f17")?;
         }
         if n >= 46 {
-            r.field_into(&mut self.f18, b, b + 42, "f18")?;
+            self.f18 = fbe::Fixed::at(body, 42);
         } else if n >= 42 {
             r.spend(64, b, "f18")?;
         }
         if n >= 50 {
-            r.field_into(&mut self.f19, b, b + 46, "f19")?;
+            self.f19 = fbe::Fixed::at(body, 46);
         } else if n >= 46 {
             r.spend(64, b, "f19")?;
         }
         if n >= 54 {
-            r.field_into(&mut self.f20, b, b + 50, "f20")?;
+            self.f20 = fbe::Fixed::at(body, 50);
         } else if n >= 50 {
             r.spend(64, b, "f20")?;
         }
         if n >= 62 {
-            r.field_into(&mut self.f21, b, b + 54, "f21")?;
+            self.f21 = fbe::Fixed::at(body, 54);
         } else if n >= 54 {
             r.spend(64, b, "f21")?;
         }
         if n >= 70 {
-            r.field_into(&mut self.f22, b, b + 62, "f22")?;
+            self.f22 = fbe::Fixed::at(body, 62);
         } else if n >= 62 {
             r.spend(64, b, "f22")?;
         }
         if n >= 78 {
-            r.field_into(&mut self.f23, b, b + 70, "f23")?;
+            self.f23 = fbe::Fixed::at(body, 70);
         } else if n >= 70 {
             r.spend(64, b, "f23")?;
         }
         if n >= 86 {
-            r.field_into(&mut self.f24, b, b + 78, "f24")?;
+            self.f24 = fbe::Fixed::at(body, 78);
         } else if n >= 78 {
             r.spend(64, b, "f24")?;
         }
         if n >= 90 {
-            r.field_into(&mut self.f25, b, b + 86, "f25")?;
+            self.f25 = fbe::Fixed::at(body, 86);
         } else if n >= 86 {
             r.spend(64, b, "f25")?;
         }
         if n >= 94 {
-            r.field_into(&mut self.f26, b, b + 90, "f26")?;
+            self.f26 = fbe::Fixed::at(body, 90);
         } else if n >= 90 {
             r.spend(64, b, "f26")?;
         }
         if n >= 102 {
-            r.field_into(&mut self.f27, b, b + 94, "f27")?;
+            self.f27 = fbe::Fixed::at(body, 94);
         } else if n >= 94 {
             r.spend(64, b, "f27")?;
         }
         if n >= 110 {
-            r.field_into(&mut self.f28, b, b + 102, "f28")?;
+            self.f28 = fbe::Fixed::at(body, 102);
         } else if n >= 102 {
             r.spend(64, b, "f28")?;
         }
@@ -1819,42 +1821,42 @@ impl fbe::Struct for StructOptional {
             r.spend(64, b, "f32")?;
         }
         if n >= 158 {
-            r.field_into(&mut self.f33, b, b + 150, "f33")?;
+            self.f33 = fbe::Fixed::at(body, 150);
         } else if n >= 150 {
             r.spend(64, b, "f33")?;
         }
         if n >= 166 {
-            r.field_into(&mut self.f34, b, b + 158, "f34")?;
+            self.f34 = fbe::Fixed::at(body, 158);
         } else if n >= 158 {
             r.spend(64, b, "f34")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.f35, b, b + 166, "f35")?;
+            self.f35 = fbe::Fixed::at(body, 166);
         } else if n >= 166 {
             r.spend(64, b, "f35")?;
         }
         if n >= 190 {
-            r.field_into(&mut self.f36, b, b + 174, "f36")?;
+            self.f36 = fbe::Fixed::at(body, 174);
         } else if n >= 174 {
             r.spend(64, b, "f36")?;
         }
         if n >= 206 {
-            r.field_into(&mut self.f37, b, b + 190, "f37")?;
+            self.f37 = fbe::Fixed::at(body, 190);
         } else if n >= 190 {
             r.spend(64, b, "f37")?;
         }
         if n >= 222 {
-            r.field_into(&mut self.f38, b, b + 206, "f38")?;
+            self.f38 = fbe::Fixed::at(body, 206);
         } else if n >= 206 {
             r.spend(64, b, "f38")?;
         }
         if n >= 223 {
-            r.field_into(&mut self.f39, b, b + 222, "f39")?;
+            self.f39 = fbe::Fixed::at(body, 222);
         } else if n >= 222 {
             r.spend(64, b, "f39")?;
         }
         if n >= 224 {
-            r.field_into(&mut self.f40, b, b + 223, "f40")?;
+            self.f40 = fbe::Fixed::at(body, 223);
         } else if n >= 223 {
             r.spend(64, b, "f40")?;
         }
@@ -1869,7 +1871,7 @@ impl fbe::Struct for StructOptional {
             r.spend(38, b, "f42")?;
         }
         if n >= 233 {
-            r.field_into(&mut self.f43, b, b + 232, "f43")?;
+            self.f43 = fbe::Fixed::at(body, 232);
         } else if n >= 232 {
             r.spend(26, b, "f43")?;
         }
@@ -4023,151 +4025,152 @@ impl fbe::Struct for StructNested {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 112, 306)?;
+        let body = r.body(b, n);
         if n < 622 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(692, b, "id")?;
         }
         if n >= 13 {
-            r.field_into(&mut self.f1, b, b + 12, "f1")?;
+            self.f1 = fbe::Fixed::at(body, 12);
         } else if n >= 12 {
             r.spend(692, b, "f1")?;
         }
         if n >= 14 {
-            r.field_into(&mut self.f2, b, b + 13, "f2")?;
+            self.f2 = fbe::Fixed::at(body, 13);
         } else if n >= 13 {
             r.spend(692, b, "f2")?;
         }
         if n >= 15 {
-            r.field_into(&mut self.f3, b, b + 14, "f3")?;
+            self.f3 = fbe::Fixed::at(body, 14);
         } else if n >= 14 {
             r.spend(692, b, "f3")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f4, b, b + 15, "f4")?;
+            self.f4 = fbe::Fixed::at(body, 15);
         } else if n >= 15 {
             r.spend(692, b, "f4")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.f5, b, b + 16, "f5")?;
+            self.f5 = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(692, b, "f5")?;
         }
         if n >= 18 {
-            r.field_into(&mut self.f6, b, b + 17, "f6")?;
+            self.f6 = fbe::Fixed::at(body, 17);
         } else if n >= 17 {
             r.spend(692, b, "f6")?;
         }
         if n >= 22 {
-            r.field_into(&mut self.f7, b, b + 18, "f7")?;
+            self.f7 = fbe::Fixed::at(body, 18);
         } else if n >= 18 {
             r.spend(692, b, "f7")?;
         }
         if n >= 26 {
-            r.field_into(&mut self.f8, b, b + 22, "f8")?;
+            self.f8 = fbe::Fixed::at(body, 22);
         } else if n >= 22 {
             r.spend(692, b, "f8")?;
         }
         if n >= 27 {
-            r.field_into(&mut self.f9, b, b + 26, "f9")?;
+            self.f9 = fbe::Fixed::at(body, 26);
         } else if n >= 26 {
             r.spend(692, b, "f9")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f10, b, b + 27, "f10")?;
+            self.f10 = fbe::Fixed::at(body, 27);
         } else if n >= 27 {
             r.spend(692, b, "f10")?;
         }
         if n >= 29 {
-            r.field_into(&mut self.f11, b, b + 28, "f11")?;
+            self.f11 = fbe::Fixed::at(body, 28);
         } else if n >= 28 {
             r.spend(692, b, "f11")?;
         }
         if n >= 30 {
-            r.field_into(&mut self.f12, b, b + 29, "f12")?;
+            self.f12 = fbe::Fixed::at(body, 29);
         } else if n >= 29 {
             r.spend(692, b, "f12")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f13, b, b + 30, "f13")?;
+            self.f13 = fbe::Fixed::at(body, 30);
         } else if n >= 30 {
             r.spend(692, b, "f13")?;
         }
         if n >= 34 {
-            r.field_into(&mut self.f14, b, b + 32, "f14")?;
+            self.f14 = fbe::Fixed::at(body, 32);
         } else if n >= 32 {
             r.spend(692, b, "f14")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f15, b, b + 34, "f15")?;
+            self.f15 = fbe::Fixed::at(body, 34);
         } else if n >= 34 {
             r.spend(692, b, "f15")?;
         }
         if n >= 38 {
-            r.field_into(&mut self.f16, b, b + 36, "f16")?;
+            self.f16 = fbe::Fixed::at(body, 36);
         } else if n >= 36 {
             r.spend(692, b, "f16")?;
         }
         if n >= 42 {
-            r.field_into(&mut self.f17, b, b + 38, "f17")?;
+            self.f17 = fbe::Fixed::at(body, 38);
         } else if n >= 38 {
             r.spend(692, b, "f17")?;
         }
         if n >= 46 {
-            r.field_into(&mut self.f18, b, b + 42, "f18")?;
+            self.f18 = fbe::Fixed::at(body, 42);
         } else if n >= 42 {
             r.spend(692, b, "f18")?;
         }
         if n >= 50 {
-            r.field_into(&mut self.f19, b, b + 46, "f19")?;
+            self.f19 = fbe::Fixed::at(body, 46);
         } else if n >= 46 {
             r.spend(692, b, "f19")?;
         }
         if n >= 54 {
-            r.field_into(&mut self.f20, b, b + 50, "f20")?;
+            self.f20 = fbe::Fixed::at(body, 50);
         } else if n >= 50 {
             r.spend(692, b, "f20")?;
         }
         if n >= 62 {
-            r.field_into(&mut self.f21, b, b + 54, "f21")?;
+            self.f21 = fbe::Fixed::at(body, 54);
         } else if n >= 54 {
             r.spend(692, b, "f21")?;
         }
         if n >= 70 {
-            r.field_into(&mut self.f22, b, b + 62, "f22")?;
+            self.f22 = fbe::Fixed::at(body, 62);
         } else if n >= 62 {
             r.spend(692, b, "f22")?;
         }
         if n >= 78 {
-            r.field_into(&mut self.f23, b, b + 70, "f23")?;
+            self.f23 = fbe::Fixed::at(body, 70);
         } else if n >= 70 {
             r.spend(692, b, "f23")?;
         }
         if n >= 86 {
-            r.field_into(&mut self.f24, b, b + 78, "f24")?;
+            self.f24 = fbe::Fixed::at(body, 78);
         } else if n >= 78 {
             r.spend(692, b, "f24")?;
         }
         if n >= 90 {
-            r.field_into(&mut self.f25, b, b + 86, "f25")?;
+            self.f25 = fbe::Fixed::at(body, 86);
         } else if n >= 86 {
             r.spend(692, b, "f25")?;
         }
         if n >= 94 {
-            r.field_into(&mut self.f26, b, b + 90, "f26")?;
+            self.f26 = fbe::Fixed::at(body, 90);
         } else if n >= 90 {
             r.spend(692, b, "f26")?;
         }
         if n >= 102 {
-            r.field_into(&mut self.f27, b, b + 94, "f27")?;
+            self.f27 = fbe::Fixed::at(body, 94);
         } else if n >= 94 {
             r.spend(692, b, "f27")?;
         }
         if n >= 110 {
-            r.field_into(&mut self.f28, b, b + 102, "f28")?;
+            self.f28 = fbe::Fixed::at(body, 102);
         } else if n >= 102 {
             r.spend(692, b, "f28")?;
         }
@@ -4192,42 +4195,42 @@ impl fbe::Struct for StructNested {
             r.spend(692, b, "f32")?;
         }
         if n >= 158 {
-            r.field_into(&mut self.f33, b, b + 150, "f33")?;
+            self.f33 = fbe::Fixed::at(body, 150);
         } else if n >= 150 {
             r.spend(692, b, "f33")?;
         }
         if n >= 166 {
-            r.field_into(&mut self.f34, b, b + 158, "f34")?;
+            self.f34 = fbe::Fixed::at(body, 158);
         } else if n >= 158 {
             r.spend(692, b, "f34")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.f35, b, b + 166, "f35")?;
+            self.f35 = fbe::Fixed::at(body, 166);
         } else if n >= 166 {
             r.spend(692, b, "f35")?;
         }
         if n >= 190 {
-            r.field_into(&mut self.f36, b, b + 174, "f36")?;
+            self.f36 = fbe::Fixed::at(body, 174);
         } else if n >= 174 {
             r.spend(692, b, "f36")?;
         }
         if n >= 206 {
-            r.field_into(&mut self.f37, b, b + 190, "f37")?;
+            self.f37 = fbe::Fixed::at(body, 190);
         } else if n >= 190 {
             r.spend(692, b, "f37")?;
         }
         if n >= 222 {
-            r.field_into(&mut self.f38, b, b + 206, "f38")?;
+            self.f38 = fbe::Fixed::at(body, 206);
         } else if n >= 206 {
             r.spend(692, b, "f38")?;
         }
         if n >= 223 {
-            r.field_into(&mut self.f39, b, b + 222, "f39")?;
+            self.f39 = fbe::Fixed::at(body, 222);
         } else if n >= 222 {
             r.spend(692, b, "f39")?;
         }
         if n >= 224 {
-            r.field_into(&mut self.f40, b, b + 223, "f40")?;
+            self.f40 = fbe::Fixed::at(body, 223);
         } else if n >= 223 {
             r.spend(692, b, "f40")?;
         }
@@ -4242,7 +4245,7 @@ impl fbe::Struct for StructNested {
             r.spend(666, b, "f42")?;
         }
         if n >= 233 {
-            r.field_into(&mut self.f43, b, b + 232, "f43")?;
+            self.f43 = fbe::Fixed::at(body, 232);
         } else if n >= 232 {
             r.spend(654, b, "f43")?;
         }
@@ -4582,7 +4585,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f165")?;
         }
         if n >= 571 {
-            r.field_into(&mut self.f1000, b, b + 567, "f1000")?;
+            self.f1000 = fbe::Fixed::at(body, 567);
         } else if n >= 567 {
             r.spend(628, b, "f1000")?;
         }
@@ -4592,7 +4595,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1001")?;
         }
         if n >= 577 {
-            r.field_into(&mut self.f1002, b, b + 576, "f1002")?;
+            self.f1002 = fbe::Fixed::at(body, 576);
         } else if n >= 576 {
             r.spend(628, b, "f1002")?;
         }
@@ -4602,7 +4605,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1003")?;
         }
         if n >= 586 {
-            r.field_into(&mut self.f1004, b, b + 582, "f1004")?;
+            self.f1004 = fbe::Fixed::at(body, 582);
         } else if n >= 582 {
             r.spend(628, b, "f1004")?;
         }
@@ -4612,7 +4615,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1005")?;
         }
         if n >= 599 {
-            r.field_into(&mut self.f1006, b, b + 591, "f1006")?;
+            self.f1006 = fbe::Fixed::at(body, 591);
         } else if n >= 591 {
             r.spend(628, b, "f1006")?;
         }
@@ -6681,11 +6684,12 @@ impl fbe::Struct for StructArray {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 125, 36)?;
+        let body = r.body(b, n);
         if n < 92 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            self.f1 = fbe::Fixed::at(body, 8);
         } else {
             r.spend(562, b, "f1")?;
         }
@@ -6705,7 +6709,7 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f4")?;
         }
         if n >= 46 {
-            r.field_into(&mut self.f5, b, b + 38, "f5")?;
+            self.f5 = fbe::Fixed::at(body, 38);
         } else if n >= 38 {
             r.spend(562, b, "f5")?;
         }
@@ -6715,7 +6719,7 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f6")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.f7, b, b + 56, "f7")?;
+            self.f7 = fbe::Fixed::at(body, 56);
         } else if n >= 56 {
             r.spend(562, b, "f7")?;
         }

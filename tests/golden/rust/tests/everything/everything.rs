@@ -1144,11 +1144,12 @@ impl fbe::Struct for Counted {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1001, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.a, b, b + 8, "a")?;
+            self.a = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -1243,11 +1244,12 @@ impl fbe::Struct for Shifted {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1020, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.a, b, b + 8, "a")?;
+            self.a = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -1342,11 +1344,12 @@ impl fbe::Struct for AfterShift {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1021, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.a, b, b + 8, "a")?;
+            self.a = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -1441,11 +1444,12 @@ impl fbe::Struct for Fixed {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.a, b, b + 8, "a")?;
+            self.a = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -1542,14 +1546,15 @@ impl fbe::Struct for Derived {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.a, b, b + 8, "a")?;
+            self.a = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.b_, b, b + 12, "b")?;
+            self.b_ = fbe::Fixed::at(body, 12);
         }
         r.leave();
         Ok(())
@@ -1666,6 +1671,7 @@ impl fbe::Struct for ImportedBase {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1022, 16)?;
+        let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
         }
@@ -1673,10 +1679,10 @@ impl fbe::Struct for ImportedBase {
             r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.digits, b, b + 12, "digits")?;
+            self.digits = fbe::Fixed::at(body, 12);
         }
         if n >= 24 {
-            r.field_into(&mut self.price, b, b + 16, "price")?;
+            self.price = fbe::Fixed::at(body, 16);
         }
         r.leave();
         Ok(())
@@ -1904,6 +1910,7 @@ impl fbe::Struct for Quiet {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1024, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
@@ -1911,7 +1918,7 @@ impl fbe::Struct for Quiet {
             r.field_into(&mut self.password, b, b + 8, "password")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.legacy, b, b + 12, "legacy")?;
+            self.legacy = fbe::Fixed::at(body, 12);
         }
         r.leave();
         Ok(())
@@ -2263,81 +2270,82 @@ impl fbe::Struct for Everything {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1026, 258)?;
+        let body = r.body(b, n);
         if n < 310 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(12, b, "id")?;
         }
         if n >= 13 {
-            r.field_into(&mut self.f1, b, b + 12, "f1")?;
+            self.f1 = fbe::Fixed::at(body, 12);
         } else if n >= 12 {
             r.spend(12, b, "f1")?;
         }
         if n >= 14 {
-            r.field_into(&mut self.f2, b, b + 13, "f2")?;
+            self.f2 = fbe::Fixed::at(body, 13);
         } else if n >= 13 {
             r.spend(12, b, "f2")?;
         }
         if n >= 15 {
-            r.field_into(&mut self.f3, b, b + 14, "f3")?;
+            self.f3 = fbe::Fixed::at(body, 14);
         } else if n >= 14 {
             r.spend(12, b, "f3")?;
         }
         if n >= 19 {
-            r.field_into(&mut self.f4, b, b + 15, "f4")?;
+            self.f4 = fbe::Fixed::at(body, 15);
         } else if n >= 15 {
             r.spend(12, b, "f4")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f5, b, b + 19, "f5")?;
+            self.f5 = fbe::Fixed::at(body, 19);
         } else if n >= 19 {
             r.spend(12, b, "f5")?;
         }
         if n >= 21 {
-            r.field_into(&mut self.f6, b, b + 20, "f6")?;
+            self.f6 = fbe::Fixed::at(body, 20);
         } else if n >= 20 {
             r.spend(12, b, "f6")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.f7, b, b + 21, "f7")?;
+            self.f7 = fbe::Fixed::at(body, 21);
         } else if n >= 21 {
             r.spend(12, b, "f7")?;
         }
         if n >= 25 {
-            r.field_into(&mut self.f8, b, b + 23, "f8")?;
+            self.f8 = fbe::Fixed::at(body, 23);
         } else if n >= 23 {
             r.spend(12, b, "f8")?;
         }
         if n >= 29 {
-            r.field_into(&mut self.f9, b, b + 25, "f9")?;
+            self.f9 = fbe::Fixed::at(body, 25);
         } else if n >= 25 {
             r.spend(12, b, "f9")?;
         }
         if n >= 33 {
-            r.field_into(&mut self.f10, b, b + 29, "f10")?;
+            self.f10 = fbe::Fixed::at(body, 29);
         } else if n >= 29 {
             r.spend(12, b, "f10")?;
         }
         if n >= 41 {
-            r.field_into(&mut self.f11, b, b + 33, "f11")?;
+            self.f11 = fbe::Fixed::at(body, 33);
         } else if n >= 33 {
             r.spend(12, b, "f11")?;
         }
         if n >= 49 {
-            r.field_into(&mut self.f12, b, b + 41, "f12")?;
+            self.f12 = fbe::Fixed::at(body, 41);
         } else if n >= 41 {
             r.spend(12, b, "f12")?;
         }
         if n >= 53 {
-            r.field_into(&mut self.f13, b, b + 49, "f13")?;
+            self.f13 = fbe::Fixed::at(body, 49);
         } else if n >= 49 {
             r.spend(12, b, "f13")?;
         }
         if n >= 61 {
-            r.field_into(&mut self.f14, b, b + 53, "f14")?;
+            self.f14 = fbe::Fixed::at(body, 53);
         } else if n >= 53 {
             r.spend(12, b, "f14")?;
         }
@@ -2357,32 +2365,32 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f17")?;
         }
         if n >= 105 {
-            r.field_into(&mut self.f18, b, b + 97, "f18")?;
+            self.f18 = fbe::Fixed::at(body, 97);
         } else if n >= 97 {
             r.spend(12, b, "f18")?;
         }
         if n >= 113 {
-            r.field_into(&mut self.f19, b, b + 105, "f19")?;
+            self.f19 = fbe::Fixed::at(body, 105);
         } else if n >= 105 {
             r.spend(12, b, "f19")?;
         }
         if n >= 129 {
-            r.field_into(&mut self.f20, b, b + 113, "f20")?;
+            self.f20 = fbe::Fixed::at(body, 113);
         } else if n >= 113 {
             r.spend(12, b, "f20")?;
         }
         if n >= 145 {
-            r.field_into(&mut self.f21, b, b + 129, "f21")?;
+            self.f21 = fbe::Fixed::at(body, 129);
         } else if n >= 129 {
             r.spend(12, b, "f21")?;
         }
         if n >= 161 {
-            r.field_into(&mut self.f22, b, b + 145, "f22")?;
+            self.f22 = fbe::Fixed::at(body, 145);
         } else if n >= 145 {
             r.spend(12, b, "f22")?;
         }
         if n >= 177 {
-            r.field_into(&mut self.f23, b, b + 161, "f23")?;
+            self.f23 = fbe::Fixed::at(body, 161);
         } else if n >= 161 {
             r.spend(12, b, "f23")?;
         }
@@ -2392,22 +2400,22 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f24")?;
         }
         if n >= 182 {
-            r.field_into(&mut self.f25, b, b + 181, "f25")?;
+            self.f25 = fbe::Fixed::at(body, 181);
         } else if n >= 181 {
             r.spend(12, b, "f25")?;
         }
         if n >= 183 {
-            r.field_into(&mut self.f26, b, b + 182, "f26")?;
+            self.f26 = fbe::Fixed::at(body, 182);
         } else if n >= 182 {
             r.spend(12, b, "f26")?;
         }
         if n >= 184 {
-            r.field_into(&mut self.f27, b, b + 183, "f27")?;
+            self.f27 = fbe::Fixed::at(body, 183);
         } else if n >= 183 {
             r.spend(12, b, "f27")?;
         }
         if n >= 192 {
-            r.field_into(&mut self.f28, b, b + 184, "f28")?;
+            self.f28 = fbe::Fixed::at(body, 184);
         } else if n >= 184 {
             r.spend(12, b, "f28")?;
         }
@@ -2437,7 +2445,7 @@ impl fbe::Struct for Everything {
             r.field_into(&mut self.f35, b, b + 220, "f35")?;
         }
         if n >= 237 {
-            r.field_into(&mut self.f36, b, b + 225, "f36")?;
+            self.f36 = fbe::Fixed::at(body, 225);
         }
         if n >= 247 {
             r.field_into(&mut self.f37, b, b + 237, "f37")?;
@@ -2473,7 +2481,7 @@ impl fbe::Struct for Everything {
             r.field_into(&mut self.f47, b, b + 283, "f47")?;
         }
         if n >= 289 {
-            r.field_into(&mut self.f47_reset, b, b + 288, "f47Reset")?;
+            self.f47_reset = fbe::Fixed::at(body, 288);
         }
         if n >= 294 {
             r.field_into(&mut self.f48, b, b + 289, "f48")?;
@@ -3328,11 +3336,12 @@ impl fbe::Struct for PlaceOrder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1027, 16)?;
+        let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
         }
         if n >= 24 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         } else {
             r.spend(8, b, "id")?;
         }
@@ -3460,11 +3469,12 @@ impl fbe::Struct for Accepted {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1028, 16)?;
+        let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
         }
         if n >= 24 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -3570,11 +3580,12 @@ impl fbe::Struct for Rejected {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1029, 20)?;
+        let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
         }
         if n >= 24 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 28 {
             r.field_into(&mut self.reason, b, b + 24, "reason")?;
@@ -3684,11 +3695,12 @@ impl fbe::Struct for Ping {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1030, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 16 {
-            r.field_into(&mut self.sequence, b, b + 8, "sequence")?;
+            self.sequence = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -3787,17 +3799,18 @@ impl fbe::Struct for FixedKeywords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1031, 9)?;
+        let body = r.body(b, n);
         if n < 17 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.new, b, b + 8, "new")?;
+            self.new = fbe::Fixed::at(body, 8);
         }
         if n >= 13 {
-            r.field_into(&mut self.swap, b, b + 12, "swap")?;
+            self.swap = fbe::Fixed::at(body, 12);
         }
         if n >= 17 {
-            r.field_into(&mut self.default, b, b + 13, "default")?;
+            self.default = fbe::Fixed::at(body, 13);
         }
         r.leave();
         Ok(())
@@ -3939,29 +3952,30 @@ impl fbe::Struct for Keywords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1032, 30)?;
+        let body = r.body(b, n);
         if n < 42 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.new, b, b + 8, "new")?;
+            self.new = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
             r.field_into(&mut self.class, b, b + 12, "class")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.default, b, b + 16, "default")?;
+            self.default = fbe::Fixed::at(body, 16);
         }
         if n >= 21 {
-            r.field_into(&mut self.swap, b, b + 20, "swap")?;
+            self.swap = fbe::Fixed::at(body, 20);
         }
         if n >= 25 {
-            r.field_into(&mut self.from, b, b + 21, "from")?;
+            self.from = fbe::Fixed::at(body, 21);
         }
         if n >= 29 {
-            r.field_into(&mut self.none, b, b + 25, "None")?;
+            self.none = fbe::Fixed::at(body, 25);
         }
         if n >= 33 {
-            r.field_into(&mut self.null, b, b + 29, "NULL")?;
+            self.null = fbe::Fixed::at(body, 29);
         }
         if n >= 38 {
             r.field_into(&mut self.operator, b, b + 33, "operator")?;

@@ -230,11 +230,12 @@ impl fbe::Struct for Wide {
             Self::verify_body(&mut r.clone(), base, slot)?;
         }
         let (b, n) = r.struct_body(base, slot, 3, 4000000)?;
+        let body = r.body(b, n);
         if n < 4000008 {
             *self = Self::default();
         }
         if n >= 4000008 {
-            r.field_into(&mut self.values, b, b + 8, "values")?;
+            self.values = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())

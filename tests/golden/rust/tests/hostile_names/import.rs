@@ -2549,17 +2549,18 @@ impl fbe::Struct for Order {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.side, b, b + 8, "side")?;
+            self.side = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.s, b, b + 12, "s")?;
+            self.s = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.range, b, b + 16, "range")?;
+            self.range = fbe::Fixed::at(body, 16);
         }
         r.leave();
         Ok(())
@@ -3019,14 +3020,15 @@ impl fbe::Struct for CppWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 619)?;
+        let body = r.body(b, n);
         if n < 703 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.alignas, b, b + 8, "alignas")?;
+            self.alignas = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.alignof, b, b + 10, "alignof")?;
+            self.alignof = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.and, b, b + 14, "and")?;
@@ -3035,16 +3037,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.and_eq, b, b + 18, "and_eq")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.asm, b, b + 23, "asm")?;
+            self.asm = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.auto, b, b + 31, "auto")?;
+            self.auto = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.bitand, b, b + 39, "bitand")?;
+            self.bitand = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.bitor, b, b + 43, "bitor")?;
+            self.bitor = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.break_, b, b + 51, "break")?;
@@ -3062,25 +3064,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.char16_t, b, b + 68, "char16_t")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.char32_t, b, b + 84, "char32_t")?;
+            self.char32_t = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.class, b, b + 100, "class")?;
+            self.class = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.compl, b, b + 108, "compl")?;
+            self.compl = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.concept, b, b + 112, "concept")?;
+            self.concept = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.const_, b, b + 113, "const")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.consteval, b, b + 118, "consteval")?;
+            self.consteval = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.constexpr, b, b + 120, "constexpr")?;
+            self.constexpr = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.constinit, b, b + 124, "constinit")?;
@@ -3089,16 +3091,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.const_cast, b, b + 128, "const_cast")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.continue_, b, b + 133, "continue")?;
+            self.continue_ = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.co_await, b, b + 141, "co_await")?;
+            self.co_await = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.co_return, b, b + 149, "co_return")?;
+            self.co_return = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.co_yield, b, b + 153, "co_yield")?;
+            self.co_yield = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.decltype, b, b + 161, "decltype")?;
@@ -3116,25 +3118,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.dynamic_cast, b, b + 178, "dynamic_cast")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.else_, b, b + 194, "else")?;
+            self.else_ = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.explicit, b, b + 210, "explicit")?;
+            self.explicit = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.export, b, b + 218, "export")?;
+            self.export = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(&mut self.extern_, b, b + 222, "extern")?;
+            self.extern_ = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
             r.field_into(&mut self.final_, b, b + 223, "final")?;
         }
         if n >= 230 {
-            r.field_into(&mut self.for_, b, b + 228, "for")?;
+            self.for_ = fbe::Fixed::at(body, 228);
         }
         if n >= 234 {
-            r.field_into(&mut self.friend, b, b + 230, "friend")?;
+            self.friend = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
             r.field_into(&mut self.goto, b, b + 234, "goto")?;
@@ -3143,16 +3145,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.if_, b, b + 238, "if")?;
         }
         if n >= 251 {
-            r.field_into(&mut self.import, b, b + 243, "import")?;
+            self.import = fbe::Fixed::at(body, 243);
         }
         if n >= 259 {
-            r.field_into(&mut self.inline, b, b + 251, "inline")?;
+            self.inline = fbe::Fixed::at(body, 251);
         }
         if n >= 263 {
-            r.field_into(&mut self.int, b, b + 259, "int")?;
+            self.int = fbe::Fixed::at(body, 259);
         }
         if n >= 271 {
-            r.field_into(&mut self.long, b, b + 263, "long")?;
+            self.long = fbe::Fixed::at(body, 263);
         }
         if n >= 275 {
             r.field_into(&mut self.module, b, b + 271, "module")?;
@@ -3170,25 +3172,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.noexcept, b, b + 288, "noexcept")?;
         }
         if n >= 320 {
-            r.field_into(&mut self.not, b, b + 304, "not")?;
+            self.not = fbe::Fixed::at(body, 304);
         }
         if n >= 328 {
-            r.field_into(&mut self.not_eq, b, b + 320, "not_eq")?;
+            self.not_eq = fbe::Fixed::at(body, 320);
         }
         if n >= 332 {
-            r.field_into(&mut self.nullptr, b, b + 328, "nullptr")?;
+            self.nullptr = fbe::Fixed::at(body, 328);
         }
         if n >= 333 {
-            r.field_into(&mut self.operator, b, b + 332, "operator")?;
+            self.operator = fbe::Fixed::at(body, 332);
         }
         if n >= 338 {
             r.field_into(&mut self.or, b, b + 333, "or")?;
         }
         if n >= 340 {
-            r.field_into(&mut self.or_eq, b, b + 338, "or_eq")?;
+            self.or_eq = fbe::Fixed::at(body, 338);
         }
         if n >= 344 {
-            r.field_into(&mut self.override_, b, b + 340, "override")?;
+            self.override_ = fbe::Fixed::at(body, 340);
         }
         if n >= 348 {
             r.field_into(&mut self.private, b, b + 344, "private")?;
@@ -3197,16 +3199,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.protected, b, b + 348, "protected")?;
         }
         if n >= 361 {
-            r.field_into(&mut self.public, b, b + 353, "public")?;
+            self.public = fbe::Fixed::at(body, 353);
         }
         if n >= 369 {
-            r.field_into(&mut self.register, b, b + 361, "register")?;
+            self.register = fbe::Fixed::at(body, 361);
         }
         if n >= 373 {
-            r.field_into(&mut self.reinterpret_cast, b, b + 369, "reinterpret_cast")?;
+            self.reinterpret_cast = fbe::Fixed::at(body, 369);
         }
         if n >= 381 {
-            r.field_into(&mut self.requires, b, b + 373, "requires")?;
+            self.requires = fbe::Fixed::at(body, 373);
         }
         if n >= 385 {
             r.field_into(&mut self.return_, b, b + 381, "return")?;
@@ -3224,25 +3226,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.static_, b, b + 398, "static")?;
         }
         if n >= 430 {
-            r.field_into(&mut self.static_assert, b, b + 414, "static_assert")?;
+            self.static_assert = fbe::Fixed::at(body, 414);
         }
         if n >= 438 {
-            r.field_into(&mut self.static_cast, b, b + 430, "static_cast")?;
+            self.static_cast = fbe::Fixed::at(body, 430);
         }
         if n >= 442 {
-            r.field_into(&mut self.switch, b, b + 438, "switch")?;
+            self.switch = fbe::Fixed::at(body, 438);
         }
         if n >= 443 {
-            r.field_into(&mut self.template, b, b + 442, "template")?;
+            self.template = fbe::Fixed::at(body, 442);
         }
         if n >= 448 {
             r.field_into(&mut self.this, b, b + 443, "this")?;
         }
         if n >= 450 {
-            r.field_into(&mut self.thread_local, b, b + 448, "thread_local")?;
+            self.thread_local = fbe::Fixed::at(body, 448);
         }
         if n >= 454 {
-            r.field_into(&mut self.throw, b, b + 450, "throw")?;
+            self.throw = fbe::Fixed::at(body, 450);
         }
         if n >= 458 {
             r.field_into(&mut self.try_, b, b + 454, "try")?;
@@ -3251,16 +3253,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.typedef, b, b + 458, "typedef")?;
         }
         if n >= 471 {
-            r.field_into(&mut self.typeid, b, b + 463, "typeid")?;
+            self.typeid = fbe::Fixed::at(body, 463);
         }
         if n >= 479 {
-            r.field_into(&mut self.typename, b, b + 471, "typename")?;
+            self.typename = fbe::Fixed::at(body, 471);
         }
         if n >= 483 {
-            r.field_into(&mut self.union_, b, b + 479, "union")?;
+            self.union_ = fbe::Fixed::at(body, 479);
         }
         if n >= 491 {
-            r.field_into(&mut self.unsigned, b, b + 483, "unsigned")?;
+            self.unsigned = fbe::Fixed::at(body, 483);
         }
         if n >= 495 {
             r.field_into(&mut self.using, b, b + 491, "using")?;
@@ -3278,25 +3280,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.wchar_t, b, b + 508, "wchar_t")?;
         }
         if n >= 540 {
-            r.field_into(&mut self.while_, b, b + 524, "while")?;
+            self.while_ = fbe::Fixed::at(body, 524);
         }
         if n >= 548 {
-            r.field_into(&mut self.xor, b, b + 540, "xor")?;
+            self.xor = fbe::Fixed::at(body, 540);
         }
         if n >= 552 {
-            r.field_into(&mut self.xor_eq, b, b + 548, "xor_eq")?;
+            self.xor_eq = fbe::Fixed::at(body, 548);
         }
         if n >= 553 {
-            r.field_into(&mut self.assert, b, b + 552, "assert")?;
+            self.assert = fbe::Fixed::at(body, 552);
         }
         if n >= 558 {
             r.field_into(&mut self.errno, b, b + 553, "errno")?;
         }
         if n >= 560 {
-            r.field_into(&mut self.eof, b, b + 558, "EOF")?;
+            self.eof = fbe::Fixed::at(body, 558);
         }
         if n >= 564 {
-            r.field_into(&mut self.null, b, b + 560, "NULL")?;
+            self.null = fbe::Fixed::at(body, 560);
         }
         if n >= 568 {
             r.field_into(&mut self.stdin, b, b + 564, "stdin")?;
@@ -3305,16 +3307,16 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.stdout, b, b + 568, "stdout")?;
         }
         if n >= 581 {
-            r.field_into(&mut self.stderr, b, b + 573, "stderr")?;
+            self.stderr = fbe::Fixed::at(body, 573);
         }
         if n >= 589 {
-            r.field_into(&mut self.offsetof, b, b + 581, "offsetof")?;
+            self.offsetof = fbe::Fixed::at(body, 581);
         }
         if n >= 593 {
-            r.field_into(&mut self.std, b, b + 589, "std")?;
+            self.std = fbe::Fixed::at(body, 589);
         }
         if n >= 601 {
-            r.field_into(&mut self.fbe, b, b + 593, "FBE")?;
+            self.fbe = fbe::Fixed::at(body, 593);
         }
         if n >= 605 {
             r.field_into(&mut self.int8_t, b, b + 601, "int8_t")?;
@@ -3332,25 +3334,25 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.int32_t, b, b + 618, "int32_t")?;
         }
         if n >= 650 {
-            r.field_into(&mut self.uint32_t, b, b + 634, "uint32_t")?;
+            self.uint32_t = fbe::Fixed::at(body, 634);
         }
         if n >= 658 {
-            r.field_into(&mut self.int64_t, b, b + 650, "int64_t")?;
+            self.int64_t = fbe::Fixed::at(body, 650);
         }
         if n >= 662 {
-            r.field_into(&mut self.uint64_t, b, b + 658, "uint64_t")?;
+            self.uint64_t = fbe::Fixed::at(body, 658);
         }
         if n >= 663 {
-            r.field_into(&mut self.size_t, b, b + 662, "size_t")?;
+            self.size_t = fbe::Fixed::at(body, 662);
         }
         if n >= 668 {
             r.field_into(&mut self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
         }
         if n >= 670 {
-            r.field_into(&mut self.nullptr_t, b, b + 668, "nullptr_t")?;
+            self.nullptr_t = fbe::Fixed::at(body, 668);
         }
         if n >= 674 {
-            r.field_into(&mut self.linux, b, b + 670, "linux")?;
+            self.linux = fbe::Fixed::at(body, 670);
         }
         if n >= 678 {
             r.field_into(&mut self.unix, b, b + 674, "unix")?;
@@ -3359,13 +3361,13 @@ impl fbe::Struct for CppWords {
             r.field_into(&mut self.bufsiz, b, b + 678, "BUFSIZ")?;
         }
         if n >= 691 {
-            r.field_into(&mut self.int32_max, b, b + 683, "INT32_MAX")?;
+            self.int32_max = fbe::Fixed::at(body, 683);
         }
         if n >= 699 {
-            r.field_into(&mut self.char_bit, b, b + 691, "CHAR_BIT")?;
+            self.char_bit = fbe::Fixed::at(body, 691);
         }
         if n >= 703 {
-            r.field_into(&mut self.einval, b, b + 699, "EINVAL")?;
+            self.einval = fbe::Fixed::at(body, 699);
         }
         r.leave();
         Ok(())
@@ -4808,14 +4810,15 @@ impl fbe::Struct for PythonWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 239)?;
+        let body = r.body(b, n);
         if n < 275 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.false_, b, b + 8, "False")?;
+            self.false_ = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.none, b, b + 10, "None")?;
+            self.none = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.true_, b, b + 14, "True")?;
@@ -4824,16 +4827,16 @@ impl fbe::Struct for PythonWords {
             r.field_into(&mut self.as_, b, b + 18, "as")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.async_, b, b + 23, "async")?;
+            self.async_ = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.await_, b, b + 31, "await")?;
+            self.await_ = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.def, b, b + 39, "def")?;
+            self.def = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.del, b, b + 43, "del")?;
+            self.del = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.elif, b, b + 51, "elif")?;
@@ -4851,25 +4854,25 @@ impl fbe::Struct for PythonWords {
             r.field_into(&mut self.global, b, b + 68, "global")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.in_, b, b + 84, "in")?;
+            self.in_ = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.is, b, b + 100, "is")?;
+            self.is = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.lambda, b, b + 108, "lambda")?;
+            self.lambda = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.nonlocal, b, b + 112, "nonlocal")?;
+            self.nonlocal = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.pass, b, b + 113, "pass")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.raise, b, b + 118, "raise")?;
+            self.raise = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.with, b, b + 120, "with")?;
+            self.with = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.yield_, b, b + 124, "yield")?;
@@ -4878,16 +4881,16 @@ impl fbe::Struct for PythonWords {
             r.field_into(&mut self.x, b, b + 128, "_")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.match_, b, b + 133, "match")?;
+            self.match_ = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.self_, b, b + 141, "self")?;
+            self.self_ = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.cls, b, b + 149, "cls")?;
+            self.cls = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.print, b, b + 153, "print")?;
+            self.print = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.len, b, b + 161, "len")?;
@@ -4905,25 +4908,25 @@ impl fbe::Struct for PythonWords {
             r.field_into(&mut self.str, b, b + 178, "str")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.object, b, b + 194, "object")?;
+            self.object = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.super_, b, b + 210, "super")?;
+            self.super_ = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.isinstance, b, b + 218, "isinstance")?;
+            self.isinstance = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(&mut self.property, b, b + 222, "property")?;
+            self.property = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
             r.field_into(&mut self.staticmethod, b, b + 223, "staticmethod")?;
         }
         if n >= 230 {
-            r.field_into(&mut self.classmethod, b, b + 228, "classmethod")?;
+            self.classmethod = fbe::Fixed::at(body, 228);
         }
         if n >= 234 {
-            r.field_into(&mut self.typing, b, b + 230, "typing")?;
+            self.typing = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
             r.field_into(&mut self.any, b, b + 234, "Any")?;
@@ -4932,16 +4935,16 @@ impl fbe::Struct for PythonWords {
             r.field_into(&mut self.class_var, b, b + 238, "ClassVar")?;
         }
         if n >= 251 {
-            r.field_into(&mut self.callable, b, b + 243, "Callable")?;
+            self.callable = fbe::Fixed::at(body, 243);
         }
         if n >= 259 {
-            r.field_into(&mut self.int_enum, b, b + 251, "IntEnum")?;
+            self.int_enum = fbe::Fixed::at(body, 251);
         }
         if n >= 263 {
-            r.field_into(&mut self.int_flag, b, b + 259, "IntFlag")?;
+            self.int_flag = fbe::Fixed::at(body, 259);
         }
         if n >= 271 {
-            r.field_into(&mut self.package, b, b + 263, "PACKAGE")?;
+            self.package = fbe::Fixed::at(body, 263);
         }
         if n >= 275 {
             r.field_into(&mut self.version, b, b + 271, "VERSION")?;
@@ -5622,14 +5625,15 @@ impl fbe::Struct for GoWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 202)?;
+        let body = r.body(b, n);
         if n < 234 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.chan, b, b + 8, "chan")?;
+            self.chan = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.defer, b, b + 10, "defer")?;
+            self.defer = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.fallthrough, b, b + 14, "fallthrough")?;
@@ -5638,16 +5642,16 @@ impl fbe::Struct for GoWords {
             r.field_into(&mut self.func, b, b + 18, "func")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.go, b, b + 23, "go")?;
+            self.go = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.interface, b, b + 31, "interface")?;
+            self.interface = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.map, b, b + 39, "map")?;
+            self.map = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.package, b, b + 43, "package")?;
+            self.package = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.range, b, b + 51, "range")?;
@@ -5665,25 +5669,25 @@ impl fbe::Struct for GoWords {
             r.field_into(&mut self.any, b, b + 68, "any")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.error, b, b + 84, "error")?;
+            self.error = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.rune, b, b + 100, "rune")?;
+            self.rune = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.uint, b, b + 108, "uint")?;
+            self.uint = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.nil, b, b + 112, "nil")?;
+            self.nil = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.iota, b, b + 113, "iota")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.cap, b, b + 118, "cap")?;
+            self.cap = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.make, b, b + 120, "make")?;
+            self.make = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.append, b, b + 124, "append")?;
@@ -5692,16 +5696,16 @@ impl fbe::Struct for GoWords {
             r.field_into(&mut self.copy, b, b + 128, "copy")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.panic, b, b + 133, "panic")?;
+            self.panic = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.recover, b, b + 141, "recover")?;
+            self.recover = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.println, b, b + 149, "println")?;
+            self.println = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.complex, b, b + 153, "complex")?;
+            self.complex = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.real, b, b + 161, "real")?;
@@ -5719,25 +5723,25 @@ impl fbe::Struct for GoWords {
             r.field_into(&mut self.max, b, b + 178, "max")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.clear, b, b + 194, "clear")?;
+            self.clear = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.uintptr, b, b + 210, "uintptr")?;
+            self.uintptr = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.float32, b, b + 218, "float32")?;
+            self.float32 = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(&mut self.float64, b, b + 222, "float64")?;
+            self.float64 = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
             r.field_into(&mut self.complex64, b, b + 223, "complex64")?;
         }
         if n >= 230 {
-            r.field_into(&mut self.complex128, b, b + 228, "complex128")?;
+            self.complex128 = fbe::Fixed::at(body, 228);
         }
         if n >= 234 {
-            r.field_into(&mut self.comparable, b, b + 230, "comparable")?;
+            self.comparable = fbe::Fixed::at(body, 230);
         }
         r.leave();
         Ok(())
@@ -6322,14 +6326,15 @@ impl fbe::Struct for JavaWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 182)?;
+        let body = r.body(b, n);
         if n < 210 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.abstract_, b, b + 8, "abstract")?;
+            self.abstract_ = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.boolean, b, b + 10, "boolean")?;
+            self.boolean = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.extends, b, b + 14, "extends")?;
@@ -6338,16 +6343,16 @@ impl fbe::Struct for JavaWords {
             r.field_into(&mut self.implements, b, b + 18, "implements")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.instanceof, b, b + 23, "instanceof")?;
+            self.instanceof = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.native, b, b + 31, "native")?;
+            self.native = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.strictfp, b, b + 39, "strictfp")?;
+            self.strictfp = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.synchronized, b, b + 43, "synchronized")?;
+            self.synchronized = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.throws, b, b + 51, "throws")?;
@@ -6365,25 +6370,25 @@ impl fbe::Struct for JavaWords {
             r.field_into(&mut self.permits, b, b + 68, "permits")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.when, b, b + 84, "when")?;
+            self.when = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.open, b, b + 100, "open")?;
+            self.open = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.exports, b, b + 108, "exports")?;
+            self.exports = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.opens, b, b + 112, "opens")?;
+            self.opens = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.to, b, b + 113, "to")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.uses, b, b + 118, "uses")?;
+            self.uses = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.provides, b, b + 120, "provides")?;
+            self.provides = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.transitive, b, b + 124, "transitive")?;
@@ -6392,16 +6397,16 @@ impl fbe::Struct for JavaWords {
             r.field_into(&mut self.object, b, b + 128, "Object")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.string, b, b + 133, "String")?;
+            self.string = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.integer, b, b + 141, "Integer")?;
+            self.integer = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.long, b, b + 149, "Long")?;
+            self.long = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.math, b, b + 153, "Math")?;
+            self.math = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.system, b, b + 161, "System")?;
@@ -6419,7 +6424,7 @@ impl fbe::Struct for JavaWords {
             r.field_into(&mut self.map, b, b + 178, "Map")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.set, b, b + 194, "Set")?;
+            self.set = fbe::Fixed::at(body, 194);
         }
         r.leave();
         Ok(())
@@ -6975,14 +6980,15 @@ impl fbe::Struct for KotlinWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 6, 207)?;
+        let body = r.body(b, n);
         if n < 243 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.fun, b, b + 8, "fun")?;
+            self.fun = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.typealias, b, b + 10, "typealias")?;
+            self.typealias = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.typeof_, b, b + 14, "typeof")?;
@@ -6991,16 +6997,16 @@ impl fbe::Struct for KotlinWords {
             r.field_into(&mut self.val, b, b + 18, "val")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.by, b, b + 23, "by")?;
+            self.by = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.constructor, b, b + 31, "constructor")?;
+            self.constructor = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.delegate, b, b + 39, "delegate")?;
+            self.delegate = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.dynamic, b, b + 43, "dynamic")?;
+            self.dynamic = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.field, b, b + 51, "field")?;
@@ -7018,25 +7024,25 @@ impl fbe::Struct for KotlinWords {
             r.field_into(&mut self.param, b, b + 68, "param")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.receiver, b, b + 84, "receiver")?;
+            self.receiver = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.setparam, b, b + 100, "setparam")?;
+            self.setparam = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.value, b, b + 108, "value")?;
+            self.value = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.where_, b, b + 112, "where")?;
+            self.where_ = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.actual, b, b + 113, "actual")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.annotation, b, b + 118, "annotation")?;
+            self.annotation = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.companion, b, b + 120, "companion")?;
+            self.companion = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.crossinline, b, b + 124, "crossinline")?;
@@ -7045,16 +7051,16 @@ impl fbe::Struct for KotlinWords {
             r.field_into(&mut self.data, b, b + 128, "data")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.expect, b, b + 133, "expect")?;
+            self.expect = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.external, b, b + 141, "external")?;
+            self.external = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.infix, b, b + 149, "infix")?;
+            self.infix = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.inner, b, b + 153, "inner")?;
+            self.inner = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.internal, b, b + 161, "internal")?;
@@ -7072,25 +7078,25 @@ impl fbe::Struct for KotlinWords {
             r.field_into(&mut self.reified, b, b + 178, "reified")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.suspend, b, b + 194, "suspend")?;
+            self.suspend = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.tailrec, b, b + 210, "tailrec")?;
+            self.tailrec = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.vararg, b, b + 218, "vararg")?;
+            self.vararg = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(&mut self.it, b, b + 222, "it")?;
+            self.it = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
             r.field_into(&mut self.companion_, b, b + 223, "Companion")?;
         }
         if n >= 230 {
-            r.field_into(&mut self.unit, b, b + 228, "Unit")?;
+            self.unit = fbe::Fixed::at(body, 228);
         }
         if n >= 234 {
-            r.field_into(&mut self.nothing, b, b + 230, "Nothing")?;
+            self.nothing = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
             r.field_into(&mut self.int, b, b + 234, "Int")?;
@@ -7742,14 +7748,15 @@ impl fbe::Struct for JsWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 223)?;
+        let body = r.body(b, n);
         if n < 259 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.debugger, b, b + 8, "debugger")?;
+            self.debugger = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.function, b, b + 10, "function")?;
+            self.function = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.let_, b, b + 14, "let")?;
@@ -7758,16 +7765,16 @@ impl fbe::Struct for JsWords {
             r.field_into(&mut self.of, b, b + 18, "of")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.declare, b, b + 23, "declare")?;
+            self.declare = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.unknown, b, b + 31, "unknown")?;
+            self.unknown = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.never, b, b + 39, "never")?;
+            self.never = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.number, b, b + 43, "number")?;
+            self.number = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.bigint, b, b + 51, "bigint")?;
@@ -7785,25 +7792,25 @@ impl fbe::Struct for JsWords {
             r.field_into(&mut self.infinity, b, b + 68, "Infinity")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.uint8_array, b, b + 84, "Uint8Array")?;
+            self.uint8_array = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.error, b, b + 100, "Error")?;
+            self.error = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.number_, b, b + 108, "Number")?;
+            self.number_ = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.big_int, b, b + 112, "BigInt")?;
+            self.big_int = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.boolean, b, b + 113, "Boolean")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.symbol_, b, b + 118, "Symbol")?;
+            self.symbol_ = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.date, b, b + 120, "Date")?;
+            self.date = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.json, b, b + 124, "JSON")?;
@@ -7812,16 +7819,16 @@ impl fbe::Struct for JsWords {
             r.field_into(&mut self.promise, b, b + 128, "Promise")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.partial, b, b + 133, "Partial")?;
+            self.partial = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.record, b, b + 141, "Record")?;
+            self.record = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.global_this, b, b + 149, "globalThis")?;
+            self.global_this = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.arguments, b, b + 153, "arguments")?;
+            self.arguments = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.eval, b, b + 161, "eval")?;
@@ -7839,30 +7846,25 @@ impl fbe::Struct for JsWords {
             r.field_into(&mut self.to_string, b, b + 178, "toString")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.value_of, b, b + 194, "valueOf")?;
+            self.value_of = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.has_own_property, b, b + 210, "hasOwnProperty")?;
+            self.has_own_property = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.is_prototype_of, b, b + 218, "isPrototypeOf")?;
+            self.is_prototype_of = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(
-                &mut self.property_is_enumerable,
-                b,
-                b + 222,
-                "propertyIsEnumerable",
-            )?;
+            self.property_is_enumerable = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
             r.field_into(&mut self.to_locale_string, b, b + 223, "toLocaleString")?;
         }
         if n >= 230 {
-            r.field_into(&mut self.readonly, b, b + 228, "readonly")?;
+            self.readonly = fbe::Fixed::at(body, 228);
         }
         if n >= 234 {
-            r.field_into(&mut self.keyof, b, b + 230, "keyof")?;
+            self.keyof = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
             r.field_into(&mut self.infer, b, b + 234, "infer")?;
@@ -7871,10 +7873,10 @@ impl fbe::Struct for JsWords {
             r.field_into(&mut self.asserts, b, b + 238, "asserts")?;
         }
         if n >= 251 {
-            r.field_into(&mut self.satisfies, b, b + 243, "satisfies")?;
+            self.satisfies = fbe::Fixed::at(body, 243);
         }
         if n >= 259 {
-            r.field_into(&mut self.accessor, b, b + 251, "accessor")?;
+            self.accessor = fbe::Fixed::at(body, 251);
         }
         r.leave();
         Ok(())
@@ -8526,14 +8528,15 @@ impl fbe::Struct for RustWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 8, 195)?;
+        let body = r.body(b, n);
         if n < 223 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.crate_, b, b + 8, "crate")?;
+            self.crate_ = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.dyn_, b, b + 10, "dyn")?;
+            self.dyn_ = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.fn_, b, b + 14, "fn")?;
@@ -8542,16 +8545,16 @@ impl fbe::Struct for RustWords {
             r.field_into(&mut self.impl_, b, b + 18, "impl")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.loop_, b, b + 23, "loop")?;
+            self.loop_ = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.mod_, b, b + 31, "mod")?;
+            self.mod_ = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.move_, b, b + 39, "move")?;
+            self.move_ = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.mut_, b, b + 43, "mut")?;
+            self.mut_ = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.pub_, b, b + 51, "pub")?;
@@ -8569,25 +8572,25 @@ impl fbe::Struct for RustWords {
             r.field_into(&mut self.unsafe_, b, b + 68, "unsafe")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.use_, b, b + 84, "use")?;
+            self.use_ = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.become_, b, b + 100, "become")?;
+            self.become_ = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.box_, b, b + 108, "box")?;
+            self.box_ = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.macro_, b, b + 112, "macro")?;
+            self.macro_ = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.priv_, b, b + 113, "priv")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.unsized_, b, b + 118, "unsized")?;
+            self.unsized_ = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.gen_, b, b + 120, "gen")?;
+            self.gen_ = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.macro_rules, b, b + 124, "macro_rules")?;
@@ -8596,16 +8599,16 @@ impl fbe::Struct for RustWords {
             r.field_into(&mut self.option, b, b + 128, "Option")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.some, b, b + 133, "Some")?;
+            self.some = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.result, b, b + 141, "Result")?;
+            self.result = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.ok, b, b + 149, "Ok")?;
+            self.ok = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.err, b, b + 153, "Err")?;
+            self.err = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.vec, b, b + 161, "Vec")?;
@@ -8623,16 +8626,16 @@ impl fbe::Struct for RustWords {
             r.field_into(&mut self.default, b, b + 178, "Default")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.drop, b, b + 194, "Drop")?;
+            self.drop = fbe::Fixed::at(body, 194);
         }
         if n >= 218 {
-            r.field_into(&mut self.send, b, b + 210, "Send")?;
+            self.send = fbe::Fixed::at(body, 210);
         }
         if n >= 222 {
-            r.field_into(&mut self.sync, b, b + 218, "Sync")?;
+            self.sync = fbe::Fixed::at(body, 218);
         }
         if n >= 223 {
-            r.field_into(&mut self.sized, b, b + 222, "Sized")?;
+            self.sized = fbe::Fixed::at(body, 222);
         }
         r.leave();
         Ok(())
@@ -9180,14 +9183,15 @@ impl fbe::Struct for CSharpWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 9, 150)?;
+        let body = r.body(b, n);
         if n < 178 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.checked, b, b + 8, "checked")?;
+            self.checked = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.event, b, b + 10, "event")?;
+            self.event = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.fixed, b, b + 14, "fixed")?;
@@ -9196,16 +9200,16 @@ impl fbe::Struct for CSharpWords {
             r.field_into(&mut self.foreach, b, b + 18, "foreach")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.implicit, b, b + 23, "implicit")?;
+            self.implicit = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.lock, b, b + 31, "lock")?;
+            self.lock = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.params, b, b + 39, "params")?;
+            self.params = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.sbyte, b, b + 43, "sbyte")?;
+            self.sbyte = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.stackalloc, b, b + 51, "stackalloc")?;
@@ -9223,25 +9227,25 @@ impl fbe::Struct for CSharpWords {
             r.field_into(&mut self.add, b, b + 68, "add")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.alias, b, b + 84, "alias")?;
+            self.alias = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.ascending, b, b + 100, "ascending")?;
+            self.ascending = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.descending, b, b + 108, "descending")?;
+            self.descending = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.equals, b, b + 112, "equals")?;
+            self.equals = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.group, b, b + 113, "group")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.into, b, b + 118, "into")?;
+            self.into = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.join, b, b + 120, "join")?;
+            self.join = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.nameof, b, b + 124, "nameof")?;
@@ -9250,16 +9254,16 @@ impl fbe::Struct for CSharpWords {
             r.field_into(&mut self.on, b, b + 128, "on")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.orderby, b, b + 133, "orderby")?;
+            self.orderby = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.partial, b, b + 141, "partial")?;
+            self.partial = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.remove, b, b + 149, "remove")?;
+            self.remove = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.unmanaged, b, b + 153, "unmanaged")?;
+            self.unmanaged = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.required, b, b + 161, "required")?;
@@ -9742,14 +9746,15 @@ impl fbe::Struct for RubyWords {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 98)?;
+        let body = r.body(b, n);
         if n < 118 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.begin, b, b + 8, "BEGIN")?;
+            self.begin = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.end, b, b + 10, "END")?;
+            self.end = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.begin_, b, b + 14, "begin")?;
@@ -9758,16 +9763,16 @@ impl fbe::Struct for RubyWords {
             r.field_into(&mut self.elsif, b, b + 18, "elsif")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.end_, b, b + 23, "end")?;
+            self.end_ = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.ensure, b, b + 31, "ensure")?;
+            self.ensure = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.next, b, b + 39, "next")?;
+            self.next = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.redo, b, b + 43, "redo")?;
+            self.redo = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.rescue, b, b + 51, "rescue")?;
@@ -9785,16 +9790,16 @@ impl fbe::Struct for RubyWords {
             r.field_into(&mut self.unless, b, b + 68, "unless")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.until, b, b + 84, "until")?;
+            self.until = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.file, b, b + 100, "__FILE__")?;
+            self.file = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.line, b, b + 108, "__LINE__")?;
+            self.line = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.encoding, b, b + 112, "__ENCODING__")?;
+            self.encoding = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.initialize, b, b + 113, "initialize")?;
@@ -10113,14 +10118,15 @@ impl fbe::Struct for CppMembers {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 48)?;
+        let body = r.body(b, n);
         if n < 64 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.swap, b, b + 8, "swap")?;
+            self.swap = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.fbe_type, b, b + 10, "fbe_type")?;
+            self.fbe_type = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.fbe, b, b + 14, "fbe")?;
@@ -10129,16 +10135,16 @@ impl fbe::Struct for CppMembers {
             r.field_into(&mut self.model, b, b + 18, "Model")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.final_model, b, b + 23, "FinalModel")?;
+            self.final_model = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.field_model, b, b + 31, "FieldModel")?;
+            self.field_model = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.buffer, b, b + 39, "buffer")?;
+            self.buffer = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.size, b, b + 43, "size")?;
+            self.size = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.offset, b, b + 51, "offset")?;
@@ -10403,14 +10409,15 @@ impl fbe::Struct for PythonMembers {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 96)?;
+        let body = r.body(b, n);
         if n < 112 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.to_json, b, b + 8, "to_json")?;
+            self.to_json = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.from_json, b, b + 10, "from_json")?;
+            self.from_json = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.to_fbe, b, b + 14, "to_fbe")?;
@@ -10419,16 +10426,16 @@ impl fbe::Struct for PythonMembers {
             r.field_into(&mut self.from_fbe, b, b + 18, "from_fbe")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.to_final, b, b + 23, "to_final")?;
+            self.to_final = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.from_final, b, b + 31, "from_final")?;
+            self.from_final = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.fbe_equal, b, b + 39, "fbe_equal")?;
+            self.fbe_equal = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.fbe_key, b, b + 43, "fbe_key")?;
+            self.fbe_key = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.fbe_size, b, b + 51, "fbe_size")?;
@@ -10446,13 +10453,13 @@ impl fbe::Struct for PythonMembers {
             r.field_into(&mut self.dict, b, b + 68, "__dict__")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.hash, b, b + 84, "__hash__")?;
+            self.hash = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.eq, b, b + 100, "__eq__")?;
+            self.eq = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.private, b, b + 108, "__private")?;
+            self.private = fbe::Fixed::at(body, 108);
         }
         r.leave();
         Ok(())
@@ -10788,14 +10795,15 @@ impl fbe::Struct for GoMembers {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 129)?;
+        let body = r.body(b, n);
         if n < 153 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.fbe_key, b, b + 8, "FBEKey")?;
+            self.fbe_key = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.fbe_key_compare, b, b + 10, "FBEKeyCompare")?;
+            self.fbe_key_compare = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.reset, b, b + 14, "Reset")?;
@@ -10804,16 +10812,16 @@ impl fbe::Struct for GoMembers {
             r.field_into(&mut self.marshal_fbe, b, b + 18, "MarshalFBE")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.unmarshal_fbe, b, b + 23, "UnmarshalFBE")?;
+            self.unmarshal_fbe = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.append_fbe, b, b + 31, "AppendFBE")?;
+            self.append_fbe = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.read_fbe, b, b + 39, "ReadFBE")?;
+            self.read_fbe = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.fbe_write, b, b + 43, "FBEWrite")?;
+            self.fbe_write = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.fbe_read, b, b + 51, "FBERead")?;
@@ -10831,25 +10839,25 @@ impl fbe::Struct for GoMembers {
             r.field_into(&mut self.read_final, b, b + 68, "ReadFinal")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.fbe_write_final, b, b + 84, "FBEWriteFinal")?;
+            self.fbe_write_final = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.fbe_read_final, b, b + 100, "FBEReadFinal")?;
+            self.fbe_read_final = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.marshal_json, b, b + 108, "MarshalJSON")?;
+            self.marshal_json = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.unmarshal_json, b, b + 112, "UnmarshalJSON")?;
+            self.unmarshal_json = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.append_json, b, b + 113, "AppendJSON")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.read_json, b, b + 118, "ReadJSON")?;
+            self.read_json = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.fbe_write_json, b, b + 120, "FBEWriteJSON")?;
+            self.fbe_write_json = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
@@ -10858,13 +10866,13 @@ impl fbe::Struct for GoMembers {
             r.field_into(&mut self.fbe_write_text, b, b + 128, "FBEWriteText")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.type_id, b, b + 133, "TypeID")?;
+            self.type_id = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.verify, b, b + 141, "Verify")?;
+            self.verify = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.verify_final, b, b + 149, "VerifyFinal")?;
+            self.verify_final = fbe::Fixed::at(body, 149);
         }
         r.leave();
         Ok(())
@@ -11314,14 +11322,15 @@ impl fbe::Struct for JvmMembers {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 14, 137)?;
+        let body = r.body(b, n);
         if n < 161 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.type_id, b, b + 8, "TYPE_ID")?;
+            self.type_id = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.key_order, b, b + 10, "KEY_ORDER")?;
+            self.key_order = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.to_fbe, b, b + 14, "toFbe")?;
@@ -11330,16 +11339,16 @@ impl fbe::Struct for JvmMembers {
             r.field_into(&mut self.from_fbe, b, b + 18, "fromFbe")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.read_fbe, b, b + 23, "readFbe")?;
+            self.read_fbe = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.write_fbe, b, b + 31, "writeFbe")?;
+            self.write_fbe = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.verify_fbe, b, b + 39, "verifyFbe")?;
+            self.verify_fbe = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.to_final, b, b + 43, "toFinal")?;
+            self.to_final = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.from_final, b, b + 51, "fromFinal")?;
@@ -11357,25 +11366,25 @@ impl fbe::Struct for JvmMembers {
             r.field_into(&mut self.to_json, b, b + 68, "toJson")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.from_json, b, b + 84, "fromJson")?;
+            self.from_json = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.write_json, b, b + 100, "writeJson")?;
+            self.write_json = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.read_json, b, b + 108, "readJson")?;
+            self.read_json = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.hash_code, b, b + 112, "hashCode")?;
+            self.hash_code = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.get_class, b, b + 113, "getClass")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.clone, b, b + 118, "clone")?;
+            self.clone = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.finalize, b, b + 120, "finalize")?;
+            self.finalize = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.wait, b, b + 124, "wait")?;
@@ -11384,16 +11393,16 @@ impl fbe::Struct for JvmMembers {
             r.field_into(&mut self.notify, b, b + 128, "notify")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.notify_all, b, b + 133, "notifyAll")?;
+            self.notify_all = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.java_class, b, b + 141, "javaClass")?;
+            self.java_class = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.component1, b, b + 149, "component1")?;
+            self.component1 = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.fbe_levels, b, b + 153, "fbeLevels")?;
+            self.fbe_levels = fbe::Fixed::at(body, 153);
         }
         r.leave();
         Ok(())
@@ -11760,14 +11769,15 @@ impl fbe::Struct for JsMembers {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 15, 11)?;
+        let body = r.body(b, n);
         if n < 23 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.fbe_key, b, b + 8, "fbeKey")?;
+            self.fbe_key = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.to_json, b, b + 10, "toJSON")?;
+            self.to_json = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.to_text, b, b + 14, "toText")?;
@@ -11992,14 +12002,15 @@ impl fbe::Struct for RuntimeNames {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 16, 142)?;
+        let body = r.body(b, n);
         if n < 170 {
             *self = Self::default();
         }
         if n >= 10 {
-            r.field_into(&mut self.buffer, b, b + 8, "Buffer")?;
+            self.buffer = fbe::Fixed::at(body, 8);
         }
         if n >= 14 {
-            r.field_into(&mut self.write_buffer, b, b + 10, "WriteBuffer")?;
+            self.write_buffer = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
             r.field_into(&mut self.read_buffer, b, b + 14, "ReadBuffer")?;
@@ -12008,16 +12019,16 @@ impl fbe::Struct for RuntimeNames {
             r.field_into(&mut self.reader, b, b + 18, "Reader")?;
         }
         if n >= 31 {
-            r.field_into(&mut self.writer, b, b + 23, "Writer")?;
+            self.writer = fbe::Fixed::at(body, 23);
         }
         if n >= 39 {
-            r.field_into(&mut self.limits, b, b + 31, "Limits")?;
+            self.limits = fbe::Fixed::at(body, 31);
         }
         if n >= 43 {
-            r.field_into(&mut self.decimal, b, b + 39, "Decimal")?;
+            self.decimal = fbe::Fixed::at(body, 39);
         }
         if n >= 51 {
-            r.field_into(&mut self.uuid, b, b + 43, "Uuid")?;
+            self.uuid = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
             r.field_into(&mut self.uuid_, b, b + 51, "UUID")?;
@@ -12035,25 +12046,25 @@ impl fbe::Struct for RuntimeNames {
             r.field_into(&mut self.decode_error, b, b + 68, "DecodeError")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.encode_error, b, b + 84, "EncodeError")?;
+            self.encode_error = fbe::Fixed::at(body, 84);
         }
         if n >= 108 {
-            r.field_into(&mut self.decode_exception, b, b + 100, "DecodeException")?;
+            self.decode_exception = fbe::Fixed::at(body, 100);
         }
         if n >= 112 {
-            r.field_into(&mut self.encode_exception, b, b + 108, "EncodeException")?;
+            self.encode_exception = fbe::Fixed::at(body, 108);
         }
         if n >= 113 {
-            r.field_into(&mut self.sender, b, b + 112, "Sender")?;
+            self.sender = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
             r.field_into(&mut self.receiver, b, b + 113, "Receiver")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.client, b, b + 118, "Client")?;
+            self.client = fbe::Fixed::at(body, 118);
         }
         if n >= 124 {
-            r.field_into(&mut self.proxy, b, b + 120, "Proxy")?;
+            self.proxy = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
             r.field_into(&mut self.handler, b, b + 124, "Handler")?;
@@ -12062,16 +12073,16 @@ impl fbe::Struct for RuntimeNames {
             r.field_into(&mut self.text, b, b + 128, "Text")?;
         }
         if n >= 141 {
-            r.field_into(&mut self.compare, b, b + 133, "Compare")?;
+            self.compare = fbe::Fixed::at(body, 133);
         }
         if n >= 149 {
-            r.field_into(&mut self.decimals, b, b + 141, "Decimals")?;
+            self.decimals = fbe::Fixed::at(body, 141);
         }
         if n >= 153 {
-            r.field_into(&mut self.uuids, b, b + 149, "Uuids")?;
+            self.uuids = fbe::Fixed::at(body, 149);
         }
         if n >= 161 {
-            r.field_into(&mut self.timestamps, b, b + 153, "Timestamps")?;
+            self.timestamps = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
             r.field_into(&mut self.utf8, b, b + 161, "Utf8")?;
@@ -12469,11 +12480,12 @@ impl fbe::Struct for Class {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 17, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.class, b, b + 8, "class")?;
+            self.class = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -12568,11 +12580,12 @@ impl fbe::Struct for Object {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 18, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.object, b, b + 8, "Object")?;
+            self.object = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -12667,11 +12680,12 @@ impl fbe::Struct for String_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 19, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.string, b, b + 8, "String")?;
+            self.string = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -12766,11 +12780,12 @@ impl fbe::Struct for List {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 20, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.list, b, b + 8, "List")?;
+            self.list = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -12865,11 +12880,12 @@ impl fbe::Struct for Map {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 21, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.map, b, b + 8, "Map")?;
+            self.map = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -12964,11 +12980,12 @@ impl fbe::Struct for Model {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 22, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.model, b, b + 8, "Model")?;
+            self.model = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13063,11 +13080,12 @@ impl fbe::Struct for FinalModel {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 23, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.final_model, b, b + 8, "FinalModel")?;
+            self.final_model = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13162,11 +13180,12 @@ impl fbe::Struct for Buffer {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 24, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.buffer, b, b + 8, "Buffer")?;
+            self.buffer = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13261,11 +13280,12 @@ impl fbe::Struct for Reader_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 25, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.reader, b, b + 8, "Reader")?;
+            self.reader = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13360,11 +13380,12 @@ impl fbe::Struct for Writer_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 26, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.writer, b, b + 8, "Writer")?;
+            self.writer = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13459,11 +13480,12 @@ impl fbe::Struct for Limits {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 27, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.limits, b, b + 8, "Limits")?;
+            self.limits = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13558,11 +13580,12 @@ impl fbe::Struct for DecodeError_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 28, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.decode_error, b, b + 8, "DecodeError")?;
+            self.decode_error = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13657,11 +13680,12 @@ impl fbe::Struct for DecodeException {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 29, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.decode_exception, b, b + 8, "DecodeException")?;
+            self.decode_exception = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13758,11 +13782,12 @@ impl fbe::Struct for Decimal {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 30, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.decimal, b, b + 8, "Decimal")?;
+            self.decimal = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13857,11 +13882,12 @@ impl fbe::Struct for Uuid {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 31, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.uuid, b, b + 8, "Uuid")?;
+            self.uuid = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -13956,11 +13982,12 @@ impl fbe::Struct for Uuid_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 32, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.uuid, b, b + 8, "UUID")?;
+            self.uuid = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14055,11 +14082,12 @@ impl fbe::Struct for Timestamp {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 33, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.timestamp, b, b + 8, "Timestamp")?;
+            self.timestamp = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14154,11 +14182,12 @@ impl fbe::Struct for Sender {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 34, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.sender, b, b + 8, "Sender")?;
+            self.sender = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14253,11 +14282,12 @@ impl fbe::Struct for Receiver {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 35, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.receiver, b, b + 8, "Receiver")?;
+            self.receiver = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14352,11 +14382,12 @@ impl fbe::Struct for Client {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 36, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.client, b, b + 8, "Client")?;
+            self.client = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14451,11 +14482,12 @@ impl fbe::Struct for Proxy {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 37, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.proxy, b, b + 8, "Proxy")?;
+            self.proxy = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14550,11 +14582,12 @@ impl fbe::Struct for Handler {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 38, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.handler, b, b + 8, "Handler")?;
+            self.handler = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14649,11 +14682,12 @@ impl fbe::Struct for Fbe {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 39, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.fbe, b, b + 8, "fbe")?;
+            self.fbe = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14748,11 +14782,12 @@ impl fbe::Struct for Fbe_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 40, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.fbe, b, b + 8, "FBE")?;
+            self.fbe = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14847,11 +14882,12 @@ impl fbe::Struct for Std {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 41, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.std, b, b + 8, "std")?;
+            self.std = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -14946,11 +14982,12 @@ impl fbe::Struct for Companion {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 42, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.companion, b, b + 8, "Companion")?;
+            self.companion = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15045,11 +15082,12 @@ impl fbe::Struct for Any {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 43, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.any, b, b + 8, "Any")?;
+            self.any = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15144,11 +15182,12 @@ impl fbe::Struct for Self_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 44, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.self_, b, b + 8, "Self")?;
+            self.self_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15243,11 +15282,12 @@ impl fbe::Struct for Self__ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 45, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.self_, b, b + 8, "self")?;
+            self.self_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15342,11 +15382,12 @@ impl fbe::Struct for None_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 46, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.none, b, b + 8, "None")?;
+            self.none = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15441,11 +15482,12 @@ impl fbe::Struct for Option_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 47, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.option, b, b + 8, "Option")?;
+            self.option = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15540,11 +15582,12 @@ impl fbe::Struct for Result_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 48, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.result, b, b + 8, "Result")?;
+            self.result = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15639,11 +15682,12 @@ impl fbe::Struct for Vec_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 49, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.vec, b, b + 8, "Vec")?;
+            self.vec = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15738,11 +15782,12 @@ impl fbe::Struct for Box_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 50, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.box_, b, b + 8, "Box")?;
+            self.box_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15837,11 +15882,12 @@ impl fbe::Struct for Error {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 51, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.error, b, b + 8, "Error")?;
+            self.error = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -15936,11 +15982,12 @@ impl fbe::Struct for Exception {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 52, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.exception, b, b + 8, "Exception")?;
+            self.exception = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16035,11 +16082,12 @@ impl fbe::Struct for Text {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 53, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.text, b, b + 8, "Text")?;
+            self.text = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16134,11 +16182,12 @@ impl fbe::Struct for JsonWriter {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 54, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.json_writer, b, b + 8, "JsonWriter")?;
+            self.json_writer = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16233,11 +16282,12 @@ impl fbe::Struct for Int32T {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 55, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.int32_t, b, b + 8, "int32_t")?;
+            self.int32_t = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16332,11 +16382,12 @@ impl fbe::Struct for SizeT {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 56, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.size_t, b, b + 8, "size_t")?;
+            self.size_t = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16431,11 +16482,12 @@ impl fbe::Struct for List_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 57, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.list, b, b + 8, "list")?;
+            self.list = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16530,11 +16582,12 @@ impl fbe::Struct for Object_ {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 58, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.object, b, b + 8, "object")?;
+            self.object = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16629,11 +16682,12 @@ impl fbe::Struct for V {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 59, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.v_, b, b + 8, "v")?;
+            self.v_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16728,11 +16782,12 @@ impl fbe::Struct for R {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 60, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.r_, b, b + 8, "r")?;
+            self.r_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16827,11 +16882,12 @@ impl fbe::Struct for W {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 61, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.w_, b, b + 8, "w")?;
+            self.w_ = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -16926,11 +16982,12 @@ impl fbe::Struct for SideBuy {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 62, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.side_buy, b, b + 8, "SideBuy")?;
+            self.side_buy = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17025,11 +17082,12 @@ impl fbe::Struct for OrderKey {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 63, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.order_key, b, b + 8, "OrderKey")?;
+            self.order_key = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17124,11 +17182,12 @@ impl fbe::Struct for TextOfside {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 64, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.text_ofside, b, b + 8, "textOfside")?;
+            self.text_ofside = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17223,11 +17282,12 @@ impl fbe::Struct for Decimal1 {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 65, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.decimal_1, b, b + 8, "DECIMAL_1")?;
+            self.decimal_1 = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17322,11 +17382,12 @@ impl fbe::Struct for OrderModel {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 66, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.order_model, b, b + 8, "OrderModel")?;
+            self.order_model = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17421,11 +17482,12 @@ impl fbe::Struct for OrderFinal {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 67, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.order_final, b, b + 8, "OrderFinal")?;
+            self.order_final = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17520,11 +17582,12 @@ impl fbe::Struct for NewOrder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 68, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.new_order, b, b + 8, "NewOrder")?;
+            self.new_order = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17619,11 +17682,12 @@ impl fbe::Struct for VerifyFbeOrder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 69, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.verify_fbe_order, b, b + 8, "VerifyFBEOrder")?;
+            self.verify_fbe_order = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17720,11 +17784,12 @@ impl fbe::Struct for FbeVrOrder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 70, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.fbe_vr_order, b, b + 8, "fbe_vr_Order")?;
+            self.fbe_vr_order = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17819,11 +17884,12 @@ impl fbe::Struct for E1 {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 71, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.e1, b, b + 8, "e1")?;
+            self.e1 = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -17918,11 +17984,12 @@ impl fbe::Struct for I2 {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 72, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.i2, b, b + 8, "i2")?;
+            self.i2 = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -18017,11 +18084,12 @@ impl fbe::Struct for O3 {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 73, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.o3, b, b + 8, "o3")?;
+            self.o3 = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -18130,32 +18198,33 @@ impl fbe::Struct for Case {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 74, 32)?;
+        let body = r.body(b, n);
         if n < 40 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.name, b, b + 8, "name")?;
+            self.name = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.name_, b, b + 12, "Name")?;
+            self.name_ = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.name__, b, b + 16, "NAME")?;
+            self.name__ = fbe::Fixed::at(body, 16);
         }
         if n >= 24 {
-            r.field_into(&mut self.class, b, b + 20, "class")?;
+            self.class = fbe::Fixed::at(body, 20);
         }
         if n >= 28 {
-            r.field_into(&mut self.class_, b, b + 24, "class_")?;
+            self.class_ = fbe::Fixed::at(body, 24);
         }
         if n >= 32 {
-            r.field_into(&mut self.class__, b, b + 28, "class__")?;
+            self.class__ = fbe::Fixed::at(body, 28);
         }
         if n >= 36 {
-            r.field_into(&mut self.string, b, b + 32, "String")?;
+            self.string = fbe::Fixed::at(body, 32);
         }
         if n >= 40 {
-            r.field_into(&mut self.string_, b, b + 36, "String_")?;
+            self.string_ = fbe::Fixed::at(body, 36);
         }
         r.leave();
         Ok(())
@@ -18320,11 +18389,12 @@ impl fbe::Struct for Imported {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 75, 2)?;
+        let body = r.body(b, n);
         if n < 14 {
             *self = Self::default();
         }
         if n >= 9 {
-            r.field_into(&mut self.market, b, b + 8, "market")?;
+            self.market = fbe::Fixed::at(body, 8);
         } else {
             r.spend(8, b, "market")?;
         }
@@ -18334,7 +18404,7 @@ impl fbe::Struct for Imported {
             r.spend(8, b, "org")?;
         }
         if n >= 14 {
-            r.field_into(&mut self.example, b, b + 13, "example")?;
+            self.example = fbe::Fixed::at(body, 13);
         }
         r.leave();
         Ok(())
@@ -18465,11 +18535,12 @@ impl fbe::Struct for Symbol {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 76, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.digits, b, b + 8, "digits")?;
+            self.digits = fbe::Fixed::at(body, 8);
         }
         r.leave();
         Ok(())
@@ -18581,6 +18652,7 @@ impl fbe::Struct for Listed {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 77, 12)?;
+        let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
         }
@@ -18590,12 +18662,12 @@ impl fbe::Struct for Listed {
             r.spend(4, b, "symbol")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.digits, b, b + 12, "digits")?;
+            self.digits = fbe::Fixed::at(body, 12);
         } else if n >= 12 {
             r.spend(4, b, "digits")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.precision, b, b + 16, "precision")?;
+            self.precision = fbe::Fixed::at(body, 16);
         } else if n >= 16 {
             r.spend(4, b, "precision")?;
         }
@@ -18761,23 +18833,24 @@ impl fbe::Struct for Derived {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 78, 18)?;
+        let body = r.body(b, n);
         if n < 26 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.side, b, b + 8, "side")?;
+            self.side = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.s, b, b + 12, "s")?;
+            self.s = fbe::Fixed::at(body, 12);
         }
         if n >= 20 {
-            r.field_into(&mut self.range, b, b + 16, "range")?;
+            self.range = fbe::Fixed::at(body, 16);
         }
         if n >= 22 {
-            r.field_into(&mut self.word, b, b + 20, "Word")?;
+            self.word = fbe::Fixed::at(body, 20);
         }
         if n >= 26 {
-            r.field_into(&mut self.side_, b, b + 22, "side_")?;
+            self.side_ = fbe::Fixed::at(body, 22);
         }
         r.leave();
         Ok(())
@@ -19140,6 +19213,7 @@ impl fbe::Struct for Hostile {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 79, 4)?;
+        let body = r.body(b, n);
         if n < 320 {
             *self = Self::default();
         }
@@ -19529,7 +19603,7 @@ impl fbe::Struct for Hostile {
             r.spend(16, b, "Listed")?;
         }
         if n >= 320 {
-            r.field_into(&mut self.letters, b, b + 316, "Letters")?;
+            self.letters = fbe::Fixed::at(body, 316);
         }
         r.leave();
         Ok(())

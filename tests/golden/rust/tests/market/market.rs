@@ -115,6 +115,7 @@ impl fbe::Struct for Instrument {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 501, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
@@ -122,7 +123,7 @@ impl fbe::Struct for Instrument {
             r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.digits, b, b + 12, "digits")?;
+            self.digits = fbe::Fixed::at(body, 12);
         }
         r.leave();
         Ok(())
@@ -231,11 +232,12 @@ impl fbe::Struct for Failure {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 502, 20)?;
+        let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
         }
         if n >= 24 {
-            r.field_into(&mut self.id, b, b + 8, "id")?;
+            self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 28 {
             r.field_into(&mut self.reason, b, b + 24, "reason")?;
