@@ -78,7 +78,7 @@ example-rust-test: rust-toolchain example-python-gen
 .PHONY: fuzz-rust fuzz-rust-build fuzz-rust-quick
 RUST_FUZZ_DIR := build/fuzz/rust
 RUST_FUZZ_QUICK ?= 10
-RUST_FUZZ_TARGETS := models receiver
+RUST_FUZZ_TARGETS := models receiver json
 RUST_HOST = $(shell "$(CARGO)" -vV | sed -n 's/^host: //p')
 
 fuzz-rust-build: venv rust-toolchain
@@ -87,7 +87,7 @@ fuzz-rust-build: venv rust-toolchain
 	cd $(RUST_FUZZ_DIR) && CARGO_TARGET_DIR=$(abspath $(RUST_FUZZ_DIR)/target) CARGO_TERM_COLOR=never \
 		RUSTFLAGS="$$($(PYTHON) $(CURDIR)/fuzz/rust/build.py --rustflags)" \
 		nice "$(CARGO)" build --offline --release --quiet --target $(RUST_HOST)
-	@FBE_FUZZ_SEEDS=build/fuzz/seeds/rust/models $(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/models \
+	@FBE_FUZZ_SEEDS=build/fuzz/seeds/rust $(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/models \
 		>$(RUST_FUZZ_DIR)/seeds.log 2>&1 \
 		|| { cat $(RUST_FUZZ_DIR)/seeds.log; exit 1; }
 	@mkdir -p build/fuzz/crashes

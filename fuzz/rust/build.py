@@ -4,8 +4,8 @@ builds them, tests/rust/gen_crate.py) under src/gen, a registry of every struct 
 (src/registry.rs), this folder's lib.rs and the targets of targets/, with the Cargo.lock of this
 folder. With `--seeds DIR` it also writes the seed corpus of the targets into DIR/<target>: the
 original's golden vectors ($SHARED/vectors) of each type in both models (and its protocol streams,
-for `receiver`); the target `models` writes each type's default value in both models beside them
-when it starts (FBE_FUZZ_SEEDS).
+for `receiver`, and its JSON documents, for `json`); the target `models` writes each type's default
+value in both models and in JSON beside them when it starts (FBE_FUZZ_SEEDS).
 
 Build and run (make fuzz-rust, mk/rust.mk):
 
@@ -36,7 +36,7 @@ from gen_crate import SHARED, generate_modules, groups
 RUSTFLAGS = ("-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 "
              "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table "
              "-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing")
-TARGETS = ("models", "receiver")
+TARGETS = ("models", "receiver", "json")
 
 
 def registry(schemas: dict[str, list[Path]]) -> list[tuple[str, str]]:
@@ -112,10 +112,12 @@ def sync(new: Path, old: Path, keep: set[str]) -> None:
 
 def write_seeds(seeds: Path) -> None:
     """The golden vectors as seeds of `models`: a byte (0 versioned, 1 final), the qualified type, a
-    NUL, the buffer; the protocol streams as seeds of `receiver`: a byte ((chunk - 1) << 1 | final)
-    and the stream, in chunks of 1, 7 and 64 bytes."""
+    NUL, the buffer; their JSON documents as seeds of `json`: the qualified type, a NUL, the
+    document; the protocol streams as seeds of `receiver`: a byte ((chunk - 1) << 1 | final) and
+    the stream, in chunks of 1, 7 and 64 bytes."""
     folder = seeds / "models"
     folder.mkdir(parents=True, exist_ok=True)
+    (seeds / "json").mkdir(parents=True, exist_ok=True)
     (seeds / "receiver").mkdir(parents=True, exist_ok=True)
     (seeds / "receiver" / "empty").write_bytes(b"\0")
     manifest = SHARED / "vectors" / "MANIFEST.json"
@@ -131,6 +133,9 @@ def write_seeds(seeds: Path) -> None:
                 data = (SHARED / "vectors" / f["file"]).read_bytes()
                 mode = bytes([f["kind"] == "final"])
                 (folder / f["file"]).write_bytes(mode + qualified + b"\0" + data)
+            elif f["kind"] == "json":
+                data = (SHARED / "vectors" / f["file"]).read_bytes()
+                (seeds / "json" / f["file"]).write_bytes(qualified + b"\0" + data)
     for stream, final in (("protocol.fbe.bin", 0), ("protocol.final.bin", 1)):
         if (SHARED / "vectors" / stream).exists():
             data = (SHARED / "vectors" / stream).read_bytes()

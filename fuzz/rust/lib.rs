@@ -16,10 +16,18 @@
 //!   (compared when the value equals itself: a NaN does not);
 //! * a read into a value (`read_fbe`, `read_final`: into the default, then again into the value
 //!   read, its allocations reused) whose verdict, error or value is not the read's.
+//!
+//! An input of `json` is a qualified type name, a NUL and a JSON document, read by the type's
+//! `from_json` under the default limits: a finding is a panic, a heap beyond 64 times the
+//! document and 1 MiB, a document read whose bytes are not UTF-8 or that starts with a byte order
+//! mark (docs/limits.md 7), a value read that does not write (JSON and both binary models), whose
+//! JSON does not read back, or that changes when written and read a second time (read, write,
+//! read is stable; the first write may round a float map key, written as C's %f).
 
 pub mod gen;
 pub mod registry;
 
+use fbe::json::JsonStruct;
 use fbe::{DecodeError, Limits, Struct};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Debug;
@@ -32,16 +40,22 @@ pub struct Entry {
     pub name: &'static str,
     /// [`check`] of the type: the buffer and whether it is a final root.
     pub check: fn(&[u8], bool),
+    /// [`check_json`] of the type: the document.
+    pub json: fn(&[u8]),
     /// The type's default value as a root of the final model (`true`) or the versioned one.
     pub default: fn(bool) -> Vec<u8>,
+    /// The type's default value in JSON.
+    pub default_json: fn() -> Vec<u8>,
 }
 
 impl Entry {
-    pub const fn of<T: Struct + PartialEq + Debug + Default>(name: &'static str) -> Entry {
+    pub const fn of<T: JsonStruct + PartialEq + Debug>(name: &'static str) -> Entry {
         Entry {
             name,
             check: check::<T>,
+            json: check_json::<T>,
             default: default_root::<T>,
+            default_json: default_json::<T>,
         }
     }
 }
@@ -56,11 +70,23 @@ fn default_root<T: Struct + Default>(final_: bool) -> Vec<u8> {
     bytes.unwrap_or_else(|e| panic!("{}: the default value does not write: {e}", T::NAME))
 }
 
+fn default_json<T: JsonStruct>() -> Vec<u8> {
+    T::default()
+        .to_json()
+        .unwrap_or_else(|e| panic!("{}: the default value does not write as JSON: {e}", T::NAME))
+}
+
 /// The type and model an input names, and its buffer.
 pub fn split(data: &[u8]) -> Option<(&Entry, bool, &[u8])> {
     let (&mode, rest) = data.split_first()?;
-    let nul = rest.iter().position(|&b| b == 0)?;
-    let (name, buffer) = (&rest[..nul], &rest[nul + 1..]);
+    let (entry, buffer) = named(rest)?;
+    Some((entry, mode & 1 == 1, buffer))
+}
+
+/// The type a name, a NUL and the rest name, and the rest.
+fn named(data: &[u8]) -> Option<(&'static Entry, &[u8])> {
+    let nul = data.iter().position(|&b| b == 0)?;
+    let (name, rest) = (&data[..nul], &data[nul + 1..]);
     let types = registry::TYPES;
     let entry = types
         .iter()
@@ -69,7 +95,64 @@ pub fn split(data: &[u8]) -> Option<(&Entry, bool, &[u8])> {
             let sum: usize = name.iter().map(|&b| b as usize).sum();
             &types[sum % types.len()]
         });
-    Some((entry, mode & 1 == 1, buffer))
+    Some((entry, rest))
+}
+
+/// The target `json`: one input.
+pub fn json(data: &[u8]) {
+    if let Some((entry, doc)) = named(data) {
+        (entry.json)(doc);
+    }
+}
+
+/// Reads `doc` as a `T` JSON document and checks what a reader owes.
+pub fn check_json<T: JsonStruct + PartialEq + Debug>(doc: &[u8]) {
+    let Ok(value) = bounded(doc.len(), || T::from_json(doc)) else {
+        return;
+    };
+    assert!(
+        std::str::from_utf8(doc).is_ok(),
+        "{}: a document whose bytes are not UTF-8 was read",
+        T::NAME
+    );
+    assert!(
+        !doc.starts_with("\u{feff}".as_bytes()),
+        "{}: a document starting with a byte order mark was read",
+        T::NAME
+    );
+    let text = value.to_json().unwrap_or_else(|e| {
+        panic!(
+            "{}: a value read from JSON does not write as JSON: {e}",
+            T::NAME
+        )
+    });
+    let back = T::from_json(&text).unwrap_or_else(|e| {
+        panic!(
+            "{}: the JSON of a value read from JSON does not read back: {e}\n text: {}",
+            T::NAME,
+            String::from_utf8_lossy(&text)
+        )
+    });
+    // The text of a map key of floats or decimals is C's %f (docs/format.md 8.1), so the first
+    // write may round a key: from there, writing and reading give the same value.
+    let again = back
+        .to_json()
+        .map(|text| T::from_json(&text))
+        .unwrap_or_else(|e| panic!("{}: a value read back does not write: {e}", T::NAME))
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: a value read back does not read back again: {e}",
+                T::NAME
+            )
+        });
+    #[allow(clippy::eq_op)] // a value holding a NaN is not equal to itself
+    let comparable = back == back;
+    assert!(
+        !comparable || again == back,
+        "{}: a value read from JSON, written and read twice, changes\n once:  {back:?}\n twice: {again:?}",
+        T::NAME
+    );
+    writes_and_reads_back(&value, "JSON");
 }
 
 /// The target `models`: one input.
@@ -128,6 +211,11 @@ pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
         }
     }
     let Ok(value) = read else { return };
+    writes_and_reads_back(&value, model);
+}
+
+/// A value read from `model` writes in both binary models, and each reads back to it.
+fn writes_and_reads_back<T: Struct + PartialEq + Debug>(value: &T, model: &str) {
     for final_ in [false, true] {
         let out = if final_ { "final" } else { "versioned" };
         let written = if final_ {
@@ -156,7 +244,7 @@ pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
         #[allow(clippy::eq_op)] // a value holding a NaN is not equal to itself
         let comparable = value == value;
         assert!(
-            !comparable || back == value,
+            !comparable || back == *value,
             "{}: the {out} bytes of a value read from the {model} model read back as another value\n read: {value:?}\n back: {back:?}",
             T::NAME
         );
@@ -306,18 +394,28 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Writes the default value of every type in both models into `dir`, as seeds of `models`.
+/// Writes the default value of every type into `dir`: in both models as seeds of `models`
+/// (`dir/models`), in JSON as seeds of `json` (`dir/json`).
 pub fn write_default_seeds(dir: &std::path::Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    for target in ["models", "json"] {
+        std::fs::create_dir_all(dir.join(target))?;
+    }
     for entry in registry::TYPES {
+        let name = entry.name.replace('/', ".");
         for (final_, model) in [(false, "fbe"), (true, "final")] {
             let mut seed = vec![u8::from(final_)];
             seed.extend_from_slice(entry.name.as_bytes());
             seed.push(0);
             seed.extend_from_slice(&(entry.default)(final_));
-            let file = format!("default.{}.{model}", entry.name.replace('/', "."));
-            std::fs::write(dir.join(file), seed)?;
+            std::fs::write(
+                dir.join("models").join(format!("default.{name}.{model}")),
+                seed,
+            )?;
         }
+        let mut seed = entry.name.as_bytes().to_vec();
+        seed.push(0);
+        seed.extend_from_slice(&(entry.default_json)());
+        std::fs::write(dir.join("json").join(format!("default.{name}.json")), seed)?;
     }
     Ok(())
 }

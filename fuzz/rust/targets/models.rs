@@ -1,5 +1,6 @@
 //! libFuzzer target: the generated readers of every schema in both models (fbe_fuzz::check).
-//! With FBE_FUZZ_SEEDS=DIR it writes the default value of every type into DIR and exits.
+//! With FBE_FUZZ_SEEDS=DIR it writes the default value of every type into DIR/models (both models)
+//! and DIR/json (JSON) and exits.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
