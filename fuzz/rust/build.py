@@ -29,7 +29,7 @@ sys.path[:0] = [str(REPO / "compiler"), str(REPO / "tests" / "rust")]
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.rust.names import Idents
-from gen_crate import SHARED, generate_modules, groups
+from gen_crate import SHARED, generate_modules, groups, sync
 
 # libFuzzer's instrumentation, as cargo fuzz passes it, minus the sanitizer (-Zsanitizer is a
 # nightly flag; the crates fuzzed forbid unsafe code, so an out-of-bounds read is a panic).
@@ -90,24 +90,6 @@ def write_crate(out: Path) -> None:
         shutil.copy(stage / "Cargo.lock", out / "Cargo.lock")
     shutil.rmtree(stage)
     print(f"fuzz/rust: {len(types)} types of {len(sum(schemas.values(), []))} schemas in {out}")
-
-
-def sync(new: Path, old: Path, keep: set[str]) -> None:
-    """Makes `old` hold the files of `new` (but the names in `keep` at its top), rewriting only the
-    files whose bytes differ."""
-    old.mkdir(parents=True, exist_ok=True)
-    for p in sorted(old.iterdir()):
-        if p.name not in keep and not (new / p.name).exists():
-            shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
-    for p in sorted(new.iterdir()):
-        if p.name in keep:
-            continue
-        if p.is_dir():
-            if (old / p.name).exists() and not (old / p.name).is_dir():
-                (old / p.name).unlink()
-            sync(p, old / p.name, set())
-        elif not (old / p.name).is_file() or (old / p.name).read_bytes() != p.read_bytes():
-            shutil.copy(p, old / p.name)
 
 
 def write_seeds(seeds: Path) -> None:

@@ -5,6 +5,7 @@ build/rust-gen for tests/rust (test_rust_generated.py), build/fuzz/rust for the 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from fbec.cli import main as fbec_main
@@ -39,3 +40,21 @@ def generate_modules(folder: Path, schemas: dict[str, list[Path]]) -> list[str]:
         modules = sorted(p.stem for p in (folder / group).glob("*.rs"))
         (folder / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))
     return sorted(schemas)
+
+
+def sync(new: Path, old: Path, keep: set[str]) -> None:
+    """Makes `old` hold the files of `new` (but the names in `keep` at its top), rewriting only the
+    files whose bytes differ: cargo rebuilds only what changed."""
+    old.mkdir(parents=True, exist_ok=True)
+    for p in sorted(old.iterdir()):
+        if p.name not in keep and not (new / p.name).exists():
+            shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
+    for p in sorted(new.iterdir()):
+        if p.name in keep:
+            continue
+        if p.is_dir():
+            if (old / p.name).exists() and not (old / p.name).is_dir():
+                (old / p.name).unlink()
+            sync(p, old / p.name, set())
+        elif not (old / p.name).is_file() or (old / p.name).read_bytes() != p.read_bytes():
+            shutil.copy(p, old / p.name)

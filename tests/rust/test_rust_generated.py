@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gen_crate import REPO, SHARED, generate_modules, groups
+from gen_crate import REPO, SHARED, generate_modules, groups, sync
 
 CARGO = os.environ.get("CARGO") or shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
 BUILD = REPO / "build" / "rust-gen"
@@ -27,28 +27,33 @@ def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def crate() -> Path:
-    """build/rust-gen: a crate of every schema's generated modules and tests/rust/vectors.rs."""
+    """build/rust-gen: a crate of every schema's generated modules and tests/rust/vectors.rs. It is
+    written beside it first and then only the files that changed are copied in, so that a warm run
+    does not rebuild the generated crate."""
     assert Path(CARGO).exists(), f"no cargo command at {CARGO} (set CARGO)"
-    if BUILD.exists():
-        shutil.rmtree(BUILD)
-    (BUILD / "tests").mkdir(parents=True)
-    lib = generate_modules(BUILD / "src", groups())
-    (BUILD / "src" / "lib.rs").write_text(
+    stage = BUILD.with_name(BUILD.name + ".new")
+    if stage.exists():
+        shutil.rmtree(stage)
+    (stage / "tests").mkdir(parents=True)
+    lib = generate_modules(stage / "src", groups())
+    (stage / "src" / "lib.rs").write_text(
         "//! Every schema's `fbec --rust` output, one module per group of schemas.\n\n"
         + "".join(f"pub mod {g};\n" for g in sorted(lib)))
-    (BUILD / "Cargo.toml").write_text(
+    (stage / "Cargo.toml").write_text(
         '[package]\nname = "generated"\nversion = "0.1.0"\nedition = "2021"\npublish = false\n\n'
         f'[dependencies]\nfbe = {{ path = "{REPO / "runtime" / "rust"}" }}\n\n[dev-dependencies]\nserde_json = "1"\n')
-    shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", BUILD / "Cargo.lock")
+    shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", stage / "Cargo.lock")
     # A user's generated modules often sit in a binary or behind a private `mod`, where clippy
     # lints what it spares a library's exported API (enum_variant_names, wrong_self_convention):
     # lint the generated code as such a user's crate sees it.
-    (BUILD / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
+    (stage / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
     for test in ("keys.rs", "hostile.rs", "depth.rs", "chars.rs", "reuse.rs"):
-        shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
+        shutil.copy(Path(__file__).parent / test, stage / "tests" / test)
     if "shared" in lib:
         for test in ("vectors.rs", "protocol.rs", "json.rs"):
-            shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
+            shutil.copy(Path(__file__).parent / test, stage / "tests" / test)
+    sync(stage, BUILD, keep=set())
+    shutil.rmtree(stage)
     return BUILD
 
 
