@@ -132,7 +132,8 @@ def built_testees() -> tuple[dict[str, list[str]], list[str]]:
                                ("js", built / "js" / "js_testee", "conformance-build-js"),
                                ("kotlin", built / "kotlin" / "kotlin_testee", "conformance-build-kotlin"),
                                ("rust", built / "rust" / "rust_testee", "conformance-build-rust"),
-                               ("csharp", built / "csharp" / "csharp_testee", "conformance-build-csharp")):
+                               ("csharp", built / "csharp" / "csharp_testee", "conformance-build-csharp"),
+                               ("ruby", built / "ruby" / "ruby_testee", "conformance-build-ruby")):
         if path.exists():
             out[name] = [str(path)]
         else:

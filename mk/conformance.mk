@@ -10,11 +10,12 @@
 #   make conformance-build-kotlin  build the Kotlin testee (build/conformance/kotlin/kotlin_testee; JDK 17 and Maven)
 #   make conformance-build-rust  build the Rust testee (build/conformance/rust/rust_testee; mk/rust.mk's CARGO)
 #   make conformance-build-csharp  build the C# testee (build/conformance/csharp/csharp_testee; Mono, mk/csharp.mk)
+#   make conformance-build-ruby  build the Ruby testee (build/conformance/ruby/ruby_testee; Debian's ruby, mk/ruby.mk)
 #   make agreement N=100000 [SEED=7]  N mutated and amplified binary roots through every built testee
 #                      (conformance/agreement.py): the accept/refuse table per testee and every
 #                      disagreement (make conformance runs a few hundred: tests/conformance/test_agreement.py)
 .PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
-.PHONY: conformance-build-kotlin conformance-build-rust conformance-build-csharp agreement
+.PHONY: conformance-build-kotlin conformance-build-rust conformance-build-csharp conformance-build-ruby agreement
 N ?= 100000
 SEED ?= 7
 TEST_TARGETS += test-conformance
@@ -45,8 +46,11 @@ conformance-build-rust: venv rust-toolchain
 conformance-build-csharp: venv csharp-toolchain
 	$(PYTHON) tests/csharp/build.py --testee build/conformance/csharp
 
+conformance-build-ruby: venv ruby-toolchain
+	$(PYTHON) conformance/testees/ruby/build.py build/conformance/ruby
+
 conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js \
-		conformance-build-kotlin conformance-build-rust conformance-build-csharp
+		conformance-build-kotlin conformance-build-rust conformance-build-csharp conformance-build-ruby
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

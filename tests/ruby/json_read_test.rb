@@ -19,6 +19,10 @@ class JsonReadTest < Minitest::Test
     refused(Recursive::Node, "\xEF\xBB\xBF{}".b, /byte order mark/)
     refused(Recursive::Node, "{\"label\":\"\xC0\xAF\"}".b, /not valid UTF-8/)
     refused(Recursive::Node, '{"label":"\\udc41"}', /lone surrogate escape \\udc41/)
+    refused(Recursive::Node, '{"label":"\\ud83d\\ud83d"}', /lone surrogate escape \\ud83d/)
+    refused(Recursive::Node, '{"zzz":"\\\\\\ud83d"}', /lone surrogate escape \\ud83d/)
+    assert_equal '\\ud83d', Recursive::Node.from_json('{"label":"\\\\ud83d"}').label
+    assert_equal "\u{1F600}", Recursive::Node.from_json('{"label":"\\ud83d\\ude00"}').label
     refused(Recursive::Node, "#{'[' * 385}#{']' * 385}", /nested deeper than 384/)
     refused(Recursive::Node, '{"id":1.5}', /JSON integer expected, got Float \(recursive\.Node\.id\)/)
     refused(Recursive::Node, '{"id":2147483648}', /JSON integer 2147483648 out of range/)

@@ -19,6 +19,9 @@ module Fbe
     end
 
     SURROGATE = /\xED[\xA0-\xBF][\x80-\xBF]/n
+    # A high surrogate escape that no low surrogate escape follows (the parser would pair
+    # \ud83d\ud83d into one character), not itself escaped by a backslash.
+    LONE_HIGH = /(?<!\\)(?:\\\\)*\\u[dD][89abAB]\h\h(?!\\u[dD][c-fC-F]\h\h)/
     BOM = "\xEF\xBB\xBF".b.freeze
     NONFINITE = { 'NaN' => Float::NAN, 'Infinity' => Float::INFINITY, '-Infinity' => -Float::INFINITY }.freeze
     FLT_MAX = 3.4028234663852886e38
@@ -38,6 +41,9 @@ module Fbe
 
       utf8 = data.dup.force_encoding(Encoding::UTF_8)
       raise DecodeError, 'JSON text is not valid UTF-8' unless utf8.valid_encoding?
+
+      lone = utf8.include?('\\u') && utf8[LONE_HIGH]
+      raise DecodeError, "lone surrogate escape #{lone[-6..]}" if lone
 
       tree = JSON.parse(utf8, object_class: Members, max_nesting: 3 * reader.max_depth, create_additions: false)
       [utf8.match?(/\\u[dD][c-fC-F]/) ? unescape(tree) : tree, reader]
