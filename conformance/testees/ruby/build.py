@@ -22,7 +22,7 @@ from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.ruby.names import Idents
 
-from schemas import conformance_schemas
+from schemas import package_sources
 
 
 def describe_type(t: ir.Type) -> Any:
@@ -52,28 +52,20 @@ def main(out: Path) -> int:
         shutil.rmtree(gen)
     gen.mkdir(parents=True)
     types: dict[str, Any] = {"structs": {}, "enums": {}, "packages": {}}
-    seen: set[str] = set()
-    for schema in conformance_schemas():
-        ir_schema = compile_schema(str(schema), [], Diagnostics())
-        for package in ir_schema.packages:          # imports first: everything.fbe imports market.fbe
-            if package.name in seen:
-                continue
-            seen.add(package.name)
-            source = Path(package.file) if Path(package.file).is_absolute() else schema.parent / Path(package.file).name
-            if fbec_main([f"--input={source}", f"--output={gen}", "--ruby", "--final", "--json", "-q"]) != 0:
-                return 1
-            own = compile_schema(str(source), [], Diagnostics())
-            idents = Idents(own)
-            p = own.main_package
-            module = idents.module(p.name)
-            types["packages"][p.name] = idents.file(p.name)
-            for e in p.enums + p.flags:
-                types["enums"][e.qualified] = f"{module}::{idents.type(e.qualified)}"
-            for s in p.structs:
-                types["structs"][s.qualified] = {
-                    "class": f"{module}::{idents.type(s.qualified)}",
-                    "fields": [[f.name, idents.field(s.qualified, f.name), describe_type(f.type)]
-                               for f in s.all_fields]}
+    for source in package_sources():
+        if fbec_main([f"--input={source}", f"--output={gen}", "--ruby", "--final", "--json", "-q"]) != 0:
+            return 1
+        own = compile_schema(str(source), [], Diagnostics())
+        idents = Idents(own)
+        p = own.main_package
+        module = idents.module(p.name)
+        types["packages"][p.name] = idents.file(p.name)
+        for e in p.enums + p.flags:
+            types["enums"][e.qualified] = f"{module}::{idents.type(e.qualified)}"
+        for s in p.structs:
+            types["structs"][s.qualified] = {
+                "class": f"{module}::{idents.type(s.qualified)}",
+                "fields": [[f.name, idents.field(s.qualified, f.name), describe_type(f.type)] for f in s.all_fields]}
     (out / "types.json").write_text(json.dumps(types))
     command = out / "ruby_testee"
     command.write_text(f'#!/bin/sh\nexec "{ruby}" -I "{REPO / "runtime" / "ruby" / "lib"}" '
