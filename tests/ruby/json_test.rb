@@ -28,6 +28,7 @@ class JsonTest < Minitest::Test
   def test_strings_are_escaped_as_rapidjson_does
     assert_equal '"a\\"b\\\\c\\n\\t\\u0001/é"', Fbe::Json.string("a\"b\\c\n\t\u0001/é")
     assert_equal '"x\\udcff"', Fbe::Json.string("x\xFF".b)
+    assert_equal '"\\u000F\\u001F"', Fbe::Json.string("\u000f\u001f")
   end
 
   def test_decimals_have_six_fraction_digits_at_least

@@ -140,7 +140,7 @@ module Fbe
     # A JSON string literal escaped as RapidJSON does (`/` and non-ASCII raw); a byte that is not
     # part of valid UTF-8 is written as the escape \udcXY (as the Python runtime writes it).
     def string(value)
-      escaped = value.b.gsub(/["\\\x00-\x1f]/n) { |ch| ESCAPES[ch] || format('\\u%04x', ch.ord) }
+      escaped = value.b.gsub(/["\\\x00-\x1f]/n) { |ch| ESCAPES[ch] || format('\\u%04X', ch.ord) }
       escaped = escaped.force_encoding(Encoding::UTF_8)
       escaped = escaped.scrub { |bad| bad.bytes.map { |b| format('\\udc%02x', b) }.join } unless escaped.valid_encoding?
       "\"#{escaped}\""
