@@ -1,6 +1,7 @@
 // The runtime's own pieces (runtime/csharp): errors, decimals, uuids, strings, limits.
 
 using System;
+using System.Collections.Generic;
 using Fbe;
 using NUnit.Framework;
 
@@ -123,6 +124,32 @@ namespace Fbe.Tests
             j.Decimal(-123.456m);
             j.Decimal(0.1234567890123456789012345678m);
             Assert.AreEqual("\"NaN\"\"a\\\"\\u0001\u00e9\\udcff\U0001F600\"\"-123.456000\"\"0.1234567890123456789012345678\"", j.ToString());
+        }
+
+        [Test]
+        public void SerializingAListIntoAReusedWriterAllocatesNothing()
+        {
+            // issue 27: a serialize into a reused buffer allocates nothing (a boxed enumerator was 40 bytes)
+            var codec = Codecs.Vector(Codecs.Int32);
+            var list = new List<int> { 1, 2, 3 };
+            var w = new Writer();
+            for (int i = 0; i < 100; i++)
+                Serialize(codec, w, list);
+            const int N = 20000;
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < N; i++)
+                Serialize(codec, w, list);
+            Assert.AreEqual(0, GC.GetAllocatedBytesForCurrentThread() - before, "bytes allocated over " + N + " serializes of both models");
+        }
+
+        private static void Serialize(Codec<List<int>> codec, Writer w, List<int> v)
+        {
+            w.BeginVersioned();
+            codec.Put(w, 0, 4, v);
+            w.EndVersioned();
+            w.BeginFinal();
+            codec.Append(w, v);
+            w.EndFinal(1);
         }
 
         [Test]
