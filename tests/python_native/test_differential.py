@@ -8,11 +8,16 @@ verdict and its bytes the Python writer's; where it does not (None), the class f
 the public methods must give the Python result or raise its exact error text.
 
 Inputs: every golden vector of ``../shared/vectors``, both models (each must be answered by the
-core when its type is covered), the repo's test schemas' default values, seeded mutations of all
-of them (bit flips, bytes and 32-bit words set to boundary values, truncations, bytes appended),
-each read with the default limits, random tight ones and its exact least budget and depth (and
-one less). Values that read are written back through both writers. ``FBE_NATIVE_MUTANTS`` sets the number of
-mutants per input (default 40; set it to thousands for a long run).
+core when its type is covered), the vectors' cross reads (a newer writer's body read by an older
+reader and the other way round), the repo's test schemas' default values, random values of every
+struct of the test schemas (Hypothesis, conformance/strategies.py: sets, maps and hashes filled),
+older writers' bodies (each root's body cut at every field's end, and random schema evolutions of
+tests/conformance/test_schema_evolution.py written by one version and read by the other),
+seeded mutations of all of them (bit flips, bytes and 32-bit words set to boundary values,
+truncations, bytes appended), each read with the default limits, random tight ones and its
+exact least budget and depth (and one less). Values that read are written back through both
+writers. ``FBE_NATIVE_MUTANTS`` sets the number of mutants per input (default 40; set it to
+thousands for a long run).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import math
 import os
 import random
 import struct
+import sys
 import uuid
 from decimal import Decimal
 from enum import Enum
@@ -31,11 +37,29 @@ from typing import Any
 import fbe
 import pytest
 from fbe_testlib import REPO, generate_into, load_modules, shared_dir
-from fbec.model import ir
+from fbec.model import ir, plan
 from fbec.targets.python.names import Idents
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+sys.path[:0] = [str(REPO / "conformance"), str(REPO / "conformance" / "testees"), str(REPO / "tests" / "conformance")]
+from python_testee import Values
+from strategies import Strategies
+from test_schema_evolution import Version, schema_pair
 
 MUTANTS = int(os.environ.get("FBE_NATIVE_MUTANTS", "40"))
 BOUNDARY = (0, 1, 2, 4, 7, 8, 9, 0x7F, 0x80, 0xFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def fixed_clock() -> Any:
+    """Defaults that are new on every call (``utc``, ``uuid1``, ``uuid4`` of the schema language)
+    held still, so that two reads of an older body, whose missing fields get them, are equal."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(fbe, "utc", lambda: 1_700_000_000_000_000_000)
+        m.setattr(fbe, "uuid1", lambda: uuid.UUID(int=1))
+        m.setattr(fbe, "uuid4", lambda: uuid.UUID(int=4))
+        yield
 
 
 def test_core_is_loaded() -> None:
@@ -66,15 +90,20 @@ def norm(v: Any) -> Any:
 class Group:
     """One schema's generated modules and, per struct, its class, core index and Python functions."""
 
-    def __init__(self, schema_path: Path, out: Path) -> None:
-        schema = generate_into(schema_path, out)
-        mods = load_modules(out, [p.name for p in schema.packages])
+    def __init__(self, schema: ir.Schema, mods: dict[str, Any]) -> None:
+        self.schema, self.mods = schema, mods
         self.types: dict[str, tuple[Any, Any, int, ir.Struct]] = {}
         for pkg in schema.packages:
             mod = mods[pkg.name]
             for i, s in enumerate(pkg.structs):
                 self.types[s.qualified] = (mod, mod.FBE_CORE, i, s)
         self.idents = Idents(schema)
+
+    @classmethod
+    def of(cls, schema_path: Path, out: Path) -> Group:
+        """The schema's modules generated into ``out`` and imported."""
+        schema = generate_into(schema_path, out)
+        return cls(schema, load_modules(out, [p.name for p in schema.packages]))
 
     def cls(self, qualified: str) -> Any:
         return getattr(self.types[qualified][0], self.idents.type(qualified))
@@ -203,6 +232,21 @@ def exercise(g: Group, qualified: str, data: bytes, rng: random.Random, t: Tally
                 thresholds(g, qualified, d, final)
 
 
+def older_bodies(g: Group, qualified: str, data: bytes) -> list[bytes]:
+    """A versioned root of ``qualified`` as older writers write it: its body's size cut to each
+    field's end (and below the base's body), the bytes after the cut left unread."""
+    s = g.types[qualified][3]
+    pos = struct.unpack_from("<I", data, 4)[0]
+    size = struct.unpack_from("<I", data, pos)[0]
+    cuts = {f.end for f in plan.of(g.schema).struct(qualified).fields} | {8, s.base_size - 1}
+    out = []
+    for cut in sorted(c for c in cuts if 8 <= c < size):
+        b = bytearray(data)
+        struct.pack_into("<I", b, pos, cut)
+        out.append(bytes(b))
+    return out
+
+
 @pytest.fixture(scope="module")
 def shared_group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Group, Path]:
     s = shared_dir()
@@ -211,7 +255,7 @@ def shared_group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Group, Path]
     out = tmp_path_factory.mktemp("native_shared")
     for name in ("proto", "protoex", "enums"):
         generate_into(s / "schemas" / f"{name}.fbe", out)
-    return Group(s / "schemas" / "test.fbe", out), s
+    return Group.of(s / "schemas" / "test.fbe", out), s
 
 
 def test_vectors_and_their_mutants(shared_group: tuple[Group, Path]) -> None:
@@ -243,7 +287,7 @@ def test_vectors_and_their_mutants(shared_group: tuple[Group, Path]) -> None:
 
 @pytest.mark.parametrize("schema", ["trade.fbe", "tests/everything.fbe", "tests/hostile.fbe", "graph.fbe"])
 def test_schema_defaults_and_their_mutants(schema: str, tmp_path: Path) -> None:
-    g = Group(REPO / "schemas" / schema, tmp_path)
+    g = Group.of(REPO / "schemas" / schema, tmp_path)
     rng = random.Random(schema)
     t = Tally()
     for qualified, (_mod, core, i, s) in g.types.items():
@@ -299,3 +343,120 @@ def test_no_leak_over_many_calls(shared_group: tuple[Group, Path]) -> None:
         core.to_final(i, value)
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown < 8_000, f"max RSS grew by {grown} KiB over 100,000 reads and writes of each model"
+
+
+def test_cross_reads_newer_and_older_writers(shared_group: tuple[Group, Path], tmp_path: Path) -> None:
+    """The vectors' cross reads (a protoex body read as proto's and the other way round): newer
+    writers' longer bodies and older writers' shorter ones, answered by the core, and mutants."""
+    proto, shared = shared_group
+    protoex = Group.of(shared / "schemas" / "protoex.fbe", tmp_path)
+    manifest = json.loads((shared / "vectors" / "MANIFEST.json").read_text(encoding="utf-8"))
+    rng = random.Random(2611)
+    t = Tally()
+    for c in manifest["cross_reads"]["reads"]:
+        g = protoex if c["read_as"] in protoex.types else proto
+        data = (shared / "vectors" / c["file"]).read_bytes()
+        final = ".final." in c["file"]  # the final model has no versions: those must be refused
+        native, error = g.read(c["read_as"], data, None, final)
+        assert (error is None and native is not None) if c["verify"] else error is not None, c
+        exercise(g, c["read_as"], data, rng, t, final)
+    assert t.native_reads > t.inputs // 10, vars(t)
+
+
+def test_older_bodies_of_the_vectors(shared_group: tuple[Group, Path]) -> None:
+    """Every versioned golden vector's root cut to each field's end: an older writer's body, whose
+    missing fields get their defaults (and their default structs' cost)."""
+    g, shared = shared_group
+    manifest = json.loads((shared / "vectors" / "MANIFEST.json").read_text(encoding="utf-8"))
+    rng = random.Random(2612)
+    t = Tally()
+    answered = 0
+    for c in manifest["cases"]:
+        qualified = f"{c['package']}.{c['type']}"
+        for f in c["files"]:
+            if qualified in g.types and f["kind"] == "versioned":
+                cuts = older_bodies(g, qualified, (shared / "vectors" / f["file"]).read_bytes())
+                for d in cuts:
+                    native, error = g.read(qualified, d, None, False)
+                    answered += native is not None
+                    assert native is not None or error is not None, f"{c['name']}: read, but not by the core"
+                for d in rng.sample(cuts, min(2, len(cuts))):  # mutants of a few
+                    exercise(g, qualified, d, rng, t, False)
+    assert answered >= 100, answered
+
+
+RANDOM_SCHEMAS = ["tests/everything.fbe", "tests/chars.fbe", "trade.fbe"]
+RANDOM_SHARED = {"test.StructOptional", "test.StructVector", "test.StructSet", "test.StructMap", "test.StructHash",
+                 "test.StructHashEx"}
+"""Of ../shared's test schema, the structs of optionals and collections (drawing the others' hundreds
+of fields takes seconds a value)."""
+
+
+@pytest.fixture(scope="module")
+def random_groups(tmp_path_factory: pytest.TempPathFactory,
+                  shared_group: tuple[Group, Path]) -> list[tuple[Group, Values, dict[str, Any]]]:
+    """Each schema's group, its value builder and the strategy of each struct to draw (made once:
+    Hypothesis validates a new strategy at its first draw)."""
+    groups = [shared_group[0]]
+    for name in RANDOM_SCHEMAS:
+        groups.append(Group.of(REPO / "schemas" / name, tmp_path_factory.mktemp("native_random")))
+    out = []
+    for g in groups:
+        packages = {p.name: p for p in g.schema.packages}
+        strategies = Strategies(g.schema, allow_nan=True, max_depth=1)
+        drawn = {q: strategies.struct(q) for q, (_m, _c, _i, s) in g.types.items()
+                 if s.default_cost <= 1 << 12 and (not q.startswith("test.") or q in RANDOM_SHARED)}
+        out.append((g, Values(packages, {p: g.schema for p in packages}, g.mods), drawn))
+    return out
+
+
+EXAMPLES = settings(max_examples=int(os.environ.get("FBE_NATIVE_EXAMPLES", "5")), deadline=None, derandomize=True,
+                    phases=[Phase.explicit, Phase.reuse, Phase.generate], suppress_health_check=list(HealthCheck))
+"""Hypothesis's settings here: ``FBE_NATIVE_EXAMPLES`` examples (default 5), no shrinking (a failure
+names its value in full; shrinking values of hundreds of fields takes minutes)."""
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_random_values_through_both_paths(random_groups: list[tuple[Group, Values, dict[str, Any]]],
+                                          data: st.DataObject) -> None:
+    """Random values of every struct (sets, maps and hashes filled, in any order, optionals, nested
+    structs): both writers give the same bytes in both models, both readers read them back alike,
+    an older writer's cuts of the versioned root too."""
+    rng = random.Random(data.draw(st.integers(0, 1 << 30), label="seed"))
+    t = Tally()
+    for g, values, drawn in random_groups:
+        for qualified, strategy in drawn.items():
+            s = g.types[qualified][3]
+            value = values.build(s.ref(), data.draw(strategy, label=qualified))
+            for final in (False, True):
+                t.inputs += 1
+                written = g.write(qualified, value, final)  # None: a NaN float, which Python writes
+                t.native_writes += written is not None
+                if written is None:
+                    try:
+                        written = value.to_final() if final else value.to_fbe()
+                    except fbe.EncodeError:  # a decimal beyond 96 bits (the strategy rounds to 28 digits)
+                        continue
+                native, error = g.read(qualified, written, None, final)
+                assert native is not None and error is None, qualified
+                for d in mutants(written, rng, 3) + ([] if final else older_bodies(g, qualified, written)):
+                    g.read(qualified, d, None, final)
+    assert t.native_writes > t.inputs // 2, vars(t)
+
+
+@EXAMPLES
+@given(pair=schema_pair(), data=st.data())
+def test_schema_evolution_through_both_paths(pair: tuple[str, str], data: st.DataObject, tmp_path_factory:
+                                             pytest.TempPathFactory) -> None:
+    """A random schema and a compatible newer version (tests/conformance/test_schema_evolution.py):
+    values written by one version are read by the other through the core and the Python code alike."""
+    folder = tmp_path_factory.mktemp("native_evolution")
+    old, new = Version(folder, pair[0], "old"), Version(folder, pair[1], "new")
+    groups = {v: Group(v.schema, {"evolved": v.module}) for v in (old, new)}
+    for s_old in old.schema.main_package.structs:
+        for writer, reader in ((old, new), (new, old)):
+            value = data.draw(Strategies(writer.schema).struct(s_old.qualified), label=f"{s_old.name} value")
+            written = writer.values.build(writer.schema.struct(s_old.qualified).ref(), value).to_fbe()
+            native, error = groups[reader].read(s_old.qualified, written, None, False)
+            assert native is not None and error is None, pair

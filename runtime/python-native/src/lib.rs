@@ -10,8 +10,7 @@
 //! (the same object, the same bytes, the same verdict), or `None`, and then the caller runs the
 //! pure-Python code, which raises the error with its text, field and offset. So every refusal
 //! here is only a verdict; the error texts live once, in `fbe.buffer`. A type whose fields this
-//! core does not cover yet (sets, maps, hashes; bodies of older writers, which get defaults) is
-//! always handed back to Python.
+//! core does not cover (a collection within a collection) is always handed back to Python.
 //!
 //! The checks and costs are those of docs/limits.md as the Python reader makes them: blocks in
 //! allocation order (`mark`), bounds, struct headers, the decode budget (`budget_factor` times the
@@ -25,7 +24,10 @@ use fbe::{BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{
+    IntoPyDict, PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+    PyType,
+};
 
 /// A fixed-size value: the `struct` format characters of the generated code.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +102,13 @@ enum Kind {
     /// A vector or list: the element, what one element costs (`item_cost`) and the fewest bytes
     /// it takes in the final model (`item_min_size`).
     Seq(Box<Kind>, i64, usize),
+    /// A set: as a vector, and the key its elements are sorted by when written (None: their own
+    /// order, `sorted(x)`).
+    Set(Box<Kind>, i64, usize, Option<Py<PyAny>>),
+    /// A map or hash: its key and value, what one entry costs and its fewest final bytes, and the
+    /// key its items are sorted by when written (a map's, `sorted(x.items(), key=...)`; None: a
+    /// hash, written in the dict's order).
+    Map(Box<Kind>, Box<Kind>, i64, usize, Option<Py<PyAny>>),
     Array(Box<Kind>, usize),
     /// A kind this core does not cover yet: the struct goes to Python.
     Unsupported,
@@ -113,13 +122,16 @@ impl Kind {
             Kind::Uuid | Kind::Decimal => 16,
             Kind::Optional(_) => 5,
             Kind::Array(e, n) => e.size() * n,
-            Kind::Str | Kind::Bytes | Kind::Struct(_) | Kind::Seq(..) | Kind::Unsupported => 4,
+            Kind::Str | Kind::Bytes | Kind::Struct(_) | Kind::Seq(..) | Kind::Set(..) | Kind::Map(..) => 4,
+            Kind::Unsupported => 4,
         }
     }
 
     /// A table entry: a format character (`"i"`), `"s"` string, `"y"` bytes, `"u"` uuid, `"m"`
     /// decimal, or a tuple: `("e", fmt, members)`, `("S", index)`, `("o", kind)`,
-    /// `("v", kind, item_cost, item_min_size)`, `("a", kind, length)`; anything else is not covered.
+    /// `("v", kind, item_cost, item_min_size)`, `("a", kind, length)`, `("t", kind, item_cost,
+    /// item_min_size, sort key or None)`, `("M", key, value, item_cost, item_min_size, sort key)`,
+    /// `("H", key, value, item_cost, item_min_size)`; anything else is not covered.
     fn parse(spec: &Bound<'_, PyAny>, structs: usize) -> PyResult<Kind> {
         if let Ok(s) = spec.downcast::<PyString>() {
             let s = s.to_str()?;
@@ -155,6 +167,22 @@ impl Kind {
                 t.get_item(3)?.extract()?,
             ),
             "a" => Kind::Array(Box::new(Kind::parse(&t.get_item(1)?, structs)?), t.get_item(2)?.extract()?),
+            "t" => {
+                let key = t.get_item(4)?;
+                Kind::Set(
+                    Box::new(Kind::parse(&t.get_item(1)?, structs)?),
+                    t.get_item(2)?.extract()?,
+                    t.get_item(3)?.extract()?,
+                    (!key.is_none()).then(|| key.unbind()),
+                )
+            }
+            "M" | "H" => Kind::Map(
+                Box::new(Kind::parse(&t.get_item(1)?, structs)?),
+                Box::new(Kind::parse(&t.get_item(2)?, structs)?),
+                t.get_item(3)?.extract()?,
+                t.get_item(4)?.extract()?,
+                if tag == "M" { Some(t.get_item(5)?.unbind()) } else { None },
+            ),
             _ => Kind::Unsupported,
         })
     }
@@ -164,7 +192,8 @@ impl Kind {
         match self {
             Kind::Unsupported => false,
             Kind::Struct(i) => structs[*i],
-            Kind::Optional(e) | Kind::Seq(e, ..) | Kind::Array(e, _) => e.covered(structs),
+            Kind::Optional(e) | Kind::Seq(e, ..) | Kind::Set(e, ..) | Kind::Array(e, _) => e.covered(structs),
+            Kind::Map(k, v, ..) => k.covered(structs) && v.covered(structs),
             _ => true,
         }
     }
@@ -176,6 +205,11 @@ struct Field {
     /// read and written directly in instances of exactly the entry's class; else by name.
     member: Option<isize>,
     offset: usize,
+    /// The body bytes that hold the slot: an older writer's shorter body lacks the field.
+    end: usize,
+    /// What the default struct values of this field and every field after it cost (charged when
+    /// a body ends before `end`).
+    missing: i64,
     kind: Kind,
 }
 
@@ -184,6 +218,8 @@ struct Entry {
     type_id: u32,
     body_size: usize,
     cost: i64,
+    /// The body size of the base struct: a shorter body holds none of the fields.
+    base_size: usize,
     fields: Vec<Field>,
     covered: bool,
 }
@@ -228,6 +264,35 @@ impl Rd<'_> {
             return Err(Fail::Bad);
         }
         Ok(())
+    }
+
+    /// A collection's block at `q` of `item`-byte slots, each element costing `cost`
+    /// (`read_count`): its element count.
+    fn block(&mut self, q: usize, item: usize, cost: i64) -> Res<usize> {
+        if q < self.mark || q + 4 > self.d.len() {
+            return Err(Fail::Bad);
+        }
+        let n = self.u32(q)? as usize;
+        if n * item > self.d.len() - q - 4 {
+            return Err(Fail::Bad); // "count n exceeds the buffer"
+        }
+        self.mark = q + 4 + n * item;
+        self.spend(n as i64 * cost)?;
+        Ok(n)
+    }
+
+    /// A final-model count at `p`, each element at least `min` bytes and costing `cost`
+    /// (`final_count`).
+    fn count(&mut self, p: usize, min: usize, cost: i64) -> Res<usize> {
+        if p + 4 > self.d.len() {
+            return Err(Fail::Bad);
+        }
+        let n = self.u32(p)? as usize;
+        if n * min > self.d.len() - p - 4 {
+            return Err(Fail::Bad); // "count n exceeds the buffer"
+        }
+        self.spend(n as i64 * cost)?;
+        Ok(n)
     }
 
     /// A string's or bytes' block at `base + off` (`read_string`, `read_bytes`): its data.
@@ -328,6 +393,8 @@ struct Core {
     decode_decimal: PyObject,
     encode_decimal: PyObject,
     make_uuid: PyObject,
+    /// `builtins.sorted`: sets and maps are written in its order.
+    sorted: PyObject,
 }
 
 /// `cls.__new__(cls)`: an instance whose slots are empty, filled by the reader.
@@ -375,14 +442,27 @@ impl Core {
         if size < 8 || pos + size > r.d.len() || r.u32(pos + 4)? != t.type_id {
             return Err(Fail::Bad);
         }
-        if size < t.body_size {
-            return Err(Fail::Other); // an older writer's body: its missing fields get defaults in Python
-        }
         r.mark = pos + size;
         r.depth += 1;
         r.budget -= t.cost;
         if r.depth > r.max_depth || r.budget < 0 {
             return Err(Fail::Bad);
+        }
+        if size < t.body_size {
+            // an older writer's shorter body (`fbe.buffer.present`): the fields that end within
+            // it (none when it is shorter than the base's body); the others get their defaults
+            // from the constructor, and the default struct values among them are charged
+            let k = if size < t.base_size { 0 } else { t.fields.partition_point(|f| f.end <= size) };
+            r.spend(t.fields.get(k).map_or(0, |f| f.missing))?;
+            let obj = if make { Some(t.cls.bind(py).call0().map_err(other)?) } else { None };
+            for f in &t.fields[..k] {
+                let v = self.read_slot(py, r, &f.kind, pos, pos + f.offset, make)?;
+                if let (Some(o), Some(v)) = (&obj, v) {
+                    o.setattr(f.name.bind(py), v).map_err(other)?;
+                }
+            }
+            r.depth -= 1;
+            return Ok(obj.map(Bound::unbind));
         }
         let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
         for f in &t.fields {
@@ -476,28 +556,38 @@ impl Core {
                 r.mark = s + size;
                 self.read_slot(py, r, e, s, s, make)?
             }
-            Kind::Seq(e, cost, _) => {
+            Kind::Seq(e, cost, _) | Kind::Set(e, cost, ..) => {
                 let off = r.u32(slot)? as usize;
                 if off == 0 {
-                    return Ok(make.then(|| PyList::empty(py).into_any().unbind()));
+                    return make.then(|| empty(py, kind)).transpose();
                 }
                 let q = base + off;
-                if q < r.mark || q + 4 > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                let n = r.u32(q)? as usize;
                 let item = e.size();
-                if n * item > r.d.len() - q - 4 {
-                    return Err(Fail::Bad); // "count n exceeds the buffer"
-                }
-                r.mark = q + 4 + n * item;
-                r.spend(n as i64 * cost)?;
-                let mut items = Vec::with_capacity(if make { n.min(r.d.len()) } else { 0 });
+                let n = r.block(q, item, *cost)?;
+                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                let keys = c.keys();
                 for i in 0..n {
-                    let v = self.read_slot(py, r, e, base, q + 4 + i * item, make)?;
-                    items.extend(v);
+                    let v = self.read_slot(py, r, e, base, q + 4 + i * item, keys)?;
+                    c.push(py, v, None)?;
                 }
-                make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?
+                c.finish(py, n, make)?
+            }
+            Kind::Map(k, v, cost, ..) => {
+                let off = r.u32(slot)? as usize;
+                if off == 0 {
+                    return make.then(|| empty(py, kind)).transpose();
+                }
+                let q = base + off;
+                let (ks, item) = (k.size(), k.size() + v.size());
+                let n = r.block(q, item, *cost)?;
+                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                for i in 0..n {
+                    let s = q + 4 + i * item;
+                    let key = self.read_slot(py, r, k, base, s, true)?;
+                    let value = self.read_slot(py, r, v, base, s + ks, make)?;
+                    c.push(py, key, value)?;
+                }
+                c.finish(py, n, make)?
             }
             Kind::Array(e, n) => {
                 let item = e.size();
@@ -601,8 +691,8 @@ impl Core {
                 self.write_slot(py, w, e, q, q, v, depth)?;
                 put_u32(w, slot + 1, q - base)
             }
-            Kind::Seq(e, ..) => {
-                let items = Items::of(v)?;
+            Kind::Seq(e, ..) | Kind::Set(e, ..) => {
+                let items = self.elements(py, kind, v)?;
                 let n = items.len();
                 let q = w.len();
                 let item = e.size();
@@ -610,6 +700,21 @@ impl Core {
                 w.resize(q + 4 + n * item, 0);
                 for i in 0..n {
                     self.write_slot(py, w, e, base, q + 4 + i * item, &items.get(i)?, depth)?;
+                }
+                put_u32(w, slot, q - base)
+            }
+            Kind::Map(k, x, ..) => {
+                let items = self.elements(py, kind, v)?;
+                let n = items.len();
+                let q = w.len();
+                let (ks, item) = (k.size(), k.size() + x.size());
+                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
+                w.resize(q + 4 + n * item, 0);
+                for i in 0..n {
+                    let (key, value) = pair(&items.get(i)?)?;
+                    let s = q + 4 + i * item;
+                    self.write_slot(py, w, k, base, s, &key, depth)?;
+                    self.write_slot(py, w, x, base, s + ks, &value, depth)?;
                 }
                 put_u32(w, slot, q - base)
             }
@@ -701,25 +806,31 @@ impl Core {
                     self.final_value(py, r, e, p + 1, make)?
                 }
             }
-            Kind::Seq(e, cost, min) => {
-                if p + 4 > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                let n = r.u32(p)? as usize;
-                if n * min > r.d.len() - p - 4 {
-                    return Err(Fail::Bad); // "count n exceeds the buffer"
-                }
-                r.spend(n as i64 * cost)?;
+            Kind::Seq(e, cost, min) | Kind::Set(e, cost, min, _) => {
+                let n = r.count(p, *min, *cost)?;
                 // elements taking no bytes (`min` 0) are bounded by the budget their structs are
                 // charged as they are read, not by the buffer: room for at most a buffer's worth
+                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                let keys = c.keys();
                 let mut q = p + 4;
-                let mut items = Vec::with_capacity(if make { n.min(r.d.len()) } else { 0 });
                 for _ in 0..n {
-                    let (v, next) = self.final_value(py, r, e, q, make)?;
+                    let (v, next) = self.final_value(py, r, e, q, keys)?;
                     q = next;
-                    items.extend(v);
+                    c.push(py, v, None)?;
                 }
-                (make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?, q)
+                (c.finish(py, n, make)?, q)
+            }
+            Kind::Map(k, v, cost, min, _) => {
+                let n = r.count(p, *min, *cost)?;
+                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                let mut q = p + 4;
+                for _ in 0..n {
+                    let (key, next) = self.final_value(py, r, k, q, true)?;
+                    let (value, next) = self.final_value(py, r, v, next, make)?;
+                    q = next;
+                    c.push(py, key, value)?;
+                }
+                (c.finish(py, n, make)?, q)
             }
             Kind::Array(e, n) => {
                 let mut q = p;
@@ -777,12 +888,23 @@ impl Core {
                 w.push(1);
                 self.final_write(py, w, e, v, depth)
             }
-            Kind::Seq(e, ..) => {
-                let items = Items::of(v)?;
+            Kind::Seq(e, ..) | Kind::Set(e, ..) => {
+                let items = self.elements(py, kind, v)?;
                 let n = items.len();
                 w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
                 for i in 0..n {
                     self.final_write(py, w, e, &items.get(i)?, depth)?;
+                }
+                Ok(())
+            }
+            Kind::Map(k, x, ..) => {
+                let items = self.elements(py, kind, v)?;
+                let n = items.len();
+                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
+                for i in 0..n {
+                    let (key, value) = pair(&items.get(i)?)?;
+                    self.final_write(py, w, k, &key, depth)?;
+                    self.final_write(py, w, x, &value, depth)?;
                 }
                 Ok(())
             }
@@ -798,6 +920,35 @@ impl Core {
             }
             Kind::Unsupported => Err(Fail::Other),
         }
+    }
+
+    /// The elements of a collection value in the order the Python writer writes them: a vector's
+    /// as they are, a set's `sorted` (by its key), a map's items `sorted` by its key, a hash's
+    /// items in the dict's order. Only lists and tuples, sets and frozensets, dicts: anything
+    /// else goes to Python.
+    fn elements<'py>(&self, py: Python<'py>, kind: &Kind, v: &Bound<'py, PyAny>) -> Res<Items<'py>> {
+        let (all, key) = match kind {
+            Kind::Set(_, _, _, key) => {
+                if !(v.is_exact_instance_of::<PySet>() || v.is_exact_instance_of::<PyFrozenSet>()) {
+                    return Err(Fail::Other);
+                }
+                (v.clone(), key)
+            }
+            Kind::Map(.., key) => {
+                let d = v.downcast_exact::<PyDict>().map_err(other)?;
+                if key.is_none() {
+                    return Ok(Items::List(d.items()));
+                }
+                (d.items().into_any(), key)
+            }
+            _ => return Items::of(v),
+        };
+        let sorted = self.sorted.bind(py);
+        let l = match key {
+            None => sorted.call1((all,)),
+            Some(k) => sorted.call((all,), Some(&[("key", k.bind(py))].into_py_dict(py).map_err(other)?)),
+        };
+        Ok(Items::List(l.map_err(other)?.downcast_into::<PyList>().map_err(other)?))
     }
 
     fn final_root(
@@ -899,18 +1050,19 @@ fn get_field<'py>(py: Python<'py>, v: &Bound<'py, PyAny>, f: &Field, exact: bool
     }
 }
 
-/// The elements of a list or tuple written as a vector, list or array (anything else: Python).
-enum Items<'a, 'py> {
-    List(&'a Bound<'py, PyList>),
-    Tuple(&'a Bound<'py, PyTuple>),
+/// The elements of a list or tuple written as a vector, list or array (anything else: Python), or
+/// the list `sorted` gives of a set's elements or a map's items.
+enum Items<'py> {
+    List(Bound<'py, PyList>),
+    Tuple(Bound<'py, PyTuple>),
 }
 
-impl<'a, 'py> Items<'a, 'py> {
-    fn of(v: &'a Bound<'py, PyAny>) -> Res<Self> {
+impl<'py> Items<'py> {
+    fn of(v: &Bound<'py, PyAny>) -> Res<Self> {
         if let Ok(l) = v.downcast::<PyList>() {
-            return Ok(Items::List(l));
+            return Ok(Items::List(l.clone()));
         }
-        Ok(Items::Tuple(v.downcast::<PyTuple>().map_err(other)?))
+        Ok(Items::Tuple(v.downcast::<PyTuple>().map_err(other)?.clone()))
     }
 
     fn len(&self) -> usize {
@@ -928,10 +1080,79 @@ impl<'a, 'py> Items<'a, 'py> {
     }
 }
 
+/// A map's item: its key and value.
+fn pair<'py>(item: &Bound<'py, PyAny>) -> Res<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let t = item.downcast::<PyTuple>().map_err(other)?;
+    if t.len() != 2 {
+        return Err(Fail::Other);
+    }
+    Ok((t.get_item(0).map_err(other)?, t.get_item(1).map_err(other)?))
+}
+
+/// The value a collection is read into: a list (vectors, lists, arrays; nothing when verifying),
+/// a set or a dict. Sets and dicts are built when verifying too: two entries that read as the same
+/// key make the reader refuse the input (`fbe.buffer.distinct`).
+enum Coll<'py> {
+    List(Vec<PyObject>),
+    Skip,
+    Set(Bound<'py, PySet>),
+    Dict(Bound<'py, PyDict>),
+}
+
+impl<'py> Coll<'py> {
+    /// For a collection of `kind` of `n` elements (a list only when `make`).
+    fn new(py: Python<'py>, kind: &Kind, n: usize, room: usize, make: bool) -> Res<Self> {
+        Ok(match kind {
+            Kind::Set(..) => Coll::Set(PySet::empty(py).map_err(other)?),
+            Kind::Map(..) => Coll::Dict(PyDict::new(py)),
+            _ if make => Coll::List(Vec::with_capacity(n.min(room))),
+            _ => Coll::Skip,
+        })
+    }
+
+    /// Whether elements (a map's keys) must be made: always for a set's and a dict's.
+    fn keys(&self) -> bool {
+        !matches!(self, Coll::Skip)
+    }
+
+    fn push(&mut self, py: Python<'py>, k: Option<PyObject>, v: Option<PyObject>) -> Res<()> {
+        match self {
+            Coll::List(l) => l.extend(k),
+            Coll::Skip => {}
+            Coll::Set(s) => s.add(k.ok_or(Fail::Other)?).map_err(other)?,
+            Coll::Dict(d) => d.set_item(k.ok_or(Fail::Other)?, v.unwrap_or_else(|| py.None())).map_err(other)?,
+        }
+        Ok(())
+    }
+
+    /// The value read (None when verifying), refused when `n` entries gave fewer keys.
+    fn finish(self, py: Python<'py>, n: usize, make: bool) -> Res<Option<PyObject>> {
+        let v = match self {
+            Coll::List(l) => PyList::new(py, l).map_err(other)?.into_any(),
+            Coll::Skip => return Ok(None),
+            Coll::Set(s) if s.len() != n => return Err(Fail::Bad), // "duplicate key"
+            Coll::Dict(d) if d.len() != n => return Err(Fail::Bad),
+            Coll::Set(s) => s.into_any(),
+            Coll::Dict(d) => d.into_any(),
+        };
+        Ok(make.then(|| v.unbind()))
+    }
+}
+
+/// An empty collection of `kind` (an offset 0 in the versioned model).
+fn empty(py: Python<'_>, kind: &Kind) -> Res<PyObject> {
+    Ok(match kind {
+        Kind::Set(..) => PySet::empty(py).map_err(other)?.into_any().unbind(),
+        Kind::Map(..) => PyDict::new(py).into_any().unbind(),
+        _ => PyList::empty(py).into_any().unbind(),
+    })
+}
+
 #[pymethods]
 impl Core {
-    /// `table`: one entry per struct, `(class, type id, body size, decode cost, fields)`, each
-    /// field `(attribute, offset in the body, kind)` (see `Kind::parse`); then the runtime's
+    /// `table`: one entry per struct, `(class, type id, body size, decode cost, base size,
+    /// fields)`, each field `(attribute, offset in the body, kind, missing cost)` (see
+    /// `Kind::parse`, `Field`); then the runtime's
     /// `decode_decimal(bytes16)`, `encode_decimal(value) -> bytes16` and `uuid(bytes16)`.
     #[new]
     fn new(
@@ -948,7 +1169,7 @@ impl Core {
             let e = e.downcast::<PyTuple>()?;
             let cls = e.get_item(0)?;
             let mut fields = Vec::new();
-            for f in e.get_item(4)?.downcast::<PyTuple>()?.iter() {
+            for f in e.get_item(5)?.downcast::<PyTuple>()?.iter() {
                 let f = f.downcast::<PyTuple>()?;
                 let name = f.get_item(0)?.downcast::<PyString>()?.clone();
                 let descr = cls.getattr(&name)?;
@@ -963,11 +1184,15 @@ impl Core {
                 } else {
                     None
                 };
+                let offset: usize = f.get_item(1)?.extract()?;
+                let kind = Kind::parse(&f.get_item(2)?, n)?;
                 fields.push(Field {
                     name: name.unbind(),
                     member,
-                    offset: f.get_item(1)?.extract()?,
-                    kind: Kind::parse(&f.get_item(2)?, n)?,
+                    offset,
+                    end: offset + kind.size(),
+                    missing: f.get_item(3)?.extract()?,
+                    kind,
                 });
             }
             let entry = Entry {
@@ -975,11 +1200,15 @@ impl Core {
                 type_id: e.get_item(1)?.extract()?,
                 body_size: e.get_item(2)?.extract()?,
                 cost: e.get_item(3)?.extract()?,
+                base_size: e.get_item(4)?.extract()?,
                 fields,
                 covered: true,
             };
-            if entry.fields.iter().any(|f| f.offset + f.kind.size() > entry.body_size) || entry.body_size < 8 {
+            if entry.fields.iter().any(|f| f.end > entry.body_size) || entry.body_size < 8 {
                 return Err(PyValueError::new_err("a field beyond its struct's body"));
+            }
+            if !entry.fields.windows(2).all(|w| w[0].end <= w[1].end) {
+                return Err(PyValueError::new_err("fields out of their body's order"));
             }
             types.push(entry);
         }
@@ -999,7 +1228,8 @@ impl Core {
         for (t, c) in types.iter_mut().zip(covered) {
             t.covered = c;
         }
-        Ok(Core { types, decode_decimal, encode_decimal, make_uuid })
+        let sorted = py.import("builtins")?.getattr("sorted")?.unbind();
+        Ok(Core { types, decode_decimal, encode_decimal, make_uuid, sorted })
     }
 
     /// Whether struct `index` is read and written here (else every call gives `None`).

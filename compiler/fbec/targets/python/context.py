@@ -133,12 +133,17 @@ def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
     return f"sorted({x}, key={order[0]})" if order else f"sorted({x})"
 
 
+def items_key(t: ir.Mapping) -> str:
+    """The sort key of a map's items: std::map order, :func:`set_order`'s of its keys."""
+    order = _order(t.key)
+    return order[1] if order else "fbe.buffer.first"
+
+
 def map_order(t: ir.Mapping, x: str) -> str:
-    """The items of a map in std::map order (:func:`set_order`'s of its keys); a hash's as stored."""
+    """The items of a map in std::map order (:func:`items_key`); a hash's as stored."""
     if t.kind != "map":
         return f"{x}.items()"
-    order = _order(t.key)
-    return f"sorted({x}.items(), key={order[1] if order else 'fbe.buffer.first'})"
+    return f"sorted({x}.items(), key={items_key(t)})"
 
 
 def tkey(t: ir.Type) -> str:

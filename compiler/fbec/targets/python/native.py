@@ -3,12 +3,17 @@
 Every generated module ends with ``FBE_CORE = fbe.native.core((...))``: one entry per struct the
 module's classes can reach (its own structs first, in declaration order, so a class's index is its
 position in the package; then the imported structs they hold), each ``(class, type id, body size,
-decode cost, fields)``, each field ``(attribute, versioned offset, kind)``. The kinds are read by
-``runtime/python-native`` (``Kind::parse``): a struct format character for fixed-size values,
-``"s"`` string, ``"y"`` bytes, ``"u"`` uuid, ``"m"`` decimal, ``("e", format, FBE_M_<Enum>)``,
-``("S", index)``, ``("o", kind)``, ``("v", kind, item cost, item final minimum size)``,
-``("a", kind, length)``; ``"x"`` is a
-kind the core does not cover yet (sets, maps, hashes), and a struct holding one stays pure Python.
+decode cost, base size, fields)``, each field ``(attribute, versioned offset, kind, missing cost)``
+(the base size and the missing costs are what an older writer's shorter body is read with: the
+plan's ``present`` bound and ``missing_cost``). The kinds are read by ``runtime/python-native``
+(``Kind::parse``): a struct format character for fixed-size values, ``"s"`` string, ``"y"`` bytes,
+``"u"`` uuid, ``"m"`` decimal, ``("e", format, FBE_M_<Enum>)``, ``("S", index)``, ``("o", kind)``,
+``("v", kind, item cost, item final minimum size)``, ``("a", kind, length)``,
+``("t", kind, item cost, item final minimum size, sort key)`` a set (the key of ``sorted``, None:
+the elements' own order), ``("M", key, value, item cost, item final minimum size, sort key)`` a map
+(the key of ``sorted`` over its items) and ``("H", key, value, item cost, item final minimum
+size)`` a hash (written in the dict's order); ``"x"`` is a kind the core does not cover (a
+collection within a collection), and a struct holding one stays pure Python.
 ``fbe.native.core`` gives None without the core, and the classes then run the generated code.
 """
 
@@ -16,7 +21,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import PRIM_FMT, Context, slot_fmt
+from .context import PRIM_FMT, Context, items_key, order_key, slot_fmt
 
 PRIM_KIND = {"string": '"s"', "bytes": '"y"', "uuid": '"u"', "decimal": '"m"'}
 
@@ -41,9 +46,16 @@ def _kind(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
         return f'("o", {_element(ctx, t.element, index)})'
     if isinstance(t, ir.Array):
         return f'("a", {_element(ctx, t.element, index)}, {t.length})'
-    if isinstance(t, ir.Sequence) and t.kind != "set":
-        return f'("v", {_element(ctx, t.element, index)}, {t.item_cost}, {t.item_min_size})'
-    return '"x"'
+    if isinstance(t, ir.Sequence):
+        counted = f"{_element(ctx, t.element, index)}, {t.item_cost}, {t.item_min_size}"
+        if t.kind == "set":
+            return f'("t", {counted}, {order_key(t.element)})'
+        return f'("v", {counted})'
+    key, value = _element(ctx, t.key, index), _element(ctx, t.value, index)
+    counted = f"{key}, {value}, {t.item_cost}, {t.item_min_size}"
+    if t.kind == "map":
+        return f'("M", {counted}, {items_key(t)})'
+    return f'("H", {counted})'
 
 
 def core_table(ctx: Context) -> list[str]:
@@ -54,7 +66,8 @@ def core_table(ctx: Context) -> list[str]:
     code.line("# the native core's table (docs/python.md, Native core); None: the classes run the code above")
     with code.block("FBE_CORE: fbe.native.Core | None = fbe.native.core((", "))"):
         for s in structs:
-            fields = "".join(f'("{ctx.ident.field(f)}", {f.offset}, {_kind(ctx, f.type, index)}), '
-                             for f in s.all_fields)
-            code.line(f"({ctx.ref(s.qualified)}, {s.type_id}, {s.body_size}, {s.decode_cost}, ({fields.rstrip()})),")
+            fields = "".join(f'("{ctx.ident.field(f.field)}", {f.offset}, {_kind(ctx, f.type, index)}, {f.missing_cost}), '
+                             for f in ctx.plan.struct(s.qualified).fields)
+            code.line(f"({ctx.ref(s.qualified)}, {s.type_id}, {s.body_size}, {s.decode_cost}, {s.base_size}, "
+                      f"({fields.rstrip()})),")
     return code.text().splitlines()
