@@ -966,7 +966,7 @@ def fbe_vcr_v_graph_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[Edge]:
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Node, 1, 28, 20, (("id", 8, "i"), ("name", 12, "s"), ("value", 16, "q"), ("out_edges", 24, ("v", "i", 4, 4)),)),
-    (Edge, 2, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
-    (Graph, 3, 16, 8, (("nodes", 8, ("v", ("S", 0), 0, 20)), ("edges", 12, ("v", ("S", 1), 0, 12)),)),
+    (Node, 1, 28, 20, 8, (("id", 8, "i", 0), ("name", 12, "s", 0), ("value", 16, "q", 0), ("out_edges", 24, ("v", "i", 4, 4), 0),)),
+    (Edge, 2, 20, 12, 8, (("source", 8, "i", 0), ("target", 12, "i", 0), ("weight", 16, "i", 0),)),
+    (Graph, 3, 16, 8, 8, (("nodes", 8, ("v", ("S", 0), 0, 20), 0), ("edges", 12, ("v", ("S", 1), 0, 12), 0),)),
 ))

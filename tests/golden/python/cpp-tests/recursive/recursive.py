@@ -417,5 +417,5 @@ def fbe_vcr_v_recursive_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[No
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Node, 1, 20, 12, (("id", 8, "i"), ("label", 12, "s"), ("children", 16, ("v", ("S", 0), 0, 12)),)),
+    (Node, 1, 20, 12, 8, (("id", 8, "i", 0), ("label", 12, "s", 0), ("children", 16, ("v", ("S", 0), 0, 12), 0),)),
 ))

@@ -1570,9 +1570,9 @@ def fbe_vcr_v_vectors_Named(r: fbe.Reader, b: int, off: int, f: str) -> list[Nam
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Edge, 1, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
-    (Point, 2, 19, 11, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"),)),
-    (Point3, 3, 27, 19, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"), ("z", 19, "d"),)),
-    (Named, 4, 16, 8, (("name", 8, "s"), ("values", 12, ("v", "i", 4, 4)),)),
-    (Holder, 10, 32, 24, (("edges", 8, ("v", ("S", 0), 0, 12)), ("points", 12, ("v", ("S", 2), 0, 19)), ("ints", 16, ("v", "i", 4, 4)), ("switches", 20, ("v", "?", 1, 1)), ("reals", 24, ("v", "d", 8, 8)), ("named", 28, ("v", ("S", 3), 0, 8)),)),
+    (Edge, 1, 20, 12, 8, (("source", 8, "i", 0), ("target", 12, "i", 0), ("weight", 16, "i", 0),)),
+    (Point, 2, 19, 11, 8, (("flag", 8, "?", 0), ("x", 9, "q", 0), ("y", 17, "h", 0),)),
+    (Point3, 3, 27, 19, 19, (("flag", 8, "?", 0), ("x", 9, "q", 0), ("y", 17, "h", 0), ("z", 19, "d", 0),)),
+    (Named, 4, 16, 8, 8, (("name", 8, "s", 0), ("values", 12, ("v", "i", 4, 4), 0),)),
+    (Holder, 10, 32, 24, 8, (("edges", 8, ("v", ("S", 0), 0, 12), 0), ("points", 12, ("v", ("S", 2), 0, 19), 0), ("ints", 16, ("v", "i", 4, 4), 0), ("switches", 20, ("v", "?", 1, 1), 0), ("reals", 24, ("v", "d", 8, 8), 0), ("named", 28, ("v", ("S", 3), 0, 8), 0),)),
 ))

@@ -647,6 +647,6 @@ def fbe_vcr_v_vectors_new_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Edge, 1, 24, 16, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"), ("note", 20, "s"),)),
-    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0, 16)),)),
+    (Edge, 1, 24, 16, 8, (("source", 8, "i", 0), ("target", 12, "i", 0), ("weight", 16, "i", 0), ("note", 20, "s", 0),)),
+    (Holder, 10, 12, 4, 8, (("edges", 8, ("v", ("S", 0), 0, 16), 0),)),
 ))

@@ -598,6 +598,6 @@ def fbe_vcr_v_vectors_old_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Edge, 1, 12, 4, (("source", 8, "i"),)),
-    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0, 4)),)),
+    (Edge, 1, 12, 4, 8, (("source", 8, "i", 0),)),
+    (Holder, 10, 12, 4, 8, (("edges", 8, ("v", ("S", 0), 0, 4), 0),)),
 ))

@@ -1744,10 +1744,10 @@ def fbe_vcr_v_proto_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Order
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Order, 1, 34, 26, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", FBE_M_OrderSide)), ("type", 17, ("e", "B", FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"),)),
-    (Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
-    (Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", FBE_M_State)), ("wallet", 17, ("S", 1)), ("asset", 21, ("o", ("S", 1))), ("orders", 26, ("v", ("S", 0), 0, 26)),)),
-    (OrderMessage, 1, 12, 1, (("body", 8, ("S", 0)),)),
-    (BalanceMessage, 2, 12, 1, (("body", 8, ("S", 1)),)),
-    (AccountMessage, 3, 12, 1, (("body", 8, ("S", 2)),)),
+    (Order, 1, 34, 26, 8, (("id", 8, "i", 0), ("symbol", 12, "s", 0), ("side", 16, ("e", "B", FBE_M_OrderSide), 0), ("type", 17, ("e", "B", FBE_M_OrderType), 0), ("price", 18, "d", 0), ("volume", 26, "d", 0),)),
+    (Balance, 2, 20, 12, 8, (("currency", 8, "s", 0), ("amount", 12, "d", 0),)),
+    (Account, 3, 30, 14, 8, (("id", 8, "i", 12), ("name", 12, "s", 12), ("state", 16, ("e", "B", FBE_M_State), 12), ("wallet", 17, ("S", 1), 12), ("asset", 21, ("o", ("S", 1)), 0), ("orders", 26, ("v", ("S", 0), 0, 26), 0),)),
+    (OrderMessage, 1, 12, 1, 8, (("body", 8, ("S", 0), 26),)),
+    (BalanceMessage, 2, 12, 1, 8, (("body", 8, ("S", 1), 12),)),
+    (AccountMessage, 3, 12, 1, 8, (("body", 8, ("S", 2), 26),)),
 ))

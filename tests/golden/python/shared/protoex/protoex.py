@@ -1858,11 +1858,11 @@ def fbe_vcr_v_protoex_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Ord
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Order, 1, 50, 42, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", FBE_M_OrderSide)), ("type", 17, ("e", "B", FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"), ("tp", 34, "d"), ("sl", 42, "d"),)),
-    (Balance, 2, 28, 20, (("currency", 8, "s"), ("amount", 12, "d"), ("locked", 20, "d"),)),
-    (Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", FBE_M_StateEx)), ("wallet", 17, ("S", 1)), ("asset", 21, ("o", ("S", 1))), ("orders", 26, ("v", ("S", 0), 0, 42)),)),
-    (OrderMessage, 11, 12, 1, (("body", 8, ("S", 0)),)),
-    (BalanceMessage, 12, 12, 1, (("body", 8, ("S", 1)),)),
-    (AccountMessage, 13, 12, 1, (("body", 8, ("S", 2)),)),
-    (pkg_proto.Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
+    (Order, 1, 50, 42, 8, (("id", 8, "i", 0), ("symbol", 12, "s", 0), ("side", 16, ("e", "B", FBE_M_OrderSide), 0), ("type", 17, ("e", "B", FBE_M_OrderType), 0), ("price", 18, "d", 0), ("volume", 26, "d", 0), ("tp", 34, "d", 0), ("sl", 42, "d", 0),)),
+    (Balance, 2, 28, 20, 20, (("currency", 8, "s", 0), ("amount", 12, "d", 0), ("locked", 20, "d", 0),)),
+    (Account, 3, 30, 14, 8, (("id", 8, "i", 20), ("name", 12, "s", 20), ("state", 16, ("e", "B", FBE_M_StateEx), 20), ("wallet", 17, ("S", 1), 20), ("asset", 21, ("o", ("S", 1)), 0), ("orders", 26, ("v", ("S", 0), 0, 42), 0),)),
+    (OrderMessage, 11, 12, 1, 8, (("body", 8, ("S", 0), 42),)),
+    (BalanceMessage, 12, 12, 1, 8, (("body", 8, ("S", 1), 20),)),
+    (AccountMessage, 13, 12, 1, 8, (("body", 8, ("S", 2), 34),)),
+    (pkg_proto.Balance, 2, 20, 12, 8, (("currency", 8, "s", 0), ("amount", 12, "d", 0),)),
 ))

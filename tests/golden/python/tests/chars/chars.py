@@ -424,5 +424,5 @@ def fbe_vcr_m_char__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, 
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (CharKeys, 1, 16, 8, (("letters", 8, "x"), ("countByLetter", 12, "x"),)),
+    (CharKeys, 1, 16, 8, 8, (("letters", 8, ("t", "B", 1, 1, fbe.buffer.char_order), 0), ("countByLetter", 12, ("M", "B", "i", 5, 5, fbe.buffer.first_char), 0),)),
 ))

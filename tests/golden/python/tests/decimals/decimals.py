@@ -781,5 +781,5 @@ def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Prices, 1, 89, 77, (("price", 8, "m"), ("maybePrice", 24, ("o", "m")), ("pair", 29, ("a", "m", 2)), ("priceVector", 61, ("v", "m", 16, 16)), ("priceList", 65, ("v", "m", 16, 16)), ("priceSet", 69, "x"), ("priceById", 73, "x"), ("idByPrice", 77, "x"), ("priceByPrice", 81, "x"), ("maybePrices", 85, ("v", ("o", "m"), 1, 1)),)),
+    (Prices, 1, 89, 77, 8, (("price", 8, "m", 0), ("maybePrice", 24, ("o", "m"), 0), ("pair", 29, ("a", "m", 2), 0), ("priceVector", 61, ("v", "m", 16, 16), 0), ("priceList", 65, ("v", "m", 16, 16), 0), ("priceSet", 69, ("t", "m", 16, 16, None), 0), ("priceById", 73, ("M", "i", "m", 20, 20, fbe.buffer.first), 0), ("idByPrice", 77, ("M", "m", "i", 20, 20, fbe.buffer.first), 0), ("priceByPrice", 81, ("H", "m", "m", 32, 32), 0), ("maybePrices", 85, ("v", ("o", "m"), 1, 1), 0),)),
 ))

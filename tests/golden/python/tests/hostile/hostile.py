@@ -1365,9 +1365,9 @@ def fbe_vcr_m_int32__hostile_Wide(r: fbe.Reader, b: int, off: int, f: str) -> di
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Empty, 1, 8, 32, ()),
-    (Empties, 2, 12, 4, (("items", 8, ("v", ("S", 0), 0, 0)),)),
-    (Wide, 3, 4000008, 4000000, (("values", 8, ("a", "i", 1000000)),)),
-    (Wides, 4, 12, 4, (("items", 8, ("v", ("S", 2), 0, 4000000)),)),
-    (Holder, 5, 21, 5, (("wide", 8, ("S", 2)), ("maybe", 12, ("o", ("S", 2))), ("byId", 17, "x"),)),
+    (Empty, 1, 8, 32, 8, ()),
+    (Empties, 2, 12, 4, 8, (("items", 8, ("v", ("S", 0), 0, 0), 0),)),
+    (Wide, 3, 4000008, 4000000, 8, (("values", 8, ("a", "i", 1000000), 0),)),
+    (Wides, 4, 12, 4, 8, (("items", 8, ("v", ("S", 2), 0, 4000000), 0),)),
+    (Holder, 5, 21, 5, 8, (("wide", 8, ("S", 2), 4000000), ("maybe", 12, ("o", ("S", 2)), 0), ("byId", 17, ("M", "i", ("S", 2), 4, 4000004, fbe.buffer.first), 0),)),
 ))

@@ -633,6 +633,6 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Instrument, 501, 16, 8, (("symbol", 8, "s"), ("digits", 12, "i"),)),
-    (Failure, 502, 28, 20, (("id", 8, "u"), ("reason", 24, "s"),)),
+    (Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
+    (Failure, 502, 28, 20, 8, (("id", 8, "u", 0), ("reason", 24, "s", 0),)),
 ))
