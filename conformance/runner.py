@@ -126,6 +126,10 @@ def built_testees() -> tuple[dict[str, list[str]], list[str]]:
     out: dict[str, list[str]] = {name: [sys.executable, str(path)] for name, path in python.items()}
     built = REPO / "build" / "conformance"                  # conformance/testees/<lang>/build.py
     missing = []
+    if any((REPO / "build" / "python-native" / "lib").glob("fbe_native*")):  # the generated classes' native core
+        out["python-native"] = [sys.executable, str(python["python"]), "--native"]
+    else:
+        missing.append("python-native (make python-native)")
     for name, path, target in (("cpp", built / "cpp_testee", "conformance-build"),
                                ("go", built / "go" / "go_testee", "conformance-build-go"),
                                ("java", built / "java" / "java_testee", "conformance-build-java"),

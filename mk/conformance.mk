@@ -54,6 +54,8 @@ conformance: venv conformance-build conformance-build-go conformance-build-java 
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 
+conformance: python-native  # the testee python-native: the generated classes through their native core
+
 test-conformance: conformance
 
 agreement: venv

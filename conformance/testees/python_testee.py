@@ -4,6 +4,12 @@
 Generates the Python code of every conformance schema into a temporary
 folder at start-up (fbec --python --final --json), then answers requests on
 stdin/stdout with the generated classes and the `fbe` runtime only.
+
+``--native`` (the testee python-native): the classes' native core is required
+(FBE_NATIVE=1, build/python-native/lib, made by make python-native), and binary
+input is read with the classes' from_fbe/from_final and verified with the
+core's verify (docs/python.md, Native core), so every binary case runs
+through the core where it answers.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 for p in (REPO / "compiler", REPO / "runtime" / "python", REPO / "conformance"):
     sys.path.insert(0, str(p))
+NATIVE = "--native" in sys.argv[1:]
+if NATIVE:
+    os.environ["FBE_NATIVE"] = "1"  # a missing core is an ImportError, not a silent pure-Python run
+    sys.path.insert(0, str(REPO / "build" / "python-native" / "lib"))
 
 import fbe
 from fbec.model import ir
@@ -180,13 +190,26 @@ def verify(values: Values, qualified: str, fmt: str, data: bytes, limits: fbe.Li
         return {"skipped": f"verify reads binary input, not {fmt}"}
     model = values.model(qualified, fmt, limits)
     model.attach(data)
-    if model.verify():
+    verdict = None
+    if NATIVE:  # the core's verdict where it gives one
+        core, index = native_entry(values, qualified)
+        verdict = (core.verify_final if fmt == "final" else core.verify)(index, data, limits)
+    if verdict is None:
+        verdict = model.verify()
+    if verdict:
         return {"result": "ok"}
     try:
         model.deserialize()
     except fbe.FBEError as e:
         return {"parse_error": str(e)}
     return {"parse_error": "verify() is false where deserialize() succeeds"}
+
+
+def native_entry(values: Values, qualified: str) -> tuple[Any, int]:
+    """The native core of a struct's module and the struct's index in its table."""
+    pkg = values.packages[qualified.rpartition(".")[0]]
+    index = next(i for i, s in enumerate(pkg.structs) if s.qualified == qualified)
+    return values.modules[pkg.name].FBE_CORE, index
 
 
 def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
@@ -203,7 +226,10 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     if req["output"] == "verify":
         return verify(values, qualified, fmt_in, base64.b64decode(payload), limits)
     try:
-        if fmt_in in ("versioned", "final"):
+        if fmt_in in ("versioned", "final") and NATIVE:  # through the core where it answers
+            data = base64.b64decode(payload)
+            value = cls.from_final(data, limits) if fmt_in == "final" else cls.from_fbe(data, limits)
+        elif fmt_in in ("versioned", "final"):
             model = values.model(qualified, fmt_in, limits)
             model.attach(base64.b64decode(payload))
             value = model.deserialize()[0]
