@@ -48,12 +48,15 @@ def main(folder: Path) -> None:
 
 def write_doubles(path: Path, count: int = 20000) -> None:
     """Doubles and the JSON text the Python runtime writes for each (RapidJSON master's digits,
-    fbe.jsonfmt): random bit patterns of a fixed seed, random 17-digit decimals and floats widened
-    to double, as [bits in hex, text] pairs."""
+    fbe.jsonfmt): random bit patterns of a fixed seed, random 17-digit decimals, floats widened
+    to double, decimals of 1 to 15 digits and whole numbers below 2^53 (the Ruby writer's
+    Float#to_s path), as [bits in hex, text] pairs."""
     rng = random.Random(28)
     values = [struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(count)]
     values += [float(f"{rng.random():.17g}") * 10.0 ** rng.randint(-30, 30) for _ in range(count)]
     values += [struct.unpack("<f", struct.pack("<f", rng.uniform(-1e6, 1e6)))[0] for _ in range(count // 4)]
+    values += [float(f"{rng.randrange(10 ** rng.randint(1, 15))}e{rng.randint(-320, 300)}") for _ in range(count // 2)]
+    values += [float(rng.randrange(1 << rng.randint(1, 53))) for _ in range(count // 4)]
     pairs = [[struct.pack("<d", v).hex(), json_double(v)] for v in values]
     path.write_text(json.dumps(pairs))
 

@@ -4,7 +4,8 @@ require_relative 'test_helper'
 
 # JSON numbers as RapidJSON master's Writer::Double prints them (docs/format.md 8.4), the same
 # text as the Python runtime's fbe.jsonfmt on the doubles tests/ruby/gen.py drew (random bit
-# patterns, 17-digit decimals, floats widened), and the examples of format.md.
+# patterns, 17-digit decimals, floats widened, short decimals and whole numbers), and the examples
+# of format.md.
 class JsonTest < Minitest::Test
   EXAMPLES = [
     [100.0, '100.0'], [9_007_199_254_740_992.0, '9007199254740992.0'], [1e20, '100000000000000000000.0'],

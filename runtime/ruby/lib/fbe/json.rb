@@ -107,13 +107,60 @@ module Fbe
       [d.to_s, big_k + j]
     end
 
+    # Float#to_s's digits (the shortest that read back, from C) as [digits, k] when Grisu2 gives
+    # the same ones, else nil. For a normal double whose shortest text has at most 15 digits, that
+    # text is the only one of its length between the rounding boundaries; Grisu2 finds it unless it
+    # lies within Grisu2's error (below 2^-61 of the value) of a boundary, which is checked exactly.
+    def shortest(value)
+      return nil if value < Float::MIN
+
+      if value < 9_007_199_254_740_992.0 && value == value.floor
+        # A whole number below 2^53 is within half a unit in the last place (at most 0.5) of no
+        # other text as short: its own digits.
+        digits, k = trimmed(value.to_i, 0)
+        return [digits.to_s, k]
+      end
+      text = value.to_s
+      return nil if text.length > 21 # more than 15 digits
+
+      mantissa, exponent = text.split('e')
+      digits, k = trimmed(mantissa.delete('.').to_i, exponent.to_i - (mantissa.length - mantissa.index('.') - 1))
+      digits < 10**15 && clear_of_boundaries?(value, digits, k) ? [digits.to_s, k] : nil
+    end
+
+    # digits * 10^k without the trailing zeros of digits.
+    def trimmed(digits, k)
+      while (digits % 10).zero?
+        digits /= 10
+        k += 1
+      end
+      [digits, k]
+    end
+
+    # Whether digits * 10^k is farther than 2^-58 of the value from both rounding boundaries of value.
+    def clear_of_boundaries?(value, digits, k)
+      fraction, exponent = Math.frexp(value)
+      f = (fraction * (1 << 53)).to_i
+      e = exponent - 55 # value = 4f * 2^e; the boundaries are (4f +- 2) * 2^e, or 4f - 1 below a power of 2
+      below = f == 1 << 52 && value > Float::MIN ? (4 * f) - 1 : (4 * f) - 2
+      decimal = k >= 0 ? digits * (10**k) : digits
+      scale = k >= 0 ? 1 : 10**-k
+      decimal <<= -e if e.negative?
+      shift = e.positive? ? e : 0
+      upper = (((4 * f) + 2) * scale) << shift
+      lower = (below * scale) << shift
+      margin = upper >> 58
+      decimal < upper - margin && decimal > lower + margin
+    end
+
     # A double as RapidJSON master's Writer::Double prints it; NaN and infinities as the strings
     # "NaN", "Infinity" and "-Infinity".
     def double(value)
       return nonfinite(value) unless value.finite?
       return value.to_s.start_with?('-') ? '-0.0' : '0.0' if value.zero?
 
-      digits, k = grisu2(value.abs)
+      magnitude = value.abs
+      digits, k = shortest(magnitude) || grisu2(magnitude)
       text = layout(digits, k)
       value.negative? ? "-#{text}" : text
     end
