@@ -180,6 +180,28 @@ def char_order(s: str) -> list[LimitCase]:
         LimitCase(f"json/{s}/chars-versioned", f"json: {s}", dict(chars, output="versioned"), "result",
                   result=versioned),
         _case(s, "chars-from-final", from_final, *written),
+        *grade_order(s),
+    ]
+
+
+def grade_order(s: str) -> list[LimitCase]:
+    """An enum of char orders as its stored uint8, unsigned: 0x80..0xFF after 0x00..0x7F, unlike a char
+    (schemas/tests/chars.fbe), in JSON and both binary models, read from JSON or a final root."""
+    grades = _json("chars", "GradeKeys", '{"grades":[200,1,128,127],"countByGrade":{"200":2,"1":1,"128":4,"127":3}}')
+    final = bytes.fromhex("2800000002000000" "04000000017f80c8" "04000000" "0101000000" "7f03000000"
+                          "8004000000" "c802000000")
+    versioned = P("<IIIIII", 56, 8, 16, 2, 16, 24) + final[8:]
+    in_other_order = bytes.fromhex("2800000002000000" "04000000c880017f" "04000000" "c802000000" "8004000000"
+                                   "0101000000" "7f03000000")
+    from_final = {"package": "chars", "type": "GradeKeys", "output": "json",
+                  "input": {"format": "final", "payload": base64.b64encode(in_other_order).decode()}}
+    written = ('"grades":[1,127,128,200]', '"countByGrade":{"1":1,"127":3,"128":4,"200":2}')
+    return [
+        _case(s, "grades-json", grades, *written),
+        LimitCase(f"json/{s}/grades-final", f"json: {s}", dict(grades, output="final"), "result", result=final),
+        LimitCase(f"json/{s}/grades-versioned", f"json: {s}", dict(grades, output="versioned"), "result",
+                  result=versioned),
+        _case(s, "grades-from-final", from_final, *written),
     ]
 
 

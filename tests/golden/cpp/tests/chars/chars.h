@@ -23,7 +23,28 @@
 
 namespace chars {
 
+enum class Grade : uint8_t
+{
+    low = 1,
+    mid = 127,
+    high = 128,
+    top = 200,
+};
+
+inline std::ostream& operator<<(std::ostream& stream, Grade value)
+{
+    switch (value)
+    {
+        case Grade::low: return stream << "low";
+        case Grade::mid: return stream << "mid";
+        case Grade::high: return stream << "high";
+        case Grade::top: return stream << "top";
+        default: return stream << "<unknown>";
+    }
+}
+
 struct CharKeys;
+struct GradeKeys;
 
 } // namespace chars
 
@@ -33,6 +54,12 @@ template <>
 struct hash<::chars::CharKeys>
 {
     std::size_t operator()(const ::chars::CharKeys& value) const noexcept;
+};
+
+template <>
+struct hash<::chars::GradeKeys>
+{
+    std::size_t operator()(const ::chars::GradeKeys& value) const noexcept;
 };
 
 } // namespace std
@@ -62,6 +89,31 @@ struct CharKeys
     friend void swap(CharKeys&, CharKeys&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const CharKeys&);
+};
+
+struct GradeKeys
+{
+    std::set<::chars::Grade> grades{};
+    std::map<::chars::Grade, int32_t> countByGrade{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 2; }
+
+    GradeKeys() = default;
+    GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade);
+
+    bool operator==(const GradeKeys& other) const noexcept;
+    bool operator!=(const GradeKeys& other) const noexcept { return !(*this == other); }
+    bool operator<(const GradeKeys& other) const noexcept;
+    bool operator<=(const GradeKeys& other) const noexcept { return !(other < *this); }
+    bool operator>(const GradeKeys& other) const noexcept { return other < *this; }
+    bool operator>=(const GradeKeys& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(GradeKeys& other) noexcept;
+    friend void swap(GradeKeys&, GradeKeys&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const GradeKeys&);
 };
 
 inline CharKeys::CharKeys(const std::set<char>& arg_letters, const std::map<char, int32_t>& arg_countByLetter)
@@ -105,9 +157,56 @@ inline std::ostream& operator<<(std::ostream& stream, const CharKeys& value)
     return stream << ")";
 }
 
+inline GradeKeys::GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade)
+    : grades(arg_grades)
+    , countByGrade(arg_countByGrade)
+{}
+
+inline bool GradeKeys::operator==(const GradeKeys& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool GradeKeys::operator<(const GradeKeys& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string GradeKeys::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void GradeKeys::swap(GradeKeys& other) noexcept
+{
+    using std::swap;
+    swap(grades, other.grades);
+    swap(countByGrade, other.countByGrade);
+}
+
+inline void swap(GradeKeys& a, GradeKeys& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const GradeKeys& value)
+{
+    stream << "GradeKeys(";
+    stream << "grades=";
+    FBE::print(stream, value.grades);
+    stream << ",countByGrade=";
+    FBE::print(stream, value.countByGrade);
+    return stream << ")";
+}
+
 } // namespace chars
 
 inline std::size_t std::hash<::chars::CharKeys>::operator()(const ::chars::CharKeys& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::chars::GradeKeys>::operator()(const ::chars::GradeKeys& /*value*/) const noexcept
 {
     std::size_t result = 17;
     return result;

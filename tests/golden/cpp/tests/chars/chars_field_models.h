@@ -37,6 +37,33 @@ public:
     FieldModel<TBuffer, std::map<char, int32_t>> countByLetter;
 };
 
+//! Field model of chars.GradeKeys: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::chars::GradeKeys> : public StructModel<TBuffer, ::chars::GradeKeys>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::chars::GradeKeys>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , grades(fbe_in_buffer, 8, this->body_limit())
+        , countByGrade(fbe_in_buffer, 12, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, std::set<::chars::Grade>> grades;
+    FieldModel<TBuffer, std::map<::chars::Grade, int32_t>> countByGrade;
+};
+
 //! View of chars.CharKeys: its fields read in place, each checked against the body found.
 template <>
 class View<::chars::CharKeys> : public StructView<::chars::CharKeys>
@@ -46,6 +73,17 @@ public:
 
     View<std::set<char>> letters() const noexcept { return fbe_field<std::set<char>>(8); }
     View<std::map<char, int32_t>> countByLetter() const noexcept { return fbe_field<std::map<char, int32_t>>(12); }
+};
+
+//! View of chars.GradeKeys: its fields read in place, each checked against the body found.
+template <>
+class View<::chars::GradeKeys> : public StructView<::chars::GradeKeys>
+{
+public:
+    using StructView<::chars::GradeKeys>::StructView;
+
+    View<std::set<::chars::Grade>> grades() const noexcept { return fbe_field<std::set<::chars::Grade>>(8); }
+    View<std::map<::chars::Grade, int32_t>> countByGrade() const noexcept { return fbe_field<std::map<::chars::Grade, int32_t>>(12); }
 };
 
 } // namespace FBE

@@ -25,6 +25,22 @@ struct FBody<::chars::CharKeys>
     static bool verify(D& d);
 };
 
+// chars.GradeKeys: type 2
+template <>
+struct FBody<::chars::GradeKeys>
+{
+    static constexpr uint32_t type_id = 2;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
+    static std::size_t size(const ::chars::GradeKeys& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::chars::GradeKeys& value) noexcept;
+    static bool read(FinalDecoder& d, ::chars::GradeKeys& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
 inline std::size_t FBody<::chars::CharKeys>::size(const ::chars::CharKeys& value) noexcept
 {
     return FCodec<std::set<char>>::size(value.letters)
@@ -62,11 +78,52 @@ FBE_INLINE bool FBody<::chars::CharKeys>::verify(D& d)
     return true;
 }
 
+inline std::size_t FBody<::chars::GradeKeys>::size(const ::chars::GradeKeys& value) noexcept
+{
+    return FCodec<std::set<::chars::Grade>>::size(value.grades)
+        + FCodec<std::map<::chars::Grade, int32_t>>::size(value.countByGrade);
+}
+
+inline uint8_t* FBody<::chars::GradeKeys>::write(uint8_t* p, const ::chars::GradeKeys& value) noexcept
+{
+    p = FCodec<std::set<::chars::Grade>>::write(p, value.grades);
+    p = FCodec<std::map<::chars::Grade, int32_t>>::write(p, value.countByGrade);
+    return p;
+}
+
+FBE_INLINE bool FBody<::chars::GradeKeys>::read(FinalDecoder& d, ::chars::GradeKeys& value)
+{
+    bool ok = true;
+    if (!FCodec<std::set<::chars::Grade>>::read(d, value.grades)) {
+        value.grades = {};
+        ok = false;
+    }
+    if (!FCodec<std::map<::chars::Grade, int32_t>>::read(d, value.countByGrade)) {
+        value.countByGrade = {};
+        ok = false;
+    }
+    return ok;
+}
+
+template <class D>
+FBE_INLINE bool FBody<::chars::GradeKeys>::verify(D& d)
+{
+    if (!FCodec<std::set<::chars::Grade>>::verify(d))
+        return d.fail_in("chars.GradeKeys", "grades");
+    if (!FCodec<std::map<::chars::Grade, int32_t>>::verify(d))
+        return d.fail_in("chars.GradeKeys", "countByGrade");
+    return true;
+}
+
 namespace chars {
 
 //! Final model of chars.CharKeys: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class CharKeysFinalModel : public FBE::FinalModel<::chars::CharKeys, TBuffer> {};
+
+//! Final model of chars.GradeKeys: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class GradeKeysFinalModel : public FBE::FinalModel<::chars::GradeKeys, TBuffer> {};
 
 } // namespace chars
 

@@ -28,9 +28,12 @@ public:
 
     //! Sends chars.CharKeys; returns the bytes onSend() accepted.
     std::size_t send(const ::chars::CharKeys& value) { return this->send_value(CharKeysModel, value); }
+    //! Sends chars.GradeKeys; returns the bytes onSend() accepted.
+    std::size_t send(const ::chars::GradeKeys& value) { return this->send_value(GradeKeysModel, value); }
 
     // Sender models (their buffers are swapped with the sender buffer while serializing)
     FBE::chars::CharKeysFinalModel<TBuffer> CharKeysModel;
+    FBE::chars::GradeKeysFinalModel<TBuffer> GradeKeysModel;
 };
 
 //! Reassembles final frames of 'chars' and its imports and
@@ -44,6 +47,7 @@ public:
 
 protected:
     virtual void onReceive(const ::chars::CharKeys& /*value*/) {}
+    virtual void onReceive(const ::chars::GradeKeys& /*value*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -53,6 +57,10 @@ protected:
                 if (this->read_frame(CharKeysReaderModel, CharKeysValue, data, size, "chars.CharKeys"))
                     onReceive(*CharKeysValue);
                 return true;
+            case 2:
+                if (this->read_frame(GradeKeysReaderModel, GradeKeysValue, data, size, "chars.GradeKeys"))
+                    onReceive(*GradeKeysValue);
+                return true;
             default:
                 break;
         }
@@ -61,9 +69,11 @@ protected:
 
 private:
     FBE::chars::CharKeysFinalModel<FBE::ReadBuffer> CharKeysReaderModel;
+    FBE::chars::GradeKeysFinalModel<FBE::ReadBuffer> GradeKeysReaderModel;
     // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
     // made at the first frame of their type and reused
     std::unique_ptr<::chars::CharKeys> CharKeysValue;
+    std::unique_ptr<::chars::GradeKeys> GradeKeysValue;
 };
 
 //! Sender + Receiver of 'chars' with requests: request(value, timeout) returns a
@@ -87,6 +97,14 @@ protected:
     virtual bool onReceiveReject(const ::chars::CharKeys& /*reject*/) { return false; }
     virtual void onReceiveNotify(const ::chars::CharKeys& /*notify*/) {}
     void onReceive(const ::chars::CharKeys& value) override
+    {
+        if (!onReceiveResponse(value) && !onReceiveReject(value))
+            onReceiveNotify(value);
+    }
+    virtual bool onReceiveResponse(const ::chars::GradeKeys& /*response*/) { return false; }
+    virtual bool onReceiveReject(const ::chars::GradeKeys& /*reject*/) { return false; }
+    virtual void onReceiveNotify(const ::chars::GradeKeys& /*notify*/) {}
+    void onReceive(const ::chars::GradeKeys& value) override
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);

@@ -79,6 +79,74 @@ struct ValueReader<TJson, ::chars::CharKeys>
     }
 };
 
+template <class TWriter>
+struct ValueWriter<TWriter, ::chars::GradeKeys>
+{
+    static bool to_json(TWriter& writer, const ::chars::GradeKeys& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("chars.GradeKeys");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "grades") || !FBE::JSON::to_json(writer, value.grades))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "countByGrade") || !FBE::JSON::to_json(writer, value.countByGrade))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::chars::GradeKeys>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
+    static bool from_json(const TJson& json, ::chars::GradeKeys& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "chars.GradeKeys", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "chars.GradeKeys");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::chars::GradeKeys& value)
+    {
+        static constexpr std::string_view names[] = {"grades", "countByGrade"};
+        bool seen[2] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.grades, "grades"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.countByGrade, "countByGrade"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.grades = {};
+        if (!seen[1])
+            value.countByGrade = {};
+        return result;
+    }
+};
+
 } // namespace JSON
 
 } // namespace FBE

@@ -29,6 +29,25 @@ struct VBody<::chars::CharKeys>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
+// chars.GradeKeys: type 2, body 16 bytes
+template <>
+struct VBody<::chars::GradeKeys>
+{
+    static constexpr uint32_t type_id = 2;
+    static constexpr uint32_t body_size = 16;
+    static constexpr bool fixed_fields = false;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
+    static std::size_t extra(const ::chars::GradeKeys& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::chars::GradeKeys& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
 inline std::size_t VBody<::chars::CharKeys>::extra(const ::chars::CharKeys& value) noexcept
 {
     return VCodec<std::set<char>>::extra(value.letters)
@@ -95,12 +114,83 @@ FBE_NOINLINE inline bool VBody<::chars::CharKeys>::verify_older(D& d, std::size_
     return true;
 }
 
+inline std::size_t VBody<::chars::GradeKeys>::extra(const ::chars::GradeKeys& value) noexcept
+{
+    return VCodec<std::set<::chars::Grade>>::extra(value.grades)
+        + VCodec<std::map<::chars::Grade, int32_t>>::extra(value.countByGrade);
+}
+
+inline void VBody<::chars::GradeKeys>::write(Encoder& e, std::size_t body, const ::chars::GradeKeys& value) noexcept
+{
+    VCodec<std::set<::chars::Grade>>::write(e, body, body + 8, value.grades);
+    VCodec<std::map<::chars::Grade, int32_t>>::write(e, body, body + 12, value.countByGrade);
+}
+
+FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
+{
+    if (FBE_UNLIKELY(size < 16))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
+        return d.fail_in("chars.GradeKeys", "grades");
+    if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
+        return d.fail_in("chars.GradeKeys", "countByGrade");
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
+{
+    if (!d.charge_older(VBody<::chars::GradeKeys>::cost, 0, "chars.GradeKeys", body))
+        return false;
+    if (size < 12)
+        value.grades = {};
+    else if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
+        return d.fail_in("chars.GradeKeys", "grades");
+    if (size < 16)
+        value.countByGrade = {};
+    else if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
+        return d.fail_in("chars.GradeKeys", "countByGrade");
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::chars::GradeKeys>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 16))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    if (!VCodec<std::set<::chars::Grade>>::verify(d, body, body + 8))
+        return d.fail_in("chars.GradeKeys", "grades");
+    if (!VCodec<std::map<::chars::Grade, int32_t>>::verify(d, body, body + 12))
+        return d.fail_in("chars.GradeKeys", "countByGrade");
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::verify_older(D& d, std::size_t body, uint32_t size)
+{
+    if (!d.charge_older(VBody<::chars::GradeKeys>::cost, 0, "chars.GradeKeys", body))
+        return false;
+    if (size < 12)
+        return true;
+    if (!VCodec<std::set<::chars::Grade>>::verify(d, body, body + 8))
+        return d.fail_in("chars.GradeKeys", "grades");
+    if (size < 16)
+        return true;
+    if (!VCodec<std::map<::chars::Grade, int32_t>>::verify(d, body, body + 12))
+        return d.fail_in("chars.GradeKeys", "countByGrade");
+    return true;
+}
+
 namespace chars {
 
 //! Versioned model of chars.CharKeys: serialize(), deserialize(), verify(), and the
 //! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
 class CharKeysModel : public FBE::ViewModel<::chars::CharKeys, TBuffer> {};
+
+//! Versioned model of chars.GradeKeys: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class GradeKeysModel : public FBE::ViewModel<::chars::GradeKeys, TBuffer> {};
 
 } // namespace chars
 

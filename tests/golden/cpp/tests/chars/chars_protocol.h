@@ -28,9 +28,12 @@ public:
 
     //! Sends chars.CharKeys; returns the bytes onSend() accepted.
     std::size_t send(const ::chars::CharKeys& value) { return this->send_value(CharKeysModel, value); }
+    //! Sends chars.GradeKeys; returns the bytes onSend() accepted.
+    std::size_t send(const ::chars::GradeKeys& value) { return this->send_value(GradeKeysModel, value); }
 
     // Sender models (their buffers are swapped with the sender buffer while serializing)
     FBE::chars::CharKeysModel<TBuffer> CharKeysModel;
+    FBE::chars::GradeKeysModel<TBuffer> GradeKeysModel;
 };
 
 //! Reassembles versioned frames of 'chars' and its imports and
@@ -44,6 +47,7 @@ public:
 
 protected:
     virtual void onReceive(const ::chars::CharKeys& /*value*/) {}
+    virtual void onReceive(const ::chars::GradeKeys& /*value*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -53,6 +57,10 @@ protected:
                 if (this->read_frame(CharKeysReaderModel, CharKeysValue, data, size, "chars.CharKeys"))
                     onReceive(*CharKeysValue);
                 return true;
+            case 2:
+                if (this->read_frame(GradeKeysReaderModel, GradeKeysValue, data, size, "chars.GradeKeys"))
+                    onReceive(*GradeKeysValue);
+                return true;
             default:
                 break;
         }
@@ -61,9 +69,11 @@ protected:
 
 private:
     FBE::chars::CharKeysModel<FBE::ReadBuffer> CharKeysReaderModel;
+    FBE::chars::GradeKeysModel<FBE::ReadBuffer> GradeKeysReaderModel;
     // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
     // made at the first frame of their type and reused
     std::unique_ptr<::chars::CharKeys> CharKeysValue;
+    std::unique_ptr<::chars::GradeKeys> GradeKeysValue;
 };
 
 //! Dispatches versioned frames of 'chars' like a Receiver but without deserializing:
@@ -74,6 +84,7 @@ class Proxy
 {
 protected:
     virtual void onProxy(FBE::chars::CharKeysModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
+    virtual void onProxy(FBE::chars::GradeKeysModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -83,6 +94,10 @@ protected:
                 if (this->verify_frame(CharKeysModel, data, size, "chars.CharKeys"))
                     onProxy(CharKeysModel, type, data, size);
                 return true;
+            case 2:
+                if (this->verify_frame(GradeKeysModel, data, size, "chars.GradeKeys"))
+                    onProxy(GradeKeysModel, type, data, size);
+                return true;
             default:
                 break;
         }
@@ -91,6 +106,7 @@ protected:
 
 private:
     FBE::chars::CharKeysModel<FBE::ReadBuffer> CharKeysModel;
+    FBE::chars::GradeKeysModel<FBE::ReadBuffer> GradeKeysModel;
 };
 
 //! Sender + Receiver of 'chars' with requests: request(value, timeout) returns a
@@ -114,6 +130,14 @@ protected:
     virtual bool onReceiveReject(const ::chars::CharKeys& /*reject*/) { return false; }
     virtual void onReceiveNotify(const ::chars::CharKeys& /*notify*/) {}
     void onReceive(const ::chars::CharKeys& value) override
+    {
+        if (!onReceiveResponse(value) && !onReceiveReject(value))
+            onReceiveNotify(value);
+    }
+    virtual bool onReceiveResponse(const ::chars::GradeKeys& /*response*/) { return false; }
+    virtual bool onReceiveReject(const ::chars::GradeKeys& /*reject*/) { return false; }
+    virtual void onReceiveNotify(const ::chars::GradeKeys& /*notify*/) {}
+    void onReceive(const ::chars::GradeKeys& value) override
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);

@@ -6,6 +6,15 @@ using Fbe;
 
 namespace Chars
 {
+    /// <summary>The schema's <c>enum Grade</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
+    public enum Grade : byte
+    {
+        [SchemaName("low")] Low = 1,
+        [SchemaName("mid")] Mid = 127,
+        [SchemaName("high")] High = 128,
+        [SchemaName("top")] Top = 200,
+    }
+
     /// <summary>The schema's <c>struct CharKeys</c> (type id 1).</summary>
     public class CharKeys : IComparable<CharKeys>, IEquatable<CharKeys>
     {
@@ -242,6 +251,242 @@ namespace Chars
         }
     }
 
+    /// <summary>The schema's <c>struct GradeKeys</c> (type id 2).</summary>
+    public class GradeKeys : IComparable<GradeKeys>, IEquatable<GradeKeys>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 2;
+
+        public SortedSet<Grade> Grades { get; set; } = new SortedSet<Grade>(Comparer<Grade>.Default);
+        public SortedDictionary<Grade, int> CountByGrade { get; set; } = new SortedDictionary<Grade, int>(Comparer<Grade>.Default);
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static GradeKeys FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static GradeKeys FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static GradeKeys FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static GradeKeys FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(GradeKeys other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(GradeKeys other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as GradeKeys);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static GradeKeys FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static GradeKeys FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of GradeKeys (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<GradeKeys>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+            private static readonly Codec<SortedSet<Grade>> GradesCodec = Codecs.Set(Codecs.Enum<Grade, byte>(Codecs.Byte, x => (Grade)x, x => (byte)x), Comparer<Grade>.Default);
+            private static readonly Codec<SortedDictionary<Grade, int>> CountByGradeCodec = Codecs.Map(Codecs.Enum<Grade, byte>(Codecs.Byte, x => (Grade)x, x => (byte)x), Codecs.Int32, Comparer<Grade>.Default);
+
+            private Model() : base("chars.GradeKeys", 2, 8) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, GradeKeys v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 16, 2);
+                GradesCodec.Field(w, b, b + 8, v.Grades, "grades");
+                CountByGradeCodec.Field(w, b, b + 12, v.CountByGrade, "countByGrade");
+                w.Leave();
+            }
+
+            public override GradeKeys ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 2, 8, out n);
+                var v = new GradeKeys();
+                if (n >= 12)
+                    v.Grades = GradesCodec.Field(r, b, b + 8, "grades");
+                if (n >= 16)
+                    v.CountByGrade = CountByGradeCodec.Field(r, b, b + 12, "countByGrade");
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 2, 8, out n);
+                if (n >= 12)
+                    GradesCodec.CheckField(r, b, b + 8, "grades");
+                if (n >= 16)
+                    CountByGradeCodec.CheckField(r, b, b + 12, "countByGrade");
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, GradeKeys v)
+            {
+                w.Enter(Name);
+                GradesCodec.FinalField(w, v.Grades, "grades");
+                CountByGradeCodec.FinalField(w, v.CountByGrade, "countByGrade");
+                w.Leave();
+            }
+
+            public override GradeKeys ReadFields(Reader r)
+            {
+                r.Enter(8);
+                var v = new GradeKeys();
+                v.Grades = GradesCodec.FinalField(r, "grades");
+                v.CountByGrade = CountByGradeCodec.FinalField(r, "countByGrade");
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(8);
+                GradesCodec.CheckFinalField(r, "grades");
+                CountByGradeCodec.CheckFinalField(r, "countByGrade");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, GradeKeys v)
+            {
+                t.Raw("GradeKeys(grades=");
+                GradesCodec.Text(t, v.Grades);
+                t.Raw(",countByGrade=");
+                CountByGradeCodec.Text(t, v.CountByGrade);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, GradeKeys v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"grades\":");
+                GradesCodec.JsonField(j, v.Grades, "grades");
+                j.Raw(",\"countByGrade\":");
+                CountByGradeCodec.JsonField(j, v.CountByGrade, "countByGrade");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override GradeKeys FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new GradeKeys();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "grades":
+                            v.Grades = GradesCodec.JsonField(r, "grades");
+                            break;
+                        case "countByGrade":
+                            v.CountByGrade = CountByGradeCodec.JsonField(r, "countByGrade");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
     /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
     public sealed class Receiver
     {
@@ -252,9 +497,11 @@ namespace Chars
         {
             _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
             _receiver.Register(1, "chars.CharKeys", final ? (Func<byte[], int, Limits, object>)global::Chars.CharKeys.FromFinal : global::Chars.CharKeys.FromFbe);
+            _receiver.Register(2, "chars.GradeKeys", final ? (Func<byte[], int, Limits, object>)global::Chars.GradeKeys.FromFinal : global::Chars.GradeKeys.FromFbe);
         }
 
         public event Action<global::Chars.CharKeys> OnCharKeys;
+        public event Action<global::Chars.GradeKeys> OnGradeKeys;
 
         /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
         public event Action<string> OnError;
@@ -278,6 +525,9 @@ namespace Chars
                 case "chars.CharKeys":
                     OnCharKeys?.Invoke((global::Chars.CharKeys)message);
                     break;
+                case "chars.GradeKeys":
+                    OnGradeKeys?.Invoke((global::Chars.GradeKeys)message);
+                    break;
             }
         }
     }
@@ -300,6 +550,12 @@ namespace Chars
         public int Send(global::Chars.CharKeys message)
         {
             return _sender.Send(global::Chars.CharKeys.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Chars.GradeKeys message)
+        {
+            return _sender.Send(global::Chars.GradeKeys.Model.Instance, message);
         }
 
         /// <summary>Offers the buffered bytes to the transport again.</summary>

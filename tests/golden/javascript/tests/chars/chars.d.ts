@@ -2,6 +2,18 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The enum chars.Grade (on the wire: uint8). Values that are not declared are kept. */
+export type Grade = number;
+export declare const Grade: {
+  readonly low: 1;
+  readonly mid: 127;
+  readonly high: 128;
+  readonly top: 200;
+};
+
+/** The text form of a Grade value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfGrade(v: Grade): string;
+
 /** The struct chars.CharKeys (type id 1). */
 export declare class CharKeys {
   static readonly fbeType: number;
@@ -31,11 +43,41 @@ export declare class CharKeys {
   toString(): string;
 }
 
+/** The struct chars.GradeKeys (type id 2). */
+export declare class GradeKeys {
+  static readonly fbeType: number;
+  grades: Set<Grade>;
+  countByGrade: Map<Grade, number>;
+  constructor(init?: Partial<GradeKeys>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: GradeKeys): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: GradeKeys): GradeKeys;
+  static fbeReadBody(r: fbe.Reader, v: GradeKeys, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): GradeKeys;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: GradeKeys): void;
+  static fbeReadFinal(r: fbe.Reader, into?: GradeKeys): GradeKeys;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): GradeKeys;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: GradeKeys): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GradeKeys): GradeKeys;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GradeKeys;
+  static fbeWriteText(t: fbe.TextWriter, v: GradeKeys): void;
+  toString(): string;
+}
+
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
 /** A message of chars or of its imports: what its Senders send and its Receivers read. */
 export type AnyMessage =
-  | CharKeys;
+  | CharKeys
+  | GradeKeys;
 
 /**
  * Gets the messages a Receiver of chars reads: an optional method per message of the package
@@ -44,6 +86,7 @@ export type AnyMessage =
  */
 export interface Handler {
   onCharKeys?(value: CharKeys): void;
+  onGradeKeys?(value: GradeKeys): void;
   onMessage?(value: AnyMessage): void;
 }
 
@@ -54,6 +97,7 @@ export interface Handler {
  */
 export interface ProxyHandler {
   onCharKeysFrame?(frame: Uint8Array): void;
+  onGradeKeysFrame?(frame: Uint8Array): void;
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 

@@ -8,12 +8,40 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from enum import IntEnum
 from typing import Any, ClassVar
 
 import fbe
 
 PACKAGE = "chars"
 VERSION = (0, 0)
+
+
+class Grade(IntEnum):
+    """enum chars.Grade (char, stored as uint8)."""
+
+    low = 1
+    mid = 127
+    high = 128
+    top = 200
+
+    @classmethod
+    def _missing_(cls, value: object) -> Grade | None:
+        return fbe.enum_missing(cls, value)
+
+    def __str__(self) -> str:
+        return fbe_tx_Grade(self)
+
+
+FBE_M_Grade: fbe.EnumMembers[Grade] = fbe.EnumMembers(Grade)
+
+
+FBE_N_Grade: dict[int, str] = {1: "low", 127: "mid", 128: "high", 200: "top"}
+
+
+def fbe_tx_Grade(value: int) -> str:
+    """Text form: the first declared name with this value, else <unknown>."""
+    return FBE_N_Grade.get(int(value), "<unknown>")
 
 
 FBE_L0 = struct.Struct("<IIII")
@@ -122,9 +150,113 @@ class CharKeys(fbe.Struct):
         return fbe_jr_CharKeys(fbe.jsonfmt.parse(text), "CharKeys", fbe.jsonfmt.budget(text, limits))
 
 
+class GradeKeys(fbe.Struct):
+    """struct chars.GradeKeys (type 2).
+
+    Keyword construction: ``GradeKeys(grades=..., countByGrade=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("countByGrade", "grades")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("grades", "countByGrade")
+    fbe_type: ClassVar[int] = 2
+
+    grades: set[Grade]
+    countByGrade: dict[Grade, int]
+
+    def __init__(
+        self,
+        grades: set[Grade] | None = None,
+        countByGrade: dict[Grade, int] | None = None,
+    ) -> None:
+        self.grades = set() if grades is None else grades
+        self.countByGrade = {} if countByGrade is None else countByGrade
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GradeKeys):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, GradeKeys):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, GradeKeys):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, GradeKeys):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, GradeKeys):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_GradeKeys(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_GradeKeys, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GradeKeys:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GradeKeys | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_GradeKeys, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_GradeKeys, self, 2))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GradeKeys:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GradeKeys | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_GradeKeys, data, 2, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_GradeKeys(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> GradeKeys:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_GradeKeys(fbe.jsonfmt.parse(text), "GradeKeys", fbe.jsonfmt.budget(text, limits))
+
+
 CharKeys.fbe_spec = (
     ("letters", "letters", ("set", ("int", "char", 0, 255))),
     ("countByLetter", "countByLetter", ("map", ("int", "char", 0, 255), ("int", "int32", -2147483648, 2147483647))),
+)
+
+GradeKeys.fbe_spec = (
+    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255))),
+    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255), ("int", "int32", -2147483648, 2147483647))),
 )
 
 
@@ -136,6 +268,18 @@ def fbe_tx_CharKeys(v: CharKeys) -> str:
         "[" + str(len(v.letters)) + "]{" + ",".join([fbe.text.fmt_char(e0) for e0 in sorted(v.letters, key=fbe.buffer.char_order)]) + "}",
         ",countByLetter=",
         "[" + str(len(v.countByLetter)) + "]<{" + ",".join([fbe.text.fmt_char(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.countByLetter.items(), key=fbe.buffer.first_char)]) + "}>",
+        ")",
+    ))
+
+
+def fbe_tx_GradeKeys(v: GradeKeys) -> str:
+    """GradeKeys in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "GradeKeys(",
+        "grades=",
+        "[" + str(len(v.grades)) + "]{" + ",".join([fbe_tx_Grade(e0) for e0 in sorted(v.grades)]) + "}",
+        ",countByGrade=",
+        "[" + str(len(v.countByGrade)) + "]<{" + ",".join([fbe_tx_Grade(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.countByGrade.items(), key=fbe.buffer.first)]) + "}>",
         ")",
     ))
 
@@ -169,6 +313,35 @@ def fbe_vr_CharKeys(r: fbe.Reader, p: int) -> CharKeys:
     return v
 
 
+def fbe_vw_GradeKeys(w: bytearray, v: GradeKeys) -> int:
+    """Append the body of a GradeKeys and its data; return the body position."""
+    p = len(w)
+    w += bytes(16)
+    o0 = fbe_vcw_s_chars_Grade(w, p, v.grades)
+    o1 = fbe_vcw_m_chars_Grade__int32(w, p, v.countByGrade)
+    FBE_L0.pack_into(w, p, 16, 2, o0, o1)
+    return p
+
+
+def fbe_vr_GradeKeys(r: fbe.Reader, p: int) -> GradeKeys:
+    """Read the GradeKeys body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 2, "chars.GradeKeys", 8)
+    try:
+        if t[0] >= 16:
+            v = GradeKeys.__new__(GradeKeys)
+            v.grades = fbe_vcr_s_chars_Grade(r, p, t[2], "grades")
+            v.countByGrade = fbe_vcr_m_chars_Grade__int32(r, p, t[3], "countByGrade")
+        else:
+            k = fbe.buffer.present(FBE_C0, t[0], 8)
+            v = GradeKeys(
+                fbe_vcr_s_chars_Grade(r, p, t[2], "grades") if k > 0 else None,
+                fbe_vcr_m_chars_Grade__int32(r, p, t[3], "countByGrade") if k > 1 else None,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("chars.GradeKeys") from None
+    return v
+
+
 class CharKeysModel(fbe.Model[CharKeys]):
     """Versioned model of CharKeys: serialize, deserialize, verify (docs/format.md section 3)."""
 
@@ -179,6 +352,18 @@ class CharKeysModel(fbe.Model[CharKeys]):
 
     def _decode(self, data: bytes) -> tuple[CharKeys, int]:
         return fbe.decode_versioned(fbe_vr_CharKeys, data, self.limits)
+
+
+class GradeKeysModel(fbe.Model[GradeKeys]):
+    """Versioned model of GradeKeys: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 2
+
+    def _encode(self, value: GradeKeys) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_GradeKeys, value)
+
+    def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
+        return fbe.decode_versioned(fbe_vr_GradeKeys, data, self.limits)
 
 
 def fbe_fw_CharKeys(w: bytearray, v: CharKeys) -> None:
@@ -220,6 +405,50 @@ def fbe_fr_CharKeys(r: fbe.Reader, p: int) -> tuple[CharKeys, int]:
     return v, p
 
 
+def fbe_fw_GradeKeys(w: bytearray, v: GradeKeys) -> None:
+    """Append the final encoding of a GradeKeys (fields back to back)."""
+    fbe.buffer.write_plain_seq(w, "B", sorted(v.grades))
+    w += fbe.buffer.pack_u32(len(v.countByGrade))
+    for k1, v2 in sorted(v.countByGrade.items(), key=fbe.buffer.first):
+        w += FBE_L1.pack(k1)
+        w += FBE_L2.pack(v2)
+
+
+def fbe_fr_GradeKeys(r: fbe.Reader, p: int) -> tuple[GradeKeys, int]:
+    """Read a GradeKeys at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
+    try:
+        at5 = p
+        n4 = fbe.buffer.final_count(r, p, 1, 1, "grades")
+        p += 4
+        x3: set[Grade] = set()
+        for _ in range(n4):
+            t7 = fbe.buffer.final_fixed(r, FBE_L1, p, "grades")
+            p += FBE_L1.size
+            e6 = FBE_M_Grade[t7[0]]
+            x3.add(e6)
+        fbe.buffer.distinct(x3, n4, "grades", at5)
+        at10 = p
+        n9 = fbe.buffer.final_count(r, p, 5, 5, "countByGrade")
+        p += 4
+        x8: dict[Grade, int] = {}
+        for _ in range(n9):
+            t13 = fbe.buffer.final_fixed(r, FBE_L1, p, "countByGrade")
+            p += FBE_L1.size
+            k11 = FBE_M_Grade[t13[0]]
+            t14 = fbe.buffer.final_fixed(r, FBE_L2, p, "countByGrade")
+            p += FBE_L2.size
+            v12 = t14[0]
+            x8[k11] = v12
+        fbe.buffer.distinct(x8, n9, "countByGrade", at10)
+        v = GradeKeys.__new__(GradeKeys)
+        v.grades = x3
+        v.countByGrade = x8
+    except fbe.DecodeError as e:
+        raise e.within("chars.GradeKeys") from None
+    return v, p
+
+
 class CharKeysFinalModel(fbe.FinalModel[CharKeys]):
     """Final model of CharKeys: compact, no versioning (docs/format.md section 4)."""
 
@@ -230,6 +459,18 @@ class CharKeysFinalModel(fbe.FinalModel[CharKeys]):
 
     def _decode(self, data: bytes) -> tuple[CharKeys, int]:
         return fbe.decode_final(fbe_fr_CharKeys, data, 1, self.limits)
+
+
+class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
+    """Final model of GradeKeys: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 2
+
+    def _encode(self, value: GradeKeys) -> bytearray:
+        return fbe.encode_final(fbe_fw_GradeKeys, value, 2)
+
+    def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
+        return fbe.decode_final(fbe_fr_GradeKeys, data, 2, self.limits)
 
 
 def fbe_js_CharKeys(v: CharKeys) -> str:
@@ -258,6 +499,32 @@ def fbe_jr_CharKeys(o: Any, f: str, b: fbe.Budget) -> CharKeys:
     return v
 
 
+def fbe_js_GradeKeys(v: GradeKeys) -> str:
+    """GradeKeys as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"grades":',
+        "[" + ",".join([str(int(e0)) for e0 in sorted(v.grades)]) + "]",
+        ',"countByGrade":',
+        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(int(v0)) for k0, v0 in sorted(v.countByGrade.items(), key=fbe.buffer.first)]) + "}",
+        "}",
+    ))
+
+
+def fbe_jr_GradeKeys(o: Any, f: str, b: fbe.Budget) -> GradeKeys:
+    """A GradeKeys from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "chars.GradeKeys")
+    try:
+        v = GradeKeys(
+            fbe.jsonfmt.distinct_set({Grade(fbe.jsonfmt.get_int(e0, 0, 255, "grades")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["grades"], "grades"), b, 1, "grades")}, m["grades"], "grades") if "grades" in m else None,
+            fbe.jsonfmt.distinct({Grade(fbe.jsonfmt.key_int(k0, 0, 255, "countByGrade")): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "countByGrade") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["countByGrade"], "countByGrade"), b, 5, "countByGrade").items()}, m["countByGrade"], "countByGrade") if "countByGrade" in m else None,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "chars.GradeKeys", o) from None
+    b.depth -= 1
+    return v
+
+
 def fbe_dv_chars_CharKeys(data: bytes, limits: fbe.Limits | None) -> CharKeys:
     return fbe.decode_versioned(fbe_vr_CharKeys, data, limits)[0]
 
@@ -266,8 +533,17 @@ def fbe_df_chars_CharKeys(data: bytes, limits: fbe.Limits | None) -> CharKeys:
     return fbe.decode_final(fbe_fr_CharKeys, data, 1, limits)[0]
 
 
+def fbe_dv_chars_GradeKeys(data: bytes, limits: fbe.Limits | None) -> GradeKeys:
+    return fbe.decode_versioned(fbe_vr_GradeKeys, data, limits)[0]
+
+
+def fbe_df_chars_GradeKeys(data: bytes, limits: fbe.Limits | None) -> GradeKeys:
+    return fbe.decode_final(fbe_fr_GradeKeys, data, 2, limits)[0]
+
+
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
     CharKeys: lambda v: fbe.encode_versioned(fbe_vw_CharKeys, v),
+    GradeKeys: lambda v: fbe.encode_versioned(fbe_vw_GradeKeys, v),
 }
 
 
@@ -286,6 +562,7 @@ class Sender(fbe.Sender):
 
 FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
     CharKeys: lambda v: fbe.encode_final(fbe_fw_CharKeys, v, 1),
+    GradeKeys: lambda v: fbe.encode_final(fbe_fw_GradeKeys, v, 2),
 }
 
 
@@ -308,9 +585,13 @@ class Receiver(fbe.Receiver):
     fbe_final: ClassVar[bool] = False
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_chars_CharKeys, "on_receive_charkeys"),
+        2: (fbe_dv_chars_GradeKeys, "on_receive_gradekeys"),
     }
 
     def on_receive_charkeys(self, value: CharKeys) -> None:
+        self.on_receive(value)
+
+    def on_receive_gradekeys(self, value: GradeKeys) -> None:
         self.on_receive(value)
 
 
@@ -320,9 +601,13 @@ class FinalReceiver(fbe.Receiver):
     fbe_final: ClassVar[bool] = True
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_chars_CharKeys, "on_receive_charkeys"),
+        2: (fbe_df_chars_GradeKeys, "on_receive_gradekeys"),
     }
 
     def on_receive_charkeys(self, value: CharKeys) -> None:
+        self.on_receive(value)
+
+    def on_receive_gradekeys(self, value: GradeKeys) -> None:
         self.on_receive(value)
 
 
@@ -331,10 +616,16 @@ class Proxy(fbe.Proxy):
 
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {
         1: (CharKeysModel, "on_proxy_charkeys"),
+        2: (GradeKeysModel, "on_proxy_gradekeys"),
     }
 
     def on_proxy_charkeys(
         self, model: CharKeysModel, type: int, buffer: bytes, offset: int, size: int
+    ) -> None:
+        self.on_proxy(model, type, buffer, offset, size)
+
+    def on_proxy_gradekeys(
+        self, model: GradeKeysModel, type: int, buffer: bytes, offset: int, size: int
     ) -> None:
         self.on_proxy(model, type, buffer, offset, size)
 
@@ -422,7 +713,49 @@ def fbe_vcr_m_char__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, 
     return fbe.buffer.distinct({e[0]: e[1] for e in FBE_L3.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
 
 
+def fbe_vcw_s_chars_Grade(w: bytearray, b: int, x: set[Grade]) -> int:
+    q = len(w)
+    fbe.buffer.write_plain_seq(w, "B", sorted(x))
+    return q - b
+
+
+def fbe_vsw_chars_Grade(w: bytearray, b: int, s: int, x: Grade) -> None:
+    FBE_L1.pack_into(w, s, x)
+
+
+def fbe_vcw_m_chars_Grade__int32(w: bytearray, b: int, x: dict[Grade, int]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 5)
+    s = q + 4
+    for k, v in sorted(x.items(), key=fbe.buffer.first):
+        fbe_vsw_chars_Grade(w, b, s, k)
+        fbe_vsw_int32(w, b, s + 1, v)
+        s += 5
+    return q - b
+
+
+def fbe_vcr_s_chars_Grade(r: fbe.Reader, b: int, off: int, f: str) -> set[Grade]:
+    if not off:
+        return set()
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 1, 1, f)
+    q += 4
+    return fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L1.iter_unpack(r.data[q:q + n * 1])}, n, f, b + off)
+
+
+def fbe_vcr_m_chars_Grade__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Grade, int]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 5, 5, f)
+    q += 4
+    return fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L3.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
+
+
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (CharKeys, 1, 16, 8, 8, (("letters", 8, ("t", "B", 1, 1, fbe.buffer.char_order), 0), ("countByLetter", 12, ("M", "B", "i", 5, 5, fbe.buffer.first_char), 0),)),
+    (GradeKeys, 2, 16, 8, 8, (("grades", 8, ("t", ("e", "B", FBE_M_Grade), 1, 1, None), 0), ("countByGrade", 12, ("M", ("e", "B", FBE_M_Grade), "i", 5, 5, fbe.buffer.first), 0),)),
 ))

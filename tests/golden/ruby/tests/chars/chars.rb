@@ -5,6 +5,18 @@
 require 'fbe'
 
 module Chars
+  # The schema's `enum Grade` (on the wire as uint8).
+  class Grade < Fbe::Enum
+    LOW = new(1)
+    MID = new(127)
+    HIGH = new(128)
+    TOP = new(200)
+
+    BY_VALUE = { 1 => LOW, 127 => MID, 128 => HIGH, 200 => TOP }.freeze
+    NAMES = { 1 => 'low', 127 => 'mid', 128 => 'high', 200 => 'top' }.freeze
+    FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
+  end
+
   # The schema's `struct CharKeys` (type id 1).
   class CharKeys
     include Fbe::Value
@@ -81,6 +93,85 @@ module Chars
                          else
                            {}
                          end
+    end
+  end
+
+  # The schema's `struct GradeKeys` (type id 2).
+  class GradeKeys
+    include Fbe::Value
+
+    FBE_NAME = 'chars.GradeKeys'
+    FBE_TYPE_ID = 2
+    FBE_BODY_SIZE = 16
+    FBE_FINAL_MIN = 8
+    FBE_COST = 8
+    T_GRADES = Fbe::Types::Sequence.new(:set, Grade::FBE_TYPE)
+    T_COUNT_BY_GRADE = Fbe::Types::Mapping.new(:map, Grade::FBE_TYPE, Fbe::Types::INT32)
+
+    attr_accessor :grades, :count_by_grade
+
+    def initialize(grades: Set.new, count_by_grade: {})
+      @grades = grades
+      @count_by_grade = count_by_grade
+    end
+
+    def fbe_values
+      [@grades, @count_by_grade]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      w.enter(FBE_NAME)
+      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      T_GRADES.write(w, b, b + 8, @grades)
+      T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)
+      w.leave
+      b
+    end
+
+    def fbe_read_body(r, b, n)
+      @grades = n >= 12 ? T_GRADES.read(r, b, b + 8, 'grades') : Set.new
+      @count_by_grade = n >= 16 ? T_COUNT_BY_GRADE.read(r, b, b + 12, 'countByGrade') : {}
+    end
+
+    def fbe_write_final(w)
+      w.enter(FBE_NAME)
+      T_GRADES.fwrite(w, @grades)
+      T_COUNT_BY_GRADE.fwrite(w, @count_by_grade)
+      w.leave
+    end
+
+    def fbe_read_final_fields(r)
+      @grades = T_GRADES.fread(r, 'grades')
+      @count_by_grade = T_COUNT_BY_GRADE.fread(r, 'countByGrade')
+    end
+
+    def fbe_text(out)
+      out << 'GradeKeys(grades='
+      T_GRADES.text(out, @grades)
+      out << ',countByGrade='
+      T_COUNT_BY_GRADE.text(out, @count_by_grade)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"grades":'
+      T_GRADES.json(out, @grades)
+      out << ',"countByGrade":'
+      T_COUNT_BY_GRADE.json(out, @count_by_grade)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @grades = obj.key?('grades') ? T_GRADES.from_json(obj['grades'], r, 'grades') : Set.new
+      @count_by_grade = if obj.key?('countByGrade')
+                          T_COUNT_BY_GRADE.from_json(obj['countByGrade'], r, 'countByGrade')
+                        else
+                          {}
+                        end
     end
   end
 end

@@ -5,6 +5,88 @@
 use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The schema's `enum Grade` (on the wire as `u8`).
+#[derive(Clone, Copy, Debug)]
+pub enum Grade {
+    Low,
+    Mid,
+    High,
+    Top,
+    /// A value the schema does not name: the format keeps it.
+    Unknown(u8),
+}
+
+impl Grade {
+    /// The value of the wire integer `v`.
+    pub const fn from_wire(v: u8) -> Self {
+        match v {
+            1 => Self::Low,
+            127 => Self::Mid,
+            128 => Self::High,
+            200 => Self::Top,
+            v => Self::Unknown(v),
+        }
+    }
+
+    /// The wire integer.
+    pub const fn to_wire(self) -> u8 {
+        match self {
+            Self::Low => 1,
+            Self::Mid => 127,
+            Self::High => 128,
+            Self::Top => 200,
+            Self::Unknown(v) => v,
+        }
+    }
+}
+
+impl Default for Grade {
+    fn default() -> Self {
+        Self::from_wire(0)
+    }
+}
+
+impl PartialEq for Grade {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_wire() == other.to_wire()
+    }
+}
+
+impl Eq for Grade {}
+
+impl PartialOrd for Grade {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Grade {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.to_wire().cmp(&other.to_wire())
+    }
+}
+
+impl std::hash::Hash for Grade {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.to_wire().hash(state);
+    }
+}
+
+fbe::scalar_value!(Grade, u8);
+
+impl fbe::text::Text for Grade {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            1 => "low",
+            127 => "mid",
+            128 => "high",
+            200 => "top",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `struct CharKeys` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct CharKeys {
@@ -140,12 +222,149 @@ impl fbe::json::JsonStruct for CharKeys {
     }
 }
 
+/// The schema's `struct GradeKeys` (type id 2).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GradeKeys {
+    pub grades: BTreeSet<Grade>,
+    pub count_by_grade: BTreeMap<Grade, i32>,
+}
+
+impl fbe::Struct for GradeKeys {
+    const NAME: &'static str = "chars.GradeKeys";
+    const TYPE_ID: u32 = 2;
+    const FINAL_MIN: usize = 8;
+
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let b = w.struct_body(base, slot, 16, 2);
+        w.field(&self.grades, b, b + 8, "grades")?;
+        w.field(&self.count_by_grade, b, b + 12, "countByGrade")?;
+        w.leave();
+        Ok(())
+    }
+
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 8)?;
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into(&mut self.grades, b, b + 8, "grades")?;
+        }
+        if n >= 16 {
+            r.field_into(&mut self.count_by_grade, b, b + 12, "countByGrade")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 8)?;
+        if n >= 12 {
+            r.check::<BTreeSet<Grade>>(b, b + 8, "grades")?;
+        }
+        if n >= 16 {
+            r.check::<BTreeMap<Grade, i32>>(b, b + 12, "countByGrade")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.final_field(&self.grades, "grades")?;
+        w.final_field(&self.count_by_grade, "countByGrade")?;
+        w.leave();
+        Ok(())
+    }
+
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_field_into(&mut self.grades, "grades")?;
+        r.final_field_into(&mut self.count_by_grade, "countByGrade")?;
+        r.leave();
+        Ok(())
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<BTreeSet<Grade>>("grades")?;
+        r.final_check::<BTreeMap<Grade, i32>>("countByGrade")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for GradeKeys {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for GradeKeys {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("GradeKeys(grades=");
+        let c1 = &self.grades;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(",countByGrade=");
+        let c1 = &self.count_by_grade;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for GradeKeys {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"grades\":");
+        j.field(&self.grades, "grades")?;
+        j.raw(",\"countByGrade\":");
+        j.field(&self.count_by_grade, "countByGrade")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"grades" => m.field(&mut seen[0], &mut self.grades, "grades")?,
+                b"countByGrade" => {
+                    m.field(&mut seen[1], &mut self.count_by_grade, "countByGrade")?
+                }
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The messages a receiver of `chars` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `chars.CharKeys` (type id 1).
     CharKeys(CharKeys),
+    /// `chars.GradeKeys` (type id 2).
+    GradeKeys(GradeKeys),
 }
 
 impl fbe::Protocol for Message {
@@ -157,6 +376,7 @@ impl fbe::Protocol for Message {
     ) -> Result<Option<Self>, fbe::DecodeError> {
         Ok(Some(match type_id {
             1 => Self::CharKeys(read_frame(frame, is_final, limits)?),
+            2 => Self::GradeKeys(read_frame(frame, is_final, limits)?),
             _ => return Ok(None),
         }))
     }
@@ -169,6 +389,7 @@ impl fbe::Protocol for Message {
     ) -> Result<bool, fbe::DecodeError> {
         match type_id {
             1 => verify_frame::<CharKeys>(frame, is_final, limits)?,
+            2 => verify_frame::<GradeKeys>(frame, is_final, limits)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -177,6 +398,7 @@ impl fbe::Protocol for Message {
     fn name(&self) -> &'static str {
         match self {
             Self::CharKeys(_) => "chars.CharKeys",
+            Self::GradeKeys(_) => "chars.GradeKeys",
         }
     }
 }
@@ -185,6 +407,7 @@ impl fbe::text::Text for Message {
     fn text(&self, t: &mut fbe::text::TextWriter) {
         match self {
             Self::CharKeys(v) => fbe::text::Text::text(v, t),
+            Self::GradeKeys(v) => fbe::text::Text::text(v, t),
         }
     }
 }
@@ -198,6 +421,11 @@ pub trait Handler {
         let _ = v;
     }
 
+    /// A `chars.GradeKeys`.
+    fn on_grade_keys(&mut self, v: GradeKeys) {
+        let _ = v;
+    }
+
     /// A frame the receiver refused and skipped, or the error that lost the stream.
     fn on_error(&mut self, e: fbe::FrameError) {
         let _ = e;
@@ -207,6 +435,7 @@ pub trait Handler {
     fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
         match event {
             Ok(Message::CharKeys(v)) => self.on_char_keys(v),
+            Ok(Message::GradeKeys(v)) => self.on_grade_keys(v),
             Err(e) => self.on_error(e),
         }
     }
@@ -228,3 +457,4 @@ pub type Client<S> = fbe::Client<Message, S>;
 pub type FinalClient<S> = fbe::Client<Message, S, true>;
 
 impl fbe::Member<Message> for CharKeys {}
+impl fbe::Member<Message> for GradeKeys {}

@@ -2,6 +2,30 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The enum chars.Grade (on the wire: uint8). Values that are not declared are kept. */
+export type Grade = number;
+export const Grade = {
+  low: 1,
+  mid: 127,
+  high: 128,
+  top: 200,
+} as const;
+
+/** The text form of a Grade value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfGrade(v: Grade): string {
+  switch (v) {
+    case 1:
+      return "low";
+    case 127:
+      return "mid";
+    case 128:
+      return "high";
+    case 200:
+      return "top";
+  }
+  return "<unknown>";
+}
+
 /** The struct chars.CharKeys (type id 1). */
 export class CharKeys {
   /** The type id of chars.CharKeys. */
@@ -409,11 +433,419 @@ export class CharKeys {
   }
 }
 
+/** The struct chars.GradeKeys (type id 2). */
+export class GradeKeys {
+  /** The type id of chars.GradeKeys. */
+  static readonly fbeType: number = 2;
+
+  grades: Set<Grade>;
+  countByGrade: Map<Grade, number>;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<GradeKeys>) {
+    this.grades = new Set<Grade>();
+    this.countByGrade = new Map<Grade, number>();
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["grades", ["set", ["enum", "chars.Grade", "uint8"]]],
+      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8"], "int32"]],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: GradeKeys): void {
+    const b = w.struct(base, slot, 16, 2);
+    const a1 = fbe.elementsInOrder(v.grades, fbe.compareValue, "grades");
+    let p2 = w.vector(b, b + 8, a1.length, 1);
+    for (const y3 of a1) {
+      w.putU8(p2, y3);
+      p2 += 1;
+    }
+    const m4 = fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade");
+    let p5 = w.vector(b, b + 12, m4.length, 5);
+    for (const [k6, y7] of m4) {
+      w.putU8(p5, k6);
+      w.putI32(p5 + 1, y7);
+      p5 += 5;
+    }
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: GradeKeys): GradeKeys {
+    const b = r.struct(base, slot, 2, 8);
+    const v = into ?? new GradeKeys();
+    GradeKeys.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: GradeKeys, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e8 = r.vector(b, b + 8, 1, 1, "grades");
+    const n9 = r.count;
+    const a10 = new Set<Grade>();
+    for (let i11 = 0; i11 < n9; i11++) {
+      const y12 = r.u8(e8 + i11 * 1);
+      if (a10.has(y12)) {
+        r.duplicate("grades", e8 - 4);
+      }
+      a10.add(y12);
+    }
+    v.grades = a10;
+    if (n < 16) {
+      return;
+    }
+    const e13 = r.vector(b, b + 12, 5, 5, "countByGrade");
+    const n14 = r.count;
+    const m15 = new Map<Grade, number>();
+    for (let i16 = 0; i16 < n14; i16++) {
+      let k17: Grade;
+      let y18: number;
+      k17 = r.u8(e13 + i16 * 5);
+      y18 = r.i32(e13 + i16 * 5 + 1);
+      if (m15.has(k17)) {
+        r.duplicate("countByGrade", e13 + i16 * 5);
+      }
+      m15.set(k17, y18);
+    }
+    v.countByGrade = m15;
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 2, 8);
+    GradeKeys.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e19 = r.vector(b, b + 8, 1, 1, "grades");
+    const n20 = r.count;
+    const a21 = new Set<Grade>();
+    for (let i22 = 0; i22 < n20; i22++) {
+      const y23 = r.u8(e19 + i22 * 1);
+      if (a21.has(y23)) {
+        r.duplicate("grades", e19 - 4);
+      }
+      a21.add(y23);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e24 = r.vector(b, b + 12, 5, 5, "countByGrade");
+    const n25 = r.count;
+    const m26 = new Map<Grade, number>();
+    for (let i27 = 0; i27 < n25; i27++) {
+      let k28: Grade;
+      let y29: number;
+      k28 = r.u8(e24 + i27 * 5);
+      y29 = r.i32(e24 + i27 * 5 + 1);
+      if (m26.has(k28)) {
+        r.duplicate("countByGrade", e24 + i27 * 5);
+      }
+      m26.set(k28, y29);
+    }
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      GradeKeys.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "chars.GradeKeys", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): GradeKeys {
+    try {
+      return GradeKeys.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "chars.GradeKeys");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        GradeKeys.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "chars.GradeKeys");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: GradeKeys): void {
+    const a30 = fbe.elementsInOrder(v.grades, fbe.compareValue, "grades");
+    w.appendCount(a30.length);
+    for (const y31 of a30) {
+      w.appendU8(y31);
+    }
+    const m32 = fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade");
+    w.appendCount(m32.length);
+    for (const [k33, y34] of m32) {
+      w.appendU8(k33);
+      w.appendI32(y34);
+    }
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: GradeKeys): GradeKeys {
+    r.enterFinal(8);
+    const v = into ?? new GradeKeys();
+    const n35 = r.finalCount(1, 1, "grades");
+    const a36 = new Set<Grade>();
+    for (let i37 = 0; i37 < n35; i37++) {
+      const y38 = r.u8(r.fixed(1, "grades"));
+      if (a36.has(y38)) {
+        r.duplicate("grades", r.pos);
+      }
+      a36.add(y38);
+    }
+    v.grades = a36;
+    const n39 = r.finalCount(5, 5, "countByGrade");
+    const m40 = new Map<Grade, number>();
+    for (let i41 = 0; i41 < n39; i41++) {
+      let k42: Grade;
+      let y43: number;
+      k42 = r.u8(r.fixed(1, "countByGrade"));
+      y43 = r.i32(r.fixed(4, "countByGrade"));
+      if (m40.has(k42)) {
+        r.duplicate("countByGrade", r.pos);
+      }
+      m40.set(k42, y43);
+    }
+    v.countByGrade = m40;
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(8);
+    const n44 = r.finalCount(1, 1, "grades");
+    const a45 = new Set<Grade>();
+    for (let i46 = 0; i46 < n44; i46++) {
+      const y47 = r.u8(r.fixed(1, "grades"));
+      if (a45.has(y47)) {
+        r.duplicate("grades", r.pos);
+      }
+      a45.add(y47);
+    }
+    const n48 = r.finalCount(5, 5, "countByGrade");
+    const m49 = new Map<Grade, number>();
+    for (let i50 = 0; i50 < n48; i50++) {
+      let k51: Grade;
+      let y52: number;
+      k51 = r.u8(r.fixed(1, "countByGrade"));
+      y52 = r.i32(r.fixed(4, "countByGrade"));
+      if (m49.has(k51)) {
+        r.duplicate("countByGrade", r.pos);
+      }
+      m49.set(k51, y52);
+    }
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      GradeKeys.fbeWriteFinal(w, this);
+      w.endFinal(2);
+    } catch (e) {
+      throw fbe.refused(e, "chars.GradeKeys", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): GradeKeys {
+    try {
+      const r = fbe.Reader.final(data, 2, limits);
+      const v = GradeKeys.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "chars.GradeKeys");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 2, limits);
+        GradeKeys.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "chars.GradeKeys");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: GradeKeys): void {
+    j.raw('{"grades":');
+    const a1 = fbe.elementsInOrder(v.grades, fbe.compareValue, "grades");
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.u8(y2);
+    }
+    j.raw('],"countByGrade":');
+    const m4 = fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade");
+    j.raw("{");
+    let first7 = true;
+    for (const [k5, y6] of m4) {
+      if (!first7) {
+        j.raw(",");
+      }
+      first7 = false;
+      j.keyU8(k5);
+      j.i32(y6);
+    }
+    j.raw("}}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      GradeKeys.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "chars.GradeKeys", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GradeKeys): GradeKeys {
+    const o = r.struct(x, 8);
+    const v = into ?? new GradeKeys();
+    let m: unknown;
+    m = r.member(o, "grades");
+    if (m !== undefined) {
+      const e1 = r.array(m, 1, "grades");
+      const a2 = new Set<Grade>();
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: Grade;
+        y4 = r.int(e1[i3], 0, 255, "grades");
+        if (a2.has(y4)) {
+          r.duplicate("grades", "element");
+        }
+        a2.add(y4);
+      }
+      v.grades = a2;
+    }
+    m = r.member(o, "countByGrade");
+    if (m !== undefined) {
+      const m6 = new Map<Grade, number>();
+      const e5 = r.object(m, 5, "countByGrade");
+      for (const key10 of Object.keys(e5)) {
+        const k8 = r.keyInt(key10, 0, 255, "countByGrade");
+        let y9: number;
+        y9 = r.int(e5[key10], -2147483648, 2147483647, "countByGrade");
+        if (m6.has(k8)) {
+          r.duplicate("countByGrade", "key");
+        }
+        m6.set(k8, y9);
+      }
+      v.countByGrade = m6;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GradeKeys {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return GradeKeys.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "chars.GradeKeys");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: GradeKeys): void {
+    t.raw("GradeKeys(grades=");
+    const a1 = fbe.sortedValues(v.grades, fbe.compareValue);
+    t.count(a1.length, "{");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      t.raw(textOfGrade(y2));
+    }
+    t.raw("},countByGrade=");
+    const m4 = fbe.sortedEntries(v.countByGrade, fbe.compareValue);
+    t.count(m4.length, "<{");
+    let first7 = true;
+    for (const [k5, y6] of m4) {
+      if (!first7) {
+        t.raw(",");
+      }
+      first7 = false;
+      t.raw(textOfGrade(k5));
+      t.raw("->");
+      t.int(y6);
+    }
+    t.raw("}>)");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    GradeKeys.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
 /** A message of chars or of its imports: what its Senders send and its Receivers read. */
 export type AnyMessage =
-  | CharKeys;
+  | CharKeys
+  | GradeKeys;
 
 /**
  * Gets the messages a Receiver of chars reads: an optional method per message of the package
@@ -422,6 +854,7 @@ export type AnyMessage =
  */
 export interface Handler {
   onCharKeys?(value: CharKeys): void;
+  onGradeKeys?(value: GradeKeys): void;
   onMessage?(value: AnyMessage): void;
 }
 
@@ -432,6 +865,7 @@ export interface Handler {
  */
 export interface ProxyHandler {
   onCharKeysFrame?(frame: Uint8Array): void;
+  onGradeKeysFrame?(frame: Uint8Array): void;
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
@@ -440,6 +874,8 @@ function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unkno
   switch (typeId) {
   case 1:
     return CharKeys.fromFbe(frame, limits);
+  case 2:
+    return GradeKeys.fromFbe(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -450,6 +886,8 @@ function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unk
   switch (typeId) {
   case 1:
     return CharKeys.fromFinal(frame, limits);
+  case 2:
+    return GradeKeys.fromFinal(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -463,6 +901,13 @@ function deliverTo(h: Handler, typeId: number, value: unknown): void {
       h.onCharKeys(value as CharKeys);
     } else {
       h.onMessage?.(value as CharKeys);
+    }
+    break;
+  case 2:
+    if (h.onGradeKeys !== undefined) {
+      h.onGradeKeys(value as GradeKeys);
+    } else {
+      h.onMessage?.(value as GradeKeys);
     }
     break;
   }
@@ -562,6 +1007,9 @@ export class Proxy extends fbe.FrameReceiver {
     case 1:
       error = CharKeys.verifyFbe(frame, limits);
       break;
+    case 2:
+      error = GradeKeys.verifyFbe(frame, limits);
+      break;
     default:
       return fbe.UNKNOWN_TYPE;
     }
@@ -577,6 +1025,13 @@ export class Proxy extends fbe.FrameReceiver {
     case 1:
       if (h.onCharKeysFrame !== undefined) {
         h.onCharKeysFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 2:
+      if (h.onGradeKeysFrame !== undefined) {
+        h.onGradeKeysFrame(frame);
       } else {
         h.onFrame?.(typeId, frame);
       }

@@ -5,10 +5,36 @@
 package chars
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
+
+// Grade is the enum chars.Grade (on the wire: uint8).
+type Grade uint8
+
+const (
+	GradeLow  Grade = 1
+	GradeMid  Grade = 127
+	GradeHigh Grade = 128
+	GradeTop  Grade = 200
+)
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v Grade) String() string {
+	switch v {
+	case GradeLow:
+		return "low"
+	case GradeMid:
+		return "mid"
+	case GradeHigh:
+		return "high"
+	case GradeTop:
+		return "top"
+	}
+	return "<unknown>"
+}
 
 // CharKeys is the struct chars.CharKeys (type id 1).
 type CharKeys struct {
@@ -483,11 +509,485 @@ func (v *CharKeys) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// GradeKeys is the struct chars.GradeKeys (type id 2).
+type GradeKeys struct {
+	Grades       []Grade
+	CountByGrade map[Grade]int32
+}
+
+// TypeID is the type id of chars.GradeKeys.
+func (GradeKeys) TypeID() uint32 {
+	return 2
+}
+
+// NewGradeKeys is a new GradeKeys with the schema's defaults.
+func NewGradeKeys() *GradeKeys {
+	v := new(GradeKeys)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *GradeKeys) Reset() {
+	v.Grades = v.Grades[:0]
+	clear(v.CountByGrade)
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *GradeKeys) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 2)
+	if i, k := fbe.Repeated(v.Grades); k >= 0 {
+		w.SameElements("grades", i, k)
+		return
+	}
+	s1 := fbe.Sorted(v.Grades, cmp.Compare[Grade])
+	e2 := w.Vector(b, b+8, len(s1), 1)
+	for i3 := range s1 {
+		w.PutU8(e2+i3*1, uint8(s1[i3]))
+	}
+	e4 := w.Vector(b, b+12, len(v.CountByGrade), 5)
+	for i5, k6 := range fbe.SortedKeys(v.CountByGrade, cmp.Compare[Grade]) {
+		x7 := v.CountByGrade[k6]
+		w.PutU8(e4+i5*5, uint8(k6))
+		w.PutI32(e4+i5*5+1, x7)
+	}
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *GradeKeys) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Grades = v.Grades[:0]
+		fallthrough
+	case 1:
+		clear(v.CountByGrade)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *GradeKeys) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 2, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	e8, n9 := r.Vector(b, b+8, 1, 1, "grades")
+	v.Grades = fbe.Resize(v.Grades, n9)
+	for i10 := range n9 {
+		v.Grades[i10] = Grade(r.U8(e8 + i10*1))
+	}
+	if _, k := fbe.Repeated(v.Grades); k >= 0 {
+		r.DuplicateKey("grades", e8-4)
+		return
+	}
+	if n < 16 {
+		v.fbeDefaults(1)
+		return
+	}
+	e11, n12 := r.Vector(b, b+12, 5, 5, "countByGrade")
+	if v.CountByGrade == nil {
+		v.CountByGrade = make(map[Grade]int32, n12)
+	} else {
+		clear(v.CountByGrade)
+	}
+	for i13 := range n12 {
+		var k14 Grade
+		var x15 int32
+		k14 = Grade(r.U8(e11 + i13*5))
+		x15 = r.I32(e11 + i13*5 + 1)
+		if _, dup := v.CountByGrade[k14]; dup {
+			r.DuplicateKey("countByGrade", e11+i13*5)
+			return
+		}
+		v.CountByGrade[k14] = x15
+	}
+}
+
+// FBEVerifyGradeKeys checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyGradeKeys(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 2, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t16 []Grade
+	e17, n18 := r.Vector(b, b+8, 1, 1, "grades")
+	t16 = fbe.Resize(t16, n18)
+	for i19 := range n18 {
+		t16[i19] = Grade(r.U8(e17 + i19*1))
+	}
+	if _, k := fbe.Repeated(t16); k >= 0 {
+		r.DuplicateKey("grades", e17-4)
+		return
+	}
+	if n < 16 {
+		return
+	}
+	var t20 map[Grade]int32
+	e21, n22 := r.Vector(b, b+12, 5, 5, "countByGrade")
+	if t20 == nil {
+		t20 = make(map[Grade]int32, n22)
+	} else {
+		clear(t20)
+	}
+	for i23 := range n22 {
+		var k24 Grade
+		var x25 int32
+		k24 = Grade(r.U8(e21 + i23*5))
+		x25 = r.I32(e21 + i23*5 + 1)
+		if _, dup := t20[k24]; dup {
+			r.DuplicateKey("countByGrade", e21+i23*5)
+			return
+		}
+		t20[k24] = x25
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *GradeKeys) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *GradeKeys) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("chars.GradeKeys")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *GradeKeys) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *GradeKeys) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("chars.GradeKeys")
+	}
+	return r.Err()
+}
+
+// VerifyFBEGradeKeys is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEGradeKeys(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyGradeKeys(&r, 0, 4)
+	r.Within("chars.GradeKeys")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *GradeKeys) FBEWriteFinal(w *fbe.Writer) {
+	if i, k := fbe.Repeated(v.Grades); k >= 0 {
+		w.SameElements("grades", i, k)
+		return
+	}
+	s26 := fbe.Sorted(v.Grades, cmp.Compare[Grade])
+	w.AppendCount(len(s26))
+	for i27 := range s26 {
+		w.AppendU8(uint8(s26[i27]))
+	}
+	w.AppendCount(len(v.CountByGrade))
+	for _, k29 := range fbe.SortedKeys(v.CountByGrade, cmp.Compare[Grade]) {
+		x30 := v.CountByGrade[k29]
+		w.AppendU8(uint8(k29))
+		w.AppendI32(x30)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *GradeKeys) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	n31 := r.FinalCount(1, 1, "grades")
+	v.Grades = fbe.Resize(v.Grades, n31)
+	for i32 := range n31 {
+		if p33 := r.Fixed(1, "grades"); p33 >= 0 {
+			v.Grades[i32] = Grade(r.U8(p33))
+		}
+	}
+	if _, k := fbe.Repeated(v.Grades); k >= 0 {
+		r.DuplicateKey("grades", r.Pos)
+		return
+	}
+	n34 := r.FinalCount(5, 5, "countByGrade")
+	if v.CountByGrade == nil {
+		v.CountByGrade = make(map[Grade]int32, n34)
+	} else {
+		clear(v.CountByGrade)
+	}
+	for i35 := 0; i35 < n34; i35++ {
+		var k36 Grade
+		var x37 int32
+		if p38 := r.Fixed(1, "countByGrade"); p38 >= 0 {
+			k36 = Grade(r.U8(p38))
+		}
+		if p39 := r.Fixed(4, "countByGrade"); p39 >= 0 {
+			x37 = r.I32(p39)
+		}
+		if _, dup := v.CountByGrade[k36]; dup {
+			r.DuplicateKey("countByGrade", r.Pos)
+			return
+		}
+		v.CountByGrade[k36] = x37
+	}
+}
+
+// FBEVerifyFinalGradeKeys checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalGradeKeys(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	var t40 []Grade
+	n41 := r.FinalCount(1, 1, "grades")
+	t40 = fbe.Resize(t40, n41)
+	for i42 := range n41 {
+		if p43 := r.Fixed(1, "grades"); p43 >= 0 {
+			t40[i42] = Grade(r.U8(p43))
+		}
+	}
+	if _, k := fbe.Repeated(t40); k >= 0 {
+		r.DuplicateKey("grades", r.Pos)
+		return
+	}
+	var t44 map[Grade]int32
+	n45 := r.FinalCount(5, 5, "countByGrade")
+	if t44 == nil {
+		t44 = make(map[Grade]int32, n45)
+	} else {
+		clear(t44)
+	}
+	for i46 := 0; i46 < n45; i46++ {
+		var k47 Grade
+		var x48 int32
+		if p49 := r.Fixed(1, "countByGrade"); p49 >= 0 {
+			k47 = Grade(r.U8(p49))
+		}
+		if p50 := r.Fixed(4, "countByGrade"); p50 >= 0 {
+			x48 = r.I32(p50)
+		}
+		if _, dup := t44[k47]; dup {
+			r.DuplicateKey("countByGrade", r.Pos)
+			return
+		}
+		t44[k47] = x48
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *GradeKeys) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *GradeKeys) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("chars.GradeKeys")
+	return w.EndFinal(2)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *GradeKeys) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *GradeKeys) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("chars.GradeKeys")
+	}
+	return r.Err()
+}
+
+// VerifyFinalGradeKeys is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalGradeKeys(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	FBEVerifyFinalGradeKeys(&r)
+	r.EndFinal()
+	r.Within("chars.GradeKeys")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *GradeKeys) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("GradeKeys(grades=")
+	s2 := fbe.Sorted(v.Grades, cmp.Compare[Grade])
+	t.Count(len(s2), "{")
+	for i1 := range s2 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(s2[i1].String())
+	}
+	t.Raw("},countByGrade=")
+	t.Count(len(v.CountByGrade), "<{")
+	for i3, k4 := range fbe.SortedKeys(v.CountByGrade, cmp.Compare[Grade]) {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		x5 := v.CountByGrade[k4]
+		t.Raw(k4.String())
+		t.Raw("->")
+		t.Int(int64(x5))
+	}
+	t.Raw("}>)")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v GradeKeys) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *GradeKeys) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"grades":`)
+	if i, k := fbe.Repeated(v.Grades); k >= 0 {
+		j.SameElements("grades", i, k)
+		return
+	}
+	s2 := fbe.Sorted(v.Grades, cmp.Compare[Grade])
+	j.Byte('[')
+	for i1 := range s2 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(s2[i1]))
+	}
+	j.Raw(`],"countByGrade":{`)
+	for i3, k4 := range fbe.SortedKeys(v.CountByGrade, cmp.Compare[Grade]) {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.KeyUint(uint64(k4))
+		x5 := v.CountByGrade[k4]
+		j.Int(int64(x5))
+	}
+	j.Raw(`}}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *GradeKeys) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "grades":
+			r.Once(&seen[0], name)
+			if r.BeginArray("grades") {
+				v.Grades = v.Grades[:0]
+				for i6 := 0; r.More(); i6++ {
+					r.Spend(1, "grades")
+					v.Grades = fbe.Grow(v.Grades)
+					v.Grades[i6] = Grade(r.Uint(255, "grades"))
+				}
+				if _, k := fbe.Repeated(v.Grades); k >= 0 {
+					r.DuplicateElement("grades")
+					return
+				}
+			}
+		case "countByGrade":
+			r.Once(&seen[1], name)
+			if r.BeginObject("countByGrade") {
+				if v.CountByGrade == nil {
+					v.CountByGrade = make(map[Grade]int32)
+				} else {
+					clear(v.CountByGrade)
+				}
+				for r.More() {
+					r.Spend(5, "countByGrade")
+					key7 := r.Name()
+					k8 := Grade(r.KeyUint(key7, 255, "countByGrade"))
+					var x9 int32
+					x9 = int32(r.Int(-2147483648, 2147483647, "countByGrade"))
+					if _, dup := v.CountByGrade[k8]; dup {
+						r.DuplicateKey("countByGrade")
+						return
+					}
+					v.CountByGrade[k8] = x9
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v GradeKeys) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *GradeKeys) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("chars.GradeKeys")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *GradeKeys) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *GradeKeys) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("chars.GradeKeys")
+	return r.Err()
+}
+
 // Handler gets the messages a Receiver of chars reads: one method per message of the
 // package and of its imports. Each value is new; the handler may keep it.
 // Embed BaseHandler to implement only some methods, or use HandlerFunc.
 type Handler interface {
 	OnCharKeys(v *CharKeys)
+	OnGradeKeys(v *GradeKeys)
 }
 
 // BaseHandler ignores every message: embed it in a Handler and define the methods you need.
@@ -496,12 +996,18 @@ type BaseHandler struct{}
 // OnCharKeys ignores a chars.CharKeys.
 func (BaseHandler) OnCharKeys(*CharKeys) {}
 
+// OnGradeKeys ignores a chars.GradeKeys.
+func (BaseHandler) OnGradeKeys(*GradeKeys) {}
+
 // HandlerFunc is a Handler that hands every message to one function (a type switch tells them
 // apart), as http.HandlerFunc.
 type HandlerFunc func(v any)
 
 // OnCharKeys calls f(v).
 func (f HandlerFunc) OnCharKeys(v *CharKeys) { f(v) }
+
+// OnGradeKeys calls f(v).
+func (f HandlerFunc) OnGradeKeys(v *GradeKeys) { f(v) }
 
 // Sender writes the messages of chars and its imports as versioned frames
 // (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
@@ -520,6 +1026,11 @@ func (s *Sender) SendCharKeys(v *CharKeys) (int, error) {
 	return s.Sender.SendFrame(v.AppendFBE)
 }
 
+// SendGradeKeys sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendGradeKeys(v *GradeKeys) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
 // FinalSender writes the messages of chars and its imports as final frames
 // (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
 // Safe for concurrent use.
@@ -534,6 +1045,11 @@ func NewFinalSender(out io.Writer) *FinalSender {
 
 // SendCharKeys sends v as a final frame; it returns the frame's size.
 func (s *FinalSender) SendCharKeys(v *CharKeys) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendGradeKeys sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendGradeKeys(v *GradeKeys) (int, error) {
 	return s.Sender.SendFrame(v.AppendFinal)
 }
 
@@ -578,6 +1094,14 @@ func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (
 		}
 		if r.Handler != nil {
 			r.Handler.OnCharKeys(v)
+		}
+	case 2:
+		v := new(GradeKeys)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnGradeKeys(v)
 		}
 	default:
 		return false, nil
@@ -627,6 +1151,14 @@ func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limi
 		if r.Handler != nil {
 			r.Handler.OnCharKeys(v)
 		}
+	case 2:
+		v := new(GradeKeys)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnGradeKeys(v)
+		}
 	default:
 		return false, nil
 	}
@@ -637,6 +1169,7 @@ func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limi
 // or forward unchanged. A frame is valid during the call only (copy what you keep).
 type ProxyHandler interface {
 	OnCharKeysFrame(frame []byte)
+	OnGradeKeysFrame(frame []byte)
 }
 
 // BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
@@ -644,6 +1177,9 @@ type BaseProxyHandler struct{}
 
 // OnCharKeysFrame ignores a chars.CharKeys frame.
 func (BaseProxyHandler) OnCharKeysFrame([]byte) {}
+
+// OnGradeKeysFrame ignores a chars.GradeKeys frame.
+func (BaseProxyHandler) OnGradeKeysFrame([]byte) {}
 
 // Proxy dispatches versioned frames of chars like a Receiver but hands the verified frame,
 // not a decoded value, to Handler (docs/format.md 7.5).
@@ -685,6 +1221,13 @@ func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (boo
 		if x.Handler != nil {
 			x.Handler.OnCharKeysFrame(frame)
 		}
+	case 2:
+		if err := VerifyFBEGradeKeys(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnGradeKeysFrame(frame)
+		}
 	default:
 		return false, nil
 	}
@@ -702,6 +1245,13 @@ type clientHandler struct {
 func (h clientHandler) OnCharKeys(v *CharKeys) {
 	if *h.notify != nil {
 		(*h.notify).OnCharKeys(v)
+	}
+}
+
+// OnGradeKeys hands v to notify.
+func (h clientHandler) OnGradeKeys(v *GradeKeys) {
+	if *h.notify != nil {
+		(*h.notify).OnGradeKeys(v)
 	}
 }
 

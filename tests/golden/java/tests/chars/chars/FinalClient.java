@@ -31,6 +31,11 @@ public class FinalClient {
             public void onReceive(CharKeys value) {
                 notify.onReceive(value);
             }
+
+            @Override
+            public void onReceive(GradeKeys value) {
+                notify.onReceive(value);
+            }
         });
     }
 

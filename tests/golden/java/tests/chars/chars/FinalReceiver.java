@@ -25,6 +25,9 @@ public class FinalReceiver extends FrameReceiver {
             case 1:
                 handler.onReceive(CharKeys.fromFinal(frame, offset, size, limits));
                 return true;
+            case 2:
+                handler.onReceive(GradeKeys.fromFinal(frame, offset, size, limits));
+                return true;
             default:
                 return false;
         }

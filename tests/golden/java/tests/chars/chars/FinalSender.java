@@ -27,4 +27,15 @@ public class FinalSender extends FrameSender {
     public int send(CharKeys value) throws IOException {
         return sendFrame(value::writeFinal);
     }
+
+    /**
+     * Sends a chars.GradeKeys.
+     *
+     * @param value the message
+     * @return the frame's size
+     * @throws IOException from the stream
+     */
+    public int send(GradeKeys value) throws IOException {
+        return sendFrame(value::writeFinal);
+    }
 }

@@ -20,4 +20,9 @@ public interface Handler {
     default void onReceive(CharKeys value) {
         onMessage(value);
     }
+
+    /** @param value a chars.GradeKeys (type id 2) */
+    default void onReceive(GradeKeys value) {
+        onMessage(value);
+    }
 }

@@ -26,6 +26,10 @@ public class Proxy extends FrameReceiver {
                 CharKeys.verifyFbe(frame, offset, size, limits);
                 handler.onCharKeysFrame(frame, offset, size);
                 return true;
+            case 2:
+                GradeKeys.verifyFbe(frame, offset, size, limits);
+                handler.onGradeKeysFrame(frame, offset, size);
+                return true;
             default:
                 return false;
         }

@@ -28,4 +28,15 @@ public interface ProxyHandler {
     default void onCharKeysFrame(byte[] frame, int offset, int size) {
         onFrame(CharKeys.TYPE_ID, frame, offset, size);
     }
+
+    /**
+     * A frame of chars.GradeKeys (type id 2).
+     *
+     * @param frame  the buffer
+     * @param offset the frame's first byte
+     * @param size   the frame's size
+     */
+    default void onGradeKeysFrame(byte[] frame, int offset, int size) {
+        onFrame(GradeKeys.TYPE_ID, frame, offset, size);
+    }
 }

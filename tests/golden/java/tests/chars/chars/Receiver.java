@@ -25,6 +25,9 @@ public class Receiver extends FrameReceiver {
             case 1:
                 handler.onReceive(CharKeys.fromFbe(frame, offset, size, limits));
                 return true;
+            case 2:
+                handler.onReceive(GradeKeys.fromFbe(frame, offset, size, limits));
+                return true;
             default:
                 return false;
         }

@@ -22,6 +22,8 @@ open class FinalClient(out: OutputStream, private val notify: Handler) {
     /** The receiver (limits, errors). */
     val receiver = FinalReceiver(object : Handler {
         override fun onReceive(value: CharKeys) = notify.onReceive(value)
+
+        override fun onReceive(value: GradeKeys) = notify.onReceive(value)
     })
 
     /** The number of requests waiting for their response. */

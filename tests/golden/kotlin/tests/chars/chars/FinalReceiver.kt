@@ -14,6 +14,7 @@ open class FinalReceiver(private val handler: Handler) : FrameReceiver(true) {
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> handler.onReceive(CharKeys.fromFinal(frame, offset, size, limits))
+            2 -> handler.onReceive(GradeKeys.fromFinal(frame, offset, size, limits))
             else -> return false
         }
         return true

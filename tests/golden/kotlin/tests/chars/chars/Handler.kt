@@ -13,4 +13,7 @@ interface Handler {
 
     /** A chars.CharKeys (type id 1). */
     fun onReceive(value: CharKeys) = onMessage(value)
+
+    /** A chars.GradeKeys (type id 2). */
+    fun onReceive(value: GradeKeys) = onMessage(value)
 }

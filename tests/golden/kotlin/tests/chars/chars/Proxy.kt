@@ -17,6 +17,10 @@ open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
                 CharKeys.verifyFbe(frame, offset, size, limits)
                 handler.onCharKeysFrame(frame, offset, size)
             }
+            2 -> {
+                GradeKeys.verifyFbe(frame, offset, size, limits)
+                handler.onGradeKeysFrame(frame, offset, size)
+            }
             else -> return false
         }
         return true

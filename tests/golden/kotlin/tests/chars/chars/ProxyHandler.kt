@@ -13,4 +13,7 @@ interface ProxyHandler {
 
     /** A frame of chars.CharKeys (type id 1). */
     fun onCharKeysFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(CharKeys.TYPE_ID, frame, offset, size)
+
+    /** A frame of chars.GradeKeys (type id 2). */
+    fun onGradeKeysFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(GradeKeys.TYPE_ID, frame, offset, size)
 }

@@ -14,6 +14,7 @@ open class Receiver(private val handler: Handler) : FrameReceiver(false) {
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> handler.onReceive(CharKeys.fromFbe(frame, offset, size, limits))
+            2 -> handler.onReceive(GradeKeys.fromFbe(frame, offset, size, limits))
             else -> return false
         }
         return true

@@ -14,4 +14,8 @@ open class Sender(out: OutputStream) : FrameSender(out) {
     /** Sends a chars.CharKeys; returns the frame's size. */
     @Throws(IOException::class)
     fun send(value: CharKeys): Int = sendFrame(value::writeFbe)
+
+    /** Sends a chars.GradeKeys; returns the frame's size. */
+    @Throws(IOException::class)
+    fun send(value: GradeKeys): Int = sendFrame(value::writeFbe)
 }
