@@ -142,6 +142,26 @@ namespace Fbe.Tests
             Assert.AreEqual(0, GC.GetAllocatedBytesForCurrentThread() - before, "bytes allocated over " + N + " serializes of both models");
         }
 
+        [Test]
+        public void AFinalRootInAReusedWriterIsTheFreshWritersBytes()
+        {
+            // Append stores fixed values into bytes it does not clear first: every byte must be written again
+            var codec = Codecs.Vector(Codecs.Bool);
+            var w = new Writer();
+            w.BeginFinal();
+            Codecs.Vector(Codecs.Int64).Append(w, new List<long> { -1, -1, -1, -1 });
+            w.EndFinal(1);
+            var v = new List<bool> { false, true, false, false, false, false, false, false, false, false, false, false };
+            w.BeginFinal();
+            codec.Append(w, v);
+            w.EndFinal(1);
+            var fresh = new Writer();
+            fresh.BeginFinal();
+            codec.Append(fresh, v);
+            fresh.EndFinal(1);
+            Assert.AreEqual(fresh.ToArray(), w.ToArray());
+        }
+
         private static void Serialize(Codec<List<int>> codec, Writer w, List<int> v)
         {
             w.BeginVersioned();

@@ -124,13 +124,13 @@ namespace Fbe
 
         /// <summary>The value at <paramref name="at"/> of <paramref name="b"/>.</summary>
         public abstract T At(byte[] b, int at);
-        /// <summary>Stores the value at <paramref name="at"/>.</summary>
+        /// <summary>Stores the value at <paramref name="at"/>, every one of its Slot bytes (Append does not clear them).</summary>
         public abstract void Store(Writer w, int at, T v);
 
         public override T Get(Reader r, int bas, int slot) { return At(r.Data, slot); }
         public override T Take(Reader r) { return At(r.Data, r.Fixed(Slot, "")); }
         public override void Put(Writer w, int bas, int slot, T v) { Store(w, slot, v); }
-        public override void Append(Writer w, T v) { Store(w, w.Alloc(Slot), v); }
+        public override void Append(Writer w, T v) { Store(w, w.Extend(Slot), v); }
         public override void Check(Reader r, int bas, int slot) { }
         public override void CheckFinal(Reader r) { r.Fixed(Slot, ""); }
     }

@@ -127,6 +127,16 @@ namespace Fbe
         public void AppendGuid(Guid v) { Reserve(16); PutGuid(_size, v); _size += 16; }
         public void AppendDecimal(decimal v) { Reserve(16); PutDecimal(_size, v); _size += 16; }
 
+        /// <summary>Appends <paramref name="n"/> bytes left as they were and returns their position: for a
+        /// caller that writes every one of them (a fixed value's Store), spared Alloc's clearing.</summary>
+        public int Extend(int n)
+        {
+            Reserve(n);
+            int p = _size;
+            _size += n;
+            return p;
+        }
+
         // ------------------------------------------------------------ versioned model
 
         /// <summary>Starts a versioned root (docs/format.md 3.2): 8 header bytes; the top struct's slot is at 4, base 0.</summary>
