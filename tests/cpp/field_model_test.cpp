@@ -823,6 +823,15 @@ TEST(View, HostileBuffersReadNothingOutside) {
     };
     for (std::size_t size = 0; size <= good.size(); size += 7)
         walk(std::vector<uint8_t>(good.begin(), good.begin() + std::ptrdiff_t(size)));
+    // Truncations whose root size says what is there: the root is found and
+    // its blocks cut anywhere (a body's header in, its fields out...). With
+    // StructView's check of the body's size left out, ASan finds a read
+    // beyond the bytes here (shown on vectors.Holder).
+    for (std::size_t size = 16; size <= good.size(); ++size) {
+        std::vector<uint8_t> cut(good.begin(), good.begin() + std::ptrdiff_t(size));
+        FBE::store_u32(cut.data(), uint32_t(size));
+        walk(cut);
+    }
     for (std::size_t i = 0; i < good.size(); ++i) {
         std::vector<uint8_t> bad = good;
         bad[i] = uint8_t(bad[i] ^ 0xA5);
