@@ -62,6 +62,17 @@ class JsonReadTest < Minitest::Test
             /duplicate member "a"/)
   end
 
+  # -0 is negative zero in a double and 0 in an integer; -0.0 is no integer (docs/limits.md 7).
+  def test_negative_zero
+    need_shared(self)
+    order = Proto::Order.from_json('{"id":-0,"symbol":"-0","price":-0,"volume":-0.0}')
+    assert_equal [0, '-0'], [order.id, order.symbol]
+    assert_equal [-Float::INFINITY, -Float::INFINITY], [1 / order.price, 1 / order.volume]
+    order = Proto::Order.from_json('{"id":-0,"price":1e-0,"volume":2.50}')
+    assert_equal [1.0, 2.5], [order.price, order.volume]
+    refused(Proto::Order, '{"id":-0.0,"price":-0}', /JSON integer expected, got Float \(proto\.Order\.id\)/)
+  end
+
   def test_decimal_text
     need_shared(self)
     long = '1' * 65

@@ -9,6 +9,17 @@ module Fbe
   # for the raw bytes 0x80..0xFF. Every value made is charged against the decode budget of the
   # text's length (docs/limits.md 3).
   module JsonRead
+    # The number -0 of a document (JsonRead.negative_zeros): -0.0 where a float or double reads
+    # it, 0 where an integer does.
+    NEGATIVE_ZERO = Object.new.freeze
+
+    # The fractions of a document holding -0: Float's, but -0.0, which was -0.
+    module NegativeZero
+      def self.try_convert(text)
+        text == '-0.0' ? NEGATIVE_ZERO : BigDecimal(text).to_f
+      end
+    end
+
     # An object of the document: a member given twice is refused (no reader keeps the first or the last).
     class Members < Hash
       def []=(name, value)
@@ -23,6 +34,9 @@ module Fbe
     # \ud83d\ud83d into one character), not itself escaped by a backslash.
     LONE_HIGH = /(?<!\\)(?:\\\\)*\\u[dD][89abAB]\h\h(?!\\u[dD][c-fC-F]\h\h)/
     BOM = "\xEF\xBB\xBF".b.freeze
+    # The number -0 (which Ruby's parser reads as the Integer 0) and the number -0.0, outside strings.
+    BARE_NEGATIVE_ZERO = /(?<![0-9eE.])-0(?![0-9.eE])/
+    ZERO_TOKENS = /"(?:[^"\\]|\\.)*"|(?<![0-9eE.])-0(?:\.0)?(?![0-9.eE])/m
     NONFINITE = { 'NaN' => Float::NAN, 'Infinity' => Float::INFINITY, '-Infinity' => -Float::INFINITY }.freeze
     FLT_MAX = 3.4028234663852886e38
     MAX_DECIMAL_TEXT = 64
@@ -45,12 +59,30 @@ module Fbe
       lone = utf8.include?('\\u') && utf8[LONE_HIGH]
       raise DecodeError, "lone surrogate escape #{lone[-6..]}" if lone
 
-      tree = JSON.parse(utf8, object_class: Members, max_nesting: 3 * reader.max_depth, create_additions: false)
+      options = { object_class: Members, max_nesting: 3 * reader.max_depth, create_additions: false }
+      if utf8.match?(BARE_NEGATIVE_ZERO)
+        utf8 = negative_zeros(utf8)
+        options[:decimal_class] = NegativeZero
+      end
+      tree = JSON.parse(utf8, **options)
       [utf8.match?(/\\u[dD][c-fC-F]/) ? unescape(tree) : tree, reader]
     rescue JSON::NestingError
       raise DecodeError, "JSON arrays and objects nested deeper than #{3 * reader.max_depth}"
     rescue JSON::ParserError => e
       raise DecodeError, "invalid JSON: #{e.message[0, 80]}"
+    end
+
+    # The text with each number -0 spelled -0.0 and each -0.0 spelled -0.00, so that the parser, its
+    # fractions read by NegativeZero.try_convert, gives NEGATIVE_ZERO for -0 (docs/limits.md 7:
+    # negative zero in a float or double, 0 in an integer).
+    def negative_zeros(text)
+      text.gsub(ZERO_TOKENS) do |t|
+        case t
+        when '-0' then '-0.0'
+        when '-0.0' then '-0.00'
+        else t
+        end
+      end
     end
 
     # The tree with every \udc80..\udcff escape as its raw byte; any other lone surrogate is refused.
@@ -84,6 +116,7 @@ module Fbe
     end
 
     def integer(value, range, field)
+      value = 0 if value.equal?(NEGATIVE_ZERO)
       raise mismatch('integer', value, field) unless value.is_a?(Integer)
       raise DecodeError.new("JSON integer #{value} out of range", nil, field) unless range.cover?(value)
 
@@ -96,6 +129,7 @@ module Fbe
         raise DecodeError.new("JSON number #{value} out of double range", nil, field) if value.infinite?
 
         value
+      when NEGATIVE_ZERO then -0.0
       when Integer
         value.to_f.tap { |d| raise DecodeError.new('JSON number out of double range', nil, field) if d.infinite? }
       when String
@@ -140,6 +174,8 @@ module Fbe
 
     def decimal(value, field)
       return decimal_text(value, field) if value.is_a?(String)
+
+      value = 0 if value.equal?(NEGATIVE_ZERO)
       raise mismatch('string', value, field) unless value.is_a?(Numeric)
 
       d = value.to_f
