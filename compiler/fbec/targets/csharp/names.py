@@ -21,7 +21,7 @@ JSON member names and the text form keep the schema's names.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import TableIdents, scope_idents
 from fbec.targets.rust.names import camel as pascal  # the same words, each capitalized
 
 KEYWORDS = frozenset({
@@ -55,15 +55,13 @@ CLASS_MEMBERS = frozenset({
 })
 
 
-class Idents:
+class Idents(TableIdents):
     """The identifiers of one schema's generated C# code."""
 
     def __init__(self, schema: ir.Schema) -> None:
+        super().__init__()
         self.namespaces = scope_idents(((p.name, ".".join(pascal(x) for x in p.name.split("."))) for p in schema.packages),
                                        lambda x: x in KEYWORDS or x in NAMESPACE_USES)
-        self.types: dict[str, str] = {}
-        self.fields: dict[tuple[str, str], str] = {}
-        self.values: dict[tuple[str, str], str] = {}
         for p in schema.packages:
             decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
             self.types.update(scope_idents(((q, pascal(n)) for q, n in decls),
@@ -75,17 +73,7 @@ class Idents:
                 own = scope_idents(((f.name, pascal(f.name)) for f in s.fields), taken.__contains__)
                 self.fields.update({(s.qualified, k): v for k, v in {**inherited, **own}.items()})
             for e in p.enums + p.flags:
-                idents = scope_idents(((v.name, pascal(v.name)) for v in e.values), lambda x: x in KEYWORDS)
-                self.values.update({(e.qualified, k): v for k, v in idents.items()})
+                self.scope(self.values, e.qualified, ((v.name, pascal(v.name)) for v in e.values), lambda x: x in KEYWORDS)
 
     def namespace(self, package: str) -> str:
         return self.namespaces[package]
-
-    def type(self, qualified: str) -> str:
-        return self.types[qualified]
-
-    def field(self, struct: str, name: str) -> str:
-        return self.fields[(struct, name)]
-
-    def value(self, enum: str, name: str) -> str:
-        return self.values[(enum, name)]

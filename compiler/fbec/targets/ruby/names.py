@@ -21,7 +21,7 @@ JSON member names and the text form keep the schema's names.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import TableIdents, scope_idents
 from fbec.targets.rust.names import camel, words
 
 KEYWORDS = frozenset({
@@ -82,25 +82,22 @@ def screaming(name: str) -> str:
     return out if out[:1].isalpha() else "X" + out
 
 
-class Idents:
+class Idents(TableIdents):
     """The identifiers of one schema's generated Ruby code."""
 
     def __init__(self, schema: ir.Schema) -> None:
+        super().__init__()
         self.modules = scope_idents(((p.name, camel(p.name)) for p in schema.packages), lambda x: x in CORE)
         self.files = {p.name: snake(p.name) for p in schema.packages}
-        self.types: dict[str, str] = {}
-        self.fields: dict[tuple[str, str], str] = {}
-        self.values: dict[tuple[str, str], str] = {}
         for p in schema.packages:
             decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
             self.types.update(scope_idents(((q, camel(n)) for q, n in decls), lambda x: x in MODULE_USES))
             for s in p.structs:
-                idents = scope_idents(((f.name, snake(f.name)) for f in s.all_fields),
-                                      lambda x: x in KEYWORDS or x in OBJECT_METHODS or x in MEMBERS)
-                self.fields.update({(s.qualified, k): v for k, v in idents.items()})
+                self.scope(self.fields, s.qualified, ((f.name, snake(f.name)) for f in s.all_fields),
+                           lambda x: x in KEYWORDS or x in OBJECT_METHODS or x in MEMBERS)
             for e in p.enums + p.flags:
-                idents = scope_idents(((v.name, screaming(v.name)) for v in e.values), lambda x: x in ENUM_MEMBERS or x in KEYWORDS or x in GLOBALS)
-                self.values.update({(e.qualified, k): v for k, v in idents.items()})
+                self.scope(self.values, e.qualified, ((v.name, screaming(v.name)) for v in e.values),
+                           lambda x: x in ENUM_MEMBERS or x in KEYWORDS or x in GLOBALS)
 
     def module(self, package: str) -> str:
         return self.modules[package]
@@ -108,12 +105,3 @@ class Idents:
     def file(self, package: str) -> str:
         """The generated file's name (without .rb), the name `require_relative` loads."""
         return self.files[package]
-
-    def type(self, qualified: str) -> str:
-        return self.types[qualified]
-
-    def field(self, struct: str, name: str) -> str:
-        return self.fields[(struct, name)]
-
-    def value(self, enum: str, name: str) -> str:
-        return self.values[(enum, name)]
