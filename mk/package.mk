@@ -5,7 +5,8 @@
 #                       outside the repository (pip install of the repo into a new venv, go mod
 #                       edit -replace, npm install of a path and of the npm pack tarball, mvn
 #                       install of runtime/java and the sample poms of examples/packages for Java
-#                       and Kotlin, FetchContent for C++), code generated from the test's own
+#                       and Kotlin, FetchContent for C++, runtime/csharp's Makefile and mcs for
+#                       C#, gem build + gem install into a GEM_HOME for Ruby), code generated from the test's own
 #                       schema, the bytes Python writes read and written back identically by
 #                       every language, the bytes C++ writes too, and a Go server exchanging
 #                       an Order over a socket with a Python and a JavaScript client
@@ -15,7 +16,7 @@
 .PHONY: test-package test-packages
 TEST_TARGETS += test-packages
 
-test-packages: test-package
+test-packages: test-package csharp-toolchain ruby-toolchain
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	MVN="$(MVN)" NPM="$(NPM)" NODE="$(NODE)" GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/package/test_consumers.py
 

@@ -43,6 +43,14 @@ def mcs(out: Path, sources: list[Path], references: list[Path], library: bool = 
         sys.exit(f"build.py: mcs failed for {out.name}:\n{result.stdout}{result.stderr}")
 
 
+def build_runtime(out: Path) -> None:
+    """out/Fbe.dll by the runtime's own Makefile, the rule a user runs (docs/csharp.md)."""
+    result = subprocess.run(["make", "-s", "-C", str(REPO / "runtime" / "csharp"), f"OUT={out}", f"NEWTONSOFT={REFERENCES[1]}"],
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"build.py: make -C runtime/csharp failed:\n{result.stdout}{result.stderr}")
+
+
 def schema_with_imports(schema: Path) -> list[Path]:
     """The schema and the schemas it imports (`import x` is x.fbe beside it), transitively."""
     out: list[Path] = []
@@ -107,13 +115,13 @@ def main() -> None:
     if sys.argv[1:2] == ["--testee"]:
         out = Path(sys.argv[2]).resolve()
         out.mkdir(parents=True, exist_ok=True)
-        mcs(out / "Fbe.dll", sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll"), REFERENCES[1]])
+        build_runtime(out)
         build_testee(out, out / "Fbe.dll")
         return
     build = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "csharp").resolve()
     build.mkdir(parents=True, exist_ok=True)
     fbe = build / "Fbe.dll"
-    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll"), REFERENCES[1]])
+    build_runtime(build)
     schemas = sorted((REPO / "schemas").rglob("*.fbe"))
     shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
     for schema in schemas:

@@ -14,7 +14,9 @@ TypeScript: `npm install` of the `npm pack` tarball and `fbec --typescript` thro
 tsc --strict. Java and Kotlin: `mvn install` of runtime/java, then the sample pom (Kotlin through
 kotlin-maven-plugin). C++: the sample CMake project, FetchContent of the repository and
 fbe_generate() running the wheel's fbec. Rust: the crate by path, its code generated at build time
-by fbe-build (runtime/rust-build) from build.rs with the wheel's fbec. Caches (pip, npm, ~/.m2, the Go module cache) are the
+by fbe-build (runtime/rust-build) from build.rs with the wheel's fbec. C#: Fbe.dll by
+runtime/csharp's Makefile, the program compiled with mcs. Ruby: `gem build` and `gem install`
+into the user's own GEM_HOME. Caches (pip, npm, ~/.m2, the Go module cache) are the
 user's own.
 
 C++ holds a hash map (`decimal{string}`) in a std::unordered_map and writes it in that map's
@@ -235,12 +237,40 @@ def rust_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return [project / "target" / "debug" / "app"]
 
 
+def csharp_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """C#: Fbe.dll by the runtime's Makefile (make -C runtime/csharp OUT=...), the user's program
+    compiled against it with mcs beside the code of fbec --csharp."""
+    project = scratch / "csharp"
+    shutil.copytree(EXAMPLES / "csharp", project)
+    run(["make", "-s", "-C", REPO / "runtime" / "csharp", f"OUT={project}"], scratch)
+    run([fbec, "--csharp", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run(["mcs", "-nologo", "-warnaserror", "-out:app.exe", "-r:Fbe.dll", "-r:System.Numerics.dll",
+         "App.cs", *sorted(p.relative_to(project) for p in (project / "gen").glob("*.cs"))], project)
+    return ["mono", project / "app.exe"]
+
+
+def ruby_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Ruby: gem build of a copy of runtime/ruby, gem install into the user's own GEM_HOME, the
+    code of fbec --ruby required beside the program."""
+    source = scratch / "runtime-ruby"
+    shutil.copytree(REPO / "runtime" / "ruby", source)
+    run(["gem", "build", "fbe.gemspec"], source)
+    gems = scratch / "gems"
+    run(["gem", "install", "--local", "--no-document", "--install-dir", gems, *sorted(source.glob("fbe-*.gem"))], source)
+    project = scratch / "ruby"
+    shutil.copytree(EXAMPLES / "ruby", project)
+    run([fbec, "--ruby", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    return ["env", f"GEM_HOME={gems}", f"GEM_PATH={gems}", "ruby", project / "app.rb"]
+
+
 BUILDS = {
     "cpp": cpp_program,
+    "csharp": csharp_program,
     "go": go_program,
     "java": java_program,
     "js-path": js_path_program,
     "kotlin": kotlin_program,
+    "ruby": ruby_program,
     "rust": rust_program,
     "ts-tarball": ts_tarball_program,
 }
