@@ -18,6 +18,8 @@ are added up:
   ctest         `100% tests passed, 0 tests failed out of 57`, then the
                 `(Skipped)` and `(Disabled)` lines of "The following tests
                 did not run"
+  minitest      `103 runs, 9 assertions, 1 failures, 0 errors, 2 skips`
+                (Ruby; failures and errors as failed)
   other tools   `<name>: N passed, N failed, N skipped` (the conformance
                 runner, `fbe_bench --check`, the fuzz targets); the
                 conformance runner's `(K unexpected)` are its failures, the
@@ -56,6 +58,7 @@ PYTEST_NOTHING = re.compile(r"^=*\s*no tests ran in [\d.]+s\s*=*$")
 CTEST_NOTHING = re.compile(r"^No tests were found!*$")
 CTEST_SUMMARY = re.compile(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)$")
 CTEST_NOT_RUN = re.compile(r"^\s*\d+ - \S+ \((Skipped|Disabled)\)$")
+MINITEST_SUMMARY = re.compile(r"^(\d+) runs, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) skips$")
 TOOL_SUMMARY = re.compile(r"^[a-z][\w.-]*: (\d+) passed, (\d+) failed, (\d+) skipped(?: \((\d+) unexpected\))?")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -106,6 +109,12 @@ def count_log(lines: list[str]) -> Counts:
             if m.group(1) == "Skipped":
                 counts.passed -= 1
             counts.skipped += 1
+        elif m := MINITEST_SUMMARY.match(line):
+            # Ruby's minitest counts runs; a failure, an error and a skip are each one of them.
+            runs, failures, errors, skips = (int(g) for g in m.groups())
+            counts.passed += runs - failures - errors - skips
+            counts.failed += failures + errors
+            counts.skipped += skips
         elif m := TOOL_SUMMARY.match(line):
             passed, failed, skipped = int(m.group(1)), int(m.group(2)), int(m.group(3))
             if m.group(4) is not None:

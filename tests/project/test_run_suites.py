@@ -45,6 +45,11 @@ The following tests FAILED:
     assert counts("100% tests passed, 0 tests failed out of 57\n") == (57, 0, 0)
 
 
+def test_minitest_summary():
+    assert counts("103 runs, 13340 assertions, 0 failures, 0 errors, 0 skips\n") == (103, 0, 0)
+    assert counts("10 runs, 20 assertions, 2 failures, 1 errors, 3 skips\n") == (4, 3, 3)
+
+
 def test_tool_summaries_and_known_conformance_failures():
     assert counts("bench: 14 passed, 0 failed, 2 skipped\n") == (14, 0, 2)
     # 3 failed cases, 1 of them unexpected: the other 2 are listed known failures

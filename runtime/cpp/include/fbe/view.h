@@ -64,10 +64,10 @@ struct ViewOf {
     using type = View<T>;
     static constexpr std::size_t size = VCodec<T>::inline_size;
     //! `slot`: `size` bytes that lie in the root; its offsets count from `origin`.
-    static type at(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept {
-        return type(data, size, origin, slot);
+    static type at(const uint8_t* data, std::size_t root_size, std::size_t origin, std::size_t slot) noexcept {
+        return type(data, root_size, origin, slot);
     }
-    static type absent(const uint8_t* data, std::size_t size) noexcept { return type(data, size); }
+    static type absent(const uint8_t* data, std::size_t root_size) noexcept { return type(data, root_size); }
 };
 
 //! A field's default: the value, or what a function returns (a default
@@ -105,16 +105,16 @@ template <>
 struct ViewOf<std::string> {
     using type = std::string_view;
     static constexpr std::size_t size = 4;
-    static std::string_view at(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot,
+    static std::string_view at(const uint8_t* data, std::size_t root_size, std::size_t origin, std::size_t slot,
                                std::string_view defaults = {}) noexcept {
         const uint32_t offset = load_u32(data + slot);
         if (offset == 0)
             return {};
         const std::size_t at = origin + offset;
-        if (at + 4 > size)
+        if (at + 4 > root_size)
             return defaults;
         const uint32_t length = load_u32(data + at);
-        if (length > size - at - 4)
+        if (length > root_size - at - 4)
             return defaults;
         return std::string_view(reinterpret_cast<const char*>(data + at + 4), length);
     }
