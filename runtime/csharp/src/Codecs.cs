@@ -201,11 +201,31 @@ namespace Fbe
         public override void CheckFinal(Reader r) { r.FinalCheckBytes(""); }
     }
 
-    internal sealed class OptionalValueCodec<T> : Codec<T?> where T : struct
+    /// <summary>An optional of a value (docs/format.md 3.3): its checks, the same whether the value
+    /// is a struct held as <c>T?</c> or a class held as a null reference.</summary>
+    internal abstract class OptionalCodec<T, TOptional> : Codec<TOptional>
     {
-        private readonly Codec<T> _value;
+        protected readonly Codec<T> _value;
 
-        public OptionalValueCodec(Codec<T> value) : base(5, 1, 1) { _value = value; }
+        protected OptionalCodec(Codec<T> value) : base(5, 1, 1) { _value = value; }
+
+        public override void Check(Reader r, int bas, int slot)
+        {
+            int p = r.Optional(bas, slot, _value.Slot, "");
+            if (p >= 0)
+                _value.Check(r, p, p);
+        }
+
+        public override void CheckFinal(Reader r)
+        {
+            if (r.FinalHas(""))
+                _value.CheckFinal(r);
+        }
+    }
+
+    internal sealed class OptionalValueCodec<T> : OptionalCodec<T, T?> where T : struct
+    {
+        public OptionalValueCodec(Codec<T> value) : base(value) { }
 
         public override void Put(Writer w, int bas, int slot, T? v)
         {
@@ -248,26 +268,11 @@ namespace Fbe
             else
                 j.Null();
         }
-
-        public override void Check(Reader r, int bas, int slot)
-        {
-            int p = r.Optional(bas, slot, _value.Slot, "");
-            if (p >= 0)
-                _value.Check(r, p, p);
-        }
-
-        public override void CheckFinal(Reader r)
-        {
-            if (r.FinalHas(""))
-                _value.CheckFinal(r);
-        }
     }
 
-    internal sealed class OptionalRefCodec<T> : Codec<T> where T : class
+    internal sealed class OptionalRefCodec<T> : OptionalCodec<T, T> where T : class
     {
-        private readonly Codec<T> _value;
-
-        public OptionalRefCodec(Codec<T> value) : base(5, 1, 1) { _value = value; }
+        public OptionalRefCodec(Codec<T> value) : base(value) { }
 
         public override void Put(Writer w, int bas, int slot, T v)
         {
@@ -309,19 +314,6 @@ namespace Fbe
                 _value.Json(j, v);
             else
                 j.Null();
-        }
-
-        public override void Check(Reader r, int bas, int slot)
-        {
-            int p = r.Optional(bas, slot, _value.Slot, "");
-            if (p >= 0)
-                _value.Check(r, p, p);
-        }
-
-        public override void CheckFinal(Reader r)
-        {
-            if (r.FinalHas(""))
-                _value.CheckFinal(r);
         }
     }
 
