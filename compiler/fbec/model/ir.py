@@ -350,8 +350,20 @@ class Default:
     type: str | None = None          # enum/flags: qualified type
     names: tuple[str, ...] = ()         # enum: (name,), flags: the combined names
 
+    @property
+    def zero(self) -> bool:
+        """Whether the field starts as its type's zero value: no default (none, null), false, a
+        number equal to 0, "", the epoch, the nil uuid, an enum's or flags' 0 (not utc, uuid1,
+        uuid4: made when the value is)."""
+        if self.kind == "real":
+            return float(self.text or 0) == 0.0
+        if self.kind == "uuid":
+            return self.value == NIL_UUID
+        return self.kind not in ("utc", "uuid1", "uuid4") and not self.value
+
 
 NO_DEFAULT = Default("none")
+NIL_UUID = "00000000-0000-0000-0000-000000000000"
 
 
 # ---------------------------------------------------------------- declarations

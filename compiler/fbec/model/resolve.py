@@ -840,7 +840,7 @@ class Resolver:
             if text in ("uuid0", "uuid1", "uuid4"):
                 if p != "uuid":
                     return bad(f"'{text}'")
-                return ir.Default("uuid", "00000000-0000-0000-0000-000000000000") if text == "uuid0" \
+                return ir.Default("uuid", ir.NIL_UUID) if text == "uuid0" \
                     else ir.Default(text)
             return bad(f"'{text}'")
         if kind in ("int", "float") and p == "decimal":

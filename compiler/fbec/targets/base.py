@@ -8,13 +8,16 @@ It reads the IR (`fbec.model.ir`) and nothing else.
 
 from __future__ import annotations
 
+import math
 import os
+import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fbec import __version__
-from fbec.model.ir import Array, Field, Mapping, Optional_, Package, Schema, Sequence, Struct, Type
+from fbec.model import plan
+from fbec.model.ir import Array, Default, Field, Mapping, Optional_, Package, Schema, Sequence, Struct, Type
 
 T = TypeVar("T")
 
@@ -228,6 +231,94 @@ def quoted(text: str, control: Callable[[int], str], other: Callable[[str], str]
         else:
             out.append(other(ch))
     return '"' + "".join(out) + '"'
+
+
+class FileContext:
+    """What the code of one generated file is written with: the schema and its plan, the package the
+    file holds, the file (its imports by use) and the options. A target's context adds its naming
+    module's identifiers (`ident`) and its language's spelling of types."""
+
+    def __init__(self, schema: Schema, package: Package, file: GeneratedFile, options: Options) -> None:
+        self.schema = schema
+        self.package = package
+        self.plan = plan.of(schema)
+        self.file = file
+        self.options = options
+
+
+class DefaultLiterals:
+    """A field default (docs/ir.md's table) as a literal of a language whose every scalar type has a
+    zero value of its own (Go, Rust, C#): `scalar_default` dispatches on the default's kind and gives
+    None where the default is that zero (`Default.zero`); the target spells the rest by the methods
+    below."""
+
+    def scalar_default(self, t: Type, d: Default) -> str | None:
+        """The literal of the default d of the scalar type t, or None for its type's zero value."""
+        k = d.kind
+        if k in ("utc", "uuid1", "uuid4"):
+            return self.made_literal(k)
+        if d.zero:
+            return None
+        if k == "bool":
+            return "true"
+        if k == "real":
+            assert d.text is not None
+            return self.real_literal(t, d.text)
+        if k == "string":
+            assert isinstance(d.value, str)
+            return self.string_literal(d.value)
+        if k == "uuid":
+            assert isinstance(d.value, str)
+            return self.uuid_literal(d.value)
+        assert isinstance(d.value, int)
+        if k in ("int", "timestamp"):
+            return self.int_literal(t, d.value)
+        assert d.type is not None
+        if d.names:
+            return " | ".join(self.value(d.type, n) for n in d.names)
+        return self.flags_literal(d.type, d.value)
+
+    def made_literal(self, kind: str) -> str:
+        """What makes the value of a default made as the field is: utc (now), uuid1, uuid4."""
+        raise NotImplementedError
+
+    def int_literal(self, t: Type, value: int) -> str:
+        """A literal of the number t (an integer, real or timestamp) from an integer."""
+        raise NotImplementedError
+
+    def real_literal(self, t: Type, text: str) -> str | None:
+        """A literal of the number t (a float, double or decimal) from its decimal text."""
+        raise NotImplementedError
+
+    def string_literal(self, text: str) -> str:
+        raise NotImplementedError
+
+    def uuid_literal(self, uuid: str) -> str:
+        """A uuid from its text (8-4-4-4-12 hex digits)."""
+        raise NotImplementedError
+
+    def value(self, enum: str, name: str) -> str:
+        """The value `name` of the enum or flags type `enum` (qualified)."""
+        raise NotImplementedError
+
+    def flags_literal(self, flags: str, value: int) -> str:
+        """The flags type `flags` (qualified) of a value no combination of its names gives."""
+        raise NotImplementedError
+
+
+def float32(v: float) -> float:
+    """v rounded to a float's precision (an infinity where it is too large for one)."""
+    try:
+        f: float = struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        f = math.copysign(math.inf, v)
+    return f
+
+
+def float32_digits(v: float) -> str:
+    """The fewest significant digits (`%g`) that read back as v rounded to a float (a finite one)."""
+    f = float32(v)
+    return next(d for d in (f"{f:.{p}g}" for p in range(1, 10)) if float32(float(d)) == f)
 
 
 def nested_spec(t: Type, leaf: Callable[[Type], str], node: Callable[[str, list[str]], str]) -> str:

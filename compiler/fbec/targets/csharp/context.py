@@ -4,12 +4,11 @@ spelling of IR types, their codecs (runtime/csharp's Fbe.Codecs), key orders and
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, RawText
+from fbec.targets.base import CodeWriter, DefaultLiterals, FileContext, GeneratedFile, Options, RawText, float32_digits
 from fbec.targets.csharp.names import Idents
 from fbec.targets.jvm.context import string_literal  # Java's escapes are C#'s
 
@@ -31,17 +30,13 @@ KEY_ORDERS = {"char": "Keys.Char", "float": "Keys.Single", "double": "Keys.Doubl
               "string": "Keys.String", "bytes": "Keys.Bytes"}
 KEY_SAMENESS = {"float": "Keys.Single", "double": "Keys.Double", "string": "StringComparer.Ordinal",
                 "bytes": "Keys.Bytes"}
-ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+REAL_SUFFIXES = {"float": "f", "double": ".0", "decimal": "m"}
 
 
-class Context:
+class Context(FileContext, DefaultLiterals):
     def __init__(self, schema: ir.Schema, package: ir.Package, file: GeneratedFile, options: Options) -> None:
-        self.options = options
-        self.schema = schema
-        self.package = package
-        self.plan = plan.of(schema)
+        super().__init__(schema, package, file, options)
         self.ident = Idents(schema)
-        self.file = file
 
     @staticmethod
     def file_name(schema: ir.Schema, package: ir.Package) -> str:
@@ -154,40 +149,29 @@ class Context:
             if element is None or k in ("none", "null"):
                 return self.empty(t)
             return f"Defaults.Array({t.length}, () => {element})"
-        if k in ("none", "null"):
-            return self.empty(t)
-        if k == "bool":
-            return "true" if d.value else None
-        if k == "int":
-            if isinstance(t, ir.Primitive) and t.name in ("float", "double", "decimal"):
-                suffix = {"float": "f", "double": ".0", "decimal": "m"}[t.name]
-                return f"{d.value}{suffix}" if d.value else None
-            return integer_literal(t, d.value) if d.value else None
-        if k == "real":
-            assert d.text is not None and isinstance(t, ir.Primitive)
-            if t.name == "decimal":
-                return f"{d.text}m" if float(d.text) else None
-            return float_literal(d.text, t.name == "float")
-        if k == "string":
-            assert isinstance(d.value, str)
-            return string_literal(d.value)
-        if k == "timestamp":
-            return f"new Timestamp({d.value}UL)" if d.value else None
-        if k == "utc":
-            return "Timestamp.Utc()"
-        if k == "uuid":
-            assert isinstance(d.value, str)
-            return None if d.value == ZERO_UUID else f'new Guid("{d.value}")'
-        if k in ("uuid1", "uuid4"):
-            return f"Uuid.{k.capitalize()}()"
-        assert d.type is not None
-        if k == "enum":
-            return self.value(d.type, d.names[0]) if d.value else None
-        if not d.value:
-            return None
-        if d.names:
-            return " | ".join(self.value(d.type, n) for n in d.names)
-        return f"({self.named(d.type)})({d.value})"
+        return self.scalar_default(t, d) or self.empty(t)
+
+    def made_literal(self, kind: str) -> str:
+        return "Timestamp.Utc()" if kind == "utc" else f"Uuid.{kind.capitalize()}()"
+
+    def int_literal(self, t: ir.Type, value: int) -> str:
+        name = t.name if isinstance(t, ir.Primitive) else ""
+        if name == "timestamp":
+            return f"new Timestamp({value}UL)"
+        return f"{value}{REAL_SUFFIXES[name]}" if name in REAL_SUFFIXES else integer_literal(t, value)
+
+    def real_literal(self, t: ir.Type, text: str) -> str | None:
+        assert isinstance(t, ir.Primitive)
+        return f"{text}m" if t.name == "decimal" else float_literal(text, t.name == "float")
+
+    def string_literal(self, text: str) -> str:
+        return string_literal(text)
+
+    def uuid_literal(self, uuid: str) -> str:
+        return f'new Guid("{uuid}")'
+
+    def flags_literal(self, flags: str, value: int) -> str:
+        return f"({self.named(flags)})({value})"
 
 
 def value_type(t: ir.Type) -> bool:
@@ -222,10 +206,7 @@ def float_literal(text: str, single: bool) -> str | None:
     if single and abs(value) > 3.4028234663852886e38 or math.isinf(value):
         return f"{kind}.NegativeInfinity" if value < 0 else f"{kind}.PositiveInfinity"
     if single:
-        value = struct.unpack("<f", struct.pack("<f", value))[0]
-        digits = next(f"{value:.{p}g}" for p in range(1, 10) if struct.pack("<f", float(f"{value:.{p}g}")) ==
-                      struct.pack("<f", value))
-        return digits + "f"
+        return float32_digits(value) + "f"
     digits = repr(value)
     return digits if any(c in digits for c in ".e") else digits + ".0"
 

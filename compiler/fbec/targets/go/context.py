@@ -5,7 +5,7 @@ defaults and comparisons."""
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, quoted
+from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, quoted
 from fbec.targets.go.names import Idents, package_name
 
 RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -20,7 +20,7 @@ GO_PRIMITIVES = {
 RUNTIME_PRIMITIVES = {"timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal"}
 
 
-class Context:
+class Context(DefaultLiterals):
     """What one generated file needs: its package, its GeneratedFile (imports by use, the names the
     file declares) and the Go names of IR types."""
 
@@ -188,40 +188,28 @@ class Context:
 
     def default(self, t: ir.Type, d: ir.Default) -> str | None:
         """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
-        k = d.kind
-        if k in ("none", "null"):
-            return None
-        if k == "bool":
-            return "true" if d.value else None
-        if k == "int":
-            return None if d.value == 0 else str(d.value)
-        if k == "real":
-            assert d.text is not None
-            if isinstance(t, ir.Primitive) and t.name == "decimal":
-                return f'{self.rt("MustDecimal")}("{d.text}")'
-            return d.text if float(d.text) != 0.0 else None
-        if k == "string":
-            assert isinstance(d.value, str)
-            return go_string(d.value) if d.value else None
-        if k == "timestamp":
-            return f"{d.value}" if d.value else None
-        if k == "utc":
-            return f"{self.rt('UTC')}()"
-        if k == "uuid":
-            return None if d.value == "00000000-0000-0000-0000-000000000000" else f'{self.rt("MustUUID")}("{d.value}")'
-        if k == "uuid1":
-            return f"{self.rt('NewUUID1')}()"
-        if k == "uuid4":
-            return f"{self.rt('NewUUID4')}()"
-        if k == "enum":
-            assert d.type is not None
-            return self.constant(d.type, d.names[0]) if d.value else None
-        if k == "flags":
-            assert d.type is not None
-            if not d.value:
-                return None
-            return " | ".join(self.constant(d.type, n) for n in d.names) if d.names else f"{self.named(d.type)}({d.value})"
-        raise AssertionError(f"default kind {k}")
+        return self.scalar_default(t, d)
+
+    def made_literal(self, kind: str) -> str:
+        return f"{self.rt({'utc': 'UTC', 'uuid1': 'NewUUID1', 'uuid4': 'NewUUID4'}[kind])}()"
+
+    def int_literal(self, t: ir.Type, value: int) -> str:
+        return str(value)
+
+    def real_literal(self, t: ir.Type, text: str) -> str:
+        return f'{self.rt("MustDecimal")}("{text}")' if isinstance(t, ir.Primitive) and t.name == "decimal" else text
+
+    def string_literal(self, text: str) -> str:
+        return go_string(text)
+
+    def uuid_literal(self, uuid: str) -> str:
+        return f'{self.rt("MustUUID")}("{uuid}")'
+
+    def value(self, enum: str, name: str) -> str:
+        return self.constant(enum, name)
+
+    def flags_literal(self, flags: str, value: int) -> str:
+        return f"{self.named(flags)}({value})"
 
 
 def go_string(text: str) -> str:

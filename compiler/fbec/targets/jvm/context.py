@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import math
 import re
-import struct as pystruct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import reduce
 from typing import ClassVar
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Locals, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Locals, Options, float32, generated_header
 from fbec.targets.jvm.names import Idents
 
 RUNTIME = "io.github.fbetoolkit.fbe"
@@ -73,15 +72,6 @@ def signed(value: int, bits: int) -> int:
     """value as the signed integer of its bits (the runtime holds unsigned wire integers in signed types)."""
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >> (bits - 1) else value
-
-
-def float32(v: float) -> float:
-    """v rounded to a float's precision (an infinity where it is too large for one)."""
-    try:
-        f: float = pystruct.unpack("<f", pystruct.pack("<f", v))[0]
-    except OverflowError:
-        f = math.copysign(math.inf, v)
-    return f
 
 
 def string_literal(text: str, escaped: str = '"\\') -> str:

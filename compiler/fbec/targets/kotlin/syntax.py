@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from fbec.model import ir
 from fbec.model.plan import Run
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, float32, float32_digits
 from fbec.targets.jvm import context
-from fbec.targets.jvm.context import Names, float32, signed, string_literal, sub
+from fbec.targets.jvm.context import Names, signed, string_literal, sub
 from fbec.targets.kotlin.names import Idents
 
 # Kotlin type of each primitive (uuid and decimal are imported classes).
@@ -87,7 +87,7 @@ def float_literal(text: str, single: bool) -> str:
     if v == 0.0:
         digits = "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
     elif single:
-        digits = repr(float(next(d for d in (f"{v:.{p}g}" for p in range(1, 10)) if float32(float(d)) == v)))
+        digits = repr(float(float32_digits(v)))
     else:
         digits = repr(v)
     mantissa, e, exponent = digits.partition("e")

@@ -353,7 +353,7 @@ class Context:
         if k == "utc":
             return "fbe.utc()", True
         if k == "uuid":
-            if d.value == "00000000-0000-0000-0000-000000000000":
+            if d.zero:
                 return "fbe.NIL_UUID", False
             return self.constant(f'{self.file.qualified("uuid", "UUID")}("{d.value}")'), False
         if k == "uuid1":

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, quoted
+from fbec.targets import base
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, float32_digits, generated_header, quoted
 from fbec.targets.rust.json import write_json
 from fbec.targets.rust.names import Idents, first_names
 from fbec.targets.rust.proto import write_protocol
@@ -27,7 +27,6 @@ PRIMITIVES = {
     "double": "f64", "decimal": "fbe::Decimal", "string": "fbe::BString", "bytes": "fbe::Bytes",
     "timestamp": "fbe::Timestamp", "uuid": "fbe::Uuid",
 }
-ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 LARGE_ARRAY = 4096
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
@@ -35,14 +34,10 @@ STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's f
 SHORT_ARG_WIDTH = 10   # rustfmt's short_array_element_width_threshold: a broken call of such simple arguments packs them
 
 
-class Context:
+class Context(base.FileContext, base.DefaultLiterals):
     def __init__(self, schema: ir.Schema, package: ir.Package, file: GeneratedFile, options: Options) -> None:
-        self.options = options
-        self.schema = schema
-        self.package = package
-        self.plan = plan.of(schema)
+        super().__init__(schema, package, file, options)
         self.ident = Idents(schema)
-        self.file = file
 
     def named(self, qualified: str) -> str:
         """A type of this package by its name, another package's through its sibling module."""
@@ -97,39 +92,28 @@ class Context:
             if boxed(t):
                 return f"fbe::boxed_array(|_| {inner or 'Default::default()'})"
             return f"std::array::from_fn(|_| {inner or 'Default::default()'})" if inner or t.length > 32 else None
-        if k in ("none", "null"):
-            return None
-        if k == "bool":
-            return "true" if d.value else None
-        if k == "int":
-            if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
-                return f"{d.value}.0" if d.value else None
-            return str(d.value) if d.value else None
-        if k == "real":
-            assert d.text is not None and isinstance(t, ir.Primitive)
-            if t.name == "decimal":
-                return f'fbe::Decimal::literal("{d.text}")'
-            return float_literal(d.text, t.name == "float")
-        if k == "string":
-            assert isinstance(d.value, str)
-            return f"fbe::BString::from({rust_string(d.value)})" if d.value else None
-        if k == "timestamp":
-            return f"fbe::Timestamp({d.value})" if d.value else None
-        if k == "utc":
-            return "fbe::Timestamp::utc()"
-        if k == "uuid":
-            assert isinstance(d.value, str)
-            return None if d.value == ZERO_UUID else f"fbe::Uuid::from_u128(0x{d.value.replace('-', '')})"
-        if k in ("uuid1", "uuid4"):
-            return f"fbe::{k}()"
-        assert d.type is not None
-        if k == "enum":
-            return self.value(d.type, d.names[0]) if d.value else None
-        if not d.value:
-            return None
-        if d.names:
-            return " | ".join(self.value(d.type, n) for n in d.names)
-        return f"{self.named(d.type)}::from_bits_retain({d.value})"
+        return self.scalar_default(t, d)
+
+    def made_literal(self, kind: str) -> str:
+        return "fbe::Timestamp::utc()" if kind == "utc" else f"fbe::{kind}()"
+
+    def int_literal(self, t: ir.Type, value: int) -> str:
+        if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
+            return f"{value}.0"
+        return f"fbe::Timestamp({value})" if isinstance(t, ir.Primitive) and t.name == "timestamp" else str(value)
+
+    def real_literal(self, t: ir.Type, text: str) -> str | None:
+        assert isinstance(t, ir.Primitive)
+        return f'fbe::Decimal::literal("{text}")' if t.name == "decimal" else float_literal(text, t.name == "float")
+
+    def string_literal(self, text: str) -> str:
+        return f"fbe::BString::from({rust_string(text)})"
+
+    def uuid_literal(self, uuid: str) -> str:
+        return f"fbe::Uuid::from_u128(0x{uuid.replace('-', '')})"
+
+    def flags_literal(self, flags: str, value: int) -> str:
+        return f"{self.named(flags)}::from_bits_retain({value})"
 
 
 def boxed(t: ir.Array) -> bool:
@@ -156,9 +140,7 @@ def float_literal(text: str, single: bool) -> str | None:
     if single:
         if abs(value) > 3.4028234663852886e38:
             return "f32::NEG_INFINITY" if value < 0 else "f32::INFINITY"
-        value = struct.unpack("<f", struct.pack("<f", value))[0]
-        digits = next(f"{value:.{p}g}" for p in range(1, 10) if struct.pack("<f", float(f"{value:.{p}g}")) ==
-                      struct.pack("<f", value))
+        digits = float32_digits(value)
     else:
         if math.isinf(value):
             return "f64::NEG_INFINITY" if value < 0 else "f64::INFINITY"

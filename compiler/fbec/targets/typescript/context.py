@@ -158,7 +158,7 @@ class Context:
                 return f"{self.rt('utc')}()"
             if k == "uuid":
                 assert isinstance(d.value, str)
-                if d.value == "00000000-0000-0000-0000-000000000000":
+                if d.zero:
                     return f"{self.rt('Uuid')}.NIL"
                 return self.constant_of("UUID", f"{self.rt('Uuid')}.parse({ts_string(d.value)})")
             if k == "uuid1":
