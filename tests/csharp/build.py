@@ -134,7 +134,10 @@ def main() -> None:
         (build / "Shared.dll").unlink()
     for r in REFERENCES:
         shutil.copy(r, build / r.name)
-    mcs(build / "Tests.dll", sorted((REPO / "tests" / "csharp").glob("*.cs")), [fbe, *REFERENCES, Path("System.Numerics.dll")])
+    everything = build / "gen" / "tests_everything.dll"     # the Client's tests use its generated protocol
+    shutil.copy(everything, build / everything.name)
+    mcs(build / "Tests.dll", sorted((REPO / "tests" / "csharp").glob("*.cs")),
+        [fbe, *REFERENCES, Path("System.Numerics.dll"), build / everything.name])
     print(f"build.py: Fbe.dll, {len(schemas)} project schemas{', the shared schemas' if shared else ''} and Tests.dll in {build}")
 
 

@@ -33,6 +33,10 @@ namespace Fbe
         public bool Final { get; }
         public Limits Limits { get; }
 
+        /// <summary>Whether the stream ended (a model notice, or a size below the smallest frame): what follows is
+        /// dropped until <see cref="Reset"/>. True already when <see cref="Error"/> reports why.</summary>
+        public bool Stopped { get { return _stopped; } }
+
         /// <summary>Called with the message's qualified name and its value for every frame read.</summary>
         public Action<string, object> Message { get; set; }
 
@@ -102,17 +106,17 @@ namespace Fbe
             {
                 bool theirsFinal = size == 2;
                 string ours = Final ? "final" : "versioned";
+                _stopped = true;
                 Report(theirsFinal == Final
                     ? "the other end (reading " + ours + " frames too) refused a frame of ours"
                     : "the other end reads " + (theirsFinal ? "final" : "versioned") + " frames and refused ours: this end sends "
                       + ours + " frames (start both ends with the same model)");
-                _stopped = true;
                 return;
             }
             if (size < min)
             {
-                Report("frame size " + size + " below the smallest frame of " + min + " bytes: the rest of the stream is dropped");
                 _stopped = true;
+                Report("frame size " + size + " below the smallest frame of " + min + " bytes: the rest of the stream is dropped");
                 return;
             }
             if (size > Limits.MaxFrameSize)

@@ -14,7 +14,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 from fbec.targets.csharp.context import KEY_ORDERS, KEY_SAMENESS, PRIMITIVES, Context, braces, value_type
 from fbec.targets.csharp.models import write_model
-from fbec.targets.csharp.proto import write_protocol
+from fbec.targets.csharp.proto import USINGS, uses_client, write_protocol
 
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -177,7 +177,8 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
     out = CodeWriter(options)
     out.lines(generated_header(package))
     out.blank()
-    for using in ("System", "System.Collections.Generic", "Fbe"):
+    usings = ("System", "System.Collections.Generic", *(USINGS if options.proto and uses_client(package) else ()), "Fbe")
+    for using in usings:
         out.line(f"using {using};")
     out.blank()
     with braces(out, f"namespace {c.ident.namespace(package.name)}"):

@@ -42,6 +42,8 @@ NAMESPACE_USES = frozenset({
     "Writer", "Reader", "Codec", "Codecs", "FixedCodec", "StructModel", "Keys", "Limits", "Timestamp", "Uuid",
     "Decimals", "Utf8", "Bits", "Defaults", "DecodeException", "EncodeException", "FbeException", "ErrorKind",
     "Text", "TextWriter", "Nullable", "Model",
+    # the protocol's Client (proto.USINGS)
+    "Threading", "Tasks", "Task", "TimeSpan", "CancellationToken", "Requests",
 })
 # Members every generated class has: a property of such a name is renamed.
 CLASS_MEMBERS = frozenset({
