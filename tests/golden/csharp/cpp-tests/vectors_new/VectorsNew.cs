@@ -2,6 +2,8 @@
 
 using System;
 using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
 using Fbe;
 
 namespace VectorsNew
@@ -503,6 +505,9 @@ namespace VectorsNew
         /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
         public event Action<string> OnError;
 
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
         /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
         public void Receive(byte[] data, int offset, int count)
         {
@@ -529,7 +534,7 @@ namespace VectorsNew
         }
     }
 
-    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    /// <summary>Sends the package's messages and its imports' as frames to a transport (docs/format.md 7.3).</summary>
     public sealed class Sender
     {
         private readonly global::Fbe.Sender _sender;
@@ -559,6 +564,105 @@ namespace VectorsNew
         public void Flush()
         {
             _sender.Flush();
+        }
+    }
+
+    /// <summary>Receives versioned frames like a Receiver but raises each one verified and not decoded, a new array to look at, keep or forward unchanged (docs/format.md 7.5).</summary>
+    public sealed class Proxy
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A proxy of versioned frames read under <paramref name="limits"/>.</summary>
+        public Proxy(Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(false, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1, "vectors_new.Edge", (frame, size, l) => { global::VectorsNew.Edge.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(10, "vectors_new.Holder", (frame, size, l) => { global::VectorsNew.Holder.VerifyFbe(frame, size, l); return frame; });
+        }
+
+        public event Action<byte[]> OnEdgeFrame;
+        public event Action<byte[]> OnHolderFrame;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "vectors_new.Edge":
+                    OnEdgeFrame?.Invoke((byte[])message);
+                    break;
+                case "vectors_new.Holder":
+                    OnHolderFrame?.Invoke((byte[])message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>A Sender and a Receiver of the package with requests (docs/format.md 7.6): RequestAsync sends a [request] message and gives the task of the response of its id; every message that answers no pending request is raised as an event. Feed it what the other end sends with Receive (one thread) and Reset it when the connection closes; requests may be sent from any thread (other sends: lock the Sender).</summary>
+    public sealed class Client
+    {
+        private readonly global::Fbe.Requests _requests = new global::Fbe.Requests();
+
+        /// <summary>A client of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/> and sent to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Client(bool final, Limits limits, Func<byte[], int, int, int> transport)
+        {
+            Sender = new Sender(final, transport);
+            Receiver = new Receiver(final, limits);
+            Receiver.OnEdge += message => OnEdge?.Invoke(message);
+            Receiver.OnHolder += message => OnHolder?.Invoke(message);
+            Receiver.OnError += reason =>
+            {
+                if (Receiver.Stopped)
+                {
+                    _requests.End(reason);
+                }
+                OnError?.Invoke(reason);
+            };
+        }
+
+        /// <summary>Sends the package's messages.</summary>
+        public Sender Sender { get; }
+
+        /// <summary>Receives what the other end sends.</summary>
+        public Receiver Receiver { get; }
+
+        public event Action<global::VectorsNew.Edge> OnEdge;
+        public event Action<global::VectorsNew.Holder> OnHolder;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream (which fails the pending requests with an IOException).</summary>
+        public event Action<string> OnError;
+
+        /// <summary>The number of requests waiting for their response.</summary>
+        public int PendingRequests { get { return _requests.Count; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes the other end sent.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            Receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Fails every pending request with an OperationCanceledException and forgets a partial frame: the connection closed.</summary>
+        public void Reset()
+        {
+            _requests.Reset();
+            Receiver.Reset();
         }
     }
 }

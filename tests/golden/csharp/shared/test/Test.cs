@@ -2,6 +2,8 @@
 
 using System;
 using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
 using Fbe;
 
 namespace Test
@@ -8294,6 +8296,9 @@ namespace Test
         /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
         public event Action<string> OnError;
 
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
         /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
         public void Receive(byte[] data, int offset, int count)
         {
@@ -8359,7 +8364,7 @@ namespace Test
         }
     }
 
-    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    /// <summary>Sends the package's messages and its imports' as frames to a transport (docs/format.md 7.3).</summary>
     public sealed class Sender
     {
         private readonly global::Fbe.Sender _sender;
@@ -8445,10 +8450,218 @@ namespace Test
             return _sender.Send(global::Test.StructEmpty.Model.Instance, message);
         }
 
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Proto.OrderMessage message)
+        {
+            return _sender.Send(global::Proto.OrderMessage.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Proto.BalanceMessage message)
+        {
+            return _sender.Send(global::Proto.BalanceMessage.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Proto.AccountMessage message)
+        {
+            return _sender.Send(global::Proto.AccountMessage.Model.Instance, message);
+        }
+
         /// <summary>Offers the buffered bytes to the transport again.</summary>
         public void Flush()
         {
             _sender.Flush();
+        }
+    }
+
+    /// <summary>Receives versioned frames like a Receiver but raises each one verified and not decoded, a new array to look at, keep or forward unchanged (docs/format.md 7.5).</summary>
+    public sealed class Proxy
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A proxy of versioned frames read under <paramref name="limits"/>.</summary>
+        public Proxy(Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(false, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(110, "test.StructSimple", (frame, size, l) => { global::Test.StructSimple.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(111, "test.StructOptional", (frame, size, l) => { global::Test.StructOptional.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(112, "test.StructNested", (frame, size, l) => { global::Test.StructNested.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(120, "test.StructBytes", (frame, size, l) => { global::Test.StructBytes.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(125, "test.StructArray", (frame, size, l) => { global::Test.StructArray.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(130, "test.StructVector", (frame, size, l) => { global::Test.StructVector.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(131, "test.StructList", (frame, size, l) => { global::Test.StructList.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(132, "test.StructSet", (frame, size, l) => { global::Test.StructSet.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(140, "test.StructMap", (frame, size, l) => { global::Test.StructMap.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(141, "test.StructHash", (frame, size, l) => { global::Test.StructHash.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(142, "test.StructHashEx", (frame, size, l) => { global::Test.StructHashEx.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(143, "test.StructEmpty", (frame, size, l) => { global::Test.StructEmpty.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(1, "proto.OrderMessage", (frame, size, l) => { global::Proto.OrderMessage.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(2, "proto.BalanceMessage", (frame, size, l) => { global::Proto.BalanceMessage.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(3, "proto.AccountMessage", (frame, size, l) => { global::Proto.AccountMessage.VerifyFbe(frame, size, l); return frame; });
+        }
+
+        public event Action<byte[]> OnStructSimpleFrame;
+        public event Action<byte[]> OnStructOptionalFrame;
+        public event Action<byte[]> OnStructNestedFrame;
+        public event Action<byte[]> OnStructBytesFrame;
+        public event Action<byte[]> OnStructArrayFrame;
+        public event Action<byte[]> OnStructVectorFrame;
+        public event Action<byte[]> OnStructListFrame;
+        public event Action<byte[]> OnStructSetFrame;
+        public event Action<byte[]> OnStructMapFrame;
+        public event Action<byte[]> OnStructHashFrame;
+        public event Action<byte[]> OnStructHashExFrame;
+        public event Action<byte[]> OnStructEmptyFrame;
+        public event Action<byte[]> OnProtoOrderMessageFrame;
+        public event Action<byte[]> OnProtoBalanceMessageFrame;
+        public event Action<byte[]> OnProtoAccountMessageFrame;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "test.StructSimple":
+                    OnStructSimpleFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructOptional":
+                    OnStructOptionalFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructNested":
+                    OnStructNestedFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructBytes":
+                    OnStructBytesFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructArray":
+                    OnStructArrayFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructVector":
+                    OnStructVectorFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructList":
+                    OnStructListFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructSet":
+                    OnStructSetFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructMap":
+                    OnStructMapFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructHash":
+                    OnStructHashFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructHashEx":
+                    OnStructHashExFrame?.Invoke((byte[])message);
+                    break;
+                case "test.StructEmpty":
+                    OnStructEmptyFrame?.Invoke((byte[])message);
+                    break;
+                case "proto.OrderMessage":
+                    OnProtoOrderMessageFrame?.Invoke((byte[])message);
+                    break;
+                case "proto.BalanceMessage":
+                    OnProtoBalanceMessageFrame?.Invoke((byte[])message);
+                    break;
+                case "proto.AccountMessage":
+                    OnProtoAccountMessageFrame?.Invoke((byte[])message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>A Sender and a Receiver of the package with requests (docs/format.md 7.6): RequestAsync sends a [request] message and gives the task of the response of its id; every message that answers no pending request is raised as an event. Feed it what the other end sends with Receive (one thread) and Reset it when the connection closes; requests may be sent from any thread (other sends: lock the Sender).</summary>
+    public sealed class Client
+    {
+        private readonly global::Fbe.Requests _requests = new global::Fbe.Requests();
+
+        /// <summary>A client of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/> and sent to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Client(bool final, Limits limits, Func<byte[], int, int, int> transport)
+        {
+            Sender = new Sender(final, transport);
+            Receiver = new Receiver(final, limits);
+            Receiver.OnStructSimple += message => OnStructSimple?.Invoke(message);
+            Receiver.OnStructOptional += message => OnStructOptional?.Invoke(message);
+            Receiver.OnStructNested += message => OnStructNested?.Invoke(message);
+            Receiver.OnStructBytes += message => OnStructBytes?.Invoke(message);
+            Receiver.OnStructArray += message => OnStructArray?.Invoke(message);
+            Receiver.OnStructVector += message => OnStructVector?.Invoke(message);
+            Receiver.OnStructList += message => OnStructList?.Invoke(message);
+            Receiver.OnStructSet += message => OnStructSet?.Invoke(message);
+            Receiver.OnStructMap += message => OnStructMap?.Invoke(message);
+            Receiver.OnStructHash += message => OnStructHash?.Invoke(message);
+            Receiver.OnStructHashEx += message => OnStructHashEx?.Invoke(message);
+            Receiver.OnStructEmpty += message => OnStructEmpty?.Invoke(message);
+            Receiver.OnProtoOrderMessage += message => OnProtoOrderMessage?.Invoke(message);
+            Receiver.OnProtoBalanceMessage += message => OnProtoBalanceMessage?.Invoke(message);
+            Receiver.OnProtoAccountMessage += message => OnProtoAccountMessage?.Invoke(message);
+            Receiver.OnError += reason =>
+            {
+                if (Receiver.Stopped)
+                {
+                    _requests.End(reason);
+                }
+                OnError?.Invoke(reason);
+            };
+        }
+
+        /// <summary>Sends the package's messages.</summary>
+        public Sender Sender { get; }
+
+        /// <summary>Receives what the other end sends.</summary>
+        public Receiver Receiver { get; }
+
+        public event Action<global::Test.StructSimple> OnStructSimple;
+        public event Action<global::Test.StructOptional> OnStructOptional;
+        public event Action<global::Test.StructNested> OnStructNested;
+        public event Action<global::Test.StructBytes> OnStructBytes;
+        public event Action<global::Test.StructArray> OnStructArray;
+        public event Action<global::Test.StructVector> OnStructVector;
+        public event Action<global::Test.StructList> OnStructList;
+        public event Action<global::Test.StructSet> OnStructSet;
+        public event Action<global::Test.StructMap> OnStructMap;
+        public event Action<global::Test.StructHash> OnStructHash;
+        public event Action<global::Test.StructHashEx> OnStructHashEx;
+        public event Action<global::Test.StructEmpty> OnStructEmpty;
+        public event Action<global::Proto.OrderMessage> OnProtoOrderMessage;
+        public event Action<global::Proto.BalanceMessage> OnProtoBalanceMessage;
+        public event Action<global::Proto.AccountMessage> OnProtoAccountMessage;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream (which fails the pending requests with an IOException).</summary>
+        public event Action<string> OnError;
+
+        /// <summary>The number of requests waiting for their response.</summary>
+        public int PendingRequests { get { return _requests.Count; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes the other end sent.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            Receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Fails every pending request with an OperationCanceledException and forgets a partial frame: the connection closed.</summary>
+        public void Reset()
+        {
+            _requests.Reset();
+            Receiver.Reset();
         }
     }
 }

@@ -2,6 +2,8 @@
 
 using System;
 using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
 using Fbe;
 
 namespace Everything
@@ -4802,6 +4804,9 @@ namespace Everything
         /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
         public event Action<string> OnError;
 
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
         /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
         public void Receive(byte[] data, int offset, int count)
         {
@@ -4840,7 +4845,7 @@ namespace Everything
         }
     }
 
-    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    /// <summary>Sends the package's messages and its imports' as frames to a transport (docs/format.md 7.3).</summary>
     public sealed class Sender
     {
         private readonly global::Fbe.Sender _sender;
@@ -4884,10 +4889,188 @@ namespace Everything
             return _sender.Send(global::Everything.Ping.Model.Instance, message);
         }
 
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Market.Failure message)
+        {
+            return _sender.Send(global::Market.Failure.Model.Instance, message);
+        }
+
         /// <summary>Offers the buffered bytes to the transport again.</summary>
         public void Flush()
         {
             _sender.Flush();
+        }
+    }
+
+    /// <summary>Receives versioned frames like a Receiver but raises each one verified and not decoded, a new array to look at, keep or forward unchanged (docs/format.md 7.5).</summary>
+    public sealed class Proxy
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A proxy of versioned frames read under <paramref name="limits"/>.</summary>
+        public Proxy(Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(false, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1023, "everything.Note", (frame, size, l) => { global::Everything.Note.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(1027, "everything.PlaceOrder", (frame, size, l) => { global::Everything.PlaceOrder.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(1028, "everything.Accepted", (frame, size, l) => { global::Everything.Accepted.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(1029, "everything.Rejected", (frame, size, l) => { global::Everything.Rejected.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(1030, "everything.Ping", (frame, size, l) => { global::Everything.Ping.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(502, "market.Failure", (frame, size, l) => { global::Market.Failure.VerifyFbe(frame, size, l); return frame; });
+        }
+
+        public event Action<byte[]> OnNoteFrame;
+        public event Action<byte[]> OnPlaceOrderFrame;
+        public event Action<byte[]> OnAcceptedFrame;
+        public event Action<byte[]> OnRejectedFrame;
+        public event Action<byte[]> OnPingFrame;
+        public event Action<byte[]> OnMarketFailureFrame;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Whether the stream ended (the other end's model notice, a size below the smallest frame): already true when OnError reports why.</summary>
+        public bool Stopped { get { return _receiver.Stopped; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "everything.Note":
+                    OnNoteFrame?.Invoke((byte[])message);
+                    break;
+                case "everything.PlaceOrder":
+                    OnPlaceOrderFrame?.Invoke((byte[])message);
+                    break;
+                case "everything.Accepted":
+                    OnAcceptedFrame?.Invoke((byte[])message);
+                    break;
+                case "everything.Rejected":
+                    OnRejectedFrame?.Invoke((byte[])message);
+                    break;
+                case "everything.Ping":
+                    OnPingFrame?.Invoke((byte[])message);
+                    break;
+                case "market.Failure":
+                    OnMarketFailureFrame?.Invoke((byte[])message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>A Sender and a Receiver of the package with requests (docs/format.md 7.6): RequestAsync sends a [request] message and gives the task of the response of its id; every message that answers no pending request is raised as an event. Feed it what the other end sends with Receive (one thread) and Reset it when the connection closes; requests may be sent from any thread (other sends: lock the Sender).</summary>
+    public sealed class Client
+    {
+        private readonly global::Fbe.Requests _requests = new global::Fbe.Requests();
+
+        /// <summary>A client of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/> and sent to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Client(bool final, Limits limits, Func<byte[], int, int, int> transport)
+        {
+            Sender = new Sender(final, transport);
+            Receiver = new Receiver(final, limits);
+            Receiver.OnNote += message => OnNote?.Invoke(message);
+            Receiver.OnPlaceOrder += message => OnPlaceOrder?.Invoke(message);
+            Receiver.OnAccepted += message =>
+            {
+                if (!_requests.Answer(message.Id, message, false))
+                {
+                    OnAccepted?.Invoke(message);
+                }
+            };
+            Receiver.OnRejected += message =>
+            {
+                if (!_requests.Answer(message.Id, message, false))
+                {
+                    OnRejected?.Invoke(message);
+                }
+            };
+            Receiver.OnPing += message => OnPing?.Invoke(message);
+            Receiver.OnMarketFailure += message =>
+            {
+                if (!_requests.Answer(message.Id, message, true))
+                {
+                    OnMarketFailure?.Invoke(message);
+                }
+            };
+            Receiver.OnError += reason =>
+            {
+                if (Receiver.Stopped)
+                {
+                    _requests.End(reason);
+                }
+                OnError?.Invoke(reason);
+            };
+        }
+
+        /// <summary>Sends the package's messages.</summary>
+        public Sender Sender { get; }
+
+        /// <summary>Receives what the other end sends.</summary>
+        public Receiver Receiver { get; }
+
+        public event Action<global::Everything.Note> OnNote;
+        public event Action<global::Everything.PlaceOrder> OnPlaceOrder;
+        public event Action<global::Everything.Accepted> OnAccepted;
+        public event Action<global::Everything.Rejected> OnRejected;
+        public event Action<global::Everything.Ping> OnPing;
+        public event Action<global::Market.Failure> OnMarketFailure;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream (which fails the pending requests with an IOException).</summary>
+        public event Action<string> OnError;
+
+        /// <summary>The number of requests waiting for their response.</summary>
+        public int PendingRequests { get { return _requests.Count; } }
+
+        /// <summary>Takes the next <paramref name="count"/> bytes the other end sent.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            Receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Fails every pending request with an OperationCanceledException and forgets a partial frame: the connection closed.</summary>
+        public void Reset()
+        {
+            _requests.Reset();
+            Receiver.Reset();
+        }
+
+        /// <summary>Sends the everything.PlaceOrder request and gives the everything.Accepted of its id, or fails with a RejectException on a market.Failure or everything.Rejected of its id; it fails with a TimeoutException after <paramref name="timeout"/> (Timeout.InfiniteTimeSpan: never), is canceled with <paramref name="cancellation"/>, and fails with what the sending threw.</summary>
+        public Task<global::Everything.Accepted> RequestAsync(global::Everything.PlaceOrder message, TimeSpan timeout, CancellationToken cancellation = default(CancellationToken))
+        {
+            var response = _requests.Add<global::Everything.Accepted>(message.Id, new[] { typeof(global::Market.Failure), typeof(global::Everything.Rejected) }, timeout, cancellation);
+            try
+            {
+                lock (Sender)
+                {
+                    Sender.Send(message);
+                }
+            }
+            catch (Exception e)
+            {
+                _requests.Fail(message.Id, e);
+            }
+            return response;
+        }
+
+        /// <summary>Sends the everything.Ping request, which has no response: done once sent.</summary>
+        public void Request(global::Everything.Ping message)
+        {
+            lock (Sender)
+            {
+                Sender.Send(message);
+            }
         }
     }
 }
