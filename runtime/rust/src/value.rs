@@ -65,14 +65,17 @@ pub trait Value: Sized {
 }
 
 /// A value of fixed size read without a check of its own: a member of a final-model run of
-/// fixed fields (the plan's `Run`), read at its offset in the run.
+/// fixed fields (the plan's `Run`) or of a versioned body, read and written at its offset in the
+/// run, which was checked (or allocated) once for all its fields.
 pub trait Fixed: Value {
     /// The value at `at` of `run`.
     fn at(run: &[u8], at: usize) -> Self;
+    /// Stores the value at `at` of `run` (little-endian, as [`Value::put`] does).
+    fn put_at(&self, run: &mut [u8], at: usize);
 }
 
 macro_rules! scalars {
-    ($($t:ty, $size:expr, $get:path, $put:ident, $append:ident;)*) => {$(
+    ($($t:ty, $size:expr, $get:path, $bytes:expr, $put:ident, $append:ident;)*) => {$(
         impl Value for $t {
             const SLOT: usize = $size;
             const FINAL_MIN: usize = $size;
@@ -106,23 +109,28 @@ macro_rules! scalars {
             fn at(run: &[u8], at: usize) -> Self {
                 $get(run, at)
             }
+
+            #[inline]
+            fn put_at(&self, run: &mut [u8], at: usize) {
+                run[at..at + $size].copy_from_slice(&$bytes(*self));
+            }
         }
     )*};
 }
 
 scalars! {
-    bool, 1, reader::get_bool, put_bool, append_bool;
-    u8, 1, reader::get_u8, put_u8, append_u8;
-    i8, 1, reader::get_i8, put_i8, append_i8;
-    u16, 2, reader::get_u16, put_u16, append_u16;
-    i16, 2, reader::get_i16, put_i16, append_i16;
-    u32, 4, reader::get_u32, put_u32, append_u32;
-    i32, 4, reader::get_i32, put_i32, append_i32;
-    u64, 8, reader::get_u64, put_u64, append_u64;
-    i64, 8, reader::get_i64, put_i64, append_i64;
-    f32, 4, reader::get_f32, put_f32, append_f32;
-    f64, 8, reader::get_f64, put_f64, append_f64;
-    Timestamp, 8, reader::get_timestamp, put_timestamp, append_timestamp;
+    bool, 1, reader::get_bool, |v: bool| [u8::from(v)], put_bool, append_bool;
+    u8, 1, reader::get_u8, u8::to_le_bytes, put_u8, append_u8;
+    i8, 1, reader::get_i8, i8::to_le_bytes, put_i8, append_i8;
+    u16, 2, reader::get_u16, u16::to_le_bytes, put_u16, append_u16;
+    i16, 2, reader::get_i16, i16::to_le_bytes, put_i16, append_i16;
+    u32, 4, reader::get_u32, u32::to_le_bytes, put_u32, append_u32;
+    i32, 4, reader::get_i32, i32::to_le_bytes, put_i32, append_i32;
+    u64, 8, reader::get_u64, u64::to_le_bytes, put_u64, append_u64;
+    i64, 8, reader::get_i64, i64::to_le_bytes, put_i64, append_i64;
+    f32, 4, reader::get_f32, f32::to_le_bytes, put_f32, append_f32;
+    f64, 8, reader::get_f64, f64::to_le_bytes, put_f64, append_f64;
+    Timestamp, 8, reader::get_timestamp, |v: Timestamp| v.0.to_le_bytes(), put_timestamp, append_timestamp;
 }
 
 impl Value for Uuid {
@@ -154,8 +162,14 @@ impl Value for Uuid {
 }
 
 impl Fixed for Uuid {
+    #[inline]
     fn at(run: &[u8], at: usize) -> Self {
         reader::get_uuid(run, at)
+    }
+
+    #[inline]
+    fn put_at(&self, run: &mut [u8], at: usize) {
+        run[at..at + 16].copy_from_slice(self.as_bytes());
     }
 }
 
@@ -250,6 +264,11 @@ impl Fixed for Char {
     #[inline]
     fn at(run: &[u8], at: usize) -> Self {
         Char(reader::get_u8(run, at))
+    }
+
+    #[inline]
+    fn put_at(&self, run: &mut [u8], at: usize) {
+        run[at] = self.0;
     }
 }
 
@@ -499,6 +518,13 @@ impl<T: Fixed, const N: usize> Fixed for [T; N] {
     fn at(run: &[u8], at: usize) -> Self {
         std::array::from_fn(|i| T::at(run, at + i * T::SLOT))
     }
+
+    #[inline]
+    fn put_at(&self, run: &mut [u8], at: usize) {
+        for (i, v) in self.iter().enumerate() {
+            v.put_at(run, at + i * T::SLOT);
+        }
+    }
 }
 
 /// A large fixed array (`fbec --rust` boxes arrays of more than 4 KiB): on the heap, so that no
@@ -552,6 +578,11 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
 impl<T: Fixed, const N: usize> Fixed for Box<[T; N]> {
     fn at(run: &[u8], at: usize) -> Self {
         boxed_array(|i| T::at(run, at + i * T::SLOT))
+    }
+
+    #[inline]
+    fn put_at(&self, run: &mut [u8], at: usize) {
+        (**self).put_at(run, at);
     }
 }
 
@@ -966,6 +997,11 @@ macro_rules! scalar_value {
             #[inline]
             fn at(run: &[u8], at: usize) -> Self {
                 <$t>::$from(<$wire as $crate::Fixed>::at(run, at))
+            }
+
+            #[inline]
+            fn put_at(&self, run: &mut [u8], at: usize) {
+                $crate::Fixed::put_at(&self.$to(), run, at)
             }
         }
 

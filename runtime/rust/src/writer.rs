@@ -227,11 +227,12 @@ impl Writer {
         }
     }
 
-    /// Stores at `slot` the offset of `p` from `base` (a block just allocated: never 0).
-    #[inline]
+    /// Stores at `slot` the offset of `p` from `base` (a block just allocated: never 0). It is
+    /// below the root's size, which [`Writer::end_versioned`] checks: a root whose offsets do not
+    /// fit 32 bits is refused there, so they are stored unchecked.
+    #[inline(always)]
     fn offset(&mut self, base: usize, slot: usize, p: usize) {
-        let d = self.u32_of(p - base, "root larger than 4 GiB");
-        self.put_u32(slot, d);
+        self.put_u32(slot, (p - base) as u32);
     }
 
     /// Allocates a struct body of `body_size` bytes, stores its offset in the slot at `slot`
@@ -245,11 +246,21 @@ impl Writer {
         p
     }
 
+    /// The `N` bytes at `p` of a block just allocated (a struct body from
+    /// [`Writer::struct_body`]): its fixed-size fields are stored at their offsets
+    /// ([`crate::Fixed::put_at`]) with this one bounds check for all of them.
+    #[inline(always)]
+    pub fn block<const N: usize>(&mut self, p: usize) -> &mut [u8; N] {
+        self.buf[p..].first_chunk_mut().expect("a block just allocated")
+    }
+
+    /// Appends a length and the bytes (the length, below the root's size, is checked with it in
+    /// `end_*`); returns the block's position.
     #[inline(always)]
     fn length_block(&mut self, data: &[u8]) -> usize {
-        let n = self.u32_of(data.len(), "string or bytes longer than 4 GiB");
         let p = self.buf.len();
-        self.buf.extend_from_slice(&n.to_le_bytes());
+        self.buf.reserve(4 + data.len());
+        self.buf.extend_from_slice(&(data.len() as u32).to_le_bytes());
         self.buf.extend_from_slice(data);
         p
     }
@@ -310,6 +321,14 @@ impl Writer {
     pub fn append_count(&mut self, n: usize) {
         let count = self.u32_of(n, "collection of more than 2^32 - 1 elements");
         self.append_u32(count);
+    }
+
+    /// Appends `N` zero bytes for a run of fixed-size fields (the plan's `Run`) and returns them:
+    /// the fields are stored at their offsets in the run ([`crate::Fixed::put_at`]).
+    #[inline(always)]
+    pub fn append_run<const N: usize>(&mut self) -> &mut [u8; N] {
+        let p = self.alloc(N);
+        self.block(p)
     }
 
     /// Appends a length and the bytes of a string or bytes.

@@ -2,7 +2,9 @@
 //! body (and appended to a final root) reads back to itself, in the bytes of docs/format.md 3.4
 //! and 4.2; sets and maps read holding a key twice are refused.
 
-use fbe::{BString, Bytes, Decimal, ErrorKind, Limits, Pairs, Reader, Set, Timestamp, Uuid, Value, Writer};
+use fbe::{
+    BString, Bytes, Char, Decimal, ErrorKind, Fixed, Limits, Pairs, Reader, Set, Timestamp, Uuid, Value, Writer,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
 
@@ -43,6 +45,36 @@ fn final_<T: Value + PartialEq + Debug>(v: &T) -> Vec<u8> {
 
 fn both<T: Value + PartialEq + Debug>(v: T) -> (Vec<u8>, Vec<u8>) {
     (versioned(&v), final_(&v))
+}
+
+/// A fixed value stored at its offset in a run ([`Fixed::put_at`], what generated code writes a
+/// versioned body's and a final run's fixed fields with) gives the bytes of its slot and of
+/// [`Value::append`], and reads back with [`Fixed::at`].
+fn fixed<T: Fixed + PartialEq + Debug>(v: T) {
+    let (slot, appended) = (versioned(&v), final_(&v));
+    let mut w = Writer::new();
+    w.begin_final();
+    let run = w.append_run::<40>();
+    v.put_at(run, 3);
+    assert_eq!(&run[3..3 + T::SLOT], &slot[16..16 + T::SLOT], "{v:?}");
+    assert_eq!(&run[3..3 + T::SLOT], &appended[8..], "{v:?}");
+    assert_eq!(T::at(&run[..], 3), v);
+    assert!(run[..3].iter().chain(&run[3 + T::SLOT..]).all(|&b| b == 0), "{v:?} wrote beyond its slot");
+}
+
+#[test]
+fn fixed_values_store_at_their_offset() {
+    fixed(true);
+    fixed(-5i8);
+    fixed(0xBEEFu16);
+    fixed(-7i32);
+    fixed(u64::MAX - 1);
+    fixed(-1.5f32);
+    fixed(f64::MIN_POSITIVE);
+    fixed(Timestamp(1_577_836_800_123_456_789));
+    fixed(Uuid::from_u128(0x123e4567_e89b_12d3_a456_426655440000));
+    fixed(Char(0xE9));
+    fixed([1i16, -2, 3]);
 }
 
 #[test]

@@ -423,8 +423,15 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
     with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
         w.line("w.enter(Self::NAME)?;")
         w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
+        fixed = [fp for fp in p.fields if ir.reads_unchecked(fp.type)]
+        if fixed:   # the fixed fields stored at their offsets, one bounds check for the body
+            w.line(f"let body = w.block::<{s.body_size}>(b);")
+        for fp in fixed:
+            w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, body, {fp.offset});")
         for fp in p.fields:
-            call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+            if fp not in fixed:
+                call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}",
+                                    f'"{fp.name}"'], "?;")
         w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
@@ -493,8 +500,13 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     with w.block("fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {", "}"):
         w.line("w.enter(Self::NAME)?;")
-        for fp in p.fields:
-            call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, fp.name)}", f'"{fp.name}"'], "?;")
+        for k, step in enumerate(p.final_steps):
+            if isinstance(step, plan.Run):
+                w.line(f"let run{k} = w.append_run::<{step.size}>();")
+                for fp, at in zip(step.fields, step.at):
+                    w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, run{k}, {at});")
+            else:
+                call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, step.name)}", f'"{step.name}"'], "?;")
         w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
