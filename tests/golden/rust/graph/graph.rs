@@ -21,9 +21,10 @@ impl fbe::Struct for Node {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<28>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
+        fbe::Fixed::put_at(&self.value, body, 16);
         w.field(&self.name, b, b + 12, "name")?;
-        w.field(&self.value, b, b + 16, "value")?;
         w.field(&self.out_edges, b, b + 24, "out_edges")?;
         w.leave();
         Ok(())
@@ -172,9 +173,10 @@ impl fbe::Struct for Edge {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
-        w.field(&self.source, b, b + 8, "source")?;
-        w.field(&self.target, b, b + 12, "target")?;
-        w.field(&self.weight, b, b + 16, "weight")?;
+        let body = w.block::<20>(b);
+        fbe::Fixed::put_at(&self.source, body, 8);
+        fbe::Fixed::put_at(&self.target, body, 12);
+        fbe::Fixed::put_at(&self.weight, body, 16);
         w.leave();
         Ok(())
     }
@@ -210,9 +212,10 @@ impl fbe::Struct for Edge {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.source, "source")?;
-        w.final_field(&self.target, "target")?;
-        w.final_field(&self.weight, "weight")?;
+        let run0 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.source, run0, 0);
+        fbe::Fixed::put_at(&self.target, run0, 4);
+        fbe::Fixed::put_at(&self.weight, run0, 8);
         w.leave();
         Ok(())
     }

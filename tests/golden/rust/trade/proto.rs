@@ -211,12 +211,13 @@ impl fbe::Struct for Order {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 34, 1);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<34>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
+        fbe::Fixed::put_at(&self.side, body, 16);
+        fbe::Fixed::put_at(&self.type_, body, 17);
+        fbe::Fixed::put_at(&self.price, body, 18);
+        fbe::Fixed::put_at(&self.volume, body, 26);
         w.field(&self.symbol, b, b + 12, "symbol")?;
-        w.field(&self.side, b, b + 16, "side")?;
-        w.field(&self.type_, b, b + 17, "type")?;
-        w.field(&self.price, b, b + 18, "price")?;
-        w.field(&self.volume, b, b + 26, "volume")?;
         w.leave();
         Ok(())
     }
@@ -267,10 +268,11 @@ impl fbe::Struct for Order {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
-        w.final_field(&self.side, "side")?;
-        w.final_field(&self.type_, "type")?;
-        w.final_field(&self.price, "price")?;
-        w.final_field(&self.volume, "volume")?;
+        let run2 = w.append_run::<18>();
+        fbe::Fixed::put_at(&self.side, run2, 0);
+        fbe::Fixed::put_at(&self.type_, run2, 1);
+        fbe::Fixed::put_at(&self.price, run2, 2);
+        fbe::Fixed::put_at(&self.volume, run2, 10);
         w.leave();
         Ok(())
     }
@@ -374,8 +376,9 @@ impl fbe::Struct for Balance {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
+        let body = w.block::<20>(b);
+        fbe::Fixed::put_at(&self.amount, body, 12);
         w.field(&self.currency, b, b + 8, "currency")?;
-        w.field(&self.amount, b, b + 12, "amount")?;
         w.leave();
         Ok(())
     }
@@ -508,9 +511,10 @@ impl fbe::Struct for Account {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<30>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
+        fbe::Fixed::put_at(&self.state, body, 16);
         w.field(&self.name, b, b + 12, "name")?;
-        w.field(&self.state, b, b + 16, "state")?;
         w.field(&self.wallet, b, b + 17, "wallet")?;
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;

@@ -20,7 +20,8 @@ impl fbe::Struct for Node {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<20>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.label, b, b + 12, "label")?;
         w.field(&self.children, b, b + 16, "children")?;
         w.leave();

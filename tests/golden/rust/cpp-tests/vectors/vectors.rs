@@ -20,9 +20,10 @@ impl fbe::Struct for Edge {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
-        w.field(&self.source, b, b + 8, "source")?;
-        w.field(&self.target, b, b + 12, "target")?;
-        w.field(&self.weight, b, b + 16, "weight")?;
+        let body = w.block::<20>(b);
+        fbe::Fixed::put_at(&self.source, body, 8);
+        fbe::Fixed::put_at(&self.target, body, 12);
+        fbe::Fixed::put_at(&self.weight, body, 16);
         w.leave();
         Ok(())
     }
@@ -58,9 +59,10 @@ impl fbe::Struct for Edge {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.source, "source")?;
-        w.final_field(&self.target, "target")?;
-        w.final_field(&self.weight, "weight")?;
+        let run0 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.source, run0, 0);
+        fbe::Fixed::put_at(&self.target, run0, 4);
+        fbe::Fixed::put_at(&self.weight, run0, 8);
         w.leave();
         Ok(())
     }
@@ -145,9 +147,10 @@ impl fbe::Struct for Point {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 19, 2);
-        w.field(&self.flag, b, b + 8, "flag")?;
-        w.field(&self.x, b, b + 9, "x")?;
-        w.field(&self.y, b, b + 17, "y")?;
+        let body = w.block::<19>(b);
+        fbe::Fixed::put_at(&self.flag, body, 8);
+        fbe::Fixed::put_at(&self.x, body, 9);
+        fbe::Fixed::put_at(&self.y, body, 17);
         w.leave();
         Ok(())
     }
@@ -183,9 +186,10 @@ impl fbe::Struct for Point {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.flag, "flag")?;
-        w.final_field(&self.x, "x")?;
-        w.final_field(&self.y, "y")?;
+        let run0 = w.append_run::<11>();
+        fbe::Fixed::put_at(&self.flag, run0, 0);
+        fbe::Fixed::put_at(&self.x, run0, 1);
+        fbe::Fixed::put_at(&self.y, run0, 9);
         w.leave();
         Ok(())
     }
@@ -271,10 +275,11 @@ impl fbe::Struct for Point3 {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 27, 3);
-        w.field(&self.flag, b, b + 8, "flag")?;
-        w.field(&self.x, b, b + 9, "x")?;
-        w.field(&self.y, b, b + 17, "y")?;
-        w.field(&self.z, b, b + 19, "z")?;
+        let body = w.block::<27>(b);
+        fbe::Fixed::put_at(&self.flag, body, 8);
+        fbe::Fixed::put_at(&self.x, body, 9);
+        fbe::Fixed::put_at(&self.y, body, 17);
+        fbe::Fixed::put_at(&self.z, body, 19);
         w.leave();
         Ok(())
     }
@@ -313,10 +318,11 @@ impl fbe::Struct for Point3 {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.flag, "flag")?;
-        w.final_field(&self.x, "x")?;
-        w.final_field(&self.y, "y")?;
-        w.final_field(&self.z, "z")?;
+        let run0 = w.append_run::<19>();
+        fbe::Fixed::put_at(&self.flag, run0, 0);
+        fbe::Fixed::put_at(&self.x, run0, 1);
+        fbe::Fixed::put_at(&self.y, run0, 9);
+        fbe::Fixed::put_at(&self.z, run0, 11);
         w.leave();
         Ok(())
     }

@@ -21,9 +21,10 @@ impl fbe::Struct for Edge {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1);
-        w.field(&self.source, b, b + 8, "source")?;
-        w.field(&self.target, b, b + 12, "target")?;
-        w.field(&self.weight, b, b + 16, "weight")?;
+        let body = w.block::<24>(b);
+        fbe::Fixed::put_at(&self.source, body, 8);
+        fbe::Fixed::put_at(&self.target, body, 12);
+        fbe::Fixed::put_at(&self.weight, body, 16);
         w.field(&self.note, b, b + 20, "note")?;
         w.leave();
         Ok(())
@@ -67,9 +68,10 @@ impl fbe::Struct for Edge {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.source, "source")?;
-        w.final_field(&self.target, "target")?;
-        w.final_field(&self.weight, "weight")?;
+        let run0 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.source, run0, 0);
+        fbe::Fixed::put_at(&self.target, run0, 4);
+        fbe::Fixed::put_at(&self.weight, run0, 8);
         w.final_field(&self.note, "note")?;
         w.leave();
         Ok(())

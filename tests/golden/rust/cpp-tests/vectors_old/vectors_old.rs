@@ -18,7 +18,8 @@ impl fbe::Struct for Edge {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
-        w.field(&self.source, b, b + 8, "source")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.source, body, 8);
         w.leave();
         Ok(())
     }

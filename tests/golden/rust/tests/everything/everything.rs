@@ -1132,7 +1132,8 @@ impl fbe::Struct for Counted {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1001);
-        w.field(&self.a, b, b + 8, "a")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
     }
@@ -1232,7 +1233,8 @@ impl fbe::Struct for Shifted {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1020);
-        w.field(&self.a, b, b + 8, "a")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
     }
@@ -1332,7 +1334,8 @@ impl fbe::Struct for AfterShift {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1021);
-        w.field(&self.a, b, b + 8, "a")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
     }
@@ -1432,7 +1435,8 @@ impl fbe::Struct for Fixed {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 7);
-        w.field(&self.a, b, b + 8, "a")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
     }
@@ -1533,8 +1537,9 @@ impl fbe::Struct for Derived {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 7);
-        w.field(&self.a, b, b + 8, "a")?;
-        w.field(&self.b_, b, b + 12, "b")?;
+        let body = w.block::<16>(b);
+        fbe::Fixed::put_at(&self.a, body, 8);
+        fbe::Fixed::put_at(&self.b_, body, 12);
         w.leave();
         Ok(())
     }
@@ -1567,8 +1572,9 @@ impl fbe::Struct for Derived {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.a, "a")?;
-        w.final_field(&self.b_, "b")?;
+        let run0 = w.append_run::<8>();
+        fbe::Fixed::put_at(&self.a, run0, 0);
+        fbe::Fixed::put_at(&self.b_, run0, 4);
         w.leave();
         Ok(())
     }
@@ -1657,9 +1663,10 @@ impl fbe::Struct for ImportedBase {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1022);
+        let body = w.block::<24>(b);
+        fbe::Fixed::put_at(&self.digits, body, 12);
+        fbe::Fixed::put_at(&self.price, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.field(&self.digits, b, b + 12, "digits")?;
-        w.field(&self.price, b, b + 16, "price")?;
         w.leave();
         Ok(())
     }
@@ -1700,8 +1707,9 @@ impl fbe::Struct for ImportedBase {
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
-        w.final_field(&self.digits, "digits")?;
-        w.final_field(&self.price, "price")?;
+        let run1 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.digits, run1, 0);
+        fbe::Fixed::put_at(&self.price, run1, 4);
         w.leave();
         Ok(())
     }
@@ -1897,8 +1905,9 @@ impl fbe::Struct for Quiet {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1024);
+        let body = w.block::<16>(b);
+        fbe::Fixed::put_at(&self.legacy, body, 12);
         w.field(&self.password, b, b + 8, "password")?;
-        w.field(&self.legacy, b, b + 12, "legacy")?;
         w.leave();
         Ok(())
     }
@@ -2205,35 +2214,38 @@ impl fbe::Struct for Everything {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 310, 1026);
-        w.field(&self.id, b, b + 8, "id")?;
-        w.field(&self.f1, b, b + 12, "f1")?;
-        w.field(&self.f2, b, b + 13, "f2")?;
-        w.field(&self.f3, b, b + 14, "f3")?;
-        w.field(&self.f4, b, b + 15, "f4")?;
-        w.field(&self.f5, b, b + 19, "f5")?;
-        w.field(&self.f6, b, b + 20, "f6")?;
-        w.field(&self.f7, b, b + 21, "f7")?;
-        w.field(&self.f8, b, b + 23, "f8")?;
-        w.field(&self.f9, b, b + 25, "f9")?;
-        w.field(&self.f10, b, b + 29, "f10")?;
-        w.field(&self.f11, b, b + 33, "f11")?;
-        w.field(&self.f12, b, b + 41, "f12")?;
-        w.field(&self.f13, b, b + 49, "f13")?;
-        w.field(&self.f14, b, b + 53, "f14")?;
+        let body = w.block::<310>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
+        fbe::Fixed::put_at(&self.f1, body, 12);
+        fbe::Fixed::put_at(&self.f2, body, 13);
+        fbe::Fixed::put_at(&self.f3, body, 14);
+        fbe::Fixed::put_at(&self.f4, body, 15);
+        fbe::Fixed::put_at(&self.f5, body, 19);
+        fbe::Fixed::put_at(&self.f6, body, 20);
+        fbe::Fixed::put_at(&self.f7, body, 21);
+        fbe::Fixed::put_at(&self.f8, body, 23);
+        fbe::Fixed::put_at(&self.f9, body, 25);
+        fbe::Fixed::put_at(&self.f10, body, 29);
+        fbe::Fixed::put_at(&self.f11, body, 33);
+        fbe::Fixed::put_at(&self.f12, body, 41);
+        fbe::Fixed::put_at(&self.f13, body, 49);
+        fbe::Fixed::put_at(&self.f14, body, 53);
+        fbe::Fixed::put_at(&self.f18, body, 97);
+        fbe::Fixed::put_at(&self.f19, body, 105);
+        fbe::Fixed::put_at(&self.f20, body, 113);
+        fbe::Fixed::put_at(&self.f21, body, 129);
+        fbe::Fixed::put_at(&self.f22, body, 145);
+        fbe::Fixed::put_at(&self.f23, body, 161);
+        fbe::Fixed::put_at(&self.f25, body, 181);
+        fbe::Fixed::put_at(&self.f26, body, 182);
+        fbe::Fixed::put_at(&self.f27, body, 183);
+        fbe::Fixed::put_at(&self.f28, body, 184);
+        fbe::Fixed::put_at(&self.f36, body, 225);
+        fbe::Fixed::put_at(&self.f47_reset, body, 288);
         w.field(&self.f15, b, b + 61, "f15")?;
         w.field(&self.f16, b, b + 77, "f16")?;
         w.field(&self.f17, b, b + 93, "f17")?;
-        w.field(&self.f18, b, b + 97, "f18")?;
-        w.field(&self.f19, b, b + 105, "f19")?;
-        w.field(&self.f20, b, b + 113, "f20")?;
-        w.field(&self.f21, b, b + 129, "f21")?;
-        w.field(&self.f22, b, b + 145, "f22")?;
-        w.field(&self.f23, b, b + 161, "f23")?;
         w.field(&self.f24, b, b + 177, "f24")?;
-        w.field(&self.f25, b, b + 181, "f25")?;
-        w.field(&self.f26, b, b + 182, "f26")?;
-        w.field(&self.f27, b, b + 183, "f27")?;
-        w.field(&self.f28, b, b + 184, "f28")?;
         w.field(&self.f29, b, b + 192, "f29")?;
         w.field(&self.f30, b, b + 196, "f30")?;
         w.field(&self.f31, b, b + 200, "f31")?;
@@ -2241,7 +2253,6 @@ impl fbe::Struct for Everything {
         w.field(&self.f33, b, b + 210, "f33")?;
         w.field(&self.f34, b, b + 215, "f34")?;
         w.field(&self.f35, b, b + 220, "f35")?;
-        w.field(&self.f36, b, b + 225, "f36")?;
         w.field(&self.f37, b, b + 237, "f37")?;
         w.field(&self.f38, b, b + 247, "f38")?;
         w.field(&self.f39, b, b + 251, "f39")?;
@@ -2253,7 +2264,6 @@ impl fbe::Struct for Everything {
         w.field(&self.f45, b, b + 275, "f45")?;
         w.field(&self.f46, b, b + 279, "f46")?;
         w.field(&self.f47, b, b + 283, "f47")?;
-        w.field(&self.f47_reset, b, b + 288, "f47Reset")?;
         w.field(&self.f48, b, b + 289, "f48")?;
         w.field(&self.f49, b, b + 294, "f49")?;
         w.field(&self.f50, b, b + 298, "f50")?;
@@ -2678,35 +2688,38 @@ impl fbe::Struct for Everything {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.id, "id")?;
-        w.final_field(&self.f1, "f1")?;
-        w.final_field(&self.f2, "f2")?;
-        w.final_field(&self.f3, "f3")?;
-        w.final_field(&self.f4, "f4")?;
-        w.final_field(&self.f5, "f5")?;
-        w.final_field(&self.f6, "f6")?;
-        w.final_field(&self.f7, "f7")?;
-        w.final_field(&self.f8, "f8")?;
-        w.final_field(&self.f9, "f9")?;
-        w.final_field(&self.f10, "f10")?;
-        w.final_field(&self.f11, "f11")?;
-        w.final_field(&self.f12, "f12")?;
-        w.final_field(&self.f13, "f13")?;
-        w.final_field(&self.f14, "f14")?;
+        let run0 = w.append_run::<53>();
+        fbe::Fixed::put_at(&self.id, run0, 0);
+        fbe::Fixed::put_at(&self.f1, run0, 4);
+        fbe::Fixed::put_at(&self.f2, run0, 5);
+        fbe::Fixed::put_at(&self.f3, run0, 6);
+        fbe::Fixed::put_at(&self.f4, run0, 7);
+        fbe::Fixed::put_at(&self.f5, run0, 11);
+        fbe::Fixed::put_at(&self.f6, run0, 12);
+        fbe::Fixed::put_at(&self.f7, run0, 13);
+        fbe::Fixed::put_at(&self.f8, run0, 15);
+        fbe::Fixed::put_at(&self.f9, run0, 17);
+        fbe::Fixed::put_at(&self.f10, run0, 21);
+        fbe::Fixed::put_at(&self.f11, run0, 25);
+        fbe::Fixed::put_at(&self.f12, run0, 33);
+        fbe::Fixed::put_at(&self.f13, run0, 41);
+        fbe::Fixed::put_at(&self.f14, run0, 45);
         w.final_field(&self.f15, "f15")?;
         w.final_field(&self.f16, "f16")?;
         w.final_field(&self.f17, "f17")?;
-        w.final_field(&self.f18, "f18")?;
-        w.final_field(&self.f19, "f19")?;
-        w.final_field(&self.f20, "f20")?;
-        w.final_field(&self.f21, "f21")?;
-        w.final_field(&self.f22, "f22")?;
-        w.final_field(&self.f23, "f23")?;
+        let run4 = w.append_run::<80>();
+        fbe::Fixed::put_at(&self.f18, run4, 0);
+        fbe::Fixed::put_at(&self.f19, run4, 8);
+        fbe::Fixed::put_at(&self.f20, run4, 16);
+        fbe::Fixed::put_at(&self.f21, run4, 32);
+        fbe::Fixed::put_at(&self.f22, run4, 48);
+        fbe::Fixed::put_at(&self.f23, run4, 64);
         w.final_field(&self.f24, "f24")?;
-        w.final_field(&self.f25, "f25")?;
-        w.final_field(&self.f26, "f26")?;
-        w.final_field(&self.f27, "f27")?;
-        w.final_field(&self.f28, "f28")?;
+        let run6 = w.append_run::<11>();
+        fbe::Fixed::put_at(&self.f25, run6, 0);
+        fbe::Fixed::put_at(&self.f26, run6, 1);
+        fbe::Fixed::put_at(&self.f27, run6, 2);
+        fbe::Fixed::put_at(&self.f28, run6, 3);
         w.final_field(&self.f29, "f29")?;
         w.final_field(&self.f30, "f30")?;
         w.final_field(&self.f31, "f31")?;
@@ -3323,7 +3336,8 @@ impl fbe::Struct for PlaceOrder {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1027);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<28>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.instrument, b, b + 24, "instrument")?;
         w.leave();
         Ok(())
@@ -3457,7 +3471,8 @@ impl fbe::Struct for Accepted {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1028);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<24>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
         w.leave();
         Ok(())
     }
@@ -3567,7 +3582,8 @@ impl fbe::Struct for Rejected {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1029);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<28>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         w.leave();
         Ok(())
@@ -3683,7 +3699,8 @@ impl fbe::Struct for Ping {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1030);
-        w.field(&self.sequence, b, b + 8, "sequence")?;
+        let body = w.block::<16>(b);
+        fbe::Fixed::put_at(&self.sequence, body, 8);
         w.leave();
         Ok(())
     }
@@ -3785,9 +3802,10 @@ impl fbe::Struct for FixedKeywords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 17, 1031);
-        w.field(&self.new, b, b + 8, "new")?;
-        w.field(&self.swap, b, b + 12, "swap")?;
-        w.field(&self.default, b, b + 13, "default")?;
+        let body = w.block::<17>(b);
+        fbe::Fixed::put_at(&self.new, body, 8);
+        fbe::Fixed::put_at(&self.swap, body, 12);
+        fbe::Fixed::put_at(&self.default, body, 13);
         w.leave();
         Ok(())
     }
@@ -3823,9 +3841,10 @@ impl fbe::Struct for FixedKeywords {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.new, "new")?;
-        w.final_field(&self.swap, "swap")?;
-        w.final_field(&self.default, "default")?;
+        let run0 = w.append_run::<9>();
+        fbe::Fixed::put_at(&self.new, run0, 0);
+        fbe::Fixed::put_at(&self.swap, run0, 4);
+        fbe::Fixed::put_at(&self.default, run0, 5);
         w.leave();
         Ok(())
     }
@@ -3932,13 +3951,14 @@ impl fbe::Struct for Keywords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 42, 1032);
-        w.field(&self.new, b, b + 8, "new")?;
+        let body = w.block::<42>(b);
+        fbe::Fixed::put_at(&self.new, body, 8);
+        fbe::Fixed::put_at(&self.default, body, 16);
+        fbe::Fixed::put_at(&self.swap, body, 20);
+        fbe::Fixed::put_at(&self.from, body, 21);
+        fbe::Fixed::put_at(&self.none, body, 25);
+        fbe::Fixed::put_at(&self.null, body, 29);
         w.field(&self.class, b, b + 12, "class")?;
-        w.field(&self.default, b, b + 16, "default")?;
-        w.field(&self.swap, b, b + 20, "swap")?;
-        w.field(&self.from, b, b + 21, "from")?;
-        w.field(&self.none, b, b + 25, "None")?;
-        w.field(&self.null, b, b + 29, "NULL")?;
         w.field(&self.operator, b, b + 33, "operator")?;
         w.field(&self.this, b, b + 38, "this")?;
         w.leave();
@@ -4006,11 +4026,12 @@ impl fbe::Struct for Keywords {
         w.enter(Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
-        w.final_field(&self.default, "default")?;
-        w.final_field(&self.swap, "swap")?;
-        w.final_field(&self.from, "from")?;
-        w.final_field(&self.none, "None")?;
-        w.final_field(&self.null, "NULL")?;
+        let run2 = w.append_run::<17>();
+        fbe::Fixed::put_at(&self.default, run2, 0);
+        fbe::Fixed::put_at(&self.swap, run2, 4);
+        fbe::Fixed::put_at(&self.from, run2, 5);
+        fbe::Fixed::put_at(&self.none, run2, 9);
+        fbe::Fixed::put_at(&self.null, run2, 13);
         w.final_field(&self.operator, "operator")?;
         w.final_field(&self.this, "this")?;
         w.leave();

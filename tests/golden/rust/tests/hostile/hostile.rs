@@ -215,7 +215,8 @@ impl fbe::Struct for Wide {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 4000008, 3);
-        w.field(&self.values, b, b + 8, "values")?;
+        let body = w.block::<4000008>(b);
+        fbe::Fixed::put_at(&self.values, body, 8);
         w.leave();
         Ok(())
     }

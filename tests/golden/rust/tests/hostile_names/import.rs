@@ -2535,9 +2535,10 @@ impl fbe::Struct for Order {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
-        w.field(&self.side, b, b + 8, "side")?;
-        w.field(&self.s, b, b + 12, "s")?;
-        w.field(&self.range, b, b + 16, "range")?;
+        let body = w.block::<20>(b);
+        fbe::Fixed::put_at(&self.side, body, 8);
+        fbe::Fixed::put_at(&self.s, body, 12);
+        fbe::Fixed::put_at(&self.range, body, 16);
         w.leave();
         Ok(())
     }
@@ -2573,9 +2574,10 @@ impl fbe::Struct for Order {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.side, "side")?;
-        w.final_field(&self.s, "s")?;
-        w.final_field(&self.range, "range")?;
+        let run0 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.side, run0, 0);
+        fbe::Fixed::put_at(&self.s, run0, 4);
+        fbe::Fixed::put_at(&self.range, run0, 8);
         w.leave();
         Ok(())
     }
@@ -2894,121 +2896,122 @@ impl fbe::Struct for CppWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 703, 2);
-        w.field(&self.alignas, b, b + 8, "alignas")?;
-        w.field(&self.alignof, b, b + 10, "alignof")?;
+        let body = w.block::<703>(b);
+        fbe::Fixed::put_at(&self.alignas, body, 8);
+        fbe::Fixed::put_at(&self.alignof, body, 10);
+        fbe::Fixed::put_at(&self.asm, body, 23);
+        fbe::Fixed::put_at(&self.auto, body, 31);
+        fbe::Fixed::put_at(&self.bitand, body, 39);
+        fbe::Fixed::put_at(&self.bitor, body, 43);
+        fbe::Fixed::put_at(&self.char32_t, body, 84);
+        fbe::Fixed::put_at(&self.class, body, 100);
+        fbe::Fixed::put_at(&self.compl, body, 108);
+        fbe::Fixed::put_at(&self.concept, body, 112);
+        fbe::Fixed::put_at(&self.consteval, body, 118);
+        fbe::Fixed::put_at(&self.constexpr, body, 120);
+        fbe::Fixed::put_at(&self.continue_, body, 133);
+        fbe::Fixed::put_at(&self.co_await, body, 141);
+        fbe::Fixed::put_at(&self.co_return, body, 149);
+        fbe::Fixed::put_at(&self.co_yield, body, 153);
+        fbe::Fixed::put_at(&self.else_, body, 194);
+        fbe::Fixed::put_at(&self.explicit, body, 210);
+        fbe::Fixed::put_at(&self.export, body, 218);
+        fbe::Fixed::put_at(&self.extern_, body, 222);
+        fbe::Fixed::put_at(&self.for_, body, 228);
+        fbe::Fixed::put_at(&self.friend, body, 230);
+        fbe::Fixed::put_at(&self.import, body, 243);
+        fbe::Fixed::put_at(&self.inline, body, 251);
+        fbe::Fixed::put_at(&self.int, body, 259);
+        fbe::Fixed::put_at(&self.long, body, 263);
+        fbe::Fixed::put_at(&self.not, body, 304);
+        fbe::Fixed::put_at(&self.not_eq, body, 320);
+        fbe::Fixed::put_at(&self.nullptr, body, 328);
+        fbe::Fixed::put_at(&self.operator, body, 332);
+        fbe::Fixed::put_at(&self.or_eq, body, 338);
+        fbe::Fixed::put_at(&self.override_, body, 340);
+        fbe::Fixed::put_at(&self.public, body, 353);
+        fbe::Fixed::put_at(&self.register, body, 361);
+        fbe::Fixed::put_at(&self.reinterpret_cast, body, 369);
+        fbe::Fixed::put_at(&self.requires, body, 373);
+        fbe::Fixed::put_at(&self.static_assert, body, 414);
+        fbe::Fixed::put_at(&self.static_cast, body, 430);
+        fbe::Fixed::put_at(&self.switch, body, 438);
+        fbe::Fixed::put_at(&self.template, body, 442);
+        fbe::Fixed::put_at(&self.thread_local, body, 448);
+        fbe::Fixed::put_at(&self.throw, body, 450);
+        fbe::Fixed::put_at(&self.typeid, body, 463);
+        fbe::Fixed::put_at(&self.typename, body, 471);
+        fbe::Fixed::put_at(&self.union_, body, 479);
+        fbe::Fixed::put_at(&self.unsigned, body, 483);
+        fbe::Fixed::put_at(&self.while_, body, 524);
+        fbe::Fixed::put_at(&self.xor, body, 540);
+        fbe::Fixed::put_at(&self.xor_eq, body, 548);
+        fbe::Fixed::put_at(&self.assert, body, 552);
+        fbe::Fixed::put_at(&self.eof, body, 558);
+        fbe::Fixed::put_at(&self.null, body, 560);
+        fbe::Fixed::put_at(&self.stderr, body, 573);
+        fbe::Fixed::put_at(&self.offsetof, body, 581);
+        fbe::Fixed::put_at(&self.std, body, 589);
+        fbe::Fixed::put_at(&self.fbe, body, 593);
+        fbe::Fixed::put_at(&self.uint32_t, body, 634);
+        fbe::Fixed::put_at(&self.int64_t, body, 650);
+        fbe::Fixed::put_at(&self.uint64_t, body, 658);
+        fbe::Fixed::put_at(&self.size_t, body, 662);
+        fbe::Fixed::put_at(&self.nullptr_t, body, 668);
+        fbe::Fixed::put_at(&self.linux, body, 670);
+        fbe::Fixed::put_at(&self.int32_max, body, 683);
+        fbe::Fixed::put_at(&self.char_bit, body, 691);
+        fbe::Fixed::put_at(&self.einval, body, 699);
         w.field(&self.and, b, b + 14, "and")?;
         w.field(&self.and_eq, b, b + 18, "and_eq")?;
-        w.field(&self.asm, b, b + 23, "asm")?;
-        w.field(&self.auto, b, b + 31, "auto")?;
-        w.field(&self.bitand, b, b + 39, "bitand")?;
-        w.field(&self.bitor, b, b + 43, "bitor")?;
         w.field(&self.break_, b, b + 51, "break")?;
         w.field(&self.case, b, b + 55, "case")?;
         w.field(&self.catch, b, b + 60, "catch")?;
         w.field(&self.char8_t, b, b + 64, "char8_t")?;
         w.field(&self.char16_t, b, b + 68, "char16_t")?;
-        w.field(&self.char32_t, b, b + 84, "char32_t")?;
-        w.field(&self.class, b, b + 100, "class")?;
-        w.field(&self.compl, b, b + 108, "compl")?;
-        w.field(&self.concept, b, b + 112, "concept")?;
         w.field(&self.const_, b, b + 113, "const")?;
-        w.field(&self.consteval, b, b + 118, "consteval")?;
-        w.field(&self.constexpr, b, b + 120, "constexpr")?;
         w.field(&self.constinit, b, b + 124, "constinit")?;
         w.field(&self.const_cast, b, b + 128, "const_cast")?;
-        w.field(&self.continue_, b, b + 133, "continue")?;
-        w.field(&self.co_await, b, b + 141, "co_await")?;
-        w.field(&self.co_return, b, b + 149, "co_return")?;
-        w.field(&self.co_yield, b, b + 153, "co_yield")?;
         w.field(&self.decltype, b, b + 161, "decltype")?;
         w.field(&self.default, b, b + 165, "default")?;
         w.field(&self.delete, b, b + 170, "delete")?;
         w.field(&self.do_, b, b + 174, "do")?;
         w.field(&self.dynamic_cast, b, b + 178, "dynamic_cast")?;
-        w.field(&self.else_, b, b + 194, "else")?;
-        w.field(&self.explicit, b, b + 210, "explicit")?;
-        w.field(&self.export, b, b + 218, "export")?;
-        w.field(&self.extern_, b, b + 222, "extern")?;
         w.field(&self.final_, b, b + 223, "final")?;
-        w.field(&self.for_, b, b + 228, "for")?;
-        w.field(&self.friend, b, b + 230, "friend")?;
         w.field(&self.goto, b, b + 234, "goto")?;
         w.field(&self.if_, b, b + 238, "if")?;
-        w.field(&self.import, b, b + 243, "import")?;
-        w.field(&self.inline, b, b + 251, "inline")?;
-        w.field(&self.int, b, b + 259, "int")?;
-        w.field(&self.long, b, b + 263, "long")?;
         w.field(&self.module, b, b + 271, "module")?;
         w.field(&self.mutable, b, b + 275, "mutable")?;
         w.field(&self.namespace, b, b + 280, "namespace")?;
         w.field(&self.new, b, b + 284, "new")?;
         w.field(&self.noexcept, b, b + 288, "noexcept")?;
-        w.field(&self.not, b, b + 304, "not")?;
-        w.field(&self.not_eq, b, b + 320, "not_eq")?;
-        w.field(&self.nullptr, b, b + 328, "nullptr")?;
-        w.field(&self.operator, b, b + 332, "operator")?;
         w.field(&self.or, b, b + 333, "or")?;
-        w.field(&self.or_eq, b, b + 338, "or_eq")?;
-        w.field(&self.override_, b, b + 340, "override")?;
         w.field(&self.private, b, b + 344, "private")?;
         w.field(&self.protected, b, b + 348, "protected")?;
-        w.field(&self.public, b, b + 353, "public")?;
-        w.field(&self.register, b, b + 361, "register")?;
-        w.field(&self.reinterpret_cast, b, b + 369, "reinterpret_cast")?;
-        w.field(&self.requires, b, b + 373, "requires")?;
         w.field(&self.return_, b, b + 381, "return")?;
         w.field(&self.short, b, b + 385, "short")?;
         w.field(&self.signed, b, b + 390, "signed")?;
         w.field(&self.sizeof, b, b + 394, "sizeof")?;
         w.field(&self.static_, b, b + 398, "static")?;
-        w.field(&self.static_assert, b, b + 414, "static_assert")?;
-        w.field(&self.static_cast, b, b + 430, "static_cast")?;
-        w.field(&self.switch, b, b + 438, "switch")?;
-        w.field(&self.template, b, b + 442, "template")?;
         w.field(&self.this, b, b + 443, "this")?;
-        w.field(&self.thread_local, b, b + 448, "thread_local")?;
-        w.field(&self.throw, b, b + 450, "throw")?;
         w.field(&self.try_, b, b + 454, "try")?;
         w.field(&self.typedef, b, b + 458, "typedef")?;
-        w.field(&self.typeid, b, b + 463, "typeid")?;
-        w.field(&self.typename, b, b + 471, "typename")?;
-        w.field(&self.union_, b, b + 479, "union")?;
-        w.field(&self.unsigned, b, b + 483, "unsigned")?;
         w.field(&self.using, b, b + 491, "using")?;
         w.field(&self.virtual_, b, b + 495, "virtual")?;
         w.field(&self.void, b, b + 500, "void")?;
         w.field(&self.volatile, b, b + 504, "volatile")?;
         w.field(&self.wchar_t, b, b + 508, "wchar_t")?;
-        w.field(&self.while_, b, b + 524, "while")?;
-        w.field(&self.xor, b, b + 540, "xor")?;
-        w.field(&self.xor_eq, b, b + 548, "xor_eq")?;
-        w.field(&self.assert, b, b + 552, "assert")?;
         w.field(&self.errno, b, b + 553, "errno")?;
-        w.field(&self.eof, b, b + 558, "EOF")?;
-        w.field(&self.null, b, b + 560, "NULL")?;
         w.field(&self.stdin, b, b + 564, "stdin")?;
         w.field(&self.stdout, b, b + 568, "stdout")?;
-        w.field(&self.stderr, b, b + 573, "stderr")?;
-        w.field(&self.offsetof, b, b + 581, "offsetof")?;
-        w.field(&self.std, b, b + 589, "std")?;
-        w.field(&self.fbe, b, b + 593, "FBE")?;
         w.field(&self.int8_t, b, b + 601, "int8_t")?;
         w.field(&self.uint8_t, b, b + 605, "uint8_t")?;
         w.field(&self.int16_t, b, b + 610, "int16_t")?;
         w.field(&self.uint16_t, b, b + 614, "uint16_t")?;
         w.field(&self.int32_t, b, b + 618, "int32_t")?;
-        w.field(&self.uint32_t, b, b + 634, "uint32_t")?;
-        w.field(&self.int64_t, b, b + 650, "int64_t")?;
-        w.field(&self.uint64_t, b, b + 658, "uint64_t")?;
-        w.field(&self.size_t, b, b + 662, "size_t")?;
         w.field(&self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
-        w.field(&self.nullptr_t, b, b + 668, "nullptr_t")?;
-        w.field(&self.linux, b, b + 670, "linux")?;
         w.field(&self.unix, b, b + 674, "unix")?;
         w.field(&self.bufsiz, b, b + 678, "BUFSIZ")?;
-        w.field(&self.int32_max, b, b + 683, "INT32_MAX")?;
-        w.field(&self.char_bit, b, b + 691, "CHAR_BIT")?;
-        w.field(&self.einval, b, b + 699, "EINVAL")?;
         w.leave();
         Ok(())
     }
@@ -3531,121 +3534,141 @@ impl fbe::Struct for CppWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.alignas, "alignas")?;
-        w.final_field(&self.alignof, "alignof")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.alignas, run0, 0);
+        fbe::Fixed::put_at(&self.alignof, run0, 2);
         w.final_field(&self.and, "and")?;
         w.final_field(&self.and_eq, "and_eq")?;
-        w.final_field(&self.asm, "asm")?;
-        w.final_field(&self.auto, "auto")?;
-        w.final_field(&self.bitand, "bitand")?;
-        w.final_field(&self.bitor, "bitor")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.asm, run3, 0);
+        fbe::Fixed::put_at(&self.auto, run3, 8);
+        fbe::Fixed::put_at(&self.bitand, run3, 16);
+        fbe::Fixed::put_at(&self.bitor, run3, 20);
         w.final_field(&self.break_, "break")?;
         w.final_field(&self.case, "case")?;
         w.final_field(&self.catch, "catch")?;
         w.final_field(&self.char8_t, "char8_t")?;
         w.final_field(&self.char16_t, "char16_t")?;
-        w.final_field(&self.char32_t, "char32_t")?;
-        w.final_field(&self.class, "class")?;
-        w.final_field(&self.compl, "compl")?;
-        w.final_field(&self.concept, "concept")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.char32_t, run9, 0);
+        fbe::Fixed::put_at(&self.class, run9, 16);
+        fbe::Fixed::put_at(&self.compl, run9, 24);
+        fbe::Fixed::put_at(&self.concept, run9, 28);
         w.final_field(&self.const_, "const")?;
-        w.final_field(&self.consteval, "consteval")?;
-        w.final_field(&self.constexpr, "constexpr")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.consteval, run11, 0);
+        fbe::Fixed::put_at(&self.constexpr, run11, 2);
         w.final_field(&self.constinit, "constinit")?;
         w.final_field(&self.const_cast, "const_cast")?;
-        w.final_field(&self.continue_, "continue")?;
-        w.final_field(&self.co_await, "co_await")?;
-        w.final_field(&self.co_return, "co_return")?;
-        w.final_field(&self.co_yield, "co_yield")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.continue_, run14, 0);
+        fbe::Fixed::put_at(&self.co_await, run14, 8);
+        fbe::Fixed::put_at(&self.co_return, run14, 16);
+        fbe::Fixed::put_at(&self.co_yield, run14, 20);
         w.final_field(&self.decltype, "decltype")?;
         w.final_field(&self.default, "default")?;
         w.final_field(&self.delete, "delete")?;
         w.final_field(&self.do_, "do")?;
         w.final_field(&self.dynamic_cast, "dynamic_cast")?;
-        w.final_field(&self.else_, "else")?;
-        w.final_field(&self.explicit, "explicit")?;
-        w.final_field(&self.export, "export")?;
-        w.final_field(&self.extern_, "extern")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.else_, run20, 0);
+        fbe::Fixed::put_at(&self.explicit, run20, 16);
+        fbe::Fixed::put_at(&self.export, run20, 24);
+        fbe::Fixed::put_at(&self.extern_, run20, 28);
         w.final_field(&self.final_, "final")?;
-        w.final_field(&self.for_, "for")?;
-        w.final_field(&self.friend, "friend")?;
+        let run22 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.for_, run22, 0);
+        fbe::Fixed::put_at(&self.friend, run22, 2);
         w.final_field(&self.goto, "goto")?;
         w.final_field(&self.if_, "if")?;
-        w.final_field(&self.import, "import")?;
-        w.final_field(&self.inline, "inline")?;
-        w.final_field(&self.int, "int")?;
-        w.final_field(&self.long, "long")?;
+        let run25 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.import, run25, 0);
+        fbe::Fixed::put_at(&self.inline, run25, 8);
+        fbe::Fixed::put_at(&self.int, run25, 16);
+        fbe::Fixed::put_at(&self.long, run25, 20);
         w.final_field(&self.module, "module")?;
         w.final_field(&self.mutable, "mutable")?;
         w.final_field(&self.namespace, "namespace")?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.noexcept, "noexcept")?;
-        w.final_field(&self.not, "not")?;
-        w.final_field(&self.not_eq, "not_eq")?;
-        w.final_field(&self.nullptr, "nullptr")?;
-        w.final_field(&self.operator, "operator")?;
+        let run31 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.not, run31, 0);
+        fbe::Fixed::put_at(&self.not_eq, run31, 16);
+        fbe::Fixed::put_at(&self.nullptr, run31, 24);
+        fbe::Fixed::put_at(&self.operator, run31, 28);
         w.final_field(&self.or, "or")?;
-        w.final_field(&self.or_eq, "or_eq")?;
-        w.final_field(&self.override_, "override")?;
+        let run33 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.or_eq, run33, 0);
+        fbe::Fixed::put_at(&self.override_, run33, 2);
         w.final_field(&self.private, "private")?;
         w.final_field(&self.protected, "protected")?;
-        w.final_field(&self.public, "public")?;
-        w.final_field(&self.register, "register")?;
-        w.final_field(&self.reinterpret_cast, "reinterpret_cast")?;
-        w.final_field(&self.requires, "requires")?;
+        let run36 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.public, run36, 0);
+        fbe::Fixed::put_at(&self.register, run36, 8);
+        fbe::Fixed::put_at(&self.reinterpret_cast, run36, 16);
+        fbe::Fixed::put_at(&self.requires, run36, 20);
         w.final_field(&self.return_, "return")?;
         w.final_field(&self.short, "short")?;
         w.final_field(&self.signed, "signed")?;
         w.final_field(&self.sizeof, "sizeof")?;
         w.final_field(&self.static_, "static")?;
-        w.final_field(&self.static_assert, "static_assert")?;
-        w.final_field(&self.static_cast, "static_cast")?;
-        w.final_field(&self.switch, "switch")?;
-        w.final_field(&self.template, "template")?;
+        let run42 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.static_assert, run42, 0);
+        fbe::Fixed::put_at(&self.static_cast, run42, 16);
+        fbe::Fixed::put_at(&self.switch, run42, 24);
+        fbe::Fixed::put_at(&self.template, run42, 28);
         w.final_field(&self.this, "this")?;
-        w.final_field(&self.thread_local, "thread_local")?;
-        w.final_field(&self.throw, "throw")?;
+        let run44 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.thread_local, run44, 0);
+        fbe::Fixed::put_at(&self.throw, run44, 2);
         w.final_field(&self.try_, "try")?;
         w.final_field(&self.typedef, "typedef")?;
-        w.final_field(&self.typeid, "typeid")?;
-        w.final_field(&self.typename, "typename")?;
-        w.final_field(&self.union_, "union")?;
-        w.final_field(&self.unsigned, "unsigned")?;
+        let run47 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.typeid, run47, 0);
+        fbe::Fixed::put_at(&self.typename, run47, 8);
+        fbe::Fixed::put_at(&self.union_, run47, 16);
+        fbe::Fixed::put_at(&self.unsigned, run47, 20);
         w.final_field(&self.using, "using")?;
         w.final_field(&self.virtual_, "virtual")?;
         w.final_field(&self.void, "void")?;
         w.final_field(&self.volatile, "volatile")?;
         w.final_field(&self.wchar_t, "wchar_t")?;
-        w.final_field(&self.while_, "while")?;
-        w.final_field(&self.xor, "xor")?;
-        w.final_field(&self.xor_eq, "xor_eq")?;
-        w.final_field(&self.assert, "assert")?;
+        let run53 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.while_, run53, 0);
+        fbe::Fixed::put_at(&self.xor, run53, 16);
+        fbe::Fixed::put_at(&self.xor_eq, run53, 24);
+        fbe::Fixed::put_at(&self.assert, run53, 28);
         w.final_field(&self.errno, "errno")?;
-        w.final_field(&self.eof, "EOF")?;
-        w.final_field(&self.null, "NULL")?;
+        let run55 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.eof, run55, 0);
+        fbe::Fixed::put_at(&self.null, run55, 2);
         w.final_field(&self.stdin, "stdin")?;
         w.final_field(&self.stdout, "stdout")?;
-        w.final_field(&self.stderr, "stderr")?;
-        w.final_field(&self.offsetof, "offsetof")?;
-        w.final_field(&self.std, "std")?;
-        w.final_field(&self.fbe, "FBE")?;
+        let run58 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.stderr, run58, 0);
+        fbe::Fixed::put_at(&self.offsetof, run58, 8);
+        fbe::Fixed::put_at(&self.std, run58, 16);
+        fbe::Fixed::put_at(&self.fbe, run58, 20);
         w.final_field(&self.int8_t, "int8_t")?;
         w.final_field(&self.uint8_t, "uint8_t")?;
         w.final_field(&self.int16_t, "int16_t")?;
         w.final_field(&self.uint16_t, "uint16_t")?;
         w.final_field(&self.int32_t, "int32_t")?;
-        w.final_field(&self.uint32_t, "uint32_t")?;
-        w.final_field(&self.int64_t, "int64_t")?;
-        w.final_field(&self.uint64_t, "uint64_t")?;
-        w.final_field(&self.size_t, "size_t")?;
+        let run64 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.uint32_t, run64, 0);
+        fbe::Fixed::put_at(&self.int64_t, run64, 16);
+        fbe::Fixed::put_at(&self.uint64_t, run64, 24);
+        fbe::Fixed::put_at(&self.size_t, run64, 28);
         w.final_field(&self.ptrdiff_t, "ptrdiff_t")?;
-        w.final_field(&self.nullptr_t, "nullptr_t")?;
-        w.final_field(&self.linux, "linux")?;
+        let run66 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.nullptr_t, run66, 0);
+        fbe::Fixed::put_at(&self.linux, run66, 2);
         w.final_field(&self.unix, "unix")?;
         w.final_field(&self.bufsiz, "BUFSIZ")?;
-        w.final_field(&self.int32_max, "INT32_MAX")?;
-        w.final_field(&self.char_bit, "CHAR_BIT")?;
-        w.final_field(&self.einval, "EINVAL")?;
+        let run69 = w.append_run::<20>();
+        fbe::Fixed::put_at(&self.int32_max, run69, 0);
+        fbe::Fixed::put_at(&self.char_bit, run69, 8);
+        fbe::Fixed::put_at(&self.einval, run69, 16);
         w.leave();
         Ok(())
     }
@@ -4754,50 +4777,51 @@ impl fbe::Struct for PythonWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 275, 3);
-        w.field(&self.false_, b, b + 8, "False")?;
-        w.field(&self.none, b, b + 10, "None")?;
+        let body = w.block::<275>(b);
+        fbe::Fixed::put_at(&self.false_, body, 8);
+        fbe::Fixed::put_at(&self.none, body, 10);
+        fbe::Fixed::put_at(&self.async_, body, 23);
+        fbe::Fixed::put_at(&self.await_, body, 31);
+        fbe::Fixed::put_at(&self.def, body, 39);
+        fbe::Fixed::put_at(&self.del, body, 43);
+        fbe::Fixed::put_at(&self.in_, body, 84);
+        fbe::Fixed::put_at(&self.is, body, 100);
+        fbe::Fixed::put_at(&self.lambda, body, 108);
+        fbe::Fixed::put_at(&self.nonlocal, body, 112);
+        fbe::Fixed::put_at(&self.raise, body, 118);
+        fbe::Fixed::put_at(&self.with, body, 120);
+        fbe::Fixed::put_at(&self.match_, body, 133);
+        fbe::Fixed::put_at(&self.self_, body, 141);
+        fbe::Fixed::put_at(&self.cls, body, 149);
+        fbe::Fixed::put_at(&self.print, body, 153);
+        fbe::Fixed::put_at(&self.object, body, 194);
+        fbe::Fixed::put_at(&self.super_, body, 210);
+        fbe::Fixed::put_at(&self.isinstance, body, 218);
+        fbe::Fixed::put_at(&self.property, body, 222);
+        fbe::Fixed::put_at(&self.classmethod, body, 228);
+        fbe::Fixed::put_at(&self.typing, body, 230);
+        fbe::Fixed::put_at(&self.callable, body, 243);
+        fbe::Fixed::put_at(&self.int_enum, body, 251);
+        fbe::Fixed::put_at(&self.int_flag, body, 259);
+        fbe::Fixed::put_at(&self.package, body, 263);
         w.field(&self.true_, b, b + 14, "True")?;
         w.field(&self.as_, b, b + 18, "as")?;
-        w.field(&self.async_, b, b + 23, "async")?;
-        w.field(&self.await_, b, b + 31, "await")?;
-        w.field(&self.def, b, b + 39, "def")?;
-        w.field(&self.del, b, b + 43, "del")?;
         w.field(&self.elif, b, b + 51, "elif")?;
         w.field(&self.except, b, b + 55, "except")?;
         w.field(&self.finally, b, b + 60, "finally")?;
         w.field(&self.from, b, b + 64, "from")?;
         w.field(&self.global, b, b + 68, "global")?;
-        w.field(&self.in_, b, b + 84, "in")?;
-        w.field(&self.is, b, b + 100, "is")?;
-        w.field(&self.lambda, b, b + 108, "lambda")?;
-        w.field(&self.nonlocal, b, b + 112, "nonlocal")?;
         w.field(&self.pass, b, b + 113, "pass")?;
-        w.field(&self.raise, b, b + 118, "raise")?;
-        w.field(&self.with, b, b + 120, "with")?;
         w.field(&self.yield_, b, b + 124, "yield")?;
         w.field(&self.x, b, b + 128, "_")?;
-        w.field(&self.match_, b, b + 133, "match")?;
-        w.field(&self.self_, b, b + 141, "self")?;
-        w.field(&self.cls, b, b + 149, "cls")?;
-        w.field(&self.print, b, b + 153, "print")?;
         w.field(&self.len, b, b + 161, "len")?;
         w.field(&self.list, b, b + 165, "list")?;
         w.field(&self.dict, b, b + 170, "dict")?;
         w.field(&self.set, b, b + 174, "set")?;
         w.field(&self.str, b, b + 178, "str")?;
-        w.field(&self.object, b, b + 194, "object")?;
-        w.field(&self.super_, b, b + 210, "super")?;
-        w.field(&self.isinstance, b, b + 218, "isinstance")?;
-        w.field(&self.property, b, b + 222, "property")?;
         w.field(&self.staticmethod, b, b + 223, "staticmethod")?;
-        w.field(&self.classmethod, b, b + 228, "classmethod")?;
-        w.field(&self.typing, b, b + 230, "typing")?;
         w.field(&self.any, b, b + 234, "Any")?;
         w.field(&self.class_var, b, b + 238, "ClassVar")?;
-        w.field(&self.callable, b, b + 243, "Callable")?;
-        w.field(&self.int_enum, b, b + 251, "IntEnum")?;
-        w.field(&self.int_flag, b, b + 259, "IntFlag")?;
-        w.field(&self.package, b, b + 263, "PACKAGE")?;
         w.field(&self.version, b, b + 271, "VERSION")?;
         w.leave();
         Ok(())
@@ -5018,50 +5042,58 @@ impl fbe::Struct for PythonWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.false_, "False")?;
-        w.final_field(&self.none, "None")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.false_, run0, 0);
+        fbe::Fixed::put_at(&self.none, run0, 2);
         w.final_field(&self.true_, "True")?;
         w.final_field(&self.as_, "as")?;
-        w.final_field(&self.async_, "async")?;
-        w.final_field(&self.await_, "await")?;
-        w.final_field(&self.def, "def")?;
-        w.final_field(&self.del, "del")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.async_, run3, 0);
+        fbe::Fixed::put_at(&self.await_, run3, 8);
+        fbe::Fixed::put_at(&self.def, run3, 16);
+        fbe::Fixed::put_at(&self.del, run3, 20);
         w.final_field(&self.elif, "elif")?;
         w.final_field(&self.except, "except")?;
         w.final_field(&self.finally, "finally")?;
         w.final_field(&self.from, "from")?;
         w.final_field(&self.global, "global")?;
-        w.final_field(&self.in_, "in")?;
-        w.final_field(&self.is, "is")?;
-        w.final_field(&self.lambda, "lambda")?;
-        w.final_field(&self.nonlocal, "nonlocal")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.in_, run9, 0);
+        fbe::Fixed::put_at(&self.is, run9, 16);
+        fbe::Fixed::put_at(&self.lambda, run9, 24);
+        fbe::Fixed::put_at(&self.nonlocal, run9, 28);
         w.final_field(&self.pass, "pass")?;
-        w.final_field(&self.raise, "raise")?;
-        w.final_field(&self.with, "with")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.raise, run11, 0);
+        fbe::Fixed::put_at(&self.with, run11, 2);
         w.final_field(&self.yield_, "yield")?;
         w.final_field(&self.x, "_")?;
-        w.final_field(&self.match_, "match")?;
-        w.final_field(&self.self_, "self")?;
-        w.final_field(&self.cls, "cls")?;
-        w.final_field(&self.print, "print")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.match_, run14, 0);
+        fbe::Fixed::put_at(&self.self_, run14, 8);
+        fbe::Fixed::put_at(&self.cls, run14, 16);
+        fbe::Fixed::put_at(&self.print, run14, 20);
         w.final_field(&self.len, "len")?;
         w.final_field(&self.list, "list")?;
         w.final_field(&self.dict, "dict")?;
         w.final_field(&self.set, "set")?;
         w.final_field(&self.str, "str")?;
-        w.final_field(&self.object, "object")?;
-        w.final_field(&self.super_, "super")?;
-        w.final_field(&self.isinstance, "isinstance")?;
-        w.final_field(&self.property, "property")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.object, run20, 0);
+        fbe::Fixed::put_at(&self.super_, run20, 16);
+        fbe::Fixed::put_at(&self.isinstance, run20, 24);
+        fbe::Fixed::put_at(&self.property, run20, 28);
         w.final_field(&self.staticmethod, "staticmethod")?;
-        w.final_field(&self.classmethod, "classmethod")?;
-        w.final_field(&self.typing, "typing")?;
+        let run22 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.classmethod, run22, 0);
+        fbe::Fixed::put_at(&self.typing, run22, 2);
         w.final_field(&self.any, "Any")?;
         w.final_field(&self.class_var, "ClassVar")?;
-        w.final_field(&self.callable, "Callable")?;
-        w.final_field(&self.int_enum, "IntEnum")?;
-        w.final_field(&self.int_flag, "IntFlag")?;
-        w.final_field(&self.package, "PACKAGE")?;
+        let run25 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.callable, run25, 0);
+        fbe::Fixed::put_at(&self.int_enum, run25, 8);
+        fbe::Fixed::put_at(&self.int_flag, run25, 16);
+        fbe::Fixed::put_at(&self.package, run25, 20);
         w.final_field(&self.version, "VERSION")?;
         w.leave();
         Ok(())
@@ -5576,44 +5608,45 @@ impl fbe::Struct for GoWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 234, 4);
-        w.field(&self.chan, b, b + 8, "chan")?;
-        w.field(&self.defer, b, b + 10, "defer")?;
+        let body = w.block::<234>(b);
+        fbe::Fixed::put_at(&self.chan, body, 8);
+        fbe::Fixed::put_at(&self.defer, body, 10);
+        fbe::Fixed::put_at(&self.go, body, 23);
+        fbe::Fixed::put_at(&self.interface, body, 31);
+        fbe::Fixed::put_at(&self.map, body, 39);
+        fbe::Fixed::put_at(&self.package, body, 43);
+        fbe::Fixed::put_at(&self.error, body, 84);
+        fbe::Fixed::put_at(&self.rune, body, 100);
+        fbe::Fixed::put_at(&self.uint, body, 108);
+        fbe::Fixed::put_at(&self.nil, body, 112);
+        fbe::Fixed::put_at(&self.cap, body, 118);
+        fbe::Fixed::put_at(&self.make, body, 120);
+        fbe::Fixed::put_at(&self.panic, body, 133);
+        fbe::Fixed::put_at(&self.recover, body, 141);
+        fbe::Fixed::put_at(&self.println, body, 149);
+        fbe::Fixed::put_at(&self.complex, body, 153);
+        fbe::Fixed::put_at(&self.clear, body, 194);
+        fbe::Fixed::put_at(&self.uintptr, body, 210);
+        fbe::Fixed::put_at(&self.float32, body, 218);
+        fbe::Fixed::put_at(&self.float64, body, 222);
+        fbe::Fixed::put_at(&self.complex128, body, 228);
+        fbe::Fixed::put_at(&self.comparable, body, 230);
         w.field(&self.fallthrough, b, b + 14, "fallthrough")?;
         w.field(&self.func, b, b + 18, "func")?;
-        w.field(&self.go, b, b + 23, "go")?;
-        w.field(&self.interface, b, b + 31, "interface")?;
-        w.field(&self.map, b, b + 39, "map")?;
-        w.field(&self.package, b, b + 43, "package")?;
         w.field(&self.range, b, b + 51, "range")?;
         w.field(&self.select, b, b + 55, "select")?;
         w.field(&self.type_, b, b + 60, "type")?;
         w.field(&self.var, b, b + 64, "var")?;
         w.field(&self.any, b, b + 68, "any")?;
-        w.field(&self.error, b, b + 84, "error")?;
-        w.field(&self.rune, b, b + 100, "rune")?;
-        w.field(&self.uint, b, b + 108, "uint")?;
-        w.field(&self.nil, b, b + 112, "nil")?;
         w.field(&self.iota, b, b + 113, "iota")?;
-        w.field(&self.cap, b, b + 118, "cap")?;
-        w.field(&self.make, b, b + 120, "make")?;
         w.field(&self.append, b, b + 124, "append")?;
         w.field(&self.copy, b, b + 128, "copy")?;
-        w.field(&self.panic, b, b + 133, "panic")?;
-        w.field(&self.recover, b, b + 141, "recover")?;
-        w.field(&self.println, b, b + 149, "println")?;
-        w.field(&self.complex, b, b + 153, "complex")?;
         w.field(&self.real, b, b + 161, "real")?;
         w.field(&self.imag, b, b + 165, "imag")?;
         w.field(&self.close, b, b + 170, "close")?;
         w.field(&self.min, b, b + 174, "min")?;
         w.field(&self.max, b, b + 178, "max")?;
-        w.field(&self.clear, b, b + 194, "clear")?;
-        w.field(&self.uintptr, b, b + 210, "uintptr")?;
-        w.field(&self.float32, b, b + 218, "float32")?;
-        w.field(&self.float64, b, b + 222, "float64")?;
         w.field(&self.complex64, b, b + 223, "complex64")?;
-        w.field(&self.complex128, b, b + 228, "complex128")?;
-        w.field(&self.comparable, b, b + 230, "comparable")?;
         w.leave();
         Ok(())
     }
@@ -5803,44 +5836,51 @@ impl fbe::Struct for GoWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.chan, "chan")?;
-        w.final_field(&self.defer, "defer")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.chan, run0, 0);
+        fbe::Fixed::put_at(&self.defer, run0, 2);
         w.final_field(&self.fallthrough, "fallthrough")?;
         w.final_field(&self.func, "func")?;
-        w.final_field(&self.go, "go")?;
-        w.final_field(&self.interface, "interface")?;
-        w.final_field(&self.map, "map")?;
-        w.final_field(&self.package, "package")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.go, run3, 0);
+        fbe::Fixed::put_at(&self.interface, run3, 8);
+        fbe::Fixed::put_at(&self.map, run3, 16);
+        fbe::Fixed::put_at(&self.package, run3, 20);
         w.final_field(&self.range, "range")?;
         w.final_field(&self.select, "select")?;
         w.final_field(&self.type_, "type")?;
         w.final_field(&self.var, "var")?;
         w.final_field(&self.any, "any")?;
-        w.final_field(&self.error, "error")?;
-        w.final_field(&self.rune, "rune")?;
-        w.final_field(&self.uint, "uint")?;
-        w.final_field(&self.nil, "nil")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.error, run9, 0);
+        fbe::Fixed::put_at(&self.rune, run9, 16);
+        fbe::Fixed::put_at(&self.uint, run9, 24);
+        fbe::Fixed::put_at(&self.nil, run9, 28);
         w.final_field(&self.iota, "iota")?;
-        w.final_field(&self.cap, "cap")?;
-        w.final_field(&self.make, "make")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.cap, run11, 0);
+        fbe::Fixed::put_at(&self.make, run11, 2);
         w.final_field(&self.append, "append")?;
         w.final_field(&self.copy, "copy")?;
-        w.final_field(&self.panic, "panic")?;
-        w.final_field(&self.recover, "recover")?;
-        w.final_field(&self.println, "println")?;
-        w.final_field(&self.complex, "complex")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.panic, run14, 0);
+        fbe::Fixed::put_at(&self.recover, run14, 8);
+        fbe::Fixed::put_at(&self.println, run14, 16);
+        fbe::Fixed::put_at(&self.complex, run14, 20);
         w.final_field(&self.real, "real")?;
         w.final_field(&self.imag, "imag")?;
         w.final_field(&self.close, "close")?;
         w.final_field(&self.min, "min")?;
         w.final_field(&self.max, "max")?;
-        w.final_field(&self.clear, "clear")?;
-        w.final_field(&self.uintptr, "uintptr")?;
-        w.final_field(&self.float32, "float32")?;
-        w.final_field(&self.float64, "float64")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.clear, run20, 0);
+        fbe::Fixed::put_at(&self.uintptr, run20, 16);
+        fbe::Fixed::put_at(&self.float32, run20, 24);
+        fbe::Fixed::put_at(&self.float64, run20, 28);
         w.final_field(&self.complex64, "complex64")?;
-        w.final_field(&self.complex128, "complex128")?;
-        w.final_field(&self.comparable, "comparable")?;
+        let run22 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.complex128, run22, 0);
+        fbe::Fixed::put_at(&self.comparable, run22, 2);
         w.leave();
         Ok(())
     }
@@ -6283,38 +6323,39 @@ impl fbe::Struct for JavaWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 210, 5);
-        w.field(&self.abstract_, b, b + 8, "abstract")?;
-        w.field(&self.boolean, b, b + 10, "boolean")?;
+        let body = w.block::<210>(b);
+        fbe::Fixed::put_at(&self.abstract_, body, 8);
+        fbe::Fixed::put_at(&self.boolean, body, 10);
+        fbe::Fixed::put_at(&self.instanceof, body, 23);
+        fbe::Fixed::put_at(&self.native, body, 31);
+        fbe::Fixed::put_at(&self.strictfp, body, 39);
+        fbe::Fixed::put_at(&self.synchronized, body, 43);
+        fbe::Fixed::put_at(&self.when, body, 84);
+        fbe::Fixed::put_at(&self.open, body, 100);
+        fbe::Fixed::put_at(&self.exports, body, 108);
+        fbe::Fixed::put_at(&self.opens, body, 112);
+        fbe::Fixed::put_at(&self.uses, body, 118);
+        fbe::Fixed::put_at(&self.provides, body, 120);
+        fbe::Fixed::put_at(&self.string, body, 133);
+        fbe::Fixed::put_at(&self.integer, body, 141);
+        fbe::Fixed::put_at(&self.long, body, 149);
+        fbe::Fixed::put_at(&self.math, body, 153);
+        fbe::Fixed::put_at(&self.set, body, 194);
         w.field(&self.extends, b, b + 14, "extends")?;
         w.field(&self.implements, b, b + 18, "implements")?;
-        w.field(&self.instanceof, b, b + 23, "instanceof")?;
-        w.field(&self.native, b, b + 31, "native")?;
-        w.field(&self.strictfp, b, b + 39, "strictfp")?;
-        w.field(&self.synchronized, b, b + 43, "synchronized")?;
         w.field(&self.throws, b, b + 51, "throws")?;
         w.field(&self.transient, b, b + 55, "transient")?;
         w.field(&self.record, b, b + 60, "record")?;
         w.field(&self.sealed, b, b + 64, "sealed")?;
         w.field(&self.permits, b, b + 68, "permits")?;
-        w.field(&self.when, b, b + 84, "when")?;
-        w.field(&self.open, b, b + 100, "open")?;
-        w.field(&self.exports, b, b + 108, "exports")?;
-        w.field(&self.opens, b, b + 112, "opens")?;
         w.field(&self.to, b, b + 113, "to")?;
-        w.field(&self.uses, b, b + 118, "uses")?;
-        w.field(&self.provides, b, b + 120, "provides")?;
         w.field(&self.transitive, b, b + 124, "transitive")?;
         w.field(&self.object, b, b + 128, "Object")?;
-        w.field(&self.string, b, b + 133, "String")?;
-        w.field(&self.integer, b, b + 141, "Integer")?;
-        w.field(&self.long, b, b + 149, "Long")?;
-        w.field(&self.math, b, b + 153, "Math")?;
         w.field(&self.system, b, b + 161, "System")?;
         w.field(&self.override_, b, b + 165, "Override")?;
         w.field(&self.class, b, b + 170, "Class")?;
         w.field(&self.list, b, b + 174, "List")?;
         w.field(&self.map, b, b + 178, "Map")?;
-        w.field(&self.set, b, b + 194, "Set")?;
         w.leave();
         Ok(())
     }
@@ -6483,32 +6524,37 @@ impl fbe::Struct for JavaWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.abstract_, "abstract")?;
-        w.final_field(&self.boolean, "boolean")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.abstract_, run0, 0);
+        fbe::Fixed::put_at(&self.boolean, run0, 2);
         w.final_field(&self.extends, "extends")?;
         w.final_field(&self.implements, "implements")?;
-        w.final_field(&self.instanceof, "instanceof")?;
-        w.final_field(&self.native, "native")?;
-        w.final_field(&self.strictfp, "strictfp")?;
-        w.final_field(&self.synchronized, "synchronized")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.instanceof, run3, 0);
+        fbe::Fixed::put_at(&self.native, run3, 8);
+        fbe::Fixed::put_at(&self.strictfp, run3, 16);
+        fbe::Fixed::put_at(&self.synchronized, run3, 20);
         w.final_field(&self.throws, "throws")?;
         w.final_field(&self.transient, "transient")?;
         w.final_field(&self.record, "record")?;
         w.final_field(&self.sealed, "sealed")?;
         w.final_field(&self.permits, "permits")?;
-        w.final_field(&self.when, "when")?;
-        w.final_field(&self.open, "open")?;
-        w.final_field(&self.exports, "exports")?;
-        w.final_field(&self.opens, "opens")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.when, run9, 0);
+        fbe::Fixed::put_at(&self.open, run9, 16);
+        fbe::Fixed::put_at(&self.exports, run9, 24);
+        fbe::Fixed::put_at(&self.opens, run9, 28);
         w.final_field(&self.to, "to")?;
-        w.final_field(&self.uses, "uses")?;
-        w.final_field(&self.provides, "provides")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.uses, run11, 0);
+        fbe::Fixed::put_at(&self.provides, run11, 2);
         w.final_field(&self.transitive, "transitive")?;
         w.final_field(&self.object, "Object")?;
-        w.final_field(&self.string, "String")?;
-        w.final_field(&self.integer, "Integer")?;
-        w.final_field(&self.long, "Long")?;
-        w.final_field(&self.math, "Math")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.string, run14, 0);
+        fbe::Fixed::put_at(&self.integer, run14, 8);
+        fbe::Fixed::put_at(&self.long, run14, 16);
+        fbe::Fixed::put_at(&self.math, run14, 20);
         w.final_field(&self.system, "System")?;
         w.final_field(&self.override_, "Override")?;
         w.final_field(&self.class, "Class")?;
@@ -6929,44 +6975,45 @@ impl fbe::Struct for KotlinWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 243, 6);
-        w.field(&self.fun, b, b + 8, "fun")?;
-        w.field(&self.typealias, b, b + 10, "typealias")?;
+        let body = w.block::<243>(b);
+        fbe::Fixed::put_at(&self.fun, body, 8);
+        fbe::Fixed::put_at(&self.typealias, body, 10);
+        fbe::Fixed::put_at(&self.by, body, 23);
+        fbe::Fixed::put_at(&self.constructor, body, 31);
+        fbe::Fixed::put_at(&self.delegate, body, 39);
+        fbe::Fixed::put_at(&self.dynamic, body, 43);
+        fbe::Fixed::put_at(&self.receiver, body, 84);
+        fbe::Fixed::put_at(&self.setparam, body, 100);
+        fbe::Fixed::put_at(&self.value, body, 108);
+        fbe::Fixed::put_at(&self.where_, body, 112);
+        fbe::Fixed::put_at(&self.annotation, body, 118);
+        fbe::Fixed::put_at(&self.companion, body, 120);
+        fbe::Fixed::put_at(&self.expect, body, 133);
+        fbe::Fixed::put_at(&self.external, body, 141);
+        fbe::Fixed::put_at(&self.infix, body, 149);
+        fbe::Fixed::put_at(&self.inner, body, 153);
+        fbe::Fixed::put_at(&self.suspend, body, 194);
+        fbe::Fixed::put_at(&self.tailrec, body, 210);
+        fbe::Fixed::put_at(&self.vararg, body, 218);
+        fbe::Fixed::put_at(&self.it, body, 222);
+        fbe::Fixed::put_at(&self.unit, body, 228);
+        fbe::Fixed::put_at(&self.nothing, body, 230);
         w.field(&self.typeof_, b, b + 14, "typeof")?;
         w.field(&self.val, b, b + 18, "val")?;
-        w.field(&self.by, b, b + 23, "by")?;
-        w.field(&self.constructor, b, b + 31, "constructor")?;
-        w.field(&self.delegate, b, b + 39, "delegate")?;
-        w.field(&self.dynamic, b, b + 43, "dynamic")?;
         w.field(&self.field, b, b + 51, "field")?;
         w.field(&self.file, b, b + 55, "file")?;
         w.field(&self.get, b, b + 60, "get")?;
         w.field(&self.init, b, b + 64, "init")?;
         w.field(&self.param, b, b + 68, "param")?;
-        w.field(&self.receiver, b, b + 84, "receiver")?;
-        w.field(&self.setparam, b, b + 100, "setparam")?;
-        w.field(&self.value, b, b + 108, "value")?;
-        w.field(&self.where_, b, b + 112, "where")?;
         w.field(&self.actual, b, b + 113, "actual")?;
-        w.field(&self.annotation, b, b + 118, "annotation")?;
-        w.field(&self.companion, b, b + 120, "companion")?;
         w.field(&self.crossinline, b, b + 124, "crossinline")?;
         w.field(&self.data, b, b + 128, "data")?;
-        w.field(&self.expect, b, b + 133, "expect")?;
-        w.field(&self.external, b, b + 141, "external")?;
-        w.field(&self.infix, b, b + 149, "infix")?;
-        w.field(&self.inner, b, b + 153, "inner")?;
         w.field(&self.internal, b, b + 161, "internal")?;
         w.field(&self.lateinit, b, b + 165, "lateinit")?;
         w.field(&self.noinline, b, b + 170, "noinline")?;
         w.field(&self.out, b, b + 174, "out")?;
         w.field(&self.reified, b, b + 178, "reified")?;
-        w.field(&self.suspend, b, b + 194, "suspend")?;
-        w.field(&self.tailrec, b, b + 210, "tailrec")?;
-        w.field(&self.vararg, b, b + 218, "vararg")?;
-        w.field(&self.it, b, b + 222, "it")?;
         w.field(&self.companion_, b, b + 223, "Companion")?;
-        w.field(&self.unit, b, b + 228, "Unit")?;
-        w.field(&self.nothing, b, b + 230, "Nothing")?;
         w.field(&self.int, b, b + 234, "Int")?;
         w.field(&self.array, b, b + 238, "Array")?;
         w.leave();
@@ -7170,44 +7217,51 @@ impl fbe::Struct for KotlinWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.fun, "fun")?;
-        w.final_field(&self.typealias, "typealias")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.fun, run0, 0);
+        fbe::Fixed::put_at(&self.typealias, run0, 2);
         w.final_field(&self.typeof_, "typeof")?;
         w.final_field(&self.val, "val")?;
-        w.final_field(&self.by, "by")?;
-        w.final_field(&self.constructor, "constructor")?;
-        w.final_field(&self.delegate, "delegate")?;
-        w.final_field(&self.dynamic, "dynamic")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.by, run3, 0);
+        fbe::Fixed::put_at(&self.constructor, run3, 8);
+        fbe::Fixed::put_at(&self.delegate, run3, 16);
+        fbe::Fixed::put_at(&self.dynamic, run3, 20);
         w.final_field(&self.field, "field")?;
         w.final_field(&self.file, "file")?;
         w.final_field(&self.get, "get")?;
         w.final_field(&self.init, "init")?;
         w.final_field(&self.param, "param")?;
-        w.final_field(&self.receiver, "receiver")?;
-        w.final_field(&self.setparam, "setparam")?;
-        w.final_field(&self.value, "value")?;
-        w.final_field(&self.where_, "where")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.receiver, run9, 0);
+        fbe::Fixed::put_at(&self.setparam, run9, 16);
+        fbe::Fixed::put_at(&self.value, run9, 24);
+        fbe::Fixed::put_at(&self.where_, run9, 28);
         w.final_field(&self.actual, "actual")?;
-        w.final_field(&self.annotation, "annotation")?;
-        w.final_field(&self.companion, "companion")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.annotation, run11, 0);
+        fbe::Fixed::put_at(&self.companion, run11, 2);
         w.final_field(&self.crossinline, "crossinline")?;
         w.final_field(&self.data, "data")?;
-        w.final_field(&self.expect, "expect")?;
-        w.final_field(&self.external, "external")?;
-        w.final_field(&self.infix, "infix")?;
-        w.final_field(&self.inner, "inner")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.expect, run14, 0);
+        fbe::Fixed::put_at(&self.external, run14, 8);
+        fbe::Fixed::put_at(&self.infix, run14, 16);
+        fbe::Fixed::put_at(&self.inner, run14, 20);
         w.final_field(&self.internal, "internal")?;
         w.final_field(&self.lateinit, "lateinit")?;
         w.final_field(&self.noinline, "noinline")?;
         w.final_field(&self.out, "out")?;
         w.final_field(&self.reified, "reified")?;
-        w.final_field(&self.suspend, "suspend")?;
-        w.final_field(&self.tailrec, "tailrec")?;
-        w.final_field(&self.vararg, "vararg")?;
-        w.final_field(&self.it, "it")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.suspend, run20, 0);
+        fbe::Fixed::put_at(&self.tailrec, run20, 16);
+        fbe::Fixed::put_at(&self.vararg, run20, 24);
+        fbe::Fixed::put_at(&self.it, run20, 28);
         w.final_field(&self.companion_, "Companion")?;
-        w.final_field(&self.unit, "Unit")?;
-        w.final_field(&self.nothing, "Nothing")?;
+        let run22 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.unit, run22, 0);
+        fbe::Fixed::put_at(&self.nothing, run22, 2);
         w.final_field(&self.int, "Int")?;
         w.final_field(&self.array, "Array")?;
         w.leave();
@@ -7690,53 +7744,49 @@ impl fbe::Struct for JsWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 259, 7);
-        w.field(&self.debugger, b, b + 8, "debugger")?;
-        w.field(&self.function, b, b + 10, "function")?;
+        let body = w.block::<259>(b);
+        fbe::Fixed::put_at(&self.debugger, body, 8);
+        fbe::Fixed::put_at(&self.function, body, 10);
+        fbe::Fixed::put_at(&self.declare, body, 23);
+        fbe::Fixed::put_at(&self.unknown, body, 31);
+        fbe::Fixed::put_at(&self.never, body, 39);
+        fbe::Fixed::put_at(&self.number, body, 43);
+        fbe::Fixed::put_at(&self.uint8_array, body, 84);
+        fbe::Fixed::put_at(&self.error, body, 100);
+        fbe::Fixed::put_at(&self.number_, body, 108);
+        fbe::Fixed::put_at(&self.big_int, body, 112);
+        fbe::Fixed::put_at(&self.symbol_, body, 118);
+        fbe::Fixed::put_at(&self.date, body, 120);
+        fbe::Fixed::put_at(&self.partial, body, 133);
+        fbe::Fixed::put_at(&self.record, body, 141);
+        fbe::Fixed::put_at(&self.global_this, body, 149);
+        fbe::Fixed::put_at(&self.arguments, body, 153);
+        fbe::Fixed::put_at(&self.value_of, body, 194);
+        fbe::Fixed::put_at(&self.has_own_property, body, 210);
+        fbe::Fixed::put_at(&self.is_prototype_of, body, 218);
+        fbe::Fixed::put_at(&self.property_is_enumerable, body, 222);
+        fbe::Fixed::put_at(&self.readonly, body, 228);
+        fbe::Fixed::put_at(&self.keyof, body, 230);
+        fbe::Fixed::put_at(&self.satisfies, body, 243);
+        fbe::Fixed::put_at(&self.accessor, body, 251);
         w.field(&self.let_, b, b + 14, "let")?;
         w.field(&self.of, b, b + 18, "of")?;
-        w.field(&self.declare, b, b + 23, "declare")?;
-        w.field(&self.unknown, b, b + 31, "unknown")?;
-        w.field(&self.never, b, b + 39, "never")?;
-        w.field(&self.number, b, b + 43, "number")?;
         w.field(&self.bigint, b, b + 51, "bigint")?;
         w.field(&self.symbol, b, b + 55, "symbol")?;
         w.field(&self.undefined, b, b + 60, "undefined")?;
         w.field(&self.na_n, b, b + 64, "NaN")?;
         w.field(&self.infinity, b, b + 68, "Infinity")?;
-        w.field(&self.uint8_array, b, b + 84, "Uint8Array")?;
-        w.field(&self.error, b, b + 100, "Error")?;
-        w.field(&self.number_, b, b + 108, "Number")?;
-        w.field(&self.big_int, b, b + 112, "BigInt")?;
         w.field(&self.boolean, b, b + 113, "Boolean")?;
-        w.field(&self.symbol_, b, b + 118, "Symbol")?;
-        w.field(&self.date, b, b + 120, "Date")?;
         w.field(&self.json, b, b + 124, "JSON")?;
         w.field(&self.promise, b, b + 128, "Promise")?;
-        w.field(&self.partial, b, b + 133, "Partial")?;
-        w.field(&self.record, b, b + 141, "Record")?;
-        w.field(&self.global_this, b, b + 149, "globalThis")?;
-        w.field(&self.arguments, b, b + 153, "arguments")?;
         w.field(&self.eval, b, b + 161, "eval")?;
         w.field(&self.require, b, b + 165, "require")?;
         w.field(&self.prototype, b, b + 170, "prototype")?;
         w.field(&self.proto, b, b + 174, "__proto__")?;
         w.field(&self.to_string, b, b + 178, "toString")?;
-        w.field(&self.value_of, b, b + 194, "valueOf")?;
-        w.field(&self.has_own_property, b, b + 210, "hasOwnProperty")?;
-        w.field(&self.is_prototype_of, b, b + 218, "isPrototypeOf")?;
-        w.field(
-            &self.property_is_enumerable,
-            b,
-            b + 222,
-            "propertyIsEnumerable",
-        )?;
         w.field(&self.to_locale_string, b, b + 223, "toLocaleString")?;
-        w.field(&self.readonly, b, b + 228, "readonly")?;
-        w.field(&self.keyof, b, b + 230, "keyof")?;
         w.field(&self.infer, b, b + 234, "infer")?;
         w.field(&self.asserts, b, b + 238, "asserts")?;
-        w.field(&self.satisfies, b, b + 243, "satisfies")?;
-        w.field(&self.accessor, b, b + 251, "accessor")?;
         w.leave();
         Ok(())
     }
@@ -7944,48 +7994,56 @@ impl fbe::Struct for JsWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.debugger, "debugger")?;
-        w.final_field(&self.function, "function")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.debugger, run0, 0);
+        fbe::Fixed::put_at(&self.function, run0, 2);
         w.final_field(&self.let_, "let")?;
         w.final_field(&self.of, "of")?;
-        w.final_field(&self.declare, "declare")?;
-        w.final_field(&self.unknown, "unknown")?;
-        w.final_field(&self.never, "never")?;
-        w.final_field(&self.number, "number")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.declare, run3, 0);
+        fbe::Fixed::put_at(&self.unknown, run3, 8);
+        fbe::Fixed::put_at(&self.never, run3, 16);
+        fbe::Fixed::put_at(&self.number, run3, 20);
         w.final_field(&self.bigint, "bigint")?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.undefined, "undefined")?;
         w.final_field(&self.na_n, "NaN")?;
         w.final_field(&self.infinity, "Infinity")?;
-        w.final_field(&self.uint8_array, "Uint8Array")?;
-        w.final_field(&self.error, "Error")?;
-        w.final_field(&self.number_, "Number")?;
-        w.final_field(&self.big_int, "BigInt")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.uint8_array, run9, 0);
+        fbe::Fixed::put_at(&self.error, run9, 16);
+        fbe::Fixed::put_at(&self.number_, run9, 24);
+        fbe::Fixed::put_at(&self.big_int, run9, 28);
         w.final_field(&self.boolean, "Boolean")?;
-        w.final_field(&self.symbol_, "Symbol")?;
-        w.final_field(&self.date, "Date")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.symbol_, run11, 0);
+        fbe::Fixed::put_at(&self.date, run11, 2);
         w.final_field(&self.json, "JSON")?;
         w.final_field(&self.promise, "Promise")?;
-        w.final_field(&self.partial, "Partial")?;
-        w.final_field(&self.record, "Record")?;
-        w.final_field(&self.global_this, "globalThis")?;
-        w.final_field(&self.arguments, "arguments")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.partial, run14, 0);
+        fbe::Fixed::put_at(&self.record, run14, 8);
+        fbe::Fixed::put_at(&self.global_this, run14, 16);
+        fbe::Fixed::put_at(&self.arguments, run14, 20);
         w.final_field(&self.eval, "eval")?;
         w.final_field(&self.require, "require")?;
         w.final_field(&self.prototype, "prototype")?;
         w.final_field(&self.proto, "__proto__")?;
         w.final_field(&self.to_string, "toString")?;
-        w.final_field(&self.value_of, "valueOf")?;
-        w.final_field(&self.has_own_property, "hasOwnProperty")?;
-        w.final_field(&self.is_prototype_of, "isPrototypeOf")?;
-        w.final_field(&self.property_is_enumerable, "propertyIsEnumerable")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.value_of, run20, 0);
+        fbe::Fixed::put_at(&self.has_own_property, run20, 16);
+        fbe::Fixed::put_at(&self.is_prototype_of, run20, 24);
+        fbe::Fixed::put_at(&self.property_is_enumerable, run20, 28);
         w.final_field(&self.to_locale_string, "toLocaleString")?;
-        w.final_field(&self.readonly, "readonly")?;
-        w.final_field(&self.keyof, "keyof")?;
+        let run22 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.readonly, run22, 0);
+        fbe::Fixed::put_at(&self.keyof, run22, 2);
         w.final_field(&self.infer, "infer")?;
         w.final_field(&self.asserts, "asserts")?;
-        w.final_field(&self.satisfies, "satisfies")?;
-        w.final_field(&self.accessor, "accessor")?;
+        let run25 = w.append_run::<16>();
+        fbe::Fixed::put_at(&self.satisfies, run25, 0);
+        fbe::Fixed::put_at(&self.accessor, run25, 8);
         w.leave();
         Ok(())
     }
@@ -8482,41 +8540,42 @@ impl fbe::Struct for RustWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 223, 8);
-        w.field(&self.crate_, b, b + 8, "crate")?;
-        w.field(&self.dyn_, b, b + 10, "dyn")?;
+        let body = w.block::<223>(b);
+        fbe::Fixed::put_at(&self.crate_, body, 8);
+        fbe::Fixed::put_at(&self.dyn_, body, 10);
+        fbe::Fixed::put_at(&self.loop_, body, 23);
+        fbe::Fixed::put_at(&self.mod_, body, 31);
+        fbe::Fixed::put_at(&self.move_, body, 39);
+        fbe::Fixed::put_at(&self.mut_, body, 43);
+        fbe::Fixed::put_at(&self.use_, body, 84);
+        fbe::Fixed::put_at(&self.become_, body, 100);
+        fbe::Fixed::put_at(&self.box_, body, 108);
+        fbe::Fixed::put_at(&self.macro_, body, 112);
+        fbe::Fixed::put_at(&self.unsized_, body, 118);
+        fbe::Fixed::put_at(&self.gen_, body, 120);
+        fbe::Fixed::put_at(&self.some, body, 133);
+        fbe::Fixed::put_at(&self.result, body, 141);
+        fbe::Fixed::put_at(&self.ok, body, 149);
+        fbe::Fixed::put_at(&self.err, body, 153);
+        fbe::Fixed::put_at(&self.drop, body, 194);
+        fbe::Fixed::put_at(&self.send, body, 210);
+        fbe::Fixed::put_at(&self.sync, body, 218);
+        fbe::Fixed::put_at(&self.sized, body, 222);
         w.field(&self.fn_, b, b + 14, "fn")?;
         w.field(&self.impl_, b, b + 18, "impl")?;
-        w.field(&self.loop_, b, b + 23, "loop")?;
-        w.field(&self.mod_, b, b + 31, "mod")?;
-        w.field(&self.move_, b, b + 39, "move")?;
-        w.field(&self.mut_, b, b + 43, "mut")?;
         w.field(&self.pub_, b, b + 51, "pub")?;
         w.field(&self.ref_, b, b + 55, "ref")?;
         w.field(&self.self_, b, b + 60, "Self")?;
         w.field(&self.trait_, b, b + 64, "trait")?;
         w.field(&self.unsafe_, b, b + 68, "unsafe")?;
-        w.field(&self.use_, b, b + 84, "use")?;
-        w.field(&self.become_, b, b + 100, "become")?;
-        w.field(&self.box_, b, b + 108, "box")?;
-        w.field(&self.macro_, b, b + 112, "macro")?;
         w.field(&self.priv_, b, b + 113, "priv")?;
-        w.field(&self.unsized_, b, b + 118, "unsized")?;
-        w.field(&self.gen_, b, b + 120, "gen")?;
         w.field(&self.macro_rules, b, b + 124, "macro_rules")?;
         w.field(&self.option, b, b + 128, "Option")?;
-        w.field(&self.some, b, b + 133, "Some")?;
-        w.field(&self.result, b, b + 141, "Result")?;
-        w.field(&self.ok, b, b + 149, "Ok")?;
-        w.field(&self.err, b, b + 153, "Err")?;
         w.field(&self.vec, b, b + 161, "Vec")?;
         w.field(&self.box__, b, b + 165, "Box")?;
         w.field(&self.clone, b, b + 170, "Clone")?;
         w.field(&self.copy, b, b + 174, "Copy")?;
         w.field(&self.default, b, b + 178, "Default")?;
-        w.field(&self.drop, b, b + 194, "Drop")?;
-        w.field(&self.send, b, b + 210, "Send")?;
-        w.field(&self.sync, b, b + 218, "Sync")?;
-        w.field(&self.sized, b, b + 222, "Sized")?;
         w.leave();
         Ok(())
     }
@@ -8694,41 +8753,47 @@ impl fbe::Struct for RustWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.crate_, "crate")?;
-        w.final_field(&self.dyn_, "dyn")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.crate_, run0, 0);
+        fbe::Fixed::put_at(&self.dyn_, run0, 2);
         w.final_field(&self.fn_, "fn")?;
         w.final_field(&self.impl_, "impl")?;
-        w.final_field(&self.loop_, "loop")?;
-        w.final_field(&self.mod_, "mod")?;
-        w.final_field(&self.move_, "move")?;
-        w.final_field(&self.mut_, "mut")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.loop_, run3, 0);
+        fbe::Fixed::put_at(&self.mod_, run3, 8);
+        fbe::Fixed::put_at(&self.move_, run3, 16);
+        fbe::Fixed::put_at(&self.mut_, run3, 20);
         w.final_field(&self.pub_, "pub")?;
         w.final_field(&self.ref_, "ref")?;
         w.final_field(&self.self_, "Self")?;
         w.final_field(&self.trait_, "trait")?;
         w.final_field(&self.unsafe_, "unsafe")?;
-        w.final_field(&self.use_, "use")?;
-        w.final_field(&self.become_, "become")?;
-        w.final_field(&self.box_, "box")?;
-        w.final_field(&self.macro_, "macro")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.use_, run9, 0);
+        fbe::Fixed::put_at(&self.become_, run9, 16);
+        fbe::Fixed::put_at(&self.box_, run9, 24);
+        fbe::Fixed::put_at(&self.macro_, run9, 28);
         w.final_field(&self.priv_, "priv")?;
-        w.final_field(&self.unsized_, "unsized")?;
-        w.final_field(&self.gen_, "gen")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.unsized_, run11, 0);
+        fbe::Fixed::put_at(&self.gen_, run11, 2);
         w.final_field(&self.macro_rules, "macro_rules")?;
         w.final_field(&self.option, "Option")?;
-        w.final_field(&self.some, "Some")?;
-        w.final_field(&self.result, "Result")?;
-        w.final_field(&self.ok, "Ok")?;
-        w.final_field(&self.err, "Err")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.some, run14, 0);
+        fbe::Fixed::put_at(&self.result, run14, 8);
+        fbe::Fixed::put_at(&self.ok, run14, 16);
+        fbe::Fixed::put_at(&self.err, run14, 20);
         w.final_field(&self.vec, "Vec")?;
         w.final_field(&self.box__, "Box")?;
         w.final_field(&self.clone, "Clone")?;
         w.final_field(&self.copy, "Copy")?;
         w.final_field(&self.default, "Default")?;
-        w.final_field(&self.drop, "Drop")?;
-        w.final_field(&self.send, "Send")?;
-        w.final_field(&self.sync, "Sync")?;
-        w.final_field(&self.sized, "Sized")?;
+        let run20 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.drop, run20, 0);
+        fbe::Fixed::put_at(&self.send, run20, 16);
+        fbe::Fixed::put_at(&self.sync, run20, 24);
+        fbe::Fixed::put_at(&self.sized, run20, 28);
         w.leave();
         Ok(())
     }
@@ -9142,32 +9207,33 @@ impl fbe::Struct for CSharpWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 178, 9);
-        w.field(&self.checked, b, b + 8, "checked")?;
-        w.field(&self.event, b, b + 10, "event")?;
+        let body = w.block::<178>(b);
+        fbe::Fixed::put_at(&self.checked, body, 8);
+        fbe::Fixed::put_at(&self.event, body, 10);
+        fbe::Fixed::put_at(&self.implicit, body, 23);
+        fbe::Fixed::put_at(&self.lock, body, 31);
+        fbe::Fixed::put_at(&self.params, body, 39);
+        fbe::Fixed::put_at(&self.sbyte, body, 43);
+        fbe::Fixed::put_at(&self.alias, body, 84);
+        fbe::Fixed::put_at(&self.ascending, body, 100);
+        fbe::Fixed::put_at(&self.descending, body, 108);
+        fbe::Fixed::put_at(&self.equals, body, 112);
+        fbe::Fixed::put_at(&self.into, body, 118);
+        fbe::Fixed::put_at(&self.join, body, 120);
+        fbe::Fixed::put_at(&self.orderby, body, 133);
+        fbe::Fixed::put_at(&self.partial, body, 141);
+        fbe::Fixed::put_at(&self.remove, body, 149);
+        fbe::Fixed::put_at(&self.unmanaged, body, 153);
         w.field(&self.fixed, b, b + 14, "fixed")?;
         w.field(&self.foreach, b, b + 18, "foreach")?;
-        w.field(&self.implicit, b, b + 23, "implicit")?;
-        w.field(&self.lock, b, b + 31, "lock")?;
-        w.field(&self.params, b, b + 39, "params")?;
-        w.field(&self.sbyte, b, b + 43, "sbyte")?;
         w.field(&self.stackalloc, b, b + 51, "stackalloc")?;
         w.field(&self.ulong, b, b + 55, "ulong")?;
         w.field(&self.unchecked, b, b + 60, "unchecked")?;
         w.field(&self.ushort, b, b + 64, "ushort")?;
         w.field(&self.add, b, b + 68, "add")?;
-        w.field(&self.alias, b, b + 84, "alias")?;
-        w.field(&self.ascending, b, b + 100, "ascending")?;
-        w.field(&self.descending, b, b + 108, "descending")?;
-        w.field(&self.equals, b, b + 112, "equals")?;
         w.field(&self.group, b, b + 113, "group")?;
-        w.field(&self.into, b, b + 118, "into")?;
-        w.field(&self.join, b, b + 120, "join")?;
         w.field(&self.nameof, b, b + 124, "nameof")?;
         w.field(&self.on, b, b + 128, "on")?;
-        w.field(&self.orderby, b, b + 133, "orderby")?;
-        w.field(&self.partial, b, b + 141, "partial")?;
-        w.field(&self.remove, b, b + 149, "remove")?;
-        w.field(&self.unmanaged, b, b + 153, "unmanaged")?;
         w.field(&self.required, b, b + 161, "required")?;
         w.field(&self.scoped, b, b + 165, "scoped")?;
         w.field(&self.managed, b, b + 170, "managed")?;
@@ -9331,32 +9397,37 @@ impl fbe::Struct for CSharpWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.checked, "checked")?;
-        w.final_field(&self.event, "event")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.checked, run0, 0);
+        fbe::Fixed::put_at(&self.event, run0, 2);
         w.final_field(&self.fixed, "fixed")?;
         w.final_field(&self.foreach, "foreach")?;
-        w.final_field(&self.implicit, "implicit")?;
-        w.final_field(&self.lock, "lock")?;
-        w.final_field(&self.params, "params")?;
-        w.final_field(&self.sbyte, "sbyte")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.implicit, run3, 0);
+        fbe::Fixed::put_at(&self.lock, run3, 8);
+        fbe::Fixed::put_at(&self.params, run3, 16);
+        fbe::Fixed::put_at(&self.sbyte, run3, 20);
         w.final_field(&self.stackalloc, "stackalloc")?;
         w.final_field(&self.ulong, "ulong")?;
         w.final_field(&self.unchecked, "unchecked")?;
         w.final_field(&self.ushort, "ushort")?;
         w.final_field(&self.add, "add")?;
-        w.final_field(&self.alias, "alias")?;
-        w.final_field(&self.ascending, "ascending")?;
-        w.final_field(&self.descending, "descending")?;
-        w.final_field(&self.equals, "equals")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.alias, run9, 0);
+        fbe::Fixed::put_at(&self.ascending, run9, 16);
+        fbe::Fixed::put_at(&self.descending, run9, 24);
+        fbe::Fixed::put_at(&self.equals, run9, 28);
         w.final_field(&self.group, "group")?;
-        w.final_field(&self.into, "into")?;
-        w.final_field(&self.join, "join")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.into, run11, 0);
+        fbe::Fixed::put_at(&self.join, run11, 2);
         w.final_field(&self.nameof, "nameof")?;
         w.final_field(&self.on, "on")?;
-        w.final_field(&self.orderby, "orderby")?;
-        w.final_field(&self.partial, "partial")?;
-        w.final_field(&self.remove, "remove")?;
-        w.final_field(&self.unmanaged, "unmanaged")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.orderby, run14, 0);
+        fbe::Fixed::put_at(&self.partial, run14, 8);
+        fbe::Fixed::put_at(&self.remove, run14, 16);
+        fbe::Fixed::put_at(&self.unmanaged, run14, 20);
         w.final_field(&self.required, "required")?;
         w.final_field(&self.scoped, "scoped")?;
         w.final_field(&self.managed, "managed")?;
@@ -9717,23 +9788,24 @@ impl fbe::Struct for RubyWords {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 118, 10);
-        w.field(&self.begin, b, b + 8, "BEGIN")?;
-        w.field(&self.end, b, b + 10, "END")?;
+        let body = w.block::<118>(b);
+        fbe::Fixed::put_at(&self.begin, body, 8);
+        fbe::Fixed::put_at(&self.end, body, 10);
+        fbe::Fixed::put_at(&self.end_, body, 23);
+        fbe::Fixed::put_at(&self.ensure, body, 31);
+        fbe::Fixed::put_at(&self.next, body, 39);
+        fbe::Fixed::put_at(&self.redo, body, 43);
+        fbe::Fixed::put_at(&self.until, body, 84);
+        fbe::Fixed::put_at(&self.file, body, 100);
+        fbe::Fixed::put_at(&self.line, body, 108);
+        fbe::Fixed::put_at(&self.encoding, body, 112);
         w.field(&self.begin_, b, b + 14, "begin")?;
         w.field(&self.elsif, b, b + 18, "elsif")?;
-        w.field(&self.end_, b, b + 23, "end")?;
-        w.field(&self.ensure, b, b + 31, "ensure")?;
-        w.field(&self.next, b, b + 39, "next")?;
-        w.field(&self.redo, b, b + 43, "redo")?;
         w.field(&self.rescue, b, b + 51, "rescue")?;
         w.field(&self.retry, b, b + 55, "retry")?;
         w.field(&self.then, b, b + 60, "then")?;
         w.field(&self.undef, b, b + 64, "undef")?;
         w.field(&self.unless, b, b + 68, "unless")?;
-        w.field(&self.until, b, b + 84, "until")?;
-        w.field(&self.file, b, b + 100, "__FILE__")?;
-        w.field(&self.line, b, b + 108, "__LINE__")?;
-        w.field(&self.encoding, b, b + 112, "__ENCODING__")?;
         w.field(&self.initialize, b, b + 113, "initialize")?;
         w.leave();
         Ok(())
@@ -9840,23 +9912,26 @@ impl fbe::Struct for RubyWords {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.begin, "BEGIN")?;
-        w.final_field(&self.end, "END")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.begin, run0, 0);
+        fbe::Fixed::put_at(&self.end, run0, 2);
         w.final_field(&self.begin_, "begin")?;
         w.final_field(&self.elsif, "elsif")?;
-        w.final_field(&self.end_, "end")?;
-        w.final_field(&self.ensure, "ensure")?;
-        w.final_field(&self.next, "next")?;
-        w.final_field(&self.redo, "redo")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.end_, run3, 0);
+        fbe::Fixed::put_at(&self.ensure, run3, 8);
+        fbe::Fixed::put_at(&self.next, run3, 16);
+        fbe::Fixed::put_at(&self.redo, run3, 20);
         w.final_field(&self.rescue, "rescue")?;
         w.final_field(&self.retry, "retry")?;
         w.final_field(&self.then, "then")?;
         w.final_field(&self.undef, "undef")?;
         w.final_field(&self.unless, "unless")?;
-        w.final_field(&self.until, "until")?;
-        w.final_field(&self.file, "__FILE__")?;
-        w.final_field(&self.line, "__LINE__")?;
-        w.final_field(&self.encoding, "__ENCODING__")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.until, run9, 0);
+        fbe::Fixed::put_at(&self.file, run9, 16);
+        fbe::Fixed::put_at(&self.line, run9, 24);
+        fbe::Fixed::put_at(&self.encoding, run9, 28);
         w.final_field(&self.initialize, "initialize")?;
         w.leave();
         Ok(())
@@ -10096,14 +10171,15 @@ impl fbe::Struct for CppMembers {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 64, 11);
-        w.field(&self.swap, b, b + 8, "swap")?;
-        w.field(&self.fbe_type, b, b + 10, "fbe_type")?;
+        let body = w.block::<64>(b);
+        fbe::Fixed::put_at(&self.swap, body, 8);
+        fbe::Fixed::put_at(&self.fbe_type, body, 10);
+        fbe::Fixed::put_at(&self.final_model, body, 23);
+        fbe::Fixed::put_at(&self.field_model, body, 31);
+        fbe::Fixed::put_at(&self.buffer, body, 39);
+        fbe::Fixed::put_at(&self.size, body, 43);
         w.field(&self.fbe, b, b + 14, "fbe")?;
         w.field(&self.model, b, b + 18, "Model")?;
-        w.field(&self.final_model, b, b + 23, "FinalModel")?;
-        w.field(&self.field_model, b, b + 31, "FieldModel")?;
-        w.field(&self.buffer, b, b + 39, "buffer")?;
-        w.field(&self.size, b, b + 43, "size")?;
         w.field(&self.offset, b, b + 51, "offset")?;
         w.field(&self.model_, b, b + 55, "model")?;
         w.field(&self.reset, b, b + 60, "reset")?;
@@ -10182,14 +10258,16 @@ impl fbe::Struct for CppMembers {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.swap, "swap")?;
-        w.final_field(&self.fbe_type, "fbe_type")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.swap, run0, 0);
+        fbe::Fixed::put_at(&self.fbe_type, run0, 2);
         w.final_field(&self.fbe, "fbe")?;
         w.final_field(&self.model, "Model")?;
-        w.final_field(&self.final_model, "FinalModel")?;
-        w.final_field(&self.field_model, "FieldModel")?;
-        w.final_field(&self.buffer, "buffer")?;
-        w.final_field(&self.size, "size")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.final_model, run3, 0);
+        fbe::Fixed::put_at(&self.field_model, run3, 8);
+        fbe::Fixed::put_at(&self.buffer, run3, 16);
+        fbe::Fixed::put_at(&self.size, run3, 20);
         w.final_field(&self.offset, "offset")?;
         w.final_field(&self.model_, "model")?;
         w.final_field(&self.reset, "reset")?;
@@ -10382,22 +10460,23 @@ impl fbe::Struct for PythonMembers {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 112, 12);
-        w.field(&self.to_json, b, b + 8, "to_json")?;
-        w.field(&self.from_json, b, b + 10, "from_json")?;
+        let body = w.block::<112>(b);
+        fbe::Fixed::put_at(&self.to_json, body, 8);
+        fbe::Fixed::put_at(&self.from_json, body, 10);
+        fbe::Fixed::put_at(&self.to_final, body, 23);
+        fbe::Fixed::put_at(&self.from_final, body, 31);
+        fbe::Fixed::put_at(&self.fbe_equal, body, 39);
+        fbe::Fixed::put_at(&self.fbe_key, body, 43);
+        fbe::Fixed::put_at(&self.hash, body, 84);
+        fbe::Fixed::put_at(&self.eq, body, 100);
+        fbe::Fixed::put_at(&self.private, body, 108);
         w.field(&self.to_fbe, b, b + 14, "to_fbe")?;
         w.field(&self.from_fbe, b, b + 18, "from_fbe")?;
-        w.field(&self.to_final, b, b + 23, "to_final")?;
-        w.field(&self.from_final, b, b + 31, "from_final")?;
-        w.field(&self.fbe_equal, b, b + 39, "fbe_equal")?;
-        w.field(&self.fbe_key, b, b + 43, "fbe_key")?;
         w.field(&self.fbe_size, b, b + 51, "fbe_size")?;
         w.field(&self.init, b, b + 55, "__init__")?;
         w.field(&self.slots, b, b + 60, "__slots__")?;
         w.field(&self.class, b, b + 64, "__class__")?;
         w.field(&self.dict, b, b + 68, "__dict__")?;
-        w.field(&self.hash, b, b + 84, "__hash__")?;
-        w.field(&self.eq, b, b + 100, "__eq__")?;
-        w.field(&self.private, b, b + 108, "__private")?;
         w.leave();
         Ok(())
     }
@@ -10494,22 +10573,25 @@ impl fbe::Struct for PythonMembers {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.to_json, "to_json")?;
-        w.final_field(&self.from_json, "from_json")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.to_json, run0, 0);
+        fbe::Fixed::put_at(&self.from_json, run0, 2);
         w.final_field(&self.to_fbe, "to_fbe")?;
         w.final_field(&self.from_fbe, "from_fbe")?;
-        w.final_field(&self.to_final, "to_final")?;
-        w.final_field(&self.from_final, "from_final")?;
-        w.final_field(&self.fbe_equal, "fbe_equal")?;
-        w.final_field(&self.fbe_key, "fbe_key")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.to_final, run3, 0);
+        fbe::Fixed::put_at(&self.from_final, run3, 8);
+        fbe::Fixed::put_at(&self.fbe_equal, run3, 16);
+        fbe::Fixed::put_at(&self.fbe_key, run3, 20);
         w.final_field(&self.fbe_size, "fbe_size")?;
         w.final_field(&self.init, "__init__")?;
         w.final_field(&self.slots, "__slots__")?;
         w.final_field(&self.class, "__class__")?;
         w.final_field(&self.dict, "__dict__")?;
-        w.final_field(&self.hash, "__hash__")?;
-        w.final_field(&self.eq, "__eq__")?;
-        w.final_field(&self.private, "__private")?;
+        let run9 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.hash, run9, 0);
+        fbe::Fixed::put_at(&self.eq, run9, 16);
+        fbe::Fixed::put_at(&self.private, run9, 24);
         w.leave();
         Ok(())
     }
@@ -10759,31 +10841,32 @@ impl fbe::Struct for GoMembers {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 153, 13);
-        w.field(&self.fbe_key, b, b + 8, "FBEKey")?;
-        w.field(&self.fbe_key_compare, b, b + 10, "FBEKeyCompare")?;
+        let body = w.block::<153>(b);
+        fbe::Fixed::put_at(&self.fbe_key, body, 8);
+        fbe::Fixed::put_at(&self.fbe_key_compare, body, 10);
+        fbe::Fixed::put_at(&self.unmarshal_fbe, body, 23);
+        fbe::Fixed::put_at(&self.append_fbe, body, 31);
+        fbe::Fixed::put_at(&self.read_fbe, body, 39);
+        fbe::Fixed::put_at(&self.fbe_write, body, 43);
+        fbe::Fixed::put_at(&self.fbe_write_final, body, 84);
+        fbe::Fixed::put_at(&self.fbe_read_final, body, 100);
+        fbe::Fixed::put_at(&self.marshal_json, body, 108);
+        fbe::Fixed::put_at(&self.unmarshal_json, body, 112);
+        fbe::Fixed::put_at(&self.read_json, body, 118);
+        fbe::Fixed::put_at(&self.fbe_write_json, body, 120);
+        fbe::Fixed::put_at(&self.type_id, body, 133);
+        fbe::Fixed::put_at(&self.verify, body, 141);
+        fbe::Fixed::put_at(&self.verify_final, body, 149);
         w.field(&self.reset, b, b + 14, "Reset")?;
         w.field(&self.marshal_fbe, b, b + 18, "MarshalFBE")?;
-        w.field(&self.unmarshal_fbe, b, b + 23, "UnmarshalFBE")?;
-        w.field(&self.append_fbe, b, b + 31, "AppendFBE")?;
-        w.field(&self.read_fbe, b, b + 39, "ReadFBE")?;
-        w.field(&self.fbe_write, b, b + 43, "FBEWrite")?;
         w.field(&self.fbe_read, b, b + 51, "FBERead")?;
         w.field(&self.marshal_final, b, b + 55, "MarshalFinal")?;
         w.field(&self.unmarshal_final, b, b + 60, "UnmarshalFinal")?;
         w.field(&self.append_final, b, b + 64, "AppendFinal")?;
         w.field(&self.read_final, b, b + 68, "ReadFinal")?;
-        w.field(&self.fbe_write_final, b, b + 84, "FBEWriteFinal")?;
-        w.field(&self.fbe_read_final, b, b + 100, "FBEReadFinal")?;
-        w.field(&self.marshal_json, b, b + 108, "MarshalJSON")?;
-        w.field(&self.unmarshal_json, b, b + 112, "UnmarshalJSON")?;
         w.field(&self.append_json, b, b + 113, "AppendJSON")?;
-        w.field(&self.read_json, b, b + 118, "ReadJSON")?;
-        w.field(&self.fbe_write_json, b, b + 120, "FBEWriteJSON")?;
         w.field(&self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
         w.field(&self.fbe_write_text, b, b + 128, "FBEWriteText")?;
-        w.field(&self.type_id, b, b + 133, "TypeID")?;
-        w.field(&self.verify, b, b + 141, "Verify")?;
-        w.field(&self.verify_final, b, b + 149, "VerifyFinal")?;
         w.leave();
         Ok(())
     }
@@ -10916,31 +10999,36 @@ impl fbe::Struct for GoMembers {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.fbe_key, "FBEKey")?;
-        w.final_field(&self.fbe_key_compare, "FBEKeyCompare")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.fbe_key, run0, 0);
+        fbe::Fixed::put_at(&self.fbe_key_compare, run0, 2);
         w.final_field(&self.reset, "Reset")?;
         w.final_field(&self.marshal_fbe, "MarshalFBE")?;
-        w.final_field(&self.unmarshal_fbe, "UnmarshalFBE")?;
-        w.final_field(&self.append_fbe, "AppendFBE")?;
-        w.final_field(&self.read_fbe, "ReadFBE")?;
-        w.final_field(&self.fbe_write, "FBEWrite")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.unmarshal_fbe, run3, 0);
+        fbe::Fixed::put_at(&self.append_fbe, run3, 8);
+        fbe::Fixed::put_at(&self.read_fbe, run3, 16);
+        fbe::Fixed::put_at(&self.fbe_write, run3, 20);
         w.final_field(&self.fbe_read, "FBERead")?;
         w.final_field(&self.marshal_final, "MarshalFinal")?;
         w.final_field(&self.unmarshal_final, "UnmarshalFinal")?;
         w.final_field(&self.append_final, "AppendFinal")?;
         w.final_field(&self.read_final, "ReadFinal")?;
-        w.final_field(&self.fbe_write_final, "FBEWriteFinal")?;
-        w.final_field(&self.fbe_read_final, "FBEReadFinal")?;
-        w.final_field(&self.marshal_json, "MarshalJSON")?;
-        w.final_field(&self.unmarshal_json, "UnmarshalJSON")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.fbe_write_final, run9, 0);
+        fbe::Fixed::put_at(&self.fbe_read_final, run9, 16);
+        fbe::Fixed::put_at(&self.marshal_json, run9, 24);
+        fbe::Fixed::put_at(&self.unmarshal_json, run9, 28);
         w.final_field(&self.append_json, "AppendJSON")?;
-        w.final_field(&self.read_json, "ReadJSON")?;
-        w.final_field(&self.fbe_write_json, "FBEWriteJSON")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.read_json, run11, 0);
+        fbe::Fixed::put_at(&self.fbe_write_json, run11, 2);
         w.final_field(&self.fbe_read_json, "FBEReadJSON")?;
         w.final_field(&self.fbe_write_text, "FBEWriteText")?;
-        w.final_field(&self.type_id, "TypeID")?;
-        w.final_field(&self.verify, "Verify")?;
-        w.final_field(&self.verify_final, "VerifyFinal")?;
+        let run14 = w.append_run::<20>();
+        fbe::Fixed::put_at(&self.type_id, run14, 0);
+        fbe::Fixed::put_at(&self.verify, run14, 8);
+        fbe::Fixed::put_at(&self.verify_final, run14, 16);
         w.leave();
         Ok(())
     }
@@ -11285,32 +11373,33 @@ impl fbe::Struct for JvmMembers {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 161, 14);
-        w.field(&self.type_id, b, b + 8, "TYPE_ID")?;
-        w.field(&self.key_order, b, b + 10, "KEY_ORDER")?;
+        let body = w.block::<161>(b);
+        fbe::Fixed::put_at(&self.type_id, body, 8);
+        fbe::Fixed::put_at(&self.key_order, body, 10);
+        fbe::Fixed::put_at(&self.read_fbe, body, 23);
+        fbe::Fixed::put_at(&self.write_fbe, body, 31);
+        fbe::Fixed::put_at(&self.verify_fbe, body, 39);
+        fbe::Fixed::put_at(&self.to_final, body, 43);
+        fbe::Fixed::put_at(&self.from_json, body, 84);
+        fbe::Fixed::put_at(&self.write_json, body, 100);
+        fbe::Fixed::put_at(&self.read_json, body, 108);
+        fbe::Fixed::put_at(&self.hash_code, body, 112);
+        fbe::Fixed::put_at(&self.clone, body, 118);
+        fbe::Fixed::put_at(&self.finalize, body, 120);
+        fbe::Fixed::put_at(&self.notify_all, body, 133);
+        fbe::Fixed::put_at(&self.java_class, body, 141);
+        fbe::Fixed::put_at(&self.component1, body, 149);
+        fbe::Fixed::put_at(&self.fbe_levels, body, 153);
         w.field(&self.to_fbe, b, b + 14, "toFbe")?;
         w.field(&self.from_fbe, b, b + 18, "fromFbe")?;
-        w.field(&self.read_fbe, b, b + 23, "readFbe")?;
-        w.field(&self.write_fbe, b, b + 31, "writeFbe")?;
-        w.field(&self.verify_fbe, b, b + 39, "verifyFbe")?;
-        w.field(&self.to_final, b, b + 43, "toFinal")?;
         w.field(&self.from_final, b, b + 51, "fromFinal")?;
         w.field(&self.read_final, b, b + 55, "readFinal")?;
         w.field(&self.write_final, b, b + 60, "writeFinal")?;
         w.field(&self.verify_final, b, b + 64, "verifyFinal")?;
         w.field(&self.to_json, b, b + 68, "toJson")?;
-        w.field(&self.from_json, b, b + 84, "fromJson")?;
-        w.field(&self.write_json, b, b + 100, "writeJson")?;
-        w.field(&self.read_json, b, b + 108, "readJson")?;
-        w.field(&self.hash_code, b, b + 112, "hashCode")?;
         w.field(&self.get_class, b, b + 113, "getClass")?;
-        w.field(&self.clone, b, b + 118, "clone")?;
-        w.field(&self.finalize, b, b + 120, "finalize")?;
         w.field(&self.wait, b, b + 124, "wait")?;
         w.field(&self.notify, b, b + 128, "notify")?;
-        w.field(&self.notify_all, b, b + 133, "notifyAll")?;
-        w.field(&self.java_class, b, b + 141, "javaClass")?;
-        w.field(&self.component1, b, b + 149, "component1")?;
-        w.field(&self.fbe_levels, b, b + 153, "fbeLevels")?;
         w.leave();
         Ok(())
     }
@@ -11446,32 +11535,37 @@ impl fbe::Struct for JvmMembers {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.type_id, "TYPE_ID")?;
-        w.final_field(&self.key_order, "KEY_ORDER")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.type_id, run0, 0);
+        fbe::Fixed::put_at(&self.key_order, run0, 2);
         w.final_field(&self.to_fbe, "toFbe")?;
         w.final_field(&self.from_fbe, "fromFbe")?;
-        w.final_field(&self.read_fbe, "readFbe")?;
-        w.final_field(&self.write_fbe, "writeFbe")?;
-        w.final_field(&self.verify_fbe, "verifyFbe")?;
-        w.final_field(&self.to_final, "toFinal")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.read_fbe, run3, 0);
+        fbe::Fixed::put_at(&self.write_fbe, run3, 8);
+        fbe::Fixed::put_at(&self.verify_fbe, run3, 16);
+        fbe::Fixed::put_at(&self.to_final, run3, 20);
         w.final_field(&self.from_final, "fromFinal")?;
         w.final_field(&self.read_final, "readFinal")?;
         w.final_field(&self.write_final, "writeFinal")?;
         w.final_field(&self.verify_final, "verifyFinal")?;
         w.final_field(&self.to_json, "toJson")?;
-        w.final_field(&self.from_json, "fromJson")?;
-        w.final_field(&self.write_json, "writeJson")?;
-        w.final_field(&self.read_json, "readJson")?;
-        w.final_field(&self.hash_code, "hashCode")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.from_json, run9, 0);
+        fbe::Fixed::put_at(&self.write_json, run9, 16);
+        fbe::Fixed::put_at(&self.read_json, run9, 24);
+        fbe::Fixed::put_at(&self.hash_code, run9, 28);
         w.final_field(&self.get_class, "getClass")?;
-        w.final_field(&self.clone, "clone")?;
-        w.final_field(&self.finalize, "finalize")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.clone, run11, 0);
+        fbe::Fixed::put_at(&self.finalize, run11, 2);
         w.final_field(&self.wait, "wait")?;
         w.final_field(&self.notify, "notify")?;
-        w.final_field(&self.notify_all, "notifyAll")?;
-        w.final_field(&self.java_class, "javaClass")?;
-        w.final_field(&self.component1, "component1")?;
-        w.final_field(&self.fbe_levels, "fbeLevels")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.notify_all, run14, 0);
+        fbe::Fixed::put_at(&self.java_class, run14, 8);
+        fbe::Fixed::put_at(&self.component1, run14, 16);
+        fbe::Fixed::put_at(&self.fbe_levels, run14, 20);
         w.leave();
         Ok(())
     }
@@ -11754,8 +11848,9 @@ impl fbe::Struct for JsMembers {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 23, 15);
-        w.field(&self.fbe_key, b, b + 8, "fbeKey")?;
-        w.field(&self.to_json, b, b + 10, "toJSON")?;
+        let body = w.block::<23>(b);
+        fbe::Fixed::put_at(&self.fbe_key, body, 8);
+        fbe::Fixed::put_at(&self.to_json, body, 10);
         w.field(&self.to_text, b, b + 14, "toText")?;
         w.field(&self.verify, b, b + 18, "verify")?;
         w.leave();
@@ -11803,8 +11898,9 @@ impl fbe::Struct for JsMembers {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.fbe_key, "fbeKey")?;
-        w.final_field(&self.to_json, "toJSON")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.fbe_key, run0, 0);
+        fbe::Fixed::put_at(&self.to_json, run0, 2);
         w.final_field(&self.to_text, "toText")?;
         w.final_field(&self.verify, "verify")?;
         w.leave();
@@ -11963,32 +12059,33 @@ impl fbe::Struct for RuntimeNames {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 170, 16);
-        w.field(&self.buffer, b, b + 8, "Buffer")?;
-        w.field(&self.write_buffer, b, b + 10, "WriteBuffer")?;
+        let body = w.block::<170>(b);
+        fbe::Fixed::put_at(&self.buffer, body, 8);
+        fbe::Fixed::put_at(&self.write_buffer, body, 10);
+        fbe::Fixed::put_at(&self.writer, body, 23);
+        fbe::Fixed::put_at(&self.limits, body, 31);
+        fbe::Fixed::put_at(&self.decimal, body, 39);
+        fbe::Fixed::put_at(&self.uuid, body, 43);
+        fbe::Fixed::put_at(&self.encode_error, body, 84);
+        fbe::Fixed::put_at(&self.decode_exception, body, 100);
+        fbe::Fixed::put_at(&self.encode_exception, body, 108);
+        fbe::Fixed::put_at(&self.sender, body, 112);
+        fbe::Fixed::put_at(&self.client, body, 118);
+        fbe::Fixed::put_at(&self.proxy, body, 120);
+        fbe::Fixed::put_at(&self.compare, body, 133);
+        fbe::Fixed::put_at(&self.decimals, body, 141);
+        fbe::Fixed::put_at(&self.uuids, body, 149);
+        fbe::Fixed::put_at(&self.timestamps, body, 153);
         w.field(&self.read_buffer, b, b + 14, "ReadBuffer")?;
         w.field(&self.reader, b, b + 18, "Reader")?;
-        w.field(&self.writer, b, b + 23, "Writer")?;
-        w.field(&self.limits, b, b + 31, "Limits")?;
-        w.field(&self.decimal, b, b + 39, "Decimal")?;
-        w.field(&self.uuid, b, b + 43, "Uuid")?;
         w.field(&self.uuid_, b, b + 51, "UUID")?;
         w.field(&self.timestamp, b, b + 55, "Timestamp")?;
         w.field(&self.json_writer, b, b + 60, "JsonWriter")?;
         w.field(&self.json_reader, b, b + 64, "JsonReader")?;
         w.field(&self.decode_error, b, b + 68, "DecodeError")?;
-        w.field(&self.encode_error, b, b + 84, "EncodeError")?;
-        w.field(&self.decode_exception, b, b + 100, "DecodeException")?;
-        w.field(&self.encode_exception, b, b + 108, "EncodeException")?;
-        w.field(&self.sender, b, b + 112, "Sender")?;
         w.field(&self.receiver, b, b + 113, "Receiver")?;
-        w.field(&self.client, b, b + 118, "Client")?;
-        w.field(&self.proxy, b, b + 120, "Proxy")?;
         w.field(&self.handler, b, b + 124, "Handler")?;
         w.field(&self.text, b, b + 128, "Text")?;
-        w.field(&self.compare, b, b + 133, "Compare")?;
-        w.field(&self.decimals, b, b + 141, "Decimals")?;
-        w.field(&self.uuids, b, b + 149, "Uuids")?;
-        w.field(&self.timestamps, b, b + 153, "Timestamps")?;
         w.field(&self.utf8, b, b + 161, "Utf8")?;
         w.field(&self.requests, b, b + 165, "Requests")?;
         w.leave();
@@ -12138,32 +12235,37 @@ impl fbe::Struct for RuntimeNames {
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.buffer, "Buffer")?;
-        w.final_field(&self.write_buffer, "WriteBuffer")?;
+        let run0 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.buffer, run0, 0);
+        fbe::Fixed::put_at(&self.write_buffer, run0, 2);
         w.final_field(&self.read_buffer, "ReadBuffer")?;
         w.final_field(&self.reader, "Reader")?;
-        w.final_field(&self.writer, "Writer")?;
-        w.final_field(&self.limits, "Limits")?;
-        w.final_field(&self.decimal, "Decimal")?;
-        w.final_field(&self.uuid, "Uuid")?;
+        let run3 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.writer, run3, 0);
+        fbe::Fixed::put_at(&self.limits, run3, 8);
+        fbe::Fixed::put_at(&self.decimal, run3, 16);
+        fbe::Fixed::put_at(&self.uuid, run3, 20);
         w.final_field(&self.uuid_, "UUID")?;
         w.final_field(&self.timestamp, "Timestamp")?;
         w.final_field(&self.json_writer, "JsonWriter")?;
         w.final_field(&self.json_reader, "JsonReader")?;
         w.final_field(&self.decode_error, "DecodeError")?;
-        w.final_field(&self.encode_error, "EncodeError")?;
-        w.final_field(&self.decode_exception, "DecodeException")?;
-        w.final_field(&self.encode_exception, "EncodeException")?;
-        w.final_field(&self.sender, "Sender")?;
+        let run9 = w.append_run::<29>();
+        fbe::Fixed::put_at(&self.encode_error, run9, 0);
+        fbe::Fixed::put_at(&self.decode_exception, run9, 16);
+        fbe::Fixed::put_at(&self.encode_exception, run9, 24);
+        fbe::Fixed::put_at(&self.sender, run9, 28);
         w.final_field(&self.receiver, "Receiver")?;
-        w.final_field(&self.client, "Client")?;
-        w.final_field(&self.proxy, "Proxy")?;
+        let run11 = w.append_run::<6>();
+        fbe::Fixed::put_at(&self.client, run11, 0);
+        fbe::Fixed::put_at(&self.proxy, run11, 2);
         w.final_field(&self.handler, "Handler")?;
         w.final_field(&self.text, "Text")?;
-        w.final_field(&self.compare, "Compare")?;
-        w.final_field(&self.decimals, "Decimals")?;
-        w.final_field(&self.uuids, "Uuids")?;
-        w.final_field(&self.timestamps, "Timestamps")?;
+        let run14 = w.append_run::<28>();
+        fbe::Fixed::put_at(&self.compare, run14, 0);
+        fbe::Fixed::put_at(&self.decimals, run14, 8);
+        fbe::Fixed::put_at(&self.uuids, run14, 16);
+        fbe::Fixed::put_at(&self.timestamps, run14, 20);
         w.final_field(&self.utf8, "Utf8")?;
         w.final_field(&self.requests, "Requests")?;
         w.leave();
@@ -12468,7 +12570,8 @@ impl fbe::Struct for Class {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 17);
-        w.field(&self.class, b, b + 8, "class")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.class, body, 8);
         w.leave();
         Ok(())
     }
@@ -12568,7 +12671,8 @@ impl fbe::Struct for Object {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 18);
-        w.field(&self.object, b, b + 8, "Object")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.object, body, 8);
         w.leave();
         Ok(())
     }
@@ -12668,7 +12772,8 @@ impl fbe::Struct for String_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 19);
-        w.field(&self.string, b, b + 8, "String")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.string, body, 8);
         w.leave();
         Ok(())
     }
@@ -12768,7 +12873,8 @@ impl fbe::Struct for List {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 20);
-        w.field(&self.list, b, b + 8, "List")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.list, body, 8);
         w.leave();
         Ok(())
     }
@@ -12868,7 +12974,8 @@ impl fbe::Struct for Map {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 21);
-        w.field(&self.map, b, b + 8, "Map")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.map, body, 8);
         w.leave();
         Ok(())
     }
@@ -12968,7 +13075,8 @@ impl fbe::Struct for Model {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 22);
-        w.field(&self.model, b, b + 8, "Model")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.model, body, 8);
         w.leave();
         Ok(())
     }
@@ -13068,7 +13176,8 @@ impl fbe::Struct for FinalModel {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 23);
-        w.field(&self.final_model, b, b + 8, "FinalModel")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.final_model, body, 8);
         w.leave();
         Ok(())
     }
@@ -13168,7 +13277,8 @@ impl fbe::Struct for Buffer {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 24);
-        w.field(&self.buffer, b, b + 8, "Buffer")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.buffer, body, 8);
         w.leave();
         Ok(())
     }
@@ -13268,7 +13378,8 @@ impl fbe::Struct for Reader_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 25);
-        w.field(&self.reader, b, b + 8, "Reader")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.reader, body, 8);
         w.leave();
         Ok(())
     }
@@ -13368,7 +13479,8 @@ impl fbe::Struct for Writer_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 26);
-        w.field(&self.writer, b, b + 8, "Writer")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.writer, body, 8);
         w.leave();
         Ok(())
     }
@@ -13468,7 +13580,8 @@ impl fbe::Struct for Limits {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 27);
-        w.field(&self.limits, b, b + 8, "Limits")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.limits, body, 8);
         w.leave();
         Ok(())
     }
@@ -13568,7 +13681,8 @@ impl fbe::Struct for DecodeError_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 28);
-        w.field(&self.decode_error, b, b + 8, "DecodeError")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.decode_error, body, 8);
         w.leave();
         Ok(())
     }
@@ -13668,7 +13782,8 @@ impl fbe::Struct for DecodeException {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 29);
-        w.field(&self.decode_exception, b, b + 8, "DecodeException")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.decode_exception, body, 8);
         w.leave();
         Ok(())
     }
@@ -13770,7 +13885,8 @@ impl fbe::Struct for Decimal {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 30);
-        w.field(&self.decimal, b, b + 8, "Decimal")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.decimal, body, 8);
         w.leave();
         Ok(())
     }
@@ -13870,7 +13986,8 @@ impl fbe::Struct for Uuid {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 31);
-        w.field(&self.uuid, b, b + 8, "Uuid")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.uuid, body, 8);
         w.leave();
         Ok(())
     }
@@ -13970,7 +14087,8 @@ impl fbe::Struct for Uuid_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 32);
-        w.field(&self.uuid, b, b + 8, "UUID")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.uuid, body, 8);
         w.leave();
         Ok(())
     }
@@ -14070,7 +14188,8 @@ impl fbe::Struct for Timestamp {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 33);
-        w.field(&self.timestamp, b, b + 8, "Timestamp")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.timestamp, body, 8);
         w.leave();
         Ok(())
     }
@@ -14170,7 +14289,8 @@ impl fbe::Struct for Sender {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 34);
-        w.field(&self.sender, b, b + 8, "Sender")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.sender, body, 8);
         w.leave();
         Ok(())
     }
@@ -14270,7 +14390,8 @@ impl fbe::Struct for Receiver {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 35);
-        w.field(&self.receiver, b, b + 8, "Receiver")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.receiver, body, 8);
         w.leave();
         Ok(())
     }
@@ -14370,7 +14491,8 @@ impl fbe::Struct for Client {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 36);
-        w.field(&self.client, b, b + 8, "Client")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.client, body, 8);
         w.leave();
         Ok(())
     }
@@ -14470,7 +14592,8 @@ impl fbe::Struct for Proxy {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 37);
-        w.field(&self.proxy, b, b + 8, "Proxy")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.proxy, body, 8);
         w.leave();
         Ok(())
     }
@@ -14570,7 +14693,8 @@ impl fbe::Struct for Handler {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 38);
-        w.field(&self.handler, b, b + 8, "Handler")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.handler, body, 8);
         w.leave();
         Ok(())
     }
@@ -14670,7 +14794,8 @@ impl fbe::Struct for Fbe {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 39);
-        w.field(&self.fbe, b, b + 8, "fbe")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe, body, 8);
         w.leave();
         Ok(())
     }
@@ -14770,7 +14895,8 @@ impl fbe::Struct for Fbe_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 40);
-        w.field(&self.fbe, b, b + 8, "FBE")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe, body, 8);
         w.leave();
         Ok(())
     }
@@ -14870,7 +14996,8 @@ impl fbe::Struct for Std {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 41);
-        w.field(&self.std, b, b + 8, "std")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.std, body, 8);
         w.leave();
         Ok(())
     }
@@ -14970,7 +15097,8 @@ impl fbe::Struct for Companion {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 42);
-        w.field(&self.companion, b, b + 8, "Companion")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.companion, body, 8);
         w.leave();
         Ok(())
     }
@@ -15070,7 +15198,8 @@ impl fbe::Struct for Any {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 43);
-        w.field(&self.any, b, b + 8, "Any")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.any, body, 8);
         w.leave();
         Ok(())
     }
@@ -15170,7 +15299,8 @@ impl fbe::Struct for Self_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 44);
-        w.field(&self.self_, b, b + 8, "Self")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.self_, body, 8);
         w.leave();
         Ok(())
     }
@@ -15270,7 +15400,8 @@ impl fbe::Struct for Self__ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 45);
-        w.field(&self.self_, b, b + 8, "self")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.self_, body, 8);
         w.leave();
         Ok(())
     }
@@ -15370,7 +15501,8 @@ impl fbe::Struct for None_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 46);
-        w.field(&self.none, b, b + 8, "None")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.none, body, 8);
         w.leave();
         Ok(())
     }
@@ -15470,7 +15602,8 @@ impl fbe::Struct for Option_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 47);
-        w.field(&self.option, b, b + 8, "Option")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.option, body, 8);
         w.leave();
         Ok(())
     }
@@ -15570,7 +15703,8 @@ impl fbe::Struct for Result_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 48);
-        w.field(&self.result, b, b + 8, "Result")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.result, body, 8);
         w.leave();
         Ok(())
     }
@@ -15670,7 +15804,8 @@ impl fbe::Struct for Vec_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 49);
-        w.field(&self.vec, b, b + 8, "Vec")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.vec, body, 8);
         w.leave();
         Ok(())
     }
@@ -15770,7 +15905,8 @@ impl fbe::Struct for Box_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 50);
-        w.field(&self.box_, b, b + 8, "Box")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.box_, body, 8);
         w.leave();
         Ok(())
     }
@@ -15870,7 +16006,8 @@ impl fbe::Struct for Error {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 51);
-        w.field(&self.error, b, b + 8, "Error")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.error, body, 8);
         w.leave();
         Ok(())
     }
@@ -15970,7 +16107,8 @@ impl fbe::Struct for Exception {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 52);
-        w.field(&self.exception, b, b + 8, "Exception")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.exception, body, 8);
         w.leave();
         Ok(())
     }
@@ -16070,7 +16208,8 @@ impl fbe::Struct for Text {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 53);
-        w.field(&self.text, b, b + 8, "Text")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.text, body, 8);
         w.leave();
         Ok(())
     }
@@ -16170,7 +16309,8 @@ impl fbe::Struct for JsonWriter {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 54);
-        w.field(&self.json_writer, b, b + 8, "JsonWriter")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.json_writer, body, 8);
         w.leave();
         Ok(())
     }
@@ -16270,7 +16410,8 @@ impl fbe::Struct for Int32T {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 55);
-        w.field(&self.int32_t, b, b + 8, "int32_t")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.int32_t, body, 8);
         w.leave();
         Ok(())
     }
@@ -16370,7 +16511,8 @@ impl fbe::Struct for SizeT {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 56);
-        w.field(&self.size_t, b, b + 8, "size_t")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.size_t, body, 8);
         w.leave();
         Ok(())
     }
@@ -16470,7 +16612,8 @@ impl fbe::Struct for List_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 57);
-        w.field(&self.list, b, b + 8, "list")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.list, body, 8);
         w.leave();
         Ok(())
     }
@@ -16570,7 +16713,8 @@ impl fbe::Struct for Object_ {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 58);
-        w.field(&self.object, b, b + 8, "object")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.object, body, 8);
         w.leave();
         Ok(())
     }
@@ -16670,7 +16814,8 @@ impl fbe::Struct for V {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 59);
-        w.field(&self.v_, b, b + 8, "v")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.v_, body, 8);
         w.leave();
         Ok(())
     }
@@ -16770,7 +16915,8 @@ impl fbe::Struct for R {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 60);
-        w.field(&self.r_, b, b + 8, "r")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.r_, body, 8);
         w.leave();
         Ok(())
     }
@@ -16870,7 +17016,8 @@ impl fbe::Struct for W {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 61);
-        w.field(&self.w_, b, b + 8, "w")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.w_, body, 8);
         w.leave();
         Ok(())
     }
@@ -16970,7 +17117,8 @@ impl fbe::Struct for SideBuy {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 62);
-        w.field(&self.side_buy, b, b + 8, "SideBuy")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.side_buy, body, 8);
         w.leave();
         Ok(())
     }
@@ -17070,7 +17218,8 @@ impl fbe::Struct for OrderKey {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 63);
-        w.field(&self.order_key, b, b + 8, "OrderKey")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.order_key, body, 8);
         w.leave();
         Ok(())
     }
@@ -17170,7 +17319,8 @@ impl fbe::Struct for TextOfside {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 64);
-        w.field(&self.text_ofside, b, b + 8, "textOfside")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.text_ofside, body, 8);
         w.leave();
         Ok(())
     }
@@ -17270,7 +17420,8 @@ impl fbe::Struct for Decimal1 {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 65);
-        w.field(&self.decimal_1, b, b + 8, "DECIMAL_1")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.decimal_1, body, 8);
         w.leave();
         Ok(())
     }
@@ -17370,7 +17521,8 @@ impl fbe::Struct for OrderModel {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 66);
-        w.field(&self.order_model, b, b + 8, "OrderModel")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.order_model, body, 8);
         w.leave();
         Ok(())
     }
@@ -17470,7 +17622,8 @@ impl fbe::Struct for OrderFinal {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 67);
-        w.field(&self.order_final, b, b + 8, "OrderFinal")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.order_final, body, 8);
         w.leave();
         Ok(())
     }
@@ -17570,7 +17723,8 @@ impl fbe::Struct for NewOrder {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 68);
-        w.field(&self.new_order, b, b + 8, "NewOrder")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.new_order, body, 8);
         w.leave();
         Ok(())
     }
@@ -17670,7 +17824,8 @@ impl fbe::Struct for VerifyFbeOrder {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 69);
-        w.field(&self.verify_fbe_order, b, b + 8, "VerifyFBEOrder")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.verify_fbe_order, body, 8);
         w.leave();
         Ok(())
     }
@@ -17772,7 +17927,8 @@ impl fbe::Struct for FbeVrOrder {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 70);
-        w.field(&self.fbe_vr_order, b, b + 8, "fbe_vr_Order")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe_vr_order, body, 8);
         w.leave();
         Ok(())
     }
@@ -17872,7 +18028,8 @@ impl fbe::Struct for E1 {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 71);
-        w.field(&self.e1, b, b + 8, "e1")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.e1, body, 8);
         w.leave();
         Ok(())
     }
@@ -17972,7 +18129,8 @@ impl fbe::Struct for I2 {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 72);
-        w.field(&self.i2, b, b + 8, "i2")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.i2, body, 8);
         w.leave();
         Ok(())
     }
@@ -18072,7 +18230,8 @@ impl fbe::Struct for O3 {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 73);
-        w.field(&self.o3, b, b + 8, "o3")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.o3, body, 8);
         w.leave();
         Ok(())
     }
@@ -18179,14 +18338,15 @@ impl fbe::Struct for Case {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 40, 74);
-        w.field(&self.name, b, b + 8, "name")?;
-        w.field(&self.name_, b, b + 12, "Name")?;
-        w.field(&self.name__, b, b + 16, "NAME")?;
-        w.field(&self.class, b, b + 20, "class")?;
-        w.field(&self.class_, b, b + 24, "class_")?;
-        w.field(&self.class__, b, b + 28, "class__")?;
-        w.field(&self.string, b, b + 32, "String")?;
-        w.field(&self.string_, b, b + 36, "String_")?;
+        let body = w.block::<40>(b);
+        fbe::Fixed::put_at(&self.name, body, 8);
+        fbe::Fixed::put_at(&self.name_, body, 12);
+        fbe::Fixed::put_at(&self.name__, body, 16);
+        fbe::Fixed::put_at(&self.class, body, 20);
+        fbe::Fixed::put_at(&self.class_, body, 24);
+        fbe::Fixed::put_at(&self.class__, body, 28);
+        fbe::Fixed::put_at(&self.string, body, 32);
+        fbe::Fixed::put_at(&self.string_, body, 36);
         w.leave();
         Ok(())
     }
@@ -18237,14 +18397,15 @@ impl fbe::Struct for Case {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.name, "name")?;
-        w.final_field(&self.name_, "Name")?;
-        w.final_field(&self.name__, "NAME")?;
-        w.final_field(&self.class, "class")?;
-        w.final_field(&self.class_, "class_")?;
-        w.final_field(&self.class__, "class__")?;
-        w.final_field(&self.string, "String")?;
-        w.final_field(&self.string_, "String_")?;
+        let run0 = w.append_run::<32>();
+        fbe::Fixed::put_at(&self.name, run0, 0);
+        fbe::Fixed::put_at(&self.name_, run0, 4);
+        fbe::Fixed::put_at(&self.name__, run0, 8);
+        fbe::Fixed::put_at(&self.class, run0, 12);
+        fbe::Fixed::put_at(&self.class_, run0, 16);
+        fbe::Fixed::put_at(&self.class__, run0, 20);
+        fbe::Fixed::put_at(&self.string, run0, 24);
+        fbe::Fixed::put_at(&self.string_, run0, 28);
         w.leave();
         Ok(())
     }
@@ -18375,9 +18536,10 @@ impl fbe::Struct for Imported {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 14, 75);
-        w.field(&self.market, b, b + 8, "market")?;
+        let body = w.block::<14>(b);
+        fbe::Fixed::put_at(&self.market, body, 8);
+        fbe::Fixed::put_at(&self.example, body, 13);
         w.field(&self.org, b, b + 9, "org")?;
-        w.field(&self.example, b, b + 13, "example")?;
         w.leave();
         Ok(())
     }
@@ -18523,7 +18685,8 @@ impl fbe::Struct for Symbol {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 76);
-        w.field(&self.digits, b, b + 8, "digits")?;
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.digits, body, 8);
         w.leave();
         Ok(())
     }
@@ -18637,9 +18800,10 @@ impl fbe::Struct for Listed {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 77);
+        let body = w.block::<24>(b);
+        fbe::Fixed::put_at(&self.digits, body, 12);
+        fbe::Fixed::put_at(&self.precision, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.field(&self.digits, b, b + 12, "digits")?;
-        w.field(&self.precision, b, b + 16, "precision")?;
         w.field(&self.ticker, b, b + 20, "ticker")?;
         w.leave();
         Ok(())
@@ -18705,8 +18869,9 @@ impl fbe::Struct for Listed {
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
-        w.final_field(&self.digits, "digits")?;
-        w.final_field(&self.precision, "precision")?;
+        let run1 = w.append_run::<8>();
+        fbe::Fixed::put_at(&self.digits, run1, 0);
+        fbe::Fixed::put_at(&self.precision, run1, 4);
         w.final_field(&self.ticker, "ticker")?;
         w.leave();
         Ok(())
@@ -18817,11 +18982,12 @@ impl fbe::Struct for Derived {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 26, 78);
-        w.field(&self.side, b, b + 8, "side")?;
-        w.field(&self.s, b, b + 12, "s")?;
-        w.field(&self.range, b, b + 16, "range")?;
-        w.field(&self.word, b, b + 20, "Word")?;
-        w.field(&self.side_, b, b + 22, "side_")?;
+        let body = w.block::<26>(b);
+        fbe::Fixed::put_at(&self.side, body, 8);
+        fbe::Fixed::put_at(&self.s, body, 12);
+        fbe::Fixed::put_at(&self.range, body, 16);
+        fbe::Fixed::put_at(&self.word, body, 20);
+        fbe::Fixed::put_at(&self.side_, body, 22);
         w.leave();
         Ok(())
     }
@@ -18863,11 +19029,12 @@ impl fbe::Struct for Derived {
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.side, "side")?;
-        w.final_field(&self.s, "s")?;
-        w.final_field(&self.range, "range")?;
-        w.final_field(&self.word, "Word")?;
-        w.final_field(&self.side_, "side_")?;
+        let run0 = w.append_run::<18>();
+        fbe::Fixed::put_at(&self.side, run0, 0);
+        fbe::Fixed::put_at(&self.s, run0, 4);
+        fbe::Fixed::put_at(&self.range, run0, 8);
+        fbe::Fixed::put_at(&self.word, run0, 12);
+        fbe::Fixed::put_at(&self.side_, run0, 14);
         w.leave();
         Ok(())
     }
@@ -19124,6 +19291,8 @@ impl fbe::Struct for Hostile {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 320, 79);
+        let body = w.block::<320>(b);
+        fbe::Fixed::put_at(&self.letters, body, 316);
         w.field(&self.order, b, b + 8, "Order")?;
         w.field(&self.cpp_words, b, b + 12, "CppWords")?;
         w.field(&self.python_words, b, b + 16, "PythonWords")?;
@@ -19201,7 +19370,6 @@ impl fbe::Struct for Hostile {
         w.field(&self.imported, b, b + 304, "Imported")?;
         w.field(&self.derived, b, b + 308, "Derived")?;
         w.field(&self.listed, b, b + 312, "Listed")?;
-        w.field(&self.letters, b, b + 316, "Letters")?;
         w.leave();
         Ok(())
     }

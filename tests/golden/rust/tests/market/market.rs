@@ -102,8 +102,9 @@ impl fbe::Struct for Instrument {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 501);
+        let body = w.block::<16>(b);
+        fbe::Fixed::put_at(&self.digits, body, 12);
         w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.field(&self.digits, b, b + 12, "digits")?;
         w.leave();
         Ok(())
     }
@@ -219,7 +220,8 @@ impl fbe::Struct for Failure {
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 502);
-        w.field(&self.id, b, b + 8, "id")?;
+        let body = w.block::<28>(b);
+        fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         w.leave();
         Ok(())
