@@ -1,7 +1,7 @@
-"""Build the Ruby conformance testee: `build.py OUT` generates the fbec --ruby --final --json code of
-every conformance schema into OUT/gen (one file per package), writes OUT/types.json (each struct's
+"""Build the Ruby conformance testee: `build.py OUT` generates the fbec --ruby --final --json --proto code
+of every conformance schema into OUT/gen (one file per package), writes OUT/types.json (each struct's
 class and fields and each enum's class, with the schema types main.rb reads and writes value
-descriptions by) and OUT/ruby_testee, the command that runs main.rb with the runtime gem's lib
+descriptions by, and each package's Receiver and FinalReceiver) and OUT/ruby_testee, the command that runs main.rb with the runtime gem's lib
 (runtime/ruby/lib) on Debian's ruby."""
 
 from __future__ import annotations
@@ -51,15 +51,16 @@ def main(out: Path) -> int:
     if gen.exists():
         shutil.rmtree(gen)
     gen.mkdir(parents=True)
-    types: dict[str, Any] = {"structs": {}, "enums": {}, "packages": {}}
+    types: dict[str, Any] = {"structs": {}, "enums": {}, "packages": {}, "receivers": {}}
     for source in package_sources():
-        if fbec_main([f"--input={source}", f"--output={gen}", "--ruby", "--final", "--json", "-q"]) != 0:
+        if fbec_main([f"--input={source}", f"--output={gen}", "--ruby", "--final", "--json", "--proto", "-q"]) != 0:
             return 1
         own = compile_schema(str(source), [], Diagnostics())
         idents = Idents(own)
         p = own.main_package
         module = idents.module(p.name)
         types["packages"][p.name] = idents.file(p.name)
+        types["receivers"][p.name] = [f"{module}::{idents.protocol(p.name, n)}" for n in ("Receiver", "FinalReceiver")]
         for e in p.enums + p.flags:
             types["enums"][e.qualified] = f"{module}::{idents.type(e.qualified)}"
         for s in p.structs:

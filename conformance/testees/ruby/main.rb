@@ -37,6 +37,11 @@ class Values
     @types['structs'].key?(qualified)
   end
 
+  # The generated Receiver (final: FinalReceiver) of a package.
+  def receiver(package, final)
+    Object.const_get(@types['receivers'][package][final ? 1 : 0])
+  end
+
   # The generated class of a struct, enum or flags type.
   def cls(qualified)
     @classes[qualified] ||= Object.const_get(@types['structs'].dig(qualified, 'class') || @types['enums'][qualified])
@@ -142,10 +147,9 @@ class Testee
     qualified = "#{package}.#{req['type']}"
     input = req['input']
     limits = req['limits'] && Fbe::Limits.new(**req['limits'].transform_keys(&:to_sym))
-    case input['format']
-    when 'stream', 'final_stream'
-      return { 'skipped' => 'the protocol (fbec --ruby --proto) is not generated yet' }
-    end
+    format = input['format']
+    return receive_stream(package, Base64.strict_decode64(input['payload']), format == 'final_stream', limits) if
+      %w[stream final_stream].include?(format)
     return { 'skipped' => "no struct #{qualified}" } unless @values.struct?(qualified)
 
     cls = @values.cls(qualified)
@@ -158,6 +162,21 @@ class Testee
   end
 
   private
+
+  # Feeds a protocol stream to the package's Receiver in one call: the messages it delivered and the
+  # frames it reported, in order (a lost stream ends the list with its error).
+  def receive_stream(package, data, final, limits)
+    events = []
+    receiver = @values.receiver(package, final).new(limits:)
+    receiver.on_error = ->(error) { events << { 'error' => error.message } }
+    receiver.define_singleton_method(:on_receive) { |value| events << { 'message' => value.class::FBE_NAME } }
+    begin
+      receiver.receive(data)
+    rescue Fbe::FrameError => e
+      events << { 'error' => e.message }
+    end
+    { 'result' => events }
+  end
 
   def read(cls, qualified, input, limits)
     payload = input['payload']

@@ -18,6 +18,7 @@ import re
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, RawText, generated_header, quoted, text_struct
 from fbec.targets.ruby.names import Idents
+from fbec.targets.ruby.protocol import write_protocol
 
 PRIMITIVES = {name: f"Fbe::Types::{name.upper()}" for name in ir.PRIMITIVE_SIZES}
 DEFAULTS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "Fbe::Decimal::ZERO", "string": "+''",
@@ -449,6 +450,9 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
             if k:
                 body.blank()
             write_struct(body, c, s)
+        if options.proto:
+            body.blank()
+            write_protocol(body, c)
     out = CodeWriter(Options(indent=2))
     out.line("# frozen_string_literal: true")
     out.blank()

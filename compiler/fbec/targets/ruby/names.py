@@ -70,6 +70,9 @@ ENUM_MEMBERS = frozenset({"BY_VALUE", "NAMES", "BITS", "SIGNED", "FBE_TYPE"})
 # Ruby's global constants, which a value constant of the same name would hide in its class.
 GLOBALS = frozenset({"STDIN", "STDOUT", "STDERR", "TRUE", "FALSE", "NIL", "ARGV", "ARGF", "ENV", "DATA",
                      "RUBY_VERSION", "RUBY_PLATFORM", "RUBY_ENGINE", "TOPLEVEL_BINDING"})
+# The protocol classes of a package's module (fbec --ruby --proto).
+PROTOCOL_CLASSES = ("Handlers", "Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver",
+                    "FinalClient")
 
 
 def snake(name: str) -> str:
@@ -89,6 +92,8 @@ class Idents(TableIdents):
         super().__init__()
         self.modules = scope_idents(((p.name, camel(p.name)) for p in schema.packages), lambda x: x in CORE)
         self.files = {p.name: snake(p.name) for p in schema.packages}
+        self.protocols: dict[tuple[str, str], str] = {}
+        self.handlers: dict[tuple[str, str], str] = {}
         for p in schema.packages:
             decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
             self.types.update(scope_idents(((q, camel(n)) for q, n in decls), lambda x: x in MODULE_USES))
@@ -98,6 +103,17 @@ class Idents(TableIdents):
             for e in p.enums + p.flags:
                 self.scope(self.values, e.qualified, ((v.name, screaming(v.name)) for v in e.values),
                            lambda x: x in ENUM_MEMBERS or x in KEYWORDS or x in GLOBALS)
+            self._protocol_scopes(p)
+
+    def _protocol_scopes(self, p: ir.Package) -> None:
+        types = {self.types[t.qualified] for t in p.enums + p.flags + p.structs}
+        self.scope(self.protocols, p.name, ((n, n) for n in PROTOCOL_CLASSES),
+                   lambda x: x in types or x in MODULE_USES)
+        wanted = []
+        for d in p.dispatch:
+            pkg, _, name = d.type.rpartition(".")
+            wanted.append((d.type, snake(name) if pkg == p.name else f"{snake(pkg)}_{snake(name)}"))
+        self.scope(self.handlers, p.name, wanted, lambda x: False)
 
     def module(self, package: str) -> str:
         return self.modules[package]
@@ -105,3 +121,15 @@ class Idents(TableIdents):
     def file(self, package: str) -> str:
         """The generated file's name (without .rb), the name `require_relative` loads."""
         return self.files[package]
+
+    def protocol(self, package: str, name: str) -> str:
+        """A protocol class of a package's module (`Sender`, ..., `Handlers`: the module of the handler
+        methods), clear of the package's types (beside a message named `Client` the client class is
+        `Client_`) and of the constants the module's code names."""
+        return self.protocols[(package, name)]
+
+    def handler(self, package: str, qualified: str) -> str:
+        """What a message's handler methods in a package's Receiver, Proxy and Client are named after
+        (`on_receive_<it>`, `on_proxy_<it>`): its name in snake_case, `<package>_` before an imported
+        one's, clear of each other."""
+        return self.handlers[(package, qualified)]
