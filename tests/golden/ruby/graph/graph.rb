@@ -257,4 +257,77 @@ module Graph
       @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
     end
   end
+
+  # The handlers of graph's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      1 => [Node, :on_receive_node],
+      2 => [Edge, :on_receive_edge],
+      3 => [Graph, :on_receive_graph]
+    }.freeze
+
+    def on_receive_node(value)
+      on_receive(value)
+    end
+
+    def on_receive_edge(value)
+      on_receive(value)
+    end
+
+    def on_receive_graph(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of graph and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Node, Edge, Graph].freeze
+  end
+
+  # Receives graph's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches graph's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [Node, :on_proxy_node], 2 => [Edge, :on_proxy_edge], 3 => [Graph, :on_proxy_graph] }.freeze
+
+    def on_proxy_node(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_edge(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_graph(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of graph with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -88,4 +88,57 @@ module Recursive
       @children = obj.key?('children') ? T_CHILDREN.from_json(obj['children'], r, 'children') : []
     end
   end
+
+  # The handlers of recursive's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 1 => [Node, :on_receive_node] }.freeze
+
+    def on_receive_node(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of recursive and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Node].freeze
+  end
+
+  # Receives recursive's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches recursive's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [Node, :on_proxy_node] }.freeze
+
+    def on_proxy_node(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of recursive with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

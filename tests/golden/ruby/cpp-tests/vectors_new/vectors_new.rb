@@ -162,4 +162,65 @@ module VectorsNew
       @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
     end
   end
+
+  # The handlers of vectors_new's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 1 => [Edge, :on_receive_edge], 10 => [Holder, :on_receive_holder] }.freeze
+
+    def on_receive_edge(value)
+      on_receive(value)
+    end
+
+    def on_receive_holder(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of vectors_new and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Edge, Holder].freeze
+  end
+
+  # Receives vectors_new's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches vectors_new's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [Edge, :on_proxy_edge], 10 => [Holder, :on_proxy_holder] }.freeze
+
+    def on_proxy_edge(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_holder(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of vectors_new with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -1279,4 +1279,57 @@ module Enums
                   end
     end
   end
+
+  # The handlers of enums's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 1 => [Enums, :on_receive_enums] }.freeze
+
+    def on_receive_enums(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of enums and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Enums].freeze
+  end
+
+  # Receives enums's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches enums's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [Enums, :on_proxy_enums] }.freeze
+
+    def on_proxy_enums(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of enums with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -607,4 +607,81 @@ module Proto
       end
     end
   end
+
+  # The handlers of proto's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      1 => [OrderMessage, :on_receive_order_message],
+      2 => [BalanceMessage, :on_receive_balance_message],
+      3 => [AccountMessage, :on_receive_account_message]
+    }.freeze
+
+    def on_receive_order_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_balance_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_account_message(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of proto and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[OrderMessage, BalanceMessage, AccountMessage].freeze
+  end
+
+  # Receives proto's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches proto's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = {
+      1 => [OrderMessage, :on_proxy_order_message],
+      2 => [BalanceMessage, :on_proxy_balance_message],
+      3 => [AccountMessage, :on_proxy_account_message]
+    }.freeze
+
+    def on_proxy_order_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_balance_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_account_message(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of proto with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -653,4 +653,118 @@ module Protoex
       end
     end
   end
+
+  # The handlers of protoex's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      11 => [OrderMessage, :on_receive_order_message],
+      12 => [BalanceMessage, :on_receive_balance_message],
+      13 => [AccountMessage, :on_receive_account_message],
+      1 => [Proto::OrderMessage, :on_receive_proto_order_message],
+      2 => [Proto::BalanceMessage, :on_receive_proto_balance_message],
+      3 => [Proto::AccountMessage, :on_receive_proto_account_message]
+    }.freeze
+
+    def on_receive_order_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_balance_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_account_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_order_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_balance_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_account_message(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of protoex and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[
+      OrderMessage,
+      BalanceMessage,
+      AccountMessage,
+      Proto::OrderMessage,
+      Proto::BalanceMessage,
+      Proto::AccountMessage
+    ].freeze
+  end
+
+  # Receives protoex's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches protoex's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = {
+      11 => [OrderMessage, :on_proxy_order_message],
+      12 => [BalanceMessage, :on_proxy_balance_message],
+      13 => [AccountMessage, :on_proxy_account_message],
+      1 => [Proto::OrderMessage, :on_proxy_proto_order_message],
+      2 => [Proto::BalanceMessage, :on_proxy_proto_balance_message],
+      3 => [Proto::AccountMessage, :on_proxy_proto_account_message]
+    }.freeze
+
+    def on_proxy_order_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_balance_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_account_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_order_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_balance_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_account_message(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of protoex with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

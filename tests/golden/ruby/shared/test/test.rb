@@ -5733,4 +5733,217 @@ module Test
       nil
     end
   end
+
+  # The handlers of test's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      110 => [StructSimple, :on_receive_struct_simple],
+      111 => [StructOptional, :on_receive_struct_optional],
+      112 => [StructNested, :on_receive_struct_nested],
+      120 => [StructBytes, :on_receive_struct_bytes],
+      125 => [StructArray, :on_receive_struct_array],
+      130 => [StructVector, :on_receive_struct_vector],
+      131 => [StructList, :on_receive_struct_list],
+      132 => [StructSet, :on_receive_struct_set],
+      140 => [StructMap, :on_receive_struct_map],
+      141 => [StructHash, :on_receive_struct_hash],
+      142 => [StructHashEx, :on_receive_struct_hash_ex],
+      143 => [StructEmpty, :on_receive_struct_empty],
+      1 => [Proto::OrderMessage, :on_receive_proto_order_message],
+      2 => [Proto::BalanceMessage, :on_receive_proto_balance_message],
+      3 => [Proto::AccountMessage, :on_receive_proto_account_message]
+    }.freeze
+
+    def on_receive_struct_simple(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_optional(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_nested(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_bytes(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_array(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_vector(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_list(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_set(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_map(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_hash(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_hash_ex(value)
+      on_receive(value)
+    end
+
+    def on_receive_struct_empty(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_order_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_balance_message(value)
+      on_receive(value)
+    end
+
+    def on_receive_proto_account_message(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of test and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[
+      StructSimple,
+      StructOptional,
+      StructNested,
+      StructBytes,
+      StructArray,
+      StructVector,
+      StructList,
+      StructSet,
+      StructMap,
+      StructHash,
+      StructHashEx,
+      StructEmpty,
+      Proto::OrderMessage,
+      Proto::BalanceMessage,
+      Proto::AccountMessage
+    ].freeze
+  end
+
+  # Receives test's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches test's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = {
+      110 => [StructSimple, :on_proxy_struct_simple],
+      111 => [StructOptional, :on_proxy_struct_optional],
+      112 => [StructNested, :on_proxy_struct_nested],
+      120 => [StructBytes, :on_proxy_struct_bytes],
+      125 => [StructArray, :on_proxy_struct_array],
+      130 => [StructVector, :on_proxy_struct_vector],
+      131 => [StructList, :on_proxy_struct_list],
+      132 => [StructSet, :on_proxy_struct_set],
+      140 => [StructMap, :on_proxy_struct_map],
+      141 => [StructHash, :on_proxy_struct_hash],
+      142 => [StructHashEx, :on_proxy_struct_hash_ex],
+      143 => [StructEmpty, :on_proxy_struct_empty],
+      1 => [Proto::OrderMessage, :on_proxy_proto_order_message],
+      2 => [Proto::BalanceMessage, :on_proxy_proto_balance_message],
+      3 => [Proto::AccountMessage, :on_proxy_proto_account_message]
+    }.freeze
+
+    def on_proxy_struct_simple(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_optional(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_nested(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_bytes(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_array(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_vector(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_list(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_set(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_map(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_hash(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_hash_ex(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_struct_empty(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_order_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_balance_message(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_proto_account_message(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of test with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

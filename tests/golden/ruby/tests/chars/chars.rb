@@ -174,4 +174,65 @@ module Chars
                         end
     end
   end
+
+  # The handlers of chars's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 1 => [CharKeys, :on_receive_char_keys], 2 => [GradeKeys, :on_receive_grade_keys] }.freeze
+
+    def on_receive_char_keys(value)
+      on_receive(value)
+    end
+
+    def on_receive_grade_keys(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of chars and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[CharKeys, GradeKeys].freeze
+  end
+
+  # Receives chars's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches chars's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [CharKeys, :on_proxy_char_keys], 2 => [GradeKeys, :on_proxy_grade_keys] }.freeze
+
+    def on_proxy_char_keys(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_grade_keys(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of chars with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

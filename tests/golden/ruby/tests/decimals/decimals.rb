@@ -193,4 +193,57 @@ module Decimals
       @maybe_prices = obj.key?('maybePrices') ? T_MAYBE_PRICES.from_json(obj['maybePrices'], r, 'maybePrices') : []
     end
   end
+
+  # The handlers of decimals's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 1 => [Prices, :on_receive_prices] }.freeze
+
+    def on_receive_prices(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of decimals and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Prices].freeze
+  end
+
+  # Receives decimals's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches decimals's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 1 => [Prices, :on_proxy_prices] }.freeze
+
+    def on_proxy_prices(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of decimals with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

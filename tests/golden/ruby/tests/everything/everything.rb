@@ -2196,4 +2196,111 @@ module Everything
       @this = obj.key?('this') ? T_THIS.from_json(obj['this'], r, 'this') : []
     end
   end
+
+  # The handlers of everything's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      1023 => [Note, :on_receive_note],
+      1027 => [PlaceOrder, :on_receive_place_order],
+      1028 => [Accepted, :on_receive_accepted],
+      1029 => [Rejected, :on_receive_rejected],
+      1030 => [Ping, :on_receive_ping],
+      502 => [Market::Failure, :on_receive_market_failure]
+    }.freeze
+
+    def on_receive_note(value)
+      on_receive(value)
+    end
+
+    def on_receive_place_order(value)
+      on_receive(value)
+    end
+
+    def on_receive_accepted(value)
+      on_receive(value)
+    end
+
+    def on_receive_rejected(value)
+      on_receive(value)
+    end
+
+    def on_receive_ping(value)
+      on_receive(value)
+    end
+
+    def on_receive_market_failure(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of everything and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Note, PlaceOrder, Accepted, Rejected, Ping, Market::Failure].freeze
+  end
+
+  # Receives everything's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches everything's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = {
+      1023 => [Note, :on_proxy_note],
+      1027 => [PlaceOrder, :on_proxy_place_order],
+      1028 => [Accepted, :on_proxy_accepted],
+      1029 => [Rejected, :on_proxy_rejected],
+      1030 => [Ping, :on_proxy_ping],
+      502 => [Market::Failure, :on_proxy_market_failure]
+    }.freeze
+
+    def on_proxy_note(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_place_order(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_accepted(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_rejected(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_ping(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_market_failure(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of everything with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = { PlaceOrder => [Accepted, [Market::Failure, Rejected]], Ping => [nil, []] }.freeze
+    FBE_GLOBAL_REJECTS = Set[Market::Failure].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -343,4 +343,101 @@ module Hostile
       @by_id = obj.key?('byId') ? T_BY_ID.from_json(obj['byId'], r, 'byId') : {}
     end
   end
+
+  # The handlers of hostile's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      1 => [Empty, :on_receive_empty],
+      2 => [Empties, :on_receive_empties],
+      3 => [Wide, :on_receive_wide],
+      4 => [Wides, :on_receive_wides],
+      5 => [Holder, :on_receive_holder]
+    }.freeze
+
+    def on_receive_empty(value)
+      on_receive(value)
+    end
+
+    def on_receive_empties(value)
+      on_receive(value)
+    end
+
+    def on_receive_wide(value)
+      on_receive(value)
+    end
+
+    def on_receive_wides(value)
+      on_receive(value)
+    end
+
+    def on_receive_holder(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of hostile and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Empty, Empties, Wide, Wides, Holder].freeze
+  end
+
+  # Receives hostile's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches hostile's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = {
+      1 => [Empty, :on_proxy_empty],
+      2 => [Empties, :on_proxy_empties],
+      3 => [Wide, :on_proxy_wide],
+      4 => [Wides, :on_proxy_wides],
+      5 => [Holder, :on_proxy_holder]
+    }.freeze
+
+    def on_proxy_empty(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_empties(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_wide(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_wides(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_holder(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of hostile with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end

@@ -14985,4 +14985,91 @@ module Import
       @letters = obj.key?('Letters') ? Letters::FBE_TYPE.from_json(obj['Letters'], r, 'Letters') : Letters::A__
     end
   end
+
+  # The handlers of import's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = {
+      44 => [Self, :on_receive_self],
+      45 => [Self_, :on_receive_self_],
+      79 => [Hostile, :on_receive_hostile],
+      502 => [Market::Failure, :on_receive_market_failure]
+    }.freeze
+
+    def on_receive_self(value)
+      on_receive(value)
+    end
+
+    def on_receive_self_(value)
+      on_receive(value)
+    end
+
+    def on_receive_hostile(value)
+      on_receive(value)
+    end
+
+    def on_receive_market_failure(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of import and of its imports as versioned frames.
+  class Sender_ < Fbe::Sender
+    FBE_SENDS = Set[Self, Self_, Hostile, Market::Failure].freeze
+  end
+
+  # Receives import's versioned frames, fed in chunks of any size.
+  class Receiver_ < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches import's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy_ < Fbe::Proxy
+    FBE_MESSAGES = {
+      44 => [Self, :on_proxy_self],
+      45 => [Self_, :on_proxy_self_],
+      79 => [Hostile, :on_proxy_hostile],
+      502 => [Market::Failure, :on_proxy_market_failure]
+    }.freeze
+
+    def on_proxy_self(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_self_(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_hostile(frame)
+      on_proxy(frame)
+    end
+
+    def on_proxy_market_failure(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of import with request(value, timeout:) and responses and rejects matched by id.
+  class Client_ < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender_::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender_
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver_
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client_
+    FINAL = true
+  end
 end

@@ -160,4 +160,57 @@ module Market
       @reason = obj.key?('reason') ? Fbe::Types::STRING.from_json(obj['reason'], r, 'reason') : +''
     end
   end
+
+  # The handlers of market's messages (its own and its imports'), each calling on_receive:
+  # override the ones you need in a Receiver or Client.
+  module Handlers
+    FBE_MESSAGES = { 502 => [Failure, :on_receive_failure] }.freeze
+
+    def on_receive_failure(value)
+      on_receive(value)
+    end
+  end
+
+  # Sends the messages of market and of its imports as versioned frames.
+  class Sender < Fbe::Sender
+    FBE_SENDS = Set[Failure].freeze
+  end
+
+  # Receives market's versioned frames, fed in chunks of any size.
+  class Receiver < Fbe::Receiver
+    include Handlers
+  end
+
+  # Dispatches market's versioned frames without keeping their messages: on_proxy_<message>(frame).
+  class Proxy < Fbe::Proxy
+    FBE_MESSAGES = { 502 => [Failure, :on_proxy_failure] }.freeze
+
+    def on_proxy_failure(frame)
+      on_proxy(frame)
+    end
+  end
+
+  # Sender and Receiver of market with request(value, timeout:) and responses and rejects matched by id.
+  class Client < Fbe::Client
+    include Handlers
+
+    FBE_SENDS = Sender::FBE_SENDS
+    FBE_REQUESTS = {}.freeze
+    FBE_GLOBAL_REJECTS = Set[].freeze
+  end
+
+  # The Sender of final frames.
+  class FinalSender < Sender
+    FINAL = true
+  end
+
+  # The Receiver of final frames.
+  class FinalReceiver < Receiver
+    FINAL = true
+  end
+
+  # The Client of final frames.
+  class FinalClient < Client
+    FINAL = true
+  end
 end
