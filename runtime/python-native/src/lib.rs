@@ -1,7 +1,7 @@
 //! The native core of the `fbe` Python package (docs/python.md, "Native core").
 //!
-//! One reader and one writer of the versioned model (docs/format.md 3) that interpret a table
-//! of the schema's structs: `fbec --python` writes it into every generated module
+//! One walk of a table of the schema's structs that reads and writes both binary models
+//! (docs/format.md 3 and 4; `model.rs` says where a value is in each): `fbec --python` writes it into every generated module
 //! (`FBE_CORE = fbe.native.core(...)`), so no code is compiled per schema. The objects read are
 //! instances of the generated classes, their `__slots__` filled as the pure-Python reader fills
 //! them.
@@ -12,15 +12,18 @@
 //! here is only a verdict; the error texts live once, in `fbe.buffer`. A type whose fields this
 //! core does not cover (a collection within a collection) is always handed back to Python.
 //!
-//! The checks and costs are those of docs/limits.md as the Python reader makes them: blocks in
-//! allocation order (`mark`), bounds, struct headers, the decode budget (`budget_factor` times the
-//! root's size plus `budget_slack`, each struct its `decode_cost`, strings and bytes their length,
-//! collection elements their `item_cost`) and the nesting depth; the defaults come from the
-//! `fbe` crate (`fbe::limits`).
+//! The blocks are checked and claimed by the `fbe` crate's `Reader` and allocated by its `Writer`
+//! (runtime/rust: the format's rules live once in Rust), so the checks and costs are those of
+//! docs/limits.md that every reader makes: blocks in allocation order, bounds, struct headers,
+//! the decode budget (`fbe::Limits`; each struct its `decode_cost`, strings and bytes their
+//! length, collection elements their `item_cost`), the nesting depth and decimal flags.
 
 use std::ffi::c_char;
 
-use fbe::{BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH};
+mod model;
+
+use fbe::{Decimal, Reader, Writer};
+use model::{Appender, Cursor, Final, Place, Read, Slot, Versioned, Write};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -101,14 +104,14 @@ enum Kind {
     Optional(Box<Kind>),
     /// A vector or list: the element, what one element costs (`item_cost`) and the fewest bytes
     /// it takes in the final model (`item_min_size`).
-    Seq(Box<Kind>, i64, usize),
+    Seq(Box<Kind>, usize, usize),
     /// A set: as a vector, and the key its elements are sorted by when written (None: their own
     /// order, `sorted(x)`).
-    Set(Box<Kind>, i64, usize, Option<Py<PyAny>>),
+    Set(Box<Kind>, usize, usize, Option<Py<PyAny>>),
     /// A map or hash: its key and value, what one entry costs and its fewest final bytes, and the
     /// key its items are sorted by when written (a map's, `sorted(x.items(), key=...)`; None: a
     /// hash, written in the dict's order).
-    Map(Box<Kind>, Box<Kind>, i64, usize, Option<Py<PyAny>>),
+    Map(Box<Kind>, Box<Kind>, usize, usize, Option<Py<PyAny>>),
     Array(Box<Kind>, usize),
     /// A kind this core does not cover yet: the struct goes to Python.
     Unsupported,
@@ -209,7 +212,7 @@ struct Field {
     end: usize,
     /// What the default struct values of this field and every field after it cost (charged when
     /// a body ends before `end`).
-    missing: i64,
+    missing: usize,
     kind: Kind,
 }
 
@@ -217,7 +220,7 @@ struct Entry {
     cls: Py<PyType>,
     type_id: u32,
     body_size: usize,
-    cost: i64,
+    cost: usize,
     /// The body size of the base struct: a shorter body holds none of the fields.
     base_size: usize,
     fields: Vec<Field>,
@@ -234,88 +237,28 @@ enum Fail {
 
 type Res<T> = Result<T, Fail>;
 
+/// The verdict of a verify: the input reads, does not (`Bad`), or Python decides (`None`).
+fn verdict(r: Res<Option<PyObject>>) -> Option<bool> {
+    match r {
+        Ok(_) => Some(true),
+        Err(Fail::Bad) => Some(false),
+        Err(Fail::Other) => None,
+    }
+}
+
+/// One of the two binary models (docs/format.md 3 and 4).
+#[derive(Clone, Copy)]
+enum Model {
+    Versioned,
+    Final,
+}
+
 fn other<E>(_: E) -> Fail {
     Fail::Other
 }
 
-/// The reading state of one root (the `fbe.buffer.Reader` of the Python runtime).
-struct Rd<'a> {
-    /// The root's bytes: `total_size` of them.
-    d: &'a [u8],
-    mark: usize,
-    budget: i64,
-    depth: i64,
-    max_depth: i64,
-}
-
-impl Rd<'_> {
-    fn u32(&self, p: usize) -> Res<u32> {
-        let b = self.d.get(p..p + 4).ok_or(Fail::Bad)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn bytes(&self, p: usize, n: usize) -> Res<&[u8]> {
-        self.d.get(p..p + n).ok_or(Fail::Bad)
-    }
-
-    fn spend(&mut self, cost: i64) -> Res<()> {
-        self.budget -= cost;
-        if self.budget < 0 {
-            return Err(Fail::Bad);
-        }
-        Ok(())
-    }
-
-    /// A collection's block at `q` of `item`-byte slots, each element costing `cost`
-    /// (`read_count`): its element count.
-    fn block(&mut self, q: usize, item: usize, cost: i64) -> Res<usize> {
-        if q < self.mark || q + 4 > self.d.len() {
-            return Err(Fail::Bad);
-        }
-        let n = self.u32(q)? as usize;
-        if n * item > self.d.len() - q - 4 {
-            return Err(Fail::Bad); // "count n exceeds the buffer"
-        }
-        self.mark = q + 4 + n * item;
-        self.spend(n as i64 * cost)?;
-        Ok(n)
-    }
-
-    /// A final-model count at `p`, each element at least `min` bytes and costing `cost`
-    /// (`final_count`).
-    fn count(&mut self, p: usize, min: usize, cost: i64) -> Res<usize> {
-        if p + 4 > self.d.len() {
-            return Err(Fail::Bad);
-        }
-        let n = self.u32(p)? as usize;
-        if n * min > self.d.len() - p - 4 {
-            return Err(Fail::Bad); // "count n exceeds the buffer"
-        }
-        self.spend(n as i64 * cost)?;
-        Ok(n)
-    }
-
-    /// A string's or bytes' block at `base + off` (`read_string`, `read_bytes`): its data.
-    fn text(&mut self, base: usize, off: u32) -> Res<&[u8]> {
-        let p = base + off as usize;
-        if p < self.mark || p + 4 > self.d.len() {
-            return Err(Fail::Bad);
-        }
-        let n = self.u32(p)? as usize;
-        let e = p + 4 + n;
-        if e > self.d.len() {
-            return Err(Fail::Bad);
-        }
-        self.mark = e;
-        self.spend(n as i64)?;
-        Ok(&self.d[p + 4..e])
-    }
-}
-
-fn put_u32(w: &mut [u8], p: usize, v: usize) -> Res<()> {
-    let v = u32::try_from(v).map_err(other)?;
-    w[p..p + 4].copy_from_slice(&v.to_le_bytes());
-    Ok(())
+fn bad<E>(_: E) -> Fail {
+    Fail::Bad
 }
 
 fn num_value(py: Python<'_>, n: Num, b: &[u8]) -> PyObject {
@@ -433,64 +376,110 @@ impl Core {
         }
     }
 
-    fn read_struct(&self, py: Python<'_>, r: &mut Rd, ti: usize, pos: usize, make: bool) -> Res<Option<PyObject>> {
+    /// The root `data` of struct `index` in `model` (`from_fbe`, `from_final`; `make` false: their
+    /// verify).
+    fn read_root(
+        &self,
+        py: Python<'_>,
+        model: Model,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+        make: bool,
+    ) -> Res<Option<PyObject>> {
+        let t = self.entry(index)?;
+        let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
+        let limits = model::limits(limits)?;
+        match model {
+            Model::Versioned => {
+                let mut m = Versioned(Reader::versioned(data, &limits).map_err(bad)?);
+                self.read_struct(py, &mut m, index, Slot::ROOT, make)
+            }
+            Model::Final => {
+                let mut m = Final(Reader::final_root(data, t.type_id, &limits).map_err(bad)?);
+                let v = self.read_struct(py, &mut m, index, Cursor, make)?;
+                m.0.end_final().map_err(bad)?; // "final root covers n bytes, its size says size"
+                Ok(v)
+            }
+        }
+    }
+
+    /// The root of `value` (struct `index`) in `model` (`to_fbe`, `to_final`), or `None`: Python
+    /// writes it (or raises).
+    fn write_root(&self, py: Python<'_>, model: Model, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
+        let t = self.entry(index).ok()?;
+        let mut w = Writer::new();
+        let root = match model {
+            Model::Versioned => {
+                w.begin_versioned();
+                self.write_struct(py, &mut w, index, Slot::ROOT, value).ok()?;
+                w.end_versioned()
+            }
+            Model::Final => {
+                w.begin_final();
+                self.write_struct(py, &mut Appender(&mut w), index, Cursor, value).ok()?;
+                w.end_final(t.type_id)
+            }
+        };
+        Some(PyBytes::new(py, root.ok()?).into_any().unbind())
+    }
+
+    /// Struct `ti` at `at` in either model (`fbe_vr_<Name>`, `fbe_fr_<Name>`): the object, or
+    /// None when `make` is false (verify).
+    fn read_struct<'a, M: Read<'a>>(
+        &self,
+        py: Python<'_>,
+        m: &mut M,
+        ti: usize,
+        at: M::At,
+        make: bool,
+    ) -> Res<Option<PyObject>> {
         let t = &self.types[ti];
-        if pos < r.mark || pos + 8 > r.d.len() {
-            return Err(Fail::Bad);
-        }
-        let size = r.u32(pos)? as usize;
-        if size < 8 || pos + size > r.d.len() || r.u32(pos + 4)? != t.type_id {
-            return Err(Fail::Bad);
-        }
-        r.mark = pos + size;
-        r.depth += 1;
-        r.budget -= t.cost;
-        if r.depth > r.max_depth || r.budget < 0 {
-            return Err(Fail::Bad);
-        }
-        if size < t.body_size {
-            // an older writer's shorter body (`fbe.buffer.present`): the fields that end within
-            // it (none when it is shorter than the base's body); the others get their defaults
-            // from the constructor, and the default struct values among them are charged
-            let k = if size < t.base_size { 0 } else { t.fields.partition_point(|f| f.end <= size) };
-            r.spend(t.fields.get(k).map_or(0, |f| f.missing))?;
+        let (body, present) = m.enter(at, t)?;
+        let obj = if present < t.fields.len() {
+            // an older writer's body: the fields it lacks get their defaults from the
+            // constructor, and the default struct values among them are charged
+            m.reader().spend(t.fields[present].missing, 0, "").map_err(bad)?;
             let obj = if make { Some(t.cls.bind(py).call0().map_err(other)?) } else { None };
-            for f in &t.fields[..k] {
-                let v = self.read_slot(py, r, &f.kind, pos, pos + f.offset, make)?;
+            for f in &t.fields[..present] {
+                let v = self.read_value(py, m, &f.kind, body.at(f.offset), make)?;
                 if let (Some(o), Some(v)) = (&obj, v) {
                     o.setattr(f.name.bind(py), v).map_err(other)?;
                 }
             }
-            r.depth -= 1;
-            return Ok(obj.map(Bound::unbind));
-        }
-        let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
-        for f in &t.fields {
-            let v = self.read_slot(py, r, &f.kind, pos, pos + f.offset, make)?;
-            if let (Some(o), Some(v)) = (&obj, v) {
-                set_field(py, o, f, v)?;
+            obj
+        } else {
+            let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
+            for f in &t.fields {
+                let v = self.read_value(py, m, &f.kind, body.at(f.offset), make)?;
+                if let (Some(o), Some(v)) = (&obj, v) {
+                    set_field(py, o, f, v)?;
+                }
             }
-        }
-        r.depth -= 1;
+            obj
+        };
+        m.reader().leave();
         Ok(obj.map(Bound::unbind))
     }
 
-    /// The value of the slot at `slot`, whose offsets count from `base` (the struct body, or an
-    /// optional's value slot). `None` when `make` is false (verify).
-    fn read_slot(
+    /// The value of `kind` at `at`; None when `make` is false (verify).
+    fn read_value<'a, M: Read<'a>>(
         &self,
         py: Python<'_>,
-        r: &mut Rd,
+        m: &mut M,
         kind: &Kind,
-        base: usize,
-        slot: usize,
+        at: M::At,
         make: bool,
     ) -> Res<Option<PyObject>> {
         Ok(match kind {
-            Kind::Num(n) => make.then(|| num_value(py, *n, &r.d[slot..slot + n.size()])),
+            Kind::Num(n) => {
+                let b = m.fixed(at, n.size())?;
+                make.then(|| num_value(py, *n, b))
+            }
             Kind::Enum(n, members) => {
+                let b = m.fixed(at, n.size())?;
                 if make {
-                    let raw = num_value(py, *n, &r.d[slot..slot + n.size()]);
+                    let raw = num_value(py, *n, b);
                     let members = members.bind(py);
                     // a declared value: one dict hit (FBE_M_<Name> is a dict); else its __missing__
                     let hit = members.downcast::<PyDict>().ok().and_then(|d| d.get_item(&raw).ok().flatten());
@@ -503,88 +492,57 @@ impl Core {
                 }
             }
             Kind::Uuid => {
+                let b = m.fixed(at, 16)?;
                 if make {
-                    let b = PyBytes::new(py, r.bytes(slot, 16)?);
-                    Some(self.make_uuid.bind(py).call1((b,)).map_err(other)?.unbind())
+                    Some(self.make_uuid.bind(py).call1((PyBytes::new(py, b),)).map_err(other)?.unbind())
                 } else {
                     None
                 }
             }
             Kind::Decimal => {
-                let b = r.bytes(slot, 16)?;
-                let flags = u32::from_le_bytes([b[12], b[13], b[14], b[15]]);
-                if flags & 0x7F00_FFFF != 0 || flags & 0x00FF_0000 > 0x001C_0000 {
-                    return Err(Fail::Bad);
-                }
+                let b = m.fixed(at, 16)?;
+                Decimal::from_wire(b.try_into().map_err(other)?).map_err(bad)?; // the flags' check
                 if make {
-                    let b = PyBytes::new(py, b);
-                    Some(self.decode_decimal.bind(py).call1((b,)).map_err(other)?.unbind())
+                    Some(self.decode_decimal.bind(py).call1((PyBytes::new(py, b),)).map_err(other)?.unbind())
                 } else {
                     None
                 }
             }
             Kind::Str | Kind::Bytes => {
-                let off = r.u32(slot)?;
-                let data: &[u8] = if off == 0 { b"" } else { r.text(base, off)? };
-                match (make, kind) {
+                let string = matches!(kind, Kind::Str);
+                let data = m.text(at, string)?;
+                match (make, string) {
                     (false, _) => None,
-                    (true, Kind::Str) => Some(decode_str(py, data)?),
-                    _ => Some(PyBytes::new(py, data).into_any().unbind()),
+                    (true, true) => Some(decode_str(py, data)?),
+                    (true, false) => Some(PyBytes::new(py, data).into_any().unbind()),
                 }
             }
-            Kind::Struct(ti) => {
-                let off = r.u32(slot)? as usize;
-                if off == 0 {
-                    return Err(Fail::Bad); // "struct offset 0"
-                }
-                self.read_struct(py, r, *ti, base + off, make)?
-            }
-            Kind::Optional(e) => {
-                let has = *r.d.get(slot).ok_or(Fail::Bad)?;
-                let off = r.u32(slot + 1)? as usize;
-                if has == 0 {
-                    return Ok(make.then(|| py.None()));
-                }
-                if off == 0 {
-                    return Err(Fail::Bad); // "present optional with offset 0"
-                }
-                let s = base + off;
-                let size = e.size();
-                if s < r.mark || s + size > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                r.mark = s + size;
-                self.read_slot(py, r, e, s, s, make)?
-            }
-            Kind::Seq(e, cost, _) | Kind::Set(e, cost, ..) => {
-                let off = r.u32(slot)? as usize;
-                if off == 0 {
-                    return make.then(|| empty(py, kind)).transpose();
-                }
-                let q = base + off;
+            Kind::Struct(ti) => self.read_struct(py, m, *ti, at, make)?,
+            Kind::Optional(e) => match m.optional(at, e.size())? {
+                None => make.then(|| py.None()),
+                Some(value) => self.read_value(py, m, e, value, make)?,
+            },
+            Kind::Seq(e, cost, min) | Kind::Set(e, cost, min, _) => {
                 let item = e.size();
-                let n = r.block(q, item, *cost)?;
-                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                let (first, n) = m.collection(at, item, *min, *cost)?;
+                // elements taking no bytes (`min` 0) are bounded by the budget their structs are
+                // charged as they are read, not by the buffer: room for at most a buffer's worth
+                let mut c = Coll::new(py, kind, n, m.reader().len(), make)?;
                 let keys = c.keys();
                 for i in 0..n {
-                    let v = self.read_slot(py, r, e, base, q + 4 + i * item, keys)?;
+                    let v = self.read_value(py, m, e, first.at(i * item), keys)?;
                     c.push(py, v, None)?;
                 }
                 c.finish(py, n, make)?
             }
-            Kind::Map(k, v, cost, ..) => {
-                let off = r.u32(slot)? as usize;
-                if off == 0 {
-                    return make.then(|| empty(py, kind)).transpose();
-                }
-                let q = base + off;
+            Kind::Map(k, v, cost, min, _) => {
                 let (ks, item) = (k.size(), k.size() + v.size());
-                let n = r.block(q, item, *cost)?;
-                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
+                let (first, n) = m.collection(at, item, *min, *cost)?;
+                let mut c = Coll::new(py, kind, n, m.reader().len(), make)?;
                 for i in 0..n {
-                    let s = q + 4 + i * item;
-                    let key = self.read_slot(py, r, k, base, s, true)?;
-                    let value = self.read_slot(py, r, v, base, s + ks, make)?;
+                    let entry = first.at(i * item);
+                    let key = self.read_value(py, m, k, entry, true)?;
+                    let value = self.read_value(py, m, v, entry.at(ks), make)?;
                     c.push(py, key, value)?;
                 }
                 c.finish(py, n, make)?
@@ -593,8 +551,7 @@ impl Core {
                 let item = e.size();
                 let mut items = Vec::with_capacity(if make { *n } else { 0 });
                 for i in 0..*n {
-                    let v = self.read_slot(py, r, e, base, slot + i * item, make)?;
-                    items.extend(v);
+                    items.extend(self.read_value(py, m, e, at.at(i * item), make)?);
                 }
                 make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?
             }
@@ -602,121 +559,77 @@ impl Core {
         })
     }
 
-    fn write_struct(
-        &self,
-        py: Python<'_>,
-        w: &mut Vec<u8>,
-        ti: usize,
-        v: &Bound<'_, PyAny>,
-        depth: usize,
-    ) -> Res<usize> {
-        if depth >= MAX_DEPTH {
-            return Err(Fail::Other); // Python decides (and refuses beyond fbe.MAX_DEPTH)
-        }
+    /// Writes struct `ti`'s value `v` at `at` in either model (`fbe_vw_<Name>`, `fbe_fw_<Name>`):
+    /// the bytes of the generated pure-Python writer, in the same order.
+    fn write_struct<W: Write>(&self, py: Python<'_>, w: &mut W, ti: usize, at: W::At, v: &Bound<'_, PyAny>) -> Res<()> {
         let t = &self.types[ti];
-        let p = w.len();
-        w.resize(p + t.body_size, 0);
-        put_u32(w, p, t.body_size)?;
-        put_u32(w, p + 4, t.type_id as usize)?;
+        w.writer().enter("").map_err(other)?; // Python decides (and refuses beyond fbe.MAX_DEPTH)
+        let body = w.body(at, t);
         let exact = v.get_type().is(t.cls.bind(py));
         for f in &t.fields {
             let x = get_field(py, v, f, exact)?;
-            self.write_slot(py, w, &f.kind, p, p + f.offset, &x, depth)?;
+            self.write_value(py, w, &f.kind, body.at(f.offset), &x)?;
         }
-        Ok(p)
+        w.writer().leave();
+        Ok(())
     }
 
-    /// Write `v` into the slot at `slot` (zeros already), its data appended; offsets count from
-    /// `base`. The bytes are those of the generated pure-Python writer, in the same order.
-    #[allow(clippy::too_many_arguments)]
-    fn write_slot(
+    /// Writes `v`, a value of `kind`, at `at`.
+    fn write_value<W: Write>(
         &self,
         py: Python<'_>,
-        w: &mut Vec<u8>,
+        w: &mut W,
         kind: &Kind,
-        base: usize,
-        slot: usize,
+        at: W::At,
         v: &Bound<'_, PyAny>,
-        depth: usize,
     ) -> Res<()> {
         match kind {
-            Kind::Num(n) | Kind::Enum(n, _) => num_bytes(*n, v, &mut w[slot..slot + n.size()]),
-            Kind::Str | Kind::Bytes => {
-                let p = w.len();
-                if let Kind::Str = kind {
-                    let s = v.downcast::<PyString>().map_err(other)?;
-                    let b = s.to_str().map_err(other)?; // lone surrogates: Python's surrogateescape decides
-                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
-                    w.extend_from_slice(b.as_bytes());
-                } else if let Ok(b) = v.downcast::<PyBytes>() {
-                    let b = b.as_bytes();
-                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
-                    w.extend_from_slice(b);
-                } else {
-                    let b = v.downcast::<PyByteArray>().map_err(other)?.to_vec();
-                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
-                    w.extend_from_slice(&b);
-                }
-                put_u32(w, slot, p - base)
+            Kind::Num(n) | Kind::Enum(n, _) => {
+                let mut b = [0u8; 8];
+                let b = &mut b[..n.size()];
+                num_bytes(*n, v, b)?;
+                w.fixed(at, b);
             }
+            Kind::Str => {
+                // lone surrogates: Python's surrogateescape decides
+                w.text(at, v.downcast::<PyString>().map_err(other)?.to_str().map_err(other)?.as_bytes());
+            }
+            Kind::Bytes => match v.downcast::<PyBytes>() {
+                Ok(b) => w.text(at, b.as_bytes()),
+                Err(_) => w.text(at, &v.downcast::<PyByteArray>().map_err(other)?.to_vec()),
+            },
             Kind::Uuid => {
                 let b = v.getattr("bytes").map_err(other)?;
-                let b = b.downcast::<PyBytes>().map_err(other)?.as_bytes();
-                if b.len() != 16 {
-                    return Err(Fail::Other);
-                }
-                w[slot..slot + 16].copy_from_slice(b);
-                Ok(())
+                w.fixed(at, sixteen(&b)?);
             }
             Kind::Decimal => {
                 let b = self.encode_decimal.bind(py).call1((v,)).map_err(other)?;
-                let b = b.downcast::<PyBytes>().map_err(other)?.as_bytes();
-                if b.len() != 16 {
-                    return Err(Fail::Other);
-                }
-                w[slot..slot + 16].copy_from_slice(b);
-                Ok(())
+                w.fixed(at, sixteen(&b)?);
             }
-            Kind::Struct(ti) => {
-                let p = self.write_struct(py, w, *ti, v, depth + 1)?;
-                put_u32(w, slot, p - base)
-            }
+            Kind::Struct(ti) => self.write_struct(py, w, *ti, at, v)?,
             Kind::Optional(e) => {
-                if v.is_none() {
-                    return Ok(());
+                if let Some(value) = w.optional(at, !v.is_none(), e.size()) {
+                    self.write_value(py, w, e, value, v)?;
                 }
-                w[slot] = 1;
-                let q = w.len();
-                w.resize(q + e.size(), 0);
-                self.write_slot(py, w, e, q, q, v, depth)?;
-                put_u32(w, slot + 1, q - base)
             }
             Kind::Seq(e, ..) | Kind::Set(e, ..) => {
                 let items = self.elements(py, kind, v)?;
-                let n = items.len();
-                let q = w.len();
                 let item = e.size();
-                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
-                w.resize(q + 4 + n * item, 0);
-                for i in 0..n {
-                    self.write_slot(py, w, e, base, q + 4 + i * item, &items.get(i)?, depth)?;
+                let first = w.collection(at, items.len(), item);
+                for i in 0..items.len() {
+                    self.write_value(py, w, e, first.at(i * item), &items.get(i)?)?;
                 }
-                put_u32(w, slot, q - base)
             }
             Kind::Map(k, x, ..) => {
                 let items = self.elements(py, kind, v)?;
-                let n = items.len();
-                let q = w.len();
                 let (ks, item) = (k.size(), k.size() + x.size());
-                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
-                w.resize(q + 4 + n * item, 0);
-                for i in 0..n {
+                let first = w.collection(at, items.len(), item);
+                for i in 0..items.len() {
                     let (key, value) = pair(&items.get(i)?)?;
-                    let s = q + 4 + i * item;
-                    self.write_slot(py, w, k, base, s, &key, depth)?;
-                    self.write_slot(py, w, x, base, s + ks, &value, depth)?;
+                    let entry = first.at(i * item);
+                    self.write_value(py, w, k, entry, &key)?;
+                    self.write_value(py, w, x, entry.at(ks), &value)?;
                 }
-                put_u32(w, slot, q - base)
             }
             Kind::Array(e, n) => {
                 let items = Items::of(v)?;
@@ -725,201 +638,12 @@ impl Core {
                 }
                 let item = e.size();
                 for i in 0..*n {
-                    self.write_slot(py, w, e, base, slot + i * item, &items.get(i)?, depth)?;
+                    self.write_value(py, w, e, at.at(i * item), &items.get(i)?)?;
                 }
-                Ok(())
-            }
-            Kind::Unsupported => Err(Fail::Other),
-        }
-    }
-
-    /// The final model (docs/format.md 4): a struct's fields back to back from `p`; the value and
-    /// the position after it (`fbe_fr_<Name>`).
-    fn final_struct(
-        &self,
-        py: Python<'_>,
-        r: &mut Rd,
-        ti: usize,
-        p: usize,
-        make: bool,
-    ) -> Res<(Option<PyObject>, usize)> {
-        let t = &self.types[ti];
-        r.depth += 1;
-        r.budget -= t.cost;
-        if r.depth > r.max_depth || r.budget < 0 {
-            return Err(Fail::Bad);
-        }
-        let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
-        let mut p = p;
-        for f in &t.fields {
-            let (v, next) = self.final_value(py, r, &f.kind, p, make)?;
-            p = next;
-            if let (Some(o), Some(v)) = (&obj, v) {
-                set_field(py, o, f, v)?;
-            }
-        }
-        r.depth -= 1;
-        Ok((obj.map(Bound::unbind), p))
-    }
-
-    /// A final-model value at `p`, and the position after it.
-    fn final_value(
-        &self,
-        py: Python<'_>,
-        r: &mut Rd,
-        kind: &Kind,
-        p: usize,
-        make: bool,
-    ) -> Res<(Option<PyObject>, usize)> {
-        Ok(match kind {
-            Kind::Num(_) | Kind::Enum(..) | Kind::Uuid | Kind::Decimal => {
-                let size = kind.size();
-                if p + size > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                (self.read_slot(py, r, kind, p, p, make)?, p + size)
-            }
-            Kind::Str | Kind::Bytes => {
-                if p + 4 > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                let n = r.u32(p)? as usize;
-                let e = p + 4 + n;
-                if e > r.d.len() {
-                    return Err(Fail::Bad);
-                }
-                r.spend(n as i64)?;
-                let data = &r.d[p + 4..e];
-                let v = match (make, kind) {
-                    (false, _) => None,
-                    (true, Kind::Str) => Some(decode_str(py, data)?),
-                    _ => Some(PyBytes::new(py, data).into_any().unbind()),
-                };
-                (v, e)
-            }
-            Kind::Struct(ti) => self.final_struct(py, r, *ti, p, make)?,
-            Kind::Optional(e) => {
-                let has = *r.d.get(p).ok_or(Fail::Bad)?;
-                if has == 0 {
-                    (make.then(|| py.None()), p + 1)
-                } else {
-                    self.final_value(py, r, e, p + 1, make)?
-                }
-            }
-            Kind::Seq(e, cost, min) | Kind::Set(e, cost, min, _) => {
-                let n = r.count(p, *min, *cost)?;
-                // elements taking no bytes (`min` 0) are bounded by the budget their structs are
-                // charged as they are read, not by the buffer: room for at most a buffer's worth
-                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
-                let keys = c.keys();
-                let mut q = p + 4;
-                for _ in 0..n {
-                    let (v, next) = self.final_value(py, r, e, q, keys)?;
-                    q = next;
-                    c.push(py, v, None)?;
-                }
-                (c.finish(py, n, make)?, q)
-            }
-            Kind::Map(k, v, cost, min, _) => {
-                let n = r.count(p, *min, *cost)?;
-                let mut c = Coll::new(py, kind, n, r.d.len(), make)?;
-                let mut q = p + 4;
-                for _ in 0..n {
-                    let (key, next) = self.final_value(py, r, k, q, true)?;
-                    let (value, next) = self.final_value(py, r, v, next, make)?;
-                    q = next;
-                    c.push(py, key, value)?;
-                }
-                (c.finish(py, n, make)?, q)
-            }
-            Kind::Array(e, n) => {
-                let mut q = p;
-                let mut items = Vec::with_capacity(if make { *n } else { 0 });
-                for _ in 0..*n {
-                    let (v, next) = self.final_value(py, r, e, q, make)?;
-                    q = next;
-                    items.extend(v);
-                }
-                (make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?, q)
             }
             Kind::Unsupported => return Err(Fail::Other),
-        })
-    }
-
-    fn final_write_struct(
-        &self,
-        py: Python<'_>,
-        w: &mut Vec<u8>,
-        ti: usize,
-        v: &Bound<'_, PyAny>,
-        depth: usize,
-    ) -> Res<()> {
-        if depth >= MAX_DEPTH {
-            return Err(Fail::Other);
-        }
-        let t = &self.types[ti];
-        let exact = v.get_type().is(t.cls.bind(py));
-        for f in &t.fields {
-            let x = get_field(py, v, f, exact)?;
-            self.final_write(py, w, &f.kind, &x, depth)?;
         }
         Ok(())
-    }
-
-    /// Append `v` in the final model (the bytes of `fbe_fw_<Name>`).
-    fn final_write(&self, py: Python<'_>, w: &mut Vec<u8>, kind: &Kind, v: &Bound<'_, PyAny>, depth: usize) -> Res<()> {
-        match kind {
-            Kind::Num(_) | Kind::Enum(..) | Kind::Uuid | Kind::Decimal | Kind::Str | Kind::Bytes => {
-                // one slot whose offsets count from its own start: string and bytes data follow it
-                let q = w.len();
-                w.resize(q + kind.size(), 0);
-                self.write_slot(py, w, kind, q, q, v, depth)?;
-                if let Kind::Str | Kind::Bytes = kind {
-                    w.drain(q..q + 4); // the final model holds the size and the data, no offset
-                }
-                Ok(())
-            }
-            Kind::Struct(ti) => self.final_write_struct(py, w, *ti, v, depth + 1),
-            Kind::Optional(e) => {
-                if v.is_none() {
-                    w.push(0);
-                    return Ok(());
-                }
-                w.push(1);
-                self.final_write(py, w, e, v, depth)
-            }
-            Kind::Seq(e, ..) | Kind::Set(e, ..) => {
-                let items = self.elements(py, kind, v)?;
-                let n = items.len();
-                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
-                for i in 0..n {
-                    self.final_write(py, w, e, &items.get(i)?, depth)?;
-                }
-                Ok(())
-            }
-            Kind::Map(k, x, ..) => {
-                let items = self.elements(py, kind, v)?;
-                let n = items.len();
-                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
-                for i in 0..n {
-                    let (key, value) = pair(&items.get(i)?)?;
-                    self.final_write(py, w, k, &key, depth)?;
-                    self.final_write(py, w, x, &value, depth)?;
-                }
-                Ok(())
-            }
-            Kind::Array(e, n) => {
-                let items = Items::of(v)?;
-                if items.len() != *n {
-                    return Err(Fail::Other);
-                }
-                for i in 0..*n {
-                    self.final_write(py, w, e, &items.get(i)?, depth)?;
-                }
-                Ok(())
-            }
-            Kind::Unsupported => Err(Fail::Other),
-        }
     }
 
     /// The elements of a collection value in the order the Python writer writes them: a vector's
@@ -950,71 +674,6 @@ impl Core {
         };
         Ok(Items::List(l.map_err(other)?.downcast_into::<PyList>().map_err(other)?))
     }
-
-    fn final_root(
-        &self,
-        py: Python<'_>,
-        index: usize,
-        data: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyAny>>,
-        make: bool,
-    ) -> Res<Option<PyObject>> {
-        let t = self.entry(index)?;
-        let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
-        if data.len() < 8 {
-            return Err(Fail::Bad);
-        }
-        let size = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize;
-        let tid = u32::from_le_bytes([data[4], data[5], data[6], data[7]]);
-        if size < 8 || tid != t.type_id || size > data.len() {
-            return Err(Fail::Bad);
-        }
-        let (max_depth, budget) = budget(limits, size)?;
-        let mut r = Rd { d: &data[..size], mark: 8, budget, depth: 0, max_depth };
-        let (v, end) = self.final_struct(py, &mut r, index, 8, make)?;
-        if end != size {
-            return Err(Fail::Bad); // "final root covers end bytes, its size says size"
-        }
-        Ok(v)
-    }
-
-    fn read_root(
-        &self,
-        py: Python<'_>,
-        index: usize,
-        data: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyAny>>,
-        make: bool,
-    ) -> Res<Option<PyObject>> {
-        self.entry(index)?;
-        let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
-        if data.len() < 8 {
-            return Err(Fail::Bad);
-        }
-        let total = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize;
-        let off = u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize;
-        if total < 16 || total > data.len() || off < 8 {
-            return Err(Fail::Bad);
-        }
-        let (max_depth, budget) = budget(limits, total)?;
-        let mut r = Rd { d: &data[..total], mark: 8, budget, depth: 0, max_depth };
-        self.read_struct(py, &mut r, index, off, make)
-    }
-}
-
-/// The depth limit and the decode budget of a root of `size` bytes (`fbe.Limits`, None: the
-/// defaults of docs/limits.md).
-fn budget(limits: Option<&Bound<'_, PyAny>>, size: usize) -> Res<(i64, i64)> {
-    let (max_depth, factor, slack) = match limits {
-        Some(l) if !l.is_none() => (
-            l.getattr("max_depth").and_then(|x| x.extract()).map_err(other)?,
-            l.getattr("budget_factor").and_then(|x| x.extract::<i64>()).map_err(other)?,
-            l.getattr("budget_slack").and_then(|x| x.extract::<i64>()).map_err(other)?,
-        ),
-        _ => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
-    };
-    let budget = factor.checked_mul(size as i64).and_then(|b| b.checked_add(slack)).ok_or(Fail::Other)?;
-    Ok((max_depth, budget))
 }
 
 /// Set field `f` of `o`, a new instance of exactly the field's struct class.
@@ -1080,6 +739,15 @@ impl<'py> Items<'py> {
     }
 }
 
+/// The 16 bytes of a uuid's `bytes` or of `encode_decimal`'s answer.
+fn sixteen<'a>(b: &'a Bound<'_, PyAny>) -> Res<&'a [u8]> {
+    let b = b.downcast::<PyBytes>().map_err(other)?.as_bytes();
+    if b.len() != 16 {
+        return Err(Fail::Other);
+    }
+    Ok(b)
+}
+
 /// A map's item: its key and value.
 fn pair<'py>(item: &Bound<'py, PyAny>) -> Res<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let t = item.downcast::<PyTuple>().map_err(other)?;
@@ -1137,15 +805,6 @@ impl<'py> Coll<'py> {
         };
         Ok(make.then(|| v.unbind()))
     }
-}
-
-/// An empty collection of `kind` (an offset 0 in the versioned model).
-fn empty(py: Python<'_>, kind: &Kind) -> Res<PyObject> {
-    Ok(match kind {
-        Kind::Set(..) => PySet::empty(py).map_err(other)?.into_any().unbind(),
-        Kind::Map(..) => PyDict::new(py).into_any().unbind(),
-        _ => PyList::empty(py).into_any().unbind(),
-    })
 }
 
 #[pymethods]
@@ -1239,14 +898,7 @@ impl Core {
 
     /// The versioned root of `value` (struct `index`), or `None`: Python writes it (or raises).
     fn to_fbe(&self, py: Python<'_>, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
-        self.entry(index).ok()?;
-        let mut w = Vec::with_capacity(256);
-        w.resize(8, 0);
-        let p = self.write_struct(py, &mut w, index, value, 0).ok()?;
-        let total = w.len();
-        put_u32(&mut w, 0, total).ok()?;
-        put_u32(&mut w, 4, p).ok()?;
-        Some(PyBytes::new(py, &w).into_any().unbind())
+        self.write_root(py, Model::Versioned, index, value)
     }
 
     /// The value of a versioned root of struct `index`, or `None`: Python reads it (or raises).
@@ -1259,7 +911,7 @@ impl Core {
         data: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyAny>>,
     ) -> Option<PyObject> {
-        self.read_root(py, index, data, limits, true).ok().flatten()
+        self.read_root(py, Model::Versioned, index, data, limits, true).ok().flatten()
     }
 
     /// Whether `from_fbe` reads this root (the verdict of `verify()`), or `None`: Python decides.
@@ -1271,23 +923,12 @@ impl Core {
         data: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyAny>>,
     ) -> Option<bool> {
-        match self.read_root(py, index, data, limits, false) {
-            Ok(_) => Some(true),
-            Err(Fail::Bad) => Some(false),
-            Err(Fail::Other) => None,
-        }
+        verdict(self.read_root(py, Model::Versioned, index, data, limits, false))
     }
 
     /// The final root of `value` (struct `index`), or `None`: Python writes it (or raises).
     fn to_final(&self, py: Python<'_>, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
-        let t = self.entry(index).ok()?;
-        let mut w = Vec::with_capacity(256);
-        w.resize(8, 0);
-        self.final_write_struct(py, &mut w, index, value, 0).ok()?;
-        let total = w.len();
-        put_u32(&mut w, 0, total).ok()?;
-        put_u32(&mut w, 4, t.type_id as usize).ok()?;
-        Some(PyBytes::new(py, &w).into_any().unbind())
+        self.write_root(py, Model::Final, index, value)
     }
 
     /// The value of a final root of struct `index`, or `None`: Python reads it (or raises).
@@ -1300,7 +941,7 @@ impl Core {
         data: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyAny>>,
     ) -> Option<PyObject> {
-        self.final_root(py, index, data, limits, true).ok().flatten()
+        self.read_root(py, Model::Final, index, data, limits, true).ok().flatten()
     }
 
     /// Whether `from_final` reads this root, or `None`: Python decides.
@@ -1312,11 +953,7 @@ impl Core {
         data: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyAny>>,
     ) -> Option<bool> {
-        match self.final_root(py, index, data, limits, false) {
-            Ok(_) => Some(true),
-            Err(Fail::Bad) => Some(false),
-            Err(Fail::Other) => None,
-        }
+        verdict(self.read_root(py, Model::Final, index, data, limits, false))
     }
 }
 
