@@ -23,3 +23,37 @@ test-csharp: venv csharp-toolchain
 	@cd $(CSHARP_BUILD) && rm -f TestResult.xml && status=0 && \
 		{ nunit-console -nologo Tests.dll -xml=TestResult.xml | grep -v '^  at ' || status=$$?; } && \
 		$(PYTHON) $(abspath tests/csharp/build.py) --summary TestResult.xml && exit $$status
+
+# The TCP example (examples/csharp, docs/csharp.md "Protocol"): the fbec --csharp --final --proto code of
+# examples/cpp/tcp/rpc.fbe and the example built into build/examples/csharp (Fbe.dll by runtime/csharp's
+# Makefile, TcpExample.exe with mcs -warnaserror).
+#
+#   make example-csharp       a server on a free port and a client against it, in both models
+#   make example-csharp-test  (in make test) that run, then the hostile clients of tests/tcp_examples
+#                             against its server with its own client (slow clients, the frame timeout,
+#                             eviction...; docs/tcp-examples.md), the Python example's client against
+#                             its server and its client against the Python example's server
+.PHONY: example-csharp example-csharp-build example-csharp-test
+TEST_TARGETS += example-csharp-test
+
+EXAMPLE_CS_DIR := build/examples/csharp
+EXAMPLE_CS_RUN := mono $(abspath $(EXAMPLE_CS_DIR))/TcpExample.exe
+
+example-csharp-build: venv csharp-toolchain
+	@$(MAKE) -s -C runtime/csharp OUT=$(abspath $(EXAMPLE_CS_DIR))
+	@rm -rf $(EXAMPLE_CS_DIR)/gen
+	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --csharp --final --proto --input=examples/cpp/tcp/rpc.fbe --output=$(EXAMPLE_CS_DIR)/gen
+	mcs -langversion:7 -warn:4 -warnaserror -nologo -debug- -target:exe -out:$(EXAMPLE_CS_DIR)/TcpExample.exe \
+		-r:$(EXAMPLE_CS_DIR)/Fbe.dll -r:Mono.Posix.dll -r:System.Numerics.dll examples/csharp/TcpExample.cs $(EXAMPLE_CS_DIR)/gen/*.cs
+
+example-csharp: example-csharp-build
+	$(EXAMPLE_CS_RUN)
+
+example-csharp-test: example-csharp-build example-python-gen
+	$(EXAMPLE_CS_RUN)
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(EXAMPLE_CS_RUN) serve" \
+		--client "$(EXAMPLE_CS_RUN) connect {address}"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples -m client --server "$(EXAMPLE_CS_RUN) serve" \
+		--client "$(EXAMPLE_PY_RUN) connect {address}"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples -m client --server "$(EXAMPLE_PY_RUN) serve" \
+		--client "$(EXAMPLE_CS_RUN) connect {address}"

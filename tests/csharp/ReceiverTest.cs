@@ -62,6 +62,26 @@ namespace Fbe.Tests
         }
 
         [Test]
+        public void AServerStopsAtABadFrameAndKnowsItsKind()
+        {
+            var events = new List<string>();
+            var r = new Receiver(true, Limits.Default) { Message = (name, v) => events.Add(name) };
+            r.Error = reason =>
+            {
+                events.Add(r.LastError.ToString());
+                r.Stop();
+            };
+            r.Register(1, "t.One", (b, n, l) => n);
+            byte[] stream = Concat(Frame(1, 0), Frame(999, 2), Frame(1, 0), Frame(1, 5));
+            r.Receive(stream, 0, stream.Length - 3);
+            Assert.AreEqual(new[] { "t.One", "UnknownType" }, events, "nothing after the bad frame is read");
+            Assert.IsTrue(r.Stopped);
+            r.Reset();
+            r.Receive(stream, 0, 11);
+            Assert.AreEqual(3, r.Pending, "the bytes of the frame begun");
+        }
+
+        [Test]
         public void AModelNoticeEndsTheStream()
         {
             var events = Feed(Concat(Frame(1, 0), BitConverter.GetBytes(1u), Frame(1, 0)), 1);

@@ -4,6 +4,24 @@ using System.IO;
 
 namespace Fbe
 {
+    /// <summary>What a <see cref="Receiver"/> reported (<see cref="Receiver.LastError"/>).</summary>
+    public enum FrameError
+    {
+        None,
+        /// <summary>The other end's model notice: the end of the stream.</summary>
+        ModelNotice,
+        /// <summary>A size below the smallest frame: the end of the stream.</summary>
+        TooSmall,
+        /// <summary>A size above MaxFrameSize: the frame is skipped.</summary>
+        TooLarge,
+        /// <summary>A versioned frame whose body offset is outside it.</summary>
+        BadHeader,
+        /// <summary>A type id no registered message has.</summary>
+        UnknownType,
+        /// <summary>A body its message's reader refused.</summary>
+        Undecodable,
+    }
+
     /// <summary>
     /// Splits a protocol byte stream into frames and dispatches each (docs/format.md 7.4, docs/limits.md 6): the stream
     /// comes in chunks of any size; a frame is buffered as its bytes arrive (its declared size is never allocated in
@@ -59,8 +77,22 @@ namespace Fbe
             _stopped = false;
         }
 
-        private void Report(string reason)
+        /// <summary>What the last report of <see cref="Error"/> was (set before the call).</summary>
+        public FrameError LastError { get; private set; }
+
+        /// <summary>The bytes of a frame begun and not yet whole (its size's bytes included).</summary>
+        public int Pending { get { return _headerSize + (_frame == null ? 0 : (int)_frame.Length); } }
+
+        /// <summary>Drops the rest of the stream until <see cref="Reset"/>, the rest of the chunk being received
+        /// included (a server ending a connection from <see cref="Error"/> or <see cref="Message"/>).</summary>
+        public void Stop()
         {
+            _stopped = true;
+        }
+
+        private void Report(FrameError kind, string reason)
+        {
+            LastError = kind;
             Error?.Invoke(reason);
         }
 
@@ -107,7 +139,7 @@ namespace Fbe
                 bool theirsFinal = size == 2;
                 string ours = Final ? "final" : "versioned";
                 _stopped = true;
-                Report(theirsFinal == Final
+                Report(FrameError.ModelNotice, theirsFinal == Final
                     ? "the other end (reading " + ours + " frames too) refused a frame of ours"
                     : "the other end reads " + (theirsFinal ? "final" : "versioned") + " frames and refused ours: this end sends "
                       + ours + " frames (start both ends with the same model)");
@@ -116,12 +148,12 @@ namespace Fbe
             if (size < min)
             {
                 _stopped = true;
-                Report("frame size " + size + " below the smallest frame of " + min + " bytes: the rest of the stream is dropped");
+                Report(FrameError.TooSmall, "frame size " + size + " below the smallest frame of " + min + " bytes: the rest of the stream is dropped");
                 return;
             }
             if (size > Limits.MaxFrameSize)
             {
-                Report("frame of " + size + " bytes above the largest of " + Limits.MaxFrameSize + " (skipped)");
+                Report(FrameError.TooLarge, "frame of " + size + " bytes above the largest of " + Limits.MaxFrameSize + " (skipped)");
                 _skip = size - 4;
                 return;
             }
@@ -140,7 +172,7 @@ namespace Fbe
                 long body = Reader.GetUInt32(frame, 4);
                 if (body < 8 || body + 8 > frame.Length)
                 {
-                    Report("bad frame header: the body offset " + body + " is outside the frame of " + frame.Length + " bytes");
+                    Report(FrameError.BadHeader, "bad frame header: the body offset " + body + " is outside the frame of " + frame.Length + " bytes");
                     return;
                 }
                 typeId = Reader.GetUInt32(frame, (int)body + 4);
@@ -148,7 +180,7 @@ namespace Fbe
             KeyValuePair<string, Func<byte[], int, Limits, object>> message;
             if (!_messages.TryGetValue(typeId, out message))
             {
-                Report("no message has type id " + typeId + " (frame of " + frame.Length + " bytes skipped)");
+                Report(FrameError.UnknownType, "no message has type id " + typeId + " (frame of " + frame.Length + " bytes skipped)");
                 return;
             }
             object value;
@@ -158,7 +190,7 @@ namespace Fbe
             }
             catch (DecodeException e)
             {
-                Report(e.Message);
+                Report(FrameError.Undecodable, e.Message);
                 return;
             }
             Message?.Invoke(message.Key, value);
