@@ -250,6 +250,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
             codec = field_codec(c, s, f)
             if codec.startswith("T_"):
                 constant(w, codec, f.type, c)
+        entries(w, "FBE_FIELDS = [", [f"[{ruby_string(f.name)}, {field_codec(c, s, f)}]" for f in s.all_fields],
+                "].freeze")
         w.blank()
         if s.fields:
             aligned(w, "attr_accessor ", [f":{idents[f.name]}" for f in s.fields])

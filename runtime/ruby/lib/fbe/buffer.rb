@@ -51,7 +51,7 @@ module Fbe
       @depth += 1
       return if @depth <= MAX_DEPTH
 
-      raise EncodeError, "cannot write #{type}#{field ? ".#{field}" : ''}: structs nested deeper than #{MAX_DEPTH}"
+      raise DepthError, "cannot write #{type}#{field ? ".#{field}" : ''}: structs nested deeper than #{MAX_DEPTH}"
     end
 
     def leave

@@ -40,4 +40,7 @@ module Fbe
 
   # A value that cannot be encoded: out of range, wrong type, nested too deep.
   class EncodeError < Error; end
+
+  # Structs nested deeper than the depth limit: an EncodeError of the whole value, not of a part.
+  class DepthError < EncodeError; end
 end

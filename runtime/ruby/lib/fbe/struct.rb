@@ -4,13 +4,14 @@
 module Fbe
   # What every generated struct class includes: the roots of both models, verify, equality and the
   # text form over the methods fbec generates (fbe_write, fbe_read_body, fbe_write_final,
-  # fbe_read_final_fields, fbe_values, fbe_key, fbe_text) and constants (FBE_NAME, FBE_TYPE_ID,
+  # fbe_read_final_fields, fbe_values, fbe_key, fbe_text) and constants (FBE_NAME, FBE_TYPE_ID, FBE_FIELDS,
   # FBE_BODY_SIZE, FBE_COST, FBE_FINAL_MIN).
   #
   #   data = order.to_fbe                 # the versioned root (a binary String)
   #   Order.from_fbe(data)                # the value, or an Fbe::DecodeError naming type, field and offset
   #   Order.verify_fbe(data)              # true exactly when from_fbe succeeds
   #   order.to_final / Order.from_final / Order.verify_final: the final model
+  # A value that cannot be written raises an Fbe::EncodeError naming the field path (Fbe::Explain).
   module Value
     def self.included(base)
       base.extend(ClassMethods)
@@ -115,6 +116,8 @@ module Fbe
       pos = fbe_write(w)
       w.put(0, [w.size, pos].pack('L<L<'))
       w.buffer
+    rescue EncodeError => e
+      raise Explain.error(self, e)
     end
 
     # The final root of the value (a binary String).
@@ -124,6 +127,8 @@ module Fbe
       fbe_write_final(w)
       w.put(0, [w.size, self.class::FBE_TYPE_ID].pack('L<L<'))
       w.buffer
+    rescue EncodeError => e
+      raise Explain.error(self, e)
     end
 
     # The value's JSON (docs/format.md 8): the original's text, a UTF-8 String.
@@ -131,6 +136,8 @@ module Fbe
       out = String.new(encoding: Encoding::UTF_8)
       fbe_json(out)
       out
+    rescue EncodeError => e
+      raise Explain.error(self, e)
     end
 
     # Every field's value equal, inherited fields included.

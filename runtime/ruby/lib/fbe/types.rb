@@ -53,11 +53,11 @@ module Fbe
       end
 
       def json(out, value)
-        out << value.to_s
+        out << check(value).to_s
       end
 
       def json_key(value)
-        "\"#{value}\""
+        "\"#{check(value)}\""
       end
 
       def from_json(node, _r, field)
@@ -177,10 +177,12 @@ module Fbe
       end
 
       def json(out, value)
+        value = check(value)
         out << Fbe::Json.double(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f)
       end
 
       def json_key(value)
+        value = check(value)
         Fbe::Json.real_key(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f, @size == 4)
       end
 
@@ -318,8 +320,14 @@ module Fbe
         @binary ? String.new(encoding: Encoding::BINARY) : +''
       end
 
+      def check(value)
+        return value if value.is_a?(String)
+
+        raise EncodeError, "#{@what} expected, got #{value.inspect}"
+      end
+
       def bytes(value)
-        raise EncodeError, "#{@what} expected, got #{value.inspect}" unless value.is_a?(String)
+        check(value)
         return value.b if @binary || value.encoding == Encoding::UTF_8 || value.encoding == Encoding::BINARY
 
         value.encode(Encoding::UTF_8).b
@@ -356,7 +364,7 @@ module Fbe
       end
 
       def json_key(value)
-        @binary ? "\"#{[value].pack('m0')}\"" : Fbe::Json.string(value)
+        @binary ? "\"#{[check(value)].pack('m0')}\"" : Fbe::Json.string(check(value))
       end
 
       def from_json(node, r, field)

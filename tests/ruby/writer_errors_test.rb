@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+
+generated('project', 'decimals')
+generated('project', 'everything')
+generated('project', 'recursive')
+
+# A value the format cannot hold is refused by every writer with an Fbe::EncodeError naming the
+# struct and the field path in the schema's names (docs/limits.md 8, Fbe::Explain), wherever it is.
+class WriterErrorsTest < Minitest::Test
+  HUGE = BigDecimal('1e40')
+
+  def assert_refused(value, path, reason)
+    %i[to_fbe to_final to_json].each do |writer|
+      error = assert_raises(Fbe::EncodeError, writer.to_s) { value.public_send(writer) }
+      assert_equal "cannot encode #{path}: #{reason}", error.message, writer.to_s
+    end
+  end
+
+  def test_decimal_in_a_field_a_vector_and_an_optional_in_a_vector
+    too_big = 'decimal 10000000000000000000000000000000000000000.0 out of range: more than 96 bits'
+    assert_refused Decimals::Prices.new(price: HUGE), 'decimals.Prices.price', too_big
+    assert_refused Decimals::Prices.new(price_vector: [BigDecimal(1), HUGE]), 'decimals.Prices.priceVector[1]', too_big
+    assert_refused Decimals::Prices.new(maybe_prices: [nil, HUGE]), 'decimals.Prices.maybePrices[1]', too_big
+    assert_refused Decimals::Prices.new(maybe_price: HUGE), 'decimals.Prices.maybePrice', too_big
+    assert_refused Decimals::Prices.new(id_by_price: { HUGE => 1 }), 'decimals.Prices.idByPrice[0.1e41]', too_big
+  end
+
+  def test_nested_structs_and_maps
+    value = Everything::Everything.new(f44: { 'a' => Everything::Counted.new(a: 1 << 40) })
+    assert_refused value, 'everything.Everything.f44["a"].a', 'int32 value 1099511627776 out of range ' \
+                                                              '-2147483648..2147483647'
+    value = Everything::Everything.new(f30: Market::Instrument.new(symbol: 7))
+    assert_refused value, 'everything.Everything.f30.symbol', 'string expected, got 7'
+    value = Everything::Everything.new(f38: [1.5, 'x'])
+    assert_refused value, 'everything.Everything.f38[1]', 'double: a number expected, got "x"'
+  end
+
+  def test_too_deep_keeps_the_writers_message
+    node = Recursive::Node.new(id: 0)
+    129.times { |k| node = Recursive::Node.new(id: k, children: [node]) }
+    error = assert_raises(Fbe::EncodeError) { node.to_fbe }
+    assert_equal 'cannot write recursive.Node: structs nested deeper than 128', error.message
+  end
+end
