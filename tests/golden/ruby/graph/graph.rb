@@ -15,6 +15,12 @@ module Graph
     FBE_FINAL_MIN = 20
     FBE_COST = 20
     T_OUT_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['name', Fbe::Types::STRING],
+      ['value', Fbe::Types::INT64],
+      ['out_edges', T_OUT_EDGES]
+    ].freeze
 
     attr_accessor :id, :name, :value, :out_edges
 
@@ -108,6 +114,7 @@ module Graph
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
 
@@ -194,6 +201,7 @@ module Graph
     FBE_COST = 8
     T_NODES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
+    FBE_FIELDS = [['nodes', T_NODES], ['edges', T_EDGES]].freeze
 
     attr_accessor :nodes, :edges
 

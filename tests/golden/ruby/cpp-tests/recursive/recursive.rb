@@ -15,6 +15,7 @@ module Recursive
     FBE_FINAL_MIN = 12
     FBE_COST = 12
     T_CHILDREN = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
+    FBE_FIELDS = [['id', Fbe::Types::INT32], ['label', Fbe::Types::STRING], ['children', T_CHILDREN]].freeze
 
     attr_accessor :id, :label, :children
 

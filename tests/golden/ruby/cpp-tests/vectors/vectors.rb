@@ -14,6 +14,7 @@ module Vectors
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
 
@@ -98,6 +99,7 @@ module Vectors
     FBE_BODY_SIZE = 19
     FBE_FINAL_MIN = 11
     FBE_COST = 11
+    FBE_FIELDS = [['flag', Fbe::Types::BOOL], ['x', Fbe::Types::INT64], ['y', Fbe::Types::INT16]].freeze
 
     attr_accessor :flag, :x, :y
 
@@ -180,6 +182,12 @@ module Vectors
     FBE_BODY_SIZE = 27
     FBE_FINAL_MIN = 19
     FBE_COST = 19
+    FBE_FIELDS = [
+      ['flag', Fbe::Types::BOOL],
+      ['x', Fbe::Types::INT64],
+      ['y', Fbe::Types::INT16],
+      ['z', Fbe::Types::DOUBLE]
+    ].freeze
 
     attr_accessor :z
 
@@ -269,6 +277,7 @@ module Vectors
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     T_VALUES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
+    FBE_FIELDS = [['name', Fbe::Types::STRING], ['values', T_VALUES]].freeze
 
     attr_accessor :name, :values
 
@@ -348,6 +357,14 @@ module Vectors
     T_SWITCHES = Fbe::Types::Sequence.new(:vector, Fbe::Types::BOOL)
     T_REALS = Fbe::Types::Sequence.new(:vector, Fbe::Types::DOUBLE)
     T_NAMED = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Named))
+    FBE_FIELDS = [
+      ['edges', T_EDGES],
+      ['points', T_POINTS],
+      ['ints', T_INTS],
+      ['switches', T_SWITCHES],
+      ['reals', T_REALS],
+      ['named', T_NAMED]
+    ].freeze
 
     attr_accessor :edges, :points, :ints, :switches, :reals, :named
 

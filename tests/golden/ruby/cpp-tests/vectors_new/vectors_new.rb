@@ -14,6 +14,12 @@ module VectorsNew
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_FIELDS = [
+      ['source', Fbe::Types::INT32],
+      ['target', Fbe::Types::INT32],
+      ['weight', Fbe::Types::INT32],
+      ['note', Fbe::Types::STRING]
+    ].freeze
 
     attr_accessor :source, :target, :weight, :note
 
@@ -109,6 +115,7 @@ module VectorsNew
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
+    FBE_FIELDS = [['edges', T_EDGES]].freeze
 
     attr_accessor :edges
 

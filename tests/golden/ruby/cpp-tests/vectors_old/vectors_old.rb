@@ -14,6 +14,7 @@ module VectorsOld
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['source', Fbe::Types::INT32]].freeze
 
     attr_accessor :source
 
@@ -78,6 +79,7 @@ module VectorsOld
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
+    FBE_FIELDS = [['edges', T_EDGES]].freeze
 
     attr_accessor :edges
 

@@ -60,6 +60,14 @@ module Proto
     FBE_BODY_SIZE = 34
     FBE_FINAL_MIN = 26
     FBE_COST = 26
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['symbol', Fbe::Types::STRING],
+      ['side', OrderSide::FBE_TYPE],
+      ['type', OrderType::FBE_TYPE],
+      ['price', Fbe::Types::DOUBLE],
+      ['volume', Fbe::Types::DOUBLE]
+    ].freeze
 
     attr_accessor :id, :symbol, :side, :type, :price, :volume
 
@@ -174,6 +182,7 @@ module Proto
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_FIELDS = [['currency', Fbe::Types::STRING], ['amount', Fbe::Types::DOUBLE]].freeze
 
     attr_accessor :currency, :amount
 
@@ -250,6 +259,14 @@ module Proto
     T_WALLET = Fbe::Types::Struct.new(Balance)
     T_ASSET = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Balance))
     T_ORDERS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['name', Fbe::Types::STRING],
+      ['state', State::FBE_TYPE],
+      ['wallet', T_WALLET],
+      ['asset', T_ASSET],
+      ['orders', T_ORDERS]
+    ].freeze
 
     attr_accessor :id, :name, :state, :wallet, :asset, :orders
 
@@ -396,6 +413,7 @@ module Proto
     FBE_FINAL_MIN = 26
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Order)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 
@@ -470,6 +488,7 @@ module Proto
     FBE_FINAL_MIN = 12
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Balance)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 
@@ -544,6 +563,7 @@ module Proto
     FBE_FINAL_MIN = 26
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Account)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 

@@ -67,6 +67,16 @@ module Protoex
     FBE_BODY_SIZE = 50
     FBE_FINAL_MIN = 42
     FBE_COST = 42
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['symbol', Fbe::Types::STRING],
+      ['side', OrderSide::FBE_TYPE],
+      ['type', OrderType::FBE_TYPE],
+      ['price', Fbe::Types::DOUBLE],
+      ['volume', Fbe::Types::DOUBLE],
+      ['tp', Fbe::Types::DOUBLE],
+      ['sl', Fbe::Types::DOUBLE]
+    ].freeze
 
     attr_accessor :id, :symbol, :side, :type, :price, :volume, :tp, :sl
 
@@ -208,6 +218,11 @@ module Protoex
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_FIELDS = [
+      ['currency', Fbe::Types::STRING],
+      ['amount', Fbe::Types::DOUBLE],
+      ['locked', Fbe::Types::DOUBLE]
+    ].freeze
 
     attr_accessor :locked
 
@@ -292,6 +307,14 @@ module Protoex
     T_WALLET = Fbe::Types::Struct.new(Balance)
     T_ASSET = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Balance))
     T_ORDERS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['name', Fbe::Types::STRING],
+      ['state', StateEx::FBE_TYPE],
+      ['wallet', T_WALLET],
+      ['asset', T_ASSET],
+      ['orders', T_ORDERS]
+    ].freeze
 
     attr_accessor :id, :name, :state, :wallet, :asset, :orders
 
@@ -442,6 +465,7 @@ module Protoex
     FBE_FINAL_MIN = 42
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Order)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 
@@ -516,6 +540,7 @@ module Protoex
     FBE_FINAL_MIN = 20
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Balance)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 
@@ -590,6 +615,7 @@ module Protoex
     FBE_FINAL_MIN = 34
     FBE_COST = 1
     T_BODY = Fbe::Types::Struct.new(Account)
+    FBE_FIELDS = [['body', T_BODY]].freeze
 
     attr_accessor :body
 

@@ -134,6 +134,53 @@ module Test
     T_F41 = Fbe::Types::Struct.new(Proto::Order)
     T_F42 = Fbe::Types::Struct.new(Proto::Balance)
     T_F44 = Fbe::Types::Struct.new(Proto::Account)
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['f1', Fbe::Types::BOOL],
+      ['f2', Fbe::Types::BOOL],
+      ['f3', Fbe::Types::BYTE],
+      ['f4', Fbe::Types::BYTE],
+      ['f5', Fbe::Types::CHAR],
+      ['f6', Fbe::Types::CHAR],
+      ['f7', Fbe::Types::WCHAR],
+      ['f8', Fbe::Types::WCHAR],
+      ['f9', Fbe::Types::INT8],
+      ['f10', Fbe::Types::INT8],
+      ['f11', Fbe::Types::UINT8],
+      ['f12', Fbe::Types::UINT8],
+      ['f13', Fbe::Types::INT16],
+      ['f14', Fbe::Types::INT16],
+      ['f15', Fbe::Types::UINT16],
+      ['f16', Fbe::Types::UINT16],
+      ['f17', Fbe::Types::INT32],
+      ['f18', Fbe::Types::INT32],
+      ['f19', Fbe::Types::UINT32],
+      ['f20', Fbe::Types::UINT32],
+      ['f21', Fbe::Types::INT64],
+      ['f22', Fbe::Types::INT64],
+      ['f23', Fbe::Types::UINT64],
+      ['f24', Fbe::Types::UINT64],
+      ['f25', Fbe::Types::FLOAT],
+      ['f26', Fbe::Types::FLOAT],
+      ['f27', Fbe::Types::DOUBLE],
+      ['f28', Fbe::Types::DOUBLE],
+      ['f29', Fbe::Types::DECIMAL],
+      ['f30', Fbe::Types::DECIMAL],
+      ['f31', Fbe::Types::STRING],
+      ['f32', Fbe::Types::STRING],
+      ['f33', Fbe::Types::TIMESTAMP],
+      ['f34', Fbe::Types::TIMESTAMP],
+      ['f35', Fbe::Types::TIMESTAMP],
+      ['f36', Fbe::Types::UUID],
+      ['f37', Fbe::Types::UUID],
+      ['f38', Fbe::Types::UUID],
+      ['f39', Proto::OrderSide::FBE_TYPE],
+      ['f40', Proto::OrderType::FBE_TYPE],
+      ['f41', T_F41],
+      ['f42', T_F42],
+      ['f43', Proto::State::FBE_TYPE],
+      ['f44', T_F44]
+    ].freeze
 
     attr_accessor :id, :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10, :f11, :f12, :f13, :f14, :f15, :f16, :f17,
                   :f18, :f19, :f20, :f21, :f22, :f23, :f24, :f25, :f26, :f27, :f28, :f29, :f30, :f31, :f32, :f33, :f34,
@@ -1038,6 +1085,119 @@ module Test
     T_F163 = Fbe::Types::Optional.new(Proto::State::FBE_TYPE)
     T_F164 = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Proto::Account))
     T_F165 = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Proto::Account))
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['f1', Fbe::Types::BOOL],
+      ['f2', Fbe::Types::BOOL],
+      ['f3', Fbe::Types::BYTE],
+      ['f4', Fbe::Types::BYTE],
+      ['f5', Fbe::Types::CHAR],
+      ['f6', Fbe::Types::CHAR],
+      ['f7', Fbe::Types::WCHAR],
+      ['f8', Fbe::Types::WCHAR],
+      ['f9', Fbe::Types::INT8],
+      ['f10', Fbe::Types::INT8],
+      ['f11', Fbe::Types::UINT8],
+      ['f12', Fbe::Types::UINT8],
+      ['f13', Fbe::Types::INT16],
+      ['f14', Fbe::Types::INT16],
+      ['f15', Fbe::Types::UINT16],
+      ['f16', Fbe::Types::UINT16],
+      ['f17', Fbe::Types::INT32],
+      ['f18', Fbe::Types::INT32],
+      ['f19', Fbe::Types::UINT32],
+      ['f20', Fbe::Types::UINT32],
+      ['f21', Fbe::Types::INT64],
+      ['f22', Fbe::Types::INT64],
+      ['f23', Fbe::Types::UINT64],
+      ['f24', Fbe::Types::UINT64],
+      ['f25', Fbe::Types::FLOAT],
+      ['f26', Fbe::Types::FLOAT],
+      ['f27', Fbe::Types::DOUBLE],
+      ['f28', Fbe::Types::DOUBLE],
+      ['f29', Fbe::Types::DECIMAL],
+      ['f30', Fbe::Types::DECIMAL],
+      ['f31', Fbe::Types::STRING],
+      ['f32', Fbe::Types::STRING],
+      ['f33', Fbe::Types::TIMESTAMP],
+      ['f34', Fbe::Types::TIMESTAMP],
+      ['f35', Fbe::Types::TIMESTAMP],
+      ['f36', Fbe::Types::UUID],
+      ['f37', Fbe::Types::UUID],
+      ['f38', Fbe::Types::UUID],
+      ['f39', Proto::OrderSide::FBE_TYPE],
+      ['f40', Proto::OrderType::FBE_TYPE],
+      ['f41', T_F41],
+      ['f42', T_F42],
+      ['f43', Proto::State::FBE_TYPE],
+      ['f44', T_F44],
+      ['f100', T_F100],
+      ['f101', T_F101],
+      ['f102', T_F102],
+      ['f103', T_F103],
+      ['f104', T_F104],
+      ['f105', T_F105],
+      ['f106', T_F106],
+      ['f107', T_F107],
+      ['f108', T_F108],
+      ['f109', T_F109],
+      ['f110', T_F110],
+      ['f111', T_F111],
+      ['f112', T_F112],
+      ['f113', T_F113],
+      ['f114', T_F114],
+      ['f115', T_F115],
+      ['f116', T_F116],
+      ['f117', T_F117],
+      ['f118', T_F118],
+      ['f119', T_F119],
+      ['f120', T_F120],
+      ['f121', T_F121],
+      ['f122', T_F122],
+      ['f123', T_F123],
+      ['f124', T_F124],
+      ['f125', T_F125],
+      ['f126', T_F126],
+      ['f127', T_F127],
+      ['f128', T_F128],
+      ['f129', T_F129],
+      ['f130', T_F130],
+      ['f131', T_F131],
+      ['f132', T_F132],
+      ['f133', T_F133],
+      ['f134', T_F134],
+      ['f135', T_F135],
+      ['f136', T_F136],
+      ['f137', T_F137],
+      ['f138', T_F138],
+      ['f139', T_F139],
+      ['f140', T_F140],
+      ['f141', T_F141],
+      ['f142', T_F142],
+      ['f143', T_F143],
+      ['f144', T_F144],
+      ['f145', T_F145],
+      ['f146', T_F146],
+      ['f147', T_F147],
+      ['f148', T_F148],
+      ['f149', T_F149],
+      ['f150', T_F150],
+      ['f151', T_F151],
+      ['f152', T_F152],
+      ['f153', T_F153],
+      ['f154', T_F154],
+      ['f155', T_F155],
+      ['f156', T_F156],
+      ['f157', T_F157],
+      ['f158', T_F158],
+      ['f159', T_F159],
+      ['f160', T_F160],
+      ['f161', T_F161],
+      ['f162', T_F162],
+      ['f163', T_F163],
+      ['f164', T_F164],
+      ['f165', T_F165]
+    ].freeze
 
     attr_accessor :f100, :f101, :f102, :f103, :f104, :f105, :f106, :f107, :f108, :f109, :f110, :f111, :f112, :f113,
                   :f114, :f115, :f116, :f117, :f118, :f119, :f120, :f121, :f122, :f123, :f124, :f125, :f126, :f127,
@@ -2592,6 +2752,131 @@ module Test
     T_F1009 = Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple))
     T_F1010 = Fbe::Types::Struct.new(StructOptional)
     T_F1011 = Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructOptional))
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['f1', Fbe::Types::BOOL],
+      ['f2', Fbe::Types::BOOL],
+      ['f3', Fbe::Types::BYTE],
+      ['f4', Fbe::Types::BYTE],
+      ['f5', Fbe::Types::CHAR],
+      ['f6', Fbe::Types::CHAR],
+      ['f7', Fbe::Types::WCHAR],
+      ['f8', Fbe::Types::WCHAR],
+      ['f9', Fbe::Types::INT8],
+      ['f10', Fbe::Types::INT8],
+      ['f11', Fbe::Types::UINT8],
+      ['f12', Fbe::Types::UINT8],
+      ['f13', Fbe::Types::INT16],
+      ['f14', Fbe::Types::INT16],
+      ['f15', Fbe::Types::UINT16],
+      ['f16', Fbe::Types::UINT16],
+      ['f17', Fbe::Types::INT32],
+      ['f18', Fbe::Types::INT32],
+      ['f19', Fbe::Types::UINT32],
+      ['f20', Fbe::Types::UINT32],
+      ['f21', Fbe::Types::INT64],
+      ['f22', Fbe::Types::INT64],
+      ['f23', Fbe::Types::UINT64],
+      ['f24', Fbe::Types::UINT64],
+      ['f25', Fbe::Types::FLOAT],
+      ['f26', Fbe::Types::FLOAT],
+      ['f27', Fbe::Types::DOUBLE],
+      ['f28', Fbe::Types::DOUBLE],
+      ['f29', Fbe::Types::DECIMAL],
+      ['f30', Fbe::Types::DECIMAL],
+      ['f31', Fbe::Types::STRING],
+      ['f32', Fbe::Types::STRING],
+      ['f33', Fbe::Types::TIMESTAMP],
+      ['f34', Fbe::Types::TIMESTAMP],
+      ['f35', Fbe::Types::TIMESTAMP],
+      ['f36', Fbe::Types::UUID],
+      ['f37', Fbe::Types::UUID],
+      ['f38', Fbe::Types::UUID],
+      ['f39', Proto::OrderSide::FBE_TYPE],
+      ['f40', Proto::OrderType::FBE_TYPE],
+      ['f41', T_F41],
+      ['f42', T_F42],
+      ['f43', Proto::State::FBE_TYPE],
+      ['f44', T_F44],
+      ['f100', T_F100],
+      ['f101', T_F101],
+      ['f102', T_F102],
+      ['f103', T_F103],
+      ['f104', T_F104],
+      ['f105', T_F105],
+      ['f106', T_F106],
+      ['f107', T_F107],
+      ['f108', T_F108],
+      ['f109', T_F109],
+      ['f110', T_F110],
+      ['f111', T_F111],
+      ['f112', T_F112],
+      ['f113', T_F113],
+      ['f114', T_F114],
+      ['f115', T_F115],
+      ['f116', T_F116],
+      ['f117', T_F117],
+      ['f118', T_F118],
+      ['f119', T_F119],
+      ['f120', T_F120],
+      ['f121', T_F121],
+      ['f122', T_F122],
+      ['f123', T_F123],
+      ['f124', T_F124],
+      ['f125', T_F125],
+      ['f126', T_F126],
+      ['f127', T_F127],
+      ['f128', T_F128],
+      ['f129', T_F129],
+      ['f130', T_F130],
+      ['f131', T_F131],
+      ['f132', T_F132],
+      ['f133', T_F133],
+      ['f134', T_F134],
+      ['f135', T_F135],
+      ['f136', T_F136],
+      ['f137', T_F137],
+      ['f138', T_F138],
+      ['f139', T_F139],
+      ['f140', T_F140],
+      ['f141', T_F141],
+      ['f142', T_F142],
+      ['f143', T_F143],
+      ['f144', T_F144],
+      ['f145', T_F145],
+      ['f146', T_F146],
+      ['f147', T_F147],
+      ['f148', T_F148],
+      ['f149', T_F149],
+      ['f150', T_F150],
+      ['f151', T_F151],
+      ['f152', T_F152],
+      ['f153', T_F153],
+      ['f154', T_F154],
+      ['f155', T_F155],
+      ['f156', T_F156],
+      ['f157', T_F157],
+      ['f158', T_F158],
+      ['f159', T_F159],
+      ['f160', T_F160],
+      ['f161', T_F161],
+      ['f162', T_F162],
+      ['f163', T_F163],
+      ['f164', T_F164],
+      ['f165', T_F165],
+      ['f1000', EnumSimple::FBE_TYPE],
+      ['f1001', T_F1001],
+      ['f1002', EnumTyped::FBE_TYPE],
+      ['f1003', T_F1003],
+      ['f1004', FlagsSimple::FBE_TYPE],
+      ['f1005', T_F1005],
+      ['f1006', FlagsTyped::FBE_TYPE],
+      ['f1007', T_F1007],
+      ['f1008', T_F1008],
+      ['f1009', T_F1009],
+      ['f1010', T_F1010],
+      ['f1011', T_F1011]
+    ].freeze
 
     attr_accessor :f1000, :f1001, :f1002, :f1003, :f1004, :f1005, :f1006, :f1007, :f1008, :f1009, :f1010, :f1011
 
@@ -4549,6 +4834,7 @@ module Test
     FBE_COST = 6
     T_F2 = Fbe::Types::Optional.new(Fbe::Types::BYTES)
     T_F3 = Fbe::Types::Optional.new(Fbe::Types::BYTES)
+    FBE_FIELDS = [['f1', Fbe::Types::BYTES], ['f2', T_F2], ['f3', T_F3]].freeze
 
     attr_accessor :f1, :f2, :f3
 
@@ -4642,6 +4928,18 @@ module Test
     T_F8 = Fbe::Types::FixedArray.new(Fbe::Types::Optional.new(FlagsSimple::FBE_TYPE), 2)
     T_F9 = Fbe::Types::FixedArray.new(Fbe::Types::Struct.new(StructSimple), 2)
     T_F10 = Fbe::Types::FixedArray.new(Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple)), 2)
+    FBE_FIELDS = [
+      ['f1', T_F1],
+      ['f2', T_F2],
+      ['f3', T_F3],
+      ['f4', T_F4],
+      ['f5', T_F5],
+      ['f6', T_F6],
+      ['f7', T_F7],
+      ['f8', T_F8],
+      ['f9', T_F9],
+      ['f10', T_F10]
+    ].freeze
 
     attr_accessor :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10
 
@@ -4866,6 +5164,18 @@ module Test
     T_F8 = Fbe::Types::Sequence.new(:vector, Fbe::Types::Optional.new(FlagsSimple::FBE_TYPE))
     T_F9 = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(StructSimple))
     T_F10 = Fbe::Types::Sequence.new(:vector, Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple)))
+    FBE_FIELDS = [
+      ['f1', T_F1],
+      ['f2', T_F2],
+      ['f3', T_F3],
+      ['f4', T_F4],
+      ['f5', T_F5],
+      ['f6', T_F6],
+      ['f7', T_F7],
+      ['f8', T_F8],
+      ['f9', T_F9],
+      ['f10', T_F10]
+    ].freeze
 
     attr_accessor :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10
 
@@ -5029,6 +5339,18 @@ module Test
     T_F8 = Fbe::Types::Sequence.new(:list, Fbe::Types::Optional.new(FlagsSimple::FBE_TYPE))
     T_F9 = Fbe::Types::Sequence.new(:list, Fbe::Types::Struct.new(StructSimple))
     T_F10 = Fbe::Types::Sequence.new(:list, Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple)))
+    FBE_FIELDS = [
+      ['f1', T_F1],
+      ['f2', T_F2],
+      ['f3', T_F3],
+      ['f4', T_F4],
+      ['f5', T_F5],
+      ['f6', T_F6],
+      ['f7', T_F7],
+      ['f8', T_F8],
+      ['f9', T_F9],
+      ['f10', T_F10]
+    ].freeze
 
     attr_accessor :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10
 
@@ -5186,6 +5508,7 @@ module Test
     T_F2 = Fbe::Types::Sequence.new(:set, EnumSimple::FBE_TYPE)
     T_F3 = Fbe::Types::Sequence.new(:set, FlagsSimple::FBE_TYPE)
     T_F4 = Fbe::Types::Sequence.new(:set, Fbe::Types::Struct.new(StructSimple))
+    FBE_FIELDS = [['f1', T_F1], ['f2', T_F2], ['f3', T_F3], ['f4', T_F4]].freeze
 
     attr_accessor :f1, :f2, :f3, :f4
 
@@ -5293,6 +5616,18 @@ module Test
       Fbe::Types::INT32,
       Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple))
     )
+    FBE_FIELDS = [
+      ['f1', T_F1],
+      ['f2', T_F2],
+      ['f3', T_F3],
+      ['f4', T_F4],
+      ['f5', T_F5],
+      ['f6', T_F6],
+      ['f7', T_F7],
+      ['f8', T_F8],
+      ['f9', T_F9],
+      ['f10', T_F10]
+    ].freeze
 
     attr_accessor :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10
 
@@ -5460,6 +5795,18 @@ module Test
       Fbe::Types::STRING,
       Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructSimple))
     )
+    FBE_FIELDS = [
+      ['f1', T_F1],
+      ['f2', T_F2],
+      ['f3', T_F3],
+      ['f4', T_F4],
+      ['f5', T_F5],
+      ['f6', T_F6],
+      ['f7', T_F7],
+      ['f8', T_F8],
+      ['f9', T_F9],
+      ['f10', T_F10]
+    ].freeze
 
     attr_accessor :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10
 
@@ -5619,6 +5966,7 @@ module Test
       Fbe::Types::Struct.new(StructSimple),
       Fbe::Types::Optional.new(Fbe::Types::Struct.new(StructNested))
     )
+    FBE_FIELDS = [['f1', T_F1], ['f2', T_F2]].freeze
 
     attr_accessor :f1, :f2
 
@@ -5692,6 +6040,7 @@ module Test
     FBE_BODY_SIZE = 8
     FBE_FINAL_MIN = 0
     FBE_COST = 32
+    FBE_FIELDS = [].freeze
 
     def fbe_values
       []

@@ -28,6 +28,7 @@ module Chars
     FBE_COST = 8
     T_LETTERS = Fbe::Types::Sequence.new(:set, Fbe::Types::CHAR)
     T_COUNT_BY_LETTER = Fbe::Types::Mapping.new(:map, Fbe::Types::CHAR, Fbe::Types::INT32)
+    FBE_FIELDS = [['letters', T_LETTERS], ['countByLetter', T_COUNT_BY_LETTER]].freeze
 
     attr_accessor :letters, :count_by_letter
 
@@ -107,6 +108,7 @@ module Chars
     FBE_COST = 8
     T_GRADES = Fbe::Types::Sequence.new(:set, Grade::FBE_TYPE)
     T_COUNT_BY_GRADE = Fbe::Types::Mapping.new(:map, Grade::FBE_TYPE, Fbe::Types::INT32)
+    FBE_FIELDS = [['grades', T_GRADES], ['countByGrade', T_COUNT_BY_GRADE]].freeze
 
     attr_accessor :grades, :count_by_grade
 

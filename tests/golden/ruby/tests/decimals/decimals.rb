@@ -23,6 +23,18 @@ module Decimals
     T_ID_BY_PRICE = Fbe::Types::Mapping.new(:map, Fbe::Types::DECIMAL, Fbe::Types::INT32)
     T_PRICE_BY_PRICE = Fbe::Types::Mapping.new(:hash, Fbe::Types::DECIMAL, Fbe::Types::DECIMAL)
     T_MAYBE_PRICES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Optional.new(Fbe::Types::DECIMAL))
+    FBE_FIELDS = [
+      ['price', Fbe::Types::DECIMAL],
+      ['maybePrice', T_MAYBE_PRICE],
+      ['pair', T_PAIR],
+      ['priceVector', T_PRICE_VECTOR],
+      ['priceList', T_PRICE_LIST],
+      ['priceSet', T_PRICE_SET],
+      ['priceById', T_PRICE_BY_ID],
+      ['idByPrice', T_ID_BY_PRICE],
+      ['priceByPrice', T_PRICE_BY_PRICE],
+      ['maybePrices', T_MAYBE_PRICES]
+    ].freeze
 
     attr_accessor :price, :maybe_price, :pair, :price_vector, :price_list, :price_set, :price_by_id, :id_by_price,
                   :price_by_price, :maybe_prices

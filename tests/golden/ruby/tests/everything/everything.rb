@@ -192,6 +192,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
 
@@ -255,6 +256,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
 
@@ -318,6 +320,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
 
@@ -381,6 +384,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
 
@@ -442,6 +446,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_FIELDS = [['a', Fbe::Types::INT32], ['b', Fbe::Types::INT32]].freeze
 
     attr_accessor :b
 
@@ -514,6 +519,7 @@ module Everything
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32], ['price', Fbe::Types::DOUBLE]].freeze
 
     attr_accessor :price
 
@@ -595,6 +601,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['text', Fbe::Types::STRING]].freeze
 
     attr_accessor :text
 
@@ -658,6 +665,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_FIELDS = [['password', Fbe::Types::STRING], ['legacy', Fbe::Types::INT32]].freeze
 
     attr_accessor :password, :legacy
 
@@ -729,6 +737,7 @@ module Everything
     FBE_BODY_SIZE = 8
     FBE_FINAL_MIN = 0
     FBE_COST = 32
+    FBE_FIELDS = [].freeze
 
     def fbe_values
       []
@@ -804,6 +813,62 @@ module Everything
     T_F50 = Fbe::Types::Mapping.new(:hash, Fbe::Types::BYTES, Fbe::Types::STRING)
     T_F51 = Fbe::Types::Sequence.new(:set, Fbe::Types::DECIMAL)
     T_F52 = Fbe::Types::Mapping.new(:map, Fbe::Types::DECIMAL, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['id', Fbe::Types::INT32],
+      ['f1', Fbe::Types::BOOL],
+      ['f2', Fbe::Types::BYTE],
+      ['f3', Fbe::Types::CHAR],
+      ['f4', Fbe::Types::WCHAR],
+      ['f5', Fbe::Types::INT8],
+      ['f6', Fbe::Types::UINT8],
+      ['f7', Fbe::Types::INT16],
+      ['f8', Fbe::Types::UINT16],
+      ['f9', Fbe::Types::INT32],
+      ['f10', Fbe::Types::UINT32],
+      ['f11', Fbe::Types::INT64],
+      ['f12', Fbe::Types::UINT64],
+      ['f13', Fbe::Types::FLOAT],
+      ['f14', Fbe::Types::DOUBLE],
+      ['f15', Fbe::Types::DECIMAL],
+      ['f16', Fbe::Types::DECIMAL],
+      ['f17', Fbe::Types::STRING],
+      ['f18', Fbe::Types::TIMESTAMP],
+      ['f19', Fbe::Types::TIMESTAMP],
+      ['f20', Fbe::Types::UUID],
+      ['f21', Fbe::Types::UUID],
+      ['f22', Fbe::Types::UUID],
+      ['f23', Fbe::Types::UUID],
+      ['f24', Fbe::Types::BYTES],
+      ['f25', EByte::FBE_TYPE],
+      ['f26', Market::Side::FBE_TYPE],
+      ['f27', FByte::FBE_TYPE],
+      ['f28', FuInt64::FBE_TYPE],
+      ['f29', T_F29],
+      ['f30', T_F30],
+      ['f31', T_F31],
+      ['f32', T_F32],
+      ['f33', T_F33],
+      ['f34', T_F34],
+      ['f35', T_F35],
+      ['f36', T_F36],
+      ['f37', T_F37],
+      ['f38', T_F38],
+      ['f39', T_F39],
+      ['f40', T_F40],
+      ['f41', T_F41],
+      ['f42', T_F42],
+      ['f43', T_F43],
+      ['f44', T_F44],
+      ['f45', T_F45],
+      ['f46', T_F46],
+      ['f47', T_F47],
+      ['f47Reset', Fbe::Types::BOOL],
+      ['f48', T_F48],
+      ['f49', T_F49],
+      ['f50', T_F50],
+      ['f51', T_F51],
+      ['f52', T_F52]
+    ].freeze
 
     attr_accessor :id, :f1, :f2, :f3, :f4, :f5, :f6, :f7, :f8, :f9, :f10, :f11, :f12, :f13, :f14, :f15, :f16, :f17,
                   :f18, :f19, :f20, :f21, :f22, :f23, :f24, :f25, :f26, :f27, :f28, :f29, :f30, :f31, :f32, :f33, :f34,
@@ -1679,6 +1744,7 @@ module Everything
     FBE_FINAL_MIN = 24
     FBE_COST = 16
     T_INSTRUMENT = Fbe::Types::Struct.new(Market::Instrument)
+    FBE_FIELDS = [['id', Fbe::Types::UUID], ['instrument', T_INSTRUMENT]].freeze
 
     attr_accessor :id, :instrument
 
@@ -1767,6 +1833,7 @@ module Everything
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_FIELDS = [['id', Fbe::Types::UUID]].freeze
 
     attr_accessor :id
 
@@ -1830,6 +1897,7 @@ module Everything
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
 
@@ -1903,6 +1971,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_FIELDS = [['sequence', Fbe::Types::INT64]].freeze
 
     attr_accessor :sequence
 
@@ -1966,6 +2035,7 @@ module Everything
     FBE_BODY_SIZE = 17
     FBE_FINAL_MIN = 9
     FBE_COST = 9
+    FBE_FIELDS = [['new', Fbe::Types::INT32], ['swap', Fbe::Types::BOOL], ['default', Reserved::FBE_TYPE]].freeze
 
     attr_accessor :new_, :swap, :default
 
@@ -2052,6 +2122,17 @@ module Everything
     FBE_COST = 30
     T_OPERATOR = Fbe::Types::Optional.new(Reserved::FBE_TYPE)
     T_THIS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(FixedKeywords))
+    FBE_FIELDS = [
+      ['new', Fbe::Types::INT32],
+      ['class', Fbe::Types::STRING],
+      ['default', Reserved::FBE_TYPE],
+      ['swap', Fbe::Types::BOOL],
+      ['from', Fbe::Types::INT32],
+      ['None', Fbe::Types::INT32],
+      ['NULL', Fbe::Types::INT32],
+      ['operator', T_OPERATOR],
+      ['this', T_THIS]
+    ].freeze
 
     attr_accessor :new_, :class_, :default, :swap, :from, :none, :null, :operator, :this
 

@@ -14,6 +14,7 @@ module Hostile
     FBE_BODY_SIZE = 8
     FBE_FINAL_MIN = 0
     FBE_COST = 32
+    FBE_FIELDS = [].freeze
 
     def fbe_values
       []
@@ -66,6 +67,7 @@ module Hostile
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Empty))
+    FBE_FIELDS = [['items', T_ITEMS]].freeze
 
     attr_accessor :items
 
@@ -130,6 +132,7 @@ module Hostile
     FBE_FINAL_MIN = 4_000_000
     FBE_COST = 4_000_000
     T_VALUES = Fbe::Types::FixedArray.new(Fbe::Types::INT32, 1_000_000)
+    FBE_FIELDS = [['values', T_VALUES]].freeze
 
     attr_accessor :values
 
@@ -194,6 +197,7 @@ module Hostile
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Wide))
+    FBE_FIELDS = [['items', T_ITEMS]].freeze
 
     attr_accessor :items
 
@@ -260,6 +264,7 @@ module Hostile
     T_WIDE = Fbe::Types::Struct.new(Wide)
     T_MAYBE = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Wide))
     T_BY_ID = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::Struct.new(Wide))
+    FBE_FIELDS = [['wide', T_WIDE], ['maybe', T_MAYBE], ['byId', T_BY_ID]].freeze
 
     attr_accessor :wide, :maybe, :by_id
 

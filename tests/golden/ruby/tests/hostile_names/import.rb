@@ -1679,6 +1679,7 @@ module Import
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_FIELDS = [['side', Fbe::Types::INT32], ['s', Side::FBE_TYPE], ['range', Range::FBE_TYPE]].freeze
 
     attr_accessor :side, :s, :range
 
@@ -1794,6 +1795,123 @@ module Import
     T_UINT16_T = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_PTRDIFF_T = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_BUFSIZ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['alignas', Word::FBE_TYPE],
+      ['alignof', Fbe::Types::INT32],
+      ['and', Fbe::Types::STRING],
+      ['and_eq', T_AND_EQ],
+      ['asm', Modifier::FBE_TYPE],
+      ['auto', Fbe::Types::DOUBLE],
+      ['bitand', Side::FBE_TYPE],
+      ['bitor', Fbe::Types::INT64],
+      ['break', T_BREAK_],
+      ['case', T_CASE_],
+      ['catch', Fbe::Types::BYTES],
+      ['char8_t', T_CHAR8_T],
+      ['char16_t', Fbe::Types::DECIMAL],
+      ['char32_t', Fbe::Types::UUID],
+      ['class', Fbe::Types::TIMESTAMP],
+      ['compl', Fbe::Types::FLOAT],
+      ['concept', Fbe::Types::UINT8],
+      ['const', T_CONST],
+      ['consteval', Word::FBE_TYPE],
+      ['constexpr', Fbe::Types::INT32],
+      ['constinit', Fbe::Types::STRING],
+      ['const_cast', T_CONST_CAST],
+      ['continue', Modifier::FBE_TYPE],
+      ['co_await', Fbe::Types::DOUBLE],
+      ['co_return', Side::FBE_TYPE],
+      ['co_yield', Fbe::Types::INT64],
+      ['decltype', T_DECLTYPE],
+      ['default', T_DEFAULT],
+      ['delete', Fbe::Types::BYTES],
+      ['do', T_DO_],
+      ['dynamic_cast', Fbe::Types::DECIMAL],
+      ['else', Fbe::Types::UUID],
+      ['explicit', Fbe::Types::TIMESTAMP],
+      ['export', Fbe::Types::FLOAT],
+      ['extern', Fbe::Types::UINT8],
+      ['final', T_FINAL],
+      ['for', Word::FBE_TYPE],
+      ['friend', Fbe::Types::INT32],
+      ['goto', Fbe::Types::STRING],
+      ['if', T_IF_],
+      ['import', Modifier::FBE_TYPE],
+      ['inline', Fbe::Types::DOUBLE],
+      ['int', Side::FBE_TYPE],
+      ['long', Fbe::Types::INT64],
+      ['module', T_MODULE_],
+      ['mutable', T_MUTABLE],
+      ['namespace', Fbe::Types::BYTES],
+      ['new', T_NEW_],
+      ['noexcept', Fbe::Types::DECIMAL],
+      ['not', Fbe::Types::UUID],
+      ['not_eq', Fbe::Types::TIMESTAMP],
+      ['nullptr', Fbe::Types::FLOAT],
+      ['operator', Fbe::Types::UINT8],
+      ['or', T_OR_],
+      ['or_eq', Word::FBE_TYPE],
+      ['override', Fbe::Types::INT32],
+      ['private', Fbe::Types::STRING],
+      ['protected', T_PROTECTED],
+      ['public', Modifier::FBE_TYPE],
+      ['register', Fbe::Types::DOUBLE],
+      ['reinterpret_cast', Side::FBE_TYPE],
+      ['requires', Fbe::Types::INT64],
+      ['return', T_RETURN_],
+      ['short', T_SHORT],
+      ['signed', Fbe::Types::BYTES],
+      ['sizeof', T_SIZEOF],
+      ['static', Fbe::Types::DECIMAL],
+      ['static_assert', Fbe::Types::UUID],
+      ['static_cast', Fbe::Types::TIMESTAMP],
+      ['switch', Fbe::Types::FLOAT],
+      ['template', Fbe::Types::UINT8],
+      ['this', T_THIS],
+      ['thread_local', Word::FBE_TYPE],
+      ['throw', Fbe::Types::INT32],
+      ['try', Fbe::Types::STRING],
+      ['typedef', T_TYPEDEF],
+      ['typeid', Modifier::FBE_TYPE],
+      ['typename', Fbe::Types::DOUBLE],
+      ['union', Side::FBE_TYPE],
+      ['unsigned', Fbe::Types::INT64],
+      ['using', T_USING],
+      ['virtual', T_VIRTUAL],
+      ['void', Fbe::Types::BYTES],
+      ['volatile', T_VOLATILE],
+      ['wchar_t', Fbe::Types::DECIMAL],
+      ['while', Fbe::Types::UUID],
+      ['xor', Fbe::Types::TIMESTAMP],
+      ['xor_eq', Fbe::Types::FLOAT],
+      ['assert', Fbe::Types::UINT8],
+      ['errno', T_ERRNO],
+      ['EOF', Word::FBE_TYPE],
+      ['NULL', Fbe::Types::INT32],
+      ['stdin', Fbe::Types::STRING],
+      ['stdout', T_STDOUT],
+      ['stderr', Modifier::FBE_TYPE],
+      ['offsetof', Fbe::Types::DOUBLE],
+      ['std', Side::FBE_TYPE],
+      ['FBE', Fbe::Types::INT64],
+      ['int8_t', T_INT8_T],
+      ['uint8_t', T_UINT8_T],
+      ['int16_t', Fbe::Types::BYTES],
+      ['uint16_t', T_UINT16_T],
+      ['int32_t', Fbe::Types::DECIMAL],
+      ['uint32_t', Fbe::Types::UUID],
+      ['int64_t', Fbe::Types::TIMESTAMP],
+      ['uint64_t', Fbe::Types::FLOAT],
+      ['size_t', Fbe::Types::UINT8],
+      ['ptrdiff_t', T_PTRDIFF_T],
+      ['nullptr_t', Word::FBE_TYPE],
+      ['linux', Fbe::Types::INT32],
+      ['unix', Fbe::Types::STRING],
+      ['BUFSIZ', T_BUFSIZ],
+      ['INT32_MAX', Modifier::FBE_TYPE],
+      ['CHAR_BIT', Fbe::Types::DOUBLE],
+      ['EINVAL', Side::FBE_TYPE]
+    ].freeze
 
     attr_accessor :alignas, :alignof, :and_, :and_eq, :asm, :auto, :bitand, :bitor, :break_, :case_, :catch_, :char8_t,
                   :char16_t, :char32_t, :class_, :compl, :concept, :const, :consteval, :constexpr, :constinit,
@@ -3300,6 +3418,53 @@ module Import
     T_STATICMETHOD = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_CLASS_VAR = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_VERSION = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
+    FBE_FIELDS = [
+      ['False', Word::FBE_TYPE],
+      ['None', Fbe::Types::INT32],
+      ['True', Fbe::Types::STRING],
+      ['as', T_AS],
+      ['async', Modifier::FBE_TYPE],
+      ['await', Fbe::Types::DOUBLE],
+      ['def', Side::FBE_TYPE],
+      ['del', Fbe::Types::INT64],
+      ['elif', T_ELIF],
+      ['except', T_EXCEPT],
+      ['finally', Fbe::Types::BYTES],
+      ['from', T_FROM],
+      ['global', Fbe::Types::DECIMAL],
+      ['in', Fbe::Types::UUID],
+      ['is', Fbe::Types::TIMESTAMP],
+      ['lambda', Fbe::Types::FLOAT],
+      ['nonlocal', Fbe::Types::UINT8],
+      ['pass', T_PASS],
+      ['raise', Word::FBE_TYPE],
+      ['with', Fbe::Types::INT32],
+      ['yield', Fbe::Types::STRING],
+      ['_', T_X],
+      ['match', Modifier::FBE_TYPE],
+      ['self', Fbe::Types::DOUBLE],
+      ['cls', Side::FBE_TYPE],
+      ['print', Fbe::Types::INT64],
+      ['len', T_LEN],
+      ['list', T_LIST],
+      ['dict', Fbe::Types::BYTES],
+      ['set', T_SET],
+      ['str', Fbe::Types::DECIMAL],
+      ['object', Fbe::Types::UUID],
+      ['super', Fbe::Types::TIMESTAMP],
+      ['isinstance', Fbe::Types::FLOAT],
+      ['property', Fbe::Types::UINT8],
+      ['staticmethod', T_STATICMETHOD],
+      ['classmethod', Word::FBE_TYPE],
+      ['typing', Fbe::Types::INT32],
+      ['Any', Fbe::Types::STRING],
+      ['ClassVar', T_CLASS_VAR],
+      ['Callable', Modifier::FBE_TYPE],
+      ['IntEnum', Fbe::Types::DOUBLE],
+      ['IntFlag', Side::FBE_TYPE],
+      ['PACKAGE', Fbe::Types::INT64],
+      ['VERSION', T_VERSION]
+    ].freeze
 
     attr_accessor :false_, :none, :true_, :as, :async, :await, :def_, :del, :elif, :except, :finally, :from, :global,
                   :in_, :is, :lambda_, :nonlocal, :pass, :raise_, :with, :yield_, :x, :match, :self_, :cls, :print_,
@@ -3920,6 +4085,46 @@ module Import
     T_IMAG = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_MIN = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_COMPLEX64 = Fbe::Types::Optional.new(Word::FBE_TYPE)
+    FBE_FIELDS = [
+      ['chan', Word::FBE_TYPE],
+      ['defer', Fbe::Types::INT32],
+      ['fallthrough', Fbe::Types::STRING],
+      ['func', T_FUNC],
+      ['go', Modifier::FBE_TYPE],
+      ['interface', Fbe::Types::DOUBLE],
+      ['map', Side::FBE_TYPE],
+      ['package', Fbe::Types::INT64],
+      ['range', T_RANGE],
+      ['select', T_SELECT_],
+      ['type', Fbe::Types::BYTES],
+      ['var', T_VAR],
+      ['any', Fbe::Types::DECIMAL],
+      ['error', Fbe::Types::UUID],
+      ['rune', Fbe::Types::TIMESTAMP],
+      ['uint', Fbe::Types::FLOAT],
+      ['nil', Fbe::Types::UINT8],
+      ['iota', T_IOTA],
+      ['cap', Word::FBE_TYPE],
+      ['make', Fbe::Types::INT32],
+      ['append', Fbe::Types::STRING],
+      ['copy', T_COPY],
+      ['panic', Modifier::FBE_TYPE],
+      ['recover', Fbe::Types::DOUBLE],
+      ['println', Side::FBE_TYPE],
+      ['complex', Fbe::Types::INT64],
+      ['real', T_REAL],
+      ['imag', T_IMAG],
+      ['close', Fbe::Types::BYTES],
+      ['min', T_MIN],
+      ['max', Fbe::Types::DECIMAL],
+      ['clear', Fbe::Types::UUID],
+      ['uintptr', Fbe::Types::TIMESTAMP],
+      ['float32', Fbe::Types::FLOAT],
+      ['float64', Fbe::Types::UINT8],
+      ['complex64', T_COMPLEX64],
+      ['complex128', Word::FBE_TYPE],
+      ['comparable', Fbe::Types::INT32]
+    ].freeze
 
     attr_accessor :chan, :defer, :fallthrough, :func, :go, :interface, :map, :package, :range, :select_, :type, :var,
                   :any, :error, :rune, :uint, :nil_, :iota, :cap, :make, :append, :copy, :panic, :recover, :println,
@@ -4454,6 +4659,40 @@ module Import
     T_SYSTEM_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_OVERRIDE = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_LIST = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['abstract', Word::FBE_TYPE],
+      ['boolean', Fbe::Types::INT32],
+      ['extends', Fbe::Types::STRING],
+      ['implements', T_IMPLEMENTS],
+      ['instanceof', Modifier::FBE_TYPE],
+      ['native', Fbe::Types::DOUBLE],
+      ['strictfp', Side::FBE_TYPE],
+      ['synchronized', Fbe::Types::INT64],
+      ['throws', T_THROWS],
+      ['transient', T_TRANSIENT],
+      ['record', Fbe::Types::BYTES],
+      ['sealed', T_SEALED],
+      ['permits', Fbe::Types::DECIMAL],
+      ['when', Fbe::Types::UUID],
+      ['open', Fbe::Types::TIMESTAMP],
+      ['exports', Fbe::Types::FLOAT],
+      ['opens', Fbe::Types::UINT8],
+      ['to', T_TO],
+      ['uses', Word::FBE_TYPE],
+      ['provides', Fbe::Types::INT32],
+      ['transitive', Fbe::Types::STRING],
+      ['Object', T_OBJECT],
+      ['String', Modifier::FBE_TYPE],
+      ['Integer', Fbe::Types::DOUBLE],
+      ['Long', Side::FBE_TYPE],
+      ['Math', Fbe::Types::INT64],
+      ['System', T_SYSTEM_],
+      ['Override', T_OVERRIDE],
+      ['Class', Fbe::Types::BYTES],
+      ['List', T_LIST],
+      ['Map', Fbe::Types::DECIMAL],
+      ['Set', Fbe::Types::UUID]
+    ].freeze
 
     attr_accessor :abstract, :boolean, :extends, :implements, :instanceof, :native, :strictfp, :synchronized, :throws,
                   :transient, :record, :sealed, :permits, :when_, :open_, :exports, :opens, :to, :uses, :provides,
@@ -4916,6 +5155,48 @@ module Import
     T_OUT = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_COMPANION_ = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_ARRAY_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['fun', Word::FBE_TYPE],
+      ['typealias', Fbe::Types::INT32],
+      ['typeof', Fbe::Types::STRING],
+      ['val', T_VAL],
+      ['by', Modifier::FBE_TYPE],
+      ['constructor', Fbe::Types::DOUBLE],
+      ['delegate', Side::FBE_TYPE],
+      ['dynamic', Fbe::Types::INT64],
+      ['field', T_FIELD],
+      ['file', T_FILE],
+      ['get', Fbe::Types::BYTES],
+      ['init', T_INIT],
+      ['param', Fbe::Types::DECIMAL],
+      ['receiver', Fbe::Types::UUID],
+      ['setparam', Fbe::Types::TIMESTAMP],
+      ['value', Fbe::Types::FLOAT],
+      ['where', Fbe::Types::UINT8],
+      ['actual', T_ACTUAL],
+      ['annotation', Word::FBE_TYPE],
+      ['companion', Fbe::Types::INT32],
+      ['crossinline', Fbe::Types::STRING],
+      ['data', T_DATA],
+      ['expect', Modifier::FBE_TYPE],
+      ['external', Fbe::Types::DOUBLE],
+      ['infix', Side::FBE_TYPE],
+      ['inner', Fbe::Types::INT64],
+      ['internal', T_INTERNAL],
+      ['lateinit', T_LATEINIT],
+      ['noinline', Fbe::Types::BYTES],
+      ['out', T_OUT],
+      ['reified', Fbe::Types::DECIMAL],
+      ['suspend', Fbe::Types::UUID],
+      ['tailrec', Fbe::Types::TIMESTAMP],
+      ['vararg', Fbe::Types::FLOAT],
+      ['it', Fbe::Types::UINT8],
+      ['Companion', T_COMPANION_],
+      ['Unit', Word::FBE_TYPE],
+      ['Nothing', Fbe::Types::INT32],
+      ['Int', Fbe::Types::STRING],
+      ['Array', T_ARRAY_]
+    ].freeze
 
     attr_accessor :fun, :typealias, :typeof, :val, :by, :constructor, :delegate, :dynamic, :field, :file, :get, :init,
                   :param, :receiver, :setparam, :value, :where, :actual, :annotation, :companion, :crossinline, :data,
@@ -5476,6 +5757,50 @@ module Import
     T_PROTO = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_TO_LOCALE_STRING = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_ASSERTS = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['debugger', Word::FBE_TYPE],
+      ['function', Fbe::Types::INT32],
+      ['let', Fbe::Types::STRING],
+      ['of', T_OF],
+      ['declare', Modifier::FBE_TYPE],
+      ['unknown', Fbe::Types::DOUBLE],
+      ['never', Side::FBE_TYPE],
+      ['number', Fbe::Types::INT64],
+      ['bigint', T_BIGINT],
+      ['symbol', T_SYMBOL],
+      ['undefined', Fbe::Types::BYTES],
+      ['NaN', T_NA_N],
+      ['Infinity', Fbe::Types::DECIMAL],
+      ['Uint8Array', Fbe::Types::UUID],
+      ['Error', Fbe::Types::TIMESTAMP],
+      ['Number', Fbe::Types::FLOAT],
+      ['BigInt', Fbe::Types::UINT8],
+      ['Boolean', T_BOOLEAN],
+      ['Symbol', Word::FBE_TYPE],
+      ['Date', Fbe::Types::INT32],
+      ['JSON', Fbe::Types::STRING],
+      ['Promise', T_PROMISE],
+      ['Partial', Modifier::FBE_TYPE],
+      ['Record', Fbe::Types::DOUBLE],
+      ['globalThis', Side::FBE_TYPE],
+      ['arguments', Fbe::Types::INT64],
+      ['eval', T_EVAL],
+      ['require', T_REQUIRE_],
+      ['prototype', Fbe::Types::BYTES],
+      ['__proto__', T_PROTO],
+      ['toString', Fbe::Types::DECIMAL],
+      ['valueOf', Fbe::Types::UUID],
+      ['hasOwnProperty', Fbe::Types::TIMESTAMP],
+      ['isPrototypeOf', Fbe::Types::FLOAT],
+      ['propertyIsEnumerable', Fbe::Types::UINT8],
+      ['toLocaleString', T_TO_LOCALE_STRING],
+      ['readonly', Word::FBE_TYPE],
+      ['keyof', Fbe::Types::INT32],
+      ['infer', Fbe::Types::STRING],
+      ['asserts', T_ASSERTS],
+      ['satisfies', Modifier::FBE_TYPE],
+      ['accessor', Fbe::Types::DOUBLE]
+    ].freeze
 
     attr_accessor :debugger, :function, :let, :of, :declare, :unknown, :never, :number, :bigint, :symbol, :undefined,
                   :na_n, :infinity, :uint8_array, :error, :number_, :big_int, :boolean, :symbol_, :date, :json,
@@ -6090,6 +6415,43 @@ module Import
     T_VEC = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_BOX_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_COPY = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['crate', Word::FBE_TYPE],
+      ['dyn', Fbe::Types::INT32],
+      ['fn', Fbe::Types::STRING],
+      ['impl', T_IMPL],
+      ['loop', Modifier::FBE_TYPE],
+      ['mod', Fbe::Types::DOUBLE],
+      ['move', Side::FBE_TYPE],
+      ['mut', Fbe::Types::INT64],
+      ['pub', T_PUB],
+      ['ref', T_REF],
+      ['Self', Fbe::Types::BYTES],
+      ['trait', T_TRAIT],
+      ['unsafe', Fbe::Types::DECIMAL],
+      ['use', Fbe::Types::UUID],
+      ['become', Fbe::Types::TIMESTAMP],
+      ['box', Fbe::Types::FLOAT],
+      ['macro', Fbe::Types::UINT8],
+      ['priv', T_PRIV],
+      ['unsized', Word::FBE_TYPE],
+      ['gen', Fbe::Types::INT32],
+      ['macro_rules', Fbe::Types::STRING],
+      ['Option', T_OPTION],
+      ['Some', Modifier::FBE_TYPE],
+      ['Result', Fbe::Types::DOUBLE],
+      ['Ok', Side::FBE_TYPE],
+      ['Err', Fbe::Types::INT64],
+      ['Vec', T_VEC],
+      ['Box', T_BOX_],
+      ['Clone', Fbe::Types::BYTES],
+      ['Copy', T_COPY],
+      ['Default', Fbe::Types::DECIMAL],
+      ['Drop', Fbe::Types::UUID],
+      ['Send', Fbe::Types::TIMESTAMP],
+      ['Sync', Fbe::Types::FLOAT],
+      ['Sized', Fbe::Types::UINT8]
+    ].freeze
 
     attr_accessor :crate, :dyn, :fn, :impl, :loop_, :mod, :move, :mut, :pub, :ref, :self_, :trait, :unsafe, :use,
                   :become, :box, :macro, :priv, :unsized, :gen, :macro_rules, :option, :some, :result, :ok, :err, :vec,
@@ -6582,6 +6944,38 @@ module Import
     T_REQUIRED = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_SCOPED = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_NOTNULL = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['checked', Word::FBE_TYPE],
+      ['event', Fbe::Types::INT32],
+      ['fixed', Fbe::Types::STRING],
+      ['foreach', T_FOREACH],
+      ['implicit', Modifier::FBE_TYPE],
+      ['lock', Fbe::Types::DOUBLE],
+      ['params', Side::FBE_TYPE],
+      ['sbyte', Fbe::Types::INT64],
+      ['stackalloc', T_STACKALLOC],
+      ['ulong', T_ULONG],
+      ['unchecked', Fbe::Types::BYTES],
+      ['ushort', T_USHORT],
+      ['add', Fbe::Types::DECIMAL],
+      ['alias', Fbe::Types::UUID],
+      ['ascending', Fbe::Types::TIMESTAMP],
+      ['descending', Fbe::Types::FLOAT],
+      ['equals', Fbe::Types::UINT8],
+      ['group', T_GROUP],
+      ['into', Word::FBE_TYPE],
+      ['join', Fbe::Types::INT32],
+      ['nameof', Fbe::Types::STRING],
+      ['on', T_ON],
+      ['orderby', Modifier::FBE_TYPE],
+      ['partial', Fbe::Types::DOUBLE],
+      ['remove', Side::FBE_TYPE],
+      ['unmanaged', Fbe::Types::INT64],
+      ['required', T_REQUIRED],
+      ['scoped', T_SCOPED],
+      ['managed', Fbe::Types::BYTES],
+      ['notnull', T_NOTNULL]
+    ].freeze
 
     attr_accessor :checked, :event, :fixed, :foreach, :implicit, :lock, :params, :sbyte, :stackalloc, :ulong,
                   :unchecked, :ushort, :add, :alias_, :ascending, :descending, :equals, :group, :into, :join, :nameof,
@@ -7009,6 +7403,26 @@ module Import
     T_RETRY_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_UNDEF_ = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_INITIALIZE_ = Fbe::Types::Optional.new(Word::FBE_TYPE)
+    FBE_FIELDS = [
+      ['BEGIN', Word::FBE_TYPE],
+      ['END', Fbe::Types::INT32],
+      ['begin', Fbe::Types::STRING],
+      ['elsif', T_ELSIF_],
+      ['end', Modifier::FBE_TYPE],
+      ['ensure', Fbe::Types::DOUBLE],
+      ['next', Side::FBE_TYPE],
+      ['redo', Fbe::Types::INT64],
+      ['rescue', T_RESCUE_],
+      ['retry', T_RETRY_],
+      ['then', Fbe::Types::BYTES],
+      ['undef', T_UNDEF_],
+      ['unless', Fbe::Types::DECIMAL],
+      ['until', Fbe::Types::UUID],
+      ['__FILE__', Fbe::Types::TIMESTAMP],
+      ['__LINE__', Fbe::Types::FLOAT],
+      ['__ENCODING__', Fbe::Types::UINT8],
+      ['initialize', T_INITIALIZE_]
+    ].freeze
 
     attr_accessor :begin_, :end_, :begin__, :elsif_, :end__, :ensure_, :next_, :redo_, :rescue_, :retry_, :then_,
                   :undef_, :unless_, :until_, :file, :line, :encoding, :initialize_
@@ -7287,6 +7701,19 @@ module Import
     T_MODEL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_OFFSET = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_MODEL_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
+    FBE_FIELDS = [
+      ['swap', Word::FBE_TYPE],
+      ['fbe_type', Fbe::Types::INT32],
+      ['fbe', Fbe::Types::STRING],
+      ['Model', T_MODEL],
+      ['FinalModel', Modifier::FBE_TYPE],
+      ['FieldModel', Fbe::Types::DOUBLE],
+      ['buffer', Side::FBE_TYPE],
+      ['size', Fbe::Types::INT64],
+      ['offset', T_OFFSET],
+      ['model', T_MODEL_],
+      ['reset', Fbe::Types::BYTES]
+    ].freeze
 
     attr_accessor :swap, :fbe_type, :fbe, :model, :final_model, :field_model, :buffer, :size, :offset, :model_, :reset
 
@@ -7472,6 +7899,24 @@ module Import
     T_FBE_SIZE = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_INIT = Fbe::Types::Optional.new(Fbe::Types::STRING)
     T_CLASS_ = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
+    FBE_FIELDS = [
+      ['to_json', Word::FBE_TYPE],
+      ['from_json', Fbe::Types::INT32],
+      ['to_fbe', Fbe::Types::STRING],
+      ['from_fbe', T_FROM_FBE_],
+      ['to_final', Modifier::FBE_TYPE],
+      ['from_final', Fbe::Types::DOUBLE],
+      ['fbe_equal', Side::FBE_TYPE],
+      ['fbe_key', Fbe::Types::INT64],
+      ['fbe_size', T_FBE_SIZE],
+      ['__init__', T_INIT],
+      ['__slots__', Fbe::Types::BYTES],
+      ['__class__', T_CLASS_],
+      ['__dict__', Fbe::Types::DECIMAL],
+      ['__hash__', Fbe::Types::UUID],
+      ['__eq__', Fbe::Types::TIMESTAMP],
+      ['__private', Fbe::Types::FLOAT]
+    ].freeze
 
     attr_accessor :to_json_, :from_json_, :to_fbe_, :from_fbe_, :to_final_, :from_final_, :fbe_equal, :fbe_key_,
                   :fbe_size, :init, :slots, :class_, :dict, :hash_, :eq, :private
@@ -7733,6 +8178,33 @@ module Import
     T_APPEND_FINAL = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_APPEND_JSON = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_FBE_WRITE_TEXT = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['FBEKey', Word::FBE_TYPE],
+      ['FBEKeyCompare', Fbe::Types::INT32],
+      ['Reset', Fbe::Types::STRING],
+      ['MarshalFBE', T_MARSHAL_FBE],
+      ['UnmarshalFBE', Modifier::FBE_TYPE],
+      ['AppendFBE', Fbe::Types::DOUBLE],
+      ['ReadFBE', Side::FBE_TYPE],
+      ['FBEWrite', Fbe::Types::INT64],
+      ['FBERead', T_FBE_READ_],
+      ['MarshalFinal', T_MARSHAL_FINAL],
+      ['UnmarshalFinal', Fbe::Types::BYTES],
+      ['AppendFinal', T_APPEND_FINAL],
+      ['ReadFinal', Fbe::Types::DECIMAL],
+      ['FBEWriteFinal', Fbe::Types::UUID],
+      ['FBEReadFinal', Fbe::Types::TIMESTAMP],
+      ['MarshalJSON', Fbe::Types::FLOAT],
+      ['UnmarshalJSON', Fbe::Types::UINT8],
+      ['AppendJSON', T_APPEND_JSON],
+      ['ReadJSON', Word::FBE_TYPE],
+      ['FBEWriteJSON', Fbe::Types::INT32],
+      ['FBEReadJSON', Fbe::Types::STRING],
+      ['FBEWriteText', T_FBE_WRITE_TEXT],
+      ['TypeID', Modifier::FBE_TYPE],
+      ['Verify', Fbe::Types::DOUBLE],
+      ['VerifyFinal', Side::FBE_TYPE]
+    ].freeze
 
     attr_accessor :fbe_key_, :fbe_key_compare, :reset, :marshal_fbe, :unmarshal_fbe, :append_fbe, :read_fbe,
                   :fbe_write_, :fbe_read_, :marshal_final, :unmarshal_final, :append_final, :read_final,
@@ -8142,6 +8614,34 @@ module Import
     T_VERIFY_FINAL_ = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
     T_GET_CLASS = Fbe::Types::Optional.new(Word::FBE_TYPE)
     T_NOTIFY = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['TYPE_ID', Word::FBE_TYPE],
+      ['KEY_ORDER', Fbe::Types::INT32],
+      ['toFbe', Fbe::Types::STRING],
+      ['fromFbe', T_FROM_FBE_],
+      ['readFbe', Modifier::FBE_TYPE],
+      ['writeFbe', Fbe::Types::DOUBLE],
+      ['verifyFbe', Side::FBE_TYPE],
+      ['toFinal', Fbe::Types::INT64],
+      ['fromFinal', T_FROM_FINAL_],
+      ['readFinal', T_READ_FINAL],
+      ['writeFinal', Fbe::Types::BYTES],
+      ['verifyFinal', T_VERIFY_FINAL_],
+      ['toJson', Fbe::Types::DECIMAL],
+      ['fromJson', Fbe::Types::UUID],
+      ['writeJson', Fbe::Types::TIMESTAMP],
+      ['readJson', Fbe::Types::FLOAT],
+      ['hashCode', Fbe::Types::UINT8],
+      ['getClass', T_GET_CLASS],
+      ['clone', Word::FBE_TYPE],
+      ['finalize', Fbe::Types::INT32],
+      ['wait', Fbe::Types::STRING],
+      ['notify', T_NOTIFY],
+      ['notifyAll', Modifier::FBE_TYPE],
+      ['javaClass', Fbe::Types::DOUBLE],
+      ['component1', Side::FBE_TYPE],
+      ['fbeLevels', Fbe::Types::INT64]
+    ].freeze
 
     attr_accessor :type_id, :key_order, :to_fbe_, :from_fbe_, :read_fbe, :write_fbe, :verify_fbe_, :to_final_,
                   :from_final_, :read_final, :write_final, :verify_final_, :to_json_, :from_json_, :write_json,
@@ -8522,6 +9022,12 @@ module Import
     FBE_FINAL_MIN = 11
     FBE_COST = 11
     T_VERIFY = Fbe::Types::Optional.new(Fbe::Types::BOOL)
+    FBE_FIELDS = [
+      ['fbeKey', Word::FBE_TYPE],
+      ['toJSON', Fbe::Types::INT32],
+      ['toText', Fbe::Types::STRING],
+      ['verify', T_VERIFY]
+    ].freeze
 
     attr_accessor :fbe_key_, :to_json_, :to_text, :verify
 
@@ -8624,6 +9130,36 @@ module Import
     T_TEXT = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_UTF8 = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_REQUESTS = Fbe::Types::Optional.new(Fbe::Types::STRING)
+    FBE_FIELDS = [
+      ['Buffer', Word::FBE_TYPE],
+      ['WriteBuffer', Fbe::Types::INT32],
+      ['ReadBuffer', Fbe::Types::STRING],
+      ['Reader', T_READER],
+      ['Writer', Modifier::FBE_TYPE],
+      ['Limits', Fbe::Types::DOUBLE],
+      ['Decimal', Side::FBE_TYPE],
+      ['Uuid', Fbe::Types::INT64],
+      ['UUID', T_UUID_],
+      ['Timestamp', T_TIMESTAMP],
+      ['JsonWriter', Fbe::Types::BYTES],
+      ['JsonReader', T_JSON_READER],
+      ['DecodeError', Fbe::Types::DECIMAL],
+      ['EncodeError', Fbe::Types::UUID],
+      ['DecodeException', Fbe::Types::TIMESTAMP],
+      ['EncodeException', Fbe::Types::FLOAT],
+      ['Sender', Fbe::Types::UINT8],
+      ['Receiver', T_RECEIVER],
+      ['Client', Word::FBE_TYPE],
+      ['Proxy', Fbe::Types::INT32],
+      ['Handler', Fbe::Types::STRING],
+      ['Text', T_TEXT],
+      ['Compare', Modifier::FBE_TYPE],
+      ['Decimals', Fbe::Types::DOUBLE],
+      ['Uuids', Side::FBE_TYPE],
+      ['Timestamps', Fbe::Types::INT64],
+      ['Utf8', T_UTF8],
+      ['Requests', T_REQUESTS]
+    ].freeze
 
     attr_accessor :buffer, :write_buffer, :read_buffer, :reader, :writer, :limits, :decimal, :uuid, :uuid_, :timestamp,
                   :json_writer, :json_reader, :decode_error, :encode_error, :decode_exception, :encode_exception,
@@ -9039,6 +9575,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['class', Fbe::Types::INT32]].freeze
 
     attr_accessor :class_
 
@@ -9102,6 +9639,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
 
@@ -9165,6 +9703,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['String', Fbe::Types::INT32]].freeze
 
     attr_accessor :string_
 
@@ -9228,6 +9767,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['List', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
 
@@ -9291,6 +9831,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Map', Fbe::Types::INT32]].freeze
 
     attr_accessor :map
 
@@ -9354,6 +9895,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Model', Fbe::Types::INT32]].freeze
 
     attr_accessor :model
 
@@ -9417,6 +9959,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['FinalModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :final_model
 
@@ -9480,6 +10023,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Buffer', Fbe::Types::INT32]].freeze
 
     attr_accessor :buffer
 
@@ -9543,6 +10087,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Reader', Fbe::Types::INT32]].freeze
 
     attr_accessor :reader
 
@@ -9606,6 +10151,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Writer', Fbe::Types::INT32]].freeze
 
     attr_accessor :writer
 
@@ -9669,6 +10215,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Limits', Fbe::Types::INT32]].freeze
 
     attr_accessor :limits
 
@@ -9732,6 +10279,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['DecodeError', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_error
 
@@ -9795,6 +10343,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['DecodeException', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_exception
 
@@ -9862,6 +10411,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Decimal', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal
 
@@ -9925,6 +10475,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Uuid', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
 
@@ -9988,6 +10539,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['UUID', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
 
@@ -10051,6 +10603,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Timestamp', Fbe::Types::INT32]].freeze
 
     attr_accessor :timestamp
 
@@ -10114,6 +10667,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Sender', Fbe::Types::INT32]].freeze
 
     attr_accessor :sender
 
@@ -10177,6 +10731,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Receiver', Fbe::Types::INT32]].freeze
 
     attr_accessor :receiver
 
@@ -10240,6 +10795,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Client', Fbe::Types::INT32]].freeze
 
     attr_accessor :client
 
@@ -10303,6 +10859,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Proxy', Fbe::Types::INT32]].freeze
 
     attr_accessor :proxy
 
@@ -10366,6 +10923,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Handler', Fbe::Types::INT32]].freeze
 
     attr_accessor :handler
 
@@ -10429,6 +10987,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['fbe', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
 
@@ -10492,6 +11051,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['FBE', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
 
@@ -10555,6 +11115,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['std', Fbe::Types::INT32]].freeze
 
     attr_accessor :std
 
@@ -10618,6 +11179,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Companion', Fbe::Types::INT32]].freeze
 
     attr_accessor :companion
 
@@ -10681,6 +11243,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Any', Fbe::Types::INT32]].freeze
 
     attr_accessor :any
 
@@ -10744,6 +11307,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
 
@@ -10807,6 +11371,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
 
@@ -10870,6 +11435,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['None', Fbe::Types::INT32]].freeze
 
     attr_accessor :none
 
@@ -10933,6 +11499,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Option', Fbe::Types::INT32]].freeze
 
     attr_accessor :option
 
@@ -10996,6 +11563,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Result', Fbe::Types::INT32]].freeze
 
     attr_accessor :result
 
@@ -11059,6 +11627,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Vec', Fbe::Types::INT32]].freeze
 
     attr_accessor :vec
 
@@ -11122,6 +11691,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Box', Fbe::Types::INT32]].freeze
 
     attr_accessor :box
 
@@ -11185,6 +11755,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Error', Fbe::Types::INT32]].freeze
 
     attr_accessor :error
 
@@ -11248,6 +11819,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Exception', Fbe::Types::INT32]].freeze
 
     attr_accessor :exception
 
@@ -11311,6 +11883,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['Text', Fbe::Types::INT32]].freeze
 
     attr_accessor :text
 
@@ -11374,6 +11947,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['JsonWriter', Fbe::Types::INT32]].freeze
 
     attr_accessor :json_writer
 
@@ -11437,6 +12011,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['int32_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :int32_t
 
@@ -11500,6 +12075,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['size_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :size_t
 
@@ -11563,6 +12139,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['list', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
 
@@ -11626,6 +12203,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
 
@@ -11689,6 +12267,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['v', Fbe::Types::INT32]].freeze
 
     attr_accessor :v
 
@@ -11752,6 +12331,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['r', Fbe::Types::INT32]].freeze
 
     attr_accessor :r
 
@@ -11815,6 +12395,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['w', Fbe::Types::INT32]].freeze
 
     attr_accessor :w
 
@@ -11878,6 +12459,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['SideBuy', Fbe::Types::INT32]].freeze
 
     attr_accessor :side_buy
 
@@ -11941,6 +12523,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['OrderKey', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_key
 
@@ -12004,6 +12587,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['textOfside', Fbe::Types::INT32]].freeze
 
     attr_accessor :text_ofside
 
@@ -12067,6 +12651,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['DECIMAL_1', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal_1
 
@@ -12130,6 +12715,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['OrderModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_model
 
@@ -12193,6 +12779,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['OrderFinal', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_final
 
@@ -12256,6 +12843,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['NewOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :new_order
 
@@ -12319,6 +12907,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['VerifyFBEOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :verify_fbe_order
 
@@ -12386,6 +12975,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['fbe_vr_Order', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe_vr_order
 
@@ -12449,6 +13039,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['e1', Fbe::Types::INT32]].freeze
 
     attr_accessor :e1
 
@@ -12512,6 +13103,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['i2', Fbe::Types::INT32]].freeze
 
     attr_accessor :i2
 
@@ -12575,6 +13167,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['o3', Fbe::Types::INT32]].freeze
 
     attr_accessor :o3
 
@@ -12638,6 +13231,16 @@ module Import
     FBE_BODY_SIZE = 40
     FBE_FINAL_MIN = 32
     FBE_COST = 32
+    FBE_FIELDS = [
+      ['name', Fbe::Types::INT32],
+      ['Name', Fbe::Types::INT32],
+      ['NAME', Fbe::Types::INT32],
+      ['class', Fbe::Types::INT32],
+      ['class_', Fbe::Types::INT32],
+      ['class__', Fbe::Types::INT32],
+      ['String', Fbe::Types::INT32],
+      ['String_', Fbe::Types::INT32]
+    ].freeze
 
     attr_accessor :name, :name_, :name__, :class_, :class__, :class___, :string_, :string__
 
@@ -12773,6 +13376,7 @@ module Import
     FBE_FINAL_MIN = 10
     FBE_COST = 2
     T_ORG = Fbe::Types::Struct.new(Market::Instrument)
+    FBE_FIELDS = [['market', Market::Side::FBE_TYPE], ['org', T_ORG], ['example', Market::Side::FBE_TYPE]].freeze
 
     attr_accessor :market, :org, :example
 
@@ -12875,6 +13479,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_FIELDS = [['digits', Digits::FBE_TYPE]].freeze
 
     attr_accessor :digits
 
@@ -12937,6 +13542,12 @@ module Import
     FBE_FINAL_MIN = 16
     FBE_COST = 12
     T_TICKER = Fbe::Types::Struct.new(Symbol)
+    FBE_FIELDS = [
+      ['symbol', Fbe::Types::STRING],
+      ['digits', Fbe::Types::INT32],
+      ['precision', Digits::FBE_TYPE],
+      ['ticker', T_TICKER]
+    ].freeze
 
     attr_accessor :precision, :ticker
 
@@ -13051,6 +13662,13 @@ module Import
     FBE_BODY_SIZE = 26
     FBE_FINAL_MIN = 18
     FBE_COST = 18
+    FBE_FIELDS = [
+      ['side', Fbe::Types::INT32],
+      ['s', Side::FBE_TYPE],
+      ['range', Range::FBE_TYPE],
+      ['Word', Word::FBE_TYPE],
+      ['side_', Range::FBE_TYPE]
+    ].freeze
 
     attr_accessor :word, :side_
 
@@ -13226,6 +13844,86 @@ module Import
     T_IMPORTED = Fbe::Types::Struct.new(Imported)
     T_DERIVED = Fbe::Types::Struct.new(Derived)
     T_LISTED = Fbe::Types::Struct.new(Listed)
+    FBE_FIELDS = [
+      ['Order', T_ORDER],
+      ['CppWords', T_CPP_WORDS],
+      ['PythonWords', T_PYTHON_WORDS],
+      ['GoWords', T_GO_WORDS],
+      ['JavaWords', T_JAVA_WORDS],
+      ['KotlinWords', T_KOTLIN_WORDS],
+      ['JsWords', T_JS_WORDS],
+      ['RustWords', T_RUST_WORDS],
+      ['CSharpWords', T_C_SHARP_WORDS],
+      ['RubyWords', T_RUBY_WORDS],
+      ['CppMembers', T_CPP_MEMBERS],
+      ['PythonMembers', T_PYTHON_MEMBERS],
+      ['GoMembers', T_GO_MEMBERS],
+      ['JvmMembers', T_JVM_MEMBERS],
+      ['JsMembers', T_JS_MEMBERS],
+      ['RuntimeNames', T_RUNTIME_NAMES],
+      ['class', T_CLASS_],
+      ['Object', T_OBJECT],
+      ['String', T_STRING_],
+      ['List', T_LIST],
+      ['Map', T_MAP],
+      ['Model', T_MODEL],
+      ['FinalModel', T_FINAL_MODEL],
+      ['Buffer', T_BUFFER],
+      ['Reader', T_READER],
+      ['Writer', T_WRITER],
+      ['Limits', T_LIMITS],
+      ['DecodeError', T_DECODE_ERROR],
+      ['DecodeException', T_DECODE_EXCEPTION],
+      ['Decimal', T_DECIMAL],
+      ['Uuid', T_UUID],
+      ['UUID', T_UUID_],
+      ['Timestamp', T_TIMESTAMP],
+      ['Sender', T_SENDER],
+      ['Receiver', T_RECEIVER],
+      ['Client', T_CLIENT],
+      ['Proxy', T_PROXY],
+      ['Handler', T_HANDLER],
+      ['fbe', T_FBE],
+      ['FBE', T_FBE_],
+      ['std', T_STD],
+      ['Companion', T_COMPANION],
+      ['Any', T_ANY],
+      ['Self', T_SELF_],
+      ['self', T_SELF__],
+      ['None', T_NONE],
+      ['Option', T_OPTION],
+      ['Result', T_RESULT],
+      ['Vec', T_VEC],
+      ['Box', T_BOX],
+      ['Error', T_ERROR],
+      ['Exception', T_EXCEPTION],
+      ['Text', T_TEXT],
+      ['JsonWriter', T_JSON_WRITER],
+      ['int32_t', T_INT32_T],
+      ['size_t', T_SIZE_T],
+      ['list', T_LIST_],
+      ['object', T_OBJECT_],
+      ['v', T_V],
+      ['r', T_R],
+      ['w', T_W],
+      ['SideBuy', T_SIDE_BUY],
+      ['OrderKey', T_ORDER_KEY],
+      ['textOfside', T_TEXT_OFSIDE],
+      ['DECIMAL_1', T_DECIMAL_1],
+      ['OrderModel', T_ORDER_MODEL],
+      ['OrderFinal', T_ORDER_FINAL],
+      ['NewOrder', T_NEW_ORDER],
+      ['VerifyFBEOrder', T_VERIFY_FBE_ORDER],
+      ['fbe_vr_Order', T_FBE_VR_ORDER],
+      ['e1', T_E1],
+      ['i2', T_I2],
+      ['o3', T_O3],
+      ['Case', T_CASE_],
+      ['Imported', T_IMPORTED],
+      ['Derived', T_DERIVED],
+      ['Listed', T_LISTED],
+      ['Letters', Letters::FBE_TYPE]
+    ].freeze
 
     attr_accessor :order, :cpp_words, :python_words, :go_words, :java_words, :kotlin_words, :js_words, :rust_words,
                   :c_sharp_words, :ruby_words, :cpp_members, :python_members, :go_members, :jvm_members, :js_members,

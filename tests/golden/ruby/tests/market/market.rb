@@ -24,6 +24,7 @@ module Market
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32]].freeze
 
     attr_accessor :symbol, :digits
 
@@ -97,6 +98,7 @@ module Market
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
 
