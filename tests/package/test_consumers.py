@@ -6,7 +6,9 @@ read and written back by every other, and the same value written by each.
     python -m pytest tests/package/test_consumers.py   (make test-packages)
 
 The user projects are examples/packages/<language> (the sample poms and programs the guides
-point at), copied into the scratch folder. Python: a fresh venv, `pip install <repo>`, the
+point at), copied into the scratch folder. Python: a fresh venv, `pip install <repo>` (which builds
+the native core with maturin, cargo being there: the classes must answer through it; a second venv
+installed with no cargo on PATH must be pure Python and write the same bytes), the
 `fbec` console script (generation, `fbec encode`/`decode`). Go: `go mod init`, `go mod edit
 -require -replace` at runtime/go. JavaScript: `npm install` of a copy of runtime/js without
 dist/ or node_modules (as a fresh clone has it; its `prepare` builds it) and `fbec --javascript`;
@@ -113,6 +115,83 @@ def python_user(scratch: Path) -> Path:
     shutil.copy(EXAMPLES / "python" / "app.py", project)
     run([env_dir / "bin" / "fbec", "--python", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
     return env_dir
+
+
+NATIVE_CHECK = """\
+import sys
+sys.path.insert(0, "gen")
+import app
+import fbe.native
+import shop
+
+answered = []
+
+
+class Watch:
+    \"\"\"The module's native core, each call's name kept with whether the core answered.\"\"\"
+
+    def __init__(self, core):
+        self.core = core
+
+    def __getattr__(self, name):
+        method = getattr(self.core, name)
+
+        def call(*args):
+            result = method(*args)
+            answered.append((name, result is not None))
+            return result
+
+        return call
+
+
+print("module", fbe.native.module is not None)
+if shop.FBE_CORE is not None:
+    shop.FBE_CORE = Watch(shop.FBE_CORE)
+shop.Order.from_fbe(app.sample().to_fbe())
+print(answered)
+"""
+"""How the user's program took the native core: whether ``fbe_native`` loaded, then each call of
+the classes' methods to it and whether it answered (an empty list: no core, the Python code)."""
+
+
+def native_calls(python: Path, project: Path) -> str:
+    (project / "native_check.py").write_text(NATIVE_CHECK)
+    return run([python, project / "native_check.py"], project)
+
+
+def test_python_wheel_takes_the_native_core(scratch: Path, python_user: Path) -> None:
+    """cargo is there (make test-packages needs it), so `pip install` built the native core into
+    the wheel with maturin (docs/python.md, Native core) and the generated classes answer through it."""
+    assert list((python_user / "lib").glob("python3*/site-packages/fbe_native*")), "the wheel holds no fbe_native"
+    assert native_calls(python_user / "bin" / "python", scratch / "python").splitlines() == [
+        "module True", "[('to_fbe', True), ('from_fbe', True)]"]
+
+
+@pytest.fixture(scope="module")
+def python_pure(scratch: Path) -> Path:
+    """A venv with the wheel `pip install <repo>` builds where no Rust toolchain is found."""
+    env_dir = scratch / "venv-pure"
+    venv.create(env_dir, with_pip=True)
+    no_cargo = {k: v for k, v in os.environ.items() if k != "CARGO"}
+    no_cargo["PATH"] = os.pathsep.join(d for d in no_cargo.get("PATH", "").split(os.pathsep)
+                                       if not (Path(d) / "cargo").exists())
+    r = subprocess.run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", REPO],
+                       check=False, cwd=scratch, capture_output=True, text=True, env=no_cargo)
+    assert r.returncode == 0, f"pip install without cargo exited {r.returncode}:\n{r.stdout}{r.stderr}"
+    return env_dir
+
+
+def test_python_wheel_without_rust_is_pure_python(scratch: Path, python_pure: Path, written: bytes) -> None:
+    """Without cargo the wheel is pure Python: no fbe_native, and the program writes and reads
+    the same bytes through the generated Python code."""
+    assert not list((python_pure / "lib").glob("python3*/site-packages/fbe_native*"))
+    assert native_calls(python_pure / "bin" / "python", scratch / "python").splitlines() == ["module False", "[]"]
+    out = scratch / "python-pure.bin"
+    run([python_pure / "bin" / "python", scratch / "python" / "app.py", "write", out], scratch)
+    assert out.read_bytes() == written
+    back = scratch / "python-pure-back.bin"
+    run([python_pure / "bin" / "python", scratch / "python" / "app.py", "roundtrip", out, back], scratch)
+    assert back.read_bytes() == written
 
 
 @pytest.fixture(scope="module")
