@@ -147,49 +147,52 @@ class _DecimalText(str):
         return super().__new__(cls, format(d, "f"))
 
 
-def _check_int(name: str, lo: int, hi: int) -> Callable[[Any, str], int]:
-    def check(v: Any, where: str) -> int:
+# A primitive's check: the value to write, or an EncodeError saying what is wrong with it. The binary
+# writers and the JSON writer make the same checks (the writers put the field path in front).
+
+def _check_int(name: str, lo: int, hi: int) -> Callable[[Any], int]:
+    def check(v: Any) -> int:
         if isinstance(v, bool):
             v = int(v)
         if not isinstance(v, int):
-            raise EncodeError(f"{where}: expected an integer ({name}), got {type(v).__name__}")
+            raise EncodeError(f"expected an integer ({name}), got {type(v).__name__}")
         if not lo <= v <= hi:
-            raise EncodeError(f"{where}: {v} is out of range for {name} [{lo}, {hi}]")
+            raise EncodeError(f"{v} is out of range for {name} [{lo}, {hi}]")
         return v
     return check
 
 
-def _check_real(name: str) -> Callable[[Any, str], float]:
-    def check(v: Any, where: str) -> float:
+def _check_real(name: str) -> Callable[[Any], float]:
+    def check(v: Any) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise EncodeError(f"{where}: expected a number, got {type(v).__name__}")
+            raise EncodeError(f"expected a number, got {type(v).__name__}")
         return _f32(float(v)) if name == "float" else float(v)
     return check
 
 
-def _check_decimal(v: Any, where: str) -> Any:
+def _check_decimal(v: Any) -> Any:
     if isinstance(v, bool) or not isinstance(v, (Decimal, int, float)):
-        raise EncodeError(f"{where}: expected a decimal, got {type(v).__name__}")
+        raise EncodeError(f"expected a decimal, got {type(v).__name__}")
     return v
 
 
-def _check_uuid(v: Any, where: str) -> _uuid.UUID:
+def _check_uuid(v: Any) -> _uuid.UUID:
     if isinstance(v, str):
         v = _uuid.UUID(v)
     if not isinstance(v, _uuid.UUID):
-        raise EncodeError(f"{where}: expected a uuid, got {type(v).__name__}")
+        raise EncodeError(f"expected a uuid, got {type(v).__name__}")
     return v
 
 
-def _check_str(v: Any, where: str) -> str:
+def _check_str(v: Any) -> str:
     if not isinstance(v, str):
-        raise EncodeError(f"{where}: expected a string, got {type(v).__name__}")
+        raise EncodeError(f"expected a string, got {type(v).__name__}")
     return v
 
 
-def _check_bytes(v: Any, where: str) -> bytes:
+def _check_bytes(v: Any) -> bytes:
     if not isinstance(v, (bytes, bytearray, memoryview)):
-        raise EncodeError(f"{where}: expected bytes, got {type(v).__name__}")
+        raise EncodeError(f"expected bytes, got {type(v).__name__}")
     return bytes(v)
 
 
@@ -207,7 +210,7 @@ class Primitive:
     name: str
     info: ir.PrimitiveInfo                                  # size, range and ordering, from the IR
     zero: Any                                               # the default-constructed value
-    check: Callable[[Any, str], Any]                        # a value to write, checked ("where" for errors)
+    check: Callable[[Any], Any]                             # a value to write, checked (every writer)
     layout: _struct.Struct | None                           # fixed-size values: their struct layout
     from_raw: Callable[[Any], Any]                          # unpacked (or 16 raw bytes) -> value
     to_raw: Callable[[Any], Any]                            # checked value -> what the layout packs
@@ -227,9 +230,8 @@ class Primitive:
     def pack(self, v: Any, where: str) -> bytes:
         """The bytes of a fixed-size value, checked (EncodeError names ``where``)."""
         assert self.layout is not None
-        v = self.check(v, where)        # its EncodeError names where
         try:
-            return self.layout.pack(self.to_raw(v))
+            return self.layout.pack(self.to_raw(self.check(v)))
         except (InvalidOperation, ValueError, _struct.error) as e:     # a decimal no decimal holds too
             raise EncodeError(f"{where}: {e}") from None
 
@@ -507,13 +509,13 @@ class _Primitive(_Node):
             raise EncodeError(f"{where}: {e}") from None
 
     def json(self, v: Any, depth: int) -> str:
-        return self.prim.json(v)
+        return self.prim.json(self.prim.check(v))      # the binary writers' checks (Primitive.pack)
 
     def from_json(self, v: Any, where: str, b: Budget) -> Any:
         return _charged(self.prim.from_json(v, where), b, where)
 
     def json_key(self, v: Any) -> str:
-        return self.prim.json_key(v)
+        return self.prim.json_key(self.prim.check(v))
 
     def from_json_key(self, key: str, where: str) -> Any:
         return self.prim.from_json_key(key, where)
@@ -559,7 +561,7 @@ class _Variable(_Primitive):
         self.read = read_string if string else read_bytes
         self.final = final_string if string else final_bytes
         self.write: Callable[[bytearray, Any], int] = write_string if string else write_bytes
-        self.check: Callable[[Any, str], Any] = _check_str if string else _check_bytes
+        self.check: Callable[[Any], Any] = _check_str if string else _check_bytes
 
     def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
         return self.read(r, base, _offset(r, pos, field), field)
@@ -568,10 +570,20 @@ class _Variable(_Primitive):
         return self.final(r, pos, field)
 
     def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
-        _U32.pack_into(w, pos, self.write(w, self.check(v, where)) - base)
+        _U32.pack_into(w, pos, self.written(w, v, where) - base)
 
     def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
-        self.write(w, self.check(v, where))
+        self.written(w, v, where)
+
+    def written(self, w: bytearray, v: Any, where: str) -> int:
+        """Appends the checked value (where it starts): a str holding a surrogate that stands for
+        no byte is refused as the JSON writer refuses it."""
+        try:
+            return self.write(w, self.check(v))
+        except UnicodeEncodeError:
+            raise EncodeError(f"{where}: {jsonfmt.lone_surrogate_error(v)}") from None
+        except EncodeError as e:
+            raise EncodeError(f"{where}: {e}") from None
 
 
 class _Decimal(_Scalar):
@@ -641,9 +653,13 @@ def _field_default(f: ir.Field, n: _Node) -> Any:
     raise ValueError(f"unknown default kind {k!r}")
 
 
+# Defaults made anew for every value: a time or a uuid of the moment, a mutable collection or struct.
+_FRESH_DEFAULTS = ("utc", "uuid1", "uuid4")
+
+
 class _Slot:
     """One field of a struct as its node walks it."""
-    __slots__ = ("default_cost", "end", "f", "name", "node", "offset", "own")
+    __slots__ = ("default_cost", "end", "f", "fixed", "name", "node", "offset", "own")
 
     def __init__(self, f: ir.Field, node: _Node, owner: str) -> None:
         self.f = f
@@ -653,9 +669,15 @@ class _Slot:
         self.end = f.offset + node.size
         self.own = f.owner == owner
         self.default_cost = ir.default_cost(f.type)
+        # an immutable default (a number, a string, a Decimal, a uuid constant) is made once and shared
+        # by every value that takes it: a dict of defaults holds no objects of its own but itself
+        # (docs/limits.md 9)
+        kind = f.default.kind
+        immutable = kind not in _FRESH_DEFAULTS and (kind != "none" or isinstance(node, (_Primitive, _Optional)))
+        self.fixed = _field_default(f, node) if immutable else MISSING
 
     def default(self) -> Any:
-        return _field_default(self.f, self.node)
+        return _field_default(self.f, self.node) if self.fixed is MISSING else self.fixed
 
 
 class _Struct(_Node):
@@ -1461,7 +1483,9 @@ class DynamicCodec:
             if not isinstance(d, dict) or "@type" not in d:
                 raise EncodeError("no type given and the value has no '@type'")
             type_ = str(d["@type"])
-        return self.node(self._type(type_)).undesc(d, "value")
+        t = self._type(type_)
+        # an EncodeError names the root type and the field path as the writers' do
+        return self.node(t).undesc(d, t.name if isinstance(t, ir.StructRef) else "value")
 
     def dumps_described(self, value: Any, type_: TypeArg, indent: int | None = None) -> str:
         """JSON text of :meth:`to_described` (floats exact, decimals with their scale)."""

@@ -53,7 +53,8 @@ _NOT_A_BYTE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _no_bytes(value: str) -> EncodeError:
+def lone_surrogate_error(value: str) -> EncodeError:
+    """The refusal of a str holding a surrogate that stands for no byte (every writer's)."""
     m = _NOT_A_BYTE.search(value)
     assert m is not None
     return EncodeError(f"string {value[:40]!r} holds the lone surrogate U+{ord(m.group()):04X}, which is "
@@ -68,7 +69,7 @@ def json_string(value: str) -> str:
     output is valid UTF-8 and reads back to the same bytes.
     """
     if not value.isascii() and _NOT_A_BYTE.search(value) is not None:
-        raise _no_bytes(value)
+        raise lone_surrogate_error(value)
     return '"' + value.translate(_ESCAPES) + '"'
 
 
