@@ -24,6 +24,9 @@ PRIMITIVES = {name: f"Fbe::Types::{name.upper()}" for name in ir.PRIMITIVE_SIZES
 DEFAULTS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "Fbe::Decimal::ZERO", "string": "+''",
             "bytes": "''.b", "uuid": "Fbe::Uuid::NIL"}
 UNSIGNED = {"int8": "uint8", "int16": "uint16", "int32": "uint32", "int64": "uint64"}
+FORMATS = {"bool": "C", "byte": "C", "char": "C", "wchar": "L<", "int8": "c", "uint8": "C", "int16": "s<",
+           "uint16": "S<", "int32": "l<", "uint32": "L<", "int64": "q<", "uint64": "Q<", "timestamp": "Q<",
+           "float": "e", "double": "E", "decimal": "Q<L<L<", "uuid": "a16"}
 COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
 
 
@@ -57,6 +60,41 @@ class Context:
         if isinstance(t, ir.Sequence):
             return f"Fbe::Types::Sequence.new(:{t.kind}, {self.codec(t.element)})"
         return f"Fbe::Types::Mapping.new(:{t.kind}, {self.codec(t.key)}, {self.codec(t.value)})"
+
+    def packed(self, t: ir.Type, value: str) -> tuple[str, str] | None:
+        """The Array#pack format of a scalar's slot and the Ruby expression of its checked value (None
+        for what its codec writes)."""
+        if isinstance(t, ir.EnumRef):
+            return FORMATS[wire(t)], f"{self.codec(t)}.wire({value})"
+        if not isinstance(t, ir.Primitive) or t.name not in FORMATS:
+            return None
+        if t.name == "bool":
+            return "C", f"{value} ? 1 : 0"
+        if t.name == "decimal":
+            return FORMATS[t.name], f"*Fbe::Decimal.encode({value})"
+        if t.name == "uuid":
+            return FORMATS[t.name], f"Fbe::Uuid.to_bytes({value})"
+        return FORMATS[t.name], f"{self.codec(t)}.check({value})"
+
+    def unpacks(self, run: plan.Run) -> bool:
+        """Whether String#unpack reads the run's fields as they are (no arrays)."""
+        return all(isinstance(fp.type, (ir.Primitive, ir.EnumRef)) for fp in run.fields)
+
+    def run_format(self, run: plan.Run) -> str:
+        """The String#unpack format of a run's fields."""
+        return counted([FORMATS[wire(fp.type) if isinstance(fp.type, ir.EnumRef) else fp.type.name]
+                        for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
+
+    def made(self, t: ir.Type, unpacked: str) -> str:
+        """The value of an unpacked scalar of type t."""
+        if isinstance(t, ir.EnumRef):
+            return f"{self.named(t.name)}.from_wire({unpacked})"
+        assert isinstance(t, ir.Primitive)
+        if t.name == "bool":
+            return f"{unpacked} != 0"
+        if t.name == "uuid":
+            return f"Fbe::Uuid.from_bytes({unpacked})"
+        return unpacked
 
     def value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
@@ -109,6 +147,11 @@ class Context:
         raise AssertionError(f"default {k} of {name}")
 
 
+def wire(t: ir.EnumRef | ir.Enum) -> str:
+    """The integer an enum is on the wire as; flags as the unsigned one of the same width."""
+    return UNSIGNED.get(t.wire, t.wire) if t.kind == "flags" else t.wire
+
+
 def integer(value: int) -> str:
     """An integer literal, its digits grouped by three from 5 digits on (RuboCop's Style/NumericLiterals)."""
     return f"{value:_}" if abs(value) >= 10000 else str(value)
@@ -150,6 +193,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
                 w.line(f"{ident} = {first[v.value]}")
         if e.values:
             w.blank()
+        entries(w, "BY_VALUE = {", [f"{integer(v)} => {first[v]}" for v in first], "}.freeze", " ")
         if flags:
             items = [f"['{v.name}', {integer(v.value)}]" for v in e.values]
             entries(w, "NAMES = [", items, "].freeze")
@@ -157,10 +201,8 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             names: dict[int, str] = {}
             for v in e.values:
                 names.setdefault(v.value, v.name)
-            entries(w, "BY_VALUE = {", [f"{integer(v)} => {first[v]}" for v in first], "}.freeze", " ")
             entries(w, "NAMES = {", [f"{integer(v)} => '{n}'" for v, n in names.items()], "}.freeze", " ")
-        wire = UNSIGNED.get(e.wire, e.wire) if flags else e.wire
-        w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[wire]})")
+        w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[wire(e)]})")
 
 
 def entries(w: CodeWriter, head: str, items: list[str], tail: str, pad: str = "") -> None:
@@ -208,12 +250,14 @@ def constant(w: CodeWriter, name: str, t: ir.Type, c: Context) -> None:
             w.line(a + ("," if k < len(args) - 1 else ""))
 
 
-def text_lines(w: CodeWriter, head: str, text: str, tail: str) -> None:
-    """`head'text'tail`, the text continued with backslashes over lines cut after its commas when
-    long, each part aligned under the first (RuboCop's Layout/LineEndStringConcatenationIndentation)."""
+def text_lines(w: CodeWriter, head: str, text: str, tail: str, parts: list[str] | None = None) -> None:
+    """`head'text'tail`, the text continued with backslashes over lines cut after its commas (or
+    between `parts`) when long, each part aligned under the first (RuboCop's
+    Layout/LineEndStringConcatenationIndentation)."""
     room = 120 - len(w.unit) * w.depth - len(head) - 2 - max(len(tail), 2)
-    parts = [p + "," for p in text.split(",")]
-    parts[-1] = parts[-1][:-1]
+    if parts is None:
+        parts = [p + "," for p in text.split(",")]
+        parts[-1] = parts[-1][:-1]
     lines = [""]
     for p in parts:
         if lines[-1] and len(lines[-1]) + len(p) > room:
@@ -302,12 +346,42 @@ def write_members(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str
 
 
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """The body with one Array#pack appended at the writer's end: the header, every scalar at its slot,
+    the offsets of the strings before the first field that writes out of line otherwise and their
+    blocks (their place is known); room for every other field, whose codec fills its slot after."""
     with w.block("def fbe_write(w)", "end"):
         w.line("w.enter(FBE_NAME)")
-        w.line("b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)")
+        w.line("b = w.size")
+        body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
+        blocks = Packed([], [])
+        after: list[str] = []
+        written = False              # a field before wrote out of line: the strings after it write later
+        place = ["FBE_BODY_SIZE"]    # where the next string's block goes, from b
+        at = 8
         for fp in p.fields:
             f = fp.field
-            w.line(f"{field_codec(c, s, f)}.write(w, b, b + {integer(fp.offset)}, @{idents[f.name]})")
+            assert fp.offset == at, (s.qualified, f.name)
+            at = fp.end
+            ivar = f"@{idents[f.name]}"
+            slot = c.packed(f.type, ivar)
+            if slot:
+                body.add(*slot)
+            elif ir.is_text(f.type) and not written:
+                text = f"{idents[f.name]}_bytes"
+                w.line(f"{text} = {field_codec(c, s, f)}.raw({ivar})")
+                body.add("L<", " + ".join(place))
+                blocks.add("L<", f"{text}.bytesize")
+                blocks.add("a*", text)
+                place += ["4", f"{text}.bytesize"]
+            else:
+                body.add(f"x{f.type.size}")
+                written = written or not ir.is_fixed(f.type)
+                after.append(f"{field_codec(c, s, f)}.write(w, b, b + {integer(fp.offset)}, {ivar})")
+        assert at == s.body_size or not p.fields, s.qualified
+        body.extend(blocks)
+        body.pack(w, "w.buffer")
+        for line in after:
+            w.line(line)
         w.line("w.leave")
         w.line("b")
     w.blank()
@@ -315,23 +389,96 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         if not p.fields:
             w.line("nil")
         before = 8   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
-        for fp in p.fields:
-            f = fp.field
-            read = f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
-            default = c.default(f.type, f.default)
-            ivar = f"@{idents[f.name]}"
-            if not fp.missing_cost:
-                chosen(w, ivar, f"n >= {integer(fp.end)}", read, default)
-                before = fp.end
+        for step in p.final_steps:
+            if isinstance(step, plan.Run) and c.unpacks(step):
+                with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
+                    unpack(w, c, step, idents, f"r.data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
+                    w.label("else")
+                    for fp in step.fields:
+                        before = read_field(w, c, s, fp, idents, before)
                 continue
-            with w.block(f"if n >= {integer(fp.end)}", "end"):
-                w.line(f"{ivar} = {read}")
-                w.label("else")
-                if fp.missing_cost:
-                    w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
-                w.line(f"{ivar} = {default}")
-            before = fp.end
+            for fp in step.fields if isinstance(step, plan.Run) else (step,):
+                before = read_field(w, c, s, fp, idents, before)
     w.blank()
+
+
+class Packed:
+    """The formats and values of one Array#pack."""
+
+    def __init__(self, formats: list[str], values: list[str]) -> None:
+        self.formats = formats
+        self.values = values
+
+    def add(self, format: str, value: str | None = None) -> None:
+        self.formats.append(format)
+        if value is not None:
+            self.values.append(value)
+
+    def extend(self, other: Packed) -> None:
+        self.formats += other.formats
+        self.values += other.values
+
+    def pack(self, w: CodeWriter, buffer: str) -> None:
+        """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long."""
+        if self.values:
+            items = list(self.values)
+            tail = f"].pack('{counted(self.formats)}', buffer: {buffer})"
+            if len(w.unit) * w.depth + 1 + len(items[-1]) + len(tail) > 120:
+                text_lines(w, "pack_format = ", "", "", directives(counted(self.formats)))
+                tail = f"].pack(pack_format, buffer: {buffer})"
+            items[-1] += tail
+            aligned(w, "[", items)
+        self.formats, self.values = [], []
+
+
+def counted(formats: list[str]) -> str:
+    """A pack format of directives, each repeated one counted (`CCEE` is `C2E2`, `x4x5` is `x9`)."""
+    out: list[tuple[str, int]] = []    # (directive, count); a string's ('a16', 'a*') is never merged
+    for d in (d for f in formats for d in directives(f)):
+        bare = d.rstrip("0123456789")
+        if out and out[-1][0] == bare and (bare == "x" or bare == d) and not bare.startswith("a"):
+            out[-1] = (bare, out[-1][1] + int(d[len(bare):] or 1))
+        else:
+            out.append((d, 1) if d.startswith("a") else (bare, int(d[len(bare):] or 1)))
+    return "".join(d if n == 1 else f"{d}{n}" for d, n in out)
+
+
+def directives(format: str) -> list[str]:
+    """The directives of a pack format, each with its count (`l<`, `x9`, `a*`)."""
+    return re.findall(r"[a-zA-Z]<?(?:\d+|\*)?", format)
+
+
+def unpack(w: CodeWriter, c: Context, run: plan.Run, idents: dict[str, str], unpacked: str) -> None:
+    """The fields of a run from one String#unpack, each made the value of its type."""
+    ivars = [f"@{idents[fp.field.name]}" for fp in run.fields]
+    line = f"{', '.join(ivars)} = {unpacked}"
+    if len(w.unit) * w.depth + len(line) <= 120:
+        w.line(line)
+        for fp, ivar in zip(run.fields, ivars):
+            made = c.made(fp.field.type, ivar)
+            if made != ivar:
+                w.line(f"{ivar} = {made}")
+        return
+    w.line(f"values = {unpacked}")
+    for k, (fp, ivar) in enumerate(zip(run.fields, ivars)):
+        w.line(f"{ivar} = {c.made(fp.field.type, f'values[{k}]')}")
+
+
+def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, idents: dict[str, str], before: int) -> int:
+    """One field of a versioned body, or its default when the body ends before it; returns its end."""
+    f = fp.field
+    read = f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
+    default = c.default(f.type, f.default)
+    ivar = f"@{idents[f.name]}"
+    if not fp.missing_cost:
+        chosen(w, ivar, f"n >= {integer(fp.end)}", read, default)
+        return fp.end
+    with w.block(f"if n >= {integer(fp.end)}", "end"):
+        w.line(f"{ivar} = {read}")
+        w.label("else")
+        w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
+        w.line(f"{ivar} = {default}")
+    return fp.end
 
 
 def chosen(w: CodeWriter, target: str, condition: str, then: str, otherwise: str) -> None:
@@ -353,11 +500,26 @@ def chosen(w: CodeWriter, target: str, condition: str, then: str, otherwise: str
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """The fields appended in order: each stretch of scalars and strings with one Array#pack, every
+    other field by its codec."""
     with w.block("def fbe_write_final(w)", "end"):
         w.line("w.enter(FBE_NAME)")
+        stretch = Packed([], [])
         for fp in p.fields:
             f = fp.field
-            w.line(f"{field_codec(c, s, f)}.fwrite(w, @{idents[f.name]})")
+            ivar = f"@{idents[f.name]}"
+            slot = c.packed(f.type, ivar)
+            if slot:
+                stretch.add(*slot)
+            elif ir.is_text(f.type):
+                text = f"{idents[f.name]}_bytes"
+                w.line(f"{text} = {field_codec(c, s, f)}.raw({ivar})")
+                stretch.add("L<", f"{text}.bytesize")
+                stretch.add("a*", text)
+            else:
+                stretch.pack(w, "w.buffer")
+                w.line(f"{field_codec(c, s, f)}.fwrite(w, {ivar})")
+        stretch.pack(w, "w.buffer")
         w.line("w.leave")
     w.blank()
     with w.block("def fbe_read_final_fields(r)" if p.final_steps else "def fbe_read_final_fields(_r)", "end"):
@@ -366,6 +528,9 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
         for step in p.final_steps:
             if isinstance(step, plan.Run):
                 text_lines(w, f"run = r.run({integer(step.size)}, ", step.description, ")")
+                if c.unpacks(step):
+                    unpack(w, c, step, idents, f"r.data.unpack('{c.run_format(step)}', offset: run)")
+                    continue
                 for fp, at in zip(step.fields, step.at):
                     f = fp.field
                     w.line(f"@{idents[f.name]} = {field_codec(c, s, f)}.read(r, run, run + {integer(at)}, '{f.name}')")

@@ -64,7 +64,8 @@ module Fbe
   end
 
   # The base of generated flags: a value of bits (`State::GOOD | State::BROKEN`), undeclared bits
-  # kept. A generated flags class defines NAMES: [[name, bits], ...] in declaration order,
+  # kept. A generated flags class defines BY_VALUE (bits => first declared constant of them),
+  # NAMES: [[name, bits], ...] in declaration order,
   # BITS, the width of its wire integer, and SIGNED, whether that integer is signed.
   class Flags
     include WireValue
@@ -74,8 +75,9 @@ module Fbe
       freeze
     end
 
+    # The value of wire bits: the first declared constant of them, else a new value.
     def self.from_wire(value)
-      new(value)
+      self::BY_VALUE[value] || new(value)
     end
 
     def self.default

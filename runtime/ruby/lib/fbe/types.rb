@@ -24,14 +24,17 @@ module Fbe
         @format = format
         @size = @fmin = @share = @cost = size
         @range = range
+        @min = range&.min
+        @max = range&.max
       end
 
       def default
         0
       end
 
+      # The value, when it is an Integer the type holds (what generated writers pack).
       def check(value)
-        return value if value.is_a?(::Integer) && @range.cover?(value)
+        return value if value.is_a?(::Integer) && value >= @min && value <= @max
 
         raise EncodeError, "#{@name} value #{value.inspect} out of range #{@range}"
       end
@@ -326,17 +329,19 @@ module Fbe
         raise EncodeError, "#{@what} expected, got #{value.inspect}"
       end
 
-      def bytes(value)
+      # The String whose bytes are written: the value itself unless a string of another encoding than
+      # UTF-8 (or binary) must be converted (what generated writers pack with 'a*').
+      def raw(value)
         check(value)
-        return value.b if @binary || value.encoding == Encoding::UTF_8 || value.encoding == Encoding::BINARY
+        return value if @binary || value.encoding == Encoding::UTF_8 || value.encoding == Encoding::BINARY
 
-        value.encode(Encoding::UTF_8).b
+        value.encode(Encoding::UTF_8)
       end
 
       def write(w, base, pos, value)
-        b = bytes(value)
+        b = raw(value)
         w.put_u32(pos, w.size - base)
-        w << [b.bytesize].pack('L<') << b
+        [b.bytesize, b].pack('L<a*', buffer: w.buffer)
       end
 
       def read(r, base, pos, field)
@@ -347,8 +352,8 @@ module Fbe
       end
 
       def fwrite(w, value)
-        b = bytes(value)
-        w << [b.bytesize].pack('L<') << b
+        b = raw(value)
+        [b.bytesize, b].pack('L<a*', buffer: w.buffer)
       end
 
       def fread(r, field)
@@ -396,6 +401,11 @@ module Fbe
 
       def default
         @type.default
+      end
+
+      # The wire integer of a value (what generated writers pack).
+      def wire(value)
+        @wire.check(value.to_i)
       end
 
       def write(w, base, pos, value)
