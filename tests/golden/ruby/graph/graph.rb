@@ -41,10 +41,10 @@ module Graph
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @name)
-      Fbe::Types::INT64.write(w, b, b + 16, @value)
+      b = w.size
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, Fbe::Types::INT64.check(@value),
+       name_bytes.bytesize, name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
       T_OUT_EDGES.write(w, b, b + 24, @out_edges)
       w.leave
       b
@@ -59,9 +59,9 @@ module Graph
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @name)
-      Fbe::Types::INT64.fwrite(w, @value)
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
+       Fbe::Types::INT64.check(@value)].pack('l<L<a*q<', buffer: w.buffer)
       T_OUT_EDGES.fwrite(w, @out_edges)
       w.leave
     end
@@ -134,33 +134,33 @@ module Graph
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @source)
-      Fbe::Types::INT32.write(w, b, b + 12, @target)
-      Fbe::Types::INT32.write(w, b, b + 16, @weight)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
+       Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-      @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-      @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      if n >= 20
+        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+      else
+        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
+        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
+        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @source)
-      Fbe::Types::INT32.fwrite(w, @target)
-      Fbe::Types::INT32.fwrite(w, @weight)
+      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
+       Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source = Fbe::Types::INT32.read(r, run, run + 0, 'source')
-      @target = Fbe::Types::INT32.read(r, run, run + 4, 'target')
-      @weight = Fbe::Types::INT32.read(r, run, run + 8, 'weight')
+      @source, @target, @weight = r.data.unpack('l<3', offset: run)
     end
 
     def fbe_text(out)
@@ -220,7 +220,8 @@ module Graph
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_NODES.write(w, b, b + 8, @nodes)
       T_EDGES.write(w, b, b + 12, @edges)
       w.leave

@@ -35,9 +35,10 @@ module Recursive
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @label)
+      b = w.size
+      label_bytes = Fbe::Types::STRING.raw(@label)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, label_bytes.bytesize,
+       label_bytes].pack('L<2l<L<x4L<a*', buffer: w.buffer)
       T_CHILDREN.write(w, b, b + 16, @children)
       w.leave
       b
@@ -51,8 +52,8 @@ module Recursive
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @label)
+      label_bytes = Fbe::Types::STRING.raw(@label)
+      [Fbe::Types::INT32.check(@id), label_bytes.bytesize, label_bytes].pack('l<L<a*', buffer: w.buffer)
       T_CHILDREN.fwrite(w, @children)
       w.leave
     end

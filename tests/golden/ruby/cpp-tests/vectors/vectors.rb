@@ -34,33 +34,33 @@ module Vectors
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @source)
-      Fbe::Types::INT32.write(w, b, b + 12, @target)
-      Fbe::Types::INT32.write(w, b, b + 16, @weight)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
+       Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-      @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-      @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      if n >= 20
+        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+      else
+        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
+        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
+        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @source)
-      Fbe::Types::INT32.fwrite(w, @target)
-      Fbe::Types::INT32.fwrite(w, @weight)
+      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
+       Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source = Fbe::Types::INT32.read(r, run, run + 0, 'source')
-      @target = Fbe::Types::INT32.read(r, run, run + 4, 'target')
-      @weight = Fbe::Types::INT32.read(r, run, run + 8, 'weight')
+      @source, @target, @weight = r.data.unpack('l<3', offset: run)
     end
 
     def fbe_text(out)
@@ -119,33 +119,34 @@ module Vectors
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::BOOL.write(w, b, b + 8, @flag)
-      Fbe::Types::INT64.write(w, b, b + 9, @x)
-      Fbe::Types::INT16.write(w, b, b + 17, @y)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x),
+       Fbe::Types::INT16.check(@y)].pack('L<2Cq<s<', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
-      @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
-      @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
+      if n >= 19
+        @flag, @x, @y = r.data.unpack('Cq<s<', offset: b + 8)
+        @flag = @flag != 0
+      else
+        @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
+        @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
+        @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::BOOL.fwrite(w, @flag)
-      Fbe::Types::INT64.fwrite(w, @x)
-      Fbe::Types::INT16.fwrite(w, @y)
+      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y)].pack('Cq<s<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(11, 'flag=1,x=8,y=2')
-      @flag = Fbe::Types::BOOL.read(r, run, run + 0, 'flag')
-      @x = Fbe::Types::INT64.read(r, run, run + 1, 'x')
-      @y = Fbe::Types::INT16.read(r, run, run + 9, 'y')
+      @flag, @x, @y = r.data.unpack('Cq<s<', offset: run)
+      @flag = @flag != 0
     end
 
     def fbe_text(out)
@@ -206,37 +207,36 @@ module Vectors
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::BOOL.write(w, b, b + 8, @flag)
-      Fbe::Types::INT64.write(w, b, b + 9, @x)
-      Fbe::Types::INT16.write(w, b, b + 17, @y)
-      Fbe::Types::DOUBLE.write(w, b, b + 19, @z)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
+       Fbe::Types::DOUBLE.check(@z)].pack('L<2Cq<s<E', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
-      @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
-      @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
-      @z = n >= 27 ? Fbe::Types::DOUBLE.read(r, b, b + 19, 'z') : 0.0
+      if n >= 27
+        @flag, @x, @y, @z = r.data.unpack('Cq<s<E', offset: b + 8)
+        @flag = @flag != 0
+      else
+        @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
+        @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
+        @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
+        @z = n >= 27 ? Fbe::Types::DOUBLE.read(r, b, b + 19, 'z') : 0.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::BOOL.fwrite(w, @flag)
-      Fbe::Types::INT64.fwrite(w, @x)
-      Fbe::Types::INT16.fwrite(w, @y)
-      Fbe::Types::DOUBLE.fwrite(w, @z)
+      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
+       Fbe::Types::DOUBLE.check(@z)].pack('Cq<s<E', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(19, 'flag=1,x=8,y=2,z=8')
-      @flag = Fbe::Types::BOOL.read(r, run, run + 0, 'flag')
-      @x = Fbe::Types::INT64.read(r, run, run + 1, 'x')
-      @y = Fbe::Types::INT16.read(r, run, run + 9, 'y')
-      @z = Fbe::Types::DOUBLE.read(r, run, run + 11, 'z')
+      @flag, @x, @y, @z = r.data.unpack('Cq<s<E', offset: run)
+      @flag = @flag != 0
     end
 
     def fbe_text(out)
@@ -296,8 +296,9 @@ module Vectors
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @name)
+      b = w.size
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer: w.buffer)
       T_VALUES.write(w, b, b + 12, @values)
       w.leave
       b
@@ -310,7 +311,8 @@ module Vectors
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @name)
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [name_bytes.bytesize, name_bytes].pack('L<a*', buffer: w.buffer)
       T_VALUES.fwrite(w, @values)
       w.leave
     end
@@ -387,7 +389,8 @@ module Vectors
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x24', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       T_POINTS.write(w, b, b + 12, @points)
       T_INTS.write(w, b, b + 16, @ints)

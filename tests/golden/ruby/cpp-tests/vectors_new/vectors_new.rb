@@ -40,36 +40,37 @@ module VectorsNew
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @source)
-      Fbe::Types::INT32.write(w, b, b + 12, @target)
-      Fbe::Types::INT32.write(w, b, b + 16, @weight)
-      Fbe::Types::STRING.write(w, b, b + 20, @note)
+      b = w.size
+      note_bytes = Fbe::Types::STRING.raw(@note)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
+       Fbe::Types::INT32.check(@weight), FBE_BODY_SIZE, note_bytes.bytesize,
+       note_bytes].pack('L<2l<3L<2a*', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-      @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-      @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      if n >= 20
+        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+      else
+        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
+        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
+        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+      end
       @note = n >= 24 ? Fbe::Types::STRING.read(r, b, b + 20, 'note') : +''
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @source)
-      Fbe::Types::INT32.fwrite(w, @target)
-      Fbe::Types::INT32.fwrite(w, @weight)
-      Fbe::Types::STRING.fwrite(w, @note)
+      note_bytes = Fbe::Types::STRING.raw(@note)
+      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target), Fbe::Types::INT32.check(@weight),
+       note_bytes.bytesize, note_bytes].pack('l<3L<a*', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source = Fbe::Types::INT32.read(r, run, run + 0, 'source')
-      @target = Fbe::Types::INT32.read(r, run, run + 4, 'target')
-      @weight = Fbe::Types::INT32.read(r, run, run + 8, 'weight')
+      @source, @target, @weight = r.data.unpack('l<3', offset: run)
       @note = Fbe::Types::STRING.fread(r, 'note')
     end
 
@@ -133,7 +134,8 @@ module VectorsNew
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       w.leave
       b

@@ -32,8 +32,8 @@ module VectorsOld
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @source)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -44,7 +44,7 @@ module VectorsOld
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @source)
+      [Fbe::Types::INT32.check(@source)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -97,7 +97,8 @@ module VectorsOld
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       w.leave
       b

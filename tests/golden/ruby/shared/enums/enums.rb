@@ -550,214 +550,198 @@ module Enums
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      EnumByte::FBE_TYPE.write(w, b, b + 8, @byte0)
-      EnumByte::FBE_TYPE.write(w, b, b + 9, @byte1)
-      EnumByte::FBE_TYPE.write(w, b, b + 10, @byte2)
-      EnumByte::FBE_TYPE.write(w, b, b + 11, @byte3)
-      EnumByte::FBE_TYPE.write(w, b, b + 12, @byte4)
-      EnumByte::FBE_TYPE.write(w, b, b + 13, @byte5)
-      EnumChar::FBE_TYPE.write(w, b, b + 14, @char0)
-      EnumChar::FBE_TYPE.write(w, b, b + 15, @char1)
-      EnumChar::FBE_TYPE.write(w, b, b + 16, @char2)
-      EnumChar::FBE_TYPE.write(w, b, b + 17, @char3)
-      EnumChar::FBE_TYPE.write(w, b, b + 18, @char4)
-      EnumChar::FBE_TYPE.write(w, b, b + 19, @char5)
-      EnumWChar::FBE_TYPE.write(w, b, b + 20, @wchar0)
-      EnumWChar::FBE_TYPE.write(w, b, b + 24, @wchar1)
-      EnumWChar::FBE_TYPE.write(w, b, b + 28, @wchar2)
-      EnumWChar::FBE_TYPE.write(w, b, b + 32, @wchar3)
-      EnumWChar::FBE_TYPE.write(w, b, b + 36, @wchar4)
-      EnumWChar::FBE_TYPE.write(w, b, b + 40, @wchar5)
-      EnumInt8::FBE_TYPE.write(w, b, b + 44, @int8b0)
-      EnumInt8::FBE_TYPE.write(w, b, b + 45, @int8b1)
-      EnumInt8::FBE_TYPE.write(w, b, b + 46, @int8b2)
-      EnumInt8::FBE_TYPE.write(w, b, b + 47, @int8b3)
-      EnumInt8::FBE_TYPE.write(w, b, b + 48, @int8b4)
-      EnumInt8::FBE_TYPE.write(w, b, b + 49, @int8b5)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 50, @uint8b0)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 51, @uint8b1)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 52, @uint8b2)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 53, @uint8b3)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 54, @uint8b4)
-      EnumUInt8::FBE_TYPE.write(w, b, b + 55, @uint8b5)
-      EnumInt16::FBE_TYPE.write(w, b, b + 56, @int16b0)
-      EnumInt16::FBE_TYPE.write(w, b, b + 58, @int16b1)
-      EnumInt16::FBE_TYPE.write(w, b, b + 60, @int16b2)
-      EnumInt16::FBE_TYPE.write(w, b, b + 62, @int16b3)
-      EnumInt16::FBE_TYPE.write(w, b, b + 64, @int16b4)
-      EnumInt16::FBE_TYPE.write(w, b, b + 66, @int16b5)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 68, @uint16b0)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 70, @uint16b1)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 72, @uint16b2)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 74, @uint16b3)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 76, @uint16b4)
-      EnumUInt16::FBE_TYPE.write(w, b, b + 78, @uint16b5)
-      EnumInt32::FBE_TYPE.write(w, b, b + 80, @int32b0)
-      EnumInt32::FBE_TYPE.write(w, b, b + 84, @int32b1)
-      EnumInt32::FBE_TYPE.write(w, b, b + 88, @int32b2)
-      EnumInt32::FBE_TYPE.write(w, b, b + 92, @int32b3)
-      EnumInt32::FBE_TYPE.write(w, b, b + 96, @int32b4)
-      EnumInt32::FBE_TYPE.write(w, b, b + 100, @int32b5)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 104, @uint32b0)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 108, @uint32b1)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 112, @uint32b2)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 116, @uint32b3)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 120, @uint32b4)
-      EnumUInt32::FBE_TYPE.write(w, b, b + 124, @uint32b5)
-      EnumInt64::FBE_TYPE.write(w, b, b + 128, @int64b0)
-      EnumInt64::FBE_TYPE.write(w, b, b + 136, @int64b1)
-      EnumInt64::FBE_TYPE.write(w, b, b + 144, @int64b2)
-      EnumInt64::FBE_TYPE.write(w, b, b + 152, @int64b3)
-      EnumInt64::FBE_TYPE.write(w, b, b + 160, @int64b4)
-      EnumInt64::FBE_TYPE.write(w, b, b + 168, @int64b5)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 176, @uint64b0)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 184, @uint64b1)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 192, @uint64b2)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 200, @uint64b3)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 208, @uint64b4)
-      EnumUInt64::FBE_TYPE.write(w, b, b + 216, @uint64b5)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1),
+       EnumByte::FBE_TYPE.wire(@byte2), EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4),
+       EnumByte::FBE_TYPE.wire(@byte5), EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1),
+       EnumChar::FBE_TYPE.wire(@char2), EnumChar::FBE_TYPE.wire(@char3), EnumChar::FBE_TYPE.wire(@char4),
+       EnumChar::FBE_TYPE.wire(@char5), EnumWChar::FBE_TYPE.wire(@wchar0), EnumWChar::FBE_TYPE.wire(@wchar1),
+       EnumWChar::FBE_TYPE.wire(@wchar2), EnumWChar::FBE_TYPE.wire(@wchar3), EnumWChar::FBE_TYPE.wire(@wchar4),
+       EnumWChar::FBE_TYPE.wire(@wchar5), EnumInt8::FBE_TYPE.wire(@int8b0), EnumInt8::FBE_TYPE.wire(@int8b1),
+       EnumInt8::FBE_TYPE.wire(@int8b2), EnumInt8::FBE_TYPE.wire(@int8b3), EnumInt8::FBE_TYPE.wire(@int8b4),
+       EnumInt8::FBE_TYPE.wire(@int8b5), EnumUInt8::FBE_TYPE.wire(@uint8b0), EnumUInt8::FBE_TYPE.wire(@uint8b1),
+       EnumUInt8::FBE_TYPE.wire(@uint8b2), EnumUInt8::FBE_TYPE.wire(@uint8b3), EnumUInt8::FBE_TYPE.wire(@uint8b4),
+       EnumUInt8::FBE_TYPE.wire(@uint8b5), EnumInt16::FBE_TYPE.wire(@int16b0), EnumInt16::FBE_TYPE.wire(@int16b1),
+       EnumInt16::FBE_TYPE.wire(@int16b2), EnumInt16::FBE_TYPE.wire(@int16b3), EnumInt16::FBE_TYPE.wire(@int16b4),
+       EnumInt16::FBE_TYPE.wire(@int16b5), EnumUInt16::FBE_TYPE.wire(@uint16b0), EnumUInt16::FBE_TYPE.wire(@uint16b1),
+       EnumUInt16::FBE_TYPE.wire(@uint16b2), EnumUInt16::FBE_TYPE.wire(@uint16b3), EnumUInt16::FBE_TYPE.wire(@uint16b4),
+       EnumUInt16::FBE_TYPE.wire(@uint16b5), EnumInt32::FBE_TYPE.wire(@int32b0), EnumInt32::FBE_TYPE.wire(@int32b1),
+       EnumInt32::FBE_TYPE.wire(@int32b2), EnumInt32::FBE_TYPE.wire(@int32b3), EnumInt32::FBE_TYPE.wire(@int32b4),
+       EnumInt32::FBE_TYPE.wire(@int32b5), EnumUInt32::FBE_TYPE.wire(@uint32b0), EnumUInt32::FBE_TYPE.wire(@uint32b1),
+       EnumUInt32::FBE_TYPE.wire(@uint32b2), EnumUInt32::FBE_TYPE.wire(@uint32b3), EnumUInt32::FBE_TYPE.wire(@uint32b4),
+       EnumUInt32::FBE_TYPE.wire(@uint32b5), EnumInt64::FBE_TYPE.wire(@int64b0), EnumInt64::FBE_TYPE.wire(@int64b1),
+       EnumInt64::FBE_TYPE.wire(@int64b2), EnumInt64::FBE_TYPE.wire(@int64b3), EnumInt64::FBE_TYPE.wire(@int64b4),
+       EnumInt64::FBE_TYPE.wire(@int64b5), EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1),
+       EnumUInt64::FBE_TYPE.wire(@uint64b2), EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
+       EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @byte0 = n >= 9 ? EnumByte::FBE_TYPE.read(r, b, b + 8, 'byte0') : EnumByte::ENUM_VALUE_0
-      @byte1 = n >= 10 ? EnumByte::FBE_TYPE.read(r, b, b + 9, 'byte1') : EnumByte::ENUM_VALUE_1
-      @byte2 = n >= 11 ? EnumByte::FBE_TYPE.read(r, b, b + 10, 'byte2') : EnumByte::ENUM_VALUE_2
-      @byte3 = n >= 12 ? EnumByte::FBE_TYPE.read(r, b, b + 11, 'byte3') : EnumByte::ENUM_VALUE_3
-      @byte4 = n >= 13 ? EnumByte::FBE_TYPE.read(r, b, b + 12, 'byte4') : EnumByte::ENUM_VALUE_4
-      @byte5 = n >= 14 ? EnumByte::FBE_TYPE.read(r, b, b + 13, 'byte5') : EnumByte::ENUM_VALUE_5
-      @char0 = n >= 15 ? EnumChar::FBE_TYPE.read(r, b, b + 14, 'char0') : EnumChar::ENUM_VALUE_0
-      @char1 = n >= 16 ? EnumChar::FBE_TYPE.read(r, b, b + 15, 'char1') : EnumChar::ENUM_VALUE_1
-      @char2 = n >= 17 ? EnumChar::FBE_TYPE.read(r, b, b + 16, 'char2') : EnumChar::ENUM_VALUE_2
-      @char3 = n >= 18 ? EnumChar::FBE_TYPE.read(r, b, b + 17, 'char3') : EnumChar::ENUM_VALUE_3
-      @char4 = n >= 19 ? EnumChar::FBE_TYPE.read(r, b, b + 18, 'char4') : EnumChar::ENUM_VALUE_4
-      @char5 = n >= 20 ? EnumChar::FBE_TYPE.read(r, b, b + 19, 'char5') : EnumChar::ENUM_VALUE_5
-      @wchar0 = n >= 24 ? EnumWChar::FBE_TYPE.read(r, b, b + 20, 'wchar0') : EnumWChar::ENUM_VALUE_0
-      @wchar1 = n >= 28 ? EnumWChar::FBE_TYPE.read(r, b, b + 24, 'wchar1') : EnumWChar::ENUM_VALUE_1
-      @wchar2 = n >= 32 ? EnumWChar::FBE_TYPE.read(r, b, b + 28, 'wchar2') : EnumWChar::ENUM_VALUE_2
-      @wchar3 = n >= 36 ? EnumWChar::FBE_TYPE.read(r, b, b + 32, 'wchar3') : EnumWChar::ENUM_VALUE_3
-      @wchar4 = n >= 40 ? EnumWChar::FBE_TYPE.read(r, b, b + 36, 'wchar4') : EnumWChar::ENUM_VALUE_4
-      @wchar5 = n >= 44 ? EnumWChar::FBE_TYPE.read(r, b, b + 40, 'wchar5') : EnumWChar::ENUM_VALUE_5
-      @int8b0 = n >= 45 ? EnumInt8::FBE_TYPE.read(r, b, b + 44, 'int8b0') : EnumInt8::ENUM_VALUE_0
-      @int8b1 = n >= 46 ? EnumInt8::FBE_TYPE.read(r, b, b + 45, 'int8b1') : EnumInt8::ENUM_VALUE_1
-      @int8b2 = n >= 47 ? EnumInt8::FBE_TYPE.read(r, b, b + 46, 'int8b2') : EnumInt8::ENUM_VALUE_2
-      @int8b3 = n >= 48 ? EnumInt8::FBE_TYPE.read(r, b, b + 47, 'int8b3') : EnumInt8::ENUM_VALUE_3
-      @int8b4 = n >= 49 ? EnumInt8::FBE_TYPE.read(r, b, b + 48, 'int8b4') : EnumInt8::ENUM_VALUE_4
-      @int8b5 = n >= 50 ? EnumInt8::FBE_TYPE.read(r, b, b + 49, 'int8b5') : EnumInt8::ENUM_VALUE_5
-      @uint8b0 = n >= 51 ? EnumUInt8::FBE_TYPE.read(r, b, b + 50, 'uint8b0') : EnumUInt8::ENUM_VALUE_0
-      @uint8b1 = n >= 52 ? EnumUInt8::FBE_TYPE.read(r, b, b + 51, 'uint8b1') : EnumUInt8::ENUM_VALUE_1
-      @uint8b2 = n >= 53 ? EnumUInt8::FBE_TYPE.read(r, b, b + 52, 'uint8b2') : EnumUInt8::ENUM_VALUE_2
-      @uint8b3 = n >= 54 ? EnumUInt8::FBE_TYPE.read(r, b, b + 53, 'uint8b3') : EnumUInt8::ENUM_VALUE_3
-      @uint8b4 = n >= 55 ? EnumUInt8::FBE_TYPE.read(r, b, b + 54, 'uint8b4') : EnumUInt8::ENUM_VALUE_4
-      @uint8b5 = n >= 56 ? EnumUInt8::FBE_TYPE.read(r, b, b + 55, 'uint8b5') : EnumUInt8::ENUM_VALUE_5
-      @int16b0 = n >= 58 ? EnumInt16::FBE_TYPE.read(r, b, b + 56, 'int16b0') : EnumInt16::ENUM_VALUE_0
-      @int16b1 = n >= 60 ? EnumInt16::FBE_TYPE.read(r, b, b + 58, 'int16b1') : EnumInt16::ENUM_VALUE_1
-      @int16b2 = n >= 62 ? EnumInt16::FBE_TYPE.read(r, b, b + 60, 'int16b2') : EnumInt16::ENUM_VALUE_2
-      @int16b3 = n >= 64 ? EnumInt16::FBE_TYPE.read(r, b, b + 62, 'int16b3') : EnumInt16::ENUM_VALUE_3
-      @int16b4 = n >= 66 ? EnumInt16::FBE_TYPE.read(r, b, b + 64, 'int16b4') : EnumInt16::ENUM_VALUE_4
-      @int16b5 = n >= 68 ? EnumInt16::FBE_TYPE.read(r, b, b + 66, 'int16b5') : EnumInt16::ENUM_VALUE_5
-      @uint16b0 = n >= 70 ? EnumUInt16::FBE_TYPE.read(r, b, b + 68, 'uint16b0') : EnumUInt16::ENUM_VALUE_0
-      @uint16b1 = n >= 72 ? EnumUInt16::FBE_TYPE.read(r, b, b + 70, 'uint16b1') : EnumUInt16::ENUM_VALUE_1
-      @uint16b2 = n >= 74 ? EnumUInt16::FBE_TYPE.read(r, b, b + 72, 'uint16b2') : EnumUInt16::ENUM_VALUE_2
-      @uint16b3 = n >= 76 ? EnumUInt16::FBE_TYPE.read(r, b, b + 74, 'uint16b3') : EnumUInt16::ENUM_VALUE_3
-      @uint16b4 = n >= 78 ? EnumUInt16::FBE_TYPE.read(r, b, b + 76, 'uint16b4') : EnumUInt16::ENUM_VALUE_4
-      @uint16b5 = n >= 80 ? EnumUInt16::FBE_TYPE.read(r, b, b + 78, 'uint16b5') : EnumUInt16::ENUM_VALUE_5
-      @int32b0 = n >= 84 ? EnumInt32::FBE_TYPE.read(r, b, b + 80, 'int32b0') : EnumInt32::ENUM_VALUE_0
-      @int32b1 = n >= 88 ? EnumInt32::FBE_TYPE.read(r, b, b + 84, 'int32b1') : EnumInt32::ENUM_VALUE_1
-      @int32b2 = n >= 92 ? EnumInt32::FBE_TYPE.read(r, b, b + 88, 'int32b2') : EnumInt32::ENUM_VALUE_2
-      @int32b3 = n >= 96 ? EnumInt32::FBE_TYPE.read(r, b, b + 92, 'int32b3') : EnumInt32::ENUM_VALUE_3
-      @int32b4 = n >= 100 ? EnumInt32::FBE_TYPE.read(r, b, b + 96, 'int32b4') : EnumInt32::ENUM_VALUE_4
-      @int32b5 = n >= 104 ? EnumInt32::FBE_TYPE.read(r, b, b + 100, 'int32b5') : EnumInt32::ENUM_VALUE_5
-      @uint32b0 = n >= 108 ? EnumUInt32::FBE_TYPE.read(r, b, b + 104, 'uint32b0') : EnumUInt32::ENUM_VALUE_0
-      @uint32b1 = n >= 112 ? EnumUInt32::FBE_TYPE.read(r, b, b + 108, 'uint32b1') : EnumUInt32::ENUM_VALUE_1
-      @uint32b2 = n >= 116 ? EnumUInt32::FBE_TYPE.read(r, b, b + 112, 'uint32b2') : EnumUInt32::ENUM_VALUE_2
-      @uint32b3 = n >= 120 ? EnumUInt32::FBE_TYPE.read(r, b, b + 116, 'uint32b3') : EnumUInt32::ENUM_VALUE_3
-      @uint32b4 = n >= 124 ? EnumUInt32::FBE_TYPE.read(r, b, b + 120, 'uint32b4') : EnumUInt32::ENUM_VALUE_4
-      @uint32b5 = n >= 128 ? EnumUInt32::FBE_TYPE.read(r, b, b + 124, 'uint32b5') : EnumUInt32::ENUM_VALUE_5
-      @int64b0 = n >= 136 ? EnumInt64::FBE_TYPE.read(r, b, b + 128, 'int64b0') : EnumInt64::ENUM_VALUE_0
-      @int64b1 = n >= 144 ? EnumInt64::FBE_TYPE.read(r, b, b + 136, 'int64b1') : EnumInt64::ENUM_VALUE_1
-      @int64b2 = n >= 152 ? EnumInt64::FBE_TYPE.read(r, b, b + 144, 'int64b2') : EnumInt64::ENUM_VALUE_2
-      @int64b3 = n >= 160 ? EnumInt64::FBE_TYPE.read(r, b, b + 152, 'int64b3') : EnumInt64::ENUM_VALUE_3
-      @int64b4 = n >= 168 ? EnumInt64::FBE_TYPE.read(r, b, b + 160, 'int64b4') : EnumInt64::ENUM_VALUE_4
-      @int64b5 = n >= 176 ? EnumInt64::FBE_TYPE.read(r, b, b + 168, 'int64b5') : EnumInt64::ENUM_VALUE_5
-      @uint64b0 = n >= 184 ? EnumUInt64::FBE_TYPE.read(r, b, b + 176, 'uint64b0') : EnumUInt64::ENUM_VALUE_0
-      @uint64b1 = n >= 192 ? EnumUInt64::FBE_TYPE.read(r, b, b + 184, 'uint64b1') : EnumUInt64::ENUM_VALUE_1
-      @uint64b2 = n >= 200 ? EnumUInt64::FBE_TYPE.read(r, b, b + 192, 'uint64b2') : EnumUInt64::ENUM_VALUE_2
-      @uint64b3 = n >= 208 ? EnumUInt64::FBE_TYPE.read(r, b, b + 200, 'uint64b3') : EnumUInt64::ENUM_VALUE_3
-      @uint64b4 = n >= 216 ? EnumUInt64::FBE_TYPE.read(r, b, b + 208, 'uint64b4') : EnumUInt64::ENUM_VALUE_4
-      @uint64b5 = n >= 224 ? EnumUInt64::FBE_TYPE.read(r, b, b + 216, 'uint64b5') : EnumUInt64::ENUM_VALUE_5
+      if n >= 224
+        values = r.data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: b + 8)
+        @byte0 = EnumByte.from_wire(values[0])
+        @byte1 = EnumByte.from_wire(values[1])
+        @byte2 = EnumByte.from_wire(values[2])
+        @byte3 = EnumByte.from_wire(values[3])
+        @byte4 = EnumByte.from_wire(values[4])
+        @byte5 = EnumByte.from_wire(values[5])
+        @char0 = EnumChar.from_wire(values[6])
+        @char1 = EnumChar.from_wire(values[7])
+        @char2 = EnumChar.from_wire(values[8])
+        @char3 = EnumChar.from_wire(values[9])
+        @char4 = EnumChar.from_wire(values[10])
+        @char5 = EnumChar.from_wire(values[11])
+        @wchar0 = EnumWChar.from_wire(values[12])
+        @wchar1 = EnumWChar.from_wire(values[13])
+        @wchar2 = EnumWChar.from_wire(values[14])
+        @wchar3 = EnumWChar.from_wire(values[15])
+        @wchar4 = EnumWChar.from_wire(values[16])
+        @wchar5 = EnumWChar.from_wire(values[17])
+        @int8b0 = EnumInt8.from_wire(values[18])
+        @int8b1 = EnumInt8.from_wire(values[19])
+        @int8b2 = EnumInt8.from_wire(values[20])
+        @int8b3 = EnumInt8.from_wire(values[21])
+        @int8b4 = EnumInt8.from_wire(values[22])
+        @int8b5 = EnumInt8.from_wire(values[23])
+        @uint8b0 = EnumUInt8.from_wire(values[24])
+        @uint8b1 = EnumUInt8.from_wire(values[25])
+        @uint8b2 = EnumUInt8.from_wire(values[26])
+        @uint8b3 = EnumUInt8.from_wire(values[27])
+        @uint8b4 = EnumUInt8.from_wire(values[28])
+        @uint8b5 = EnumUInt8.from_wire(values[29])
+        @int16b0 = EnumInt16.from_wire(values[30])
+        @int16b1 = EnumInt16.from_wire(values[31])
+        @int16b2 = EnumInt16.from_wire(values[32])
+        @int16b3 = EnumInt16.from_wire(values[33])
+        @int16b4 = EnumInt16.from_wire(values[34])
+        @int16b5 = EnumInt16.from_wire(values[35])
+        @uint16b0 = EnumUInt16.from_wire(values[36])
+        @uint16b1 = EnumUInt16.from_wire(values[37])
+        @uint16b2 = EnumUInt16.from_wire(values[38])
+        @uint16b3 = EnumUInt16.from_wire(values[39])
+        @uint16b4 = EnumUInt16.from_wire(values[40])
+        @uint16b5 = EnumUInt16.from_wire(values[41])
+        @int32b0 = EnumInt32.from_wire(values[42])
+        @int32b1 = EnumInt32.from_wire(values[43])
+        @int32b2 = EnumInt32.from_wire(values[44])
+        @int32b3 = EnumInt32.from_wire(values[45])
+        @int32b4 = EnumInt32.from_wire(values[46])
+        @int32b5 = EnumInt32.from_wire(values[47])
+        @uint32b0 = EnumUInt32.from_wire(values[48])
+        @uint32b1 = EnumUInt32.from_wire(values[49])
+        @uint32b2 = EnumUInt32.from_wire(values[50])
+        @uint32b3 = EnumUInt32.from_wire(values[51])
+        @uint32b4 = EnumUInt32.from_wire(values[52])
+        @uint32b5 = EnumUInt32.from_wire(values[53])
+        @int64b0 = EnumInt64.from_wire(values[54])
+        @int64b1 = EnumInt64.from_wire(values[55])
+        @int64b2 = EnumInt64.from_wire(values[56])
+        @int64b3 = EnumInt64.from_wire(values[57])
+        @int64b4 = EnumInt64.from_wire(values[58])
+        @int64b5 = EnumInt64.from_wire(values[59])
+        @uint64b0 = EnumUInt64.from_wire(values[60])
+        @uint64b1 = EnumUInt64.from_wire(values[61])
+        @uint64b2 = EnumUInt64.from_wire(values[62])
+        @uint64b3 = EnumUInt64.from_wire(values[63])
+        @uint64b4 = EnumUInt64.from_wire(values[64])
+        @uint64b5 = EnumUInt64.from_wire(values[65])
+      else
+        @byte0 = n >= 9 ? EnumByte::FBE_TYPE.read(r, b, b + 8, 'byte0') : EnumByte::ENUM_VALUE_0
+        @byte1 = n >= 10 ? EnumByte::FBE_TYPE.read(r, b, b + 9, 'byte1') : EnumByte::ENUM_VALUE_1
+        @byte2 = n >= 11 ? EnumByte::FBE_TYPE.read(r, b, b + 10, 'byte2') : EnumByte::ENUM_VALUE_2
+        @byte3 = n >= 12 ? EnumByte::FBE_TYPE.read(r, b, b + 11, 'byte3') : EnumByte::ENUM_VALUE_3
+        @byte4 = n >= 13 ? EnumByte::FBE_TYPE.read(r, b, b + 12, 'byte4') : EnumByte::ENUM_VALUE_4
+        @byte5 = n >= 14 ? EnumByte::FBE_TYPE.read(r, b, b + 13, 'byte5') : EnumByte::ENUM_VALUE_5
+        @char0 = n >= 15 ? EnumChar::FBE_TYPE.read(r, b, b + 14, 'char0') : EnumChar::ENUM_VALUE_0
+        @char1 = n >= 16 ? EnumChar::FBE_TYPE.read(r, b, b + 15, 'char1') : EnumChar::ENUM_VALUE_1
+        @char2 = n >= 17 ? EnumChar::FBE_TYPE.read(r, b, b + 16, 'char2') : EnumChar::ENUM_VALUE_2
+        @char3 = n >= 18 ? EnumChar::FBE_TYPE.read(r, b, b + 17, 'char3') : EnumChar::ENUM_VALUE_3
+        @char4 = n >= 19 ? EnumChar::FBE_TYPE.read(r, b, b + 18, 'char4') : EnumChar::ENUM_VALUE_4
+        @char5 = n >= 20 ? EnumChar::FBE_TYPE.read(r, b, b + 19, 'char5') : EnumChar::ENUM_VALUE_5
+        @wchar0 = n >= 24 ? EnumWChar::FBE_TYPE.read(r, b, b + 20, 'wchar0') : EnumWChar::ENUM_VALUE_0
+        @wchar1 = n >= 28 ? EnumWChar::FBE_TYPE.read(r, b, b + 24, 'wchar1') : EnumWChar::ENUM_VALUE_1
+        @wchar2 = n >= 32 ? EnumWChar::FBE_TYPE.read(r, b, b + 28, 'wchar2') : EnumWChar::ENUM_VALUE_2
+        @wchar3 = n >= 36 ? EnumWChar::FBE_TYPE.read(r, b, b + 32, 'wchar3') : EnumWChar::ENUM_VALUE_3
+        @wchar4 = n >= 40 ? EnumWChar::FBE_TYPE.read(r, b, b + 36, 'wchar4') : EnumWChar::ENUM_VALUE_4
+        @wchar5 = n >= 44 ? EnumWChar::FBE_TYPE.read(r, b, b + 40, 'wchar5') : EnumWChar::ENUM_VALUE_5
+        @int8b0 = n >= 45 ? EnumInt8::FBE_TYPE.read(r, b, b + 44, 'int8b0') : EnumInt8::ENUM_VALUE_0
+        @int8b1 = n >= 46 ? EnumInt8::FBE_TYPE.read(r, b, b + 45, 'int8b1') : EnumInt8::ENUM_VALUE_1
+        @int8b2 = n >= 47 ? EnumInt8::FBE_TYPE.read(r, b, b + 46, 'int8b2') : EnumInt8::ENUM_VALUE_2
+        @int8b3 = n >= 48 ? EnumInt8::FBE_TYPE.read(r, b, b + 47, 'int8b3') : EnumInt8::ENUM_VALUE_3
+        @int8b4 = n >= 49 ? EnumInt8::FBE_TYPE.read(r, b, b + 48, 'int8b4') : EnumInt8::ENUM_VALUE_4
+        @int8b5 = n >= 50 ? EnumInt8::FBE_TYPE.read(r, b, b + 49, 'int8b5') : EnumInt8::ENUM_VALUE_5
+        @uint8b0 = n >= 51 ? EnumUInt8::FBE_TYPE.read(r, b, b + 50, 'uint8b0') : EnumUInt8::ENUM_VALUE_0
+        @uint8b1 = n >= 52 ? EnumUInt8::FBE_TYPE.read(r, b, b + 51, 'uint8b1') : EnumUInt8::ENUM_VALUE_1
+        @uint8b2 = n >= 53 ? EnumUInt8::FBE_TYPE.read(r, b, b + 52, 'uint8b2') : EnumUInt8::ENUM_VALUE_2
+        @uint8b3 = n >= 54 ? EnumUInt8::FBE_TYPE.read(r, b, b + 53, 'uint8b3') : EnumUInt8::ENUM_VALUE_3
+        @uint8b4 = n >= 55 ? EnumUInt8::FBE_TYPE.read(r, b, b + 54, 'uint8b4') : EnumUInt8::ENUM_VALUE_4
+        @uint8b5 = n >= 56 ? EnumUInt8::FBE_TYPE.read(r, b, b + 55, 'uint8b5') : EnumUInt8::ENUM_VALUE_5
+        @int16b0 = n >= 58 ? EnumInt16::FBE_TYPE.read(r, b, b + 56, 'int16b0') : EnumInt16::ENUM_VALUE_0
+        @int16b1 = n >= 60 ? EnumInt16::FBE_TYPE.read(r, b, b + 58, 'int16b1') : EnumInt16::ENUM_VALUE_1
+        @int16b2 = n >= 62 ? EnumInt16::FBE_TYPE.read(r, b, b + 60, 'int16b2') : EnumInt16::ENUM_VALUE_2
+        @int16b3 = n >= 64 ? EnumInt16::FBE_TYPE.read(r, b, b + 62, 'int16b3') : EnumInt16::ENUM_VALUE_3
+        @int16b4 = n >= 66 ? EnumInt16::FBE_TYPE.read(r, b, b + 64, 'int16b4') : EnumInt16::ENUM_VALUE_4
+        @int16b5 = n >= 68 ? EnumInt16::FBE_TYPE.read(r, b, b + 66, 'int16b5') : EnumInt16::ENUM_VALUE_5
+        @uint16b0 = n >= 70 ? EnumUInt16::FBE_TYPE.read(r, b, b + 68, 'uint16b0') : EnumUInt16::ENUM_VALUE_0
+        @uint16b1 = n >= 72 ? EnumUInt16::FBE_TYPE.read(r, b, b + 70, 'uint16b1') : EnumUInt16::ENUM_VALUE_1
+        @uint16b2 = n >= 74 ? EnumUInt16::FBE_TYPE.read(r, b, b + 72, 'uint16b2') : EnumUInt16::ENUM_VALUE_2
+        @uint16b3 = n >= 76 ? EnumUInt16::FBE_TYPE.read(r, b, b + 74, 'uint16b3') : EnumUInt16::ENUM_VALUE_3
+        @uint16b4 = n >= 78 ? EnumUInt16::FBE_TYPE.read(r, b, b + 76, 'uint16b4') : EnumUInt16::ENUM_VALUE_4
+        @uint16b5 = n >= 80 ? EnumUInt16::FBE_TYPE.read(r, b, b + 78, 'uint16b5') : EnumUInt16::ENUM_VALUE_5
+        @int32b0 = n >= 84 ? EnumInt32::FBE_TYPE.read(r, b, b + 80, 'int32b0') : EnumInt32::ENUM_VALUE_0
+        @int32b1 = n >= 88 ? EnumInt32::FBE_TYPE.read(r, b, b + 84, 'int32b1') : EnumInt32::ENUM_VALUE_1
+        @int32b2 = n >= 92 ? EnumInt32::FBE_TYPE.read(r, b, b + 88, 'int32b2') : EnumInt32::ENUM_VALUE_2
+        @int32b3 = n >= 96 ? EnumInt32::FBE_TYPE.read(r, b, b + 92, 'int32b3') : EnumInt32::ENUM_VALUE_3
+        @int32b4 = n >= 100 ? EnumInt32::FBE_TYPE.read(r, b, b + 96, 'int32b4') : EnumInt32::ENUM_VALUE_4
+        @int32b5 = n >= 104 ? EnumInt32::FBE_TYPE.read(r, b, b + 100, 'int32b5') : EnumInt32::ENUM_VALUE_5
+        @uint32b0 = n >= 108 ? EnumUInt32::FBE_TYPE.read(r, b, b + 104, 'uint32b0') : EnumUInt32::ENUM_VALUE_0
+        @uint32b1 = n >= 112 ? EnumUInt32::FBE_TYPE.read(r, b, b + 108, 'uint32b1') : EnumUInt32::ENUM_VALUE_1
+        @uint32b2 = n >= 116 ? EnumUInt32::FBE_TYPE.read(r, b, b + 112, 'uint32b2') : EnumUInt32::ENUM_VALUE_2
+        @uint32b3 = n >= 120 ? EnumUInt32::FBE_TYPE.read(r, b, b + 116, 'uint32b3') : EnumUInt32::ENUM_VALUE_3
+        @uint32b4 = n >= 124 ? EnumUInt32::FBE_TYPE.read(r, b, b + 120, 'uint32b4') : EnumUInt32::ENUM_VALUE_4
+        @uint32b5 = n >= 128 ? EnumUInt32::FBE_TYPE.read(r, b, b + 124, 'uint32b5') : EnumUInt32::ENUM_VALUE_5
+        @int64b0 = n >= 136 ? EnumInt64::FBE_TYPE.read(r, b, b + 128, 'int64b0') : EnumInt64::ENUM_VALUE_0
+        @int64b1 = n >= 144 ? EnumInt64::FBE_TYPE.read(r, b, b + 136, 'int64b1') : EnumInt64::ENUM_VALUE_1
+        @int64b2 = n >= 152 ? EnumInt64::FBE_TYPE.read(r, b, b + 144, 'int64b2') : EnumInt64::ENUM_VALUE_2
+        @int64b3 = n >= 160 ? EnumInt64::FBE_TYPE.read(r, b, b + 152, 'int64b3') : EnumInt64::ENUM_VALUE_3
+        @int64b4 = n >= 168 ? EnumInt64::FBE_TYPE.read(r, b, b + 160, 'int64b4') : EnumInt64::ENUM_VALUE_4
+        @int64b5 = n >= 176 ? EnumInt64::FBE_TYPE.read(r, b, b + 168, 'int64b5') : EnumInt64::ENUM_VALUE_5
+        @uint64b0 = n >= 184 ? EnumUInt64::FBE_TYPE.read(r, b, b + 176, 'uint64b0') : EnumUInt64::ENUM_VALUE_0
+        @uint64b1 = n >= 192 ? EnumUInt64::FBE_TYPE.read(r, b, b + 184, 'uint64b1') : EnumUInt64::ENUM_VALUE_1
+        @uint64b2 = n >= 200 ? EnumUInt64::FBE_TYPE.read(r, b, b + 192, 'uint64b2') : EnumUInt64::ENUM_VALUE_2
+        @uint64b3 = n >= 208 ? EnumUInt64::FBE_TYPE.read(r, b, b + 200, 'uint64b3') : EnumUInt64::ENUM_VALUE_3
+        @uint64b4 = n >= 216 ? EnumUInt64::FBE_TYPE.read(r, b, b + 208, 'uint64b4') : EnumUInt64::ENUM_VALUE_4
+        @uint64b5 = n >= 224 ? EnumUInt64::FBE_TYPE.read(r, b, b + 216, 'uint64b5') : EnumUInt64::ENUM_VALUE_5
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      EnumByte::FBE_TYPE.fwrite(w, @byte0)
-      EnumByte::FBE_TYPE.fwrite(w, @byte1)
-      EnumByte::FBE_TYPE.fwrite(w, @byte2)
-      EnumByte::FBE_TYPE.fwrite(w, @byte3)
-      EnumByte::FBE_TYPE.fwrite(w, @byte4)
-      EnumByte::FBE_TYPE.fwrite(w, @byte5)
-      EnumChar::FBE_TYPE.fwrite(w, @char0)
-      EnumChar::FBE_TYPE.fwrite(w, @char1)
-      EnumChar::FBE_TYPE.fwrite(w, @char2)
-      EnumChar::FBE_TYPE.fwrite(w, @char3)
-      EnumChar::FBE_TYPE.fwrite(w, @char4)
-      EnumChar::FBE_TYPE.fwrite(w, @char5)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar0)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar1)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar2)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar3)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar4)
-      EnumWChar::FBE_TYPE.fwrite(w, @wchar5)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b0)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b1)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b2)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b3)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b4)
-      EnumInt8::FBE_TYPE.fwrite(w, @int8b5)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b0)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b1)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b2)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b3)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b4)
-      EnumUInt8::FBE_TYPE.fwrite(w, @uint8b5)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b0)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b1)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b2)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b3)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b4)
-      EnumInt16::FBE_TYPE.fwrite(w, @int16b5)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b0)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b1)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b2)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b3)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b4)
-      EnumUInt16::FBE_TYPE.fwrite(w, @uint16b5)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b0)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b1)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b2)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b3)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b4)
-      EnumInt32::FBE_TYPE.fwrite(w, @int32b5)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b0)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b1)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b2)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b3)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b4)
-      EnumUInt32::FBE_TYPE.fwrite(w, @uint32b5)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b0)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b1)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b2)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b3)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b4)
-      EnumInt64::FBE_TYPE.fwrite(w, @int64b5)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b0)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b1)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b2)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b3)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b4)
-      EnumUInt64::FBE_TYPE.fwrite(w, @uint64b5)
+      [EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1), EnumByte::FBE_TYPE.wire(@byte2),
+       EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4), EnumByte::FBE_TYPE.wire(@byte5),
+       EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1), EnumChar::FBE_TYPE.wire(@char2),
+       EnumChar::FBE_TYPE.wire(@char3), EnumChar::FBE_TYPE.wire(@char4), EnumChar::FBE_TYPE.wire(@char5),
+       EnumWChar::FBE_TYPE.wire(@wchar0), EnumWChar::FBE_TYPE.wire(@wchar1), EnumWChar::FBE_TYPE.wire(@wchar2),
+       EnumWChar::FBE_TYPE.wire(@wchar3), EnumWChar::FBE_TYPE.wire(@wchar4), EnumWChar::FBE_TYPE.wire(@wchar5),
+       EnumInt8::FBE_TYPE.wire(@int8b0), EnumInt8::FBE_TYPE.wire(@int8b1), EnumInt8::FBE_TYPE.wire(@int8b2),
+       EnumInt8::FBE_TYPE.wire(@int8b3), EnumInt8::FBE_TYPE.wire(@int8b4), EnumInt8::FBE_TYPE.wire(@int8b5),
+       EnumUInt8::FBE_TYPE.wire(@uint8b0), EnumUInt8::FBE_TYPE.wire(@uint8b1), EnumUInt8::FBE_TYPE.wire(@uint8b2),
+       EnumUInt8::FBE_TYPE.wire(@uint8b3), EnumUInt8::FBE_TYPE.wire(@uint8b4), EnumUInt8::FBE_TYPE.wire(@uint8b5),
+       EnumInt16::FBE_TYPE.wire(@int16b0), EnumInt16::FBE_TYPE.wire(@int16b1), EnumInt16::FBE_TYPE.wire(@int16b2),
+       EnumInt16::FBE_TYPE.wire(@int16b3), EnumInt16::FBE_TYPE.wire(@int16b4), EnumInt16::FBE_TYPE.wire(@int16b5),
+       EnumUInt16::FBE_TYPE.wire(@uint16b0), EnumUInt16::FBE_TYPE.wire(@uint16b1), EnumUInt16::FBE_TYPE.wire(@uint16b2),
+       EnumUInt16::FBE_TYPE.wire(@uint16b3), EnumUInt16::FBE_TYPE.wire(@uint16b4), EnumUInt16::FBE_TYPE.wire(@uint16b5),
+       EnumInt32::FBE_TYPE.wire(@int32b0), EnumInt32::FBE_TYPE.wire(@int32b1), EnumInt32::FBE_TYPE.wire(@int32b2),
+       EnumInt32::FBE_TYPE.wire(@int32b3), EnumInt32::FBE_TYPE.wire(@int32b4), EnumInt32::FBE_TYPE.wire(@int32b5),
+       EnumUInt32::FBE_TYPE.wire(@uint32b0), EnumUInt32::FBE_TYPE.wire(@uint32b1), EnumUInt32::FBE_TYPE.wire(@uint32b2),
+       EnumUInt32::FBE_TYPE.wire(@uint32b3), EnumUInt32::FBE_TYPE.wire(@uint32b4), EnumUInt32::FBE_TYPE.wire(@uint32b5),
+       EnumInt64::FBE_TYPE.wire(@int64b0), EnumInt64::FBE_TYPE.wire(@int64b1), EnumInt64::FBE_TYPE.wire(@int64b2),
+       EnumInt64::FBE_TYPE.wire(@int64b3), EnumInt64::FBE_TYPE.wire(@int64b4), EnumInt64::FBE_TYPE.wire(@int64b5),
+       EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1), EnumUInt64::FBE_TYPE.wire(@uint64b2),
+       EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
+       EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
       w.leave
     end
 
@@ -770,72 +754,73 @@ module Enums
                        'uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,' \
                        'int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,' \
                        'uint64b4=8,uint64b5=8')
-      @byte0 = EnumByte::FBE_TYPE.read(r, run, run + 0, 'byte0')
-      @byte1 = EnumByte::FBE_TYPE.read(r, run, run + 1, 'byte1')
-      @byte2 = EnumByte::FBE_TYPE.read(r, run, run + 2, 'byte2')
-      @byte3 = EnumByte::FBE_TYPE.read(r, run, run + 3, 'byte3')
-      @byte4 = EnumByte::FBE_TYPE.read(r, run, run + 4, 'byte4')
-      @byte5 = EnumByte::FBE_TYPE.read(r, run, run + 5, 'byte5')
-      @char0 = EnumChar::FBE_TYPE.read(r, run, run + 6, 'char0')
-      @char1 = EnumChar::FBE_TYPE.read(r, run, run + 7, 'char1')
-      @char2 = EnumChar::FBE_TYPE.read(r, run, run + 8, 'char2')
-      @char3 = EnumChar::FBE_TYPE.read(r, run, run + 9, 'char3')
-      @char4 = EnumChar::FBE_TYPE.read(r, run, run + 10, 'char4')
-      @char5 = EnumChar::FBE_TYPE.read(r, run, run + 11, 'char5')
-      @wchar0 = EnumWChar::FBE_TYPE.read(r, run, run + 12, 'wchar0')
-      @wchar1 = EnumWChar::FBE_TYPE.read(r, run, run + 16, 'wchar1')
-      @wchar2 = EnumWChar::FBE_TYPE.read(r, run, run + 20, 'wchar2')
-      @wchar3 = EnumWChar::FBE_TYPE.read(r, run, run + 24, 'wchar3')
-      @wchar4 = EnumWChar::FBE_TYPE.read(r, run, run + 28, 'wchar4')
-      @wchar5 = EnumWChar::FBE_TYPE.read(r, run, run + 32, 'wchar5')
-      @int8b0 = EnumInt8::FBE_TYPE.read(r, run, run + 36, 'int8b0')
-      @int8b1 = EnumInt8::FBE_TYPE.read(r, run, run + 37, 'int8b1')
-      @int8b2 = EnumInt8::FBE_TYPE.read(r, run, run + 38, 'int8b2')
-      @int8b3 = EnumInt8::FBE_TYPE.read(r, run, run + 39, 'int8b3')
-      @int8b4 = EnumInt8::FBE_TYPE.read(r, run, run + 40, 'int8b4')
-      @int8b5 = EnumInt8::FBE_TYPE.read(r, run, run + 41, 'int8b5')
-      @uint8b0 = EnumUInt8::FBE_TYPE.read(r, run, run + 42, 'uint8b0')
-      @uint8b1 = EnumUInt8::FBE_TYPE.read(r, run, run + 43, 'uint8b1')
-      @uint8b2 = EnumUInt8::FBE_TYPE.read(r, run, run + 44, 'uint8b2')
-      @uint8b3 = EnumUInt8::FBE_TYPE.read(r, run, run + 45, 'uint8b3')
-      @uint8b4 = EnumUInt8::FBE_TYPE.read(r, run, run + 46, 'uint8b4')
-      @uint8b5 = EnumUInt8::FBE_TYPE.read(r, run, run + 47, 'uint8b5')
-      @int16b0 = EnumInt16::FBE_TYPE.read(r, run, run + 48, 'int16b0')
-      @int16b1 = EnumInt16::FBE_TYPE.read(r, run, run + 50, 'int16b1')
-      @int16b2 = EnumInt16::FBE_TYPE.read(r, run, run + 52, 'int16b2')
-      @int16b3 = EnumInt16::FBE_TYPE.read(r, run, run + 54, 'int16b3')
-      @int16b4 = EnumInt16::FBE_TYPE.read(r, run, run + 56, 'int16b4')
-      @int16b5 = EnumInt16::FBE_TYPE.read(r, run, run + 58, 'int16b5')
-      @uint16b0 = EnumUInt16::FBE_TYPE.read(r, run, run + 60, 'uint16b0')
-      @uint16b1 = EnumUInt16::FBE_TYPE.read(r, run, run + 62, 'uint16b1')
-      @uint16b2 = EnumUInt16::FBE_TYPE.read(r, run, run + 64, 'uint16b2')
-      @uint16b3 = EnumUInt16::FBE_TYPE.read(r, run, run + 66, 'uint16b3')
-      @uint16b4 = EnumUInt16::FBE_TYPE.read(r, run, run + 68, 'uint16b4')
-      @uint16b5 = EnumUInt16::FBE_TYPE.read(r, run, run + 70, 'uint16b5')
-      @int32b0 = EnumInt32::FBE_TYPE.read(r, run, run + 72, 'int32b0')
-      @int32b1 = EnumInt32::FBE_TYPE.read(r, run, run + 76, 'int32b1')
-      @int32b2 = EnumInt32::FBE_TYPE.read(r, run, run + 80, 'int32b2')
-      @int32b3 = EnumInt32::FBE_TYPE.read(r, run, run + 84, 'int32b3')
-      @int32b4 = EnumInt32::FBE_TYPE.read(r, run, run + 88, 'int32b4')
-      @int32b5 = EnumInt32::FBE_TYPE.read(r, run, run + 92, 'int32b5')
-      @uint32b0 = EnumUInt32::FBE_TYPE.read(r, run, run + 96, 'uint32b0')
-      @uint32b1 = EnumUInt32::FBE_TYPE.read(r, run, run + 100, 'uint32b1')
-      @uint32b2 = EnumUInt32::FBE_TYPE.read(r, run, run + 104, 'uint32b2')
-      @uint32b3 = EnumUInt32::FBE_TYPE.read(r, run, run + 108, 'uint32b3')
-      @uint32b4 = EnumUInt32::FBE_TYPE.read(r, run, run + 112, 'uint32b4')
-      @uint32b5 = EnumUInt32::FBE_TYPE.read(r, run, run + 116, 'uint32b5')
-      @int64b0 = EnumInt64::FBE_TYPE.read(r, run, run + 120, 'int64b0')
-      @int64b1 = EnumInt64::FBE_TYPE.read(r, run, run + 128, 'int64b1')
-      @int64b2 = EnumInt64::FBE_TYPE.read(r, run, run + 136, 'int64b2')
-      @int64b3 = EnumInt64::FBE_TYPE.read(r, run, run + 144, 'int64b3')
-      @int64b4 = EnumInt64::FBE_TYPE.read(r, run, run + 152, 'int64b4')
-      @int64b5 = EnumInt64::FBE_TYPE.read(r, run, run + 160, 'int64b5')
-      @uint64b0 = EnumUInt64::FBE_TYPE.read(r, run, run + 168, 'uint64b0')
-      @uint64b1 = EnumUInt64::FBE_TYPE.read(r, run, run + 176, 'uint64b1')
-      @uint64b2 = EnumUInt64::FBE_TYPE.read(r, run, run + 184, 'uint64b2')
-      @uint64b3 = EnumUInt64::FBE_TYPE.read(r, run, run + 192, 'uint64b3')
-      @uint64b4 = EnumUInt64::FBE_TYPE.read(r, run, run + 200, 'uint64b4')
-      @uint64b5 = EnumUInt64::FBE_TYPE.read(r, run, run + 208, 'uint64b5')
+      values = r.data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: run)
+      @byte0 = EnumByte.from_wire(values[0])
+      @byte1 = EnumByte.from_wire(values[1])
+      @byte2 = EnumByte.from_wire(values[2])
+      @byte3 = EnumByte.from_wire(values[3])
+      @byte4 = EnumByte.from_wire(values[4])
+      @byte5 = EnumByte.from_wire(values[5])
+      @char0 = EnumChar.from_wire(values[6])
+      @char1 = EnumChar.from_wire(values[7])
+      @char2 = EnumChar.from_wire(values[8])
+      @char3 = EnumChar.from_wire(values[9])
+      @char4 = EnumChar.from_wire(values[10])
+      @char5 = EnumChar.from_wire(values[11])
+      @wchar0 = EnumWChar.from_wire(values[12])
+      @wchar1 = EnumWChar.from_wire(values[13])
+      @wchar2 = EnumWChar.from_wire(values[14])
+      @wchar3 = EnumWChar.from_wire(values[15])
+      @wchar4 = EnumWChar.from_wire(values[16])
+      @wchar5 = EnumWChar.from_wire(values[17])
+      @int8b0 = EnumInt8.from_wire(values[18])
+      @int8b1 = EnumInt8.from_wire(values[19])
+      @int8b2 = EnumInt8.from_wire(values[20])
+      @int8b3 = EnumInt8.from_wire(values[21])
+      @int8b4 = EnumInt8.from_wire(values[22])
+      @int8b5 = EnumInt8.from_wire(values[23])
+      @uint8b0 = EnumUInt8.from_wire(values[24])
+      @uint8b1 = EnumUInt8.from_wire(values[25])
+      @uint8b2 = EnumUInt8.from_wire(values[26])
+      @uint8b3 = EnumUInt8.from_wire(values[27])
+      @uint8b4 = EnumUInt8.from_wire(values[28])
+      @uint8b5 = EnumUInt8.from_wire(values[29])
+      @int16b0 = EnumInt16.from_wire(values[30])
+      @int16b1 = EnumInt16.from_wire(values[31])
+      @int16b2 = EnumInt16.from_wire(values[32])
+      @int16b3 = EnumInt16.from_wire(values[33])
+      @int16b4 = EnumInt16.from_wire(values[34])
+      @int16b5 = EnumInt16.from_wire(values[35])
+      @uint16b0 = EnumUInt16.from_wire(values[36])
+      @uint16b1 = EnumUInt16.from_wire(values[37])
+      @uint16b2 = EnumUInt16.from_wire(values[38])
+      @uint16b3 = EnumUInt16.from_wire(values[39])
+      @uint16b4 = EnumUInt16.from_wire(values[40])
+      @uint16b5 = EnumUInt16.from_wire(values[41])
+      @int32b0 = EnumInt32.from_wire(values[42])
+      @int32b1 = EnumInt32.from_wire(values[43])
+      @int32b2 = EnumInt32.from_wire(values[44])
+      @int32b3 = EnumInt32.from_wire(values[45])
+      @int32b4 = EnumInt32.from_wire(values[46])
+      @int32b5 = EnumInt32.from_wire(values[47])
+      @uint32b0 = EnumUInt32.from_wire(values[48])
+      @uint32b1 = EnumUInt32.from_wire(values[49])
+      @uint32b2 = EnumUInt32.from_wire(values[50])
+      @uint32b3 = EnumUInt32.from_wire(values[51])
+      @uint32b4 = EnumUInt32.from_wire(values[52])
+      @uint32b5 = EnumUInt32.from_wire(values[53])
+      @int64b0 = EnumInt64.from_wire(values[54])
+      @int64b1 = EnumInt64.from_wire(values[55])
+      @int64b2 = EnumInt64.from_wire(values[56])
+      @int64b3 = EnumInt64.from_wire(values[57])
+      @int64b4 = EnumInt64.from_wire(values[58])
+      @int64b5 = EnumInt64.from_wire(values[59])
+      @uint64b0 = EnumUInt64.from_wire(values[60])
+      @uint64b1 = EnumUInt64.from_wire(values[61])
+      @uint64b2 = EnumUInt64.from_wire(values[62])
+      @uint64b3 = EnumUInt64.from_wire(values[63])
+      @uint64b4 = EnumUInt64.from_wire(values[64])
+      @uint64b5 = EnumUInt64.from_wire(values[65])
     end
 
     def fbe_text(out)

@@ -39,6 +39,15 @@ module Proto
     GOOD = new(6)
     BAD = new(9)
 
+    BY_VALUE = {
+      0 => UNKNOWN,
+      1 => INVALID,
+      2 => INITIALIZED,
+      4 => CALCULATED,
+      8 => BROKEN,
+      6 => GOOD,
+      9 => BAD
+    }.freeze
     NAMES = [
       ['unknown', 0],
       ['invalid', 1],
@@ -90,13 +99,11 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @symbol)
-      OrderSide::FBE_TYPE.write(w, b, b + 16, @side)
-      OrderType::FBE_TYPE.write(w, b, b + 17, @type)
-      Fbe::Types::DOUBLE.write(w, b, b + 18, @price)
-      Fbe::Types::DOUBLE.write(w, b, b + 26, @volume)
+      b = w.size
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
+       symbol_bytes.bytesize, symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -104,20 +111,24 @@ module Proto
     def fbe_read_body(r, b, n)
       @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
       @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
-      @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
-      @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
-      @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
-      @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
+      if n >= 34
+        @side, @type, @price, @volume = r.data.unpack('C2E2', offset: b + 16)
+        @side = OrderSide.from_wire(@side)
+        @type = OrderType.from_wire(@type)
+      else
+        @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
+        @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
+        @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
+        @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @symbol)
-      OrderSide::FBE_TYPE.fwrite(w, @side)
-      OrderType::FBE_TYPE.fwrite(w, @type)
-      Fbe::Types::DOUBLE.fwrite(w, @price)
-      Fbe::Types::DOUBLE.fwrite(w, @volume)
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price),
+       Fbe::Types::DOUBLE.check(@volume)].pack('l<L<a*C2E2', buffer: w.buffer)
       w.leave
     end
 
@@ -125,10 +136,9 @@ module Proto
       @id = Fbe::Types::INT32.fread(r, 'id')
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(18, 'side=1,type=1,price=8,volume=8')
-      @side = OrderSide::FBE_TYPE.read(r, run, run + 0, 'side')
-      @type = OrderType::FBE_TYPE.read(r, run, run + 1, 'type')
-      @price = Fbe::Types::DOUBLE.read(r, run, run + 2, 'price')
-      @volume = Fbe::Types::DOUBLE.read(r, run, run + 10, 'volume')
+      @side, @type, @price, @volume = r.data.unpack('C2E2', offset: run)
+      @side = OrderSide.from_wire(@side)
+      @type = OrderType.from_wire(@type)
     end
 
     def fbe_text(out)
@@ -201,9 +211,10 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @currency)
-      Fbe::Types::DOUBLE.write(w, b, b + 12, @amount)
+      b = w.size
+      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::DOUBLE.check(@amount), currency_bytes.bytesize,
+       currency_bytes].pack('L<3EL<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -215,8 +226,8 @@ module Proto
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @currency)
-      Fbe::Types::DOUBLE.fwrite(w, @amount)
+      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      [currency_bytes.bytesize, currency_bytes, Fbe::Types::DOUBLE.check(@amount)].pack('L<a*E', buffer: w.buffer)
       w.leave
     end
 
@@ -296,10 +307,10 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @name)
-      State::FBE_TYPE.write(w, b, b + 16, @state)
+      b = w.size
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, State::FBE_TYPE.wire(@state),
+       name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
       T_WALLET.write(w, b, b + 17, @wallet)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
@@ -338,9 +349,9 @@ module Proto
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @name)
-      State::FBE_TYPE.fwrite(w, @state)
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
+       State::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
       T_WALLET.fwrite(w, @wallet)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -431,7 +442,8 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b
@@ -506,7 +518,8 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b
@@ -581,7 +594,8 @@ module Proto
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b

@@ -44,6 +44,17 @@ module Protoex
     GOOD = new(6)
     BAD = new(9)
 
+    BY_VALUE = {
+      0 => UNKNOWN,
+      1 => INVALID,
+      2 => INITIALIZED,
+      4 => CALCULATED,
+      8 => BROKEN,
+      16 => HAPPY,
+      32 => SAD,
+      6 => GOOD,
+      9 => BAD
+    }.freeze
     NAMES = [
       ['unknown', 0],
       ['invalid', 1],
@@ -110,15 +121,12 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @symbol)
-      OrderSide::FBE_TYPE.write(w, b, b + 16, @side)
-      OrderType::FBE_TYPE.write(w, b, b + 17, @type)
-      Fbe::Types::DOUBLE.write(w, b, b + 18, @price)
-      Fbe::Types::DOUBLE.write(w, b, b + 26, @volume)
-      Fbe::Types::DOUBLE.write(w, b, b + 34, @tp)
-      Fbe::Types::DOUBLE.write(w, b, b + 42, @sl)
+      b = w.size
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
+       Fbe::Types::DOUBLE.check(@tp), Fbe::Types::DOUBLE.check(@sl), symbol_bytes.bytesize,
+       symbol_bytes].pack('L<2l<L<C2E4L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -126,24 +134,26 @@ module Protoex
     def fbe_read_body(r, b, n)
       @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
       @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
-      @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
-      @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
-      @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
-      @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
-      @tp = n >= 42 ? Fbe::Types::DOUBLE.read(r, b, b + 34, 'tp') : 10.0
-      @sl = n >= 50 ? Fbe::Types::DOUBLE.read(r, b, b + 42, 'sl') : -10.0
+      if n >= 50
+        @side, @type, @price, @volume, @tp, @sl = r.data.unpack('C2E4', offset: b + 16)
+        @side = OrderSide.from_wire(@side)
+        @type = OrderType.from_wire(@type)
+      else
+        @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
+        @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
+        @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
+        @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
+        @tp = n >= 42 ? Fbe::Types::DOUBLE.read(r, b, b + 34, 'tp') : 10.0
+        @sl = n >= 50 ? Fbe::Types::DOUBLE.read(r, b, b + 42, 'sl') : -10.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @symbol)
-      OrderSide::FBE_TYPE.fwrite(w, @side)
-      OrderType::FBE_TYPE.fwrite(w, @type)
-      Fbe::Types::DOUBLE.fwrite(w, @price)
-      Fbe::Types::DOUBLE.fwrite(w, @volume)
-      Fbe::Types::DOUBLE.fwrite(w, @tp)
-      Fbe::Types::DOUBLE.fwrite(w, @sl)
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
+       Fbe::Types::DOUBLE.check(@tp), Fbe::Types::DOUBLE.check(@sl)].pack('l<L<a*C2E4', buffer: w.buffer)
       w.leave
     end
 
@@ -151,12 +161,9 @@ module Protoex
       @id = Fbe::Types::INT32.fread(r, 'id')
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(34, 'side=1,type=1,price=8,volume=8,tp=8,sl=8')
-      @side = OrderSide::FBE_TYPE.read(r, run, run + 0, 'side')
-      @type = OrderType::FBE_TYPE.read(r, run, run + 1, 'type')
-      @price = Fbe::Types::DOUBLE.read(r, run, run + 2, 'price')
-      @volume = Fbe::Types::DOUBLE.read(r, run, run + 10, 'volume')
-      @tp = Fbe::Types::DOUBLE.read(r, run, run + 18, 'tp')
-      @sl = Fbe::Types::DOUBLE.read(r, run, run + 26, 'sl')
+      @side, @type, @price, @volume, @tp, @sl = r.data.unpack('C2E4', offset: run)
+      @side = OrderSide.from_wire(@side)
+      @type = OrderType.from_wire(@type)
     end
 
     def fbe_text(out)
@@ -241,33 +248,36 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @currency)
-      Fbe::Types::DOUBLE.write(w, b, b + 12, @amount)
-      Fbe::Types::DOUBLE.write(w, b, b + 20, @locked)
+      b = w.size
+      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::DOUBLE.check(@amount), Fbe::Types::DOUBLE.check(@locked),
+       currency_bytes.bytesize, currency_bytes].pack('L<3E2L<a*', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
       @currency = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'currency') : +''
-      @amount = n >= 20 ? Fbe::Types::DOUBLE.read(r, b, b + 12, 'amount') : 0.0
-      @locked = n >= 28 ? Fbe::Types::DOUBLE.read(r, b, b + 20, 'locked') : 0.0
+      if n >= 28
+        @amount, @locked = r.data.unpack('E2', offset: b + 12)
+      else
+        @amount = n >= 20 ? Fbe::Types::DOUBLE.read(r, b, b + 12, 'amount') : 0.0
+        @locked = n >= 28 ? Fbe::Types::DOUBLE.read(r, b, b + 20, 'locked') : 0.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @currency)
-      Fbe::Types::DOUBLE.fwrite(w, @amount)
-      Fbe::Types::DOUBLE.fwrite(w, @locked)
+      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      [currency_bytes.bytesize, currency_bytes, Fbe::Types::DOUBLE.check(@amount),
+       Fbe::Types::DOUBLE.check(@locked)].pack('L<a*E2', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       @currency = Fbe::Types::STRING.fread(r, 'currency')
       run = r.run(16, 'amount=8,locked=8')
-      @amount = Fbe::Types::DOUBLE.read(r, run, run + 0, 'amount')
-      @locked = Fbe::Types::DOUBLE.read(r, run, run + 8, 'locked')
+      @amount, @locked = r.data.unpack('E2', offset: run)
     end
 
     def fbe_text(out)
@@ -344,10 +354,10 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 12, @name)
-      StateEx::FBE_TYPE.write(w, b, b + 16, @state)
+      b = w.size
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, StateEx::FBE_TYPE.wire(@state),
+       name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
       T_WALLET.write(w, b, b + 17, @wallet)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
@@ -386,9 +396,9 @@ module Protoex
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @name)
-      StateEx::FBE_TYPE.fwrite(w, @state)
+      name_bytes = Fbe::Types::STRING.raw(@name)
+      [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
+       StateEx::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
       T_WALLET.fwrite(w, @wallet)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -483,7 +493,8 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b
@@ -558,7 +569,8 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b
@@ -633,7 +645,8 @@ module Protoex
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
       b

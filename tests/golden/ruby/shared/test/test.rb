@@ -71,6 +71,7 @@ module Test
     FLAG_VALUE_4 = new(4)
     FLAG_VALUE_5 = new(5)
 
+    BY_VALUE = { 0 => FLAG_VALUE_0, 1 => FLAG_VALUE_1, 2 => FLAG_VALUE_2, 4 => FLAG_VALUE_3, 5 => FLAG_VALUE_5 }.freeze
     NAMES = [
       ['FLAG_VALUE_0', 0],
       ['FLAG_VALUE_1', 1],
@@ -98,6 +99,17 @@ module Test
     FLAG_VALUE_8 = new(64)
     FLAG_VALUE_9 = new(42)
 
+    BY_VALUE = {
+      0 => FLAG_VALUE_0,
+      1 => FLAG_VALUE_1,
+      2 => FLAG_VALUE_2,
+      4 => FLAG_VALUE_3,
+      8 => FLAG_VALUE_4,
+      16 => FLAG_VALUE_5,
+      32 => FLAG_VALUE_6,
+      64 => FLAG_VALUE_7,
+      42 => FLAG_VALUE_9
+    }.freeze
     NAMES = [
       ['FLAG_VALUE_0', 0],
       ['FLAG_VALUE_1', 1],
@@ -118,6 +130,7 @@ module Test
     BITS = 32
     SIGNED = true
 
+    BY_VALUE = {}.freeze
     NAMES = [].freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
@@ -336,230 +349,238 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::BOOL.write(w, b, b + 12, @f1)
-      Fbe::Types::BOOL.write(w, b, b + 13, @f2)
-      Fbe::Types::BYTE.write(w, b, b + 14, @f3)
-      Fbe::Types::BYTE.write(w, b, b + 15, @f4)
-      Fbe::Types::CHAR.write(w, b, b + 16, @f5)
-      Fbe::Types::CHAR.write(w, b, b + 17, @f6)
-      Fbe::Types::WCHAR.write(w, b, b + 18, @f7)
-      Fbe::Types::WCHAR.write(w, b, b + 22, @f8)
-      Fbe::Types::INT8.write(w, b, b + 26, @f9)
-      Fbe::Types::INT8.write(w, b, b + 27, @f10)
-      Fbe::Types::UINT8.write(w, b, b + 28, @f11)
-      Fbe::Types::UINT8.write(w, b, b + 29, @f12)
-      Fbe::Types::INT16.write(w, b, b + 30, @f13)
-      Fbe::Types::INT16.write(w, b, b + 32, @f14)
-      Fbe::Types::UINT16.write(w, b, b + 34, @f15)
-      Fbe::Types::UINT16.write(w, b, b + 36, @f16)
-      Fbe::Types::INT32.write(w, b, b + 38, @f17)
-      Fbe::Types::INT32.write(w, b, b + 42, @f18)
-      Fbe::Types::UINT32.write(w, b, b + 46, @f19)
-      Fbe::Types::UINT32.write(w, b, b + 50, @f20)
-      Fbe::Types::INT64.write(w, b, b + 54, @f21)
-      Fbe::Types::INT64.write(w, b, b + 62, @f22)
-      Fbe::Types::UINT64.write(w, b, b + 70, @f23)
-      Fbe::Types::UINT64.write(w, b, b + 78, @f24)
-      Fbe::Types::FLOAT.write(w, b, b + 86, @f25)
-      Fbe::Types::FLOAT.write(w, b, b + 90, @f26)
-      Fbe::Types::DOUBLE.write(w, b, b + 94, @f27)
-      Fbe::Types::DOUBLE.write(w, b, b + 102, @f28)
-      Fbe::Types::DECIMAL.write(w, b, b + 110, @f29)
-      Fbe::Types::DECIMAL.write(w, b, b + 126, @f30)
-      Fbe::Types::STRING.write(w, b, b + 142, @f31)
-      Fbe::Types::STRING.write(w, b, b + 146, @f32)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 150, @f33)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 158, @f34)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 166, @f35)
-      Fbe::Types::UUID.write(w, b, b + 174, @f36)
-      Fbe::Types::UUID.write(w, b, b + 190, @f37)
-      Fbe::Types::UUID.write(w, b, b + 206, @f38)
-      Proto::OrderSide::FBE_TYPE.write(w, b, b + 222, @f39)
-      Proto::OrderType::FBE_TYPE.write(w, b, b + 223, @f40)
+      b = w.size
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
+       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
+       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
+       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
+       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
+       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
+       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
+       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
+       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
+       f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx4L<a*L<a*', buffer: w.buffer)
       T_F41.write(w, b, b + 224, @f41)
       T_F42.write(w, b, b + 228, @f42)
-      Proto::State::FBE_TYPE.write(w, b, b + 232, @f43)
       T_F44.write(w, b, b + 233, @f44)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
-      else
-        r.spend(64, b, 'id')
-        @id = 0
-      end
-      if n >= 13
-        @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
-      else
-        r.spend(64, b, 'f1') if n >= 12
-        @f1 = false
-      end
-      if n >= 14
-        @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
-      else
-        r.spend(64, b, 'f2') if n >= 13
-        @f2 = true
-      end
-      if n >= 15
-        @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
-      else
-        r.spend(64, b, 'f3') if n >= 14
-        @f3 = 0
-      end
-      if n >= 16
-        @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
-      else
-        r.spend(64, b, 'f4') if n >= 15
-        @f4 = 255
-      end
-      if n >= 17
-        @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
-      else
-        r.spend(64, b, 'f5') if n >= 16
-        @f5 = 0
-      end
-      if n >= 18
-        @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
-      else
-        r.spend(64, b, 'f6') if n >= 17
-        @f6 = 33
-      end
-      if n >= 22
-        @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
-      else
-        r.spend(64, b, 'f7') if n >= 18
-        @f7 = 0
-      end
-      if n >= 26
-        @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
-      else
-        r.spend(64, b, 'f8') if n >= 22
-        @f8 = 1092
-      end
-      if n >= 27
-        @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
-      else
-        r.spend(64, b, 'f9') if n >= 26
-        @f9 = 0
-      end
-      if n >= 28
-        @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
-      else
-        r.spend(64, b, 'f10') if n >= 27
-        @f10 = 127
-      end
-      if n >= 29
-        @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
-      else
-        r.spend(64, b, 'f11') if n >= 28
-        @f11 = 0
-      end
-      if n >= 30
-        @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
-      else
-        r.spend(64, b, 'f12') if n >= 29
-        @f12 = 255
-      end
-      if n >= 32
-        @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
-      else
-        r.spend(64, b, 'f13') if n >= 30
-        @f13 = 0
-      end
-      if n >= 34
-        @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
-      else
-        r.spend(64, b, 'f14') if n >= 32
-        @f14 = 32_767
-      end
-      if n >= 36
-        @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
-      else
-        r.spend(64, b, 'f15') if n >= 34
-        @f15 = 0
-      end
-      if n >= 38
-        @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
-      else
-        r.spend(64, b, 'f16') if n >= 36
-        @f16 = 65_535
-      end
-      if n >= 42
-        @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
-      else
-        r.spend(64, b, 'f17') if n >= 38
-        @f17 = 0
-      end
-      if n >= 46
-        @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
-      else
-        r.spend(64, b, 'f18') if n >= 42
-        @f18 = 2_147_483_647
-      end
-      if n >= 50
-        @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
-      else
-        r.spend(64, b, 'f19') if n >= 46
-        @f19 = 0
-      end
-      if n >= 54
-        @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
-      else
-        r.spend(64, b, 'f20') if n >= 50
-        @f20 = 4_294_967_295
-      end
-      if n >= 62
-        @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
-      else
-        r.spend(64, b, 'f21') if n >= 54
-        @f21 = 0
-      end
-      if n >= 70
-        @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
-      else
-        r.spend(64, b, 'f22') if n >= 62
-        @f22 = 9_223_372_036_854_775_807
-      end
-      if n >= 78
-        @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
-      else
-        r.spend(64, b, 'f23') if n >= 70
-        @f23 = 0
-      end
-      if n >= 86
-        @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
-      else
-        r.spend(64, b, 'f24') if n >= 78
-        @f24 = 18_446_744_073_709_551_615
-      end
-      if n >= 90
-        @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
-      else
-        r.spend(64, b, 'f25') if n >= 86
-        @f25 = 0.0
-      end
-      if n >= 94
-        @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
-      else
-        r.spend(64, b, 'f26') if n >= 90
-        @f26 = 123.456
-      end
-      if n >= 102
-        @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
-      else
-        r.spend(64, b, 'f27') if n >= 94
-        @f27 = 0.0
-      end
       if n >= 110
-        @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        @id = values[0]
+        @f1 = values[1] != 0
+        @f2 = values[2] != 0
+        @f3 = values[3]
+        @f4 = values[4]
+        @f5 = values[5]
+        @f6 = values[6]
+        @f7 = values[7]
+        @f8 = values[8]
+        @f9 = values[9]
+        @f10 = values[10]
+        @f11 = values[11]
+        @f12 = values[12]
+        @f13 = values[13]
+        @f14 = values[14]
+        @f15 = values[15]
+        @f16 = values[16]
+        @f17 = values[17]
+        @f18 = values[18]
+        @f19 = values[19]
+        @f20 = values[20]
+        @f21 = values[21]
+        @f22 = values[22]
+        @f23 = values[23]
+        @f24 = values[24]
+        @f25 = values[25]
+        @f26 = values[26]
+        @f27 = values[27]
+        @f28 = values[28]
       else
-        r.spend(64, b, 'f28') if n >= 102
-        @f28 = -1.23456e+125
+        if n >= 12
+          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        else
+          r.spend(64, b, 'id')
+          @id = 0
+        end
+        if n >= 13
+          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+        else
+          r.spend(64, b, 'f1') if n >= 12
+          @f1 = false
+        end
+        if n >= 14
+          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+        else
+          r.spend(64, b, 'f2') if n >= 13
+          @f2 = true
+        end
+        if n >= 15
+          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+        else
+          r.spend(64, b, 'f3') if n >= 14
+          @f3 = 0
+        end
+        if n >= 16
+          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+        else
+          r.spend(64, b, 'f4') if n >= 15
+          @f4 = 255
+        end
+        if n >= 17
+          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+        else
+          r.spend(64, b, 'f5') if n >= 16
+          @f5 = 0
+        end
+        if n >= 18
+          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+        else
+          r.spend(64, b, 'f6') if n >= 17
+          @f6 = 33
+        end
+        if n >= 22
+          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+        else
+          r.spend(64, b, 'f7') if n >= 18
+          @f7 = 0
+        end
+        if n >= 26
+          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+        else
+          r.spend(64, b, 'f8') if n >= 22
+          @f8 = 1092
+        end
+        if n >= 27
+          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+        else
+          r.spend(64, b, 'f9') if n >= 26
+          @f9 = 0
+        end
+        if n >= 28
+          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+        else
+          r.spend(64, b, 'f10') if n >= 27
+          @f10 = 127
+        end
+        if n >= 29
+          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+        else
+          r.spend(64, b, 'f11') if n >= 28
+          @f11 = 0
+        end
+        if n >= 30
+          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+        else
+          r.spend(64, b, 'f12') if n >= 29
+          @f12 = 255
+        end
+        if n >= 32
+          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+        else
+          r.spend(64, b, 'f13') if n >= 30
+          @f13 = 0
+        end
+        if n >= 34
+          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+        else
+          r.spend(64, b, 'f14') if n >= 32
+          @f14 = 32_767
+        end
+        if n >= 36
+          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+        else
+          r.spend(64, b, 'f15') if n >= 34
+          @f15 = 0
+        end
+        if n >= 38
+          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+        else
+          r.spend(64, b, 'f16') if n >= 36
+          @f16 = 65_535
+        end
+        if n >= 42
+          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+        else
+          r.spend(64, b, 'f17') if n >= 38
+          @f17 = 0
+        end
+        if n >= 46
+          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+        else
+          r.spend(64, b, 'f18') if n >= 42
+          @f18 = 2_147_483_647
+        end
+        if n >= 50
+          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+        else
+          r.spend(64, b, 'f19') if n >= 46
+          @f19 = 0
+        end
+        if n >= 54
+          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+        else
+          r.spend(64, b, 'f20') if n >= 50
+          @f20 = 4_294_967_295
+        end
+        if n >= 62
+          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+        else
+          r.spend(64, b, 'f21') if n >= 54
+          @f21 = 0
+        end
+        if n >= 70
+          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+        else
+          r.spend(64, b, 'f22') if n >= 62
+          @f22 = 9_223_372_036_854_775_807
+        end
+        if n >= 78
+          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+        else
+          r.spend(64, b, 'f23') if n >= 70
+          @f23 = 0
+        end
+        if n >= 86
+          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+        else
+          r.spend(64, b, 'f24') if n >= 78
+          @f24 = 18_446_744_073_709_551_615
+        end
+        if n >= 90
+          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+        else
+          r.spend(64, b, 'f25') if n >= 86
+          @f25 = 0.0
+        end
+        if n >= 94
+          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+        else
+          r.spend(64, b, 'f26') if n >= 90
+          @f26 = 123.456
+        end
+        if n >= 102
+          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+        else
+          r.spend(64, b, 'f27') if n >= 94
+          @f27 = 0.0
+        end
+        if n >= 110
+          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        else
+          r.spend(64, b, 'f28') if n >= 102
+          @f28 = -1.23456e+125
+        end
       end
       if n >= 126
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
@@ -585,53 +606,62 @@ module Test
         r.spend(64, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
       end
-      if n >= 158
-        @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
-      else
-        r.spend(64, b, 'f33') if n >= 150
-        @f33 = 0
-      end
-      if n >= 166
-        @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
-      else
-        r.spend(64, b, 'f34') if n >= 158
-        @f34 = 0
-      end
-      if n >= 174
-        @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
-      else
-        r.spend(64, b, 'f35') if n >= 166
-        @f35 = Fbe::Timestamp.utc
-      end
-      if n >= 190
-        @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
-      else
-        r.spend(64, b, 'f36') if n >= 174
-        @f36 = Fbe::Uuid::NIL
-      end
-      if n >= 206
-        @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
-      else
-        r.spend(64, b, 'f37') if n >= 190
-        @f37 = Fbe::Uuid.uuid1
-      end
-      if n >= 222
-        @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
-      else
-        r.spend(64, b, 'f38') if n >= 206
-        @f38 = '123e4567-e89b-12d3-a456-426655440000'
-      end
-      if n >= 223
-        @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
-      else
-        r.spend(64, b, 'f39') if n >= 222
-        @f39 = Proto::OrderSide.default
-      end
       if n >= 224
-        @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f36 = Fbe::Uuid.from_bytes(@f36)
+        @f37 = Fbe::Uuid.from_bytes(@f37)
+        @f38 = Fbe::Uuid.from_bytes(@f38)
+        @f39 = Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType.from_wire(@f40)
       else
-        r.spend(64, b, 'f40') if n >= 223
-        @f40 = Proto::OrderType.default
+        if n >= 158
+          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+        else
+          r.spend(64, b, 'f33') if n >= 150
+          @f33 = 0
+        end
+        if n >= 166
+          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+        else
+          r.spend(64, b, 'f34') if n >= 158
+          @f34 = 0
+        end
+        if n >= 174
+          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+        else
+          r.spend(64, b, 'f35') if n >= 166
+          @f35 = Fbe::Timestamp.utc
+        end
+        if n >= 190
+          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+        else
+          r.spend(64, b, 'f36') if n >= 174
+          @f36 = Fbe::Uuid::NIL
+        end
+        if n >= 206
+          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+        else
+          r.spend(64, b, 'f37') if n >= 190
+          @f37 = Fbe::Uuid.uuid1
+        end
+        if n >= 222
+          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+        else
+          r.spend(64, b, 'f38') if n >= 206
+          @f38 = '123e4567-e89b-12d3-a456-426655440000'
+        end
+        if n >= 223
+          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+        else
+          r.spend(64, b, 'f39') if n >= 222
+          @f39 = Proto::OrderSide.default
+        end
+        if n >= 224
+          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        else
+          r.spend(64, b, 'f40') if n >= 223
+          @f40 = Proto::OrderType.default
+        end
       end
       if n >= 228
         @f41 = T_F41.read(r, b, b + 224, 'f41')
@@ -661,50 +691,26 @@ module Test
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::BOOL.fwrite(w, @f1)
-      Fbe::Types::BOOL.fwrite(w, @f2)
-      Fbe::Types::BYTE.fwrite(w, @f3)
-      Fbe::Types::BYTE.fwrite(w, @f4)
-      Fbe::Types::CHAR.fwrite(w, @f5)
-      Fbe::Types::CHAR.fwrite(w, @f6)
-      Fbe::Types::WCHAR.fwrite(w, @f7)
-      Fbe::Types::WCHAR.fwrite(w, @f8)
-      Fbe::Types::INT8.fwrite(w, @f9)
-      Fbe::Types::INT8.fwrite(w, @f10)
-      Fbe::Types::UINT8.fwrite(w, @f11)
-      Fbe::Types::UINT8.fwrite(w, @f12)
-      Fbe::Types::INT16.fwrite(w, @f13)
-      Fbe::Types::INT16.fwrite(w, @f14)
-      Fbe::Types::UINT16.fwrite(w, @f15)
-      Fbe::Types::UINT16.fwrite(w, @f16)
-      Fbe::Types::INT32.fwrite(w, @f17)
-      Fbe::Types::INT32.fwrite(w, @f18)
-      Fbe::Types::UINT32.fwrite(w, @f19)
-      Fbe::Types::UINT32.fwrite(w, @f20)
-      Fbe::Types::INT64.fwrite(w, @f21)
-      Fbe::Types::INT64.fwrite(w, @f22)
-      Fbe::Types::UINT64.fwrite(w, @f23)
-      Fbe::Types::UINT64.fwrite(w, @f24)
-      Fbe::Types::FLOAT.fwrite(w, @f25)
-      Fbe::Types::FLOAT.fwrite(w, @f26)
-      Fbe::Types::DOUBLE.fwrite(w, @f27)
-      Fbe::Types::DOUBLE.fwrite(w, @f28)
-      Fbe::Types::DECIMAL.fwrite(w, @f29)
-      Fbe::Types::DECIMAL.fwrite(w, @f30)
-      Fbe::Types::STRING.fwrite(w, @f31)
-      Fbe::Types::STRING.fwrite(w, @f32)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f33)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f34)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f35)
-      Fbe::Types::UUID.fwrite(w, @f36)
-      Fbe::Types::UUID.fwrite(w, @f37)
-      Fbe::Types::UUID.fwrite(w, @f38)
-      Proto::OrderSide::FBE_TYPE.fwrite(w, @f39)
-      Proto::OrderType::FBE_TYPE.fwrite(w, @f40)
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
+       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
+       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
+       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
+       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
+       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
+       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
+       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       T_F41.fwrite(w, @f41)
       T_F42.fwrite(w, @f42)
-      Proto::State::FBE_TYPE.fwrite(w, @f43)
+      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
       T_F44.fwrite(w, @f44)
       w.leave
     end
@@ -712,48 +718,47 @@ module Test
     def fbe_read_final_fields(r)
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      @id = Fbe::Types::INT32.read(r, run, run + 0, 'id')
-      @f1 = Fbe::Types::BOOL.read(r, run, run + 4, 'f1')
-      @f2 = Fbe::Types::BOOL.read(r, run, run + 5, 'f2')
-      @f3 = Fbe::Types::BYTE.read(r, run, run + 6, 'f3')
-      @f4 = Fbe::Types::BYTE.read(r, run, run + 7, 'f4')
-      @f5 = Fbe::Types::CHAR.read(r, run, run + 8, 'f5')
-      @f6 = Fbe::Types::CHAR.read(r, run, run + 9, 'f6')
-      @f7 = Fbe::Types::WCHAR.read(r, run, run + 10, 'f7')
-      @f8 = Fbe::Types::WCHAR.read(r, run, run + 14, 'f8')
-      @f9 = Fbe::Types::INT8.read(r, run, run + 18, 'f9')
-      @f10 = Fbe::Types::INT8.read(r, run, run + 19, 'f10')
-      @f11 = Fbe::Types::UINT8.read(r, run, run + 20, 'f11')
-      @f12 = Fbe::Types::UINT8.read(r, run, run + 21, 'f12')
-      @f13 = Fbe::Types::INT16.read(r, run, run + 22, 'f13')
-      @f14 = Fbe::Types::INT16.read(r, run, run + 24, 'f14')
-      @f15 = Fbe::Types::UINT16.read(r, run, run + 26, 'f15')
-      @f16 = Fbe::Types::UINT16.read(r, run, run + 28, 'f16')
-      @f17 = Fbe::Types::INT32.read(r, run, run + 30, 'f17')
-      @f18 = Fbe::Types::INT32.read(r, run, run + 34, 'f18')
-      @f19 = Fbe::Types::UINT32.read(r, run, run + 38, 'f19')
-      @f20 = Fbe::Types::UINT32.read(r, run, run + 42, 'f20')
-      @f21 = Fbe::Types::INT64.read(r, run, run + 46, 'f21')
-      @f22 = Fbe::Types::INT64.read(r, run, run + 54, 'f22')
-      @f23 = Fbe::Types::UINT64.read(r, run, run + 62, 'f23')
-      @f24 = Fbe::Types::UINT64.read(r, run, run + 70, 'f24')
-      @f25 = Fbe::Types::FLOAT.read(r, run, run + 78, 'f25')
-      @f26 = Fbe::Types::FLOAT.read(r, run, run + 82, 'f26')
-      @f27 = Fbe::Types::DOUBLE.read(r, run, run + 86, 'f27')
-      @f28 = Fbe::Types::DOUBLE.read(r, run, run + 94, 'f28')
+      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      @id = values[0]
+      @f1 = values[1] != 0
+      @f2 = values[2] != 0
+      @f3 = values[3]
+      @f4 = values[4]
+      @f5 = values[5]
+      @f6 = values[6]
+      @f7 = values[7]
+      @f8 = values[8]
+      @f9 = values[9]
+      @f10 = values[10]
+      @f11 = values[11]
+      @f12 = values[12]
+      @f13 = values[13]
+      @f14 = values[14]
+      @f15 = values[15]
+      @f16 = values[16]
+      @f17 = values[17]
+      @f18 = values[18]
+      @f19 = values[19]
+      @f20 = values[20]
+      @f21 = values[21]
+      @f22 = values[22]
+      @f23 = values[23]
+      @f24 = values[24]
+      @f25 = values[25]
+      @f26 = values[26]
+      @f27 = values[27]
+      @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33 = Fbe::Types::TIMESTAMP.read(r, run, run + 0, 'f33')
-      @f34 = Fbe::Types::TIMESTAMP.read(r, run, run + 8, 'f34')
-      @f35 = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'f35')
-      @f36 = Fbe::Types::UUID.read(r, run, run + 24, 'f36')
-      @f37 = Fbe::Types::UUID.read(r, run, run + 40, 'f37')
-      @f38 = Fbe::Types::UUID.read(r, run, run + 56, 'f38')
-      @f39 = Proto::OrderSide::FBE_TYPE.read(r, run, run + 72, 'f39')
-      @f40 = Proto::OrderType::FBE_TYPE.read(r, run, run + 73, 'f40')
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f36 = Fbe::Uuid.from_bytes(@f36)
+      @f37 = Fbe::Uuid.from_bytes(@f37)
+      @f38 = Fbe::Uuid.from_bytes(@f38)
+      @f39 = Proto::OrderSide.from_wire(@f39)
+      @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
       @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
@@ -1555,51 +1560,26 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::BOOL.write(w, b, b + 12, @f1)
-      Fbe::Types::BOOL.write(w, b, b + 13, @f2)
-      Fbe::Types::BYTE.write(w, b, b + 14, @f3)
-      Fbe::Types::BYTE.write(w, b, b + 15, @f4)
-      Fbe::Types::CHAR.write(w, b, b + 16, @f5)
-      Fbe::Types::CHAR.write(w, b, b + 17, @f6)
-      Fbe::Types::WCHAR.write(w, b, b + 18, @f7)
-      Fbe::Types::WCHAR.write(w, b, b + 22, @f8)
-      Fbe::Types::INT8.write(w, b, b + 26, @f9)
-      Fbe::Types::INT8.write(w, b, b + 27, @f10)
-      Fbe::Types::UINT8.write(w, b, b + 28, @f11)
-      Fbe::Types::UINT8.write(w, b, b + 29, @f12)
-      Fbe::Types::INT16.write(w, b, b + 30, @f13)
-      Fbe::Types::INT16.write(w, b, b + 32, @f14)
-      Fbe::Types::UINT16.write(w, b, b + 34, @f15)
-      Fbe::Types::UINT16.write(w, b, b + 36, @f16)
-      Fbe::Types::INT32.write(w, b, b + 38, @f17)
-      Fbe::Types::INT32.write(w, b, b + 42, @f18)
-      Fbe::Types::UINT32.write(w, b, b + 46, @f19)
-      Fbe::Types::UINT32.write(w, b, b + 50, @f20)
-      Fbe::Types::INT64.write(w, b, b + 54, @f21)
-      Fbe::Types::INT64.write(w, b, b + 62, @f22)
-      Fbe::Types::UINT64.write(w, b, b + 70, @f23)
-      Fbe::Types::UINT64.write(w, b, b + 78, @f24)
-      Fbe::Types::FLOAT.write(w, b, b + 86, @f25)
-      Fbe::Types::FLOAT.write(w, b, b + 90, @f26)
-      Fbe::Types::DOUBLE.write(w, b, b + 94, @f27)
-      Fbe::Types::DOUBLE.write(w, b, b + 102, @f28)
-      Fbe::Types::DECIMAL.write(w, b, b + 110, @f29)
-      Fbe::Types::DECIMAL.write(w, b, b + 126, @f30)
-      Fbe::Types::STRING.write(w, b, b + 142, @f31)
-      Fbe::Types::STRING.write(w, b, b + 146, @f32)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 150, @f33)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 158, @f34)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 166, @f35)
-      Fbe::Types::UUID.write(w, b, b + 174, @f36)
-      Fbe::Types::UUID.write(w, b, b + 190, @f37)
-      Fbe::Types::UUID.write(w, b, b + 206, @f38)
-      Proto::OrderSide::FBE_TYPE.write(w, b, b + 222, @f39)
-      Proto::OrderType::FBE_TYPE.write(w, b, b + 223, @f40)
+      b = w.size
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
+       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
+       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
+       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
+       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
+       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
+       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
+       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
+       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
+       f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx334L<a*L<a*', buffer: w.buffer)
       T_F41.write(w, b, b + 224, @f41)
       T_F42.write(w, b, b + 228, @f42)
-      Proto::State::FBE_TYPE.write(w, b, b + 232, @f43)
       T_F44.write(w, b, b + 233, @f44)
       T_F100.write(w, b, b + 237, @f100)
       T_F101.write(w, b, b + 242, @f101)
@@ -1672,179 +1652,212 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
-      if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
-      else
-        r.spend(64, b, 'id')
-        @id = 0
-      end
-      if n >= 13
-        @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
-      else
-        r.spend(64, b, 'f1') if n >= 12
-        @f1 = false
-      end
-      if n >= 14
-        @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
-      else
-        r.spend(64, b, 'f2') if n >= 13
-        @f2 = true
-      end
-      if n >= 15
-        @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
-      else
-        r.spend(64, b, 'f3') if n >= 14
-        @f3 = 0
-      end
-      if n >= 16
-        @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
-      else
-        r.spend(64, b, 'f4') if n >= 15
-        @f4 = 255
-      end
-      if n >= 17
-        @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
-      else
-        r.spend(64, b, 'f5') if n >= 16
-        @f5 = 0
-      end
-      if n >= 18
-        @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
-      else
-        r.spend(64, b, 'f6') if n >= 17
-        @f6 = 33
-      end
-      if n >= 22
-        @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
-      else
-        r.spend(64, b, 'f7') if n >= 18
-        @f7 = 0
-      end
-      if n >= 26
-        @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
-      else
-        r.spend(64, b, 'f8') if n >= 22
-        @f8 = 1092
-      end
-      if n >= 27
-        @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
-      else
-        r.spend(64, b, 'f9') if n >= 26
-        @f9 = 0
-      end
-      if n >= 28
-        @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
-      else
-        r.spend(64, b, 'f10') if n >= 27
-        @f10 = 127
-      end
-      if n >= 29
-        @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
-      else
-        r.spend(64, b, 'f11') if n >= 28
-        @f11 = 0
-      end
-      if n >= 30
-        @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
-      else
-        r.spend(64, b, 'f12') if n >= 29
-        @f12 = 255
-      end
-      if n >= 32
-        @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
-      else
-        r.spend(64, b, 'f13') if n >= 30
-        @f13 = 0
-      end
-      if n >= 34
-        @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
-      else
-        r.spend(64, b, 'f14') if n >= 32
-        @f14 = 32_767
-      end
-      if n >= 36
-        @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
-      else
-        r.spend(64, b, 'f15') if n >= 34
-        @f15 = 0
-      end
-      if n >= 38
-        @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
-      else
-        r.spend(64, b, 'f16') if n >= 36
-        @f16 = 65_535
-      end
-      if n >= 42
-        @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
-      else
-        r.spend(64, b, 'f17') if n >= 38
-        @f17 = 0
-      end
-      if n >= 46
-        @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
-      else
-        r.spend(64, b, 'f18') if n >= 42
-        @f18 = 2_147_483_647
-      end
-      if n >= 50
-        @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
-      else
-        r.spend(64, b, 'f19') if n >= 46
-        @f19 = 0
-      end
-      if n >= 54
-        @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
-      else
-        r.spend(64, b, 'f20') if n >= 50
-        @f20 = 4_294_967_295
-      end
-      if n >= 62
-        @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
-      else
-        r.spend(64, b, 'f21') if n >= 54
-        @f21 = 0
-      end
-      if n >= 70
-        @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
-      else
-        r.spend(64, b, 'f22') if n >= 62
-        @f22 = 9_223_372_036_854_775_807
-      end
-      if n >= 78
-        @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
-      else
-        r.spend(64, b, 'f23') if n >= 70
-        @f23 = 0
-      end
-      if n >= 86
-        @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
-      else
-        r.spend(64, b, 'f24') if n >= 78
-        @f24 = 18_446_744_073_709_551_615
-      end
-      if n >= 90
-        @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
-      else
-        r.spend(64, b, 'f25') if n >= 86
-        @f25 = 0.0
-      end
-      if n >= 94
-        @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
-      else
-        r.spend(64, b, 'f26') if n >= 90
-        @f26 = 123.456
-      end
-      if n >= 102
-        @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
-      else
-        r.spend(64, b, 'f27') if n >= 94
-        @f27 = 0.0
-      end
       if n >= 110
-        @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        @id = values[0]
+        @f1 = values[1] != 0
+        @f2 = values[2] != 0
+        @f3 = values[3]
+        @f4 = values[4]
+        @f5 = values[5]
+        @f6 = values[6]
+        @f7 = values[7]
+        @f8 = values[8]
+        @f9 = values[9]
+        @f10 = values[10]
+        @f11 = values[11]
+        @f12 = values[12]
+        @f13 = values[13]
+        @f14 = values[14]
+        @f15 = values[15]
+        @f16 = values[16]
+        @f17 = values[17]
+        @f18 = values[18]
+        @f19 = values[19]
+        @f20 = values[20]
+        @f21 = values[21]
+        @f22 = values[22]
+        @f23 = values[23]
+        @f24 = values[24]
+        @f25 = values[25]
+        @f26 = values[26]
+        @f27 = values[27]
+        @f28 = values[28]
       else
-        r.spend(64, b, 'f28') if n >= 102
-        @f28 = -1.23456e+125
+        if n >= 12
+          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        else
+          r.spend(64, b, 'id')
+          @id = 0
+        end
+        if n >= 13
+          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+        else
+          r.spend(64, b, 'f1') if n >= 12
+          @f1 = false
+        end
+        if n >= 14
+          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+        else
+          r.spend(64, b, 'f2') if n >= 13
+          @f2 = true
+        end
+        if n >= 15
+          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+        else
+          r.spend(64, b, 'f3') if n >= 14
+          @f3 = 0
+        end
+        if n >= 16
+          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+        else
+          r.spend(64, b, 'f4') if n >= 15
+          @f4 = 255
+        end
+        if n >= 17
+          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+        else
+          r.spend(64, b, 'f5') if n >= 16
+          @f5 = 0
+        end
+        if n >= 18
+          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+        else
+          r.spend(64, b, 'f6') if n >= 17
+          @f6 = 33
+        end
+        if n >= 22
+          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+        else
+          r.spend(64, b, 'f7') if n >= 18
+          @f7 = 0
+        end
+        if n >= 26
+          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+        else
+          r.spend(64, b, 'f8') if n >= 22
+          @f8 = 1092
+        end
+        if n >= 27
+          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+        else
+          r.spend(64, b, 'f9') if n >= 26
+          @f9 = 0
+        end
+        if n >= 28
+          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+        else
+          r.spend(64, b, 'f10') if n >= 27
+          @f10 = 127
+        end
+        if n >= 29
+          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+        else
+          r.spend(64, b, 'f11') if n >= 28
+          @f11 = 0
+        end
+        if n >= 30
+          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+        else
+          r.spend(64, b, 'f12') if n >= 29
+          @f12 = 255
+        end
+        if n >= 32
+          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+        else
+          r.spend(64, b, 'f13') if n >= 30
+          @f13 = 0
+        end
+        if n >= 34
+          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+        else
+          r.spend(64, b, 'f14') if n >= 32
+          @f14 = 32_767
+        end
+        if n >= 36
+          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+        else
+          r.spend(64, b, 'f15') if n >= 34
+          @f15 = 0
+        end
+        if n >= 38
+          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+        else
+          r.spend(64, b, 'f16') if n >= 36
+          @f16 = 65_535
+        end
+        if n >= 42
+          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+        else
+          r.spend(64, b, 'f17') if n >= 38
+          @f17 = 0
+        end
+        if n >= 46
+          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+        else
+          r.spend(64, b, 'f18') if n >= 42
+          @f18 = 2_147_483_647
+        end
+        if n >= 50
+          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+        else
+          r.spend(64, b, 'f19') if n >= 46
+          @f19 = 0
+        end
+        if n >= 54
+          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+        else
+          r.spend(64, b, 'f20') if n >= 50
+          @f20 = 4_294_967_295
+        end
+        if n >= 62
+          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+        else
+          r.spend(64, b, 'f21') if n >= 54
+          @f21 = 0
+        end
+        if n >= 70
+          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+        else
+          r.spend(64, b, 'f22') if n >= 62
+          @f22 = 9_223_372_036_854_775_807
+        end
+        if n >= 78
+          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+        else
+          r.spend(64, b, 'f23') if n >= 70
+          @f23 = 0
+        end
+        if n >= 86
+          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+        else
+          r.spend(64, b, 'f24') if n >= 78
+          @f24 = 18_446_744_073_709_551_615
+        end
+        if n >= 90
+          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+        else
+          r.spend(64, b, 'f25') if n >= 86
+          @f25 = 0.0
+        end
+        if n >= 94
+          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+        else
+          r.spend(64, b, 'f26') if n >= 90
+          @f26 = 123.456
+        end
+        if n >= 102
+          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+        else
+          r.spend(64, b, 'f27') if n >= 94
+          @f27 = 0.0
+        end
+        if n >= 110
+          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        else
+          r.spend(64, b, 'f28') if n >= 102
+          @f28 = -1.23456e+125
+        end
       end
       if n >= 126
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
@@ -1870,53 +1883,62 @@ module Test
         r.spend(64, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
       end
-      if n >= 158
-        @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
-      else
-        r.spend(64, b, 'f33') if n >= 150
-        @f33 = 0
-      end
-      if n >= 166
-        @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
-      else
-        r.spend(64, b, 'f34') if n >= 158
-        @f34 = 0
-      end
-      if n >= 174
-        @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
-      else
-        r.spend(64, b, 'f35') if n >= 166
-        @f35 = Fbe::Timestamp.utc
-      end
-      if n >= 190
-        @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
-      else
-        r.spend(64, b, 'f36') if n >= 174
-        @f36 = Fbe::Uuid::NIL
-      end
-      if n >= 206
-        @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
-      else
-        r.spend(64, b, 'f37') if n >= 190
-        @f37 = Fbe::Uuid.uuid1
-      end
-      if n >= 222
-        @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
-      else
-        r.spend(64, b, 'f38') if n >= 206
-        @f38 = '123e4567-e89b-12d3-a456-426655440000'
-      end
-      if n >= 223
-        @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
-      else
-        r.spend(64, b, 'f39') if n >= 222
-        @f39 = Proto::OrderSide.default
-      end
       if n >= 224
-        @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f36 = Fbe::Uuid.from_bytes(@f36)
+        @f37 = Fbe::Uuid.from_bytes(@f37)
+        @f38 = Fbe::Uuid.from_bytes(@f38)
+        @f39 = Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType.from_wire(@f40)
       else
-        r.spend(64, b, 'f40') if n >= 223
-        @f40 = Proto::OrderType.default
+        if n >= 158
+          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+        else
+          r.spend(64, b, 'f33') if n >= 150
+          @f33 = 0
+        end
+        if n >= 166
+          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+        else
+          r.spend(64, b, 'f34') if n >= 158
+          @f34 = 0
+        end
+        if n >= 174
+          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+        else
+          r.spend(64, b, 'f35') if n >= 166
+          @f35 = Fbe::Timestamp.utc
+        end
+        if n >= 190
+          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+        else
+          r.spend(64, b, 'f36') if n >= 174
+          @f36 = Fbe::Uuid::NIL
+        end
+        if n >= 206
+          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+        else
+          r.spend(64, b, 'f37') if n >= 190
+          @f37 = Fbe::Uuid.uuid1
+        end
+        if n >= 222
+          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+        else
+          r.spend(64, b, 'f38') if n >= 206
+          @f38 = '123e4567-e89b-12d3-a456-426655440000'
+        end
+        if n >= 223
+          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+        else
+          r.spend(64, b, 'f39') if n >= 222
+          @f39 = Proto::OrderSide.default
+        end
+        if n >= 224
+          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        else
+          r.spend(64, b, 'f40') if n >= 223
+          @f40 = Proto::OrderType.default
+        end
       end
       if n >= 228
         @f41 = T_F41.read(r, b, b + 224, 'f41')
@@ -2012,50 +2034,26 @@ module Test
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::BOOL.fwrite(w, @f1)
-      Fbe::Types::BOOL.fwrite(w, @f2)
-      Fbe::Types::BYTE.fwrite(w, @f3)
-      Fbe::Types::BYTE.fwrite(w, @f4)
-      Fbe::Types::CHAR.fwrite(w, @f5)
-      Fbe::Types::CHAR.fwrite(w, @f6)
-      Fbe::Types::WCHAR.fwrite(w, @f7)
-      Fbe::Types::WCHAR.fwrite(w, @f8)
-      Fbe::Types::INT8.fwrite(w, @f9)
-      Fbe::Types::INT8.fwrite(w, @f10)
-      Fbe::Types::UINT8.fwrite(w, @f11)
-      Fbe::Types::UINT8.fwrite(w, @f12)
-      Fbe::Types::INT16.fwrite(w, @f13)
-      Fbe::Types::INT16.fwrite(w, @f14)
-      Fbe::Types::UINT16.fwrite(w, @f15)
-      Fbe::Types::UINT16.fwrite(w, @f16)
-      Fbe::Types::INT32.fwrite(w, @f17)
-      Fbe::Types::INT32.fwrite(w, @f18)
-      Fbe::Types::UINT32.fwrite(w, @f19)
-      Fbe::Types::UINT32.fwrite(w, @f20)
-      Fbe::Types::INT64.fwrite(w, @f21)
-      Fbe::Types::INT64.fwrite(w, @f22)
-      Fbe::Types::UINT64.fwrite(w, @f23)
-      Fbe::Types::UINT64.fwrite(w, @f24)
-      Fbe::Types::FLOAT.fwrite(w, @f25)
-      Fbe::Types::FLOAT.fwrite(w, @f26)
-      Fbe::Types::DOUBLE.fwrite(w, @f27)
-      Fbe::Types::DOUBLE.fwrite(w, @f28)
-      Fbe::Types::DECIMAL.fwrite(w, @f29)
-      Fbe::Types::DECIMAL.fwrite(w, @f30)
-      Fbe::Types::STRING.fwrite(w, @f31)
-      Fbe::Types::STRING.fwrite(w, @f32)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f33)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f34)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f35)
-      Fbe::Types::UUID.fwrite(w, @f36)
-      Fbe::Types::UUID.fwrite(w, @f37)
-      Fbe::Types::UUID.fwrite(w, @f38)
-      Proto::OrderSide::FBE_TYPE.fwrite(w, @f39)
-      Proto::OrderType::FBE_TYPE.fwrite(w, @f40)
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
+       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
+       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
+       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
+       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
+       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
+       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
+       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       T_F41.fwrite(w, @f41)
       T_F42.fwrite(w, @f42)
-      Proto::State::FBE_TYPE.fwrite(w, @f43)
+      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
       T_F44.fwrite(w, @f44)
       T_F100.fwrite(w, @f100)
       T_F101.fwrite(w, @f101)
@@ -2129,48 +2127,47 @@ module Test
     def fbe_read_final_fields(r)
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      @id = Fbe::Types::INT32.read(r, run, run + 0, 'id')
-      @f1 = Fbe::Types::BOOL.read(r, run, run + 4, 'f1')
-      @f2 = Fbe::Types::BOOL.read(r, run, run + 5, 'f2')
-      @f3 = Fbe::Types::BYTE.read(r, run, run + 6, 'f3')
-      @f4 = Fbe::Types::BYTE.read(r, run, run + 7, 'f4')
-      @f5 = Fbe::Types::CHAR.read(r, run, run + 8, 'f5')
-      @f6 = Fbe::Types::CHAR.read(r, run, run + 9, 'f6')
-      @f7 = Fbe::Types::WCHAR.read(r, run, run + 10, 'f7')
-      @f8 = Fbe::Types::WCHAR.read(r, run, run + 14, 'f8')
-      @f9 = Fbe::Types::INT8.read(r, run, run + 18, 'f9')
-      @f10 = Fbe::Types::INT8.read(r, run, run + 19, 'f10')
-      @f11 = Fbe::Types::UINT8.read(r, run, run + 20, 'f11')
-      @f12 = Fbe::Types::UINT8.read(r, run, run + 21, 'f12')
-      @f13 = Fbe::Types::INT16.read(r, run, run + 22, 'f13')
-      @f14 = Fbe::Types::INT16.read(r, run, run + 24, 'f14')
-      @f15 = Fbe::Types::UINT16.read(r, run, run + 26, 'f15')
-      @f16 = Fbe::Types::UINT16.read(r, run, run + 28, 'f16')
-      @f17 = Fbe::Types::INT32.read(r, run, run + 30, 'f17')
-      @f18 = Fbe::Types::INT32.read(r, run, run + 34, 'f18')
-      @f19 = Fbe::Types::UINT32.read(r, run, run + 38, 'f19')
-      @f20 = Fbe::Types::UINT32.read(r, run, run + 42, 'f20')
-      @f21 = Fbe::Types::INT64.read(r, run, run + 46, 'f21')
-      @f22 = Fbe::Types::INT64.read(r, run, run + 54, 'f22')
-      @f23 = Fbe::Types::UINT64.read(r, run, run + 62, 'f23')
-      @f24 = Fbe::Types::UINT64.read(r, run, run + 70, 'f24')
-      @f25 = Fbe::Types::FLOAT.read(r, run, run + 78, 'f25')
-      @f26 = Fbe::Types::FLOAT.read(r, run, run + 82, 'f26')
-      @f27 = Fbe::Types::DOUBLE.read(r, run, run + 86, 'f27')
-      @f28 = Fbe::Types::DOUBLE.read(r, run, run + 94, 'f28')
+      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      @id = values[0]
+      @f1 = values[1] != 0
+      @f2 = values[2] != 0
+      @f3 = values[3]
+      @f4 = values[4]
+      @f5 = values[5]
+      @f6 = values[6]
+      @f7 = values[7]
+      @f8 = values[8]
+      @f9 = values[9]
+      @f10 = values[10]
+      @f11 = values[11]
+      @f12 = values[12]
+      @f13 = values[13]
+      @f14 = values[14]
+      @f15 = values[15]
+      @f16 = values[16]
+      @f17 = values[17]
+      @f18 = values[18]
+      @f19 = values[19]
+      @f20 = values[20]
+      @f21 = values[21]
+      @f22 = values[22]
+      @f23 = values[23]
+      @f24 = values[24]
+      @f25 = values[25]
+      @f26 = values[26]
+      @f27 = values[27]
+      @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33 = Fbe::Types::TIMESTAMP.read(r, run, run + 0, 'f33')
-      @f34 = Fbe::Types::TIMESTAMP.read(r, run, run + 8, 'f34')
-      @f35 = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'f35')
-      @f36 = Fbe::Types::UUID.read(r, run, run + 24, 'f36')
-      @f37 = Fbe::Types::UUID.read(r, run, run + 40, 'f37')
-      @f38 = Fbe::Types::UUID.read(r, run, run + 56, 'f38')
-      @f39 = Proto::OrderSide::FBE_TYPE.read(r, run, run + 72, 'f39')
-      @f40 = Proto::OrderType::FBE_TYPE.read(r, run, run + 73, 'f40')
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f36 = Fbe::Uuid.from_bytes(@f36)
+      @f37 = Fbe::Uuid.from_bytes(@f37)
+      @f38 = Fbe::Uuid.from_bytes(@f38)
+      @f39 = Proto::OrderSide.from_wire(@f39)
+      @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
       @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
@@ -3266,51 +3263,28 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::BOOL.write(w, b, b + 12, @f1)
-      Fbe::Types::BOOL.write(w, b, b + 13, @f2)
-      Fbe::Types::BYTE.write(w, b, b + 14, @f3)
-      Fbe::Types::BYTE.write(w, b, b + 15, @f4)
-      Fbe::Types::CHAR.write(w, b, b + 16, @f5)
-      Fbe::Types::CHAR.write(w, b, b + 17, @f6)
-      Fbe::Types::WCHAR.write(w, b, b + 18, @f7)
-      Fbe::Types::WCHAR.write(w, b, b + 22, @f8)
-      Fbe::Types::INT8.write(w, b, b + 26, @f9)
-      Fbe::Types::INT8.write(w, b, b + 27, @f10)
-      Fbe::Types::UINT8.write(w, b, b + 28, @f11)
-      Fbe::Types::UINT8.write(w, b, b + 29, @f12)
-      Fbe::Types::INT16.write(w, b, b + 30, @f13)
-      Fbe::Types::INT16.write(w, b, b + 32, @f14)
-      Fbe::Types::UINT16.write(w, b, b + 34, @f15)
-      Fbe::Types::UINT16.write(w, b, b + 36, @f16)
-      Fbe::Types::INT32.write(w, b, b + 38, @f17)
-      Fbe::Types::INT32.write(w, b, b + 42, @f18)
-      Fbe::Types::UINT32.write(w, b, b + 46, @f19)
-      Fbe::Types::UINT32.write(w, b, b + 50, @f20)
-      Fbe::Types::INT64.write(w, b, b + 54, @f21)
-      Fbe::Types::INT64.write(w, b, b + 62, @f22)
-      Fbe::Types::UINT64.write(w, b, b + 70, @f23)
-      Fbe::Types::UINT64.write(w, b, b + 78, @f24)
-      Fbe::Types::FLOAT.write(w, b, b + 86, @f25)
-      Fbe::Types::FLOAT.write(w, b, b + 90, @f26)
-      Fbe::Types::DOUBLE.write(w, b, b + 94, @f27)
-      Fbe::Types::DOUBLE.write(w, b, b + 102, @f28)
-      Fbe::Types::DECIMAL.write(w, b, b + 110, @f29)
-      Fbe::Types::DECIMAL.write(w, b, b + 126, @f30)
-      Fbe::Types::STRING.write(w, b, b + 142, @f31)
-      Fbe::Types::STRING.write(w, b, b + 146, @f32)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 150, @f33)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 158, @f34)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 166, @f35)
-      Fbe::Types::UUID.write(w, b, b + 174, @f36)
-      Fbe::Types::UUID.write(w, b, b + 190, @f37)
-      Fbe::Types::UUID.write(w, b, b + 206, @f38)
-      Proto::OrderSide::FBE_TYPE.write(w, b, b + 222, @f39)
-      Proto::OrderType::FBE_TYPE.write(w, b, b + 223, @f40)
+      b = w.size
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx334l<x5Cx5L<x5Q<x23L<a*L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
+       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
+       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
+       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
+       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
+       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
+       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
+       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
+       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
+       EnumSimple::FBE_TYPE.wire(@f1000), EnumTyped::FBE_TYPE.wire(@f1002), FlagsSimple::FBE_TYPE.wire(@f1004),
+       FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes].pack(pack_format, buffer: w.buffer)
       T_F41.write(w, b, b + 224, @f41)
       T_F42.write(w, b, b + 228, @f42)
-      Proto::State::FBE_TYPE.write(w, b, b + 232, @f43)
       T_F44.write(w, b, b + 233, @f44)
       T_F100.write(w, b, b + 237, @f100)
       T_F101.write(w, b, b + 242, @f101)
@@ -3378,13 +3352,9 @@ module Test
       T_F163.write(w, b, b + 552, @f163)
       T_F164.write(w, b, b + 557, @f164)
       T_F165.write(w, b, b + 562, @f165)
-      EnumSimple::FBE_TYPE.write(w, b, b + 567, @f1000)
       T_F1001.write(w, b, b + 571, @f1001)
-      EnumTyped::FBE_TYPE.write(w, b, b + 576, @f1002)
       T_F1003.write(w, b, b + 577, @f1003)
-      FlagsSimple::FBE_TYPE.write(w, b, b + 582, @f1004)
       T_F1005.write(w, b, b + 586, @f1005)
-      FlagsTyped::FBE_TYPE.write(w, b, b + 591, @f1006)
       T_F1007.write(w, b, b + 599, @f1007)
       T_F1008.write(w, b, b + 604, @f1008)
       T_F1009.write(w, b, b + 608, @f1009)
@@ -3395,179 +3365,212 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
-      if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
-      else
-        r.spend(692, b, 'id')
-        @id = 0
-      end
-      if n >= 13
-        @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
-      else
-        r.spend(692, b, 'f1') if n >= 12
-        @f1 = false
-      end
-      if n >= 14
-        @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
-      else
-        r.spend(692, b, 'f2') if n >= 13
-        @f2 = true
-      end
-      if n >= 15
-        @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
-      else
-        r.spend(692, b, 'f3') if n >= 14
-        @f3 = 0
-      end
-      if n >= 16
-        @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
-      else
-        r.spend(692, b, 'f4') if n >= 15
-        @f4 = 255
-      end
-      if n >= 17
-        @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
-      else
-        r.spend(692, b, 'f5') if n >= 16
-        @f5 = 0
-      end
-      if n >= 18
-        @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
-      else
-        r.spend(692, b, 'f6') if n >= 17
-        @f6 = 33
-      end
-      if n >= 22
-        @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
-      else
-        r.spend(692, b, 'f7') if n >= 18
-        @f7 = 0
-      end
-      if n >= 26
-        @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
-      else
-        r.spend(692, b, 'f8') if n >= 22
-        @f8 = 1092
-      end
-      if n >= 27
-        @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
-      else
-        r.spend(692, b, 'f9') if n >= 26
-        @f9 = 0
-      end
-      if n >= 28
-        @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
-      else
-        r.spend(692, b, 'f10') if n >= 27
-        @f10 = 127
-      end
-      if n >= 29
-        @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
-      else
-        r.spend(692, b, 'f11') if n >= 28
-        @f11 = 0
-      end
-      if n >= 30
-        @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
-      else
-        r.spend(692, b, 'f12') if n >= 29
-        @f12 = 255
-      end
-      if n >= 32
-        @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
-      else
-        r.spend(692, b, 'f13') if n >= 30
-        @f13 = 0
-      end
-      if n >= 34
-        @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
-      else
-        r.spend(692, b, 'f14') if n >= 32
-        @f14 = 32_767
-      end
-      if n >= 36
-        @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
-      else
-        r.spend(692, b, 'f15') if n >= 34
-        @f15 = 0
-      end
-      if n >= 38
-        @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
-      else
-        r.spend(692, b, 'f16') if n >= 36
-        @f16 = 65_535
-      end
-      if n >= 42
-        @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
-      else
-        r.spend(692, b, 'f17') if n >= 38
-        @f17 = 0
-      end
-      if n >= 46
-        @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
-      else
-        r.spend(692, b, 'f18') if n >= 42
-        @f18 = 2_147_483_647
-      end
-      if n >= 50
-        @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
-      else
-        r.spend(692, b, 'f19') if n >= 46
-        @f19 = 0
-      end
-      if n >= 54
-        @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
-      else
-        r.spend(692, b, 'f20') if n >= 50
-        @f20 = 4_294_967_295
-      end
-      if n >= 62
-        @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
-      else
-        r.spend(692, b, 'f21') if n >= 54
-        @f21 = 0
-      end
-      if n >= 70
-        @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
-      else
-        r.spend(692, b, 'f22') if n >= 62
-        @f22 = 9_223_372_036_854_775_807
-      end
-      if n >= 78
-        @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
-      else
-        r.spend(692, b, 'f23') if n >= 70
-        @f23 = 0
-      end
-      if n >= 86
-        @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
-      else
-        r.spend(692, b, 'f24') if n >= 78
-        @f24 = 18_446_744_073_709_551_615
-      end
-      if n >= 90
-        @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
-      else
-        r.spend(692, b, 'f25') if n >= 86
-        @f25 = 0.0
-      end
-      if n >= 94
-        @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
-      else
-        r.spend(692, b, 'f26') if n >= 90
-        @f26 = 123.456
-      end
-      if n >= 102
-        @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
-      else
-        r.spend(692, b, 'f27') if n >= 94
-        @f27 = 0.0
-      end
       if n >= 110
-        @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        @id = values[0]
+        @f1 = values[1] != 0
+        @f2 = values[2] != 0
+        @f3 = values[3]
+        @f4 = values[4]
+        @f5 = values[5]
+        @f6 = values[6]
+        @f7 = values[7]
+        @f8 = values[8]
+        @f9 = values[9]
+        @f10 = values[10]
+        @f11 = values[11]
+        @f12 = values[12]
+        @f13 = values[13]
+        @f14 = values[14]
+        @f15 = values[15]
+        @f16 = values[16]
+        @f17 = values[17]
+        @f18 = values[18]
+        @f19 = values[19]
+        @f20 = values[20]
+        @f21 = values[21]
+        @f22 = values[22]
+        @f23 = values[23]
+        @f24 = values[24]
+        @f25 = values[25]
+        @f26 = values[26]
+        @f27 = values[27]
+        @f28 = values[28]
       else
-        r.spend(692, b, 'f28') if n >= 102
-        @f28 = -1.23456e+125
+        if n >= 12
+          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        else
+          r.spend(692, b, 'id')
+          @id = 0
+        end
+        if n >= 13
+          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+        else
+          r.spend(692, b, 'f1') if n >= 12
+          @f1 = false
+        end
+        if n >= 14
+          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+        else
+          r.spend(692, b, 'f2') if n >= 13
+          @f2 = true
+        end
+        if n >= 15
+          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+        else
+          r.spend(692, b, 'f3') if n >= 14
+          @f3 = 0
+        end
+        if n >= 16
+          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+        else
+          r.spend(692, b, 'f4') if n >= 15
+          @f4 = 255
+        end
+        if n >= 17
+          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+        else
+          r.spend(692, b, 'f5') if n >= 16
+          @f5 = 0
+        end
+        if n >= 18
+          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+        else
+          r.spend(692, b, 'f6') if n >= 17
+          @f6 = 33
+        end
+        if n >= 22
+          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+        else
+          r.spend(692, b, 'f7') if n >= 18
+          @f7 = 0
+        end
+        if n >= 26
+          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+        else
+          r.spend(692, b, 'f8') if n >= 22
+          @f8 = 1092
+        end
+        if n >= 27
+          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+        else
+          r.spend(692, b, 'f9') if n >= 26
+          @f9 = 0
+        end
+        if n >= 28
+          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+        else
+          r.spend(692, b, 'f10') if n >= 27
+          @f10 = 127
+        end
+        if n >= 29
+          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+        else
+          r.spend(692, b, 'f11') if n >= 28
+          @f11 = 0
+        end
+        if n >= 30
+          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+        else
+          r.spend(692, b, 'f12') if n >= 29
+          @f12 = 255
+        end
+        if n >= 32
+          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+        else
+          r.spend(692, b, 'f13') if n >= 30
+          @f13 = 0
+        end
+        if n >= 34
+          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+        else
+          r.spend(692, b, 'f14') if n >= 32
+          @f14 = 32_767
+        end
+        if n >= 36
+          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+        else
+          r.spend(692, b, 'f15') if n >= 34
+          @f15 = 0
+        end
+        if n >= 38
+          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+        else
+          r.spend(692, b, 'f16') if n >= 36
+          @f16 = 65_535
+        end
+        if n >= 42
+          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+        else
+          r.spend(692, b, 'f17') if n >= 38
+          @f17 = 0
+        end
+        if n >= 46
+          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+        else
+          r.spend(692, b, 'f18') if n >= 42
+          @f18 = 2_147_483_647
+        end
+        if n >= 50
+          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+        else
+          r.spend(692, b, 'f19') if n >= 46
+          @f19 = 0
+        end
+        if n >= 54
+          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+        else
+          r.spend(692, b, 'f20') if n >= 50
+          @f20 = 4_294_967_295
+        end
+        if n >= 62
+          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+        else
+          r.spend(692, b, 'f21') if n >= 54
+          @f21 = 0
+        end
+        if n >= 70
+          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+        else
+          r.spend(692, b, 'f22') if n >= 62
+          @f22 = 9_223_372_036_854_775_807
+        end
+        if n >= 78
+          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+        else
+          r.spend(692, b, 'f23') if n >= 70
+          @f23 = 0
+        end
+        if n >= 86
+          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+        else
+          r.spend(692, b, 'f24') if n >= 78
+          @f24 = 18_446_744_073_709_551_615
+        end
+        if n >= 90
+          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+        else
+          r.spend(692, b, 'f25') if n >= 86
+          @f25 = 0.0
+        end
+        if n >= 94
+          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+        else
+          r.spend(692, b, 'f26') if n >= 90
+          @f26 = 123.456
+        end
+        if n >= 102
+          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+        else
+          r.spend(692, b, 'f27') if n >= 94
+          @f27 = 0.0
+        end
+        if n >= 110
+          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+        else
+          r.spend(692, b, 'f28') if n >= 102
+          @f28 = -1.23456e+125
+        end
       end
       if n >= 126
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
@@ -3593,53 +3596,62 @@ module Test
         r.spend(692, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
       end
-      if n >= 158
-        @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
-      else
-        r.spend(692, b, 'f33') if n >= 150
-        @f33 = 0
-      end
-      if n >= 166
-        @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
-      else
-        r.spend(692, b, 'f34') if n >= 158
-        @f34 = 0
-      end
-      if n >= 174
-        @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
-      else
-        r.spend(692, b, 'f35') if n >= 166
-        @f35 = Fbe::Timestamp.utc
-      end
-      if n >= 190
-        @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
-      else
-        r.spend(692, b, 'f36') if n >= 174
-        @f36 = Fbe::Uuid::NIL
-      end
-      if n >= 206
-        @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
-      else
-        r.spend(692, b, 'f37') if n >= 190
-        @f37 = Fbe::Uuid.uuid1
-      end
-      if n >= 222
-        @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
-      else
-        r.spend(692, b, 'f38') if n >= 206
-        @f38 = '123e4567-e89b-12d3-a456-426655440000'
-      end
-      if n >= 223
-        @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
-      else
-        r.spend(692, b, 'f39') if n >= 222
-        @f39 = Proto::OrderSide.default
-      end
       if n >= 224
-        @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f36 = Fbe::Uuid.from_bytes(@f36)
+        @f37 = Fbe::Uuid.from_bytes(@f37)
+        @f38 = Fbe::Uuid.from_bytes(@f38)
+        @f39 = Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType.from_wire(@f40)
       else
-        r.spend(692, b, 'f40') if n >= 223
-        @f40 = Proto::OrderType.default
+        if n >= 158
+          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+        else
+          r.spend(692, b, 'f33') if n >= 150
+          @f33 = 0
+        end
+        if n >= 166
+          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+        else
+          r.spend(692, b, 'f34') if n >= 158
+          @f34 = 0
+        end
+        if n >= 174
+          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+        else
+          r.spend(692, b, 'f35') if n >= 166
+          @f35 = Fbe::Timestamp.utc
+        end
+        if n >= 190
+          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+        else
+          r.spend(692, b, 'f36') if n >= 174
+          @f36 = Fbe::Uuid::NIL
+        end
+        if n >= 206
+          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+        else
+          r.spend(692, b, 'f37') if n >= 190
+          @f37 = Fbe::Uuid.uuid1
+        end
+        if n >= 222
+          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+        else
+          r.spend(692, b, 'f38') if n >= 206
+          @f38 = '123e4567-e89b-12d3-a456-426655440000'
+        end
+        if n >= 223
+          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+        else
+          r.spend(692, b, 'f39') if n >= 222
+          @f39 = Proto::OrderSide.default
+        end
+        if n >= 224
+          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+        else
+          r.spend(692, b, 'f40') if n >= 223
+          @f40 = Proto::OrderType.default
+        end
       end
       if n >= 228
         @f41 = T_F41.read(r, b, b + 224, 'f41')
@@ -4132,50 +4144,26 @@ module Test
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::BOOL.fwrite(w, @f1)
-      Fbe::Types::BOOL.fwrite(w, @f2)
-      Fbe::Types::BYTE.fwrite(w, @f3)
-      Fbe::Types::BYTE.fwrite(w, @f4)
-      Fbe::Types::CHAR.fwrite(w, @f5)
-      Fbe::Types::CHAR.fwrite(w, @f6)
-      Fbe::Types::WCHAR.fwrite(w, @f7)
-      Fbe::Types::WCHAR.fwrite(w, @f8)
-      Fbe::Types::INT8.fwrite(w, @f9)
-      Fbe::Types::INT8.fwrite(w, @f10)
-      Fbe::Types::UINT8.fwrite(w, @f11)
-      Fbe::Types::UINT8.fwrite(w, @f12)
-      Fbe::Types::INT16.fwrite(w, @f13)
-      Fbe::Types::INT16.fwrite(w, @f14)
-      Fbe::Types::UINT16.fwrite(w, @f15)
-      Fbe::Types::UINT16.fwrite(w, @f16)
-      Fbe::Types::INT32.fwrite(w, @f17)
-      Fbe::Types::INT32.fwrite(w, @f18)
-      Fbe::Types::UINT32.fwrite(w, @f19)
-      Fbe::Types::UINT32.fwrite(w, @f20)
-      Fbe::Types::INT64.fwrite(w, @f21)
-      Fbe::Types::INT64.fwrite(w, @f22)
-      Fbe::Types::UINT64.fwrite(w, @f23)
-      Fbe::Types::UINT64.fwrite(w, @f24)
-      Fbe::Types::FLOAT.fwrite(w, @f25)
-      Fbe::Types::FLOAT.fwrite(w, @f26)
-      Fbe::Types::DOUBLE.fwrite(w, @f27)
-      Fbe::Types::DOUBLE.fwrite(w, @f28)
-      Fbe::Types::DECIMAL.fwrite(w, @f29)
-      Fbe::Types::DECIMAL.fwrite(w, @f30)
-      Fbe::Types::STRING.fwrite(w, @f31)
-      Fbe::Types::STRING.fwrite(w, @f32)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f33)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f34)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f35)
-      Fbe::Types::UUID.fwrite(w, @f36)
-      Fbe::Types::UUID.fwrite(w, @f37)
-      Fbe::Types::UUID.fwrite(w, @f38)
-      Proto::OrderSide::FBE_TYPE.fwrite(w, @f39)
-      Proto::OrderType::FBE_TYPE.fwrite(w, @f40)
+      f31_bytes = Fbe::Types::STRING.raw(@f31)
+      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
+       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
+       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
+       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
+       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
+       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
+       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
+       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
+       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       T_F41.fwrite(w, @f41)
       T_F42.fwrite(w, @f42)
-      Proto::State::FBE_TYPE.fwrite(w, @f43)
+      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
       T_F44.fwrite(w, @f44)
       T_F100.fwrite(w, @f100)
       T_F101.fwrite(w, @f101)
@@ -4243,13 +4231,13 @@ module Test
       T_F163.fwrite(w, @f163)
       T_F164.fwrite(w, @f164)
       T_F165.fwrite(w, @f165)
-      EnumSimple::FBE_TYPE.fwrite(w, @f1000)
+      [EnumSimple::FBE_TYPE.wire(@f1000)].pack('l<', buffer: w.buffer)
       T_F1001.fwrite(w, @f1001)
-      EnumTyped::FBE_TYPE.fwrite(w, @f1002)
+      [EnumTyped::FBE_TYPE.wire(@f1002)].pack('C', buffer: w.buffer)
       T_F1003.fwrite(w, @f1003)
-      FlagsSimple::FBE_TYPE.fwrite(w, @f1004)
+      [FlagsSimple::FBE_TYPE.wire(@f1004)].pack('L<', buffer: w.buffer)
       T_F1005.fwrite(w, @f1005)
-      FlagsTyped::FBE_TYPE.fwrite(w, @f1006)
+      [FlagsTyped::FBE_TYPE.wire(@f1006)].pack('Q<', buffer: w.buffer)
       T_F1007.fwrite(w, @f1007)
       T_F1008.fwrite(w, @f1008)
       T_F1009.fwrite(w, @f1009)
@@ -4261,48 +4249,47 @@ module Test
     def fbe_read_final_fields(r)
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      @id = Fbe::Types::INT32.read(r, run, run + 0, 'id')
-      @f1 = Fbe::Types::BOOL.read(r, run, run + 4, 'f1')
-      @f2 = Fbe::Types::BOOL.read(r, run, run + 5, 'f2')
-      @f3 = Fbe::Types::BYTE.read(r, run, run + 6, 'f3')
-      @f4 = Fbe::Types::BYTE.read(r, run, run + 7, 'f4')
-      @f5 = Fbe::Types::CHAR.read(r, run, run + 8, 'f5')
-      @f6 = Fbe::Types::CHAR.read(r, run, run + 9, 'f6')
-      @f7 = Fbe::Types::WCHAR.read(r, run, run + 10, 'f7')
-      @f8 = Fbe::Types::WCHAR.read(r, run, run + 14, 'f8')
-      @f9 = Fbe::Types::INT8.read(r, run, run + 18, 'f9')
-      @f10 = Fbe::Types::INT8.read(r, run, run + 19, 'f10')
-      @f11 = Fbe::Types::UINT8.read(r, run, run + 20, 'f11')
-      @f12 = Fbe::Types::UINT8.read(r, run, run + 21, 'f12')
-      @f13 = Fbe::Types::INT16.read(r, run, run + 22, 'f13')
-      @f14 = Fbe::Types::INT16.read(r, run, run + 24, 'f14')
-      @f15 = Fbe::Types::UINT16.read(r, run, run + 26, 'f15')
-      @f16 = Fbe::Types::UINT16.read(r, run, run + 28, 'f16')
-      @f17 = Fbe::Types::INT32.read(r, run, run + 30, 'f17')
-      @f18 = Fbe::Types::INT32.read(r, run, run + 34, 'f18')
-      @f19 = Fbe::Types::UINT32.read(r, run, run + 38, 'f19')
-      @f20 = Fbe::Types::UINT32.read(r, run, run + 42, 'f20')
-      @f21 = Fbe::Types::INT64.read(r, run, run + 46, 'f21')
-      @f22 = Fbe::Types::INT64.read(r, run, run + 54, 'f22')
-      @f23 = Fbe::Types::UINT64.read(r, run, run + 62, 'f23')
-      @f24 = Fbe::Types::UINT64.read(r, run, run + 70, 'f24')
-      @f25 = Fbe::Types::FLOAT.read(r, run, run + 78, 'f25')
-      @f26 = Fbe::Types::FLOAT.read(r, run, run + 82, 'f26')
-      @f27 = Fbe::Types::DOUBLE.read(r, run, run + 86, 'f27')
-      @f28 = Fbe::Types::DOUBLE.read(r, run, run + 94, 'f28')
+      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      @id = values[0]
+      @f1 = values[1] != 0
+      @f2 = values[2] != 0
+      @f3 = values[3]
+      @f4 = values[4]
+      @f5 = values[5]
+      @f6 = values[6]
+      @f7 = values[7]
+      @f8 = values[8]
+      @f9 = values[9]
+      @f10 = values[10]
+      @f11 = values[11]
+      @f12 = values[12]
+      @f13 = values[13]
+      @f14 = values[14]
+      @f15 = values[15]
+      @f16 = values[16]
+      @f17 = values[17]
+      @f18 = values[18]
+      @f19 = values[19]
+      @f20 = values[20]
+      @f21 = values[21]
+      @f22 = values[22]
+      @f23 = values[23]
+      @f24 = values[24]
+      @f25 = values[25]
+      @f26 = values[26]
+      @f27 = values[27]
+      @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33 = Fbe::Types::TIMESTAMP.read(r, run, run + 0, 'f33')
-      @f34 = Fbe::Types::TIMESTAMP.read(r, run, run + 8, 'f34')
-      @f35 = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'f35')
-      @f36 = Fbe::Types::UUID.read(r, run, run + 24, 'f36')
-      @f37 = Fbe::Types::UUID.read(r, run, run + 40, 'f37')
-      @f38 = Fbe::Types::UUID.read(r, run, run + 56, 'f38')
-      @f39 = Proto::OrderSide::FBE_TYPE.read(r, run, run + 72, 'f39')
-      @f40 = Proto::OrderType::FBE_TYPE.read(r, run, run + 73, 'f40')
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f36 = Fbe::Uuid.from_bytes(@f36)
+      @f37 = Fbe::Uuid.from_bytes(@f37)
+      @f38 = Fbe::Uuid.from_bytes(@f38)
+      @f39 = Proto::OrderSide.from_wire(@f39)
+      @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
       @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
@@ -4854,8 +4841,9 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::BYTES.write(w, b, b + 8, @f1)
+      b = w.size
+      f1_bytes = Fbe::Types::BYTES.raw(@f1)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer: w.buffer)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 17, @f3)
       w.leave
@@ -4870,7 +4858,8 @@ module Test
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::BYTES.fwrite(w, @f1)
+      f1_bytes = Fbe::Types::BYTES.raw(@f1)
+      [f1_bytes.bytesize, f1_bytes].pack('L<a*', buffer: w.buffer)
       T_F2.fwrite(w, @f2)
       T_F3.fwrite(w, @f3)
       w.leave
@@ -4977,7 +4966,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x84', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 10, @f2)
       T_F3.write(w, b, b + 20, @f3)
@@ -5202,7 +5192,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5377,7 +5368,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5529,7 +5521,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x16', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5654,7 +5647,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5833,7 +5827,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5985,7 +5980,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       w.leave
@@ -6052,7 +6048,8 @@ module Test
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b
     end

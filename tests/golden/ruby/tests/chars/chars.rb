@@ -47,7 +47,8 @@ module Chars
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_LETTERS.write(w, b, b + 8, @letters)
       T_COUNT_BY_LETTER.write(w, b, b + 12, @count_by_letter)
       w.leave
@@ -127,7 +128,8 @@ module Chars
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_GRADES.write(w, b, b + 8, @grades)
       T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)
       w.leave

@@ -84,8 +84,8 @@ module Decimals
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::DECIMAL.write(w, b, b + 8, @price)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer: w.buffer)
       T_MAYBE_PRICE.write(w, b, b + 24, @maybe_price)
       T_PAIR.write(w, b, b + 29, @pair)
       T_PRICE_VECTOR.write(w, b, b + 61, @price_vector)
@@ -114,7 +114,7 @@ module Decimals
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::DECIMAL.fwrite(w, @price)
+      [*Fbe::Decimal.encode(@price)].pack('Q<L<2', buffer: w.buffer)
       T_MAYBE_PRICE.fwrite(w, @maybe_price)
       T_PAIR.fwrite(w, @pair)
       T_PRICE_VECTOR.fwrite(w, @price_vector)

@@ -155,6 +155,7 @@ module Everything
     TWO = new(2)
     BOTH = new(3)
 
+    BY_VALUE = { 0 => NONE, 1 => ONE, 2 => TWO, 3 => BOTH }.freeze
     NAMES = [['none', 0], ['one', 1], ['two', 2], ['both', 3]].freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
@@ -168,6 +169,7 @@ module Everything
     LOW = new(1)
     ALL = new(9_223_372_036_854_775_809)
 
+    BY_VALUE = { 9_223_372_036_854_775_808 => TOP, 1 => LOW, 9_223_372_036_854_775_809 => ALL }.freeze
     NAMES = [['top', 9_223_372_036_854_775_808], ['low', 1], ['all', 9_223_372_036_854_775_809]].freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT64)
   end
@@ -179,6 +181,7 @@ module Everything
 
     X = new(1)
 
+    BY_VALUE = { 1 => X }.freeze
     NAMES = [['x', 1]].freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
@@ -210,8 +213,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @a)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -222,7 +225,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @a)
+      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -274,8 +277,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @a)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -286,7 +289,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @a)
+      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -338,8 +341,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @a)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -350,7 +353,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @a)
+      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -402,8 +405,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @a)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -414,7 +417,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @a)
+      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -465,29 +468,31 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @a)
-      Fbe::Types::INT32.write(w, b, b + 12, @b)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a),
+       Fbe::Types::INT32.check(@b)].pack('L<2l<2', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
-      @b = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'b') : 0
+      if n >= 16
+        @a, @b = r.data.unpack('l<2', offset: b + 8)
+      else
+        @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
+        @b = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'b') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @a)
-      Fbe::Types::INT32.fwrite(w, @b)
+      [Fbe::Types::INT32.check(@a), Fbe::Types::INT32.check(@b)].pack('l<2', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(8, 'a=4,b=4')
-      @a = Fbe::Types::INT32.read(r, run, run + 0, 'a')
-      @b = Fbe::Types::INT32.read(r, run, run + 4, 'b')
+      @a, @b = r.data.unpack('l<2', offset: run)
     end
 
     def fbe_text(out)
@@ -538,33 +543,36 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @symbol)
-      Fbe::Types::INT32.write(w, b, b + 12, @digits)
-      Fbe::Types::DOUBLE.write(w, b, b + 16, @price)
+      b = w.size
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Fbe::Types::DOUBLE.check(@price),
+       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
       @symbol = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'symbol') : +''
-      @digits = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'digits') : 5
-      @price = n >= 24 ? Fbe::Types::DOUBLE.read(r, b, b + 16, 'price') : 1.5
+      if n >= 24
+        @digits, @price = r.data.unpack('l<E', offset: b + 12)
+      else
+        @digits = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'digits') : 5
+        @price = n >= 24 ? Fbe::Types::DOUBLE.read(r, b, b + 16, 'price') : 1.5
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @symbol)
-      Fbe::Types::INT32.fwrite(w, @digits)
-      Fbe::Types::DOUBLE.fwrite(w, @price)
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits),
+       Fbe::Types::DOUBLE.check(@price)].pack('L<a*l<E', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(12, 'digits=4,price=8')
-      @digits = Fbe::Types::INT32.read(r, run, run + 0, 'digits')
-      @price = Fbe::Types::DOUBLE.read(r, run, run + 4, 'price')
+      @digits, @price = r.data.unpack('l<E', offset: run)
     end
 
     def fbe_text(out)
@@ -619,8 +627,9 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @text)
+      b = w.size
+      text_bytes = Fbe::Types::STRING.raw(@text)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -631,7 +640,8 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @text)
+      text_bytes = Fbe::Types::STRING.raw(@text)
+      [text_bytes.bytesize, text_bytes].pack('L<a*', buffer: w.buffer)
       w.leave
     end
 
@@ -684,9 +694,10 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @password)
-      Fbe::Types::INT32.write(w, b, b + 12, @legacy)
+      b = w.size
+      password_bytes = Fbe::Types::STRING.raw(@password)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@legacy), password_bytes.bytesize,
+       password_bytes].pack('L<3l<L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -698,8 +709,8 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @password)
-      Fbe::Types::INT32.fwrite(w, @legacy)
+      password_bytes = Fbe::Types::STRING.raw(@password)
+      [password_bytes.bytesize, password_bytes, Fbe::Types::INT32.check(@legacy)].pack('L<a*l<', buffer: w.buffer)
       w.leave
     end
 
@@ -749,7 +760,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b
     end
@@ -1052,36 +1064,20 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @id)
-      Fbe::Types::BOOL.write(w, b, b + 12, @f1)
-      Fbe::Types::BYTE.write(w, b, b + 13, @f2)
-      Fbe::Types::CHAR.write(w, b, b + 14, @f3)
-      Fbe::Types::WCHAR.write(w, b, b + 15, @f4)
-      Fbe::Types::INT8.write(w, b, b + 19, @f5)
-      Fbe::Types::UINT8.write(w, b, b + 20, @f6)
-      Fbe::Types::INT16.write(w, b, b + 21, @f7)
-      Fbe::Types::UINT16.write(w, b, b + 23, @f8)
-      Fbe::Types::INT32.write(w, b, b + 25, @f9)
-      Fbe::Types::UINT32.write(w, b, b + 29, @f10)
-      Fbe::Types::INT64.write(w, b, b + 33, @f11)
-      Fbe::Types::UINT64.write(w, b, b + 41, @f12)
-      Fbe::Types::FLOAT.write(w, b, b + 49, @f13)
-      Fbe::Types::DOUBLE.write(w, b, b + 53, @f14)
-      Fbe::Types::DECIMAL.write(w, b, b + 61, @f15)
-      Fbe::Types::DECIMAL.write(w, b, b + 77, @f16)
-      Fbe::Types::STRING.write(w, b, b + 93, @f17)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 97, @f18)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 105, @f19)
-      Fbe::Types::UUID.write(w, b, b + 113, @f20)
-      Fbe::Types::UUID.write(w, b, b + 129, @f21)
-      Fbe::Types::UUID.write(w, b, b + 145, @f22)
-      Fbe::Types::UUID.write(w, b, b + 161, @f23)
-      Fbe::Types::BYTES.write(w, b, b + 177, @f24)
-      EByte::FBE_TYPE.write(w, b, b + 181, @f25)
-      Market::Side::FBE_TYPE.write(w, b, b + 182, @f26)
-      FByte::FBE_TYPE.write(w, b, b + 183, @f27)
-      FuInt64::FBE_TYPE.write(w, b, b + 184, @f28)
+      b = w.size
+      f17_bytes = Fbe::Types::STRING.raw(@f17)
+      f24_bytes = Fbe::Types::BYTES.raw(@f24)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2),
+       Fbe::Types::CHAR.check(@f3), Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5),
+       Fbe::Types::UINT8.check(@f6), Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8),
+       Fbe::Types::INT32.check(@f9), Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11),
+       Fbe::Types::UINT64.check(@f12), Fbe::Types::FLOAT.check(@f13), Fbe::Types::DOUBLE.check(@f14),
+       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), FBE_BODY_SIZE, Fbe::Types::TIMESTAMP.check(@f18),
+       Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22),
+       Fbe::Uuid.to_bytes(@f23), FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_TYPE.wire(@f25),
+       Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27), FuInt64::FBE_TYPE.wire(@f28), @f47_reset ? 1 : 0,
+       f17_bytes.bytesize, f17_bytes, f24_bytes.bytesize,
+       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<x96Cx21L<a*L<a*', buffer: w.buffer)
       T_F29.write(w, b, b + 192, @f29)
       T_F30.write(w, b, b + 196, @f30)
       T_F31.write(w, b, b + 200, @f31)
@@ -1101,7 +1097,6 @@ module Everything
       T_F45.write(w, b, b + 275, @f45)
       T_F46.write(w, b, b + 279, @f46)
       T_F47.write(w, b, b + 283, @f47)
-      Fbe::Types::BOOL.write(w, b, b + 288, @f47_reset)
       T_F48.write(w, b, b + 289, @f48)
       T_F49.write(w, b, b + 294, @f49)
       T_F50.write(w, b, b + 298, @f50)
@@ -1112,95 +1107,114 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
-      else
-        r.spend(12, b, 'id')
-        @id = 42
-      end
-      if n >= 13
-        @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
-      else
-        r.spend(12, b, 'f1') if n >= 12
-        @f1 = true
-      end
-      if n >= 14
-        @f2 = Fbe::Types::BYTE.read(r, b, b + 13, 'f2')
-      else
-        r.spend(12, b, 'f2') if n >= 13
-        @f2 = 255
-      end
-      if n >= 15
-        @f3 = Fbe::Types::CHAR.read(r, b, b + 14, 'f3')
-      else
-        r.spend(12, b, 'f3') if n >= 14
-        @f3 = 33
-      end
-      if n >= 19
-        @f4 = Fbe::Types::WCHAR.read(r, b, b + 15, 'f4')
-      else
-        r.spend(12, b, 'f4') if n >= 15
-        @f4 = 1092
-      end
-      if n >= 20
-        @f5 = Fbe::Types::INT8.read(r, b, b + 19, 'f5')
-      else
-        r.spend(12, b, 'f5') if n >= 19
-        @f5 = -128
-      end
-      if n >= 21
-        @f6 = Fbe::Types::UINT8.read(r, b, b + 20, 'f6')
-      else
-        r.spend(12, b, 'f6') if n >= 20
-        @f6 = 65
-      end
-      if n >= 23
-        @f7 = Fbe::Types::INT16.read(r, b, b + 21, 'f7')
-      else
-        r.spend(12, b, 'f7') if n >= 21
-        @f7 = -2
-      end
-      if n >= 25
-        @f8 = Fbe::Types::UINT16.read(r, b, b + 23, 'f8')
-      else
-        r.spend(12, b, 'f8') if n >= 23
-        @f8 = 65_535
-      end
-      if n >= 29
-        @f9 = Fbe::Types::INT32.read(r, b, b + 25, 'f9')
-      else
-        r.spend(12, b, 'f9') if n >= 25
-        @f9 = 2_147_483_647
-      end
-      if n >= 33
-        @f10 = Fbe::Types::UINT32.read(r, b, b + 29, 'f10')
-      else
-        r.spend(12, b, 'f10') if n >= 29
-        @f10 = 0
-      end
-      if n >= 41
-        @f11 = Fbe::Types::INT64.read(r, b, b + 33, 'f11')
-      else
-        r.spend(12, b, 'f11') if n >= 33
-        @f11 = -9_223_372_036_854_775_808
-      end
-      if n >= 49
-        @f12 = Fbe::Types::UINT64.read(r, b, b + 41, 'f12')
-      else
-        r.spend(12, b, 'f12') if n >= 41
-        @f12 = 18_446_744_073_709_551_615
-      end
-      if n >= 53
-        @f13 = Fbe::Types::FLOAT.read(r, b, b + 49, 'f13')
-      else
-        r.spend(12, b, 'f13') if n >= 49
-        @f13 = 500.0
-      end
       if n >= 61
-        @f14 = Fbe::Types::DOUBLE.read(r, b, b + 53, 'f14')
+        values = r.data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: b + 8)
+        @id = values[0]
+        @f1 = values[1] != 0
+        @f2 = values[2]
+        @f3 = values[3]
+        @f4 = values[4]
+        @f5 = values[5]
+        @f6 = values[6]
+        @f7 = values[7]
+        @f8 = values[8]
+        @f9 = values[9]
+        @f10 = values[10]
+        @f11 = values[11]
+        @f12 = values[12]
+        @f13 = values[13]
+        @f14 = values[14]
       else
-        r.spend(12, b, 'f14') if n >= 53
-        @f14 = -1.0
+        if n >= 12
+          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        else
+          r.spend(12, b, 'id')
+          @id = 42
+        end
+        if n >= 13
+          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+        else
+          r.spend(12, b, 'f1') if n >= 12
+          @f1 = true
+        end
+        if n >= 14
+          @f2 = Fbe::Types::BYTE.read(r, b, b + 13, 'f2')
+        else
+          r.spend(12, b, 'f2') if n >= 13
+          @f2 = 255
+        end
+        if n >= 15
+          @f3 = Fbe::Types::CHAR.read(r, b, b + 14, 'f3')
+        else
+          r.spend(12, b, 'f3') if n >= 14
+          @f3 = 33
+        end
+        if n >= 19
+          @f4 = Fbe::Types::WCHAR.read(r, b, b + 15, 'f4')
+        else
+          r.spend(12, b, 'f4') if n >= 15
+          @f4 = 1092
+        end
+        if n >= 20
+          @f5 = Fbe::Types::INT8.read(r, b, b + 19, 'f5')
+        else
+          r.spend(12, b, 'f5') if n >= 19
+          @f5 = -128
+        end
+        if n >= 21
+          @f6 = Fbe::Types::UINT8.read(r, b, b + 20, 'f6')
+        else
+          r.spend(12, b, 'f6') if n >= 20
+          @f6 = 65
+        end
+        if n >= 23
+          @f7 = Fbe::Types::INT16.read(r, b, b + 21, 'f7')
+        else
+          r.spend(12, b, 'f7') if n >= 21
+          @f7 = -2
+        end
+        if n >= 25
+          @f8 = Fbe::Types::UINT16.read(r, b, b + 23, 'f8')
+        else
+          r.spend(12, b, 'f8') if n >= 23
+          @f8 = 65_535
+        end
+        if n >= 29
+          @f9 = Fbe::Types::INT32.read(r, b, b + 25, 'f9')
+        else
+          r.spend(12, b, 'f9') if n >= 25
+          @f9 = 2_147_483_647
+        end
+        if n >= 33
+          @f10 = Fbe::Types::UINT32.read(r, b, b + 29, 'f10')
+        else
+          r.spend(12, b, 'f10') if n >= 29
+          @f10 = 0
+        end
+        if n >= 41
+          @f11 = Fbe::Types::INT64.read(r, b, b + 33, 'f11')
+        else
+          r.spend(12, b, 'f11') if n >= 33
+          @f11 = -9_223_372_036_854_775_808
+        end
+        if n >= 49
+          @f12 = Fbe::Types::UINT64.read(r, b, b + 41, 'f12')
+        else
+          r.spend(12, b, 'f12') if n >= 41
+          @f12 = 18_446_744_073_709_551_615
+        end
+        if n >= 53
+          @f13 = Fbe::Types::FLOAT.read(r, b, b + 49, 'f13')
+        else
+          r.spend(12, b, 'f13') if n >= 49
+          @f13 = 500.0
+        end
+        if n >= 61
+          @f14 = Fbe::Types::DOUBLE.read(r, b, b + 53, 'f14')
+        else
+          r.spend(12, b, 'f14') if n >= 53
+          @f14 = -1.0
+        end
       end
       if n >= 77
         @f15 = Fbe::Types::DECIMAL.read(r, b, b + 61, 'f15')
@@ -1220,41 +1234,49 @@ module Everything
         r.spend(12, b, 'f17') if n >= 93
         @f17 = +'text'
       end
-      if n >= 105
-        @f18 = Fbe::Types::TIMESTAMP.read(r, b, b + 97, 'f18')
-      else
-        r.spend(12, b, 'f18') if n >= 97
-        @f18 = 0
-      end
-      if n >= 113
-        @f19 = Fbe::Types::TIMESTAMP.read(r, b, b + 105, 'f19')
-      else
-        r.spend(12, b, 'f19') if n >= 105
-        @f19 = Fbe::Timestamp.utc
-      end
-      if n >= 129
-        @f20 = Fbe::Types::UUID.read(r, b, b + 113, 'f20')
-      else
-        r.spend(12, b, 'f20') if n >= 113
-        @f20 = '00000000-0000-0000-0000-000000000000'
-      end
-      if n >= 145
-        @f21 = Fbe::Types::UUID.read(r, b, b + 129, 'f21')
-      else
-        r.spend(12, b, 'f21') if n >= 129
-        @f21 = Fbe::Uuid.uuid1
-      end
-      if n >= 161
-        @f22 = Fbe::Types::UUID.read(r, b, b + 145, 'f22')
-      else
-        r.spend(12, b, 'f22') if n >= 145
-        @f22 = Fbe::Uuid.uuid4
-      end
       if n >= 177
-        @f23 = Fbe::Types::UUID.read(r, b, b + 161, 'f23')
+        @f18, @f19, @f20, @f21, @f22, @f23 = r.data.unpack('Q<2a16a16a16a16', offset: b + 97)
+        @f20 = Fbe::Uuid.from_bytes(@f20)
+        @f21 = Fbe::Uuid.from_bytes(@f21)
+        @f22 = Fbe::Uuid.from_bytes(@f22)
+        @f23 = Fbe::Uuid.from_bytes(@f23)
       else
-        r.spend(12, b, 'f23') if n >= 161
-        @f23 = '123e4567-e89b-12d3-a456-426655440000'
+        if n >= 105
+          @f18 = Fbe::Types::TIMESTAMP.read(r, b, b + 97, 'f18')
+        else
+          r.spend(12, b, 'f18') if n >= 97
+          @f18 = 0
+        end
+        if n >= 113
+          @f19 = Fbe::Types::TIMESTAMP.read(r, b, b + 105, 'f19')
+        else
+          r.spend(12, b, 'f19') if n >= 105
+          @f19 = Fbe::Timestamp.utc
+        end
+        if n >= 129
+          @f20 = Fbe::Types::UUID.read(r, b, b + 113, 'f20')
+        else
+          r.spend(12, b, 'f20') if n >= 113
+          @f20 = '00000000-0000-0000-0000-000000000000'
+        end
+        if n >= 145
+          @f21 = Fbe::Types::UUID.read(r, b, b + 129, 'f21')
+        else
+          r.spend(12, b, 'f21') if n >= 129
+          @f21 = Fbe::Uuid.uuid1
+        end
+        if n >= 161
+          @f22 = Fbe::Types::UUID.read(r, b, b + 145, 'f22')
+        else
+          r.spend(12, b, 'f22') if n >= 145
+          @f22 = Fbe::Uuid.uuid4
+        end
+        if n >= 177
+          @f23 = Fbe::Types::UUID.read(r, b, b + 161, 'f23')
+        else
+          r.spend(12, b, 'f23') if n >= 161
+          @f23 = '123e4567-e89b-12d3-a456-426655440000'
+        end
       end
       if n >= 181
         @f24 = Fbe::Types::BYTES.read(r, b, b + 177, 'f24')
@@ -1262,29 +1284,37 @@ module Everything
         r.spend(12, b, 'f24') if n >= 177
         @f24 = ''.b
       end
-      if n >= 182
-        @f25 = EByte::FBE_TYPE.read(r, b, b + 181, 'f25')
-      else
-        r.spend(12, b, 'f25') if n >= 181
-        @f25 = EByte::C
-      end
-      if n >= 183
-        @f26 = Market::Side::FBE_TYPE.read(r, b, b + 182, 'f26')
-      else
-        r.spend(12, b, 'f26') if n >= 182
-        @f26 = Market::Side::SELL
-      end
-      if n >= 184
-        @f27 = FByte::FBE_TYPE.read(r, b, b + 183, 'f27')
-      else
-        r.spend(12, b, 'f27') if n >= 183
-        @f27 = FByte::ONE | FByte::TWO
-      end
       if n >= 192
-        @f28 = FuInt64::FBE_TYPE.read(r, b, b + 184, 'f28')
+        @f25, @f26, @f27, @f28 = r.data.unpack('C3Q<', offset: b + 181)
+        @f25 = EByte.from_wire(@f25)
+        @f26 = Market::Side.from_wire(@f26)
+        @f27 = FByte.from_wire(@f27)
+        @f28 = FuInt64.from_wire(@f28)
       else
-        r.spend(12, b, 'f28') if n >= 184
-        @f28 = FuInt64::ALL
+        if n >= 182
+          @f25 = EByte::FBE_TYPE.read(r, b, b + 181, 'f25')
+        else
+          r.spend(12, b, 'f25') if n >= 181
+          @f25 = EByte::C
+        end
+        if n >= 183
+          @f26 = Market::Side::FBE_TYPE.read(r, b, b + 182, 'f26')
+        else
+          r.spend(12, b, 'f26') if n >= 182
+          @f26 = Market::Side::SELL
+        end
+        if n >= 184
+          @f27 = FByte::FBE_TYPE.read(r, b, b + 183, 'f27')
+        else
+          r.spend(12, b, 'f27') if n >= 183
+          @f27 = FByte::ONE | FByte::TWO
+        end
+        if n >= 192
+          @f28 = FuInt64::FBE_TYPE.read(r, b, b + 184, 'f28')
+        else
+          r.spend(12, b, 'f28') if n >= 184
+          @f28 = FuInt64::ALL
+        end
       end
       if n >= 196
         @f29 = T_F29.read(r, b, b + 192, 'f29')
@@ -1325,35 +1355,18 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @id)
-      Fbe::Types::BOOL.fwrite(w, @f1)
-      Fbe::Types::BYTE.fwrite(w, @f2)
-      Fbe::Types::CHAR.fwrite(w, @f3)
-      Fbe::Types::WCHAR.fwrite(w, @f4)
-      Fbe::Types::INT8.fwrite(w, @f5)
-      Fbe::Types::UINT8.fwrite(w, @f6)
-      Fbe::Types::INT16.fwrite(w, @f7)
-      Fbe::Types::UINT16.fwrite(w, @f8)
-      Fbe::Types::INT32.fwrite(w, @f9)
-      Fbe::Types::UINT32.fwrite(w, @f10)
-      Fbe::Types::INT64.fwrite(w, @f11)
-      Fbe::Types::UINT64.fwrite(w, @f12)
-      Fbe::Types::FLOAT.fwrite(w, @f13)
-      Fbe::Types::DOUBLE.fwrite(w, @f14)
-      Fbe::Types::DECIMAL.fwrite(w, @f15)
-      Fbe::Types::DECIMAL.fwrite(w, @f16)
-      Fbe::Types::STRING.fwrite(w, @f17)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f18)
-      Fbe::Types::TIMESTAMP.fwrite(w, @f19)
-      Fbe::Types::UUID.fwrite(w, @f20)
-      Fbe::Types::UUID.fwrite(w, @f21)
-      Fbe::Types::UUID.fwrite(w, @f22)
-      Fbe::Types::UUID.fwrite(w, @f23)
-      Fbe::Types::BYTES.fwrite(w, @f24)
-      EByte::FBE_TYPE.fwrite(w, @f25)
-      Market::Side::FBE_TYPE.fwrite(w, @f26)
-      FByte::FBE_TYPE.fwrite(w, @f27)
-      FuInt64::FBE_TYPE.fwrite(w, @f28)
+      f17_bytes = Fbe::Types::STRING.raw(@f17)
+      f24_bytes = Fbe::Types::BYTES.raw(@f24)
+      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2), Fbe::Types::CHAR.check(@f3),
+       Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5), Fbe::Types::UINT8.check(@f6),
+       Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8), Fbe::Types::INT32.check(@f9),
+       Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11), Fbe::Types::UINT64.check(@f12),
+       Fbe::Types::FLOAT.check(@f13), Fbe::Types::DOUBLE.check(@f14), *Fbe::Decimal.encode(@f15),
+       *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, Fbe::Types::TIMESTAMP.check(@f18),
+       Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22),
+       Fbe::Uuid.to_bytes(@f23), f24_bytes.bytesize, f24_bytes, EByte::FBE_TYPE.wire(@f25),
+       Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27),
+       FuInt64::FBE_TYPE.wire(@f28)].pack('l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3a*Q<2a16a16a16a16L<a*C3Q<', buffer: w.buffer)
       T_F29.fwrite(w, @f29)
       T_F30.fwrite(w, @f30)
       T_F31.fwrite(w, @f31)
@@ -1373,7 +1386,7 @@ module Everything
       T_F45.fwrite(w, @f45)
       T_F46.fwrite(w, @f46)
       T_F47.fwrite(w, @f47)
-      Fbe::Types::BOOL.fwrite(w, @f47_reset)
+      [@f47_reset ? 1 : 0].pack('C', buffer: w.buffer)
       T_F48.fwrite(w, @f48)
       T_F49.fwrite(w, @f49)
       T_F50.fwrite(w, @f50)
@@ -1384,37 +1397,38 @@ module Everything
 
     def fbe_read_final_fields(r)
       run = r.run(53, 'id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8')
-      @id = Fbe::Types::INT32.read(r, run, run + 0, 'id')
-      @f1 = Fbe::Types::BOOL.read(r, run, run + 4, 'f1')
-      @f2 = Fbe::Types::BYTE.read(r, run, run + 5, 'f2')
-      @f3 = Fbe::Types::CHAR.read(r, run, run + 6, 'f3')
-      @f4 = Fbe::Types::WCHAR.read(r, run, run + 7, 'f4')
-      @f5 = Fbe::Types::INT8.read(r, run, run + 11, 'f5')
-      @f6 = Fbe::Types::UINT8.read(r, run, run + 12, 'f6')
-      @f7 = Fbe::Types::INT16.read(r, run, run + 13, 'f7')
-      @f8 = Fbe::Types::UINT16.read(r, run, run + 15, 'f8')
-      @f9 = Fbe::Types::INT32.read(r, run, run + 17, 'f9')
-      @f10 = Fbe::Types::UINT32.read(r, run, run + 21, 'f10')
-      @f11 = Fbe::Types::INT64.read(r, run, run + 25, 'f11')
-      @f12 = Fbe::Types::UINT64.read(r, run, run + 33, 'f12')
-      @f13 = Fbe::Types::FLOAT.read(r, run, run + 41, 'f13')
-      @f14 = Fbe::Types::DOUBLE.read(r, run, run + 45, 'f14')
+      values = r.data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: run)
+      @id = values[0]
+      @f1 = values[1] != 0
+      @f2 = values[2]
+      @f3 = values[3]
+      @f4 = values[4]
+      @f5 = values[5]
+      @f6 = values[6]
+      @f7 = values[7]
+      @f8 = values[8]
+      @f9 = values[9]
+      @f10 = values[10]
+      @f11 = values[11]
+      @f12 = values[12]
+      @f13 = values[13]
+      @f14 = values[14]
       @f15 = Fbe::Types::DECIMAL.fread(r, 'f15')
       @f16 = Fbe::Types::DECIMAL.fread(r, 'f16')
       @f17 = Fbe::Types::STRING.fread(r, 'f17')
       run = r.run(80, 'f18=8,f19=8,f20=16,f21=16,f22=16,f23=16')
-      @f18 = Fbe::Types::TIMESTAMP.read(r, run, run + 0, 'f18')
-      @f19 = Fbe::Types::TIMESTAMP.read(r, run, run + 8, 'f19')
-      @f20 = Fbe::Types::UUID.read(r, run, run + 16, 'f20')
-      @f21 = Fbe::Types::UUID.read(r, run, run + 32, 'f21')
-      @f22 = Fbe::Types::UUID.read(r, run, run + 48, 'f22')
-      @f23 = Fbe::Types::UUID.read(r, run, run + 64, 'f23')
+      @f18, @f19, @f20, @f21, @f22, @f23 = r.data.unpack('Q<2a16a16a16a16', offset: run)
+      @f20 = Fbe::Uuid.from_bytes(@f20)
+      @f21 = Fbe::Uuid.from_bytes(@f21)
+      @f22 = Fbe::Uuid.from_bytes(@f22)
+      @f23 = Fbe::Uuid.from_bytes(@f23)
       @f24 = Fbe::Types::BYTES.fread(r, 'f24')
       run = r.run(11, 'f25=1,f26=1,f27=1,f28=8')
-      @f25 = EByte::FBE_TYPE.read(r, run, run + 0, 'f25')
-      @f26 = Market::Side::FBE_TYPE.read(r, run, run + 1, 'f26')
-      @f27 = FByte::FBE_TYPE.read(r, run, run + 2, 'f27')
-      @f28 = FuInt64::FBE_TYPE.read(r, run, run + 3, 'f28')
+      @f25, @f26, @f27, @f28 = r.data.unpack('C3Q<', offset: run)
+      @f25 = EByte.from_wire(@f25)
+      @f26 = Market::Side.from_wire(@f26)
+      @f27 = FByte.from_wire(@f27)
+      @f28 = FuInt64.from_wire(@f28)
       @f29 = T_F29.fread(r, 'f29')
       @f30 = T_F30.fread(r, 'f30')
       @f31 = T_F31.fread(r, 'f31')
@@ -1763,8 +1777,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::UUID.write(w, b, b + 8, @id)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16x4', buffer: w.buffer)
       T_INSTRUMENT.write(w, b, b + 24, @instrument)
       w.leave
       b
@@ -1787,7 +1801,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::UUID.fwrite(w, @id)
+      [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
       T_INSTRUMENT.fwrite(w, @instrument)
       w.leave
     end
@@ -1851,8 +1865,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::UUID.write(w, b, b + 8, @id)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer: w.buffer)
       w.leave
       b
     end
@@ -1863,7 +1877,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::UUID.fwrite(w, @id)
+      [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
       w.leave
     end
 
@@ -1916,9 +1930,10 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::UUID.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 24, @reason)
+      b = w.size
+      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
+       reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -1930,8 +1945,8 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::UUID.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @reason)
+      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
       w.leave
     end
 
@@ -1989,8 +2004,8 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT64.write(w, b, b + 8, @sequence)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer: w.buffer)
       w.leave
       b
     end
@@ -2001,7 +2016,7 @@ module Everything
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT64.fwrite(w, @sequence)
+      [Fbe::Types::INT64.check(@sequence)].pack('q<', buffer: w.buffer)
       w.leave
     end
 
@@ -2055,33 +2070,37 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @new_)
-      Fbe::Types::BOOL.write(w, b, b + 12, @swap)
-      Reserved::FBE_TYPE.write(w, b, b + 13, @default)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
+       Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @new_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'new') : 0
-      @swap = n >= 13 ? Fbe::Types::BOOL.read(r, b, b + 12, 'swap') : false
-      @default = n >= 17 ? Reserved::FBE_TYPE.read(r, b, b + 13, 'default') : Reserved.default
+      if n >= 17
+        @new_, @swap, @default = r.data.unpack('l<Cl<', offset: b + 8)
+        @swap = @swap != 0
+        @default = Reserved.from_wire(@default)
+      else
+        @new_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'new') : 0
+        @swap = n >= 13 ? Fbe::Types::BOOL.read(r, b, b + 12, 'swap') : false
+        @default = n >= 17 ? Reserved::FBE_TYPE.read(r, b, b + 13, 'default') : Reserved.default
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @new_)
-      Fbe::Types::BOOL.fwrite(w, @swap)
-      Reserved::FBE_TYPE.fwrite(w, @default)
+      [Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
+       Reserved::FBE_TYPE.wire(@default)].pack('l<Cl<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(9, 'new=4,swap=1,default=4')
-      @new_ = Fbe::Types::INT32.read(r, run, run + 0, 'new')
-      @swap = Fbe::Types::BOOL.read(r, run, run + 4, 'swap')
-      @default = Reserved::FBE_TYPE.read(r, run, run + 5, 'default')
+      @new_, @swap, @default = r.data.unpack('l<Cl<', offset: run)
+      @swap = @swap != 0
+      @default = Reserved.from_wire(@default)
     end
 
     def fbe_text(out)
@@ -2168,14 +2187,11 @@ module Everything
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @new_)
-      Fbe::Types::STRING.write(w, b, b + 12, @class_)
-      Reserved::FBE_TYPE.write(w, b, b + 16, @default)
-      Fbe::Types::BOOL.write(w, b, b + 20, @swap)
-      Fbe::Types::INT32.write(w, b, b + 21, @from)
-      Fbe::Types::INT32.write(w, b, b + 25, @none)
-      Fbe::Types::INT32.write(w, b, b + 29, @null)
+      b = w.size
+      class__bytes = Fbe::Types::STRING.raw(@class_)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), FBE_BODY_SIZE, Reserved::FBE_TYPE.wire(@default),
+       @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none), Fbe::Types::INT32.check(@null),
+       class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer: w.buffer)
       T_OPERATOR.write(w, b, b + 33, @operator)
       T_THIS.write(w, b, b + 38, @this)
       w.leave
@@ -2185,24 +2201,27 @@ module Everything
     def fbe_read_body(r, b, n)
       @new_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'new') : 0
       @class_ = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'class') : +''
-      @default = n >= 20 ? Reserved::FBE_TYPE.read(r, b, b + 16, 'default') : Reserved::DELETE
-      @swap = n >= 21 ? Fbe::Types::BOOL.read(r, b, b + 20, 'swap') : false
-      @from = n >= 25 ? Fbe::Types::INT32.read(r, b, b + 21, 'from') : 0
-      @none = n >= 29 ? Fbe::Types::INT32.read(r, b, b + 25, 'None') : 0
-      @null = n >= 33 ? Fbe::Types::INT32.read(r, b, b + 29, 'NULL') : 0
+      if n >= 33
+        @default, @swap, @from, @none, @null = r.data.unpack('l<Cl<3', offset: b + 16)
+        @default = Reserved.from_wire(@default)
+        @swap = @swap != 0
+      else
+        @default = n >= 20 ? Reserved::FBE_TYPE.read(r, b, b + 16, 'default') : Reserved::DELETE
+        @swap = n >= 21 ? Fbe::Types::BOOL.read(r, b, b + 20, 'swap') : false
+        @from = n >= 25 ? Fbe::Types::INT32.read(r, b, b + 21, 'from') : 0
+        @none = n >= 29 ? Fbe::Types::INT32.read(r, b, b + 25, 'None') : 0
+        @null = n >= 33 ? Fbe::Types::INT32.read(r, b, b + 29, 'NULL') : 0
+      end
       @operator = n >= 38 ? T_OPERATOR.read(r, b, b + 33, 'operator') : nil
       @this = n >= 42 ? T_THIS.read(r, b, b + 38, 'this') : []
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @new_)
-      Fbe::Types::STRING.fwrite(w, @class_)
-      Reserved::FBE_TYPE.fwrite(w, @default)
-      Fbe::Types::BOOL.fwrite(w, @swap)
-      Fbe::Types::INT32.fwrite(w, @from)
-      Fbe::Types::INT32.fwrite(w, @none)
-      Fbe::Types::INT32.fwrite(w, @null)
+      class__bytes = Fbe::Types::STRING.raw(@class_)
+      [Fbe::Types::INT32.check(@new_), class__bytes.bytesize, class__bytes, Reserved::FBE_TYPE.wire(@default),
+       @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none),
+       Fbe::Types::INT32.check(@null)].pack('l<L<a*l<Cl<3', buffer: w.buffer)
       T_OPERATOR.fwrite(w, @operator)
       T_THIS.fwrite(w, @this)
       w.leave
@@ -2212,11 +2231,9 @@ module Everything
       @new_ = Fbe::Types::INT32.fread(r, 'new')
       @class_ = Fbe::Types::STRING.fread(r, 'class')
       run = r.run(17, 'default=4,swap=1,from=4,None=4,NULL=4')
-      @default = Reserved::FBE_TYPE.read(r, run, run + 0, 'default')
-      @swap = Fbe::Types::BOOL.read(r, run, run + 4, 'swap')
-      @from = Fbe::Types::INT32.read(r, run, run + 5, 'from')
-      @none = Fbe::Types::INT32.read(r, run, run + 9, 'None')
-      @null = Fbe::Types::INT32.read(r, run, run + 13, 'NULL')
+      @default, @swap, @from, @none, @null = r.data.unpack('l<Cl<3', offset: run)
+      @default = Reserved.from_wire(@default)
+      @swap = @swap != 0
       @operator = T_OPERATOR.fread(r, 'operator')
       @this = T_THIS.fread(r, 'this')
     end

@@ -26,7 +26,8 @@ module Hostile
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b
     end
@@ -85,7 +86,8 @@ module Hostile
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
       w.leave
       b
@@ -150,7 +152,8 @@ module Hostile
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4000000', buffer: w.buffer)
       T_VALUES.write(w, b, b + 8, @values)
       w.leave
       b
@@ -215,7 +218,8 @@ module Hostile
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
       w.leave
       b
@@ -284,7 +288,8 @@ module Hostile
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x13', buffer: w.buffer)
       T_WIDE.write(w, b, b + 8, @wide)
       T_MAYBE.write(w, b, b + 12, @maybe)
       T_BY_ID.write(w, b, b + 17, @by_id)

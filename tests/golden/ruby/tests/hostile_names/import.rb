@@ -1623,6 +1623,50 @@ module Import
     TO_STRING = new(1_099_511_627_776)
     COMPANION = new(2_199_023_255_552)
 
+    BY_VALUE = {
+      1 => CLASS,
+      2 => DEF,
+      4 => FUNC,
+      8 => FUN,
+      16 => FN,
+      32 => VAR,
+      64 => LET,
+      128 => VAL,
+      256 => CONST,
+      512 => STATIC,
+      1024 => FINAL,
+      2048 => PUBLIC,
+      4096 => PRIVATE,
+      8192 => PROTECTED,
+      16_384 => INTERNAL,
+      32_768 => OPEN,
+      65_536 => ABSTRACT,
+      131_072 => SEALED,
+      262_144 => VIRTUAL,
+      524_288 => OVERRIDE,
+      1_048_576 => INLINE,
+      2_097_152 => EXPORT,
+      4_194_304 => EXTERN,
+      8_388_608 => VOLATILE,
+      16_777_216 => MUTABLE,
+      33_554_432 => ASYNC,
+      67_108_864 => AWAIT,
+      134_217_728 => YIELD,
+      268_435_456 => SELF,
+      536_870_912 => SELF_,
+      1_073_741_824 => NONE,
+      2_147_483_648 => NIL_,
+      4_294_967_296 => NULL,
+      8_589_934_592 => VALUE,
+      17_179_869_184 => NAME,
+      34_359_738_368 => ALL,
+      68_719_476_736 => NONE_,
+      137_438_953_472 => MRO,
+      274_877_906_944 => HAS_FLAGS,
+      549_755_813_888 => STRING,
+      1_099_511_627_776 => TO_STRING,
+      2_199_023_255_552 => COMPANION
+    }.freeze
     NAMES = [
       ['class', 1],
       ['def', 2],
@@ -1699,33 +1743,37 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @side)
-      Side::FBE_TYPE.write(w, b, b + 12, @s)
-      Range::FBE_TYPE.write(w, b, b + 16, @range)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
+       Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
-      @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
-      @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
+      if n >= 20
+        @side, @s, @range = r.data.unpack('l<3', offset: b + 8)
+        @s = Side.from_wire(@s)
+        @range = Range.from_wire(@range)
+      else
+        @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
+        @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
+        @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @side)
-      Side::FBE_TYPE.fwrite(w, @s)
-      Range::FBE_TYPE.fwrite(w, @range)
+      [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
+       Range::FBE_TYPE.wire(@range)].pack('l<3', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(12, 'side=4,s=4,range=4')
-      @side = Fbe::Types::INT32.read(r, run, run + 0, 'side')
-      @s = Side::FBE_TYPE.read(r, run, run + 4, 's')
-      @range = Range::FBE_TYPE.read(r, run, run + 8, 'range')
+      @side, @s, @range = r.data.unpack('l<3', offset: run)
+      @s = Side.from_wire(@s)
+      @range = Range.from_wire(@range)
     end
 
     def fbe_text(out)
@@ -2286,500 +2334,521 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @alignas)
-      Fbe::Types::INT32.write(w, b, b + 10, @alignof)
-      Fbe::Types::STRING.write(w, b, b + 14, @and_)
+      b = w.size
+      and__bytes = Fbe::Types::STRING.raw(@and_)
+      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5' \
+                    's<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9' \
+                    'Q<El<L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@asm), Fbe::Types::DOUBLE.check(@auto), Side::FBE_TYPE.wire(@bitand),
+       Fbe::Types::INT64.check(@bitor), *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t),
+       Fbe::Types::TIMESTAMP.check(@class_), Fbe::Types::FLOAT.check(@compl), Fbe::Types::UINT8.check(@concept),
+       Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr), Modifier::FBE_TYPE.wire(@continue),
+       Fbe::Types::DOUBLE.check(@co_await), Side::FBE_TYPE.wire(@co_return), Fbe::Types::INT64.check(@co_yield),
+       *Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit),
+       Fbe::Types::FLOAT.check(@export), Fbe::Types::UINT8.check(@extern), Word::FBE_TYPE.wire(@for_),
+       Fbe::Types::INT32.check(@friend), Modifier::FBE_TYPE.wire(@import), Fbe::Types::DOUBLE.check(@inline),
+       Side::FBE_TYPE.wire(@int), Fbe::Types::INT64.check(@long), *Fbe::Decimal.encode(@noexcept),
+       Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq), Fbe::Types::FLOAT.check(@nullptr),
+       Fbe::Types::UINT8.check(@operator), Word::FBE_TYPE.wire(@or_eq), Fbe::Types::INT32.check(@override),
+       Modifier::FBE_TYPE.wire(@public), Fbe::Types::DOUBLE.check(@register), Side::FBE_TYPE.wire(@reinterpret_cast),
+       Fbe::Types::INT64.check(@requires), *Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert),
+       Fbe::Types::TIMESTAMP.check(@static_cast), Fbe::Types::FLOAT.check(@switch), Fbe::Types::UINT8.check(@template),
+       Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_), Modifier::FBE_TYPE.wire(@typeid),
+       Fbe::Types::DOUBLE.check(@typename), Side::FBE_TYPE.wire(@union), Fbe::Types::INT64.check(@unsigned),
+       *Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor),
+       Fbe::Types::FLOAT.check(@xor_eq), Fbe::Types::UINT8.check(@assert), Word::FBE_TYPE.wire(@eof),
+       Fbe::Types::INT32.check(@null), Modifier::FBE_TYPE.wire(@stderr), Fbe::Types::DOUBLE.check(@offsetof),
+       Side::FBE_TYPE.wire(@std), Fbe::Types::INT64.check(@fbe), *Fbe::Decimal.encode(@int32_t),
+       Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), Fbe::Types::FLOAT.check(@uint64_t),
+       Fbe::Types::UINT8.check(@size_t), Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux),
+       Modifier::FBE_TYPE.wire(@int32_max), Fbe::Types::DOUBLE.check(@char_bit), Side::FBE_TYPE.wire(@einval),
+       and__bytes.bytesize, and__bytes].pack(pack_format, buffer: w.buffer)
       T_AND_EQ.write(w, b, b + 18, @and_eq)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @asm)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @auto)
-      Side::FBE_TYPE.write(w, b, b + 39, @bitand)
-      Fbe::Types::INT64.write(w, b, b + 43, @bitor)
       T_BREAK_.write(w, b, b + 51, @break_)
       T_CASE_.write(w, b, b + 55, @case_)
       Fbe::Types::BYTES.write(w, b, b + 60, @catch_)
       T_CHAR8_T.write(w, b, b + 64, @char8_t)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @char16_t)
-      Fbe::Types::UUID.write(w, b, b + 84, @char32_t)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @class_)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @compl)
-      Fbe::Types::UINT8.write(w, b, b + 112, @concept)
       T_CONST.write(w, b, b + 113, @const)
-      Word::FBE_TYPE.write(w, b, b + 118, @consteval)
-      Fbe::Types::INT32.write(w, b, b + 120, @constexpr)
       Fbe::Types::STRING.write(w, b, b + 124, @constinit)
       T_CONST_CAST.write(w, b, b + 128, @const_cast)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @continue)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @co_await)
-      Side::FBE_TYPE.write(w, b, b + 149, @co_return)
-      Fbe::Types::INT64.write(w, b, b + 153, @co_yield)
       T_DECLTYPE.write(w, b, b + 161, @decltype)
       T_DEFAULT.write(w, b, b + 165, @default)
       Fbe::Types::BYTES.write(w, b, b + 170, @delete)
       T_DO_.write(w, b, b + 174, @do_)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @dynamic_cast)
-      Fbe::Types::UUID.write(w, b, b + 194, @else_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @explicit)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @export)
-      Fbe::Types::UINT8.write(w, b, b + 222, @extern)
       T_FINAL.write(w, b, b + 223, @final)
-      Word::FBE_TYPE.write(w, b, b + 228, @for_)
-      Fbe::Types::INT32.write(w, b, b + 230, @friend)
       Fbe::Types::STRING.write(w, b, b + 234, @goto)
       T_IF_.write(w, b, b + 238, @if_)
-      Modifier::FBE_TYPE.write(w, b, b + 243, @import)
-      Fbe::Types::DOUBLE.write(w, b, b + 251, @inline)
-      Side::FBE_TYPE.write(w, b, b + 259, @int)
-      Fbe::Types::INT64.write(w, b, b + 263, @long)
       T_MODULE_.write(w, b, b + 271, @module_)
       T_MUTABLE.write(w, b, b + 275, @mutable)
       Fbe::Types::BYTES.write(w, b, b + 280, @namespace)
       T_NEW_.write(w, b, b + 284, @new_)
-      Fbe::Types::DECIMAL.write(w, b, b + 288, @noexcept)
-      Fbe::Types::UUID.write(w, b, b + 304, @not_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 320, @not_eq)
-      Fbe::Types::FLOAT.write(w, b, b + 328, @nullptr)
-      Fbe::Types::UINT8.write(w, b, b + 332, @operator)
       T_OR_.write(w, b, b + 333, @or_)
-      Word::FBE_TYPE.write(w, b, b + 338, @or_eq)
-      Fbe::Types::INT32.write(w, b, b + 340, @override)
       Fbe::Types::STRING.write(w, b, b + 344, @private)
       T_PROTECTED.write(w, b, b + 348, @protected)
-      Modifier::FBE_TYPE.write(w, b, b + 353, @public)
-      Fbe::Types::DOUBLE.write(w, b, b + 361, @register)
-      Side::FBE_TYPE.write(w, b, b + 369, @reinterpret_cast)
-      Fbe::Types::INT64.write(w, b, b + 373, @requires)
       T_RETURN_.write(w, b, b + 381, @return_)
       T_SHORT.write(w, b, b + 385, @short)
       Fbe::Types::BYTES.write(w, b, b + 390, @signed)
       T_SIZEOF.write(w, b, b + 394, @sizeof)
-      Fbe::Types::DECIMAL.write(w, b, b + 398, @static)
-      Fbe::Types::UUID.write(w, b, b + 414, @static_assert)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 430, @static_cast)
-      Fbe::Types::FLOAT.write(w, b, b + 438, @switch)
-      Fbe::Types::UINT8.write(w, b, b + 442, @template)
       T_THIS.write(w, b, b + 443, @this)
-      Word::FBE_TYPE.write(w, b, b + 448, @thread_local)
-      Fbe::Types::INT32.write(w, b, b + 450, @throw_)
       Fbe::Types::STRING.write(w, b, b + 454, @try)
       T_TYPEDEF.write(w, b, b + 458, @typedef)
-      Modifier::FBE_TYPE.write(w, b, b + 463, @typeid)
-      Fbe::Types::DOUBLE.write(w, b, b + 471, @typename)
-      Side::FBE_TYPE.write(w, b, b + 479, @union)
-      Fbe::Types::INT64.write(w, b, b + 483, @unsigned)
       T_USING.write(w, b, b + 491, @using)
       T_VIRTUAL.write(w, b, b + 495, @virtual)
       Fbe::Types::BYTES.write(w, b, b + 500, @void)
       T_VOLATILE.write(w, b, b + 504, @volatile)
-      Fbe::Types::DECIMAL.write(w, b, b + 508, @wchar_t)
-      Fbe::Types::UUID.write(w, b, b + 524, @while_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 540, @xor)
-      Fbe::Types::FLOAT.write(w, b, b + 548, @xor_eq)
-      Fbe::Types::UINT8.write(w, b, b + 552, @assert)
       T_ERRNO.write(w, b, b + 553, @errno)
-      Word::FBE_TYPE.write(w, b, b + 558, @eof)
-      Fbe::Types::INT32.write(w, b, b + 560, @null)
       Fbe::Types::STRING.write(w, b, b + 564, @stdin)
       T_STDOUT.write(w, b, b + 568, @stdout)
-      Modifier::FBE_TYPE.write(w, b, b + 573, @stderr)
-      Fbe::Types::DOUBLE.write(w, b, b + 581, @offsetof)
-      Side::FBE_TYPE.write(w, b, b + 589, @std)
-      Fbe::Types::INT64.write(w, b, b + 593, @fbe)
       T_INT8_T.write(w, b, b + 601, @int8_t)
       T_UINT8_T.write(w, b, b + 605, @uint8_t)
       Fbe::Types::BYTES.write(w, b, b + 610, @int16_t)
       T_UINT16_T.write(w, b, b + 614, @uint16_t)
-      Fbe::Types::DECIMAL.write(w, b, b + 618, @int32_t)
-      Fbe::Types::UUID.write(w, b, b + 634, @uint32_t)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 650, @int64_t)
-      Fbe::Types::FLOAT.write(w, b, b + 658, @uint64_t)
-      Fbe::Types::UINT8.write(w, b, b + 662, @size_t)
       T_PTRDIFF_T.write(w, b, b + 663, @ptrdiff_t)
-      Word::FBE_TYPE.write(w, b, b + 668, @nullptr_t)
-      Fbe::Types::INT32.write(w, b, b + 670, @linux)
       Fbe::Types::STRING.write(w, b, b + 674, @unix)
       T_BUFSIZ.write(w, b, b + 678, @bufsiz)
-      Modifier::FBE_TYPE.write(w, b, b + 683, @int32_max)
-      Fbe::Types::DOUBLE.write(w, b, b + 691, @char_bit)
-      Side::FBE_TYPE.write(w, b, b + 699, @einval)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @alignas = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'alignas') : Word::ALIGNAS
-      @alignof = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'alignof') : 0
+      if n >= 14
+        @alignas, @alignof = r.data.unpack('s<l<', offset: b + 8)
+        @alignas = Word.from_wire(@alignas)
+      else
+        @alignas = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'alignas') : Word::ALIGNAS
+        @alignof = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'alignof') : 0
+      end
       @and_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'and') : +''
       @and_eq = n >= 23 ? T_AND_EQ.read(r, b, b + 18, 'and_eq') : nil
-      @asm = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'asm') : Modifier.default
-      @auto = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'auto') : 0.0
-      @bitand = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'bitand') : Side.default
-      @bitor = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'bitor') : 0
+      if n >= 51
+        @asm, @auto, @bitand, @bitor = r.data.unpack('Q<El<q<', offset: b + 23)
+        @asm = Modifier.from_wire(@asm)
+        @bitand = Side.from_wire(@bitand)
+      else
+        @asm = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'asm') : Modifier.default
+        @auto = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'auto') : 0.0
+        @bitand = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'bitand') : Side.default
+        @bitor = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'bitor') : 0
+      end
       @break_ = n >= 55 ? T_BREAK_.read(r, b, b + 51, 'break') : []
       @case_ = n >= 60 ? T_CASE_.read(r, b, b + 55, 'case') : nil
       @catch_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'catch') : ''.b
       @char8_t = n >= 68 ? T_CHAR8_T.read(r, b, b + 64, 'char8_t') : {}
       @char16_t = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t') : Fbe::Decimal::ZERO
-      @char32_t = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'char32_t') : Fbe::Uuid::NIL
-      @class_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'class') : 0
-      @compl = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'compl') : 0.0
-      @concept = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'concept') : 0
+      if n >= 113
+        @char32_t, @class_, @compl, @concept = r.data.unpack('a16Q<eC', offset: b + 84)
+        @char32_t = Fbe::Uuid.from_bytes(@char32_t)
+      else
+        @char32_t = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'char32_t') : Fbe::Uuid::NIL
+        @class_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'class') : 0
+        @compl = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'compl') : 0.0
+        @concept = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'concept') : 0
+      end
       @const = n >= 118 ? T_CONST.read(r, b, b + 113, 'const') : nil
-      @consteval = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'consteval') : Word::CONSTEVAL
-      @constexpr = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'constexpr') : 0
+      if n >= 124
+        @consteval, @constexpr = r.data.unpack('s<l<', offset: b + 118)
+        @consteval = Word.from_wire(@consteval)
+      else
+        @consteval = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'consteval') : Word::CONSTEVAL
+        @constexpr = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'constexpr') : 0
+      end
       @constinit = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'constinit') : +''
       @const_cast = n >= 133 ? T_CONST_CAST.read(r, b, b + 128, 'const_cast') : nil
-      @continue = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'continue') : Modifier.default
-      @co_await = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'co_await') : 0.0
-      @co_return = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'co_return') : Side.default
-      @co_yield = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'co_yield') : 0
+      if n >= 161
+        @continue, @co_await, @co_return, @co_yield = r.data.unpack('Q<El<q<', offset: b + 133)
+        @continue = Modifier.from_wire(@continue)
+        @co_return = Side.from_wire(@co_return)
+      else
+        @continue = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'continue') : Modifier.default
+        @co_await = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'co_await') : 0.0
+        @co_return = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'co_return') : Side.default
+        @co_yield = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'co_yield') : 0
+      end
       @decltype = n >= 165 ? T_DECLTYPE.read(r, b, b + 161, 'decltype') : []
       @default = n >= 170 ? T_DEFAULT.read(r, b, b + 165, 'default') : nil
       @delete = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'delete') : ''.b
       @do_ = n >= 178 ? T_DO_.read(r, b, b + 174, 'do') : {}
       @dynamic_cast = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast') : Fbe::Decimal::ZERO
-      @else_ = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'else') : Fbe::Uuid::NIL
-      @explicit = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'explicit') : 0
-      @export = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'export') : 0.0
-      @extern = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'extern') : 0
+      if n >= 223
+        @else_, @explicit, @export, @extern = r.data.unpack('a16Q<eC', offset: b + 194)
+        @else_ = Fbe::Uuid.from_bytes(@else_)
+      else
+        @else_ = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'else') : Fbe::Uuid::NIL
+        @explicit = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'explicit') : 0
+        @export = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'export') : 0.0
+        @extern = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'extern') : 0
+      end
       @final = n >= 228 ? T_FINAL.read(r, b, b + 223, 'final') : nil
-      @for_ = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'for') : Word::FOR
-      @friend = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'friend') : 0
+      if n >= 234
+        @for_, @friend = r.data.unpack('s<l<', offset: b + 228)
+        @for_ = Word.from_wire(@for_)
+      else
+        @for_ = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'for') : Word::FOR
+        @friend = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'friend') : 0
+      end
       @goto = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'goto') : +''
       @if_ = n >= 243 ? T_IF_.read(r, b, b + 238, 'if') : nil
-      @import = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'import') : Modifier.default
-      @inline = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'inline') : 0.0
-      @int = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'int') : Side.default
-      @long = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'long') : 0
+      if n >= 271
+        @import, @inline, @int, @long = r.data.unpack('Q<El<q<', offset: b + 243)
+        @import = Modifier.from_wire(@import)
+        @int = Side.from_wire(@int)
+      else
+        @import = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'import') : Modifier.default
+        @inline = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'inline') : 0.0
+        @int = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'int') : Side.default
+        @long = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'long') : 0
+      end
       @module_ = n >= 275 ? T_MODULE_.read(r, b, b + 271, 'module') : []
       @mutable = n >= 280 ? T_MUTABLE.read(r, b, b + 275, 'mutable') : nil
       @namespace = n >= 284 ? Fbe::Types::BYTES.read(r, b, b + 280, 'namespace') : ''.b
       @new_ = n >= 288 ? T_NEW_.read(r, b, b + 284, 'new') : {}
       @noexcept = n >= 304 ? Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept') : Fbe::Decimal::ZERO
-      @not_ = n >= 320 ? Fbe::Types::UUID.read(r, b, b + 304, 'not') : Fbe::Uuid::NIL
-      @not_eq = n >= 328 ? Fbe::Types::TIMESTAMP.read(r, b, b + 320, 'not_eq') : 0
-      @nullptr = n >= 332 ? Fbe::Types::FLOAT.read(r, b, b + 328, 'nullptr') : 0.0
-      @operator = n >= 333 ? Fbe::Types::UINT8.read(r, b, b + 332, 'operator') : 0
+      if n >= 333
+        @not_, @not_eq, @nullptr, @operator = r.data.unpack('a16Q<eC', offset: b + 304)
+        @not_ = Fbe::Uuid.from_bytes(@not_)
+      else
+        @not_ = n >= 320 ? Fbe::Types::UUID.read(r, b, b + 304, 'not') : Fbe::Uuid::NIL
+        @not_eq = n >= 328 ? Fbe::Types::TIMESTAMP.read(r, b, b + 320, 'not_eq') : 0
+        @nullptr = n >= 332 ? Fbe::Types::FLOAT.read(r, b, b + 328, 'nullptr') : 0.0
+        @operator = n >= 333 ? Fbe::Types::UINT8.read(r, b, b + 332, 'operator') : 0
+      end
       @or_ = n >= 338 ? T_OR_.read(r, b, b + 333, 'or') : nil
-      @or_eq = n >= 340 ? Word::FBE_TYPE.read(r, b, b + 338, 'or_eq') : Word::OR_EQ
-      @override = n >= 344 ? Fbe::Types::INT32.read(r, b, b + 340, 'override') : 0
+      if n >= 344
+        @or_eq, @override = r.data.unpack('s<l<', offset: b + 338)
+        @or_eq = Word.from_wire(@or_eq)
+      else
+        @or_eq = n >= 340 ? Word::FBE_TYPE.read(r, b, b + 338, 'or_eq') : Word::OR_EQ
+        @override = n >= 344 ? Fbe::Types::INT32.read(r, b, b + 340, 'override') : 0
+      end
       @private = n >= 348 ? Fbe::Types::STRING.read(r, b, b + 344, 'private') : +''
       @protected = n >= 353 ? T_PROTECTED.read(r, b, b + 348, 'protected') : nil
-      @public = n >= 361 ? Modifier::FBE_TYPE.read(r, b, b + 353, 'public') : Modifier.default
-      @register = n >= 369 ? Fbe::Types::DOUBLE.read(r, b, b + 361, 'register') : 0.0
-      @reinterpret_cast = n >= 373 ? Side::FBE_TYPE.read(r, b, b + 369, 'reinterpret_cast') : Side.default
-      @requires = n >= 381 ? Fbe::Types::INT64.read(r, b, b + 373, 'requires') : 0
+      if n >= 381
+        @public, @register, @reinterpret_cast, @requires = r.data.unpack('Q<El<q<', offset: b + 353)
+        @public = Modifier.from_wire(@public)
+        @reinterpret_cast = Side.from_wire(@reinterpret_cast)
+      else
+        @public = n >= 361 ? Modifier::FBE_TYPE.read(r, b, b + 353, 'public') : Modifier.default
+        @register = n >= 369 ? Fbe::Types::DOUBLE.read(r, b, b + 361, 'register') : 0.0
+        @reinterpret_cast = n >= 373 ? Side::FBE_TYPE.read(r, b, b + 369, 'reinterpret_cast') : Side.default
+        @requires = n >= 381 ? Fbe::Types::INT64.read(r, b, b + 373, 'requires') : 0
+      end
       @return_ = n >= 385 ? T_RETURN_.read(r, b, b + 381, 'return') : []
       @short = n >= 390 ? T_SHORT.read(r, b, b + 385, 'short') : nil
       @signed = n >= 394 ? Fbe::Types::BYTES.read(r, b, b + 390, 'signed') : ''.b
       @sizeof = n >= 398 ? T_SIZEOF.read(r, b, b + 394, 'sizeof') : {}
       @static = n >= 414 ? Fbe::Types::DECIMAL.read(r, b, b + 398, 'static') : Fbe::Decimal::ZERO
-      @static_assert = n >= 430 ? Fbe::Types::UUID.read(r, b, b + 414, 'static_assert') : Fbe::Uuid::NIL
-      @static_cast = n >= 438 ? Fbe::Types::TIMESTAMP.read(r, b, b + 430, 'static_cast') : 0
-      @switch = n >= 442 ? Fbe::Types::FLOAT.read(r, b, b + 438, 'switch') : 0.0
-      @template = n >= 443 ? Fbe::Types::UINT8.read(r, b, b + 442, 'template') : 0
+      if n >= 443
+        @static_assert, @static_cast, @switch, @template = r.data.unpack('a16Q<eC', offset: b + 414)
+        @static_assert = Fbe::Uuid.from_bytes(@static_assert)
+      else
+        @static_assert = n >= 430 ? Fbe::Types::UUID.read(r, b, b + 414, 'static_assert') : Fbe::Uuid::NIL
+        @static_cast = n >= 438 ? Fbe::Types::TIMESTAMP.read(r, b, b + 430, 'static_cast') : 0
+        @switch = n >= 442 ? Fbe::Types::FLOAT.read(r, b, b + 438, 'switch') : 0.0
+        @template = n >= 443 ? Fbe::Types::UINT8.read(r, b, b + 442, 'template') : 0
+      end
       @this = n >= 448 ? T_THIS.read(r, b, b + 443, 'this') : nil
-      @thread_local = n >= 450 ? Word::FBE_TYPE.read(r, b, b + 448, 'thread_local') : Word::THREAD_LOCAL
-      @throw_ = n >= 454 ? Fbe::Types::INT32.read(r, b, b + 450, 'throw') : 0
+      if n >= 454
+        @thread_local, @throw_ = r.data.unpack('s<l<', offset: b + 448)
+        @thread_local = Word.from_wire(@thread_local)
+      else
+        @thread_local = n >= 450 ? Word::FBE_TYPE.read(r, b, b + 448, 'thread_local') : Word::THREAD_LOCAL
+        @throw_ = n >= 454 ? Fbe::Types::INT32.read(r, b, b + 450, 'throw') : 0
+      end
       @try = n >= 458 ? Fbe::Types::STRING.read(r, b, b + 454, 'try') : +''
       @typedef = n >= 463 ? T_TYPEDEF.read(r, b, b + 458, 'typedef') : nil
-      @typeid = n >= 471 ? Modifier::FBE_TYPE.read(r, b, b + 463, 'typeid') : Modifier.default
-      @typename = n >= 479 ? Fbe::Types::DOUBLE.read(r, b, b + 471, 'typename') : 0.0
-      @union = n >= 483 ? Side::FBE_TYPE.read(r, b, b + 479, 'union') : Side.default
-      @unsigned = n >= 491 ? Fbe::Types::INT64.read(r, b, b + 483, 'unsigned') : 0
+      if n >= 491
+        @typeid, @typename, @union, @unsigned = r.data.unpack('Q<El<q<', offset: b + 463)
+        @typeid = Modifier.from_wire(@typeid)
+        @union = Side.from_wire(@union)
+      else
+        @typeid = n >= 471 ? Modifier::FBE_TYPE.read(r, b, b + 463, 'typeid') : Modifier.default
+        @typename = n >= 479 ? Fbe::Types::DOUBLE.read(r, b, b + 471, 'typename') : 0.0
+        @union = n >= 483 ? Side::FBE_TYPE.read(r, b, b + 479, 'union') : Side.default
+        @unsigned = n >= 491 ? Fbe::Types::INT64.read(r, b, b + 483, 'unsigned') : 0
+      end
       @using = n >= 495 ? T_USING.read(r, b, b + 491, 'using') : []
       @virtual = n >= 500 ? T_VIRTUAL.read(r, b, b + 495, 'virtual') : nil
       @void = n >= 504 ? Fbe::Types::BYTES.read(r, b, b + 500, 'void') : ''.b
       @volatile = n >= 508 ? T_VOLATILE.read(r, b, b + 504, 'volatile') : {}
       @wchar_t = n >= 524 ? Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t') : Fbe::Decimal::ZERO
-      @while_ = n >= 540 ? Fbe::Types::UUID.read(r, b, b + 524, 'while') : Fbe::Uuid::NIL
-      @xor = n >= 548 ? Fbe::Types::TIMESTAMP.read(r, b, b + 540, 'xor') : 0
-      @xor_eq = n >= 552 ? Fbe::Types::FLOAT.read(r, b, b + 548, 'xor_eq') : 0.0
-      @assert = n >= 553 ? Fbe::Types::UINT8.read(r, b, b + 552, 'assert') : 0
+      if n >= 553
+        @while_, @xor, @xor_eq, @assert = r.data.unpack('a16Q<eC', offset: b + 524)
+        @while_ = Fbe::Uuid.from_bytes(@while_)
+      else
+        @while_ = n >= 540 ? Fbe::Types::UUID.read(r, b, b + 524, 'while') : Fbe::Uuid::NIL
+        @xor = n >= 548 ? Fbe::Types::TIMESTAMP.read(r, b, b + 540, 'xor') : 0
+        @xor_eq = n >= 552 ? Fbe::Types::FLOAT.read(r, b, b + 548, 'xor_eq') : 0.0
+        @assert = n >= 553 ? Fbe::Types::UINT8.read(r, b, b + 552, 'assert') : 0
+      end
       @errno = n >= 558 ? T_ERRNO.read(r, b, b + 553, 'errno') : nil
-      @eof = n >= 560 ? Word::FBE_TYPE.read(r, b, b + 558, 'EOF') : Word::EOF
-      @null = n >= 564 ? Fbe::Types::INT32.read(r, b, b + 560, 'NULL') : 0
+      if n >= 564
+        @eof, @null = r.data.unpack('s<l<', offset: b + 558)
+        @eof = Word.from_wire(@eof)
+      else
+        @eof = n >= 560 ? Word::FBE_TYPE.read(r, b, b + 558, 'EOF') : Word::EOF
+        @null = n >= 564 ? Fbe::Types::INT32.read(r, b, b + 560, 'NULL') : 0
+      end
       @stdin = n >= 568 ? Fbe::Types::STRING.read(r, b, b + 564, 'stdin') : +''
       @stdout = n >= 573 ? T_STDOUT.read(r, b, b + 568, 'stdout') : nil
-      @stderr = n >= 581 ? Modifier::FBE_TYPE.read(r, b, b + 573, 'stderr') : Modifier.default
-      @offsetof = n >= 589 ? Fbe::Types::DOUBLE.read(r, b, b + 581, 'offsetof') : 0.0
-      @std = n >= 593 ? Side::FBE_TYPE.read(r, b, b + 589, 'std') : Side.default
-      @fbe = n >= 601 ? Fbe::Types::INT64.read(r, b, b + 593, 'FBE') : 0
+      if n >= 601
+        @stderr, @offsetof, @std, @fbe = r.data.unpack('Q<El<q<', offset: b + 573)
+        @stderr = Modifier.from_wire(@stderr)
+        @std = Side.from_wire(@std)
+      else
+        @stderr = n >= 581 ? Modifier::FBE_TYPE.read(r, b, b + 573, 'stderr') : Modifier.default
+        @offsetof = n >= 589 ? Fbe::Types::DOUBLE.read(r, b, b + 581, 'offsetof') : 0.0
+        @std = n >= 593 ? Side::FBE_TYPE.read(r, b, b + 589, 'std') : Side.default
+        @fbe = n >= 601 ? Fbe::Types::INT64.read(r, b, b + 593, 'FBE') : 0
+      end
       @int8_t = n >= 605 ? T_INT8_T.read(r, b, b + 601, 'int8_t') : []
       @uint8_t = n >= 610 ? T_UINT8_T.read(r, b, b + 605, 'uint8_t') : nil
       @int16_t = n >= 614 ? Fbe::Types::BYTES.read(r, b, b + 610, 'int16_t') : ''.b
       @uint16_t = n >= 618 ? T_UINT16_T.read(r, b, b + 614, 'uint16_t') : {}
       @int32_t = n >= 634 ? Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t') : Fbe::Decimal::ZERO
-      @uint32_t = n >= 650 ? Fbe::Types::UUID.read(r, b, b + 634, 'uint32_t') : Fbe::Uuid::NIL
-      @int64_t = n >= 658 ? Fbe::Types::TIMESTAMP.read(r, b, b + 650, 'int64_t') : 0
-      @uint64_t = n >= 662 ? Fbe::Types::FLOAT.read(r, b, b + 658, 'uint64_t') : 0.0
-      @size_t = n >= 663 ? Fbe::Types::UINT8.read(r, b, b + 662, 'size_t') : 0
+      if n >= 663
+        @uint32_t, @int64_t, @uint64_t, @size_t = r.data.unpack('a16Q<eC', offset: b + 634)
+        @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
+      else
+        @uint32_t = n >= 650 ? Fbe::Types::UUID.read(r, b, b + 634, 'uint32_t') : Fbe::Uuid::NIL
+        @int64_t = n >= 658 ? Fbe::Types::TIMESTAMP.read(r, b, b + 650, 'int64_t') : 0
+        @uint64_t = n >= 662 ? Fbe::Types::FLOAT.read(r, b, b + 658, 'uint64_t') : 0.0
+        @size_t = n >= 663 ? Fbe::Types::UINT8.read(r, b, b + 662, 'size_t') : 0
+      end
       @ptrdiff_t = n >= 668 ? T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t') : nil
-      @nullptr_t = n >= 670 ? Word::FBE_TYPE.read(r, b, b + 668, 'nullptr_t') : Word::NULLPTR_T
-      @linux = n >= 674 ? Fbe::Types::INT32.read(r, b, b + 670, 'linux') : 0
+      if n >= 674
+        @nullptr_t, @linux = r.data.unpack('s<l<', offset: b + 668)
+        @nullptr_t = Word.from_wire(@nullptr_t)
+      else
+        @nullptr_t = n >= 670 ? Word::FBE_TYPE.read(r, b, b + 668, 'nullptr_t') : Word::NULLPTR_T
+        @linux = n >= 674 ? Fbe::Types::INT32.read(r, b, b + 670, 'linux') : 0
+      end
       @unix = n >= 678 ? Fbe::Types::STRING.read(r, b, b + 674, 'unix') : +''
       @bufsiz = n >= 683 ? T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ') : nil
-      @int32_max = n >= 691 ? Modifier::FBE_TYPE.read(r, b, b + 683, 'INT32_MAX') : Modifier.default
-      @char_bit = n >= 699 ? Fbe::Types::DOUBLE.read(r, b, b + 691, 'CHAR_BIT') : 0.0
-      @einval = n >= 703 ? Side::FBE_TYPE.read(r, b, b + 699, 'EINVAL') : Side.default
+      if n >= 703
+        @int32_max, @char_bit, @einval = r.data.unpack('Q<El<', offset: b + 683)
+        @int32_max = Modifier.from_wire(@int32_max)
+        @einval = Side.from_wire(@einval)
+      else
+        @int32_max = n >= 691 ? Modifier::FBE_TYPE.read(r, b, b + 683, 'INT32_MAX') : Modifier.default
+        @char_bit = n >= 699 ? Fbe::Types::DOUBLE.read(r, b, b + 691, 'CHAR_BIT') : 0.0
+        @einval = n >= 703 ? Side::FBE_TYPE.read(r, b, b + 699, 'EINVAL') : Side.default
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @alignas)
-      Fbe::Types::INT32.fwrite(w, @alignof)
-      Fbe::Types::STRING.fwrite(w, @and_)
+      and__bytes = Fbe::Types::STRING.raw(@and_)
+      [Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), and__bytes.bytesize,
+       and__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AND_EQ.fwrite(w, @and_eq)
-      Modifier::FBE_TYPE.fwrite(w, @asm)
-      Fbe::Types::DOUBLE.fwrite(w, @auto)
-      Side::FBE_TYPE.fwrite(w, @bitand)
-      Fbe::Types::INT64.fwrite(w, @bitor)
+      [Modifier::FBE_TYPE.wire(@asm), Fbe::Types::DOUBLE.check(@auto), Side::FBE_TYPE.wire(@bitand),
+       Fbe::Types::INT64.check(@bitor)].pack('Q<El<q<', buffer: w.buffer)
       T_BREAK_.fwrite(w, @break_)
       T_CASE_.fwrite(w, @case_)
-      Fbe::Types::BYTES.fwrite(w, @catch_)
+      catch__bytes = Fbe::Types::BYTES.raw(@catch_)
+      [catch__bytes.bytesize, catch__bytes].pack('L<a*', buffer: w.buffer)
       T_CHAR8_T.fwrite(w, @char8_t)
-      Fbe::Types::DECIMAL.fwrite(w, @char16_t)
-      Fbe::Types::UUID.fwrite(w, @char32_t)
-      Fbe::Types::TIMESTAMP.fwrite(w, @class_)
-      Fbe::Types::FLOAT.fwrite(w, @compl)
-      Fbe::Types::UINT8.fwrite(w, @concept)
+      [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_),
+       Fbe::Types::FLOAT.check(@compl), Fbe::Types::UINT8.check(@concept)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_CONST.fwrite(w, @const)
-      Word::FBE_TYPE.fwrite(w, @consteval)
-      Fbe::Types::INT32.fwrite(w, @constexpr)
-      Fbe::Types::STRING.fwrite(w, @constinit)
+      constinit_bytes = Fbe::Types::STRING.raw(@constinit)
+      [Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr), constinit_bytes.bytesize,
+       constinit_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CONST_CAST.fwrite(w, @const_cast)
-      Modifier::FBE_TYPE.fwrite(w, @continue)
-      Fbe::Types::DOUBLE.fwrite(w, @co_await)
-      Side::FBE_TYPE.fwrite(w, @co_return)
-      Fbe::Types::INT64.fwrite(w, @co_yield)
+      [Modifier::FBE_TYPE.wire(@continue), Fbe::Types::DOUBLE.check(@co_await), Side::FBE_TYPE.wire(@co_return),
+       Fbe::Types::INT64.check(@co_yield)].pack('Q<El<q<', buffer: w.buffer)
       T_DECLTYPE.fwrite(w, @decltype)
       T_DEFAULT.fwrite(w, @default)
-      Fbe::Types::BYTES.fwrite(w, @delete)
+      delete_bytes = Fbe::Types::BYTES.raw(@delete)
+      [delete_bytes.bytesize, delete_bytes].pack('L<a*', buffer: w.buffer)
       T_DO_.fwrite(w, @do_)
-      Fbe::Types::DECIMAL.fwrite(w, @dynamic_cast)
-      Fbe::Types::UUID.fwrite(w, @else_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @explicit)
-      Fbe::Types::FLOAT.fwrite(w, @export)
-      Fbe::Types::UINT8.fwrite(w, @extern)
+      [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit),
+       Fbe::Types::FLOAT.check(@export), Fbe::Types::UINT8.check(@extern)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_FINAL.fwrite(w, @final)
-      Word::FBE_TYPE.fwrite(w, @for_)
-      Fbe::Types::INT32.fwrite(w, @friend)
-      Fbe::Types::STRING.fwrite(w, @goto)
+      goto_bytes = Fbe::Types::STRING.raw(@goto)
+      [Word::FBE_TYPE.wire(@for_), Fbe::Types::INT32.check(@friend), goto_bytes.bytesize,
+       goto_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IF_.fwrite(w, @if_)
-      Modifier::FBE_TYPE.fwrite(w, @import)
-      Fbe::Types::DOUBLE.fwrite(w, @inline)
-      Side::FBE_TYPE.fwrite(w, @int)
-      Fbe::Types::INT64.fwrite(w, @long)
+      [Modifier::FBE_TYPE.wire(@import), Fbe::Types::DOUBLE.check(@inline), Side::FBE_TYPE.wire(@int),
+       Fbe::Types::INT64.check(@long)].pack('Q<El<q<', buffer: w.buffer)
       T_MODULE_.fwrite(w, @module_)
       T_MUTABLE.fwrite(w, @mutable)
-      Fbe::Types::BYTES.fwrite(w, @namespace)
+      namespace_bytes = Fbe::Types::BYTES.raw(@namespace)
+      [namespace_bytes.bytesize, namespace_bytes].pack('L<a*', buffer: w.buffer)
       T_NEW_.fwrite(w, @new_)
-      Fbe::Types::DECIMAL.fwrite(w, @noexcept)
-      Fbe::Types::UUID.fwrite(w, @not_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @not_eq)
-      Fbe::Types::FLOAT.fwrite(w, @nullptr)
-      Fbe::Types::UINT8.fwrite(w, @operator)
+      [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq),
+       Fbe::Types::FLOAT.check(@nullptr), Fbe::Types::UINT8.check(@operator)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_OR_.fwrite(w, @or_)
-      Word::FBE_TYPE.fwrite(w, @or_eq)
-      Fbe::Types::INT32.fwrite(w, @override)
-      Fbe::Types::STRING.fwrite(w, @private)
+      private_bytes = Fbe::Types::STRING.raw(@private)
+      [Word::FBE_TYPE.wire(@or_eq), Fbe::Types::INT32.check(@override), private_bytes.bytesize,
+       private_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROTECTED.fwrite(w, @protected)
-      Modifier::FBE_TYPE.fwrite(w, @public)
-      Fbe::Types::DOUBLE.fwrite(w, @register)
-      Side::FBE_TYPE.fwrite(w, @reinterpret_cast)
-      Fbe::Types::INT64.fwrite(w, @requires)
+      [Modifier::FBE_TYPE.wire(@public), Fbe::Types::DOUBLE.check(@register), Side::FBE_TYPE.wire(@reinterpret_cast),
+       Fbe::Types::INT64.check(@requires)].pack('Q<El<q<', buffer: w.buffer)
       T_RETURN_.fwrite(w, @return_)
       T_SHORT.fwrite(w, @short)
-      Fbe::Types::BYTES.fwrite(w, @signed)
+      signed_bytes = Fbe::Types::BYTES.raw(@signed)
+      [signed_bytes.bytesize, signed_bytes].pack('L<a*', buffer: w.buffer)
       T_SIZEOF.fwrite(w, @sizeof)
-      Fbe::Types::DECIMAL.fwrite(w, @static)
-      Fbe::Types::UUID.fwrite(w, @static_assert)
-      Fbe::Types::TIMESTAMP.fwrite(w, @static_cast)
-      Fbe::Types::FLOAT.fwrite(w, @switch)
-      Fbe::Types::UINT8.fwrite(w, @template)
+      [*Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
+       Fbe::Types::FLOAT.check(@switch), Fbe::Types::UINT8.check(@template)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_THIS.fwrite(w, @this)
-      Word::FBE_TYPE.fwrite(w, @thread_local)
-      Fbe::Types::INT32.fwrite(w, @throw_)
-      Fbe::Types::STRING.fwrite(w, @try)
+      try_bytes = Fbe::Types::STRING.raw(@try)
+      [Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_), try_bytes.bytesize,
+       try_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TYPEDEF.fwrite(w, @typedef)
-      Modifier::FBE_TYPE.fwrite(w, @typeid)
-      Fbe::Types::DOUBLE.fwrite(w, @typename)
-      Side::FBE_TYPE.fwrite(w, @union)
-      Fbe::Types::INT64.fwrite(w, @unsigned)
+      [Modifier::FBE_TYPE.wire(@typeid), Fbe::Types::DOUBLE.check(@typename), Side::FBE_TYPE.wire(@union),
+       Fbe::Types::INT64.check(@unsigned)].pack('Q<El<q<', buffer: w.buffer)
       T_USING.fwrite(w, @using)
       T_VIRTUAL.fwrite(w, @virtual)
-      Fbe::Types::BYTES.fwrite(w, @void)
+      void_bytes = Fbe::Types::BYTES.raw(@void)
+      [void_bytes.bytesize, void_bytes].pack('L<a*', buffer: w.buffer)
       T_VOLATILE.fwrite(w, @volatile)
-      Fbe::Types::DECIMAL.fwrite(w, @wchar_t)
-      Fbe::Types::UUID.fwrite(w, @while_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @xor)
-      Fbe::Types::FLOAT.fwrite(w, @xor_eq)
-      Fbe::Types::UINT8.fwrite(w, @assert)
+      [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor),
+       Fbe::Types::FLOAT.check(@xor_eq), Fbe::Types::UINT8.check(@assert)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ERRNO.fwrite(w, @errno)
-      Word::FBE_TYPE.fwrite(w, @eof)
-      Fbe::Types::INT32.fwrite(w, @null)
-      Fbe::Types::STRING.fwrite(w, @stdin)
+      stdin_bytes = Fbe::Types::STRING.raw(@stdin)
+      [Word::FBE_TYPE.wire(@eof), Fbe::Types::INT32.check(@null), stdin_bytes.bytesize,
+       stdin_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_STDOUT.fwrite(w, @stdout)
-      Modifier::FBE_TYPE.fwrite(w, @stderr)
-      Fbe::Types::DOUBLE.fwrite(w, @offsetof)
-      Side::FBE_TYPE.fwrite(w, @std)
-      Fbe::Types::INT64.fwrite(w, @fbe)
+      [Modifier::FBE_TYPE.wire(@stderr), Fbe::Types::DOUBLE.check(@offsetof), Side::FBE_TYPE.wire(@std),
+       Fbe::Types::INT64.check(@fbe)].pack('Q<El<q<', buffer: w.buffer)
       T_INT8_T.fwrite(w, @int8_t)
       T_UINT8_T.fwrite(w, @uint8_t)
-      Fbe::Types::BYTES.fwrite(w, @int16_t)
+      int16_t_bytes = Fbe::Types::BYTES.raw(@int16_t)
+      [int16_t_bytes.bytesize, int16_t_bytes].pack('L<a*', buffer: w.buffer)
       T_UINT16_T.fwrite(w, @uint16_t)
-      Fbe::Types::DECIMAL.fwrite(w, @int32_t)
-      Fbe::Types::UUID.fwrite(w, @uint32_t)
-      Fbe::Types::TIMESTAMP.fwrite(w, @int64_t)
-      Fbe::Types::FLOAT.fwrite(w, @uint64_t)
-      Fbe::Types::UINT8.fwrite(w, @size_t)
+      [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t),
+       Fbe::Types::FLOAT.check(@uint64_t), Fbe::Types::UINT8.check(@size_t)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PTRDIFF_T.fwrite(w, @ptrdiff_t)
-      Word::FBE_TYPE.fwrite(w, @nullptr_t)
-      Fbe::Types::INT32.fwrite(w, @linux)
-      Fbe::Types::STRING.fwrite(w, @unix)
+      unix_bytes = Fbe::Types::STRING.raw(@unix)
+      [Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux), unix_bytes.bytesize,
+       unix_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
-      Modifier::FBE_TYPE.fwrite(w, @int32_max)
-      Fbe::Types::DOUBLE.fwrite(w, @char_bit)
-      Side::FBE_TYPE.fwrite(w, @einval)
+      [Modifier::FBE_TYPE.wire(@int32_max), Fbe::Types::DOUBLE.check(@char_bit),
+       Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'alignas=2,alignof=4')
-      @alignas = Word::FBE_TYPE.read(r, run, run + 0, 'alignas')
-      @alignof = Fbe::Types::INT32.read(r, run, run + 2, 'alignof')
+      @alignas, @alignof = r.data.unpack('s<l<', offset: run)
+      @alignas = Word.from_wire(@alignas)
       @and_ = Fbe::Types::STRING.fread(r, 'and')
       @and_eq = T_AND_EQ.fread(r, 'and_eq')
       run = r.run(28, 'asm=8,auto=8,bitand=4,bitor=8')
-      @asm = Modifier::FBE_TYPE.read(r, run, run + 0, 'asm')
-      @auto = Fbe::Types::DOUBLE.read(r, run, run + 8, 'auto')
-      @bitand = Side::FBE_TYPE.read(r, run, run + 16, 'bitand')
-      @bitor = Fbe::Types::INT64.read(r, run, run + 20, 'bitor')
+      @asm, @auto, @bitand, @bitor = r.data.unpack('Q<El<q<', offset: run)
+      @asm = Modifier.from_wire(@asm)
+      @bitand = Side.from_wire(@bitand)
       @break_ = T_BREAK_.fread(r, 'break')
       @case_ = T_CASE_.fread(r, 'case')
       @catch_ = Fbe::Types::BYTES.fread(r, 'catch')
       @char8_t = T_CHAR8_T.fread(r, 'char8_t')
       @char16_t = Fbe::Types::DECIMAL.fread(r, 'char16_t')
       run = r.run(29, 'char32_t=16,class=8,compl=4,concept=1')
-      @char32_t = Fbe::Types::UUID.read(r, run, run + 0, 'char32_t')
-      @class_ = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'class')
-      @compl = Fbe::Types::FLOAT.read(r, run, run + 24, 'compl')
-      @concept = Fbe::Types::UINT8.read(r, run, run + 28, 'concept')
+      @char32_t, @class_, @compl, @concept = r.data.unpack('a16Q<eC', offset: run)
+      @char32_t = Fbe::Uuid.from_bytes(@char32_t)
       @const = T_CONST.fread(r, 'const')
       run = r.run(6, 'consteval=2,constexpr=4')
-      @consteval = Word::FBE_TYPE.read(r, run, run + 0, 'consteval')
-      @constexpr = Fbe::Types::INT32.read(r, run, run + 2, 'constexpr')
+      @consteval, @constexpr = r.data.unpack('s<l<', offset: run)
+      @consteval = Word.from_wire(@consteval)
       @constinit = Fbe::Types::STRING.fread(r, 'constinit')
       @const_cast = T_CONST_CAST.fread(r, 'const_cast')
       run = r.run(28, 'continue=8,co_await=8,co_return=4,co_yield=8')
-      @continue = Modifier::FBE_TYPE.read(r, run, run + 0, 'continue')
-      @co_await = Fbe::Types::DOUBLE.read(r, run, run + 8, 'co_await')
-      @co_return = Side::FBE_TYPE.read(r, run, run + 16, 'co_return')
-      @co_yield = Fbe::Types::INT64.read(r, run, run + 20, 'co_yield')
+      @continue, @co_await, @co_return, @co_yield = r.data.unpack('Q<El<q<', offset: run)
+      @continue = Modifier.from_wire(@continue)
+      @co_return = Side.from_wire(@co_return)
       @decltype = T_DECLTYPE.fread(r, 'decltype')
       @default = T_DEFAULT.fread(r, 'default')
       @delete = Fbe::Types::BYTES.fread(r, 'delete')
       @do_ = T_DO_.fread(r, 'do')
       @dynamic_cast = Fbe::Types::DECIMAL.fread(r, 'dynamic_cast')
       run = r.run(29, 'else=16,explicit=8,export=4,extern=1')
-      @else_ = Fbe::Types::UUID.read(r, run, run + 0, 'else')
-      @explicit = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'explicit')
-      @export = Fbe::Types::FLOAT.read(r, run, run + 24, 'export')
-      @extern = Fbe::Types::UINT8.read(r, run, run + 28, 'extern')
+      @else_, @explicit, @export, @extern = r.data.unpack('a16Q<eC', offset: run)
+      @else_ = Fbe::Uuid.from_bytes(@else_)
       @final = T_FINAL.fread(r, 'final')
       run = r.run(6, 'for=2,friend=4')
-      @for_ = Word::FBE_TYPE.read(r, run, run + 0, 'for')
-      @friend = Fbe::Types::INT32.read(r, run, run + 2, 'friend')
+      @for_, @friend = r.data.unpack('s<l<', offset: run)
+      @for_ = Word.from_wire(@for_)
       @goto = Fbe::Types::STRING.fread(r, 'goto')
       @if_ = T_IF_.fread(r, 'if')
       run = r.run(28, 'import=8,inline=8,int=4,long=8')
-      @import = Modifier::FBE_TYPE.read(r, run, run + 0, 'import')
-      @inline = Fbe::Types::DOUBLE.read(r, run, run + 8, 'inline')
-      @int = Side::FBE_TYPE.read(r, run, run + 16, 'int')
-      @long = Fbe::Types::INT64.read(r, run, run + 20, 'long')
+      @import, @inline, @int, @long = r.data.unpack('Q<El<q<', offset: run)
+      @import = Modifier.from_wire(@import)
+      @int = Side.from_wire(@int)
       @module_ = T_MODULE_.fread(r, 'module')
       @mutable = T_MUTABLE.fread(r, 'mutable')
       @namespace = Fbe::Types::BYTES.fread(r, 'namespace')
       @new_ = T_NEW_.fread(r, 'new')
       @noexcept = Fbe::Types::DECIMAL.fread(r, 'noexcept')
       run = r.run(29, 'not=16,not_eq=8,nullptr=4,operator=1')
-      @not_ = Fbe::Types::UUID.read(r, run, run + 0, 'not')
-      @not_eq = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'not_eq')
-      @nullptr = Fbe::Types::FLOAT.read(r, run, run + 24, 'nullptr')
-      @operator = Fbe::Types::UINT8.read(r, run, run + 28, 'operator')
+      @not_, @not_eq, @nullptr, @operator = r.data.unpack('a16Q<eC', offset: run)
+      @not_ = Fbe::Uuid.from_bytes(@not_)
       @or_ = T_OR_.fread(r, 'or')
       run = r.run(6, 'or_eq=2,override=4')
-      @or_eq = Word::FBE_TYPE.read(r, run, run + 0, 'or_eq')
-      @override = Fbe::Types::INT32.read(r, run, run + 2, 'override')
+      @or_eq, @override = r.data.unpack('s<l<', offset: run)
+      @or_eq = Word.from_wire(@or_eq)
       @private = Fbe::Types::STRING.fread(r, 'private')
       @protected = T_PROTECTED.fread(r, 'protected')
       run = r.run(28, 'public=8,register=8,reinterpret_cast=4,requires=8')
-      @public = Modifier::FBE_TYPE.read(r, run, run + 0, 'public')
-      @register = Fbe::Types::DOUBLE.read(r, run, run + 8, 'register')
-      @reinterpret_cast = Side::FBE_TYPE.read(r, run, run + 16, 'reinterpret_cast')
-      @requires = Fbe::Types::INT64.read(r, run, run + 20, 'requires')
+      @public, @register, @reinterpret_cast, @requires = r.data.unpack('Q<El<q<', offset: run)
+      @public = Modifier.from_wire(@public)
+      @reinterpret_cast = Side.from_wire(@reinterpret_cast)
       @return_ = T_RETURN_.fread(r, 'return')
       @short = T_SHORT.fread(r, 'short')
       @signed = Fbe::Types::BYTES.fread(r, 'signed')
       @sizeof = T_SIZEOF.fread(r, 'sizeof')
       @static = Fbe::Types::DECIMAL.fread(r, 'static')
       run = r.run(29, 'static_assert=16,static_cast=8,switch=4,template=1')
-      @static_assert = Fbe::Types::UUID.read(r, run, run + 0, 'static_assert')
-      @static_cast = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'static_cast')
-      @switch = Fbe::Types::FLOAT.read(r, run, run + 24, 'switch')
-      @template = Fbe::Types::UINT8.read(r, run, run + 28, 'template')
+      @static_assert, @static_cast, @switch, @template = r.data.unpack('a16Q<eC', offset: run)
+      @static_assert = Fbe::Uuid.from_bytes(@static_assert)
       @this = T_THIS.fread(r, 'this')
       run = r.run(6, 'thread_local=2,throw=4')
-      @thread_local = Word::FBE_TYPE.read(r, run, run + 0, 'thread_local')
-      @throw_ = Fbe::Types::INT32.read(r, run, run + 2, 'throw')
+      @thread_local, @throw_ = r.data.unpack('s<l<', offset: run)
+      @thread_local = Word.from_wire(@thread_local)
       @try = Fbe::Types::STRING.fread(r, 'try')
       @typedef = T_TYPEDEF.fread(r, 'typedef')
       run = r.run(28, 'typeid=8,typename=8,union=4,unsigned=8')
-      @typeid = Modifier::FBE_TYPE.read(r, run, run + 0, 'typeid')
-      @typename = Fbe::Types::DOUBLE.read(r, run, run + 8, 'typename')
-      @union = Side::FBE_TYPE.read(r, run, run + 16, 'union')
-      @unsigned = Fbe::Types::INT64.read(r, run, run + 20, 'unsigned')
+      @typeid, @typename, @union, @unsigned = r.data.unpack('Q<El<q<', offset: run)
+      @typeid = Modifier.from_wire(@typeid)
+      @union = Side.from_wire(@union)
       @using = T_USING.fread(r, 'using')
       @virtual = T_VIRTUAL.fread(r, 'virtual')
       @void = Fbe::Types::BYTES.fread(r, 'void')
       @volatile = T_VOLATILE.fread(r, 'volatile')
       @wchar_t = Fbe::Types::DECIMAL.fread(r, 'wchar_t')
       run = r.run(29, 'while=16,xor=8,xor_eq=4,assert=1')
-      @while_ = Fbe::Types::UUID.read(r, run, run + 0, 'while')
-      @xor = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'xor')
-      @xor_eq = Fbe::Types::FLOAT.read(r, run, run + 24, 'xor_eq')
-      @assert = Fbe::Types::UINT8.read(r, run, run + 28, 'assert')
+      @while_, @xor, @xor_eq, @assert = r.data.unpack('a16Q<eC', offset: run)
+      @while_ = Fbe::Uuid.from_bytes(@while_)
       @errno = T_ERRNO.fread(r, 'errno')
       run = r.run(6, 'EOF=2,NULL=4')
-      @eof = Word::FBE_TYPE.read(r, run, run + 0, 'EOF')
-      @null = Fbe::Types::INT32.read(r, run, run + 2, 'NULL')
+      @eof, @null = r.data.unpack('s<l<', offset: run)
+      @eof = Word.from_wire(@eof)
       @stdin = Fbe::Types::STRING.fread(r, 'stdin')
       @stdout = T_STDOUT.fread(r, 'stdout')
       run = r.run(28, 'stderr=8,offsetof=8,std=4,FBE=8')
-      @stderr = Modifier::FBE_TYPE.read(r, run, run + 0, 'stderr')
-      @offsetof = Fbe::Types::DOUBLE.read(r, run, run + 8, 'offsetof')
-      @std = Side::FBE_TYPE.read(r, run, run + 16, 'std')
-      @fbe = Fbe::Types::INT64.read(r, run, run + 20, 'FBE')
+      @stderr, @offsetof, @std, @fbe = r.data.unpack('Q<El<q<', offset: run)
+      @stderr = Modifier.from_wire(@stderr)
+      @std = Side.from_wire(@std)
       @int8_t = T_INT8_T.fread(r, 'int8_t')
       @uint8_t = T_UINT8_T.fread(r, 'uint8_t')
       @int16_t = Fbe::Types::BYTES.fread(r, 'int16_t')
       @uint16_t = T_UINT16_T.fread(r, 'uint16_t')
       @int32_t = Fbe::Types::DECIMAL.fread(r, 'int32_t')
       run = r.run(29, 'uint32_t=16,int64_t=8,uint64_t=4,size_t=1')
-      @uint32_t = Fbe::Types::UUID.read(r, run, run + 0, 'uint32_t')
-      @int64_t = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'int64_t')
-      @uint64_t = Fbe::Types::FLOAT.read(r, run, run + 24, 'uint64_t')
-      @size_t = Fbe::Types::UINT8.read(r, run, run + 28, 'size_t')
+      @uint32_t, @int64_t, @uint64_t, @size_t = r.data.unpack('a16Q<eC', offset: run)
+      @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
       @ptrdiff_t = T_PTRDIFF_T.fread(r, 'ptrdiff_t')
       run = r.run(6, 'nullptr_t=2,linux=4')
-      @nullptr_t = Word::FBE_TYPE.read(r, run, run + 0, 'nullptr_t')
-      @linux = Fbe::Types::INT32.read(r, run, run + 2, 'linux')
+      @nullptr_t, @linux = r.data.unpack('s<l<', offset: run)
+      @nullptr_t = Word.from_wire(@nullptr_t)
       @unix = Fbe::Types::STRING.fread(r, 'unix')
       @bufsiz = T_BUFSIZ.fread(r, 'BUFSIZ')
       run = r.run(20, 'INT32_MAX=8,CHAR_BIT=8,EINVAL=4')
-      @int32_max = Modifier::FBE_TYPE.read(r, run, run + 0, 'INT32_MAX')
-      @char_bit = Fbe::Types::DOUBLE.read(r, run, run + 8, 'CHAR_BIT')
-      @einval = Side::FBE_TYPE.read(r, run, run + 16, 'EINVAL')
+      @int32_max, @char_bit, @einval = r.data.unpack('Q<El<', offset: run)
+      @int32_max = Modifier.from_wire(@int32_max)
+      @einval = Side.from_wire(@einval)
     end
 
     def fbe_text(out)
@@ -3621,207 +3690,217 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @false_)
-      Fbe::Types::INT32.write(w, b, b + 10, @none)
-      Fbe::Types::STRING.write(w, b, b + 14, @true_)
+      b = w.size
+      true__bytes = Fbe::Types::STRING.raw(@true_)
+      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x4L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@async), Fbe::Types::DOUBLE.check(@await), Side::FBE_TYPE.wire(@def_),
+       Fbe::Types::INT64.check(@del), *Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_),
+       Fbe::Types::TIMESTAMP.check(@is), Fbe::Types::FLOAT.check(@lambda_), Fbe::Types::UINT8.check(@nonlocal),
+       Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with), Modifier::FBE_TYPE.wire(@match),
+       Fbe::Types::DOUBLE.check(@self_), Side::FBE_TYPE.wire(@cls), Fbe::Types::INT64.check(@print_),
+       *Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_),
+       Fbe::Types::FLOAT.check(@isinstance), Fbe::Types::UINT8.check(@property), Word::FBE_TYPE.wire(@classmethod),
+       Fbe::Types::INT32.check(@typing), Modifier::FBE_TYPE.wire(@callable), Fbe::Types::DOUBLE.check(@int_enum),
+       Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package), true__bytes.bytesize,
+       true__bytes].pack(pack_format, buffer: w.buffer)
       T_AS.write(w, b, b + 18, @as)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @async)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @await)
-      Side::FBE_TYPE.write(w, b, b + 39, @def_)
-      Fbe::Types::INT64.write(w, b, b + 43, @del)
       T_ELIF.write(w, b, b + 51, @elif)
       T_EXCEPT.write(w, b, b + 55, @except)
       Fbe::Types::BYTES.write(w, b, b + 60, @finally)
       T_FROM.write(w, b, b + 64, @from)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @global)
-      Fbe::Types::UUID.write(w, b, b + 84, @in_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @is)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @lambda_)
-      Fbe::Types::UINT8.write(w, b, b + 112, @nonlocal)
       T_PASS.write(w, b, b + 113, @pass)
-      Word::FBE_TYPE.write(w, b, b + 118, @raise_)
-      Fbe::Types::INT32.write(w, b, b + 120, @with)
       Fbe::Types::STRING.write(w, b, b + 124, @yield_)
       T_X.write(w, b, b + 128, @x)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @match)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @self_)
-      Side::FBE_TYPE.write(w, b, b + 149, @cls)
-      Fbe::Types::INT64.write(w, b, b + 153, @print_)
       T_LEN.write(w, b, b + 161, @len)
       T_LIST.write(w, b, b + 165, @list)
       Fbe::Types::BYTES.write(w, b, b + 170, @dict)
       T_SET.write(w, b, b + 174, @set)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @str)
-      Fbe::Types::UUID.write(w, b, b + 194, @object)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @super_)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @isinstance)
-      Fbe::Types::UINT8.write(w, b, b + 222, @property)
       T_STATICMETHOD.write(w, b, b + 223, @staticmethod)
-      Word::FBE_TYPE.write(w, b, b + 228, @classmethod)
-      Fbe::Types::INT32.write(w, b, b + 230, @typing)
       Fbe::Types::STRING.write(w, b, b + 234, @any)
       T_CLASS_VAR.write(w, b, b + 238, @class_var)
-      Modifier::FBE_TYPE.write(w, b, b + 243, @callable)
-      Fbe::Types::DOUBLE.write(w, b, b + 251, @int_enum)
-      Side::FBE_TYPE.write(w, b, b + 259, @int_flag)
-      Fbe::Types::INT64.write(w, b, b + 263, @package)
       T_VERSION.write(w, b, b + 271, @version)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @false_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'False') : Word::FALSE_
-      @none = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'None') : 0
+      if n >= 14
+        @false_, @none = r.data.unpack('s<l<', offset: b + 8)
+        @false_ = Word.from_wire(@false_)
+      else
+        @false_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'False') : Word::FALSE_
+        @none = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'None') : 0
+      end
       @true_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'True') : +''
       @as = n >= 23 ? T_AS.read(r, b, b + 18, 'as') : nil
-      @async = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'async') : Modifier.default
-      @await = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'await') : 0.0
-      @def_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'def') : Side.default
-      @del = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'del') : 0
+      if n >= 51
+        @async, @await, @def_, @del = r.data.unpack('Q<El<q<', offset: b + 23)
+        @async = Modifier.from_wire(@async)
+        @def_ = Side.from_wire(@def_)
+      else
+        @async = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'async') : Modifier.default
+        @await = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'await') : 0.0
+        @def_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'def') : Side.default
+        @del = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'del') : 0
+      end
       @elif = n >= 55 ? T_ELIF.read(r, b, b + 51, 'elif') : []
       @except = n >= 60 ? T_EXCEPT.read(r, b, b + 55, 'except') : nil
       @finally = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'finally') : ''.b
       @from = n >= 68 ? T_FROM.read(r, b, b + 64, 'from') : {}
       @global = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'global') : Fbe::Decimal::ZERO
-      @in_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'in') : Fbe::Uuid::NIL
-      @is = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'is') : 0
-      @lambda_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'lambda') : 0.0
-      @nonlocal = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nonlocal') : 0
+      if n >= 113
+        @in_, @is, @lambda_, @nonlocal = r.data.unpack('a16Q<eC', offset: b + 84)
+        @in_ = Fbe::Uuid.from_bytes(@in_)
+      else
+        @in_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'in') : Fbe::Uuid::NIL
+        @is = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'is') : 0
+        @lambda_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'lambda') : 0.0
+        @nonlocal = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nonlocal') : 0
+      end
       @pass = n >= 118 ? T_PASS.read(r, b, b + 113, 'pass') : nil
-      @raise_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'raise') : Word::RAISE
-      @with = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'with') : 0
+      if n >= 124
+        @raise_, @with = r.data.unpack('s<l<', offset: b + 118)
+        @raise_ = Word.from_wire(@raise_)
+      else
+        @raise_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'raise') : Word::RAISE
+        @with = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'with') : 0
+      end
       @yield_ = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'yield') : +''
       @x = n >= 133 ? T_X.read(r, b, b + 128, '_') : nil
-      @match = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'match') : Modifier.default
-      @self_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'self') : 0.0
-      @cls = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'cls') : Side.default
-      @print_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'print') : 0
+      if n >= 161
+        @match, @self_, @cls, @print_ = r.data.unpack('Q<El<q<', offset: b + 133)
+        @match = Modifier.from_wire(@match)
+        @cls = Side.from_wire(@cls)
+      else
+        @match = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'match') : Modifier.default
+        @self_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'self') : 0.0
+        @cls = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'cls') : Side.default
+        @print_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'print') : 0
+      end
       @len = n >= 165 ? T_LEN.read(r, b, b + 161, 'len') : []
       @list = n >= 170 ? T_LIST.read(r, b, b + 165, 'list') : nil
       @dict = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'dict') : ''.b
       @set = n >= 178 ? T_SET.read(r, b, b + 174, 'set') : {}
       @str = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'str') : Fbe::Decimal::ZERO
-      @object = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'object') : Fbe::Uuid::NIL
-      @super_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'super') : 0
-      @isinstance = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isinstance') : 0.0
-      @property = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'property') : 0
+      if n >= 223
+        @object, @super_, @isinstance, @property = r.data.unpack('a16Q<eC', offset: b + 194)
+        @object = Fbe::Uuid.from_bytes(@object)
+      else
+        @object = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'object') : Fbe::Uuid::NIL
+        @super_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'super') : 0
+        @isinstance = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isinstance') : 0.0
+        @property = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'property') : 0
+      end
       @staticmethod = n >= 228 ? T_STATICMETHOD.read(r, b, b + 223, 'staticmethod') : nil
-      @classmethod = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'classmethod') : Word::CLASSMETHOD
-      @typing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'typing') : 0
+      if n >= 234
+        @classmethod, @typing = r.data.unpack('s<l<', offset: b + 228)
+        @classmethod = Word.from_wire(@classmethod)
+      else
+        @classmethod = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'classmethod') : Word::CLASSMETHOD
+        @typing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'typing') : 0
+      end
       @any = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Any') : +''
       @class_var = n >= 243 ? T_CLASS_VAR.read(r, b, b + 238, 'ClassVar') : nil
-      @callable = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'Callable') : Modifier.default
-      @int_enum = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'IntEnum') : 0.0
-      @int_flag = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'IntFlag') : Side.default
-      @package = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'PACKAGE') : 0
+      if n >= 271
+        @callable, @int_enum, @int_flag, @package = r.data.unpack('Q<El<q<', offset: b + 243)
+        @callable = Modifier.from_wire(@callable)
+        @int_flag = Side.from_wire(@int_flag)
+      else
+        @callable = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'Callable') : Modifier.default
+        @int_enum = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'IntEnum') : 0.0
+        @int_flag = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'IntFlag') : Side.default
+        @package = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'PACKAGE') : 0
+      end
       @version = n >= 275 ? T_VERSION.read(r, b, b + 271, 'VERSION') : []
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @false_)
-      Fbe::Types::INT32.fwrite(w, @none)
-      Fbe::Types::STRING.fwrite(w, @true_)
+      true__bytes = Fbe::Types::STRING.raw(@true_)
+      [Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), true__bytes.bytesize,
+       true__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AS.fwrite(w, @as)
-      Modifier::FBE_TYPE.fwrite(w, @async)
-      Fbe::Types::DOUBLE.fwrite(w, @await)
-      Side::FBE_TYPE.fwrite(w, @def_)
-      Fbe::Types::INT64.fwrite(w, @del)
+      [Modifier::FBE_TYPE.wire(@async), Fbe::Types::DOUBLE.check(@await), Side::FBE_TYPE.wire(@def_),
+       Fbe::Types::INT64.check(@del)].pack('Q<El<q<', buffer: w.buffer)
       T_ELIF.fwrite(w, @elif)
       T_EXCEPT.fwrite(w, @except)
-      Fbe::Types::BYTES.fwrite(w, @finally)
+      finally_bytes = Fbe::Types::BYTES.raw(@finally)
+      [finally_bytes.bytesize, finally_bytes].pack('L<a*', buffer: w.buffer)
       T_FROM.fwrite(w, @from)
-      Fbe::Types::DECIMAL.fwrite(w, @global)
-      Fbe::Types::UUID.fwrite(w, @in_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @is)
-      Fbe::Types::FLOAT.fwrite(w, @lambda_)
-      Fbe::Types::UINT8.fwrite(w, @nonlocal)
+      [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is),
+       Fbe::Types::FLOAT.check(@lambda_), Fbe::Types::UINT8.check(@nonlocal)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PASS.fwrite(w, @pass)
-      Word::FBE_TYPE.fwrite(w, @raise_)
-      Fbe::Types::INT32.fwrite(w, @with)
-      Fbe::Types::STRING.fwrite(w, @yield_)
+      yield__bytes = Fbe::Types::STRING.raw(@yield_)
+      [Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with), yield__bytes.bytesize,
+       yield__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_X.fwrite(w, @x)
-      Modifier::FBE_TYPE.fwrite(w, @match)
-      Fbe::Types::DOUBLE.fwrite(w, @self_)
-      Side::FBE_TYPE.fwrite(w, @cls)
-      Fbe::Types::INT64.fwrite(w, @print_)
+      [Modifier::FBE_TYPE.wire(@match), Fbe::Types::DOUBLE.check(@self_), Side::FBE_TYPE.wire(@cls),
+       Fbe::Types::INT64.check(@print_)].pack('Q<El<q<', buffer: w.buffer)
       T_LEN.fwrite(w, @len)
       T_LIST.fwrite(w, @list)
-      Fbe::Types::BYTES.fwrite(w, @dict)
+      dict_bytes = Fbe::Types::BYTES.raw(@dict)
+      [dict_bytes.bytesize, dict_bytes].pack('L<a*', buffer: w.buffer)
       T_SET.fwrite(w, @set)
-      Fbe::Types::DECIMAL.fwrite(w, @str)
-      Fbe::Types::UUID.fwrite(w, @object)
-      Fbe::Types::TIMESTAMP.fwrite(w, @super_)
-      Fbe::Types::FLOAT.fwrite(w, @isinstance)
-      Fbe::Types::UINT8.fwrite(w, @property)
+      [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_),
+       Fbe::Types::FLOAT.check(@isinstance), Fbe::Types::UINT8.check(@property)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_STATICMETHOD.fwrite(w, @staticmethod)
-      Word::FBE_TYPE.fwrite(w, @classmethod)
-      Fbe::Types::INT32.fwrite(w, @typing)
-      Fbe::Types::STRING.fwrite(w, @any)
+      any_bytes = Fbe::Types::STRING.raw(@any)
+      [Word::FBE_TYPE.wire(@classmethod), Fbe::Types::INT32.check(@typing), any_bytes.bytesize,
+       any_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CLASS_VAR.fwrite(w, @class_var)
-      Modifier::FBE_TYPE.fwrite(w, @callable)
-      Fbe::Types::DOUBLE.fwrite(w, @int_enum)
-      Side::FBE_TYPE.fwrite(w, @int_flag)
-      Fbe::Types::INT64.fwrite(w, @package)
+      [Modifier::FBE_TYPE.wire(@callable), Fbe::Types::DOUBLE.check(@int_enum), Side::FBE_TYPE.wire(@int_flag),
+       Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_VERSION.fwrite(w, @version)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'False=2,None=4')
-      @false_ = Word::FBE_TYPE.read(r, run, run + 0, 'False')
-      @none = Fbe::Types::INT32.read(r, run, run + 2, 'None')
+      @false_, @none = r.data.unpack('s<l<', offset: run)
+      @false_ = Word.from_wire(@false_)
       @true_ = Fbe::Types::STRING.fread(r, 'True')
       @as = T_AS.fread(r, 'as')
       run = r.run(28, 'async=8,await=8,def=4,del=8')
-      @async = Modifier::FBE_TYPE.read(r, run, run + 0, 'async')
-      @await = Fbe::Types::DOUBLE.read(r, run, run + 8, 'await')
-      @def_ = Side::FBE_TYPE.read(r, run, run + 16, 'def')
-      @del = Fbe::Types::INT64.read(r, run, run + 20, 'del')
+      @async, @await, @def_, @del = r.data.unpack('Q<El<q<', offset: run)
+      @async = Modifier.from_wire(@async)
+      @def_ = Side.from_wire(@def_)
       @elif = T_ELIF.fread(r, 'elif')
       @except = T_EXCEPT.fread(r, 'except')
       @finally = Fbe::Types::BYTES.fread(r, 'finally')
       @from = T_FROM.fread(r, 'from')
       @global = Fbe::Types::DECIMAL.fread(r, 'global')
       run = r.run(29, 'in=16,is=8,lambda=4,nonlocal=1')
-      @in_ = Fbe::Types::UUID.read(r, run, run + 0, 'in')
-      @is = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'is')
-      @lambda_ = Fbe::Types::FLOAT.read(r, run, run + 24, 'lambda')
-      @nonlocal = Fbe::Types::UINT8.read(r, run, run + 28, 'nonlocal')
+      @in_, @is, @lambda_, @nonlocal = r.data.unpack('a16Q<eC', offset: run)
+      @in_ = Fbe::Uuid.from_bytes(@in_)
       @pass = T_PASS.fread(r, 'pass')
       run = r.run(6, 'raise=2,with=4')
-      @raise_ = Word::FBE_TYPE.read(r, run, run + 0, 'raise')
-      @with = Fbe::Types::INT32.read(r, run, run + 2, 'with')
+      @raise_, @with = r.data.unpack('s<l<', offset: run)
+      @raise_ = Word.from_wire(@raise_)
       @yield_ = Fbe::Types::STRING.fread(r, 'yield')
       @x = T_X.fread(r, '_')
       run = r.run(28, 'match=8,self=8,cls=4,print=8')
-      @match = Modifier::FBE_TYPE.read(r, run, run + 0, 'match')
-      @self_ = Fbe::Types::DOUBLE.read(r, run, run + 8, 'self')
-      @cls = Side::FBE_TYPE.read(r, run, run + 16, 'cls')
-      @print_ = Fbe::Types::INT64.read(r, run, run + 20, 'print')
+      @match, @self_, @cls, @print_ = r.data.unpack('Q<El<q<', offset: run)
+      @match = Modifier.from_wire(@match)
+      @cls = Side.from_wire(@cls)
       @len = T_LEN.fread(r, 'len')
       @list = T_LIST.fread(r, 'list')
       @dict = Fbe::Types::BYTES.fread(r, 'dict')
       @set = T_SET.fread(r, 'set')
       @str = Fbe::Types::DECIMAL.fread(r, 'str')
       run = r.run(29, 'object=16,super=8,isinstance=4,property=1')
-      @object = Fbe::Types::UUID.read(r, run, run + 0, 'object')
-      @super_ = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'super')
-      @isinstance = Fbe::Types::FLOAT.read(r, run, run + 24, 'isinstance')
-      @property = Fbe::Types::UINT8.read(r, run, run + 28, 'property')
+      @object, @super_, @isinstance, @property = r.data.unpack('a16Q<eC', offset: run)
+      @object = Fbe::Uuid.from_bytes(@object)
       @staticmethod = T_STATICMETHOD.fread(r, 'staticmethod')
       run = r.run(6, 'classmethod=2,typing=4')
-      @classmethod = Word::FBE_TYPE.read(r, run, run + 0, 'classmethod')
-      @typing = Fbe::Types::INT32.read(r, run, run + 2, 'typing')
+      @classmethod, @typing = r.data.unpack('s<l<', offset: run)
+      @classmethod = Word.from_wire(@classmethod)
       @any = Fbe::Types::STRING.fread(r, 'Any')
       @class_var = T_CLASS_VAR.fread(r, 'ClassVar')
       run = r.run(28, 'Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8')
-      @callable = Modifier::FBE_TYPE.read(r, run, run + 0, 'Callable')
-      @int_enum = Fbe::Types::DOUBLE.read(r, run, run + 8, 'IntEnum')
-      @int_flag = Side::FBE_TYPE.read(r, run, run + 16, 'IntFlag')
-      @package = Fbe::Types::INT64.read(r, run, run + 20, 'PACKAGE')
+      @callable, @int_enum, @int_flag, @package = r.data.unpack('Q<El<q<', offset: run)
+      @callable = Modifier.from_wire(@callable)
+      @int_flag = Side.from_wire(@int_flag)
       @version = T_VERSION.fread(r, 'VERSION')
     end
 
@@ -4260,179 +4339,188 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @chan)
-      Fbe::Types::INT32.write(w, b, b + 10, @defer)
-      Fbe::Types::STRING.write(w, b, b + 14, @fallthrough)
+      b = w.size
+      fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
+      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@go), Fbe::Types::DOUBLE.check(@interface), Side::FBE_TYPE.wire(@map),
+       Fbe::Types::INT64.check(@package), *Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error),
+       Fbe::Types::TIMESTAMP.check(@rune), Fbe::Types::FLOAT.check(@uint), Fbe::Types::UINT8.check(@nil_),
+       Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make), Modifier::FBE_TYPE.wire(@panic),
+       Fbe::Types::DOUBLE.check(@recover), Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
+       *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr),
+       Fbe::Types::FLOAT.check(@float32), Fbe::Types::UINT8.check(@float64), Word::FBE_TYPE.wire(@complex128),
+       Fbe::Types::INT32.check(@comparable), fallthrough_bytes.bytesize,
+       fallthrough_bytes].pack(pack_format, buffer: w.buffer)
       T_FUNC.write(w, b, b + 18, @func)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @go)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @interface)
-      Side::FBE_TYPE.write(w, b, b + 39, @map)
-      Fbe::Types::INT64.write(w, b, b + 43, @package)
       T_RANGE.write(w, b, b + 51, @range)
       T_SELECT_.write(w, b, b + 55, @select_)
       Fbe::Types::BYTES.write(w, b, b + 60, @type)
       T_VAR.write(w, b, b + 64, @var)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @any)
-      Fbe::Types::UUID.write(w, b, b + 84, @error)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @rune)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @uint)
-      Fbe::Types::UINT8.write(w, b, b + 112, @nil_)
       T_IOTA.write(w, b, b + 113, @iota)
-      Word::FBE_TYPE.write(w, b, b + 118, @cap)
-      Fbe::Types::INT32.write(w, b, b + 120, @make)
       Fbe::Types::STRING.write(w, b, b + 124, @append)
       T_COPY.write(w, b, b + 128, @copy)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @panic)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @recover)
-      Side::FBE_TYPE.write(w, b, b + 149, @println)
-      Fbe::Types::INT64.write(w, b, b + 153, @complex_)
       T_REAL.write(w, b, b + 161, @real)
       T_IMAG.write(w, b, b + 165, @imag)
       Fbe::Types::BYTES.write(w, b, b + 170, @close)
       T_MIN.write(w, b, b + 174, @min)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @max)
-      Fbe::Types::UUID.write(w, b, b + 194, @clear)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @uintptr)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @float32)
-      Fbe::Types::UINT8.write(w, b, b + 222, @float64)
       T_COMPLEX64.write(w, b, b + 223, @complex64)
-      Word::FBE_TYPE.write(w, b, b + 228, @complex128)
-      Fbe::Types::INT32.write(w, b, b + 230, @comparable)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @chan = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'chan') : Word::CHAN
-      @defer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'defer') : 0
+      if n >= 14
+        @chan, @defer = r.data.unpack('s<l<', offset: b + 8)
+        @chan = Word.from_wire(@chan)
+      else
+        @chan = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'chan') : Word::CHAN
+        @defer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'defer') : 0
+      end
       @fallthrough = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fallthrough') : +''
       @func = n >= 23 ? T_FUNC.read(r, b, b + 18, 'func') : nil
-      @go = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'go') : Modifier.default
-      @interface = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'interface') : 0.0
-      @map = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'map') : Side.default
-      @package = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'package') : 0
+      if n >= 51
+        @go, @interface, @map, @package = r.data.unpack('Q<El<q<', offset: b + 23)
+        @go = Modifier.from_wire(@go)
+        @map = Side.from_wire(@map)
+      else
+        @go = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'go') : Modifier.default
+        @interface = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'interface') : 0.0
+        @map = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'map') : Side.default
+        @package = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'package') : 0
+      end
       @range = n >= 55 ? T_RANGE.read(r, b, b + 51, 'range') : []
       @select_ = n >= 60 ? T_SELECT_.read(r, b, b + 55, 'select') : nil
       @type = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'type') : ''.b
       @var = n >= 68 ? T_VAR.read(r, b, b + 64, 'var') : {}
       @any = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'any') : Fbe::Decimal::ZERO
-      @error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'error') : Fbe::Uuid::NIL
-      @rune = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'rune') : 0
-      @uint = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'uint') : 0.0
-      @nil_ = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nil') : 0
+      if n >= 113
+        @error, @rune, @uint, @nil_ = r.data.unpack('a16Q<eC', offset: b + 84)
+        @error = Fbe::Uuid.from_bytes(@error)
+      else
+        @error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'error') : Fbe::Uuid::NIL
+        @rune = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'rune') : 0
+        @uint = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'uint') : 0.0
+        @nil_ = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nil') : 0
+      end
       @iota = n >= 118 ? T_IOTA.read(r, b, b + 113, 'iota') : nil
-      @cap = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'cap') : Word::CAP
-      @make = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'make') : 0
+      if n >= 124
+        @cap, @make = r.data.unpack('s<l<', offset: b + 118)
+        @cap = Word.from_wire(@cap)
+      else
+        @cap = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'cap') : Word::CAP
+        @make = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'make') : 0
+      end
       @append = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'append') : +''
       @copy = n >= 133 ? T_COPY.read(r, b, b + 128, 'copy') : nil
-      @panic = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'panic') : Modifier.default
-      @recover = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'recover') : 0.0
-      @println = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'println') : Side.default
-      @complex_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'complex') : 0
+      if n >= 161
+        @panic, @recover, @println, @complex_ = r.data.unpack('Q<El<q<', offset: b + 133)
+        @panic = Modifier.from_wire(@panic)
+        @println = Side.from_wire(@println)
+      else
+        @panic = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'panic') : Modifier.default
+        @recover = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'recover') : 0.0
+        @println = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'println') : Side.default
+        @complex_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'complex') : 0
+      end
       @real = n >= 165 ? T_REAL.read(r, b, b + 161, 'real') : []
       @imag = n >= 170 ? T_IMAG.read(r, b, b + 165, 'imag') : nil
       @close = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'close') : ''.b
       @min = n >= 178 ? T_MIN.read(r, b, b + 174, 'min') : {}
       @max = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'max') : Fbe::Decimal::ZERO
-      @clear = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'clear') : Fbe::Uuid::NIL
-      @uintptr = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'uintptr') : 0
-      @float32 = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'float32') : 0.0
-      @float64 = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'float64') : 0
+      if n >= 223
+        @clear, @uintptr, @float32, @float64 = r.data.unpack('a16Q<eC', offset: b + 194)
+        @clear = Fbe::Uuid.from_bytes(@clear)
+      else
+        @clear = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'clear') : Fbe::Uuid::NIL
+        @uintptr = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'uintptr') : 0
+        @float32 = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'float32') : 0.0
+        @float64 = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'float64') : 0
+      end
       @complex64 = n >= 228 ? T_COMPLEX64.read(r, b, b + 223, 'complex64') : nil
-      @complex128 = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'complex128') : Word::COMPLEX128
-      @comparable = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'comparable') : 0
+      if n >= 234
+        @complex128, @comparable = r.data.unpack('s<l<', offset: b + 228)
+        @complex128 = Word.from_wire(@complex128)
+      else
+        @complex128 = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'complex128') : Word::COMPLEX128
+        @comparable = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'comparable') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @chan)
-      Fbe::Types::INT32.fwrite(w, @defer)
-      Fbe::Types::STRING.fwrite(w, @fallthrough)
+      fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
+      [Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), fallthrough_bytes.bytesize,
+       fallthrough_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FUNC.fwrite(w, @func)
-      Modifier::FBE_TYPE.fwrite(w, @go)
-      Fbe::Types::DOUBLE.fwrite(w, @interface)
-      Side::FBE_TYPE.fwrite(w, @map)
-      Fbe::Types::INT64.fwrite(w, @package)
+      [Modifier::FBE_TYPE.wire(@go), Fbe::Types::DOUBLE.check(@interface), Side::FBE_TYPE.wire(@map),
+       Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_RANGE.fwrite(w, @range)
       T_SELECT_.fwrite(w, @select_)
-      Fbe::Types::BYTES.fwrite(w, @type)
+      type_bytes = Fbe::Types::BYTES.raw(@type)
+      [type_bytes.bytesize, type_bytes].pack('L<a*', buffer: w.buffer)
       T_VAR.fwrite(w, @var)
-      Fbe::Types::DECIMAL.fwrite(w, @any)
-      Fbe::Types::UUID.fwrite(w, @error)
-      Fbe::Types::TIMESTAMP.fwrite(w, @rune)
-      Fbe::Types::FLOAT.fwrite(w, @uint)
-      Fbe::Types::UINT8.fwrite(w, @nil_)
+      [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune),
+       Fbe::Types::FLOAT.check(@uint), Fbe::Types::UINT8.check(@nil_)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_IOTA.fwrite(w, @iota)
-      Word::FBE_TYPE.fwrite(w, @cap)
-      Fbe::Types::INT32.fwrite(w, @make)
-      Fbe::Types::STRING.fwrite(w, @append)
+      append_bytes = Fbe::Types::STRING.raw(@append)
+      [Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make), append_bytes.bytesize,
+       append_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      Modifier::FBE_TYPE.fwrite(w, @panic)
-      Fbe::Types::DOUBLE.fwrite(w, @recover)
-      Side::FBE_TYPE.fwrite(w, @println)
-      Fbe::Types::INT64.fwrite(w, @complex_)
+      [Modifier::FBE_TYPE.wire(@panic), Fbe::Types::DOUBLE.check(@recover), Side::FBE_TYPE.wire(@println),
+       Fbe::Types::INT64.check(@complex_)].pack('Q<El<q<', buffer: w.buffer)
       T_REAL.fwrite(w, @real)
       T_IMAG.fwrite(w, @imag)
-      Fbe::Types::BYTES.fwrite(w, @close)
+      close_bytes = Fbe::Types::BYTES.raw(@close)
+      [close_bytes.bytesize, close_bytes].pack('L<a*', buffer: w.buffer)
       T_MIN.fwrite(w, @min)
-      Fbe::Types::DECIMAL.fwrite(w, @max)
-      Fbe::Types::UUID.fwrite(w, @clear)
-      Fbe::Types::TIMESTAMP.fwrite(w, @uintptr)
-      Fbe::Types::FLOAT.fwrite(w, @float32)
-      Fbe::Types::UINT8.fwrite(w, @float64)
+      [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr),
+       Fbe::Types::FLOAT.check(@float32), Fbe::Types::UINT8.check(@float64)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPLEX64.fwrite(w, @complex64)
-      Word::FBE_TYPE.fwrite(w, @complex128)
-      Fbe::Types::INT32.fwrite(w, @comparable)
+      [Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'chan=2,defer=4')
-      @chan = Word::FBE_TYPE.read(r, run, run + 0, 'chan')
-      @defer = Fbe::Types::INT32.read(r, run, run + 2, 'defer')
+      @chan, @defer = r.data.unpack('s<l<', offset: run)
+      @chan = Word.from_wire(@chan)
       @fallthrough = Fbe::Types::STRING.fread(r, 'fallthrough')
       @func = T_FUNC.fread(r, 'func')
       run = r.run(28, 'go=8,interface=8,map=4,package=8')
-      @go = Modifier::FBE_TYPE.read(r, run, run + 0, 'go')
-      @interface = Fbe::Types::DOUBLE.read(r, run, run + 8, 'interface')
-      @map = Side::FBE_TYPE.read(r, run, run + 16, 'map')
-      @package = Fbe::Types::INT64.read(r, run, run + 20, 'package')
+      @go, @interface, @map, @package = r.data.unpack('Q<El<q<', offset: run)
+      @go = Modifier.from_wire(@go)
+      @map = Side.from_wire(@map)
       @range = T_RANGE.fread(r, 'range')
       @select_ = T_SELECT_.fread(r, 'select')
       @type = Fbe::Types::BYTES.fread(r, 'type')
       @var = T_VAR.fread(r, 'var')
       @any = Fbe::Types::DECIMAL.fread(r, 'any')
       run = r.run(29, 'error=16,rune=8,uint=4,nil=1')
-      @error = Fbe::Types::UUID.read(r, run, run + 0, 'error')
-      @rune = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'rune')
-      @uint = Fbe::Types::FLOAT.read(r, run, run + 24, 'uint')
-      @nil_ = Fbe::Types::UINT8.read(r, run, run + 28, 'nil')
+      @error, @rune, @uint, @nil_ = r.data.unpack('a16Q<eC', offset: run)
+      @error = Fbe::Uuid.from_bytes(@error)
       @iota = T_IOTA.fread(r, 'iota')
       run = r.run(6, 'cap=2,make=4')
-      @cap = Word::FBE_TYPE.read(r, run, run + 0, 'cap')
-      @make = Fbe::Types::INT32.read(r, run, run + 2, 'make')
+      @cap, @make = r.data.unpack('s<l<', offset: run)
+      @cap = Word.from_wire(@cap)
       @append = Fbe::Types::STRING.fread(r, 'append')
       @copy = T_COPY.fread(r, 'copy')
       run = r.run(28, 'panic=8,recover=8,println=4,complex=8')
-      @panic = Modifier::FBE_TYPE.read(r, run, run + 0, 'panic')
-      @recover = Fbe::Types::DOUBLE.read(r, run, run + 8, 'recover')
-      @println = Side::FBE_TYPE.read(r, run, run + 16, 'println')
-      @complex_ = Fbe::Types::INT64.read(r, run, run + 20, 'complex')
+      @panic, @recover, @println, @complex_ = r.data.unpack('Q<El<q<', offset: run)
+      @panic = Modifier.from_wire(@panic)
+      @println = Side.from_wire(@println)
       @real = T_REAL.fread(r, 'real')
       @imag = T_IMAG.fread(r, 'imag')
       @close = Fbe::Types::BYTES.fread(r, 'close')
       @min = T_MIN.fread(r, 'min')
       @max = Fbe::Types::DECIMAL.fread(r, 'max')
       run = r.run(29, 'clear=16,uintptr=8,float32=4,float64=1')
-      @clear = Fbe::Types::UUID.read(r, run, run + 0, 'clear')
-      @uintptr = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'uintptr')
-      @float32 = Fbe::Types::FLOAT.read(r, run, run + 24, 'float32')
-      @float64 = Fbe::Types::UINT8.read(r, run, run + 28, 'float64')
+      @clear, @uintptr, @float32, @float64 = r.data.unpack('a16Q<eC', offset: run)
+      @clear = Fbe::Uuid.from_bytes(@clear)
       @complex64 = T_COMPLEX64.fread(r, 'complex64')
       run = r.run(6, 'complex128=2,comparable=4')
-      @complex128 = Word::FBE_TYPE.read(r, run, run + 0, 'complex128')
-      @comparable = Fbe::Types::INT32.read(r, run, run + 2, 'comparable')
+      @complex128, @comparable = r.data.unpack('s<l<', offset: run)
+      @complex128 = Word.from_wire(@complex128)
     end
 
     def fbe_text(out)
@@ -4810,70 +4898,86 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @abstract)
-      Fbe::Types::INT32.write(w, b, b + 10, @boolean)
-      Fbe::Types::STRING.write(w, b, b + 14, @extends)
+      b = w.size
+      extends_bytes = Fbe::Types::STRING.raw(@extends)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@instanceof), Fbe::Types::DOUBLE.check(@native), Side::FBE_TYPE.wire(@strictfp),
+       Fbe::Types::INT64.check(@synchronized), *Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_),
+       Fbe::Types::TIMESTAMP.check(@open_), Fbe::Types::FLOAT.check(@exports), Fbe::Types::UINT8.check(@opens),
+       Word::FBE_TYPE.wire(@uses), Fbe::Types::INT32.check(@provides), Modifier::FBE_TYPE.wire(@string_),
+       Fbe::Types::DOUBLE.check(@integer_), Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math),
+       *Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
+       extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer: w.buffer)
       T_IMPLEMENTS.write(w, b, b + 18, @implements)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @instanceof)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @native)
-      Side::FBE_TYPE.write(w, b, b + 39, @strictfp)
-      Fbe::Types::INT64.write(w, b, b + 43, @synchronized)
       T_THROWS.write(w, b, b + 51, @throws)
       T_TRANSIENT.write(w, b, b + 55, @transient)
       Fbe::Types::BYTES.write(w, b, b + 60, @record)
       T_SEALED.write(w, b, b + 64, @sealed)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @permits)
-      Fbe::Types::UUID.write(w, b, b + 84, @when_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @open_)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @exports)
-      Fbe::Types::UINT8.write(w, b, b + 112, @opens)
       T_TO.write(w, b, b + 113, @to)
-      Word::FBE_TYPE.write(w, b, b + 118, @uses)
-      Fbe::Types::INT32.write(w, b, b + 120, @provides)
       Fbe::Types::STRING.write(w, b, b + 124, @transitive)
       T_OBJECT.write(w, b, b + 128, @object)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @string_)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @integer_)
-      Side::FBE_TYPE.write(w, b, b + 149, @long)
-      Fbe::Types::INT64.write(w, b, b + 153, @math)
       T_SYSTEM_.write(w, b, b + 161, @system_)
       T_OVERRIDE.write(w, b, b + 165, @override)
       Fbe::Types::BYTES.write(w, b, b + 170, @class_)
       T_LIST.write(w, b, b + 174, @list)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @map)
-      Fbe::Types::UUID.write(w, b, b + 194, @set)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @abstract = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'abstract') : Word::ABSTRACT
-      @boolean = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'boolean') : 0
+      if n >= 14
+        @abstract, @boolean = r.data.unpack('s<l<', offset: b + 8)
+        @abstract = Word.from_wire(@abstract)
+      else
+        @abstract = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'abstract') : Word::ABSTRACT
+        @boolean = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'boolean') : 0
+      end
       @extends = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'extends') : +''
       @implements = n >= 23 ? T_IMPLEMENTS.read(r, b, b + 18, 'implements') : nil
-      @instanceof = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'instanceof') : Modifier.default
-      @native = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'native') : 0.0
-      @strictfp = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'strictfp') : Side.default
-      @synchronized = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'synchronized') : 0
+      if n >= 51
+        @instanceof, @native, @strictfp, @synchronized = r.data.unpack('Q<El<q<', offset: b + 23)
+        @instanceof = Modifier.from_wire(@instanceof)
+        @strictfp = Side.from_wire(@strictfp)
+      else
+        @instanceof = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'instanceof') : Modifier.default
+        @native = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'native') : 0.0
+        @strictfp = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'strictfp') : Side.default
+        @synchronized = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'synchronized') : 0
+      end
       @throws = n >= 55 ? T_THROWS.read(r, b, b + 51, 'throws') : []
       @transient = n >= 60 ? T_TRANSIENT.read(r, b, b + 55, 'transient') : nil
       @record = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'record') : ''.b
       @sealed = n >= 68 ? T_SEALED.read(r, b, b + 64, 'sealed') : {}
       @permits = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits') : Fbe::Decimal::ZERO
-      @when_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'when') : Fbe::Uuid::NIL
-      @open_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'open') : 0
-      @exports = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'exports') : 0.0
-      @opens = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'opens') : 0
+      if n >= 113
+        @when_, @open_, @exports, @opens = r.data.unpack('a16Q<eC', offset: b + 84)
+        @when_ = Fbe::Uuid.from_bytes(@when_)
+      else
+        @when_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'when') : Fbe::Uuid::NIL
+        @open_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'open') : 0
+        @exports = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'exports') : 0.0
+        @opens = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'opens') : 0
+      end
       @to = n >= 118 ? T_TO.read(r, b, b + 113, 'to') : nil
-      @uses = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'uses') : Word::USES
-      @provides = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'provides') : 0
+      if n >= 124
+        @uses, @provides = r.data.unpack('s<l<', offset: b + 118)
+        @uses = Word.from_wire(@uses)
+      else
+        @uses = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'uses') : Word::USES
+        @provides = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'provides') : 0
+      end
       @transitive = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'transitive') : +''
       @object = n >= 133 ? T_OBJECT.read(r, b, b + 128, 'Object') : nil
-      @string_ = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'String') : Modifier.default
-      @integer_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Integer') : 0.0
-      @long = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Long') : Side.default
-      @math = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Math') : 0
+      if n >= 161
+        @string_, @integer_, @long, @math = r.data.unpack('Q<El<q<', offset: b + 133)
+        @string_ = Modifier.from_wire(@string_)
+        @long = Side.from_wire(@long)
+      else
+        @string_ = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'String') : Modifier.default
+        @integer_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Integer') : 0.0
+        @long = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Long') : Side.default
+        @math = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Math') : 0
+      end
       @system_ = n >= 165 ? T_SYSTEM_.read(r, b, b + 161, 'System') : []
       @override = n >= 170 ? T_OVERRIDE.read(r, b, b + 165, 'Override') : nil
       @class_ = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'Class') : ''.b
@@ -4884,73 +4988,63 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @abstract)
-      Fbe::Types::INT32.fwrite(w, @boolean)
-      Fbe::Types::STRING.fwrite(w, @extends)
+      extends_bytes = Fbe::Types::STRING.raw(@extends)
+      [Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), extends_bytes.bytesize,
+       extends_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPLEMENTS.fwrite(w, @implements)
-      Modifier::FBE_TYPE.fwrite(w, @instanceof)
-      Fbe::Types::DOUBLE.fwrite(w, @native)
-      Side::FBE_TYPE.fwrite(w, @strictfp)
-      Fbe::Types::INT64.fwrite(w, @synchronized)
+      [Modifier::FBE_TYPE.wire(@instanceof), Fbe::Types::DOUBLE.check(@native), Side::FBE_TYPE.wire(@strictfp),
+       Fbe::Types::INT64.check(@synchronized)].pack('Q<El<q<', buffer: w.buffer)
       T_THROWS.fwrite(w, @throws)
       T_TRANSIENT.fwrite(w, @transient)
-      Fbe::Types::BYTES.fwrite(w, @record)
+      record_bytes = Fbe::Types::BYTES.raw(@record)
+      [record_bytes.bytesize, record_bytes].pack('L<a*', buffer: w.buffer)
       T_SEALED.fwrite(w, @sealed)
-      Fbe::Types::DECIMAL.fwrite(w, @permits)
-      Fbe::Types::UUID.fwrite(w, @when_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @open_)
-      Fbe::Types::FLOAT.fwrite(w, @exports)
-      Fbe::Types::UINT8.fwrite(w, @opens)
+      [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), Fbe::Types::TIMESTAMP.check(@open_),
+       Fbe::Types::FLOAT.check(@exports), Fbe::Types::UINT8.check(@opens)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO.fwrite(w, @to)
-      Word::FBE_TYPE.fwrite(w, @uses)
-      Fbe::Types::INT32.fwrite(w, @provides)
-      Fbe::Types::STRING.fwrite(w, @transitive)
+      transitive_bytes = Fbe::Types::STRING.raw(@transitive)
+      [Word::FBE_TYPE.wire(@uses), Fbe::Types::INT32.check(@provides), transitive_bytes.bytesize,
+       transitive_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OBJECT.fwrite(w, @object)
-      Modifier::FBE_TYPE.fwrite(w, @string_)
-      Fbe::Types::DOUBLE.fwrite(w, @integer_)
-      Side::FBE_TYPE.fwrite(w, @long)
-      Fbe::Types::INT64.fwrite(w, @math)
+      [Modifier::FBE_TYPE.wire(@string_), Fbe::Types::DOUBLE.check(@integer_), Side::FBE_TYPE.wire(@long),
+       Fbe::Types::INT64.check(@math)].pack('Q<El<q<', buffer: w.buffer)
       T_SYSTEM_.fwrite(w, @system_)
       T_OVERRIDE.fwrite(w, @override)
-      Fbe::Types::BYTES.fwrite(w, @class_)
+      class__bytes = Fbe::Types::BYTES.raw(@class_)
+      [class__bytes.bytesize, class__bytes].pack('L<a*', buffer: w.buffer)
       T_LIST.fwrite(w, @list)
-      Fbe::Types::DECIMAL.fwrite(w, @map)
-      Fbe::Types::UUID.fwrite(w, @set)
+      [*Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set)].pack('Q<L<2a16', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'abstract=2,boolean=4')
-      @abstract = Word::FBE_TYPE.read(r, run, run + 0, 'abstract')
-      @boolean = Fbe::Types::INT32.read(r, run, run + 2, 'boolean')
+      @abstract, @boolean = r.data.unpack('s<l<', offset: run)
+      @abstract = Word.from_wire(@abstract)
       @extends = Fbe::Types::STRING.fread(r, 'extends')
       @implements = T_IMPLEMENTS.fread(r, 'implements')
       run = r.run(28, 'instanceof=8,native=8,strictfp=4,synchronized=8')
-      @instanceof = Modifier::FBE_TYPE.read(r, run, run + 0, 'instanceof')
-      @native = Fbe::Types::DOUBLE.read(r, run, run + 8, 'native')
-      @strictfp = Side::FBE_TYPE.read(r, run, run + 16, 'strictfp')
-      @synchronized = Fbe::Types::INT64.read(r, run, run + 20, 'synchronized')
+      @instanceof, @native, @strictfp, @synchronized = r.data.unpack('Q<El<q<', offset: run)
+      @instanceof = Modifier.from_wire(@instanceof)
+      @strictfp = Side.from_wire(@strictfp)
       @throws = T_THROWS.fread(r, 'throws')
       @transient = T_TRANSIENT.fread(r, 'transient')
       @record = Fbe::Types::BYTES.fread(r, 'record')
       @sealed = T_SEALED.fread(r, 'sealed')
       @permits = Fbe::Types::DECIMAL.fread(r, 'permits')
       run = r.run(29, 'when=16,open=8,exports=4,opens=1')
-      @when_ = Fbe::Types::UUID.read(r, run, run + 0, 'when')
-      @open_ = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'open')
-      @exports = Fbe::Types::FLOAT.read(r, run, run + 24, 'exports')
-      @opens = Fbe::Types::UINT8.read(r, run, run + 28, 'opens')
+      @when_, @open_, @exports, @opens = r.data.unpack('a16Q<eC', offset: run)
+      @when_ = Fbe::Uuid.from_bytes(@when_)
       @to = T_TO.fread(r, 'to')
       run = r.run(6, 'uses=2,provides=4')
-      @uses = Word::FBE_TYPE.read(r, run, run + 0, 'uses')
-      @provides = Fbe::Types::INT32.read(r, run, run + 2, 'provides')
+      @uses, @provides = r.data.unpack('s<l<', offset: run)
+      @uses = Word.from_wire(@uses)
       @transitive = Fbe::Types::STRING.fread(r, 'transitive')
       @object = T_OBJECT.fread(r, 'Object')
       run = r.run(28, 'String=8,Integer=8,Long=4,Math=8')
-      @string_ = Modifier::FBE_TYPE.read(r, run, run + 0, 'String')
-      @integer_ = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Integer')
-      @long = Side::FBE_TYPE.read(r, run, run + 16, 'Long')
-      @math = Fbe::Types::INT64.read(r, run, run + 20, 'Math')
+      @string_, @integer_, @long, @math = r.data.unpack('Q<El<q<', offset: run)
+      @string_ = Modifier.from_wire(@string_)
+      @long = Side.from_wire(@long)
       @system_ = T_SYSTEM_.fread(r, 'System')
       @override = T_OVERRIDE.fread(r, 'Override')
       @class_ = Fbe::Types::BYTES.fread(r, 'Class')
@@ -5338,45 +5432,31 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @fun)
-      Fbe::Types::INT32.write(w, b, b + 10, @typealias)
-      Fbe::Types::STRING.write(w, b, b + 14, @typeof)
+      b = w.size
+      typeof_bytes = Fbe::Types::STRING.raw(@typeof)
+      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@by), Fbe::Types::DOUBLE.check(@constructor), Side::FBE_TYPE.wire(@delegate),
+       Fbe::Types::INT64.check(@dynamic), *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver),
+       Fbe::Types::TIMESTAMP.check(@setparam), Fbe::Types::FLOAT.check(@value), Fbe::Types::UINT8.check(@where),
+       Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion), Modifier::FBE_TYPE.wire(@expect),
+       Fbe::Types::DOUBLE.check(@external), Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
+       *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec),
+       Fbe::Types::FLOAT.check(@vararg), Fbe::Types::UINT8.check(@it), Word::FBE_TYPE.wire(@unit),
+       Fbe::Types::INT32.check(@nothing), typeof_bytes.bytesize, typeof_bytes].pack(pack_format, buffer: w.buffer)
       T_VAL.write(w, b, b + 18, @val)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @by)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @constructor)
-      Side::FBE_TYPE.write(w, b, b + 39, @delegate)
-      Fbe::Types::INT64.write(w, b, b + 43, @dynamic)
       T_FIELD.write(w, b, b + 51, @field)
       T_FILE.write(w, b, b + 55, @file)
       Fbe::Types::BYTES.write(w, b, b + 60, @get)
       T_INIT.write(w, b, b + 64, @init)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @param)
-      Fbe::Types::UUID.write(w, b, b + 84, @receiver)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @setparam)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @value)
-      Fbe::Types::UINT8.write(w, b, b + 112, @where)
       T_ACTUAL.write(w, b, b + 113, @actual)
-      Word::FBE_TYPE.write(w, b, b + 118, @annotation)
-      Fbe::Types::INT32.write(w, b, b + 120, @companion)
       Fbe::Types::STRING.write(w, b, b + 124, @crossinline)
       T_DATA.write(w, b, b + 128, @data)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @expect)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @external)
-      Side::FBE_TYPE.write(w, b, b + 149, @infix)
-      Fbe::Types::INT64.write(w, b, b + 153, @inner)
       T_INTERNAL.write(w, b, b + 161, @internal)
       T_LATEINIT.write(w, b, b + 165, @lateinit)
       Fbe::Types::BYTES.write(w, b, b + 170, @noinline)
       T_OUT.write(w, b, b + 174, @out)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @reified)
-      Fbe::Types::UUID.write(w, b, b + 194, @suspend)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @tailrec)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @vararg)
-      Fbe::Types::UINT8.write(w, b, b + 222, @it)
       T_COMPANION_.write(w, b, b + 223, @companion_)
-      Word::FBE_TYPE.write(w, b, b + 228, @unit)
-      Fbe::Types::INT32.write(w, b, b + 230, @nothing)
       Fbe::Types::STRING.write(w, b, b + 234, @int)
       T_ARRAY_.write(w, b, b + 238, @array_)
       w.leave
@@ -5384,139 +5464,162 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @fun = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fun') : Word::FUN
-      @typealias = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'typealias') : 0
+      if n >= 14
+        @fun, @typealias = r.data.unpack('s<l<', offset: b + 8)
+        @fun = Word.from_wire(@fun)
+      else
+        @fun = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fun') : Word::FUN
+        @typealias = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'typealias') : 0
+      end
       @typeof = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'typeof') : +''
       @val = n >= 23 ? T_VAL.read(r, b, b + 18, 'val') : nil
-      @by = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'by') : Modifier.default
-      @constructor = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'constructor') : 0.0
-      @delegate = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'delegate') : Side.default
-      @dynamic = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'dynamic') : 0
+      if n >= 51
+        @by, @constructor, @delegate, @dynamic = r.data.unpack('Q<El<q<', offset: b + 23)
+        @by = Modifier.from_wire(@by)
+        @delegate = Side.from_wire(@delegate)
+      else
+        @by = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'by') : Modifier.default
+        @constructor = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'constructor') : 0.0
+        @delegate = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'delegate') : Side.default
+        @dynamic = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'dynamic') : 0
+      end
       @field = n >= 55 ? T_FIELD.read(r, b, b + 51, 'field') : []
       @file = n >= 60 ? T_FILE.read(r, b, b + 55, 'file') : nil
       @get = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'get') : ''.b
       @init = n >= 68 ? T_INIT.read(r, b, b + 64, 'init') : {}
       @param = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'param') : Fbe::Decimal::ZERO
-      @receiver = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'receiver') : Fbe::Uuid::NIL
-      @setparam = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'setparam') : 0
-      @value = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'value') : 0.0
-      @where = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'where') : 0
+      if n >= 113
+        @receiver, @setparam, @value, @where = r.data.unpack('a16Q<eC', offset: b + 84)
+        @receiver = Fbe::Uuid.from_bytes(@receiver)
+      else
+        @receiver = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'receiver') : Fbe::Uuid::NIL
+        @setparam = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'setparam') : 0
+        @value = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'value') : 0.0
+        @where = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'where') : 0
+      end
       @actual = n >= 118 ? T_ACTUAL.read(r, b, b + 113, 'actual') : nil
-      @annotation = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'annotation') : Word::ANNOTATION
-      @companion = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'companion') : 0
+      if n >= 124
+        @annotation, @companion = r.data.unpack('s<l<', offset: b + 118)
+        @annotation = Word.from_wire(@annotation)
+      else
+        @annotation = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'annotation') : Word::ANNOTATION
+        @companion = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'companion') : 0
+      end
       @crossinline = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'crossinline') : +''
       @data = n >= 133 ? T_DATA.read(r, b, b + 128, 'data') : nil
-      @expect = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'expect') : Modifier.default
-      @external = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'external') : 0.0
-      @infix = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'infix') : Side.default
-      @inner = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'inner') : 0
+      if n >= 161
+        @expect, @external, @infix, @inner = r.data.unpack('Q<El<q<', offset: b + 133)
+        @expect = Modifier.from_wire(@expect)
+        @infix = Side.from_wire(@infix)
+      else
+        @expect = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'expect') : Modifier.default
+        @external = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'external') : 0.0
+        @infix = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'infix') : Side.default
+        @inner = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'inner') : 0
+      end
       @internal = n >= 165 ? T_INTERNAL.read(r, b, b + 161, 'internal') : []
       @lateinit = n >= 170 ? T_LATEINIT.read(r, b, b + 165, 'lateinit') : nil
       @noinline = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'noinline') : ''.b
       @out = n >= 178 ? T_OUT.read(r, b, b + 174, 'out') : {}
       @reified = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified') : Fbe::Decimal::ZERO
-      @suspend = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'suspend') : Fbe::Uuid::NIL
-      @tailrec = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'tailrec') : 0
-      @vararg = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'vararg') : 0.0
-      @it = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'it') : 0
+      if n >= 223
+        @suspend, @tailrec, @vararg, @it = r.data.unpack('a16Q<eC', offset: b + 194)
+        @suspend = Fbe::Uuid.from_bytes(@suspend)
+      else
+        @suspend = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'suspend') : Fbe::Uuid::NIL
+        @tailrec = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'tailrec') : 0
+        @vararg = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'vararg') : 0.0
+        @it = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'it') : 0
+      end
       @companion_ = n >= 228 ? T_COMPANION_.read(r, b, b + 223, 'Companion') : nil
-      @unit = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'Unit') : Word::UNIT
-      @nothing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'Nothing') : 0
+      if n >= 234
+        @unit, @nothing = r.data.unpack('s<l<', offset: b + 228)
+        @unit = Word.from_wire(@unit)
+      else
+        @unit = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'Unit') : Word::UNIT
+        @nothing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'Nothing') : 0
+      end
       @int = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Int') : +''
       @array_ = n >= 243 ? T_ARRAY_.read(r, b, b + 238, 'Array') : nil
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @fun)
-      Fbe::Types::INT32.fwrite(w, @typealias)
-      Fbe::Types::STRING.fwrite(w, @typeof)
+      typeof_bytes = Fbe::Types::STRING.raw(@typeof)
+      [Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
+       typeof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VAL.fwrite(w, @val)
-      Modifier::FBE_TYPE.fwrite(w, @by)
-      Fbe::Types::DOUBLE.fwrite(w, @constructor)
-      Side::FBE_TYPE.fwrite(w, @delegate)
-      Fbe::Types::INT64.fwrite(w, @dynamic)
+      [Modifier::FBE_TYPE.wire(@by), Fbe::Types::DOUBLE.check(@constructor), Side::FBE_TYPE.wire(@delegate),
+       Fbe::Types::INT64.check(@dynamic)].pack('Q<El<q<', buffer: w.buffer)
       T_FIELD.fwrite(w, @field)
       T_FILE.fwrite(w, @file)
-      Fbe::Types::BYTES.fwrite(w, @get)
+      get_bytes = Fbe::Types::BYTES.raw(@get)
+      [get_bytes.bytesize, get_bytes].pack('L<a*', buffer: w.buffer)
       T_INIT.fwrite(w, @init)
-      Fbe::Types::DECIMAL.fwrite(w, @param)
-      Fbe::Types::UUID.fwrite(w, @receiver)
-      Fbe::Types::TIMESTAMP.fwrite(w, @setparam)
-      Fbe::Types::FLOAT.fwrite(w, @value)
-      Fbe::Types::UINT8.fwrite(w, @where)
+      [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam),
+       Fbe::Types::FLOAT.check(@value), Fbe::Types::UINT8.check(@where)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ACTUAL.fwrite(w, @actual)
-      Word::FBE_TYPE.fwrite(w, @annotation)
-      Fbe::Types::INT32.fwrite(w, @companion)
-      Fbe::Types::STRING.fwrite(w, @crossinline)
+      crossinline_bytes = Fbe::Types::STRING.raw(@crossinline)
+      [Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion), crossinline_bytes.bytesize,
+       crossinline_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_DATA.fwrite(w, @data)
-      Modifier::FBE_TYPE.fwrite(w, @expect)
-      Fbe::Types::DOUBLE.fwrite(w, @external)
-      Side::FBE_TYPE.fwrite(w, @infix)
-      Fbe::Types::INT64.fwrite(w, @inner)
+      [Modifier::FBE_TYPE.wire(@expect), Fbe::Types::DOUBLE.check(@external), Side::FBE_TYPE.wire(@infix),
+       Fbe::Types::INT64.check(@inner)].pack('Q<El<q<', buffer: w.buffer)
       T_INTERNAL.fwrite(w, @internal)
       T_LATEINIT.fwrite(w, @lateinit)
-      Fbe::Types::BYTES.fwrite(w, @noinline)
+      noinline_bytes = Fbe::Types::BYTES.raw(@noinline)
+      [noinline_bytes.bytesize, noinline_bytes].pack('L<a*', buffer: w.buffer)
       T_OUT.fwrite(w, @out)
-      Fbe::Types::DECIMAL.fwrite(w, @reified)
-      Fbe::Types::UUID.fwrite(w, @suspend)
-      Fbe::Types::TIMESTAMP.fwrite(w, @tailrec)
-      Fbe::Types::FLOAT.fwrite(w, @vararg)
-      Fbe::Types::UINT8.fwrite(w, @it)
+      [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec),
+       Fbe::Types::FLOAT.check(@vararg), Fbe::Types::UINT8.check(@it)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPANION_.fwrite(w, @companion_)
-      Word::FBE_TYPE.fwrite(w, @unit)
-      Fbe::Types::INT32.fwrite(w, @nothing)
-      Fbe::Types::STRING.fwrite(w, @int)
+      int_bytes = Fbe::Types::STRING.raw(@int)
+      [Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing), int_bytes.bytesize,
+       int_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ARRAY_.fwrite(w, @array_)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'fun=2,typealias=4')
-      @fun = Word::FBE_TYPE.read(r, run, run + 0, 'fun')
-      @typealias = Fbe::Types::INT32.read(r, run, run + 2, 'typealias')
+      @fun, @typealias = r.data.unpack('s<l<', offset: run)
+      @fun = Word.from_wire(@fun)
       @typeof = Fbe::Types::STRING.fread(r, 'typeof')
       @val = T_VAL.fread(r, 'val')
       run = r.run(28, 'by=8,constructor=8,delegate=4,dynamic=8')
-      @by = Modifier::FBE_TYPE.read(r, run, run + 0, 'by')
-      @constructor = Fbe::Types::DOUBLE.read(r, run, run + 8, 'constructor')
-      @delegate = Side::FBE_TYPE.read(r, run, run + 16, 'delegate')
-      @dynamic = Fbe::Types::INT64.read(r, run, run + 20, 'dynamic')
+      @by, @constructor, @delegate, @dynamic = r.data.unpack('Q<El<q<', offset: run)
+      @by = Modifier.from_wire(@by)
+      @delegate = Side.from_wire(@delegate)
       @field = T_FIELD.fread(r, 'field')
       @file = T_FILE.fread(r, 'file')
       @get = Fbe::Types::BYTES.fread(r, 'get')
       @init = T_INIT.fread(r, 'init')
       @param = Fbe::Types::DECIMAL.fread(r, 'param')
       run = r.run(29, 'receiver=16,setparam=8,value=4,where=1')
-      @receiver = Fbe::Types::UUID.read(r, run, run + 0, 'receiver')
-      @setparam = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'setparam')
-      @value = Fbe::Types::FLOAT.read(r, run, run + 24, 'value')
-      @where = Fbe::Types::UINT8.read(r, run, run + 28, 'where')
+      @receiver, @setparam, @value, @where = r.data.unpack('a16Q<eC', offset: run)
+      @receiver = Fbe::Uuid.from_bytes(@receiver)
       @actual = T_ACTUAL.fread(r, 'actual')
       run = r.run(6, 'annotation=2,companion=4')
-      @annotation = Word::FBE_TYPE.read(r, run, run + 0, 'annotation')
-      @companion = Fbe::Types::INT32.read(r, run, run + 2, 'companion')
+      @annotation, @companion = r.data.unpack('s<l<', offset: run)
+      @annotation = Word.from_wire(@annotation)
       @crossinline = Fbe::Types::STRING.fread(r, 'crossinline')
       @data = T_DATA.fread(r, 'data')
       run = r.run(28, 'expect=8,external=8,infix=4,inner=8')
-      @expect = Modifier::FBE_TYPE.read(r, run, run + 0, 'expect')
-      @external = Fbe::Types::DOUBLE.read(r, run, run + 8, 'external')
-      @infix = Side::FBE_TYPE.read(r, run, run + 16, 'infix')
-      @inner = Fbe::Types::INT64.read(r, run, run + 20, 'inner')
+      @expect, @external, @infix, @inner = r.data.unpack('Q<El<q<', offset: run)
+      @expect = Modifier.from_wire(@expect)
+      @infix = Side.from_wire(@infix)
       @internal = T_INTERNAL.fread(r, 'internal')
       @lateinit = T_LATEINIT.fread(r, 'lateinit')
       @noinline = Fbe::Types::BYTES.fread(r, 'noinline')
       @out = T_OUT.fread(r, 'out')
       @reified = Fbe::Types::DECIMAL.fread(r, 'reified')
       run = r.run(29, 'suspend=16,tailrec=8,vararg=4,it=1')
-      @suspend = Fbe::Types::UUID.read(r, run, run + 0, 'suspend')
-      @tailrec = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'tailrec')
-      @vararg = Fbe::Types::FLOAT.read(r, run, run + 24, 'vararg')
-      @it = Fbe::Types::UINT8.read(r, run, run + 28, 'it')
+      @suspend, @tailrec, @vararg, @it = r.data.unpack('a16Q<eC', offset: run)
+      @suspend = Fbe::Uuid.from_bytes(@suspend)
       @companion_ = T_COMPANION_.fread(r, 'Companion')
       run = r.run(6, 'Unit=2,Nothing=4')
-      @unit = Word::FBE_TYPE.read(r, run, run + 0, 'Unit')
-      @nothing = Fbe::Types::INT32.read(r, run, run + 2, 'Nothing')
+      @unit, @nothing = r.data.unpack('s<l<', offset: run)
+      @unit = Word.from_wire(@unit)
       @int = Fbe::Types::STRING.fread(r, 'Int')
       @array_ = T_ARRAY_.fread(r, 'Array')
     end
@@ -5949,196 +6052,212 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @debugger)
-      Fbe::Types::INT32.write(w, b, b + 10, @function)
-      Fbe::Types::STRING.write(w, b, b + 14, @let)
+      b = w.size
+      let_bytes = Fbe::Types::STRING.raw(@let)
+      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@declare), Fbe::Types::DOUBLE.check(@unknown), Side::FBE_TYPE.wire(@never),
+       Fbe::Types::INT64.check(@number), *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array),
+       Fbe::Types::TIMESTAMP.check(@error), Fbe::Types::FLOAT.check(@number_), Fbe::Types::UINT8.check(@big_int),
+       Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date), Modifier::FBE_TYPE.wire(@partial),
+       Fbe::Types::DOUBLE.check(@record), Side::FBE_TYPE.wire(@global_this), Fbe::Types::INT64.check(@arguments),
+       *Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
+       Fbe::Types::FLOAT.check(@is_prototype_of), Fbe::Types::UINT8.check(@property_is_enumerable),
+       Word::FBE_TYPE.wire(@readonly), Fbe::Types::INT32.check(@keyof), Modifier::FBE_TYPE.wire(@satisfies),
+       Fbe::Types::DOUBLE.check(@accessor), let_bytes.bytesize, let_bytes].pack(pack_format, buffer: w.buffer)
       T_OF.write(w, b, b + 18, @of)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @declare)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @unknown)
-      Side::FBE_TYPE.write(w, b, b + 39, @never)
-      Fbe::Types::INT64.write(w, b, b + 43, @number)
       T_BIGINT.write(w, b, b + 51, @bigint)
       T_SYMBOL.write(w, b, b + 55, @symbol)
       Fbe::Types::BYTES.write(w, b, b + 60, @undefined)
       T_NA_N.write(w, b, b + 64, @na_n)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @infinity)
-      Fbe::Types::UUID.write(w, b, b + 84, @uint8_array)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @error)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @number_)
-      Fbe::Types::UINT8.write(w, b, b + 112, @big_int)
       T_BOOLEAN.write(w, b, b + 113, @boolean)
-      Word::FBE_TYPE.write(w, b, b + 118, @symbol_)
-      Fbe::Types::INT32.write(w, b, b + 120, @date)
       Fbe::Types::STRING.write(w, b, b + 124, @json)
       T_PROMISE.write(w, b, b + 128, @promise)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @partial)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @record)
-      Side::FBE_TYPE.write(w, b, b + 149, @global_this)
-      Fbe::Types::INT64.write(w, b, b + 153, @arguments)
       T_EVAL.write(w, b, b + 161, @eval)
       T_REQUIRE_.write(w, b, b + 165, @require_)
       Fbe::Types::BYTES.write(w, b, b + 170, @prototype)
       T_PROTO.write(w, b, b + 174, @proto)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @to_string)
-      Fbe::Types::UUID.write(w, b, b + 194, @value_of)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @has_own_property)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @is_prototype_of)
-      Fbe::Types::UINT8.write(w, b, b + 222, @property_is_enumerable)
       T_TO_LOCALE_STRING.write(w, b, b + 223, @to_locale_string)
-      Word::FBE_TYPE.write(w, b, b + 228, @readonly)
-      Fbe::Types::INT32.write(w, b, b + 230, @keyof)
       Fbe::Types::STRING.write(w, b, b + 234, @infer)
       T_ASSERTS.write(w, b, b + 238, @asserts)
-      Modifier::FBE_TYPE.write(w, b, b + 243, @satisfies)
-      Fbe::Types::DOUBLE.write(w, b, b + 251, @accessor)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @debugger = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'debugger') : Word::DEBUGGER
-      @function = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'function') : 0
+      if n >= 14
+        @debugger, @function = r.data.unpack('s<l<', offset: b + 8)
+        @debugger = Word.from_wire(@debugger)
+      else
+        @debugger = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'debugger') : Word::DEBUGGER
+        @function = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'function') : 0
+      end
       @let = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'let') : +''
       @of = n >= 23 ? T_OF.read(r, b, b + 18, 'of') : nil
-      @declare = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'declare') : Modifier.default
-      @unknown = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'unknown') : 0.0
-      @never = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'never') : Side.default
-      @number = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'number') : 0
+      if n >= 51
+        @declare, @unknown, @never, @number = r.data.unpack('Q<El<q<', offset: b + 23)
+        @declare = Modifier.from_wire(@declare)
+        @never = Side.from_wire(@never)
+      else
+        @declare = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'declare') : Modifier.default
+        @unknown = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'unknown') : 0.0
+        @never = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'never') : Side.default
+        @number = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'number') : 0
+      end
       @bigint = n >= 55 ? T_BIGINT.read(r, b, b + 51, 'bigint') : []
       @symbol = n >= 60 ? T_SYMBOL.read(r, b, b + 55, 'symbol') : nil
       @undefined = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'undefined') : ''.b
       @na_n = n >= 68 ? T_NA_N.read(r, b, b + 64, 'NaN') : {}
       @infinity = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity') : Fbe::Decimal::ZERO
-      @uint8_array = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'Uint8Array') : Fbe::Uuid::NIL
-      @error = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'Error') : 0
-      @number_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'Number') : 0.0
-      @big_int = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'BigInt') : 0
+      if n >= 113
+        @uint8_array, @error, @number_, @big_int = r.data.unpack('a16Q<eC', offset: b + 84)
+        @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
+      else
+        @uint8_array = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'Uint8Array') : Fbe::Uuid::NIL
+        @error = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'Error') : 0
+        @number_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'Number') : 0.0
+        @big_int = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'BigInt') : 0
+      end
       @boolean = n >= 118 ? T_BOOLEAN.read(r, b, b + 113, 'Boolean') : nil
-      @symbol_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Symbol') : Word::SYMBOL_
-      @date = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Date') : 0
+      if n >= 124
+        @symbol_, @date = r.data.unpack('s<l<', offset: b + 118)
+        @symbol_ = Word.from_wire(@symbol_)
+      else
+        @symbol_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Symbol') : Word::SYMBOL_
+        @date = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Date') : 0
+      end
       @json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'JSON') : +''
       @promise = n >= 133 ? T_PROMISE.read(r, b, b + 128, 'Promise') : nil
-      @partial = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Partial') : Modifier.default
-      @record = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Record') : 0.0
-      @global_this = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'globalThis') : Side.default
-      @arguments = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'arguments') : 0
+      if n >= 161
+        @partial, @record, @global_this, @arguments = r.data.unpack('Q<El<q<', offset: b + 133)
+        @partial = Modifier.from_wire(@partial)
+        @global_this = Side.from_wire(@global_this)
+      else
+        @partial = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Partial') : Modifier.default
+        @record = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Record') : 0.0
+        @global_this = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'globalThis') : Side.default
+        @arguments = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'arguments') : 0
+      end
       @eval = n >= 165 ? T_EVAL.read(r, b, b + 161, 'eval') : []
       @require_ = n >= 170 ? T_REQUIRE_.read(r, b, b + 165, 'require') : nil
       @prototype = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'prototype') : ''.b
       @proto = n >= 178 ? T_PROTO.read(r, b, b + 174, '__proto__') : {}
       @to_string = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString') : Fbe::Decimal::ZERO
-      @value_of = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'valueOf') : Fbe::Uuid::NIL
-      @has_own_property = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'hasOwnProperty') : 0
-      @is_prototype_of = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isPrototypeOf') : 0.0
-      @property_is_enumerable = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'propertyIsEnumerable') : 0
+      if n >= 223
+        values = r.data.unpack('a16Q<eC', offset: b + 194)
+        @value_of = Fbe::Uuid.from_bytes(values[0])
+        @has_own_property = values[1]
+        @is_prototype_of = values[2]
+        @property_is_enumerable = values[3]
+      else
+        @value_of = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'valueOf') : Fbe::Uuid::NIL
+        @has_own_property = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'hasOwnProperty') : 0
+        @is_prototype_of = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isPrototypeOf') : 0.0
+        @property_is_enumerable = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'propertyIsEnumerable') : 0
+      end
       @to_locale_string = n >= 228 ? T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString') : nil
-      @readonly = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'readonly') : Word::READONLY
-      @keyof = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'keyof') : 0
+      if n >= 234
+        @readonly, @keyof = r.data.unpack('s<l<', offset: b + 228)
+        @readonly = Word.from_wire(@readonly)
+      else
+        @readonly = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'readonly') : Word::READONLY
+        @keyof = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'keyof') : 0
+      end
       @infer = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'infer') : +''
       @asserts = n >= 243 ? T_ASSERTS.read(r, b, b + 238, 'asserts') : nil
-      @satisfies = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'satisfies') : Modifier.default
-      @accessor = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'accessor') : 0.0
+      if n >= 259
+        @satisfies, @accessor = r.data.unpack('Q<E', offset: b + 243)
+        @satisfies = Modifier.from_wire(@satisfies)
+      else
+        @satisfies = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'satisfies') : Modifier.default
+        @accessor = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'accessor') : 0.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @debugger)
-      Fbe::Types::INT32.fwrite(w, @function)
-      Fbe::Types::STRING.fwrite(w, @let)
+      let_bytes = Fbe::Types::STRING.raw(@let)
+      [Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), let_bytes.bytesize,
+       let_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OF.fwrite(w, @of)
-      Modifier::FBE_TYPE.fwrite(w, @declare)
-      Fbe::Types::DOUBLE.fwrite(w, @unknown)
-      Side::FBE_TYPE.fwrite(w, @never)
-      Fbe::Types::INT64.fwrite(w, @number)
+      [Modifier::FBE_TYPE.wire(@declare), Fbe::Types::DOUBLE.check(@unknown), Side::FBE_TYPE.wire(@never),
+       Fbe::Types::INT64.check(@number)].pack('Q<El<q<', buffer: w.buffer)
       T_BIGINT.fwrite(w, @bigint)
       T_SYMBOL.fwrite(w, @symbol)
-      Fbe::Types::BYTES.fwrite(w, @undefined)
+      undefined_bytes = Fbe::Types::BYTES.raw(@undefined)
+      [undefined_bytes.bytesize, undefined_bytes].pack('L<a*', buffer: w.buffer)
       T_NA_N.fwrite(w, @na_n)
-      Fbe::Types::DECIMAL.fwrite(w, @infinity)
-      Fbe::Types::UUID.fwrite(w, @uint8_array)
-      Fbe::Types::TIMESTAMP.fwrite(w, @error)
-      Fbe::Types::FLOAT.fwrite(w, @number_)
-      Fbe::Types::UINT8.fwrite(w, @big_int)
+      [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error),
+       Fbe::Types::FLOAT.check(@number_), Fbe::Types::UINT8.check(@big_int)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_BOOLEAN.fwrite(w, @boolean)
-      Word::FBE_TYPE.fwrite(w, @symbol_)
-      Fbe::Types::INT32.fwrite(w, @date)
-      Fbe::Types::STRING.fwrite(w, @json)
+      json_bytes = Fbe::Types::STRING.raw(@json)
+      [Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date), json_bytes.bytesize,
+       json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROMISE.fwrite(w, @promise)
-      Modifier::FBE_TYPE.fwrite(w, @partial)
-      Fbe::Types::DOUBLE.fwrite(w, @record)
-      Side::FBE_TYPE.fwrite(w, @global_this)
-      Fbe::Types::INT64.fwrite(w, @arguments)
+      [Modifier::FBE_TYPE.wire(@partial), Fbe::Types::DOUBLE.check(@record), Side::FBE_TYPE.wire(@global_this),
+       Fbe::Types::INT64.check(@arguments)].pack('Q<El<q<', buffer: w.buffer)
       T_EVAL.fwrite(w, @eval)
       T_REQUIRE_.fwrite(w, @require_)
-      Fbe::Types::BYTES.fwrite(w, @prototype)
+      prototype_bytes = Fbe::Types::BYTES.raw(@prototype)
+      [prototype_bytes.bytesize, prototype_bytes].pack('L<a*', buffer: w.buffer)
       T_PROTO.fwrite(w, @proto)
-      Fbe::Types::DECIMAL.fwrite(w, @to_string)
-      Fbe::Types::UUID.fwrite(w, @value_of)
-      Fbe::Types::TIMESTAMP.fwrite(w, @has_own_property)
-      Fbe::Types::FLOAT.fwrite(w, @is_prototype_of)
-      Fbe::Types::UINT8.fwrite(w, @property_is_enumerable)
+      [*Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
+       Fbe::Types::FLOAT.check(@is_prototype_of),
+       Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO_LOCALE_STRING.fwrite(w, @to_locale_string)
-      Word::FBE_TYPE.fwrite(w, @readonly)
-      Fbe::Types::INT32.fwrite(w, @keyof)
-      Fbe::Types::STRING.fwrite(w, @infer)
+      infer_bytes = Fbe::Types::STRING.raw(@infer)
+      [Word::FBE_TYPE.wire(@readonly), Fbe::Types::INT32.check(@keyof), infer_bytes.bytesize,
+       infer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
-      Modifier::FBE_TYPE.fwrite(w, @satisfies)
-      Fbe::Types::DOUBLE.fwrite(w, @accessor)
+      [Modifier::FBE_TYPE.wire(@satisfies), Fbe::Types::DOUBLE.check(@accessor)].pack('Q<E', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'debugger=2,function=4')
-      @debugger = Word::FBE_TYPE.read(r, run, run + 0, 'debugger')
-      @function = Fbe::Types::INT32.read(r, run, run + 2, 'function')
+      @debugger, @function = r.data.unpack('s<l<', offset: run)
+      @debugger = Word.from_wire(@debugger)
       @let = Fbe::Types::STRING.fread(r, 'let')
       @of = T_OF.fread(r, 'of')
       run = r.run(28, 'declare=8,unknown=8,never=4,number=8')
-      @declare = Modifier::FBE_TYPE.read(r, run, run + 0, 'declare')
-      @unknown = Fbe::Types::DOUBLE.read(r, run, run + 8, 'unknown')
-      @never = Side::FBE_TYPE.read(r, run, run + 16, 'never')
-      @number = Fbe::Types::INT64.read(r, run, run + 20, 'number')
+      @declare, @unknown, @never, @number = r.data.unpack('Q<El<q<', offset: run)
+      @declare = Modifier.from_wire(@declare)
+      @never = Side.from_wire(@never)
       @bigint = T_BIGINT.fread(r, 'bigint')
       @symbol = T_SYMBOL.fread(r, 'symbol')
       @undefined = Fbe::Types::BYTES.fread(r, 'undefined')
       @na_n = T_NA_N.fread(r, 'NaN')
       @infinity = Fbe::Types::DECIMAL.fread(r, 'Infinity')
       run = r.run(29, 'Uint8Array=16,Error=8,Number=4,BigInt=1')
-      @uint8_array = Fbe::Types::UUID.read(r, run, run + 0, 'Uint8Array')
-      @error = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'Error')
-      @number_ = Fbe::Types::FLOAT.read(r, run, run + 24, 'Number')
-      @big_int = Fbe::Types::UINT8.read(r, run, run + 28, 'BigInt')
+      @uint8_array, @error, @number_, @big_int = r.data.unpack('a16Q<eC', offset: run)
+      @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
       @boolean = T_BOOLEAN.fread(r, 'Boolean')
       run = r.run(6, 'Symbol=2,Date=4')
-      @symbol_ = Word::FBE_TYPE.read(r, run, run + 0, 'Symbol')
-      @date = Fbe::Types::INT32.read(r, run, run + 2, 'Date')
+      @symbol_, @date = r.data.unpack('s<l<', offset: run)
+      @symbol_ = Word.from_wire(@symbol_)
       @json = Fbe::Types::STRING.fread(r, 'JSON')
       @promise = T_PROMISE.fread(r, 'Promise')
       run = r.run(28, 'Partial=8,Record=8,globalThis=4,arguments=8')
-      @partial = Modifier::FBE_TYPE.read(r, run, run + 0, 'Partial')
-      @record = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Record')
-      @global_this = Side::FBE_TYPE.read(r, run, run + 16, 'globalThis')
-      @arguments = Fbe::Types::INT64.read(r, run, run + 20, 'arguments')
+      @partial, @record, @global_this, @arguments = r.data.unpack('Q<El<q<', offset: run)
+      @partial = Modifier.from_wire(@partial)
+      @global_this = Side.from_wire(@global_this)
       @eval = T_EVAL.fread(r, 'eval')
       @require_ = T_REQUIRE_.fread(r, 'require')
       @prototype = Fbe::Types::BYTES.fread(r, 'prototype')
       @proto = T_PROTO.fread(r, '__proto__')
       @to_string = Fbe::Types::DECIMAL.fread(r, 'toString')
       run = r.run(29, 'valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1')
-      @value_of = Fbe::Types::UUID.read(r, run, run + 0, 'valueOf')
-      @has_own_property = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'hasOwnProperty')
-      @is_prototype_of = Fbe::Types::FLOAT.read(r, run, run + 24, 'isPrototypeOf')
-      @property_is_enumerable = Fbe::Types::UINT8.read(r, run, run + 28, 'propertyIsEnumerable')
+      @value_of, @has_own_property, @is_prototype_of, @property_is_enumerable = r.data.unpack('a16Q<eC', offset: run)
+      @value_of = Fbe::Uuid.from_bytes(@value_of)
       @to_locale_string = T_TO_LOCALE_STRING.fread(r, 'toLocaleString')
       run = r.run(6, 'readonly=2,keyof=4')
-      @readonly = Word::FBE_TYPE.read(r, run, run + 0, 'readonly')
-      @keyof = Fbe::Types::INT32.read(r, run, run + 2, 'keyof')
+      @readonly, @keyof = r.data.unpack('s<l<', offset: run)
+      @readonly = Word.from_wire(@readonly)
       @infer = Fbe::Types::STRING.fread(r, 'infer')
       @asserts = T_ASSERTS.fread(r, 'asserts')
       run = r.run(16, 'satisfies=8,accessor=8')
-      @satisfies = Modifier::FBE_TYPE.read(r, run, run + 0, 'satisfies')
-      @accessor = Fbe::Types::DOUBLE.read(r, run, run + 8, 'accessor')
+      @satisfies, @accessor = r.data.unpack('Q<E', offset: run)
+      @satisfies = Modifier.from_wire(@satisfies)
     end
 
     def fbe_text(out)
@@ -6577,166 +6696,171 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @crate)
-      Fbe::Types::INT32.write(w, b, b + 10, @dyn)
-      Fbe::Types::STRING.write(w, b, b + 14, @fn)
+      b = w.size
+      fn_bytes = Fbe::Types::STRING.raw(@fn)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@loop_), Fbe::Types::DOUBLE.check(@mod), Side::FBE_TYPE.wire(@move),
+       Fbe::Types::INT64.check(@mut), *Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use),
+       Fbe::Types::TIMESTAMP.check(@become), Fbe::Types::FLOAT.check(@box), Fbe::Types::UINT8.check(@macro),
+       Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen), Modifier::FBE_TYPE.wire(@some),
+       Fbe::Types::DOUBLE.check(@result), Side::FBE_TYPE.wire(@ok), Fbe::Types::INT64.check(@err),
+       *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_),
+       Fbe::Types::FLOAT.check(@sync), Fbe::Types::UINT8.check(@sized), fn_bytes.bytesize,
+       fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer: w.buffer)
       T_IMPL.write(w, b, b + 18, @impl)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @loop_)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @mod)
-      Side::FBE_TYPE.write(w, b, b + 39, @move)
-      Fbe::Types::INT64.write(w, b, b + 43, @mut)
       T_PUB.write(w, b, b + 51, @pub)
       T_REF.write(w, b, b + 55, @ref)
       Fbe::Types::BYTES.write(w, b, b + 60, @self_)
       T_TRAIT.write(w, b, b + 64, @trait)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @unsafe)
-      Fbe::Types::UUID.write(w, b, b + 84, @use)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @become)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @box)
-      Fbe::Types::UINT8.write(w, b, b + 112, @macro)
       T_PRIV.write(w, b, b + 113, @priv)
-      Word::FBE_TYPE.write(w, b, b + 118, @unsized)
-      Fbe::Types::INT32.write(w, b, b + 120, @gen)
       Fbe::Types::STRING.write(w, b, b + 124, @macro_rules)
       T_OPTION.write(w, b, b + 128, @option)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @some)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @result)
-      Side::FBE_TYPE.write(w, b, b + 149, @ok)
-      Fbe::Types::INT64.write(w, b, b + 153, @err)
       T_VEC.write(w, b, b + 161, @vec)
       T_BOX_.write(w, b, b + 165, @box_)
       Fbe::Types::BYTES.write(w, b, b + 170, @clone_)
       T_COPY.write(w, b, b + 174, @copy)
-      Fbe::Types::DECIMAL.write(w, b, b + 178, @default)
-      Fbe::Types::UUID.write(w, b, b + 194, @drop)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 210, @send_)
-      Fbe::Types::FLOAT.write(w, b, b + 218, @sync)
-      Fbe::Types::UINT8.write(w, b, b + 222, @sized)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @crate = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'crate') : Word::CRATE
-      @dyn = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'dyn') : 0
+      if n >= 14
+        @crate, @dyn = r.data.unpack('s<l<', offset: b + 8)
+        @crate = Word.from_wire(@crate)
+      else
+        @crate = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'crate') : Word::CRATE
+        @dyn = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'dyn') : 0
+      end
       @fn = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fn') : +''
       @impl = n >= 23 ? T_IMPL.read(r, b, b + 18, 'impl') : nil
-      @loop_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'loop') : Modifier.default
-      @mod = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'mod') : 0.0
-      @move = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'move') : Side.default
-      @mut = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'mut') : 0
+      if n >= 51
+        @loop_, @mod, @move, @mut = r.data.unpack('Q<El<q<', offset: b + 23)
+        @loop_ = Modifier.from_wire(@loop_)
+        @move = Side.from_wire(@move)
+      else
+        @loop_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'loop') : Modifier.default
+        @mod = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'mod') : 0.0
+        @move = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'move') : Side.default
+        @mut = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'mut') : 0
+      end
       @pub = n >= 55 ? T_PUB.read(r, b, b + 51, 'pub') : []
       @ref = n >= 60 ? T_REF.read(r, b, b + 55, 'ref') : nil
       @self_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'Self') : ''.b
       @trait = n >= 68 ? T_TRAIT.read(r, b, b + 64, 'trait') : {}
       @unsafe = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe') : Fbe::Decimal::ZERO
-      @use = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'use') : Fbe::Uuid::NIL
-      @become = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'become') : 0
-      @box = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'box') : 0.0
-      @macro = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'macro') : 0
+      if n >= 113
+        @use, @become, @box, @macro = r.data.unpack('a16Q<eC', offset: b + 84)
+        @use = Fbe::Uuid.from_bytes(@use)
+      else
+        @use = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'use') : Fbe::Uuid::NIL
+        @become = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'become') : 0
+        @box = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'box') : 0.0
+        @macro = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'macro') : 0
+      end
       @priv = n >= 118 ? T_PRIV.read(r, b, b + 113, 'priv') : nil
-      @unsized = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'unsized') : Word::UNSIZED
-      @gen = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'gen') : 0
+      if n >= 124
+        @unsized, @gen = r.data.unpack('s<l<', offset: b + 118)
+        @unsized = Word.from_wire(@unsized)
+      else
+        @unsized = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'unsized') : Word::UNSIZED
+        @gen = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'gen') : 0
+      end
       @macro_rules = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'macro_rules') : +''
       @option = n >= 133 ? T_OPTION.read(r, b, b + 128, 'Option') : nil
-      @some = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Some') : Modifier.default
-      @result = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Result') : 0.0
-      @ok = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Ok') : Side.default
-      @err = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Err') : 0
+      if n >= 161
+        @some, @result, @ok, @err = r.data.unpack('Q<El<q<', offset: b + 133)
+        @some = Modifier.from_wire(@some)
+        @ok = Side.from_wire(@ok)
+      else
+        @some = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Some') : Modifier.default
+        @result = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Result') : 0.0
+        @ok = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Ok') : Side.default
+        @err = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Err') : 0
+      end
       @vec = n >= 165 ? T_VEC.read(r, b, b + 161, 'Vec') : []
       @box_ = n >= 170 ? T_BOX_.read(r, b, b + 165, 'Box') : nil
       @clone_ = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'Clone') : ''.b
       @copy = n >= 178 ? T_COPY.read(r, b, b + 174, 'Copy') : {}
       @default = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default') : Fbe::Decimal::ZERO
-      @drop = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'Drop') : Fbe::Uuid::NIL
-      @send_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'Send') : 0
-      @sync = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'Sync') : 0.0
-      @sized = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'Sized') : 0
+      if n >= 223
+        @drop, @send_, @sync, @sized = r.data.unpack('a16Q<eC', offset: b + 194)
+        @drop = Fbe::Uuid.from_bytes(@drop)
+      else
+        @drop = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'Drop') : Fbe::Uuid::NIL
+        @send_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'Send') : 0
+        @sync = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'Sync') : 0.0
+        @sized = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'Sized') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @crate)
-      Fbe::Types::INT32.fwrite(w, @dyn)
-      Fbe::Types::STRING.fwrite(w, @fn)
+      fn_bytes = Fbe::Types::STRING.raw(@fn)
+      [Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), fn_bytes.bytesize,
+       fn_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPL.fwrite(w, @impl)
-      Modifier::FBE_TYPE.fwrite(w, @loop_)
-      Fbe::Types::DOUBLE.fwrite(w, @mod)
-      Side::FBE_TYPE.fwrite(w, @move)
-      Fbe::Types::INT64.fwrite(w, @mut)
+      [Modifier::FBE_TYPE.wire(@loop_), Fbe::Types::DOUBLE.check(@mod), Side::FBE_TYPE.wire(@move),
+       Fbe::Types::INT64.check(@mut)].pack('Q<El<q<', buffer: w.buffer)
       T_PUB.fwrite(w, @pub)
       T_REF.fwrite(w, @ref)
-      Fbe::Types::BYTES.fwrite(w, @self_)
+      self__bytes = Fbe::Types::BYTES.raw(@self_)
+      [self__bytes.bytesize, self__bytes].pack('L<a*', buffer: w.buffer)
       T_TRAIT.fwrite(w, @trait)
-      Fbe::Types::DECIMAL.fwrite(w, @unsafe)
-      Fbe::Types::UUID.fwrite(w, @use)
-      Fbe::Types::TIMESTAMP.fwrite(w, @become)
-      Fbe::Types::FLOAT.fwrite(w, @box)
-      Fbe::Types::UINT8.fwrite(w, @macro)
+      [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become),
+       Fbe::Types::FLOAT.check(@box), Fbe::Types::UINT8.check(@macro)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PRIV.fwrite(w, @priv)
-      Word::FBE_TYPE.fwrite(w, @unsized)
-      Fbe::Types::INT32.fwrite(w, @gen)
-      Fbe::Types::STRING.fwrite(w, @macro_rules)
+      macro_rules_bytes = Fbe::Types::STRING.raw(@macro_rules)
+      [Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen), macro_rules_bytes.bytesize,
+       macro_rules_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OPTION.fwrite(w, @option)
-      Modifier::FBE_TYPE.fwrite(w, @some)
-      Fbe::Types::DOUBLE.fwrite(w, @result)
-      Side::FBE_TYPE.fwrite(w, @ok)
-      Fbe::Types::INT64.fwrite(w, @err)
+      [Modifier::FBE_TYPE.wire(@some), Fbe::Types::DOUBLE.check(@result), Side::FBE_TYPE.wire(@ok),
+       Fbe::Types::INT64.check(@err)].pack('Q<El<q<', buffer: w.buffer)
       T_VEC.fwrite(w, @vec)
       T_BOX_.fwrite(w, @box_)
-      Fbe::Types::BYTES.fwrite(w, @clone_)
+      clone__bytes = Fbe::Types::BYTES.raw(@clone_)
+      [clone__bytes.bytesize, clone__bytes].pack('L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      Fbe::Types::DECIMAL.fwrite(w, @default)
-      Fbe::Types::UUID.fwrite(w, @drop)
-      Fbe::Types::TIMESTAMP.fwrite(w, @send_)
-      Fbe::Types::FLOAT.fwrite(w, @sync)
-      Fbe::Types::UINT8.fwrite(w, @sized)
+      [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_),
+       Fbe::Types::FLOAT.check(@sync), Fbe::Types::UINT8.check(@sized)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'crate=2,dyn=4')
-      @crate = Word::FBE_TYPE.read(r, run, run + 0, 'crate')
-      @dyn = Fbe::Types::INT32.read(r, run, run + 2, 'dyn')
+      @crate, @dyn = r.data.unpack('s<l<', offset: run)
+      @crate = Word.from_wire(@crate)
       @fn = Fbe::Types::STRING.fread(r, 'fn')
       @impl = T_IMPL.fread(r, 'impl')
       run = r.run(28, 'loop=8,mod=8,move=4,mut=8')
-      @loop_ = Modifier::FBE_TYPE.read(r, run, run + 0, 'loop')
-      @mod = Fbe::Types::DOUBLE.read(r, run, run + 8, 'mod')
-      @move = Side::FBE_TYPE.read(r, run, run + 16, 'move')
-      @mut = Fbe::Types::INT64.read(r, run, run + 20, 'mut')
+      @loop_, @mod, @move, @mut = r.data.unpack('Q<El<q<', offset: run)
+      @loop_ = Modifier.from_wire(@loop_)
+      @move = Side.from_wire(@move)
       @pub = T_PUB.fread(r, 'pub')
       @ref = T_REF.fread(r, 'ref')
       @self_ = Fbe::Types::BYTES.fread(r, 'Self')
       @trait = T_TRAIT.fread(r, 'trait')
       @unsafe = Fbe::Types::DECIMAL.fread(r, 'unsafe')
       run = r.run(29, 'use=16,become=8,box=4,macro=1')
-      @use = Fbe::Types::UUID.read(r, run, run + 0, 'use')
-      @become = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'become')
-      @box = Fbe::Types::FLOAT.read(r, run, run + 24, 'box')
-      @macro = Fbe::Types::UINT8.read(r, run, run + 28, 'macro')
+      @use, @become, @box, @macro = r.data.unpack('a16Q<eC', offset: run)
+      @use = Fbe::Uuid.from_bytes(@use)
       @priv = T_PRIV.fread(r, 'priv')
       run = r.run(6, 'unsized=2,gen=4')
-      @unsized = Word::FBE_TYPE.read(r, run, run + 0, 'unsized')
-      @gen = Fbe::Types::INT32.read(r, run, run + 2, 'gen')
+      @unsized, @gen = r.data.unpack('s<l<', offset: run)
+      @unsized = Word.from_wire(@unsized)
       @macro_rules = Fbe::Types::STRING.fread(r, 'macro_rules')
       @option = T_OPTION.fread(r, 'Option')
       run = r.run(28, 'Some=8,Result=8,Ok=4,Err=8')
-      @some = Modifier::FBE_TYPE.read(r, run, run + 0, 'Some')
-      @result = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Result')
-      @ok = Side::FBE_TYPE.read(r, run, run + 16, 'Ok')
-      @err = Fbe::Types::INT64.read(r, run, run + 20, 'Err')
+      @some, @result, @ok, @err = r.data.unpack('Q<El<q<', offset: run)
+      @some = Modifier.from_wire(@some)
+      @ok = Side.from_wire(@ok)
       @vec = T_VEC.fread(r, 'Vec')
       @box_ = T_BOX_.fread(r, 'Box')
       @clone_ = Fbe::Types::BYTES.fread(r, 'Clone')
       @copy = T_COPY.fread(r, 'Copy')
       @default = Fbe::Types::DECIMAL.fread(r, 'Default')
       run = r.run(29, 'Drop=16,Send=8,Sync=4,Sized=1')
-      @drop = Fbe::Types::UUID.read(r, run, run + 0, 'Drop')
-      @send_ = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'Send')
-      @sync = Fbe::Types::FLOAT.read(r, run, run + 24, 'Sync')
-      @sized = Fbe::Types::UINT8.read(r, run, run + 28, 'Sized')
+      @drop, @send_, @sync, @sized = r.data.unpack('a16Q<eC', offset: run)
+      @drop = Fbe::Uuid.from_bytes(@drop)
     end
 
     def fbe_text(out)
@@ -7086,33 +7210,24 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @checked)
-      Fbe::Types::INT32.write(w, b, b + 10, @event)
-      Fbe::Types::STRING.write(w, b, b + 14, @fixed)
+      b = w.size
+      fixed_bytes = Fbe::Types::STRING.raw(@fixed)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@implicit), Fbe::Types::DOUBLE.check(@lock), Side::FBE_TYPE.wire(@params),
+       Fbe::Types::INT64.check(@sbyte), *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_),
+       Fbe::Types::TIMESTAMP.check(@ascending), Fbe::Types::FLOAT.check(@descending), Fbe::Types::UINT8.check(@equals),
+       Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join), Modifier::FBE_TYPE.wire(@orderby),
+       Fbe::Types::DOUBLE.check(@partial), Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
+       fixed_bytes.bytesize,
+       fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer: w.buffer)
       T_FOREACH.write(w, b, b + 18, @foreach)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @implicit)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @lock)
-      Side::FBE_TYPE.write(w, b, b + 39, @params)
-      Fbe::Types::INT64.write(w, b, b + 43, @sbyte)
       T_STACKALLOC.write(w, b, b + 51, @stackalloc)
       T_ULONG.write(w, b, b + 55, @ulong)
       Fbe::Types::BYTES.write(w, b, b + 60, @unchecked)
       T_USHORT.write(w, b, b + 64, @ushort)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @add)
-      Fbe::Types::UUID.write(w, b, b + 84, @alias_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @ascending)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @descending)
-      Fbe::Types::UINT8.write(w, b, b + 112, @equals)
       T_GROUP.write(w, b, b + 113, @group)
-      Word::FBE_TYPE.write(w, b, b + 118, @into)
-      Fbe::Types::INT32.write(w, b, b + 120, @join)
       Fbe::Types::STRING.write(w, b, b + 124, @nameof)
       T_ON.write(w, b, b + 128, @on)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @orderby)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @partial)
-      Side::FBE_TYPE.write(w, b, b + 149, @remove)
-      Fbe::Types::INT64.write(w, b, b + 153, @unmanaged)
       T_REQUIRED.write(w, b, b + 161, @required)
       T_SCOPED.write(w, b, b + 165, @scoped)
       Fbe::Types::BYTES.write(w, b, b + 170, @managed)
@@ -7122,32 +7237,59 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @checked = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'checked') : Word::CHECKED
-      @event = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'event') : 0
+      if n >= 14
+        @checked, @event = r.data.unpack('s<l<', offset: b + 8)
+        @checked = Word.from_wire(@checked)
+      else
+        @checked = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'checked') : Word::CHECKED
+        @event = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'event') : 0
+      end
       @fixed = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fixed') : +''
       @foreach = n >= 23 ? T_FOREACH.read(r, b, b + 18, 'foreach') : nil
-      @implicit = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'implicit') : Modifier.default
-      @lock = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'lock') : 0.0
-      @params = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'params') : Side.default
-      @sbyte = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'sbyte') : 0
+      if n >= 51
+        @implicit, @lock, @params, @sbyte = r.data.unpack('Q<El<q<', offset: b + 23)
+        @implicit = Modifier.from_wire(@implicit)
+        @params = Side.from_wire(@params)
+      else
+        @implicit = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'implicit') : Modifier.default
+        @lock = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'lock') : 0.0
+        @params = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'params') : Side.default
+        @sbyte = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'sbyte') : 0
+      end
       @stackalloc = n >= 55 ? T_STACKALLOC.read(r, b, b + 51, 'stackalloc') : []
       @ulong = n >= 60 ? T_ULONG.read(r, b, b + 55, 'ulong') : nil
       @unchecked = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'unchecked') : ''.b
       @ushort = n >= 68 ? T_USHORT.read(r, b, b + 64, 'ushort') : {}
       @add = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'add') : Fbe::Decimal::ZERO
-      @alias_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'alias') : Fbe::Uuid::NIL
-      @ascending = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'ascending') : 0
-      @descending = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'descending') : 0.0
-      @equals = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'equals') : 0
+      if n >= 113
+        @alias_, @ascending, @descending, @equals = r.data.unpack('a16Q<eC', offset: b + 84)
+        @alias_ = Fbe::Uuid.from_bytes(@alias_)
+      else
+        @alias_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'alias') : Fbe::Uuid::NIL
+        @ascending = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'ascending') : 0
+        @descending = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'descending') : 0.0
+        @equals = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'equals') : 0
+      end
       @group = n >= 118 ? T_GROUP.read(r, b, b + 113, 'group') : nil
-      @into = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'into') : Word::INTO
-      @join = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'join') : 0
+      if n >= 124
+        @into, @join = r.data.unpack('s<l<', offset: b + 118)
+        @into = Word.from_wire(@into)
+      else
+        @into = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'into') : Word::INTO
+        @join = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'join') : 0
+      end
       @nameof = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'nameof') : +''
       @on = n >= 133 ? T_ON.read(r, b, b + 128, 'on') : nil
-      @orderby = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'orderby') : Modifier.default
-      @partial = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'partial') : 0.0
-      @remove = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'remove') : Side.default
-      @unmanaged = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'unmanaged') : 0
+      if n >= 161
+        @orderby, @partial, @remove, @unmanaged = r.data.unpack('Q<El<q<', offset: b + 133)
+        @orderby = Modifier.from_wire(@orderby)
+        @remove = Side.from_wire(@remove)
+      else
+        @orderby = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'orderby') : Modifier.default
+        @partial = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'partial') : 0.0
+        @remove = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'remove') : Side.default
+        @unmanaged = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'unmanaged') : 0
+      end
       @required = n >= 165 ? T_REQUIRED.read(r, b, b + 161, 'required') : []
       @scoped = n >= 170 ? T_SCOPED.read(r, b, b + 165, 'scoped') : nil
       @managed = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'managed') : ''.b
@@ -7156,71 +7298,62 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @checked)
-      Fbe::Types::INT32.fwrite(w, @event)
-      Fbe::Types::STRING.fwrite(w, @fixed)
+      fixed_bytes = Fbe::Types::STRING.raw(@fixed)
+      [Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), fixed_bytes.bytesize,
+       fixed_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FOREACH.fwrite(w, @foreach)
-      Modifier::FBE_TYPE.fwrite(w, @implicit)
-      Fbe::Types::DOUBLE.fwrite(w, @lock)
-      Side::FBE_TYPE.fwrite(w, @params)
-      Fbe::Types::INT64.fwrite(w, @sbyte)
+      [Modifier::FBE_TYPE.wire(@implicit), Fbe::Types::DOUBLE.check(@lock), Side::FBE_TYPE.wire(@params),
+       Fbe::Types::INT64.check(@sbyte)].pack('Q<El<q<', buffer: w.buffer)
       T_STACKALLOC.fwrite(w, @stackalloc)
       T_ULONG.fwrite(w, @ulong)
-      Fbe::Types::BYTES.fwrite(w, @unchecked)
+      unchecked_bytes = Fbe::Types::BYTES.raw(@unchecked)
+      [unchecked_bytes.bytesize, unchecked_bytes].pack('L<a*', buffer: w.buffer)
       T_USHORT.fwrite(w, @ushort)
-      Fbe::Types::DECIMAL.fwrite(w, @add)
-      Fbe::Types::UUID.fwrite(w, @alias_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @ascending)
-      Fbe::Types::FLOAT.fwrite(w, @descending)
-      Fbe::Types::UINT8.fwrite(w, @equals)
+      [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending),
+       Fbe::Types::FLOAT.check(@descending), Fbe::Types::UINT8.check(@equals)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GROUP.fwrite(w, @group)
-      Word::FBE_TYPE.fwrite(w, @into)
-      Fbe::Types::INT32.fwrite(w, @join)
-      Fbe::Types::STRING.fwrite(w, @nameof)
+      nameof_bytes = Fbe::Types::STRING.raw(@nameof)
+      [Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join), nameof_bytes.bytesize,
+       nameof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ON.fwrite(w, @on)
-      Modifier::FBE_TYPE.fwrite(w, @orderby)
-      Fbe::Types::DOUBLE.fwrite(w, @partial)
-      Side::FBE_TYPE.fwrite(w, @remove)
-      Fbe::Types::INT64.fwrite(w, @unmanaged)
+      [Modifier::FBE_TYPE.wire(@orderby), Fbe::Types::DOUBLE.check(@partial), Side::FBE_TYPE.wire(@remove),
+       Fbe::Types::INT64.check(@unmanaged)].pack('Q<El<q<', buffer: w.buffer)
       T_REQUIRED.fwrite(w, @required)
       T_SCOPED.fwrite(w, @scoped)
-      Fbe::Types::BYTES.fwrite(w, @managed)
+      managed_bytes = Fbe::Types::BYTES.raw(@managed)
+      [managed_bytes.bytesize, managed_bytes].pack('L<a*', buffer: w.buffer)
       T_NOTNULL.fwrite(w, @notnull)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'checked=2,event=4')
-      @checked = Word::FBE_TYPE.read(r, run, run + 0, 'checked')
-      @event = Fbe::Types::INT32.read(r, run, run + 2, 'event')
+      @checked, @event = r.data.unpack('s<l<', offset: run)
+      @checked = Word.from_wire(@checked)
       @fixed = Fbe::Types::STRING.fread(r, 'fixed')
       @foreach = T_FOREACH.fread(r, 'foreach')
       run = r.run(28, 'implicit=8,lock=8,params=4,sbyte=8')
-      @implicit = Modifier::FBE_TYPE.read(r, run, run + 0, 'implicit')
-      @lock = Fbe::Types::DOUBLE.read(r, run, run + 8, 'lock')
-      @params = Side::FBE_TYPE.read(r, run, run + 16, 'params')
-      @sbyte = Fbe::Types::INT64.read(r, run, run + 20, 'sbyte')
+      @implicit, @lock, @params, @sbyte = r.data.unpack('Q<El<q<', offset: run)
+      @implicit = Modifier.from_wire(@implicit)
+      @params = Side.from_wire(@params)
       @stackalloc = T_STACKALLOC.fread(r, 'stackalloc')
       @ulong = T_ULONG.fread(r, 'ulong')
       @unchecked = Fbe::Types::BYTES.fread(r, 'unchecked')
       @ushort = T_USHORT.fread(r, 'ushort')
       @add = Fbe::Types::DECIMAL.fread(r, 'add')
       run = r.run(29, 'alias=16,ascending=8,descending=4,equals=1')
-      @alias_ = Fbe::Types::UUID.read(r, run, run + 0, 'alias')
-      @ascending = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'ascending')
-      @descending = Fbe::Types::FLOAT.read(r, run, run + 24, 'descending')
-      @equals = Fbe::Types::UINT8.read(r, run, run + 28, 'equals')
+      @alias_, @ascending, @descending, @equals = r.data.unpack('a16Q<eC', offset: run)
+      @alias_ = Fbe::Uuid.from_bytes(@alias_)
       @group = T_GROUP.fread(r, 'group')
       run = r.run(6, 'into=2,join=4')
-      @into = Word::FBE_TYPE.read(r, run, run + 0, 'into')
-      @join = Fbe::Types::INT32.read(r, run, run + 2, 'join')
+      @into, @join = r.data.unpack('s<l<', offset: run)
+      @into = Word.from_wire(@into)
       @nameof = Fbe::Types::STRING.fread(r, 'nameof')
       @on = T_ON.fread(r, 'on')
       run = r.run(28, 'orderby=8,partial=8,remove=4,unmanaged=8')
-      @orderby = Modifier::FBE_TYPE.read(r, run, run + 0, 'orderby')
-      @partial = Fbe::Types::DOUBLE.read(r, run, run + 8, 'partial')
-      @remove = Side::FBE_TYPE.read(r, run, run + 16, 'remove')
-      @unmanaged = Fbe::Types::INT64.read(r, run, run + 20, 'unmanaged')
+      @orderby, @partial, @remove, @unmanaged = r.data.unpack('Q<El<q<', offset: run)
+      @orderby = Modifier.from_wire(@orderby)
+      @remove = Side.from_wire(@remove)
       @required = T_REQUIRED.fread(r, 'required')
       @scoped = T_SCOPED.fread(r, 'scoped')
       @managed = Fbe::Types::BYTES.fread(r, 'managed')
@@ -7496,94 +7629,97 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @begin_)
-      Fbe::Types::INT32.write(w, b, b + 10, @end_)
-      Fbe::Types::STRING.write(w, b, b + 14, @begin__)
+      b = w.size
+      begin___bytes = Fbe::Types::STRING.raw(@begin__)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@end__), Fbe::Types::DOUBLE.check(@ensure_), Side::FBE_TYPE.wire(@next_),
+       Fbe::Types::INT64.check(@redo_), *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_),
+       Fbe::Types::TIMESTAMP.check(@file), Fbe::Types::FLOAT.check(@line), Fbe::Types::UINT8.check(@encoding),
+       begin___bytes.bytesize, begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer: w.buffer)
       T_ELSIF_.write(w, b, b + 18, @elsif_)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @end__)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @ensure_)
-      Side::FBE_TYPE.write(w, b, b + 39, @next_)
-      Fbe::Types::INT64.write(w, b, b + 43, @redo_)
       T_RESCUE_.write(w, b, b + 51, @rescue_)
       T_RETRY_.write(w, b, b + 55, @retry_)
       Fbe::Types::BYTES.write(w, b, b + 60, @then_)
       T_UNDEF_.write(w, b, b + 64, @undef_)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @unless_)
-      Fbe::Types::UUID.write(w, b, b + 84, @until_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @file)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @line)
-      Fbe::Types::UINT8.write(w, b, b + 112, @encoding)
       T_INITIALIZE_.write(w, b, b + 113, @initialize_)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @begin_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'BEGIN') : Word::BEGIN_
-      @end_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'END') : 0
+      if n >= 14
+        @begin_, @end_ = r.data.unpack('s<l<', offset: b + 8)
+        @begin_ = Word.from_wire(@begin_)
+      else
+        @begin_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'BEGIN') : Word::BEGIN_
+        @end_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'END') : 0
+      end
       @begin__ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'begin') : +''
       @elsif_ = n >= 23 ? T_ELSIF_.read(r, b, b + 18, 'elsif') : nil
-      @end__ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'end') : Modifier.default
-      @ensure_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'ensure') : 0.0
-      @next_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'next') : Side.default
-      @redo_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'redo') : 0
+      if n >= 51
+        @end__, @ensure_, @next_, @redo_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @end__ = Modifier.from_wire(@end__)
+        @next_ = Side.from_wire(@next_)
+      else
+        @end__ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'end') : Modifier.default
+        @ensure_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'ensure') : 0.0
+        @next_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'next') : Side.default
+        @redo_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'redo') : 0
+      end
       @rescue_ = n >= 55 ? T_RESCUE_.read(r, b, b + 51, 'rescue') : []
       @retry_ = n >= 60 ? T_RETRY_.read(r, b, b + 55, 'retry') : nil
       @then_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'then') : ''.b
       @undef_ = n >= 68 ? T_UNDEF_.read(r, b, b + 64, 'undef') : {}
       @unless_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless') : Fbe::Decimal::ZERO
-      @until_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'until') : Fbe::Uuid::NIL
-      @file = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__FILE__') : 0
-      @line = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__LINE__') : 0.0
-      @encoding = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, '__ENCODING__') : 0
+      if n >= 113
+        @until_, @file, @line, @encoding = r.data.unpack('a16Q<eC', offset: b + 84)
+        @until_ = Fbe::Uuid.from_bytes(@until_)
+      else
+        @until_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'until') : Fbe::Uuid::NIL
+        @file = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__FILE__') : 0
+        @line = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__LINE__') : 0.0
+        @encoding = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, '__ENCODING__') : 0
+      end
       @initialize_ = n >= 118 ? T_INITIALIZE_.read(r, b, b + 113, 'initialize') : nil
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @begin_)
-      Fbe::Types::INT32.fwrite(w, @end_)
-      Fbe::Types::STRING.fwrite(w, @begin__)
+      begin___bytes = Fbe::Types::STRING.raw(@begin__)
+      [Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), begin___bytes.bytesize,
+       begin___bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ELSIF_.fwrite(w, @elsif_)
-      Modifier::FBE_TYPE.fwrite(w, @end__)
-      Fbe::Types::DOUBLE.fwrite(w, @ensure_)
-      Side::FBE_TYPE.fwrite(w, @next_)
-      Fbe::Types::INT64.fwrite(w, @redo_)
+      [Modifier::FBE_TYPE.wire(@end__), Fbe::Types::DOUBLE.check(@ensure_), Side::FBE_TYPE.wire(@next_),
+       Fbe::Types::INT64.check(@redo_)].pack('Q<El<q<', buffer: w.buffer)
       T_RESCUE_.fwrite(w, @rescue_)
       T_RETRY_.fwrite(w, @retry_)
-      Fbe::Types::BYTES.fwrite(w, @then_)
+      then__bytes = Fbe::Types::BYTES.raw(@then_)
+      [then__bytes.bytesize, then__bytes].pack('L<a*', buffer: w.buffer)
       T_UNDEF_.fwrite(w, @undef_)
-      Fbe::Types::DECIMAL.fwrite(w, @unless_)
-      Fbe::Types::UUID.fwrite(w, @until_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @file)
-      Fbe::Types::FLOAT.fwrite(w, @line)
-      Fbe::Types::UINT8.fwrite(w, @encoding)
+      [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file),
+       Fbe::Types::FLOAT.check(@line), Fbe::Types::UINT8.check(@encoding)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_INITIALIZE_.fwrite(w, @initialize_)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'BEGIN=2,END=4')
-      @begin_ = Word::FBE_TYPE.read(r, run, run + 0, 'BEGIN')
-      @end_ = Fbe::Types::INT32.read(r, run, run + 2, 'END')
+      @begin_, @end_ = r.data.unpack('s<l<', offset: run)
+      @begin_ = Word.from_wire(@begin_)
       @begin__ = Fbe::Types::STRING.fread(r, 'begin')
       @elsif_ = T_ELSIF_.fread(r, 'elsif')
       run = r.run(28, 'end=8,ensure=8,next=4,redo=8')
-      @end__ = Modifier::FBE_TYPE.read(r, run, run + 0, 'end')
-      @ensure_ = Fbe::Types::DOUBLE.read(r, run, run + 8, 'ensure')
-      @next_ = Side::FBE_TYPE.read(r, run, run + 16, 'next')
-      @redo_ = Fbe::Types::INT64.read(r, run, run + 20, 'redo')
+      @end__, @ensure_, @next_, @redo_ = r.data.unpack('Q<El<q<', offset: run)
+      @end__ = Modifier.from_wire(@end__)
+      @next_ = Side.from_wire(@next_)
       @rescue_ = T_RESCUE_.fread(r, 'rescue')
       @retry_ = T_RETRY_.fread(r, 'retry')
       @then_ = Fbe::Types::BYTES.fread(r, 'then')
       @undef_ = T_UNDEF_.fread(r, 'undef')
       @unless_ = Fbe::Types::DECIMAL.fread(r, 'unless')
       run = r.run(29, 'until=16,__FILE__=8,__LINE__=4,__ENCODING__=1')
-      @until_ = Fbe::Types::UUID.read(r, run, run + 0, 'until')
-      @file = Fbe::Types::TIMESTAMP.read(r, run, run + 16, '__FILE__')
-      @line = Fbe::Types::FLOAT.read(r, run, run + 24, '__LINE__')
-      @encoding = Fbe::Types::UINT8.read(r, run, run + 28, '__ENCODING__')
+      @until_, @file, @line, @encoding = r.data.unpack('a16Q<eC', offset: run)
+      @until_ = Fbe::Uuid.from_bytes(@until_)
       @initialize_ = T_INITIALIZE_.fread(r, 'initialize')
     end
 
@@ -7753,15 +7889,13 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @swap)
-      Fbe::Types::INT32.write(w, b, b + 10, @fbe_type)
-      Fbe::Types::STRING.write(w, b, b + 14, @fbe)
+      b = w.size
+      fbe_bytes = Fbe::Types::STRING.raw(@fbe)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@final_model), Fbe::Types::DOUBLE.check(@field_model), Side::FBE_TYPE.wire(@buffer),
+       Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
+       fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer: w.buffer)
       T_MODEL.write(w, b, b + 18, @model)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @final_model)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @field_model)
-      Side::FBE_TYPE.write(w, b, b + 39, @buffer)
-      Fbe::Types::INT64.write(w, b, b + 43, @size)
       T_OFFSET.write(w, b, b + 51, @offset)
       T_MODEL_.write(w, b, b + 55, @model_)
       Fbe::Types::BYTES.write(w, b, b + 60, @reset)
@@ -7770,14 +7904,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @swap = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'swap') : Word::SWAP
-      @fbe_type = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'fbe_type') : 0
+      if n >= 14
+        @swap, @fbe_type = r.data.unpack('s<l<', offset: b + 8)
+        @swap = Word.from_wire(@swap)
+      else
+        @swap = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'swap') : Word::SWAP
+        @fbe_type = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'fbe_type') : 0
+      end
       @fbe = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fbe') : +''
       @model = n >= 23 ? T_MODEL.read(r, b, b + 18, 'Model') : nil
-      @final_model = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'FinalModel') : Modifier.default
-      @field_model = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'FieldModel') : 0.0
-      @buffer = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'buffer') : Side.default
-      @size = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'size') : 0
+      if n >= 51
+        @final_model, @field_model, @buffer, @size = r.data.unpack('Q<El<q<', offset: b + 23)
+        @final_model = Modifier.from_wire(@final_model)
+        @buffer = Side.from_wire(@buffer)
+      else
+        @final_model = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'FinalModel') : Modifier.default
+        @field_model = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'FieldModel') : 0.0
+        @buffer = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'buffer') : Side.default
+        @size = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'size') : 0
+      end
       @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
       @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
       @reset = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'reset') : ''.b
@@ -7785,31 +7930,29 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @swap)
-      Fbe::Types::INT32.fwrite(w, @fbe_type)
-      Fbe::Types::STRING.fwrite(w, @fbe)
+      fbe_bytes = Fbe::Types::STRING.raw(@fbe)
+      [Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), fbe_bytes.bytesize,
+       fbe_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MODEL.fwrite(w, @model)
-      Modifier::FBE_TYPE.fwrite(w, @final_model)
-      Fbe::Types::DOUBLE.fwrite(w, @field_model)
-      Side::FBE_TYPE.fwrite(w, @buffer)
-      Fbe::Types::INT64.fwrite(w, @size)
+      [Modifier::FBE_TYPE.wire(@final_model), Fbe::Types::DOUBLE.check(@field_model), Side::FBE_TYPE.wire(@buffer),
+       Fbe::Types::INT64.check(@size)].pack('Q<El<q<', buffer: w.buffer)
       T_OFFSET.fwrite(w, @offset)
       T_MODEL_.fwrite(w, @model_)
-      Fbe::Types::BYTES.fwrite(w, @reset)
+      reset_bytes = Fbe::Types::BYTES.raw(@reset)
+      [reset_bytes.bytesize, reset_bytes].pack('L<a*', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'swap=2,fbe_type=4')
-      @swap = Word::FBE_TYPE.read(r, run, run + 0, 'swap')
-      @fbe_type = Fbe::Types::INT32.read(r, run, run + 2, 'fbe_type')
+      @swap, @fbe_type = r.data.unpack('s<l<', offset: run)
+      @swap = Word.from_wire(@swap)
       @fbe = Fbe::Types::STRING.fread(r, 'fbe')
       @model = T_MODEL.fread(r, 'Model')
       run = r.run(28, 'FinalModel=8,FieldModel=8,buffer=4,size=8')
-      @final_model = Modifier::FBE_TYPE.read(r, run, run + 0, 'FinalModel')
-      @field_model = Fbe::Types::DOUBLE.read(r, run, run + 8, 'FieldModel')
-      @buffer = Side::FBE_TYPE.read(r, run, run + 16, 'buffer')
-      @size = Fbe::Types::INT64.read(r, run, run + 20, 'size')
+      @final_model, @field_model, @buffer, @size = r.data.unpack('Q<El<q<', offset: run)
+      @final_model = Modifier.from_wire(@final_model)
+      @buffer = Side.from_wire(@buffer)
       @offset = T_OFFSET.fread(r, 'offset')
       @model_ = T_MODEL_.fread(r, 'model')
       @reset = Fbe::Types::BYTES.fread(r, 'reset')
@@ -7984,87 +8127,93 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @to_json_)
-      Fbe::Types::INT32.write(w, b, b + 10, @from_json_)
-      Fbe::Types::STRING.write(w, b, b + 14, @to_fbe_)
+      b = w.size
+      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@to_final_), Fbe::Types::DOUBLE.check(@from_final_), Side::FBE_TYPE.wire(@fbe_equal),
+       Fbe::Types::INT64.check(@fbe_key_), *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_),
+       Fbe::Types::TIMESTAMP.check(@eq), Fbe::Types::FLOAT.check(@private), to_fbe__bytes.bytesize,
+       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @to_final_)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @from_final_)
-      Side::FBE_TYPE.write(w, b, b + 39, @fbe_equal)
-      Fbe::Types::INT64.write(w, b, b + 43, @fbe_key_)
       T_FBE_SIZE.write(w, b, b + 51, @fbe_size)
       T_INIT.write(w, b, b + 55, @init)
       Fbe::Types::BYTES.write(w, b, b + 60, @slots)
       T_CLASS_.write(w, b, b + 64, @class_)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @dict)
-      Fbe::Types::UUID.write(w, b, b + 84, @hash_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @eq)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @private)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @to_json_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'to_json') : Word::TO_JSON
-      @from_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'from_json') : 0
+      if n >= 14
+        @to_json_, @from_json_ = r.data.unpack('s<l<', offset: b + 8)
+        @to_json_ = Word.from_wire(@to_json_)
+      else
+        @to_json_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'to_json') : Word::TO_JSON
+        @from_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'from_json') : 0
+      end
       @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'to_fbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'from_fbe') : nil
-      @to_final_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'to_final') : Modifier.default
-      @from_final_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'from_final') : 0.0
-      @fbe_equal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'fbe_equal') : Side.default
-      @fbe_key_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'fbe_key') : 0
+      if n >= 51
+        @to_final_, @from_final_, @fbe_equal, @fbe_key_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @to_final_ = Modifier.from_wire(@to_final_)
+        @fbe_equal = Side.from_wire(@fbe_equal)
+      else
+        @to_final_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'to_final') : Modifier.default
+        @from_final_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'from_final') : 0.0
+        @fbe_equal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'fbe_equal') : Side.default
+        @fbe_key_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'fbe_key') : 0
+      end
       @fbe_size = n >= 55 ? T_FBE_SIZE.read(r, b, b + 51, 'fbe_size') : []
       @init = n >= 60 ? T_INIT.read(r, b, b + 55, '__init__') : nil
       @slots = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, '__slots__') : ''.b
       @class_ = n >= 68 ? T_CLASS_.read(r, b, b + 64, '__class__') : {}
       @dict = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__') : Fbe::Decimal::ZERO
-      @hash_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, '__hash__') : Fbe::Uuid::NIL
-      @eq = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__eq__') : 0
-      @private = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__private') : 0.0
+      if n >= 112
+        @hash_, @eq, @private = r.data.unpack('a16Q<e', offset: b + 84)
+        @hash_ = Fbe::Uuid.from_bytes(@hash_)
+      else
+        @hash_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, '__hash__') : Fbe::Uuid::NIL
+        @eq = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__eq__') : 0
+        @private = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__private') : 0.0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @to_json_)
-      Fbe::Types::INT32.fwrite(w, @from_json_)
-      Fbe::Types::STRING.fwrite(w, @to_fbe_)
+      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
+      [Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), to_fbe__bytes.bytesize,
+       to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      Modifier::FBE_TYPE.fwrite(w, @to_final_)
-      Fbe::Types::DOUBLE.fwrite(w, @from_final_)
-      Side::FBE_TYPE.fwrite(w, @fbe_equal)
-      Fbe::Types::INT64.fwrite(w, @fbe_key_)
+      [Modifier::FBE_TYPE.wire(@to_final_), Fbe::Types::DOUBLE.check(@from_final_), Side::FBE_TYPE.wire(@fbe_equal),
+       Fbe::Types::INT64.check(@fbe_key_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_SIZE.fwrite(w, @fbe_size)
       T_INIT.fwrite(w, @init)
-      Fbe::Types::BYTES.fwrite(w, @slots)
+      slots_bytes = Fbe::Types::BYTES.raw(@slots)
+      [slots_bytes.bytesize, slots_bytes].pack('L<a*', buffer: w.buffer)
       T_CLASS_.fwrite(w, @class_)
-      Fbe::Types::DECIMAL.fwrite(w, @dict)
-      Fbe::Types::UUID.fwrite(w, @hash_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @eq)
-      Fbe::Types::FLOAT.fwrite(w, @private)
+      [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), Fbe::Types::TIMESTAMP.check(@eq),
+       Fbe::Types::FLOAT.check(@private)].pack('Q<L<2a16Q<e', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'to_json=2,from_json=4')
-      @to_json_ = Word::FBE_TYPE.read(r, run, run + 0, 'to_json')
-      @from_json_ = Fbe::Types::INT32.read(r, run, run + 2, 'from_json')
+      @to_json_, @from_json_ = r.data.unpack('s<l<', offset: run)
+      @to_json_ = Word.from_wire(@to_json_)
       @to_fbe_ = Fbe::Types::STRING.fread(r, 'to_fbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'from_fbe')
       run = r.run(28, 'to_final=8,from_final=8,fbe_equal=4,fbe_key=8')
-      @to_final_ = Modifier::FBE_TYPE.read(r, run, run + 0, 'to_final')
-      @from_final_ = Fbe::Types::DOUBLE.read(r, run, run + 8, 'from_final')
-      @fbe_equal = Side::FBE_TYPE.read(r, run, run + 16, 'fbe_equal')
-      @fbe_key_ = Fbe::Types::INT64.read(r, run, run + 20, 'fbe_key')
+      @to_final_, @from_final_, @fbe_equal, @fbe_key_ = r.data.unpack('Q<El<q<', offset: run)
+      @to_final_ = Modifier.from_wire(@to_final_)
+      @fbe_equal = Side.from_wire(@fbe_equal)
       @fbe_size = T_FBE_SIZE.fread(r, 'fbe_size')
       @init = T_INIT.fread(r, '__init__')
       @slots = Fbe::Types::BYTES.fread(r, '__slots__')
       @class_ = T_CLASS_.fread(r, '__class__')
       @dict = Fbe::Types::DECIMAL.fread(r, '__dict__')
       run = r.run(28, '__hash__=16,__eq__=8,__private=4')
-      @hash_ = Fbe::Types::UUID.read(r, run, run + 0, '__hash__')
-      @eq = Fbe::Types::TIMESTAMP.read(r, run, run + 16, '__eq__')
-      @private = Fbe::Types::FLOAT.read(r, run, run + 24, '__private')
+      @hash_, @eq, @private = r.data.unpack('a16Q<e', offset: run)
+      @hash_ = Fbe::Uuid.from_bytes(@hash_)
     end
 
     def fbe_text(out)
@@ -8301,125 +8450,137 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @fbe_key_)
-      Fbe::Types::INT32.write(w, b, b + 10, @fbe_key_compare)
-      Fbe::Types::STRING.write(w, b, b + 14, @reset)
+      b = w.size
+      reset_bytes = Fbe::Types::STRING.raw(@reset)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
+       FBE_BODY_SIZE, Modifier::FBE_TYPE.wire(@unmarshal_fbe), Fbe::Types::DOUBLE.check(@append_fbe),
+       Side::FBE_TYPE.wire(@read_fbe), Fbe::Types::INT64.check(@fbe_write_), *Fbe::Decimal.encode(@read_final),
+       Fbe::Uuid.to_bytes(@fbe_write_final_), Fbe::Types::TIMESTAMP.check(@fbe_read_final_),
+       Fbe::Types::FLOAT.check(@marshal_json), Fbe::Types::UINT8.check(@unmarshal_json),
+       Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), Modifier::FBE_TYPE.wire(@type_id),
+       Fbe::Types::DOUBLE.check(@verify), Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
+       reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.write(w, b, b + 18, @marshal_fbe)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @unmarshal_fbe)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @append_fbe)
-      Side::FBE_TYPE.write(w, b, b + 39, @read_fbe)
-      Fbe::Types::INT64.write(w, b, b + 43, @fbe_write_)
       T_FBE_READ_.write(w, b, b + 51, @fbe_read_)
       T_MARSHAL_FINAL.write(w, b, b + 55, @marshal_final)
       Fbe::Types::BYTES.write(w, b, b + 60, @unmarshal_final)
       T_APPEND_FINAL.write(w, b, b + 64, @append_final)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @read_final)
-      Fbe::Types::UUID.write(w, b, b + 84, @fbe_write_final_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @fbe_read_final_)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @marshal_json)
-      Fbe::Types::UINT8.write(w, b, b + 112, @unmarshal_json)
       T_APPEND_JSON.write(w, b, b + 113, @append_json)
-      Word::FBE_TYPE.write(w, b, b + 118, @read_json)
-      Fbe::Types::INT32.write(w, b, b + 120, @fbe_write_json)
       Fbe::Types::STRING.write(w, b, b + 124, @fbe_read_json)
       T_FBE_WRITE_TEXT.write(w, b, b + 128, @fbe_write_text)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @type_id)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @verify)
-      Side::FBE_TYPE.write(w, b, b + 149, @verify_final_)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'FBEKey') : Word::FBE_KEY_
-      @fbe_key_compare = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'FBEKeyCompare') : 0
+      if n >= 14
+        @fbe_key_, @fbe_key_compare = r.data.unpack('s<l<', offset: b + 8)
+        @fbe_key_ = Word.from_wire(@fbe_key_)
+      else
+        @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'FBEKey') : Word::FBE_KEY_
+        @fbe_key_compare = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'FBEKeyCompare') : 0
+      end
       @reset = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'Reset') : +''
       @marshal_fbe = n >= 23 ? T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE') : nil
-      @unmarshal_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'UnmarshalFBE') : Modifier.default
-      @append_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'AppendFBE') : 0.0
-      @read_fbe = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'ReadFBE') : Side.default
-      @fbe_write_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'FBEWrite') : 0
+      if n >= 51
+        @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
+        @read_fbe = Side.from_wire(@read_fbe)
+      else
+        @unmarshal_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'UnmarshalFBE') : Modifier.default
+        @append_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'AppendFBE') : 0.0
+        @read_fbe = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'ReadFBE') : Side.default
+        @fbe_write_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'FBEWrite') : 0
+      end
       @fbe_read_ = n >= 55 ? T_FBE_READ_.read(r, b, b + 51, 'FBERead') : []
       @marshal_final = n >= 60 ? T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal') : nil
       @unmarshal_final = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'UnmarshalFinal') : ''.b
       @append_final = n >= 68 ? T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal') : {}
       @read_final = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal') : Fbe::Decimal::ZERO
-      @fbe_write_final_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'FBEWriteFinal') : Fbe::Uuid::NIL
-      @fbe_read_final_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'FBEReadFinal') : 0
-      @marshal_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'MarshalJSON') : 0.0
-      @unmarshal_json = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'UnmarshalJSON') : 0
+      if n >= 113
+        @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = r.data.unpack('a16Q<eC', offset: b + 84)
+        @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
+      else
+        @fbe_write_final_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'FBEWriteFinal') : Fbe::Uuid::NIL
+        @fbe_read_final_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'FBEReadFinal') : 0
+        @marshal_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'MarshalJSON') : 0.0
+        @unmarshal_json = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'UnmarshalJSON') : 0
+      end
       @append_json = n >= 118 ? T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON') : nil
-      @read_json = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'ReadJSON') : Word::READ_JSON
-      @fbe_write_json = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'FBEWriteJSON') : 0
+      if n >= 124
+        @read_json, @fbe_write_json = r.data.unpack('s<l<', offset: b + 118)
+        @read_json = Word.from_wire(@read_json)
+      else
+        @read_json = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'ReadJSON') : Word::READ_JSON
+        @fbe_write_json = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'FBEWriteJSON') : 0
+      end
       @fbe_read_json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'FBEReadJSON') : +''
       @fbe_write_text = n >= 133 ? T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText') : nil
-      @type_id = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'TypeID') : Modifier.default
-      @verify = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Verify') : 0.0
-      @verify_final_ = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'VerifyFinal') : Side.default
+      if n >= 153
+        @type_id, @verify, @verify_final_ = r.data.unpack('Q<El<', offset: b + 133)
+        @type_id = Modifier.from_wire(@type_id)
+        @verify_final_ = Side.from_wire(@verify_final_)
+      else
+        @type_id = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'TypeID') : Modifier.default
+        @verify = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Verify') : 0.0
+        @verify_final_ = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'VerifyFinal') : Side.default
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @fbe_key_)
-      Fbe::Types::INT32.fwrite(w, @fbe_key_compare)
-      Fbe::Types::STRING.fwrite(w, @reset)
+      reset_bytes = Fbe::Types::STRING.raw(@reset)
+      [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare), reset_bytes.bytesize,
+       reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.fwrite(w, @marshal_fbe)
-      Modifier::FBE_TYPE.fwrite(w, @unmarshal_fbe)
-      Fbe::Types::DOUBLE.fwrite(w, @append_fbe)
-      Side::FBE_TYPE.fwrite(w, @read_fbe)
-      Fbe::Types::INT64.fwrite(w, @fbe_write_)
+      [Modifier::FBE_TYPE.wire(@unmarshal_fbe), Fbe::Types::DOUBLE.check(@append_fbe), Side::FBE_TYPE.wire(@read_fbe),
+       Fbe::Types::INT64.check(@fbe_write_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_READ_.fwrite(w, @fbe_read_)
       T_MARSHAL_FINAL.fwrite(w, @marshal_final)
-      Fbe::Types::BYTES.fwrite(w, @unmarshal_final)
+      unmarshal_final_bytes = Fbe::Types::BYTES.raw(@unmarshal_final)
+      [unmarshal_final_bytes.bytesize, unmarshal_final_bytes].pack('L<a*', buffer: w.buffer)
       T_APPEND_FINAL.fwrite(w, @append_final)
-      Fbe::Types::DECIMAL.fwrite(w, @read_final)
-      Fbe::Types::UUID.fwrite(w, @fbe_write_final_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @fbe_read_final_)
-      Fbe::Types::FLOAT.fwrite(w, @marshal_json)
-      Fbe::Types::UINT8.fwrite(w, @unmarshal_json)
+      [*Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
+       Fbe::Types::TIMESTAMP.check(@fbe_read_final_), Fbe::Types::FLOAT.check(@marshal_json),
+       Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_APPEND_JSON.fwrite(w, @append_json)
-      Word::FBE_TYPE.fwrite(w, @read_json)
-      Fbe::Types::INT32.fwrite(w, @fbe_write_json)
-      Fbe::Types::STRING.fwrite(w, @fbe_read_json)
+      fbe_read_json_bytes = Fbe::Types::STRING.raw(@fbe_read_json)
+      [Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), fbe_read_json_bytes.bytesize,
+       fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FBE_WRITE_TEXT.fwrite(w, @fbe_write_text)
-      Modifier::FBE_TYPE.fwrite(w, @type_id)
-      Fbe::Types::DOUBLE.fwrite(w, @verify)
-      Side::FBE_TYPE.fwrite(w, @verify_final_)
+      [Modifier::FBE_TYPE.wire(@type_id), Fbe::Types::DOUBLE.check(@verify),
+       Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'FBEKey=2,FBEKeyCompare=4')
-      @fbe_key_ = Word::FBE_TYPE.read(r, run, run + 0, 'FBEKey')
-      @fbe_key_compare = Fbe::Types::INT32.read(r, run, run + 2, 'FBEKeyCompare')
+      @fbe_key_, @fbe_key_compare = r.data.unpack('s<l<', offset: run)
+      @fbe_key_ = Word.from_wire(@fbe_key_)
       @reset = Fbe::Types::STRING.fread(r, 'Reset')
       @marshal_fbe = T_MARSHAL_FBE.fread(r, 'MarshalFBE')
       run = r.run(28, 'UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8')
-      @unmarshal_fbe = Modifier::FBE_TYPE.read(r, run, run + 0, 'UnmarshalFBE')
-      @append_fbe = Fbe::Types::DOUBLE.read(r, run, run + 8, 'AppendFBE')
-      @read_fbe = Side::FBE_TYPE.read(r, run, run + 16, 'ReadFBE')
-      @fbe_write_ = Fbe::Types::INT64.read(r, run, run + 20, 'FBEWrite')
+      @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = r.data.unpack('Q<El<q<', offset: run)
+      @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
+      @read_fbe = Side.from_wire(@read_fbe)
       @fbe_read_ = T_FBE_READ_.fread(r, 'FBERead')
       @marshal_final = T_MARSHAL_FINAL.fread(r, 'MarshalFinal')
       @unmarshal_final = Fbe::Types::BYTES.fread(r, 'UnmarshalFinal')
       @append_final = T_APPEND_FINAL.fread(r, 'AppendFinal')
       @read_final = Fbe::Types::DECIMAL.fread(r, 'ReadFinal')
       run = r.run(29, 'FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1')
-      @fbe_write_final_ = Fbe::Types::UUID.read(r, run, run + 0, 'FBEWriteFinal')
-      @fbe_read_final_ = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'FBEReadFinal')
-      @marshal_json = Fbe::Types::FLOAT.read(r, run, run + 24, 'MarshalJSON')
-      @unmarshal_json = Fbe::Types::UINT8.read(r, run, run + 28, 'UnmarshalJSON')
+      @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = r.data.unpack('a16Q<eC', offset: run)
+      @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
       @append_json = T_APPEND_JSON.fread(r, 'AppendJSON')
       run = r.run(6, 'ReadJSON=2,FBEWriteJSON=4')
-      @read_json = Word::FBE_TYPE.read(r, run, run + 0, 'ReadJSON')
-      @fbe_write_json = Fbe::Types::INT32.read(r, run, run + 2, 'FBEWriteJSON')
+      @read_json, @fbe_write_json = r.data.unpack('s<l<', offset: run)
+      @read_json = Word.from_wire(@read_json)
       @fbe_read_json = Fbe::Types::STRING.fread(r, 'FBEReadJSON')
       @fbe_write_text = T_FBE_WRITE_TEXT.fread(r, 'FBEWriteText')
       run = r.run(20, 'TypeID=8,Verify=8,VerifyFinal=4')
-      @type_id = Modifier::FBE_TYPE.read(r, run, run + 0, 'TypeID')
-      @verify = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Verify')
-      @verify_final_ = Side::FBE_TYPE.read(r, run, run + 16, 'VerifyFinal')
+      @type_id, @verify, @verify_final_ = r.data.unpack('Q<El<', offset: run)
+      @type_id = Modifier.from_wire(@type_id)
+      @verify_final_ = Side.from_wire(@verify_final_)
     end
 
     def fbe_text(out)
@@ -8741,129 +8902,137 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @type_id)
-      Fbe::Types::INT32.write(w, b, b + 10, @key_order)
-      Fbe::Types::STRING.write(w, b, b + 14, @to_fbe_)
+      b = w.size
+      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@read_fbe), Fbe::Types::DOUBLE.check(@write_fbe), Side::FBE_TYPE.wire(@verify_fbe_),
+       Fbe::Types::INT64.check(@to_final_), *Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_),
+       Fbe::Types::TIMESTAMP.check(@write_json), Fbe::Types::FLOAT.check(@read_json),
+       Fbe::Types::UINT8.check(@hash_code), Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize),
+       Modifier::FBE_TYPE.wire(@notify_all), Fbe::Types::DOUBLE.check(@java_class), Side::FBE_TYPE.wire(@component1),
+       Fbe::Types::INT64.check(@fbe_levels), to_fbe__bytes.bytesize,
+       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @read_fbe)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @write_fbe)
-      Side::FBE_TYPE.write(w, b, b + 39, @verify_fbe_)
-      Fbe::Types::INT64.write(w, b, b + 43, @to_final_)
       T_FROM_FINAL_.write(w, b, b + 51, @from_final_)
       T_READ_FINAL.write(w, b, b + 55, @read_final)
       Fbe::Types::BYTES.write(w, b, b + 60, @write_final)
       T_VERIFY_FINAL_.write(w, b, b + 64, @verify_final_)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @to_json_)
-      Fbe::Types::UUID.write(w, b, b + 84, @from_json_)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @write_json)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @read_json)
-      Fbe::Types::UINT8.write(w, b, b + 112, @hash_code)
       T_GET_CLASS.write(w, b, b + 113, @get_class)
-      Word::FBE_TYPE.write(w, b, b + 118, @clone_)
-      Fbe::Types::INT32.write(w, b, b + 120, @finalize)
       Fbe::Types::STRING.write(w, b, b + 124, @wait)
       T_NOTIFY.write(w, b, b + 128, @notify)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @notify_all)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @java_class)
-      Side::FBE_TYPE.write(w, b, b + 149, @component1)
-      Fbe::Types::INT64.write(w, b, b + 153, @fbe_levels)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @type_id = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'TYPE_ID') : Word::TYPE_ID_
-      @key_order = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'KEY_ORDER') : 0
+      if n >= 14
+        @type_id, @key_order = r.data.unpack('s<l<', offset: b + 8)
+        @type_id = Word.from_wire(@type_id)
+      else
+        @type_id = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'TYPE_ID') : Word::TYPE_ID_
+        @key_order = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'KEY_ORDER') : 0
+      end
       @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toFbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'fromFbe') : nil
-      @read_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'readFbe') : Modifier.default
-      @write_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'writeFbe') : 0.0
-      @verify_fbe_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'verifyFbe') : Side.default
-      @to_final_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'toFinal') : 0
+      if n >= 51
+        @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @read_fbe = Modifier.from_wire(@read_fbe)
+        @verify_fbe_ = Side.from_wire(@verify_fbe_)
+      else
+        @read_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'readFbe') : Modifier.default
+        @write_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'writeFbe') : 0.0
+        @verify_fbe_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'verifyFbe') : Side.default
+        @to_final_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'toFinal') : 0
+      end
       @from_final_ = n >= 55 ? T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal') : []
       @read_final = n >= 60 ? T_READ_FINAL.read(r, b, b + 55, 'readFinal') : nil
       @write_final = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'writeFinal') : ''.b
       @verify_final_ = n >= 68 ? T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal') : {}
       @to_json_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson') : Fbe::Decimal::ZERO
-      @from_json_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'fromJson') : Fbe::Uuid::NIL
-      @write_json = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'writeJson') : 0
-      @read_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'readJson') : 0.0
-      @hash_code = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'hashCode') : 0
+      if n >= 113
+        @from_json_, @write_json, @read_json, @hash_code = r.data.unpack('a16Q<eC', offset: b + 84)
+        @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
+      else
+        @from_json_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'fromJson') : Fbe::Uuid::NIL
+        @write_json = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'writeJson') : 0
+        @read_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'readJson') : 0.0
+        @hash_code = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'hashCode') : 0
+      end
       @get_class = n >= 118 ? T_GET_CLASS.read(r, b, b + 113, 'getClass') : nil
-      @clone_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'clone') : Word::CLONE_
-      @finalize = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'finalize') : 0
+      if n >= 124
+        @clone_, @finalize = r.data.unpack('s<l<', offset: b + 118)
+        @clone_ = Word.from_wire(@clone_)
+      else
+        @clone_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'clone') : Word::CLONE_
+        @finalize = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'finalize') : 0
+      end
       @wait = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'wait') : +''
       @notify = n >= 133 ? T_NOTIFY.read(r, b, b + 128, 'notify') : nil
-      @notify_all = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'notifyAll') : Modifier.default
-      @java_class = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'javaClass') : 0.0
-      @component1 = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'component1') : Side.default
-      @fbe_levels = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'fbeLevels') : 0
+      if n >= 161
+        @notify_all, @java_class, @component1, @fbe_levels = r.data.unpack('Q<El<q<', offset: b + 133)
+        @notify_all = Modifier.from_wire(@notify_all)
+        @component1 = Side.from_wire(@component1)
+      else
+        @notify_all = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'notifyAll') : Modifier.default
+        @java_class = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'javaClass') : 0.0
+        @component1 = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'component1') : Side.default
+        @fbe_levels = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'fbeLevels') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @type_id)
-      Fbe::Types::INT32.fwrite(w, @key_order)
-      Fbe::Types::STRING.fwrite(w, @to_fbe_)
+      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
+      [Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), to_fbe__bytes.bytesize,
+       to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      Modifier::FBE_TYPE.fwrite(w, @read_fbe)
-      Fbe::Types::DOUBLE.fwrite(w, @write_fbe)
-      Side::FBE_TYPE.fwrite(w, @verify_fbe_)
-      Fbe::Types::INT64.fwrite(w, @to_final_)
+      [Modifier::FBE_TYPE.wire(@read_fbe), Fbe::Types::DOUBLE.check(@write_fbe), Side::FBE_TYPE.wire(@verify_fbe_),
+       Fbe::Types::INT64.check(@to_final_)].pack('Q<El<q<', buffer: w.buffer)
       T_FROM_FINAL_.fwrite(w, @from_final_)
       T_READ_FINAL.fwrite(w, @read_final)
-      Fbe::Types::BYTES.fwrite(w, @write_final)
+      write_final_bytes = Fbe::Types::BYTES.raw(@write_final)
+      [write_final_bytes.bytesize, write_final_bytes].pack('L<a*', buffer: w.buffer)
       T_VERIFY_FINAL_.fwrite(w, @verify_final_)
-      Fbe::Types::DECIMAL.fwrite(w, @to_json_)
-      Fbe::Types::UUID.fwrite(w, @from_json_)
-      Fbe::Types::TIMESTAMP.fwrite(w, @write_json)
-      Fbe::Types::FLOAT.fwrite(w, @read_json)
-      Fbe::Types::UINT8.fwrite(w, @hash_code)
+      [*Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
+       Fbe::Types::FLOAT.check(@read_json), Fbe::Types::UINT8.check(@hash_code)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GET_CLASS.fwrite(w, @get_class)
-      Word::FBE_TYPE.fwrite(w, @clone_)
-      Fbe::Types::INT32.fwrite(w, @finalize)
-      Fbe::Types::STRING.fwrite(w, @wait)
+      wait_bytes = Fbe::Types::STRING.raw(@wait)
+      [Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize), wait_bytes.bytesize,
+       wait_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_NOTIFY.fwrite(w, @notify)
-      Modifier::FBE_TYPE.fwrite(w, @notify_all)
-      Fbe::Types::DOUBLE.fwrite(w, @java_class)
-      Side::FBE_TYPE.fwrite(w, @component1)
-      Fbe::Types::INT64.fwrite(w, @fbe_levels)
+      [Modifier::FBE_TYPE.wire(@notify_all), Fbe::Types::DOUBLE.check(@java_class), Side::FBE_TYPE.wire(@component1),
+       Fbe::Types::INT64.check(@fbe_levels)].pack('Q<El<q<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'TYPE_ID=2,KEY_ORDER=4')
-      @type_id = Word::FBE_TYPE.read(r, run, run + 0, 'TYPE_ID')
-      @key_order = Fbe::Types::INT32.read(r, run, run + 2, 'KEY_ORDER')
+      @type_id, @key_order = r.data.unpack('s<l<', offset: run)
+      @type_id = Word.from_wire(@type_id)
       @to_fbe_ = Fbe::Types::STRING.fread(r, 'toFbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'fromFbe')
       run = r.run(28, 'readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8')
-      @read_fbe = Modifier::FBE_TYPE.read(r, run, run + 0, 'readFbe')
-      @write_fbe = Fbe::Types::DOUBLE.read(r, run, run + 8, 'writeFbe')
-      @verify_fbe_ = Side::FBE_TYPE.read(r, run, run + 16, 'verifyFbe')
-      @to_final_ = Fbe::Types::INT64.read(r, run, run + 20, 'toFinal')
+      @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = r.data.unpack('Q<El<q<', offset: run)
+      @read_fbe = Modifier.from_wire(@read_fbe)
+      @verify_fbe_ = Side.from_wire(@verify_fbe_)
       @from_final_ = T_FROM_FINAL_.fread(r, 'fromFinal')
       @read_final = T_READ_FINAL.fread(r, 'readFinal')
       @write_final = Fbe::Types::BYTES.fread(r, 'writeFinal')
       @verify_final_ = T_VERIFY_FINAL_.fread(r, 'verifyFinal')
       @to_json_ = Fbe::Types::DECIMAL.fread(r, 'toJson')
       run = r.run(29, 'fromJson=16,writeJson=8,readJson=4,hashCode=1')
-      @from_json_ = Fbe::Types::UUID.read(r, run, run + 0, 'fromJson')
-      @write_json = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'writeJson')
-      @read_json = Fbe::Types::FLOAT.read(r, run, run + 24, 'readJson')
-      @hash_code = Fbe::Types::UINT8.read(r, run, run + 28, 'hashCode')
+      @from_json_, @write_json, @read_json, @hash_code = r.data.unpack('a16Q<eC', offset: run)
+      @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
       @get_class = T_GET_CLASS.fread(r, 'getClass')
       run = r.run(6, 'clone=2,finalize=4')
-      @clone_ = Word::FBE_TYPE.read(r, run, run + 0, 'clone')
-      @finalize = Fbe::Types::INT32.read(r, run, run + 2, 'finalize')
+      @clone_, @finalize = r.data.unpack('s<l<', offset: run)
+      @clone_ = Word.from_wire(@clone_)
       @wait = Fbe::Types::STRING.fread(r, 'wait')
       @notify = T_NOTIFY.fread(r, 'notify')
       run = r.run(28, 'notifyAll=8,javaClass=8,component1=4,fbeLevels=8')
-      @notify_all = Modifier::FBE_TYPE.read(r, run, run + 0, 'notifyAll')
-      @java_class = Fbe::Types::DOUBLE.read(r, run, run + 8, 'javaClass')
-      @component1 = Side::FBE_TYPE.read(r, run, run + 16, 'component1')
-      @fbe_levels = Fbe::Types::INT64.read(r, run, run + 20, 'fbeLevels')
+      @notify_all, @java_class, @component1, @fbe_levels = r.data.unpack('Q<El<q<', offset: run)
+      @notify_all = Modifier.from_wire(@notify_all)
+      @component1 = Side.from_wire(@component1)
     end
 
     def fbe_text(out)
@@ -9048,35 +9217,40 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @fbe_key_)
-      Fbe::Types::INT32.write(w, b, b + 10, @to_json_)
-      Fbe::Types::STRING.write(w, b, b + 14, @to_text)
+      b = w.size
+      to_text_bytes = Fbe::Types::STRING.raw(@to_text)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), FBE_BODY_SIZE,
+       to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
       T_VERIFY.write(w, b, b + 18, @verify)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fbeKey') : Word::FBE_KEY__
-      @to_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'toJSON') : 0
+      if n >= 14
+        @fbe_key_, @to_json_ = r.data.unpack('s<l<', offset: b + 8)
+        @fbe_key_ = Word.from_wire(@fbe_key_)
+      else
+        @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fbeKey') : Word::FBE_KEY__
+        @to_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'toJSON') : 0
+      end
       @to_text = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toText') : +''
       @verify = n >= 23 ? T_VERIFY.read(r, b, b + 18, 'verify') : nil
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @fbe_key_)
-      Fbe::Types::INT32.fwrite(w, @to_json_)
-      Fbe::Types::STRING.fwrite(w, @to_text)
+      to_text_bytes = Fbe::Types::STRING.raw(@to_text)
+      [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), to_text_bytes.bytesize,
+       to_text_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VERIFY.fwrite(w, @verify)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'fbeKey=2,toJSON=4')
-      @fbe_key_ = Word::FBE_TYPE.read(r, run, run + 0, 'fbeKey')
-      @to_json_ = Fbe::Types::INT32.read(r, run, run + 2, 'toJSON')
+      @fbe_key_, @to_json_ = r.data.unpack('s<l<', offset: run)
+      @fbe_key_ = Word.from_wire(@fbe_key_)
       @to_text = Fbe::Types::STRING.fread(r, 'toText')
       @verify = T_VERIFY.fread(r, 'verify')
     end
@@ -9265,33 +9439,24 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Word::FBE_TYPE.write(w, b, b + 8, @buffer)
-      Fbe::Types::INT32.write(w, b, b + 10, @write_buffer)
-      Fbe::Types::STRING.write(w, b, b + 14, @read_buffer)
+      b = w.size
+      read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
+       Modifier::FBE_TYPE.wire(@writer), Fbe::Types::DOUBLE.check(@limits), Side::FBE_TYPE.wire(@decimal),
+       Fbe::Types::INT64.check(@uuid), *Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
+       Fbe::Types::TIMESTAMP.check(@decode_exception), Fbe::Types::FLOAT.check(@encode_exception),
+       Fbe::Types::UINT8.check(@sender), Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy),
+       Modifier::FBE_TYPE.wire(@compare), Fbe::Types::DOUBLE.check(@decimals), Side::FBE_TYPE.wire(@uuids),
+       Fbe::Types::INT64.check(@timestamps), read_buffer_bytes.bytesize,
+       read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer: w.buffer)
       T_READER.write(w, b, b + 18, @reader)
-      Modifier::FBE_TYPE.write(w, b, b + 23, @writer)
-      Fbe::Types::DOUBLE.write(w, b, b + 31, @limits)
-      Side::FBE_TYPE.write(w, b, b + 39, @decimal)
-      Fbe::Types::INT64.write(w, b, b + 43, @uuid)
       T_UUID_.write(w, b, b + 51, @uuid_)
       T_TIMESTAMP.write(w, b, b + 55, @timestamp)
       Fbe::Types::BYTES.write(w, b, b + 60, @json_writer)
       T_JSON_READER.write(w, b, b + 64, @json_reader)
-      Fbe::Types::DECIMAL.write(w, b, b + 68, @decode_error)
-      Fbe::Types::UUID.write(w, b, b + 84, @encode_error)
-      Fbe::Types::TIMESTAMP.write(w, b, b + 100, @decode_exception)
-      Fbe::Types::FLOAT.write(w, b, b + 108, @encode_exception)
-      Fbe::Types::UINT8.write(w, b, b + 112, @sender)
       T_RECEIVER.write(w, b, b + 113, @receiver)
-      Word::FBE_TYPE.write(w, b, b + 118, @client)
-      Fbe::Types::INT32.write(w, b, b + 120, @proxy)
       Fbe::Types::STRING.write(w, b, b + 124, @handler)
       T_TEXT.write(w, b, b + 128, @text)
-      Modifier::FBE_TYPE.write(w, b, b + 133, @compare)
-      Fbe::Types::DOUBLE.write(w, b, b + 141, @decimals)
-      Side::FBE_TYPE.write(w, b, b + 149, @uuids)
-      Fbe::Types::INT64.write(w, b, b + 153, @timestamps)
       T_UTF8.write(w, b, b + 161, @utf8)
       T_REQUESTS.write(w, b, b + 165, @requests)
       w.leave
@@ -9299,64 +9464,86 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @buffer = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'Buffer') : Word::BUFFER_
-      @write_buffer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'WriteBuffer') : 0
+      if n >= 14
+        @buffer, @write_buffer = r.data.unpack('s<l<', offset: b + 8)
+        @buffer = Word.from_wire(@buffer)
+      else
+        @buffer = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'Buffer') : Word::BUFFER_
+        @write_buffer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'WriteBuffer') : 0
+      end
       @read_buffer = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'ReadBuffer') : +''
       @reader = n >= 23 ? T_READER.read(r, b, b + 18, 'Reader') : nil
-      @writer = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'Writer') : Modifier.default
-      @limits = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'Limits') : 0.0
-      @decimal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'Decimal') : Side.default
-      @uuid = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'Uuid') : 0
+      if n >= 51
+        @writer, @limits, @decimal, @uuid = r.data.unpack('Q<El<q<', offset: b + 23)
+        @writer = Modifier.from_wire(@writer)
+        @decimal = Side.from_wire(@decimal)
+      else
+        @writer = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'Writer') : Modifier.default
+        @limits = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'Limits') : 0.0
+        @decimal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'Decimal') : Side.default
+        @uuid = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'Uuid') : 0
+      end
       @uuid_ = n >= 55 ? T_UUID_.read(r, b, b + 51, 'UUID') : []
       @timestamp = n >= 60 ? T_TIMESTAMP.read(r, b, b + 55, 'Timestamp') : nil
       @json_writer = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'JsonWriter') : ''.b
       @json_reader = n >= 68 ? T_JSON_READER.read(r, b, b + 64, 'JsonReader') : {}
       @decode_error = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError') : Fbe::Decimal::ZERO
-      @encode_error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'EncodeError') : Fbe::Uuid::NIL
-      @decode_exception = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'DecodeException') : 0
-      @encode_exception = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'EncodeException') : 0.0
-      @sender = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'Sender') : 0
+      if n >= 113
+        @encode_error, @decode_exception, @encode_exception, @sender = r.data.unpack('a16Q<eC', offset: b + 84)
+        @encode_error = Fbe::Uuid.from_bytes(@encode_error)
+      else
+        @encode_error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'EncodeError') : Fbe::Uuid::NIL
+        @decode_exception = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'DecodeException') : 0
+        @encode_exception = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'EncodeException') : 0.0
+        @sender = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'Sender') : 0
+      end
       @receiver = n >= 118 ? T_RECEIVER.read(r, b, b + 113, 'Receiver') : nil
-      @client = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Client') : Word::CLIENT
-      @proxy = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Proxy') : 0
+      if n >= 124
+        @client, @proxy = r.data.unpack('s<l<', offset: b + 118)
+        @client = Word.from_wire(@client)
+      else
+        @client = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Client') : Word::CLIENT
+        @proxy = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Proxy') : 0
+      end
       @handler = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'Handler') : +''
       @text = n >= 133 ? T_TEXT.read(r, b, b + 128, 'Text') : nil
-      @compare = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Compare') : Modifier.default
-      @decimals = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Decimals') : 0.0
-      @uuids = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Uuids') : Side.default
-      @timestamps = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Timestamps') : 0
+      if n >= 161
+        @compare, @decimals, @uuids, @timestamps = r.data.unpack('Q<El<q<', offset: b + 133)
+        @compare = Modifier.from_wire(@compare)
+        @uuids = Side.from_wire(@uuids)
+      else
+        @compare = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Compare') : Modifier.default
+        @decimals = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Decimals') : 0.0
+        @uuids = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Uuids') : Side.default
+        @timestamps = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Timestamps') : 0
+      end
       @utf8 = n >= 165 ? T_UTF8.read(r, b, b + 161, 'Utf8') : []
       @requests = n >= 170 ? T_REQUESTS.read(r, b, b + 165, 'Requests') : nil
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Word::FBE_TYPE.fwrite(w, @buffer)
-      Fbe::Types::INT32.fwrite(w, @write_buffer)
-      Fbe::Types::STRING.fwrite(w, @read_buffer)
+      read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
+      [Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), read_buffer_bytes.bytesize,
+       read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_READER.fwrite(w, @reader)
-      Modifier::FBE_TYPE.fwrite(w, @writer)
-      Fbe::Types::DOUBLE.fwrite(w, @limits)
-      Side::FBE_TYPE.fwrite(w, @decimal)
-      Fbe::Types::INT64.fwrite(w, @uuid)
+      [Modifier::FBE_TYPE.wire(@writer), Fbe::Types::DOUBLE.check(@limits), Side::FBE_TYPE.wire(@decimal),
+       Fbe::Types::INT64.check(@uuid)].pack('Q<El<q<', buffer: w.buffer)
       T_UUID_.fwrite(w, @uuid_)
       T_TIMESTAMP.fwrite(w, @timestamp)
-      Fbe::Types::BYTES.fwrite(w, @json_writer)
+      json_writer_bytes = Fbe::Types::BYTES.raw(@json_writer)
+      [json_writer_bytes.bytesize, json_writer_bytes].pack('L<a*', buffer: w.buffer)
       T_JSON_READER.fwrite(w, @json_reader)
-      Fbe::Types::DECIMAL.fwrite(w, @decode_error)
-      Fbe::Types::UUID.fwrite(w, @encode_error)
-      Fbe::Types::TIMESTAMP.fwrite(w, @decode_exception)
-      Fbe::Types::FLOAT.fwrite(w, @encode_exception)
-      Fbe::Types::UINT8.fwrite(w, @sender)
+      [*Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
+       Fbe::Types::TIMESTAMP.check(@decode_exception), Fbe::Types::FLOAT.check(@encode_exception),
+       Fbe::Types::UINT8.check(@sender)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_RECEIVER.fwrite(w, @receiver)
-      Word::FBE_TYPE.fwrite(w, @client)
-      Fbe::Types::INT32.fwrite(w, @proxy)
-      Fbe::Types::STRING.fwrite(w, @handler)
+      handler_bytes = Fbe::Types::STRING.raw(@handler)
+      [Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy), handler_bytes.bytesize,
+       handler_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TEXT.fwrite(w, @text)
-      Modifier::FBE_TYPE.fwrite(w, @compare)
-      Fbe::Types::DOUBLE.fwrite(w, @decimals)
-      Side::FBE_TYPE.fwrite(w, @uuids)
-      Fbe::Types::INT64.fwrite(w, @timestamps)
+      [Modifier::FBE_TYPE.wire(@compare), Fbe::Types::DOUBLE.check(@decimals), Side::FBE_TYPE.wire(@uuids),
+       Fbe::Types::INT64.check(@timestamps)].pack('Q<El<q<', buffer: w.buffer)
       T_UTF8.fwrite(w, @utf8)
       T_REQUESTS.fwrite(w, @requests)
       w.leave
@@ -9364,36 +9551,32 @@ module Import
 
     def fbe_read_final_fields(r)
       run = r.run(6, 'Buffer=2,WriteBuffer=4')
-      @buffer = Word::FBE_TYPE.read(r, run, run + 0, 'Buffer')
-      @write_buffer = Fbe::Types::INT32.read(r, run, run + 2, 'WriteBuffer')
+      @buffer, @write_buffer = r.data.unpack('s<l<', offset: run)
+      @buffer = Word.from_wire(@buffer)
       @read_buffer = Fbe::Types::STRING.fread(r, 'ReadBuffer')
       @reader = T_READER.fread(r, 'Reader')
       run = r.run(28, 'Writer=8,Limits=8,Decimal=4,Uuid=8')
-      @writer = Modifier::FBE_TYPE.read(r, run, run + 0, 'Writer')
-      @limits = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Limits')
-      @decimal = Side::FBE_TYPE.read(r, run, run + 16, 'Decimal')
-      @uuid = Fbe::Types::INT64.read(r, run, run + 20, 'Uuid')
+      @writer, @limits, @decimal, @uuid = r.data.unpack('Q<El<q<', offset: run)
+      @writer = Modifier.from_wire(@writer)
+      @decimal = Side.from_wire(@decimal)
       @uuid_ = T_UUID_.fread(r, 'UUID')
       @timestamp = T_TIMESTAMP.fread(r, 'Timestamp')
       @json_writer = Fbe::Types::BYTES.fread(r, 'JsonWriter')
       @json_reader = T_JSON_READER.fread(r, 'JsonReader')
       @decode_error = Fbe::Types::DECIMAL.fread(r, 'DecodeError')
       run = r.run(29, 'EncodeError=16,DecodeException=8,EncodeException=4,Sender=1')
-      @encode_error = Fbe::Types::UUID.read(r, run, run + 0, 'EncodeError')
-      @decode_exception = Fbe::Types::TIMESTAMP.read(r, run, run + 16, 'DecodeException')
-      @encode_exception = Fbe::Types::FLOAT.read(r, run, run + 24, 'EncodeException')
-      @sender = Fbe::Types::UINT8.read(r, run, run + 28, 'Sender')
+      @encode_error, @decode_exception, @encode_exception, @sender = r.data.unpack('a16Q<eC', offset: run)
+      @encode_error = Fbe::Uuid.from_bytes(@encode_error)
       @receiver = T_RECEIVER.fread(r, 'Receiver')
       run = r.run(6, 'Client=2,Proxy=4')
-      @client = Word::FBE_TYPE.read(r, run, run + 0, 'Client')
-      @proxy = Fbe::Types::INT32.read(r, run, run + 2, 'Proxy')
+      @client, @proxy = r.data.unpack('s<l<', offset: run)
+      @client = Word.from_wire(@client)
       @handler = Fbe::Types::STRING.fread(r, 'Handler')
       @text = T_TEXT.fread(r, 'Text')
       run = r.run(28, 'Compare=8,Decimals=8,Uuids=4,Timestamps=8')
-      @compare = Modifier::FBE_TYPE.read(r, run, run + 0, 'Compare')
-      @decimals = Fbe::Types::DOUBLE.read(r, run, run + 8, 'Decimals')
-      @uuids = Side::FBE_TYPE.read(r, run, run + 16, 'Uuids')
-      @timestamps = Fbe::Types::INT64.read(r, run, run + 20, 'Timestamps')
+      @compare, @decimals, @uuids, @timestamps = r.data.unpack('Q<El<q<', offset: run)
+      @compare = Modifier.from_wire(@compare)
+      @uuids = Side.from_wire(@uuids)
       @utf8 = T_UTF8.fread(r, 'Utf8')
       @requests = T_REQUESTS.fread(r, 'Requests')
     end
@@ -9593,8 +9776,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @class_)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@class_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9605,7 +9788,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @class_)
+      [Fbe::Types::INT32.check(@class_)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9657,8 +9840,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @object)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9669,7 +9852,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @object)
+      [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9721,8 +9904,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @string_)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@string_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9733,7 +9916,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @string_)
+      [Fbe::Types::INT32.check(@string_)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9785,8 +9968,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @list)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9797,7 +9980,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @list)
+      [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9849,8 +10032,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @map)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@map)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9861,7 +10044,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @map)
+      [Fbe::Types::INT32.check(@map)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9913,8 +10096,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @model)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9925,7 +10108,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @model)
+      [Fbe::Types::INT32.check(@model)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -9977,8 +10160,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @final_model)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -9989,7 +10172,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @final_model)
+      [Fbe::Types::INT32.check(@final_model)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10041,8 +10224,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @buffer)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@buffer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10053,7 +10236,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @buffer)
+      [Fbe::Types::INT32.check(@buffer)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10105,8 +10288,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @reader)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@reader)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10117,7 +10300,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @reader)
+      [Fbe::Types::INT32.check(@reader)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10169,8 +10352,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @writer)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@writer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10181,7 +10364,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @writer)
+      [Fbe::Types::INT32.check(@writer)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10233,8 +10416,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @limits)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@limits)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10245,7 +10428,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @limits)
+      [Fbe::Types::INT32.check(@limits)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10297,8 +10480,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @decode_error)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10309,7 +10492,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @decode_error)
+      [Fbe::Types::INT32.check(@decode_error)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10361,8 +10544,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @decode_exception)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10373,7 +10556,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @decode_exception)
+      [Fbe::Types::INT32.check(@decode_exception)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10429,8 +10612,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @decimal)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10441,7 +10624,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @decimal)
+      [Fbe::Types::INT32.check(@decimal)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10493,8 +10676,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @uuid)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10505,7 +10688,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @uuid)
+      [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10557,8 +10740,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @uuid)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10569,7 +10752,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @uuid)
+      [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10621,8 +10804,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @timestamp)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10633,7 +10816,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @timestamp)
+      [Fbe::Types::INT32.check(@timestamp)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10685,8 +10868,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @sender)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@sender)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10697,7 +10880,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @sender)
+      [Fbe::Types::INT32.check(@sender)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10749,8 +10932,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @receiver)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@receiver)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10761,7 +10944,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @receiver)
+      [Fbe::Types::INT32.check(@receiver)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10813,8 +10996,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @client)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@client)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10825,7 +11008,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @client)
+      [Fbe::Types::INT32.check(@client)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10877,8 +11060,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @proxy)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@proxy)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10889,7 +11072,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @proxy)
+      [Fbe::Types::INT32.check(@proxy)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -10941,8 +11124,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @handler)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@handler)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -10953,7 +11136,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @handler)
+      [Fbe::Types::INT32.check(@handler)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11005,8 +11188,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @fbe)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11017,7 +11200,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @fbe)
+      [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11069,8 +11252,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @fbe)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11081,7 +11264,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @fbe)
+      [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11133,8 +11316,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @std)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@std)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11145,7 +11328,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @std)
+      [Fbe::Types::INT32.check(@std)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11197,8 +11380,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @companion)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11209,7 +11392,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @companion)
+      [Fbe::Types::INT32.check(@companion)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11261,8 +11444,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @any)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@any)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11273,7 +11456,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @any)
+      [Fbe::Types::INT32.check(@any)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11325,8 +11508,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @self_)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11337,7 +11520,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @self_)
+      [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11389,8 +11572,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @self_)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11401,7 +11584,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @self_)
+      [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11453,8 +11636,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @none)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@none)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11465,7 +11648,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @none)
+      [Fbe::Types::INT32.check(@none)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11517,8 +11700,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @option)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@option)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11529,7 +11712,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @option)
+      [Fbe::Types::INT32.check(@option)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11581,8 +11764,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @result)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@result)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11593,7 +11776,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @result)
+      [Fbe::Types::INT32.check(@result)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11645,8 +11828,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @vec)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@vec)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11657,7 +11840,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @vec)
+      [Fbe::Types::INT32.check(@vec)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11709,8 +11892,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @box)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@box)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11721,7 +11904,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @box)
+      [Fbe::Types::INT32.check(@box)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11773,8 +11956,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @error)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@error)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11785,7 +11968,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @error)
+      [Fbe::Types::INT32.check(@error)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11837,8 +12020,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @exception)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11849,7 +12032,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @exception)
+      [Fbe::Types::INT32.check(@exception)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11901,8 +12084,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @text)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11913,7 +12096,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @text)
+      [Fbe::Types::INT32.check(@text)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -11965,8 +12148,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @json_writer)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -11977,7 +12160,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @json_writer)
+      [Fbe::Types::INT32.check(@json_writer)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12029,8 +12212,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @int32_t)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@int32_t)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12041,7 +12224,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @int32_t)
+      [Fbe::Types::INT32.check(@int32_t)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12093,8 +12276,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @size_t)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@size_t)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12105,7 +12288,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @size_t)
+      [Fbe::Types::INT32.check(@size_t)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12157,8 +12340,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @list)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12169,7 +12352,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @list)
+      [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12221,8 +12404,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @object)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12233,7 +12416,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @object)
+      [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12285,8 +12468,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @v)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@v)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12297,7 +12480,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @v)
+      [Fbe::Types::INT32.check(@v)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12349,8 +12532,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @r)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@r)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12361,7 +12544,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @r)
+      [Fbe::Types::INT32.check(@r)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12413,8 +12596,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @w)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@w)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12425,7 +12608,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @w)
+      [Fbe::Types::INT32.check(@w)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12477,8 +12660,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @side_buy)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side_buy)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12489,7 +12672,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @side_buy)
+      [Fbe::Types::INT32.check(@side_buy)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12541,8 +12724,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @order_key)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12553,7 +12736,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @order_key)
+      [Fbe::Types::INT32.check(@order_key)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12605,8 +12788,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @text_ofside)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12617,7 +12800,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @text_ofside)
+      [Fbe::Types::INT32.check(@text_ofside)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12669,8 +12852,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @decimal_1)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12681,7 +12864,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @decimal_1)
+      [Fbe::Types::INT32.check(@decimal_1)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12733,8 +12916,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @order_model)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12745,7 +12928,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @order_model)
+      [Fbe::Types::INT32.check(@order_model)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12797,8 +12980,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @order_final)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12809,7 +12992,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @order_final)
+      [Fbe::Types::INT32.check(@order_final)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12861,8 +13044,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @new_order)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12873,7 +13056,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @new_order)
+      [Fbe::Types::INT32.check(@new_order)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12925,8 +13108,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @verify_fbe_order)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -12937,7 +13120,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @verify_fbe_order)
+      [Fbe::Types::INT32.check(@verify_fbe_order)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -12993,8 +13176,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @fbe_vr_order)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -13005,7 +13188,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @fbe_vr_order)
+      [Fbe::Types::INT32.check(@fbe_vr_order)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -13057,8 +13240,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @e1)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@e1)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -13069,7 +13252,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @e1)
+      [Fbe::Types::INT32.check(@e1)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -13121,8 +13304,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @i2)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@i2)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -13133,7 +13316,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @i2)
+      [Fbe::Types::INT32.check(@i2)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -13185,8 +13368,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @o3)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@o3)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -13197,7 +13380,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @o3)
+      [Fbe::Types::INT32.check(@o3)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -13265,53 +13448,41 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @name)
-      Fbe::Types::INT32.write(w, b, b + 12, @name_)
-      Fbe::Types::INT32.write(w, b, b + 16, @name__)
-      Fbe::Types::INT32.write(w, b, b + 20, @class_)
-      Fbe::Types::INT32.write(w, b, b + 24, @class__)
-      Fbe::Types::INT32.write(w, b, b + 28, @class___)
-      Fbe::Types::INT32.write(w, b, b + 32, @string_)
-      Fbe::Types::INT32.write(w, b, b + 36, @string__)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_),
+       Fbe::Types::INT32.check(@name__), Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__),
+       Fbe::Types::INT32.check(@class___), Fbe::Types::INT32.check(@string_),
+       Fbe::Types::INT32.check(@string__)].pack('L<2l<8', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @name = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'name') : 0
-      @name_ = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'Name') : 0
-      @name__ = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'NAME') : 0
-      @class_ = n >= 24 ? Fbe::Types::INT32.read(r, b, b + 20, 'class') : 0
-      @class__ = n >= 28 ? Fbe::Types::INT32.read(r, b, b + 24, 'class_') : 0
-      @class___ = n >= 32 ? Fbe::Types::INT32.read(r, b, b + 28, 'class__') : 0
-      @string_ = n >= 36 ? Fbe::Types::INT32.read(r, b, b + 32, 'String') : 0
-      @string__ = n >= 40 ? Fbe::Types::INT32.read(r, b, b + 36, 'String_') : 0
+      if n >= 40
+        @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = r.data.unpack('l<8', offset: b + 8)
+      else
+        @name = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'name') : 0
+        @name_ = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'Name') : 0
+        @name__ = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'NAME') : 0
+        @class_ = n >= 24 ? Fbe::Types::INT32.read(r, b, b + 20, 'class') : 0
+        @class__ = n >= 28 ? Fbe::Types::INT32.read(r, b, b + 24, 'class_') : 0
+        @class___ = n >= 32 ? Fbe::Types::INT32.read(r, b, b + 28, 'class__') : 0
+        @string_ = n >= 36 ? Fbe::Types::INT32.read(r, b, b + 32, 'String') : 0
+        @string__ = n >= 40 ? Fbe::Types::INT32.read(r, b, b + 36, 'String_') : 0
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @name)
-      Fbe::Types::INT32.fwrite(w, @name_)
-      Fbe::Types::INT32.fwrite(w, @name__)
-      Fbe::Types::INT32.fwrite(w, @class_)
-      Fbe::Types::INT32.fwrite(w, @class__)
-      Fbe::Types::INT32.fwrite(w, @class___)
-      Fbe::Types::INT32.fwrite(w, @string_)
-      Fbe::Types::INT32.fwrite(w, @string__)
+      [Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_), Fbe::Types::INT32.check(@name__),
+       Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__), Fbe::Types::INT32.check(@class___),
+       Fbe::Types::INT32.check(@string_), Fbe::Types::INT32.check(@string__)].pack('l<8', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(32, 'name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4')
-      @name = Fbe::Types::INT32.read(r, run, run + 0, 'name')
-      @name_ = Fbe::Types::INT32.read(r, run, run + 4, 'Name')
-      @name__ = Fbe::Types::INT32.read(r, run, run + 8, 'NAME')
-      @class_ = Fbe::Types::INT32.read(r, run, run + 12, 'class')
-      @class__ = Fbe::Types::INT32.read(r, run, run + 16, 'class_')
-      @class___ = Fbe::Types::INT32.read(r, run, run + 20, 'class__')
-      @string_ = Fbe::Types::INT32.read(r, run, run + 24, 'String')
-      @string__ = Fbe::Types::INT32.read(r, run, run + 28, 'String_')
+      @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = r.data.unpack('l<8', offset: run)
     end
 
     def fbe_text(out)
@@ -13396,10 +13567,10 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Market::Side::FBE_TYPE.write(w, b, b + 8, @market)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_TYPE.wire(@market),
+       Market::Side::FBE_TYPE.wire(@example)].pack('L<2Cx4C', buffer: w.buffer)
       T_ORG.write(w, b, b + 9, @org)
-      Market::Side::FBE_TYPE.write(w, b, b + 13, @example)
       w.leave
       b
     end
@@ -13422,9 +13593,9 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Market::Side::FBE_TYPE.fwrite(w, @market)
+      [Market::Side::FBE_TYPE.wire(@market)].pack('C', buffer: w.buffer)
       T_ORG.fwrite(w, @org)
-      Market::Side::FBE_TYPE.fwrite(w, @example)
+      [Market::Side::FBE_TYPE.wire(@example)].pack('C', buffer: w.buffer)
       w.leave
     end
 
@@ -13497,8 +13668,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Digits::FBE_TYPE.write(w, b, b + 8, @digits)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
     end
@@ -13509,7 +13680,7 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Digits::FBE_TYPE.fwrite(w, @digits)
+      [Digits::FBE_TYPE.wire(@digits)].pack('l<', buffer: w.buffer)
       w.leave
     end
 
@@ -13567,10 +13738,10 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @symbol)
-      Fbe::Types::INT32.write(w, b, b + 12, @digits)
-      Digits::FBE_TYPE.write(w, b, b + 16, @precision)
+      b = w.size
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Digits::FBE_TYPE.wire(@precision),
+       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2x4L<a*', buffer: w.buffer)
       T_TICKER.write(w, b, b + 20, @ticker)
       w.leave
       b
@@ -13583,17 +13754,22 @@ module Import
         r.spend(4, b, 'symbol')
         @symbol = +''
       end
-      if n >= 16
-        @digits = Fbe::Types::INT32.read(r, b, b + 12, 'digits')
-      else
-        r.spend(4, b, 'digits') if n >= 12
-        @digits = 5
-      end
       if n >= 20
-        @precision = Digits::FBE_TYPE.read(r, b, b + 16, 'precision')
+        @digits, @precision = r.data.unpack('l<2', offset: b + 12)
+        @precision = Digits.from_wire(@precision)
       else
-        r.spend(4, b, 'precision') if n >= 16
-        @precision = Digits::TWO
+        if n >= 16
+          @digits = Fbe::Types::INT32.read(r, b, b + 12, 'digits')
+        else
+          r.spend(4, b, 'digits') if n >= 12
+          @digits = 5
+        end
+        if n >= 20
+          @precision = Digits::FBE_TYPE.read(r, b, b + 16, 'precision')
+        else
+          r.spend(4, b, 'precision') if n >= 16
+          @precision = Digits::TWO
+        end
       end
       if n >= 24
         @ticker = T_TICKER.read(r, b, b + 20, 'ticker')
@@ -13605,9 +13781,9 @@ module Import
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @symbol)
-      Fbe::Types::INT32.fwrite(w, @digits)
-      Digits::FBE_TYPE.fwrite(w, @precision)
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits),
+       Digits::FBE_TYPE.wire(@precision)].pack('L<a*l<2', buffer: w.buffer)
       T_TICKER.fwrite(w, @ticker)
       w.leave
     end
@@ -13615,8 +13791,8 @@ module Import
     def fbe_read_final_fields(r)
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(8, 'digits=4,precision=4')
-      @digits = Fbe::Types::INT32.read(r, run, run + 0, 'digits')
-      @precision = Digits::FBE_TYPE.read(r, run, run + 4, 'precision')
+      @digits, @precision = r.data.unpack('l<2', offset: run)
+      @precision = Digits.from_wire(@precision)
       @ticker = T_TICKER.fread(r, 'ticker')
     end
 
@@ -13688,41 +13864,44 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::INT32.write(w, b, b + 8, @side)
-      Side::FBE_TYPE.write(w, b, b + 12, @s)
-      Range::FBE_TYPE.write(w, b, b + 16, @range)
-      Word::FBE_TYPE.write(w, b, b + 20, @word)
-      Range::FBE_TYPE.write(w, b, b + 22, @side_)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
+       Range::FBE_TYPE.wire(@range), Word::FBE_TYPE.wire(@word),
+       Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
       w.leave
       b
     end
 
     def fbe_read_body(r, b, n)
-      @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
-      @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
-      @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
-      @word = n >= 22 ? Word::FBE_TYPE.read(r, b, b + 20, 'Word') : Word::CLASS
-      @side_ = n >= 26 ? Range::FBE_TYPE.read(r, b, b + 22, 'side_') : Range.default
+      if n >= 26
+        @side, @s, @range, @word, @side_ = r.data.unpack('l<3s<l<', offset: b + 8)
+        @s = Side.from_wire(@s)
+        @range = Range.from_wire(@range)
+        @word = Word.from_wire(@word)
+        @side_ = Range.from_wire(@side_)
+      else
+        @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
+        @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
+        @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
+        @word = n >= 22 ? Word::FBE_TYPE.read(r, b, b + 20, 'Word') : Word::CLASS
+        @side_ = n >= 26 ? Range::FBE_TYPE.read(r, b, b + 22, 'side_') : Range.default
+      end
     end
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::INT32.fwrite(w, @side)
-      Side::FBE_TYPE.fwrite(w, @s)
-      Range::FBE_TYPE.fwrite(w, @range)
-      Word::FBE_TYPE.fwrite(w, @word)
-      Range::FBE_TYPE.fwrite(w, @side_)
+      [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s), Range::FBE_TYPE.wire(@range),
+       Word::FBE_TYPE.wire(@word), Range::FBE_TYPE.wire(@side_)].pack('l<3s<l<', buffer: w.buffer)
       w.leave
     end
 
     def fbe_read_final_fields(r)
       run = r.run(18, 'side=4,s=4,range=4,Word=2,side_=4')
-      @side = Fbe::Types::INT32.read(r, run, run + 0, 'side')
-      @s = Side::FBE_TYPE.read(r, run, run + 4, 's')
-      @range = Range::FBE_TYPE.read(r, run, run + 8, 'range')
-      @word = Word::FBE_TYPE.read(r, run, run + 12, 'Word')
-      @side_ = Range::FBE_TYPE.read(r, run, run + 14, 'side_')
+      @side, @s, @range, @word, @side_ = r.data.unpack('l<3s<l<', offset: run)
+      @s = Side.from_wire(@s)
+      @range = Range.from_wire(@range)
+      @word = Word.from_wire(@word)
+      @side_ = Range.from_wire(@side_)
     end
 
     def fbe_text(out)
@@ -14184,7 +14363,8 @@ module Import
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
+      b = w.size
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Letters::FBE_TYPE.wire(@letters)].pack('L<2x308l<', buffer: w.buffer)
       T_ORDER.write(w, b, b + 8, @order)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)
@@ -14262,7 +14442,6 @@ module Import
       T_IMPORTED.write(w, b, b + 304, @imported)
       T_DERIVED.write(w, b, b + 308, @derived)
       T_LISTED.write(w, b, b + 312, @listed)
-      Letters::FBE_TYPE.write(w, b, b + 316, @letters)
       w.leave
       b
     end
@@ -14812,7 +14991,7 @@ module Import
       T_IMPORTED.fwrite(w, @imported)
       T_DERIVED.fwrite(w, @derived)
       T_LISTED.fwrite(w, @listed)
-      Letters::FBE_TYPE.fwrite(w, @letters)
+      [Letters::FBE_TYPE.wire(@letters)].pack('l<', buffer: w.buffer)
       w.leave
     end
 

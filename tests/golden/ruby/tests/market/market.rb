@@ -43,9 +43,10 @@ module Market
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::STRING.write(w, b, b + 8, @symbol)
-      Fbe::Types::INT32.write(w, b, b + 12, @digits)
+      b = w.size
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), symbol_bytes.bytesize,
+       symbol_bytes].pack('L<3l<L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -57,8 +58,8 @@ module Market
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::STRING.fwrite(w, @symbol)
-      Fbe::Types::INT32.fwrite(w, @digits)
+      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
+      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits)].pack('L<a*l<', buffer: w.buffer)
       w.leave
     end
 
@@ -117,9 +118,10 @@ module Market
 
     def fbe_write(w)
       w.enter(FBE_NAME)
-      b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)
-      Fbe::Types::UUID.write(w, b, b + 8, @id)
-      Fbe::Types::STRING.write(w, b, b + 24, @reason)
+      b = w.size
+      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
+       reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -131,8 +133,8 @@ module Market
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      Fbe::Types::UUID.fwrite(w, @id)
-      Fbe::Types::STRING.fwrite(w, @reason)
+      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
       w.leave
     end
 
