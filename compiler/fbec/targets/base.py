@@ -13,11 +13,11 @@ import os
 import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from fbec import __version__
 from fbec.model import plan
-from fbec.model.ir import Array, Default, Field, Mapping, Optional_, Package, Schema, Sequence, Struct, Type
+from fbec.model.ir import Array, Default, Field, Mapping, Optional_, Package, Schema, Sequence, Struct, Type, is_decimal
 
 T = TypeVar("T")
 
@@ -247,61 +247,68 @@ class FileContext:
 
 
 class DefaultLiterals:
-    """A field default (docs/ir.md's table) as a literal of a language whose every scalar type has a
-    zero value of its own (Go, Rust, C#): `scalar_default` dispatches on the default's kind and gives
-    None where the default is that zero (`Default.zero`); the target spells the rest by the methods
-    below."""
+    """A field default (docs/ir.md's table) as a literal of the target's language: `scalar_default`
+    is the one dispatch on the default's kind, the target spells each kind by the methods below. A
+    language whose every scalar type has a zero value of its own (Go, Rust, C#) leaves the field at
+    it: the dispatch gives None where the default is that zero (`Default.zero`); one that spells the
+    zero too (`SPELLS_ZERO`: Java, Kotlin, TypeScript, Python) gets None only for no default."""
+
+    SPELLS_ZERO: ClassVar[bool] = False
+    BOOLS: ClassVar[tuple[str, str]] = ("false", "true")
 
     def scalar_default(self, t: Type, d: Default) -> str | None:
-        """The literal of the default d of the scalar type t, or None for its type's zero value."""
+        """The literal of the default d of the scalar type t, or None (see the class)."""
         k = d.kind
         if k in ("utc", "uuid1", "uuid4"):
-            return self.made_literal(k)
-        if d.zero:
-            return None
+            return self.made_default(k)
+        if k in ("none", "null") or d.zero and not self.SPELLS_ZERO and not (k == "real" and is_decimal(t)):
+            return None     # (a decimal written 0.0 has a scale: not the zero's bytes)
         if k == "bool":
-            return "true"
+            return self.BOOLS[bool(d.value)]
         if k == "real":
             assert d.text is not None
-            return self.real_literal(t, d.text)
+            return self.real_default(t, d.text)
         if k == "string":
             assert isinstance(d.value, str)
-            return self.string_literal(d.value)
+            return self.string_default(d.value)
         if k == "uuid":
             assert isinstance(d.value, str)
-            return self.uuid_literal(d.value)
+            return self.uuid_default(d.value)
         assert isinstance(d.value, int)
         if k in ("int", "timestamp"):
-            return self.int_literal(t, d.value)
+            return self.int_default(t, d.value)
         assert d.type is not None
-        if d.names:
-            return " | ".join(self.value(d.type, n) for n in d.names)
-        return self.flags_literal(d.type, d.value)
+        return self.enum_default(d.type, d.names) if d.names else self.flags_default(d.type, d.value)
 
-    def made_literal(self, kind: str) -> str:
+    def made_default(self, kind: str) -> str:
         """What makes the value of a default made as the field is: utc (now), uuid1, uuid4."""
         raise NotImplementedError
 
-    def int_literal(self, t: Type, value: int) -> str:
+    def int_default(self, t: Type, value: int) -> str:
         """A literal of the number t (an integer, real or timestamp) from an integer."""
         raise NotImplementedError
 
-    def real_literal(self, t: Type, text: str) -> str | None:
+    def real_default(self, t: Type, text: str) -> str | None:
         """A literal of the number t (a float, double or decimal) from its decimal text."""
         raise NotImplementedError
 
-    def string_literal(self, text: str) -> str:
+    def string_default(self, text: str) -> str:
         raise NotImplementedError
 
-    def uuid_literal(self, uuid: str) -> str:
+    def uuid_default(self, uuid: str) -> str:
         """A uuid from its text (8-4-4-4-12 hex digits)."""
         raise NotImplementedError
 
-    def value(self, enum: str, name: str) -> str:
+    def enum_default(self, enum: str, names: tuple[str, ...]) -> str:
+        """An enum's value or a combination of flags, by their names, of the type `enum` (qualified):
+        each `enum_value`, joined by `|`."""
+        return " | ".join(self.enum_value(enum, name) for name in names)
+
+    def enum_value(self, enum: str, name: str) -> str:
         """The value `name` of the enum or flags type `enum` (qualified)."""
         raise NotImplementedError
 
-    def flags_literal(self, flags: str, value: int) -> str:
+    def flags_default(self, flags: str, value: int) -> str:
         """The flags type `flags` (qualified) of a value no combination of its names gives."""
         raise NotImplementedError
 

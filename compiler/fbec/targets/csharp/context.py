@@ -112,8 +112,11 @@ class Context(FileContext, DefaultLiterals):
             return KEY_SAMENESS[t.name]
         return f"EqualityComparer<{self.type(t)}>.Default"
 
-    def value(self, enum: str, name: str) -> str:
+    def enum_value(self, enum: str, name: str) -> str:
         return f"{self.qualified(enum)}.{self.ident.value(enum, name)}"
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return f"({self.named(flags)})({value})"
 
     def empty(self, t: ir.Type) -> str | None:
         """The value a field of type t holds when the schema gives no default: None for a value type
@@ -151,27 +154,26 @@ class Context(FileContext, DefaultLiterals):
             return f"Defaults.Array({t.length}, () => {element})"
         return self.scalar_default(t, d) or self.empty(t)
 
-    def made_literal(self, kind: str) -> str:
+    def made_default(self, kind: str) -> str:
         return "Timestamp.Utc()" if kind == "utc" else f"Uuid.{kind.capitalize()}()"
 
-    def int_literal(self, t: ir.Type, value: int) -> str:
+    def int_default(self, t: ir.Type, value: int) -> str:
         name = t.name if isinstance(t, ir.Primitive) else ""
         if name == "timestamp":
             return f"new Timestamp({value}UL)"
         return f"{value}{REAL_SUFFIXES[name]}" if name in REAL_SUFFIXES else integer_literal(t, value)
 
-    def real_literal(self, t: ir.Type, text: str) -> str | None:
+    def real_default(self, t: ir.Type, text: str) -> str | None:
         assert isinstance(t, ir.Primitive)
-        return f"{text}m" if t.name == "decimal" else float_literal(text, t.name == "float")
+        if t.name == "decimal":
+            return f"{text}m" if float(text) else None
+        return float_literal(text, t.name == "float")
 
-    def string_literal(self, text: str) -> str:
+    def string_default(self, text: str) -> str:
         return string_literal(text)
 
-    def uuid_literal(self, uuid: str) -> str:
+    def uuid_default(self, uuid: str) -> str:
         return f'new Guid("{uuid}")'
-
-    def flags_literal(self, flags: str, value: int) -> str:
-        return f"({self.named(flags)})({value})"
 
 
 def value_type(t: ir.Type) -> bool:

@@ -182,34 +182,31 @@ class Context(DefaultLiterals):
             return f"map[{self.type(t.key)}]{self.type(t.value)}"
         return f"[]{self.rt('Pair')}[{self.type(t.key)}, {self.type(t.value)}]"
 
-    def constant(self, qualified_enum: str, value: str) -> str:
+    def enum_value(self, enum: str, name: str) -> str:
         """The Go constant of an enum or flags value."""
-        return self.qualify(qualified_enum, self.ident.constant(qualified_enum, value))
+        return self.qualify(enum, self.ident.constant(enum, name))
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return f"{self.named(flags)}({value})"
 
     def default(self, t: ir.Type, d: ir.Default) -> str | None:
         """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
         return self.scalar_default(t, d)
 
-    def made_literal(self, kind: str) -> str:
+    def made_default(self, kind: str) -> str:
         return f"{self.rt({'utc': 'UTC', 'uuid1': 'NewUUID1', 'uuid4': 'NewUUID4'}[kind])}()"
 
-    def int_literal(self, t: ir.Type, value: int) -> str:
+    def int_default(self, t: ir.Type, value: int) -> str:
         return str(value)
 
-    def real_literal(self, t: ir.Type, text: str) -> str:
+    def real_default(self, t: ir.Type, text: str) -> str:
         return f'{self.rt("MustDecimal")}("{text}")' if isinstance(t, ir.Primitive) and t.name == "decimal" else text
 
-    def string_literal(self, text: str) -> str:
+    def string_default(self, text: str) -> str:
         return go_string(text)
 
-    def uuid_literal(self, uuid: str) -> str:
+    def uuid_default(self, uuid: str) -> str:
         return f'{self.rt("MustUUID")}("{uuid}")'
-
-    def value(self, enum: str, name: str) -> str:
-        return self.constant(enum, name)
-
-    def flags_literal(self, flags: str, value: int) -> str:
-        return f"{self.named(flags)}({value})"
 
 
 def go_string(text: str) -> str:

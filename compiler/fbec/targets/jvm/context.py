@@ -20,7 +20,7 @@ from functools import reduce
 from typing import ClassVar
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Locals, Options, float32, generated_header
+from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Locals, Options, float32, generated_header
 from fbec.targets.jvm.names import Idents
 
 RUNTIME = "io.github.fbetoolkit.fbe"
@@ -227,12 +227,13 @@ def member(w: CodeWriter, head: str, *lines: str) -> Iterator[None]:
     w.blank()
 
 
-class Context:
+class Context(DefaultLiterals):
     """What one generated file needs: its package, its imports by use, the language's names of IR
     types and its syntax (Java's by default; what Kotlin spells otherwise is below the shared ones)."""
 
     IDENTS: ClassVar[type[Idents]]  # the language's names.Idents
     END: ClassVar[str] = ";"        # what ends a statement
+    SPELLS_ZERO = True
 
     def __init__(self, schema: ir.Schema, package: ir.Package, prefix: str = "") -> None:
         self.schema = schema
@@ -297,39 +298,34 @@ class Context:
 
     def default(self, t: ir.Type, d: ir.Default) -> str:
         """The initial value of a field of type t with default d."""
-        k = d.kind
         if isinstance(t, ir.Optional_):
-            return "null" if k in ("none", "null") else self.default(t.element, d)
-        if k == "none" or k == "null":
-            return self.zero(t)
-        if k == "bool":
-            return "true" if d.value else "false"
-        if k == "int":
-            assert isinstance(d.value, int) and isinstance(t, ir.Primitive)
-            return self.int_literal(d.value, t.name)
-        if k == "real":
-            assert d.text is not None and isinstance(t, ir.Primitive)
-            if t.name == "decimal":
-                return f'{self.rt("Decimals")}.parse("{d.text}")'
-            return self.float_literal(d.text, t.name == "float")
-        if k == "string":
-            assert isinstance(d.value, str)
-            return self.string_literal(d.value)
-        if k == "timestamp":
-            assert isinstance(d.value, int)
-            return self.int_literal(d.value, "timestamp")
-        if k in ("utc", "uuid1", "uuid4"):
-            return f"{self.rt('Timestamps')}.now()" if k == "utc" else f"{self.rt('Uuids')}.{k}()"
-        if k == "uuid":
-            assert isinstance(d.value, str)
-            hexd = d.value.replace("-", "")
-            if int(hexd, 16) == 0:
-                return f"{self.rt('Uuids')}.NIL"
-            return self.uuid_literal(self.use("java.util.UUID"), hexd)
-        assert k in ("enum", "flags") and d.type is not None and isinstance(d.value, int), f"default kind {k}"
-        if k == "flags" and not d.names:
-            return self.enum_of(d.type, d.value)
-        return self.flags_or([f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names])
+            return "null" if d.kind in ("none", "null") else self.default(t.element, d)
+        return self.scalar_default(t, d) or self.zero(t)
+
+    def made_default(self, kind: str) -> str:
+        return f"{self.rt('Timestamps')}.now()" if kind == "utc" else f"{self.rt('Uuids')}.{kind}()"
+
+    def int_default(self, t: ir.Type, value: int) -> str:
+        assert isinstance(t, ir.Primitive)
+        return self.int_literal(value, t.name)
+
+    def real_default(self, t: ir.Type, text: str) -> str:
+        assert isinstance(t, ir.Primitive)
+        return f'{self.rt("Decimals")}.parse("{text}")' if t.name == "decimal" else self.float_literal(text, t.name == "float")
+
+    def string_default(self, text: str) -> str:
+        return self.string_literal(text)
+
+    def uuid_default(self, uuid: str) -> str:
+        if uuid == ir.NIL_UUID:
+            return f"{self.rt('Uuids')}.NIL"
+        return self.uuid_literal(self.use("java.util.UUID"), uuid.replace("-", ""))
+
+    def enum_default(self, enum: str, names: tuple[str, ...]) -> str:
+        return self.flags_or([f"{self.named(enum)}.{self.ident.value(enum, n)}" for n in names])
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return self.enum_of(flags, value)
 
     def file(self, name: str, body: CodeWriter, options: Options) -> GeneratedFile:
         """The generated file of the class `name`: the banner, the package and the imports, then body."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Options, float32
 
 from .names import PRIM_HINT, Idents, module_name
 
@@ -161,8 +161,11 @@ def tkey(t: ir.Type) -> str:
     return t.kind[0] + "_" + tkey(t.key) + "__" + tkey(t.value)
 
 
-class Context:
+class Context(DefaultLiterals):
     """The package being generated, name resolution and the emitted helpers."""
+
+    SPELLS_ZERO = True
+    BOOLS = ("False", "True")
 
     def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
         self.schema = schema
@@ -299,7 +302,9 @@ class Context:
             return "None", False
         if d.kind == "none":
             return self.zero_value(target)
-        return self.default_expr(d, target)
+        expr = self.scalar_default(target, d)
+        assert expr is not None
+        return expr, d.kind in ("utc", "uuid1", "uuid4")
 
     def zero_value(self, t: ir.Type) -> tuple[str, bool]:
         if isinstance(t, ir.Primitive):
@@ -325,52 +330,36 @@ class Context:
             return "None", False
         return "{}", True
 
-    def default_expr(self, d: ir.Default, t: ir.Type) -> tuple[str, bool]:
-        k = d.kind
-        if k == "bool":
-            return ("True" if d.value else "False"), False
-        if k in ("int", "timestamp"):
-            if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
-                return repr(float(d.value)), False  # type: ignore[arg-type]
-            if isinstance(t, ir.Primitive) and t.name == "decimal":
-                return self.constant(f"{self.std('decimal', 'Decimal')}({int(d.value)})"), False  # type: ignore[arg-type]
-            if isinstance(t, ir.Primitive) and t.name == "bool":
-                return ("True" if d.value else "False"), False
-            return repr(int(d.value)), False  # type: ignore[arg-type]
-        if k == "real":
-            assert d.text is not None
-            if isinstance(t, ir.Primitive) and t.name == "decimal":
-                decimal = self.std("decimal", "Decimal")
-                if d.text.lstrip("-").isdigit():
-                    return self.constant(f"{decimal}({int(d.text)})"), False
-                return self.constant(f'{decimal}("{d.text}")'), False
-            v = float(d.text)
-            if isinstance(t, ir.Primitive) and t.name == "float":
-                v = struct.unpack("<f", struct.pack("<f", v))[0]
-            return repr(v), False
-        if k == "string":
-            return repr(d.value), False
-        if k == "utc":
-            return "fbe.utc()", True
-        if k == "uuid":
-            if d.zero:
-                return "fbe.NIL_UUID", False
-            return self.constant(f'{self.file.qualified("uuid", "UUID")}("{d.value}")'), False
-        if k == "uuid1":
-            return "fbe.uuid1()", True
-        if k == "uuid4":
-            return "fbe.uuid4()", True
-        if k in ("enum", "flags"):
-            assert d.type is not None
-            cls = self.ref(d.type)
-            e = self.enum(d.type)
-            if k == "enum" or len(d.names) == 1:
-                return f"{cls}.{self.ident.value(d.type, d.names[0])}", False
-            if d.names:
-                return " | ".join(f"{cls}.{self.ident.value(d.type, n)}" for n in d.names), False
-            m = self.enum_member(e, int(d.value))  # type: ignore[arg-type]
-            return (f"{cls}.{m}" if m else self.constant(f"{cls}({d.value})")), False
-        raise AssertionError(f"unknown default kind {k}")
+    def made_default(self, kind: str) -> str:
+        return f"fbe.{kind}()"
+
+    def int_default(self, t: ir.Type, value: int) -> str:
+        name = t.name if isinstance(t, ir.Primitive) else ""
+        if name in ("float", "double"):
+            return repr(float(value))
+        if name == "decimal":
+            return self.constant(f"{self.std('decimal', 'Decimal')}({value})")
+        return self.BOOLS[bool(value)] if name == "bool" else repr(value)
+
+    def real_default(self, t: ir.Type, text: str) -> str:
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            decimal = self.std("decimal", "Decimal")
+            return self.constant(f"{decimal}({int(text)})" if text.lstrip("-").isdigit() else f'{decimal}("{text}")')
+        return repr(float32(float(text)) if isinstance(t, ir.Primitive) and t.name == "float" else float(text))
+
+    def string_default(self, text: str) -> str:
+        return repr(text)
+
+    def uuid_default(self, uuid: str) -> str:
+        return "fbe.NIL_UUID" if uuid == ir.NIL_UUID else self.constant(f'{self.file.qualified("uuid", "UUID")}("{uuid}")')
+
+    def enum_value(self, enum: str, name: str) -> str:
+        return f"{self.ref(enum)}.{self.ident.value(enum, name)}"
+
+    def flags_default(self, flags: str, value: int) -> str:
+        cls = self.ref(flags)
+        m = self.enum_member(self.enum(flags), value)
+        return f"{cls}.{m}" if m else self.constant(f"{cls}({value})")
 
     def model_class(self, s: ir.Struct, final: bool) -> list[str]:
         """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id and the

@@ -78,8 +78,11 @@ class Context(base.FileContext, base.DefaultLiterals):
         codec too)."""
         return "fbe::Char" if is_char(t) else self.type(t, char)
 
-    def value(self, enum: str, name: str) -> str:
+    def enum_value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return f"{self.named(flags)}::from_bits_retain({value})"
 
     def default(self, t: ir.Type, d: ir.Default) -> str | None:
         """The Rust expression of a field's default, or None when it is the type's `Default`."""
@@ -94,26 +97,23 @@ class Context(base.FileContext, base.DefaultLiterals):
             return f"std::array::from_fn(|_| {inner or 'Default::default()'})" if inner or t.length > 32 else None
         return self.scalar_default(t, d)
 
-    def made_literal(self, kind: str) -> str:
+    def made_default(self, kind: str) -> str:
         return "fbe::Timestamp::utc()" if kind == "utc" else f"fbe::{kind}()"
 
-    def int_literal(self, t: ir.Type, value: int) -> str:
+    def int_default(self, t: ir.Type, value: int) -> str:
         if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
             return f"{value}.0"
         return f"fbe::Timestamp({value})" if isinstance(t, ir.Primitive) and t.name == "timestamp" else str(value)
 
-    def real_literal(self, t: ir.Type, text: str) -> str | None:
+    def real_default(self, t: ir.Type, text: str) -> str | None:
         assert isinstance(t, ir.Primitive)
         return f'fbe::Decimal::literal("{text}")' if t.name == "decimal" else float_literal(text, t.name == "float")
 
-    def string_literal(self, text: str) -> str:
+    def string_default(self, text: str) -> str:
         return f"fbe::BString::from({rust_string(text)})"
 
-    def uuid_literal(self, uuid: str) -> str:
+    def uuid_default(self, uuid: str) -> str:
         return f"fbe::Uuid::from_u128(0x{uuid.replace('-', '')})"
-
-    def flags_literal(self, flags: str, value: int) -> str:
-        return f"{self.named(flags)}::from_bits_retain({value})"
 
 
 def boxed(t: ir.Array) -> bool:

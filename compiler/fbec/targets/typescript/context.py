@@ -8,7 +8,7 @@ import json
 import math
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Options
 from fbec.targets.typescript.names import Idents
 
 RUNTIME = "@fbe-toolkit/fbe"
@@ -36,9 +36,11 @@ def by_value(t: ir.Type) -> bool:
     return isinstance(t, ir.EnumRef)
 
 
-class Context:
+class Context(DefaultLiterals):
     """What one generated file needs: its package, its GeneratedFile (imports by use, the names the
     module declares), in JavaScript that of its declarations (.d.ts), and TypeScript names of IR types."""
+
+    SPELLS_ZERO = True
 
     def __init__(self, schema: ir.Schema, package: ir.Package, options: Options, ts: bool = True) -> None:
         self.schema = schema
@@ -125,8 +127,8 @@ class Context:
             return t.name in BIGINTS
         return isinstance(t, ir.EnumRef) and t.wire in BIGINTS
 
-    def constant(self, qualified_enum: str, value: str) -> str:
-        return f"{self.named(qualified_enum)}.{self.ident.value(qualified_enum, value)}"
+    def enum_value(self, enum: str, name: str) -> str:
+        return f"{self.named(enum)}.{self.ident.value(enum, name)}"
 
     def integer(self, t: ir.Type, value: int) -> str:
         return f"{value}n" if self.bigint(t) else str(value)
@@ -134,52 +136,30 @@ class Context:
     def default(self, t: ir.Type, d: ir.Default) -> str:
         """The expression of a default value of t (a new object each time for mutable ones)."""
         if isinstance(t, ir.Optional_):
-            if d.kind in ("none", "null"):
-                return "undefined"
-            return self.default(t.element, d)
-        k = d.kind
-        if isinstance(t, ir.Primitive):
-            if k == "bool":
-                return "true" if d.value else "false"
-            if k == "int":
-                assert isinstance(d.value, int)
-                return self.integer(t, d.value)
-            if k == "real":
-                assert d.text is not None
-                if t.name == "decimal":
-                    return self.constant_of("DECIMAL", f"{self.rt('Decimal')}.parse({ts_string(d.text)})")
-                return js_number(d.text)
-            if k == "string":
-                assert isinstance(d.value, str)
-                return ts_string(d.value)
-            if k == "timestamp":
-                return f"{d.value}n"
-            if k == "utc":
-                return f"{self.rt('utc')}()"
-            if k == "uuid":
-                assert isinstance(d.value, str)
-                if d.zero:
-                    return f"{self.rt('Uuid')}.NIL"
-                return self.constant_of("UUID", f"{self.rt('Uuid')}.parse({ts_string(d.value)})")
-            if k == "uuid1":
-                return f"{self.rt('Uuid')}.v1()"
-            if k == "uuid4":
-                return f"{self.rt('Uuid')}.v4()"
-            return zero(self, t)
-        if isinstance(t, ir.EnumRef):
-            if k == "enum":
-                assert d.type is not None
-                return self.constant(d.type, d.names[0])
-            if k == "flags":
-                assert d.type is not None and isinstance(d.value, int)
-                if d.names:
-                    return " | ".join(self.constant(d.type, name) for name in d.names)
-                return self.integer(t, d.value)
-            if k == "int":
-                assert isinstance(d.value, int)
-                return self.integer(t, d.value)
-            return zero(self, t)
-        return zero(self, t)
+            return "undefined" if d.kind in ("none", "null") else self.default(t.element, d)
+        return self.scalar_default(t, d) or zero(self, t)
+
+    def made_default(self, kind: str) -> str:
+        return f"{self.rt('utc')}()" if kind == "utc" else f"{self.rt('Uuid')}.v{kind[-1]}()"
+
+    def int_default(self, t: ir.Type, value: int) -> str:
+        return self.integer(t, value)
+
+    def real_default(self, t: ir.Type, text: str) -> str:
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            return self.constant_of("DECIMAL", f"{self.rt('Decimal')}.parse({ts_string(text)})")
+        return js_number(text)
+
+    def string_default(self, text: str) -> str:
+        return ts_string(text)
+
+    def uuid_default(self, uuid: str) -> str:
+        if uuid == ir.NIL_UUID:
+            return f"{self.rt('Uuid')}.NIL"
+        return self.constant_of("UUID", f"{self.rt('Uuid')}.parse({ts_string(uuid)})")
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return self.integer(self.schema.enum(flags).ref(), value)
 
 
 def js_number(text: str) -> str:
