@@ -320,6 +320,30 @@ def test_writer_refusals_fall_back_to_python(shared_group: tuple[Group, Path]) -
         mod.Order(id=1 << 40).to_fbe()
 
 
+def test_a_write_within_a_write(shared_group: tuple[Group, Path]) -> None:
+    """Python code the core's writer calls (here a uuid's ``bytes``) may write a root through the
+    core itself: the inner write has a writer of its own, and both roots are Python's bytes."""
+    g, _ = shared_group
+    mod, core, i, _s = g.types["proto.Account"]
+    account = mod.Account(name="inner", orders=[mod.Order(1, "EURUSD")], asset=mod.Balance("EUR", 1.0))
+    inner: list[bytes | None] = []
+
+    class Writing(uuid.UUID):
+        @property
+        def bytes(self) -> bytes:
+            inner.append(core.to_fbe(i, account))
+            inner.append(core.to_final(i, account))
+            return uuid.UUID(int=self.int).bytes
+
+    value = g.cls("test.StructSimple")(f36=Writing(int=0x1234))
+    for final in (False, True):
+        inner.clear()
+        assert g.write("test.StructSimple", value, final) is not None
+        assert inner and all(b is not None for b in inner), "the inner writes were not answered"
+        assert inner[0] == bytes(fbe.encode_versioned(mod.fbe_vw_Account, account))
+        assert inner[1] == bytes(fbe.encode_final(mod.fbe_fw_Account, account, mod.Account.fbe_type))
+
+
 def test_no_leak_over_many_calls(shared_group: tuple[Group, Path]) -> None:
     """Reading and writing the same value many times does not grow the process (a reference leaked per
     call would: 100,000 calls of objects of a few hundred bytes)."""

@@ -18,6 +18,7 @@
 //! the decode budget (`fbe::Limits`; each struct its `decode_cost`, strings and bytes their
 //! length, collection elements their `item_cost`), the nesting depth and decimal flags.
 
+use std::cell::RefCell;
 use std::ffi::c_char;
 
 mod model;
@@ -246,6 +247,14 @@ fn verdict(r: Res<Option<PyObject>>) -> Option<bool> {
     }
 }
 
+/// The largest buffer a thread's writer keeps between calls (bytes).
+const KEPT_WRITER: usize = 1 << 16;
+
+thread_local! {
+    /// The writer of this thread's roots, reused: a warm call allocates only the bytes it returns.
+    static WRITER: RefCell<Writer> = RefCell::new(Writer::new());
+}
+
 /// One of the two binary models (docs/format.md 3 and 4).
 #[derive(Clone, Copy)]
 enum Model {
@@ -295,10 +304,11 @@ fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
             out[0] = u8::from(b.is_true());
         }
         Num::F32 | Num::F64 => {
-            if !(v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>()) {
-                return Err(Fail::Other);
-            }
-            let x: f64 = v.extract().map_err(other)?;
+            let x: f64 = match v.downcast_exact::<PyFloat>() {
+                Ok(f) => f.value(),
+                Err(_) if v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>() => v.extract().map_err(other)?,
+                Err(_) => return Err(Fail::Other),
+            };
             if let Num::F64 = n {
                 out.copy_from_slice(&x.to_le_bytes());
             } else {
@@ -408,20 +418,33 @@ impl Core {
     /// writes it (or raises).
     fn write_root(&self, py: Python<'_>, model: Model, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
         let t = self.entry(index).ok()?;
-        let mut w = Writer::new();
-        let root = match model {
-            Model::Versioned => {
-                w.begin_versioned();
-                self.write_struct(py, &mut w, index, Slot::ROOT, value).ok()?;
-                w.end_versioned()
+        WRITER.with(|cell| {
+            // a write within a write (Python code a writer called, such as a sort key, writing a
+            // root too) has a writer of its own
+            let mut fresh = Writer::new();
+            let mut kept = cell.try_borrow_mut();
+            let w = match kept {
+                Ok(ref mut w) => &mut **w,
+                Err(_) => &mut fresh,
+            };
+            let root = match model {
+                Model::Versioned => {
+                    w.begin_versioned();
+                    self.write_struct(py, w, index, Slot::ROOT, value).ok()?;
+                    w.end_versioned()
+                }
+                Model::Final => {
+                    w.begin_final();
+                    self.write_struct(py, &mut Appender(w), index, Cursor, value).ok()?;
+                    w.end_final(t.type_id)
+                }
+            };
+            let root = PyBytes::new(py, root.ok()?).into_any().unbind();
+            if w.len() > KEPT_WRITER {
+                *w = Writer::new(); // a large root's buffer is not kept
             }
-            Model::Final => {
-                w.begin_final();
-                self.write_struct(py, &mut Appender(&mut w), index, Cursor, value).ok()?;
-                w.end_final(t.type_id)
-            }
-        };
-        Some(PyBytes::new(py, root.ok()?).into_any().unbind())
+            Some(root)
+        })
     }
 
     /// Struct `ti` at `at` in either model (`fbe_vr_<Name>`, `fbe_fr_<Name>`): the object, or
