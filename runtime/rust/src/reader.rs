@@ -272,7 +272,7 @@ impl<'a> Reader<'a> {
 
     /// The count of a collection at `p`: inside the root, `n` elements of `item` bytes within
     /// the bytes after it, `n` times `cost` charged.
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, p: usize, item: usize, cost: usize, field: &str) -> Result<usize> {
         let n = self.u32_at(p, "collection", field)?;
         if n.checked_mul(item).is_none_or(|bytes| bytes > self.data.len() - p - 4) {
@@ -293,7 +293,10 @@ impl<'a> Reader<'a> {
     pub fn struct_body(&mut self, base: usize, slot: usize, type_id: u32, cost: usize) -> Result<(usize, usize)> {
         let off = get_u32(self.data, slot) as usize;
         let p = base + off;
-        if off != 0 && p >= self.mark {
+        // Offset 0 is refused by the allocation order: a block's base is before the end of the
+        // block read last (the body or value slot holding the slot), so `base < mark`.
+        debug_assert!(base < self.mark);
+        if p >= self.mark {
             if let Some(header) = self.data.get(p..).and_then(<[u8]>::first_chunk::<8>) {
                 let size = get_u32(header, 0) as usize;
                 if size >= 8 && size <= self.data.len() - p && get_u32(header, 4) == type_id {
@@ -376,7 +379,7 @@ impl<'a> Reader<'a> {
     /// 3: 0 for struct elements, charged as structs). Returns the position of the first slot and
     /// the count (offset 0: empty). The count is bounded by the bytes left, so `n` may size an
     /// allocation.
-    #[inline]
+    #[inline(always)]
     pub fn vector(
         &mut self,
         base: usize,
@@ -401,7 +404,7 @@ impl<'a> Reader<'a> {
     /// The optional slot at `slot`: absent (`None`), or present with the position of its value
     /// slot of `size` bytes (claimed in allocation order), which is the value's base
     /// (docs/format.md 3.4).
-    #[inline]
+    #[inline(always)]
     pub fn optional(&mut self, base: usize, slot: usize, size: usize, field: &str) -> Result<Option<usize>> {
         if self.data[slot] == 0 {
             return Ok(None);

@@ -718,6 +718,9 @@ fn take_all<T: Value>(
 #[inline]
 fn make_room<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
     v.truncate(n);
+    if v.capacity() >= n {
+        return; // as many as the vector held before, or room for them: nothing to reserve
+    }
     let ahead = capacity(n, T::COST, budget).min(4096 / std::mem::size_of::<T>().max(1));
     if v.capacity() < ahead {
         v.reserve_exact(ahead - v.len());
