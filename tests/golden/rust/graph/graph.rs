@@ -18,6 +18,7 @@ impl fbe::Struct for Node {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1);
@@ -30,6 +31,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -57,6 +59,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 20)?;
         if n >= 16 {
@@ -69,6 +72,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -79,6 +83,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -89,6 +94,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<i32>("id")?;
@@ -170,6 +176,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
@@ -181,6 +188,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -205,11 +213,13 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 2, 12)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -220,6 +230,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
@@ -230,6 +241,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "source=4,target=4,weight=4")?;
@@ -296,6 +308,7 @@ impl fbe::Struct for Graph {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 3);
@@ -305,6 +318,7 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -325,6 +339,7 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 8)?;
         if n >= 12 {
@@ -337,6 +352,7 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.nodes, "nodes")?;
@@ -345,6 +361,7 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.nodes, "nodes")?;
@@ -353,6 +370,7 @@ impl fbe::Struct for Graph {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<Vec<Node>>("nodes")?;

@@ -17,6 +17,7 @@ impl fbe::Struct for Node {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
@@ -28,6 +29,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -52,6 +54,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
         if n >= 16 {
@@ -64,6 +67,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -73,6 +77,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -82,6 +87,7 @@ impl fbe::Struct for Node {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_check::<i32>("id")?;

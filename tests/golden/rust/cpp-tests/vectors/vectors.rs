@@ -17,6 +17,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
@@ -28,6 +29,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -52,11 +54,13 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 12)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -67,6 +71,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
@@ -77,6 +82,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "source=4,target=4,weight=4")?;
@@ -144,6 +150,7 @@ impl fbe::Struct for Point {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 11;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 19, 2);
@@ -155,6 +162,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -179,11 +187,13 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 2, 11)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<11>();
@@ -194,6 +204,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(11, "flag=1,x=8,y=2")?;
@@ -204,6 +215,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         r.run(11, "flag=1,x=8,y=2")?;
@@ -272,6 +284,7 @@ impl fbe::Struct for Point3 {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 19;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 27, 3);
@@ -284,6 +297,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -311,11 +325,13 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 3, 19)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<19>();
@@ -327,6 +343,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         let run0 = r.run(19, "flag=1,x=8,y=2,z=8")?;
@@ -338,6 +355,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         r.run(19, "flag=1,x=8,y=2,z=8")?;
@@ -409,6 +427,7 @@ impl fbe::Struct for Named {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 4);
@@ -418,6 +437,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -438,6 +458,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 8)?;
         if n >= 12 {
@@ -450,6 +471,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.name, "name")?;
@@ -458,6 +480,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.name, "name")?;
@@ -466,6 +489,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::BString>("name")?;
@@ -538,6 +562,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 32, 10);
@@ -551,6 +576,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -583,6 +609,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 24)?;
         if n >= 12 {
@@ -607,6 +634,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
@@ -619,6 +647,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(24)?;
         r.final_field_into(&mut self.edges, "edges")?;
@@ -631,6 +660,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(24)?;
         r.final_check::<Vec<Edge>>("edges")?;

@@ -18,6 +18,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1);
@@ -30,6 +31,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -57,6 +59,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 16)?;
         if n >= 24 {
@@ -66,6 +69,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -77,6 +81,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
@@ -88,6 +93,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.run(12, "source=4,target=4,weight=4")?;
@@ -159,6 +165,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
@@ -167,6 +174,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -184,6 +192,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
         if n >= 12 {
@@ -193,6 +202,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
@@ -200,6 +210,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.edges, "edges")?;
@@ -207,6 +218,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Edge>>("edges")?;

@@ -15,6 +15,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
@@ -24,6 +25,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -42,11 +44,13 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.source, "source")?;
@@ -54,6 +58,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.source, "source")?;
@@ -61,6 +66,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("source")?;
@@ -116,6 +122,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
@@ -124,6 +131,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -141,6 +149,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
         if n >= 12 {
@@ -150,6 +159,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
@@ -157,6 +167,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.edges, "edges")?;
@@ -164,6 +175,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Edge>>("edges")?;

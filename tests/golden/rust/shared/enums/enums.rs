@@ -1127,6 +1127,7 @@ impl fbe::Struct for Enums {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 216;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 224, 1);
@@ -1201,6 +1202,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1414,11 +1416,13 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 216)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<216>();
@@ -1492,6 +1496,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(216)?;
         let run0 = r.run(
@@ -1568,6 +1573,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(216)?;
         r.run(

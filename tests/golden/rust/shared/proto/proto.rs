@@ -208,6 +208,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 34, 1);
@@ -222,6 +223,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -255,6 +257,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 26)?;
         if n >= 16 {
@@ -264,6 +267,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -277,6 +281,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -290,6 +295,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
         r.final_check::<i32>("id")?;
@@ -373,6 +379,7 @@ impl fbe::Struct for Balance {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
@@ -383,6 +390,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -404,6 +412,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
         if n >= 12 {
@@ -413,6 +422,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
@@ -421,6 +431,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_field_into(&mut self.currency, "currency")?;
@@ -429,6 +440,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_check::<fbe::BString>("currency")?;
@@ -508,6 +520,7 @@ impl fbe::Struct for Account {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
@@ -522,6 +535,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -563,6 +577,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
         if n < 12 {
@@ -591,6 +606,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -603,6 +619,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -615,6 +632,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_check::<i32>("id")?;
@@ -713,6 +731,7 @@ impl fbe::Struct for OrderMessage {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
@@ -721,6 +740,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -740,6 +760,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 1)?;
         if n >= 12 {
@@ -751,6 +772,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -758,6 +780,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -765,6 +788,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Order>("body")?;
@@ -823,6 +847,7 @@ impl fbe::Struct for BalanceMessage {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
@@ -831,6 +856,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -850,6 +876,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 1)?;
         if n >= 12 {
@@ -861,6 +888,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -868,6 +896,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -875,6 +904,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Balance>("body")?;
@@ -933,6 +963,7 @@ impl fbe::Struct for AccountMessage {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 3);
@@ -941,6 +972,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -960,6 +992,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 1)?;
         if n >= 12 {
@@ -971,6 +1004,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -978,6 +1012,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -985,6 +1020,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Account>("body")?;

@@ -237,6 +237,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 42;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 50, 1);
@@ -253,6 +254,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -292,6 +294,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 42)?;
         if n >= 16 {
@@ -301,6 +304,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -316,6 +320,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(42)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -331,6 +336,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(42)?;
         r.final_check::<i32>("id")?;
@@ -425,6 +431,7 @@ impl fbe::Struct for Balance {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 2);
@@ -436,6 +443,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -460,6 +468,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 20)?;
         if n >= 12 {
@@ -469,6 +478,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
@@ -479,6 +489,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.currency, "currency")?;
@@ -489,6 +500,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<fbe::BString>("currency")?;
@@ -573,6 +585,7 @@ impl fbe::Struct for Account {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 34;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
@@ -587,6 +600,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -628,6 +642,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
         if n < 12 {
@@ -656,6 +671,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -668,6 +684,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -680,6 +697,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_check::<i32>("id")?;
@@ -778,6 +796,7 @@ impl fbe::Struct for OrderMessage {
     const TYPE_ID: u32 = 11;
     const FINAL_MIN: usize = 42;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 11);
@@ -786,6 +805,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -805,6 +825,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 1)?;
         if n >= 12 {
@@ -816,6 +837,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -823,6 +845,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -830,6 +853,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Order>("body")?;
@@ -888,6 +912,7 @@ impl fbe::Struct for BalanceMessage {
     const TYPE_ID: u32 = 12;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 12);
@@ -896,6 +921,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -915,6 +941,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 1)?;
         if n >= 12 {
@@ -926,6 +953,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -933,6 +961,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -940,6 +969,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Balance>("body")?;
@@ -998,6 +1028,7 @@ impl fbe::Struct for AccountMessage {
     const TYPE_ID: u32 = 13;
     const FINAL_MIN: usize = 34;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 13);
@@ -1006,6 +1037,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1025,6 +1057,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 1)?;
         if n >= 12 {
@@ -1036,6 +1069,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -1043,6 +1077,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -1050,6 +1085,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Account>("body")?;

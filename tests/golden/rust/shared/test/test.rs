@@ -448,6 +448,7 @@ impl fbe::Struct for StructSimple {
     const TYPE_ID: u32 = 110;
     const FINAL_MIN: usize = 281;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 237, 110);
@@ -501,6 +502,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -741,6 +743,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 110, 217)?;
         if n < 12 {
@@ -896,6 +899,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -949,6 +953,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(217)?;
         let run0 = r.run(
@@ -1005,6 +1010,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(217)?;
         r.run(
@@ -1529,6 +1535,7 @@ impl fbe::Struct for StructOptional {
     const TYPE_ID: u32 = 111;
     const FINAL_MIN: usize = 347;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 567, 111);
@@ -1648,6 +1655,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2086,6 +2094,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 111, 283)?;
         if n < 12 {
@@ -2439,6 +2448,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -2558,6 +2568,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(283)?;
         let run0 = r.run(
@@ -2680,6 +2691,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(283)?;
         r.run(
@@ -3894,6 +3906,7 @@ impl fbe::Struct for StructNested {
     const TYPE_ID: u32 = 112;
     const FINAL_MIN: usize = 998;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 622, 112);
@@ -4025,6 +4038,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4653,6 +4667,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 112, 306)?;
         if n < 12 {
@@ -5188,6 +5203,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -5319,6 +5335,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(306)?;
         let run0 = r.run(
@@ -5453,6 +5470,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(306)?;
         r.run(
@@ -6519,6 +6537,7 @@ impl fbe::Struct for StructBytes {
     const TYPE_ID: u32 = 120;
     const FINAL_MIN: usize = 6;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 22, 120);
@@ -6529,6 +6548,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6552,6 +6572,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 120, 6)?;
         if n >= 12 {
@@ -6567,6 +6588,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -6576,6 +6598,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(6)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -6585,6 +6608,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(6)?;
         r.final_check::<fbe::Bytes>("f1")?;
@@ -6669,6 +6693,7 @@ impl fbe::Struct for StructArray {
     const TYPE_ID: u32 = 125;
     const FINAL_MIN: usize = 598;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 92, 125);
@@ -6687,6 +6712,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6750,6 +6776,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 125, 36)?;
         if n < 10 {
@@ -6798,6 +6825,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -6814,6 +6842,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(36)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -6830,6 +6859,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(36)?;
         r.final_check::<[u8; 2]>("f1")?;
@@ -7031,6 +7061,7 @@ impl fbe::Struct for StructVector {
     const TYPE_ID: u32 = 130;
     const FINAL_MIN: usize = 40;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 130);
@@ -7048,6 +7079,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7092,6 +7124,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 130, 40)?;
         if n >= 12 {
@@ -7128,6 +7161,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7144,6 +7178,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7160,6 +7195,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<Vec<u8>>("f1")?;
@@ -7358,6 +7394,7 @@ impl fbe::Struct for StructList {
     const TYPE_ID: u32 = 131;
     const FINAL_MIN: usize = 40;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 131);
@@ -7375,6 +7412,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7419,6 +7457,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 131, 40)?;
         if n >= 12 {
@@ -7455,6 +7494,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7471,6 +7511,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7487,6 +7528,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<Vec<u8>>("f1")?;
@@ -7679,6 +7721,7 @@ impl fbe::Struct for StructSet {
     const TYPE_ID: u32 = 132;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 132);
@@ -7690,6 +7733,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7716,6 +7760,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 132, 16)?;
         if n >= 12 {
@@ -7734,6 +7779,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7744,6 +7790,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7754,6 +7801,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<BTreeSet<u8>>("f1")?;
@@ -7860,6 +7908,7 @@ impl fbe::Struct for StructMap {
     const TYPE_ID: u32 = 140;
     const FINAL_MIN: usize = 40;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 140);
@@ -7877,6 +7926,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7921,6 +7971,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 140, 40)?;
         if n >= 12 {
@@ -7957,6 +8008,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7973,6 +8025,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7989,6 +8042,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<BTreeMap<i32, u8>>("f1")?;
@@ -8207,6 +8261,7 @@ impl fbe::Struct for StructHash {
     const TYPE_ID: u32 = 141;
     const FINAL_MIN: usize = 40;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 141);
@@ -8224,6 +8279,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8268,6 +8324,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 141, 40)?;
         if n >= 12 {
@@ -8304,6 +8361,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -8320,6 +8378,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -8336,6 +8395,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<HashMap<fbe::BString, u8>>("f1")?;
@@ -8546,6 +8606,7 @@ impl fbe::Struct for StructHashEx {
     const TYPE_ID: u32 = 142;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 142);
@@ -8555,6 +8616,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8575,6 +8637,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 142, 8)?;
         if n >= 12 {
@@ -8587,6 +8650,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -8595,6 +8659,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -8603,6 +8668,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::Pairs<StructSimple, StructNested>>("f1")?;
@@ -8693,6 +8759,7 @@ impl fbe::Struct for StructEmpty {
     const TYPE_ID: u32 = 143;
     const FINAL_MIN: usize = 0;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 143);
@@ -8700,6 +8767,7 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8710,23 +8778,27 @@ impl fbe::Struct for StructEmpty {
         r.leave();
         Ok(())
     }
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 143, 32)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();

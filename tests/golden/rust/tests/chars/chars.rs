@@ -99,6 +99,7 @@ impl fbe::Struct for CharKeys {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1);
@@ -108,6 +109,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -128,6 +130,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 8)?;
         if n >= 12 {
@@ -140,6 +143,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.letters, "letters")?;
@@ -148,6 +152,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.letters, "letters")?;
@@ -156,6 +161,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<BTreeSet<fbe::Char>>("letters")?;
@@ -234,6 +240,7 @@ impl fbe::Struct for GradeKeys {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 2);
@@ -243,6 +250,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -263,6 +271,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 8)?;
         if n >= 12 {
@@ -275,6 +284,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.grades, "grades")?;
@@ -283,6 +293,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.grades, "grades")?;
@@ -291,6 +302,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<BTreeSet<Grade>>("grades")?;

@@ -25,6 +25,7 @@ impl fbe::Struct for Prices {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 77;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 89, 1);
@@ -42,6 +43,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -86,6 +88,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 77)?;
         if n >= 24 {
@@ -122,6 +125,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.price, "price")?;
@@ -138,6 +142,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(77)?;
         r.final_field_into(&mut self.price, "price")?;
@@ -154,6 +159,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(77)?;
         r.final_check::<fbe::Decimal>("price")?;

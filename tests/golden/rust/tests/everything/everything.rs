@@ -1129,6 +1129,7 @@ impl fbe::Struct for Counted {
     const TYPE_ID: u32 = 1001;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1001);
@@ -1138,6 +1139,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1156,11 +1158,13 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1001, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1168,6 +1172,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1175,6 +1180,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1230,6 +1236,7 @@ impl fbe::Struct for Shifted {
     const TYPE_ID: u32 = 1020;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1020);
@@ -1239,6 +1246,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1257,11 +1265,13 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1020, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1269,6 +1279,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1276,6 +1287,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1331,6 +1343,7 @@ impl fbe::Struct for AfterShift {
     const TYPE_ID: u32 = 1021;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1021);
@@ -1340,6 +1353,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1358,11 +1372,13 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1021, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1370,6 +1386,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1377,6 +1394,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1432,6 +1450,7 @@ impl fbe::Struct for Fixed {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 7);
@@ -1441,6 +1460,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1459,11 +1479,13 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 7, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1471,6 +1493,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1478,6 +1501,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1534,6 +1558,7 @@ impl fbe::Struct for Derived {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 7);
@@ -1544,6 +1569,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1565,11 +1591,13 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 7, 8)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<8>();
@@ -1579,6 +1607,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         let run0 = r.run(8, "a=4,b=4")?;
@@ -1588,6 +1617,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.run(8, "a=4,b=4")?;
@@ -1660,6 +1690,7 @@ impl fbe::Struct for ImportedBase {
     const TYPE_ID: u32 = 1022;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1022);
@@ -1671,6 +1702,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1695,6 +1727,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1022, 16)?;
         if n >= 12 {
@@ -1704,6 +1737,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
@@ -1714,6 +1748,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.symbol, "symbol")?;
@@ -1724,6 +1759,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::BString>("symbol")?;
@@ -1798,6 +1834,7 @@ impl fbe::Struct for Note {
     const TYPE_ID: u32 = 1023;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1023);
@@ -1806,6 +1843,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1823,6 +1861,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1023, 4)?;
         if n >= 12 {
@@ -1832,6 +1871,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text, "text")?;
@@ -1839,6 +1879,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text, "text")?;
@@ -1846,6 +1887,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<fbe::BString>("text")?;
@@ -1902,6 +1944,7 @@ impl fbe::Struct for Quiet {
     const TYPE_ID: u32 = 1024;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1024);
@@ -1912,6 +1955,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1933,6 +1977,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1024, 8)?;
         if n >= 12 {
@@ -1942,6 +1987,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.password, "password")?;
@@ -1950,6 +1996,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.password, "password")?;
@@ -1958,6 +2005,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::BString>("password")?;
@@ -2017,6 +2065,7 @@ impl fbe::Struct for Empty {
     const TYPE_ID: u32 = 1025;
     const FINAL_MIN: usize = 0;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1025);
@@ -2024,6 +2073,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2034,23 +2084,27 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1025, 32)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
@@ -2211,6 +2265,7 @@ impl fbe::Struct for Everything {
     const TYPE_ID: u32 = 1026;
     const FINAL_MIN: usize = 270;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 310, 1026);
@@ -2273,6 +2328,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2512,6 +2568,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1026, 258)?;
         if n < 12 {
@@ -2686,6 +2743,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<53>();
@@ -2749,6 +2807,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(258)?;
         let run0 = r.run(
@@ -2815,6 +2874,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(258)?;
         r.run(
@@ -3333,6 +3393,7 @@ impl fbe::Struct for PlaceOrder {
     const TYPE_ID: u32 = 1027;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1027);
@@ -3343,6 +3404,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3368,6 +3430,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1027, 16)?;
         if n < 24 {
@@ -3382,6 +3445,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3390,6 +3454,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3398,6 +3463,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3468,6 +3534,7 @@ impl fbe::Struct for Accepted {
     const TYPE_ID: u32 = 1028;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1028);
@@ -3477,6 +3544,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3495,11 +3563,13 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1028, 16)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3507,6 +3577,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3514,6 +3585,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3579,6 +3651,7 @@ impl fbe::Struct for Rejected {
     const TYPE_ID: u32 = 1029;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1029);
@@ -3589,6 +3662,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3610,6 +3684,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1029, 20)?;
         if n >= 28 {
@@ -3619,6 +3694,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3627,6 +3703,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3635,6 +3712,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3696,6 +3774,7 @@ impl fbe::Struct for Ping {
     const TYPE_ID: u32 = 1030;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1030);
@@ -3705,6 +3784,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3723,11 +3803,13 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1030, 8)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
@@ -3735,6 +3817,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.sequence, "sequence")?;
@@ -3742,6 +3825,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<i64>("sequence")?;
@@ -3799,6 +3883,7 @@ impl fbe::Struct for FixedKeywords {
     const TYPE_ID: u32 = 1031;
     const FINAL_MIN: usize = 9;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 17, 1031);
@@ -3810,6 +3895,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3834,11 +3920,13 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1031, 9)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<9>();
@@ -3849,6 +3937,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         let run0 = r.run(9, "new=4,swap=1,default=4")?;
@@ -3859,6 +3948,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         r.run(9, "new=4,swap=1,default=4")?;
@@ -3948,6 +4038,7 @@ impl fbe::Struct for Keywords {
     const TYPE_ID: u32 = 1032;
     const FINAL_MIN: usize = 30;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 42, 1032);
@@ -3965,6 +4056,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4007,6 +4099,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1032, 30)?;
         if n >= 16 {
@@ -4022,6 +4115,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.new, "new")?;
@@ -4038,6 +4132,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
         r.final_field_into(&mut self.new, "new")?;
@@ -4054,6 +4149,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
         r.final_check::<i32>("new")?;

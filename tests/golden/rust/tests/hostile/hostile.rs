@@ -14,6 +14,7 @@ impl fbe::Struct for Empty {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 0;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1);
@@ -21,6 +22,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -31,23 +33,27 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 32)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
@@ -94,6 +100,7 @@ impl fbe::Struct for Empties {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
@@ -102,6 +109,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -119,6 +127,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 4)?;
         if n >= 12 {
@@ -128,6 +137,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
@@ -135,6 +145,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.items, "items")?;
@@ -142,6 +153,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Empty>>("items")?;
@@ -212,6 +224,7 @@ impl fbe::Struct for Wide {
     const FINAL_MIN: usize = 4000000;
     const DEFAULT_COST: usize = 4000000;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 4000008, 3);
@@ -221,6 +234,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -242,11 +256,13 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 3, 4000000)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.values, "values")?;
@@ -254,6 +270,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
@@ -264,6 +281,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4000000)?;
         r.final_check::<Box<[i32; 1000000]>>("values")?;
@@ -326,6 +344,7 @@ impl fbe::Struct for Wides {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 4);
@@ -334,6 +353,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -351,6 +371,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 4)?;
         if n >= 12 {
@@ -360,6 +381,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
@@ -367,6 +389,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.items, "items")?;
@@ -374,6 +397,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Wide>>("items")?;
@@ -438,6 +462,7 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4000005;
     const DEFAULT_COST: usize = 4000005;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 21, 5);
@@ -448,6 +473,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -476,6 +502,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 5)?;
         if n >= 12 {
@@ -493,6 +520,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
@@ -502,6 +530,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
@@ -514,6 +543,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(5)?;
         r.final_check::<Wide>("wide")?;

@@ -2532,6 +2532,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
@@ -2543,6 +2544,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2567,11 +2569,13 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 1, 12)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -2582,6 +2586,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "side=4,s=4,range=4")?;
@@ -2592,6 +2597,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "side=4,s=4,range=4")?;
@@ -2893,6 +2899,7 @@ impl fbe::Struct for CppWords {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 619;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 703, 2);
@@ -3016,6 +3023,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3376,6 +3384,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 619)?;
         if n >= 18 {
@@ -3532,6 +3541,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -3673,6 +3683,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(619)?;
         let run0 = r.run(6, "alignas=2,alignof=4")?;
@@ -3814,6 +3825,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(619)?;
         r.run(6, "alignas=2,alignof=4")?;
@@ -4774,6 +4786,7 @@ impl fbe::Struct for PythonWords {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 239;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 275, 3);
@@ -4827,6 +4840,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4977,6 +4991,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 239)?;
         if n >= 18 {
@@ -5040,6 +5055,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -5099,6 +5115,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(239)?;
         let run0 = r.run(6, "False=2,None=4")?;
@@ -5158,6 +5175,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(239)?;
         r.run(6, "False=2,None=4")?;
@@ -5605,6 +5623,7 @@ impl fbe::Struct for GoWords {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 202;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 234, 4);
@@ -5651,6 +5670,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -5780,6 +5800,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 202)?;
         if n >= 18 {
@@ -5834,6 +5855,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -5885,6 +5907,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(202)?;
         let run0 = r.run(6, "chan=2,defer=4")?;
@@ -5936,6 +5959,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(202)?;
         r.run(6, "chan=2,defer=4")?;
@@ -6320,6 +6344,7 @@ impl fbe::Struct for JavaWords {
     const TYPE_ID: u32 = 5;
     const FINAL_MIN: usize = 182;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 210, 5);
@@ -6360,6 +6385,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6471,6 +6497,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 182)?;
         if n >= 18 {
@@ -6522,6 +6549,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -6565,6 +6593,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(182)?;
         let run0 = r.run(6, "abstract=2,boolean=4")?;
@@ -6608,6 +6637,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(182)?;
         r.run(6, "abstract=2,boolean=4")?;
@@ -6972,6 +7002,7 @@ impl fbe::Struct for KotlinWords {
     const TYPE_ID: u32 = 6;
     const FINAL_MIN: usize = 207;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 243, 6);
@@ -7020,6 +7051,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7155,6 +7187,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 6, 207)?;
         if n >= 18 {
@@ -7215,6 +7248,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -7268,6 +7302,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(207)?;
         let run0 = r.run(6, "fun=2,typealias=4")?;
@@ -7321,6 +7356,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(207)?;
         r.run(6, "fun=2,typealias=4")?;
@@ -7741,6 +7777,7 @@ impl fbe::Struct for JsWords {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 223;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 259, 7);
@@ -7791,6 +7828,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7932,6 +7970,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 223)?;
         if n >= 18 {
@@ -7992,6 +8031,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -8048,6 +8088,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(223)?;
         let run0 = r.run(6, "debugger=2,function=4")?;
@@ -8107,6 +8148,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(223)?;
         r.run(6, "debugger=2,function=4")?;
@@ -8537,6 +8579,7 @@ impl fbe::Struct for RustWords {
     const TYPE_ID: u32 = 8;
     const FINAL_MIN: usize = 195;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 223, 8);
@@ -8580,6 +8623,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8700,6 +8744,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 8, 195)?;
         if n >= 18 {
@@ -8751,6 +8796,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -8798,6 +8844,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(195)?;
         let run0 = r.run(6, "crate=2,dyn=4")?;
@@ -8845,6 +8892,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(195)?;
         r.run(6, "crate=2,dyn=4")?;
@@ -9204,6 +9252,7 @@ impl fbe::Struct for CSharpWords {
     const TYPE_ID: u32 = 9;
     const FINAL_MIN: usize = 150;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 178, 9);
@@ -9242,6 +9291,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -9347,6 +9397,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 9, 150)?;
         if n >= 18 {
@@ -9395,6 +9446,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -9436,6 +9488,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(150)?;
         let run0 = r.run(6, "checked=2,event=4")?;
@@ -9477,6 +9530,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(150)?;
         r.run(6, "checked=2,event=4")?;
@@ -9785,6 +9839,7 @@ impl fbe::Struct for RubyWords {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 98;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 118, 10);
@@ -9811,6 +9866,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -9880,6 +9936,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 98)?;
         if n >= 18 {
@@ -9910,6 +9967,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -9937,6 +9995,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(98)?;
         let run0 = r.run(6, "BEGIN=2,END=4")?;
@@ -9964,6 +10023,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(98)?;
         r.run(6, "BEGIN=2,END=4")?;
@@ -10168,6 +10228,7 @@ impl fbe::Struct for CppMembers {
     const TYPE_ID: u32 = 11;
     const FINAL_MIN: usize = 48;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 64, 11);
@@ -10187,6 +10248,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -10235,6 +10297,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 48)?;
         if n >= 18 {
@@ -10256,6 +10319,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -10275,6 +10339,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(48)?;
         let run0 = r.run(6, "swap=2,fbe_type=4")?;
@@ -10294,6 +10359,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(48)?;
         r.run(6, "swap=2,fbe_type=4")?;
@@ -10457,6 +10523,7 @@ impl fbe::Struct for PythonMembers {
     const TYPE_ID: u32 = 12;
     const FINAL_MIN: usize = 96;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 112, 12);
@@ -10481,6 +10548,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -10544,6 +10612,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 96)?;
         if n >= 18 {
@@ -10571,6 +10640,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -10596,6 +10666,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(96)?;
         let run0 = r.run(6, "to_json=2,from_json=4")?;
@@ -10621,6 +10692,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(96)?;
         r.run(6, "to_json=2,from_json=4")?;
@@ -10838,6 +10910,7 @@ impl fbe::Struct for GoMembers {
     const TYPE_ID: u32 = 13;
     const FINAL_MIN: usize = 129;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 153, 13);
@@ -10871,6 +10944,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -10961,6 +11035,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 129)?;
         if n >= 18 {
@@ -10997,6 +11072,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -11033,6 +11109,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(129)?;
         let run0 = r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
@@ -11072,6 +11149,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(129)?;
         r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
@@ -11370,6 +11448,7 @@ impl fbe::Struct for JvmMembers {
     const TYPE_ID: u32 = 14;
     const FINAL_MIN: usize = 137;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 161, 14);
@@ -11404,6 +11483,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -11497,6 +11577,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 14, 137)?;
         if n >= 18 {
@@ -11533,6 +11614,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -11570,6 +11652,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(137)?;
         let run0 = r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
@@ -11607,6 +11690,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(137)?;
         r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
@@ -11845,6 +11929,7 @@ impl fbe::Struct for JsMembers {
     const TYPE_ID: u32 = 15;
     const FINAL_MIN: usize = 11;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 23, 15);
@@ -11857,6 +11942,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -11884,6 +11970,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 15, 11)?;
         if n >= 18 {
@@ -11896,6 +11983,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -11907,6 +11995,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(6, "fbeKey=2,toJSON=4")?;
@@ -11918,6 +12007,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         r.run(6, "fbeKey=2,toJSON=4")?;
@@ -12056,6 +12146,7 @@ impl fbe::Struct for RuntimeNames {
     const TYPE_ID: u32 = 16;
     const FINAL_MIN: usize = 142;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 170, 16);
@@ -12092,6 +12183,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12191,6 +12283,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 16, 142)?;
         if n >= 18 {
@@ -12233,6 +12326,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -12272,6 +12366,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(142)?;
         let run0 = r.run(6, "Buffer=2,WriteBuffer=4")?;
@@ -12314,6 +12409,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(142)?;
         r.run(6, "Buffer=2,WriteBuffer=4")?;
@@ -12567,6 +12663,7 @@ impl fbe::Struct for Class {
     const TYPE_ID: u32 = 17;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 17);
@@ -12576,6 +12673,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12594,11 +12692,13 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 17, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.class, "class")?;
@@ -12606,6 +12706,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.class, "class")?;
@@ -12613,6 +12714,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("class")?;
@@ -12668,6 +12770,7 @@ impl fbe::Struct for Object {
     const TYPE_ID: u32 = 18;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 18);
@@ -12677,6 +12780,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12695,11 +12799,13 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 18, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.object, "Object")?;
@@ -12707,6 +12813,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.object, "Object")?;
@@ -12714,6 +12821,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Object")?;
@@ -12769,6 +12877,7 @@ impl fbe::Struct for String_ {
     const TYPE_ID: u32 = 19;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 19);
@@ -12778,6 +12887,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12796,11 +12906,13 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 19, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.string, "String")?;
@@ -12808,6 +12920,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.string, "String")?;
@@ -12815,6 +12928,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("String")?;
@@ -12870,6 +12984,7 @@ impl fbe::Struct for List {
     const TYPE_ID: u32 = 20;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 20);
@@ -12879,6 +12994,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12897,11 +13013,13 @@ impl fbe::Struct for List {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 20, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.list, "List")?;
@@ -12909,6 +13027,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.list, "List")?;
@@ -12916,6 +13035,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("List")?;
@@ -12971,6 +13091,7 @@ impl fbe::Struct for Map {
     const TYPE_ID: u32 = 21;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 21);
@@ -12980,6 +13101,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12998,11 +13120,13 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 21, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.map, "Map")?;
@@ -13010,6 +13134,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.map, "Map")?;
@@ -13017,6 +13142,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Map")?;
@@ -13072,6 +13198,7 @@ impl fbe::Struct for Model {
     const TYPE_ID: u32 = 22;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 22);
@@ -13081,6 +13208,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13099,11 +13227,13 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 22, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.model, "Model")?;
@@ -13111,6 +13241,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.model, "Model")?;
@@ -13118,6 +13249,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Model")?;
@@ -13173,6 +13305,7 @@ impl fbe::Struct for FinalModel {
     const TYPE_ID: u32 = 23;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 23);
@@ -13182,6 +13315,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13200,11 +13334,13 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 23, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
@@ -13212,6 +13348,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.final_model, "FinalModel")?;
@@ -13219,6 +13356,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FinalModel")?;
@@ -13274,6 +13412,7 @@ impl fbe::Struct for Buffer {
     const TYPE_ID: u32 = 24;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 24);
@@ -13283,6 +13422,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13301,11 +13441,13 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 24, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
@@ -13313,6 +13455,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.buffer, "Buffer")?;
@@ -13320,6 +13463,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Buffer")?;
@@ -13375,6 +13519,7 @@ impl fbe::Struct for Reader_ {
     const TYPE_ID: u32 = 25;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 25);
@@ -13384,6 +13529,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13402,11 +13548,13 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 25, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
@@ -13414,6 +13562,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.reader, "Reader")?;
@@ -13421,6 +13570,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Reader")?;
@@ -13476,6 +13626,7 @@ impl fbe::Struct for Writer_ {
     const TYPE_ID: u32 = 26;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 26);
@@ -13485,6 +13636,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13503,11 +13655,13 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 26, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
@@ -13515,6 +13669,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.writer, "Writer")?;
@@ -13522,6 +13677,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Writer")?;
@@ -13577,6 +13733,7 @@ impl fbe::Struct for Limits {
     const TYPE_ID: u32 = 27;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 27);
@@ -13586,6 +13743,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13604,11 +13762,13 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 27, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
@@ -13616,6 +13776,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.limits, "Limits")?;
@@ -13623,6 +13784,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Limits")?;
@@ -13678,6 +13840,7 @@ impl fbe::Struct for DecodeError_ {
     const TYPE_ID: u32 = 28;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 28);
@@ -13687,6 +13850,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13705,11 +13869,13 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 28, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
@@ -13717,6 +13883,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decode_error, "DecodeError")?;
@@ -13724,6 +13891,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeError")?;
@@ -13779,6 +13947,7 @@ impl fbe::Struct for DecodeException {
     const TYPE_ID: u32 = 29;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 29);
@@ -13788,6 +13957,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13806,11 +13976,13 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 29, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
@@ -13818,6 +13990,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decode_exception, "DecodeException")?;
@@ -13825,6 +13998,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeException")?;
@@ -13882,6 +14056,7 @@ impl fbe::Struct for Decimal {
     const TYPE_ID: u32 = 30;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 30);
@@ -13891,6 +14066,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13909,11 +14085,13 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 30, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
@@ -13921,6 +14099,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decimal, "Decimal")?;
@@ -13928,6 +14107,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Decimal")?;
@@ -13983,6 +14163,7 @@ impl fbe::Struct for Uuid {
     const TYPE_ID: u32 = 31;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 31);
@@ -13992,6 +14173,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14010,11 +14192,13 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 31, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
@@ -14022,6 +14206,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.uuid, "Uuid")?;
@@ -14029,6 +14214,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Uuid")?;
@@ -14084,6 +14270,7 @@ impl fbe::Struct for Uuid_ {
     const TYPE_ID: u32 = 32;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 32);
@@ -14093,6 +14280,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14111,11 +14299,13 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 32, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
@@ -14123,6 +14313,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.uuid, "UUID")?;
@@ -14130,6 +14321,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("UUID")?;
@@ -14185,6 +14377,7 @@ impl fbe::Struct for Timestamp {
     const TYPE_ID: u32 = 33;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 33);
@@ -14194,6 +14387,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14212,11 +14406,13 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 33, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
@@ -14224,6 +14420,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.timestamp, "Timestamp")?;
@@ -14231,6 +14428,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Timestamp")?;
@@ -14286,6 +14484,7 @@ impl fbe::Struct for Sender {
     const TYPE_ID: u32 = 34;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 34);
@@ -14295,6 +14494,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14313,11 +14513,13 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 34, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
@@ -14325,6 +14527,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.sender, "Sender")?;
@@ -14332,6 +14535,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Sender")?;
@@ -14387,6 +14591,7 @@ impl fbe::Struct for Receiver {
     const TYPE_ID: u32 = 35;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 35);
@@ -14396,6 +14601,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14414,11 +14620,13 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 35, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
@@ -14426,6 +14634,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.receiver, "Receiver")?;
@@ -14433,6 +14642,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Receiver")?;
@@ -14488,6 +14698,7 @@ impl fbe::Struct for Client {
     const TYPE_ID: u32 = 36;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 36);
@@ -14497,6 +14708,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14515,11 +14727,13 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 36, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.client, "Client")?;
@@ -14527,6 +14741,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.client, "Client")?;
@@ -14534,6 +14749,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Client")?;
@@ -14589,6 +14805,7 @@ impl fbe::Struct for Proxy {
     const TYPE_ID: u32 = 37;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 37);
@@ -14598,6 +14815,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14616,11 +14834,13 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 37, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
@@ -14628,6 +14848,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.proxy, "Proxy")?;
@@ -14635,6 +14856,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Proxy")?;
@@ -14690,6 +14912,7 @@ impl fbe::Struct for Handler {
     const TYPE_ID: u32 = 38;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 38);
@@ -14699,6 +14922,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14717,11 +14941,13 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 38, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
@@ -14729,6 +14955,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.handler, "Handler")?;
@@ -14736,6 +14963,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Handler")?;
@@ -14791,6 +15019,7 @@ impl fbe::Struct for Fbe {
     const TYPE_ID: u32 = 39;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 39);
@@ -14800,6 +15029,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14818,11 +15048,13 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 39, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
@@ -14830,6 +15062,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe, "fbe")?;
@@ -14837,6 +15070,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe")?;
@@ -14892,6 +15126,7 @@ impl fbe::Struct for Fbe_ {
     const TYPE_ID: u32 = 40;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 40);
@@ -14901,6 +15136,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14919,11 +15155,13 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 40, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
@@ -14931,6 +15169,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe, "FBE")?;
@@ -14938,6 +15177,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FBE")?;
@@ -14993,6 +15233,7 @@ impl fbe::Struct for Std {
     const TYPE_ID: u32 = 41;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 41);
@@ -15002,6 +15243,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15020,11 +15262,13 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 41, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.std, "std")?;
@@ -15032,6 +15276,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.std, "std")?;
@@ -15039,6 +15284,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("std")?;
@@ -15094,6 +15340,7 @@ impl fbe::Struct for Companion {
     const TYPE_ID: u32 = 42;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 42);
@@ -15103,6 +15350,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15121,11 +15369,13 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 42, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
@@ -15133,6 +15383,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.companion, "Companion")?;
@@ -15140,6 +15391,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Companion")?;
@@ -15195,6 +15447,7 @@ impl fbe::Struct for Any {
     const TYPE_ID: u32 = 43;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 43);
@@ -15204,6 +15457,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15222,11 +15476,13 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 43, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.any, "Any")?;
@@ -15234,6 +15490,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.any, "Any")?;
@@ -15241,6 +15498,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Any")?;
@@ -15296,6 +15554,7 @@ impl fbe::Struct for Self_ {
     const TYPE_ID: u32 = 44;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 44);
@@ -15305,6 +15564,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15323,11 +15583,13 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 44, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
@@ -15335,6 +15597,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.self_, "Self")?;
@@ -15342,6 +15605,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Self")?;
@@ -15397,6 +15661,7 @@ impl fbe::Struct for Self__ {
     const TYPE_ID: u32 = 45;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 45);
@@ -15406,6 +15671,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15424,11 +15690,13 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 45, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.self_, "self")?;
@@ -15436,6 +15704,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.self_, "self")?;
@@ -15443,6 +15712,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("self")?;
@@ -15498,6 +15768,7 @@ impl fbe::Struct for None_ {
     const TYPE_ID: u32 = 46;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 46);
@@ -15507,6 +15778,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15525,11 +15797,13 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 46, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.none, "None")?;
@@ -15537,6 +15811,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.none, "None")?;
@@ -15544,6 +15819,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("None")?;
@@ -15599,6 +15875,7 @@ impl fbe::Struct for Option_ {
     const TYPE_ID: u32 = 47;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 47);
@@ -15608,6 +15885,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15626,11 +15904,13 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 47, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.option, "Option")?;
@@ -15638,6 +15918,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.option, "Option")?;
@@ -15645,6 +15926,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Option")?;
@@ -15700,6 +15982,7 @@ impl fbe::Struct for Result_ {
     const TYPE_ID: u32 = 48;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 48);
@@ -15709,6 +15992,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15727,11 +16011,13 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 48, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.result, "Result")?;
@@ -15739,6 +16025,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.result, "Result")?;
@@ -15746,6 +16033,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Result")?;
@@ -15801,6 +16089,7 @@ impl fbe::Struct for Vec_ {
     const TYPE_ID: u32 = 49;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 49);
@@ -15810,6 +16099,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15828,11 +16118,13 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 49, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
@@ -15840,6 +16132,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.vec, "Vec")?;
@@ -15847,6 +16140,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Vec")?;
@@ -15902,6 +16196,7 @@ impl fbe::Struct for Box_ {
     const TYPE_ID: u32 = 50;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 50);
@@ -15911,6 +16206,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15929,11 +16225,13 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 50, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
@@ -15941,6 +16239,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.box_, "Box")?;
@@ -15948,6 +16247,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Box")?;
@@ -16003,6 +16303,7 @@ impl fbe::Struct for Error {
     const TYPE_ID: u32 = 51;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 51);
@@ -16012,6 +16313,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16030,11 +16332,13 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 51, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.error, "Error")?;
@@ -16042,6 +16346,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.error, "Error")?;
@@ -16049,6 +16354,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Error")?;
@@ -16104,6 +16410,7 @@ impl fbe::Struct for Exception {
     const TYPE_ID: u32 = 52;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 52);
@@ -16113,6 +16420,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16131,11 +16439,13 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 52, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
@@ -16143,6 +16453,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.exception, "Exception")?;
@@ -16150,6 +16461,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Exception")?;
@@ -16205,6 +16517,7 @@ impl fbe::Struct for Text {
     const TYPE_ID: u32 = 53;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 53);
@@ -16214,6 +16527,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16232,11 +16546,13 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 53, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text, "Text")?;
@@ -16244,6 +16560,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text, "Text")?;
@@ -16251,6 +16568,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Text")?;
@@ -16306,6 +16624,7 @@ impl fbe::Struct for JsonWriter {
     const TYPE_ID: u32 = 54;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 54);
@@ -16315,6 +16634,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16333,11 +16653,13 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 54, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
@@ -16345,6 +16667,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.json_writer, "JsonWriter")?;
@@ -16352,6 +16675,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("JsonWriter")?;
@@ -16407,6 +16731,7 @@ impl fbe::Struct for Int32T {
     const TYPE_ID: u32 = 55;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 55);
@@ -16416,6 +16741,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16434,11 +16760,13 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 55, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
@@ -16446,6 +16774,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.int32_t, "int32_t")?;
@@ -16453,6 +16782,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("int32_t")?;
@@ -16508,6 +16838,7 @@ impl fbe::Struct for SizeT {
     const TYPE_ID: u32 = 56;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 56);
@@ -16517,6 +16848,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16535,11 +16867,13 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 56, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
@@ -16547,6 +16881,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.size_t, "size_t")?;
@@ -16554,6 +16889,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("size_t")?;
@@ -16609,6 +16945,7 @@ impl fbe::Struct for List_ {
     const TYPE_ID: u32 = 57;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 57);
@@ -16618,6 +16955,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16636,11 +16974,13 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 57, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.list, "list")?;
@@ -16648,6 +16988,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.list, "list")?;
@@ -16655,6 +16996,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("list")?;
@@ -16710,6 +17052,7 @@ impl fbe::Struct for Object_ {
     const TYPE_ID: u32 = 58;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 58);
@@ -16719,6 +17062,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16737,11 +17081,13 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 58, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.object, "object")?;
@@ -16749,6 +17095,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.object, "object")?;
@@ -16756,6 +17103,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("object")?;
@@ -16811,6 +17159,7 @@ impl fbe::Struct for V {
     const TYPE_ID: u32 = 59;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 59);
@@ -16820,6 +17169,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16838,11 +17188,13 @@ impl fbe::Struct for V {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 59, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.v_, "v")?;
@@ -16850,6 +17202,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.v_, "v")?;
@@ -16857,6 +17210,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("v")?;
@@ -16912,6 +17266,7 @@ impl fbe::Struct for R {
     const TYPE_ID: u32 = 60;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 60);
@@ -16921,6 +17276,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16939,11 +17295,13 @@ impl fbe::Struct for R {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 60, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.r_, "r")?;
@@ -16951,6 +17309,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.r_, "r")?;
@@ -16958,6 +17317,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("r")?;
@@ -17013,6 +17373,7 @@ impl fbe::Struct for W {
     const TYPE_ID: u32 = 61;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 61);
@@ -17022,6 +17383,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17040,11 +17402,13 @@ impl fbe::Struct for W {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 61, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.w_, "w")?;
@@ -17052,6 +17416,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.w_, "w")?;
@@ -17059,6 +17424,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("w")?;
@@ -17114,6 +17480,7 @@ impl fbe::Struct for SideBuy {
     const TYPE_ID: u32 = 62;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 62);
@@ -17123,6 +17490,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17141,11 +17509,13 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 62, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
@@ -17153,6 +17523,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.side_buy, "SideBuy")?;
@@ -17160,6 +17531,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("SideBuy")?;
@@ -17215,6 +17587,7 @@ impl fbe::Struct for OrderKey {
     const TYPE_ID: u32 = 63;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 63);
@@ -17224,6 +17597,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17242,11 +17616,13 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 63, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
@@ -17254,6 +17630,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_key, "OrderKey")?;
@@ -17261,6 +17638,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderKey")?;
@@ -17316,6 +17694,7 @@ impl fbe::Struct for TextOfside {
     const TYPE_ID: u32 = 64;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 64);
@@ -17325,6 +17704,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17343,11 +17723,13 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 64, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
@@ -17355,6 +17737,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text_ofside, "textOfside")?;
@@ -17362,6 +17745,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("textOfside")?;
@@ -17417,6 +17801,7 @@ impl fbe::Struct for Decimal1 {
     const TYPE_ID: u32 = 65;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 65);
@@ -17426,6 +17811,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17444,11 +17830,13 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 65, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
@@ -17456,6 +17844,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decimal_1, "DECIMAL_1")?;
@@ -17463,6 +17852,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DECIMAL_1")?;
@@ -17518,6 +17908,7 @@ impl fbe::Struct for OrderModel {
     const TYPE_ID: u32 = 66;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 66);
@@ -17527,6 +17918,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17545,11 +17937,13 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 66, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
@@ -17557,6 +17951,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_model, "OrderModel")?;
@@ -17564,6 +17959,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderModel")?;
@@ -17619,6 +18015,7 @@ impl fbe::Struct for OrderFinal {
     const TYPE_ID: u32 = 67;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 67);
@@ -17628,6 +18025,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17646,11 +18044,13 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 67, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
@@ -17658,6 +18058,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_final, "OrderFinal")?;
@@ -17665,6 +18066,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderFinal")?;
@@ -17720,6 +18122,7 @@ impl fbe::Struct for NewOrder {
     const TYPE_ID: u32 = 68;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 68);
@@ -17729,6 +18132,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17747,11 +18151,13 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 68, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
@@ -17759,6 +18165,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.new_order, "NewOrder")?;
@@ -17766,6 +18173,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("NewOrder")?;
@@ -17821,6 +18229,7 @@ impl fbe::Struct for VerifyFbeOrder {
     const TYPE_ID: u32 = 69;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 69);
@@ -17830,6 +18239,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17848,11 +18258,13 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 69, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
@@ -17860,6 +18272,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.verify_fbe_order, "VerifyFBEOrder")?;
@@ -17867,6 +18280,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("VerifyFBEOrder")?;
@@ -17924,6 +18338,7 @@ impl fbe::Struct for FbeVrOrder {
     const TYPE_ID: u32 = 70;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 70);
@@ -17933,6 +18348,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17951,11 +18367,13 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 70, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
@@ -17963,6 +18381,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe_vr_order, "fbe_vr_Order")?;
@@ -17970,6 +18389,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe_vr_Order")?;
@@ -18025,6 +18445,7 @@ impl fbe::Struct for E1 {
     const TYPE_ID: u32 = 71;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 71);
@@ -18034,6 +18455,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18052,11 +18474,13 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 71, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
@@ -18064,6 +18488,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.e1, "e1")?;
@@ -18071,6 +18496,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("e1")?;
@@ -18126,6 +18552,7 @@ impl fbe::Struct for I2 {
     const TYPE_ID: u32 = 72;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 72);
@@ -18135,6 +18562,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18153,11 +18581,13 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 72, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
@@ -18165,6 +18595,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.i2, "i2")?;
@@ -18172,6 +18603,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("i2")?;
@@ -18227,6 +18659,7 @@ impl fbe::Struct for O3 {
     const TYPE_ID: u32 = 73;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 73);
@@ -18236,6 +18669,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18254,11 +18688,13 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 73, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
@@ -18266,6 +18702,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.o3, "o3")?;
@@ -18273,6 +18710,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("o3")?;
@@ -18335,6 +18773,7 @@ impl fbe::Struct for Case {
     const TYPE_ID: u32 = 74;
     const FINAL_MIN: usize = 32;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 40, 74);
@@ -18351,6 +18790,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18390,11 +18830,13 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 74, 32)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<32>();
@@ -18410,6 +18852,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         let run0 = r.run(
@@ -18428,6 +18871,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.run(
@@ -18533,6 +18977,7 @@ impl fbe::Struct for Imported {
     const TYPE_ID: u32 = 75;
     const FINAL_MIN: usize = 10;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 14, 75);
@@ -18544,6 +18989,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18572,6 +19018,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 75, 2)?;
         if n < 9 {
@@ -18586,6 +19033,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.market, "market")?;
@@ -18595,6 +19043,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(2)?;
         r.final_field_into(&mut self.market, "market")?;
@@ -18604,6 +19053,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(2)?;
         r.final_check::<super::market::Side>("market")?;
@@ -18682,6 +19132,7 @@ impl fbe::Struct for Symbol {
     const TYPE_ID: u32 = 76;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 76);
@@ -18691,6 +19142,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18709,11 +19161,13 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 76, 4)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
@@ -18721,6 +19175,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.digits, "digits")?;
@@ -18728,6 +19183,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Digits>("digits")?;
@@ -18797,6 +19253,7 @@ impl fbe::Struct for Listed {
     const TYPE_ID: u32 = 77;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 77);
@@ -18809,6 +19266,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18844,6 +19302,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 77, 12)?;
         if n >= 12 {
@@ -18866,6 +19325,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
@@ -18877,6 +19337,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_field_into(&mut self.symbol, "symbol")?;
@@ -18888,6 +19349,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_check::<fbe::BString>("symbol")?;
@@ -18979,6 +19441,7 @@ impl fbe::Struct for Derived {
     const TYPE_ID: u32 = 78;
     const FINAL_MIN: usize = 18;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 26, 78);
@@ -18992,6 +19455,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19022,11 +19486,13 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         r.struct_body(base, slot, 78, 18)?;
         r.leave();
         Ok(())
     }
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<18>();
@@ -19039,6 +19505,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         let run0 = r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
@@ -19051,6 +19518,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
@@ -19288,6 +19756,7 @@ impl fbe::Struct for Hostile {
     const TYPE_ID: u32 = 79;
     const FINAL_MIN: usize = 2998;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 320, 79);
@@ -19374,6 +19843,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19777,6 +20247,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 79, 4)?;
         if n >= 12 {
@@ -20168,6 +20639,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order, "Order")?;
@@ -20252,6 +20724,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order, "Order")?;
@@ -20336,6 +20809,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Order>("Order")?;

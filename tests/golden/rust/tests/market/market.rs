@@ -99,6 +99,7 @@ impl fbe::Struct for Instrument {
     const TYPE_ID: u32 = 501;
     const FINAL_MIN: usize = 8;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 501);
@@ -109,6 +110,7 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -130,6 +132,7 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 501, 8)?;
         if n >= 12 {
@@ -139,6 +142,7 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
@@ -147,6 +151,7 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.symbol, "symbol")?;
@@ -155,6 +160,7 @@ impl fbe::Struct for Instrument {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::BString>("symbol")?;
@@ -217,6 +223,7 @@ impl fbe::Struct for Failure {
     const TYPE_ID: u32 = 502;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 502);
@@ -227,6 +234,7 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -248,6 +256,7 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 502, 20)?;
         if n >= 28 {
@@ -257,6 +266,7 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -265,6 +275,7 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -273,6 +284,7 @@ impl fbe::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<fbe::Uuid>("id")?;
