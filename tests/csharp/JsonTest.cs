@@ -26,6 +26,40 @@ namespace Fbe.Tests
         private static readonly Codec<List<int>> Ints = Codecs.Vector(Codecs.Int32);
 
         [Test]
+        public void NumbersReadToTheNearestDouble()
+        {
+            // Mono's double.Parse gives 21474836480, one ulp low (found by the fuzzer, tests/csharp/Fuzzer.cs)
+            Assert.AreEqual(21474836481L, BitConverter.DoubleToInt64Bits(Read(Codecs.Double, "1.06099789553e-313")));
+            Assert.AreEqual(double.Epsilon, Read(Codecs.Double, "4.9406564584124654e-324"));
+            Assert.AreEqual(0.0, Read(Codecs.Double, "2.4703282292062327e-324"), "half the smallest: ties to even, 0");
+            Assert.AreEqual(double.Epsilon, Read(Codecs.Double, "2.4703282292062328e-324"));
+            Assert.AreEqual(double.MaxValue, Read(Codecs.Double, "1.7976931348623157e308"));
+            Assert.AreEqual(9007199254740992.0, Read(Codecs.Double, "9007199254740993"), "a tie below 2^53 + 2: even");
+            Assert.AreEqual(9007199254740994.0, Read(Codecs.Double, "9007199254740993." + new string('0', 900) + "1"), "the sticky digit");
+            Assert.AreEqual(0.1, Read(Codecs.Double, "0.1000000000000000000000000000000000000000000000000001"));
+            Refused(Codecs.Double, "1.8e308");
+            var rnd = new Random(5);
+            var bits = new byte[8];
+            for (int k = 0; k < 20000; k++)
+            {
+                rnd.NextBytes(bits);
+                double v = Math.Abs(BitConverter.ToDouble(bits, 0));
+                if (double.IsNaN(v) || double.IsInfinity(v))
+                    continue;
+                Assert.AreEqual(v, Read(Codecs.Double, Dtoa.ToJson(v)), Dtoa.ToJson(v));
+            }
+        }
+
+        [Test]
+        public void ABadEscapeIsRefused()
+        {
+            StringAssert.StartsWith("invalid JSON", Refused(ByName, "{\"a\\u\":1}"));     // Newtonsoft threw a FormatException
+            StringAssert.Contains("control character", Refused(ByName, "{\"a\r\":1}"));
+            Assert.AreEqual(2, Read(ByName, "{\r\"a\"\r:\r\n1,\"b\"\r:2}")["b"], "lines of \\r and \\r\\n");
+            Assert.AreEqual(new List<int> { 1, 23, 4, 5 }, Read(Ints, "[1,\n23,\r\n4,\r5\n]"), "numbers after line breaks");
+        }
+
+        [Test]
         public void DuplicateMembersAreRefused()
         {
             Assert.AreEqual(2, Read(ByName, "{\"a\":1,\"b\":2}").Count);

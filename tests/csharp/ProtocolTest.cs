@@ -123,7 +123,7 @@ namespace Fbe.Tests
 
         /// <summary>What a Receiver of the proto messages did with <paramref name="stream"/> fed in chunks of
         /// <paramref name="chunk"/>(offset) bytes: each message's text, each error's reason.</summary>
-        private static List<string> Events(StreamCase c, byte[] stream, Func<int, int> chunk)
+        public static List<string> Events(StreamCase c, byte[] stream, Func<int, int> chunk)
         {
             var events = new List<string>();
             var r = new Receiver(c.Final, Limits.Default) { Message = (name, v) => events.Add(v.ToString()), Error = e => events.Add("error: " + e) };

@@ -33,9 +33,11 @@ namespace Fbe
         private JsonSource(string text, long budget, int maxDepth)
         {
             _text = text;
+            // the lines as Newtonsoft counts them (\n, \r\n, \r), each from its line break's last character, as
+            // Newtonsoft counts a line's positions (a number after a line break was read from the wrong place)
             for (int i = 0; i < text.Length; i++)
-                if (text[i] == '\n')
-                    _lines.Add(i + 1);
+                if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.Length || text[i + 1] != '\n')))
+                    _lines.Add(i);
             _r = new JsonTextReader(new StringReader(text))
             {
                 DateParseHandling = DateParseHandling.None,
@@ -61,8 +63,9 @@ namespace Fbe
                     throw new DecodeException("invalid JSON: more after the value", "", -1);
                 return v;
             }
-            catch (JsonException e)
+            catch (Exception e) when (e is JsonException || e is FormatException || e is OverflowException)
             {
+                // Newtonsoft 5 throws a FormatException for a bad \u escape ("\u":1, found by the fuzzer)
                 throw new DecodeException("invalid JSON: " + e.Message, "", -1);
             }
         }
@@ -88,6 +91,8 @@ namespace Fbe
                 }
                 if (inString)
                 {
+                    if (c < 0x20)   // Newtonsoft reads them (and counts a \r as a line: found by the fuzzer)
+                        throw new DecodeException("invalid JSON: a control character in a string", "", at);
                     if (escaped)
                         escaped = false;
                     else if (c == '\\')
@@ -344,7 +349,8 @@ namespace Fbe
                 throw Expected("number");
             string text = NumberText();
             bool negative = text[0] == '-';
-            if (!double.TryParse(negative ? text.Substring(1) : text, NumberStyles.Float, CultureInfo.InvariantCulture, out v) || double.IsInfinity(v))
+            v = Numbers.ParseDouble(negative ? text.Substring(1) : text);
+            if (double.IsInfinity(v))
                 throw Malformed(Quote(text) + " is out of range for double");
             v = negative ? -v : v;
             if (single && Math.Abs(v) > 3.4028234663852886e38)
