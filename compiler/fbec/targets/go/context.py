@@ -93,25 +93,24 @@ class Context(DefaultLiterals):
     def key_func(self, t: ir.Type) -> str | None:
         """The function fbe.RepeatedKey compares elements of type t by (t not comparable), or
         None when t's key has no Go type (key_type)."""
-        if isinstance(t, ir.Primitive):
-            return self.rt("BytesKey")
-        if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
-            return None
-        if self.key_fields(t):
-            return f"(*{self.type(t)}).FBEKey"
-        return f"{self.rt('SameKey')}[{self.type(t)}]"
+        return self._by_key(t, "BytesKey", "FBEKey", "SameKey")
 
     def order_func(self, t: ir.Type) -> str | None:
         """The function ordering elements of type t (t not comparable) as the wire does, by their
         key (docs/ir.md "order"): bytes by their bytes, a struct by its [key] fields in turn
         (FBEKeyCompare), structs without [key] fields all equal; None when t has no key_func."""
+        return self._by_key(t, "CompareBytes", "FBEKeyCompare", "CompareSame")
+
+    def _by_key(self, t: ir.Type, of_bytes: str, method: str, of_keyless: str) -> str | None:
+        """A function of elements of type t by their key: the runtime's `of_bytes` for bytes, a
+        struct's `method` over its [key] fields, the runtime's `of_keyless` for a struct without."""
         if isinstance(t, ir.Primitive):
-            return self.rt("CompareBytes")
+            return self.rt(of_bytes)
         if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
             return None
         if self.key_fields(t):
-            return f"(*{self.type(t)}).FBEKeyCompare"
-        return f"{self.rt('CompareSame')}[{self.type(t)}]"
+            return f"(*{self.type(t)}).{method}"
+        return f"{self.rt(of_keyless)}[{self.type(t)}]"
 
     def compare_of(self, t: ir.Type, a: str, b: str) -> str | None:
         """The expression ordering [key] field values a and b of type t (negative, 0, positive) in
