@@ -22,7 +22,7 @@ test-ruby: venv ruby-toolchain
 	@for f in $(RUBY_GEN)/*/*.rb; do \
 		out="$$(ruby -w -Iruntime/ruby/lib -e "require './$$f'" 2>&1)"; \
 		test -z "$$out" || { echo "ruby -w $$f: $$out" >&2; exit 1; }; done
-	rubocop -c runtime/ruby/.rubocop.yml runtime/ruby conformance/testees/ruby examples/packages/ruby
+	rubocop -c runtime/ruby/.rubocop.yml runtime/ruby conformance/testees/ruby examples/packages/ruby examples/ruby fuzz/ruby
 	rubocop -c tests/ruby/rubocop-generated.yml tests/ruby $(RUBY_GEN)
 	rm -rf $(RUBY_GEMS) && cd runtime/ruby && gem build --quiet fbe.gemspec -o $(abspath build/ruby)/fbe.gem
 	gem install --local --no-document --install-dir $(RUBY_GEMS) build/ruby/fbe.gem

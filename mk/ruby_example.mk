@@ -2,7 +2,7 @@
 # examples/cpp/tcp/rpc.fbe over the standard library's sockets, on the runtime gem fbe.
 #
 #   make example-ruby       a server on a free port and a client against it, in both models
-#   make example-ruby-test  (in make test) RuboCop over it, that run, then the hostile clients of
+#   make example-ruby-test  (in make test) that run, then the hostile clients of
 #                           tests/tcp_examples against its server with its own client (slow clients,
 #                           the frame timeout, eviction...), the Python example's client against its
 #                           server and its client against the Python example's server
@@ -22,7 +22,6 @@ example-ruby: example-ruby-gen
 	$(EXAMPLE_RB_RUN)
 
 example-ruby-test: example-ruby-gen example-python-gen
-	rubocop -c runtime/ruby/.rubocop.yml examples/ruby
 	$(EXAMPLE_RB_RUN)
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(EXAMPLE_RB_RUN) serve" \
 		--client "$(EXAMPLE_RB_RUN) connect {address}"
