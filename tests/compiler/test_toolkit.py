@@ -129,6 +129,61 @@ def test_locals_are_fresh() -> None:
     assert [names("i"), names("e"), names("i")] == ["i1", "e2", "i3"]
 
 
+def test_a_default_literal_is_one_dispatch_on_its_kind() -> None:
+    """base.DefaultLiterals: the target spells each kind; a language whose scalars have a zero value
+    of their own gets None for a default that is that zero, one that spells the zero gets it spelled;
+    a decimal written 0.0 keeps its scale, so it is always spelled."""
+    from fbec.model import ir
+    from fbec.targets.base import DefaultLiterals
+
+    class Spelling(DefaultLiterals):
+        def made_default(self, kind: str) -> str:
+            return f"{kind}()"
+
+        def int_default(self, t: ir.Type, value: int) -> str:
+            return f"int {value}"
+
+        def real_default(self, t: ir.Type, text: str) -> str:
+            return f"real {text}"
+
+        def string_default(self, text: str) -> str:
+            return repr(text)
+
+        def uuid_default(self, uuid: str) -> str:
+            return f"uuid {uuid[:4]}"
+
+        def enum_value(self, enum: str, name: str) -> str:
+            return f"{enum}.{name}"
+
+        def flags_default(self, flags: str, value: int) -> str:
+            return f"{flags}({value})"
+
+    class SpellsZero(Spelling):
+        SPELLS_ZERO = True
+
+    int32, decimal = ir.Primitive("int32"), ir.Primitive("decimal")
+    cases = [  # (type, default, a zero-valued language's literal, a zero-spelling language's)
+        (int32, ir.NO_DEFAULT, None, None),
+        (int32, ir.Default("null"), None, None),
+        (int32, ir.Default("int", 0), None, "int 0"),
+        (int32, ir.Default("int", -5), "int -5", "int -5"),
+        (ir.Primitive("bool"), ir.Default("bool", False), None, "false"),
+        (ir.Primitive("bool"), ir.Default("bool", True), "true", "true"),
+        (ir.Primitive("double"), ir.Default("real", text="-0.0"), None, "real -0.0"),
+        (decimal, ir.Default("real", text="0.0"), "real 0.0", "real 0.0"),
+        (decimal, ir.Default("int", 0), None, "int 0"),
+        (ir.Primitive("string"), ir.Default("string", ""), None, "''"),
+        (ir.Primitive("timestamp"), ir.Default("utc"), "utc()", "utc()"),
+        (ir.Primitive("uuid"), ir.Default("uuid", ir.NIL_UUID), None, "uuid 0000"),
+        (ir.Primitive("uuid"), ir.Default("uuid4"), "uuid4()", "uuid4()"),
+        (int32, ir.Default("enum", 0, type="p.E", names=("a",)), None, "p.E.a"),
+        (int32, ir.Default("flags", 3, type="p.F", names=("a", "b")), "p.F.a | p.F.b", "p.F.a | p.F.b"),
+        (int32, ir.Default("flags", 8, type="p.F"), "p.F(8)", "p.F(8)"),
+    ]
+    for t, d, zero_valued, zero_spelled in cases:
+        assert (Spelling().scalar_default(t, d), SpellsZero().scalar_default(t, d)) == (zero_valued, zero_spelled), d
+
+
 def test_import_closure_is_depth_first_in_import_order_each_once(tmp_path) -> None:
     from fbec.model.resolve import compile_schema
     from fbec.syntax.diagnostics import Diagnostics
