@@ -85,6 +85,19 @@ class Context:
         return counted([FORMATS[wire(fp.type) if isinstance(fp.type, ir.EnumRef) else fp.type.name]
                         for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
 
+    def read(self, t: ir.Type, pos: str) -> str | None:
+        """The value of a scalar at pos read in place (None for what its codec reads: a decimal's flags
+        are checked)."""
+        if not isinstance(t, (ir.Primitive, ir.EnumRef)) or self.packed(t, "") is None or ir.is_checked(t):
+            return None
+        if isinstance(t, ir.Primitive) and t.name == "uuid":
+            return f"Fbe::Uuid.from_bytes(data.byteslice({pos}, 16))"
+        return self.made(t, f"data.unpack1('{FORMATS[wire(t) if isinstance(t, ir.EnumRef) else t.name]}', offset: {pos})")
+
+    def reads_in_place(self, p: plan.StructPlan) -> bool:
+        """Whether a reader of the struct reads a scalar in place (from `data`, the reader's bytes)."""
+        return any(self.read(fp.type, "") for fp in p.fields)
+
     def made(self, t: ir.Type, unpacked: str) -> str:
         """The value of an unpacked scalar of type t."""
         if isinstance(t, ir.EnumRef):
@@ -388,11 +401,13 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     with w.block("def fbe_read_body(r, b, n)" if p.fields else "def fbe_read_body(_r, _b, _n)", "end"):
         if not p.fields:
             w.line("nil")
+        if c.reads_in_place(p):
+            w.line("data = r.data")
         before = 8   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
         for step in p.final_steps:
             if isinstance(step, plan.Run) and c.unpacks(step):
                 with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
-                    unpack(w, c, step, idents, f"r.data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
+                    unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
                     w.label("else")
                     for fp in step.fields:
                         before = read_field(w, c, s, fp, idents, before)
@@ -467,7 +482,7 @@ def unpack(w: CodeWriter, c: Context, run: plan.Run, idents: dict[str, str], unp
 def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, idents: dict[str, str], before: int) -> int:
     """One field of a versioned body, or its default when the body ends before it; returns its end."""
     f = fp.field
-    read = f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
+    read = c.read(f.type, f"b + {integer(fp.offset)}") or f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
     default = c.default(f.type, f.default)
     ivar = f"@{idents[f.name]}"
     if not fp.missing_cost:
@@ -525,18 +540,22 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
     with w.block("def fbe_read_final_fields(r)" if p.final_steps else "def fbe_read_final_fields(_r)", "end"):
         if not p.final_steps:
             w.line("nil")
+        if c.reads_in_place(p):
+            w.line("data = r.data")
         for step in p.final_steps:
             if isinstance(step, plan.Run):
                 text_lines(w, f"run = r.run({integer(step.size)}, ", step.description, ")")
                 if c.unpacks(step):
-                    unpack(w, c, step, idents, f"r.data.unpack('{c.run_format(step)}', offset: run)")
+                    unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: run)")
                     continue
                 for fp, at in zip(step.fields, step.at):
                     f = fp.field
-                    w.line(f"@{idents[f.name]} = {field_codec(c, s, f)}.read(r, run, run + {integer(at)}, '{f.name}')")
+                    read = c.read(f.type, f"run + {integer(at)}")
+                    w.line(f"@{idents[f.name]} = {read or f'{field_codec(c, s, f)}.read(r, run, run + {integer(at)}, {chr(39)}{f.name}{chr(39)})'}")
             else:
                 f = step.field
-                w.line(f"@{idents[f.name]} = {field_codec(c, s, f)}.fread(r, '{f.name}')")
+                read = c.read(f.type, f"r.take({f.type.size}, 'value', '{f.name}')")
+                w.line(f"@{idents[f.name]} = {read or f'{field_codec(c, s, f)}.fread(r, {chr(39)}{f.name}{chr(39)})'}")
     w.blank()
 
 

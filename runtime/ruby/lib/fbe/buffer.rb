@@ -89,7 +89,7 @@ module Fbe
     # Charges cost bytes for a value made at pos.
     def spend(cost, pos, field = nil)
       @budget -= cost
-      raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget.negative?
+      raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget < 0
     end
 
     # One struct value deeper, costing cost (leave with #leave).
@@ -121,8 +121,13 @@ module Fbe
       raise DecodeError.new("type id #{tid} where #{type_id} was expected", type, nil, pos) if tid != type_id
 
       @mark = pos + n
+      @depth += 1
+      @budget -= cost
+      return n if @depth <= @max_depth && @budget >= 0
+
+      @depth -= 1
+      @budget += cost
       enter(pos, cost, type)
-      n
     end
 
     # Claims the out-of-line block [pos, pos + size): it must follow the previous one and fit the buffer.
@@ -138,12 +143,14 @@ module Fbe
       raise backwards(what, pos, field) if pos < @mark
       raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, pos) if pos + 4 > @size
 
-      n = u32(pos)
+      n = @data.unpack1('L<', offset: pos)
       e = pos + 4 + n
       raise DecodeError.new("#{what} of #{n} bytes beyond the end of the buffer", nil, field, pos) if e > @size
 
       @mark = e
-      spend(n, pos, field)
+      @budget -= n
+      raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget < 0
+
       @data.byteslice(pos + 4, n)
     end
 

@@ -88,24 +88,17 @@ module Fbe
 
       # A versioned struct value whose body is at pos.
       def fbe_read(r, pos)
-        n = r.struct_body(pos, self::FBE_TYPE_ID, self::FBE_COST, self::FBE_NAME)
-        value = allocate
-        value.fbe_read_body(r, pos, n)
-        r.leave
-        value
-      rescue DecodeError => e
-        raise e.within(self::FBE_NAME)
+        fbe_struct.body(r, pos)
       end
 
       # A final struct value at the reader's cursor.
       def fbe_read_final(r)
-        r.enter(r.pos, self::FBE_COST, self::FBE_NAME)
-        value = allocate
-        value.fbe_read_final_fields(r)
-        r.leave
-        value
-      rescue DecodeError => e
-        raise e.within(self::FBE_NAME)
+        fbe_struct.final(r)
+      end
+
+      # The codec of the class's values (Fbe::Types::Struct), made once.
+      def fbe_struct
+        @fbe_struct ||= Types::Struct.new(self)
       end
     end
 

@@ -345,10 +345,11 @@ module Fbe
       end
 
       def read(r, base, pos, field)
-        off = r.u32(pos)
-        return default if off.zero?
+        off = r.data.unpack1('L<', offset: pos)
+        return default if off == 0
 
-        made(r.block(base + off, @what, field))
+        bytes = r.block(base + off, @what, field)
+        @binary ? bytes : bytes.force_encoding(Encoding::UTF_8)
       end
 
       def fwrite(w, value)
@@ -485,10 +486,34 @@ module Fbe
       end
 
       def read(r, base, pos, field)
-        off = r.u32(pos)
-        raise DecodeError.new('struct offset 0', nil, field, pos) if off.zero?
+        off = r.data.unpack1('L<', offset: pos)
+        raise DecodeError.new('struct offset 0', nil, field, pos) if off == 0
 
-        @type.fbe_read(r, base + off)
+        body(r, base + off)
+      end
+
+      # A versioned value whose body is at pos (a root's too: the class's fbe_read).
+      def body(r, pos)
+        @name || resolve
+        n = r.struct_body(pos, @type_id, @cost, @name)
+        value = @type.allocate
+        value.fbe_read_body(r, pos, n)
+        r.leave
+        value
+      rescue DecodeError => e
+        raise e.within(@type::FBE_NAME)
+      end
+
+      # A final value at the reader's cursor (a root's too: the class's fbe_read_final).
+      def final(r)
+        @name || resolve
+        r.enter(r.pos, @cost, @name)
+        value = @type.allocate
+        value.fbe_read_final_fields(r)
+        r.leave
+        value
+      rescue DecodeError => e
+        raise e.within(@type::FBE_NAME)
       end
 
       def fwrite(w, value)
@@ -498,7 +523,7 @@ module Fbe
       end
 
       def fread(r, _field)
-        @type.fbe_read_final(r)
+        final(r)
       end
 
       def json(out, value)
@@ -515,6 +540,17 @@ module Fbe
 
       def text(out, value)
         value.fbe_text(out)
+      end
+    end
+
+    # The struct's constants, asked when it is first read: a class may be declared before it is defined.
+    class Struct
+      private
+
+      def resolve
+        @type_id = @type::FBE_TYPE_ID
+        @cost = @type::FBE_COST
+        @name = @type::FBE_NAME
       end
     end
 
@@ -540,10 +576,10 @@ module Fbe
       end
 
       def read(r, base, pos, field)
-        return nil if r.data.getbyte(pos).zero?
+        return nil if r.data.getbyte(pos) == 0
 
         off = r.u32(pos + 1)
-        raise DecodeError.new('present optional with offset 0', nil, field, pos) if off.zero?
+        raise DecodeError.new('present optional with offset 0', nil, field, pos) if off == 0
 
         q = base + off
         r.claim(q, @element.size, 'optional value', field)
@@ -560,7 +596,7 @@ module Fbe
       end
 
       def fread(r, field)
-        r.data.getbyte(r.take(1, 'optional flag', field)).zero? ? nil : @element.fread(r, field)
+        r.data.getbyte(r.take(1, 'optional flag', field)) == 0 ? nil : @element.fread(r, field)
       end
 
       def json(out, value)
@@ -696,7 +732,7 @@ module Fbe
 
       def read(r, base, pos, field)
         off = r.u32(pos)
-        return default if off.zero?
+        return default if off == 0
 
         q = base + off
         n = r.count(q, @item, @item_cost, field)
@@ -806,7 +842,7 @@ module Fbe
 
       def read(r, base, pos, field)
         off = r.u32(pos)
-        return {} if off.zero?
+        return {} if off == 0
 
         q = base + off
         n = r.count(q, @item, @item_cost, field)
