@@ -51,9 +51,10 @@ module Graph
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
+      data = r.data
+      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
       @name = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'name') : +''
-      @value = n >= 24 ? Fbe::Types::INT64.read(r, b, b + 16, 'value') : 0
+      @value = n >= 24 ? data.unpack1('q<', offset: b + 16) : 0
       @out_edges = n >= 28 ? T_OUT_EDGES.read(r, b, b + 24, 'out_edges') : []
     end
 
@@ -67,9 +68,10 @@ module Graph
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @name = Fbe::Types::STRING.fread(r, 'name')
-      @value = Fbe::Types::INT64.fread(r, 'value')
+      @value = data.unpack1('q<', offset: r.take(8, 'value', 'value'))
       @out_edges = T_OUT_EDGES.fread(r, 'out_edges')
     end
 
@@ -142,12 +144,13 @@ module Graph
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 20
-        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
       else
-        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+        @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
       end
     end
 
@@ -159,8 +162,9 @@ module Graph
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source, @target, @weight = r.data.unpack('l<3', offset: run)
+      @source, @target, @weight = data.unpack('l<3', offset: run)
     end
 
     def fbe_text(out)

@@ -109,17 +109,18 @@ module Proto
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
+      data = r.data
+      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
       @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
       if n >= 34
-        @side, @type, @price, @volume = r.data.unpack('C2E2', offset: b + 16)
+        @side, @type, @price, @volume = data.unpack('C2E2', offset: b + 16)
         @side = OrderSide.from_wire(@side)
         @type = OrderType.from_wire(@type)
       else
-        @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
-        @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
-        @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
-        @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
+        @side = n >= 17 ? OrderSide.from_wire(data.unpack1('C', offset: b + 16)) : OrderSide.default
+        @type = n >= 18 ? OrderType.from_wire(data.unpack1('C', offset: b + 17)) : OrderType.default
+        @price = n >= 26 ? data.unpack1('E', offset: b + 18) : 0.0
+        @volume = n >= 34 ? data.unpack1('E', offset: b + 26) : 0.0
       end
     end
 
@@ -133,10 +134,11 @@ module Proto
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(18, 'side=1,type=1,price=8,volume=8')
-      @side, @type, @price, @volume = r.data.unpack('C2E2', offset: run)
+      @side, @type, @price, @volume = data.unpack('C2E2', offset: run)
       @side = OrderSide.from_wire(@side)
       @type = OrderType.from_wire(@type)
     end
@@ -220,8 +222,9 @@ module Proto
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       @currency = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'currency') : +''
-      @amount = n >= 20 ? Fbe::Types::DOUBLE.read(r, b, b + 12, 'amount') : 0.0
+      @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
     end
 
     def fbe_write_final(w)
@@ -232,8 +235,9 @@ module Proto
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @currency = Fbe::Types::STRING.fread(r, 'currency')
-      @amount = Fbe::Types::DOUBLE.fread(r, 'amount')
+      @amount = data.unpack1('E', offset: r.take(8, 'value', 'amount'))
     end
 
     def fbe_text(out)
@@ -319,8 +323,9 @@ module Proto
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        @id = data.unpack1('l<', offset: b + 8)
       else
         r.spend(12, b, 'id')
         @id = 0
@@ -332,7 +337,7 @@ module Proto
         @name = +''
       end
       if n >= 17
-        @state = State::FBE_TYPE.read(r, b, b + 16, 'state')
+        @state = State.from_wire(data.unpack1('C', offset: b + 16))
       else
         r.spend(12, b, 'state') if n >= 16
         @state = State::INITIALIZED | State::BAD
@@ -359,9 +364,10 @@ module Proto
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @name = Fbe::Types::STRING.fread(r, 'name')
-      @state = State::FBE_TYPE.fread(r, 'state')
+      @state = State.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'state')))
       @wallet = T_WALLET.fread(r, 'wallet')
       @asset = T_ASSET.fread(r, 'asset')
       @orders = T_ORDERS.fread(r, 'orders')

@@ -45,7 +45,8 @@ module Recursive
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
+      data = r.data
+      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
       @label = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'label') : +''
       @children = n >= 20 ? T_CHILDREN.read(r, b, b + 16, 'children') : []
     end
@@ -59,7 +60,8 @@ module Recursive
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @label = Fbe::Types::STRING.fread(r, 'label')
       @children = T_CHILDREN.fread(r, 'children')
     end

@@ -42,12 +42,13 @@ module Vectors
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 20
-        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
       else
-        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+        @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
       end
     end
 
@@ -59,8 +60,9 @@ module Vectors
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source, @target, @weight = r.data.unpack('l<3', offset: run)
+      @source, @target, @weight = data.unpack('l<3', offset: run)
     end
 
     def fbe_text(out)
@@ -127,13 +129,14 @@ module Vectors
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 19
-        @flag, @x, @y = r.data.unpack('Cq<s<', offset: b + 8)
+        @flag, @x, @y = data.unpack('Cq<s<', offset: b + 8)
         @flag = @flag != 0
       else
-        @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
-        @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
-        @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
+        @flag = n >= 9 ? data.unpack1('C', offset: b + 8) != 0 : false
+        @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
+        @y = n >= 19 ? data.unpack1('s<', offset: b + 17) : 0
       end
     end
 
@@ -144,8 +147,9 @@ module Vectors
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(11, 'flag=1,x=8,y=2')
-      @flag, @x, @y = r.data.unpack('Cq<s<', offset: run)
+      @flag, @x, @y = data.unpack('Cq<s<', offset: run)
       @flag = @flag != 0
     end
 
@@ -215,14 +219,15 @@ module Vectors
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 27
-        @flag, @x, @y, @z = r.data.unpack('Cq<s<E', offset: b + 8)
+        @flag, @x, @y, @z = data.unpack('Cq<s<E', offset: b + 8)
         @flag = @flag != 0
       else
-        @flag = n >= 9 ? Fbe::Types::BOOL.read(r, b, b + 8, 'flag') : false
-        @x = n >= 17 ? Fbe::Types::INT64.read(r, b, b + 9, 'x') : 0
-        @y = n >= 19 ? Fbe::Types::INT16.read(r, b, b + 17, 'y') : 0
-        @z = n >= 27 ? Fbe::Types::DOUBLE.read(r, b, b + 19, 'z') : 0.0
+        @flag = n >= 9 ? data.unpack1('C', offset: b + 8) != 0 : false
+        @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
+        @y = n >= 19 ? data.unpack1('s<', offset: b + 17) : 0
+        @z = n >= 27 ? data.unpack1('E', offset: b + 19) : 0.0
       end
     end
 
@@ -234,8 +239,9 @@ module Vectors
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(19, 'flag=1,x=8,y=2,z=8')
-      @flag, @x, @y, @z = r.data.unpack('Cq<s<E', offset: run)
+      @flag, @x, @y, @z = data.unpack('Cq<s<E', offset: run)
       @flag = @flag != 0
     end
 

@@ -50,12 +50,13 @@ module VectorsNew
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 20
-        @source, @target, @weight = r.data.unpack('l<3', offset: b + 8)
+        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
       else
-        @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
-        @target = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'target') : 0
-        @weight = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'weight') : 0
+        @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
       end
       @note = n >= 24 ? Fbe::Types::STRING.read(r, b, b + 20, 'note') : +''
     end
@@ -69,8 +70,9 @@ module VectorsNew
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(12, 'source=4,target=4,weight=4')
-      @source, @target, @weight = r.data.unpack('l<3', offset: run)
+      @source, @target, @weight = data.unpack('l<3', offset: run)
       @note = Fbe::Types::STRING.fread(r, 'note')
     end
 

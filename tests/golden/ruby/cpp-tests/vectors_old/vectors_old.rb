@@ -39,7 +39,8 @@ module VectorsOld
     end
 
     def fbe_read_body(r, b, n)
-      @source = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'source') : 0
+      data = r.data
+      @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -49,7 +50,8 @@ module VectorsOld
     end
 
     def fbe_read_final_fields(r)
-      @source = Fbe::Types::INT32.fread(r, 'source')
+      data = r.data
+      @source = data.unpack1('l<', offset: r.take(4, 'value', 'source'))
     end
 
     def fbe_text(out)

@@ -579,8 +579,9 @@ module Enums
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 224
-        values = r.data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: b + 8)
+        values = data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: b + 8)
         @byte0 = EnumByte.from_wire(values[0])
         @byte1 = EnumByte.from_wire(values[1])
         @byte2 = EnumByte.from_wire(values[2])
@@ -648,72 +649,72 @@ module Enums
         @uint64b4 = EnumUInt64.from_wire(values[64])
         @uint64b5 = EnumUInt64.from_wire(values[65])
       else
-        @byte0 = n >= 9 ? EnumByte::FBE_TYPE.read(r, b, b + 8, 'byte0') : EnumByte::ENUM_VALUE_0
-        @byte1 = n >= 10 ? EnumByte::FBE_TYPE.read(r, b, b + 9, 'byte1') : EnumByte::ENUM_VALUE_1
-        @byte2 = n >= 11 ? EnumByte::FBE_TYPE.read(r, b, b + 10, 'byte2') : EnumByte::ENUM_VALUE_2
-        @byte3 = n >= 12 ? EnumByte::FBE_TYPE.read(r, b, b + 11, 'byte3') : EnumByte::ENUM_VALUE_3
-        @byte4 = n >= 13 ? EnumByte::FBE_TYPE.read(r, b, b + 12, 'byte4') : EnumByte::ENUM_VALUE_4
-        @byte5 = n >= 14 ? EnumByte::FBE_TYPE.read(r, b, b + 13, 'byte5') : EnumByte::ENUM_VALUE_5
-        @char0 = n >= 15 ? EnumChar::FBE_TYPE.read(r, b, b + 14, 'char0') : EnumChar::ENUM_VALUE_0
-        @char1 = n >= 16 ? EnumChar::FBE_TYPE.read(r, b, b + 15, 'char1') : EnumChar::ENUM_VALUE_1
-        @char2 = n >= 17 ? EnumChar::FBE_TYPE.read(r, b, b + 16, 'char2') : EnumChar::ENUM_VALUE_2
-        @char3 = n >= 18 ? EnumChar::FBE_TYPE.read(r, b, b + 17, 'char3') : EnumChar::ENUM_VALUE_3
-        @char4 = n >= 19 ? EnumChar::FBE_TYPE.read(r, b, b + 18, 'char4') : EnumChar::ENUM_VALUE_4
-        @char5 = n >= 20 ? EnumChar::FBE_TYPE.read(r, b, b + 19, 'char5') : EnumChar::ENUM_VALUE_5
-        @wchar0 = n >= 24 ? EnumWChar::FBE_TYPE.read(r, b, b + 20, 'wchar0') : EnumWChar::ENUM_VALUE_0
-        @wchar1 = n >= 28 ? EnumWChar::FBE_TYPE.read(r, b, b + 24, 'wchar1') : EnumWChar::ENUM_VALUE_1
-        @wchar2 = n >= 32 ? EnumWChar::FBE_TYPE.read(r, b, b + 28, 'wchar2') : EnumWChar::ENUM_VALUE_2
-        @wchar3 = n >= 36 ? EnumWChar::FBE_TYPE.read(r, b, b + 32, 'wchar3') : EnumWChar::ENUM_VALUE_3
-        @wchar4 = n >= 40 ? EnumWChar::FBE_TYPE.read(r, b, b + 36, 'wchar4') : EnumWChar::ENUM_VALUE_4
-        @wchar5 = n >= 44 ? EnumWChar::FBE_TYPE.read(r, b, b + 40, 'wchar5') : EnumWChar::ENUM_VALUE_5
-        @int8b0 = n >= 45 ? EnumInt8::FBE_TYPE.read(r, b, b + 44, 'int8b0') : EnumInt8::ENUM_VALUE_0
-        @int8b1 = n >= 46 ? EnumInt8::FBE_TYPE.read(r, b, b + 45, 'int8b1') : EnumInt8::ENUM_VALUE_1
-        @int8b2 = n >= 47 ? EnumInt8::FBE_TYPE.read(r, b, b + 46, 'int8b2') : EnumInt8::ENUM_VALUE_2
-        @int8b3 = n >= 48 ? EnumInt8::FBE_TYPE.read(r, b, b + 47, 'int8b3') : EnumInt8::ENUM_VALUE_3
-        @int8b4 = n >= 49 ? EnumInt8::FBE_TYPE.read(r, b, b + 48, 'int8b4') : EnumInt8::ENUM_VALUE_4
-        @int8b5 = n >= 50 ? EnumInt8::FBE_TYPE.read(r, b, b + 49, 'int8b5') : EnumInt8::ENUM_VALUE_5
-        @uint8b0 = n >= 51 ? EnumUInt8::FBE_TYPE.read(r, b, b + 50, 'uint8b0') : EnumUInt8::ENUM_VALUE_0
-        @uint8b1 = n >= 52 ? EnumUInt8::FBE_TYPE.read(r, b, b + 51, 'uint8b1') : EnumUInt8::ENUM_VALUE_1
-        @uint8b2 = n >= 53 ? EnumUInt8::FBE_TYPE.read(r, b, b + 52, 'uint8b2') : EnumUInt8::ENUM_VALUE_2
-        @uint8b3 = n >= 54 ? EnumUInt8::FBE_TYPE.read(r, b, b + 53, 'uint8b3') : EnumUInt8::ENUM_VALUE_3
-        @uint8b4 = n >= 55 ? EnumUInt8::FBE_TYPE.read(r, b, b + 54, 'uint8b4') : EnumUInt8::ENUM_VALUE_4
-        @uint8b5 = n >= 56 ? EnumUInt8::FBE_TYPE.read(r, b, b + 55, 'uint8b5') : EnumUInt8::ENUM_VALUE_5
-        @int16b0 = n >= 58 ? EnumInt16::FBE_TYPE.read(r, b, b + 56, 'int16b0') : EnumInt16::ENUM_VALUE_0
-        @int16b1 = n >= 60 ? EnumInt16::FBE_TYPE.read(r, b, b + 58, 'int16b1') : EnumInt16::ENUM_VALUE_1
-        @int16b2 = n >= 62 ? EnumInt16::FBE_TYPE.read(r, b, b + 60, 'int16b2') : EnumInt16::ENUM_VALUE_2
-        @int16b3 = n >= 64 ? EnumInt16::FBE_TYPE.read(r, b, b + 62, 'int16b3') : EnumInt16::ENUM_VALUE_3
-        @int16b4 = n >= 66 ? EnumInt16::FBE_TYPE.read(r, b, b + 64, 'int16b4') : EnumInt16::ENUM_VALUE_4
-        @int16b5 = n >= 68 ? EnumInt16::FBE_TYPE.read(r, b, b + 66, 'int16b5') : EnumInt16::ENUM_VALUE_5
-        @uint16b0 = n >= 70 ? EnumUInt16::FBE_TYPE.read(r, b, b + 68, 'uint16b0') : EnumUInt16::ENUM_VALUE_0
-        @uint16b1 = n >= 72 ? EnumUInt16::FBE_TYPE.read(r, b, b + 70, 'uint16b1') : EnumUInt16::ENUM_VALUE_1
-        @uint16b2 = n >= 74 ? EnumUInt16::FBE_TYPE.read(r, b, b + 72, 'uint16b2') : EnumUInt16::ENUM_VALUE_2
-        @uint16b3 = n >= 76 ? EnumUInt16::FBE_TYPE.read(r, b, b + 74, 'uint16b3') : EnumUInt16::ENUM_VALUE_3
-        @uint16b4 = n >= 78 ? EnumUInt16::FBE_TYPE.read(r, b, b + 76, 'uint16b4') : EnumUInt16::ENUM_VALUE_4
-        @uint16b5 = n >= 80 ? EnumUInt16::FBE_TYPE.read(r, b, b + 78, 'uint16b5') : EnumUInt16::ENUM_VALUE_5
-        @int32b0 = n >= 84 ? EnumInt32::FBE_TYPE.read(r, b, b + 80, 'int32b0') : EnumInt32::ENUM_VALUE_0
-        @int32b1 = n >= 88 ? EnumInt32::FBE_TYPE.read(r, b, b + 84, 'int32b1') : EnumInt32::ENUM_VALUE_1
-        @int32b2 = n >= 92 ? EnumInt32::FBE_TYPE.read(r, b, b + 88, 'int32b2') : EnumInt32::ENUM_VALUE_2
-        @int32b3 = n >= 96 ? EnumInt32::FBE_TYPE.read(r, b, b + 92, 'int32b3') : EnumInt32::ENUM_VALUE_3
-        @int32b4 = n >= 100 ? EnumInt32::FBE_TYPE.read(r, b, b + 96, 'int32b4') : EnumInt32::ENUM_VALUE_4
-        @int32b5 = n >= 104 ? EnumInt32::FBE_TYPE.read(r, b, b + 100, 'int32b5') : EnumInt32::ENUM_VALUE_5
-        @uint32b0 = n >= 108 ? EnumUInt32::FBE_TYPE.read(r, b, b + 104, 'uint32b0') : EnumUInt32::ENUM_VALUE_0
-        @uint32b1 = n >= 112 ? EnumUInt32::FBE_TYPE.read(r, b, b + 108, 'uint32b1') : EnumUInt32::ENUM_VALUE_1
-        @uint32b2 = n >= 116 ? EnumUInt32::FBE_TYPE.read(r, b, b + 112, 'uint32b2') : EnumUInt32::ENUM_VALUE_2
-        @uint32b3 = n >= 120 ? EnumUInt32::FBE_TYPE.read(r, b, b + 116, 'uint32b3') : EnumUInt32::ENUM_VALUE_3
-        @uint32b4 = n >= 124 ? EnumUInt32::FBE_TYPE.read(r, b, b + 120, 'uint32b4') : EnumUInt32::ENUM_VALUE_4
-        @uint32b5 = n >= 128 ? EnumUInt32::FBE_TYPE.read(r, b, b + 124, 'uint32b5') : EnumUInt32::ENUM_VALUE_5
-        @int64b0 = n >= 136 ? EnumInt64::FBE_TYPE.read(r, b, b + 128, 'int64b0') : EnumInt64::ENUM_VALUE_0
-        @int64b1 = n >= 144 ? EnumInt64::FBE_TYPE.read(r, b, b + 136, 'int64b1') : EnumInt64::ENUM_VALUE_1
-        @int64b2 = n >= 152 ? EnumInt64::FBE_TYPE.read(r, b, b + 144, 'int64b2') : EnumInt64::ENUM_VALUE_2
-        @int64b3 = n >= 160 ? EnumInt64::FBE_TYPE.read(r, b, b + 152, 'int64b3') : EnumInt64::ENUM_VALUE_3
-        @int64b4 = n >= 168 ? EnumInt64::FBE_TYPE.read(r, b, b + 160, 'int64b4') : EnumInt64::ENUM_VALUE_4
-        @int64b5 = n >= 176 ? EnumInt64::FBE_TYPE.read(r, b, b + 168, 'int64b5') : EnumInt64::ENUM_VALUE_5
-        @uint64b0 = n >= 184 ? EnumUInt64::FBE_TYPE.read(r, b, b + 176, 'uint64b0') : EnumUInt64::ENUM_VALUE_0
-        @uint64b1 = n >= 192 ? EnumUInt64::FBE_TYPE.read(r, b, b + 184, 'uint64b1') : EnumUInt64::ENUM_VALUE_1
-        @uint64b2 = n >= 200 ? EnumUInt64::FBE_TYPE.read(r, b, b + 192, 'uint64b2') : EnumUInt64::ENUM_VALUE_2
-        @uint64b3 = n >= 208 ? EnumUInt64::FBE_TYPE.read(r, b, b + 200, 'uint64b3') : EnumUInt64::ENUM_VALUE_3
-        @uint64b4 = n >= 216 ? EnumUInt64::FBE_TYPE.read(r, b, b + 208, 'uint64b4') : EnumUInt64::ENUM_VALUE_4
-        @uint64b5 = n >= 224 ? EnumUInt64::FBE_TYPE.read(r, b, b + 216, 'uint64b5') : EnumUInt64::ENUM_VALUE_5
+        @byte0 = n >= 9 ? EnumByte.from_wire(data.unpack1('C', offset: b + 8)) : EnumByte::ENUM_VALUE_0
+        @byte1 = n >= 10 ? EnumByte.from_wire(data.unpack1('C', offset: b + 9)) : EnumByte::ENUM_VALUE_1
+        @byte2 = n >= 11 ? EnumByte.from_wire(data.unpack1('C', offset: b + 10)) : EnumByte::ENUM_VALUE_2
+        @byte3 = n >= 12 ? EnumByte.from_wire(data.unpack1('C', offset: b + 11)) : EnumByte::ENUM_VALUE_3
+        @byte4 = n >= 13 ? EnumByte.from_wire(data.unpack1('C', offset: b + 12)) : EnumByte::ENUM_VALUE_4
+        @byte5 = n >= 14 ? EnumByte.from_wire(data.unpack1('C', offset: b + 13)) : EnumByte::ENUM_VALUE_5
+        @char0 = n >= 15 ? EnumChar.from_wire(data.unpack1('C', offset: b + 14)) : EnumChar::ENUM_VALUE_0
+        @char1 = n >= 16 ? EnumChar.from_wire(data.unpack1('C', offset: b + 15)) : EnumChar::ENUM_VALUE_1
+        @char2 = n >= 17 ? EnumChar.from_wire(data.unpack1('C', offset: b + 16)) : EnumChar::ENUM_VALUE_2
+        @char3 = n >= 18 ? EnumChar.from_wire(data.unpack1('C', offset: b + 17)) : EnumChar::ENUM_VALUE_3
+        @char4 = n >= 19 ? EnumChar.from_wire(data.unpack1('C', offset: b + 18)) : EnumChar::ENUM_VALUE_4
+        @char5 = n >= 20 ? EnumChar.from_wire(data.unpack1('C', offset: b + 19)) : EnumChar::ENUM_VALUE_5
+        @wchar0 = n >= 24 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 20)) : EnumWChar::ENUM_VALUE_0
+        @wchar1 = n >= 28 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 24)) : EnumWChar::ENUM_VALUE_1
+        @wchar2 = n >= 32 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 28)) : EnumWChar::ENUM_VALUE_2
+        @wchar3 = n >= 36 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 32)) : EnumWChar::ENUM_VALUE_3
+        @wchar4 = n >= 40 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 36)) : EnumWChar::ENUM_VALUE_4
+        @wchar5 = n >= 44 ? EnumWChar.from_wire(data.unpack1('L<', offset: b + 40)) : EnumWChar::ENUM_VALUE_5
+        @int8b0 = n >= 45 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 44)) : EnumInt8::ENUM_VALUE_0
+        @int8b1 = n >= 46 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 45)) : EnumInt8::ENUM_VALUE_1
+        @int8b2 = n >= 47 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 46)) : EnumInt8::ENUM_VALUE_2
+        @int8b3 = n >= 48 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 47)) : EnumInt8::ENUM_VALUE_3
+        @int8b4 = n >= 49 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 48)) : EnumInt8::ENUM_VALUE_4
+        @int8b5 = n >= 50 ? EnumInt8.from_wire(data.unpack1('c', offset: b + 49)) : EnumInt8::ENUM_VALUE_5
+        @uint8b0 = n >= 51 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 50)) : EnumUInt8::ENUM_VALUE_0
+        @uint8b1 = n >= 52 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 51)) : EnumUInt8::ENUM_VALUE_1
+        @uint8b2 = n >= 53 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 52)) : EnumUInt8::ENUM_VALUE_2
+        @uint8b3 = n >= 54 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 53)) : EnumUInt8::ENUM_VALUE_3
+        @uint8b4 = n >= 55 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 54)) : EnumUInt8::ENUM_VALUE_4
+        @uint8b5 = n >= 56 ? EnumUInt8.from_wire(data.unpack1('C', offset: b + 55)) : EnumUInt8::ENUM_VALUE_5
+        @int16b0 = n >= 58 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 56)) : EnumInt16::ENUM_VALUE_0
+        @int16b1 = n >= 60 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 58)) : EnumInt16::ENUM_VALUE_1
+        @int16b2 = n >= 62 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 60)) : EnumInt16::ENUM_VALUE_2
+        @int16b3 = n >= 64 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 62)) : EnumInt16::ENUM_VALUE_3
+        @int16b4 = n >= 66 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 64)) : EnumInt16::ENUM_VALUE_4
+        @int16b5 = n >= 68 ? EnumInt16.from_wire(data.unpack1('s<', offset: b + 66)) : EnumInt16::ENUM_VALUE_5
+        @uint16b0 = n >= 70 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 68)) : EnumUInt16::ENUM_VALUE_0
+        @uint16b1 = n >= 72 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 70)) : EnumUInt16::ENUM_VALUE_1
+        @uint16b2 = n >= 74 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 72)) : EnumUInt16::ENUM_VALUE_2
+        @uint16b3 = n >= 76 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 74)) : EnumUInt16::ENUM_VALUE_3
+        @uint16b4 = n >= 78 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 76)) : EnumUInt16::ENUM_VALUE_4
+        @uint16b5 = n >= 80 ? EnumUInt16.from_wire(data.unpack1('S<', offset: b + 78)) : EnumUInt16::ENUM_VALUE_5
+        @int32b0 = n >= 84 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 80)) : EnumInt32::ENUM_VALUE_0
+        @int32b1 = n >= 88 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 84)) : EnumInt32::ENUM_VALUE_1
+        @int32b2 = n >= 92 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 88)) : EnumInt32::ENUM_VALUE_2
+        @int32b3 = n >= 96 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 92)) : EnumInt32::ENUM_VALUE_3
+        @int32b4 = n >= 100 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 96)) : EnumInt32::ENUM_VALUE_4
+        @int32b5 = n >= 104 ? EnumInt32.from_wire(data.unpack1('l<', offset: b + 100)) : EnumInt32::ENUM_VALUE_5
+        @uint32b0 = n >= 108 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 104)) : EnumUInt32::ENUM_VALUE_0
+        @uint32b1 = n >= 112 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 108)) : EnumUInt32::ENUM_VALUE_1
+        @uint32b2 = n >= 116 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 112)) : EnumUInt32::ENUM_VALUE_2
+        @uint32b3 = n >= 120 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 116)) : EnumUInt32::ENUM_VALUE_3
+        @uint32b4 = n >= 124 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 120)) : EnumUInt32::ENUM_VALUE_4
+        @uint32b5 = n >= 128 ? EnumUInt32.from_wire(data.unpack1('L<', offset: b + 124)) : EnumUInt32::ENUM_VALUE_5
+        @int64b0 = n >= 136 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 128)) : EnumInt64::ENUM_VALUE_0
+        @int64b1 = n >= 144 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 136)) : EnumInt64::ENUM_VALUE_1
+        @int64b2 = n >= 152 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 144)) : EnumInt64::ENUM_VALUE_2
+        @int64b3 = n >= 160 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 152)) : EnumInt64::ENUM_VALUE_3
+        @int64b4 = n >= 168 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 160)) : EnumInt64::ENUM_VALUE_4
+        @int64b5 = n >= 176 ? EnumInt64.from_wire(data.unpack1('q<', offset: b + 168)) : EnumInt64::ENUM_VALUE_5
+        @uint64b0 = n >= 184 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 176)) : EnumUInt64::ENUM_VALUE_0
+        @uint64b1 = n >= 192 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 184)) : EnumUInt64::ENUM_VALUE_1
+        @uint64b2 = n >= 200 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 192)) : EnumUInt64::ENUM_VALUE_2
+        @uint64b3 = n >= 208 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 200)) : EnumUInt64::ENUM_VALUE_3
+        @uint64b4 = n >= 216 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 208)) : EnumUInt64::ENUM_VALUE_4
+        @uint64b5 = n >= 224 ? EnumUInt64.from_wire(data.unpack1('Q<', offset: b + 216)) : EnumUInt64::ENUM_VALUE_5
       end
     end
 
@@ -746,6 +747,7 @@ module Enums
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(216, 'byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,' \
                        'char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,' \
                        'int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,' \
@@ -754,7 +756,7 @@ module Enums
                        'uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,' \
                        'int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,' \
                        'uint64b4=8,uint64b5=8')
-      values = r.data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: run)
+      values = data.unpack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', offset: run)
       @byte0 = EnumByte.from_wire(values[0])
       @byte1 = EnumByte.from_wire(values[1])
       @byte2 = EnumByte.from_wire(values[2])

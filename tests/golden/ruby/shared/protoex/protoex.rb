@@ -132,19 +132,20 @@ module Protoex
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'id') : 0
+      data = r.data
+      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
       @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
       if n >= 50
-        @side, @type, @price, @volume, @tp, @sl = r.data.unpack('C2E4', offset: b + 16)
+        @side, @type, @price, @volume, @tp, @sl = data.unpack('C2E4', offset: b + 16)
         @side = OrderSide.from_wire(@side)
         @type = OrderType.from_wire(@type)
       else
-        @side = n >= 17 ? OrderSide::FBE_TYPE.read(r, b, b + 16, 'side') : OrderSide.default
-        @type = n >= 18 ? OrderType::FBE_TYPE.read(r, b, b + 17, 'type') : OrderType.default
-        @price = n >= 26 ? Fbe::Types::DOUBLE.read(r, b, b + 18, 'price') : 0.0
-        @volume = n >= 34 ? Fbe::Types::DOUBLE.read(r, b, b + 26, 'volume') : 0.0
-        @tp = n >= 42 ? Fbe::Types::DOUBLE.read(r, b, b + 34, 'tp') : 10.0
-        @sl = n >= 50 ? Fbe::Types::DOUBLE.read(r, b, b + 42, 'sl') : -10.0
+        @side = n >= 17 ? OrderSide.from_wire(data.unpack1('C', offset: b + 16)) : OrderSide.default
+        @type = n >= 18 ? OrderType.from_wire(data.unpack1('C', offset: b + 17)) : OrderType.default
+        @price = n >= 26 ? data.unpack1('E', offset: b + 18) : 0.0
+        @volume = n >= 34 ? data.unpack1('E', offset: b + 26) : 0.0
+        @tp = n >= 42 ? data.unpack1('E', offset: b + 34) : 10.0
+        @sl = n >= 50 ? data.unpack1('E', offset: b + 42) : -10.0
       end
     end
 
@@ -158,10 +159,11 @@ module Protoex
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(34, 'side=1,type=1,price=8,volume=8,tp=8,sl=8')
-      @side, @type, @price, @volume, @tp, @sl = r.data.unpack('C2E4', offset: run)
+      @side, @type, @price, @volume, @tp, @sl = data.unpack('C2E4', offset: run)
       @side = OrderSide.from_wire(@side)
       @type = OrderType.from_wire(@type)
     end
@@ -257,12 +259,13 @@ module Protoex
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       @currency = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'currency') : +''
       if n >= 28
-        @amount, @locked = r.data.unpack('E2', offset: b + 12)
+        @amount, @locked = data.unpack('E2', offset: b + 12)
       else
-        @amount = n >= 20 ? Fbe::Types::DOUBLE.read(r, b, b + 12, 'amount') : 0.0
-        @locked = n >= 28 ? Fbe::Types::DOUBLE.read(r, b, b + 20, 'locked') : 0.0
+        @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
+        @locked = n >= 28 ? data.unpack1('E', offset: b + 20) : 0.0
       end
     end
 
@@ -275,9 +278,10 @@ module Protoex
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @currency = Fbe::Types::STRING.fread(r, 'currency')
       run = r.run(16, 'amount=8,locked=8')
-      @amount, @locked = r.data.unpack('E2', offset: run)
+      @amount, @locked = data.unpack('E2', offset: run)
     end
 
     def fbe_text(out)
@@ -366,8 +370,9 @@ module Protoex
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 12
-        @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+        @id = data.unpack1('l<', offset: b + 8)
       else
         r.spend(20, b, 'id')
         @id = 0
@@ -379,7 +384,7 @@ module Protoex
         @name = +''
       end
       if n >= 17
-        @state = StateEx::FBE_TYPE.read(r, b, b + 16, 'state')
+        @state = StateEx.from_wire(data.unpack1('C', offset: b + 16))
       else
         r.spend(20, b, 'state') if n >= 16
         @state = StateEx::INITIALIZED | StateEx::BAD | StateEx::SAD
@@ -406,9 +411,10 @@ module Protoex
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::INT32.fread(r, 'id')
+      data = r.data
+      @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
       @name = Fbe::Types::STRING.fread(r, 'name')
-      @state = StateEx::FBE_TYPE.fread(r, 'state')
+      @state = StateEx.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'state')))
       @wallet = T_WALLET.fread(r, 'wallet')
       @asset = T_ASSET.fread(r, 'asset')
       @orders = T_ORDERS.fread(r, 'orders')

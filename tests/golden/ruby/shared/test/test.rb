@@ -375,8 +375,9 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 110
-        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
         @id = values[0]
         @f1 = values[1] != 0
         @f2 = values[2] != 0
@@ -408,175 +409,175 @@ module Test
         @f28 = values[28]
       else
         if n >= 12
-          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+          @id = data.unpack1('l<', offset: b + 8)
         else
           r.spend(64, b, 'id')
           @id = 0
         end
         if n >= 13
-          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+          @f1 = data.unpack1('C', offset: b + 12) != 0
         else
           r.spend(64, b, 'f1') if n >= 12
           @f1 = false
         end
         if n >= 14
-          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+          @f2 = data.unpack1('C', offset: b + 13) != 0
         else
           r.spend(64, b, 'f2') if n >= 13
           @f2 = true
         end
         if n >= 15
-          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+          @f3 = data.unpack1('C', offset: b + 14)
         else
           r.spend(64, b, 'f3') if n >= 14
           @f3 = 0
         end
         if n >= 16
-          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+          @f4 = data.unpack1('C', offset: b + 15)
         else
           r.spend(64, b, 'f4') if n >= 15
           @f4 = 255
         end
         if n >= 17
-          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+          @f5 = data.unpack1('C', offset: b + 16)
         else
           r.spend(64, b, 'f5') if n >= 16
           @f5 = 0
         end
         if n >= 18
-          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+          @f6 = data.unpack1('C', offset: b + 17)
         else
           r.spend(64, b, 'f6') if n >= 17
           @f6 = 33
         end
         if n >= 22
-          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+          @f7 = data.unpack1('L<', offset: b + 18)
         else
           r.spend(64, b, 'f7') if n >= 18
           @f7 = 0
         end
         if n >= 26
-          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+          @f8 = data.unpack1('L<', offset: b + 22)
         else
           r.spend(64, b, 'f8') if n >= 22
           @f8 = 1092
         end
         if n >= 27
-          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+          @f9 = data.unpack1('c', offset: b + 26)
         else
           r.spend(64, b, 'f9') if n >= 26
           @f9 = 0
         end
         if n >= 28
-          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+          @f10 = data.unpack1('c', offset: b + 27)
         else
           r.spend(64, b, 'f10') if n >= 27
           @f10 = 127
         end
         if n >= 29
-          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+          @f11 = data.unpack1('C', offset: b + 28)
         else
           r.spend(64, b, 'f11') if n >= 28
           @f11 = 0
         end
         if n >= 30
-          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+          @f12 = data.unpack1('C', offset: b + 29)
         else
           r.spend(64, b, 'f12') if n >= 29
           @f12 = 255
         end
         if n >= 32
-          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+          @f13 = data.unpack1('s<', offset: b + 30)
         else
           r.spend(64, b, 'f13') if n >= 30
           @f13 = 0
         end
         if n >= 34
-          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+          @f14 = data.unpack1('s<', offset: b + 32)
         else
           r.spend(64, b, 'f14') if n >= 32
           @f14 = 32_767
         end
         if n >= 36
-          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+          @f15 = data.unpack1('S<', offset: b + 34)
         else
           r.spend(64, b, 'f15') if n >= 34
           @f15 = 0
         end
         if n >= 38
-          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+          @f16 = data.unpack1('S<', offset: b + 36)
         else
           r.spend(64, b, 'f16') if n >= 36
           @f16 = 65_535
         end
         if n >= 42
-          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+          @f17 = data.unpack1('l<', offset: b + 38)
         else
           r.spend(64, b, 'f17') if n >= 38
           @f17 = 0
         end
         if n >= 46
-          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+          @f18 = data.unpack1('l<', offset: b + 42)
         else
           r.spend(64, b, 'f18') if n >= 42
           @f18 = 2_147_483_647
         end
         if n >= 50
-          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+          @f19 = data.unpack1('L<', offset: b + 46)
         else
           r.spend(64, b, 'f19') if n >= 46
           @f19 = 0
         end
         if n >= 54
-          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+          @f20 = data.unpack1('L<', offset: b + 50)
         else
           r.spend(64, b, 'f20') if n >= 50
           @f20 = 4_294_967_295
         end
         if n >= 62
-          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+          @f21 = data.unpack1('q<', offset: b + 54)
         else
           r.spend(64, b, 'f21') if n >= 54
           @f21 = 0
         end
         if n >= 70
-          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+          @f22 = data.unpack1('q<', offset: b + 62)
         else
           r.spend(64, b, 'f22') if n >= 62
           @f22 = 9_223_372_036_854_775_807
         end
         if n >= 78
-          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+          @f23 = data.unpack1('Q<', offset: b + 70)
         else
           r.spend(64, b, 'f23') if n >= 70
           @f23 = 0
         end
         if n >= 86
-          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+          @f24 = data.unpack1('Q<', offset: b + 78)
         else
           r.spend(64, b, 'f24') if n >= 78
           @f24 = 18_446_744_073_709_551_615
         end
         if n >= 90
-          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+          @f25 = data.unpack1('e', offset: b + 86)
         else
           r.spend(64, b, 'f25') if n >= 86
           @f25 = 0.0
         end
         if n >= 94
-          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+          @f26 = data.unpack1('e', offset: b + 90)
         else
           r.spend(64, b, 'f26') if n >= 90
           @f26 = 123.456
         end
         if n >= 102
-          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+          @f27 = data.unpack1('E', offset: b + 94)
         else
           r.spend(64, b, 'f27') if n >= 94
           @f27 = 0.0
         end
         if n >= 110
-          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+          @f28 = data.unpack1('E', offset: b + 102)
         else
           r.spend(64, b, 'f28') if n >= 102
           @f28 = -1.23456e+125
@@ -607,7 +608,7 @@ module Test
         @f32 = +'Initial string!'
       end
       if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -615,49 +616,49 @@ module Test
         @f40 = Proto::OrderType.from_wire(@f40)
       else
         if n >= 158
-          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+          @f33 = data.unpack1('Q<', offset: b + 150)
         else
           r.spend(64, b, 'f33') if n >= 150
           @f33 = 0
         end
         if n >= 166
-          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+          @f34 = data.unpack1('Q<', offset: b + 158)
         else
           r.spend(64, b, 'f34') if n >= 158
           @f34 = 0
         end
         if n >= 174
-          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+          @f35 = data.unpack1('Q<', offset: b + 166)
         else
           r.spend(64, b, 'f35') if n >= 166
           @f35 = Fbe::Timestamp.utc
         end
         if n >= 190
-          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
         else
           r.spend(64, b, 'f36') if n >= 174
           @f36 = Fbe::Uuid::NIL
         end
         if n >= 206
-          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
         else
           r.spend(64, b, 'f37') if n >= 190
           @f37 = Fbe::Uuid.uuid1
         end
         if n >= 222
-          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
         else
           r.spend(64, b, 'f38') if n >= 206
           @f38 = '123e4567-e89b-12d3-a456-426655440000'
         end
         if n >= 223
-          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
         else
           r.spend(64, b, 'f39') if n >= 222
           @f39 = Proto::OrderSide.default
         end
         if n >= 224
-          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
         else
           r.spend(64, b, 'f40') if n >= 223
           @f40 = Proto::OrderType.default
@@ -676,7 +677,7 @@ module Test
         @f42 = Proto::Balance.new
       end
       if n >= 233
-        @f43 = Proto::State::FBE_TYPE.read(r, b, b + 232, 'f43')
+        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
       else
         r.spend(26, b, 'f43') if n >= 232
         @f43 = Proto::State.default
@@ -716,9 +717,10 @@ module Test
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
       @id = values[0]
       @f1 = values[1] != 0
       @f2 = values[2] != 0
@@ -753,7 +755,7 @@ module Test
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
       @f37 = Fbe::Uuid.from_bytes(@f37)
       @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -761,7 +763,7 @@ module Test
       @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
-      @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
+      @f43 = Proto::State.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'f43')))
       @f44 = T_F44.fread(r, 'f44')
     end
 
@@ -1652,8 +1654,9 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 110
-        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
         @id = values[0]
         @f1 = values[1] != 0
         @f2 = values[2] != 0
@@ -1685,175 +1688,175 @@ module Test
         @f28 = values[28]
       else
         if n >= 12
-          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+          @id = data.unpack1('l<', offset: b + 8)
         else
           r.spend(64, b, 'id')
           @id = 0
         end
         if n >= 13
-          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+          @f1 = data.unpack1('C', offset: b + 12) != 0
         else
           r.spend(64, b, 'f1') if n >= 12
           @f1 = false
         end
         if n >= 14
-          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+          @f2 = data.unpack1('C', offset: b + 13) != 0
         else
           r.spend(64, b, 'f2') if n >= 13
           @f2 = true
         end
         if n >= 15
-          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+          @f3 = data.unpack1('C', offset: b + 14)
         else
           r.spend(64, b, 'f3') if n >= 14
           @f3 = 0
         end
         if n >= 16
-          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+          @f4 = data.unpack1('C', offset: b + 15)
         else
           r.spend(64, b, 'f4') if n >= 15
           @f4 = 255
         end
         if n >= 17
-          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+          @f5 = data.unpack1('C', offset: b + 16)
         else
           r.spend(64, b, 'f5') if n >= 16
           @f5 = 0
         end
         if n >= 18
-          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+          @f6 = data.unpack1('C', offset: b + 17)
         else
           r.spend(64, b, 'f6') if n >= 17
           @f6 = 33
         end
         if n >= 22
-          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+          @f7 = data.unpack1('L<', offset: b + 18)
         else
           r.spend(64, b, 'f7') if n >= 18
           @f7 = 0
         end
         if n >= 26
-          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+          @f8 = data.unpack1('L<', offset: b + 22)
         else
           r.spend(64, b, 'f8') if n >= 22
           @f8 = 1092
         end
         if n >= 27
-          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+          @f9 = data.unpack1('c', offset: b + 26)
         else
           r.spend(64, b, 'f9') if n >= 26
           @f9 = 0
         end
         if n >= 28
-          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+          @f10 = data.unpack1('c', offset: b + 27)
         else
           r.spend(64, b, 'f10') if n >= 27
           @f10 = 127
         end
         if n >= 29
-          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+          @f11 = data.unpack1('C', offset: b + 28)
         else
           r.spend(64, b, 'f11') if n >= 28
           @f11 = 0
         end
         if n >= 30
-          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+          @f12 = data.unpack1('C', offset: b + 29)
         else
           r.spend(64, b, 'f12') if n >= 29
           @f12 = 255
         end
         if n >= 32
-          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+          @f13 = data.unpack1('s<', offset: b + 30)
         else
           r.spend(64, b, 'f13') if n >= 30
           @f13 = 0
         end
         if n >= 34
-          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+          @f14 = data.unpack1('s<', offset: b + 32)
         else
           r.spend(64, b, 'f14') if n >= 32
           @f14 = 32_767
         end
         if n >= 36
-          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+          @f15 = data.unpack1('S<', offset: b + 34)
         else
           r.spend(64, b, 'f15') if n >= 34
           @f15 = 0
         end
         if n >= 38
-          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+          @f16 = data.unpack1('S<', offset: b + 36)
         else
           r.spend(64, b, 'f16') if n >= 36
           @f16 = 65_535
         end
         if n >= 42
-          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+          @f17 = data.unpack1('l<', offset: b + 38)
         else
           r.spend(64, b, 'f17') if n >= 38
           @f17 = 0
         end
         if n >= 46
-          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+          @f18 = data.unpack1('l<', offset: b + 42)
         else
           r.spend(64, b, 'f18') if n >= 42
           @f18 = 2_147_483_647
         end
         if n >= 50
-          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+          @f19 = data.unpack1('L<', offset: b + 46)
         else
           r.spend(64, b, 'f19') if n >= 46
           @f19 = 0
         end
         if n >= 54
-          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+          @f20 = data.unpack1('L<', offset: b + 50)
         else
           r.spend(64, b, 'f20') if n >= 50
           @f20 = 4_294_967_295
         end
         if n >= 62
-          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+          @f21 = data.unpack1('q<', offset: b + 54)
         else
           r.spend(64, b, 'f21') if n >= 54
           @f21 = 0
         end
         if n >= 70
-          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+          @f22 = data.unpack1('q<', offset: b + 62)
         else
           r.spend(64, b, 'f22') if n >= 62
           @f22 = 9_223_372_036_854_775_807
         end
         if n >= 78
-          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+          @f23 = data.unpack1('Q<', offset: b + 70)
         else
           r.spend(64, b, 'f23') if n >= 70
           @f23 = 0
         end
         if n >= 86
-          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+          @f24 = data.unpack1('Q<', offset: b + 78)
         else
           r.spend(64, b, 'f24') if n >= 78
           @f24 = 18_446_744_073_709_551_615
         end
         if n >= 90
-          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+          @f25 = data.unpack1('e', offset: b + 86)
         else
           r.spend(64, b, 'f25') if n >= 86
           @f25 = 0.0
         end
         if n >= 94
-          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+          @f26 = data.unpack1('e', offset: b + 90)
         else
           r.spend(64, b, 'f26') if n >= 90
           @f26 = 123.456
         end
         if n >= 102
-          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+          @f27 = data.unpack1('E', offset: b + 94)
         else
           r.spend(64, b, 'f27') if n >= 94
           @f27 = 0.0
         end
         if n >= 110
-          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+          @f28 = data.unpack1('E', offset: b + 102)
         else
           r.spend(64, b, 'f28') if n >= 102
           @f28 = -1.23456e+125
@@ -1884,7 +1887,7 @@ module Test
         @f32 = +'Initial string!'
       end
       if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -1892,49 +1895,49 @@ module Test
         @f40 = Proto::OrderType.from_wire(@f40)
       else
         if n >= 158
-          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+          @f33 = data.unpack1('Q<', offset: b + 150)
         else
           r.spend(64, b, 'f33') if n >= 150
           @f33 = 0
         end
         if n >= 166
-          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+          @f34 = data.unpack1('Q<', offset: b + 158)
         else
           r.spend(64, b, 'f34') if n >= 158
           @f34 = 0
         end
         if n >= 174
-          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+          @f35 = data.unpack1('Q<', offset: b + 166)
         else
           r.spend(64, b, 'f35') if n >= 166
           @f35 = Fbe::Timestamp.utc
         end
         if n >= 190
-          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
         else
           r.spend(64, b, 'f36') if n >= 174
           @f36 = Fbe::Uuid::NIL
         end
         if n >= 206
-          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
         else
           r.spend(64, b, 'f37') if n >= 190
           @f37 = Fbe::Uuid.uuid1
         end
         if n >= 222
-          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
         else
           r.spend(64, b, 'f38') if n >= 206
           @f38 = '123e4567-e89b-12d3-a456-426655440000'
         end
         if n >= 223
-          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
         else
           r.spend(64, b, 'f39') if n >= 222
           @f39 = Proto::OrderSide.default
         end
         if n >= 224
-          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
         else
           r.spend(64, b, 'f40') if n >= 223
           @f40 = Proto::OrderType.default
@@ -1953,7 +1956,7 @@ module Test
         @f42 = Proto::Balance.new
       end
       if n >= 233
-        @f43 = Proto::State::FBE_TYPE.read(r, b, b + 232, 'f43')
+        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
       else
         r.spend(26, b, 'f43') if n >= 232
         @f43 = Proto::State.default
@@ -2125,9 +2128,10 @@ module Test
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
       @id = values[0]
       @f1 = values[1] != 0
       @f2 = values[2] != 0
@@ -2162,7 +2166,7 @@ module Test
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
       @f37 = Fbe::Uuid.from_bytes(@f37)
       @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -2170,7 +2174,7 @@ module Test
       @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
-      @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
+      @f43 = Proto::State.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'f43')))
       @f44 = T_F44.fread(r, 'f44')
       @f100 = T_F100.fread(r, 'f100')
       @f101 = T_F101.fread(r, 'f101')
@@ -3365,8 +3369,9 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 110
-        values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
         @id = values[0]
         @f1 = values[1] != 0
         @f2 = values[2] != 0
@@ -3398,175 +3403,175 @@ module Test
         @f28 = values[28]
       else
         if n >= 12
-          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+          @id = data.unpack1('l<', offset: b + 8)
         else
           r.spend(692, b, 'id')
           @id = 0
         end
         if n >= 13
-          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+          @f1 = data.unpack1('C', offset: b + 12) != 0
         else
           r.spend(692, b, 'f1') if n >= 12
           @f1 = false
         end
         if n >= 14
-          @f2 = Fbe::Types::BOOL.read(r, b, b + 13, 'f2')
+          @f2 = data.unpack1('C', offset: b + 13) != 0
         else
           r.spend(692, b, 'f2') if n >= 13
           @f2 = true
         end
         if n >= 15
-          @f3 = Fbe::Types::BYTE.read(r, b, b + 14, 'f3')
+          @f3 = data.unpack1('C', offset: b + 14)
         else
           r.spend(692, b, 'f3') if n >= 14
           @f3 = 0
         end
         if n >= 16
-          @f4 = Fbe::Types::BYTE.read(r, b, b + 15, 'f4')
+          @f4 = data.unpack1('C', offset: b + 15)
         else
           r.spend(692, b, 'f4') if n >= 15
           @f4 = 255
         end
         if n >= 17
-          @f5 = Fbe::Types::CHAR.read(r, b, b + 16, 'f5')
+          @f5 = data.unpack1('C', offset: b + 16)
         else
           r.spend(692, b, 'f5') if n >= 16
           @f5 = 0
         end
         if n >= 18
-          @f6 = Fbe::Types::CHAR.read(r, b, b + 17, 'f6')
+          @f6 = data.unpack1('C', offset: b + 17)
         else
           r.spend(692, b, 'f6') if n >= 17
           @f6 = 33
         end
         if n >= 22
-          @f7 = Fbe::Types::WCHAR.read(r, b, b + 18, 'f7')
+          @f7 = data.unpack1('L<', offset: b + 18)
         else
           r.spend(692, b, 'f7') if n >= 18
           @f7 = 0
         end
         if n >= 26
-          @f8 = Fbe::Types::WCHAR.read(r, b, b + 22, 'f8')
+          @f8 = data.unpack1('L<', offset: b + 22)
         else
           r.spend(692, b, 'f8') if n >= 22
           @f8 = 1092
         end
         if n >= 27
-          @f9 = Fbe::Types::INT8.read(r, b, b + 26, 'f9')
+          @f9 = data.unpack1('c', offset: b + 26)
         else
           r.spend(692, b, 'f9') if n >= 26
           @f9 = 0
         end
         if n >= 28
-          @f10 = Fbe::Types::INT8.read(r, b, b + 27, 'f10')
+          @f10 = data.unpack1('c', offset: b + 27)
         else
           r.spend(692, b, 'f10') if n >= 27
           @f10 = 127
         end
         if n >= 29
-          @f11 = Fbe::Types::UINT8.read(r, b, b + 28, 'f11')
+          @f11 = data.unpack1('C', offset: b + 28)
         else
           r.spend(692, b, 'f11') if n >= 28
           @f11 = 0
         end
         if n >= 30
-          @f12 = Fbe::Types::UINT8.read(r, b, b + 29, 'f12')
+          @f12 = data.unpack1('C', offset: b + 29)
         else
           r.spend(692, b, 'f12') if n >= 29
           @f12 = 255
         end
         if n >= 32
-          @f13 = Fbe::Types::INT16.read(r, b, b + 30, 'f13')
+          @f13 = data.unpack1('s<', offset: b + 30)
         else
           r.spend(692, b, 'f13') if n >= 30
           @f13 = 0
         end
         if n >= 34
-          @f14 = Fbe::Types::INT16.read(r, b, b + 32, 'f14')
+          @f14 = data.unpack1('s<', offset: b + 32)
         else
           r.spend(692, b, 'f14') if n >= 32
           @f14 = 32_767
         end
         if n >= 36
-          @f15 = Fbe::Types::UINT16.read(r, b, b + 34, 'f15')
+          @f15 = data.unpack1('S<', offset: b + 34)
         else
           r.spend(692, b, 'f15') if n >= 34
           @f15 = 0
         end
         if n >= 38
-          @f16 = Fbe::Types::UINT16.read(r, b, b + 36, 'f16')
+          @f16 = data.unpack1('S<', offset: b + 36)
         else
           r.spend(692, b, 'f16') if n >= 36
           @f16 = 65_535
         end
         if n >= 42
-          @f17 = Fbe::Types::INT32.read(r, b, b + 38, 'f17')
+          @f17 = data.unpack1('l<', offset: b + 38)
         else
           r.spend(692, b, 'f17') if n >= 38
           @f17 = 0
         end
         if n >= 46
-          @f18 = Fbe::Types::INT32.read(r, b, b + 42, 'f18')
+          @f18 = data.unpack1('l<', offset: b + 42)
         else
           r.spend(692, b, 'f18') if n >= 42
           @f18 = 2_147_483_647
         end
         if n >= 50
-          @f19 = Fbe::Types::UINT32.read(r, b, b + 46, 'f19')
+          @f19 = data.unpack1('L<', offset: b + 46)
         else
           r.spend(692, b, 'f19') if n >= 46
           @f19 = 0
         end
         if n >= 54
-          @f20 = Fbe::Types::UINT32.read(r, b, b + 50, 'f20')
+          @f20 = data.unpack1('L<', offset: b + 50)
         else
           r.spend(692, b, 'f20') if n >= 50
           @f20 = 4_294_967_295
         end
         if n >= 62
-          @f21 = Fbe::Types::INT64.read(r, b, b + 54, 'f21')
+          @f21 = data.unpack1('q<', offset: b + 54)
         else
           r.spend(692, b, 'f21') if n >= 54
           @f21 = 0
         end
         if n >= 70
-          @f22 = Fbe::Types::INT64.read(r, b, b + 62, 'f22')
+          @f22 = data.unpack1('q<', offset: b + 62)
         else
           r.spend(692, b, 'f22') if n >= 62
           @f22 = 9_223_372_036_854_775_807
         end
         if n >= 78
-          @f23 = Fbe::Types::UINT64.read(r, b, b + 70, 'f23')
+          @f23 = data.unpack1('Q<', offset: b + 70)
         else
           r.spend(692, b, 'f23') if n >= 70
           @f23 = 0
         end
         if n >= 86
-          @f24 = Fbe::Types::UINT64.read(r, b, b + 78, 'f24')
+          @f24 = data.unpack1('Q<', offset: b + 78)
         else
           r.spend(692, b, 'f24') if n >= 78
           @f24 = 18_446_744_073_709_551_615
         end
         if n >= 90
-          @f25 = Fbe::Types::FLOAT.read(r, b, b + 86, 'f25')
+          @f25 = data.unpack1('e', offset: b + 86)
         else
           r.spend(692, b, 'f25') if n >= 86
           @f25 = 0.0
         end
         if n >= 94
-          @f26 = Fbe::Types::FLOAT.read(r, b, b + 90, 'f26')
+          @f26 = data.unpack1('e', offset: b + 90)
         else
           r.spend(692, b, 'f26') if n >= 90
           @f26 = 123.456
         end
         if n >= 102
-          @f27 = Fbe::Types::DOUBLE.read(r, b, b + 94, 'f27')
+          @f27 = data.unpack1('E', offset: b + 94)
         else
           r.spend(692, b, 'f27') if n >= 94
           @f27 = 0.0
         end
         if n >= 110
-          @f28 = Fbe::Types::DOUBLE.read(r, b, b + 102, 'f28')
+          @f28 = data.unpack1('E', offset: b + 102)
         else
           r.spend(692, b, 'f28') if n >= 102
           @f28 = -1.23456e+125
@@ -3597,7 +3602,7 @@ module Test
         @f32 = +'Initial string!'
       end
       if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -3605,49 +3610,49 @@ module Test
         @f40 = Proto::OrderType.from_wire(@f40)
       else
         if n >= 158
-          @f33 = Fbe::Types::TIMESTAMP.read(r, b, b + 150, 'f33')
+          @f33 = data.unpack1('Q<', offset: b + 150)
         else
           r.spend(692, b, 'f33') if n >= 150
           @f33 = 0
         end
         if n >= 166
-          @f34 = Fbe::Types::TIMESTAMP.read(r, b, b + 158, 'f34')
+          @f34 = data.unpack1('Q<', offset: b + 158)
         else
           r.spend(692, b, 'f34') if n >= 158
           @f34 = 0
         end
         if n >= 174
-          @f35 = Fbe::Types::TIMESTAMP.read(r, b, b + 166, 'f35')
+          @f35 = data.unpack1('Q<', offset: b + 166)
         else
           r.spend(692, b, 'f35') if n >= 166
           @f35 = Fbe::Timestamp.utc
         end
         if n >= 190
-          @f36 = Fbe::Types::UUID.read(r, b, b + 174, 'f36')
+          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
         else
           r.spend(692, b, 'f36') if n >= 174
           @f36 = Fbe::Uuid::NIL
         end
         if n >= 206
-          @f37 = Fbe::Types::UUID.read(r, b, b + 190, 'f37')
+          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
         else
           r.spend(692, b, 'f37') if n >= 190
           @f37 = Fbe::Uuid.uuid1
         end
         if n >= 222
-          @f38 = Fbe::Types::UUID.read(r, b, b + 206, 'f38')
+          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
         else
           r.spend(692, b, 'f38') if n >= 206
           @f38 = '123e4567-e89b-12d3-a456-426655440000'
         end
         if n >= 223
-          @f39 = Proto::OrderSide::FBE_TYPE.read(r, b, b + 222, 'f39')
+          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
         else
           r.spend(692, b, 'f39') if n >= 222
           @f39 = Proto::OrderSide.default
         end
         if n >= 224
-          @f40 = Proto::OrderType::FBE_TYPE.read(r, b, b + 223, 'f40')
+          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
         else
           r.spend(692, b, 'f40') if n >= 223
           @f40 = Proto::OrderType.default
@@ -3666,7 +3671,7 @@ module Test
         @f42 = Proto::Balance.new
       end
       if n >= 233
-        @f43 = Proto::State::FBE_TYPE.read(r, b, b + 232, 'f43')
+        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
       else
         r.spend(654, b, 'f43') if n >= 232
         @f43 = Proto::State.default
@@ -4074,7 +4079,7 @@ module Test
         @f165 = nil
       end
       if n >= 571
-        @f1000 = EnumSimple::FBE_TYPE.read(r, b, b + 567, 'f1000')
+        @f1000 = EnumSimple.from_wire(data.unpack1('l<', offset: b + 567))
       else
         r.spend(628, b, 'f1000') if n >= 567
         @f1000 = EnumSimple.default
@@ -4086,7 +4091,7 @@ module Test
         @f1001 = nil
       end
       if n >= 577
-        @f1002 = EnumTyped::FBE_TYPE.read(r, b, b + 576, 'f1002')
+        @f1002 = EnumTyped.from_wire(data.unpack1('C', offset: b + 576))
       else
         r.spend(628, b, 'f1002') if n >= 576
         @f1002 = EnumTyped::ENUM_VALUE_2
@@ -4098,7 +4103,7 @@ module Test
         @f1003 = nil
       end
       if n >= 586
-        @f1004 = FlagsSimple::FBE_TYPE.read(r, b, b + 582, 'f1004')
+        @f1004 = FlagsSimple.from_wire(data.unpack1('L<', offset: b + 582))
       else
         r.spend(628, b, 'f1004') if n >= 582
         @f1004 = FlagsSimple.default
@@ -4110,7 +4115,7 @@ module Test
         @f1005 = nil
       end
       if n >= 599
-        @f1006 = FlagsTyped::FBE_TYPE.read(r, b, b + 591, 'f1006')
+        @f1006 = FlagsTyped.from_wire(data.unpack1('Q<', offset: b + 591))
       else
         r.spend(628, b, 'f1006') if n >= 591
         @f1006 = FlagsTyped::FLAG_VALUE_2 | FlagsTyped::FLAG_VALUE_4 | FlagsTyped::FLAG_VALUE_6
@@ -4247,9 +4252,10 @@ module Test
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,' \
                        'f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
-      values = r.data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
+      values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: run)
       @id = values[0]
       @f1 = values[1] != 0
       @f2 = values[2] != 0
@@ -4284,7 +4290,7 @@ module Test
       @f31 = Fbe::Types::STRING.fread(r, 'f31')
       @f32 = Fbe::Types::STRING.fread(r, 'f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
-      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = r.data.unpack('Q<3a16a16a16C2', offset: run)
+      @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
       @f37 = Fbe::Uuid.from_bytes(@f37)
       @f38 = Fbe::Uuid.from_bytes(@f38)
@@ -4292,7 +4298,7 @@ module Test
       @f40 = Proto::OrderType.from_wire(@f40)
       @f41 = T_F41.fread(r, 'f41')
       @f42 = T_F42.fread(r, 'f42')
-      @f43 = Proto::State::FBE_TYPE.fread(r, 'f43')
+      @f43 = Proto::State.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'f43')))
       @f44 = T_F44.fread(r, 'f44')
       @f100 = T_F100.fread(r, 'f100')
       @f101 = T_F101.fread(r, 'f101')
@@ -4360,13 +4366,13 @@ module Test
       @f163 = T_F163.fread(r, 'f163')
       @f164 = T_F164.fread(r, 'f164')
       @f165 = T_F165.fread(r, 'f165')
-      @f1000 = EnumSimple::FBE_TYPE.fread(r, 'f1000')
+      @f1000 = EnumSimple.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'f1000')))
       @f1001 = T_F1001.fread(r, 'f1001')
-      @f1002 = EnumTyped::FBE_TYPE.fread(r, 'f1002')
+      @f1002 = EnumTyped.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'f1002')))
       @f1003 = T_F1003.fread(r, 'f1003')
-      @f1004 = FlagsSimple::FBE_TYPE.fread(r, 'f1004')
+      @f1004 = FlagsSimple.from_wire(data.unpack1('L<', offset: r.take(4, 'value', 'f1004')))
       @f1005 = T_F1005.fread(r, 'f1005')
-      @f1006 = FlagsTyped::FBE_TYPE.fread(r, 'f1006')
+      @f1006 = FlagsTyped.from_wire(data.unpack1('Q<', offset: r.take(8, 'value', 'f1006')))
       @f1007 = T_F1007.fread(r, 'f1007')
       @f1008 = T_F1008.fread(r, 'f1008')
       @f1009 = T_F1009.fread(r, 'f1009')

@@ -220,7 +220,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
+      data = r.data
+      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -230,7 +231,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @a = Fbe::Types::INT32.fread(r, 'a')
+      data = r.data
+      @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
     def fbe_text(out)
@@ -284,7 +286,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
+      data = r.data
+      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -294,7 +297,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @a = Fbe::Types::INT32.fread(r, 'a')
+      data = r.data
+      @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
     def fbe_text(out)
@@ -348,7 +352,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
+      data = r.data
+      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -358,7 +363,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @a = Fbe::Types::INT32.fread(r, 'a')
+      data = r.data
+      @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
     def fbe_text(out)
@@ -412,7 +418,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
+      data = r.data
+      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -422,7 +429,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @a = Fbe::Types::INT32.fread(r, 'a')
+      data = r.data
+      @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
     def fbe_text(out)
@@ -476,11 +484,12 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 16
-        @a, @b = r.data.unpack('l<2', offset: b + 8)
+        @a, @b = data.unpack('l<2', offset: b + 8)
       else
-        @a = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'a') : 0
-        @b = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'b') : 0
+        @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @b = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
       end
     end
 
@@ -491,8 +500,9 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(8, 'a=4,b=4')
-      @a, @b = r.data.unpack('l<2', offset: run)
+      @a, @b = data.unpack('l<2', offset: run)
     end
 
     def fbe_text(out)
@@ -552,12 +562,13 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       @symbol = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'symbol') : +''
       if n >= 24
-        @digits, @price = r.data.unpack('l<E', offset: b + 12)
+        @digits, @price = data.unpack('l<E', offset: b + 12)
       else
-        @digits = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'digits') : 5
-        @price = n >= 24 ? Fbe::Types::DOUBLE.read(r, b, b + 16, 'price') : 1.5
+        @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
+        @price = n >= 24 ? data.unpack1('E', offset: b + 16) : 1.5
       end
     end
 
@@ -570,9 +581,10 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(12, 'digits=4,price=8')
-      @digits, @price = r.data.unpack('l<E', offset: run)
+      @digits, @price = data.unpack('l<E', offset: run)
     end
 
     def fbe_text(out)
@@ -703,8 +715,9 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       @password = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'password') : +''
-      @legacy = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'legacy') : 0
+      @legacy = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
     end
 
     def fbe_write_final(w)
@@ -715,8 +728,9 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @password = Fbe::Types::STRING.fread(r, 'password')
-      @legacy = Fbe::Types::INT32.fread(r, 'legacy')
+      @legacy = data.unpack1('l<', offset: r.take(4, 'value', 'legacy'))
     end
 
     def fbe_text(out)
@@ -1107,8 +1121,9 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 61
-        values = r.data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: b + 8)
+        values = data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: b + 8)
         @id = values[0]
         @f1 = values[1] != 0
         @f2 = values[2]
@@ -1126,91 +1141,91 @@ module Everything
         @f14 = values[14]
       else
         if n >= 12
-          @id = Fbe::Types::INT32.read(r, b, b + 8, 'id')
+          @id = data.unpack1('l<', offset: b + 8)
         else
           r.spend(12, b, 'id')
           @id = 42
         end
         if n >= 13
-          @f1 = Fbe::Types::BOOL.read(r, b, b + 12, 'f1')
+          @f1 = data.unpack1('C', offset: b + 12) != 0
         else
           r.spend(12, b, 'f1') if n >= 12
           @f1 = true
         end
         if n >= 14
-          @f2 = Fbe::Types::BYTE.read(r, b, b + 13, 'f2')
+          @f2 = data.unpack1('C', offset: b + 13)
         else
           r.spend(12, b, 'f2') if n >= 13
           @f2 = 255
         end
         if n >= 15
-          @f3 = Fbe::Types::CHAR.read(r, b, b + 14, 'f3')
+          @f3 = data.unpack1('C', offset: b + 14)
         else
           r.spend(12, b, 'f3') if n >= 14
           @f3 = 33
         end
         if n >= 19
-          @f4 = Fbe::Types::WCHAR.read(r, b, b + 15, 'f4')
+          @f4 = data.unpack1('L<', offset: b + 15)
         else
           r.spend(12, b, 'f4') if n >= 15
           @f4 = 1092
         end
         if n >= 20
-          @f5 = Fbe::Types::INT8.read(r, b, b + 19, 'f5')
+          @f5 = data.unpack1('c', offset: b + 19)
         else
           r.spend(12, b, 'f5') if n >= 19
           @f5 = -128
         end
         if n >= 21
-          @f6 = Fbe::Types::UINT8.read(r, b, b + 20, 'f6')
+          @f6 = data.unpack1('C', offset: b + 20)
         else
           r.spend(12, b, 'f6') if n >= 20
           @f6 = 65
         end
         if n >= 23
-          @f7 = Fbe::Types::INT16.read(r, b, b + 21, 'f7')
+          @f7 = data.unpack1('s<', offset: b + 21)
         else
           r.spend(12, b, 'f7') if n >= 21
           @f7 = -2
         end
         if n >= 25
-          @f8 = Fbe::Types::UINT16.read(r, b, b + 23, 'f8')
+          @f8 = data.unpack1('S<', offset: b + 23)
         else
           r.spend(12, b, 'f8') if n >= 23
           @f8 = 65_535
         end
         if n >= 29
-          @f9 = Fbe::Types::INT32.read(r, b, b + 25, 'f9')
+          @f9 = data.unpack1('l<', offset: b + 25)
         else
           r.spend(12, b, 'f9') if n >= 25
           @f9 = 2_147_483_647
         end
         if n >= 33
-          @f10 = Fbe::Types::UINT32.read(r, b, b + 29, 'f10')
+          @f10 = data.unpack1('L<', offset: b + 29)
         else
           r.spend(12, b, 'f10') if n >= 29
           @f10 = 0
         end
         if n >= 41
-          @f11 = Fbe::Types::INT64.read(r, b, b + 33, 'f11')
+          @f11 = data.unpack1('q<', offset: b + 33)
         else
           r.spend(12, b, 'f11') if n >= 33
           @f11 = -9_223_372_036_854_775_808
         end
         if n >= 49
-          @f12 = Fbe::Types::UINT64.read(r, b, b + 41, 'f12')
+          @f12 = data.unpack1('Q<', offset: b + 41)
         else
           r.spend(12, b, 'f12') if n >= 41
           @f12 = 18_446_744_073_709_551_615
         end
         if n >= 53
-          @f13 = Fbe::Types::FLOAT.read(r, b, b + 49, 'f13')
+          @f13 = data.unpack1('e', offset: b + 49)
         else
           r.spend(12, b, 'f13') if n >= 49
           @f13 = 500.0
         end
         if n >= 61
-          @f14 = Fbe::Types::DOUBLE.read(r, b, b + 53, 'f14')
+          @f14 = data.unpack1('E', offset: b + 53)
         else
           r.spend(12, b, 'f14') if n >= 53
           @f14 = -1.0
@@ -1235,44 +1250,44 @@ module Everything
         @f17 = +'text'
       end
       if n >= 177
-        @f18, @f19, @f20, @f21, @f22, @f23 = r.data.unpack('Q<2a16a16a16a16', offset: b + 97)
+        @f18, @f19, @f20, @f21, @f22, @f23 = data.unpack('Q<2a16a16a16a16', offset: b + 97)
         @f20 = Fbe::Uuid.from_bytes(@f20)
         @f21 = Fbe::Uuid.from_bytes(@f21)
         @f22 = Fbe::Uuid.from_bytes(@f22)
         @f23 = Fbe::Uuid.from_bytes(@f23)
       else
         if n >= 105
-          @f18 = Fbe::Types::TIMESTAMP.read(r, b, b + 97, 'f18')
+          @f18 = data.unpack1('Q<', offset: b + 97)
         else
           r.spend(12, b, 'f18') if n >= 97
           @f18 = 0
         end
         if n >= 113
-          @f19 = Fbe::Types::TIMESTAMP.read(r, b, b + 105, 'f19')
+          @f19 = data.unpack1('Q<', offset: b + 105)
         else
           r.spend(12, b, 'f19') if n >= 105
           @f19 = Fbe::Timestamp.utc
         end
         if n >= 129
-          @f20 = Fbe::Types::UUID.read(r, b, b + 113, 'f20')
+          @f20 = Fbe::Uuid.from_bytes(data.byteslice(b + 113, 16))
         else
           r.spend(12, b, 'f20') if n >= 113
           @f20 = '00000000-0000-0000-0000-000000000000'
         end
         if n >= 145
-          @f21 = Fbe::Types::UUID.read(r, b, b + 129, 'f21')
+          @f21 = Fbe::Uuid.from_bytes(data.byteslice(b + 129, 16))
         else
           r.spend(12, b, 'f21') if n >= 129
           @f21 = Fbe::Uuid.uuid1
         end
         if n >= 161
-          @f22 = Fbe::Types::UUID.read(r, b, b + 145, 'f22')
+          @f22 = Fbe::Uuid.from_bytes(data.byteslice(b + 145, 16))
         else
           r.spend(12, b, 'f22') if n >= 145
           @f22 = Fbe::Uuid.uuid4
         end
         if n >= 177
-          @f23 = Fbe::Types::UUID.read(r, b, b + 161, 'f23')
+          @f23 = Fbe::Uuid.from_bytes(data.byteslice(b + 161, 16))
         else
           r.spend(12, b, 'f23') if n >= 161
           @f23 = '123e4567-e89b-12d3-a456-426655440000'
@@ -1285,32 +1300,32 @@ module Everything
         @f24 = ''.b
       end
       if n >= 192
-        @f25, @f26, @f27, @f28 = r.data.unpack('C3Q<', offset: b + 181)
+        @f25, @f26, @f27, @f28 = data.unpack('C3Q<', offset: b + 181)
         @f25 = EByte.from_wire(@f25)
         @f26 = Market::Side.from_wire(@f26)
         @f27 = FByte.from_wire(@f27)
         @f28 = FuInt64.from_wire(@f28)
       else
         if n >= 182
-          @f25 = EByte::FBE_TYPE.read(r, b, b + 181, 'f25')
+          @f25 = EByte.from_wire(data.unpack1('C', offset: b + 181))
         else
           r.spend(12, b, 'f25') if n >= 181
           @f25 = EByte::C
         end
         if n >= 183
-          @f26 = Market::Side::FBE_TYPE.read(r, b, b + 182, 'f26')
+          @f26 = Market::Side.from_wire(data.unpack1('C', offset: b + 182))
         else
           r.spend(12, b, 'f26') if n >= 182
           @f26 = Market::Side::SELL
         end
         if n >= 184
-          @f27 = FByte::FBE_TYPE.read(r, b, b + 183, 'f27')
+          @f27 = FByte.from_wire(data.unpack1('C', offset: b + 183))
         else
           r.spend(12, b, 'f27') if n >= 183
           @f27 = FByte::ONE | FByte::TWO
         end
         if n >= 192
-          @f28 = FuInt64::FBE_TYPE.read(r, b, b + 184, 'f28')
+          @f28 = FuInt64.from_wire(data.unpack1('Q<', offset: b + 184))
         else
           r.spend(12, b, 'f28') if n >= 184
           @f28 = FuInt64::ALL
@@ -1345,7 +1360,7 @@ module Everything
       @f45 = n >= 279 ? T_F45.read(r, b, b + 275, 'f45') : {}
       @f46 = n >= 283 ? T_F46.read(r, b, b + 279, 'f46') : {}
       @f47 = n >= 288 ? T_F47.read(r, b, b + 283, 'f47') : nil
-      @f47_reset = n >= 289 ? Fbe::Types::BOOL.read(r, b, b + 288, 'f47Reset') : false
+      @f47_reset = n >= 289 ? data.unpack1('C', offset: b + 288) != 0 : false
       @f48 = n >= 294 ? T_F48.read(r, b, b + 289, 'f48') : 0
       @f49 = n >= 298 ? T_F49.read(r, b, b + 294, 'f49') : {}
       @f50 = n >= 302 ? T_F50.read(r, b, b + 298, 'f50') : {}
@@ -1396,8 +1411,9 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(53, 'id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8')
-      values = r.data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: run)
+      values = data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: run)
       @id = values[0]
       @f1 = values[1] != 0
       @f2 = values[2]
@@ -1417,14 +1433,14 @@ module Everything
       @f16 = Fbe::Types::DECIMAL.fread(r, 'f16')
       @f17 = Fbe::Types::STRING.fread(r, 'f17')
       run = r.run(80, 'f18=8,f19=8,f20=16,f21=16,f22=16,f23=16')
-      @f18, @f19, @f20, @f21, @f22, @f23 = r.data.unpack('Q<2a16a16a16a16', offset: run)
+      @f18, @f19, @f20, @f21, @f22, @f23 = data.unpack('Q<2a16a16a16a16', offset: run)
       @f20 = Fbe::Uuid.from_bytes(@f20)
       @f21 = Fbe::Uuid.from_bytes(@f21)
       @f22 = Fbe::Uuid.from_bytes(@f22)
       @f23 = Fbe::Uuid.from_bytes(@f23)
       @f24 = Fbe::Types::BYTES.fread(r, 'f24')
       run = r.run(11, 'f25=1,f26=1,f27=1,f28=8')
-      @f25, @f26, @f27, @f28 = r.data.unpack('C3Q<', offset: run)
+      @f25, @f26, @f27, @f28 = data.unpack('C3Q<', offset: run)
       @f25 = EByte.from_wire(@f25)
       @f26 = Market::Side.from_wire(@f26)
       @f27 = FByte.from_wire(@f27)
@@ -1448,7 +1464,7 @@ module Everything
       @f45 = T_F45.fread(r, 'f45')
       @f46 = T_F46.fread(r, 'f46')
       @f47 = T_F47.fread(r, 'f47')
-      @f47_reset = Fbe::Types::BOOL.fread(r, 'f47Reset')
+      @f47_reset = data.unpack1('C', offset: r.take(1, 'value', 'f47Reset')) != 0
       @f48 = T_F48.fread(r, 'f48')
       @f49 = T_F49.fread(r, 'f49')
       @f50 = T_F50.fread(r, 'f50')
@@ -1785,8 +1801,9 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 24
-        @id = Fbe::Types::UUID.read(r, b, b + 8, 'id')
+        @id = Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16))
       else
         r.spend(8, b, 'id')
         @id = Fbe::Uuid.uuid1
@@ -1807,7 +1824,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::UUID.fread(r, 'id')
+      data = r.data
+      @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
       @instrument = T_INSTRUMENT.fread(r, 'instrument')
     end
 
@@ -1872,7 +1890,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 24 ? Fbe::Types::UUID.read(r, b, b + 8, 'id') : Fbe::Uuid.uuid1
+      data = r.data
+      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
     end
 
     def fbe_write_final(w)
@@ -1882,7 +1901,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::UUID.fread(r, 'id')
+      data = r.data
+      @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
     end
 
     def fbe_text(out)
@@ -1939,7 +1959,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 24 ? Fbe::Types::UUID.read(r, b, b + 8, 'id') : Fbe::Uuid.uuid1
+      data = r.data
+      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
       @reason = n >= 28 ? Fbe::Types::STRING.read(r, b, b + 24, 'reason') : +''
     end
 
@@ -1951,7 +1972,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::UUID.fread(r, 'id')
+      data = r.data
+      @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
       @reason = Fbe::Types::STRING.fread(r, 'reason')
     end
 
@@ -2011,7 +2033,8 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @sequence = n >= 16 ? Fbe::Types::INT64.read(r, b, b + 8, 'sequence') : 0
+      data = r.data
+      @sequence = n >= 16 ? data.unpack1('q<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -2021,7 +2044,8 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @sequence = Fbe::Types::INT64.fread(r, 'sequence')
+      data = r.data
+      @sequence = data.unpack1('q<', offset: r.take(8, 'value', 'sequence'))
     end
 
     def fbe_text(out)
@@ -2078,14 +2102,15 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 17
-        @new_, @swap, @default = r.data.unpack('l<Cl<', offset: b + 8)
+        @new_, @swap, @default = data.unpack('l<Cl<', offset: b + 8)
         @swap = @swap != 0
         @default = Reserved.from_wire(@default)
       else
-        @new_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'new') : 0
-        @swap = n >= 13 ? Fbe::Types::BOOL.read(r, b, b + 12, 'swap') : false
-        @default = n >= 17 ? Reserved::FBE_TYPE.read(r, b, b + 13, 'default') : Reserved.default
+        @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @swap = n >= 13 ? data.unpack1('C', offset: b + 12) != 0 : false
+        @default = n >= 17 ? Reserved.from_wire(data.unpack1('l<', offset: b + 13)) : Reserved.default
       end
     end
 
@@ -2097,8 +2122,9 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(9, 'new=4,swap=1,default=4')
-      @new_, @swap, @default = r.data.unpack('l<Cl<', offset: run)
+      @new_, @swap, @default = data.unpack('l<Cl<', offset: run)
       @swap = @swap != 0
       @default = Reserved.from_wire(@default)
     end
@@ -2199,18 +2225,19 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @new_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'new') : 0
+      data = r.data
+      @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
       @class_ = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'class') : +''
       if n >= 33
-        @default, @swap, @from, @none, @null = r.data.unpack('l<Cl<3', offset: b + 16)
+        @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: b + 16)
         @default = Reserved.from_wire(@default)
         @swap = @swap != 0
       else
-        @default = n >= 20 ? Reserved::FBE_TYPE.read(r, b, b + 16, 'default') : Reserved::DELETE
-        @swap = n >= 21 ? Fbe::Types::BOOL.read(r, b, b + 20, 'swap') : false
-        @from = n >= 25 ? Fbe::Types::INT32.read(r, b, b + 21, 'from') : 0
-        @none = n >= 29 ? Fbe::Types::INT32.read(r, b, b + 25, 'None') : 0
-        @null = n >= 33 ? Fbe::Types::INT32.read(r, b, b + 29, 'NULL') : 0
+        @default = n >= 20 ? Reserved.from_wire(data.unpack1('l<', offset: b + 16)) : Reserved::DELETE
+        @swap = n >= 21 ? data.unpack1('C', offset: b + 20) != 0 : false
+        @from = n >= 25 ? data.unpack1('l<', offset: b + 21) : 0
+        @none = n >= 29 ? data.unpack1('l<', offset: b + 25) : 0
+        @null = n >= 33 ? data.unpack1('l<', offset: b + 29) : 0
       end
       @operator = n >= 38 ? T_OPERATOR.read(r, b, b + 33, 'operator') : nil
       @this = n >= 42 ? T_THIS.read(r, b, b + 38, 'this') : []
@@ -2228,10 +2255,11 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @new_ = Fbe::Types::INT32.fread(r, 'new')
+      data = r.data
+      @new_ = data.unpack1('l<', offset: r.take(4, 'value', 'new'))
       @class_ = Fbe::Types::STRING.fread(r, 'class')
       run = r.run(17, 'default=4,swap=1,from=4,None=4,NULL=4')
-      @default, @swap, @from, @none, @null = r.data.unpack('l<Cl<3', offset: run)
+      @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: run)
       @default = Reserved.from_wire(@default)
       @swap = @swap != 0
       @operator = T_OPERATOR.fread(r, 'operator')

@@ -1751,14 +1751,15 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 20
-        @side, @s, @range = r.data.unpack('l<3', offset: b + 8)
+        @side, @s, @range = data.unpack('l<3', offset: b + 8)
         @s = Side.from_wire(@s)
         @range = Range.from_wire(@range)
       else
-        @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
-        @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
-        @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
+        @side = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @s = n >= 16 ? Side.from_wire(data.unpack1('l<', offset: b + 12)) : Side::SELL
+        @range = n >= 20 ? Range.from_wire(data.unpack1('l<', offset: b + 16)) : Range::HI
       end
     end
 
@@ -1770,8 +1771,9 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(12, 'side=4,s=4,range=4')
-      @side, @s, @range = r.data.unpack('l<3', offset: run)
+      @side, @s, @range = data.unpack('l<3', offset: run)
       @s = Side.from_wire(@s)
       @range = Range.from_wire(@range)
     end
@@ -2412,24 +2414,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @alignas, @alignof = r.data.unpack('s<l<', offset: b + 8)
+        @alignas, @alignof = data.unpack('s<l<', offset: b + 8)
         @alignas = Word.from_wire(@alignas)
       else
-        @alignas = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'alignas') : Word::ALIGNAS
-        @alignof = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'alignof') : 0
+        @alignas = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ALIGNAS
+        @alignof = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @and_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'and') : +''
       @and_eq = n >= 23 ? T_AND_EQ.read(r, b, b + 18, 'and_eq') : nil
       if n >= 51
-        @asm, @auto, @bitand, @bitor = r.data.unpack('Q<El<q<', offset: b + 23)
+        @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: b + 23)
         @asm = Modifier.from_wire(@asm)
         @bitand = Side.from_wire(@bitand)
       else
-        @asm = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'asm') : Modifier.default
-        @auto = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'auto') : 0.0
-        @bitand = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'bitand') : Side.default
-        @bitor = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'bitor') : 0
+        @asm = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @auto = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @bitand = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @bitor = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @break_ = n >= 55 ? T_BREAK_.read(r, b, b + 51, 'break') : []
       @case_ = n >= 60 ? T_CASE_.read(r, b, b + 55, 'case') : nil
@@ -2437,33 +2440,33 @@ module Import
       @char8_t = n >= 68 ? T_CHAR8_T.read(r, b, b + 64, 'char8_t') : {}
       @char16_t = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t') : Fbe::Decimal::ZERO
       if n >= 113
-        @char32_t, @class_, @compl, @concept = r.data.unpack('a16Q<eC', offset: b + 84)
+        @char32_t, @class_, @compl, @concept = data.unpack('a16Q<eC', offset: b + 84)
         @char32_t = Fbe::Uuid.from_bytes(@char32_t)
       else
-        @char32_t = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'char32_t') : Fbe::Uuid::NIL
-        @class_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'class') : 0
-        @compl = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'compl') : 0.0
-        @concept = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'concept') : 0
+        @char32_t = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @class_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @compl = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @concept = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @const = n >= 118 ? T_CONST.read(r, b, b + 113, 'const') : nil
       if n >= 124
-        @consteval, @constexpr = r.data.unpack('s<l<', offset: b + 118)
+        @consteval, @constexpr = data.unpack('s<l<', offset: b + 118)
         @consteval = Word.from_wire(@consteval)
       else
-        @consteval = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'consteval') : Word::CONSTEVAL
-        @constexpr = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'constexpr') : 0
+        @consteval = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CONSTEVAL
+        @constexpr = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @constinit = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'constinit') : +''
       @const_cast = n >= 133 ? T_CONST_CAST.read(r, b, b + 128, 'const_cast') : nil
       if n >= 161
-        @continue, @co_await, @co_return, @co_yield = r.data.unpack('Q<El<q<', offset: b + 133)
+        @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: b + 133)
         @continue = Modifier.from_wire(@continue)
         @co_return = Side.from_wire(@co_return)
       else
-        @continue = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'continue') : Modifier.default
-        @co_await = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'co_await') : 0.0
-        @co_return = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'co_return') : Side.default
-        @co_yield = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'co_yield') : 0
+        @continue = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @co_await = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @co_return = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @co_yield = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @decltype = n >= 165 ? T_DECLTYPE.read(r, b, b + 161, 'decltype') : []
       @default = n >= 170 ? T_DEFAULT.read(r, b, b + 165, 'default') : nil
@@ -2471,33 +2474,33 @@ module Import
       @do_ = n >= 178 ? T_DO_.read(r, b, b + 174, 'do') : {}
       @dynamic_cast = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast') : Fbe::Decimal::ZERO
       if n >= 223
-        @else_, @explicit, @export, @extern = r.data.unpack('a16Q<eC', offset: b + 194)
+        @else_, @explicit, @export, @extern = data.unpack('a16Q<eC', offset: b + 194)
         @else_ = Fbe::Uuid.from_bytes(@else_)
       else
-        @else_ = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'else') : Fbe::Uuid::NIL
-        @explicit = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'explicit') : 0
-        @export = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'export') : 0.0
-        @extern = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'extern') : 0
+        @else_ = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @explicit = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @export = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @extern = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
       @final = n >= 228 ? T_FINAL.read(r, b, b + 223, 'final') : nil
       if n >= 234
-        @for_, @friend = r.data.unpack('s<l<', offset: b + 228)
+        @for_, @friend = data.unpack('s<l<', offset: b + 228)
         @for_ = Word.from_wire(@for_)
       else
-        @for_ = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'for') : Word::FOR
-        @friend = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'friend') : 0
+        @for_ = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::FOR
+        @friend = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
       @goto = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'goto') : +''
       @if_ = n >= 243 ? T_IF_.read(r, b, b + 238, 'if') : nil
       if n >= 271
-        @import, @inline, @int, @long = r.data.unpack('Q<El<q<', offset: b + 243)
+        @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: b + 243)
         @import = Modifier.from_wire(@import)
         @int = Side.from_wire(@int)
       else
-        @import = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'import') : Modifier.default
-        @inline = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'inline') : 0.0
-        @int = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'int') : Side.default
-        @long = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'long') : 0
+        @import = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
+        @inline = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
+        @int = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
+        @long = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
       end
       @module_ = n >= 275 ? T_MODULE_.read(r, b, b + 271, 'module') : []
       @mutable = n >= 280 ? T_MUTABLE.read(r, b, b + 275, 'mutable') : nil
@@ -2505,33 +2508,33 @@ module Import
       @new_ = n >= 288 ? T_NEW_.read(r, b, b + 284, 'new') : {}
       @noexcept = n >= 304 ? Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept') : Fbe::Decimal::ZERO
       if n >= 333
-        @not_, @not_eq, @nullptr, @operator = r.data.unpack('a16Q<eC', offset: b + 304)
+        @not_, @not_eq, @nullptr, @operator = data.unpack('a16Q<eC', offset: b + 304)
         @not_ = Fbe::Uuid.from_bytes(@not_)
       else
-        @not_ = n >= 320 ? Fbe::Types::UUID.read(r, b, b + 304, 'not') : Fbe::Uuid::NIL
-        @not_eq = n >= 328 ? Fbe::Types::TIMESTAMP.read(r, b, b + 320, 'not_eq') : 0
-        @nullptr = n >= 332 ? Fbe::Types::FLOAT.read(r, b, b + 328, 'nullptr') : 0.0
-        @operator = n >= 333 ? Fbe::Types::UINT8.read(r, b, b + 332, 'operator') : 0
+        @not_ = n >= 320 ? Fbe::Uuid.from_bytes(data.byteslice(b + 304, 16)) : Fbe::Uuid::NIL
+        @not_eq = n >= 328 ? data.unpack1('Q<', offset: b + 320) : 0
+        @nullptr = n >= 332 ? data.unpack1('e', offset: b + 328) : 0.0
+        @operator = n >= 333 ? data.unpack1('C', offset: b + 332) : 0
       end
       @or_ = n >= 338 ? T_OR_.read(r, b, b + 333, 'or') : nil
       if n >= 344
-        @or_eq, @override = r.data.unpack('s<l<', offset: b + 338)
+        @or_eq, @override = data.unpack('s<l<', offset: b + 338)
         @or_eq = Word.from_wire(@or_eq)
       else
-        @or_eq = n >= 340 ? Word::FBE_TYPE.read(r, b, b + 338, 'or_eq') : Word::OR_EQ
-        @override = n >= 344 ? Fbe::Types::INT32.read(r, b, b + 340, 'override') : 0
+        @or_eq = n >= 340 ? Word.from_wire(data.unpack1('s<', offset: b + 338)) : Word::OR_EQ
+        @override = n >= 344 ? data.unpack1('l<', offset: b + 340) : 0
       end
       @private = n >= 348 ? Fbe::Types::STRING.read(r, b, b + 344, 'private') : +''
       @protected = n >= 353 ? T_PROTECTED.read(r, b, b + 348, 'protected') : nil
       if n >= 381
-        @public, @register, @reinterpret_cast, @requires = r.data.unpack('Q<El<q<', offset: b + 353)
+        @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: b + 353)
         @public = Modifier.from_wire(@public)
         @reinterpret_cast = Side.from_wire(@reinterpret_cast)
       else
-        @public = n >= 361 ? Modifier::FBE_TYPE.read(r, b, b + 353, 'public') : Modifier.default
-        @register = n >= 369 ? Fbe::Types::DOUBLE.read(r, b, b + 361, 'register') : 0.0
-        @reinterpret_cast = n >= 373 ? Side::FBE_TYPE.read(r, b, b + 369, 'reinterpret_cast') : Side.default
-        @requires = n >= 381 ? Fbe::Types::INT64.read(r, b, b + 373, 'requires') : 0
+        @public = n >= 361 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 353)) : Modifier.default
+        @register = n >= 369 ? data.unpack1('E', offset: b + 361) : 0.0
+        @reinterpret_cast = n >= 373 ? Side.from_wire(data.unpack1('l<', offset: b + 369)) : Side.default
+        @requires = n >= 381 ? data.unpack1('q<', offset: b + 373) : 0
       end
       @return_ = n >= 385 ? T_RETURN_.read(r, b, b + 381, 'return') : []
       @short = n >= 390 ? T_SHORT.read(r, b, b + 385, 'short') : nil
@@ -2539,33 +2542,33 @@ module Import
       @sizeof = n >= 398 ? T_SIZEOF.read(r, b, b + 394, 'sizeof') : {}
       @static = n >= 414 ? Fbe::Types::DECIMAL.read(r, b, b + 398, 'static') : Fbe::Decimal::ZERO
       if n >= 443
-        @static_assert, @static_cast, @switch, @template = r.data.unpack('a16Q<eC', offset: b + 414)
+        @static_assert, @static_cast, @switch, @template = data.unpack('a16Q<eC', offset: b + 414)
         @static_assert = Fbe::Uuid.from_bytes(@static_assert)
       else
-        @static_assert = n >= 430 ? Fbe::Types::UUID.read(r, b, b + 414, 'static_assert') : Fbe::Uuid::NIL
-        @static_cast = n >= 438 ? Fbe::Types::TIMESTAMP.read(r, b, b + 430, 'static_cast') : 0
-        @switch = n >= 442 ? Fbe::Types::FLOAT.read(r, b, b + 438, 'switch') : 0.0
-        @template = n >= 443 ? Fbe::Types::UINT8.read(r, b, b + 442, 'template') : 0
+        @static_assert = n >= 430 ? Fbe::Uuid.from_bytes(data.byteslice(b + 414, 16)) : Fbe::Uuid::NIL
+        @static_cast = n >= 438 ? data.unpack1('Q<', offset: b + 430) : 0
+        @switch = n >= 442 ? data.unpack1('e', offset: b + 438) : 0.0
+        @template = n >= 443 ? data.unpack1('C', offset: b + 442) : 0
       end
       @this = n >= 448 ? T_THIS.read(r, b, b + 443, 'this') : nil
       if n >= 454
-        @thread_local, @throw_ = r.data.unpack('s<l<', offset: b + 448)
+        @thread_local, @throw_ = data.unpack('s<l<', offset: b + 448)
         @thread_local = Word.from_wire(@thread_local)
       else
-        @thread_local = n >= 450 ? Word::FBE_TYPE.read(r, b, b + 448, 'thread_local') : Word::THREAD_LOCAL
-        @throw_ = n >= 454 ? Fbe::Types::INT32.read(r, b, b + 450, 'throw') : 0
+        @thread_local = n >= 450 ? Word.from_wire(data.unpack1('s<', offset: b + 448)) : Word::THREAD_LOCAL
+        @throw_ = n >= 454 ? data.unpack1('l<', offset: b + 450) : 0
       end
       @try = n >= 458 ? Fbe::Types::STRING.read(r, b, b + 454, 'try') : +''
       @typedef = n >= 463 ? T_TYPEDEF.read(r, b, b + 458, 'typedef') : nil
       if n >= 491
-        @typeid, @typename, @union, @unsigned = r.data.unpack('Q<El<q<', offset: b + 463)
+        @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: b + 463)
         @typeid = Modifier.from_wire(@typeid)
         @union = Side.from_wire(@union)
       else
-        @typeid = n >= 471 ? Modifier::FBE_TYPE.read(r, b, b + 463, 'typeid') : Modifier.default
-        @typename = n >= 479 ? Fbe::Types::DOUBLE.read(r, b, b + 471, 'typename') : 0.0
-        @union = n >= 483 ? Side::FBE_TYPE.read(r, b, b + 479, 'union') : Side.default
-        @unsigned = n >= 491 ? Fbe::Types::INT64.read(r, b, b + 483, 'unsigned') : 0
+        @typeid = n >= 471 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 463)) : Modifier.default
+        @typename = n >= 479 ? data.unpack1('E', offset: b + 471) : 0.0
+        @union = n >= 483 ? Side.from_wire(data.unpack1('l<', offset: b + 479)) : Side.default
+        @unsigned = n >= 491 ? data.unpack1('q<', offset: b + 483) : 0
       end
       @using = n >= 495 ? T_USING.read(r, b, b + 491, 'using') : []
       @virtual = n >= 500 ? T_VIRTUAL.read(r, b, b + 495, 'virtual') : nil
@@ -2573,33 +2576,33 @@ module Import
       @volatile = n >= 508 ? T_VOLATILE.read(r, b, b + 504, 'volatile') : {}
       @wchar_t = n >= 524 ? Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t') : Fbe::Decimal::ZERO
       if n >= 553
-        @while_, @xor, @xor_eq, @assert = r.data.unpack('a16Q<eC', offset: b + 524)
+        @while_, @xor, @xor_eq, @assert = data.unpack('a16Q<eC', offset: b + 524)
         @while_ = Fbe::Uuid.from_bytes(@while_)
       else
-        @while_ = n >= 540 ? Fbe::Types::UUID.read(r, b, b + 524, 'while') : Fbe::Uuid::NIL
-        @xor = n >= 548 ? Fbe::Types::TIMESTAMP.read(r, b, b + 540, 'xor') : 0
-        @xor_eq = n >= 552 ? Fbe::Types::FLOAT.read(r, b, b + 548, 'xor_eq') : 0.0
-        @assert = n >= 553 ? Fbe::Types::UINT8.read(r, b, b + 552, 'assert') : 0
+        @while_ = n >= 540 ? Fbe::Uuid.from_bytes(data.byteslice(b + 524, 16)) : Fbe::Uuid::NIL
+        @xor = n >= 548 ? data.unpack1('Q<', offset: b + 540) : 0
+        @xor_eq = n >= 552 ? data.unpack1('e', offset: b + 548) : 0.0
+        @assert = n >= 553 ? data.unpack1('C', offset: b + 552) : 0
       end
       @errno = n >= 558 ? T_ERRNO.read(r, b, b + 553, 'errno') : nil
       if n >= 564
-        @eof, @null = r.data.unpack('s<l<', offset: b + 558)
+        @eof, @null = data.unpack('s<l<', offset: b + 558)
         @eof = Word.from_wire(@eof)
       else
-        @eof = n >= 560 ? Word::FBE_TYPE.read(r, b, b + 558, 'EOF') : Word::EOF
-        @null = n >= 564 ? Fbe::Types::INT32.read(r, b, b + 560, 'NULL') : 0
+        @eof = n >= 560 ? Word.from_wire(data.unpack1('s<', offset: b + 558)) : Word::EOF
+        @null = n >= 564 ? data.unpack1('l<', offset: b + 560) : 0
       end
       @stdin = n >= 568 ? Fbe::Types::STRING.read(r, b, b + 564, 'stdin') : +''
       @stdout = n >= 573 ? T_STDOUT.read(r, b, b + 568, 'stdout') : nil
       if n >= 601
-        @stderr, @offsetof, @std, @fbe = r.data.unpack('Q<El<q<', offset: b + 573)
+        @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: b + 573)
         @stderr = Modifier.from_wire(@stderr)
         @std = Side.from_wire(@std)
       else
-        @stderr = n >= 581 ? Modifier::FBE_TYPE.read(r, b, b + 573, 'stderr') : Modifier.default
-        @offsetof = n >= 589 ? Fbe::Types::DOUBLE.read(r, b, b + 581, 'offsetof') : 0.0
-        @std = n >= 593 ? Side::FBE_TYPE.read(r, b, b + 589, 'std') : Side.default
-        @fbe = n >= 601 ? Fbe::Types::INT64.read(r, b, b + 593, 'FBE') : 0
+        @stderr = n >= 581 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 573)) : Modifier.default
+        @offsetof = n >= 589 ? data.unpack1('E', offset: b + 581) : 0.0
+        @std = n >= 593 ? Side.from_wire(data.unpack1('l<', offset: b + 589)) : Side.default
+        @fbe = n >= 601 ? data.unpack1('q<', offset: b + 593) : 0
       end
       @int8_t = n >= 605 ? T_INT8_T.read(r, b, b + 601, 'int8_t') : []
       @uint8_t = n >= 610 ? T_UINT8_T.read(r, b, b + 605, 'uint8_t') : nil
@@ -2607,32 +2610,32 @@ module Import
       @uint16_t = n >= 618 ? T_UINT16_T.read(r, b, b + 614, 'uint16_t') : {}
       @int32_t = n >= 634 ? Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t') : Fbe::Decimal::ZERO
       if n >= 663
-        @uint32_t, @int64_t, @uint64_t, @size_t = r.data.unpack('a16Q<eC', offset: b + 634)
+        @uint32_t, @int64_t, @uint64_t, @size_t = data.unpack('a16Q<eC', offset: b + 634)
         @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
       else
-        @uint32_t = n >= 650 ? Fbe::Types::UUID.read(r, b, b + 634, 'uint32_t') : Fbe::Uuid::NIL
-        @int64_t = n >= 658 ? Fbe::Types::TIMESTAMP.read(r, b, b + 650, 'int64_t') : 0
-        @uint64_t = n >= 662 ? Fbe::Types::FLOAT.read(r, b, b + 658, 'uint64_t') : 0.0
-        @size_t = n >= 663 ? Fbe::Types::UINT8.read(r, b, b + 662, 'size_t') : 0
+        @uint32_t = n >= 650 ? Fbe::Uuid.from_bytes(data.byteslice(b + 634, 16)) : Fbe::Uuid::NIL
+        @int64_t = n >= 658 ? data.unpack1('Q<', offset: b + 650) : 0
+        @uint64_t = n >= 662 ? data.unpack1('e', offset: b + 658) : 0.0
+        @size_t = n >= 663 ? data.unpack1('C', offset: b + 662) : 0
       end
       @ptrdiff_t = n >= 668 ? T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t') : nil
       if n >= 674
-        @nullptr_t, @linux = r.data.unpack('s<l<', offset: b + 668)
+        @nullptr_t, @linux = data.unpack('s<l<', offset: b + 668)
         @nullptr_t = Word.from_wire(@nullptr_t)
       else
-        @nullptr_t = n >= 670 ? Word::FBE_TYPE.read(r, b, b + 668, 'nullptr_t') : Word::NULLPTR_T
-        @linux = n >= 674 ? Fbe::Types::INT32.read(r, b, b + 670, 'linux') : 0
+        @nullptr_t = n >= 670 ? Word.from_wire(data.unpack1('s<', offset: b + 668)) : Word::NULLPTR_T
+        @linux = n >= 674 ? data.unpack1('l<', offset: b + 670) : 0
       end
       @unix = n >= 678 ? Fbe::Types::STRING.read(r, b, b + 674, 'unix') : +''
       @bufsiz = n >= 683 ? T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ') : nil
       if n >= 703
-        @int32_max, @char_bit, @einval = r.data.unpack('Q<El<', offset: b + 683)
+        @int32_max, @char_bit, @einval = data.unpack('Q<El<', offset: b + 683)
         @int32_max = Modifier.from_wire(@int32_max)
         @einval = Side.from_wire(@einval)
       else
-        @int32_max = n >= 691 ? Modifier::FBE_TYPE.read(r, b, b + 683, 'INT32_MAX') : Modifier.default
-        @char_bit = n >= 699 ? Fbe::Types::DOUBLE.read(r, b, b + 691, 'CHAR_BIT') : 0.0
-        @einval = n >= 703 ? Side::FBE_TYPE.read(r, b, b + 699, 'EINVAL') : Side.default
+        @int32_max = n >= 691 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 683)) : Modifier.default
+        @char_bit = n >= 699 ? data.unpack1('E', offset: b + 691) : 0.0
+        @einval = n >= 703 ? Side.from_wire(data.unpack1('l<', offset: b + 699)) : Side.default
       end
     end
 
@@ -2732,13 +2735,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'alignas=2,alignof=4')
-      @alignas, @alignof = r.data.unpack('s<l<', offset: run)
+      @alignas, @alignof = data.unpack('s<l<', offset: run)
       @alignas = Word.from_wire(@alignas)
       @and_ = Fbe::Types::STRING.fread(r, 'and')
       @and_eq = T_AND_EQ.fread(r, 'and_eq')
       run = r.run(28, 'asm=8,auto=8,bitand=4,bitor=8')
-      @asm, @auto, @bitand, @bitor = r.data.unpack('Q<El<q<', offset: run)
+      @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: run)
       @asm = Modifier.from_wire(@asm)
       @bitand = Side.from_wire(@bitand)
       @break_ = T_BREAK_.fread(r, 'break')
@@ -2747,16 +2751,16 @@ module Import
       @char8_t = T_CHAR8_T.fread(r, 'char8_t')
       @char16_t = Fbe::Types::DECIMAL.fread(r, 'char16_t')
       run = r.run(29, 'char32_t=16,class=8,compl=4,concept=1')
-      @char32_t, @class_, @compl, @concept = r.data.unpack('a16Q<eC', offset: run)
+      @char32_t, @class_, @compl, @concept = data.unpack('a16Q<eC', offset: run)
       @char32_t = Fbe::Uuid.from_bytes(@char32_t)
       @const = T_CONST.fread(r, 'const')
       run = r.run(6, 'consteval=2,constexpr=4')
-      @consteval, @constexpr = r.data.unpack('s<l<', offset: run)
+      @consteval, @constexpr = data.unpack('s<l<', offset: run)
       @consteval = Word.from_wire(@consteval)
       @constinit = Fbe::Types::STRING.fread(r, 'constinit')
       @const_cast = T_CONST_CAST.fread(r, 'const_cast')
       run = r.run(28, 'continue=8,co_await=8,co_return=4,co_yield=8')
-      @continue, @co_await, @co_return, @co_yield = r.data.unpack('Q<El<q<', offset: run)
+      @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: run)
       @continue = Modifier.from_wire(@continue)
       @co_return = Side.from_wire(@co_return)
       @decltype = T_DECLTYPE.fread(r, 'decltype')
@@ -2765,16 +2769,16 @@ module Import
       @do_ = T_DO_.fread(r, 'do')
       @dynamic_cast = Fbe::Types::DECIMAL.fread(r, 'dynamic_cast')
       run = r.run(29, 'else=16,explicit=8,export=4,extern=1')
-      @else_, @explicit, @export, @extern = r.data.unpack('a16Q<eC', offset: run)
+      @else_, @explicit, @export, @extern = data.unpack('a16Q<eC', offset: run)
       @else_ = Fbe::Uuid.from_bytes(@else_)
       @final = T_FINAL.fread(r, 'final')
       run = r.run(6, 'for=2,friend=4')
-      @for_, @friend = r.data.unpack('s<l<', offset: run)
+      @for_, @friend = data.unpack('s<l<', offset: run)
       @for_ = Word.from_wire(@for_)
       @goto = Fbe::Types::STRING.fread(r, 'goto')
       @if_ = T_IF_.fread(r, 'if')
       run = r.run(28, 'import=8,inline=8,int=4,long=8')
-      @import, @inline, @int, @long = r.data.unpack('Q<El<q<', offset: run)
+      @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: run)
       @import = Modifier.from_wire(@import)
       @int = Side.from_wire(@int)
       @module_ = T_MODULE_.fread(r, 'module')
@@ -2783,16 +2787,16 @@ module Import
       @new_ = T_NEW_.fread(r, 'new')
       @noexcept = Fbe::Types::DECIMAL.fread(r, 'noexcept')
       run = r.run(29, 'not=16,not_eq=8,nullptr=4,operator=1')
-      @not_, @not_eq, @nullptr, @operator = r.data.unpack('a16Q<eC', offset: run)
+      @not_, @not_eq, @nullptr, @operator = data.unpack('a16Q<eC', offset: run)
       @not_ = Fbe::Uuid.from_bytes(@not_)
       @or_ = T_OR_.fread(r, 'or')
       run = r.run(6, 'or_eq=2,override=4')
-      @or_eq, @override = r.data.unpack('s<l<', offset: run)
+      @or_eq, @override = data.unpack('s<l<', offset: run)
       @or_eq = Word.from_wire(@or_eq)
       @private = Fbe::Types::STRING.fread(r, 'private')
       @protected = T_PROTECTED.fread(r, 'protected')
       run = r.run(28, 'public=8,register=8,reinterpret_cast=4,requires=8')
-      @public, @register, @reinterpret_cast, @requires = r.data.unpack('Q<El<q<', offset: run)
+      @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: run)
       @public = Modifier.from_wire(@public)
       @reinterpret_cast = Side.from_wire(@reinterpret_cast)
       @return_ = T_RETURN_.fread(r, 'return')
@@ -2801,16 +2805,16 @@ module Import
       @sizeof = T_SIZEOF.fread(r, 'sizeof')
       @static = Fbe::Types::DECIMAL.fread(r, 'static')
       run = r.run(29, 'static_assert=16,static_cast=8,switch=4,template=1')
-      @static_assert, @static_cast, @switch, @template = r.data.unpack('a16Q<eC', offset: run)
+      @static_assert, @static_cast, @switch, @template = data.unpack('a16Q<eC', offset: run)
       @static_assert = Fbe::Uuid.from_bytes(@static_assert)
       @this = T_THIS.fread(r, 'this')
       run = r.run(6, 'thread_local=2,throw=4')
-      @thread_local, @throw_ = r.data.unpack('s<l<', offset: run)
+      @thread_local, @throw_ = data.unpack('s<l<', offset: run)
       @thread_local = Word.from_wire(@thread_local)
       @try = Fbe::Types::STRING.fread(r, 'try')
       @typedef = T_TYPEDEF.fread(r, 'typedef')
       run = r.run(28, 'typeid=8,typename=8,union=4,unsigned=8')
-      @typeid, @typename, @union, @unsigned = r.data.unpack('Q<El<q<', offset: run)
+      @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: run)
       @typeid = Modifier.from_wire(@typeid)
       @union = Side.from_wire(@union)
       @using = T_USING.fread(r, 'using')
@@ -2819,16 +2823,16 @@ module Import
       @volatile = T_VOLATILE.fread(r, 'volatile')
       @wchar_t = Fbe::Types::DECIMAL.fread(r, 'wchar_t')
       run = r.run(29, 'while=16,xor=8,xor_eq=4,assert=1')
-      @while_, @xor, @xor_eq, @assert = r.data.unpack('a16Q<eC', offset: run)
+      @while_, @xor, @xor_eq, @assert = data.unpack('a16Q<eC', offset: run)
       @while_ = Fbe::Uuid.from_bytes(@while_)
       @errno = T_ERRNO.fread(r, 'errno')
       run = r.run(6, 'EOF=2,NULL=4')
-      @eof, @null = r.data.unpack('s<l<', offset: run)
+      @eof, @null = data.unpack('s<l<', offset: run)
       @eof = Word.from_wire(@eof)
       @stdin = Fbe::Types::STRING.fread(r, 'stdin')
       @stdout = T_STDOUT.fread(r, 'stdout')
       run = r.run(28, 'stderr=8,offsetof=8,std=4,FBE=8')
-      @stderr, @offsetof, @std, @fbe = r.data.unpack('Q<El<q<', offset: run)
+      @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: run)
       @stderr = Modifier.from_wire(@stderr)
       @std = Side.from_wire(@std)
       @int8_t = T_INT8_T.fread(r, 'int8_t')
@@ -2837,16 +2841,16 @@ module Import
       @uint16_t = T_UINT16_T.fread(r, 'uint16_t')
       @int32_t = Fbe::Types::DECIMAL.fread(r, 'int32_t')
       run = r.run(29, 'uint32_t=16,int64_t=8,uint64_t=4,size_t=1')
-      @uint32_t, @int64_t, @uint64_t, @size_t = r.data.unpack('a16Q<eC', offset: run)
+      @uint32_t, @int64_t, @uint64_t, @size_t = data.unpack('a16Q<eC', offset: run)
       @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
       @ptrdiff_t = T_PTRDIFF_T.fread(r, 'ptrdiff_t')
       run = r.run(6, 'nullptr_t=2,linux=4')
-      @nullptr_t, @linux = r.data.unpack('s<l<', offset: run)
+      @nullptr_t, @linux = data.unpack('s<l<', offset: run)
       @nullptr_t = Word.from_wire(@nullptr_t)
       @unix = Fbe::Types::STRING.fread(r, 'unix')
       @bufsiz = T_BUFSIZ.fread(r, 'BUFSIZ')
       run = r.run(20, 'INT32_MAX=8,CHAR_BIT=8,EINVAL=4')
-      @int32_max, @char_bit, @einval = r.data.unpack('Q<El<', offset: run)
+      @int32_max, @char_bit, @einval = data.unpack('Q<El<', offset: run)
       @int32_max = Modifier.from_wire(@int32_max)
       @einval = Side.from_wire(@einval)
     end
@@ -3725,24 +3729,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @false_, @none = r.data.unpack('s<l<', offset: b + 8)
+        @false_, @none = data.unpack('s<l<', offset: b + 8)
         @false_ = Word.from_wire(@false_)
       else
-        @false_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'False') : Word::FALSE_
-        @none = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'None') : 0
+        @false_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FALSE_
+        @none = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @true_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'True') : +''
       @as = n >= 23 ? T_AS.read(r, b, b + 18, 'as') : nil
       if n >= 51
-        @async, @await, @def_, @del = r.data.unpack('Q<El<q<', offset: b + 23)
+        @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: b + 23)
         @async = Modifier.from_wire(@async)
         @def_ = Side.from_wire(@def_)
       else
-        @async = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'async') : Modifier.default
-        @await = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'await') : 0.0
-        @def_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'def') : Side.default
-        @del = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'del') : 0
+        @async = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @await = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @def_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @del = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @elif = n >= 55 ? T_ELIF.read(r, b, b + 51, 'elif') : []
       @except = n >= 60 ? T_EXCEPT.read(r, b, b + 55, 'except') : nil
@@ -3750,33 +3755,33 @@ module Import
       @from = n >= 68 ? T_FROM.read(r, b, b + 64, 'from') : {}
       @global = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'global') : Fbe::Decimal::ZERO
       if n >= 113
-        @in_, @is, @lambda_, @nonlocal = r.data.unpack('a16Q<eC', offset: b + 84)
+        @in_, @is, @lambda_, @nonlocal = data.unpack('a16Q<eC', offset: b + 84)
         @in_ = Fbe::Uuid.from_bytes(@in_)
       else
-        @in_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'in') : Fbe::Uuid::NIL
-        @is = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'is') : 0
-        @lambda_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'lambda') : 0.0
-        @nonlocal = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nonlocal') : 0
+        @in_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @is = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @lambda_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @nonlocal = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @pass = n >= 118 ? T_PASS.read(r, b, b + 113, 'pass') : nil
       if n >= 124
-        @raise_, @with = r.data.unpack('s<l<', offset: b + 118)
+        @raise_, @with = data.unpack('s<l<', offset: b + 118)
         @raise_ = Word.from_wire(@raise_)
       else
-        @raise_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'raise') : Word::RAISE
-        @with = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'with') : 0
+        @raise_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::RAISE
+        @with = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @yield_ = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'yield') : +''
       @x = n >= 133 ? T_X.read(r, b, b + 128, '_') : nil
       if n >= 161
-        @match, @self_, @cls, @print_ = r.data.unpack('Q<El<q<', offset: b + 133)
+        @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: b + 133)
         @match = Modifier.from_wire(@match)
         @cls = Side.from_wire(@cls)
       else
-        @match = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'match') : Modifier.default
-        @self_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'self') : 0.0
-        @cls = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'cls') : Side.default
-        @print_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'print') : 0
+        @match = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @self_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @cls = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @print_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @len = n >= 165 ? T_LEN.read(r, b, b + 161, 'len') : []
       @list = n >= 170 ? T_LIST.read(r, b, b + 165, 'list') : nil
@@ -3784,33 +3789,33 @@ module Import
       @set = n >= 178 ? T_SET.read(r, b, b + 174, 'set') : {}
       @str = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'str') : Fbe::Decimal::ZERO
       if n >= 223
-        @object, @super_, @isinstance, @property = r.data.unpack('a16Q<eC', offset: b + 194)
+        @object, @super_, @isinstance, @property = data.unpack('a16Q<eC', offset: b + 194)
         @object = Fbe::Uuid.from_bytes(@object)
       else
-        @object = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'object') : Fbe::Uuid::NIL
-        @super_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'super') : 0
-        @isinstance = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isinstance') : 0.0
-        @property = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'property') : 0
+        @object = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @super_ = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @isinstance = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @property = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
       @staticmethod = n >= 228 ? T_STATICMETHOD.read(r, b, b + 223, 'staticmethod') : nil
       if n >= 234
-        @classmethod, @typing = r.data.unpack('s<l<', offset: b + 228)
+        @classmethod, @typing = data.unpack('s<l<', offset: b + 228)
         @classmethod = Word.from_wire(@classmethod)
       else
-        @classmethod = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'classmethod') : Word::CLASSMETHOD
-        @typing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'typing') : 0
+        @classmethod = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::CLASSMETHOD
+        @typing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
       @any = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Any') : +''
       @class_var = n >= 243 ? T_CLASS_VAR.read(r, b, b + 238, 'ClassVar') : nil
       if n >= 271
-        @callable, @int_enum, @int_flag, @package = r.data.unpack('Q<El<q<', offset: b + 243)
+        @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: b + 243)
         @callable = Modifier.from_wire(@callable)
         @int_flag = Side.from_wire(@int_flag)
       else
-        @callable = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'Callable') : Modifier.default
-        @int_enum = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'IntEnum') : 0.0
-        @int_flag = n >= 263 ? Side::FBE_TYPE.read(r, b, b + 259, 'IntFlag') : Side.default
-        @package = n >= 271 ? Fbe::Types::INT64.read(r, b, b + 263, 'PACKAGE') : 0
+        @callable = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
+        @int_enum = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
+        @int_flag = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
+        @package = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
       end
       @version = n >= 275 ? T_VERSION.read(r, b, b + 271, 'VERSION') : []
     end
@@ -3856,13 +3861,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'False=2,None=4')
-      @false_, @none = r.data.unpack('s<l<', offset: run)
+      @false_, @none = data.unpack('s<l<', offset: run)
       @false_ = Word.from_wire(@false_)
       @true_ = Fbe::Types::STRING.fread(r, 'True')
       @as = T_AS.fread(r, 'as')
       run = r.run(28, 'async=8,await=8,def=4,del=8')
-      @async, @await, @def_, @del = r.data.unpack('Q<El<q<', offset: run)
+      @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: run)
       @async = Modifier.from_wire(@async)
       @def_ = Side.from_wire(@def_)
       @elif = T_ELIF.fread(r, 'elif')
@@ -3871,16 +3877,16 @@ module Import
       @from = T_FROM.fread(r, 'from')
       @global = Fbe::Types::DECIMAL.fread(r, 'global')
       run = r.run(29, 'in=16,is=8,lambda=4,nonlocal=1')
-      @in_, @is, @lambda_, @nonlocal = r.data.unpack('a16Q<eC', offset: run)
+      @in_, @is, @lambda_, @nonlocal = data.unpack('a16Q<eC', offset: run)
       @in_ = Fbe::Uuid.from_bytes(@in_)
       @pass = T_PASS.fread(r, 'pass')
       run = r.run(6, 'raise=2,with=4')
-      @raise_, @with = r.data.unpack('s<l<', offset: run)
+      @raise_, @with = data.unpack('s<l<', offset: run)
       @raise_ = Word.from_wire(@raise_)
       @yield_ = Fbe::Types::STRING.fread(r, 'yield')
       @x = T_X.fread(r, '_')
       run = r.run(28, 'match=8,self=8,cls=4,print=8')
-      @match, @self_, @cls, @print_ = r.data.unpack('Q<El<q<', offset: run)
+      @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: run)
       @match = Modifier.from_wire(@match)
       @cls = Side.from_wire(@cls)
       @len = T_LEN.fread(r, 'len')
@@ -3889,16 +3895,16 @@ module Import
       @set = T_SET.fread(r, 'set')
       @str = Fbe::Types::DECIMAL.fread(r, 'str')
       run = r.run(29, 'object=16,super=8,isinstance=4,property=1')
-      @object, @super_, @isinstance, @property = r.data.unpack('a16Q<eC', offset: run)
+      @object, @super_, @isinstance, @property = data.unpack('a16Q<eC', offset: run)
       @object = Fbe::Uuid.from_bytes(@object)
       @staticmethod = T_STATICMETHOD.fread(r, 'staticmethod')
       run = r.run(6, 'classmethod=2,typing=4')
-      @classmethod, @typing = r.data.unpack('s<l<', offset: run)
+      @classmethod, @typing = data.unpack('s<l<', offset: run)
       @classmethod = Word.from_wire(@classmethod)
       @any = Fbe::Types::STRING.fread(r, 'Any')
       @class_var = T_CLASS_VAR.fread(r, 'ClassVar')
       run = r.run(28, 'Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8')
-      @callable, @int_enum, @int_flag, @package = r.data.unpack('Q<El<q<', offset: run)
+      @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: run)
       @callable = Modifier.from_wire(@callable)
       @int_flag = Side.from_wire(@int_flag)
       @version = T_VERSION.fread(r, 'VERSION')
@@ -4370,24 +4376,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @chan, @defer = r.data.unpack('s<l<', offset: b + 8)
+        @chan, @defer = data.unpack('s<l<', offset: b + 8)
         @chan = Word.from_wire(@chan)
       else
-        @chan = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'chan') : Word::CHAN
-        @defer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'defer') : 0
+        @chan = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHAN
+        @defer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @fallthrough = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fallthrough') : +''
       @func = n >= 23 ? T_FUNC.read(r, b, b + 18, 'func') : nil
       if n >= 51
-        @go, @interface, @map, @package = r.data.unpack('Q<El<q<', offset: b + 23)
+        @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: b + 23)
         @go = Modifier.from_wire(@go)
         @map = Side.from_wire(@map)
       else
-        @go = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'go') : Modifier.default
-        @interface = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'interface') : 0.0
-        @map = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'map') : Side.default
-        @package = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'package') : 0
+        @go = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @interface = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @map = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @package = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @range = n >= 55 ? T_RANGE.read(r, b, b + 51, 'range') : []
       @select_ = n >= 60 ? T_SELECT_.read(r, b, b + 55, 'select') : nil
@@ -4395,33 +4402,33 @@ module Import
       @var = n >= 68 ? T_VAR.read(r, b, b + 64, 'var') : {}
       @any = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'any') : Fbe::Decimal::ZERO
       if n >= 113
-        @error, @rune, @uint, @nil_ = r.data.unpack('a16Q<eC', offset: b + 84)
+        @error, @rune, @uint, @nil_ = data.unpack('a16Q<eC', offset: b + 84)
         @error = Fbe::Uuid.from_bytes(@error)
       else
-        @error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'error') : Fbe::Uuid::NIL
-        @rune = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'rune') : 0
-        @uint = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'uint') : 0.0
-        @nil_ = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'nil') : 0
+        @error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @rune = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @uint = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @nil_ = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @iota = n >= 118 ? T_IOTA.read(r, b, b + 113, 'iota') : nil
       if n >= 124
-        @cap, @make = r.data.unpack('s<l<', offset: b + 118)
+        @cap, @make = data.unpack('s<l<', offset: b + 118)
         @cap = Word.from_wire(@cap)
       else
-        @cap = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'cap') : Word::CAP
-        @make = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'make') : 0
+        @cap = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CAP
+        @make = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @append = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'append') : +''
       @copy = n >= 133 ? T_COPY.read(r, b, b + 128, 'copy') : nil
       if n >= 161
-        @panic, @recover, @println, @complex_ = r.data.unpack('Q<El<q<', offset: b + 133)
+        @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: b + 133)
         @panic = Modifier.from_wire(@panic)
         @println = Side.from_wire(@println)
       else
-        @panic = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'panic') : Modifier.default
-        @recover = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'recover') : 0.0
-        @println = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'println') : Side.default
-        @complex_ = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'complex') : 0
+        @panic = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @recover = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @println = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @complex_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @real = n >= 165 ? T_REAL.read(r, b, b + 161, 'real') : []
       @imag = n >= 170 ? T_IMAG.read(r, b, b + 165, 'imag') : nil
@@ -4429,21 +4436,21 @@ module Import
       @min = n >= 178 ? T_MIN.read(r, b, b + 174, 'min') : {}
       @max = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'max') : Fbe::Decimal::ZERO
       if n >= 223
-        @clear, @uintptr, @float32, @float64 = r.data.unpack('a16Q<eC', offset: b + 194)
+        @clear, @uintptr, @float32, @float64 = data.unpack('a16Q<eC', offset: b + 194)
         @clear = Fbe::Uuid.from_bytes(@clear)
       else
-        @clear = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'clear') : Fbe::Uuid::NIL
-        @uintptr = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'uintptr') : 0
-        @float32 = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'float32') : 0.0
-        @float64 = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'float64') : 0
+        @clear = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @uintptr = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @float32 = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @float64 = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
       @complex64 = n >= 228 ? T_COMPLEX64.read(r, b, b + 223, 'complex64') : nil
       if n >= 234
-        @complex128, @comparable = r.data.unpack('s<l<', offset: b + 228)
+        @complex128, @comparable = data.unpack('s<l<', offset: b + 228)
         @complex128 = Word.from_wire(@complex128)
       else
-        @complex128 = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'complex128') : Word::COMPLEX128
-        @comparable = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'comparable') : 0
+        @complex128 = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::COMPLEX128
+        @comparable = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
     end
 
@@ -4482,13 +4489,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'chan=2,defer=4')
-      @chan, @defer = r.data.unpack('s<l<', offset: run)
+      @chan, @defer = data.unpack('s<l<', offset: run)
       @chan = Word.from_wire(@chan)
       @fallthrough = Fbe::Types::STRING.fread(r, 'fallthrough')
       @func = T_FUNC.fread(r, 'func')
       run = r.run(28, 'go=8,interface=8,map=4,package=8')
-      @go, @interface, @map, @package = r.data.unpack('Q<El<q<', offset: run)
+      @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: run)
       @go = Modifier.from_wire(@go)
       @map = Side.from_wire(@map)
       @range = T_RANGE.fread(r, 'range')
@@ -4497,16 +4505,16 @@ module Import
       @var = T_VAR.fread(r, 'var')
       @any = Fbe::Types::DECIMAL.fread(r, 'any')
       run = r.run(29, 'error=16,rune=8,uint=4,nil=1')
-      @error, @rune, @uint, @nil_ = r.data.unpack('a16Q<eC', offset: run)
+      @error, @rune, @uint, @nil_ = data.unpack('a16Q<eC', offset: run)
       @error = Fbe::Uuid.from_bytes(@error)
       @iota = T_IOTA.fread(r, 'iota')
       run = r.run(6, 'cap=2,make=4')
-      @cap, @make = r.data.unpack('s<l<', offset: run)
+      @cap, @make = data.unpack('s<l<', offset: run)
       @cap = Word.from_wire(@cap)
       @append = Fbe::Types::STRING.fread(r, 'append')
       @copy = T_COPY.fread(r, 'copy')
       run = r.run(28, 'panic=8,recover=8,println=4,complex=8')
-      @panic, @recover, @println, @complex_ = r.data.unpack('Q<El<q<', offset: run)
+      @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: run)
       @panic = Modifier.from_wire(@panic)
       @println = Side.from_wire(@println)
       @real = T_REAL.fread(r, 'real')
@@ -4515,11 +4523,11 @@ module Import
       @min = T_MIN.fread(r, 'min')
       @max = Fbe::Types::DECIMAL.fread(r, 'max')
       run = r.run(29, 'clear=16,uintptr=8,float32=4,float64=1')
-      @clear, @uintptr, @float32, @float64 = r.data.unpack('a16Q<eC', offset: run)
+      @clear, @uintptr, @float32, @float64 = data.unpack('a16Q<eC', offset: run)
       @clear = Fbe::Uuid.from_bytes(@clear)
       @complex64 = T_COMPLEX64.fread(r, 'complex64')
       run = r.run(6, 'complex128=2,comparable=4')
-      @complex128, @comparable = r.data.unpack('s<l<', offset: run)
+      @complex128, @comparable = data.unpack('s<l<', offset: run)
       @complex128 = Word.from_wire(@complex128)
     end
 
@@ -4925,24 +4933,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @abstract, @boolean = r.data.unpack('s<l<', offset: b + 8)
+        @abstract, @boolean = data.unpack('s<l<', offset: b + 8)
         @abstract = Word.from_wire(@abstract)
       else
-        @abstract = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'abstract') : Word::ABSTRACT
-        @boolean = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'boolean') : 0
+        @abstract = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ABSTRACT
+        @boolean = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @extends = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'extends') : +''
       @implements = n >= 23 ? T_IMPLEMENTS.read(r, b, b + 18, 'implements') : nil
       if n >= 51
-        @instanceof, @native, @strictfp, @synchronized = r.data.unpack('Q<El<q<', offset: b + 23)
+        @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: b + 23)
         @instanceof = Modifier.from_wire(@instanceof)
         @strictfp = Side.from_wire(@strictfp)
       else
-        @instanceof = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'instanceof') : Modifier.default
-        @native = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'native') : 0.0
-        @strictfp = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'strictfp') : Side.default
-        @synchronized = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'synchronized') : 0
+        @instanceof = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @native = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @strictfp = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @synchronized = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @throws = n >= 55 ? T_THROWS.read(r, b, b + 51, 'throws') : []
       @transient = n >= 60 ? T_TRANSIENT.read(r, b, b + 55, 'transient') : nil
@@ -4950,40 +4959,40 @@ module Import
       @sealed = n >= 68 ? T_SEALED.read(r, b, b + 64, 'sealed') : {}
       @permits = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits') : Fbe::Decimal::ZERO
       if n >= 113
-        @when_, @open_, @exports, @opens = r.data.unpack('a16Q<eC', offset: b + 84)
+        @when_, @open_, @exports, @opens = data.unpack('a16Q<eC', offset: b + 84)
         @when_ = Fbe::Uuid.from_bytes(@when_)
       else
-        @when_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'when') : Fbe::Uuid::NIL
-        @open_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'open') : 0
-        @exports = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'exports') : 0.0
-        @opens = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'opens') : 0
+        @when_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @open_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @exports = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @opens = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @to = n >= 118 ? T_TO.read(r, b, b + 113, 'to') : nil
       if n >= 124
-        @uses, @provides = r.data.unpack('s<l<', offset: b + 118)
+        @uses, @provides = data.unpack('s<l<', offset: b + 118)
         @uses = Word.from_wire(@uses)
       else
-        @uses = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'uses') : Word::USES
-        @provides = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'provides') : 0
+        @uses = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::USES
+        @provides = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @transitive = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'transitive') : +''
       @object = n >= 133 ? T_OBJECT.read(r, b, b + 128, 'Object') : nil
       if n >= 161
-        @string_, @integer_, @long, @math = r.data.unpack('Q<El<q<', offset: b + 133)
+        @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: b + 133)
         @string_ = Modifier.from_wire(@string_)
         @long = Side.from_wire(@long)
       else
-        @string_ = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'String') : Modifier.default
-        @integer_ = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Integer') : 0.0
-        @long = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Long') : Side.default
-        @math = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Math') : 0
+        @string_ = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @integer_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @long = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @math = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @system_ = n >= 165 ? T_SYSTEM_.read(r, b, b + 161, 'System') : []
       @override = n >= 170 ? T_OVERRIDE.read(r, b, b + 165, 'Override') : nil
       @class_ = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'Class') : ''.b
       @list = n >= 178 ? T_LIST.read(r, b, b + 174, 'List') : {}
       @map = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map') : Fbe::Decimal::ZERO
-      @set = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'Set') : Fbe::Uuid::NIL
+      @set = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
     end
 
     def fbe_write_final(w)
@@ -5018,13 +5027,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'abstract=2,boolean=4')
-      @abstract, @boolean = r.data.unpack('s<l<', offset: run)
+      @abstract, @boolean = data.unpack('s<l<', offset: run)
       @abstract = Word.from_wire(@abstract)
       @extends = Fbe::Types::STRING.fread(r, 'extends')
       @implements = T_IMPLEMENTS.fread(r, 'implements')
       run = r.run(28, 'instanceof=8,native=8,strictfp=4,synchronized=8')
-      @instanceof, @native, @strictfp, @synchronized = r.data.unpack('Q<El<q<', offset: run)
+      @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: run)
       @instanceof = Modifier.from_wire(@instanceof)
       @strictfp = Side.from_wire(@strictfp)
       @throws = T_THROWS.fread(r, 'throws')
@@ -5033,16 +5043,16 @@ module Import
       @sealed = T_SEALED.fread(r, 'sealed')
       @permits = Fbe::Types::DECIMAL.fread(r, 'permits')
       run = r.run(29, 'when=16,open=8,exports=4,opens=1')
-      @when_, @open_, @exports, @opens = r.data.unpack('a16Q<eC', offset: run)
+      @when_, @open_, @exports, @opens = data.unpack('a16Q<eC', offset: run)
       @when_ = Fbe::Uuid.from_bytes(@when_)
       @to = T_TO.fread(r, 'to')
       run = r.run(6, 'uses=2,provides=4')
-      @uses, @provides = r.data.unpack('s<l<', offset: run)
+      @uses, @provides = data.unpack('s<l<', offset: run)
       @uses = Word.from_wire(@uses)
       @transitive = Fbe::Types::STRING.fread(r, 'transitive')
       @object = T_OBJECT.fread(r, 'Object')
       run = r.run(28, 'String=8,Integer=8,Long=4,Math=8')
-      @string_, @integer_, @long, @math = r.data.unpack('Q<El<q<', offset: run)
+      @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: run)
       @string_ = Modifier.from_wire(@string_)
       @long = Side.from_wire(@long)
       @system_ = T_SYSTEM_.fread(r, 'System')
@@ -5050,7 +5060,7 @@ module Import
       @class_ = Fbe::Types::BYTES.fread(r, 'Class')
       @list = T_LIST.fread(r, 'List')
       @map = Fbe::Types::DECIMAL.fread(r, 'Map')
-      @set = Fbe::Types::UUID.fread(r, 'Set')
+      @set = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'Set'), 16))
     end
 
     def fbe_text(out)
@@ -5464,24 +5474,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @fun, @typealias = r.data.unpack('s<l<', offset: b + 8)
+        @fun, @typealias = data.unpack('s<l<', offset: b + 8)
         @fun = Word.from_wire(@fun)
       else
-        @fun = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fun') : Word::FUN
-        @typealias = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'typealias') : 0
+        @fun = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FUN
+        @typealias = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @typeof = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'typeof') : +''
       @val = n >= 23 ? T_VAL.read(r, b, b + 18, 'val') : nil
       if n >= 51
-        @by, @constructor, @delegate, @dynamic = r.data.unpack('Q<El<q<', offset: b + 23)
+        @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: b + 23)
         @by = Modifier.from_wire(@by)
         @delegate = Side.from_wire(@delegate)
       else
-        @by = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'by') : Modifier.default
-        @constructor = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'constructor') : 0.0
-        @delegate = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'delegate') : Side.default
-        @dynamic = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'dynamic') : 0
+        @by = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @constructor = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @delegate = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @dynamic = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @field = n >= 55 ? T_FIELD.read(r, b, b + 51, 'field') : []
       @file = n >= 60 ? T_FILE.read(r, b, b + 55, 'file') : nil
@@ -5489,33 +5500,33 @@ module Import
       @init = n >= 68 ? T_INIT.read(r, b, b + 64, 'init') : {}
       @param = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'param') : Fbe::Decimal::ZERO
       if n >= 113
-        @receiver, @setparam, @value, @where = r.data.unpack('a16Q<eC', offset: b + 84)
+        @receiver, @setparam, @value, @where = data.unpack('a16Q<eC', offset: b + 84)
         @receiver = Fbe::Uuid.from_bytes(@receiver)
       else
-        @receiver = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'receiver') : Fbe::Uuid::NIL
-        @setparam = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'setparam') : 0
-        @value = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'value') : 0.0
-        @where = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'where') : 0
+        @receiver = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @setparam = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @value = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @where = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @actual = n >= 118 ? T_ACTUAL.read(r, b, b + 113, 'actual') : nil
       if n >= 124
-        @annotation, @companion = r.data.unpack('s<l<', offset: b + 118)
+        @annotation, @companion = data.unpack('s<l<', offset: b + 118)
         @annotation = Word.from_wire(@annotation)
       else
-        @annotation = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'annotation') : Word::ANNOTATION
-        @companion = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'companion') : 0
+        @annotation = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::ANNOTATION
+        @companion = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @crossinline = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'crossinline') : +''
       @data = n >= 133 ? T_DATA.read(r, b, b + 128, 'data') : nil
       if n >= 161
-        @expect, @external, @infix, @inner = r.data.unpack('Q<El<q<', offset: b + 133)
+        @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: b + 133)
         @expect = Modifier.from_wire(@expect)
         @infix = Side.from_wire(@infix)
       else
-        @expect = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'expect') : Modifier.default
-        @external = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'external') : 0.0
-        @infix = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'infix') : Side.default
-        @inner = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'inner') : 0
+        @expect = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @external = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @infix = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @inner = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @internal = n >= 165 ? T_INTERNAL.read(r, b, b + 161, 'internal') : []
       @lateinit = n >= 170 ? T_LATEINIT.read(r, b, b + 165, 'lateinit') : nil
@@ -5523,21 +5534,21 @@ module Import
       @out = n >= 178 ? T_OUT.read(r, b, b + 174, 'out') : {}
       @reified = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified') : Fbe::Decimal::ZERO
       if n >= 223
-        @suspend, @tailrec, @vararg, @it = r.data.unpack('a16Q<eC', offset: b + 194)
+        @suspend, @tailrec, @vararg, @it = data.unpack('a16Q<eC', offset: b + 194)
         @suspend = Fbe::Uuid.from_bytes(@suspend)
       else
-        @suspend = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'suspend') : Fbe::Uuid::NIL
-        @tailrec = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'tailrec') : 0
-        @vararg = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'vararg') : 0.0
-        @it = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'it') : 0
+        @suspend = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @tailrec = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @vararg = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @it = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
       @companion_ = n >= 228 ? T_COMPANION_.read(r, b, b + 223, 'Companion') : nil
       if n >= 234
-        @unit, @nothing = r.data.unpack('s<l<', offset: b + 228)
+        @unit, @nothing = data.unpack('s<l<', offset: b + 228)
         @unit = Word.from_wire(@unit)
       else
-        @unit = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'Unit') : Word::UNIT
-        @nothing = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'Nothing') : 0
+        @unit = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::UNIT
+        @nothing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
       @int = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Int') : +''
       @array_ = n >= 243 ? T_ARRAY_.read(r, b, b + 238, 'Array') : nil
@@ -5581,13 +5592,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'fun=2,typealias=4')
-      @fun, @typealias = r.data.unpack('s<l<', offset: run)
+      @fun, @typealias = data.unpack('s<l<', offset: run)
       @fun = Word.from_wire(@fun)
       @typeof = Fbe::Types::STRING.fread(r, 'typeof')
       @val = T_VAL.fread(r, 'val')
       run = r.run(28, 'by=8,constructor=8,delegate=4,dynamic=8')
-      @by, @constructor, @delegate, @dynamic = r.data.unpack('Q<El<q<', offset: run)
+      @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: run)
       @by = Modifier.from_wire(@by)
       @delegate = Side.from_wire(@delegate)
       @field = T_FIELD.fread(r, 'field')
@@ -5596,16 +5608,16 @@ module Import
       @init = T_INIT.fread(r, 'init')
       @param = Fbe::Types::DECIMAL.fread(r, 'param')
       run = r.run(29, 'receiver=16,setparam=8,value=4,where=1')
-      @receiver, @setparam, @value, @where = r.data.unpack('a16Q<eC', offset: run)
+      @receiver, @setparam, @value, @where = data.unpack('a16Q<eC', offset: run)
       @receiver = Fbe::Uuid.from_bytes(@receiver)
       @actual = T_ACTUAL.fread(r, 'actual')
       run = r.run(6, 'annotation=2,companion=4')
-      @annotation, @companion = r.data.unpack('s<l<', offset: run)
+      @annotation, @companion = data.unpack('s<l<', offset: run)
       @annotation = Word.from_wire(@annotation)
       @crossinline = Fbe::Types::STRING.fread(r, 'crossinline')
       @data = T_DATA.fread(r, 'data')
       run = r.run(28, 'expect=8,external=8,infix=4,inner=8')
-      @expect, @external, @infix, @inner = r.data.unpack('Q<El<q<', offset: run)
+      @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: run)
       @expect = Modifier.from_wire(@expect)
       @infix = Side.from_wire(@infix)
       @internal = T_INTERNAL.fread(r, 'internal')
@@ -5614,11 +5626,11 @@ module Import
       @out = T_OUT.fread(r, 'out')
       @reified = Fbe::Types::DECIMAL.fread(r, 'reified')
       run = r.run(29, 'suspend=16,tailrec=8,vararg=4,it=1')
-      @suspend, @tailrec, @vararg, @it = r.data.unpack('a16Q<eC', offset: run)
+      @suspend, @tailrec, @vararg, @it = data.unpack('a16Q<eC', offset: run)
       @suspend = Fbe::Uuid.from_bytes(@suspend)
       @companion_ = T_COMPANION_.fread(r, 'Companion')
       run = r.run(6, 'Unit=2,Nothing=4')
-      @unit, @nothing = r.data.unpack('s<l<', offset: run)
+      @unit, @nothing = data.unpack('s<l<', offset: run)
       @unit = Word.from_wire(@unit)
       @int = Fbe::Types::STRING.fread(r, 'Int')
       @array_ = T_ARRAY_.fread(r, 'Array')
@@ -6085,24 +6097,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @debugger, @function = r.data.unpack('s<l<', offset: b + 8)
+        @debugger, @function = data.unpack('s<l<', offset: b + 8)
         @debugger = Word.from_wire(@debugger)
       else
-        @debugger = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'debugger') : Word::DEBUGGER
-        @function = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'function') : 0
+        @debugger = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::DEBUGGER
+        @function = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @let = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'let') : +''
       @of = n >= 23 ? T_OF.read(r, b, b + 18, 'of') : nil
       if n >= 51
-        @declare, @unknown, @never, @number = r.data.unpack('Q<El<q<', offset: b + 23)
+        @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: b + 23)
         @declare = Modifier.from_wire(@declare)
         @never = Side.from_wire(@never)
       else
-        @declare = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'declare') : Modifier.default
-        @unknown = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'unknown') : 0.0
-        @never = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'never') : Side.default
-        @number = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'number') : 0
+        @declare = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @unknown = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @never = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @number = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @bigint = n >= 55 ? T_BIGINT.read(r, b, b + 51, 'bigint') : []
       @symbol = n >= 60 ? T_SYMBOL.read(r, b, b + 55, 'symbol') : nil
@@ -6110,33 +6123,33 @@ module Import
       @na_n = n >= 68 ? T_NA_N.read(r, b, b + 64, 'NaN') : {}
       @infinity = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity') : Fbe::Decimal::ZERO
       if n >= 113
-        @uint8_array, @error, @number_, @big_int = r.data.unpack('a16Q<eC', offset: b + 84)
+        @uint8_array, @error, @number_, @big_int = data.unpack('a16Q<eC', offset: b + 84)
         @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
       else
-        @uint8_array = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'Uint8Array') : Fbe::Uuid::NIL
-        @error = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'Error') : 0
-        @number_ = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'Number') : 0.0
-        @big_int = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'BigInt') : 0
+        @uint8_array = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @error = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @number_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @big_int = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @boolean = n >= 118 ? T_BOOLEAN.read(r, b, b + 113, 'Boolean') : nil
       if n >= 124
-        @symbol_, @date = r.data.unpack('s<l<', offset: b + 118)
+        @symbol_, @date = data.unpack('s<l<', offset: b + 118)
         @symbol_ = Word.from_wire(@symbol_)
       else
-        @symbol_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Symbol') : Word::SYMBOL_
-        @date = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Date') : 0
+        @symbol_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::SYMBOL_
+        @date = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'JSON') : +''
       @promise = n >= 133 ? T_PROMISE.read(r, b, b + 128, 'Promise') : nil
       if n >= 161
-        @partial, @record, @global_this, @arguments = r.data.unpack('Q<El<q<', offset: b + 133)
+        @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: b + 133)
         @partial = Modifier.from_wire(@partial)
         @global_this = Side.from_wire(@global_this)
       else
-        @partial = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Partial') : Modifier.default
-        @record = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Record') : 0.0
-        @global_this = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'globalThis') : Side.default
-        @arguments = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'arguments') : 0
+        @partial = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @record = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @global_this = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @arguments = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @eval = n >= 165 ? T_EVAL.read(r, b, b + 161, 'eval') : []
       @require_ = n >= 170 ? T_REQUIRE_.read(r, b, b + 165, 'require') : nil
@@ -6144,33 +6157,33 @@ module Import
       @proto = n >= 178 ? T_PROTO.read(r, b, b + 174, '__proto__') : {}
       @to_string = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString') : Fbe::Decimal::ZERO
       if n >= 223
-        values = r.data.unpack('a16Q<eC', offset: b + 194)
+        values = data.unpack('a16Q<eC', offset: b + 194)
         @value_of = Fbe::Uuid.from_bytes(values[0])
         @has_own_property = values[1]
         @is_prototype_of = values[2]
         @property_is_enumerable = values[3]
       else
-        @value_of = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'valueOf') : Fbe::Uuid::NIL
-        @has_own_property = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'hasOwnProperty') : 0
-        @is_prototype_of = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'isPrototypeOf') : 0.0
-        @property_is_enumerable = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'propertyIsEnumerable') : 0
+        @value_of = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @has_own_property = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @is_prototype_of = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @property_is_enumerable = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
       @to_locale_string = n >= 228 ? T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString') : nil
       if n >= 234
-        @readonly, @keyof = r.data.unpack('s<l<', offset: b + 228)
+        @readonly, @keyof = data.unpack('s<l<', offset: b + 228)
         @readonly = Word.from_wire(@readonly)
       else
-        @readonly = n >= 230 ? Word::FBE_TYPE.read(r, b, b + 228, 'readonly') : Word::READONLY
-        @keyof = n >= 234 ? Fbe::Types::INT32.read(r, b, b + 230, 'keyof') : 0
+        @readonly = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::READONLY
+        @keyof = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
       @infer = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'infer') : +''
       @asserts = n >= 243 ? T_ASSERTS.read(r, b, b + 238, 'asserts') : nil
       if n >= 259
-        @satisfies, @accessor = r.data.unpack('Q<E', offset: b + 243)
+        @satisfies, @accessor = data.unpack('Q<E', offset: b + 243)
         @satisfies = Modifier.from_wire(@satisfies)
       else
-        @satisfies = n >= 251 ? Modifier::FBE_TYPE.read(r, b, b + 243, 'satisfies') : Modifier.default
-        @accessor = n >= 259 ? Fbe::Types::DOUBLE.read(r, b, b + 251, 'accessor') : 0.0
+        @satisfies = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
+        @accessor = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
       end
     end
 
@@ -6214,13 +6227,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'debugger=2,function=4')
-      @debugger, @function = r.data.unpack('s<l<', offset: run)
+      @debugger, @function = data.unpack('s<l<', offset: run)
       @debugger = Word.from_wire(@debugger)
       @let = Fbe::Types::STRING.fread(r, 'let')
       @of = T_OF.fread(r, 'of')
       run = r.run(28, 'declare=8,unknown=8,never=4,number=8')
-      @declare, @unknown, @never, @number = r.data.unpack('Q<El<q<', offset: run)
+      @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: run)
       @declare = Modifier.from_wire(@declare)
       @never = Side.from_wire(@never)
       @bigint = T_BIGINT.fread(r, 'bigint')
@@ -6229,16 +6243,16 @@ module Import
       @na_n = T_NA_N.fread(r, 'NaN')
       @infinity = Fbe::Types::DECIMAL.fread(r, 'Infinity')
       run = r.run(29, 'Uint8Array=16,Error=8,Number=4,BigInt=1')
-      @uint8_array, @error, @number_, @big_int = r.data.unpack('a16Q<eC', offset: run)
+      @uint8_array, @error, @number_, @big_int = data.unpack('a16Q<eC', offset: run)
       @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
       @boolean = T_BOOLEAN.fread(r, 'Boolean')
       run = r.run(6, 'Symbol=2,Date=4')
-      @symbol_, @date = r.data.unpack('s<l<', offset: run)
+      @symbol_, @date = data.unpack('s<l<', offset: run)
       @symbol_ = Word.from_wire(@symbol_)
       @json = Fbe::Types::STRING.fread(r, 'JSON')
       @promise = T_PROMISE.fread(r, 'Promise')
       run = r.run(28, 'Partial=8,Record=8,globalThis=4,arguments=8')
-      @partial, @record, @global_this, @arguments = r.data.unpack('Q<El<q<', offset: run)
+      @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: run)
       @partial = Modifier.from_wire(@partial)
       @global_this = Side.from_wire(@global_this)
       @eval = T_EVAL.fread(r, 'eval')
@@ -6247,16 +6261,16 @@ module Import
       @proto = T_PROTO.fread(r, '__proto__')
       @to_string = Fbe::Types::DECIMAL.fread(r, 'toString')
       run = r.run(29, 'valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1')
-      @value_of, @has_own_property, @is_prototype_of, @property_is_enumerable = r.data.unpack('a16Q<eC', offset: run)
+      @value_of, @has_own_property, @is_prototype_of, @property_is_enumerable = data.unpack('a16Q<eC', offset: run)
       @value_of = Fbe::Uuid.from_bytes(@value_of)
       @to_locale_string = T_TO_LOCALE_STRING.fread(r, 'toLocaleString')
       run = r.run(6, 'readonly=2,keyof=4')
-      @readonly, @keyof = r.data.unpack('s<l<', offset: run)
+      @readonly, @keyof = data.unpack('s<l<', offset: run)
       @readonly = Word.from_wire(@readonly)
       @infer = Fbe::Types::STRING.fread(r, 'infer')
       @asserts = T_ASSERTS.fread(r, 'asserts')
       run = r.run(16, 'satisfies=8,accessor=8')
-      @satisfies, @accessor = r.data.unpack('Q<E', offset: run)
+      @satisfies, @accessor = data.unpack('Q<E', offset: run)
       @satisfies = Modifier.from_wire(@satisfies)
     end
 
@@ -6724,24 +6738,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @crate, @dyn = r.data.unpack('s<l<', offset: b + 8)
+        @crate, @dyn = data.unpack('s<l<', offset: b + 8)
         @crate = Word.from_wire(@crate)
       else
-        @crate = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'crate') : Word::CRATE
-        @dyn = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'dyn') : 0
+        @crate = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CRATE
+        @dyn = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @fn = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fn') : +''
       @impl = n >= 23 ? T_IMPL.read(r, b, b + 18, 'impl') : nil
       if n >= 51
-        @loop_, @mod, @move, @mut = r.data.unpack('Q<El<q<', offset: b + 23)
+        @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: b + 23)
         @loop_ = Modifier.from_wire(@loop_)
         @move = Side.from_wire(@move)
       else
-        @loop_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'loop') : Modifier.default
-        @mod = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'mod') : 0.0
-        @move = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'move') : Side.default
-        @mut = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'mut') : 0
+        @loop_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @mod = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @move = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @mut = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @pub = n >= 55 ? T_PUB.read(r, b, b + 51, 'pub') : []
       @ref = n >= 60 ? T_REF.read(r, b, b + 55, 'ref') : nil
@@ -6749,33 +6764,33 @@ module Import
       @trait = n >= 68 ? T_TRAIT.read(r, b, b + 64, 'trait') : {}
       @unsafe = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe') : Fbe::Decimal::ZERO
       if n >= 113
-        @use, @become, @box, @macro = r.data.unpack('a16Q<eC', offset: b + 84)
+        @use, @become, @box, @macro = data.unpack('a16Q<eC', offset: b + 84)
         @use = Fbe::Uuid.from_bytes(@use)
       else
-        @use = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'use') : Fbe::Uuid::NIL
-        @become = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'become') : 0
-        @box = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'box') : 0.0
-        @macro = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'macro') : 0
+        @use = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @become = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @box = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @macro = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @priv = n >= 118 ? T_PRIV.read(r, b, b + 113, 'priv') : nil
       if n >= 124
-        @unsized, @gen = r.data.unpack('s<l<', offset: b + 118)
+        @unsized, @gen = data.unpack('s<l<', offset: b + 118)
         @unsized = Word.from_wire(@unsized)
       else
-        @unsized = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'unsized') : Word::UNSIZED
-        @gen = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'gen') : 0
+        @unsized = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::UNSIZED
+        @gen = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @macro_rules = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'macro_rules') : +''
       @option = n >= 133 ? T_OPTION.read(r, b, b + 128, 'Option') : nil
       if n >= 161
-        @some, @result, @ok, @err = r.data.unpack('Q<El<q<', offset: b + 133)
+        @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: b + 133)
         @some = Modifier.from_wire(@some)
         @ok = Side.from_wire(@ok)
       else
-        @some = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Some') : Modifier.default
-        @result = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Result') : 0.0
-        @ok = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Ok') : Side.default
-        @err = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Err') : 0
+        @some = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @result = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @ok = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @err = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @vec = n >= 165 ? T_VEC.read(r, b, b + 161, 'Vec') : []
       @box_ = n >= 170 ? T_BOX_.read(r, b, b + 165, 'Box') : nil
@@ -6783,13 +6798,13 @@ module Import
       @copy = n >= 178 ? T_COPY.read(r, b, b + 174, 'Copy') : {}
       @default = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default') : Fbe::Decimal::ZERO
       if n >= 223
-        @drop, @send_, @sync, @sized = r.data.unpack('a16Q<eC', offset: b + 194)
+        @drop, @send_, @sync, @sized = data.unpack('a16Q<eC', offset: b + 194)
         @drop = Fbe::Uuid.from_bytes(@drop)
       else
-        @drop = n >= 210 ? Fbe::Types::UUID.read(r, b, b + 194, 'Drop') : Fbe::Uuid::NIL
-        @send_ = n >= 218 ? Fbe::Types::TIMESTAMP.read(r, b, b + 210, 'Send') : 0
-        @sync = n >= 222 ? Fbe::Types::FLOAT.read(r, b, b + 218, 'Sync') : 0.0
-        @sized = n >= 223 ? Fbe::Types::UINT8.read(r, b, b + 222, 'Sized') : 0
+        @drop = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+        @send_ = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+        @sync = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+        @sized = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
       end
     end
 
@@ -6826,13 +6841,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'crate=2,dyn=4')
-      @crate, @dyn = r.data.unpack('s<l<', offset: run)
+      @crate, @dyn = data.unpack('s<l<', offset: run)
       @crate = Word.from_wire(@crate)
       @fn = Fbe::Types::STRING.fread(r, 'fn')
       @impl = T_IMPL.fread(r, 'impl')
       run = r.run(28, 'loop=8,mod=8,move=4,mut=8')
-      @loop_, @mod, @move, @mut = r.data.unpack('Q<El<q<', offset: run)
+      @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: run)
       @loop_ = Modifier.from_wire(@loop_)
       @move = Side.from_wire(@move)
       @pub = T_PUB.fread(r, 'pub')
@@ -6841,16 +6857,16 @@ module Import
       @trait = T_TRAIT.fread(r, 'trait')
       @unsafe = Fbe::Types::DECIMAL.fread(r, 'unsafe')
       run = r.run(29, 'use=16,become=8,box=4,macro=1')
-      @use, @become, @box, @macro = r.data.unpack('a16Q<eC', offset: run)
+      @use, @become, @box, @macro = data.unpack('a16Q<eC', offset: run)
       @use = Fbe::Uuid.from_bytes(@use)
       @priv = T_PRIV.fread(r, 'priv')
       run = r.run(6, 'unsized=2,gen=4')
-      @unsized, @gen = r.data.unpack('s<l<', offset: run)
+      @unsized, @gen = data.unpack('s<l<', offset: run)
       @unsized = Word.from_wire(@unsized)
       @macro_rules = Fbe::Types::STRING.fread(r, 'macro_rules')
       @option = T_OPTION.fread(r, 'Option')
       run = r.run(28, 'Some=8,Result=8,Ok=4,Err=8')
-      @some, @result, @ok, @err = r.data.unpack('Q<El<q<', offset: run)
+      @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: run)
       @some = Modifier.from_wire(@some)
       @ok = Side.from_wire(@ok)
       @vec = T_VEC.fread(r, 'Vec')
@@ -6859,7 +6875,7 @@ module Import
       @copy = T_COPY.fread(r, 'Copy')
       @default = Fbe::Types::DECIMAL.fread(r, 'Default')
       run = r.run(29, 'Drop=16,Send=8,Sync=4,Sized=1')
-      @drop, @send_, @sync, @sized = r.data.unpack('a16Q<eC', offset: run)
+      @drop, @send_, @sync, @sized = data.unpack('a16Q<eC', offset: run)
       @drop = Fbe::Uuid.from_bytes(@drop)
     end
 
@@ -7237,24 +7253,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @checked, @event = r.data.unpack('s<l<', offset: b + 8)
+        @checked, @event = data.unpack('s<l<', offset: b + 8)
         @checked = Word.from_wire(@checked)
       else
-        @checked = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'checked') : Word::CHECKED
-        @event = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'event') : 0
+        @checked = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHECKED
+        @event = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @fixed = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fixed') : +''
       @foreach = n >= 23 ? T_FOREACH.read(r, b, b + 18, 'foreach') : nil
       if n >= 51
-        @implicit, @lock, @params, @sbyte = r.data.unpack('Q<El<q<', offset: b + 23)
+        @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: b + 23)
         @implicit = Modifier.from_wire(@implicit)
         @params = Side.from_wire(@params)
       else
-        @implicit = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'implicit') : Modifier.default
-        @lock = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'lock') : 0.0
-        @params = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'params') : Side.default
-        @sbyte = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'sbyte') : 0
+        @implicit = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @lock = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @params = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @sbyte = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @stackalloc = n >= 55 ? T_STACKALLOC.read(r, b, b + 51, 'stackalloc') : []
       @ulong = n >= 60 ? T_ULONG.read(r, b, b + 55, 'ulong') : nil
@@ -7262,33 +7279,33 @@ module Import
       @ushort = n >= 68 ? T_USHORT.read(r, b, b + 64, 'ushort') : {}
       @add = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'add') : Fbe::Decimal::ZERO
       if n >= 113
-        @alias_, @ascending, @descending, @equals = r.data.unpack('a16Q<eC', offset: b + 84)
+        @alias_, @ascending, @descending, @equals = data.unpack('a16Q<eC', offset: b + 84)
         @alias_ = Fbe::Uuid.from_bytes(@alias_)
       else
-        @alias_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'alias') : Fbe::Uuid::NIL
-        @ascending = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'ascending') : 0
-        @descending = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'descending') : 0.0
-        @equals = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'equals') : 0
+        @alias_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @ascending = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @descending = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @equals = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @group = n >= 118 ? T_GROUP.read(r, b, b + 113, 'group') : nil
       if n >= 124
-        @into, @join = r.data.unpack('s<l<', offset: b + 118)
+        @into, @join = data.unpack('s<l<', offset: b + 118)
         @into = Word.from_wire(@into)
       else
-        @into = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'into') : Word::INTO
-        @join = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'join') : 0
+        @into = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::INTO
+        @join = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @nameof = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'nameof') : +''
       @on = n >= 133 ? T_ON.read(r, b, b + 128, 'on') : nil
       if n >= 161
-        @orderby, @partial, @remove, @unmanaged = r.data.unpack('Q<El<q<', offset: b + 133)
+        @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: b + 133)
         @orderby = Modifier.from_wire(@orderby)
         @remove = Side.from_wire(@remove)
       else
-        @orderby = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'orderby') : Modifier.default
-        @partial = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'partial') : 0.0
-        @remove = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'remove') : Side.default
-        @unmanaged = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'unmanaged') : 0
+        @orderby = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @partial = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @remove = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @unmanaged = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @required = n >= 165 ? T_REQUIRED.read(r, b, b + 161, 'required') : []
       @scoped = n >= 170 ? T_SCOPED.read(r, b, b + 165, 'scoped') : nil
@@ -7327,13 +7344,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'checked=2,event=4')
-      @checked, @event = r.data.unpack('s<l<', offset: run)
+      @checked, @event = data.unpack('s<l<', offset: run)
       @checked = Word.from_wire(@checked)
       @fixed = Fbe::Types::STRING.fread(r, 'fixed')
       @foreach = T_FOREACH.fread(r, 'foreach')
       run = r.run(28, 'implicit=8,lock=8,params=4,sbyte=8')
-      @implicit, @lock, @params, @sbyte = r.data.unpack('Q<El<q<', offset: run)
+      @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: run)
       @implicit = Modifier.from_wire(@implicit)
       @params = Side.from_wire(@params)
       @stackalloc = T_STACKALLOC.fread(r, 'stackalloc')
@@ -7342,16 +7360,16 @@ module Import
       @ushort = T_USHORT.fread(r, 'ushort')
       @add = Fbe::Types::DECIMAL.fread(r, 'add')
       run = r.run(29, 'alias=16,ascending=8,descending=4,equals=1')
-      @alias_, @ascending, @descending, @equals = r.data.unpack('a16Q<eC', offset: run)
+      @alias_, @ascending, @descending, @equals = data.unpack('a16Q<eC', offset: run)
       @alias_ = Fbe::Uuid.from_bytes(@alias_)
       @group = T_GROUP.fread(r, 'group')
       run = r.run(6, 'into=2,join=4')
-      @into, @join = r.data.unpack('s<l<', offset: run)
+      @into, @join = data.unpack('s<l<', offset: run)
       @into = Word.from_wire(@into)
       @nameof = Fbe::Types::STRING.fread(r, 'nameof')
       @on = T_ON.fread(r, 'on')
       run = r.run(28, 'orderby=8,partial=8,remove=4,unmanaged=8')
-      @orderby, @partial, @remove, @unmanaged = r.data.unpack('Q<El<q<', offset: run)
+      @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: run)
       @orderby = Modifier.from_wire(@orderby)
       @remove = Side.from_wire(@remove)
       @required = T_REQUIRED.fread(r, 'required')
@@ -7647,24 +7665,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @begin_, @end_ = r.data.unpack('s<l<', offset: b + 8)
+        @begin_, @end_ = data.unpack('s<l<', offset: b + 8)
         @begin_ = Word.from_wire(@begin_)
       else
-        @begin_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'BEGIN') : Word::BEGIN_
-        @end_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'END') : 0
+        @begin_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BEGIN_
+        @end_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @begin__ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'begin') : +''
       @elsif_ = n >= 23 ? T_ELSIF_.read(r, b, b + 18, 'elsif') : nil
       if n >= 51
-        @end__, @ensure_, @next_, @redo_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: b + 23)
         @end__ = Modifier.from_wire(@end__)
         @next_ = Side.from_wire(@next_)
       else
-        @end__ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'end') : Modifier.default
-        @ensure_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'ensure') : 0.0
-        @next_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'next') : Side.default
-        @redo_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'redo') : 0
+        @end__ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @ensure_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @next_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @redo_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @rescue_ = n >= 55 ? T_RESCUE_.read(r, b, b + 51, 'rescue') : []
       @retry_ = n >= 60 ? T_RETRY_.read(r, b, b + 55, 'retry') : nil
@@ -7672,13 +7691,13 @@ module Import
       @undef_ = n >= 68 ? T_UNDEF_.read(r, b, b + 64, 'undef') : {}
       @unless_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless') : Fbe::Decimal::ZERO
       if n >= 113
-        @until_, @file, @line, @encoding = r.data.unpack('a16Q<eC', offset: b + 84)
+        @until_, @file, @line, @encoding = data.unpack('a16Q<eC', offset: b + 84)
         @until_ = Fbe::Uuid.from_bytes(@until_)
       else
-        @until_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'until') : Fbe::Uuid::NIL
-        @file = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__FILE__') : 0
-        @line = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__LINE__') : 0.0
-        @encoding = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, '__ENCODING__') : 0
+        @until_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @file = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @line = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @encoding = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @initialize_ = n >= 118 ? T_INITIALIZE_.read(r, b, b + 113, 'initialize') : nil
     end
@@ -7703,13 +7722,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'BEGIN=2,END=4')
-      @begin_, @end_ = r.data.unpack('s<l<', offset: run)
+      @begin_, @end_ = data.unpack('s<l<', offset: run)
       @begin_ = Word.from_wire(@begin_)
       @begin__ = Fbe::Types::STRING.fread(r, 'begin')
       @elsif_ = T_ELSIF_.fread(r, 'elsif')
       run = r.run(28, 'end=8,ensure=8,next=4,redo=8')
-      @end__, @ensure_, @next_, @redo_ = r.data.unpack('Q<El<q<', offset: run)
+      @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: run)
       @end__ = Modifier.from_wire(@end__)
       @next_ = Side.from_wire(@next_)
       @rescue_ = T_RESCUE_.fread(r, 'rescue')
@@ -7718,7 +7738,7 @@ module Import
       @undef_ = T_UNDEF_.fread(r, 'undef')
       @unless_ = Fbe::Types::DECIMAL.fread(r, 'unless')
       run = r.run(29, 'until=16,__FILE__=8,__LINE__=4,__ENCODING__=1')
-      @until_, @file, @line, @encoding = r.data.unpack('a16Q<eC', offset: run)
+      @until_, @file, @line, @encoding = data.unpack('a16Q<eC', offset: run)
       @until_ = Fbe::Uuid.from_bytes(@until_)
       @initialize_ = T_INITIALIZE_.fread(r, 'initialize')
     end
@@ -7904,24 +7924,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @swap, @fbe_type = r.data.unpack('s<l<', offset: b + 8)
+        @swap, @fbe_type = data.unpack('s<l<', offset: b + 8)
         @swap = Word.from_wire(@swap)
       else
-        @swap = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'swap') : Word::SWAP
-        @fbe_type = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'fbe_type') : 0
+        @swap = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::SWAP
+        @fbe_type = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @fbe = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fbe') : +''
       @model = n >= 23 ? T_MODEL.read(r, b, b + 18, 'Model') : nil
       if n >= 51
-        @final_model, @field_model, @buffer, @size = r.data.unpack('Q<El<q<', offset: b + 23)
+        @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: b + 23)
         @final_model = Modifier.from_wire(@final_model)
         @buffer = Side.from_wire(@buffer)
       else
-        @final_model = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'FinalModel') : Modifier.default
-        @field_model = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'FieldModel') : 0.0
-        @buffer = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'buffer') : Side.default
-        @size = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'size') : 0
+        @final_model = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @field_model = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @buffer = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @size = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
       @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
@@ -7944,13 +7965,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'swap=2,fbe_type=4')
-      @swap, @fbe_type = r.data.unpack('s<l<', offset: run)
+      @swap, @fbe_type = data.unpack('s<l<', offset: run)
       @swap = Word.from_wire(@swap)
       @fbe = Fbe::Types::STRING.fread(r, 'fbe')
       @model = T_MODEL.fread(r, 'Model')
       run = r.run(28, 'FinalModel=8,FieldModel=8,buffer=4,size=8')
-      @final_model, @field_model, @buffer, @size = r.data.unpack('Q<El<q<', offset: run)
+      @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: run)
       @final_model = Modifier.from_wire(@final_model)
       @buffer = Side.from_wire(@buffer)
       @offset = T_OFFSET.fread(r, 'offset')
@@ -8144,24 +8166,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @to_json_, @from_json_ = r.data.unpack('s<l<', offset: b + 8)
+        @to_json_, @from_json_ = data.unpack('s<l<', offset: b + 8)
         @to_json_ = Word.from_wire(@to_json_)
       else
-        @to_json_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'to_json') : Word::TO_JSON
-        @from_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'from_json') : 0
+        @to_json_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TO_JSON
+        @from_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'to_fbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'from_fbe') : nil
       if n >= 51
-        @to_final_, @from_final_, @fbe_equal, @fbe_key_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: b + 23)
         @to_final_ = Modifier.from_wire(@to_final_)
         @fbe_equal = Side.from_wire(@fbe_equal)
       else
-        @to_final_ = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'to_final') : Modifier.default
-        @from_final_ = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'from_final') : 0.0
-        @fbe_equal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'fbe_equal') : Side.default
-        @fbe_key_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'fbe_key') : 0
+        @to_final_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @from_final_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @fbe_equal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @fbe_key_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @fbe_size = n >= 55 ? T_FBE_SIZE.read(r, b, b + 51, 'fbe_size') : []
       @init = n >= 60 ? T_INIT.read(r, b, b + 55, '__init__') : nil
@@ -8169,12 +8192,12 @@ module Import
       @class_ = n >= 68 ? T_CLASS_.read(r, b, b + 64, '__class__') : {}
       @dict = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__') : Fbe::Decimal::ZERO
       if n >= 112
-        @hash_, @eq, @private = r.data.unpack('a16Q<e', offset: b + 84)
+        @hash_, @eq, @private = data.unpack('a16Q<e', offset: b + 84)
         @hash_ = Fbe::Uuid.from_bytes(@hash_)
       else
-        @hash_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, '__hash__') : Fbe::Uuid::NIL
-        @eq = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, '__eq__') : 0
-        @private = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, '__private') : 0.0
+        @hash_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @eq = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @private = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
       end
     end
 
@@ -8197,13 +8220,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'to_json=2,from_json=4')
-      @to_json_, @from_json_ = r.data.unpack('s<l<', offset: run)
+      @to_json_, @from_json_ = data.unpack('s<l<', offset: run)
       @to_json_ = Word.from_wire(@to_json_)
       @to_fbe_ = Fbe::Types::STRING.fread(r, 'to_fbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'from_fbe')
       run = r.run(28, 'to_final=8,from_final=8,fbe_equal=4,fbe_key=8')
-      @to_final_, @from_final_, @fbe_equal, @fbe_key_ = r.data.unpack('Q<El<q<', offset: run)
+      @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: run)
       @to_final_ = Modifier.from_wire(@to_final_)
       @fbe_equal = Side.from_wire(@fbe_equal)
       @fbe_size = T_FBE_SIZE.fread(r, 'fbe_size')
@@ -8212,7 +8236,7 @@ module Import
       @class_ = T_CLASS_.fread(r, '__class__')
       @dict = Fbe::Types::DECIMAL.fread(r, '__dict__')
       run = r.run(28, '__hash__=16,__eq__=8,__private=4')
-      @hash_, @eq, @private = r.data.unpack('a16Q<e', offset: run)
+      @hash_, @eq, @private = data.unpack('a16Q<e', offset: run)
       @hash_ = Fbe::Uuid.from_bytes(@hash_)
     end
 
@@ -8473,24 +8497,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @fbe_key_, @fbe_key_compare = r.data.unpack('s<l<', offset: b + 8)
+        @fbe_key_, @fbe_key_compare = data.unpack('s<l<', offset: b + 8)
         @fbe_key_ = Word.from_wire(@fbe_key_)
       else
-        @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'FBEKey') : Word::FBE_KEY_
-        @fbe_key_compare = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'FBEKeyCompare') : 0
+        @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY_
+        @fbe_key_compare = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @reset = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'Reset') : +''
       @marshal_fbe = n >= 23 ? T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE') : nil
       if n >= 51
-        @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: b + 23)
         @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
         @read_fbe = Side.from_wire(@read_fbe)
       else
-        @unmarshal_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'UnmarshalFBE') : Modifier.default
-        @append_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'AppendFBE') : 0.0
-        @read_fbe = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'ReadFBE') : Side.default
-        @fbe_write_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'FBEWrite') : 0
+        @unmarshal_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @append_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @read_fbe = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @fbe_write_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @fbe_read_ = n >= 55 ? T_FBE_READ_.read(r, b, b + 51, 'FBERead') : []
       @marshal_final = n >= 60 ? T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal') : nil
@@ -8498,32 +8523,32 @@ module Import
       @append_final = n >= 68 ? T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal') : {}
       @read_final = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal') : Fbe::Decimal::ZERO
       if n >= 113
-        @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = r.data.unpack('a16Q<eC', offset: b + 84)
+        @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = data.unpack('a16Q<eC', offset: b + 84)
         @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
       else
-        @fbe_write_final_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'FBEWriteFinal') : Fbe::Uuid::NIL
-        @fbe_read_final_ = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'FBEReadFinal') : 0
-        @marshal_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'MarshalJSON') : 0.0
-        @unmarshal_json = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'UnmarshalJSON') : 0
+        @fbe_write_final_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @fbe_read_final_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @marshal_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @unmarshal_json = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @append_json = n >= 118 ? T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON') : nil
       if n >= 124
-        @read_json, @fbe_write_json = r.data.unpack('s<l<', offset: b + 118)
+        @read_json, @fbe_write_json = data.unpack('s<l<', offset: b + 118)
         @read_json = Word.from_wire(@read_json)
       else
-        @read_json = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'ReadJSON') : Word::READ_JSON
-        @fbe_write_json = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'FBEWriteJSON') : 0
+        @read_json = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::READ_JSON
+        @fbe_write_json = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @fbe_read_json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'FBEReadJSON') : +''
       @fbe_write_text = n >= 133 ? T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText') : nil
       if n >= 153
-        @type_id, @verify, @verify_final_ = r.data.unpack('Q<El<', offset: b + 133)
+        @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: b + 133)
         @type_id = Modifier.from_wire(@type_id)
         @verify_final_ = Side.from_wire(@verify_final_)
       else
-        @type_id = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'TypeID') : Modifier.default
-        @verify = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Verify') : 0.0
-        @verify_final_ = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'VerifyFinal') : Side.default
+        @type_id = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @verify = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @verify_final_ = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
       end
     end
 
@@ -8554,13 +8579,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'FBEKey=2,FBEKeyCompare=4')
-      @fbe_key_, @fbe_key_compare = r.data.unpack('s<l<', offset: run)
+      @fbe_key_, @fbe_key_compare = data.unpack('s<l<', offset: run)
       @fbe_key_ = Word.from_wire(@fbe_key_)
       @reset = Fbe::Types::STRING.fread(r, 'Reset')
       @marshal_fbe = T_MARSHAL_FBE.fread(r, 'MarshalFBE')
       run = r.run(28, 'UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8')
-      @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = r.data.unpack('Q<El<q<', offset: run)
+      @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: run)
       @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
       @read_fbe = Side.from_wire(@read_fbe)
       @fbe_read_ = T_FBE_READ_.fread(r, 'FBERead')
@@ -8569,16 +8595,16 @@ module Import
       @append_final = T_APPEND_FINAL.fread(r, 'AppendFinal')
       @read_final = Fbe::Types::DECIMAL.fread(r, 'ReadFinal')
       run = r.run(29, 'FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1')
-      @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = r.data.unpack('a16Q<eC', offset: run)
+      @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = data.unpack('a16Q<eC', offset: run)
       @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
       @append_json = T_APPEND_JSON.fread(r, 'AppendJSON')
       run = r.run(6, 'ReadJSON=2,FBEWriteJSON=4')
-      @read_json, @fbe_write_json = r.data.unpack('s<l<', offset: run)
+      @read_json, @fbe_write_json = data.unpack('s<l<', offset: run)
       @read_json = Word.from_wire(@read_json)
       @fbe_read_json = Fbe::Types::STRING.fread(r, 'FBEReadJSON')
       @fbe_write_text = T_FBE_WRITE_TEXT.fread(r, 'FBEWriteText')
       run = r.run(20, 'TypeID=8,Verify=8,VerifyFinal=4')
-      @type_id, @verify, @verify_final_ = r.data.unpack('Q<El<', offset: run)
+      @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: run)
       @type_id = Modifier.from_wire(@type_id)
       @verify_final_ = Side.from_wire(@verify_final_)
     end
@@ -8925,24 +8951,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @type_id, @key_order = r.data.unpack('s<l<', offset: b + 8)
+        @type_id, @key_order = data.unpack('s<l<', offset: b + 8)
         @type_id = Word.from_wire(@type_id)
       else
-        @type_id = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'TYPE_ID') : Word::TYPE_ID_
-        @key_order = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'KEY_ORDER') : 0
+        @type_id = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TYPE_ID_
+        @key_order = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toFbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'fromFbe') : nil
       if n >= 51
-        @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = r.data.unpack('Q<El<q<', offset: b + 23)
+        @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: b + 23)
         @read_fbe = Modifier.from_wire(@read_fbe)
         @verify_fbe_ = Side.from_wire(@verify_fbe_)
       else
-        @read_fbe = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'readFbe') : Modifier.default
-        @write_fbe = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'writeFbe') : 0.0
-        @verify_fbe_ = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'verifyFbe') : Side.default
-        @to_final_ = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'toFinal') : 0
+        @read_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @write_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @verify_fbe_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @to_final_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @from_final_ = n >= 55 ? T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal') : []
       @read_final = n >= 60 ? T_READ_FINAL.read(r, b, b + 55, 'readFinal') : nil
@@ -8950,33 +8977,33 @@ module Import
       @verify_final_ = n >= 68 ? T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal') : {}
       @to_json_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson') : Fbe::Decimal::ZERO
       if n >= 113
-        @from_json_, @write_json, @read_json, @hash_code = r.data.unpack('a16Q<eC', offset: b + 84)
+        @from_json_, @write_json, @read_json, @hash_code = data.unpack('a16Q<eC', offset: b + 84)
         @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
       else
-        @from_json_ = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'fromJson') : Fbe::Uuid::NIL
-        @write_json = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'writeJson') : 0
-        @read_json = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'readJson') : 0.0
-        @hash_code = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'hashCode') : 0
+        @from_json_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @write_json = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @read_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @hash_code = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @get_class = n >= 118 ? T_GET_CLASS.read(r, b, b + 113, 'getClass') : nil
       if n >= 124
-        @clone_, @finalize = r.data.unpack('s<l<', offset: b + 118)
+        @clone_, @finalize = data.unpack('s<l<', offset: b + 118)
         @clone_ = Word.from_wire(@clone_)
       else
-        @clone_ = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'clone') : Word::CLONE_
-        @finalize = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'finalize') : 0
+        @clone_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLONE_
+        @finalize = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @wait = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'wait') : +''
       @notify = n >= 133 ? T_NOTIFY.read(r, b, b + 128, 'notify') : nil
       if n >= 161
-        @notify_all, @java_class, @component1, @fbe_levels = r.data.unpack('Q<El<q<', offset: b + 133)
+        @notify_all, @java_class, @component1, @fbe_levels = data.unpack('Q<El<q<', offset: b + 133)
         @notify_all = Modifier.from_wire(@notify_all)
         @component1 = Side.from_wire(@component1)
       else
-        @notify_all = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'notifyAll') : Modifier.default
-        @java_class = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'javaClass') : 0.0
-        @component1 = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'component1') : Side.default
-        @fbe_levels = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'fbeLevels') : 0
+        @notify_all = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @java_class = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @component1 = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @fbe_levels = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
     end
 
@@ -9006,13 +9033,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'TYPE_ID=2,KEY_ORDER=4')
-      @type_id, @key_order = r.data.unpack('s<l<', offset: run)
+      @type_id, @key_order = data.unpack('s<l<', offset: run)
       @type_id = Word.from_wire(@type_id)
       @to_fbe_ = Fbe::Types::STRING.fread(r, 'toFbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'fromFbe')
       run = r.run(28, 'readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8')
-      @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = r.data.unpack('Q<El<q<', offset: run)
+      @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: run)
       @read_fbe = Modifier.from_wire(@read_fbe)
       @verify_fbe_ = Side.from_wire(@verify_fbe_)
       @from_final_ = T_FROM_FINAL_.fread(r, 'fromFinal')
@@ -9021,16 +9049,16 @@ module Import
       @verify_final_ = T_VERIFY_FINAL_.fread(r, 'verifyFinal')
       @to_json_ = Fbe::Types::DECIMAL.fread(r, 'toJson')
       run = r.run(29, 'fromJson=16,writeJson=8,readJson=4,hashCode=1')
-      @from_json_, @write_json, @read_json, @hash_code = r.data.unpack('a16Q<eC', offset: run)
+      @from_json_, @write_json, @read_json, @hash_code = data.unpack('a16Q<eC', offset: run)
       @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
       @get_class = T_GET_CLASS.fread(r, 'getClass')
       run = r.run(6, 'clone=2,finalize=4')
-      @clone_, @finalize = r.data.unpack('s<l<', offset: run)
+      @clone_, @finalize = data.unpack('s<l<', offset: run)
       @clone_ = Word.from_wire(@clone_)
       @wait = Fbe::Types::STRING.fread(r, 'wait')
       @notify = T_NOTIFY.fread(r, 'notify')
       run = r.run(28, 'notifyAll=8,javaClass=8,component1=4,fbeLevels=8')
-      @notify_all, @java_class, @component1, @fbe_levels = r.data.unpack('Q<El<q<', offset: run)
+      @notify_all, @java_class, @component1, @fbe_levels = data.unpack('Q<El<q<', offset: run)
       @notify_all = Modifier.from_wire(@notify_all)
       @component1 = Side.from_wire(@component1)
     end
@@ -9227,12 +9255,13 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @fbe_key_, @to_json_ = r.data.unpack('s<l<', offset: b + 8)
+        @fbe_key_, @to_json_ = data.unpack('s<l<', offset: b + 8)
         @fbe_key_ = Word.from_wire(@fbe_key_)
       else
-        @fbe_key_ = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'fbeKey') : Word::FBE_KEY__
-        @to_json_ = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'toJSON') : 0
+        @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY__
+        @to_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @to_text = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toText') : +''
       @verify = n >= 23 ? T_VERIFY.read(r, b, b + 18, 'verify') : nil
@@ -9248,8 +9277,9 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'fbeKey=2,toJSON=4')
-      @fbe_key_, @to_json_ = r.data.unpack('s<l<', offset: run)
+      @fbe_key_, @to_json_ = data.unpack('s<l<', offset: run)
       @fbe_key_ = Word.from_wire(@fbe_key_)
       @to_text = Fbe::Types::STRING.fread(r, 'toText')
       @verify = T_VERIFY.fread(r, 'verify')
@@ -9464,24 +9494,25 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 14
-        @buffer, @write_buffer = r.data.unpack('s<l<', offset: b + 8)
+        @buffer, @write_buffer = data.unpack('s<l<', offset: b + 8)
         @buffer = Word.from_wire(@buffer)
       else
-        @buffer = n >= 10 ? Word::FBE_TYPE.read(r, b, b + 8, 'Buffer') : Word::BUFFER_
-        @write_buffer = n >= 14 ? Fbe::Types::INT32.read(r, b, b + 10, 'WriteBuffer') : 0
+        @buffer = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BUFFER_
+        @write_buffer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
       @read_buffer = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'ReadBuffer') : +''
       @reader = n >= 23 ? T_READER.read(r, b, b + 18, 'Reader') : nil
       if n >= 51
-        @writer, @limits, @decimal, @uuid = r.data.unpack('Q<El<q<', offset: b + 23)
+        @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: b + 23)
         @writer = Modifier.from_wire(@writer)
         @decimal = Side.from_wire(@decimal)
       else
-        @writer = n >= 31 ? Modifier::FBE_TYPE.read(r, b, b + 23, 'Writer') : Modifier.default
-        @limits = n >= 39 ? Fbe::Types::DOUBLE.read(r, b, b + 31, 'Limits') : 0.0
-        @decimal = n >= 43 ? Side::FBE_TYPE.read(r, b, b + 39, 'Decimal') : Side.default
-        @uuid = n >= 51 ? Fbe::Types::INT64.read(r, b, b + 43, 'Uuid') : 0
+        @writer = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+        @limits = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+        @decimal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+        @uuid = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
       end
       @uuid_ = n >= 55 ? T_UUID_.read(r, b, b + 51, 'UUID') : []
       @timestamp = n >= 60 ? T_TIMESTAMP.read(r, b, b + 55, 'Timestamp') : nil
@@ -9489,33 +9520,33 @@ module Import
       @json_reader = n >= 68 ? T_JSON_READER.read(r, b, b + 64, 'JsonReader') : {}
       @decode_error = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError') : Fbe::Decimal::ZERO
       if n >= 113
-        @encode_error, @decode_exception, @encode_exception, @sender = r.data.unpack('a16Q<eC', offset: b + 84)
+        @encode_error, @decode_exception, @encode_exception, @sender = data.unpack('a16Q<eC', offset: b + 84)
         @encode_error = Fbe::Uuid.from_bytes(@encode_error)
       else
-        @encode_error = n >= 100 ? Fbe::Types::UUID.read(r, b, b + 84, 'EncodeError') : Fbe::Uuid::NIL
-        @decode_exception = n >= 108 ? Fbe::Types::TIMESTAMP.read(r, b, b + 100, 'DecodeException') : 0
-        @encode_exception = n >= 112 ? Fbe::Types::FLOAT.read(r, b, b + 108, 'EncodeException') : 0.0
-        @sender = n >= 113 ? Fbe::Types::UINT8.read(r, b, b + 112, 'Sender') : 0
+        @encode_error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+        @decode_exception = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+        @encode_exception = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @sender = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
       end
       @receiver = n >= 118 ? T_RECEIVER.read(r, b, b + 113, 'Receiver') : nil
       if n >= 124
-        @client, @proxy = r.data.unpack('s<l<', offset: b + 118)
+        @client, @proxy = data.unpack('s<l<', offset: b + 118)
         @client = Word.from_wire(@client)
       else
-        @client = n >= 120 ? Word::FBE_TYPE.read(r, b, b + 118, 'Client') : Word::CLIENT
-        @proxy = n >= 124 ? Fbe::Types::INT32.read(r, b, b + 120, 'Proxy') : 0
+        @client = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLIENT
+        @proxy = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
       @handler = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'Handler') : +''
       @text = n >= 133 ? T_TEXT.read(r, b, b + 128, 'Text') : nil
       if n >= 161
-        @compare, @decimals, @uuids, @timestamps = r.data.unpack('Q<El<q<', offset: b + 133)
+        @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: b + 133)
         @compare = Modifier.from_wire(@compare)
         @uuids = Side.from_wire(@uuids)
       else
-        @compare = n >= 141 ? Modifier::FBE_TYPE.read(r, b, b + 133, 'Compare') : Modifier.default
-        @decimals = n >= 149 ? Fbe::Types::DOUBLE.read(r, b, b + 141, 'Decimals') : 0.0
-        @uuids = n >= 153 ? Side::FBE_TYPE.read(r, b, b + 149, 'Uuids') : Side.default
-        @timestamps = n >= 161 ? Fbe::Types::INT64.read(r, b, b + 153, 'Timestamps') : 0
+        @compare = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+        @decimals = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+        @uuids = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @timestamps = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
       end
       @utf8 = n >= 165 ? T_UTF8.read(r, b, b + 161, 'Utf8') : []
       @requests = n >= 170 ? T_REQUESTS.read(r, b, b + 165, 'Requests') : nil
@@ -9550,13 +9581,14 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(6, 'Buffer=2,WriteBuffer=4')
-      @buffer, @write_buffer = r.data.unpack('s<l<', offset: run)
+      @buffer, @write_buffer = data.unpack('s<l<', offset: run)
       @buffer = Word.from_wire(@buffer)
       @read_buffer = Fbe::Types::STRING.fread(r, 'ReadBuffer')
       @reader = T_READER.fread(r, 'Reader')
       run = r.run(28, 'Writer=8,Limits=8,Decimal=4,Uuid=8')
-      @writer, @limits, @decimal, @uuid = r.data.unpack('Q<El<q<', offset: run)
+      @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: run)
       @writer = Modifier.from_wire(@writer)
       @decimal = Side.from_wire(@decimal)
       @uuid_ = T_UUID_.fread(r, 'UUID')
@@ -9565,16 +9597,16 @@ module Import
       @json_reader = T_JSON_READER.fread(r, 'JsonReader')
       @decode_error = Fbe::Types::DECIMAL.fread(r, 'DecodeError')
       run = r.run(29, 'EncodeError=16,DecodeException=8,EncodeException=4,Sender=1')
-      @encode_error, @decode_exception, @encode_exception, @sender = r.data.unpack('a16Q<eC', offset: run)
+      @encode_error, @decode_exception, @encode_exception, @sender = data.unpack('a16Q<eC', offset: run)
       @encode_error = Fbe::Uuid.from_bytes(@encode_error)
       @receiver = T_RECEIVER.fread(r, 'Receiver')
       run = r.run(6, 'Client=2,Proxy=4')
-      @client, @proxy = r.data.unpack('s<l<', offset: run)
+      @client, @proxy = data.unpack('s<l<', offset: run)
       @client = Word.from_wire(@client)
       @handler = Fbe::Types::STRING.fread(r, 'Handler')
       @text = T_TEXT.fread(r, 'Text')
       run = r.run(28, 'Compare=8,Decimals=8,Uuids=4,Timestamps=8')
-      @compare, @decimals, @uuids, @timestamps = r.data.unpack('Q<El<q<', offset: run)
+      @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: run)
       @compare = Modifier.from_wire(@compare)
       @uuids = Side.from_wire(@uuids)
       @utf8 = T_UTF8.fread(r, 'Utf8')
@@ -9783,7 +9815,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @class_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'class') : 0
+      data = r.data
+      @class_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -9793,7 +9826,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @class_ = Fbe::Types::INT32.fread(r, 'class')
+      data = r.data
+      @class_ = data.unpack1('l<', offset: r.take(4, 'value', 'class'))
     end
 
     def fbe_text(out)
@@ -9847,7 +9881,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @object = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Object') : 0
+      data = r.data
+      @object = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -9857,7 +9892,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @object = Fbe::Types::INT32.fread(r, 'Object')
+      data = r.data
+      @object = data.unpack1('l<', offset: r.take(4, 'value', 'Object'))
     end
 
     def fbe_text(out)
@@ -9911,7 +9947,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @string_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'String') : 0
+      data = r.data
+      @string_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -9921,7 +9958,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @string_ = Fbe::Types::INT32.fread(r, 'String')
+      data = r.data
+      @string_ = data.unpack1('l<', offset: r.take(4, 'value', 'String'))
     end
 
     def fbe_text(out)
@@ -9975,7 +10013,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @list = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'List') : 0
+      data = r.data
+      @list = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -9985,7 +10024,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @list = Fbe::Types::INT32.fread(r, 'List')
+      data = r.data
+      @list = data.unpack1('l<', offset: r.take(4, 'value', 'List'))
     end
 
     def fbe_text(out)
@@ -10039,7 +10079,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @map = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Map') : 0
+      data = r.data
+      @map = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10049,7 +10090,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @map = Fbe::Types::INT32.fread(r, 'Map')
+      data = r.data
+      @map = data.unpack1('l<', offset: r.take(4, 'value', 'Map'))
     end
 
     def fbe_text(out)
@@ -10103,7 +10145,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @model = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Model') : 0
+      data = r.data
+      @model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10113,7 +10156,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @model = Fbe::Types::INT32.fread(r, 'Model')
+      data = r.data
+      @model = data.unpack1('l<', offset: r.take(4, 'value', 'Model'))
     end
 
     def fbe_text(out)
@@ -10167,7 +10211,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @final_model = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'FinalModel') : 0
+      data = r.data
+      @final_model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10177,7 +10222,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @final_model = Fbe::Types::INT32.fread(r, 'FinalModel')
+      data = r.data
+      @final_model = data.unpack1('l<', offset: r.take(4, 'value', 'FinalModel'))
     end
 
     def fbe_text(out)
@@ -10231,7 +10277,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @buffer = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Buffer') : 0
+      data = r.data
+      @buffer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10241,7 +10288,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @buffer = Fbe::Types::INT32.fread(r, 'Buffer')
+      data = r.data
+      @buffer = data.unpack1('l<', offset: r.take(4, 'value', 'Buffer'))
     end
 
     def fbe_text(out)
@@ -10295,7 +10343,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @reader = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Reader') : 0
+      data = r.data
+      @reader = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10305,7 +10354,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @reader = Fbe::Types::INT32.fread(r, 'Reader')
+      data = r.data
+      @reader = data.unpack1('l<', offset: r.take(4, 'value', 'Reader'))
     end
 
     def fbe_text(out)
@@ -10359,7 +10409,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @writer = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Writer') : 0
+      data = r.data
+      @writer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10369,7 +10420,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @writer = Fbe::Types::INT32.fread(r, 'Writer')
+      data = r.data
+      @writer = data.unpack1('l<', offset: r.take(4, 'value', 'Writer'))
     end
 
     def fbe_text(out)
@@ -10423,7 +10475,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @limits = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Limits') : 0
+      data = r.data
+      @limits = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10433,7 +10486,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @limits = Fbe::Types::INT32.fread(r, 'Limits')
+      data = r.data
+      @limits = data.unpack1('l<', offset: r.take(4, 'value', 'Limits'))
     end
 
     def fbe_text(out)
@@ -10487,7 +10541,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @decode_error = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'DecodeError') : 0
+      data = r.data
+      @decode_error = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10497,7 +10552,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @decode_error = Fbe::Types::INT32.fread(r, 'DecodeError')
+      data = r.data
+      @decode_error = data.unpack1('l<', offset: r.take(4, 'value', 'DecodeError'))
     end
 
     def fbe_text(out)
@@ -10551,7 +10607,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @decode_exception = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'DecodeException') : 0
+      data = r.data
+      @decode_exception = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10561,7 +10618,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @decode_exception = Fbe::Types::INT32.fread(r, 'DecodeException')
+      data = r.data
+      @decode_exception = data.unpack1('l<', offset: r.take(4, 'value', 'DecodeException'))
     end
 
     def fbe_text(out)
@@ -10619,7 +10677,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @decimal = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Decimal') : 0
+      data = r.data
+      @decimal = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10629,7 +10688,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @decimal = Fbe::Types::INT32.fread(r, 'Decimal')
+      data = r.data
+      @decimal = data.unpack1('l<', offset: r.take(4, 'value', 'Decimal'))
     end
 
     def fbe_text(out)
@@ -10683,7 +10743,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @uuid = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Uuid') : 0
+      data = r.data
+      @uuid = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10693,7 +10754,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @uuid = Fbe::Types::INT32.fread(r, 'Uuid')
+      data = r.data
+      @uuid = data.unpack1('l<', offset: r.take(4, 'value', 'Uuid'))
     end
 
     def fbe_text(out)
@@ -10747,7 +10809,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @uuid = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'UUID') : 0
+      data = r.data
+      @uuid = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10757,7 +10820,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @uuid = Fbe::Types::INT32.fread(r, 'UUID')
+      data = r.data
+      @uuid = data.unpack1('l<', offset: r.take(4, 'value', 'UUID'))
     end
 
     def fbe_text(out)
@@ -10811,7 +10875,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @timestamp = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Timestamp') : 0
+      data = r.data
+      @timestamp = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10821,7 +10886,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @timestamp = Fbe::Types::INT32.fread(r, 'Timestamp')
+      data = r.data
+      @timestamp = data.unpack1('l<', offset: r.take(4, 'value', 'Timestamp'))
     end
 
     def fbe_text(out)
@@ -10875,7 +10941,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @sender = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Sender') : 0
+      data = r.data
+      @sender = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10885,7 +10952,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @sender = Fbe::Types::INT32.fread(r, 'Sender')
+      data = r.data
+      @sender = data.unpack1('l<', offset: r.take(4, 'value', 'Sender'))
     end
 
     def fbe_text(out)
@@ -10939,7 +11007,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @receiver = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Receiver') : 0
+      data = r.data
+      @receiver = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -10949,7 +11018,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @receiver = Fbe::Types::INT32.fread(r, 'Receiver')
+      data = r.data
+      @receiver = data.unpack1('l<', offset: r.take(4, 'value', 'Receiver'))
     end
 
     def fbe_text(out)
@@ -11003,7 +11073,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @client = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Client') : 0
+      data = r.data
+      @client = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11013,7 +11084,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @client = Fbe::Types::INT32.fread(r, 'Client')
+      data = r.data
+      @client = data.unpack1('l<', offset: r.take(4, 'value', 'Client'))
     end
 
     def fbe_text(out)
@@ -11067,7 +11139,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @proxy = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Proxy') : 0
+      data = r.data
+      @proxy = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11077,7 +11150,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @proxy = Fbe::Types::INT32.fread(r, 'Proxy')
+      data = r.data
+      @proxy = data.unpack1('l<', offset: r.take(4, 'value', 'Proxy'))
     end
 
     def fbe_text(out)
@@ -11131,7 +11205,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @handler = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Handler') : 0
+      data = r.data
+      @handler = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11141,7 +11216,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @handler = Fbe::Types::INT32.fread(r, 'Handler')
+      data = r.data
+      @handler = data.unpack1('l<', offset: r.take(4, 'value', 'Handler'))
     end
 
     def fbe_text(out)
@@ -11195,7 +11271,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @fbe = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'fbe') : 0
+      data = r.data
+      @fbe = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11205,7 +11282,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @fbe = Fbe::Types::INT32.fread(r, 'fbe')
+      data = r.data
+      @fbe = data.unpack1('l<', offset: r.take(4, 'value', 'fbe'))
     end
 
     def fbe_text(out)
@@ -11259,7 +11337,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @fbe = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'FBE') : 0
+      data = r.data
+      @fbe = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11269,7 +11348,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @fbe = Fbe::Types::INT32.fread(r, 'FBE')
+      data = r.data
+      @fbe = data.unpack1('l<', offset: r.take(4, 'value', 'FBE'))
     end
 
     def fbe_text(out)
@@ -11323,7 +11403,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @std = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'std') : 0
+      data = r.data
+      @std = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11333,7 +11414,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @std = Fbe::Types::INT32.fread(r, 'std')
+      data = r.data
+      @std = data.unpack1('l<', offset: r.take(4, 'value', 'std'))
     end
 
     def fbe_text(out)
@@ -11387,7 +11469,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @companion = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Companion') : 0
+      data = r.data
+      @companion = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11397,7 +11480,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @companion = Fbe::Types::INT32.fread(r, 'Companion')
+      data = r.data
+      @companion = data.unpack1('l<', offset: r.take(4, 'value', 'Companion'))
     end
 
     def fbe_text(out)
@@ -11451,7 +11535,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @any = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Any') : 0
+      data = r.data
+      @any = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11461,7 +11546,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @any = Fbe::Types::INT32.fread(r, 'Any')
+      data = r.data
+      @any = data.unpack1('l<', offset: r.take(4, 'value', 'Any'))
     end
 
     def fbe_text(out)
@@ -11515,7 +11601,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @self_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Self') : 0
+      data = r.data
+      @self_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11525,7 +11612,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @self_ = Fbe::Types::INT32.fread(r, 'Self')
+      data = r.data
+      @self_ = data.unpack1('l<', offset: r.take(4, 'value', 'Self'))
     end
 
     def fbe_text(out)
@@ -11579,7 +11667,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @self_ = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'self') : 0
+      data = r.data
+      @self_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11589,7 +11678,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @self_ = Fbe::Types::INT32.fread(r, 'self')
+      data = r.data
+      @self_ = data.unpack1('l<', offset: r.take(4, 'value', 'self'))
     end
 
     def fbe_text(out)
@@ -11643,7 +11733,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @none = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'None') : 0
+      data = r.data
+      @none = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11653,7 +11744,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @none = Fbe::Types::INT32.fread(r, 'None')
+      data = r.data
+      @none = data.unpack1('l<', offset: r.take(4, 'value', 'None'))
     end
 
     def fbe_text(out)
@@ -11707,7 +11799,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @option = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Option') : 0
+      data = r.data
+      @option = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11717,7 +11810,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @option = Fbe::Types::INT32.fread(r, 'Option')
+      data = r.data
+      @option = data.unpack1('l<', offset: r.take(4, 'value', 'Option'))
     end
 
     def fbe_text(out)
@@ -11771,7 +11865,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @result = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Result') : 0
+      data = r.data
+      @result = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11781,7 +11876,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @result = Fbe::Types::INT32.fread(r, 'Result')
+      data = r.data
+      @result = data.unpack1('l<', offset: r.take(4, 'value', 'Result'))
     end
 
     def fbe_text(out)
@@ -11835,7 +11931,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @vec = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Vec') : 0
+      data = r.data
+      @vec = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11845,7 +11942,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @vec = Fbe::Types::INT32.fread(r, 'Vec')
+      data = r.data
+      @vec = data.unpack1('l<', offset: r.take(4, 'value', 'Vec'))
     end
 
     def fbe_text(out)
@@ -11899,7 +11997,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @box = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Box') : 0
+      data = r.data
+      @box = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11909,7 +12008,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @box = Fbe::Types::INT32.fread(r, 'Box')
+      data = r.data
+      @box = data.unpack1('l<', offset: r.take(4, 'value', 'Box'))
     end
 
     def fbe_text(out)
@@ -11963,7 +12063,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @error = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Error') : 0
+      data = r.data
+      @error = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -11973,7 +12074,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @error = Fbe::Types::INT32.fread(r, 'Error')
+      data = r.data
+      @error = data.unpack1('l<', offset: r.take(4, 'value', 'Error'))
     end
 
     def fbe_text(out)
@@ -12027,7 +12129,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @exception = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Exception') : 0
+      data = r.data
+      @exception = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12037,7 +12140,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @exception = Fbe::Types::INT32.fread(r, 'Exception')
+      data = r.data
+      @exception = data.unpack1('l<', offset: r.take(4, 'value', 'Exception'))
     end
 
     def fbe_text(out)
@@ -12091,7 +12195,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @text = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'Text') : 0
+      data = r.data
+      @text = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12101,7 +12206,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @text = Fbe::Types::INT32.fread(r, 'Text')
+      data = r.data
+      @text = data.unpack1('l<', offset: r.take(4, 'value', 'Text'))
     end
 
     def fbe_text(out)
@@ -12155,7 +12261,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @json_writer = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'JsonWriter') : 0
+      data = r.data
+      @json_writer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12165,7 +12272,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @json_writer = Fbe::Types::INT32.fread(r, 'JsonWriter')
+      data = r.data
+      @json_writer = data.unpack1('l<', offset: r.take(4, 'value', 'JsonWriter'))
     end
 
     def fbe_text(out)
@@ -12219,7 +12327,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @int32_t = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'int32_t') : 0
+      data = r.data
+      @int32_t = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12229,7 +12338,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @int32_t = Fbe::Types::INT32.fread(r, 'int32_t')
+      data = r.data
+      @int32_t = data.unpack1('l<', offset: r.take(4, 'value', 'int32_t'))
     end
 
     def fbe_text(out)
@@ -12283,7 +12393,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @size_t = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'size_t') : 0
+      data = r.data
+      @size_t = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12293,7 +12404,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @size_t = Fbe::Types::INT32.fread(r, 'size_t')
+      data = r.data
+      @size_t = data.unpack1('l<', offset: r.take(4, 'value', 'size_t'))
     end
 
     def fbe_text(out)
@@ -12347,7 +12459,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @list = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'list') : 0
+      data = r.data
+      @list = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12357,7 +12470,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @list = Fbe::Types::INT32.fread(r, 'list')
+      data = r.data
+      @list = data.unpack1('l<', offset: r.take(4, 'value', 'list'))
     end
 
     def fbe_text(out)
@@ -12411,7 +12525,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @object = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'object') : 0
+      data = r.data
+      @object = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12421,7 +12536,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @object = Fbe::Types::INT32.fread(r, 'object')
+      data = r.data
+      @object = data.unpack1('l<', offset: r.take(4, 'value', 'object'))
     end
 
     def fbe_text(out)
@@ -12475,7 +12591,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @v = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'v') : 0
+      data = r.data
+      @v = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12485,7 +12602,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @v = Fbe::Types::INT32.fread(r, 'v')
+      data = r.data
+      @v = data.unpack1('l<', offset: r.take(4, 'value', 'v'))
     end
 
     def fbe_text(out)
@@ -12539,7 +12657,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @r = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'r') : 0
+      data = r.data
+      @r = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12549,7 +12668,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @r = Fbe::Types::INT32.fread(r, 'r')
+      data = r.data
+      @r = data.unpack1('l<', offset: r.take(4, 'value', 'r'))
     end
 
     def fbe_text(out)
@@ -12603,7 +12723,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @w = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'w') : 0
+      data = r.data
+      @w = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12613,7 +12734,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @w = Fbe::Types::INT32.fread(r, 'w')
+      data = r.data
+      @w = data.unpack1('l<', offset: r.take(4, 'value', 'w'))
     end
 
     def fbe_text(out)
@@ -12667,7 +12789,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @side_buy = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'SideBuy') : 0
+      data = r.data
+      @side_buy = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12677,7 +12800,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @side_buy = Fbe::Types::INT32.fread(r, 'SideBuy')
+      data = r.data
+      @side_buy = data.unpack1('l<', offset: r.take(4, 'value', 'SideBuy'))
     end
 
     def fbe_text(out)
@@ -12731,7 +12855,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @order_key = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'OrderKey') : 0
+      data = r.data
+      @order_key = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12741,7 +12866,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @order_key = Fbe::Types::INT32.fread(r, 'OrderKey')
+      data = r.data
+      @order_key = data.unpack1('l<', offset: r.take(4, 'value', 'OrderKey'))
     end
 
     def fbe_text(out)
@@ -12795,7 +12921,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @text_ofside = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'textOfside') : 0
+      data = r.data
+      @text_ofside = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12805,7 +12932,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @text_ofside = Fbe::Types::INT32.fread(r, 'textOfside')
+      data = r.data
+      @text_ofside = data.unpack1('l<', offset: r.take(4, 'value', 'textOfside'))
     end
 
     def fbe_text(out)
@@ -12859,7 +12987,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @decimal_1 = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'DECIMAL_1') : 0
+      data = r.data
+      @decimal_1 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12869,7 +12998,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @decimal_1 = Fbe::Types::INT32.fread(r, 'DECIMAL_1')
+      data = r.data
+      @decimal_1 = data.unpack1('l<', offset: r.take(4, 'value', 'DECIMAL_1'))
     end
 
     def fbe_text(out)
@@ -12923,7 +13053,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @order_model = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'OrderModel') : 0
+      data = r.data
+      @order_model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12933,7 +13064,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @order_model = Fbe::Types::INT32.fread(r, 'OrderModel')
+      data = r.data
+      @order_model = data.unpack1('l<', offset: r.take(4, 'value', 'OrderModel'))
     end
 
     def fbe_text(out)
@@ -12987,7 +13119,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @order_final = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'OrderFinal') : 0
+      data = r.data
+      @order_final = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -12997,7 +13130,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @order_final = Fbe::Types::INT32.fread(r, 'OrderFinal')
+      data = r.data
+      @order_final = data.unpack1('l<', offset: r.take(4, 'value', 'OrderFinal'))
     end
 
     def fbe_text(out)
@@ -13051,7 +13185,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @new_order = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'NewOrder') : 0
+      data = r.data
+      @new_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13061,7 +13196,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @new_order = Fbe::Types::INT32.fread(r, 'NewOrder')
+      data = r.data
+      @new_order = data.unpack1('l<', offset: r.take(4, 'value', 'NewOrder'))
     end
 
     def fbe_text(out)
@@ -13115,7 +13251,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @verify_fbe_order = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'VerifyFBEOrder') : 0
+      data = r.data
+      @verify_fbe_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13125,7 +13262,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @verify_fbe_order = Fbe::Types::INT32.fread(r, 'VerifyFBEOrder')
+      data = r.data
+      @verify_fbe_order = data.unpack1('l<', offset: r.take(4, 'value', 'VerifyFBEOrder'))
     end
 
     def fbe_text(out)
@@ -13183,7 +13321,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @fbe_vr_order = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'fbe_vr_Order') : 0
+      data = r.data
+      @fbe_vr_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13193,7 +13332,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @fbe_vr_order = Fbe::Types::INT32.fread(r, 'fbe_vr_Order')
+      data = r.data
+      @fbe_vr_order = data.unpack1('l<', offset: r.take(4, 'value', 'fbe_vr_Order'))
     end
 
     def fbe_text(out)
@@ -13247,7 +13387,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @e1 = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'e1') : 0
+      data = r.data
+      @e1 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13257,7 +13398,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @e1 = Fbe::Types::INT32.fread(r, 'e1')
+      data = r.data
+      @e1 = data.unpack1('l<', offset: r.take(4, 'value', 'e1'))
     end
 
     def fbe_text(out)
@@ -13311,7 +13453,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @i2 = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'i2') : 0
+      data = r.data
+      @i2 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13321,7 +13464,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @i2 = Fbe::Types::INT32.fread(r, 'i2')
+      data = r.data
+      @i2 = data.unpack1('l<', offset: r.take(4, 'value', 'i2'))
     end
 
     def fbe_text(out)
@@ -13375,7 +13519,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @o3 = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'o3') : 0
+      data = r.data
+      @o3 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
     end
 
     def fbe_write_final(w)
@@ -13385,7 +13530,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @o3 = Fbe::Types::INT32.fread(r, 'o3')
+      data = r.data
+      @o3 = data.unpack1('l<', offset: r.take(4, 'value', 'o3'))
     end
 
     def fbe_text(out)
@@ -13458,17 +13604,18 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 40
-        @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = r.data.unpack('l<8', offset: b + 8)
+        @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = data.unpack('l<8', offset: b + 8)
       else
-        @name = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'name') : 0
-        @name_ = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'Name') : 0
-        @name__ = n >= 20 ? Fbe::Types::INT32.read(r, b, b + 16, 'NAME') : 0
-        @class_ = n >= 24 ? Fbe::Types::INT32.read(r, b, b + 20, 'class') : 0
-        @class__ = n >= 28 ? Fbe::Types::INT32.read(r, b, b + 24, 'class_') : 0
-        @class___ = n >= 32 ? Fbe::Types::INT32.read(r, b, b + 28, 'class__') : 0
-        @string_ = n >= 36 ? Fbe::Types::INT32.read(r, b, b + 32, 'String') : 0
-        @string__ = n >= 40 ? Fbe::Types::INT32.read(r, b, b + 36, 'String_') : 0
+        @name = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @name_ = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+        @name__ = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
+        @class_ = n >= 24 ? data.unpack1('l<', offset: b + 20) : 0
+        @class__ = n >= 28 ? data.unpack1('l<', offset: b + 24) : 0
+        @class___ = n >= 32 ? data.unpack1('l<', offset: b + 28) : 0
+        @string_ = n >= 36 ? data.unpack1('l<', offset: b + 32) : 0
+        @string__ = n >= 40 ? data.unpack1('l<', offset: b + 36) : 0
       end
     end
 
@@ -13481,8 +13628,9 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(32, 'name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4')
-      @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = r.data.unpack('l<8', offset: run)
+      @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = data.unpack('l<8', offset: run)
     end
 
     def fbe_text(out)
@@ -13576,8 +13724,9 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 9
-        @market = Market::Side::FBE_TYPE.read(r, b, b + 8, 'market')
+        @market = Market::Side.from_wire(data.unpack1('C', offset: b + 8))
       else
         r.spend(8, b, 'market')
         @market = Market::Side.default
@@ -13588,7 +13737,7 @@ module Import
         r.spend(8, b, 'org') if n >= 9
         @org = Market::Instrument.new
       end
-      @example = n >= 14 ? Market::Side::FBE_TYPE.read(r, b, b + 13, 'example') : Market::Side::SELL
+      @example = n >= 14 ? Market::Side.from_wire(data.unpack1('C', offset: b + 13)) : Market::Side::SELL
     end
 
     def fbe_write_final(w)
@@ -13600,9 +13749,10 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @market = Market::Side::FBE_TYPE.fread(r, 'market')
+      data = r.data
+      @market = Market::Side.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'market')))
       @org = T_ORG.fread(r, 'org')
-      @example = Market::Side::FBE_TYPE.fread(r, 'example')
+      @example = Market::Side.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'example')))
     end
 
     def fbe_text(out)
@@ -13675,7 +13825,8 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
-      @digits = n >= 12 ? Digits::FBE_TYPE.read(r, b, b + 8, 'digits') : Digits::TWO
+      data = r.data
+      @digits = n >= 12 ? Digits.from_wire(data.unpack1('l<', offset: b + 8)) : Digits::TWO
     end
 
     def fbe_write_final(w)
@@ -13685,7 +13836,8 @@ module Import
     end
 
     def fbe_read_final_fields(r)
-      @digits = Digits::FBE_TYPE.fread(r, 'digits')
+      data = r.data
+      @digits = Digits.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'digits')))
     end
 
     def fbe_text(out)
@@ -13748,6 +13900,7 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 12
         @symbol = Fbe::Types::STRING.read(r, b, b + 8, 'symbol')
       else
@@ -13755,17 +13908,17 @@ module Import
         @symbol = +''
       end
       if n >= 20
-        @digits, @precision = r.data.unpack('l<2', offset: b + 12)
+        @digits, @precision = data.unpack('l<2', offset: b + 12)
         @precision = Digits.from_wire(@precision)
       else
         if n >= 16
-          @digits = Fbe::Types::INT32.read(r, b, b + 12, 'digits')
+          @digits = data.unpack1('l<', offset: b + 12)
         else
           r.spend(4, b, 'digits') if n >= 12
           @digits = 5
         end
         if n >= 20
-          @precision = Digits::FBE_TYPE.read(r, b, b + 16, 'precision')
+          @precision = Digits.from_wire(data.unpack1('l<', offset: b + 16))
         else
           r.spend(4, b, 'precision') if n >= 16
           @precision = Digits::TWO
@@ -13789,9 +13942,10 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
       run = r.run(8, 'digits=4,precision=4')
-      @digits, @precision = r.data.unpack('l<2', offset: run)
+      @digits, @precision = data.unpack('l<2', offset: run)
       @precision = Digits.from_wire(@precision)
       @ticker = T_TICKER.fread(r, 'ticker')
     end
@@ -13873,18 +14027,19 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 26
-        @side, @s, @range, @word, @side_ = r.data.unpack('l<3s<l<', offset: b + 8)
+        @side, @s, @range, @word, @side_ = data.unpack('l<3s<l<', offset: b + 8)
         @s = Side.from_wire(@s)
         @range = Range.from_wire(@range)
         @word = Word.from_wire(@word)
         @side_ = Range.from_wire(@side_)
       else
-        @side = n >= 12 ? Fbe::Types::INT32.read(r, b, b + 8, 'side') : 0
-        @s = n >= 16 ? Side::FBE_TYPE.read(r, b, b + 12, 's') : Side::SELL
-        @range = n >= 20 ? Range::FBE_TYPE.read(r, b, b + 16, 'range') : Range::HI
-        @word = n >= 22 ? Word::FBE_TYPE.read(r, b, b + 20, 'Word') : Word::CLASS
-        @side_ = n >= 26 ? Range::FBE_TYPE.read(r, b, b + 22, 'side_') : Range.default
+        @side = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @s = n >= 16 ? Side.from_wire(data.unpack1('l<', offset: b + 12)) : Side::SELL
+        @range = n >= 20 ? Range.from_wire(data.unpack1('l<', offset: b + 16)) : Range::HI
+        @word = n >= 22 ? Word.from_wire(data.unpack1('s<', offset: b + 20)) : Word::CLASS
+        @side_ = n >= 26 ? Range.from_wire(data.unpack1('l<', offset: b + 22)) : Range.default
       end
     end
 
@@ -13896,8 +14051,9 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       run = r.run(18, 'side=4,s=4,range=4,Word=2,side_=4')
-      @side, @s, @range, @word, @side_ = r.data.unpack('l<3s<l<', offset: run)
+      @side, @s, @range, @word, @side_ = data.unpack('l<3s<l<', offset: run)
       @s = Side.from_wire(@s)
       @range = Range.from_wire(@range)
       @word = Word.from_wire(@word)
@@ -14447,6 +14603,7 @@ module Import
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       if n >= 12
         @order = T_ORDER.read(r, b, b + 8, 'Order')
       else
@@ -14909,7 +15066,7 @@ module Import
         r.spend(16, b, 'Listed') if n >= 312
         @listed = Listed.new
       end
-      @letters = n >= 320 ? Letters::FBE_TYPE.read(r, b, b + 316, 'Letters') : Letters::A__
+      @letters = n >= 320 ? Letters.from_wire(data.unpack1('l<', offset: b + 316)) : Letters::A__
     end
 
     def fbe_write_final(w)
@@ -14996,6 +15153,7 @@ module Import
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @order = T_ORDER.fread(r, 'Order')
       @cpp_words = T_CPP_WORDS.fread(r, 'CppWords')
       @python_words = T_PYTHON_WORDS.fread(r, 'PythonWords')
@@ -15073,7 +15231,7 @@ module Import
       @imported = T_IMPORTED.fread(r, 'Imported')
       @derived = T_DERIVED.fread(r, 'Derived')
       @listed = T_LISTED.fread(r, 'Listed')
-      @letters = Letters::FBE_TYPE.fread(r, 'Letters')
+      @letters = Letters.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'Letters')))
     end
 
     def fbe_text(out)

@@ -52,8 +52,9 @@ module Market
     end
 
     def fbe_read_body(r, b, n)
+      data = r.data
       @symbol = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'symbol') : +''
-      @digits = n >= 16 ? Fbe::Types::INT32.read(r, b, b + 12, 'digits') : 5
+      @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
     end
 
     def fbe_write_final(w)
@@ -64,8 +65,9 @@ module Market
     end
 
     def fbe_read_final_fields(r)
+      data = r.data
       @symbol = Fbe::Types::STRING.fread(r, 'symbol')
-      @digits = Fbe::Types::INT32.fread(r, 'digits')
+      @digits = data.unpack1('l<', offset: r.take(4, 'value', 'digits'))
     end
 
     def fbe_text(out)
@@ -127,7 +129,8 @@ module Market
     end
 
     def fbe_read_body(r, b, n)
-      @id = n >= 24 ? Fbe::Types::UUID.read(r, b, b + 8, 'id') : Fbe::Uuid::NIL
+      data = r.data
+      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid::NIL
       @reason = n >= 28 ? Fbe::Types::STRING.read(r, b, b + 24, 'reason') : +''
     end
 
@@ -139,7 +142,8 @@ module Market
     end
 
     def fbe_read_final_fields(r)
-      @id = Fbe::Types::UUID.fread(r, 'id')
+      data = r.data
+      @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
       @reason = Fbe::Types::STRING.fread(r, 'reason')
     end
 
