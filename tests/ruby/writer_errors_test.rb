@@ -37,6 +37,16 @@ class WriterErrorsTest < Minitest::Test
     assert_refused value, 'everything.Everything.f38[1]', 'double: a number expected, got "x"'
   end
 
+  # An enum field given an Integer is written as that wire value by every writer, and refused by
+  # every writer when its wire type does not hold it.
+  def test_enum_given_an_integer
+    value = Everything::Everything.new(f25: 2)
+    assert_equal Everything::Everything.from_fbe(value.to_fbe).to_final,
+                 Everything::Everything.from_json(value.to_json).to_final
+    assert_refused Everything::Everything.new(f25: 300), 'everything.Everything.f25',
+                   'uint8 value 300 out of range 0..255'
+  end
+
   def test_too_deep_keeps_the_writers_message
     node = Recursive::Node.new(id: 0)
     129.times { |k| node = Recursive::Node.new(id: k, children: [node]) }

@@ -426,11 +426,17 @@ module Fbe
       end
 
       def json(out, value)
-        out << value.number.to_s
+        out << json_number(value).to_s
       end
 
       def json_key(value)
-        "\"#{value.number}\""
+        "\"#{json_number(value)}\""
+      end
+
+      # The number JSON writes: the value's, or that of its wire integer for a value of another class
+      # (an Integer), which the binary writers take too.
+      def json_number(value)
+        value.is_a?(@type) ? value.number : @type.from_wire(wire(value)).number
       end
 
       def from_json(node, r, field)
