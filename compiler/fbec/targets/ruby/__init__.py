@@ -16,6 +16,7 @@ import math
 import re
 
 from fbec.model import ir, plan
+from fbec.targets import base
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, RawText, generated_header, quoted, text_struct
 from fbec.targets.ruby.names import Idents
 from fbec.targets.ruby.protocol import write_protocol
@@ -30,7 +31,9 @@ FORMATS = {"bool": "C", "byte": "C", "char": "C", "wchar": "L<", "int8": "c", "u
 COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
 
 
-class Context:
+class Context(base.DefaultLiterals):
+    SPELLS_ZERO = True
+
     def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
         self.options = options
         self.schema = schema
@@ -109,14 +112,13 @@ class Context:
             return f"Fbe::Uuid.from_bytes({unpacked})"
         return unpacked
 
-    def value(self, enum: str, name: str) -> str:
+    def enum_value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
 
     def default(self, t: ir.Type, d: ir.Default) -> str:
         """The Ruby expression of a field's default (a new value each time it is evaluated)."""
-        k = d.kind
         if isinstance(t, ir.Optional_):
-            return "nil" if k in ("none", "null") else self.default(t.element, d)
+            return "nil" if d.kind in ("none", "null") else self.default(t.element, d)
         if isinstance(t, ir.Array):
             return f"Array.new({integer(t.length)}) {{ {self.default(t.element, d)} }}"
         if isinstance(t, ir.Sequence):
@@ -125,39 +127,34 @@ class Context:
             return "{}"
         if isinstance(t, ir.StructRef):
             return f"{self.named(t.name)}.new"
+        literal = self.scalar_default(t, d)
         if isinstance(t, ir.EnumRef):
-            if k in ("enum", "flags") and d.names:
-                return " | ".join(self.value(t.name, n) for n in d.names)
-            return f"{self.named(t.name)}.from_wire({d.value})" if d.value else f"{self.named(t.name)}.default"
+            return literal or f"{self.named(t.name)}.default"
         assert isinstance(t, ir.Primitive)
-        name = t.name
-        if k in ("none", "null"):
-            return DEFAULTS.get(name, "0")
-        if k == "bool":
-            return "true" if d.value else "false"
-        if k == "int":
-            if name == "decimal":
-                return f"BigDecimal('{d.value}')" if d.value else DEFAULTS[name]
-            assert isinstance(d.value, int)
-            return f"{integer(d.value)}.0" if name in ("float", "double") else integer(d.value)
-        if k == "real":
-            assert d.text is not None
-            if name == "decimal":
-                return f"BigDecimal('{d.text}')"
-            return float_literal(d.text)
-        if k == "string":
-            assert isinstance(d.value, str)
-            return f"+{ruby_string(d.value)}" if d.value else DEFAULTS[name]
-        if k == "timestamp":
-            assert isinstance(d.value, int)
-            return integer(d.value)
-        if k == "utc":
-            return "Fbe::Timestamp.utc"
-        if k == "uuid":
-            return f"'{d.value}'"
-        if k in ("uuid1", "uuid4"):
-            return f"Fbe::Uuid.{k}"
-        raise AssertionError(f"default {k} of {name}")
+        return literal or DEFAULTS.get(t.name, "0")
+
+    def made_default(self, kind: str) -> str:
+        return "Fbe::Timestamp.utc" if kind == "utc" else f"Fbe::Uuid.{kind}"
+
+    def int_default(self, t: ir.Type, value: int) -> str:
+        if isinstance(t, ir.EnumRef):
+            return self.flags_default(t.name, value)
+        name = t.name if isinstance(t, ir.Primitive) else ""
+        if name == "decimal":
+            return f"BigDecimal('{value}')" if value else DEFAULTS[name]
+        return f"{integer(value)}.0" if name in ("float", "double") else integer(value)
+
+    def real_default(self, t: ir.Type, text: str) -> str:
+        return f"BigDecimal('{text}')" if ir.is_decimal(t) else float_literal(text)
+
+    def string_default(self, text: str) -> str:
+        return f"+{ruby_string(text)}" if text else DEFAULTS["string"]
+
+    def uuid_default(self, uuid: str) -> str:
+        return f"'{uuid}'"
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return f"{self.named(flags)}.from_wire({value})" if value else f"{self.named(flags)}.default"
 
 
 def wire(t: ir.EnumRef | ir.Enum) -> str:
