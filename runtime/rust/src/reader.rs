@@ -86,6 +86,7 @@ impl<'a> Reader<'a> {
 
     /// Checks a versioned root's header (docs/format.md 3.2, 5.1: at least 16 bytes, a total
     /// size that fits the buffer) and starts reading it: the top struct's slot is at 4, base 0.
+    #[inline]
     pub fn versioned(data: &'a [u8], limits: &Limits) -> Result<Self> {
         if data.len() < 8 {
             return Err(DecodeError::new("versioned root shorter than 8 bytes", "", Some(0)));
@@ -106,6 +107,7 @@ impl<'a> Reader<'a> {
 
     /// Checks a final root's header (docs/format.md 4.1, 5.2: at least 8 bytes, the expected
     /// type id, a size that fits the buffer) and starts reading its fields at position 8.
+    #[inline]
     pub fn final_root(data: &'a [u8], type_id: u32, limits: &Limits) -> Result<Self> {
         if data.len() < 8 {
             return Err(DecodeError::new("final root shorter than 8 bytes", "", Some(0)));
@@ -347,8 +349,7 @@ impl<'a> Reader<'a> {
     /// Checks and claims a length-prefixed block whose offset is in the slot at `slot` (from
     /// `base`), charging its length: the bytes of a string or bytes field (offset 0: empty).
     #[inline(always)]
-    fn payload(&mut self, what: &str, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
-        let off = get_u32(self.data, slot) as usize;
+    fn payload(&mut self, what: &str, base: usize, off: usize, field: &str) -> Result<&'a [u8]> {
         if off == 0 {
             return Ok(&[]);
         }
@@ -365,13 +366,26 @@ impl<'a> Reader<'a> {
     /// an FBE string may hold any bytes (docs/limits.md 7).
     #[inline]
     pub fn string(&mut self, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
-        self.payload("string", base, slot, field)
+        self.payload("string", base, get_u32(self.data, slot) as usize, field)
+    }
+
+    /// [`Reader::string`] of the offset `off` its slot holds, read by the caller (from a checked
+    /// body: [`crate::Value::get_into_at`]).
+    #[inline(always)]
+    pub fn string_off(&mut self, base: usize, off: usize, field: &str) -> Result<&'a [u8]> {
+        self.payload("string", base, off, field)
     }
 
     /// The bytes of the `bytes` value the slot at `slot` points to (offset 0: empty).
     #[inline]
     pub fn blob(&mut self, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
-        self.payload("bytes", base, slot, field)
+        self.payload("bytes", base, get_u32(self.data, slot) as usize, field)
+    }
+
+    /// [`Reader::blob`] of the offset `off` its slot holds.
+    #[inline(always)]
+    pub fn blob_off(&mut self, base: usize, off: usize, field: &str) -> Result<&'a [u8]> {
+        self.payload("bytes", base, off, field)
     }
 
     /// Checks the collection block the slot at `slot` points to: `n` slots of `item` bytes (a
@@ -388,7 +402,19 @@ impl<'a> Reader<'a> {
         cost: usize,
         field: &str,
     ) -> Result<(usize, usize)> {
-        let off = get_u32(self.data, slot) as usize;
+        self.vector_off(base, get_u32(self.data, slot) as usize, item, cost, field)
+    }
+
+    /// [`Reader::vector`] of the offset `off` its slot holds, read by the caller.
+    #[inline(always)]
+    pub fn vector_off(
+        &mut self,
+        base: usize,
+        off: usize,
+        item: usize,
+        cost: usize,
+        field: &str,
+    ) -> Result<(usize, usize)> {
         if off == 0 {
             return Ok((0, 0));
         }
@@ -409,7 +435,20 @@ impl<'a> Reader<'a> {
         if self.data[slot] == 0 {
             return Ok(None);
         }
-        let off = get_u32(self.data, slot + 1) as usize;
+        self.optional_off(base, get_u32(self.data, slot + 1) as usize, slot, size, field)
+    }
+
+    /// [`Reader::optional`] of a present optional (its presence byte non-zero) whose slot at
+    /// `slot` holds the offset `off`, read by the caller.
+    #[inline(always)]
+    pub fn optional_off(
+        &mut self,
+        base: usize,
+        off: usize,
+        slot: usize,
+        size: usize,
+        field: &str,
+    ) -> Result<Option<usize>> {
         if off == 0 {
             return Err(DecodeError::new("present optional with offset 0", field, Some(slot)));
         }

@@ -43,6 +43,22 @@ pub trait Value: Sized {
         Ok(())
     }
 
+    /// [`Value::get_into`] of the slot at `at` of a struct body `body` at `b` (the fields' base)
+    /// whose size was checked to hold the slot: a value with an offset reads it from `body`, with
+    /// no bounds check of its own (none at all when `body`'s size is known where it is inlined).
+    #[inline(always)]
+    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        let _ = body;
+        self.get_into(r, b, b + at)
+    }
+
+    /// [`Value::check`] of the slot at `at` of a checked struct body, as [`Value::get_into_at`].
+    #[inline(always)]
+    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        let _ = body;
+        Self::check(r, b, b + at)
+    }
+
     /// Reads the value at the cursor into `self` as [`Value::get_into`] does (final model).
     #[inline]
     fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -316,7 +332,7 @@ fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: im
 }
 
 macro_rules! texts {
-    ($($t:ty, $get:ident, $final_get:ident, $make:expr;)*) => {$(
+    ($($t:ty, $get:ident, $get_off:ident, $final_get:ident, $make:expr;)*) => {$(
         impl Value for $t {
             const SLOT: usize = 4;
             const FINAL_MIN: usize = 4;
@@ -358,9 +374,21 @@ macro_rules! texts {
                 Ok(())
             }
 
+            #[inline(always)]
+            fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+                let bytes = r.$get_off(b, reader::get_u32(body, at) as usize, "")?;
+                refill(self, bytes, $make);
+                Ok(())
+            }
+
             #[inline]
             fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
                 r.$get(base, slot, "").map(drop)
+            }
+
+            #[inline(always)]
+            fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+                r.$get_off(b, reader::get_u32(body, at) as usize, "").map(drop)
             }
 
             #[inline]
@@ -372,8 +400,8 @@ macro_rules! texts {
 }
 
 texts! {
-    bstr::BString, string, final_string, |b: &[u8]| bstr::BString::from(b);
-    Bytes, blob, final_blob, |b: &[u8]| Bytes(b.to_vec());
+    bstr::BString, string, string_off, final_string, |b: &[u8]| bstr::BString::from(b);
+    Bytes, blob, blob_off, final_blob, |b: &[u8]| Bytes(b.to_vec());
 }
 
 impl<T: Value> Value for Option<T> {
@@ -425,12 +453,17 @@ impl<T: Value> Value for Option<T> {
 
     #[inline]
     fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        match (r.optional(base, slot, T::SLOT, "")?, self) {
-            (None, v) => *v = None,
-            (Some(p), Some(v)) => v.get_into(r, p, p)?,
-            (Some(p), v) => *v = Some(T::get(r, p, p)?),
-        }
-        Ok(())
+        let p = r.optional(base, slot, T::SLOT, "")?;
+        optional_into(self, r, p)
+    }
+
+    #[inline(always)]
+    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        let p = match body[at] {
+            0 => None,
+            _ => r.optional_off(b, reader::get_u32(body, at + 1) as usize, b + at, T::SLOT, "")?,
+        };
+        optional_into(self, r, p)
     }
 
     #[inline]
@@ -451,6 +484,17 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline(always)]
+    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        if body[at] == 0 {
+            return Ok(());
+        }
+        match r.optional_off(b, reader::get_u32(body, at + 1) as usize, b + at, T::SLOT, "")? {
+            None => Ok(()),
+            Some(p) => T::check(r, p, p),
+        }
+    }
+
     #[inline]
     fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if r.final_has("")? {
@@ -459,6 +503,18 @@ impl<T: Value> Value for Option<T> {
             Ok(())
         }
     }
+}
+
+/// Reads an optional whose value slot is at `p` (`None`: absent) into `v`, reusing the value it
+/// holds.
+#[inline(always)]
+fn optional_into<T: Value>(v: &mut Option<T>, r: &mut Reader<'_>, p: Option<usize>) -> Result<(), DecodeError> {
+    match (p, v) {
+        (None, v) => *v = None,
+        (Some(p), Some(v)) => v.get_into(r, p, p)?,
+        (Some(p), v) => *v = Some(T::get(r, p, p)?),
+    }
+    Ok(())
 }
 
 impl<T: Value, const N: usize> Value for [T; N] {
@@ -727,6 +783,29 @@ fn make_room<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
     }
 }
 
+/// Reads the `n` elements of a versioned collection block (its first slot at `first`, data from
+/// `base`) into the vector's own (its first `n`, then new ones): no allocation when the vector
+/// held as many before.
+#[inline(always)]
+fn elements_into<T: Value>(
+    v: &mut Vec<T>,
+    r: &mut Reader<'_>,
+    base: usize,
+    first: usize,
+    n: usize,
+) -> Result<(), DecodeError> {
+    make_room(v, n, r.budget());
+    for i in 0..n {
+        let at = first + i * T::SLOT;
+        match v.get_mut(i) {
+            Some(x) => x.get_into(r, base, at),
+            None => T::get(r, base, at).map(|x| v.push(x)),
+        }
+        .map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
 impl<T: Value> Value for Vec<T> {
     const SLOT: usize = 4;
     const FINAL_MIN: usize = 4;
@@ -773,16 +852,13 @@ impl<T: Value> Value for Vec<T> {
     #[inline]
     fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
-        make_room(self, n, r.budget());
-        for i in 0..n {
-            let at = first + i * T::SLOT;
-            match self.get_mut(i) {
-                Some(v) => v.get_into(r, base, at),
-                None => T::get(r, base, at).map(|v| self.push(v)),
-            }
-            .map_err(|e| e.in_index(i))?;
-        }
-        Ok(())
+        elements_into(self, r, base, first, n)
+    }
+
+    #[inline(always)]
+    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        let (first, n) = r.vector_off(b, reader::get_u32(body, at) as usize, T::SLOT, T::COST, "")?;
+        elements_into(self, r, b, first, n)
     }
 
     #[inline]
@@ -803,6 +879,12 @@ impl<T: Value> Value for Vec<T> {
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
         (0..n).try_for_each(|i| T::check(r, base, first + i * T::SLOT).map_err(|e| e.in_index(i)))
+    }
+
+    #[inline(always)]
+    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
+        let (first, n) = r.vector_off(b, reader::get_u32(body, at) as usize, T::SLOT, T::COST, "")?;
+        (0..n).try_for_each(|i| T::check(r, b, first + i * T::SLOT).map_err(|e| e.in_index(i)))
     }
 
     #[inline]
@@ -1343,6 +1425,26 @@ impl Reader<'_> {
     #[inline]
     pub fn final_field<T: Value>(&mut self, field: &str) -> Result<T, DecodeError> {
         T::take(self).map_err(|e| e.in_field(field))
+    }
+
+    /// [`Reader::field_into`] of the slot at `at` of a checked struct body `body` at `b`
+    /// ([`Value::get_into_at`]); an error names `field`.
+    #[inline(always)]
+    pub fn field_into_at<T: Value>(
+        &mut self,
+        v: &mut T,
+        b: usize,
+        body: &[u8],
+        at: usize,
+        field: &str,
+    ) -> Result<(), DecodeError> {
+        v.get_into_at(self, b, body, at).map_err(|e| e.in_field(field))
+    }
+
+    /// [`Reader::check`] of the slot at `at` of a checked struct body `body` at `b`.
+    #[inline(always)]
+    pub fn check_at<T: Value>(&mut self, b: usize, body: &[u8], at: usize, field: &str) -> Result<(), DecodeError> {
+        T::check_at(self, b, body, at).map_err(|e| e.in_field(field))
     }
 
     /// Checks the value of the slot at `slot` as [`Reader::field`] reads it (generated verify code).

@@ -19,11 +19,19 @@ fn versioned<T: Value + PartialEq + Debug>(v: &T) -> Vec<u8> {
     let root = w.end_versioned().unwrap().to_vec();
     let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
     let (b, _) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
-    let back: T = r.field(b, b + 8, "f").unwrap();
+    let mut back: T = r.field(b, b + 8, "f").unwrap();
     assert_eq!(&back, v);
     let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
     let (b, _) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
     r.check::<T>(b, b + 8, "f").unwrap();
+    // the same through the body's slice (what generated code calls): the slot read from it
+    let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
+    let (b, n) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
+    r.field_into_at(&mut back, b, r.body(b, n), 8, "f").unwrap();
+    assert_eq!(&back, v);
+    let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
+    let (b, n) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
+    r.check_at::<T>(b, r.body(b, n), 8, "f").unwrap();
     root
 }
 

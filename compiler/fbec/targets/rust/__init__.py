@@ -467,8 +467,8 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
         if not verify:
             guard(w, s, "Self::verify_body(&mut r.clone(), base, slot)?;")
         w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
-        if not verify and any(ir.reads_unchecked(fp.type) for fp in fields):
-            w.line("let body = r.body(b, n);")   # fixed fields at their offsets: one bounds check
+        if any(not verify or not ir.reads_unchecked(fp.type) for fp in fields):
+            w.line("let body = r.body(b, n);")   # the fields' slots at their offsets: one bounds check
         if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
             with w.block(f"if n < {s.body_size} {{", "}"):
                 w.line("*self = Self::default();")
@@ -478,12 +478,12 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
                 w.line(f"if n >= {fp.end} {{")
                 with w.indented():
                     if verify:
-                        call(w, f"r.check::<{c.type(fp.type)}>", ["b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+                        call(w, f"r.check_at::<{c.type(fp.type)}>", ["b", "body", str(fp.offset), f'"{fp.name}"'], "?;")
                     elif ir.reads_unchecked(fp.type):
                         w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
                     else:
-                        call(w, "r.field_into", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b",
-                                                 f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+                        call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
+                                                    str(fp.offset), f'"{fp.name}"'], "?;")
                 if fp.missing_cost:
                     w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
             elif fp in fields:
