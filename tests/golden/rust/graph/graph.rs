@@ -47,13 +47,13 @@ impl fbe::Struct for Node {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.name, b, b + 12, "name")?;
+            r.field_into_at(&mut self.name, b, body, 12, "name")?;
         }
         if n >= 24 {
             self.value = fbe::Fixed::at(body, 16);
         }
         if n >= 28 {
-            r.field_into(&mut self.out_edges, b, b + 24, "out_edges")?;
+            r.field_into_at(&mut self.out_edges, b, body, 24, "out_edges")?;
         }
         r.leave();
         Ok(())
@@ -62,11 +62,12 @@ impl fbe::Struct for Node {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 20)?;
+        let body = r.body(b, n);
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "name")?;
+            r.check_at::<fbe::BString>(b, body, 12, "name")?;
         }
         if n >= 28 {
-            r.check::<Vec<i32>>(b, b + 24, "out_edges")?;
+            r.check_at::<Vec<i32>>(b, body, 24, "out_edges")?;
         }
         r.leave();
         Ok(())
@@ -326,14 +327,15 @@ impl fbe::Struct for Graph {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.nodes, b, b + 8, "nodes")?;
+            r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.edges, b, b + 12, "edges")?;
+            r.field_into_at(&mut self.edges, b, body, 12, "edges")?;
         }
         r.leave();
         Ok(())
@@ -342,11 +344,12 @@ impl fbe::Struct for Graph {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Node>>(b, b + 8, "nodes")?;
+            r.check_at::<Vec<Node>>(b, body, 8, "nodes")?;
         }
         if n >= 16 {
-            r.check::<Vec<Edge>>(b, b + 12, "edges")?;
+            r.check_at::<Vec<Edge>>(b, body, 12, "edges")?;
         }
         r.leave();
         Ok(())

@@ -45,10 +45,10 @@ impl fbe::Struct for Node {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.label, b, b + 12, "label")?;
+            r.field_into_at(&mut self.label, b, body, 12, "label")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.children, b, b + 16, "children")?;
+            r.field_into_at(&mut self.children, b, body, 16, "children")?;
         }
         r.leave();
         Ok(())
@@ -57,11 +57,12 @@ impl fbe::Struct for Node {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let body = r.body(b, n);
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "label")?;
+            r.check_at::<fbe::BString>(b, body, 12, "label")?;
         }
         if n >= 20 {
-            r.check::<Vec<Node>>(b, b + 16, "children")?;
+            r.check_at::<Vec<Node>>(b, body, 16, "children")?;
         }
         r.leave();
         Ok(())

@@ -445,14 +445,15 @@ impl fbe::Struct for Named {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.name, b, b + 8, "name")?;
+            r.field_into_at(&mut self.name, b, body, 8, "name")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.values, b, b + 12, "values")?;
+            r.field_into_at(&mut self.values, b, body, 12, "values")?;
         }
         r.leave();
         Ok(())
@@ -461,11 +462,12 @@ impl fbe::Struct for Named {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "name")?;
+            r.check_at::<fbe::BString>(b, body, 8, "name")?;
         }
         if n >= 16 {
-            r.check::<Vec<i32>>(b, b + 12, "values")?;
+            r.check_at::<Vec<i32>>(b, body, 12, "values")?;
         }
         r.leave();
         Ok(())
@@ -584,26 +586,27 @@ impl fbe::Struct for Holder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 24)?;
+        let body = r.body(b, n);
         if n < 32 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.edges, b, b + 8, "edges")?;
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.points, b, b + 12, "points")?;
+            r.field_into_at(&mut self.points, b, body, 12, "points")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.ints, b, b + 16, "ints")?;
+            r.field_into_at(&mut self.ints, b, body, 16, "ints")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.switches, b, b + 20, "switches")?;
+            r.field_into_at(&mut self.switches, b, body, 20, "switches")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.reals, b, b + 24, "reals")?;
+            r.field_into_at(&mut self.reals, b, body, 24, "reals")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.named, b, b + 28, "named")?;
+            r.field_into_at(&mut self.named, b, body, 28, "named")?;
         }
         r.leave();
         Ok(())
@@ -612,23 +615,24 @@ impl fbe::Struct for Holder {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 24)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+            r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;
         }
         if n >= 16 {
-            r.check::<Vec<Point3>>(b, b + 12, "points")?;
+            r.check_at::<Vec<Point3>>(b, body, 12, "points")?;
         }
         if n >= 20 {
-            r.check::<Vec<i32>>(b, b + 16, "ints")?;
+            r.check_at::<Vec<i32>>(b, body, 16, "ints")?;
         }
         if n >= 24 {
-            r.check::<Vec<bool>>(b, b + 20, "switches")?;
+            r.check_at::<Vec<bool>>(b, body, 20, "switches")?;
         }
         if n >= 28 {
-            r.check::<Vec<f64>>(b, b + 24, "reals")?;
+            r.check_at::<Vec<f64>>(b, body, 24, "reals")?;
         }
         if n >= 32 {
-            r.check::<Vec<Named>>(b, b + 28, "named")?;
+            r.check_at::<Vec<Named>>(b, body, 28, "named")?;
         }
         r.leave();
         Ok(())

@@ -53,7 +53,7 @@ impl fbe::Struct for Edge {
             self.weight = fbe::Fixed::at(body, 16);
         }
         if n >= 24 {
-            r.field_into(&mut self.note, b, b + 20, "note")?;
+            r.field_into_at(&mut self.note, b, body, 20, "note")?;
         }
         r.leave();
         Ok(())
@@ -62,8 +62,9 @@ impl fbe::Struct for Edge {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 16)?;
+        let body = r.body(b, n);
         if n >= 24 {
-            r.check::<fbe::BString>(b, b + 20, "note")?;
+            r.check_at::<fbe::BString>(b, body, 20, "note")?;
         }
         r.leave();
         Ok(())
@@ -182,11 +183,12 @@ impl fbe::Struct for Holder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.edges, b, b + 8, "edges")?;
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         }
         r.leave();
         Ok(())
@@ -195,8 +197,9 @@ impl fbe::Struct for Holder {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+            r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;
         }
         r.leave();
         Ok(())

@@ -139,11 +139,12 @@ impl fbe::Struct for Holder {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.edges, b, b + 8, "edges")?;
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         }
         r.leave();
         Ok(())
@@ -152,8 +153,9 @@ impl fbe::Struct for Holder {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+            r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;
         }
         r.leave();
         Ok(())

@@ -239,7 +239,7 @@ impl fbe::Struct for Order {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.symbol, b, b + 12, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
         }
         if n >= 17 {
             self.side = fbe::Fixed::at(body, 16);
@@ -260,8 +260,9 @@ impl fbe::Struct for Order {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 26)?;
+        let body = r.body(b, n);
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "symbol")?;
+            r.check_at::<fbe::BString>(b, body, 12, "symbol")?;
         }
         r.leave();
         Ok(())
@@ -403,7 +404,7 @@ impl fbe::Struct for Balance {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.currency, b, b + 8, "currency")?;
+            r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         }
         if n >= 20 {
             self.amount = fbe::Fixed::at(body, 12);
@@ -415,8 +416,9 @@ impl fbe::Struct for Balance {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "currency")?;
+            r.check_at::<fbe::BString>(b, body, 8, "currency")?;
         }
         r.leave();
         Ok(())
@@ -553,7 +555,7 @@ impl fbe::Struct for Account {
             r.spend(12, b, "id")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.name, b, b + 12, "name")?;
+            r.field_into_at(&mut self.name, b, body, 12, "name")?;
         } else if n >= 12 {
             r.spend(12, b, "name")?;
         }
@@ -563,15 +565,15 @@ impl fbe::Struct for Account {
             r.spend(12, b, "state")?;
         }
         if n >= 21 {
-            r.field_into(&mut self.wallet, b, b + 17, "wallet")?;
+            r.field_into_at(&mut self.wallet, b, body, 17, "wallet")?;
         } else if n >= 17 {
             r.spend(12, b, "wallet")?;
         }
         if n >= 26 {
-            r.field_into(&mut self.asset, b, b + 21, "asset")?;
+            r.field_into_at(&mut self.asset, b, body, 21, "asset")?;
         }
         if n >= 30 {
-            r.field_into(&mut self.orders, b, b + 26, "orders")?;
+            r.field_into_at(&mut self.orders, b, body, 26, "orders")?;
         }
         r.leave();
         Ok(())
@@ -580,11 +582,12 @@ impl fbe::Struct for Account {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(12, b, "id")?;
         }
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "name")?;
+            r.check_at::<fbe::BString>(b, body, 12, "name")?;
         } else if n >= 12 {
             r.spend(12, b, "name")?;
         }
@@ -592,15 +595,15 @@ impl fbe::Struct for Account {
             r.spend(12, b, "state")?;
         }
         if n >= 21 {
-            r.check::<Balance>(b, b + 17, "wallet")?;
+            r.check_at::<Balance>(b, body, 17, "wallet")?;
         } else if n >= 17 {
             r.spend(12, b, "wallet")?;
         }
         if n >= 26 {
-            r.check::<Option<Box<Balance>>>(b, b + 21, "asset")?;
+            r.check_at::<Option<Box<Balance>>>(b, body, 21, "asset")?;
         }
         if n >= 30 {
-            r.check::<Vec<Order>>(b, b + 26, "orders")?;
+            r.check_at::<Vec<Order>>(b, body, 26, "orders")?;
         }
         r.leave();
         Ok(())
@@ -748,11 +751,12 @@ impl fbe::Struct for OrderMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }
@@ -763,8 +767,9 @@ impl fbe::Struct for OrderMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Order>(b, b + 8, "body")?;
+            r.check_at::<Order>(b, body, 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }
@@ -864,11 +869,12 @@ impl fbe::Struct for BalanceMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(12, b, "body")?;
         }
@@ -879,8 +885,9 @@ impl fbe::Struct for BalanceMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Balance>(b, b + 8, "body")?;
+            r.check_at::<Balance>(b, body, 8, "body")?;
         } else {
             r.spend(12, b, "body")?;
         }
@@ -980,11 +987,12 @@ impl fbe::Struct for AccountMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }
@@ -995,8 +1003,9 @@ impl fbe::Struct for AccountMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Account>(b, b + 8, "body")?;
+            r.check_at::<Account>(b, body, 8, "body")?;
         } else {
             r.spend(26, b, "body")?;
         }

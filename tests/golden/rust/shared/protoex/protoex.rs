@@ -270,7 +270,7 @@ impl fbe::Struct for Order {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.symbol, b, b + 12, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
         }
         if n >= 17 {
             self.side = fbe::Fixed::at(body, 16);
@@ -297,8 +297,9 @@ impl fbe::Struct for Order {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 42)?;
+        let body = r.body(b, n);
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "symbol")?;
+            r.check_at::<fbe::BString>(b, body, 12, "symbol")?;
         }
         r.leave();
         Ok(())
@@ -456,7 +457,7 @@ impl fbe::Struct for Balance {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.currency, b, b + 8, "currency")?;
+            r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         }
         if n >= 20 {
             self.amount = fbe::Fixed::at(body, 12);
@@ -471,8 +472,9 @@ impl fbe::Struct for Balance {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 20)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "currency")?;
+            r.check_at::<fbe::BString>(b, body, 8, "currency")?;
         }
         r.leave();
         Ok(())
@@ -618,7 +620,7 @@ impl fbe::Struct for Account {
             r.spend(20, b, "id")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.name, b, b + 12, "name")?;
+            r.field_into_at(&mut self.name, b, body, 12, "name")?;
         } else if n >= 12 {
             r.spend(20, b, "name")?;
         }
@@ -628,15 +630,15 @@ impl fbe::Struct for Account {
             r.spend(20, b, "state")?;
         }
         if n >= 21 {
-            r.field_into(&mut self.wallet, b, b + 17, "wallet")?;
+            r.field_into_at(&mut self.wallet, b, body, 17, "wallet")?;
         } else if n >= 17 {
             r.spend(20, b, "wallet")?;
         }
         if n >= 26 {
-            r.field_into(&mut self.asset, b, b + 21, "asset")?;
+            r.field_into_at(&mut self.asset, b, body, 21, "asset")?;
         }
         if n >= 30 {
-            r.field_into(&mut self.orders, b, b + 26, "orders")?;
+            r.field_into_at(&mut self.orders, b, body, 26, "orders")?;
         }
         r.leave();
         Ok(())
@@ -645,11 +647,12 @@ impl fbe::Struct for Account {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(20, b, "id")?;
         }
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "name")?;
+            r.check_at::<fbe::BString>(b, body, 12, "name")?;
         } else if n >= 12 {
             r.spend(20, b, "name")?;
         }
@@ -657,15 +660,15 @@ impl fbe::Struct for Account {
             r.spend(20, b, "state")?;
         }
         if n >= 21 {
-            r.check::<Balance>(b, b + 17, "wallet")?;
+            r.check_at::<Balance>(b, body, 17, "wallet")?;
         } else if n >= 17 {
             r.spend(20, b, "wallet")?;
         }
         if n >= 26 {
-            r.check::<Option<Box<Balance>>>(b, b + 21, "asset")?;
+            r.check_at::<Option<Box<Balance>>>(b, body, 21, "asset")?;
         }
         if n >= 30 {
-            r.check::<Vec<Order>>(b, b + 26, "orders")?;
+            r.check_at::<Vec<Order>>(b, body, 26, "orders")?;
         }
         r.leave();
         Ok(())
@@ -813,11 +816,12 @@ impl fbe::Struct for OrderMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(42, b, "body")?;
         }
@@ -828,8 +832,9 @@ impl fbe::Struct for OrderMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Order>(b, b + 8, "body")?;
+            r.check_at::<Order>(b, body, 8, "body")?;
         } else {
             r.spend(42, b, "body")?;
         }
@@ -929,11 +934,12 @@ impl fbe::Struct for BalanceMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(20, b, "body")?;
         }
@@ -944,8 +950,9 @@ impl fbe::Struct for BalanceMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Balance>(b, b + 8, "body")?;
+            r.check_at::<Balance>(b, body, 8, "body")?;
         } else {
             r.spend(20, b, "body")?;
         }
@@ -1045,11 +1052,12 @@ impl fbe::Struct for AccountMessage {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 1)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.body, b, b + 8, "body")?;
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
         } else {
             r.spend(34, b, "body")?;
         }
@@ -1060,8 +1068,9 @@ impl fbe::Struct for AccountMessage {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 1)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Account>(b, b + 8, "body")?;
+            r.check_at::<Account>(b, body, 8, "body")?;
         } else {
             r.spend(34, b, "body")?;
         }

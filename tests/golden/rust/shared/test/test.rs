@@ -660,22 +660,22 @@ impl fbe::Struct for StructSimple {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            r.field_into(&mut self.f29, b, b + 110, "f29")?;
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            r.field_into(&mut self.f30, b, b + 126, "f30")?;
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            r.field_into(&mut self.f31, b, b + 142, "f31")?;
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            r.field_into(&mut self.f32, b, b + 146, "f32")?;
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
@@ -720,12 +720,12 @@ impl fbe::Struct for StructSimple {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            r.field_into(&mut self.f41, b, b + 224, "f41")?;
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            r.field_into(&mut self.f42, b, b + 228, "f42")?;
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
@@ -735,7 +735,7 @@ impl fbe::Struct for StructSimple {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            r.field_into(&mut self.f44, b, b + 233, "f44")?;
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
@@ -746,6 +746,7 @@ impl fbe::Struct for StructSimple {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 110, 217)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(64, b, "id")?;
         }
@@ -834,22 +835,22 @@ impl fbe::Struct for StructSimple {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+            r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+            r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            r.check::<fbe::BString>(b, b + 142, "f31")?;
+            r.check_at::<fbe::BString>(b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            r.check::<fbe::BString>(b, b + 146, "f32")?;
+            r.check_at::<fbe::BString>(b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
@@ -878,12 +879,12 @@ impl fbe::Struct for StructSimple {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+            r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+            r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
@@ -891,7 +892,7 @@ impl fbe::Struct for StructSimple {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+            r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
@@ -1813,22 +1814,22 @@ impl fbe::Struct for StructOptional {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            r.field_into(&mut self.f29, b, b + 110, "f29")?;
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            r.field_into(&mut self.f30, b, b + 126, "f30")?;
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            r.field_into(&mut self.f31, b, b + 142, "f31")?;
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            r.field_into(&mut self.f32, b, b + 146, "f32")?;
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
@@ -1873,12 +1874,12 @@ impl fbe::Struct for StructOptional {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            r.field_into(&mut self.f41, b, b + 224, "f41")?;
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            r.field_into(&mut self.f42, b, b + 228, "f42")?;
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
@@ -1888,207 +1889,207 @@ impl fbe::Struct for StructOptional {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            r.field_into(&mut self.f44, b, b + 233, "f44")?;
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
         if n >= 242 {
-            r.field_into(&mut self.f100, b, b + 237, "f100")?;
+            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
         }
         if n >= 247 {
-            r.field_into(&mut self.f101, b, b + 242, "f101")?;
+            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
         }
         if n >= 252 {
-            r.field_into(&mut self.f102, b, b + 247, "f102")?;
+            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
         }
         if n >= 257 {
-            r.field_into(&mut self.f103, b, b + 252, "f103")?;
+            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
         }
         if n >= 262 {
-            r.field_into(&mut self.f104, b, b + 257, "f104")?;
+            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
         }
         if n >= 267 {
-            r.field_into(&mut self.f105, b, b + 262, "f105")?;
+            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
         }
         if n >= 272 {
-            r.field_into(&mut self.f106, b, b + 267, "f106")?;
+            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
         }
         if n >= 277 {
-            r.field_into(&mut self.f107, b, b + 272, "f107")?;
+            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
         }
         if n >= 282 {
-            r.field_into(&mut self.f108, b, b + 277, "f108")?;
+            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
         }
         if n >= 287 {
-            r.field_into(&mut self.f109, b, b + 282, "f109")?;
+            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
         }
         if n >= 292 {
-            r.field_into(&mut self.f110, b, b + 287, "f110")?;
+            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
         }
         if n >= 297 {
-            r.field_into(&mut self.f111, b, b + 292, "f111")?;
+            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
         }
         if n >= 302 {
-            r.field_into(&mut self.f112, b, b + 297, "f112")?;
+            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
         }
         if n >= 307 {
-            r.field_into(&mut self.f113, b, b + 302, "f113")?;
+            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
         }
         if n >= 312 {
-            r.field_into(&mut self.f114, b, b + 307, "f114")?;
+            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
         }
         if n >= 317 {
-            r.field_into(&mut self.f115, b, b + 312, "f115")?;
+            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
         }
         if n >= 322 {
-            r.field_into(&mut self.f116, b, b + 317, "f116")?;
+            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
         }
         if n >= 327 {
-            r.field_into(&mut self.f117, b, b + 322, "f117")?;
+            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
         }
         if n >= 332 {
-            r.field_into(&mut self.f118, b, b + 327, "f118")?;
+            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
         }
         if n >= 337 {
-            r.field_into(&mut self.f119, b, b + 332, "f119")?;
+            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
         }
         if n >= 342 {
-            r.field_into(&mut self.f120, b, b + 337, "f120")?;
+            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
         }
         if n >= 347 {
-            r.field_into(&mut self.f121, b, b + 342, "f121")?;
+            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
         }
         if n >= 352 {
-            r.field_into(&mut self.f122, b, b + 347, "f122")?;
+            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
         }
         if n >= 357 {
-            r.field_into(&mut self.f123, b, b + 352, "f123")?;
+            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
         }
         if n >= 362 {
-            r.field_into(&mut self.f124, b, b + 357, "f124")?;
+            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
         }
         if n >= 367 {
-            r.field_into(&mut self.f125, b, b + 362, "f125")?;
+            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
         }
         if n >= 372 {
-            r.field_into(&mut self.f126, b, b + 367, "f126")?;
+            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
         }
         if n >= 377 {
-            r.field_into(&mut self.f127, b, b + 372, "f127")?;
+            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
         }
         if n >= 382 {
-            r.field_into(&mut self.f128, b, b + 377, "f128")?;
+            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
         }
         if n >= 387 {
-            r.field_into(&mut self.f129, b, b + 382, "f129")?;
+            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
         }
         if n >= 392 {
-            r.field_into(&mut self.f130, b, b + 387, "f130")?;
+            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
         }
         if n >= 397 {
-            r.field_into(&mut self.f131, b, b + 392, "f131")?;
+            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
         }
         if n >= 402 {
-            r.field_into(&mut self.f132, b, b + 397, "f132")?;
+            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
         }
         if n >= 407 {
-            r.field_into(&mut self.f133, b, b + 402, "f133")?;
+            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
         }
         if n >= 412 {
-            r.field_into(&mut self.f134, b, b + 407, "f134")?;
+            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
         }
         if n >= 417 {
-            r.field_into(&mut self.f135, b, b + 412, "f135")?;
+            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
         }
         if n >= 422 {
-            r.field_into(&mut self.f136, b, b + 417, "f136")?;
+            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
         }
         if n >= 427 {
-            r.field_into(&mut self.f137, b, b + 422, "f137")?;
+            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
         }
         if n >= 432 {
-            r.field_into(&mut self.f138, b, b + 427, "f138")?;
+            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
         }
         if n >= 437 {
-            r.field_into(&mut self.f139, b, b + 432, "f139")?;
+            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
         }
         if n >= 442 {
-            r.field_into(&mut self.f140, b, b + 437, "f140")?;
+            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
         }
         if n >= 447 {
-            r.field_into(&mut self.f141, b, b + 442, "f141")?;
+            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
         }
         if n >= 452 {
-            r.field_into(&mut self.f142, b, b + 447, "f142")?;
+            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
         }
         if n >= 457 {
-            r.field_into(&mut self.f143, b, b + 452, "f143")?;
+            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
         }
         if n >= 462 {
-            r.field_into(&mut self.f144, b, b + 457, "f144")?;
+            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
         }
         if n >= 467 {
-            r.field_into(&mut self.f145, b, b + 462, "f145")?;
+            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
         }
         if n >= 472 {
-            r.field_into(&mut self.f146, b, b + 467, "f146")?;
+            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
         }
         if n >= 477 {
-            r.field_into(&mut self.f147, b, b + 472, "f147")?;
+            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
         }
         if n >= 482 {
-            r.field_into(&mut self.f148, b, b + 477, "f148")?;
+            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
         }
         if n >= 487 {
-            r.field_into(&mut self.f149, b, b + 482, "f149")?;
+            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
         }
         if n >= 492 {
-            r.field_into(&mut self.f150, b, b + 487, "f150")?;
+            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
         }
         if n >= 497 {
-            r.field_into(&mut self.f151, b, b + 492, "f151")?;
+            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
         }
         if n >= 502 {
-            r.field_into(&mut self.f152, b, b + 497, "f152")?;
+            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
         }
         if n >= 507 {
-            r.field_into(&mut self.f153, b, b + 502, "f153")?;
+            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
         }
         if n >= 512 {
-            r.field_into(&mut self.f154, b, b + 507, "f154")?;
+            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
         }
         if n >= 517 {
-            r.field_into(&mut self.f155, b, b + 512, "f155")?;
+            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
         }
         if n >= 522 {
-            r.field_into(&mut self.f156, b, b + 517, "f156")?;
+            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
         }
         if n >= 527 {
-            r.field_into(&mut self.f157, b, b + 522, "f157")?;
+            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
         }
         if n >= 532 {
-            r.field_into(&mut self.f158, b, b + 527, "f158")?;
+            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
         }
         if n >= 537 {
-            r.field_into(&mut self.f159, b, b + 532, "f159")?;
+            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
         }
         if n >= 542 {
-            r.field_into(&mut self.f160, b, b + 537, "f160")?;
+            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
         }
         if n >= 547 {
-            r.field_into(&mut self.f161, b, b + 542, "f161")?;
+            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
         }
         if n >= 552 {
-            r.field_into(&mut self.f162, b, b + 547, "f162")?;
+            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
         }
         if n >= 557 {
-            r.field_into(&mut self.f163, b, b + 552, "f163")?;
+            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
         }
         if n >= 562 {
-            r.field_into(&mut self.f164, b, b + 557, "f164")?;
+            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
         }
         if n >= 567 {
-            r.field_into(&mut self.f165, b, b + 562, "f165")?;
+            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
         }
         r.leave();
         Ok(())
@@ -2097,6 +2098,7 @@ impl fbe::Struct for StructOptional {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 111, 283)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(64, b, "id")?;
         }
@@ -2185,22 +2187,22 @@ impl fbe::Struct for StructOptional {
             r.spend(64, b, "f28")?;
         }
         if n >= 126 {
-            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+            r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(64, b, "f29")?;
         }
         if n >= 142 {
-            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+            r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(64, b, "f30")?;
         }
         if n >= 146 {
-            r.check::<fbe::BString>(b, b + 142, "f31")?;
+            r.check_at::<fbe::BString>(b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(64, b, "f31")?;
         }
         if n >= 150 {
-            r.check::<fbe::BString>(b, b + 146, "f32")?;
+            r.check_at::<fbe::BString>(b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(64, b, "f32")?;
         }
@@ -2229,12 +2231,12 @@ impl fbe::Struct for StructOptional {
             r.spend(64, b, "f40")?;
         }
         if n >= 228 {
-            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+            r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(64, b, "f41")?;
         }
         if n >= 232 {
-            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+            r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(38, b, "f42")?;
         }
@@ -2242,207 +2244,207 @@ impl fbe::Struct for StructOptional {
             r.spend(26, b, "f43")?;
         }
         if n >= 237 {
-            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+            r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(26, b, "f44")?;
         }
         if n >= 242 {
-            r.check::<Option<bool>>(b, b + 237, "f100")?;
+            r.check_at::<Option<bool>>(b, body, 237, "f100")?;
         }
         if n >= 247 {
-            r.check::<Option<bool>>(b, b + 242, "f101")?;
+            r.check_at::<Option<bool>>(b, body, 242, "f101")?;
         }
         if n >= 252 {
-            r.check::<Option<bool>>(b, b + 247, "f102")?;
+            r.check_at::<Option<bool>>(b, body, 247, "f102")?;
         }
         if n >= 257 {
-            r.check::<Option<u8>>(b, b + 252, "f103")?;
+            r.check_at::<Option<u8>>(b, body, 252, "f103")?;
         }
         if n >= 262 {
-            r.check::<Option<u8>>(b, b + 257, "f104")?;
+            r.check_at::<Option<u8>>(b, body, 257, "f104")?;
         }
         if n >= 267 {
-            r.check::<Option<u8>>(b, b + 262, "f105")?;
+            r.check_at::<Option<u8>>(b, body, 262, "f105")?;
         }
         if n >= 272 {
-            r.check::<Option<u8>>(b, b + 267, "f106")?;
+            r.check_at::<Option<u8>>(b, body, 267, "f106")?;
         }
         if n >= 277 {
-            r.check::<Option<u8>>(b, b + 272, "f107")?;
+            r.check_at::<Option<u8>>(b, body, 272, "f107")?;
         }
         if n >= 282 {
-            r.check::<Option<u8>>(b, b + 277, "f108")?;
+            r.check_at::<Option<u8>>(b, body, 277, "f108")?;
         }
         if n >= 287 {
-            r.check::<Option<u32>>(b, b + 282, "f109")?;
+            r.check_at::<Option<u32>>(b, body, 282, "f109")?;
         }
         if n >= 292 {
-            r.check::<Option<u32>>(b, b + 287, "f110")?;
+            r.check_at::<Option<u32>>(b, body, 287, "f110")?;
         }
         if n >= 297 {
-            r.check::<Option<u32>>(b, b + 292, "f111")?;
+            r.check_at::<Option<u32>>(b, body, 292, "f111")?;
         }
         if n >= 302 {
-            r.check::<Option<i8>>(b, b + 297, "f112")?;
+            r.check_at::<Option<i8>>(b, body, 297, "f112")?;
         }
         if n >= 307 {
-            r.check::<Option<i8>>(b, b + 302, "f113")?;
+            r.check_at::<Option<i8>>(b, body, 302, "f113")?;
         }
         if n >= 312 {
-            r.check::<Option<i8>>(b, b + 307, "f114")?;
+            r.check_at::<Option<i8>>(b, body, 307, "f114")?;
         }
         if n >= 317 {
-            r.check::<Option<u8>>(b, b + 312, "f115")?;
+            r.check_at::<Option<u8>>(b, body, 312, "f115")?;
         }
         if n >= 322 {
-            r.check::<Option<u8>>(b, b + 317, "f116")?;
+            r.check_at::<Option<u8>>(b, body, 317, "f116")?;
         }
         if n >= 327 {
-            r.check::<Option<u8>>(b, b + 322, "f117")?;
+            r.check_at::<Option<u8>>(b, body, 322, "f117")?;
         }
         if n >= 332 {
-            r.check::<Option<i16>>(b, b + 327, "f118")?;
+            r.check_at::<Option<i16>>(b, body, 327, "f118")?;
         }
         if n >= 337 {
-            r.check::<Option<i16>>(b, b + 332, "f119")?;
+            r.check_at::<Option<i16>>(b, body, 332, "f119")?;
         }
         if n >= 342 {
-            r.check::<Option<i16>>(b, b + 337, "f120")?;
+            r.check_at::<Option<i16>>(b, body, 337, "f120")?;
         }
         if n >= 347 {
-            r.check::<Option<u16>>(b, b + 342, "f121")?;
+            r.check_at::<Option<u16>>(b, body, 342, "f121")?;
         }
         if n >= 352 {
-            r.check::<Option<u16>>(b, b + 347, "f122")?;
+            r.check_at::<Option<u16>>(b, body, 347, "f122")?;
         }
         if n >= 357 {
-            r.check::<Option<u16>>(b, b + 352, "f123")?;
+            r.check_at::<Option<u16>>(b, body, 352, "f123")?;
         }
         if n >= 362 {
-            r.check::<Option<i32>>(b, b + 357, "f124")?;
+            r.check_at::<Option<i32>>(b, body, 357, "f124")?;
         }
         if n >= 367 {
-            r.check::<Option<i32>>(b, b + 362, "f125")?;
+            r.check_at::<Option<i32>>(b, body, 362, "f125")?;
         }
         if n >= 372 {
-            r.check::<Option<i32>>(b, b + 367, "f126")?;
+            r.check_at::<Option<i32>>(b, body, 367, "f126")?;
         }
         if n >= 377 {
-            r.check::<Option<u32>>(b, b + 372, "f127")?;
+            r.check_at::<Option<u32>>(b, body, 372, "f127")?;
         }
         if n >= 382 {
-            r.check::<Option<u32>>(b, b + 377, "f128")?;
+            r.check_at::<Option<u32>>(b, body, 377, "f128")?;
         }
         if n >= 387 {
-            r.check::<Option<u32>>(b, b + 382, "f129")?;
+            r.check_at::<Option<u32>>(b, body, 382, "f129")?;
         }
         if n >= 392 {
-            r.check::<Option<i64>>(b, b + 387, "f130")?;
+            r.check_at::<Option<i64>>(b, body, 387, "f130")?;
         }
         if n >= 397 {
-            r.check::<Option<i64>>(b, b + 392, "f131")?;
+            r.check_at::<Option<i64>>(b, body, 392, "f131")?;
         }
         if n >= 402 {
-            r.check::<Option<i64>>(b, b + 397, "f132")?;
+            r.check_at::<Option<i64>>(b, body, 397, "f132")?;
         }
         if n >= 407 {
-            r.check::<Option<u64>>(b, b + 402, "f133")?;
+            r.check_at::<Option<u64>>(b, body, 402, "f133")?;
         }
         if n >= 412 {
-            r.check::<Option<u64>>(b, b + 407, "f134")?;
+            r.check_at::<Option<u64>>(b, body, 407, "f134")?;
         }
         if n >= 417 {
-            r.check::<Option<u64>>(b, b + 412, "f135")?;
+            r.check_at::<Option<u64>>(b, body, 412, "f135")?;
         }
         if n >= 422 {
-            r.check::<Option<f32>>(b, b + 417, "f136")?;
+            r.check_at::<Option<f32>>(b, body, 417, "f136")?;
         }
         if n >= 427 {
-            r.check::<Option<f32>>(b, b + 422, "f137")?;
+            r.check_at::<Option<f32>>(b, body, 422, "f137")?;
         }
         if n >= 432 {
-            r.check::<Option<f32>>(b, b + 427, "f138")?;
+            r.check_at::<Option<f32>>(b, body, 427, "f138")?;
         }
         if n >= 437 {
-            r.check::<Option<f64>>(b, b + 432, "f139")?;
+            r.check_at::<Option<f64>>(b, body, 432, "f139")?;
         }
         if n >= 442 {
-            r.check::<Option<f64>>(b, b + 437, "f140")?;
+            r.check_at::<Option<f64>>(b, body, 437, "f140")?;
         }
         if n >= 447 {
-            r.check::<Option<f64>>(b, b + 442, "f141")?;
+            r.check_at::<Option<f64>>(b, body, 442, "f141")?;
         }
         if n >= 452 {
-            r.check::<Option<fbe::Decimal>>(b, b + 447, "f142")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 447, "f142")?;
         }
         if n >= 457 {
-            r.check::<Option<fbe::Decimal>>(b, b + 452, "f143")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 452, "f143")?;
         }
         if n >= 462 {
-            r.check::<Option<fbe::Decimal>>(b, b + 457, "f144")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 457, "f144")?;
         }
         if n >= 467 {
-            r.check::<Option<fbe::BString>>(b, b + 462, "f145")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 462, "f145")?;
         }
         if n >= 472 {
-            r.check::<Option<fbe::BString>>(b, b + 467, "f146")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 467, "f146")?;
         }
         if n >= 477 {
-            r.check::<Option<fbe::BString>>(b, b + 472, "f147")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 472, "f147")?;
         }
         if n >= 482 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 477, "f148")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 477, "f148")?;
         }
         if n >= 487 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 482, "f149")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 482, "f149")?;
         }
         if n >= 492 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 487, "f150")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 487, "f150")?;
         }
         if n >= 497 {
-            r.check::<Option<fbe::Uuid>>(b, b + 492, "f151")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 492, "f151")?;
         }
         if n >= 502 {
-            r.check::<Option<fbe::Uuid>>(b, b + 497, "f152")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 497, "f152")?;
         }
         if n >= 507 {
-            r.check::<Option<fbe::Uuid>>(b, b + 502, "f153")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 502, "f153")?;
         }
         if n >= 512 {
-            r.check::<Option<super::proto::OrderSide>>(b, b + 507, "f154")?;
+            r.check_at::<Option<super::proto::OrderSide>>(b, body, 507, "f154")?;
         }
         if n >= 517 {
-            r.check::<Option<super::proto::OrderSide>>(b, b + 512, "f155")?;
+            r.check_at::<Option<super::proto::OrderSide>>(b, body, 512, "f155")?;
         }
         if n >= 522 {
-            r.check::<Option<super::proto::OrderType>>(b, b + 517, "f156")?;
+            r.check_at::<Option<super::proto::OrderType>>(b, body, 517, "f156")?;
         }
         if n >= 527 {
-            r.check::<Option<super::proto::OrderType>>(b, b + 522, "f157")?;
+            r.check_at::<Option<super::proto::OrderType>>(b, body, 522, "f157")?;
         }
         if n >= 532 {
-            r.check::<Option<Box<super::proto::Order>>>(b, b + 527, "f158")?;
+            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 527, "f158")?;
         }
         if n >= 537 {
-            r.check::<Option<Box<super::proto::Order>>>(b, b + 532, "f159")?;
+            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 532, "f159")?;
         }
         if n >= 542 {
-            r.check::<Option<Box<super::proto::Balance>>>(b, b + 537, "f160")?;
+            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 537, "f160")?;
         }
         if n >= 547 {
-            r.check::<Option<Box<super::proto::Balance>>>(b, b + 542, "f161")?;
+            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 542, "f161")?;
         }
         if n >= 552 {
-            r.check::<Option<super::proto::State>>(b, b + 547, "f162")?;
+            r.check_at::<Option<super::proto::State>>(b, body, 547, "f162")?;
         }
         if n >= 557 {
-            r.check::<Option<super::proto::State>>(b, b + 552, "f163")?;
+            r.check_at::<Option<super::proto::State>>(b, body, 552, "f163")?;
         }
         if n >= 562 {
-            r.check::<Option<Box<super::proto::Account>>>(b, b + 557, "f164")?;
+            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 557, "f164")?;
         }
         if n >= 567 {
-            r.check::<Option<Box<super::proto::Account>>>(b, b + 562, "f165")?;
+            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 562, "f165")?;
         }
         r.leave();
         Ok(())
@@ -4196,22 +4198,22 @@ impl fbe::Struct for StructNested {
             r.spend(692, b, "f28")?;
         }
         if n >= 126 {
-            r.field_into(&mut self.f29, b, b + 110, "f29")?;
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(692, b, "f29")?;
         }
         if n >= 142 {
-            r.field_into(&mut self.f30, b, b + 126, "f30")?;
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(692, b, "f30")?;
         }
         if n >= 146 {
-            r.field_into(&mut self.f31, b, b + 142, "f31")?;
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(692, b, "f31")?;
         }
         if n >= 150 {
-            r.field_into(&mut self.f32, b, b + 146, "f32")?;
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(692, b, "f32")?;
         }
@@ -4256,12 +4258,12 @@ impl fbe::Struct for StructNested {
             r.spend(692, b, "f40")?;
         }
         if n >= 228 {
-            r.field_into(&mut self.f41, b, b + 224, "f41")?;
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(692, b, "f41")?;
         }
         if n >= 232 {
-            r.field_into(&mut self.f42, b, b + 228, "f42")?;
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(666, b, "f42")?;
         }
@@ -4271,337 +4273,337 @@ impl fbe::Struct for StructNested {
             r.spend(654, b, "f43")?;
         }
         if n >= 237 {
-            r.field_into(&mut self.f44, b, b + 233, "f44")?;
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(654, b, "f44")?;
         }
         if n >= 242 {
-            r.field_into(&mut self.f100, b, b + 237, "f100")?;
+            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
         } else if n >= 237 {
             r.spend(628, b, "f100")?;
         }
         if n >= 247 {
-            r.field_into(&mut self.f101, b, b + 242, "f101")?;
+            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
         } else if n >= 242 {
             r.spend(628, b, "f101")?;
         }
         if n >= 252 {
-            r.field_into(&mut self.f102, b, b + 247, "f102")?;
+            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
         } else if n >= 247 {
             r.spend(628, b, "f102")?;
         }
         if n >= 257 {
-            r.field_into(&mut self.f103, b, b + 252, "f103")?;
+            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
         } else if n >= 252 {
             r.spend(628, b, "f103")?;
         }
         if n >= 262 {
-            r.field_into(&mut self.f104, b, b + 257, "f104")?;
+            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
         } else if n >= 257 {
             r.spend(628, b, "f104")?;
         }
         if n >= 267 {
-            r.field_into(&mut self.f105, b, b + 262, "f105")?;
+            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
         } else if n >= 262 {
             r.spend(628, b, "f105")?;
         }
         if n >= 272 {
-            r.field_into(&mut self.f106, b, b + 267, "f106")?;
+            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
         } else if n >= 267 {
             r.spend(628, b, "f106")?;
         }
         if n >= 277 {
-            r.field_into(&mut self.f107, b, b + 272, "f107")?;
+            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
         } else if n >= 272 {
             r.spend(628, b, "f107")?;
         }
         if n >= 282 {
-            r.field_into(&mut self.f108, b, b + 277, "f108")?;
+            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
         } else if n >= 277 {
             r.spend(628, b, "f108")?;
         }
         if n >= 287 {
-            r.field_into(&mut self.f109, b, b + 282, "f109")?;
+            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
         } else if n >= 282 {
             r.spend(628, b, "f109")?;
         }
         if n >= 292 {
-            r.field_into(&mut self.f110, b, b + 287, "f110")?;
+            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
         } else if n >= 287 {
             r.spend(628, b, "f110")?;
         }
         if n >= 297 {
-            r.field_into(&mut self.f111, b, b + 292, "f111")?;
+            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
         } else if n >= 292 {
             r.spend(628, b, "f111")?;
         }
         if n >= 302 {
-            r.field_into(&mut self.f112, b, b + 297, "f112")?;
+            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
         } else if n >= 297 {
             r.spend(628, b, "f112")?;
         }
         if n >= 307 {
-            r.field_into(&mut self.f113, b, b + 302, "f113")?;
+            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
         } else if n >= 302 {
             r.spend(628, b, "f113")?;
         }
         if n >= 312 {
-            r.field_into(&mut self.f114, b, b + 307, "f114")?;
+            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
         } else if n >= 307 {
             r.spend(628, b, "f114")?;
         }
         if n >= 317 {
-            r.field_into(&mut self.f115, b, b + 312, "f115")?;
+            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
         } else if n >= 312 {
             r.spend(628, b, "f115")?;
         }
         if n >= 322 {
-            r.field_into(&mut self.f116, b, b + 317, "f116")?;
+            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
         } else if n >= 317 {
             r.spend(628, b, "f116")?;
         }
         if n >= 327 {
-            r.field_into(&mut self.f117, b, b + 322, "f117")?;
+            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
         } else if n >= 322 {
             r.spend(628, b, "f117")?;
         }
         if n >= 332 {
-            r.field_into(&mut self.f118, b, b + 327, "f118")?;
+            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
         } else if n >= 327 {
             r.spend(628, b, "f118")?;
         }
         if n >= 337 {
-            r.field_into(&mut self.f119, b, b + 332, "f119")?;
+            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
         } else if n >= 332 {
             r.spend(628, b, "f119")?;
         }
         if n >= 342 {
-            r.field_into(&mut self.f120, b, b + 337, "f120")?;
+            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
         } else if n >= 337 {
             r.spend(628, b, "f120")?;
         }
         if n >= 347 {
-            r.field_into(&mut self.f121, b, b + 342, "f121")?;
+            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
         } else if n >= 342 {
             r.spend(628, b, "f121")?;
         }
         if n >= 352 {
-            r.field_into(&mut self.f122, b, b + 347, "f122")?;
+            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
         } else if n >= 347 {
             r.spend(628, b, "f122")?;
         }
         if n >= 357 {
-            r.field_into(&mut self.f123, b, b + 352, "f123")?;
+            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
         } else if n >= 352 {
             r.spend(628, b, "f123")?;
         }
         if n >= 362 {
-            r.field_into(&mut self.f124, b, b + 357, "f124")?;
+            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
         } else if n >= 357 {
             r.spend(628, b, "f124")?;
         }
         if n >= 367 {
-            r.field_into(&mut self.f125, b, b + 362, "f125")?;
+            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
         } else if n >= 362 {
             r.spend(628, b, "f125")?;
         }
         if n >= 372 {
-            r.field_into(&mut self.f126, b, b + 367, "f126")?;
+            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
         } else if n >= 367 {
             r.spend(628, b, "f126")?;
         }
         if n >= 377 {
-            r.field_into(&mut self.f127, b, b + 372, "f127")?;
+            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
         } else if n >= 372 {
             r.spend(628, b, "f127")?;
         }
         if n >= 382 {
-            r.field_into(&mut self.f128, b, b + 377, "f128")?;
+            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
         } else if n >= 377 {
             r.spend(628, b, "f128")?;
         }
         if n >= 387 {
-            r.field_into(&mut self.f129, b, b + 382, "f129")?;
+            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
         } else if n >= 382 {
             r.spend(628, b, "f129")?;
         }
         if n >= 392 {
-            r.field_into(&mut self.f130, b, b + 387, "f130")?;
+            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
         } else if n >= 387 {
             r.spend(628, b, "f130")?;
         }
         if n >= 397 {
-            r.field_into(&mut self.f131, b, b + 392, "f131")?;
+            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
         } else if n >= 392 {
             r.spend(628, b, "f131")?;
         }
         if n >= 402 {
-            r.field_into(&mut self.f132, b, b + 397, "f132")?;
+            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
         } else if n >= 397 {
             r.spend(628, b, "f132")?;
         }
         if n >= 407 {
-            r.field_into(&mut self.f133, b, b + 402, "f133")?;
+            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
         } else if n >= 402 {
             r.spend(628, b, "f133")?;
         }
         if n >= 412 {
-            r.field_into(&mut self.f134, b, b + 407, "f134")?;
+            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
         } else if n >= 407 {
             r.spend(628, b, "f134")?;
         }
         if n >= 417 {
-            r.field_into(&mut self.f135, b, b + 412, "f135")?;
+            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
         } else if n >= 412 {
             r.spend(628, b, "f135")?;
         }
         if n >= 422 {
-            r.field_into(&mut self.f136, b, b + 417, "f136")?;
+            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
         } else if n >= 417 {
             r.spend(628, b, "f136")?;
         }
         if n >= 427 {
-            r.field_into(&mut self.f137, b, b + 422, "f137")?;
+            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
         } else if n >= 422 {
             r.spend(628, b, "f137")?;
         }
         if n >= 432 {
-            r.field_into(&mut self.f138, b, b + 427, "f138")?;
+            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
         } else if n >= 427 {
             r.spend(628, b, "f138")?;
         }
         if n >= 437 {
-            r.field_into(&mut self.f139, b, b + 432, "f139")?;
+            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
         } else if n >= 432 {
             r.spend(628, b, "f139")?;
         }
         if n >= 442 {
-            r.field_into(&mut self.f140, b, b + 437, "f140")?;
+            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
         } else if n >= 437 {
             r.spend(628, b, "f140")?;
         }
         if n >= 447 {
-            r.field_into(&mut self.f141, b, b + 442, "f141")?;
+            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
         } else if n >= 442 {
             r.spend(628, b, "f141")?;
         }
         if n >= 452 {
-            r.field_into(&mut self.f142, b, b + 447, "f142")?;
+            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
         } else if n >= 447 {
             r.spend(628, b, "f142")?;
         }
         if n >= 457 {
-            r.field_into(&mut self.f143, b, b + 452, "f143")?;
+            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
         } else if n >= 452 {
             r.spend(628, b, "f143")?;
         }
         if n >= 462 {
-            r.field_into(&mut self.f144, b, b + 457, "f144")?;
+            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
         } else if n >= 457 {
             r.spend(628, b, "f144")?;
         }
         if n >= 467 {
-            r.field_into(&mut self.f145, b, b + 462, "f145")?;
+            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
         } else if n >= 462 {
             r.spend(628, b, "f145")?;
         }
         if n >= 472 {
-            r.field_into(&mut self.f146, b, b + 467, "f146")?;
+            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
         } else if n >= 467 {
             r.spend(628, b, "f146")?;
         }
         if n >= 477 {
-            r.field_into(&mut self.f147, b, b + 472, "f147")?;
+            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
         } else if n >= 472 {
             r.spend(628, b, "f147")?;
         }
         if n >= 482 {
-            r.field_into(&mut self.f148, b, b + 477, "f148")?;
+            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
         } else if n >= 477 {
             r.spend(628, b, "f148")?;
         }
         if n >= 487 {
-            r.field_into(&mut self.f149, b, b + 482, "f149")?;
+            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
         } else if n >= 482 {
             r.spend(628, b, "f149")?;
         }
         if n >= 492 {
-            r.field_into(&mut self.f150, b, b + 487, "f150")?;
+            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
         } else if n >= 487 {
             r.spend(628, b, "f150")?;
         }
         if n >= 497 {
-            r.field_into(&mut self.f151, b, b + 492, "f151")?;
+            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
         } else if n >= 492 {
             r.spend(628, b, "f151")?;
         }
         if n >= 502 {
-            r.field_into(&mut self.f152, b, b + 497, "f152")?;
+            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
         } else if n >= 497 {
             r.spend(628, b, "f152")?;
         }
         if n >= 507 {
-            r.field_into(&mut self.f153, b, b + 502, "f153")?;
+            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
         } else if n >= 502 {
             r.spend(628, b, "f153")?;
         }
         if n >= 512 {
-            r.field_into(&mut self.f154, b, b + 507, "f154")?;
+            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
         } else if n >= 507 {
             r.spend(628, b, "f154")?;
         }
         if n >= 517 {
-            r.field_into(&mut self.f155, b, b + 512, "f155")?;
+            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
         } else if n >= 512 {
             r.spend(628, b, "f155")?;
         }
         if n >= 522 {
-            r.field_into(&mut self.f156, b, b + 517, "f156")?;
+            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
         } else if n >= 517 {
             r.spend(628, b, "f156")?;
         }
         if n >= 527 {
-            r.field_into(&mut self.f157, b, b + 522, "f157")?;
+            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
         } else if n >= 522 {
             r.spend(628, b, "f157")?;
         }
         if n >= 532 {
-            r.field_into(&mut self.f158, b, b + 527, "f158")?;
+            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
         } else if n >= 527 {
             r.spend(628, b, "f158")?;
         }
         if n >= 537 {
-            r.field_into(&mut self.f159, b, b + 532, "f159")?;
+            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
         } else if n >= 532 {
             r.spend(628, b, "f159")?;
         }
         if n >= 542 {
-            r.field_into(&mut self.f160, b, b + 537, "f160")?;
+            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
         } else if n >= 537 {
             r.spend(628, b, "f160")?;
         }
         if n >= 547 {
-            r.field_into(&mut self.f161, b, b + 542, "f161")?;
+            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
         } else if n >= 542 {
             r.spend(628, b, "f161")?;
         }
         if n >= 552 {
-            r.field_into(&mut self.f162, b, b + 547, "f162")?;
+            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
         } else if n >= 547 {
             r.spend(628, b, "f162")?;
         }
         if n >= 557 {
-            r.field_into(&mut self.f163, b, b + 552, "f163")?;
+            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
         } else if n >= 552 {
             r.spend(628, b, "f163")?;
         }
         if n >= 562 {
-            r.field_into(&mut self.f164, b, b + 557, "f164")?;
+            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
         } else if n >= 557 {
             r.spend(628, b, "f164")?;
         }
         if n >= 567 {
-            r.field_into(&mut self.f165, b, b + 562, "f165")?;
+            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
         } else if n >= 562 {
             r.spend(628, b, "f165")?;
         }
@@ -4611,7 +4613,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1000")?;
         }
         if n >= 576 {
-            r.field_into(&mut self.f1001, b, b + 571, "f1001")?;
+            r.field_into_at(&mut self.f1001, b, body, 571, "f1001")?;
         } else if n >= 571 {
             r.spend(628, b, "f1001")?;
         }
@@ -4621,7 +4623,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1002")?;
         }
         if n >= 582 {
-            r.field_into(&mut self.f1003, b, b + 577, "f1003")?;
+            r.field_into_at(&mut self.f1003, b, body, 577, "f1003")?;
         } else if n >= 577 {
             r.spend(628, b, "f1003")?;
         }
@@ -4631,7 +4633,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1004")?;
         }
         if n >= 591 {
-            r.field_into(&mut self.f1005, b, b + 586, "f1005")?;
+            r.field_into_at(&mut self.f1005, b, body, 586, "f1005")?;
         } else if n >= 586 {
             r.spend(628, b, "f1005")?;
         }
@@ -4641,27 +4643,27 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1006")?;
         }
         if n >= 604 {
-            r.field_into(&mut self.f1007, b, b + 599, "f1007")?;
+            r.field_into_at(&mut self.f1007, b, body, 599, "f1007")?;
         } else if n >= 599 {
             r.spend(628, b, "f1007")?;
         }
         if n >= 608 {
-            r.field_into(&mut self.f1008, b, b + 604, "f1008")?;
+            r.field_into_at(&mut self.f1008, b, body, 604, "f1008")?;
         } else if n >= 604 {
             r.spend(628, b, "f1008")?;
         }
         if n >= 613 {
-            r.field_into(&mut self.f1009, b, b + 608, "f1009")?;
+            r.field_into_at(&mut self.f1009, b, body, 608, "f1009")?;
         } else if n >= 608 {
             r.spend(347, b, "f1009")?;
         }
         if n >= 617 {
-            r.field_into(&mut self.f1010, b, b + 613, "f1010")?;
+            r.field_into_at(&mut self.f1010, b, body, 613, "f1010")?;
         } else if n >= 613 {
             r.spend(347, b, "f1010")?;
         }
         if n >= 622 {
-            r.field_into(&mut self.f1011, b, b + 617, "f1011")?;
+            r.field_into_at(&mut self.f1011, b, body, 617, "f1011")?;
         }
         r.leave();
         Ok(())
@@ -4670,6 +4672,7 @@ impl fbe::Struct for StructNested {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 112, 306)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(692, b, "id")?;
         }
@@ -4758,22 +4761,22 @@ impl fbe::Struct for StructNested {
             r.spend(692, b, "f28")?;
         }
         if n >= 126 {
-            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+            r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
         } else if n >= 110 {
             r.spend(692, b, "f29")?;
         }
         if n >= 142 {
-            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+            r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
         } else if n >= 126 {
             r.spend(692, b, "f30")?;
         }
         if n >= 146 {
-            r.check::<fbe::BString>(b, b + 142, "f31")?;
+            r.check_at::<fbe::BString>(b, body, 142, "f31")?;
         } else if n >= 142 {
             r.spend(692, b, "f31")?;
         }
         if n >= 150 {
-            r.check::<fbe::BString>(b, b + 146, "f32")?;
+            r.check_at::<fbe::BString>(b, body, 146, "f32")?;
         } else if n >= 146 {
             r.spend(692, b, "f32")?;
         }
@@ -4802,12 +4805,12 @@ impl fbe::Struct for StructNested {
             r.spend(692, b, "f40")?;
         }
         if n >= 228 {
-            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+            r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
         } else if n >= 224 {
             r.spend(692, b, "f41")?;
         }
         if n >= 232 {
-            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+            r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
         } else if n >= 228 {
             r.spend(666, b, "f42")?;
         }
@@ -4815,337 +4818,337 @@ impl fbe::Struct for StructNested {
             r.spend(654, b, "f43")?;
         }
         if n >= 237 {
-            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+            r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
         } else if n >= 233 {
             r.spend(654, b, "f44")?;
         }
         if n >= 242 {
-            r.check::<Option<bool>>(b, b + 237, "f100")?;
+            r.check_at::<Option<bool>>(b, body, 237, "f100")?;
         } else if n >= 237 {
             r.spend(628, b, "f100")?;
         }
         if n >= 247 {
-            r.check::<Option<bool>>(b, b + 242, "f101")?;
+            r.check_at::<Option<bool>>(b, body, 242, "f101")?;
         } else if n >= 242 {
             r.spend(628, b, "f101")?;
         }
         if n >= 252 {
-            r.check::<Option<bool>>(b, b + 247, "f102")?;
+            r.check_at::<Option<bool>>(b, body, 247, "f102")?;
         } else if n >= 247 {
             r.spend(628, b, "f102")?;
         }
         if n >= 257 {
-            r.check::<Option<u8>>(b, b + 252, "f103")?;
+            r.check_at::<Option<u8>>(b, body, 252, "f103")?;
         } else if n >= 252 {
             r.spend(628, b, "f103")?;
         }
         if n >= 262 {
-            r.check::<Option<u8>>(b, b + 257, "f104")?;
+            r.check_at::<Option<u8>>(b, body, 257, "f104")?;
         } else if n >= 257 {
             r.spend(628, b, "f104")?;
         }
         if n >= 267 {
-            r.check::<Option<u8>>(b, b + 262, "f105")?;
+            r.check_at::<Option<u8>>(b, body, 262, "f105")?;
         } else if n >= 262 {
             r.spend(628, b, "f105")?;
         }
         if n >= 272 {
-            r.check::<Option<u8>>(b, b + 267, "f106")?;
+            r.check_at::<Option<u8>>(b, body, 267, "f106")?;
         } else if n >= 267 {
             r.spend(628, b, "f106")?;
         }
         if n >= 277 {
-            r.check::<Option<u8>>(b, b + 272, "f107")?;
+            r.check_at::<Option<u8>>(b, body, 272, "f107")?;
         } else if n >= 272 {
             r.spend(628, b, "f107")?;
         }
         if n >= 282 {
-            r.check::<Option<u8>>(b, b + 277, "f108")?;
+            r.check_at::<Option<u8>>(b, body, 277, "f108")?;
         } else if n >= 277 {
             r.spend(628, b, "f108")?;
         }
         if n >= 287 {
-            r.check::<Option<u32>>(b, b + 282, "f109")?;
+            r.check_at::<Option<u32>>(b, body, 282, "f109")?;
         } else if n >= 282 {
             r.spend(628, b, "f109")?;
         }
         if n >= 292 {
-            r.check::<Option<u32>>(b, b + 287, "f110")?;
+            r.check_at::<Option<u32>>(b, body, 287, "f110")?;
         } else if n >= 287 {
             r.spend(628, b, "f110")?;
         }
         if n >= 297 {
-            r.check::<Option<u32>>(b, b + 292, "f111")?;
+            r.check_at::<Option<u32>>(b, body, 292, "f111")?;
         } else if n >= 292 {
             r.spend(628, b, "f111")?;
         }
         if n >= 302 {
-            r.check::<Option<i8>>(b, b + 297, "f112")?;
+            r.check_at::<Option<i8>>(b, body, 297, "f112")?;
         } else if n >= 297 {
             r.spend(628, b, "f112")?;
         }
         if n >= 307 {
-            r.check::<Option<i8>>(b, b + 302, "f113")?;
+            r.check_at::<Option<i8>>(b, body, 302, "f113")?;
         } else if n >= 302 {
             r.spend(628, b, "f113")?;
         }
         if n >= 312 {
-            r.check::<Option<i8>>(b, b + 307, "f114")?;
+            r.check_at::<Option<i8>>(b, body, 307, "f114")?;
         } else if n >= 307 {
             r.spend(628, b, "f114")?;
         }
         if n >= 317 {
-            r.check::<Option<u8>>(b, b + 312, "f115")?;
+            r.check_at::<Option<u8>>(b, body, 312, "f115")?;
         } else if n >= 312 {
             r.spend(628, b, "f115")?;
         }
         if n >= 322 {
-            r.check::<Option<u8>>(b, b + 317, "f116")?;
+            r.check_at::<Option<u8>>(b, body, 317, "f116")?;
         } else if n >= 317 {
             r.spend(628, b, "f116")?;
         }
         if n >= 327 {
-            r.check::<Option<u8>>(b, b + 322, "f117")?;
+            r.check_at::<Option<u8>>(b, body, 322, "f117")?;
         } else if n >= 322 {
             r.spend(628, b, "f117")?;
         }
         if n >= 332 {
-            r.check::<Option<i16>>(b, b + 327, "f118")?;
+            r.check_at::<Option<i16>>(b, body, 327, "f118")?;
         } else if n >= 327 {
             r.spend(628, b, "f118")?;
         }
         if n >= 337 {
-            r.check::<Option<i16>>(b, b + 332, "f119")?;
+            r.check_at::<Option<i16>>(b, body, 332, "f119")?;
         } else if n >= 332 {
             r.spend(628, b, "f119")?;
         }
         if n >= 342 {
-            r.check::<Option<i16>>(b, b + 337, "f120")?;
+            r.check_at::<Option<i16>>(b, body, 337, "f120")?;
         } else if n >= 337 {
             r.spend(628, b, "f120")?;
         }
         if n >= 347 {
-            r.check::<Option<u16>>(b, b + 342, "f121")?;
+            r.check_at::<Option<u16>>(b, body, 342, "f121")?;
         } else if n >= 342 {
             r.spend(628, b, "f121")?;
         }
         if n >= 352 {
-            r.check::<Option<u16>>(b, b + 347, "f122")?;
+            r.check_at::<Option<u16>>(b, body, 347, "f122")?;
         } else if n >= 347 {
             r.spend(628, b, "f122")?;
         }
         if n >= 357 {
-            r.check::<Option<u16>>(b, b + 352, "f123")?;
+            r.check_at::<Option<u16>>(b, body, 352, "f123")?;
         } else if n >= 352 {
             r.spend(628, b, "f123")?;
         }
         if n >= 362 {
-            r.check::<Option<i32>>(b, b + 357, "f124")?;
+            r.check_at::<Option<i32>>(b, body, 357, "f124")?;
         } else if n >= 357 {
             r.spend(628, b, "f124")?;
         }
         if n >= 367 {
-            r.check::<Option<i32>>(b, b + 362, "f125")?;
+            r.check_at::<Option<i32>>(b, body, 362, "f125")?;
         } else if n >= 362 {
             r.spend(628, b, "f125")?;
         }
         if n >= 372 {
-            r.check::<Option<i32>>(b, b + 367, "f126")?;
+            r.check_at::<Option<i32>>(b, body, 367, "f126")?;
         } else if n >= 367 {
             r.spend(628, b, "f126")?;
         }
         if n >= 377 {
-            r.check::<Option<u32>>(b, b + 372, "f127")?;
+            r.check_at::<Option<u32>>(b, body, 372, "f127")?;
         } else if n >= 372 {
             r.spend(628, b, "f127")?;
         }
         if n >= 382 {
-            r.check::<Option<u32>>(b, b + 377, "f128")?;
+            r.check_at::<Option<u32>>(b, body, 377, "f128")?;
         } else if n >= 377 {
             r.spend(628, b, "f128")?;
         }
         if n >= 387 {
-            r.check::<Option<u32>>(b, b + 382, "f129")?;
+            r.check_at::<Option<u32>>(b, body, 382, "f129")?;
         } else if n >= 382 {
             r.spend(628, b, "f129")?;
         }
         if n >= 392 {
-            r.check::<Option<i64>>(b, b + 387, "f130")?;
+            r.check_at::<Option<i64>>(b, body, 387, "f130")?;
         } else if n >= 387 {
             r.spend(628, b, "f130")?;
         }
         if n >= 397 {
-            r.check::<Option<i64>>(b, b + 392, "f131")?;
+            r.check_at::<Option<i64>>(b, body, 392, "f131")?;
         } else if n >= 392 {
             r.spend(628, b, "f131")?;
         }
         if n >= 402 {
-            r.check::<Option<i64>>(b, b + 397, "f132")?;
+            r.check_at::<Option<i64>>(b, body, 397, "f132")?;
         } else if n >= 397 {
             r.spend(628, b, "f132")?;
         }
         if n >= 407 {
-            r.check::<Option<u64>>(b, b + 402, "f133")?;
+            r.check_at::<Option<u64>>(b, body, 402, "f133")?;
         } else if n >= 402 {
             r.spend(628, b, "f133")?;
         }
         if n >= 412 {
-            r.check::<Option<u64>>(b, b + 407, "f134")?;
+            r.check_at::<Option<u64>>(b, body, 407, "f134")?;
         } else if n >= 407 {
             r.spend(628, b, "f134")?;
         }
         if n >= 417 {
-            r.check::<Option<u64>>(b, b + 412, "f135")?;
+            r.check_at::<Option<u64>>(b, body, 412, "f135")?;
         } else if n >= 412 {
             r.spend(628, b, "f135")?;
         }
         if n >= 422 {
-            r.check::<Option<f32>>(b, b + 417, "f136")?;
+            r.check_at::<Option<f32>>(b, body, 417, "f136")?;
         } else if n >= 417 {
             r.spend(628, b, "f136")?;
         }
         if n >= 427 {
-            r.check::<Option<f32>>(b, b + 422, "f137")?;
+            r.check_at::<Option<f32>>(b, body, 422, "f137")?;
         } else if n >= 422 {
             r.spend(628, b, "f137")?;
         }
         if n >= 432 {
-            r.check::<Option<f32>>(b, b + 427, "f138")?;
+            r.check_at::<Option<f32>>(b, body, 427, "f138")?;
         } else if n >= 427 {
             r.spend(628, b, "f138")?;
         }
         if n >= 437 {
-            r.check::<Option<f64>>(b, b + 432, "f139")?;
+            r.check_at::<Option<f64>>(b, body, 432, "f139")?;
         } else if n >= 432 {
             r.spend(628, b, "f139")?;
         }
         if n >= 442 {
-            r.check::<Option<f64>>(b, b + 437, "f140")?;
+            r.check_at::<Option<f64>>(b, body, 437, "f140")?;
         } else if n >= 437 {
             r.spend(628, b, "f140")?;
         }
         if n >= 447 {
-            r.check::<Option<f64>>(b, b + 442, "f141")?;
+            r.check_at::<Option<f64>>(b, body, 442, "f141")?;
         } else if n >= 442 {
             r.spend(628, b, "f141")?;
         }
         if n >= 452 {
-            r.check::<Option<fbe::Decimal>>(b, b + 447, "f142")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 447, "f142")?;
         } else if n >= 447 {
             r.spend(628, b, "f142")?;
         }
         if n >= 457 {
-            r.check::<Option<fbe::Decimal>>(b, b + 452, "f143")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 452, "f143")?;
         } else if n >= 452 {
             r.spend(628, b, "f143")?;
         }
         if n >= 462 {
-            r.check::<Option<fbe::Decimal>>(b, b + 457, "f144")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 457, "f144")?;
         } else if n >= 457 {
             r.spend(628, b, "f144")?;
         }
         if n >= 467 {
-            r.check::<Option<fbe::BString>>(b, b + 462, "f145")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 462, "f145")?;
         } else if n >= 462 {
             r.spend(628, b, "f145")?;
         }
         if n >= 472 {
-            r.check::<Option<fbe::BString>>(b, b + 467, "f146")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 467, "f146")?;
         } else if n >= 467 {
             r.spend(628, b, "f146")?;
         }
         if n >= 477 {
-            r.check::<Option<fbe::BString>>(b, b + 472, "f147")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 472, "f147")?;
         } else if n >= 472 {
             r.spend(628, b, "f147")?;
         }
         if n >= 482 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 477, "f148")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 477, "f148")?;
         } else if n >= 477 {
             r.spend(628, b, "f148")?;
         }
         if n >= 487 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 482, "f149")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 482, "f149")?;
         } else if n >= 482 {
             r.spend(628, b, "f149")?;
         }
         if n >= 492 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 487, "f150")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 487, "f150")?;
         } else if n >= 487 {
             r.spend(628, b, "f150")?;
         }
         if n >= 497 {
-            r.check::<Option<fbe::Uuid>>(b, b + 492, "f151")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 492, "f151")?;
         } else if n >= 492 {
             r.spend(628, b, "f151")?;
         }
         if n >= 502 {
-            r.check::<Option<fbe::Uuid>>(b, b + 497, "f152")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 497, "f152")?;
         } else if n >= 497 {
             r.spend(628, b, "f152")?;
         }
         if n >= 507 {
-            r.check::<Option<fbe::Uuid>>(b, b + 502, "f153")?;
+            r.check_at::<Option<fbe::Uuid>>(b, body, 502, "f153")?;
         } else if n >= 502 {
             r.spend(628, b, "f153")?;
         }
         if n >= 512 {
-            r.check::<Option<super::proto::OrderSide>>(b, b + 507, "f154")?;
+            r.check_at::<Option<super::proto::OrderSide>>(b, body, 507, "f154")?;
         } else if n >= 507 {
             r.spend(628, b, "f154")?;
         }
         if n >= 517 {
-            r.check::<Option<super::proto::OrderSide>>(b, b + 512, "f155")?;
+            r.check_at::<Option<super::proto::OrderSide>>(b, body, 512, "f155")?;
         } else if n >= 512 {
             r.spend(628, b, "f155")?;
         }
         if n >= 522 {
-            r.check::<Option<super::proto::OrderType>>(b, b + 517, "f156")?;
+            r.check_at::<Option<super::proto::OrderType>>(b, body, 517, "f156")?;
         } else if n >= 517 {
             r.spend(628, b, "f156")?;
         }
         if n >= 527 {
-            r.check::<Option<super::proto::OrderType>>(b, b + 522, "f157")?;
+            r.check_at::<Option<super::proto::OrderType>>(b, body, 522, "f157")?;
         } else if n >= 522 {
             r.spend(628, b, "f157")?;
         }
         if n >= 532 {
-            r.check::<Option<Box<super::proto::Order>>>(b, b + 527, "f158")?;
+            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 527, "f158")?;
         } else if n >= 527 {
             r.spend(628, b, "f158")?;
         }
         if n >= 537 {
-            r.check::<Option<Box<super::proto::Order>>>(b, b + 532, "f159")?;
+            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 532, "f159")?;
         } else if n >= 532 {
             r.spend(628, b, "f159")?;
         }
         if n >= 542 {
-            r.check::<Option<Box<super::proto::Balance>>>(b, b + 537, "f160")?;
+            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 537, "f160")?;
         } else if n >= 537 {
             r.spend(628, b, "f160")?;
         }
         if n >= 547 {
-            r.check::<Option<Box<super::proto::Balance>>>(b, b + 542, "f161")?;
+            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 542, "f161")?;
         } else if n >= 542 {
             r.spend(628, b, "f161")?;
         }
         if n >= 552 {
-            r.check::<Option<super::proto::State>>(b, b + 547, "f162")?;
+            r.check_at::<Option<super::proto::State>>(b, body, 547, "f162")?;
         } else if n >= 547 {
             r.spend(628, b, "f162")?;
         }
         if n >= 557 {
-            r.check::<Option<super::proto::State>>(b, b + 552, "f163")?;
+            r.check_at::<Option<super::proto::State>>(b, body, 552, "f163")?;
         } else if n >= 552 {
             r.spend(628, b, "f163")?;
         }
         if n >= 562 {
-            r.check::<Option<Box<super::proto::Account>>>(b, b + 557, "f164")?;
+            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 557, "f164")?;
         } else if n >= 557 {
             r.spend(628, b, "f164")?;
         }
         if n >= 567 {
-            r.check::<Option<Box<super::proto::Account>>>(b, b + 562, "f165")?;
+            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 562, "f165")?;
         } else if n >= 562 {
             r.spend(628, b, "f165")?;
         }
@@ -5153,7 +5156,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1000")?;
         }
         if n >= 576 {
-            r.check::<Option<EnumSimple>>(b, b + 571, "f1001")?;
+            r.check_at::<Option<EnumSimple>>(b, body, 571, "f1001")?;
         } else if n >= 571 {
             r.spend(628, b, "f1001")?;
         }
@@ -5161,7 +5164,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1002")?;
         }
         if n >= 582 {
-            r.check::<Option<EnumTyped>>(b, b + 577, "f1003")?;
+            r.check_at::<Option<EnumTyped>>(b, body, 577, "f1003")?;
         } else if n >= 577 {
             r.spend(628, b, "f1003")?;
         }
@@ -5169,7 +5172,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1004")?;
         }
         if n >= 591 {
-            r.check::<Option<FlagsSimple>>(b, b + 586, "f1005")?;
+            r.check_at::<Option<FlagsSimple>>(b, body, 586, "f1005")?;
         } else if n >= 586 {
             r.spend(628, b, "f1005")?;
         }
@@ -5177,27 +5180,27 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1006")?;
         }
         if n >= 604 {
-            r.check::<Option<FlagsTyped>>(b, b + 599, "f1007")?;
+            r.check_at::<Option<FlagsTyped>>(b, body, 599, "f1007")?;
         } else if n >= 599 {
             r.spend(628, b, "f1007")?;
         }
         if n >= 608 {
-            r.check::<StructSimple>(b, b + 604, "f1008")?;
+            r.check_at::<StructSimple>(b, body, 604, "f1008")?;
         } else if n >= 604 {
             r.spend(628, b, "f1008")?;
         }
         if n >= 613 {
-            r.check::<Option<Box<StructSimple>>>(b, b + 608, "f1009")?;
+            r.check_at::<Option<Box<StructSimple>>>(b, body, 608, "f1009")?;
         } else if n >= 608 {
             r.spend(347, b, "f1009")?;
         }
         if n >= 617 {
-            r.check::<StructOptional>(b, b + 613, "f1010")?;
+            r.check_at::<StructOptional>(b, body, 613, "f1010")?;
         } else if n >= 613 {
             r.spend(347, b, "f1010")?;
         }
         if n >= 622 {
-            r.check::<Option<Box<StructOptional>>>(b, b + 617, "f1011")?;
+            r.check_at::<Option<Box<StructOptional>>>(b, body, 617, "f1011")?;
         }
         r.leave();
         Ok(())
@@ -6556,17 +6559,18 @@ impl fbe::Struct for StructBytes {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 120, 6)?;
+        let body = r.body(b, n);
         if n < 22 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 22 {
-            r.field_into(&mut self.f3, b, b + 17, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 17, "f3")?;
         }
         r.leave();
         Ok(())
@@ -6575,14 +6579,15 @@ impl fbe::Struct for StructBytes {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 120, 6)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::Bytes>(b, b + 8, "f1")?;
+            r.check_at::<fbe::Bytes>(b, body, 8, "f1")?;
         }
         if n >= 17 {
-            r.check::<Option<fbe::Bytes>>(b, b + 12, "f2")?;
+            r.check_at::<Option<fbe::Bytes>>(b, body, 12, "f2")?;
         }
         if n >= 22 {
-            r.check::<Option<fbe::Bytes>>(b, b + 17, "f3")?;
+            r.check_at::<Option<fbe::Bytes>>(b, body, 17, "f3")?;
         }
         r.leave();
         Ok(())
@@ -6730,17 +6735,17 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f1")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f2, b, b + 10, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
         } else if n >= 10 {
             r.spend(562, b, "f2")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f3, b, b + 20, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 20, "f3")?;
         } else if n >= 20 {
             r.spend(562, b, "f3")?;
         }
         if n >= 38 {
-            r.field_into(&mut self.f4, b, b + 28, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 28, "f4")?;
         } else if n >= 28 {
             r.spend(562, b, "f4")?;
         }
@@ -6750,7 +6755,7 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f5")?;
         }
         if n >= 56 {
-            r.field_into(&mut self.f6, b, b + 46, "f6")?;
+            r.field_into_at(&mut self.f6, b, body, 46, "f6")?;
         } else if n >= 46 {
             r.spend(562, b, "f6")?;
         }
@@ -6760,17 +6765,17 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f7")?;
         }
         if n >= 74 {
-            r.field_into(&mut self.f8, b, b + 64, "f8")?;
+            r.field_into_at(&mut self.f8, b, body, 64, "f8")?;
         } else if n >= 64 {
             r.spend(562, b, "f8")?;
         }
         if n >= 82 {
-            r.field_into(&mut self.f9, b, b + 74, "f9")?;
+            r.field_into_at(&mut self.f9, b, body, 74, "f9")?;
         } else if n >= 74 {
             r.spend(562, b, "f9")?;
         }
         if n >= 92 {
-            r.field_into(&mut self.f10, b, b + 82, "f10")?;
+            r.field_into_at(&mut self.f10, b, body, 82, "f10")?;
         }
         r.leave();
         Ok(())
@@ -6779,21 +6784,22 @@ impl fbe::Struct for StructArray {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 125, 36)?;
+        let body = r.body(b, n);
         if n < 10 {
             r.spend(562, b, "f1")?;
         }
         if n >= 20 {
-            r.check::<[Option<u8>; 2]>(b, b + 10, "f2")?;
+            r.check_at::<[Option<u8>; 2]>(b, body, 10, "f2")?;
         } else if n >= 10 {
             r.spend(562, b, "f2")?;
         }
         if n >= 28 {
-            r.check::<[fbe::Bytes; 2]>(b, b + 20, "f3")?;
+            r.check_at::<[fbe::Bytes; 2]>(b, body, 20, "f3")?;
         } else if n >= 20 {
             r.spend(562, b, "f3")?;
         }
         if n >= 38 {
-            r.check::<[Option<fbe::Bytes>; 2]>(b, b + 28, "f4")?;
+            r.check_at::<[Option<fbe::Bytes>; 2]>(b, body, 28, "f4")?;
         } else if n >= 28 {
             r.spend(562, b, "f4")?;
         }
@@ -6801,7 +6807,7 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f5")?;
         }
         if n >= 56 {
-            r.check::<[Option<EnumSimple>; 2]>(b, b + 46, "f6")?;
+            r.check_at::<[Option<EnumSimple>; 2]>(b, body, 46, "f6")?;
         } else if n >= 46 {
             r.spend(562, b, "f6")?;
         }
@@ -6809,17 +6815,17 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f7")?;
         }
         if n >= 74 {
-            r.check::<[Option<FlagsSimple>; 2]>(b, b + 64, "f8")?;
+            r.check_at::<[Option<FlagsSimple>; 2]>(b, body, 64, "f8")?;
         } else if n >= 64 {
             r.spend(562, b, "f8")?;
         }
         if n >= 82 {
-            r.check::<[StructSimple; 2]>(b, b + 74, "f9")?;
+            r.check_at::<[StructSimple; 2]>(b, body, 74, "f9")?;
         } else if n >= 74 {
             r.spend(562, b, "f9")?;
         }
         if n >= 92 {
-            r.check::<[Option<Box<StructSimple>>; 2]>(b, b + 82, "f10")?;
+            r.check_at::<[Option<Box<StructSimple>>; 2]>(b, body, 82, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7087,38 +7093,39 @@ impl fbe::Struct for StructVector {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 130, 40)?;
+        let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f3, b, b + 16, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.f4, b, b + 20, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f5, b, b + 24, "f5")?;
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f6, b, b + 28, "f6")?;
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f7, b, b + 32, "f7")?;
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.field_into(&mut self.f8, b, b + 36, "f8")?;
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.field_into(&mut self.f9, b, b + 40, "f9")?;
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.field_into(&mut self.f10, b, b + 44, "f10")?;
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7127,35 +7134,36 @@ impl fbe::Struct for StructVector {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 130, 40)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<u8>>(b, b + 8, "f1")?;
+            r.check_at::<Vec<u8>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<Vec<Option<u8>>>(b, b + 12, "f2")?;
+            r.check_at::<Vec<Option<u8>>>(b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.check::<Vec<fbe::Bytes>>(b, b + 16, "f3")?;
+            r.check_at::<Vec<fbe::Bytes>>(b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<Vec<Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+            r.check_at::<Vec<Option<fbe::Bytes>>>(b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.check::<Vec<EnumSimple>>(b, b + 24, "f5")?;
+            r.check_at::<Vec<EnumSimple>>(b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.check::<Vec<Option<EnumSimple>>>(b, b + 28, "f6")?;
+            r.check_at::<Vec<Option<EnumSimple>>>(b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.check::<Vec<FlagsSimple>>(b, b + 32, "f7")?;
+            r.check_at::<Vec<FlagsSimple>>(b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.check::<Vec<Option<FlagsSimple>>>(b, b + 36, "f8")?;
+            r.check_at::<Vec<Option<FlagsSimple>>>(b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
+            r.check_at::<Vec<StructSimple>>(b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<Vec<Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
+            r.check_at::<Vec<Option<Box<StructSimple>>>>(b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7420,38 +7428,39 @@ impl fbe::Struct for StructList {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 131, 40)?;
+        let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f3, b, b + 16, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.f4, b, b + 20, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f5, b, b + 24, "f5")?;
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f6, b, b + 28, "f6")?;
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f7, b, b + 32, "f7")?;
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.field_into(&mut self.f8, b, b + 36, "f8")?;
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.field_into(&mut self.f9, b, b + 40, "f9")?;
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.field_into(&mut self.f10, b, b + 44, "f10")?;
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7460,35 +7469,36 @@ impl fbe::Struct for StructList {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 131, 40)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<u8>>(b, b + 8, "f1")?;
+            r.check_at::<Vec<u8>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<Vec<Option<u8>>>(b, b + 12, "f2")?;
+            r.check_at::<Vec<Option<u8>>>(b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.check::<Vec<fbe::Bytes>>(b, b + 16, "f3")?;
+            r.check_at::<Vec<fbe::Bytes>>(b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<Vec<Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+            r.check_at::<Vec<Option<fbe::Bytes>>>(b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.check::<Vec<EnumSimple>>(b, b + 24, "f5")?;
+            r.check_at::<Vec<EnumSimple>>(b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.check::<Vec<Option<EnumSimple>>>(b, b + 28, "f6")?;
+            r.check_at::<Vec<Option<EnumSimple>>>(b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.check::<Vec<FlagsSimple>>(b, b + 32, "f7")?;
+            r.check_at::<Vec<FlagsSimple>>(b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.check::<Vec<Option<FlagsSimple>>>(b, b + 36, "f8")?;
+            r.check_at::<Vec<Option<FlagsSimple>>>(b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
+            r.check_at::<Vec<StructSimple>>(b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<Vec<Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
+            r.check_at::<Vec<Option<Box<StructSimple>>>>(b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7741,20 +7751,21 @@ impl fbe::Struct for StructSet {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 132, 16)?;
+        let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f3, b, b + 16, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.f4, b, b + 20, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         }
         r.leave();
         Ok(())
@@ -7763,17 +7774,18 @@ impl fbe::Struct for StructSet {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 132, 16)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<BTreeSet<u8>>(b, b + 8, "f1")?;
+            r.check_at::<BTreeSet<u8>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<BTreeSet<EnumSimple>>(b, b + 12, "f2")?;
+            r.check_at::<BTreeSet<EnumSimple>>(b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.check::<BTreeSet<FlagsSimple>>(b, b + 16, "f3")?;
+            r.check_at::<BTreeSet<FlagsSimple>>(b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<fbe::Set<StructSimple>>(b, b + 20, "f4")?;
+            r.check_at::<fbe::Set<StructSimple>>(b, body, 20, "f4")?;
         }
         r.leave();
         Ok(())
@@ -7934,38 +7946,39 @@ impl fbe::Struct for StructMap {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 140, 40)?;
+        let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f3, b, b + 16, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.f4, b, b + 20, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f5, b, b + 24, "f5")?;
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f6, b, b + 28, "f6")?;
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f7, b, b + 32, "f7")?;
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.field_into(&mut self.f8, b, b + 36, "f8")?;
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.field_into(&mut self.f9, b, b + 40, "f9")?;
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.field_into(&mut self.f10, b, b + 44, "f10")?;
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7974,35 +7987,36 @@ impl fbe::Struct for StructMap {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 140, 40)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<BTreeMap<i32, u8>>(b, b + 8, "f1")?;
+            r.check_at::<BTreeMap<i32, u8>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<BTreeMap<i32, Option<u8>>>(b, b + 12, "f2")?;
+            r.check_at::<BTreeMap<i32, Option<u8>>>(b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.check::<BTreeMap<i32, fbe::Bytes>>(b, b + 16, "f3")?;
+            r.check_at::<BTreeMap<i32, fbe::Bytes>>(b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<BTreeMap<i32, Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+            r.check_at::<BTreeMap<i32, Option<fbe::Bytes>>>(b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.check::<BTreeMap<i32, EnumSimple>>(b, b + 24, "f5")?;
+            r.check_at::<BTreeMap<i32, EnumSimple>>(b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.check::<BTreeMap<i32, Option<EnumSimple>>>(b, b + 28, "f6")?;
+            r.check_at::<BTreeMap<i32, Option<EnumSimple>>>(b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.check::<BTreeMap<i32, FlagsSimple>>(b, b + 32, "f7")?;
+            r.check_at::<BTreeMap<i32, FlagsSimple>>(b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.check::<BTreeMap<i32, Option<FlagsSimple>>>(b, b + 36, "f8")?;
+            r.check_at::<BTreeMap<i32, Option<FlagsSimple>>>(b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.check::<BTreeMap<i32, StructSimple>>(b, b + 40, "f9")?;
+            r.check_at::<BTreeMap<i32, StructSimple>>(b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<BTreeMap<i32, Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
+            r.check_at::<BTreeMap<i32, Option<Box<StructSimple>>>>(b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -8287,38 +8301,39 @@ impl fbe::Struct for StructHash {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 141, 40)?;
+        let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.f3, b, b + 16, "f3")?;
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.f4, b, b + 20, "f4")?;
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.f5, b, b + 24, "f5")?;
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.f6, b, b + 28, "f6")?;
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.f7, b, b + 32, "f7")?;
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.field_into(&mut self.f8, b, b + 36, "f8")?;
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.field_into(&mut self.f9, b, b + 40, "f9")?;
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.field_into(&mut self.f10, b, b + 44, "f10")?;
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -8327,35 +8342,36 @@ impl fbe::Struct for StructHash {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 141, 40)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<HashMap<fbe::BString, u8>>(b, b + 8, "f1")?;
+            r.check_at::<HashMap<fbe::BString, u8>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<HashMap<fbe::BString, Option<u8>>>(b, b + 12, "f2")?;
+            r.check_at::<HashMap<fbe::BString, Option<u8>>>(b, body, 12, "f2")?;
         }
         if n >= 20 {
-            r.check::<HashMap<fbe::BString, fbe::Bytes>>(b, b + 16, "f3")?;
+            r.check_at::<HashMap<fbe::BString, fbe::Bytes>>(b, body, 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<HashMap<fbe::BString, Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+            r.check_at::<HashMap<fbe::BString, Option<fbe::Bytes>>>(b, body, 20, "f4")?;
         }
         if n >= 28 {
-            r.check::<HashMap<fbe::BString, EnumSimple>>(b, b + 24, "f5")?;
+            r.check_at::<HashMap<fbe::BString, EnumSimple>>(b, body, 24, "f5")?;
         }
         if n >= 32 {
-            r.check::<HashMap<fbe::BString, Option<EnumSimple>>>(b, b + 28, "f6")?;
+            r.check_at::<HashMap<fbe::BString, Option<EnumSimple>>>(b, body, 28, "f6")?;
         }
         if n >= 36 {
-            r.check::<HashMap<fbe::BString, FlagsSimple>>(b, b + 32, "f7")?;
+            r.check_at::<HashMap<fbe::BString, FlagsSimple>>(b, body, 32, "f7")?;
         }
         if n >= 40 {
-            r.check::<HashMap<fbe::BString, Option<FlagsSimple>>>(b, b + 36, "f8")?;
+            r.check_at::<HashMap<fbe::BString, Option<FlagsSimple>>>(b, body, 36, "f8")?;
         }
         if n >= 44 {
-            r.check::<HashMap<fbe::BString, StructSimple>>(b, b + 40, "f9")?;
+            r.check_at::<HashMap<fbe::BString, StructSimple>>(b, body, 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<HashMap<fbe::BString, Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
+            r.check_at::<HashMap<fbe::BString, Option<Box<StructSimple>>>>(b, body, 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -8624,14 +8640,15 @@ impl fbe::Struct for StructHashEx {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 142, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.f1, b, b + 8, "f1")?;
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.f2, b, b + 12, "f2")?;
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         }
         r.leave();
         Ok(())
@@ -8640,11 +8657,12 @@ impl fbe::Struct for StructHashEx {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 142, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::Pairs<StructSimple, StructNested>>(b, b + 8, "f1")?;
+            r.check_at::<fbe::Pairs<StructSimple, StructNested>>(b, body, 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<fbe::Pairs<StructSimple, Option<Box<StructNested>>>>(b, b + 12, "f2")?;
+            r.check_at::<fbe::Pairs<StructSimple, Option<Box<StructNested>>>>(b, body, 12, "f2")?;
         }
         r.leave();
         Ok(())

@@ -117,14 +117,15 @@ impl fbe::Struct for CharKeys {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.letters, b, b + 8, "letters")?;
+            r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.count_by_letter, b, b + 12, "countByLetter")?;
+            r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
         }
         r.leave();
         Ok(())
@@ -133,11 +134,12 @@ impl fbe::Struct for CharKeys {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<BTreeSet<fbe::Char>>(b, b + 8, "letters")?;
+            r.check_at::<BTreeSet<fbe::Char>>(b, body, 8, "letters")?;
         }
         if n >= 16 {
-            r.check::<BTreeMap<fbe::Char, i32>>(b, b + 12, "countByLetter")?;
+            r.check_at::<BTreeMap<fbe::Char, i32>>(b, body, 12, "countByLetter")?;
         }
         r.leave();
         Ok(())
@@ -258,14 +260,15 @@ impl fbe::Struct for GradeKeys {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 8)?;
+        let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.grades, b, b + 8, "grades")?;
+            r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.count_by_grade, b, b + 12, "countByGrade")?;
+            r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;
         }
         r.leave();
         Ok(())
@@ -274,11 +277,12 @@ impl fbe::Struct for GradeKeys {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<BTreeSet<Grade>>(b, b + 8, "grades")?;
+            r.check_at::<BTreeSet<Grade>>(b, body, 8, "grades")?;
         }
         if n >= 16 {
-            r.check::<BTreeMap<Grade, i32>>(b, b + 12, "countByGrade")?;
+            r.check_at::<BTreeMap<Grade, i32>>(b, body, 12, "countByGrade")?;
         }
         r.leave();
         Ok(())

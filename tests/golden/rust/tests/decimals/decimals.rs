@@ -51,38 +51,39 @@ impl fbe::Struct for Prices {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 77)?;
+        let body = r.body(b, n);
         if n < 89 {
             *self = Self::default();
         }
         if n >= 24 {
-            r.field_into(&mut self.price, b, b + 8, "price")?;
+            r.field_into_at(&mut self.price, b, body, 8, "price")?;
         }
         if n >= 29 {
-            r.field_into(&mut self.maybe_price, b, b + 24, "maybePrice")?;
+            r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;
         }
         if n >= 61 {
-            r.field_into(&mut self.pair, b, b + 29, "pair")?;
+            r.field_into_at(&mut self.pair, b, body, 29, "pair")?;
         }
         if n >= 65 {
-            r.field_into(&mut self.price_vector, b, b + 61, "priceVector")?;
+            r.field_into_at(&mut self.price_vector, b, body, 61, "priceVector")?;
         }
         if n >= 69 {
-            r.field_into(&mut self.price_list, b, b + 65, "priceList")?;
+            r.field_into_at(&mut self.price_list, b, body, 65, "priceList")?;
         }
         if n >= 73 {
-            r.field_into(&mut self.price_set, b, b + 69, "priceSet")?;
+            r.field_into_at(&mut self.price_set, b, body, 69, "priceSet")?;
         }
         if n >= 77 {
-            r.field_into(&mut self.price_by_id, b, b + 73, "priceById")?;
+            r.field_into_at(&mut self.price_by_id, b, body, 73, "priceById")?;
         }
         if n >= 81 {
-            r.field_into(&mut self.id_by_price, b, b + 77, "idByPrice")?;
+            r.field_into_at(&mut self.id_by_price, b, body, 77, "idByPrice")?;
         }
         if n >= 85 {
-            r.field_into(&mut self.price_by_price, b, b + 81, "priceByPrice")?;
+            r.field_into_at(&mut self.price_by_price, b, body, 81, "priceByPrice")?;
         }
         if n >= 89 {
-            r.field_into(&mut self.maybe_prices, b, b + 85, "maybePrices")?;
+            r.field_into_at(&mut self.maybe_prices, b, body, 85, "maybePrices")?;
         }
         r.leave();
         Ok(())
@@ -91,35 +92,36 @@ impl fbe::Struct for Prices {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1, 77)?;
+        let body = r.body(b, n);
         if n >= 24 {
-            r.check::<fbe::Decimal>(b, b + 8, "price")?;
+            r.check_at::<fbe::Decimal>(b, body, 8, "price")?;
         }
         if n >= 29 {
-            r.check::<Option<fbe::Decimal>>(b, b + 24, "maybePrice")?;
+            r.check_at::<Option<fbe::Decimal>>(b, body, 24, "maybePrice")?;
         }
         if n >= 61 {
-            r.check::<[fbe::Decimal; 2]>(b, b + 29, "pair")?;
+            r.check_at::<[fbe::Decimal; 2]>(b, body, 29, "pair")?;
         }
         if n >= 65 {
-            r.check::<Vec<fbe::Decimal>>(b, b + 61, "priceVector")?;
+            r.check_at::<Vec<fbe::Decimal>>(b, body, 61, "priceVector")?;
         }
         if n >= 69 {
-            r.check::<Vec<fbe::Decimal>>(b, b + 65, "priceList")?;
+            r.check_at::<Vec<fbe::Decimal>>(b, body, 65, "priceList")?;
         }
         if n >= 73 {
-            r.check::<BTreeSet<fbe::Decimal>>(b, b + 69, "priceSet")?;
+            r.check_at::<BTreeSet<fbe::Decimal>>(b, body, 69, "priceSet")?;
         }
         if n >= 77 {
-            r.check::<BTreeMap<i32, fbe::Decimal>>(b, b + 73, "priceById")?;
+            r.check_at::<BTreeMap<i32, fbe::Decimal>>(b, body, 73, "priceById")?;
         }
         if n >= 81 {
-            r.check::<BTreeMap<fbe::Decimal, i32>>(b, b + 77, "idByPrice")?;
+            r.check_at::<BTreeMap<fbe::Decimal, i32>>(b, body, 77, "idByPrice")?;
         }
         if n >= 85 {
-            r.check::<HashMap<fbe::Decimal, fbe::Decimal>>(b, b + 81, "priceByPrice")?;
+            r.check_at::<HashMap<fbe::Decimal, fbe::Decimal>>(b, body, 81, "priceByPrice")?;
         }
         if n >= 89 {
-            r.check::<Vec<Option<fbe::Decimal>>>(b, b + 85, "maybePrices")?;
+            r.check_at::<Vec<Option<fbe::Decimal>>>(b, body, 85, "maybePrices")?;
         }
         r.leave();
         Ok(())

@@ -1715,7 +1715,7 @@ impl fbe::Struct for ImportedBase {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         }
         if n >= 16 {
             self.digits = fbe::Fixed::at(body, 12);
@@ -1730,8 +1730,9 @@ impl fbe::Struct for ImportedBase {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1022, 16)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+            r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
         }
         r.leave();
         Ok(())
@@ -1851,11 +1852,12 @@ impl fbe::Struct for Note {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1023, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.text, b, b + 8, "text")?;
+            r.field_into_at(&mut self.text, b, body, 8, "text")?;
         }
         r.leave();
         Ok(())
@@ -1864,8 +1866,9 @@ impl fbe::Struct for Note {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1023, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "text")?;
+            r.check_at::<fbe::BString>(b, body, 8, "text")?;
         }
         r.leave();
         Ok(())
@@ -1968,7 +1971,7 @@ impl fbe::Struct for Quiet {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.password, b, b + 8, "password")?;
+            r.field_into_at(&mut self.password, b, body, 8, "password")?;
         }
         if n >= 16 {
             self.legacy = fbe::Fixed::at(body, 12);
@@ -1980,8 +1983,9 @@ impl fbe::Struct for Quiet {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1024, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "password")?;
+            r.check_at::<fbe::BString>(b, body, 8, "password")?;
         }
         r.leave();
         Ok(())
@@ -2416,17 +2420,17 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f14")?;
         }
         if n >= 77 {
-            r.field_into(&mut self.f15, b, b + 61, "f15")?;
+            r.field_into_at(&mut self.f15, b, body, 61, "f15")?;
         } else if n >= 61 {
             r.spend(12, b, "f15")?;
         }
         if n >= 93 {
-            r.field_into(&mut self.f16, b, b + 77, "f16")?;
+            r.field_into_at(&mut self.f16, b, body, 77, "f16")?;
         } else if n >= 77 {
             r.spend(12, b, "f16")?;
         }
         if n >= 97 {
-            r.field_into(&mut self.f17, b, b + 93, "f17")?;
+            r.field_into_at(&mut self.f17, b, body, 93, "f17")?;
         } else if n >= 93 {
             r.spend(12, b, "f17")?;
         }
@@ -2461,7 +2465,7 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f23")?;
         }
         if n >= 181 {
-            r.field_into(&mut self.f24, b, b + 177, "f24")?;
+            r.field_into_at(&mut self.f24, b, body, 177, "f24")?;
         } else if n >= 177 {
             r.spend(12, b, "f24")?;
         }
@@ -2486,83 +2490,83 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f28")?;
         }
         if n >= 196 {
-            r.field_into(&mut self.f29, b, b + 192, "f29")?;
+            r.field_into_at(&mut self.f29, b, body, 192, "f29")?;
         } else if n >= 192 {
             r.spend(12, b, "f29")?;
         }
         if n >= 200 {
-            r.field_into(&mut self.f30, b, b + 196, "f30")?;
+            r.field_into_at(&mut self.f30, b, body, 196, "f30")?;
         } else if n >= 196 {
             r.spend(8, b, "f30")?;
         }
         if n >= 205 {
-            r.field_into(&mut self.f31, b, b + 200, "f31")?;
+            r.field_into_at(&mut self.f31, b, body, 200, "f31")?;
         }
         if n >= 210 {
-            r.field_into(&mut self.f32, b, b + 205, "f32")?;
+            r.field_into_at(&mut self.f32, b, body, 205, "f32")?;
         }
         if n >= 215 {
-            r.field_into(&mut self.f33, b, b + 210, "f33")?;
+            r.field_into_at(&mut self.f33, b, body, 210, "f33")?;
         }
         if n >= 220 {
-            r.field_into(&mut self.f34, b, b + 215, "f34")?;
+            r.field_into_at(&mut self.f34, b, body, 215, "f34")?;
         }
         if n >= 225 {
-            r.field_into(&mut self.f35, b, b + 220, "f35")?;
+            r.field_into_at(&mut self.f35, b, body, 220, "f35")?;
         }
         if n >= 237 {
             self.f36 = fbe::Fixed::at(body, 225);
         }
         if n >= 247 {
-            r.field_into(&mut self.f37, b, b + 237, "f37")?;
+            r.field_into_at(&mut self.f37, b, body, 237, "f37")?;
         }
         if n >= 251 {
-            r.field_into(&mut self.f38, b, b + 247, "f38")?;
+            r.field_into_at(&mut self.f38, b, body, 247, "f38")?;
         }
         if n >= 255 {
-            r.field_into(&mut self.f39, b, b + 251, "f39")?;
+            r.field_into_at(&mut self.f39, b, body, 251, "f39")?;
         }
         if n >= 259 {
-            r.field_into(&mut self.f40, b, b + 255, "f40")?;
+            r.field_into_at(&mut self.f40, b, body, 255, "f40")?;
         }
         if n >= 263 {
-            r.field_into(&mut self.f41, b, b + 259, "f41")?;
+            r.field_into_at(&mut self.f41, b, body, 259, "f41")?;
         }
         if n >= 267 {
-            r.field_into(&mut self.f42, b, b + 263, "f42")?;
+            r.field_into_at(&mut self.f42, b, body, 263, "f42")?;
         }
         if n >= 271 {
-            r.field_into(&mut self.f43, b, b + 267, "f43")?;
+            r.field_into_at(&mut self.f43, b, body, 267, "f43")?;
         }
         if n >= 275 {
-            r.field_into(&mut self.f44, b, b + 271, "f44")?;
+            r.field_into_at(&mut self.f44, b, body, 271, "f44")?;
         }
         if n >= 279 {
-            r.field_into(&mut self.f45, b, b + 275, "f45")?;
+            r.field_into_at(&mut self.f45, b, body, 275, "f45")?;
         }
         if n >= 283 {
-            r.field_into(&mut self.f46, b, b + 279, "f46")?;
+            r.field_into_at(&mut self.f46, b, body, 279, "f46")?;
         }
         if n >= 288 {
-            r.field_into(&mut self.f47, b, b + 283, "f47")?;
+            r.field_into_at(&mut self.f47, b, body, 283, "f47")?;
         }
         if n >= 289 {
             self.f47_reset = fbe::Fixed::at(body, 288);
         }
         if n >= 294 {
-            r.field_into(&mut self.f48, b, b + 289, "f48")?;
+            r.field_into_at(&mut self.f48, b, body, 289, "f48")?;
         }
         if n >= 298 {
-            r.field_into(&mut self.f49, b, b + 294, "f49")?;
+            r.field_into_at(&mut self.f49, b, body, 294, "f49")?;
         }
         if n >= 302 {
-            r.field_into(&mut self.f50, b, b + 298, "f50")?;
+            r.field_into_at(&mut self.f50, b, body, 298, "f50")?;
         }
         if n >= 306 {
-            r.field_into(&mut self.f51, b, b + 302, "f51")?;
+            r.field_into_at(&mut self.f51, b, body, 302, "f51")?;
         }
         if n >= 310 {
-            r.field_into(&mut self.f52, b, b + 306, "f52")?;
+            r.field_into_at(&mut self.f52, b, body, 306, "f52")?;
         }
         r.leave();
         Ok(())
@@ -2571,6 +2575,7 @@ impl fbe::Struct for Everything {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1026, 258)?;
+        let body = r.body(b, n);
         if n < 12 {
             r.spend(12, b, "id")?;
         }
@@ -2617,17 +2622,17 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f14")?;
         }
         if n >= 77 {
-            r.check::<fbe::Decimal>(b, b + 61, "f15")?;
+            r.check_at::<fbe::Decimal>(b, body, 61, "f15")?;
         } else if n >= 61 {
             r.spend(12, b, "f15")?;
         }
         if n >= 93 {
-            r.check::<fbe::Decimal>(b, b + 77, "f16")?;
+            r.check_at::<fbe::Decimal>(b, body, 77, "f16")?;
         } else if n >= 77 {
             r.spend(12, b, "f16")?;
         }
         if n >= 97 {
-            r.check::<fbe::BString>(b, b + 93, "f17")?;
+            r.check_at::<fbe::BString>(b, body, 93, "f17")?;
         } else if n >= 93 {
             r.spend(12, b, "f17")?;
         }
@@ -2650,7 +2655,7 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f23")?;
         }
         if n >= 181 {
-            r.check::<fbe::Bytes>(b, b + 177, "f24")?;
+            r.check_at::<fbe::Bytes>(b, body, 177, "f24")?;
         } else if n >= 177 {
             r.spend(12, b, "f24")?;
         }
@@ -2667,77 +2672,77 @@ impl fbe::Struct for Everything {
             r.spend(12, b, "f28")?;
         }
         if n >= 196 {
-            r.check::<Counted>(b, b + 192, "f29")?;
+            r.check_at::<Counted>(b, body, 192, "f29")?;
         } else if n >= 192 {
             r.spend(12, b, "f29")?;
         }
         if n >= 200 {
-            r.check::<super::market::Instrument>(b, b + 196, "f30")?;
+            r.check_at::<super::market::Instrument>(b, body, 196, "f30")?;
         } else if n >= 196 {
             r.spend(8, b, "f30")?;
         }
         if n >= 205 {
-            r.check::<Option<i32>>(b, b + 200, "f31")?;
+            r.check_at::<Option<i32>>(b, body, 200, "f31")?;
         }
         if n >= 210 {
-            r.check::<Option<i32>>(b, b + 205, "f32")?;
+            r.check_at::<Option<i32>>(b, body, 205, "f32")?;
         }
         if n >= 215 {
-            r.check::<Option<fbe::BString>>(b, b + 210, "f33")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 210, "f33")?;
         }
         if n >= 220 {
-            r.check::<Option<EByte>>(b, b + 215, "f34")?;
+            r.check_at::<Option<EByte>>(b, body, 215, "f34")?;
         }
         if n >= 225 {
-            r.check::<Option<Box<Counted>>>(b, b + 220, "f35")?;
+            r.check_at::<Option<Box<Counted>>>(b, body, 220, "f35")?;
         }
         if n >= 247 {
-            r.check::<[Option<fbe::BString>; 2]>(b, b + 237, "f37")?;
+            r.check_at::<[Option<fbe::BString>; 2]>(b, body, 237, "f37")?;
         }
         if n >= 251 {
-            r.check::<Vec<f64>>(b, b + 247, "f38")?;
+            r.check_at::<Vec<f64>>(b, body, 247, "f38")?;
         }
         if n >= 255 {
-            r.check::<Vec<Option<Box<Counted>>>>(b, b + 251, "f39")?;
+            r.check_at::<Vec<Option<Box<Counted>>>>(b, body, 251, "f39")?;
         }
         if n >= 259 {
-            r.check::<Vec<fbe::BString>>(b, b + 255, "f40")?;
+            r.check_at::<Vec<fbe::BString>>(b, body, 255, "f40")?;
         }
         if n >= 263 {
-            r.check::<BTreeSet<i64>>(b, b + 259, "f41")?;
+            r.check_at::<BTreeSet<i64>>(b, body, 259, "f41")?;
         }
         if n >= 267 {
-            r.check::<fbe::Set<super::market::Instrument>>(b, b + 263, "f42")?;
+            r.check_at::<fbe::Set<super::market::Instrument>>(b, body, 263, "f42")?;
         }
         if n >= 271 {
-            r.check::<BTreeMap<i32, fbe::BString>>(b, b + 267, "f43")?;
+            r.check_at::<BTreeMap<i32, fbe::BString>>(b, body, 267, "f43")?;
         }
         if n >= 275 {
-            r.check::<BTreeMap<fbe::BString, Option<Box<Counted>>>>(b, b + 271, "f44")?;
+            r.check_at::<BTreeMap<fbe::BString, Option<Box<Counted>>>>(b, body, 271, "f44")?;
         }
         if n >= 279 {
-            r.check::<HashMap<fbe::Uuid, fbe::Bytes>>(b, b + 275, "f45")?;
+            r.check_at::<HashMap<fbe::Uuid, fbe::Bytes>>(b, body, 275, "f45")?;
         }
         if n >= 283 {
-            r.check::<fbe::Pairs<super::market::Instrument, Counted>>(b, b + 279, "f46")?;
+            r.check_at::<fbe::Pairs<super::market::Instrument, Counted>>(b, body, 279, "f46")?;
         }
         if n >= 288 {
-            r.check::<Option<i32>>(b, b + 283, "f47")?;
+            r.check_at::<Option<i32>>(b, body, 283, "f47")?;
         }
         if n >= 294 {
-            r.check::<Option<fbe::Timestamp>>(b, b + 289, "f48")?;
+            r.check_at::<Option<fbe::Timestamp>>(b, body, 289, "f48")?;
         }
         if n >= 298 {
-            r.check::<BTreeMap<fbe::Bytes, i32>>(b, b + 294, "f49")?;
+            r.check_at::<BTreeMap<fbe::Bytes, i32>>(b, body, 294, "f49")?;
         }
         if n >= 302 {
-            r.check::<HashMap<fbe::Bytes, fbe::BString>>(b, b + 298, "f50")?;
+            r.check_at::<HashMap<fbe::Bytes, fbe::BString>>(b, body, 298, "f50")?;
         }
         if n >= 306 {
-            r.check::<BTreeSet<fbe::Decimal>>(b, b + 302, "f51")?;
+            r.check_at::<BTreeSet<fbe::Decimal>>(b, body, 302, "f51")?;
         }
         if n >= 310 {
-            r.check::<BTreeMap<fbe::Decimal, i32>>(b, b + 306, "f52")?;
+            r.check_at::<BTreeMap<fbe::Decimal, i32>>(b, body, 306, "f52")?;
         }
         r.leave();
         Ok(())
@@ -3422,7 +3427,7 @@ impl fbe::Struct for PlaceOrder {
             r.spend(8, b, "id")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.instrument, b, b + 24, "instrument")?;
+            r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
         } else if n >= 24 {
             r.spend(8, b, "instrument")?;
         }
@@ -3433,11 +3438,12 @@ impl fbe::Struct for PlaceOrder {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1027, 16)?;
+        let body = r.body(b, n);
         if n < 24 {
             r.spend(8, b, "id")?;
         }
         if n >= 28 {
-            r.check::<super::market::Instrument>(b, b + 24, "instrument")?;
+            r.check_at::<super::market::Instrument>(b, body, 24, "instrument")?;
         } else if n >= 24 {
             r.spend(8, b, "instrument")?;
         }
@@ -3678,7 +3684,7 @@ impl fbe::Struct for Rejected {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 28 {
-            r.field_into(&mut self.reason, b, b + 24, "reason")?;
+            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
         }
         r.leave();
         Ok(())
@@ -3687,8 +3693,9 @@ impl fbe::Struct for Rejected {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1029, 20)?;
+        let body = r.body(b, n);
         if n >= 28 {
-            r.check::<fbe::BString>(b, b + 24, "reason")?;
+            r.check_at::<fbe::BString>(b, body, 24, "reason")?;
         }
         r.leave();
         Ok(())
@@ -4072,7 +4079,7 @@ impl fbe::Struct for Keywords {
             self.new = fbe::Fixed::at(body, 8);
         }
         if n >= 16 {
-            r.field_into(&mut self.class, b, b + 12, "class")?;
+            r.field_into_at(&mut self.class, b, body, 12, "class")?;
         }
         if n >= 20 {
             self.default = fbe::Fixed::at(body, 16);
@@ -4090,10 +4097,10 @@ impl fbe::Struct for Keywords {
             self.null = fbe::Fixed::at(body, 29);
         }
         if n >= 38 {
-            r.field_into(&mut self.operator, b, b + 33, "operator")?;
+            r.field_into_at(&mut self.operator, b, body, 33, "operator")?;
         }
         if n >= 42 {
-            r.field_into(&mut self.this, b, b + 38, "this")?;
+            r.field_into_at(&mut self.this, b, body, 38, "this")?;
         }
         r.leave();
         Ok(())
@@ -4102,14 +4109,15 @@ impl fbe::Struct for Keywords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 1032, 30)?;
+        let body = r.body(b, n);
         if n >= 16 {
-            r.check::<fbe::BString>(b, b + 12, "class")?;
+            r.check_at::<fbe::BString>(b, body, 12, "class")?;
         }
         if n >= 38 {
-            r.check::<Option<Reserved>>(b, b + 33, "operator")?;
+            r.check_at::<Option<Reserved>>(b, body, 33, "operator")?;
         }
         if n >= 42 {
-            r.check::<Vec<FixedKeywords>>(b, b + 38, "this")?;
+            r.check_at::<Vec<FixedKeywords>>(b, body, 38, "this")?;
         }
         r.leave();
         Ok(())

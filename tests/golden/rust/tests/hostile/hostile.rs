@@ -117,11 +117,12 @@ impl fbe::Struct for Empties {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.items, b, b + 8, "items")?;
+            r.field_into_at(&mut self.items, b, body, 8, "items")?;
         }
         r.leave();
         Ok(())
@@ -130,8 +131,9 @@ impl fbe::Struct for Empties {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Empty>>(b, b + 8, "items")?;
+            r.check_at::<Vec<Empty>>(b, body, 8, "items")?;
         }
         r.leave();
         Ok(())
@@ -361,11 +363,12 @@ impl fbe::Struct for Wides {
         slot: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 4)?;
+        let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.items, b, b + 8, "items")?;
+            r.field_into_at(&mut self.items, b, body, 8, "items")?;
         }
         r.leave();
         Ok(())
@@ -374,8 +377,9 @@ impl fbe::Struct for Wides {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Vec<Wide>>(b, b + 8, "items")?;
+            r.check_at::<Vec<Wide>>(b, body, 8, "items")?;
         }
         r.leave();
         Ok(())
@@ -484,19 +488,20 @@ impl fbe::Struct for Holder {
             Self::verify_body(&mut r.clone(), base, slot)?;
         }
         let (b, n) = r.struct_body(base, slot, 5, 5)?;
+        let body = r.body(b, n);
         if n < 21 {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.wide, b, b + 8, "wide")?;
+            r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
         } else {
             r.spend(4000000, b, "wide")?;
         }
         if n >= 17 {
-            r.field_into(&mut self.maybe, b, b + 12, "maybe")?;
+            r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;
         }
         if n >= 21 {
-            r.field_into(&mut self.by_id, b, b + 17, "byId")?;
+            r.field_into_at(&mut self.by_id, b, body, 17, "byId")?;
         }
         r.leave();
         Ok(())
@@ -505,16 +510,17 @@ impl fbe::Struct for Holder {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 5)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Wide>(b, b + 8, "wide")?;
+            r.check_at::<Wide>(b, body, 8, "wide")?;
         } else {
             r.spend(4000000, b, "wide")?;
         }
         if n >= 17 {
-            r.check::<Option<Box<Wide>>>(b, b + 12, "maybe")?;
+            r.check_at::<Option<Box<Wide>>>(b, body, 12, "maybe")?;
         }
         if n >= 21 {
-            r.check::<BTreeMap<i32, Wide>>(b, b + 17, "byId")?;
+            r.check_at::<BTreeMap<i32, Wide>>(b, body, 17, "byId")?;
         }
         r.leave();
         Ok(())

@@ -3042,10 +3042,10 @@ impl fbe::Struct for CppWords {
             self.alignof = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.and, b, b + 14, "and")?;
+            r.field_into_at(&mut self.and, b, body, 14, "and")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.and_eq, b, b + 18, "and_eq")?;
+            r.field_into_at(&mut self.and_eq, b, body, 18, "and_eq")?;
         }
         if n >= 31 {
             self.asm = fbe::Fixed::at(body, 23);
@@ -3060,19 +3060,19 @@ impl fbe::Struct for CppWords {
             self.bitor = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.break_, b, b + 51, "break")?;
+            r.field_into_at(&mut self.break_, b, body, 51, "break")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.case, b, b + 55, "case")?;
+            r.field_into_at(&mut self.case, b, body, 55, "case")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.catch, b, b + 60, "catch")?;
+            r.field_into_at(&mut self.catch, b, body, 60, "catch")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.char8_t, b, b + 64, "char8_t")?;
+            r.field_into_at(&mut self.char8_t, b, body, 64, "char8_t")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.char16_t, b, b + 68, "char16_t")?;
+            r.field_into_at(&mut self.char16_t, b, body, 68, "char16_t")?;
         }
         if n >= 100 {
             self.char32_t = fbe::Fixed::at(body, 84);
@@ -3087,7 +3087,7 @@ impl fbe::Struct for CppWords {
             self.concept = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.const_, b, b + 113, "const")?;
+            r.field_into_at(&mut self.const_, b, body, 113, "const")?;
         }
         if n >= 120 {
             self.consteval = fbe::Fixed::at(body, 118);
@@ -3096,10 +3096,10 @@ impl fbe::Struct for CppWords {
             self.constexpr = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.constinit, b, b + 124, "constinit")?;
+            r.field_into_at(&mut self.constinit, b, body, 124, "constinit")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.const_cast, b, b + 128, "const_cast")?;
+            r.field_into_at(&mut self.const_cast, b, body, 128, "const_cast")?;
         }
         if n >= 141 {
             self.continue_ = fbe::Fixed::at(body, 133);
@@ -3114,19 +3114,19 @@ impl fbe::Struct for CppWords {
             self.co_yield = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.decltype, b, b + 161, "decltype")?;
+            r.field_into_at(&mut self.decltype, b, body, 161, "decltype")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.default, b, b + 165, "default")?;
+            r.field_into_at(&mut self.default, b, body, 165, "default")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.delete, b, b + 170, "delete")?;
+            r.field_into_at(&mut self.delete, b, body, 170, "delete")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.do_, b, b + 174, "do")?;
+            r.field_into_at(&mut self.do_, b, body, 174, "do")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.dynamic_cast, b, b + 178, "dynamic_cast")?;
+            r.field_into_at(&mut self.dynamic_cast, b, body, 178, "dynamic_cast")?;
         }
         if n >= 210 {
             self.else_ = fbe::Fixed::at(body, 194);
@@ -3141,7 +3141,7 @@ impl fbe::Struct for CppWords {
             self.extern_ = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
-            r.field_into(&mut self.final_, b, b + 223, "final")?;
+            r.field_into_at(&mut self.final_, b, body, 223, "final")?;
         }
         if n >= 230 {
             self.for_ = fbe::Fixed::at(body, 228);
@@ -3150,10 +3150,10 @@ impl fbe::Struct for CppWords {
             self.friend = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
-            r.field_into(&mut self.goto, b, b + 234, "goto")?;
+            r.field_into_at(&mut self.goto, b, body, 234, "goto")?;
         }
         if n >= 243 {
-            r.field_into(&mut self.if_, b, b + 238, "if")?;
+            r.field_into_at(&mut self.if_, b, body, 238, "if")?;
         }
         if n >= 251 {
             self.import = fbe::Fixed::at(body, 243);
@@ -3168,19 +3168,19 @@ impl fbe::Struct for CppWords {
             self.long = fbe::Fixed::at(body, 263);
         }
         if n >= 275 {
-            r.field_into(&mut self.module, b, b + 271, "module")?;
+            r.field_into_at(&mut self.module, b, body, 271, "module")?;
         }
         if n >= 280 {
-            r.field_into(&mut self.mutable, b, b + 275, "mutable")?;
+            r.field_into_at(&mut self.mutable, b, body, 275, "mutable")?;
         }
         if n >= 284 {
-            r.field_into(&mut self.namespace, b, b + 280, "namespace")?;
+            r.field_into_at(&mut self.namespace, b, body, 280, "namespace")?;
         }
         if n >= 288 {
-            r.field_into(&mut self.new, b, b + 284, "new")?;
+            r.field_into_at(&mut self.new, b, body, 284, "new")?;
         }
         if n >= 304 {
-            r.field_into(&mut self.noexcept, b, b + 288, "noexcept")?;
+            r.field_into_at(&mut self.noexcept, b, body, 288, "noexcept")?;
         }
         if n >= 320 {
             self.not = fbe::Fixed::at(body, 304);
@@ -3195,7 +3195,7 @@ impl fbe::Struct for CppWords {
             self.operator = fbe::Fixed::at(body, 332);
         }
         if n >= 338 {
-            r.field_into(&mut self.or, b, b + 333, "or")?;
+            r.field_into_at(&mut self.or, b, body, 333, "or")?;
         }
         if n >= 340 {
             self.or_eq = fbe::Fixed::at(body, 338);
@@ -3204,10 +3204,10 @@ impl fbe::Struct for CppWords {
             self.override_ = fbe::Fixed::at(body, 340);
         }
         if n >= 348 {
-            r.field_into(&mut self.private, b, b + 344, "private")?;
+            r.field_into_at(&mut self.private, b, body, 344, "private")?;
         }
         if n >= 353 {
-            r.field_into(&mut self.protected, b, b + 348, "protected")?;
+            r.field_into_at(&mut self.protected, b, body, 348, "protected")?;
         }
         if n >= 361 {
             self.public = fbe::Fixed::at(body, 353);
@@ -3222,19 +3222,19 @@ impl fbe::Struct for CppWords {
             self.requires = fbe::Fixed::at(body, 373);
         }
         if n >= 385 {
-            r.field_into(&mut self.return_, b, b + 381, "return")?;
+            r.field_into_at(&mut self.return_, b, body, 381, "return")?;
         }
         if n >= 390 {
-            r.field_into(&mut self.short, b, b + 385, "short")?;
+            r.field_into_at(&mut self.short, b, body, 385, "short")?;
         }
         if n >= 394 {
-            r.field_into(&mut self.signed, b, b + 390, "signed")?;
+            r.field_into_at(&mut self.signed, b, body, 390, "signed")?;
         }
         if n >= 398 {
-            r.field_into(&mut self.sizeof, b, b + 394, "sizeof")?;
+            r.field_into_at(&mut self.sizeof, b, body, 394, "sizeof")?;
         }
         if n >= 414 {
-            r.field_into(&mut self.static_, b, b + 398, "static")?;
+            r.field_into_at(&mut self.static_, b, body, 398, "static")?;
         }
         if n >= 430 {
             self.static_assert = fbe::Fixed::at(body, 414);
@@ -3249,7 +3249,7 @@ impl fbe::Struct for CppWords {
             self.template = fbe::Fixed::at(body, 442);
         }
         if n >= 448 {
-            r.field_into(&mut self.this, b, b + 443, "this")?;
+            r.field_into_at(&mut self.this, b, body, 443, "this")?;
         }
         if n >= 450 {
             self.thread_local = fbe::Fixed::at(body, 448);
@@ -3258,10 +3258,10 @@ impl fbe::Struct for CppWords {
             self.throw = fbe::Fixed::at(body, 450);
         }
         if n >= 458 {
-            r.field_into(&mut self.try_, b, b + 454, "try")?;
+            r.field_into_at(&mut self.try_, b, body, 454, "try")?;
         }
         if n >= 463 {
-            r.field_into(&mut self.typedef, b, b + 458, "typedef")?;
+            r.field_into_at(&mut self.typedef, b, body, 458, "typedef")?;
         }
         if n >= 471 {
             self.typeid = fbe::Fixed::at(body, 463);
@@ -3276,19 +3276,19 @@ impl fbe::Struct for CppWords {
             self.unsigned = fbe::Fixed::at(body, 483);
         }
         if n >= 495 {
-            r.field_into(&mut self.using, b, b + 491, "using")?;
+            r.field_into_at(&mut self.using, b, body, 491, "using")?;
         }
         if n >= 500 {
-            r.field_into(&mut self.virtual_, b, b + 495, "virtual")?;
+            r.field_into_at(&mut self.virtual_, b, body, 495, "virtual")?;
         }
         if n >= 504 {
-            r.field_into(&mut self.void, b, b + 500, "void")?;
+            r.field_into_at(&mut self.void, b, body, 500, "void")?;
         }
         if n >= 508 {
-            r.field_into(&mut self.volatile, b, b + 504, "volatile")?;
+            r.field_into_at(&mut self.volatile, b, body, 504, "volatile")?;
         }
         if n >= 524 {
-            r.field_into(&mut self.wchar_t, b, b + 508, "wchar_t")?;
+            r.field_into_at(&mut self.wchar_t, b, body, 508, "wchar_t")?;
         }
         if n >= 540 {
             self.while_ = fbe::Fixed::at(body, 524);
@@ -3303,7 +3303,7 @@ impl fbe::Struct for CppWords {
             self.assert = fbe::Fixed::at(body, 552);
         }
         if n >= 558 {
-            r.field_into(&mut self.errno, b, b + 553, "errno")?;
+            r.field_into_at(&mut self.errno, b, body, 553, "errno")?;
         }
         if n >= 560 {
             self.eof = fbe::Fixed::at(body, 558);
@@ -3312,10 +3312,10 @@ impl fbe::Struct for CppWords {
             self.null = fbe::Fixed::at(body, 560);
         }
         if n >= 568 {
-            r.field_into(&mut self.stdin, b, b + 564, "stdin")?;
+            r.field_into_at(&mut self.stdin, b, body, 564, "stdin")?;
         }
         if n >= 573 {
-            r.field_into(&mut self.stdout, b, b + 568, "stdout")?;
+            r.field_into_at(&mut self.stdout, b, body, 568, "stdout")?;
         }
         if n >= 581 {
             self.stderr = fbe::Fixed::at(body, 573);
@@ -3330,19 +3330,19 @@ impl fbe::Struct for CppWords {
             self.fbe = fbe::Fixed::at(body, 593);
         }
         if n >= 605 {
-            r.field_into(&mut self.int8_t, b, b + 601, "int8_t")?;
+            r.field_into_at(&mut self.int8_t, b, body, 601, "int8_t")?;
         }
         if n >= 610 {
-            r.field_into(&mut self.uint8_t, b, b + 605, "uint8_t")?;
+            r.field_into_at(&mut self.uint8_t, b, body, 605, "uint8_t")?;
         }
         if n >= 614 {
-            r.field_into(&mut self.int16_t, b, b + 610, "int16_t")?;
+            r.field_into_at(&mut self.int16_t, b, body, 610, "int16_t")?;
         }
         if n >= 618 {
-            r.field_into(&mut self.uint16_t, b, b + 614, "uint16_t")?;
+            r.field_into_at(&mut self.uint16_t, b, body, 614, "uint16_t")?;
         }
         if n >= 634 {
-            r.field_into(&mut self.int32_t, b, b + 618, "int32_t")?;
+            r.field_into_at(&mut self.int32_t, b, body, 618, "int32_t")?;
         }
         if n >= 650 {
             self.uint32_t = fbe::Fixed::at(body, 634);
@@ -3357,7 +3357,7 @@ impl fbe::Struct for CppWords {
             self.size_t = fbe::Fixed::at(body, 662);
         }
         if n >= 668 {
-            r.field_into(&mut self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
+            r.field_into_at(&mut self.ptrdiff_t, b, body, 663, "ptrdiff_t")?;
         }
         if n >= 670 {
             self.nullptr_t = fbe::Fixed::at(body, 668);
@@ -3366,10 +3366,10 @@ impl fbe::Struct for CppWords {
             self.linux = fbe::Fixed::at(body, 670);
         }
         if n >= 678 {
-            r.field_into(&mut self.unix, b, b + 674, "unix")?;
+            r.field_into_at(&mut self.unix, b, body, 674, "unix")?;
         }
         if n >= 683 {
-            r.field_into(&mut self.bufsiz, b, b + 678, "BUFSIZ")?;
+            r.field_into_at(&mut self.bufsiz, b, body, 678, "BUFSIZ")?;
         }
         if n >= 691 {
             self.int32_max = fbe::Fixed::at(body, 683);
@@ -3387,155 +3387,156 @@ impl fbe::Struct for CppWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 2, 619)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "and")?;
+            r.check_at::<fbe::BString>(b, body, 14, "and")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "and_eq")?;
+            r.check_at::<Option<bool>>(b, body, 18, "and_eq")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "break")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "break")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "case")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "case")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "catch")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "catch")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "char8_t")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "char8_t")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "char16_t")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "char16_t")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "const")?;
+            r.check_at::<Option<Word>>(b, body, 113, "const")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "constinit")?;
+            r.check_at::<fbe::BString>(b, body, 124, "constinit")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "const_cast")?;
+            r.check_at::<Option<bool>>(b, body, 128, "const_cast")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "decltype")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "decltype")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "default")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "default")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "delete")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "delete")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "do")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "do")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "dynamic_cast")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "dynamic_cast")?;
         }
         if n >= 228 {
-            r.check::<Option<Word>>(b, b + 223, "final")?;
+            r.check_at::<Option<Word>>(b, body, 223, "final")?;
         }
         if n >= 238 {
-            r.check::<fbe::BString>(b, b + 234, "goto")?;
+            r.check_at::<fbe::BString>(b, body, 234, "goto")?;
         }
         if n >= 243 {
-            r.check::<Option<bool>>(b, b + 238, "if")?;
+            r.check_at::<Option<bool>>(b, body, 238, "if")?;
         }
         if n >= 275 {
-            r.check::<Vec<Word>>(b, b + 271, "module")?;
+            r.check_at::<Vec<Word>>(b, body, 271, "module")?;
         }
         if n >= 280 {
-            r.check::<Option<fbe::BString>>(b, b + 275, "mutable")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 275, "mutable")?;
         }
         if n >= 284 {
-            r.check::<fbe::Bytes>(b, b + 280, "namespace")?;
+            r.check_at::<fbe::Bytes>(b, body, 280, "namespace")?;
         }
         if n >= 288 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 284, "new")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 284, "new")?;
         }
         if n >= 304 {
-            r.check::<fbe::Decimal>(b, b + 288, "noexcept")?;
+            r.check_at::<fbe::Decimal>(b, body, 288, "noexcept")?;
         }
         if n >= 338 {
-            r.check::<Option<Word>>(b, b + 333, "or")?;
+            r.check_at::<Option<Word>>(b, body, 333, "or")?;
         }
         if n >= 348 {
-            r.check::<fbe::BString>(b, b + 344, "private")?;
+            r.check_at::<fbe::BString>(b, body, 344, "private")?;
         }
         if n >= 353 {
-            r.check::<Option<bool>>(b, b + 348, "protected")?;
+            r.check_at::<Option<bool>>(b, body, 348, "protected")?;
         }
         if n >= 385 {
-            r.check::<Vec<Word>>(b, b + 381, "return")?;
+            r.check_at::<Vec<Word>>(b, body, 381, "return")?;
         }
         if n >= 390 {
-            r.check::<Option<fbe::BString>>(b, b + 385, "short")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 385, "short")?;
         }
         if n >= 394 {
-            r.check::<fbe::Bytes>(b, b + 390, "signed")?;
+            r.check_at::<fbe::Bytes>(b, body, 390, "signed")?;
         }
         if n >= 398 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 394, "sizeof")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 394, "sizeof")?;
         }
         if n >= 414 {
-            r.check::<fbe::Decimal>(b, b + 398, "static")?;
+            r.check_at::<fbe::Decimal>(b, body, 398, "static")?;
         }
         if n >= 448 {
-            r.check::<Option<Word>>(b, b + 443, "this")?;
+            r.check_at::<Option<Word>>(b, body, 443, "this")?;
         }
         if n >= 458 {
-            r.check::<fbe::BString>(b, b + 454, "try")?;
+            r.check_at::<fbe::BString>(b, body, 454, "try")?;
         }
         if n >= 463 {
-            r.check::<Option<bool>>(b, b + 458, "typedef")?;
+            r.check_at::<Option<bool>>(b, body, 458, "typedef")?;
         }
         if n >= 495 {
-            r.check::<Vec<Word>>(b, b + 491, "using")?;
+            r.check_at::<Vec<Word>>(b, body, 491, "using")?;
         }
         if n >= 500 {
-            r.check::<Option<fbe::BString>>(b, b + 495, "virtual")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 495, "virtual")?;
         }
         if n >= 504 {
-            r.check::<fbe::Bytes>(b, b + 500, "void")?;
+            r.check_at::<fbe::Bytes>(b, body, 500, "void")?;
         }
         if n >= 508 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 504, "volatile")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 504, "volatile")?;
         }
         if n >= 524 {
-            r.check::<fbe::Decimal>(b, b + 508, "wchar_t")?;
+            r.check_at::<fbe::Decimal>(b, body, 508, "wchar_t")?;
         }
         if n >= 558 {
-            r.check::<Option<Word>>(b, b + 553, "errno")?;
+            r.check_at::<Option<Word>>(b, body, 553, "errno")?;
         }
         if n >= 568 {
-            r.check::<fbe::BString>(b, b + 564, "stdin")?;
+            r.check_at::<fbe::BString>(b, body, 564, "stdin")?;
         }
         if n >= 573 {
-            r.check::<Option<bool>>(b, b + 568, "stdout")?;
+            r.check_at::<Option<bool>>(b, body, 568, "stdout")?;
         }
         if n >= 605 {
-            r.check::<Vec<Word>>(b, b + 601, "int8_t")?;
+            r.check_at::<Vec<Word>>(b, body, 601, "int8_t")?;
         }
         if n >= 610 {
-            r.check::<Option<fbe::BString>>(b, b + 605, "uint8_t")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 605, "uint8_t")?;
         }
         if n >= 614 {
-            r.check::<fbe::Bytes>(b, b + 610, "int16_t")?;
+            r.check_at::<fbe::Bytes>(b, body, 610, "int16_t")?;
         }
         if n >= 618 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 614, "uint16_t")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 614, "uint16_t")?;
         }
         if n >= 634 {
-            r.check::<fbe::Decimal>(b, b + 618, "int32_t")?;
+            r.check_at::<fbe::Decimal>(b, body, 618, "int32_t")?;
         }
         if n >= 668 {
-            r.check::<Option<Word>>(b, b + 663, "ptrdiff_t")?;
+            r.check_at::<Option<Word>>(b, body, 663, "ptrdiff_t")?;
         }
         if n >= 678 {
-            r.check::<fbe::BString>(b, b + 674, "unix")?;
+            r.check_at::<fbe::BString>(b, body, 674, "unix")?;
         }
         if n >= 683 {
-            r.check::<Option<bool>>(b, b + 678, "BUFSIZ")?;
+            r.check_at::<Option<bool>>(b, body, 678, "BUFSIZ")?;
         }
         r.leave();
         Ok(())
@@ -4859,10 +4860,10 @@ impl fbe::Struct for PythonWords {
             self.none = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.true_, b, b + 14, "True")?;
+            r.field_into_at(&mut self.true_, b, body, 14, "True")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.as_, b, b + 18, "as")?;
+            r.field_into_at(&mut self.as_, b, body, 18, "as")?;
         }
         if n >= 31 {
             self.async_ = fbe::Fixed::at(body, 23);
@@ -4877,19 +4878,19 @@ impl fbe::Struct for PythonWords {
             self.del = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.elif, b, b + 51, "elif")?;
+            r.field_into_at(&mut self.elif, b, body, 51, "elif")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.except, b, b + 55, "except")?;
+            r.field_into_at(&mut self.except, b, body, 55, "except")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.finally, b, b + 60, "finally")?;
+            r.field_into_at(&mut self.finally, b, body, 60, "finally")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.from, b, b + 64, "from")?;
+            r.field_into_at(&mut self.from, b, body, 64, "from")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.global, b, b + 68, "global")?;
+            r.field_into_at(&mut self.global, b, body, 68, "global")?;
         }
         if n >= 100 {
             self.in_ = fbe::Fixed::at(body, 84);
@@ -4904,7 +4905,7 @@ impl fbe::Struct for PythonWords {
             self.nonlocal = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.pass, b, b + 113, "pass")?;
+            r.field_into_at(&mut self.pass, b, body, 113, "pass")?;
         }
         if n >= 120 {
             self.raise = fbe::Fixed::at(body, 118);
@@ -4913,10 +4914,10 @@ impl fbe::Struct for PythonWords {
             self.with = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.yield_, b, b + 124, "yield")?;
+            r.field_into_at(&mut self.yield_, b, body, 124, "yield")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.x, b, b + 128, "_")?;
+            r.field_into_at(&mut self.x, b, body, 128, "_")?;
         }
         if n >= 141 {
             self.match_ = fbe::Fixed::at(body, 133);
@@ -4931,19 +4932,19 @@ impl fbe::Struct for PythonWords {
             self.print = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.len, b, b + 161, "len")?;
+            r.field_into_at(&mut self.len, b, body, 161, "len")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.list, b, b + 165, "list")?;
+            r.field_into_at(&mut self.list, b, body, 165, "list")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.dict, b, b + 170, "dict")?;
+            r.field_into_at(&mut self.dict, b, body, 170, "dict")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.set, b, b + 174, "set")?;
+            r.field_into_at(&mut self.set, b, body, 174, "set")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.str, b, b + 178, "str")?;
+            r.field_into_at(&mut self.str, b, body, 178, "str")?;
         }
         if n >= 210 {
             self.object = fbe::Fixed::at(body, 194);
@@ -4958,7 +4959,7 @@ impl fbe::Struct for PythonWords {
             self.property = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
-            r.field_into(&mut self.staticmethod, b, b + 223, "staticmethod")?;
+            r.field_into_at(&mut self.staticmethod, b, body, 223, "staticmethod")?;
         }
         if n >= 230 {
             self.classmethod = fbe::Fixed::at(body, 228);
@@ -4967,10 +4968,10 @@ impl fbe::Struct for PythonWords {
             self.typing = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
-            r.field_into(&mut self.any, b, b + 234, "Any")?;
+            r.field_into_at(&mut self.any, b, body, 234, "Any")?;
         }
         if n >= 243 {
-            r.field_into(&mut self.class_var, b, b + 238, "ClassVar")?;
+            r.field_into_at(&mut self.class_var, b, body, 238, "ClassVar")?;
         }
         if n >= 251 {
             self.callable = fbe::Fixed::at(body, 243);
@@ -4985,7 +4986,7 @@ impl fbe::Struct for PythonWords {
             self.package = fbe::Fixed::at(body, 263);
         }
         if n >= 275 {
-            r.field_into(&mut self.version, b, b + 271, "VERSION")?;
+            r.field_into_at(&mut self.version, b, body, 271, "VERSION")?;
         }
         r.leave();
         Ok(())
@@ -4994,62 +4995,63 @@ impl fbe::Struct for PythonWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 3, 239)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "True")?;
+            r.check_at::<fbe::BString>(b, body, 14, "True")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "as")?;
+            r.check_at::<Option<bool>>(b, body, 18, "as")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "elif")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "elif")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "except")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "except")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "finally")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "finally")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "from")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "from")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "global")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "global")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "pass")?;
+            r.check_at::<Option<Word>>(b, body, 113, "pass")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "yield")?;
+            r.check_at::<fbe::BString>(b, body, 124, "yield")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "_")?;
+            r.check_at::<Option<bool>>(b, body, 128, "_")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "len")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "len")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "list")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "list")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "dict")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "dict")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "set")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "set")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "str")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "str")?;
         }
         if n >= 228 {
-            r.check::<Option<Word>>(b, b + 223, "staticmethod")?;
+            r.check_at::<Option<Word>>(b, body, 223, "staticmethod")?;
         }
         if n >= 238 {
-            r.check::<fbe::BString>(b, b + 234, "Any")?;
+            r.check_at::<fbe::BString>(b, body, 234, "Any")?;
         }
         if n >= 243 {
-            r.check::<Option<bool>>(b, b + 238, "ClassVar")?;
+            r.check_at::<Option<bool>>(b, body, 238, "ClassVar")?;
         }
         if n >= 275 {
-            r.check::<Vec<Word>>(b, b + 271, "VERSION")?;
+            r.check_at::<Vec<Word>>(b, body, 271, "VERSION")?;
         }
         r.leave();
         Ok(())
@@ -5689,10 +5691,10 @@ impl fbe::Struct for GoWords {
             self.defer = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.fallthrough, b, b + 14, "fallthrough")?;
+            r.field_into_at(&mut self.fallthrough, b, body, 14, "fallthrough")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.func, b, b + 18, "func")?;
+            r.field_into_at(&mut self.func, b, body, 18, "func")?;
         }
         if n >= 31 {
             self.go = fbe::Fixed::at(body, 23);
@@ -5707,19 +5709,19 @@ impl fbe::Struct for GoWords {
             self.package = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.range, b, b + 51, "range")?;
+            r.field_into_at(&mut self.range, b, body, 51, "range")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.select, b, b + 55, "select")?;
+            r.field_into_at(&mut self.select, b, body, 55, "select")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.type_, b, b + 60, "type")?;
+            r.field_into_at(&mut self.type_, b, body, 60, "type")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.var, b, b + 64, "var")?;
+            r.field_into_at(&mut self.var, b, body, 64, "var")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.any, b, b + 68, "any")?;
+            r.field_into_at(&mut self.any, b, body, 68, "any")?;
         }
         if n >= 100 {
             self.error = fbe::Fixed::at(body, 84);
@@ -5734,7 +5736,7 @@ impl fbe::Struct for GoWords {
             self.nil = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.iota, b, b + 113, "iota")?;
+            r.field_into_at(&mut self.iota, b, body, 113, "iota")?;
         }
         if n >= 120 {
             self.cap = fbe::Fixed::at(body, 118);
@@ -5743,10 +5745,10 @@ impl fbe::Struct for GoWords {
             self.make = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.append, b, b + 124, "append")?;
+            r.field_into_at(&mut self.append, b, body, 124, "append")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.copy, b, b + 128, "copy")?;
+            r.field_into_at(&mut self.copy, b, body, 128, "copy")?;
         }
         if n >= 141 {
             self.panic = fbe::Fixed::at(body, 133);
@@ -5761,19 +5763,19 @@ impl fbe::Struct for GoWords {
             self.complex = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.real, b, b + 161, "real")?;
+            r.field_into_at(&mut self.real, b, body, 161, "real")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.imag, b, b + 165, "imag")?;
+            r.field_into_at(&mut self.imag, b, body, 165, "imag")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.close, b, b + 170, "close")?;
+            r.field_into_at(&mut self.close, b, body, 170, "close")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.min, b, b + 174, "min")?;
+            r.field_into_at(&mut self.min, b, body, 174, "min")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.max, b, b + 178, "max")?;
+            r.field_into_at(&mut self.max, b, body, 178, "max")?;
         }
         if n >= 210 {
             self.clear = fbe::Fixed::at(body, 194);
@@ -5788,7 +5790,7 @@ impl fbe::Struct for GoWords {
             self.float64 = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
-            r.field_into(&mut self.complex64, b, b + 223, "complex64")?;
+            r.field_into_at(&mut self.complex64, b, body, 223, "complex64")?;
         }
         if n >= 230 {
             self.complex128 = fbe::Fixed::at(body, 228);
@@ -5803,53 +5805,54 @@ impl fbe::Struct for GoWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 4, 202)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "fallthrough")?;
+            r.check_at::<fbe::BString>(b, body, 14, "fallthrough")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "func")?;
+            r.check_at::<Option<bool>>(b, body, 18, "func")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "range")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "range")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "select")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "select")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "type")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "type")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "var")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "var")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "any")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "any")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "iota")?;
+            r.check_at::<Option<Word>>(b, body, 113, "iota")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "append")?;
+            r.check_at::<fbe::BString>(b, body, 124, "append")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "copy")?;
+            r.check_at::<Option<bool>>(b, body, 128, "copy")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "real")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "real")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "imag")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "imag")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "close")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "close")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "min")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "min")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "max")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "max")?;
         }
         if n >= 228 {
-            r.check::<Option<Word>>(b, b + 223, "complex64")?;
+            r.check_at::<Option<Word>>(b, body, 223, "complex64")?;
         }
         r.leave();
         Ok(())
@@ -6404,10 +6407,10 @@ impl fbe::Struct for JavaWords {
             self.boolean = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.extends, b, b + 14, "extends")?;
+            r.field_into_at(&mut self.extends, b, body, 14, "extends")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.implements, b, b + 18, "implements")?;
+            r.field_into_at(&mut self.implements, b, body, 18, "implements")?;
         }
         if n >= 31 {
             self.instanceof = fbe::Fixed::at(body, 23);
@@ -6422,19 +6425,19 @@ impl fbe::Struct for JavaWords {
             self.synchronized = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.throws, b, b + 51, "throws")?;
+            r.field_into_at(&mut self.throws, b, body, 51, "throws")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.transient, b, b + 55, "transient")?;
+            r.field_into_at(&mut self.transient, b, body, 55, "transient")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.record, b, b + 60, "record")?;
+            r.field_into_at(&mut self.record, b, body, 60, "record")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.sealed, b, b + 64, "sealed")?;
+            r.field_into_at(&mut self.sealed, b, body, 64, "sealed")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.permits, b, b + 68, "permits")?;
+            r.field_into_at(&mut self.permits, b, body, 68, "permits")?;
         }
         if n >= 100 {
             self.when = fbe::Fixed::at(body, 84);
@@ -6449,7 +6452,7 @@ impl fbe::Struct for JavaWords {
             self.opens = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.to, b, b + 113, "to")?;
+            r.field_into_at(&mut self.to, b, body, 113, "to")?;
         }
         if n >= 120 {
             self.uses = fbe::Fixed::at(body, 118);
@@ -6458,10 +6461,10 @@ impl fbe::Struct for JavaWords {
             self.provides = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.transitive, b, b + 124, "transitive")?;
+            r.field_into_at(&mut self.transitive, b, body, 124, "transitive")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.object, b, b + 128, "Object")?;
+            r.field_into_at(&mut self.object, b, body, 128, "Object")?;
         }
         if n >= 141 {
             self.string = fbe::Fixed::at(body, 133);
@@ -6476,19 +6479,19 @@ impl fbe::Struct for JavaWords {
             self.math = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.system, b, b + 161, "System")?;
+            r.field_into_at(&mut self.system, b, body, 161, "System")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.override_, b, b + 165, "Override")?;
+            r.field_into_at(&mut self.override_, b, body, 165, "Override")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.class, b, b + 170, "Class")?;
+            r.field_into_at(&mut self.class, b, body, 170, "Class")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.list, b, b + 174, "List")?;
+            r.field_into_at(&mut self.list, b, body, 174, "List")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.map, b, b + 178, "Map")?;
+            r.field_into_at(&mut self.map, b, body, 178, "Map")?;
         }
         if n >= 210 {
             self.set = fbe::Fixed::at(body, 194);
@@ -6500,50 +6503,51 @@ impl fbe::Struct for JavaWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 5, 182)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "extends")?;
+            r.check_at::<fbe::BString>(b, body, 14, "extends")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "implements")?;
+            r.check_at::<Option<bool>>(b, body, 18, "implements")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "throws")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "throws")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "transient")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "transient")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "record")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "record")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "sealed")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "sealed")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "permits")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "permits")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "to")?;
+            r.check_at::<Option<Word>>(b, body, 113, "to")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "transitive")?;
+            r.check_at::<fbe::BString>(b, body, 124, "transitive")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "Object")?;
+            r.check_at::<Option<bool>>(b, body, 128, "Object")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "System")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "System")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "Override")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "Override")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "Class")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "Class")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "List")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "List")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "Map")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "Map")?;
         }
         r.leave();
         Ok(())
@@ -7070,10 +7074,10 @@ impl fbe::Struct for KotlinWords {
             self.typealias = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.typeof_, b, b + 14, "typeof")?;
+            r.field_into_at(&mut self.typeof_, b, body, 14, "typeof")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.val, b, b + 18, "val")?;
+            r.field_into_at(&mut self.val, b, body, 18, "val")?;
         }
         if n >= 31 {
             self.by = fbe::Fixed::at(body, 23);
@@ -7088,19 +7092,19 @@ impl fbe::Struct for KotlinWords {
             self.dynamic = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.field, b, b + 51, "field")?;
+            r.field_into_at(&mut self.field, b, body, 51, "field")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.file, b, b + 55, "file")?;
+            r.field_into_at(&mut self.file, b, body, 55, "file")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.get, b, b + 60, "get")?;
+            r.field_into_at(&mut self.get, b, body, 60, "get")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.init, b, b + 64, "init")?;
+            r.field_into_at(&mut self.init, b, body, 64, "init")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.param, b, b + 68, "param")?;
+            r.field_into_at(&mut self.param, b, body, 68, "param")?;
         }
         if n >= 100 {
             self.receiver = fbe::Fixed::at(body, 84);
@@ -7115,7 +7119,7 @@ impl fbe::Struct for KotlinWords {
             self.where_ = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.actual, b, b + 113, "actual")?;
+            r.field_into_at(&mut self.actual, b, body, 113, "actual")?;
         }
         if n >= 120 {
             self.annotation = fbe::Fixed::at(body, 118);
@@ -7124,10 +7128,10 @@ impl fbe::Struct for KotlinWords {
             self.companion = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.crossinline, b, b + 124, "crossinline")?;
+            r.field_into_at(&mut self.crossinline, b, body, 124, "crossinline")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.data, b, b + 128, "data")?;
+            r.field_into_at(&mut self.data, b, body, 128, "data")?;
         }
         if n >= 141 {
             self.expect = fbe::Fixed::at(body, 133);
@@ -7142,19 +7146,19 @@ impl fbe::Struct for KotlinWords {
             self.inner = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.internal, b, b + 161, "internal")?;
+            r.field_into_at(&mut self.internal, b, body, 161, "internal")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.lateinit, b, b + 165, "lateinit")?;
+            r.field_into_at(&mut self.lateinit, b, body, 165, "lateinit")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.noinline, b, b + 170, "noinline")?;
+            r.field_into_at(&mut self.noinline, b, body, 170, "noinline")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.out, b, b + 174, "out")?;
+            r.field_into_at(&mut self.out, b, body, 174, "out")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.reified, b, b + 178, "reified")?;
+            r.field_into_at(&mut self.reified, b, body, 178, "reified")?;
         }
         if n >= 210 {
             self.suspend = fbe::Fixed::at(body, 194);
@@ -7169,7 +7173,7 @@ impl fbe::Struct for KotlinWords {
             self.it = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
-            r.field_into(&mut self.companion_, b, b + 223, "Companion")?;
+            r.field_into_at(&mut self.companion_, b, body, 223, "Companion")?;
         }
         if n >= 230 {
             self.unit = fbe::Fixed::at(body, 228);
@@ -7178,10 +7182,10 @@ impl fbe::Struct for KotlinWords {
             self.nothing = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
-            r.field_into(&mut self.int, b, b + 234, "Int")?;
+            r.field_into_at(&mut self.int, b, body, 234, "Int")?;
         }
         if n >= 243 {
-            r.field_into(&mut self.array, b, b + 238, "Array")?;
+            r.field_into_at(&mut self.array, b, body, 238, "Array")?;
         }
         r.leave();
         Ok(())
@@ -7190,59 +7194,60 @@ impl fbe::Struct for KotlinWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 6, 207)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "typeof")?;
+            r.check_at::<fbe::BString>(b, body, 14, "typeof")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "val")?;
+            r.check_at::<Option<bool>>(b, body, 18, "val")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "field")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "field")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "file")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "file")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "get")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "get")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "init")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "init")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "param")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "param")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "actual")?;
+            r.check_at::<Option<Word>>(b, body, 113, "actual")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "crossinline")?;
+            r.check_at::<fbe::BString>(b, body, 124, "crossinline")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "data")?;
+            r.check_at::<Option<bool>>(b, body, 128, "data")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "internal")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "internal")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "lateinit")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "lateinit")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "noinline")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "noinline")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "out")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "out")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "reified")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "reified")?;
         }
         if n >= 228 {
-            r.check::<Option<Word>>(b, b + 223, "Companion")?;
+            r.check_at::<Option<Word>>(b, body, 223, "Companion")?;
         }
         if n >= 238 {
-            r.check::<fbe::BString>(b, b + 234, "Int")?;
+            r.check_at::<fbe::BString>(b, body, 234, "Int")?;
         }
         if n >= 243 {
-            r.check::<Option<bool>>(b, b + 238, "Array")?;
+            r.check_at::<Option<bool>>(b, body, 238, "Array")?;
         }
         r.leave();
         Ok(())
@@ -7847,10 +7852,10 @@ impl fbe::Struct for JsWords {
             self.function = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.let_, b, b + 14, "let")?;
+            r.field_into_at(&mut self.let_, b, body, 14, "let")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.of, b, b + 18, "of")?;
+            r.field_into_at(&mut self.of, b, body, 18, "of")?;
         }
         if n >= 31 {
             self.declare = fbe::Fixed::at(body, 23);
@@ -7865,19 +7870,19 @@ impl fbe::Struct for JsWords {
             self.number = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.bigint, b, b + 51, "bigint")?;
+            r.field_into_at(&mut self.bigint, b, body, 51, "bigint")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.symbol, b, b + 55, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 55, "symbol")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.undefined, b, b + 60, "undefined")?;
+            r.field_into_at(&mut self.undefined, b, body, 60, "undefined")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.na_n, b, b + 64, "NaN")?;
+            r.field_into_at(&mut self.na_n, b, body, 64, "NaN")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.infinity, b, b + 68, "Infinity")?;
+            r.field_into_at(&mut self.infinity, b, body, 68, "Infinity")?;
         }
         if n >= 100 {
             self.uint8_array = fbe::Fixed::at(body, 84);
@@ -7892,7 +7897,7 @@ impl fbe::Struct for JsWords {
             self.big_int = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.boolean, b, b + 113, "Boolean")?;
+            r.field_into_at(&mut self.boolean, b, body, 113, "Boolean")?;
         }
         if n >= 120 {
             self.symbol_ = fbe::Fixed::at(body, 118);
@@ -7901,10 +7906,10 @@ impl fbe::Struct for JsWords {
             self.date = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.json, b, b + 124, "JSON")?;
+            r.field_into_at(&mut self.json, b, body, 124, "JSON")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.promise, b, b + 128, "Promise")?;
+            r.field_into_at(&mut self.promise, b, body, 128, "Promise")?;
         }
         if n >= 141 {
             self.partial = fbe::Fixed::at(body, 133);
@@ -7919,19 +7924,19 @@ impl fbe::Struct for JsWords {
             self.arguments = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.eval, b, b + 161, "eval")?;
+            r.field_into_at(&mut self.eval, b, body, 161, "eval")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.require, b, b + 165, "require")?;
+            r.field_into_at(&mut self.require, b, body, 165, "require")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.prototype, b, b + 170, "prototype")?;
+            r.field_into_at(&mut self.prototype, b, body, 170, "prototype")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.proto, b, b + 174, "__proto__")?;
+            r.field_into_at(&mut self.proto, b, body, 174, "__proto__")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.to_string, b, b + 178, "toString")?;
+            r.field_into_at(&mut self.to_string, b, body, 178, "toString")?;
         }
         if n >= 210 {
             self.value_of = fbe::Fixed::at(body, 194);
@@ -7946,7 +7951,7 @@ impl fbe::Struct for JsWords {
             self.property_is_enumerable = fbe::Fixed::at(body, 222);
         }
         if n >= 228 {
-            r.field_into(&mut self.to_locale_string, b, b + 223, "toLocaleString")?;
+            r.field_into_at(&mut self.to_locale_string, b, body, 223, "toLocaleString")?;
         }
         if n >= 230 {
             self.readonly = fbe::Fixed::at(body, 228);
@@ -7955,10 +7960,10 @@ impl fbe::Struct for JsWords {
             self.keyof = fbe::Fixed::at(body, 230);
         }
         if n >= 238 {
-            r.field_into(&mut self.infer, b, b + 234, "infer")?;
+            r.field_into_at(&mut self.infer, b, body, 234, "infer")?;
         }
         if n >= 243 {
-            r.field_into(&mut self.asserts, b, b + 238, "asserts")?;
+            r.field_into_at(&mut self.asserts, b, body, 238, "asserts")?;
         }
         if n >= 251 {
             self.satisfies = fbe::Fixed::at(body, 243);
@@ -7973,59 +7978,60 @@ impl fbe::Struct for JsWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 7, 223)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "let")?;
+            r.check_at::<fbe::BString>(b, body, 14, "let")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "of")?;
+            r.check_at::<Option<bool>>(b, body, 18, "of")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "bigint")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "bigint")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "symbol")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "symbol")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "undefined")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "undefined")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "NaN")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "NaN")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "Infinity")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "Infinity")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "Boolean")?;
+            r.check_at::<Option<Word>>(b, body, 113, "Boolean")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "JSON")?;
+            r.check_at::<fbe::BString>(b, body, 124, "JSON")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "Promise")?;
+            r.check_at::<Option<bool>>(b, body, 128, "Promise")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "eval")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "eval")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "require")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "require")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "prototype")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "prototype")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "__proto__")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "__proto__")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "toString")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "toString")?;
         }
         if n >= 228 {
-            r.check::<Option<Word>>(b, b + 223, "toLocaleString")?;
+            r.check_at::<Option<Word>>(b, body, 223, "toLocaleString")?;
         }
         if n >= 238 {
-            r.check::<fbe::BString>(b, b + 234, "infer")?;
+            r.check_at::<fbe::BString>(b, body, 234, "infer")?;
         }
         if n >= 243 {
-            r.check::<Option<bool>>(b, b + 238, "asserts")?;
+            r.check_at::<Option<bool>>(b, body, 238, "asserts")?;
         }
         r.leave();
         Ok(())
@@ -8642,10 +8648,10 @@ impl fbe::Struct for RustWords {
             self.dyn_ = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.fn_, b, b + 14, "fn")?;
+            r.field_into_at(&mut self.fn_, b, body, 14, "fn")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.impl_, b, b + 18, "impl")?;
+            r.field_into_at(&mut self.impl_, b, body, 18, "impl")?;
         }
         if n >= 31 {
             self.loop_ = fbe::Fixed::at(body, 23);
@@ -8660,19 +8666,19 @@ impl fbe::Struct for RustWords {
             self.mut_ = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.pub_, b, b + 51, "pub")?;
+            r.field_into_at(&mut self.pub_, b, body, 51, "pub")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.ref_, b, b + 55, "ref")?;
+            r.field_into_at(&mut self.ref_, b, body, 55, "ref")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.self_, b, b + 60, "Self")?;
+            r.field_into_at(&mut self.self_, b, body, 60, "Self")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.trait_, b, b + 64, "trait")?;
+            r.field_into_at(&mut self.trait_, b, body, 64, "trait")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.unsafe_, b, b + 68, "unsafe")?;
+            r.field_into_at(&mut self.unsafe_, b, body, 68, "unsafe")?;
         }
         if n >= 100 {
             self.use_ = fbe::Fixed::at(body, 84);
@@ -8687,7 +8693,7 @@ impl fbe::Struct for RustWords {
             self.macro_ = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.priv_, b, b + 113, "priv")?;
+            r.field_into_at(&mut self.priv_, b, body, 113, "priv")?;
         }
         if n >= 120 {
             self.unsized_ = fbe::Fixed::at(body, 118);
@@ -8696,10 +8702,10 @@ impl fbe::Struct for RustWords {
             self.gen_ = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.macro_rules, b, b + 124, "macro_rules")?;
+            r.field_into_at(&mut self.macro_rules, b, body, 124, "macro_rules")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.option, b, b + 128, "Option")?;
+            r.field_into_at(&mut self.option, b, body, 128, "Option")?;
         }
         if n >= 141 {
             self.some = fbe::Fixed::at(body, 133);
@@ -8714,19 +8720,19 @@ impl fbe::Struct for RustWords {
             self.err = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.vec, b, b + 161, "Vec")?;
+            r.field_into_at(&mut self.vec, b, body, 161, "Vec")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.box__, b, b + 165, "Box")?;
+            r.field_into_at(&mut self.box__, b, body, 165, "Box")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.clone, b, b + 170, "Clone")?;
+            r.field_into_at(&mut self.clone, b, body, 170, "Clone")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.copy, b, b + 174, "Copy")?;
+            r.field_into_at(&mut self.copy, b, body, 174, "Copy")?;
         }
         if n >= 194 {
-            r.field_into(&mut self.default, b, b + 178, "Default")?;
+            r.field_into_at(&mut self.default, b, body, 178, "Default")?;
         }
         if n >= 210 {
             self.drop = fbe::Fixed::at(body, 194);
@@ -8747,50 +8753,51 @@ impl fbe::Struct for RustWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 8, 195)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "fn")?;
+            r.check_at::<fbe::BString>(b, body, 14, "fn")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "impl")?;
+            r.check_at::<Option<bool>>(b, body, 18, "impl")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "pub")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "pub")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "ref")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "ref")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "Self")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "Self")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "trait")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "trait")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "unsafe")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "unsafe")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "priv")?;
+            r.check_at::<Option<Word>>(b, body, 113, "priv")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "macro_rules")?;
+            r.check_at::<fbe::BString>(b, body, 124, "macro_rules")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "Option")?;
+            r.check_at::<Option<bool>>(b, body, 128, "Option")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "Vec")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "Vec")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "Box")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "Box")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "Clone")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "Clone")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "Copy")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "Copy")?;
         }
         if n >= 194 {
-            r.check::<fbe::Decimal>(b, b + 178, "Default")?;
+            r.check_at::<fbe::Decimal>(b, body, 178, "Default")?;
         }
         r.leave();
         Ok(())
@@ -9310,10 +9317,10 @@ impl fbe::Struct for CSharpWords {
             self.event = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.fixed, b, b + 14, "fixed")?;
+            r.field_into_at(&mut self.fixed, b, body, 14, "fixed")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.foreach, b, b + 18, "foreach")?;
+            r.field_into_at(&mut self.foreach, b, body, 18, "foreach")?;
         }
         if n >= 31 {
             self.implicit = fbe::Fixed::at(body, 23);
@@ -9328,19 +9335,19 @@ impl fbe::Struct for CSharpWords {
             self.sbyte = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.stackalloc, b, b + 51, "stackalloc")?;
+            r.field_into_at(&mut self.stackalloc, b, body, 51, "stackalloc")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.ulong, b, b + 55, "ulong")?;
+            r.field_into_at(&mut self.ulong, b, body, 55, "ulong")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.unchecked, b, b + 60, "unchecked")?;
+            r.field_into_at(&mut self.unchecked, b, body, 60, "unchecked")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.ushort, b, b + 64, "ushort")?;
+            r.field_into_at(&mut self.ushort, b, body, 64, "ushort")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.add, b, b + 68, "add")?;
+            r.field_into_at(&mut self.add, b, body, 68, "add")?;
         }
         if n >= 100 {
             self.alias = fbe::Fixed::at(body, 84);
@@ -9355,7 +9362,7 @@ impl fbe::Struct for CSharpWords {
             self.equals = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.group, b, b + 113, "group")?;
+            r.field_into_at(&mut self.group, b, body, 113, "group")?;
         }
         if n >= 120 {
             self.into = fbe::Fixed::at(body, 118);
@@ -9364,10 +9371,10 @@ impl fbe::Struct for CSharpWords {
             self.join = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.nameof, b, b + 124, "nameof")?;
+            r.field_into_at(&mut self.nameof, b, body, 124, "nameof")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.on, b, b + 128, "on")?;
+            r.field_into_at(&mut self.on, b, body, 128, "on")?;
         }
         if n >= 141 {
             self.orderby = fbe::Fixed::at(body, 133);
@@ -9382,16 +9389,16 @@ impl fbe::Struct for CSharpWords {
             self.unmanaged = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.required, b, b + 161, "required")?;
+            r.field_into_at(&mut self.required, b, body, 161, "required")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.scoped, b, b + 165, "scoped")?;
+            r.field_into_at(&mut self.scoped, b, body, 165, "scoped")?;
         }
         if n >= 174 {
-            r.field_into(&mut self.managed, b, b + 170, "managed")?;
+            r.field_into_at(&mut self.managed, b, body, 170, "managed")?;
         }
         if n >= 178 {
-            r.field_into(&mut self.notnull, b, b + 174, "notnull")?;
+            r.field_into_at(&mut self.notnull, b, body, 174, "notnull")?;
         }
         r.leave();
         Ok(())
@@ -9400,47 +9407,48 @@ impl fbe::Struct for CSharpWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 9, 150)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "fixed")?;
+            r.check_at::<fbe::BString>(b, body, 14, "fixed")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "foreach")?;
+            r.check_at::<Option<bool>>(b, body, 18, "foreach")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "stackalloc")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "stackalloc")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "ulong")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "ulong")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "unchecked")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "unchecked")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "ushort")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "ushort")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "add")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "add")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "group")?;
+            r.check_at::<Option<Word>>(b, body, 113, "group")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "nameof")?;
+            r.check_at::<fbe::BString>(b, body, 124, "nameof")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "on")?;
+            r.check_at::<Option<bool>>(b, body, 128, "on")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "required")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "required")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "scoped")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "scoped")?;
         }
         if n >= 174 {
-            r.check::<fbe::Bytes>(b, b + 170, "managed")?;
+            r.check_at::<fbe::Bytes>(b, body, 170, "managed")?;
         }
         if n >= 178 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "notnull")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 174, "notnull")?;
         }
         r.leave();
         Ok(())
@@ -9885,10 +9893,10 @@ impl fbe::Struct for RubyWords {
             self.end = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.begin_, b, b + 14, "begin")?;
+            r.field_into_at(&mut self.begin_, b, body, 14, "begin")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.elsif, b, b + 18, "elsif")?;
+            r.field_into_at(&mut self.elsif, b, body, 18, "elsif")?;
         }
         if n >= 31 {
             self.end_ = fbe::Fixed::at(body, 23);
@@ -9903,19 +9911,19 @@ impl fbe::Struct for RubyWords {
             self.redo = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.rescue, b, b + 51, "rescue")?;
+            r.field_into_at(&mut self.rescue, b, body, 51, "rescue")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.retry, b, b + 55, "retry")?;
+            r.field_into_at(&mut self.retry, b, body, 55, "retry")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.then, b, b + 60, "then")?;
+            r.field_into_at(&mut self.then, b, body, 60, "then")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.undef, b, b + 64, "undef")?;
+            r.field_into_at(&mut self.undef, b, body, 64, "undef")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.unless, b, b + 68, "unless")?;
+            r.field_into_at(&mut self.unless, b, body, 68, "unless")?;
         }
         if n >= 100 {
             self.until = fbe::Fixed::at(body, 84);
@@ -9930,7 +9938,7 @@ impl fbe::Struct for RubyWords {
             self.encoding = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.initialize, b, b + 113, "initialize")?;
+            r.field_into_at(&mut self.initialize, b, body, 113, "initialize")?;
         }
         r.leave();
         Ok(())
@@ -9939,29 +9947,30 @@ impl fbe::Struct for RubyWords {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 10, 98)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "begin")?;
+            r.check_at::<fbe::BString>(b, body, 14, "begin")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "elsif")?;
+            r.check_at::<Option<bool>>(b, body, 18, "elsif")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "rescue")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "rescue")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "retry")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "retry")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "then")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "then")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "undef")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "undef")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "unless")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "unless")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "initialize")?;
+            r.check_at::<Option<Word>>(b, body, 113, "initialize")?;
         }
         r.leave();
         Ok(())
@@ -10267,10 +10276,10 @@ impl fbe::Struct for CppMembers {
             self.fbe_type = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.fbe, b, b + 14, "fbe")?;
+            r.field_into_at(&mut self.fbe, b, body, 14, "fbe")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.model, b, b + 18, "Model")?;
+            r.field_into_at(&mut self.model, b, body, 18, "Model")?;
         }
         if n >= 31 {
             self.final_model = fbe::Fixed::at(body, 23);
@@ -10285,13 +10294,13 @@ impl fbe::Struct for CppMembers {
             self.size = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.offset, b, b + 51, "offset")?;
+            r.field_into_at(&mut self.offset, b, body, 51, "offset")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.model_, b, b + 55, "model")?;
+            r.field_into_at(&mut self.model_, b, body, 55, "model")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.reset, b, b + 60, "reset")?;
+            r.field_into_at(&mut self.reset, b, body, 60, "reset")?;
         }
         r.leave();
         Ok(())
@@ -10300,20 +10309,21 @@ impl fbe::Struct for CppMembers {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 11, 48)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "fbe")?;
+            r.check_at::<fbe::BString>(b, body, 14, "fbe")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "Model")?;
+            r.check_at::<Option<bool>>(b, body, 18, "Model")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "offset")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "offset")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "model")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "model")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "reset")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "reset")?;
         }
         r.leave();
         Ok(())
@@ -10567,10 +10577,10 @@ impl fbe::Struct for PythonMembers {
             self.from_json = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.to_fbe, b, b + 14, "to_fbe")?;
+            r.field_into_at(&mut self.to_fbe, b, body, 14, "to_fbe")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.from_fbe, b, b + 18, "from_fbe")?;
+            r.field_into_at(&mut self.from_fbe, b, body, 18, "from_fbe")?;
         }
         if n >= 31 {
             self.to_final = fbe::Fixed::at(body, 23);
@@ -10585,19 +10595,19 @@ impl fbe::Struct for PythonMembers {
             self.fbe_key = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.fbe_size, b, b + 51, "fbe_size")?;
+            r.field_into_at(&mut self.fbe_size, b, body, 51, "fbe_size")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.init, b, b + 55, "__init__")?;
+            r.field_into_at(&mut self.init, b, body, 55, "__init__")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.slots, b, b + 60, "__slots__")?;
+            r.field_into_at(&mut self.slots, b, body, 60, "__slots__")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.class, b, b + 64, "__class__")?;
+            r.field_into_at(&mut self.class, b, body, 64, "__class__")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.dict, b, b + 68, "__dict__")?;
+            r.field_into_at(&mut self.dict, b, body, 68, "__dict__")?;
         }
         if n >= 100 {
             self.hash = fbe::Fixed::at(body, 84);
@@ -10615,26 +10625,27 @@ impl fbe::Struct for PythonMembers {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 12, 96)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "to_fbe")?;
+            r.check_at::<fbe::BString>(b, body, 14, "to_fbe")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "from_fbe")?;
+            r.check_at::<Option<bool>>(b, body, 18, "from_fbe")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "fbe_size")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "fbe_size")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "__init__")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "__init__")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "__slots__")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "__slots__")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "__class__")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "__class__")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "__dict__")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "__dict__")?;
         }
         r.leave();
         Ok(())
@@ -10963,10 +10974,10 @@ impl fbe::Struct for GoMembers {
             self.fbe_key_compare = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.reset, b, b + 14, "Reset")?;
+            r.field_into_at(&mut self.reset, b, body, 14, "Reset")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.marshal_fbe, b, b + 18, "MarshalFBE")?;
+            r.field_into_at(&mut self.marshal_fbe, b, body, 18, "MarshalFBE")?;
         }
         if n >= 31 {
             self.unmarshal_fbe = fbe::Fixed::at(body, 23);
@@ -10981,19 +10992,19 @@ impl fbe::Struct for GoMembers {
             self.fbe_write = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.fbe_read, b, b + 51, "FBERead")?;
+            r.field_into_at(&mut self.fbe_read, b, body, 51, "FBERead")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.marshal_final, b, b + 55, "MarshalFinal")?;
+            r.field_into_at(&mut self.marshal_final, b, body, 55, "MarshalFinal")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.unmarshal_final, b, b + 60, "UnmarshalFinal")?;
+            r.field_into_at(&mut self.unmarshal_final, b, body, 60, "UnmarshalFinal")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.append_final, b, b + 64, "AppendFinal")?;
+            r.field_into_at(&mut self.append_final, b, body, 64, "AppendFinal")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.read_final, b, b + 68, "ReadFinal")?;
+            r.field_into_at(&mut self.read_final, b, body, 68, "ReadFinal")?;
         }
         if n >= 100 {
             self.fbe_write_final = fbe::Fixed::at(body, 84);
@@ -11008,7 +11019,7 @@ impl fbe::Struct for GoMembers {
             self.unmarshal_json = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.append_json, b, b + 113, "AppendJSON")?;
+            r.field_into_at(&mut self.append_json, b, body, 113, "AppendJSON")?;
         }
         if n >= 120 {
             self.read_json = fbe::Fixed::at(body, 118);
@@ -11017,10 +11028,10 @@ impl fbe::Struct for GoMembers {
             self.fbe_write_json = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
+            r.field_into_at(&mut self.fbe_read_json, b, body, 124, "FBEReadJSON")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.fbe_write_text, b, b + 128, "FBEWriteText")?;
+            r.field_into_at(&mut self.fbe_write_text, b, body, 128, "FBEWriteText")?;
         }
         if n >= 141 {
             self.type_id = fbe::Fixed::at(body, 133);
@@ -11038,35 +11049,36 @@ impl fbe::Struct for GoMembers {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 13, 129)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "Reset")?;
+            r.check_at::<fbe::BString>(b, body, 14, "Reset")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "MarshalFBE")?;
+            r.check_at::<Option<bool>>(b, body, 18, "MarshalFBE")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "FBERead")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "FBERead")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "MarshalFinal")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "MarshalFinal")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "UnmarshalFinal")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "UnmarshalFinal")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "AppendFinal")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "AppendFinal")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "ReadFinal")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "ReadFinal")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "AppendJSON")?;
+            r.check_at::<Option<Word>>(b, body, 113, "AppendJSON")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "FBEReadJSON")?;
+            r.check_at::<fbe::BString>(b, body, 124, "FBEReadJSON")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "FBEWriteText")?;
+            r.check_at::<Option<bool>>(b, body, 128, "FBEWriteText")?;
         }
         r.leave();
         Ok(())
@@ -11502,10 +11514,10 @@ impl fbe::Struct for JvmMembers {
             self.key_order = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.to_fbe, b, b + 14, "toFbe")?;
+            r.field_into_at(&mut self.to_fbe, b, body, 14, "toFbe")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.from_fbe, b, b + 18, "fromFbe")?;
+            r.field_into_at(&mut self.from_fbe, b, body, 18, "fromFbe")?;
         }
         if n >= 31 {
             self.read_fbe = fbe::Fixed::at(body, 23);
@@ -11520,19 +11532,19 @@ impl fbe::Struct for JvmMembers {
             self.to_final = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.from_final, b, b + 51, "fromFinal")?;
+            r.field_into_at(&mut self.from_final, b, body, 51, "fromFinal")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.read_final, b, b + 55, "readFinal")?;
+            r.field_into_at(&mut self.read_final, b, body, 55, "readFinal")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.write_final, b, b + 60, "writeFinal")?;
+            r.field_into_at(&mut self.write_final, b, body, 60, "writeFinal")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.verify_final, b, b + 64, "verifyFinal")?;
+            r.field_into_at(&mut self.verify_final, b, body, 64, "verifyFinal")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.to_json, b, b + 68, "toJson")?;
+            r.field_into_at(&mut self.to_json, b, body, 68, "toJson")?;
         }
         if n >= 100 {
             self.from_json = fbe::Fixed::at(body, 84);
@@ -11547,7 +11559,7 @@ impl fbe::Struct for JvmMembers {
             self.hash_code = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.get_class, b, b + 113, "getClass")?;
+            r.field_into_at(&mut self.get_class, b, body, 113, "getClass")?;
         }
         if n >= 120 {
             self.clone = fbe::Fixed::at(body, 118);
@@ -11556,10 +11568,10 @@ impl fbe::Struct for JvmMembers {
             self.finalize = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.wait, b, b + 124, "wait")?;
+            r.field_into_at(&mut self.wait, b, body, 124, "wait")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.notify, b, b + 128, "notify")?;
+            r.field_into_at(&mut self.notify, b, body, 128, "notify")?;
         }
         if n >= 141 {
             self.notify_all = fbe::Fixed::at(body, 133);
@@ -11580,35 +11592,36 @@ impl fbe::Struct for JvmMembers {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 14, 137)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "toFbe")?;
+            r.check_at::<fbe::BString>(b, body, 14, "toFbe")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "fromFbe")?;
+            r.check_at::<Option<bool>>(b, body, 18, "fromFbe")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "fromFinal")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "fromFinal")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "readFinal")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "readFinal")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "writeFinal")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "writeFinal")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "verifyFinal")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "verifyFinal")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "toJson")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "toJson")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "getClass")?;
+            r.check_at::<Option<Word>>(b, body, 113, "getClass")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "wait")?;
+            r.check_at::<fbe::BString>(b, body, 124, "wait")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "notify")?;
+            r.check_at::<Option<bool>>(b, body, 128, "notify")?;
         }
         r.leave();
         Ok(())
@@ -11961,10 +11974,10 @@ impl fbe::Struct for JsMembers {
             self.to_json = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.to_text, b, b + 14, "toText")?;
+            r.field_into_at(&mut self.to_text, b, body, 14, "toText")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.verify, b, b + 18, "verify")?;
+            r.field_into_at(&mut self.verify, b, body, 18, "verify")?;
         }
         r.leave();
         Ok(())
@@ -11973,11 +11986,12 @@ impl fbe::Struct for JsMembers {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 15, 11)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "toText")?;
+            r.check_at::<fbe::BString>(b, body, 14, "toText")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "verify")?;
+            r.check_at::<Option<bool>>(b, body, 18, "verify")?;
         }
         r.leave();
         Ok(())
@@ -12202,10 +12216,10 @@ impl fbe::Struct for RuntimeNames {
             self.write_buffer = fbe::Fixed::at(body, 10);
         }
         if n >= 18 {
-            r.field_into(&mut self.read_buffer, b, b + 14, "ReadBuffer")?;
+            r.field_into_at(&mut self.read_buffer, b, body, 14, "ReadBuffer")?;
         }
         if n >= 23 {
-            r.field_into(&mut self.reader, b, b + 18, "Reader")?;
+            r.field_into_at(&mut self.reader, b, body, 18, "Reader")?;
         }
         if n >= 31 {
             self.writer = fbe::Fixed::at(body, 23);
@@ -12220,19 +12234,19 @@ impl fbe::Struct for RuntimeNames {
             self.uuid = fbe::Fixed::at(body, 43);
         }
         if n >= 55 {
-            r.field_into(&mut self.uuid_, b, b + 51, "UUID")?;
+            r.field_into_at(&mut self.uuid_, b, body, 51, "UUID")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.timestamp, b, b + 55, "Timestamp")?;
+            r.field_into_at(&mut self.timestamp, b, body, 55, "Timestamp")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.json_writer, b, b + 60, "JsonWriter")?;
+            r.field_into_at(&mut self.json_writer, b, body, 60, "JsonWriter")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.json_reader, b, b + 64, "JsonReader")?;
+            r.field_into_at(&mut self.json_reader, b, body, 64, "JsonReader")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.decode_error, b, b + 68, "DecodeError")?;
+            r.field_into_at(&mut self.decode_error, b, body, 68, "DecodeError")?;
         }
         if n >= 100 {
             self.encode_error = fbe::Fixed::at(body, 84);
@@ -12247,7 +12261,7 @@ impl fbe::Struct for RuntimeNames {
             self.sender = fbe::Fixed::at(body, 112);
         }
         if n >= 118 {
-            r.field_into(&mut self.receiver, b, b + 113, "Receiver")?;
+            r.field_into_at(&mut self.receiver, b, body, 113, "Receiver")?;
         }
         if n >= 120 {
             self.client = fbe::Fixed::at(body, 118);
@@ -12256,10 +12270,10 @@ impl fbe::Struct for RuntimeNames {
             self.proxy = fbe::Fixed::at(body, 120);
         }
         if n >= 128 {
-            r.field_into(&mut self.handler, b, b + 124, "Handler")?;
+            r.field_into_at(&mut self.handler, b, body, 124, "Handler")?;
         }
         if n >= 133 {
-            r.field_into(&mut self.text, b, b + 128, "Text")?;
+            r.field_into_at(&mut self.text, b, body, 128, "Text")?;
         }
         if n >= 141 {
             self.compare = fbe::Fixed::at(body, 133);
@@ -12274,10 +12288,10 @@ impl fbe::Struct for RuntimeNames {
             self.timestamps = fbe::Fixed::at(body, 153);
         }
         if n >= 165 {
-            r.field_into(&mut self.utf8, b, b + 161, "Utf8")?;
+            r.field_into_at(&mut self.utf8, b, body, 161, "Utf8")?;
         }
         if n >= 170 {
-            r.field_into(&mut self.requests, b, b + 165, "Requests")?;
+            r.field_into_at(&mut self.requests, b, body, 165, "Requests")?;
         }
         r.leave();
         Ok(())
@@ -12286,41 +12300,42 @@ impl fbe::Struct for RuntimeNames {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 16, 142)?;
+        let body = r.body(b, n);
         if n >= 18 {
-            r.check::<fbe::BString>(b, b + 14, "ReadBuffer")?;
+            r.check_at::<fbe::BString>(b, body, 14, "ReadBuffer")?;
         }
         if n >= 23 {
-            r.check::<Option<bool>>(b, b + 18, "Reader")?;
+            r.check_at::<Option<bool>>(b, body, 18, "Reader")?;
         }
         if n >= 55 {
-            r.check::<Vec<Word>>(b, b + 51, "UUID")?;
+            r.check_at::<Vec<Word>>(b, body, 51, "UUID")?;
         }
         if n >= 60 {
-            r.check::<Option<fbe::BString>>(b, b + 55, "Timestamp")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 55, "Timestamp")?;
         }
         if n >= 64 {
-            r.check::<fbe::Bytes>(b, b + 60, "JsonWriter")?;
+            r.check_at::<fbe::Bytes>(b, body, 60, "JsonWriter")?;
         }
         if n >= 68 {
-            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "JsonReader")?;
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 64, "JsonReader")?;
         }
         if n >= 84 {
-            r.check::<fbe::Decimal>(b, b + 68, "DecodeError")?;
+            r.check_at::<fbe::Decimal>(b, body, 68, "DecodeError")?;
         }
         if n >= 118 {
-            r.check::<Option<Word>>(b, b + 113, "Receiver")?;
+            r.check_at::<Option<Word>>(b, body, 113, "Receiver")?;
         }
         if n >= 128 {
-            r.check::<fbe::BString>(b, b + 124, "Handler")?;
+            r.check_at::<fbe::BString>(b, body, 124, "Handler")?;
         }
         if n >= 133 {
-            r.check::<Option<bool>>(b, b + 128, "Text")?;
+            r.check_at::<Option<bool>>(b, body, 128, "Text")?;
         }
         if n >= 165 {
-            r.check::<Vec<Word>>(b, b + 161, "Utf8")?;
+            r.check_at::<Vec<Word>>(b, body, 161, "Utf8")?;
         }
         if n >= 170 {
-            r.check::<Option<fbe::BString>>(b, b + 165, "Requests")?;
+            r.check_at::<Option<fbe::BString>>(b, body, 165, "Requests")?;
         }
         r.leave();
         Ok(())
@@ -19007,7 +19022,7 @@ impl fbe::Struct for Imported {
             r.spend(8, b, "market")?;
         }
         if n >= 13 {
-            r.field_into(&mut self.org, b, b + 9, "org")?;
+            r.field_into_at(&mut self.org, b, body, 9, "org")?;
         } else if n >= 9 {
             r.spend(8, b, "org")?;
         }
@@ -19021,11 +19036,12 @@ impl fbe::Struct for Imported {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 75, 2)?;
+        let body = r.body(b, n);
         if n < 9 {
             r.spend(8, b, "market")?;
         }
         if n >= 13 {
-            r.check::<super::market::Instrument>(b, b + 9, "org")?;
+            r.check_at::<super::market::Instrument>(b, body, 9, "org")?;
         } else if n >= 9 {
             r.spend(8, b, "org")?;
         }
@@ -19279,7 +19295,7 @@ impl fbe::Struct for Listed {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         } else {
             r.spend(4, b, "symbol")?;
         }
@@ -19294,7 +19310,7 @@ impl fbe::Struct for Listed {
             r.spend(4, b, "precision")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.ticker, b, b + 20, "ticker")?;
+            r.field_into_at(&mut self.ticker, b, body, 20, "ticker")?;
         } else if n >= 20 {
             r.spend(4, b, "ticker")?;
         }
@@ -19305,8 +19321,9 @@ impl fbe::Struct for Listed {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 77, 12)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+            r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
         } else {
             r.spend(4, b, "symbol")?;
         }
@@ -19317,7 +19334,7 @@ impl fbe::Struct for Listed {
             r.spend(4, b, "precision")?;
         }
         if n >= 24 {
-            r.check::<Symbol>(b, b + 20, "ticker")?;
+            r.check_at::<Symbol>(b, body, 20, "ticker")?;
         } else if n >= 20 {
             r.spend(4, b, "ticker")?;
         }
@@ -19856,387 +19873,387 @@ impl fbe::Struct for Hostile {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.order, b, b + 8, "Order")?;
+            r.field_into_at(&mut self.order, b, body, 8, "Order")?;
         } else {
             r.spend(2994, b, "Order")?;
         }
         if n >= 16 {
-            r.field_into(&mut self.cpp_words, b, b + 12, "CppWords")?;
+            r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
         } else if n >= 12 {
             r.spend(2982, b, "CppWords")?;
         }
         if n >= 20 {
-            r.field_into(&mut self.python_words, b, b + 16, "PythonWords")?;
+            r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
         } else if n >= 16 {
             r.spend(2363, b, "PythonWords")?;
         }
         if n >= 24 {
-            r.field_into(&mut self.go_words, b, b + 20, "GoWords")?;
+            r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
         } else if n >= 20 {
             r.spend(2124, b, "GoWords")?;
         }
         if n >= 28 {
-            r.field_into(&mut self.java_words, b, b + 24, "JavaWords")?;
+            r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
         } else if n >= 24 {
             r.spend(1922, b, "JavaWords")?;
         }
         if n >= 32 {
-            r.field_into(&mut self.kotlin_words, b, b + 28, "KotlinWords")?;
+            r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
             r.spend(1740, b, "KotlinWords")?;
         }
         if n >= 36 {
-            r.field_into(&mut self.js_words, b, b + 32, "JsWords")?;
+            r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
         } else if n >= 32 {
             r.spend(1533, b, "JsWords")?;
         }
         if n >= 40 {
-            r.field_into(&mut self.rust_words, b, b + 36, "RustWords")?;
+            r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
         } else if n >= 36 {
             r.spend(1310, b, "RustWords")?;
         }
         if n >= 44 {
-            r.field_into(&mut self.c_sharp_words, b, b + 40, "CSharpWords")?;
+            r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
             r.spend(1115, b, "CSharpWords")?;
         }
         if n >= 48 {
-            r.field_into(&mut self.ruby_words, b, b + 44, "RubyWords")?;
+            r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
         } else if n >= 44 {
             r.spend(965, b, "RubyWords")?;
         }
         if n >= 52 {
-            r.field_into(&mut self.cpp_members, b, b + 48, "CppMembers")?;
+            r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
         } else if n >= 48 {
             r.spend(867, b, "CppMembers")?;
         }
         if n >= 56 {
-            r.field_into(&mut self.python_members, b, b + 52, "PythonMembers")?;
+            r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
             r.spend(819, b, "PythonMembers")?;
         }
         if n >= 60 {
-            r.field_into(&mut self.go_members, b, b + 56, "GoMembers")?;
+            r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
         } else if n >= 56 {
             r.spend(723, b, "GoMembers")?;
         }
         if n >= 64 {
-            r.field_into(&mut self.jvm_members, b, b + 60, "JvmMembers")?;
+            r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
             r.spend(594, b, "JvmMembers")?;
         }
         if n >= 68 {
-            r.field_into(&mut self.js_members, b, b + 64, "JsMembers")?;
+            r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
         } else if n >= 64 {
             r.spend(457, b, "JsMembers")?;
         }
         if n >= 72 {
-            r.field_into(&mut self.runtime_names, b, b + 68, "RuntimeNames")?;
+            r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
             r.spend(446, b, "RuntimeNames")?;
         }
         if n >= 76 {
-            r.field_into(&mut self.class, b, b + 72, "class")?;
+            r.field_into_at(&mut self.class, b, body, 72, "class")?;
         } else if n >= 72 {
             r.spend(304, b, "class")?;
         }
         if n >= 80 {
-            r.field_into(&mut self.object, b, b + 76, "Object")?;
+            r.field_into_at(&mut self.object, b, body, 76, "Object")?;
         } else if n >= 76 {
             r.spend(300, b, "Object")?;
         }
         if n >= 84 {
-            r.field_into(&mut self.string, b, b + 80, "String")?;
+            r.field_into_at(&mut self.string, b, body, 80, "String")?;
         } else if n >= 80 {
             r.spend(296, b, "String")?;
         }
         if n >= 88 {
-            r.field_into(&mut self.list, b, b + 84, "List")?;
+            r.field_into_at(&mut self.list, b, body, 84, "List")?;
         } else if n >= 84 {
             r.spend(292, b, "List")?;
         }
         if n >= 92 {
-            r.field_into(&mut self.map, b, b + 88, "Map")?;
+            r.field_into_at(&mut self.map, b, body, 88, "Map")?;
         } else if n >= 88 {
             r.spend(288, b, "Map")?;
         }
         if n >= 96 {
-            r.field_into(&mut self.model, b, b + 92, "Model")?;
+            r.field_into_at(&mut self.model, b, body, 92, "Model")?;
         } else if n >= 92 {
             r.spend(284, b, "Model")?;
         }
         if n >= 100 {
-            r.field_into(&mut self.final_model, b, b + 96, "FinalModel")?;
+            r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
         } else if n >= 96 {
             r.spend(280, b, "FinalModel")?;
         }
         if n >= 104 {
-            r.field_into(&mut self.buffer, b, b + 100, "Buffer")?;
+            r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
         } else if n >= 100 {
             r.spend(276, b, "Buffer")?;
         }
         if n >= 108 {
-            r.field_into(&mut self.reader, b, b + 104, "Reader")?;
+            r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
         } else if n >= 104 {
             r.spend(272, b, "Reader")?;
         }
         if n >= 112 {
-            r.field_into(&mut self.writer, b, b + 108, "Writer")?;
+            r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
         } else if n >= 108 {
             r.spend(268, b, "Writer")?;
         }
         if n >= 116 {
-            r.field_into(&mut self.limits, b, b + 112, "Limits")?;
+            r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
         } else if n >= 112 {
             r.spend(264, b, "Limits")?;
         }
         if n >= 120 {
-            r.field_into(&mut self.decode_error, b, b + 116, "DecodeError")?;
+            r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
         } else if n >= 116 {
             r.spend(260, b, "DecodeError")?;
         }
         if n >= 124 {
-            r.field_into(&mut self.decode_exception, b, b + 120, "DecodeException")?;
+            r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
         } else if n >= 120 {
             r.spend(256, b, "DecodeException")?;
         }
         if n >= 128 {
-            r.field_into(&mut self.decimal, b, b + 124, "Decimal")?;
+            r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
         } else if n >= 124 {
             r.spend(252, b, "Decimal")?;
         }
         if n >= 132 {
-            r.field_into(&mut self.uuid, b, b + 128, "Uuid")?;
+            r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
         } else if n >= 128 {
             r.spend(248, b, "Uuid")?;
         }
         if n >= 136 {
-            r.field_into(&mut self.uuid_, b, b + 132, "UUID")?;
+            r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
         } else if n >= 132 {
             r.spend(244, b, "UUID")?;
         }
         if n >= 140 {
-            r.field_into(&mut self.timestamp, b, b + 136, "Timestamp")?;
+            r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
         } else if n >= 136 {
             r.spend(240, b, "Timestamp")?;
         }
         if n >= 144 {
-            r.field_into(&mut self.sender, b, b + 140, "Sender")?;
+            r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
         } else if n >= 140 {
             r.spend(236, b, "Sender")?;
         }
         if n >= 148 {
-            r.field_into(&mut self.receiver, b, b + 144, "Receiver")?;
+            r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
         } else if n >= 144 {
             r.spend(232, b, "Receiver")?;
         }
         if n >= 152 {
-            r.field_into(&mut self.client, b, b + 148, "Client")?;
+            r.field_into_at(&mut self.client, b, body, 148, "Client")?;
         } else if n >= 148 {
             r.spend(228, b, "Client")?;
         }
         if n >= 156 {
-            r.field_into(&mut self.proxy, b, b + 152, "Proxy")?;
+            r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
         } else if n >= 152 {
             r.spend(224, b, "Proxy")?;
         }
         if n >= 160 {
-            r.field_into(&mut self.handler, b, b + 156, "Handler")?;
+            r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
         } else if n >= 156 {
             r.spend(220, b, "Handler")?;
         }
         if n >= 164 {
-            r.field_into(&mut self.fbe, b, b + 160, "fbe")?;
+            r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
         } else if n >= 160 {
             r.spend(216, b, "fbe")?;
         }
         if n >= 168 {
-            r.field_into(&mut self.fbe_, b, b + 164, "FBE")?;
+            r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
         } else if n >= 164 {
             r.spend(212, b, "FBE")?;
         }
         if n >= 172 {
-            r.field_into(&mut self.std, b, b + 168, "std")?;
+            r.field_into_at(&mut self.std, b, body, 168, "std")?;
         } else if n >= 168 {
             r.spend(208, b, "std")?;
         }
         if n >= 176 {
-            r.field_into(&mut self.companion, b, b + 172, "Companion")?;
+            r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
         } else if n >= 172 {
             r.spend(204, b, "Companion")?;
         }
         if n >= 180 {
-            r.field_into(&mut self.any, b, b + 176, "Any")?;
+            r.field_into_at(&mut self.any, b, body, 176, "Any")?;
         } else if n >= 176 {
             r.spend(200, b, "Any")?;
         }
         if n >= 184 {
-            r.field_into(&mut self.self_, b, b + 180, "Self")?;
+            r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
         } else if n >= 180 {
             r.spend(196, b, "Self")?;
         }
         if n >= 188 {
-            r.field_into(&mut self.self__, b, b + 184, "self")?;
+            r.field_into_at(&mut self.self__, b, body, 184, "self")?;
         } else if n >= 184 {
             r.spend(192, b, "self")?;
         }
         if n >= 192 {
-            r.field_into(&mut self.none, b, b + 188, "None")?;
+            r.field_into_at(&mut self.none, b, body, 188, "None")?;
         } else if n >= 188 {
             r.spend(188, b, "None")?;
         }
         if n >= 196 {
-            r.field_into(&mut self.option, b, b + 192, "Option")?;
+            r.field_into_at(&mut self.option, b, body, 192, "Option")?;
         } else if n >= 192 {
             r.spend(184, b, "Option")?;
         }
         if n >= 200 {
-            r.field_into(&mut self.result, b, b + 196, "Result")?;
+            r.field_into_at(&mut self.result, b, body, 196, "Result")?;
         } else if n >= 196 {
             r.spend(180, b, "Result")?;
         }
         if n >= 204 {
-            r.field_into(&mut self.vec, b, b + 200, "Vec")?;
+            r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
         } else if n >= 200 {
             r.spend(176, b, "Vec")?;
         }
         if n >= 208 {
-            r.field_into(&mut self.box_, b, b + 204, "Box")?;
+            r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
         } else if n >= 204 {
             r.spend(172, b, "Box")?;
         }
         if n >= 212 {
-            r.field_into(&mut self.error, b, b + 208, "Error")?;
+            r.field_into_at(&mut self.error, b, body, 208, "Error")?;
         } else if n >= 208 {
             r.spend(168, b, "Error")?;
         }
         if n >= 216 {
-            r.field_into(&mut self.exception, b, b + 212, "Exception")?;
+            r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
         } else if n >= 212 {
             r.spend(164, b, "Exception")?;
         }
         if n >= 220 {
-            r.field_into(&mut self.text, b, b + 216, "Text")?;
+            r.field_into_at(&mut self.text, b, body, 216, "Text")?;
         } else if n >= 216 {
             r.spend(160, b, "Text")?;
         }
         if n >= 224 {
-            r.field_into(&mut self.json_writer, b, b + 220, "JsonWriter")?;
+            r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
             r.spend(156, b, "JsonWriter")?;
         }
         if n >= 228 {
-            r.field_into(&mut self.int32_t, b, b + 224, "int32_t")?;
+            r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
         } else if n >= 224 {
             r.spend(152, b, "int32_t")?;
         }
         if n >= 232 {
-            r.field_into(&mut self.size_t, b, b + 228, "size_t")?;
+            r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
         } else if n >= 228 {
             r.spend(148, b, "size_t")?;
         }
         if n >= 236 {
-            r.field_into(&mut self.list_, b, b + 232, "list")?;
+            r.field_into_at(&mut self.list_, b, body, 232, "list")?;
         } else if n >= 232 {
             r.spend(144, b, "list")?;
         }
         if n >= 240 {
-            r.field_into(&mut self.object_, b, b + 236, "object")?;
+            r.field_into_at(&mut self.object_, b, body, 236, "object")?;
         } else if n >= 236 {
             r.spend(140, b, "object")?;
         }
         if n >= 244 {
-            r.field_into(&mut self.v_, b, b + 240, "v")?;
+            r.field_into_at(&mut self.v_, b, body, 240, "v")?;
         } else if n >= 240 {
             r.spend(136, b, "v")?;
         }
         if n >= 248 {
-            r.field_into(&mut self.r_, b, b + 244, "r")?;
+            r.field_into_at(&mut self.r_, b, body, 244, "r")?;
         } else if n >= 244 {
             r.spend(132, b, "r")?;
         }
         if n >= 252 {
-            r.field_into(&mut self.w_, b, b + 248, "w")?;
+            r.field_into_at(&mut self.w_, b, body, 248, "w")?;
         } else if n >= 248 {
             r.spend(128, b, "w")?;
         }
         if n >= 256 {
-            r.field_into(&mut self.side_buy, b, b + 252, "SideBuy")?;
+            r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
         } else if n >= 252 {
             r.spend(124, b, "SideBuy")?;
         }
         if n >= 260 {
-            r.field_into(&mut self.order_key, b, b + 256, "OrderKey")?;
+            r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
         } else if n >= 256 {
             r.spend(120, b, "OrderKey")?;
         }
         if n >= 264 {
-            r.field_into(&mut self.text_ofside, b, b + 260, "textOfside")?;
+            r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
         } else if n >= 260 {
             r.spend(116, b, "textOfside")?;
         }
         if n >= 268 {
-            r.field_into(&mut self.decimal_1, b, b + 264, "DECIMAL_1")?;
+            r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
             r.spend(112, b, "DECIMAL_1")?;
         }
         if n >= 272 {
-            r.field_into(&mut self.order_model, b, b + 268, "OrderModel")?;
+            r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
         } else if n >= 268 {
             r.spend(108, b, "OrderModel")?;
         }
         if n >= 276 {
-            r.field_into(&mut self.order_final, b, b + 272, "OrderFinal")?;
+            r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
             r.spend(104, b, "OrderFinal")?;
         }
         if n >= 280 {
-            r.field_into(&mut self.new_order, b, b + 276, "NewOrder")?;
+            r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
         } else if n >= 276 {
             r.spend(100, b, "NewOrder")?;
         }
         if n >= 284 {
-            r.field_into(&mut self.verify_fbe_order, b, b + 280, "VerifyFBEOrder")?;
+            r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
             r.spend(96, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
-            r.field_into(&mut self.fbe_vr_order, b, b + 284, "fbe_vr_Order")?;
+            r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
             r.spend(92, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
-            r.field_into(&mut self.e1, b, b + 288, "e1")?;
+            r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
         } else if n >= 288 {
             r.spend(88, b, "e1")?;
         }
         if n >= 296 {
-            r.field_into(&mut self.i2, b, b + 292, "i2")?;
+            r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
         } else if n >= 292 {
             r.spend(84, b, "i2")?;
         }
         if n >= 300 {
-            r.field_into(&mut self.o3, b, b + 296, "o3")?;
+            r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
         } else if n >= 296 {
             r.spend(80, b, "o3")?;
         }
         if n >= 304 {
-            r.field_into(&mut self.case, b, b + 300, "Case")?;
+            r.field_into_at(&mut self.case, b, body, 300, "Case")?;
         } else if n >= 300 {
             r.spend(76, b, "Case")?;
         }
         if n >= 308 {
-            r.field_into(&mut self.imported, b, b + 304, "Imported")?;
+            r.field_into_at(&mut self.imported, b, body, 304, "Imported")?;
         } else if n >= 304 {
             r.spend(44, b, "Imported")?;
         }
         if n >= 312 {
-            r.field_into(&mut self.derived, b, b + 308, "Derived")?;
+            r.field_into_at(&mut self.derived, b, body, 308, "Derived")?;
         } else if n >= 308 {
             r.spend(34, b, "Derived")?;
         }
         if n >= 316 {
-            r.field_into(&mut self.listed, b, b + 312, "Listed")?;
+            r.field_into_at(&mut self.listed, b, body, 312, "Listed")?;
         } else if n >= 312 {
             r.spend(16, b, "Listed")?;
         }
@@ -20250,388 +20267,389 @@ impl fbe::Struct for Hostile {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 79, 4)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<Order>(b, b + 8, "Order")?;
+            r.check_at::<Order>(b, body, 8, "Order")?;
         } else {
             r.spend(2994, b, "Order")?;
         }
         if n >= 16 {
-            r.check::<CppWords>(b, b + 12, "CppWords")?;
+            r.check_at::<CppWords>(b, body, 12, "CppWords")?;
         } else if n >= 12 {
             r.spend(2982, b, "CppWords")?;
         }
         if n >= 20 {
-            r.check::<PythonWords>(b, b + 16, "PythonWords")?;
+            r.check_at::<PythonWords>(b, body, 16, "PythonWords")?;
         } else if n >= 16 {
             r.spend(2363, b, "PythonWords")?;
         }
         if n >= 24 {
-            r.check::<GoWords>(b, b + 20, "GoWords")?;
+            r.check_at::<GoWords>(b, body, 20, "GoWords")?;
         } else if n >= 20 {
             r.spend(2124, b, "GoWords")?;
         }
         if n >= 28 {
-            r.check::<JavaWords>(b, b + 24, "JavaWords")?;
+            r.check_at::<JavaWords>(b, body, 24, "JavaWords")?;
         } else if n >= 24 {
             r.spend(1922, b, "JavaWords")?;
         }
         if n >= 32 {
-            r.check::<KotlinWords>(b, b + 28, "KotlinWords")?;
+            r.check_at::<KotlinWords>(b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
             r.spend(1740, b, "KotlinWords")?;
         }
         if n >= 36 {
-            r.check::<JsWords>(b, b + 32, "JsWords")?;
+            r.check_at::<JsWords>(b, body, 32, "JsWords")?;
         } else if n >= 32 {
             r.spend(1533, b, "JsWords")?;
         }
         if n >= 40 {
-            r.check::<RustWords>(b, b + 36, "RustWords")?;
+            r.check_at::<RustWords>(b, body, 36, "RustWords")?;
         } else if n >= 36 {
             r.spend(1310, b, "RustWords")?;
         }
         if n >= 44 {
-            r.check::<CSharpWords>(b, b + 40, "CSharpWords")?;
+            r.check_at::<CSharpWords>(b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
             r.spend(1115, b, "CSharpWords")?;
         }
         if n >= 48 {
-            r.check::<RubyWords>(b, b + 44, "RubyWords")?;
+            r.check_at::<RubyWords>(b, body, 44, "RubyWords")?;
         } else if n >= 44 {
             r.spend(965, b, "RubyWords")?;
         }
         if n >= 52 {
-            r.check::<CppMembers>(b, b + 48, "CppMembers")?;
+            r.check_at::<CppMembers>(b, body, 48, "CppMembers")?;
         } else if n >= 48 {
             r.spend(867, b, "CppMembers")?;
         }
         if n >= 56 {
-            r.check::<PythonMembers>(b, b + 52, "PythonMembers")?;
+            r.check_at::<PythonMembers>(b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
             r.spend(819, b, "PythonMembers")?;
         }
         if n >= 60 {
-            r.check::<GoMembers>(b, b + 56, "GoMembers")?;
+            r.check_at::<GoMembers>(b, body, 56, "GoMembers")?;
         } else if n >= 56 {
             r.spend(723, b, "GoMembers")?;
         }
         if n >= 64 {
-            r.check::<JvmMembers>(b, b + 60, "JvmMembers")?;
+            r.check_at::<JvmMembers>(b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
             r.spend(594, b, "JvmMembers")?;
         }
         if n >= 68 {
-            r.check::<JsMembers>(b, b + 64, "JsMembers")?;
+            r.check_at::<JsMembers>(b, body, 64, "JsMembers")?;
         } else if n >= 64 {
             r.spend(457, b, "JsMembers")?;
         }
         if n >= 72 {
-            r.check::<RuntimeNames>(b, b + 68, "RuntimeNames")?;
+            r.check_at::<RuntimeNames>(b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
             r.spend(446, b, "RuntimeNames")?;
         }
         if n >= 76 {
-            r.check::<Class>(b, b + 72, "class")?;
+            r.check_at::<Class>(b, body, 72, "class")?;
         } else if n >= 72 {
             r.spend(304, b, "class")?;
         }
         if n >= 80 {
-            r.check::<Object>(b, b + 76, "Object")?;
+            r.check_at::<Object>(b, body, 76, "Object")?;
         } else if n >= 76 {
             r.spend(300, b, "Object")?;
         }
         if n >= 84 {
-            r.check::<String_>(b, b + 80, "String")?;
+            r.check_at::<String_>(b, body, 80, "String")?;
         } else if n >= 80 {
             r.spend(296, b, "String")?;
         }
         if n >= 88 {
-            r.check::<List>(b, b + 84, "List")?;
+            r.check_at::<List>(b, body, 84, "List")?;
         } else if n >= 84 {
             r.spend(292, b, "List")?;
         }
         if n >= 92 {
-            r.check::<Map>(b, b + 88, "Map")?;
+            r.check_at::<Map>(b, body, 88, "Map")?;
         } else if n >= 88 {
             r.spend(288, b, "Map")?;
         }
         if n >= 96 {
-            r.check::<Model>(b, b + 92, "Model")?;
+            r.check_at::<Model>(b, body, 92, "Model")?;
         } else if n >= 92 {
             r.spend(284, b, "Model")?;
         }
         if n >= 100 {
-            r.check::<FinalModel>(b, b + 96, "FinalModel")?;
+            r.check_at::<FinalModel>(b, body, 96, "FinalModel")?;
         } else if n >= 96 {
             r.spend(280, b, "FinalModel")?;
         }
         if n >= 104 {
-            r.check::<Buffer>(b, b + 100, "Buffer")?;
+            r.check_at::<Buffer>(b, body, 100, "Buffer")?;
         } else if n >= 100 {
             r.spend(276, b, "Buffer")?;
         }
         if n >= 108 {
-            r.check::<Reader_>(b, b + 104, "Reader")?;
+            r.check_at::<Reader_>(b, body, 104, "Reader")?;
         } else if n >= 104 {
             r.spend(272, b, "Reader")?;
         }
         if n >= 112 {
-            r.check::<Writer_>(b, b + 108, "Writer")?;
+            r.check_at::<Writer_>(b, body, 108, "Writer")?;
         } else if n >= 108 {
             r.spend(268, b, "Writer")?;
         }
         if n >= 116 {
-            r.check::<Limits>(b, b + 112, "Limits")?;
+            r.check_at::<Limits>(b, body, 112, "Limits")?;
         } else if n >= 112 {
             r.spend(264, b, "Limits")?;
         }
         if n >= 120 {
-            r.check::<DecodeError_>(b, b + 116, "DecodeError")?;
+            r.check_at::<DecodeError_>(b, body, 116, "DecodeError")?;
         } else if n >= 116 {
             r.spend(260, b, "DecodeError")?;
         }
         if n >= 124 {
-            r.check::<DecodeException>(b, b + 120, "DecodeException")?;
+            r.check_at::<DecodeException>(b, body, 120, "DecodeException")?;
         } else if n >= 120 {
             r.spend(256, b, "DecodeException")?;
         }
         if n >= 128 {
-            r.check::<Decimal>(b, b + 124, "Decimal")?;
+            r.check_at::<Decimal>(b, body, 124, "Decimal")?;
         } else if n >= 124 {
             r.spend(252, b, "Decimal")?;
         }
         if n >= 132 {
-            r.check::<Uuid>(b, b + 128, "Uuid")?;
+            r.check_at::<Uuid>(b, body, 128, "Uuid")?;
         } else if n >= 128 {
             r.spend(248, b, "Uuid")?;
         }
         if n >= 136 {
-            r.check::<Uuid_>(b, b + 132, "UUID")?;
+            r.check_at::<Uuid_>(b, body, 132, "UUID")?;
         } else if n >= 132 {
             r.spend(244, b, "UUID")?;
         }
         if n >= 140 {
-            r.check::<Timestamp>(b, b + 136, "Timestamp")?;
+            r.check_at::<Timestamp>(b, body, 136, "Timestamp")?;
         } else if n >= 136 {
             r.spend(240, b, "Timestamp")?;
         }
         if n >= 144 {
-            r.check::<Sender>(b, b + 140, "Sender")?;
+            r.check_at::<Sender>(b, body, 140, "Sender")?;
         } else if n >= 140 {
             r.spend(236, b, "Sender")?;
         }
         if n >= 148 {
-            r.check::<Receiver>(b, b + 144, "Receiver")?;
+            r.check_at::<Receiver>(b, body, 144, "Receiver")?;
         } else if n >= 144 {
             r.spend(232, b, "Receiver")?;
         }
         if n >= 152 {
-            r.check::<Client>(b, b + 148, "Client")?;
+            r.check_at::<Client>(b, body, 148, "Client")?;
         } else if n >= 148 {
             r.spend(228, b, "Client")?;
         }
         if n >= 156 {
-            r.check::<Proxy>(b, b + 152, "Proxy")?;
+            r.check_at::<Proxy>(b, body, 152, "Proxy")?;
         } else if n >= 152 {
             r.spend(224, b, "Proxy")?;
         }
         if n >= 160 {
-            r.check::<Handler>(b, b + 156, "Handler")?;
+            r.check_at::<Handler>(b, body, 156, "Handler")?;
         } else if n >= 156 {
             r.spend(220, b, "Handler")?;
         }
         if n >= 164 {
-            r.check::<Fbe>(b, b + 160, "fbe")?;
+            r.check_at::<Fbe>(b, body, 160, "fbe")?;
         } else if n >= 160 {
             r.spend(216, b, "fbe")?;
         }
         if n >= 168 {
-            r.check::<Fbe_>(b, b + 164, "FBE")?;
+            r.check_at::<Fbe_>(b, body, 164, "FBE")?;
         } else if n >= 164 {
             r.spend(212, b, "FBE")?;
         }
         if n >= 172 {
-            r.check::<Std>(b, b + 168, "std")?;
+            r.check_at::<Std>(b, body, 168, "std")?;
         } else if n >= 168 {
             r.spend(208, b, "std")?;
         }
         if n >= 176 {
-            r.check::<Companion>(b, b + 172, "Companion")?;
+            r.check_at::<Companion>(b, body, 172, "Companion")?;
         } else if n >= 172 {
             r.spend(204, b, "Companion")?;
         }
         if n >= 180 {
-            r.check::<Any>(b, b + 176, "Any")?;
+            r.check_at::<Any>(b, body, 176, "Any")?;
         } else if n >= 176 {
             r.spend(200, b, "Any")?;
         }
         if n >= 184 {
-            r.check::<Self_>(b, b + 180, "Self")?;
+            r.check_at::<Self_>(b, body, 180, "Self")?;
         } else if n >= 180 {
             r.spend(196, b, "Self")?;
         }
         if n >= 188 {
-            r.check::<Self__>(b, b + 184, "self")?;
+            r.check_at::<Self__>(b, body, 184, "self")?;
         } else if n >= 184 {
             r.spend(192, b, "self")?;
         }
         if n >= 192 {
-            r.check::<None_>(b, b + 188, "None")?;
+            r.check_at::<None_>(b, body, 188, "None")?;
         } else if n >= 188 {
             r.spend(188, b, "None")?;
         }
         if n >= 196 {
-            r.check::<Option_>(b, b + 192, "Option")?;
+            r.check_at::<Option_>(b, body, 192, "Option")?;
         } else if n >= 192 {
             r.spend(184, b, "Option")?;
         }
         if n >= 200 {
-            r.check::<Result_>(b, b + 196, "Result")?;
+            r.check_at::<Result_>(b, body, 196, "Result")?;
         } else if n >= 196 {
             r.spend(180, b, "Result")?;
         }
         if n >= 204 {
-            r.check::<Vec_>(b, b + 200, "Vec")?;
+            r.check_at::<Vec_>(b, body, 200, "Vec")?;
         } else if n >= 200 {
             r.spend(176, b, "Vec")?;
         }
         if n >= 208 {
-            r.check::<Box_>(b, b + 204, "Box")?;
+            r.check_at::<Box_>(b, body, 204, "Box")?;
         } else if n >= 204 {
             r.spend(172, b, "Box")?;
         }
         if n >= 212 {
-            r.check::<Error>(b, b + 208, "Error")?;
+            r.check_at::<Error>(b, body, 208, "Error")?;
         } else if n >= 208 {
             r.spend(168, b, "Error")?;
         }
         if n >= 216 {
-            r.check::<Exception>(b, b + 212, "Exception")?;
+            r.check_at::<Exception>(b, body, 212, "Exception")?;
         } else if n >= 212 {
             r.spend(164, b, "Exception")?;
         }
         if n >= 220 {
-            r.check::<Text>(b, b + 216, "Text")?;
+            r.check_at::<Text>(b, body, 216, "Text")?;
         } else if n >= 216 {
             r.spend(160, b, "Text")?;
         }
         if n >= 224 {
-            r.check::<JsonWriter>(b, b + 220, "JsonWriter")?;
+            r.check_at::<JsonWriter>(b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
             r.spend(156, b, "JsonWriter")?;
         }
         if n >= 228 {
-            r.check::<Int32T>(b, b + 224, "int32_t")?;
+            r.check_at::<Int32T>(b, body, 224, "int32_t")?;
         } else if n >= 224 {
             r.spend(152, b, "int32_t")?;
         }
         if n >= 232 {
-            r.check::<SizeT>(b, b + 228, "size_t")?;
+            r.check_at::<SizeT>(b, body, 228, "size_t")?;
         } else if n >= 228 {
             r.spend(148, b, "size_t")?;
         }
         if n >= 236 {
-            r.check::<List_>(b, b + 232, "list")?;
+            r.check_at::<List_>(b, body, 232, "list")?;
         } else if n >= 232 {
             r.spend(144, b, "list")?;
         }
         if n >= 240 {
-            r.check::<Object_>(b, b + 236, "object")?;
+            r.check_at::<Object_>(b, body, 236, "object")?;
         } else if n >= 236 {
             r.spend(140, b, "object")?;
         }
         if n >= 244 {
-            r.check::<V>(b, b + 240, "v")?;
+            r.check_at::<V>(b, body, 240, "v")?;
         } else if n >= 240 {
             r.spend(136, b, "v")?;
         }
         if n >= 248 {
-            r.check::<R>(b, b + 244, "r")?;
+            r.check_at::<R>(b, body, 244, "r")?;
         } else if n >= 244 {
             r.spend(132, b, "r")?;
         }
         if n >= 252 {
-            r.check::<W>(b, b + 248, "w")?;
+            r.check_at::<W>(b, body, 248, "w")?;
         } else if n >= 248 {
             r.spend(128, b, "w")?;
         }
         if n >= 256 {
-            r.check::<SideBuy>(b, b + 252, "SideBuy")?;
+            r.check_at::<SideBuy>(b, body, 252, "SideBuy")?;
         } else if n >= 252 {
             r.spend(124, b, "SideBuy")?;
         }
         if n >= 260 {
-            r.check::<OrderKey>(b, b + 256, "OrderKey")?;
+            r.check_at::<OrderKey>(b, body, 256, "OrderKey")?;
         } else if n >= 256 {
             r.spend(120, b, "OrderKey")?;
         }
         if n >= 264 {
-            r.check::<TextOfside>(b, b + 260, "textOfside")?;
+            r.check_at::<TextOfside>(b, body, 260, "textOfside")?;
         } else if n >= 260 {
             r.spend(116, b, "textOfside")?;
         }
         if n >= 268 {
-            r.check::<Decimal1>(b, b + 264, "DECIMAL_1")?;
+            r.check_at::<Decimal1>(b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
             r.spend(112, b, "DECIMAL_1")?;
         }
         if n >= 272 {
-            r.check::<OrderModel>(b, b + 268, "OrderModel")?;
+            r.check_at::<OrderModel>(b, body, 268, "OrderModel")?;
         } else if n >= 268 {
             r.spend(108, b, "OrderModel")?;
         }
         if n >= 276 {
-            r.check::<OrderFinal>(b, b + 272, "OrderFinal")?;
+            r.check_at::<OrderFinal>(b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
             r.spend(104, b, "OrderFinal")?;
         }
         if n >= 280 {
-            r.check::<NewOrder>(b, b + 276, "NewOrder")?;
+            r.check_at::<NewOrder>(b, body, 276, "NewOrder")?;
         } else if n >= 276 {
             r.spend(100, b, "NewOrder")?;
         }
         if n >= 284 {
-            r.check::<VerifyFbeOrder>(b, b + 280, "VerifyFBEOrder")?;
+            r.check_at::<VerifyFbeOrder>(b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
             r.spend(96, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
-            r.check::<FbeVrOrder>(b, b + 284, "fbe_vr_Order")?;
+            r.check_at::<FbeVrOrder>(b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
             r.spend(92, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
-            r.check::<E1>(b, b + 288, "e1")?;
+            r.check_at::<E1>(b, body, 288, "e1")?;
         } else if n >= 288 {
             r.spend(88, b, "e1")?;
         }
         if n >= 296 {
-            r.check::<I2>(b, b + 292, "i2")?;
+            r.check_at::<I2>(b, body, 292, "i2")?;
         } else if n >= 292 {
             r.spend(84, b, "i2")?;
         }
         if n >= 300 {
-            r.check::<O3>(b, b + 296, "o3")?;
+            r.check_at::<O3>(b, body, 296, "o3")?;
         } else if n >= 296 {
             r.spend(80, b, "o3")?;
         }
         if n >= 304 {
-            r.check::<Case>(b, b + 300, "Case")?;
+            r.check_at::<Case>(b, body, 300, "Case")?;
         } else if n >= 300 {
             r.spend(76, b, "Case")?;
         }
         if n >= 308 {
-            r.check::<Imported>(b, b + 304, "Imported")?;
+            r.check_at::<Imported>(b, body, 304, "Imported")?;
         } else if n >= 304 {
             r.spend(44, b, "Imported")?;
         }
         if n >= 312 {
-            r.check::<Derived>(b, b + 308, "Derived")?;
+            r.check_at::<Derived>(b, body, 308, "Derived")?;
         } else if n >= 308 {
             r.spend(34, b, "Derived")?;
         }
         if n >= 316 {
-            r.check::<Listed>(b, b + 312, "Listed")?;
+            r.check_at::<Listed>(b, body, 312, "Listed")?;
         } else if n >= 312 {
             r.spend(16, b, "Listed")?;
         }

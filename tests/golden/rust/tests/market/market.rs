@@ -123,7 +123,7 @@ impl fbe::Struct for Instrument {
             *self = Self::default();
         }
         if n >= 12 {
-            r.field_into(&mut self.symbol, b, b + 8, "symbol")?;
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         }
         if n >= 16 {
             self.digits = fbe::Fixed::at(body, 12);
@@ -135,8 +135,9 @@ impl fbe::Struct for Instrument {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 501, 8)?;
+        let body = r.body(b, n);
         if n >= 12 {
-            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+            r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
         }
         r.leave();
         Ok(())
@@ -250,7 +251,7 @@ impl fbe::Struct for Failure {
             self.id = fbe::Fixed::at(body, 8);
         }
         if n >= 28 {
-            r.field_into(&mut self.reason, b, b + 24, "reason")?;
+            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
         }
         r.leave();
         Ok(())
@@ -259,8 +260,9 @@ impl fbe::Struct for Failure {
     #[inline]
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 502, 20)?;
+        let body = r.body(b, n);
         if n >= 28 {
-            r.check::<fbe::BString>(b, b + 24, "reason")?;
+            r.check_at::<fbe::BString>(b, body, 24, "reason")?;
         }
         r.leave();
         Ok(())
