@@ -480,6 +480,8 @@ def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, iden
     """One field of a versioned body, or its default when the body ends before it; returns its end."""
     f = fp.field
     read = c.read(f.type, f"b + {integer(fp.offset)}") or f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
+    if ir.is_text(f.type):
+        read = f"r.{'string' if f.type.name == 'string' else 'bytes'}(b, b + {integer(fp.offset)}, '{f.name}')"
     default = c.default(f.type, f.default)
     ivar = f"@{idents[f.name]}"
     if not fp.missing_cost:
@@ -552,6 +554,8 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
             else:
                 f = step.field
                 read = c.read(f.type, f"r.take({f.type.size}, 'value', '{f.name}')")
+                if ir.is_text(f.type):
+                    read = f"r.final_{'string' if f.type.name == 'string' else 'bytes'}('{f.name}')"
                 w.line(f"@{idents[f.name]} = {read or f'{field_codec(c, s, f)}.fread(r, {chr(39)}{f.name}{chr(39)})'}")
     w.blank()
 

@@ -196,13 +196,39 @@ module Fbe
 
     # Final model: a string's or bytes' length and bytes at the cursor, charged.
     def final_block(what, field)
-      p = take(4, "#{what} size", field)
-      n = u32(p)
+      p = @pos
+      raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, p) if p + 4 > @size
+
+      n = @data.unpack1('L<', offset: p)
       raise DecodeError.new("#{what} of #{n} bytes beyond the end of the buffer", nil, field, p) if p + 4 + n > @size
 
       @pos = p + 4 + n
-      spend(n, p, field)
+      @budget -= n
+      raise DecodeError.new(BUDGET_EXCEEDED, nil, field, p) if @budget < 0
+
       @data.byteslice(p + 4, n)
+    end
+
+    # A versioned string whose offset slot is at pos (offsets counted from base): UTF-8, '' for offset 0.
+    def string(base, pos, field)
+      off = @data.unpack1('L<', offset: pos)
+      off == 0 ? +'' : block(base + off, 'string', field).force_encoding(Encoding::UTF_8)
+    end
+
+    # Versioned bytes whose offset slot is at pos (offsets counted from base): binary, empty for offset 0.
+    def bytes(base, pos, field)
+      off = @data.unpack1('L<', offset: pos)
+      off == 0 ? String.new(encoding: Encoding::BINARY) : block(base + off, 'bytes', field)
+    end
+
+    # Final model: a string at the cursor (UTF-8).
+    def final_string(field)
+      final_block('string', field).force_encoding(Encoding::UTF_8)
+    end
+
+    # Final model: bytes at the cursor (binary).
+    def final_bytes(field)
+      final_block('bytes', field)
     end
 
     # Final model: a collection's count at the cursor; item is the fewest bytes of one element.

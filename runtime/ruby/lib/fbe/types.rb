@@ -345,11 +345,7 @@ module Fbe
       end
 
       def read(r, base, pos, field)
-        off = r.data.unpack1('L<', offset: pos)
-        return default if off == 0
-
-        bytes = r.block(base + off, @what, field)
-        @binary ? bytes : bytes.force_encoding(Encoding::UTF_8)
+        @binary ? r.bytes(base, pos, field) : r.string(base, pos, field)
       end
 
       def fwrite(w, value)
@@ -358,11 +354,7 @@ module Fbe
       end
 
       def fread(r, field)
-        made(r.final_block(@what, field))
-      end
-
-      def made(bytes)
-        @binary ? bytes : bytes.force_encoding(Encoding::UTF_8)
+        @binary ? r.final_bytes(field) : r.final_string(field)
       end
 
       def json(out, value)
