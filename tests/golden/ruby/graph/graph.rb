@@ -53,7 +53,7 @@ module Graph
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @name = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'name') : +''
+      @name = n >= 16 ? r.string(b, b + 12, 'name') : +''
       @value = n >= 24 ? data.unpack1('q<', offset: b + 16) : 0
       @out_edges = n >= 28 ? T_OUT_EDGES.read(r, b, b + 24, 'out_edges') : []
     end
@@ -70,7 +70,7 @@ module Graph
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @name = Fbe::Types::STRING.fread(r, 'name')
+      @name = r.final_string('name')
       @value = data.unpack1('q<', offset: r.take(8, 'value', 'value'))
       @out_edges = T_OUT_EDGES.fread(r, 'out_edges')
     end

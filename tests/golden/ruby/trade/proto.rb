@@ -111,7 +111,7 @@ module Proto
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
+      @symbol = n >= 16 ? r.string(b, b + 12, 'symbol') : +''
       if n >= 34
         @side, @type, @price, @volume = data.unpack('C2E2', offset: b + 16)
         @side = OrderSide.from_wire(@side)
@@ -136,7 +136,7 @@ module Proto
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @symbol = Fbe::Types::STRING.fread(r, 'symbol')
+      @symbol = r.final_string('symbol')
       run = r.run(18, 'side=1,type=1,price=8,volume=8')
       @side, @type, @price, @volume = data.unpack('C2E2', offset: run)
       @side = OrderSide.from_wire(@side)
@@ -223,7 +223,7 @@ module Proto
 
     def fbe_read_body(r, b, n)
       data = r.data
-      @currency = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'currency') : +''
+      @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
       @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
     end
 
@@ -236,7 +236,7 @@ module Proto
 
     def fbe_read_final_fields(r)
       data = r.data
-      @currency = Fbe::Types::STRING.fread(r, 'currency')
+      @currency = r.final_string('currency')
       @amount = data.unpack1('E', offset: r.take(8, 'value', 'amount'))
     end
 
@@ -331,7 +331,7 @@ module Proto
         @id = 0
       end
       if n >= 16
-        @name = Fbe::Types::STRING.read(r, b, b + 12, 'name')
+        @name = r.string(b, b + 12, 'name')
       else
         r.spend(12, b, 'name') if n >= 12
         @name = +''
@@ -366,7 +366,7 @@ module Proto
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @name = Fbe::Types::STRING.fread(r, 'name')
+      @name = r.final_string('name')
       @state = State.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'state')))
       @wallet = T_WALLET.fread(r, 'wallet')
       @asset = T_ASSET.fread(r, 'asset')

@@ -47,7 +47,7 @@ module Recursive
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @label = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'label') : +''
+      @label = n >= 16 ? r.string(b, b + 12, 'label') : +''
       @children = n >= 20 ? T_CHILDREN.read(r, b, b + 16, 'children') : []
     end
 
@@ -62,7 +62,7 @@ module Recursive
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @label = Fbe::Types::STRING.fread(r, 'label')
+      @label = r.final_string('label')
       @children = T_CHILDREN.fread(r, 'children')
     end
 

@@ -311,7 +311,7 @@ module Vectors
     end
 
     def fbe_read_body(r, b, n)
-      @name = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'name') : +''
+      @name = n >= 12 ? r.string(b, b + 8, 'name') : +''
       @values = n >= 16 ? T_VALUES.read(r, b, b + 12, 'values') : []
     end
 
@@ -324,7 +324,7 @@ module Vectors
     end
 
     def fbe_read_final_fields(r)
-      @name = Fbe::Types::STRING.fread(r, 'name')
+      @name = r.final_string('name')
       @values = T_VALUES.fread(r, 'values')
     end
 

@@ -58,7 +58,7 @@ module VectorsNew
         @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
         @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
       end
-      @note = n >= 24 ? Fbe::Types::STRING.read(r, b, b + 20, 'note') : +''
+      @note = n >= 24 ? r.string(b, b + 20, 'note') : +''
     end
 
     def fbe_write_final(w)
@@ -73,7 +73,7 @@ module VectorsNew
       data = r.data
       run = r.run(12, 'source=4,target=4,weight=4')
       @source, @target, @weight = data.unpack('l<3', offset: run)
-      @note = Fbe::Types::STRING.fread(r, 'note')
+      @note = r.final_string('note')
     end
 
     def fbe_text(out)

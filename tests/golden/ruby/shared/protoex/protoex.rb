@@ -134,7 +134,7 @@ module Protoex
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @symbol = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'symbol') : +''
+      @symbol = n >= 16 ? r.string(b, b + 12, 'symbol') : +''
       if n >= 50
         @side, @type, @price, @volume, @tp, @sl = data.unpack('C2E4', offset: b + 16)
         @side = OrderSide.from_wire(@side)
@@ -161,7 +161,7 @@ module Protoex
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @symbol = Fbe::Types::STRING.fread(r, 'symbol')
+      @symbol = r.final_string('symbol')
       run = r.run(34, 'side=1,type=1,price=8,volume=8,tp=8,sl=8')
       @side, @type, @price, @volume, @tp, @sl = data.unpack('C2E4', offset: run)
       @side = OrderSide.from_wire(@side)
@@ -260,7 +260,7 @@ module Protoex
 
     def fbe_read_body(r, b, n)
       data = r.data
-      @currency = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'currency') : +''
+      @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
       if n >= 28
         @amount, @locked = data.unpack('E2', offset: b + 12)
       else
@@ -279,7 +279,7 @@ module Protoex
 
     def fbe_read_final_fields(r)
       data = r.data
-      @currency = Fbe::Types::STRING.fread(r, 'currency')
+      @currency = r.final_string('currency')
       run = r.run(16, 'amount=8,locked=8')
       @amount, @locked = data.unpack('E2', offset: run)
     end
@@ -378,7 +378,7 @@ module Protoex
         @id = 0
       end
       if n >= 16
-        @name = Fbe::Types::STRING.read(r, b, b + 12, 'name')
+        @name = r.string(b, b + 12, 'name')
       else
         r.spend(20, b, 'name') if n >= 12
         @name = +''
@@ -413,7 +413,7 @@ module Protoex
     def fbe_read_final_fields(r)
       data = r.data
       @id = data.unpack1('l<', offset: r.take(4, 'value', 'id'))
-      @name = Fbe::Types::STRING.fread(r, 'name')
+      @name = r.final_string('name')
       @state = StateEx.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'state')))
       @wallet = T_WALLET.fread(r, 'wallet')
       @asset = T_ASSET.fread(r, 'asset')

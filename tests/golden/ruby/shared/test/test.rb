@@ -596,13 +596,13 @@ module Test
         @f30 = BigDecimal('123456.123456')
       end
       if n >= 146
-        @f31 = Fbe::Types::STRING.read(r, b, b + 142, 'f31')
+        @f31 = r.string(b, b + 142, 'f31')
       else
         r.spend(64, b, 'f31') if n >= 142
         @f31 = +''
       end
       if n >= 150
-        @f32 = Fbe::Types::STRING.read(r, b, b + 146, 'f32')
+        @f32 = r.string(b, b + 146, 'f32')
       else
         r.spend(64, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
@@ -752,8 +752,8 @@ module Test
       @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
-      @f31 = Fbe::Types::STRING.fread(r, 'f31')
-      @f32 = Fbe::Types::STRING.fread(r, 'f32')
+      @f31 = r.final_string('f31')
+      @f32 = r.final_string('f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
       @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
@@ -1875,13 +1875,13 @@ module Test
         @f30 = BigDecimal('123456.123456')
       end
       if n >= 146
-        @f31 = Fbe::Types::STRING.read(r, b, b + 142, 'f31')
+        @f31 = r.string(b, b + 142, 'f31')
       else
         r.spend(64, b, 'f31') if n >= 142
         @f31 = +''
       end
       if n >= 150
-        @f32 = Fbe::Types::STRING.read(r, b, b + 146, 'f32')
+        @f32 = r.string(b, b + 146, 'f32')
       else
         r.spend(64, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
@@ -2163,8 +2163,8 @@ module Test
       @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
-      @f31 = Fbe::Types::STRING.fread(r, 'f31')
-      @f32 = Fbe::Types::STRING.fread(r, 'f32')
+      @f31 = r.final_string('f31')
+      @f32 = r.final_string('f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
       @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
@@ -3590,13 +3590,13 @@ module Test
         @f30 = BigDecimal('123456.123456')
       end
       if n >= 146
-        @f31 = Fbe::Types::STRING.read(r, b, b + 142, 'f31')
+        @f31 = r.string(b, b + 142, 'f31')
       else
         r.spend(692, b, 'f31') if n >= 142
         @f31 = +''
       end
       if n >= 150
-        @f32 = Fbe::Types::STRING.read(r, b, b + 146, 'f32')
+        @f32 = r.string(b, b + 146, 'f32')
       else
         r.spend(692, b, 'f32') if n >= 146
         @f32 = +'Initial string!'
@@ -4287,8 +4287,8 @@ module Test
       @f28 = values[28]
       @f29 = Fbe::Types::DECIMAL.fread(r, 'f29')
       @f30 = Fbe::Types::DECIMAL.fread(r, 'f30')
-      @f31 = Fbe::Types::STRING.fread(r, 'f31')
-      @f32 = Fbe::Types::STRING.fread(r, 'f32')
+      @f31 = r.final_string('f31')
+      @f32 = r.final_string('f32')
       run = r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
       @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: run)
       @f36 = Fbe::Uuid.from_bytes(@f36)
@@ -4857,7 +4857,7 @@ module Test
     end
 
     def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? Fbe::Types::BYTES.read(r, b, b + 8, 'f1') : ''.b
+      @f1 = n >= 12 ? r.bytes(b, b + 8, 'f1') : ''.b
       @f2 = n >= 17 ? T_F2.read(r, b, b + 12, 'f2') : nil
       @f3 = n >= 22 ? T_F3.read(r, b, b + 17, 'f3') : nil
     end
@@ -4872,7 +4872,7 @@ module Test
     end
 
     def fbe_read_final_fields(r)
-      @f1 = Fbe::Types::BYTES.fread(r, 'f1')
+      @f1 = r.final_bytes('f1')
       @f2 = T_F2.fread(r, 'f2')
       @f3 = T_F3.fread(r, 'f3')
     end

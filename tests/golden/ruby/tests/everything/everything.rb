@@ -563,7 +563,7 @@ module Everything
 
     def fbe_read_body(r, b, n)
       data = r.data
-      @symbol = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'symbol') : +''
+      @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
       if n >= 24
         @digits, @price = data.unpack('l<E', offset: b + 12)
       else
@@ -582,7 +582,7 @@ module Everything
 
     def fbe_read_final_fields(r)
       data = r.data
-      @symbol = Fbe::Types::STRING.fread(r, 'symbol')
+      @symbol = r.final_string('symbol')
       run = r.run(12, 'digits=4,price=8')
       @digits, @price = data.unpack('l<E', offset: run)
     end
@@ -647,7 +647,7 @@ module Everything
     end
 
     def fbe_read_body(r, b, n)
-      @text = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'text') : +"hi \"there\"\n"
+      @text = n >= 12 ? r.string(b, b + 8, 'text') : +"hi \"there\"\n"
     end
 
     def fbe_write_final(w)
@@ -658,7 +658,7 @@ module Everything
     end
 
     def fbe_read_final_fields(r)
-      @text = Fbe::Types::STRING.fread(r, 'text')
+      @text = r.final_string('text')
     end
 
     def fbe_text(out)
@@ -716,7 +716,7 @@ module Everything
 
     def fbe_read_body(r, b, n)
       data = r.data
-      @password = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'password') : +''
+      @password = n >= 12 ? r.string(b, b + 8, 'password') : +''
       @legacy = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
     end
 
@@ -729,7 +729,7 @@ module Everything
 
     def fbe_read_final_fields(r)
       data = r.data
-      @password = Fbe::Types::STRING.fread(r, 'password')
+      @password = r.final_string('password')
       @legacy = data.unpack1('l<', offset: r.take(4, 'value', 'legacy'))
     end
 
@@ -1244,7 +1244,7 @@ module Everything
         @f16 = BigDecimal('7')
       end
       if n >= 97
-        @f17 = Fbe::Types::STRING.read(r, b, b + 93, 'f17')
+        @f17 = r.string(b, b + 93, 'f17')
       else
         r.spend(12, b, 'f17') if n >= 93
         @f17 = +'text'
@@ -1294,7 +1294,7 @@ module Everything
         end
       end
       if n >= 181
-        @f24 = Fbe::Types::BYTES.read(r, b, b + 177, 'f24')
+        @f24 = r.bytes(b, b + 177, 'f24')
       else
         r.spend(12, b, 'f24') if n >= 177
         @f24 = ''.b
@@ -1431,14 +1431,14 @@ module Everything
       @f14 = values[14]
       @f15 = Fbe::Types::DECIMAL.fread(r, 'f15')
       @f16 = Fbe::Types::DECIMAL.fread(r, 'f16')
-      @f17 = Fbe::Types::STRING.fread(r, 'f17')
+      @f17 = r.final_string('f17')
       run = r.run(80, 'f18=8,f19=8,f20=16,f21=16,f22=16,f23=16')
       @f18, @f19, @f20, @f21, @f22, @f23 = data.unpack('Q<2a16a16a16a16', offset: run)
       @f20 = Fbe::Uuid.from_bytes(@f20)
       @f21 = Fbe::Uuid.from_bytes(@f21)
       @f22 = Fbe::Uuid.from_bytes(@f22)
       @f23 = Fbe::Uuid.from_bytes(@f23)
-      @f24 = Fbe::Types::BYTES.fread(r, 'f24')
+      @f24 = r.final_bytes('f24')
       run = r.run(11, 'f25=1,f26=1,f27=1,f28=8')
       @f25, @f26, @f27, @f28 = data.unpack('C3Q<', offset: run)
       @f25 = EByte.from_wire(@f25)
@@ -1961,7 +1961,7 @@ module Everything
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
-      @reason = n >= 28 ? Fbe::Types::STRING.read(r, b, b + 24, 'reason') : +''
+      @reason = n >= 28 ? r.string(b, b + 24, 'reason') : +''
     end
 
     def fbe_write_final(w)
@@ -1974,7 +1974,7 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
-      @reason = Fbe::Types::STRING.fread(r, 'reason')
+      @reason = r.final_string('reason')
     end
 
     def fbe_text(out)
@@ -2227,7 +2227,7 @@ module Everything
     def fbe_read_body(r, b, n)
       data = r.data
       @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @class_ = n >= 16 ? Fbe::Types::STRING.read(r, b, b + 12, 'class') : +''
+      @class_ = n >= 16 ? r.string(b, b + 12, 'class') : +''
       if n >= 33
         @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: b + 16)
         @default = Reserved.from_wire(@default)
@@ -2257,7 +2257,7 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @new_ = data.unpack1('l<', offset: r.take(4, 'value', 'new'))
-      @class_ = Fbe::Types::STRING.fread(r, 'class')
+      @class_ = r.final_string('class')
       run = r.run(17, 'default=4,swap=1,from=4,None=4,NULL=4')
       @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: run)
       @default = Reserved.from_wire(@default)

@@ -2422,7 +2422,7 @@ module Import
         @alignas = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ALIGNAS
         @alignof = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @and_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'and') : +''
+      @and_ = n >= 18 ? r.string(b, b + 14, 'and') : +''
       @and_eq = n >= 23 ? T_AND_EQ.read(r, b, b + 18, 'and_eq') : nil
       if n >= 51
         @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: b + 23)
@@ -2436,7 +2436,7 @@ module Import
       end
       @break_ = n >= 55 ? T_BREAK_.read(r, b, b + 51, 'break') : []
       @case_ = n >= 60 ? T_CASE_.read(r, b, b + 55, 'case') : nil
-      @catch_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'catch') : ''.b
+      @catch_ = n >= 64 ? r.bytes(b, b + 60, 'catch') : ''.b
       @char8_t = n >= 68 ? T_CHAR8_T.read(r, b, b + 64, 'char8_t') : {}
       @char16_t = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t') : Fbe::Decimal::ZERO
       if n >= 113
@@ -2456,7 +2456,7 @@ module Import
         @consteval = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CONSTEVAL
         @constexpr = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @constinit = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'constinit') : +''
+      @constinit = n >= 128 ? r.string(b, b + 124, 'constinit') : +''
       @const_cast = n >= 133 ? T_CONST_CAST.read(r, b, b + 128, 'const_cast') : nil
       if n >= 161
         @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: b + 133)
@@ -2470,7 +2470,7 @@ module Import
       end
       @decltype = n >= 165 ? T_DECLTYPE.read(r, b, b + 161, 'decltype') : []
       @default = n >= 170 ? T_DEFAULT.read(r, b, b + 165, 'default') : nil
-      @delete = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'delete') : ''.b
+      @delete = n >= 174 ? r.bytes(b, b + 170, 'delete') : ''.b
       @do_ = n >= 178 ? T_DO_.read(r, b, b + 174, 'do') : {}
       @dynamic_cast = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast') : Fbe::Decimal::ZERO
       if n >= 223
@@ -2490,7 +2490,7 @@ module Import
         @for_ = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::FOR
         @friend = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
-      @goto = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'goto') : +''
+      @goto = n >= 238 ? r.string(b, b + 234, 'goto') : +''
       @if_ = n >= 243 ? T_IF_.read(r, b, b + 238, 'if') : nil
       if n >= 271
         @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: b + 243)
@@ -2504,7 +2504,7 @@ module Import
       end
       @module_ = n >= 275 ? T_MODULE_.read(r, b, b + 271, 'module') : []
       @mutable = n >= 280 ? T_MUTABLE.read(r, b, b + 275, 'mutable') : nil
-      @namespace = n >= 284 ? Fbe::Types::BYTES.read(r, b, b + 280, 'namespace') : ''.b
+      @namespace = n >= 284 ? r.bytes(b, b + 280, 'namespace') : ''.b
       @new_ = n >= 288 ? T_NEW_.read(r, b, b + 284, 'new') : {}
       @noexcept = n >= 304 ? Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept') : Fbe::Decimal::ZERO
       if n >= 333
@@ -2524,7 +2524,7 @@ module Import
         @or_eq = n >= 340 ? Word.from_wire(data.unpack1('s<', offset: b + 338)) : Word::OR_EQ
         @override = n >= 344 ? data.unpack1('l<', offset: b + 340) : 0
       end
-      @private = n >= 348 ? Fbe::Types::STRING.read(r, b, b + 344, 'private') : +''
+      @private = n >= 348 ? r.string(b, b + 344, 'private') : +''
       @protected = n >= 353 ? T_PROTECTED.read(r, b, b + 348, 'protected') : nil
       if n >= 381
         @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: b + 353)
@@ -2538,7 +2538,7 @@ module Import
       end
       @return_ = n >= 385 ? T_RETURN_.read(r, b, b + 381, 'return') : []
       @short = n >= 390 ? T_SHORT.read(r, b, b + 385, 'short') : nil
-      @signed = n >= 394 ? Fbe::Types::BYTES.read(r, b, b + 390, 'signed') : ''.b
+      @signed = n >= 394 ? r.bytes(b, b + 390, 'signed') : ''.b
       @sizeof = n >= 398 ? T_SIZEOF.read(r, b, b + 394, 'sizeof') : {}
       @static = n >= 414 ? Fbe::Types::DECIMAL.read(r, b, b + 398, 'static') : Fbe::Decimal::ZERO
       if n >= 443
@@ -2558,7 +2558,7 @@ module Import
         @thread_local = n >= 450 ? Word.from_wire(data.unpack1('s<', offset: b + 448)) : Word::THREAD_LOCAL
         @throw_ = n >= 454 ? data.unpack1('l<', offset: b + 450) : 0
       end
-      @try = n >= 458 ? Fbe::Types::STRING.read(r, b, b + 454, 'try') : +''
+      @try = n >= 458 ? r.string(b, b + 454, 'try') : +''
       @typedef = n >= 463 ? T_TYPEDEF.read(r, b, b + 458, 'typedef') : nil
       if n >= 491
         @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: b + 463)
@@ -2572,7 +2572,7 @@ module Import
       end
       @using = n >= 495 ? T_USING.read(r, b, b + 491, 'using') : []
       @virtual = n >= 500 ? T_VIRTUAL.read(r, b, b + 495, 'virtual') : nil
-      @void = n >= 504 ? Fbe::Types::BYTES.read(r, b, b + 500, 'void') : ''.b
+      @void = n >= 504 ? r.bytes(b, b + 500, 'void') : ''.b
       @volatile = n >= 508 ? T_VOLATILE.read(r, b, b + 504, 'volatile') : {}
       @wchar_t = n >= 524 ? Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t') : Fbe::Decimal::ZERO
       if n >= 553
@@ -2592,7 +2592,7 @@ module Import
         @eof = n >= 560 ? Word.from_wire(data.unpack1('s<', offset: b + 558)) : Word::EOF
         @null = n >= 564 ? data.unpack1('l<', offset: b + 560) : 0
       end
-      @stdin = n >= 568 ? Fbe::Types::STRING.read(r, b, b + 564, 'stdin') : +''
+      @stdin = n >= 568 ? r.string(b, b + 564, 'stdin') : +''
       @stdout = n >= 573 ? T_STDOUT.read(r, b, b + 568, 'stdout') : nil
       if n >= 601
         @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: b + 573)
@@ -2606,7 +2606,7 @@ module Import
       end
       @int8_t = n >= 605 ? T_INT8_T.read(r, b, b + 601, 'int8_t') : []
       @uint8_t = n >= 610 ? T_UINT8_T.read(r, b, b + 605, 'uint8_t') : nil
-      @int16_t = n >= 614 ? Fbe::Types::BYTES.read(r, b, b + 610, 'int16_t') : ''.b
+      @int16_t = n >= 614 ? r.bytes(b, b + 610, 'int16_t') : ''.b
       @uint16_t = n >= 618 ? T_UINT16_T.read(r, b, b + 614, 'uint16_t') : {}
       @int32_t = n >= 634 ? Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t') : Fbe::Decimal::ZERO
       if n >= 663
@@ -2626,7 +2626,7 @@ module Import
         @nullptr_t = n >= 670 ? Word.from_wire(data.unpack1('s<', offset: b + 668)) : Word::NULLPTR_T
         @linux = n >= 674 ? data.unpack1('l<', offset: b + 670) : 0
       end
-      @unix = n >= 678 ? Fbe::Types::STRING.read(r, b, b + 674, 'unix') : +''
+      @unix = n >= 678 ? r.string(b, b + 674, 'unix') : +''
       @bufsiz = n >= 683 ? T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ') : nil
       if n >= 703
         @int32_max, @char_bit, @einval = data.unpack('Q<El<', offset: b + 683)
@@ -2739,7 +2739,7 @@ module Import
       run = r.run(6, 'alignas=2,alignof=4')
       @alignas, @alignof = data.unpack('s<l<', offset: run)
       @alignas = Word.from_wire(@alignas)
-      @and_ = Fbe::Types::STRING.fread(r, 'and')
+      @and_ = r.final_string('and')
       @and_eq = T_AND_EQ.fread(r, 'and_eq')
       run = r.run(28, 'asm=8,auto=8,bitand=4,bitor=8')
       @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: run)
@@ -2747,7 +2747,7 @@ module Import
       @bitand = Side.from_wire(@bitand)
       @break_ = T_BREAK_.fread(r, 'break')
       @case_ = T_CASE_.fread(r, 'case')
-      @catch_ = Fbe::Types::BYTES.fread(r, 'catch')
+      @catch_ = r.final_bytes('catch')
       @char8_t = T_CHAR8_T.fread(r, 'char8_t')
       @char16_t = Fbe::Types::DECIMAL.fread(r, 'char16_t')
       run = r.run(29, 'char32_t=16,class=8,compl=4,concept=1')
@@ -2757,7 +2757,7 @@ module Import
       run = r.run(6, 'consteval=2,constexpr=4')
       @consteval, @constexpr = data.unpack('s<l<', offset: run)
       @consteval = Word.from_wire(@consteval)
-      @constinit = Fbe::Types::STRING.fread(r, 'constinit')
+      @constinit = r.final_string('constinit')
       @const_cast = T_CONST_CAST.fread(r, 'const_cast')
       run = r.run(28, 'continue=8,co_await=8,co_return=4,co_yield=8')
       @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: run)
@@ -2765,7 +2765,7 @@ module Import
       @co_return = Side.from_wire(@co_return)
       @decltype = T_DECLTYPE.fread(r, 'decltype')
       @default = T_DEFAULT.fread(r, 'default')
-      @delete = Fbe::Types::BYTES.fread(r, 'delete')
+      @delete = r.final_bytes('delete')
       @do_ = T_DO_.fread(r, 'do')
       @dynamic_cast = Fbe::Types::DECIMAL.fread(r, 'dynamic_cast')
       run = r.run(29, 'else=16,explicit=8,export=4,extern=1')
@@ -2775,7 +2775,7 @@ module Import
       run = r.run(6, 'for=2,friend=4')
       @for_, @friend = data.unpack('s<l<', offset: run)
       @for_ = Word.from_wire(@for_)
-      @goto = Fbe::Types::STRING.fread(r, 'goto')
+      @goto = r.final_string('goto')
       @if_ = T_IF_.fread(r, 'if')
       run = r.run(28, 'import=8,inline=8,int=4,long=8')
       @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: run)
@@ -2783,7 +2783,7 @@ module Import
       @int = Side.from_wire(@int)
       @module_ = T_MODULE_.fread(r, 'module')
       @mutable = T_MUTABLE.fread(r, 'mutable')
-      @namespace = Fbe::Types::BYTES.fread(r, 'namespace')
+      @namespace = r.final_bytes('namespace')
       @new_ = T_NEW_.fread(r, 'new')
       @noexcept = Fbe::Types::DECIMAL.fread(r, 'noexcept')
       run = r.run(29, 'not=16,not_eq=8,nullptr=4,operator=1')
@@ -2793,7 +2793,7 @@ module Import
       run = r.run(6, 'or_eq=2,override=4')
       @or_eq, @override = data.unpack('s<l<', offset: run)
       @or_eq = Word.from_wire(@or_eq)
-      @private = Fbe::Types::STRING.fread(r, 'private')
+      @private = r.final_string('private')
       @protected = T_PROTECTED.fread(r, 'protected')
       run = r.run(28, 'public=8,register=8,reinterpret_cast=4,requires=8')
       @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: run)
@@ -2801,7 +2801,7 @@ module Import
       @reinterpret_cast = Side.from_wire(@reinterpret_cast)
       @return_ = T_RETURN_.fread(r, 'return')
       @short = T_SHORT.fread(r, 'short')
-      @signed = Fbe::Types::BYTES.fread(r, 'signed')
+      @signed = r.final_bytes('signed')
       @sizeof = T_SIZEOF.fread(r, 'sizeof')
       @static = Fbe::Types::DECIMAL.fread(r, 'static')
       run = r.run(29, 'static_assert=16,static_cast=8,switch=4,template=1')
@@ -2811,7 +2811,7 @@ module Import
       run = r.run(6, 'thread_local=2,throw=4')
       @thread_local, @throw_ = data.unpack('s<l<', offset: run)
       @thread_local = Word.from_wire(@thread_local)
-      @try = Fbe::Types::STRING.fread(r, 'try')
+      @try = r.final_string('try')
       @typedef = T_TYPEDEF.fread(r, 'typedef')
       run = r.run(28, 'typeid=8,typename=8,union=4,unsigned=8')
       @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: run)
@@ -2819,7 +2819,7 @@ module Import
       @union = Side.from_wire(@union)
       @using = T_USING.fread(r, 'using')
       @virtual = T_VIRTUAL.fread(r, 'virtual')
-      @void = Fbe::Types::BYTES.fread(r, 'void')
+      @void = r.final_bytes('void')
       @volatile = T_VOLATILE.fread(r, 'volatile')
       @wchar_t = Fbe::Types::DECIMAL.fread(r, 'wchar_t')
       run = r.run(29, 'while=16,xor=8,xor_eq=4,assert=1')
@@ -2829,7 +2829,7 @@ module Import
       run = r.run(6, 'EOF=2,NULL=4')
       @eof, @null = data.unpack('s<l<', offset: run)
       @eof = Word.from_wire(@eof)
-      @stdin = Fbe::Types::STRING.fread(r, 'stdin')
+      @stdin = r.final_string('stdin')
       @stdout = T_STDOUT.fread(r, 'stdout')
       run = r.run(28, 'stderr=8,offsetof=8,std=4,FBE=8')
       @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: run)
@@ -2837,7 +2837,7 @@ module Import
       @std = Side.from_wire(@std)
       @int8_t = T_INT8_T.fread(r, 'int8_t')
       @uint8_t = T_UINT8_T.fread(r, 'uint8_t')
-      @int16_t = Fbe::Types::BYTES.fread(r, 'int16_t')
+      @int16_t = r.final_bytes('int16_t')
       @uint16_t = T_UINT16_T.fread(r, 'uint16_t')
       @int32_t = Fbe::Types::DECIMAL.fread(r, 'int32_t')
       run = r.run(29, 'uint32_t=16,int64_t=8,uint64_t=4,size_t=1')
@@ -2847,7 +2847,7 @@ module Import
       run = r.run(6, 'nullptr_t=2,linux=4')
       @nullptr_t, @linux = data.unpack('s<l<', offset: run)
       @nullptr_t = Word.from_wire(@nullptr_t)
-      @unix = Fbe::Types::STRING.fread(r, 'unix')
+      @unix = r.final_string('unix')
       @bufsiz = T_BUFSIZ.fread(r, 'BUFSIZ')
       run = r.run(20, 'INT32_MAX=8,CHAR_BIT=8,EINVAL=4')
       @int32_max, @char_bit, @einval = data.unpack('Q<El<', offset: run)
@@ -3737,7 +3737,7 @@ module Import
         @false_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FALSE_
         @none = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @true_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'True') : +''
+      @true_ = n >= 18 ? r.string(b, b + 14, 'True') : +''
       @as = n >= 23 ? T_AS.read(r, b, b + 18, 'as') : nil
       if n >= 51
         @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: b + 23)
@@ -3751,7 +3751,7 @@ module Import
       end
       @elif = n >= 55 ? T_ELIF.read(r, b, b + 51, 'elif') : []
       @except = n >= 60 ? T_EXCEPT.read(r, b, b + 55, 'except') : nil
-      @finally = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'finally') : ''.b
+      @finally = n >= 64 ? r.bytes(b, b + 60, 'finally') : ''.b
       @from = n >= 68 ? T_FROM.read(r, b, b + 64, 'from') : {}
       @global = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'global') : Fbe::Decimal::ZERO
       if n >= 113
@@ -3771,7 +3771,7 @@ module Import
         @raise_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::RAISE
         @with = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @yield_ = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'yield') : +''
+      @yield_ = n >= 128 ? r.string(b, b + 124, 'yield') : +''
       @x = n >= 133 ? T_X.read(r, b, b + 128, '_') : nil
       if n >= 161
         @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: b + 133)
@@ -3785,7 +3785,7 @@ module Import
       end
       @len = n >= 165 ? T_LEN.read(r, b, b + 161, 'len') : []
       @list = n >= 170 ? T_LIST.read(r, b, b + 165, 'list') : nil
-      @dict = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'dict') : ''.b
+      @dict = n >= 174 ? r.bytes(b, b + 170, 'dict') : ''.b
       @set = n >= 178 ? T_SET.read(r, b, b + 174, 'set') : {}
       @str = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'str') : Fbe::Decimal::ZERO
       if n >= 223
@@ -3805,7 +3805,7 @@ module Import
         @classmethod = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::CLASSMETHOD
         @typing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
-      @any = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Any') : +''
+      @any = n >= 238 ? r.string(b, b + 234, 'Any') : +''
       @class_var = n >= 243 ? T_CLASS_VAR.read(r, b, b + 238, 'ClassVar') : nil
       if n >= 271
         @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: b + 243)
@@ -3865,7 +3865,7 @@ module Import
       run = r.run(6, 'False=2,None=4')
       @false_, @none = data.unpack('s<l<', offset: run)
       @false_ = Word.from_wire(@false_)
-      @true_ = Fbe::Types::STRING.fread(r, 'True')
+      @true_ = r.final_string('True')
       @as = T_AS.fread(r, 'as')
       run = r.run(28, 'async=8,await=8,def=4,del=8')
       @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: run)
@@ -3873,7 +3873,7 @@ module Import
       @def_ = Side.from_wire(@def_)
       @elif = T_ELIF.fread(r, 'elif')
       @except = T_EXCEPT.fread(r, 'except')
-      @finally = Fbe::Types::BYTES.fread(r, 'finally')
+      @finally = r.final_bytes('finally')
       @from = T_FROM.fread(r, 'from')
       @global = Fbe::Types::DECIMAL.fread(r, 'global')
       run = r.run(29, 'in=16,is=8,lambda=4,nonlocal=1')
@@ -3883,7 +3883,7 @@ module Import
       run = r.run(6, 'raise=2,with=4')
       @raise_, @with = data.unpack('s<l<', offset: run)
       @raise_ = Word.from_wire(@raise_)
-      @yield_ = Fbe::Types::STRING.fread(r, 'yield')
+      @yield_ = r.final_string('yield')
       @x = T_X.fread(r, '_')
       run = r.run(28, 'match=8,self=8,cls=4,print=8')
       @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: run)
@@ -3891,7 +3891,7 @@ module Import
       @cls = Side.from_wire(@cls)
       @len = T_LEN.fread(r, 'len')
       @list = T_LIST.fread(r, 'list')
-      @dict = Fbe::Types::BYTES.fread(r, 'dict')
+      @dict = r.final_bytes('dict')
       @set = T_SET.fread(r, 'set')
       @str = Fbe::Types::DECIMAL.fread(r, 'str')
       run = r.run(29, 'object=16,super=8,isinstance=4,property=1')
@@ -3901,7 +3901,7 @@ module Import
       run = r.run(6, 'classmethod=2,typing=4')
       @classmethod, @typing = data.unpack('s<l<', offset: run)
       @classmethod = Word.from_wire(@classmethod)
-      @any = Fbe::Types::STRING.fread(r, 'Any')
+      @any = r.final_string('Any')
       @class_var = T_CLASS_VAR.fread(r, 'ClassVar')
       run = r.run(28, 'Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8')
       @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: run)
@@ -4384,7 +4384,7 @@ module Import
         @chan = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHAN
         @defer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @fallthrough = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fallthrough') : +''
+      @fallthrough = n >= 18 ? r.string(b, b + 14, 'fallthrough') : +''
       @func = n >= 23 ? T_FUNC.read(r, b, b + 18, 'func') : nil
       if n >= 51
         @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: b + 23)
@@ -4398,7 +4398,7 @@ module Import
       end
       @range = n >= 55 ? T_RANGE.read(r, b, b + 51, 'range') : []
       @select_ = n >= 60 ? T_SELECT_.read(r, b, b + 55, 'select') : nil
-      @type = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'type') : ''.b
+      @type = n >= 64 ? r.bytes(b, b + 60, 'type') : ''.b
       @var = n >= 68 ? T_VAR.read(r, b, b + 64, 'var') : {}
       @any = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'any') : Fbe::Decimal::ZERO
       if n >= 113
@@ -4418,7 +4418,7 @@ module Import
         @cap = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CAP
         @make = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @append = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'append') : +''
+      @append = n >= 128 ? r.string(b, b + 124, 'append') : +''
       @copy = n >= 133 ? T_COPY.read(r, b, b + 128, 'copy') : nil
       if n >= 161
         @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: b + 133)
@@ -4432,7 +4432,7 @@ module Import
       end
       @real = n >= 165 ? T_REAL.read(r, b, b + 161, 'real') : []
       @imag = n >= 170 ? T_IMAG.read(r, b, b + 165, 'imag') : nil
-      @close = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'close') : ''.b
+      @close = n >= 174 ? r.bytes(b, b + 170, 'close') : ''.b
       @min = n >= 178 ? T_MIN.read(r, b, b + 174, 'min') : {}
       @max = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'max') : Fbe::Decimal::ZERO
       if n >= 223
@@ -4493,7 +4493,7 @@ module Import
       run = r.run(6, 'chan=2,defer=4')
       @chan, @defer = data.unpack('s<l<', offset: run)
       @chan = Word.from_wire(@chan)
-      @fallthrough = Fbe::Types::STRING.fread(r, 'fallthrough')
+      @fallthrough = r.final_string('fallthrough')
       @func = T_FUNC.fread(r, 'func')
       run = r.run(28, 'go=8,interface=8,map=4,package=8')
       @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: run)
@@ -4501,7 +4501,7 @@ module Import
       @map = Side.from_wire(@map)
       @range = T_RANGE.fread(r, 'range')
       @select_ = T_SELECT_.fread(r, 'select')
-      @type = Fbe::Types::BYTES.fread(r, 'type')
+      @type = r.final_bytes('type')
       @var = T_VAR.fread(r, 'var')
       @any = Fbe::Types::DECIMAL.fread(r, 'any')
       run = r.run(29, 'error=16,rune=8,uint=4,nil=1')
@@ -4511,7 +4511,7 @@ module Import
       run = r.run(6, 'cap=2,make=4')
       @cap, @make = data.unpack('s<l<', offset: run)
       @cap = Word.from_wire(@cap)
-      @append = Fbe::Types::STRING.fread(r, 'append')
+      @append = r.final_string('append')
       @copy = T_COPY.fread(r, 'copy')
       run = r.run(28, 'panic=8,recover=8,println=4,complex=8')
       @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: run)
@@ -4519,7 +4519,7 @@ module Import
       @println = Side.from_wire(@println)
       @real = T_REAL.fread(r, 'real')
       @imag = T_IMAG.fread(r, 'imag')
-      @close = Fbe::Types::BYTES.fread(r, 'close')
+      @close = r.final_bytes('close')
       @min = T_MIN.fread(r, 'min')
       @max = Fbe::Types::DECIMAL.fread(r, 'max')
       run = r.run(29, 'clear=16,uintptr=8,float32=4,float64=1')
@@ -4941,7 +4941,7 @@ module Import
         @abstract = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ABSTRACT
         @boolean = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @extends = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'extends') : +''
+      @extends = n >= 18 ? r.string(b, b + 14, 'extends') : +''
       @implements = n >= 23 ? T_IMPLEMENTS.read(r, b, b + 18, 'implements') : nil
       if n >= 51
         @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: b + 23)
@@ -4955,7 +4955,7 @@ module Import
       end
       @throws = n >= 55 ? T_THROWS.read(r, b, b + 51, 'throws') : []
       @transient = n >= 60 ? T_TRANSIENT.read(r, b, b + 55, 'transient') : nil
-      @record = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'record') : ''.b
+      @record = n >= 64 ? r.bytes(b, b + 60, 'record') : ''.b
       @sealed = n >= 68 ? T_SEALED.read(r, b, b + 64, 'sealed') : {}
       @permits = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits') : Fbe::Decimal::ZERO
       if n >= 113
@@ -4975,7 +4975,7 @@ module Import
         @uses = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::USES
         @provides = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @transitive = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'transitive') : +''
+      @transitive = n >= 128 ? r.string(b, b + 124, 'transitive') : +''
       @object = n >= 133 ? T_OBJECT.read(r, b, b + 128, 'Object') : nil
       if n >= 161
         @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: b + 133)
@@ -4989,7 +4989,7 @@ module Import
       end
       @system_ = n >= 165 ? T_SYSTEM_.read(r, b, b + 161, 'System') : []
       @override = n >= 170 ? T_OVERRIDE.read(r, b, b + 165, 'Override') : nil
-      @class_ = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'Class') : ''.b
+      @class_ = n >= 174 ? r.bytes(b, b + 170, 'Class') : ''.b
       @list = n >= 178 ? T_LIST.read(r, b, b + 174, 'List') : {}
       @map = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map') : Fbe::Decimal::ZERO
       @set = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
@@ -5031,7 +5031,7 @@ module Import
       run = r.run(6, 'abstract=2,boolean=4')
       @abstract, @boolean = data.unpack('s<l<', offset: run)
       @abstract = Word.from_wire(@abstract)
-      @extends = Fbe::Types::STRING.fread(r, 'extends')
+      @extends = r.final_string('extends')
       @implements = T_IMPLEMENTS.fread(r, 'implements')
       run = r.run(28, 'instanceof=8,native=8,strictfp=4,synchronized=8')
       @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: run)
@@ -5039,7 +5039,7 @@ module Import
       @strictfp = Side.from_wire(@strictfp)
       @throws = T_THROWS.fread(r, 'throws')
       @transient = T_TRANSIENT.fread(r, 'transient')
-      @record = Fbe::Types::BYTES.fread(r, 'record')
+      @record = r.final_bytes('record')
       @sealed = T_SEALED.fread(r, 'sealed')
       @permits = Fbe::Types::DECIMAL.fread(r, 'permits')
       run = r.run(29, 'when=16,open=8,exports=4,opens=1')
@@ -5049,7 +5049,7 @@ module Import
       run = r.run(6, 'uses=2,provides=4')
       @uses, @provides = data.unpack('s<l<', offset: run)
       @uses = Word.from_wire(@uses)
-      @transitive = Fbe::Types::STRING.fread(r, 'transitive')
+      @transitive = r.final_string('transitive')
       @object = T_OBJECT.fread(r, 'Object')
       run = r.run(28, 'String=8,Integer=8,Long=4,Math=8')
       @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: run)
@@ -5057,7 +5057,7 @@ module Import
       @long = Side.from_wire(@long)
       @system_ = T_SYSTEM_.fread(r, 'System')
       @override = T_OVERRIDE.fread(r, 'Override')
-      @class_ = Fbe::Types::BYTES.fread(r, 'Class')
+      @class_ = r.final_bytes('Class')
       @list = T_LIST.fread(r, 'List')
       @map = Fbe::Types::DECIMAL.fread(r, 'Map')
       @set = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'Set'), 16))
@@ -5482,7 +5482,7 @@ module Import
         @fun = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FUN
         @typealias = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @typeof = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'typeof') : +''
+      @typeof = n >= 18 ? r.string(b, b + 14, 'typeof') : +''
       @val = n >= 23 ? T_VAL.read(r, b, b + 18, 'val') : nil
       if n >= 51
         @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: b + 23)
@@ -5496,7 +5496,7 @@ module Import
       end
       @field = n >= 55 ? T_FIELD.read(r, b, b + 51, 'field') : []
       @file = n >= 60 ? T_FILE.read(r, b, b + 55, 'file') : nil
-      @get = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'get') : ''.b
+      @get = n >= 64 ? r.bytes(b, b + 60, 'get') : ''.b
       @init = n >= 68 ? T_INIT.read(r, b, b + 64, 'init') : {}
       @param = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'param') : Fbe::Decimal::ZERO
       if n >= 113
@@ -5516,7 +5516,7 @@ module Import
         @annotation = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::ANNOTATION
         @companion = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @crossinline = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'crossinline') : +''
+      @crossinline = n >= 128 ? r.string(b, b + 124, 'crossinline') : +''
       @data = n >= 133 ? T_DATA.read(r, b, b + 128, 'data') : nil
       if n >= 161
         @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: b + 133)
@@ -5530,7 +5530,7 @@ module Import
       end
       @internal = n >= 165 ? T_INTERNAL.read(r, b, b + 161, 'internal') : []
       @lateinit = n >= 170 ? T_LATEINIT.read(r, b, b + 165, 'lateinit') : nil
-      @noinline = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'noinline') : ''.b
+      @noinline = n >= 174 ? r.bytes(b, b + 170, 'noinline') : ''.b
       @out = n >= 178 ? T_OUT.read(r, b, b + 174, 'out') : {}
       @reified = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified') : Fbe::Decimal::ZERO
       if n >= 223
@@ -5550,7 +5550,7 @@ module Import
         @unit = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::UNIT
         @nothing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
-      @int = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'Int') : +''
+      @int = n >= 238 ? r.string(b, b + 234, 'Int') : +''
       @array_ = n >= 243 ? T_ARRAY_.read(r, b, b + 238, 'Array') : nil
     end
 
@@ -5596,7 +5596,7 @@ module Import
       run = r.run(6, 'fun=2,typealias=4')
       @fun, @typealias = data.unpack('s<l<', offset: run)
       @fun = Word.from_wire(@fun)
-      @typeof = Fbe::Types::STRING.fread(r, 'typeof')
+      @typeof = r.final_string('typeof')
       @val = T_VAL.fread(r, 'val')
       run = r.run(28, 'by=8,constructor=8,delegate=4,dynamic=8')
       @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: run)
@@ -5604,7 +5604,7 @@ module Import
       @delegate = Side.from_wire(@delegate)
       @field = T_FIELD.fread(r, 'field')
       @file = T_FILE.fread(r, 'file')
-      @get = Fbe::Types::BYTES.fread(r, 'get')
+      @get = r.final_bytes('get')
       @init = T_INIT.fread(r, 'init')
       @param = Fbe::Types::DECIMAL.fread(r, 'param')
       run = r.run(29, 'receiver=16,setparam=8,value=4,where=1')
@@ -5614,7 +5614,7 @@ module Import
       run = r.run(6, 'annotation=2,companion=4')
       @annotation, @companion = data.unpack('s<l<', offset: run)
       @annotation = Word.from_wire(@annotation)
-      @crossinline = Fbe::Types::STRING.fread(r, 'crossinline')
+      @crossinline = r.final_string('crossinline')
       @data = T_DATA.fread(r, 'data')
       run = r.run(28, 'expect=8,external=8,infix=4,inner=8')
       @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: run)
@@ -5622,7 +5622,7 @@ module Import
       @infix = Side.from_wire(@infix)
       @internal = T_INTERNAL.fread(r, 'internal')
       @lateinit = T_LATEINIT.fread(r, 'lateinit')
-      @noinline = Fbe::Types::BYTES.fread(r, 'noinline')
+      @noinline = r.final_bytes('noinline')
       @out = T_OUT.fread(r, 'out')
       @reified = Fbe::Types::DECIMAL.fread(r, 'reified')
       run = r.run(29, 'suspend=16,tailrec=8,vararg=4,it=1')
@@ -5632,7 +5632,7 @@ module Import
       run = r.run(6, 'Unit=2,Nothing=4')
       @unit, @nothing = data.unpack('s<l<', offset: run)
       @unit = Word.from_wire(@unit)
-      @int = Fbe::Types::STRING.fread(r, 'Int')
+      @int = r.final_string('Int')
       @array_ = T_ARRAY_.fread(r, 'Array')
     end
 
@@ -6105,7 +6105,7 @@ module Import
         @debugger = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::DEBUGGER
         @function = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @let = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'let') : +''
+      @let = n >= 18 ? r.string(b, b + 14, 'let') : +''
       @of = n >= 23 ? T_OF.read(r, b, b + 18, 'of') : nil
       if n >= 51
         @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: b + 23)
@@ -6119,7 +6119,7 @@ module Import
       end
       @bigint = n >= 55 ? T_BIGINT.read(r, b, b + 51, 'bigint') : []
       @symbol = n >= 60 ? T_SYMBOL.read(r, b, b + 55, 'symbol') : nil
-      @undefined = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'undefined') : ''.b
+      @undefined = n >= 64 ? r.bytes(b, b + 60, 'undefined') : ''.b
       @na_n = n >= 68 ? T_NA_N.read(r, b, b + 64, 'NaN') : {}
       @infinity = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity') : Fbe::Decimal::ZERO
       if n >= 113
@@ -6139,7 +6139,7 @@ module Import
         @symbol_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::SYMBOL_
         @date = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'JSON') : +''
+      @json = n >= 128 ? r.string(b, b + 124, 'JSON') : +''
       @promise = n >= 133 ? T_PROMISE.read(r, b, b + 128, 'Promise') : nil
       if n >= 161
         @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: b + 133)
@@ -6153,7 +6153,7 @@ module Import
       end
       @eval = n >= 165 ? T_EVAL.read(r, b, b + 161, 'eval') : []
       @require_ = n >= 170 ? T_REQUIRE_.read(r, b, b + 165, 'require') : nil
-      @prototype = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'prototype') : ''.b
+      @prototype = n >= 174 ? r.bytes(b, b + 170, 'prototype') : ''.b
       @proto = n >= 178 ? T_PROTO.read(r, b, b + 174, '__proto__') : {}
       @to_string = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString') : Fbe::Decimal::ZERO
       if n >= 223
@@ -6176,7 +6176,7 @@ module Import
         @readonly = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::READONLY
         @keyof = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
       end
-      @infer = n >= 238 ? Fbe::Types::STRING.read(r, b, b + 234, 'infer') : +''
+      @infer = n >= 238 ? r.string(b, b + 234, 'infer') : +''
       @asserts = n >= 243 ? T_ASSERTS.read(r, b, b + 238, 'asserts') : nil
       if n >= 259
         @satisfies, @accessor = data.unpack('Q<E', offset: b + 243)
@@ -6231,7 +6231,7 @@ module Import
       run = r.run(6, 'debugger=2,function=4')
       @debugger, @function = data.unpack('s<l<', offset: run)
       @debugger = Word.from_wire(@debugger)
-      @let = Fbe::Types::STRING.fread(r, 'let')
+      @let = r.final_string('let')
       @of = T_OF.fread(r, 'of')
       run = r.run(28, 'declare=8,unknown=8,never=4,number=8')
       @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: run)
@@ -6239,7 +6239,7 @@ module Import
       @never = Side.from_wire(@never)
       @bigint = T_BIGINT.fread(r, 'bigint')
       @symbol = T_SYMBOL.fread(r, 'symbol')
-      @undefined = Fbe::Types::BYTES.fread(r, 'undefined')
+      @undefined = r.final_bytes('undefined')
       @na_n = T_NA_N.fread(r, 'NaN')
       @infinity = Fbe::Types::DECIMAL.fread(r, 'Infinity')
       run = r.run(29, 'Uint8Array=16,Error=8,Number=4,BigInt=1')
@@ -6249,7 +6249,7 @@ module Import
       run = r.run(6, 'Symbol=2,Date=4')
       @symbol_, @date = data.unpack('s<l<', offset: run)
       @symbol_ = Word.from_wire(@symbol_)
-      @json = Fbe::Types::STRING.fread(r, 'JSON')
+      @json = r.final_string('JSON')
       @promise = T_PROMISE.fread(r, 'Promise')
       run = r.run(28, 'Partial=8,Record=8,globalThis=4,arguments=8')
       @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: run)
@@ -6257,7 +6257,7 @@ module Import
       @global_this = Side.from_wire(@global_this)
       @eval = T_EVAL.fread(r, 'eval')
       @require_ = T_REQUIRE_.fread(r, 'require')
-      @prototype = Fbe::Types::BYTES.fread(r, 'prototype')
+      @prototype = r.final_bytes('prototype')
       @proto = T_PROTO.fread(r, '__proto__')
       @to_string = Fbe::Types::DECIMAL.fread(r, 'toString')
       run = r.run(29, 'valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1')
@@ -6267,7 +6267,7 @@ module Import
       run = r.run(6, 'readonly=2,keyof=4')
       @readonly, @keyof = data.unpack('s<l<', offset: run)
       @readonly = Word.from_wire(@readonly)
-      @infer = Fbe::Types::STRING.fread(r, 'infer')
+      @infer = r.final_string('infer')
       @asserts = T_ASSERTS.fread(r, 'asserts')
       run = r.run(16, 'satisfies=8,accessor=8')
       @satisfies, @accessor = data.unpack('Q<E', offset: run)
@@ -6746,7 +6746,7 @@ module Import
         @crate = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CRATE
         @dyn = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @fn = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fn') : +''
+      @fn = n >= 18 ? r.string(b, b + 14, 'fn') : +''
       @impl = n >= 23 ? T_IMPL.read(r, b, b + 18, 'impl') : nil
       if n >= 51
         @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: b + 23)
@@ -6760,7 +6760,7 @@ module Import
       end
       @pub = n >= 55 ? T_PUB.read(r, b, b + 51, 'pub') : []
       @ref = n >= 60 ? T_REF.read(r, b, b + 55, 'ref') : nil
-      @self_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'Self') : ''.b
+      @self_ = n >= 64 ? r.bytes(b, b + 60, 'Self') : ''.b
       @trait = n >= 68 ? T_TRAIT.read(r, b, b + 64, 'trait') : {}
       @unsafe = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe') : Fbe::Decimal::ZERO
       if n >= 113
@@ -6780,7 +6780,7 @@ module Import
         @unsized = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::UNSIZED
         @gen = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @macro_rules = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'macro_rules') : +''
+      @macro_rules = n >= 128 ? r.string(b, b + 124, 'macro_rules') : +''
       @option = n >= 133 ? T_OPTION.read(r, b, b + 128, 'Option') : nil
       if n >= 161
         @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: b + 133)
@@ -6794,7 +6794,7 @@ module Import
       end
       @vec = n >= 165 ? T_VEC.read(r, b, b + 161, 'Vec') : []
       @box_ = n >= 170 ? T_BOX_.read(r, b, b + 165, 'Box') : nil
-      @clone_ = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'Clone') : ''.b
+      @clone_ = n >= 174 ? r.bytes(b, b + 170, 'Clone') : ''.b
       @copy = n >= 178 ? T_COPY.read(r, b, b + 174, 'Copy') : {}
       @default = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default') : Fbe::Decimal::ZERO
       if n >= 223
@@ -6845,7 +6845,7 @@ module Import
       run = r.run(6, 'crate=2,dyn=4')
       @crate, @dyn = data.unpack('s<l<', offset: run)
       @crate = Word.from_wire(@crate)
-      @fn = Fbe::Types::STRING.fread(r, 'fn')
+      @fn = r.final_string('fn')
       @impl = T_IMPL.fread(r, 'impl')
       run = r.run(28, 'loop=8,mod=8,move=4,mut=8')
       @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: run)
@@ -6853,7 +6853,7 @@ module Import
       @move = Side.from_wire(@move)
       @pub = T_PUB.fread(r, 'pub')
       @ref = T_REF.fread(r, 'ref')
-      @self_ = Fbe::Types::BYTES.fread(r, 'Self')
+      @self_ = r.final_bytes('Self')
       @trait = T_TRAIT.fread(r, 'trait')
       @unsafe = Fbe::Types::DECIMAL.fread(r, 'unsafe')
       run = r.run(29, 'use=16,become=8,box=4,macro=1')
@@ -6863,7 +6863,7 @@ module Import
       run = r.run(6, 'unsized=2,gen=4')
       @unsized, @gen = data.unpack('s<l<', offset: run)
       @unsized = Word.from_wire(@unsized)
-      @macro_rules = Fbe::Types::STRING.fread(r, 'macro_rules')
+      @macro_rules = r.final_string('macro_rules')
       @option = T_OPTION.fread(r, 'Option')
       run = r.run(28, 'Some=8,Result=8,Ok=4,Err=8')
       @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: run)
@@ -6871,7 +6871,7 @@ module Import
       @ok = Side.from_wire(@ok)
       @vec = T_VEC.fread(r, 'Vec')
       @box_ = T_BOX_.fread(r, 'Box')
-      @clone_ = Fbe::Types::BYTES.fread(r, 'Clone')
+      @clone_ = r.final_bytes('Clone')
       @copy = T_COPY.fread(r, 'Copy')
       @default = Fbe::Types::DECIMAL.fread(r, 'Default')
       run = r.run(29, 'Drop=16,Send=8,Sync=4,Sized=1')
@@ -7261,7 +7261,7 @@ module Import
         @checked = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHECKED
         @event = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @fixed = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fixed') : +''
+      @fixed = n >= 18 ? r.string(b, b + 14, 'fixed') : +''
       @foreach = n >= 23 ? T_FOREACH.read(r, b, b + 18, 'foreach') : nil
       if n >= 51
         @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: b + 23)
@@ -7275,7 +7275,7 @@ module Import
       end
       @stackalloc = n >= 55 ? T_STACKALLOC.read(r, b, b + 51, 'stackalloc') : []
       @ulong = n >= 60 ? T_ULONG.read(r, b, b + 55, 'ulong') : nil
-      @unchecked = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'unchecked') : ''.b
+      @unchecked = n >= 64 ? r.bytes(b, b + 60, 'unchecked') : ''.b
       @ushort = n >= 68 ? T_USHORT.read(r, b, b + 64, 'ushort') : {}
       @add = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'add') : Fbe::Decimal::ZERO
       if n >= 113
@@ -7295,7 +7295,7 @@ module Import
         @into = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::INTO
         @join = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @nameof = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'nameof') : +''
+      @nameof = n >= 128 ? r.string(b, b + 124, 'nameof') : +''
       @on = n >= 133 ? T_ON.read(r, b, b + 128, 'on') : nil
       if n >= 161
         @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: b + 133)
@@ -7309,7 +7309,7 @@ module Import
       end
       @required = n >= 165 ? T_REQUIRED.read(r, b, b + 161, 'required') : []
       @scoped = n >= 170 ? T_SCOPED.read(r, b, b + 165, 'scoped') : nil
-      @managed = n >= 174 ? Fbe::Types::BYTES.read(r, b, b + 170, 'managed') : ''.b
+      @managed = n >= 174 ? r.bytes(b, b + 170, 'managed') : ''.b
       @notnull = n >= 178 ? T_NOTNULL.read(r, b, b + 174, 'notnull') : {}
     end
 
@@ -7348,7 +7348,7 @@ module Import
       run = r.run(6, 'checked=2,event=4')
       @checked, @event = data.unpack('s<l<', offset: run)
       @checked = Word.from_wire(@checked)
-      @fixed = Fbe::Types::STRING.fread(r, 'fixed')
+      @fixed = r.final_string('fixed')
       @foreach = T_FOREACH.fread(r, 'foreach')
       run = r.run(28, 'implicit=8,lock=8,params=4,sbyte=8')
       @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: run)
@@ -7356,7 +7356,7 @@ module Import
       @params = Side.from_wire(@params)
       @stackalloc = T_STACKALLOC.fread(r, 'stackalloc')
       @ulong = T_ULONG.fread(r, 'ulong')
-      @unchecked = Fbe::Types::BYTES.fread(r, 'unchecked')
+      @unchecked = r.final_bytes('unchecked')
       @ushort = T_USHORT.fread(r, 'ushort')
       @add = Fbe::Types::DECIMAL.fread(r, 'add')
       run = r.run(29, 'alias=16,ascending=8,descending=4,equals=1')
@@ -7366,7 +7366,7 @@ module Import
       run = r.run(6, 'into=2,join=4')
       @into, @join = data.unpack('s<l<', offset: run)
       @into = Word.from_wire(@into)
-      @nameof = Fbe::Types::STRING.fread(r, 'nameof')
+      @nameof = r.final_string('nameof')
       @on = T_ON.fread(r, 'on')
       run = r.run(28, 'orderby=8,partial=8,remove=4,unmanaged=8')
       @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: run)
@@ -7374,7 +7374,7 @@ module Import
       @remove = Side.from_wire(@remove)
       @required = T_REQUIRED.fread(r, 'required')
       @scoped = T_SCOPED.fread(r, 'scoped')
-      @managed = Fbe::Types::BYTES.fread(r, 'managed')
+      @managed = r.final_bytes('managed')
       @notnull = T_NOTNULL.fread(r, 'notnull')
     end
 
@@ -7673,7 +7673,7 @@ module Import
         @begin_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BEGIN_
         @end_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @begin__ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'begin') : +''
+      @begin__ = n >= 18 ? r.string(b, b + 14, 'begin') : +''
       @elsif_ = n >= 23 ? T_ELSIF_.read(r, b, b + 18, 'elsif') : nil
       if n >= 51
         @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: b + 23)
@@ -7687,7 +7687,7 @@ module Import
       end
       @rescue_ = n >= 55 ? T_RESCUE_.read(r, b, b + 51, 'rescue') : []
       @retry_ = n >= 60 ? T_RETRY_.read(r, b, b + 55, 'retry') : nil
-      @then_ = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'then') : ''.b
+      @then_ = n >= 64 ? r.bytes(b, b + 60, 'then') : ''.b
       @undef_ = n >= 68 ? T_UNDEF_.read(r, b, b + 64, 'undef') : {}
       @unless_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless') : Fbe::Decimal::ZERO
       if n >= 113
@@ -7726,7 +7726,7 @@ module Import
       run = r.run(6, 'BEGIN=2,END=4')
       @begin_, @end_ = data.unpack('s<l<', offset: run)
       @begin_ = Word.from_wire(@begin_)
-      @begin__ = Fbe::Types::STRING.fread(r, 'begin')
+      @begin__ = r.final_string('begin')
       @elsif_ = T_ELSIF_.fread(r, 'elsif')
       run = r.run(28, 'end=8,ensure=8,next=4,redo=8')
       @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: run)
@@ -7734,7 +7734,7 @@ module Import
       @next_ = Side.from_wire(@next_)
       @rescue_ = T_RESCUE_.fread(r, 'rescue')
       @retry_ = T_RETRY_.fread(r, 'retry')
-      @then_ = Fbe::Types::BYTES.fread(r, 'then')
+      @then_ = r.final_bytes('then')
       @undef_ = T_UNDEF_.fread(r, 'undef')
       @unless_ = Fbe::Types::DECIMAL.fread(r, 'unless')
       run = r.run(29, 'until=16,__FILE__=8,__LINE__=4,__ENCODING__=1')
@@ -7932,7 +7932,7 @@ module Import
         @swap = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::SWAP
         @fbe_type = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @fbe = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'fbe') : +''
+      @fbe = n >= 18 ? r.string(b, b + 14, 'fbe') : +''
       @model = n >= 23 ? T_MODEL.read(r, b, b + 18, 'Model') : nil
       if n >= 51
         @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: b + 23)
@@ -7946,7 +7946,7 @@ module Import
       end
       @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
       @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
-      @reset = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'reset') : ''.b
+      @reset = n >= 64 ? r.bytes(b, b + 60, 'reset') : ''.b
     end
 
     def fbe_write_final(w)
@@ -7969,7 +7969,7 @@ module Import
       run = r.run(6, 'swap=2,fbe_type=4')
       @swap, @fbe_type = data.unpack('s<l<', offset: run)
       @swap = Word.from_wire(@swap)
-      @fbe = Fbe::Types::STRING.fread(r, 'fbe')
+      @fbe = r.final_string('fbe')
       @model = T_MODEL.fread(r, 'Model')
       run = r.run(28, 'FinalModel=8,FieldModel=8,buffer=4,size=8')
       @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: run)
@@ -7977,7 +7977,7 @@ module Import
       @buffer = Side.from_wire(@buffer)
       @offset = T_OFFSET.fread(r, 'offset')
       @model_ = T_MODEL_.fread(r, 'model')
-      @reset = Fbe::Types::BYTES.fread(r, 'reset')
+      @reset = r.final_bytes('reset')
     end
 
     def fbe_text(out)
@@ -8174,7 +8174,7 @@ module Import
         @to_json_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TO_JSON
         @from_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'to_fbe') : +''
+      @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'to_fbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'from_fbe') : nil
       if n >= 51
         @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: b + 23)
@@ -8188,7 +8188,7 @@ module Import
       end
       @fbe_size = n >= 55 ? T_FBE_SIZE.read(r, b, b + 51, 'fbe_size') : []
       @init = n >= 60 ? T_INIT.read(r, b, b + 55, '__init__') : nil
-      @slots = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, '__slots__') : ''.b
+      @slots = n >= 64 ? r.bytes(b, b + 60, '__slots__') : ''.b
       @class_ = n >= 68 ? T_CLASS_.read(r, b, b + 64, '__class__') : {}
       @dict = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__') : Fbe::Decimal::ZERO
       if n >= 112
@@ -8224,7 +8224,7 @@ module Import
       run = r.run(6, 'to_json=2,from_json=4')
       @to_json_, @from_json_ = data.unpack('s<l<', offset: run)
       @to_json_ = Word.from_wire(@to_json_)
-      @to_fbe_ = Fbe::Types::STRING.fread(r, 'to_fbe')
+      @to_fbe_ = r.final_string('to_fbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'from_fbe')
       run = r.run(28, 'to_final=8,from_final=8,fbe_equal=4,fbe_key=8')
       @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: run)
@@ -8232,7 +8232,7 @@ module Import
       @fbe_equal = Side.from_wire(@fbe_equal)
       @fbe_size = T_FBE_SIZE.fread(r, 'fbe_size')
       @init = T_INIT.fread(r, '__init__')
-      @slots = Fbe::Types::BYTES.fread(r, '__slots__')
+      @slots = r.final_bytes('__slots__')
       @class_ = T_CLASS_.fread(r, '__class__')
       @dict = Fbe::Types::DECIMAL.fread(r, '__dict__')
       run = r.run(28, '__hash__=16,__eq__=8,__private=4')
@@ -8505,7 +8505,7 @@ module Import
         @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY_
         @fbe_key_compare = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @reset = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'Reset') : +''
+      @reset = n >= 18 ? r.string(b, b + 14, 'Reset') : +''
       @marshal_fbe = n >= 23 ? T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE') : nil
       if n >= 51
         @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: b + 23)
@@ -8519,7 +8519,7 @@ module Import
       end
       @fbe_read_ = n >= 55 ? T_FBE_READ_.read(r, b, b + 51, 'FBERead') : []
       @marshal_final = n >= 60 ? T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal') : nil
-      @unmarshal_final = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'UnmarshalFinal') : ''.b
+      @unmarshal_final = n >= 64 ? r.bytes(b, b + 60, 'UnmarshalFinal') : ''.b
       @append_final = n >= 68 ? T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal') : {}
       @read_final = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal') : Fbe::Decimal::ZERO
       if n >= 113
@@ -8539,7 +8539,7 @@ module Import
         @read_json = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::READ_JSON
         @fbe_write_json = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @fbe_read_json = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'FBEReadJSON') : +''
+      @fbe_read_json = n >= 128 ? r.string(b, b + 124, 'FBEReadJSON') : +''
       @fbe_write_text = n >= 133 ? T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText') : nil
       if n >= 153
         @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: b + 133)
@@ -8583,7 +8583,7 @@ module Import
       run = r.run(6, 'FBEKey=2,FBEKeyCompare=4')
       @fbe_key_, @fbe_key_compare = data.unpack('s<l<', offset: run)
       @fbe_key_ = Word.from_wire(@fbe_key_)
-      @reset = Fbe::Types::STRING.fread(r, 'Reset')
+      @reset = r.final_string('Reset')
       @marshal_fbe = T_MARSHAL_FBE.fread(r, 'MarshalFBE')
       run = r.run(28, 'UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8')
       @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: run)
@@ -8591,7 +8591,7 @@ module Import
       @read_fbe = Side.from_wire(@read_fbe)
       @fbe_read_ = T_FBE_READ_.fread(r, 'FBERead')
       @marshal_final = T_MARSHAL_FINAL.fread(r, 'MarshalFinal')
-      @unmarshal_final = Fbe::Types::BYTES.fread(r, 'UnmarshalFinal')
+      @unmarshal_final = r.final_bytes('UnmarshalFinal')
       @append_final = T_APPEND_FINAL.fread(r, 'AppendFinal')
       @read_final = Fbe::Types::DECIMAL.fread(r, 'ReadFinal')
       run = r.run(29, 'FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1')
@@ -8601,7 +8601,7 @@ module Import
       run = r.run(6, 'ReadJSON=2,FBEWriteJSON=4')
       @read_json, @fbe_write_json = data.unpack('s<l<', offset: run)
       @read_json = Word.from_wire(@read_json)
-      @fbe_read_json = Fbe::Types::STRING.fread(r, 'FBEReadJSON')
+      @fbe_read_json = r.final_string('FBEReadJSON')
       @fbe_write_text = T_FBE_WRITE_TEXT.fread(r, 'FBEWriteText')
       run = r.run(20, 'TypeID=8,Verify=8,VerifyFinal=4')
       @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: run)
@@ -8959,7 +8959,7 @@ module Import
         @type_id = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TYPE_ID_
         @key_order = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @to_fbe_ = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toFbe') : +''
+      @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'toFbe') : +''
       @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'fromFbe') : nil
       if n >= 51
         @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: b + 23)
@@ -8973,7 +8973,7 @@ module Import
       end
       @from_final_ = n >= 55 ? T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal') : []
       @read_final = n >= 60 ? T_READ_FINAL.read(r, b, b + 55, 'readFinal') : nil
-      @write_final = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'writeFinal') : ''.b
+      @write_final = n >= 64 ? r.bytes(b, b + 60, 'writeFinal') : ''.b
       @verify_final_ = n >= 68 ? T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal') : {}
       @to_json_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson') : Fbe::Decimal::ZERO
       if n >= 113
@@ -8993,7 +8993,7 @@ module Import
         @clone_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLONE_
         @finalize = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @wait = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'wait') : +''
+      @wait = n >= 128 ? r.string(b, b + 124, 'wait') : +''
       @notify = n >= 133 ? T_NOTIFY.read(r, b, b + 128, 'notify') : nil
       if n >= 161
         @notify_all, @java_class, @component1, @fbe_levels = data.unpack('Q<El<q<', offset: b + 133)
@@ -9037,7 +9037,7 @@ module Import
       run = r.run(6, 'TYPE_ID=2,KEY_ORDER=4')
       @type_id, @key_order = data.unpack('s<l<', offset: run)
       @type_id = Word.from_wire(@type_id)
-      @to_fbe_ = Fbe::Types::STRING.fread(r, 'toFbe')
+      @to_fbe_ = r.final_string('toFbe')
       @from_fbe_ = T_FROM_FBE_.fread(r, 'fromFbe')
       run = r.run(28, 'readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8')
       @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: run)
@@ -9045,7 +9045,7 @@ module Import
       @verify_fbe_ = Side.from_wire(@verify_fbe_)
       @from_final_ = T_FROM_FINAL_.fread(r, 'fromFinal')
       @read_final = T_READ_FINAL.fread(r, 'readFinal')
-      @write_final = Fbe::Types::BYTES.fread(r, 'writeFinal')
+      @write_final = r.final_bytes('writeFinal')
       @verify_final_ = T_VERIFY_FINAL_.fread(r, 'verifyFinal')
       @to_json_ = Fbe::Types::DECIMAL.fread(r, 'toJson')
       run = r.run(29, 'fromJson=16,writeJson=8,readJson=4,hashCode=1')
@@ -9055,7 +9055,7 @@ module Import
       run = r.run(6, 'clone=2,finalize=4')
       @clone_, @finalize = data.unpack('s<l<', offset: run)
       @clone_ = Word.from_wire(@clone_)
-      @wait = Fbe::Types::STRING.fread(r, 'wait')
+      @wait = r.final_string('wait')
       @notify = T_NOTIFY.fread(r, 'notify')
       run = r.run(28, 'notifyAll=8,javaClass=8,component1=4,fbeLevels=8')
       @notify_all, @java_class, @component1, @fbe_levels = data.unpack('Q<El<q<', offset: run)
@@ -9263,7 +9263,7 @@ module Import
         @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY__
         @to_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @to_text = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'toText') : +''
+      @to_text = n >= 18 ? r.string(b, b + 14, 'toText') : +''
       @verify = n >= 23 ? T_VERIFY.read(r, b, b + 18, 'verify') : nil
     end
 
@@ -9281,7 +9281,7 @@ module Import
       run = r.run(6, 'fbeKey=2,toJSON=4')
       @fbe_key_, @to_json_ = data.unpack('s<l<', offset: run)
       @fbe_key_ = Word.from_wire(@fbe_key_)
-      @to_text = Fbe::Types::STRING.fread(r, 'toText')
+      @to_text = r.final_string('toText')
       @verify = T_VERIFY.fread(r, 'verify')
     end
 
@@ -9502,7 +9502,7 @@ module Import
         @buffer = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BUFFER_
         @write_buffer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
       end
-      @read_buffer = n >= 18 ? Fbe::Types::STRING.read(r, b, b + 14, 'ReadBuffer') : +''
+      @read_buffer = n >= 18 ? r.string(b, b + 14, 'ReadBuffer') : +''
       @reader = n >= 23 ? T_READER.read(r, b, b + 18, 'Reader') : nil
       if n >= 51
         @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: b + 23)
@@ -9516,7 +9516,7 @@ module Import
       end
       @uuid_ = n >= 55 ? T_UUID_.read(r, b, b + 51, 'UUID') : []
       @timestamp = n >= 60 ? T_TIMESTAMP.read(r, b, b + 55, 'Timestamp') : nil
-      @json_writer = n >= 64 ? Fbe::Types::BYTES.read(r, b, b + 60, 'JsonWriter') : ''.b
+      @json_writer = n >= 64 ? r.bytes(b, b + 60, 'JsonWriter') : ''.b
       @json_reader = n >= 68 ? T_JSON_READER.read(r, b, b + 64, 'JsonReader') : {}
       @decode_error = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError') : Fbe::Decimal::ZERO
       if n >= 113
@@ -9536,7 +9536,7 @@ module Import
         @client = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLIENT
         @proxy = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
       end
-      @handler = n >= 128 ? Fbe::Types::STRING.read(r, b, b + 124, 'Handler') : +''
+      @handler = n >= 128 ? r.string(b, b + 124, 'Handler') : +''
       @text = n >= 133 ? T_TEXT.read(r, b, b + 128, 'Text') : nil
       if n >= 161
         @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: b + 133)
@@ -9585,7 +9585,7 @@ module Import
       run = r.run(6, 'Buffer=2,WriteBuffer=4')
       @buffer, @write_buffer = data.unpack('s<l<', offset: run)
       @buffer = Word.from_wire(@buffer)
-      @read_buffer = Fbe::Types::STRING.fread(r, 'ReadBuffer')
+      @read_buffer = r.final_string('ReadBuffer')
       @reader = T_READER.fread(r, 'Reader')
       run = r.run(28, 'Writer=8,Limits=8,Decimal=4,Uuid=8')
       @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: run)
@@ -9593,7 +9593,7 @@ module Import
       @decimal = Side.from_wire(@decimal)
       @uuid_ = T_UUID_.fread(r, 'UUID')
       @timestamp = T_TIMESTAMP.fread(r, 'Timestamp')
-      @json_writer = Fbe::Types::BYTES.fread(r, 'JsonWriter')
+      @json_writer = r.final_bytes('JsonWriter')
       @json_reader = T_JSON_READER.fread(r, 'JsonReader')
       @decode_error = Fbe::Types::DECIMAL.fread(r, 'DecodeError')
       run = r.run(29, 'EncodeError=16,DecodeException=8,EncodeException=4,Sender=1')
@@ -9603,7 +9603,7 @@ module Import
       run = r.run(6, 'Client=2,Proxy=4')
       @client, @proxy = data.unpack('s<l<', offset: run)
       @client = Word.from_wire(@client)
-      @handler = Fbe::Types::STRING.fread(r, 'Handler')
+      @handler = r.final_string('Handler')
       @text = T_TEXT.fread(r, 'Text')
       run = r.run(28, 'Compare=8,Decimals=8,Uuids=4,Timestamps=8')
       @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: run)
@@ -13902,7 +13902,7 @@ module Import
     def fbe_read_body(r, b, n)
       data = r.data
       if n >= 12
-        @symbol = Fbe::Types::STRING.read(r, b, b + 8, 'symbol')
+        @symbol = r.string(b, b + 8, 'symbol')
       else
         r.spend(4, b, 'symbol')
         @symbol = +''
@@ -13943,7 +13943,7 @@ module Import
 
     def fbe_read_final_fields(r)
       data = r.data
-      @symbol = Fbe::Types::STRING.fread(r, 'symbol')
+      @symbol = r.final_string('symbol')
       run = r.run(8, 'digits=4,precision=4')
       @digits, @precision = data.unpack('l<2', offset: run)
       @precision = Digits.from_wire(@precision)

@@ -53,7 +53,7 @@ module Market
 
     def fbe_read_body(r, b, n)
       data = r.data
-      @symbol = n >= 12 ? Fbe::Types::STRING.read(r, b, b + 8, 'symbol') : +''
+      @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
       @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
     end
 
@@ -66,7 +66,7 @@ module Market
 
     def fbe_read_final_fields(r)
       data = r.data
-      @symbol = Fbe::Types::STRING.fread(r, 'symbol')
+      @symbol = r.final_string('symbol')
       @digits = data.unpack1('l<', offset: r.take(4, 'value', 'digits'))
     end
 
@@ -131,7 +131,7 @@ module Market
     def fbe_read_body(r, b, n)
       data = r.data
       @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid::NIL
-      @reason = n >= 28 ? Fbe::Types::STRING.read(r, b, b + 24, 'reason') : +''
+      @reason = n >= 28 ? r.string(b, b + 24, 'reason') : +''
     end
 
     def fbe_write_final(w)
@@ -144,7 +144,7 @@ module Market
     def fbe_read_final_fields(r)
       data = r.data
       @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
-      @reason = Fbe::Types::STRING.fread(r, 'reason')
+      @reason = r.final_string('reason')
     end
 
     def fbe_text(out)
