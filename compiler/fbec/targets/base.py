@@ -251,7 +251,7 @@ class DefaultLiterals:
     is the one dispatch on the default's kind, the target spells each kind by the methods below. A
     language whose every scalar type has a zero value of its own (Go, Rust, C#) leaves the field at
     it: the dispatch gives None where the default is that zero (`Default.zero`); one that spells the
-    zero too (`SPELLS_ZERO`: Java, Kotlin, TypeScript, Python) gets None only for no default."""
+    zero too (`SPELLS_ZERO`: C++, Java, Kotlin, TypeScript, Python, Ruby) gets None only for no default."""
 
     SPELLS_ZERO: ClassVar[bool] = False
     BOOLS: ClassVar[tuple[str, str]] = ("false", "true")

@@ -26,7 +26,7 @@ from fbec.model.ir import (
     StructRef,
     Type,
 )
-from fbec.targets.base import CodeWriter, Options, generated_header
+from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header
 from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
 PRIMITIVES: dict[str, str] = {
@@ -160,43 +160,40 @@ def enum_constant(type_name: str, name: str) -> str:
     return f"{qualified(type_name)}::{value_ident(type_name, name)}"
 
 
+class CppDefaults(DefaultLiterals):
+    """A field default's C++ literal, zero spelled too (`false`, `0`, `""`)."""
+
+    SPELLS_ZERO = True
+
+    def made_default(self, kind: str) -> str:
+        return {"utc": "FBE::utc()", "uuid1": "FBE::uuid_t::sequential()", "uuid4": "FBE::uuid_t::random()"}[kind]
+
+    def int_default(self, t: Type, value: int) -> str:
+        if isinstance(t, Primitive) and t.name in ("char", "wchar"):
+            return char_literal(value, t.name == "wchar")
+        return int_literal(value, cpp_type(t))
+
+    def real_default(self, t: Type, text: str) -> str:
+        return real_literal(text, cpp_type(t))
+
+    def string_default(self, text: str) -> str:
+        return string_literal(text)
+
+    def uuid_default(self, uuid: str) -> str:
+        return f'FBE::uuid_t("{uuid}")'
+
+    def enum_value(self, enum: str, name: str) -> str:
+        return enum_constant(enum, name)
+
+    def flags_default(self, flags: str, value: int) -> str:
+        return f"static_cast<{qualified(flags)}>({int_literal(value, 'uint64_t')})"
+
+
 def default_expr(t: Type, d: Default) -> str | None:
     """The C++ expression of a field default, or None for value-initialisation `{}`."""
-    base = t.element if isinstance(t, Optional_) else t
-    cpp = cpp_type(base)
-    kind = d.kind
-    if kind == "none":
-        return None
-    if kind == "null":
+    if d.kind == "null":
         return "std::nullopt"
-    if kind == "bool":
-        return "true" if d.value else "false"
-    if kind == "int":
-        if isinstance(base, Primitive) and base.name in ("char", "wchar"):
-            return char_literal(int(d.value or 0), base.name == "wchar")
-        return int_literal(int(d.value or 0), cpp)
-    if kind == "real":
-        return real_literal(d.text or "0", cpp)
-    if kind == "string":
-        return string_literal(str(d.value))
-    if kind == "timestamp":
-        return int_literal(int(d.value or 0), "uint64_t")
-    if kind == "utc":
-        return "FBE::utc()"
-    if kind == "uuid":
-        return f'FBE::uuid_t("{d.value}")'
-    if kind == "uuid1":
-        return "FBE::uuid_t::sequential()"
-    if kind == "uuid4":
-        return "FBE::uuid_t::random()"
-    owner = d.type or (base.name if isinstance(base, EnumRef) else "")
-    if kind == "enum":
-        return enum_constant(owner, d.names[0]) if d.names else f"static_cast<{cpp}>({d.value})"
-    if kind == "flags":
-        if d.names:
-            return " | ".join(enum_constant(owner, n) for n in d.names)
-        return f"static_cast<{cpp}>({int_literal(int(d.value or 0), 'uint64_t')})"
-    raise ValueError(f"unknown default kind {kind!r}")
+    return CppDefaults().scalar_default(t.element if isinstance(t, Optional_) else t, d)
 
 
 def assign_default(target: str, f: Field) -> str:
