@@ -8,6 +8,8 @@ names, type hints and literal expressions.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Options, float32
@@ -66,6 +68,20 @@ def slot_fmt(t: ir.Type) -> str:
             return f"{t.length}{element}" if len(element) == 1 else f"{t.size}s"
         return element * t.length
     return "I"
+
+
+@contextmanager
+def struct_read(code: CodeWriter, s: ir.Struct, leaf: bool, result: str) -> Iterator[None]:
+    """A struct reader's statements (either model's) inside `try:`: a DecodeError gets the struct's
+    name (`e.within`), then the reader leaves the depth it entered (a leaf entered none) and returns
+    `result`."""
+    with code.block("try:"):
+        yield
+    with code.block("except fbe.DecodeError as e:"):
+        code.line(f'raise e.within("{s.qualified}") from None')
+    if not leaf:
+        code.line("r.depth -= 1")
+    code.line(f"return {result}")
 
 
 def fixed_raws(t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:

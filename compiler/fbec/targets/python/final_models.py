@@ -23,6 +23,7 @@ from .context import (
     packed_array,
     set_order,
     slot_fmt,
+    struct_read,
 )
 
 
@@ -248,13 +249,8 @@ class Final:
             code.line(f'"""Read a {s.name} at p; return it and the position after it."""')
             enter = "final_leaf" if leaf else "final_enter"
             code.line(f"fbe.buffer.{enter}(r, p, {s.decode_cost})")
-            with code.block("try:"):
+            with struct_read(code, s, leaf, "v, p"):
                 self._read_body(code, s)
-            with code.block("except fbe.DecodeError as e:"):
-                code.line(f'raise e.within("{s.qualified}") from None')
-            if not leaf:
-                code.line("r.depth -= 1")
-            code.line("return v, p")
         return code.text().splitlines() + ["", ""]
 
     def _read_body(self, code: CodeWriter, s: ir.Struct) -> None:

@@ -21,6 +21,7 @@ from .context import (
     packed_array,
     set_order,
     slot_fmt,
+    struct_read,
     tkey,
 )
 
@@ -373,7 +374,7 @@ class Versioned:
             exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"', f"p + {f.offset}"))
             idx += nraw(f.type)
         code.line(f"t = {body}")
-        with code.block("try:"):
+        with struct_read(code, s, leaf, "v"):
             # a body as large as ours or larger (a newer writer: the rest is skipped): every field, no __init__
             with code.block(f"if t[0] >= {s.body_size}:"):
                 code.line(f"v = {cls}.__new__({cls})")
@@ -389,11 +390,6 @@ class Versioned:
                 with code.block(f"v = {cls}(", ")"):
                     for i, (f, x) in enumerate(zip(fields, exprs)):
                         code.line(f"{x} if k > {i} else {self.default_arg(f)},")
-        with code.block("except fbe.DecodeError as e:"):
-            code.line(f'raise e.within("{s.qualified}") from None')
-        if not leaf:
-            code.line("r.depth -= 1")
-        code.line("return v")
 
     def text_struct_writer(self, code: CodeWriter, s: ir.Struct, fmt: str) -> None:
         """A body of fixed fields and strings/bytes: their data follows the body in field order, so every
