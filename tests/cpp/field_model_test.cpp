@@ -7,6 +7,7 @@
 
 #include "everything_models.h"
 #include "recursive_models.h"
+#include "proto_final_models.h"
 #include "proto_models.h"
 #include "vectors_models.h"
 #include "vectors_new_models.h"
@@ -311,6 +312,68 @@ TEST(OriginalShapes, NextMovesTheModelsToTheFollowingRoot) {
     EXPECT_EQ(reader.model.fbe_offset(), (4 + reader.buffer().size()));
     EXPECT_FALSE(reader.verify()); // no root left
     EXPECT_EQ(reader.deserialize(account2), 0u);
+}
+
+// The final model's next() as test_serialization_final.cpp spells it:
+// deserialize() and verify() read the root the model stands at.
+TEST(OriginalShapes, FinalModelsNextToTheFollowingRoot) {
+    proto::Account account1 = the_account();
+    FBE::proto::AccountFinalModel writer;
+    const std::size_t serialized = writer.serialize(account1);
+    EXPECT_EQ(serialized, writer.buffer().size());
+    EXPECT_TRUE(writer.verify());
+    writer.next(serialized);
+    EXPECT_EQ(writer.buffer().size(), 152u); // the original's size
+
+    // A second root appended after next(): verify() reads it.
+    account1.name = "Second";
+    const std::size_t second = writer.serialize(account1);
+    EXPECT_EQ(writer.buffer().size(), serialized + second);
+    EXPECT_TRUE(writer.verify()) << writer.error();
+    writer.next(second);
+
+    proto::Account account2;
+    FBE::proto::AccountFinalModel reader;
+    reader.attach(writer.buffer());
+    EXPECT_TRUE(reader.verify());
+    std::size_t deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, serialized);
+    EXPECT_EQ(account2.name, "Test");
+    reader.next(deserialized);
+    EXPECT_TRUE(reader.verify()) << reader.error();
+    deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, second) << reader.error();
+    EXPECT_EQ(account2.name, "Second");
+    ASSERT_EQ(account2.orders.size(), 3u);
+    EXPECT_EQ(account2.orders[2].type, proto::OrderType::stop);
+    reader.next(deserialized);
+    EXPECT_FALSE(reader.verify()); // no root left
+    EXPECT_EQ(reader.deserialize(account2), 0u);
+    EXPECT_FALSE(reader.error().empty());
+
+    // Past the buffer's end: an error, nothing read.
+    FBE::proto::AccountFinalModel<FBE::ReadBuffer> beyond;
+    beyond.attach(writer.buffer());
+    beyond.next(serialized + second + 1);
+    EXPECT_FALSE(beyond.verify());
+    EXPECT_EQ(beyond.error(), "no root at " + std::to_string(serialized + second + 1) + ": the buffer has " +
+                                  std::to_string(serialized + second) + " bytes");
+}
+
+TEST(OriginalShapes, FinalModelsNextKeepTheirLimits) {
+    FBE::proto::AccountFinalModel writer;
+    writer.serialize(the_account());
+    const std::size_t first = writer.buffer().size();
+    writer.serialize(the_account());
+    FBE::proto::AccountFinalModel<FBE::ReadBuffer> reader;
+    reader.attach(writer.buffer());
+    FBE::Limits limits;
+    limits.budget_factor = 0;
+    limits.budget_slack = 10; // far less than an Account costs
+    reader.limits(limits);
+    reader.next(first);
+    EXPECT_FALSE(reader.verify());
+    EXPECT_NE(reader.error().find("decode budget exceeded"), std::string::npos) << reader.error();
 }
 
 TEST(FieldModel, RootsAppendSelfRelative) {

@@ -141,6 +141,13 @@ class WriteBuffer {
 public:
     WriteBuffer() = default;
     explicit WriteBuffer(std::size_t capacity) { reserve(capacity); }
+    //! A copy of `size` bytes at `data`, the field models' origin at
+    //! `offset` (the original's FBEBuffer(data, size, offset), which writes
+    //! into the caller's memory instead).
+    explicit WriteBuffer(const void* data, std::size_t size, std::size_t offset = 0) {
+        attach(data, size);
+        _offset = offset;
+    }
     WriteBuffer(const WriteBuffer& other) { attach(other.data(), other.size()); }
     WriteBuffer(WriteBuffer&& other) noexcept { swap(other); }
     WriteBuffer& operator=(const WriteBuffer& other) {
@@ -235,6 +242,10 @@ private:
     std::size_t _capacity = 0;
     std::size_t _offset = 0;
 };
+
+//! The original's one buffer class, to read and to write: here the
+//! buffer models write to (a copy when made from caller memory).
+using FBEBuffer = WriteBuffer;
 
 //! A read-only view over bytes owned by the caller.
 class ReadBuffer {

@@ -35,8 +35,17 @@
 
 namespace FBE {
 
-template <typename TBuffer, typename T, typename Enable = void>
+template <typename TBuffer, typename T = void, typename Enable = void>
 class FieldModel;
+
+//! The original's newer releases name a field model by the value's type
+//! alone, on their one buffer class: FieldModel<T> is
+//! FieldModel<FBEBuffer, T> (FBEBuffer is WriteBuffer, buffer.h).
+template <typename T>
+class FieldModel<T, void, void> : public FieldModel<FBEBuffer, T> {
+public:
+    using FieldModel<FBEBuffer, T>::FieldModel;
+};
 
 namespace detail {
 //! An offset no buffer reaches: the model of an element a collection
@@ -614,39 +623,19 @@ public:
         if (root == 0)
             return Model<T, TBuffer>::deserialize(value);
         Model<T, ReadBuffer> reader;
-        if (!this->at_root(root, reader))
-            return 0;
-        const std::size_t size = reader.deserialize(value);
-        this->ModelBase<T, TBuffer>::_error = reader.error();
-        return size;
+        return this->at_root(root, reader) ? this->took(reader, reader.deserialize(value)) : 0;
     }
     bool verify() const {
         const std::size_t root = model.fbe_offset() - 4;
         if (root == 0)
             return Model<T, TBuffer>::verify();
         Model<T, ReadBuffer> reader;
-        if (!this->at_root(root, reader))
-            return false;
-        const bool ok = reader.verify();
-        this->ModelBase<T, TBuffer>::_error = reader.error();
-        return ok;
+        return this->at_root(root, reader) && this->took(reader, reader.verify());
     }
 
     FieldModel<TBuffer, T> model;
 
 private:
-    //! `reader` attached to the root at `root`, with this model's limits.
-    bool at_root(std::size_t root, Model<T, ReadBuffer>& reader) const {
-        if (root > this->buffer().size()) {
-            this->ModelBase<T, TBuffer>::_error = "no root at " + std::to_string(root) + ": the buffer has " +
-                           std::to_string(this->buffer().size()) + " bytes";
-            return false;
-        }
-        reader.attach(this->buffer().data() + root, this->buffer().size() - root);
-        reader.limits(this->limits());
-        return true;
-    }
-
     std::size_t _origin = 0;
     std::size_t _next = 0; //!< where next() moved the model, while create_begin() puts it at the new root
 };

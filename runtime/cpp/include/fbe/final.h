@@ -788,14 +788,22 @@ struct FMapping {
 };
 
 //! The final model of a root struct T (docs/format.md 4.1): u32 size, u32 type
-//! id, the fields.
-template <typename T, typename TBuffer = WriteBuffer>
+//! id, the fields. (FinalModel of a type that is not a struct is the
+//! original's final field model, below.)
+template <typename T, typename TBuffer = WriteBuffer, typename Enable = void>
 class FinalModel : public ModelBase<T, TBuffer> {
     using ModelBase<T, TBuffer>::_buffer;
     using ModelBase<T, TBuffer>::_error;
 
 public:
     static constexpr uint32_t fbe_type() noexcept { return FBody<T>::type_id; }
+
+    //! The original's next(): moves the model on by `size`, the size of the
+    //! root just written or read, so deserialize() and verify() read the
+    //! root that follows it. serialize() appends at the end of the buffer
+    //! wherever the model stands. The final format has no offsets, so the
+    //! roots are the original's bytes wherever they lie.
+    void next(std::size_t size) noexcept { _root += size; }
 
     //! Appends the root of `value` to the buffer; returns its size. A value
     //! whose structs nest deeper than kMaxDepth (possible only for recursive
@@ -825,6 +833,8 @@ public:
     //! consumed (0 when the buffer has no root header); error() tells what
     //! failed. Use verify() first on untrusted input.
     std::size_t deserialize(T& value) const {
+        if (FBE_UNLIKELY(_root != 0))
+            return deserialize_next(value);
         if (!this->begin_read())
             return 0;
         const std::size_t size = _buffer.size();
@@ -841,6 +851,8 @@ public:
     //! Checks the root (docs/format.md 5.2): the type id, every field in bounds,
     //! and the size field equal to the bytes the fields cover.
     bool verify() const {
+        if (FBE_UNLIKELY(_root != 0))
+            return verify_next();
         if (!this->begin_read())
             return false;
         const uint32_t total = load_u32(_buffer.data());
@@ -856,6 +868,15 @@ public:
     }
 
 private:
+    //! deserialize() and verify() of the root next() moved the model to.
+    FBE_NOINLINE std::size_t deserialize_next(T& value) const {
+        FinalModel<T, ReadBuffer> reader;
+        return this->at_root(_root, reader) ? this->took(reader, reader.deserialize(value)) : 0;
+    }
+    FBE_NOINLINE bool verify_next() const {
+        FinalModel<T, ReadBuffer> reader;
+        return this->at_root(_root, reader) && this->took(reader, reader.verify());
+    }
     //! read_root() under other limits than the usual ones: out of line, so
     //! that the usual copy is the only one inlined into deserialize().
     FBE_NOINLINE std::size_t read_root_limited(T& value, std::size_t length) const {
@@ -910,6 +931,74 @@ private:
         FCodec<T>::read(d, value);
         return d.pos;
     }
+
+    std::size_t _root = 0; //!< where next() moved the model: the root deserialize() and verify() read
+};
+
+//! The original's final field model of a value that is not a struct, as its
+//! tests spell it (`FBE::FinalModel<FBE::decimal_t> model(buffer, offset)`):
+//! the value at `offset` from the buffer's origin (TBuffer::offset()) in the
+//! final format (docs/format.md 4). get() returns the bytes it read, or 0
+//! when the value is not there or is malformed (the value is then T());
+//! set() writes over bytes the buffer already holds, as the original's does
+//! (allocate fbe_allocation_size(value) of them first), and returns the
+//! bytes written, or 0 (writing nothing) when they do not fit; verify()
+//! returns the bytes the value takes, or SIZE_MAX, as the original's. Reads
+//! check everything against the buffer and the default limits
+//! (docs/limits.md), as deserialize() does. A struct's FinalModel is the
+//! root model above: read or write a struct through it.
+template <typename T, typename TBuffer>
+class FinalModel<T, TBuffer, std::enable_if_t<!std::is_same_v<FCodec<T>, FStruct<T>>>> {
+public:
+    FinalModel(TBuffer& buffer, std::size_t offset) noexcept : _buffer(&buffer), _offset(offset) {}
+
+    //! The value's offset from the buffer's origin.
+    std::size_t fbe_offset() const noexcept { return _offset; }
+    void fbe_shift(std::size_t size) noexcept { _offset += size; }
+    void fbe_unshift(std::size_t size) noexcept { _offset -= size; }
+    //! The bytes `value` takes.
+    static std::size_t fbe_allocation_size(const T& value) { return FCodec<T>::size(value); }
+
+    std::size_t verify() const {
+        std::string error;
+        const std::size_t position = _buffer->offset() + _offset;
+        if (position > _buffer->size())
+            return SIZE_MAX;
+        ExactFinalDecoder d(_buffer->data(), _buffer->size(), position, &error);
+        d.budget = Limits().budget(_buffer->size() - position);
+        return FCodec<T>::verify(d) ? d.pos - position : SIZE_MAX;
+    }
+    //! Verified first, so what the value makes is paid for (docs/limits.md 3).
+    std::size_t get(T& value) const {
+        const std::size_t size = verify();
+        if (size == SIZE_MAX) {
+            value = T();
+            return 0;
+        }
+        std::string error;
+        FinalDecoder d(_buffer->data(), _buffer->size(), _buffer->offset() + _offset, &error);
+        FCodec<T>::read(d, value);
+        return size;
+    }
+    std::size_t set(const T& value) {
+        const std::size_t size = FCodec<T>::size(value);
+        const std::size_t position = _buffer->offset() + _offset;
+        if (position > _buffer->size() || _buffer->size() - position < size)
+            return 0;
+        if constexpr (FCodec<T>::fixed) {
+            FCodec<T>::write(_buffer->data() + position, value);
+        } else {
+            // The writers may store kWriteSlack bytes past the value.
+            std::vector<uint8_t> bytes(size + kWriteSlack);
+            FCodec<T>::write(bytes.data(), value);
+            std::memcpy(_buffer->data() + position, bytes.data(), size);
+        }
+        return size;
+    }
+
+private:
+    TBuffer* _buffer;
+    std::size_t _offset;
 };
 
 } // namespace FBE

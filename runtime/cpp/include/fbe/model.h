@@ -252,6 +252,26 @@ protected:
         _error = "buffer shorter than a root header (8 bytes)";
         return false;
     }
+    //! `reader` (a model over a ReadBuffer) attached to the root at `root`
+    //! of this buffer, with this model's limits (the models' next()); false,
+    //! with error(), when the buffer ends before it.
+    template <class Reader>
+    bool at_root(std::size_t root, Reader& reader) const {
+        if (root > _buffer.size()) {
+            _error = "no root at " + std::to_string(root) + ": the buffer has " + std::to_string(_buffer.size()) +
+                     " bytes";
+            return false;
+        }
+        reader.attach(_buffer.data() + root, _buffer.size() - root);
+        reader.limits(_limits);
+        return true;
+    }
+    //! What `reader` (at_root) returned, its error() this model's.
+    template <class Reader, typename R>
+    R took(const Reader& reader, R result) const {
+        _error = reader.error();
+        return result;
+    }
     FBE_COLD bool fail_root(uint32_t total) const {
         _error = "root size " + std::to_string(total) + " does not fit the buffer (" +
                  std::to_string(_buffer.size()) + " bytes)";
