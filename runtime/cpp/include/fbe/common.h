@@ -79,10 +79,14 @@ struct Limits {
     uint64_t max_frame_size = uint64_t(64) << 20;
 
     //! The decode budget of an input of `input_size` bytes (saturating).
+    //! (A multiplication and an addition that check their overflow: no
+    //! division on the readers' path.)
     constexpr uint64_t budget(uint64_t input_size) const noexcept {
-        if (budget_factor != 0 && input_size > (UINT64_MAX - budget_slack) / budget_factor)
+        uint64_t product = 0, sum = 0;
+        if (__builtin_mul_overflow(budget_factor, input_size, &product) ||
+            __builtin_add_overflow(product, budget_slack, &sum))
             return UINT64_MAX;
-        return budget_factor * input_size + budget_slack;
+        return sum;
     }
 };
 

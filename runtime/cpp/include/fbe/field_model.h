@@ -51,6 +51,9 @@ namespace detail {
 //! An offset no buffer reaches: the model of an element a collection
 //! does not have reads nothing.
 constexpr std::size_t kNowhere = std::size_t(1) << (sizeof(std::size_t) * 8 - 2);
+//! The limit of a model that is no field of a struct: no body size holds
+//! it back, so its slot is checked against the buffer alone.
+inline constexpr uint32_t kUnlimited = UINT32_MAX;
 } // namespace detail
 
 //! What every field model has: the buffer, the offset of its slot from the
@@ -60,7 +63,7 @@ template <typename TBuffer>
 class FieldModelBase {
 public:
     FieldModelBase(TBuffer& buffer, std::size_t offset, const uint32_t* limit = nullptr) noexcept
-        : _buffer(&buffer), _offset(offset), _limit(limit) {}
+        : _buffer(&buffer), _offset(offset), _limit(limit != nullptr ? limit : &detail::kUnlimited) {}
 
     //! The slot's offset from the buffer's origin.
     std::size_t fbe_offset() const noexcept { return _offset; }
@@ -77,7 +80,7 @@ protected:
     //! (fbe_shift/unshift), and then land anywhere, but the last comparison
     //! still keeps the slot inside the buffer.
     FBE_INLINE bool slot(std::size_t size, std::size_t& position) const noexcept {
-        if (_limit != nullptr && _offset + size > *_limit)
+        if (_offset + size > *_limit)
             return false;
         const std::size_t length = _buffer->size();
         position = _buffer->offset() + _offset;
@@ -238,12 +241,12 @@ public:
         std::size_t position = 0;
         if (!this->slot(4, position))
             return;
+        const std::size_t origin = this->_buffer->offset();
         const std::size_t block = this->_buffer->allocate(4 + size);
         uint8_t* bytes = this->_buffer->data();
-        store_u32(bytes + position, this->relative(block));
+        store_u32(bytes + position, uint32_t(block - origin));
         store_u32(bytes + block, uint32_t(size));
-        if (size != 0)
-            std::memcpy(bytes + block + 4, data, size);
+        detail::copy_bytes(bytes + block + 4, static_cast<const uint8_t*>(data), size);
     }
 
 private:
@@ -522,14 +525,19 @@ public:
         std::size_t position = 0;
         if (!this->slot(4, position))
             return 0;
-        const std::size_t body = this->allocate(fbe_body());
-        const uint32_t offset = this->relative(body);
-        uint8_t* data = this->_buffer->data();
+        // Everything read before the first store into the bytes, which the
+        // compiler must assume can change any of it.
+        TBuffer& buffer = *this->_buffer;
+        const std::size_t origin = buffer.offset();
+        const std::size_t body = buffer.allocate(fbe_body());
+        uint8_t* data = buffer.data();
+        const uint32_t offset = uint32_t(body - origin);
+        buffer.shift(offset);
+        _size = uint32_t(fbe_body());
         store_u32(data + position, offset);
         store_u32(data + body, uint32_t(fbe_body()));
         store_u32(data + body + 4, fbe_type());
-        _size = uint32_t(fbe_body());
-        this->_buffer->shift(offset);
+        std::memset(data + body + 8, 0, fbe_body() - 8);
         return offset;
     }
     void set_end(std::size_t begin) noexcept { this->_buffer->unshift(begin); }
