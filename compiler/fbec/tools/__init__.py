@@ -1,4 +1,5 @@
-"""fbec tools beyond code generation: `fbec decode`, `fbec encode`, `fbec compat`, `fbec format`.
+"""fbec tools beyond code generation: `fbec decode`, `fbec encode`, `fbec compat`, `fbec format`,
+`fbec fingerprint`.
 
 Each tool is a module with `main(argv) -> exit status`; `fbec.cli.main`
 dispatches to it when the first argument is the tool's name. See docs/tools.md.
@@ -15,6 +16,7 @@ TOOLS: dict[str, str] = {
     "encode": "fbec.tools.codec:encode_main",
     "compat": "fbec.tools.compat:main",
     "format": "fbec.tools.format:main",
+    "fingerprint": "fbec.tools.fingerprint:main",
 }
 
 
@@ -28,6 +30,7 @@ PARSERS: dict[str, str] = {
     "encode": "fbec.tools.codec:_encode_parser",
     "compat": "fbec.tools.compat:_parser",
     "format": "fbec.tools.format:_parser",
+    "fingerprint": "fbec.tools.fingerprint:_parser",
 }
 
 
