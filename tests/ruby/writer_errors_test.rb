@@ -47,6 +47,19 @@ class WriterErrorsTest < Minitest::Test
                    'uint8 value 300 out of range 0..255'
   end
 
+  # An enum or flags field holding neither a value of its class nor an Integer (a String, nil, a
+  # value of another enum) is refused by every writer, not written as its to_i.
+  def test_enum_or_flags_given_something_else
+    assert_refused Everything::Everything.new(f25: 'c'), 'everything.Everything.f25',
+                   'Everything::EByte or an Integer expected, got "c"'
+    assert_refused Everything::Everything.new(f26: nil), 'everything.Everything.f26',
+                   'Market::Side or an Integer expected, got nil'
+    assert_refused Everything::Everything.new(f27: Everything::EByte::C), 'everything.Everything.f27',
+                   'Everything::FByte or an Integer expected, got #<Everything::EByte c(17)>'
+    assert_refused Everything::Everything.new(f34: 2.0), 'everything.Everything.f34',
+                   'Everything::EByte or an Integer expected, got 2.0'
+  end
+
   def test_too_deep_keeps_the_writers_message
     node = Recursive::Node.new(id: 0)
     129.times { |k| node = Recursive::Node.new(id: k, children: [node]) }

@@ -398,11 +398,19 @@ module Fbe
 
       # The wire integer of a value (what generated writers pack).
       def wire(value)
-        @wire.check(value.to_i)
+        @wire.check(value.is_a?(@type) ? value.value : integer(value))
+      end
+
+      # An Integer given for the enum is its wire value; anything else (a String, nil, a value of
+      # another enum) is refused rather than written as its to_i.
+      def integer(value)
+        return value if value.is_a?(::Integer)
+
+        raise EncodeError, "#{@type.name} or an Integer expected, got #{value.inspect}"
       end
 
       def write(w, base, pos, value)
-        @wire.write(w, base, pos, value.to_i)
+        @wire.write(w, base, pos, value.is_a?(@type) ? value.value : integer(value))
       end
 
       def read(r, base, pos, field)
@@ -410,7 +418,7 @@ module Fbe
       end
 
       def fwrite(w, value)
-        @wire.fwrite(w, value.to_i)
+        @wire.fwrite(w, value.is_a?(@type) ? value.value : integer(value))
       end
 
       def fread(r, field)
