@@ -51,6 +51,22 @@ namespace Fbe.Tests
         }
 
         [Test]
+        public void EachObjectHasItsOwnNames()
+        {
+            var maps = Codecs.Vector(ByName);
+            Assert.AreEqual(2, Read(maps, "[{\"a\":1},{\"a\":2}]").Count, "the set of names of an object ended is reused empty");
+            StringAssert.Contains("duplicate member \"a\"", Refused(maps, "[{\"a\":1},{\"b\":2,\"a\":3,\"a\":4}]"));
+        }
+
+        [Test]
+        public void MapKeysReadToTheNearestDouble()
+        {
+            var byDouble = Codecs.Map(Codecs.Double, Codecs.Int32, Keys.Double);
+            foreach (double key in Read(byDouble, "{\"1.06099789553e-313\":1}").Keys)
+                Assert.AreEqual(21474836481L, BitConverter.DoubleToInt64Bits(key));
+        }
+
+        [Test]
         public void ABadEscapeIsRefused()
         {
             StringAssert.StartsWith("invalid JSON", Refused(ByName, "{\"a\\u\":1}"));     // Newtonsoft threw a FormatException

@@ -98,13 +98,15 @@ namespace Fbe
         /// <summary>A map, written in the order of its keys.</summary>
         public static Codec<SortedDictionary<TKey, TValue>> Map<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IComparer<TKey> order)
         {
-            return new MapCodec<SortedDictionary<TKey, TValue>, TKey, TValue>(key, value, () => new SortedDictionary<TKey, TValue>(order), "<{", "}>");
+            return new MapCodec<SortedDictionary<TKey, TValue>, TKey, TValue, SortedDictionary<TKey, TValue>.Enumerator>(
+                key, value, () => new SortedDictionary<TKey, TValue>(order), m => m.GetEnumerator(), "<{", "}>");
         }
 
         /// <summary>A hash, written in the order its dictionary holds the keys.</summary>
         public static Codec<Dictionary<TKey, TValue>> Hash<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IEqualityComparer<TKey> same)
         {
-            return new MapCodec<Dictionary<TKey, TValue>, TKey, TValue>(key, value, () => new Dictionary<TKey, TValue>(same), "[{", "}]");
+            return new MapCodec<Dictionary<TKey, TValue>, TKey, TValue, Dictionary<TKey, TValue>.Enumerator>(
+                key, value, () => new Dictionary<TKey, TValue>(same), m => m.GetEnumerator(), "[{", "}]");
         }
 
         internal static EncodeException Null()
@@ -478,28 +480,39 @@ namespace Fbe
     }
 
     /// <summary>What the collections share: the elements written and read one by one.</summary>
-    public abstract class CollectionCodec<TCollection, T> : Codec<TCollection> where TCollection : class, ICollection<T>
+    /// <summary>
+    /// A collection of elements (a vector, list, set, map or hash), walked with its own struct enumerator
+    /// (<typeparamref name="TEnumerator"/>, from <c>enumerate</c>): a foreach over ICollection&lt;T&gt; would box it, an
+    /// allocation on every write (a SortedSet's enumerator still allocates its stack of nodes).
+    /// </summary>
+    public abstract class CollectionCodec<TCollection, T, TEnumerator> : Codec<TCollection>
+        where TCollection : class, ICollection<T> where TEnumerator : struct, IEnumerator<T>
     {
         protected readonly Codec<T> E;
         private readonly string _open, _close;
+        private readonly Func<TCollection, TEnumerator> _enumerate;
 
-        protected CollectionCodec(Codec<T> element, string open, string close) : base(4, 4, 4)
+        protected CollectionCodec(Codec<T> element, Func<TCollection, TEnumerator> enumerate, string open, string close) : base(4, 4, 4)
         {
             E = element;
+            _enumerate = enumerate;
             _open = open;
             _close = close;
         }
+
+        /// <summary>The collection's enumerator (a struct: walk it in a local, never through an interface).</summary>
+        protected TEnumerator Enumerate(TCollection c) { return _enumerate(c); }
 
         /// <summary>The count, the elements between the collection's brackets (docs/format.md 9).</summary>
         public override void Text(TextBuilder t, TCollection v)
         {
             t.Count(v.Count, _open);
-            int i = 0;
-            foreach (T x in v)
+            TEnumerator e = Enumerate(v);
+            for (int i = 0; e.MoveNext(); i++)
             {
-                if (i++ > 0)
+                if (i > 0)
                     t.Byte((byte)',');
-                E.Text(t, x);
+                E.Text(t, e.Current);
             }
             t.Raw(_close);
         }
@@ -529,14 +542,13 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             j.Raw('[');
-            int i = 0;
-            foreach (T x in v)
+            TEnumerator all = Enumerate(v);
+            for (int i = 0; all.MoveNext(); i++)
             {
                 if (i > 0)
                     j.Raw(',');
-                try { E.Json(j, x); }
+                try { E.Json(j, all.Current); }
                 catch (EncodeException e) { throw e.InIndex(i); }
-                i++;
             }
             j.Raw(']');
         }
@@ -552,23 +564,11 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             int first = w.Vector(bas, slot, v.Count, E.Slot);
-            var list = v as IList<T>;
-            if (list != null)
+            TEnumerator all = Enumerate(v);
+            for (int i = 0; all.MoveNext(); i++)
             {
-                // indexed: a foreach over the generic collection boxes List<T>'s enumerator (40 bytes a call)
-                for (int k = 0; k < list.Count; k++)
-                {
-                    try { E.Put(w, bas, first + k * E.Slot, list[k]); }
-                    catch (EncodeException e) { throw e.InIndex(k); }
-                }
-                return;
-            }
-            int i = 0;
-            foreach (T x in v)
-            {
-                try { E.Put(w, bas, first + i * E.Slot, x); }
+                try { E.Put(w, bas, first + i * E.Slot, all.Current); }
                 catch (EncodeException e) { throw e.InIndex(i); }
-                i++;
             }
         }
 
@@ -577,23 +577,11 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             w.AppendUInt32((uint)v.Count);
-            var list = v as IList<T>;
-            if (list != null)
+            TEnumerator all = Enumerate(v);
+            for (int i = 0; all.MoveNext(); i++)
             {
-                // indexed, as in Put
-                for (int k = 0; k < list.Count; k++)
-                {
-                    try { E.Append(w, list[k]); }
-                    catch (EncodeException e) { throw e.InIndex(k); }
-                }
-                return;
-            }
-            int i = 0;
-            foreach (T x in v)
-            {
-                try { E.Append(w, x); }
+                try { E.Append(w, all.Current); }
                 catch (EncodeException e) { throw e.InIndex(i); }
-                i++;
             }
         }
 
@@ -632,9 +620,9 @@ namespace Fbe
         }
     }
 
-    internal sealed class VectorCodec<T> : CollectionCodec<List<T>, T>
+    internal sealed class VectorCodec<T> : CollectionCodec<List<T>, T, List<T>.Enumerator>
     {
-        public VectorCodec(Codec<T> element, string open, string close) : base(element, open, close) { }
+        public VectorCodec(Codec<T> element, string open, string close) : base(element, v => v.GetEnumerator(), open, close) { }
 
         // a few elements ahead, never a count of elements that take no bytes (bounded by the budget alone)
         protected override List<T> Make(int n) { return new List<T>(Math.Min(n, 1024)); }
@@ -661,11 +649,11 @@ namespace Fbe
         }
     }
 
-    internal sealed class SetCodec<T> : CollectionCodec<SortedSet<T>, T>
+    internal sealed class SetCodec<T> : CollectionCodec<SortedSet<T>, T, SortedSet<T>.Enumerator>
     {
         private readonly IComparer<T> _order;
 
-        public SetCodec(Codec<T> element, IComparer<T> order) : base(element, "{", "}") { _order = order; }
+        public SetCodec(Codec<T> element, IComparer<T> order) : base(element, v => v.GetEnumerator(), "{", "}") { _order = order; }
 
         protected override SortedSet<T> Make(int n) { return new SortedSet<T>(_order); }
         protected override bool Add(SortedSet<T> c, T v) { return c.Add(v); }
@@ -756,13 +744,13 @@ namespace Fbe
         }
     }
 
-    internal sealed class MapCodec<TMap, TKey, TValue> : CollectionCodec<TMap, KeyValuePair<TKey, TValue>>
-        where TMap : class, IDictionary<TKey, TValue>
+    internal sealed class MapCodec<TMap, TKey, TValue, TEnumerator> : CollectionCodec<TMap, KeyValuePair<TKey, TValue>, TEnumerator>
+        where TMap : class, IDictionary<TKey, TValue> where TEnumerator : struct, IEnumerator<KeyValuePair<TKey, TValue>>
     {
         private readonly Func<TMap> _make;
 
-        public MapCodec(Codec<TKey> k, Codec<TValue> v, Func<TMap> make, string open, string close)
-            : base(new EntryCodec<TKey, TValue>(k, v), open, close)
+        public MapCodec(Codec<TKey> k, Codec<TValue> v, Func<TMap> make, Func<TMap, TEnumerator> enumerate, string open, string close)
+            : base(new EntryCodec<TKey, TValue>(k, v), enumerate, open, close)
         {
             _make = make;
         }
@@ -799,14 +787,13 @@ namespace Fbe
                 return;
             }
             j.Raw('{');
-            int i = 0;
-            foreach (var e in v)
+            TEnumerator all = Enumerate(v);
+            for (int i = 0; all.MoveNext(); i++)
             {
                 if (i > 0)
                     j.Raw(',');
-                try { entries.Member(j, e); }
+                try { entries.Member(j, all.Current); }
                 catch (EncodeException x) { throw x.InIndex(i); }
-                i++;
             }
             j.Raw('}');
         }
@@ -826,7 +813,6 @@ namespace Fbe
     /// <summary>Map keys read from their member names (docs/format.md 8.1).</summary>
     internal static class JsonKeys
     {
-        private static readonly System.Text.RegularExpressions.Regex Digits = new System.Text.RegularExpressions.Regex("^-?[0-9]+$");
 
         public static bool Bool(JsonSource r, string k)
         {
@@ -839,17 +825,29 @@ namespace Fbe
 
         public static System.Numerics.BigInteger Integer(JsonSource r, string k, System.Numerics.BigInteger min, System.Numerics.BigInteger max, string type)
         {
-            if (k.Length > 40 || !Digits.IsMatch(k))
+            if (k.Length > 40 || !IsDigits(k))
                 throw r.Malformed("invalid " + type + " key \"" + JsonSource.Quote(k) + "\"");
-            var v = System.Numerics.BigInteger.Parse(k, System.Globalization.CultureInfo.InvariantCulture);
+            var v = JsonSource.ParseInteger(k);
             if (v < min || v > max)
                 throw r.Malformed("\"" + k + "\" is out of range for " + type);
             return v;
         }
 
+        /// <summary>Whether <paramref name="k"/> is -?[0-9]+.</summary>
+        private static bool IsDigits(string k)
+        {
+            int start = k.StartsWith("-", StringComparison.Ordinal) ? 1 : 0;
+            if (k.Length == start)
+                return false;
+            for (int i = start; i < k.Length; i++)
+                if (k[i] < '0' || k[i] > '9')
+                    return false;
+            return true;
+        }
+
         public static double Double(JsonSource r, string k, bool single)
         {
-            double v;
+            double v = 0;
             if (k == "NaN")
                 return double.NaN;
             if (k == "Infinity")
@@ -857,8 +855,11 @@ namespace Fbe
             if (k == "-Infinity")
                 return double.NegativeInfinity;
             bool negative = k.StartsWith("-", StringComparison.Ordinal);
-            if (k.Length > 400 || !double.TryParse(negative ? k.Substring(1) : k, System.Globalization.NumberStyles.Float,
-                    System.Globalization.CultureInfo.InvariantCulture, out v) || double.IsInfinity(v) || single && v > 3.4028234663852886e38)
+            string digits = negative ? k.Substring(1) : k;
+            bool number = k.Length <= 400 && (JsonSource.IsNumber(k)    // the nearest double (Mono's double.Parse is not correctly rounded)
+                ? !double.IsInfinity(v = Numbers.ParseDouble(digits))
+                : double.TryParse(digits, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out v));
+            if (!number || double.IsInfinity(v) || single && v > 3.4028234663852886e38)
                 throw r.Malformed("invalid " + (single ? "float" : "double") + " key \"" + JsonSource.Quote(k) + "\"");
             return negative ? -v : v;
         }

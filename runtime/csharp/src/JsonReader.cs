@@ -4,7 +4,6 @@ using System.Globalization;
 using System.IO;
 using System.Numerics;
 using System.Text;
-using System.Text.RegularExpressions;
 using Newtonsoft.Json;
 
 namespace Fbe
@@ -21,11 +20,13 @@ namespace Fbe
     /// </summary>
     public sealed class JsonSource
     {
-        private static readonly Regex Number = new Regex(@"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$");
         private readonly JsonTextReader _r;
         private readonly string _text;
         private readonly List<int> _lines = new List<int> { 0 };
-        private readonly Stack<HashSet<string>> _names = new Stack<HashSet<string>>();
+        // the member names of each object open, by depth: a set reused by the next object of that depth
+        private readonly List<HashSet<string>> _names = new List<HashSet<string>>();
+        private int _objects;
+        private string _number;     // the text of the current number token
         private readonly int _maxDepth;
         private long _budget;
         private int _depth;
@@ -145,17 +146,22 @@ namespace Fbe
                     break;
                 case JsonToken.Float:
                 case JsonToken.Integer:
-                    if (!Number.IsMatch(NumberText()))
-                        throw Malformed("invalid JSON: " + NumberText() + " is no JSON number");
+                    _number = ReadNumberText();
+                    if (!IsNumber(_number))
+                        throw Malformed("invalid JSON: " + _number + " is no JSON number");
                     break;
                 case JsonToken.StartObject:
-                    _names.Push(new HashSet<string>(StringComparer.Ordinal));
+                    if (_objects == _names.Count)
+                        _names.Add(new HashSet<string>(StringComparer.Ordinal));
+                    else
+                        _names[_objects].Clear();
+                    _objects++;
                     break;
                 case JsonToken.EndObject:
-                    _names.Pop();
+                    _objects--;
                     break;
             }
-            if (_r.TokenType == JsonToken.PropertyName && !_names.Peek().Add(StringValue()))
+            if (_r.TokenType == JsonToken.PropertyName && !_names[_objects - 1].Add(StringValue()))
                 throw Malformed("duplicate member \"" + Quote(StringValue()) + "\"");
             return true;
         }
@@ -170,7 +176,45 @@ namespace Fbe
         /// <summary>The end of the current token in the text.</summary>
         private int End() { return _lines[_r.LineNumber - 1] + _r.LinePosition; }
 
-        private string NumberText()
+        /// <summary>The text of the current number token.</summary>
+        private string NumberText() { return _number; }
+
+        /// <summary>Whether <paramref name="t"/> is a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?</summary>
+        internal static bool IsNumber(string t)
+        {
+            int i = 0, n = t.Length;
+            if (i < n && t[i] == '-')
+                i++;
+            if (i < n && t[i] == '0')
+                i++;
+            else if (i < n && t[i] >= '1' && t[i] <= '9')
+                while (i < n && t[i] >= '0' && t[i] <= '9')
+                    i++;
+            else
+                return false;
+            if (i < n && t[i] == '.')
+            {
+                int digits = ++i;
+                while (i < n && t[i] >= '0' && t[i] <= '9')
+                    i++;
+                if (i == digits)
+                    return false;
+            }
+            if (i < n && (t[i] == 'e' || t[i] == 'E'))
+            {
+                i++;
+                if (i < n && (t[i] == '+' || t[i] == '-'))
+                    i++;
+                int digits = i;
+                while (i < n && t[i] >= '0' && t[i] <= '9')
+                    i++;
+                if (i == digits)
+                    return false;
+            }
+            return i == n;
+        }
+
+        private string ReadNumberText()
         {
             int end = End(), start = end;
             while (start > 0 && "0123456789+-.eE".IndexOf(_text[start - 1]) >= 0)
@@ -321,10 +365,29 @@ namespace Fbe
 
         private BigInteger Range(string text, BigInteger min, BigInteger max, string type)
         {
-            BigInteger v = BigInteger.Parse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            BigInteger v = ParseInteger(text);
             if (v < min || v > max)
                 throw Malformed(Quote(text) + " is out of range for " + type);
             return v;
+        }
+
+        /// <summary>The integer of the decimal digits <paramref name="text"/> (a sign may lead): up to 18 digits without
+        /// BigInteger's parser.</summary>
+        public static BigInteger ParseInteger(string text)
+        {
+            bool negative = text.Length > 0 && text[0] == '-';
+            int start = negative || (text.Length > 0 && text[0] == '+') ? 1 : 0;
+            if (text.Length - start > 18 || text.Length == start)
+                return BigInteger.Parse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            long v = 0;
+            for (int i = start; i < text.Length; i++)
+            {
+                int d = text[i] - '0';
+                if (d < 0 || d > 9)
+                    return BigInteger.Parse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);   // its FormatException
+                v = v * 10 + d;
+            }
+            return negative ? -v : v;
         }
 
         /// <summary>A double (any JSON number, or the strings "NaN", "Infinity", "-Infinity"); with
