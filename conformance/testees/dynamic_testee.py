@@ -90,7 +90,10 @@ def answer(codecs: dict[str, DynamicCodec], req: dict[str, Any]) -> dict[str, An
         elif fmt_in == "json":
             value = codec.from_json(payload, q, limits=limits)
         elif fmt_in == "value":
-            value = codec.from_described(payload, q)
+            try:
+                value = codec.from_described(payload, q)
+            except fbe.EncodeError as e:   # null where the type has none: refused naming the field, as a writer
+                return {"serialize_error": str(e)}
         else:
             return {"skipped": f"unknown input format {fmt_in}"}
     except fbe.FBEError as e:

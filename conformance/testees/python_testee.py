@@ -76,6 +76,8 @@ class Values:
 
     # description -> object
     def build(self, t: ir.Type, d: Any) -> Any:
+        if d is None:   # an optional's absence, or null where the type has none: the writers refuse that
+            return None
         if isinstance(t, ir.Primitive):
             n = t.name
             if n == "bool":
@@ -98,9 +100,13 @@ class Values:
         if isinstance(t, ir.StructRef):
             s = self.struct_ir(t.name)
             names = self.idents(t.name)
-            return self.cls(t.name)(**{names.field(f): self.build(f.type, d[f.name]) for f in s.all_fields})
+            fields = {names.field(f): self.build(f.type, d[f.name]) for f in s.all_fields}
+            value = self.cls(t.name)(**fields)
+            for name in (name for name, v in fields.items() if v is None):
+                setattr(value, name, None)      # the constructor would put a struct's default there
+            return value
         if isinstance(t, ir.Optional_):
-            return None if d is None else self.build(t.element, d)
+            return self.build(t.element, d)
         if isinstance(t, (ir.Array, ir.Sequence)):
             items = [self.build(t.element, x) for x in d]
             return set(items) if t.kind == "set" else items

@@ -40,27 +40,28 @@ template <typename K, typename V> void to_value(Writer& w, const std::unordered_
 
 // ---------------------------------------------------------------- scalars
 
-inline void from_value(const rapidjson::Value& v, float& x) { x = static_cast<float>(v.GetDouble()); }
-inline void from_value(const rapidjson::Value& v, double& x) { x = v.GetDouble(); }
+inline void from_value(const rapidjson::Value& v, float& x) { x = static_cast<float>(held(v, "a float").GetDouble()); }
+inline void from_value(const rapidjson::Value& v, double& x) { x = held(v, "a double").GetDouble(); }
 // Strings as the JSON rule of docs/limits.md 7 writes them: bytes that are not UTF-8 as \udcXY (what the
 // runner and every other testee read and write), read back to those bytes.
 inline void from_value(const rapidjson::Value& v, std::string& x)
 {
+    held(v, "a string");
     if (!FBE::JSON::detail::string_from_json(v.GetString(), v.GetStringLength(), x))
-        throw BadValue("a string description that is not UTF-8");
+        throw Unheld("the string holds a lone surrogate that stands for no byte (only \\udc80..\\udcff stand for bytes)");
 }
 inline void from_value(const rapidjson::Value& v, FBE::decimal_t& x)
 {
     try {
-        x = FBE::decimal_t(std::string(v.GetString()));
+        x = FBE::decimal_t(std::string(held(v, "a decimal").GetString()));
     } catch (const std::invalid_argument& e) {
         throw Unheld(e.what());         // a decimal_t holds only writable decimals
     }
 }
-inline void from_value(const rapidjson::Value& v, FBE::uuid_t& x) { x = FBE::uuid_t(std::string(v.GetString())); }
+inline void from_value(const rapidjson::Value& v, FBE::uuid_t& x) { x = FBE::uuid_t(std::string(held(v, "a uuid").GetString())); }
 inline void from_value(const rapidjson::Value& v, FBE::buffer_t& x)
 {
-    const std::string hex(v.GetString(), v.GetStringLength());
+    const std::string hex(held(v, "bytes").GetString(), v.GetStringLength());
     x.clear();
     for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
         x.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
@@ -100,6 +101,7 @@ std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> from_value(const ra
 {
     using U = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
     using I = typename U::type;
+    held(v, "an integer");
     if constexpr (std::is_same_v<I, bool>)
         x = static_cast<T>(v.GetBool());
     else if constexpr (std::is_same_v<I, char>)
@@ -161,7 +163,7 @@ void to_value(Writer& w, const std::optional<T>& x)
 template <typename T, std::size_t N>
 void from_value(const rapidjson::Value& v, std::array<T, N>& x)
 {
-    if (v.Size() != N)
+    if (held(v, "an array").Size() != N)
         throw BadValue("array of the wrong length");
     for (std::size_t i = 0; i < N; ++i)
         within_index(i, [&] { from_value(v[static_cast<rapidjson::SizeType>(i)], x[i]); });
@@ -186,7 +188,7 @@ void read_items(const rapidjson::Value& v, Seq& x)
 {
     x.clear();
     std::size_t i = 0;
-    for (const auto& item : v.GetArray()) {
+    for (const auto& item : held(v, "a list").GetArray()) {
         x.emplace_back();
         within_index(i++, [&] { from_value(item, x.back()); });
     }
@@ -200,7 +202,7 @@ void from_value(const rapidjson::Value& v, std::set<T>& x)
 {
     x.clear();
     std::size_t i = 0;
-    for (const auto& item : v.GetArray()) {
+    for (const auto& item : held(v, "a set").GetArray()) {
         T element{};
         within_index(i++, [&] { from_value(item, element); });
         x.insert(std::move(element));
@@ -212,7 +214,7 @@ void read_pairs(const rapidjson::Value& v, Map& x)
 {
     x.clear();
     std::size_t i = 0;
-    for (const auto& pair : v.GetArray()) {
+    for (const auto& pair : held(v, "a list of pairs").GetArray()) {
         typename Map::key_type key{};
         typename Map::mapped_type value{};
         const std::string at = "[" + std::to_string(i++) + "]";

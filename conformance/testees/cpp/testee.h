@@ -59,8 +59,18 @@ inline const rapidjson::Value& member(const rapidjson::Value& v, const char* nam
     return v[name];
 }
 
+//! v, which must not be null: null where the type has none is what no C++ value holds, refused as a
+//! writer refuses what it cannot write, naming the field (testee_protocol.md, "Writer errors").
+inline const rapidjson::Value& held(const rapidjson::Value& v, const char* what)
+{
+    if (v.IsNull())
+        throw Unheld(std::string("expected ") + what + ", got null");
+    return v;
+}
+
 inline void check_type(const rapidjson::Value& v, const char* type)
 {
+    held(v, type);
     const rapidjson::Value& t = member(v, "@type");
     if (!t.IsString() || std::string(t.GetString()) != type)
         throw BadValue(std::string("expected a value of ") + type);

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // entry is a registered struct: a new value, reading one from a description, describing one,
@@ -29,8 +31,9 @@ type entry struct {
 }
 
 // badValue is a description that does not fit its type (a testee's failure), or one that fits but
-// holds what the runtime's types cannot (unheld: a decimal beyond 96 bits), refused as a writer
-// refuses it; path is where it is (".priceVector[1]").
+// holds what the runtime's types cannot (unheld: a decimal beyond 96 bits, a string holding a lone
+// surrogate, null where the type has none), refused as a writer refuses it; path is where it is
+// (".priceVector[1]").
 type badValue struct {
 	msg, path string
 	unheld    bool
@@ -42,6 +45,89 @@ func bad(format string, args ...any) {
 
 func unheld(format string, args ...any) {
 	panic(badValue{fmt.Sprintf(format, args...), strings.Join(vAt, ""), true})
+}
+
+// expected refuses src, which is not a value of the type: null, which no Go value of a type
+// without null holds, as a writer refuses it (docs/limits.md 8); anything else as the testee's
+// own failure.
+func expected(what string, src any) {
+	if src == nil {
+		unheld("expected %s, got null", what)
+	}
+	bad("expected %s, got %v", what, src)
+}
+
+// noByte is a description's string holding a lone surrogate that stands for no byte (only
+// \udc80..\udcff stand for the bytes 0x80..0xff): no Go string holds it.
+type noByte struct{ err error }
+
+// description reads a value description as encoding/json with UseNumber would (objects, lists,
+// json.Number, strings, bools, nil), but its strings as the runtime's JSON reader reads them
+// (fbe.UnquoteJSON: \udcXY is the byte 0xXY, any other lone surrogate a noByte), where
+// encoding/json gives U+FFFD for both.
+func description(payload []byte) (any, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(payload), jsontext.AllowInvalidUTF8(true))
+	var read func() (any, error)
+	text := func() (any, error) {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		s, err := fbe.UnquoteJSON(raw)
+		if err != nil {
+			return noByte{err}, nil
+		}
+		return s, nil
+	}
+	read = func() (any, error) {
+		switch dec.PeekKind() {
+		case '"':
+			return text()
+		case '0':
+			raw, err := dec.ReadValue()
+			return json.Number(raw), err
+		case '{', '[':
+			open, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			m, l := map[string]any{}, []any{}
+			for dec.PeekKind() != '}' && dec.PeekKind() != ']' {
+				var name any
+				if open.Kind() == '{' {
+					if name, err = text(); err != nil {
+						return nil, err
+					}
+				}
+				x, err := read()
+				if err != nil {
+					return nil, err
+				}
+				switch n := name.(type) {
+				case nil:
+					l = append(l, x)
+				case string:
+					m[n] = x
+				default:
+					return nil, n.(noByte).err
+				}
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, err
+			}
+			if open.Kind() == '{' {
+				return m, nil
+			}
+			return l, nil
+		}
+		t, err := dec.ReadToken()
+		switch t.Kind() {
+		case 't', 'f':
+			return t.Bool(), err
+		}
+		return nil, err
+	}
+	return read()
 }
 
 // vAt is the field path of the value being read, a step per field (".price") and element ("[1]").
@@ -56,7 +142,7 @@ func vLeave() { vAt = vAt[:len(vAt)-1] }
 func vObject(src any, qualified string) map[string]any {
 	m, ok := src.(map[string]any)
 	if !ok {
-		bad("expected an object of %s, got %T", qualified, src)
+		expected("an object of "+qualified, src)
 	}
 	if t, _ := m["@type"].(string); t != qualified {
 		bad("expected @type %s, got %v", qualified, m["@type"])
@@ -66,6 +152,9 @@ func vObject(src any, qualified string) map[string]any {
 
 func vList(src any, n int) []any {
 	l, ok := src.([]any)
+	if src == nil {
+		expected("a list", src)
+	}
 	if !ok || (n >= 0 && len(l) != n) {
 		bad("expected a list of %d, got %v", n, src)
 	}
@@ -75,7 +164,7 @@ func vList(src any, n int) []any {
 func vBool(src any) bool {
 	b, ok := src.(bool)
 	if !ok {
-		bad("expected a bool, got %v", src)
+		expected("a bool", src)
 	}
 	return b
 }
@@ -88,7 +177,7 @@ func integer(src any) string {
 	case string:
 		return x
 	}
-	bad("expected an integer, got %v", src)
+	expected("an integer", src)
 	return ""
 }
 
@@ -111,7 +200,7 @@ func vUint(src any, hi uint64) uint64 {
 func vFloat64(src any) float64 {
 	n, ok := src.(json.Number)
 	if !ok {
-		bad("expected a number, got %v", src)
+		expected("a number", src)
 	}
 	v, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
@@ -127,7 +216,7 @@ func vFloat32(src any) float32 { return float32(vFloat64(src)) }
 func vDecimal(src any) fbe.Decimal {
 	s, ok := src.(string)
 	if !ok {
-		bad("expected a decimal string, got %v", src)
+		expected("a decimal string", src)
 	}
 	neg := strings.HasPrefix(s, "-")
 	digits, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
@@ -146,11 +235,14 @@ func vDecimal(src any) fbe.Decimal {
 }
 
 func vString(src any) string {
-	s, ok := src.(string)
-	if !ok {
-		bad("expected a string, got %v", src)
+	switch s := src.(type) {
+	case string:
+		return s
+	case noByte:
+		unheld("cannot write the string: %v", s.err)
 	}
-	return s
+	expected("a string", src)
+	return ""
 }
 
 func vBytes(src any) []byte {

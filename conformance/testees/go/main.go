@@ -8,7 +8,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -175,14 +174,12 @@ func answer(req *request) (resp map[string]any) {
 			return map[string]any{"parse_error": err.Error()}
 		}
 	case "value":
-		dec := json.NewDecoder(bytes.NewReader(req.Input.Payload))
-		dec.UseNumber()
-		var description any
-		if err := dec.Decode(&description); err != nil {
+		d, err := description(req.Input.Payload)
+		if err != nil {
 			return map[string]any{"parse_error": "payload: " + err.Error()}
 		}
 		vAt = vAt[:0]
-		e.from(description, v)
+		e.from(d, v)
 	default:
 		return map[string]any{"skipped": "unknown input format " + req.Input.Format}
 	}

@@ -143,6 +143,9 @@ final class Values {
 
     /** The value (boxed as the generated field holds it) of type t that d stands for. */
     private Object read(JsonNode t, JsonNode d) {
+        if (d.isNull()) {
+            return null; // an optional's absence, or null where the type has none: the writers refuse that
+        }
         switch (t.path("kind").asText()) {
             case "primitive":
                 return primitive(t.path("name").asText(), d);
@@ -158,7 +161,7 @@ final class Values {
             case "struct":
                 return readStruct(t.path("name").asText(), d);
             case "optional":
-                return d.isNull() ? null : read(t.path("element"), d);
+                return read(t.path("element"), d);
             default:
                 throw new BadValue("a collection inside a collection: " + t);
         }

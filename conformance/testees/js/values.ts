@@ -112,6 +112,8 @@ export class Values {
 
   /** The value of type t that the description d stands for. */
   read(t: IrType, d: unknown): unknown {
+    // an optional's absence, or null where the type has none: the writers refuse that (docs/limits.md 8)
+    if (d === null) return t.kind === "optional" ? undefined : null;
     switch (t.kind) {
       case "primitive":
         switch (t.name) {
@@ -142,7 +144,7 @@ export class Values {
       case "struct":
         return this.readStruct(t.name!, d as Record<string, unknown>);
       case "optional":
-        return d === null ? undefined : this.read(t.element!, d);
+        return this.read(t.element!, d);
       case "array":
       case "vector":
       case "list":

@@ -2,6 +2,8 @@
 // MANIFEST that every testee reads and writes. The generated Values.kt (values.py) reads a struct's
 // fields with the helpers of D from what Jackson parsed and writes them with a JsonGenerator. A
 // description that does not fit its type throws BadValue: Main.kt reports it as a serialize error.
+// Null where the type has none is one no Kotlin value holds (its types are not nullable): refused as
+// the writers refuse what they cannot write, naming the field (docs/limits.md 8).
 
 import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.JsonNode
@@ -14,21 +16,38 @@ import java.util.HexFormat
 /** A struct's reading from a description and writing as one (Values.kt has one per struct). */
 class Described(val read: (JsonNode) -> Any, val write: (JsonGenerator, Any) -> Unit)
 
-class BadValue(message: String) : RuntimeException(message)
+/**
+ * A description that does not fit its type (the testee's failure), or one holding what no Kotlin value
+ * of the type holds (unheld: null where the type has none), refused as a writer refuses it; path is
+ * where it is (".orders[1]").
+ */
+class BadValue(message: String, val unheld: Boolean = false, val path: String = "") : RuntimeException(message)
 
 object D {
+    /** What read() gives, an error it throws named at step (".name", "[1]") in front of its path. */
+    fun <T> at(step: String, read: () -> T): T = try {
+        read()
+    } catch (e: BadValue) {
+        throw BadValue(e.message ?: "", e.unheld, step + e.path)
+    }
+
+    /** Refuses d, which is not what the type holds: null as a writer's refusal, anything else as a BadValue. */
+    fun expected(what: String, d: JsonNode): Nothing =
+        if (d.isNull) throw BadValue("expected $what, got null", unheld = true) else throw BadValue("expected $what, got $d")
+
     fun struct(d: JsonNode, qualified: String) {
         val type = d.path("@type").asText()
-        if (!d.isObject || type != qualified) throw BadValue("expected an object of $qualified, got $d")
+        if (!d.isObject || type != qualified) expected("an object of $qualified", d)
     }
 
     fun list(d: JsonNode, n: Int): JsonNode {
+        if (d.isNull) expected("a list", d)
         if (!d.isArray || (n >= 0 && d.size() != n)) throw BadValue("expected a list of $n, got $d")
         return d
     }
 
     fun bool(d: JsonNode): Boolean {
-        if (!d.isBoolean) throw BadValue("expected a bool, got $d")
+        if (!d.isBoolean) expected("a bool", d)
         return d.booleanValue()
     }
 
@@ -39,19 +58,19 @@ object D {
             d.isIntegralNumber -> d.asText()
             else -> ""
         }
-        val v = text.toLongOrNull() ?: throw BadValue("expected an integer, got $d")
+        val v = text.toLongOrNull() ?: expected("an integer", d)
         if (v < lo || v > hi) throw BadValue("integer $d out of range")
         return v
     }
 
     /** A JSON number (NaN and the infinities as Python's json writes them: bare words). */
     fun real(d: JsonNode): Double {
-        if (!d.isNumber) throw BadValue("expected a number, got $d")
+        if (!d.isNumber) expected("a number", d)
         return d.doubleValue()
     }
 
     fun text(d: JsonNode): String {
-        if (!d.isTextual) throw BadValue("expected a string, got $d")
+        if (!d.isTextual) expected("a string", d)
         return d.textValue()
     }
 

@@ -111,7 +111,8 @@ fun answer(req: JsonNode): ObjectNode {
         try {
             described.read(req.path("input").path("payload"))
         } catch (e: BadValue) {
-            return answer("serialize_error", "UNEXPECTED value description: ${e.message}")
+            val refusal = "${e.message} ($name${e.path})"
+            return answer("serialize_error", if (e.unheld) refusal else "UNEXPECTED value description: $refusal")
         } catch (e: IllegalArgumentException) {
             return answer("serialize_error", "UNEXPECTED value description: ${e.message}")
         }

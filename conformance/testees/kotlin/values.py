@@ -61,12 +61,12 @@ def read_field(w: CodeWriter, schema: ir.Schema, t: ir.Type, src: str, target: s
     if isinstance(t, ir.Array):
         i, e = names("i"), names("e")
         with w.block(f"D.list({src}, {t.length}).forEachIndexed {{ {i}, {e} ->", "}"):
-            w.line(f"{target}[{i}] = {read(schema, t.element, e)}")
+            w.line(f'{target}[{i}] = D.at("[${i}]") {{ {read(schema, t.element, e)} }}')
     elif isinstance(t, ir.Sequence):
-        e = names("e")
+        i, e = names("i"), names("e")
         w.line(f"{target}.clear()")
-        with w.block(f"D.list({src}, -1).forEach {{ {e} ->", "}"):
-            w.line(f"{target}.add({read(schema, t.element, e)})")
+        with w.block(f"D.list({src}, -1).forEachIndexed {{ {i}, {e} ->", "}"):
+            w.line(f'{target}.add(D.at("[${i}]") {{ {read(schema, t.element, e)} }})')
     elif isinstance(t, ir.Mapping):
         e, kv = names("e"), names("kv")
         w.line(f"{target}.clear()")
@@ -117,7 +117,7 @@ def struct_functions(w: CodeWriter, schema: ir.Schema, s: ir.Struct) -> None:
         w.line(f"val v = {cls}()")
         for f in s.all_fields:
             x = names("x")
-            with w.block(f'd.get("{f.name}")?.let {{ {x} ->', "}"):
+            with w.block(f'd.get("{f.name}")?.let {{ {x} ->', "}"), w.block(f'D.at(".{f.name}") {{', "}"):
                 read_field(w, schema, f.type, x, f"v.{Idents(schema).field(f)}", names)
         w.line("return v")
     w.blank()

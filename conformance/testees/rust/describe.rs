@@ -3,6 +3,7 @@
 //! and flags get their impls from registry.rs (build.py); the rest is here.
 
 use fbe::{Bytes, Decimal, Pairs, Set, Timestamp, Uuid};
+use serde_json::value::RawValue;
 use serde_json::Value as J;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
@@ -23,7 +24,7 @@ fn push(out: &mut Vec<u8>, text: &str) {
 pub fn object<'v>(v: &'v J, qualified: &str) -> Result<&'v serde_json::Map<String, J>, String> {
     let m = v
         .as_object()
-        .ok_or_else(|| format!("expected an object of {qualified}, got {v}"))?;
+        .ok_or_else(|| expected(&format!("an object of {qualified}"), v))?;
     match m.get("@type").and_then(J::as_str) {
         Some(t) if t == qualified => Ok(m),
         t => Err(format!("expected @type {qualified}, got {t:?}")),
@@ -33,6 +34,53 @@ pub fn object<'v>(v: &'v J, qualified: &str) -> Result<&'v serde_json::Map<Strin
 /// What a value description's error starts with when it holds what the runtime's types cannot
 /// (a decimal beyond 96 bits): main.rs answers it as a writer's refusal, naming the field.
 pub const UNHELD: &str = "unheld: ";
+
+/// The member a description's string becomes when serde_json's Value cannot hold it (a lone
+/// surrogate escape; `\udc80`..`\udcff` stand for bytes): its literal, which the string reader
+/// reads as the runtime's JSON reader does (`fbe::json::unquote`).
+const LITERAL: &str = "\u{0}literal";
+
+/// A value description (the request's payload) as serde_json's Value, read node by node so that a
+/// string the Value cannot hold is kept as its literal (LITERAL) where serde_json would refuse the
+/// whole description.
+pub fn description(raw: &RawValue) -> Result<J, String> {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'{') => {
+            let members: BTreeMap<String, &RawValue> =
+                serde_json::from_str(text).map_err(|e| e.to_string())?;
+            let mut m = serde_json::Map::new();
+            for (name, v) in members {
+                m.insert(name, description(v)?);
+            }
+            Ok(J::Object(m))
+        }
+        Some(b'[') => {
+            let items: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+            items
+                .into_iter()
+                .map(description)
+                .collect::<Result<_, _>>()
+                .map(J::Array)
+        }
+        Some(b'"') if serde_json::from_str::<String>(text).is_err() => {
+            let mut m = serde_json::Map::new();
+            m.insert(LITERAL.to_owned(), J::String(text.to_owned()));
+            Ok(J::Object(m))
+        }
+        _ => serde_json::from_str(text).map_err(|e| e.to_string()),
+    }
+}
+
+/// The error of a description that is not a value of the type: null, which no Rust value of a type
+/// without null holds, is refused as a writer refuses it (UNHELD); anything else is the testee's.
+fn expected(what: &str, v: &J) -> String {
+    if v.is_null() {
+        format!("{UNHELD}expected {what}, got null")
+    } else {
+        format!("expected {what}, got {v}")
+    }
+}
 
 /// An error `e` with the step (".price", "[1]") in front of its path: "path: message".
 fn within(step: &str, e: String) -> String {
@@ -96,7 +144,7 @@ fn integer(v: &J) -> Result<String, String> {
     match v {
         J::Number(n) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
         J::String(s) => Ok(s.clone()),
-        _ => Err(format!("expected an integer, got {v}")),
+        _ => Err(expected("an integer", v)),
     }
 }
 
@@ -130,8 +178,7 @@ impl Describe for bool {
     }
 
     fn from_value(v: &J) -> Result<Self, String> {
-        v.as_bool()
-            .ok_or_else(|| format!("expected a bool, got {v}"))
+        v.as_bool().ok_or_else(|| expected("a bool", v))
     }
 }
 
@@ -148,8 +195,7 @@ fn real(out: &mut Vec<u8>, v: f64, text: String) {
 }
 
 fn number(v: &J) -> Result<f64, String> {
-    v.as_f64()
-        .ok_or_else(|| format!("expected a number, got {v}"))
+    v.as_f64().ok_or_else(|| expected("a number", v))
 }
 
 impl Describe for f64 {
@@ -178,9 +224,7 @@ impl Describe for Decimal {
     }
 
     fn from_value(v: &J) -> Result<Self, String> {
-        let s = v
-            .as_str()
-            .ok_or_else(|| format!("expected a decimal string, got {v}"))?;
+        let s = v.as_str().ok_or_else(|| expected("a decimal string", v))?;
         Decimal::parse(s).map_err(|e| format!("{UNHELD}{e}"))
     }
 }
@@ -191,9 +235,13 @@ impl Describe for fbe::BString {
     }
 
     fn from_value(v: &J) -> Result<Self, String> {
-        let s = v
-            .as_str()
-            .ok_or_else(|| format!("expected a string, got {v}"))?;
+        if let Some(literal) = v.get(LITERAL).and_then(J::as_str) {
+            // a byte that is not UTF-8, or a lone surrogate, which no string holds: refused as a writer would
+            return fbe::json::unquote(literal)
+                .map(fbe::BString::from)
+                .map_err(|e| format!("{UNHELD}cannot write the string: {e}"));
+        }
+        let s = v.as_str().ok_or_else(|| expected("a string", v))?;
         Ok(fbe::BString::from(s))
     }
 }
@@ -205,9 +253,7 @@ impl Describe for Bytes {
     }
 
     fn from_value(v: &J) -> Result<Self, String> {
-        let s = v
-            .as_str()
-            .ok_or_else(|| format!("expected hex bytes, got {v}"))?;
+        let s = v.as_str().ok_or_else(|| expected("hex bytes", v))?;
         if s.len() % 2 != 0 || !s.is_ascii() {
             return Err(format!("invalid hex bytes {s}"));
         }
@@ -227,9 +273,7 @@ impl Describe for Uuid {
     }
 
     fn from_value(v: &J) -> Result<Self, String> {
-        let s = v
-            .as_str()
-            .ok_or_else(|| format!("expected a uuid, got {v}"))?;
+        let s = v.as_str().ok_or_else(|| expected("a uuid", v))?;
         fbe::parse_uuid(s).map_err(|_| format!("invalid uuid {s}"))
     }
 }
@@ -264,9 +308,7 @@ fn list<'a, T: Describe + 'a>(out: &mut Vec<u8>, items: impl Iterator<Item = &'a
 
 /// Reads a JSON array's items.
 fn items<T: Describe>(v: &J) -> Result<Vec<T>, String> {
-    let a = v
-        .as_array()
-        .ok_or_else(|| format!("expected a list, got {v}"))?;
+    let a = v.as_array().ok_or_else(|| expected("a list", v))?;
     a.iter()
         .enumerate()
         .map(|(i, x)| T::from_value(x).map_err(|e| within(&format!("[{i}]"), e)))
@@ -291,9 +333,7 @@ fn entries<'a, K: Describe + 'a, V: Describe + 'a>(
 
 /// Reads a JSON array of `[key, value]`.
 fn pairs<K: Describe, V: Describe>(v: &J) -> Result<Vec<(K, V)>, String> {
-    let a = v
-        .as_array()
-        .ok_or_else(|| format!("expected a list of pairs, got {v}"))?;
+    let a = v.as_array().ok_or_else(|| expected("a list of pairs", v))?;
     a.iter()
         .enumerate()
         .map(|(i, p)| match p.as_array().map(Vec::as_slice) {

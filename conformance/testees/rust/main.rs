@@ -222,7 +222,7 @@ impl Visit for Typed<'_, '_> {
                 }
             }
             "value" => {
-                let description: J = match serde_json::from_str(input.payload.get()) {
+                let description = match describe::description(input.payload) {
                     Ok(v) => v,
                     Err(e) => return text("parse_error", &format!("payload: {e}")),
                 };
