@@ -5,6 +5,7 @@ require_relative 'test_helper'
 generated('project', 'decimals')
 generated('project', 'everything')
 generated('project', 'recursive')
+generated('trade', 'proto')
 
 # A value the format cannot hold is refused by every writer with an Fbe::EncodeError naming the
 # struct and the field path in the schema's names (docs/limits.md 8, Fbe::Explain), wherever it is.
@@ -45,6 +46,19 @@ class WriterErrorsTest < Minitest::Test
                  Everything::Everything.from_json(value.to_json).to_final
     assert_refused Everything::Everything.new(f25: 300), 'everything.Everything.f25',
                    'uint8 value 300 out of range 0..255'
+  end
+
+  # A float or double field is packed unchecked (Array#pack refuses what is no Numeric): the
+  # writers' error is still Fbe::EncodeError naming the field, inside a nested struct too.
+  def test_float_and_double_given_no_number
+    assert_refused Everything::Everything.new(f13: 'x'), 'everything.Everything.f13',
+                   'float: a number expected, got "x"'
+    assert_refused Everything::Everything.new(f14: nil), 'everything.Everything.f14',
+                   'double: a number expected, got nil'
+    assert_refused Proto::Account.new(wallet: Proto::Balance.new(amount: :p)), 'proto.Account.wallet.amount',
+                   'double: a number expected, got :p'
+    assert_refused Proto::Account.new(orders: [Proto::Order.new, Proto::Order.new(volume: '1')]),
+                   'proto.Account.orders[1].volume', 'double: a number expected, got "1"'
   end
 
   # An enum or flags field holding neither a value of its class nor an Integer (a String, nil, a

@@ -46,10 +46,10 @@ module Fbe
     end
 
     # One struct level deeper: an EncodeError beyond MAX_DEPTH names the type and field (no
-    # writer writes what no reader reads).
+    # writer writes what no reader reads). Returns the writer's end, where a versioned body starts.
     def enter(type, field = nil)
       @depth += 1
-      return if @depth <= MAX_DEPTH
+      return @buffer.bytesize if @depth <= MAX_DEPTH
 
       raise DepthError, "cannot write #{type}#{field ? ".#{field}" : ''}: structs nested deeper than #{MAX_DEPTH}"
     end

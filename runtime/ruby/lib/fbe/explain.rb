@@ -11,13 +11,17 @@ module Fbe
   module Explain
     module_function
 
-    # The Fbe::EncodeError to raise for the struct value whose write raised error: error itself when
-    # it is of the whole value (structs nested too deep) or no part of the value is found to blame.
+    # The Fbe::EncodeError to raise for the struct value whose write raised error (an EncodeError, or
+    # the TypeError of Array#pack given no Numeric for a float or double, which generated writers
+    # pack unchecked): error itself when it is of the whole value (structs nested too deep) or no
+    # part of the value is found to blame.
     def error(value, error)
       return error if error.is_a?(DepthError)
 
       path, reason = struct_problem(value, 0)
-      path ? EncodeError.new("cannot encode #{value.class::FBE_NAME}#{path}: #{reason}") : error
+      return EncodeError.new("cannot encode #{value.class::FBE_NAME}#{path}: #{reason}") if path
+
+      error.is_a?(EncodeError) ? error : EncodeError.new(error.message)
     end
 
     # [path below the struct, reason] of the first field that cannot be written, or nil.
@@ -37,7 +41,7 @@ module Fbe
       nil
     rescue DepthError
       nil
-    rescue EncodeError => e
+    rescue EncodeError, TypeError => e
       inner(codec, value, depth) || ['', e.message]
     end
 

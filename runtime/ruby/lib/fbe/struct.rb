@@ -109,7 +109,7 @@ module Fbe
       pos = fbe_write(w)
       w.put(0, [w.size, pos].pack('L<L<'))
       w.buffer
-    rescue EncodeError => e
+    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
       raise Explain.error(self, e)
     end
 
@@ -120,7 +120,7 @@ module Fbe
       fbe_write_final(w)
       w.put(0, [w.size, self.class::FBE_TYPE_ID].pack('L<L<'))
       w.buffer
-    rescue EncodeError => e
+    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
       raise Explain.error(self, e)
     end
 

@@ -17,7 +17,7 @@ module Fbe
   module Types
     # A fixed-size integer, char, wchar or timestamp.
     class Integer
-      attr_reader :size, :fmin, :share, :cost
+      attr_reader :size, :fmin, :share, :cost, :min, :max
 
       def initialize(name, format, size, range)
         @name = name
@@ -332,7 +332,7 @@ module Fbe
       # The String whose bytes are written: the value itself unless a string of another encoding than
       # UTF-8 (or binary) must be converted (what generated writers pack with 'a*').
       def raw(value)
-        check(value)
+        raise EncodeError, "#{@what} expected, got #{value.inspect}" unless value.is_a?(String)
         return value if @binary || value.encoding == Encoding::UTF_8 || value.encoding == Encoding::BINARY
 
         value.encode(Encoding::UTF_8)
@@ -389,6 +389,8 @@ module Fbe
       def initialize(type, wire)
         @type = type
         @wire = wire
+        @min = wire.min
+        @max = wire.max
         @size = @fmin = @share = @cost = wire.size
       end
 
@@ -398,7 +400,8 @@ module Fbe
 
       # The wire integer of a value (what generated writers pack).
       def wire(value)
-        @wire.check(value.is_a?(@type) ? value.value : integer(value))
+        number = value.is_a?(@type) ? value.value : integer(value)
+        number >= @min && number <= @max ? number : @wire.check(number)
       end
 
       # An Integer given for the enum is its wire value; anything else (a String, nil, a value of
@@ -489,6 +492,26 @@ module Fbe
         raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
 
         w.put_u32(pos, value.fbe_write(w) - base)
+      end
+
+      # The values of a collection, their bodies appended one after the other and their offsets
+      # (from base) packed at once into the slots from pos.
+      def write_all(w, base, pos, values)
+        offsets = values.map do |value|
+          raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
+          value.fbe_write(w) - base
+        end
+        w.put(pos, offsets.pack('L<*'))
+      end
+
+      # The final values of a collection, one after the other.
+      def fwrite_all(w, values)
+        values.each do |value|
+          raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
+          value.fbe_write_final(w)
+        end
       end
 
       def read(r, base, pos, field)
@@ -733,6 +756,8 @@ module Fbe
         p = w.alloc(4 + (items.length * @item))
         w.put_u32(p, items.length)
         w.put_u32(pos, p - base)
+        return @element.write_all(w, base, p + 4, items) if @element.is_a?(Struct)
+
         items.each_with_index { |e, i| @element.write(w, base, p + 4 + (i * @item), e) }
       end
 
@@ -754,6 +779,8 @@ module Fbe
       def fwrite(w, value)
         items = items(value)
         w << [items.length].pack('L<')
+        return @element.fwrite_all(w, items) if @element.is_a?(Struct)
+
         items.each { |e| @element.fwrite(w, e) }
       end
 
