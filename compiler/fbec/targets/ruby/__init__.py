@@ -77,6 +77,8 @@ class Context(base.DefaultLiterals):
             return FORMATS[t.name], f"*Fbe::Decimal.encode({value})"
         if t.name == "uuid":
             return FORMATS[t.name], f"Fbe::Uuid.to_bytes({value})"
+        if t.name in ("float", "double"):  # Array#pack refuses what is no Numeric (TypeError: to_fbe's Explain)
+            return FORMATS[t.name], value
         return FORMATS[t.name], f"{self.codec(t)}.check({value})"
 
     def unpacks(self, run: plan.Run) -> bool:
@@ -360,8 +362,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     the offsets of the strings before the first field that writes out of line otherwise and their
     blocks (their place is known); room for every other field, whose codec fills its slot after."""
     with w.block("def fbe_write(w)", "end"):
-        w.line("w.enter(FBE_NAME)")
-        w.line("b = w.size")
+        w.line("b = w.enter(FBE_NAME)")
         body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
         blocks = Packed([], [])
         after: list[str] = []
