@@ -40,8 +40,7 @@ module Graph
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, Fbe::Types::INT64.check(@value),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
@@ -135,8 +134,7 @@ module Graph
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
       w.leave
@@ -223,8 +221,7 @@ module Graph
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_NODES.write(w, b, b + 8, @nodes)
       T_EDGES.write(w, b, b + 12, @edges)

@@ -98,12 +98,11 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
-       symbol_bytes.bytesize, symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
+       OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
+       symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -128,8 +127,7 @@ module Proto
       w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price),
-       Fbe::Types::DOUBLE.check(@volume)].pack('l<L<a*C2E2', buffer: w.buffer)
+       OrderType::FBE_TYPE.wire(@type), @price, @volume].pack('l<L<a*C2E2', buffer: w.buffer)
       w.leave
     end
 
@@ -212,10 +210,9 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::DOUBLE.check(@amount), currency_bytes.bytesize,
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
        currency_bytes].pack('L<3EL<a*', buffer: w.buffer)
       w.leave
       b
@@ -230,7 +227,7 @@ module Proto
     def fbe_write_final(w)
       w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
-      [currency_bytes.bytesize, currency_bytes, Fbe::Types::DOUBLE.check(@amount)].pack('L<a*E', buffer: w.buffer)
+      [currency_bytes.bytesize, currency_bytes, @amount].pack('L<a*E', buffer: w.buffer)
       w.leave
     end
 
@@ -310,8 +307,7 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, State::FBE_TYPE.wire(@state),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
@@ -447,8 +443,7 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
@@ -523,8 +518,7 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
@@ -599,8 +593,7 @@ module Proto
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave

@@ -34,8 +34,7 @@ module Recursive
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       label_bytes = Fbe::Types::STRING.raw(@label)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, label_bytes.bytesize,
        label_bytes].pack('L<2l<L<x4L<a*', buffer: w.buffer)

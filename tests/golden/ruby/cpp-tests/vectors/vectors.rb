@@ -33,8 +33,7 @@ module Vectors
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
       w.leave
@@ -120,8 +119,7 @@ module Vectors
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x),
        Fbe::Types::INT16.check(@y)].pack('L<2Cq<s<', buffer: w.buffer)
       w.leave
@@ -210,10 +208,9 @@ module Vectors
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
-       Fbe::Types::DOUBLE.check(@z)].pack('L<2Cq<s<E', buffer: w.buffer)
+       @z].pack('L<2Cq<s<E', buffer: w.buffer)
       w.leave
       b
     end
@@ -233,8 +230,7 @@ module Vectors
 
     def fbe_write_final(w)
       w.enter(FBE_NAME)
-      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
-       Fbe::Types::DOUBLE.check(@z)].pack('Cq<s<E', buffer: w.buffer)
+      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y), @z].pack('Cq<s<E', buffer: w.buffer)
       w.leave
     end
 
@@ -301,8 +297,7 @@ module Vectors
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer: w.buffer)
       T_VALUES.write(w, b, b + 12, @values)
@@ -394,8 +389,7 @@ module Vectors
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x24', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       T_POINTS.write(w, b, b + 12, @points)

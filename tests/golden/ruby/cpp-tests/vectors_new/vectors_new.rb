@@ -39,8 +39,7 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       note_bytes = Fbe::Types::STRING.raw(@note)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight), FBE_BODY_SIZE, note_bytes.bytesize,
@@ -135,8 +134,7 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       w.leave

@@ -31,8 +31,7 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -98,8 +97,7 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       w.leave

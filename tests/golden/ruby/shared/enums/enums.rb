@@ -549,8 +549,7 @@ module Enums
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1),
        EnumByte::FBE_TYPE.wire(@byte2), EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4),
        EnumByte::FBE_TYPE.wire(@byte5), EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1),

@@ -120,12 +120,10 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
-       Fbe::Types::DOUBLE.check(@tp), Fbe::Types::DOUBLE.check(@sl), symbol_bytes.bytesize,
+       OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl, symbol_bytes.bytesize,
        symbol_bytes].pack('L<2l<L<C2E4L<a*', buffer: w.buffer)
       w.leave
       b
@@ -153,8 +151,7 @@ module Protoex
       w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), Fbe::Types::DOUBLE.check(@price), Fbe::Types::DOUBLE.check(@volume),
-       Fbe::Types::DOUBLE.check(@tp), Fbe::Types::DOUBLE.check(@sl)].pack('l<L<a*C2E4', buffer: w.buffer)
+       OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl].pack('l<L<a*C2E4', buffer: w.buffer)
       w.leave
     end
 
@@ -249,11 +246,10 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::DOUBLE.check(@amount), Fbe::Types::DOUBLE.check(@locked),
-       currency_bytes.bytesize, currency_bytes].pack('L<3E2L<a*', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, @locked, currency_bytes.bytesize,
+       currency_bytes].pack('L<3E2L<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -272,8 +268,7 @@ module Protoex
     def fbe_write_final(w)
       w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
-      [currency_bytes.bytesize, currency_bytes, Fbe::Types::DOUBLE.check(@amount),
-       Fbe::Types::DOUBLE.check(@locked)].pack('L<a*E2', buffer: w.buffer)
+      [currency_bytes.bytesize, currency_bytes, @amount, @locked].pack('L<a*E2', buffer: w.buffer)
       w.leave
     end
 
@@ -357,8 +352,7 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, StateEx::FBE_TYPE.wire(@state),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
@@ -498,8 +492,7 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
@@ -574,8 +567,7 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave
@@ -650,8 +642,7 @@ module Protoex
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
       w.leave

@@ -348,8 +348,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       f31_bytes = Fbe::Types::STRING.raw(@f31)
       f32_bytes = Fbe::Types::STRING.raw(@f32)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
@@ -359,9 +358,8 @@ module Test
        Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
        Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
        Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
-       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
-       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
@@ -702,8 +700,7 @@ module Test
        Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
        Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
        Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
-       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
        *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
        f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
@@ -1561,8 +1558,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       f31_bytes = Fbe::Types::STRING.raw(@f31)
       f32_bytes = Fbe::Types::STRING.raw(@f32)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
@@ -1572,9 +1568,8 @@ module Test
        Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
        Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
        Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
-       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
-       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
@@ -2047,8 +2042,7 @@ module Test
        Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
        Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
        Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
-       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
        *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
        f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
@@ -3266,8 +3260,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       f31_bytes = Fbe::Types::STRING.raw(@f31)
       f32_bytes = Fbe::Types::STRING.raw(@f32)
       pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx334l<x5Cx5L<x5Q<x23L<a*L<a*'
@@ -3278,9 +3271,8 @@ module Test
        Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
        Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
        Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24),
-       Fbe::Types::FLOAT.check(@f25), Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27),
-       Fbe::Types::DOUBLE.check(@f28), *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
+       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
@@ -4159,8 +4151,7 @@ module Test
        Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
        Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
        Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), Fbe::Types::FLOAT.check(@f25),
-       Fbe::Types::FLOAT.check(@f26), Fbe::Types::DOUBLE.check(@f27), Fbe::Types::DOUBLE.check(@f28),
+       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
        *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
        f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
        Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
@@ -4846,8 +4837,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       f1_bytes = Fbe::Types::BYTES.raw(@f1)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer: w.buffer)
       T_F2.write(w, b, b + 12, @f2)
@@ -4971,8 +4961,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x84', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 10, @f2)
@@ -5197,8 +5186,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -5373,8 +5361,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -5526,8 +5513,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x16', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -5652,8 +5638,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -5832,8 +5817,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -5985,8 +5969,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
@@ -6053,8 +6036,7 @@ module Test
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b

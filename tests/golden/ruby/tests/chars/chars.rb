@@ -46,8 +46,7 @@ module Chars
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_LETTERS.write(w, b, b + 8, @letters)
       T_COUNT_BY_LETTER.write(w, b, b + 12, @count_by_letter)
@@ -127,8 +126,7 @@ module Chars
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_GRADES.write(w, b, b + 8, @grades)
       T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)

@@ -83,8 +83,7 @@ module Decimals
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer: w.buffer)
       T_MAYBE_PRICE.write(w, b, b + 24, @maybe_price)
       T_PAIR.write(w, b, b + 29, @pair)

@@ -212,8 +212,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -278,8 +277,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -344,8 +342,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -410,8 +407,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -475,8 +471,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a),
        Fbe::Types::INT32.check(@b)].pack('L<2l<2', buffer: w.buffer)
       w.leave
@@ -552,11 +547,10 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Fbe::Types::DOUBLE.check(@price),
-       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), @price, symbol_bytes.bytesize,
+       symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
       w.leave
       b
     end
@@ -575,8 +569,7 @@ module Everything
     def fbe_write_final(w)
       w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits),
-       Fbe::Types::DOUBLE.check(@price)].pack('L<a*l<E', buffer: w.buffer)
+      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits), @price].pack('L<a*l<E', buffer: w.buffer)
       w.leave
     end
 
@@ -638,8 +631,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       text_bytes = Fbe::Types::STRING.raw(@text)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer: w.buffer)
       w.leave
@@ -705,8 +697,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       password_bytes = Fbe::Types::STRING.raw(@password)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@legacy), password_bytes.bytesize,
        password_bytes].pack('L<3l<L<a*', buffer: w.buffer)
@@ -773,8 +764,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b
@@ -1077,20 +1067,19 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       f17_bytes = Fbe::Types::STRING.raw(@f17)
       f24_bytes = Fbe::Types::BYTES.raw(@f24)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2),
        Fbe::Types::CHAR.check(@f3), Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5),
        Fbe::Types::UINT8.check(@f6), Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8),
        Fbe::Types::INT32.check(@f9), Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11),
-       Fbe::Types::UINT64.check(@f12), Fbe::Types::FLOAT.check(@f13), Fbe::Types::DOUBLE.check(@f14),
-       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), FBE_BODY_SIZE, Fbe::Types::TIMESTAMP.check(@f18),
-       Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22),
-       Fbe::Uuid.to_bytes(@f23), FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_TYPE.wire(@f25),
-       Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27), FuInt64::FBE_TYPE.wire(@f28), @f47_reset ? 1 : 0,
-       f17_bytes.bytesize, f17_bytes, f24_bytes.bytesize,
+       Fbe::Types::UINT64.check(@f12), @f13, @f14, *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16),
+       FBE_BODY_SIZE, Fbe::Types::TIMESTAMP.check(@f18), Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20),
+       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
+       FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_TYPE.wire(@f25), Market::Side::FBE_TYPE.wire(@f26),
+       FByte::FBE_TYPE.wire(@f27), FuInt64::FBE_TYPE.wire(@f28), @f47_reset ? 1 : 0, f17_bytes.bytesize, f17_bytes,
+       f24_bytes.bytesize,
        f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<x96Cx21L<a*L<a*', buffer: w.buffer)
       T_F29.write(w, b, b + 192, @f29)
       T_F30.write(w, b, b + 196, @f30)
@@ -1375,12 +1364,11 @@ module Everything
       [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2), Fbe::Types::CHAR.check(@f3),
        Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5), Fbe::Types::UINT8.check(@f6),
        Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8), Fbe::Types::INT32.check(@f9),
-       Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11), Fbe::Types::UINT64.check(@f12),
-       Fbe::Types::FLOAT.check(@f13), Fbe::Types::DOUBLE.check(@f14), *Fbe::Decimal.encode(@f15),
-       *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, Fbe::Types::TIMESTAMP.check(@f18),
-       Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22),
-       Fbe::Uuid.to_bytes(@f23), f24_bytes.bytesize, f24_bytes, EByte::FBE_TYPE.wire(@f25),
-       Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27),
+       Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11), Fbe::Types::UINT64.check(@f12), @f13, @f14,
+       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes,
+       Fbe::Types::TIMESTAMP.check(@f18), Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20),
+       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23), f24_bytes.bytesize, f24_bytes,
+       EByte::FBE_TYPE.wire(@f25), Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27),
        FuInt64::FBE_TYPE.wire(@f28)].pack('l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3a*Q<2a16a16a16a16L<a*C3Q<', buffer: w.buffer)
       T_F29.fwrite(w, @f29)
       T_F30.fwrite(w, @f30)
@@ -1792,8 +1780,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16x4', buffer: w.buffer)
       T_INSTRUMENT.write(w, b, b + 24, @instrument)
       w.leave
@@ -1882,8 +1869,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer: w.buffer)
       w.leave
       b
@@ -1949,8 +1935,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
@@ -2025,8 +2010,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer: w.buffer)
       w.leave
       b
@@ -2093,8 +2077,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
        Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
       w.leave
@@ -2212,8 +2195,7 @@ module Everything
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       class__bytes = Fbe::Types::STRING.raw(@class_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), FBE_BODY_SIZE, Reserved::FBE_TYPE.wire(@default),
        @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none), Fbe::Types::INT32.check(@null),

@@ -25,8 +25,7 @@ module Hostile
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
       w.leave
       b
@@ -85,8 +84,7 @@ module Hostile
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
       w.leave
@@ -151,8 +149,7 @@ module Hostile
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4000000', buffer: w.buffer)
       T_VALUES.write(w, b, b + 8, @values)
       w.leave
@@ -217,8 +214,7 @@ module Hostile
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
       w.leave
@@ -287,8 +283,7 @@ module Hostile
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x13', buffer: w.buffer)
       T_WIDE.write(w, b, b + 8, @wide)
       T_MAYBE.write(w, b, b + 12, @maybe)

@@ -1742,8 +1742,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
        Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
       w.leave
@@ -2335,37 +2334,33 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       and__bytes = Fbe::Types::STRING.raw(@and_)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5' \
                     's<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9' \
                     'Q<El<L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@asm), Fbe::Types::DOUBLE.check(@auto), Side::FBE_TYPE.wire(@bitand),
-       Fbe::Types::INT64.check(@bitor), *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t),
-       Fbe::Types::TIMESTAMP.check(@class_), Fbe::Types::FLOAT.check(@compl), Fbe::Types::UINT8.check(@concept),
-       Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr), Modifier::FBE_TYPE.wire(@continue),
-       Fbe::Types::DOUBLE.check(@co_await), Side::FBE_TYPE.wire(@co_return), Fbe::Types::INT64.check(@co_yield),
-       *Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit),
-       Fbe::Types::FLOAT.check(@export), Fbe::Types::UINT8.check(@extern), Word::FBE_TYPE.wire(@for_),
-       Fbe::Types::INT32.check(@friend), Modifier::FBE_TYPE.wire(@import), Fbe::Types::DOUBLE.check(@inline),
-       Side::FBE_TYPE.wire(@int), Fbe::Types::INT64.check(@long), *Fbe::Decimal.encode(@noexcept),
-       Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq), Fbe::Types::FLOAT.check(@nullptr),
-       Fbe::Types::UINT8.check(@operator), Word::FBE_TYPE.wire(@or_eq), Fbe::Types::INT32.check(@override),
-       Modifier::FBE_TYPE.wire(@public), Fbe::Types::DOUBLE.check(@register), Side::FBE_TYPE.wire(@reinterpret_cast),
-       Fbe::Types::INT64.check(@requires), *Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert),
-       Fbe::Types::TIMESTAMP.check(@static_cast), Fbe::Types::FLOAT.check(@switch), Fbe::Types::UINT8.check(@template),
-       Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_), Modifier::FBE_TYPE.wire(@typeid),
-       Fbe::Types::DOUBLE.check(@typename), Side::FBE_TYPE.wire(@union), Fbe::Types::INT64.check(@unsigned),
-       *Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor),
-       Fbe::Types::FLOAT.check(@xor_eq), Fbe::Types::UINT8.check(@assert), Word::FBE_TYPE.wire(@eof),
-       Fbe::Types::INT32.check(@null), Modifier::FBE_TYPE.wire(@stderr), Fbe::Types::DOUBLE.check(@offsetof),
-       Side::FBE_TYPE.wire(@std), Fbe::Types::INT64.check(@fbe), *Fbe::Decimal.encode(@int32_t),
-       Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), Fbe::Types::FLOAT.check(@uint64_t),
+       Modifier::FBE_TYPE.wire(@asm), @auto, Side::FBE_TYPE.wire(@bitand), Fbe::Types::INT64.check(@bitor),
+       *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_), @compl,
+       Fbe::Types::UINT8.check(@concept), Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr),
+       Modifier::FBE_TYPE.wire(@continue), @co_await, Side::FBE_TYPE.wire(@co_return),
+       Fbe::Types::INT64.check(@co_yield), *Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_),
+       Fbe::Types::TIMESTAMP.check(@explicit), @export, Fbe::Types::UINT8.check(@extern), Word::FBE_TYPE.wire(@for_),
+       Fbe::Types::INT32.check(@friend), Modifier::FBE_TYPE.wire(@import), @inline, Side::FBE_TYPE.wire(@int),
+       Fbe::Types::INT64.check(@long), *Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_),
+       Fbe::Types::TIMESTAMP.check(@not_eq), @nullptr, Fbe::Types::UINT8.check(@operator), Word::FBE_TYPE.wire(@or_eq),
+       Fbe::Types::INT32.check(@override), Modifier::FBE_TYPE.wire(@public), @register,
+       Side::FBE_TYPE.wire(@reinterpret_cast), Fbe::Types::INT64.check(@requires), *Fbe::Decimal.encode(@static),
+       Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast), @switch,
+       Fbe::Types::UINT8.check(@template), Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_),
+       Modifier::FBE_TYPE.wire(@typeid), @typename, Side::FBE_TYPE.wire(@union), Fbe::Types::INT64.check(@unsigned),
+       *Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor), @xor_eq,
+       Fbe::Types::UINT8.check(@assert), Word::FBE_TYPE.wire(@eof), Fbe::Types::INT32.check(@null),
+       Modifier::FBE_TYPE.wire(@stderr), @offsetof, Side::FBE_TYPE.wire(@std), Fbe::Types::INT64.check(@fbe),
+       *Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), @uint64_t,
        Fbe::Types::UINT8.check(@size_t), Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux),
-       Modifier::FBE_TYPE.wire(@int32_max), Fbe::Types::DOUBLE.check(@char_bit), Side::FBE_TYPE.wire(@einval),
-       and__bytes.bytesize, and__bytes].pack(pack_format, buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@int32_max), @char_bit, Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
+       and__bytes].pack(pack_format, buffer: w.buffer)
       T_AND_EQ.write(w, b, b + 18, @and_eq)
       T_BREAK_.write(w, b, b + 51, @break_)
       T_CASE_.write(w, b, b + 55, @case_)
@@ -2645,49 +2640,49 @@ module Import
       [Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), and__bytes.bytesize,
        and__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AND_EQ.fwrite(w, @and_eq)
-      [Modifier::FBE_TYPE.wire(@asm), Fbe::Types::DOUBLE.check(@auto), Side::FBE_TYPE.wire(@bitand),
+      [Modifier::FBE_TYPE.wire(@asm), @auto, Side::FBE_TYPE.wire(@bitand),
        Fbe::Types::INT64.check(@bitor)].pack('Q<El<q<', buffer: w.buffer)
       T_BREAK_.fwrite(w, @break_)
       T_CASE_.fwrite(w, @case_)
       catch__bytes = Fbe::Types::BYTES.raw(@catch_)
       [catch__bytes.bytesize, catch__bytes].pack('L<a*', buffer: w.buffer)
       T_CHAR8_T.fwrite(w, @char8_t)
-      [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_),
-       Fbe::Types::FLOAT.check(@compl), Fbe::Types::UINT8.check(@concept)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_), @compl,
+       Fbe::Types::UINT8.check(@concept)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_CONST.fwrite(w, @const)
       constinit_bytes = Fbe::Types::STRING.raw(@constinit)
       [Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr), constinit_bytes.bytesize,
        constinit_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CONST_CAST.fwrite(w, @const_cast)
-      [Modifier::FBE_TYPE.wire(@continue), Fbe::Types::DOUBLE.check(@co_await), Side::FBE_TYPE.wire(@co_return),
+      [Modifier::FBE_TYPE.wire(@continue), @co_await, Side::FBE_TYPE.wire(@co_return),
        Fbe::Types::INT64.check(@co_yield)].pack('Q<El<q<', buffer: w.buffer)
       T_DECLTYPE.fwrite(w, @decltype)
       T_DEFAULT.fwrite(w, @default)
       delete_bytes = Fbe::Types::BYTES.raw(@delete)
       [delete_bytes.bytesize, delete_bytes].pack('L<a*', buffer: w.buffer)
       T_DO_.fwrite(w, @do_)
-      [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit),
-       Fbe::Types::FLOAT.check(@export), Fbe::Types::UINT8.check(@extern)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit), @export,
+       Fbe::Types::UINT8.check(@extern)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_FINAL.fwrite(w, @final)
       goto_bytes = Fbe::Types::STRING.raw(@goto)
       [Word::FBE_TYPE.wire(@for_), Fbe::Types::INT32.check(@friend), goto_bytes.bytesize,
        goto_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IF_.fwrite(w, @if_)
-      [Modifier::FBE_TYPE.wire(@import), Fbe::Types::DOUBLE.check(@inline), Side::FBE_TYPE.wire(@int),
+      [Modifier::FBE_TYPE.wire(@import), @inline, Side::FBE_TYPE.wire(@int),
        Fbe::Types::INT64.check(@long)].pack('Q<El<q<', buffer: w.buffer)
       T_MODULE_.fwrite(w, @module_)
       T_MUTABLE.fwrite(w, @mutable)
       namespace_bytes = Fbe::Types::BYTES.raw(@namespace)
       [namespace_bytes.bytesize, namespace_bytes].pack('L<a*', buffer: w.buffer)
       T_NEW_.fwrite(w, @new_)
-      [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq),
-       Fbe::Types::FLOAT.check(@nullptr), Fbe::Types::UINT8.check(@operator)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq), @nullptr,
+       Fbe::Types::UINT8.check(@operator)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_OR_.fwrite(w, @or_)
       private_bytes = Fbe::Types::STRING.raw(@private)
       [Word::FBE_TYPE.wire(@or_eq), Fbe::Types::INT32.check(@override), private_bytes.bytesize,
        private_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROTECTED.fwrite(w, @protected)
-      [Modifier::FBE_TYPE.wire(@public), Fbe::Types::DOUBLE.check(@register), Side::FBE_TYPE.wire(@reinterpret_cast),
+      [Modifier::FBE_TYPE.wire(@public), @register, Side::FBE_TYPE.wire(@reinterpret_cast),
        Fbe::Types::INT64.check(@requires)].pack('Q<El<q<', buffer: w.buffer)
       T_RETURN_.fwrite(w, @return_)
       T_SHORT.fwrite(w, @short)
@@ -2695,42 +2690,41 @@ module Import
       [signed_bytes.bytesize, signed_bytes].pack('L<a*', buffer: w.buffer)
       T_SIZEOF.fwrite(w, @sizeof)
       [*Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
-       Fbe::Types::FLOAT.check(@switch), Fbe::Types::UINT8.check(@template)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @switch, Fbe::Types::UINT8.check(@template)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_THIS.fwrite(w, @this)
       try_bytes = Fbe::Types::STRING.raw(@try)
       [Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_), try_bytes.bytesize,
        try_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TYPEDEF.fwrite(w, @typedef)
-      [Modifier::FBE_TYPE.wire(@typeid), Fbe::Types::DOUBLE.check(@typename), Side::FBE_TYPE.wire(@union),
+      [Modifier::FBE_TYPE.wire(@typeid), @typename, Side::FBE_TYPE.wire(@union),
        Fbe::Types::INT64.check(@unsigned)].pack('Q<El<q<', buffer: w.buffer)
       T_USING.fwrite(w, @using)
       T_VIRTUAL.fwrite(w, @virtual)
       void_bytes = Fbe::Types::BYTES.raw(@void)
       [void_bytes.bytesize, void_bytes].pack('L<a*', buffer: w.buffer)
       T_VOLATILE.fwrite(w, @volatile)
-      [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor),
-       Fbe::Types::FLOAT.check(@xor_eq), Fbe::Types::UINT8.check(@assert)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor), @xor_eq,
+       Fbe::Types::UINT8.check(@assert)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ERRNO.fwrite(w, @errno)
       stdin_bytes = Fbe::Types::STRING.raw(@stdin)
       [Word::FBE_TYPE.wire(@eof), Fbe::Types::INT32.check(@null), stdin_bytes.bytesize,
        stdin_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_STDOUT.fwrite(w, @stdout)
-      [Modifier::FBE_TYPE.wire(@stderr), Fbe::Types::DOUBLE.check(@offsetof), Side::FBE_TYPE.wire(@std),
+      [Modifier::FBE_TYPE.wire(@stderr), @offsetof, Side::FBE_TYPE.wire(@std),
        Fbe::Types::INT64.check(@fbe)].pack('Q<El<q<', buffer: w.buffer)
       T_INT8_T.fwrite(w, @int8_t)
       T_UINT8_T.fwrite(w, @uint8_t)
       int16_t_bytes = Fbe::Types::BYTES.raw(@int16_t)
       [int16_t_bytes.bytesize, int16_t_bytes].pack('L<a*', buffer: w.buffer)
       T_UINT16_T.fwrite(w, @uint16_t)
-      [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t),
-       Fbe::Types::FLOAT.check(@uint64_t), Fbe::Types::UINT8.check(@size_t)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), @uint64_t,
+       Fbe::Types::UINT8.check(@size_t)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PTRDIFF_T.fwrite(w, @ptrdiff_t)
       unix_bytes = Fbe::Types::STRING.raw(@unix)
       [Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux), unix_bytes.bytesize,
        unix_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
-      [Modifier::FBE_TYPE.wire(@int32_max), Fbe::Types::DOUBLE.check(@char_bit),
-       Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
+      [Modifier::FBE_TYPE.wire(@int32_max), @char_bit, Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
       w.leave
     end
 
@@ -3693,21 +3687,18 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       true__bytes = Fbe::Types::STRING.raw(@true_)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x4L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@async), Fbe::Types::DOUBLE.check(@await), Side::FBE_TYPE.wire(@def_),
-       Fbe::Types::INT64.check(@del), *Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_),
-       Fbe::Types::TIMESTAMP.check(@is), Fbe::Types::FLOAT.check(@lambda_), Fbe::Types::UINT8.check(@nonlocal),
-       Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with), Modifier::FBE_TYPE.wire(@match),
-       Fbe::Types::DOUBLE.check(@self_), Side::FBE_TYPE.wire(@cls), Fbe::Types::INT64.check(@print_),
-       *Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_),
-       Fbe::Types::FLOAT.check(@isinstance), Fbe::Types::UINT8.check(@property), Word::FBE_TYPE.wire(@classmethod),
-       Fbe::Types::INT32.check(@typing), Modifier::FBE_TYPE.wire(@callable), Fbe::Types::DOUBLE.check(@int_enum),
-       Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package), true__bytes.bytesize,
-       true__bytes].pack(pack_format, buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@async), @await, Side::FBE_TYPE.wire(@def_), Fbe::Types::INT64.check(@del),
+       *Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is), @lambda_,
+       Fbe::Types::UINT8.check(@nonlocal), Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with),
+       Modifier::FBE_TYPE.wire(@match), @self_, Side::FBE_TYPE.wire(@cls), Fbe::Types::INT64.check(@print_),
+       *Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_), @isinstance,
+       Fbe::Types::UINT8.check(@property), Word::FBE_TYPE.wire(@classmethod), Fbe::Types::INT32.check(@typing),
+       Modifier::FBE_TYPE.wire(@callable), @int_enum, Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
+       true__bytes.bytesize, true__bytes].pack(pack_format, buffer: w.buffer)
       T_AS.write(w, b, b + 18, @as)
       T_ELIF.write(w, b, b + 51, @elif)
       T_EXCEPT.write(w, b, b + 55, @except)
@@ -3826,35 +3817,35 @@ module Import
       [Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), true__bytes.bytesize,
        true__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AS.fwrite(w, @as)
-      [Modifier::FBE_TYPE.wire(@async), Fbe::Types::DOUBLE.check(@await), Side::FBE_TYPE.wire(@def_),
+      [Modifier::FBE_TYPE.wire(@async), @await, Side::FBE_TYPE.wire(@def_),
        Fbe::Types::INT64.check(@del)].pack('Q<El<q<', buffer: w.buffer)
       T_ELIF.fwrite(w, @elif)
       T_EXCEPT.fwrite(w, @except)
       finally_bytes = Fbe::Types::BYTES.raw(@finally)
       [finally_bytes.bytesize, finally_bytes].pack('L<a*', buffer: w.buffer)
       T_FROM.fwrite(w, @from)
-      [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is),
-       Fbe::Types::FLOAT.check(@lambda_), Fbe::Types::UINT8.check(@nonlocal)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is), @lambda_,
+       Fbe::Types::UINT8.check(@nonlocal)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PASS.fwrite(w, @pass)
       yield__bytes = Fbe::Types::STRING.raw(@yield_)
       [Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with), yield__bytes.bytesize,
        yield__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_X.fwrite(w, @x)
-      [Modifier::FBE_TYPE.wire(@match), Fbe::Types::DOUBLE.check(@self_), Side::FBE_TYPE.wire(@cls),
+      [Modifier::FBE_TYPE.wire(@match), @self_, Side::FBE_TYPE.wire(@cls),
        Fbe::Types::INT64.check(@print_)].pack('Q<El<q<', buffer: w.buffer)
       T_LEN.fwrite(w, @len)
       T_LIST.fwrite(w, @list)
       dict_bytes = Fbe::Types::BYTES.raw(@dict)
       [dict_bytes.bytesize, dict_bytes].pack('L<a*', buffer: w.buffer)
       T_SET.fwrite(w, @set)
-      [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_),
-       Fbe::Types::FLOAT.check(@isinstance), Fbe::Types::UINT8.check(@property)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_), @isinstance,
+       Fbe::Types::UINT8.check(@property)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_STATICMETHOD.fwrite(w, @staticmethod)
       any_bytes = Fbe::Types::STRING.raw(@any)
       [Word::FBE_TYPE.wire(@classmethod), Fbe::Types::INT32.check(@typing), any_bytes.bytesize,
        any_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CLASS_VAR.fwrite(w, @class_var)
-      [Modifier::FBE_TYPE.wire(@callable), Fbe::Types::DOUBLE.check(@int_enum), Side::FBE_TYPE.wire(@int_flag),
+      [Modifier::FBE_TYPE.wire(@callable), @int_enum, Side::FBE_TYPE.wire(@int_flag),
        Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_VERSION.fwrite(w, @version)
       w.leave
@@ -4344,20 +4335,17 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@go), Fbe::Types::DOUBLE.check(@interface), Side::FBE_TYPE.wire(@map),
-       Fbe::Types::INT64.check(@package), *Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error),
-       Fbe::Types::TIMESTAMP.check(@rune), Fbe::Types::FLOAT.check(@uint), Fbe::Types::UINT8.check(@nil_),
-       Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make), Modifier::FBE_TYPE.wire(@panic),
-       Fbe::Types::DOUBLE.check(@recover), Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
-       *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr),
-       Fbe::Types::FLOAT.check(@float32), Fbe::Types::UINT8.check(@float64), Word::FBE_TYPE.wire(@complex128),
-       Fbe::Types::INT32.check(@comparable), fallthrough_bytes.bytesize,
-       fallthrough_bytes].pack(pack_format, buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@go), @interface, Side::FBE_TYPE.wire(@map), Fbe::Types::INT64.check(@package),
+       *Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune), @uint,
+       Fbe::Types::UINT8.check(@nil_), Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make),
+       Modifier::FBE_TYPE.wire(@panic), @recover, Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
+       *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr), @float32,
+       Fbe::Types::UINT8.check(@float64), Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
+       fallthrough_bytes.bytesize, fallthrough_bytes].pack(pack_format, buffer: w.buffer)
       T_FUNC.write(w, b, b + 18, @func)
       T_RANGE.write(w, b, b + 51, @range)
       T_SELECT_.write(w, b, b + 55, @select_)
@@ -4460,29 +4448,29 @@ module Import
       [Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), fallthrough_bytes.bytesize,
        fallthrough_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FUNC.fwrite(w, @func)
-      [Modifier::FBE_TYPE.wire(@go), Fbe::Types::DOUBLE.check(@interface), Side::FBE_TYPE.wire(@map),
+      [Modifier::FBE_TYPE.wire(@go), @interface, Side::FBE_TYPE.wire(@map),
        Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_RANGE.fwrite(w, @range)
       T_SELECT_.fwrite(w, @select_)
       type_bytes = Fbe::Types::BYTES.raw(@type)
       [type_bytes.bytesize, type_bytes].pack('L<a*', buffer: w.buffer)
       T_VAR.fwrite(w, @var)
-      [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune),
-       Fbe::Types::FLOAT.check(@uint), Fbe::Types::UINT8.check(@nil_)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune), @uint,
+       Fbe::Types::UINT8.check(@nil_)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_IOTA.fwrite(w, @iota)
       append_bytes = Fbe::Types::STRING.raw(@append)
       [Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make), append_bytes.bytesize,
        append_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      [Modifier::FBE_TYPE.wire(@panic), Fbe::Types::DOUBLE.check(@recover), Side::FBE_TYPE.wire(@println),
+      [Modifier::FBE_TYPE.wire(@panic), @recover, Side::FBE_TYPE.wire(@println),
        Fbe::Types::INT64.check(@complex_)].pack('Q<El<q<', buffer: w.buffer)
       T_REAL.fwrite(w, @real)
       T_IMAG.fwrite(w, @imag)
       close_bytes = Fbe::Types::BYTES.raw(@close)
       [close_bytes.bytesize, close_bytes].pack('L<a*', buffer: w.buffer)
       T_MIN.fwrite(w, @min)
-      [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr),
-       Fbe::Types::FLOAT.check(@float32), Fbe::Types::UINT8.check(@float64)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr), @float32,
+       Fbe::Types::UINT8.check(@float64)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPLEX64.fwrite(w, @complex64)
       [Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
       w.leave
@@ -4905,16 +4893,14 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       extends_bytes = Fbe::Types::STRING.raw(@extends)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@instanceof), Fbe::Types::DOUBLE.check(@native), Side::FBE_TYPE.wire(@strictfp),
+       Modifier::FBE_TYPE.wire(@instanceof), @native, Side::FBE_TYPE.wire(@strictfp),
        Fbe::Types::INT64.check(@synchronized), *Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_),
-       Fbe::Types::TIMESTAMP.check(@open_), Fbe::Types::FLOAT.check(@exports), Fbe::Types::UINT8.check(@opens),
-       Word::FBE_TYPE.wire(@uses), Fbe::Types::INT32.check(@provides), Modifier::FBE_TYPE.wire(@string_),
-       Fbe::Types::DOUBLE.check(@integer_), Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math),
-       *Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
+       Fbe::Types::TIMESTAMP.check(@open_), @exports, Fbe::Types::UINT8.check(@opens), Word::FBE_TYPE.wire(@uses),
+       Fbe::Types::INT32.check(@provides), Modifier::FBE_TYPE.wire(@string_), @integer_, Side::FBE_TYPE.wire(@long),
+       Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
        extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer: w.buffer)
       T_IMPLEMENTS.write(w, b, b + 18, @implements)
       T_THROWS.write(w, b, b + 51, @throws)
@@ -5001,21 +4987,21 @@ module Import
       [Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), extends_bytes.bytesize,
        extends_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPLEMENTS.fwrite(w, @implements)
-      [Modifier::FBE_TYPE.wire(@instanceof), Fbe::Types::DOUBLE.check(@native), Side::FBE_TYPE.wire(@strictfp),
+      [Modifier::FBE_TYPE.wire(@instanceof), @native, Side::FBE_TYPE.wire(@strictfp),
        Fbe::Types::INT64.check(@synchronized)].pack('Q<El<q<', buffer: w.buffer)
       T_THROWS.fwrite(w, @throws)
       T_TRANSIENT.fwrite(w, @transient)
       record_bytes = Fbe::Types::BYTES.raw(@record)
       [record_bytes.bytesize, record_bytes].pack('L<a*', buffer: w.buffer)
       T_SEALED.fwrite(w, @sealed)
-      [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), Fbe::Types::TIMESTAMP.check(@open_),
-       Fbe::Types::FLOAT.check(@exports), Fbe::Types::UINT8.check(@opens)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), Fbe::Types::TIMESTAMP.check(@open_), @exports,
+       Fbe::Types::UINT8.check(@opens)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO.fwrite(w, @to)
       transitive_bytes = Fbe::Types::STRING.raw(@transitive)
       [Word::FBE_TYPE.wire(@uses), Fbe::Types::INT32.check(@provides), transitive_bytes.bytesize,
        transitive_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OBJECT.fwrite(w, @object)
-      [Modifier::FBE_TYPE.wire(@string_), Fbe::Types::DOUBLE.check(@integer_), Side::FBE_TYPE.wire(@long),
+      [Modifier::FBE_TYPE.wire(@string_), @integer_, Side::FBE_TYPE.wire(@long),
        Fbe::Types::INT64.check(@math)].pack('Q<El<q<', buffer: w.buffer)
       T_SYSTEM_.fwrite(w, @system_)
       T_OVERRIDE.fwrite(w, @override)
@@ -5441,19 +5427,17 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       typeof_bytes = Fbe::Types::STRING.raw(@typeof)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@by), Fbe::Types::DOUBLE.check(@constructor), Side::FBE_TYPE.wire(@delegate),
-       Fbe::Types::INT64.check(@dynamic), *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver),
-       Fbe::Types::TIMESTAMP.check(@setparam), Fbe::Types::FLOAT.check(@value), Fbe::Types::UINT8.check(@where),
-       Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion), Modifier::FBE_TYPE.wire(@expect),
-       Fbe::Types::DOUBLE.check(@external), Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
-       *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec),
-       Fbe::Types::FLOAT.check(@vararg), Fbe::Types::UINT8.check(@it), Word::FBE_TYPE.wire(@unit),
-       Fbe::Types::INT32.check(@nothing), typeof_bytes.bytesize, typeof_bytes].pack(pack_format, buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@by), @constructor, Side::FBE_TYPE.wire(@delegate), Fbe::Types::INT64.check(@dynamic),
+       *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam), @value,
+       Fbe::Types::UINT8.check(@where), Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion),
+       Modifier::FBE_TYPE.wire(@expect), @external, Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
+       *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec), @vararg,
+       Fbe::Types::UINT8.check(@it), Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing),
+       typeof_bytes.bytesize, typeof_bytes].pack(pack_format, buffer: w.buffer)
       T_VAL.write(w, b, b + 18, @val)
       T_FIELD.write(w, b, b + 51, @field)
       T_FILE.write(w, b, b + 55, @file)
@@ -5560,29 +5544,29 @@ module Import
       [Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
        typeof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VAL.fwrite(w, @val)
-      [Modifier::FBE_TYPE.wire(@by), Fbe::Types::DOUBLE.check(@constructor), Side::FBE_TYPE.wire(@delegate),
+      [Modifier::FBE_TYPE.wire(@by), @constructor, Side::FBE_TYPE.wire(@delegate),
        Fbe::Types::INT64.check(@dynamic)].pack('Q<El<q<', buffer: w.buffer)
       T_FIELD.fwrite(w, @field)
       T_FILE.fwrite(w, @file)
       get_bytes = Fbe::Types::BYTES.raw(@get)
       [get_bytes.bytesize, get_bytes].pack('L<a*', buffer: w.buffer)
       T_INIT.fwrite(w, @init)
-      [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam),
-       Fbe::Types::FLOAT.check(@value), Fbe::Types::UINT8.check(@where)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam), @value,
+       Fbe::Types::UINT8.check(@where)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ACTUAL.fwrite(w, @actual)
       crossinline_bytes = Fbe::Types::STRING.raw(@crossinline)
       [Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion), crossinline_bytes.bytesize,
        crossinline_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_DATA.fwrite(w, @data)
-      [Modifier::FBE_TYPE.wire(@expect), Fbe::Types::DOUBLE.check(@external), Side::FBE_TYPE.wire(@infix),
+      [Modifier::FBE_TYPE.wire(@expect), @external, Side::FBE_TYPE.wire(@infix),
        Fbe::Types::INT64.check(@inner)].pack('Q<El<q<', buffer: w.buffer)
       T_INTERNAL.fwrite(w, @internal)
       T_LATEINIT.fwrite(w, @lateinit)
       noinline_bytes = Fbe::Types::BYTES.raw(@noinline)
       [noinline_bytes.bytesize, noinline_bytes].pack('L<a*', buffer: w.buffer)
       T_OUT.fwrite(w, @out)
-      [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec),
-       Fbe::Types::FLOAT.check(@vararg), Fbe::Types::UINT8.check(@it)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec), @vararg,
+       Fbe::Types::UINT8.check(@it)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPANION_.fwrite(w, @companion_)
       int_bytes = Fbe::Types::STRING.raw(@int)
       [Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing), int_bytes.bytesize,
@@ -6063,20 +6047,19 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       let_bytes = Fbe::Types::STRING.raw(@let)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@declare), Fbe::Types::DOUBLE.check(@unknown), Side::FBE_TYPE.wire(@never),
-       Fbe::Types::INT64.check(@number), *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array),
-       Fbe::Types::TIMESTAMP.check(@error), Fbe::Types::FLOAT.check(@number_), Fbe::Types::UINT8.check(@big_int),
-       Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date), Modifier::FBE_TYPE.wire(@partial),
-       Fbe::Types::DOUBLE.check(@record), Side::FBE_TYPE.wire(@global_this), Fbe::Types::INT64.check(@arguments),
-       *Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
-       Fbe::Types::FLOAT.check(@is_prototype_of), Fbe::Types::UINT8.check(@property_is_enumerable),
-       Word::FBE_TYPE.wire(@readonly), Fbe::Types::INT32.check(@keyof), Modifier::FBE_TYPE.wire(@satisfies),
-       Fbe::Types::DOUBLE.check(@accessor), let_bytes.bytesize, let_bytes].pack(pack_format, buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@declare), @unknown, Side::FBE_TYPE.wire(@never), Fbe::Types::INT64.check(@number),
+       *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error), @number_,
+       Fbe::Types::UINT8.check(@big_int), Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date),
+       Modifier::FBE_TYPE.wire(@partial), @record, Side::FBE_TYPE.wire(@global_this),
+       Fbe::Types::INT64.check(@arguments), *Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of),
+       Fbe::Types::TIMESTAMP.check(@has_own_property), @is_prototype_of,
+       Fbe::Types::UINT8.check(@property_is_enumerable), Word::FBE_TYPE.wire(@readonly),
+       Fbe::Types::INT32.check(@keyof), Modifier::FBE_TYPE.wire(@satisfies), @accessor, let_bytes.bytesize,
+       let_bytes].pack(pack_format, buffer: w.buffer)
       T_OF.write(w, b, b + 18, @of)
       T_BIGINT.write(w, b, b + 51, @bigint)
       T_SYMBOL.write(w, b, b + 55, @symbol)
@@ -6193,21 +6176,21 @@ module Import
       [Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), let_bytes.bytesize,
        let_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OF.fwrite(w, @of)
-      [Modifier::FBE_TYPE.wire(@declare), Fbe::Types::DOUBLE.check(@unknown), Side::FBE_TYPE.wire(@never),
+      [Modifier::FBE_TYPE.wire(@declare), @unknown, Side::FBE_TYPE.wire(@never),
        Fbe::Types::INT64.check(@number)].pack('Q<El<q<', buffer: w.buffer)
       T_BIGINT.fwrite(w, @bigint)
       T_SYMBOL.fwrite(w, @symbol)
       undefined_bytes = Fbe::Types::BYTES.raw(@undefined)
       [undefined_bytes.bytesize, undefined_bytes].pack('L<a*', buffer: w.buffer)
       T_NA_N.fwrite(w, @na_n)
-      [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error),
-       Fbe::Types::FLOAT.check(@number_), Fbe::Types::UINT8.check(@big_int)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error), @number_,
+       Fbe::Types::UINT8.check(@big_int)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_BOOLEAN.fwrite(w, @boolean)
       json_bytes = Fbe::Types::STRING.raw(@json)
       [Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date), json_bytes.bytesize,
        json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROMISE.fwrite(w, @promise)
-      [Modifier::FBE_TYPE.wire(@partial), Fbe::Types::DOUBLE.check(@record), Side::FBE_TYPE.wire(@global_this),
+      [Modifier::FBE_TYPE.wire(@partial), @record, Side::FBE_TYPE.wire(@global_this),
        Fbe::Types::INT64.check(@arguments)].pack('Q<El<q<', buffer: w.buffer)
       T_EVAL.fwrite(w, @eval)
       T_REQUIRE_.fwrite(w, @require_)
@@ -6215,14 +6198,13 @@ module Import
       [prototype_bytes.bytesize, prototype_bytes].pack('L<a*', buffer: w.buffer)
       T_PROTO.fwrite(w, @proto)
       [*Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
-       Fbe::Types::FLOAT.check(@is_prototype_of),
-       Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO_LOCALE_STRING.fwrite(w, @to_locale_string)
       infer_bytes = Fbe::Types::STRING.raw(@infer)
       [Word::FBE_TYPE.wire(@readonly), Fbe::Types::INT32.check(@keyof), infer_bytes.bytesize,
        infer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
-      [Modifier::FBE_TYPE.wire(@satisfies), Fbe::Types::DOUBLE.check(@accessor)].pack('Q<E', buffer: w.buffer)
+      [Modifier::FBE_TYPE.wire(@satisfies), @accessor].pack('Q<E', buffer: w.buffer)
       w.leave
     end
 
@@ -6709,17 +6691,15 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       fn_bytes = Fbe::Types::STRING.raw(@fn)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@loop_), Fbe::Types::DOUBLE.check(@mod), Side::FBE_TYPE.wire(@move),
-       Fbe::Types::INT64.check(@mut), *Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use),
-       Fbe::Types::TIMESTAMP.check(@become), Fbe::Types::FLOAT.check(@box), Fbe::Types::UINT8.check(@macro),
-       Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen), Modifier::FBE_TYPE.wire(@some),
-       Fbe::Types::DOUBLE.check(@result), Side::FBE_TYPE.wire(@ok), Fbe::Types::INT64.check(@err),
-       *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_),
-       Fbe::Types::FLOAT.check(@sync), Fbe::Types::UINT8.check(@sized), fn_bytes.bytesize,
+       Modifier::FBE_TYPE.wire(@loop_), @mod, Side::FBE_TYPE.wire(@move), Fbe::Types::INT64.check(@mut),
+       *Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become), @box,
+       Fbe::Types::UINT8.check(@macro), Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen),
+       Modifier::FBE_TYPE.wire(@some), @result, Side::FBE_TYPE.wire(@ok), Fbe::Types::INT64.check(@err),
+       *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_), @sync,
+       Fbe::Types::UINT8.check(@sized), fn_bytes.bytesize,
        fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer: w.buffer)
       T_IMPL.write(w, b, b + 18, @impl)
       T_PUB.write(w, b, b + 51, @pub)
@@ -6814,29 +6794,29 @@ module Import
       [Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), fn_bytes.bytesize,
        fn_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPL.fwrite(w, @impl)
-      [Modifier::FBE_TYPE.wire(@loop_), Fbe::Types::DOUBLE.check(@mod), Side::FBE_TYPE.wire(@move),
+      [Modifier::FBE_TYPE.wire(@loop_), @mod, Side::FBE_TYPE.wire(@move),
        Fbe::Types::INT64.check(@mut)].pack('Q<El<q<', buffer: w.buffer)
       T_PUB.fwrite(w, @pub)
       T_REF.fwrite(w, @ref)
       self__bytes = Fbe::Types::BYTES.raw(@self_)
       [self__bytes.bytesize, self__bytes].pack('L<a*', buffer: w.buffer)
       T_TRAIT.fwrite(w, @trait)
-      [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become),
-       Fbe::Types::FLOAT.check(@box), Fbe::Types::UINT8.check(@macro)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become), @box,
+       Fbe::Types::UINT8.check(@macro)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PRIV.fwrite(w, @priv)
       macro_rules_bytes = Fbe::Types::STRING.raw(@macro_rules)
       [Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen), macro_rules_bytes.bytesize,
        macro_rules_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OPTION.fwrite(w, @option)
-      [Modifier::FBE_TYPE.wire(@some), Fbe::Types::DOUBLE.check(@result), Side::FBE_TYPE.wire(@ok),
+      [Modifier::FBE_TYPE.wire(@some), @result, Side::FBE_TYPE.wire(@ok),
        Fbe::Types::INT64.check(@err)].pack('Q<El<q<', buffer: w.buffer)
       T_VEC.fwrite(w, @vec)
       T_BOX_.fwrite(w, @box_)
       clone__bytes = Fbe::Types::BYTES.raw(@clone_)
       [clone__bytes.bytesize, clone__bytes].pack('L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_),
-       Fbe::Types::FLOAT.check(@sync), Fbe::Types::UINT8.check(@sized)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_), @sync,
+       Fbe::Types::UINT8.check(@sized)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       w.leave
     end
 
@@ -7225,15 +7205,13 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       fixed_bytes = Fbe::Types::STRING.raw(@fixed)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@implicit), Fbe::Types::DOUBLE.check(@lock), Side::FBE_TYPE.wire(@params),
-       Fbe::Types::INT64.check(@sbyte), *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_),
-       Fbe::Types::TIMESTAMP.check(@ascending), Fbe::Types::FLOAT.check(@descending), Fbe::Types::UINT8.check(@equals),
-       Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join), Modifier::FBE_TYPE.wire(@orderby),
-       Fbe::Types::DOUBLE.check(@partial), Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
+       Modifier::FBE_TYPE.wire(@implicit), @lock, Side::FBE_TYPE.wire(@params), Fbe::Types::INT64.check(@sbyte),
+       *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending), @descending,
+       Fbe::Types::UINT8.check(@equals), Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join),
+       Modifier::FBE_TYPE.wire(@orderby), @partial, Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
        fixed_bytes.bytesize,
        fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer: w.buffer)
       T_FOREACH.write(w, b, b + 18, @foreach)
@@ -7319,21 +7297,21 @@ module Import
       [Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), fixed_bytes.bytesize,
        fixed_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FOREACH.fwrite(w, @foreach)
-      [Modifier::FBE_TYPE.wire(@implicit), Fbe::Types::DOUBLE.check(@lock), Side::FBE_TYPE.wire(@params),
+      [Modifier::FBE_TYPE.wire(@implicit), @lock, Side::FBE_TYPE.wire(@params),
        Fbe::Types::INT64.check(@sbyte)].pack('Q<El<q<', buffer: w.buffer)
       T_STACKALLOC.fwrite(w, @stackalloc)
       T_ULONG.fwrite(w, @ulong)
       unchecked_bytes = Fbe::Types::BYTES.raw(@unchecked)
       [unchecked_bytes.bytesize, unchecked_bytes].pack('L<a*', buffer: w.buffer)
       T_USHORT.fwrite(w, @ushort)
-      [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending),
-       Fbe::Types::FLOAT.check(@descending), Fbe::Types::UINT8.check(@equals)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending), @descending,
+       Fbe::Types::UINT8.check(@equals)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GROUP.fwrite(w, @group)
       nameof_bytes = Fbe::Types::STRING.raw(@nameof)
       [Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join), nameof_bytes.bytesize,
        nameof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ON.fwrite(w, @on)
-      [Modifier::FBE_TYPE.wire(@orderby), Fbe::Types::DOUBLE.check(@partial), Side::FBE_TYPE.wire(@remove),
+      [Modifier::FBE_TYPE.wire(@orderby), @partial, Side::FBE_TYPE.wire(@remove),
        Fbe::Types::INT64.check(@unmanaged)].pack('Q<El<q<', buffer: w.buffer)
       T_REQUIRED.fwrite(w, @required)
       T_SCOPED.fwrite(w, @scoped)
@@ -7646,14 +7624,13 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       begin___bytes = Fbe::Types::STRING.raw(@begin__)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@end__), Fbe::Types::DOUBLE.check(@ensure_), Side::FBE_TYPE.wire(@next_),
-       Fbe::Types::INT64.check(@redo_), *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_),
-       Fbe::Types::TIMESTAMP.check(@file), Fbe::Types::FLOAT.check(@line), Fbe::Types::UINT8.check(@encoding),
-       begin___bytes.bytesize, begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer: w.buffer)
+       Modifier::FBE_TYPE.wire(@end__), @ensure_, Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
+       *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file), @line,
+       Fbe::Types::UINT8.check(@encoding), begin___bytes.bytesize,
+       begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer: w.buffer)
       T_ELSIF_.write(w, b, b + 18, @elsif_)
       T_RESCUE_.write(w, b, b + 51, @rescue_)
       T_RETRY_.write(w, b, b + 55, @retry_)
@@ -7708,15 +7685,15 @@ module Import
       [Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), begin___bytes.bytesize,
        begin___bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ELSIF_.fwrite(w, @elsif_)
-      [Modifier::FBE_TYPE.wire(@end__), Fbe::Types::DOUBLE.check(@ensure_), Side::FBE_TYPE.wire(@next_),
+      [Modifier::FBE_TYPE.wire(@end__), @ensure_, Side::FBE_TYPE.wire(@next_),
        Fbe::Types::INT64.check(@redo_)].pack('Q<El<q<', buffer: w.buffer)
       T_RESCUE_.fwrite(w, @rescue_)
       T_RETRY_.fwrite(w, @retry_)
       then__bytes = Fbe::Types::BYTES.raw(@then_)
       [then__bytes.bytesize, then__bytes].pack('L<a*', buffer: w.buffer)
       T_UNDEF_.fwrite(w, @undef_)
-      [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file),
-       Fbe::Types::FLOAT.check(@line), Fbe::Types::UINT8.check(@encoding)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file), @line,
+       Fbe::Types::UINT8.check(@encoding)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_INITIALIZE_.fwrite(w, @initialize_)
       w.leave
     end
@@ -7908,11 +7885,10 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       fbe_bytes = Fbe::Types::STRING.raw(@fbe)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@final_model), Fbe::Types::DOUBLE.check(@field_model), Side::FBE_TYPE.wire(@buffer),
+       Modifier::FBE_TYPE.wire(@final_model), @field_model, Side::FBE_TYPE.wire(@buffer),
        Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
        fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer: w.buffer)
       T_MODEL.write(w, b, b + 18, @model)
@@ -7955,7 +7931,7 @@ module Import
       [Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), fbe_bytes.bytesize,
        fbe_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MODEL.fwrite(w, @model)
-      [Modifier::FBE_TYPE.wire(@final_model), Fbe::Types::DOUBLE.check(@field_model), Side::FBE_TYPE.wire(@buffer),
+      [Modifier::FBE_TYPE.wire(@final_model), @field_model, Side::FBE_TYPE.wire(@buffer),
        Fbe::Types::INT64.check(@size)].pack('Q<El<q<', buffer: w.buffer)
       T_OFFSET.fwrite(w, @offset)
       T_MODEL_.fwrite(w, @model_)
@@ -8148,13 +8124,12 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@to_final_), Fbe::Types::DOUBLE.check(@from_final_), Side::FBE_TYPE.wire(@fbe_equal),
+       Modifier::FBE_TYPE.wire(@to_final_), @from_final_, Side::FBE_TYPE.wire(@fbe_equal),
        Fbe::Types::INT64.check(@fbe_key_), *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_),
-       Fbe::Types::TIMESTAMP.check(@eq), Fbe::Types::FLOAT.check(@private), to_fbe__bytes.bytesize,
+       Fbe::Types::TIMESTAMP.check(@eq), @private, to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FBE_SIZE.write(w, b, b + 51, @fbe_size)
@@ -8207,7 +8182,7 @@ module Import
       [Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      [Modifier::FBE_TYPE.wire(@to_final_), Fbe::Types::DOUBLE.check(@from_final_), Side::FBE_TYPE.wire(@fbe_equal),
+      [Modifier::FBE_TYPE.wire(@to_final_), @from_final_, Side::FBE_TYPE.wire(@fbe_equal),
        Fbe::Types::INT64.check(@fbe_key_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_SIZE.fwrite(w, @fbe_size)
       T_INIT.fwrite(w, @init)
@@ -8215,7 +8190,7 @@ module Import
       [slots_bytes.bytesize, slots_bytes].pack('L<a*', buffer: w.buffer)
       T_CLASS_.fwrite(w, @class_)
       [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), Fbe::Types::TIMESTAMP.check(@eq),
-       Fbe::Types::FLOAT.check(@private)].pack('Q<L<2a16Q<e', buffer: w.buffer)
+       @private].pack('Q<L<2a16Q<e', buffer: w.buffer)
       w.leave
     end
 
@@ -8473,16 +8448,14 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       reset_bytes = Fbe::Types::STRING.raw(@reset)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
-       FBE_BODY_SIZE, Modifier::FBE_TYPE.wire(@unmarshal_fbe), Fbe::Types::DOUBLE.check(@append_fbe),
-       Side::FBE_TYPE.wire(@read_fbe), Fbe::Types::INT64.check(@fbe_write_), *Fbe::Decimal.encode(@read_final),
-       Fbe::Uuid.to_bytes(@fbe_write_final_), Fbe::Types::TIMESTAMP.check(@fbe_read_final_),
-       Fbe::Types::FLOAT.check(@marshal_json), Fbe::Types::UINT8.check(@unmarshal_json),
+       FBE_BODY_SIZE, Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe, Side::FBE_TYPE.wire(@read_fbe),
+       Fbe::Types::INT64.check(@fbe_write_), *Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
+       Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json, Fbe::Types::UINT8.check(@unmarshal_json),
        Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), Modifier::FBE_TYPE.wire(@type_id),
-       Fbe::Types::DOUBLE.check(@verify), Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
+       @verify, Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
        reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.write(w, b, b + 18, @marshal_fbe)
       T_FBE_READ_.write(w, b, b + 51, @fbe_read_)
@@ -8558,7 +8531,7 @@ module Import
       [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare), reset_bytes.bytesize,
        reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.fwrite(w, @marshal_fbe)
-      [Modifier::FBE_TYPE.wire(@unmarshal_fbe), Fbe::Types::DOUBLE.check(@append_fbe), Side::FBE_TYPE.wire(@read_fbe),
+      [Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe, Side::FBE_TYPE.wire(@read_fbe),
        Fbe::Types::INT64.check(@fbe_write_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_READ_.fwrite(w, @fbe_read_)
       T_MARSHAL_FINAL.fwrite(w, @marshal_final)
@@ -8566,15 +8539,14 @@ module Import
       [unmarshal_final_bytes.bytesize, unmarshal_final_bytes].pack('L<a*', buffer: w.buffer)
       T_APPEND_FINAL.fwrite(w, @append_final)
       [*Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
-       Fbe::Types::TIMESTAMP.check(@fbe_read_final_), Fbe::Types::FLOAT.check(@marshal_json),
+       Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json,
        Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_APPEND_JSON.fwrite(w, @append_json)
       fbe_read_json_bytes = Fbe::Types::STRING.raw(@fbe_read_json)
       [Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), fbe_read_json_bytes.bytesize,
        fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FBE_WRITE_TEXT.fwrite(w, @fbe_write_text)
-      [Modifier::FBE_TYPE.wire(@type_id), Fbe::Types::DOUBLE.check(@verify),
-       Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
+      [Modifier::FBE_TYPE.wire(@type_id), @verify, Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
       w.leave
     end
 
@@ -8927,16 +8899,14 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@read_fbe), Fbe::Types::DOUBLE.check(@write_fbe), Side::FBE_TYPE.wire(@verify_fbe_),
+       Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe, Side::FBE_TYPE.wire(@verify_fbe_),
        Fbe::Types::INT64.check(@to_final_), *Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_),
-       Fbe::Types::TIMESTAMP.check(@write_json), Fbe::Types::FLOAT.check(@read_json),
-       Fbe::Types::UINT8.check(@hash_code), Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize),
-       Modifier::FBE_TYPE.wire(@notify_all), Fbe::Types::DOUBLE.check(@java_class), Side::FBE_TYPE.wire(@component1),
-       Fbe::Types::INT64.check(@fbe_levels), to_fbe__bytes.bytesize,
+       Fbe::Types::TIMESTAMP.check(@write_json), @read_json, Fbe::Types::UINT8.check(@hash_code),
+       Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize), Modifier::FBE_TYPE.wire(@notify_all),
+       @java_class, Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels), to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FROM_FINAL_.write(w, b, b + 51, @from_final_)
@@ -9013,7 +8983,7 @@ module Import
       [Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      [Modifier::FBE_TYPE.wire(@read_fbe), Fbe::Types::DOUBLE.check(@write_fbe), Side::FBE_TYPE.wire(@verify_fbe_),
+      [Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe, Side::FBE_TYPE.wire(@verify_fbe_),
        Fbe::Types::INT64.check(@to_final_)].pack('Q<El<q<', buffer: w.buffer)
       T_FROM_FINAL_.fwrite(w, @from_final_)
       T_READ_FINAL.fwrite(w, @read_final)
@@ -9021,13 +8991,13 @@ module Import
       [write_final_bytes.bytesize, write_final_bytes].pack('L<a*', buffer: w.buffer)
       T_VERIFY_FINAL_.fwrite(w, @verify_final_)
       [*Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
-       Fbe::Types::FLOAT.check(@read_json), Fbe::Types::UINT8.check(@hash_code)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @read_json, Fbe::Types::UINT8.check(@hash_code)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GET_CLASS.fwrite(w, @get_class)
       wait_bytes = Fbe::Types::STRING.raw(@wait)
       [Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize), wait_bytes.bytesize,
        wait_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_NOTIFY.fwrite(w, @notify)
-      [Modifier::FBE_TYPE.wire(@notify_all), Fbe::Types::DOUBLE.check(@java_class), Side::FBE_TYPE.wire(@component1),
+      [Modifier::FBE_TYPE.wire(@notify_all), @java_class, Side::FBE_TYPE.wire(@component1),
        Fbe::Types::INT64.check(@fbe_levels)].pack('Q<El<q<', buffer: w.buffer)
       w.leave
     end
@@ -9244,8 +9214,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       to_text_bytes = Fbe::Types::STRING.raw(@to_text)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), FBE_BODY_SIZE,
        to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
@@ -9468,16 +9437,14 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@writer), Fbe::Types::DOUBLE.check(@limits), Side::FBE_TYPE.wire(@decimal),
-       Fbe::Types::INT64.check(@uuid), *Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
-       Fbe::Types::TIMESTAMP.check(@decode_exception), Fbe::Types::FLOAT.check(@encode_exception),
-       Fbe::Types::UINT8.check(@sender), Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy),
-       Modifier::FBE_TYPE.wire(@compare), Fbe::Types::DOUBLE.check(@decimals), Side::FBE_TYPE.wire(@uuids),
-       Fbe::Types::INT64.check(@timestamps), read_buffer_bytes.bytesize,
+       Modifier::FBE_TYPE.wire(@writer), @limits, Side::FBE_TYPE.wire(@decimal), Fbe::Types::INT64.check(@uuid),
+       *Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
+       Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception, Fbe::Types::UINT8.check(@sender),
+       Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy), Modifier::FBE_TYPE.wire(@compare), @decimals,
+       Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps), read_buffer_bytes.bytesize,
        read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer: w.buffer)
       T_READER.write(w, b, b + 18, @reader)
       T_UUID_.write(w, b, b + 51, @uuid_)
@@ -9558,7 +9525,7 @@ module Import
       [Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), read_buffer_bytes.bytesize,
        read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_READER.fwrite(w, @reader)
-      [Modifier::FBE_TYPE.wire(@writer), Fbe::Types::DOUBLE.check(@limits), Side::FBE_TYPE.wire(@decimal),
+      [Modifier::FBE_TYPE.wire(@writer), @limits, Side::FBE_TYPE.wire(@decimal),
        Fbe::Types::INT64.check(@uuid)].pack('Q<El<q<', buffer: w.buffer)
       T_UUID_.fwrite(w, @uuid_)
       T_TIMESTAMP.fwrite(w, @timestamp)
@@ -9566,14 +9533,14 @@ module Import
       [json_writer_bytes.bytesize, json_writer_bytes].pack('L<a*', buffer: w.buffer)
       T_JSON_READER.fwrite(w, @json_reader)
       [*Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
-       Fbe::Types::TIMESTAMP.check(@decode_exception), Fbe::Types::FLOAT.check(@encode_exception),
+       Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception,
        Fbe::Types::UINT8.check(@sender)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_RECEIVER.fwrite(w, @receiver)
       handler_bytes = Fbe::Types::STRING.raw(@handler)
       [Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy), handler_bytes.bytesize,
        handler_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TEXT.fwrite(w, @text)
-      [Modifier::FBE_TYPE.wire(@compare), Fbe::Types::DOUBLE.check(@decimals), Side::FBE_TYPE.wire(@uuids),
+      [Modifier::FBE_TYPE.wire(@compare), @decimals, Side::FBE_TYPE.wire(@uuids),
        Fbe::Types::INT64.check(@timestamps)].pack('Q<El<q<', buffer: w.buffer)
       T_UTF8.fwrite(w, @utf8)
       T_REQUESTS.fwrite(w, @requests)
@@ -9807,8 +9774,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@class_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -9873,8 +9839,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -9939,8 +9904,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@string_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10005,8 +9969,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10071,8 +10034,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@map)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10137,8 +10099,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10203,8 +10164,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10269,8 +10229,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@buffer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10335,8 +10294,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@reader)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10401,8 +10359,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@writer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10467,8 +10424,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@limits)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10533,8 +10489,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10599,8 +10554,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10669,8 +10623,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10735,8 +10688,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10801,8 +10753,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10867,8 +10818,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10933,8 +10883,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@sender)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -10999,8 +10948,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@receiver)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11065,8 +11013,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@client)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11131,8 +11078,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@proxy)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11197,8 +11143,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@handler)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11263,8 +11208,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11329,8 +11273,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11395,8 +11338,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@std)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11461,8 +11403,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11527,8 +11468,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@any)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11593,8 +11533,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11659,8 +11598,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11725,8 +11663,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@none)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11791,8 +11728,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@option)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11857,8 +11793,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@result)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11923,8 +11858,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@vec)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -11989,8 +11923,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@box)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12055,8 +11988,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@error)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12121,8 +12053,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12187,8 +12118,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12253,8 +12183,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12319,8 +12248,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@int32_t)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12385,8 +12313,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@size_t)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12451,8 +12378,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12517,8 +12443,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12583,8 +12508,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@v)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12649,8 +12573,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@r)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12715,8 +12638,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@w)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12781,8 +12703,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side_buy)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12847,8 +12768,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12913,8 +12833,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -12979,8 +12898,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13045,8 +12963,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13111,8 +13028,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13177,8 +13093,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13243,8 +13158,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13313,8 +13227,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13379,8 +13292,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@e1)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13445,8 +13357,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@i2)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13511,8 +13422,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@o3)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13593,8 +13503,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_),
        Fbe::Types::INT32.check(@name__), Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__),
        Fbe::Types::INT32.check(@class___), Fbe::Types::INT32.check(@string_),
@@ -13714,8 +13623,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_TYPE.wire(@market),
        Market::Side::FBE_TYPE.wire(@example)].pack('L<2Cx4C', buffer: w.buffer)
       T_ORG.write(w, b, b + 9, @org)
@@ -13817,8 +13725,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
       w.leave
       b
@@ -13889,8 +13796,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Digits::FBE_TYPE.wire(@precision),
        symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2x4L<a*', buffer: w.buffer)
@@ -14017,8 +13923,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
        Range::FBE_TYPE.wire(@range), Word::FBE_TYPE.wire(@word),
        Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
@@ -14518,8 +14423,7 @@ module Import
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Letters::FBE_TYPE.wire(@letters)].pack('L<2x308l<', buffer: w.buffer)
       T_ORDER.write(w, b, b + 8, @order)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)

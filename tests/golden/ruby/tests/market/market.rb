@@ -42,8 +42,7 @@ module Market
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), symbol_bytes.bytesize,
        symbol_bytes].pack('L<3l<L<a*', buffer: w.buffer)
@@ -119,8 +118,7 @@ module Market
     end
 
     def fbe_write(w)
-      w.enter(FBE_NAME)
-      b = w.size
+      b = w.enter(FBE_NAME)
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
