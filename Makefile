@@ -74,13 +74,14 @@ CHECK_SUITES = $(filter $(TEST_TARGETS),test-project test-compiler test-golden) 
 # With TEST_LANES=2 (the default on two cores or more) make test runs the suites
 # after test-golden in two lanes side by side: the suites that share runtime/js's
 # node_modules (npm ci), Maven's repository and the Java runtime's build (under
-# build/java-runtime) one after the other in one lane, every other suite in the
-# other (each builds in folders of its own, and Go's build cache is safe to share).
+# build/java-runtime; test-kafka installs runtime/java) one after the other in one
+# lane, every other suite in the other (each builds in folders of its own, and
+# Go's build cache is safe to share).
 # The first suites make the venv every other suite reads. TEST_LANES=1 runs every
 # suite one after the other, its output shown as it comes.
 TEST_LANES ?= $(if $(filter 1,$(JOBS)),1,2)
 TEST_SERIAL = $(filter $(TEST_TARGETS),test-project test-compiler test-golden)
-TEST_LANE_JVM_JS = $(filter $(TEST_SUITES),test-java test-kotlin test-js test-packages test-conformance)
+TEST_LANE_JVM_JS = $(filter $(TEST_SUITES),test-java test-kotlin test-kafka test-js test-packages test-conformance)
 TEST_LANE_OTHERS = $(filter-out $(TEST_SERIAL) $(TEST_LANE_JVM_JS),$(TEST_SUITES))
 
 test:

@@ -1,0 +1,244 @@
+package io.github.fbetoolkit.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.chronoxor.proto.Account;
+import com.chronoxor.proto.Balance;
+import com.chronoxor.proto.Order;
+import com.chronoxor.proto.OrderSide;
+import com.chronoxor.proto.OrderType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * FbeSerde through a real broker (KafkaBroker): both models round trip, a record of another schema or
+ * model and an invalid value are refused with the offset and the reason, and the consumer goes on
+ * with the records after them.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class FbeSerdeTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final AtomicInteger TOPICS = new AtomicInteger();
+
+    private static KafkaBroker broker;
+    private static FbeSchema versioned;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        String fingerprint = System.getProperty("fbe.fingerprint", "");
+        versioned = new FbeSchema("proto", "1.0", fingerprint, FbeSchema.Model.VERSIONED);
+        broker = KafkaBroker.start();
+        System.out.println("kafka broker " + broker.bootstrapServers() + " answered after "
+            + broker.startTime().toMillis() + " ms");
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    static Account account(int id) {
+        Account a = new Account();
+        a.id = id;
+        a.name = "Account " + id + " \u00e9\u20ac";
+        a.wallet.currency = "USD";
+        a.wallet.amount = 1000.5 + id;
+        a.asset = new Balance();
+        a.asset.currency = "EUR";
+        a.asset.amount = 10;
+        for (int i = 0; i < 3; i++) {
+            Order o = new Order();
+            o.id = id * 10 + i;
+            o.symbol = "EURUSD";
+            o.side = i % 2 == 0 ? OrderSide.buy : OrderSide.sell;
+            o.type = OrderType.limit;
+            o.price = 1.23456 + i;
+            o.volume = 1000.0 * i;
+            a.orders.add(o);
+        }
+        return a;
+    }
+
+    static FbeSerde<Account> versionedSerde() {
+        return FbeSerde.of(versioned, Account::toFbe, Account::fromFbe);
+    }
+
+    static FbeSerde<Account> finalSerde() {
+        return FbeSerde.of(versioned.withModel(FbeSchema.Model.FINAL), Account::toFinal, Account::fromFinal);
+    }
+
+    static String topic() throws Exception {
+        String name = "fbe-test-" + TOPICS.incrementAndGet();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+        return name;
+    }
+
+    static <T> void produce(String topic, Serializer<T> serializer, List<T> values) throws Exception {
+        try (KafkaProducer<String, T> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), serializer)) {
+            for (T v : values) {
+                producer.send(new ProducerRecord<>(topic, "k", v)).get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** A record whose headers name `schema` (null: no headers) and whose value is `value` as it is. */
+    static void produceRaw(String topic, FbeSchema schema, byte[] value) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            RecordHeaders headers = new RecordHeaders();
+            if (schema != null) {
+                schema.writeTo(headers);
+            }
+            producer.send(new ProducerRecord<>(topic, null, "k", value, headers)).get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Reads `want` good records from the start of the topic; each refused record adds "offset: reason" to
+     * `refused` and the consumer seeks past it and goes on. */
+    static <T> List<ConsumerRecord<String, T>> consume(String topic, Deserializer<T> deserializer, int want,
+            List<String> refused) {
+        List<ConsumerRecord<String, T>> records = new ArrayList<>();
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new StringDeserializer(), deserializer)) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (records.size() < want && System.nanoTime() < deadline) {
+                try {
+                    consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+                } catch (RecordDeserializationException e) {
+                    refused.add(e.offset() + ": " + e.getCause().getMessage());
+                    consumer.seek(e.topicPartition(), e.offset() + 1);
+                }
+            }
+        }
+        return records;
+    }
+
+    static void roundTrip(FbeSerde<Account> serde) throws Exception {
+        String topic = topic();
+        List<Account> sent = List.of(account(1), account(2), account(3));
+        produce(topic, serde.serializer(), sent);
+        List<String> refused = new ArrayList<>();
+        var got = consume(topic, serde.deserializer(), sent.size(), refused);
+        assertEquals(List.of(), refused);
+        assertEquals(sent.size(), got.size());
+        for (int i = 0; i < sent.size(); i++) {
+            assertEquals(sent.get(i).toString(), got.get(i).value().toString());
+            var h = got.get(i).headers();
+            assertEquals("proto", new String(h.lastHeader(FbeSchema.PACKAGE_HEADER).value(), StandardCharsets.UTF_8));
+            assertEquals("1.0", new String(h.lastHeader(FbeSchema.VERSION_HEADER).value(), StandardCharsets.UTF_8));
+            assertEquals(versioned.fingerprint(),
+                new String(h.lastHeader(FbeSchema.FINGERPRINT_HEADER).value(), StandardCharsets.UTF_8));
+            assertEquals(serde.schema().model().header(),
+                new String(h.lastHeader(FbeSchema.MODEL_HEADER).value(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void versionedRoundTrip() throws Exception {
+        roundTrip(versionedSerde());
+    }
+
+    @Test
+    void finalRoundTrip() throws Exception {
+        roundTrip(finalSerde());
+    }
+
+    @Test
+    void theValueIsExactlyTheMessageBytes() throws Exception {
+        String topic = topic();
+        Account a = account(7);
+        produce(topic, versionedSerde().serializer(), List.of(a));
+        var got = consume(topic, Serdes.ByteArray().deserializer(), 1,
+            new ArrayList<>());
+        assertEquals(1, got.size());
+        assertTrue(Arrays.equals(a.toFbe(), got.get(0).value()));
+    }
+
+    @Test
+    void aForeignSchemaIsRefusedNamingBothAndTheConsumerGoesOn() throws Exception {
+        String topic = topic();
+        FbeSchema foreign = new FbeSchema("proto", "2.0", "ab".repeat(32), FbeSchema.Model.VERSIONED);
+        produce(topic, FbeSerde.of(foreign, Account::toFbe, Account::fromFbe).serializer(), List.of(account(1)));
+        produce(topic, finalSerde().serializer(), List.of(account(2)));
+        produceRaw(topic, null, account(3).toFbe());
+        produce(topic, versionedSerde().serializer(), List.of(account(4)));
+        List<String> refused = new ArrayList<>();
+        var got = consume(topic, versionedSerde().deserializer(), 1, refused);
+        assertEquals(1, got.size());
+        assertEquals(3, got.get(0).offset());
+        assertEquals(account(4).toString(), got.get(0).value().toString());
+        assertEquals(3, refused.size(), refused.toString());
+        assertTrue(refused.get(0).startsWith("0: a record written with proto 2.0 (versioned, fingerprint "
+            + "ab".repeat(32) + ") cannot be read by proto 1.0 (versioned, fingerprint " + versioned.fingerprint()
+            + "): another schema"), refused.get(0));
+        assertTrue(refused.get(1).startsWith("1: a record written with proto 1.0 (final, "), refused.get(1));
+        assertTrue(refused.get(1).endsWith("another binary model"), refused.get(1));
+        assertTrue(refused.get(2).startsWith("2: a record this consumer of proto 1.0 (versioned, ")
+            && refused.get(2).contains("no fbe.model header"), refused.get(2));
+    }
+
+    @Test
+    void anInvalidValueIsRefusedWithItsOffsetAndReasonAndTheConsumerGoesOn() throws Exception {
+        String topic = topic();
+        byte[] good = account(1).toFbe();
+        produceRaw(topic, versioned, Arrays.copyOf(good, good.length - 5));
+        byte[] bad = good.clone();
+        bad[4] = 0x7f;                        // the root's type id
+        produceRaw(topic, versioned, bad);
+        produceRaw(topic, versioned, new byte[0]);
+        produce(topic, versionedSerde().serializer(), List.of(account(2)));
+        List<String> refused = new ArrayList<>();
+        var got = consume(topic, versionedSerde().deserializer(), 1, refused);
+        assertEquals(1, got.size());
+        assertEquals(3, got.get(0).offset());
+        assertEquals(3, refused.size(), refused.toString());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(refused.get(i).startsWith(i + ": an invalid proto 1.0 (versioned, fingerprint "),
+                refused.get(i));
+            assertTrue(refused.get(i).contains("offset"), refused.get(i));
+        }
+        assertFalse(refused.get(0).equals(refused.get(1)));
+    }
+}
