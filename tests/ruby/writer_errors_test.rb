@@ -61,6 +61,14 @@ class WriterErrorsTest < Minitest::Test
                    'proto.Account.orders[1].volume', 'double: a number expected, got "1"'
   end
 
+  # nil where a struct is required, in a field or a vector: refused by every writer (the JSON writer
+  # called fbe_json on it: NoMethodError).
+  def test_nil_struct
+    assert_refused Proto::Account.new(wallet: nil), 'proto.Account.wallet', 'Proto::Balance expected, got NilClass'
+    assert_refused Proto::Account.new(orders: [Proto::Order.new, nil]), 'proto.Account.orders[1]',
+                   'Proto::Order expected, got NilClass'
+  end
+
   # An enum or flags field holding neither a value of its class nor an Integer (a String, nil, a
   # value of another enum) is refused by every writer, not written as its to_i.
   def test_enum_or_flags_given_something_else

@@ -52,7 +52,7 @@ class Values
     case type[0]
     when 'primitive' then primitive(type[1], desc)
     when 'enum', 'flags' then cls(type[1]).from_wire(Integer(desc))
-    when 'struct' then struct(type[1], desc)
+    when 'struct' then desc.nil? ? nil : struct(type[1], desc) # null: the writers refuse it, naming the field
     when 'optional' then desc.nil? ? nil : build(type[1], desc)
     when 'array', 'vector', 'list' then desc.map { |x| build(type[1], x) }
     when 'set' then desc.to_set { |x| build(type[1], x) }

@@ -556,6 +556,8 @@ module Fbe
       end
 
       def json(out, value)
+        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
         value.fbe_json(out)
       end
 
