@@ -19,6 +19,17 @@ RawJson = Struct.new(:text) do
   end
 end
 
+# A description that fits its type but holds what no Ruby value of it holds (docs/limits.md 8).
+# #at is its path below the root (".orders[1].symbol").
+class Unheld < StandardError
+  attr_reader :at
+
+  def initialize(at, reason)
+    @at = at
+    super(reason)
+  end
+end
+
 # Typed value descriptions (the vectors' README) <-> generated objects, driven by types.json.
 class Values
   INT64_AS_STRING = %w[int64 uint64 timestamp].freeze
@@ -47,34 +58,50 @@ class Values
     @classes[qualified] ||= Object.const_get(@types['structs'].dig(qualified, 'class') || @types['enums'][qualified])
   end
 
-  # description -> object
-  def build(type, desc)
+  # description -> object; at is the path to it (".orders[1].symbol"). Null where the type has none
+  # is left to the writers, which refuse it naming the field (docs/limits.md 8).
+  def build(type, desc, at = '')
+    return nil if desc.nil? && type[0] != 'primitive'
+
     case type[0]
-    when 'primitive' then primitive(type[1], desc)
+    when 'primitive' then primitive(type[1], desc, at)
     when 'enum', 'flags' then cls(type[1]).from_wire(Integer(desc))
-    when 'struct' then desc.nil? ? nil : struct(type[1], desc) # null: the writers refuse it, naming the field
-    when 'optional' then desc.nil? ? nil : build(type[1], desc)
-    when 'array', 'vector', 'list' then desc.map { |x| build(type[1], x) }
-    when 'set' then desc.to_set { |x| build(type[1], x) }
-    else desc.to_h { |k, v| [build(type[1], k), build(type[2], v)] }
+    when 'struct' then struct(type[1], desc, at)
+    when 'optional' then build(type[1], desc, at)
+    when 'array', 'vector', 'list' then desc.each_with_index.map { |x, i| build(type[1], x, "#{at}[#{i}]") }
+    when 'set' then desc.each_with_index.to_set { |x, i| build(type[1], x, "#{at}[#{i}]") }
+    else desc.to_h { |k, v| [build(type[1], k, "#{at}[#{k}]"), build(type[2], v, "#{at}[#{k}]")] }
     end
   end
 
-  def struct(qualified, desc)
+  def struct(qualified, desc, at)
     fields = @types['structs'][qualified]['fields']
-    cls(qualified).new(**fields.to_h { |name, attr, type| [attr.to_sym, build(type, desc.fetch(name))] })
+    values = fields.to_h { |name, attr, type| [attr.to_sym, build(type, desc.fetch(name), "#{at}.#{name}")] }
+    cls(qualified).new(**values)
   end
 
-  def primitive(name, desc)
+  def primitive(name, desc, at)
+    return nil if desc.nil?
+
     case name
     when 'bool' then desc == true
     when 'float' then [Float(desc)].pack('e').unpack1('e')
     when 'double' then Float(desc)
     when 'decimal' then BigDecimal(desc)
-    when 'string', 'uuid' then desc
+    when 'string' then text(desc, at)
+    when 'uuid' then desc
     when 'bytes' then [desc].pack('H*')
     else Integer(desc)
     end
+  end
+
+  # A description's string as from_json reads it: each \udc80..\udcff escape the byte 0x80..0xFF;
+  # any other lone surrogate (read by the parser, or by serve, as its three encoded bytes) stands for
+  # no byte, which no Ruby string holds: refused as a writer refuses it.
+  def text(desc, at)
+    Fbe::JsonRead.bytes(desc)
+  rescue Fbe::DecodeError => e
+    raise Unheld.new(at, "a string holding no byte: #{e.reason}")
   end
 
   # object -> description
@@ -193,6 +220,8 @@ class Testee
 
   def build_value(qualified, payload)
     @values.build(['struct', qualified], payload)
+  rescue Unheld => e
+    { 'serialize_error' => "cannot encode #{qualified}#{e.at}: #{e.message}" }
   rescue Fbe::EncodeError, ArgumentError, TypeError, KeyError => e
     { 'serialize_error' => "the value description does not fit: #{e.message}" }
   end
@@ -244,6 +273,16 @@ ensure
   GC.enable
 end
 
+# A request read as its strings are written: a lone high surrogate escape, which Ruby's parser refuses
+# (and a lone low one, which it reads so), as its three encoded bytes, for Values#text to refuse.
+# A request the parser refuses anyway is answered, not fatal.
+def request(body)
+  body = body.b.gsub(Fbe::JsonRead::LONE_HIGH) { |e| e[0...-6] + [e[-4..].hex].pack('U').b } if body.include?('\\u')
+  JSON.parse(body.force_encoding(Encoding::UTF_8), allow_nan: true)
+rescue JSON::ParserError => e
+  { 'reply' => { 'parse_error' => "UNEXPECTED the request is not JSON: #{e.message[0, 80]}" } }
+end
+
 def serve(testee)
   input = $stdin.binmode
   output = $stdout.binmode
@@ -251,10 +290,10 @@ def serve(testee)
     head = input.read(4)
     break if head.nil? || head.bytesize < 4
 
-    req = JSON.parse(input.read(head.unpack1('L<')), allow_nan: true)
+    req = request(input.read(head.unpack1('L<')))
     break if req['quit']
 
-    reply = begin
+    reply = req['reply'] || begin
       req['measure'] ? measured { testee.answer(req) } : testee.answer(req)
     rescue StandardError, SystemStackError => e # a bug in the testee or the runtime: report it, keep serving
       kind = req.dig('input', 'format') == 'value' ? 'serialize_error' : 'parse_error'
