@@ -1,26 +1,30 @@
 """The Rust target's output for every schema (the project's and ../shared's) compiles against
 runtime/rust clean under `cargo clippy --all-targets -D warnings` and `cargo fmt --check`;
-vectors.rs reads and writes the original's golden vectors byte for byte through it, and keys.rs
-checks that sets and maps hold each key once (docs/targets.md 9, docs/rust.md). Run by `make
-test-rust`, which needs cargo."""
+vectors.rs reads and writes the original's golden vectors byte for byte through it, names.rs the
+hostile-names corpus's value, and keys.rs checks that sets and maps hold each key once
+(docs/targets.md 9, docs/rust.md). Run by `make test-rust`, which needs cargo."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from gen_crate import REPO, SHARED, generate_modules, groups, sync
 
+sys.path.insert(0, str(REPO / "tests" / "names"))
+import hostile  # tests/names: the hostile-names corpus's value by the reference codec
+
 CARGO = os.environ.get("CARGO") or shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
 BUILD = REPO / "build" / "rust-gen"
 
 
-def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
+def cargo(args: list[str], extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never",
-           "SHARED": str(SHARED)}
+           "SHARED": str(SHARED), **(extra_env or {})}
     command = [CARGO, args[0], *([] if args[0] == "fmt" else ["--offline"]), *args[1:]]
     return subprocess.run(command, cwd=BUILD, env=env, capture_output=True, text=True, check=False)
 
@@ -47,8 +51,9 @@ def crate() -> Path:
     # lints what it spares a library's exported API (enum_variant_names, wrong_self_convention):
     # lint the generated code as such a user's crate sees it.
     (stage / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
-    for test in ("keys.rs", "hostile.rs", "depth.rs", "chars.rs", "reuse.rs"):
+    for test in ("keys.rs", "hostile.rs", "depth.rs", "chars.rs", "reuse.rs", "names.rs"):
         shutil.copy(Path(__file__).parent / test, stage / "tests" / test)
+    shutil.copytree(Path(__file__).parent / "common", stage / "tests" / "common")
     if "shared" in lib:
         for test in ("vectors.rs", "protocol.rs", "json.rs"):
             shutil.copy(Path(__file__).parent / test, stage / "tests" / test)
@@ -72,6 +77,15 @@ def test_generated_rust_tests(crate: Path, test: str) -> None:
     """keys.rs: sets and maps hold each key once; hostile.rs: the limits policy's shapes; depth.rs: nesting;
     chars.rs: a set or map of char in the order of C++'s signed char; reuse.rs: reading into a value."""
     r = cargo(["test", "--test", test])
+    assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
+    assert " 0 failed" in r.stdout, r.stdout
+
+
+def test_generated_rust_round_trips_the_hostile_names(crate: Path) -> None:
+    """names.rs: the hostile-names corpus's value (written by the reference codec) in both models,
+    JSON and text, byte for byte."""
+    hostile.write_vectors(BUILD / "hostile")
+    r = cargo(["test", "--test", "names"], {"HOSTILE_VECTORS": str(BUILD / "hostile")})
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout
 
