@@ -23,6 +23,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -240,5 +241,46 @@ class FbeSerdeTest {
             assertTrue(refused.get(i).contains("offset"), refused.get(i));
         }
         assertFalse(refused.get(0).equals(refused.get(1)));
+    }
+
+    /** A consumer of the group that reads count records, one a poll, commits after the last
+     * and closes; the offsets of what it read. */
+    static List<Long> readAndCommit(String topic, String group, int count, List<String> values) {
+        List<Long> offsets = new ArrayList<>();
+        try (KafkaConsumer<String, Account> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1"),
+                new StringDeserializer(), versionedSerde().deserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (offsets.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Account> r : consumer.poll(Duration.ofMillis(500))) {
+                    offsets.add(r.offset());
+                    values.add(r.value().toString());
+                    if (offsets.size() == count) {
+                        consumer.commitSync(Map.of(new TopicPartition(r.topic(), r.partition()),
+                            new OffsetAndMetadata(r.offset() + 1)));
+                    }
+                }
+            }
+            // Nothing more than asked for: the next poll would have been the restarted consumer's.
+            assertEquals(count, offsets.size(), "records read before the deadline");
+        }
+        return offsets;
+    }
+
+    @Test
+    void aRestartedConsumerResumesAtItsCommittedOffset() throws Exception {
+        String topic = topic();
+        List<Account> sent = List.of(account(1), account(2), account(3), account(4), account(5), account(6));
+        produce(topic, versionedSerde().serializer(), sent);
+        String group = topic + "-group";
+        List<String> values = new ArrayList<>();
+        assertEquals(List.of(0L, 1L, 2L), readAndCommit(topic, group, 3, values));
+        assertEquals(List.of(3L, 4L, 5L), readAndCommit(topic, group, 3, values));
+        assertEquals(sent.stream().map(Account::toString).toList(), values);
     }
 }
