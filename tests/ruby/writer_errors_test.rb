@@ -67,6 +67,7 @@ class WriterErrorsTest < Minitest::Test
     assert_refused Proto::Account.new(wallet: nil), 'proto.Account.wallet', 'Proto::Balance expected, got NilClass'
     assert_refused Proto::Account.new(orders: [Proto::Order.new, nil]), 'proto.Account.orders[1]',
                    'Proto::Order expected, got NilClass'
+    assert_refused Proto::Account.new(asset: 5), 'proto.Account.asset', 'Proto::Balance expected, got Integer'
   end
 
   # An enum or flags field holding neither a value of its class nor an Integer (a String, nil, a

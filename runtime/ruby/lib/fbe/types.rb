@@ -472,6 +472,8 @@ module Fbe
 
     # A struct: a 4-byte slot holding its body's offset (versioned), its fields (final).
     class Struct
+      SLOT_BEFORE_BODY = [4].pack('L<').freeze
+
       def size = 4
       def share = 0
       def cost = 0
@@ -503,6 +505,16 @@ module Fbe
           value.fbe_write(w) - base
         end
         w.put(pos, offsets.pack('L<*'))
+      end
+
+      # The value of an optional whose slot is at pos: the presence byte and the offset of the value's
+      # slot, which the body follows (its offset from the slot is 4).
+      def write_present(w, base, pos, value)
+        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
+        w.put(pos, [1, w.size - base].pack('CL<'))
+        w << SLOT_BEFORE_BODY
+        value.fbe_write(w)
       end
 
       # The final values of a collection, one after the other.
@@ -600,6 +612,7 @@ module Fbe
 
       def write(w, base, pos, value)
         return if value.nil?
+        return @element.write_present(w, base, pos, value) if @element.is_a?(Struct)
 
         q = w.alloc(@element.size)
         w.put(pos, [1, q - base].pack('CL<'))
