@@ -14,7 +14,8 @@ using Newtonsoft.Json.Linq;
 namespace Fbe.Conformance
 {
     /// <summary>
-    /// A value a description holds that C#'s types cannot (a decimal beyond 96 bits): refused as a writer refuses it,
+    /// A value a description holds that C#'s types cannot (a decimal beyond 96 bits) or that the final root it becomes
+    /// cannot (null where the type has none, a lone surrogate that stands for no byte): refused as a writer refuses it,
     /// naming the field path (".priceVector[1]"), built on the way up (testee_protocol.md).
     /// </summary>
     internal sealed class Unheld : Exception
@@ -100,6 +101,8 @@ namespace Fbe.Conformance
 
         private void Value(MemoryStream o, JToken v, JToken t)
         {
+            if ((v == null || v.Type == JTokenType.Null) && (string)t["kind"] != "optional")
+                throw new Unheld("expected " + (string)t["name"] + ", got null");     // no FromFinal gives null
             switch ((string)t["kind"])
             {
                 case "struct":
@@ -161,7 +164,9 @@ namespace Fbe.Conformance
                     Put(o, w);
                     return;
                 case "string":
-                    byte[] s = Utf8.Bytes((string)v);
+                    byte[] s;
+                    try { s = Utf8.Bytes((string)v); }
+                    catch (EncodeException e) { throw new Unheld(e.Message); }     // a lone surrogate that stands for no byte
                     Integer(o, s.Length, 4);
                     Put(o, s);
                     return;

@@ -176,6 +176,44 @@ namespace Fbe.Conformance
                 return JObject.Load(reader);
         }
 
+        /// <summary>
+        /// Newtonsoft reads a lone surrogate escape as U+FFFD: each string of <paramref name="token"/> holding U+FFFD is
+        /// read again from its text in <paramref name="text"/> with the runtime's JsonSource.Unescape, so that the
+        /// description's \udcXY stays the byte 0xXY and any other lone surrogate reaches the check that refuses it.
+        /// </summary>
+        private static void KeepSurrogates(JToken token, string text)
+        {
+            var value = token as JValue;
+            if (value == null)
+            {
+                foreach (JToken child in token.Children())
+                    KeepSurrogates(child is JProperty ? ((JProperty)child).Value : child, text);
+                return;
+            }
+            var s = value.Value as string;
+            if (s == null || s.IndexOf('\uFFFD') < 0)
+                return;
+            // the line info of a string is the position just after its closing quote
+            var at = (IJsonLineInfo)value;
+            int end = -1;
+            for (int line = 1; line < at.LineNumber; line++)
+                end = text.IndexOf('\n', end + 1);
+            end += at.LinePosition;
+            while (text[end] != '"')
+                end--;
+            int start = end - 1;
+            while (true)
+            {
+                int slashes = 0;
+                while (text[start - 1 - slashes] == '\\')
+                    slashes++;
+                if (text[start] == '"' && slashes % 2 == 0)
+                    break;
+                start--;
+            }
+            value.Value = JsonSource.Unescape(text.Substring(start + 1, end - start - 1));
+        }
+
         /// <summary>A protocol stream fed in one call to a Receiver of the package's messages: what it did, in order.</summary>
         private static JObject Stream(JObject request, Describe describe, bool final)
         {
@@ -235,7 +273,11 @@ namespace Fbe.Conformance
                 // Mono's double.Parse drops the sign of -0.0: a value description's negative zero becomes the
                 // string "-0" first, which Describe reads as -0.0
                 if ((string)request["input"]?["format"] == "value")
-                    request = Parse(NegativeZero.Replace(text, "\"-0\""));
+                {
+                    string described = NegativeZero.Replace(text, "\"-0\"");
+                    request = Parse(described);
+                    KeepSurrogates(request["input"]["payload"], described);
+                }
                 if (request["quit"] != null)
                     return 0;
                 JObject answer;

@@ -265,7 +265,9 @@ namespace Fbe
             return _text.Substring(start + 1, end - start - 1);
         }
 
-        private static string Unescape(string raw)
+        /// <summary>The characters of the text <paramref name="raw"/> between a JSON string's quotes, a lone surrogate
+        /// escape kept as that surrogate (Newtonsoft reads it as U+FFFD).</summary>
+        public static string Unescape(string raw)
         {
             var sb = new StringBuilder(raw.Length);
             for (int i = 0; i < raw.Length; i++)
