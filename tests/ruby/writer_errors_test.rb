@@ -2,6 +2,7 @@
 
 require_relative 'test_helper'
 
+generated('project', 'chars')
 generated('project', 'decimals')
 generated('project', 'everything')
 generated('project', 'recursive')
@@ -81,6 +82,10 @@ class WriterErrorsTest < Minitest::Test
                    'Everything::FByte or an Integer expected, got #<Everything::EByte c(17)>'
     assert_refused Everything::Everything.new(f34: 2.0), 'everything.Everything.f34',
                    'Everything::EByte or an Integer expected, got 2.0'
+    assert_refused Chars::GradeKeys.new(grades: Set['x']), 'chars.GradeKeys.grades[0]',
+                   'Chars::Grade or an Integer expected, got "x"'
+    assert_refused Chars::GradeKeys.new(count_by_grade: { nil => 1 }), 'chars.GradeKeys.countByGrade[nil]',
+                   'Chars::Grade or an Integer expected, got nil'
   end
 
   def test_too_deep_keeps_the_writers_message

@@ -461,8 +461,10 @@ module Fbe
         number & ((top << 1) - 1)
       end
 
+      # The order of sets and maps: the number, of a value of the enum or of an Integer (a String or nil
+      # is refused as in a field).
       def key(value)
-        value.number
+        json_number(value)
       end
 
       def text(out, value)
