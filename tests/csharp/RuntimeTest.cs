@@ -114,10 +114,16 @@ namespace Fbe.Tests
                 4.04925338542625e16, "40492533854262496.0", 0.30000000000000004, "0.30000000000000004",
                 5e-324, "5e-324", double.MaxValue, "1.7976931348623157e308", 9007199254740992.0, "9007199254740992.0",
                 (double)123.456f, "123.45600128173828", (double)0.1f, "0.10000000149011612", 0.000001234, "0.000001234",
-                -0.0, "-0.0", 100000000000000000000.0, "100000000000000000000.0",
+                -0.0, "-0.0", 100000000000000000000.0, "100000000000000000000.0", -1e-7, "-1e-7", -0.000001234, "-0.000001234",
+                -123.456, "-123.456", -4.04925338542625e16, "-40492533854262496.0", -5e-324, "-5e-324", -1e300, "-1e300",
             };
             for (int i = 0; i < cases.Length; i += 2)
+            {
                 Assert.AreEqual(cases[i + 1], Dtoa.ToJson((double)cases[i]), "the JSON of " + cases[i]);
+                var d = new JsonBuilder();
+                d.Double((double)cases[i]);
+                Assert.AreEqual(cases[i + 1], d.ToString(), "the JSON written of " + cases[i]);
+            }
             var j = new JsonBuilder();
             j.Double(double.NaN);
             j.String("a\"\u0001\u00e9\udcff\U0001F600");
@@ -144,6 +150,53 @@ namespace Fbe.Tests
             for (int i = 0; i < 20000; i++)
                 Serialize(codec, w, v);
             return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+
+        [Test]
+        public void IntegersAreWrittenAsTheirDigits()
+        {
+            var j = new JsonBuilder();
+            Codecs.Int64.Json(j, long.MinValue);
+            Codecs.UInt64.Json(j, ulong.MaxValue);
+            Codecs.SByte.Json(j, sbyte.MinValue);
+            Codecs.Byte.Json(j, byte.MaxValue);
+            Codecs.Int32.Json(j, 0);
+            Codecs.Int16.Json(j, -1);
+            Codecs.Int64.JsonKey(j, long.MaxValue);
+            Codecs.UInt64.JsonKey(j, ulong.MaxValue);
+            Codecs.Int32.JsonKey(j, -42);
+            Assert.AreEqual("-922337203685477580818446744073709551615-128255" + "0-1" +
+                "\"9223372036854775807\":\"18446744073709551615\":\"-42\":", j.ToString());
+        }
+
+        [Test]
+        public void WritingJsonIntoAReusedBuilderAllocatesNothing()
+        {
+            // issue 27: every integer went through BigInteger.ToString and every double through a string
+            var j = new JsonBuilder();
+            var orders = Codecs.Vector(Codecs.Int32);
+            var ids = new List<int> { 1, -2, 3 };
+            Action write = () =>
+            {
+                j.Reset();
+                Codecs.Int32.Json(j, -123456);
+                Codecs.Byte.Json(j, 7);
+                Codecs.UInt64.Json(j, ulong.MaxValue);
+                Codecs.Int64.JsonKey(j, long.MinValue);
+                Codecs.Timestamp.Json(j, new Timestamp(1234567890123456789));
+                Codecs.Double.Json(j, 123.456);
+                Codecs.Double.Json(j, -1e-7);
+                Codecs.Double.Json(j, 5.0);
+                Codecs.Double.Json(j, double.NaN);
+                Codecs.String.Json(j, "EURUSD");
+                orders.Json(j, ids);
+            };
+            for (int i = 0; i < 100; i++)
+                write();
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 20000; i++)
+                write();
+            Assert.AreEqual(0, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
         [Test]

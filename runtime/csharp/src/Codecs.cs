@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Globalization;
 using System.Numerics;
 
 namespace Fbe
@@ -19,7 +18,7 @@ namespace Fbe
         public static readonly FixedCodec<int> Int32 = Integer<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), int.MinValue, int.MaxValue, "int32", v => v, v => (int)v);
         public static readonly FixedCodec<uint> UInt32 = Integer<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), 0, uint.MaxValue, "uint32", v => v, v => (uint)v);
         public static readonly FixedCodec<long> Int64 = Integer<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), long.MinValue, long.MaxValue, "int64", v => v, v => (long)v);
-        public static readonly FixedCodec<ulong> UInt64 = Integer<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), 0, ulong.MaxValue, "uint64", v => v, v => (ulong)v);
+        public static readonly FixedCodec<ulong> UInt64 = Integer<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), 0, ulong.MaxValue, "uint64", v => (long)v, v => (ulong)v);
         public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v),
             (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, true),
             r => (float)r.Double(true), (r, k) => (float)JsonKeys.Double(r, k, true));
@@ -35,13 +34,17 @@ namespace Fbe
             r => new Timestamp((ulong)r.Integer(0, ulong.MaxValue, "timestamp")), (r, k) => new Timestamp((ulong)JsonKeys.Integer(r, k, 0, ulong.MaxValue, "timestamp")));
         /// <summary>An integer of the schema type <paramref name="name"/> in [<paramref name="min"/>, <paramref name="max"/>]:
         /// its decimal digits in the text form and in JSON, a JSON integer in its range read.</summary>
+        /// <remarks><paramref name="wide"/> gives a value's 64 bits (a uint64 above long.MaxValue as its two's complement), written
+        /// as signed when <paramref name="min"/> is negative; no BigInteger on the way out.</remarks>
         private static FixedCodec<T> Integer<T>(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, BigInteger min, BigInteger max,
-            string name, Func<T, BigInteger> wide, Func<BigInteger, T> narrow)
+            string name, Func<T, long> wide, Func<BigInteger, T> narrow)
         {
-            return new ScalarCodec<T>(size, get, put, (t, v) => t.Raw(wide(v).ToString(CultureInfo.InvariantCulture)),
-                (j, v) => j.Raw(wide(v).ToString(CultureInfo.InvariantCulture)),
-                (j, v) => j.Raw("\"" + wide(v).ToString(CultureInfo.InvariantCulture) + "\":"),
-                r => narrow(r.Integer(min, max, name)), (r, k) => narrow(JsonKeys.Integer(r, k, min, max, name)));
+            Func<JsonSource, T> json = r => narrow(r.Integer(min, max, name));
+            Func<JsonSource, string, T> key = (r, k) => narrow(JsonKeys.Integer(r, k, min, max, name));
+            if (min.Sign < 0)
+                return new ScalarCodec<T>(size, get, put, (t, v) => t.Integer(wide(v)), (j, v) => j.Integer(wide(v)), (j, v) => j.KeyInteger(wide(v)), json, key);
+            return new ScalarCodec<T>(size, get, put, (t, v) => t.Unsigned((ulong)wide(v)), (j, v) => j.Unsigned((ulong)wide(v)),
+                (j, v) => j.KeyUnsigned((ulong)wide(v)), json, key);
         }
 
         /// <summary>A char: a byte printed as itself between single quotes.</summary>

@@ -47,44 +47,105 @@ namespace Fbe
             100000000000000000, 1000000000000000000, 10000000000000000000,
         };
 
+        /// <summary>The most bytes <see cref="Write"/> writes: "-0.00000" and 17 digits.</summary>
+        public const int MaxLength = 25;
+
         /// <summary>The JSON text of a double (NaN, Infinity, -Infinity unquoted for those).</summary>
         public static string ToJson(double value)
         {
+            var text = new byte[MaxLength];
+            int n = Write(value, text, 0);
+            return System.Text.Encoding.ASCII.GetString(text, 0, n);
+        }
+
+        /// <summary>Writes the JSON text of a double (as <see cref="ToJson"/>) as ASCII into <paramref name="buf"/> at
+        /// <paramref name="pos"/>, which has room for <see cref="MaxLength"/> bytes; returns the position after it.</summary>
+        public static int Write(double value, byte[] buf, int pos)
+        {
             if (double.IsNaN(value))
-                return "NaN";
+                return Ascii("NaN", buf, pos);
             if (double.IsInfinity(value))
-                return value < 0 ? "-Infinity" : "Infinity";
-            var sb = new System.Text.StringBuilder(26);
+                return Ascii(value < 0 ? "-Infinity" : "Infinity", buf, pos);
             ulong b = (ulong)System.BitConverter.DoubleToInt64Bits(value);
             if ((long)b < 0)
             {
-                sb.Append('-');
+                buf[pos++] = (byte)'-';
                 b &= long.MaxValue;
             }
             if (b == 0)
-                return sb.Append("0.0").ToString();
+                return Ascii("0.0", buf, pos);
             double magnitude = System.BitConverter.Int64BitsToDouble((long)b);
             if (magnitude < 9007199254740992.0)
             {
                 // an integer below 2^53 is exact: Grisu2's digits are its decimal digits
                 long integer = (long)magnitude;
                 if (integer == magnitude)
-                    return sb.Append(integer).Append(".0").ToString();
+                    return Ascii(".0", buf, Digits((ulong)integer, buf, pos));
             }
-            var digits = new char[24];
             int k;
-            int n = Grisu2(b, digits, out k);
+            int n = Grisu2(b, buf, pos, out k);
             int kk = n + k;     // 10^(kk-1) <= value < 10^kk
             if (k >= 0 && kk <= 21)
-                return sb.Append(digits, 0, n).Append('0', k).Append(".0").ToString();
+            {
+                pos += n;
+                for (int i = 0; i < k; i++)
+                    buf[pos++] = (byte)'0';
+                return Ascii(".0", buf, pos);
+            }
             if (kk > 0 && kk <= 21)
-                return sb.Append(digits, 0, kk).Append('.').Append(digits, kk, n - kk).ToString();
+            {
+                System.Array.Copy(buf, pos + kk, buf, pos + kk + 1, n - kk);
+                buf[pos + kk] = (byte)'.';
+                return pos + n + 1;
+            }
             if (kk > -6 && kk <= 0)
-                return sb.Append("0.").Append('0', -kk).Append(digits, 0, n).ToString();
-            sb.Append(digits[0]);
+            {
+                int lead = 2 - kk;     // "0." and -kk zeros
+                System.Array.Copy(buf, pos, buf, pos + lead, n);
+                buf[pos] = (byte)'0';
+                buf[pos + 1] = (byte)'.';
+                for (int i = 2; i < lead; i++)
+                    buf[pos + i] = (byte)'0';
+                return pos + lead + n;
+            }
             if (n > 1)
-                sb.Append('.').Append(digits, 1, n - 1);
-            return sb.Append('e').Append(kk - 1).ToString();
+            {
+                System.Array.Copy(buf, pos + 1, buf, pos + 2, n - 1);
+                buf[pos + 1] = (byte)'.';
+                pos++;
+            }
+            pos += n;
+            buf[pos++] = (byte)'e';
+            int exponent = kk - 1;
+            if (exponent < 0)
+            {
+                buf[pos++] = (byte)'-';
+                exponent = -exponent;
+            }
+            return Digits((ulong)exponent, buf, pos);
+        }
+
+        /// <summary>Writes the decimal digits of <paramref name="v"/> at <paramref name="pos"/>; returns the position after them.</summary>
+        public static int Digits(ulong v, byte[] buf, int pos)
+        {
+            int n = 1;
+            for (ulong rest = v / 10; rest != 0; rest /= 10)
+                n++;
+            int end = pos + n;
+            do
+            {
+                buf[--end] = (byte)('0' + (int)(v % 10));
+                v /= 10;
+            }
+            while (v != 0);
+            return pos + n;
+        }
+
+        private static int Ascii(string s, byte[] buf, int pos)
+        {
+            foreach (char c in s)
+                buf[pos++] = (byte)c;
+            return pos;
         }
 
         /// <summary>The upper 64 bits of the 128-bit product, rounded half up (RapidJSON's DiyFp::operator*).</summary>
@@ -116,7 +177,7 @@ namespace Fbe
         }
 
         /// <summary>Lowers the last digit while the result stays inside the interval and gets closer to the value.</summary>
-        private static void RoundTowardsValue(char[] digits, int n, ulong delta, ulong rest, ulong unit, ulong distance)
+        private static void RoundTowardsValue(byte[] digits, int n, ulong delta, ulong rest, ulong unit, ulong distance)
         {
             while (rest < distance && delta - rest >= unit && (rest + unit < distance || rest + unit - distance < distance - rest))
             {
@@ -125,7 +186,9 @@ namespace Fbe
             }
         }
 
-        private static int Grisu2(ulong b, char[] digits, out int k)
+        /// <summary>Grisu2's digits of the positive double of bits <paramref name="b"/> as ASCII at
+        /// <paramref name="digits"/>[<paramref name="at"/>..]: their count; the value is digits * 10^k.</summary>
+        private static int Grisu2(ulong b, byte[] digits, int at, out int k)
         {
             int biased = (int)(b >> 52);
             ulong f = b & ((1UL << 52) - 1);
@@ -183,12 +246,12 @@ namespace Fbe
                 ulong d = integral / unit;
                 integral %= unit;
                 if (d != 0 || n != 0)
-                    digits[n++] = (char)('0' + d);
+                    digits[at + n++] = (byte)('0' + d);
                 ulong rest = (integral << shift) + fraction;
                 if (delta >= rest)
                 {
                     k += kappa;
-                    RoundTowardsValue(digits, n, delta, rest, Pow10[kappa] << shift, distance);
+                    RoundTowardsValue(digits, at + n, delta, rest, Pow10[kappa] << shift, distance);
                     return n;
                 }
             }
@@ -198,13 +261,13 @@ namespace Fbe
                 delta *= 10;
                 int d = (int)(fraction >> shift);
                 if (d != 0 || n != 0)
-                    digits[n++] = (char)('0' + d);
+                    digits[at + n++] = (byte)('0' + d);
                 fraction &= one - 1;
                 if (fraction < delta)
                 {
                     k -= places;
                     ulong scaled = places < 20 ? distance * Pow10[places] : 0;
-                    RoundTowardsValue(digits, n, delta, fraction, one, scaled);
+                    RoundTowardsValue(digits, at + n, delta, fraction, one, scaled);
                     return n;
                 }
             }

@@ -74,17 +74,31 @@ namespace Fbe
 
         public void Null() { Raw("null"); }
         public void Bool(bool v) { Raw(v ? "true" : "false"); }
-        public void Integer(long v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
-        public void Unsigned(ulong v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
+        /// <summary>An integer's decimal digits, written straight into the buffer.</summary>
+        public void Integer(long v)
+        {
+            Reserve(20);
+            if (v < 0)
+                _buf[_size++] = (byte)'-';
+            _size = Dtoa.Digits(v < 0 ? (ulong)-(v + 1) + 1 : (ulong)v, _buf, _size);
+        }
+
+        public void Unsigned(ulong v)
+        {
+            Reserve(20);
+            _size = Dtoa.Digits(v, _buf, _size);
+        }
 
         /// <summary>A double in RapidJSON master's digits; NaN and infinities as the strings "NaN", "Infinity", "-Infinity".</summary>
         public void Double(double v)
         {
-            string text = Dtoa.ToJson(v);
-            if (double.IsNaN(v) || double.IsInfinity(v))
-                Raw("\"" + text + "\"");
-            else
-                Raw(text);
+            bool quoted = double.IsNaN(v) || double.IsInfinity(v);
+            if (quoted)
+                Raw('"');
+            Reserve(Dtoa.MaxLength);
+            _size = Dtoa.Write(v, _buf, _size);
+            if (quoted)
+                Raw('"');
         }
 
         /// <summary>A decimal as a string of its exact value, padded to at least 6 fraction digits ("123.456000").</summary>
@@ -150,8 +164,19 @@ namespace Fbe
         // ------------------------------------------------------------ map keys: a member name and its colon
 
         public void KeyString(string k) { String(k); Raw(':'); }
-        public void KeyInteger(long k) { Raw("\"" + k.ToString(CultureInfo.InvariantCulture) + "\":"); }
-        public void KeyUnsigned(ulong k) { Raw("\"" + k.ToString(CultureInfo.InvariantCulture) + "\":"); }
+        public void KeyInteger(long k)
+        {
+            Raw('"');
+            Integer(k);
+            Raw("\":");
+        }
+
+        public void KeyUnsigned(ulong k)
+        {
+            Raw('"');
+            Unsigned(k);
+            Raw("\":");
+        }
         public void KeyBool(bool k) { Raw(k ? "\"1\":" : "\"0\":"); }
         public void KeyDecimal(decimal k) { Decimal(k); Raw(':'); }
         public void KeyGuid(Guid k) { Guid(k); Raw(':'); }
