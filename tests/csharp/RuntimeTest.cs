@@ -76,6 +76,8 @@ namespace Fbe.Tests
             Assert.AreEqual(bytes, Utf8.Bytes(s));
             Assert.AreEqual(new byte[] { 0xF0, 0x9F, 0x98, 0x80 }, Utf8.Bytes("\U0001F600"));
             Assert.Throws<EncodeException>(() => Utf8.Bytes("\ud800"));
+            StringAssert.Contains("lone surrogate U+D83D", Assert.Throws<EncodeException>(() => new JsonBuilder().String("x\ud83d")).Message);
+            StringAssert.Contains("lone surrogate U+DE00", Assert.Throws<EncodeException>(() => new JsonBuilder().String("\ude00x")).Message);
         }
 
         [Test]
@@ -176,6 +178,7 @@ namespace Fbe.Tests
             var j = new JsonBuilder();
             var orders = Codecs.Vector(Codecs.Int32);
             var ids = new List<int> { 1, -2, 3 };
+            var blob = new byte[] { 0, 1, 2, 250, 251 };
             Action write = () =>
             {
                 j.Reset();
@@ -189,6 +192,8 @@ namespace Fbe.Tests
                 Codecs.Double.Json(j, 5.0);
                 Codecs.Double.Json(j, double.NaN);
                 Codecs.String.Json(j, "EURUSD");
+                Codecs.String.Json(j, "\u00e9\u20ac\U0001F600");
+                Codecs.Bytes.Json(j, blob);
                 orders.Json(j, ids);
             };
             for (int i = 0; i < 100; i++)

@@ -14,6 +14,7 @@ namespace Fbe
         private const string HexUpper = "0123456789ABCDEF";
         private const string HexLower = "0123456789abcdef";
         private byte[] _buf = new byte[256];
+        private char[] _chars = new char[0];
         private int _size;
         private int _depth;
 
@@ -116,7 +117,19 @@ namespace Fbe
         }
 
         public void Guid(Guid v) { Raw("\"" + v.ToString("D") + "\""); }
-        public void Bytes(byte[] v) { Raw("\"" + Convert.ToBase64String(v) + "\""); }
+        /// <summary>Bytes as a Base64 string, through a scratch array the builder keeps.</summary>
+        public void Bytes(byte[] v)
+        {
+            int n = (v.Length + 2) / 3 * 4;
+            if (_chars.Length < n)
+                _chars = new char[Math.Max(n, _chars.Length * 2)];
+            Convert.ToBase64CharArray(v, 0, v.Length, _chars, 0);
+            Raw('"');
+            Reserve(n);
+            for (int i = 0; i < n; i++)
+                _buf[_size++] = (byte)_chars[i];
+            Raw('"');
+        }
 
         /// <summary>A string literal: ", \ and control characters escaped as RapidJSON escapes them, other characters
         /// as their UTF-8, a byte held as U+DC80..U+DCFF as \udcXY.</summary>
@@ -149,13 +162,8 @@ namespace Fbe
                     Raw("\\udc" + HexLower[(c >> 4) & 15] + HexLower[c & 15]);
                 else
                 {
-                    int n = char.IsHighSurrogate(c) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1]) ? 2 : 1;
-                    string part = s.Substring(i, n);
-                    int length = Utf8.Length(part);
-                    Reserve(length);
-                    Utf8.Encode(part, _buf, _size);
-                    _size += length;
-                    i += n - 1;
+                    Reserve(4);
+                    _size = Utf8.Put(s, ref i, _buf, _size);
                 }
             }
             Raw('"');

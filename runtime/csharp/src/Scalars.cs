@@ -385,43 +385,57 @@ namespace Fbe
                 else if (c >= 0xDC80 && c <= 0xDCFF)
                     n++;
                 else if (char.IsSurrogate(c))
-                    throw new EncodeException(ErrorKind.Invalid, "lone surrogate U+" + ((int)c).ToString("X4") + " stands for no byte", "");
+                    throw Lone(c);
                 else
                     n += 3;
             }
             return n;
         }
 
+        private static EncodeException Lone(char c)
+        {
+            return new EncodeException(ErrorKind.Invalid, "lone surrogate U+" + ((int)c).ToString("X4") + " stands for no byte", "");
+        }
+
         /// <summary>Writes the bytes of <paramref name="s"/> at <paramref name="p"/> (Length(s) checked it).</summary>
         public static void Encode(string s, byte[] b, int p)
         {
             for (int i = 0; i < s.Length; i++)
+                p = Put(s, ref i, b, p);
+        }
+
+        /// <summary>Writes the at most 4 bytes of the character <paramref name="s"/>[<paramref name="i"/>] at
+        /// <paramref name="p"/>, a surrogate pair's as one (<paramref name="i"/> then at its low half), and returns the
+        /// position after them; refuses a lone surrogate that stands for no byte, as Length does.</summary>
+        public static int Put(string s, ref int i, byte[] b, int p)
+        {
+            int c = s[i];
+            if (c < 0x80)
+                b[p++] = (byte)c;
+            else if (c < 0x800)
             {
-                int c = s[i];
-                if (c < 0x80)
-                    b[p++] = (byte)c;
-                else if (c < 0x800)
-                {
-                    b[p++] = (byte)(0xC0 | c >> 6);
-                    b[p++] = (byte)(0x80 | c & 0x3F);
-                }
-                else if (c >= 0xD800 && c <= 0xDBFF)
-                {
-                    int cp = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
-                    b[p++] = (byte)(0xF0 | cp >> 18);
-                    b[p++] = (byte)(0x80 | (cp >> 12) & 0x3F);
-                    b[p++] = (byte)(0x80 | (cp >> 6) & 0x3F);
-                    b[p++] = (byte)(0x80 | cp & 0x3F);
-                }
-                else if (c >= 0xDC80 && c <= 0xDCFF)
-                    b[p++] = (byte)(c & 0xFF);
-                else
-                {
-                    b[p++] = (byte)(0xE0 | c >> 12);
-                    b[p++] = (byte)(0x80 | (c >> 6) & 0x3F);
-                    b[p++] = (byte)(0x80 | c & 0x3F);
-                }
+                b[p++] = (byte)(0xC0 | c >> 6);
+                b[p++] = (byte)(0x80 | c & 0x3F);
             }
+            else if (char.IsHighSurrogate((char)c) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1]))
+            {
+                int cp = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
+                b[p++] = (byte)(0xF0 | cp >> 18);
+                b[p++] = (byte)(0x80 | (cp >> 12) & 0x3F);
+                b[p++] = (byte)(0x80 | (cp >> 6) & 0x3F);
+                b[p++] = (byte)(0x80 | cp & 0x3F);
+            }
+            else if (c >= 0xDC80 && c <= 0xDCFF)
+                b[p++] = (byte)(c & 0xFF);
+            else if (char.IsSurrogate((char)c))
+                throw Lone((char)c);
+            else
+            {
+                b[p++] = (byte)(0xE0 | c >> 12);
+                b[p++] = (byte)(0x80 | (c >> 6) & 0x3F);
+                b[p++] = (byte)(0x80 | c & 0x3F);
+            }
+            return p;
         }
 
         /// <summary>The bytes of <paramref name="s"/>.</summary>
