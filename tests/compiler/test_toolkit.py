@@ -131,8 +131,9 @@ def test_locals_are_fresh() -> None:
 
 def test_a_default_literal_is_one_dispatch_on_its_kind() -> None:
     """base.DefaultLiterals: the target spells each kind; a language whose scalars have a zero value
-    of their own gets None for a default that is that zero, one that spells the zero gets it spelled;
-    a decimal written 0.0 keeps its scale, so it is always spelled."""
+    of their own gets None for a default that is that zero, one that spells the zero gets it spelled,
+    and so does every language for an optional's value (`present`); a decimal written 0.0 keeps its
+    scale, so it is always spelled."""
     from fbec.model import ir
     from fbec.targets.base import DefaultLiterals
 
@@ -182,6 +183,8 @@ def test_a_default_literal_is_one_dispatch_on_its_kind() -> None:
     ]
     for t, d, zero_valued, zero_spelled in cases:
         assert (Spelling().scalar_default(t, d), SpellsZero().scalar_default(t, d)) == (zero_valued, zero_spelled), d
+        # an optional's explicit default is present (docs/format.md 3.6): spelled in every language, zero or not
+        assert Spelling().scalar_default(t, d, present=True) == zero_spelled, d
 
 
 def test_import_closure_is_depth_first_in_import_order_each_once(tmp_path) -> None:

@@ -251,18 +251,22 @@ class DefaultLiterals:
     is the one dispatch on the default's kind, the target spells each kind by the methods below. A
     language whose every scalar type has a zero value of its own (Go, Rust, C#) leaves the field at
     it: the dispatch gives None where the default is that zero (`Default.zero`); one that spells the
-    zero too (`SPELLS_ZERO`: C++, Java, Kotlin, TypeScript, Python, Ruby) gets None only for no default."""
+    zero too (`SPELLS_ZERO`: C++, Java, Kotlin, TypeScript, Python, Ruby) gets None only for no default.
+    An optional's explicit default is present (docs/format.md 3.6): its value is spelled, zero or not
+    (`present`), and only `null` (or no default) leaves the optional absent."""
 
     SPELLS_ZERO: ClassVar[bool] = False
     BOOLS: ClassVar[tuple[str, str]] = ("false", "true")
 
-    def scalar_default(self, t: Type, d: Default) -> str | None:
-        """The literal of the default d of the scalar type t, or None (see the class)."""
+    def scalar_default(self, t: Type, d: Default, *, present: bool = False) -> str | None:
+        """The literal of the default d of the scalar type t, or None (see the class); `present`: the
+        value of an optional of t (spelled even where it is the zero)."""
         k = d.kind
         if k in ("utc", "uuid1", "uuid4"):
             return self.made_default(k)
-        if k in ("none", "null") or d.zero and not self.SPELLS_ZERO and not (k == "real" and is_decimal(t)):
-            return None     # (a decimal written 0.0 has a scale: not the zero's bytes)
+        spelled = self.SPELLS_ZERO or present or k == "real" and is_decimal(t)     # (a decimal written
+        if k in ("none", "null") or d.zero and not spelled:                       # 0.0 has a scale:
+            return None                                                           # not the zero's bytes)
         if k == "bool":
             return self.BOOLS[bool(d.value)]
         if k == "real":

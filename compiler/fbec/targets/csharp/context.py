@@ -146,7 +146,7 @@ class Context(FileContext, DefaultLiterals):
         """The C# expression of a field's initial value, or None when it is C#'s default."""
         k = d.kind
         if isinstance(t, ir.Optional_):
-            return self.default(t.element, d) if k not in ("none", "null") else None
+            return None if k in ("none", "null") else self.scalar_default(t.element, d, present=True)
         if isinstance(t, ir.Array):
             element = self.default(t.element, d)
             if element is None or k in ("none", "null"):
@@ -163,10 +163,10 @@ class Context(FileContext, DefaultLiterals):
             return f"new Timestamp({value}UL)"
         return f"{value}{REAL_SUFFIXES[name]}" if name in REAL_SUFFIXES else integer_literal(t, value)
 
-    def real_default(self, t: ir.Type, text: str) -> str | None:
+    def real_default(self, t: ir.Type, text: str) -> str:
         assert isinstance(t, ir.Primitive)
         if t.name == "decimal":
-            return f"{text}m" if float(text) else None
+            return f"{text}m"     # 0.0m keeps its scale (on the wire: docs/format.md)
         return float_literal(text, t.name == "float")
 
     def string_default(self, text: str) -> str:
@@ -200,10 +200,8 @@ def integer_literal(t: ir.Type, value: object) -> str:
     return str(value)
 
 
-def float_literal(text: str, single: bool) -> str | None:
+def float_literal(text: str, single: bool) -> str:
     value = float(text)
-    if value == 0.0:
-        return None
     kind = "float" if single else "double"
     if single and abs(value) > 3.4028234663852886e38 or math.isinf(value):
         return f"{kind}.NegativeInfinity" if value < 0 else f"{kind}.PositiveInfinity"

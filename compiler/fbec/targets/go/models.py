@@ -713,9 +713,7 @@ def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
     target = "v." + c.ident.field(f)
     t = f.type
     if isinstance(t, ir.Optional_):
-        value = c.default(t.element, f.default)
-        if value is None and f.default.kind != "none" and f.default.kind != "null":
-            value = zero(c, t.element)
+        value = None if f.default.kind in ("none", "null") else c.scalar_default(t.element, f.default, present=True)
         if value is None:
             w.line(f"{target} = nil")
         else:

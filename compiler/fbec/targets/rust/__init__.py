@@ -88,8 +88,7 @@ class Context(base.FileContext, base.DefaultLiterals):
         """The Rust expression of a field's default, or None when it is the type's `Default`."""
         k = d.kind
         if isinstance(t, ir.Optional_):
-            inner = self.default(t.element, d) if k not in ("none", "null") else None
-            return None if inner is None else f"Some({inner})"
+            return None if k in ("none", "null") else f"Some({self.scalar_default(t.element, d, present=True)})"
         if isinstance(t, ir.Array):
             inner = self.default(t.element, d)
             if boxed(t):
@@ -105,7 +104,7 @@ class Context(base.FileContext, base.DefaultLiterals):
             return f"{value}.0"
         return f"fbe::Timestamp({value})" if isinstance(t, ir.Primitive) and t.name == "timestamp" else str(value)
 
-    def real_default(self, t: ir.Type, text: str) -> str | None:
+    def real_default(self, t: ir.Type, text: str) -> str:
         assert isinstance(t, ir.Primitive)
         return f'fbe::Decimal::literal("{text}")' if t.name == "decimal" else float_literal(text, t.name == "float")
 
@@ -133,10 +132,8 @@ def ordered(t: ir.Type) -> bool:
     return isinstance(t, ir.EnumRef)
 
 
-def float_literal(text: str, single: bool) -> str | None:
+def float_literal(text: str, single: bool) -> str:
     value = float(text)
-    if value == 0.0:
-        return None
     if single:
         if abs(value) > 3.4028234663852886e38:
             return "f32::NEG_INFINITY" if value < 0 else "f32::INFINITY"
