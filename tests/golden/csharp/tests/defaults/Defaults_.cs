@@ -30,17 +30,17 @@ namespace Defaults_
         public const uint TypeId = 1;
 
         public int Id { get; set; } = 7;
-        public bool? B { get; set; }
-        public int? I { get; set; }
-        public long? L { get; set; }
-        public float? F { get; set; }
-        public double? D { get; set; }
-        public decimal? M { get; set; }
+        public bool? B { get; set; } = false;
+        public int? I { get; set; } = 0;
+        public long? L { get; set; } = 0;
+        public float? F { get; set; } = 0f;
+        public double? D { get; set; } = 0.0;
+        public decimal? M { get; set; } = 0.0m;
         public string S { get; set; } = "";
-        public Colour? C { get; set; }
-        public Mode? Fl { get; set; }
-        public Timestamp? T { get; set; }
-        public Guid? U { get; set; }
+        public Colour? C { get; set; } = global::Defaults_.Colour.Red;
+        public Mode? Fl { get; set; } = global::Defaults_.Mode.None;
+        public Timestamp? T { get; set; } = new Timestamp(0UL);
+        public Guid? U { get; set; } = new Guid("00000000-0000-0000-0000-000000000000");
         public int? N { get; set; }
         public int? Absent { get; set; }
 

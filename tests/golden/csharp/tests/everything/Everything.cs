@@ -2175,7 +2175,7 @@ namespace Everything
         public Dictionary<global::Market.Instrument, Counted> F46 { get; set; } = new Dictionary<global::Market.Instrument, Counted>(EqualityComparer<global::Market.Instrument>.Default);
         public int? F47 { get; set; }
         public bool F47Reset { get; set; }
-        public Timestamp? F48 { get; set; }
+        public Timestamp? F48 { get; set; } = new Timestamp(0UL);
         public SortedDictionary<byte[], int> F49 { get; set; } = new SortedDictionary<byte[], int>(Keys.Bytes);
         public Dictionary<byte[], string> F50 { get; set; } = new Dictionary<byte[], string>(Keys.Bytes);
         public SortedSet<decimal> F51 { get; set; } = new SortedSet<decimal>(Comparer<decimal>.Default);

@@ -2255,7 +2255,7 @@ impl Default for Everything {
             f46: Default::default(),
             f47: Default::default(),
             f47_reset: Default::default(),
-            f48: Default::default(),
+            f48: Some(fbe::Timestamp(0)),
             f49: Default::default(),
             f50: Default::default(),
             f51: Default::default(),

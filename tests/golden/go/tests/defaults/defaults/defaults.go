@@ -82,14 +82,14 @@ func (v *Zeros) Reset() {
 	v.B = fbe.Ptr[bool](false)
 	v.I = fbe.Ptr[int32](0)
 	v.L = fbe.Ptr[int64](0)
-	v.F = fbe.Ptr[float32](0)
-	v.D = fbe.Ptr[float64](0)
+	v.F = fbe.Ptr[float32](0.0)
+	v.D = fbe.Ptr[float64](0.0)
 	v.M = fbe.Ptr[fbe.Decimal](fbe.MustDecimal("0.0"))
 	v.S = fbe.Ptr[string]("")
-	v.C = fbe.Ptr[Colour](0)
-	v.Fl = fbe.Ptr[Mode](0)
+	v.C = fbe.Ptr[Colour](ColourRed)
+	v.Fl = fbe.Ptr[Mode](ModeNone)
 	v.T = fbe.Ptr[fbe.Timestamp](0)
-	v.U = fbe.Ptr[fbe.UUID](fbe.UUID{})
+	v.U = fbe.Ptr[fbe.UUID](fbe.MustUUID("00000000-0000-0000-0000-000000000000"))
 	v.N = nil
 	v.Absent = nil
 }
@@ -168,10 +168,10 @@ func (v *Zeros) fbeDefaults(from int) {
 		v.L = fbe.Ptr[int64](0)
 		fallthrough
 	case 4:
-		v.F = fbe.Ptr[float32](0)
+		v.F = fbe.Ptr[float32](0.0)
 		fallthrough
 	case 5:
-		v.D = fbe.Ptr[float64](0)
+		v.D = fbe.Ptr[float64](0.0)
 		fallthrough
 	case 6:
 		v.M = fbe.Ptr[fbe.Decimal](fbe.MustDecimal("0.0"))
@@ -180,16 +180,16 @@ func (v *Zeros) fbeDefaults(from int) {
 		v.S = fbe.Ptr[string]("")
 		fallthrough
 	case 8:
-		v.C = fbe.Ptr[Colour](0)
+		v.C = fbe.Ptr[Colour](ColourRed)
 		fallthrough
 	case 9:
-		v.Fl = fbe.Ptr[Mode](0)
+		v.Fl = fbe.Ptr[Mode](ModeNone)
 		fallthrough
 	case 10:
 		v.T = fbe.Ptr[fbe.Timestamp](0)
 		fallthrough
 	case 11:
-		v.U = fbe.Ptr[fbe.UUID](fbe.UUID{})
+		v.U = fbe.Ptr[fbe.UUID](fbe.MustUUID("00000000-0000-0000-0000-000000000000"))
 		fallthrough
 	case 12:
 		v.N = nil
