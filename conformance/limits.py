@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from decimal_cases import decimal_cases
+from default_cases import default_cases
 from writer_cases import writer_cases
 
 P = struct.pack
@@ -314,6 +315,8 @@ def limit_cases() -> list[LimitCase]:
     # decimals: one verdict and one encoding (docs/format.md 2.4), text in linear time (docs/limits.md 7)
     decimal_cases(add)
     writer_cases(add)       # a lone surrogate and null where a value is required (docs/limits.md 8)
+    # optional fields with an explicit zero default: present when an older writer left them out (docs/format.md 3.6)
+    default_cases(add)
 
     # frames (docs/limits.md 6)
     frames = "limits: frames"

@@ -12,7 +12,7 @@ SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 # The original's reference schemas (when ../shared is present) and the project's own.
 SHARED_SCHEMAS = ("proto", "protoex", "test", "enums")
 PROJECT_SCHEMAS = ("schemas/tests/everything.fbe", "schemas/tests/hostile.fbe", "schemas/tests/decimals.fbe",
-                   "schemas/tests/chars.fbe")
+                   "schemas/tests/chars.fbe", "schemas/tests/defaults.fbe")
 
 
 def conformance_schemas() -> list[Path]:
