@@ -88,6 +88,23 @@ class WriterErrorsTest < Minitest::Test
                    'Chars::Grade or an Integer expected, got nil'
   end
 
+  # Every reader refuses a set or map holding a key twice (docs/limits.md 4), so the writers refuse to
+  # write one: a Ruby Set or Hash holds an Integer and the enum's value of that number, or one uuid in
+  # two cases, as two.
+  def test_a_key_twice
+    twice = 'two elements are the same, [0] and [1] in the written order'
+    assert_refused Chars::GradeKeys.new(grades: Set[1, Chars::Grade::LOW]), 'chars.GradeKeys.grades', twice
+    keys_twice = "two entries' keys are the same, [0] and [1] in the written order"
+    assert_refused Chars::GradeKeys.new(count_by_grade: { 1 => 5, Chars::Grade::LOW => 6 }),
+                   'chars.GradeKeys.countByGrade', keys_twice
+    uuid = '123e4567-e89b-12d3-a456-426655440000'
+    assert_refused Everything::Everything.new(f45: { uuid => 'a'.b, uuid.upcase => 'b'.b }),
+                   'everything.Everything.f45', keys_twice
+    distinct = Chars::GradeKeys.new(grades: Set[1, Chars::Grade::MID],
+                                    count_by_grade: { 1 => 5, Chars::Grade::MID => 6 })
+    assert_equal [Chars::Grade::LOW, Chars::Grade::MID], Chars::GradeKeys.from_fbe(distinct.to_fbe).grades.to_a
+  end
+
   def test_too_deep_keeps_the_writers_message
     node = Recursive::Node.new(id: 0)
     129.times { |k| node = Recursive::Node.new(id: k, children: [node]) }

@@ -765,7 +765,7 @@ module Fbe
         raise EncodeError, "#{@set ? 'Set' : 'Array'} expected, got #{value.class}" unless value.is_a?(Enumerable)
         return value unless @set
 
-        value.sort_by { |e| @element.key(e) }
+        Fbe::Types.distinct(value.sort_by { |e| @element.key(e) }, 'elements') { |e| @element.key(e) }
       end
 
       def write(w, base, pos, value)
@@ -872,9 +872,14 @@ module Fbe
 
       def entries(value)
         raise EncodeError, "Hash expected, got #{value.class}" unless value.is_a?(::Hash)
-        return value.to_a unless @ordered
 
-        value.sort_by { |k, _| @key.key(k) }
+        unless @ordered
+          # a hash is written in the order it holds; its keys are checked in the wire order of a map
+          Fbe::Types.distinct(value.keys.sort_by { |k| @key.key(k) }, 'entries\' keys') { |k| @key.key(k) }
+          return value.to_a
+        end
+
+        Fbe::Types.distinct(value.sort_by { |k, _| @key.key(k) }, 'entries\' keys') { |k, _| @key.key(k) }
       end
 
       def write(w, base, pos, value)
@@ -989,6 +994,23 @@ module Fbe
     end
 
     # Appends open, each item's text (the block) separated by commas, and close.
+    # A set or map holding a key twice is refused by every reader (docs/limits.md 4), so no writer
+    # writes one: a Set or Hash may hold two values of one key (an Integer and the enum's value of that
+    # number, 1.5 and 1.50 as Floats of a float key, 0.0 and -0.0). In the wire order two such are
+    # neighbours: one comparison of keys each.
+    def self.distinct(sorted, what)
+      previous = nil
+      sorted.each_with_index do |e, i|
+        k = yield(e)
+        if i > 0 && k == previous
+          raise EncodeError, "two #{what} are the same, [#{i - 1}] and [#{i}] in the written order"
+        end
+
+        previous = k
+      end
+      sorted
+    end
+
     def self.items(out, items, open, close)
       out << open
       items.each_with_index do |e, i|
