@@ -32,8 +32,11 @@ object D {
     }
 
     /** Refuses d, which is not what the type holds: null as a writer's refusal, anything else as a BadValue. */
-    fun expected(what: String, d: JsonNode): Nothing =
-        if (d.isNull) throw BadValue("expected $what, got null", unheld = true) else throw BadValue("expected $what, got $d")
+    fun expected(what: String, d: JsonNode): Nothing = if (d.isNull) {
+        throw BadValue("expected $what, got null", unheld = true)
+    } else {
+        throw BadValue("expected $what, got $d")
+    }
 
     fun struct(d: JsonNode, qualified: String) {
         val type = d.path("@type").asText()
