@@ -1,28 +1,46 @@
-# FBE over Apache Kafka (docs/kafka.md, issue 29): the Java Serializer/Deserializer/Serde
-# (runtime/kafka/java, the Maven artifact io.github.fbetoolkit:fbe-kafka) tested against a real
-# single-node broker in KRaft mode that the JUnit tests start on 127.0.0.1 and stop.
+# FBE over Apache Kafka (docs/kafka.md, issue 29): every language's serde tested against one real
+# single-node broker in KRaft mode on 127.0.0.1 (tests/kafka/broker.py starts and stops it).
 #
 #   make test-kafka   copy the broker's jars (org.apache.kafka:kafka_2.13 and its dependencies, from
 #                     Maven Central, pinned by tests/kafka/broker/pom.xml) into build/kafka/broker,
-#                     install runtime/java into ~/.m2, generate fbec --java --final of
-#                     schemas/trade.fbe into build/kafka/java-gen and run the module's JUnit tests
-#                     with that schema's fingerprint (fbec fingerprint); closes with
-#                     `kafka-java: N passed, N failed, N skipped` (tests/kafka/surefire_summary.py)
-.PHONY: test-kafka
+#                     start ONE broker and run every target of KAFKA_SUITES under it (make -k: a
+#                     failing language does not stop the others), with FBE_KAFKA_BOOTSTRAP=host:port
+#                     in their environment; each closes with `kafka-<lang>: N passed, N failed, N
+#                     skipped`, the lines tools/run_suites.py adds up
+#   make kafka-java   the Java serde (runtime/kafka/java): install runtime/java into ~/.m2, generate
+#                     fbec --java --final of schemas/trade.fbe into build/kafka/java-gen, run the
+#                     module's JUnit tests with that schema's fingerprint (fbec fingerprint)
+#
+# A language joins by adding its target to KAFKA_SUITES: a recipe that reads FBE_KAFKA_BOOTSTRAP,
+# prefixes its test command with $(KAFKA_RUN) (run alone, `make kafka-<lang>` starts a broker of
+# its own; under test-kafka's broker KAFKA_RUN is empty) and closes with its summary line. Topic
+# names start with the language (java-..., go-...): the broker is shared.
+.PHONY: test-kafka kafka-java
 TEST_TARGETS += test-kafka
+KAFKA_SUITES := kafka-java
 KAFKA_BROKER_JARS := $(CURDIR)/build/kafka/broker
 KAFKA_JAVA_GEN := $(CURDIR)/build/kafka/java-gen
+KAFKA_RUN = $(if $(FBE_KAFKA_BOOTSTRAP),,$(PYTHON) $(CURDIR)/tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) --)
+# The fingerprint of schemas/trade.fbe's package proto, in a recipe's shell.
+KAFKA_FINGERPRINT = $$(PYTHONPATH=compiler $(PYTHON) -m fbec fingerprint schemas/trade.fbe | sed -n 's/^proto [^ ]* //p')
 
-test-kafka: venv
+test-kafka: venv $(KAFKA_BROKER_JARS)/.copied
+	$(PYTHON) tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) -- \
+		$(MAKE) --no-print-directory -k $(KAFKA_SUITES)
+
+$(KAFKA_BROKER_JARS)/.copied: tests/kafka/broker/pom.xml
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
-	@rm -rf $(KAFKA_BROKER_JARS) $(KAFKA_JAVA_GEN)
+	@rm -rf $(KAFKA_BROKER_JARS)
 	@echo "test-kafka: the broker's jars (mvn dependency:copy-dependencies) into $(KAFKA_BROKER_JARS)"
 	@cd tests/kafka/broker && $(MVN) -q -B -Dstyle.color=never dependency:copy-dependencies \
 		-DoutputDirectory=$(KAFKA_BROKER_JARS)
+	@touch $@
+
+kafka-java: venv $(KAFKA_BROKER_JARS)/.copied
+	@tools/need-apt.sh openjdk-17-jdk-headless maven
+	@rm -rf $(KAFKA_JAVA_GEN) runtime/kafka/java/target/surefire-reports
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never install -Dmaven.test.skip=true
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --input=schemas/trade.fbe --output=$(KAFKA_JAVA_GEN)
-	@rm -rf runtime/kafka/java/target/surefire-reports
-	fingerprint=$$(PYTHONPATH=compiler $(PYTHON) -m fbec fingerprint schemas/trade.fbe | sed -n 's/^proto [^ ]* //p'); \
-	rc=0; (cd runtime/kafka/java && $(MVN) -q -B -Dstyle.color=never test -Dfbe.fingerprint=$$fingerprint \
-		-Dfbe.generated=$(KAFKA_JAVA_GEN) -Dfbe.kafka.broker.jars=$(KAFKA_BROKER_JARS)) || rc=$$?; \
+	fingerprint=$(KAFKA_FINGERPRINT); rc=0; (cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
+		-Dstyle.color=never test -Dfbe.fingerprint=$$fingerprint -Dfbe.generated=$(KAFKA_JAVA_GEN)) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc

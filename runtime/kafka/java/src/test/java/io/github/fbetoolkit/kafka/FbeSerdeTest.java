@@ -36,38 +36,30 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * FbeSerde through a real broker (KafkaBroker): both models round trip, a record of another schema or
- * model and an invalid value are refused with the offset and the reason, and the consumer goes on
- * with the records after them.
+ * FbeSerde through a real broker (the one FBE_KAFKA_BOOTSTRAP names, tests/kafka/broker.py): both
+ * models round trip, a record of another schema or model and an invalid value are refused with the
+ * offset and the reason, and the consumer goes on with the records after them.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class FbeSerdeTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final AtomicInteger TOPICS = new AtomicInteger();
 
-    private static KafkaBroker broker;
+    private static String bootstrap;
     private static FbeSchema versioned;
 
     @BeforeAll
-    static void startBroker() throws Exception {
+    static void broker() {
         String fingerprint = System.getProperty("fbe.fingerprint", "");
         versioned = new FbeSchema("proto", "1.0", fingerprint, FbeSchema.Model.VERSIONED);
-        broker = KafkaBroker.start();
-        System.out.println("kafka broker " + broker.bootstrapServers() + " answered after "
-            + broker.startTime().toMillis() + " ms");
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
+        bootstrap = System.getenv("FBE_KAFKA_BOOTSTRAP");
+        assertTrue(bootstrap != null && !bootstrap.isEmpty(), "no FBE_KAFKA_BOOTSTRAP: run the tests under "
+            + "tests/kafka/broker.py run -- (make test-kafka does)");
     }
 
     static Account account(int id) {
@@ -101,8 +93,8 @@ class FbeSerdeTest {
     }
 
     static String topic() throws Exception {
-        String name = "fbe-test-" + TOPICS.incrementAndGet();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+        String name = "java-test-" + TOPICS.incrementAndGet();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
         }
         return name;
@@ -110,7 +102,7 @@ class FbeSerdeTest {
 
     static <T> void produce(String topic, Serializer<T> serializer, List<T> values) throws Exception {
         try (KafkaProducer<String, T> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), serializer)) {
             for (T v : values) {
                 producer.send(new ProducerRecord<>(topic, "k", v)).get(60, TimeUnit.SECONDS);
@@ -121,7 +113,7 @@ class FbeSerdeTest {
     /** A record whose headers name `schema` (null: no headers) and whose value is `value` as it is. */
     static void produceRaw(String topic, FbeSchema schema, byte[] value) throws Exception {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
                 new StringSerializer(), new ByteArraySerializer())) {
             RecordHeaders headers = new RecordHeaders();
             if (schema != null) {
@@ -138,7 +130,7 @@ class FbeSerdeTest {
         List<ConsumerRecord<String, T>> records = new ArrayList<>();
         TopicPartition tp = new TopicPartition(topic, 0);
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new StringDeserializer(), deserializer)) {
             consumer.assign(List.of(tp));
@@ -248,7 +240,7 @@ class FbeSerdeTest {
     static List<Long> readAndCommit(String topic, String group, int count, List<String> values) {
         List<Long> offsets = new ArrayList<>();
         try (KafkaConsumer<String, Account> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG, group,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
