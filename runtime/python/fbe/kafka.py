@@ -1,0 +1,226 @@
+"""FBE records over Apache Kafka with confluent-kafka (docs/kafka.md).
+
+A :class:`FbeSerializer` and a :class:`FbeDeserializer` are confluent-kafka's own
+``Serializer`` and ``Deserializer``: give them to a ``SerializingProducer`` or a
+``DeserializingConsumer`` as ``value.serializer`` / ``value.deserializer``. The record value
+is exactly the message bytes of the schema's model; the schema travels in four headers
+(``fbe.package``, ``fbe.version``, ``fbe.fingerprint``, ``fbe.model``), and the deserializer
+reads a record only when they name its own package, model and fingerprint::
+
+    schema = FbeSchema("proto", "1.0", FINGERPRINT)            # FINGERPRINT: fbec fingerprint
+    serializer, deserializer = serde(schema, proto.Account)
+    producer = SerializingProducer({"bootstrap.servers": ..., "value.serializer": serializer})
+    producer.produce("accounts", value=account, headers=[])    # the headers receive the schema
+
+This module needs confluent-kafka (``pip install fbe-toolkit[kafka]``); ``import fbe`` does not
+import it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, Union
+
+from .errors import DecodeError
+
+try:
+    from confluent_kafka.serialization import Deserializer, SerializationContext, SerializationError, Serializer
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("fbe.kafka needs confluent-kafka: pip install fbe-toolkit[kafka] "
+                      "(or pip install confluent-kafka)") from error
+
+__all__ = [
+    "FINAL",
+    "FINGERPRINT_HEADER",
+    "MODEL_HEADER",
+    "PACKAGE_HEADER",
+    "VERSIONED",
+    "VERSION_HEADER",
+    "FbeDeserializer",
+    "FbeRecordError",
+    "FbeSchema",
+    "FbeSerializer",
+    "serde",
+]
+
+PACKAGE_HEADER = "fbe.package"
+VERSION_HEADER = "fbe.version"
+FINGERPRINT_HEADER = "fbe.fingerprint"
+MODEL_HEADER = "fbe.model"
+VERSIONED = "versioned"
+FINAL = "final"
+
+_HEADERS = (PACKAGE_HEADER, VERSION_HEADER, FINGERPRINT_HEADER, MODEL_HEADER)
+_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+
+# What confluent-kafka passes as a record's headers: a list of (key, value) pairs (a consumed
+# message's), or a dict (what an application may give produce()).
+HeaderValue = Union[str, bytes, None]
+Headers = Union[dict[str, HeaderValue], list[tuple[str, HeaderValue]]]
+
+T = TypeVar("T")
+
+
+class FbeRecordError(SerializationError):
+    """A record the deserializer refuses, or a value the serializer cannot write a record of.
+
+    Headers naming another schema or none, or bytes that are not a valid message: then
+    ``decode_error`` (also ``__cause__``) is the runtime's :class:`~fbe.DecodeError` with the
+    field and the byte offset. A ``DeserializingConsumer`` raises it wrapped in a
+    ``ValueDeserializationError`` whose ``kafka_message`` gives the topic, partition and
+    offset; the next ``poll`` reads the record after it.
+    """
+
+    def __init__(self, message: str, decode_error: DecodeError | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.decode_error = decode_error
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class FbeSchema:
+    """The schema a record is written with, as its headers carry it (docs/kafka.md "Record headers"):
+    the package, its version (``major.minor``), the fingerprint ``fbec fingerprint`` prints and the
+    binary model, ``"versioned"`` or ``"final"``."""
+
+    package: str
+    version: str
+    fingerprint: str
+    model: str = VERSIONED
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fingerprint, str) or not _FINGERPRINT.fullmatch(self.fingerprint):
+            raise ValueError(f"a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), "
+                             f"got {self.fingerprint}")
+        if self.model not in (VERSIONED, FINAL):
+            raise ValueError(f"a schema's model is {VERSIONED} or {FINAL}, got {self.model}")
+
+    def with_model(self, model: str) -> FbeSchema:
+        """The same schema in the other binary model."""
+        return FbeSchema(self.package, self.version, self.fingerprint, model)
+
+    def headers(self) -> list[tuple[str, bytes]]:
+        """The four headers, for a plain ``Producer.produce(..., headers=schema.headers())``."""
+        values = (self.package, self.version, self.fingerprint, self.model)
+        return [(key, value.encode()) for key, value in zip(_HEADERS, values)]
+
+    def write_to(self, headers: Headers) -> None:
+        """Sets the four headers in a list or dict of headers (replacing any of the same names)."""
+        mine = self.headers()
+        if isinstance(headers, dict):
+            headers.update(mine)
+        else:
+            headers[:] = [h for h in headers if h[0] not in _HEADERS]
+            headers.extend(mine)
+
+    @classmethod
+    def read_from(cls, headers: Headers | None) -> FbeSchema:
+        """The schema the headers name; :class:`FbeRecordError` when a header is missing or invalid."""
+        model = _header(headers, MODEL_HEADER)
+        if model not in (VERSIONED, FINAL):
+            raise FbeRecordError(f"header {MODEL_HEADER} is '{model}', not {VERSIONED} or {FINAL}")
+        package = _header(headers, PACKAGE_HEADER)
+        version = _header(headers, VERSION_HEADER)
+        try:
+            return cls(package, version, _header(headers, FINGERPRINT_HEADER), model)
+        except ValueError as e:
+            raise FbeRecordError(f"header {FINGERPRINT_HEADER}: {e}") from None
+
+    def differs(self, writer: FbeSchema) -> str | None:
+        """Why this schema cannot read a record ``writer`` wrote, or None when it can."""
+        if writer.package != self.package:
+            return "another package"
+        if writer.model != self.model:
+            return "another binary model"
+        if writer.fingerprint != self.fingerprint:
+            return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)"
+        return None
+
+    def __str__(self) -> str:
+        """``proto 1.0 (versioned, fingerprint 6288...c7d2)``: what error messages name."""
+        return f"{self.package} {self.version} ({self.model}, fingerprint {self.fingerprint})"
+
+
+def _header(headers: Headers | None, key: str) -> str:
+    value: HeaderValue = None
+    if isinstance(headers, dict):
+        value = headers.get(key)
+    elif headers is not None:
+        for k, v in headers:  # the last of the name, as Kafka's Headers.lastHeader
+            if k == key:
+                value = v
+    if value is None:
+        raise FbeRecordError(f"no {key} header: the record was not written by an FBE serializer")
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value
+
+
+class FbeSerializer(Serializer, Generic[T]):
+    """confluent-kafka's Serializer of one generated type: ``encode`` writes a value as the bytes
+    of one message (``proto.Account.to_fbe``, ``proto.Account.to_final``) and the four headers go
+    into the record's. ``produce`` must be given headers to fill (``headers=[]``), as
+    confluent-kafka's serializers that put the schema in a header require; called without a
+    context (``serializer(value)``) it returns the bytes alone. ``None`` (a tombstone) stays
+    ``None``."""
+
+    __slots__ = ["_encode", "schema"]
+
+    def __init__(self, schema: FbeSchema, encode: Callable[[T], bytes]) -> None:
+        self.schema = schema
+        self._encode = encode
+
+    def __call__(self, obj: T | None, ctx: SerializationContext | None = None) -> bytes | None:
+        if obj is None:
+            return None
+        if ctx is not None:
+            if ctx.headers is None:
+                raise FbeRecordError(f"no headers to write the schema {self.schema} into: produce the record "
+                                     f"with headers (headers=[])")
+            self.schema.write_to(ctx.headers)
+        return self._encode(obj)
+
+
+class FbeDeserializer(Deserializer, Generic[T]):
+    """confluent-kafka's Deserializer of one generated type: ``decode`` reads one message
+    (``proto.Account.from_fbe``, ``proto.Account.from_final``). A record is read only when its
+    headers name this schema's package, model and fingerprint; anything else, and a value that is
+    not a valid message, is a :class:`FbeRecordError` naming both schemas, or the reason and the
+    byte offset. Called without a context (``deserializer(data)``) it reads the bytes without
+    the gate. ``None`` (a tombstone) stays ``None``."""
+
+    __slots__ = ["_decode", "schema"]
+
+    def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T]) -> None:
+        self.schema = schema
+        self._decode = decode
+
+    def __call__(self, value: bytes | None, ctx: SerializationContext | None = None) -> T | None:
+        if value is None:
+            return None
+        if ctx is not None:
+            try:
+                writer = FbeSchema.read_from(ctx.headers)
+            except FbeRecordError as e:
+                raise FbeRecordError(f"a record this consumer of {self.schema} cannot check: {e}") from None
+            differs = self.schema.differs(writer)
+            if differs is not None:
+                raise FbeRecordError(f"a record written with {writer} cannot be read by {self.schema}: {differs}")
+        try:
+            return self._decode(value)
+        except DecodeError as e:
+            raise FbeRecordError(f"an invalid {self.schema} value of {len(value)} bytes: {e}", e) from e
+
+
+def serde(schema: FbeSchema, cls: type[T]) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
+    """The serializer and deserializer of a generated type in the schema's model:
+    ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one."""
+    generated: Any = cls
+    if schema.model == FINAL:
+        return FbeSerializer(schema, generated.to_final), FbeDeserializer(schema, generated.from_final)
+    return FbeSerializer(schema, generated.to_fbe), FbeDeserializer(schema, generated.from_fbe)

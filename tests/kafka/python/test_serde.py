@@ -1,0 +1,149 @@
+"""fbe.kafka without a broker: the headers the serializer writes, the gate of the deserializer and
+its errors, called the way confluent-kafka's SerializingProducer and DeserializingConsumer call them
+(with a SerializationContext holding the record's headers)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import pytest
+from confluent_kafka.serialization import MessageField, SerializationContext, SerializationError
+from fbe import DecodeError
+from fbe.kafka import FbeDeserializer, FbeRecordError, FbeSchema, FbeSerializer, serde
+
+FOREIGN = "ab" * 32
+
+
+def ctx(headers: Any) -> SerializationContext:
+    return SerializationContext("accounts", MessageField.VALUE, headers)
+
+
+@pytest.fixture
+def schema(trade_fingerprint: str) -> FbeSchema:
+    return FbeSchema("proto", "1.0", trade_fingerprint)
+
+
+def test_the_serializer_writes_the_four_headers_and_the_message_bytes(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    serializer, _ = serde(schema, proto.Account)
+    headers: list[tuple[str, Any]] = [("trace", b"1"), ("fbe.model", b"final")]
+    value = serializer(account(1), ctx(headers))
+    assert value == account(1).to_fbe()
+    assert headers == [("trace", b"1"), ("fbe.package", b"proto"), ("fbe.version", b"1.0"),
+                       ("fbe.fingerprint", schema.fingerprint.encode()), ("fbe.model", b"versioned")]
+    as_dict: dict[str, Any] = {"trace": "1"}
+    serializer(account(1), ctx(as_dict))
+    assert as_dict == {"trace": "1", **dict(schema.headers())}
+
+
+def test_a_final_topic_writes_and_reads_the_final_model(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    final = schema.with_model("final")
+    serializer, deserializer = serde(final, proto.Account)
+    headers: list[tuple[str, Any]] = []
+    value = serializer(account(2), ctx(headers))
+    assert value == account(2).to_final()
+    assert ("fbe.model", b"final") in headers
+    assert deserializer(value, ctx(headers)) == account(2)
+
+
+def test_a_record_round_trips_through_its_headers(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    serializer, deserializer = serde(schema, proto.Account)
+    headers: list[tuple[str, Any]] = []
+    value = serializer(account(3), ctx(headers))
+    assert deserializer(value, ctx(headers)) == account(3)
+    # as a consumed message's headers: str keys, bytes values; and as text values
+    assert deserializer(value, ctx([(k, v.decode()) for k, v in headers])) == account(3)
+
+
+def test_produce_without_headers_is_refused(schema: FbeSchema, proto: ModuleType,
+                                            account: Callable[[int], Any]) -> None:
+    serializer = FbeSerializer(schema, proto.Account.to_fbe)
+    with pytest.raises(FbeRecordError, match=r"no headers to write the schema proto 1.0 \(versioned, .*headers=\[\]"):
+        serializer(account(1), ctx(None))
+
+
+def test_without_a_context_the_bytes_go_both_ways_without_the_gate(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    serializer, deserializer = serde(schema, proto.Account)
+    value = serializer(account(4))
+    assert value == account(4).to_fbe()
+    assert deserializer(value) == account(4)
+
+
+def test_a_tombstone_stays_none(schema: FbeSchema, proto: ModuleType) -> None:
+    serializer, deserializer = serde(schema, proto.Account)
+    assert serializer(None, ctx([])) is None
+    assert deserializer(None, ctx(None)) is None
+
+
+def refusal(schema: FbeSchema, proto: ModuleType, value: bytes, headers: Any) -> str:
+    with pytest.raises(FbeRecordError) as e:
+        FbeDeserializer(schema, proto.Account.from_fbe)(value, ctx(headers))
+    assert isinstance(e.value, SerializationError)  # what DeserializingConsumer wraps with the offset
+    return str(e.value)
+
+
+def test_a_foreign_fingerprint_is_refused_naming_both_schemas(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    foreign = FbeSchema("proto", "2.0", FOREIGN)
+    assert refusal(schema, proto, account(1).to_fbe(), foreign.headers()) == (
+        f"a record written with proto 2.0 (versioned, fingerprint {FOREIGN}) cannot be read by "
+        f"proto 1.0 (versioned, fingerprint {schema.fingerprint}): another schema (fingerprints differ; "
+        "fbec compat says whether the schemas are compatible)")
+
+
+def test_another_model_or_package_is_refused(schema: FbeSchema, proto: ModuleType,
+                                             account: Callable[[int], Any]) -> None:
+    final = schema.with_model("final")
+    assert refusal(schema, proto, account(1).to_final(), final.headers()) == (
+        f"a record written with {final} cannot be read by {schema}: another binary model")
+    other = FbeSchema("shop", "1.0", schema.fingerprint)
+    assert refusal(schema, proto, account(1).to_fbe(), other.headers()).endswith(": another package")
+
+
+def test_missing_or_invalid_headers_are_refused(schema: FbeSchema, proto: ModuleType,
+                                                account: Callable[[int], Any]) -> None:
+    value = account(1).to_fbe()
+    assert refusal(schema, proto, value, None) == (
+        f"a record this consumer of {schema} cannot check: no fbe.model header: "
+        "the record was not written by an FBE serializer")
+    without_version = [h for h in schema.headers() if h[0] != "fbe.version"]
+    assert refusal(schema, proto, value, without_version).endswith("no fbe.version header: the record was not "
+                                                                    "written by an FBE serializer")
+    bad_model = [*schema.headers(), ("fbe.model", b"json")]   # the last of a name counts
+    assert refusal(schema, proto, value, bad_model).endswith("header fbe.model is 'json', not versioned or final")
+    bad_fingerprint = [*schema.headers(), ("fbe.fingerprint", b"ABC")]
+    assert refusal(schema, proto, value, bad_fingerprint).endswith(
+        "header fbe.fingerprint: a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got ABC")
+
+
+@pytest.mark.parametrize("damage", ["truncated", "type", "empty"])
+def test_an_invalid_value_is_refused_with_the_runtime_reason_and_offset(
+        damage: str, schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    good = account(1).to_fbe()
+    value = {"truncated": good[:-5], "type": good[:4] + b"\x7f" + good[5:], "empty": b""}[damage]
+    with pytest.raises(FbeRecordError) as e:
+        FbeDeserializer(schema, proto.Account.from_fbe)(value, ctx(schema.headers()))
+    cause = e.value.decode_error
+    assert isinstance(cause, DecodeError) and e.value.__cause__ is cause
+    assert cause.offset is not None
+    assert str(e.value) == f"an invalid {schema} value of {len(value)} bytes: {cause}"
+    assert f"offset {cause.offset}" in str(e.value)
+
+
+def test_a_schema_needs_a_fingerprint_and_a_model() -> None:
+    with pytest.raises(ValueError, match="64 lowercase hex digits"):
+        FbeSchema("proto", "1.0", "AB" * 32)
+    with pytest.raises(ValueError, match="versioned or final, got json"):
+        FbeSchema("proto", "1.0", FOREIGN, "json")
+
+
+def test_import_fbe_does_not_import_confluent_kafka() -> None:
+    code = "import sys, fbe; assert 'confluent_kafka' not in sys.modules and 'fbe.kafka' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONPATH": ":".join(sys.path)})
