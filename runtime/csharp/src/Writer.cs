@@ -76,7 +76,15 @@ namespace Fbe
         {
             Reserve(n);
             int p = _size;
-            Array.Clear(_buf, p, n);
+            if (n <= 64)
+            {
+                // A struct body or a small block: cheaper cleared here than by a call into the runtime.
+                byte[] b = _buf;
+                for (int i = p, end = p + n; i < end; i++)
+                    b[i] = 0;
+            }
+            else
+                Array.Clear(_buf, p, n);
             _size += n;
             return p;
         }
@@ -229,10 +237,25 @@ namespace Fbe
         /// <summary>Appends a string as its length and UTF-8 bytes (docs/limits.md 7).</summary>
         public void AppendString(string s)
         {
-            int n = Utf8.Length(s);
+            // ASCII, the common case, in one pass straight into the buffer; else measured, then encoded.
+            int n = s.Length;
             Reserve(4 + n);
+            byte[] b = _buf;
+            int p = _size + 4, i = 0;
+            for (; i < n; i++)
+            {
+                char c = s[i];
+                if (c >= 0x80)
+                    break;
+                b[p + i] = (byte)c;
+            }
+            if (i < n)
+            {
+                n = Utf8.Length(s);
+                Reserve(4 + n);
+                Utf8.Encode(s, _buf, p);
+            }
             PutUInt32(_size, (uint)n);
-            Utf8.Encode(s, _buf, _size + 4);
             _size += 4 + n;
         }
     }

@@ -25,6 +25,14 @@ CODECS = {
     "uint64": "UInt64", "float": "Single", "double": "Double", "decimal": "Decimal", "string": "String",
     "bytes": "Bytes", "timestamp": "Timestamp", "uuid": "Guid",
 }
+# The Writer's Put/Append and the Reader's Get method of each fixed primitive: what a struct's walks call
+# for such a field directly, without its codec (a fixed value cannot fail to write, nor read once its
+# bytes are inside the body or run).
+WIRE_METHODS = {
+    "bool": "Bool", "byte": "Byte", "char": "Byte", "wchar": "UInt32", "int8": "SByte", "uint8": "Byte",
+    "int16": "Int16", "uint16": "UInt16", "int32": "Int32", "uint32": "UInt32", "int64": "Int64",
+    "uint64": "UInt64", "float": "Single", "double": "Double", "timestamp": "UInt64", "uuid": "Guid",
+}
 # Set elements and map keys whose order or sameness is not .NET's default (Fbe.Keys).
 KEY_ORDERS = {"char": "Keys.Char", "float": "Keys.Single", "double": "Keys.Double", "uuid": "Keys.Guid",
               "string": "Keys.String", "bytes": "Keys.Bytes"}
@@ -186,6 +194,37 @@ def fixed(t: ir.Type) -> bool:
     if isinstance(t, ir.Array):
         return fixed(t.element)
     return ir.is_scalar(t) and not ir.is_checked(t) and not ir.is_text(t)
+
+
+def direct(t: ir.Type) -> bool:
+    """Whether a field of type t is written and read by the Writer's and Reader's own methods (a fixed
+    primitive or an enum), not through its codec."""
+    if isinstance(t, ir.EnumRef):
+        return True
+    return isinstance(t, ir.Primitive) and t.name in WIRE_METHODS
+
+
+def wire_method(t: ir.Type) -> str:
+    """The suffix of the Writer's Put/Append and the Reader's Get of a direct type: its wire type's."""
+    assert isinstance(t, (ir.Primitive, ir.EnumRef))
+    return WIRE_METHODS[t.wire if isinstance(t, ir.EnumRef) else t.name]
+
+
+def wire_value(t: ir.Type, value: str) -> str:
+    """The value of a direct type as its wire type."""
+    if isinstance(t, ir.EnumRef):
+        return f"({PRIMITIVES[t.wire]}){value}"
+    assert isinstance(t, ir.Primitive)
+    return f"{value}.Nanoseconds" if t.name == "timestamp" else value
+
+
+def read_wire(c: Context, t: ir.Type, at: str) -> str:
+    """The value of a direct type at position `at` of the reader's data."""
+    read = f"Reader.Get{wire_method(t)}(r.Data, {at})"
+    if isinstance(t, ir.EnumRef):
+        return f"({c.qualified(t.name)}){read}"
+    assert isinstance(t, ir.Primitive)
+    return f"new Timestamp({read})" if t.name == "timestamp" else read
 
 
 def integer_literal(t: ir.Type, value: object) -> str:

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, text_struct
-from fbec.targets.csharp.context import Context, Raw, braces, codec, codec_field, fixed
+from fbec.targets.csharp.context import (
+    Context,
+    Raw,
+    braces,
+    codec,
+    codec_field,
+    direct,
+    fixed,
+    read_wire,
+    wire_method,
+    wire_value,
+)
 from fbec.targets.csharp.json import write_json, write_json_reader
 
 
@@ -57,8 +68,11 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         head = "int b = " if p.fields else ""
         w.line(f"{head}w.StructBody(bas, slot, {s.body_size}, {s.type_id});")
         for fp in p.fields:
-            w.line(f'{codec(c, s, fp)}.Field(w, b, b + {fp.offset}, v.{c.ident.field(s.qualified, fp.name)}, '
-                   f'"{fp.name}");')
+            value = f"v.{c.ident.field(s.qualified, fp.name)}"
+            if direct(fp.type):
+                w.line(f"w.Put{wire_method(fp.type)}(b + {fp.offset}, {wire_value(fp.type, value)});")
+            else:
+                w.line(f'{codec(c, s, fp)}.Field(w, b, b + {fp.offset}, {value}, "{fp.name}");')
         w.line("w.Leave();")
     w.blank()
     write_body_reader(w, c, s, p, name, verify=False)
@@ -88,6 +102,8 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
                 with w.block(f"if (n >= {fp.end})", ""):
                     if verify:
                         w.line(f'{codec(c, s, fp)}.CheckField(r, b, b + {fp.offset}, "{fp.name}");')
+                    elif direct(fp.type):
+                        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {read_wire(c, fp.type, f'b + {fp.offset}')};")
                     else:
                         w.line(f"v.{c.ident.field(s.qualified, fp.name)} = "
                                f'{codec(c, s, fp)}.Field(r, b, b + {fp.offset}, "{fp.name}");')
@@ -109,7 +125,11 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, nam
     with braces(w, f"public override void WriteFields(Writer w, {name} v)"):
         w.line("w.Enter(Name);")
         for fp in p.fields:
-            w.line(f'{codec(c, s, fp)}.FinalField(w, v.{c.ident.field(s.qualified, fp.name)}, "{fp.name}");')
+            value = f"v.{c.ident.field(s.qualified, fp.name)}"
+            if direct(fp.type):
+                w.line(f"w.Append{wire_method(fp.type)}({wire_value(fp.type, value)});")
+            else:
+                w.line(f'{codec(c, s, fp)}.FinalField(w, {value}, "{fp.name}");')
         w.line("w.Leave();")
     w.blank()
     with braces(w, f"public override {name} ReadFields(Reader r)"):
@@ -122,7 +142,8 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, nam
                 for fp, at in zip(step.fields, step.at):
                     assert fixed(fp.type)
                     where = f"run{k} + {at}" if at else f"run{k}"
-                    w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {codec(c, s, fp)}.At(r.Data, {where});")
+                    read = read_wire(c, fp.type, where) if direct(fp.type) else f"{codec(c, s, fp)}.At(r.Data, {where})"
+                    w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {read};")
             else:
                 w.line(f"v.{c.ident.field(s.qualified, step.name)} = "
                        f'{codec(c, s, step)}.FinalField(r, "{step.name}");')
