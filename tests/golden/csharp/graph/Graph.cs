@@ -148,9 +148,9 @@ namespace Graph
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 28, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Name, "name");
-                Codecs.Int64.Field(w, b, b + 16, v.Value, "value");
+                w.PutInt64(b + 16, v.Value);
                 OutEdgesCodec.Field(w, b, b + 24, v.OutEdges, "out_edges");
                 w.Leave();
             }
@@ -161,11 +161,11 @@ namespace Graph
                 int b = r.StructBody(bas, slot, 1, 20, out n);
                 var v = new Node();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.Name = Codecs.String.Field(r, b, b + 12, "name");
                 if (n >= 24)
-                    v.Value = Codecs.Int64.Field(r, b, b + 16, "value");
+                    v.Value = Reader.GetInt64(r.Data, b + 16);
                 if (n >= 28)
                     v.OutEdges = OutEdgesCodec.Field(r, b, b + 24, "out_edges");
                 r.Leave();
@@ -186,9 +186,9 @@ namespace Graph
             public override void WriteFields(Writer w, Node v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Name, "name");
-                Codecs.Int64.FinalField(w, v.Value, "value");
+                w.AppendInt64(v.Value);
                 OutEdgesCodec.FinalField(w, v.OutEdges, "out_edges");
                 w.Leave();
             }
@@ -409,9 +409,9 @@ namespace Graph
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 20, 2);
-                Codecs.Int32.Field(w, b, b + 8, v.Source, "source");
-                Codecs.Int32.Field(w, b, b + 12, v.Target, "target");
-                Codecs.Int32.Field(w, b, b + 16, v.Weight, "weight");
+                w.PutInt32(b + 8, v.Source);
+                w.PutInt32(b + 12, v.Target);
+                w.PutInt32(b + 16, v.Weight);
                 w.Leave();
             }
 
@@ -421,11 +421,11 @@ namespace Graph
                 int b = r.StructBody(bas, slot, 2, 12, out n);
                 var v = new Edge();
                 if (n >= 12)
-                    v.Source = Codecs.Int32.Field(r, b, b + 8, "source");
+                    v.Source = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.Target = Codecs.Int32.Field(r, b, b + 12, "target");
+                    v.Target = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Weight = Codecs.Int32.Field(r, b, b + 16, "weight");
+                    v.Weight = Reader.GetInt32(r.Data, b + 16);
                 r.Leave();
                 return v;
             }
@@ -440,9 +440,9 @@ namespace Graph
             public override void WriteFields(Writer w, Edge v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Source, "source");
-                Codecs.Int32.FinalField(w, v.Target, "target");
-                Codecs.Int32.FinalField(w, v.Weight, "weight");
+                w.AppendInt32(v.Source);
+                w.AppendInt32(v.Target);
+                w.AppendInt32(v.Weight);
                 w.Leave();
             }
 
@@ -451,9 +451,9 @@ namespace Graph
                 r.Enter(12);
                 var v = new Edge();
                 int run0 = r.Run(12, "source=4,target=4,weight=4");
-                v.Source = Codecs.Int32.At(r.Data, run0);
-                v.Target = Codecs.Int32.At(r.Data, run0 + 4);
-                v.Weight = Codecs.Int32.At(r.Data, run0 + 8);
+                v.Source = Reader.GetInt32(r.Data, run0);
+                v.Target = Reader.GetInt32(r.Data, run0 + 4);
+                v.Weight = Reader.GetInt32(r.Data, run0 + 8);
                 r.Leave();
                 return v;
             }

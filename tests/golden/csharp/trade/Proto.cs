@@ -179,12 +179,12 @@ namespace Proto
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 34, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Symbol, "symbol");
-                SideCodec.Field(w, b, b + 16, v.Side, "side");
-                TypeCodec.Field(w, b, b + 17, v.Type, "type");
-                Codecs.Double.Field(w, b, b + 18, v.Price, "price");
-                Codecs.Double.Field(w, b, b + 26, v.Volume, "volume");
+                w.PutByte(b + 16, (byte)v.Side);
+                w.PutByte(b + 17, (byte)v.Type);
+                w.PutDouble(b + 18, v.Price);
+                w.PutDouble(b + 26, v.Volume);
                 w.Leave();
             }
 
@@ -194,17 +194,17 @@ namespace Proto
                 int b = r.StructBody(bas, slot, 1, 26, out n);
                 var v = new Order();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.Symbol = Codecs.String.Field(r, b, b + 12, "symbol");
                 if (n >= 17)
-                    v.Side = SideCodec.Field(r, b, b + 16, "side");
+                    v.Side = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 16);
                 if (n >= 18)
-                    v.Type = TypeCodec.Field(r, b, b + 17, "type");
+                    v.Type = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 17);
                 if (n >= 26)
-                    v.Price = Codecs.Double.Field(r, b, b + 18, "price");
+                    v.Price = Reader.GetDouble(r.Data, b + 18);
                 if (n >= 34)
-                    v.Volume = Codecs.Double.Field(r, b, b + 26, "volume");
+                    v.Volume = Reader.GetDouble(r.Data, b + 26);
                 r.Leave();
                 return v;
             }
@@ -221,12 +221,12 @@ namespace Proto
             public override void WriteFields(Writer w, Order v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Symbol, "symbol");
-                SideCodec.FinalField(w, v.Side, "side");
-                TypeCodec.FinalField(w, v.Type, "type");
-                Codecs.Double.FinalField(w, v.Price, "price");
-                Codecs.Double.FinalField(w, v.Volume, "volume");
+                w.AppendByte((byte)v.Side);
+                w.AppendByte((byte)v.Type);
+                w.AppendDouble(v.Price);
+                w.AppendDouble(v.Volume);
                 w.Leave();
             }
 
@@ -237,10 +237,10 @@ namespace Proto
                 v.Id = Codecs.Int32.FinalField(r, "id");
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run2 = r.Run(18, "side=1,type=1,price=8,volume=8");
-                v.Side = SideCodec.At(r.Data, run2);
-                v.Type = TypeCodec.At(r.Data, run2 + 1);
-                v.Price = Codecs.Double.At(r.Data, run2 + 2);
-                v.Volume = Codecs.Double.At(r.Data, run2 + 10);
+                v.Side = (global::Proto.OrderSide)Reader.GetByte(r.Data, run2);
+                v.Type = (global::Proto.OrderType)Reader.GetByte(r.Data, run2 + 1);
+                v.Price = Reader.GetDouble(r.Data, run2 + 2);
+                v.Volume = Reader.GetDouble(r.Data, run2 + 10);
                 r.Leave();
                 return v;
             }
@@ -467,7 +467,7 @@ namespace Proto
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 20, 2);
                 Codecs.String.Field(w, b, b + 8, v.Currency, "currency");
-                Codecs.Double.Field(w, b, b + 12, v.Amount, "amount");
+                w.PutDouble(b + 12, v.Amount);
                 w.Leave();
             }
 
@@ -479,7 +479,7 @@ namespace Proto
                 if (n >= 12)
                     v.Currency = Codecs.String.Field(r, b, b + 8, "currency");
                 if (n >= 20)
-                    v.Amount = Codecs.Double.Field(r, b, b + 12, "amount");
+                    v.Amount = Reader.GetDouble(r.Data, b + 12);
                 r.Leave();
                 return v;
             }
@@ -497,7 +497,7 @@ namespace Proto
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Currency, "currency");
-                Codecs.Double.FinalField(w, v.Amount, "amount");
+                w.AppendDouble(v.Amount);
                 w.Leave();
             }
 
@@ -710,9 +710,9 @@ namespace Proto
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 30, 3);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Name, "name");
-                StateCodec.Field(w, b, b + 16, v.State, "state");
+                w.PutByte(b + 16, (byte)v.State);
                 global::Proto.Balance.Model.Instance.Field(w, b, b + 17, v.Wallet, "wallet");
                 AssetCodec.Field(w, b, b + 21, v.Asset, "asset");
                 OrdersCodec.Field(w, b, b + 26, v.Orders, "orders");
@@ -725,7 +725,7 @@ namespace Proto
                 int b = r.StructBody(bas, slot, 3, 14, out n);
                 var v = new Account();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(12, b, "id");
                 if (n >= 16)
@@ -733,7 +733,7 @@ namespace Proto
                 else if (n >= 12)
                     r.Spend(12, b, "name");
                 if (n >= 17)
-                    v.State = StateCodec.Field(r, b, b + 16, "state");
+                    v.State = (global::Proto.State)Reader.GetByte(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(12, b, "state");
                 if (n >= 21)
@@ -774,9 +774,9 @@ namespace Proto
             public override void WriteFields(Writer w, Account v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Name, "name");
-                StateCodec.FinalField(w, v.State, "state");
+                w.AppendByte((byte)v.State);
                 global::Proto.Balance.Model.Instance.FinalField(w, v.Wallet, "wallet");
                 AssetCodec.FinalField(w, v.Asset, "asset");
                 OrdersCodec.FinalField(w, v.Orders, "orders");

@@ -147,7 +147,7 @@ namespace Recursive
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 20, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Label, "label");
                 ChildrenCodec.Field(w, b, b + 16, v.Children, "children");
                 w.Leave();
@@ -159,7 +159,7 @@ namespace Recursive
                 int b = r.StructBody(bas, slot, 1, 12, out n);
                 var v = new Node();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.Label = Codecs.String.Field(r, b, b + 12, "label");
                 if (n >= 20)
@@ -182,7 +182,7 @@ namespace Recursive
             public override void WriteFields(Writer w, Node v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Label, "label");
                 ChildrenCodec.FinalField(w, v.Children, "children");
                 w.Leave();

@@ -141,9 +141,9 @@ namespace Vectors
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 20, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Source, "source");
-                Codecs.Int32.Field(w, b, b + 12, v.Target, "target");
-                Codecs.Int32.Field(w, b, b + 16, v.Weight, "weight");
+                w.PutInt32(b + 8, v.Source);
+                w.PutInt32(b + 12, v.Target);
+                w.PutInt32(b + 16, v.Weight);
                 w.Leave();
             }
 
@@ -153,11 +153,11 @@ namespace Vectors
                 int b = r.StructBody(bas, slot, 1, 12, out n);
                 var v = new Edge();
                 if (n >= 12)
-                    v.Source = Codecs.Int32.Field(r, b, b + 8, "source");
+                    v.Source = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.Target = Codecs.Int32.Field(r, b, b + 12, "target");
+                    v.Target = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Weight = Codecs.Int32.Field(r, b, b + 16, "weight");
+                    v.Weight = Reader.GetInt32(r.Data, b + 16);
                 r.Leave();
                 return v;
             }
@@ -172,9 +172,9 @@ namespace Vectors
             public override void WriteFields(Writer w, Edge v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Source, "source");
-                Codecs.Int32.FinalField(w, v.Target, "target");
-                Codecs.Int32.FinalField(w, v.Weight, "weight");
+                w.AppendInt32(v.Source);
+                w.AppendInt32(v.Target);
+                w.AppendInt32(v.Weight);
                 w.Leave();
             }
 
@@ -183,9 +183,9 @@ namespace Vectors
                 r.Enter(12);
                 var v = new Edge();
                 int run0 = r.Run(12, "source=4,target=4,weight=4");
-                v.Source = Codecs.Int32.At(r.Data, run0);
-                v.Target = Codecs.Int32.At(r.Data, run0 + 4);
-                v.Weight = Codecs.Int32.At(r.Data, run0 + 8);
+                v.Source = Reader.GetInt32(r.Data, run0);
+                v.Target = Reader.GetInt32(r.Data, run0 + 4);
+                v.Weight = Reader.GetInt32(r.Data, run0 + 8);
                 r.Leave();
                 return v;
             }
@@ -384,9 +384,9 @@ namespace Vectors
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 19, 2);
-                Codecs.Bool.Field(w, b, b + 8, v.Flag, "flag");
-                Codecs.Int64.Field(w, b, b + 9, v.X, "x");
-                Codecs.Int16.Field(w, b, b + 17, v.Y, "y");
+                w.PutBool(b + 8, v.Flag);
+                w.PutInt64(b + 9, v.X);
+                w.PutInt16(b + 17, v.Y);
                 w.Leave();
             }
 
@@ -396,11 +396,11 @@ namespace Vectors
                 int b = r.StructBody(bas, slot, 2, 11, out n);
                 var v = new Point();
                 if (n >= 9)
-                    v.Flag = Codecs.Bool.Field(r, b, b + 8, "flag");
+                    v.Flag = Reader.GetBool(r.Data, b + 8);
                 if (n >= 17)
-                    v.X = Codecs.Int64.Field(r, b, b + 9, "x");
+                    v.X = Reader.GetInt64(r.Data, b + 9);
                 if (n >= 19)
-                    v.Y = Codecs.Int16.Field(r, b, b + 17, "y");
+                    v.Y = Reader.GetInt16(r.Data, b + 17);
                 r.Leave();
                 return v;
             }
@@ -415,9 +415,9 @@ namespace Vectors
             public override void WriteFields(Writer w, Point v)
             {
                 w.Enter(Name);
-                Codecs.Bool.FinalField(w, v.Flag, "flag");
-                Codecs.Int64.FinalField(w, v.X, "x");
-                Codecs.Int16.FinalField(w, v.Y, "y");
+                w.AppendBool(v.Flag);
+                w.AppendInt64(v.X);
+                w.AppendInt16(v.Y);
                 w.Leave();
             }
 
@@ -426,9 +426,9 @@ namespace Vectors
                 r.Enter(11);
                 var v = new Point();
                 int run0 = r.Run(11, "flag=1,x=8,y=2");
-                v.Flag = Codecs.Bool.At(r.Data, run0);
-                v.X = Codecs.Int64.At(r.Data, run0 + 1);
-                v.Y = Codecs.Int16.At(r.Data, run0 + 9);
+                v.Flag = Reader.GetBool(r.Data, run0);
+                v.X = Reader.GetInt64(r.Data, run0 + 1);
+                v.Y = Reader.GetInt16(r.Data, run0 + 9);
                 r.Leave();
                 return v;
             }
@@ -625,10 +625,10 @@ namespace Vectors
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 27, 3);
-                Codecs.Bool.Field(w, b, b + 8, v.Flag, "flag");
-                Codecs.Int64.Field(w, b, b + 9, v.X, "x");
-                Codecs.Int16.Field(w, b, b + 17, v.Y, "y");
-                Codecs.Double.Field(w, b, b + 19, v.Z, "z");
+                w.PutBool(b + 8, v.Flag);
+                w.PutInt64(b + 9, v.X);
+                w.PutInt16(b + 17, v.Y);
+                w.PutDouble(b + 19, v.Z);
                 w.Leave();
             }
 
@@ -638,13 +638,13 @@ namespace Vectors
                 int b = r.StructBody(bas, slot, 3, 19, out n);
                 var v = new Point3();
                 if (n >= 9)
-                    v.Flag = Codecs.Bool.Field(r, b, b + 8, "flag");
+                    v.Flag = Reader.GetBool(r.Data, b + 8);
                 if (n >= 17)
-                    v.X = Codecs.Int64.Field(r, b, b + 9, "x");
+                    v.X = Reader.GetInt64(r.Data, b + 9);
                 if (n >= 19)
-                    v.Y = Codecs.Int16.Field(r, b, b + 17, "y");
+                    v.Y = Reader.GetInt16(r.Data, b + 17);
                 if (n >= 27)
-                    v.Z = Codecs.Double.Field(r, b, b + 19, "z");
+                    v.Z = Reader.GetDouble(r.Data, b + 19);
                 r.Leave();
                 return v;
             }
@@ -659,10 +659,10 @@ namespace Vectors
             public override void WriteFields(Writer w, Point3 v)
             {
                 w.Enter(Name);
-                Codecs.Bool.FinalField(w, v.Flag, "flag");
-                Codecs.Int64.FinalField(w, v.X, "x");
-                Codecs.Int16.FinalField(w, v.Y, "y");
-                Codecs.Double.FinalField(w, v.Z, "z");
+                w.AppendBool(v.Flag);
+                w.AppendInt64(v.X);
+                w.AppendInt16(v.Y);
+                w.AppendDouble(v.Z);
                 w.Leave();
             }
 
@@ -671,10 +671,10 @@ namespace Vectors
                 r.Enter(19);
                 var v = new Point3();
                 int run0 = r.Run(19, "flag=1,x=8,y=2,z=8");
-                v.Flag = Codecs.Bool.At(r.Data, run0);
-                v.X = Codecs.Int64.At(r.Data, run0 + 1);
-                v.Y = Codecs.Int16.At(r.Data, run0 + 9);
-                v.Z = Codecs.Double.At(r.Data, run0 + 11);
+                v.Flag = Reader.GetBool(r.Data, run0);
+                v.X = Reader.GetInt64(r.Data, run0 + 1);
+                v.Y = Reader.GetInt16(r.Data, run0 + 9);
+                v.Z = Reader.GetDouble(r.Data, run0 + 11);
                 r.Leave();
                 return v;
             }

@@ -142,9 +142,9 @@ namespace VectorsNew
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 24, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Source, "source");
-                Codecs.Int32.Field(w, b, b + 12, v.Target, "target");
-                Codecs.Int32.Field(w, b, b + 16, v.Weight, "weight");
+                w.PutInt32(b + 8, v.Source);
+                w.PutInt32(b + 12, v.Target);
+                w.PutInt32(b + 16, v.Weight);
                 Codecs.String.Field(w, b, b + 20, v.Note, "note");
                 w.Leave();
             }
@@ -155,11 +155,11 @@ namespace VectorsNew
                 int b = r.StructBody(bas, slot, 1, 16, out n);
                 var v = new Edge();
                 if (n >= 12)
-                    v.Source = Codecs.Int32.Field(r, b, b + 8, "source");
+                    v.Source = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.Target = Codecs.Int32.Field(r, b, b + 12, "target");
+                    v.Target = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Weight = Codecs.Int32.Field(r, b, b + 16, "weight");
+                    v.Weight = Reader.GetInt32(r.Data, b + 16);
                 if (n >= 24)
                     v.Note = Codecs.String.Field(r, b, b + 20, "note");
                 r.Leave();
@@ -178,9 +178,9 @@ namespace VectorsNew
             public override void WriteFields(Writer w, Edge v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Source, "source");
-                Codecs.Int32.FinalField(w, v.Target, "target");
-                Codecs.Int32.FinalField(w, v.Weight, "weight");
+                w.AppendInt32(v.Source);
+                w.AppendInt32(v.Target);
+                w.AppendInt32(v.Weight);
                 Codecs.String.FinalField(w, v.Note, "note");
                 w.Leave();
             }
@@ -190,9 +190,9 @@ namespace VectorsNew
                 r.Enter(16);
                 var v = new Edge();
                 int run0 = r.Run(12, "source=4,target=4,weight=4");
-                v.Source = Codecs.Int32.At(r.Data, run0);
-                v.Target = Codecs.Int32.At(r.Data, run0 + 4);
-                v.Weight = Codecs.Int32.At(r.Data, run0 + 8);
+                v.Source = Reader.GetInt32(r.Data, run0);
+                v.Target = Reader.GetInt32(r.Data, run0 + 4);
+                v.Weight = Reader.GetInt32(r.Data, run0 + 8);
                 v.Note = Codecs.String.FinalField(r, "note");
                 r.Leave();
                 return v;

@@ -139,7 +139,7 @@ namespace VectorsOld
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Source, "source");
+                w.PutInt32(b + 8, v.Source);
                 w.Leave();
             }
 
@@ -149,7 +149,7 @@ namespace VectorsOld
                 int b = r.StructBody(bas, slot, 1, 4, out n);
                 var v = new Edge();
                 if (n >= 12)
-                    v.Source = Codecs.Int32.Field(r, b, b + 8, "source");
+                    v.Source = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -164,7 +164,7 @@ namespace VectorsOld
             public override void WriteFields(Writer w, Edge v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Source, "source");
+                w.AppendInt32(v.Source);
                 w.Leave();
             }
 

@@ -391,72 +391,72 @@ namespace Enums
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 224, 1);
-                Byte0Codec.Field(w, b, b + 8, v.Byte0, "byte0");
-                Byte1Codec.Field(w, b, b + 9, v.Byte1, "byte1");
-                Byte2Codec.Field(w, b, b + 10, v.Byte2, "byte2");
-                Byte3Codec.Field(w, b, b + 11, v.Byte3, "byte3");
-                Byte4Codec.Field(w, b, b + 12, v.Byte4, "byte4");
-                Byte5Codec.Field(w, b, b + 13, v.Byte5, "byte5");
-                Char0Codec.Field(w, b, b + 14, v.Char0, "char0");
-                Char1Codec.Field(w, b, b + 15, v.Char1, "char1");
-                Char2Codec.Field(w, b, b + 16, v.Char2, "char2");
-                Char3Codec.Field(w, b, b + 17, v.Char3, "char3");
-                Char4Codec.Field(w, b, b + 18, v.Char4, "char4");
-                Char5Codec.Field(w, b, b + 19, v.Char5, "char5");
-                Wchar0Codec.Field(w, b, b + 20, v.Wchar0, "wchar0");
-                Wchar1Codec.Field(w, b, b + 24, v.Wchar1, "wchar1");
-                Wchar2Codec.Field(w, b, b + 28, v.Wchar2, "wchar2");
-                Wchar3Codec.Field(w, b, b + 32, v.Wchar3, "wchar3");
-                Wchar4Codec.Field(w, b, b + 36, v.Wchar4, "wchar4");
-                Wchar5Codec.Field(w, b, b + 40, v.Wchar5, "wchar5");
-                Int8b0Codec.Field(w, b, b + 44, v.Int8b0, "int8b0");
-                Int8b1Codec.Field(w, b, b + 45, v.Int8b1, "int8b1");
-                Int8b2Codec.Field(w, b, b + 46, v.Int8b2, "int8b2");
-                Int8b3Codec.Field(w, b, b + 47, v.Int8b3, "int8b3");
-                Int8b4Codec.Field(w, b, b + 48, v.Int8b4, "int8b4");
-                Int8b5Codec.Field(w, b, b + 49, v.Int8b5, "int8b5");
-                Uint8b0Codec.Field(w, b, b + 50, v.Uint8b0, "uint8b0");
-                Uint8b1Codec.Field(w, b, b + 51, v.Uint8b1, "uint8b1");
-                Uint8b2Codec.Field(w, b, b + 52, v.Uint8b2, "uint8b2");
-                Uint8b3Codec.Field(w, b, b + 53, v.Uint8b3, "uint8b3");
-                Uint8b4Codec.Field(w, b, b + 54, v.Uint8b4, "uint8b4");
-                Uint8b5Codec.Field(w, b, b + 55, v.Uint8b5, "uint8b5");
-                Int16b0Codec.Field(w, b, b + 56, v.Int16b0, "int16b0");
-                Int16b1Codec.Field(w, b, b + 58, v.Int16b1, "int16b1");
-                Int16b2Codec.Field(w, b, b + 60, v.Int16b2, "int16b2");
-                Int16b3Codec.Field(w, b, b + 62, v.Int16b3, "int16b3");
-                Int16b4Codec.Field(w, b, b + 64, v.Int16b4, "int16b4");
-                Int16b5Codec.Field(w, b, b + 66, v.Int16b5, "int16b5");
-                Uint16b0Codec.Field(w, b, b + 68, v.Uint16b0, "uint16b0");
-                Uint16b1Codec.Field(w, b, b + 70, v.Uint16b1, "uint16b1");
-                Uint16b2Codec.Field(w, b, b + 72, v.Uint16b2, "uint16b2");
-                Uint16b3Codec.Field(w, b, b + 74, v.Uint16b3, "uint16b3");
-                Uint16b4Codec.Field(w, b, b + 76, v.Uint16b4, "uint16b4");
-                Uint16b5Codec.Field(w, b, b + 78, v.Uint16b5, "uint16b5");
-                Int32b0Codec.Field(w, b, b + 80, v.Int32b0, "int32b0");
-                Int32b1Codec.Field(w, b, b + 84, v.Int32b1, "int32b1");
-                Int32b2Codec.Field(w, b, b + 88, v.Int32b2, "int32b2");
-                Int32b3Codec.Field(w, b, b + 92, v.Int32b3, "int32b3");
-                Int32b4Codec.Field(w, b, b + 96, v.Int32b4, "int32b4");
-                Int32b5Codec.Field(w, b, b + 100, v.Int32b5, "int32b5");
-                Uint32b0Codec.Field(w, b, b + 104, v.Uint32b0, "uint32b0");
-                Uint32b1Codec.Field(w, b, b + 108, v.Uint32b1, "uint32b1");
-                Uint32b2Codec.Field(w, b, b + 112, v.Uint32b2, "uint32b2");
-                Uint32b3Codec.Field(w, b, b + 116, v.Uint32b3, "uint32b3");
-                Uint32b4Codec.Field(w, b, b + 120, v.Uint32b4, "uint32b4");
-                Uint32b5Codec.Field(w, b, b + 124, v.Uint32b5, "uint32b5");
-                Int64b0Codec.Field(w, b, b + 128, v.Int64b0, "int64b0");
-                Int64b1Codec.Field(w, b, b + 136, v.Int64b1, "int64b1");
-                Int64b2Codec.Field(w, b, b + 144, v.Int64b2, "int64b2");
-                Int64b3Codec.Field(w, b, b + 152, v.Int64b3, "int64b3");
-                Int64b4Codec.Field(w, b, b + 160, v.Int64b4, "int64b4");
-                Int64b5Codec.Field(w, b, b + 168, v.Int64b5, "int64b5");
-                Uint64b0Codec.Field(w, b, b + 176, v.Uint64b0, "uint64b0");
-                Uint64b1Codec.Field(w, b, b + 184, v.Uint64b1, "uint64b1");
-                Uint64b2Codec.Field(w, b, b + 192, v.Uint64b2, "uint64b2");
-                Uint64b3Codec.Field(w, b, b + 200, v.Uint64b3, "uint64b3");
-                Uint64b4Codec.Field(w, b, b + 208, v.Uint64b4, "uint64b4");
-                Uint64b5Codec.Field(w, b, b + 216, v.Uint64b5, "uint64b5");
+                w.PutByte(b + 8, (byte)v.Byte0);
+                w.PutByte(b + 9, (byte)v.Byte1);
+                w.PutByte(b + 10, (byte)v.Byte2);
+                w.PutByte(b + 11, (byte)v.Byte3);
+                w.PutByte(b + 12, (byte)v.Byte4);
+                w.PutByte(b + 13, (byte)v.Byte5);
+                w.PutByte(b + 14, (byte)v.Char0);
+                w.PutByte(b + 15, (byte)v.Char1);
+                w.PutByte(b + 16, (byte)v.Char2);
+                w.PutByte(b + 17, (byte)v.Char3);
+                w.PutByte(b + 18, (byte)v.Char4);
+                w.PutByte(b + 19, (byte)v.Char5);
+                w.PutUInt32(b + 20, (uint)v.Wchar0);
+                w.PutUInt32(b + 24, (uint)v.Wchar1);
+                w.PutUInt32(b + 28, (uint)v.Wchar2);
+                w.PutUInt32(b + 32, (uint)v.Wchar3);
+                w.PutUInt32(b + 36, (uint)v.Wchar4);
+                w.PutUInt32(b + 40, (uint)v.Wchar5);
+                w.PutSByte(b + 44, (sbyte)v.Int8b0);
+                w.PutSByte(b + 45, (sbyte)v.Int8b1);
+                w.PutSByte(b + 46, (sbyte)v.Int8b2);
+                w.PutSByte(b + 47, (sbyte)v.Int8b3);
+                w.PutSByte(b + 48, (sbyte)v.Int8b4);
+                w.PutSByte(b + 49, (sbyte)v.Int8b5);
+                w.PutByte(b + 50, (byte)v.Uint8b0);
+                w.PutByte(b + 51, (byte)v.Uint8b1);
+                w.PutByte(b + 52, (byte)v.Uint8b2);
+                w.PutByte(b + 53, (byte)v.Uint8b3);
+                w.PutByte(b + 54, (byte)v.Uint8b4);
+                w.PutByte(b + 55, (byte)v.Uint8b5);
+                w.PutInt16(b + 56, (short)v.Int16b0);
+                w.PutInt16(b + 58, (short)v.Int16b1);
+                w.PutInt16(b + 60, (short)v.Int16b2);
+                w.PutInt16(b + 62, (short)v.Int16b3);
+                w.PutInt16(b + 64, (short)v.Int16b4);
+                w.PutInt16(b + 66, (short)v.Int16b5);
+                w.PutUInt16(b + 68, (ushort)v.Uint16b0);
+                w.PutUInt16(b + 70, (ushort)v.Uint16b1);
+                w.PutUInt16(b + 72, (ushort)v.Uint16b2);
+                w.PutUInt16(b + 74, (ushort)v.Uint16b3);
+                w.PutUInt16(b + 76, (ushort)v.Uint16b4);
+                w.PutUInt16(b + 78, (ushort)v.Uint16b5);
+                w.PutInt32(b + 80, (int)v.Int32b0);
+                w.PutInt32(b + 84, (int)v.Int32b1);
+                w.PutInt32(b + 88, (int)v.Int32b2);
+                w.PutInt32(b + 92, (int)v.Int32b3);
+                w.PutInt32(b + 96, (int)v.Int32b4);
+                w.PutInt32(b + 100, (int)v.Int32b5);
+                w.PutUInt32(b + 104, (uint)v.Uint32b0);
+                w.PutUInt32(b + 108, (uint)v.Uint32b1);
+                w.PutUInt32(b + 112, (uint)v.Uint32b2);
+                w.PutUInt32(b + 116, (uint)v.Uint32b3);
+                w.PutUInt32(b + 120, (uint)v.Uint32b4);
+                w.PutUInt32(b + 124, (uint)v.Uint32b5);
+                w.PutInt64(b + 128, (long)v.Int64b0);
+                w.PutInt64(b + 136, (long)v.Int64b1);
+                w.PutInt64(b + 144, (long)v.Int64b2);
+                w.PutInt64(b + 152, (long)v.Int64b3);
+                w.PutInt64(b + 160, (long)v.Int64b4);
+                w.PutInt64(b + 168, (long)v.Int64b5);
+                w.PutUInt64(b + 176, (ulong)v.Uint64b0);
+                w.PutUInt64(b + 184, (ulong)v.Uint64b1);
+                w.PutUInt64(b + 192, (ulong)v.Uint64b2);
+                w.PutUInt64(b + 200, (ulong)v.Uint64b3);
+                w.PutUInt64(b + 208, (ulong)v.Uint64b4);
+                w.PutUInt64(b + 216, (ulong)v.Uint64b5);
                 w.Leave();
             }
 
@@ -466,137 +466,137 @@ namespace Enums
                 int b = r.StructBody(bas, slot, 1, 216, out n);
                 var v = new Enums();
                 if (n >= 9)
-                    v.Byte0 = Byte0Codec.Field(r, b, b + 8, "byte0");
+                    v.Byte0 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 8);
                 if (n >= 10)
-                    v.Byte1 = Byte1Codec.Field(r, b, b + 9, "byte1");
+                    v.Byte1 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 9);
                 if (n >= 11)
-                    v.Byte2 = Byte2Codec.Field(r, b, b + 10, "byte2");
+                    v.Byte2 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 10);
                 if (n >= 12)
-                    v.Byte3 = Byte3Codec.Field(r, b, b + 11, "byte3");
+                    v.Byte3 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 11);
                 if (n >= 13)
-                    v.Byte4 = Byte4Codec.Field(r, b, b + 12, "byte4");
+                    v.Byte4 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 12);
                 if (n >= 14)
-                    v.Byte5 = Byte5Codec.Field(r, b, b + 13, "byte5");
+                    v.Byte5 = (global::Enums.EnumByte)Reader.GetByte(r.Data, b + 13);
                 if (n >= 15)
-                    v.Char0 = Char0Codec.Field(r, b, b + 14, "char0");
+                    v.Char0 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 14);
                 if (n >= 16)
-                    v.Char1 = Char1Codec.Field(r, b, b + 15, "char1");
+                    v.Char1 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 15);
                 if (n >= 17)
-                    v.Char2 = Char2Codec.Field(r, b, b + 16, "char2");
+                    v.Char2 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 16);
                 if (n >= 18)
-                    v.Char3 = Char3Codec.Field(r, b, b + 17, "char3");
+                    v.Char3 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 17);
                 if (n >= 19)
-                    v.Char4 = Char4Codec.Field(r, b, b + 18, "char4");
+                    v.Char4 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 18);
                 if (n >= 20)
-                    v.Char5 = Char5Codec.Field(r, b, b + 19, "char5");
+                    v.Char5 = (global::Enums.EnumChar)Reader.GetByte(r.Data, b + 19);
                 if (n >= 24)
-                    v.Wchar0 = Wchar0Codec.Field(r, b, b + 20, "wchar0");
+                    v.Wchar0 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 20);
                 if (n >= 28)
-                    v.Wchar1 = Wchar1Codec.Field(r, b, b + 24, "wchar1");
+                    v.Wchar1 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 24);
                 if (n >= 32)
-                    v.Wchar2 = Wchar2Codec.Field(r, b, b + 28, "wchar2");
+                    v.Wchar2 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 28);
                 if (n >= 36)
-                    v.Wchar3 = Wchar3Codec.Field(r, b, b + 32, "wchar3");
+                    v.Wchar3 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 32);
                 if (n >= 40)
-                    v.Wchar4 = Wchar4Codec.Field(r, b, b + 36, "wchar4");
+                    v.Wchar4 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 36);
                 if (n >= 44)
-                    v.Wchar5 = Wchar5Codec.Field(r, b, b + 40, "wchar5");
+                    v.Wchar5 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, b + 40);
                 if (n >= 45)
-                    v.Int8b0 = Int8b0Codec.Field(r, b, b + 44, "int8b0");
+                    v.Int8b0 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 44);
                 if (n >= 46)
-                    v.Int8b1 = Int8b1Codec.Field(r, b, b + 45, "int8b1");
+                    v.Int8b1 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 45);
                 if (n >= 47)
-                    v.Int8b2 = Int8b2Codec.Field(r, b, b + 46, "int8b2");
+                    v.Int8b2 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 46);
                 if (n >= 48)
-                    v.Int8b3 = Int8b3Codec.Field(r, b, b + 47, "int8b3");
+                    v.Int8b3 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 47);
                 if (n >= 49)
-                    v.Int8b4 = Int8b4Codec.Field(r, b, b + 48, "int8b4");
+                    v.Int8b4 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 48);
                 if (n >= 50)
-                    v.Int8b5 = Int8b5Codec.Field(r, b, b + 49, "int8b5");
+                    v.Int8b5 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, b + 49);
                 if (n >= 51)
-                    v.Uint8b0 = Uint8b0Codec.Field(r, b, b + 50, "uint8b0");
+                    v.Uint8b0 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 50);
                 if (n >= 52)
-                    v.Uint8b1 = Uint8b1Codec.Field(r, b, b + 51, "uint8b1");
+                    v.Uint8b1 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 51);
                 if (n >= 53)
-                    v.Uint8b2 = Uint8b2Codec.Field(r, b, b + 52, "uint8b2");
+                    v.Uint8b2 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 52);
                 if (n >= 54)
-                    v.Uint8b3 = Uint8b3Codec.Field(r, b, b + 53, "uint8b3");
+                    v.Uint8b3 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 53);
                 if (n >= 55)
-                    v.Uint8b4 = Uint8b4Codec.Field(r, b, b + 54, "uint8b4");
+                    v.Uint8b4 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 54);
                 if (n >= 56)
-                    v.Uint8b5 = Uint8b5Codec.Field(r, b, b + 55, "uint8b5");
+                    v.Uint8b5 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, b + 55);
                 if (n >= 58)
-                    v.Int16b0 = Int16b0Codec.Field(r, b, b + 56, "int16b0");
+                    v.Int16b0 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 56);
                 if (n >= 60)
-                    v.Int16b1 = Int16b1Codec.Field(r, b, b + 58, "int16b1");
+                    v.Int16b1 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 58);
                 if (n >= 62)
-                    v.Int16b2 = Int16b2Codec.Field(r, b, b + 60, "int16b2");
+                    v.Int16b2 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 60);
                 if (n >= 64)
-                    v.Int16b3 = Int16b3Codec.Field(r, b, b + 62, "int16b3");
+                    v.Int16b3 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 62);
                 if (n >= 66)
-                    v.Int16b4 = Int16b4Codec.Field(r, b, b + 64, "int16b4");
+                    v.Int16b4 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 64);
                 if (n >= 68)
-                    v.Int16b5 = Int16b5Codec.Field(r, b, b + 66, "int16b5");
+                    v.Int16b5 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, b + 66);
                 if (n >= 70)
-                    v.Uint16b0 = Uint16b0Codec.Field(r, b, b + 68, "uint16b0");
+                    v.Uint16b0 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 68);
                 if (n >= 72)
-                    v.Uint16b1 = Uint16b1Codec.Field(r, b, b + 70, "uint16b1");
+                    v.Uint16b1 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 70);
                 if (n >= 74)
-                    v.Uint16b2 = Uint16b2Codec.Field(r, b, b + 72, "uint16b2");
+                    v.Uint16b2 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 72);
                 if (n >= 76)
-                    v.Uint16b3 = Uint16b3Codec.Field(r, b, b + 74, "uint16b3");
+                    v.Uint16b3 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 74);
                 if (n >= 78)
-                    v.Uint16b4 = Uint16b4Codec.Field(r, b, b + 76, "uint16b4");
+                    v.Uint16b4 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 76);
                 if (n >= 80)
-                    v.Uint16b5 = Uint16b5Codec.Field(r, b, b + 78, "uint16b5");
+                    v.Uint16b5 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, b + 78);
                 if (n >= 84)
-                    v.Int32b0 = Int32b0Codec.Field(r, b, b + 80, "int32b0");
+                    v.Int32b0 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 80);
                 if (n >= 88)
-                    v.Int32b1 = Int32b1Codec.Field(r, b, b + 84, "int32b1");
+                    v.Int32b1 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 84);
                 if (n >= 92)
-                    v.Int32b2 = Int32b2Codec.Field(r, b, b + 88, "int32b2");
+                    v.Int32b2 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 88);
                 if (n >= 96)
-                    v.Int32b3 = Int32b3Codec.Field(r, b, b + 92, "int32b3");
+                    v.Int32b3 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 92);
                 if (n >= 100)
-                    v.Int32b4 = Int32b4Codec.Field(r, b, b + 96, "int32b4");
+                    v.Int32b4 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 96);
                 if (n >= 104)
-                    v.Int32b5 = Int32b5Codec.Field(r, b, b + 100, "int32b5");
+                    v.Int32b5 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, b + 100);
                 if (n >= 108)
-                    v.Uint32b0 = Uint32b0Codec.Field(r, b, b + 104, "uint32b0");
+                    v.Uint32b0 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 104);
                 if (n >= 112)
-                    v.Uint32b1 = Uint32b1Codec.Field(r, b, b + 108, "uint32b1");
+                    v.Uint32b1 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 108);
                 if (n >= 116)
-                    v.Uint32b2 = Uint32b2Codec.Field(r, b, b + 112, "uint32b2");
+                    v.Uint32b2 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 112);
                 if (n >= 120)
-                    v.Uint32b3 = Uint32b3Codec.Field(r, b, b + 116, "uint32b3");
+                    v.Uint32b3 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 116);
                 if (n >= 124)
-                    v.Uint32b4 = Uint32b4Codec.Field(r, b, b + 120, "uint32b4");
+                    v.Uint32b4 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 120);
                 if (n >= 128)
-                    v.Uint32b5 = Uint32b5Codec.Field(r, b, b + 124, "uint32b5");
+                    v.Uint32b5 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, b + 124);
                 if (n >= 136)
-                    v.Int64b0 = Int64b0Codec.Field(r, b, b + 128, "int64b0");
+                    v.Int64b0 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 128);
                 if (n >= 144)
-                    v.Int64b1 = Int64b1Codec.Field(r, b, b + 136, "int64b1");
+                    v.Int64b1 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 136);
                 if (n >= 152)
-                    v.Int64b2 = Int64b2Codec.Field(r, b, b + 144, "int64b2");
+                    v.Int64b2 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 144);
                 if (n >= 160)
-                    v.Int64b3 = Int64b3Codec.Field(r, b, b + 152, "int64b3");
+                    v.Int64b3 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 152);
                 if (n >= 168)
-                    v.Int64b4 = Int64b4Codec.Field(r, b, b + 160, "int64b4");
+                    v.Int64b4 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 160);
                 if (n >= 176)
-                    v.Int64b5 = Int64b5Codec.Field(r, b, b + 168, "int64b5");
+                    v.Int64b5 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, b + 168);
                 if (n >= 184)
-                    v.Uint64b0 = Uint64b0Codec.Field(r, b, b + 176, "uint64b0");
+                    v.Uint64b0 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 176);
                 if (n >= 192)
-                    v.Uint64b1 = Uint64b1Codec.Field(r, b, b + 184, "uint64b1");
+                    v.Uint64b1 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 184);
                 if (n >= 200)
-                    v.Uint64b2 = Uint64b2Codec.Field(r, b, b + 192, "uint64b2");
+                    v.Uint64b2 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 192);
                 if (n >= 208)
-                    v.Uint64b3 = Uint64b3Codec.Field(r, b, b + 200, "uint64b3");
+                    v.Uint64b3 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 200);
                 if (n >= 216)
-                    v.Uint64b4 = Uint64b4Codec.Field(r, b, b + 208, "uint64b4");
+                    v.Uint64b4 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 208);
                 if (n >= 224)
-                    v.Uint64b5 = Uint64b5Codec.Field(r, b, b + 216, "uint64b5");
+                    v.Uint64b5 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, b + 216);
                 r.Leave();
                 return v;
             }
@@ -611,72 +611,72 @@ namespace Enums
             public override void WriteFields(Writer w, Enums v)
             {
                 w.Enter(Name);
-                Byte0Codec.FinalField(w, v.Byte0, "byte0");
-                Byte1Codec.FinalField(w, v.Byte1, "byte1");
-                Byte2Codec.FinalField(w, v.Byte2, "byte2");
-                Byte3Codec.FinalField(w, v.Byte3, "byte3");
-                Byte4Codec.FinalField(w, v.Byte4, "byte4");
-                Byte5Codec.FinalField(w, v.Byte5, "byte5");
-                Char0Codec.FinalField(w, v.Char0, "char0");
-                Char1Codec.FinalField(w, v.Char1, "char1");
-                Char2Codec.FinalField(w, v.Char2, "char2");
-                Char3Codec.FinalField(w, v.Char3, "char3");
-                Char4Codec.FinalField(w, v.Char4, "char4");
-                Char5Codec.FinalField(w, v.Char5, "char5");
-                Wchar0Codec.FinalField(w, v.Wchar0, "wchar0");
-                Wchar1Codec.FinalField(w, v.Wchar1, "wchar1");
-                Wchar2Codec.FinalField(w, v.Wchar2, "wchar2");
-                Wchar3Codec.FinalField(w, v.Wchar3, "wchar3");
-                Wchar4Codec.FinalField(w, v.Wchar4, "wchar4");
-                Wchar5Codec.FinalField(w, v.Wchar5, "wchar5");
-                Int8b0Codec.FinalField(w, v.Int8b0, "int8b0");
-                Int8b1Codec.FinalField(w, v.Int8b1, "int8b1");
-                Int8b2Codec.FinalField(w, v.Int8b2, "int8b2");
-                Int8b3Codec.FinalField(w, v.Int8b3, "int8b3");
-                Int8b4Codec.FinalField(w, v.Int8b4, "int8b4");
-                Int8b5Codec.FinalField(w, v.Int8b5, "int8b5");
-                Uint8b0Codec.FinalField(w, v.Uint8b0, "uint8b0");
-                Uint8b1Codec.FinalField(w, v.Uint8b1, "uint8b1");
-                Uint8b2Codec.FinalField(w, v.Uint8b2, "uint8b2");
-                Uint8b3Codec.FinalField(w, v.Uint8b3, "uint8b3");
-                Uint8b4Codec.FinalField(w, v.Uint8b4, "uint8b4");
-                Uint8b5Codec.FinalField(w, v.Uint8b5, "uint8b5");
-                Int16b0Codec.FinalField(w, v.Int16b0, "int16b0");
-                Int16b1Codec.FinalField(w, v.Int16b1, "int16b1");
-                Int16b2Codec.FinalField(w, v.Int16b2, "int16b2");
-                Int16b3Codec.FinalField(w, v.Int16b3, "int16b3");
-                Int16b4Codec.FinalField(w, v.Int16b4, "int16b4");
-                Int16b5Codec.FinalField(w, v.Int16b5, "int16b5");
-                Uint16b0Codec.FinalField(w, v.Uint16b0, "uint16b0");
-                Uint16b1Codec.FinalField(w, v.Uint16b1, "uint16b1");
-                Uint16b2Codec.FinalField(w, v.Uint16b2, "uint16b2");
-                Uint16b3Codec.FinalField(w, v.Uint16b3, "uint16b3");
-                Uint16b4Codec.FinalField(w, v.Uint16b4, "uint16b4");
-                Uint16b5Codec.FinalField(w, v.Uint16b5, "uint16b5");
-                Int32b0Codec.FinalField(w, v.Int32b0, "int32b0");
-                Int32b1Codec.FinalField(w, v.Int32b1, "int32b1");
-                Int32b2Codec.FinalField(w, v.Int32b2, "int32b2");
-                Int32b3Codec.FinalField(w, v.Int32b3, "int32b3");
-                Int32b4Codec.FinalField(w, v.Int32b4, "int32b4");
-                Int32b5Codec.FinalField(w, v.Int32b5, "int32b5");
-                Uint32b0Codec.FinalField(w, v.Uint32b0, "uint32b0");
-                Uint32b1Codec.FinalField(w, v.Uint32b1, "uint32b1");
-                Uint32b2Codec.FinalField(w, v.Uint32b2, "uint32b2");
-                Uint32b3Codec.FinalField(w, v.Uint32b3, "uint32b3");
-                Uint32b4Codec.FinalField(w, v.Uint32b4, "uint32b4");
-                Uint32b5Codec.FinalField(w, v.Uint32b5, "uint32b5");
-                Int64b0Codec.FinalField(w, v.Int64b0, "int64b0");
-                Int64b1Codec.FinalField(w, v.Int64b1, "int64b1");
-                Int64b2Codec.FinalField(w, v.Int64b2, "int64b2");
-                Int64b3Codec.FinalField(w, v.Int64b3, "int64b3");
-                Int64b4Codec.FinalField(w, v.Int64b4, "int64b4");
-                Int64b5Codec.FinalField(w, v.Int64b5, "int64b5");
-                Uint64b0Codec.FinalField(w, v.Uint64b0, "uint64b0");
-                Uint64b1Codec.FinalField(w, v.Uint64b1, "uint64b1");
-                Uint64b2Codec.FinalField(w, v.Uint64b2, "uint64b2");
-                Uint64b3Codec.FinalField(w, v.Uint64b3, "uint64b3");
-                Uint64b4Codec.FinalField(w, v.Uint64b4, "uint64b4");
-                Uint64b5Codec.FinalField(w, v.Uint64b5, "uint64b5");
+                w.AppendByte((byte)v.Byte0);
+                w.AppendByte((byte)v.Byte1);
+                w.AppendByte((byte)v.Byte2);
+                w.AppendByte((byte)v.Byte3);
+                w.AppendByte((byte)v.Byte4);
+                w.AppendByte((byte)v.Byte5);
+                w.AppendByte((byte)v.Char0);
+                w.AppendByte((byte)v.Char1);
+                w.AppendByte((byte)v.Char2);
+                w.AppendByte((byte)v.Char3);
+                w.AppendByte((byte)v.Char4);
+                w.AppendByte((byte)v.Char5);
+                w.AppendUInt32((uint)v.Wchar0);
+                w.AppendUInt32((uint)v.Wchar1);
+                w.AppendUInt32((uint)v.Wchar2);
+                w.AppendUInt32((uint)v.Wchar3);
+                w.AppendUInt32((uint)v.Wchar4);
+                w.AppendUInt32((uint)v.Wchar5);
+                w.AppendSByte((sbyte)v.Int8b0);
+                w.AppendSByte((sbyte)v.Int8b1);
+                w.AppendSByte((sbyte)v.Int8b2);
+                w.AppendSByte((sbyte)v.Int8b3);
+                w.AppendSByte((sbyte)v.Int8b4);
+                w.AppendSByte((sbyte)v.Int8b5);
+                w.AppendByte((byte)v.Uint8b0);
+                w.AppendByte((byte)v.Uint8b1);
+                w.AppendByte((byte)v.Uint8b2);
+                w.AppendByte((byte)v.Uint8b3);
+                w.AppendByte((byte)v.Uint8b4);
+                w.AppendByte((byte)v.Uint8b5);
+                w.AppendInt16((short)v.Int16b0);
+                w.AppendInt16((short)v.Int16b1);
+                w.AppendInt16((short)v.Int16b2);
+                w.AppendInt16((short)v.Int16b3);
+                w.AppendInt16((short)v.Int16b4);
+                w.AppendInt16((short)v.Int16b5);
+                w.AppendUInt16((ushort)v.Uint16b0);
+                w.AppendUInt16((ushort)v.Uint16b1);
+                w.AppendUInt16((ushort)v.Uint16b2);
+                w.AppendUInt16((ushort)v.Uint16b3);
+                w.AppendUInt16((ushort)v.Uint16b4);
+                w.AppendUInt16((ushort)v.Uint16b5);
+                w.AppendInt32((int)v.Int32b0);
+                w.AppendInt32((int)v.Int32b1);
+                w.AppendInt32((int)v.Int32b2);
+                w.AppendInt32((int)v.Int32b3);
+                w.AppendInt32((int)v.Int32b4);
+                w.AppendInt32((int)v.Int32b5);
+                w.AppendUInt32((uint)v.Uint32b0);
+                w.AppendUInt32((uint)v.Uint32b1);
+                w.AppendUInt32((uint)v.Uint32b2);
+                w.AppendUInt32((uint)v.Uint32b3);
+                w.AppendUInt32((uint)v.Uint32b4);
+                w.AppendUInt32((uint)v.Uint32b5);
+                w.AppendInt64((long)v.Int64b0);
+                w.AppendInt64((long)v.Int64b1);
+                w.AppendInt64((long)v.Int64b2);
+                w.AppendInt64((long)v.Int64b3);
+                w.AppendInt64((long)v.Int64b4);
+                w.AppendInt64((long)v.Int64b5);
+                w.AppendUInt64((ulong)v.Uint64b0);
+                w.AppendUInt64((ulong)v.Uint64b1);
+                w.AppendUInt64((ulong)v.Uint64b2);
+                w.AppendUInt64((ulong)v.Uint64b3);
+                w.AppendUInt64((ulong)v.Uint64b4);
+                w.AppendUInt64((ulong)v.Uint64b5);
                 w.Leave();
             }
 
@@ -685,72 +685,72 @@ namespace Enums
                 r.Enter(216);
                 var v = new Enums();
                 int run0 = r.Run(216, "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8");
-                v.Byte0 = Byte0Codec.At(r.Data, run0);
-                v.Byte1 = Byte1Codec.At(r.Data, run0 + 1);
-                v.Byte2 = Byte2Codec.At(r.Data, run0 + 2);
-                v.Byte3 = Byte3Codec.At(r.Data, run0 + 3);
-                v.Byte4 = Byte4Codec.At(r.Data, run0 + 4);
-                v.Byte5 = Byte5Codec.At(r.Data, run0 + 5);
-                v.Char0 = Char0Codec.At(r.Data, run0 + 6);
-                v.Char1 = Char1Codec.At(r.Data, run0 + 7);
-                v.Char2 = Char2Codec.At(r.Data, run0 + 8);
-                v.Char3 = Char3Codec.At(r.Data, run0 + 9);
-                v.Char4 = Char4Codec.At(r.Data, run0 + 10);
-                v.Char5 = Char5Codec.At(r.Data, run0 + 11);
-                v.Wchar0 = Wchar0Codec.At(r.Data, run0 + 12);
-                v.Wchar1 = Wchar1Codec.At(r.Data, run0 + 16);
-                v.Wchar2 = Wchar2Codec.At(r.Data, run0 + 20);
-                v.Wchar3 = Wchar3Codec.At(r.Data, run0 + 24);
-                v.Wchar4 = Wchar4Codec.At(r.Data, run0 + 28);
-                v.Wchar5 = Wchar5Codec.At(r.Data, run0 + 32);
-                v.Int8b0 = Int8b0Codec.At(r.Data, run0 + 36);
-                v.Int8b1 = Int8b1Codec.At(r.Data, run0 + 37);
-                v.Int8b2 = Int8b2Codec.At(r.Data, run0 + 38);
-                v.Int8b3 = Int8b3Codec.At(r.Data, run0 + 39);
-                v.Int8b4 = Int8b4Codec.At(r.Data, run0 + 40);
-                v.Int8b5 = Int8b5Codec.At(r.Data, run0 + 41);
-                v.Uint8b0 = Uint8b0Codec.At(r.Data, run0 + 42);
-                v.Uint8b1 = Uint8b1Codec.At(r.Data, run0 + 43);
-                v.Uint8b2 = Uint8b2Codec.At(r.Data, run0 + 44);
-                v.Uint8b3 = Uint8b3Codec.At(r.Data, run0 + 45);
-                v.Uint8b4 = Uint8b4Codec.At(r.Data, run0 + 46);
-                v.Uint8b5 = Uint8b5Codec.At(r.Data, run0 + 47);
-                v.Int16b0 = Int16b0Codec.At(r.Data, run0 + 48);
-                v.Int16b1 = Int16b1Codec.At(r.Data, run0 + 50);
-                v.Int16b2 = Int16b2Codec.At(r.Data, run0 + 52);
-                v.Int16b3 = Int16b3Codec.At(r.Data, run0 + 54);
-                v.Int16b4 = Int16b4Codec.At(r.Data, run0 + 56);
-                v.Int16b5 = Int16b5Codec.At(r.Data, run0 + 58);
-                v.Uint16b0 = Uint16b0Codec.At(r.Data, run0 + 60);
-                v.Uint16b1 = Uint16b1Codec.At(r.Data, run0 + 62);
-                v.Uint16b2 = Uint16b2Codec.At(r.Data, run0 + 64);
-                v.Uint16b3 = Uint16b3Codec.At(r.Data, run0 + 66);
-                v.Uint16b4 = Uint16b4Codec.At(r.Data, run0 + 68);
-                v.Uint16b5 = Uint16b5Codec.At(r.Data, run0 + 70);
-                v.Int32b0 = Int32b0Codec.At(r.Data, run0 + 72);
-                v.Int32b1 = Int32b1Codec.At(r.Data, run0 + 76);
-                v.Int32b2 = Int32b2Codec.At(r.Data, run0 + 80);
-                v.Int32b3 = Int32b3Codec.At(r.Data, run0 + 84);
-                v.Int32b4 = Int32b4Codec.At(r.Data, run0 + 88);
-                v.Int32b5 = Int32b5Codec.At(r.Data, run0 + 92);
-                v.Uint32b0 = Uint32b0Codec.At(r.Data, run0 + 96);
-                v.Uint32b1 = Uint32b1Codec.At(r.Data, run0 + 100);
-                v.Uint32b2 = Uint32b2Codec.At(r.Data, run0 + 104);
-                v.Uint32b3 = Uint32b3Codec.At(r.Data, run0 + 108);
-                v.Uint32b4 = Uint32b4Codec.At(r.Data, run0 + 112);
-                v.Uint32b5 = Uint32b5Codec.At(r.Data, run0 + 116);
-                v.Int64b0 = Int64b0Codec.At(r.Data, run0 + 120);
-                v.Int64b1 = Int64b1Codec.At(r.Data, run0 + 128);
-                v.Int64b2 = Int64b2Codec.At(r.Data, run0 + 136);
-                v.Int64b3 = Int64b3Codec.At(r.Data, run0 + 144);
-                v.Int64b4 = Int64b4Codec.At(r.Data, run0 + 152);
-                v.Int64b5 = Int64b5Codec.At(r.Data, run0 + 160);
-                v.Uint64b0 = Uint64b0Codec.At(r.Data, run0 + 168);
-                v.Uint64b1 = Uint64b1Codec.At(r.Data, run0 + 176);
-                v.Uint64b2 = Uint64b2Codec.At(r.Data, run0 + 184);
-                v.Uint64b3 = Uint64b3Codec.At(r.Data, run0 + 192);
-                v.Uint64b4 = Uint64b4Codec.At(r.Data, run0 + 200);
-                v.Uint64b5 = Uint64b5Codec.At(r.Data, run0 + 208);
+                v.Byte0 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0);
+                v.Byte1 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0 + 1);
+                v.Byte2 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0 + 2);
+                v.Byte3 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0 + 3);
+                v.Byte4 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0 + 4);
+                v.Byte5 = (global::Enums.EnumByte)Reader.GetByte(r.Data, run0 + 5);
+                v.Char0 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 6);
+                v.Char1 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 7);
+                v.Char2 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 8);
+                v.Char3 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 9);
+                v.Char4 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 10);
+                v.Char5 = (global::Enums.EnumChar)Reader.GetByte(r.Data, run0 + 11);
+                v.Wchar0 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 12);
+                v.Wchar1 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 16);
+                v.Wchar2 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 20);
+                v.Wchar3 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 24);
+                v.Wchar4 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 28);
+                v.Wchar5 = (global::Enums.EnumWChar)Reader.GetUInt32(r.Data, run0 + 32);
+                v.Int8b0 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 36);
+                v.Int8b1 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 37);
+                v.Int8b2 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 38);
+                v.Int8b3 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 39);
+                v.Int8b4 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 40);
+                v.Int8b5 = (global::Enums.EnumInt8)Reader.GetSByte(r.Data, run0 + 41);
+                v.Uint8b0 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 42);
+                v.Uint8b1 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 43);
+                v.Uint8b2 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 44);
+                v.Uint8b3 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 45);
+                v.Uint8b4 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 46);
+                v.Uint8b5 = (global::Enums.EnumUInt8)Reader.GetByte(r.Data, run0 + 47);
+                v.Int16b0 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 48);
+                v.Int16b1 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 50);
+                v.Int16b2 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 52);
+                v.Int16b3 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 54);
+                v.Int16b4 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 56);
+                v.Int16b5 = (global::Enums.EnumInt16)Reader.GetInt16(r.Data, run0 + 58);
+                v.Uint16b0 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 60);
+                v.Uint16b1 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 62);
+                v.Uint16b2 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 64);
+                v.Uint16b3 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 66);
+                v.Uint16b4 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 68);
+                v.Uint16b5 = (global::Enums.EnumUInt16)Reader.GetUInt16(r.Data, run0 + 70);
+                v.Int32b0 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 72);
+                v.Int32b1 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 76);
+                v.Int32b2 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 80);
+                v.Int32b3 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 84);
+                v.Int32b4 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 88);
+                v.Int32b5 = (global::Enums.EnumInt32)Reader.GetInt32(r.Data, run0 + 92);
+                v.Uint32b0 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 96);
+                v.Uint32b1 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 100);
+                v.Uint32b2 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 104);
+                v.Uint32b3 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 108);
+                v.Uint32b4 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 112);
+                v.Uint32b5 = (global::Enums.EnumUInt32)Reader.GetUInt32(r.Data, run0 + 116);
+                v.Int64b0 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 120);
+                v.Int64b1 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 128);
+                v.Int64b2 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 136);
+                v.Int64b3 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 144);
+                v.Int64b4 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 152);
+                v.Int64b5 = (global::Enums.EnumInt64)Reader.GetInt64(r.Data, run0 + 160);
+                v.Uint64b0 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 168);
+                v.Uint64b1 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 176);
+                v.Uint64b2 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 184);
+                v.Uint64b3 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 192);
+                v.Uint64b4 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 200);
+                v.Uint64b5 = (global::Enums.EnumUInt64)Reader.GetUInt64(r.Data, run0 + 208);
                 r.Leave();
                 return v;
             }

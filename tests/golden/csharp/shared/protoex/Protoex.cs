@@ -185,14 +185,14 @@ namespace Protoex
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 50, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Symbol, "symbol");
-                SideCodec.Field(w, b, b + 16, v.Side, "side");
-                TypeCodec.Field(w, b, b + 17, v.Type, "type");
-                Codecs.Double.Field(w, b, b + 18, v.Price, "price");
-                Codecs.Double.Field(w, b, b + 26, v.Volume, "volume");
-                Codecs.Double.Field(w, b, b + 34, v.Tp, "tp");
-                Codecs.Double.Field(w, b, b + 42, v.Sl, "sl");
+                w.PutByte(b + 16, (byte)v.Side);
+                w.PutByte(b + 17, (byte)v.Type);
+                w.PutDouble(b + 18, v.Price);
+                w.PutDouble(b + 26, v.Volume);
+                w.PutDouble(b + 34, v.Tp);
+                w.PutDouble(b + 42, v.Sl);
                 w.Leave();
             }
 
@@ -202,21 +202,21 @@ namespace Protoex
                 int b = r.StructBody(bas, slot, 1, 42, out n);
                 var v = new Order();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.Symbol = Codecs.String.Field(r, b, b + 12, "symbol");
                 if (n >= 17)
-                    v.Side = SideCodec.Field(r, b, b + 16, "side");
+                    v.Side = (global::Protoex.OrderSide)Reader.GetByte(r.Data, b + 16);
                 if (n >= 18)
-                    v.Type = TypeCodec.Field(r, b, b + 17, "type");
+                    v.Type = (global::Protoex.OrderType)Reader.GetByte(r.Data, b + 17);
                 if (n >= 26)
-                    v.Price = Codecs.Double.Field(r, b, b + 18, "price");
+                    v.Price = Reader.GetDouble(r.Data, b + 18);
                 if (n >= 34)
-                    v.Volume = Codecs.Double.Field(r, b, b + 26, "volume");
+                    v.Volume = Reader.GetDouble(r.Data, b + 26);
                 if (n >= 42)
-                    v.Tp = Codecs.Double.Field(r, b, b + 34, "tp");
+                    v.Tp = Reader.GetDouble(r.Data, b + 34);
                 if (n >= 50)
-                    v.Sl = Codecs.Double.Field(r, b, b + 42, "sl");
+                    v.Sl = Reader.GetDouble(r.Data, b + 42);
                 r.Leave();
                 return v;
             }
@@ -233,14 +233,14 @@ namespace Protoex
             public override void WriteFields(Writer w, Order v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Symbol, "symbol");
-                SideCodec.FinalField(w, v.Side, "side");
-                TypeCodec.FinalField(w, v.Type, "type");
-                Codecs.Double.FinalField(w, v.Price, "price");
-                Codecs.Double.FinalField(w, v.Volume, "volume");
-                Codecs.Double.FinalField(w, v.Tp, "tp");
-                Codecs.Double.FinalField(w, v.Sl, "sl");
+                w.AppendByte((byte)v.Side);
+                w.AppendByte((byte)v.Type);
+                w.AppendDouble(v.Price);
+                w.AppendDouble(v.Volume);
+                w.AppendDouble(v.Tp);
+                w.AppendDouble(v.Sl);
                 w.Leave();
             }
 
@@ -251,12 +251,12 @@ namespace Protoex
                 v.Id = Codecs.Int32.FinalField(r, "id");
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run2 = r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
-                v.Side = SideCodec.At(r.Data, run2);
-                v.Type = TypeCodec.At(r.Data, run2 + 1);
-                v.Price = Codecs.Double.At(r.Data, run2 + 2);
-                v.Volume = Codecs.Double.At(r.Data, run2 + 10);
-                v.Tp = Codecs.Double.At(r.Data, run2 + 18);
-                v.Sl = Codecs.Double.At(r.Data, run2 + 26);
+                v.Side = (global::Protoex.OrderSide)Reader.GetByte(r.Data, run2);
+                v.Type = (global::Protoex.OrderType)Reader.GetByte(r.Data, run2 + 1);
+                v.Price = Reader.GetDouble(r.Data, run2 + 2);
+                v.Volume = Reader.GetDouble(r.Data, run2 + 10);
+                v.Tp = Reader.GetDouble(r.Data, run2 + 18);
+                v.Sl = Reader.GetDouble(r.Data, run2 + 26);
                 r.Leave();
                 return v;
             }
@@ -496,8 +496,8 @@ namespace Protoex
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 28, 2);
                 Codecs.String.Field(w, b, b + 8, v.Currency, "currency");
-                Codecs.Double.Field(w, b, b + 12, v.Amount, "amount");
-                Codecs.Double.Field(w, b, b + 20, v.Locked, "locked");
+                w.PutDouble(b + 12, v.Amount);
+                w.PutDouble(b + 20, v.Locked);
                 w.Leave();
             }
 
@@ -509,9 +509,9 @@ namespace Protoex
                 if (n >= 12)
                     v.Currency = Codecs.String.Field(r, b, b + 8, "currency");
                 if (n >= 20)
-                    v.Amount = Codecs.Double.Field(r, b, b + 12, "amount");
+                    v.Amount = Reader.GetDouble(r.Data, b + 12);
                 if (n >= 28)
-                    v.Locked = Codecs.Double.Field(r, b, b + 20, "locked");
+                    v.Locked = Reader.GetDouble(r.Data, b + 20);
                 r.Leave();
                 return v;
             }
@@ -529,8 +529,8 @@ namespace Protoex
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Currency, "currency");
-                Codecs.Double.FinalField(w, v.Amount, "amount");
-                Codecs.Double.FinalField(w, v.Locked, "locked");
+                w.AppendDouble(v.Amount);
+                w.AppendDouble(v.Locked);
                 w.Leave();
             }
 
@@ -540,8 +540,8 @@ namespace Protoex
                 var v = new Balance();
                 v.Currency = Codecs.String.FinalField(r, "currency");
                 int run1 = r.Run(16, "amount=8,locked=8");
-                v.Amount = Codecs.Double.At(r.Data, run1);
-                v.Locked = Codecs.Double.At(r.Data, run1 + 8);
+                v.Amount = Reader.GetDouble(r.Data, run1);
+                v.Locked = Reader.GetDouble(r.Data, run1 + 8);
                 r.Leave();
                 return v;
             }
@@ -750,9 +750,9 @@ namespace Protoex
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 30, 3);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 12, v.Name, "name");
-                StateCodec.Field(w, b, b + 16, v.State, "state");
+                w.PutByte(b + 16, (byte)v.State);
                 global::Protoex.Balance.Model.Instance.Field(w, b, b + 17, v.Wallet, "wallet");
                 AssetCodec.Field(w, b, b + 21, v.Asset, "asset");
                 OrdersCodec.Field(w, b, b + 26, v.Orders, "orders");
@@ -765,7 +765,7 @@ namespace Protoex
                 int b = r.StructBody(bas, slot, 3, 14, out n);
                 var v = new Account();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(20, b, "id");
                 if (n >= 16)
@@ -773,7 +773,7 @@ namespace Protoex
                 else if (n >= 12)
                     r.Spend(20, b, "name");
                 if (n >= 17)
-                    v.State = StateCodec.Field(r, b, b + 16, "state");
+                    v.State = (global::Protoex.StateEx)Reader.GetByte(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(20, b, "state");
                 if (n >= 21)
@@ -814,9 +814,9 @@ namespace Protoex
             public override void WriteFields(Writer w, Account v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 Codecs.String.FinalField(w, v.Name, "name");
-                StateCodec.FinalField(w, v.State, "state");
+                w.AppendByte((byte)v.State);
                 global::Protoex.Balance.Model.Instance.FinalField(w, v.Wallet, "wallet");
                 AssetCodec.FinalField(w, v.Asset, "asset");
                 OrdersCodec.FinalField(w, v.Orders, "orders");

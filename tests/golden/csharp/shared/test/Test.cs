@@ -252,50 +252,50 @@ namespace Test
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 237, 110);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
-                Codecs.Bool.Field(w, b, b + 12, v.F1, "f1");
-                Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
-                Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
-                Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
-                Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
-                Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
-                Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
-                Codecs.Byte.Field(w, b, b + 29, v.F12, "f12");
-                Codecs.Int16.Field(w, b, b + 30, v.F13, "f13");
-                Codecs.Int16.Field(w, b, b + 32, v.F14, "f14");
-                Codecs.UInt16.Field(w, b, b + 34, v.F15, "f15");
-                Codecs.UInt16.Field(w, b, b + 36, v.F16, "f16");
-                Codecs.Int32.Field(w, b, b + 38, v.F17, "f17");
-                Codecs.Int32.Field(w, b, b + 42, v.F18, "f18");
-                Codecs.UInt32.Field(w, b, b + 46, v.F19, "f19");
-                Codecs.UInt32.Field(w, b, b + 50, v.F20, "f20");
-                Codecs.Int64.Field(w, b, b + 54, v.F21, "f21");
-                Codecs.Int64.Field(w, b, b + 62, v.F22, "f22");
-                Codecs.UInt64.Field(w, b, b + 70, v.F23, "f23");
-                Codecs.UInt64.Field(w, b, b + 78, v.F24, "f24");
-                Codecs.Single.Field(w, b, b + 86, v.F25, "f25");
-                Codecs.Single.Field(w, b, b + 90, v.F26, "f26");
-                Codecs.Double.Field(w, b, b + 94, v.F27, "f27");
-                Codecs.Double.Field(w, b, b + 102, v.F28, "f28");
+                w.PutInt32(b + 8, v.Id);
+                w.PutBool(b + 12, v.F1);
+                w.PutBool(b + 13, v.F2);
+                w.PutByte(b + 14, v.F3);
+                w.PutByte(b + 15, v.F4);
+                w.PutByte(b + 16, v.F5);
+                w.PutByte(b + 17, v.F6);
+                w.PutUInt32(b + 18, v.F7);
+                w.PutUInt32(b + 22, v.F8);
+                w.PutSByte(b + 26, v.F9);
+                w.PutSByte(b + 27, v.F10);
+                w.PutByte(b + 28, v.F11);
+                w.PutByte(b + 29, v.F12);
+                w.PutInt16(b + 30, v.F13);
+                w.PutInt16(b + 32, v.F14);
+                w.PutUInt16(b + 34, v.F15);
+                w.PutUInt16(b + 36, v.F16);
+                w.PutInt32(b + 38, v.F17);
+                w.PutInt32(b + 42, v.F18);
+                w.PutUInt32(b + 46, v.F19);
+                w.PutUInt32(b + 50, v.F20);
+                w.PutInt64(b + 54, v.F21);
+                w.PutInt64(b + 62, v.F22);
+                w.PutUInt64(b + 70, v.F23);
+                w.PutUInt64(b + 78, v.F24);
+                w.PutSingle(b + 86, v.F25);
+                w.PutSingle(b + 90, v.F26);
+                w.PutDouble(b + 94, v.F27);
+                w.PutDouble(b + 102, v.F28);
                 Codecs.Decimal.Field(w, b, b + 110, v.F29, "f29");
                 Codecs.Decimal.Field(w, b, b + 126, v.F30, "f30");
                 Codecs.String.Field(w, b, b + 142, v.F31, "f31");
                 Codecs.String.Field(w, b, b + 146, v.F32, "f32");
-                Codecs.Timestamp.Field(w, b, b + 150, v.F33, "f33");
-                Codecs.Timestamp.Field(w, b, b + 158, v.F34, "f34");
-                Codecs.Timestamp.Field(w, b, b + 166, v.F35, "f35");
-                Codecs.Guid.Field(w, b, b + 174, v.F36, "f36");
-                Codecs.Guid.Field(w, b, b + 190, v.F37, "f37");
-                Codecs.Guid.Field(w, b, b + 206, v.F38, "f38");
-                F39Codec.Field(w, b, b + 222, v.F39, "f39");
-                F40Codec.Field(w, b, b + 223, v.F40, "f40");
+                w.PutUInt64(b + 150, v.F33.Nanoseconds);
+                w.PutUInt64(b + 158, v.F34.Nanoseconds);
+                w.PutUInt64(b + 166, v.F35.Nanoseconds);
+                w.PutGuid(b + 174, v.F36);
+                w.PutGuid(b + 190, v.F37);
+                w.PutGuid(b + 206, v.F38);
+                w.PutByte(b + 222, (byte)v.F39);
+                w.PutByte(b + 223, (byte)v.F40);
                 global::Proto.Order.Model.Instance.Field(w, b, b + 224, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.Field(w, b, b + 228, v.F42, "f42");
-                F43Codec.Field(w, b, b + 232, v.F43, "f43");
+                w.PutByte(b + 232, (byte)v.F43);
                 global::Proto.Account.Model.Instance.Field(w, b, b + 233, v.F44, "f44");
                 w.Leave();
             }
@@ -306,119 +306,119 @@ namespace Test
                 int b = r.StructBody(bas, slot, 110, 217, out n);
                 var v = new StructSimple();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(64, b, "id");
                 if (n >= 13)
-                    v.F1 = Codecs.Bool.Field(r, b, b + 12, "f1");
+                    v.F1 = Reader.GetBool(r.Data, b + 12);
                 else if (n >= 12)
                     r.Spend(64, b, "f1");
                 if (n >= 14)
-                    v.F2 = Codecs.Bool.Field(r, b, b + 13, "f2");
+                    v.F2 = Reader.GetBool(r.Data, b + 13);
                 else if (n >= 13)
                     r.Spend(64, b, "f2");
                 if (n >= 15)
-                    v.F3 = Codecs.Byte.Field(r, b, b + 14, "f3");
+                    v.F3 = Reader.GetByte(r.Data, b + 14);
                 else if (n >= 14)
                     r.Spend(64, b, "f3");
                 if (n >= 16)
-                    v.F4 = Codecs.Byte.Field(r, b, b + 15, "f4");
+                    v.F4 = Reader.GetByte(r.Data, b + 15);
                 else if (n >= 15)
                     r.Spend(64, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
+                    v.F5 = Reader.GetByte(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(64, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
+                    v.F6 = Reader.GetByte(r.Data, b + 17);
                 else if (n >= 17)
                     r.Spend(64, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
+                    v.F7 = Reader.GetUInt32(r.Data, b + 18);
                 else if (n >= 18)
                     r.Spend(64, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
+                    v.F8 = Reader.GetUInt32(r.Data, b + 22);
                 else if (n >= 22)
                     r.Spend(64, b, "f8");
                 if (n >= 27)
-                    v.F9 = Codecs.SByte.Field(r, b, b + 26, "f9");
+                    v.F9 = Reader.GetSByte(r.Data, b + 26);
                 else if (n >= 26)
                     r.Spend(64, b, "f9");
                 if (n >= 28)
-                    v.F10 = Codecs.SByte.Field(r, b, b + 27, "f10");
+                    v.F10 = Reader.GetSByte(r.Data, b + 27);
                 else if (n >= 27)
                     r.Spend(64, b, "f10");
                 if (n >= 29)
-                    v.F11 = Codecs.Byte.Field(r, b, b + 28, "f11");
+                    v.F11 = Reader.GetByte(r.Data, b + 28);
                 else if (n >= 28)
                     r.Spend(64, b, "f11");
                 if (n >= 30)
-                    v.F12 = Codecs.Byte.Field(r, b, b + 29, "f12");
+                    v.F12 = Reader.GetByte(r.Data, b + 29);
                 else if (n >= 29)
                     r.Spend(64, b, "f12");
                 if (n >= 32)
-                    v.F13 = Codecs.Int16.Field(r, b, b + 30, "f13");
+                    v.F13 = Reader.GetInt16(r.Data, b + 30);
                 else if (n >= 30)
                     r.Spend(64, b, "f13");
                 if (n >= 34)
-                    v.F14 = Codecs.Int16.Field(r, b, b + 32, "f14");
+                    v.F14 = Reader.GetInt16(r.Data, b + 32);
                 else if (n >= 32)
                     r.Spend(64, b, "f14");
                 if (n >= 36)
-                    v.F15 = Codecs.UInt16.Field(r, b, b + 34, "f15");
+                    v.F15 = Reader.GetUInt16(r.Data, b + 34);
                 else if (n >= 34)
                     r.Spend(64, b, "f15");
                 if (n >= 38)
-                    v.F16 = Codecs.UInt16.Field(r, b, b + 36, "f16");
+                    v.F16 = Reader.GetUInt16(r.Data, b + 36);
                 else if (n >= 36)
                     r.Spend(64, b, "f16");
                 if (n >= 42)
-                    v.F17 = Codecs.Int32.Field(r, b, b + 38, "f17");
+                    v.F17 = Reader.GetInt32(r.Data, b + 38);
                 else if (n >= 38)
                     r.Spend(64, b, "f17");
                 if (n >= 46)
-                    v.F18 = Codecs.Int32.Field(r, b, b + 42, "f18");
+                    v.F18 = Reader.GetInt32(r.Data, b + 42);
                 else if (n >= 42)
                     r.Spend(64, b, "f18");
                 if (n >= 50)
-                    v.F19 = Codecs.UInt32.Field(r, b, b + 46, "f19");
+                    v.F19 = Reader.GetUInt32(r.Data, b + 46);
                 else if (n >= 46)
                     r.Spend(64, b, "f19");
                 if (n >= 54)
-                    v.F20 = Codecs.UInt32.Field(r, b, b + 50, "f20");
+                    v.F20 = Reader.GetUInt32(r.Data, b + 50);
                 else if (n >= 50)
                     r.Spend(64, b, "f20");
                 if (n >= 62)
-                    v.F21 = Codecs.Int64.Field(r, b, b + 54, "f21");
+                    v.F21 = Reader.GetInt64(r.Data, b + 54);
                 else if (n >= 54)
                     r.Spend(64, b, "f21");
                 if (n >= 70)
-                    v.F22 = Codecs.Int64.Field(r, b, b + 62, "f22");
+                    v.F22 = Reader.GetInt64(r.Data, b + 62);
                 else if (n >= 62)
                     r.Spend(64, b, "f22");
                 if (n >= 78)
-                    v.F23 = Codecs.UInt64.Field(r, b, b + 70, "f23");
+                    v.F23 = Reader.GetUInt64(r.Data, b + 70);
                 else if (n >= 70)
                     r.Spend(64, b, "f23");
                 if (n >= 86)
-                    v.F24 = Codecs.UInt64.Field(r, b, b + 78, "f24");
+                    v.F24 = Reader.GetUInt64(r.Data, b + 78);
                 else if (n >= 78)
                     r.Spend(64, b, "f24");
                 if (n >= 90)
-                    v.F25 = Codecs.Single.Field(r, b, b + 86, "f25");
+                    v.F25 = Reader.GetSingle(r.Data, b + 86);
                 else if (n >= 86)
                     r.Spend(64, b, "f25");
                 if (n >= 94)
-                    v.F26 = Codecs.Single.Field(r, b, b + 90, "f26");
+                    v.F26 = Reader.GetSingle(r.Data, b + 90);
                 else if (n >= 90)
                     r.Spend(64, b, "f26");
                 if (n >= 102)
-                    v.F27 = Codecs.Double.Field(r, b, b + 94, "f27");
+                    v.F27 = Reader.GetDouble(r.Data, b + 94);
                 else if (n >= 94)
                     r.Spend(64, b, "f27");
                 if (n >= 110)
-                    v.F28 = Codecs.Double.Field(r, b, b + 102, "f28");
+                    v.F28 = Reader.GetDouble(r.Data, b + 102);
                 else if (n >= 102)
                     r.Spend(64, b, "f28");
                 if (n >= 126)
@@ -438,35 +438,35 @@ namespace Test
                 else if (n >= 146)
                     r.Spend(64, b, "f32");
                 if (n >= 158)
-                    v.F33 = Codecs.Timestamp.Field(r, b, b + 150, "f33");
+                    v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
                 else if (n >= 150)
                     r.Spend(64, b, "f33");
                 if (n >= 166)
-                    v.F34 = Codecs.Timestamp.Field(r, b, b + 158, "f34");
+                    v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
                 else if (n >= 158)
                     r.Spend(64, b, "f34");
                 if (n >= 174)
-                    v.F35 = Codecs.Timestamp.Field(r, b, b + 166, "f35");
+                    v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
                 else if (n >= 166)
                     r.Spend(64, b, "f35");
                 if (n >= 190)
-                    v.F36 = Codecs.Guid.Field(r, b, b + 174, "f36");
+                    v.F36 = Reader.GetGuid(r.Data, b + 174);
                 else if (n >= 174)
                     r.Spend(64, b, "f36");
                 if (n >= 206)
-                    v.F37 = Codecs.Guid.Field(r, b, b + 190, "f37");
+                    v.F37 = Reader.GetGuid(r.Data, b + 190);
                 else if (n >= 190)
                     r.Spend(64, b, "f37");
                 if (n >= 222)
-                    v.F38 = Codecs.Guid.Field(r, b, b + 206, "f38");
+                    v.F38 = Reader.GetGuid(r.Data, b + 206);
                 else if (n >= 206)
                     r.Spend(64, b, "f38");
                 if (n >= 223)
-                    v.F39 = F39Codec.Field(r, b, b + 222, "f39");
+                    v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
                 else if (n >= 222)
                     r.Spend(64, b, "f39");
                 if (n >= 224)
-                    v.F40 = F40Codec.Field(r, b, b + 223, "f40");
+                    v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
                 else if (n >= 223)
                     r.Spend(64, b, "f40");
                 if (n >= 228)
@@ -478,7 +478,7 @@ namespace Test
                 else if (n >= 228)
                     r.Spend(38, b, "f42");
                 if (n >= 233)
-                    v.F43 = F43Codec.Field(r, b, b + 232, "f43");
+                    v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
                 else if (n >= 232)
                     r.Spend(26, b, "f43");
                 if (n >= 237)
@@ -603,50 +603,50 @@ namespace Test
             public override void WriteFields(Writer w, StructSimple v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
-                Codecs.Bool.FinalField(w, v.F1, "f1");
-                Codecs.Bool.FinalField(w, v.F2, "f2");
-                Codecs.Byte.FinalField(w, v.F3, "f3");
-                Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Char.FinalField(w, v.F5, "f5");
-                Codecs.Char.FinalField(w, v.F6, "f6");
-                Codecs.WChar.FinalField(w, v.F7, "f7");
-                Codecs.WChar.FinalField(w, v.F8, "f8");
-                Codecs.SByte.FinalField(w, v.F9, "f9");
-                Codecs.SByte.FinalField(w, v.F10, "f10");
-                Codecs.Byte.FinalField(w, v.F11, "f11");
-                Codecs.Byte.FinalField(w, v.F12, "f12");
-                Codecs.Int16.FinalField(w, v.F13, "f13");
-                Codecs.Int16.FinalField(w, v.F14, "f14");
-                Codecs.UInt16.FinalField(w, v.F15, "f15");
-                Codecs.UInt16.FinalField(w, v.F16, "f16");
-                Codecs.Int32.FinalField(w, v.F17, "f17");
-                Codecs.Int32.FinalField(w, v.F18, "f18");
-                Codecs.UInt32.FinalField(w, v.F19, "f19");
-                Codecs.UInt32.FinalField(w, v.F20, "f20");
-                Codecs.Int64.FinalField(w, v.F21, "f21");
-                Codecs.Int64.FinalField(w, v.F22, "f22");
-                Codecs.UInt64.FinalField(w, v.F23, "f23");
-                Codecs.UInt64.FinalField(w, v.F24, "f24");
-                Codecs.Single.FinalField(w, v.F25, "f25");
-                Codecs.Single.FinalField(w, v.F26, "f26");
-                Codecs.Double.FinalField(w, v.F27, "f27");
-                Codecs.Double.FinalField(w, v.F28, "f28");
+                w.AppendInt32(v.Id);
+                w.AppendBool(v.F1);
+                w.AppendBool(v.F2);
+                w.AppendByte(v.F3);
+                w.AppendByte(v.F4);
+                w.AppendByte(v.F5);
+                w.AppendByte(v.F6);
+                w.AppendUInt32(v.F7);
+                w.AppendUInt32(v.F8);
+                w.AppendSByte(v.F9);
+                w.AppendSByte(v.F10);
+                w.AppendByte(v.F11);
+                w.AppendByte(v.F12);
+                w.AppendInt16(v.F13);
+                w.AppendInt16(v.F14);
+                w.AppendUInt16(v.F15);
+                w.AppendUInt16(v.F16);
+                w.AppendInt32(v.F17);
+                w.AppendInt32(v.F18);
+                w.AppendUInt32(v.F19);
+                w.AppendUInt32(v.F20);
+                w.AppendInt64(v.F21);
+                w.AppendInt64(v.F22);
+                w.AppendUInt64(v.F23);
+                w.AppendUInt64(v.F24);
+                w.AppendSingle(v.F25);
+                w.AppendSingle(v.F26);
+                w.AppendDouble(v.F27);
+                w.AppendDouble(v.F28);
                 Codecs.Decimal.FinalField(w, v.F29, "f29");
                 Codecs.Decimal.FinalField(w, v.F30, "f30");
                 Codecs.String.FinalField(w, v.F31, "f31");
                 Codecs.String.FinalField(w, v.F32, "f32");
-                Codecs.Timestamp.FinalField(w, v.F33, "f33");
-                Codecs.Timestamp.FinalField(w, v.F34, "f34");
-                Codecs.Timestamp.FinalField(w, v.F35, "f35");
-                Codecs.Guid.FinalField(w, v.F36, "f36");
-                Codecs.Guid.FinalField(w, v.F37, "f37");
-                Codecs.Guid.FinalField(w, v.F38, "f38");
-                F39Codec.FinalField(w, v.F39, "f39");
-                F40Codec.FinalField(w, v.F40, "f40");
+                w.AppendUInt64(v.F33.Nanoseconds);
+                w.AppendUInt64(v.F34.Nanoseconds);
+                w.AppendUInt64(v.F35.Nanoseconds);
+                w.AppendGuid(v.F36);
+                w.AppendGuid(v.F37);
+                w.AppendGuid(v.F38);
+                w.AppendByte((byte)v.F39);
+                w.AppendByte((byte)v.F40);
                 global::Proto.Order.Model.Instance.FinalField(w, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.FinalField(w, v.F42, "f42");
-                F43Codec.FinalField(w, v.F43, "f43");
+                w.AppendByte((byte)v.F43);
                 global::Proto.Account.Model.Instance.FinalField(w, v.F44, "f44");
                 w.Leave();
             }
@@ -656,48 +656,48 @@ namespace Test
                 r.Enter(217);
                 var v = new StructSimple();
                 int run0 = r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
-                v.Id = Codecs.Int32.At(r.Data, run0);
-                v.F1 = Codecs.Bool.At(r.Data, run0 + 4);
-                v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
-                v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
-                v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
-                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
-                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
-                v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
-                v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
-                v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
-                v.F12 = Codecs.Byte.At(r.Data, run0 + 21);
-                v.F13 = Codecs.Int16.At(r.Data, run0 + 22);
-                v.F14 = Codecs.Int16.At(r.Data, run0 + 24);
-                v.F15 = Codecs.UInt16.At(r.Data, run0 + 26);
-                v.F16 = Codecs.UInt16.At(r.Data, run0 + 28);
-                v.F17 = Codecs.Int32.At(r.Data, run0 + 30);
-                v.F18 = Codecs.Int32.At(r.Data, run0 + 34);
-                v.F19 = Codecs.UInt32.At(r.Data, run0 + 38);
-                v.F20 = Codecs.UInt32.At(r.Data, run0 + 42);
-                v.F21 = Codecs.Int64.At(r.Data, run0 + 46);
-                v.F22 = Codecs.Int64.At(r.Data, run0 + 54);
-                v.F23 = Codecs.UInt64.At(r.Data, run0 + 62);
-                v.F24 = Codecs.UInt64.At(r.Data, run0 + 70);
-                v.F25 = Codecs.Single.At(r.Data, run0 + 78);
-                v.F26 = Codecs.Single.At(r.Data, run0 + 82);
-                v.F27 = Codecs.Double.At(r.Data, run0 + 86);
-                v.F28 = Codecs.Double.At(r.Data, run0 + 94);
+                v.Id = Reader.GetInt32(r.Data, run0);
+                v.F1 = Reader.GetBool(r.Data, run0 + 4);
+                v.F2 = Reader.GetBool(r.Data, run0 + 5);
+                v.F3 = Reader.GetByte(r.Data, run0 + 6);
+                v.F4 = Reader.GetByte(r.Data, run0 + 7);
+                v.F5 = Reader.GetByte(r.Data, run0 + 8);
+                v.F6 = Reader.GetByte(r.Data, run0 + 9);
+                v.F7 = Reader.GetUInt32(r.Data, run0 + 10);
+                v.F8 = Reader.GetUInt32(r.Data, run0 + 14);
+                v.F9 = Reader.GetSByte(r.Data, run0 + 18);
+                v.F10 = Reader.GetSByte(r.Data, run0 + 19);
+                v.F11 = Reader.GetByte(r.Data, run0 + 20);
+                v.F12 = Reader.GetByte(r.Data, run0 + 21);
+                v.F13 = Reader.GetInt16(r.Data, run0 + 22);
+                v.F14 = Reader.GetInt16(r.Data, run0 + 24);
+                v.F15 = Reader.GetUInt16(r.Data, run0 + 26);
+                v.F16 = Reader.GetUInt16(r.Data, run0 + 28);
+                v.F17 = Reader.GetInt32(r.Data, run0 + 30);
+                v.F18 = Reader.GetInt32(r.Data, run0 + 34);
+                v.F19 = Reader.GetUInt32(r.Data, run0 + 38);
+                v.F20 = Reader.GetUInt32(r.Data, run0 + 42);
+                v.F21 = Reader.GetInt64(r.Data, run0 + 46);
+                v.F22 = Reader.GetInt64(r.Data, run0 + 54);
+                v.F23 = Reader.GetUInt64(r.Data, run0 + 62);
+                v.F24 = Reader.GetUInt64(r.Data, run0 + 70);
+                v.F25 = Reader.GetSingle(r.Data, run0 + 78);
+                v.F26 = Reader.GetSingle(r.Data, run0 + 82);
+                v.F27 = Reader.GetDouble(r.Data, run0 + 86);
+                v.F28 = Reader.GetDouble(r.Data, run0 + 94);
                 v.F29 = Codecs.Decimal.FinalField(r, "f29");
                 v.F30 = Codecs.Decimal.FinalField(r, "f30");
                 v.F31 = Codecs.String.FinalField(r, "f31");
                 v.F32 = Codecs.String.FinalField(r, "f32");
                 int run5 = r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
-                v.F33 = Codecs.Timestamp.At(r.Data, run5);
-                v.F34 = Codecs.Timestamp.At(r.Data, run5 + 8);
-                v.F35 = Codecs.Timestamp.At(r.Data, run5 + 16);
-                v.F36 = Codecs.Guid.At(r.Data, run5 + 24);
-                v.F37 = Codecs.Guid.At(r.Data, run5 + 40);
-                v.F38 = Codecs.Guid.At(r.Data, run5 + 56);
-                v.F39 = F39Codec.At(r.Data, run5 + 72);
-                v.F40 = F40Codec.At(r.Data, run5 + 73);
+                v.F33 = new Timestamp(Reader.GetUInt64(r.Data, run5));
+                v.F34 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 8));
+                v.F35 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 16));
+                v.F36 = Reader.GetGuid(r.Data, run5 + 24);
+                v.F37 = Reader.GetGuid(r.Data, run5 + 40);
+                v.F38 = Reader.GetGuid(r.Data, run5 + 56);
+                v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, run5 + 72);
+                v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
                 v.F43 = F43Codec.FinalField(r, "f43");
@@ -1352,50 +1352,50 @@ namespace Test
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 567, 111);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
-                Codecs.Bool.Field(w, b, b + 12, v.F1, "f1");
-                Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
-                Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
-                Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
-                Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
-                Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
-                Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
-                Codecs.Byte.Field(w, b, b + 29, v.F12, "f12");
-                Codecs.Int16.Field(w, b, b + 30, v.F13, "f13");
-                Codecs.Int16.Field(w, b, b + 32, v.F14, "f14");
-                Codecs.UInt16.Field(w, b, b + 34, v.F15, "f15");
-                Codecs.UInt16.Field(w, b, b + 36, v.F16, "f16");
-                Codecs.Int32.Field(w, b, b + 38, v.F17, "f17");
-                Codecs.Int32.Field(w, b, b + 42, v.F18, "f18");
-                Codecs.UInt32.Field(w, b, b + 46, v.F19, "f19");
-                Codecs.UInt32.Field(w, b, b + 50, v.F20, "f20");
-                Codecs.Int64.Field(w, b, b + 54, v.F21, "f21");
-                Codecs.Int64.Field(w, b, b + 62, v.F22, "f22");
-                Codecs.UInt64.Field(w, b, b + 70, v.F23, "f23");
-                Codecs.UInt64.Field(w, b, b + 78, v.F24, "f24");
-                Codecs.Single.Field(w, b, b + 86, v.F25, "f25");
-                Codecs.Single.Field(w, b, b + 90, v.F26, "f26");
-                Codecs.Double.Field(w, b, b + 94, v.F27, "f27");
-                Codecs.Double.Field(w, b, b + 102, v.F28, "f28");
+                w.PutInt32(b + 8, v.Id);
+                w.PutBool(b + 12, v.F1);
+                w.PutBool(b + 13, v.F2);
+                w.PutByte(b + 14, v.F3);
+                w.PutByte(b + 15, v.F4);
+                w.PutByte(b + 16, v.F5);
+                w.PutByte(b + 17, v.F6);
+                w.PutUInt32(b + 18, v.F7);
+                w.PutUInt32(b + 22, v.F8);
+                w.PutSByte(b + 26, v.F9);
+                w.PutSByte(b + 27, v.F10);
+                w.PutByte(b + 28, v.F11);
+                w.PutByte(b + 29, v.F12);
+                w.PutInt16(b + 30, v.F13);
+                w.PutInt16(b + 32, v.F14);
+                w.PutUInt16(b + 34, v.F15);
+                w.PutUInt16(b + 36, v.F16);
+                w.PutInt32(b + 38, v.F17);
+                w.PutInt32(b + 42, v.F18);
+                w.PutUInt32(b + 46, v.F19);
+                w.PutUInt32(b + 50, v.F20);
+                w.PutInt64(b + 54, v.F21);
+                w.PutInt64(b + 62, v.F22);
+                w.PutUInt64(b + 70, v.F23);
+                w.PutUInt64(b + 78, v.F24);
+                w.PutSingle(b + 86, v.F25);
+                w.PutSingle(b + 90, v.F26);
+                w.PutDouble(b + 94, v.F27);
+                w.PutDouble(b + 102, v.F28);
                 Codecs.Decimal.Field(w, b, b + 110, v.F29, "f29");
                 Codecs.Decimal.Field(w, b, b + 126, v.F30, "f30");
                 Codecs.String.Field(w, b, b + 142, v.F31, "f31");
                 Codecs.String.Field(w, b, b + 146, v.F32, "f32");
-                Codecs.Timestamp.Field(w, b, b + 150, v.F33, "f33");
-                Codecs.Timestamp.Field(w, b, b + 158, v.F34, "f34");
-                Codecs.Timestamp.Field(w, b, b + 166, v.F35, "f35");
-                Codecs.Guid.Field(w, b, b + 174, v.F36, "f36");
-                Codecs.Guid.Field(w, b, b + 190, v.F37, "f37");
-                Codecs.Guid.Field(w, b, b + 206, v.F38, "f38");
-                F39Codec.Field(w, b, b + 222, v.F39, "f39");
-                F40Codec.Field(w, b, b + 223, v.F40, "f40");
+                w.PutUInt64(b + 150, v.F33.Nanoseconds);
+                w.PutUInt64(b + 158, v.F34.Nanoseconds);
+                w.PutUInt64(b + 166, v.F35.Nanoseconds);
+                w.PutGuid(b + 174, v.F36);
+                w.PutGuid(b + 190, v.F37);
+                w.PutGuid(b + 206, v.F38);
+                w.PutByte(b + 222, (byte)v.F39);
+                w.PutByte(b + 223, (byte)v.F40);
                 global::Proto.Order.Model.Instance.Field(w, b, b + 224, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.Field(w, b, b + 228, v.F42, "f42");
-                F43Codec.Field(w, b, b + 232, v.F43, "f43");
+                w.PutByte(b + 232, (byte)v.F43);
                 global::Proto.Account.Model.Instance.Field(w, b, b + 233, v.F44, "f44");
                 F100Codec.Field(w, b, b + 237, v.F100, "f100");
                 F101Codec.Field(w, b, b + 242, v.F101, "f101");
@@ -1472,119 +1472,119 @@ namespace Test
                 int b = r.StructBody(bas, slot, 111, 283, out n);
                 var v = new StructOptional();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(64, b, "id");
                 if (n >= 13)
-                    v.F1 = Codecs.Bool.Field(r, b, b + 12, "f1");
+                    v.F1 = Reader.GetBool(r.Data, b + 12);
                 else if (n >= 12)
                     r.Spend(64, b, "f1");
                 if (n >= 14)
-                    v.F2 = Codecs.Bool.Field(r, b, b + 13, "f2");
+                    v.F2 = Reader.GetBool(r.Data, b + 13);
                 else if (n >= 13)
                     r.Spend(64, b, "f2");
                 if (n >= 15)
-                    v.F3 = Codecs.Byte.Field(r, b, b + 14, "f3");
+                    v.F3 = Reader.GetByte(r.Data, b + 14);
                 else if (n >= 14)
                     r.Spend(64, b, "f3");
                 if (n >= 16)
-                    v.F4 = Codecs.Byte.Field(r, b, b + 15, "f4");
+                    v.F4 = Reader.GetByte(r.Data, b + 15);
                 else if (n >= 15)
                     r.Spend(64, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
+                    v.F5 = Reader.GetByte(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(64, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
+                    v.F6 = Reader.GetByte(r.Data, b + 17);
                 else if (n >= 17)
                     r.Spend(64, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
+                    v.F7 = Reader.GetUInt32(r.Data, b + 18);
                 else if (n >= 18)
                     r.Spend(64, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
+                    v.F8 = Reader.GetUInt32(r.Data, b + 22);
                 else if (n >= 22)
                     r.Spend(64, b, "f8");
                 if (n >= 27)
-                    v.F9 = Codecs.SByte.Field(r, b, b + 26, "f9");
+                    v.F9 = Reader.GetSByte(r.Data, b + 26);
                 else if (n >= 26)
                     r.Spend(64, b, "f9");
                 if (n >= 28)
-                    v.F10 = Codecs.SByte.Field(r, b, b + 27, "f10");
+                    v.F10 = Reader.GetSByte(r.Data, b + 27);
                 else if (n >= 27)
                     r.Spend(64, b, "f10");
                 if (n >= 29)
-                    v.F11 = Codecs.Byte.Field(r, b, b + 28, "f11");
+                    v.F11 = Reader.GetByte(r.Data, b + 28);
                 else if (n >= 28)
                     r.Spend(64, b, "f11");
                 if (n >= 30)
-                    v.F12 = Codecs.Byte.Field(r, b, b + 29, "f12");
+                    v.F12 = Reader.GetByte(r.Data, b + 29);
                 else if (n >= 29)
                     r.Spend(64, b, "f12");
                 if (n >= 32)
-                    v.F13 = Codecs.Int16.Field(r, b, b + 30, "f13");
+                    v.F13 = Reader.GetInt16(r.Data, b + 30);
                 else if (n >= 30)
                     r.Spend(64, b, "f13");
                 if (n >= 34)
-                    v.F14 = Codecs.Int16.Field(r, b, b + 32, "f14");
+                    v.F14 = Reader.GetInt16(r.Data, b + 32);
                 else if (n >= 32)
                     r.Spend(64, b, "f14");
                 if (n >= 36)
-                    v.F15 = Codecs.UInt16.Field(r, b, b + 34, "f15");
+                    v.F15 = Reader.GetUInt16(r.Data, b + 34);
                 else if (n >= 34)
                     r.Spend(64, b, "f15");
                 if (n >= 38)
-                    v.F16 = Codecs.UInt16.Field(r, b, b + 36, "f16");
+                    v.F16 = Reader.GetUInt16(r.Data, b + 36);
                 else if (n >= 36)
                     r.Spend(64, b, "f16");
                 if (n >= 42)
-                    v.F17 = Codecs.Int32.Field(r, b, b + 38, "f17");
+                    v.F17 = Reader.GetInt32(r.Data, b + 38);
                 else if (n >= 38)
                     r.Spend(64, b, "f17");
                 if (n >= 46)
-                    v.F18 = Codecs.Int32.Field(r, b, b + 42, "f18");
+                    v.F18 = Reader.GetInt32(r.Data, b + 42);
                 else if (n >= 42)
                     r.Spend(64, b, "f18");
                 if (n >= 50)
-                    v.F19 = Codecs.UInt32.Field(r, b, b + 46, "f19");
+                    v.F19 = Reader.GetUInt32(r.Data, b + 46);
                 else if (n >= 46)
                     r.Spend(64, b, "f19");
                 if (n >= 54)
-                    v.F20 = Codecs.UInt32.Field(r, b, b + 50, "f20");
+                    v.F20 = Reader.GetUInt32(r.Data, b + 50);
                 else if (n >= 50)
                     r.Spend(64, b, "f20");
                 if (n >= 62)
-                    v.F21 = Codecs.Int64.Field(r, b, b + 54, "f21");
+                    v.F21 = Reader.GetInt64(r.Data, b + 54);
                 else if (n >= 54)
                     r.Spend(64, b, "f21");
                 if (n >= 70)
-                    v.F22 = Codecs.Int64.Field(r, b, b + 62, "f22");
+                    v.F22 = Reader.GetInt64(r.Data, b + 62);
                 else if (n >= 62)
                     r.Spend(64, b, "f22");
                 if (n >= 78)
-                    v.F23 = Codecs.UInt64.Field(r, b, b + 70, "f23");
+                    v.F23 = Reader.GetUInt64(r.Data, b + 70);
                 else if (n >= 70)
                     r.Spend(64, b, "f23");
                 if (n >= 86)
-                    v.F24 = Codecs.UInt64.Field(r, b, b + 78, "f24");
+                    v.F24 = Reader.GetUInt64(r.Data, b + 78);
                 else if (n >= 78)
                     r.Spend(64, b, "f24");
                 if (n >= 90)
-                    v.F25 = Codecs.Single.Field(r, b, b + 86, "f25");
+                    v.F25 = Reader.GetSingle(r.Data, b + 86);
                 else if (n >= 86)
                     r.Spend(64, b, "f25");
                 if (n >= 94)
-                    v.F26 = Codecs.Single.Field(r, b, b + 90, "f26");
+                    v.F26 = Reader.GetSingle(r.Data, b + 90);
                 else if (n >= 90)
                     r.Spend(64, b, "f26");
                 if (n >= 102)
-                    v.F27 = Codecs.Double.Field(r, b, b + 94, "f27");
+                    v.F27 = Reader.GetDouble(r.Data, b + 94);
                 else if (n >= 94)
                     r.Spend(64, b, "f27");
                 if (n >= 110)
-                    v.F28 = Codecs.Double.Field(r, b, b + 102, "f28");
+                    v.F28 = Reader.GetDouble(r.Data, b + 102);
                 else if (n >= 102)
                     r.Spend(64, b, "f28");
                 if (n >= 126)
@@ -1604,35 +1604,35 @@ namespace Test
                 else if (n >= 146)
                     r.Spend(64, b, "f32");
                 if (n >= 158)
-                    v.F33 = Codecs.Timestamp.Field(r, b, b + 150, "f33");
+                    v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
                 else if (n >= 150)
                     r.Spend(64, b, "f33");
                 if (n >= 166)
-                    v.F34 = Codecs.Timestamp.Field(r, b, b + 158, "f34");
+                    v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
                 else if (n >= 158)
                     r.Spend(64, b, "f34");
                 if (n >= 174)
-                    v.F35 = Codecs.Timestamp.Field(r, b, b + 166, "f35");
+                    v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
                 else if (n >= 166)
                     r.Spend(64, b, "f35");
                 if (n >= 190)
-                    v.F36 = Codecs.Guid.Field(r, b, b + 174, "f36");
+                    v.F36 = Reader.GetGuid(r.Data, b + 174);
                 else if (n >= 174)
                     r.Spend(64, b, "f36");
                 if (n >= 206)
-                    v.F37 = Codecs.Guid.Field(r, b, b + 190, "f37");
+                    v.F37 = Reader.GetGuid(r.Data, b + 190);
                 else if (n >= 190)
                     r.Spend(64, b, "f37");
                 if (n >= 222)
-                    v.F38 = Codecs.Guid.Field(r, b, b + 206, "f38");
+                    v.F38 = Reader.GetGuid(r.Data, b + 206);
                 else if (n >= 206)
                     r.Spend(64, b, "f38");
                 if (n >= 223)
-                    v.F39 = F39Codec.Field(r, b, b + 222, "f39");
+                    v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
                 else if (n >= 222)
                     r.Spend(64, b, "f39");
                 if (n >= 224)
-                    v.F40 = F40Codec.Field(r, b, b + 223, "f40");
+                    v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
                 else if (n >= 223)
                     r.Spend(64, b, "f40");
                 if (n >= 228)
@@ -1644,7 +1644,7 @@ namespace Test
                 else if (n >= 228)
                     r.Spend(38, b, "f42");
                 if (n >= 233)
-                    v.F43 = F43Codec.Field(r, b, b + 232, "f43");
+                    v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
                 else if (n >= 232)
                     r.Spend(26, b, "f43");
                 if (n >= 237)
@@ -2033,50 +2033,50 @@ namespace Test
             public override void WriteFields(Writer w, StructOptional v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
-                Codecs.Bool.FinalField(w, v.F1, "f1");
-                Codecs.Bool.FinalField(w, v.F2, "f2");
-                Codecs.Byte.FinalField(w, v.F3, "f3");
-                Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Char.FinalField(w, v.F5, "f5");
-                Codecs.Char.FinalField(w, v.F6, "f6");
-                Codecs.WChar.FinalField(w, v.F7, "f7");
-                Codecs.WChar.FinalField(w, v.F8, "f8");
-                Codecs.SByte.FinalField(w, v.F9, "f9");
-                Codecs.SByte.FinalField(w, v.F10, "f10");
-                Codecs.Byte.FinalField(w, v.F11, "f11");
-                Codecs.Byte.FinalField(w, v.F12, "f12");
-                Codecs.Int16.FinalField(w, v.F13, "f13");
-                Codecs.Int16.FinalField(w, v.F14, "f14");
-                Codecs.UInt16.FinalField(w, v.F15, "f15");
-                Codecs.UInt16.FinalField(w, v.F16, "f16");
-                Codecs.Int32.FinalField(w, v.F17, "f17");
-                Codecs.Int32.FinalField(w, v.F18, "f18");
-                Codecs.UInt32.FinalField(w, v.F19, "f19");
-                Codecs.UInt32.FinalField(w, v.F20, "f20");
-                Codecs.Int64.FinalField(w, v.F21, "f21");
-                Codecs.Int64.FinalField(w, v.F22, "f22");
-                Codecs.UInt64.FinalField(w, v.F23, "f23");
-                Codecs.UInt64.FinalField(w, v.F24, "f24");
-                Codecs.Single.FinalField(w, v.F25, "f25");
-                Codecs.Single.FinalField(w, v.F26, "f26");
-                Codecs.Double.FinalField(w, v.F27, "f27");
-                Codecs.Double.FinalField(w, v.F28, "f28");
+                w.AppendInt32(v.Id);
+                w.AppendBool(v.F1);
+                w.AppendBool(v.F2);
+                w.AppendByte(v.F3);
+                w.AppendByte(v.F4);
+                w.AppendByte(v.F5);
+                w.AppendByte(v.F6);
+                w.AppendUInt32(v.F7);
+                w.AppendUInt32(v.F8);
+                w.AppendSByte(v.F9);
+                w.AppendSByte(v.F10);
+                w.AppendByte(v.F11);
+                w.AppendByte(v.F12);
+                w.AppendInt16(v.F13);
+                w.AppendInt16(v.F14);
+                w.AppendUInt16(v.F15);
+                w.AppendUInt16(v.F16);
+                w.AppendInt32(v.F17);
+                w.AppendInt32(v.F18);
+                w.AppendUInt32(v.F19);
+                w.AppendUInt32(v.F20);
+                w.AppendInt64(v.F21);
+                w.AppendInt64(v.F22);
+                w.AppendUInt64(v.F23);
+                w.AppendUInt64(v.F24);
+                w.AppendSingle(v.F25);
+                w.AppendSingle(v.F26);
+                w.AppendDouble(v.F27);
+                w.AppendDouble(v.F28);
                 Codecs.Decimal.FinalField(w, v.F29, "f29");
                 Codecs.Decimal.FinalField(w, v.F30, "f30");
                 Codecs.String.FinalField(w, v.F31, "f31");
                 Codecs.String.FinalField(w, v.F32, "f32");
-                Codecs.Timestamp.FinalField(w, v.F33, "f33");
-                Codecs.Timestamp.FinalField(w, v.F34, "f34");
-                Codecs.Timestamp.FinalField(w, v.F35, "f35");
-                Codecs.Guid.FinalField(w, v.F36, "f36");
-                Codecs.Guid.FinalField(w, v.F37, "f37");
-                Codecs.Guid.FinalField(w, v.F38, "f38");
-                F39Codec.FinalField(w, v.F39, "f39");
-                F40Codec.FinalField(w, v.F40, "f40");
+                w.AppendUInt64(v.F33.Nanoseconds);
+                w.AppendUInt64(v.F34.Nanoseconds);
+                w.AppendUInt64(v.F35.Nanoseconds);
+                w.AppendGuid(v.F36);
+                w.AppendGuid(v.F37);
+                w.AppendGuid(v.F38);
+                w.AppendByte((byte)v.F39);
+                w.AppendByte((byte)v.F40);
                 global::Proto.Order.Model.Instance.FinalField(w, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.FinalField(w, v.F42, "f42");
-                F43Codec.FinalField(w, v.F43, "f43");
+                w.AppendByte((byte)v.F43);
                 global::Proto.Account.Model.Instance.FinalField(w, v.F44, "f44");
                 F100Codec.FinalField(w, v.F100, "f100");
                 F101Codec.FinalField(w, v.F101, "f101");
@@ -2152,48 +2152,48 @@ namespace Test
                 r.Enter(283);
                 var v = new StructOptional();
                 int run0 = r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
-                v.Id = Codecs.Int32.At(r.Data, run0);
-                v.F1 = Codecs.Bool.At(r.Data, run0 + 4);
-                v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
-                v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
-                v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
-                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
-                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
-                v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
-                v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
-                v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
-                v.F12 = Codecs.Byte.At(r.Data, run0 + 21);
-                v.F13 = Codecs.Int16.At(r.Data, run0 + 22);
-                v.F14 = Codecs.Int16.At(r.Data, run0 + 24);
-                v.F15 = Codecs.UInt16.At(r.Data, run0 + 26);
-                v.F16 = Codecs.UInt16.At(r.Data, run0 + 28);
-                v.F17 = Codecs.Int32.At(r.Data, run0 + 30);
-                v.F18 = Codecs.Int32.At(r.Data, run0 + 34);
-                v.F19 = Codecs.UInt32.At(r.Data, run0 + 38);
-                v.F20 = Codecs.UInt32.At(r.Data, run0 + 42);
-                v.F21 = Codecs.Int64.At(r.Data, run0 + 46);
-                v.F22 = Codecs.Int64.At(r.Data, run0 + 54);
-                v.F23 = Codecs.UInt64.At(r.Data, run0 + 62);
-                v.F24 = Codecs.UInt64.At(r.Data, run0 + 70);
-                v.F25 = Codecs.Single.At(r.Data, run0 + 78);
-                v.F26 = Codecs.Single.At(r.Data, run0 + 82);
-                v.F27 = Codecs.Double.At(r.Data, run0 + 86);
-                v.F28 = Codecs.Double.At(r.Data, run0 + 94);
+                v.Id = Reader.GetInt32(r.Data, run0);
+                v.F1 = Reader.GetBool(r.Data, run0 + 4);
+                v.F2 = Reader.GetBool(r.Data, run0 + 5);
+                v.F3 = Reader.GetByte(r.Data, run0 + 6);
+                v.F4 = Reader.GetByte(r.Data, run0 + 7);
+                v.F5 = Reader.GetByte(r.Data, run0 + 8);
+                v.F6 = Reader.GetByte(r.Data, run0 + 9);
+                v.F7 = Reader.GetUInt32(r.Data, run0 + 10);
+                v.F8 = Reader.GetUInt32(r.Data, run0 + 14);
+                v.F9 = Reader.GetSByte(r.Data, run0 + 18);
+                v.F10 = Reader.GetSByte(r.Data, run0 + 19);
+                v.F11 = Reader.GetByte(r.Data, run0 + 20);
+                v.F12 = Reader.GetByte(r.Data, run0 + 21);
+                v.F13 = Reader.GetInt16(r.Data, run0 + 22);
+                v.F14 = Reader.GetInt16(r.Data, run0 + 24);
+                v.F15 = Reader.GetUInt16(r.Data, run0 + 26);
+                v.F16 = Reader.GetUInt16(r.Data, run0 + 28);
+                v.F17 = Reader.GetInt32(r.Data, run0 + 30);
+                v.F18 = Reader.GetInt32(r.Data, run0 + 34);
+                v.F19 = Reader.GetUInt32(r.Data, run0 + 38);
+                v.F20 = Reader.GetUInt32(r.Data, run0 + 42);
+                v.F21 = Reader.GetInt64(r.Data, run0 + 46);
+                v.F22 = Reader.GetInt64(r.Data, run0 + 54);
+                v.F23 = Reader.GetUInt64(r.Data, run0 + 62);
+                v.F24 = Reader.GetUInt64(r.Data, run0 + 70);
+                v.F25 = Reader.GetSingle(r.Data, run0 + 78);
+                v.F26 = Reader.GetSingle(r.Data, run0 + 82);
+                v.F27 = Reader.GetDouble(r.Data, run0 + 86);
+                v.F28 = Reader.GetDouble(r.Data, run0 + 94);
                 v.F29 = Codecs.Decimal.FinalField(r, "f29");
                 v.F30 = Codecs.Decimal.FinalField(r, "f30");
                 v.F31 = Codecs.String.FinalField(r, "f31");
                 v.F32 = Codecs.String.FinalField(r, "f32");
                 int run5 = r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
-                v.F33 = Codecs.Timestamp.At(r.Data, run5);
-                v.F34 = Codecs.Timestamp.At(r.Data, run5 + 8);
-                v.F35 = Codecs.Timestamp.At(r.Data, run5 + 16);
-                v.F36 = Codecs.Guid.At(r.Data, run5 + 24);
-                v.F37 = Codecs.Guid.At(r.Data, run5 + 40);
-                v.F38 = Codecs.Guid.At(r.Data, run5 + 56);
-                v.F39 = F39Codec.At(r.Data, run5 + 72);
-                v.F40 = F40Codec.At(r.Data, run5 + 73);
+                v.F33 = new Timestamp(Reader.GetUInt64(r.Data, run5));
+                v.F34 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 8));
+                v.F35 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 16));
+                v.F36 = Reader.GetGuid(r.Data, run5 + 24);
+                v.F37 = Reader.GetGuid(r.Data, run5 + 40);
+                v.F38 = Reader.GetGuid(r.Data, run5 + 56);
+                v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, run5 + 72);
+                v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
                 v.F43 = F43Codec.FinalField(r, "f43");
@@ -3310,50 +3310,50 @@ namespace Test
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 622, 112);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
-                Codecs.Bool.Field(w, b, b + 12, v.F1, "f1");
-                Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
-                Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
-                Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
-                Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
-                Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
-                Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
-                Codecs.Byte.Field(w, b, b + 29, v.F12, "f12");
-                Codecs.Int16.Field(w, b, b + 30, v.F13, "f13");
-                Codecs.Int16.Field(w, b, b + 32, v.F14, "f14");
-                Codecs.UInt16.Field(w, b, b + 34, v.F15, "f15");
-                Codecs.UInt16.Field(w, b, b + 36, v.F16, "f16");
-                Codecs.Int32.Field(w, b, b + 38, v.F17, "f17");
-                Codecs.Int32.Field(w, b, b + 42, v.F18, "f18");
-                Codecs.UInt32.Field(w, b, b + 46, v.F19, "f19");
-                Codecs.UInt32.Field(w, b, b + 50, v.F20, "f20");
-                Codecs.Int64.Field(w, b, b + 54, v.F21, "f21");
-                Codecs.Int64.Field(w, b, b + 62, v.F22, "f22");
-                Codecs.UInt64.Field(w, b, b + 70, v.F23, "f23");
-                Codecs.UInt64.Field(w, b, b + 78, v.F24, "f24");
-                Codecs.Single.Field(w, b, b + 86, v.F25, "f25");
-                Codecs.Single.Field(w, b, b + 90, v.F26, "f26");
-                Codecs.Double.Field(w, b, b + 94, v.F27, "f27");
-                Codecs.Double.Field(w, b, b + 102, v.F28, "f28");
+                w.PutInt32(b + 8, v.Id);
+                w.PutBool(b + 12, v.F1);
+                w.PutBool(b + 13, v.F2);
+                w.PutByte(b + 14, v.F3);
+                w.PutByte(b + 15, v.F4);
+                w.PutByte(b + 16, v.F5);
+                w.PutByte(b + 17, v.F6);
+                w.PutUInt32(b + 18, v.F7);
+                w.PutUInt32(b + 22, v.F8);
+                w.PutSByte(b + 26, v.F9);
+                w.PutSByte(b + 27, v.F10);
+                w.PutByte(b + 28, v.F11);
+                w.PutByte(b + 29, v.F12);
+                w.PutInt16(b + 30, v.F13);
+                w.PutInt16(b + 32, v.F14);
+                w.PutUInt16(b + 34, v.F15);
+                w.PutUInt16(b + 36, v.F16);
+                w.PutInt32(b + 38, v.F17);
+                w.PutInt32(b + 42, v.F18);
+                w.PutUInt32(b + 46, v.F19);
+                w.PutUInt32(b + 50, v.F20);
+                w.PutInt64(b + 54, v.F21);
+                w.PutInt64(b + 62, v.F22);
+                w.PutUInt64(b + 70, v.F23);
+                w.PutUInt64(b + 78, v.F24);
+                w.PutSingle(b + 86, v.F25);
+                w.PutSingle(b + 90, v.F26);
+                w.PutDouble(b + 94, v.F27);
+                w.PutDouble(b + 102, v.F28);
                 Codecs.Decimal.Field(w, b, b + 110, v.F29, "f29");
                 Codecs.Decimal.Field(w, b, b + 126, v.F30, "f30");
                 Codecs.String.Field(w, b, b + 142, v.F31, "f31");
                 Codecs.String.Field(w, b, b + 146, v.F32, "f32");
-                Codecs.Timestamp.Field(w, b, b + 150, v.F33, "f33");
-                Codecs.Timestamp.Field(w, b, b + 158, v.F34, "f34");
-                Codecs.Timestamp.Field(w, b, b + 166, v.F35, "f35");
-                Codecs.Guid.Field(w, b, b + 174, v.F36, "f36");
-                Codecs.Guid.Field(w, b, b + 190, v.F37, "f37");
-                Codecs.Guid.Field(w, b, b + 206, v.F38, "f38");
-                F39Codec.Field(w, b, b + 222, v.F39, "f39");
-                F40Codec.Field(w, b, b + 223, v.F40, "f40");
+                w.PutUInt64(b + 150, v.F33.Nanoseconds);
+                w.PutUInt64(b + 158, v.F34.Nanoseconds);
+                w.PutUInt64(b + 166, v.F35.Nanoseconds);
+                w.PutGuid(b + 174, v.F36);
+                w.PutGuid(b + 190, v.F37);
+                w.PutGuid(b + 206, v.F38);
+                w.PutByte(b + 222, (byte)v.F39);
+                w.PutByte(b + 223, (byte)v.F40);
                 global::Proto.Order.Model.Instance.Field(w, b, b + 224, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.Field(w, b, b + 228, v.F42, "f42");
-                F43Codec.Field(w, b, b + 232, v.F43, "f43");
+                w.PutByte(b + 232, (byte)v.F43);
                 global::Proto.Account.Model.Instance.Field(w, b, b + 233, v.F44, "f44");
                 F100Codec.Field(w, b, b + 237, v.F100, "f100");
                 F101Codec.Field(w, b, b + 242, v.F101, "f101");
@@ -3421,13 +3421,13 @@ namespace Test
                 F163Codec.Field(w, b, b + 552, v.F163, "f163");
                 F164Codec.Field(w, b, b + 557, v.F164, "f164");
                 F165Codec.Field(w, b, b + 562, v.F165, "f165");
-                F1000Codec.Field(w, b, b + 567, v.F1000, "f1000");
+                w.PutInt32(b + 567, (int)v.F1000);
                 F1001Codec.Field(w, b, b + 571, v.F1001, "f1001");
-                F1002Codec.Field(w, b, b + 576, v.F1002, "f1002");
+                w.PutByte(b + 576, (byte)v.F1002);
                 F1003Codec.Field(w, b, b + 577, v.F1003, "f1003");
-                F1004Codec.Field(w, b, b + 582, v.F1004, "f1004");
+                w.PutInt32(b + 582, (int)v.F1004);
                 F1005Codec.Field(w, b, b + 586, v.F1005, "f1005");
-                F1006Codec.Field(w, b, b + 591, v.F1006, "f1006");
+                w.PutUInt64(b + 591, (ulong)v.F1006);
                 F1007Codec.Field(w, b, b + 599, v.F1007, "f1007");
                 global::Test.StructSimple.Model.Instance.Field(w, b, b + 604, v.F1008, "f1008");
                 F1009Codec.Field(w, b, b + 608, v.F1009, "f1009");
@@ -3442,119 +3442,119 @@ namespace Test
                 int b = r.StructBody(bas, slot, 112, 306, out n);
                 var v = new StructNested();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(692, b, "id");
                 if (n >= 13)
-                    v.F1 = Codecs.Bool.Field(r, b, b + 12, "f1");
+                    v.F1 = Reader.GetBool(r.Data, b + 12);
                 else if (n >= 12)
                     r.Spend(692, b, "f1");
                 if (n >= 14)
-                    v.F2 = Codecs.Bool.Field(r, b, b + 13, "f2");
+                    v.F2 = Reader.GetBool(r.Data, b + 13);
                 else if (n >= 13)
                     r.Spend(692, b, "f2");
                 if (n >= 15)
-                    v.F3 = Codecs.Byte.Field(r, b, b + 14, "f3");
+                    v.F3 = Reader.GetByte(r.Data, b + 14);
                 else if (n >= 14)
                     r.Spend(692, b, "f3");
                 if (n >= 16)
-                    v.F4 = Codecs.Byte.Field(r, b, b + 15, "f4");
+                    v.F4 = Reader.GetByte(r.Data, b + 15);
                 else if (n >= 15)
                     r.Spend(692, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
+                    v.F5 = Reader.GetByte(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(692, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
+                    v.F6 = Reader.GetByte(r.Data, b + 17);
                 else if (n >= 17)
                     r.Spend(692, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
+                    v.F7 = Reader.GetUInt32(r.Data, b + 18);
                 else if (n >= 18)
                     r.Spend(692, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
+                    v.F8 = Reader.GetUInt32(r.Data, b + 22);
                 else if (n >= 22)
                     r.Spend(692, b, "f8");
                 if (n >= 27)
-                    v.F9 = Codecs.SByte.Field(r, b, b + 26, "f9");
+                    v.F9 = Reader.GetSByte(r.Data, b + 26);
                 else if (n >= 26)
                     r.Spend(692, b, "f9");
                 if (n >= 28)
-                    v.F10 = Codecs.SByte.Field(r, b, b + 27, "f10");
+                    v.F10 = Reader.GetSByte(r.Data, b + 27);
                 else if (n >= 27)
                     r.Spend(692, b, "f10");
                 if (n >= 29)
-                    v.F11 = Codecs.Byte.Field(r, b, b + 28, "f11");
+                    v.F11 = Reader.GetByte(r.Data, b + 28);
                 else if (n >= 28)
                     r.Spend(692, b, "f11");
                 if (n >= 30)
-                    v.F12 = Codecs.Byte.Field(r, b, b + 29, "f12");
+                    v.F12 = Reader.GetByte(r.Data, b + 29);
                 else if (n >= 29)
                     r.Spend(692, b, "f12");
                 if (n >= 32)
-                    v.F13 = Codecs.Int16.Field(r, b, b + 30, "f13");
+                    v.F13 = Reader.GetInt16(r.Data, b + 30);
                 else if (n >= 30)
                     r.Spend(692, b, "f13");
                 if (n >= 34)
-                    v.F14 = Codecs.Int16.Field(r, b, b + 32, "f14");
+                    v.F14 = Reader.GetInt16(r.Data, b + 32);
                 else if (n >= 32)
                     r.Spend(692, b, "f14");
                 if (n >= 36)
-                    v.F15 = Codecs.UInt16.Field(r, b, b + 34, "f15");
+                    v.F15 = Reader.GetUInt16(r.Data, b + 34);
                 else if (n >= 34)
                     r.Spend(692, b, "f15");
                 if (n >= 38)
-                    v.F16 = Codecs.UInt16.Field(r, b, b + 36, "f16");
+                    v.F16 = Reader.GetUInt16(r.Data, b + 36);
                 else if (n >= 36)
                     r.Spend(692, b, "f16");
                 if (n >= 42)
-                    v.F17 = Codecs.Int32.Field(r, b, b + 38, "f17");
+                    v.F17 = Reader.GetInt32(r.Data, b + 38);
                 else if (n >= 38)
                     r.Spend(692, b, "f17");
                 if (n >= 46)
-                    v.F18 = Codecs.Int32.Field(r, b, b + 42, "f18");
+                    v.F18 = Reader.GetInt32(r.Data, b + 42);
                 else if (n >= 42)
                     r.Spend(692, b, "f18");
                 if (n >= 50)
-                    v.F19 = Codecs.UInt32.Field(r, b, b + 46, "f19");
+                    v.F19 = Reader.GetUInt32(r.Data, b + 46);
                 else if (n >= 46)
                     r.Spend(692, b, "f19");
                 if (n >= 54)
-                    v.F20 = Codecs.UInt32.Field(r, b, b + 50, "f20");
+                    v.F20 = Reader.GetUInt32(r.Data, b + 50);
                 else if (n >= 50)
                     r.Spend(692, b, "f20");
                 if (n >= 62)
-                    v.F21 = Codecs.Int64.Field(r, b, b + 54, "f21");
+                    v.F21 = Reader.GetInt64(r.Data, b + 54);
                 else if (n >= 54)
                     r.Spend(692, b, "f21");
                 if (n >= 70)
-                    v.F22 = Codecs.Int64.Field(r, b, b + 62, "f22");
+                    v.F22 = Reader.GetInt64(r.Data, b + 62);
                 else if (n >= 62)
                     r.Spend(692, b, "f22");
                 if (n >= 78)
-                    v.F23 = Codecs.UInt64.Field(r, b, b + 70, "f23");
+                    v.F23 = Reader.GetUInt64(r.Data, b + 70);
                 else if (n >= 70)
                     r.Spend(692, b, "f23");
                 if (n >= 86)
-                    v.F24 = Codecs.UInt64.Field(r, b, b + 78, "f24");
+                    v.F24 = Reader.GetUInt64(r.Data, b + 78);
                 else if (n >= 78)
                     r.Spend(692, b, "f24");
                 if (n >= 90)
-                    v.F25 = Codecs.Single.Field(r, b, b + 86, "f25");
+                    v.F25 = Reader.GetSingle(r.Data, b + 86);
                 else if (n >= 86)
                     r.Spend(692, b, "f25");
                 if (n >= 94)
-                    v.F26 = Codecs.Single.Field(r, b, b + 90, "f26");
+                    v.F26 = Reader.GetSingle(r.Data, b + 90);
                 else if (n >= 90)
                     r.Spend(692, b, "f26");
                 if (n >= 102)
-                    v.F27 = Codecs.Double.Field(r, b, b + 94, "f27");
+                    v.F27 = Reader.GetDouble(r.Data, b + 94);
                 else if (n >= 94)
                     r.Spend(692, b, "f27");
                 if (n >= 110)
-                    v.F28 = Codecs.Double.Field(r, b, b + 102, "f28");
+                    v.F28 = Reader.GetDouble(r.Data, b + 102);
                 else if (n >= 102)
                     r.Spend(692, b, "f28");
                 if (n >= 126)
@@ -3574,35 +3574,35 @@ namespace Test
                 else if (n >= 146)
                     r.Spend(692, b, "f32");
                 if (n >= 158)
-                    v.F33 = Codecs.Timestamp.Field(r, b, b + 150, "f33");
+                    v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
                 else if (n >= 150)
                     r.Spend(692, b, "f33");
                 if (n >= 166)
-                    v.F34 = Codecs.Timestamp.Field(r, b, b + 158, "f34");
+                    v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
                 else if (n >= 158)
                     r.Spend(692, b, "f34");
                 if (n >= 174)
-                    v.F35 = Codecs.Timestamp.Field(r, b, b + 166, "f35");
+                    v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
                 else if (n >= 166)
                     r.Spend(692, b, "f35");
                 if (n >= 190)
-                    v.F36 = Codecs.Guid.Field(r, b, b + 174, "f36");
+                    v.F36 = Reader.GetGuid(r.Data, b + 174);
                 else if (n >= 174)
                     r.Spend(692, b, "f36");
                 if (n >= 206)
-                    v.F37 = Codecs.Guid.Field(r, b, b + 190, "f37");
+                    v.F37 = Reader.GetGuid(r.Data, b + 190);
                 else if (n >= 190)
                     r.Spend(692, b, "f37");
                 if (n >= 222)
-                    v.F38 = Codecs.Guid.Field(r, b, b + 206, "f38");
+                    v.F38 = Reader.GetGuid(r.Data, b + 206);
                 else if (n >= 206)
                     r.Spend(692, b, "f38");
                 if (n >= 223)
-                    v.F39 = F39Codec.Field(r, b, b + 222, "f39");
+                    v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
                 else if (n >= 222)
                     r.Spend(692, b, "f39");
                 if (n >= 224)
-                    v.F40 = F40Codec.Field(r, b, b + 223, "f40");
+                    v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
                 else if (n >= 223)
                     r.Spend(692, b, "f40");
                 if (n >= 228)
@@ -3614,7 +3614,7 @@ namespace Test
                 else if (n >= 228)
                     r.Spend(666, b, "f42");
                 if (n >= 233)
-                    v.F43 = F43Codec.Field(r, b, b + 232, "f43");
+                    v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
                 else if (n >= 232)
                     r.Spend(654, b, "f43");
                 if (n >= 237)
@@ -3886,7 +3886,7 @@ namespace Test
                 else if (n >= 562)
                     r.Spend(628, b, "f165");
                 if (n >= 571)
-                    v.F1000 = F1000Codec.Field(r, b, b + 567, "f1000");
+                    v.F1000 = (global::Test.EnumSimple)Reader.GetInt32(r.Data, b + 567);
                 else if (n >= 567)
                     r.Spend(628, b, "f1000");
                 if (n >= 576)
@@ -3894,7 +3894,7 @@ namespace Test
                 else if (n >= 571)
                     r.Spend(628, b, "f1001");
                 if (n >= 577)
-                    v.F1002 = F1002Codec.Field(r, b, b + 576, "f1002");
+                    v.F1002 = (global::Test.EnumTyped)Reader.GetByte(r.Data, b + 576);
                 else if (n >= 576)
                     r.Spend(628, b, "f1002");
                 if (n >= 582)
@@ -3902,7 +3902,7 @@ namespace Test
                 else if (n >= 577)
                     r.Spend(628, b, "f1003");
                 if (n >= 586)
-                    v.F1004 = F1004Codec.Field(r, b, b + 582, "f1004");
+                    v.F1004 = (global::Test.FlagsSimple)Reader.GetInt32(r.Data, b + 582);
                 else if (n >= 582)
                     r.Spend(628, b, "f1004");
                 if (n >= 591)
@@ -3910,7 +3910,7 @@ namespace Test
                 else if (n >= 586)
                     r.Spend(628, b, "f1005");
                 if (n >= 599)
-                    v.F1006 = F1006Codec.Field(r, b, b + 591, "f1006");
+                    v.F1006 = (global::Test.FlagsTyped)Reader.GetUInt64(r.Data, b + 591);
                 else if (n >= 591)
                     r.Spend(628, b, "f1006");
                 if (n >= 604)
@@ -4351,50 +4351,50 @@ namespace Test
             public override void WriteFields(Writer w, StructNested v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
-                Codecs.Bool.FinalField(w, v.F1, "f1");
-                Codecs.Bool.FinalField(w, v.F2, "f2");
-                Codecs.Byte.FinalField(w, v.F3, "f3");
-                Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Char.FinalField(w, v.F5, "f5");
-                Codecs.Char.FinalField(w, v.F6, "f6");
-                Codecs.WChar.FinalField(w, v.F7, "f7");
-                Codecs.WChar.FinalField(w, v.F8, "f8");
-                Codecs.SByte.FinalField(w, v.F9, "f9");
-                Codecs.SByte.FinalField(w, v.F10, "f10");
-                Codecs.Byte.FinalField(w, v.F11, "f11");
-                Codecs.Byte.FinalField(w, v.F12, "f12");
-                Codecs.Int16.FinalField(w, v.F13, "f13");
-                Codecs.Int16.FinalField(w, v.F14, "f14");
-                Codecs.UInt16.FinalField(w, v.F15, "f15");
-                Codecs.UInt16.FinalField(w, v.F16, "f16");
-                Codecs.Int32.FinalField(w, v.F17, "f17");
-                Codecs.Int32.FinalField(w, v.F18, "f18");
-                Codecs.UInt32.FinalField(w, v.F19, "f19");
-                Codecs.UInt32.FinalField(w, v.F20, "f20");
-                Codecs.Int64.FinalField(w, v.F21, "f21");
-                Codecs.Int64.FinalField(w, v.F22, "f22");
-                Codecs.UInt64.FinalField(w, v.F23, "f23");
-                Codecs.UInt64.FinalField(w, v.F24, "f24");
-                Codecs.Single.FinalField(w, v.F25, "f25");
-                Codecs.Single.FinalField(w, v.F26, "f26");
-                Codecs.Double.FinalField(w, v.F27, "f27");
-                Codecs.Double.FinalField(w, v.F28, "f28");
+                w.AppendInt32(v.Id);
+                w.AppendBool(v.F1);
+                w.AppendBool(v.F2);
+                w.AppendByte(v.F3);
+                w.AppendByte(v.F4);
+                w.AppendByte(v.F5);
+                w.AppendByte(v.F6);
+                w.AppendUInt32(v.F7);
+                w.AppendUInt32(v.F8);
+                w.AppendSByte(v.F9);
+                w.AppendSByte(v.F10);
+                w.AppendByte(v.F11);
+                w.AppendByte(v.F12);
+                w.AppendInt16(v.F13);
+                w.AppendInt16(v.F14);
+                w.AppendUInt16(v.F15);
+                w.AppendUInt16(v.F16);
+                w.AppendInt32(v.F17);
+                w.AppendInt32(v.F18);
+                w.AppendUInt32(v.F19);
+                w.AppendUInt32(v.F20);
+                w.AppendInt64(v.F21);
+                w.AppendInt64(v.F22);
+                w.AppendUInt64(v.F23);
+                w.AppendUInt64(v.F24);
+                w.AppendSingle(v.F25);
+                w.AppendSingle(v.F26);
+                w.AppendDouble(v.F27);
+                w.AppendDouble(v.F28);
                 Codecs.Decimal.FinalField(w, v.F29, "f29");
                 Codecs.Decimal.FinalField(w, v.F30, "f30");
                 Codecs.String.FinalField(w, v.F31, "f31");
                 Codecs.String.FinalField(w, v.F32, "f32");
-                Codecs.Timestamp.FinalField(w, v.F33, "f33");
-                Codecs.Timestamp.FinalField(w, v.F34, "f34");
-                Codecs.Timestamp.FinalField(w, v.F35, "f35");
-                Codecs.Guid.FinalField(w, v.F36, "f36");
-                Codecs.Guid.FinalField(w, v.F37, "f37");
-                Codecs.Guid.FinalField(w, v.F38, "f38");
-                F39Codec.FinalField(w, v.F39, "f39");
-                F40Codec.FinalField(w, v.F40, "f40");
+                w.AppendUInt64(v.F33.Nanoseconds);
+                w.AppendUInt64(v.F34.Nanoseconds);
+                w.AppendUInt64(v.F35.Nanoseconds);
+                w.AppendGuid(v.F36);
+                w.AppendGuid(v.F37);
+                w.AppendGuid(v.F38);
+                w.AppendByte((byte)v.F39);
+                w.AppendByte((byte)v.F40);
                 global::Proto.Order.Model.Instance.FinalField(w, v.F41, "f41");
                 global::Proto.Balance.Model.Instance.FinalField(w, v.F42, "f42");
-                F43Codec.FinalField(w, v.F43, "f43");
+                w.AppendByte((byte)v.F43);
                 global::Proto.Account.Model.Instance.FinalField(w, v.F44, "f44");
                 F100Codec.FinalField(w, v.F100, "f100");
                 F101Codec.FinalField(w, v.F101, "f101");
@@ -4462,13 +4462,13 @@ namespace Test
                 F163Codec.FinalField(w, v.F163, "f163");
                 F164Codec.FinalField(w, v.F164, "f164");
                 F165Codec.FinalField(w, v.F165, "f165");
-                F1000Codec.FinalField(w, v.F1000, "f1000");
+                w.AppendInt32((int)v.F1000);
                 F1001Codec.FinalField(w, v.F1001, "f1001");
-                F1002Codec.FinalField(w, v.F1002, "f1002");
+                w.AppendByte((byte)v.F1002);
                 F1003Codec.FinalField(w, v.F1003, "f1003");
-                F1004Codec.FinalField(w, v.F1004, "f1004");
+                w.AppendInt32((int)v.F1004);
                 F1005Codec.FinalField(w, v.F1005, "f1005");
-                F1006Codec.FinalField(w, v.F1006, "f1006");
+                w.AppendUInt64((ulong)v.F1006);
                 F1007Codec.FinalField(w, v.F1007, "f1007");
                 global::Test.StructSimple.Model.Instance.FinalField(w, v.F1008, "f1008");
                 F1009Codec.FinalField(w, v.F1009, "f1009");
@@ -4482,48 +4482,48 @@ namespace Test
                 r.Enter(306);
                 var v = new StructNested();
                 int run0 = r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
-                v.Id = Codecs.Int32.At(r.Data, run0);
-                v.F1 = Codecs.Bool.At(r.Data, run0 + 4);
-                v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
-                v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
-                v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
-                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
-                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
-                v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
-                v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
-                v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
-                v.F12 = Codecs.Byte.At(r.Data, run0 + 21);
-                v.F13 = Codecs.Int16.At(r.Data, run0 + 22);
-                v.F14 = Codecs.Int16.At(r.Data, run0 + 24);
-                v.F15 = Codecs.UInt16.At(r.Data, run0 + 26);
-                v.F16 = Codecs.UInt16.At(r.Data, run0 + 28);
-                v.F17 = Codecs.Int32.At(r.Data, run0 + 30);
-                v.F18 = Codecs.Int32.At(r.Data, run0 + 34);
-                v.F19 = Codecs.UInt32.At(r.Data, run0 + 38);
-                v.F20 = Codecs.UInt32.At(r.Data, run0 + 42);
-                v.F21 = Codecs.Int64.At(r.Data, run0 + 46);
-                v.F22 = Codecs.Int64.At(r.Data, run0 + 54);
-                v.F23 = Codecs.UInt64.At(r.Data, run0 + 62);
-                v.F24 = Codecs.UInt64.At(r.Data, run0 + 70);
-                v.F25 = Codecs.Single.At(r.Data, run0 + 78);
-                v.F26 = Codecs.Single.At(r.Data, run0 + 82);
-                v.F27 = Codecs.Double.At(r.Data, run0 + 86);
-                v.F28 = Codecs.Double.At(r.Data, run0 + 94);
+                v.Id = Reader.GetInt32(r.Data, run0);
+                v.F1 = Reader.GetBool(r.Data, run0 + 4);
+                v.F2 = Reader.GetBool(r.Data, run0 + 5);
+                v.F3 = Reader.GetByte(r.Data, run0 + 6);
+                v.F4 = Reader.GetByte(r.Data, run0 + 7);
+                v.F5 = Reader.GetByte(r.Data, run0 + 8);
+                v.F6 = Reader.GetByte(r.Data, run0 + 9);
+                v.F7 = Reader.GetUInt32(r.Data, run0 + 10);
+                v.F8 = Reader.GetUInt32(r.Data, run0 + 14);
+                v.F9 = Reader.GetSByte(r.Data, run0 + 18);
+                v.F10 = Reader.GetSByte(r.Data, run0 + 19);
+                v.F11 = Reader.GetByte(r.Data, run0 + 20);
+                v.F12 = Reader.GetByte(r.Data, run0 + 21);
+                v.F13 = Reader.GetInt16(r.Data, run0 + 22);
+                v.F14 = Reader.GetInt16(r.Data, run0 + 24);
+                v.F15 = Reader.GetUInt16(r.Data, run0 + 26);
+                v.F16 = Reader.GetUInt16(r.Data, run0 + 28);
+                v.F17 = Reader.GetInt32(r.Data, run0 + 30);
+                v.F18 = Reader.GetInt32(r.Data, run0 + 34);
+                v.F19 = Reader.GetUInt32(r.Data, run0 + 38);
+                v.F20 = Reader.GetUInt32(r.Data, run0 + 42);
+                v.F21 = Reader.GetInt64(r.Data, run0 + 46);
+                v.F22 = Reader.GetInt64(r.Data, run0 + 54);
+                v.F23 = Reader.GetUInt64(r.Data, run0 + 62);
+                v.F24 = Reader.GetUInt64(r.Data, run0 + 70);
+                v.F25 = Reader.GetSingle(r.Data, run0 + 78);
+                v.F26 = Reader.GetSingle(r.Data, run0 + 82);
+                v.F27 = Reader.GetDouble(r.Data, run0 + 86);
+                v.F28 = Reader.GetDouble(r.Data, run0 + 94);
                 v.F29 = Codecs.Decimal.FinalField(r, "f29");
                 v.F30 = Codecs.Decimal.FinalField(r, "f30");
                 v.F31 = Codecs.String.FinalField(r, "f31");
                 v.F32 = Codecs.String.FinalField(r, "f32");
                 int run5 = r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
-                v.F33 = Codecs.Timestamp.At(r.Data, run5);
-                v.F34 = Codecs.Timestamp.At(r.Data, run5 + 8);
-                v.F35 = Codecs.Timestamp.At(r.Data, run5 + 16);
-                v.F36 = Codecs.Guid.At(r.Data, run5 + 24);
-                v.F37 = Codecs.Guid.At(r.Data, run5 + 40);
-                v.F38 = Codecs.Guid.At(r.Data, run5 + 56);
-                v.F39 = F39Codec.At(r.Data, run5 + 72);
-                v.F40 = F40Codec.At(r.Data, run5 + 73);
+                v.F33 = new Timestamp(Reader.GetUInt64(r.Data, run5));
+                v.F34 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 8));
+                v.F35 = new Timestamp(Reader.GetUInt64(r.Data, run5 + 16));
+                v.F36 = Reader.GetGuid(r.Data, run5 + 24);
+                v.F37 = Reader.GetGuid(r.Data, run5 + 40);
+                v.F38 = Reader.GetGuid(r.Data, run5 + 56);
+                v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, run5 + 72);
+                v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
                 v.F43 = F43Codec.FinalField(r, "f43");

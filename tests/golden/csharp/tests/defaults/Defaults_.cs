@@ -180,7 +180,7 @@ namespace Defaults_
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 77, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
+                w.PutInt32(b + 8, v.Id);
                 BCodec.Field(w, b, b + 12, v.B, "b");
                 ICodec.Field(w, b, b + 17, v.I, "i");
                 LCodec.Field(w, b, b + 22, v.L, "l");
@@ -203,7 +203,7 @@ namespace Defaults_
                 int b = r.StructBody(bas, slot, 1, 17, out n);
                 var v = new Zeros();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 17)
                     v.B = BCodec.Field(r, b, b + 12, "b");
                 if (n >= 22)
@@ -270,7 +270,7 @@ namespace Defaults_
             public override void WriteFields(Writer w, Zeros v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
+                w.AppendInt32(v.Id);
                 BCodec.FinalField(w, v.B, "b");
                 ICodec.FinalField(w, v.I, "i");
                 LCodec.FinalField(w, v.L, "l");

@@ -262,7 +262,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 1001);
-                Codecs.Int32.Field(w, b, b + 8, v.A, "a");
+                w.PutInt32(b + 8, v.A);
                 w.Leave();
             }
 
@@ -272,7 +272,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1001, 4, out n);
                 var v = new Counted();
                 if (n >= 12)
-                    v.A = Codecs.Int32.Field(r, b, b + 8, "a");
+                    v.A = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -287,7 +287,7 @@ namespace Everything
             public override void WriteFields(Writer w, Counted v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.A, "a");
+                w.AppendInt32(v.A);
                 w.Leave();
             }
 
@@ -478,7 +478,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 1020);
-                Codecs.Int32.Field(w, b, b + 8, v.A, "a");
+                w.PutInt32(b + 8, v.A);
                 w.Leave();
             }
 
@@ -488,7 +488,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1020, 4, out n);
                 var v = new Shifted();
                 if (n >= 12)
-                    v.A = Codecs.Int32.Field(r, b, b + 8, "a");
+                    v.A = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -503,7 +503,7 @@ namespace Everything
             public override void WriteFields(Writer w, Shifted v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.A, "a");
+                w.AppendInt32(v.A);
                 w.Leave();
             }
 
@@ -694,7 +694,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 1021);
-                Codecs.Int32.Field(w, b, b + 8, v.A, "a");
+                w.PutInt32(b + 8, v.A);
                 w.Leave();
             }
 
@@ -704,7 +704,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1021, 4, out n);
                 var v = new AfterShift();
                 if (n >= 12)
-                    v.A = Codecs.Int32.Field(r, b, b + 8, "a");
+                    v.A = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -719,7 +719,7 @@ namespace Everything
             public override void WriteFields(Writer w, AfterShift v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.A, "a");
+                w.AppendInt32(v.A);
                 w.Leave();
             }
 
@@ -910,7 +910,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 7);
-                Codecs.Int32.Field(w, b, b + 8, v.A, "a");
+                w.PutInt32(b + 8, v.A);
                 w.Leave();
             }
 
@@ -920,7 +920,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 7, 4, out n);
                 var v = new Fixed();
                 if (n >= 12)
-                    v.A = Codecs.Int32.Field(r, b, b + 8, "a");
+                    v.A = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -935,7 +935,7 @@ namespace Everything
             public override void WriteFields(Writer w, Fixed v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.A, "a");
+                w.AppendInt32(v.A);
                 w.Leave();
             }
 
@@ -1126,8 +1126,8 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 16, 7);
-                Codecs.Int32.Field(w, b, b + 8, v.A, "a");
-                Codecs.Int32.Field(w, b, b + 12, v.B, "b");
+                w.PutInt32(b + 8, v.A);
+                w.PutInt32(b + 12, v.B);
                 w.Leave();
             }
 
@@ -1137,9 +1137,9 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 7, 8, out n);
                 var v = new Derived();
                 if (n >= 12)
-                    v.A = Codecs.Int32.Field(r, b, b + 8, "a");
+                    v.A = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.B = Codecs.Int32.Field(r, b, b + 12, "b");
+                    v.B = Reader.GetInt32(r.Data, b + 12);
                 r.Leave();
                 return v;
             }
@@ -1154,8 +1154,8 @@ namespace Everything
             public override void WriteFields(Writer w, Derived v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.A, "a");
-                Codecs.Int32.FinalField(w, v.B, "b");
+                w.AppendInt32(v.A);
+                w.AppendInt32(v.B);
                 w.Leave();
             }
 
@@ -1164,8 +1164,8 @@ namespace Everything
                 r.Enter(8);
                 var v = new Derived();
                 int run0 = r.Run(8, "a=4,b=4");
-                v.A = Codecs.Int32.At(r.Data, run0);
-                v.B = Codecs.Int32.At(r.Data, run0 + 4);
+                v.A = Reader.GetInt32(r.Data, run0);
+                v.B = Reader.GetInt32(r.Data, run0 + 4);
                 r.Leave();
                 return v;
             }
@@ -1361,8 +1361,8 @@ namespace Everything
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 24, 1022);
                 Codecs.String.Field(w, b, b + 8, v.Symbol, "symbol");
-                Codecs.Int32.Field(w, b, b + 12, v.Digits, "digits");
-                Codecs.Double.Field(w, b, b + 16, v.Price, "price");
+                w.PutInt32(b + 12, v.Digits);
+                w.PutDouble(b + 16, v.Price);
                 w.Leave();
             }
 
@@ -1374,9 +1374,9 @@ namespace Everything
                 if (n >= 12)
                     v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
                 if (n >= 16)
-                    v.Digits = Codecs.Int32.Field(r, b, b + 12, "digits");
+                    v.Digits = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 24)
-                    v.Price = Codecs.Double.Field(r, b, b + 16, "price");
+                    v.Price = Reader.GetDouble(r.Data, b + 16);
                 r.Leave();
                 return v;
             }
@@ -1394,8 +1394,8 @@ namespace Everything
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Symbol, "symbol");
-                Codecs.Int32.FinalField(w, v.Digits, "digits");
-                Codecs.Double.FinalField(w, v.Price, "price");
+                w.AppendInt32(v.Digits);
+                w.AppendDouble(v.Price);
                 w.Leave();
             }
 
@@ -1405,8 +1405,8 @@ namespace Everything
                 var v = new ImportedBase();
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run1 = r.Run(12, "digits=4,price=8");
-                v.Digits = Codecs.Int32.At(r.Data, run1);
-                v.Price = Codecs.Double.At(r.Data, run1 + 4);
+                v.Digits = Reader.GetInt32(r.Data, run1);
+                v.Price = Reader.GetDouble(r.Data, run1 + 4);
                 r.Leave();
                 return v;
             }
@@ -1822,7 +1822,7 @@ namespace Everything
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 16, 1024);
                 Codecs.String.Field(w, b, b + 8, v.Password, "password");
-                Codecs.Int32.Field(w, b, b + 12, v.Legacy, "legacy");
+                w.PutInt32(b + 12, v.Legacy);
                 w.Leave();
             }
 
@@ -1834,7 +1834,7 @@ namespace Everything
                 if (n >= 12)
                     v.Password = Codecs.String.Field(r, b, b + 8, "password");
                 if (n >= 16)
-                    v.Legacy = Codecs.Int32.Field(r, b, b + 12, "legacy");
+                    v.Legacy = Reader.GetInt32(r.Data, b + 12);
                 r.Leave();
                 return v;
             }
@@ -1852,7 +1852,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Password, "password");
-                Codecs.Int32.FinalField(w, v.Legacy, "legacy");
+                w.AppendInt32(v.Legacy);
                 w.Leave();
             }
 
@@ -2335,35 +2335,35 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 310, 1026);
-                Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
-                Codecs.Bool.Field(w, b, b + 12, v.F1, "f1");
-                Codecs.Byte.Field(w, b, b + 13, v.F2, "f2");
-                Codecs.Char.Field(w, b, b + 14, v.F3, "f3");
-                Codecs.WChar.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.SByte.Field(w, b, b + 19, v.F5, "f5");
-                Codecs.Byte.Field(w, b, b + 20, v.F6, "f6");
-                Codecs.Int16.Field(w, b, b + 21, v.F7, "f7");
-                Codecs.UInt16.Field(w, b, b + 23, v.F8, "f8");
-                Codecs.Int32.Field(w, b, b + 25, v.F9, "f9");
-                Codecs.UInt32.Field(w, b, b + 29, v.F10, "f10");
-                Codecs.Int64.Field(w, b, b + 33, v.F11, "f11");
-                Codecs.UInt64.Field(w, b, b + 41, v.F12, "f12");
-                Codecs.Single.Field(w, b, b + 49, v.F13, "f13");
-                Codecs.Double.Field(w, b, b + 53, v.F14, "f14");
+                w.PutInt32(b + 8, v.Id);
+                w.PutBool(b + 12, v.F1);
+                w.PutByte(b + 13, v.F2);
+                w.PutByte(b + 14, v.F3);
+                w.PutUInt32(b + 15, v.F4);
+                w.PutSByte(b + 19, v.F5);
+                w.PutByte(b + 20, v.F6);
+                w.PutInt16(b + 21, v.F7);
+                w.PutUInt16(b + 23, v.F8);
+                w.PutInt32(b + 25, v.F9);
+                w.PutUInt32(b + 29, v.F10);
+                w.PutInt64(b + 33, v.F11);
+                w.PutUInt64(b + 41, v.F12);
+                w.PutSingle(b + 49, v.F13);
+                w.PutDouble(b + 53, v.F14);
                 Codecs.Decimal.Field(w, b, b + 61, v.F15, "f15");
                 Codecs.Decimal.Field(w, b, b + 77, v.F16, "f16");
                 Codecs.String.Field(w, b, b + 93, v.F17, "f17");
-                Codecs.Timestamp.Field(w, b, b + 97, v.F18, "f18");
-                Codecs.Timestamp.Field(w, b, b + 105, v.F19, "f19");
-                Codecs.Guid.Field(w, b, b + 113, v.F20, "f20");
-                Codecs.Guid.Field(w, b, b + 129, v.F21, "f21");
-                Codecs.Guid.Field(w, b, b + 145, v.F22, "f22");
-                Codecs.Guid.Field(w, b, b + 161, v.F23, "f23");
+                w.PutUInt64(b + 97, v.F18.Nanoseconds);
+                w.PutUInt64(b + 105, v.F19.Nanoseconds);
+                w.PutGuid(b + 113, v.F20);
+                w.PutGuid(b + 129, v.F21);
+                w.PutGuid(b + 145, v.F22);
+                w.PutGuid(b + 161, v.F23);
                 Codecs.Bytes.Field(w, b, b + 177, v.F24, "f24");
-                F25Codec.Field(w, b, b + 181, v.F25, "f25");
-                F26Codec.Field(w, b, b + 182, v.F26, "f26");
-                F27Codec.Field(w, b, b + 183, v.F27, "f27");
-                F28Codec.Field(w, b, b + 184, v.F28, "f28");
+                w.PutByte(b + 181, (byte)v.F25);
+                w.PutByte(b + 182, (byte)v.F26);
+                w.PutByte(b + 183, (byte)v.F27);
+                w.PutUInt64(b + 184, (ulong)v.F28);
                 global::Everything.Counted.Model.Instance.Field(w, b, b + 192, v.F29, "f29");
                 global::Market.Instrument.Model.Instance.Field(w, b, b + 196, v.F30, "f30");
                 F31Codec.Field(w, b, b + 200, v.F31, "f31");
@@ -2383,7 +2383,7 @@ namespace Everything
                 F45Codec.Field(w, b, b + 275, v.F45, "f45");
                 F46Codec.Field(w, b, b + 279, v.F46, "f46");
                 F47Codec.Field(w, b, b + 283, v.F47, "f47");
-                Codecs.Bool.Field(w, b, b + 288, v.F47Reset, "f47Reset");
+                w.PutBool(b + 288, v.F47Reset);
                 F48Codec.Field(w, b, b + 289, v.F48, "f48");
                 F49Codec.Field(w, b, b + 294, v.F49, "f49");
                 F50Codec.Field(w, b, b + 298, v.F50, "f50");
@@ -2398,63 +2398,63 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1026, 258, out n);
                 var v = new Everything();
                 if (n >= 12)
-                    v.Id = Codecs.Int32.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetInt32(r.Data, b + 8);
                 else
                     r.Spend(12, b, "id");
                 if (n >= 13)
-                    v.F1 = Codecs.Bool.Field(r, b, b + 12, "f1");
+                    v.F1 = Reader.GetBool(r.Data, b + 12);
                 else if (n >= 12)
                     r.Spend(12, b, "f1");
                 if (n >= 14)
-                    v.F2 = Codecs.Byte.Field(r, b, b + 13, "f2");
+                    v.F2 = Reader.GetByte(r.Data, b + 13);
                 else if (n >= 13)
                     r.Spend(12, b, "f2");
                 if (n >= 15)
-                    v.F3 = Codecs.Char.Field(r, b, b + 14, "f3");
+                    v.F3 = Reader.GetByte(r.Data, b + 14);
                 else if (n >= 14)
                     r.Spend(12, b, "f3");
                 if (n >= 19)
-                    v.F4 = Codecs.WChar.Field(r, b, b + 15, "f4");
+                    v.F4 = Reader.GetUInt32(r.Data, b + 15);
                 else if (n >= 15)
                     r.Spend(12, b, "f4");
                 if (n >= 20)
-                    v.F5 = Codecs.SByte.Field(r, b, b + 19, "f5");
+                    v.F5 = Reader.GetSByte(r.Data, b + 19);
                 else if (n >= 19)
                     r.Spend(12, b, "f5");
                 if (n >= 21)
-                    v.F6 = Codecs.Byte.Field(r, b, b + 20, "f6");
+                    v.F6 = Reader.GetByte(r.Data, b + 20);
                 else if (n >= 20)
                     r.Spend(12, b, "f6");
                 if (n >= 23)
-                    v.F7 = Codecs.Int16.Field(r, b, b + 21, "f7");
+                    v.F7 = Reader.GetInt16(r.Data, b + 21);
                 else if (n >= 21)
                     r.Spend(12, b, "f7");
                 if (n >= 25)
-                    v.F8 = Codecs.UInt16.Field(r, b, b + 23, "f8");
+                    v.F8 = Reader.GetUInt16(r.Data, b + 23);
                 else if (n >= 23)
                     r.Spend(12, b, "f8");
                 if (n >= 29)
-                    v.F9 = Codecs.Int32.Field(r, b, b + 25, "f9");
+                    v.F9 = Reader.GetInt32(r.Data, b + 25);
                 else if (n >= 25)
                     r.Spend(12, b, "f9");
                 if (n >= 33)
-                    v.F10 = Codecs.UInt32.Field(r, b, b + 29, "f10");
+                    v.F10 = Reader.GetUInt32(r.Data, b + 29);
                 else if (n >= 29)
                     r.Spend(12, b, "f10");
                 if (n >= 41)
-                    v.F11 = Codecs.Int64.Field(r, b, b + 33, "f11");
+                    v.F11 = Reader.GetInt64(r.Data, b + 33);
                 else if (n >= 33)
                     r.Spend(12, b, "f11");
                 if (n >= 49)
-                    v.F12 = Codecs.UInt64.Field(r, b, b + 41, "f12");
+                    v.F12 = Reader.GetUInt64(r.Data, b + 41);
                 else if (n >= 41)
                     r.Spend(12, b, "f12");
                 if (n >= 53)
-                    v.F13 = Codecs.Single.Field(r, b, b + 49, "f13");
+                    v.F13 = Reader.GetSingle(r.Data, b + 49);
                 else if (n >= 49)
                     r.Spend(12, b, "f13");
                 if (n >= 61)
-                    v.F14 = Codecs.Double.Field(r, b, b + 53, "f14");
+                    v.F14 = Reader.GetDouble(r.Data, b + 53);
                 else if (n >= 53)
                     r.Spend(12, b, "f14");
                 if (n >= 77)
@@ -2470,27 +2470,27 @@ namespace Everything
                 else if (n >= 93)
                     r.Spend(12, b, "f17");
                 if (n >= 105)
-                    v.F18 = Codecs.Timestamp.Field(r, b, b + 97, "f18");
+                    v.F18 = new Timestamp(Reader.GetUInt64(r.Data, b + 97));
                 else if (n >= 97)
                     r.Spend(12, b, "f18");
                 if (n >= 113)
-                    v.F19 = Codecs.Timestamp.Field(r, b, b + 105, "f19");
+                    v.F19 = new Timestamp(Reader.GetUInt64(r.Data, b + 105));
                 else if (n >= 105)
                     r.Spend(12, b, "f19");
                 if (n >= 129)
-                    v.F20 = Codecs.Guid.Field(r, b, b + 113, "f20");
+                    v.F20 = Reader.GetGuid(r.Data, b + 113);
                 else if (n >= 113)
                     r.Spend(12, b, "f20");
                 if (n >= 145)
-                    v.F21 = Codecs.Guid.Field(r, b, b + 129, "f21");
+                    v.F21 = Reader.GetGuid(r.Data, b + 129);
                 else if (n >= 129)
                     r.Spend(12, b, "f21");
                 if (n >= 161)
-                    v.F22 = Codecs.Guid.Field(r, b, b + 145, "f22");
+                    v.F22 = Reader.GetGuid(r.Data, b + 145);
                 else if (n >= 145)
                     r.Spend(12, b, "f22");
                 if (n >= 177)
-                    v.F23 = Codecs.Guid.Field(r, b, b + 161, "f23");
+                    v.F23 = Reader.GetGuid(r.Data, b + 161);
                 else if (n >= 161)
                     r.Spend(12, b, "f23");
                 if (n >= 181)
@@ -2498,19 +2498,19 @@ namespace Everything
                 else if (n >= 177)
                     r.Spend(12, b, "f24");
                 if (n >= 182)
-                    v.F25 = F25Codec.Field(r, b, b + 181, "f25");
+                    v.F25 = (global::Everything.EByte)Reader.GetByte(r.Data, b + 181);
                 else if (n >= 181)
                     r.Spend(12, b, "f25");
                 if (n >= 183)
-                    v.F26 = F26Codec.Field(r, b, b + 182, "f26");
+                    v.F26 = (global::Market.Side)Reader.GetByte(r.Data, b + 182);
                 else if (n >= 182)
                     r.Spend(12, b, "f26");
                 if (n >= 184)
-                    v.F27 = F27Codec.Field(r, b, b + 183, "f27");
+                    v.F27 = (global::Everything.FByte)Reader.GetByte(r.Data, b + 183);
                 else if (n >= 183)
                     r.Spend(12, b, "f27");
                 if (n >= 192)
-                    v.F28 = F28Codec.Field(r, b, b + 184, "f28");
+                    v.F28 = (global::Everything.FuInt64)Reader.GetUInt64(r.Data, b + 184);
                 else if (n >= 184)
                     r.Spend(12, b, "f28");
                 if (n >= 196)
@@ -2556,7 +2556,7 @@ namespace Everything
                 if (n >= 288)
                     v.F47 = F47Codec.Field(r, b, b + 283, "f47");
                 if (n >= 289)
-                    v.F47Reset = Codecs.Bool.Field(r, b, b + 288, "f47Reset");
+                    v.F47Reset = Reader.GetBool(r.Data, b + 288);
                 if (n >= 294)
                     v.F48 = F48Codec.Field(r, b, b + 289, "f48");
                 if (n >= 298)
@@ -2697,35 +2697,35 @@ namespace Everything
             public override void WriteFields(Writer w, Everything v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Id, "id");
-                Codecs.Bool.FinalField(w, v.F1, "f1");
-                Codecs.Byte.FinalField(w, v.F2, "f2");
-                Codecs.Char.FinalField(w, v.F3, "f3");
-                Codecs.WChar.FinalField(w, v.F4, "f4");
-                Codecs.SByte.FinalField(w, v.F5, "f5");
-                Codecs.Byte.FinalField(w, v.F6, "f6");
-                Codecs.Int16.FinalField(w, v.F7, "f7");
-                Codecs.UInt16.FinalField(w, v.F8, "f8");
-                Codecs.Int32.FinalField(w, v.F9, "f9");
-                Codecs.UInt32.FinalField(w, v.F10, "f10");
-                Codecs.Int64.FinalField(w, v.F11, "f11");
-                Codecs.UInt64.FinalField(w, v.F12, "f12");
-                Codecs.Single.FinalField(w, v.F13, "f13");
-                Codecs.Double.FinalField(w, v.F14, "f14");
+                w.AppendInt32(v.Id);
+                w.AppendBool(v.F1);
+                w.AppendByte(v.F2);
+                w.AppendByte(v.F3);
+                w.AppendUInt32(v.F4);
+                w.AppendSByte(v.F5);
+                w.AppendByte(v.F6);
+                w.AppendInt16(v.F7);
+                w.AppendUInt16(v.F8);
+                w.AppendInt32(v.F9);
+                w.AppendUInt32(v.F10);
+                w.AppendInt64(v.F11);
+                w.AppendUInt64(v.F12);
+                w.AppendSingle(v.F13);
+                w.AppendDouble(v.F14);
                 Codecs.Decimal.FinalField(w, v.F15, "f15");
                 Codecs.Decimal.FinalField(w, v.F16, "f16");
                 Codecs.String.FinalField(w, v.F17, "f17");
-                Codecs.Timestamp.FinalField(w, v.F18, "f18");
-                Codecs.Timestamp.FinalField(w, v.F19, "f19");
-                Codecs.Guid.FinalField(w, v.F20, "f20");
-                Codecs.Guid.FinalField(w, v.F21, "f21");
-                Codecs.Guid.FinalField(w, v.F22, "f22");
-                Codecs.Guid.FinalField(w, v.F23, "f23");
+                w.AppendUInt64(v.F18.Nanoseconds);
+                w.AppendUInt64(v.F19.Nanoseconds);
+                w.AppendGuid(v.F20);
+                w.AppendGuid(v.F21);
+                w.AppendGuid(v.F22);
+                w.AppendGuid(v.F23);
                 Codecs.Bytes.FinalField(w, v.F24, "f24");
-                F25Codec.FinalField(w, v.F25, "f25");
-                F26Codec.FinalField(w, v.F26, "f26");
-                F27Codec.FinalField(w, v.F27, "f27");
-                F28Codec.FinalField(w, v.F28, "f28");
+                w.AppendByte((byte)v.F25);
+                w.AppendByte((byte)v.F26);
+                w.AppendByte((byte)v.F27);
+                w.AppendUInt64((ulong)v.F28);
                 global::Everything.Counted.Model.Instance.FinalField(w, v.F29, "f29");
                 global::Market.Instrument.Model.Instance.FinalField(w, v.F30, "f30");
                 F31Codec.FinalField(w, v.F31, "f31");
@@ -2745,7 +2745,7 @@ namespace Everything
                 F45Codec.FinalField(w, v.F45, "f45");
                 F46Codec.FinalField(w, v.F46, "f46");
                 F47Codec.FinalField(w, v.F47, "f47");
-                Codecs.Bool.FinalField(w, v.F47Reset, "f47Reset");
+                w.AppendBool(v.F47Reset);
                 F48Codec.FinalField(w, v.F48, "f48");
                 F49Codec.FinalField(w, v.F49, "f49");
                 F50Codec.FinalField(w, v.F50, "f50");
@@ -2759,37 +2759,37 @@ namespace Everything
                 r.Enter(258);
                 var v = new Everything();
                 int run0 = r.Run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8");
-                v.Id = Codecs.Int32.At(r.Data, run0);
-                v.F1 = Codecs.Bool.At(r.Data, run0 + 4);
-                v.F2 = Codecs.Byte.At(r.Data, run0 + 5);
-                v.F3 = Codecs.Char.At(r.Data, run0 + 6);
-                v.F4 = Codecs.WChar.At(r.Data, run0 + 7);
-                v.F5 = Codecs.SByte.At(r.Data, run0 + 11);
-                v.F6 = Codecs.Byte.At(r.Data, run0 + 12);
-                v.F7 = Codecs.Int16.At(r.Data, run0 + 13);
-                v.F8 = Codecs.UInt16.At(r.Data, run0 + 15);
-                v.F9 = Codecs.Int32.At(r.Data, run0 + 17);
-                v.F10 = Codecs.UInt32.At(r.Data, run0 + 21);
-                v.F11 = Codecs.Int64.At(r.Data, run0 + 25);
-                v.F12 = Codecs.UInt64.At(r.Data, run0 + 33);
-                v.F13 = Codecs.Single.At(r.Data, run0 + 41);
-                v.F14 = Codecs.Double.At(r.Data, run0 + 45);
+                v.Id = Reader.GetInt32(r.Data, run0);
+                v.F1 = Reader.GetBool(r.Data, run0 + 4);
+                v.F2 = Reader.GetByte(r.Data, run0 + 5);
+                v.F3 = Reader.GetByte(r.Data, run0 + 6);
+                v.F4 = Reader.GetUInt32(r.Data, run0 + 7);
+                v.F5 = Reader.GetSByte(r.Data, run0 + 11);
+                v.F6 = Reader.GetByte(r.Data, run0 + 12);
+                v.F7 = Reader.GetInt16(r.Data, run0 + 13);
+                v.F8 = Reader.GetUInt16(r.Data, run0 + 15);
+                v.F9 = Reader.GetInt32(r.Data, run0 + 17);
+                v.F10 = Reader.GetUInt32(r.Data, run0 + 21);
+                v.F11 = Reader.GetInt64(r.Data, run0 + 25);
+                v.F12 = Reader.GetUInt64(r.Data, run0 + 33);
+                v.F13 = Reader.GetSingle(r.Data, run0 + 41);
+                v.F14 = Reader.GetDouble(r.Data, run0 + 45);
                 v.F15 = Codecs.Decimal.FinalField(r, "f15");
                 v.F16 = Codecs.Decimal.FinalField(r, "f16");
                 v.F17 = Codecs.String.FinalField(r, "f17");
                 int run4 = r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
-                v.F18 = Codecs.Timestamp.At(r.Data, run4);
-                v.F19 = Codecs.Timestamp.At(r.Data, run4 + 8);
-                v.F20 = Codecs.Guid.At(r.Data, run4 + 16);
-                v.F21 = Codecs.Guid.At(r.Data, run4 + 32);
-                v.F22 = Codecs.Guid.At(r.Data, run4 + 48);
-                v.F23 = Codecs.Guid.At(r.Data, run4 + 64);
+                v.F18 = new Timestamp(Reader.GetUInt64(r.Data, run4));
+                v.F19 = new Timestamp(Reader.GetUInt64(r.Data, run4 + 8));
+                v.F20 = Reader.GetGuid(r.Data, run4 + 16);
+                v.F21 = Reader.GetGuid(r.Data, run4 + 32);
+                v.F22 = Reader.GetGuid(r.Data, run4 + 48);
+                v.F23 = Reader.GetGuid(r.Data, run4 + 64);
                 v.F24 = Codecs.Bytes.FinalField(r, "f24");
                 int run6 = r.Run(11, "f25=1,f26=1,f27=1,f28=8");
-                v.F25 = F25Codec.At(r.Data, run6);
-                v.F26 = F26Codec.At(r.Data, run6 + 1);
-                v.F27 = F27Codec.At(r.Data, run6 + 2);
-                v.F28 = F28Codec.At(r.Data, run6 + 3);
+                v.F25 = (global::Everything.EByte)Reader.GetByte(r.Data, run6);
+                v.F26 = (global::Market.Side)Reader.GetByte(r.Data, run6 + 1);
+                v.F27 = (global::Everything.FByte)Reader.GetByte(r.Data, run6 + 2);
+                v.F28 = (global::Everything.FuInt64)Reader.GetUInt64(r.Data, run6 + 3);
                 v.F29 = global::Everything.Counted.Model.Instance.FinalField(r, "f29");
                 v.F30 = global::Market.Instrument.Model.Instance.FinalField(r, "f30");
                 v.F31 = F31Codec.FinalField(r, "f31");
@@ -3413,7 +3413,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 28, 1027);
-                Codecs.Guid.Field(w, b, b + 8, v.Id, "id");
+                w.PutGuid(b + 8, v.Id);
                 global::Market.Instrument.Model.Instance.Field(w, b, b + 24, v.Instrument, "instrument");
                 w.Leave();
             }
@@ -3424,7 +3424,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1027, 16, out n);
                 var v = new PlaceOrder();
                 if (n >= 24)
-                    v.Id = Codecs.Guid.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetGuid(r.Data, b + 8);
                 else
                     r.Spend(8, b, "id");
                 if (n >= 28)
@@ -3451,7 +3451,7 @@ namespace Everything
             public override void WriteFields(Writer w, PlaceOrder v)
             {
                 w.Enter(Name);
-                Codecs.Guid.FinalField(w, v.Id, "id");
+                w.AppendGuid(v.Id);
                 global::Market.Instrument.Model.Instance.FinalField(w, v.Instrument, "instrument");
                 w.Leave();
             }
@@ -3661,7 +3661,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 24, 1028);
-                Codecs.Guid.Field(w, b, b + 8, v.Id, "id");
+                w.PutGuid(b + 8, v.Id);
                 w.Leave();
             }
 
@@ -3671,7 +3671,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1028, 16, out n);
                 var v = new Accepted();
                 if (n >= 24)
-                    v.Id = Codecs.Guid.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetGuid(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -3686,7 +3686,7 @@ namespace Everything
             public override void WriteFields(Writer w, Accepted v)
             {
                 w.Enter(Name);
-                Codecs.Guid.FinalField(w, v.Id, "id");
+                w.AppendGuid(v.Id);
                 w.Leave();
             }
 
@@ -3883,7 +3883,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 28, 1029);
-                Codecs.Guid.Field(w, b, b + 8, v.Id, "id");
+                w.PutGuid(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 24, v.Reason, "reason");
                 w.Leave();
             }
@@ -3894,7 +3894,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1029, 20, out n);
                 var v = new Rejected();
                 if (n >= 24)
-                    v.Id = Codecs.Guid.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetGuid(r.Data, b + 8);
                 if (n >= 28)
                     v.Reason = Codecs.String.Field(r, b, b + 24, "reason");
                 r.Leave();
@@ -3913,7 +3913,7 @@ namespace Everything
             public override void WriteFields(Writer w, Rejected v)
             {
                 w.Enter(Name);
-                Codecs.Guid.FinalField(w, v.Id, "id");
+                w.AppendGuid(v.Id);
                 Codecs.String.FinalField(w, v.Reason, "reason");
                 w.Leave();
             }
@@ -4114,7 +4114,7 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 16, 1030);
-                Codecs.Int64.Field(w, b, b + 8, v.Sequence, "sequence");
+                w.PutInt64(b + 8, v.Sequence);
                 w.Leave();
             }
 
@@ -4124,7 +4124,7 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1030, 8, out n);
                 var v = new Ping();
                 if (n >= 16)
-                    v.Sequence = Codecs.Int64.Field(r, b, b + 8, "sequence");
+                    v.Sequence = Reader.GetInt64(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -4139,7 +4139,7 @@ namespace Everything
             public override void WriteFields(Writer w, Ping v)
             {
                 w.Enter(Name);
-                Codecs.Int64.FinalField(w, v.Sequence, "sequence");
+                w.AppendInt64(v.Sequence);
                 w.Leave();
             }
 
@@ -4333,9 +4333,9 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 17, 1031);
-                Codecs.Int32.Field(w, b, b + 8, v.New, "new");
-                Codecs.Bool.Field(w, b, b + 12, v.Swap, "swap");
-                DefaultCodec.Field(w, b, b + 13, v.Default, "default");
+                w.PutInt32(b + 8, v.New);
+                w.PutBool(b + 12, v.Swap);
+                w.PutInt32(b + 13, (int)v.Default);
                 w.Leave();
             }
 
@@ -4345,11 +4345,11 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1031, 9, out n);
                 var v = new FixedKeywords();
                 if (n >= 12)
-                    v.New = Codecs.Int32.Field(r, b, b + 8, "new");
+                    v.New = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 13)
-                    v.Swap = Codecs.Bool.Field(r, b, b + 12, "swap");
+                    v.Swap = Reader.GetBool(r.Data, b + 12);
                 if (n >= 17)
-                    v.Default = DefaultCodec.Field(r, b, b + 13, "default");
+                    v.Default = (global::Everything.Reserved)Reader.GetInt32(r.Data, b + 13);
                 r.Leave();
                 return v;
             }
@@ -4364,9 +4364,9 @@ namespace Everything
             public override void WriteFields(Writer w, FixedKeywords v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.New, "new");
-                Codecs.Bool.FinalField(w, v.Swap, "swap");
-                DefaultCodec.FinalField(w, v.Default, "default");
+                w.AppendInt32(v.New);
+                w.AppendBool(v.Swap);
+                w.AppendInt32((int)v.Default);
                 w.Leave();
             }
 
@@ -4375,9 +4375,9 @@ namespace Everything
                 r.Enter(9);
                 var v = new FixedKeywords();
                 int run0 = r.Run(9, "new=4,swap=1,default=4");
-                v.New = Codecs.Int32.At(r.Data, run0);
-                v.Swap = Codecs.Bool.At(r.Data, run0 + 4);
-                v.Default = DefaultCodec.At(r.Data, run0 + 5);
+                v.New = Reader.GetInt32(r.Data, run0);
+                v.Swap = Reader.GetBool(r.Data, run0 + 4);
+                v.Default = (global::Everything.Reserved)Reader.GetInt32(r.Data, run0 + 5);
                 r.Leave();
                 return v;
             }
@@ -4585,13 +4585,13 @@ namespace Everything
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 42, 1032);
-                Codecs.Int32.Field(w, b, b + 8, v.New, "new");
+                w.PutInt32(b + 8, v.New);
                 Codecs.String.Field(w, b, b + 12, v.Class, "class");
-                DefaultCodec.Field(w, b, b + 16, v.Default, "default");
-                Codecs.Bool.Field(w, b, b + 20, v.Swap, "swap");
-                Codecs.Int32.Field(w, b, b + 21, v.From, "from");
-                Codecs.Int32.Field(w, b, b + 25, v.None, "None");
-                Codecs.Int32.Field(w, b, b + 29, v.Null, "NULL");
+                w.PutInt32(b + 16, (int)v.Default);
+                w.PutBool(b + 20, v.Swap);
+                w.PutInt32(b + 21, v.From);
+                w.PutInt32(b + 25, v.None);
+                w.PutInt32(b + 29, v.Null);
                 OperatorCodec.Field(w, b, b + 33, v.Operator, "operator");
                 ThisCodec.Field(w, b, b + 38, v.This, "this");
                 w.Leave();
@@ -4603,19 +4603,19 @@ namespace Everything
                 int b = r.StructBody(bas, slot, 1032, 30, out n);
                 var v = new Keywords();
                 if (n >= 12)
-                    v.New = Codecs.Int32.Field(r, b, b + 8, "new");
+                    v.New = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.Class = Codecs.String.Field(r, b, b + 12, "class");
                 if (n >= 20)
-                    v.Default = DefaultCodec.Field(r, b, b + 16, "default");
+                    v.Default = (global::Everything.Reserved)Reader.GetInt32(r.Data, b + 16);
                 if (n >= 21)
-                    v.Swap = Codecs.Bool.Field(r, b, b + 20, "swap");
+                    v.Swap = Reader.GetBool(r.Data, b + 20);
                 if (n >= 25)
-                    v.From = Codecs.Int32.Field(r, b, b + 21, "from");
+                    v.From = Reader.GetInt32(r.Data, b + 21);
                 if (n >= 29)
-                    v.None = Codecs.Int32.Field(r, b, b + 25, "None");
+                    v.None = Reader.GetInt32(r.Data, b + 25);
                 if (n >= 33)
-                    v.Null = Codecs.Int32.Field(r, b, b + 29, "NULL");
+                    v.Null = Reader.GetInt32(r.Data, b + 29);
                 if (n >= 38)
                     v.Operator = OperatorCodec.Field(r, b, b + 33, "operator");
                 if (n >= 42)
@@ -4640,13 +4640,13 @@ namespace Everything
             public override void WriteFields(Writer w, Keywords v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.New, "new");
+                w.AppendInt32(v.New);
                 Codecs.String.FinalField(w, v.Class, "class");
-                DefaultCodec.FinalField(w, v.Default, "default");
-                Codecs.Bool.FinalField(w, v.Swap, "swap");
-                Codecs.Int32.FinalField(w, v.From, "from");
-                Codecs.Int32.FinalField(w, v.None, "None");
-                Codecs.Int32.FinalField(w, v.Null, "NULL");
+                w.AppendInt32((int)v.Default);
+                w.AppendBool(v.Swap);
+                w.AppendInt32(v.From);
+                w.AppendInt32(v.None);
+                w.AppendInt32(v.Null);
                 OperatorCodec.FinalField(w, v.Operator, "operator");
                 ThisCodec.FinalField(w, v.This, "this");
                 w.Leave();
@@ -4659,11 +4659,11 @@ namespace Everything
                 v.New = Codecs.Int32.FinalField(r, "new");
                 v.Class = Codecs.String.FinalField(r, "class");
                 int run2 = r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4");
-                v.Default = DefaultCodec.At(r.Data, run2);
-                v.Swap = Codecs.Bool.At(r.Data, run2 + 4);
-                v.From = Codecs.Int32.At(r.Data, run2 + 5);
-                v.None = Codecs.Int32.At(r.Data, run2 + 9);
-                v.Null = Codecs.Int32.At(r.Data, run2 + 13);
+                v.Default = (global::Everything.Reserved)Reader.GetInt32(r.Data, run2);
+                v.Swap = Reader.GetBool(r.Data, run2 + 4);
+                v.From = Reader.GetInt32(r.Data, run2 + 5);
+                v.None = Reader.GetInt32(r.Data, run2 + 9);
+                v.Null = Reader.GetInt32(r.Data, run2 + 13);
                 v.Operator = OperatorCodec.FinalField(r, "operator");
                 v.This = ThisCodec.FinalField(r, "this");
                 r.Leave();

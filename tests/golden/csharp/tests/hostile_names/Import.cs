@@ -733,9 +733,9 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 20, 1);
-                Codecs.Int32.Field(w, b, b + 8, v.Side, "side");
-                SCodec.Field(w, b, b + 12, v.S, "s");
-                RangeCodec.Field(w, b, b + 16, v.Range, "range");
+                w.PutInt32(b + 8, v.Side);
+                w.PutInt32(b + 12, (int)v.S);
+                w.PutInt32(b + 16, (int)v.Range);
                 w.Leave();
             }
 
@@ -745,11 +745,11 @@ namespace Import
                 int b = r.StructBody(bas, slot, 1, 12, out n);
                 var v = new Order();
                 if (n >= 12)
-                    v.Side = Codecs.Int32.Field(r, b, b + 8, "side");
+                    v.Side = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.S = SCodec.Field(r, b, b + 12, "s");
+                    v.S = (global::Import.Side)Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Range = RangeCodec.Field(r, b, b + 16, "range");
+                    v.Range = (global::Import.Range)Reader.GetInt32(r.Data, b + 16);
                 r.Leave();
                 return v;
             }
@@ -764,9 +764,9 @@ namespace Import
             public override void WriteFields(Writer w, Order v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Side, "side");
-                SCodec.FinalField(w, v.S, "s");
-                RangeCodec.FinalField(w, v.Range, "range");
+                w.AppendInt32(v.Side);
+                w.AppendInt32((int)v.S);
+                w.AppendInt32((int)v.Range);
                 w.Leave();
             }
 
@@ -775,9 +775,9 @@ namespace Import
                 r.Enter(12);
                 var v = new Order();
                 int run0 = r.Run(12, "side=4,s=4,range=4");
-                v.Side = Codecs.Int32.At(r.Data, run0);
-                v.S = SCodec.At(r.Data, run0 + 4);
-                v.Range = RangeCodec.At(r.Data, run0 + 8);
+                v.Side = Reader.GetInt32(r.Data, run0);
+                v.S = (global::Import.Side)Reader.GetInt32(r.Data, run0 + 4);
+                v.Range = (global::Import.Range)Reader.GetInt32(r.Data, run0 + 8);
                 r.Leave();
                 return v;
             }
@@ -1140,121 +1140,121 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 703, 2);
-                AlignasCodec.Field(w, b, b + 8, v.Alignas, "alignas");
-                Codecs.Int32.Field(w, b, b + 10, v.Alignof, "alignof");
+                w.PutInt16(b + 8, (short)v.Alignas);
+                w.PutInt32(b + 10, v.Alignof);
                 Codecs.String.Field(w, b, b + 14, v.And, "and");
                 AndEqCodec.Field(w, b, b + 18, v.AndEq, "and_eq");
-                AsmCodec.Field(w, b, b + 23, v.Asm, "asm");
-                Codecs.Double.Field(w, b, b + 31, v.Auto, "auto");
-                BitandCodec.Field(w, b, b + 39, v.Bitand, "bitand");
-                Codecs.Int64.Field(w, b, b + 43, v.Bitor, "bitor");
+                w.PutUInt64(b + 23, (ulong)v.Asm);
+                w.PutDouble(b + 31, v.Auto);
+                w.PutInt32(b + 39, (int)v.Bitand);
+                w.PutInt64(b + 43, v.Bitor);
                 BreakCodec.Field(w, b, b + 51, v.Break, "break");
                 CaseCodec.Field(w, b, b + 55, v.Case, "case");
                 Codecs.Bytes.Field(w, b, b + 60, v.Catch, "catch");
                 Char8TCodec.Field(w, b, b + 64, v.Char8T, "char8_t");
                 Codecs.Decimal.Field(w, b, b + 68, v.Char16T, "char16_t");
-                Codecs.Guid.Field(w, b, b + 84, v.Char32T, "char32_t");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Class, "class");
-                Codecs.Single.Field(w, b, b + 108, v.Compl, "compl");
-                Codecs.Byte.Field(w, b, b + 112, v.Concept, "concept");
+                w.PutGuid(b + 84, v.Char32T);
+                w.PutUInt64(b + 100, v.Class.Nanoseconds);
+                w.PutSingle(b + 108, v.Compl);
+                w.PutByte(b + 112, v.Concept);
                 ConstCodec.Field(w, b, b + 113, v.Const, "const");
-                ConstevalCodec.Field(w, b, b + 118, v.Consteval, "consteval");
-                Codecs.Int32.Field(w, b, b + 120, v.Constexpr, "constexpr");
+                w.PutInt16(b + 118, (short)v.Consteval);
+                w.PutInt32(b + 120, v.Constexpr);
                 Codecs.String.Field(w, b, b + 124, v.Constinit, "constinit");
                 ConstCastCodec.Field(w, b, b + 128, v.ConstCast, "const_cast");
-                ContinueCodec.Field(w, b, b + 133, v.Continue, "continue");
-                Codecs.Double.Field(w, b, b + 141, v.CoAwait, "co_await");
-                CoReturnCodec.Field(w, b, b + 149, v.CoReturn, "co_return");
-                Codecs.Int64.Field(w, b, b + 153, v.CoYield, "co_yield");
+                w.PutUInt64(b + 133, (ulong)v.Continue);
+                w.PutDouble(b + 141, v.CoAwait);
+                w.PutInt32(b + 149, (int)v.CoReturn);
+                w.PutInt64(b + 153, v.CoYield);
                 DecltypeCodec.Field(w, b, b + 161, v.Decltype, "decltype");
                 DefaultCodec.Field(w, b, b + 165, v.Default, "default");
                 Codecs.Bytes.Field(w, b, b + 170, v.Delete, "delete");
                 DoCodec.Field(w, b, b + 174, v.Do, "do");
                 Codecs.Decimal.Field(w, b, b + 178, v.DynamicCast, "dynamic_cast");
-                Codecs.Guid.Field(w, b, b + 194, v.Else, "else");
-                Codecs.Timestamp.Field(w, b, b + 210, v.Explicit, "explicit");
-                Codecs.Single.Field(w, b, b + 218, v.Export, "export");
-                Codecs.Byte.Field(w, b, b + 222, v.Extern, "extern");
+                w.PutGuid(b + 194, v.Else);
+                w.PutUInt64(b + 210, v.Explicit.Nanoseconds);
+                w.PutSingle(b + 218, v.Export);
+                w.PutByte(b + 222, v.Extern);
                 FinalCodec.Field(w, b, b + 223, v.Final, "final");
-                ForCodec.Field(w, b, b + 228, v.For, "for");
-                Codecs.Int32.Field(w, b, b + 230, v.Friend, "friend");
+                w.PutInt16(b + 228, (short)v.For);
+                w.PutInt32(b + 230, v.Friend);
                 Codecs.String.Field(w, b, b + 234, v.Goto, "goto");
                 IfCodec.Field(w, b, b + 238, v.If, "if");
-                ImportCodec.Field(w, b, b + 243, v.Import, "import");
-                Codecs.Double.Field(w, b, b + 251, v.Inline, "inline");
-                IntCodec.Field(w, b, b + 259, v.Int, "int");
-                Codecs.Int64.Field(w, b, b + 263, v.Long, "long");
+                w.PutUInt64(b + 243, (ulong)v.Import);
+                w.PutDouble(b + 251, v.Inline);
+                w.PutInt32(b + 259, (int)v.Int);
+                w.PutInt64(b + 263, v.Long);
                 ModuleCodec.Field(w, b, b + 271, v.Module, "module");
                 MutableCodec.Field(w, b, b + 275, v.Mutable, "mutable");
                 Codecs.Bytes.Field(w, b, b + 280, v.Namespace, "namespace");
                 NewCodec.Field(w, b, b + 284, v.New, "new");
                 Codecs.Decimal.Field(w, b, b + 288, v.Noexcept, "noexcept");
-                Codecs.Guid.Field(w, b, b + 304, v.Not, "not");
-                Codecs.Timestamp.Field(w, b, b + 320, v.NotEq, "not_eq");
-                Codecs.Single.Field(w, b, b + 328, v.Nullptr, "nullptr");
-                Codecs.Byte.Field(w, b, b + 332, v.Operator, "operator");
+                w.PutGuid(b + 304, v.Not);
+                w.PutUInt64(b + 320, v.NotEq.Nanoseconds);
+                w.PutSingle(b + 328, v.Nullptr);
+                w.PutByte(b + 332, v.Operator);
                 OrCodec.Field(w, b, b + 333, v.Or, "or");
-                OrEqCodec.Field(w, b, b + 338, v.OrEq, "or_eq");
-                Codecs.Int32.Field(w, b, b + 340, v.Override, "override");
+                w.PutInt16(b + 338, (short)v.OrEq);
+                w.PutInt32(b + 340, v.Override);
                 Codecs.String.Field(w, b, b + 344, v.Private, "private");
                 ProtectedCodec.Field(w, b, b + 348, v.Protected, "protected");
-                PublicCodec.Field(w, b, b + 353, v.Public, "public");
-                Codecs.Double.Field(w, b, b + 361, v.Register, "register");
-                ReinterpretCastCodec.Field(w, b, b + 369, v.ReinterpretCast, "reinterpret_cast");
-                Codecs.Int64.Field(w, b, b + 373, v.Requires, "requires");
+                w.PutUInt64(b + 353, (ulong)v.Public);
+                w.PutDouble(b + 361, v.Register);
+                w.PutInt32(b + 369, (int)v.ReinterpretCast);
+                w.PutInt64(b + 373, v.Requires);
                 ReturnCodec.Field(w, b, b + 381, v.Return, "return");
                 ShortCodec.Field(w, b, b + 385, v.Short, "short");
                 Codecs.Bytes.Field(w, b, b + 390, v.Signed, "signed");
                 SizeofCodec.Field(w, b, b + 394, v.Sizeof, "sizeof");
                 Codecs.Decimal.Field(w, b, b + 398, v.Static, "static");
-                Codecs.Guid.Field(w, b, b + 414, v.StaticAssert, "static_assert");
-                Codecs.Timestamp.Field(w, b, b + 430, v.StaticCast, "static_cast");
-                Codecs.Single.Field(w, b, b + 438, v.Switch, "switch");
-                Codecs.Byte.Field(w, b, b + 442, v.Template, "template");
+                w.PutGuid(b + 414, v.StaticAssert);
+                w.PutUInt64(b + 430, v.StaticCast.Nanoseconds);
+                w.PutSingle(b + 438, v.Switch);
+                w.PutByte(b + 442, v.Template);
                 ThisCodec.Field(w, b, b + 443, v.This, "this");
-                ThreadLocalCodec.Field(w, b, b + 448, v.ThreadLocal, "thread_local");
-                Codecs.Int32.Field(w, b, b + 450, v.Throw, "throw");
+                w.PutInt16(b + 448, (short)v.ThreadLocal);
+                w.PutInt32(b + 450, v.Throw);
                 Codecs.String.Field(w, b, b + 454, v.Try, "try");
                 TypedefCodec.Field(w, b, b + 458, v.Typedef, "typedef");
-                TypeidCodec.Field(w, b, b + 463, v.Typeid, "typeid");
-                Codecs.Double.Field(w, b, b + 471, v.Typename, "typename");
-                UnionCodec.Field(w, b, b + 479, v.Union, "union");
-                Codecs.Int64.Field(w, b, b + 483, v.Unsigned, "unsigned");
+                w.PutUInt64(b + 463, (ulong)v.Typeid);
+                w.PutDouble(b + 471, v.Typename);
+                w.PutInt32(b + 479, (int)v.Union);
+                w.PutInt64(b + 483, v.Unsigned);
                 UsingCodec.Field(w, b, b + 491, v.Using, "using");
                 VirtualCodec.Field(w, b, b + 495, v.Virtual, "virtual");
                 Codecs.Bytes.Field(w, b, b + 500, v.Void, "void");
                 VolatileCodec.Field(w, b, b + 504, v.Volatile, "volatile");
                 Codecs.Decimal.Field(w, b, b + 508, v.WcharT, "wchar_t");
-                Codecs.Guid.Field(w, b, b + 524, v.While, "while");
-                Codecs.Timestamp.Field(w, b, b + 540, v.Xor, "xor");
-                Codecs.Single.Field(w, b, b + 548, v.XorEq, "xor_eq");
-                Codecs.Byte.Field(w, b, b + 552, v.Assert, "assert");
+                w.PutGuid(b + 524, v.While);
+                w.PutUInt64(b + 540, v.Xor.Nanoseconds);
+                w.PutSingle(b + 548, v.XorEq);
+                w.PutByte(b + 552, v.Assert);
                 ErrnoCodec.Field(w, b, b + 553, v.Errno, "errno");
-                EofCodec.Field(w, b, b + 558, v.Eof, "EOF");
-                Codecs.Int32.Field(w, b, b + 560, v.Null, "NULL");
+                w.PutInt16(b + 558, (short)v.Eof);
+                w.PutInt32(b + 560, v.Null);
                 Codecs.String.Field(w, b, b + 564, v.Stdin, "stdin");
                 StdoutCodec.Field(w, b, b + 568, v.Stdout, "stdout");
-                StderrCodec.Field(w, b, b + 573, v.Stderr, "stderr");
-                Codecs.Double.Field(w, b, b + 581, v.Offsetof, "offsetof");
-                StdCodec.Field(w, b, b + 589, v.Std, "std");
-                Codecs.Int64.Field(w, b, b + 593, v.Fbe, "FBE");
+                w.PutUInt64(b + 573, (ulong)v.Stderr);
+                w.PutDouble(b + 581, v.Offsetof);
+                w.PutInt32(b + 589, (int)v.Std);
+                w.PutInt64(b + 593, v.Fbe);
                 Int8TCodec.Field(w, b, b + 601, v.Int8T, "int8_t");
                 Uint8TCodec.Field(w, b, b + 605, v.Uint8T, "uint8_t");
                 Codecs.Bytes.Field(w, b, b + 610, v.Int16T, "int16_t");
                 Uint16TCodec.Field(w, b, b + 614, v.Uint16T, "uint16_t");
                 Codecs.Decimal.Field(w, b, b + 618, v.Int32T, "int32_t");
-                Codecs.Guid.Field(w, b, b + 634, v.Uint32T, "uint32_t");
-                Codecs.Timestamp.Field(w, b, b + 650, v.Int64T, "int64_t");
-                Codecs.Single.Field(w, b, b + 658, v.Uint64T, "uint64_t");
-                Codecs.Byte.Field(w, b, b + 662, v.SizeT, "size_t");
+                w.PutGuid(b + 634, v.Uint32T);
+                w.PutUInt64(b + 650, v.Int64T.Nanoseconds);
+                w.PutSingle(b + 658, v.Uint64T);
+                w.PutByte(b + 662, v.SizeT);
                 PtrdiffTCodec.Field(w, b, b + 663, v.PtrdiffT, "ptrdiff_t");
-                NullptrTCodec.Field(w, b, b + 668, v.NullptrT, "nullptr_t");
-                Codecs.Int32.Field(w, b, b + 670, v.Linux, "linux");
+                w.PutInt16(b + 668, (short)v.NullptrT);
+                w.PutInt32(b + 670, v.Linux);
                 Codecs.String.Field(w, b, b + 674, v.Unix, "unix");
                 BufsizCodec.Field(w, b, b + 678, v.Bufsiz, "BUFSIZ");
-                Int32MaxCodec.Field(w, b, b + 683, v.Int32Max, "INT32_MAX");
-                Codecs.Double.Field(w, b, b + 691, v.CharBit, "CHAR_BIT");
-                EinvalCodec.Field(w, b, b + 699, v.Einval, "EINVAL");
+                w.PutUInt64(b + 683, (ulong)v.Int32Max);
+                w.PutDouble(b + 691, v.CharBit);
+                w.PutInt32(b + 699, (int)v.Einval);
                 w.Leave();
             }
 
@@ -1264,21 +1264,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 2, 619, out n);
                 var v = new CppWords();
                 if (n >= 10)
-                    v.Alignas = AlignasCodec.Field(r, b, b + 8, "alignas");
+                    v.Alignas = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Alignof = Codecs.Int32.Field(r, b, b + 10, "alignof");
+                    v.Alignof = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.And = Codecs.String.Field(r, b, b + 14, "and");
                 if (n >= 23)
                     v.AndEq = AndEqCodec.Field(r, b, b + 18, "and_eq");
                 if (n >= 31)
-                    v.Asm = AsmCodec.Field(r, b, b + 23, "asm");
+                    v.Asm = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Auto = Codecs.Double.Field(r, b, b + 31, "auto");
+                    v.Auto = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Bitand = BitandCodec.Field(r, b, b + 39, "bitand");
+                    v.Bitand = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Bitor = Codecs.Int64.Field(r, b, b + 43, "bitor");
+                    v.Bitor = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Break = BreakCodec.Field(r, b, b + 51, "break");
                 if (n >= 60)
@@ -1290,31 +1290,31 @@ namespace Import
                 if (n >= 84)
                     v.Char16T = Codecs.Decimal.Field(r, b, b + 68, "char16_t");
                 if (n >= 100)
-                    v.Char32T = Codecs.Guid.Field(r, b, b + 84, "char32_t");
+                    v.Char32T = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Class = Codecs.Timestamp.Field(r, b, b + 100, "class");
+                    v.Class = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Compl = Codecs.Single.Field(r, b, b + 108, "compl");
+                    v.Compl = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Concept = Codecs.Byte.Field(r, b, b + 112, "concept");
+                    v.Concept = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Const = ConstCodec.Field(r, b, b + 113, "const");
                 if (n >= 120)
-                    v.Consteval = ConstevalCodec.Field(r, b, b + 118, "consteval");
+                    v.Consteval = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Constexpr = Codecs.Int32.Field(r, b, b + 120, "constexpr");
+                    v.Constexpr = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Constinit = Codecs.String.Field(r, b, b + 124, "constinit");
                 if (n >= 133)
                     v.ConstCast = ConstCastCodec.Field(r, b, b + 128, "const_cast");
                 if (n >= 141)
-                    v.Continue = ContinueCodec.Field(r, b, b + 133, "continue");
+                    v.Continue = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.CoAwait = Codecs.Double.Field(r, b, b + 141, "co_await");
+                    v.CoAwait = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.CoReturn = CoReturnCodec.Field(r, b, b + 149, "co_return");
+                    v.CoReturn = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.CoYield = Codecs.Int64.Field(r, b, b + 153, "co_yield");
+                    v.CoYield = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Decltype = DecltypeCodec.Field(r, b, b + 161, "decltype");
                 if (n >= 170)
@@ -1326,31 +1326,31 @@ namespace Import
                 if (n >= 194)
                     v.DynamicCast = Codecs.Decimal.Field(r, b, b + 178, "dynamic_cast");
                 if (n >= 210)
-                    v.Else = Codecs.Guid.Field(r, b, b + 194, "else");
+                    v.Else = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.Explicit = Codecs.Timestamp.Field(r, b, b + 210, "explicit");
+                    v.Explicit = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.Export = Codecs.Single.Field(r, b, b + 218, "export");
+                    v.Export = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.Extern = Codecs.Byte.Field(r, b, b + 222, "extern");
+                    v.Extern = Reader.GetByte(r.Data, b + 222);
                 if (n >= 228)
                     v.Final = FinalCodec.Field(r, b, b + 223, "final");
                 if (n >= 230)
-                    v.For = ForCodec.Field(r, b, b + 228, "for");
+                    v.For = (global::Import.Word)Reader.GetInt16(r.Data, b + 228);
                 if (n >= 234)
-                    v.Friend = Codecs.Int32.Field(r, b, b + 230, "friend");
+                    v.Friend = Reader.GetInt32(r.Data, b + 230);
                 if (n >= 238)
                     v.Goto = Codecs.String.Field(r, b, b + 234, "goto");
                 if (n >= 243)
                     v.If = IfCodec.Field(r, b, b + 238, "if");
                 if (n >= 251)
-                    v.Import = ImportCodec.Field(r, b, b + 243, "import");
+                    v.Import = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 243);
                 if (n >= 259)
-                    v.Inline = Codecs.Double.Field(r, b, b + 251, "inline");
+                    v.Inline = Reader.GetDouble(r.Data, b + 251);
                 if (n >= 263)
-                    v.Int = IntCodec.Field(r, b, b + 259, "int");
+                    v.Int = (global::Import.Side)Reader.GetInt32(r.Data, b + 259);
                 if (n >= 271)
-                    v.Long = Codecs.Int64.Field(r, b, b + 263, "long");
+                    v.Long = Reader.GetInt64(r.Data, b + 263);
                 if (n >= 275)
                     v.Module = ModuleCodec.Field(r, b, b + 271, "module");
                 if (n >= 280)
@@ -1362,31 +1362,31 @@ namespace Import
                 if (n >= 304)
                     v.Noexcept = Codecs.Decimal.Field(r, b, b + 288, "noexcept");
                 if (n >= 320)
-                    v.Not = Codecs.Guid.Field(r, b, b + 304, "not");
+                    v.Not = Reader.GetGuid(r.Data, b + 304);
                 if (n >= 328)
-                    v.NotEq = Codecs.Timestamp.Field(r, b, b + 320, "not_eq");
+                    v.NotEq = new Timestamp(Reader.GetUInt64(r.Data, b + 320));
                 if (n >= 332)
-                    v.Nullptr = Codecs.Single.Field(r, b, b + 328, "nullptr");
+                    v.Nullptr = Reader.GetSingle(r.Data, b + 328);
                 if (n >= 333)
-                    v.Operator = Codecs.Byte.Field(r, b, b + 332, "operator");
+                    v.Operator = Reader.GetByte(r.Data, b + 332);
                 if (n >= 338)
                     v.Or = OrCodec.Field(r, b, b + 333, "or");
                 if (n >= 340)
-                    v.OrEq = OrEqCodec.Field(r, b, b + 338, "or_eq");
+                    v.OrEq = (global::Import.Word)Reader.GetInt16(r.Data, b + 338);
                 if (n >= 344)
-                    v.Override = Codecs.Int32.Field(r, b, b + 340, "override");
+                    v.Override = Reader.GetInt32(r.Data, b + 340);
                 if (n >= 348)
                     v.Private = Codecs.String.Field(r, b, b + 344, "private");
                 if (n >= 353)
                     v.Protected = ProtectedCodec.Field(r, b, b + 348, "protected");
                 if (n >= 361)
-                    v.Public = PublicCodec.Field(r, b, b + 353, "public");
+                    v.Public = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 353);
                 if (n >= 369)
-                    v.Register = Codecs.Double.Field(r, b, b + 361, "register");
+                    v.Register = Reader.GetDouble(r.Data, b + 361);
                 if (n >= 373)
-                    v.ReinterpretCast = ReinterpretCastCodec.Field(r, b, b + 369, "reinterpret_cast");
+                    v.ReinterpretCast = (global::Import.Side)Reader.GetInt32(r.Data, b + 369);
                 if (n >= 381)
-                    v.Requires = Codecs.Int64.Field(r, b, b + 373, "requires");
+                    v.Requires = Reader.GetInt64(r.Data, b + 373);
                 if (n >= 385)
                     v.Return = ReturnCodec.Field(r, b, b + 381, "return");
                 if (n >= 390)
@@ -1398,31 +1398,31 @@ namespace Import
                 if (n >= 414)
                     v.Static = Codecs.Decimal.Field(r, b, b + 398, "static");
                 if (n >= 430)
-                    v.StaticAssert = Codecs.Guid.Field(r, b, b + 414, "static_assert");
+                    v.StaticAssert = Reader.GetGuid(r.Data, b + 414);
                 if (n >= 438)
-                    v.StaticCast = Codecs.Timestamp.Field(r, b, b + 430, "static_cast");
+                    v.StaticCast = new Timestamp(Reader.GetUInt64(r.Data, b + 430));
                 if (n >= 442)
-                    v.Switch = Codecs.Single.Field(r, b, b + 438, "switch");
+                    v.Switch = Reader.GetSingle(r.Data, b + 438);
                 if (n >= 443)
-                    v.Template = Codecs.Byte.Field(r, b, b + 442, "template");
+                    v.Template = Reader.GetByte(r.Data, b + 442);
                 if (n >= 448)
                     v.This = ThisCodec.Field(r, b, b + 443, "this");
                 if (n >= 450)
-                    v.ThreadLocal = ThreadLocalCodec.Field(r, b, b + 448, "thread_local");
+                    v.ThreadLocal = (global::Import.Word)Reader.GetInt16(r.Data, b + 448);
                 if (n >= 454)
-                    v.Throw = Codecs.Int32.Field(r, b, b + 450, "throw");
+                    v.Throw = Reader.GetInt32(r.Data, b + 450);
                 if (n >= 458)
                     v.Try = Codecs.String.Field(r, b, b + 454, "try");
                 if (n >= 463)
                     v.Typedef = TypedefCodec.Field(r, b, b + 458, "typedef");
                 if (n >= 471)
-                    v.Typeid = TypeidCodec.Field(r, b, b + 463, "typeid");
+                    v.Typeid = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 463);
                 if (n >= 479)
-                    v.Typename = Codecs.Double.Field(r, b, b + 471, "typename");
+                    v.Typename = Reader.GetDouble(r.Data, b + 471);
                 if (n >= 483)
-                    v.Union = UnionCodec.Field(r, b, b + 479, "union");
+                    v.Union = (global::Import.Side)Reader.GetInt32(r.Data, b + 479);
                 if (n >= 491)
-                    v.Unsigned = Codecs.Int64.Field(r, b, b + 483, "unsigned");
+                    v.Unsigned = Reader.GetInt64(r.Data, b + 483);
                 if (n >= 495)
                     v.Using = UsingCodec.Field(r, b, b + 491, "using");
                 if (n >= 500)
@@ -1434,31 +1434,31 @@ namespace Import
                 if (n >= 524)
                     v.WcharT = Codecs.Decimal.Field(r, b, b + 508, "wchar_t");
                 if (n >= 540)
-                    v.While = Codecs.Guid.Field(r, b, b + 524, "while");
+                    v.While = Reader.GetGuid(r.Data, b + 524);
                 if (n >= 548)
-                    v.Xor = Codecs.Timestamp.Field(r, b, b + 540, "xor");
+                    v.Xor = new Timestamp(Reader.GetUInt64(r.Data, b + 540));
                 if (n >= 552)
-                    v.XorEq = Codecs.Single.Field(r, b, b + 548, "xor_eq");
+                    v.XorEq = Reader.GetSingle(r.Data, b + 548);
                 if (n >= 553)
-                    v.Assert = Codecs.Byte.Field(r, b, b + 552, "assert");
+                    v.Assert = Reader.GetByte(r.Data, b + 552);
                 if (n >= 558)
                     v.Errno = ErrnoCodec.Field(r, b, b + 553, "errno");
                 if (n >= 560)
-                    v.Eof = EofCodec.Field(r, b, b + 558, "EOF");
+                    v.Eof = (global::Import.Word)Reader.GetInt16(r.Data, b + 558);
                 if (n >= 564)
-                    v.Null = Codecs.Int32.Field(r, b, b + 560, "NULL");
+                    v.Null = Reader.GetInt32(r.Data, b + 560);
                 if (n >= 568)
                     v.Stdin = Codecs.String.Field(r, b, b + 564, "stdin");
                 if (n >= 573)
                     v.Stdout = StdoutCodec.Field(r, b, b + 568, "stdout");
                 if (n >= 581)
-                    v.Stderr = StderrCodec.Field(r, b, b + 573, "stderr");
+                    v.Stderr = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 573);
                 if (n >= 589)
-                    v.Offsetof = Codecs.Double.Field(r, b, b + 581, "offsetof");
+                    v.Offsetof = Reader.GetDouble(r.Data, b + 581);
                 if (n >= 593)
-                    v.Std = StdCodec.Field(r, b, b + 589, "std");
+                    v.Std = (global::Import.Side)Reader.GetInt32(r.Data, b + 589);
                 if (n >= 601)
-                    v.Fbe = Codecs.Int64.Field(r, b, b + 593, "FBE");
+                    v.Fbe = Reader.GetInt64(r.Data, b + 593);
                 if (n >= 605)
                     v.Int8T = Int8TCodec.Field(r, b, b + 601, "int8_t");
                 if (n >= 610)
@@ -1470,29 +1470,29 @@ namespace Import
                 if (n >= 634)
                     v.Int32T = Codecs.Decimal.Field(r, b, b + 618, "int32_t");
                 if (n >= 650)
-                    v.Uint32T = Codecs.Guid.Field(r, b, b + 634, "uint32_t");
+                    v.Uint32T = Reader.GetGuid(r.Data, b + 634);
                 if (n >= 658)
-                    v.Int64T = Codecs.Timestamp.Field(r, b, b + 650, "int64_t");
+                    v.Int64T = new Timestamp(Reader.GetUInt64(r.Data, b + 650));
                 if (n >= 662)
-                    v.Uint64T = Codecs.Single.Field(r, b, b + 658, "uint64_t");
+                    v.Uint64T = Reader.GetSingle(r.Data, b + 658);
                 if (n >= 663)
-                    v.SizeT = Codecs.Byte.Field(r, b, b + 662, "size_t");
+                    v.SizeT = Reader.GetByte(r.Data, b + 662);
                 if (n >= 668)
                     v.PtrdiffT = PtrdiffTCodec.Field(r, b, b + 663, "ptrdiff_t");
                 if (n >= 670)
-                    v.NullptrT = NullptrTCodec.Field(r, b, b + 668, "nullptr_t");
+                    v.NullptrT = (global::Import.Word)Reader.GetInt16(r.Data, b + 668);
                 if (n >= 674)
-                    v.Linux = Codecs.Int32.Field(r, b, b + 670, "linux");
+                    v.Linux = Reader.GetInt32(r.Data, b + 670);
                 if (n >= 678)
                     v.Unix = Codecs.String.Field(r, b, b + 674, "unix");
                 if (n >= 683)
                     v.Bufsiz = BufsizCodec.Field(r, b, b + 678, "BUFSIZ");
                 if (n >= 691)
-                    v.Int32Max = Int32MaxCodec.Field(r, b, b + 683, "INT32_MAX");
+                    v.Int32Max = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 683);
                 if (n >= 699)
-                    v.CharBit = Codecs.Double.Field(r, b, b + 691, "CHAR_BIT");
+                    v.CharBit = Reader.GetDouble(r.Data, b + 691);
                 if (n >= 703)
-                    v.Einval = EinvalCodec.Field(r, b, b + 699, "EINVAL");
+                    v.Einval = (global::Import.Side)Reader.GetInt32(r.Data, b + 699);
                 r.Leave();
                 return v;
             }
@@ -1607,121 +1607,121 @@ namespace Import
             public override void WriteFields(Writer w, CppWords v)
             {
                 w.Enter(Name);
-                AlignasCodec.FinalField(w, v.Alignas, "alignas");
-                Codecs.Int32.FinalField(w, v.Alignof, "alignof");
+                w.AppendInt16((short)v.Alignas);
+                w.AppendInt32(v.Alignof);
                 Codecs.String.FinalField(w, v.And, "and");
                 AndEqCodec.FinalField(w, v.AndEq, "and_eq");
-                AsmCodec.FinalField(w, v.Asm, "asm");
-                Codecs.Double.FinalField(w, v.Auto, "auto");
-                BitandCodec.FinalField(w, v.Bitand, "bitand");
-                Codecs.Int64.FinalField(w, v.Bitor, "bitor");
+                w.AppendUInt64((ulong)v.Asm);
+                w.AppendDouble(v.Auto);
+                w.AppendInt32((int)v.Bitand);
+                w.AppendInt64(v.Bitor);
                 BreakCodec.FinalField(w, v.Break, "break");
                 CaseCodec.FinalField(w, v.Case, "case");
                 Codecs.Bytes.FinalField(w, v.Catch, "catch");
                 Char8TCodec.FinalField(w, v.Char8T, "char8_t");
                 Codecs.Decimal.FinalField(w, v.Char16T, "char16_t");
-                Codecs.Guid.FinalField(w, v.Char32T, "char32_t");
-                Codecs.Timestamp.FinalField(w, v.Class, "class");
-                Codecs.Single.FinalField(w, v.Compl, "compl");
-                Codecs.Byte.FinalField(w, v.Concept, "concept");
+                w.AppendGuid(v.Char32T);
+                w.AppendUInt64(v.Class.Nanoseconds);
+                w.AppendSingle(v.Compl);
+                w.AppendByte(v.Concept);
                 ConstCodec.FinalField(w, v.Const, "const");
-                ConstevalCodec.FinalField(w, v.Consteval, "consteval");
-                Codecs.Int32.FinalField(w, v.Constexpr, "constexpr");
+                w.AppendInt16((short)v.Consteval);
+                w.AppendInt32(v.Constexpr);
                 Codecs.String.FinalField(w, v.Constinit, "constinit");
                 ConstCastCodec.FinalField(w, v.ConstCast, "const_cast");
-                ContinueCodec.FinalField(w, v.Continue, "continue");
-                Codecs.Double.FinalField(w, v.CoAwait, "co_await");
-                CoReturnCodec.FinalField(w, v.CoReturn, "co_return");
-                Codecs.Int64.FinalField(w, v.CoYield, "co_yield");
+                w.AppendUInt64((ulong)v.Continue);
+                w.AppendDouble(v.CoAwait);
+                w.AppendInt32((int)v.CoReturn);
+                w.AppendInt64(v.CoYield);
                 DecltypeCodec.FinalField(w, v.Decltype, "decltype");
                 DefaultCodec.FinalField(w, v.Default, "default");
                 Codecs.Bytes.FinalField(w, v.Delete, "delete");
                 DoCodec.FinalField(w, v.Do, "do");
                 Codecs.Decimal.FinalField(w, v.DynamicCast, "dynamic_cast");
-                Codecs.Guid.FinalField(w, v.Else, "else");
-                Codecs.Timestamp.FinalField(w, v.Explicit, "explicit");
-                Codecs.Single.FinalField(w, v.Export, "export");
-                Codecs.Byte.FinalField(w, v.Extern, "extern");
+                w.AppendGuid(v.Else);
+                w.AppendUInt64(v.Explicit.Nanoseconds);
+                w.AppendSingle(v.Export);
+                w.AppendByte(v.Extern);
                 FinalCodec.FinalField(w, v.Final, "final");
-                ForCodec.FinalField(w, v.For, "for");
-                Codecs.Int32.FinalField(w, v.Friend, "friend");
+                w.AppendInt16((short)v.For);
+                w.AppendInt32(v.Friend);
                 Codecs.String.FinalField(w, v.Goto, "goto");
                 IfCodec.FinalField(w, v.If, "if");
-                ImportCodec.FinalField(w, v.Import, "import");
-                Codecs.Double.FinalField(w, v.Inline, "inline");
-                IntCodec.FinalField(w, v.Int, "int");
-                Codecs.Int64.FinalField(w, v.Long, "long");
+                w.AppendUInt64((ulong)v.Import);
+                w.AppendDouble(v.Inline);
+                w.AppendInt32((int)v.Int);
+                w.AppendInt64(v.Long);
                 ModuleCodec.FinalField(w, v.Module, "module");
                 MutableCodec.FinalField(w, v.Mutable, "mutable");
                 Codecs.Bytes.FinalField(w, v.Namespace, "namespace");
                 NewCodec.FinalField(w, v.New, "new");
                 Codecs.Decimal.FinalField(w, v.Noexcept, "noexcept");
-                Codecs.Guid.FinalField(w, v.Not, "not");
-                Codecs.Timestamp.FinalField(w, v.NotEq, "not_eq");
-                Codecs.Single.FinalField(w, v.Nullptr, "nullptr");
-                Codecs.Byte.FinalField(w, v.Operator, "operator");
+                w.AppendGuid(v.Not);
+                w.AppendUInt64(v.NotEq.Nanoseconds);
+                w.AppendSingle(v.Nullptr);
+                w.AppendByte(v.Operator);
                 OrCodec.FinalField(w, v.Or, "or");
-                OrEqCodec.FinalField(w, v.OrEq, "or_eq");
-                Codecs.Int32.FinalField(w, v.Override, "override");
+                w.AppendInt16((short)v.OrEq);
+                w.AppendInt32(v.Override);
                 Codecs.String.FinalField(w, v.Private, "private");
                 ProtectedCodec.FinalField(w, v.Protected, "protected");
-                PublicCodec.FinalField(w, v.Public, "public");
-                Codecs.Double.FinalField(w, v.Register, "register");
-                ReinterpretCastCodec.FinalField(w, v.ReinterpretCast, "reinterpret_cast");
-                Codecs.Int64.FinalField(w, v.Requires, "requires");
+                w.AppendUInt64((ulong)v.Public);
+                w.AppendDouble(v.Register);
+                w.AppendInt32((int)v.ReinterpretCast);
+                w.AppendInt64(v.Requires);
                 ReturnCodec.FinalField(w, v.Return, "return");
                 ShortCodec.FinalField(w, v.Short, "short");
                 Codecs.Bytes.FinalField(w, v.Signed, "signed");
                 SizeofCodec.FinalField(w, v.Sizeof, "sizeof");
                 Codecs.Decimal.FinalField(w, v.Static, "static");
-                Codecs.Guid.FinalField(w, v.StaticAssert, "static_assert");
-                Codecs.Timestamp.FinalField(w, v.StaticCast, "static_cast");
-                Codecs.Single.FinalField(w, v.Switch, "switch");
-                Codecs.Byte.FinalField(w, v.Template, "template");
+                w.AppendGuid(v.StaticAssert);
+                w.AppendUInt64(v.StaticCast.Nanoseconds);
+                w.AppendSingle(v.Switch);
+                w.AppendByte(v.Template);
                 ThisCodec.FinalField(w, v.This, "this");
-                ThreadLocalCodec.FinalField(w, v.ThreadLocal, "thread_local");
-                Codecs.Int32.FinalField(w, v.Throw, "throw");
+                w.AppendInt16((short)v.ThreadLocal);
+                w.AppendInt32(v.Throw);
                 Codecs.String.FinalField(w, v.Try, "try");
                 TypedefCodec.FinalField(w, v.Typedef, "typedef");
-                TypeidCodec.FinalField(w, v.Typeid, "typeid");
-                Codecs.Double.FinalField(w, v.Typename, "typename");
-                UnionCodec.FinalField(w, v.Union, "union");
-                Codecs.Int64.FinalField(w, v.Unsigned, "unsigned");
+                w.AppendUInt64((ulong)v.Typeid);
+                w.AppendDouble(v.Typename);
+                w.AppendInt32((int)v.Union);
+                w.AppendInt64(v.Unsigned);
                 UsingCodec.FinalField(w, v.Using, "using");
                 VirtualCodec.FinalField(w, v.Virtual, "virtual");
                 Codecs.Bytes.FinalField(w, v.Void, "void");
                 VolatileCodec.FinalField(w, v.Volatile, "volatile");
                 Codecs.Decimal.FinalField(w, v.WcharT, "wchar_t");
-                Codecs.Guid.FinalField(w, v.While, "while");
-                Codecs.Timestamp.FinalField(w, v.Xor, "xor");
-                Codecs.Single.FinalField(w, v.XorEq, "xor_eq");
-                Codecs.Byte.FinalField(w, v.Assert, "assert");
+                w.AppendGuid(v.While);
+                w.AppendUInt64(v.Xor.Nanoseconds);
+                w.AppendSingle(v.XorEq);
+                w.AppendByte(v.Assert);
                 ErrnoCodec.FinalField(w, v.Errno, "errno");
-                EofCodec.FinalField(w, v.Eof, "EOF");
-                Codecs.Int32.FinalField(w, v.Null, "NULL");
+                w.AppendInt16((short)v.Eof);
+                w.AppendInt32(v.Null);
                 Codecs.String.FinalField(w, v.Stdin, "stdin");
                 StdoutCodec.FinalField(w, v.Stdout, "stdout");
-                StderrCodec.FinalField(w, v.Stderr, "stderr");
-                Codecs.Double.FinalField(w, v.Offsetof, "offsetof");
-                StdCodec.FinalField(w, v.Std, "std");
-                Codecs.Int64.FinalField(w, v.Fbe, "FBE");
+                w.AppendUInt64((ulong)v.Stderr);
+                w.AppendDouble(v.Offsetof);
+                w.AppendInt32((int)v.Std);
+                w.AppendInt64(v.Fbe);
                 Int8TCodec.FinalField(w, v.Int8T, "int8_t");
                 Uint8TCodec.FinalField(w, v.Uint8T, "uint8_t");
                 Codecs.Bytes.FinalField(w, v.Int16T, "int16_t");
                 Uint16TCodec.FinalField(w, v.Uint16T, "uint16_t");
                 Codecs.Decimal.FinalField(w, v.Int32T, "int32_t");
-                Codecs.Guid.FinalField(w, v.Uint32T, "uint32_t");
-                Codecs.Timestamp.FinalField(w, v.Int64T, "int64_t");
-                Codecs.Single.FinalField(w, v.Uint64T, "uint64_t");
-                Codecs.Byte.FinalField(w, v.SizeT, "size_t");
+                w.AppendGuid(v.Uint32T);
+                w.AppendUInt64(v.Int64T.Nanoseconds);
+                w.AppendSingle(v.Uint64T);
+                w.AppendByte(v.SizeT);
                 PtrdiffTCodec.FinalField(w, v.PtrdiffT, "ptrdiff_t");
-                NullptrTCodec.FinalField(w, v.NullptrT, "nullptr_t");
-                Codecs.Int32.FinalField(w, v.Linux, "linux");
+                w.AppendInt16((short)v.NullptrT);
+                w.AppendInt32(v.Linux);
                 Codecs.String.FinalField(w, v.Unix, "unix");
                 BufsizCodec.FinalField(w, v.Bufsiz, "BUFSIZ");
-                Int32MaxCodec.FinalField(w, v.Int32Max, "INT32_MAX");
-                Codecs.Double.FinalField(w, v.CharBit, "CHAR_BIT");
-                EinvalCodec.FinalField(w, v.Einval, "EINVAL");
+                w.AppendUInt64((ulong)v.Int32Max);
+                w.AppendDouble(v.CharBit);
+                w.AppendInt32((int)v.Einval);
                 w.Leave();
             }
 
@@ -1730,140 +1730,140 @@ namespace Import
                 r.Enter(619);
                 var v = new CppWords();
                 int run0 = r.Run(6, "alignas=2,alignof=4");
-                v.Alignas = AlignasCodec.At(r.Data, run0);
-                v.Alignof = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Alignas = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Alignof = Reader.GetInt32(r.Data, run0 + 2);
                 v.And = Codecs.String.FinalField(r, "and");
                 v.AndEq = AndEqCodec.FinalField(r, "and_eq");
                 int run3 = r.Run(28, "asm=8,auto=8,bitand=4,bitor=8");
-                v.Asm = AsmCodec.At(r.Data, run3);
-                v.Auto = Codecs.Double.At(r.Data, run3 + 8);
-                v.Bitand = BitandCodec.At(r.Data, run3 + 16);
-                v.Bitor = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Asm = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Auto = Reader.GetDouble(r.Data, run3 + 8);
+                v.Bitand = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Bitor = Reader.GetInt64(r.Data, run3 + 20);
                 v.Break = BreakCodec.FinalField(r, "break");
                 v.Case = CaseCodec.FinalField(r, "case");
                 v.Catch = Codecs.Bytes.FinalField(r, "catch");
                 v.Char8T = Char8TCodec.FinalField(r, "char8_t");
                 v.Char16T = Codecs.Decimal.FinalField(r, "char16_t");
                 int run9 = r.Run(29, "char32_t=16,class=8,compl=4,concept=1");
-                v.Char32T = Codecs.Guid.At(r.Data, run9);
-                v.Class = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Compl = Codecs.Single.At(r.Data, run9 + 24);
-                v.Concept = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Char32T = Reader.GetGuid(r.Data, run9);
+                v.Class = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Compl = Reader.GetSingle(r.Data, run9 + 24);
+                v.Concept = Reader.GetByte(r.Data, run9 + 28);
                 v.Const = ConstCodec.FinalField(r, "const");
                 int run11 = r.Run(6, "consteval=2,constexpr=4");
-                v.Consteval = ConstevalCodec.At(r.Data, run11);
-                v.Constexpr = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Consteval = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Constexpr = Reader.GetInt32(r.Data, run11 + 2);
                 v.Constinit = Codecs.String.FinalField(r, "constinit");
                 v.ConstCast = ConstCastCodec.FinalField(r, "const_cast");
                 int run14 = r.Run(28, "continue=8,co_await=8,co_return=4,co_yield=8");
-                v.Continue = ContinueCodec.At(r.Data, run14);
-                v.CoAwait = Codecs.Double.At(r.Data, run14 + 8);
-                v.CoReturn = CoReturnCodec.At(r.Data, run14 + 16);
-                v.CoYield = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Continue = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.CoAwait = Reader.GetDouble(r.Data, run14 + 8);
+                v.CoReturn = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.CoYield = Reader.GetInt64(r.Data, run14 + 20);
                 v.Decltype = DecltypeCodec.FinalField(r, "decltype");
                 v.Default = DefaultCodec.FinalField(r, "default");
                 v.Delete = Codecs.Bytes.FinalField(r, "delete");
                 v.Do = DoCodec.FinalField(r, "do");
                 v.DynamicCast = Codecs.Decimal.FinalField(r, "dynamic_cast");
                 int run20 = r.Run(29, "else=16,explicit=8,export=4,extern=1");
-                v.Else = Codecs.Guid.At(r.Data, run20);
-                v.Explicit = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.Export = Codecs.Single.At(r.Data, run20 + 24);
-                v.Extern = Codecs.Byte.At(r.Data, run20 + 28);
+                v.Else = Reader.GetGuid(r.Data, run20);
+                v.Explicit = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.Export = Reader.GetSingle(r.Data, run20 + 24);
+                v.Extern = Reader.GetByte(r.Data, run20 + 28);
                 v.Final = FinalCodec.FinalField(r, "final");
                 int run22 = r.Run(6, "for=2,friend=4");
-                v.For = ForCodec.At(r.Data, run22);
-                v.Friend = Codecs.Int32.At(r.Data, run22 + 2);
+                v.For = (global::Import.Word)Reader.GetInt16(r.Data, run22);
+                v.Friend = Reader.GetInt32(r.Data, run22 + 2);
                 v.Goto = Codecs.String.FinalField(r, "goto");
                 v.If = IfCodec.FinalField(r, "if");
                 int run25 = r.Run(28, "import=8,inline=8,int=4,long=8");
-                v.Import = ImportCodec.At(r.Data, run25);
-                v.Inline = Codecs.Double.At(r.Data, run25 + 8);
-                v.Int = IntCodec.At(r.Data, run25 + 16);
-                v.Long = Codecs.Int64.At(r.Data, run25 + 20);
+                v.Import = (global::Import.Modifier)Reader.GetUInt64(r.Data, run25);
+                v.Inline = Reader.GetDouble(r.Data, run25 + 8);
+                v.Int = (global::Import.Side)Reader.GetInt32(r.Data, run25 + 16);
+                v.Long = Reader.GetInt64(r.Data, run25 + 20);
                 v.Module = ModuleCodec.FinalField(r, "module");
                 v.Mutable = MutableCodec.FinalField(r, "mutable");
                 v.Namespace = Codecs.Bytes.FinalField(r, "namespace");
                 v.New = NewCodec.FinalField(r, "new");
                 v.Noexcept = Codecs.Decimal.FinalField(r, "noexcept");
                 int run31 = r.Run(29, "not=16,not_eq=8,nullptr=4,operator=1");
-                v.Not = Codecs.Guid.At(r.Data, run31);
-                v.NotEq = Codecs.Timestamp.At(r.Data, run31 + 16);
-                v.Nullptr = Codecs.Single.At(r.Data, run31 + 24);
-                v.Operator = Codecs.Byte.At(r.Data, run31 + 28);
+                v.Not = Reader.GetGuid(r.Data, run31);
+                v.NotEq = new Timestamp(Reader.GetUInt64(r.Data, run31 + 16));
+                v.Nullptr = Reader.GetSingle(r.Data, run31 + 24);
+                v.Operator = Reader.GetByte(r.Data, run31 + 28);
                 v.Or = OrCodec.FinalField(r, "or");
                 int run33 = r.Run(6, "or_eq=2,override=4");
-                v.OrEq = OrEqCodec.At(r.Data, run33);
-                v.Override = Codecs.Int32.At(r.Data, run33 + 2);
+                v.OrEq = (global::Import.Word)Reader.GetInt16(r.Data, run33);
+                v.Override = Reader.GetInt32(r.Data, run33 + 2);
                 v.Private = Codecs.String.FinalField(r, "private");
                 v.Protected = ProtectedCodec.FinalField(r, "protected");
                 int run36 = r.Run(28, "public=8,register=8,reinterpret_cast=4,requires=8");
-                v.Public = PublicCodec.At(r.Data, run36);
-                v.Register = Codecs.Double.At(r.Data, run36 + 8);
-                v.ReinterpretCast = ReinterpretCastCodec.At(r.Data, run36 + 16);
-                v.Requires = Codecs.Int64.At(r.Data, run36 + 20);
+                v.Public = (global::Import.Modifier)Reader.GetUInt64(r.Data, run36);
+                v.Register = Reader.GetDouble(r.Data, run36 + 8);
+                v.ReinterpretCast = (global::Import.Side)Reader.GetInt32(r.Data, run36 + 16);
+                v.Requires = Reader.GetInt64(r.Data, run36 + 20);
                 v.Return = ReturnCodec.FinalField(r, "return");
                 v.Short = ShortCodec.FinalField(r, "short");
                 v.Signed = Codecs.Bytes.FinalField(r, "signed");
                 v.Sizeof = SizeofCodec.FinalField(r, "sizeof");
                 v.Static = Codecs.Decimal.FinalField(r, "static");
                 int run42 = r.Run(29, "static_assert=16,static_cast=8,switch=4,template=1");
-                v.StaticAssert = Codecs.Guid.At(r.Data, run42);
-                v.StaticCast = Codecs.Timestamp.At(r.Data, run42 + 16);
-                v.Switch = Codecs.Single.At(r.Data, run42 + 24);
-                v.Template = Codecs.Byte.At(r.Data, run42 + 28);
+                v.StaticAssert = Reader.GetGuid(r.Data, run42);
+                v.StaticCast = new Timestamp(Reader.GetUInt64(r.Data, run42 + 16));
+                v.Switch = Reader.GetSingle(r.Data, run42 + 24);
+                v.Template = Reader.GetByte(r.Data, run42 + 28);
                 v.This = ThisCodec.FinalField(r, "this");
                 int run44 = r.Run(6, "thread_local=2,throw=4");
-                v.ThreadLocal = ThreadLocalCodec.At(r.Data, run44);
-                v.Throw = Codecs.Int32.At(r.Data, run44 + 2);
+                v.ThreadLocal = (global::Import.Word)Reader.GetInt16(r.Data, run44);
+                v.Throw = Reader.GetInt32(r.Data, run44 + 2);
                 v.Try = Codecs.String.FinalField(r, "try");
                 v.Typedef = TypedefCodec.FinalField(r, "typedef");
                 int run47 = r.Run(28, "typeid=8,typename=8,union=4,unsigned=8");
-                v.Typeid = TypeidCodec.At(r.Data, run47);
-                v.Typename = Codecs.Double.At(r.Data, run47 + 8);
-                v.Union = UnionCodec.At(r.Data, run47 + 16);
-                v.Unsigned = Codecs.Int64.At(r.Data, run47 + 20);
+                v.Typeid = (global::Import.Modifier)Reader.GetUInt64(r.Data, run47);
+                v.Typename = Reader.GetDouble(r.Data, run47 + 8);
+                v.Union = (global::Import.Side)Reader.GetInt32(r.Data, run47 + 16);
+                v.Unsigned = Reader.GetInt64(r.Data, run47 + 20);
                 v.Using = UsingCodec.FinalField(r, "using");
                 v.Virtual = VirtualCodec.FinalField(r, "virtual");
                 v.Void = Codecs.Bytes.FinalField(r, "void");
                 v.Volatile = VolatileCodec.FinalField(r, "volatile");
                 v.WcharT = Codecs.Decimal.FinalField(r, "wchar_t");
                 int run53 = r.Run(29, "while=16,xor=8,xor_eq=4,assert=1");
-                v.While = Codecs.Guid.At(r.Data, run53);
-                v.Xor = Codecs.Timestamp.At(r.Data, run53 + 16);
-                v.XorEq = Codecs.Single.At(r.Data, run53 + 24);
-                v.Assert = Codecs.Byte.At(r.Data, run53 + 28);
+                v.While = Reader.GetGuid(r.Data, run53);
+                v.Xor = new Timestamp(Reader.GetUInt64(r.Data, run53 + 16));
+                v.XorEq = Reader.GetSingle(r.Data, run53 + 24);
+                v.Assert = Reader.GetByte(r.Data, run53 + 28);
                 v.Errno = ErrnoCodec.FinalField(r, "errno");
                 int run55 = r.Run(6, "EOF=2,NULL=4");
-                v.Eof = EofCodec.At(r.Data, run55);
-                v.Null = Codecs.Int32.At(r.Data, run55 + 2);
+                v.Eof = (global::Import.Word)Reader.GetInt16(r.Data, run55);
+                v.Null = Reader.GetInt32(r.Data, run55 + 2);
                 v.Stdin = Codecs.String.FinalField(r, "stdin");
                 v.Stdout = StdoutCodec.FinalField(r, "stdout");
                 int run58 = r.Run(28, "stderr=8,offsetof=8,std=4,FBE=8");
-                v.Stderr = StderrCodec.At(r.Data, run58);
-                v.Offsetof = Codecs.Double.At(r.Data, run58 + 8);
-                v.Std = StdCodec.At(r.Data, run58 + 16);
-                v.Fbe = Codecs.Int64.At(r.Data, run58 + 20);
+                v.Stderr = (global::Import.Modifier)Reader.GetUInt64(r.Data, run58);
+                v.Offsetof = Reader.GetDouble(r.Data, run58 + 8);
+                v.Std = (global::Import.Side)Reader.GetInt32(r.Data, run58 + 16);
+                v.Fbe = Reader.GetInt64(r.Data, run58 + 20);
                 v.Int8T = Int8TCodec.FinalField(r, "int8_t");
                 v.Uint8T = Uint8TCodec.FinalField(r, "uint8_t");
                 v.Int16T = Codecs.Bytes.FinalField(r, "int16_t");
                 v.Uint16T = Uint16TCodec.FinalField(r, "uint16_t");
                 v.Int32T = Codecs.Decimal.FinalField(r, "int32_t");
                 int run64 = r.Run(29, "uint32_t=16,int64_t=8,uint64_t=4,size_t=1");
-                v.Uint32T = Codecs.Guid.At(r.Data, run64);
-                v.Int64T = Codecs.Timestamp.At(r.Data, run64 + 16);
-                v.Uint64T = Codecs.Single.At(r.Data, run64 + 24);
-                v.SizeT = Codecs.Byte.At(r.Data, run64 + 28);
+                v.Uint32T = Reader.GetGuid(r.Data, run64);
+                v.Int64T = new Timestamp(Reader.GetUInt64(r.Data, run64 + 16));
+                v.Uint64T = Reader.GetSingle(r.Data, run64 + 24);
+                v.SizeT = Reader.GetByte(r.Data, run64 + 28);
                 v.PtrdiffT = PtrdiffTCodec.FinalField(r, "ptrdiff_t");
                 int run66 = r.Run(6, "nullptr_t=2,linux=4");
-                v.NullptrT = NullptrTCodec.At(r.Data, run66);
-                v.Linux = Codecs.Int32.At(r.Data, run66 + 2);
+                v.NullptrT = (global::Import.Word)Reader.GetInt16(r.Data, run66);
+                v.Linux = Reader.GetInt32(r.Data, run66 + 2);
                 v.Unix = Codecs.String.FinalField(r, "unix");
                 v.Bufsiz = BufsizCodec.FinalField(r, "BUFSIZ");
                 int run69 = r.Run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4");
-                v.Int32Max = Int32MaxCodec.At(r.Data, run69);
-                v.CharBit = Codecs.Double.At(r.Data, run69 + 8);
-                v.Einval = EinvalCodec.At(r.Data, run69 + 16);
+                v.Int32Max = (global::Import.Modifier)Reader.GetUInt64(r.Data, run69);
+                v.CharBit = Reader.GetDouble(r.Data, run69 + 8);
+                v.Einval = (global::Import.Side)Reader.GetInt32(r.Data, run69 + 16);
                 r.Leave();
                 return v;
             }
@@ -2978,50 +2978,50 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 275, 3);
-                FalseCodec.Field(w, b, b + 8, v.False, "False");
-                Codecs.Int32.Field(w, b, b + 10, v.None, "None");
+                w.PutInt16(b + 8, (short)v.False);
+                w.PutInt32(b + 10, v.None);
                 Codecs.String.Field(w, b, b + 14, v.True, "True");
                 AsCodec.Field(w, b, b + 18, v.As, "as");
-                AsyncCodec.Field(w, b, b + 23, v.Async, "async");
-                Codecs.Double.Field(w, b, b + 31, v.Await, "await");
-                DefCodec.Field(w, b, b + 39, v.Def, "def");
-                Codecs.Int64.Field(w, b, b + 43, v.Del, "del");
+                w.PutUInt64(b + 23, (ulong)v.Async);
+                w.PutDouble(b + 31, v.Await);
+                w.PutInt32(b + 39, (int)v.Def);
+                w.PutInt64(b + 43, v.Del);
                 ElifCodec.Field(w, b, b + 51, v.Elif, "elif");
                 ExceptCodec.Field(w, b, b + 55, v.Except, "except");
                 Codecs.Bytes.Field(w, b, b + 60, v.Finally, "finally");
                 FromCodec.Field(w, b, b + 64, v.From, "from");
                 Codecs.Decimal.Field(w, b, b + 68, v.Global, "global");
-                Codecs.Guid.Field(w, b, b + 84, v.In, "in");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Is, "is");
-                Codecs.Single.Field(w, b, b + 108, v.Lambda, "lambda");
-                Codecs.Byte.Field(w, b, b + 112, v.Nonlocal, "nonlocal");
+                w.PutGuid(b + 84, v.In);
+                w.PutUInt64(b + 100, v.Is.Nanoseconds);
+                w.PutSingle(b + 108, v.Lambda);
+                w.PutByte(b + 112, v.Nonlocal);
                 PassCodec.Field(w, b, b + 113, v.Pass, "pass");
-                RaiseCodec.Field(w, b, b + 118, v.Raise, "raise");
-                Codecs.Int32.Field(w, b, b + 120, v.With, "with");
+                w.PutInt16(b + 118, (short)v.Raise);
+                w.PutInt32(b + 120, v.With);
                 Codecs.String.Field(w, b, b + 124, v.Yield, "yield");
                 XCodec.Field(w, b, b + 128, v.X, "_");
-                MatchCodec.Field(w, b, b + 133, v.Match, "match");
-                Codecs.Double.Field(w, b, b + 141, v.Self, "self");
-                ClsCodec.Field(w, b, b + 149, v.Cls, "cls");
-                Codecs.Int64.Field(w, b, b + 153, v.Print, "print");
+                w.PutUInt64(b + 133, (ulong)v.Match);
+                w.PutDouble(b + 141, v.Self);
+                w.PutInt32(b + 149, (int)v.Cls);
+                w.PutInt64(b + 153, v.Print);
                 LenCodec.Field(w, b, b + 161, v.Len, "len");
                 ListCodec.Field(w, b, b + 165, v.List, "list");
                 Codecs.Bytes.Field(w, b, b + 170, v.Dict, "dict");
                 SetCodec.Field(w, b, b + 174, v.Set, "set");
                 Codecs.Decimal.Field(w, b, b + 178, v.Str, "str");
-                Codecs.Guid.Field(w, b, b + 194, v.Object, "object");
-                Codecs.Timestamp.Field(w, b, b + 210, v.Super, "super");
-                Codecs.Single.Field(w, b, b + 218, v.Isinstance, "isinstance");
-                Codecs.Byte.Field(w, b, b + 222, v.Property, "property");
+                w.PutGuid(b + 194, v.Object);
+                w.PutUInt64(b + 210, v.Super.Nanoseconds);
+                w.PutSingle(b + 218, v.Isinstance);
+                w.PutByte(b + 222, v.Property);
                 StaticmethodCodec.Field(w, b, b + 223, v.Staticmethod, "staticmethod");
-                ClassmethodCodec.Field(w, b, b + 228, v.Classmethod, "classmethod");
-                Codecs.Int32.Field(w, b, b + 230, v.Typing, "typing");
+                w.PutInt16(b + 228, (short)v.Classmethod);
+                w.PutInt32(b + 230, v.Typing);
                 Codecs.String.Field(w, b, b + 234, v.Any, "Any");
                 ClassVarCodec.Field(w, b, b + 238, v.ClassVar, "ClassVar");
-                CallableCodec.Field(w, b, b + 243, v.Callable, "Callable");
-                Codecs.Double.Field(w, b, b + 251, v.IntEnum, "IntEnum");
-                IntFlagCodec.Field(w, b, b + 259, v.IntFlag, "IntFlag");
-                Codecs.Int64.Field(w, b, b + 263, v.Package, "PACKAGE");
+                w.PutUInt64(b + 243, (ulong)v.Callable);
+                w.PutDouble(b + 251, v.IntEnum);
+                w.PutInt32(b + 259, (int)v.IntFlag);
+                w.PutInt64(b + 263, v.Package);
                 VersionCodec.Field(w, b, b + 271, v.Version, "VERSION");
                 w.Leave();
             }
@@ -3032,21 +3032,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 3, 239, out n);
                 var v = new PythonWords();
                 if (n >= 10)
-                    v.False = FalseCodec.Field(r, b, b + 8, "False");
+                    v.False = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.None = Codecs.Int32.Field(r, b, b + 10, "None");
+                    v.None = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.True = Codecs.String.Field(r, b, b + 14, "True");
                 if (n >= 23)
                     v.As = AsCodec.Field(r, b, b + 18, "as");
                 if (n >= 31)
-                    v.Async = AsyncCodec.Field(r, b, b + 23, "async");
+                    v.Async = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Await = Codecs.Double.Field(r, b, b + 31, "await");
+                    v.Await = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Def = DefCodec.Field(r, b, b + 39, "def");
+                    v.Def = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Del = Codecs.Int64.Field(r, b, b + 43, "del");
+                    v.Del = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Elif = ElifCodec.Field(r, b, b + 51, "elif");
                 if (n >= 60)
@@ -3058,31 +3058,31 @@ namespace Import
                 if (n >= 84)
                     v.Global = Codecs.Decimal.Field(r, b, b + 68, "global");
                 if (n >= 100)
-                    v.In = Codecs.Guid.Field(r, b, b + 84, "in");
+                    v.In = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Is = Codecs.Timestamp.Field(r, b, b + 100, "is");
+                    v.Is = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Lambda = Codecs.Single.Field(r, b, b + 108, "lambda");
+                    v.Lambda = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Nonlocal = Codecs.Byte.Field(r, b, b + 112, "nonlocal");
+                    v.Nonlocal = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Pass = PassCodec.Field(r, b, b + 113, "pass");
                 if (n >= 120)
-                    v.Raise = RaiseCodec.Field(r, b, b + 118, "raise");
+                    v.Raise = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.With = Codecs.Int32.Field(r, b, b + 120, "with");
+                    v.With = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Yield = Codecs.String.Field(r, b, b + 124, "yield");
                 if (n >= 133)
                     v.X = XCodec.Field(r, b, b + 128, "_");
                 if (n >= 141)
-                    v.Match = MatchCodec.Field(r, b, b + 133, "match");
+                    v.Match = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Self = Codecs.Double.Field(r, b, b + 141, "self");
+                    v.Self = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Cls = ClsCodec.Field(r, b, b + 149, "cls");
+                    v.Cls = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Print = Codecs.Int64.Field(r, b, b + 153, "print");
+                    v.Print = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Len = LenCodec.Field(r, b, b + 161, "len");
                 if (n >= 170)
@@ -3094,31 +3094,31 @@ namespace Import
                 if (n >= 194)
                     v.Str = Codecs.Decimal.Field(r, b, b + 178, "str");
                 if (n >= 210)
-                    v.Object = Codecs.Guid.Field(r, b, b + 194, "object");
+                    v.Object = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.Super = Codecs.Timestamp.Field(r, b, b + 210, "super");
+                    v.Super = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.Isinstance = Codecs.Single.Field(r, b, b + 218, "isinstance");
+                    v.Isinstance = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.Property = Codecs.Byte.Field(r, b, b + 222, "property");
+                    v.Property = Reader.GetByte(r.Data, b + 222);
                 if (n >= 228)
                     v.Staticmethod = StaticmethodCodec.Field(r, b, b + 223, "staticmethod");
                 if (n >= 230)
-                    v.Classmethod = ClassmethodCodec.Field(r, b, b + 228, "classmethod");
+                    v.Classmethod = (global::Import.Word)Reader.GetInt16(r.Data, b + 228);
                 if (n >= 234)
-                    v.Typing = Codecs.Int32.Field(r, b, b + 230, "typing");
+                    v.Typing = Reader.GetInt32(r.Data, b + 230);
                 if (n >= 238)
                     v.Any = Codecs.String.Field(r, b, b + 234, "Any");
                 if (n >= 243)
                     v.ClassVar = ClassVarCodec.Field(r, b, b + 238, "ClassVar");
                 if (n >= 251)
-                    v.Callable = CallableCodec.Field(r, b, b + 243, "Callable");
+                    v.Callable = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 243);
                 if (n >= 259)
-                    v.IntEnum = Codecs.Double.Field(r, b, b + 251, "IntEnum");
+                    v.IntEnum = Reader.GetDouble(r.Data, b + 251);
                 if (n >= 263)
-                    v.IntFlag = IntFlagCodec.Field(r, b, b + 259, "IntFlag");
+                    v.IntFlag = (global::Import.Side)Reader.GetInt32(r.Data, b + 259);
                 if (n >= 271)
-                    v.Package = Codecs.Int64.Field(r, b, b + 263, "PACKAGE");
+                    v.Package = Reader.GetInt64(r.Data, b + 263);
                 if (n >= 275)
                     v.Version = VersionCodec.Field(r, b, b + 271, "VERSION");
                 r.Leave();
@@ -3173,50 +3173,50 @@ namespace Import
             public override void WriteFields(Writer w, PythonWords v)
             {
                 w.Enter(Name);
-                FalseCodec.FinalField(w, v.False, "False");
-                Codecs.Int32.FinalField(w, v.None, "None");
+                w.AppendInt16((short)v.False);
+                w.AppendInt32(v.None);
                 Codecs.String.FinalField(w, v.True, "True");
                 AsCodec.FinalField(w, v.As, "as");
-                AsyncCodec.FinalField(w, v.Async, "async");
-                Codecs.Double.FinalField(w, v.Await, "await");
-                DefCodec.FinalField(w, v.Def, "def");
-                Codecs.Int64.FinalField(w, v.Del, "del");
+                w.AppendUInt64((ulong)v.Async);
+                w.AppendDouble(v.Await);
+                w.AppendInt32((int)v.Def);
+                w.AppendInt64(v.Del);
                 ElifCodec.FinalField(w, v.Elif, "elif");
                 ExceptCodec.FinalField(w, v.Except, "except");
                 Codecs.Bytes.FinalField(w, v.Finally, "finally");
                 FromCodec.FinalField(w, v.From, "from");
                 Codecs.Decimal.FinalField(w, v.Global, "global");
-                Codecs.Guid.FinalField(w, v.In, "in");
-                Codecs.Timestamp.FinalField(w, v.Is, "is");
-                Codecs.Single.FinalField(w, v.Lambda, "lambda");
-                Codecs.Byte.FinalField(w, v.Nonlocal, "nonlocal");
+                w.AppendGuid(v.In);
+                w.AppendUInt64(v.Is.Nanoseconds);
+                w.AppendSingle(v.Lambda);
+                w.AppendByte(v.Nonlocal);
                 PassCodec.FinalField(w, v.Pass, "pass");
-                RaiseCodec.FinalField(w, v.Raise, "raise");
-                Codecs.Int32.FinalField(w, v.With, "with");
+                w.AppendInt16((short)v.Raise);
+                w.AppendInt32(v.With);
                 Codecs.String.FinalField(w, v.Yield, "yield");
                 XCodec.FinalField(w, v.X, "_");
-                MatchCodec.FinalField(w, v.Match, "match");
-                Codecs.Double.FinalField(w, v.Self, "self");
-                ClsCodec.FinalField(w, v.Cls, "cls");
-                Codecs.Int64.FinalField(w, v.Print, "print");
+                w.AppendUInt64((ulong)v.Match);
+                w.AppendDouble(v.Self);
+                w.AppendInt32((int)v.Cls);
+                w.AppendInt64(v.Print);
                 LenCodec.FinalField(w, v.Len, "len");
                 ListCodec.FinalField(w, v.List, "list");
                 Codecs.Bytes.FinalField(w, v.Dict, "dict");
                 SetCodec.FinalField(w, v.Set, "set");
                 Codecs.Decimal.FinalField(w, v.Str, "str");
-                Codecs.Guid.FinalField(w, v.Object, "object");
-                Codecs.Timestamp.FinalField(w, v.Super, "super");
-                Codecs.Single.FinalField(w, v.Isinstance, "isinstance");
-                Codecs.Byte.FinalField(w, v.Property, "property");
+                w.AppendGuid(v.Object);
+                w.AppendUInt64(v.Super.Nanoseconds);
+                w.AppendSingle(v.Isinstance);
+                w.AppendByte(v.Property);
                 StaticmethodCodec.FinalField(w, v.Staticmethod, "staticmethod");
-                ClassmethodCodec.FinalField(w, v.Classmethod, "classmethod");
-                Codecs.Int32.FinalField(w, v.Typing, "typing");
+                w.AppendInt16((short)v.Classmethod);
+                w.AppendInt32(v.Typing);
                 Codecs.String.FinalField(w, v.Any, "Any");
                 ClassVarCodec.FinalField(w, v.ClassVar, "ClassVar");
-                CallableCodec.FinalField(w, v.Callable, "Callable");
-                Codecs.Double.FinalField(w, v.IntEnum, "IntEnum");
-                IntFlagCodec.FinalField(w, v.IntFlag, "IntFlag");
-                Codecs.Int64.FinalField(w, v.Package, "PACKAGE");
+                w.AppendUInt64((ulong)v.Callable);
+                w.AppendDouble(v.IntEnum);
+                w.AppendInt32((int)v.IntFlag);
+                w.AppendInt64(v.Package);
                 VersionCodec.FinalField(w, v.Version, "VERSION");
                 w.Leave();
             }
@@ -3226,57 +3226,57 @@ namespace Import
                 r.Enter(239);
                 var v = new PythonWords();
                 int run0 = r.Run(6, "False=2,None=4");
-                v.False = FalseCodec.At(r.Data, run0);
-                v.None = Codecs.Int32.At(r.Data, run0 + 2);
+                v.False = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.None = Reader.GetInt32(r.Data, run0 + 2);
                 v.True = Codecs.String.FinalField(r, "True");
                 v.As = AsCodec.FinalField(r, "as");
                 int run3 = r.Run(28, "async=8,await=8,def=4,del=8");
-                v.Async = AsyncCodec.At(r.Data, run3);
-                v.Await = Codecs.Double.At(r.Data, run3 + 8);
-                v.Def = DefCodec.At(r.Data, run3 + 16);
-                v.Del = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Async = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Await = Reader.GetDouble(r.Data, run3 + 8);
+                v.Def = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Del = Reader.GetInt64(r.Data, run3 + 20);
                 v.Elif = ElifCodec.FinalField(r, "elif");
                 v.Except = ExceptCodec.FinalField(r, "except");
                 v.Finally = Codecs.Bytes.FinalField(r, "finally");
                 v.From = FromCodec.FinalField(r, "from");
                 v.Global = Codecs.Decimal.FinalField(r, "global");
                 int run9 = r.Run(29, "in=16,is=8,lambda=4,nonlocal=1");
-                v.In = Codecs.Guid.At(r.Data, run9);
-                v.Is = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Lambda = Codecs.Single.At(r.Data, run9 + 24);
-                v.Nonlocal = Codecs.Byte.At(r.Data, run9 + 28);
+                v.In = Reader.GetGuid(r.Data, run9);
+                v.Is = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Lambda = Reader.GetSingle(r.Data, run9 + 24);
+                v.Nonlocal = Reader.GetByte(r.Data, run9 + 28);
                 v.Pass = PassCodec.FinalField(r, "pass");
                 int run11 = r.Run(6, "raise=2,with=4");
-                v.Raise = RaiseCodec.At(r.Data, run11);
-                v.With = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Raise = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.With = Reader.GetInt32(r.Data, run11 + 2);
                 v.Yield = Codecs.String.FinalField(r, "yield");
                 v.X = XCodec.FinalField(r, "_");
                 int run14 = r.Run(28, "match=8,self=8,cls=4,print=8");
-                v.Match = MatchCodec.At(r.Data, run14);
-                v.Self = Codecs.Double.At(r.Data, run14 + 8);
-                v.Cls = ClsCodec.At(r.Data, run14 + 16);
-                v.Print = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Match = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Self = Reader.GetDouble(r.Data, run14 + 8);
+                v.Cls = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Print = Reader.GetInt64(r.Data, run14 + 20);
                 v.Len = LenCodec.FinalField(r, "len");
                 v.List = ListCodec.FinalField(r, "list");
                 v.Dict = Codecs.Bytes.FinalField(r, "dict");
                 v.Set = SetCodec.FinalField(r, "set");
                 v.Str = Codecs.Decimal.FinalField(r, "str");
                 int run20 = r.Run(29, "object=16,super=8,isinstance=4,property=1");
-                v.Object = Codecs.Guid.At(r.Data, run20);
-                v.Super = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.Isinstance = Codecs.Single.At(r.Data, run20 + 24);
-                v.Property = Codecs.Byte.At(r.Data, run20 + 28);
+                v.Object = Reader.GetGuid(r.Data, run20);
+                v.Super = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.Isinstance = Reader.GetSingle(r.Data, run20 + 24);
+                v.Property = Reader.GetByte(r.Data, run20 + 28);
                 v.Staticmethod = StaticmethodCodec.FinalField(r, "staticmethod");
                 int run22 = r.Run(6, "classmethod=2,typing=4");
-                v.Classmethod = ClassmethodCodec.At(r.Data, run22);
-                v.Typing = Codecs.Int32.At(r.Data, run22 + 2);
+                v.Classmethod = (global::Import.Word)Reader.GetInt16(r.Data, run22);
+                v.Typing = Reader.GetInt32(r.Data, run22 + 2);
                 v.Any = Codecs.String.FinalField(r, "Any");
                 v.ClassVar = ClassVarCodec.FinalField(r, "ClassVar");
                 int run25 = r.Run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8");
-                v.Callable = CallableCodec.At(r.Data, run25);
-                v.IntEnum = Codecs.Double.At(r.Data, run25 + 8);
-                v.IntFlag = IntFlagCodec.At(r.Data, run25 + 16);
-                v.Package = Codecs.Int64.At(r.Data, run25 + 20);
+                v.Callable = (global::Import.Modifier)Reader.GetUInt64(r.Data, run25);
+                v.IntEnum = Reader.GetDouble(r.Data, run25 + 8);
+                v.IntFlag = (global::Import.Side)Reader.GetInt32(r.Data, run25 + 16);
+                v.Package = Reader.GetInt64(r.Data, run25 + 20);
                 v.Version = VersionCodec.FinalField(r, "VERSION");
                 r.Leave();
                 return v;
@@ -3848,44 +3848,44 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 234, 4);
-                ChanCodec.Field(w, b, b + 8, v.Chan, "chan");
-                Codecs.Int32.Field(w, b, b + 10, v.Defer, "defer");
+                w.PutInt16(b + 8, (short)v.Chan);
+                w.PutInt32(b + 10, v.Defer);
                 Codecs.String.Field(w, b, b + 14, v.Fallthrough, "fallthrough");
                 FuncCodec.Field(w, b, b + 18, v.Func, "func");
-                GoCodec.Field(w, b, b + 23, v.Go, "go");
-                Codecs.Double.Field(w, b, b + 31, v.Interface, "interface");
-                MapCodec.Field(w, b, b + 39, v.Map, "map");
-                Codecs.Int64.Field(w, b, b + 43, v.Package, "package");
+                w.PutUInt64(b + 23, (ulong)v.Go);
+                w.PutDouble(b + 31, v.Interface);
+                w.PutInt32(b + 39, (int)v.Map);
+                w.PutInt64(b + 43, v.Package);
                 RangeCodec.Field(w, b, b + 51, v.Range, "range");
                 SelectCodec.Field(w, b, b + 55, v.Select, "select");
                 Codecs.Bytes.Field(w, b, b + 60, v.Type, "type");
                 VarCodec.Field(w, b, b + 64, v.Var, "var");
                 Codecs.Decimal.Field(w, b, b + 68, v.Any, "any");
-                Codecs.Guid.Field(w, b, b + 84, v.Error, "error");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Rune, "rune");
-                Codecs.Single.Field(w, b, b + 108, v.Uint, "uint");
-                Codecs.Byte.Field(w, b, b + 112, v.Nil, "nil");
+                w.PutGuid(b + 84, v.Error);
+                w.PutUInt64(b + 100, v.Rune.Nanoseconds);
+                w.PutSingle(b + 108, v.Uint);
+                w.PutByte(b + 112, v.Nil);
                 IotaCodec.Field(w, b, b + 113, v.Iota, "iota");
-                CapCodec.Field(w, b, b + 118, v.Cap, "cap");
-                Codecs.Int32.Field(w, b, b + 120, v.Make, "make");
+                w.PutInt16(b + 118, (short)v.Cap);
+                w.PutInt32(b + 120, v.Make);
                 Codecs.String.Field(w, b, b + 124, v.Append, "append");
                 CopyCodec.Field(w, b, b + 128, v.Copy, "copy");
-                PanicCodec.Field(w, b, b + 133, v.Panic, "panic");
-                Codecs.Double.Field(w, b, b + 141, v.Recover, "recover");
-                PrintlnCodec.Field(w, b, b + 149, v.Println, "println");
-                Codecs.Int64.Field(w, b, b + 153, v.Complex, "complex");
+                w.PutUInt64(b + 133, (ulong)v.Panic);
+                w.PutDouble(b + 141, v.Recover);
+                w.PutInt32(b + 149, (int)v.Println);
+                w.PutInt64(b + 153, v.Complex);
                 RealCodec.Field(w, b, b + 161, v.Real, "real");
                 ImagCodec.Field(w, b, b + 165, v.Imag, "imag");
                 Codecs.Bytes.Field(w, b, b + 170, v.Close, "close");
                 MinCodec.Field(w, b, b + 174, v.Min, "min");
                 Codecs.Decimal.Field(w, b, b + 178, v.Max, "max");
-                Codecs.Guid.Field(w, b, b + 194, v.Clear, "clear");
-                Codecs.Timestamp.Field(w, b, b + 210, v.Uintptr, "uintptr");
-                Codecs.Single.Field(w, b, b + 218, v.Float32, "float32");
-                Codecs.Byte.Field(w, b, b + 222, v.Float64, "float64");
+                w.PutGuid(b + 194, v.Clear);
+                w.PutUInt64(b + 210, v.Uintptr.Nanoseconds);
+                w.PutSingle(b + 218, v.Float32);
+                w.PutByte(b + 222, v.Float64);
                 Complex64Codec.Field(w, b, b + 223, v.Complex64, "complex64");
-                Complex128Codec.Field(w, b, b + 228, v.Complex128, "complex128");
-                Codecs.Int32.Field(w, b, b + 230, v.Comparable, "comparable");
+                w.PutInt16(b + 228, (short)v.Complex128);
+                w.PutInt32(b + 230, v.Comparable);
                 w.Leave();
             }
 
@@ -3895,21 +3895,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 4, 202, out n);
                 var v = new GoWords();
                 if (n >= 10)
-                    v.Chan = ChanCodec.Field(r, b, b + 8, "chan");
+                    v.Chan = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Defer = Codecs.Int32.Field(r, b, b + 10, "defer");
+                    v.Defer = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Fallthrough = Codecs.String.Field(r, b, b + 14, "fallthrough");
                 if (n >= 23)
                     v.Func = FuncCodec.Field(r, b, b + 18, "func");
                 if (n >= 31)
-                    v.Go = GoCodec.Field(r, b, b + 23, "go");
+                    v.Go = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Interface = Codecs.Double.Field(r, b, b + 31, "interface");
+                    v.Interface = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Map = MapCodec.Field(r, b, b + 39, "map");
+                    v.Map = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Package = Codecs.Int64.Field(r, b, b + 43, "package");
+                    v.Package = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Range = RangeCodec.Field(r, b, b + 51, "range");
                 if (n >= 60)
@@ -3921,31 +3921,31 @@ namespace Import
                 if (n >= 84)
                     v.Any = Codecs.Decimal.Field(r, b, b + 68, "any");
                 if (n >= 100)
-                    v.Error = Codecs.Guid.Field(r, b, b + 84, "error");
+                    v.Error = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Rune = Codecs.Timestamp.Field(r, b, b + 100, "rune");
+                    v.Rune = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Uint = Codecs.Single.Field(r, b, b + 108, "uint");
+                    v.Uint = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Nil = Codecs.Byte.Field(r, b, b + 112, "nil");
+                    v.Nil = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Iota = IotaCodec.Field(r, b, b + 113, "iota");
                 if (n >= 120)
-                    v.Cap = CapCodec.Field(r, b, b + 118, "cap");
+                    v.Cap = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Make = Codecs.Int32.Field(r, b, b + 120, "make");
+                    v.Make = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Append = Codecs.String.Field(r, b, b + 124, "append");
                 if (n >= 133)
                     v.Copy = CopyCodec.Field(r, b, b + 128, "copy");
                 if (n >= 141)
-                    v.Panic = PanicCodec.Field(r, b, b + 133, "panic");
+                    v.Panic = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Recover = Codecs.Double.Field(r, b, b + 141, "recover");
+                    v.Recover = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Println = PrintlnCodec.Field(r, b, b + 149, "println");
+                    v.Println = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Complex = Codecs.Int64.Field(r, b, b + 153, "complex");
+                    v.Complex = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Real = RealCodec.Field(r, b, b + 161, "real");
                 if (n >= 170)
@@ -3957,19 +3957,19 @@ namespace Import
                 if (n >= 194)
                     v.Max = Codecs.Decimal.Field(r, b, b + 178, "max");
                 if (n >= 210)
-                    v.Clear = Codecs.Guid.Field(r, b, b + 194, "clear");
+                    v.Clear = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.Uintptr = Codecs.Timestamp.Field(r, b, b + 210, "uintptr");
+                    v.Uintptr = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.Float32 = Codecs.Single.Field(r, b, b + 218, "float32");
+                    v.Float32 = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.Float64 = Codecs.Byte.Field(r, b, b + 222, "float64");
+                    v.Float64 = Reader.GetByte(r.Data, b + 222);
                 if (n >= 228)
                     v.Complex64 = Complex64Codec.Field(r, b, b + 223, "complex64");
                 if (n >= 230)
-                    v.Complex128 = Complex128Codec.Field(r, b, b + 228, "complex128");
+                    v.Complex128 = (global::Import.Word)Reader.GetInt16(r.Data, b + 228);
                 if (n >= 234)
-                    v.Comparable = Codecs.Int32.Field(r, b, b + 230, "comparable");
+                    v.Comparable = Reader.GetInt32(r.Data, b + 230);
                 r.Leave();
                 return v;
             }
@@ -4016,44 +4016,44 @@ namespace Import
             public override void WriteFields(Writer w, GoWords v)
             {
                 w.Enter(Name);
-                ChanCodec.FinalField(w, v.Chan, "chan");
-                Codecs.Int32.FinalField(w, v.Defer, "defer");
+                w.AppendInt16((short)v.Chan);
+                w.AppendInt32(v.Defer);
                 Codecs.String.FinalField(w, v.Fallthrough, "fallthrough");
                 FuncCodec.FinalField(w, v.Func, "func");
-                GoCodec.FinalField(w, v.Go, "go");
-                Codecs.Double.FinalField(w, v.Interface, "interface");
-                MapCodec.FinalField(w, v.Map, "map");
-                Codecs.Int64.FinalField(w, v.Package, "package");
+                w.AppendUInt64((ulong)v.Go);
+                w.AppendDouble(v.Interface);
+                w.AppendInt32((int)v.Map);
+                w.AppendInt64(v.Package);
                 RangeCodec.FinalField(w, v.Range, "range");
                 SelectCodec.FinalField(w, v.Select, "select");
                 Codecs.Bytes.FinalField(w, v.Type, "type");
                 VarCodec.FinalField(w, v.Var, "var");
                 Codecs.Decimal.FinalField(w, v.Any, "any");
-                Codecs.Guid.FinalField(w, v.Error, "error");
-                Codecs.Timestamp.FinalField(w, v.Rune, "rune");
-                Codecs.Single.FinalField(w, v.Uint, "uint");
-                Codecs.Byte.FinalField(w, v.Nil, "nil");
+                w.AppendGuid(v.Error);
+                w.AppendUInt64(v.Rune.Nanoseconds);
+                w.AppendSingle(v.Uint);
+                w.AppendByte(v.Nil);
                 IotaCodec.FinalField(w, v.Iota, "iota");
-                CapCodec.FinalField(w, v.Cap, "cap");
-                Codecs.Int32.FinalField(w, v.Make, "make");
+                w.AppendInt16((short)v.Cap);
+                w.AppendInt32(v.Make);
                 Codecs.String.FinalField(w, v.Append, "append");
                 CopyCodec.FinalField(w, v.Copy, "copy");
-                PanicCodec.FinalField(w, v.Panic, "panic");
-                Codecs.Double.FinalField(w, v.Recover, "recover");
-                PrintlnCodec.FinalField(w, v.Println, "println");
-                Codecs.Int64.FinalField(w, v.Complex, "complex");
+                w.AppendUInt64((ulong)v.Panic);
+                w.AppendDouble(v.Recover);
+                w.AppendInt32((int)v.Println);
+                w.AppendInt64(v.Complex);
                 RealCodec.FinalField(w, v.Real, "real");
                 ImagCodec.FinalField(w, v.Imag, "imag");
                 Codecs.Bytes.FinalField(w, v.Close, "close");
                 MinCodec.FinalField(w, v.Min, "min");
                 Codecs.Decimal.FinalField(w, v.Max, "max");
-                Codecs.Guid.FinalField(w, v.Clear, "clear");
-                Codecs.Timestamp.FinalField(w, v.Uintptr, "uintptr");
-                Codecs.Single.FinalField(w, v.Float32, "float32");
-                Codecs.Byte.FinalField(w, v.Float64, "float64");
+                w.AppendGuid(v.Clear);
+                w.AppendUInt64(v.Uintptr.Nanoseconds);
+                w.AppendSingle(v.Float32);
+                w.AppendByte(v.Float64);
                 Complex64Codec.FinalField(w, v.Complex64, "complex64");
-                Complex128Codec.FinalField(w, v.Complex128, "complex128");
-                Codecs.Int32.FinalField(w, v.Comparable, "comparable");
+                w.AppendInt16((short)v.Complex128);
+                w.AppendInt32(v.Comparable);
                 w.Leave();
             }
 
@@ -4062,50 +4062,50 @@ namespace Import
                 r.Enter(202);
                 var v = new GoWords();
                 int run0 = r.Run(6, "chan=2,defer=4");
-                v.Chan = ChanCodec.At(r.Data, run0);
-                v.Defer = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Chan = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Defer = Reader.GetInt32(r.Data, run0 + 2);
                 v.Fallthrough = Codecs.String.FinalField(r, "fallthrough");
                 v.Func = FuncCodec.FinalField(r, "func");
                 int run3 = r.Run(28, "go=8,interface=8,map=4,package=8");
-                v.Go = GoCodec.At(r.Data, run3);
-                v.Interface = Codecs.Double.At(r.Data, run3 + 8);
-                v.Map = MapCodec.At(r.Data, run3 + 16);
-                v.Package = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Go = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Interface = Reader.GetDouble(r.Data, run3 + 8);
+                v.Map = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Package = Reader.GetInt64(r.Data, run3 + 20);
                 v.Range = RangeCodec.FinalField(r, "range");
                 v.Select = SelectCodec.FinalField(r, "select");
                 v.Type = Codecs.Bytes.FinalField(r, "type");
                 v.Var = VarCodec.FinalField(r, "var");
                 v.Any = Codecs.Decimal.FinalField(r, "any");
                 int run9 = r.Run(29, "error=16,rune=8,uint=4,nil=1");
-                v.Error = Codecs.Guid.At(r.Data, run9);
-                v.Rune = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Uint = Codecs.Single.At(r.Data, run9 + 24);
-                v.Nil = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Error = Reader.GetGuid(r.Data, run9);
+                v.Rune = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Uint = Reader.GetSingle(r.Data, run9 + 24);
+                v.Nil = Reader.GetByte(r.Data, run9 + 28);
                 v.Iota = IotaCodec.FinalField(r, "iota");
                 int run11 = r.Run(6, "cap=2,make=4");
-                v.Cap = CapCodec.At(r.Data, run11);
-                v.Make = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Cap = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Make = Reader.GetInt32(r.Data, run11 + 2);
                 v.Append = Codecs.String.FinalField(r, "append");
                 v.Copy = CopyCodec.FinalField(r, "copy");
                 int run14 = r.Run(28, "panic=8,recover=8,println=4,complex=8");
-                v.Panic = PanicCodec.At(r.Data, run14);
-                v.Recover = Codecs.Double.At(r.Data, run14 + 8);
-                v.Println = PrintlnCodec.At(r.Data, run14 + 16);
-                v.Complex = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Panic = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Recover = Reader.GetDouble(r.Data, run14 + 8);
+                v.Println = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Complex = Reader.GetInt64(r.Data, run14 + 20);
                 v.Real = RealCodec.FinalField(r, "real");
                 v.Imag = ImagCodec.FinalField(r, "imag");
                 v.Close = Codecs.Bytes.FinalField(r, "close");
                 v.Min = MinCodec.FinalField(r, "min");
                 v.Max = Codecs.Decimal.FinalField(r, "max");
                 int run20 = r.Run(29, "clear=16,uintptr=8,float32=4,float64=1");
-                v.Clear = Codecs.Guid.At(r.Data, run20);
-                v.Uintptr = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.Float32 = Codecs.Single.At(r.Data, run20 + 24);
-                v.Float64 = Codecs.Byte.At(r.Data, run20 + 28);
+                v.Clear = Reader.GetGuid(r.Data, run20);
+                v.Uintptr = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.Float32 = Reader.GetSingle(r.Data, run20 + 24);
+                v.Float64 = Reader.GetByte(r.Data, run20 + 28);
                 v.Complex64 = Complex64Codec.FinalField(r, "complex64");
                 int run22 = r.Run(6, "complex128=2,comparable=4");
-                v.Complex128 = Complex128Codec.At(r.Data, run22);
-                v.Comparable = Codecs.Int32.At(r.Data, run22 + 2);
+                v.Complex128 = (global::Import.Word)Reader.GetInt16(r.Data, run22);
+                v.Comparable = Reader.GetInt32(r.Data, run22 + 2);
                 r.Leave();
                 return v;
             }
@@ -4615,38 +4615,38 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 210, 5);
-                AbstractCodec.Field(w, b, b + 8, v.Abstract, "abstract");
-                Codecs.Int32.Field(w, b, b + 10, v.Boolean, "boolean");
+                w.PutInt16(b + 8, (short)v.Abstract);
+                w.PutInt32(b + 10, v.Boolean);
                 Codecs.String.Field(w, b, b + 14, v.Extends, "extends");
                 ImplementsCodec.Field(w, b, b + 18, v.Implements, "implements");
-                InstanceofCodec.Field(w, b, b + 23, v.Instanceof, "instanceof");
-                Codecs.Double.Field(w, b, b + 31, v.Native, "native");
-                StrictfpCodec.Field(w, b, b + 39, v.Strictfp, "strictfp");
-                Codecs.Int64.Field(w, b, b + 43, v.Synchronized, "synchronized");
+                w.PutUInt64(b + 23, (ulong)v.Instanceof);
+                w.PutDouble(b + 31, v.Native);
+                w.PutInt32(b + 39, (int)v.Strictfp);
+                w.PutInt64(b + 43, v.Synchronized);
                 ThrowsCodec.Field(w, b, b + 51, v.Throws, "throws");
                 TransientCodec.Field(w, b, b + 55, v.Transient, "transient");
                 Codecs.Bytes.Field(w, b, b + 60, v.Record, "record");
                 SealedCodec.Field(w, b, b + 64, v.Sealed, "sealed");
                 Codecs.Decimal.Field(w, b, b + 68, v.Permits, "permits");
-                Codecs.Guid.Field(w, b, b + 84, v.When, "when");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Open, "open");
-                Codecs.Single.Field(w, b, b + 108, v.Exports, "exports");
-                Codecs.Byte.Field(w, b, b + 112, v.Opens, "opens");
+                w.PutGuid(b + 84, v.When);
+                w.PutUInt64(b + 100, v.Open.Nanoseconds);
+                w.PutSingle(b + 108, v.Exports);
+                w.PutByte(b + 112, v.Opens);
                 ToCodec.Field(w, b, b + 113, v.To, "to");
-                UsesCodec.Field(w, b, b + 118, v.Uses, "uses");
-                Codecs.Int32.Field(w, b, b + 120, v.Provides, "provides");
+                w.PutInt16(b + 118, (short)v.Uses);
+                w.PutInt32(b + 120, v.Provides);
                 Codecs.String.Field(w, b, b + 124, v.Transitive, "transitive");
                 ObjectCodec.Field(w, b, b + 128, v.Object, "Object");
-                StringCodec.Field(w, b, b + 133, v.String, "String");
-                Codecs.Double.Field(w, b, b + 141, v.Integer, "Integer");
-                LongCodec.Field(w, b, b + 149, v.Long, "Long");
-                Codecs.Int64.Field(w, b, b + 153, v.Math, "Math");
+                w.PutUInt64(b + 133, (ulong)v.String);
+                w.PutDouble(b + 141, v.Integer);
+                w.PutInt32(b + 149, (int)v.Long);
+                w.PutInt64(b + 153, v.Math);
                 SystemCodec.Field(w, b, b + 161, v.System, "System");
                 OverrideCodec.Field(w, b, b + 165, v.Override, "Override");
                 Codecs.Bytes.Field(w, b, b + 170, v.Class, "Class");
                 ListCodec.Field(w, b, b + 174, v.List, "List");
                 Codecs.Decimal.Field(w, b, b + 178, v.Map, "Map");
-                Codecs.Guid.Field(w, b, b + 194, v.Set, "Set");
+                w.PutGuid(b + 194, v.Set);
                 w.Leave();
             }
 
@@ -4656,21 +4656,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 5, 182, out n);
                 var v = new JavaWords();
                 if (n >= 10)
-                    v.Abstract = AbstractCodec.Field(r, b, b + 8, "abstract");
+                    v.Abstract = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Boolean = Codecs.Int32.Field(r, b, b + 10, "boolean");
+                    v.Boolean = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Extends = Codecs.String.Field(r, b, b + 14, "extends");
                 if (n >= 23)
                     v.Implements = ImplementsCodec.Field(r, b, b + 18, "implements");
                 if (n >= 31)
-                    v.Instanceof = InstanceofCodec.Field(r, b, b + 23, "instanceof");
+                    v.Instanceof = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Native = Codecs.Double.Field(r, b, b + 31, "native");
+                    v.Native = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Strictfp = StrictfpCodec.Field(r, b, b + 39, "strictfp");
+                    v.Strictfp = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Synchronized = Codecs.Int64.Field(r, b, b + 43, "synchronized");
+                    v.Synchronized = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Throws = ThrowsCodec.Field(r, b, b + 51, "throws");
                 if (n >= 60)
@@ -4682,31 +4682,31 @@ namespace Import
                 if (n >= 84)
                     v.Permits = Codecs.Decimal.Field(r, b, b + 68, "permits");
                 if (n >= 100)
-                    v.When = Codecs.Guid.Field(r, b, b + 84, "when");
+                    v.When = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Open = Codecs.Timestamp.Field(r, b, b + 100, "open");
+                    v.Open = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Exports = Codecs.Single.Field(r, b, b + 108, "exports");
+                    v.Exports = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Opens = Codecs.Byte.Field(r, b, b + 112, "opens");
+                    v.Opens = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.To = ToCodec.Field(r, b, b + 113, "to");
                 if (n >= 120)
-                    v.Uses = UsesCodec.Field(r, b, b + 118, "uses");
+                    v.Uses = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Provides = Codecs.Int32.Field(r, b, b + 120, "provides");
+                    v.Provides = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Transitive = Codecs.String.Field(r, b, b + 124, "transitive");
                 if (n >= 133)
                     v.Object = ObjectCodec.Field(r, b, b + 128, "Object");
                 if (n >= 141)
-                    v.String = StringCodec.Field(r, b, b + 133, "String");
+                    v.String = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Integer = Codecs.Double.Field(r, b, b + 141, "Integer");
+                    v.Integer = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Long = LongCodec.Field(r, b, b + 149, "Long");
+                    v.Long = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Math = Codecs.Int64.Field(r, b, b + 153, "Math");
+                    v.Math = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.System = SystemCodec.Field(r, b, b + 161, "System");
                 if (n >= 170)
@@ -4718,7 +4718,7 @@ namespace Import
                 if (n >= 194)
                     v.Map = Codecs.Decimal.Field(r, b, b + 178, "Map");
                 if (n >= 210)
-                    v.Set = Codecs.Guid.Field(r, b, b + 194, "Set");
+                    v.Set = Reader.GetGuid(r.Data, b + 194);
                 r.Leave();
                 return v;
             }
@@ -4763,38 +4763,38 @@ namespace Import
             public override void WriteFields(Writer w, JavaWords v)
             {
                 w.Enter(Name);
-                AbstractCodec.FinalField(w, v.Abstract, "abstract");
-                Codecs.Int32.FinalField(w, v.Boolean, "boolean");
+                w.AppendInt16((short)v.Abstract);
+                w.AppendInt32(v.Boolean);
                 Codecs.String.FinalField(w, v.Extends, "extends");
                 ImplementsCodec.FinalField(w, v.Implements, "implements");
-                InstanceofCodec.FinalField(w, v.Instanceof, "instanceof");
-                Codecs.Double.FinalField(w, v.Native, "native");
-                StrictfpCodec.FinalField(w, v.Strictfp, "strictfp");
-                Codecs.Int64.FinalField(w, v.Synchronized, "synchronized");
+                w.AppendUInt64((ulong)v.Instanceof);
+                w.AppendDouble(v.Native);
+                w.AppendInt32((int)v.Strictfp);
+                w.AppendInt64(v.Synchronized);
                 ThrowsCodec.FinalField(w, v.Throws, "throws");
                 TransientCodec.FinalField(w, v.Transient, "transient");
                 Codecs.Bytes.FinalField(w, v.Record, "record");
                 SealedCodec.FinalField(w, v.Sealed, "sealed");
                 Codecs.Decimal.FinalField(w, v.Permits, "permits");
-                Codecs.Guid.FinalField(w, v.When, "when");
-                Codecs.Timestamp.FinalField(w, v.Open, "open");
-                Codecs.Single.FinalField(w, v.Exports, "exports");
-                Codecs.Byte.FinalField(w, v.Opens, "opens");
+                w.AppendGuid(v.When);
+                w.AppendUInt64(v.Open.Nanoseconds);
+                w.AppendSingle(v.Exports);
+                w.AppendByte(v.Opens);
                 ToCodec.FinalField(w, v.To, "to");
-                UsesCodec.FinalField(w, v.Uses, "uses");
-                Codecs.Int32.FinalField(w, v.Provides, "provides");
+                w.AppendInt16((short)v.Uses);
+                w.AppendInt32(v.Provides);
                 Codecs.String.FinalField(w, v.Transitive, "transitive");
                 ObjectCodec.FinalField(w, v.Object, "Object");
-                StringCodec.FinalField(w, v.String, "String");
-                Codecs.Double.FinalField(w, v.Integer, "Integer");
-                LongCodec.FinalField(w, v.Long, "Long");
-                Codecs.Int64.FinalField(w, v.Math, "Math");
+                w.AppendUInt64((ulong)v.String);
+                w.AppendDouble(v.Integer);
+                w.AppendInt32((int)v.Long);
+                w.AppendInt64(v.Math);
                 SystemCodec.FinalField(w, v.System, "System");
                 OverrideCodec.FinalField(w, v.Override, "Override");
                 Codecs.Bytes.FinalField(w, v.Class, "Class");
                 ListCodec.FinalField(w, v.List, "List");
                 Codecs.Decimal.FinalField(w, v.Map, "Map");
-                Codecs.Guid.FinalField(w, v.Set, "Set");
+                w.AppendGuid(v.Set);
                 w.Leave();
             }
 
@@ -4803,36 +4803,36 @@ namespace Import
                 r.Enter(182);
                 var v = new JavaWords();
                 int run0 = r.Run(6, "abstract=2,boolean=4");
-                v.Abstract = AbstractCodec.At(r.Data, run0);
-                v.Boolean = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Abstract = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Boolean = Reader.GetInt32(r.Data, run0 + 2);
                 v.Extends = Codecs.String.FinalField(r, "extends");
                 v.Implements = ImplementsCodec.FinalField(r, "implements");
                 int run3 = r.Run(28, "instanceof=8,native=8,strictfp=4,synchronized=8");
-                v.Instanceof = InstanceofCodec.At(r.Data, run3);
-                v.Native = Codecs.Double.At(r.Data, run3 + 8);
-                v.Strictfp = StrictfpCodec.At(r.Data, run3 + 16);
-                v.Synchronized = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Instanceof = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Native = Reader.GetDouble(r.Data, run3 + 8);
+                v.Strictfp = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Synchronized = Reader.GetInt64(r.Data, run3 + 20);
                 v.Throws = ThrowsCodec.FinalField(r, "throws");
                 v.Transient = TransientCodec.FinalField(r, "transient");
                 v.Record = Codecs.Bytes.FinalField(r, "record");
                 v.Sealed = SealedCodec.FinalField(r, "sealed");
                 v.Permits = Codecs.Decimal.FinalField(r, "permits");
                 int run9 = r.Run(29, "when=16,open=8,exports=4,opens=1");
-                v.When = Codecs.Guid.At(r.Data, run9);
-                v.Open = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Exports = Codecs.Single.At(r.Data, run9 + 24);
-                v.Opens = Codecs.Byte.At(r.Data, run9 + 28);
+                v.When = Reader.GetGuid(r.Data, run9);
+                v.Open = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Exports = Reader.GetSingle(r.Data, run9 + 24);
+                v.Opens = Reader.GetByte(r.Data, run9 + 28);
                 v.To = ToCodec.FinalField(r, "to");
                 int run11 = r.Run(6, "uses=2,provides=4");
-                v.Uses = UsesCodec.At(r.Data, run11);
-                v.Provides = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Uses = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Provides = Reader.GetInt32(r.Data, run11 + 2);
                 v.Transitive = Codecs.String.FinalField(r, "transitive");
                 v.Object = ObjectCodec.FinalField(r, "Object");
                 int run14 = r.Run(28, "String=8,Integer=8,Long=4,Math=8");
-                v.String = StringCodec.At(r.Data, run14);
-                v.Integer = Codecs.Double.At(r.Data, run14 + 8);
-                v.Long = LongCodec.At(r.Data, run14 + 16);
-                v.Math = Codecs.Int64.At(r.Data, run14 + 20);
+                v.String = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Integer = Reader.GetDouble(r.Data, run14 + 8);
+                v.Long = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Math = Reader.GetInt64(r.Data, run14 + 20);
                 v.System = SystemCodec.FinalField(r, "System");
                 v.Override = OverrideCodec.FinalField(r, "Override");
                 v.Class = Codecs.Bytes.FinalField(r, "Class");
@@ -5315,44 +5315,44 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 243, 6);
-                FunCodec.Field(w, b, b + 8, v.Fun, "fun");
-                Codecs.Int32.Field(w, b, b + 10, v.Typealias, "typealias");
+                w.PutInt16(b + 8, (short)v.Fun);
+                w.PutInt32(b + 10, v.Typealias);
                 Codecs.String.Field(w, b, b + 14, v.Typeof, "typeof");
                 ValCodec.Field(w, b, b + 18, v.Val, "val");
-                ByCodec.Field(w, b, b + 23, v.By, "by");
-                Codecs.Double.Field(w, b, b + 31, v.Constructor, "constructor");
-                DelegateCodec.Field(w, b, b + 39, v.Delegate, "delegate");
-                Codecs.Int64.Field(w, b, b + 43, v.Dynamic, "dynamic");
+                w.PutUInt64(b + 23, (ulong)v.By);
+                w.PutDouble(b + 31, v.Constructor);
+                w.PutInt32(b + 39, (int)v.Delegate);
+                w.PutInt64(b + 43, v.Dynamic);
                 FieldCodec.Field(w, b, b + 51, v.Field, "field");
                 FileCodec.Field(w, b, b + 55, v.File, "file");
                 Codecs.Bytes.Field(w, b, b + 60, v.Get, "get");
                 InitCodec.Field(w, b, b + 64, v.Init, "init");
                 Codecs.Decimal.Field(w, b, b + 68, v.Param, "param");
-                Codecs.Guid.Field(w, b, b + 84, v.Receiver, "receiver");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Setparam, "setparam");
-                Codecs.Single.Field(w, b, b + 108, v.Value, "value");
-                Codecs.Byte.Field(w, b, b + 112, v.Where, "where");
+                w.PutGuid(b + 84, v.Receiver);
+                w.PutUInt64(b + 100, v.Setparam.Nanoseconds);
+                w.PutSingle(b + 108, v.Value);
+                w.PutByte(b + 112, v.Where);
                 ActualCodec.Field(w, b, b + 113, v.Actual, "actual");
-                AnnotationCodec.Field(w, b, b + 118, v.Annotation, "annotation");
-                Codecs.Int32.Field(w, b, b + 120, v.Companion, "companion");
+                w.PutInt16(b + 118, (short)v.Annotation);
+                w.PutInt32(b + 120, v.Companion);
                 Codecs.String.Field(w, b, b + 124, v.Crossinline, "crossinline");
                 DataCodec.Field(w, b, b + 128, v.Data, "data");
-                ExpectCodec.Field(w, b, b + 133, v.Expect, "expect");
-                Codecs.Double.Field(w, b, b + 141, v.External, "external");
-                InfixCodec.Field(w, b, b + 149, v.Infix, "infix");
-                Codecs.Int64.Field(w, b, b + 153, v.Inner, "inner");
+                w.PutUInt64(b + 133, (ulong)v.Expect);
+                w.PutDouble(b + 141, v.External);
+                w.PutInt32(b + 149, (int)v.Infix);
+                w.PutInt64(b + 153, v.Inner);
                 InternalCodec.Field(w, b, b + 161, v.Internal, "internal");
                 LateinitCodec.Field(w, b, b + 165, v.Lateinit, "lateinit");
                 Codecs.Bytes.Field(w, b, b + 170, v.Noinline, "noinline");
                 OutCodec.Field(w, b, b + 174, v.Out, "out");
                 Codecs.Decimal.Field(w, b, b + 178, v.Reified, "reified");
-                Codecs.Guid.Field(w, b, b + 194, v.Suspend, "suspend");
-                Codecs.Timestamp.Field(w, b, b + 210, v.Tailrec, "tailrec");
-                Codecs.Single.Field(w, b, b + 218, v.Vararg, "vararg");
-                Codecs.Byte.Field(w, b, b + 222, v.It, "it");
+                w.PutGuid(b + 194, v.Suspend);
+                w.PutUInt64(b + 210, v.Tailrec.Nanoseconds);
+                w.PutSingle(b + 218, v.Vararg);
+                w.PutByte(b + 222, v.It);
                 Companion_Codec.Field(w, b, b + 223, v.Companion_, "Companion");
-                UnitCodec.Field(w, b, b + 228, v.Unit, "Unit");
-                Codecs.Int32.Field(w, b, b + 230, v.Nothing, "Nothing");
+                w.PutInt16(b + 228, (short)v.Unit);
+                w.PutInt32(b + 230, v.Nothing);
                 Codecs.String.Field(w, b, b + 234, v.Int, "Int");
                 ArrayCodec.Field(w, b, b + 238, v.Array, "Array");
                 w.Leave();
@@ -5364,21 +5364,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 6, 207, out n);
                 var v = new KotlinWords();
                 if (n >= 10)
-                    v.Fun = FunCodec.Field(r, b, b + 8, "fun");
+                    v.Fun = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Typealias = Codecs.Int32.Field(r, b, b + 10, "typealias");
+                    v.Typealias = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Typeof = Codecs.String.Field(r, b, b + 14, "typeof");
                 if (n >= 23)
                     v.Val = ValCodec.Field(r, b, b + 18, "val");
                 if (n >= 31)
-                    v.By = ByCodec.Field(r, b, b + 23, "by");
+                    v.By = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Constructor = Codecs.Double.Field(r, b, b + 31, "constructor");
+                    v.Constructor = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Delegate = DelegateCodec.Field(r, b, b + 39, "delegate");
+                    v.Delegate = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Dynamic = Codecs.Int64.Field(r, b, b + 43, "dynamic");
+                    v.Dynamic = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Field = FieldCodec.Field(r, b, b + 51, "field");
                 if (n >= 60)
@@ -5390,31 +5390,31 @@ namespace Import
                 if (n >= 84)
                     v.Param = Codecs.Decimal.Field(r, b, b + 68, "param");
                 if (n >= 100)
-                    v.Receiver = Codecs.Guid.Field(r, b, b + 84, "receiver");
+                    v.Receiver = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Setparam = Codecs.Timestamp.Field(r, b, b + 100, "setparam");
+                    v.Setparam = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Value = Codecs.Single.Field(r, b, b + 108, "value");
+                    v.Value = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Where = Codecs.Byte.Field(r, b, b + 112, "where");
+                    v.Where = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Actual = ActualCodec.Field(r, b, b + 113, "actual");
                 if (n >= 120)
-                    v.Annotation = AnnotationCodec.Field(r, b, b + 118, "annotation");
+                    v.Annotation = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Companion = Codecs.Int32.Field(r, b, b + 120, "companion");
+                    v.Companion = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Crossinline = Codecs.String.Field(r, b, b + 124, "crossinline");
                 if (n >= 133)
                     v.Data = DataCodec.Field(r, b, b + 128, "data");
                 if (n >= 141)
-                    v.Expect = ExpectCodec.Field(r, b, b + 133, "expect");
+                    v.Expect = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.External = Codecs.Double.Field(r, b, b + 141, "external");
+                    v.External = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Infix = InfixCodec.Field(r, b, b + 149, "infix");
+                    v.Infix = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Inner = Codecs.Int64.Field(r, b, b + 153, "inner");
+                    v.Inner = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Internal = InternalCodec.Field(r, b, b + 161, "internal");
                 if (n >= 170)
@@ -5426,19 +5426,19 @@ namespace Import
                 if (n >= 194)
                     v.Reified = Codecs.Decimal.Field(r, b, b + 178, "reified");
                 if (n >= 210)
-                    v.Suspend = Codecs.Guid.Field(r, b, b + 194, "suspend");
+                    v.Suspend = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.Tailrec = Codecs.Timestamp.Field(r, b, b + 210, "tailrec");
+                    v.Tailrec = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.Vararg = Codecs.Single.Field(r, b, b + 218, "vararg");
+                    v.Vararg = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.It = Codecs.Byte.Field(r, b, b + 222, "it");
+                    v.It = Reader.GetByte(r.Data, b + 222);
                 if (n >= 228)
                     v.Companion_ = Companion_Codec.Field(r, b, b + 223, "Companion");
                 if (n >= 230)
-                    v.Unit = UnitCodec.Field(r, b, b + 228, "Unit");
+                    v.Unit = (global::Import.Word)Reader.GetInt16(r.Data, b + 228);
                 if (n >= 234)
-                    v.Nothing = Codecs.Int32.Field(r, b, b + 230, "Nothing");
+                    v.Nothing = Reader.GetInt32(r.Data, b + 230);
                 if (n >= 238)
                     v.Int = Codecs.String.Field(r, b, b + 234, "Int");
                 if (n >= 243)
@@ -5493,44 +5493,44 @@ namespace Import
             public override void WriteFields(Writer w, KotlinWords v)
             {
                 w.Enter(Name);
-                FunCodec.FinalField(w, v.Fun, "fun");
-                Codecs.Int32.FinalField(w, v.Typealias, "typealias");
+                w.AppendInt16((short)v.Fun);
+                w.AppendInt32(v.Typealias);
                 Codecs.String.FinalField(w, v.Typeof, "typeof");
                 ValCodec.FinalField(w, v.Val, "val");
-                ByCodec.FinalField(w, v.By, "by");
-                Codecs.Double.FinalField(w, v.Constructor, "constructor");
-                DelegateCodec.FinalField(w, v.Delegate, "delegate");
-                Codecs.Int64.FinalField(w, v.Dynamic, "dynamic");
+                w.AppendUInt64((ulong)v.By);
+                w.AppendDouble(v.Constructor);
+                w.AppendInt32((int)v.Delegate);
+                w.AppendInt64(v.Dynamic);
                 FieldCodec.FinalField(w, v.Field, "field");
                 FileCodec.FinalField(w, v.File, "file");
                 Codecs.Bytes.FinalField(w, v.Get, "get");
                 InitCodec.FinalField(w, v.Init, "init");
                 Codecs.Decimal.FinalField(w, v.Param, "param");
-                Codecs.Guid.FinalField(w, v.Receiver, "receiver");
-                Codecs.Timestamp.FinalField(w, v.Setparam, "setparam");
-                Codecs.Single.FinalField(w, v.Value, "value");
-                Codecs.Byte.FinalField(w, v.Where, "where");
+                w.AppendGuid(v.Receiver);
+                w.AppendUInt64(v.Setparam.Nanoseconds);
+                w.AppendSingle(v.Value);
+                w.AppendByte(v.Where);
                 ActualCodec.FinalField(w, v.Actual, "actual");
-                AnnotationCodec.FinalField(w, v.Annotation, "annotation");
-                Codecs.Int32.FinalField(w, v.Companion, "companion");
+                w.AppendInt16((short)v.Annotation);
+                w.AppendInt32(v.Companion);
                 Codecs.String.FinalField(w, v.Crossinline, "crossinline");
                 DataCodec.FinalField(w, v.Data, "data");
-                ExpectCodec.FinalField(w, v.Expect, "expect");
-                Codecs.Double.FinalField(w, v.External, "external");
-                InfixCodec.FinalField(w, v.Infix, "infix");
-                Codecs.Int64.FinalField(w, v.Inner, "inner");
+                w.AppendUInt64((ulong)v.Expect);
+                w.AppendDouble(v.External);
+                w.AppendInt32((int)v.Infix);
+                w.AppendInt64(v.Inner);
                 InternalCodec.FinalField(w, v.Internal, "internal");
                 LateinitCodec.FinalField(w, v.Lateinit, "lateinit");
                 Codecs.Bytes.FinalField(w, v.Noinline, "noinline");
                 OutCodec.FinalField(w, v.Out, "out");
                 Codecs.Decimal.FinalField(w, v.Reified, "reified");
-                Codecs.Guid.FinalField(w, v.Suspend, "suspend");
-                Codecs.Timestamp.FinalField(w, v.Tailrec, "tailrec");
-                Codecs.Single.FinalField(w, v.Vararg, "vararg");
-                Codecs.Byte.FinalField(w, v.It, "it");
+                w.AppendGuid(v.Suspend);
+                w.AppendUInt64(v.Tailrec.Nanoseconds);
+                w.AppendSingle(v.Vararg);
+                w.AppendByte(v.It);
                 Companion_Codec.FinalField(w, v.Companion_, "Companion");
-                UnitCodec.FinalField(w, v.Unit, "Unit");
-                Codecs.Int32.FinalField(w, v.Nothing, "Nothing");
+                w.AppendInt16((short)v.Unit);
+                w.AppendInt32(v.Nothing);
                 Codecs.String.FinalField(w, v.Int, "Int");
                 ArrayCodec.FinalField(w, v.Array, "Array");
                 w.Leave();
@@ -5541,50 +5541,50 @@ namespace Import
                 r.Enter(207);
                 var v = new KotlinWords();
                 int run0 = r.Run(6, "fun=2,typealias=4");
-                v.Fun = FunCodec.At(r.Data, run0);
-                v.Typealias = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Fun = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Typealias = Reader.GetInt32(r.Data, run0 + 2);
                 v.Typeof = Codecs.String.FinalField(r, "typeof");
                 v.Val = ValCodec.FinalField(r, "val");
                 int run3 = r.Run(28, "by=8,constructor=8,delegate=4,dynamic=8");
-                v.By = ByCodec.At(r.Data, run3);
-                v.Constructor = Codecs.Double.At(r.Data, run3 + 8);
-                v.Delegate = DelegateCodec.At(r.Data, run3 + 16);
-                v.Dynamic = Codecs.Int64.At(r.Data, run3 + 20);
+                v.By = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Constructor = Reader.GetDouble(r.Data, run3 + 8);
+                v.Delegate = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Dynamic = Reader.GetInt64(r.Data, run3 + 20);
                 v.Field = FieldCodec.FinalField(r, "field");
                 v.File = FileCodec.FinalField(r, "file");
                 v.Get = Codecs.Bytes.FinalField(r, "get");
                 v.Init = InitCodec.FinalField(r, "init");
                 v.Param = Codecs.Decimal.FinalField(r, "param");
                 int run9 = r.Run(29, "receiver=16,setparam=8,value=4,where=1");
-                v.Receiver = Codecs.Guid.At(r.Data, run9);
-                v.Setparam = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Value = Codecs.Single.At(r.Data, run9 + 24);
-                v.Where = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Receiver = Reader.GetGuid(r.Data, run9);
+                v.Setparam = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Value = Reader.GetSingle(r.Data, run9 + 24);
+                v.Where = Reader.GetByte(r.Data, run9 + 28);
                 v.Actual = ActualCodec.FinalField(r, "actual");
                 int run11 = r.Run(6, "annotation=2,companion=4");
-                v.Annotation = AnnotationCodec.At(r.Data, run11);
-                v.Companion = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Annotation = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Companion = Reader.GetInt32(r.Data, run11 + 2);
                 v.Crossinline = Codecs.String.FinalField(r, "crossinline");
                 v.Data = DataCodec.FinalField(r, "data");
                 int run14 = r.Run(28, "expect=8,external=8,infix=4,inner=8");
-                v.Expect = ExpectCodec.At(r.Data, run14);
-                v.External = Codecs.Double.At(r.Data, run14 + 8);
-                v.Infix = InfixCodec.At(r.Data, run14 + 16);
-                v.Inner = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Expect = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.External = Reader.GetDouble(r.Data, run14 + 8);
+                v.Infix = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Inner = Reader.GetInt64(r.Data, run14 + 20);
                 v.Internal = InternalCodec.FinalField(r, "internal");
                 v.Lateinit = LateinitCodec.FinalField(r, "lateinit");
                 v.Noinline = Codecs.Bytes.FinalField(r, "noinline");
                 v.Out = OutCodec.FinalField(r, "out");
                 v.Reified = Codecs.Decimal.FinalField(r, "reified");
                 int run20 = r.Run(29, "suspend=16,tailrec=8,vararg=4,it=1");
-                v.Suspend = Codecs.Guid.At(r.Data, run20);
-                v.Tailrec = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.Vararg = Codecs.Single.At(r.Data, run20 + 24);
-                v.It = Codecs.Byte.At(r.Data, run20 + 28);
+                v.Suspend = Reader.GetGuid(r.Data, run20);
+                v.Tailrec = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.Vararg = Reader.GetSingle(r.Data, run20 + 24);
+                v.It = Reader.GetByte(r.Data, run20 + 28);
                 v.Companion_ = Companion_Codec.FinalField(r, "Companion");
                 int run22 = r.Run(6, "Unit=2,Nothing=4");
-                v.Unit = UnitCodec.At(r.Data, run22);
-                v.Nothing = Codecs.Int32.At(r.Data, run22 + 2);
+                v.Unit = (global::Import.Word)Reader.GetInt16(r.Data, run22);
+                v.Nothing = Reader.GetInt32(r.Data, run22 + 2);
                 v.Int = Codecs.String.FinalField(r, "Int");
                 v.Array = ArrayCodec.FinalField(r, "Array");
                 r.Leave();
@@ -6126,48 +6126,48 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 259, 7);
-                DebuggerCodec.Field(w, b, b + 8, v.Debugger, "debugger");
-                Codecs.Int32.Field(w, b, b + 10, v.Function, "function");
+                w.PutInt16(b + 8, (short)v.Debugger);
+                w.PutInt32(b + 10, v.Function);
                 Codecs.String.Field(w, b, b + 14, v.Let, "let");
                 OfCodec.Field(w, b, b + 18, v.Of, "of");
-                DeclareCodec.Field(w, b, b + 23, v.Declare, "declare");
-                Codecs.Double.Field(w, b, b + 31, v.Unknown, "unknown");
-                NeverCodec.Field(w, b, b + 39, v.Never, "never");
-                Codecs.Int64.Field(w, b, b + 43, v.Number, "number");
+                w.PutUInt64(b + 23, (ulong)v.Declare);
+                w.PutDouble(b + 31, v.Unknown);
+                w.PutInt32(b + 39, (int)v.Never);
+                w.PutInt64(b + 43, v.Number);
                 BigintCodec.Field(w, b, b + 51, v.Bigint, "bigint");
                 SymbolCodec.Field(w, b, b + 55, v.Symbol, "symbol");
                 Codecs.Bytes.Field(w, b, b + 60, v.Undefined, "undefined");
                 NaNCodec.Field(w, b, b + 64, v.NaN, "NaN");
                 Codecs.Decimal.Field(w, b, b + 68, v.Infinity, "Infinity");
-                Codecs.Guid.Field(w, b, b + 84, v.Uint8Array, "Uint8Array");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Error, "Error");
-                Codecs.Single.Field(w, b, b + 108, v.Number_, "Number");
-                Codecs.Byte.Field(w, b, b + 112, v.BigInt, "BigInt");
+                w.PutGuid(b + 84, v.Uint8Array);
+                w.PutUInt64(b + 100, v.Error.Nanoseconds);
+                w.PutSingle(b + 108, v.Number_);
+                w.PutByte(b + 112, v.BigInt);
                 BooleanCodec.Field(w, b, b + 113, v.Boolean, "Boolean");
-                Symbol_Codec.Field(w, b, b + 118, v.Symbol_, "Symbol");
-                Codecs.Int32.Field(w, b, b + 120, v.Date, "Date");
+                w.PutInt16(b + 118, (short)v.Symbol_);
+                w.PutInt32(b + 120, v.Date);
                 Codecs.String.Field(w, b, b + 124, v.Json, "JSON");
                 PromiseCodec.Field(w, b, b + 128, v.Promise, "Promise");
-                PartialCodec.Field(w, b, b + 133, v.Partial, "Partial");
-                Codecs.Double.Field(w, b, b + 141, v.Record, "Record");
-                GlobalThisCodec.Field(w, b, b + 149, v.GlobalThis, "globalThis");
-                Codecs.Int64.Field(w, b, b + 153, v.Arguments, "arguments");
+                w.PutUInt64(b + 133, (ulong)v.Partial);
+                w.PutDouble(b + 141, v.Record);
+                w.PutInt32(b + 149, (int)v.GlobalThis);
+                w.PutInt64(b + 153, v.Arguments);
                 EvalCodec.Field(w, b, b + 161, v.Eval, "eval");
                 RequireCodec.Field(w, b, b + 165, v.Require, "require");
                 Codecs.Bytes.Field(w, b, b + 170, v.Prototype, "prototype");
                 ProtoCodec.Field(w, b, b + 174, v.Proto, "__proto__");
                 Codecs.Decimal.Field(w, b, b + 178, v.ToString_, "toString");
-                Codecs.Guid.Field(w, b, b + 194, v.ValueOf, "valueOf");
-                Codecs.Timestamp.Field(w, b, b + 210, v.HasOwnProperty, "hasOwnProperty");
-                Codecs.Single.Field(w, b, b + 218, v.IsPrototypeOf, "isPrototypeOf");
-                Codecs.Byte.Field(w, b, b + 222, v.PropertyIsEnumerable, "propertyIsEnumerable");
+                w.PutGuid(b + 194, v.ValueOf);
+                w.PutUInt64(b + 210, v.HasOwnProperty.Nanoseconds);
+                w.PutSingle(b + 218, v.IsPrototypeOf);
+                w.PutByte(b + 222, v.PropertyIsEnumerable);
                 ToLocaleStringCodec.Field(w, b, b + 223, v.ToLocaleString, "toLocaleString");
-                ReadonlyCodec.Field(w, b, b + 228, v.Readonly, "readonly");
-                Codecs.Int32.Field(w, b, b + 230, v.Keyof, "keyof");
+                w.PutInt16(b + 228, (short)v.Readonly);
+                w.PutInt32(b + 230, v.Keyof);
                 Codecs.String.Field(w, b, b + 234, v.Infer, "infer");
                 AssertsCodec.Field(w, b, b + 238, v.Asserts, "asserts");
-                SatisfiesCodec.Field(w, b, b + 243, v.Satisfies, "satisfies");
-                Codecs.Double.Field(w, b, b + 251, v.Accessor, "accessor");
+                w.PutUInt64(b + 243, (ulong)v.Satisfies);
+                w.PutDouble(b + 251, v.Accessor);
                 w.Leave();
             }
 
@@ -6177,21 +6177,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 7, 223, out n);
                 var v = new JsWords();
                 if (n >= 10)
-                    v.Debugger = DebuggerCodec.Field(r, b, b + 8, "debugger");
+                    v.Debugger = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Function = Codecs.Int32.Field(r, b, b + 10, "function");
+                    v.Function = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Let = Codecs.String.Field(r, b, b + 14, "let");
                 if (n >= 23)
                     v.Of = OfCodec.Field(r, b, b + 18, "of");
                 if (n >= 31)
-                    v.Declare = DeclareCodec.Field(r, b, b + 23, "declare");
+                    v.Declare = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Unknown = Codecs.Double.Field(r, b, b + 31, "unknown");
+                    v.Unknown = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Never = NeverCodec.Field(r, b, b + 39, "never");
+                    v.Never = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Number = Codecs.Int64.Field(r, b, b + 43, "number");
+                    v.Number = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Bigint = BigintCodec.Field(r, b, b + 51, "bigint");
                 if (n >= 60)
@@ -6203,31 +6203,31 @@ namespace Import
                 if (n >= 84)
                     v.Infinity = Codecs.Decimal.Field(r, b, b + 68, "Infinity");
                 if (n >= 100)
-                    v.Uint8Array = Codecs.Guid.Field(r, b, b + 84, "Uint8Array");
+                    v.Uint8Array = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Error = Codecs.Timestamp.Field(r, b, b + 100, "Error");
+                    v.Error = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Number_ = Codecs.Single.Field(r, b, b + 108, "Number");
+                    v.Number_ = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.BigInt = Codecs.Byte.Field(r, b, b + 112, "BigInt");
+                    v.BigInt = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Boolean = BooleanCodec.Field(r, b, b + 113, "Boolean");
                 if (n >= 120)
-                    v.Symbol_ = Symbol_Codec.Field(r, b, b + 118, "Symbol");
+                    v.Symbol_ = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Date = Codecs.Int32.Field(r, b, b + 120, "Date");
+                    v.Date = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Json = Codecs.String.Field(r, b, b + 124, "JSON");
                 if (n >= 133)
                     v.Promise = PromiseCodec.Field(r, b, b + 128, "Promise");
                 if (n >= 141)
-                    v.Partial = PartialCodec.Field(r, b, b + 133, "Partial");
+                    v.Partial = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Record = Codecs.Double.Field(r, b, b + 141, "Record");
+                    v.Record = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.GlobalThis = GlobalThisCodec.Field(r, b, b + 149, "globalThis");
+                    v.GlobalThis = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Arguments = Codecs.Int64.Field(r, b, b + 153, "arguments");
+                    v.Arguments = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Eval = EvalCodec.Field(r, b, b + 161, "eval");
                 if (n >= 170)
@@ -6239,27 +6239,27 @@ namespace Import
                 if (n >= 194)
                     v.ToString_ = Codecs.Decimal.Field(r, b, b + 178, "toString");
                 if (n >= 210)
-                    v.ValueOf = Codecs.Guid.Field(r, b, b + 194, "valueOf");
+                    v.ValueOf = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.HasOwnProperty = Codecs.Timestamp.Field(r, b, b + 210, "hasOwnProperty");
+                    v.HasOwnProperty = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.IsPrototypeOf = Codecs.Single.Field(r, b, b + 218, "isPrototypeOf");
+                    v.IsPrototypeOf = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.PropertyIsEnumerable = Codecs.Byte.Field(r, b, b + 222, "propertyIsEnumerable");
+                    v.PropertyIsEnumerable = Reader.GetByte(r.Data, b + 222);
                 if (n >= 228)
                     v.ToLocaleString = ToLocaleStringCodec.Field(r, b, b + 223, "toLocaleString");
                 if (n >= 230)
-                    v.Readonly = ReadonlyCodec.Field(r, b, b + 228, "readonly");
+                    v.Readonly = (global::Import.Word)Reader.GetInt16(r.Data, b + 228);
                 if (n >= 234)
-                    v.Keyof = Codecs.Int32.Field(r, b, b + 230, "keyof");
+                    v.Keyof = Reader.GetInt32(r.Data, b + 230);
                 if (n >= 238)
                     v.Infer = Codecs.String.Field(r, b, b + 234, "infer");
                 if (n >= 243)
                     v.Asserts = AssertsCodec.Field(r, b, b + 238, "asserts");
                 if (n >= 251)
-                    v.Satisfies = SatisfiesCodec.Field(r, b, b + 243, "satisfies");
+                    v.Satisfies = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 243);
                 if (n >= 259)
-                    v.Accessor = Codecs.Double.Field(r, b, b + 251, "accessor");
+                    v.Accessor = Reader.GetDouble(r.Data, b + 251);
                 r.Leave();
                 return v;
             }
@@ -6310,48 +6310,48 @@ namespace Import
             public override void WriteFields(Writer w, JsWords v)
             {
                 w.Enter(Name);
-                DebuggerCodec.FinalField(w, v.Debugger, "debugger");
-                Codecs.Int32.FinalField(w, v.Function, "function");
+                w.AppendInt16((short)v.Debugger);
+                w.AppendInt32(v.Function);
                 Codecs.String.FinalField(w, v.Let, "let");
                 OfCodec.FinalField(w, v.Of, "of");
-                DeclareCodec.FinalField(w, v.Declare, "declare");
-                Codecs.Double.FinalField(w, v.Unknown, "unknown");
-                NeverCodec.FinalField(w, v.Never, "never");
-                Codecs.Int64.FinalField(w, v.Number, "number");
+                w.AppendUInt64((ulong)v.Declare);
+                w.AppendDouble(v.Unknown);
+                w.AppendInt32((int)v.Never);
+                w.AppendInt64(v.Number);
                 BigintCodec.FinalField(w, v.Bigint, "bigint");
                 SymbolCodec.FinalField(w, v.Symbol, "symbol");
                 Codecs.Bytes.FinalField(w, v.Undefined, "undefined");
                 NaNCodec.FinalField(w, v.NaN, "NaN");
                 Codecs.Decimal.FinalField(w, v.Infinity, "Infinity");
-                Codecs.Guid.FinalField(w, v.Uint8Array, "Uint8Array");
-                Codecs.Timestamp.FinalField(w, v.Error, "Error");
-                Codecs.Single.FinalField(w, v.Number_, "Number");
-                Codecs.Byte.FinalField(w, v.BigInt, "BigInt");
+                w.AppendGuid(v.Uint8Array);
+                w.AppendUInt64(v.Error.Nanoseconds);
+                w.AppendSingle(v.Number_);
+                w.AppendByte(v.BigInt);
                 BooleanCodec.FinalField(w, v.Boolean, "Boolean");
-                Symbol_Codec.FinalField(w, v.Symbol_, "Symbol");
-                Codecs.Int32.FinalField(w, v.Date, "Date");
+                w.AppendInt16((short)v.Symbol_);
+                w.AppendInt32(v.Date);
                 Codecs.String.FinalField(w, v.Json, "JSON");
                 PromiseCodec.FinalField(w, v.Promise, "Promise");
-                PartialCodec.FinalField(w, v.Partial, "Partial");
-                Codecs.Double.FinalField(w, v.Record, "Record");
-                GlobalThisCodec.FinalField(w, v.GlobalThis, "globalThis");
-                Codecs.Int64.FinalField(w, v.Arguments, "arguments");
+                w.AppendUInt64((ulong)v.Partial);
+                w.AppendDouble(v.Record);
+                w.AppendInt32((int)v.GlobalThis);
+                w.AppendInt64(v.Arguments);
                 EvalCodec.FinalField(w, v.Eval, "eval");
                 RequireCodec.FinalField(w, v.Require, "require");
                 Codecs.Bytes.FinalField(w, v.Prototype, "prototype");
                 ProtoCodec.FinalField(w, v.Proto, "__proto__");
                 Codecs.Decimal.FinalField(w, v.ToString_, "toString");
-                Codecs.Guid.FinalField(w, v.ValueOf, "valueOf");
-                Codecs.Timestamp.FinalField(w, v.HasOwnProperty, "hasOwnProperty");
-                Codecs.Single.FinalField(w, v.IsPrototypeOf, "isPrototypeOf");
-                Codecs.Byte.FinalField(w, v.PropertyIsEnumerable, "propertyIsEnumerable");
+                w.AppendGuid(v.ValueOf);
+                w.AppendUInt64(v.HasOwnProperty.Nanoseconds);
+                w.AppendSingle(v.IsPrototypeOf);
+                w.AppendByte(v.PropertyIsEnumerable);
                 ToLocaleStringCodec.FinalField(w, v.ToLocaleString, "toLocaleString");
-                ReadonlyCodec.FinalField(w, v.Readonly, "readonly");
-                Codecs.Int32.FinalField(w, v.Keyof, "keyof");
+                w.AppendInt16((short)v.Readonly);
+                w.AppendInt32(v.Keyof);
                 Codecs.String.FinalField(w, v.Infer, "infer");
                 AssertsCodec.FinalField(w, v.Asserts, "asserts");
-                SatisfiesCodec.FinalField(w, v.Satisfies, "satisfies");
-                Codecs.Double.FinalField(w, v.Accessor, "accessor");
+                w.AppendUInt64((ulong)v.Satisfies);
+                w.AppendDouble(v.Accessor);
                 w.Leave();
             }
 
@@ -6360,55 +6360,55 @@ namespace Import
                 r.Enter(223);
                 var v = new JsWords();
                 int run0 = r.Run(6, "debugger=2,function=4");
-                v.Debugger = DebuggerCodec.At(r.Data, run0);
-                v.Function = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Debugger = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Function = Reader.GetInt32(r.Data, run0 + 2);
                 v.Let = Codecs.String.FinalField(r, "let");
                 v.Of = OfCodec.FinalField(r, "of");
                 int run3 = r.Run(28, "declare=8,unknown=8,never=4,number=8");
-                v.Declare = DeclareCodec.At(r.Data, run3);
-                v.Unknown = Codecs.Double.At(r.Data, run3 + 8);
-                v.Never = NeverCodec.At(r.Data, run3 + 16);
-                v.Number = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Declare = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Unknown = Reader.GetDouble(r.Data, run3 + 8);
+                v.Never = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Number = Reader.GetInt64(r.Data, run3 + 20);
                 v.Bigint = BigintCodec.FinalField(r, "bigint");
                 v.Symbol = SymbolCodec.FinalField(r, "symbol");
                 v.Undefined = Codecs.Bytes.FinalField(r, "undefined");
                 v.NaN = NaNCodec.FinalField(r, "NaN");
                 v.Infinity = Codecs.Decimal.FinalField(r, "Infinity");
                 int run9 = r.Run(29, "Uint8Array=16,Error=8,Number=4,BigInt=1");
-                v.Uint8Array = Codecs.Guid.At(r.Data, run9);
-                v.Error = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Number_ = Codecs.Single.At(r.Data, run9 + 24);
-                v.BigInt = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Uint8Array = Reader.GetGuid(r.Data, run9);
+                v.Error = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Number_ = Reader.GetSingle(r.Data, run9 + 24);
+                v.BigInt = Reader.GetByte(r.Data, run9 + 28);
                 v.Boolean = BooleanCodec.FinalField(r, "Boolean");
                 int run11 = r.Run(6, "Symbol=2,Date=4");
-                v.Symbol_ = Symbol_Codec.At(r.Data, run11);
-                v.Date = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Symbol_ = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Date = Reader.GetInt32(r.Data, run11 + 2);
                 v.Json = Codecs.String.FinalField(r, "JSON");
                 v.Promise = PromiseCodec.FinalField(r, "Promise");
                 int run14 = r.Run(28, "Partial=8,Record=8,globalThis=4,arguments=8");
-                v.Partial = PartialCodec.At(r.Data, run14);
-                v.Record = Codecs.Double.At(r.Data, run14 + 8);
-                v.GlobalThis = GlobalThisCodec.At(r.Data, run14 + 16);
-                v.Arguments = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Partial = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Record = Reader.GetDouble(r.Data, run14 + 8);
+                v.GlobalThis = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Arguments = Reader.GetInt64(r.Data, run14 + 20);
                 v.Eval = EvalCodec.FinalField(r, "eval");
                 v.Require = RequireCodec.FinalField(r, "require");
                 v.Prototype = Codecs.Bytes.FinalField(r, "prototype");
                 v.Proto = ProtoCodec.FinalField(r, "__proto__");
                 v.ToString_ = Codecs.Decimal.FinalField(r, "toString");
                 int run20 = r.Run(29, "valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1");
-                v.ValueOf = Codecs.Guid.At(r.Data, run20);
-                v.HasOwnProperty = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.IsPrototypeOf = Codecs.Single.At(r.Data, run20 + 24);
-                v.PropertyIsEnumerable = Codecs.Byte.At(r.Data, run20 + 28);
+                v.ValueOf = Reader.GetGuid(r.Data, run20);
+                v.HasOwnProperty = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.IsPrototypeOf = Reader.GetSingle(r.Data, run20 + 24);
+                v.PropertyIsEnumerable = Reader.GetByte(r.Data, run20 + 28);
                 v.ToLocaleString = ToLocaleStringCodec.FinalField(r, "toLocaleString");
                 int run22 = r.Run(6, "readonly=2,keyof=4");
-                v.Readonly = ReadonlyCodec.At(r.Data, run22);
-                v.Keyof = Codecs.Int32.At(r.Data, run22 + 2);
+                v.Readonly = (global::Import.Word)Reader.GetInt16(r.Data, run22);
+                v.Keyof = Reader.GetInt32(r.Data, run22 + 2);
                 v.Infer = Codecs.String.FinalField(r, "infer");
                 v.Asserts = AssertsCodec.FinalField(r, "asserts");
                 int run25 = r.Run(16, "satisfies=8,accessor=8");
-                v.Satisfies = SatisfiesCodec.At(r.Data, run25);
-                v.Accessor = Codecs.Double.At(r.Data, run25 + 8);
+                v.Satisfies = (global::Import.Modifier)Reader.GetUInt64(r.Data, run25);
+                v.Accessor = Reader.GetDouble(r.Data, run25 + 8);
                 r.Leave();
                 return v;
             }
@@ -6952,41 +6952,41 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 223, 8);
-                CrateCodec.Field(w, b, b + 8, v.Crate, "crate");
-                Codecs.Int32.Field(w, b, b + 10, v.Dyn, "dyn");
+                w.PutInt16(b + 8, (short)v.Crate);
+                w.PutInt32(b + 10, v.Dyn);
                 Codecs.String.Field(w, b, b + 14, v.Fn, "fn");
                 ImplCodec.Field(w, b, b + 18, v.Impl, "impl");
-                LoopCodec.Field(w, b, b + 23, v.Loop, "loop");
-                Codecs.Double.Field(w, b, b + 31, v.Mod, "mod");
-                MoveCodec.Field(w, b, b + 39, v.Move, "move");
-                Codecs.Int64.Field(w, b, b + 43, v.Mut, "mut");
+                w.PutUInt64(b + 23, (ulong)v.Loop);
+                w.PutDouble(b + 31, v.Mod);
+                w.PutInt32(b + 39, (int)v.Move);
+                w.PutInt64(b + 43, v.Mut);
                 PubCodec.Field(w, b, b + 51, v.Pub, "pub");
                 RefCodec.Field(w, b, b + 55, v.Ref, "ref");
                 Codecs.Bytes.Field(w, b, b + 60, v.Self, "Self");
                 TraitCodec.Field(w, b, b + 64, v.Trait, "trait");
                 Codecs.Decimal.Field(w, b, b + 68, v.Unsafe, "unsafe");
-                Codecs.Guid.Field(w, b, b + 84, v.Use, "use");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Become, "become");
-                Codecs.Single.Field(w, b, b + 108, v.Box, "box");
-                Codecs.Byte.Field(w, b, b + 112, v.Macro, "macro");
+                w.PutGuid(b + 84, v.Use);
+                w.PutUInt64(b + 100, v.Become.Nanoseconds);
+                w.PutSingle(b + 108, v.Box);
+                w.PutByte(b + 112, v.Macro);
                 PrivCodec.Field(w, b, b + 113, v.Priv, "priv");
-                UnsizedCodec.Field(w, b, b + 118, v.Unsized, "unsized");
-                Codecs.Int32.Field(w, b, b + 120, v.Gen, "gen");
+                w.PutInt16(b + 118, (short)v.Unsized);
+                w.PutInt32(b + 120, v.Gen);
                 Codecs.String.Field(w, b, b + 124, v.MacroRules, "macro_rules");
                 OptionCodec.Field(w, b, b + 128, v.Option, "Option");
-                SomeCodec.Field(w, b, b + 133, v.Some, "Some");
-                Codecs.Double.Field(w, b, b + 141, v.Result, "Result");
-                OkCodec.Field(w, b, b + 149, v.Ok, "Ok");
-                Codecs.Int64.Field(w, b, b + 153, v.Err, "Err");
+                w.PutUInt64(b + 133, (ulong)v.Some);
+                w.PutDouble(b + 141, v.Result);
+                w.PutInt32(b + 149, (int)v.Ok);
+                w.PutInt64(b + 153, v.Err);
                 VecCodec.Field(w, b, b + 161, v.Vec, "Vec");
                 Box_Codec.Field(w, b, b + 165, v.Box_, "Box");
                 Codecs.Bytes.Field(w, b, b + 170, v.Clone_, "Clone");
                 CopyCodec.Field(w, b, b + 174, v.Copy, "Copy");
                 Codecs.Decimal.Field(w, b, b + 178, v.Default, "Default");
-                Codecs.Guid.Field(w, b, b + 194, v.Drop, "Drop");
-                Codecs.Timestamp.Field(w, b, b + 210, v.Send, "Send");
-                Codecs.Single.Field(w, b, b + 218, v.Sync, "Sync");
-                Codecs.Byte.Field(w, b, b + 222, v.Sized, "Sized");
+                w.PutGuid(b + 194, v.Drop);
+                w.PutUInt64(b + 210, v.Send.Nanoseconds);
+                w.PutSingle(b + 218, v.Sync);
+                w.PutByte(b + 222, v.Sized);
                 w.Leave();
             }
 
@@ -6996,21 +6996,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 8, 195, out n);
                 var v = new RustWords();
                 if (n >= 10)
-                    v.Crate = CrateCodec.Field(r, b, b + 8, "crate");
+                    v.Crate = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Dyn = Codecs.Int32.Field(r, b, b + 10, "dyn");
+                    v.Dyn = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Fn = Codecs.String.Field(r, b, b + 14, "fn");
                 if (n >= 23)
                     v.Impl = ImplCodec.Field(r, b, b + 18, "impl");
                 if (n >= 31)
-                    v.Loop = LoopCodec.Field(r, b, b + 23, "loop");
+                    v.Loop = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Mod = Codecs.Double.Field(r, b, b + 31, "mod");
+                    v.Mod = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Move = MoveCodec.Field(r, b, b + 39, "move");
+                    v.Move = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Mut = Codecs.Int64.Field(r, b, b + 43, "mut");
+                    v.Mut = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Pub = PubCodec.Field(r, b, b + 51, "pub");
                 if (n >= 60)
@@ -7022,31 +7022,31 @@ namespace Import
                 if (n >= 84)
                     v.Unsafe = Codecs.Decimal.Field(r, b, b + 68, "unsafe");
                 if (n >= 100)
-                    v.Use = Codecs.Guid.Field(r, b, b + 84, "use");
+                    v.Use = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Become = Codecs.Timestamp.Field(r, b, b + 100, "become");
+                    v.Become = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Box = Codecs.Single.Field(r, b, b + 108, "box");
+                    v.Box = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Macro = Codecs.Byte.Field(r, b, b + 112, "macro");
+                    v.Macro = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Priv = PrivCodec.Field(r, b, b + 113, "priv");
                 if (n >= 120)
-                    v.Unsized = UnsizedCodec.Field(r, b, b + 118, "unsized");
+                    v.Unsized = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Gen = Codecs.Int32.Field(r, b, b + 120, "gen");
+                    v.Gen = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.MacroRules = Codecs.String.Field(r, b, b + 124, "macro_rules");
                 if (n >= 133)
                     v.Option = OptionCodec.Field(r, b, b + 128, "Option");
                 if (n >= 141)
-                    v.Some = SomeCodec.Field(r, b, b + 133, "Some");
+                    v.Some = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Result = Codecs.Double.Field(r, b, b + 141, "Result");
+                    v.Result = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Ok = OkCodec.Field(r, b, b + 149, "Ok");
+                    v.Ok = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Err = Codecs.Int64.Field(r, b, b + 153, "Err");
+                    v.Err = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Vec = VecCodec.Field(r, b, b + 161, "Vec");
                 if (n >= 170)
@@ -7058,13 +7058,13 @@ namespace Import
                 if (n >= 194)
                     v.Default = Codecs.Decimal.Field(r, b, b + 178, "Default");
                 if (n >= 210)
-                    v.Drop = Codecs.Guid.Field(r, b, b + 194, "Drop");
+                    v.Drop = Reader.GetGuid(r.Data, b + 194);
                 if (n >= 218)
-                    v.Send = Codecs.Timestamp.Field(r, b, b + 210, "Send");
+                    v.Send = new Timestamp(Reader.GetUInt64(r.Data, b + 210));
                 if (n >= 222)
-                    v.Sync = Codecs.Single.Field(r, b, b + 218, "Sync");
+                    v.Sync = Reader.GetSingle(r.Data, b + 218);
                 if (n >= 223)
-                    v.Sized = Codecs.Byte.Field(r, b, b + 222, "Sized");
+                    v.Sized = Reader.GetByte(r.Data, b + 222);
                 r.Leave();
                 return v;
             }
@@ -7109,41 +7109,41 @@ namespace Import
             public override void WriteFields(Writer w, RustWords v)
             {
                 w.Enter(Name);
-                CrateCodec.FinalField(w, v.Crate, "crate");
-                Codecs.Int32.FinalField(w, v.Dyn, "dyn");
+                w.AppendInt16((short)v.Crate);
+                w.AppendInt32(v.Dyn);
                 Codecs.String.FinalField(w, v.Fn, "fn");
                 ImplCodec.FinalField(w, v.Impl, "impl");
-                LoopCodec.FinalField(w, v.Loop, "loop");
-                Codecs.Double.FinalField(w, v.Mod, "mod");
-                MoveCodec.FinalField(w, v.Move, "move");
-                Codecs.Int64.FinalField(w, v.Mut, "mut");
+                w.AppendUInt64((ulong)v.Loop);
+                w.AppendDouble(v.Mod);
+                w.AppendInt32((int)v.Move);
+                w.AppendInt64(v.Mut);
                 PubCodec.FinalField(w, v.Pub, "pub");
                 RefCodec.FinalField(w, v.Ref, "ref");
                 Codecs.Bytes.FinalField(w, v.Self, "Self");
                 TraitCodec.FinalField(w, v.Trait, "trait");
                 Codecs.Decimal.FinalField(w, v.Unsafe, "unsafe");
-                Codecs.Guid.FinalField(w, v.Use, "use");
-                Codecs.Timestamp.FinalField(w, v.Become, "become");
-                Codecs.Single.FinalField(w, v.Box, "box");
-                Codecs.Byte.FinalField(w, v.Macro, "macro");
+                w.AppendGuid(v.Use);
+                w.AppendUInt64(v.Become.Nanoseconds);
+                w.AppendSingle(v.Box);
+                w.AppendByte(v.Macro);
                 PrivCodec.FinalField(w, v.Priv, "priv");
-                UnsizedCodec.FinalField(w, v.Unsized, "unsized");
-                Codecs.Int32.FinalField(w, v.Gen, "gen");
+                w.AppendInt16((short)v.Unsized);
+                w.AppendInt32(v.Gen);
                 Codecs.String.FinalField(w, v.MacroRules, "macro_rules");
                 OptionCodec.FinalField(w, v.Option, "Option");
-                SomeCodec.FinalField(w, v.Some, "Some");
-                Codecs.Double.FinalField(w, v.Result, "Result");
-                OkCodec.FinalField(w, v.Ok, "Ok");
-                Codecs.Int64.FinalField(w, v.Err, "Err");
+                w.AppendUInt64((ulong)v.Some);
+                w.AppendDouble(v.Result);
+                w.AppendInt32((int)v.Ok);
+                w.AppendInt64(v.Err);
                 VecCodec.FinalField(w, v.Vec, "Vec");
                 Box_Codec.FinalField(w, v.Box_, "Box");
                 Codecs.Bytes.FinalField(w, v.Clone_, "Clone");
                 CopyCodec.FinalField(w, v.Copy, "Copy");
                 Codecs.Decimal.FinalField(w, v.Default, "Default");
-                Codecs.Guid.FinalField(w, v.Drop, "Drop");
-                Codecs.Timestamp.FinalField(w, v.Send, "Send");
-                Codecs.Single.FinalField(w, v.Sync, "Sync");
-                Codecs.Byte.FinalField(w, v.Sized, "Sized");
+                w.AppendGuid(v.Drop);
+                w.AppendUInt64(v.Send.Nanoseconds);
+                w.AppendSingle(v.Sync);
+                w.AppendByte(v.Sized);
                 w.Leave();
             }
 
@@ -7152,46 +7152,46 @@ namespace Import
                 r.Enter(195);
                 var v = new RustWords();
                 int run0 = r.Run(6, "crate=2,dyn=4");
-                v.Crate = CrateCodec.At(r.Data, run0);
-                v.Dyn = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Crate = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Dyn = Reader.GetInt32(r.Data, run0 + 2);
                 v.Fn = Codecs.String.FinalField(r, "fn");
                 v.Impl = ImplCodec.FinalField(r, "impl");
                 int run3 = r.Run(28, "loop=8,mod=8,move=4,mut=8");
-                v.Loop = LoopCodec.At(r.Data, run3);
-                v.Mod = Codecs.Double.At(r.Data, run3 + 8);
-                v.Move = MoveCodec.At(r.Data, run3 + 16);
-                v.Mut = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Loop = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Mod = Reader.GetDouble(r.Data, run3 + 8);
+                v.Move = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Mut = Reader.GetInt64(r.Data, run3 + 20);
                 v.Pub = PubCodec.FinalField(r, "pub");
                 v.Ref = RefCodec.FinalField(r, "ref");
                 v.Self = Codecs.Bytes.FinalField(r, "Self");
                 v.Trait = TraitCodec.FinalField(r, "trait");
                 v.Unsafe = Codecs.Decimal.FinalField(r, "unsafe");
                 int run9 = r.Run(29, "use=16,become=8,box=4,macro=1");
-                v.Use = Codecs.Guid.At(r.Data, run9);
-                v.Become = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Box = Codecs.Single.At(r.Data, run9 + 24);
-                v.Macro = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Use = Reader.GetGuid(r.Data, run9);
+                v.Become = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Box = Reader.GetSingle(r.Data, run9 + 24);
+                v.Macro = Reader.GetByte(r.Data, run9 + 28);
                 v.Priv = PrivCodec.FinalField(r, "priv");
                 int run11 = r.Run(6, "unsized=2,gen=4");
-                v.Unsized = UnsizedCodec.At(r.Data, run11);
-                v.Gen = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Unsized = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Gen = Reader.GetInt32(r.Data, run11 + 2);
                 v.MacroRules = Codecs.String.FinalField(r, "macro_rules");
                 v.Option = OptionCodec.FinalField(r, "Option");
                 int run14 = r.Run(28, "Some=8,Result=8,Ok=4,Err=8");
-                v.Some = SomeCodec.At(r.Data, run14);
-                v.Result = Codecs.Double.At(r.Data, run14 + 8);
-                v.Ok = OkCodec.At(r.Data, run14 + 16);
-                v.Err = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Some = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Result = Reader.GetDouble(r.Data, run14 + 8);
+                v.Ok = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Err = Reader.GetInt64(r.Data, run14 + 20);
                 v.Vec = VecCodec.FinalField(r, "Vec");
                 v.Box_ = Box_Codec.FinalField(r, "Box");
                 v.Clone_ = Codecs.Bytes.FinalField(r, "Clone");
                 v.Copy = CopyCodec.FinalField(r, "Copy");
                 v.Default = Codecs.Decimal.FinalField(r, "Default");
                 int run20 = r.Run(29, "Drop=16,Send=8,Sync=4,Sized=1");
-                v.Drop = Codecs.Guid.At(r.Data, run20);
-                v.Send = Codecs.Timestamp.At(r.Data, run20 + 16);
-                v.Sync = Codecs.Single.At(r.Data, run20 + 24);
-                v.Sized = Codecs.Byte.At(r.Data, run20 + 28);
+                v.Drop = Reader.GetGuid(r.Data, run20);
+                v.Send = new Timestamp(Reader.GetUInt64(r.Data, run20 + 16));
+                v.Sync = Reader.GetSingle(r.Data, run20 + 24);
+                v.Sized = Reader.GetByte(r.Data, run20 + 28);
                 r.Leave();
                 return v;
             }
@@ -7676,32 +7676,32 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 178, 9);
-                CheckedCodec.Field(w, b, b + 8, v.Checked, "checked");
-                Codecs.Int32.Field(w, b, b + 10, v.Event, "event");
+                w.PutInt16(b + 8, (short)v.Checked);
+                w.PutInt32(b + 10, v.Event);
                 Codecs.String.Field(w, b, b + 14, v.Fixed, "fixed");
                 ForeachCodec.Field(w, b, b + 18, v.Foreach, "foreach");
-                ImplicitCodec.Field(w, b, b + 23, v.Implicit, "implicit");
-                Codecs.Double.Field(w, b, b + 31, v.Lock, "lock");
-                ParamsCodec.Field(w, b, b + 39, v.Params, "params");
-                Codecs.Int64.Field(w, b, b + 43, v.Sbyte, "sbyte");
+                w.PutUInt64(b + 23, (ulong)v.Implicit);
+                w.PutDouble(b + 31, v.Lock);
+                w.PutInt32(b + 39, (int)v.Params);
+                w.PutInt64(b + 43, v.Sbyte);
                 StackallocCodec.Field(w, b, b + 51, v.Stackalloc, "stackalloc");
                 UlongCodec.Field(w, b, b + 55, v.Ulong, "ulong");
                 Codecs.Bytes.Field(w, b, b + 60, v.Unchecked, "unchecked");
                 UshortCodec.Field(w, b, b + 64, v.Ushort, "ushort");
                 Codecs.Decimal.Field(w, b, b + 68, v.Add, "add");
-                Codecs.Guid.Field(w, b, b + 84, v.Alias, "alias");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Ascending, "ascending");
-                Codecs.Single.Field(w, b, b + 108, v.Descending, "descending");
-                Codecs.Byte.Field(w, b, b + 112, v.Equals_, "equals");
+                w.PutGuid(b + 84, v.Alias);
+                w.PutUInt64(b + 100, v.Ascending.Nanoseconds);
+                w.PutSingle(b + 108, v.Descending);
+                w.PutByte(b + 112, v.Equals_);
                 GroupCodec.Field(w, b, b + 113, v.Group, "group");
-                IntoCodec.Field(w, b, b + 118, v.Into, "into");
-                Codecs.Int32.Field(w, b, b + 120, v.Join, "join");
+                w.PutInt16(b + 118, (short)v.Into);
+                w.PutInt32(b + 120, v.Join);
                 Codecs.String.Field(w, b, b + 124, v.Nameof, "nameof");
                 OnCodec.Field(w, b, b + 128, v.On, "on");
-                OrderbyCodec.Field(w, b, b + 133, v.Orderby, "orderby");
-                Codecs.Double.Field(w, b, b + 141, v.Partial, "partial");
-                RemoveCodec.Field(w, b, b + 149, v.Remove, "remove");
-                Codecs.Int64.Field(w, b, b + 153, v.Unmanaged, "unmanaged");
+                w.PutUInt64(b + 133, (ulong)v.Orderby);
+                w.PutDouble(b + 141, v.Partial);
+                w.PutInt32(b + 149, (int)v.Remove);
+                w.PutInt64(b + 153, v.Unmanaged);
                 RequiredCodec.Field(w, b, b + 161, v.Required, "required");
                 ScopedCodec.Field(w, b, b + 165, v.Scoped, "scoped");
                 Codecs.Bytes.Field(w, b, b + 170, v.Managed, "managed");
@@ -7715,21 +7715,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 9, 150, out n);
                 var v = new CSharpWords();
                 if (n >= 10)
-                    v.Checked = CheckedCodec.Field(r, b, b + 8, "checked");
+                    v.Checked = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.Event = Codecs.Int32.Field(r, b, b + 10, "event");
+                    v.Event = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Fixed = Codecs.String.Field(r, b, b + 14, "fixed");
                 if (n >= 23)
                     v.Foreach = ForeachCodec.Field(r, b, b + 18, "foreach");
                 if (n >= 31)
-                    v.Implicit = ImplicitCodec.Field(r, b, b + 23, "implicit");
+                    v.Implicit = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Lock = Codecs.Double.Field(r, b, b + 31, "lock");
+                    v.Lock = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Params = ParamsCodec.Field(r, b, b + 39, "params");
+                    v.Params = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Sbyte = Codecs.Int64.Field(r, b, b + 43, "sbyte");
+                    v.Sbyte = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Stackalloc = StackallocCodec.Field(r, b, b + 51, "stackalloc");
                 if (n >= 60)
@@ -7741,31 +7741,31 @@ namespace Import
                 if (n >= 84)
                     v.Add = Codecs.Decimal.Field(r, b, b + 68, "add");
                 if (n >= 100)
-                    v.Alias = Codecs.Guid.Field(r, b, b + 84, "alias");
+                    v.Alias = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Ascending = Codecs.Timestamp.Field(r, b, b + 100, "ascending");
+                    v.Ascending = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Descending = Codecs.Single.Field(r, b, b + 108, "descending");
+                    v.Descending = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Equals_ = Codecs.Byte.Field(r, b, b + 112, "equals");
+                    v.Equals_ = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Group = GroupCodec.Field(r, b, b + 113, "group");
                 if (n >= 120)
-                    v.Into = IntoCodec.Field(r, b, b + 118, "into");
+                    v.Into = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Join = Codecs.Int32.Field(r, b, b + 120, "join");
+                    v.Join = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Nameof = Codecs.String.Field(r, b, b + 124, "nameof");
                 if (n >= 133)
                     v.On = OnCodec.Field(r, b, b + 128, "on");
                 if (n >= 141)
-                    v.Orderby = OrderbyCodec.Field(r, b, b + 133, "orderby");
+                    v.Orderby = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Partial = Codecs.Double.Field(r, b, b + 141, "partial");
+                    v.Partial = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Remove = RemoveCodec.Field(r, b, b + 149, "remove");
+                    v.Remove = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Unmanaged = Codecs.Int64.Field(r, b, b + 153, "unmanaged");
+                    v.Unmanaged = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Required = RequiredCodec.Field(r, b, b + 161, "required");
                 if (n >= 170)
@@ -7816,32 +7816,32 @@ namespace Import
             public override void WriteFields(Writer w, CSharpWords v)
             {
                 w.Enter(Name);
-                CheckedCodec.FinalField(w, v.Checked, "checked");
-                Codecs.Int32.FinalField(w, v.Event, "event");
+                w.AppendInt16((short)v.Checked);
+                w.AppendInt32(v.Event);
                 Codecs.String.FinalField(w, v.Fixed, "fixed");
                 ForeachCodec.FinalField(w, v.Foreach, "foreach");
-                ImplicitCodec.FinalField(w, v.Implicit, "implicit");
-                Codecs.Double.FinalField(w, v.Lock, "lock");
-                ParamsCodec.FinalField(w, v.Params, "params");
-                Codecs.Int64.FinalField(w, v.Sbyte, "sbyte");
+                w.AppendUInt64((ulong)v.Implicit);
+                w.AppendDouble(v.Lock);
+                w.AppendInt32((int)v.Params);
+                w.AppendInt64(v.Sbyte);
                 StackallocCodec.FinalField(w, v.Stackalloc, "stackalloc");
                 UlongCodec.FinalField(w, v.Ulong, "ulong");
                 Codecs.Bytes.FinalField(w, v.Unchecked, "unchecked");
                 UshortCodec.FinalField(w, v.Ushort, "ushort");
                 Codecs.Decimal.FinalField(w, v.Add, "add");
-                Codecs.Guid.FinalField(w, v.Alias, "alias");
-                Codecs.Timestamp.FinalField(w, v.Ascending, "ascending");
-                Codecs.Single.FinalField(w, v.Descending, "descending");
-                Codecs.Byte.FinalField(w, v.Equals_, "equals");
+                w.AppendGuid(v.Alias);
+                w.AppendUInt64(v.Ascending.Nanoseconds);
+                w.AppendSingle(v.Descending);
+                w.AppendByte(v.Equals_);
                 GroupCodec.FinalField(w, v.Group, "group");
-                IntoCodec.FinalField(w, v.Into, "into");
-                Codecs.Int32.FinalField(w, v.Join, "join");
+                w.AppendInt16((short)v.Into);
+                w.AppendInt32(v.Join);
                 Codecs.String.FinalField(w, v.Nameof, "nameof");
                 OnCodec.FinalField(w, v.On, "on");
-                OrderbyCodec.FinalField(w, v.Orderby, "orderby");
-                Codecs.Double.FinalField(w, v.Partial, "partial");
-                RemoveCodec.FinalField(w, v.Remove, "remove");
-                Codecs.Int64.FinalField(w, v.Unmanaged, "unmanaged");
+                w.AppendUInt64((ulong)v.Orderby);
+                w.AppendDouble(v.Partial);
+                w.AppendInt32((int)v.Remove);
+                w.AppendInt64(v.Unmanaged);
                 RequiredCodec.FinalField(w, v.Required, "required");
                 ScopedCodec.FinalField(w, v.Scoped, "scoped");
                 Codecs.Bytes.FinalField(w, v.Managed, "managed");
@@ -7854,36 +7854,36 @@ namespace Import
                 r.Enter(150);
                 var v = new CSharpWords();
                 int run0 = r.Run(6, "checked=2,event=4");
-                v.Checked = CheckedCodec.At(r.Data, run0);
-                v.Event = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Checked = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.Event = Reader.GetInt32(r.Data, run0 + 2);
                 v.Fixed = Codecs.String.FinalField(r, "fixed");
                 v.Foreach = ForeachCodec.FinalField(r, "foreach");
                 int run3 = r.Run(28, "implicit=8,lock=8,params=4,sbyte=8");
-                v.Implicit = ImplicitCodec.At(r.Data, run3);
-                v.Lock = Codecs.Double.At(r.Data, run3 + 8);
-                v.Params = ParamsCodec.At(r.Data, run3 + 16);
-                v.Sbyte = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Implicit = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Lock = Reader.GetDouble(r.Data, run3 + 8);
+                v.Params = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Sbyte = Reader.GetInt64(r.Data, run3 + 20);
                 v.Stackalloc = StackallocCodec.FinalField(r, "stackalloc");
                 v.Ulong = UlongCodec.FinalField(r, "ulong");
                 v.Unchecked = Codecs.Bytes.FinalField(r, "unchecked");
                 v.Ushort = UshortCodec.FinalField(r, "ushort");
                 v.Add = Codecs.Decimal.FinalField(r, "add");
                 int run9 = r.Run(29, "alias=16,ascending=8,descending=4,equals=1");
-                v.Alias = Codecs.Guid.At(r.Data, run9);
-                v.Ascending = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Descending = Codecs.Single.At(r.Data, run9 + 24);
-                v.Equals_ = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Alias = Reader.GetGuid(r.Data, run9);
+                v.Ascending = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Descending = Reader.GetSingle(r.Data, run9 + 24);
+                v.Equals_ = Reader.GetByte(r.Data, run9 + 28);
                 v.Group = GroupCodec.FinalField(r, "group");
                 int run11 = r.Run(6, "into=2,join=4");
-                v.Into = IntoCodec.At(r.Data, run11);
-                v.Join = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Into = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Join = Reader.GetInt32(r.Data, run11 + 2);
                 v.Nameof = Codecs.String.FinalField(r, "nameof");
                 v.On = OnCodec.FinalField(r, "on");
                 int run14 = r.Run(28, "orderby=8,partial=8,remove=4,unmanaged=8");
-                v.Orderby = OrderbyCodec.At(r.Data, run14);
-                v.Partial = Codecs.Double.At(r.Data, run14 + 8);
-                v.Remove = RemoveCodec.At(r.Data, run14 + 16);
-                v.Unmanaged = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Orderby = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Partial = Reader.GetDouble(r.Data, run14 + 8);
+                v.Remove = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Unmanaged = Reader.GetInt64(r.Data, run14 + 20);
                 v.Required = RequiredCodec.FinalField(r, "required");
                 v.Scoped = ScopedCodec.FinalField(r, "scoped");
                 v.Managed = Codecs.Bytes.FinalField(r, "managed");
@@ -8316,23 +8316,23 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 118, 10);
-                BeginCodec.Field(w, b, b + 8, v.Begin, "BEGIN");
-                Codecs.Int32.Field(w, b, b + 10, v.End, "END");
+                w.PutInt16(b + 8, (short)v.Begin);
+                w.PutInt32(b + 10, v.End);
                 Codecs.String.Field(w, b, b + 14, v.Begin_, "begin");
                 ElsifCodec.Field(w, b, b + 18, v.Elsif, "elsif");
-                End_Codec.Field(w, b, b + 23, v.End_, "end");
-                Codecs.Double.Field(w, b, b + 31, v.Ensure, "ensure");
-                NextCodec.Field(w, b, b + 39, v.Next, "next");
-                Codecs.Int64.Field(w, b, b + 43, v.Redo, "redo");
+                w.PutUInt64(b + 23, (ulong)v.End_);
+                w.PutDouble(b + 31, v.Ensure);
+                w.PutInt32(b + 39, (int)v.Next);
+                w.PutInt64(b + 43, v.Redo);
                 RescueCodec.Field(w, b, b + 51, v.Rescue, "rescue");
                 RetryCodec.Field(w, b, b + 55, v.Retry, "retry");
                 Codecs.Bytes.Field(w, b, b + 60, v.Then, "then");
                 UndefCodec.Field(w, b, b + 64, v.Undef, "undef");
                 Codecs.Decimal.Field(w, b, b + 68, v.Unless, "unless");
-                Codecs.Guid.Field(w, b, b + 84, v.Until, "until");
-                Codecs.Timestamp.Field(w, b, b + 100, v.File, "__FILE__");
-                Codecs.Single.Field(w, b, b + 108, v.Line, "__LINE__");
-                Codecs.Byte.Field(w, b, b + 112, v.Encoding, "__ENCODING__");
+                w.PutGuid(b + 84, v.Until);
+                w.PutUInt64(b + 100, v.File.Nanoseconds);
+                w.PutSingle(b + 108, v.Line);
+                w.PutByte(b + 112, v.Encoding);
                 InitializeCodec.Field(w, b, b + 113, v.Initialize, "initialize");
                 w.Leave();
             }
@@ -8343,21 +8343,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 10, 98, out n);
                 var v = new RubyWords();
                 if (n >= 10)
-                    v.Begin = BeginCodec.Field(r, b, b + 8, "BEGIN");
+                    v.Begin = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.End = Codecs.Int32.Field(r, b, b + 10, "END");
+                    v.End = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Begin_ = Codecs.String.Field(r, b, b + 14, "begin");
                 if (n >= 23)
                     v.Elsif = ElsifCodec.Field(r, b, b + 18, "elsif");
                 if (n >= 31)
-                    v.End_ = End_Codec.Field(r, b, b + 23, "end");
+                    v.End_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Ensure = Codecs.Double.Field(r, b, b + 31, "ensure");
+                    v.Ensure = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Next = NextCodec.Field(r, b, b + 39, "next");
+                    v.Next = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Redo = Codecs.Int64.Field(r, b, b + 43, "redo");
+                    v.Redo = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Rescue = RescueCodec.Field(r, b, b + 51, "rescue");
                 if (n >= 60)
@@ -8369,13 +8369,13 @@ namespace Import
                 if (n >= 84)
                     v.Unless = Codecs.Decimal.Field(r, b, b + 68, "unless");
                 if (n >= 100)
-                    v.Until = Codecs.Guid.Field(r, b, b + 84, "until");
+                    v.Until = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.File = Codecs.Timestamp.Field(r, b, b + 100, "__FILE__");
+                    v.File = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Line = Codecs.Single.Field(r, b, b + 108, "__LINE__");
+                    v.Line = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Encoding = Codecs.Byte.Field(r, b, b + 112, "__ENCODING__");
+                    v.Encoding = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Initialize = InitializeCodec.Field(r, b, b + 113, "initialize");
                 r.Leave();
@@ -8408,23 +8408,23 @@ namespace Import
             public override void WriteFields(Writer w, RubyWords v)
             {
                 w.Enter(Name);
-                BeginCodec.FinalField(w, v.Begin, "BEGIN");
-                Codecs.Int32.FinalField(w, v.End, "END");
+                w.AppendInt16((short)v.Begin);
+                w.AppendInt32(v.End);
                 Codecs.String.FinalField(w, v.Begin_, "begin");
                 ElsifCodec.FinalField(w, v.Elsif, "elsif");
-                End_Codec.FinalField(w, v.End_, "end");
-                Codecs.Double.FinalField(w, v.Ensure, "ensure");
-                NextCodec.FinalField(w, v.Next, "next");
-                Codecs.Int64.FinalField(w, v.Redo, "redo");
+                w.AppendUInt64((ulong)v.End_);
+                w.AppendDouble(v.Ensure);
+                w.AppendInt32((int)v.Next);
+                w.AppendInt64(v.Redo);
                 RescueCodec.FinalField(w, v.Rescue, "rescue");
                 RetryCodec.FinalField(w, v.Retry, "retry");
                 Codecs.Bytes.FinalField(w, v.Then, "then");
                 UndefCodec.FinalField(w, v.Undef, "undef");
                 Codecs.Decimal.FinalField(w, v.Unless, "unless");
-                Codecs.Guid.FinalField(w, v.Until, "until");
-                Codecs.Timestamp.FinalField(w, v.File, "__FILE__");
-                Codecs.Single.FinalField(w, v.Line, "__LINE__");
-                Codecs.Byte.FinalField(w, v.Encoding, "__ENCODING__");
+                w.AppendGuid(v.Until);
+                w.AppendUInt64(v.File.Nanoseconds);
+                w.AppendSingle(v.Line);
+                w.AppendByte(v.Encoding);
                 InitializeCodec.FinalField(w, v.Initialize, "initialize");
                 w.Leave();
             }
@@ -8434,25 +8434,25 @@ namespace Import
                 r.Enter(98);
                 var v = new RubyWords();
                 int run0 = r.Run(6, "BEGIN=2,END=4");
-                v.Begin = BeginCodec.At(r.Data, run0);
-                v.End = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Begin = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.End = Reader.GetInt32(r.Data, run0 + 2);
                 v.Begin_ = Codecs.String.FinalField(r, "begin");
                 v.Elsif = ElsifCodec.FinalField(r, "elsif");
                 int run3 = r.Run(28, "end=8,ensure=8,next=4,redo=8");
-                v.End_ = End_Codec.At(r.Data, run3);
-                v.Ensure = Codecs.Double.At(r.Data, run3 + 8);
-                v.Next = NextCodec.At(r.Data, run3 + 16);
-                v.Redo = Codecs.Int64.At(r.Data, run3 + 20);
+                v.End_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Ensure = Reader.GetDouble(r.Data, run3 + 8);
+                v.Next = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Redo = Reader.GetInt64(r.Data, run3 + 20);
                 v.Rescue = RescueCodec.FinalField(r, "rescue");
                 v.Retry = RetryCodec.FinalField(r, "retry");
                 v.Then = Codecs.Bytes.FinalField(r, "then");
                 v.Undef = UndefCodec.FinalField(r, "undef");
                 v.Unless = Codecs.Decimal.FinalField(r, "unless");
                 int run9 = r.Run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1");
-                v.Until = Codecs.Guid.At(r.Data, run9);
-                v.File = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Line = Codecs.Single.At(r.Data, run9 + 24);
-                v.Encoding = Codecs.Byte.At(r.Data, run9 + 28);
+                v.Until = Reader.GetGuid(r.Data, run9);
+                v.File = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Line = Reader.GetSingle(r.Data, run9 + 24);
+                v.Encoding = Reader.GetByte(r.Data, run9 + 28);
                 v.Initialize = InitializeCodec.FinalField(r, "initialize");
                 r.Leave();
                 return v;
@@ -8781,14 +8781,14 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 64, 11);
-                SwapCodec.Field(w, b, b + 8, v.Swap, "swap");
-                Codecs.Int32.Field(w, b, b + 10, v.FbeType, "fbe_type");
+                w.PutInt16(b + 8, (short)v.Swap);
+                w.PutInt32(b + 10, v.FbeType);
                 Codecs.String.Field(w, b, b + 14, v.Fbe, "fbe");
                 Model_Codec.Field(w, b, b + 18, v.Model_, "Model");
-                FinalModelCodec.Field(w, b, b + 23, v.FinalModel, "FinalModel");
-                Codecs.Double.Field(w, b, b + 31, v.FieldModel, "FieldModel");
-                BufferCodec.Field(w, b, b + 39, v.Buffer, "buffer");
-                Codecs.Int64.Field(w, b, b + 43, v.Size, "size");
+                w.PutUInt64(b + 23, (ulong)v.FinalModel);
+                w.PutDouble(b + 31, v.FieldModel);
+                w.PutInt32(b + 39, (int)v.Buffer);
+                w.PutInt64(b + 43, v.Size);
                 OffsetCodec.Field(w, b, b + 51, v.Offset, "offset");
                 Model__Codec.Field(w, b, b + 55, v.Model__, "model");
                 Codecs.Bytes.Field(w, b, b + 60, v.Reset, "reset");
@@ -8801,21 +8801,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 11, 48, out n);
                 var v = new CppMembers();
                 if (n >= 10)
-                    v.Swap = SwapCodec.Field(r, b, b + 8, "swap");
+                    v.Swap = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.FbeType = Codecs.Int32.Field(r, b, b + 10, "fbe_type");
+                    v.FbeType = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Fbe = Codecs.String.Field(r, b, b + 14, "fbe");
                 if (n >= 23)
                     v.Model_ = Model_Codec.Field(r, b, b + 18, "Model");
                 if (n >= 31)
-                    v.FinalModel = FinalModelCodec.Field(r, b, b + 23, "FinalModel");
+                    v.FinalModel = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.FieldModel = Codecs.Double.Field(r, b, b + 31, "FieldModel");
+                    v.FieldModel = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Buffer = BufferCodec.Field(r, b, b + 39, "buffer");
+                    v.Buffer = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Size = Codecs.Int64.Field(r, b, b + 43, "size");
+                    v.Size = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Offset = OffsetCodec.Field(r, b, b + 51, "offset");
                 if (n >= 60)
@@ -8846,14 +8846,14 @@ namespace Import
             public override void WriteFields(Writer w, CppMembers v)
             {
                 w.Enter(Name);
-                SwapCodec.FinalField(w, v.Swap, "swap");
-                Codecs.Int32.FinalField(w, v.FbeType, "fbe_type");
+                w.AppendInt16((short)v.Swap);
+                w.AppendInt32(v.FbeType);
                 Codecs.String.FinalField(w, v.Fbe, "fbe");
                 Model_Codec.FinalField(w, v.Model_, "Model");
-                FinalModelCodec.FinalField(w, v.FinalModel, "FinalModel");
-                Codecs.Double.FinalField(w, v.FieldModel, "FieldModel");
-                BufferCodec.FinalField(w, v.Buffer, "buffer");
-                Codecs.Int64.FinalField(w, v.Size, "size");
+                w.AppendUInt64((ulong)v.FinalModel);
+                w.AppendDouble(v.FieldModel);
+                w.AppendInt32((int)v.Buffer);
+                w.AppendInt64(v.Size);
                 OffsetCodec.FinalField(w, v.Offset, "offset");
                 Model__Codec.FinalField(w, v.Model__, "model");
                 Codecs.Bytes.FinalField(w, v.Reset, "reset");
@@ -8865,15 +8865,15 @@ namespace Import
                 r.Enter(48);
                 var v = new CppMembers();
                 int run0 = r.Run(6, "swap=2,fbe_type=4");
-                v.Swap = SwapCodec.At(r.Data, run0);
-                v.FbeType = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Swap = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.FbeType = Reader.GetInt32(r.Data, run0 + 2);
                 v.Fbe = Codecs.String.FinalField(r, "fbe");
                 v.Model_ = Model_Codec.FinalField(r, "Model");
                 int run3 = r.Run(28, "FinalModel=8,FieldModel=8,buffer=4,size=8");
-                v.FinalModel = FinalModelCodec.At(r.Data, run3);
-                v.FieldModel = Codecs.Double.At(r.Data, run3 + 8);
-                v.Buffer = BufferCodec.At(r.Data, run3 + 16);
-                v.Size = Codecs.Int64.At(r.Data, run3 + 20);
+                v.FinalModel = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.FieldModel = Reader.GetDouble(r.Data, run3 + 8);
+                v.Buffer = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Size = Reader.GetInt64(r.Data, run3 + 20);
                 v.Offset = OffsetCodec.FinalField(r, "offset");
                 v.Model__ = Model__Codec.FinalField(r, "model");
                 v.Reset = Codecs.Bytes.FinalField(r, "reset");
@@ -9157,22 +9157,22 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 112, 12);
-                ToJson_Codec.Field(w, b, b + 8, v.ToJson_, "to_json");
-                Codecs.Int32.Field(w, b, b + 10, v.FromJson_, "from_json");
+                w.PutInt16(b + 8, (short)v.ToJson_);
+                w.PutInt32(b + 10, v.FromJson_);
                 Codecs.String.Field(w, b, b + 14, v.ToFbe_, "to_fbe");
                 FromFbe_Codec.Field(w, b, b + 18, v.FromFbe_, "from_fbe");
-                ToFinal_Codec.Field(w, b, b + 23, v.ToFinal_, "to_final");
-                Codecs.Double.Field(w, b, b + 31, v.FromFinal_, "from_final");
-                FbeEqualCodec.Field(w, b, b + 39, v.FbeEqual, "fbe_equal");
-                Codecs.Int64.Field(w, b, b + 43, v.FbeKey, "fbe_key");
+                w.PutUInt64(b + 23, (ulong)v.ToFinal_);
+                w.PutDouble(b + 31, v.FromFinal_);
+                w.PutInt32(b + 39, (int)v.FbeEqual);
+                w.PutInt64(b + 43, v.FbeKey);
                 FbeSizeCodec.Field(w, b, b + 51, v.FbeSize, "fbe_size");
                 InitCodec.Field(w, b, b + 55, v.Init, "__init__");
                 Codecs.Bytes.Field(w, b, b + 60, v.Slots, "__slots__");
                 ClassCodec.Field(w, b, b + 64, v.Class, "__class__");
                 Codecs.Decimal.Field(w, b, b + 68, v.Dict, "__dict__");
-                Codecs.Guid.Field(w, b, b + 84, v.Hash, "__hash__");
-                Codecs.Timestamp.Field(w, b, b + 100, v.Eq, "__eq__");
-                Codecs.Single.Field(w, b, b + 108, v.Private, "__private");
+                w.PutGuid(b + 84, v.Hash);
+                w.PutUInt64(b + 100, v.Eq.Nanoseconds);
+                w.PutSingle(b + 108, v.Private);
                 w.Leave();
             }
 
@@ -9182,21 +9182,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 12, 96, out n);
                 var v = new PythonMembers();
                 if (n >= 10)
-                    v.ToJson_ = ToJson_Codec.Field(r, b, b + 8, "to_json");
+                    v.ToJson_ = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.FromJson_ = Codecs.Int32.Field(r, b, b + 10, "from_json");
+                    v.FromJson_ = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.ToFbe_ = Codecs.String.Field(r, b, b + 14, "to_fbe");
                 if (n >= 23)
                     v.FromFbe_ = FromFbe_Codec.Field(r, b, b + 18, "from_fbe");
                 if (n >= 31)
-                    v.ToFinal_ = ToFinal_Codec.Field(r, b, b + 23, "to_final");
+                    v.ToFinal_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.FromFinal_ = Codecs.Double.Field(r, b, b + 31, "from_final");
+                    v.FromFinal_ = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.FbeEqual = FbeEqualCodec.Field(r, b, b + 39, "fbe_equal");
+                    v.FbeEqual = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.FbeKey = Codecs.Int64.Field(r, b, b + 43, "fbe_key");
+                    v.FbeKey = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.FbeSize = FbeSizeCodec.Field(r, b, b + 51, "fbe_size");
                 if (n >= 60)
@@ -9208,11 +9208,11 @@ namespace Import
                 if (n >= 84)
                     v.Dict = Codecs.Decimal.Field(r, b, b + 68, "__dict__");
                 if (n >= 100)
-                    v.Hash = Codecs.Guid.Field(r, b, b + 84, "__hash__");
+                    v.Hash = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.Eq = Codecs.Timestamp.Field(r, b, b + 100, "__eq__");
+                    v.Eq = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.Private = Codecs.Single.Field(r, b, b + 108, "__private");
+                    v.Private = Reader.GetSingle(r.Data, b + 108);
                 r.Leave();
                 return v;
             }
@@ -9241,22 +9241,22 @@ namespace Import
             public override void WriteFields(Writer w, PythonMembers v)
             {
                 w.Enter(Name);
-                ToJson_Codec.FinalField(w, v.ToJson_, "to_json");
-                Codecs.Int32.FinalField(w, v.FromJson_, "from_json");
+                w.AppendInt16((short)v.ToJson_);
+                w.AppendInt32(v.FromJson_);
                 Codecs.String.FinalField(w, v.ToFbe_, "to_fbe");
                 FromFbe_Codec.FinalField(w, v.FromFbe_, "from_fbe");
-                ToFinal_Codec.FinalField(w, v.ToFinal_, "to_final");
-                Codecs.Double.FinalField(w, v.FromFinal_, "from_final");
-                FbeEqualCodec.FinalField(w, v.FbeEqual, "fbe_equal");
-                Codecs.Int64.FinalField(w, v.FbeKey, "fbe_key");
+                w.AppendUInt64((ulong)v.ToFinal_);
+                w.AppendDouble(v.FromFinal_);
+                w.AppendInt32((int)v.FbeEqual);
+                w.AppendInt64(v.FbeKey);
                 FbeSizeCodec.FinalField(w, v.FbeSize, "fbe_size");
                 InitCodec.FinalField(w, v.Init, "__init__");
                 Codecs.Bytes.FinalField(w, v.Slots, "__slots__");
                 ClassCodec.FinalField(w, v.Class, "__class__");
                 Codecs.Decimal.FinalField(w, v.Dict, "__dict__");
-                Codecs.Guid.FinalField(w, v.Hash, "__hash__");
-                Codecs.Timestamp.FinalField(w, v.Eq, "__eq__");
-                Codecs.Single.FinalField(w, v.Private, "__private");
+                w.AppendGuid(v.Hash);
+                w.AppendUInt64(v.Eq.Nanoseconds);
+                w.AppendSingle(v.Private);
                 w.Leave();
             }
 
@@ -9265,24 +9265,24 @@ namespace Import
                 r.Enter(96);
                 var v = new PythonMembers();
                 int run0 = r.Run(6, "to_json=2,from_json=4");
-                v.ToJson_ = ToJson_Codec.At(r.Data, run0);
-                v.FromJson_ = Codecs.Int32.At(r.Data, run0 + 2);
+                v.ToJson_ = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.FromJson_ = Reader.GetInt32(r.Data, run0 + 2);
                 v.ToFbe_ = Codecs.String.FinalField(r, "to_fbe");
                 v.FromFbe_ = FromFbe_Codec.FinalField(r, "from_fbe");
                 int run3 = r.Run(28, "to_final=8,from_final=8,fbe_equal=4,fbe_key=8");
-                v.ToFinal_ = ToFinal_Codec.At(r.Data, run3);
-                v.FromFinal_ = Codecs.Double.At(r.Data, run3 + 8);
-                v.FbeEqual = FbeEqualCodec.At(r.Data, run3 + 16);
-                v.FbeKey = Codecs.Int64.At(r.Data, run3 + 20);
+                v.ToFinal_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.FromFinal_ = Reader.GetDouble(r.Data, run3 + 8);
+                v.FbeEqual = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.FbeKey = Reader.GetInt64(r.Data, run3 + 20);
                 v.FbeSize = FbeSizeCodec.FinalField(r, "fbe_size");
                 v.Init = InitCodec.FinalField(r, "__init__");
                 v.Slots = Codecs.Bytes.FinalField(r, "__slots__");
                 v.Class = ClassCodec.FinalField(r, "__class__");
                 v.Dict = Codecs.Decimal.FinalField(r, "__dict__");
                 int run9 = r.Run(28, "__hash__=16,__eq__=8,__private=4");
-                v.Hash = Codecs.Guid.At(r.Data, run9);
-                v.Eq = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.Private = Codecs.Single.At(r.Data, run9 + 24);
+                v.Hash = Reader.GetGuid(r.Data, run9);
+                v.Eq = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.Private = Reader.GetSingle(r.Data, run9 + 24);
                 r.Leave();
                 return v;
             }
@@ -9615,31 +9615,31 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 153, 13);
-                FbeKeyCodec.Field(w, b, b + 8, v.FbeKey, "FBEKey");
-                Codecs.Int32.Field(w, b, b + 10, v.FbeKeyCompare, "FBEKeyCompare");
+                w.PutInt16(b + 8, (short)v.FbeKey);
+                w.PutInt32(b + 10, v.FbeKeyCompare);
                 Codecs.String.Field(w, b, b + 14, v.Reset, "Reset");
                 MarshalFbeCodec.Field(w, b, b + 18, v.MarshalFbe, "MarshalFBE");
-                UnmarshalFbeCodec.Field(w, b, b + 23, v.UnmarshalFbe, "UnmarshalFBE");
-                Codecs.Double.Field(w, b, b + 31, v.AppendFbe, "AppendFBE");
-                ReadFbeCodec.Field(w, b, b + 39, v.ReadFbe, "ReadFBE");
-                Codecs.Int64.Field(w, b, b + 43, v.FbeWrite, "FBEWrite");
+                w.PutUInt64(b + 23, (ulong)v.UnmarshalFbe);
+                w.PutDouble(b + 31, v.AppendFbe);
+                w.PutInt32(b + 39, (int)v.ReadFbe);
+                w.PutInt64(b + 43, v.FbeWrite);
                 FbeReadCodec.Field(w, b, b + 51, v.FbeRead, "FBERead");
                 MarshalFinalCodec.Field(w, b, b + 55, v.MarshalFinal, "MarshalFinal");
                 Codecs.Bytes.Field(w, b, b + 60, v.UnmarshalFinal, "UnmarshalFinal");
                 AppendFinalCodec.Field(w, b, b + 64, v.AppendFinal, "AppendFinal");
                 Codecs.Decimal.Field(w, b, b + 68, v.ReadFinal, "ReadFinal");
-                Codecs.Guid.Field(w, b, b + 84, v.FbeWriteFinal, "FBEWriteFinal");
-                Codecs.Timestamp.Field(w, b, b + 100, v.FbeReadFinal, "FBEReadFinal");
-                Codecs.Single.Field(w, b, b + 108, v.MarshalJson, "MarshalJSON");
-                Codecs.Byte.Field(w, b, b + 112, v.UnmarshalJson, "UnmarshalJSON");
+                w.PutGuid(b + 84, v.FbeWriteFinal);
+                w.PutUInt64(b + 100, v.FbeReadFinal.Nanoseconds);
+                w.PutSingle(b + 108, v.MarshalJson);
+                w.PutByte(b + 112, v.UnmarshalJson);
                 AppendJsonCodec.Field(w, b, b + 113, v.AppendJson, "AppendJSON");
-                ReadJsonCodec.Field(w, b, b + 118, v.ReadJson, "ReadJSON");
-                Codecs.Int32.Field(w, b, b + 120, v.FbeWriteJson, "FBEWriteJSON");
+                w.PutInt16(b + 118, (short)v.ReadJson);
+                w.PutInt32(b + 120, v.FbeWriteJson);
                 Codecs.String.Field(w, b, b + 124, v.FbeReadJson, "FBEReadJSON");
                 FbeWriteTextCodec.Field(w, b, b + 128, v.FbeWriteText, "FBEWriteText");
-                TypeId_Codec.Field(w, b, b + 133, v.TypeId_, "TypeID");
-                Codecs.Double.Field(w, b, b + 141, v.Verify, "Verify");
-                VerifyFinal_Codec.Field(w, b, b + 149, v.VerifyFinal_, "VerifyFinal");
+                w.PutUInt64(b + 133, (ulong)v.TypeId_);
+                w.PutDouble(b + 141, v.Verify);
+                w.PutInt32(b + 149, (int)v.VerifyFinal_);
                 w.Leave();
             }
 
@@ -9649,21 +9649,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 13, 129, out n);
                 var v = new GoMembers();
                 if (n >= 10)
-                    v.FbeKey = FbeKeyCodec.Field(r, b, b + 8, "FBEKey");
+                    v.FbeKey = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.FbeKeyCompare = Codecs.Int32.Field(r, b, b + 10, "FBEKeyCompare");
+                    v.FbeKeyCompare = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.Reset = Codecs.String.Field(r, b, b + 14, "Reset");
                 if (n >= 23)
                     v.MarshalFbe = MarshalFbeCodec.Field(r, b, b + 18, "MarshalFBE");
                 if (n >= 31)
-                    v.UnmarshalFbe = UnmarshalFbeCodec.Field(r, b, b + 23, "UnmarshalFBE");
+                    v.UnmarshalFbe = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.AppendFbe = Codecs.Double.Field(r, b, b + 31, "AppendFBE");
+                    v.AppendFbe = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.ReadFbe = ReadFbeCodec.Field(r, b, b + 39, "ReadFBE");
+                    v.ReadFbe = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.FbeWrite = Codecs.Int64.Field(r, b, b + 43, "FBEWrite");
+                    v.FbeWrite = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.FbeRead = FbeReadCodec.Field(r, b, b + 51, "FBERead");
                 if (n >= 60)
@@ -9675,29 +9675,29 @@ namespace Import
                 if (n >= 84)
                     v.ReadFinal = Codecs.Decimal.Field(r, b, b + 68, "ReadFinal");
                 if (n >= 100)
-                    v.FbeWriteFinal = Codecs.Guid.Field(r, b, b + 84, "FBEWriteFinal");
+                    v.FbeWriteFinal = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.FbeReadFinal = Codecs.Timestamp.Field(r, b, b + 100, "FBEReadFinal");
+                    v.FbeReadFinal = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.MarshalJson = Codecs.Single.Field(r, b, b + 108, "MarshalJSON");
+                    v.MarshalJson = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.UnmarshalJson = Codecs.Byte.Field(r, b, b + 112, "UnmarshalJSON");
+                    v.UnmarshalJson = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.AppendJson = AppendJsonCodec.Field(r, b, b + 113, "AppendJSON");
                 if (n >= 120)
-                    v.ReadJson = ReadJsonCodec.Field(r, b, b + 118, "ReadJSON");
+                    v.ReadJson = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.FbeWriteJson = Codecs.Int32.Field(r, b, b + 120, "FBEWriteJSON");
+                    v.FbeWriteJson = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.FbeReadJson = Codecs.String.Field(r, b, b + 124, "FBEReadJSON");
                 if (n >= 133)
                     v.FbeWriteText = FbeWriteTextCodec.Field(r, b, b + 128, "FBEWriteText");
                 if (n >= 141)
-                    v.TypeId_ = TypeId_Codec.Field(r, b, b + 133, "TypeID");
+                    v.TypeId_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Verify = Codecs.Double.Field(r, b, b + 141, "Verify");
+                    v.Verify = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.VerifyFinal_ = VerifyFinal_Codec.Field(r, b, b + 149, "VerifyFinal");
+                    v.VerifyFinal_ = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 r.Leave();
                 return v;
             }
@@ -9732,31 +9732,31 @@ namespace Import
             public override void WriteFields(Writer w, GoMembers v)
             {
                 w.Enter(Name);
-                FbeKeyCodec.FinalField(w, v.FbeKey, "FBEKey");
-                Codecs.Int32.FinalField(w, v.FbeKeyCompare, "FBEKeyCompare");
+                w.AppendInt16((short)v.FbeKey);
+                w.AppendInt32(v.FbeKeyCompare);
                 Codecs.String.FinalField(w, v.Reset, "Reset");
                 MarshalFbeCodec.FinalField(w, v.MarshalFbe, "MarshalFBE");
-                UnmarshalFbeCodec.FinalField(w, v.UnmarshalFbe, "UnmarshalFBE");
-                Codecs.Double.FinalField(w, v.AppendFbe, "AppendFBE");
-                ReadFbeCodec.FinalField(w, v.ReadFbe, "ReadFBE");
-                Codecs.Int64.FinalField(w, v.FbeWrite, "FBEWrite");
+                w.AppendUInt64((ulong)v.UnmarshalFbe);
+                w.AppendDouble(v.AppendFbe);
+                w.AppendInt32((int)v.ReadFbe);
+                w.AppendInt64(v.FbeWrite);
                 FbeReadCodec.FinalField(w, v.FbeRead, "FBERead");
                 MarshalFinalCodec.FinalField(w, v.MarshalFinal, "MarshalFinal");
                 Codecs.Bytes.FinalField(w, v.UnmarshalFinal, "UnmarshalFinal");
                 AppendFinalCodec.FinalField(w, v.AppendFinal, "AppendFinal");
                 Codecs.Decimal.FinalField(w, v.ReadFinal, "ReadFinal");
-                Codecs.Guid.FinalField(w, v.FbeWriteFinal, "FBEWriteFinal");
-                Codecs.Timestamp.FinalField(w, v.FbeReadFinal, "FBEReadFinal");
-                Codecs.Single.FinalField(w, v.MarshalJson, "MarshalJSON");
-                Codecs.Byte.FinalField(w, v.UnmarshalJson, "UnmarshalJSON");
+                w.AppendGuid(v.FbeWriteFinal);
+                w.AppendUInt64(v.FbeReadFinal.Nanoseconds);
+                w.AppendSingle(v.MarshalJson);
+                w.AppendByte(v.UnmarshalJson);
                 AppendJsonCodec.FinalField(w, v.AppendJson, "AppendJSON");
-                ReadJsonCodec.FinalField(w, v.ReadJson, "ReadJSON");
-                Codecs.Int32.FinalField(w, v.FbeWriteJson, "FBEWriteJSON");
+                w.AppendInt16((short)v.ReadJson);
+                w.AppendInt32(v.FbeWriteJson);
                 Codecs.String.FinalField(w, v.FbeReadJson, "FBEReadJSON");
                 FbeWriteTextCodec.FinalField(w, v.FbeWriteText, "FBEWriteText");
-                TypeId_Codec.FinalField(w, v.TypeId_, "TypeID");
-                Codecs.Double.FinalField(w, v.Verify, "Verify");
-                VerifyFinal_Codec.FinalField(w, v.VerifyFinal_, "VerifyFinal");
+                w.AppendUInt64((ulong)v.TypeId_);
+                w.AppendDouble(v.Verify);
+                w.AppendInt32((int)v.VerifyFinal_);
                 w.Leave();
             }
 
@@ -9765,35 +9765,35 @@ namespace Import
                 r.Enter(129);
                 var v = new GoMembers();
                 int run0 = r.Run(6, "FBEKey=2,FBEKeyCompare=4");
-                v.FbeKey = FbeKeyCodec.At(r.Data, run0);
-                v.FbeKeyCompare = Codecs.Int32.At(r.Data, run0 + 2);
+                v.FbeKey = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.FbeKeyCompare = Reader.GetInt32(r.Data, run0 + 2);
                 v.Reset = Codecs.String.FinalField(r, "Reset");
                 v.MarshalFbe = MarshalFbeCodec.FinalField(r, "MarshalFBE");
                 int run3 = r.Run(28, "UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8");
-                v.UnmarshalFbe = UnmarshalFbeCodec.At(r.Data, run3);
-                v.AppendFbe = Codecs.Double.At(r.Data, run3 + 8);
-                v.ReadFbe = ReadFbeCodec.At(r.Data, run3 + 16);
-                v.FbeWrite = Codecs.Int64.At(r.Data, run3 + 20);
+                v.UnmarshalFbe = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.AppendFbe = Reader.GetDouble(r.Data, run3 + 8);
+                v.ReadFbe = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.FbeWrite = Reader.GetInt64(r.Data, run3 + 20);
                 v.FbeRead = FbeReadCodec.FinalField(r, "FBERead");
                 v.MarshalFinal = MarshalFinalCodec.FinalField(r, "MarshalFinal");
                 v.UnmarshalFinal = Codecs.Bytes.FinalField(r, "UnmarshalFinal");
                 v.AppendFinal = AppendFinalCodec.FinalField(r, "AppendFinal");
                 v.ReadFinal = Codecs.Decimal.FinalField(r, "ReadFinal");
                 int run9 = r.Run(29, "FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1");
-                v.FbeWriteFinal = Codecs.Guid.At(r.Data, run9);
-                v.FbeReadFinal = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.MarshalJson = Codecs.Single.At(r.Data, run9 + 24);
-                v.UnmarshalJson = Codecs.Byte.At(r.Data, run9 + 28);
+                v.FbeWriteFinal = Reader.GetGuid(r.Data, run9);
+                v.FbeReadFinal = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.MarshalJson = Reader.GetSingle(r.Data, run9 + 24);
+                v.UnmarshalJson = Reader.GetByte(r.Data, run9 + 28);
                 v.AppendJson = AppendJsonCodec.FinalField(r, "AppendJSON");
                 int run11 = r.Run(6, "ReadJSON=2,FBEWriteJSON=4");
-                v.ReadJson = ReadJsonCodec.At(r.Data, run11);
-                v.FbeWriteJson = Codecs.Int32.At(r.Data, run11 + 2);
+                v.ReadJson = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.FbeWriteJson = Reader.GetInt32(r.Data, run11 + 2);
                 v.FbeReadJson = Codecs.String.FinalField(r, "FBEReadJSON");
                 v.FbeWriteText = FbeWriteTextCodec.FinalField(r, "FBEWriteText");
                 int run14 = r.Run(20, "TypeID=8,Verify=8,VerifyFinal=4");
-                v.TypeId_ = TypeId_Codec.At(r.Data, run14);
-                v.Verify = Codecs.Double.At(r.Data, run14 + 8);
-                v.VerifyFinal_ = VerifyFinal_Codec.At(r.Data, run14 + 16);
+                v.TypeId_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Verify = Reader.GetDouble(r.Data, run14 + 8);
+                v.VerifyFinal_ = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
                 r.Leave();
                 return v;
             }
@@ -10195,32 +10195,32 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 161, 14);
-                TypeId_Codec.Field(w, b, b + 8, v.TypeId_, "TYPE_ID");
-                Codecs.Int32.Field(w, b, b + 10, v.KeyOrder, "KEY_ORDER");
+                w.PutInt16(b + 8, (short)v.TypeId_);
+                w.PutInt32(b + 10, v.KeyOrder);
                 Codecs.String.Field(w, b, b + 14, v.ToFbe_, "toFbe");
                 FromFbe_Codec.Field(w, b, b + 18, v.FromFbe_, "fromFbe");
-                ReadFbeCodec.Field(w, b, b + 23, v.ReadFbe, "readFbe");
-                Codecs.Double.Field(w, b, b + 31, v.WriteFbe_, "writeFbe");
-                VerifyFbe_Codec.Field(w, b, b + 39, v.VerifyFbe_, "verifyFbe");
-                Codecs.Int64.Field(w, b, b + 43, v.ToFinal_, "toFinal");
+                w.PutUInt64(b + 23, (ulong)v.ReadFbe);
+                w.PutDouble(b + 31, v.WriteFbe_);
+                w.PutInt32(b + 39, (int)v.VerifyFbe_);
+                w.PutInt64(b + 43, v.ToFinal_);
                 FromFinal_Codec.Field(w, b, b + 51, v.FromFinal_, "fromFinal");
                 ReadFinalCodec.Field(w, b, b + 55, v.ReadFinal, "readFinal");
                 Codecs.Bytes.Field(w, b, b + 60, v.WriteFinal_, "writeFinal");
                 VerifyFinal_Codec.Field(w, b, b + 64, v.VerifyFinal_, "verifyFinal");
                 Codecs.Decimal.Field(w, b, b + 68, v.ToJson_, "toJson");
-                Codecs.Guid.Field(w, b, b + 84, v.FromJson_, "fromJson");
-                Codecs.Timestamp.Field(w, b, b + 100, v.WriteJson, "writeJson");
-                Codecs.Single.Field(w, b, b + 108, v.ReadJson, "readJson");
-                Codecs.Byte.Field(w, b, b + 112, v.HashCode, "hashCode");
+                w.PutGuid(b + 84, v.FromJson_);
+                w.PutUInt64(b + 100, v.WriteJson.Nanoseconds);
+                w.PutSingle(b + 108, v.ReadJson);
+                w.PutByte(b + 112, v.HashCode);
                 GetClassCodec.Field(w, b, b + 113, v.GetClass, "getClass");
-                Clone_Codec.Field(w, b, b + 118, v.Clone_, "clone");
-                Codecs.Int32.Field(w, b, b + 120, v.Finalize_, "finalize");
+                w.PutInt16(b + 118, (short)v.Clone_);
+                w.PutInt32(b + 120, v.Finalize_);
                 Codecs.String.Field(w, b, b + 124, v.Wait, "wait");
                 NotifyCodec.Field(w, b, b + 128, v.Notify, "notify");
-                NotifyAllCodec.Field(w, b, b + 133, v.NotifyAll, "notifyAll");
-                Codecs.Double.Field(w, b, b + 141, v.JavaClass, "javaClass");
-                Component1Codec.Field(w, b, b + 149, v.Component1, "component1");
-                Codecs.Int64.Field(w, b, b + 153, v.FbeLevels, "fbeLevels");
+                w.PutUInt64(b + 133, (ulong)v.NotifyAll);
+                w.PutDouble(b + 141, v.JavaClass);
+                w.PutInt32(b + 149, (int)v.Component1);
+                w.PutInt64(b + 153, v.FbeLevels);
                 w.Leave();
             }
 
@@ -10230,21 +10230,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 14, 137, out n);
                 var v = new JvmMembers();
                 if (n >= 10)
-                    v.TypeId_ = TypeId_Codec.Field(r, b, b + 8, "TYPE_ID");
+                    v.TypeId_ = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.KeyOrder = Codecs.Int32.Field(r, b, b + 10, "KEY_ORDER");
+                    v.KeyOrder = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.ToFbe_ = Codecs.String.Field(r, b, b + 14, "toFbe");
                 if (n >= 23)
                     v.FromFbe_ = FromFbe_Codec.Field(r, b, b + 18, "fromFbe");
                 if (n >= 31)
-                    v.ReadFbe = ReadFbeCodec.Field(r, b, b + 23, "readFbe");
+                    v.ReadFbe = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.WriteFbe_ = Codecs.Double.Field(r, b, b + 31, "writeFbe");
+                    v.WriteFbe_ = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.VerifyFbe_ = VerifyFbe_Codec.Field(r, b, b + 39, "verifyFbe");
+                    v.VerifyFbe_ = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.ToFinal_ = Codecs.Int64.Field(r, b, b + 43, "toFinal");
+                    v.ToFinal_ = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.FromFinal_ = FromFinal_Codec.Field(r, b, b + 51, "fromFinal");
                 if (n >= 60)
@@ -10256,31 +10256,31 @@ namespace Import
                 if (n >= 84)
                     v.ToJson_ = Codecs.Decimal.Field(r, b, b + 68, "toJson");
                 if (n >= 100)
-                    v.FromJson_ = Codecs.Guid.Field(r, b, b + 84, "fromJson");
+                    v.FromJson_ = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.WriteJson = Codecs.Timestamp.Field(r, b, b + 100, "writeJson");
+                    v.WriteJson = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.ReadJson = Codecs.Single.Field(r, b, b + 108, "readJson");
+                    v.ReadJson = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.HashCode = Codecs.Byte.Field(r, b, b + 112, "hashCode");
+                    v.HashCode = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.GetClass = GetClassCodec.Field(r, b, b + 113, "getClass");
                 if (n >= 120)
-                    v.Clone_ = Clone_Codec.Field(r, b, b + 118, "clone");
+                    v.Clone_ = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Finalize_ = Codecs.Int32.Field(r, b, b + 120, "finalize");
+                    v.Finalize_ = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Wait = Codecs.String.Field(r, b, b + 124, "wait");
                 if (n >= 133)
                     v.Notify = NotifyCodec.Field(r, b, b + 128, "notify");
                 if (n >= 141)
-                    v.NotifyAll = NotifyAllCodec.Field(r, b, b + 133, "notifyAll");
+                    v.NotifyAll = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.JavaClass = Codecs.Double.Field(r, b, b + 141, "javaClass");
+                    v.JavaClass = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Component1 = Component1Codec.Field(r, b, b + 149, "component1");
+                    v.Component1 = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.FbeLevels = Codecs.Int64.Field(r, b, b + 153, "fbeLevels");
+                    v.FbeLevels = Reader.GetInt64(r.Data, b + 153);
                 r.Leave();
                 return v;
             }
@@ -10315,32 +10315,32 @@ namespace Import
             public override void WriteFields(Writer w, JvmMembers v)
             {
                 w.Enter(Name);
-                TypeId_Codec.FinalField(w, v.TypeId_, "TYPE_ID");
-                Codecs.Int32.FinalField(w, v.KeyOrder, "KEY_ORDER");
+                w.AppendInt16((short)v.TypeId_);
+                w.AppendInt32(v.KeyOrder);
                 Codecs.String.FinalField(w, v.ToFbe_, "toFbe");
                 FromFbe_Codec.FinalField(w, v.FromFbe_, "fromFbe");
-                ReadFbeCodec.FinalField(w, v.ReadFbe, "readFbe");
-                Codecs.Double.FinalField(w, v.WriteFbe_, "writeFbe");
-                VerifyFbe_Codec.FinalField(w, v.VerifyFbe_, "verifyFbe");
-                Codecs.Int64.FinalField(w, v.ToFinal_, "toFinal");
+                w.AppendUInt64((ulong)v.ReadFbe);
+                w.AppendDouble(v.WriteFbe_);
+                w.AppendInt32((int)v.VerifyFbe_);
+                w.AppendInt64(v.ToFinal_);
                 FromFinal_Codec.FinalField(w, v.FromFinal_, "fromFinal");
                 ReadFinalCodec.FinalField(w, v.ReadFinal, "readFinal");
                 Codecs.Bytes.FinalField(w, v.WriteFinal_, "writeFinal");
                 VerifyFinal_Codec.FinalField(w, v.VerifyFinal_, "verifyFinal");
                 Codecs.Decimal.FinalField(w, v.ToJson_, "toJson");
-                Codecs.Guid.FinalField(w, v.FromJson_, "fromJson");
-                Codecs.Timestamp.FinalField(w, v.WriteJson, "writeJson");
-                Codecs.Single.FinalField(w, v.ReadJson, "readJson");
-                Codecs.Byte.FinalField(w, v.HashCode, "hashCode");
+                w.AppendGuid(v.FromJson_);
+                w.AppendUInt64(v.WriteJson.Nanoseconds);
+                w.AppendSingle(v.ReadJson);
+                w.AppendByte(v.HashCode);
                 GetClassCodec.FinalField(w, v.GetClass, "getClass");
-                Clone_Codec.FinalField(w, v.Clone_, "clone");
-                Codecs.Int32.FinalField(w, v.Finalize_, "finalize");
+                w.AppendInt16((short)v.Clone_);
+                w.AppendInt32(v.Finalize_);
                 Codecs.String.FinalField(w, v.Wait, "wait");
                 NotifyCodec.FinalField(w, v.Notify, "notify");
-                NotifyAllCodec.FinalField(w, v.NotifyAll, "notifyAll");
-                Codecs.Double.FinalField(w, v.JavaClass, "javaClass");
-                Component1Codec.FinalField(w, v.Component1, "component1");
-                Codecs.Int64.FinalField(w, v.FbeLevels, "fbeLevels");
+                w.AppendUInt64((ulong)v.NotifyAll);
+                w.AppendDouble(v.JavaClass);
+                w.AppendInt32((int)v.Component1);
+                w.AppendInt64(v.FbeLevels);
                 w.Leave();
             }
 
@@ -10349,36 +10349,36 @@ namespace Import
                 r.Enter(137);
                 var v = new JvmMembers();
                 int run0 = r.Run(6, "TYPE_ID=2,KEY_ORDER=4");
-                v.TypeId_ = TypeId_Codec.At(r.Data, run0);
-                v.KeyOrder = Codecs.Int32.At(r.Data, run0 + 2);
+                v.TypeId_ = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.KeyOrder = Reader.GetInt32(r.Data, run0 + 2);
                 v.ToFbe_ = Codecs.String.FinalField(r, "toFbe");
                 v.FromFbe_ = FromFbe_Codec.FinalField(r, "fromFbe");
                 int run3 = r.Run(28, "readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8");
-                v.ReadFbe = ReadFbeCodec.At(r.Data, run3);
-                v.WriteFbe_ = Codecs.Double.At(r.Data, run3 + 8);
-                v.VerifyFbe_ = VerifyFbe_Codec.At(r.Data, run3 + 16);
-                v.ToFinal_ = Codecs.Int64.At(r.Data, run3 + 20);
+                v.ReadFbe = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.WriteFbe_ = Reader.GetDouble(r.Data, run3 + 8);
+                v.VerifyFbe_ = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.ToFinal_ = Reader.GetInt64(r.Data, run3 + 20);
                 v.FromFinal_ = FromFinal_Codec.FinalField(r, "fromFinal");
                 v.ReadFinal = ReadFinalCodec.FinalField(r, "readFinal");
                 v.WriteFinal_ = Codecs.Bytes.FinalField(r, "writeFinal");
                 v.VerifyFinal_ = VerifyFinal_Codec.FinalField(r, "verifyFinal");
                 v.ToJson_ = Codecs.Decimal.FinalField(r, "toJson");
                 int run9 = r.Run(29, "fromJson=16,writeJson=8,readJson=4,hashCode=1");
-                v.FromJson_ = Codecs.Guid.At(r.Data, run9);
-                v.WriteJson = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.ReadJson = Codecs.Single.At(r.Data, run9 + 24);
-                v.HashCode = Codecs.Byte.At(r.Data, run9 + 28);
+                v.FromJson_ = Reader.GetGuid(r.Data, run9);
+                v.WriteJson = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.ReadJson = Reader.GetSingle(r.Data, run9 + 24);
+                v.HashCode = Reader.GetByte(r.Data, run9 + 28);
                 v.GetClass = GetClassCodec.FinalField(r, "getClass");
                 int run11 = r.Run(6, "clone=2,finalize=4");
-                v.Clone_ = Clone_Codec.At(r.Data, run11);
-                v.Finalize_ = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Clone_ = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Finalize_ = Reader.GetInt32(r.Data, run11 + 2);
                 v.Wait = Codecs.String.FinalField(r, "wait");
                 v.Notify = NotifyCodec.FinalField(r, "notify");
                 int run14 = r.Run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8");
-                v.NotifyAll = NotifyAllCodec.At(r.Data, run14);
-                v.JavaClass = Codecs.Double.At(r.Data, run14 + 8);
-                v.Component1 = Component1Codec.At(r.Data, run14 + 16);
-                v.FbeLevels = Codecs.Int64.At(r.Data, run14 + 20);
+                v.NotifyAll = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.JavaClass = Reader.GetDouble(r.Data, run14 + 8);
+                v.Component1 = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.FbeLevels = Reader.GetInt64(r.Data, run14 + 20);
                 r.Leave();
                 return v;
             }
@@ -10755,8 +10755,8 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 23, 15);
-                FbeKeyCodec.Field(w, b, b + 8, v.FbeKey, "fbeKey");
-                Codecs.Int32.Field(w, b, b + 10, v.ToJson_, "toJSON");
+                w.PutInt16(b + 8, (short)v.FbeKey);
+                w.PutInt32(b + 10, v.ToJson_);
                 Codecs.String.Field(w, b, b + 14, v.ToText, "toText");
                 VerifyCodec.Field(w, b, b + 18, v.Verify, "verify");
                 w.Leave();
@@ -10768,9 +10768,9 @@ namespace Import
                 int b = r.StructBody(bas, slot, 15, 11, out n);
                 var v = new JsMembers();
                 if (n >= 10)
-                    v.FbeKey = FbeKeyCodec.Field(r, b, b + 8, "fbeKey");
+                    v.FbeKey = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.ToJson_ = Codecs.Int32.Field(r, b, b + 10, "toJSON");
+                    v.ToJson_ = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.ToText = Codecs.String.Field(r, b, b + 14, "toText");
                 if (n >= 23)
@@ -10793,8 +10793,8 @@ namespace Import
             public override void WriteFields(Writer w, JsMembers v)
             {
                 w.Enter(Name);
-                FbeKeyCodec.FinalField(w, v.FbeKey, "fbeKey");
-                Codecs.Int32.FinalField(w, v.ToJson_, "toJSON");
+                w.AppendInt16((short)v.FbeKey);
+                w.AppendInt32(v.ToJson_);
                 Codecs.String.FinalField(w, v.ToText, "toText");
                 VerifyCodec.FinalField(w, v.Verify, "verify");
                 w.Leave();
@@ -10805,8 +10805,8 @@ namespace Import
                 r.Enter(11);
                 var v = new JsMembers();
                 int run0 = r.Run(6, "fbeKey=2,toJSON=4");
-                v.FbeKey = FbeKeyCodec.At(r.Data, run0);
-                v.ToJson_ = Codecs.Int32.At(r.Data, run0 + 2);
+                v.FbeKey = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.ToJson_ = Reader.GetInt32(r.Data, run0 + 2);
                 v.ToText = Codecs.String.FinalField(r, "toText");
                 v.Verify = VerifyCodec.FinalField(r, "verify");
                 r.Leave();
@@ -11055,32 +11055,32 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 170, 16);
-                BufferCodec.Field(w, b, b + 8, v.Buffer, "Buffer");
-                Codecs.Int32.Field(w, b, b + 10, v.WriteBuffer, "WriteBuffer");
+                w.PutInt16(b + 8, (short)v.Buffer);
+                w.PutInt32(b + 10, v.WriteBuffer);
                 Codecs.String.Field(w, b, b + 14, v.ReadBuffer, "ReadBuffer");
                 Reader_Codec.Field(w, b, b + 18, v.Reader_, "Reader");
-                Writer_Codec.Field(w, b, b + 23, v.Writer_, "Writer");
-                Codecs.Double.Field(w, b, b + 31, v.Limits_, "Limits");
-                DecimalCodec.Field(w, b, b + 39, v.Decimal, "Decimal");
-                Codecs.Int64.Field(w, b, b + 43, v.Uuid_, "Uuid");
+                w.PutUInt64(b + 23, (ulong)v.Writer_);
+                w.PutDouble(b + 31, v.Limits_);
+                w.PutInt32(b + 39, (int)v.Decimal);
+                w.PutInt64(b + 43, v.Uuid_);
                 Uuid__Codec.Field(w, b, b + 51, v.Uuid__, "UUID");
                 Timestamp_Codec.Field(w, b, b + 55, v.Timestamp_, "Timestamp");
                 Codecs.Bytes.Field(w, b, b + 60, v.JsonWriter, "JsonWriter");
                 JsonReaderCodec.Field(w, b, b + 64, v.JsonReader, "JsonReader");
                 Codecs.Decimal.Field(w, b, b + 68, v.DecodeError, "DecodeError");
-                Codecs.Guid.Field(w, b, b + 84, v.EncodeError, "EncodeError");
-                Codecs.Timestamp.Field(w, b, b + 100, v.DecodeException, "DecodeException");
-                Codecs.Single.Field(w, b, b + 108, v.EncodeException, "EncodeException");
-                Codecs.Byte.Field(w, b, b + 112, v.Sender, "Sender");
+                w.PutGuid(b + 84, v.EncodeError);
+                w.PutUInt64(b + 100, v.DecodeException.Nanoseconds);
+                w.PutSingle(b + 108, v.EncodeException);
+                w.PutByte(b + 112, v.Sender);
                 ReceiverCodec.Field(w, b, b + 113, v.Receiver, "Receiver");
-                ClientCodec.Field(w, b, b + 118, v.Client, "Client");
-                Codecs.Int32.Field(w, b, b + 120, v.Proxy, "Proxy");
+                w.PutInt16(b + 118, (short)v.Client);
+                w.PutInt32(b + 120, v.Proxy);
                 Codecs.String.Field(w, b, b + 124, v.Handler, "Handler");
                 TextCodec.Field(w, b, b + 128, v.Text, "Text");
-                CompareCodec.Field(w, b, b + 133, v.Compare, "Compare");
-                Codecs.Double.Field(w, b, b + 141, v.Decimals, "Decimals");
-                UuidsCodec.Field(w, b, b + 149, v.Uuids, "Uuids");
-                Codecs.Int64.Field(w, b, b + 153, v.Timestamps, "Timestamps");
+                w.PutUInt64(b + 133, (ulong)v.Compare);
+                w.PutDouble(b + 141, v.Decimals);
+                w.PutInt32(b + 149, (int)v.Uuids);
+                w.PutInt64(b + 153, v.Timestamps);
                 Utf8_Codec.Field(w, b, b + 161, v.Utf8_, "Utf8");
                 RequestsCodec.Field(w, b, b + 165, v.Requests, "Requests");
                 w.Leave();
@@ -11092,21 +11092,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 16, 142, out n);
                 var v = new RuntimeNames();
                 if (n >= 10)
-                    v.Buffer = BufferCodec.Field(r, b, b + 8, "Buffer");
+                    v.Buffer = (global::Import.Word)Reader.GetInt16(r.Data, b + 8);
                 if (n >= 14)
-                    v.WriteBuffer = Codecs.Int32.Field(r, b, b + 10, "WriteBuffer");
+                    v.WriteBuffer = Reader.GetInt32(r.Data, b + 10);
                 if (n >= 18)
                     v.ReadBuffer = Codecs.String.Field(r, b, b + 14, "ReadBuffer");
                 if (n >= 23)
                     v.Reader_ = Reader_Codec.Field(r, b, b + 18, "Reader");
                 if (n >= 31)
-                    v.Writer_ = Writer_Codec.Field(r, b, b + 23, "Writer");
+                    v.Writer_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 23);
                 if (n >= 39)
-                    v.Limits_ = Codecs.Double.Field(r, b, b + 31, "Limits");
+                    v.Limits_ = Reader.GetDouble(r.Data, b + 31);
                 if (n >= 43)
-                    v.Decimal = DecimalCodec.Field(r, b, b + 39, "Decimal");
+                    v.Decimal = (global::Import.Side)Reader.GetInt32(r.Data, b + 39);
                 if (n >= 51)
-                    v.Uuid_ = Codecs.Int64.Field(r, b, b + 43, "Uuid");
+                    v.Uuid_ = Reader.GetInt64(r.Data, b + 43);
                 if (n >= 55)
                     v.Uuid__ = Uuid__Codec.Field(r, b, b + 51, "UUID");
                 if (n >= 60)
@@ -11118,31 +11118,31 @@ namespace Import
                 if (n >= 84)
                     v.DecodeError = Codecs.Decimal.Field(r, b, b + 68, "DecodeError");
                 if (n >= 100)
-                    v.EncodeError = Codecs.Guid.Field(r, b, b + 84, "EncodeError");
+                    v.EncodeError = Reader.GetGuid(r.Data, b + 84);
                 if (n >= 108)
-                    v.DecodeException = Codecs.Timestamp.Field(r, b, b + 100, "DecodeException");
+                    v.DecodeException = new Timestamp(Reader.GetUInt64(r.Data, b + 100));
                 if (n >= 112)
-                    v.EncodeException = Codecs.Single.Field(r, b, b + 108, "EncodeException");
+                    v.EncodeException = Reader.GetSingle(r.Data, b + 108);
                 if (n >= 113)
-                    v.Sender = Codecs.Byte.Field(r, b, b + 112, "Sender");
+                    v.Sender = Reader.GetByte(r.Data, b + 112);
                 if (n >= 118)
                     v.Receiver = ReceiverCodec.Field(r, b, b + 113, "Receiver");
                 if (n >= 120)
-                    v.Client = ClientCodec.Field(r, b, b + 118, "Client");
+                    v.Client = (global::Import.Word)Reader.GetInt16(r.Data, b + 118);
                 if (n >= 124)
-                    v.Proxy = Codecs.Int32.Field(r, b, b + 120, "Proxy");
+                    v.Proxy = Reader.GetInt32(r.Data, b + 120);
                 if (n >= 128)
                     v.Handler = Codecs.String.Field(r, b, b + 124, "Handler");
                 if (n >= 133)
                     v.Text = TextCodec.Field(r, b, b + 128, "Text");
                 if (n >= 141)
-                    v.Compare = CompareCodec.Field(r, b, b + 133, "Compare");
+                    v.Compare = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 133);
                 if (n >= 149)
-                    v.Decimals = Codecs.Double.Field(r, b, b + 141, "Decimals");
+                    v.Decimals = Reader.GetDouble(r.Data, b + 141);
                 if (n >= 153)
-                    v.Uuids = UuidsCodec.Field(r, b, b + 149, "Uuids");
+                    v.Uuids = (global::Import.Side)Reader.GetInt32(r.Data, b + 149);
                 if (n >= 161)
-                    v.Timestamps = Codecs.Int64.Field(r, b, b + 153, "Timestamps");
+                    v.Timestamps = Reader.GetInt64(r.Data, b + 153);
                 if (n >= 165)
                     v.Utf8_ = Utf8_Codec.Field(r, b, b + 161, "Utf8");
                 if (n >= 170)
@@ -11185,32 +11185,32 @@ namespace Import
             public override void WriteFields(Writer w, RuntimeNames v)
             {
                 w.Enter(Name);
-                BufferCodec.FinalField(w, v.Buffer, "Buffer");
-                Codecs.Int32.FinalField(w, v.WriteBuffer, "WriteBuffer");
+                w.AppendInt16((short)v.Buffer);
+                w.AppendInt32(v.WriteBuffer);
                 Codecs.String.FinalField(w, v.ReadBuffer, "ReadBuffer");
                 Reader_Codec.FinalField(w, v.Reader_, "Reader");
-                Writer_Codec.FinalField(w, v.Writer_, "Writer");
-                Codecs.Double.FinalField(w, v.Limits_, "Limits");
-                DecimalCodec.FinalField(w, v.Decimal, "Decimal");
-                Codecs.Int64.FinalField(w, v.Uuid_, "Uuid");
+                w.AppendUInt64((ulong)v.Writer_);
+                w.AppendDouble(v.Limits_);
+                w.AppendInt32((int)v.Decimal);
+                w.AppendInt64(v.Uuid_);
                 Uuid__Codec.FinalField(w, v.Uuid__, "UUID");
                 Timestamp_Codec.FinalField(w, v.Timestamp_, "Timestamp");
                 Codecs.Bytes.FinalField(w, v.JsonWriter, "JsonWriter");
                 JsonReaderCodec.FinalField(w, v.JsonReader, "JsonReader");
                 Codecs.Decimal.FinalField(w, v.DecodeError, "DecodeError");
-                Codecs.Guid.FinalField(w, v.EncodeError, "EncodeError");
-                Codecs.Timestamp.FinalField(w, v.DecodeException, "DecodeException");
-                Codecs.Single.FinalField(w, v.EncodeException, "EncodeException");
-                Codecs.Byte.FinalField(w, v.Sender, "Sender");
+                w.AppendGuid(v.EncodeError);
+                w.AppendUInt64(v.DecodeException.Nanoseconds);
+                w.AppendSingle(v.EncodeException);
+                w.AppendByte(v.Sender);
                 ReceiverCodec.FinalField(w, v.Receiver, "Receiver");
-                ClientCodec.FinalField(w, v.Client, "Client");
-                Codecs.Int32.FinalField(w, v.Proxy, "Proxy");
+                w.AppendInt16((short)v.Client);
+                w.AppendInt32(v.Proxy);
                 Codecs.String.FinalField(w, v.Handler, "Handler");
                 TextCodec.FinalField(w, v.Text, "Text");
-                CompareCodec.FinalField(w, v.Compare, "Compare");
-                Codecs.Double.FinalField(w, v.Decimals, "Decimals");
-                UuidsCodec.FinalField(w, v.Uuids, "Uuids");
-                Codecs.Int64.FinalField(w, v.Timestamps, "Timestamps");
+                w.AppendUInt64((ulong)v.Compare);
+                w.AppendDouble(v.Decimals);
+                w.AppendInt32((int)v.Uuids);
+                w.AppendInt64(v.Timestamps);
                 Utf8_Codec.FinalField(w, v.Utf8_, "Utf8");
                 RequestsCodec.FinalField(w, v.Requests, "Requests");
                 w.Leave();
@@ -11221,36 +11221,36 @@ namespace Import
                 r.Enter(142);
                 var v = new RuntimeNames();
                 int run0 = r.Run(6, "Buffer=2,WriteBuffer=4");
-                v.Buffer = BufferCodec.At(r.Data, run0);
-                v.WriteBuffer = Codecs.Int32.At(r.Data, run0 + 2);
+                v.Buffer = (global::Import.Word)Reader.GetInt16(r.Data, run0);
+                v.WriteBuffer = Reader.GetInt32(r.Data, run0 + 2);
                 v.ReadBuffer = Codecs.String.FinalField(r, "ReadBuffer");
                 v.Reader_ = Reader_Codec.FinalField(r, "Reader");
                 int run3 = r.Run(28, "Writer=8,Limits=8,Decimal=4,Uuid=8");
-                v.Writer_ = Writer_Codec.At(r.Data, run3);
-                v.Limits_ = Codecs.Double.At(r.Data, run3 + 8);
-                v.Decimal = DecimalCodec.At(r.Data, run3 + 16);
-                v.Uuid_ = Codecs.Int64.At(r.Data, run3 + 20);
+                v.Writer_ = (global::Import.Modifier)Reader.GetUInt64(r.Data, run3);
+                v.Limits_ = Reader.GetDouble(r.Data, run3 + 8);
+                v.Decimal = (global::Import.Side)Reader.GetInt32(r.Data, run3 + 16);
+                v.Uuid_ = Reader.GetInt64(r.Data, run3 + 20);
                 v.Uuid__ = Uuid__Codec.FinalField(r, "UUID");
                 v.Timestamp_ = Timestamp_Codec.FinalField(r, "Timestamp");
                 v.JsonWriter = Codecs.Bytes.FinalField(r, "JsonWriter");
                 v.JsonReader = JsonReaderCodec.FinalField(r, "JsonReader");
                 v.DecodeError = Codecs.Decimal.FinalField(r, "DecodeError");
                 int run9 = r.Run(29, "EncodeError=16,DecodeException=8,EncodeException=4,Sender=1");
-                v.EncodeError = Codecs.Guid.At(r.Data, run9);
-                v.DecodeException = Codecs.Timestamp.At(r.Data, run9 + 16);
-                v.EncodeException = Codecs.Single.At(r.Data, run9 + 24);
-                v.Sender = Codecs.Byte.At(r.Data, run9 + 28);
+                v.EncodeError = Reader.GetGuid(r.Data, run9);
+                v.DecodeException = new Timestamp(Reader.GetUInt64(r.Data, run9 + 16));
+                v.EncodeException = Reader.GetSingle(r.Data, run9 + 24);
+                v.Sender = Reader.GetByte(r.Data, run9 + 28);
                 v.Receiver = ReceiverCodec.FinalField(r, "Receiver");
                 int run11 = r.Run(6, "Client=2,Proxy=4");
-                v.Client = ClientCodec.At(r.Data, run11);
-                v.Proxy = Codecs.Int32.At(r.Data, run11 + 2);
+                v.Client = (global::Import.Word)Reader.GetInt16(r.Data, run11);
+                v.Proxy = Reader.GetInt32(r.Data, run11 + 2);
                 v.Handler = Codecs.String.FinalField(r, "Handler");
                 v.Text = TextCodec.FinalField(r, "Text");
                 int run14 = r.Run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8");
-                v.Compare = CompareCodec.At(r.Data, run14);
-                v.Decimals = Codecs.Double.At(r.Data, run14 + 8);
-                v.Uuids = UuidsCodec.At(r.Data, run14 + 16);
-                v.Timestamps = Codecs.Int64.At(r.Data, run14 + 20);
+                v.Compare = (global::Import.Modifier)Reader.GetUInt64(r.Data, run14);
+                v.Decimals = Reader.GetDouble(r.Data, run14 + 8);
+                v.Uuids = (global::Import.Side)Reader.GetInt32(r.Data, run14 + 16);
+                v.Timestamps = Reader.GetInt64(r.Data, run14 + 20);
                 v.Utf8_ = Utf8_Codec.FinalField(r, "Utf8");
                 v.Requests = RequestsCodec.FinalField(r, "Requests");
                 r.Leave();
@@ -11640,7 +11640,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 17);
-                Codecs.Int32.Field(w, b, b + 8, v.Class_, "class");
+                w.PutInt32(b + 8, v.Class_);
                 w.Leave();
             }
 
@@ -11650,7 +11650,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 17, 4, out n);
                 var v = new Class();
                 if (n >= 12)
-                    v.Class_ = Codecs.Int32.Field(r, b, b + 8, "class");
+                    v.Class_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -11665,7 +11665,7 @@ namespace Import
             public override void WriteFields(Writer w, Class v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Class_, "class");
+                w.AppendInt32(v.Class_);
                 w.Leave();
             }
 
@@ -11856,7 +11856,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 18);
-                Codecs.Int32.Field(w, b, b + 8, v.Object, "Object");
+                w.PutInt32(b + 8, v.Object);
                 w.Leave();
             }
 
@@ -11866,7 +11866,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 18, 4, out n);
                 var v = new Object_();
                 if (n >= 12)
-                    v.Object = Codecs.Int32.Field(r, b, b + 8, "Object");
+                    v.Object = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -11881,7 +11881,7 @@ namespace Import
             public override void WriteFields(Writer w, Object_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Object, "Object");
+                w.AppendInt32(v.Object);
                 w.Leave();
             }
 
@@ -12072,7 +12072,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 19);
-                Codecs.Int32.Field(w, b, b + 8, v.String, "String");
+                w.PutInt32(b + 8, v.String);
                 w.Leave();
             }
 
@@ -12082,7 +12082,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 19, 4, out n);
                 var v = new String_();
                 if (n >= 12)
-                    v.String = Codecs.Int32.Field(r, b, b + 8, "String");
+                    v.String = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -12097,7 +12097,7 @@ namespace Import
             public override void WriteFields(Writer w, String_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.String, "String");
+                w.AppendInt32(v.String);
                 w.Leave();
             }
 
@@ -12288,7 +12288,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 20);
-                Codecs.Int32.Field(w, b, b + 8, v.List, "List");
+                w.PutInt32(b + 8, v.List);
                 w.Leave();
             }
 
@@ -12298,7 +12298,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 20, 4, out n);
                 var v = new List_();
                 if (n >= 12)
-                    v.List = Codecs.Int32.Field(r, b, b + 8, "List");
+                    v.List = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -12313,7 +12313,7 @@ namespace Import
             public override void WriteFields(Writer w, List_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.List, "List");
+                w.AppendInt32(v.List);
                 w.Leave();
             }
 
@@ -12504,7 +12504,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 21);
-                Codecs.Int32.Field(w, b, b + 8, v.Map_, "Map");
+                w.PutInt32(b + 8, v.Map_);
                 w.Leave();
             }
 
@@ -12514,7 +12514,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 21, 4, out n);
                 var v = new Map();
                 if (n >= 12)
-                    v.Map_ = Codecs.Int32.Field(r, b, b + 8, "Map");
+                    v.Map_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -12529,7 +12529,7 @@ namespace Import
             public override void WriteFields(Writer w, Map v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Map_, "Map");
+                w.AppendInt32(v.Map_);
                 w.Leave();
             }
 
@@ -12720,7 +12720,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 22);
-                Codecs.Int32.Field(w, b, b + 8, v.Model__, "Model");
+                w.PutInt32(b + 8, v.Model__);
                 w.Leave();
             }
 
@@ -12730,7 +12730,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 22, 4, out n);
                 var v = new Model_();
                 if (n >= 12)
-                    v.Model__ = Codecs.Int32.Field(r, b, b + 8, "Model");
+                    v.Model__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -12745,7 +12745,7 @@ namespace Import
             public override void WriteFields(Writer w, Model_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Model__, "Model");
+                w.AppendInt32(v.Model__);
                 w.Leave();
             }
 
@@ -12936,7 +12936,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 23);
-                Codecs.Int32.Field(w, b, b + 8, v.FinalModel_, "FinalModel");
+                w.PutInt32(b + 8, v.FinalModel_);
                 w.Leave();
             }
 
@@ -12946,7 +12946,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 23, 4, out n);
                 var v = new FinalModel();
                 if (n >= 12)
-                    v.FinalModel_ = Codecs.Int32.Field(r, b, b + 8, "FinalModel");
+                    v.FinalModel_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -12961,7 +12961,7 @@ namespace Import
             public override void WriteFields(Writer w, FinalModel v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.FinalModel_, "FinalModel");
+                w.AppendInt32(v.FinalModel_);
                 w.Leave();
             }
 
@@ -13152,7 +13152,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 24);
-                Codecs.Int32.Field(w, b, b + 8, v.Buffer_, "Buffer");
+                w.PutInt32(b + 8, v.Buffer_);
                 w.Leave();
             }
 
@@ -13162,7 +13162,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 24, 4, out n);
                 var v = new Buffer();
                 if (n >= 12)
-                    v.Buffer_ = Codecs.Int32.Field(r, b, b + 8, "Buffer");
+                    v.Buffer_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -13177,7 +13177,7 @@ namespace Import
             public override void WriteFields(Writer w, Buffer v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Buffer_, "Buffer");
+                w.AppendInt32(v.Buffer_);
                 w.Leave();
             }
 
@@ -13368,7 +13368,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 25);
-                Codecs.Int32.Field(w, b, b + 8, v.Reader__, "Reader");
+                w.PutInt32(b + 8, v.Reader__);
                 w.Leave();
             }
 
@@ -13378,7 +13378,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 25, 4, out n);
                 var v = new Reader_();
                 if (n >= 12)
-                    v.Reader__ = Codecs.Int32.Field(r, b, b + 8, "Reader");
+                    v.Reader__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -13393,7 +13393,7 @@ namespace Import
             public override void WriteFields(Writer w, Reader_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Reader__, "Reader");
+                w.AppendInt32(v.Reader__);
                 w.Leave();
             }
 
@@ -13584,7 +13584,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 26);
-                Codecs.Int32.Field(w, b, b + 8, v.Writer__, "Writer");
+                w.PutInt32(b + 8, v.Writer__);
                 w.Leave();
             }
 
@@ -13594,7 +13594,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 26, 4, out n);
                 var v = new Writer_();
                 if (n >= 12)
-                    v.Writer__ = Codecs.Int32.Field(r, b, b + 8, "Writer");
+                    v.Writer__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -13609,7 +13609,7 @@ namespace Import
             public override void WriteFields(Writer w, Writer_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Writer__, "Writer");
+                w.AppendInt32(v.Writer__);
                 w.Leave();
             }
 
@@ -13800,7 +13800,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 27);
-                Codecs.Int32.Field(w, b, b + 8, v.Limits__, "Limits");
+                w.PutInt32(b + 8, v.Limits__);
                 w.Leave();
             }
 
@@ -13810,7 +13810,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 27, 4, out n);
                 var v = new Limits_();
                 if (n >= 12)
-                    v.Limits__ = Codecs.Int32.Field(r, b, b + 8, "Limits");
+                    v.Limits__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -13825,7 +13825,7 @@ namespace Import
             public override void WriteFields(Writer w, Limits_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Limits__, "Limits");
+                w.AppendInt32(v.Limits__);
                 w.Leave();
             }
 
@@ -14016,7 +14016,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 28);
-                Codecs.Int32.Field(w, b, b + 8, v.DecodeError_, "DecodeError");
+                w.PutInt32(b + 8, v.DecodeError_);
                 w.Leave();
             }
 
@@ -14026,7 +14026,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 28, 4, out n);
                 var v = new DecodeError();
                 if (n >= 12)
-                    v.DecodeError_ = Codecs.Int32.Field(r, b, b + 8, "DecodeError");
+                    v.DecodeError_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -14041,7 +14041,7 @@ namespace Import
             public override void WriteFields(Writer w, DecodeError v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.DecodeError_, "DecodeError");
+                w.AppendInt32(v.DecodeError_);
                 w.Leave();
             }
 
@@ -14232,7 +14232,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 29);
-                Codecs.Int32.Field(w, b, b + 8, v.DecodeException, "DecodeException");
+                w.PutInt32(b + 8, v.DecodeException);
                 w.Leave();
             }
 
@@ -14242,7 +14242,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 29, 4, out n);
                 var v = new DecodeException_();
                 if (n >= 12)
-                    v.DecodeException = Codecs.Int32.Field(r, b, b + 8, "DecodeException");
+                    v.DecodeException = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -14257,7 +14257,7 @@ namespace Import
             public override void WriteFields(Writer w, DecodeException_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.DecodeException, "DecodeException");
+                w.AppendInt32(v.DecodeException);
                 w.Leave();
             }
 
@@ -14448,7 +14448,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 30);
-                Codecs.Int32.Field(w, b, b + 8, v.Decimal, "Decimal");
+                w.PutInt32(b + 8, v.Decimal);
                 w.Leave();
             }
 
@@ -14458,7 +14458,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 30, 4, out n);
                 var v = new Decimal_();
                 if (n >= 12)
-                    v.Decimal = Codecs.Int32.Field(r, b, b + 8, "Decimal");
+                    v.Decimal = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -14473,7 +14473,7 @@ namespace Import
             public override void WriteFields(Writer w, Decimal_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Decimal, "Decimal");
+                w.AppendInt32(v.Decimal);
                 w.Leave();
             }
 
@@ -14664,7 +14664,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 31);
-                Codecs.Int32.Field(w, b, b + 8, v.Uuid__, "Uuid");
+                w.PutInt32(b + 8, v.Uuid__);
                 w.Leave();
             }
 
@@ -14674,7 +14674,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 31, 4, out n);
                 var v = new Uuid_();
                 if (n >= 12)
-                    v.Uuid__ = Codecs.Int32.Field(r, b, b + 8, "Uuid");
+                    v.Uuid__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -14689,7 +14689,7 @@ namespace Import
             public override void WriteFields(Writer w, Uuid_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Uuid__, "Uuid");
+                w.AppendInt32(v.Uuid__);
                 w.Leave();
             }
 
@@ -14880,7 +14880,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 32);
-                Codecs.Int32.Field(w, b, b + 8, v.Uuid_, "UUID");
+                w.PutInt32(b + 8, v.Uuid_);
                 w.Leave();
             }
 
@@ -14890,7 +14890,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 32, 4, out n);
                 var v = new Uuid__();
                 if (n >= 12)
-                    v.Uuid_ = Codecs.Int32.Field(r, b, b + 8, "UUID");
+                    v.Uuid_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -14905,7 +14905,7 @@ namespace Import
             public override void WriteFields(Writer w, Uuid__ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Uuid_, "UUID");
+                w.AppendInt32(v.Uuid_);
                 w.Leave();
             }
 
@@ -15096,7 +15096,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 33);
-                Codecs.Int32.Field(w, b, b + 8, v.Timestamp__, "Timestamp");
+                w.PutInt32(b + 8, v.Timestamp__);
                 w.Leave();
             }
 
@@ -15106,7 +15106,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 33, 4, out n);
                 var v = new Timestamp_();
                 if (n >= 12)
-                    v.Timestamp__ = Codecs.Int32.Field(r, b, b + 8, "Timestamp");
+                    v.Timestamp__ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -15121,7 +15121,7 @@ namespace Import
             public override void WriteFields(Writer w, Timestamp_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Timestamp__, "Timestamp");
+                w.AppendInt32(v.Timestamp__);
                 w.Leave();
             }
 
@@ -15312,7 +15312,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 34);
-                Codecs.Int32.Field(w, b, b + 8, v.Sender_, "Sender");
+                w.PutInt32(b + 8, v.Sender_);
                 w.Leave();
             }
 
@@ -15322,7 +15322,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 34, 4, out n);
                 var v = new Sender();
                 if (n >= 12)
-                    v.Sender_ = Codecs.Int32.Field(r, b, b + 8, "Sender");
+                    v.Sender_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -15337,7 +15337,7 @@ namespace Import
             public override void WriteFields(Writer w, Sender v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Sender_, "Sender");
+                w.AppendInt32(v.Sender_);
                 w.Leave();
             }
 
@@ -15528,7 +15528,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 35);
-                Codecs.Int32.Field(w, b, b + 8, v.Receiver_, "Receiver");
+                w.PutInt32(b + 8, v.Receiver_);
                 w.Leave();
             }
 
@@ -15538,7 +15538,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 35, 4, out n);
                 var v = new Receiver();
                 if (n >= 12)
-                    v.Receiver_ = Codecs.Int32.Field(r, b, b + 8, "Receiver");
+                    v.Receiver_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -15553,7 +15553,7 @@ namespace Import
             public override void WriteFields(Writer w, Receiver v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Receiver_, "Receiver");
+                w.AppendInt32(v.Receiver_);
                 w.Leave();
             }
 
@@ -15744,7 +15744,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 36);
-                Codecs.Int32.Field(w, b, b + 8, v.Client_, "Client");
+                w.PutInt32(b + 8, v.Client_);
                 w.Leave();
             }
 
@@ -15754,7 +15754,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 36, 4, out n);
                 var v = new Client();
                 if (n >= 12)
-                    v.Client_ = Codecs.Int32.Field(r, b, b + 8, "Client");
+                    v.Client_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -15769,7 +15769,7 @@ namespace Import
             public override void WriteFields(Writer w, Client v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Client_, "Client");
+                w.AppendInt32(v.Client_);
                 w.Leave();
             }
 
@@ -15960,7 +15960,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 37);
-                Codecs.Int32.Field(w, b, b + 8, v.Proxy_, "Proxy");
+                w.PutInt32(b + 8, v.Proxy_);
                 w.Leave();
             }
 
@@ -15970,7 +15970,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 37, 4, out n);
                 var v = new Proxy();
                 if (n >= 12)
-                    v.Proxy_ = Codecs.Int32.Field(r, b, b + 8, "Proxy");
+                    v.Proxy_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -15985,7 +15985,7 @@ namespace Import
             public override void WriteFields(Writer w, Proxy v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Proxy_, "Proxy");
+                w.AppendInt32(v.Proxy_);
                 w.Leave();
             }
 
@@ -16176,7 +16176,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 38);
-                Codecs.Int32.Field(w, b, b + 8, v.Handler_, "Handler");
+                w.PutInt32(b + 8, v.Handler_);
                 w.Leave();
             }
 
@@ -16186,7 +16186,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 38, 4, out n);
                 var v = new Handler();
                 if (n >= 12)
-                    v.Handler_ = Codecs.Int32.Field(r, b, b + 8, "Handler");
+                    v.Handler_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -16201,7 +16201,7 @@ namespace Import
             public override void WriteFields(Writer w, Handler v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Handler_, "Handler");
+                w.AppendInt32(v.Handler_);
                 w.Leave();
             }
 
@@ -16392,7 +16392,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 39);
-                Codecs.Int32.Field(w, b, b + 8, v.Fbe, "fbe");
+                w.PutInt32(b + 8, v.Fbe);
                 w.Leave();
             }
 
@@ -16402,7 +16402,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 39, 4, out n);
                 var v = new Fbe_();
                 if (n >= 12)
-                    v.Fbe = Codecs.Int32.Field(r, b, b + 8, "fbe");
+                    v.Fbe = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -16417,7 +16417,7 @@ namespace Import
             public override void WriteFields(Writer w, Fbe_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Fbe, "fbe");
+                w.AppendInt32(v.Fbe);
                 w.Leave();
             }
 
@@ -16608,7 +16608,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 40);
-                Codecs.Int32.Field(w, b, b + 8, v.Fbe, "FBE");
+                w.PutInt32(b + 8, v.Fbe);
                 w.Leave();
             }
 
@@ -16618,7 +16618,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 40, 4, out n);
                 var v = new Fbe__();
                 if (n >= 12)
-                    v.Fbe = Codecs.Int32.Field(r, b, b + 8, "FBE");
+                    v.Fbe = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -16633,7 +16633,7 @@ namespace Import
             public override void WriteFields(Writer w, Fbe__ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Fbe, "FBE");
+                w.AppendInt32(v.Fbe);
                 w.Leave();
             }
 
@@ -16824,7 +16824,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 41);
-                Codecs.Int32.Field(w, b, b + 8, v.Std_, "std");
+                w.PutInt32(b + 8, v.Std_);
                 w.Leave();
             }
 
@@ -16834,7 +16834,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 41, 4, out n);
                 var v = new Std();
                 if (n >= 12)
-                    v.Std_ = Codecs.Int32.Field(r, b, b + 8, "std");
+                    v.Std_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -16849,7 +16849,7 @@ namespace Import
             public override void WriteFields(Writer w, Std v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Std_, "std");
+                w.AppendInt32(v.Std_);
                 w.Leave();
             }
 
@@ -17040,7 +17040,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 42);
-                Codecs.Int32.Field(w, b, b + 8, v.Companion_, "Companion");
+                w.PutInt32(b + 8, v.Companion_);
                 w.Leave();
             }
 
@@ -17050,7 +17050,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 42, 4, out n);
                 var v = new Companion();
                 if (n >= 12)
-                    v.Companion_ = Codecs.Int32.Field(r, b, b + 8, "Companion");
+                    v.Companion_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -17065,7 +17065,7 @@ namespace Import
             public override void WriteFields(Writer w, Companion v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Companion_, "Companion");
+                w.AppendInt32(v.Companion_);
                 w.Leave();
             }
 
@@ -17256,7 +17256,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 43);
-                Codecs.Int32.Field(w, b, b + 8, v.Any_, "Any");
+                w.PutInt32(b + 8, v.Any_);
                 w.Leave();
             }
 
@@ -17266,7 +17266,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 43, 4, out n);
                 var v = new Any();
                 if (n >= 12)
-                    v.Any_ = Codecs.Int32.Field(r, b, b + 8, "Any");
+                    v.Any_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -17281,7 +17281,7 @@ namespace Import
             public override void WriteFields(Writer w, Any v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Any_, "Any");
+                w.AppendInt32(v.Any_);
                 w.Leave();
             }
 
@@ -17472,7 +17472,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 44);
-                Codecs.Int32.Field(w, b, b + 8, v.Self_, "Self");
+                w.PutInt32(b + 8, v.Self_);
                 w.Leave();
             }
 
@@ -17482,7 +17482,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 44, 4, out n);
                 var v = new Self();
                 if (n >= 12)
-                    v.Self_ = Codecs.Int32.Field(r, b, b + 8, "Self");
+                    v.Self_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -17497,7 +17497,7 @@ namespace Import
             public override void WriteFields(Writer w, Self v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Self_, "Self");
+                w.AppendInt32(v.Self_);
                 w.Leave();
             }
 
@@ -17688,7 +17688,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 45);
-                Codecs.Int32.Field(w, b, b + 8, v.Self, "self");
+                w.PutInt32(b + 8, v.Self);
                 w.Leave();
             }
 
@@ -17698,7 +17698,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 45, 4, out n);
                 var v = new Self_();
                 if (n >= 12)
-                    v.Self = Codecs.Int32.Field(r, b, b + 8, "self");
+                    v.Self = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -17713,7 +17713,7 @@ namespace Import
             public override void WriteFields(Writer w, Self_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Self, "self");
+                w.AppendInt32(v.Self);
                 w.Leave();
             }
 
@@ -17904,7 +17904,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 46);
-                Codecs.Int32.Field(w, b, b + 8, v.None_, "None");
+                w.PutInt32(b + 8, v.None_);
                 w.Leave();
             }
 
@@ -17914,7 +17914,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 46, 4, out n);
                 var v = new None();
                 if (n >= 12)
-                    v.None_ = Codecs.Int32.Field(r, b, b + 8, "None");
+                    v.None_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -17929,7 +17929,7 @@ namespace Import
             public override void WriteFields(Writer w, None v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.None_, "None");
+                w.AppendInt32(v.None_);
                 w.Leave();
             }
 
@@ -18120,7 +18120,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 47);
-                Codecs.Int32.Field(w, b, b + 8, v.Option_, "Option");
+                w.PutInt32(b + 8, v.Option_);
                 w.Leave();
             }
 
@@ -18130,7 +18130,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 47, 4, out n);
                 var v = new Option();
                 if (n >= 12)
-                    v.Option_ = Codecs.Int32.Field(r, b, b + 8, "Option");
+                    v.Option_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -18145,7 +18145,7 @@ namespace Import
             public override void WriteFields(Writer w, Option v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Option_, "Option");
+                w.AppendInt32(v.Option_);
                 w.Leave();
             }
 
@@ -18336,7 +18336,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 48);
-                Codecs.Int32.Field(w, b, b + 8, v.Result_, "Result");
+                w.PutInt32(b + 8, v.Result_);
                 w.Leave();
             }
 
@@ -18346,7 +18346,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 48, 4, out n);
                 var v = new Result();
                 if (n >= 12)
-                    v.Result_ = Codecs.Int32.Field(r, b, b + 8, "Result");
+                    v.Result_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -18361,7 +18361,7 @@ namespace Import
             public override void WriteFields(Writer w, Result v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Result_, "Result");
+                w.AppendInt32(v.Result_);
                 w.Leave();
             }
 
@@ -18552,7 +18552,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 49);
-                Codecs.Int32.Field(w, b, b + 8, v.Vec_, "Vec");
+                w.PutInt32(b + 8, v.Vec_);
                 w.Leave();
             }
 
@@ -18562,7 +18562,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 49, 4, out n);
                 var v = new Vec();
                 if (n >= 12)
-                    v.Vec_ = Codecs.Int32.Field(r, b, b + 8, "Vec");
+                    v.Vec_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -18577,7 +18577,7 @@ namespace Import
             public override void WriteFields(Writer w, Vec v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Vec_, "Vec");
+                w.AppendInt32(v.Vec_);
                 w.Leave();
             }
 
@@ -18768,7 +18768,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 50);
-                Codecs.Int32.Field(w, b, b + 8, v.Box_, "Box");
+                w.PutInt32(b + 8, v.Box_);
                 w.Leave();
             }
 
@@ -18778,7 +18778,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 50, 4, out n);
                 var v = new Box();
                 if (n >= 12)
-                    v.Box_ = Codecs.Int32.Field(r, b, b + 8, "Box");
+                    v.Box_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -18793,7 +18793,7 @@ namespace Import
             public override void WriteFields(Writer w, Box v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Box_, "Box");
+                w.AppendInt32(v.Box_);
                 w.Leave();
             }
 
@@ -18984,7 +18984,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 51);
-                Codecs.Int32.Field(w, b, b + 8, v.Error_, "Error");
+                w.PutInt32(b + 8, v.Error_);
                 w.Leave();
             }
 
@@ -18994,7 +18994,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 51, 4, out n);
                 var v = new Error();
                 if (n >= 12)
-                    v.Error_ = Codecs.Int32.Field(r, b, b + 8, "Error");
+                    v.Error_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -19009,7 +19009,7 @@ namespace Import
             public override void WriteFields(Writer w, Error v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Error_, "Error");
+                w.AppendInt32(v.Error_);
                 w.Leave();
             }
 
@@ -19200,7 +19200,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 52);
-                Codecs.Int32.Field(w, b, b + 8, v.Exception, "Exception");
+                w.PutInt32(b + 8, v.Exception);
                 w.Leave();
             }
 
@@ -19210,7 +19210,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 52, 4, out n);
                 var v = new Exception_();
                 if (n >= 12)
-                    v.Exception = Codecs.Int32.Field(r, b, b + 8, "Exception");
+                    v.Exception = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -19225,7 +19225,7 @@ namespace Import
             public override void WriteFields(Writer w, Exception_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Exception, "Exception");
+                w.AppendInt32(v.Exception);
                 w.Leave();
             }
 
@@ -19416,7 +19416,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 53);
-                Codecs.Int32.Field(w, b, b + 8, v.Text, "Text");
+                w.PutInt32(b + 8, v.Text);
                 w.Leave();
             }
 
@@ -19426,7 +19426,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 53, 4, out n);
                 var v = new Text_();
                 if (n >= 12)
-                    v.Text = Codecs.Int32.Field(r, b, b + 8, "Text");
+                    v.Text = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -19441,7 +19441,7 @@ namespace Import
             public override void WriteFields(Writer w, Text_ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Text, "Text");
+                w.AppendInt32(v.Text);
                 w.Leave();
             }
 
@@ -19632,7 +19632,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 54);
-                Codecs.Int32.Field(w, b, b + 8, v.JsonWriter_, "JsonWriter");
+                w.PutInt32(b + 8, v.JsonWriter_);
                 w.Leave();
             }
 
@@ -19642,7 +19642,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 54, 4, out n);
                 var v = new JsonWriter();
                 if (n >= 12)
-                    v.JsonWriter_ = Codecs.Int32.Field(r, b, b + 8, "JsonWriter");
+                    v.JsonWriter_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -19657,7 +19657,7 @@ namespace Import
             public override void WriteFields(Writer w, JsonWriter v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.JsonWriter_, "JsonWriter");
+                w.AppendInt32(v.JsonWriter_);
                 w.Leave();
             }
 
@@ -19848,7 +19848,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 55);
-                Codecs.Int32.Field(w, b, b + 8, v.Int32T_, "int32_t");
+                w.PutInt32(b + 8, v.Int32T_);
                 w.Leave();
             }
 
@@ -19858,7 +19858,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 55, 4, out n);
                 var v = new Int32T();
                 if (n >= 12)
-                    v.Int32T_ = Codecs.Int32.Field(r, b, b + 8, "int32_t");
+                    v.Int32T_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -19873,7 +19873,7 @@ namespace Import
             public override void WriteFields(Writer w, Int32T v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Int32T_, "int32_t");
+                w.AppendInt32(v.Int32T_);
                 w.Leave();
             }
 
@@ -20064,7 +20064,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 56);
-                Codecs.Int32.Field(w, b, b + 8, v.SizeT_, "size_t");
+                w.PutInt32(b + 8, v.SizeT_);
                 w.Leave();
             }
 
@@ -20074,7 +20074,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 56, 4, out n);
                 var v = new SizeT();
                 if (n >= 12)
-                    v.SizeT_ = Codecs.Int32.Field(r, b, b + 8, "size_t");
+                    v.SizeT_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -20089,7 +20089,7 @@ namespace Import
             public override void WriteFields(Writer w, SizeT v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.SizeT_, "size_t");
+                w.AppendInt32(v.SizeT_);
                 w.Leave();
             }
 
@@ -20280,7 +20280,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 57);
-                Codecs.Int32.Field(w, b, b + 8, v.List, "list");
+                w.PutInt32(b + 8, v.List);
                 w.Leave();
             }
 
@@ -20290,7 +20290,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 57, 4, out n);
                 var v = new List__();
                 if (n >= 12)
-                    v.List = Codecs.Int32.Field(r, b, b + 8, "list");
+                    v.List = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -20305,7 +20305,7 @@ namespace Import
             public override void WriteFields(Writer w, List__ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.List, "list");
+                w.AppendInt32(v.List);
                 w.Leave();
             }
 
@@ -20496,7 +20496,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 58);
-                Codecs.Int32.Field(w, b, b + 8, v.Object, "object");
+                w.PutInt32(b + 8, v.Object);
                 w.Leave();
             }
 
@@ -20506,7 +20506,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 58, 4, out n);
                 var v = new Object__();
                 if (n >= 12)
-                    v.Object = Codecs.Int32.Field(r, b, b + 8, "object");
+                    v.Object = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -20521,7 +20521,7 @@ namespace Import
             public override void WriteFields(Writer w, Object__ v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Object, "object");
+                w.AppendInt32(v.Object);
                 w.Leave();
             }
 
@@ -20712,7 +20712,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 59);
-                Codecs.Int32.Field(w, b, b + 8, v.V_, "v");
+                w.PutInt32(b + 8, v.V_);
                 w.Leave();
             }
 
@@ -20722,7 +20722,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 59, 4, out n);
                 var v = new V();
                 if (n >= 12)
-                    v.V_ = Codecs.Int32.Field(r, b, b + 8, "v");
+                    v.V_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -20737,7 +20737,7 @@ namespace Import
             public override void WriteFields(Writer w, V v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.V_, "v");
+                w.AppendInt32(v.V_);
                 w.Leave();
             }
 
@@ -20928,7 +20928,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 60);
-                Codecs.Int32.Field(w, b, b + 8, v.R_, "r");
+                w.PutInt32(b + 8, v.R_);
                 w.Leave();
             }
 
@@ -20938,7 +20938,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 60, 4, out n);
                 var v = new R();
                 if (n >= 12)
-                    v.R_ = Codecs.Int32.Field(r, b, b + 8, "r");
+                    v.R_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -20953,7 +20953,7 @@ namespace Import
             public override void WriteFields(Writer w, R v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.R_, "r");
+                w.AppendInt32(v.R_);
                 w.Leave();
             }
 
@@ -21144,7 +21144,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 61);
-                Codecs.Int32.Field(w, b, b + 8, v.W_, "w");
+                w.PutInt32(b + 8, v.W_);
                 w.Leave();
             }
 
@@ -21154,7 +21154,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 61, 4, out n);
                 var v = new W();
                 if (n >= 12)
-                    v.W_ = Codecs.Int32.Field(r, b, b + 8, "w");
+                    v.W_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -21169,7 +21169,7 @@ namespace Import
             public override void WriteFields(Writer w, W v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.W_, "w");
+                w.AppendInt32(v.W_);
                 w.Leave();
             }
 
@@ -21360,7 +21360,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 62);
-                Codecs.Int32.Field(w, b, b + 8, v.SideBuy_, "SideBuy");
+                w.PutInt32(b + 8, v.SideBuy_);
                 w.Leave();
             }
 
@@ -21370,7 +21370,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 62, 4, out n);
                 var v = new SideBuy();
                 if (n >= 12)
-                    v.SideBuy_ = Codecs.Int32.Field(r, b, b + 8, "SideBuy");
+                    v.SideBuy_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -21385,7 +21385,7 @@ namespace Import
             public override void WriteFields(Writer w, SideBuy v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.SideBuy_, "SideBuy");
+                w.AppendInt32(v.SideBuy_);
                 w.Leave();
             }
 
@@ -21576,7 +21576,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 63);
-                Codecs.Int32.Field(w, b, b + 8, v.OrderKey_, "OrderKey");
+                w.PutInt32(b + 8, v.OrderKey_);
                 w.Leave();
             }
 
@@ -21586,7 +21586,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 63, 4, out n);
                 var v = new OrderKey();
                 if (n >= 12)
-                    v.OrderKey_ = Codecs.Int32.Field(r, b, b + 8, "OrderKey");
+                    v.OrderKey_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -21601,7 +21601,7 @@ namespace Import
             public override void WriteFields(Writer w, OrderKey v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.OrderKey_, "OrderKey");
+                w.AppendInt32(v.OrderKey_);
                 w.Leave();
             }
 
@@ -21792,7 +21792,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 64);
-                Codecs.Int32.Field(w, b, b + 8, v.TextOfside_, "textOfside");
+                w.PutInt32(b + 8, v.TextOfside_);
                 w.Leave();
             }
 
@@ -21802,7 +21802,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 64, 4, out n);
                 var v = new TextOfside();
                 if (n >= 12)
-                    v.TextOfside_ = Codecs.Int32.Field(r, b, b + 8, "textOfside");
+                    v.TextOfside_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -21817,7 +21817,7 @@ namespace Import
             public override void WriteFields(Writer w, TextOfside v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.TextOfside_, "textOfside");
+                w.AppendInt32(v.TextOfside_);
                 w.Leave();
             }
 
@@ -22008,7 +22008,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 65);
-                Codecs.Int32.Field(w, b, b + 8, v.Decimal1_, "DECIMAL_1");
+                w.PutInt32(b + 8, v.Decimal1_);
                 w.Leave();
             }
 
@@ -22018,7 +22018,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 65, 4, out n);
                 var v = new Decimal1();
                 if (n >= 12)
-                    v.Decimal1_ = Codecs.Int32.Field(r, b, b + 8, "DECIMAL_1");
+                    v.Decimal1_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -22033,7 +22033,7 @@ namespace Import
             public override void WriteFields(Writer w, Decimal1 v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Decimal1_, "DECIMAL_1");
+                w.AppendInt32(v.Decimal1_);
                 w.Leave();
             }
 
@@ -22224,7 +22224,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 66);
-                Codecs.Int32.Field(w, b, b + 8, v.OrderModel_, "OrderModel");
+                w.PutInt32(b + 8, v.OrderModel_);
                 w.Leave();
             }
 
@@ -22234,7 +22234,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 66, 4, out n);
                 var v = new OrderModel();
                 if (n >= 12)
-                    v.OrderModel_ = Codecs.Int32.Field(r, b, b + 8, "OrderModel");
+                    v.OrderModel_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -22249,7 +22249,7 @@ namespace Import
             public override void WriteFields(Writer w, OrderModel v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.OrderModel_, "OrderModel");
+                w.AppendInt32(v.OrderModel_);
                 w.Leave();
             }
 
@@ -22440,7 +22440,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 67);
-                Codecs.Int32.Field(w, b, b + 8, v.OrderFinal_, "OrderFinal");
+                w.PutInt32(b + 8, v.OrderFinal_);
                 w.Leave();
             }
 
@@ -22450,7 +22450,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 67, 4, out n);
                 var v = new OrderFinal();
                 if (n >= 12)
-                    v.OrderFinal_ = Codecs.Int32.Field(r, b, b + 8, "OrderFinal");
+                    v.OrderFinal_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -22465,7 +22465,7 @@ namespace Import
             public override void WriteFields(Writer w, OrderFinal v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.OrderFinal_, "OrderFinal");
+                w.AppendInt32(v.OrderFinal_);
                 w.Leave();
             }
 
@@ -22656,7 +22656,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 68);
-                Codecs.Int32.Field(w, b, b + 8, v.NewOrder_, "NewOrder");
+                w.PutInt32(b + 8, v.NewOrder_);
                 w.Leave();
             }
 
@@ -22666,7 +22666,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 68, 4, out n);
                 var v = new NewOrder();
                 if (n >= 12)
-                    v.NewOrder_ = Codecs.Int32.Field(r, b, b + 8, "NewOrder");
+                    v.NewOrder_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -22681,7 +22681,7 @@ namespace Import
             public override void WriteFields(Writer w, NewOrder v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.NewOrder_, "NewOrder");
+                w.AppendInt32(v.NewOrder_);
                 w.Leave();
             }
 
@@ -22872,7 +22872,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 69);
-                Codecs.Int32.Field(w, b, b + 8, v.VerifyFbeOrder_, "VerifyFBEOrder");
+                w.PutInt32(b + 8, v.VerifyFbeOrder_);
                 w.Leave();
             }
 
@@ -22882,7 +22882,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 69, 4, out n);
                 var v = new VerifyFbeOrder();
                 if (n >= 12)
-                    v.VerifyFbeOrder_ = Codecs.Int32.Field(r, b, b + 8, "VerifyFBEOrder");
+                    v.VerifyFbeOrder_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -22897,7 +22897,7 @@ namespace Import
             public override void WriteFields(Writer w, VerifyFbeOrder v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.VerifyFbeOrder_, "VerifyFBEOrder");
+                w.AppendInt32(v.VerifyFbeOrder_);
                 w.Leave();
             }
 
@@ -23088,7 +23088,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 70);
-                Codecs.Int32.Field(w, b, b + 8, v.FbeVrOrder_, "fbe_vr_Order");
+                w.PutInt32(b + 8, v.FbeVrOrder_);
                 w.Leave();
             }
 
@@ -23098,7 +23098,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 70, 4, out n);
                 var v = new FbeVrOrder();
                 if (n >= 12)
-                    v.FbeVrOrder_ = Codecs.Int32.Field(r, b, b + 8, "fbe_vr_Order");
+                    v.FbeVrOrder_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -23113,7 +23113,7 @@ namespace Import
             public override void WriteFields(Writer w, FbeVrOrder v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.FbeVrOrder_, "fbe_vr_Order");
+                w.AppendInt32(v.FbeVrOrder_);
                 w.Leave();
             }
 
@@ -23304,7 +23304,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 71);
-                Codecs.Int32.Field(w, b, b + 8, v.E1_, "e1");
+                w.PutInt32(b + 8, v.E1_);
                 w.Leave();
             }
 
@@ -23314,7 +23314,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 71, 4, out n);
                 var v = new E1();
                 if (n >= 12)
-                    v.E1_ = Codecs.Int32.Field(r, b, b + 8, "e1");
+                    v.E1_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -23329,7 +23329,7 @@ namespace Import
             public override void WriteFields(Writer w, E1 v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.E1_, "e1");
+                w.AppendInt32(v.E1_);
                 w.Leave();
             }
 
@@ -23520,7 +23520,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 72);
-                Codecs.Int32.Field(w, b, b + 8, v.I2_, "i2");
+                w.PutInt32(b + 8, v.I2_);
                 w.Leave();
             }
 
@@ -23530,7 +23530,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 72, 4, out n);
                 var v = new I2();
                 if (n >= 12)
-                    v.I2_ = Codecs.Int32.Field(r, b, b + 8, "i2");
+                    v.I2_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -23545,7 +23545,7 @@ namespace Import
             public override void WriteFields(Writer w, I2 v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.I2_, "i2");
+                w.AppendInt32(v.I2_);
                 w.Leave();
             }
 
@@ -23736,7 +23736,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 73);
-                Codecs.Int32.Field(w, b, b + 8, v.O3_, "o3");
+                w.PutInt32(b + 8, v.O3_);
                 w.Leave();
             }
 
@@ -23746,7 +23746,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 73, 4, out n);
                 var v = new O3();
                 if (n >= 12)
-                    v.O3_ = Codecs.Int32.Field(r, b, b + 8, "o3");
+                    v.O3_ = Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -23761,7 +23761,7 @@ namespace Import
             public override void WriteFields(Writer w, O3 v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.O3_, "o3");
+                w.AppendInt32(v.O3_);
                 w.Leave();
             }
 
@@ -23959,14 +23959,14 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 40, 74);
-                Codecs.Int32.Field(w, b, b + 8, v.Name, "name");
-                Codecs.Int32.Field(w, b, b + 12, v.Name_, "Name");
-                Codecs.Int32.Field(w, b, b + 16, v.Name__, "NAME");
-                Codecs.Int32.Field(w, b, b + 20, v.Class, "class");
-                Codecs.Int32.Field(w, b, b + 24, v.Class_, "class_");
-                Codecs.Int32.Field(w, b, b + 28, v.Class__, "class__");
-                Codecs.Int32.Field(w, b, b + 32, v.String, "String");
-                Codecs.Int32.Field(w, b, b + 36, v.String_, "String_");
+                w.PutInt32(b + 8, v.Name);
+                w.PutInt32(b + 12, v.Name_);
+                w.PutInt32(b + 16, v.Name__);
+                w.PutInt32(b + 20, v.Class);
+                w.PutInt32(b + 24, v.Class_);
+                w.PutInt32(b + 28, v.Class__);
+                w.PutInt32(b + 32, v.String);
+                w.PutInt32(b + 36, v.String_);
                 w.Leave();
             }
 
@@ -23976,21 +23976,21 @@ namespace Import
                 int b = r.StructBody(bas, slot, 74, 32, out n);
                 var v = new Case();
                 if (n >= 12)
-                    v.Name = Codecs.Int32.Field(r, b, b + 8, "name");
+                    v.Name = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.Name_ = Codecs.Int32.Field(r, b, b + 12, "Name");
+                    v.Name_ = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Name__ = Codecs.Int32.Field(r, b, b + 16, "NAME");
+                    v.Name__ = Reader.GetInt32(r.Data, b + 16);
                 if (n >= 24)
-                    v.Class = Codecs.Int32.Field(r, b, b + 20, "class");
+                    v.Class = Reader.GetInt32(r.Data, b + 20);
                 if (n >= 28)
-                    v.Class_ = Codecs.Int32.Field(r, b, b + 24, "class_");
+                    v.Class_ = Reader.GetInt32(r.Data, b + 24);
                 if (n >= 32)
-                    v.Class__ = Codecs.Int32.Field(r, b, b + 28, "class__");
+                    v.Class__ = Reader.GetInt32(r.Data, b + 28);
                 if (n >= 36)
-                    v.String = Codecs.Int32.Field(r, b, b + 32, "String");
+                    v.String = Reader.GetInt32(r.Data, b + 32);
                 if (n >= 40)
-                    v.String_ = Codecs.Int32.Field(r, b, b + 36, "String_");
+                    v.String_ = Reader.GetInt32(r.Data, b + 36);
                 r.Leave();
                 return v;
             }
@@ -24005,14 +24005,14 @@ namespace Import
             public override void WriteFields(Writer w, Case v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Name, "name");
-                Codecs.Int32.FinalField(w, v.Name_, "Name");
-                Codecs.Int32.FinalField(w, v.Name__, "NAME");
-                Codecs.Int32.FinalField(w, v.Class, "class");
-                Codecs.Int32.FinalField(w, v.Class_, "class_");
-                Codecs.Int32.FinalField(w, v.Class__, "class__");
-                Codecs.Int32.FinalField(w, v.String, "String");
-                Codecs.Int32.FinalField(w, v.String_, "String_");
+                w.AppendInt32(v.Name);
+                w.AppendInt32(v.Name_);
+                w.AppendInt32(v.Name__);
+                w.AppendInt32(v.Class);
+                w.AppendInt32(v.Class_);
+                w.AppendInt32(v.Class__);
+                w.AppendInt32(v.String);
+                w.AppendInt32(v.String_);
                 w.Leave();
             }
 
@@ -24021,14 +24021,14 @@ namespace Import
                 r.Enter(32);
                 var v = new Case();
                 int run0 = r.Run(32, "name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4");
-                v.Name = Codecs.Int32.At(r.Data, run0);
-                v.Name_ = Codecs.Int32.At(r.Data, run0 + 4);
-                v.Name__ = Codecs.Int32.At(r.Data, run0 + 8);
-                v.Class = Codecs.Int32.At(r.Data, run0 + 12);
-                v.Class_ = Codecs.Int32.At(r.Data, run0 + 16);
-                v.Class__ = Codecs.Int32.At(r.Data, run0 + 20);
-                v.String = Codecs.Int32.At(r.Data, run0 + 24);
-                v.String_ = Codecs.Int32.At(r.Data, run0 + 28);
+                v.Name = Reader.GetInt32(r.Data, run0);
+                v.Name_ = Reader.GetInt32(r.Data, run0 + 4);
+                v.Name__ = Reader.GetInt32(r.Data, run0 + 8);
+                v.Class = Reader.GetInt32(r.Data, run0 + 12);
+                v.Class_ = Reader.GetInt32(r.Data, run0 + 16);
+                v.Class__ = Reader.GetInt32(r.Data, run0 + 20);
+                v.String = Reader.GetInt32(r.Data, run0 + 24);
+                v.String_ = Reader.GetInt32(r.Data, run0 + 28);
                 r.Leave();
                 return v;
             }
@@ -24264,9 +24264,9 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 14, 75);
-                MarketCodec.Field(w, b, b + 8, v.Market, "market");
+                w.PutByte(b + 8, (byte)v.Market);
                 global::Market.Instrument.Model.Instance.Field(w, b, b + 9, v.Org, "org");
-                ExampleCodec.Field(w, b, b + 13, v.Example, "example");
+                w.PutByte(b + 13, (byte)v.Example);
                 w.Leave();
             }
 
@@ -24276,7 +24276,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 75, 2, out n);
                 var v = new Imported();
                 if (n >= 9)
-                    v.Market = MarketCodec.Field(r, b, b + 8, "market");
+                    v.Market = (global::Market.Side)Reader.GetByte(r.Data, b + 8);
                 else
                     r.Spend(8, b, "market");
                 if (n >= 13)
@@ -24284,7 +24284,7 @@ namespace Import
                 else if (n >= 9)
                     r.Spend(8, b, "org");
                 if (n >= 14)
-                    v.Example = ExampleCodec.Field(r, b, b + 13, "example");
+                    v.Example = (global::Market.Side)Reader.GetByte(r.Data, b + 13);
                 r.Leave();
                 return v;
             }
@@ -24305,9 +24305,9 @@ namespace Import
             public override void WriteFields(Writer w, Imported v)
             {
                 w.Enter(Name);
-                MarketCodec.FinalField(w, v.Market, "market");
+                w.AppendByte((byte)v.Market);
                 global::Market.Instrument.Model.Instance.FinalField(w, v.Org, "org");
-                ExampleCodec.FinalField(w, v.Example, "example");
+                w.AppendByte((byte)v.Example);
                 w.Leave();
             }
 
@@ -24521,7 +24521,7 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 12, 76);
-                DigitsCodec.Field(w, b, b + 8, v.Digits, "digits");
+                w.PutInt32(b + 8, (int)v.Digits);
                 w.Leave();
             }
 
@@ -24531,7 +24531,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 76, 4, out n);
                 var v = new Symbol();
                 if (n >= 12)
-                    v.Digits = DigitsCodec.Field(r, b, b + 8, "digits");
+                    v.Digits = (global::Import.Digits)Reader.GetInt32(r.Data, b + 8);
                 r.Leave();
                 return v;
             }
@@ -24546,7 +24546,7 @@ namespace Import
             public override void WriteFields(Writer w, Symbol v)
             {
                 w.Enter(Name);
-                DigitsCodec.FinalField(w, v.Digits, "digits");
+                w.AppendInt32((int)v.Digits);
                 w.Leave();
             }
 
@@ -24745,8 +24745,8 @@ namespace Import
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 24, 77);
                 Codecs.String.Field(w, b, b + 8, v.Symbol, "symbol");
-                Codecs.Int32.Field(w, b, b + 12, v.Digits, "digits");
-                PrecisionCodec.Field(w, b, b + 16, v.Precision, "precision");
+                w.PutInt32(b + 12, v.Digits);
+                w.PutInt32(b + 16, (int)v.Precision);
                 global::Import.Symbol.Model.Instance.Field(w, b, b + 20, v.Ticker, "ticker");
                 w.Leave();
             }
@@ -24761,11 +24761,11 @@ namespace Import
                 else
                     r.Spend(4, b, "symbol");
                 if (n >= 16)
-                    v.Digits = Codecs.Int32.Field(r, b, b + 12, "digits");
+                    v.Digits = Reader.GetInt32(r.Data, b + 12);
                 else if (n >= 12)
                     r.Spend(4, b, "digits");
                 if (n >= 20)
-                    v.Precision = PrecisionCodec.Field(r, b, b + 16, "precision");
+                    v.Precision = (global::Import.Digits)Reader.GetInt32(r.Data, b + 16);
                 else if (n >= 16)
                     r.Spend(4, b, "precision");
                 if (n >= 24)
@@ -24799,8 +24799,8 @@ namespace Import
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Symbol, "symbol");
-                Codecs.Int32.FinalField(w, v.Digits, "digits");
-                PrecisionCodec.FinalField(w, v.Precision, "precision");
+                w.AppendInt32(v.Digits);
+                w.AppendInt32((int)v.Precision);
                 global::Import.Symbol.Model.Instance.FinalField(w, v.Ticker, "ticker");
                 w.Leave();
             }
@@ -24811,8 +24811,8 @@ namespace Import
                 var v = new Listed();
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run1 = r.Run(8, "digits=4,precision=4");
-                v.Digits = Codecs.Int32.At(r.Data, run1);
-                v.Precision = PrecisionCodec.At(r.Data, run1 + 4);
+                v.Digits = Reader.GetInt32(r.Data, run1);
+                v.Precision = (global::Import.Digits)Reader.GetInt32(r.Data, run1 + 4);
                 v.Ticker = global::Import.Symbol.Model.Instance.FinalField(r, "ticker");
                 r.Leave();
                 return v;
@@ -25026,11 +25026,11 @@ namespace Import
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 26, 78);
-                Codecs.Int32.Field(w, b, b + 8, v.Side, "side");
-                SCodec.Field(w, b, b + 12, v.S, "s");
-                RangeCodec.Field(w, b, b + 16, v.Range, "range");
-                WordCodec.Field(w, b, b + 20, v.Word, "Word");
-                Side_Codec.Field(w, b, b + 22, v.Side_, "side_");
+                w.PutInt32(b + 8, v.Side);
+                w.PutInt32(b + 12, (int)v.S);
+                w.PutInt32(b + 16, (int)v.Range);
+                w.PutInt16(b + 20, (short)v.Word);
+                w.PutInt32(b + 22, (int)v.Side_);
                 w.Leave();
             }
 
@@ -25040,15 +25040,15 @@ namespace Import
                 int b = r.StructBody(bas, slot, 78, 18, out n);
                 var v = new Derived();
                 if (n >= 12)
-                    v.Side = Codecs.Int32.Field(r, b, b + 8, "side");
+                    v.Side = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
-                    v.S = SCodec.Field(r, b, b + 12, "s");
+                    v.S = (global::Import.Side)Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
-                    v.Range = RangeCodec.Field(r, b, b + 16, "range");
+                    v.Range = (global::Import.Range)Reader.GetInt32(r.Data, b + 16);
                 if (n >= 22)
-                    v.Word = WordCodec.Field(r, b, b + 20, "Word");
+                    v.Word = (global::Import.Word)Reader.GetInt16(r.Data, b + 20);
                 if (n >= 26)
-                    v.Side_ = Side_Codec.Field(r, b, b + 22, "side_");
+                    v.Side_ = (global::Import.Range)Reader.GetInt32(r.Data, b + 22);
                 r.Leave();
                 return v;
             }
@@ -25063,11 +25063,11 @@ namespace Import
             public override void WriteFields(Writer w, Derived v)
             {
                 w.Enter(Name);
-                Codecs.Int32.FinalField(w, v.Side, "side");
-                SCodec.FinalField(w, v.S, "s");
-                RangeCodec.FinalField(w, v.Range, "range");
-                WordCodec.FinalField(w, v.Word, "Word");
-                Side_Codec.FinalField(w, v.Side_, "side_");
+                w.AppendInt32(v.Side);
+                w.AppendInt32((int)v.S);
+                w.AppendInt32((int)v.Range);
+                w.AppendInt16((short)v.Word);
+                w.AppendInt32((int)v.Side_);
                 w.Leave();
             }
 
@@ -25076,11 +25076,11 @@ namespace Import
                 r.Enter(18);
                 var v = new Derived();
                 int run0 = r.Run(18, "side=4,s=4,range=4,Word=2,side_=4");
-                v.Side = Codecs.Int32.At(r.Data, run0);
-                v.S = SCodec.At(r.Data, run0 + 4);
-                v.Range = RangeCodec.At(r.Data, run0 + 8);
-                v.Word = WordCodec.At(r.Data, run0 + 12);
-                v.Side_ = Side_Codec.At(r.Data, run0 + 14);
+                v.Side = Reader.GetInt32(r.Data, run0);
+                v.S = (global::Import.Side)Reader.GetInt32(r.Data, run0 + 4);
+                v.Range = (global::Import.Range)Reader.GetInt32(r.Data, run0 + 8);
+                v.Word = (global::Import.Word)Reader.GetInt16(r.Data, run0 + 12);
+                v.Side_ = (global::Import.Range)Reader.GetInt32(r.Data, run0 + 14);
                 r.Leave();
                 return v;
             }
@@ -25442,7 +25442,7 @@ namespace Import
                 global::Import.Imported.Model.Instance.Field(w, b, b + 304, v.Imported, "Imported");
                 global::Import.Derived.Model.Instance.Field(w, b, b + 308, v.Derived, "Derived");
                 global::Import.Listed.Model.Instance.Field(w, b, b + 312, v.Listed, "Listed");
-                LettersCodec.Field(w, b, b + 316, v.Letters, "Letters");
+                w.PutInt32(b + 316, (int)v.Letters);
                 w.Leave();
             }
 
@@ -25760,7 +25760,7 @@ namespace Import
                 else if (n >= 312)
                     r.Spend(16, b, "Listed");
                 if (n >= 320)
-                    v.Letters = LettersCodec.Field(r, b, b + 316, "Letters");
+                    v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, b + 316);
                 r.Leave();
                 return v;
             }
@@ -26160,7 +26160,7 @@ namespace Import
                 global::Import.Imported.Model.Instance.FinalField(w, v.Imported, "Imported");
                 global::Import.Derived.Model.Instance.FinalField(w, v.Derived, "Derived");
                 global::Import.Listed.Model.Instance.FinalField(w, v.Listed, "Listed");
-                LettersCodec.FinalField(w, v.Letters, "Letters");
+                w.AppendInt32((int)v.Letters);
                 w.Leave();
             }
 

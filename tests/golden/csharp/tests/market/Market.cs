@@ -153,7 +153,7 @@ namespace Market
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 16, 501);
                 Codecs.String.Field(w, b, b + 8, v.Symbol, "symbol");
-                Codecs.Int32.Field(w, b, b + 12, v.Digits, "digits");
+                w.PutInt32(b + 12, v.Digits);
                 w.Leave();
             }
 
@@ -165,7 +165,7 @@ namespace Market
                 if (n >= 12)
                     v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
                 if (n >= 16)
-                    v.Digits = Codecs.Int32.Field(r, b, b + 12, "digits");
+                    v.Digits = Reader.GetInt32(r.Data, b + 12);
                 r.Leave();
                 return v;
             }
@@ -183,7 +183,7 @@ namespace Market
             {
                 w.Enter(Name);
                 Codecs.String.FinalField(w, v.Symbol, "symbol");
-                Codecs.Int32.FinalField(w, v.Digits, "digits");
+                w.AppendInt32(v.Digits);
                 w.Leave();
             }
 
@@ -389,7 +389,7 @@ namespace Market
             {
                 w.Enter(Name);
                 int b = w.StructBody(bas, slot, 28, 502);
-                Codecs.Guid.Field(w, b, b + 8, v.Id, "id");
+                w.PutGuid(b + 8, v.Id);
                 Codecs.String.Field(w, b, b + 24, v.Reason, "reason");
                 w.Leave();
             }
@@ -400,7 +400,7 @@ namespace Market
                 int b = r.StructBody(bas, slot, 502, 20, out n);
                 var v = new Failure();
                 if (n >= 24)
-                    v.Id = Codecs.Guid.Field(r, b, b + 8, "id");
+                    v.Id = Reader.GetGuid(r.Data, b + 8);
                 if (n >= 28)
                     v.Reason = Codecs.String.Field(r, b, b + 24, "reason");
                 r.Leave();
@@ -419,7 +419,7 @@ namespace Market
             public override void WriteFields(Writer w, Failure v)
             {
                 w.Enter(Name);
-                Codecs.Guid.FinalField(w, v.Id, "id");
+                w.AppendGuid(v.Id);
                 Codecs.String.FinalField(w, v.Reason, "reason");
                 w.Leave();
             }
