@@ -10,16 +10,20 @@
 #   make kafka-java   the Java serde (runtime/kafka/java): install runtime/java into ~/.m2, generate
 #                     fbec --java --final of schemas/trade.fbe into build/kafka/java-gen, run the
 #                     module's JUnit tests with that schema's fingerprint (fbec fingerprint)
+#   make kafka-go     the Go serde (runtime/kafka/go, franz-go): generate fbec --go --final --json of
+#                     schemas/trade.fbe into its internal/gen, gofmt -l, go vet, go test with the
+#                     fingerprint in FBE_KAFKA_FINGERPRINT (tests/kafka/go_summary.py closes it)
 #
 # A language joins by adding its target to KAFKA_SUITES: a recipe that reads FBE_KAFKA_BOOTSTRAP,
 # prefixes its test command with $(KAFKA_RUN) (run alone, `make kafka-<lang>` starts a broker of
 # its own; under test-kafka's broker KAFKA_RUN is empty) and closes with its summary line. Topic
 # names start with the language (java-..., go-...): the broker is shared.
-.PHONY: test-kafka kafka-java
+.PHONY: test-kafka kafka-java kafka-go
 TEST_TARGETS += test-kafka
-KAFKA_SUITES := kafka-java
+KAFKA_SUITES := kafka-java kafka-go
 KAFKA_BROKER_JARS := $(CURDIR)/build/kafka/broker
 KAFKA_JAVA_GEN := $(CURDIR)/build/kafka/java-gen
+KAFKA_GO := runtime/kafka/go
 KAFKA_RUN = $(if $(FBE_KAFKA_BOOTSTRAP),,$(PYTHON) $(CURDIR)/tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) --)
 # The fingerprint of schemas/trade.fbe's package proto, in a recipe's shell.
 KAFKA_FINGERPRINT = $$(PYTHONPATH=compiler $(PYTHON) -m fbec fingerprint schemas/trade.fbe | sed -n 's/^proto [^ ]* //p')
@@ -44,3 +48,13 @@ kafka-java: venv $(KAFKA_BROKER_JARS)/.copied
 	fingerprint=$(KAFKA_FINGERPRINT); rc=0; (cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
 		-Dstyle.color=never test -Dfbe.fingerprint=$$fingerprint -Dfbe.generated=$(KAFKA_JAVA_GEN)) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
+
+kafka-go: venv $(KAFKA_BROKER_JARS)/.copied
+	@test -x "$(GO)" || { echo "kafka-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
+	@rm -rf $(KAFKA_GO)/internal/gen
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --json --input=schemas/trade.fbe --output=$(KAFKA_GO)/internal/gen
+	@cd $(KAFKA_GO) && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l .)" && \
+		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
+	cd $(KAFKA_GO) && $(GO_ENV) $(GO) vet ./...
+	fingerprint=$(KAFKA_FINGERPRINT); cd $(KAFKA_GO) && FBE_KAFKA_FINGERPRINT=$$fingerprint \
+		$(KAFKA_RUN) env $(GO_ENV) $(GO) test -count=1 -json ./... | $(PYTHON) $(CURDIR)/tests/kafka/go_summary.py kafka-go

@@ -1,0 +1,145 @@
+package fbekafka
+
+import (
+	"fmt"
+
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Message is what fbec --go generates for a struct T, through its pointer: the versioned and the
+// final root (docs/go.md).
+type Message[T any] interface {
+	*T
+	MarshalFBE() ([]byte, error)
+	ReadFBE(data []byte, lim *fbe.Limits) error
+	MarshalFinal() ([]byte, error)
+	ReadFinal(data []byte, lim *fbe.Limits) error
+}
+
+// Serde writes and reads values of one generated type T in records of one schema and model.
+// It holds no state that changes: one Serde serves any number of goroutines.
+type Serde[T any, P Message[T]] struct {
+	schema Schema
+	// Limits bound what Decode reads (nil: fbe.DefaultLimits, docs/limits.md).
+	Limits *fbe.Limits
+}
+
+// NewSerde is the serde of T (a generated struct: NewSerde[proto.Account](schema)) for the
+// schema's package, version, fingerprint and model.
+func NewSerde[T any, P Message[T]](schema Schema) (*Serde[T, P], error) {
+	if err := schema.Check(); err != nil {
+		return nil, err
+	}
+	return &Serde[T, P]{schema: schema}, nil
+}
+
+// Schema is the schema the serde writes and reads.
+func (s *Serde[T, P]) Schema() Schema {
+	return s.schema
+}
+
+// Encode sets r's value to v's message bytes in the serde's model and its headers to the
+// serde's schema. A nil v is a tombstone: a nil value and no headers set.
+func (s *Serde[T, P]) Encode(r *kgo.Record, v *T) error {
+	if v == nil {
+		r.Value = nil
+		return nil
+	}
+	value, err := s.Marshal(v)
+	if err != nil {
+		return err
+	}
+	r.Value = value
+	s.schema.SetHeaders(r)
+	return nil
+}
+
+// Marshal is v's message bytes in the serde's model, without a record.
+func (s *Serde[T, P]) Marshal(v *T) ([]byte, error) {
+	if s.schema.Model == Final {
+		return P(v).MarshalFinal()
+	}
+	return P(v).MarshalFBE()
+}
+
+// Decode is the message of r when r's headers name the serde's package, model and fingerprint
+// and its value is a valid message; else a *RecordError with r's topic, partition and offset
+// and the reason. A nil value (a tombstone) is (nil, nil).
+func (s *Serde[T, P]) Decode(r *kgo.Record) (*T, error) {
+	if r.Value == nil {
+		return nil, nil
+	}
+	writer, err := SchemaOf(r)
+	if err != nil {
+		return nil, recordError(r, fmt.Errorf("a record this consumer of %s cannot check: %w", s.schema, err))
+	}
+	if differs := s.differs(writer); differs != "" {
+		return nil, recordError(r, &SchemaError{Writer: writer, Reader: s.schema, Reason: differs})
+	}
+	v, err := s.Unmarshal(r.Value)
+	if err != nil {
+		return nil, recordError(r, err)
+	}
+	return v, nil
+}
+
+// Unmarshal reads data as a message of the serde's model without a record, and so without the
+// gate; an error names the schema and the runtime's reason (*fbe.DecodeError: field path and
+// byte offset).
+func (s *Serde[T, P]) Unmarshal(data []byte) (*T, error) {
+	v := new(T)
+	var err error
+	if s.schema.Model == Final {
+		err = P(v).ReadFinal(data, s.Limits)
+	} else {
+		err = P(v).ReadFBE(data, s.Limits)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("an invalid %s value of %d bytes: %w", s.schema, len(data), err)
+	}
+	return v, nil
+}
+
+func (s *Serde[T, P]) differs(writer Schema) string {
+	switch {
+	case writer.Package != s.schema.Package:
+		return "another package"
+	case writer.Model != s.schema.Model:
+		return "another binary model"
+	case writer.Fingerprint != s.schema.Fingerprint:
+		return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)"
+	}
+	return ""
+}
+
+// SchemaError is why the gate refused a record: the schema its headers name (Writer) is not the
+// consumer's (Reader).
+type SchemaError struct {
+	Writer, Reader Schema
+	Reason         string // "another package", "another binary model" or "another schema (...)"
+}
+
+func (e *SchemaError) Error() string {
+	return "a record written with " + e.Writer.String() + " cannot be read by " + e.Reader.String() + ": " + e.Reason
+}
+
+// RecordError is a record Decode refused: where it is and why (Err: a *SchemaError, a header
+// missing or invalid, or the runtime's *fbe.DecodeError wrapped with the schema). Go on with
+// the next record; nothing else is wrong with the client.
+type RecordError struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Err       error
+}
+
+func recordError(r *kgo.Record, err error) *RecordError {
+	return &RecordError{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Err: err}
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("record %s[%d] at offset %d: %v", e.Topic, e.Partition, e.Offset, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }

@@ -1,0 +1,310 @@
+package fbekafka_test
+
+// The serde through a real broker, the one FBE_KAFKA_BOOTSTRAP names (make kafka-go runs the tests
+// under tests/kafka/broker.py), and the schema of schemas/trade.fbe generated into internal/gen
+// with its fingerprint in FBE_KAFKA_FINGERPRINT (fbec fingerprint).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+	"github.com/fbe-toolkit/fbe/runtime/kafka/go/fbekafka"
+	"github.com/fbe-toolkit/fbe/runtime/kafka/go/internal/gen/proto"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+const wait = 60 * time.Second
+
+var topics atomic.Int32
+
+func versioned(t *testing.T) fbekafka.Schema {
+	t.Helper()
+	fingerprint := os.Getenv("FBE_KAFKA_FINGERPRINT")
+	if fingerprint == "" {
+		t.Fatal("no FBE_KAFKA_FINGERPRINT: make kafka-go passes fbec fingerprint's of schemas/trade.fbe")
+	}
+	return fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: fingerprint, Model: fbekafka.Versioned}
+}
+
+func serde(t *testing.T, schema fbekafka.Schema) *fbekafka.Serde[proto.Account, *proto.Account] {
+	t.Helper()
+	s, err := fbekafka.NewSerde[proto.Account](schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func account(id int32) *proto.Account {
+	a := proto.NewAccount()
+	a.Id = id
+	a.Name = fmt.Sprintf("Account %d \u00e9\u20ac", id)
+	a.Wallet.Currency = "USD"
+	a.Wallet.Amount = 1000.5 + float64(id)
+	a.Asset = &proto.Balance{Currency: "EUR", Amount: 10}
+	for i := range int32(3) {
+		side := proto.OrderSideBuy
+		if i%2 == 1 {
+			side = proto.OrderSideSell
+		}
+		a.Orders = append(a.Orders, proto.Order{Id: id*10 + i, Symbol: "EURUSD", Side: side,
+			Type: proto.OrderTypeLimit, Price: 1.23456 + float64(i), Volume: 1000 * float64(i)})
+	}
+	return a
+}
+
+func bootstrap(t *testing.T) string {
+	t.Helper()
+	b := os.Getenv("FBE_KAFKA_BOOTSTRAP")
+	if b == "" {
+		t.Fatal("no FBE_KAFKA_BOOTSTRAP: run the tests under tests/kafka/broker.py run -- (make kafka-go does)")
+	}
+	return b
+}
+
+func client(t *testing.T, opts ...kgo.Opt) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap(t))}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+// topic creates a topic of one partition, named after the test.
+func topic(t *testing.T) string {
+	t.Helper()
+	name := fmt.Sprintf("go-test-%d-%d", topics.Add(1), time.Now().UnixNano())
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if _, err := kadm.NewClient(client(t)).CreateTopic(ctx, 1, 1, nil, name); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func produce(t *testing.T, records ...*kgo.Record) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if err := client(t).ProduceSync(ctx, records...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func encoded(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], topic string, accounts ...*proto.Account) []*kgo.Record {
+	t.Helper()
+	var records []*kgo.Record
+	for _, a := range accounts {
+		r := &kgo.Record{Topic: topic, Key: []byte("k")}
+		if err := s.Encode(r, a); err != nil {
+			t.Fatal(err)
+		}
+		records = append(records, r)
+	}
+	return records
+}
+
+// consume reads the topic from its start until want records are decoded; each refused record
+// adds its error to refused, and the loop goes on with the next one.
+func consume(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], topic string, want int) (
+	got []*proto.Account, records []*kgo.Record, refused []*fbekafka.RecordError) {
+	t.Helper()
+	cl := client(t, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	for len(got) < want && ctx.Err() == nil {
+		fetches := cl.PollFetches(ctx)
+		for _, e := range fetches.Errors() {
+			if !errors.Is(e.Err, context.DeadlineExceeded) {
+				t.Fatalf("fetch %s[%d]: %v", e.Topic, e.Partition, e.Err)
+			}
+		}
+		fetches.EachRecord(func(r *kgo.Record) {
+			a, err := s.Decode(r)
+			var re *fbekafka.RecordError
+			switch {
+			case errors.As(err, &re):
+				refused = append(refused, re)
+			case err != nil:
+				t.Fatalf("Decode's error is not a *RecordError: %v", err)
+			default:
+				got = append(got, a)
+				records = append(records, r)
+			}
+		})
+	}
+	return got, records, refused
+}
+
+func header(r *kgo.Record, key string) string {
+	for _, h := range r.Headers {
+		if h.Key == key {
+			return string(h.Value)
+		}
+	}
+	return "<none>"
+}
+
+func TestRoundTripBothModels(t *testing.T) {
+	for _, model := range []fbekafka.Model{fbekafka.Versioned, fbekafka.Final} {
+		t.Run(string(model), func(t *testing.T) {
+			s := serde(t, versioned(t).WithModel(model))
+			name := topic(t)
+			sent := []*proto.Account{account(1), account(2), account(3)}
+			produce(t, encoded(t, s, name, sent...)...)
+			got, records, refused := consume(t, s, name, len(sent))
+			if len(refused) != 0 {
+				t.Fatalf("refused: %v", refused)
+			}
+			if len(got) != len(sent) {
+				t.Fatalf("read %d of %d records", len(got), len(sent))
+			}
+			for i, r := range records {
+				if got[i].String() != sent[i].String() {
+					t.Errorf("record %d: %s, sent %s", i, got[i], sent[i])
+				}
+				want, err := s.Marshal(sent[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(r.Value, want) {
+					t.Errorf("record %d: the value is not exactly the message bytes", i)
+				}
+				for key, want := range map[string]string{fbekafka.PackageHeader: "proto", fbekafka.VersionHeader: "1.0",
+					fbekafka.FingerprintHeader: s.Schema().Fingerprint, fbekafka.ModelHeader: string(model)} {
+					if h := header(r, key); h != want {
+						t.Errorf("record %d: header %s is %s, want %s", i, key, h, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestAForeignSchemaIsRefusedNamingBothAndTheConsumerGoesOn(t *testing.T) {
+	own := versioned(t)
+	name := topic(t)
+	foreign := fbekafka.Schema{Package: "proto", Version: "2.0", Fingerprint: strings.Repeat("ab", 32), Model: fbekafka.Versioned}
+	noHeaders, err := account(3).MarshalFBE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := slices.Concat(
+		encoded(t, serde(t, foreign), name, account(1)),
+		encoded(t, serde(t, own.WithModel(fbekafka.Final)), name, account(2)),
+		[]*kgo.Record{{Topic: name, Value: noHeaders}},
+		encoded(t, serde(t, own), name, account(4)))
+	produce(t, records...)
+	got, read, refused := consume(t, serde(t, own), name, 1)
+	if len(got) != 1 || read[0].Offset != 3 || got[0].String() != account(4).String() {
+		t.Fatalf("read %v", got)
+	}
+	if len(refused) != 3 {
+		t.Fatalf("refused %d records, want 3: %v", len(refused), refused)
+	}
+	for i, e := range refused {
+		if e.Offset != int64(i) || e.Topic != name || e.Partition != 0 {
+			t.Errorf("refused record %d at %s[%d]@%d", i, e.Topic, e.Partition, e.Offset)
+		}
+	}
+	var schemaErr *fbekafka.SchemaError
+	if !errors.As(refused[0], &schemaErr) || schemaErr.Writer != foreign || schemaErr.Reader != own {
+		t.Errorf("refused[0] is not the SchemaError of both schemas: %v", refused[0])
+	}
+	for i, want := range []string{
+		"a record written with proto 2.0 (versioned, fingerprint " + foreign.Fingerprint +
+			") cannot be read by proto 1.0 (versioned, fingerprint " + own.Fingerprint + "): another schema",
+		"a record written with proto 1.0 (final, fingerprint " + own.Fingerprint + ") cannot be read by " +
+			own.String() + ": another binary model",
+		"a record this consumer of " + own.String() + " cannot check: no fbe.model header",
+	} {
+		if msg := refused[i].Err.Error(); !strings.HasPrefix(msg, want) {
+			t.Errorf("refused[%d]: %s\nwant it to start with %s", i, msg, want)
+		}
+	}
+	if msg := refused[0].Error(); !strings.HasPrefix(msg, "record "+name+"[0] at offset 0: a record written with proto 2.0") {
+		t.Errorf("refused[0].Error() does not name the record: %s", msg)
+	}
+}
+
+func TestAnInvalidValueIsRefusedWithItsOffsetAndReasonAndTheConsumerGoesOn(t *testing.T) {
+	own := versioned(t)
+	s := serde(t, own)
+	name := topic(t)
+	good, err := account(1).MarshalFBE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(good)
+	bad[4] = 0x7f // the root's type id
+	var records []*kgo.Record
+	for _, value := range [][]byte{good[:len(good)-5], bad, {}} {
+		r := &kgo.Record{Topic: name, Value: value}
+		own.SetHeaders(r)
+		records = append(records, r)
+	}
+	produce(t, append(records, encoded(t, s, name, account(2))...)...)
+	got, read, refused := consume(t, s, name, 1)
+	if len(got) != 1 || read[0].Offset != 3 || got[0].String() != account(2).String() {
+		t.Fatalf("read %v", got)
+	}
+	if len(refused) != 3 {
+		t.Fatalf("refused %d records, want 3: %v", len(refused), refused)
+	}
+	for i, e := range refused {
+		msg := e.Err.Error()
+		var decodeErr *fbe.DecodeError
+		if e.Offset != int64(i) || !strings.HasPrefix(msg, "an invalid "+own.String()+" value of ") ||
+			!strings.Contains(msg, "offset") || !errors.As(e, &decodeErr) {
+			t.Errorf("refused[%d] at offset %d: %s", i, e.Offset, msg)
+		}
+	}
+	if refused[0].Err.Error() == refused[1].Err.Error() {
+		t.Errorf("a truncated value and a wrong type id give one reason: %s", refused[0].Err)
+	}
+}
+
+// The gate without a broker: headers written, replaced and read back, and what refuses a schema.
+func TestHeaders(t *testing.T) {
+	own := versioned(t)
+	r := &kgo.Record{Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte("1")}, {Key: fbekafka.ModelHeader, Value: []byte("x")}}}
+	own.SetHeaders(r)
+	if len(r.Headers) != 5 || r.Headers[0].Key != "trace" {
+		t.Fatalf("headers %v", r.Headers)
+	}
+	if back, err := fbekafka.SchemaOf(r); err != nil || back != own {
+		t.Fatalf("SchemaOf: %v, %v", back, err)
+	}
+	r.Headers[4].Value = []byte("flat")
+	if _, err := fbekafka.SchemaOf(r); err == nil || err.Error() != "header fbe.model is 'flat', not versioned or final" {
+		t.Errorf("SchemaOf of model flat: %v", err)
+	}
+	for _, bad := range []fbekafka.Schema{
+		own.WithModel("flat"),
+		{Package: "proto", Version: "1.0", Fingerprint: strings.ToUpper(own.Fingerprint), Model: fbekafka.Final},
+		{Package: "", Version: "1.0", Fingerprint: own.Fingerprint, Model: fbekafka.Final},
+	} {
+		if _, err := fbekafka.NewSerde[proto.Account](bad); err == nil {
+			t.Errorf("NewSerde(%v) accepted", bad)
+		}
+	}
+	s := serde(t, own)
+	if a, err := s.Decode(&kgo.Record{}); a != nil || err != nil {
+		t.Errorf("a tombstone: %v, %v", a, err)
+	}
+	tomb := &kgo.Record{}
+	if err := s.Encode(tomb, nil); err != nil || tomb.Value != nil || len(tomb.Headers) != 0 {
+		t.Errorf("Encode(nil): %v, %v", tomb, err)
+	}
+}
