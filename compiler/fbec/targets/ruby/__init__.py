@@ -302,6 +302,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.line(f"FBE_BODY_SIZE = {integer(s.body_size)}")
         w.line(f"FBE_FINAL_MIN = {integer(s.final_min_size)}")
         w.line(f"FBE_COST = {integer(s.decode_cost)}")
+        w.line(f"FBE_LEVELS = {'nil' if p.levels is None else integer(p.levels)}")
         for f in s.fields:
             codec = field_codec(c, s, f)
             if codec.startswith("T_"):
@@ -362,7 +363,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     the offsets of the strings before the first field that writes out of line otherwise and their
     blocks (their place is known); room for every other field, whose codec fills its slot after."""
     with w.block("def fbe_write(w)", "end"):
-        w.line("b = w.enter(FBE_NAME)")
+        w.line("b = w.size")
         body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
         blocks = Packed([], [])
         after: list[str] = []
@@ -393,7 +394,6 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         body.pack(w, "w.buffer")
         for line in after:
             w.line(line)
-        w.line("w.leave")
         w.line("b")
     w.blank()
     with w.block("def fbe_read_body(r, b, n)" if p.fields else "def fbe_read_body(_r, _b, _n)", "end"):
@@ -517,8 +517,9 @@ def chosen(w: CodeWriter, target: str, condition: str, then: str, otherwise: str
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
     """The fields appended in order: each stretch of scalars and strings with one Array#pack, every
     other field by its codec."""
-    with w.block("def fbe_write_final(w)", "end"):
-        w.line("w.enter(FBE_NAME)")
+    with w.block("def fbe_write_final(w)" if p.fields else "def fbe_write_final(_w)", "end"):
+        if not p.fields:
+            w.line("nil")
         stretch = Packed([], [])
         for fp in p.fields:
             f = fp.field
@@ -535,7 +536,6 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
                 stretch.pack(w, "w.buffer")
                 w.line(f"{field_codec(c, s, f)}.fwrite(w, {ivar})")
         stretch.pack(w, "w.buffer")
-        w.line("w.leave")
     w.blank()
     with w.block("def fbe_read_final_fields(r)" if p.final_steps else "def fbe_read_final_fields(_r)", "end"):
         if not p.final_steps:

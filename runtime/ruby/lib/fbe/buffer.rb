@@ -5,11 +5,10 @@ module Fbe
 
   # An output buffer: a binary String that grows at its end (docs/format.md 3.5, allocation order).
   class Writer
-    attr_reader :buffer, :depth
+    attr_reader :buffer
 
     def initialize
       @buffer = String.new(capacity: 256, encoding: Encoding::BINARY)
-      @depth = 0
     end
 
     # Appends size zero bytes; returns their position.
@@ -43,19 +42,6 @@ module Fbe
 
     def size
       @buffer.bytesize
-    end
-
-    # One struct level deeper: an EncodeError beyond MAX_DEPTH names the type and field (no
-    # writer writes what no reader reads). Returns the writer's end, where a versioned body starts.
-    def enter(type, field = nil)
-      @depth += 1
-      return @buffer.bytesize if @depth <= MAX_DEPTH
-
-      raise DepthError, "cannot write #{type}#{field ? ".#{field}" : ''}: structs nested deeper than #{MAX_DEPTH}"
-    end
-
-    def leave
-      @depth -= 1
     end
   end
 

@@ -5,7 +5,7 @@ module Fbe
   # What every generated struct class includes: the roots of both models, verify, equality and the
   # text form over the methods fbec generates (fbe_write, fbe_read_body, fbe_write_final,
   # fbe_read_final_fields, fbe_values, fbe_key, fbe_text) and constants (FBE_NAME, FBE_TYPE_ID, FBE_FIELDS,
-  # FBE_BODY_SIZE, FBE_COST, FBE_FINAL_MIN).
+  # FBE_BODY_SIZE, FBE_COST, FBE_FINAL_MIN, FBE_LEVELS).
   #
   #   data = order.to_fbe                 # the versioned root (a binary String)
   #   Order.from_fbe(data)                # the value, or an Fbe::DecodeError naming type, field and offset
@@ -104,6 +104,7 @@ module Fbe
 
     # The versioned root of the value (a binary String).
     def to_fbe
+      Nesting.check(self) unless self.class::FBE_LEVELS
       w = Writer.new
       w.alloc(8)
       pos = fbe_write(w)
@@ -115,6 +116,7 @@ module Fbe
 
     # The final root of the value (a binary String).
     def to_final
+      Nesting.check(self) unless self.class::FBE_LEVELS
       w = Writer.new
       w.alloc(8)
       fbe_write_final(w)
@@ -126,6 +128,7 @@ module Fbe
 
     # The value's JSON (docs/format.md 8): the original's text, a UTF-8 String.
     def to_json(*_args)
+      Nesting.check(self) unless self.class::FBE_LEVELS
       out = String.new(encoding: Encoding::UTF_8)
       fbe_json(out)
       out

@@ -32,6 +32,8 @@ module Fbe
         0
       end
 
+      def nests? = false
+
       # The value, when it is an Integer the type holds (what generated writers pack).
       def check(value)
         return value if value.is_a?(::Integer) && value >= @min && value <= @max
@@ -116,6 +118,7 @@ module Fbe
       def share = 1
       def cost = 1
       def default = false
+      def nests? = false
 
       def write(w, _base, pos, value)
         w.put(pos, value ? "\x01" : "\x00")
@@ -212,6 +215,7 @@ module Fbe
       def share = 16
       def cost = 16
       def default = Fbe::Decimal::ZERO
+      def nests? = false
 
       def write(w, _base, pos, value)
         w.put(pos, Fbe::Decimal.encode(value).pack(FORMAT))
@@ -264,6 +268,7 @@ module Fbe
       def share = 16
       def cost = 16
       def default = Fbe::Uuid::NIL
+      def nests? = false
 
       def write(w, _base, pos, value)
         w.put(pos, Fbe::Uuid.to_bytes(value))
@@ -313,6 +318,7 @@ module Fbe
       def fmin = 4
       def share = 4
       def cost = 4
+      def nests? = false
 
       def initialize(binary)
         @binary = binary
@@ -398,6 +404,8 @@ module Fbe
         @type.default
       end
 
+      def nests? = false
+
       # The wire integer of a value (what generated writers pack).
       def wire(value)
         number = value.is_a?(@type) ? value.value : integer(value)
@@ -479,6 +487,7 @@ module Fbe
       def size = 4
       def share = 0
       def cost = 0
+      def nests? = true
 
       def initialize(type)
         @type = type
@@ -608,9 +617,13 @@ module Fbe
       def cost = 1
       def default = nil
 
+      attr_reader :element
+
       def initialize(element)
         @element = element
       end
+
+      def nests? = @element.nests?
 
       def write(w, base, pos, value)
         return if value.nil?
@@ -664,7 +677,7 @@ module Fbe
 
     # T[N]: N slots in place with the parent's base (versioned), N values (final).
     class FixedArray
-      attr_reader :size, :share
+      attr_reader :size, :share, :element
 
       def initialize(element, length)
         @element = element
@@ -677,6 +690,8 @@ module Fbe
       def fmin
         @element.fmin * @length
       end
+
+      def nests? = @element.nests?
 
       def cost
         [1, @share].max
@@ -743,6 +758,8 @@ module Fbe
       def share = 4
       def cost = 4
 
+      attr_reader :element
+
       def initialize(kind, element)
         @set = kind == :set
         @open, @close = BRACKETS.fetch(kind)
@@ -750,6 +767,8 @@ module Fbe
         @item = element.size
         @item_cost = element.cost
       end
+
+      def nests? = @element.nests?
 
       def default
         @set ? ::Set.new : []
@@ -865,6 +884,11 @@ module Fbe
       def default
         {}
       end
+
+      # The codecs of the keys and of the values (key(value) is a key's order).
+      def key_type = @key
+      def value_type = @value
+      def nests? = @key.nests? || @value.nests?
 
       def item_min
         @key.fmin + @value.fmin
