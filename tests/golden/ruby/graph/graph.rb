@@ -14,6 +14,7 @@ module Graph
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_LEVELS = 1
     T_OUT_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
     FBE_FIELDS = [
       ['id', Fbe::Types::INT32],
@@ -40,12 +41,11 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, Fbe::Types::INT64.check(@value),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
       T_OUT_EDGES.write(w, b, b + 24, @out_edges)
-      w.leave
       b
     end
 
@@ -58,12 +58,10 @@ module Graph
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
        Fbe::Types::INT64.check(@value)].pack('l<L<a*q<', buffer: w.buffer)
       T_OUT_EDGES.fwrite(w, @out_edges)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -115,6 +113,7 @@ module Graph
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_LEVELS = 1
     FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
@@ -134,10 +133,9 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -153,10 +151,8 @@ module Graph
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -201,6 +197,7 @@ module Graph
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 2
     T_NODES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['nodes', T_NODES], ['edges', T_EDGES]].freeze
@@ -221,11 +218,10 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_NODES.write(w, b, b + 8, @nodes)
       T_EDGES.write(w, b, b + 12, @edges)
-      w.leave
       b
     end
 
@@ -235,10 +231,8 @@ module Graph
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_NODES.fwrite(w, @nodes)
       T_EDGES.fwrite(w, @edges)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

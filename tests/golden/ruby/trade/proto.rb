@@ -69,6 +69,7 @@ module Proto
     FBE_BODY_SIZE = 34
     FBE_FINAL_MIN = 26
     FBE_COST = 26
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['id', Fbe::Types::INT32],
       ['symbol', Fbe::Types::STRING],
@@ -98,12 +99,11 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
        symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -124,11 +124,9 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_TYPE.wire(@type), @price, @volume].pack('l<L<a*C2E2', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -192,6 +190,7 @@ module Proto
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_LEVELS = 1
     FBE_FIELDS = [['currency', Fbe::Types::STRING], ['amount', Fbe::Types::DOUBLE]].freeze
 
     attr_accessor :currency, :amount
@@ -210,11 +209,10 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       currency_bytes = Fbe::Types::STRING.raw(@currency)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
        currency_bytes].pack('L<3EL<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -225,10 +223,8 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
       [currency_bytes.bytesize, currency_bytes, @amount].pack('L<a*E', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -268,6 +264,7 @@ module Proto
     FBE_BODY_SIZE = 30
     FBE_FINAL_MIN = 26
     FBE_COST = 14
+    FBE_LEVELS = 2
     T_WALLET = Fbe::Types::Struct.new(Balance)
     T_ASSET = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Balance))
     T_ORDERS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
@@ -307,14 +304,13 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, State::FBE_TYPE.wire(@state),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
       T_WALLET.write(w, b, b + 17, @wallet)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
-      w.leave
       b
     end
 
@@ -349,14 +345,12 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
        State::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
       T_WALLET.fwrite(w, @wallet)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -425,6 +419,7 @@ module Proto
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 26
     FBE_COST = 1
+    FBE_LEVELS = 2
     T_BODY = Fbe::Types::Struct.new(Order)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -443,10 +438,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -460,9 +454,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -500,6 +492,7 @@ module Proto
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 12
     FBE_COST = 1
+    FBE_LEVELS = 2
     T_BODY = Fbe::Types::Struct.new(Balance)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -518,10 +511,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -535,9 +527,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -575,6 +565,7 @@ module Proto
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 26
     FBE_COST = 1
+    FBE_LEVELS = 3
     T_BODY = Fbe::Types::Struct.new(Account)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -593,10 +584,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -610,9 +600,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -14,6 +14,7 @@ module Recursive
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_LEVELS = nil
     T_CHILDREN = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
     FBE_FIELDS = [['id', Fbe::Types::INT32], ['label', Fbe::Types::STRING], ['children', T_CHILDREN]].freeze
 
@@ -34,12 +35,11 @@ module Recursive
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       label_bytes = Fbe::Types::STRING.raw(@label)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, label_bytes.bytesize,
        label_bytes].pack('L<2l<L<x4L<a*', buffer: w.buffer)
       T_CHILDREN.write(w, b, b + 16, @children)
-      w.leave
       b
     end
 
@@ -51,11 +51,9 @@ module Recursive
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       label_bytes = Fbe::Types::STRING.raw(@label)
       [Fbe::Types::INT32.check(@id), label_bytes.bytesize, label_bytes].pack('l<L<a*', buffer: w.buffer)
       T_CHILDREN.fwrite(w, @children)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

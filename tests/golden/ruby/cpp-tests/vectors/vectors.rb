@@ -14,6 +14,7 @@ module Vectors
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_LEVELS = 1
     FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
@@ -33,10 +34,9 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -52,10 +52,8 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -100,6 +98,7 @@ module Vectors
     FBE_BODY_SIZE = 19
     FBE_FINAL_MIN = 11
     FBE_COST = 11
+    FBE_LEVELS = 1
     FBE_FIELDS = [['flag', Fbe::Types::BOOL], ['x', Fbe::Types::INT64], ['y', Fbe::Types::INT16]].freeze
 
     attr_accessor :flag, :x, :y
@@ -119,10 +118,9 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x),
        Fbe::Types::INT16.check(@y)].pack('L<2Cq<s<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -139,9 +137,7 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y)].pack('Cq<s<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -185,6 +181,7 @@ module Vectors
     FBE_BODY_SIZE = 27
     FBE_FINAL_MIN = 19
     FBE_COST = 19
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['flag', Fbe::Types::BOOL],
       ['x', Fbe::Types::INT64],
@@ -208,10 +205,9 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
        @z].pack('L<2Cq<s<E', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -229,9 +225,7 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y), @z].pack('Cq<s<E', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -278,6 +272,7 @@ module Vectors
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     T_VALUES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
     FBE_FIELDS = [['name', Fbe::Types::STRING], ['values', T_VALUES]].freeze
 
@@ -297,11 +292,10 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer: w.buffer)
       T_VALUES.write(w, b, b + 12, @values)
-      w.leave
       b
     end
 
@@ -311,11 +305,9 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [name_bytes.bytesize, name_bytes].pack('L<a*', buffer: w.buffer)
       T_VALUES.fwrite(w, @values)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -354,6 +346,7 @@ module Vectors
     FBE_BODY_SIZE = 32
     FBE_FINAL_MIN = 24
     FBE_COST = 24
+    FBE_LEVELS = 2
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     T_POINTS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Point3))
     T_INTS = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
@@ -389,7 +382,7 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x24', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
       T_POINTS.write(w, b, b + 12, @points)
@@ -397,7 +390,6 @@ module Vectors
       T_SWITCHES.write(w, b, b + 20, @switches)
       T_REALS.write(w, b, b + 24, @reals)
       T_NAMED.write(w, b, b + 28, @named)
-      w.leave
       b
     end
 
@@ -411,14 +403,12 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_EDGES.fwrite(w, @edges)
       T_POINTS.fwrite(w, @points)
       T_INTS.fwrite(w, @ints)
       T_SWITCHES.fwrite(w, @switches)
       T_REALS.fwrite(w, @reals)
       T_NAMED.fwrite(w, @named)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -14,6 +14,7 @@ module VectorsNew
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['source', Fbe::Types::INT32],
       ['target', Fbe::Types::INT32],
@@ -39,12 +40,11 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       note_bytes = Fbe::Types::STRING.raw(@note)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
        Fbe::Types::INT32.check(@weight), FBE_BODY_SIZE, note_bytes.bytesize,
        note_bytes].pack('L<2l<3L<2a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -61,11 +61,9 @@ module VectorsNew
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       note_bytes = Fbe::Types::STRING.raw(@note)
       [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target), Fbe::Types::INT32.check(@weight),
        note_bytes.bytesize, note_bytes].pack('l<3L<a*', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -116,6 +114,7 @@ module VectorsNew
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 2
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['edges', T_EDGES]].freeze
 
@@ -134,10 +133,9 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
-      w.leave
       b
     end
 
@@ -146,9 +144,7 @@ module VectorsNew
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_EDGES.fwrite(w, @edges)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

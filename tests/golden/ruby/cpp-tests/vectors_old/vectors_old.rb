@@ -14,6 +14,7 @@ module VectorsOld
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['source', Fbe::Types::INT32]].freeze
 
     attr_accessor :source
@@ -31,9 +32,8 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -43,9 +43,7 @@ module VectorsOld
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@source)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -79,6 +77,7 @@ module VectorsOld
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 2
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['edges', T_EDGES]].freeze
 
@@ -97,10 +96,9 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_EDGES.write(w, b, b + 8, @edges)
-      w.leave
       b
     end
 
@@ -109,9 +107,7 @@ module VectorsOld
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_EDGES.fwrite(w, @edges)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -260,6 +260,7 @@ module Enums
     FBE_BODY_SIZE = 224
     FBE_FINAL_MIN = 216
     FBE_COST = 216
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['byte0', EnumByte::FBE_TYPE],
       ['byte1', EnumByte::FBE_TYPE],
@@ -549,7 +550,7 @@ module Enums
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1),
        EnumByte::FBE_TYPE.wire(@byte2), EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4),
        EnumByte::FBE_TYPE.wire(@byte5), EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1),
@@ -573,7 +574,6 @@ module Enums
        EnumInt64::FBE_TYPE.wire(@int64b5), EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1),
        EnumUInt64::FBE_TYPE.wire(@uint64b2), EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
        EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -718,7 +718,6 @@ module Enums
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1), EnumByte::FBE_TYPE.wire(@byte2),
        EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4), EnumByte::FBE_TYPE.wire(@byte5),
        EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1), EnumChar::FBE_TYPE.wire(@char2),
@@ -742,7 +741,6 @@ module Enums
        EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1), EnumUInt64::FBE_TYPE.wire(@uint64b2),
        EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
        EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

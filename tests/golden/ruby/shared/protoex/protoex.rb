@@ -78,6 +78,7 @@ module Protoex
     FBE_BODY_SIZE = 50
     FBE_FINAL_MIN = 42
     FBE_COST = 42
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['id', Fbe::Types::INT32],
       ['symbol', Fbe::Types::STRING],
@@ -120,12 +121,11 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl, symbol_bytes.bytesize,
        symbol_bytes].pack('L<2l<L<C2E4L<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -148,11 +148,9 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl].pack('l<L<a*C2E4', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -224,6 +222,7 @@ module Protoex
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['currency', Fbe::Types::STRING],
       ['amount', Fbe::Types::DOUBLE],
@@ -246,11 +245,10 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       currency_bytes = Fbe::Types::STRING.raw(@currency)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, @locked, currency_bytes.bytesize,
        currency_bytes].pack('L<3E2L<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -266,10 +264,8 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       currency_bytes = Fbe::Types::STRING.raw(@currency)
       [currency_bytes.bytesize, currency_bytes, @amount, @locked].pack('L<a*E2', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -313,6 +309,7 @@ module Protoex
     FBE_BODY_SIZE = 30
     FBE_FINAL_MIN = 34
     FBE_COST = 14
+    FBE_LEVELS = 2
     T_WALLET = Fbe::Types::Struct.new(Balance)
     T_ASSET = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Balance))
     T_ORDERS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
@@ -352,14 +349,13 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       name_bytes = Fbe::Types::STRING.raw(@name)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, StateEx::FBE_TYPE.wire(@state),
        name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
       T_WALLET.write(w, b, b + 17, @wallet)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
-      w.leave
       b
     end
 
@@ -394,14 +390,12 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       name_bytes = Fbe::Types::STRING.raw(@name)
       [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
        StateEx::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
       T_WALLET.fwrite(w, @wallet)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -474,6 +468,7 @@ module Protoex
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 42
     FBE_COST = 1
+    FBE_LEVELS = 2
     T_BODY = Fbe::Types::Struct.new(Order)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -492,10 +487,9 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -509,9 +503,7 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -549,6 +541,7 @@ module Protoex
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 20
     FBE_COST = 1
+    FBE_LEVELS = 2
     T_BODY = Fbe::Types::Struct.new(Balance)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -567,10 +560,9 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -584,9 +576,7 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -624,6 +614,7 @@ module Protoex
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 34
     FBE_COST = 1
+    FBE_LEVELS = 3
     T_BODY = Fbe::Types::Struct.new(Account)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -642,10 +633,9 @@ module Protoex
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_BODY.write(w, b, b + 8, @body)
-      w.leave
       b
     end
 
@@ -659,9 +649,7 @@ module Protoex
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_BODY.fwrite(w, @body)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -26,6 +26,7 @@ module Chars
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     T_LETTERS = Fbe::Types::Sequence.new(:set, Fbe::Types::CHAR)
     T_COUNT_BY_LETTER = Fbe::Types::Mapping.new(:map, Fbe::Types::CHAR, Fbe::Types::INT32)
     FBE_FIELDS = [['letters', T_LETTERS], ['countByLetter', T_COUNT_BY_LETTER]].freeze
@@ -46,11 +47,10 @@ module Chars
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_LETTERS.write(w, b, b + 8, @letters)
       T_COUNT_BY_LETTER.write(w, b, b + 12, @count_by_letter)
-      w.leave
       b
     end
 
@@ -60,10 +60,8 @@ module Chars
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_LETTERS.fwrite(w, @letters)
       T_COUNT_BY_LETTER.fwrite(w, @count_by_letter)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -106,6 +104,7 @@ module Chars
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     T_GRADES = Fbe::Types::Sequence.new(:set, Grade::FBE_TYPE)
     T_COUNT_BY_GRADE = Fbe::Types::Mapping.new(:map, Grade::FBE_TYPE, Fbe::Types::INT32)
     FBE_FIELDS = [['grades', T_GRADES], ['countByGrade', T_COUNT_BY_GRADE]].freeze
@@ -126,11 +125,10 @@ module Chars
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
       T_GRADES.write(w, b, b + 8, @grades)
       T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)
-      w.leave
       b
     end
 
@@ -140,10 +138,8 @@ module Chars
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_GRADES.fwrite(w, @grades)
       T_COUNT_BY_GRADE.fwrite(w, @count_by_grade)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -14,6 +14,7 @@ module Decimals
     FBE_BODY_SIZE = 89
     FBE_FINAL_MIN = 77
     FBE_COST = 77
+    FBE_LEVELS = 1
     T_MAYBE_PRICE = Fbe::Types::Optional.new(Fbe::Types::DECIMAL)
     T_PAIR = Fbe::Types::FixedArray.new(Fbe::Types::DECIMAL, 2)
     T_PRICE_VECTOR = Fbe::Types::Sequence.new(:vector, Fbe::Types::DECIMAL)
@@ -83,7 +84,7 @@ module Decimals
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer: w.buffer)
       T_MAYBE_PRICE.write(w, b, b + 24, @maybe_price)
       T_PAIR.write(w, b, b + 29, @pair)
@@ -94,7 +95,6 @@ module Decimals
       T_ID_BY_PRICE.write(w, b, b + 77, @id_by_price)
       T_PRICE_BY_PRICE.write(w, b, b + 81, @price_by_price)
       T_MAYBE_PRICES.write(w, b, b + 85, @maybe_prices)
-      w.leave
       b
     end
 
@@ -112,7 +112,6 @@ module Decimals
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [*Fbe::Decimal.encode(@price)].pack('Q<L<2', buffer: w.buffer)
       T_MAYBE_PRICE.fwrite(w, @maybe_price)
       T_PAIR.fwrite(w, @pair)
@@ -123,7 +122,6 @@ module Decimals
       T_ID_BY_PRICE.fwrite(w, @id_by_price)
       T_PRICE_BY_PRICE.fwrite(w, @price_by_price)
       T_MAYBE_PRICES.fwrite(w, @maybe_prices)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -37,6 +37,7 @@ module Defaults
     FBE_BODY_SIZE = 77
     FBE_FINAL_MIN = 17
     FBE_COST = 17
+    FBE_LEVELS = 1
     T_B = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_I = Fbe::Types::Optional.new(Fbe::Types::INT32)
     T_L = Fbe::Types::Optional.new(Fbe::Types::INT64)
@@ -110,7 +111,7 @@ module Defaults
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id)].pack('L<2l<x65', buffer: w.buffer)
       T_B.write(w, b, b + 12, @b)
       T_I.write(w, b, b + 17, @i)
@@ -125,7 +126,6 @@ module Defaults
       T_U.write(w, b, b + 62, @u)
       T_N.write(w, b, b + 67, @n)
       T_ABSENT.write(w, b, b + 72, @absent)
-      w.leave
       b
     end
 
@@ -148,7 +148,6 @@ module Defaults
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@id)].pack('l<', buffer: w.buffer)
       T_B.fwrite(w, @b)
       T_I.fwrite(w, @i)
@@ -163,7 +162,6 @@ module Defaults
       T_U.fwrite(w, @u)
       T_N.fwrite(w, @n)
       T_ABSENT.fwrite(w, @absent)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

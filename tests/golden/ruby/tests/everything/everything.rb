@@ -195,6 +195,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -212,9 +213,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -224,9 +224,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -260,6 +258,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -277,9 +276,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -289,9 +287,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -325,6 +321,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -342,9 +339,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -354,9 +350,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -390,6 +384,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -407,9 +402,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -419,9 +413,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -453,6 +445,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     FBE_FIELDS = [['a', Fbe::Types::INT32], ['b', Fbe::Types::INT32]].freeze
 
     attr_accessor :b
@@ -471,10 +464,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a),
        Fbe::Types::INT32.check(@b)].pack('L<2l<2', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -489,9 +481,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@a), Fbe::Types::INT32.check(@b)].pack('l<2', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -529,6 +519,7 @@ module Everything
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_LEVELS = 1
     FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32], ['price', Fbe::Types::DOUBLE]].freeze
 
     attr_accessor :price
@@ -547,11 +538,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), @price, symbol_bytes.bytesize,
        symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -567,10 +557,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits), @price].pack('L<a*l<E', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -614,6 +602,7 @@ module Everything
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['text', Fbe::Types::STRING]].freeze
 
     attr_accessor :text
@@ -631,10 +620,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       text_bytes = Fbe::Types::STRING.raw(@text)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -643,10 +631,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       text_bytes = Fbe::Types::STRING.raw(@text)
       [text_bytes.bytesize, text_bytes].pack('L<a*', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -679,6 +665,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     FBE_FIELDS = [['password', Fbe::Types::STRING], ['legacy', Fbe::Types::INT32]].freeze
 
     attr_accessor :password, :legacy
@@ -697,11 +684,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       password_bytes = Fbe::Types::STRING.raw(@password)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@legacy), password_bytes.bytesize,
        password_bytes].pack('L<3l<L<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -712,10 +698,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       password_bytes = Fbe::Types::STRING.raw(@password)
       [password_bytes.bytesize, password_bytes, Fbe::Types::INT32.check(@legacy)].pack('L<a*l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -753,6 +737,7 @@ module Everything
     FBE_BODY_SIZE = 8
     FBE_FINAL_MIN = 0
     FBE_COST = 32
+    FBE_LEVELS = 1
     FBE_FIELDS = [].freeze
 
     def fbe_values
@@ -764,9 +749,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -774,9 +758,8 @@ module Everything
       nil
     end
 
-    def fbe_write_final(w)
-      w.enter(FBE_NAME)
-      w.leave
+    def fbe_write_final(_w)
+      nil
     end
 
     def fbe_read_final_fields(_r)
@@ -805,6 +788,7 @@ module Everything
     FBE_BODY_SIZE = 310
     FBE_FINAL_MIN = 270
     FBE_COST = 258
+    FBE_LEVELS = 2
     T_F29 = Fbe::Types::Struct.new(Counted)
     T_F30 = Fbe::Types::Struct.new(Market::Instrument)
     T_F31 = Fbe::Types::Optional.new(Fbe::Types::INT32)
@@ -1067,7 +1051,7 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       f17_bytes = Fbe::Types::STRING.raw(@f17)
       f24_bytes = Fbe::Types::BYTES.raw(@f24)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2),
@@ -1105,7 +1089,6 @@ module Everything
       T_F50.write(w, b, b + 298, @f50)
       T_F51.write(w, b, b + 302, @f51)
       T_F52.write(w, b, b + 306, @f52)
-      w.leave
       b
     end
 
@@ -1358,7 +1341,6 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       f17_bytes = Fbe::Types::STRING.raw(@f17)
       f24_bytes = Fbe::Types::BYTES.raw(@f24)
       [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2), Fbe::Types::CHAR.check(@f3),
@@ -1395,7 +1377,6 @@ module Everything
       T_F50.fwrite(w, @f50)
       T_F51.fwrite(w, @f51)
       T_F52.fwrite(w, @f52)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -1761,6 +1742,7 @@ module Everything
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 24
     FBE_COST = 16
+    FBE_LEVELS = 2
     T_INSTRUMENT = Fbe::Types::Struct.new(Market::Instrument)
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['instrument', T_INSTRUMENT]].freeze
 
@@ -1780,10 +1762,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16x4', buffer: w.buffer)
       T_INSTRUMENT.write(w, b, b + 24, @instrument)
-      w.leave
       b
     end
 
@@ -1804,10 +1785,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
       T_INSTRUMENT.fwrite(w, @instrument)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -1852,6 +1831,7 @@ module Everything
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 16
+    FBE_LEVELS = 1
     FBE_FIELDS = [['id', Fbe::Types::UUID]].freeze
 
     attr_accessor :id
@@ -1869,9 +1849,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -1881,9 +1860,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -1917,6 +1894,7 @@ module Everything
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_LEVELS = 1
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
@@ -1935,11 +1913,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -1950,10 +1927,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -1993,6 +1968,7 @@ module Everything
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     FBE_FIELDS = [['sequence', Fbe::Types::INT64]].freeze
 
     attr_accessor :sequence
@@ -2010,9 +1986,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -2022,9 +1997,7 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT64.check(@sequence)].pack('q<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -2058,6 +2031,7 @@ module Everything
     FBE_BODY_SIZE = 17
     FBE_FINAL_MIN = 9
     FBE_COST = 9
+    FBE_LEVELS = 1
     FBE_FIELDS = [['new', Fbe::Types::INT32], ['swap', Fbe::Types::BOOL], ['default', Reserved::FBE_TYPE]].freeze
 
     attr_accessor :new_, :swap, :default
@@ -2077,10 +2051,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
        Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -2098,10 +2071,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
        Reserved::FBE_TYPE.wire(@default)].pack('l<Cl<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -2148,6 +2119,7 @@ module Everything
     FBE_BODY_SIZE = 42
     FBE_FINAL_MIN = 30
     FBE_COST = 30
+    FBE_LEVELS = 2
     T_OPERATOR = Fbe::Types::Optional.new(Reserved::FBE_TYPE)
     T_THIS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(FixedKeywords))
     FBE_FIELDS = [
@@ -2195,14 +2167,13 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       class__bytes = Fbe::Types::STRING.raw(@class_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), FBE_BODY_SIZE, Reserved::FBE_TYPE.wire(@default),
        @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none), Fbe::Types::INT32.check(@null),
        class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer: w.buffer)
       T_OPERATOR.write(w, b, b + 33, @operator)
       T_THIS.write(w, b, b + 38, @this)
-      w.leave
       b
     end
 
@@ -2226,14 +2197,12 @@ module Everything
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       class__bytes = Fbe::Types::STRING.raw(@class_)
       [Fbe::Types::INT32.check(@new_), class__bytes.bytesize, class__bytes, Reserved::FBE_TYPE.wire(@default),
        @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none),
        Fbe::Types::INT32.check(@null)].pack('l<L<a*l<Cl<3', buffer: w.buffer)
       T_OPERATOR.fwrite(w, @operator)
       T_THIS.fwrite(w, @this)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -14,6 +14,7 @@ module Hostile
     FBE_BODY_SIZE = 8
     FBE_FINAL_MIN = 0
     FBE_COST = 32
+    FBE_LEVELS = 1
     FBE_FIELDS = [].freeze
 
     def fbe_values
@@ -25,9 +26,8 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -35,9 +35,8 @@ module Hostile
       nil
     end
 
-    def fbe_write_final(w)
-      w.enter(FBE_NAME)
-      w.leave
+    def fbe_write_final(_w)
+      nil
     end
 
     def fbe_read_final_fields(_r)
@@ -66,6 +65,7 @@ module Hostile
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 2
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Empty))
     FBE_FIELDS = [['items', T_ITEMS]].freeze
 
@@ -84,10 +84,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
-      w.leave
       b
     end
 
@@ -96,9 +95,7 @@ module Hostile
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_ITEMS.fwrite(w, @items)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -131,6 +128,7 @@ module Hostile
     FBE_BODY_SIZE = 4_000_008
     FBE_FINAL_MIN = 4_000_000
     FBE_COST = 4_000_000
+    FBE_LEVELS = 1
     T_VALUES = Fbe::Types::FixedArray.new(Fbe::Types::INT32, 1_000_000)
     FBE_FIELDS = [['values', T_VALUES]].freeze
 
@@ -149,10 +147,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4000000', buffer: w.buffer)
       T_VALUES.write(w, b, b + 8, @values)
-      w.leave
       b
     end
 
@@ -161,9 +158,7 @@ module Hostile
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_VALUES.fwrite(w, @values)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -196,6 +191,7 @@ module Hostile
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 2
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Wide))
     FBE_FIELDS = [['items', T_ITEMS]].freeze
 
@@ -214,10 +210,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
       T_ITEMS.write(w, b, b + 8, @items)
-      w.leave
       b
     end
 
@@ -226,9 +221,7 @@ module Hostile
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_ITEMS.fwrite(w, @items)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -261,6 +254,7 @@ module Hostile
     FBE_BODY_SIZE = 21
     FBE_FINAL_MIN = 4_000_005
     FBE_COST = 5
+    FBE_LEVELS = 2
     T_WIDE = Fbe::Types::Struct.new(Wide)
     T_MAYBE = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Wide))
     T_BY_ID = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::Struct.new(Wide))
@@ -283,12 +277,11 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x13', buffer: w.buffer)
       T_WIDE.write(w, b, b + 8, @wide)
       T_MAYBE.write(w, b, b + 12, @maybe)
       T_BY_ID.write(w, b, b + 17, @by_id)
-      w.leave
       b
     end
 
@@ -304,11 +297,9 @@ module Hostile
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_WIDE.fwrite(w, @wide)
       T_MAYBE.fwrite(w, @maybe)
       T_BY_ID.fwrite(w, @by_id)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

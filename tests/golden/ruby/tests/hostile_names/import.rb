@@ -1723,6 +1723,7 @@ module Import
     FBE_BODY_SIZE = 20
     FBE_FINAL_MIN = 12
     FBE_COST = 12
+    FBE_LEVELS = 1
     FBE_FIELDS = [['side', Fbe::Types::INT32], ['s', Side::FBE_TYPE], ['range', Range::FBE_TYPE]].freeze
 
     attr_accessor :side, :s, :range
@@ -1742,10 +1743,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
        Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -1763,10 +1763,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
        Range::FBE_TYPE.wire(@range)].pack('l<3', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -1813,6 +1811,7 @@ module Import
     FBE_BODY_SIZE = 703
     FBE_FINAL_MIN = 619
     FBE_COST = 619
+    FBE_LEVELS = 1
     T_AND_EQ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_BREAK_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_CASE_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -2334,7 +2333,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       and__bytes = Fbe::Types::STRING.raw(@and_)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5' \
                     's<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9' \
@@ -2404,7 +2403,6 @@ module Import
       T_PTRDIFF_T.write(w, b, b + 663, @ptrdiff_t)
       Fbe::Types::STRING.write(w, b, b + 674, @unix)
       T_BUFSIZ.write(w, b, b + 678, @bufsiz)
-      w.leave
       b
     end
 
@@ -2635,7 +2633,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       and__bytes = Fbe::Types::STRING.raw(@and_)
       [Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), and__bytes.bytesize,
        and__bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -2725,7 +2722,6 @@ module Import
        unix_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
       [Modifier::FBE_TYPE.wire(@int32_max), @char_bit, Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -3473,6 +3469,7 @@ module Import
     FBE_BODY_SIZE = 275
     FBE_FINAL_MIN = 239
     FBE_COST = 239
+    FBE_LEVELS = 1
     T_AS = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_ELIF = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_EXCEPT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -3687,7 +3684,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       true__bytes = Fbe::Types::STRING.raw(@true_)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x4L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), FBE_BODY_SIZE,
@@ -3715,7 +3712,6 @@ module Import
       Fbe::Types::STRING.write(w, b, b + 234, @any)
       T_CLASS_VAR.write(w, b, b + 238, @class_var)
       T_VERSION.write(w, b, b + 271, @version)
-      w.leave
       b
     end
 
@@ -3812,7 +3808,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       true__bytes = Fbe::Types::STRING.raw(@true_)
       [Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), true__bytes.bytesize,
        true__bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -3848,7 +3843,6 @@ module Import
       [Modifier::FBE_TYPE.wire(@callable), @int_enum, Side::FBE_TYPE.wire(@int_flag),
        Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_VERSION.fwrite(w, @version)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -4151,6 +4145,7 @@ module Import
     FBE_BODY_SIZE = 234
     FBE_FINAL_MIN = 202
     FBE_COST = 202
+    FBE_LEVELS = 1
     T_FUNC = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_RANGE = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_SELECT_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -4335,7 +4330,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), FBE_BODY_SIZE,
@@ -4359,7 +4354,6 @@ module Import
       Fbe::Types::BYTES.write(w, b, b + 170, @close)
       T_MIN.write(w, b, b + 174, @min)
       T_COMPLEX64.write(w, b, b + 223, @complex64)
-      w.leave
       b
     end
 
@@ -4443,7 +4437,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
       [Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), fallthrough_bytes.bytesize,
        fallthrough_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -4473,7 +4466,6 @@ module Import
        Fbe::Types::UINT8.check(@float64)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPLEX64.fwrite(w, @complex64)
       [Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -4734,6 +4726,7 @@ module Import
     FBE_BODY_SIZE = 210
     FBE_FINAL_MIN = 182
     FBE_COST = 182
+    FBE_LEVELS = 1
     T_IMPLEMENTS = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_THROWS = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_TRANSIENT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -4893,7 +4886,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       extends_bytes = Fbe::Types::STRING.raw(@extends)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@instanceof), @native, Side::FBE_TYPE.wire(@strictfp),
@@ -4914,7 +4907,6 @@ module Import
       T_OVERRIDE.write(w, b, b + 165, @override)
       Fbe::Types::BYTES.write(w, b, b + 170, @class_)
       T_LIST.write(w, b, b + 174, @list)
-      w.leave
       b
     end
 
@@ -4982,7 +4974,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       extends_bytes = Fbe::Types::STRING.raw(@extends)
       [Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), extends_bytes.bytesize,
        extends_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -5009,7 +5000,6 @@ module Import
       [class__bytes.bytesize, class__bytes].pack('L<a*', buffer: w.buffer)
       T_LIST.fwrite(w, @list)
       [*Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set)].pack('Q<L<2a16', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -5234,6 +5224,7 @@ module Import
     FBE_BODY_SIZE = 243
     FBE_FINAL_MIN = 207
     FBE_COST = 207
+    FBE_LEVELS = 1
     T_VAL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FIELD = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_FILE = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -5427,7 +5418,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       typeof_bytes = Fbe::Types::STRING.raw(@typeof)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
@@ -5453,7 +5444,6 @@ module Import
       T_COMPANION_.write(w, b, b + 223, @companion_)
       Fbe::Types::STRING.write(w, b, b + 234, @int)
       T_ARRAY_.write(w, b, b + 238, @array_)
-      w.leave
       b
     end
 
@@ -5539,7 +5529,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       typeof_bytes = Fbe::Types::STRING.raw(@typeof)
       [Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
        typeof_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -5572,7 +5561,6 @@ module Import
       [Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing), int_bytes.bytesize,
        int_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ARRAY_.fwrite(w, @array_)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -5845,6 +5833,7 @@ module Import
     FBE_BODY_SIZE = 259
     FBE_FINAL_MIN = 223
     FBE_COST = 223
+    FBE_LEVELS = 1
     T_OF = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_BIGINT = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_SYMBOL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -6047,7 +6036,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       let_bytes = Fbe::Types::STRING.raw(@let)
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), FBE_BODY_SIZE,
@@ -6075,7 +6064,6 @@ module Import
       T_TO_LOCALE_STRING.write(w, b, b + 223, @to_locale_string)
       Fbe::Types::STRING.write(w, b, b + 234, @infer)
       T_ASSERTS.write(w, b, b + 238, @asserts)
-      w.leave
       b
     end
 
@@ -6171,7 +6159,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       let_bytes = Fbe::Types::STRING.raw(@let)
       [Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), let_bytes.bytesize,
        let_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -6205,7 +6192,6 @@ module Import
        infer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
       [Modifier::FBE_TYPE.wire(@satisfies), @accessor].pack('Q<E', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -6521,6 +6507,7 @@ module Import
     FBE_BODY_SIZE = 223
     FBE_FINAL_MIN = 195
     FBE_COST = 195
+    FBE_LEVELS = 1
     T_IMPL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_PUB = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_REF = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -6691,7 +6678,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       fn_bytes = Fbe::Types::STRING.raw(@fn)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@loop_), @mod, Side::FBE_TYPE.wire(@move), Fbe::Types::INT64.check(@mut),
@@ -6713,7 +6700,6 @@ module Import
       T_BOX_.write(w, b, b + 165, @box_)
       Fbe::Types::BYTES.write(w, b, b + 170, @clone_)
       T_COPY.write(w, b, b + 174, @copy)
-      w.leave
       b
     end
 
@@ -6789,7 +6775,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       fn_bytes = Fbe::Types::STRING.raw(@fn)
       [Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), fn_bytes.bytesize,
        fn_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -6817,7 +6802,6 @@ module Import
       T_COPY.fwrite(w, @copy)
       [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_), @sync,
        Fbe::Types::UINT8.check(@sized)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -7055,6 +7039,7 @@ module Import
     FBE_BODY_SIZE = 178
     FBE_FINAL_MIN = 150
     FBE_COST = 150
+    FBE_LEVELS = 1
     T_FOREACH = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_STACKALLOC = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_ULONG = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7205,7 +7190,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       fixed_bytes = Fbe::Types::STRING.raw(@fixed)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@implicit), @lock, Side::FBE_TYPE.wire(@params), Fbe::Types::INT64.check(@sbyte),
@@ -7226,7 +7211,6 @@ module Import
       T_SCOPED.write(w, b, b + 165, @scoped)
       Fbe::Types::BYTES.write(w, b, b + 170, @managed)
       T_NOTNULL.write(w, b, b + 174, @notnull)
-      w.leave
       b
     end
 
@@ -7292,7 +7276,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       fixed_bytes = Fbe::Types::STRING.raw(@fixed)
       [Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), fixed_bytes.bytesize,
        fixed_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -7318,7 +7301,6 @@ module Import
       managed_bytes = Fbe::Types::BYTES.raw(@managed)
       [managed_bytes.bytesize, managed_bytes].pack('L<a*', buffer: w.buffer)
       T_NOTNULL.fwrite(w, @notnull)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -7527,6 +7509,7 @@ module Import
     FBE_BODY_SIZE = 118
     FBE_FINAL_MIN = 98
     FBE_COST = 98
+    FBE_LEVELS = 1
     T_ELSIF_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_RESCUE_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_RETRY_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7624,7 +7607,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       begin___bytes = Fbe::Types::STRING.raw(@begin__)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@end__), @ensure_, Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
@@ -7637,7 +7620,6 @@ module Import
       Fbe::Types::BYTES.write(w, b, b + 60, @then_)
       T_UNDEF_.write(w, b, b + 64, @undef_)
       T_INITIALIZE_.write(w, b, b + 113, @initialize_)
-      w.leave
       b
     end
 
@@ -7680,7 +7662,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       begin___bytes = Fbe::Types::STRING.raw(@begin__)
       [Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), begin___bytes.bytesize,
        begin___bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -7695,7 +7676,6 @@ module Import
       [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file), @line,
        Fbe::Types::UINT8.check(@encoding)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_INITIALIZE_.fwrite(w, @initialize_)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -7831,6 +7811,7 @@ module Import
     FBE_BODY_SIZE = 64
     FBE_FINAL_MIN = 48
     FBE_COST = 48
+    FBE_LEVELS = 1
     T_MODEL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_OFFSET = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_MODEL_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7885,7 +7866,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       fbe_bytes = Fbe::Types::STRING.raw(@fbe)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@final_model), @field_model, Side::FBE_TYPE.wire(@buffer),
@@ -7895,7 +7876,6 @@ module Import
       T_OFFSET.write(w, b, b + 51, @offset)
       T_MODEL_.write(w, b, b + 55, @model_)
       Fbe::Types::BYTES.write(w, b, b + 60, @reset)
-      w.leave
       b
     end
 
@@ -7926,7 +7906,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       fbe_bytes = Fbe::Types::STRING.raw(@fbe)
       [Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), fbe_bytes.bytesize,
        fbe_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -7937,7 +7916,6 @@ module Import
       T_MODEL_.fwrite(w, @model_)
       reset_bytes = Fbe::Types::BYTES.raw(@reset)
       [reset_bytes.bytesize, reset_bytes].pack('L<a*', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -8036,6 +8014,7 @@ module Import
     FBE_BODY_SIZE = 112
     FBE_FINAL_MIN = 96
     FBE_COST = 96
+    FBE_LEVELS = 1
     T_FROM_FBE_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FBE_SIZE = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_INIT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8124,7 +8103,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@to_final_), @from_final_, Side::FBE_TYPE.wire(@fbe_equal),
@@ -8136,7 +8115,6 @@ module Import
       T_INIT.write(w, b, b + 55, @init)
       Fbe::Types::BYTES.write(w, b, b + 60, @slots)
       T_CLASS_.write(w, b, b + 64, @class_)
-      w.leave
       b
     end
 
@@ -8177,7 +8155,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -8191,7 +8168,6 @@ module Import
       T_CLASS_.fwrite(w, @class_)
       [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), Fbe::Types::TIMESTAMP.check(@eq),
        @private].pack('Q<L<2a16Q<e', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -8320,6 +8296,7 @@ module Import
     FBE_BODY_SIZE = 153
     FBE_FINAL_MIN = 129
     FBE_COST = 129
+    FBE_LEVELS = 1
     T_MARSHAL_FBE = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FBE_READ_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_MARSHAL_FINAL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8448,7 +8425,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       reset_bytes = Fbe::Types::STRING.raw(@reset)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
        FBE_BODY_SIZE, Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe, Side::FBE_TYPE.wire(@read_fbe),
@@ -8465,7 +8442,6 @@ module Import
       T_APPEND_JSON.write(w, b, b + 113, @append_json)
       Fbe::Types::STRING.write(w, b, b + 124, @fbe_read_json)
       T_FBE_WRITE_TEXT.write(w, b, b + 128, @fbe_write_text)
-      w.leave
       b
     end
 
@@ -8526,7 +8502,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       reset_bytes = Fbe::Types::STRING.raw(@reset)
       [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare), reset_bytes.bytesize,
        reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -8547,7 +8522,6 @@ module Import
        fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FBE_WRITE_TEXT.fwrite(w, @fbe_write_text)
       [Modifier::FBE_TYPE.wire(@type_id), @verify, Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -8767,6 +8741,7 @@ module Import
     FBE_BODY_SIZE = 161
     FBE_FINAL_MIN = 137
     FBE_COST = 137
+    FBE_LEVELS = 1
     T_FROM_FBE_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FROM_FINAL_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_READ_FINAL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8899,7 +8874,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe, Side::FBE_TYPE.wire(@verify_fbe_),
@@ -8916,7 +8891,6 @@ module Import
       T_GET_CLASS.write(w, b, b + 113, @get_class)
       Fbe::Types::STRING.write(w, b, b + 124, @wait)
       T_NOTIFY.write(w, b, b + 128, @notify)
-      w.leave
       b
     end
 
@@ -8978,7 +8952,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
       [Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -8999,7 +8972,6 @@ module Import
       T_NOTIFY.fwrite(w, @notify)
       [Modifier::FBE_TYPE.wire(@notify_all), @java_class, Side::FBE_TYPE.wire(@component1),
        Fbe::Types::INT64.check(@fbe_levels)].pack('Q<El<q<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9188,6 +9160,7 @@ module Import
     FBE_BODY_SIZE = 23
     FBE_FINAL_MIN = 11
     FBE_COST = 11
+    FBE_LEVELS = 1
     T_VERIFY = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     FBE_FIELDS = [
       ['fbeKey', Word::FBE_TYPE],
@@ -9214,12 +9187,11 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       to_text_bytes = Fbe::Types::STRING.raw(@to_text)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), FBE_BODY_SIZE,
        to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
       T_VERIFY.write(w, b, b + 18, @verify)
-      w.leave
       b
     end
 
@@ -9237,12 +9209,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       to_text_bytes = Fbe::Types::STRING.raw(@to_text)
       [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), to_text_bytes.bytesize,
        to_text_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VERIFY.fwrite(w, @verify)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9295,6 +9265,7 @@ module Import
     FBE_BODY_SIZE = 170
     FBE_FINAL_MIN = 142
     FBE_COST = 142
+    FBE_LEVELS = 1
     T_READER = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_UUID_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_TIMESTAMP = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -9437,7 +9408,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
        Modifier::FBE_TYPE.wire(@writer), @limits, Side::FBE_TYPE.wire(@decimal), Fbe::Types::INT64.check(@uuid),
@@ -9456,7 +9427,6 @@ module Import
       T_TEXT.write(w, b, b + 128, @text)
       T_UTF8.write(w, b, b + 161, @utf8)
       T_REQUESTS.write(w, b, b + 165, @requests)
-      w.leave
       b
     end
 
@@ -9520,7 +9490,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
       [Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), read_buffer_bytes.bytesize,
        read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
@@ -9544,7 +9513,6 @@ module Import
        Fbe::Types::INT64.check(@timestamps)].pack('Q<El<q<', buffer: w.buffer)
       T_UTF8.fwrite(w, @utf8)
       T_REQUESTS.fwrite(w, @requests)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9757,6 +9725,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['class', Fbe::Types::INT32]].freeze
 
     attr_accessor :class_
@@ -9774,9 +9743,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@class_)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -9786,9 +9754,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@class_)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9822,6 +9788,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
@@ -9839,9 +9806,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -9851,9 +9817,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9887,6 +9851,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['String', Fbe::Types::INT32]].freeze
 
     attr_accessor :string_
@@ -9904,9 +9869,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@string_)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -9916,9 +9880,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@string_)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -9952,6 +9914,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['List', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
@@ -9969,9 +9932,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -9981,9 +9943,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10017,6 +9977,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Map', Fbe::Types::INT32]].freeze
 
     attr_accessor :map
@@ -10034,9 +9995,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@map)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10046,9 +10006,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@map)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10082,6 +10040,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Model', Fbe::Types::INT32]].freeze
 
     attr_accessor :model
@@ -10099,9 +10058,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@model)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10111,9 +10069,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@model)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10147,6 +10103,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['FinalModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :final_model
@@ -10164,9 +10121,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10176,9 +10132,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@final_model)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10212,6 +10166,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Buffer', Fbe::Types::INT32]].freeze
 
     attr_accessor :buffer
@@ -10229,9 +10184,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@buffer)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10241,9 +10195,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@buffer)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10277,6 +10229,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Reader', Fbe::Types::INT32]].freeze
 
     attr_accessor :reader
@@ -10294,9 +10247,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@reader)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10306,9 +10258,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@reader)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10342,6 +10292,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Writer', Fbe::Types::INT32]].freeze
 
     attr_accessor :writer
@@ -10359,9 +10310,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@writer)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10371,9 +10321,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@writer)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10407,6 +10355,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Limits', Fbe::Types::INT32]].freeze
 
     attr_accessor :limits
@@ -10424,9 +10373,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@limits)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10436,9 +10384,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@limits)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10472,6 +10418,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['DecodeError', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_error
@@ -10489,9 +10436,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10501,9 +10447,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@decode_error)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10537,6 +10481,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['DecodeException', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_exception
@@ -10554,9 +10499,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10566,9 +10510,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@decode_exception)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10606,6 +10548,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Decimal', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal
@@ -10623,9 +10566,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10635,9 +10577,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@decimal)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10671,6 +10611,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Uuid', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
@@ -10688,9 +10629,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10700,9 +10640,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10736,6 +10674,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['UUID', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
@@ -10753,9 +10692,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10765,9 +10703,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10801,6 +10737,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Timestamp', Fbe::Types::INT32]].freeze
 
     attr_accessor :timestamp
@@ -10818,9 +10755,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10830,9 +10766,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@timestamp)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10866,6 +10800,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Sender', Fbe::Types::INT32]].freeze
 
     attr_accessor :sender
@@ -10883,9 +10818,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@sender)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10895,9 +10829,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@sender)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10931,6 +10863,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Receiver', Fbe::Types::INT32]].freeze
 
     attr_accessor :receiver
@@ -10948,9 +10881,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@receiver)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -10960,9 +10892,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@receiver)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -10996,6 +10926,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Client', Fbe::Types::INT32]].freeze
 
     attr_accessor :client
@@ -11013,9 +10944,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@client)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11025,9 +10955,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@client)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11061,6 +10989,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Proxy', Fbe::Types::INT32]].freeze
 
     attr_accessor :proxy
@@ -11078,9 +11007,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@proxy)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11090,9 +11018,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@proxy)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11126,6 +11052,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Handler', Fbe::Types::INT32]].freeze
 
     attr_accessor :handler
@@ -11143,9 +11070,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@handler)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11155,9 +11081,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@handler)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11191,6 +11115,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['fbe', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
@@ -11208,9 +11133,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11220,9 +11144,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11256,6 +11178,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['FBE', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
@@ -11273,9 +11196,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11285,9 +11207,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11321,6 +11241,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['std', Fbe::Types::INT32]].freeze
 
     attr_accessor :std
@@ -11338,9 +11259,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@std)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11350,9 +11270,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@std)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11386,6 +11304,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Companion', Fbe::Types::INT32]].freeze
 
     attr_accessor :companion
@@ -11403,9 +11322,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11415,9 +11333,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@companion)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11451,6 +11367,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Any', Fbe::Types::INT32]].freeze
 
     attr_accessor :any
@@ -11468,9 +11385,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@any)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11480,9 +11396,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@any)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11516,6 +11430,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
@@ -11533,9 +11448,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11545,9 +11459,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11581,6 +11493,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
@@ -11598,9 +11511,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11610,9 +11522,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11646,6 +11556,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['None', Fbe::Types::INT32]].freeze
 
     attr_accessor :none
@@ -11663,9 +11574,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@none)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11675,9 +11585,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@none)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11711,6 +11619,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Option', Fbe::Types::INT32]].freeze
 
     attr_accessor :option
@@ -11728,9 +11637,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@option)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11740,9 +11648,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@option)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11776,6 +11682,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Result', Fbe::Types::INT32]].freeze
 
     attr_accessor :result
@@ -11793,9 +11700,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@result)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11805,9 +11711,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@result)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11841,6 +11745,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Vec', Fbe::Types::INT32]].freeze
 
     attr_accessor :vec
@@ -11858,9 +11763,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@vec)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11870,9 +11774,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@vec)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11906,6 +11808,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Box', Fbe::Types::INT32]].freeze
 
     attr_accessor :box
@@ -11923,9 +11826,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@box)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -11935,9 +11837,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@box)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -11971,6 +11871,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Error', Fbe::Types::INT32]].freeze
 
     attr_accessor :error
@@ -11988,9 +11889,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@error)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12000,9 +11900,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@error)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12036,6 +11934,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Exception', Fbe::Types::INT32]].freeze
 
     attr_accessor :exception
@@ -12053,9 +11952,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12065,9 +11963,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@exception)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12101,6 +11997,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['Text', Fbe::Types::INT32]].freeze
 
     attr_accessor :text
@@ -12118,9 +12015,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12130,9 +12026,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@text)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12166,6 +12060,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['JsonWriter', Fbe::Types::INT32]].freeze
 
     attr_accessor :json_writer
@@ -12183,9 +12078,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12195,9 +12089,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@json_writer)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12231,6 +12123,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['int32_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :int32_t
@@ -12248,9 +12141,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@int32_t)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12260,9 +12152,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@int32_t)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12296,6 +12186,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['size_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :size_t
@@ -12313,9 +12204,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@size_t)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12325,9 +12215,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@size_t)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12361,6 +12249,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['list', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
@@ -12378,9 +12267,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12390,9 +12278,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12426,6 +12312,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
@@ -12443,9 +12330,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12455,9 +12341,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12491,6 +12375,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['v', Fbe::Types::INT32]].freeze
 
     attr_accessor :v
@@ -12508,9 +12393,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@v)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12520,9 +12404,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@v)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12556,6 +12438,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['r', Fbe::Types::INT32]].freeze
 
     attr_accessor :r
@@ -12573,9 +12456,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@r)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12585,9 +12467,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@r)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12621,6 +12501,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['w', Fbe::Types::INT32]].freeze
 
     attr_accessor :w
@@ -12638,9 +12519,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@w)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12650,9 +12530,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@w)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12686,6 +12564,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['SideBuy', Fbe::Types::INT32]].freeze
 
     attr_accessor :side_buy
@@ -12703,9 +12582,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side_buy)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12715,9 +12593,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@side_buy)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12751,6 +12627,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['OrderKey', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_key
@@ -12768,9 +12645,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12780,9 +12656,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@order_key)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12816,6 +12690,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['textOfside', Fbe::Types::INT32]].freeze
 
     attr_accessor :text_ofside
@@ -12833,9 +12708,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12845,9 +12719,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@text_ofside)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12881,6 +12753,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['DECIMAL_1', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal_1
@@ -12898,9 +12771,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12910,9 +12782,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@decimal_1)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -12946,6 +12816,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['OrderModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_model
@@ -12963,9 +12834,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -12975,9 +12845,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@order_model)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13011,6 +12879,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['OrderFinal', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_final
@@ -13028,9 +12897,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13040,9 +12908,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@order_final)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13076,6 +12942,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['NewOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :new_order
@@ -13093,9 +12960,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13105,9 +12971,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@new_order)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13141,6 +13005,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['VerifyFBEOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :verify_fbe_order
@@ -13158,9 +13023,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13170,9 +13034,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@verify_fbe_order)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13210,6 +13072,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['fbe_vr_Order', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe_vr_order
@@ -13227,9 +13090,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13239,9 +13101,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@fbe_vr_order)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13275,6 +13135,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['e1', Fbe::Types::INT32]].freeze
 
     attr_accessor :e1
@@ -13292,9 +13153,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@e1)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13304,9 +13164,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@e1)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13340,6 +13198,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['i2', Fbe::Types::INT32]].freeze
 
     attr_accessor :i2
@@ -13357,9 +13216,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@i2)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13369,9 +13227,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@i2)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13405,6 +13261,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['o3', Fbe::Types::INT32]].freeze
 
     attr_accessor :o3
@@ -13422,9 +13279,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@o3)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13434,9 +13290,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@o3)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13470,6 +13324,7 @@ module Import
     FBE_BODY_SIZE = 40
     FBE_FINAL_MIN = 32
     FBE_COST = 32
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['name', Fbe::Types::INT32],
       ['Name', Fbe::Types::INT32],
@@ -13503,12 +13358,11 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_),
        Fbe::Types::INT32.check(@name__), Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__),
        Fbe::Types::INT32.check(@class___), Fbe::Types::INT32.check(@string_),
        Fbe::Types::INT32.check(@string__)].pack('L<2l<8', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13529,11 +13383,9 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_), Fbe::Types::INT32.check(@name__),
        Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__), Fbe::Types::INT32.check(@class___),
        Fbe::Types::INT32.check(@string_), Fbe::Types::INT32.check(@string__)].pack('l<8', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13603,6 +13455,7 @@ module Import
     FBE_BODY_SIZE = 14
     FBE_FINAL_MIN = 10
     FBE_COST = 2
+    FBE_LEVELS = 2
     T_ORG = Fbe::Types::Struct.new(Market::Instrument)
     FBE_FIELDS = [['market', Market::Side::FBE_TYPE], ['org', T_ORG], ['example', Market::Side::FBE_TYPE]].freeze
 
@@ -13623,11 +13476,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_TYPE.wire(@market),
        Market::Side::FBE_TYPE.wire(@example)].pack('L<2Cx4C', buffer: w.buffer)
       T_ORG.write(w, b, b + 9, @org)
-      w.leave
       b
     end
 
@@ -13649,11 +13501,9 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Market::Side::FBE_TYPE.wire(@market)].pack('C', buffer: w.buffer)
       T_ORG.fwrite(w, @org)
       [Market::Side::FBE_TYPE.wire(@example)].pack('C', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13708,6 +13558,7 @@ module Import
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
+    FBE_LEVELS = 1
     FBE_FIELDS = [['digits', Digits::FBE_TYPE]].freeze
 
     attr_accessor :digits
@@ -13725,9 +13576,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13737,9 +13587,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Digits::FBE_TYPE.wire(@digits)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13771,6 +13619,7 @@ module Import
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 12
+    FBE_LEVELS = 2
     T_TICKER = Fbe::Types::Struct.new(Symbol)
     FBE_FIELDS = [
       ['symbol', Fbe::Types::STRING],
@@ -13796,12 +13645,11 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Digits::FBE_TYPE.wire(@precision),
        symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2x4L<a*', buffer: w.buffer)
       T_TICKER.write(w, b, b + 20, @ticker)
-      w.leave
       b
     end
 
@@ -13839,12 +13687,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits),
        Digits::FBE_TYPE.wire(@precision)].pack('L<a*l<2', buffer: w.buffer)
       T_TICKER.fwrite(w, @ticker)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -13898,6 +13744,7 @@ module Import
     FBE_BODY_SIZE = 26
     FBE_FINAL_MIN = 18
     FBE_COST = 18
+    FBE_LEVELS = 1
     FBE_FIELDS = [
       ['side', Fbe::Types::INT32],
       ['s', Side::FBE_TYPE],
@@ -13923,11 +13770,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
        Range::FBE_TYPE.wire(@range), Word::FBE_TYPE.wire(@word),
        Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -13949,10 +13795,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s), Range::FBE_TYPE.wire(@range),
        Word::FBE_TYPE.wire(@word), Range::FBE_TYPE.wire(@side_)].pack('l<3s<l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -14007,6 +13851,7 @@ module Import
     FBE_BODY_SIZE = 320
     FBE_FINAL_MIN = 2998
     FBE_COST = 4
+    FBE_LEVELS = 3
     T_ORDER = Fbe::Types::Struct.new(Order)
     T_CPP_WORDS = Fbe::Types::Struct.new(CppWords)
     T_PYTHON_WORDS = Fbe::Types::Struct.new(PythonWords)
@@ -14423,7 +14268,7 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       [FBE_BODY_SIZE, FBE_TYPE_ID, Letters::FBE_TYPE.wire(@letters)].pack('L<2x308l<', buffer: w.buffer)
       T_ORDER.write(w, b, b + 8, @order)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
@@ -14502,7 +14347,6 @@ module Import
       T_IMPORTED.write(w, b, b + 304, @imported)
       T_DERIVED.write(w, b, b + 308, @derived)
       T_LISTED.write(w, b, b + 312, @listed)
-      w.leave
       b
     end
 
@@ -14974,7 +14818,6 @@ module Import
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       T_ORDER.fwrite(w, @order)
       T_CPP_WORDS.fwrite(w, @cpp_words)
       T_PYTHON_WORDS.fwrite(w, @python_words)
@@ -15053,7 +14896,6 @@ module Import
       T_DERIVED.fwrite(w, @derived)
       T_LISTED.fwrite(w, @listed)
       [Letters::FBE_TYPE.wire(@letters)].pack('l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)

@@ -24,6 +24,7 @@ module Market
     FBE_BODY_SIZE = 16
     FBE_FINAL_MIN = 8
     FBE_COST = 8
+    FBE_LEVELS = 1
     FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32]].freeze
 
     attr_accessor :symbol, :digits
@@ -42,11 +43,10 @@ module Market
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), symbol_bytes.bytesize,
        symbol_bytes].pack('L<3l<L<a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -57,10 +57,8 @@ module Market
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       symbol_bytes = Fbe::Types::STRING.raw(@symbol)
       [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits)].pack('L<a*l<', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
@@ -100,6 +98,7 @@ module Market
     FBE_BODY_SIZE = 28
     FBE_FINAL_MIN = 20
     FBE_COST = 20
+    FBE_LEVELS = 1
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
@@ -118,11 +117,10 @@ module Market
     end
 
     def fbe_write(w)
-      b = w.enter(FBE_NAME)
+      b = w.size
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
-      w.leave
       b
     end
 
@@ -133,10 +131,8 @@ module Market
     end
 
     def fbe_write_final(w)
-      w.enter(FBE_NAME)
       reason_bytes = Fbe::Types::STRING.raw(@reason)
       [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
-      w.leave
     end
 
     def fbe_read_final_fields(r)
