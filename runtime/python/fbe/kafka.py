@@ -104,7 +104,7 @@ class FbeSchema:
         """The same schema in the other binary model."""
         return FbeSchema(self.package, self.version, self.fingerprint, model)
 
-    def headers(self) -> list[tuple[str, bytes]]:
+    def headers(self) -> list[tuple[str, HeaderValue]]:
         """The four headers, for a plain ``Producer.produce(..., headers=schema.headers())``."""
         values = (self.package, self.version, self.fingerprint, self.model)
         return [(key, value.encode()) for key, value in zip(_HEADERS, values)]

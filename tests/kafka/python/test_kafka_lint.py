@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
-
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
