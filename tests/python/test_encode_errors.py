@@ -79,6 +79,14 @@ def test_encode_errors_name_the_field_and_the_problem(shop: Any, fields: dict[st
         assert str(info.value).startswith(message), str(info.value)
 
 
+def test_an_int_beyond_every_double(shop: Any) -> None:
+    """A float field given an int no double holds (its explanation raised OverflowError)."""
+    for write in writers(shop, shop.Product(weight=10**400)):
+        with pytest.raises(fbe.EncodeError) as info:
+            write()
+        assert str(info.value) == f"cannot encode Product.weight: {10**400} is out of range for float"
+
+
 @pytest.mark.parametrize("fields, message", [
     ({"name": 5}, "cannot encode Product.name: expected a str, got int 5"),
     ({"tags": [None]}, "cannot encode Product.tags[0]: expected Tag, got NoneType None"),

@@ -320,6 +320,42 @@ def test_writer_refusals_fall_back_to_python(shared_group: tuple[Group, Path]) -
         mod.Order(id=1 << 40).to_fbe()
 
 
+def test_numbers_of_every_python_type(shared_group: tuple[Group, Path]) -> None:
+    """Integer and float fields given bools, int and float subclasses (an IntEnum, one with its own
+    ``__float__``), the edges of every width (2^63 and beyond for uint64, below zero for unsigned)
+    and ints too large for a double: the core writes struct.pack's bytes or leaves the value to
+    Python, which writes or refuses it."""
+    g, _ = shared_group
+    cls = g.cls("test.StructSimple")
+
+    class Int(int):
+        def __float__(self) -> float:
+            return 0.5
+
+    class Float(float):
+        pass
+
+    side = g.types["proto.Order"][0].OrderSide.sell  # an IntEnum
+    ints = [True, False, Int(7), side, 0, -1, 255, 256, -129, 65535, 1 << 31,
+            (1 << 32) - 1, 1 << 32, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 63), -(1 << 63) - 1]
+    floats = [1, -3, 1 << 60, 10**400, True, Int(3), Float(2.5), side, -0.0, math.inf, 3.5e38, 1e-50, 2.5]
+    answered = 0
+    for name in ("f9", "f11", "f13", "f15", "f17", "f19", "f21", "f23", "f33", "f5", "f7"):
+        for x in ints:
+            value = cls(**{name: x})
+            for final in (False, True):
+                answered += g.write("test.StructSimple", value, final) is not None
+    for name in ("f25", "f27"):
+        for x in floats:
+            value = cls(**{name: x})
+            for final in (False, True):
+                answered += g.write("test.StructSimple", value, final) is not None
+    # the exact ints and floats within range are the core's (2^63..2^64-1 for uint64 and timestamp)
+    assert g.write("test.StructSimple", cls(f23=(1 << 64) - 1), False) is not None
+    assert g.write("test.StructSimple", cls(f27=1 << 60), True) is not None
+    assert answered > 100
+
+
 def test_a_write_within_a_write(shared_group: tuple[Group, Path]) -> None:
     """Python code the core's writer calls (here a uuid's ``bytes``) may write a root through the
     core itself: the inner write has a writer of its own, and both roots are Python's bytes."""

@@ -29,9 +29,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{
-    IntoPyDict, PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
-    PyType,
+    IntoPyDict, PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple, PyType,
 };
+use pyo3::Borrowed;
 
 /// A fixed-size value: the `struct` format characters of the generated code.
 #[derive(Clone, Copy, Debug)]
@@ -191,6 +191,12 @@ impl Kind {
         })
     }
 
+    /// Written without calling Python code (`num_bytes`, a `str`'s or `bytes`' data): the writer
+    /// may hold such a value without a reference of its own.
+    fn leaf(&self) -> bool {
+        matches!(self, Kind::Num(_) | Kind::Enum(..) | Kind::Str | Kind::Bytes)
+    }
+
     /// Covered by this core, given which structs are.
     fn covered(&self, structs: &[bool]) -> bool {
         match self {
@@ -296,18 +302,34 @@ fn num_value(py: Python<'_>, n: Num, b: &[u8]) -> PyObject {
 
 /// The bytes `struct.pack` gives a value of format `n`, or no answer where it would raise (or
 /// where its answer is not certain to be these bytes: a bool field given something else than
-/// `True`/`False`, a float field given a NaN or something else than a float or an int).
+/// `True`/`False`, a float field given a NaN or something else than a float or an exact int).
+/// Calls no Python code (the writer holds `v` borrowed, see `Kind::leaf`).
 fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
+    let o = v.as_ptr();
     match n {
         Num::Bool => {
             let b = v.downcast::<PyBool>().map_err(other)?;
             out[0] = u8::from(b.is_true());
         }
         Num::F32 | Num::F64 => {
-            let x: f64 = match v.downcast_exact::<PyFloat>() {
-                Ok(f) => f.value(),
-                Err(_) if v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>() => v.extract().map_err(other)?,
-                Err(_) => return Err(Fail::Other),
+            // SAFETY: `o` is a live object (borrowed for the call); the type checks are of its
+            // type's flags, PyFloat_AS_DOUBLE reads a float (a subclass included: what
+            // PyFloat_AsDouble, struct.pack's, reads), PyLong_AsDouble an exact int (its digits:
+            // no Python code), whose error (too large: OverflowError) is cleared, Python then
+            // raising it.
+            let x = unsafe {
+                if ffi::PyFloat_Check(o) != 0 {
+                    ffi::PyFloat_AS_DOUBLE(o)
+                } else if ffi::PyLong_CheckExact(o) != 0 {
+                    let x = ffi::PyLong_AsDouble(o);
+                    if x == -1.0 && !ffi::PyErr_Occurred().is_null() {
+                        ffi::PyErr_Clear();
+                        return Err(Fail::Other);
+                    }
+                    x
+                } else {
+                    return Err(Fail::Other); // an int subclass's __float__ is struct.pack's to call
+                }
             };
             if let Num::F64 = n {
                 out.copy_from_slice(&x.to_le_bytes());
@@ -320,13 +342,30 @@ fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
             }
         }
         _ => {
-            if !v.is_instance_of::<PyInt>() {
-                return Err(Fail::Other);
-            }
-            let x: i128 = if let Num::U64 = n {
-                v.extract::<u64>().map_err(other)?.into()
-            } else {
-                v.extract::<i64>().map_err(other)?.into()
+            // SAFETY: as above; PyLong_AsLongLongAndOverflow reads an int's digits (a subclass's
+            // too: its __index__ is not called for an int), and so does
+            // PyLong_AsUnsignedLongLong; an error either sets is cleared (Python then raises it).
+            let x: i128 = unsafe {
+                if ffi::PyLong_Check(o) == 0 {
+                    return Err(Fail::Other);
+                }
+                let mut overflow = 0;
+                let x = ffi::PyLong_AsLongLongAndOverflow(o, &mut overflow);
+                if overflow > 0 && matches!(n, Num::U64) {
+                    let u = ffi::PyLong_AsUnsignedLongLong(o);
+                    if u == u64::MAX && !ffi::PyErr_Occurred().is_null() {
+                        ffi::PyErr_Clear();
+                        return Err(Fail::Other);
+                    }
+                    u.into()
+                } else if overflow != 0 {
+                    return Err(Fail::Other);
+                } else if x == -1 && !ffi::PyErr_Occurred().is_null() {
+                    ffi::PyErr_Clear();
+                    return Err(Fail::Other);
+                } else {
+                    x.into()
+                }
             };
             let (lo, hi) = n.range();
             if x < lo || x > hi {
@@ -590,8 +629,20 @@ impl Core {
         let body = w.body(at, t);
         let exact = v.get_type().is(t.cls.bind(py));
         for f in &t.fields {
-            let x = get_field(py, v, f, exact)?;
-            self.write_value(py, w, &f.kind, body.at(f.offset), &x)?;
+            let at = body.at(f.offset);
+            match f.member {
+                Some(m) if exact && f.kind.leaf() => {
+                    // SAFETY: `v` is an instance of exactly the struct's class, whose member
+                    // `f.name` is a T_OBJECT_EX slot at this offset (checked in `Core::new`): the
+                    // attribute's object or NULL when it is not set. It is used without a
+                    // reference of its own: writing a leaf kind runs no Python code, so nothing
+                    // can replace the attribute (and free its object) meanwhile.
+                    let x = unsafe { *((v.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject) };
+                    let x = unsafe { Borrowed::from_ptr_or_opt(py, x) }.ok_or(Fail::Other)?;
+                    write_leaf(w, &f.kind, at, &x)?;
+                }
+                _ => self.write_value(py, w, &f.kind, at, &get_field(py, v, f, exact)?)?,
+            }
         }
         w.writer().leave();
         Ok(())
@@ -607,20 +658,7 @@ impl Core {
         v: &Bound<'_, PyAny>,
     ) -> Res<()> {
         match kind {
-            Kind::Num(n) | Kind::Enum(n, _) => {
-                let mut b = [0u8; 8];
-                let b = &mut b[..n.size()];
-                num_bytes(*n, v, b)?;
-                w.fixed(at, b);
-            }
-            Kind::Str => {
-                // lone surrogates: Python's surrogateescape decides
-                w.text(at, v.downcast::<PyString>().map_err(other)?.to_str().map_err(other)?.as_bytes());
-            }
-            Kind::Bytes => match v.downcast::<PyBytes>() {
-                Ok(b) => w.text(at, b.as_bytes()),
-                Err(_) => w.text(at, &v.downcast::<PyByteArray>().map_err(other)?.to_vec()),
-            },
+            Kind::Num(_) | Kind::Enum(..) | Kind::Str | Kind::Bytes => write_leaf(w, kind, at, v)?,
             Kind::Uuid => {
                 let b = v.getattr("bytes").map_err(other)?;
                 w.fixed(at, sixteen(&b)?);
@@ -697,6 +735,30 @@ impl Core {
         };
         Ok(Items::List(l.map_err(other)?.downcast_into::<PyList>().map_err(other)?))
     }
+}
+
+/// Writes `v`, a value of a leaf kind (`Kind::leaf`), at `at`: apart from the rest of
+/// `Core::write_value` so that a struct's leaf fields are written without its frame.
+#[inline(always)]
+fn write_leaf<W: Write>(w: &mut W, kind: &Kind, at: W::At, v: &Bound<'_, PyAny>) -> Res<()> {
+    match kind {
+        Kind::Num(n) | Kind::Enum(n, _) => {
+            let mut b = [0u8; 8];
+            let b = &mut b[..n.size()];
+            num_bytes(*n, v, b)?;
+            w.fixed(at, b);
+        }
+        Kind::Str => {
+            // lone surrogates: Python's surrogateescape decides
+            w.text(at, v.downcast::<PyString>().map_err(other)?.to_str().map_err(other)?.as_bytes());
+        }
+        Kind::Bytes => match v.downcast::<PyBytes>() {
+            Ok(b) => w.text(at, b.as_bytes()),
+            Err(_) => w.text(at, &v.downcast::<PyByteArray>().map_err(other)?.to_vec()),
+        },
+        _ => return Err(Fail::Other),
+    }
+    Ok(())
 }
 
 /// Set field `f` of `o`, a new instance of exactly the field's struct class.

@@ -181,6 +181,7 @@ pub(crate) trait Write {
 }
 
 /// Stores the little-endian bytes `b` of a fixed-size value (1, 2, 4, 8 or 16 of them) at `p`.
+#[inline(always)]
 fn put_bytes(w: &mut Writer, p: usize, b: &[u8]) {
     match b.len() {
         1 => w.put_u8(p, b[0]),
@@ -238,8 +239,14 @@ impl Write for Appender<'_> {
 
     #[inline]
     fn fixed(&mut self, _: Cursor, b: &[u8]) {
-        let p = self.0.alloc(b.len());
-        put_bytes(self.0, p, b);
+        let w = &mut *self.0;
+        match b.len() {
+            1 => w.append_u8(b[0]),
+            2 => w.append_u16(u16::from_le_bytes([b[0], b[1]])),
+            4 => w.append_u32(u32::from_le_bytes(b.try_into().expect("4 bytes"))),
+            8 => w.append_u64(u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+            _ => w.append_uuid(&Uuid::from_slice(b).expect("16 bytes")),
+        }
     }
 
     #[inline]

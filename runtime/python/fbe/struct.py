@@ -140,7 +140,11 @@ def _problem(v: Any, spec: Any) -> tuple[str, str] | None:
     if kind == "float":
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             return "", f"expected a number ({spec[1]}), {_got(v)}"
-        if spec[1] == "float" and not math.isinf(v) and not math.isnan(v) and abs(v) > _FLT_MAX:
+        try:
+            x = float(v)
+        except OverflowError:  # an int beyond every double
+            return "", f"{v!r} is out of range for {spec[1]}"
+        if spec[1] == "float" and not math.isinf(x) and not math.isnan(x) and abs(x) > _FLT_MAX:
             return "", f"{v!r} is out of range for float"
         return None
     if kind == "decimal":
