@@ -174,11 +174,13 @@ namespace Fbe.Tests
         [Test]
         public void WritingJsonIntoAReusedBuilderAllocatesNothing()
         {
-            // issue 27: every integer went through BigInteger.ToString and every double through a string
+            // issue 27: every integer went through BigInteger.ToString and every double through a string, decimals and
+            // uuids still did
             var j = new JsonBuilder();
             var orders = Codecs.Vector(Codecs.Int32);
             var ids = new List<int> { 1, -2, 3 };
             var blob = new byte[] { 0, 1, 2, 250, 251 };
+            var uuid = new Guid("123e4567-e89b-12d3-a456-426655440000");
             Action write = () =>
             {
                 j.Reset();
@@ -194,6 +196,10 @@ namespace Fbe.Tests
                 Codecs.String.Json(j, "EURUSD");
                 Codecs.String.Json(j, "\u00e9\u20ac\U0001F600");
                 Codecs.Bytes.Json(j, blob);
+                Codecs.Decimal.Json(j, -123.4500m);
+                Codecs.Decimal.JsonKey(j, 0.000001m);
+                Codecs.Guid.Json(j, uuid);
+                Codecs.Guid.JsonKey(j, uuid);
                 orders.Json(j, ids);
             };
             for (int i = 0; i < 100; i++)
@@ -202,6 +208,70 @@ namespace Fbe.Tests
             for (int i = 0; i < 20000; i++)
                 write();
             Assert.AreEqual(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+
+        [Test]
+        public void UuidsAndDecimalsAreWrittenAndComparedAsTheirBytesWithoutAllocating()
+        {
+            // issue 27: Uuid.Write and Compare went through Guid.ToByteArray, Uuid.Read through a byte[16],
+            // Decimals.Write through decimal.GetBits: an array per value on every serialize
+            var rnd = new Random(27);
+            var bytes = new byte[16];
+            for (int i = 0; i < 1000; i++)
+            {
+                rnd.NextBytes(bytes);
+                var a = new Guid(bytes);
+                rnd.NextBytes(bytes);
+                var b = new Guid(i % 3 == 0 ? a.ToByteArray() : bytes);
+                if (i % 5 == 0)
+                    b = new Guid(a.ToString().Substring(0, 30) + b.ToString().Substring(30));
+                var wire = new byte[16];
+                Uuid.Write(a, wire, 0);
+                Assert.AreEqual(a.ToString("N"), BitConverter.ToString(wire).Replace("-", "").ToLowerInvariant());
+                Assert.AreEqual(a, Uuid.Read(wire, 0));
+                var j = new JsonBuilder();
+                j.Guid(a);
+                Assert.AreEqual("\"" + a.ToString("D") + "\"", j.ToString());
+                Assert.AreEqual(Math.Sign(string.CompareOrdinal(a.ToString(), b.ToString())), Math.Sign(Uuid.Compare(a, b)), a + " against " + b);
+            }
+            var g = new Guid("123e4567-e89b-12d3-a456-426655440000");
+            Assert.AreEqual(0, BytesAllocatedBySerializing(Codecs.Guid, g));
+            Assert.AreEqual(0, BytesAllocatedBySerializing(Codecs.Decimal, -123.4500m));
+            var w = new Writer();
+            Serialize(Codecs.Guid, w, g);
+            int order = 0;
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 20000; i++)
+            {
+                order += Keys.Guid.Compare(g, Guid.Empty);
+                order += Reader.GetGuid(w.Buffer, 8) == g ? 1 : 0;
+            }
+            Assert.AreEqual(0, GC.GetAllocatedBytesForCurrentThread() - before);
+            Assert.AreEqual(40000, order);
+        }
+
+        [Test]
+        public void DecimalsInJsonAreTheirExactTextPaddedToSixFractionDigits()
+        {
+            // the digits are written straight into the builder: checked against decimal.ToString of the wire's value
+            var rnd = new Random(27);
+            var cases = new List<decimal>
+            {
+                0m, -0m, 0.000m, 1m, -1m, 1.10m, 0.005m, -0.0000001m, 123.456789m, 1234567.1234567m, decimal.MaxValue,
+                decimal.MinValue, 0.0000000000000000000000000001m, -7.9228162514264337593543950335m, 100m, 1e20m,
+            };
+            for (int i = 0; i < 2000; i++)
+                cases.Add(new decimal(rnd.Next(), i % 2 == 0 ? rnd.Next() : 0, i % 3 == 0 ? rnd.Next() : 0, i % 7 == 0, (byte)rnd.Next(29)));
+            foreach (decimal v in cases)
+            {
+                var j = new JsonBuilder();
+                j.Decimal(v);
+                string text = Decimals.Read(Wire(v), 0, "").ToString(System.Globalization.CultureInfo.InvariantCulture);
+                int point = text.IndexOf('.');
+                int fraction = point < 0 ? 0 : text.Length - point - 1;
+                string expected = "\"" + (point < 0 ? text + "." : text) + new string('0', Math.Max(0, 6 - fraction)) + "\"";
+                Assert.AreEqual(expected, j.ToString(), "the JSON of " + v.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
         }
 
         [Test]

@@ -15,6 +15,7 @@ namespace Fbe
         private const string HexLower = "0123456789abcdef";
         private byte[] _buf = new byte[256];
         private char[] _chars = new char[0];
+        private readonly byte[] _scratch = new byte[32];    // a decimal's digits, a uuid's bytes
         private int _size;
         private int _depth;
 
@@ -102,21 +103,58 @@ namespace Fbe
                 Raw('"');
         }
 
-        /// <summary>A decimal as a string of its exact value, padded to at least 6 fraction digits ("123.456000").</summary>
-        public void Decimal(decimal v) { Raw("\"" + DecimalText(v) + "\""); }
-
-        /// <summary>A decimal's JSON text (without quotes): no trailing fraction zeros, then padded to 6 fraction digits.</summary>
-        public static string DecimalText(decimal v)
+        /// <summary>A decimal as a string of its exact value, padded to at least 6 fraction digits ("123.456000"): the
+        /// wire's value (no trailing fraction zeros) in digits written straight into the buffer.</summary>
+        public void Decimal(decimal v)
         {
-            var wire = new byte[16];
-            Decimals.Write(v, wire, 0);
-            string text = Decimals.Read(wire, 0, "").ToString(CultureInfo.InvariantCulture);
-            int point = text.IndexOf('.');
-            int fraction = point < 0 ? 0 : text.Length - point - 1;
-            return (point < 0 ? text + "." : text) + new string('0', Math.Max(0, 6 - fraction));
+            uint lo, mid, hi;
+            int scale;
+            bool negative;
+            Decimals.Trimmed(v, out lo, out mid, out hi, out scale, out negative);
+            int n = 0;    // the (at most 29) digits, last first
+            do
+                _scratch[n++] = (byte)('0' + Decimals.DivRem10(ref lo, ref mid, ref hi));
+            while ((lo | mid | hi) != 0);
+            Reserve(n + scale + 12);
+            _buf[_size++] = (byte)'"';
+            if (negative)
+                _buf[_size++] = (byte)'-';
+            if (n <= scale)
+            {
+                _buf[_size++] = (byte)'0';
+                _buf[_size++] = (byte)'.';
+                for (int zeros = scale - n; zeros > 0; zeros--)
+                    _buf[_size++] = (byte)'0';
+            }
+            for (int k = n - 1; k >= 0; k--)
+            {
+                if (k == scale - 1 && n > scale)
+                    _buf[_size++] = (byte)'.';
+                _buf[_size++] = _scratch[k];
+            }
+            if (scale == 0)
+                _buf[_size++] = (byte)'.';
+            for (int fraction = scale; fraction < 6; fraction++)
+                _buf[_size++] = (byte)'0';
+            _buf[_size++] = (byte)'"';
         }
 
-        public void Guid(Guid v) { Raw("\"" + v.ToString("D") + "\""); }
+        /// <summary>A uuid as its lowercase text in quotes ("00112233-4455-..."), through the wire's bytes.</summary>
+        public void Guid(Guid v)
+        {
+            Uuid.Write(v, _scratch, 0);
+            Reserve(38);
+            _buf[_size++] = (byte)'"';
+            for (int i = 0; i < 16; i++)
+            {
+                if (i == 4 || i == 6 || i == 8 || i == 10)
+                    _buf[_size++] = (byte)'-';
+                _buf[_size++] = (byte)HexLower[_scratch[i] >> 4];
+                _buf[_size++] = (byte)HexLower[_scratch[i] & 15];
+            }
+            _buf[_size++] = (byte)'"';
+        }
+
         /// <summary>Bytes as a Base64 string, through a scratch array the builder keeps.</summary>
         public void Bytes(byte[] v)
         {

@@ -59,19 +59,67 @@ namespace Fbe
     {
         private static readonly int[] Order = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
 
+        /// <summary>System.Guid's fields (int, short, short, then 8 bytes: .NET Framework's, .NET's and Mono's layout),
+        /// read without ToByteArray's array.</summary>
+        [StructLayout(LayoutKind.Explicit)]
+        private struct View
+        {
+            [FieldOffset(0)] public Guid Value;
+            [FieldOffset(0)] public uint A;
+            [FieldOffset(4)] public ushort B;
+            [FieldOffset(6)] public ushort C;
+            [FieldOffset(8)] public ulong Tail;  // the last 8 bytes, the first of them lowest (little-endian)
+        }
+
+        /// <summary>Whether View reads this runtime's Guid as ToByteArray does (checked once; else ToByteArray is used).</summary>
+        private static readonly bool Viewed = ViewIsExact();
+
+        private static bool ViewIsExact()
+        {
+            var g = new Guid("00112233-4455-6677-8899-aabbccddeeff");
+            var b = new byte[16];
+            WriteViewed(g, b, 0);
+            byte[] slow = g.ToByteArray();
+            for (int i = 0; i < 16; i++)
+                if (b[i] != slow[Order[i]])
+                    return false;
+            return true;
+        }
+
+        private static void WriteViewed(Guid v, byte[] b, int p)
+        {
+            var u = new View { Value = v };
+            b[p] = (byte)(u.A >> 24);
+            b[p + 1] = (byte)(u.A >> 16);
+            b[p + 2] = (byte)(u.A >> 8);
+            b[p + 3] = (byte)u.A;
+            b[p + 4] = (byte)(u.B >> 8);
+            b[p + 5] = (byte)u.B;
+            b[p + 6] = (byte)(u.C >> 8);
+            b[p + 7] = (byte)u.C;
+            ulong tail = u.Tail;
+            for (int i = 8; i < 16; i++, tail >>= 8)
+                b[p + i] = (byte)tail;
+        }
+
+        /// <summary>Stores the 16 bytes of <paramref name="v"/> in the order of its text; allocates nothing.</summary>
         public static void Write(Guid v, byte[] b, int p)
         {
+            if (Viewed)
+            {
+                WriteViewed(v, b, p);
+                return;
+            }
             byte[] g = v.ToByteArray();
             for (int i = 0; i < 16; i++)
                 b[p + i] = g[Order[i]];
         }
 
+        /// <summary>The uuid of the 16 bytes at <paramref name="p"/> (the order of its text); allocates nothing.</summary>
         public static Guid Read(byte[] b, int p)
         {
-            var g = new byte[16];
-            for (int i = 0; i < 16; i++)
-                g[Order[i]] = b[p + i];
-            return new Guid(g);
+            return new Guid(b[p] << 24 | b[p + 1] << 16 | b[p + 2] << 8 | b[p + 3], (short)(b[p + 4] << 8 | b[p + 5]),
+                (short)(b[p + 6] << 8 | b[p + 7]), b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14], b[p + 15]);
         }
 
         /// <summary>A time-based uuid (version 1) with a random node, as the schema's <c>uuid1</c>.</summary>
@@ -94,13 +142,30 @@ namespace Fbe
         /// <summary>A random uuid (version 4), as the schema's <c>uuid4</c>.</summary>
         public static Guid Uuid4() { return Guid.NewGuid(); }
 
-        /// <summary>Compares two uuids in the order of their bytes (the order of their text).</summary>
+        /// <summary>Compares two uuids in the order of their bytes (the order of their text); allocates nothing.</summary>
         public static int Compare(Guid a, Guid b)
         {
-            byte[] x = a.ToByteArray(), y = b.ToByteArray();
-            for (int i = 0; i < 16; i++)
+            if (!Viewed)
             {
-                int c = x[Order[i]].CompareTo(y[Order[i]]);
+                byte[] x = a.ToByteArray(), y = b.ToByteArray();
+                for (int i = 0; i < 16; i++)
+                {
+                    int c = x[Order[i]].CompareTo(y[Order[i]]);
+                    if (c != 0)
+                        return c;
+                }
+                return 0;
+            }
+            View u = new View { Value = a }, w = new View { Value = b };
+            if (u.A != w.A)
+                return u.A < w.A ? -1 : 1;
+            if (u.B != w.B)
+                return u.B < w.B ? -1 : 1;
+            if (u.C != w.C)
+                return u.C < w.C ? -1 : 1;
+            for (ulong s = u.Tail, t = w.Tail; s != t; s >>= 8, t >>= 8)
+            {
+                int c = ((byte)s).CompareTo((byte)t);
                 if (c != 0)
                     return c;
             }
@@ -114,22 +179,77 @@ namespace Fbe
         /// <summary>Writes <paramref name="v"/> without trailing fraction zeros; zero as 16 zero bytes.</summary>
         public static void Write(decimal v, byte[] b, int p)
         {
-            int[] bits = decimal.GetBits(v);
-            uint lo = (uint)bits[0], mid = (uint)bits[1], hi = (uint)bits[2];
-            int scale = (bits[3] >> 16) & 0xFF;
-            bool negative = bits[3] < 0;
+            uint lo, mid, hi;
+            int scale;
+            bool negative;
+            Trimmed(v, out lo, out mid, out hi, out scale, out negative);
+            uint flags = (uint)scale << 16 | (negative ? 0x80000000u : 0u);
+            PutU32(b, p, lo);
+            PutU32(b, p + 4, mid);
+            PutU32(b, p + 8, hi);
+            PutU32(b, p + 12, flags);
+        }
+
+        /// <summary>System.Decimal's fields (flags, hi, lo, mid: .NET Framework's, .NET's and Mono's layout), read
+        /// without decimal.GetBits's array.</summary>
+        [StructLayout(LayoutKind.Explicit)]
+        private struct View
+        {
+            [FieldOffset(0)] public decimal Value;
+            [FieldOffset(0)] public int Flags;
+            [FieldOffset(4)] public uint Hi;
+            [FieldOffset(8)] public uint Lo;
+            [FieldOffset(12)] public uint Mid;
+        }
+
+        /// <summary>Whether View reads this runtime's decimal as GetBits does (checked once; else GetBits is used).</summary>
+        private static readonly bool Viewed = ViewIsExact();
+
+        private static bool ViewIsExact()
+        {
+            var u = new View { Value = new decimal(0x01020304, 0x05060708, 0x090A0B0C, true, 7) };
+            int[] bits = decimal.GetBits(u.Value);
+            return u.Lo == (uint)bits[0] && u.Mid == (uint)bits[1] && u.Hi == (uint)bits[2] && u.Flags == bits[3];
+        }
+
+        /// <summary>The 96-bit magnitude, scale and sign of <paramref name="v"/>; allocates nothing.</summary>
+        internal static void Parts(decimal v, out uint lo, out uint mid, out uint hi, out int scale, out bool negative)
+        {
+            int flags;
+            if (Viewed)
+            {
+                var u = new View { Value = v };
+                lo = u.Lo;
+                mid = u.Mid;
+                hi = u.Hi;
+                flags = u.Flags;
+            }
+            else
+            {
+                int[] bits = decimal.GetBits(v);
+                lo = (uint)bits[0];
+                mid = (uint)bits[1];
+                hi = (uint)bits[2];
+                flags = bits[3];
+            }
+            scale = (flags >> 16) & 0xFF;
+            negative = flags < 0;
+        }
+
+        /// <summary>The parts of <paramref name="v"/> as the wire holds them (docs/format.md 2.4): without trailing
+        /// fraction zeros, zero as positive 0 of scale 0.</summary>
+        internal static void Trimmed(decimal v, out uint lo, out uint mid, out uint hi, out int scale, out bool negative)
+        {
+            Parts(v, out lo, out mid, out hi, out scale, out negative);
             while (scale > 0)
             {
                 // divide the 96-bit magnitude by 10 while it divides exactly
-                ulong r = hi;
-                uint qh = (uint)(r / 10);
-                r = ((r % 10) << 32) | mid;
-                uint qm = (uint)(r / 10);
-                r = ((r % 10) << 32) | lo;
-                uint ql = (uint)(r / 10);
-                if (r % 10 != 0)
+                uint l = lo, m = mid, h = hi;
+                if (DivRem10(ref l, ref m, ref h) != 0)
                     break;
-                hi = qh; mid = qm; lo = ql;
+                lo = l;
+                mid = m;
+                hi = h;
                 scale--;
             }
             if ((lo | mid | hi) == 0)
@@ -137,11 +257,18 @@ namespace Fbe
                 scale = 0;
                 negative = false;
             }
-            uint flags = (uint)scale << 16 | (negative ? 0x80000000u : 0u);
-            PutU32(b, p, lo);
-            PutU32(b, p + 4, mid);
-            PutU32(b, p + 8, hi);
-            PutU32(b, p + 12, flags);
+        }
+
+        /// <summary>Divides the 96-bit magnitude by 10 in place and returns the remainder.</summary>
+        internal static int DivRem10(ref uint lo, ref uint mid, ref uint hi)
+        {
+            ulong r = hi;
+            hi = (uint)(r / 10);
+            r = ((r % 10) << 32) | mid;
+            mid = (uint)(r / 10);
+            r = ((r % 10) << 32) | lo;
+            lo = (uint)(r / 10);
+            return (int)(r % 10);
         }
 
         /// <summary>Reads a decimal at <paramref name="p"/>; flags beyond a scale 0..28 and the sign are refused.</summary>

@@ -214,10 +214,12 @@ namespace Fbe
         /// <summary>A decimal's double as the original converts it: (low64 + high32 x 2^64) / 10^scale.</summary>
         public static double ToDouble(decimal v)
         {
-            int[] bits = decimal.GetBits(v);
-            ulong lo = (uint)bits[0] | (ulong)(uint)bits[1] << 32;
-            double f = (lo + (uint)bits[2] * 18446744073709551616.0) / Pow10[(bits[3] >> 16) & 0xFF];
-            return bits[3] < 0 ? -f : f;
+            uint lo, mid, hi;
+            int scale;
+            bool negative;
+            Decimals.Parts(v, out lo, out mid, out hi, out scale, out negative);
+            double f = ((lo | (ulong)mid << 32) + hi * 18446744073709551616.0) / Pow10[scale];
+            return negative ? -f : f;
         }
 
         private static void Split(double v, out BigInteger mantissa, out int exponent)
