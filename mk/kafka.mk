@@ -13,14 +13,17 @@
 #   make kafka-go     the Go serde (runtime/kafka/go, franz-go): generate fbec --go --final --json of
 #                     schemas/trade.fbe into its internal/gen, gofmt -l, go vet, go test with the
 #                     fingerprint in FBE_KAFKA_FINGERPRINT (tests/kafka/go_summary.py closes it)
+#   make kafka-matrix every language's producer read by every other's consumer, both models
+#                     (tests/kafka/test_matrix.py, pytest): each language's matrix client command in
+#                     FBE_KAFKA_CLIENT_<LANGUAGE> (KAFKA_CLIENTS), built by its kafka-<lang>-build
 #
 # A language joins by adding its target to KAFKA_SUITES: a recipe that reads FBE_KAFKA_BOOTSTRAP,
 # prefixes its test command with $(KAFKA_RUN) (run alone, `make kafka-<lang>` starts a broker of
 # its own; under test-kafka's broker KAFKA_RUN is empty) and closes with its summary line. Topic
 # names start with the language (java-..., go-...): the broker is shared.
-.PHONY: test-kafka kafka-java kafka-go
+.PHONY: test-kafka kafka-java kafka-go kafka-matrix kafka-java-build kafka-go-build
 TEST_TARGETS += test-kafka
-KAFKA_SUITES := kafka-java kafka-go
+KAFKA_SUITES := kafka-java kafka-go kafka-matrix
 KAFKA_BROKER_JARS := $(CURDIR)/build/kafka/broker
 KAFKA_JAVA_GEN := $(CURDIR)/build/kafka/java-gen
 KAFKA_GO := runtime/kafka/go
@@ -40,21 +43,39 @@ $(KAFKA_BROKER_JARS)/.copied: tests/kafka/broker/pom.xml
 		-DoutputDirectory=$(KAFKA_BROKER_JARS)
 	@touch $@
 
-kafka-java: venv $(KAFKA_BROKER_JARS)/.copied
+# The generated Java (with JSON, for the matrix client) and the module's classes; the module's
+# classpath into build/kafka/java-classpath.
+kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	@rm -rf $(KAFKA_JAVA_GEN) runtime/kafka/java/target/surefire-reports
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never install -Dmaven.test.skip=true
-	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --input=schemas/trade.fbe --output=$(KAFKA_JAVA_GEN)
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --json --input=schemas/trade.fbe --output=$(KAFKA_JAVA_GEN)
+	cd runtime/kafka/java && $(MVN) -q -B -Dstyle.color=never test-compile dependency:build-classpath \
+		-Dfbe.generated=$(KAFKA_JAVA_GEN) -Dmdep.outputFile=$(CURDIR)/build/kafka/java-classpath
+
+kafka-java: kafka-java-build
 	fingerprint=$(KAFKA_FINGERPRINT); rc=0; (cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
 		-Dstyle.color=never test -Dfbe.fingerprint=$$fingerprint -Dfbe.generated=$(KAFKA_JAVA_GEN)) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
 
-kafka-go: venv $(KAFKA_BROKER_JARS)/.copied
+# The generated Go (with JSON) in the module's internal/gen and the matrix client build/kafka/go-client.
+kafka-go-build: venv
 	@test -x "$(GO)" || { echo "kafka-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
 	@rm -rf $(KAFKA_GO)/internal/gen
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --json --input=schemas/trade.fbe --output=$(KAFKA_GO)/internal/gen
+	cd $(KAFKA_GO) && $(GO_ENV) $(GO) build -o $(CURDIR)/build/kafka/go-client ./internal/matrixclient
+
+kafka-go: kafka-go-build $(KAFKA_BROKER_JARS)/.copied
 	@cd $(KAFKA_GO) && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l .)" && \
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
 	cd $(KAFKA_GO) && $(GO_ENV) $(GO) vet ./...
 	fingerprint=$(KAFKA_FINGERPRINT); cd $(KAFKA_GO) && FBE_KAFKA_FINGERPRINT=$$fingerprint \
 		$(KAFKA_RUN) env $(GO_ENV) $(GO) test -count=1 -json ./... | $(PYTHON) $(CURDIR)/tests/kafka/go_summary.py kafka-go
+
+# The cross-language matrix (tests/kafka/test_matrix.py): a language's client command in
+# FBE_KAFKA_CLIENT_<LANGUAGE>, its build a prerequisite.
+KAFKA_CLIENTS = FBE_KAFKA_CLIENT_JAVA="java -cp $$(cat $(CURDIR)/build/kafka/java-classpath):$(CURDIR)/runtime/kafka/java/target/test-classes:$(CURDIR)/runtime/kafka/java/target/classes io.github.fbetoolkit.kafka.MatrixClient" \
+	FBE_KAFKA_CLIENT_GO=$(CURDIR)/build/kafka/go-client
+kafka-matrix: kafka-java-build kafka-go-build $(KAFKA_BROKER_JARS)/.copied
+	fingerprint=$(KAFKA_FINGERPRINT); FBE_KAFKA_FINGERPRINT=$$fingerprint $(KAFKA_CLIENTS) \
+		$(KAFKA_RUN) $(PYTHON) -m pytest -q -p no:cacheprovider tests/kafka/test_matrix.py
