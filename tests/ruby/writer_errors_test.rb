@@ -49,6 +49,30 @@ class WriterErrorsTest < Minitest::Test
                    'uint8 value 300 out of range 0..255'
   end
 
+  # Integers are compared in place before the pack that writes them (which would wrap one out of
+  # range), declared enum values looked up, flags values packed as their bits: what is out of range
+  # or of no such kind still goes through its codec, which refuses it.
+  def test_scalars_checked_in_place
+    assert_refused Everything::Everything.new(f5: 128), 'everything.Everything.f5',
+                   'int8 value 128 out of range -128..127'
+    assert_refused Everything::Everything.new(f12: 1 << 64), 'everything.Everything.f12',
+                   'uint64 value 18446744073709551616 out of range 0..18446744073709551615'
+    assert_refused Everything::Everything.new(f9: 1.0), 'everything.Everything.f9',
+                   'int32 value 1.0 out of range -2147483648..2147483647'
+    undeclared = Everything::Everything.new(f25: Everything::EByte.new(256)) # the JSON writer writes its number
+    %i[to_fbe to_final].each do |writer|
+      error = assert_raises(Fbe::EncodeError) { undeclared.public_send(writer) }
+      assert_equal 'cannot encode everything.Everything.f25: uint8 value 256 out of range 0..255', error.message
+    end
+    assert_refused Everything::Everything.new(f17: :text), 'everything.Everything.f17', 'string expected, got :text'
+    written = Everything::Everything.new(f17: 'тест'.encode('UTF-16LE'), f25: Everything::EByte.from_wire(200),
+                                         f27: Everything::FByte::ONE | Everything::FByte.new(0x80))
+    [%i[to_fbe from_fbe], %i[to_final from_final]].each do |write, read|
+      back = Everything::Everything.public_send(read, written.public_send(write))
+      assert_equal ['тест', 200, 0x81], [back.f17, back.f25.to_i, back.f27.to_i]
+    end
+  end
+
   # A float or double field is packed unchecked (Array#pack refuses what is no Numeric): the
   # writers' error is still Fbe::EncodeError naming the field, inside a nested struct too.
   def test_float_and_double_given_no_number

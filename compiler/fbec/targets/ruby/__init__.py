@@ -68,7 +68,12 @@ class Context(base.DefaultLiterals):
         """The Array#pack format of a scalar's slot and the Ruby expression of its checked value (None
         for what its codec writes)."""
         if isinstance(t, ir.EnumRef):
-            return FORMATS[wire(t)], f"{self.codec(t)}.wire({value})"
+            # a declared enum value's number is looked up, a flags value's bits are in range: their
+            # codec's wire is called for anything else (an Integer, an undeclared value, a wrong class)
+            named = self.named(t.name)
+            if t.kind == "flags":
+                return FORMATS[wire(t)], f"{value}.is_a?({named}) ? {value}.value : {named}::FBE_TYPE.wire({value})"
+            return FORMATS[wire(t)], f"{named}::FBE_WIRE[{value}] || {named}::FBE_TYPE.wire({value})"
         if not isinstance(t, ir.Primitive) or t.name not in FORMATS:
             return None
         if t.name == "bool":
@@ -79,7 +84,34 @@ class Context(base.DefaultLiterals):
             return FORMATS[t.name], f"Fbe::Uuid.to_bytes({value})"
         if t.name in ("float", "double"):  # Array#pack refuses what is no Numeric (TypeError: to_fbe's Explain)
             return FORMATS[t.name], value
+        if self.guard(t, value):           # checked before the pack, which wraps what is out of range
+            return FORMATS[t.name], value
         return FORMATS[t.name], f"{self.codec(t)}.check({value})"
+
+    def guard(self, t: ir.Type, value: str) -> str | None:
+        """The condition under which an integer's value is written as it is, compared in place (the
+        codec's check, called otherwise, raises); None for other types, or when its line would not fit."""
+        if not isinstance(t, ir.Primitive) or t.name == "bool":
+            return None
+        bounds = ir.TIMESTAMP_RANGE if t.name == "timestamp" else ir.INTEGER_RANGES.get(t.name)
+        if bounds is None:
+            return None
+        low, high = (f"{'-' if v < 0 else ''}0x{abs(v):X}" if v else "0" for v in bounds)
+        condition = f"{value}.is_a?(Integer) && {value} >= {low} && {value} <= {high}"
+        return condition if len(condition) <= 80 else None
+
+    def guard_lines(self, w: CodeWriter, t: ir.Type, value: str) -> None:
+        """The integer's guard, when it has one: its codec's check unless the value is in range."""
+        condition = self.guard(t, value)
+        if condition:
+            unless(w, f"{self.codec(t)}.check({value})", condition)
+
+    def raw(self, w: CodeWriter, codec: str, t: ir.Primitive, value: str, text: str) -> None:
+        """`text`, the String whose bytes a string or bytes field writes: the value itself when it is a
+        String of UTF-8 (a string) or any String (bytes), the codec's raw (which converts or raises) otherwise."""
+        w.line(f"{text} = {value}")
+        condition = f"{text}.is_a?(String)" + (" && " + f"{text}.encoding == Encoding::UTF_8" if t.name == "string" else "")
+        unless(w, f"{text} = {codec}.raw({text})", condition)
 
     def unpacks(self, run: plan.Run) -> bool:
         """Whether String#unpack reads the run's fields as they are (no arrays)."""
@@ -159,6 +191,15 @@ class Context(base.DefaultLiterals):
         return f"{self.named(flags)}.from_wire({value})" if value else f"{self.named(flags)}.default"
 
 
+def unless(w: CodeWriter, line: str, condition: str) -> None:
+    """`line unless condition`, as a block when that is too long (RuboCop's Style/IfUnlessModifier)."""
+    if len(w.unit) * w.depth + len(line) + len(condition) + 8 <= 120:
+        w.line(f"{line} unless {condition}")
+        return
+    with w.block(f"unless {condition}", "end"):
+        w.line(line)
+
+
 def wire(t: ir.EnumRef | ir.Enum) -> str:
     """The integer an enum is on the wire as; flags as the unsigned one of the same width."""
     return UNSIGNED.get(t.wire, t.wire) if t.kind == "flags" else t.wire
@@ -214,6 +255,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             for v in e.values:
                 names.setdefault(v.value, v.name)
             entries(w, "NAMES = {", [f"{integer(v)} => '{n}'" for v, n in names.items()], "}.freeze", " ")
+            w.line("FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze")
         w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[wire(e)]})")
 
 
@@ -377,14 +419,20 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             ivar = f"@{idents[f.name]}"
             slot = c.packed(f.type, ivar)
             if slot:
+                c.guard_lines(w, f.type, ivar)
                 body.add(*slot)
             elif ir.is_text(f.type) and not written:
                 text = f"{idents[f.name]}_bytes"
-                w.line(f"{text} = {field_codec(c, s, f)}.raw({ivar})")
+                c.raw(w, field_codec(c, s, f), f.type, ivar, text)
                 body.add("L<", " + ".join(place))
                 blocks.add("L<", f"{text}.bytesize")
                 blocks.add("a*", text)
                 place += ["4", f"{text}.bytesize"]
+            elif isinstance(f.type, ir.StructRef) and not written:
+                # its body is appended right after the strings placed so far: its offset is known
+                body.add("L<", " + ".join(place))
+                written = True
+                after.append(f"{field_codec(c, s, f)}.check({ivar}).fbe_write(w)")
             else:
                 body.add(f"x{f.type.size}")
                 written = written or not ir.is_fixed(f.type)
@@ -526,12 +574,16 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
             ivar = f"@{idents[f.name]}"
             slot = c.packed(f.type, ivar)
             if slot:
+                c.guard_lines(w, f.type, ivar)
                 stretch.add(*slot)
             elif ir.is_text(f.type):
                 text = f"{idents[f.name]}_bytes"
-                w.line(f"{text} = {field_codec(c, s, f)}.raw({ivar})")
+                c.raw(w, field_codec(c, s, f), f.type, ivar, text)
                 stretch.add("L<", f"{text}.bytesize")
                 stretch.add("a*", text)
+            elif isinstance(f.type, ir.StructRef):
+                stretch.pack(w, "w.buffer")
+                w.line(f"{field_codec(c, s, f)}.check({ivar}).fbe_write_final(w)")
             else:
                 stretch.pack(w, "w.buffer")
                 w.line(f"{field_codec(c, s, f)}.fwrite(w, {ivar})")

@@ -7,8 +7,11 @@ module Fbe
   class Writer
     attr_reader :buffer
 
-    def initialize
-      @buffer = String.new(capacity: 256, encoding: Encoding::BINARY)
+    EMPTY = ''.b.freeze
+
+    # A writer whose buffer starts with the bytes of start (a copy).
+    def initialize(start = EMPTY)
+      @buffer = +start
     end
 
     # Appends size zero bytes; returns their position.

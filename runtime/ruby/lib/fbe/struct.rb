@@ -102,14 +102,17 @@ module Fbe
       end
     end
 
+    # The room of a root's header (its size and the struct's offset or type id), filled last.
+    ROOT_ROOM = ("\0" * 8).b.freeze
+
     # The versioned root of the value (a binary String).
     def to_fbe
       Nesting.check(self) unless self.class::FBE_LEVELS
-      w = Writer.new
-      w.alloc(8)
+      w = Writer.new(ROOT_ROOM)
       pos = fbe_write(w)
-      w.put(0, [w.size, pos].pack('L<L<'))
-      w.buffer
+      buffer = w.buffer
+      buffer[0, 8] = [buffer.bytesize, pos].pack('L<L<')
+      buffer
     rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
       raise Explain.error(self, e)
     end
@@ -117,11 +120,11 @@ module Fbe
     # The final root of the value (a binary String).
     def to_final
       Nesting.check(self) unless self.class::FBE_LEVELS
-      w = Writer.new
-      w.alloc(8)
+      w = Writer.new(ROOT_ROOM)
       fbe_write_final(w)
-      w.put(0, [w.size, self.class::FBE_TYPE_ID].pack('L<L<'))
-      w.buffer
+      buffer = w.buffer
+      buffer[0, 8] = [buffer.bytesize, self.class::FBE_TYPE_ID].pack('L<L<')
+      buffer
     rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
       raise Explain.error(self, e)
     end

@@ -501,30 +501,37 @@ module Fbe
         @type.new
       end
 
-      def write(w, base, pos, value)
-        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+      # The value, when it is one of the struct's class (what generated writers write).
+      def check(value)
+        return value if value.is_a?(@type)
 
+        raise EncodeError, "#{@type} expected, got #{value.class}"
+      end
+
+      def write(w, base, pos, value)
+        check(value)
         w.put_u32(pos, value.fbe_write(w) - base)
       end
 
       # The values of a collection, their bodies appended one after the other and their offsets
       # (from base) packed at once into the slots from pos.
       def write_all(w, base, pos, values)
+        type = @type
         offsets = values.map do |value|
-          raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+          raise EncodeError, "#{type} expected, got #{value.class}" unless value.is_a?(type)
 
           value.fbe_write(w) - base
         end
-        w.put(pos, offsets.pack('L<*'))
+        w.buffer[pos, 4 * offsets.length] = offsets.pack('L<*')
       end
 
       # The value of an optional whose slot is at pos: the presence byte and the offset of the value's
       # slot, which the body follows (its offset from the slot is 4).
       def write_present(w, base, pos, value)
-        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
-
-        w.put(pos, [1, w.size - base].pack('CL<'))
-        w << SLOT_BEFORE_BODY
+        check(value)
+        buffer = w.buffer
+        buffer[pos, 5] = [1, buffer.bytesize - base].pack('CL<')
+        buffer << SLOT_BEFORE_BODY
         value.fbe_write(w)
       end
 
@@ -621,13 +628,14 @@ module Fbe
 
       def initialize(element)
         @element = element
+        @struct = element.is_a?(Struct)
       end
 
       def nests? = @element.nests?
 
       def write(w, base, pos, value)
         return if value.nil?
-        return @element.write_present(w, base, pos, value) if @element.is_a?(Struct)
+        return @element.write_present(w, base, pos, value) if @struct
 
         q = w.alloc(@element.size)
         w.put(pos, [1, q - base].pack('CL<'))
@@ -766,6 +774,7 @@ module Fbe
         @element = element
         @item = element.size
         @item_cost = element.cost
+        @struct = element.is_a?(Struct)
       end
 
       def nests? = @element.nests?
@@ -789,10 +798,13 @@ module Fbe
 
       def write(w, base, pos, value)
         items = items(value)
-        p = w.alloc(4 + (items.length * @item))
-        w.put_u32(p, items.length)
-        w.put_u32(pos, p - base)
-        return @element.write_all(w, base, p + 4, items) if @element.is_a?(Struct)
+        buffer = w.buffer
+        p = buffer.bytesize
+        n = items.length
+        buffer[pos, 4] = [p - base].pack('L<')
+        [n].pack('L<', buffer:)
+        buffer << ("\0" * (n * @item))
+        return @element.write_all(w, base, p + 4, items) if @struct
 
         items.each_with_index { |e, i| @element.write(w, base, p + 4 + (i * @item), e) }
       end
@@ -815,7 +827,7 @@ module Fbe
       def fwrite(w, value)
         items = items(value)
         w << [items.length].pack('L<')
-        return @element.fwrite_all(w, items) if @element.is_a?(Struct)
+        return @element.fwrite_all(w, items) if @struct
 
         items.each { |e| @element.fwrite(w, e) }
       end
