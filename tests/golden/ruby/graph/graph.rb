@@ -42,9 +42,13 @@ module Graph
 
     def fbe_write(w)
       b = w.size
-      name_bytes = Fbe::Types::STRING.raw(@name)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, Fbe::Types::INT64.check(@value),
-       name_bytes.bytesize, name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, Fbe::Types::INT64.check(@value), name_bytes.bytesize,
+       name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
       T_OUT_EDGES.write(w, b, b + 24, @out_edges)
       b
     end
@@ -58,9 +62,12 @@ module Graph
     end
 
     def fbe_write_final(w)
-      name_bytes = Fbe::Types::STRING.raw(@name)
-      [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
-       Fbe::Types::INT64.check(@value)].pack('l<L<a*q<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
+      [@id, name_bytes.bytesize, name_bytes, Fbe::Types::INT64.check(@value)].pack('l<L<a*q<', buffer: w.buffer)
       T_OUT_EDGES.fwrite(w, @out_edges)
     end
 
@@ -134,8 +141,10 @@ module Graph
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
-       Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer: w.buffer)
       b
     end
 
@@ -151,8 +160,10 @@ module Graph
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
-       Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      [@source, @target, @weight].pack('l<3', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

@@ -12,6 +12,7 @@ module Proto
 
     BY_VALUE = { 0 => BUY, 1 => SELL }.freeze
     NAMES = { 0 => 'buy', 1 => 'sell' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -23,6 +24,7 @@ module Proto
 
     BY_VALUE = { 0 => MARKET, 1 => LIMIT, 2 => STOP }.freeze
     NAMES = { 0 => 'market', 1 => 'limit', 2 => 'stop' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -100,9 +102,13 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
        symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
       b
     end
@@ -124,9 +130,14 @@ module Proto
     end
 
     def fbe_write_final(w)
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [Fbe::Types::INT32.check(@id), symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_TYPE.wire(@side),
-       OrderType::FBE_TYPE.wire(@type), @price, @volume].pack('l<L<a*C2E2', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      [@id, symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+       OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price,
+       @volume].pack('l<L<a*C2E2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -210,7 +221,10 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      currency_bytes = @currency
+      unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
+        currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
+      end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
        currency_bytes].pack('L<3EL<a*', buffer: w.buffer)
       b
@@ -223,7 +237,10 @@ module Proto
     end
 
     def fbe_write_final(w)
-      currency_bytes = Fbe::Types::STRING.raw(@currency)
+      currency_bytes = @currency
+      unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
+        currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
+      end
       [currency_bytes.bytesize, currency_bytes, @amount].pack('L<a*E', buffer: w.buffer)
     end
 
@@ -305,10 +322,15 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      name_bytes = Fbe::Types::STRING.raw(@name)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, State::FBE_TYPE.wire(@state),
-       name_bytes.bytesize, name_bytes].pack('L<2l<L<Cx13L<a*', buffer: w.buffer)
-      T_WALLET.write(w, b, b + 17, @wallet)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
+       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
+       name_bytes.bytesize, name_bytes].pack('L<2l<L<CL<x9L<a*', buffer: w.buffer)
+      T_WALLET.check(@wallet).fbe_write(w)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
       b
@@ -345,10 +367,14 @@ module Proto
     end
 
     def fbe_write_final(w)
-      name_bytes = Fbe::Types::STRING.raw(@name)
-      [Fbe::Types::INT32.check(@id), name_bytes.bytesize, name_bytes,
-       State::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
-      T_WALLET.fwrite(w, @wallet)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
+      [@id, name_bytes.bytesize, name_bytes,
+       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
+      T_WALLET.check(@wallet).fbe_write_final(w)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
     end
@@ -439,8 +465,8 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
-      T_BODY.write(w, b, b + 8, @body)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      T_BODY.check(@body).fbe_write(w)
       b
     end
 
@@ -454,7 +480,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      T_BODY.fwrite(w, @body)
+      T_BODY.check(@body).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -512,8 +538,8 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
-      T_BODY.write(w, b, b + 8, @body)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      T_BODY.check(@body).fbe_write(w)
       b
     end
 
@@ -527,7 +553,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      T_BODY.fwrite(w, @body)
+      T_BODY.check(@body).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -585,8 +611,8 @@ module Proto
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
-      T_BODY.write(w, b, b + 8, @body)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      T_BODY.check(@body).fbe_write(w)
       b
     end
 
@@ -600,7 +626,7 @@ module Proto
     end
 
     def fbe_write_final(w)
-      T_BODY.fwrite(w, @body)
+      T_BODY.check(@body).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)

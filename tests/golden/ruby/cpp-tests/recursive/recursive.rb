@@ -36,8 +36,12 @@ module Recursive
 
     def fbe_write(w)
       b = w.size
-      label_bytes = Fbe::Types::STRING.raw(@label)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), FBE_BODY_SIZE, label_bytes.bytesize,
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      label_bytes = @label
+      unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
+        label_bytes = Fbe::Types::STRING.raw(label_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, label_bytes.bytesize,
        label_bytes].pack('L<2l<L<x4L<a*', buffer: w.buffer)
       T_CHILDREN.write(w, b, b + 16, @children)
       b
@@ -51,8 +55,12 @@ module Recursive
     end
 
     def fbe_write_final(w)
-      label_bytes = Fbe::Types::STRING.raw(@label)
-      [Fbe::Types::INT32.check(@id), label_bytes.bytesize, label_bytes].pack('l<L<a*', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      label_bytes = @label
+      unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
+        label_bytes = Fbe::Types::STRING.raw(label_bytes)
+      end
+      [@id, label_bytes.bytesize, label_bytes].pack('l<L<a*', buffer: w.buffer)
       T_CHILDREN.fwrite(w, @children)
     end
 

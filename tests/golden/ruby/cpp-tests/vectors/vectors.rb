@@ -35,8 +35,10 @@ module Vectors
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
-       Fbe::Types::INT32.check(@weight)].pack('L<2l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer: w.buffer)
       b
     end
 
@@ -52,8 +54,10 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
-       Fbe::Types::INT32.check(@weight)].pack('l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      [@source, @target, @weight].pack('l<3', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -119,8 +123,9 @@ module Vectors
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x),
-       Fbe::Types::INT16.check(@y)].pack('L<2Cq<s<', buffer: w.buffer)
+      Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
+      Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y].pack('L<2Cq<s<', buffer: w.buffer)
       b
     end
 
@@ -137,7 +142,9 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y)].pack('Cq<s<', buffer: w.buffer)
+      Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
+      Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
+      [@flag ? 1 : 0, @x, @y].pack('Cq<s<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -206,8 +213,9 @@ module Vectors
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y),
-       @z].pack('L<2Cq<s<E', buffer: w.buffer)
+      Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
+      Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y, @z].pack('L<2Cq<s<E', buffer: w.buffer)
       b
     end
 
@@ -225,7 +233,9 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      [@flag ? 1 : 0, Fbe::Types::INT64.check(@x), Fbe::Types::INT16.check(@y), @z].pack('Cq<s<E', buffer: w.buffer)
+      Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
+      Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
+      [@flag ? 1 : 0, @x, @y, @z].pack('Cq<s<E', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -293,7 +303,10 @@ module Vectors
 
     def fbe_write(w)
       b = w.size
-      name_bytes = Fbe::Types::STRING.raw(@name)
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer: w.buffer)
       T_VALUES.write(w, b, b + 12, @values)
       b
@@ -305,7 +318,10 @@ module Vectors
     end
 
     def fbe_write_final(w)
-      name_bytes = Fbe::Types::STRING.raw(@name)
+      name_bytes = @name
+      unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
+        name_bytes = Fbe::Types::STRING.raw(name_bytes)
+      end
       [name_bytes.bytesize, name_bytes].pack('L<a*', buffer: w.buffer)
       T_VALUES.fwrite(w, @values)
     end

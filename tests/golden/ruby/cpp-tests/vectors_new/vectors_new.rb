@@ -41,9 +41,14 @@ module VectorsNew
 
     def fbe_write(w)
       b = w.size
-      note_bytes = Fbe::Types::STRING.raw(@note)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target),
-       Fbe::Types::INT32.check(@weight), FBE_BODY_SIZE, note_bytes.bytesize,
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      note_bytes = @note
+      unless note_bytes.is_a?(String) && note_bytes.encoding == Encoding::UTF_8
+        note_bytes = Fbe::Types::STRING.raw(note_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight, FBE_BODY_SIZE, note_bytes.bytesize,
        note_bytes].pack('L<2l<3L<2a*', buffer: w.buffer)
       b
     end
@@ -61,9 +66,14 @@ module VectorsNew
     end
 
     def fbe_write_final(w)
-      note_bytes = Fbe::Types::STRING.raw(@note)
-      [Fbe::Types::INT32.check(@source), Fbe::Types::INT32.check(@target), Fbe::Types::INT32.check(@weight),
-       note_bytes.bytesize, note_bytes].pack('l<3L<a*', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
+      note_bytes = @note
+      unless note_bytes.is_a?(String) && note_bytes.encoding == Encoding::UTF_8
+        note_bytes = Fbe::Types::STRING.raw(note_bytes)
+      end
+      [@source, @target, @weight, note_bytes.bytesize, note_bytes].pack('l<3L<a*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

@@ -33,7 +33,8 @@ module VectorsOld
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@source)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -43,7 +44,8 @@ module VectorsOld
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@source)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
+      [@source].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

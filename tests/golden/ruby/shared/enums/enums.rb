@@ -16,6 +16,7 @@ module Enums
 
     BY_VALUE = { 0 => ENUM_VALUE_0, 1 => ENUM_VALUE_2, 254 => ENUM_VALUE_3, 255 => ENUM_VALUE_4 }.freeze
     NAMES = { 0 => 'ENUM_VALUE_0', 1 => 'ENUM_VALUE_2', 254 => 'ENUM_VALUE_3', 255 => 'ENUM_VALUE_4' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -42,6 +43,7 @@ module Enums
       51 => 'ENUM_VALUE_3',
       52 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -68,6 +70,7 @@ module Enums
       1365 => 'ENUM_VALUE_3',
       1366 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
 
@@ -94,6 +97,7 @@ module Enums
       126 => 'ENUM_VALUE_3',
       127 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT8)
   end
 
@@ -108,6 +112,7 @@ module Enums
 
     BY_VALUE = { 0 => ENUM_VALUE_0, 1 => ENUM_VALUE_2, 254 => ENUM_VALUE_3, 255 => ENUM_VALUE_4 }.freeze
     NAMES = { 0 => 'ENUM_VALUE_0', 1 => 'ENUM_VALUE_2', 254 => 'ENUM_VALUE_3', 255 => 'ENUM_VALUE_4' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -134,6 +139,7 @@ module Enums
       32_766 => 'ENUM_VALUE_3',
       32_767 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT16)
   end
 
@@ -148,6 +154,7 @@ module Enums
 
     BY_VALUE = { 0 => ENUM_VALUE_0, 1 => ENUM_VALUE_2, 65_534 => ENUM_VALUE_3, 65_535 => ENUM_VALUE_4 }.freeze
     NAMES = { 0 => 'ENUM_VALUE_0', 1 => 'ENUM_VALUE_2', 65_534 => 'ENUM_VALUE_3', 65_535 => 'ENUM_VALUE_4' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT16)
   end
 
@@ -174,6 +181,7 @@ module Enums
       2_147_483_646 => 'ENUM_VALUE_3',
       2_147_483_647 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -198,6 +206,7 @@ module Enums
       4_294_967_294 => 'ENUM_VALUE_3',
       4_294_967_295 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
 
@@ -224,6 +233,7 @@ module Enums
       9_223_372_036_854_775_806 => 'ENUM_VALUE_3',
       9_223_372_036_854_775_807 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT64)
   end
 
@@ -248,6 +258,7 @@ module Enums
       18_446_744_073_709_551_614 => 'ENUM_VALUE_3',
       18_446_744_073_709_551_615 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT64)
   end
 
@@ -551,29 +562,73 @@ module Enums
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1),
-       EnumByte::FBE_TYPE.wire(@byte2), EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4),
-       EnumByte::FBE_TYPE.wire(@byte5), EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1),
-       EnumChar::FBE_TYPE.wire(@char2), EnumChar::FBE_TYPE.wire(@char3), EnumChar::FBE_TYPE.wire(@char4),
-       EnumChar::FBE_TYPE.wire(@char5), EnumWChar::FBE_TYPE.wire(@wchar0), EnumWChar::FBE_TYPE.wire(@wchar1),
-       EnumWChar::FBE_TYPE.wire(@wchar2), EnumWChar::FBE_TYPE.wire(@wchar3), EnumWChar::FBE_TYPE.wire(@wchar4),
-       EnumWChar::FBE_TYPE.wire(@wchar5), EnumInt8::FBE_TYPE.wire(@int8b0), EnumInt8::FBE_TYPE.wire(@int8b1),
-       EnumInt8::FBE_TYPE.wire(@int8b2), EnumInt8::FBE_TYPE.wire(@int8b3), EnumInt8::FBE_TYPE.wire(@int8b4),
-       EnumInt8::FBE_TYPE.wire(@int8b5), EnumUInt8::FBE_TYPE.wire(@uint8b0), EnumUInt8::FBE_TYPE.wire(@uint8b1),
-       EnumUInt8::FBE_TYPE.wire(@uint8b2), EnumUInt8::FBE_TYPE.wire(@uint8b3), EnumUInt8::FBE_TYPE.wire(@uint8b4),
-       EnumUInt8::FBE_TYPE.wire(@uint8b5), EnumInt16::FBE_TYPE.wire(@int16b0), EnumInt16::FBE_TYPE.wire(@int16b1),
-       EnumInt16::FBE_TYPE.wire(@int16b2), EnumInt16::FBE_TYPE.wire(@int16b3), EnumInt16::FBE_TYPE.wire(@int16b4),
-       EnumInt16::FBE_TYPE.wire(@int16b5), EnumUInt16::FBE_TYPE.wire(@uint16b0), EnumUInt16::FBE_TYPE.wire(@uint16b1),
-       EnumUInt16::FBE_TYPE.wire(@uint16b2), EnumUInt16::FBE_TYPE.wire(@uint16b3), EnumUInt16::FBE_TYPE.wire(@uint16b4),
-       EnumUInt16::FBE_TYPE.wire(@uint16b5), EnumInt32::FBE_TYPE.wire(@int32b0), EnumInt32::FBE_TYPE.wire(@int32b1),
-       EnumInt32::FBE_TYPE.wire(@int32b2), EnumInt32::FBE_TYPE.wire(@int32b3), EnumInt32::FBE_TYPE.wire(@int32b4),
-       EnumInt32::FBE_TYPE.wire(@int32b5), EnumUInt32::FBE_TYPE.wire(@uint32b0), EnumUInt32::FBE_TYPE.wire(@uint32b1),
-       EnumUInt32::FBE_TYPE.wire(@uint32b2), EnumUInt32::FBE_TYPE.wire(@uint32b3), EnumUInt32::FBE_TYPE.wire(@uint32b4),
-       EnumUInt32::FBE_TYPE.wire(@uint32b5), EnumInt64::FBE_TYPE.wire(@int64b0), EnumInt64::FBE_TYPE.wire(@int64b1),
-       EnumInt64::FBE_TYPE.wire(@int64b2), EnumInt64::FBE_TYPE.wire(@int64b3), EnumInt64::FBE_TYPE.wire(@int64b4),
-       EnumInt64::FBE_TYPE.wire(@int64b5), EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1),
-       EnumUInt64::FBE_TYPE.wire(@uint64b2), EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
-       EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
+      pack_format = 'L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
+       EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
+       EnumByte::FBE_WIRE[@byte2] || EnumByte::FBE_TYPE.wire(@byte2),
+       EnumByte::FBE_WIRE[@byte3] || EnumByte::FBE_TYPE.wire(@byte3),
+       EnumByte::FBE_WIRE[@byte4] || EnumByte::FBE_TYPE.wire(@byte4),
+       EnumByte::FBE_WIRE[@byte5] || EnumByte::FBE_TYPE.wire(@byte5),
+       EnumChar::FBE_WIRE[@char0] || EnumChar::FBE_TYPE.wire(@char0),
+       EnumChar::FBE_WIRE[@char1] || EnumChar::FBE_TYPE.wire(@char1),
+       EnumChar::FBE_WIRE[@char2] || EnumChar::FBE_TYPE.wire(@char2),
+       EnumChar::FBE_WIRE[@char3] || EnumChar::FBE_TYPE.wire(@char3),
+       EnumChar::FBE_WIRE[@char4] || EnumChar::FBE_TYPE.wire(@char4),
+       EnumChar::FBE_WIRE[@char5] || EnumChar::FBE_TYPE.wire(@char5),
+       EnumWChar::FBE_WIRE[@wchar0] || EnumWChar::FBE_TYPE.wire(@wchar0),
+       EnumWChar::FBE_WIRE[@wchar1] || EnumWChar::FBE_TYPE.wire(@wchar1),
+       EnumWChar::FBE_WIRE[@wchar2] || EnumWChar::FBE_TYPE.wire(@wchar2),
+       EnumWChar::FBE_WIRE[@wchar3] || EnumWChar::FBE_TYPE.wire(@wchar3),
+       EnumWChar::FBE_WIRE[@wchar4] || EnumWChar::FBE_TYPE.wire(@wchar4),
+       EnumWChar::FBE_WIRE[@wchar5] || EnumWChar::FBE_TYPE.wire(@wchar5),
+       EnumInt8::FBE_WIRE[@int8b0] || EnumInt8::FBE_TYPE.wire(@int8b0),
+       EnumInt8::FBE_WIRE[@int8b1] || EnumInt8::FBE_TYPE.wire(@int8b1),
+       EnumInt8::FBE_WIRE[@int8b2] || EnumInt8::FBE_TYPE.wire(@int8b2),
+       EnumInt8::FBE_WIRE[@int8b3] || EnumInt8::FBE_TYPE.wire(@int8b3),
+       EnumInt8::FBE_WIRE[@int8b4] || EnumInt8::FBE_TYPE.wire(@int8b4),
+       EnumInt8::FBE_WIRE[@int8b5] || EnumInt8::FBE_TYPE.wire(@int8b5),
+       EnumUInt8::FBE_WIRE[@uint8b0] || EnumUInt8::FBE_TYPE.wire(@uint8b0),
+       EnumUInt8::FBE_WIRE[@uint8b1] || EnumUInt8::FBE_TYPE.wire(@uint8b1),
+       EnumUInt8::FBE_WIRE[@uint8b2] || EnumUInt8::FBE_TYPE.wire(@uint8b2),
+       EnumUInt8::FBE_WIRE[@uint8b3] || EnumUInt8::FBE_TYPE.wire(@uint8b3),
+       EnumUInt8::FBE_WIRE[@uint8b4] || EnumUInt8::FBE_TYPE.wire(@uint8b4),
+       EnumUInt8::FBE_WIRE[@uint8b5] || EnumUInt8::FBE_TYPE.wire(@uint8b5),
+       EnumInt16::FBE_WIRE[@int16b0] || EnumInt16::FBE_TYPE.wire(@int16b0),
+       EnumInt16::FBE_WIRE[@int16b1] || EnumInt16::FBE_TYPE.wire(@int16b1),
+       EnumInt16::FBE_WIRE[@int16b2] || EnumInt16::FBE_TYPE.wire(@int16b2),
+       EnumInt16::FBE_WIRE[@int16b3] || EnumInt16::FBE_TYPE.wire(@int16b3),
+       EnumInt16::FBE_WIRE[@int16b4] || EnumInt16::FBE_TYPE.wire(@int16b4),
+       EnumInt16::FBE_WIRE[@int16b5] || EnumInt16::FBE_TYPE.wire(@int16b5),
+       EnumUInt16::FBE_WIRE[@uint16b0] || EnumUInt16::FBE_TYPE.wire(@uint16b0),
+       EnumUInt16::FBE_WIRE[@uint16b1] || EnumUInt16::FBE_TYPE.wire(@uint16b1),
+       EnumUInt16::FBE_WIRE[@uint16b2] || EnumUInt16::FBE_TYPE.wire(@uint16b2),
+       EnumUInt16::FBE_WIRE[@uint16b3] || EnumUInt16::FBE_TYPE.wire(@uint16b3),
+       EnumUInt16::FBE_WIRE[@uint16b4] || EnumUInt16::FBE_TYPE.wire(@uint16b4),
+       EnumUInt16::FBE_WIRE[@uint16b5] || EnumUInt16::FBE_TYPE.wire(@uint16b5),
+       EnumInt32::FBE_WIRE[@int32b0] || EnumInt32::FBE_TYPE.wire(@int32b0),
+       EnumInt32::FBE_WIRE[@int32b1] || EnumInt32::FBE_TYPE.wire(@int32b1),
+       EnumInt32::FBE_WIRE[@int32b2] || EnumInt32::FBE_TYPE.wire(@int32b2),
+       EnumInt32::FBE_WIRE[@int32b3] || EnumInt32::FBE_TYPE.wire(@int32b3),
+       EnumInt32::FBE_WIRE[@int32b4] || EnumInt32::FBE_TYPE.wire(@int32b4),
+       EnumInt32::FBE_WIRE[@int32b5] || EnumInt32::FBE_TYPE.wire(@int32b5),
+       EnumUInt32::FBE_WIRE[@uint32b0] || EnumUInt32::FBE_TYPE.wire(@uint32b0),
+       EnumUInt32::FBE_WIRE[@uint32b1] || EnumUInt32::FBE_TYPE.wire(@uint32b1),
+       EnumUInt32::FBE_WIRE[@uint32b2] || EnumUInt32::FBE_TYPE.wire(@uint32b2),
+       EnumUInt32::FBE_WIRE[@uint32b3] || EnumUInt32::FBE_TYPE.wire(@uint32b3),
+       EnumUInt32::FBE_WIRE[@uint32b4] || EnumUInt32::FBE_TYPE.wire(@uint32b4),
+       EnumUInt32::FBE_WIRE[@uint32b5] || EnumUInt32::FBE_TYPE.wire(@uint32b5),
+       EnumInt64::FBE_WIRE[@int64b0] || EnumInt64::FBE_TYPE.wire(@int64b0),
+       EnumInt64::FBE_WIRE[@int64b1] || EnumInt64::FBE_TYPE.wire(@int64b1),
+       EnumInt64::FBE_WIRE[@int64b2] || EnumInt64::FBE_TYPE.wire(@int64b2),
+       EnumInt64::FBE_WIRE[@int64b3] || EnumInt64::FBE_TYPE.wire(@int64b3),
+       EnumInt64::FBE_WIRE[@int64b4] || EnumInt64::FBE_TYPE.wire(@int64b4),
+       EnumInt64::FBE_WIRE[@int64b5] || EnumInt64::FBE_TYPE.wire(@int64b5),
+       EnumUInt64::FBE_WIRE[@uint64b0] || EnumUInt64::FBE_TYPE.wire(@uint64b0),
+       EnumUInt64::FBE_WIRE[@uint64b1] || EnumUInt64::FBE_TYPE.wire(@uint64b1),
+       EnumUInt64::FBE_WIRE[@uint64b2] || EnumUInt64::FBE_TYPE.wire(@uint64b2),
+       EnumUInt64::FBE_WIRE[@uint64b3] || EnumUInt64::FBE_TYPE.wire(@uint64b3),
+       EnumUInt64::FBE_WIRE[@uint64b4] || EnumUInt64::FBE_TYPE.wire(@uint64b4),
+       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack(pack_format, buffer: w.buffer)
       b
     end
 
@@ -718,29 +773,73 @@ module Enums
     end
 
     def fbe_write_final(w)
-      [EnumByte::FBE_TYPE.wire(@byte0), EnumByte::FBE_TYPE.wire(@byte1), EnumByte::FBE_TYPE.wire(@byte2),
-       EnumByte::FBE_TYPE.wire(@byte3), EnumByte::FBE_TYPE.wire(@byte4), EnumByte::FBE_TYPE.wire(@byte5),
-       EnumChar::FBE_TYPE.wire(@char0), EnumChar::FBE_TYPE.wire(@char1), EnumChar::FBE_TYPE.wire(@char2),
-       EnumChar::FBE_TYPE.wire(@char3), EnumChar::FBE_TYPE.wire(@char4), EnumChar::FBE_TYPE.wire(@char5),
-       EnumWChar::FBE_TYPE.wire(@wchar0), EnumWChar::FBE_TYPE.wire(@wchar1), EnumWChar::FBE_TYPE.wire(@wchar2),
-       EnumWChar::FBE_TYPE.wire(@wchar3), EnumWChar::FBE_TYPE.wire(@wchar4), EnumWChar::FBE_TYPE.wire(@wchar5),
-       EnumInt8::FBE_TYPE.wire(@int8b0), EnumInt8::FBE_TYPE.wire(@int8b1), EnumInt8::FBE_TYPE.wire(@int8b2),
-       EnumInt8::FBE_TYPE.wire(@int8b3), EnumInt8::FBE_TYPE.wire(@int8b4), EnumInt8::FBE_TYPE.wire(@int8b5),
-       EnumUInt8::FBE_TYPE.wire(@uint8b0), EnumUInt8::FBE_TYPE.wire(@uint8b1), EnumUInt8::FBE_TYPE.wire(@uint8b2),
-       EnumUInt8::FBE_TYPE.wire(@uint8b3), EnumUInt8::FBE_TYPE.wire(@uint8b4), EnumUInt8::FBE_TYPE.wire(@uint8b5),
-       EnumInt16::FBE_TYPE.wire(@int16b0), EnumInt16::FBE_TYPE.wire(@int16b1), EnumInt16::FBE_TYPE.wire(@int16b2),
-       EnumInt16::FBE_TYPE.wire(@int16b3), EnumInt16::FBE_TYPE.wire(@int16b4), EnumInt16::FBE_TYPE.wire(@int16b5),
-       EnumUInt16::FBE_TYPE.wire(@uint16b0), EnumUInt16::FBE_TYPE.wire(@uint16b1), EnumUInt16::FBE_TYPE.wire(@uint16b2),
-       EnumUInt16::FBE_TYPE.wire(@uint16b3), EnumUInt16::FBE_TYPE.wire(@uint16b4), EnumUInt16::FBE_TYPE.wire(@uint16b5),
-       EnumInt32::FBE_TYPE.wire(@int32b0), EnumInt32::FBE_TYPE.wire(@int32b1), EnumInt32::FBE_TYPE.wire(@int32b2),
-       EnumInt32::FBE_TYPE.wire(@int32b3), EnumInt32::FBE_TYPE.wire(@int32b4), EnumInt32::FBE_TYPE.wire(@int32b5),
-       EnumUInt32::FBE_TYPE.wire(@uint32b0), EnumUInt32::FBE_TYPE.wire(@uint32b1), EnumUInt32::FBE_TYPE.wire(@uint32b2),
-       EnumUInt32::FBE_TYPE.wire(@uint32b3), EnumUInt32::FBE_TYPE.wire(@uint32b4), EnumUInt32::FBE_TYPE.wire(@uint32b5),
-       EnumInt64::FBE_TYPE.wire(@int64b0), EnumInt64::FBE_TYPE.wire(@int64b1), EnumInt64::FBE_TYPE.wire(@int64b2),
-       EnumInt64::FBE_TYPE.wire(@int64b3), EnumInt64::FBE_TYPE.wire(@int64b4), EnumInt64::FBE_TYPE.wire(@int64b5),
-       EnumUInt64::FBE_TYPE.wire(@uint64b0), EnumUInt64::FBE_TYPE.wire(@uint64b1), EnumUInt64::FBE_TYPE.wire(@uint64b2),
-       EnumUInt64::FBE_TYPE.wire(@uint64b3), EnumUInt64::FBE_TYPE.wire(@uint64b4),
-       EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('C12L<6c6C6s<6S<6l<6L<6q<6Q<6', buffer: w.buffer)
+      pack_format = 'C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
+      [EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
+       EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
+       EnumByte::FBE_WIRE[@byte2] || EnumByte::FBE_TYPE.wire(@byte2),
+       EnumByte::FBE_WIRE[@byte3] || EnumByte::FBE_TYPE.wire(@byte3),
+       EnumByte::FBE_WIRE[@byte4] || EnumByte::FBE_TYPE.wire(@byte4),
+       EnumByte::FBE_WIRE[@byte5] || EnumByte::FBE_TYPE.wire(@byte5),
+       EnumChar::FBE_WIRE[@char0] || EnumChar::FBE_TYPE.wire(@char0),
+       EnumChar::FBE_WIRE[@char1] || EnumChar::FBE_TYPE.wire(@char1),
+       EnumChar::FBE_WIRE[@char2] || EnumChar::FBE_TYPE.wire(@char2),
+       EnumChar::FBE_WIRE[@char3] || EnumChar::FBE_TYPE.wire(@char3),
+       EnumChar::FBE_WIRE[@char4] || EnumChar::FBE_TYPE.wire(@char4),
+       EnumChar::FBE_WIRE[@char5] || EnumChar::FBE_TYPE.wire(@char5),
+       EnumWChar::FBE_WIRE[@wchar0] || EnumWChar::FBE_TYPE.wire(@wchar0),
+       EnumWChar::FBE_WIRE[@wchar1] || EnumWChar::FBE_TYPE.wire(@wchar1),
+       EnumWChar::FBE_WIRE[@wchar2] || EnumWChar::FBE_TYPE.wire(@wchar2),
+       EnumWChar::FBE_WIRE[@wchar3] || EnumWChar::FBE_TYPE.wire(@wchar3),
+       EnumWChar::FBE_WIRE[@wchar4] || EnumWChar::FBE_TYPE.wire(@wchar4),
+       EnumWChar::FBE_WIRE[@wchar5] || EnumWChar::FBE_TYPE.wire(@wchar5),
+       EnumInt8::FBE_WIRE[@int8b0] || EnumInt8::FBE_TYPE.wire(@int8b0),
+       EnumInt8::FBE_WIRE[@int8b1] || EnumInt8::FBE_TYPE.wire(@int8b1),
+       EnumInt8::FBE_WIRE[@int8b2] || EnumInt8::FBE_TYPE.wire(@int8b2),
+       EnumInt8::FBE_WIRE[@int8b3] || EnumInt8::FBE_TYPE.wire(@int8b3),
+       EnumInt8::FBE_WIRE[@int8b4] || EnumInt8::FBE_TYPE.wire(@int8b4),
+       EnumInt8::FBE_WIRE[@int8b5] || EnumInt8::FBE_TYPE.wire(@int8b5),
+       EnumUInt8::FBE_WIRE[@uint8b0] || EnumUInt8::FBE_TYPE.wire(@uint8b0),
+       EnumUInt8::FBE_WIRE[@uint8b1] || EnumUInt8::FBE_TYPE.wire(@uint8b1),
+       EnumUInt8::FBE_WIRE[@uint8b2] || EnumUInt8::FBE_TYPE.wire(@uint8b2),
+       EnumUInt8::FBE_WIRE[@uint8b3] || EnumUInt8::FBE_TYPE.wire(@uint8b3),
+       EnumUInt8::FBE_WIRE[@uint8b4] || EnumUInt8::FBE_TYPE.wire(@uint8b4),
+       EnumUInt8::FBE_WIRE[@uint8b5] || EnumUInt8::FBE_TYPE.wire(@uint8b5),
+       EnumInt16::FBE_WIRE[@int16b0] || EnumInt16::FBE_TYPE.wire(@int16b0),
+       EnumInt16::FBE_WIRE[@int16b1] || EnumInt16::FBE_TYPE.wire(@int16b1),
+       EnumInt16::FBE_WIRE[@int16b2] || EnumInt16::FBE_TYPE.wire(@int16b2),
+       EnumInt16::FBE_WIRE[@int16b3] || EnumInt16::FBE_TYPE.wire(@int16b3),
+       EnumInt16::FBE_WIRE[@int16b4] || EnumInt16::FBE_TYPE.wire(@int16b4),
+       EnumInt16::FBE_WIRE[@int16b5] || EnumInt16::FBE_TYPE.wire(@int16b5),
+       EnumUInt16::FBE_WIRE[@uint16b0] || EnumUInt16::FBE_TYPE.wire(@uint16b0),
+       EnumUInt16::FBE_WIRE[@uint16b1] || EnumUInt16::FBE_TYPE.wire(@uint16b1),
+       EnumUInt16::FBE_WIRE[@uint16b2] || EnumUInt16::FBE_TYPE.wire(@uint16b2),
+       EnumUInt16::FBE_WIRE[@uint16b3] || EnumUInt16::FBE_TYPE.wire(@uint16b3),
+       EnumUInt16::FBE_WIRE[@uint16b4] || EnumUInt16::FBE_TYPE.wire(@uint16b4),
+       EnumUInt16::FBE_WIRE[@uint16b5] || EnumUInt16::FBE_TYPE.wire(@uint16b5),
+       EnumInt32::FBE_WIRE[@int32b0] || EnumInt32::FBE_TYPE.wire(@int32b0),
+       EnumInt32::FBE_WIRE[@int32b1] || EnumInt32::FBE_TYPE.wire(@int32b1),
+       EnumInt32::FBE_WIRE[@int32b2] || EnumInt32::FBE_TYPE.wire(@int32b2),
+       EnumInt32::FBE_WIRE[@int32b3] || EnumInt32::FBE_TYPE.wire(@int32b3),
+       EnumInt32::FBE_WIRE[@int32b4] || EnumInt32::FBE_TYPE.wire(@int32b4),
+       EnumInt32::FBE_WIRE[@int32b5] || EnumInt32::FBE_TYPE.wire(@int32b5),
+       EnumUInt32::FBE_WIRE[@uint32b0] || EnumUInt32::FBE_TYPE.wire(@uint32b0),
+       EnumUInt32::FBE_WIRE[@uint32b1] || EnumUInt32::FBE_TYPE.wire(@uint32b1),
+       EnumUInt32::FBE_WIRE[@uint32b2] || EnumUInt32::FBE_TYPE.wire(@uint32b2),
+       EnumUInt32::FBE_WIRE[@uint32b3] || EnumUInt32::FBE_TYPE.wire(@uint32b3),
+       EnumUInt32::FBE_WIRE[@uint32b4] || EnumUInt32::FBE_TYPE.wire(@uint32b4),
+       EnumUInt32::FBE_WIRE[@uint32b5] || EnumUInt32::FBE_TYPE.wire(@uint32b5),
+       EnumInt64::FBE_WIRE[@int64b0] || EnumInt64::FBE_TYPE.wire(@int64b0),
+       EnumInt64::FBE_WIRE[@int64b1] || EnumInt64::FBE_TYPE.wire(@int64b1),
+       EnumInt64::FBE_WIRE[@int64b2] || EnumInt64::FBE_TYPE.wire(@int64b2),
+       EnumInt64::FBE_WIRE[@int64b3] || EnumInt64::FBE_TYPE.wire(@int64b3),
+       EnumInt64::FBE_WIRE[@int64b4] || EnumInt64::FBE_TYPE.wire(@int64b4),
+       EnumInt64::FBE_WIRE[@int64b5] || EnumInt64::FBE_TYPE.wire(@int64b5),
+       EnumUInt64::FBE_WIRE[@uint64b0] || EnumUInt64::FBE_TYPE.wire(@uint64b0),
+       EnumUInt64::FBE_WIRE[@uint64b1] || EnumUInt64::FBE_TYPE.wire(@uint64b1),
+       EnumUInt64::FBE_WIRE[@uint64b2] || EnumUInt64::FBE_TYPE.wire(@uint64b2),
+       EnumUInt64::FBE_WIRE[@uint64b3] || EnumUInt64::FBE_TYPE.wire(@uint64b3),
+       EnumUInt64::FBE_WIRE[@uint64b4] || EnumUInt64::FBE_TYPE.wire(@uint64b4),
+       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack(pack_format, buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

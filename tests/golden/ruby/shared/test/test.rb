@@ -23,6 +23,7 @@ module Test
       3 => 'ENUM_VALUE_3',
       4 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -49,6 +50,7 @@ module Test
       51 => 'ENUM_VALUE_3',
       52 => 'ENUM_VALUE_4'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -56,6 +58,7 @@ module Test
   class EnumEmpty < Fbe::Enum
     BY_VALUE = {}.freeze
     NAMES = {}.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -350,23 +353,55 @@ module Test
 
     def fbe_write(w)
       b = w.size
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
-       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
-       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
-       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
-       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
-       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
-       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
-       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
-       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
-       f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx4L<a*L<a*', buffer: w.buffer)
-      T_F41.write(w, b, b + 224, @f41)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
+       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
+       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
+       @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
+       f32_bytes.bytesize,
+       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx4L<a*L<a*', buffer: w.buffer)
+      T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
       b
@@ -689,26 +724,55 @@ module Test
     end
 
     def fbe_write_final(w)
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
       pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
-      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
-       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
-       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
-       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
-       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
-       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
-       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39),
-       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      T_F41.fwrite(w, @f41)
-      T_F42.fwrite(w, @f42)
-      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
-      T_F44.fwrite(w, @f44)
+      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
+       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
+       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
+       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      T_F41.check(@f41).fbe_write_final(w)
+      T_F42.check(@f42).fbe_write_final(w)
+      [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
+      T_F44.check(@f44).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -1558,23 +1622,55 @@ module Test
 
     def fbe_write(w)
       b = w.size
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
-       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
-       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
-       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
-       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
-       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
-       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
-       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
-       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
-       f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx334L<a*L<a*', buffer: w.buffer)
-      T_F41.write(w, b, b + 224, @f41)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
+      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334L<a*L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
+       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
+       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
+       @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
+       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer: w.buffer)
+      T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
       T_F100.write(w, b, b + 237, @f100)
@@ -2029,26 +2125,55 @@ module Test
     end
 
     def fbe_write_final(w)
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
       pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
-      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
-       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
-       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
-       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
-       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
-       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
-       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39),
-       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      T_F41.fwrite(w, @f41)
-      T_F42.fwrite(w, @f42)
-      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
-      T_F44.fwrite(w, @f44)
+      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
+       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
+       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
+       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      T_F41.check(@f41).fbe_write_final(w)
+      T_F42.check(@f42).fbe_write_final(w)
+      [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
+      T_F44.check(@f44).fbe_write_final(w)
       T_F100.fwrite(w, @f100)
       T_F101.fwrite(w, @f101)
       T_F102.fwrite(w, @f102)
@@ -3258,25 +3383,59 @@ module Test
 
     def fbe_write(w)
       b = w.size
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
-      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2x8Cx334l<x5Cx5L<x5Q<x23L<a*L<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3),
-       Fbe::Types::BYTE.check(@f4), Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6),
-       Fbe::Types::WCHAR.check(@f7), Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9),
-       Fbe::Types::INT8.check(@f10), Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12),
-       Fbe::Types::INT16.check(@f13), Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15),
-       Fbe::Types::UINT16.check(@f16), Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18),
-       Fbe::Types::UINT32.check(@f19), Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21),
-       Fbe::Types::INT64.check(@f22), Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27,
-       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE,
-       FBE_BODY_SIZE + 4 + f31_bytes.bytesize, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39), Proto::OrderType::FBE_TYPE.wire(@f40), Proto::State::FBE_TYPE.wire(@f43),
-       EnumSimple::FBE_TYPE.wire(@f1000), EnumTyped::FBE_TYPE.wire(@f1002), FlagsSimple::FBE_TYPE.wire(@f1004),
-       FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes].pack(pack_format, buffer: w.buffer)
-      T_F41.write(w, b, b + 224, @f41)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
+      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334l<x5Cx5L<x5Q<x23L<a*L<a*'
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
+       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
+       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
+       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
+       FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
+       @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43),
+       EnumSimple::FBE_WIRE[@f1000] || EnumSimple::FBE_TYPE.wire(@f1000),
+       EnumTyped::FBE_WIRE[@f1002] || EnumTyped::FBE_TYPE.wire(@f1002),
+       @f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004),
+       @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
+       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer: w.buffer)
+      T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
       T_F100.write(w, b, b + 237, @f100)
@@ -4136,26 +4295,55 @@ module Test
     end
 
     def fbe_write_final(w)
-      f31_bytes = Fbe::Types::STRING.raw(@f31)
-      f32_bytes = Fbe::Types::STRING.raw(@f32)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
+      Fbe::Types::CHAR.check(@f5) unless @f5.is_a?(Integer) && @f5 >= 0 && @f5 <= 0xFF
+      Fbe::Types::CHAR.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::WCHAR.check(@f7) unless @f7.is_a?(Integer) && @f7 >= 0 && @f7 <= 0xFFFFFFFF
+      Fbe::Types::WCHAR.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80 && @f9 <= 0x7F
+      Fbe::Types::INT8.check(@f10) unless @f10.is_a?(Integer) && @f10 >= -0x80 && @f10 <= 0x7F
+      Fbe::Types::UINT8.check(@f11) unless @f11.is_a?(Integer) && @f11 >= 0 && @f11 <= 0xFF
+      Fbe::Types::UINT8.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFF
+      Fbe::Types::INT16.check(@f13) unless @f13.is_a?(Integer) && @f13 >= -0x8000 && @f13 <= 0x7FFF
+      Fbe::Types::INT16.check(@f14) unless @f14.is_a?(Integer) && @f14 >= -0x8000 && @f14 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f15) unless @f15.is_a?(Integer) && @f15 >= 0 && @f15 <= 0xFFFF
+      Fbe::Types::UINT16.check(@f16) unless @f16.is_a?(Integer) && @f16 >= 0 && @f16 <= 0xFFFF
+      Fbe::Types::INT32.check(@f17) unless @f17.is_a?(Integer) && @f17 >= -0x80000000 && @f17 <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@f18) unless @f18.is_a?(Integer) && @f18 >= -0x80000000 && @f18 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFF
+      Fbe::Types::UINT32.check(@f20) unless @f20.is_a?(Integer) && @f20 >= 0 && @f20 <= 0xFFFFFFFF
+      unless @f21.is_a?(Integer) && @f21 >= -0x8000000000000000 && @f21 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f21)
+      end
+      unless @f22.is_a?(Integer) && @f22 >= -0x8000000000000000 && @f22 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f22)
+      end
+      Fbe::Types::UINT64.check(@f23) unless @f23.is_a?(Integer) && @f23 >= 0 && @f23 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT64.check(@f24) unless @f24.is_a?(Integer) && @f24 >= 0 && @f24 <= 0xFFFFFFFFFFFFFFFF
+      f31_bytes = @f31
+      unless f31_bytes.is_a?(String) && f31_bytes.encoding == Encoding::UTF_8
+        f31_bytes = Fbe::Types::STRING.raw(f31_bytes)
+      end
+      f32_bytes = @f32
+      unless f32_bytes.is_a?(String) && f32_bytes.encoding == Encoding::UTF_8
+        f32_bytes = Fbe::Types::STRING.raw(f32_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
       pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
-      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, @f2 ? 1 : 0, Fbe::Types::BYTE.check(@f3), Fbe::Types::BYTE.check(@f4),
-       Fbe::Types::CHAR.check(@f5), Fbe::Types::CHAR.check(@f6), Fbe::Types::WCHAR.check(@f7),
-       Fbe::Types::WCHAR.check(@f8), Fbe::Types::INT8.check(@f9), Fbe::Types::INT8.check(@f10),
-       Fbe::Types::UINT8.check(@f11), Fbe::Types::UINT8.check(@f12), Fbe::Types::INT16.check(@f13),
-       Fbe::Types::INT16.check(@f14), Fbe::Types::UINT16.check(@f15), Fbe::Types::UINT16.check(@f16),
-       Fbe::Types::INT32.check(@f17), Fbe::Types::INT32.check(@f18), Fbe::Types::UINT32.check(@f19),
-       Fbe::Types::UINT32.check(@f20), Fbe::Types::INT64.check(@f21), Fbe::Types::INT64.check(@f22),
-       Fbe::Types::UINT64.check(@f23), Fbe::Types::UINT64.check(@f24), @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
-       f32_bytes, Fbe::Types::TIMESTAMP.check(@f33), Fbe::Types::TIMESTAMP.check(@f34),
-       Fbe::Types::TIMESTAMP.check(@f35), Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
-       Proto::OrderSide::FBE_TYPE.wire(@f39),
-       Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      T_F41.fwrite(w, @f41)
-      T_F42.fwrite(w, @f42)
-      [Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
-      T_F44.fwrite(w, @f44)
+      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
+       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
+       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
+       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+       Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
+       Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      T_F41.check(@f41).fbe_write_final(w)
+      T_F42.check(@f42).fbe_write_final(w)
+      [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
+      T_F44.check(@f44).fbe_write_final(w)
       T_F100.fwrite(w, @f100)
       T_F101.fwrite(w, @f101)
       T_F102.fwrite(w, @f102)
@@ -4222,17 +4410,17 @@ module Test
       T_F163.fwrite(w, @f163)
       T_F164.fwrite(w, @f164)
       T_F165.fwrite(w, @f165)
-      [EnumSimple::FBE_TYPE.wire(@f1000)].pack('l<', buffer: w.buffer)
+      [EnumSimple::FBE_WIRE[@f1000] || EnumSimple::FBE_TYPE.wire(@f1000)].pack('l<', buffer: w.buffer)
       T_F1001.fwrite(w, @f1001)
-      [EnumTyped::FBE_TYPE.wire(@f1002)].pack('C', buffer: w.buffer)
+      [EnumTyped::FBE_WIRE[@f1002] || EnumTyped::FBE_TYPE.wire(@f1002)].pack('C', buffer: w.buffer)
       T_F1003.fwrite(w, @f1003)
-      [FlagsSimple::FBE_TYPE.wire(@f1004)].pack('L<', buffer: w.buffer)
+      [@f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004)].pack('L<', buffer: w.buffer)
       T_F1005.fwrite(w, @f1005)
-      [FlagsTyped::FBE_TYPE.wire(@f1006)].pack('Q<', buffer: w.buffer)
+      [@f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006)].pack('Q<', buffer: w.buffer)
       T_F1007.fwrite(w, @f1007)
-      T_F1008.fwrite(w, @f1008)
+      T_F1008.check(@f1008).fbe_write_final(w)
       T_F1009.fwrite(w, @f1009)
-      T_F1010.fwrite(w, @f1010)
+      T_F1010.check(@f1010).fbe_write_final(w)
       T_F1011.fwrite(w, @f1011)
     end
 
@@ -4833,7 +5021,8 @@ module Test
 
     def fbe_write(w)
       b = w.size
-      f1_bytes = Fbe::Types::BYTES.raw(@f1)
+      f1_bytes = @f1
+      f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer: w.buffer)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 17, @f3)
@@ -4847,7 +5036,8 @@ module Test
     end
 
     def fbe_write_final(w)
-      f1_bytes = Fbe::Types::BYTES.raw(@f1)
+      f1_bytes = @f1
+      f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
       [f1_bytes.bytesize, f1_bytes].pack('L<a*', buffer: w.buffer)
       T_F2.fwrite(w, @f2)
       T_F3.fwrite(w, @f3)

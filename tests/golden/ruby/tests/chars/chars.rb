@@ -14,6 +14,7 @@ module Chars
 
     BY_VALUE = { 1 => LOW, 127 => MID, 128 => HIGH, 200 => TOP }.freeze
     NAMES = { 1 => 'low', 127 => 'mid', 128 => 'high', 200 => 'top' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 

@@ -12,6 +12,7 @@ module Defaults
 
     BY_VALUE = { 0 => RED, 1 => GREEN }.freeze
     NAMES = { 0 => 'red', 1 => 'green' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -112,7 +113,8 @@ module Defaults
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id)].pack('L<2l<x65', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('L<2l<x65', buffer: w.buffer)
       T_B.write(w, b, b + 12, @b)
       T_I.write(w, b, b + 17, @i)
       T_L.write(w, b, b + 22, @l)
@@ -148,7 +150,8 @@ module Defaults
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@id)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      [@id].pack('l<', buffer: w.buffer)
       T_B.fwrite(w, @b)
       T_I.fwrite(w, @i)
       T_L.fwrite(w, @l)

@@ -14,6 +14,7 @@ module Everything
 
     BY_VALUE = { 0 => A, 16 => B, 17 => C }.freeze
     NAMES = { 0 => 'a', 16 => 'b', 17 => 'c' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -25,6 +26,7 @@ module Everything
 
     BY_VALUE = { 97 => A, 98 => B, 10 => C }.freeze
     NAMES = { 97 => 'a', 98 => 'b', 10 => 'c' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -34,6 +36,7 @@ module Everything
 
     BY_VALUE = { 1_114_111 => A }.freeze
     NAMES = { 1_114_111 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
 
@@ -44,6 +47,7 @@ module Everything
 
     BY_VALUE = { -128 => LO, 127 => HI }.freeze
     NAMES = { -128 => 'lo', 127 => 'hi' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT8)
   end
 
@@ -53,6 +57,7 @@ module Everything
 
     BY_VALUE = { 255 => A }.freeze
     NAMES = { 255 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -62,6 +67,7 @@ module Everything
 
     BY_VALUE = { -32_768 => A }.freeze
     NAMES = { -32_768 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT16)
   end
 
@@ -71,6 +77,7 @@ module Everything
 
     BY_VALUE = { 65_535 => A }.freeze
     NAMES = { 65_535 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT16)
   end
 
@@ -82,6 +89,7 @@ module Everything
 
     BY_VALUE = { -1 => A, 0 => B }.freeze
     NAMES = { -1 => 'a', 0 => 'b' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -91,6 +99,7 @@ module Everything
 
     BY_VALUE = { 4_294_967_295 => A }.freeze
     NAMES = { 4_294_967_295 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT32)
   end
 
@@ -100,6 +109,7 @@ module Everything
 
     BY_VALUE = { -9_223_372_036_854_775_808 => A }.freeze
     NAMES = { -9_223_372_036_854_775_808 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT64)
   end
 
@@ -109,6 +119,7 @@ module Everything
 
     BY_VALUE = { 18_446_744_073_709_551_615 => A }.freeze
     NAMES = { 18_446_744_073_709_551_615 => 'a' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT64)
   end
 
@@ -119,6 +130,7 @@ module Everything
 
     BY_VALUE = { 0 => ZERO, 1 => ONE }.freeze
     NAMES = { 0 => 'zero', 1 => 'one' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -129,6 +141,7 @@ module Everything
 
     BY_VALUE = { 7 => SECRET, 8 => OLD }.freeze
     NAMES = { 7 => 'secret', 8 => 'old' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -142,6 +155,7 @@ module Everything
 
     BY_VALUE = { 0 => NEW, 1 => DELETE, 2 => DEFAULT, 3 => NONE, 4 => LAMBDA }.freeze
     NAMES = { 0 => 'new', 1 => 'delete', 2 => 'default', 3 => 'None', 4 => 'lambda' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -214,7 +228,8 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -224,7 +239,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [@a].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -277,7 +293,8 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -287,7 +304,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [@a].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -340,7 +358,8 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -350,7 +369,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [@a].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -403,7 +423,8 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -413,7 +434,8 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@a)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      [@a].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -465,8 +487,9 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@a),
-       Fbe::Types::INT32.check(@b)].pack('L<2l<2', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('L<2l<2', buffer: w.buffer)
       b
     end
 
@@ -481,7 +504,9 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@a), Fbe::Types::INT32.check(@b)].pack('l<2', buffer: w.buffer)
+      Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
+      [@a, @b].pack('l<2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -539,8 +564,12 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), @price, symbol_bytes.bytesize,
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, @price, symbol_bytes.bytesize,
        symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
       b
     end
@@ -557,8 +586,12 @@ module Everything
     end
 
     def fbe_write_final(w)
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits), @price].pack('L<a*l<E', buffer: w.buffer)
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [symbol_bytes.bytesize, symbol_bytes, @digits, @price].pack('L<a*l<E', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -621,7 +654,10 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      text_bytes = Fbe::Types::STRING.raw(@text)
+      text_bytes = @text
+      unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
+        text_bytes = Fbe::Types::STRING.raw(text_bytes)
+      end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer: w.buffer)
       b
     end
@@ -631,7 +667,10 @@ module Everything
     end
 
     def fbe_write_final(w)
-      text_bytes = Fbe::Types::STRING.raw(@text)
+      text_bytes = @text
+      unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
+        text_bytes = Fbe::Types::STRING.raw(text_bytes)
+      end
       [text_bytes.bytesize, text_bytes].pack('L<a*', buffer: w.buffer)
     end
 
@@ -685,8 +724,12 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      password_bytes = Fbe::Types::STRING.raw(@password)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@legacy), password_bytes.bytesize,
+      password_bytes = @password
+      unless password_bytes.is_a?(String) && password_bytes.encoding == Encoding::UTF_8
+        password_bytes = Fbe::Types::STRING.raw(password_bytes)
+      end
+      Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @legacy, password_bytes.bytesize,
        password_bytes].pack('L<3l<L<a*', buffer: w.buffer)
       b
     end
@@ -698,8 +741,12 @@ module Everything
     end
 
     def fbe_write_final(w)
-      password_bytes = Fbe::Types::STRING.raw(@password)
-      [password_bytes.bytesize, password_bytes, Fbe::Types::INT32.check(@legacy)].pack('L<a*l<', buffer: w.buffer)
+      password_bytes = @password
+      unless password_bytes.is_a?(String) && password_bytes.encoding == Encoding::UTF_8
+        password_bytes = Fbe::Types::STRING.raw(password_bytes)
+      end
+      Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
+      [password_bytes.bytesize, password_bytes, @legacy].pack('L<a*l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -1052,20 +1099,39 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      f17_bytes = Fbe::Types::STRING.raw(@f17)
-      f24_bytes = Fbe::Types::BYTES.raw(@f24)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2),
-       Fbe::Types::CHAR.check(@f3), Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5),
-       Fbe::Types::UINT8.check(@f6), Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8),
-       Fbe::Types::INT32.check(@f9), Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11),
-       Fbe::Types::UINT64.check(@f12), @f13, @f14, *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16),
-       FBE_BODY_SIZE, Fbe::Types::TIMESTAMP.check(@f18), Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20),
-       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
-       FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_TYPE.wire(@f25), Market::Side::FBE_TYPE.wire(@f26),
-       FByte::FBE_TYPE.wire(@f27), FuInt64::FBE_TYPE.wire(@f28), @f47_reset ? 1 : 0, f17_bytes.bytesize, f17_bytes,
-       f24_bytes.bytesize,
-       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<x96Cx21L<a*L<a*', buffer: w.buffer)
-      T_F29.write(w, b, b + 192, @f29)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f2) unless @f2.is_a?(Integer) && @f2 >= 0 && @f2 <= 0xFF
+      Fbe::Types::CHAR.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::WCHAR.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f5) unless @f5.is_a?(Integer) && @f5 >= -0x80 && @f5 <= 0x7F
+      Fbe::Types::UINT8.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::INT16.check(@f7) unless @f7.is_a?(Integer) && @f7 >= -0x8000 && @f7 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFF
+      Fbe::Types::INT32.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80000000 && @f9 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f10) unless @f10.is_a?(Integer) && @f10 >= 0 && @f10 <= 0xFFFFFFFF
+      unless @f11.is_a?(Integer) && @f11 >= -0x8000000000000000 && @f11 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f11)
+      end
+      Fbe::Types::UINT64.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFFFFFFFFFFFFFFFF
+      f17_bytes = @f17
+      unless f17_bytes.is_a?(String) && f17_bytes.encoding == Encoding::UTF_8
+        f17_bytes = Fbe::Types::STRING.raw(f17_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f18) unless @f18.is_a?(Integer) && @f18 >= 0 && @f18 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFFFFFFFFFF
+      f24_bytes = @f24
+      f24_bytes = Fbe::Types::BYTES.raw(f24_bytes) unless f24_bytes.is_a?(String)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13,
+       @f14, *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), FBE_BODY_SIZE, @f18, @f19,
+       Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
+       FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_WIRE[@f25] || EByte::FBE_TYPE.wire(@f25),
+       Market::Side::FBE_WIRE[@f26] || Market::Side::FBE_TYPE.wire(@f26),
+       @f27.is_a?(FByte) ? @f27.value : FByte::FBE_TYPE.wire(@f27),
+       @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28),
+       FBE_BODY_SIZE + 4 + f17_bytes.bytesize + 4 + f24_bytes.bytesize, @f47_reset ? 1 : 0, f17_bytes.bytesize,
+       f17_bytes, f24_bytes.bytesize,
+       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<L<x92Cx21L<a*L<a*', buffer: w.buffer)
+      T_F29.check(@f29).fbe_write(w)
       T_F30.write(w, b, b + 196, @f30)
       T_F31.write(w, b, b + 200, @f31)
       T_F32.write(w, b, b + 205, @f32)
@@ -1341,19 +1407,38 @@ module Everything
     end
 
     def fbe_write_final(w)
-      f17_bytes = Fbe::Types::STRING.raw(@f17)
-      f24_bytes = Fbe::Types::BYTES.raw(@f24)
-      [Fbe::Types::INT32.check(@id), @f1 ? 1 : 0, Fbe::Types::BYTE.check(@f2), Fbe::Types::CHAR.check(@f3),
-       Fbe::Types::WCHAR.check(@f4), Fbe::Types::INT8.check(@f5), Fbe::Types::UINT8.check(@f6),
-       Fbe::Types::INT16.check(@f7), Fbe::Types::UINT16.check(@f8), Fbe::Types::INT32.check(@f9),
-       Fbe::Types::UINT32.check(@f10), Fbe::Types::INT64.check(@f11), Fbe::Types::UINT64.check(@f12), @f13, @f14,
-       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes,
-       Fbe::Types::TIMESTAMP.check(@f18), Fbe::Types::TIMESTAMP.check(@f19), Fbe::Uuid.to_bytes(@f20),
-       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23), f24_bytes.bytesize, f24_bytes,
-       EByte::FBE_TYPE.wire(@f25), Market::Side::FBE_TYPE.wire(@f26), FByte::FBE_TYPE.wire(@f27),
-       FuInt64::FBE_TYPE.wire(@f28)].pack('l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3a*Q<2a16a16a16a16L<a*C3Q<', buffer: w.buffer)
-      T_F29.fwrite(w, @f29)
-      T_F30.fwrite(w, @f30)
+      Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
+      Fbe::Types::BYTE.check(@f2) unless @f2.is_a?(Integer) && @f2 >= 0 && @f2 <= 0xFF
+      Fbe::Types::CHAR.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
+      Fbe::Types::WCHAR.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFFFFFFFF
+      Fbe::Types::INT8.check(@f5) unless @f5.is_a?(Integer) && @f5 >= -0x80 && @f5 <= 0x7F
+      Fbe::Types::UINT8.check(@f6) unless @f6.is_a?(Integer) && @f6 >= 0 && @f6 <= 0xFF
+      Fbe::Types::INT16.check(@f7) unless @f7.is_a?(Integer) && @f7 >= -0x8000 && @f7 <= 0x7FFF
+      Fbe::Types::UINT16.check(@f8) unless @f8.is_a?(Integer) && @f8 >= 0 && @f8 <= 0xFFFF
+      Fbe::Types::INT32.check(@f9) unless @f9.is_a?(Integer) && @f9 >= -0x80000000 && @f9 <= 0x7FFFFFFF
+      Fbe::Types::UINT32.check(@f10) unless @f10.is_a?(Integer) && @f10 >= 0 && @f10 <= 0xFFFFFFFF
+      unless @f11.is_a?(Integer) && @f11 >= -0x8000000000000000 && @f11 <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@f11)
+      end
+      Fbe::Types::UINT64.check(@f12) unless @f12.is_a?(Integer) && @f12 >= 0 && @f12 <= 0xFFFFFFFFFFFFFFFF
+      f17_bytes = @f17
+      unless f17_bytes.is_a?(String) && f17_bytes.encoding == Encoding::UTF_8
+        f17_bytes = Fbe::Types::STRING.raw(f17_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@f18) unless @f18.is_a?(Integer) && @f18 >= 0 && @f18 <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFFFFFFFFFF
+      f24_bytes = @f24
+      f24_bytes = Fbe::Types::BYTES.raw(f24_bytes) unless f24_bytes.is_a?(String)
+      pack_format = 'l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3a*Q<2a16a16a16a16L<a*C3Q<'
+      [@id, @f1 ? 1 : 0, @f2, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14,
+       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, @f18, @f19,
+       Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
+       f24_bytes.bytesize, f24_bytes, EByte::FBE_WIRE[@f25] || EByte::FBE_TYPE.wire(@f25),
+       Market::Side::FBE_WIRE[@f26] || Market::Side::FBE_TYPE.wire(@f26),
+       @f27.is_a?(FByte) ? @f27.value : FByte::FBE_TYPE.wire(@f27),
+       @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28)].pack(pack_format, buffer: w.buffer)
+      T_F29.check(@f29).fbe_write_final(w)
+      T_F30.check(@f30).fbe_write_final(w)
       T_F31.fwrite(w, @f31)
       T_F32.fwrite(w, @f32)
       T_F33.fwrite(w, @f33)
@@ -1763,8 +1848,8 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16x4', buffer: w.buffer)
-      T_INSTRUMENT.write(w, b, b + 24, @instrument)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('L<2a16L<', buffer: w.buffer)
+      T_INSTRUMENT.check(@instrument).fbe_write(w)
       b
     end
 
@@ -1786,7 +1871,7 @@ module Everything
 
     def fbe_write_final(w)
       [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
-      T_INSTRUMENT.fwrite(w, @instrument)
+      T_INSTRUMENT.check(@instrument).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -1914,7 +1999,10 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      reason_bytes = @reason
+      unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
+        reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
+      end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
       b
@@ -1927,7 +2015,10 @@ module Everything
     end
 
     def fbe_write_final(w)
-      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      reason_bytes = @reason
+      unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
+        reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
+      end
       [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
     end
 
@@ -2052,8 +2143,9 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
-       Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, @swap ? 1 : 0,
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
       b
     end
 
@@ -2071,8 +2163,9 @@ module Everything
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@new_), @swap ? 1 : 0,
-       Reserved::FBE_TYPE.wire(@default)].pack('l<Cl<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
+      [@new_, @swap ? 1 : 0,
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('l<Cl<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -2168,9 +2261,16 @@ module Everything
 
     def fbe_write(w)
       b = w.size
-      class__bytes = Fbe::Types::STRING.raw(@class_)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_), FBE_BODY_SIZE, Reserved::FBE_TYPE.wire(@default),
-       @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none), Fbe::Types::INT32.check(@null),
+      Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
+      class__bytes = @class_
+      unless class__bytes.is_a?(String) && class__bytes.encoding == Encoding::UTF_8
+        class__bytes = Fbe::Types::STRING.raw(class__bytes)
+      end
+      Fbe::Types::INT32.check(@from) unless @from.is_a?(Integer) && @from >= -0x80000000 && @from <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, FBE_BODY_SIZE,
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0, @from, @none, @null,
        class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer: w.buffer)
       T_OPERATOR.write(w, b, b + 33, @operator)
       T_THIS.write(w, b, b + 38, @this)
@@ -2197,10 +2297,16 @@ module Everything
     end
 
     def fbe_write_final(w)
-      class__bytes = Fbe::Types::STRING.raw(@class_)
-      [Fbe::Types::INT32.check(@new_), class__bytes.bytesize, class__bytes, Reserved::FBE_TYPE.wire(@default),
-       @swap ? 1 : 0, Fbe::Types::INT32.check(@from), Fbe::Types::INT32.check(@none),
-       Fbe::Types::INT32.check(@null)].pack('l<L<a*l<Cl<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
+      class__bytes = @class_
+      unless class__bytes.is_a?(String) && class__bytes.encoding == Encoding::UTF_8
+        class__bytes = Fbe::Types::STRING.raw(class__bytes)
+      end
+      Fbe::Types::INT32.check(@from) unless @from.is_a?(Integer) && @from >= -0x80000000 && @from <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
+      [@new_, class__bytes.bytesize, class__bytes, Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default),
+       @swap ? 1 : 0, @from, @none, @null].pack('l<L<a*l<Cl<3', buffer: w.buffer)
       T_OPERATOR.fwrite(w, @operator)
       T_THIS.fwrite(w, @this)
     end

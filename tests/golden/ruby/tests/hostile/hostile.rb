@@ -278,8 +278,8 @@ module Hostile
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x13', buffer: w.buffer)
-      T_WIDE.write(w, b, b + 8, @wide)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3x9', buffer: w.buffer)
+      T_WIDE.check(@wide).fbe_write(w)
       T_MAYBE.write(w, b, b + 12, @maybe)
       T_BY_ID.write(w, b, b + 17, @by_id)
       b
@@ -297,7 +297,7 @@ module Hostile
     end
 
     def fbe_write_final(w)
-      T_WIDE.fwrite(w, @wide)
+      T_WIDE.check(@wide).fbe_write_final(w)
       T_MAYBE.fwrite(w, @maybe)
       T_BY_ID.fwrite(w, @by_id)
     end

@@ -1528,6 +1528,7 @@ module Import
       503 => 'Utf8',
       504 => 'Requests'
     }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT16)
   end
 
@@ -1538,6 +1539,7 @@ module Import
 
     BY_VALUE = { 0 => BUY, 1 => SELL }.freeze
     NAMES = { 0 => 'buy', 1 => 'sell' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -1548,6 +1550,7 @@ module Import
 
     BY_VALUE = { 0 => LO, 1 => HI }.freeze
     NAMES = { 0 => 'lo', 1 => 'hi' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -1562,6 +1565,7 @@ module Import
 
     BY_VALUE = { 0 => A, 1 => A_, 2 => A__, 3 => A___, 4 => A____, 5 => X }.freeze
     NAMES = { 0 => 'a', 1 => 'A', 2 => '_a', 3 => '__a', 4 => 'a_', 5 => '_' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -1572,6 +1576,7 @@ module Import
 
     BY_VALUE = { 0 => ONE, 1 => TWO }.freeze
     NAMES = { 0 => 'one', 1 => 'two' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::INT32)
   end
 
@@ -1744,8 +1749,9 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
-       Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
       b
     end
 
@@ -1763,8 +1769,9 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
-       Range::FBE_TYPE.wire(@range)].pack('l<3', buffer: w.buffer)
+      Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
+      [@side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('l<3', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -2334,31 +2341,72 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      and__bytes = Fbe::Types::STRING.raw(@and_)
+      unless @alignof.is_a?(Integer) && @alignof >= -0x80000000 && @alignof <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@alignof)
+      end
+      and__bytes = @and_
+      unless and__bytes.is_a?(String) && and__bytes.encoding == Encoding::UTF_8
+        and__bytes = Fbe::Types::STRING.raw(and__bytes)
+      end
+      unless @class_.is_a?(Integer) && @class_ >= 0 && @class_ <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@class_)
+      end
+      Fbe::Types::UINT8.check(@concept) unless @concept.is_a?(Integer) && @concept >= 0 && @concept <= 0xFF
+      unless @explicit.is_a?(Integer) && @explicit >= 0 && @explicit <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@explicit)
+      end
+      Fbe::Types::UINT8.check(@extern) unless @extern.is_a?(Integer) && @extern >= 0 && @extern <= 0xFF
+      Fbe::Types::INT32.check(@friend) unless @friend.is_a?(Integer) && @friend >= -0x80000000 && @friend <= 0x7FFFFFFF
+      unless @not_eq.is_a?(Integer) && @not_eq >= 0 && @not_eq <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@not_eq)
+      end
+      Fbe::Types::UINT8.check(@operator) unless @operator.is_a?(Integer) && @operator >= 0 && @operator <= 0xFF
+      unless @override.is_a?(Integer) && @override >= -0x80000000 && @override <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@override)
+      end
+      Fbe::Types::UINT8.check(@template) unless @template.is_a?(Integer) && @template >= 0 && @template <= 0xFF
+      Fbe::Types::INT32.check(@throw_) unless @throw_.is_a?(Integer) && @throw_ >= -0x80000000 && @throw_ <= 0x7FFFFFFF
+      Fbe::Types::TIMESTAMP.check(@xor) unless @xor.is_a?(Integer) && @xor >= 0 && @xor <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@assert) unless @assert.is_a?(Integer) && @assert >= 0 && @assert <= 0xFF
+      Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
+      unless @fbe.is_a?(Integer) && @fbe >= -0x8000000000000000 && @fbe <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@fbe)
+      end
+      unless @int64_t.is_a?(Integer) && @int64_t >= 0 && @int64_t <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@int64_t)
+      end
+      Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
+      Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5' \
                     's<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9' \
                     'Q<El<L<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@asm), @auto, Side::FBE_TYPE.wire(@bitand), Fbe::Types::INT64.check(@bitor),
-       *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_), @compl,
-       Fbe::Types::UINT8.check(@concept), Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr),
-       Modifier::FBE_TYPE.wire(@continue), @co_await, Side::FBE_TYPE.wire(@co_return),
-       Fbe::Types::INT64.check(@co_yield), *Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_),
-       Fbe::Types::TIMESTAMP.check(@explicit), @export, Fbe::Types::UINT8.check(@extern), Word::FBE_TYPE.wire(@for_),
-       Fbe::Types::INT32.check(@friend), Modifier::FBE_TYPE.wire(@import), @inline, Side::FBE_TYPE.wire(@int),
-       Fbe::Types::INT64.check(@long), *Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_),
-       Fbe::Types::TIMESTAMP.check(@not_eq), @nullptr, Fbe::Types::UINT8.check(@operator), Word::FBE_TYPE.wire(@or_eq),
-       Fbe::Types::INT32.check(@override), Modifier::FBE_TYPE.wire(@public), @register,
-       Side::FBE_TYPE.wire(@reinterpret_cast), Fbe::Types::INT64.check(@requires), *Fbe::Decimal.encode(@static),
-       Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast), @switch,
-       Fbe::Types::UINT8.check(@template), Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_),
-       Modifier::FBE_TYPE.wire(@typeid), @typename, Side::FBE_TYPE.wire(@union), Fbe::Types::INT64.check(@unsigned),
-       *Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor), @xor_eq,
-       Fbe::Types::UINT8.check(@assert), Word::FBE_TYPE.wire(@eof), Fbe::Types::INT32.check(@null),
-       Modifier::FBE_TYPE.wire(@stderr), @offsetof, Side::FBE_TYPE.wire(@std), Fbe::Types::INT64.check(@fbe),
-       *Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), @uint64_t,
-       Fbe::Types::UINT8.check(@size_t), Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux),
-       Modifier::FBE_TYPE.wire(@int32_max), @char_bit, Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, FBE_BODY_SIZE,
+       @asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
+       Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand), Fbe::Types::INT64.check(@bitor),
+       *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), @class_, @compl, @concept,
+       Word::FBE_WIRE[@consteval] || Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr),
+       @continue.is_a?(Modifier) ? @continue.value : Modifier::FBE_TYPE.wire(@continue), @co_await,
+       Side::FBE_WIRE[@co_return] || Side::FBE_TYPE.wire(@co_return), Fbe::Types::INT64.check(@co_yield),
+       *Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), @explicit, @export, @extern,
+       Word::FBE_WIRE[@for_] || Word::FBE_TYPE.wire(@for_), @friend,
+       @import.is_a?(Modifier) ? @import.value : Modifier::FBE_TYPE.wire(@import), @inline,
+       Side::FBE_WIRE[@int] || Side::FBE_TYPE.wire(@int), Fbe::Types::INT64.check(@long),
+       *Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), @not_eq, @nullptr, @operator,
+       Word::FBE_WIRE[@or_eq] || Word::FBE_TYPE.wire(@or_eq), @override,
+       @public.is_a?(Modifier) ? @public.value : Modifier::FBE_TYPE.wire(@public), @register,
+       Side::FBE_WIRE[@reinterpret_cast] || Side::FBE_TYPE.wire(@reinterpret_cast), Fbe::Types::INT64.check(@requires),
+       *Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
+       @switch, @template, Word::FBE_WIRE[@thread_local] || Word::FBE_TYPE.wire(@thread_local), @throw_,
+       @typeid.is_a?(Modifier) ? @typeid.value : Modifier::FBE_TYPE.wire(@typeid), @typename,
+       Side::FBE_WIRE[@union] || Side::FBE_TYPE.wire(@union), Fbe::Types::INT64.check(@unsigned),
+       *Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), @xor, @xor_eq, @assert,
+       Word::FBE_WIRE[@eof] || Word::FBE_TYPE.wire(@eof), @null,
+       @stderr.is_a?(Modifier) ? @stderr.value : Modifier::FBE_TYPE.wire(@stderr), @offsetof,
+       Side::FBE_WIRE[@std] || Side::FBE_TYPE.wire(@std), @fbe, *Fbe::Decimal.encode(@int32_t),
+       Fbe::Uuid.to_bytes(@uint32_t), @int64_t, @uint64_t, @size_t,
+       Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t), @linux,
+       @int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
+       Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
        and__bytes].pack(pack_format, buffer: w.buffer)
       T_AND_EQ.write(w, b, b + 18, @and_eq)
       T_BREAK_.write(w, b, b + 51, @break_)
@@ -2633,95 +2681,160 @@ module Import
     end
 
     def fbe_write_final(w)
-      and__bytes = Fbe::Types::STRING.raw(@and_)
-      [Word::FBE_TYPE.wire(@alignas), Fbe::Types::INT32.check(@alignof), and__bytes.bytesize,
+      unless @alignof.is_a?(Integer) && @alignof >= -0x80000000 && @alignof <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@alignof)
+      end
+      and__bytes = @and_
+      unless and__bytes.is_a?(String) && and__bytes.encoding == Encoding::UTF_8
+        and__bytes = Fbe::Types::STRING.raw(and__bytes)
+      end
+      [Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, and__bytes.bytesize,
        and__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AND_EQ.fwrite(w, @and_eq)
-      [Modifier::FBE_TYPE.wire(@asm), @auto, Side::FBE_TYPE.wire(@bitand),
+      [@asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
+       Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand),
        Fbe::Types::INT64.check(@bitor)].pack('Q<El<q<', buffer: w.buffer)
       T_BREAK_.fwrite(w, @break_)
       T_CASE_.fwrite(w, @case_)
-      catch__bytes = Fbe::Types::BYTES.raw(@catch_)
+      catch__bytes = @catch_
+      catch__bytes = Fbe::Types::BYTES.raw(catch__bytes) unless catch__bytes.is_a?(String)
       [catch__bytes.bytesize, catch__bytes].pack('L<a*', buffer: w.buffer)
       T_CHAR8_T.fwrite(w, @char8_t)
-      [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), Fbe::Types::TIMESTAMP.check(@class_), @compl,
-       Fbe::Types::UINT8.check(@concept)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @class_.is_a?(Integer) && @class_ >= 0 && @class_ <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@class_)
+      end
+      Fbe::Types::UINT8.check(@concept) unless @concept.is_a?(Integer) && @concept >= 0 && @concept <= 0xFF
+      [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), @class_, @compl,
+       @concept].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_CONST.fwrite(w, @const)
-      constinit_bytes = Fbe::Types::STRING.raw(@constinit)
-      [Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr), constinit_bytes.bytesize,
-       constinit_bytes].pack('s<l<L<a*', buffer: w.buffer)
+      constinit_bytes = @constinit
+      unless constinit_bytes.is_a?(String) && constinit_bytes.encoding == Encoding::UTF_8
+        constinit_bytes = Fbe::Types::STRING.raw(constinit_bytes)
+      end
+      [Word::FBE_WIRE[@consteval] || Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr),
+       constinit_bytes.bytesize, constinit_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CONST_CAST.fwrite(w, @const_cast)
-      [Modifier::FBE_TYPE.wire(@continue), @co_await, Side::FBE_TYPE.wire(@co_return),
+      [@continue.is_a?(Modifier) ? @continue.value : Modifier::FBE_TYPE.wire(@continue), @co_await,
+       Side::FBE_WIRE[@co_return] || Side::FBE_TYPE.wire(@co_return),
        Fbe::Types::INT64.check(@co_yield)].pack('Q<El<q<', buffer: w.buffer)
       T_DECLTYPE.fwrite(w, @decltype)
       T_DEFAULT.fwrite(w, @default)
-      delete_bytes = Fbe::Types::BYTES.raw(@delete)
+      delete_bytes = @delete
+      delete_bytes = Fbe::Types::BYTES.raw(delete_bytes) unless delete_bytes.is_a?(String)
       [delete_bytes.bytesize, delete_bytes].pack('L<a*', buffer: w.buffer)
       T_DO_.fwrite(w, @do_)
-      [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), Fbe::Types::TIMESTAMP.check(@explicit), @export,
-       Fbe::Types::UINT8.check(@extern)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @explicit.is_a?(Integer) && @explicit >= 0 && @explicit <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@explicit)
+      end
+      Fbe::Types::UINT8.check(@extern) unless @extern.is_a?(Integer) && @extern >= 0 && @extern <= 0xFF
+      [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), @explicit, @export,
+       @extern].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_FINAL.fwrite(w, @final)
-      goto_bytes = Fbe::Types::STRING.raw(@goto)
-      [Word::FBE_TYPE.wire(@for_), Fbe::Types::INT32.check(@friend), goto_bytes.bytesize,
+      Fbe::Types::INT32.check(@friend) unless @friend.is_a?(Integer) && @friend >= -0x80000000 && @friend <= 0x7FFFFFFF
+      goto_bytes = @goto
+      unless goto_bytes.is_a?(String) && goto_bytes.encoding == Encoding::UTF_8
+        goto_bytes = Fbe::Types::STRING.raw(goto_bytes)
+      end
+      [Word::FBE_WIRE[@for_] || Word::FBE_TYPE.wire(@for_), @friend, goto_bytes.bytesize,
        goto_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IF_.fwrite(w, @if_)
-      [Modifier::FBE_TYPE.wire(@import), @inline, Side::FBE_TYPE.wire(@int),
+      [@import.is_a?(Modifier) ? @import.value : Modifier::FBE_TYPE.wire(@import), @inline,
+       Side::FBE_WIRE[@int] || Side::FBE_TYPE.wire(@int),
        Fbe::Types::INT64.check(@long)].pack('Q<El<q<', buffer: w.buffer)
       T_MODULE_.fwrite(w, @module_)
       T_MUTABLE.fwrite(w, @mutable)
-      namespace_bytes = Fbe::Types::BYTES.raw(@namespace)
+      namespace_bytes = @namespace
+      namespace_bytes = Fbe::Types::BYTES.raw(namespace_bytes) unless namespace_bytes.is_a?(String)
       [namespace_bytes.bytesize, namespace_bytes].pack('L<a*', buffer: w.buffer)
       T_NEW_.fwrite(w, @new_)
-      [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), Fbe::Types::TIMESTAMP.check(@not_eq), @nullptr,
-       Fbe::Types::UINT8.check(@operator)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @not_eq.is_a?(Integer) && @not_eq >= 0 && @not_eq <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@not_eq)
+      end
+      Fbe::Types::UINT8.check(@operator) unless @operator.is_a?(Integer) && @operator >= 0 && @operator <= 0xFF
+      [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), @not_eq, @nullptr,
+       @operator].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_OR_.fwrite(w, @or_)
-      private_bytes = Fbe::Types::STRING.raw(@private)
-      [Word::FBE_TYPE.wire(@or_eq), Fbe::Types::INT32.check(@override), private_bytes.bytesize,
+      unless @override.is_a?(Integer) && @override >= -0x80000000 && @override <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@override)
+      end
+      private_bytes = @private
+      unless private_bytes.is_a?(String) && private_bytes.encoding == Encoding::UTF_8
+        private_bytes = Fbe::Types::STRING.raw(private_bytes)
+      end
+      [Word::FBE_WIRE[@or_eq] || Word::FBE_TYPE.wire(@or_eq), @override, private_bytes.bytesize,
        private_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROTECTED.fwrite(w, @protected)
-      [Modifier::FBE_TYPE.wire(@public), @register, Side::FBE_TYPE.wire(@reinterpret_cast),
+      [@public.is_a?(Modifier) ? @public.value : Modifier::FBE_TYPE.wire(@public), @register,
+       Side::FBE_WIRE[@reinterpret_cast] || Side::FBE_TYPE.wire(@reinterpret_cast),
        Fbe::Types::INT64.check(@requires)].pack('Q<El<q<', buffer: w.buffer)
       T_RETURN_.fwrite(w, @return_)
       T_SHORT.fwrite(w, @short)
-      signed_bytes = Fbe::Types::BYTES.raw(@signed)
+      signed_bytes = @signed
+      signed_bytes = Fbe::Types::BYTES.raw(signed_bytes) unless signed_bytes.is_a?(String)
       [signed_bytes.bytesize, signed_bytes].pack('L<a*', buffer: w.buffer)
       T_SIZEOF.fwrite(w, @sizeof)
+      Fbe::Types::UINT8.check(@template) unless @template.is_a?(Integer) && @template >= 0 && @template <= 0xFF
       [*Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
-       @switch, Fbe::Types::UINT8.check(@template)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @switch, @template].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_THIS.fwrite(w, @this)
-      try_bytes = Fbe::Types::STRING.raw(@try)
-      [Word::FBE_TYPE.wire(@thread_local), Fbe::Types::INT32.check(@throw_), try_bytes.bytesize,
+      Fbe::Types::INT32.check(@throw_) unless @throw_.is_a?(Integer) && @throw_ >= -0x80000000 && @throw_ <= 0x7FFFFFFF
+      try_bytes = @try
+      unless try_bytes.is_a?(String) && try_bytes.encoding == Encoding::UTF_8
+        try_bytes = Fbe::Types::STRING.raw(try_bytes)
+      end
+      [Word::FBE_WIRE[@thread_local] || Word::FBE_TYPE.wire(@thread_local), @throw_, try_bytes.bytesize,
        try_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TYPEDEF.fwrite(w, @typedef)
-      [Modifier::FBE_TYPE.wire(@typeid), @typename, Side::FBE_TYPE.wire(@union),
+      [@typeid.is_a?(Modifier) ? @typeid.value : Modifier::FBE_TYPE.wire(@typeid), @typename,
+       Side::FBE_WIRE[@union] || Side::FBE_TYPE.wire(@union),
        Fbe::Types::INT64.check(@unsigned)].pack('Q<El<q<', buffer: w.buffer)
       T_USING.fwrite(w, @using)
       T_VIRTUAL.fwrite(w, @virtual)
-      void_bytes = Fbe::Types::BYTES.raw(@void)
+      void_bytes = @void
+      void_bytes = Fbe::Types::BYTES.raw(void_bytes) unless void_bytes.is_a?(String)
       [void_bytes.bytesize, void_bytes].pack('L<a*', buffer: w.buffer)
       T_VOLATILE.fwrite(w, @volatile)
-      [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), Fbe::Types::TIMESTAMP.check(@xor), @xor_eq,
-       Fbe::Types::UINT8.check(@assert)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@xor) unless @xor.is_a?(Integer) && @xor >= 0 && @xor <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@assert) unless @assert.is_a?(Integer) && @assert >= 0 && @assert <= 0xFF
+      [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), @xor, @xor_eq,
+       @assert].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ERRNO.fwrite(w, @errno)
-      stdin_bytes = Fbe::Types::STRING.raw(@stdin)
-      [Word::FBE_TYPE.wire(@eof), Fbe::Types::INT32.check(@null), stdin_bytes.bytesize,
+      Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
+      stdin_bytes = @stdin
+      unless stdin_bytes.is_a?(String) && stdin_bytes.encoding == Encoding::UTF_8
+        stdin_bytes = Fbe::Types::STRING.raw(stdin_bytes)
+      end
+      [Word::FBE_WIRE[@eof] || Word::FBE_TYPE.wire(@eof), @null, stdin_bytes.bytesize,
        stdin_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_STDOUT.fwrite(w, @stdout)
-      [Modifier::FBE_TYPE.wire(@stderr), @offsetof, Side::FBE_TYPE.wire(@std),
-       Fbe::Types::INT64.check(@fbe)].pack('Q<El<q<', buffer: w.buffer)
+      unless @fbe.is_a?(Integer) && @fbe >= -0x8000000000000000 && @fbe <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@fbe)
+      end
+      [@stderr.is_a?(Modifier) ? @stderr.value : Modifier::FBE_TYPE.wire(@stderr), @offsetof,
+       Side::FBE_WIRE[@std] || Side::FBE_TYPE.wire(@std), @fbe].pack('Q<El<q<', buffer: w.buffer)
       T_INT8_T.fwrite(w, @int8_t)
       T_UINT8_T.fwrite(w, @uint8_t)
-      int16_t_bytes = Fbe::Types::BYTES.raw(@int16_t)
+      int16_t_bytes = @int16_t
+      int16_t_bytes = Fbe::Types::BYTES.raw(int16_t_bytes) unless int16_t_bytes.is_a?(String)
       [int16_t_bytes.bytesize, int16_t_bytes].pack('L<a*', buffer: w.buffer)
       T_UINT16_T.fwrite(w, @uint16_t)
-      [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), Fbe::Types::TIMESTAMP.check(@int64_t), @uint64_t,
-       Fbe::Types::UINT8.check(@size_t)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @int64_t.is_a?(Integer) && @int64_t >= 0 && @int64_t <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@int64_t)
+      end
+      Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
+      [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), @int64_t, @uint64_t,
+       @size_t].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PTRDIFF_T.fwrite(w, @ptrdiff_t)
-      unix_bytes = Fbe::Types::STRING.raw(@unix)
-      [Word::FBE_TYPE.wire(@nullptr_t), Fbe::Types::INT32.check(@linux), unix_bytes.bytesize,
+      Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
+      unix_bytes = @unix
+      unless unix_bytes.is_a?(String) && unix_bytes.encoding == Encoding::UTF_8
+        unix_bytes = Fbe::Types::STRING.raw(unix_bytes)
+      end
+      [Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t), @linux, unix_bytes.bytesize,
        unix_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
-      [Modifier::FBE_TYPE.wire(@int32_max), @char_bit, Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
+      [@int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
+       Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -3685,16 +3798,33 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      true__bytes = Fbe::Types::STRING.raw(@true_)
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      true__bytes = @true_
+      unless true__bytes.is_a?(String) && true__bytes.encoding == Encoding::UTF_8
+        true__bytes = Fbe::Types::STRING.raw(true__bytes)
+      end
+      unless @del.is_a?(Integer) && @del >= -0x8000000000000000 && @del <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@del)
+      end
+      Fbe::Types::TIMESTAMP.check(@is) unless @is.is_a?(Integer) && @is >= 0 && @is <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@nonlocal) unless @nonlocal.is_a?(Integer) && @nonlocal >= 0 && @nonlocal <= 0xFF
+      Fbe::Types::INT32.check(@with) unless @with.is_a?(Integer) && @with >= -0x80000000 && @with <= 0x7FFFFFFF
+      unless @super_.is_a?(Integer) && @super_ >= 0 && @super_ <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@super_)
+      end
+      Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
+      Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x4L<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@async), @await, Side::FBE_TYPE.wire(@def_), Fbe::Types::INT64.check(@del),
-       *Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is), @lambda_,
-       Fbe::Types::UINT8.check(@nonlocal), Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with),
-       Modifier::FBE_TYPE.wire(@match), @self_, Side::FBE_TYPE.wire(@cls), Fbe::Types::INT64.check(@print_),
-       *Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_), @isinstance,
-       Fbe::Types::UINT8.check(@property), Word::FBE_TYPE.wire(@classmethod), Fbe::Types::INT32.check(@typing),
-       Modifier::FBE_TYPE.wire(@callable), @int_enum, Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, FBE_BODY_SIZE,
+       @async.is_a?(Modifier) ? @async.value : Modifier::FBE_TYPE.wire(@async), @await,
+       Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del, *Fbe::Decimal.encode(@global),
+       Fbe::Uuid.to_bytes(@in_), @is, @lambda_, @nonlocal, Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_),
+       @with, @match.is_a?(Modifier) ? @match.value : Modifier::FBE_TYPE.wire(@match), @self_,
+       Side::FBE_WIRE[@cls] || Side::FBE_TYPE.wire(@cls), Fbe::Types::INT64.check(@print_), *Fbe::Decimal.encode(@str),
+       Fbe::Uuid.to_bytes(@object), @super_, @isinstance, @property,
+       Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing,
+       @callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
+       Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
        true__bytes.bytesize, true__bytes].pack(pack_format, buffer: w.buffer)
       T_AS.write(w, b, b + 18, @as)
       T_ELIF.write(w, b, b + 51, @elif)
@@ -3808,39 +3938,64 @@ module Import
     end
 
     def fbe_write_final(w)
-      true__bytes = Fbe::Types::STRING.raw(@true_)
-      [Word::FBE_TYPE.wire(@false_), Fbe::Types::INT32.check(@none), true__bytes.bytesize,
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      true__bytes = @true_
+      unless true__bytes.is_a?(String) && true__bytes.encoding == Encoding::UTF_8
+        true__bytes = Fbe::Types::STRING.raw(true__bytes)
+      end
+      [Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, true__bytes.bytesize,
        true__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_AS.fwrite(w, @as)
-      [Modifier::FBE_TYPE.wire(@async), @await, Side::FBE_TYPE.wire(@def_),
-       Fbe::Types::INT64.check(@del)].pack('Q<El<q<', buffer: w.buffer)
+      unless @del.is_a?(Integer) && @del >= -0x8000000000000000 && @del <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@del)
+      end
+      [@async.is_a?(Modifier) ? @async.value : Modifier::FBE_TYPE.wire(@async), @await,
+       Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del].pack('Q<El<q<', buffer: w.buffer)
       T_ELIF.fwrite(w, @elif)
       T_EXCEPT.fwrite(w, @except)
-      finally_bytes = Fbe::Types::BYTES.raw(@finally)
+      finally_bytes = @finally
+      finally_bytes = Fbe::Types::BYTES.raw(finally_bytes) unless finally_bytes.is_a?(String)
       [finally_bytes.bytesize, finally_bytes].pack('L<a*', buffer: w.buffer)
       T_FROM.fwrite(w, @from)
-      [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), Fbe::Types::TIMESTAMP.check(@is), @lambda_,
-       Fbe::Types::UINT8.check(@nonlocal)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@is) unless @is.is_a?(Integer) && @is >= 0 && @is <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@nonlocal) unless @nonlocal.is_a?(Integer) && @nonlocal >= 0 && @nonlocal <= 0xFF
+      [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), @is, @lambda_,
+       @nonlocal].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PASS.fwrite(w, @pass)
-      yield__bytes = Fbe::Types::STRING.raw(@yield_)
-      [Word::FBE_TYPE.wire(@raise_), Fbe::Types::INT32.check(@with), yield__bytes.bytesize,
+      Fbe::Types::INT32.check(@with) unless @with.is_a?(Integer) && @with >= -0x80000000 && @with <= 0x7FFFFFFF
+      yield__bytes = @yield_
+      unless yield__bytes.is_a?(String) && yield__bytes.encoding == Encoding::UTF_8
+        yield__bytes = Fbe::Types::STRING.raw(yield__bytes)
+      end
+      [Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_), @with, yield__bytes.bytesize,
        yield__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_X.fwrite(w, @x)
-      [Modifier::FBE_TYPE.wire(@match), @self_, Side::FBE_TYPE.wire(@cls),
+      [@match.is_a?(Modifier) ? @match.value : Modifier::FBE_TYPE.wire(@match), @self_,
+       Side::FBE_WIRE[@cls] || Side::FBE_TYPE.wire(@cls),
        Fbe::Types::INT64.check(@print_)].pack('Q<El<q<', buffer: w.buffer)
       T_LEN.fwrite(w, @len)
       T_LIST.fwrite(w, @list)
-      dict_bytes = Fbe::Types::BYTES.raw(@dict)
+      dict_bytes = @dict
+      dict_bytes = Fbe::Types::BYTES.raw(dict_bytes) unless dict_bytes.is_a?(String)
       [dict_bytes.bytesize, dict_bytes].pack('L<a*', buffer: w.buffer)
       T_SET.fwrite(w, @set)
-      [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), Fbe::Types::TIMESTAMP.check(@super_), @isinstance,
-       Fbe::Types::UINT8.check(@property)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @super_.is_a?(Integer) && @super_ >= 0 && @super_ <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@super_)
+      end
+      Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
+      [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), @super_, @isinstance,
+       @property].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_STATICMETHOD.fwrite(w, @staticmethod)
-      any_bytes = Fbe::Types::STRING.raw(@any)
-      [Word::FBE_TYPE.wire(@classmethod), Fbe::Types::INT32.check(@typing), any_bytes.bytesize,
+      Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
+      any_bytes = @any
+      unless any_bytes.is_a?(String) && any_bytes.encoding == Encoding::UTF_8
+        any_bytes = Fbe::Types::STRING.raw(any_bytes)
+      end
+      [Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing, any_bytes.bytesize,
        any_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_CLASS_VAR.fwrite(w, @class_var)
-      [Modifier::FBE_TYPE.wire(@callable), @int_enum, Side::FBE_TYPE.wire(@int_flag),
+      [@callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
+       Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag),
        Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_VERSION.fwrite(w, @version)
     end
@@ -4331,15 +4486,27 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
+      Fbe::Types::INT32.check(@defer) unless @defer.is_a?(Integer) && @defer >= -0x80000000 && @defer <= 0x7FFFFFFF
+      fallthrough_bytes = @fallthrough
+      unless fallthrough_bytes.is_a?(String) && fallthrough_bytes.encoding == Encoding::UTF_8
+        fallthrough_bytes = Fbe::Types::STRING.raw(fallthrough_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@rune) unless @rune.is_a?(Integer) && @rune >= 0 && @rune <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@nil_) unless @nil_.is_a?(Integer) && @nil_ >= 0 && @nil_ <= 0xFF
+      Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
+      unless @uintptr.is_a?(Integer) && @uintptr >= 0 && @uintptr <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@uintptr)
+      end
+      Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@go), @interface, Side::FBE_TYPE.wire(@map), Fbe::Types::INT64.check(@package),
-       *Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune), @uint,
-       Fbe::Types::UINT8.check(@nil_), Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make),
-       Modifier::FBE_TYPE.wire(@panic), @recover, Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
-       *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr), @float32,
-       Fbe::Types::UINT8.check(@float64), Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, FBE_BODY_SIZE,
+       @go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
+       Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map), Fbe::Types::INT64.check(@package), *Fbe::Decimal.encode(@any),
+       Fbe::Uuid.to_bytes(@error), @rune, @uint, @nil_, Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), @make,
+       @panic.is_a?(Modifier) ? @panic.value : Modifier::FBE_TYPE.wire(@panic), @recover,
+       Side::FBE_WIRE[@println] || Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
+       *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32, @float64,
+       Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
        fallthrough_bytes.bytesize, fallthrough_bytes].pack(pack_format, buffer: w.buffer)
       T_FUNC.write(w, b, b + 18, @func)
       T_RANGE.write(w, b, b + 51, @range)
@@ -4437,35 +4604,54 @@ module Import
     end
 
     def fbe_write_final(w)
-      fallthrough_bytes = Fbe::Types::STRING.raw(@fallthrough)
-      [Word::FBE_TYPE.wire(@chan), Fbe::Types::INT32.check(@defer), fallthrough_bytes.bytesize,
+      Fbe::Types::INT32.check(@defer) unless @defer.is_a?(Integer) && @defer >= -0x80000000 && @defer <= 0x7FFFFFFF
+      fallthrough_bytes = @fallthrough
+      unless fallthrough_bytes.is_a?(String) && fallthrough_bytes.encoding == Encoding::UTF_8
+        fallthrough_bytes = Fbe::Types::STRING.raw(fallthrough_bytes)
+      end
+      [Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, fallthrough_bytes.bytesize,
        fallthrough_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FUNC.fwrite(w, @func)
-      [Modifier::FBE_TYPE.wire(@go), @interface, Side::FBE_TYPE.wire(@map),
+      [@go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
+       Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map),
        Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
       T_RANGE.fwrite(w, @range)
       T_SELECT_.fwrite(w, @select_)
-      type_bytes = Fbe::Types::BYTES.raw(@type)
+      type_bytes = @type
+      type_bytes = Fbe::Types::BYTES.raw(type_bytes) unless type_bytes.is_a?(String)
       [type_bytes.bytesize, type_bytes].pack('L<a*', buffer: w.buffer)
       T_VAR.fwrite(w, @var)
-      [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), Fbe::Types::TIMESTAMP.check(@rune), @uint,
-       Fbe::Types::UINT8.check(@nil_)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@rune) unless @rune.is_a?(Integer) && @rune >= 0 && @rune <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@nil_) unless @nil_.is_a?(Integer) && @nil_ >= 0 && @nil_ <= 0xFF
+      [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), @rune, @uint,
+       @nil_].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_IOTA.fwrite(w, @iota)
-      append_bytes = Fbe::Types::STRING.raw(@append)
-      [Word::FBE_TYPE.wire(@cap), Fbe::Types::INT32.check(@make), append_bytes.bytesize,
+      Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
+      append_bytes = @append
+      unless append_bytes.is_a?(String) && append_bytes.encoding == Encoding::UTF_8
+        append_bytes = Fbe::Types::STRING.raw(append_bytes)
+      end
+      [Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), @make, append_bytes.bytesize,
        append_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      [Modifier::FBE_TYPE.wire(@panic), @recover, Side::FBE_TYPE.wire(@println),
+      [@panic.is_a?(Modifier) ? @panic.value : Modifier::FBE_TYPE.wire(@panic), @recover,
+       Side::FBE_WIRE[@println] || Side::FBE_TYPE.wire(@println),
        Fbe::Types::INT64.check(@complex_)].pack('Q<El<q<', buffer: w.buffer)
       T_REAL.fwrite(w, @real)
       T_IMAG.fwrite(w, @imag)
-      close_bytes = Fbe::Types::BYTES.raw(@close)
+      close_bytes = @close
+      close_bytes = Fbe::Types::BYTES.raw(close_bytes) unless close_bytes.is_a?(String)
       [close_bytes.bytesize, close_bytes].pack('L<a*', buffer: w.buffer)
       T_MIN.fwrite(w, @min)
-      [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), Fbe::Types::TIMESTAMP.check(@uintptr), @float32,
-       Fbe::Types::UINT8.check(@float64)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @uintptr.is_a?(Integer) && @uintptr >= 0 && @uintptr <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@uintptr)
+      end
+      Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
+      [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32,
+       @float64].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPLEX64.fwrite(w, @complex64)
-      [Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
+      [Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128),
+       Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -4887,13 +5073,26 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      extends_bytes = Fbe::Types::STRING.raw(@extends)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@instanceof), @native, Side::FBE_TYPE.wire(@strictfp),
-       Fbe::Types::INT64.check(@synchronized), *Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_),
-       Fbe::Types::TIMESTAMP.check(@open_), @exports, Fbe::Types::UINT8.check(@opens), Word::FBE_TYPE.wire(@uses),
-       Fbe::Types::INT32.check(@provides), Modifier::FBE_TYPE.wire(@string_), @integer_, Side::FBE_TYPE.wire(@long),
-       Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
+      unless @boolean.is_a?(Integer) && @boolean >= -0x80000000 && @boolean <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@boolean)
+      end
+      extends_bytes = @extends
+      unless extends_bytes.is_a?(String) && extends_bytes.encoding == Encoding::UTF_8
+        extends_bytes = Fbe::Types::STRING.raw(extends_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@open_) unless @open_.is_a?(Integer) && @open_ >= 0 && @open_ <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@opens) unless @opens.is_a?(Integer) && @opens >= 0 && @opens <= 0xFF
+      unless @provides.is_a?(Integer) && @provides >= -0x80000000 && @provides <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@provides)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), @boolean, FBE_BODY_SIZE,
+       @instanceof.is_a?(Modifier) ? @instanceof.value : Modifier::FBE_TYPE.wire(@instanceof), @native,
+       Side::FBE_WIRE[@strictfp] || Side::FBE_TYPE.wire(@strictfp), Fbe::Types::INT64.check(@synchronized),
+       *Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), @open_, @exports, @opens,
+       Word::FBE_WIRE[@uses] || Word::FBE_TYPE.wire(@uses), @provides,
+       @string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
+       Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map),
+       Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
        extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer: w.buffer)
       T_IMPLEMENTS.write(w, b, b + 18, @implements)
       T_THROWS.write(w, b, b + 51, @throws)
@@ -4974,29 +5173,47 @@ module Import
     end
 
     def fbe_write_final(w)
-      extends_bytes = Fbe::Types::STRING.raw(@extends)
-      [Word::FBE_TYPE.wire(@abstract), Fbe::Types::INT32.check(@boolean), extends_bytes.bytesize,
+      unless @boolean.is_a?(Integer) && @boolean >= -0x80000000 && @boolean <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@boolean)
+      end
+      extends_bytes = @extends
+      unless extends_bytes.is_a?(String) && extends_bytes.encoding == Encoding::UTF_8
+        extends_bytes = Fbe::Types::STRING.raw(extends_bytes)
+      end
+      [Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), @boolean, extends_bytes.bytesize,
        extends_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPLEMENTS.fwrite(w, @implements)
-      [Modifier::FBE_TYPE.wire(@instanceof), @native, Side::FBE_TYPE.wire(@strictfp),
+      [@instanceof.is_a?(Modifier) ? @instanceof.value : Modifier::FBE_TYPE.wire(@instanceof), @native,
+       Side::FBE_WIRE[@strictfp] || Side::FBE_TYPE.wire(@strictfp),
        Fbe::Types::INT64.check(@synchronized)].pack('Q<El<q<', buffer: w.buffer)
       T_THROWS.fwrite(w, @throws)
       T_TRANSIENT.fwrite(w, @transient)
-      record_bytes = Fbe::Types::BYTES.raw(@record)
+      record_bytes = @record
+      record_bytes = Fbe::Types::BYTES.raw(record_bytes) unless record_bytes.is_a?(String)
       [record_bytes.bytesize, record_bytes].pack('L<a*', buffer: w.buffer)
       T_SEALED.fwrite(w, @sealed)
-      [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), Fbe::Types::TIMESTAMP.check(@open_), @exports,
-       Fbe::Types::UINT8.check(@opens)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@open_) unless @open_.is_a?(Integer) && @open_ >= 0 && @open_ <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@opens) unless @opens.is_a?(Integer) && @opens >= 0 && @opens <= 0xFF
+      [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), @open_, @exports,
+       @opens].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO.fwrite(w, @to)
-      transitive_bytes = Fbe::Types::STRING.raw(@transitive)
-      [Word::FBE_TYPE.wire(@uses), Fbe::Types::INT32.check(@provides), transitive_bytes.bytesize,
+      unless @provides.is_a?(Integer) && @provides >= -0x80000000 && @provides <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@provides)
+      end
+      transitive_bytes = @transitive
+      unless transitive_bytes.is_a?(String) && transitive_bytes.encoding == Encoding::UTF_8
+        transitive_bytes = Fbe::Types::STRING.raw(transitive_bytes)
+      end
+      [Word::FBE_WIRE[@uses] || Word::FBE_TYPE.wire(@uses), @provides, transitive_bytes.bytesize,
        transitive_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OBJECT.fwrite(w, @object)
-      [Modifier::FBE_TYPE.wire(@string_), @integer_, Side::FBE_TYPE.wire(@long),
+      [@string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
+       Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long),
        Fbe::Types::INT64.check(@math)].pack('Q<El<q<', buffer: w.buffer)
       T_SYSTEM_.fwrite(w, @system_)
       T_OVERRIDE.fwrite(w, @override)
-      class__bytes = Fbe::Types::BYTES.raw(@class_)
+      class__bytes = @class_
+      class__bytes = Fbe::Types::BYTES.raw(class__bytes) unless class__bytes.is_a?(String)
       [class__bytes.bytesize, class__bytes].pack('L<a*', buffer: w.buffer)
       T_LIST.fwrite(w, @list)
       [*Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set)].pack('Q<L<2a16', buffer: w.buffer)
@@ -5419,16 +5636,33 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      typeof_bytes = Fbe::Types::STRING.raw(@typeof)
+      typeof_bytes = @typeof
+      unless typeof_bytes.is_a?(String) && typeof_bytes.encoding == Encoding::UTF_8
+        typeof_bytes = Fbe::Types::STRING.raw(typeof_bytes)
+      end
+      unless @setparam.is_a?(Integer) && @setparam >= 0 && @setparam <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@setparam)
+      end
+      Fbe::Types::UINT8.check(@where) unless @where.is_a?(Integer) && @where >= 0 && @where <= 0xFF
+      unless @tailrec.is_a?(Integer) && @tailrec >= 0 && @tailrec <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@tailrec)
+      end
+      Fbe::Types::UINT8.check(@it) unless @it.is_a?(Integer) && @it >= 0 && @it <= 0xFF
+      unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@nothing)
+      end
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@by), @constructor, Side::FBE_TYPE.wire(@delegate), Fbe::Types::INT64.check(@dynamic),
-       *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam), @value,
-       Fbe::Types::UINT8.check(@where), Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion),
-       Modifier::FBE_TYPE.wire(@expect), @external, Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
-       *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec), @vararg,
-       Fbe::Types::UINT8.check(@it), Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing),
-       typeof_bytes.bytesize, typeof_bytes].pack(pack_format, buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun),
+       Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
+       @by.is_a?(Modifier) ? @by.value : Modifier::FBE_TYPE.wire(@by), @constructor,
+       Side::FBE_WIRE[@delegate] || Side::FBE_TYPE.wire(@delegate), Fbe::Types::INT64.check(@dynamic),
+       *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), @setparam, @value, @where,
+       Word::FBE_WIRE[@annotation] || Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion),
+       @expect.is_a?(Modifier) ? @expect.value : Modifier::FBE_TYPE.wire(@expect), @external,
+       Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
+       *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg, @it,
+       Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, typeof_bytes.bytesize,
+       typeof_bytes].pack(pack_format, buffer: w.buffer)
       T_VAL.write(w, b, b + 18, @val)
       T_FIELD.write(w, b, b + 51, @field)
       T_FILE.write(w, b, b + 55, @file)
@@ -5529,36 +5763,60 @@ module Import
     end
 
     def fbe_write_final(w)
-      typeof_bytes = Fbe::Types::STRING.raw(@typeof)
-      [Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
+      typeof_bytes = @typeof
+      unless typeof_bytes.is_a?(String) && typeof_bytes.encoding == Encoding::UTF_8
+        typeof_bytes = Fbe::Types::STRING.raw(typeof_bytes)
+      end
+      [Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
        typeof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VAL.fwrite(w, @val)
-      [Modifier::FBE_TYPE.wire(@by), @constructor, Side::FBE_TYPE.wire(@delegate),
+      [@by.is_a?(Modifier) ? @by.value : Modifier::FBE_TYPE.wire(@by), @constructor,
+       Side::FBE_WIRE[@delegate] || Side::FBE_TYPE.wire(@delegate),
        Fbe::Types::INT64.check(@dynamic)].pack('Q<El<q<', buffer: w.buffer)
       T_FIELD.fwrite(w, @field)
       T_FILE.fwrite(w, @file)
-      get_bytes = Fbe::Types::BYTES.raw(@get)
+      get_bytes = @get
+      get_bytes = Fbe::Types::BYTES.raw(get_bytes) unless get_bytes.is_a?(String)
       [get_bytes.bytesize, get_bytes].pack('L<a*', buffer: w.buffer)
       T_INIT.fwrite(w, @init)
-      [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), Fbe::Types::TIMESTAMP.check(@setparam), @value,
-       Fbe::Types::UINT8.check(@where)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @setparam.is_a?(Integer) && @setparam >= 0 && @setparam <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@setparam)
+      end
+      Fbe::Types::UINT8.check(@where) unless @where.is_a?(Integer) && @where >= 0 && @where <= 0xFF
+      [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), @setparam, @value,
+       @where].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_ACTUAL.fwrite(w, @actual)
-      crossinline_bytes = Fbe::Types::STRING.raw(@crossinline)
-      [Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion), crossinline_bytes.bytesize,
-       crossinline_bytes].pack('s<l<L<a*', buffer: w.buffer)
+      crossinline_bytes = @crossinline
+      unless crossinline_bytes.is_a?(String) && crossinline_bytes.encoding == Encoding::UTF_8
+        crossinline_bytes = Fbe::Types::STRING.raw(crossinline_bytes)
+      end
+      [Word::FBE_WIRE[@annotation] || Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion),
+       crossinline_bytes.bytesize, crossinline_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_DATA.fwrite(w, @data)
-      [Modifier::FBE_TYPE.wire(@expect), @external, Side::FBE_TYPE.wire(@infix),
+      [@expect.is_a?(Modifier) ? @expect.value : Modifier::FBE_TYPE.wire(@expect), @external,
+       Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix),
        Fbe::Types::INT64.check(@inner)].pack('Q<El<q<', buffer: w.buffer)
       T_INTERNAL.fwrite(w, @internal)
       T_LATEINIT.fwrite(w, @lateinit)
-      noinline_bytes = Fbe::Types::BYTES.raw(@noinline)
+      noinline_bytes = @noinline
+      noinline_bytes = Fbe::Types::BYTES.raw(noinline_bytes) unless noinline_bytes.is_a?(String)
       [noinline_bytes.bytesize, noinline_bytes].pack('L<a*', buffer: w.buffer)
       T_OUT.fwrite(w, @out)
-      [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), Fbe::Types::TIMESTAMP.check(@tailrec), @vararg,
-       Fbe::Types::UINT8.check(@it)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @tailrec.is_a?(Integer) && @tailrec >= 0 && @tailrec <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@tailrec)
+      end
+      Fbe::Types::UINT8.check(@it) unless @it.is_a?(Integer) && @it >= 0 && @it <= 0xFF
+      [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg,
+       @it].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_COMPANION_.fwrite(w, @companion_)
-      int_bytes = Fbe::Types::STRING.raw(@int)
-      [Word::FBE_TYPE.wire(@unit), Fbe::Types::INT32.check(@nothing), int_bytes.bytesize,
+      unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@nothing)
+      end
+      int_bytes = @int
+      unless int_bytes.is_a?(String) && int_bytes.encoding == Encoding::UTF_8
+        int_bytes = Fbe::Types::STRING.raw(int_bytes)
+      end
+      [Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, int_bytes.bytesize,
        int_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ARRAY_.fwrite(w, @array_)
     end
@@ -6037,18 +6295,30 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      let_bytes = Fbe::Types::STRING.raw(@let)
+      unless @function.is_a?(Integer) && @function >= -0x80000000 && @function <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@function)
+      end
+      let_bytes = @let
+      unless let_bytes.is_a?(String) && let_bytes.encoding == Encoding::UTF_8
+        let_bytes = Fbe::Types::STRING.raw(let_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@error) unless @error.is_a?(Integer) && @error >= 0 && @error <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
+      Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
       pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@declare), @unknown, Side::FBE_TYPE.wire(@never), Fbe::Types::INT64.check(@number),
-       *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error), @number_,
-       Fbe::Types::UINT8.check(@big_int), Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date),
-       Modifier::FBE_TYPE.wire(@partial), @record, Side::FBE_TYPE.wire(@global_this),
-       Fbe::Types::INT64.check(@arguments), *Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of),
-       Fbe::Types::TIMESTAMP.check(@has_own_property), @is_prototype_of,
-       Fbe::Types::UINT8.check(@property_is_enumerable), Word::FBE_TYPE.wire(@readonly),
-       Fbe::Types::INT32.check(@keyof), Modifier::FBE_TYPE.wire(@satisfies), @accessor, let_bytes.bytesize,
-       let_bytes].pack(pack_format, buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function,
+       FBE_BODY_SIZE, @declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
+       Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never), Fbe::Types::INT64.check(@number),
+       *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), @error, @number_, @big_int,
+       Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), @date,
+       @partial.is_a?(Modifier) ? @partial.value : Modifier::FBE_TYPE.wire(@partial), @record,
+       Side::FBE_WIRE[@global_this] || Side::FBE_TYPE.wire(@global_this), Fbe::Types::INT64.check(@arguments),
+       *Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
+       @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable),
+       Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof,
+       @satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies), @accessor,
+       let_bytes.bytesize, let_bytes].pack(pack_format, buffer: w.buffer)
       T_OF.write(w, b, b + 18, @of)
       T_BIGINT.write(w, b, b + 51, @bigint)
       T_SYMBOL.write(w, b, b + 55, @symbol)
@@ -6159,39 +6429,60 @@ module Import
     end
 
     def fbe_write_final(w)
-      let_bytes = Fbe::Types::STRING.raw(@let)
-      [Word::FBE_TYPE.wire(@debugger), Fbe::Types::INT32.check(@function), let_bytes.bytesize,
+      unless @function.is_a?(Integer) && @function >= -0x80000000 && @function <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@function)
+      end
+      let_bytes = @let
+      unless let_bytes.is_a?(String) && let_bytes.encoding == Encoding::UTF_8
+        let_bytes = Fbe::Types::STRING.raw(let_bytes)
+      end
+      [Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function, let_bytes.bytesize,
        let_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OF.fwrite(w, @of)
-      [Modifier::FBE_TYPE.wire(@declare), @unknown, Side::FBE_TYPE.wire(@never),
+      [@declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
+       Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never),
        Fbe::Types::INT64.check(@number)].pack('Q<El<q<', buffer: w.buffer)
       T_BIGINT.fwrite(w, @bigint)
       T_SYMBOL.fwrite(w, @symbol)
-      undefined_bytes = Fbe::Types::BYTES.raw(@undefined)
+      undefined_bytes = @undefined
+      undefined_bytes = Fbe::Types::BYTES.raw(undefined_bytes) unless undefined_bytes.is_a?(String)
       [undefined_bytes.bytesize, undefined_bytes].pack('L<a*', buffer: w.buffer)
       T_NA_N.fwrite(w, @na_n)
-      [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), Fbe::Types::TIMESTAMP.check(@error), @number_,
-       Fbe::Types::UINT8.check(@big_int)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@error) unless @error.is_a?(Integer) && @error >= 0 && @error <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
+      [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), @error, @number_,
+       @big_int].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_BOOLEAN.fwrite(w, @boolean)
-      json_bytes = Fbe::Types::STRING.raw(@json)
-      [Word::FBE_TYPE.wire(@symbol_), Fbe::Types::INT32.check(@date), json_bytes.bytesize,
+      Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
+      json_bytes = @json
+      unless json_bytes.is_a?(String) && json_bytes.encoding == Encoding::UTF_8
+        json_bytes = Fbe::Types::STRING.raw(json_bytes)
+      end
+      [Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), @date, json_bytes.bytesize,
        json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_PROMISE.fwrite(w, @promise)
-      [Modifier::FBE_TYPE.wire(@partial), @record, Side::FBE_TYPE.wire(@global_this),
+      [@partial.is_a?(Modifier) ? @partial.value : Modifier::FBE_TYPE.wire(@partial), @record,
+       Side::FBE_WIRE[@global_this] || Side::FBE_TYPE.wire(@global_this),
        Fbe::Types::INT64.check(@arguments)].pack('Q<El<q<', buffer: w.buffer)
       T_EVAL.fwrite(w, @eval)
       T_REQUIRE_.fwrite(w, @require_)
-      prototype_bytes = Fbe::Types::BYTES.raw(@prototype)
+      prototype_bytes = @prototype
+      prototype_bytes = Fbe::Types::BYTES.raw(prototype_bytes) unless prototype_bytes.is_a?(String)
       [prototype_bytes.bytesize, prototype_bytes].pack('L<a*', buffer: w.buffer)
       T_PROTO.fwrite(w, @proto)
       [*Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
        @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_TO_LOCALE_STRING.fwrite(w, @to_locale_string)
-      infer_bytes = Fbe::Types::STRING.raw(@infer)
-      [Word::FBE_TYPE.wire(@readonly), Fbe::Types::INT32.check(@keyof), infer_bytes.bytesize,
+      Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
+      infer_bytes = @infer
+      unless infer_bytes.is_a?(String) && infer_bytes.encoding == Encoding::UTF_8
+        infer_bytes = Fbe::Types::STRING.raw(infer_bytes)
+      end
+      [Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof, infer_bytes.bytesize,
        infer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
-      [Modifier::FBE_TYPE.wire(@satisfies), @accessor].pack('Q<E', buffer: w.buffer)
+      [@satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies),
+       @accessor].pack('Q<E', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -6679,14 +6970,29 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      fn_bytes = Fbe::Types::STRING.raw(@fn)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@loop_), @mod, Side::FBE_TYPE.wire(@move), Fbe::Types::INT64.check(@mut),
-       *Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become), @box,
-       Fbe::Types::UINT8.check(@macro), Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen),
-       Modifier::FBE_TYPE.wire(@some), @result, Side::FBE_TYPE.wire(@ok), Fbe::Types::INT64.check(@err),
-       *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_), @sync,
-       Fbe::Types::UINT8.check(@sized), fn_bytes.bytesize,
+      Fbe::Types::INT32.check(@dyn) unless @dyn.is_a?(Integer) && @dyn >= -0x80000000 && @dyn <= 0x7FFFFFFF
+      fn_bytes = @fn
+      fn_bytes = Fbe::Types::STRING.raw(fn_bytes) unless fn_bytes.is_a?(String) && fn_bytes.encoding == Encoding::UTF_8
+      unless @mut.is_a?(Integer) && @mut >= -0x8000000000000000 && @mut <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@mut)
+      end
+      unless @become.is_a?(Integer) && @become >= 0 && @become <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@become)
+      end
+      Fbe::Types::UINT8.check(@macro) unless @macro.is_a?(Integer) && @macro >= 0 && @macro <= 0xFF
+      Fbe::Types::INT32.check(@gen) unless @gen.is_a?(Integer) && @gen >= -0x80000000 && @gen <= 0x7FFFFFFF
+      unless @err.is_a?(Integer) && @err >= -0x8000000000000000 && @err <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@err)
+      end
+      Fbe::Types::TIMESTAMP.check(@send_) unless @send_.is_a?(Integer) && @send_ >= 0 && @send_ <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@sized) unless @sized.is_a?(Integer) && @sized >= 0 && @sized <= 0xFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), @dyn, FBE_BODY_SIZE,
+       @loop_.is_a?(Modifier) ? @loop_.value : Modifier::FBE_TYPE.wire(@loop_), @mod,
+       Side::FBE_WIRE[@move] || Side::FBE_TYPE.wire(@move), @mut, *Fbe::Decimal.encode(@unsafe),
+       Fbe::Uuid.to_bytes(@use), @become, @box, @macro, Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized), @gen,
+       @some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
+       Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err, *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop),
+       @send_, @sync, @sized, fn_bytes.bytesize,
        fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer: w.buffer)
       T_IMPL.write(w, b, b + 18, @impl)
       T_PUB.write(w, b, b + 51, @pub)
@@ -6775,33 +7081,53 @@ module Import
     end
 
     def fbe_write_final(w)
-      fn_bytes = Fbe::Types::STRING.raw(@fn)
-      [Word::FBE_TYPE.wire(@crate), Fbe::Types::INT32.check(@dyn), fn_bytes.bytesize,
+      Fbe::Types::INT32.check(@dyn) unless @dyn.is_a?(Integer) && @dyn >= -0x80000000 && @dyn <= 0x7FFFFFFF
+      fn_bytes = @fn
+      fn_bytes = Fbe::Types::STRING.raw(fn_bytes) unless fn_bytes.is_a?(String) && fn_bytes.encoding == Encoding::UTF_8
+      [Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), @dyn, fn_bytes.bytesize,
        fn_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_IMPL.fwrite(w, @impl)
-      [Modifier::FBE_TYPE.wire(@loop_), @mod, Side::FBE_TYPE.wire(@move),
-       Fbe::Types::INT64.check(@mut)].pack('Q<El<q<', buffer: w.buffer)
+      unless @mut.is_a?(Integer) && @mut >= -0x8000000000000000 && @mut <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@mut)
+      end
+      [@loop_.is_a?(Modifier) ? @loop_.value : Modifier::FBE_TYPE.wire(@loop_), @mod,
+       Side::FBE_WIRE[@move] || Side::FBE_TYPE.wire(@move), @mut].pack('Q<El<q<', buffer: w.buffer)
       T_PUB.fwrite(w, @pub)
       T_REF.fwrite(w, @ref)
-      self__bytes = Fbe::Types::BYTES.raw(@self_)
+      self__bytes = @self_
+      self__bytes = Fbe::Types::BYTES.raw(self__bytes) unless self__bytes.is_a?(String)
       [self__bytes.bytesize, self__bytes].pack('L<a*', buffer: w.buffer)
       T_TRAIT.fwrite(w, @trait)
-      [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), Fbe::Types::TIMESTAMP.check(@become), @box,
-       Fbe::Types::UINT8.check(@macro)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @become.is_a?(Integer) && @become >= 0 && @become <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@become)
+      end
+      Fbe::Types::UINT8.check(@macro) unless @macro.is_a?(Integer) && @macro >= 0 && @macro <= 0xFF
+      [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), @become, @box,
+       @macro].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_PRIV.fwrite(w, @priv)
-      macro_rules_bytes = Fbe::Types::STRING.raw(@macro_rules)
-      [Word::FBE_TYPE.wire(@unsized), Fbe::Types::INT32.check(@gen), macro_rules_bytes.bytesize,
+      Fbe::Types::INT32.check(@gen) unless @gen.is_a?(Integer) && @gen >= -0x80000000 && @gen <= 0x7FFFFFFF
+      macro_rules_bytes = @macro_rules
+      unless macro_rules_bytes.is_a?(String) && macro_rules_bytes.encoding == Encoding::UTF_8
+        macro_rules_bytes = Fbe::Types::STRING.raw(macro_rules_bytes)
+      end
+      [Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized), @gen, macro_rules_bytes.bytesize,
        macro_rules_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_OPTION.fwrite(w, @option)
-      [Modifier::FBE_TYPE.wire(@some), @result, Side::FBE_TYPE.wire(@ok),
-       Fbe::Types::INT64.check(@err)].pack('Q<El<q<', buffer: w.buffer)
+      unless @err.is_a?(Integer) && @err >= -0x8000000000000000 && @err <= 0x7FFFFFFFFFFFFFFF
+        Fbe::Types::INT64.check(@err)
+      end
+      [@some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
+       Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err].pack('Q<El<q<', buffer: w.buffer)
       T_VEC.fwrite(w, @vec)
       T_BOX_.fwrite(w, @box_)
-      clone__bytes = Fbe::Types::BYTES.raw(@clone_)
+      clone__bytes = @clone_
+      clone__bytes = Fbe::Types::BYTES.raw(clone__bytes) unless clone__bytes.is_a?(String)
       [clone__bytes.bytesize, clone__bytes].pack('L<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
-      [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), Fbe::Types::TIMESTAMP.check(@send_), @sync,
-       Fbe::Types::UINT8.check(@sized)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@send_) unless @send_.is_a?(Integer) && @send_ >= 0 && @send_ <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@sized) unless @sized.is_a?(Integer) && @sized >= 0 && @sized <= 0xFF
+      [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), @send_, @sync,
+       @sized].pack('Q<L<2a16Q<eC', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -7191,12 +7517,23 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      fixed_bytes = Fbe::Types::STRING.raw(@fixed)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@implicit), @lock, Side::FBE_TYPE.wire(@params), Fbe::Types::INT64.check(@sbyte),
-       *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending), @descending,
-       Fbe::Types::UINT8.check(@equals), Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join),
-       Modifier::FBE_TYPE.wire(@orderby), @partial, Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
+      Fbe::Types::INT32.check(@event) unless @event.is_a?(Integer) && @event >= -0x80000000 && @event <= 0x7FFFFFFF
+      fixed_bytes = @fixed
+      unless fixed_bytes.is_a?(String) && fixed_bytes.encoding == Encoding::UTF_8
+        fixed_bytes = Fbe::Types::STRING.raw(fixed_bytes)
+      end
+      unless @ascending.is_a?(Integer) && @ascending >= 0 && @ascending <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@ascending)
+      end
+      Fbe::Types::UINT8.check(@equals) unless @equals.is_a?(Integer) && @equals >= 0 && @equals <= 0xFF
+      Fbe::Types::INT32.check(@join) unless @join.is_a?(Integer) && @join >= -0x80000000 && @join <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), @event, FBE_BODY_SIZE,
+       @implicit.is_a?(Modifier) ? @implicit.value : Modifier::FBE_TYPE.wire(@implicit), @lock,
+       Side::FBE_WIRE[@params] || Side::FBE_TYPE.wire(@params), Fbe::Types::INT64.check(@sbyte),
+       *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), @ascending, @descending, @equals,
+       Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join,
+       @orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
+       Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
        fixed_bytes.bytesize,
        fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer: w.buffer)
       T_FOREACH.write(w, b, b + 18, @foreach)
@@ -7276,29 +7613,45 @@ module Import
     end
 
     def fbe_write_final(w)
-      fixed_bytes = Fbe::Types::STRING.raw(@fixed)
-      [Word::FBE_TYPE.wire(@checked), Fbe::Types::INT32.check(@event), fixed_bytes.bytesize,
+      Fbe::Types::INT32.check(@event) unless @event.is_a?(Integer) && @event >= -0x80000000 && @event <= 0x7FFFFFFF
+      fixed_bytes = @fixed
+      unless fixed_bytes.is_a?(String) && fixed_bytes.encoding == Encoding::UTF_8
+        fixed_bytes = Fbe::Types::STRING.raw(fixed_bytes)
+      end
+      [Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), @event, fixed_bytes.bytesize,
        fixed_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FOREACH.fwrite(w, @foreach)
-      [Modifier::FBE_TYPE.wire(@implicit), @lock, Side::FBE_TYPE.wire(@params),
+      [@implicit.is_a?(Modifier) ? @implicit.value : Modifier::FBE_TYPE.wire(@implicit), @lock,
+       Side::FBE_WIRE[@params] || Side::FBE_TYPE.wire(@params),
        Fbe::Types::INT64.check(@sbyte)].pack('Q<El<q<', buffer: w.buffer)
       T_STACKALLOC.fwrite(w, @stackalloc)
       T_ULONG.fwrite(w, @ulong)
-      unchecked_bytes = Fbe::Types::BYTES.raw(@unchecked)
+      unchecked_bytes = @unchecked
+      unchecked_bytes = Fbe::Types::BYTES.raw(unchecked_bytes) unless unchecked_bytes.is_a?(String)
       [unchecked_bytes.bytesize, unchecked_bytes].pack('L<a*', buffer: w.buffer)
       T_USHORT.fwrite(w, @ushort)
-      [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), Fbe::Types::TIMESTAMP.check(@ascending), @descending,
-       Fbe::Types::UINT8.check(@equals)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      unless @ascending.is_a?(Integer) && @ascending >= 0 && @ascending <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@ascending)
+      end
+      Fbe::Types::UINT8.check(@equals) unless @equals.is_a?(Integer) && @equals >= 0 && @equals <= 0xFF
+      [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), @ascending, @descending,
+       @equals].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GROUP.fwrite(w, @group)
-      nameof_bytes = Fbe::Types::STRING.raw(@nameof)
-      [Word::FBE_TYPE.wire(@into), Fbe::Types::INT32.check(@join), nameof_bytes.bytesize,
+      Fbe::Types::INT32.check(@join) unless @join.is_a?(Integer) && @join >= -0x80000000 && @join <= 0x7FFFFFFF
+      nameof_bytes = @nameof
+      unless nameof_bytes.is_a?(String) && nameof_bytes.encoding == Encoding::UTF_8
+        nameof_bytes = Fbe::Types::STRING.raw(nameof_bytes)
+      end
+      [Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join, nameof_bytes.bytesize,
        nameof_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ON.fwrite(w, @on)
-      [Modifier::FBE_TYPE.wire(@orderby), @partial, Side::FBE_TYPE.wire(@remove),
+      [@orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
+       Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove),
        Fbe::Types::INT64.check(@unmanaged)].pack('Q<El<q<', buffer: w.buffer)
       T_REQUIRED.fwrite(w, @required)
       T_SCOPED.fwrite(w, @scoped)
-      managed_bytes = Fbe::Types::BYTES.raw(@managed)
+      managed_bytes = @managed
+      managed_bytes = Fbe::Types::BYTES.raw(managed_bytes) unless managed_bytes.is_a?(String)
       [managed_bytes.bytesize, managed_bytes].pack('L<a*', buffer: w.buffer)
       T_NOTNULL.fwrite(w, @notnull)
     end
@@ -7608,11 +7961,17 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      begin___bytes = Fbe::Types::STRING.raw(@begin__)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@end__), @ensure_, Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
-       *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file), @line,
-       Fbe::Types::UINT8.check(@encoding), begin___bytes.bytesize,
+      Fbe::Types::INT32.check(@end_) unless @end_.is_a?(Integer) && @end_ >= -0x80000000 && @end_ <= 0x7FFFFFFF
+      begin___bytes = @begin__
+      unless begin___bytes.is_a?(String) && begin___bytes.encoding == Encoding::UTF_8
+        begin___bytes = Fbe::Types::STRING.raw(begin___bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@file) unless @file.is_a?(Integer) && @file >= 0 && @file <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@encoding) unless @encoding.is_a?(Integer) && @encoding >= 0 && @encoding <= 0xFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), @end_, FBE_BODY_SIZE,
+       @end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
+       Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
+       *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line, @encoding, begin___bytes.bytesize,
        begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer: w.buffer)
       T_ELSIF_.write(w, b, b + 18, @elsif_)
       T_RESCUE_.write(w, b, b + 51, @rescue_)
@@ -7662,19 +8021,27 @@ module Import
     end
 
     def fbe_write_final(w)
-      begin___bytes = Fbe::Types::STRING.raw(@begin__)
-      [Word::FBE_TYPE.wire(@begin_), Fbe::Types::INT32.check(@end_), begin___bytes.bytesize,
+      Fbe::Types::INT32.check(@end_) unless @end_.is_a?(Integer) && @end_ >= -0x80000000 && @end_ <= 0x7FFFFFFF
+      begin___bytes = @begin__
+      unless begin___bytes.is_a?(String) && begin___bytes.encoding == Encoding::UTF_8
+        begin___bytes = Fbe::Types::STRING.raw(begin___bytes)
+      end
+      [Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), @end_, begin___bytes.bytesize,
        begin___bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_ELSIF_.fwrite(w, @elsif_)
-      [Modifier::FBE_TYPE.wire(@end__), @ensure_, Side::FBE_TYPE.wire(@next_),
+      [@end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
+       Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_),
        Fbe::Types::INT64.check(@redo_)].pack('Q<El<q<', buffer: w.buffer)
       T_RESCUE_.fwrite(w, @rescue_)
       T_RETRY_.fwrite(w, @retry_)
-      then__bytes = Fbe::Types::BYTES.raw(@then_)
+      then__bytes = @then_
+      then__bytes = Fbe::Types::BYTES.raw(then__bytes) unless then__bytes.is_a?(String)
       [then__bytes.bytesize, then__bytes].pack('L<a*', buffer: w.buffer)
       T_UNDEF_.fwrite(w, @undef_)
-      [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), Fbe::Types::TIMESTAMP.check(@file), @line,
-       Fbe::Types::UINT8.check(@encoding)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@file) unless @file.is_a?(Integer) && @file >= 0 && @file <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::UINT8.check(@encoding) unless @encoding.is_a?(Integer) && @encoding >= 0 && @encoding <= 0xFF
+      [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line,
+       @encoding].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_INITIALIZE_.fwrite(w, @initialize_)
     end
 
@@ -7867,10 +8234,16 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      fbe_bytes = Fbe::Types::STRING.raw(@fbe)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@final_model), @field_model, Side::FBE_TYPE.wire(@buffer),
-       Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
+      unless @fbe_type.is_a?(Integer) && @fbe_type >= -0x80000000 && @fbe_type <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@fbe_type)
+      end
+      fbe_bytes = @fbe
+      unless fbe_bytes.is_a?(String) && fbe_bytes.encoding == Encoding::UTF_8
+        fbe_bytes = Fbe::Types::STRING.raw(fbe_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, FBE_BODY_SIZE,
+       @final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
+       Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer), Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
        fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer: w.buffer)
       T_MODEL.write(w, b, b + 18, @model)
       T_OFFSET.write(w, b, b + 51, @offset)
@@ -7906,15 +8279,23 @@ module Import
     end
 
     def fbe_write_final(w)
-      fbe_bytes = Fbe::Types::STRING.raw(@fbe)
-      [Word::FBE_TYPE.wire(@swap), Fbe::Types::INT32.check(@fbe_type), fbe_bytes.bytesize,
+      unless @fbe_type.is_a?(Integer) && @fbe_type >= -0x80000000 && @fbe_type <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@fbe_type)
+      end
+      fbe_bytes = @fbe
+      unless fbe_bytes.is_a?(String) && fbe_bytes.encoding == Encoding::UTF_8
+        fbe_bytes = Fbe::Types::STRING.raw(fbe_bytes)
+      end
+      [Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, fbe_bytes.bytesize,
        fbe_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MODEL.fwrite(w, @model)
-      [Modifier::FBE_TYPE.wire(@final_model), @field_model, Side::FBE_TYPE.wire(@buffer),
+      [@final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
+       Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer),
        Fbe::Types::INT64.check(@size)].pack('Q<El<q<', buffer: w.buffer)
       T_OFFSET.fwrite(w, @offset)
       T_MODEL_.fwrite(w, @model_)
-      reset_bytes = Fbe::Types::BYTES.raw(@reset)
+      reset_bytes = @reset
+      reset_bytes = Fbe::Types::BYTES.raw(reset_bytes) unless reset_bytes.is_a?(String)
       [reset_bytes.bytesize, reset_bytes].pack('L<a*', buffer: w.buffer)
     end
 
@@ -8104,11 +8485,16 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@to_final_), @from_final_, Side::FBE_TYPE.wire(@fbe_equal),
-       Fbe::Types::INT64.check(@fbe_key_), *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_),
-       Fbe::Types::TIMESTAMP.check(@eq), @private, to_fbe__bytes.bytesize,
+      to_fbe__bytes = @to_fbe_
+      unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
+        to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@eq) unless @eq.is_a?(Integer) && @eq >= 0 && @eq <= 0xFFFFFFFFFFFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@to_json_] || Word::FBE_TYPE.wire(@to_json_),
+       Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
+       @to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
+       Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal), Fbe::Types::INT64.check(@fbe_key_),
+       *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private, to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FBE_SIZE.write(w, b, b + 51, @fbe_size)
@@ -8155,19 +8541,24 @@ module Import
     end
 
     def fbe_write_final(w)
-      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
-      [Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_), to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
+      to_fbe__bytes = @to_fbe_
+      unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
+        to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
+      end
+      [Word::FBE_WIRE[@to_json_] || Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_),
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      [Modifier::FBE_TYPE.wire(@to_final_), @from_final_, Side::FBE_TYPE.wire(@fbe_equal),
+      [@to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
+       Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal),
        Fbe::Types::INT64.check(@fbe_key_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_SIZE.fwrite(w, @fbe_size)
       T_INIT.fwrite(w, @init)
-      slots_bytes = Fbe::Types::BYTES.raw(@slots)
+      slots_bytes = @slots
+      slots_bytes = Fbe::Types::BYTES.raw(slots_bytes) unless slots_bytes.is_a?(String)
       [slots_bytes.bytesize, slots_bytes].pack('L<a*', buffer: w.buffer)
       T_CLASS_.fwrite(w, @class_)
-      [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), Fbe::Types::TIMESTAMP.check(@eq),
-       @private].pack('Q<L<2a16Q<e', buffer: w.buffer)
+      Fbe::Types::TIMESTAMP.check(@eq) unless @eq.is_a?(Integer) && @eq >= 0 && @eq <= 0xFFFFFFFFFFFFFFFF
+      [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private].pack('Q<L<2a16Q<e', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -8426,13 +8817,19 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      reset_bytes = Fbe::Types::STRING.raw(@reset)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
-       FBE_BODY_SIZE, Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe, Side::FBE_TYPE.wire(@read_fbe),
-       Fbe::Types::INT64.check(@fbe_write_), *Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
+      reset_bytes = @reset
+      unless reset_bytes.is_a?(String) && reset_bytes.encoding == Encoding::UTF_8
+        reset_bytes = Fbe::Types::STRING.raw(reset_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_),
+       Fbe::Types::INT32.check(@fbe_key_compare), FBE_BODY_SIZE,
+       @unmarshal_fbe.is_a?(Modifier) ? @unmarshal_fbe.value : Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe,
+       Side::FBE_WIRE[@read_fbe] || Side::FBE_TYPE.wire(@read_fbe), Fbe::Types::INT64.check(@fbe_write_),
+       *Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
        Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json, Fbe::Types::UINT8.check(@unmarshal_json),
-       Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), Modifier::FBE_TYPE.wire(@type_id),
-       @verify, Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
+       Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
+       @type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
+       Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
        reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.write(w, b, b + 18, @marshal_fbe)
       T_FBE_READ_.write(w, b, b + 51, @fbe_read_)
@@ -8502,26 +8899,35 @@ module Import
     end
 
     def fbe_write_final(w)
-      reset_bytes = Fbe::Types::STRING.raw(@reset)
-      [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare), reset_bytes.bytesize,
-       reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
+      reset_bytes = @reset
+      unless reset_bytes.is_a?(String) && reset_bytes.encoding == Encoding::UTF_8
+        reset_bytes = Fbe::Types::STRING.raw(reset_bytes)
+      end
+      [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
+       reset_bytes.bytesize, reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_MARSHAL_FBE.fwrite(w, @marshal_fbe)
-      [Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe, Side::FBE_TYPE.wire(@read_fbe),
+      [@unmarshal_fbe.is_a?(Modifier) ? @unmarshal_fbe.value : Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe,
+       Side::FBE_WIRE[@read_fbe] || Side::FBE_TYPE.wire(@read_fbe),
        Fbe::Types::INT64.check(@fbe_write_)].pack('Q<El<q<', buffer: w.buffer)
       T_FBE_READ_.fwrite(w, @fbe_read_)
       T_MARSHAL_FINAL.fwrite(w, @marshal_final)
-      unmarshal_final_bytes = Fbe::Types::BYTES.raw(@unmarshal_final)
+      unmarshal_final_bytes = @unmarshal_final
+      unmarshal_final_bytes = Fbe::Types::BYTES.raw(unmarshal_final_bytes) unless unmarshal_final_bytes.is_a?(String)
       [unmarshal_final_bytes.bytesize, unmarshal_final_bytes].pack('L<a*', buffer: w.buffer)
       T_APPEND_FINAL.fwrite(w, @append_final)
       [*Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
        Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json,
        Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_APPEND_JSON.fwrite(w, @append_json)
-      fbe_read_json_bytes = Fbe::Types::STRING.raw(@fbe_read_json)
-      [Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json), fbe_read_json_bytes.bytesize,
-       fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
+      fbe_read_json_bytes = @fbe_read_json
+      unless fbe_read_json_bytes.is_a?(String) && fbe_read_json_bytes.encoding == Encoding::UTF_8
+        fbe_read_json_bytes = Fbe::Types::STRING.raw(fbe_read_json_bytes)
+      end
+      [Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
+       fbe_read_json_bytes.bytesize, fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FBE_WRITE_TEXT.fwrite(w, @fbe_write_text)
-      [Modifier::FBE_TYPE.wire(@type_id), @verify, Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
+      [@type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
+       Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -8875,13 +9281,23 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe, Side::FBE_TYPE.wire(@verify_fbe_),
-       Fbe::Types::INT64.check(@to_final_), *Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_),
-       Fbe::Types::TIMESTAMP.check(@write_json), @read_json, Fbe::Types::UINT8.check(@hash_code),
-       Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize), Modifier::FBE_TYPE.wire(@notify_all),
-       @java_class, Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels), to_fbe__bytes.bytesize,
+      to_fbe__bytes = @to_fbe_
+      unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
+        to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
+      end
+      Fbe::Types::UINT8.check(@hash_code) unless @hash_code.is_a?(Integer) && @hash_code >= 0 && @hash_code <= 0xFF
+      unless @finalize.is_a?(Integer) && @finalize >= -0x80000000 && @finalize <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@finalize)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@type_id] || Word::FBE_TYPE.wire(@type_id),
+       Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
+       @read_fbe.is_a?(Modifier) ? @read_fbe.value : Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe,
+       Side::FBE_WIRE[@verify_fbe_] || Side::FBE_TYPE.wire(@verify_fbe_), Fbe::Types::INT64.check(@to_final_),
+       *Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
+       @read_json, @hash_code, Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize,
+       @notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
+       Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels),
+       to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer: w.buffer)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FROM_FINAL_.write(w, b, b + 51, @from_final_)
@@ -8952,25 +9368,38 @@ module Import
     end
 
     def fbe_write_final(w)
-      to_fbe__bytes = Fbe::Types::STRING.raw(@to_fbe_)
-      [Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order), to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
+      to_fbe__bytes = @to_fbe_
+      unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
+        to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
+      end
+      [Word::FBE_WIRE[@type_id] || Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order),
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
-      [Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe, Side::FBE_TYPE.wire(@verify_fbe_),
+      [@read_fbe.is_a?(Modifier) ? @read_fbe.value : Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe,
+       Side::FBE_WIRE[@verify_fbe_] || Side::FBE_TYPE.wire(@verify_fbe_),
        Fbe::Types::INT64.check(@to_final_)].pack('Q<El<q<', buffer: w.buffer)
       T_FROM_FINAL_.fwrite(w, @from_final_)
       T_READ_FINAL.fwrite(w, @read_final)
-      write_final_bytes = Fbe::Types::BYTES.raw(@write_final)
+      write_final_bytes = @write_final
+      write_final_bytes = Fbe::Types::BYTES.raw(write_final_bytes) unless write_final_bytes.is_a?(String)
       [write_final_bytes.bytesize, write_final_bytes].pack('L<a*', buffer: w.buffer)
       T_VERIFY_FINAL_.fwrite(w, @verify_final_)
+      Fbe::Types::UINT8.check(@hash_code) unless @hash_code.is_a?(Integer) && @hash_code >= 0 && @hash_code <= 0xFF
       [*Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
-       @read_json, Fbe::Types::UINT8.check(@hash_code)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @read_json, @hash_code].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_GET_CLASS.fwrite(w, @get_class)
-      wait_bytes = Fbe::Types::STRING.raw(@wait)
-      [Word::FBE_TYPE.wire(@clone_), Fbe::Types::INT32.check(@finalize), wait_bytes.bytesize,
+      unless @finalize.is_a?(Integer) && @finalize >= -0x80000000 && @finalize <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@finalize)
+      end
+      wait_bytes = @wait
+      unless wait_bytes.is_a?(String) && wait_bytes.encoding == Encoding::UTF_8
+        wait_bytes = Fbe::Types::STRING.raw(wait_bytes)
+      end
+      [Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize, wait_bytes.bytesize,
        wait_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_NOTIFY.fwrite(w, @notify)
-      [Modifier::FBE_TYPE.wire(@notify_all), @java_class, Side::FBE_TYPE.wire(@component1),
+      [@notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
+       Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1),
        Fbe::Types::INT64.check(@fbe_levels)].pack('Q<El<q<', buffer: w.buffer)
     end
 
@@ -9188,9 +9617,15 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      to_text_bytes = Fbe::Types::STRING.raw(@to_text)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), FBE_BODY_SIZE,
-       to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
+      unless @to_json_.is_a?(Integer) && @to_json_ >= -0x80000000 && @to_json_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@to_json_)
+      end
+      to_text_bytes = @to_text
+      unless to_text_bytes.is_a?(String) && to_text_bytes.encoding == Encoding::UTF_8
+        to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_,
+       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
       T_VERIFY.write(w, b, b + 18, @verify)
       b
     end
@@ -9209,8 +9644,14 @@ module Import
     end
 
     def fbe_write_final(w)
-      to_text_bytes = Fbe::Types::STRING.raw(@to_text)
-      [Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@to_json_), to_text_bytes.bytesize,
+      unless @to_json_.is_a?(Integer) && @to_json_ >= -0x80000000 && @to_json_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@to_json_)
+      end
+      to_text_bytes = @to_text
+      unless to_text_bytes.is_a?(String) && to_text_bytes.encoding == Encoding::UTF_8
+        to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
+      end
+      [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_, to_text_bytes.bytesize,
        to_text_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_VERIFY.fwrite(w, @verify)
     end
@@ -9409,13 +9850,22 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
-       Modifier::FBE_TYPE.wire(@writer), @limits, Side::FBE_TYPE.wire(@decimal), Fbe::Types::INT64.check(@uuid),
+      read_buffer_bytes = @read_buffer
+      unless read_buffer_bytes.is_a?(String) && read_buffer_bytes.encoding == Encoding::UTF_8
+        read_buffer_bytes = Fbe::Types::STRING.raw(read_buffer_bytes)
+      end
+      Fbe::Types::UINT8.check(@sender) unless @sender.is_a?(Integer) && @sender >= 0 && @sender <= 0xFF
+      Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@buffer] || Word::FBE_TYPE.wire(@buffer),
+       Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
+       @writer.is_a?(Modifier) ? @writer.value : Modifier::FBE_TYPE.wire(@writer), @limits,
+       Side::FBE_WIRE[@decimal] || Side::FBE_TYPE.wire(@decimal), Fbe::Types::INT64.check(@uuid),
        *Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
-       Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception, Fbe::Types::UINT8.check(@sender),
-       Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy), Modifier::FBE_TYPE.wire(@compare), @decimals,
-       Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps), read_buffer_bytes.bytesize,
+       Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception, @sender,
+       Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy,
+       @compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
+       Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps),
+       read_buffer_bytes.bytesize,
        read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer: w.buffer)
       T_READER.write(w, b, b + 18, @reader)
       T_UUID_.write(w, b, b + 51, @uuid_)
@@ -9490,26 +9940,37 @@ module Import
     end
 
     def fbe_write_final(w)
-      read_buffer_bytes = Fbe::Types::STRING.raw(@read_buffer)
-      [Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer), read_buffer_bytes.bytesize,
-       read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
+      read_buffer_bytes = @read_buffer
+      unless read_buffer_bytes.is_a?(String) && read_buffer_bytes.encoding == Encoding::UTF_8
+        read_buffer_bytes = Fbe::Types::STRING.raw(read_buffer_bytes)
+      end
+      [Word::FBE_WIRE[@buffer] || Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer),
+       read_buffer_bytes.bytesize, read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_READER.fwrite(w, @reader)
-      [Modifier::FBE_TYPE.wire(@writer), @limits, Side::FBE_TYPE.wire(@decimal),
+      [@writer.is_a?(Modifier) ? @writer.value : Modifier::FBE_TYPE.wire(@writer), @limits,
+       Side::FBE_WIRE[@decimal] || Side::FBE_TYPE.wire(@decimal),
        Fbe::Types::INT64.check(@uuid)].pack('Q<El<q<', buffer: w.buffer)
       T_UUID_.fwrite(w, @uuid_)
       T_TIMESTAMP.fwrite(w, @timestamp)
-      json_writer_bytes = Fbe::Types::BYTES.raw(@json_writer)
+      json_writer_bytes = @json_writer
+      json_writer_bytes = Fbe::Types::BYTES.raw(json_writer_bytes) unless json_writer_bytes.is_a?(String)
       [json_writer_bytes.bytesize, json_writer_bytes].pack('L<a*', buffer: w.buffer)
       T_JSON_READER.fwrite(w, @json_reader)
+      Fbe::Types::UINT8.check(@sender) unless @sender.is_a?(Integer) && @sender >= 0 && @sender <= 0xFF
       [*Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
        Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception,
-       Fbe::Types::UINT8.check(@sender)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @sender].pack('Q<L<2a16Q<eC', buffer: w.buffer)
       T_RECEIVER.fwrite(w, @receiver)
-      handler_bytes = Fbe::Types::STRING.raw(@handler)
-      [Word::FBE_TYPE.wire(@client), Fbe::Types::INT32.check(@proxy), handler_bytes.bytesize,
+      Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
+      handler_bytes = @handler
+      unless handler_bytes.is_a?(String) && handler_bytes.encoding == Encoding::UTF_8
+        handler_bytes = Fbe::Types::STRING.raw(handler_bytes)
+      end
+      [Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy, handler_bytes.bytesize,
        handler_bytes].pack('s<l<L<a*', buffer: w.buffer)
       T_TEXT.fwrite(w, @text)
-      [Modifier::FBE_TYPE.wire(@compare), @decimals, Side::FBE_TYPE.wire(@uuids),
+      [@compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
+       Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids),
        Fbe::Types::INT64.check(@timestamps)].pack('Q<El<q<', buffer: w.buffer)
       T_UTF8.fwrite(w, @utf8)
       T_REQUESTS.fwrite(w, @requests)
@@ -9744,7 +10205,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@class_)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -9754,7 +10216,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@class_)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
+      [@class_].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -9807,7 +10270,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -9817,7 +10281,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      [@object].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -9870,7 +10335,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@string_)].pack('L<2l<', buffer: w.buffer)
+      unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string_)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -9880,7 +10348,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@string_)].pack('l<', buffer: w.buffer)
+      unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string_)
+      end
+      [@string_].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -9933,7 +10404,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -9943,7 +10415,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
+      [@list].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -9996,7 +10469,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@map)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10006,7 +10480,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@map)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
+      [@map].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10059,7 +10534,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@model)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10069,7 +10545,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@model)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
+      [@model].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10185,7 +10662,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@buffer)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10195,7 +10673,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@buffer)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
+      [@buffer].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10248,7 +10727,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@reader)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10258,7 +10738,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@reader)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
+      [@reader].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10311,7 +10792,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@writer)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10321,7 +10803,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@writer)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
+      [@writer].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10374,7 +10857,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@limits)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10384,7 +10868,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@limits)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
+      [@limits].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10567,7 +11052,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal)].pack('L<2l<', buffer: w.buffer)
+      unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@decimal)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10577,7 +11065,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@decimal)].pack('l<', buffer: w.buffer)
+      unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@decimal)
+      end
+      [@decimal].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10630,7 +11121,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10640,7 +11132,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
+      [@uuid].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10693,7 +11186,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@uuid)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10703,7 +11197,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@uuid)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
+      [@uuid].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10819,7 +11314,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@sender)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10829,7 +11325,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@sender)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
+      [@sender].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10882,7 +11379,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@receiver)].pack('L<2l<', buffer: w.buffer)
+      unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@receiver)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10892,7 +11392,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@receiver)].pack('l<', buffer: w.buffer)
+      unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@receiver)
+      end
+      [@receiver].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10945,7 +11448,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@client)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -10955,7 +11459,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@client)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
+      [@client].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11008,7 +11513,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@proxy)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11018,7 +11524,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@proxy)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
+      [@proxy].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11071,7 +11578,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@handler)].pack('L<2l<', buffer: w.buffer)
+      unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@handler)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11081,7 +11591,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@handler)].pack('l<', buffer: w.buffer)
+      unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@handler)
+      end
+      [@handler].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11134,7 +11647,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11144,7 +11658,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [@fbe].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11197,7 +11712,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11207,7 +11723,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@fbe)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [@fbe].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11260,7 +11777,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@std)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11270,7 +11788,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@std)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
+      [@std].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11386,7 +11905,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@any)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11396,7 +11916,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@any)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
+      [@any].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11449,7 +11970,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11459,7 +11981,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
+      [@self_].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11512,7 +12035,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@self_)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11522,7 +12046,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@self_)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
+      [@self_].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11575,7 +12100,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@none)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11585,7 +12111,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@none)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
+      [@none].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11638,7 +12165,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@option)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11648,7 +12176,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@option)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
+      [@option].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11701,7 +12230,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@result)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11711,7 +12241,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@result)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
+      [@result].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11764,7 +12295,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@vec)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11774,7 +12306,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@vec)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
+      [@vec].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11827,7 +12360,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@box)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11837,7 +12371,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@box)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
+      [@box].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11890,7 +12425,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@error)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -11900,7 +12436,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@error)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
+      [@error].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12016,7 +12553,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12026,7 +12564,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@text)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
+      [@text].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12142,7 +12681,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@int32_t)].pack('L<2l<', buffer: w.buffer)
+      unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@int32_t)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12152,7 +12694,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@int32_t)].pack('l<', buffer: w.buffer)
+      unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@int32_t)
+      end
+      [@int32_t].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12205,7 +12750,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@size_t)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12215,7 +12761,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@size_t)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
+      [@size_t].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12268,7 +12815,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@list)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12278,7 +12826,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@list)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
+      [@list].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12331,7 +12880,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@object)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12341,7 +12891,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@object)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      [@object].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12394,7 +12945,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@v)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12404,7 +12956,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@v)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
+      [@v].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12457,7 +13010,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@r)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12467,7 +13021,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@r)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
+      [@r].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12520,7 +13075,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@w)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12530,7 +13086,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@w)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
+      [@w].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12583,7 +13140,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side_buy)].pack('L<2l<', buffer: w.buffer)
+      unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@side_buy)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -12593,7 +13153,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@side_buy)].pack('l<', buffer: w.buffer)
+      unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@side_buy)
+      end
+      [@side_buy].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13154,7 +13717,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@e1)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -13164,7 +13728,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@e1)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
+      [@e1].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13217,7 +13782,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@i2)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -13227,7 +13793,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@i2)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
+      [@i2].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13280,7 +13847,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@o3)].pack('L<2l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -13290,7 +13858,8 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@o3)].pack('l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
+      [@o3].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13359,10 +13928,24 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_),
-       Fbe::Types::INT32.check(@name__), Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__),
-       Fbe::Types::INT32.check(@class___), Fbe::Types::INT32.check(@string_),
-       Fbe::Types::INT32.check(@string__)].pack('L<2l<8', buffer: w.buffer)
+      Fbe::Types::INT32.check(@name) unless @name.is_a?(Integer) && @name >= -0x80000000 && @name <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@name_) unless @name_.is_a?(Integer) && @name_ >= -0x80000000 && @name_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@name__) unless @name__.is_a?(Integer) && @name__ >= -0x80000000 && @name__ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
+      unless @class__.is_a?(Integer) && @class__ >= -0x80000000 && @class__ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@class__)
+      end
+      unless @class___.is_a?(Integer) && @class___ >= -0x80000000 && @class___ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@class___)
+      end
+      unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string_)
+      end
+      unless @string__.is_a?(Integer) && @string__ >= -0x80000000 && @string__ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string__)
+      end
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @name, @name_, @name__, @class_, @class__, @class___, @string_,
+       @string__].pack('L<2l<8', buffer: w.buffer)
       b
     end
 
@@ -13383,9 +13966,23 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@name), Fbe::Types::INT32.check(@name_), Fbe::Types::INT32.check(@name__),
-       Fbe::Types::INT32.check(@class_), Fbe::Types::INT32.check(@class__), Fbe::Types::INT32.check(@class___),
-       Fbe::Types::INT32.check(@string_), Fbe::Types::INT32.check(@string__)].pack('l<8', buffer: w.buffer)
+      Fbe::Types::INT32.check(@name) unless @name.is_a?(Integer) && @name >= -0x80000000 && @name <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@name_) unless @name_.is_a?(Integer) && @name_ >= -0x80000000 && @name_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@name__) unless @name__.is_a?(Integer) && @name__ >= -0x80000000 && @name__ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
+      unless @class__.is_a?(Integer) && @class__ >= -0x80000000 && @class__ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@class__)
+      end
+      unless @class___.is_a?(Integer) && @class___ >= -0x80000000 && @class___ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@class___)
+      end
+      unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string_)
+      end
+      unless @string__.is_a?(Integer) && @string__ >= -0x80000000 && @string__ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@string__)
+      end
+      [@name, @name_, @name__, @class_, @class__, @class___, @string_, @string__].pack('l<8', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13477,9 +14074,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_TYPE.wire(@market),
-       Market::Side::FBE_TYPE.wire(@example)].pack('L<2Cx4C', buffer: w.buffer)
-      T_ORG.write(w, b, b + 9, @org)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market),
+       FBE_BODY_SIZE,
+       Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('L<2CL<C', buffer: w.buffer)
+      T_ORG.check(@org).fbe_write(w)
       b
     end
 
@@ -13501,9 +14099,9 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Market::Side::FBE_TYPE.wire(@market)].pack('C', buffer: w.buffer)
-      T_ORG.fwrite(w, @org)
-      [Market::Side::FBE_TYPE.wire(@example)].pack('C', buffer: w.buffer)
+      [Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market)].pack('C', buffer: w.buffer)
+      T_ORG.check(@org).fbe_write_final(w)
+      [Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('C', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13577,7 +14175,8 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID,
+       Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
       b
     end
 
@@ -13587,7 +14186,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Digits::FBE_TYPE.wire(@digits)].pack('l<', buffer: w.buffer)
+      [Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13646,10 +14245,15 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), Digits::FBE_TYPE.wire(@precision),
-       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2x4L<a*', buffer: w.buffer)
-      T_TICKER.write(w, b, b + 20, @ticker)
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits,
+       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision), FBE_BODY_SIZE + 4 + symbol_bytes.bytesize,
+       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2L<2a*', buffer: w.buffer)
+      T_TICKER.check(@ticker).fbe_write(w)
       b
     end
 
@@ -13687,10 +14291,14 @@ module Import
     end
 
     def fbe_write_final(w)
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits),
-       Digits::FBE_TYPE.wire(@precision)].pack('L<a*l<2', buffer: w.buffer)
-      T_TICKER.fwrite(w, @ticker)
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [symbol_bytes.bytesize, symbol_bytes, @digits,
+       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision)].pack('L<a*l<2', buffer: w.buffer)
+      T_TICKER.check(@ticker).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -13771,9 +14379,10 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s),
-       Range::FBE_TYPE.wire(@range), Word::FBE_TYPE.wire(@word),
-       Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range), Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
       b
     end
 
@@ -13795,8 +14404,10 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@side), Side::FBE_TYPE.wire(@s), Range::FBE_TYPE.wire(@range),
-       Word::FBE_TYPE.wire(@word), Range::FBE_TYPE.wire(@side_)].pack('l<3s<l<', buffer: w.buffer)
+      Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
+      [@side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s), Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range),
+       Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('l<3s<l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14269,8 +14880,9 @@ module Import
 
     def fbe_write(w)
       b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Letters::FBE_TYPE.wire(@letters)].pack('L<2x308l<', buffer: w.buffer)
-      T_ORDER.write(w, b, b + 8, @order)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE,
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('L<3x304l<', buffer: w.buffer)
+      T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)
       T_GO_WORDS.write(w, b, b + 20, @go_words)
@@ -14818,84 +15430,84 @@ module Import
     end
 
     def fbe_write_final(w)
-      T_ORDER.fwrite(w, @order)
-      T_CPP_WORDS.fwrite(w, @cpp_words)
-      T_PYTHON_WORDS.fwrite(w, @python_words)
-      T_GO_WORDS.fwrite(w, @go_words)
-      T_JAVA_WORDS.fwrite(w, @java_words)
-      T_KOTLIN_WORDS.fwrite(w, @kotlin_words)
-      T_JS_WORDS.fwrite(w, @js_words)
-      T_RUST_WORDS.fwrite(w, @rust_words)
-      T_C_SHARP_WORDS.fwrite(w, @c_sharp_words)
-      T_RUBY_WORDS.fwrite(w, @ruby_words)
-      T_CPP_MEMBERS.fwrite(w, @cpp_members)
-      T_PYTHON_MEMBERS.fwrite(w, @python_members)
-      T_GO_MEMBERS.fwrite(w, @go_members)
-      T_JVM_MEMBERS.fwrite(w, @jvm_members)
-      T_JS_MEMBERS.fwrite(w, @js_members)
-      T_RUNTIME_NAMES.fwrite(w, @runtime_names)
-      T_CLASS_.fwrite(w, @class_)
-      T_OBJECT.fwrite(w, @object)
-      T_STRING_.fwrite(w, @string_)
-      T_LIST.fwrite(w, @list)
-      T_MAP.fwrite(w, @map)
-      T_MODEL.fwrite(w, @model)
-      T_FINAL_MODEL.fwrite(w, @final_model)
-      T_BUFFER.fwrite(w, @buffer)
-      T_READER.fwrite(w, @reader)
-      T_WRITER.fwrite(w, @writer)
-      T_LIMITS.fwrite(w, @limits)
-      T_DECODE_ERROR.fwrite(w, @decode_error)
-      T_DECODE_EXCEPTION.fwrite(w, @decode_exception)
-      T_DECIMAL.fwrite(w, @decimal)
-      T_UUID.fwrite(w, @uuid)
-      T_UUID_.fwrite(w, @uuid_)
-      T_TIMESTAMP.fwrite(w, @timestamp)
-      T_SENDER.fwrite(w, @sender)
-      T_RECEIVER.fwrite(w, @receiver)
-      T_CLIENT.fwrite(w, @client)
-      T_PROXY.fwrite(w, @proxy)
-      T_HANDLER.fwrite(w, @handler)
-      T_FBE.fwrite(w, @fbe)
-      T_FBE_.fwrite(w, @fbe_)
-      T_STD.fwrite(w, @std)
-      T_COMPANION.fwrite(w, @companion)
-      T_ANY.fwrite(w, @any)
-      T_SELF_.fwrite(w, @self_)
-      T_SELF__.fwrite(w, @self__)
-      T_NONE.fwrite(w, @none)
-      T_OPTION.fwrite(w, @option)
-      T_RESULT.fwrite(w, @result)
-      T_VEC.fwrite(w, @vec)
-      T_BOX.fwrite(w, @box)
-      T_ERROR.fwrite(w, @error)
-      T_EXCEPTION.fwrite(w, @exception)
-      T_TEXT.fwrite(w, @text)
-      T_JSON_WRITER.fwrite(w, @json_writer)
-      T_INT32_T.fwrite(w, @int32_t)
-      T_SIZE_T.fwrite(w, @size_t)
-      T_LIST_.fwrite(w, @list_)
-      T_OBJECT_.fwrite(w, @object_)
-      T_V.fwrite(w, @v)
-      T_R.fwrite(w, @r)
-      T_W.fwrite(w, @w)
-      T_SIDE_BUY.fwrite(w, @side_buy)
-      T_ORDER_KEY.fwrite(w, @order_key)
-      T_TEXT_OFSIDE.fwrite(w, @text_ofside)
-      T_DECIMAL_1.fwrite(w, @decimal_1)
-      T_ORDER_MODEL.fwrite(w, @order_model)
-      T_ORDER_FINAL.fwrite(w, @order_final)
-      T_NEW_ORDER.fwrite(w, @new_order)
-      T_VERIFY_FBE_ORDER.fwrite(w, @verify_fbe_order)
-      T_FBE_VR_ORDER.fwrite(w, @fbe_vr_order)
-      T_E1.fwrite(w, @e1)
-      T_I2.fwrite(w, @i2)
-      T_O3.fwrite(w, @o3)
-      T_CASE_.fwrite(w, @case_)
-      T_IMPORTED.fwrite(w, @imported)
-      T_DERIVED.fwrite(w, @derived)
-      T_LISTED.fwrite(w, @listed)
-      [Letters::FBE_TYPE.wire(@letters)].pack('l<', buffer: w.buffer)
+      T_ORDER.check(@order).fbe_write_final(w)
+      T_CPP_WORDS.check(@cpp_words).fbe_write_final(w)
+      T_PYTHON_WORDS.check(@python_words).fbe_write_final(w)
+      T_GO_WORDS.check(@go_words).fbe_write_final(w)
+      T_JAVA_WORDS.check(@java_words).fbe_write_final(w)
+      T_KOTLIN_WORDS.check(@kotlin_words).fbe_write_final(w)
+      T_JS_WORDS.check(@js_words).fbe_write_final(w)
+      T_RUST_WORDS.check(@rust_words).fbe_write_final(w)
+      T_C_SHARP_WORDS.check(@c_sharp_words).fbe_write_final(w)
+      T_RUBY_WORDS.check(@ruby_words).fbe_write_final(w)
+      T_CPP_MEMBERS.check(@cpp_members).fbe_write_final(w)
+      T_PYTHON_MEMBERS.check(@python_members).fbe_write_final(w)
+      T_GO_MEMBERS.check(@go_members).fbe_write_final(w)
+      T_JVM_MEMBERS.check(@jvm_members).fbe_write_final(w)
+      T_JS_MEMBERS.check(@js_members).fbe_write_final(w)
+      T_RUNTIME_NAMES.check(@runtime_names).fbe_write_final(w)
+      T_CLASS_.check(@class_).fbe_write_final(w)
+      T_OBJECT.check(@object).fbe_write_final(w)
+      T_STRING_.check(@string_).fbe_write_final(w)
+      T_LIST.check(@list).fbe_write_final(w)
+      T_MAP.check(@map).fbe_write_final(w)
+      T_MODEL.check(@model).fbe_write_final(w)
+      T_FINAL_MODEL.check(@final_model).fbe_write_final(w)
+      T_BUFFER.check(@buffer).fbe_write_final(w)
+      T_READER.check(@reader).fbe_write_final(w)
+      T_WRITER.check(@writer).fbe_write_final(w)
+      T_LIMITS.check(@limits).fbe_write_final(w)
+      T_DECODE_ERROR.check(@decode_error).fbe_write_final(w)
+      T_DECODE_EXCEPTION.check(@decode_exception).fbe_write_final(w)
+      T_DECIMAL.check(@decimal).fbe_write_final(w)
+      T_UUID.check(@uuid).fbe_write_final(w)
+      T_UUID_.check(@uuid_).fbe_write_final(w)
+      T_TIMESTAMP.check(@timestamp).fbe_write_final(w)
+      T_SENDER.check(@sender).fbe_write_final(w)
+      T_RECEIVER.check(@receiver).fbe_write_final(w)
+      T_CLIENT.check(@client).fbe_write_final(w)
+      T_PROXY.check(@proxy).fbe_write_final(w)
+      T_HANDLER.check(@handler).fbe_write_final(w)
+      T_FBE.check(@fbe).fbe_write_final(w)
+      T_FBE_.check(@fbe_).fbe_write_final(w)
+      T_STD.check(@std).fbe_write_final(w)
+      T_COMPANION.check(@companion).fbe_write_final(w)
+      T_ANY.check(@any).fbe_write_final(w)
+      T_SELF_.check(@self_).fbe_write_final(w)
+      T_SELF__.check(@self__).fbe_write_final(w)
+      T_NONE.check(@none).fbe_write_final(w)
+      T_OPTION.check(@option).fbe_write_final(w)
+      T_RESULT.check(@result).fbe_write_final(w)
+      T_VEC.check(@vec).fbe_write_final(w)
+      T_BOX.check(@box).fbe_write_final(w)
+      T_ERROR.check(@error).fbe_write_final(w)
+      T_EXCEPTION.check(@exception).fbe_write_final(w)
+      T_TEXT.check(@text).fbe_write_final(w)
+      T_JSON_WRITER.check(@json_writer).fbe_write_final(w)
+      T_INT32_T.check(@int32_t).fbe_write_final(w)
+      T_SIZE_T.check(@size_t).fbe_write_final(w)
+      T_LIST_.check(@list_).fbe_write_final(w)
+      T_OBJECT_.check(@object_).fbe_write_final(w)
+      T_V.check(@v).fbe_write_final(w)
+      T_R.check(@r).fbe_write_final(w)
+      T_W.check(@w).fbe_write_final(w)
+      T_SIDE_BUY.check(@side_buy).fbe_write_final(w)
+      T_ORDER_KEY.check(@order_key).fbe_write_final(w)
+      T_TEXT_OFSIDE.check(@text_ofside).fbe_write_final(w)
+      T_DECIMAL_1.check(@decimal_1).fbe_write_final(w)
+      T_ORDER_MODEL.check(@order_model).fbe_write_final(w)
+      T_ORDER_FINAL.check(@order_final).fbe_write_final(w)
+      T_NEW_ORDER.check(@new_order).fbe_write_final(w)
+      T_VERIFY_FBE_ORDER.check(@verify_fbe_order).fbe_write_final(w)
+      T_FBE_VR_ORDER.check(@fbe_vr_order).fbe_write_final(w)
+      T_E1.check(@e1).fbe_write_final(w)
+      T_I2.check(@i2).fbe_write_final(w)
+      T_O3.check(@o3).fbe_write_final(w)
+      T_CASE_.check(@case_).fbe_write_final(w)
+      T_IMPORTED.check(@imported).fbe_write_final(w)
+      T_DERIVED.check(@derived).fbe_write_final(w)
+      T_LISTED.check(@listed).fbe_write_final(w)
+      [Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

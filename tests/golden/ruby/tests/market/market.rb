@@ -12,6 +12,7 @@ module Market
 
     BY_VALUE = { 0 => BUY, 1 => SELL }.freeze
     NAMES = { 0 => 'buy', 1 => 'sell' }.freeze
+    FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze
     FBE_TYPE = Fbe::Types::Enum.new(self, Fbe::Types::UINT8)
   end
 
@@ -44,8 +45,12 @@ module Market
 
     def fbe_write(w)
       b = w.size
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, Fbe::Types::INT32.check(@digits), symbol_bytes.bytesize,
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, symbol_bytes.bytesize,
        symbol_bytes].pack('L<3l<L<a*', buffer: w.buffer)
       b
     end
@@ -57,8 +62,12 @@ module Market
     end
 
     def fbe_write_final(w)
-      symbol_bytes = Fbe::Types::STRING.raw(@symbol)
-      [symbol_bytes.bytesize, symbol_bytes, Fbe::Types::INT32.check(@digits)].pack('L<a*l<', buffer: w.buffer)
+      symbol_bytes = @symbol
+      unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
+        symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
+      end
+      Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
+      [symbol_bytes.bytesize, symbol_bytes, @digits].pack('L<a*l<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -118,7 +127,10 @@ module Market
 
     def fbe_write(w)
       b = w.size
-      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      reason_bytes = @reason
+      unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
+        reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
+      end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
        reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
       b
@@ -131,7 +143,10 @@ module Market
     end
 
     def fbe_write_final(w)
-      reason_bytes = Fbe::Types::STRING.raw(@reason)
+      reason_bytes = @reason
+      unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
+        reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
+      end
       [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
     end
 
