@@ -3,7 +3,8 @@
 ``AccountModel`` (versioned) and ``AccountFinalModel`` (final) keep the
 original's vocabulary: ``serialize(value) -> size``, ``deserialize() ->
 (value, size)``, ``verify() -> bool``, ``attach(data)`` / ``attach_buffer``,
-``buffer``. Generated code only supplies the per-struct functions.
+``buffer``. Generated code only supplies the per-struct functions and the
+module's native core, asked first (docs/python.md, Native core).
 
 ``verify()`` is ``deserialize()`` without keeping the value (docs/limits.md,
 section 4): one decode, the same checks, the same limits.
@@ -17,6 +18,7 @@ from typing import Callable, Generic, TypeVar
 from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
 from .limits import MAX_DEPTH, Limits
+from .native import Core
 from .struct import explain
 
 T = TypeVar("T")
@@ -106,6 +108,7 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, limits: Limi
 
 class _ModelBase(Generic[T]):
     fbe_type: int = 0
+    _final = False
 
     def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None, limits: Limits | None = None) -> None:
         self.buffer: WriteBuffer | ReadBuffer = buffer if buffer is not None else WriteBuffer()
@@ -131,9 +134,15 @@ class _ModelBase(Generic[T]):
     def _decode(self, data: bytes) -> tuple[T, int]:
         raise NotImplementedError
 
+    def _core(self) -> tuple[Core | None, int]:
+        """The generated module's native core (None: pure Python) and this type's index in it."""
+        return None, 0
+
     def serialize(self, value: T) -> int:
         """Serialize ``value`` as the only root of the buffer; return its size."""
-        data = self._encode(value)
+        core, index = self._core()
+        native = None if core is None else (core.to_final if self._final else core.to_fbe)(index, value)
+        data = self._encode(value) if native is None else bytearray(native)
         buf = WriteBuffer()
         buf.buffer = data
         self.buffer = buf
@@ -141,12 +150,24 @@ class _ModelBase(Generic[T]):
 
     def deserialize(self, value: T | None = None) -> tuple[T, int]:
         """Decode the buffer; returns ``(value, size)``. Raises :class:`DecodeError`."""
-        return self._decode(self._data())
+        data = self._data()
+        core, index = self._core()
+        if core is not None:
+            v = (core.from_final if self._final else core.from_fbe)(index, data, self.limits)
+            if v is not None:  # the root's size: what the Python reader returns (versioned: total_size)
+                return v, unpack_u32x2(data, 0)[0]
+        return self._decode(data)
 
     def verify(self) -> bool:
         """True when the buffer holds a well-formed root of this type: exactly when deserialize() succeeds."""
+        data = self._data()
+        core, index = self._core()
+        if core is not None:
+            verdict = (core.verify_final if self._final else core.verify)(index, data, self.limits)
+            if verdict is not None:
+                return verdict
         try:
-            self._decode(self._data())
+            self._decode(data)
         except FBEError:
             return False
         return True
@@ -158,3 +179,5 @@ class Model(_ModelBase[T]):
 
 class FinalModel(_ModelBase[T]):
     """Final model of one root type (generated ``<Name>FinalModel`` derive from it)."""
+
+    _final = True

@@ -378,8 +378,9 @@ class Context(DefaultLiterals):
         return f"{cls}.{m}" if m else self.constant(f"{cls}({value})")
 
     def model_class(self, s: ir.Struct, final: bool) -> list[str]:
-        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id and the
-        runtime's encode and decode of its generated write and read functions."""
+        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id, the
+        runtime's encode and decode of its generated write and read functions, and its entry in the
+        module's native core (`FBE_CORE`, native.py), which the runtime's model asks first."""
         cls = self.ident.type(s.qualified)
         code = self.writer()
         base, what = ("FinalModel", "Final model") if final else ("Model", "Versioned model")
@@ -397,4 +398,7 @@ class Context(DefaultLiterals):
             with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
                 code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)" if final
                           else f"return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)")
+            code.blank()
+            with code.block("def _core(self) -> tuple[fbe.native.Core | None, int]:"):
+                code.line(f"return FBE_CORE, {self.package.structs.index(s)}")
         return code.text().splitlines() + ["", ""]
