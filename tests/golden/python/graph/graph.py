@@ -498,6 +498,9 @@ class NodeModel(fbe.Model[Node]):
     def _decode(self, data: bytes) -> tuple[Node, int]:
         return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -510,6 +513,9 @@ class EdgeModel(fbe.Model[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
+
 
 class GraphModel(fbe.Model[Graph]):
     """Versioned model of Graph: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -521,6 +527,9 @@ class GraphModel(fbe.Model[Graph]):
 
     def _decode(self, data: bytes) -> tuple[Graph, int]:
         return fbe.decode_versioned(fbe_vr_Graph, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
 
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
@@ -636,6 +645,9 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     def _decode(self, data: bytes) -> tuple[Node, int]:
         return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
@@ -648,6 +660,9 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_final(fbe_fr_Edge, data, 2, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
+
 
 class GraphFinalModel(fbe.FinalModel[Graph]):
     """Final model of Graph: compact, no versioning (docs/format.md section 4)."""
@@ -659,6 +674,9 @@ class GraphFinalModel(fbe.FinalModel[Graph]):
 
     def _decode(self, data: bytes) -> tuple[Graph, int]:
         return fbe.decode_final(fbe_fr_Graph, data, 3, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
 
 
 def fbe_js_Node(v: Node) -> str:

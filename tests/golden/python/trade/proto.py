@@ -1050,6 +1050,9 @@ class OrderModel(fbe.Model[Order]):
     def _decode(self, data: bytes) -> tuple[Order, int]:
         return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class BalanceModel(fbe.Model[Balance]):
     """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -1061,6 +1064,9 @@ class BalanceModel(fbe.Model[Balance]):
 
     def _decode(self, data: bytes) -> tuple[Balance, int]:
         return fbe.decode_versioned(fbe_vr_Balance, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class AccountModel(fbe.Model[Account]):
@@ -1074,6 +1080,9 @@ class AccountModel(fbe.Model[Account]):
     def _decode(self, data: bytes) -> tuple[Account, int]:
         return fbe.decode_versioned(fbe_vr_Account, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
     """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -1085,6 +1094,9 @@ class OrderMessageModel(fbe.Model[OrderMessage]):
 
     def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
         return fbe.decode_versioned(fbe_vr_OrderMessage, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
@@ -1098,6 +1110,9 @@ class BalanceMessageModel(fbe.Model[BalanceMessage]):
     def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
         return fbe.decode_versioned(fbe_vr_BalanceMessage, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
     """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -1109,6 +1124,9 @@ class AccountMessageModel(fbe.Model[AccountMessage]):
 
     def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
         return fbe.decode_versioned(fbe_vr_AccountMessage, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -1319,6 +1337,9 @@ class OrderFinalModel(fbe.FinalModel[Order]):
     def _decode(self, data: bytes) -> tuple[Order, int]:
         return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
     """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
@@ -1330,6 +1351,9 @@ class BalanceFinalModel(fbe.FinalModel[Balance]):
 
     def _decode(self, data: bytes) -> tuple[Balance, int]:
         return fbe.decode_final(fbe_fr_Balance, data, 2, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
@@ -1343,6 +1367,9 @@ class AccountFinalModel(fbe.FinalModel[Account]):
     def _decode(self, data: bytes) -> tuple[Account, int]:
         return fbe.decode_final(fbe_fr_Account, data, 3, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
@@ -1354,6 +1381,9 @@ class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
 
     def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
         return fbe.decode_final(fbe_fr_OrderMessage, data, 1, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
@@ -1367,6 +1397,9 @@ class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
         return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
@@ -1378,6 +1411,9 @@ class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
 
     def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
         return fbe.decode_final(fbe_fr_AccountMessage, data, 3, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 def fbe_js_Order(v: Order) -> str:

@@ -194,6 +194,9 @@ class NodeModel(fbe.Model[Node]):
     def _decode(self, data: bytes) -> tuple[Node, int]:
         return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
     """Append the final encoding of a Node (fields back to back)."""
@@ -248,6 +251,9 @@ class NodeFinalModel(fbe.FinalModel[Node]):
 
     def _decode(self, data: bytes) -> tuple[Node, int]:
         return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
 
 
 def fbe_js_Node(v: Node) -> str:

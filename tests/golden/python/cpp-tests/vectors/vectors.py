@@ -824,6 +824,9 @@ class EdgeModel(fbe.Model[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class PointModel(fbe.Model[Point]):
     """Versioned model of Point: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -835,6 +838,9 @@ class PointModel(fbe.Model[Point]):
 
     def _decode(self, data: bytes) -> tuple[Point, int]:
         return fbe.decode_versioned(fbe_vr_Point, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class Point3Model(fbe.Model[Point3]):
@@ -848,6 +854,9 @@ class Point3Model(fbe.Model[Point3]):
     def _decode(self, data: bytes) -> tuple[Point3, int]:
         return fbe.decode_versioned(fbe_vr_Point3, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class NamedModel(fbe.Model[Named]):
     """Versioned model of Named: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -860,6 +869,9 @@ class NamedModel(fbe.Model[Named]):
     def _decode(self, data: bytes) -> tuple[Named, int]:
         return fbe.decode_versioned(fbe_vr_Named, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
+
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -871,6 +883,9 @@ class HolderModel(fbe.Model[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -1054,6 +1069,9 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class PointFinalModel(fbe.FinalModel[Point]):
     """Final model of Point: compact, no versioning (docs/format.md section 4)."""
@@ -1065,6 +1083,9 @@ class PointFinalModel(fbe.FinalModel[Point]):
 
     def _decode(self, data: bytes) -> tuple[Point, int]:
         return fbe.decode_final(fbe_fr_Point, data, 2, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class Point3FinalModel(fbe.FinalModel[Point3]):
@@ -1078,6 +1099,9 @@ class Point3FinalModel(fbe.FinalModel[Point3]):
     def _decode(self, data: bytes) -> tuple[Point3, int]:
         return fbe.decode_final(fbe_fr_Point3, data, 3, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class NamedFinalModel(fbe.FinalModel[Named]):
     """Final model of Named: compact, no versioning (docs/format.md section 4)."""
@@ -1090,6 +1114,9 @@ class NamedFinalModel(fbe.FinalModel[Named]):
     def _decode(self, data: bytes) -> tuple[Named, int]:
         return fbe.decode_final(fbe_fr_Named, data, 4, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
+
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
@@ -1101,6 +1128,9 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
 
 
 def fbe_js_Edge(v: Edge) -> str:

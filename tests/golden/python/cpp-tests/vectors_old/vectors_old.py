@@ -307,6 +307,9 @@ class EdgeModel(fbe.Model[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -318,6 +321,9 @@ class HolderModel(fbe.Model[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -377,6 +383,9 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _decode(self, data: bytes) -> tuple[Edge, int]:
         return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
@@ -388,6 +397,9 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_js_Edge(v: Edge) -> str:

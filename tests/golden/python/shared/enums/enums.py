@@ -1008,6 +1008,9 @@ class EnumsModel(fbe.Model[Enums]):
     def _decode(self, data: bytes) -> tuple[Enums, int]:
         return fbe.decode_versioned(fbe_vr_Enums, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 def fbe_fw_Enums(w: bytearray, v: Enums) -> None:
     """Append the final encoding of a Enums (fields back to back)."""
@@ -1105,6 +1108,9 @@ class EnumsFinalModel(fbe.FinalModel[Enums]):
 
     def _decode(self, data: bytes) -> tuple[Enums, int]:
         return fbe.decode_final(fbe_fr_Enums, data, 1, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
 
 
 def fbe_js_Enums(v: Enums) -> str:

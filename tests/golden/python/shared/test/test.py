@@ -4923,6 +4923,9 @@ class StructSimpleModel(fbe.Model[StructSimple]):
     def _decode(self, data: bytes) -> tuple[StructSimple, int]:
         return fbe.decode_versioned(fbe_vr_StructSimple, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class StructOptionalModel(fbe.Model[StructOptional]):
     """Versioned model of StructOptional: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -4934,6 +4937,9 @@ class StructOptionalModel(fbe.Model[StructOptional]):
 
     def _decode(self, data: bytes) -> tuple[StructOptional, int]:
         return fbe.decode_versioned(fbe_vr_StructOptional, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class StructNestedModel(fbe.Model[StructNested]):
@@ -4947,6 +4953,9 @@ class StructNestedModel(fbe.Model[StructNested]):
     def _decode(self, data: bytes) -> tuple[StructNested, int]:
         return fbe.decode_versioned(fbe_vr_StructNested, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class StructBytesModel(fbe.Model[StructBytes]):
     """Versioned model of StructBytes: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -4958,6 +4967,9 @@ class StructBytesModel(fbe.Model[StructBytes]):
 
     def _decode(self, data: bytes) -> tuple[StructBytes, int]:
         return fbe.decode_versioned(fbe_vr_StructBytes, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class StructArrayModel(fbe.Model[StructArray]):
@@ -4971,6 +4983,9 @@ class StructArrayModel(fbe.Model[StructArray]):
     def _decode(self, data: bytes) -> tuple[StructArray, int]:
         return fbe.decode_versioned(fbe_vr_StructArray, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class StructVectorModel(fbe.Model[StructVector]):
     """Versioned model of StructVector: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -4982,6 +4997,9 @@ class StructVectorModel(fbe.Model[StructVector]):
 
     def _decode(self, data: bytes) -> tuple[StructVector, int]:
         return fbe.decode_versioned(fbe_vr_StructVector, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class StructListModel(fbe.Model[StructList]):
@@ -4995,6 +5013,9 @@ class StructListModel(fbe.Model[StructList]):
     def _decode(self, data: bytes) -> tuple[StructList, int]:
         return fbe.decode_versioned(fbe_vr_StructList, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class StructSetModel(fbe.Model[StructSet]):
     """Versioned model of StructSet: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -5006,6 +5027,9 @@ class StructSetModel(fbe.Model[StructSet]):
 
     def _decode(self, data: bytes) -> tuple[StructSet, int]:
         return fbe.decode_versioned(fbe_vr_StructSet, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class StructMapModel(fbe.Model[StructMap]):
@@ -5019,6 +5043,9 @@ class StructMapModel(fbe.Model[StructMap]):
     def _decode(self, data: bytes) -> tuple[StructMap, int]:
         return fbe.decode_versioned(fbe_vr_StructMap, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class StructHashModel(fbe.Model[StructHash]):
     """Versioned model of StructHash: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -5030,6 +5057,9 @@ class StructHashModel(fbe.Model[StructHash]):
 
     def _decode(self, data: bytes) -> tuple[StructHash, int]:
         return fbe.decode_versioned(fbe_vr_StructHash, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class StructHashExModel(fbe.Model[StructHashEx]):
@@ -5043,6 +5073,9 @@ class StructHashExModel(fbe.Model[StructHashEx]):
     def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
         return fbe.decode_versioned(fbe_vr_StructHashEx, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class StructEmptyModel(fbe.Model[StructEmpty]):
     """Versioned model of StructEmpty: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -5054,6 +5087,9 @@ class StructEmptyModel(fbe.Model[StructEmpty]):
 
     def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
         return fbe.decode_versioned(fbe_vr_StructEmpty, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
@@ -8603,6 +8639,9 @@ class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
     def _decode(self, data: bytes) -> tuple[StructSimple, int]:
         return fbe.decode_final(fbe_fr_StructSimple, data, 110, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
     """Final model of StructOptional: compact, no versioning (docs/format.md section 4)."""
@@ -8614,6 +8653,9 @@ class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
 
     def _decode(self, data: bytes) -> tuple[StructOptional, int]:
         return fbe.decode_final(fbe_fr_StructOptional, data, 111, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class StructNestedFinalModel(fbe.FinalModel[StructNested]):
@@ -8627,6 +8669,9 @@ class StructNestedFinalModel(fbe.FinalModel[StructNested]):
     def _decode(self, data: bytes) -> tuple[StructNested, int]:
         return fbe.decode_final(fbe_fr_StructNested, data, 112, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
     """Final model of StructBytes: compact, no versioning (docs/format.md section 4)."""
@@ -8638,6 +8683,9 @@ class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
 
     def _decode(self, data: bytes) -> tuple[StructBytes, int]:
         return fbe.decode_final(fbe_fr_StructBytes, data, 120, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class StructArrayFinalModel(fbe.FinalModel[StructArray]):
@@ -8651,6 +8699,9 @@ class StructArrayFinalModel(fbe.FinalModel[StructArray]):
     def _decode(self, data: bytes) -> tuple[StructArray, int]:
         return fbe.decode_final(fbe_fr_StructArray, data, 125, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class StructVectorFinalModel(fbe.FinalModel[StructVector]):
     """Final model of StructVector: compact, no versioning (docs/format.md section 4)."""
@@ -8662,6 +8713,9 @@ class StructVectorFinalModel(fbe.FinalModel[StructVector]):
 
     def _decode(self, data: bytes) -> tuple[StructVector, int]:
         return fbe.decode_final(fbe_fr_StructVector, data, 130, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class StructListFinalModel(fbe.FinalModel[StructList]):
@@ -8675,6 +8729,9 @@ class StructListFinalModel(fbe.FinalModel[StructList]):
     def _decode(self, data: bytes) -> tuple[StructList, int]:
         return fbe.decode_final(fbe_fr_StructList, data, 131, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class StructSetFinalModel(fbe.FinalModel[StructSet]):
     """Final model of StructSet: compact, no versioning (docs/format.md section 4)."""
@@ -8686,6 +8743,9 @@ class StructSetFinalModel(fbe.FinalModel[StructSet]):
 
     def _decode(self, data: bytes) -> tuple[StructSet, int]:
         return fbe.decode_final(fbe_fr_StructSet, data, 132, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class StructMapFinalModel(fbe.FinalModel[StructMap]):
@@ -8699,6 +8759,9 @@ class StructMapFinalModel(fbe.FinalModel[StructMap]):
     def _decode(self, data: bytes) -> tuple[StructMap, int]:
         return fbe.decode_final(fbe_fr_StructMap, data, 140, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class StructHashFinalModel(fbe.FinalModel[StructHash]):
     """Final model of StructHash: compact, no versioning (docs/format.md section 4)."""
@@ -8710,6 +8773,9 @@ class StructHashFinalModel(fbe.FinalModel[StructHash]):
 
     def _decode(self, data: bytes) -> tuple[StructHash, int]:
         return fbe.decode_final(fbe_fr_StructHash, data, 141, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
@@ -8723,6 +8789,9 @@ class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
     def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
         return fbe.decode_final(fbe_fr_StructHashEx, data, 142, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     """Final model of StructEmpty: compact, no versioning (docs/format.md section 4)."""
@@ -8734,6 +8803,9 @@ class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
 
     def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
         return fbe.decode_final(fbe_fr_StructEmpty, data, 143, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 def fbe_js_StructSimple(v: StructSimple) -> str:

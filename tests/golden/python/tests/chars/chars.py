@@ -353,6 +353,9 @@ class CharKeysModel(fbe.Model[CharKeys]):
     def _decode(self, data: bytes) -> tuple[CharKeys, int]:
         return fbe.decode_versioned(fbe_vr_CharKeys, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class GradeKeysModel(fbe.Model[GradeKeys]):
     """Versioned model of GradeKeys: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -364,6 +367,9 @@ class GradeKeysModel(fbe.Model[GradeKeys]):
 
     def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
         return fbe.decode_versioned(fbe_vr_GradeKeys, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_fw_CharKeys(w: bytearray, v: CharKeys) -> None:
@@ -460,6 +466,9 @@ class CharKeysFinalModel(fbe.FinalModel[CharKeys]):
     def _decode(self, data: bytes) -> tuple[CharKeys, int]:
         return fbe.decode_final(fbe_fr_CharKeys, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
     """Final model of GradeKeys: compact, no versioning (docs/format.md section 4)."""
@@ -471,6 +480,9 @@ class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
 
     def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
         return fbe.decode_final(fbe_fr_GradeKeys, data, 2, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_js_CharKeys(v: CharKeys) -> str:

@@ -261,6 +261,9 @@ class PricesModel(fbe.Model[Prices]):
     def _decode(self, data: bytes) -> tuple[Prices, int]:
         return fbe.decode_versioned(fbe_vr_Prices, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 def fbe_fw_Prices(w: bytearray, v: Prices) -> None:
     """Append the final encoding of a Prices (fields back to back)."""
@@ -431,6 +434,9 @@ class PricesFinalModel(fbe.FinalModel[Prices]):
 
     def _decode(self, data: bytes) -> tuple[Prices, int]:
         return fbe.decode_final(fbe_fr_Prices, data, 1, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
 
 
 def fbe_js_Prices(v: Prices) -> str:

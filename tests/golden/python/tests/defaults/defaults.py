@@ -412,6 +412,9 @@ class ZerosModel(fbe.Model[Zeros]):
     def _decode(self, data: bytes) -> tuple[Zeros, int]:
         return fbe.decode_versioned(fbe_vr_Zeros, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 def fbe_fw_Zeros(w: bytearray, v: Zeros) -> None:
     """Append the final encoding of a Zeros (fields back to back)."""
@@ -637,6 +640,9 @@ class ZerosFinalModel(fbe.FinalModel[Zeros]):
 
     def _decode(self, data: bytes) -> tuple[Zeros, int]:
         return fbe.decode_final(fbe_fr_Zeros, data, 1, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
 
 
 def fbe_js_Zeros(v: Zeros) -> str:

@@ -3277,6 +3277,9 @@ class CountedModel(fbe.Model[Counted]):
     def _decode(self, data: bytes) -> tuple[Counted, int]:
         return fbe.decode_versioned(fbe_vr_Counted, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class ShiftedModel(fbe.Model[Shifted]):
     """Versioned model of Shifted: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3288,6 +3291,9 @@ class ShiftedModel(fbe.Model[Shifted]):
 
     def _decode(self, data: bytes) -> tuple[Shifted, int]:
         return fbe.decode_versioned(fbe_vr_Shifted, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class AfterShiftModel(fbe.Model[AfterShift]):
@@ -3301,6 +3307,9 @@ class AfterShiftModel(fbe.Model[AfterShift]):
     def _decode(self, data: bytes) -> tuple[AfterShift, int]:
         return fbe.decode_versioned(fbe_vr_AfterShift, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class FixedModel(fbe.Model[Fixed]):
     """Versioned model of Fixed: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3312,6 +3321,9 @@ class FixedModel(fbe.Model[Fixed]):
 
     def _decode(self, data: bytes) -> tuple[Fixed, int]:
         return fbe.decode_versioned(fbe_vr_Fixed, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class DerivedModel(fbe.Model[Derived]):
@@ -3325,6 +3337,9 @@ class DerivedModel(fbe.Model[Derived]):
     def _decode(self, data: bytes) -> tuple[Derived, int]:
         return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class ImportedBaseModel(fbe.Model[ImportedBase]):
     """Versioned model of ImportedBase: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3336,6 +3351,9 @@ class ImportedBaseModel(fbe.Model[ImportedBase]):
 
     def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
         return fbe.decode_versioned(fbe_vr_ImportedBase, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class NoteModel(fbe.Model[Note]):
@@ -3349,6 +3367,9 @@ class NoteModel(fbe.Model[Note]):
     def _decode(self, data: bytes) -> tuple[Note, int]:
         return fbe.decode_versioned(fbe_vr_Note, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class QuietModel(fbe.Model[Quiet]):
     """Versioned model of Quiet: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3360,6 +3381,9 @@ class QuietModel(fbe.Model[Quiet]):
 
     def _decode(self, data: bytes) -> tuple[Quiet, int]:
         return fbe.decode_versioned(fbe_vr_Quiet, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class EmptyModel(fbe.Model[Empty]):
@@ -3373,6 +3397,9 @@ class EmptyModel(fbe.Model[Empty]):
     def _decode(self, data: bytes) -> tuple[Empty, int]:
         return fbe.decode_versioned(fbe_vr_Empty, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class EverythingModel(fbe.Model[Everything]):
     """Versioned model of Everything: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3384,6 +3411,9 @@ class EverythingModel(fbe.Model[Everything]):
 
     def _decode(self, data: bytes) -> tuple[Everything, int]:
         return fbe.decode_versioned(fbe_vr_Everything, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class PlaceOrderModel(fbe.Model[PlaceOrder]):
@@ -3397,6 +3427,9 @@ class PlaceOrderModel(fbe.Model[PlaceOrder]):
     def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
         return fbe.decode_versioned(fbe_vr_PlaceOrder, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class AcceptedModel(fbe.Model[Accepted]):
     """Versioned model of Accepted: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3408,6 +3441,9 @@ class AcceptedModel(fbe.Model[Accepted]):
 
     def _decode(self, data: bytes) -> tuple[Accepted, int]:
         return fbe.decode_versioned(fbe_vr_Accepted, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 class RejectedModel(fbe.Model[Rejected]):
@@ -3421,6 +3457,9 @@ class RejectedModel(fbe.Model[Rejected]):
     def _decode(self, data: bytes) -> tuple[Rejected, int]:
         return fbe.decode_versioned(fbe_vr_Rejected, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 12
+
 
 class PingModel(fbe.Model[Ping]):
     """Versioned model of Ping: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3432,6 +3471,9 @@ class PingModel(fbe.Model[Ping]):
 
     def _decode(self, data: bytes) -> tuple[Ping, int]:
         return fbe.decode_versioned(fbe_vr_Ping, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 13
 
 
 class FixedKeywordsModel(fbe.Model[FixedKeywords]):
@@ -3445,6 +3487,9 @@ class FixedKeywordsModel(fbe.Model[FixedKeywords]):
     def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
         return fbe.decode_versioned(fbe_vr_FixedKeywords, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 14
+
 
 class KeywordsModel(fbe.Model[Keywords]):
     """Versioned model of Keywords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -3456,6 +3501,9 @@ class KeywordsModel(fbe.Model[Keywords]):
 
     def _decode(self, data: bytes) -> tuple[Keywords, int]:
         return fbe.decode_versioned(fbe_vr_Keywords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 15
 
 
 def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
@@ -4302,6 +4350,9 @@ class CountedFinalModel(fbe.FinalModel[Counted]):
     def _decode(self, data: bytes) -> tuple[Counted, int]:
         return fbe.decode_final(fbe_fr_Counted, data, 1001, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class ShiftedFinalModel(fbe.FinalModel[Shifted]):
     """Final model of Shifted: compact, no versioning (docs/format.md section 4)."""
@@ -4313,6 +4364,9 @@ class ShiftedFinalModel(fbe.FinalModel[Shifted]):
 
     def _decode(self, data: bytes) -> tuple[Shifted, int]:
         return fbe.decode_final(fbe_fr_Shifted, data, 1020, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
@@ -4326,6 +4380,9 @@ class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
     def _decode(self, data: bytes) -> tuple[AfterShift, int]:
         return fbe.decode_final(fbe_fr_AfterShift, data, 1021, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class FixedFinalModel(fbe.FinalModel[Fixed]):
     """Final model of Fixed: compact, no versioning (docs/format.md section 4)."""
@@ -4337,6 +4394,9 @@ class FixedFinalModel(fbe.FinalModel[Fixed]):
 
     def _decode(self, data: bytes) -> tuple[Fixed, int]:
         return fbe.decode_final(fbe_fr_Fixed, data, 7, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
@@ -4350,6 +4410,9 @@ class DerivedFinalModel(fbe.FinalModel[Derived]):
     def _decode(self, data: bytes) -> tuple[Derived, int]:
         return fbe.decode_final(fbe_fr_Derived, data, 7, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
     """Final model of ImportedBase: compact, no versioning (docs/format.md section 4)."""
@@ -4361,6 +4424,9 @@ class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
 
     def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
         return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class NoteFinalModel(fbe.FinalModel[Note]):
@@ -4374,6 +4440,9 @@ class NoteFinalModel(fbe.FinalModel[Note]):
     def _decode(self, data: bytes) -> tuple[Note, int]:
         return fbe.decode_final(fbe_fr_Note, data, 1023, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class QuietFinalModel(fbe.FinalModel[Quiet]):
     """Final model of Quiet: compact, no versioning (docs/format.md section 4)."""
@@ -4385,6 +4454,9 @@ class QuietFinalModel(fbe.FinalModel[Quiet]):
 
     def _decode(self, data: bytes) -> tuple[Quiet, int]:
         return fbe.decode_final(fbe_fr_Quiet, data, 1024, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class EmptyFinalModel(fbe.FinalModel[Empty]):
@@ -4398,6 +4470,9 @@ class EmptyFinalModel(fbe.FinalModel[Empty]):
     def _decode(self, data: bytes) -> tuple[Empty, int]:
         return fbe.decode_final(fbe_fr_Empty, data, 1025, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class EverythingFinalModel(fbe.FinalModel[Everything]):
     """Final model of Everything: compact, no versioning (docs/format.md section 4)."""
@@ -4409,6 +4484,9 @@ class EverythingFinalModel(fbe.FinalModel[Everything]):
 
     def _decode(self, data: bytes) -> tuple[Everything, int]:
         return fbe.decode_final(fbe_fr_Everything, data, 1026, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
@@ -4422,6 +4500,9 @@ class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
     def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
         return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class AcceptedFinalModel(fbe.FinalModel[Accepted]):
     """Final model of Accepted: compact, no versioning (docs/format.md section 4)."""
@@ -4433,6 +4514,9 @@ class AcceptedFinalModel(fbe.FinalModel[Accepted]):
 
     def _decode(self, data: bytes) -> tuple[Accepted, int]:
         return fbe.decode_final(fbe_fr_Accepted, data, 1028, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 class RejectedFinalModel(fbe.FinalModel[Rejected]):
@@ -4446,6 +4530,9 @@ class RejectedFinalModel(fbe.FinalModel[Rejected]):
     def _decode(self, data: bytes) -> tuple[Rejected, int]:
         return fbe.decode_final(fbe_fr_Rejected, data, 1029, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 12
+
 
 class PingFinalModel(fbe.FinalModel[Ping]):
     """Final model of Ping: compact, no versioning (docs/format.md section 4)."""
@@ -4457,6 +4544,9 @@ class PingFinalModel(fbe.FinalModel[Ping]):
 
     def _decode(self, data: bytes) -> tuple[Ping, int]:
         return fbe.decode_final(fbe_fr_Ping, data, 1030, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 13
 
 
 class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
@@ -4470,6 +4560,9 @@ class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
     def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
         return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 14
+
 
 class KeywordsFinalModel(fbe.FinalModel[Keywords]):
     """Final model of Keywords: compact, no versioning (docs/format.md section 4)."""
@@ -4481,6 +4574,9 @@ class KeywordsFinalModel(fbe.FinalModel[Keywords]):
 
     def _decode(self, data: bytes) -> tuple[Keywords, int]:
         return fbe.decode_final(fbe_fr_Keywords, data, 1032, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 15
 
 
 def fbe_js_Counted(v: Counted) -> str:

@@ -724,6 +724,9 @@ class EmptyModel(fbe.Model[Empty]):
     def _decode(self, data: bytes) -> tuple[Empty, int]:
         return fbe.decode_versioned(fbe_vr_Empty, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class EmptiesModel(fbe.Model[Empties]):
     """Versioned model of Empties: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -735,6 +738,9 @@ class EmptiesModel(fbe.Model[Empties]):
 
     def _decode(self, data: bytes) -> tuple[Empties, int]:
         return fbe.decode_versioned(fbe_vr_Empties, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class WideModel(fbe.Model[Wide]):
@@ -748,6 +754,9 @@ class WideModel(fbe.Model[Wide]):
     def _decode(self, data: bytes) -> tuple[Wide, int]:
         return fbe.decode_versioned(fbe_vr_Wide, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class WidesModel(fbe.Model[Wides]):
     """Versioned model of Wides: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -760,6 +769,9 @@ class WidesModel(fbe.Model[Wides]):
     def _decode(self, data: bytes) -> tuple[Wides, int]:
         return fbe.decode_versioned(fbe_vr_Wides, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
+
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -771,6 +783,9 @@ class HolderModel(fbe.Model[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
 
 
 def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
@@ -917,6 +932,9 @@ class EmptyFinalModel(fbe.FinalModel[Empty]):
     def _decode(self, data: bytes) -> tuple[Empty, int]:
         return fbe.decode_final(fbe_fr_Empty, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class EmptiesFinalModel(fbe.FinalModel[Empties]):
     """Final model of Empties: compact, no versioning (docs/format.md section 4)."""
@@ -928,6 +946,9 @@ class EmptiesFinalModel(fbe.FinalModel[Empties]):
 
     def _decode(self, data: bytes) -> tuple[Empties, int]:
         return fbe.decode_final(fbe_fr_Empties, data, 2, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class WideFinalModel(fbe.FinalModel[Wide]):
@@ -941,6 +962,9 @@ class WideFinalModel(fbe.FinalModel[Wide]):
     def _decode(self, data: bytes) -> tuple[Wide, int]:
         return fbe.decode_final(fbe_fr_Wide, data, 3, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class WidesFinalModel(fbe.FinalModel[Wides]):
     """Final model of Wides: compact, no versioning (docs/format.md section 4)."""
@@ -953,6 +977,9 @@ class WidesFinalModel(fbe.FinalModel[Wides]):
     def _decode(self, data: bytes) -> tuple[Wides, int]:
         return fbe.decode_final(fbe_fr_Wides, data, 4, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
+
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
@@ -964,6 +991,9 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
 
     def _decode(self, data: bytes) -> tuple[Holder, int]:
         return fbe.decode_final(fbe_fr_Holder, data, 5, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
 
 
 def fbe_js_Empty(v: Empty) -> str:

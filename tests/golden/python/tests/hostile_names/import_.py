@@ -16827,6 +16827,9 @@ class OrderModel_(fbe.Model[Order]):
     def _decode(self, data: bytes) -> tuple[Order, int]:
         return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class CppWordsModel(fbe.Model[CppWords]):
     """Versioned model of CppWords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16838,6 +16841,9 @@ class CppWordsModel(fbe.Model[CppWords]):
 
     def _decode(self, data: bytes) -> tuple[CppWords, int]:
         return fbe.decode_versioned(fbe_vr_CppWords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class PythonWordsModel(fbe.Model[PythonWords]):
@@ -16851,6 +16857,9 @@ class PythonWordsModel(fbe.Model[PythonWords]):
     def _decode(self, data: bytes) -> tuple[PythonWords, int]:
         return fbe.decode_versioned(fbe_vr_PythonWords, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class GoWordsModel(fbe.Model[GoWords]):
     """Versioned model of GoWords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16862,6 +16871,9 @@ class GoWordsModel(fbe.Model[GoWords]):
 
     def _decode(self, data: bytes) -> tuple[GoWords, int]:
         return fbe.decode_versioned(fbe_vr_GoWords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class JavaWordsModel(fbe.Model[JavaWords]):
@@ -16875,6 +16887,9 @@ class JavaWordsModel(fbe.Model[JavaWords]):
     def _decode(self, data: bytes) -> tuple[JavaWords, int]:
         return fbe.decode_versioned(fbe_vr_JavaWords, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class KotlinWordsModel(fbe.Model[KotlinWords]):
     """Versioned model of KotlinWords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16886,6 +16901,9 @@ class KotlinWordsModel(fbe.Model[KotlinWords]):
 
     def _decode(self, data: bytes) -> tuple[KotlinWords, int]:
         return fbe.decode_versioned(fbe_vr_KotlinWords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class JsWordsModel(fbe.Model[JsWords]):
@@ -16899,6 +16917,9 @@ class JsWordsModel(fbe.Model[JsWords]):
     def _decode(self, data: bytes) -> tuple[JsWords, int]:
         return fbe.decode_versioned(fbe_vr_JsWords, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class RustWordsModel(fbe.Model[RustWords]):
     """Versioned model of RustWords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16910,6 +16931,9 @@ class RustWordsModel(fbe.Model[RustWords]):
 
     def _decode(self, data: bytes) -> tuple[RustWords, int]:
         return fbe.decode_versioned(fbe_vr_RustWords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class CSharpWordsModel(fbe.Model[CSharpWords]):
@@ -16923,6 +16947,9 @@ class CSharpWordsModel(fbe.Model[CSharpWords]):
     def _decode(self, data: bytes) -> tuple[CSharpWords, int]:
         return fbe.decode_versioned(fbe_vr_CSharpWords, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class RubyWordsModel(fbe.Model[RubyWords]):
     """Versioned model of RubyWords: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16934,6 +16961,9 @@ class RubyWordsModel(fbe.Model[RubyWords]):
 
     def _decode(self, data: bytes) -> tuple[RubyWords, int]:
         return fbe.decode_versioned(fbe_vr_RubyWords, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class CppMembersModel(fbe.Model[CppMembers]):
@@ -16947,6 +16977,9 @@ class CppMembersModel(fbe.Model[CppMembers]):
     def _decode(self, data: bytes) -> tuple[CppMembers, int]:
         return fbe.decode_versioned(fbe_vr_CppMembers, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class PythonMembersModel(fbe.Model[PythonMembers]):
     """Versioned model of PythonMembers: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16958,6 +16991,9 @@ class PythonMembersModel(fbe.Model[PythonMembers]):
 
     def _decode(self, data: bytes) -> tuple[PythonMembers, int]:
         return fbe.decode_versioned(fbe_vr_PythonMembers, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 class GoMembersModel(fbe.Model[GoMembers]):
@@ -16971,6 +17007,9 @@ class GoMembersModel(fbe.Model[GoMembers]):
     def _decode(self, data: bytes) -> tuple[GoMembers, int]:
         return fbe.decode_versioned(fbe_vr_GoMembers, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 12
+
 
 class JvmMembersModel(fbe.Model[JvmMembers]):
     """Versioned model of JvmMembers: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -16982,6 +17021,9 @@ class JvmMembersModel(fbe.Model[JvmMembers]):
 
     def _decode(self, data: bytes) -> tuple[JvmMembers, int]:
         return fbe.decode_versioned(fbe_vr_JvmMembers, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 13
 
 
 class JsMembersModel(fbe.Model[JsMembers]):
@@ -16995,6 +17037,9 @@ class JsMembersModel(fbe.Model[JsMembers]):
     def _decode(self, data: bytes) -> tuple[JsMembers, int]:
         return fbe.decode_versioned(fbe_vr_JsMembers, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 14
+
 
 class RuntimeNamesModel(fbe.Model[RuntimeNames]):
     """Versioned model of RuntimeNames: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17006,6 +17051,9 @@ class RuntimeNamesModel(fbe.Model[RuntimeNames]):
 
     def _decode(self, data: bytes) -> tuple[RuntimeNames, int]:
         return fbe.decode_versioned(fbe_vr_RuntimeNames, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 15
 
 
 class classModel(fbe.Model[class_]):
@@ -17019,6 +17067,9 @@ class classModel(fbe.Model[class_]):
     def _decode(self, data: bytes) -> tuple[class_, int]:
         return fbe.decode_versioned(fbe_vr_class, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 16
+
 
 class ObjectModel(fbe.Model[Object]):
     """Versioned model of Object: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17030,6 +17081,9 @@ class ObjectModel(fbe.Model[Object]):
 
     def _decode(self, data: bytes) -> tuple[Object, int]:
         return fbe.decode_versioned(fbe_vr_Object, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 17
 
 
 class StringModel(fbe.Model[String]):
@@ -17043,6 +17097,9 @@ class StringModel(fbe.Model[String]):
     def _decode(self, data: bytes) -> tuple[String, int]:
         return fbe.decode_versioned(fbe_vr_String, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 18
+
 
 class ListModel(fbe.Model[List]):
     """Versioned model of List: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17054,6 +17111,9 @@ class ListModel(fbe.Model[List]):
 
     def _decode(self, data: bytes) -> tuple[List, int]:
         return fbe.decode_versioned(fbe_vr_List, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 19
 
 
 class MapModel(fbe.Model[Map]):
@@ -17067,6 +17127,9 @@ class MapModel(fbe.Model[Map]):
     def _decode(self, data: bytes) -> tuple[Map, int]:
         return fbe.decode_versioned(fbe_vr_Map, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 20
+
 
 class ModelModel(fbe.Model[Model]):
     """Versioned model of Model: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17078,6 +17141,9 @@ class ModelModel(fbe.Model[Model]):
 
     def _decode(self, data: bytes) -> tuple[Model, int]:
         return fbe.decode_versioned(fbe_vr_Model, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 21
 
 
 class FinalModelModel(fbe.Model[FinalModel]):
@@ -17091,6 +17157,9 @@ class FinalModelModel(fbe.Model[FinalModel]):
     def _decode(self, data: bytes) -> tuple[FinalModel, int]:
         return fbe.decode_versioned(fbe_vr_FinalModel, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 22
+
 
 class BufferModel(fbe.Model[Buffer]):
     """Versioned model of Buffer: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17102,6 +17171,9 @@ class BufferModel(fbe.Model[Buffer]):
 
     def _decode(self, data: bytes) -> tuple[Buffer, int]:
         return fbe.decode_versioned(fbe_vr_Buffer, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 23
 
 
 class ReaderModel(fbe.Model[Reader]):
@@ -17115,6 +17187,9 @@ class ReaderModel(fbe.Model[Reader]):
     def _decode(self, data: bytes) -> tuple[Reader, int]:
         return fbe.decode_versioned(fbe_vr_Reader, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 24
+
 
 class WriterModel(fbe.Model[Writer]):
     """Versioned model of Writer: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17126,6 +17201,9 @@ class WriterModel(fbe.Model[Writer]):
 
     def _decode(self, data: bytes) -> tuple[Writer, int]:
         return fbe.decode_versioned(fbe_vr_Writer, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 25
 
 
 class LimitsModel(fbe.Model[Limits]):
@@ -17139,6 +17217,9 @@ class LimitsModel(fbe.Model[Limits]):
     def _decode(self, data: bytes) -> tuple[Limits, int]:
         return fbe.decode_versioned(fbe_vr_Limits, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 26
+
 
 class DecodeErrorModel(fbe.Model[DecodeError]):
     """Versioned model of DecodeError: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17150,6 +17231,9 @@ class DecodeErrorModel(fbe.Model[DecodeError]):
 
     def _decode(self, data: bytes) -> tuple[DecodeError, int]:
         return fbe.decode_versioned(fbe_vr_DecodeError, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 27
 
 
 class DecodeExceptionModel(fbe.Model[DecodeException]):
@@ -17163,6 +17247,9 @@ class DecodeExceptionModel(fbe.Model[DecodeException]):
     def _decode(self, data: bytes) -> tuple[DecodeException, int]:
         return fbe.decode_versioned(fbe_vr_DecodeException, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 28
+
 
 class DecimalModel(fbe.Model[Decimal_]):
     """Versioned model of Decimal: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17174,6 +17261,9 @@ class DecimalModel(fbe.Model[Decimal_]):
 
     def _decode(self, data: bytes) -> tuple[Decimal_, int]:
         return fbe.decode_versioned(fbe_vr_Decimal, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 29
 
 
 class UuidModel(fbe.Model[Uuid]):
@@ -17187,6 +17277,9 @@ class UuidModel(fbe.Model[Uuid]):
     def _decode(self, data: bytes) -> tuple[Uuid, int]:
         return fbe.decode_versioned(fbe_vr_Uuid, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 30
+
 
 class UUIDModel(fbe.Model[UUID]):
     """Versioned model of UUID: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17198,6 +17291,9 @@ class UUIDModel(fbe.Model[UUID]):
 
     def _decode(self, data: bytes) -> tuple[UUID, int]:
         return fbe.decode_versioned(fbe_vr_UUID, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 31
 
 
 class TimestampModel(fbe.Model[Timestamp]):
@@ -17211,6 +17307,9 @@ class TimestampModel(fbe.Model[Timestamp]):
     def _decode(self, data: bytes) -> tuple[Timestamp, int]:
         return fbe.decode_versioned(fbe_vr_Timestamp, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 32
+
 
 class SenderModel(fbe.Model[Sender_]):
     """Versioned model of Sender: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17222,6 +17321,9 @@ class SenderModel(fbe.Model[Sender_]):
 
     def _decode(self, data: bytes) -> tuple[Sender_, int]:
         return fbe.decode_versioned(fbe_vr_Sender, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 33
 
 
 class ReceiverModel(fbe.Model[Receiver_]):
@@ -17235,6 +17337,9 @@ class ReceiverModel(fbe.Model[Receiver_]):
     def _decode(self, data: bytes) -> tuple[Receiver_, int]:
         return fbe.decode_versioned(fbe_vr_Receiver, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 34
+
 
 class ClientModel(fbe.Model[Client_]):
     """Versioned model of Client: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17246,6 +17351,9 @@ class ClientModel(fbe.Model[Client_]):
 
     def _decode(self, data: bytes) -> tuple[Client_, int]:
         return fbe.decode_versioned(fbe_vr_Client, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 35
 
 
 class ProxyModel(fbe.Model[Proxy_]):
@@ -17259,6 +17367,9 @@ class ProxyModel(fbe.Model[Proxy_]):
     def _decode(self, data: bytes) -> tuple[Proxy_, int]:
         return fbe.decode_versioned(fbe_vr_Proxy, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 36
+
 
 class HandlerModel(fbe.Model[Handler]):
     """Versioned model of Handler: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17270,6 +17381,9 @@ class HandlerModel(fbe.Model[Handler]):
 
     def _decode(self, data: bytes) -> tuple[Handler, int]:
         return fbe.decode_versioned(fbe_vr_Handler, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 37
 
 
 class fbeModel(fbe.Model[Xfbe_]):
@@ -17283,6 +17397,9 @@ class fbeModel(fbe.Model[Xfbe_]):
     def _decode(self, data: bytes) -> tuple[Xfbe_, int]:
         return fbe.decode_versioned(fbe_vr_fbe, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 38
+
 
 class FBEModel(fbe.Model[FBE]):
     """Versioned model of FBE: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17294,6 +17411,9 @@ class FBEModel(fbe.Model[FBE]):
 
     def _decode(self, data: bytes) -> tuple[FBE, int]:
         return fbe.decode_versioned(fbe_vr_FBE, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 39
 
 
 class stdModel(fbe.Model[std]):
@@ -17307,6 +17427,9 @@ class stdModel(fbe.Model[std]):
     def _decode(self, data: bytes) -> tuple[std, int]:
         return fbe.decode_versioned(fbe_vr_std, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 40
+
 
 class CompanionModel(fbe.Model[Companion]):
     """Versioned model of Companion: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17318,6 +17441,9 @@ class CompanionModel(fbe.Model[Companion]):
 
     def _decode(self, data: bytes) -> tuple[Companion, int]:
         return fbe.decode_versioned(fbe_vr_Companion, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 41
 
 
 class AnyModel(fbe.Model[Any_]):
@@ -17331,6 +17457,9 @@ class AnyModel(fbe.Model[Any_]):
     def _decode(self, data: bytes) -> tuple[Any_, int]:
         return fbe.decode_versioned(fbe_vr_Any, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 42
+
 
 class SelfModel(fbe.Model[Self]):
     """Versioned model of Self: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17342,6 +17471,9 @@ class SelfModel(fbe.Model[Self]):
 
     def _decode(self, data: bytes) -> tuple[Self, int]:
         return fbe.decode_versioned(fbe_vr_Self, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 43
 
 
 class selfModel(fbe.Model[self_]):
@@ -17355,6 +17487,9 @@ class selfModel(fbe.Model[self_]):
     def _decode(self, data: bytes) -> tuple[self_, int]:
         return fbe.decode_versioned(fbe_vr_self, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 44
+
 
 class NoneModel(fbe.Model[None_]):
     """Versioned model of None: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17366,6 +17501,9 @@ class NoneModel(fbe.Model[None_]):
 
     def _decode(self, data: bytes) -> tuple[None_, int]:
         return fbe.decode_versioned(fbe_vr_None, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 45
 
 
 class OptionModel(fbe.Model[Option]):
@@ -17379,6 +17517,9 @@ class OptionModel(fbe.Model[Option]):
     def _decode(self, data: bytes) -> tuple[Option, int]:
         return fbe.decode_versioned(fbe_vr_Option, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 46
+
 
 class ResultModel(fbe.Model[Result]):
     """Versioned model of Result: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17390,6 +17531,9 @@ class ResultModel(fbe.Model[Result]):
 
     def _decode(self, data: bytes) -> tuple[Result, int]:
         return fbe.decode_versioned(fbe_vr_Result, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 47
 
 
 class VecModel(fbe.Model[Vec]):
@@ -17403,6 +17547,9 @@ class VecModel(fbe.Model[Vec]):
     def _decode(self, data: bytes) -> tuple[Vec, int]:
         return fbe.decode_versioned(fbe_vr_Vec, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 48
+
 
 class BoxModel(fbe.Model[Box]):
     """Versioned model of Box: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17414,6 +17561,9 @@ class BoxModel(fbe.Model[Box]):
 
     def _decode(self, data: bytes) -> tuple[Box, int]:
         return fbe.decode_versioned(fbe_vr_Box, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 49
 
 
 class ErrorModel(fbe.Model[Error]):
@@ -17427,6 +17577,9 @@ class ErrorModel(fbe.Model[Error]):
     def _decode(self, data: bytes) -> tuple[Error, int]:
         return fbe.decode_versioned(fbe_vr_Error, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 50
+
 
 class ExceptionModel(fbe.Model[Exception_]):
     """Versioned model of Exception: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17438,6 +17591,9 @@ class ExceptionModel(fbe.Model[Exception_]):
 
     def _decode(self, data: bytes) -> tuple[Exception_, int]:
         return fbe.decode_versioned(fbe_vr_Exception, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 51
 
 
 class TextModel(fbe.Model[Text]):
@@ -17451,6 +17607,9 @@ class TextModel(fbe.Model[Text]):
     def _decode(self, data: bytes) -> tuple[Text, int]:
         return fbe.decode_versioned(fbe_vr_Text, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 52
+
 
 class JsonWriterModel(fbe.Model[JsonWriter]):
     """Versioned model of JsonWriter: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17462,6 +17621,9 @@ class JsonWriterModel(fbe.Model[JsonWriter]):
 
     def _decode(self, data: bytes) -> tuple[JsonWriter, int]:
         return fbe.decode_versioned(fbe_vr_JsonWriter, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 53
 
 
 class int32_tModel(fbe.Model[int32_t]):
@@ -17475,6 +17637,9 @@ class int32_tModel(fbe.Model[int32_t]):
     def _decode(self, data: bytes) -> tuple[int32_t, int]:
         return fbe.decode_versioned(fbe_vr_int32_t, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 54
+
 
 class size_tModel(fbe.Model[size_t]):
     """Versioned model of size_t: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17486,6 +17651,9 @@ class size_tModel(fbe.Model[size_t]):
 
     def _decode(self, data: bytes) -> tuple[size_t, int]:
         return fbe.decode_versioned(fbe_vr_size_t, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 55
 
 
 class listModel(fbe.Model[list_]):
@@ -17499,6 +17667,9 @@ class listModel(fbe.Model[list_]):
     def _decode(self, data: bytes) -> tuple[list_, int]:
         return fbe.decode_versioned(fbe_vr_list, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 56
+
 
 class objectModel(fbe.Model[object_]):
     """Versioned model of object: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17510,6 +17681,9 @@ class objectModel(fbe.Model[object_]):
 
     def _decode(self, data: bytes) -> tuple[object_, int]:
         return fbe.decode_versioned(fbe_vr_object, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 57
 
 
 class vModel(fbe.Model[v_]):
@@ -17523,6 +17697,9 @@ class vModel(fbe.Model[v_]):
     def _decode(self, data: bytes) -> tuple[v_, int]:
         return fbe.decode_versioned(fbe_vr_v, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 58
+
 
 class rModel(fbe.Model[r_]):
     """Versioned model of r: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17534,6 +17711,9 @@ class rModel(fbe.Model[r_]):
 
     def _decode(self, data: bytes) -> tuple[r_, int]:
         return fbe.decode_versioned(fbe_vr_r, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 59
 
 
 class wModel(fbe.Model[w_]):
@@ -17547,6 +17727,9 @@ class wModel(fbe.Model[w_]):
     def _decode(self, data: bytes) -> tuple[w_, int]:
         return fbe.decode_versioned(fbe_vr_w, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 60
+
 
 class SideBuyModel(fbe.Model[SideBuy]):
     """Versioned model of SideBuy: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17558,6 +17741,9 @@ class SideBuyModel(fbe.Model[SideBuy]):
 
     def _decode(self, data: bytes) -> tuple[SideBuy, int]:
         return fbe.decode_versioned(fbe_vr_SideBuy, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 61
 
 
 class OrderKeyModel(fbe.Model[OrderKey]):
@@ -17571,6 +17757,9 @@ class OrderKeyModel(fbe.Model[OrderKey]):
     def _decode(self, data: bytes) -> tuple[OrderKey, int]:
         return fbe.decode_versioned(fbe_vr_OrderKey, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 62
+
 
 class textOfsideModel(fbe.Model[textOfside]):
     """Versioned model of textOfside: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17582,6 +17771,9 @@ class textOfsideModel(fbe.Model[textOfside]):
 
     def _decode(self, data: bytes) -> tuple[textOfside, int]:
         return fbe.decode_versioned(fbe_vr_textOfside, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 63
 
 
 class DECIMAL_1Model(fbe.Model[DECIMAL_1]):
@@ -17595,6 +17787,9 @@ class DECIMAL_1Model(fbe.Model[DECIMAL_1]):
     def _decode(self, data: bytes) -> tuple[DECIMAL_1, int]:
         return fbe.decode_versioned(fbe_vr_DECIMAL_1, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 64
+
 
 class OrderModelModel(fbe.Model[OrderModel]):
     """Versioned model of OrderModel: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17606,6 +17801,9 @@ class OrderModelModel(fbe.Model[OrderModel]):
 
     def _decode(self, data: bytes) -> tuple[OrderModel, int]:
         return fbe.decode_versioned(fbe_vr_OrderModel, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 65
 
 
 class OrderFinalModel(fbe.Model[OrderFinal]):
@@ -17619,6 +17817,9 @@ class OrderFinalModel(fbe.Model[OrderFinal]):
     def _decode(self, data: bytes) -> tuple[OrderFinal, int]:
         return fbe.decode_versioned(fbe_vr_OrderFinal, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 66
+
 
 class NewOrderModel(fbe.Model[NewOrder]):
     """Versioned model of NewOrder: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17630,6 +17831,9 @@ class NewOrderModel(fbe.Model[NewOrder]):
 
     def _decode(self, data: bytes) -> tuple[NewOrder, int]:
         return fbe.decode_versioned(fbe_vr_NewOrder, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 67
 
 
 class VerifyFBEOrderModel(fbe.Model[VerifyFBEOrder]):
@@ -17643,6 +17847,9 @@ class VerifyFBEOrderModel(fbe.Model[VerifyFBEOrder]):
     def _decode(self, data: bytes) -> tuple[VerifyFBEOrder, int]:
         return fbe.decode_versioned(fbe_vr_VerifyFBEOrder, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 68
+
 
 class Xfbe_vr_OrderModel(fbe.Model[Xfbe_vr_Order]):
     """Versioned model of fbe_vr_Order: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17654,6 +17861,9 @@ class Xfbe_vr_OrderModel(fbe.Model[Xfbe_vr_Order]):
 
     def _decode(self, data: bytes) -> tuple[Xfbe_vr_Order, int]:
         return fbe.decode_versioned(fbe_vr_fbe_vr_Order, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 69
 
 
 class e1Model(fbe.Model[e1_]):
@@ -17667,6 +17877,9 @@ class e1Model(fbe.Model[e1_]):
     def _decode(self, data: bytes) -> tuple[e1_, int]:
         return fbe.decode_versioned(fbe_vr_e1, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 70
+
 
 class i2Model(fbe.Model[i2_]):
     """Versioned model of i2: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17678,6 +17891,9 @@ class i2Model(fbe.Model[i2_]):
 
     def _decode(self, data: bytes) -> tuple[i2_, int]:
         return fbe.decode_versioned(fbe_vr_i2, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 71
 
 
 class o3Model(fbe.Model[o3_]):
@@ -17691,6 +17907,9 @@ class o3Model(fbe.Model[o3_]):
     def _decode(self, data: bytes) -> tuple[o3_, int]:
         return fbe.decode_versioned(fbe_vr_o3, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 72
+
 
 class CaseModel(fbe.Model[Case]):
     """Versioned model of Case: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17702,6 +17921,9 @@ class CaseModel(fbe.Model[Case]):
 
     def _decode(self, data: bytes) -> tuple[Case, int]:
         return fbe.decode_versioned(fbe_vr_Case, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 73
 
 
 class ImportedModel(fbe.Model[Imported]):
@@ -17715,6 +17937,9 @@ class ImportedModel(fbe.Model[Imported]):
     def _decode(self, data: bytes) -> tuple[Imported, int]:
         return fbe.decode_versioned(fbe_vr_Imported, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 74
+
 
 class symbolModel(fbe.Model[symbol]):
     """Versioned model of symbol: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17726,6 +17951,9 @@ class symbolModel(fbe.Model[symbol]):
 
     def _decode(self, data: bytes) -> tuple[symbol, int]:
         return fbe.decode_versioned(fbe_vr_symbol, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 75
 
 
 class ListedModel(fbe.Model[Listed]):
@@ -17739,6 +17967,9 @@ class ListedModel(fbe.Model[Listed]):
     def _decode(self, data: bytes) -> tuple[Listed, int]:
         return fbe.decode_versioned(fbe_vr_Listed, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 76
+
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17751,6 +17982,9 @@ class DerivedModel(fbe.Model[Derived]):
     def _decode(self, data: bytes) -> tuple[Derived, int]:
         return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 77
+
 
 class HostileModel(fbe.Model[Hostile]):
     """Versioned model of Hostile: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -17762,6 +17996,9 @@ class HostileModel(fbe.Model[Hostile]):
 
     def _decode(self, data: bytes) -> tuple[Hostile, int]:
         return fbe.decode_versioned(fbe_vr_Hostile, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 78
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -23175,6 +23412,9 @@ class OrderFinalModel_(fbe.FinalModel[Order]):
     def _decode(self, data: bytes) -> tuple[Order, int]:
         return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class CppWordsFinalModel(fbe.FinalModel[CppWords]):
     """Final model of CppWords: compact, no versioning (docs/format.md section 4)."""
@@ -23186,6 +23426,9 @@ class CppWordsFinalModel(fbe.FinalModel[CppWords]):
 
     def _decode(self, data: bytes) -> tuple[CppWords, int]:
         return fbe.decode_final(fbe_fr_CppWords, data, 2, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 class PythonWordsFinalModel(fbe.FinalModel[PythonWords]):
@@ -23199,6 +23442,9 @@ class PythonWordsFinalModel(fbe.FinalModel[PythonWords]):
     def _decode(self, data: bytes) -> tuple[PythonWords, int]:
         return fbe.decode_final(fbe_fr_PythonWords, data, 3, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 2
+
 
 class GoWordsFinalModel(fbe.FinalModel[GoWords]):
     """Final model of GoWords: compact, no versioning (docs/format.md section 4)."""
@@ -23210,6 +23456,9 @@ class GoWordsFinalModel(fbe.FinalModel[GoWords]):
 
     def _decode(self, data: bytes) -> tuple[GoWords, int]:
         return fbe.decode_final(fbe_fr_GoWords, data, 4, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 3
 
 
 class JavaWordsFinalModel(fbe.FinalModel[JavaWords]):
@@ -23223,6 +23472,9 @@ class JavaWordsFinalModel(fbe.FinalModel[JavaWords]):
     def _decode(self, data: bytes) -> tuple[JavaWords, int]:
         return fbe.decode_final(fbe_fr_JavaWords, data, 5, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 4
+
 
 class KotlinWordsFinalModel(fbe.FinalModel[KotlinWords]):
     """Final model of KotlinWords: compact, no versioning (docs/format.md section 4)."""
@@ -23234,6 +23486,9 @@ class KotlinWordsFinalModel(fbe.FinalModel[KotlinWords]):
 
     def _decode(self, data: bytes) -> tuple[KotlinWords, int]:
         return fbe.decode_final(fbe_fr_KotlinWords, data, 6, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 5
 
 
 class JsWordsFinalModel(fbe.FinalModel[JsWords]):
@@ -23247,6 +23502,9 @@ class JsWordsFinalModel(fbe.FinalModel[JsWords]):
     def _decode(self, data: bytes) -> tuple[JsWords, int]:
         return fbe.decode_final(fbe_fr_JsWords, data, 7, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 6
+
 
 class RustWordsFinalModel(fbe.FinalModel[RustWords]):
     """Final model of RustWords: compact, no versioning (docs/format.md section 4)."""
@@ -23258,6 +23516,9 @@ class RustWordsFinalModel(fbe.FinalModel[RustWords]):
 
     def _decode(self, data: bytes) -> tuple[RustWords, int]:
         return fbe.decode_final(fbe_fr_RustWords, data, 8, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 7
 
 
 class CSharpWordsFinalModel(fbe.FinalModel[CSharpWords]):
@@ -23271,6 +23532,9 @@ class CSharpWordsFinalModel(fbe.FinalModel[CSharpWords]):
     def _decode(self, data: bytes) -> tuple[CSharpWords, int]:
         return fbe.decode_final(fbe_fr_CSharpWords, data, 9, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 8
+
 
 class RubyWordsFinalModel(fbe.FinalModel[RubyWords]):
     """Final model of RubyWords: compact, no versioning (docs/format.md section 4)."""
@@ -23282,6 +23546,9 @@ class RubyWordsFinalModel(fbe.FinalModel[RubyWords]):
 
     def _decode(self, data: bytes) -> tuple[RubyWords, int]:
         return fbe.decode_final(fbe_fr_RubyWords, data, 10, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 9
 
 
 class CppMembersFinalModel(fbe.FinalModel[CppMembers]):
@@ -23295,6 +23562,9 @@ class CppMembersFinalModel(fbe.FinalModel[CppMembers]):
     def _decode(self, data: bytes) -> tuple[CppMembers, int]:
         return fbe.decode_final(fbe_fr_CppMembers, data, 11, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 10
+
 
 class PythonMembersFinalModel(fbe.FinalModel[PythonMembers]):
     """Final model of PythonMembers: compact, no versioning (docs/format.md section 4)."""
@@ -23306,6 +23576,9 @@ class PythonMembersFinalModel(fbe.FinalModel[PythonMembers]):
 
     def _decode(self, data: bytes) -> tuple[PythonMembers, int]:
         return fbe.decode_final(fbe_fr_PythonMembers, data, 12, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 11
 
 
 class GoMembersFinalModel(fbe.FinalModel[GoMembers]):
@@ -23319,6 +23592,9 @@ class GoMembersFinalModel(fbe.FinalModel[GoMembers]):
     def _decode(self, data: bytes) -> tuple[GoMembers, int]:
         return fbe.decode_final(fbe_fr_GoMembers, data, 13, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 12
+
 
 class JvmMembersFinalModel(fbe.FinalModel[JvmMembers]):
     """Final model of JvmMembers: compact, no versioning (docs/format.md section 4)."""
@@ -23330,6 +23606,9 @@ class JvmMembersFinalModel(fbe.FinalModel[JvmMembers]):
 
     def _decode(self, data: bytes) -> tuple[JvmMembers, int]:
         return fbe.decode_final(fbe_fr_JvmMembers, data, 14, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 13
 
 
 class JsMembersFinalModel(fbe.FinalModel[JsMembers]):
@@ -23343,6 +23622,9 @@ class JsMembersFinalModel(fbe.FinalModel[JsMembers]):
     def _decode(self, data: bytes) -> tuple[JsMembers, int]:
         return fbe.decode_final(fbe_fr_JsMembers, data, 15, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 14
+
 
 class RuntimeNamesFinalModel(fbe.FinalModel[RuntimeNames]):
     """Final model of RuntimeNames: compact, no versioning (docs/format.md section 4)."""
@@ -23354,6 +23636,9 @@ class RuntimeNamesFinalModel(fbe.FinalModel[RuntimeNames]):
 
     def _decode(self, data: bytes) -> tuple[RuntimeNames, int]:
         return fbe.decode_final(fbe_fr_RuntimeNames, data, 16, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 15
 
 
 class classFinalModel(fbe.FinalModel[class_]):
@@ -23367,6 +23652,9 @@ class classFinalModel(fbe.FinalModel[class_]):
     def _decode(self, data: bytes) -> tuple[class_, int]:
         return fbe.decode_final(fbe_fr_class, data, 17, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 16
+
 
 class ObjectFinalModel(fbe.FinalModel[Object]):
     """Final model of Object: compact, no versioning (docs/format.md section 4)."""
@@ -23378,6 +23666,9 @@ class ObjectFinalModel(fbe.FinalModel[Object]):
 
     def _decode(self, data: bytes) -> tuple[Object, int]:
         return fbe.decode_final(fbe_fr_Object, data, 18, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 17
 
 
 class StringFinalModel(fbe.FinalModel[String]):
@@ -23391,6 +23682,9 @@ class StringFinalModel(fbe.FinalModel[String]):
     def _decode(self, data: bytes) -> tuple[String, int]:
         return fbe.decode_final(fbe_fr_String, data, 19, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 18
+
 
 class ListFinalModel(fbe.FinalModel[List]):
     """Final model of List: compact, no versioning (docs/format.md section 4)."""
@@ -23402,6 +23696,9 @@ class ListFinalModel(fbe.FinalModel[List]):
 
     def _decode(self, data: bytes) -> tuple[List, int]:
         return fbe.decode_final(fbe_fr_List, data, 20, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 19
 
 
 class MapFinalModel(fbe.FinalModel[Map]):
@@ -23415,6 +23712,9 @@ class MapFinalModel(fbe.FinalModel[Map]):
     def _decode(self, data: bytes) -> tuple[Map, int]:
         return fbe.decode_final(fbe_fr_Map, data, 21, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 20
+
 
 class ModelFinalModel(fbe.FinalModel[Model]):
     """Final model of Model: compact, no versioning (docs/format.md section 4)."""
@@ -23426,6 +23726,9 @@ class ModelFinalModel(fbe.FinalModel[Model]):
 
     def _decode(self, data: bytes) -> tuple[Model, int]:
         return fbe.decode_final(fbe_fr_Model, data, 22, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 21
 
 
 class FinalModelFinalModel(fbe.FinalModel[FinalModel]):
@@ -23439,6 +23742,9 @@ class FinalModelFinalModel(fbe.FinalModel[FinalModel]):
     def _decode(self, data: bytes) -> tuple[FinalModel, int]:
         return fbe.decode_final(fbe_fr_FinalModel, data, 23, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 22
+
 
 class BufferFinalModel(fbe.FinalModel[Buffer]):
     """Final model of Buffer: compact, no versioning (docs/format.md section 4)."""
@@ -23450,6 +23756,9 @@ class BufferFinalModel(fbe.FinalModel[Buffer]):
 
     def _decode(self, data: bytes) -> tuple[Buffer, int]:
         return fbe.decode_final(fbe_fr_Buffer, data, 24, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 23
 
 
 class ReaderFinalModel(fbe.FinalModel[Reader]):
@@ -23463,6 +23772,9 @@ class ReaderFinalModel(fbe.FinalModel[Reader]):
     def _decode(self, data: bytes) -> tuple[Reader, int]:
         return fbe.decode_final(fbe_fr_Reader, data, 25, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 24
+
 
 class WriterFinalModel(fbe.FinalModel[Writer]):
     """Final model of Writer: compact, no versioning (docs/format.md section 4)."""
@@ -23474,6 +23786,9 @@ class WriterFinalModel(fbe.FinalModel[Writer]):
 
     def _decode(self, data: bytes) -> tuple[Writer, int]:
         return fbe.decode_final(fbe_fr_Writer, data, 26, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 25
 
 
 class LimitsFinalModel(fbe.FinalModel[Limits]):
@@ -23487,6 +23802,9 @@ class LimitsFinalModel(fbe.FinalModel[Limits]):
     def _decode(self, data: bytes) -> tuple[Limits, int]:
         return fbe.decode_final(fbe_fr_Limits, data, 27, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 26
+
 
 class DecodeErrorFinalModel(fbe.FinalModel[DecodeError]):
     """Final model of DecodeError: compact, no versioning (docs/format.md section 4)."""
@@ -23498,6 +23816,9 @@ class DecodeErrorFinalModel(fbe.FinalModel[DecodeError]):
 
     def _decode(self, data: bytes) -> tuple[DecodeError, int]:
         return fbe.decode_final(fbe_fr_DecodeError, data, 28, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 27
 
 
 class DecodeExceptionFinalModel(fbe.FinalModel[DecodeException]):
@@ -23511,6 +23832,9 @@ class DecodeExceptionFinalModel(fbe.FinalModel[DecodeException]):
     def _decode(self, data: bytes) -> tuple[DecodeException, int]:
         return fbe.decode_final(fbe_fr_DecodeException, data, 29, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 28
+
 
 class DecimalFinalModel(fbe.FinalModel[Decimal_]):
     """Final model of Decimal: compact, no versioning (docs/format.md section 4)."""
@@ -23522,6 +23846,9 @@ class DecimalFinalModel(fbe.FinalModel[Decimal_]):
 
     def _decode(self, data: bytes) -> tuple[Decimal_, int]:
         return fbe.decode_final(fbe_fr_Decimal, data, 30, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 29
 
 
 class UuidFinalModel(fbe.FinalModel[Uuid]):
@@ -23535,6 +23862,9 @@ class UuidFinalModel(fbe.FinalModel[Uuid]):
     def _decode(self, data: bytes) -> tuple[Uuid, int]:
         return fbe.decode_final(fbe_fr_Uuid, data, 31, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 30
+
 
 class UUIDFinalModel(fbe.FinalModel[UUID]):
     """Final model of UUID: compact, no versioning (docs/format.md section 4)."""
@@ -23546,6 +23876,9 @@ class UUIDFinalModel(fbe.FinalModel[UUID]):
 
     def _decode(self, data: bytes) -> tuple[UUID, int]:
         return fbe.decode_final(fbe_fr_UUID, data, 32, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 31
 
 
 class TimestampFinalModel(fbe.FinalModel[Timestamp]):
@@ -23559,6 +23892,9 @@ class TimestampFinalModel(fbe.FinalModel[Timestamp]):
     def _decode(self, data: bytes) -> tuple[Timestamp, int]:
         return fbe.decode_final(fbe_fr_Timestamp, data, 33, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 32
+
 
 class SenderFinalModel(fbe.FinalModel[Sender_]):
     """Final model of Sender: compact, no versioning (docs/format.md section 4)."""
@@ -23570,6 +23906,9 @@ class SenderFinalModel(fbe.FinalModel[Sender_]):
 
     def _decode(self, data: bytes) -> tuple[Sender_, int]:
         return fbe.decode_final(fbe_fr_Sender, data, 34, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 33
 
 
 class ReceiverFinalModel(fbe.FinalModel[Receiver_]):
@@ -23583,6 +23922,9 @@ class ReceiverFinalModel(fbe.FinalModel[Receiver_]):
     def _decode(self, data: bytes) -> tuple[Receiver_, int]:
         return fbe.decode_final(fbe_fr_Receiver, data, 35, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 34
+
 
 class ClientFinalModel(fbe.FinalModel[Client_]):
     """Final model of Client: compact, no versioning (docs/format.md section 4)."""
@@ -23594,6 +23936,9 @@ class ClientFinalModel(fbe.FinalModel[Client_]):
 
     def _decode(self, data: bytes) -> tuple[Client_, int]:
         return fbe.decode_final(fbe_fr_Client, data, 36, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 35
 
 
 class ProxyFinalModel(fbe.FinalModel[Proxy_]):
@@ -23607,6 +23952,9 @@ class ProxyFinalModel(fbe.FinalModel[Proxy_]):
     def _decode(self, data: bytes) -> tuple[Proxy_, int]:
         return fbe.decode_final(fbe_fr_Proxy, data, 37, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 36
+
 
 class HandlerFinalModel(fbe.FinalModel[Handler]):
     """Final model of Handler: compact, no versioning (docs/format.md section 4)."""
@@ -23618,6 +23966,9 @@ class HandlerFinalModel(fbe.FinalModel[Handler]):
 
     def _decode(self, data: bytes) -> tuple[Handler, int]:
         return fbe.decode_final(fbe_fr_Handler, data, 38, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 37
 
 
 class fbeFinalModel(fbe.FinalModel[Xfbe_]):
@@ -23631,6 +23982,9 @@ class fbeFinalModel(fbe.FinalModel[Xfbe_]):
     def _decode(self, data: bytes) -> tuple[Xfbe_, int]:
         return fbe.decode_final(fbe_fr_fbe, data, 39, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 38
+
 
 class FBEFinalModel(fbe.FinalModel[FBE]):
     """Final model of FBE: compact, no versioning (docs/format.md section 4)."""
@@ -23642,6 +23996,9 @@ class FBEFinalModel(fbe.FinalModel[FBE]):
 
     def _decode(self, data: bytes) -> tuple[FBE, int]:
         return fbe.decode_final(fbe_fr_FBE, data, 40, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 39
 
 
 class stdFinalModel(fbe.FinalModel[std]):
@@ -23655,6 +24012,9 @@ class stdFinalModel(fbe.FinalModel[std]):
     def _decode(self, data: bytes) -> tuple[std, int]:
         return fbe.decode_final(fbe_fr_std, data, 41, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 40
+
 
 class CompanionFinalModel(fbe.FinalModel[Companion]):
     """Final model of Companion: compact, no versioning (docs/format.md section 4)."""
@@ -23666,6 +24026,9 @@ class CompanionFinalModel(fbe.FinalModel[Companion]):
 
     def _decode(self, data: bytes) -> tuple[Companion, int]:
         return fbe.decode_final(fbe_fr_Companion, data, 42, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 41
 
 
 class AnyFinalModel(fbe.FinalModel[Any_]):
@@ -23679,6 +24042,9 @@ class AnyFinalModel(fbe.FinalModel[Any_]):
     def _decode(self, data: bytes) -> tuple[Any_, int]:
         return fbe.decode_final(fbe_fr_Any, data, 43, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 42
+
 
 class SelfFinalModel(fbe.FinalModel[Self]):
     """Final model of Self: compact, no versioning (docs/format.md section 4)."""
@@ -23690,6 +24056,9 @@ class SelfFinalModel(fbe.FinalModel[Self]):
 
     def _decode(self, data: bytes) -> tuple[Self, int]:
         return fbe.decode_final(fbe_fr_Self, data, 44, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 43
 
 
 class selfFinalModel(fbe.FinalModel[self_]):
@@ -23703,6 +24072,9 @@ class selfFinalModel(fbe.FinalModel[self_]):
     def _decode(self, data: bytes) -> tuple[self_, int]:
         return fbe.decode_final(fbe_fr_self, data, 45, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 44
+
 
 class NoneFinalModel(fbe.FinalModel[None_]):
     """Final model of None: compact, no versioning (docs/format.md section 4)."""
@@ -23714,6 +24086,9 @@ class NoneFinalModel(fbe.FinalModel[None_]):
 
     def _decode(self, data: bytes) -> tuple[None_, int]:
         return fbe.decode_final(fbe_fr_None, data, 46, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 45
 
 
 class OptionFinalModel(fbe.FinalModel[Option]):
@@ -23727,6 +24102,9 @@ class OptionFinalModel(fbe.FinalModel[Option]):
     def _decode(self, data: bytes) -> tuple[Option, int]:
         return fbe.decode_final(fbe_fr_Option, data, 47, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 46
+
 
 class ResultFinalModel(fbe.FinalModel[Result]):
     """Final model of Result: compact, no versioning (docs/format.md section 4)."""
@@ -23738,6 +24116,9 @@ class ResultFinalModel(fbe.FinalModel[Result]):
 
     def _decode(self, data: bytes) -> tuple[Result, int]:
         return fbe.decode_final(fbe_fr_Result, data, 48, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 47
 
 
 class VecFinalModel(fbe.FinalModel[Vec]):
@@ -23751,6 +24132,9 @@ class VecFinalModel(fbe.FinalModel[Vec]):
     def _decode(self, data: bytes) -> tuple[Vec, int]:
         return fbe.decode_final(fbe_fr_Vec, data, 49, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 48
+
 
 class BoxFinalModel(fbe.FinalModel[Box]):
     """Final model of Box: compact, no versioning (docs/format.md section 4)."""
@@ -23762,6 +24146,9 @@ class BoxFinalModel(fbe.FinalModel[Box]):
 
     def _decode(self, data: bytes) -> tuple[Box, int]:
         return fbe.decode_final(fbe_fr_Box, data, 50, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 49
 
 
 class ErrorFinalModel(fbe.FinalModel[Error]):
@@ -23775,6 +24162,9 @@ class ErrorFinalModel(fbe.FinalModel[Error]):
     def _decode(self, data: bytes) -> tuple[Error, int]:
         return fbe.decode_final(fbe_fr_Error, data, 51, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 50
+
 
 class ExceptionFinalModel(fbe.FinalModel[Exception_]):
     """Final model of Exception: compact, no versioning (docs/format.md section 4)."""
@@ -23786,6 +24176,9 @@ class ExceptionFinalModel(fbe.FinalModel[Exception_]):
 
     def _decode(self, data: bytes) -> tuple[Exception_, int]:
         return fbe.decode_final(fbe_fr_Exception, data, 52, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 51
 
 
 class TextFinalModel(fbe.FinalModel[Text]):
@@ -23799,6 +24192,9 @@ class TextFinalModel(fbe.FinalModel[Text]):
     def _decode(self, data: bytes) -> tuple[Text, int]:
         return fbe.decode_final(fbe_fr_Text, data, 53, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 52
+
 
 class JsonWriterFinalModel(fbe.FinalModel[JsonWriter]):
     """Final model of JsonWriter: compact, no versioning (docs/format.md section 4)."""
@@ -23810,6 +24206,9 @@ class JsonWriterFinalModel(fbe.FinalModel[JsonWriter]):
 
     def _decode(self, data: bytes) -> tuple[JsonWriter, int]:
         return fbe.decode_final(fbe_fr_JsonWriter, data, 54, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 53
 
 
 class int32_tFinalModel(fbe.FinalModel[int32_t]):
@@ -23823,6 +24222,9 @@ class int32_tFinalModel(fbe.FinalModel[int32_t]):
     def _decode(self, data: bytes) -> tuple[int32_t, int]:
         return fbe.decode_final(fbe_fr_int32_t, data, 55, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 54
+
 
 class size_tFinalModel(fbe.FinalModel[size_t]):
     """Final model of size_t: compact, no versioning (docs/format.md section 4)."""
@@ -23834,6 +24236,9 @@ class size_tFinalModel(fbe.FinalModel[size_t]):
 
     def _decode(self, data: bytes) -> tuple[size_t, int]:
         return fbe.decode_final(fbe_fr_size_t, data, 56, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 55
 
 
 class listFinalModel(fbe.FinalModel[list_]):
@@ -23847,6 +24252,9 @@ class listFinalModel(fbe.FinalModel[list_]):
     def _decode(self, data: bytes) -> tuple[list_, int]:
         return fbe.decode_final(fbe_fr_list, data, 57, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 56
+
 
 class objectFinalModel(fbe.FinalModel[object_]):
     """Final model of object: compact, no versioning (docs/format.md section 4)."""
@@ -23858,6 +24266,9 @@ class objectFinalModel(fbe.FinalModel[object_]):
 
     def _decode(self, data: bytes) -> tuple[object_, int]:
         return fbe.decode_final(fbe_fr_object, data, 58, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 57
 
 
 class vFinalModel(fbe.FinalModel[v_]):
@@ -23871,6 +24282,9 @@ class vFinalModel(fbe.FinalModel[v_]):
     def _decode(self, data: bytes) -> tuple[v_, int]:
         return fbe.decode_final(fbe_fr_v, data, 59, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 58
+
 
 class rFinalModel(fbe.FinalModel[r_]):
     """Final model of r: compact, no versioning (docs/format.md section 4)."""
@@ -23882,6 +24296,9 @@ class rFinalModel(fbe.FinalModel[r_]):
 
     def _decode(self, data: bytes) -> tuple[r_, int]:
         return fbe.decode_final(fbe_fr_r, data, 60, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 59
 
 
 class wFinalModel(fbe.FinalModel[w_]):
@@ -23895,6 +24312,9 @@ class wFinalModel(fbe.FinalModel[w_]):
     def _decode(self, data: bytes) -> tuple[w_, int]:
         return fbe.decode_final(fbe_fr_w, data, 61, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 60
+
 
 class SideBuyFinalModel(fbe.FinalModel[SideBuy]):
     """Final model of SideBuy: compact, no versioning (docs/format.md section 4)."""
@@ -23906,6 +24326,9 @@ class SideBuyFinalModel(fbe.FinalModel[SideBuy]):
 
     def _decode(self, data: bytes) -> tuple[SideBuy, int]:
         return fbe.decode_final(fbe_fr_SideBuy, data, 62, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 61
 
 
 class OrderKeyFinalModel(fbe.FinalModel[OrderKey]):
@@ -23919,6 +24342,9 @@ class OrderKeyFinalModel(fbe.FinalModel[OrderKey]):
     def _decode(self, data: bytes) -> tuple[OrderKey, int]:
         return fbe.decode_final(fbe_fr_OrderKey, data, 63, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 62
+
 
 class textOfsideFinalModel(fbe.FinalModel[textOfside]):
     """Final model of textOfside: compact, no versioning (docs/format.md section 4)."""
@@ -23930,6 +24356,9 @@ class textOfsideFinalModel(fbe.FinalModel[textOfside]):
 
     def _decode(self, data: bytes) -> tuple[textOfside, int]:
         return fbe.decode_final(fbe_fr_textOfside, data, 64, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 63
 
 
 class DECIMAL_1FinalModel(fbe.FinalModel[DECIMAL_1]):
@@ -23943,6 +24372,9 @@ class DECIMAL_1FinalModel(fbe.FinalModel[DECIMAL_1]):
     def _decode(self, data: bytes) -> tuple[DECIMAL_1, int]:
         return fbe.decode_final(fbe_fr_DECIMAL_1, data, 65, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 64
+
 
 class OrderModelFinalModel(fbe.FinalModel[OrderModel]):
     """Final model of OrderModel: compact, no versioning (docs/format.md section 4)."""
@@ -23954,6 +24386,9 @@ class OrderModelFinalModel(fbe.FinalModel[OrderModel]):
 
     def _decode(self, data: bytes) -> tuple[OrderModel, int]:
         return fbe.decode_final(fbe_fr_OrderModel, data, 66, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 65
 
 
 class OrderFinalFinalModel(fbe.FinalModel[OrderFinal]):
@@ -23967,6 +24402,9 @@ class OrderFinalFinalModel(fbe.FinalModel[OrderFinal]):
     def _decode(self, data: bytes) -> tuple[OrderFinal, int]:
         return fbe.decode_final(fbe_fr_OrderFinal, data, 67, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 66
+
 
 class NewOrderFinalModel(fbe.FinalModel[NewOrder]):
     """Final model of NewOrder: compact, no versioning (docs/format.md section 4)."""
@@ -23978,6 +24416,9 @@ class NewOrderFinalModel(fbe.FinalModel[NewOrder]):
 
     def _decode(self, data: bytes) -> tuple[NewOrder, int]:
         return fbe.decode_final(fbe_fr_NewOrder, data, 68, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 67
 
 
 class VerifyFBEOrderFinalModel(fbe.FinalModel[VerifyFBEOrder]):
@@ -23991,6 +24432,9 @@ class VerifyFBEOrderFinalModel(fbe.FinalModel[VerifyFBEOrder]):
     def _decode(self, data: bytes) -> tuple[VerifyFBEOrder, int]:
         return fbe.decode_final(fbe_fr_VerifyFBEOrder, data, 69, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 68
+
 
 class Xfbe_vr_OrderFinalModel(fbe.FinalModel[Xfbe_vr_Order]):
     """Final model of fbe_vr_Order: compact, no versioning (docs/format.md section 4)."""
@@ -24002,6 +24446,9 @@ class Xfbe_vr_OrderFinalModel(fbe.FinalModel[Xfbe_vr_Order]):
 
     def _decode(self, data: bytes) -> tuple[Xfbe_vr_Order, int]:
         return fbe.decode_final(fbe_fr_fbe_vr_Order, data, 70, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 69
 
 
 class e1FinalModel(fbe.FinalModel[e1_]):
@@ -24015,6 +24462,9 @@ class e1FinalModel(fbe.FinalModel[e1_]):
     def _decode(self, data: bytes) -> tuple[e1_, int]:
         return fbe.decode_final(fbe_fr_e1, data, 71, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 70
+
 
 class i2FinalModel(fbe.FinalModel[i2_]):
     """Final model of i2: compact, no versioning (docs/format.md section 4)."""
@@ -24026,6 +24476,9 @@ class i2FinalModel(fbe.FinalModel[i2_]):
 
     def _decode(self, data: bytes) -> tuple[i2_, int]:
         return fbe.decode_final(fbe_fr_i2, data, 72, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 71
 
 
 class o3FinalModel(fbe.FinalModel[o3_]):
@@ -24039,6 +24492,9 @@ class o3FinalModel(fbe.FinalModel[o3_]):
     def _decode(self, data: bytes) -> tuple[o3_, int]:
         return fbe.decode_final(fbe_fr_o3, data, 73, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 72
+
 
 class CaseFinalModel(fbe.FinalModel[Case]):
     """Final model of Case: compact, no versioning (docs/format.md section 4)."""
@@ -24050,6 +24506,9 @@ class CaseFinalModel(fbe.FinalModel[Case]):
 
     def _decode(self, data: bytes) -> tuple[Case, int]:
         return fbe.decode_final(fbe_fr_Case, data, 74, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 73
 
 
 class ImportedFinalModel(fbe.FinalModel[Imported]):
@@ -24063,6 +24522,9 @@ class ImportedFinalModel(fbe.FinalModel[Imported]):
     def _decode(self, data: bytes) -> tuple[Imported, int]:
         return fbe.decode_final(fbe_fr_Imported, data, 75, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 74
+
 
 class symbolFinalModel(fbe.FinalModel[symbol]):
     """Final model of symbol: compact, no versioning (docs/format.md section 4)."""
@@ -24074,6 +24536,9 @@ class symbolFinalModel(fbe.FinalModel[symbol]):
 
     def _decode(self, data: bytes) -> tuple[symbol, int]:
         return fbe.decode_final(fbe_fr_symbol, data, 76, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 75
 
 
 class ListedFinalModel(fbe.FinalModel[Listed]):
@@ -24087,6 +24552,9 @@ class ListedFinalModel(fbe.FinalModel[Listed]):
     def _decode(self, data: bytes) -> tuple[Listed, int]:
         return fbe.decode_final(fbe_fr_Listed, data, 77, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 76
+
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
     """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
@@ -24099,6 +24567,9 @@ class DerivedFinalModel(fbe.FinalModel[Derived]):
     def _decode(self, data: bytes) -> tuple[Derived, int]:
         return fbe.decode_final(fbe_fr_Derived, data, 78, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 77
+
 
 class HostileFinalModel(fbe.FinalModel[Hostile]):
     """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
@@ -24110,6 +24581,9 @@ class HostileFinalModel(fbe.FinalModel[Hostile]):
 
     def _decode(self, data: bytes) -> tuple[Hostile, int]:
         return fbe.decode_final(fbe_fr_Hostile, data, 79, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 78
 
 
 def fbe_js_Order(v: Order) -> str:

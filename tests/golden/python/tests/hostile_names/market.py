@@ -354,6 +354,9 @@ class InstrumentModel(fbe.Model[Instrument]):
     def _decode(self, data: bytes) -> tuple[Instrument, int]:
         return fbe.decode_versioned(fbe_vr_Instrument, data, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class FailureModel(fbe.Model[Failure]):
     """Versioned model of Failure: serialize, deserialize, verify (docs/format.md section 3)."""
@@ -365,6 +368,9 @@ class FailureModel(fbe.Model[Failure]):
 
     def _decode(self, data: bytes) -> tuple[Failure, int]:
         return fbe.decode_versioned(fbe_vr_Failure, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_fw_Instrument(w: bytearray, v: Instrument) -> None:
@@ -447,6 +453,9 @@ class InstrumentFinalModel(fbe.FinalModel[Instrument]):
     def _decode(self, data: bytes) -> tuple[Instrument, int]:
         return fbe.decode_final(fbe_fr_Instrument, data, 501, self.limits)
 
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 0
+
 
 class FailureFinalModel(fbe.FinalModel[Failure]):
     """Final model of Failure: compact, no versioning (docs/format.md section 4)."""
@@ -458,6 +467,9 @@ class FailureFinalModel(fbe.FinalModel[Failure]):
 
     def _decode(self, data: bytes) -> tuple[Failure, int]:
         return fbe.decode_final(fbe_fr_Failure, data, 502, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 1
 
 
 def fbe_js_Instrument(v: Instrument) -> str:
