@@ -29,7 +29,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Self
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_JARS = ROOT / "build" / "kafka" / "broker"
