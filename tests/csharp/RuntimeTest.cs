@@ -275,6 +275,24 @@ namespace Fbe.Tests
         }
 
         [Test]
+        public void NumbersAreReadAsTheNearestDouble()
+        {
+            // 15 significant digits or fewer and a power of ten up to 22 are gathered into a long; the rest exactly (the
+            // subnormal as its bits: mcs reads that literal one ulp low, as Mono's double.Parse does; Python's float agrees)
+            var cases = new object[]
+            {
+                "0", 0.0, "0.000", 0.0, "1.23456", 1.23456, "1000.0", 1000.0, "0.000123", 0.000123, "0.1", 0.1,
+                "123456789012345", 123456789012345.0, "1234567890123456", 1234567890123456.0, "12345678901234.50", 12345678901234.5,
+                "9007199254740993", 9007199254740992.0, "1e22", 1e22, "1e23", 1e23, "12.5e-3", 0.0125, "5E+2", 500.0,
+                "1.5e-22", 1.5e-22, "1.5e-23", 1.5e-23, "2.2250738585072014e-308", 2.2250738585072014e-308,
+                "1.7976931348623157e308", 1.7976931348623157e308, "1.06099789553e-313", BitConverter.Int64BitsToDouble(0x500000001), "1e400", double.PositiveInfinity,
+            };
+            for (int i = 0; i < cases.Length; i += 2)
+                Assert.AreEqual(BitConverter.DoubleToInt64Bits((double)cases[i + 1]), BitConverter.DoubleToInt64Bits(Numbers.ParseDouble((string)cases[i])),
+                    "the double of " + cases[i]);
+        }
+
+        [Test]
         public void SerializingAHashIntoAReusedWriterAllocatesNothing()
         {
             // a foreach over the codec's ICollection boxed the dictionary's enumerator on every write

@@ -22,23 +22,20 @@ namespace Fbe
     {
         private readonly JsonTextReader _r;
         private readonly string _text;
-        private readonly List<int> _lines = new List<int> { 0 };
+        private readonly List<int> _lines;
         // the member names of each object open, by depth: a set reused by the next object of that depth
         private readonly List<HashSet<string>> _names = new List<HashSet<string>>();
         private int _objects;
         private string _number;     // the text of the current number token
+        private string _name;       // the current member name, as StringValue reads it
         private readonly int _maxDepth;
         private long _budget;
         private int _depth;
 
-        private JsonSource(string text, long budget, int maxDepth)
+        private JsonSource(string text, List<int> lines, long budget, int maxDepth)
         {
             _text = text;
-            // the lines as Newtonsoft counts them (\n, \r\n, \r), each from its line break's last character, as
-            // Newtonsoft counts a line's positions (a number after a line break was read from the wrong place)
-            for (int i = 0; i < text.Length; i++)
-                if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.Length || text[i + 1] != '\n')))
-                    _lines.Add(i);
+            _lines = lines;
             _r = new JsonTextReader(new StringReader(text))
             {
                 DateParseHandling = DateParseHandling.None,
@@ -54,8 +51,9 @@ namespace Fbe
         /// white space may follow the value.</summary>
         public static T Read<T>(byte[] doc, int length, Limits limits, Func<JsonSource, T> read)
         {
-            string text = CheckDocument(doc, length, limits.MaxDepth);
-            var r = new JsonSource(text, limits.Budget(length), limits.MaxDepth);
+            var lines = new List<int> { 0 };
+            string text = Check(doc, length, limits.MaxDepth, lines);
+            var r = new JsonSource(text, lines, limits.Budget(length), limits.MaxDepth);
             try
             {
                 r.Next();
@@ -74,11 +72,20 @@ namespace Fbe
         /// <summary>The document's text, once its bytes pass the checks made before parsing (docs/limits.md 7).</summary>
         public static string CheckDocument(byte[] doc, int length, int maxDepth)
         {
+            return Check(doc, length, maxDepth, new List<int>());
+        }
+
+        /// <summary>CheckDocument, in the same pass adding to <paramref name="lines"/> where each line of the text begins as
+        /// Newtonsoft counts them (\n, \r\n, \r), each from its line break's last character, as Newtonsoft counts a line's
+        /// positions (a number after a line break was read from the wrong place).</summary>
+        private static string Check(byte[] doc, int length, int maxDepth, List<int> lines)
+        {
             if (length >= 3 && doc[0] == 0xEF && doc[1] == 0xBB && doc[2] == 0xBF)
                 throw new DecodeException("invalid JSON: a byte order mark is not JSON", "", 0);
             int limit = 3 * maxDepth, depth = 0;
+            int chars = 0;      // the characters of the text before doc[at]
             bool inString = false, escaped = false;
-            for (int at = 0; at < length; at++)
+            for (int at = 0; at < length; at++, chars++)
             {
                 byte c = doc[at];
                 if (c >= 0x80)
@@ -87,9 +94,12 @@ namespace Fbe
                     if (n == 0)
                         throw new DecodeException("invalid JSON: not valid UTF-8", "", at);
                     at += n - 1;
+                    chars += n == 4 ? 1 : 0;    // a surrogate pair
                     escaped = false;
                     continue;
                 }
+                if (c == '\n' || c == '\r' && (at + 1 == length || doc[at + 1] != '\n'))
+                    lines.Add(chars);
                 if (inString)
                 {
                     if (c < 0x20)   // Newtonsoft reads them (and counts a \r as a line: found by the fuzzer)
@@ -125,7 +135,8 @@ namespace Fbe
                         break;
                 }
             }
-            return Utf8.Decode(doc, 0, length);
+            // valid UTF-8 (checked above): one decoding, ASCII's when every byte was one character
+            return chars == length ? Encoding.ASCII.GetString(doc, 0, length) : Encoding.UTF8.GetString(doc, 0, length);
         }
 
         /// <summary>The current token.</summary>
@@ -161,8 +172,12 @@ namespace Fbe
                     _objects--;
                     break;
             }
-            if (_r.TokenType == JsonToken.PropertyName && !_names[_objects - 1].Add(StringValue()))
-                throw Malformed("duplicate member \"" + Quote(StringValue()) + "\"");
+            if (_r.TokenType == JsonToken.PropertyName)
+            {
+                _name = StringValue();
+                if (!_names[_objects - 1].Add(_name))
+                    throw Malformed("duplicate member \"" + Quote(_name) + "\"");
+            }
             return true;
         }
 
@@ -217,9 +232,14 @@ namespace Fbe
         private string ReadNumberText()
         {
             int end = End(), start = end;
-            while (start > 0 && "0123456789+-.eE".IndexOf(_text[start - 1]) >= 0)
+            while (start > 0 && NumberChar(_text[start - 1]))
                 start--;
             return _text.Substring(start, end - start);
+        }
+
+        private static bool NumberChar(char c)
+        {
+            return c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
         }
 
         /// <summary>The value of the current string or member name, as its bytes read (a lone \udc80..\udcff escape is
@@ -545,7 +565,7 @@ namespace Fbe
             Next();
             if (Token == JsonToken.EndObject)
                 return null;
-            string name = StringValue();
+            string name = _name;
             Next();
             return name;
         }

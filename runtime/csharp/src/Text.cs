@@ -104,6 +104,52 @@ namespace Fbe
         /// </summary>
         public static double ParseDouble(string text)
         {
+            // the common case without a StringBuilder nor long.Parse: the significant digits gathered into a long
+            long m = 0;
+            int significant = 0, exponent = 0, i = 0, n = text.Length;
+            bool fraction = false;
+            for (; i < n; i++)
+            {
+                char c = text[i];
+                if (c == '.')
+                    fraction = true;
+                else if (c < '0' || c > '9' || significant == 15)
+                    break;
+                else if (significant > 0 || c != '0')
+                {
+                    m = m * 10 + (c - '0');
+                    significant++;
+                    exponent -= fraction ? 1 : 0;
+                }
+                else
+                    exponent -= fraction ? 1 : 0;   // a leading zero
+            }
+            if (i < n && (text[i] == 'e' || text[i] == 'E') && i + 1 < n)
+            {
+                int sign = 1, e = 0, k = i + 1;
+                if (text[k] == '+' || text[k] == '-')
+                    sign = text[k++] == '-' ? -1 : 1;
+                for (; k < n && text[k] >= '0' && text[k] <= '9'; k++)
+                    e = Math.Min(e * 10 + (text[k] - '0'), 100000);
+                if (k == n)
+                {
+                    i = n;
+                    exponent += sign * e;
+                }
+            }
+            if (i == n)
+            {
+                if (m == 0)
+                    return 0.0;
+                if (exponent >= -22 && exponent <= 22)
+                    return exponent >= 0 ? m * Pow10[exponent] : m / Pow10[-exponent];
+            }
+            return ParseExactly(text);
+        }
+
+        /// <summary>ParseDouble of any digits: kept as text, then scaled exactly.</summary>
+        private static double ParseExactly(string text)
+        {
             var digits = new StringBuilder(Math.Min(text.Length, 801));
             int exponent = 0, i = 0;
             bool fraction = false, sticky = false;
