@@ -144,6 +144,9 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, nam
                     where = f"run{k} + {at}" if at else f"run{k}"
                     read = read_wire(c, fp.type, where) if direct(fp.type) else f"{codec(c, s, fp)}.At(r.Data, {where})"
                     w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {read};")
+            elif direct(step.type):
+                taken = f'r.Fixed({step.type.final_size}, "{step.name}")'
+                w.line(f"v.{c.ident.field(s.qualified, step.name)} = {read_wire(c, step.type, taken)};")
             else:
                 w.line(f"v.{c.ident.field(s.qualified, step.name)} = "
                        f'{codec(c, s, step)}.FinalField(r, "{step.name}");')
@@ -155,6 +158,8 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, nam
         for step in p.final_steps:
             if isinstance(step, plan.Run):
                 w.line(f'r.Run({step.size}, "{step.description}");')
+            elif direct(step.type):
+                w.line(f'r.Fixed({step.type.final_size}, "{step.name}");')
             else:
                 w.line(f'{codec(c, s, step)}.CheckFinalField(r, "{step.name}");')
         w.line("r.Leave();")
