@@ -197,9 +197,9 @@ namespace Graph
             {
                 r.Enter(20);
                 var v = new Node();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Name = Codecs.String.FinalField(r, "name");
-                v.Value = Codecs.Int64.FinalField(r, "value");
+                v.Value = Reader.GetInt64(r.Data, r.Fixed(8, "value"));
                 v.OutEdges = OutEdgesCodec.FinalField(r, "out_edges");
                 r.Leave();
                 return v;
@@ -208,9 +208,9 @@ namespace Graph
             public override void VerifyFields(Reader r)
             {
                 r.Enter(20);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "name");
-                Codecs.Int64.CheckFinalField(r, "value");
+                r.Fixed(8, "value");
                 OutEdgesCodec.CheckFinalField(r, "out_edges");
                 r.Leave();
             }

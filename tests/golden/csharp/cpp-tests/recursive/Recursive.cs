@@ -192,7 +192,7 @@ namespace Recursive
             {
                 r.Enter(12);
                 var v = new Node();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Label = Codecs.String.FinalField(r, "label");
                 v.Children = ChildrenCodec.FinalField(r, "children");
                 r.Leave();
@@ -202,7 +202,7 @@ namespace Recursive
             public override void VerifyFields(Reader r)
             {
                 r.Enter(12);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "label");
                 ChildrenCodec.CheckFinalField(r, "children");
                 r.Leave();

@@ -172,7 +172,7 @@ namespace VectorsOld
             {
                 r.Enter(4);
                 var v = new Edge();
-                v.Source = Codecs.Int32.FinalField(r, "source");
+                v.Source = Reader.GetInt32(r.Data, r.Fixed(4, "source"));
                 r.Leave();
                 return v;
             }
@@ -180,7 +180,7 @@ namespace VectorsOld
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "source");
+                r.Fixed(4, "source");
                 r.Leave();
             }
 

@@ -234,7 +234,7 @@ namespace Proto
             {
                 r.Enter(26);
                 var v = new Order();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run2 = r.Run(18, "side=1,type=1,price=8,volume=8");
                 v.Side = (global::Proto.OrderSide)Reader.GetByte(r.Data, run2);
@@ -248,7 +248,7 @@ namespace Proto
             public override void VerifyFields(Reader r)
             {
                 r.Enter(26);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "symbol");
                 r.Run(18, "side=1,type=1,price=8,volume=8");
                 r.Leave();
@@ -506,7 +506,7 @@ namespace Proto
                 r.Enter(12);
                 var v = new Balance();
                 v.Currency = Codecs.String.FinalField(r, "currency");
-                v.Amount = Codecs.Double.FinalField(r, "amount");
+                v.Amount = Reader.GetDouble(r.Data, r.Fixed(8, "amount"));
                 r.Leave();
                 return v;
             }
@@ -515,7 +515,7 @@ namespace Proto
             {
                 r.Enter(12);
                 Codecs.String.CheckFinalField(r, "currency");
-                Codecs.Double.CheckFinalField(r, "amount");
+                r.Fixed(8, "amount");
                 r.Leave();
             }
 
@@ -787,9 +787,9 @@ namespace Proto
             {
                 r.Enter(14);
                 var v = new Account();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Name = Codecs.String.FinalField(r, "name");
-                v.State = StateCodec.FinalField(r, "state");
+                v.State = (global::Proto.State)Reader.GetByte(r.Data, r.Fixed(1, "state"));
                 v.Wallet = global::Proto.Balance.Model.Instance.FinalField(r, "wallet");
                 v.Asset = AssetCodec.FinalField(r, "asset");
                 v.Orders = OrdersCodec.FinalField(r, "orders");
@@ -800,9 +800,9 @@ namespace Proto
             public override void VerifyFields(Reader r)
             {
                 r.Enter(14);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "name");
-                StateCodec.CheckFinalField(r, "state");
+                r.Fixed(1, "state");
                 global::Proto.Balance.Model.Instance.CheckFinalField(r, "wallet");
                 AssetCodec.CheckFinalField(r, "asset");
                 OrdersCodec.CheckFinalField(r, "orders");

@@ -248,7 +248,7 @@ namespace Protoex
             {
                 r.Enter(42);
                 var v = new Order();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
                 int run2 = r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
                 v.Side = (global::Protoex.OrderSide)Reader.GetByte(r.Data, run2);
@@ -264,7 +264,7 @@ namespace Protoex
             public override void VerifyFields(Reader r)
             {
                 r.Enter(42);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "symbol");
                 r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
                 r.Leave();
@@ -827,9 +827,9 @@ namespace Protoex
             {
                 r.Enter(14);
                 var v = new Account();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.Name = Codecs.String.FinalField(r, "name");
-                v.State = StateCodec.FinalField(r, "state");
+                v.State = (global::Protoex.StateEx)Reader.GetByte(r.Data, r.Fixed(1, "state"));
                 v.Wallet = global::Protoex.Balance.Model.Instance.FinalField(r, "wallet");
                 v.Asset = AssetCodec.FinalField(r, "asset");
                 v.Orders = OrdersCodec.FinalField(r, "orders");
@@ -840,9 +840,9 @@ namespace Protoex
             public override void VerifyFields(Reader r)
             {
                 r.Enter(14);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 Codecs.String.CheckFinalField(r, "name");
-                StateCodec.CheckFinalField(r, "state");
+                r.Fixed(1, "state");
                 global::Protoex.Balance.Model.Instance.CheckFinalField(r, "wallet");
                 AssetCodec.CheckFinalField(r, "asset");
                 OrdersCodec.CheckFinalField(r, "orders");

@@ -700,7 +700,7 @@ namespace Test
                 v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
-                v.F43 = F43Codec.FinalField(r, "f43");
+                v.F43 = (global::Proto.State)Reader.GetByte(r.Data, r.Fixed(1, "f43"));
                 v.F44 = global::Proto.Account.Model.Instance.FinalField(r, "f44");
                 r.Leave();
                 return v;
@@ -717,7 +717,7 @@ namespace Test
                 r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
                 global::Proto.Order.Model.Instance.CheckFinalField(r, "f41");
                 global::Proto.Balance.Model.Instance.CheckFinalField(r, "f42");
-                F43Codec.CheckFinalField(r, "f43");
+                r.Fixed(1, "f43");
                 global::Proto.Account.Model.Instance.CheckFinalField(r, "f44");
                 r.Leave();
             }
@@ -2196,7 +2196,7 @@ namespace Test
                 v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
-                v.F43 = F43Codec.FinalField(r, "f43");
+                v.F43 = (global::Proto.State)Reader.GetByte(r.Data, r.Fixed(1, "f43"));
                 v.F44 = global::Proto.Account.Model.Instance.FinalField(r, "f44");
                 v.F100 = F100Codec.FinalField(r, "f100");
                 v.F101 = F101Codec.FinalField(r, "f101");
@@ -2279,7 +2279,7 @@ namespace Test
                 r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
                 global::Proto.Order.Model.Instance.CheckFinalField(r, "f41");
                 global::Proto.Balance.Model.Instance.CheckFinalField(r, "f42");
-                F43Codec.CheckFinalField(r, "f43");
+                r.Fixed(1, "f43");
                 global::Proto.Account.Model.Instance.CheckFinalField(r, "f44");
                 F100Codec.CheckFinalField(r, "f100");
                 F101Codec.CheckFinalField(r, "f101");
@@ -4526,7 +4526,7 @@ namespace Test
                 v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, run5 + 73);
                 v.F41 = global::Proto.Order.Model.Instance.FinalField(r, "f41");
                 v.F42 = global::Proto.Balance.Model.Instance.FinalField(r, "f42");
-                v.F43 = F43Codec.FinalField(r, "f43");
+                v.F43 = (global::Proto.State)Reader.GetByte(r.Data, r.Fixed(1, "f43"));
                 v.F44 = global::Proto.Account.Model.Instance.FinalField(r, "f44");
                 v.F100 = F100Codec.FinalField(r, "f100");
                 v.F101 = F101Codec.FinalField(r, "f101");
@@ -4594,13 +4594,13 @@ namespace Test
                 v.F163 = F163Codec.FinalField(r, "f163");
                 v.F164 = F164Codec.FinalField(r, "f164");
                 v.F165 = F165Codec.FinalField(r, "f165");
-                v.F1000 = F1000Codec.FinalField(r, "f1000");
+                v.F1000 = (global::Test.EnumSimple)Reader.GetInt32(r.Data, r.Fixed(4, "f1000"));
                 v.F1001 = F1001Codec.FinalField(r, "f1001");
-                v.F1002 = F1002Codec.FinalField(r, "f1002");
+                v.F1002 = (global::Test.EnumTyped)Reader.GetByte(r.Data, r.Fixed(1, "f1002"));
                 v.F1003 = F1003Codec.FinalField(r, "f1003");
-                v.F1004 = F1004Codec.FinalField(r, "f1004");
+                v.F1004 = (global::Test.FlagsSimple)Reader.GetInt32(r.Data, r.Fixed(4, "f1004"));
                 v.F1005 = F1005Codec.FinalField(r, "f1005");
-                v.F1006 = F1006Codec.FinalField(r, "f1006");
+                v.F1006 = (global::Test.FlagsTyped)Reader.GetUInt64(r.Data, r.Fixed(8, "f1006"));
                 v.F1007 = F1007Codec.FinalField(r, "f1007");
                 v.F1008 = global::Test.StructSimple.Model.Instance.FinalField(r, "f1008");
                 v.F1009 = F1009Codec.FinalField(r, "f1009");
@@ -4621,7 +4621,7 @@ namespace Test
                 r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
                 global::Proto.Order.Model.Instance.CheckFinalField(r, "f41");
                 global::Proto.Balance.Model.Instance.CheckFinalField(r, "f42");
-                F43Codec.CheckFinalField(r, "f43");
+                r.Fixed(1, "f43");
                 global::Proto.Account.Model.Instance.CheckFinalField(r, "f44");
                 F100Codec.CheckFinalField(r, "f100");
                 F101Codec.CheckFinalField(r, "f101");
@@ -4689,13 +4689,13 @@ namespace Test
                 F163Codec.CheckFinalField(r, "f163");
                 F164Codec.CheckFinalField(r, "f164");
                 F165Codec.CheckFinalField(r, "f165");
-                F1000Codec.CheckFinalField(r, "f1000");
+                r.Fixed(4, "f1000");
                 F1001Codec.CheckFinalField(r, "f1001");
-                F1002Codec.CheckFinalField(r, "f1002");
+                r.Fixed(1, "f1002");
                 F1003Codec.CheckFinalField(r, "f1003");
-                F1004Codec.CheckFinalField(r, "f1004");
+                r.Fixed(4, "f1004");
                 F1005Codec.CheckFinalField(r, "f1005");
-                F1006Codec.CheckFinalField(r, "f1006");
+                r.Fixed(8, "f1006");
                 F1007Codec.CheckFinalField(r, "f1007");
                 global::Test.StructSimple.Model.Instance.CheckFinalField(r, "f1008");
                 F1009Codec.CheckFinalField(r, "f1009");

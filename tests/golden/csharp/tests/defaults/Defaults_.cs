@@ -291,7 +291,7 @@ namespace Defaults_
             {
                 r.Enter(17);
                 var v = new Zeros();
-                v.Id = Codecs.Int32.FinalField(r, "id");
+                v.Id = Reader.GetInt32(r.Data, r.Fixed(4, "id"));
                 v.B = BCodec.FinalField(r, "b");
                 v.I = ICodec.FinalField(r, "i");
                 v.L = LCodec.FinalField(r, "l");
@@ -312,7 +312,7 @@ namespace Defaults_
             public override void VerifyFields(Reader r)
             {
                 r.Enter(17);
-                Codecs.Int32.CheckFinalField(r, "id");
+                r.Fixed(4, "id");
                 BCodec.CheckFinalField(r, "b");
                 ICodec.CheckFinalField(r, "i");
                 LCodec.CheckFinalField(r, "l");

@@ -295,7 +295,7 @@ namespace Everything
             {
                 r.Enter(4);
                 var v = new Counted();
-                v.A = Codecs.Int32.FinalField(r, "a");
+                v.A = Reader.GetInt32(r.Data, r.Fixed(4, "a"));
                 r.Leave();
                 return v;
             }
@@ -303,7 +303,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "a");
+                r.Fixed(4, "a");
                 r.Leave();
             }
 
@@ -511,7 +511,7 @@ namespace Everything
             {
                 r.Enter(4);
                 var v = new Shifted();
-                v.A = Codecs.Int32.FinalField(r, "a");
+                v.A = Reader.GetInt32(r.Data, r.Fixed(4, "a"));
                 r.Leave();
                 return v;
             }
@@ -519,7 +519,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "a");
+                r.Fixed(4, "a");
                 r.Leave();
             }
 
@@ -727,7 +727,7 @@ namespace Everything
             {
                 r.Enter(4);
                 var v = new AfterShift();
-                v.A = Codecs.Int32.FinalField(r, "a");
+                v.A = Reader.GetInt32(r.Data, r.Fixed(4, "a"));
                 r.Leave();
                 return v;
             }
@@ -735,7 +735,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "a");
+                r.Fixed(4, "a");
                 r.Leave();
             }
 
@@ -943,7 +943,7 @@ namespace Everything
             {
                 r.Enter(4);
                 var v = new Fixed();
-                v.A = Codecs.Int32.FinalField(r, "a");
+                v.A = Reader.GetInt32(r.Data, r.Fixed(4, "a"));
                 r.Leave();
                 return v;
             }
@@ -951,7 +951,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "a");
+                r.Fixed(4, "a");
                 r.Leave();
             }
 
@@ -1861,7 +1861,7 @@ namespace Everything
                 r.Enter(8);
                 var v = new Quiet();
                 v.Password = Codecs.String.FinalField(r, "password");
-                v.Legacy = Codecs.Int32.FinalField(r, "legacy");
+                v.Legacy = Reader.GetInt32(r.Data, r.Fixed(4, "legacy"));
                 r.Leave();
                 return v;
             }
@@ -1870,7 +1870,7 @@ namespace Everything
             {
                 r.Enter(8);
                 Codecs.String.CheckFinalField(r, "password");
-                Codecs.Int32.CheckFinalField(r, "legacy");
+                r.Fixed(4, "legacy");
                 r.Leave();
             }
 
@@ -2809,7 +2809,7 @@ namespace Everything
                 v.F45 = F45Codec.FinalField(r, "f45");
                 v.F46 = F46Codec.FinalField(r, "f46");
                 v.F47 = F47Codec.FinalField(r, "f47");
-                v.F47Reset = Codecs.Bool.FinalField(r, "f47Reset");
+                v.F47Reset = Reader.GetBool(r.Data, r.Fixed(1, "f47Reset"));
                 v.F48 = F48Codec.FinalField(r, "f48");
                 v.F49 = F49Codec.FinalField(r, "f49");
                 v.F50 = F50Codec.FinalField(r, "f50");
@@ -2848,7 +2848,7 @@ namespace Everything
                 F45Codec.CheckFinalField(r, "f45");
                 F46Codec.CheckFinalField(r, "f46");
                 F47Codec.CheckFinalField(r, "f47");
-                Codecs.Bool.CheckFinalField(r, "f47Reset");
+                r.Fixed(1, "f47Reset");
                 F48Codec.CheckFinalField(r, "f48");
                 F49Codec.CheckFinalField(r, "f49");
                 F50Codec.CheckFinalField(r, "f50");
@@ -3460,7 +3460,7 @@ namespace Everything
             {
                 r.Enter(16);
                 var v = new PlaceOrder();
-                v.Id = Codecs.Guid.FinalField(r, "id");
+                v.Id = Reader.GetGuid(r.Data, r.Fixed(16, "id"));
                 v.Instrument = global::Market.Instrument.Model.Instance.FinalField(r, "instrument");
                 r.Leave();
                 return v;
@@ -3469,7 +3469,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(16);
-                Codecs.Guid.CheckFinalField(r, "id");
+                r.Fixed(16, "id");
                 global::Market.Instrument.Model.Instance.CheckFinalField(r, "instrument");
                 r.Leave();
             }
@@ -3694,7 +3694,7 @@ namespace Everything
             {
                 r.Enter(16);
                 var v = new Accepted();
-                v.Id = Codecs.Guid.FinalField(r, "id");
+                v.Id = Reader.GetGuid(r.Data, r.Fixed(16, "id"));
                 r.Leave();
                 return v;
             }
@@ -3702,7 +3702,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(16);
-                Codecs.Guid.CheckFinalField(r, "id");
+                r.Fixed(16, "id");
                 r.Leave();
             }
 
@@ -3922,7 +3922,7 @@ namespace Everything
             {
                 r.Enter(20);
                 var v = new Rejected();
-                v.Id = Codecs.Guid.FinalField(r, "id");
+                v.Id = Reader.GetGuid(r.Data, r.Fixed(16, "id"));
                 v.Reason = Codecs.String.FinalField(r, "reason");
                 r.Leave();
                 return v;
@@ -3931,7 +3931,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(20);
-                Codecs.Guid.CheckFinalField(r, "id");
+                r.Fixed(16, "id");
                 Codecs.String.CheckFinalField(r, "reason");
                 r.Leave();
             }
@@ -4147,7 +4147,7 @@ namespace Everything
             {
                 r.Enter(8);
                 var v = new Ping();
-                v.Sequence = Codecs.Int64.FinalField(r, "sequence");
+                v.Sequence = Reader.GetInt64(r.Data, r.Fixed(8, "sequence"));
                 r.Leave();
                 return v;
             }
@@ -4155,7 +4155,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(8);
-                Codecs.Int64.CheckFinalField(r, "sequence");
+                r.Fixed(8, "sequence");
                 r.Leave();
             }
 
@@ -4656,7 +4656,7 @@ namespace Everything
             {
                 r.Enter(30);
                 var v = new Keywords();
-                v.New = Codecs.Int32.FinalField(r, "new");
+                v.New = Reader.GetInt32(r.Data, r.Fixed(4, "new"));
                 v.Class = Codecs.String.FinalField(r, "class");
                 int run2 = r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4");
                 v.Default = (global::Everything.Reserved)Reader.GetInt32(r.Data, run2);
@@ -4673,7 +4673,7 @@ namespace Everything
             public override void VerifyFields(Reader r)
             {
                 r.Enter(30);
-                Codecs.Int32.CheckFinalField(r, "new");
+                r.Fixed(4, "new");
                 Codecs.String.CheckFinalField(r, "class");
                 r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4");
                 OperatorCodec.CheckFinalField(r, "operator");

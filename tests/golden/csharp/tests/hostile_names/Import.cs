@@ -4838,7 +4838,7 @@ namespace Import
                 v.Class = Codecs.Bytes.FinalField(r, "Class");
                 v.List = ListCodec.FinalField(r, "List");
                 v.Map = Codecs.Decimal.FinalField(r, "Map");
-                v.Set = Codecs.Guid.FinalField(r, "Set");
+                v.Set = Reader.GetGuid(r.Data, r.Fixed(16, "Set"));
                 r.Leave();
                 return v;
             }
@@ -4866,7 +4866,7 @@ namespace Import
                 Codecs.Bytes.CheckFinalField(r, "Class");
                 ListCodec.CheckFinalField(r, "List");
                 Codecs.Decimal.CheckFinalField(r, "Map");
-                Codecs.Guid.CheckFinalField(r, "Set");
+                r.Fixed(16, "Set");
                 r.Leave();
             }
 
@@ -11673,7 +11673,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Class();
-                v.Class_ = Codecs.Int32.FinalField(r, "class");
+                v.Class_ = Reader.GetInt32(r.Data, r.Fixed(4, "class"));
                 r.Leave();
                 return v;
             }
@@ -11681,7 +11681,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "class");
+                r.Fixed(4, "class");
                 r.Leave();
             }
 
@@ -11889,7 +11889,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Object_();
-                v.Object = Codecs.Int32.FinalField(r, "Object");
+                v.Object = Reader.GetInt32(r.Data, r.Fixed(4, "Object"));
                 r.Leave();
                 return v;
             }
@@ -11897,7 +11897,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Object");
+                r.Fixed(4, "Object");
                 r.Leave();
             }
 
@@ -12105,7 +12105,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new String_();
-                v.String = Codecs.Int32.FinalField(r, "String");
+                v.String = Reader.GetInt32(r.Data, r.Fixed(4, "String"));
                 r.Leave();
                 return v;
             }
@@ -12113,7 +12113,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "String");
+                r.Fixed(4, "String");
                 r.Leave();
             }
 
@@ -12321,7 +12321,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new List_();
-                v.List = Codecs.Int32.FinalField(r, "List");
+                v.List = Reader.GetInt32(r.Data, r.Fixed(4, "List"));
                 r.Leave();
                 return v;
             }
@@ -12329,7 +12329,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "List");
+                r.Fixed(4, "List");
                 r.Leave();
             }
 
@@ -12537,7 +12537,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Map();
-                v.Map_ = Codecs.Int32.FinalField(r, "Map");
+                v.Map_ = Reader.GetInt32(r.Data, r.Fixed(4, "Map"));
                 r.Leave();
                 return v;
             }
@@ -12545,7 +12545,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Map");
+                r.Fixed(4, "Map");
                 r.Leave();
             }
 
@@ -12753,7 +12753,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Model_();
-                v.Model__ = Codecs.Int32.FinalField(r, "Model");
+                v.Model__ = Reader.GetInt32(r.Data, r.Fixed(4, "Model"));
                 r.Leave();
                 return v;
             }
@@ -12761,7 +12761,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Model");
+                r.Fixed(4, "Model");
                 r.Leave();
             }
 
@@ -12969,7 +12969,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new FinalModel();
-                v.FinalModel_ = Codecs.Int32.FinalField(r, "FinalModel");
+                v.FinalModel_ = Reader.GetInt32(r.Data, r.Fixed(4, "FinalModel"));
                 r.Leave();
                 return v;
             }
@@ -12977,7 +12977,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "FinalModel");
+                r.Fixed(4, "FinalModel");
                 r.Leave();
             }
 
@@ -13185,7 +13185,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Buffer();
-                v.Buffer_ = Codecs.Int32.FinalField(r, "Buffer");
+                v.Buffer_ = Reader.GetInt32(r.Data, r.Fixed(4, "Buffer"));
                 r.Leave();
                 return v;
             }
@@ -13193,7 +13193,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Buffer");
+                r.Fixed(4, "Buffer");
                 r.Leave();
             }
 
@@ -13401,7 +13401,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Reader_();
-                v.Reader__ = Codecs.Int32.FinalField(r, "Reader");
+                v.Reader__ = Reader.GetInt32(r.Data, r.Fixed(4, "Reader"));
                 r.Leave();
                 return v;
             }
@@ -13409,7 +13409,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Reader");
+                r.Fixed(4, "Reader");
                 r.Leave();
             }
 
@@ -13617,7 +13617,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Writer_();
-                v.Writer__ = Codecs.Int32.FinalField(r, "Writer");
+                v.Writer__ = Reader.GetInt32(r.Data, r.Fixed(4, "Writer"));
                 r.Leave();
                 return v;
             }
@@ -13625,7 +13625,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Writer");
+                r.Fixed(4, "Writer");
                 r.Leave();
             }
 
@@ -13833,7 +13833,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Limits_();
-                v.Limits__ = Codecs.Int32.FinalField(r, "Limits");
+                v.Limits__ = Reader.GetInt32(r.Data, r.Fixed(4, "Limits"));
                 r.Leave();
                 return v;
             }
@@ -13841,7 +13841,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Limits");
+                r.Fixed(4, "Limits");
                 r.Leave();
             }
 
@@ -14049,7 +14049,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new DecodeError();
-                v.DecodeError_ = Codecs.Int32.FinalField(r, "DecodeError");
+                v.DecodeError_ = Reader.GetInt32(r.Data, r.Fixed(4, "DecodeError"));
                 r.Leave();
                 return v;
             }
@@ -14057,7 +14057,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "DecodeError");
+                r.Fixed(4, "DecodeError");
                 r.Leave();
             }
 
@@ -14265,7 +14265,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new DecodeException_();
-                v.DecodeException = Codecs.Int32.FinalField(r, "DecodeException");
+                v.DecodeException = Reader.GetInt32(r.Data, r.Fixed(4, "DecodeException"));
                 r.Leave();
                 return v;
             }
@@ -14273,7 +14273,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "DecodeException");
+                r.Fixed(4, "DecodeException");
                 r.Leave();
             }
 
@@ -14481,7 +14481,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Decimal_();
-                v.Decimal = Codecs.Int32.FinalField(r, "Decimal");
+                v.Decimal = Reader.GetInt32(r.Data, r.Fixed(4, "Decimal"));
                 r.Leave();
                 return v;
             }
@@ -14489,7 +14489,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Decimal");
+                r.Fixed(4, "Decimal");
                 r.Leave();
             }
 
@@ -14697,7 +14697,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Uuid_();
-                v.Uuid__ = Codecs.Int32.FinalField(r, "Uuid");
+                v.Uuid__ = Reader.GetInt32(r.Data, r.Fixed(4, "Uuid"));
                 r.Leave();
                 return v;
             }
@@ -14705,7 +14705,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Uuid");
+                r.Fixed(4, "Uuid");
                 r.Leave();
             }
 
@@ -14913,7 +14913,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Uuid__();
-                v.Uuid_ = Codecs.Int32.FinalField(r, "UUID");
+                v.Uuid_ = Reader.GetInt32(r.Data, r.Fixed(4, "UUID"));
                 r.Leave();
                 return v;
             }
@@ -14921,7 +14921,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "UUID");
+                r.Fixed(4, "UUID");
                 r.Leave();
             }
 
@@ -15129,7 +15129,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Timestamp_();
-                v.Timestamp__ = Codecs.Int32.FinalField(r, "Timestamp");
+                v.Timestamp__ = Reader.GetInt32(r.Data, r.Fixed(4, "Timestamp"));
                 r.Leave();
                 return v;
             }
@@ -15137,7 +15137,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Timestamp");
+                r.Fixed(4, "Timestamp");
                 r.Leave();
             }
 
@@ -15345,7 +15345,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Sender();
-                v.Sender_ = Codecs.Int32.FinalField(r, "Sender");
+                v.Sender_ = Reader.GetInt32(r.Data, r.Fixed(4, "Sender"));
                 r.Leave();
                 return v;
             }
@@ -15353,7 +15353,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Sender");
+                r.Fixed(4, "Sender");
                 r.Leave();
             }
 
@@ -15561,7 +15561,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Receiver();
-                v.Receiver_ = Codecs.Int32.FinalField(r, "Receiver");
+                v.Receiver_ = Reader.GetInt32(r.Data, r.Fixed(4, "Receiver"));
                 r.Leave();
                 return v;
             }
@@ -15569,7 +15569,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Receiver");
+                r.Fixed(4, "Receiver");
                 r.Leave();
             }
 
@@ -15777,7 +15777,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Client();
-                v.Client_ = Codecs.Int32.FinalField(r, "Client");
+                v.Client_ = Reader.GetInt32(r.Data, r.Fixed(4, "Client"));
                 r.Leave();
                 return v;
             }
@@ -15785,7 +15785,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Client");
+                r.Fixed(4, "Client");
                 r.Leave();
             }
 
@@ -15993,7 +15993,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Proxy();
-                v.Proxy_ = Codecs.Int32.FinalField(r, "Proxy");
+                v.Proxy_ = Reader.GetInt32(r.Data, r.Fixed(4, "Proxy"));
                 r.Leave();
                 return v;
             }
@@ -16001,7 +16001,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Proxy");
+                r.Fixed(4, "Proxy");
                 r.Leave();
             }
 
@@ -16209,7 +16209,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Handler();
-                v.Handler_ = Codecs.Int32.FinalField(r, "Handler");
+                v.Handler_ = Reader.GetInt32(r.Data, r.Fixed(4, "Handler"));
                 r.Leave();
                 return v;
             }
@@ -16217,7 +16217,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Handler");
+                r.Fixed(4, "Handler");
                 r.Leave();
             }
 
@@ -16425,7 +16425,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Fbe_();
-                v.Fbe = Codecs.Int32.FinalField(r, "fbe");
+                v.Fbe = Reader.GetInt32(r.Data, r.Fixed(4, "fbe"));
                 r.Leave();
                 return v;
             }
@@ -16433,7 +16433,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "fbe");
+                r.Fixed(4, "fbe");
                 r.Leave();
             }
 
@@ -16641,7 +16641,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Fbe__();
-                v.Fbe = Codecs.Int32.FinalField(r, "FBE");
+                v.Fbe = Reader.GetInt32(r.Data, r.Fixed(4, "FBE"));
                 r.Leave();
                 return v;
             }
@@ -16649,7 +16649,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "FBE");
+                r.Fixed(4, "FBE");
                 r.Leave();
             }
 
@@ -16857,7 +16857,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Std();
-                v.Std_ = Codecs.Int32.FinalField(r, "std");
+                v.Std_ = Reader.GetInt32(r.Data, r.Fixed(4, "std"));
                 r.Leave();
                 return v;
             }
@@ -16865,7 +16865,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "std");
+                r.Fixed(4, "std");
                 r.Leave();
             }
 
@@ -17073,7 +17073,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Companion();
-                v.Companion_ = Codecs.Int32.FinalField(r, "Companion");
+                v.Companion_ = Reader.GetInt32(r.Data, r.Fixed(4, "Companion"));
                 r.Leave();
                 return v;
             }
@@ -17081,7 +17081,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Companion");
+                r.Fixed(4, "Companion");
                 r.Leave();
             }
 
@@ -17289,7 +17289,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Any();
-                v.Any_ = Codecs.Int32.FinalField(r, "Any");
+                v.Any_ = Reader.GetInt32(r.Data, r.Fixed(4, "Any"));
                 r.Leave();
                 return v;
             }
@@ -17297,7 +17297,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Any");
+                r.Fixed(4, "Any");
                 r.Leave();
             }
 
@@ -17505,7 +17505,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Self();
-                v.Self_ = Codecs.Int32.FinalField(r, "Self");
+                v.Self_ = Reader.GetInt32(r.Data, r.Fixed(4, "Self"));
                 r.Leave();
                 return v;
             }
@@ -17513,7 +17513,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Self");
+                r.Fixed(4, "Self");
                 r.Leave();
             }
 
@@ -17721,7 +17721,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Self_();
-                v.Self = Codecs.Int32.FinalField(r, "self");
+                v.Self = Reader.GetInt32(r.Data, r.Fixed(4, "self"));
                 r.Leave();
                 return v;
             }
@@ -17729,7 +17729,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "self");
+                r.Fixed(4, "self");
                 r.Leave();
             }
 
@@ -17937,7 +17937,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new None();
-                v.None_ = Codecs.Int32.FinalField(r, "None");
+                v.None_ = Reader.GetInt32(r.Data, r.Fixed(4, "None"));
                 r.Leave();
                 return v;
             }
@@ -17945,7 +17945,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "None");
+                r.Fixed(4, "None");
                 r.Leave();
             }
 
@@ -18153,7 +18153,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Option();
-                v.Option_ = Codecs.Int32.FinalField(r, "Option");
+                v.Option_ = Reader.GetInt32(r.Data, r.Fixed(4, "Option"));
                 r.Leave();
                 return v;
             }
@@ -18161,7 +18161,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Option");
+                r.Fixed(4, "Option");
                 r.Leave();
             }
 
@@ -18369,7 +18369,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Result();
-                v.Result_ = Codecs.Int32.FinalField(r, "Result");
+                v.Result_ = Reader.GetInt32(r.Data, r.Fixed(4, "Result"));
                 r.Leave();
                 return v;
             }
@@ -18377,7 +18377,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Result");
+                r.Fixed(4, "Result");
                 r.Leave();
             }
 
@@ -18585,7 +18585,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Vec();
-                v.Vec_ = Codecs.Int32.FinalField(r, "Vec");
+                v.Vec_ = Reader.GetInt32(r.Data, r.Fixed(4, "Vec"));
                 r.Leave();
                 return v;
             }
@@ -18593,7 +18593,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Vec");
+                r.Fixed(4, "Vec");
                 r.Leave();
             }
 
@@ -18801,7 +18801,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Box();
-                v.Box_ = Codecs.Int32.FinalField(r, "Box");
+                v.Box_ = Reader.GetInt32(r.Data, r.Fixed(4, "Box"));
                 r.Leave();
                 return v;
             }
@@ -18809,7 +18809,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Box");
+                r.Fixed(4, "Box");
                 r.Leave();
             }
 
@@ -19017,7 +19017,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Error();
-                v.Error_ = Codecs.Int32.FinalField(r, "Error");
+                v.Error_ = Reader.GetInt32(r.Data, r.Fixed(4, "Error"));
                 r.Leave();
                 return v;
             }
@@ -19025,7 +19025,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Error");
+                r.Fixed(4, "Error");
                 r.Leave();
             }
 
@@ -19233,7 +19233,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Exception_();
-                v.Exception = Codecs.Int32.FinalField(r, "Exception");
+                v.Exception = Reader.GetInt32(r.Data, r.Fixed(4, "Exception"));
                 r.Leave();
                 return v;
             }
@@ -19241,7 +19241,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Exception");
+                r.Fixed(4, "Exception");
                 r.Leave();
             }
 
@@ -19449,7 +19449,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Text_();
-                v.Text = Codecs.Int32.FinalField(r, "Text");
+                v.Text = Reader.GetInt32(r.Data, r.Fixed(4, "Text"));
                 r.Leave();
                 return v;
             }
@@ -19457,7 +19457,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "Text");
+                r.Fixed(4, "Text");
                 r.Leave();
             }
 
@@ -19665,7 +19665,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new JsonWriter();
-                v.JsonWriter_ = Codecs.Int32.FinalField(r, "JsonWriter");
+                v.JsonWriter_ = Reader.GetInt32(r.Data, r.Fixed(4, "JsonWriter"));
                 r.Leave();
                 return v;
             }
@@ -19673,7 +19673,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "JsonWriter");
+                r.Fixed(4, "JsonWriter");
                 r.Leave();
             }
 
@@ -19881,7 +19881,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Int32T();
-                v.Int32T_ = Codecs.Int32.FinalField(r, "int32_t");
+                v.Int32T_ = Reader.GetInt32(r.Data, r.Fixed(4, "int32_t"));
                 r.Leave();
                 return v;
             }
@@ -19889,7 +19889,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "int32_t");
+                r.Fixed(4, "int32_t");
                 r.Leave();
             }
 
@@ -20097,7 +20097,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new SizeT();
-                v.SizeT_ = Codecs.Int32.FinalField(r, "size_t");
+                v.SizeT_ = Reader.GetInt32(r.Data, r.Fixed(4, "size_t"));
                 r.Leave();
                 return v;
             }
@@ -20105,7 +20105,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "size_t");
+                r.Fixed(4, "size_t");
                 r.Leave();
             }
 
@@ -20313,7 +20313,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new List__();
-                v.List = Codecs.Int32.FinalField(r, "list");
+                v.List = Reader.GetInt32(r.Data, r.Fixed(4, "list"));
                 r.Leave();
                 return v;
             }
@@ -20321,7 +20321,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "list");
+                r.Fixed(4, "list");
                 r.Leave();
             }
 
@@ -20529,7 +20529,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Object__();
-                v.Object = Codecs.Int32.FinalField(r, "object");
+                v.Object = Reader.GetInt32(r.Data, r.Fixed(4, "object"));
                 r.Leave();
                 return v;
             }
@@ -20537,7 +20537,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "object");
+                r.Fixed(4, "object");
                 r.Leave();
             }
 
@@ -20745,7 +20745,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new V();
-                v.V_ = Codecs.Int32.FinalField(r, "v");
+                v.V_ = Reader.GetInt32(r.Data, r.Fixed(4, "v"));
                 r.Leave();
                 return v;
             }
@@ -20753,7 +20753,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "v");
+                r.Fixed(4, "v");
                 r.Leave();
             }
 
@@ -20961,7 +20961,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new R();
-                v.R_ = Codecs.Int32.FinalField(r, "r");
+                v.R_ = Reader.GetInt32(r.Data, r.Fixed(4, "r"));
                 r.Leave();
                 return v;
             }
@@ -20969,7 +20969,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "r");
+                r.Fixed(4, "r");
                 r.Leave();
             }
 
@@ -21177,7 +21177,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new W();
-                v.W_ = Codecs.Int32.FinalField(r, "w");
+                v.W_ = Reader.GetInt32(r.Data, r.Fixed(4, "w"));
                 r.Leave();
                 return v;
             }
@@ -21185,7 +21185,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "w");
+                r.Fixed(4, "w");
                 r.Leave();
             }
 
@@ -21393,7 +21393,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new SideBuy();
-                v.SideBuy_ = Codecs.Int32.FinalField(r, "SideBuy");
+                v.SideBuy_ = Reader.GetInt32(r.Data, r.Fixed(4, "SideBuy"));
                 r.Leave();
                 return v;
             }
@@ -21401,7 +21401,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "SideBuy");
+                r.Fixed(4, "SideBuy");
                 r.Leave();
             }
 
@@ -21609,7 +21609,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new OrderKey();
-                v.OrderKey_ = Codecs.Int32.FinalField(r, "OrderKey");
+                v.OrderKey_ = Reader.GetInt32(r.Data, r.Fixed(4, "OrderKey"));
                 r.Leave();
                 return v;
             }
@@ -21617,7 +21617,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "OrderKey");
+                r.Fixed(4, "OrderKey");
                 r.Leave();
             }
 
@@ -21825,7 +21825,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new TextOfside();
-                v.TextOfside_ = Codecs.Int32.FinalField(r, "textOfside");
+                v.TextOfside_ = Reader.GetInt32(r.Data, r.Fixed(4, "textOfside"));
                 r.Leave();
                 return v;
             }
@@ -21833,7 +21833,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "textOfside");
+                r.Fixed(4, "textOfside");
                 r.Leave();
             }
 
@@ -22041,7 +22041,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Decimal1();
-                v.Decimal1_ = Codecs.Int32.FinalField(r, "DECIMAL_1");
+                v.Decimal1_ = Reader.GetInt32(r.Data, r.Fixed(4, "DECIMAL_1"));
                 r.Leave();
                 return v;
             }
@@ -22049,7 +22049,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "DECIMAL_1");
+                r.Fixed(4, "DECIMAL_1");
                 r.Leave();
             }
 
@@ -22257,7 +22257,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new OrderModel();
-                v.OrderModel_ = Codecs.Int32.FinalField(r, "OrderModel");
+                v.OrderModel_ = Reader.GetInt32(r.Data, r.Fixed(4, "OrderModel"));
                 r.Leave();
                 return v;
             }
@@ -22265,7 +22265,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "OrderModel");
+                r.Fixed(4, "OrderModel");
                 r.Leave();
             }
 
@@ -22473,7 +22473,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new OrderFinal();
-                v.OrderFinal_ = Codecs.Int32.FinalField(r, "OrderFinal");
+                v.OrderFinal_ = Reader.GetInt32(r.Data, r.Fixed(4, "OrderFinal"));
                 r.Leave();
                 return v;
             }
@@ -22481,7 +22481,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "OrderFinal");
+                r.Fixed(4, "OrderFinal");
                 r.Leave();
             }
 
@@ -22689,7 +22689,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new NewOrder();
-                v.NewOrder_ = Codecs.Int32.FinalField(r, "NewOrder");
+                v.NewOrder_ = Reader.GetInt32(r.Data, r.Fixed(4, "NewOrder"));
                 r.Leave();
                 return v;
             }
@@ -22697,7 +22697,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "NewOrder");
+                r.Fixed(4, "NewOrder");
                 r.Leave();
             }
 
@@ -22905,7 +22905,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new VerifyFbeOrder();
-                v.VerifyFbeOrder_ = Codecs.Int32.FinalField(r, "VerifyFBEOrder");
+                v.VerifyFbeOrder_ = Reader.GetInt32(r.Data, r.Fixed(4, "VerifyFBEOrder"));
                 r.Leave();
                 return v;
             }
@@ -22913,7 +22913,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "VerifyFBEOrder");
+                r.Fixed(4, "VerifyFBEOrder");
                 r.Leave();
             }
 
@@ -23121,7 +23121,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new FbeVrOrder();
-                v.FbeVrOrder_ = Codecs.Int32.FinalField(r, "fbe_vr_Order");
+                v.FbeVrOrder_ = Reader.GetInt32(r.Data, r.Fixed(4, "fbe_vr_Order"));
                 r.Leave();
                 return v;
             }
@@ -23129,7 +23129,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "fbe_vr_Order");
+                r.Fixed(4, "fbe_vr_Order");
                 r.Leave();
             }
 
@@ -23337,7 +23337,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new E1();
-                v.E1_ = Codecs.Int32.FinalField(r, "e1");
+                v.E1_ = Reader.GetInt32(r.Data, r.Fixed(4, "e1"));
                 r.Leave();
                 return v;
             }
@@ -23345,7 +23345,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "e1");
+                r.Fixed(4, "e1");
                 r.Leave();
             }
 
@@ -23553,7 +23553,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new I2();
-                v.I2_ = Codecs.Int32.FinalField(r, "i2");
+                v.I2_ = Reader.GetInt32(r.Data, r.Fixed(4, "i2"));
                 r.Leave();
                 return v;
             }
@@ -23561,7 +23561,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "i2");
+                r.Fixed(4, "i2");
                 r.Leave();
             }
 
@@ -23769,7 +23769,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new O3();
-                v.O3_ = Codecs.Int32.FinalField(r, "o3");
+                v.O3_ = Reader.GetInt32(r.Data, r.Fixed(4, "o3"));
                 r.Leave();
                 return v;
             }
@@ -23777,7 +23777,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                Codecs.Int32.CheckFinalField(r, "o3");
+                r.Fixed(4, "o3");
                 r.Leave();
             }
 
@@ -24315,9 +24315,9 @@ namespace Import
             {
                 r.Enter(2);
                 var v = new Imported();
-                v.Market = MarketCodec.FinalField(r, "market");
+                v.Market = (global::Market.Side)Reader.GetByte(r.Data, r.Fixed(1, "market"));
                 v.Org = global::Market.Instrument.Model.Instance.FinalField(r, "org");
-                v.Example = ExampleCodec.FinalField(r, "example");
+                v.Example = (global::Market.Side)Reader.GetByte(r.Data, r.Fixed(1, "example"));
                 r.Leave();
                 return v;
             }
@@ -24325,9 +24325,9 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(2);
-                MarketCodec.CheckFinalField(r, "market");
+                r.Fixed(1, "market");
                 global::Market.Instrument.Model.Instance.CheckFinalField(r, "org");
-                ExampleCodec.CheckFinalField(r, "example");
+                r.Fixed(1, "example");
                 r.Leave();
             }
 
@@ -24554,7 +24554,7 @@ namespace Import
             {
                 r.Enter(4);
                 var v = new Symbol();
-                v.Digits = DigitsCodec.FinalField(r, "digits");
+                v.Digits = (global::Import.Digits)Reader.GetInt32(r.Data, r.Fixed(4, "digits"));
                 r.Leave();
                 return v;
             }
@@ -24562,7 +24562,7 @@ namespace Import
             public override void VerifyFields(Reader r)
             {
                 r.Enter(4);
-                DigitsCodec.CheckFinalField(r, "digits");
+                r.Fixed(4, "digits");
                 r.Leave();
             }
 
@@ -26245,7 +26245,7 @@ namespace Import
                 v.Imported = global::Import.Imported.Model.Instance.FinalField(r, "Imported");
                 v.Derived = global::Import.Derived.Model.Instance.FinalField(r, "Derived");
                 v.Listed = global::Import.Listed.Model.Instance.FinalField(r, "Listed");
-                v.Letters = LettersCodec.FinalField(r, "Letters");
+                v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, r.Fixed(4, "Letters"));
                 r.Leave();
                 return v;
             }
@@ -26330,7 +26330,7 @@ namespace Import
                 global::Import.Imported.Model.Instance.CheckFinalField(r, "Imported");
                 global::Import.Derived.Model.Instance.CheckFinalField(r, "Derived");
                 global::Import.Listed.Model.Instance.CheckFinalField(r, "Listed");
-                LettersCodec.CheckFinalField(r, "Letters");
+                r.Fixed(4, "Letters");
                 r.Leave();
             }
 

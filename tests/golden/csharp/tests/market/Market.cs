@@ -192,7 +192,7 @@ namespace Market
                 r.Enter(8);
                 var v = new Instrument();
                 v.Symbol = Codecs.String.FinalField(r, "symbol");
-                v.Digits = Codecs.Int32.FinalField(r, "digits");
+                v.Digits = Reader.GetInt32(r.Data, r.Fixed(4, "digits"));
                 r.Leave();
                 return v;
             }
@@ -201,7 +201,7 @@ namespace Market
             {
                 r.Enter(8);
                 Codecs.String.CheckFinalField(r, "symbol");
-                Codecs.Int32.CheckFinalField(r, "digits");
+                r.Fixed(4, "digits");
                 r.Leave();
             }
 
@@ -428,7 +428,7 @@ namespace Market
             {
                 r.Enter(20);
                 var v = new Failure();
-                v.Id = Codecs.Guid.FinalField(r, "id");
+                v.Id = Reader.GetGuid(r.Data, r.Fixed(16, "id"));
                 v.Reason = Codecs.String.FinalField(r, "reason");
                 r.Leave();
                 return v;
@@ -437,7 +437,7 @@ namespace Market
             public override void VerifyFields(Reader r)
             {
                 r.Enter(20);
-                Codecs.Guid.CheckFinalField(r, "id");
+                r.Fixed(16, "id");
                 Codecs.String.CheckFinalField(r, "reason");
                 r.Leave();
             }
