@@ -29,7 +29,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{
-    IntoPyDict, PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple, PyType,
+    IntoPyDict, PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+    PyType,
 };
 use pyo3::Borrowed;
 
@@ -94,8 +95,8 @@ impl Num {
 /// How a slot is read and written (one entry of the table, see `Kind::parse`).
 enum Kind {
     Num(Num),
-    /// An enum or flags: the wire number, then `FBE_M_<Name>[number]`.
-    Enum(Num, Py<PyAny>),
+    /// An enum or flags: the wire number, then its member.
+    Enum(Num, Box<Members>),
     Str,
     Bytes,
     Uuid,
@@ -153,7 +154,7 @@ impl Kind {
             "e" => {
                 let fmt: String = t.get_item(1)?.extract()?;
                 match Num::parse(&fmt) {
-                    Some(n) => Kind::Enum(n, t.get_item(2)?.unbind()),
+                    Some(n) => Kind::Enum(n, Box::new(Members::new(&t.get_item(2)?)?)),
                     None => Kind::Unsupported,
                 }
             }
@@ -206,6 +207,71 @@ impl Kind {
             Kind::Map(k, v, ..) => k.covered(structs) && v.covered(structs),
             _ => true,
         }
+    }
+}
+
+/// The members of an enum or flags by wire value: `FBE_M_<Name>` (an `fbe.EnumMembers` dict,
+/// whose `__missing__` makes an undeclared value's member without storing it), and its members of
+/// the values 0..256 by index, taken from it when the table is made (the module's constant).
+struct Members {
+    dict: Py<PyAny>,
+    /// Whether `dict` is a dict (else it is only indexed, `dict[value]`).
+    is_dict: bool,
+    small: Vec<Option<PyObject>>,
+}
+
+impl Members {
+    fn new(d: &Bound<'_, PyAny>) -> PyResult<Members> {
+        let mut small: Vec<Option<PyObject>> = Vec::new();
+        let is_dict = d.downcast::<PyDict>().is_ok();
+        if let Ok(dict) = d.downcast::<PyDict>() {
+            for (k, v) in dict.iter() {
+                // exact ints only: another key equal to a value (True, an IntEnum) stays the dict's
+                let Some(i) = k.downcast_exact::<PyInt>().ok().and_then(|k| k.extract::<u8>().ok()) else {
+                    continue;
+                };
+                let i = usize::from(i);
+                if small.len() <= i {
+                    small.resize_with(i + 1, || None);
+                }
+                small[i] = Some(v.unbind());
+            }
+        }
+        Ok(Members { dict: d.clone().unbind(), is_dict, small })
+    }
+
+    /// The member of the wire value `b` of format `n`: `FBE_M_<Name>[value]`.
+    fn get(&self, py: Python<'_>, n: Num, b: &[u8]) -> Res<PyObject> {
+        let index = match n {
+            Num::I8 => usize::try_from(b[0] as i8).ok(),
+            Num::U8 => Some(usize::from(b[0])),
+            Num::I16 => usize::try_from(i16::from_le_bytes([b[0], b[1]])).ok(),
+            Num::U16 => Some(usize::from(u16::from_le_bytes([b[0], b[1]]))),
+            Num::I32 => usize::try_from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok(),
+            Num::U32 => usize::try_from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok(),
+            _ => None,
+        };
+        if let Some(Some(m)) = index.and_then(|i| self.small.get(i)) {
+            return Ok(m.clone_ref(py));
+        }
+        let raw = num_value(py, n, b);
+        let members = self.dict.bind(py);
+        if self.is_dict {
+            // SAFETY: `members` is a dict (checked when the table was made); the key is a live int;
+            // the result is a borrowed reference or NULL (absent, or an error, which is cleared:
+            // the item access below raises it again).
+            let hit = unsafe {
+                let o = ffi::PyDict_GetItemWithError(members.as_ptr(), raw.as_ptr());
+                if o.is_null() {
+                    ffi::PyErr_Clear();
+                }
+                Borrowed::from_ptr_or_opt(py, o).map(|o| o.to_owned().unbind())
+            };
+            if let Some(m) = hit {
+                return Ok(m);
+            }
+        }
+        Ok(members.get_item(raw).map_err(other)?.unbind()) // __missing__: an undeclared value
     }
 }
 
@@ -513,7 +579,12 @@ impl Core {
         } else {
             let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
             for f in &t.fields {
-                let v = self.read_value(py, m, &f.kind, body.at(f.offset), make)?;
+                let at = body.at(f.offset);
+                let v = if f.kind.leaf() {
+                    read_leaf(py, m, &f.kind, at, make)?
+                } else {
+                    self.read_value(py, m, &f.kind, at, make)?
+                };
                 if let (Some(o), Some(v)) = (&obj, v) {
                     set_field(py, o, f, v)?;
                 }
@@ -534,25 +605,7 @@ impl Core {
         make: bool,
     ) -> Res<Option<PyObject>> {
         Ok(match kind {
-            Kind::Num(n) => {
-                let b = m.fixed(at, n.size())?;
-                make.then(|| num_value(py, *n, b))
-            }
-            Kind::Enum(n, members) => {
-                let b = m.fixed(at, n.size())?;
-                if make {
-                    let raw = num_value(py, *n, b);
-                    let members = members.bind(py);
-                    // a declared value: one dict hit (FBE_M_<Name> is a dict); else its __missing__
-                    let hit = members.downcast::<PyDict>().ok().and_then(|d| d.get_item(&raw).ok().flatten());
-                    Some(match hit {
-                        Some(m) => m.unbind(),
-                        None => members.get_item(raw).map_err(other)?.unbind(),
-                    })
-                } else {
-                    None
-                }
-            }
+            Kind::Num(_) | Kind::Enum(..) | Kind::Str | Kind::Bytes => read_leaf(py, m, kind, at, make)?,
             Kind::Uuid => {
                 let b = m.fixed(at, 16)?;
                 if make {
@@ -568,15 +621,6 @@ impl Core {
                     Some(self.decode_decimal.bind(py).call1((PyBytes::new(py, b),)).map_err(other)?.unbind())
                 } else {
                     None
-                }
-            }
-            Kind::Str | Kind::Bytes => {
-                let string = matches!(kind, Kind::Str);
-                let data = m.text(at, string)?;
-                match (make, string) {
-                    (false, _) => None,
-                    (true, true) => Some(decode_str(py, data)?),
-                    (true, false) => Some(PyBytes::new(py, data).into_any().unbind()),
                 }
             }
             Kind::Struct(ti) => self.read_struct(py, m, *ti, at, make)?,
@@ -735,6 +779,36 @@ impl Core {
         };
         Ok(Items::List(l.map_err(other)?.downcast_into::<PyList>().map_err(other)?))
     }
+}
+
+/// The value of a leaf kind (`Kind::leaf`) at `at`, None when `make` is false (verify): apart
+/// from the rest of `Core::read_value` so that a struct's leaf fields are read without its frame.
+#[inline(always)]
+fn read_leaf<'a, M: Read<'a>>(py: Python<'_>, m: &mut M, kind: &Kind, at: M::At, make: bool) -> Res<Option<PyObject>> {
+    Ok(match kind {
+        Kind::Num(n) => {
+            let b = m.fixed(at, n.size())?;
+            make.then(|| num_value(py, *n, b))
+        }
+        Kind::Enum(n, members) => {
+            let b = m.fixed(at, n.size())?;
+            if make {
+                Some(members.get(py, *n, b)?)
+            } else {
+                None
+            }
+        }
+        Kind::Str | Kind::Bytes => {
+            let string = matches!(kind, Kind::Str);
+            let data = m.text(at, string)?;
+            match (make, string) {
+                (false, _) => None,
+                (true, true) => Some(decode_str(py, data)?),
+                (true, false) => Some(PyBytes::new(py, data).into_any().unbind()),
+            }
+        }
+        _ => return Err(Fail::Other),
+    })
 }
 
 /// Writes `v`, a value of a leaf kind (`Kind::leaf`), at `at`: apart from the rest of
