@@ -192,7 +192,7 @@ impl Kind {
         })
     }
 
-    /// Written without calling Python code (`num_bytes`, a `str`'s or `bytes`' data): the writer
+    /// Written without calling Python code (`num_bits`, a `str`'s or `bytes`' data): the writer
     /// may hold such a value without a reference of its own.
     fn leaf(&self) -> bool {
         matches!(self, Kind::Num(_) | Kind::Enum(..) | Kind::Str | Kind::Bytes)
@@ -366,17 +366,16 @@ fn num_value(py: Python<'_>, n: Num, b: &[u8]) -> PyObject {
     }
 }
 
-/// The bytes `struct.pack` gives a value of format `n`, or no answer where it would raise (or
-/// where its answer is not certain to be these bytes: a bool field given something else than
-/// `True`/`False`, a float field given a NaN or something else than a float or an exact int).
-/// Calls no Python code (the writer holds `v` borrowed, see `Kind::leaf`).
-fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
+/// The bytes `struct.pack` gives a value of format `n` (little-endian, the low `n.size()` bytes of
+/// the answer), or no answer where it would raise (or where its answer is not certain to be these
+/// bytes: a bool field given something else than `True`/`False`, a float field given a NaN or
+/// something else than a float or an exact int). Calls no Python code (the writer holds `v`
+/// borrowed, see `Kind::leaf`).
+#[inline]
+fn num_bits(n: Num, v: &Bound<'_, PyAny>) -> Res<u64> {
     let o = v.as_ptr();
-    match n {
-        Num::Bool => {
-            let b = v.downcast::<PyBool>().map_err(other)?;
-            out[0] = u8::from(b.is_true());
-        }
+    Ok(match n {
+        Num::Bool => u64::from(v.downcast::<PyBool>().map_err(other)?.is_true()),
         Num::F32 | Num::F64 => {
             // SAFETY: `o` is a live object (borrowed for the call); the type checks are of its
             // type's flags, PyFloat_AS_DOUBLE reads a float (a subclass included: what
@@ -398,13 +397,13 @@ fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
                 }
             };
             if let Num::F64 = n {
-                out.copy_from_slice(&x.to_le_bytes());
+                x.to_bits()
             } else {
                 let f = x as f32;
                 if x.is_nan() || (f.is_infinite() && x.is_finite()) {
                     return Err(Fail::Other);
                 }
-                out.copy_from_slice(&f.to_le_bytes());
+                u64::from(f.to_bits())
             }
         }
         _ => {
@@ -437,11 +436,9 @@ fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
             if x < lo || x > hi {
                 return Err(Fail::Other);
             }
-            let k = n.size();
-            out.copy_from_slice(&x.to_le_bytes()[..k]);
+            x as u64 // two's complement: its low bytes are the value's
         }
-    }
-    Ok(())
+    })
 }
 
 /// The table of one generated module and the Python helpers it calls.
@@ -816,12 +813,7 @@ fn read_leaf<'a, M: Read<'a>>(py: Python<'_>, m: &mut M, kind: &Kind, at: M::At,
 #[inline(always)]
 fn write_leaf<W: Write>(w: &mut W, kind: &Kind, at: W::At, v: &Bound<'_, PyAny>) -> Res<()> {
     match kind {
-        Kind::Num(n) | Kind::Enum(n, _) => {
-            let mut b = [0u8; 8];
-            let b = &mut b[..n.size()];
-            num_bytes(*n, v, b)?;
-            w.fixed(at, b);
-        }
+        Kind::Num(n) | Kind::Enum(n, _) => w.num(at, n.size(), num_bits(*n, v)?),
         Kind::Str => {
             // lone surrogates: Python's surrogateescape decides
             w.text(at, v.downcast::<PyString>().map_err(other)?.to_str().map_err(other)?.as_bytes());

@@ -170,6 +170,8 @@ pub(crate) trait Write {
     fn writer(&mut self) -> &mut Writer;
     /// Stores a fixed-size value's bytes (1, 2, 4, 8 or 16 of them).
     fn fixed(&mut self, at: Self::At, b: &[u8]);
+    /// Stores a number of `size` bytes (1, 2, 4 or 8): the low bytes of `bits`, little-endian.
+    fn num(&mut self, at: Self::At, size: usize, bits: u64);
     /// Stores a string's or bytes' data.
     fn text(&mut self, at: Self::At, data: &[u8]);
     /// An optional: absent (nothing more), or where its value of `size` slot bytes goes.
@@ -203,6 +205,16 @@ impl Write for Writer {
     #[inline]
     fn fixed(&mut self, at: Slot, b: &[u8]) {
         put_bytes(self, at.slot, b);
+    }
+
+    #[inline(always)]
+    fn num(&mut self, at: Slot, size: usize, bits: u64) {
+        match size {
+            1 => self.put_u8(at.slot, bits as u8),
+            2 => self.put_u16(at.slot, bits as u16),
+            4 => self.put_u32(at.slot, bits as u32),
+            _ => self.put_u64(at.slot, bits),
+        }
     }
 
     #[inline]
@@ -246,6 +258,16 @@ impl Write for Appender<'_> {
             4 => w.append_u32(u32::from_le_bytes(b.try_into().expect("4 bytes"))),
             8 => w.append_u64(u64::from_le_bytes(b.try_into().expect("8 bytes"))),
             _ => w.append_uuid(&Uuid::from_slice(b).expect("16 bytes")),
+        }
+    }
+
+    #[inline(always)]
+    fn num(&mut self, _: Cursor, size: usize, bits: u64) {
+        match size {
+            1 => self.0.append_u8(bits as u8),
+            2 => self.0.append_u16(bits as u16),
+            4 => self.0.append_u32(bits as u32),
+            _ => self.0.append_u64(bits),
         }
     }
 
