@@ -486,7 +486,8 @@ namespace Fbe
     /// <summary>
     /// A collection of elements (a vector, list, set, map or hash), walked with its own struct enumerator
     /// (<typeparamref name="TEnumerator"/>, from <c>enumerate</c>): a foreach over ICollection&lt;T&gt; would box it, an
-    /// allocation on every write (a SortedSet's enumerator still allocates its stack of nodes).
+    /// allocation on every write (a SortedSet's or SortedDictionary's enumerator still allocates its stack of nodes:
+    /// .NET has no other walk of them; an empty one is not walked).
     /// </summary>
     public abstract class CollectionCodec<TCollection, T, TEnumerator> : Codec<TCollection>
         where TCollection : class, ICollection<T> where TEnumerator : struct, IEnumerator<T>
@@ -545,6 +546,11 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             j.Raw('[');
+            if (v.Count == 0)
+            {
+                j.Raw(']');
+                return;
+            }
             TEnumerator all = Enumerate(v);
             for (int i = 0; all.MoveNext(); i++)
             {
@@ -567,6 +573,8 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             int first = w.Vector(bas, slot, v.Count, E.Slot);
+            if (v.Count == 0)
+                return;     // no enumerator: a sorted set's or map's allocates
             TEnumerator all = Enumerate(v);
             for (int i = 0; all.MoveNext(); i++)
             {
@@ -580,6 +588,8 @@ namespace Fbe
             if (v == null)
                 throw Codecs.Null();
             w.AppendUInt32((uint)v.Count);
+            if (v.Count == 0)
+                return;
             TEnumerator all = Enumerate(v);
             for (int i = 0; all.MoveNext(); i++)
             {
@@ -789,7 +799,14 @@ namespace Fbe
                 base.Json(j, v);
                 return;
             }
+            if (v == null)
+                throw Codecs.Null();
             j.Raw('{');
+            if (v.Count == 0)
+            {
+                j.Raw('}');
+                return;
+            }
             TEnumerator all = Enumerate(v);
             for (int i = 0; all.MoveNext(); i++)
             {
