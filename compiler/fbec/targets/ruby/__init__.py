@@ -405,7 +405,8 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     the offsets of the strings before the first field that writes out of line otherwise and their
     blocks (their place is known); room for every other field, whose codec fills its slot after."""
     with w.block("def fbe_write(w)", "end"):
-        w.line("b = w.size")
+        w.line("buffer = w.buffer")
+        w.line("b = buffer.bytesize")
         body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
         blocks = Packed([], [])
         after: list[str] = []
@@ -439,7 +440,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
                 after.append(f"{field_codec(c, s, f)}.write(w, b, b + {integer(fp.offset)}, {ivar})")
         assert at == s.body_size or not p.fields, s.qualified
         body.extend(blocks)
-        body.pack(w, "w.buffer")
+        body.pack(w, "buffer")
         for line in after:
             w.line(line)
         w.line("b")
@@ -483,10 +484,11 @@ class Packed:
         """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long."""
         if self.values:
             items = list(self.values)
-            tail = f"].pack('{counted(self.formats)}', buffer: {buffer})"
+            buffer = "buffer:" if buffer == "buffer" else f"buffer: {buffer}"     # Style/HashSyntax
+            tail = f"].pack('{counted(self.formats)}', {buffer})"
             if len(w.unit) * w.depth + 1 + len(items[-1]) + len(tail) > 120:
                 text_lines(w, "pack_format = ", "", "", directives(counted(self.formats)))
-                tail = f"].pack(pack_format, buffer: {buffer})"
+                tail = f"].pack(pack_format, {buffer})"
             items[-1] += tail
             aligned(w, "[", items)
         self.formats, self.values = [], []

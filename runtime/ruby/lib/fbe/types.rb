@@ -513,22 +513,29 @@ module Fbe
         w.put_u32(pos, value.fbe_write(w) - base)
       end
 
-      # The values of a collection, their bodies appended one after the other and their offsets
-      # (from base) packed at once into the slots from pos.
+      # The values of a collection whose slot is at pos: its count and the offsets (from base) of the
+      # values' bodies, appended one after the other, packed at once.
       def write_all(w, base, pos, values)
+        buffer = w.buffer
+        at = buffer.bytesize
+        buffer[pos, 4] = [at - base].pack('L<')
+        n = values.length
+        [n].pack('L<', buffer:)
+        buffer << ("\0" * (4 * n))
         type = @type
         offsets = values.map do |value|
           raise EncodeError, "#{type} expected, got #{value.class}" unless value.is_a?(type)
 
           value.fbe_write(w) - base
         end
-        w.buffer[pos, 4 * offsets.length] = offsets.pack('L<*')
+        buffer[at + 4, 4 * n] = offsets.pack('L<*')
       end
 
       # The value of an optional whose slot is at pos: the presence byte and the offset of the value's
       # slot, which the body follows (its offset from the slot is 4).
       def write_present(w, base, pos, value)
-        check(value)
+        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
         buffer = w.buffer
         buffer[pos, 5] = [1, buffer.bytesize - base].pack('CL<')
         buffer << SLOT_BEFORE_BODY
@@ -797,15 +804,15 @@ module Fbe
       end
 
       def write(w, base, pos, value)
-        items = items(value)
+        items = @set || !value.is_a?(Array) ? items(value) : value
+        return @element.write_all(w, base, pos, items) if @struct
+
         buffer = w.buffer
         p = buffer.bytesize
         n = items.length
         buffer[pos, 4] = [p - base].pack('L<')
         [n].pack('L<', buffer:)
         buffer << ("\0" * (n * @item))
-        return @element.write_all(w, base, p + 4, items) if @struct
-
         items.each_with_index { |e, i| @element.write(w, base, p + 4 + (i * @item), e) }
       end
 
