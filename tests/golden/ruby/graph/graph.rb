@@ -41,14 +41,15 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       name_bytes = @name
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, Fbe::Types::INT64.check(@value), name_bytes.bytesize,
-       name_bytes].pack('L<2l<L<q<x4L<a*', buffer: w.buffer)
+       name_bytes].pack('L<2l<L<q<x4L<a*', buffer:)
       T_OUT_EDGES.write(w, b, b + 24, @out_edges)
       b
     end
@@ -140,11 +141,12 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer:)
       b
     end
 
@@ -229,8 +231,9 @@ module Graph
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer:)
       T_NODES.write(w, b, b + 8, @nodes)
       T_EDGES.write(w, b, b + 12, @edges)
       b

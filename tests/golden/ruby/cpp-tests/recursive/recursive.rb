@@ -35,14 +35,15 @@ module Recursive
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       label_bytes = @label
       unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
         label_bytes = Fbe::Types::STRING.raw(label_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, label_bytes.bytesize,
-       label_bytes].pack('L<2l<L<x4L<a*', buffer: w.buffer)
+       label_bytes].pack('L<2l<L<x4L<a*', buffer:)
       T_CHILDREN.write(w, b, b + 16, @children)
       b
     end

@@ -34,11 +34,12 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('L<2l<3', buffer:)
       b
     end
 
@@ -122,10 +123,11 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
       Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y].pack('L<2Cq<s<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y].pack('L<2Cq<s<', buffer:)
       b
     end
 
@@ -212,10 +214,11 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
       Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y, @z].pack('L<2Cq<s<E', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y, @z].pack('L<2Cq<s<E', buffer:)
       b
     end
 
@@ -302,12 +305,13 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       name_bytes = @name
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('L<3x4L<a*', buffer:)
       T_VALUES.write(w, b, b + 12, @values)
       b
     end
@@ -398,8 +402,9 @@ module Vectors
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x24', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x24', buffer:)
       T_EDGES.write(w, b, b + 8, @edges)
       T_POINTS.write(w, b, b + 12, @points)
       T_INTS.write(w, b, b + 16, @ints)

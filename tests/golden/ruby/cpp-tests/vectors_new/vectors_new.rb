@@ -40,7 +40,8 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
@@ -49,7 +50,7 @@ module VectorsNew
         note_bytes = Fbe::Types::STRING.raw(note_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight, FBE_BODY_SIZE, note_bytes.bytesize,
-       note_bytes].pack('L<2l<3L<2a*', buffer: w.buffer)
+       note_bytes].pack('L<2l<3L<2a*', buffer:)
       b
     end
 
@@ -143,8 +144,9 @@ module VectorsNew
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
       T_EDGES.write(w, b, b + 8, @edges)
       b
     end

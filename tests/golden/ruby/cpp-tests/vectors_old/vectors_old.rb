@@ -32,9 +32,10 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('L<2l<', buffer:)
       b
     end
 
@@ -98,8 +99,9 @@ module VectorsOld
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
       T_EDGES.write(w, b, b + 8, @edges)
       b
     end

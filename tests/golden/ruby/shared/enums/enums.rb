@@ -561,7 +561,8 @@ module Enums
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       pack_format = 'L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
       [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
        EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
@@ -628,7 +629,7 @@ module Enums
        EnumUInt64::FBE_WIRE[@uint64b2] || EnumUInt64::FBE_TYPE.wire(@uint64b2),
        EnumUInt64::FBE_WIRE[@uint64b3] || EnumUInt64::FBE_TYPE.wire(@uint64b3),
        EnumUInt64::FBE_WIRE[@uint64b4] || EnumUInt64::FBE_TYPE.wire(@uint64b4),
-       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack(pack_format, buffer: w.buffer)
+       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack(pack_format, buffer:)
       b
     end
 

@@ -101,7 +101,8 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       symbol_bytes = @symbol
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
@@ -109,7 +110,7 @@ module Proto
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer: w.buffer)
+       symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer:)
       b
     end
 
@@ -220,13 +221,14 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       currency_bytes = @currency
       unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
-       currency_bytes].pack('L<3EL<a*', buffer: w.buffer)
+       currency_bytes].pack('L<3EL<a*', buffer:)
       b
     end
 
@@ -321,7 +323,8 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       name_bytes = @name
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
@@ -329,7 +332,7 @@ module Proto
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
        @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
-       name_bytes.bytesize, name_bytes].pack('L<2l<L<CL<x9L<a*', buffer: w.buffer)
+       name_bytes.bytesize, name_bytes].pack('L<2l<L<CL<x9L<a*', buffer:)
       T_WALLET.check(@wallet).fbe_write(w)
       T_ASSET.write(w, b, b + 21, @asset)
       T_ORDERS.write(w, b, b + 26, @orders)
@@ -464,8 +467,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -537,8 +541,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -610,8 +615,9 @@ module Proto
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end

@@ -352,7 +352,8 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
       Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
@@ -400,7 +401,7 @@ module Test
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize,
-       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx4L<a*L<a*', buffer: w.buffer)
+       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx4L<a*L<a*', buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -1621,7 +1622,8 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
       Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
@@ -1660,7 +1662,6 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334L<a*L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
        @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
        *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
@@ -1669,7 +1670,8 @@ module Test
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer: w.buffer)
+       f32_bytes.bytesize,
+       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334L<a*L<a*', buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -3382,7 +3384,8 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
       Fbe::Types::BYTE.check(@f4) unless @f4.is_a?(Integer) && @f4 >= 0 && @f4 <= 0xFF
@@ -3434,7 +3437,7 @@ module Test
        EnumTyped::FBE_WIRE[@f1002] || EnumTyped::FBE_TYPE.wire(@f1002),
        @f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004),
        @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer: w.buffer)
+       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -5020,10 +5023,11 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       f1_bytes = @f1
       f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer:)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 17, @f3)
       b
@@ -5144,8 +5148,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x84', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x84', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 10, @f2)
       T_F3.write(w, b, b + 20, @f3)
@@ -5367,8 +5372,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5540,8 +5546,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5690,8 +5697,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x16', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x16', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5813,8 +5821,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -5990,8 +5999,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -6140,8 +6150,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       b
@@ -6205,8 +6216,9 @@ module Test
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer:)
       b
     end
 

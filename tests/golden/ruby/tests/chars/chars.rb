@@ -48,8 +48,9 @@ module Chars
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer:)
       T_LETTERS.write(w, b, b + 8, @letters)
       T_COUNT_BY_LETTER.write(w, b, b + 12, @count_by_letter)
       b
@@ -126,8 +127,9 @@ module Chars
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer:)
       T_GRADES.write(w, b, b + 8, @grades)
       T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)
       b

@@ -84,8 +84,9 @@ module Decimals
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer:)
       T_MAYBE_PRICE.write(w, b, b + 24, @maybe_price)
       T_PAIR.write(w, b, b + 29, @pair)
       T_PRICE_VECTOR.write(w, b, b + 61, @price_vector)

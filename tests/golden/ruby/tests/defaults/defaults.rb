@@ -112,9 +112,10 @@ module Defaults
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('L<2l<x65', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('L<2l<x65', buffer:)
       T_B.write(w, b, b + 12, @b)
       T_I.write(w, b, b + 17, @i)
       T_L.write(w, b, b + 22, @l)

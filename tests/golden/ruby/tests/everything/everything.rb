@@ -227,9 +227,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
       b
     end
 
@@ -292,9 +293,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
       b
     end
 
@@ -357,9 +359,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
       b
     end
 
@@ -422,9 +425,10 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
       b
     end
 
@@ -486,10 +490,11 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('L<2l<2', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('L<2l<2', buffer:)
       b
     end
 
@@ -563,14 +568,15 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       symbol_bytes = @symbol
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, @price, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<3l<EL<a*', buffer: w.buffer)
+       symbol_bytes].pack('L<3l<EL<a*', buffer:)
       b
     end
 
@@ -653,12 +659,13 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       text_bytes = @text
       unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
         text_bytes = Fbe::Types::STRING.raw(text_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer:)
       b
     end
 
@@ -723,14 +730,15 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       password_bytes = @password
       unless password_bytes.is_a?(String) && password_bytes.encoding == Encoding::UTF_8
         password_bytes = Fbe::Types::STRING.raw(password_bytes)
       end
       Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @legacy, password_bytes.bytesize,
-       password_bytes].pack('L<3l<L<a*', buffer: w.buffer)
+       password_bytes].pack('L<3l<L<a*', buffer:)
       b
     end
 
@@ -796,8 +804,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer:)
       b
     end
 
@@ -1098,7 +1107,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f2) unless @f2.is_a?(Integer) && @f2 >= 0 && @f2 <= 0xFF
       Fbe::Types::CHAR.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
@@ -1130,7 +1140,7 @@ module Everything
        @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28),
        FBE_BODY_SIZE + 4 + f17_bytes.bytesize + 4 + f24_bytes.bytesize, @f47_reset ? 1 : 0, f17_bytes.bytesize,
        f17_bytes, f24_bytes.bytesize,
-       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<L<x92Cx21L<a*L<a*', buffer: w.buffer)
+       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<L<x92Cx21L<a*L<a*', buffer:)
       T_F29.check(@f29).fbe_write(w)
       T_F30.write(w, b, b + 196, @f30)
       T_F31.write(w, b, b + 200, @f31)
@@ -1847,8 +1857,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('L<2a16L<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('L<2a16L<', buffer:)
       T_INSTRUMENT.check(@instrument).fbe_write(w)
       b
     end
@@ -1934,8 +1945,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer:)
       b
     end
 
@@ -1998,13 +2010,14 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       reason_bytes = @reason
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
+       reason_bytes].pack('L<2a16L<2a*', buffer:)
       b
     end
 
@@ -2077,8 +2090,9 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer:)
       b
     end
 
@@ -2142,10 +2156,11 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, @swap ? 1 : 0,
-       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer: w.buffer)
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer:)
       b
     end
 
@@ -2260,7 +2275,8 @@ module Everything
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
       class__bytes = @class_
       unless class__bytes.is_a?(String) && class__bytes.encoding == Encoding::UTF_8
@@ -2271,7 +2287,7 @@ module Everything
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, FBE_BODY_SIZE,
        Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0, @from, @none, @null,
-       class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer: w.buffer)
+       class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer:)
       T_OPERATOR.write(w, b, b + 33, @operator)
       T_THIS.write(w, b, b + 38, @this)
       b

@@ -26,8 +26,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer:)
       b
     end
 
@@ -84,8 +85,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
       T_ITEMS.write(w, b, b + 8, @items)
       b
     end
@@ -147,8 +149,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4000000', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4000000', buffer:)
       T_VALUES.write(w, b, b + 8, @values)
       b
     end
@@ -210,8 +213,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
       T_ITEMS.write(w, b, b + 8, @items)
       b
     end
@@ -277,8 +281,9 @@ module Hostile
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3x9', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3x9', buffer:)
       T_WIDE.check(@wide).fbe_write(w)
       T_MAYBE.write(w, b, b + 12, @maybe)
       T_BY_ID.write(w, b, b + 17, @by_id)

@@ -1748,10 +1748,11 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
-       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer: w.buffer)
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer:)
       b
     end
 
@@ -2340,7 +2341,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @alignof.is_a?(Integer) && @alignof >= -0x80000000 && @alignof <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@alignof)
       end
@@ -2407,7 +2409,7 @@ module Import
        Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t), @linux,
        @int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
        Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
-       and__bytes].pack(pack_format, buffer: w.buffer)
+       and__bytes].pack(pack_format, buffer:)
       T_AND_EQ.write(w, b, b + 18, @and_eq)
       T_BREAK_.write(w, b, b + 51, @break_)
       T_CASE_.write(w, b, b + 55, @case_)
@@ -3797,7 +3799,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       true__bytes = @true_
       unless true__bytes.is_a?(String) && true__bytes.encoding == Encoding::UTF_8
@@ -3825,7 +3828,7 @@ module Import
        Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing,
        @callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
-       true__bytes.bytesize, true__bytes].pack(pack_format, buffer: w.buffer)
+       true__bytes.bytesize, true__bytes].pack(pack_format, buffer:)
       T_AS.write(w, b, b + 18, @as)
       T_ELIF.write(w, b, b + 51, @elif)
       T_EXCEPT.write(w, b, b + 55, @except)
@@ -4485,7 +4488,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@defer) unless @defer.is_a?(Integer) && @defer >= -0x80000000 && @defer <= 0x7FFFFFFF
       fallthrough_bytes = @fallthrough
       unless fallthrough_bytes.is_a?(String) && fallthrough_bytes.encoding == Encoding::UTF_8
@@ -4498,7 +4502,6 @@ module Import
         Fbe::Types::TIMESTAMP.check(@uintptr)
       end
       Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
-      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, FBE_BODY_SIZE,
        @go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
        Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map), Fbe::Types::INT64.check(@package), *Fbe::Decimal.encode(@any),
@@ -4507,7 +4510,8 @@ module Import
        Side::FBE_WIRE[@println] || Side::FBE_TYPE.wire(@println), Fbe::Types::INT64.check(@complex_),
        *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32, @float64,
        Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
-       fallthrough_bytes.bytesize, fallthrough_bytes].pack(pack_format, buffer: w.buffer)
+       fallthrough_bytes.bytesize,
+       fallthrough_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*', buffer:)
       T_FUNC.write(w, b, b + 18, @func)
       T_RANGE.write(w, b, b + 51, @range)
       T_SELECT_.write(w, b, b + 55, @select_)
@@ -5072,7 +5076,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @boolean.is_a?(Integer) && @boolean >= -0x80000000 && @boolean <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@boolean)
       end
@@ -5093,7 +5098,7 @@ module Import
        @string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map),
        Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
-       extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer: w.buffer)
+       extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer:)
       T_IMPLEMENTS.write(w, b, b + 18, @implements)
       T_THROWS.write(w, b, b + 51, @throws)
       T_TRANSIENT.write(w, b, b + 55, @transient)
@@ -5635,7 +5640,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       typeof_bytes = @typeof
       unless typeof_bytes.is_a?(String) && typeof_bytes.encoding == Encoding::UTF_8
         typeof_bytes = Fbe::Types::STRING.raw(typeof_bytes)
@@ -5651,7 +5657,6 @@ module Import
       unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@nothing)
       end
-      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun),
        Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
        @by.is_a?(Modifier) ? @by.value : Modifier::FBE_TYPE.wire(@by), @constructor,
@@ -5662,7 +5667,7 @@ module Import
        Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
        *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg, @it,
        Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, typeof_bytes.bytesize,
-       typeof_bytes].pack(pack_format, buffer: w.buffer)
+       typeof_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*', buffer:)
       T_VAL.write(w, b, b + 18, @val)
       T_FIELD.write(w, b, b + 51, @field)
       T_FILE.write(w, b, b + 55, @file)
@@ -6294,7 +6299,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @function.is_a?(Integer) && @function >= -0x80000000 && @function <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@function)
       end
@@ -6306,7 +6312,6 @@ module Import
       Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
       Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
-      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function,
        FBE_BODY_SIZE, @declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
        Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never), Fbe::Types::INT64.check(@number),
@@ -6318,7 +6323,8 @@ module Import
        @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable),
        Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof,
        @satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies), @accessor,
-       let_bytes.bytesize, let_bytes].pack(pack_format, buffer: w.buffer)
+       let_bytes.bytesize,
+       let_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*', buffer:)
       T_OF.write(w, b, b + 18, @of)
       T_BIGINT.write(w, b, b + 51, @bigint)
       T_SYMBOL.write(w, b, b + 55, @symbol)
@@ -6969,7 +6975,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@dyn) unless @dyn.is_a?(Integer) && @dyn >= -0x80000000 && @dyn <= 0x7FFFFFFF
       fn_bytes = @fn
       fn_bytes = Fbe::Types::STRING.raw(fn_bytes) unless fn_bytes.is_a?(String) && fn_bytes.encoding == Encoding::UTF_8
@@ -6993,7 +7000,7 @@ module Import
        @some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
        Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err, *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop),
        @send_, @sync, @sized, fn_bytes.bytesize,
-       fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer: w.buffer)
+       fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer:)
       T_IMPL.write(w, b, b + 18, @impl)
       T_PUB.write(w, b, b + 51, @pub)
       T_REF.write(w, b, b + 55, @ref)
@@ -7516,7 +7523,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@event) unless @event.is_a?(Integer) && @event >= -0x80000000 && @event <= 0x7FFFFFFF
       fixed_bytes = @fixed
       unless fixed_bytes.is_a?(String) && fixed_bytes.encoding == Encoding::UTF_8
@@ -7534,8 +7542,7 @@ module Import
        Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join,
        @orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
-       fixed_bytes.bytesize,
-       fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer: w.buffer)
+       fixed_bytes.bytesize, fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer:)
       T_FOREACH.write(w, b, b + 18, @foreach)
       T_STACKALLOC.write(w, b, b + 51, @stackalloc)
       T_ULONG.write(w, b, b + 55, @ulong)
@@ -7960,7 +7967,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@end_) unless @end_.is_a?(Integer) && @end_ >= -0x80000000 && @end_ <= 0x7FFFFFFF
       begin___bytes = @begin__
       unless begin___bytes.is_a?(String) && begin___bytes.encoding == Encoding::UTF_8
@@ -7972,7 +7980,7 @@ module Import
        @end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
        *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line, @encoding, begin___bytes.bytesize,
-       begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer: w.buffer)
+       begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer:)
       T_ELSIF_.write(w, b, b + 18, @elsif_)
       T_RESCUE_.write(w, b, b + 51, @rescue_)
       T_RETRY_.write(w, b, b + 55, @retry_)
@@ -8233,7 +8241,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @fbe_type.is_a?(Integer) && @fbe_type >= -0x80000000 && @fbe_type <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@fbe_type)
       end
@@ -8244,7 +8253,7 @@ module Import
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, FBE_BODY_SIZE,
        @final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
        Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer), Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
-       fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer: w.buffer)
+       fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer:)
       T_MODEL.write(w, b, b + 18, @model)
       T_OFFSET.write(w, b, b + 51, @offset)
       T_MODEL_.write(w, b, b + 55, @model_)
@@ -8484,7 +8493,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       to_fbe__bytes = @to_fbe_
       unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
         to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
@@ -8495,7 +8505,7 @@ module Import
        @to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
        Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal), Fbe::Types::INT64.check(@fbe_key_),
        *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private, to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer: w.buffer)
+       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer:)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FBE_SIZE.write(w, b, b + 51, @fbe_size)
       T_INIT.write(w, b, b + 55, @init)
@@ -8816,7 +8826,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       reset_bytes = @reset
       unless reset_bytes.is_a?(String) && reset_bytes.encoding == Encoding::UTF_8
         reset_bytes = Fbe::Types::STRING.raw(reset_bytes)
@@ -8830,7 +8841,7 @@ module Import
        Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
        @type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
        Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
-       reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer: w.buffer)
+       reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer:)
       T_MARSHAL_FBE.write(w, b, b + 18, @marshal_fbe)
       T_FBE_READ_.write(w, b, b + 51, @fbe_read_)
       T_MARSHAL_FINAL.write(w, b, b + 55, @marshal_final)
@@ -9280,7 +9291,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       to_fbe__bytes = @to_fbe_
       unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
         to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
@@ -9297,8 +9309,7 @@ module Import
        @read_json, @hash_code, Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize,
        @notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels),
-       to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer: w.buffer)
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer:)
       T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
       T_FROM_FINAL_.write(w, b, b + 51, @from_final_)
       T_READ_FINAL.write(w, b, b + 55, @read_final)
@@ -9616,7 +9627,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @to_json_.is_a?(Integer) && @to_json_ >= -0x80000000 && @to_json_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@to_json_)
       end
@@ -9625,7 +9637,7 @@ module Import
         to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_,
-       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer: w.buffer)
+       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer:)
       T_VERIFY.write(w, b, b + 18, @verify)
       b
     end
@@ -9849,7 +9861,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       read_buffer_bytes = @read_buffer
       unless read_buffer_bytes.is_a?(String) && read_buffer_bytes.encoding == Encoding::UTF_8
         read_buffer_bytes = Fbe::Types::STRING.raw(read_buffer_bytes)
@@ -9866,7 +9879,7 @@ module Import
        @compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps),
        read_buffer_bytes.bytesize,
-       read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer: w.buffer)
+       read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer:)
       T_READER.write(w, b, b + 18, @reader)
       T_UUID_.write(w, b, b + 51, @uuid_)
       T_TIMESTAMP.write(w, b, b + 55, @timestamp)
@@ -10204,9 +10217,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('L<2l<', buffer:)
       b
     end
 
@@ -10269,9 +10283,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer:)
       b
     end
 
@@ -10334,11 +10349,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string_)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('L<2l<', buffer:)
       b
     end
 
@@ -10403,9 +10419,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer:)
       b
     end
 
@@ -10468,9 +10485,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('L<2l<', buffer:)
       b
     end
 
@@ -10533,9 +10551,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('L<2l<', buffer:)
       b
     end
 
@@ -10598,8 +10617,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer:)
       b
     end
 
@@ -10661,9 +10681,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('L<2l<', buffer:)
       b
     end
 
@@ -10726,9 +10747,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('L<2l<', buffer:)
       b
     end
 
@@ -10791,9 +10813,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('L<2l<', buffer:)
       b
     end
 
@@ -10856,9 +10879,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('L<2l<', buffer:)
       b
     end
 
@@ -10921,8 +10945,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer:)
       b
     end
 
@@ -10984,8 +11009,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer:)
       b
     end
 
@@ -11051,11 +11077,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@decimal)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('L<2l<', buffer:)
       b
     end
 
@@ -11120,9 +11147,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer:)
       b
     end
 
@@ -11185,9 +11213,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer:)
       b
     end
 
@@ -11250,8 +11279,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer:)
       b
     end
 
@@ -11313,9 +11343,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('L<2l<', buffer:)
       b
     end
 
@@ -11378,11 +11409,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@receiver)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('L<2l<', buffer:)
       b
     end
 
@@ -11447,9 +11479,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('L<2l<', buffer:)
       b
     end
 
@@ -11512,9 +11545,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('L<2l<', buffer:)
       b
     end
 
@@ -11577,11 +11611,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@handler)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('L<2l<', buffer:)
       b
     end
 
@@ -11646,9 +11681,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer:)
       b
     end
 
@@ -11711,9 +11747,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer:)
       b
     end
 
@@ -11776,9 +11813,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('L<2l<', buffer:)
       b
     end
 
@@ -11841,8 +11879,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer:)
       b
     end
 
@@ -11904,9 +11943,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('L<2l<', buffer:)
       b
     end
 
@@ -11969,9 +12009,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer:)
       b
     end
 
@@ -12034,9 +12075,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer:)
       b
     end
 
@@ -12099,9 +12141,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('L<2l<', buffer:)
       b
     end
 
@@ -12164,9 +12207,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('L<2l<', buffer:)
       b
     end
 
@@ -12229,9 +12273,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('L<2l<', buffer:)
       b
     end
 
@@ -12294,9 +12339,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('L<2l<', buffer:)
       b
     end
 
@@ -12359,9 +12405,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('L<2l<', buffer:)
       b
     end
 
@@ -12424,9 +12471,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('L<2l<', buffer:)
       b
     end
 
@@ -12489,8 +12537,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer:)
       b
     end
 
@@ -12552,9 +12601,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('L<2l<', buffer:)
       b
     end
 
@@ -12617,8 +12667,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer:)
       b
     end
 
@@ -12680,11 +12731,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@int32_t)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('L<2l<', buffer:)
       b
     end
 
@@ -12749,9 +12801,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('L<2l<', buffer:)
       b
     end
 
@@ -12814,9 +12867,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer:)
       b
     end
 
@@ -12879,9 +12933,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer:)
       b
     end
 
@@ -12944,9 +12999,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('L<2l<', buffer:)
       b
     end
 
@@ -13009,9 +13065,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('L<2l<', buffer:)
       b
     end
 
@@ -13074,9 +13131,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('L<2l<', buffer:)
       b
     end
 
@@ -13139,11 +13197,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@side_buy)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('L<2l<', buffer:)
       b
     end
 
@@ -13208,8 +13267,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13271,8 +13331,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13334,8 +13395,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13397,8 +13459,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13460,8 +13523,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13523,8 +13587,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13586,8 +13651,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13653,8 +13719,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer:)
       b
     end
 
@@ -13716,9 +13783,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('L<2l<', buffer:)
       b
     end
 
@@ -13781,9 +13849,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('L<2l<', buffer:)
       b
     end
 
@@ -13846,9 +13915,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('L<2l<', buffer: w.buffer)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('L<2l<', buffer:)
       b
     end
 
@@ -13927,7 +13997,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@name) unless @name.is_a?(Integer) && @name >= -0x80000000 && @name <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@name_) unless @name_.is_a?(Integer) && @name_ >= -0x80000000 && @name_ <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@name__) unless @name__.is_a?(Integer) && @name__ >= -0x80000000 && @name__ <= 0x7FFFFFFF
@@ -13945,7 +14016,7 @@ module Import
         Fbe::Types::INT32.check(@string__)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @name, @name_, @name__, @class_, @class__, @class___, @string_,
-       @string__].pack('L<2l<8', buffer: w.buffer)
+       @string__].pack('L<2l<8', buffer:)
       b
     end
 
@@ -14073,10 +14144,11 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market),
        FBE_BODY_SIZE,
-       Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('L<2CL<C', buffer: w.buffer)
+       Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('L<2CL<C', buffer:)
       T_ORG.check(@org).fbe_write(w)
       b
     end
@@ -14174,9 +14246,9 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
-      [FBE_BODY_SIZE, FBE_TYPE_ID,
-       Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer: w.buffer)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer:)
       b
     end
 
@@ -14244,7 +14316,8 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       symbol_bytes = @symbol
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
@@ -14252,7 +14325,7 @@ module Import
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits,
        Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision), FBE_BODY_SIZE + 4 + symbol_bytes.bytesize,
-       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2L<2a*', buffer: w.buffer)
+       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2L<2a*', buffer:)
       T_TICKER.check(@ticker).fbe_write(w)
       b
     end
@@ -14378,11 +14451,12 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
        Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range), Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
-       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer: w.buffer)
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer:)
       b
     end
 
@@ -14879,9 +14953,10 @@ module Import
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE,
-       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('L<3x304l<', buffer: w.buffer)
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('L<3x304l<', buffer:)
       T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)

@@ -44,14 +44,15 @@ module Market
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       symbol_bytes = @symbol
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<3l<L<a*', buffer: w.buffer)
+       symbol_bytes].pack('L<3l<L<a*', buffer:)
       b
     end
 
@@ -126,13 +127,14 @@ module Market
     end
 
     def fbe_write(w)
-      b = w.size
+      buffer = w.buffer
+      b = buffer.bytesize
       reason_bytes = @reason
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('L<2a16L<2a*', buffer: w.buffer)
+       reason_bytes].pack('L<2a16L<2a*', buffer:)
       b
     end
 
