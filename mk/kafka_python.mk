@@ -6,8 +6,18 @@
 #                      models, foreign and invalid records refused with their offset, a consumer
 #                      restarted mid-topic); closes with `kafka-python: N passed, N failed, N skipped`
 #                      (alone, it starts a broker of its own)
-.PHONY: kafka-python
+.PHONY: kafka-python kafka-python-build
 KAFKA_SUITES += kafka-python
+
+# fbec --python --json of schemas/trade.fbe for the matrix client (tests/kafka/python/matrix_client.py).
+kafka-python-build: venv
+	@rm -rf build/kafka/python-gen && mkdir -p build/kafka/python-gen
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --python --final --json --input=schemas/trade.fbe \
+		--output=build/kafka/python-gen
 
 kafka-python: venv $(KAFKA_BROKER_JARS)/.copied
 	$(KAFKA_RUN) $(PYTHON) -m pytest -qq -p no:cacheprovider tests/kafka/python
+
+# Its client of the cross-language matrix (tests/kafka/test_matrix.py, mk/kafka.mk).
+KAFKA_CLIENTS += FBE_KAFKA_CLIENT_PYTHON="$(PYTHON) $(CURDIR)/tests/kafka/python/matrix_client.py $(CURDIR)/build/kafka/python-gen"
+kafka-matrix: kafka-python-build
