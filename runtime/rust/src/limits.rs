@@ -40,6 +40,7 @@ impl Limits {
 
     /// The decode budget in bytes of an input of `input_size` bytes:
     /// `budget_factor * input_size + budget_slack` (saturating).
+    #[inline]
     pub fn budget(&self, input_size: usize) -> usize {
         self.budget_factor.saturating_mul(input_size).saturating_add(self.budget_slack)
     }

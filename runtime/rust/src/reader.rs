@@ -80,54 +80,64 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline(always)]
     fn start(data: &'a [u8], limits: &Limits) -> Self {
         Reader { data, mark: 8, budget: limits.budget(data.len()), depth: 0, max_depth: limits.max_depth, pos: 8 }
     }
 
     /// Checks a versioned root's header (docs/format.md 3.2, 5.1: at least 16 bytes, a total
     /// size that fits the buffer) and starts reading it: the top struct's slot is at 4, base 0.
-    #[inline]
+    #[inline(always)]
     pub fn versioned(data: &'a [u8], limits: &Limits) -> Result<Self> {
+        match data.first_chunk::<8>().map(|h| get_u32(h, 0) as usize) {
+            Some(total) if total >= 16 && total <= data.len() => Ok(Self::start(&data[..total], limits)),
+            _ => Err(Self::versioned_error(data)),
+        }
+    }
+
+    /// Why [`Reader::versioned`] refused the root (out of line: the checks again, each with its
+    /// message).
+    #[cold]
+    #[inline(never)]
+    fn versioned_error(data: &[u8]) -> DecodeError {
         if data.len() < 8 {
-            return Err(DecodeError::new("versioned root shorter than 8 bytes", "", Some(0)));
+            return DecodeError::new("versioned root shorter than 8 bytes", "", Some(0));
         }
         let total = get_u32(data, 0) as usize;
         if total < 16 {
-            return Err(DecodeError::new(format!("versioned root size {total} below 16"), "", Some(0)));
+            return DecodeError::new(format!("versioned root size {total} below 16"), "", Some(0));
         }
-        if total > data.len() {
-            return Err(DecodeError::new(
-                format!("versioned root size {total} beyond the buffer of {} bytes", data.len()),
-                "",
-                Some(0),
-            ));
-        }
-        Ok(Self::start(&data[..total], limits))
+        DecodeError::new(format!("versioned root size {total} beyond the buffer of {} bytes", data.len()), "", Some(0))
     }
 
     /// Checks a final root's header (docs/format.md 4.1, 5.2: at least 8 bytes, the expected
     /// type id, a size that fits the buffer) and starts reading its fields at position 8.
-    #[inline]
+    #[inline(always)]
     pub fn final_root(data: &'a [u8], type_id: u32, limits: &Limits) -> Result<Self> {
+        match data.first_chunk::<8>().map(|h| (get_u32(h, 0) as usize, get_u32(h, 4))) {
+            Some((size, tid)) if size >= 8 && tid == type_id && size <= data.len() => {
+                Ok(Self::start(&data[..size], limits))
+            }
+            _ => Err(Self::final_root_error(data, type_id)),
+        }
+    }
+
+    /// Why [`Reader::final_root`] refused the root.
+    #[cold]
+    #[inline(never)]
+    fn final_root_error(data: &[u8], type_id: u32) -> DecodeError {
         if data.len() < 8 {
-            return Err(DecodeError::new("final root shorter than 8 bytes", "", Some(0)));
+            return DecodeError::new("final root shorter than 8 bytes", "", Some(0));
         }
         let size = get_u32(data, 0) as usize;
         if size < 8 {
-            return Err(DecodeError::new(format!("final root size {size} below 8"), "", Some(0)));
+            return DecodeError::new(format!("final root size {size} below 8"), "", Some(0));
         }
         let tid = get_u32(data, 4);
         if tid != type_id {
-            return Err(DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(4)));
+            return DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(4));
         }
-        if size > data.len() {
-            return Err(DecodeError::new(
-                format!("final root size {size} beyond the buffer of {} bytes", data.len()),
-                "",
-                Some(0),
-            ));
-        }
-        Ok(Self::start(&data[..size], limits))
+        DecodeError::new(format!("final root size {size} beyond the buffer of {} bytes", data.len()), "", Some(0))
     }
 
     /// The root's bytes (cut to its size).
