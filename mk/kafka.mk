@@ -53,9 +53,10 @@ kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied
 	cd runtime/kafka/java && $(MVN) -q -B -Dstyle.color=never test-compile dependency:build-classpath \
 		-Dfbe.generated=$(KAFKA_JAVA_GEN) -Dmdep.outputFile=$(CURDIR)/build/kafka/java-classpath
 
+# surefire:test alone: kafka-java-build compiled the tests.
 kafka-java: kafka-java-build
 	fingerprint=$(KAFKA_FINGERPRINT); rc=0; (cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
-		-Dstyle.color=never test -Dfbe.fingerprint=$$fingerprint -Dfbe.generated=$(KAFKA_JAVA_GEN)) || rc=$$?; \
+		-Dstyle.color=never surefire:test -Dfbe.fingerprint=$$fingerprint) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
 
 # The generated Go (with JSON) in the module's internal/gen and the matrix client build/kafka/go-client.

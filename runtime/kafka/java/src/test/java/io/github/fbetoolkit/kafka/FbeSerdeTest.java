@@ -93,7 +93,7 @@ class FbeSerdeTest {
     }
 
     static String topic() throws Exception {
-        String name = "java-test-" + TOPICS.incrementAndGet();
+        String name = "java-test-" + TOPICS.incrementAndGet() + "-" + System.nanoTime();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
         }
