@@ -14,74 +14,69 @@ out (`e.at("orders", i)`).
 
 from __future__ import annotations
 
+from functools import partial
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names, doc, member
+from fbec.targets.jvm.context import doc, member
 
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    writer, reader, limits = c.rt("Writer"), c.rt("Reader"), c.rt("Limits")
-    decode_exception = c.rt("DecodeException")
-    names = Names()
-
-    with member(w, f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{",
-                "Writes v's versioned body, its offset stored in the slot at slot (from base).", "",
-                "@param w    the writer", "@param base the base of the slot",
-                "@param slot the slot's absolute position", "@param v    the value"):
-        models.versioned_write(w, c, s, names)
-
-    if models.explained(c, s):
-        write_explain(w, c, s, name)
-    write_defaults(w, c, s, name)
-    with member(w, f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
-                "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
-                "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
-                "of structs, the collections); fields an older writer did not write take the schema's",
-                "defaults. After an error v is left part read (the roots reset it).", "", "@param r    the reader",
-                "@param base the base of the slot", "@param slot the slot's absolute position",
-                "@param v    the value", "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.versioned_read(w, c, s, names)
-    write_verify(w, c, s, names)
-
-    write_roots(w, c, s, name, "Fbe", "versioned", writer, reader, limits, decode_exception)
-    if not final:
-        return
-
-    with member(w, f"public static void fbeWriteFinal({writer} w, {name} v) {{",
-                "Appends v's fields (final model, docs/format.md 4.2).", "", "@param w the writer",
-                "@param v the value"):
-        models.final_write_fields(w, c, s, names)
-    with member(w, f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{",
-                "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
-                "reusing what v holds as {@link #fbeRead} does. After an error v is left part read.", "",
-                "@param r the reader", "@param v the value",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.final_read_fields(w, c, s, names, True)
-    with member(w, f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{",
-                "Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,",
-                "without building the value: the same checks in the same order, the same errors.", "",
-                "@param r the reader", "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.final_read_fields(w, c, s, names, False)
-    write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)
-
-
-
-def write_explain(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """fbeExplain(v), which names the field a writer refused (docs/limits.md 8)."""
-    with member(w, f"public static void fbeExplain({name} v) {{",
-                "Throws the EncodeException of the first field of v a writer refuses (a null where the type has",
-                "none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another",
-                "length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).", "",
-                "@param v the value"):
-        models.explain_fields(w, c, s, Names())
+    """The codecs (fbec.targets.jvm.models.write_codecs) as static methods, and the roots."""
+    writer, reader, decode_exception = c.rt("Writer"), c.rt("Reader"), c.rt("DecodeException")
+    codecs = {
+        "fbeWrite": (
+            f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{",
+            "Writes v's versioned body, its offset stored in the slot at slot (from base).", "",
+            "@param w    the writer", "@param base the base of the slot",
+            "@param slot the slot's absolute position", "@param v    the value"),
+        "fbeExplain": (
+            f"public static void fbeExplain({name} v) {{",
+            "Throws the EncodeException of the first field of v a writer refuses (a null where the type has",
+            "none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another",
+            "length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).", "",
+            "@param v the value"),
+        "fbeRead": (
+            f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
+            "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
+            "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
+            "of structs, the collections); fields an older writer did not write take the schema's",
+            "defaults. After an error v is left part read (the roots reset it).", "", "@param r    the reader",
+            "@param base the base of the slot", "@param slot the slot's absolute position",
+            "@param v    the value", "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeVerify": (
+            f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{",
+            "Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads",
+            "it, without building the value: the same checks in the same order, the same errors.", "",
+            "@param r    the reader", "@param base the base of the slot",
+            "@param slot the slot's absolute position",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeWriteFinal": (
+            f"public static void fbeWriteFinal({writer} w, {name} v) {{",
+            "Appends v's fields (final model, docs/format.md 4.2).", "", "@param w the writer",
+            "@param v the value"),
+        "fbeReadFinal": (
+            f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{",
+            "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
+            "reusing what v holds as {@link #fbeRead} does. After an error v is left part read.", "",
+            "@param r the reader", "@param v the value",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeVerifyFinal": (
+            f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{",
+            "Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,",
+            "without building the value: the same checks in the same order, the same errors.", "",
+            "@param r the reader", "@throws DecodeException at the first problem (docs/limits.md)"),
+    }
+    models.write_codecs(w, c, s, final, lambda codec: member(w, *codecs[codec]),
+                        partial(write_defaults, w, c, s, name), partial(write_roots, w, c, s, name))
 
 
-def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
-                reader: str, limits: str, decode_exception: str) -> None:
+def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
     """toFbe/writeFbe/fromFbe/verifyFbe, or their final twins (suffix Final)."""
+    writer, limits, decode_exception = c.rt("Writer"), c.rt("Limits"), c.rt("DecodeException")
     q = s.qualified
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
@@ -165,19 +160,6 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             models.root_read(w, c, s, versioned, None)
         with w.block("", "}"):
             w.line(f'throw e.within("{q}");')
-
-
-def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
-    """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
-    locals to find a key twice)."""
-    reader, decode_exception = c.rt("Reader"), c.rt("DecodeException")
-    with member(w, f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{",
-                "Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads",
-                "it, without building the value: the same checks in the same order, the same errors.", "",
-                "@param r    the reader", "@param base the base of the slot",
-                "@param slot the slot's absolute position",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.versioned_verify(w, c, s, names)
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

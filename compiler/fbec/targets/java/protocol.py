@@ -110,7 +110,8 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
     answers, requests = protocol.client(c.schema, c.package)
     rq, stream = c.rt("Requests"), c.use("java.io.OutputStream")
-    io_exception, frame_exception = c.use("java.io.IOException"), c.rt("FrameException")
+    frame_exception = c.rt("FrameException")
+    c.use("java.io.IOException")    # imported whether a request throws it or not
     doc(w, f"A {sender_class} and a {receiver_class} of {c.package.name} with requests (docs/format.md 7.6): a",
         "{@code request} per [request] message with a response sends it and gives a future of the response of",
         "its id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout",
@@ -125,17 +126,7 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         with w.block(f"public {name}({stream} out, Handler notify) {{", "}"):
             w.line(f"sender = new {sender_class}(out);")
             with w.block(f"receiver = new {receiver_class}(new Handler() {{", "});"):
-                for k, answer in enumerate(answers):
-                    if k:
-                        w.blank()
-                    t = c.named(answer.message)
-                    w.line("@Override")
-                    with w.block(f"public void onReceive({t} value) {{", "}"):
-                        if answer.id is not None:
-                            with w.block(f"if (!requests.answer(value.{c.ident.field(answer.id)}, value, {str(answer.everyone).lower()})) {{", "}"):
-                                w.line("notify.onReceive(value);")
-                        else:
-                            w.line("notify.onReceive(value);")
+                protocol.client_answers(c, w, answers, answer)
         w.blank()
         w.line("/** @return the sender (send any message) */")
         with w.block(f"public {sender_class} sender() {{", "}"):
@@ -159,30 +150,43 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         w.line("/** @return the number of requests waiting for their response */")
         with w.block("public int pendingRequests() {", "}"):
             w.line("return requests.size();")
-        for request in requests:
-            s, f, t = request.struct, request.id, c.named(request.struct.qualified)
-            w.blank()
-            if f is not None:
-                r = c.named(request.response)
-                rejected = sorted({c.named(x) + ".class" for x in request.rejects})
-                doc(w, f"Sends a {s.qualified} and waits for the {s.response} of its id.", "",
-                    "@param value         the request",
-                    "@param timeoutMillis after how long the request fails with a TimeoutException (0: never)",
-                    "@return the response, or why there is none")
-                future = c.use("java.util.concurrent.CompletableFuture")
-                with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
-                    w.line(f"{future}<{r}> response = requests.add(value.{c.ident.field(f)}, {r}.class, "
-                           f"{c.use('java.util.Set')}.of({', '.join(rejected)}), timeoutMillis);")
-                    with w.block("try {", f"}} catch ({io_exception} e) {{"):
-                        w.line("sender.send(value);")
-                    with w.block("", "}"):
-                        w.line(f"requests.fail(value.{c.ident.field(f)}, e);")
-                    w.line("return response;")
-            else:
-                doc(w, f"Sends a {s.qualified}, a request without response: done once sent.", "",
-                    "@param value the request", "@throws IOException from the stream")
-                with w.block(f"public void request({t} value) throws {io_exception} {{", "}"):
-                    w.line("sender.send(value);")
+        protocol.client_requests(c, w, requests, request, request_sent)
 
+
+def answer(c: Context, w: CodeWriter, t: str, field: str | None, everyone: str) -> None:
+    """The Client's handler's onReceive of a message (protocol.client_answers)."""
+    w.line("@Override")
+    with w.block(f"public void onReceive({t} value) {{", "}"):
+        if field is not None:
+            with w.block(f"if (!requests.answer(value.{field}, value, {everyone})) {{", "}"):
+                w.line("notify.onReceive(value);")
+        else:
+            w.line("notify.onReceive(value);")
+
+
+def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
+    """The Client's request(value, timeoutMillis) of a request waiting for its response."""
+    rejected = sorted({c.named(x) + ".class" for x in rq.rejects})
+    doc(w, f"Sends a {rq.struct.qualified} and waits for the {rq.response} of its id.", "",
+        "@param value         the request",
+        "@param timeoutMillis after how long the request fails with a TimeoutException (0: never)",
+        "@return the response, or why there is none")
+    future = c.use("java.util.concurrent.CompletableFuture")
+    with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
+        w.line(f"{future}<{r}> response = requests.add(value.{field}, {r}.class, "
+               f"{c.use('java.util.Set')}.of({', '.join(rejected)}), timeoutMillis);")
+        with w.block("try {", f"}} catch ({c.use('java.io.IOException')} e) {{"):
+            w.line("sender.send(value);")
+        with w.block("", "}"):
+            w.line(f"requests.fail(value.{field}, e);")
+        w.line("return response;")
+
+
+def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
+    """The Client's request(value) of a request without response."""
+    doc(w, f"Sends a {rq.struct.qualified}, a request without response: done once sent.", "",
+        "@param value the request", "@throws IOException from the stream")
+    with w.block(f"public void request({t} value) throws {c.use('java.io.IOException')} {{", "}"):
+        w.line("sender.send(value);")
 
 PARTS = (handler, proxy_handler, proxy, receiver, sender, client)

@@ -211,7 +211,11 @@ def sub(w: CodeWriter, deeper: int = 1) -> CodeWriter:
 
 
 def doc(w: CodeWriter, *lines: str) -> None:
-    """A documentation comment of lines (Javadoc, KDoc): `/**`, ` * line` each (` *` an empty one), ` */`."""
+    """A documentation comment of lines (Javadoc, KDoc): `/**`, ` * line` each (` *` an empty one), ` */`;
+    one line as `/** line */`."""
+    if len(lines) == 1:
+        w.line(f"/** {lines[0]} */")
+        return
     w.line("/**")
     for text in lines:
         w.line(f" * {text}" if text else " *")

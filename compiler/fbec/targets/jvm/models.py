@@ -12,6 +12,7 @@ value, so it accepts exactly what the reader reads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
@@ -574,6 +575,40 @@ def final_run(w: CodeWriter, c: Context, run: Run, names: Names, reading: bool) 
     for f, at in zip(run.fields, run.at):
         slot = plus(p, str(at)) if at else p
         read_field(w, c, f.field, (slot, slot), f"v.{c.ident.field(f.field)}", names)
+
+
+# ---------------------------------------------------------------- the codecs of a struct
+
+def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, final: bool,
+                 declare: Callable[[str], AbstractContextManager[None]], defaults: Callable[[], None],
+                 roots: Callable[[str, str], None]) -> None:
+    """The codecs of struct s in the order both languages declare them: fbeWrite, fbeExplain (when a
+    writer can refuse a field's value: explained), the defaults (defaults(): fbeDefaults, which
+    fbeRead calls), fbeRead, fbeVerify and the versioned roots (roots("Fbe", "versioned")); with
+    final, fbeWriteFinal, fbeReadFinal, fbeVerifyFinal and the final roots (roots("Final", "final")).
+    declare(codec) is the language's member of the codec named (its doc comment, head and block);
+    the statements in it are this module's."""
+    names = Names()
+    with declare("fbeWrite"):
+        versioned_write(w, c, s, names)
+    if explained(c, s):
+        with declare("fbeExplain"):
+            explain_fields(w, c, s, Names())
+    defaults()
+    with declare("fbeRead"):
+        versioned_read(w, c, s, names)
+    with declare("fbeVerify"):
+        versioned_verify(w, c, s, names)
+    roots("Fbe", "versioned")
+    if not final:
+        return
+    with declare("fbeWriteFinal"):
+        final_write_fields(w, c, s, names)
+    with declare("fbeReadFinal"):
+        final_read_fields(w, c, s, names, True)
+    with declare("fbeVerifyFinal"):
+        final_read_fields(w, c, s, names, False)
+    roots("Final", "final")
 
 
 def root_read(w: CodeWriter, c: Context, s: ir.Struct, versioned: bool, into: str | None, cls: str = "",

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm.context import Context
+
+C = TypeVar("C", bound=Context)   # a language's Context
 
 # A class of the protocol: its writer, given the file's context, writer, class name and model.
 Part = Callable[..., None]
@@ -53,6 +56,33 @@ def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[R
                       d.type in everyone) for d in package.dispatch]
     return answers, [Request(s, s.id_field if s in waiting else None, s.response or "",
                              [r.type for r in s.rejects if r.type in rejects]) for s in requests]
+
+
+def client_answers(c: C, w: CodeWriter, answers: list[Answer],
+                   write: Callable[[C, CodeWriter, str, str | None, str], None]) -> None:
+    """The Client's handler of each message its receiver gets, a blank line between: write(c, w, its class,
+    the field a pending request is matched by or None when it answers none, whether it answers a
+    request of any type: `true` or `false`)."""
+    for k, answer in enumerate(answers):
+        if k:
+            w.blank()
+        field = c.ident.field(answer.id) if answer.id is not None else None
+        write(c, w, c.named(answer.message), field, str(answer.everyone).lower())
+
+
+def client_requests(c: C, w: CodeWriter, requests: list[Request],
+                    waiting: Callable[[C, CodeWriter, Request, str, str, str], None],
+                    sent: Callable[[C, CodeWriter, Request, str], None]) -> None:
+    """The Client's `request` of each request, each after a blank line: waiting(c, w, the request, its
+    class, the id field it is matched by, the response's class) when it waits for a response, else
+    sent(c, w, the request, its class)."""
+    for request in requests:
+        w.blank()
+        t = c.named(request.struct.qualified)
+        if request.id is not None:
+            waiting(c, w, request, t, c.ident.field(request.id), c.named(request.response))
+        else:
+            sent(c, w, request, t)
 
 
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, context: type[Context],

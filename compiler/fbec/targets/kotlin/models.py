@@ -18,10 +18,12 @@ their width (`toByte()`, `toUByte()`), at no cost.
 
 from __future__ import annotations
 
+from functools import partial
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names, doc, key_compare, member, sub
+from fbec.targets.jvm.context import doc, key_compare, member, sub
 from fbec.targets.kotlin.json import write_json, write_json_members
 from fbec.targets.kotlin.syntax import Context, fits, signature
 from fbec.targets.kotlin.text import write_text
@@ -157,7 +159,6 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     q = s.qualified
     writer, reader = c.rt("Writer"), c.rt("Reader")
-    names = Names()
 
     w.line(f"/** The type id of {q}. */")
     w.line(f"const val TYPE_ID = {s.type_id}")
@@ -178,49 +179,41 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                     w.line(f"if (c{k} != 0) return@Comparator c{k}")
     w.blank()
 
-    w.line("/** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */")
-    with w.block(f"fun fbeWrite(w: {writer}, base: Int, slot: Int, v: {name}) {{", "}"):
-        models.versioned_write(w, c, s, names)
-    w.blank()
-    if models.explained(c, s):
-        with member(w, f"fun fbeExplain(v: {name}) {{",
-                    "Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone",
-                    "surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:",
-                    "run after a write failed, to explain it (docs/limits.md 8)."):
-            models.explain_fields(w, c, s, Names())
-
-    write_defaults(w, c, s, name)
-    with member(w, f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{",
-                "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",
-                "field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector",
-                "of structs, the collections); fields an older writer did not write take the schema's",
-                "defaults. After an error [v] is left part read (the roots reset it).", "",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.versioned_read(w, c, s, names)
-    with member(w, f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{",
-                "Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,",
-                "without building the value: the same checks in the same order, the same errors.", "",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.versioned_verify(w, c, s, names)
-    write_roots(w, c, s, name, "Fbe", "versioned")
-    if not final:
-        return
-
-    w.line("/** Appends [v]'s fields (final model, docs/format.md 4.2). */")
-    with w.block(f"fun fbeWriteFinal(w: {writer}, v: {name}) {{", "}"):
-        models.final_write_fields(w, c, s, names)
-    w.blank()
-    with member(w, f"fun fbeReadFinal(r: {reader}, v: {name}) {{",
-                "Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and",
-                "reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.", "",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.final_read_fields(w, c, s, names, True)
-    with member(w, f"fun fbeVerifyFinal(r: {reader}) {{",
-                "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without",
-                "building the value: the same checks in the same order, the same errors.", "",
-                "@throws DecodeException at the first problem (docs/limits.md)"):
-        models.final_read_fields(w, c, s, names, False)
-    write_roots(w, c, s, name, "Final", "final")
+    codecs = {
+        "fbeWrite": (f"fun fbeWrite(w: {writer}, base: Int, slot: Int, v: {name}) {{",
+                     "Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base])."),
+        "fbeExplain": (
+            f"fun fbeExplain(v: {name}) {{",
+            "Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone",
+            "surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:",
+            "run after a write failed, to explain it (docs/limits.md 8)."),
+        "fbeRead": (
+            f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{",
+            "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",
+            "field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector",
+            "of structs, the collections); fields an older writer did not write take the schema's",
+            "defaults. After an error [v] is left part read (the roots reset it).", "",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeVerify": (
+            f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{",
+            "Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,",
+            "without building the value: the same checks in the same order, the same errors.", "",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeWriteFinal": (f"fun fbeWriteFinal(w: {writer}, v: {name}) {{",
+                          "Appends [v]'s fields (final model, docs/format.md 4.2)."),
+        "fbeReadFinal": (
+            f"fun fbeReadFinal(r: {reader}, v: {name}) {{",
+            "Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and",
+            "reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.", "",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+        "fbeVerifyFinal": (
+            f"fun fbeVerifyFinal(r: {reader}) {{",
+            "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without",
+            "building the value: the same checks in the same order, the same errors.", "",
+            "@throws DecodeException at the first problem (docs/limits.md)"),
+    }
+    models.write_codecs(w, c, s, final, lambda codec: member(w, *codecs[codec]),
+                        partial(write_defaults, w, c, s, name), partial(write_roots, w, c, s, name))
 
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:

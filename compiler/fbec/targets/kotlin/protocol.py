@@ -122,16 +122,7 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         w.blank()
         w.line("/** The receiver (limits, errors). */")
         with w.block(f"val receiver = {receiver_class}(object : Handler {{", "})"):
-            for k, answer in enumerate(answers):
-                if k:
-                    w.blank()
-                t = c.named(answer.message)
-                if answer.id is not None:
-                    with w.block(f"override fun onReceive(value: {t}) {{", "}"):
-                        w.line(f"if (!requests.answer(value.{c.ident.field(answer.id)}, value, {str(answer.everyone).lower()})) "
-                               "notify.onReceive(value)")
-                else:
-                    w.line(f"override fun onReceive(value: {t}) = notify.onReceive(value)")
+            protocol.client_answers(c, w, answers, answer)
         w.blank()
         w.line("/** The number of requests waiting for their response. */")
         w.line("val pendingRequests: Int")
@@ -147,29 +138,40 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         with w.block("fun reset() {", "}"):
             w.line("requests.reset()")
             w.line("receiver.reset()")
-        for request in requests:
-            s, f, t = request.struct, request.id, c.named(request.struct.qualified)
-            w.blank()
-            if f is not None:
-                r = c.named(request.response)
-                rejected = sorted({c.named(x) + "::class.java" for x in request.rejects})
-                future = c.use("java.util.concurrent.CompletableFuture")
-                doc(w, f"Sends a {s.qualified} and gives the {s.response} of its id, or why there is none;",
-                    "[timeoutMillis] 0 waits for ever.")
-                with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
-                    classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
-                    signature(w, w.depth, "val response = requests.add",
-                              [f"value.{c.ident.field(f)}", f"{r}::class.java", classes, "timeoutMillis"], "")
-                    with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
-                        w.line("sender.send(value)")
-                    with w.block("", "}"):
-                        w.line(f"requests.fail(value.{c.ident.field(f)}, e)")
-                    w.line("return response")
-            else:
-                w.line(f"/** Sends a {s.qualified}, a request without response: done once sent. */")
-                w.line(f"@Throws({c.use('java.io.IOException')}::class)")
-                with w.block(f"fun request(value: {t}) {{", "}"):
-                    w.line("sender.send(value)")
+        protocol.client_requests(c, w, requests, request, request_sent)
 
+
+def answer(c: Context, w: CodeWriter, t: str, field: str | None, everyone: str) -> None:
+    """The Client's handler's onReceive of a message (protocol.client_answers)."""
+    if field is None:
+        w.line(f"override fun onReceive(value: {t}) = notify.onReceive(value)")
+        return
+    with w.block(f"override fun onReceive(value: {t}) {{", "}"):
+        w.line(f"if (!requests.answer(value.{field}, value, {everyone})) notify.onReceive(value)")
+
+
+def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
+    """The Client's request(value, timeoutMillis) of a request waiting for its response."""
+    rejected = sorted({c.named(x) + "::class.java" for x in rq.rejects})
+    future = c.use("java.util.concurrent.CompletableFuture")
+    doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
+        "[timeoutMillis] 0 waits for ever.")
+    with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
+        classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
+        signature(w, w.depth, "val response = requests.add", [f"value.{field}", f"{r}::class.java", classes,
+                                                              "timeoutMillis"], "")
+        with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
+            w.line("sender.send(value)")
+        with w.block("", "}"):
+            w.line(f"requests.fail(value.{field}, e)")
+        w.line("return response")
+
+
+def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
+    """The Client's request(value) of a request without response."""
+    w.line(f"/** Sends a {rq.struct.qualified}, a request without response: done once sent. */")
+    w.line(f"@Throws({c.use('java.io.IOException')}::class)")
+    with w.block(f"fun request(value: {t}) {{", "}"):
+        w.line("sender.send(value)")
 
 PARTS = (handler, proxy_handler, proxy, receiver, sender, client)
