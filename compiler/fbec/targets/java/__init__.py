@@ -29,6 +29,7 @@ from fbec.targets.jvm.context import (
     key_compare,
     key_equals,
     signed,
+    summary,
 )
 
 __all__ = ["Context", "generate"]
@@ -41,9 +42,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     boxed = {"byte": "Byte", "short": "Short", "int": "Integer", "long": "Long"}[java]
     unsigned = e.wire.startswith("uint")
     flags = e.kind == "flags"
-    what = "flags" if flags else "enum"
-    doc(w, f"The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per",
-        "declared value; {@link #of} keeps any other value as it is.")
+    doc(w, f"{summary(e)}: a constant per", "declared value; {@link #of} keeps any other value as it is.")
     with w.block(f"public final class {name} implements Comparable<{name}> {{", "}"):
         for v in e.values:
             w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({java_int_literal(v.value, java)});")
@@ -54,7 +53,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         with w.block(f"private {name}({java} value) {{", "}"):
             w.line("this.value = value;")
         w.blank()
-        doc(w, f"The {what} value of a wire integer: a declared constant, or a new value.", "",
+        doc(w, f"The {e.kind} value of a wire integer: a declared constant, or a new value.", "",
             "@param value the wire integer", "@return the value")
         with w.block(f"public static {name} of({java} value) {{", "}"):
             firsts = [(signed(v.value, bits), v) for v in distinct_values(e)]
@@ -132,8 +131,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
 
 def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:
     name = c.named(s.qualified)
-    what = "message" if s.message else "struct"
-    w.line(f"/** The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}). */")
+    doc(w, f"{summary(s)}.")
     extends = f" extends {c.named(s.base)}" if s.base is not None else ""
     inner = CodeWriter(options)
     with w.block(f"public class {c.ident.type(s.qualified)}{extends} {{", "}"):

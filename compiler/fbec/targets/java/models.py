@@ -166,7 +166,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """reset() and fbeDefaults(v, from): the schema's defaults of the fields, what fbeRead gives the
     fields a shorter (older) body does not hold, as a new value has them (collections emptied in
     place)."""
-    own = [f for f in s.all_fields if f.owner == s.qualified]
+    own = bool(c.plan.struct(s.qualified).own_fields)
     w.line("/** Sets every field to the schema's default, as a new value has them (collections emptied in place). */")
     if s.base is not None:
         w.line("@Override")
@@ -176,15 +176,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if own:
             w.line("fbeDefaults(this, 0);")
     w.blank()
-    if not own:
-        return
-    w.line("/** Sets the own fields from the from-th on to the schema's defaults. */")
-    with w.block(f"private static void fbeDefaults({name} v, int from) {{", "}"):
-        for k, f in enumerate(own):
-            target = f"v.{c.ident.field(f)}"
-            with w.block(f"if (from <= {k}) {{", "}"):
-                if isinstance(f.type, (ir.Sequence, ir.Mapping)):
-                    w.line(f"{target}.clear();")
-                else:
-                    w.line(f"{target} = {c.default(f.type, f.default)};")
-    w.blank()
+    if own:
+        with member(w, f"private static void fbeDefaults({name} v, int from) {{",
+                    "Sets the own fields from the from-th on to the schema's defaults."):
+            models.defaults_fields(w, c, s)

@@ -210,6 +210,15 @@ def sub(w: CodeWriter, deeper: int = 1) -> CodeWriter:
     return SubWriter(Options(indent=len(unit), tabs=unit == "\t"), w.depth + deeper)
 
 
+def summary(t: ir.Enum | ir.Struct) -> str:
+    """What a generated class is in the schema, its documentation's first words: `The enum proto.Side
+    (on the wire: uint8)`, `The message proto.Order (type id 1, deprecated)`."""
+    deprecated = ", deprecated" if t.deprecated else ""
+    if isinstance(t, ir.Struct):
+        return f"The {'message' if t.message else 'struct'} {t.qualified} (type id {t.type_id}{deprecated})"
+    return f"The {t.kind} {t.qualified} (on the wire: {t.wire}{deprecated})"
+
+
 def doc(w: CodeWriter, *lines: str) -> None:
     """A documentation comment of lines (Javadoc, KDoc): `/**`, ` * line` each (` *` an empty one), ` */`;
     one line as `/** line */`."""
@@ -490,8 +499,8 @@ class Context(DefaultLiterals):
         return self.NULLS and not isinstance(t, ir.Optional_) and self.type(t, boxed) not in JAVA_PRIMITIVES
 
     def if_(self, w: CodeWriter, test: str, statement: str) -> None:
-        """One statement when test holds."""
-        if not self.BRACES:
+        """One statement when test holds (without braces where the language allows and it fits)."""
+        if not self.BRACES and self.fits(w, f"if ({test}) {statement}"):
             w.line(f"if ({test}) {statement}")
             return
         with w.block(f"if ({test}) {{", "}"):

@@ -579,6 +579,18 @@ def final_run(w: CodeWriter, c: Context, run: Run, names: Names, reading: bool) 
 
 # ---------------------------------------------------------------- the codecs of a struct
 
+def defaults_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    """fbeDefaults(v, from): the own fields from the from-th on back to the schema's defaults, as a
+    new value has them (collections emptied in place): what fbeRead gives the fields an older
+    writer's shorter body does not hold."""
+    for k, fp in enumerate(c.plan.struct(s.qualified).own_fields):
+        target = f"v.{c.ident.field(fp.field)}"
+        if isinstance(fp.type, (ir.Sequence, ir.Mapping)):
+            c.if_(w, f"from <= {k}", f"{target}.clear()")
+        else:
+            c.if_(w, f"from <= {k}", f"{target} = {c.default(fp.type, fp.field.default)}")
+
+
 def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, final: bool,
                  declare: Callable[[str], AbstractContextManager[None]], defaults: Callable[[], None],
                  roots: Callable[[str, str], None]) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm import generate_package
-from fbec.targets.jvm.context import distinct_values, doc, key_equals, signed
+from fbec.targets.jvm.context import distinct_values, doc, key_equals, signed, summary
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
@@ -48,18 +48,16 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     name = c.named(e.qualified)
     kotlin = WIRE[e.wire]
     flags = e.kind == "flags"
-    what = "flags" if flags else "enum"
     narrow = kotlin in ("Byte", "Short", "UByte", "UShort")
     subject = "value.toInt()" if narrow else "value"
     firsts = distinct_values(e)
-    doc(w, f"The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per",
-        f"declared value; `{name}(value)` keeps any other value as it is.")
+    doc(w, f"{summary(e)}: a constant per", f"declared value; `{name}(value)` keeps any other value as it is.")
     w.line("@JvmInline")
     with w.block(f"value class {name}(val value: {kotlin}) : Comparable<{name}> {{", "}"):
         if flags:
             signed_narrow = kotlin in ("Byte", "Short")
-            for op, summary in (("or", "The flags set in this or in [other]."), ("and", "The flags set in both.")):
-                w.line(f"/** {summary} */")
+            for op, what in (("or", "The flags set in this or in [other]."), ("and", "The flags set in both.")):
+                w.line(f"/** {what} */")
                 if signed_narrow:      # Kotlin's and/or of Byte and Short are experimental: through Int
                     w.line(f"infix fun {op}(other: {name}): {name} = "
                            f"{name}((value.toInt() {op} other.value.toInt()).to{kotlin}())")
@@ -102,9 +100,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
 
 def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:
     name = c.named(s.qualified)
-    what = "message" if s.message else "struct"
-    doc(w, f"The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}): every property starts",
-        "at the schema's default, and named arguments set any of them.")
+    doc(w, f"{summary(s)}: every property starts", "at the schema's default, and named arguments set any of them.")
     inherited = [f for f in s.all_fields if f.owner != s.qualified]
     params = [f"{'' if f in inherited else 'var '}{c.ident.field(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
               for f in s.all_fields]

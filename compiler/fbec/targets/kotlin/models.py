@@ -25,7 +25,7 @@ from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import models
 from fbec.targets.jvm.context import doc, key_compare, member, sub
 from fbec.targets.kotlin.json import write_json, write_json_members
-from fbec.targets.kotlin.syntax import Context, fits, signature
+from fbec.targets.kotlin.syntax import Context, signature
 from fbec.targets.kotlin.text import write_text
 
 # ---------------------------------------------------------------- per struct
@@ -35,7 +35,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with the codecs, the roots and the text form."""
     writer = c.rt("Writer")
     derived = s.base is not None
-    write_reset(w, s)
+    write_reset(w, c, s)
     write_members(w, c, s, name, "Fbe", "versioned", writer, derived)
     if final:
         write_members(w, c, s, name, "Final", "final", writer, derived)
@@ -113,10 +113,10 @@ def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: 
     w.blank()
 
 
-def write_reset(w: CodeWriter, s: ir.Struct) -> None:
+def write_reset(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     """reset(): every property to the schema's default, as a new value has them (what readFbe leaves
     after an error); open, a derived struct's resets its base's properties first."""
-    own = any(f.owner == s.qualified for f in s.all_fields)
+    own = bool(c.plan.struct(s.qualified).own_fields)
     if s.base is not None and not own:
         return
     w.line("/** Sets every property to the schema's default, as a new value has them (collections emptied in place). */")
@@ -139,21 +139,10 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeDefaults(v, from): the schema's defaults of the own fields from the from-th on, what fbeRead
     gives the fields a shorter (older) body does not hold, as a new value has them (collections
     emptied in place)."""
-    own = [f for f in s.all_fields if f.owner == s.qualified]
-    if not own:
-        return
-    w.line("/** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */")
-    with w.block(f"private fun fbeDefaults(v: {name}, from: Int) {{", "}"):
-        for k, f in enumerate(own):
-            target = f"v.{c.ident.field(f)}"
-            if isinstance(f.type, (ir.Sequence, ir.Mapping)):
-                w.line(f"if (from <= {k}) {target}.clear()")
-            elif fits(w, w.depth, f"if (from <= {k}) {target} = {c.default(f.type, f.default)}"):
-                w.line(f"if (from <= {k}) {target} = {c.default(f.type, f.default)}")
-            else:
-                with w.block(f"if (from <= {k}) {{", "}"):
-                    w.line(f"{target} = {c.default(f.type, f.default)}")
-    w.blank()
+    if c.plan.struct(s.qualified).own_fields:
+        with member(w, f"private fun fbeDefaults(v: {name}, from: Int) {{",
+                    "Sets [v]'s own properties from the [from]-th on to the schema's defaults."):
+            models.defaults_fields(w, c, s)
 
 
 def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
