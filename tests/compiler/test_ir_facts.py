@@ -102,6 +102,16 @@ def test_fixed_struct_offsets_continue_through_the_base(tmp_path: Path) -> None:
     assert b.final_min_size == 4 + 3 + 2 + 4 + 1
 
 
+def test_key_fields_are_the_fields_of_keys_inherited_first(tmp_path: Path) -> None:
+    (tmp_path / "k.fbe").write_text("package k\nstruct A { int32 x; [key] string a; }\n"
+                                    "struct B : A { bool c; [key] int16 b; }\nstruct C { int8 z; }\n", encoding="utf-8")
+    schema = load(tmp_path / "k.fbe")
+    b = schema.struct("k.B")
+    assert [f.name for f in b.key_fields] == ["a", "b"]
+    assert b.key_fields[0] is b.all_fields[1] and b.key_fields[0].owner == "k.A"
+    assert schema.struct("k.C").key_fields == ()
+
+
 def test_recursive_structs_have_no_height() -> None:
     schema = load(REPO / "schemas/cpp-tests/recursive.fbe")
     node = schema.struct("recursive.Node")

@@ -473,6 +473,12 @@ class Struct:
         return self.default_cost - self.decode_cost
 
     @property
+    def key_fields(self) -> tuple[Field, ...]:
+        """The fields named by `keys`, in `all_fields` order: what the struct's equality, hash and order
+        in sets and maps go by (none: every value is the same key)."""
+        return tuple(f for f in self.all_fields if f.name in self.keys)
+
+    @property
     def id_field(self) -> Field | None:
         """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
         return next((f for f in self.all_fields if f.name == "id" and f.type == Primitive("uuid")), None)

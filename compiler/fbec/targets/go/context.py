@@ -55,9 +55,8 @@ class Context(DefaultLiterals):
             return ident
         return self.file.qualified(f"{GO_MODULE}/{pkg}", ident, package_name(pkg))
 
-    def key_fields(self, t: ir.StructRef) -> list[ir.Field]:
-        s = self.schema.struct(t.name)
-        return [f for f in s.all_fields if f.name in s.keys]
+    def key_fields(self, t: ir.StructRef) -> tuple[ir.Field, ...]:
+        return self.schema.struct(t.name).key_fields
 
     def keyed(self, t: ir.Type) -> bool:
         """Whether t is a struct with [key] fields (it gets FBEKey, docs/go.md)."""

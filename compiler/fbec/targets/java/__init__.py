@@ -180,7 +180,7 @@ def key_hash(c: Context, t: ir.Type, a: str) -> str:
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """equals/hashCode over the [key] fields (structs without keys are all equal, as the original's),
     and KEY_ORDER: the order of sets and maps of this struct."""
-    keys = [f for f in s.all_fields if f.name in s.keys]
+    keys = s.key_fields
     comparator = c.use("java.util.Comparator")
     w.line("/** The order of sets and maps of " + name + ": by the [key] fields, as the wire orders them. */")
     if not keys:

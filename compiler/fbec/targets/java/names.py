@@ -63,8 +63,6 @@ class Idents(names.Idents):
     FRESH_LOCAL = re.compile(r"(?:e|i|k|key|m|n|p|s|seen|t|v|x)[0-9]+")
     # Static members of generated structs: a field of such a name is renamed.
     STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
-    # The field of generated enum and flags classes: a constant of such a name is renamed.
-    ENUM_MEMBERS = frozenset({"value"})
 
 
 def java_package(p: ir.Package, prefix: str = "") -> str:

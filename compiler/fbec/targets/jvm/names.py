@@ -22,7 +22,9 @@ class Idents(ScopedIdents):
     LOCALS: ClassVar[frozenset[str]]
     FRESH_LOCAL: ClassVar[re.Pattern[str]]
     STRUCT_MEMBERS: ClassVar[frozenset[str]]
-    ENUM_MEMBERS: ClassVar[frozenset[str]]
+    # The field (Kotlin: property) of every generated enum and flags class: a constant of such a name
+    # is renamed.
+    ENUM_MEMBERS: ClassVar[frozenset[str]] = frozenset({"value"})
 
     def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
         super().__init__(schema)

@@ -156,7 +156,7 @@ def key_hash(c: Context, t: ir.Type, a: str) -> str:
 
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """equals/hashCode over the [key] fields (structs without keys are all equal, as the original's)."""
-    keys = [f for f in s.all_fields if f.name in s.keys]
+    keys = s.key_fields
     w.line("/** Equal when the [key] fields are (structs without keys are all equal, as the original's). */")
     with w.block("override fun equals(other: Any?): Boolean {", "}"):
         w.line("if (this === other) return true")

@@ -152,7 +152,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.line(f"/** The type id of {q}. */")
     w.line(f"const val TYPE_ID = {s.type_id}")
     w.blank()
-    keys = [f for f in s.all_fields if f.name in s.keys]
+    keys = s.key_fields
     w.line(f"/** The order of sets and maps of {name}: by the [key] fields, as the wire orders them. */")
     w.line("@JvmField")
     if not keys:

@@ -74,8 +74,6 @@ class Idents(names.Idents):
     FRESH_LOCAL = re.compile(r"(?:e|f|i|k|key|m|n|o|p|s|seen|t|v|x)[0-9]+")
     # Members of generated structs a property may not take.
     STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER", "javaClass", "Companion"})
-    # The property of generated enum and flags classes.
-    ENUM_MEMBERS = frozenset({"value"})
 
     @classmethod
     def reserved(cls, name: str) -> bool:

@@ -64,7 +64,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     extends = f" extends {c.named(s.base)}" if s.base is not None else ""
     over = "override " if s.base is not None and c.ts else ""
     c.declarations = []
-    keys = [f for f in s.all_fields if f.name in s.keys]
+    keys = s.key_fields
     with w.block(f"export class {name}{extends} {{", "}"):
         w.line(f"/** The type id of {s.qualified}. */")
         w.line(f"static {over}readonly fbeType: number = {s.type_id};" if c.ts else f"static fbeType = {s.type_id};")
