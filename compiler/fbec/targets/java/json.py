@@ -48,13 +48,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 "nothing for the text.", "", "@param j the writer; its first {@code size()} bytes are the UTF-8 text",
                 "@return the text's size in bytes",
                 "@throws EncodeException for a value no reader reads (type, field path); j is left empty"):
-        with w.block("try {", f"}} {models.caught(c, s)} {{"):
-            w.line("j.reset();")
-            w.line("fbeWriteJson(j, this);")
-            w.line("return j.size();")
-        with w.block("", "}"):
-            w.line("j.reset();")
-            w.line(models.refused(c, s, "fbeExplain(this)"))
+        models.root_write(w, c, s, "json")
     with member(w, f"public static {name} fromJson(String text) throws {decode_exception} {{",
                 "Reads a value from JSON text under the default limits.", "", "@param text the text",
                 "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):

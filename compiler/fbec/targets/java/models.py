@@ -77,7 +77,6 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
     """toFbe/writeFbe/fromFbe/verifyFbe, or their final twins (suffix Final)."""
     writer, limits, decode_exception = c.rt("Writer"), c.rt("Limits"), c.rt("DecodeException")
-    q = s.qualified
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
     with member(w, f"public byte[] to{suffix}() {{",
@@ -91,18 +90,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 "serializing allocates nothing for the bytes.", "",
                 "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
                 "@throws EncodeException for a value no reader reads (type, field path); w is left empty"):
-        with w.block("try {", f"}} {models.caught(c, s)} {{"):
-            if versioned:
-                w.line("w.beginVersioned();")
-                w.line("fbeWrite(w, 0, 4, this);")
-                w.line("return w.endVersioned();")
-            else:
-                w.line("w.beginFinal();")
-                w.line("fbeWriteFinal(w, this);")
-                w.line(f"return w.endFinal({s.type_id});")
-        with w.block("", "}"):
-            w.line("w.reset();")
-            w.line(models.refused(c, s, "fbeExplain(this)"))
+        models.root_write(w, c, s, model)
     with member(w, f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{",
                 f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
                 "@throws DecodeException at the first problem (type, field path, offset)"):
@@ -113,11 +101,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 "@param offset the root's first byte", "@param length the bytes given",
                 "@param limits the limits (docs/limits.md)", "@return the value",
                 "@throws DecodeException at the first problem (type, field path, offset)"):
-        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
-            models.root_read(w, c, s, versioned, "v", name)
-            w.line("return v;")
-        with w.block("", "}"):
-            w.line(f'throw e.within("{q}");')
+        models.root_read(w, c, s, versioned, "v", name)
     override = s.base is not None
     doc(w, f"Reads a {model} root into this value under the default limits, reusing what it holds.", "",
         "@param data the root",
@@ -139,11 +123,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
         w.line("@Override")
     with w.block(f"public void read{suffix}(byte[] data, int offset, int length, {limits} limits) "
                  f"throws {decode_exception} {{", "}"):
-        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
-            models.root_read(w, c, s, versioned, "this")
-        with w.block("", "}"):
-            w.line("reset();")
-            w.line(f'throw e.within("{q}");')
+        models.root_read(w, c, s, versioned, "this")
     w.blank()
     with member(w, f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{",
                 f"Checks a {model} root under the default limits (see the four-argument form).", "",
@@ -156,10 +136,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 "are read, into locals, to find a key read twice.", "", "@param data   the buffer",
                 "@param offset the root's first byte", "@param length the bytes given",
                 "@param limits the limits (docs/limits.md)", "@throws DecodeException why the root cannot be read"):
-        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
-            models.root_read(w, c, s, versioned, None)
-        with w.block("", "}"):
-            w.line(f'throw e.within("{q}");')
+        models.root_read(w, c, s, versioned, None)
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

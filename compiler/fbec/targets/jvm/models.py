@@ -623,20 +623,44 @@ def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, final: bool,
     roots("Final", "final")
 
 
+def root_write(w: CodeWriter, c: Context, s: ir.Struct, model: str, call: str = "") -> None:
+    """The body of a root's writer (model: versioned, final or json) into the writer w or j, which it
+    resets first: a value a writer refuses leaves it empty, and the error names the field (refused);
+    call: what the codecs are called on (`Order.`, or nothing)."""
+    into = "j" if model == "json" else "w"
+    body = {"versioned": ("w.beginVersioned()", f"{call}fbeWrite(w, 0, 4, this)", "return w.endVersioned()"),
+            "final": ("w.beginFinal()", f"{call}fbeWriteFinal(w, this)", f"return w.endFinal({s.type_id})"),
+            "json": ("j.reset()", f"{call}fbeWriteJson(j, this)", "return j.size()")}[model]
+    with w.block("try {", f"}} {caught(c, s)} {{"):
+        for statement in body:
+            w.line(c.stmt(statement))
+    with w.block("", "}"):
+        w.line(c.stmt(f"{into}.reset()"))
+        w.line(refused(c, s, f"{call}fbeExplain(this)"))
+
+
 def root_read(w: CodeWriter, c: Context, s: ir.Struct, versioned: bool, into: str | None, cls: str = "",
               call: str = "") -> None:
-    """The statements of a root's reader into a value (into: `v`, a new value of cls, or `this`) or
-    its verify (into None); call: what the codecs are called on (`Order.`, or nothing)."""
+    """The body of a root's reader into a value (into: `v`, a new value of cls it returns, or `this`,
+    reset when the read fails) or of its verify (into None), its errors naming the root type
+    (`e.within`); call: what the codecs are called on (`Order.`, or nothing)."""
     reader = c.rt("Reader")
-    if versioned:
-        w.line(c.val("r", f"{reader}.versioned(data, offset, length, limits)", reader))
-    else:
-        w.line(c.val("r", f"{reader}.finalRoot(data, offset, length, {s.type_id}, limits)", reader))
-    if into == "v":
-        w.line(c.val("v", c.new(cls), cls))
-    if versioned:
-        w.line(c.stmt(f"{call}fbeRead(r, r.base(), r.base() + 4, {into})" if into else
-                      f"{call}fbeVerify(r, r.base(), r.base() + 4)"))
-    else:
-        w.line(c.stmt(f"{call}fbeReadFinal(r, {into})" if into else f"{call}fbeVerifyFinal(r)"))
-        w.line(c.stmt("r.endFinal()"))
+    with w.block("try {", f"}} {c.catch(c.rt('DecodeException'))} {{"):
+        if versioned:
+            w.line(c.val("r", f"{reader}.versioned(data, offset, length, limits)", reader))
+        else:
+            w.line(c.val("r", f"{reader}.finalRoot(data, offset, length, {s.type_id}, limits)", reader))
+        if into == "v":
+            w.line(c.val("v", c.new(cls), cls))
+        if versioned:
+            w.line(c.stmt(f"{call}fbeRead(r, r.base(), r.base() + 4, {into})" if into else
+                          f"{call}fbeVerify(r, r.base(), r.base() + 4)"))
+        else:
+            w.line(c.stmt(f"{call}fbeReadFinal(r, {into})" if into else f"{call}fbeVerifyFinal(r)"))
+            w.line(c.stmt("r.endFinal()"))
+        if into == "v":
+            w.line(c.stmt("return v"))
+    with w.block("", "}"):
+        if into == "this":
+            w.line(c.stmt("reset()"))
+        w.line(c.stmt(f'throw e.within("{s.qualified}")'))

@@ -32,13 +32,7 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
                 "Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a",
                 "reused writer, writing allocates nothing for the text.", "",
                 "@throws EncodeException for a value no reader reads (type, field path); [j] is left empty"):
-        with w.block("try {", f"}} {models.caught(c, s)} {{"):
-            w.line("j.reset()")
-            w.line(f"{name}.fbeWriteJson(j, this)")
-            w.line("return j.size()")
-        with w.block("", "}"):
-            w.line("j.reset()")
-            w.line(models.refused(c, s, f"{name}.fbeExplain(this)"))
+        models.root_write(w, c, s, "json", f"{name}.")
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

@@ -68,18 +68,7 @@ def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: st
         "@throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
     modifier = "override" if derived else "open"
     with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
-        with w.block("try {", f"}} {models.caught(c, s)} {{"):
-            if versioned:
-                w.line("w.beginVersioned()")
-                w.line(f"{name}.fbeWrite(w, 0, 4, this)")
-                w.line("return w.endVersioned()")
-            else:
-                w.line("w.beginFinal()")
-                w.line(f"{name}.fbeWriteFinal(w, this)")
-                w.line(f"return w.endFinal({s.type_id})")
-        with w.block("", "}"):
-            w.line("w.reset()")
-            w.line(models.refused(c, s, f"{name}.fbeExplain(this)"))
+        models.root_write(w, c, s, model, f"{name}.")
     w.blank()
     write_read_into(w, c, s, name, suffix, model, derived)
 
@@ -105,11 +94,7 @@ def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: 
         w.line(f"@Throws({decode_exception}::class)")
         signature(w, w.depth, f"open fun read{suffix}", params, " {")
     with w.block("", "}"):
-        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
-            models.root_read(w, c, s, suffix == "Fbe", "this", name, f"{name}.")
-        with w.block("", "}"):
-            w.line("reset()")
-            w.line(f'throw e.within("{s.qualified}")')
+        models.root_read(w, c, s, suffix == "Fbe", "this", name, f"{name}.")
     w.blank()
 
 
@@ -207,7 +192,6 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
     """fromFbe/verifyFbe, or their final twins (suffix Final), in the companion object (depth 2)."""
-    q = s.qualified
     versioned = suffix == "Fbe"
     limits, decode_exception = c.rt("Limits"), c.rt("DecodeException")
     params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size", f"limits: {limits} = {limits}.DEFAULT"]
@@ -218,11 +202,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(f"@Throws({decode_exception}::class)")
     signature(w, w.depth, f"fun from{suffix}", params, f": {name} {{")
     with w.block("", "}"):
-        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
-            models.root_read(w, c, s, versioned, "v", name)
-            w.line("return v")
-        with w.block("", "}"):
-            w.line(f'throw e.within("{q}")')
+        models.root_read(w, c, s, versioned, "v", name)
     w.blank()
     doc(w, f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
         "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
@@ -232,8 +212,5 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(f"@Throws({decode_exception}::class)")
     signature(w, w.depth, f"fun verify{suffix}", params, " {")
     with w.block("", "}"):
-        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
-            models.root_read(w, c, s, versioned, None)
-        with w.block("", "}"):
-            w.line(f'throw e.within("{q}")')
+        models.root_read(w, c, s, versioned, None)
     w.blank()
