@@ -20,6 +20,12 @@ TOOLS: dict[str, str] = {
 }
 
 
+def add_imports(p: argparse.ArgumentParser) -> None:
+    """The -I/--import option every tool that reads a schema takes (args.imports: the folders)."""
+    p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
+                   help="also look for imported packages in DIR (repeatable)")
+
+
 def tool(name: str) -> Callable[[list[str]], int]:
     module, _, func = TOOLS[name].partition(":")
     return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]

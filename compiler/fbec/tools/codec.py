@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from ..model.resolve import compile_reported
+from . import add_imports
 
 
 def _runtime() -> Any:
@@ -68,8 +69,7 @@ def _parser(prog: str, description: str, epilog: str) -> argparse.ArgumentParser
     """The options decode and encode share: the schema, its import folders, the root type, the model."""
     p = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog)
     p.add_argument("-i", "--input", metavar="SCHEMA", required=True, help="the .fbe schema")
-    p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
-                   help="also look for imported packages in DIR (repeatable)")
+    add_imports(p)
     p.add_argument("-t", "--type", metavar="TYPE",
                    help="the root type (package.Type, or Type of the schema's package); "
                         "without it the data is a protocol stream and each frame's type id picks the message")

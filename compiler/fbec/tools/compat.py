@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from ..model import ir
 from ..model.resolve import compile_reported
+from . import add_imports
 
 BREAKING, WARNING, SAFE = "breaking", "warning", "safe"
 T = TypeVar("T", ir.Enum, ir.Struct)
@@ -369,8 +370,7 @@ def _parser() -> argparse.ArgumentParser:
                         "breaks)")
     p.add_argument("--strict", action="store_true", help="count warnings as breaking")
     p.add_argument("--json", action="store_true", help="machine-readable output for CI")
-    p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
-                   help="also look for imported packages in DIR (repeatable)")
+    add_imports(p)
     return p
 
 

@@ -16,6 +16,7 @@ import sys
 
 from ..model.fingerprint import fingerprint
 from ..model.resolve import compile_reported
+from . import add_imports
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -25,8 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Example: fbec fingerprint proto.fbe")
     p.add_argument("schema", metavar="SCHEMA", help="schema file")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
-                   help="also look for imported packages in DIR (repeatable)")
+    add_imports(p)
     return p
 
 
