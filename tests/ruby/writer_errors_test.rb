@@ -59,11 +59,8 @@ class WriterErrorsTest < Minitest::Test
                    'uint64 value 18446744073709551616 out of range 0..18446744073709551615'
     assert_refused Everything::Everything.new(f9: 1.0), 'everything.Everything.f9',
                    'int32 value 1.0 out of range -2147483648..2147483647'
-    undeclared = Everything::Everything.new(f25: Everything::EByte.new(256)) # the JSON writer writes its number
-    %i[to_fbe to_final].each do |writer|
-      error = assert_raises(Fbe::EncodeError) { undeclared.public_send(writer) }
-      assert_equal 'cannot encode everything.Everything.f25: uint8 value 256 out of range 0..255', error.message
-    end
+    assert_refused Everything::Everything.new(f25: Everything::EByte.new(256)), 'everything.Everything.f25',
+                   'uint8 value 256 out of range 0..255'
     assert_refused Everything::Everything.new(f17: :text), 'everything.Everything.f17', 'string expected, got :text'
     written = Everything::Everything.new(f17: 'тест'.encode('UTF-16LE'), f25: Everything::EByte.from_wire(200),
                                          f27: Everything::FByte::ONE | Everything::FByte.new(0x80))

@@ -445,9 +445,11 @@ module Fbe
       end
 
       # The number JSON writes: the value's, or that of its wire integer for a value of another class
-      # (an Integer), which the binary writers take too.
+      # (an Integer), which the binary writers take too; refused as they refuse it when its wire
+      # integer does not hold it (an enum value made with new(256) of a uint8 enum).
       def json_number(value)
-        value.is_a?(@type) ? value.number : @type.from_wire(wire(value)).number
+        number = wire(value)
+        value.is_a?(@type) ? value.number : @type.from_wire(number).number
       end
 
       def from_json(node, r, field)
