@@ -2,6 +2,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using System.Text;
 using Fbe;
 using NUnit.Framework;
@@ -56,6 +57,25 @@ namespace Fbe.Tests
             var maps = Codecs.Vector(ByName);
             Assert.AreEqual(2, Read(maps, "[{\"a\":1},{\"a\":2}]").Count, "the set of names of an object ended is reused empty");
             StringAssert.Contains("duplicate member \"a\"", Refused(maps, "[{\"a\":1},{\"b\":2,\"a\":3,\"a\":4}]"));
+        }
+
+        [Test]
+        public void ObjectsOfManyMembersHaveTheirNamesCheckedToo()
+        {
+            // up to 8 names are compared one by one, beyond that looked up in a set per depth
+            Func<int, int, string> members = (from, n) =>
+                string.Join(",", Enumerable.Range(from, n).Select(i => "\"k" + i + "\":" + i));
+            var maps = Codecs.Vector(ByName);
+            Assert.AreEqual(20, Read(ByName, "{" + members(0, 20) + "}").Count);
+            Assert.AreEqual(2, Read(maps, "[{" + members(0, 20) + "},{" + members(0, 20) + "}]").Count, "the set is emptied with its object");
+            StringAssert.Contains("duplicate member \"k0\"", Refused(ByName, "{" + members(0, 20) + ",\"k0\":1}"));
+            StringAssert.Contains("duplicate member \"k2\"", Refused(ByName, "{" + members(0, 8) + ",\"k2\":1}"));
+            StringAssert.Contains("duplicate member \"k7\"", Refused(ByName, "{" + members(0, 7) + ",\"k7\":1,\"k7\":2}"));
+            var nested = Codecs.Map(Codecs.String, ByName, Keys.String);
+            Assert.AreEqual(12, Read(nested, "{" + string.Join(",", Enumerable.Range(0, 12).Select(i => "\"n" + i + "\":{" + members(0, 10) + "}")) + "}").Count,
+                "inner objects of the same names, at another depth");
+            StringAssert.Contains("duplicate member \"n3\"",
+                Refused(nested, "{" + string.Join(",", Enumerable.Range(0, 12).Select(i => "\"n" + i + "\":{" + members(0, 10) + "}")) + ",\"n3\":{}}"));
         }
 
         [Test]

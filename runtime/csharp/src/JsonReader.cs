@@ -23,9 +23,12 @@ namespace Fbe
         private readonly JsonTextReader _r;
         private readonly string _text;
         private readonly List<int> _lines;
-        // the member names of each object open, by depth: a set reused by the next object of that depth
-        private readonly List<HashSet<string>> _names = new List<HashSet<string>>();
-        private int _objects;
+        // the member names of the objects open, innermost last, and where each object's begin: a name is compared with
+        // its object's while they are few, looked up in a set (one per depth, reused) beyond SmallObject
+        private const int SmallObject = 8;
+        private readonly List<string> _names = new List<string>();
+        private readonly List<int> _objectStarts = new List<int>();
+        private readonly List<HashSet<string>> _nameSets = new List<HashSet<string>>();
         private string _number;     // the text of the current number token
         private string _name;       // the current member name, as StringValue reads it
         private readonly int _maxDepth;
@@ -162,22 +165,47 @@ namespace Fbe
                         throw Malformed("invalid JSON: " + _number + " is no JSON number");
                     break;
                 case JsonToken.StartObject:
-                    if (_objects == _names.Count)
-                        _names.Add(new HashSet<string>(StringComparer.Ordinal));
-                    else
-                        _names[_objects].Clear();
-                    _objects++;
+                    _objectStarts.Add(_names.Count);
                     break;
                 case JsonToken.EndObject:
-                    _objects--;
+                    int depth = _objectStarts.Count - 1, start = _objectStarts[depth];
+                    if (_names.Count - start > SmallObject)
+                        _nameSets[depth].Clear();
+                    _names.RemoveRange(start, _names.Count - start);
+                    _objectStarts.RemoveAt(depth);
                     break;
             }
             if (_r.TokenType == JsonToken.PropertyName)
             {
                 _name = StringValue();
-                if (!_names[_objects - 1].Add(_name))
+                if (!NewMember(_name))
                     throw Malformed("duplicate member \"" + Quote(_name) + "\"");
             }
+            return true;
+        }
+
+        /// <summary>Adds a member name to the innermost object's: false when it has it already.</summary>
+        private bool NewMember(string name)
+        {
+            int depth = _objectStarts.Count - 1, start = _objectStarts[depth], count = _names.Count - start;
+            if (count < SmallObject)
+            {
+                for (int i = start; i < _names.Count; i++)
+                    if (string.Equals(_names[i], name))
+                        return false;
+            }
+            else
+            {
+                while (_nameSets.Count <= depth)
+                    _nameSets.Add(new HashSet<string>(StringComparer.Ordinal));
+                HashSet<string> set = _nameSets[depth];
+                if (count == SmallObject)
+                    for (int i = start; i < _names.Count; i++)
+                        set.Add(_names[i]);
+                if (!set.Add(name))
+                    return false;
+            }
+            _names.Add(name);
             return true;
         }
 
@@ -247,6 +275,11 @@ namespace Fbe
         private string StringValue()
         {
             string s = (string)_r.Value;
+            int k = 0;
+            while (k < s.Length && s[k] < 0xD800)
+                k++;
+            if (k == s.Length)
+                return s;       // no surrogate, no U+FFFD: the common case
             if (s.IndexOf('\uFFFD') >= 0)
                 s = Unescape(RawString());      // Newtonsoft replaced a lone surrogate: read the escapes again
             bool bytes = false;
