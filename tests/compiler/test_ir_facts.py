@@ -112,6 +112,13 @@ def test_key_fields_are_the_fields_of_keys_inherited_first(tmp_path: Path) -> No
     assert schema.struct("k.C").key_fields == ()
 
 
+def test_named_flags_are_the_values_but_0_in_declaration_order(tmp_path: Path) -> None:
+    (tmp_path / "f.fbe").write_text("package f\nflags F : byte { none = 0; b = 2; a = 1; ab = a | b; }\n",
+                                    encoding="utf-8")
+    flags = load(tmp_path / "f.fbe").main_package.flags[0]
+    assert [v.name for v in flags.named_flags] == ["b", "a", "ab"]
+
+
 def test_recursive_structs_have_no_height() -> None:
     schema = load(REPO / "schemas/cpp-tests/recursive.fbe")
     node = schema.struct("recursive.Node")

@@ -391,6 +391,12 @@ class Enum:
     def ref(self) -> EnumRef:
         return EnumRef(self.kind, self.qualified, self.wire, self.size)
 
+    @property
+    def named_flags(self) -> tuple[EnumValue, ...]:
+        """Of flags: the values whose names the text form joins with `|` when all their bits are set
+        (docs/format.md 9): every value but 0, in declaration order."""
+        return tuple(v for v in self.values if v.value != 0)
+
 
 @dataclass(frozen=True)
 class Field:

@@ -113,9 +113,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         with w.block("public String toString() {", "}"):
             if flags:
                 w.line("StringBuilder out = new StringBuilder();")
-                for v in e.values:
-                    if v.value == 0:
-                        continue
+                for v in e.named_flags:
                     lit = java_int_literal(v.value, java)
                     with w.block(f"if ((value & {lit}) == {lit}) {{", "}"):
                         w.line(f'out.append(out.length() == 0 ? "" : "|").append("{v.name}");')

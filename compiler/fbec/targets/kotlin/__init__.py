@@ -76,9 +76,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         if flags:
             with w.block("override fun toString(): String {", "}"):
                 w.line("val out = StringBuilder()")
-                for v in e.values:
-                    if v.value == 0:
-                        continue
+                for v in e.named_flags:
                     lit = when_literal(v.value, kotlin)
                     with w.block(f"if (({subject} and {lit}) == {lit}) {{", "}"):
                         w.line(f'out.append(if (out.isEmpty()) "" else "|").append("{v.name}")')
