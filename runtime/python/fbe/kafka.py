@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
 from .errors import DecodeError
+from .limits import Limits
 
 try:
     from confluent_kafka.serialization import Deserializer, SerializationContext, SerializationError, Serializer
@@ -217,10 +218,13 @@ class FbeDeserializer(Deserializer, Generic[T]):
             raise FbeRecordError(f"an invalid {self.schema} value of {len(value)} bytes: {e}", e) from e
 
 
-def serde(schema: FbeSchema, cls: type[T]) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
+def serde(schema: FbeSchema, cls: type[T], limits: Limits | None = None) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
     """The serializer and deserializer of a generated type in the schema's model:
-    ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one."""
+    ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one.
+    ``limits`` bound what the deserializer reads (the decode budget and the nesting depth,
+    docs/limits.md; ``None``: the runtime's defaults): a value beyond them is refused as an invalid one."""
     generated: Any = cls
-    if schema.model == FINAL:
-        return FbeSerializer(schema, generated.to_final), FbeDeserializer(schema, generated.from_final)
-    return FbeSerializer(schema, generated.to_fbe), FbeDeserializer(schema, generated.from_fbe)
+    final = schema.model == FINAL
+    read = generated.from_final if final else generated.from_fbe
+    decode: Callable[[bytes], T] = lambda data: read(data, limits)
+    return FbeSerializer(schema, generated.to_final if final else generated.to_fbe), FbeDeserializer(schema, decode)

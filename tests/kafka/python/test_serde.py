@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka.serialization import MessageField, SerializationContext, SerializationError
-from fbe import DecodeError
+from fbe import DecodeError, Limits
 from fbe.kafka import FbeDeserializer, FbeRecordError, FbeSchema, FbeSerializer, serde
 
 FOREIGN = "ab" * 32
@@ -147,3 +147,15 @@ def test_a_schema_needs_a_fingerprint_and_a_model() -> None:
 def test_import_fbe_does_not_import_confluent_kafka() -> None:
     code = "import sys, fbe; assert 'confluent_kafka' not in sys.modules and 'fbe.kafka' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONPATH": ":".join(sys.path)})
+
+
+def test_limits_bound_what_the_deserializer_reads(schema: FbeSchema, proto: ModuleType,
+                                                  account: Callable[[int], Any]) -> None:
+    value = account(1).to_fbe()
+    _, shallow = serde(schema, proto.Account, Limits(max_depth=1))
+    with pytest.raises(FbeRecordError, match=r"value of \d+ bytes: structs nested deeper than 1 \(proto.Balance, offset"):
+        shallow(value, ctx(schema.headers()))
+    _, thrifty = serde(schema.with_model("final"), proto.Account, Limits(budget_factor=0, budget_slack=10))
+    with pytest.raises(FbeRecordError, match=r"decode budget exceeded"):
+        thrifty(account(1).to_final(), ctx(schema.with_model("final").headers()))
+    assert serde(schema, proto.Account, Limits(max_depth=2))[1](value, ctx(schema.headers())) == account(1)

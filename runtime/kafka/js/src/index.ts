@@ -12,7 +12,7 @@
  * ```
  */
 
-import { DecodeError } from "@fbe-toolkit/fbe";
+import { DecodeError, type Limits } from "@fbe-toolkit/fbe";
 import type { EachMessageHandler, EachMessagePayload, IHeaders, KafkaMessage, Message } from "kafkajs";
 
 /** The binary model of a topic's values. */
@@ -120,8 +120,8 @@ export class FbeSchema {
 
 /** What fbec --typescript generates for a struct: its encoders and decoders of both models. */
 export interface FbeType<T> {
-  fromFbe(data: Uint8Array): T;
-  fromFinal(data: Uint8Array): T;
+  fromFbe(data: Uint8Array, limits?: Limits): T;
+  fromFinal(data: Uint8Array, limits?: Limits): T;
   readonly prototype: { toFbe(): Uint8Array; toFinal(): Uint8Array };
 }
 
@@ -147,11 +147,16 @@ export class FbeSerde<T> {
     private readonly decoder: (data: Uint8Array) => T,
   ) {}
 
-  /** The serde of a generated type in the schema's model: toFbe/fromFbe, or toFinal/fromFinal for a final topic. */
-  static of<T extends { toFbe(): Uint8Array; toFinal(): Uint8Array }>(schema: FbeSchema, type: FbeType<T>): FbeSerde<T> {
+  /**
+   * The serde of a generated type in the schema's model: toFbe/fromFbe, or toFinal/fromFinal for a
+   * final topic. `limits` bound what decode reads (the decode budget and the nesting depth,
+   * docs/limits.md; the runtime's defaults when absent): a value beyond them is refused as an invalid one.
+   */
+  static of<T extends { toFbe(): Uint8Array; toFinal(): Uint8Array }>(schema: FbeSchema, type: FbeType<T>,
+    limits?: Limits): FbeSerde<T> {
     return schema.model === "final"
-      ? new FbeSerde<T>(schema, (v) => v.toFinal(), (d) => type.fromFinal(d))
-      : new FbeSerde<T>(schema, (v) => v.toFbe(), (d) => type.fromFbe(d));
+      ? new FbeSerde<T>(schema, (v) => v.toFinal(), (d) => type.fromFinal(d, limits))
+      : new FbeSerde<T>(schema, (v) => v.toFbe(), (d) => type.fromFbe(d, limits));
   }
 
   /**

@@ -2,7 +2,7 @@
 // its errors, eachMessage's two paths.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DecodeError } from "@fbe-toolkit/fbe";
+import { DecodeError, limits } from "@fbe-toolkit/fbe";
 import type { EachMessagePayload, KafkaMessage } from "kafkajs";
 import { Account } from "../gen/proto.js";
 import { FbeRecordError, FbeSchema, FbeSerde } from "../src/index.js";
@@ -132,4 +132,21 @@ test("eachMessage hands a read value to onValue and a refused record to onRefuse
 test("a schema needs a fingerprint and a model", () => {
   assert.throws(() => new FbeSchema("proto", "1.0", "AB".repeat(32)), /64 lowercase hex digits/);
   assert.throws(() => new FbeSchema("proto", "1.0", FOREIGN, "json" as "final"), /versioned or final, got json/);
+});
+
+test("limits bound what decode reads", () => {
+  const schema = tradeSchema();
+  const m = FbeSerde.of(schema, Account).encode(account(1));
+  const headers = m.headers as Record<string, string>;
+  const shallow = FbeSerde.of(schema, Account, limits({ maxDepth: 1 }));
+  assert.throws(() => shallow.decode(consumed(m.value as Buffer, headers)),
+    (e: unknown) => e instanceof FbeRecordError && e.decodeError?.limit === "depth"
+      && /value of \d+ bytes: structs nested deeper than 1 \(proto\.Account\.wallet, offset \d+\)$/.test(e.message));
+  const final = schema.withModel("final");
+  const thrifty = FbeSerde.of(final, Account, limits({ budgetFactor: 0, budgetSlack: 10 }));
+  const f = FbeSerde.of(final, Account).encode(account(1));
+  assert.throws(() => thrifty.decode(consumed(f.value as Buffer, f.headers as Record<string, string>)),
+    (e: unknown) => e instanceof FbeRecordError && e.decodeError?.limit === "budget");
+  assert.deepEqual(FbeSerde.of(schema, Account, limits({ maxDepth: 2 })).decode(consumed(m.value as Buffer, headers)),
+    account(1));
 });
