@@ -396,6 +396,33 @@ def test_the_model_classes_go_through_the_core(shared_group: tuple[Group, Path],
         assert norm(v) == norm(value) and size == len(roots[final])
 
 
+def test_older_bodies_of_a_root_that_does_not_read(shared_group: tuple[Group, Path],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A root of many older writers' bodies that runs out of budget (conformance's hostile
+    old-bodies case) is refused without the constructor calls that make their missing fields (the
+    Python reader, which raises the error, makes them); a root of such bodies that reads is read by
+    the core, with them."""
+    from limits import old_bodies
+
+    g, _ = shared_group
+    _mod, core, i, _s = g.types["test.StructVector"]
+    simple = g.cls("test.StructSimple")
+    made = []
+    init = simple.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(simple, "__init__", counted)
+    hostile = old_bodies(2000)
+    assert core.from_fbe(i, hostile) is None and core.verify(i, hostile) is False
+    assert not made, f"{len(made)} constructor calls for a root the core refuses"
+    value = core.from_fbe(i, old_bodies(10))
+    assert value is not None and len(made) == 10
+    assert norm(value) == norm(g.python_read("test.StructVector", old_bodies(10), None, False))
+
+
 def test_a_write_within_a_write(shared_group: tuple[Group, Path]) -> None:
     """Python code the core's writer calls (here a uuid's ``bytes``) may write a root through the
     core itself: the inner write has a writer of its own, and both roots are Python's bytes."""

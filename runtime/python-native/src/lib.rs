@@ -301,11 +301,14 @@ struct Entry {
 }
 
 /// Why a call gives no answer: `Bad`, the pure-Python reader refuses this input too (a verdict);
-/// `Other`, this core does not answer (not covered, or a Python error): Python decides.
+/// `Other`, this core does not answer (not covered, or a Python error): Python decides. `Older`:
+/// a read met an older writer's body before the root was verified (`Core::read_root` verifies it
+/// and reads again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fail {
     Bad,
     Other,
+    Older,
 }
 
 type Res<T> = Result<T, Fail>;
@@ -315,7 +318,7 @@ fn verdict(r: Res<Option<PyObject>>) -> Option<bool> {
     match r {
         Ok(_) => Some(true),
         Err(Fail::Bad) => Some(false),
-        Err(Fail::Other) => None,
+        Err(Fail::Other | Fail::Older) => None,
     }
 }
 
@@ -502,17 +505,27 @@ impl Core {
         let t = self.entry(index)?;
         let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
         let limits = model::limits(limits)?;
-        match model {
+        let read = |verified: bool, make: bool| match model {
             Model::Versioned => {
-                let mut m = Versioned(Reader::versioned(data, &limits).map_err(bad)?);
+                let mut m = Versioned(Reader::versioned(data, &limits).map_err(bad)?, verified);
                 self.read_struct(py, &mut m, index, Slot::ROOT, make)
             }
             Model::Final => {
-                let mut m = Final(Reader::final_root(data, t.type_id, &limits).map_err(bad)?);
+                let mut m = Final(Reader::final_root(data, t.type_id, &limits).map_err(bad)?, verified);
                 let v = self.read_struct(py, &mut m, index, Cursor, make)?;
                 m.0.end_final().map_err(bad)?; // "final root covers n bytes, its size says size"
                 Ok(v)
             }
+        };
+        match read(false, make) {
+            // an older writer's body: its missing fields' defaults are made by Python code (the
+            // constructor), which is not run for a root that does not read (a hostile one can
+            // hold thousands of such bodies, and the Python reader then makes them all again)
+            Err(Fail::Older) => {
+                read(true, false)?;
+                read(true, true)
+            }
+            r => r,
         }
     }
 
@@ -564,6 +577,9 @@ impl Core {
         let obj = if present < t.fields.len() {
             // an older writer's body: the fields it lacks get their defaults from the
             // constructor, and the default struct values among them are charged
+            if make && !m.verified() {
+                return Err(Fail::Older);
+            }
             m.reader().spend(t.fields[present].missing, 0, "").map_err(bad)?;
             let obj = if make { Some(t.cls.bind(py).call0().map_err(other)?) } else { None };
             for f in &t.fields[..present] {

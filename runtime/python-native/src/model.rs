@@ -54,6 +54,8 @@ impl Place for Cursor {
 pub(crate) trait Read<'a> {
     type At: Place;
     fn reader(&mut self) -> &mut Reader<'a>;
+    /// Whether the whole root was verified before this read (see `Core::read_root`).
+    fn verified(&self) -> bool;
     /// The `n` bytes of a fixed-size value.
     fn fixed(&mut self, at: Self::At, n: usize) -> Res<&'a [u8]>;
     /// The bytes of a string (`string`) or a `bytes` value, charged.
@@ -68,8 +70,9 @@ pub(crate) trait Read<'a> {
     fn enter(&mut self, at: Self::At, t: &Entry) -> Res<(Self::At, usize)>;
 }
 
-/// The versioned model (docs/format.md 3): blocks in allocation order, found through offsets.
-pub(crate) struct Versioned<'a>(pub(crate) Reader<'a>);
+/// The versioned model (docs/format.md 3): blocks in allocation order, found through offsets;
+/// and whether the root was verified.
+pub(crate) struct Versioned<'a>(pub(crate) Reader<'a>, pub(crate) bool);
 
 impl<'a> Read<'a> for Versioned<'a> {
     type At = Slot;
@@ -77,6 +80,11 @@ impl<'a> Read<'a> for Versioned<'a> {
     #[inline(always)]
     fn reader(&mut self) -> &mut Reader<'a> {
         &mut self.0
+    }
+
+    #[inline(always)]
+    fn verified(&self) -> bool {
+        self.1
     }
 
     #[inline(always)]
@@ -121,8 +129,9 @@ impl<'a> Read<'a> for Versioned<'a> {
     }
 }
 
-/// The final model (docs/format.md 4): values back to back from the cursor.
-pub(crate) struct Final<'a>(pub(crate) Reader<'a>);
+/// The final model (docs/format.md 4): values back to back from the cursor; and whether the root
+/// was verified.
+pub(crate) struct Final<'a>(pub(crate) Reader<'a>, pub(crate) bool);
 
 impl<'a> Read<'a> for Final<'a> {
     type At = Cursor;
@@ -130,6 +139,11 @@ impl<'a> Read<'a> for Final<'a> {
     #[inline(always)]
     fn reader(&mut self) -> &mut Reader<'a> {
         &mut self.0
+    }
+
+    #[inline(always)]
+    fn verified(&self) -> bool {
+        self.1
     }
 
     #[inline(always)]
