@@ -640,6 +640,34 @@ TEST(FieldModel, OlderAndNewerWriters) {
     reader.model.get_end(body);
 }
 
+TEST(FieldModel, FieldsOfABodyNotEnteredAreAbsent) {
+    // A struct's fields are checked against the end of the body that
+    // set_begin()/get_begin() entered: before that, or when get_begin()
+    // found no body, they read as absent and write nothing.
+    FBE::proto::AccountModel<> writer;
+    writer.serialize(the_account());
+    const std::vector<uint8_t> written = bytes_of(writer.buffer());
+    FBE::proto::AccountModel<FBE::ReadBuffer> reader;
+    reader.attach(writer.buffer());
+    int32_t id = -1;
+    EXPECT_FALSE(reader.model.id.get(id)); // no get_begin() yet
+    EXPECT_EQ(id, 0);
+    const std::size_t body = reader.model.get_begin();
+    ASSERT_NE(body, 0u);
+    EXPECT_TRUE(reader.model.id.get(id));
+    EXPECT_EQ(id, 1);
+    // An item a collection lacks enters no body: its fields read nothing.
+    auto missing = reader.model.orders[3];
+    EXPECT_EQ(missing.get_begin(), 0u);
+    EXPECT_FALSE(missing.id.get(id));
+    EXPECT_EQ(id, 0);
+    reader.model.get_end(body);
+
+    writer.model.id.set(7); // no set_begin()
+    writer.model.state.set(proto::State::bad);
+    EXPECT_EQ(bytes_of(writer.buffer()), written);
+}
+
 TEST(FieldModel, HostileBuffersReadNothingOutside) {
     // Every truncation and every byte changed of a root: the views read
     // what lies in the buffer or defaults, never outside (ASan checks it).

@@ -66,7 +66,7 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
         # (the parameters' names are clear of the fields': names.FIELD_MODEL_MEMBERS)
         w.line("FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,")
         with w.indented():
-            w.line("const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept")
+            w.line("const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept")
             w.line(f": {base}(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)")
             if s.base:
                 w.line(", parent(fbe_in_buffer, 8, nullptr, this->body_limit())")

@@ -165,6 +165,9 @@ public:
     const uint8_t* data() const noexcept { return _data.get(); }
     uint8_t* data() noexcept { return _data.get(); }
     std::size_t size() const noexcept { return _size; }
+    //! Where the size is kept: the end a field model that is no field of a
+    //! struct checks its slot against (field_model.h).
+    const std::size_t* size_bound() const noexcept { return &_size; }
     std::size_t capacity() const noexcept { return _capacity; }
 
     //! Replaces the content with a copy of the given bytes.
@@ -256,6 +259,8 @@ public:
     bool empty() const noexcept { return _size == 0; }
     const uint8_t* data() const noexcept { return _data; }
     std::size_t size() const noexcept { return _size; }
+    //! Where the size is kept, as WriteBuffer's.
+    const std::size_t* size_bound() const noexcept { return &_size; }
 
     //! Views `size - offset` bytes starting at `data + offset`.
     void attach(const void* data, std::size_t size, std::size_t offset = 0) noexcept {

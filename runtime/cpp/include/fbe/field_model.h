@@ -51,19 +51,18 @@ namespace detail {
 //! An offset no buffer reaches: the model of an element a collection
 //! does not have reads nothing.
 constexpr std::size_t kNowhere = std::size_t(1) << (sizeof(std::size_t) * 8 - 2);
-//! The limit of a model that is no field of a struct: no body size holds
-//! it back, so its slot is checked against the buffer alone.
-inline constexpr uint32_t kUnlimited = UINT32_MAX;
 } // namespace detail
 
 //! What every field model has: the buffer, the offset of its slot from the
-//! buffer's origin and, for a field of a struct, the size of the body that
-//! holds it (`limit`: a field beyond an older writer's body is absent).
+//! buffer's origin and the end its slot must lie before (`limit`): for a
+//! field of a struct the end of the body entered (a field beyond an older
+//! writer's body is absent; 0 until the body is entered), for any other
+//! model the buffer's size.
 template <typename TBuffer>
 class FieldModelBase {
 public:
-    FieldModelBase(TBuffer& buffer, std::size_t offset, const uint32_t* limit = nullptr) noexcept
-        : _buffer(&buffer), _offset(offset), _limit(limit != nullptr ? limit : &detail::kUnlimited) {}
+    FieldModelBase(TBuffer& buffer, std::size_t offset, const std::size_t* limit = nullptr) noexcept
+        : _buffer(&buffer), _offset(offset), _limit(limit != nullptr ? limit : buffer.size_bound()) {}
 
     //! The slot's offset from the buffer's origin.
     std::size_t fbe_offset() const noexcept { return _offset; }
@@ -73,18 +72,28 @@ public:
     TBuffer& fbe_buffer() const noexcept { return *_buffer; }
 
 protected:
-    //! The slot's position in the buffer when its `size` bytes lie in the
-    //! buffer (and in the body that holds it); else false.
-    //! Two comparisons against the buffer, one against the body: the sums
-    //! wrap only for an offset or origin moved nowhere by hand
-    //! (fbe_shift/unshift), and then land anywhere, but the last comparison
-    //! still keeps the slot inside the buffer.
+    //! The slot's position in the buffer when its `size` bytes lie before
+    //! the end it is checked against (the body's, which lies in the buffer,
+    //! or the buffer's size); else false. A read also checks that end
+    //! against the buffer now (a ReadBuffer attached elsewhere since the
+    //! body was entered); the sum wraps only for an offset or origin moved
+    //! nowhere by hand (fbe_shift/unshift), and then lands anywhere, but the
+    //! last comparison still keeps the slot before the end.
     FBE_INLINE bool slot(std::size_t size, std::size_t& position) const noexcept {
-        if (_offset + size > *_limit)
-            return false;
-        const std::size_t length = _buffer->size();
+        const std::size_t end = *_limit;
         position = _buffer->offset() + _offset;
-        return length >= size && position <= length - size;
+        return end <= _buffer->size() && end >= size && position <= end - size;
+    }
+    //! slot() for a write: the body set_begin() allocated stays in the
+    //! buffer's memory, which a WriteBuffer never gives back while it lives
+    //! (reset() and remove() keep it; only swapping or moving another
+    //! buffer into it does, which must not happen while a body is
+    //! entered), so the end is not checked against the buffer again: one
+    //! comparison per field written.
+    FBE_INLINE bool slot_to_write(std::size_t size, std::size_t& position) const noexcept {
+        const std::size_t end = *_limit;
+        position = _buffer->offset() + _offset;
+        return end >= size && position <= end - size;
     }
     //! The position an offset stored in a slot points to, when `size` bytes
     //! there lie in the buffer; else false.
@@ -133,7 +142,7 @@ protected:
 
     TBuffer* _buffer;
     std::size_t _offset;
-    const uint32_t* _limit;
+    const std::size_t* _limit;
 };
 
 //! Whole values of any type: get(), set(), verify() through the codecs.
@@ -160,7 +169,7 @@ public:
     }
     void set(const T& value) {
         std::size_t position = 0;
-        if (this->slot(fbe_size(), position))
+        if (this->slot_to_write(fbe_size(), position))
             this->write_value(position, value);
     }
 };
@@ -199,7 +208,7 @@ public:
     }
     void set(T value) noexcept {
         std::size_t position = 0;
-        if (this->slot(fbe_size(), position))
+        if (this->slot_to_write(fbe_size(), position))
             Scalar<T>::put(this->_buffer->data() + position, value);
     }
 };
@@ -239,7 +248,7 @@ public:
     void set(const char* value) { set(value, std::strlen(value)); }
     void set(const void* data, std::size_t size) {
         std::size_t position = 0;
-        if (!this->slot(4, position))
+        if (!this->slot_to_write(4, position))
             return;
         const std::size_t origin = this->_buffer->offset();
         const std::size_t block = this->_buffer->allocate(4 + size);
@@ -278,7 +287,7 @@ private:
 template <typename TBuffer, typename T>
 class FieldModel<TBuffer, std::optional<T>> : public ValueModel<TBuffer, std::optional<T>> {
 public:
-    FieldModel(TBuffer& buffer, std::size_t offset, const uint32_t* limit = nullptr) noexcept
+    FieldModel(TBuffer& buffer, std::size_t offset, const std::size_t* limit = nullptr) noexcept
         : ValueModel<TBuffer, std::optional<T>>(buffer, offset, limit), value(buffer, 0) {}
     FieldModel(const FieldModel& other) noexcept : FieldModel(*other._buffer, other._offset, other._limit) {}
     FieldModel& operator=(const FieldModel& other) noexcept {
@@ -310,7 +319,7 @@ public:
     //! enters it. Returns what set_end() takes.
     std::size_t set_begin(bool has_value) {
         std::size_t position = 0;
-        if (!this->slot(5, position))
+        if (!this->slot_to_write(5, position))
             return 0;
         if (!has_value) {
             this->_buffer->data()[position] = 0;
@@ -387,7 +396,7 @@ protected:
     //! in the buffer).
     std::size_t allocate_items(std::size_t count) {
         std::size_t position = 0;
-        if (!this->slot(4, position))
+        if (!this->slot_to_write(4, position))
             return detail::kNowhere;
         const std::size_t block = this->allocate(4 + count * item_size());
         store_u32(this->_buffer->data() + position, this->relative(block));
@@ -451,7 +460,7 @@ public:
     //! Allocates `count` pairs (zero) and returns the first one's models.
     pair_type resize(std::size_t count) {
         std::size_t position = 0;
-        if (!this->slot(4, position))
+        if (!this->slot_to_write(4, position))
             return pair(detail::kNowhere);
         const std::size_t block = this->allocate(4 + count * pair_size());
         store_u32(this->_buffer->data() + position, this->relative(block));
@@ -503,18 +512,17 @@ public:
 //! body (the origin moves to it), fbe_type(), fbe_body(), and get()/set()/
 //! verify() of the whole value (deserialize()'s and serialize()'s code).
 //! The fields' models (generated members) check their slots against the
-//! size of the body entered (`body_limit()`): an older writer's body lacks
-//! the later fields, which then read as their defaults.
+//! end of the body entered (`body_limit()`): an older writer's body lacks
+//! the later fields, which then read as their defaults; until a body is
+//! entered (or when get_begin() finds none) every field reads as absent.
 template <typename TBuffer, typename S>
 class StructModel : public ValueModel<TBuffer, S> {
 public:
-    //! `body`: the size the fields check against, when this is the model of
+    //! `body`: the end the fields check against, when this is the model of
     //! a base struct inside a derived one's (`parent`): the derived body's.
-    StructModel(TBuffer& buffer, std::size_t offset, const uint32_t* limit = nullptr,
-                const uint32_t* body = nullptr) noexcept
-        : ValueModel<TBuffer, S>(buffer, offset, limit),
-          _size(offset == detail::kNowhere ? 0 : uint32_t(VBody<S>::body_size)), // an item a collection lacks
-          _body(body != nullptr ? body : &_size) {}
+    StructModel(TBuffer& buffer, std::size_t offset, const std::size_t* limit = nullptr,
+                const std::size_t* body = nullptr) noexcept
+        : ValueModel<TBuffer, S>(buffer, offset, limit), _body(body != nullptr ? body : &_end) {}
 
     static constexpr uint32_t fbe_type() noexcept { return VBody<S>::type_id; }
     static constexpr std::size_t fbe_body() noexcept { return VBody<S>::body_size; }
@@ -523,7 +531,7 @@ public:
     //! slot and enters it. Returns what set_end() takes.
     std::size_t set_begin() {
         std::size_t position = 0;
-        if (!this->slot(4, position))
+        if (!this->slot_to_write(4, position))
             return 0;
         // Everything read before the first store into the bytes, which the
         // compiler must assume can change any of it.
@@ -533,7 +541,7 @@ public:
         uint8_t* data = buffer.data();
         const uint32_t offset = uint32_t(body - origin);
         buffer.shift(offset);
-        _size = uint32_t(fbe_body());
+        _end = body + fbe_body();
         store_u32(data + position, offset);
         store_u32(data + body, uint32_t(fbe_body()));
         store_u32(data + body + 4, fbe_type());
@@ -546,7 +554,7 @@ public:
     //! of 8 or more that fits it, this struct's type id. Returns what
     //! get_end() takes, or 0 (not entered: the fields read their defaults).
     std::size_t get_begin() const noexcept {
-        _size = 0;
+        _end = 0;
         std::size_t position = 0, body = 0;
         if (!this->slot(4, position))
             return 0;
@@ -557,20 +565,22 @@ public:
         if (size < 8 || this->_buffer->size() - body < size ||
             load_u32(this->_buffer->data() + body + 4) != fbe_type())
             return 0;
-        _size = size;
+        _end = body + size;
         this->_buffer->shift(offset);
         return offset;
     }
     void get_end(std::size_t begin) const noexcept { this->_buffer->unshift(begin); }
 
 protected:
-    const uint32_t* body_limit() const noexcept { return _body; }
+    const std::size_t* body_limit() const noexcept { return _body; }
     //! The `body` argument a copy is made with.
-    const uint32_t* shared_body() const noexcept { return _body == &_size ? nullptr : _body; }
-    const uint32_t* fbe_limit() const noexcept { return this->_limit; }
+    const std::size_t* shared_body() const noexcept { return _body == &_end ? nullptr : _body; }
+    const std::size_t* fbe_limit() const noexcept { return this->_limit; }
 
-    mutable uint32_t _size; //!< the size of the body entered (fields beyond it are absent)
-    const uint32_t* _body;
+    //! The end of the body entered (its position + size in the buffer; fields
+    //! beyond it are absent), 0 until one is.
+    mutable std::size_t _end = 0;
+    const std::size_t* _body;
 };
 
 //! The original's collection model names.
