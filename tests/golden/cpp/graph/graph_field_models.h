@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::graph::Node> : public StructModel<TBuffer, ::graph::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::graph::Node>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , name(fbe_in_buffer, 12, this->body_limit())
@@ -47,7 +47,7 @@ class FieldModel<TBuffer, ::graph::Edge> : public StructModel<TBuffer, ::graph::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::graph::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , source(fbe_in_buffer, 8, this->body_limit())
         , target(fbe_in_buffer, 12, this->body_limit())
@@ -76,7 +76,7 @@ class FieldModel<TBuffer, ::graph::Graph> : public StructModel<TBuffer, ::graph:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::graph::Graph>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , nodes(fbe_in_buffer, 8, this->body_limit())
         , edges(fbe_in_buffer, 12, this->body_limit())

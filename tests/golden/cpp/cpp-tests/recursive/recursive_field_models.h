@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::recursive::Node> : public StructModel<TBuffer, ::rec
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::recursive::Node>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , label(fbe_in_buffer, 12, this->body_limit())

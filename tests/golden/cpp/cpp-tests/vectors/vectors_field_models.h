@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::vectors::Edge> : public StructModel<TBuffer, ::vecto
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , source(fbe_in_buffer, 8, this->body_limit())
         , target(fbe_in_buffer, 12, this->body_limit())
@@ -45,7 +45,7 @@ class FieldModel<TBuffer, ::vectors::Point> : public StructModel<TBuffer, ::vect
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors::Point>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , flag(fbe_in_buffer, 8, this->body_limit())
         , x(fbe_in_buffer, 9, this->body_limit())
@@ -74,7 +74,7 @@ class FieldModel<TBuffer, ::vectors::Point3> : public StructModel<TBuffer, ::vec
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors::Point3>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , z(fbe_in_buffer, 19, this->body_limit())
@@ -101,7 +101,7 @@ class FieldModel<TBuffer, ::vectors::Named> : public StructModel<TBuffer, ::vect
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors::Named>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , name(fbe_in_buffer, 8, this->body_limit())
         , values(fbe_in_buffer, 12, this->body_limit())
@@ -128,7 +128,7 @@ class FieldModel<TBuffer, ::vectors::Holder> : public StructModel<TBuffer, ::vec
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , edges(fbe_in_buffer, 8, this->body_limit())
         , points(fbe_in_buffer, 12, this->body_limit())

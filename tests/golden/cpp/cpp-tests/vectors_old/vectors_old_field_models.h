@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::vectors_old::Edge> : public StructModel<TBuffer, ::v
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors_old::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , source(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -41,7 +41,7 @@ class FieldModel<TBuffer, ::vectors_old::Holder> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::vectors_old::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , edges(fbe_in_buffer, 8, this->body_limit())
     {}

@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::enums::Enums> : public StructModel<TBuffer, ::enums:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::enums::Enums>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , byte0(fbe_in_buffer, 8, this->body_limit())
         , byte1(fbe_in_buffer, 9, this->body_limit())

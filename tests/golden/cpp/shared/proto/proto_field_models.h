@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::proto::Order> : public StructModel<TBuffer, ::proto:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , symbol(fbe_in_buffer, 12, this->body_limit())
@@ -51,7 +51,7 @@ class FieldModel<TBuffer, ::proto::Balance> : public StructModel<TBuffer, ::prot
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::Balance>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , currency(fbe_in_buffer, 8, this->body_limit())
         , amount(fbe_in_buffer, 12, this->body_limit())
@@ -78,7 +78,7 @@ class FieldModel<TBuffer, ::proto::Account> : public StructModel<TBuffer, ::prot
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::Account>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , name(fbe_in_buffer, 12, this->body_limit())
@@ -113,7 +113,7 @@ class FieldModel<TBuffer, ::proto::OrderMessage> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::OrderMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -138,7 +138,7 @@ class FieldModel<TBuffer, ::proto::BalanceMessage> : public StructModel<TBuffer,
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::BalanceMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -163,7 +163,7 @@ class FieldModel<TBuffer, ::proto::AccountMessage> : public StructModel<TBuffer,
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::proto::AccountMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}

@@ -17,7 +17,7 @@ class FieldModel<TBuffer, ::protoex::Order> : public StructModel<TBuffer, ::prot
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , symbol(fbe_in_buffer, 12, this->body_limit())
@@ -56,7 +56,7 @@ class FieldModel<TBuffer, ::protoex::Balance> : public StructModel<TBuffer, ::pr
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::Balance>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , locked(fbe_in_buffer, 20, this->body_limit())
@@ -83,7 +83,7 @@ class FieldModel<TBuffer, ::protoex::Account> : public StructModel<TBuffer, ::pr
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::Account>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , name(fbe_in_buffer, 12, this->body_limit())
@@ -118,7 +118,7 @@ class FieldModel<TBuffer, ::protoex::OrderMessage> : public StructModel<TBuffer,
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::OrderMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -143,7 +143,7 @@ class FieldModel<TBuffer, ::protoex::BalanceMessage> : public StructModel<TBuffe
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::BalanceMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -168,7 +168,7 @@ class FieldModel<TBuffer, ::protoex::AccountMessage> : public StructModel<TBuffe
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::protoex::AccountMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , body(fbe_in_buffer, 8, this->body_limit())
     {}

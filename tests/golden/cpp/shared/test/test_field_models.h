@@ -17,7 +17,7 @@ class FieldModel<TBuffer, ::test::StructSimple> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructSimple>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , f1(fbe_in_buffer, 12, this->body_limit())
@@ -130,7 +130,7 @@ class FieldModel<TBuffer, ::test::StructOptional> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructOptional>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , f100(fbe_in_buffer, 237, this->body_limit())
@@ -287,7 +287,7 @@ class FieldModel<TBuffer, ::test::StructNested> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructNested>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , f1000(fbe_in_buffer, 567, this->body_limit())
@@ -336,7 +336,7 @@ class FieldModel<TBuffer, ::test::StructBytes> : public StructModel<TBuffer, ::t
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructBytes>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -365,7 +365,7 @@ class FieldModel<TBuffer, ::test::StructArray> : public StructModel<TBuffer, ::t
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructArray>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 10, this->body_limit())
@@ -408,7 +408,7 @@ class FieldModel<TBuffer, ::test::StructVector> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructVector>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -451,7 +451,7 @@ class FieldModel<TBuffer, ::test::StructList> : public StructModel<TBuffer, ::te
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructList>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -494,7 +494,7 @@ class FieldModel<TBuffer, ::test::StructSet> : public StructModel<TBuffer, ::tes
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructSet>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -525,7 +525,7 @@ class FieldModel<TBuffer, ::test::StructMap> : public StructModel<TBuffer, ::tes
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructMap>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -568,7 +568,7 @@ class FieldModel<TBuffer, ::test::StructHash> : public StructModel<TBuffer, ::te
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructHash>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -611,7 +611,7 @@ class FieldModel<TBuffer, ::test::StructHashEx> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructHashEx>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , f1(fbe_in_buffer, 8, this->body_limit())
         , f2(fbe_in_buffer, 12, this->body_limit())
@@ -638,7 +638,7 @@ class FieldModel<TBuffer, ::test::StructEmpty> : public StructModel<TBuffer, ::t
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::test::StructEmpty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
     {}
     FieldModel(const FieldModel& other) noexcept

@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::chars::CharKeys> : public StructModel<TBuffer, ::cha
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::chars::CharKeys>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , letters(fbe_in_buffer, 8, this->body_limit())
         , countByLetter(fbe_in_buffer, 12, this->body_limit())
@@ -43,7 +43,7 @@ class FieldModel<TBuffer, ::chars::GradeKeys> : public StructModel<TBuffer, ::ch
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::chars::GradeKeys>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , grades(fbe_in_buffer, 8, this->body_limit())
         , countByGrade(fbe_in_buffer, 12, this->body_limit())

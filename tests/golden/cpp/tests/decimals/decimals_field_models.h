@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::decimals::Prices> : public StructModel<TBuffer, ::de
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::decimals::Prices>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , price(fbe_in_buffer, 8, this->body_limit())
         , maybePrice(fbe_in_buffer, 24, this->body_limit())

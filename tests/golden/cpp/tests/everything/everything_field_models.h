@@ -17,7 +17,7 @@ class FieldModel<TBuffer, ::everything::Counted> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Counted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , a(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -42,7 +42,7 @@ class FieldModel<TBuffer, ::everything::Shifted> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Shifted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , a(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -67,7 +67,7 @@ class FieldModel<TBuffer, ::everything::AfterShift> : public StructModel<TBuffer
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::AfterShift>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , a(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -92,7 +92,7 @@ class FieldModel<TBuffer, ::everything::Fixed> : public StructModel<TBuffer, ::e
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Fixed>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , a(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -117,7 +117,7 @@ class FieldModel<TBuffer, ::everything::Derived> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Derived>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , b(fbe_in_buffer, 12, this->body_limit())
@@ -144,7 +144,7 @@ class FieldModel<TBuffer, ::everything::ImportedBase> : public StructModel<TBuff
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::ImportedBase>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , price(fbe_in_buffer, 16, this->body_limit())
@@ -171,7 +171,7 @@ class FieldModel<TBuffer, ::everything::Note> : public StructModel<TBuffer, ::ev
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Note>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , text(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -196,7 +196,7 @@ class FieldModel<TBuffer, ::everything::Quiet> : public StructModel<TBuffer, ::e
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Quiet>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , password(fbe_in_buffer, 8, this->body_limit())
         , legacy(fbe_in_buffer, 12, this->body_limit())
@@ -223,7 +223,7 @@ class FieldModel<TBuffer, ::everything::Empty> : public StructModel<TBuffer, ::e
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Empty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
     {}
     FieldModel(const FieldModel& other) noexcept
@@ -246,7 +246,7 @@ class FieldModel<TBuffer, ::everything::Everything> : public StructModel<TBuffer
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Everything>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , f1(fbe_in_buffer, 12, this->body_limit())
@@ -377,7 +377,7 @@ class FieldModel<TBuffer, ::everything::PlaceOrder> : public StructModel<TBuffer
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::PlaceOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , instrument(fbe_in_buffer, 24, this->body_limit())
@@ -404,7 +404,7 @@ class FieldModel<TBuffer, ::everything::Accepted> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Accepted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -429,7 +429,7 @@ class FieldModel<TBuffer, ::everything::Rejected> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Rejected>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , reason(fbe_in_buffer, 24, this->body_limit())
@@ -456,7 +456,7 @@ class FieldModel<TBuffer, ::everything::Ping> : public StructModel<TBuffer, ::ev
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Ping>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , sequence(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -481,7 +481,7 @@ class FieldModel<TBuffer, ::everything::FixedKeywords> : public StructModel<TBuf
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::FixedKeywords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , new_(fbe_in_buffer, 8, this->body_limit())
         , swap_(fbe_in_buffer, 12, this->body_limit())
@@ -510,7 +510,7 @@ class FieldModel<TBuffer, ::everything::Keywords> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::everything::Keywords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , new_(fbe_in_buffer, 8, this->body_limit())
         , class_(fbe_in_buffer, 12, this->body_limit())

@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::hostile::Empty> : public StructModel<TBuffer, ::host
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::hostile::Empty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
     {}
     FieldModel(const FieldModel& other) noexcept
@@ -39,7 +39,7 @@ class FieldModel<TBuffer, ::hostile::Empties> : public StructModel<TBuffer, ::ho
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::hostile::Empties>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , items(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -64,7 +64,7 @@ class FieldModel<TBuffer, ::hostile::Wide> : public StructModel<TBuffer, ::hosti
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::hostile::Wide>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , values(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -89,7 +89,7 @@ class FieldModel<TBuffer, ::hostile::Wides> : public StructModel<TBuffer, ::host
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::hostile::Wides>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , items(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -114,7 +114,7 @@ class FieldModel<TBuffer, ::hostile::Holder> : public StructModel<TBuffer, ::hos
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::hostile::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , wide(fbe_in_buffer, 8, this->body_limit())
         , maybe(fbe_in_buffer, 12, this->body_limit())

@@ -17,7 +17,7 @@ class FieldModel<TBuffer, ::import::Order> : public StructModel<TBuffer, ::impor
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , side(fbe_in_buffer, 8, this->body_limit())
         , s(fbe_in_buffer, 12, this->body_limit())
@@ -46,7 +46,7 @@ class FieldModel<TBuffer, ::import::CppWords> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::CppWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , alignas_(fbe_in_buffer, 8, this->body_limit())
         , alignof_(fbe_in_buffer, 10, this->body_limit())
@@ -299,7 +299,7 @@ class FieldModel<TBuffer, ::import::PythonWords> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::PythonWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , False(fbe_in_buffer, 8, this->body_limit())
         , None(fbe_in_buffer, 10, this->body_limit())
@@ -412,7 +412,7 @@ class FieldModel<TBuffer, ::import::GoWords> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::GoWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , chan(fbe_in_buffer, 8, this->body_limit())
         , defer(fbe_in_buffer, 10, this->body_limit())
@@ -511,7 +511,7 @@ class FieldModel<TBuffer, ::import::JavaWords> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::JavaWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , abstract(fbe_in_buffer, 8, this->body_limit())
         , boolean(fbe_in_buffer, 10, this->body_limit())
@@ -598,7 +598,7 @@ class FieldModel<TBuffer, ::import::KotlinWords> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::KotlinWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , fun(fbe_in_buffer, 8, this->body_limit())
         , typealias(fbe_in_buffer, 10, this->body_limit())
@@ -701,7 +701,7 @@ class FieldModel<TBuffer, ::import::JsWords> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::JsWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , debugger(fbe_in_buffer, 8, this->body_limit())
         , function(fbe_in_buffer, 10, this->body_limit())
@@ -808,7 +808,7 @@ class FieldModel<TBuffer, ::import::RustWords> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::RustWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , crate(fbe_in_buffer, 8, this->body_limit())
         , dyn(fbe_in_buffer, 10, this->body_limit())
@@ -901,7 +901,7 @@ class FieldModel<TBuffer, ::import::CSharpWords> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::CSharpWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , checked(fbe_in_buffer, 8, this->body_limit())
         , event(fbe_in_buffer, 10, this->body_limit())
@@ -984,7 +984,7 @@ class FieldModel<TBuffer, ::import::RubyWords> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::RubyWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , BEGIN(fbe_in_buffer, 8, this->body_limit())
         , END(fbe_in_buffer, 10, this->body_limit())
@@ -1043,7 +1043,7 @@ class FieldModel<TBuffer, ::import::CppMembers> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::CppMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , swap_(fbe_in_buffer, 8, this->body_limit())
         , fbe_type_(fbe_in_buffer, 10, this->body_limit())
@@ -1088,7 +1088,7 @@ class FieldModel<TBuffer, ::import::PythonMembers> : public StructModel<TBuffer,
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::PythonMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , to_json(fbe_in_buffer, 8, this->body_limit())
         , from_json(fbe_in_buffer, 10, this->body_limit())
@@ -1143,7 +1143,7 @@ class FieldModel<TBuffer, ::import::GoMembers> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::GoMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , FBEKey(fbe_in_buffer, 8, this->body_limit())
         , FBEKeyCompare(fbe_in_buffer, 10, this->body_limit())
@@ -1216,7 +1216,7 @@ class FieldModel<TBuffer, ::import::JvmMembers> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::JvmMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , TYPE_ID(fbe_in_buffer, 8, this->body_limit())
         , KEY_ORDER(fbe_in_buffer, 10, this->body_limit())
@@ -1291,7 +1291,7 @@ class FieldModel<TBuffer, ::import::JsMembers> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::JsMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , fbeKey(fbe_in_buffer, 8, this->body_limit())
         , toJSON(fbe_in_buffer, 10, this->body_limit())
@@ -1322,7 +1322,7 @@ class FieldModel<TBuffer, ::import::RuntimeNames> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::RuntimeNames>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Buffer(fbe_in_buffer, 8, this->body_limit())
         , WriteBuffer(fbe_in_buffer, 10, this->body_limit())
@@ -1401,7 +1401,7 @@ class FieldModel<TBuffer, ::import::class_> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::class_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , class__(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1426,7 +1426,7 @@ class FieldModel<TBuffer, ::import::Object> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Object>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Object_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1451,7 +1451,7 @@ class FieldModel<TBuffer, ::import::String> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::String>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , String_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1476,7 +1476,7 @@ class FieldModel<TBuffer, ::import::List> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::List>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , List_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1501,7 +1501,7 @@ class FieldModel<TBuffer, ::import::Map> : public StructModel<TBuffer, ::import:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Map>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Map_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1526,7 +1526,7 @@ class FieldModel<TBuffer, ::import::Model> : public StructModel<TBuffer, ::impor
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Model>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Model_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1551,7 +1551,7 @@ class FieldModel<TBuffer, ::import::FinalModel> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::FinalModel>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , FinalModel_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1576,7 +1576,7 @@ class FieldModel<TBuffer, ::import::Buffer> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Buffer>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Buffer_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1601,7 +1601,7 @@ class FieldModel<TBuffer, ::import::Reader> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Reader>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Reader_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1626,7 +1626,7 @@ class FieldModel<TBuffer, ::import::Writer> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Writer>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Writer_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1651,7 +1651,7 @@ class FieldModel<TBuffer, ::import::Limits> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Limits>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Limits_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1676,7 +1676,7 @@ class FieldModel<TBuffer, ::import::DecodeError> : public StructModel<TBuffer, :
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::DecodeError>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , DecodeError_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1701,7 +1701,7 @@ class FieldModel<TBuffer, ::import::DecodeException> : public StructModel<TBuffe
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::DecodeException>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , DecodeException_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1726,7 +1726,7 @@ class FieldModel<TBuffer, ::import::Decimal> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Decimal>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Decimal_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1751,7 +1751,7 @@ class FieldModel<TBuffer, ::import::Uuid> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Uuid>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Uuid_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1776,7 +1776,7 @@ class FieldModel<TBuffer, ::import::UUID> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::UUID>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , UUID_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1801,7 +1801,7 @@ class FieldModel<TBuffer, ::import::Timestamp> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Timestamp>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Timestamp_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1826,7 +1826,7 @@ class FieldModel<TBuffer, ::import::Sender> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Sender>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Sender_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1851,7 +1851,7 @@ class FieldModel<TBuffer, ::import::Receiver> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Receiver>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Receiver_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1876,7 +1876,7 @@ class FieldModel<TBuffer, ::import::Client> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Client>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Client_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1901,7 +1901,7 @@ class FieldModel<TBuffer, ::import::Proxy> : public StructModel<TBuffer, ::impor
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Proxy>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Proxy_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1926,7 +1926,7 @@ class FieldModel<TBuffer, ::import::Handler> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Handler>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Handler_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1951,7 +1951,7 @@ class FieldModel<TBuffer, ::import::fbe> : public StructModel<TBuffer, ::import:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::fbe>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , fbe_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -1976,7 +1976,7 @@ class FieldModel<TBuffer, ::import::FBE_> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::FBE_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , FBE__(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2001,7 +2001,7 @@ class FieldModel<TBuffer, ::import::std_> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::std_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , std__(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2026,7 +2026,7 @@ class FieldModel<TBuffer, ::import::Companion> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Companion>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Companion_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2051,7 +2051,7 @@ class FieldModel<TBuffer, ::import::Any> : public StructModel<TBuffer, ::import:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Any>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Any_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2076,7 +2076,7 @@ class FieldModel<TBuffer, ::import::Self> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Self>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Self_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2101,7 +2101,7 @@ class FieldModel<TBuffer, ::import::self> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::self>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , self_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2126,7 +2126,7 @@ class FieldModel<TBuffer, ::import::None> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::None>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , None_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2151,7 +2151,7 @@ class FieldModel<TBuffer, ::import::Option> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Option>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Option_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2176,7 +2176,7 @@ class FieldModel<TBuffer, ::import::Result> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Result>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Result_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2201,7 +2201,7 @@ class FieldModel<TBuffer, ::import::Vec> : public StructModel<TBuffer, ::import:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Vec>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Vec_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2226,7 +2226,7 @@ class FieldModel<TBuffer, ::import::Box> : public StructModel<TBuffer, ::import:
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Box>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Box_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2251,7 +2251,7 @@ class FieldModel<TBuffer, ::import::Error> : public StructModel<TBuffer, ::impor
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Error>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Error_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2276,7 +2276,7 @@ class FieldModel<TBuffer, ::import::Exception> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Exception>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Exception_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2301,7 +2301,7 @@ class FieldModel<TBuffer, ::import::Text> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Text>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Text_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2326,7 +2326,7 @@ class FieldModel<TBuffer, ::import::JsonWriter> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::JsonWriter>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , JsonWriter_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2351,7 +2351,7 @@ class FieldModel<TBuffer, ::import::int32_t_> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::int32_t_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , int32_t__(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2376,7 +2376,7 @@ class FieldModel<TBuffer, ::import::size_t_> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::size_t_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , size_t__(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2401,7 +2401,7 @@ class FieldModel<TBuffer, ::import::list> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::list>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , list_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2426,7 +2426,7 @@ class FieldModel<TBuffer, ::import::object> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::object>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , object_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2451,7 +2451,7 @@ class FieldModel<TBuffer, ::import::v> : public StructModel<TBuffer, ::import::v
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::v>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , v_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2476,7 +2476,7 @@ class FieldModel<TBuffer, ::import::r> : public StructModel<TBuffer, ::import::r
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::r>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , r_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2501,7 +2501,7 @@ class FieldModel<TBuffer, ::import::w> : public StructModel<TBuffer, ::import::w
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::w>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , w_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2526,7 +2526,7 @@ class FieldModel<TBuffer, ::import::SideBuy> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::SideBuy>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , SideBuy_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2551,7 +2551,7 @@ class FieldModel<TBuffer, ::import::OrderKey> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::OrderKey>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , OrderKey_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2576,7 +2576,7 @@ class FieldModel<TBuffer, ::import::textOfside> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::textOfside>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , textOfside_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2601,7 +2601,7 @@ class FieldModel<TBuffer, ::import::DECIMAL_1> : public StructModel<TBuffer, ::i
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::DECIMAL_1>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , DECIMAL_1_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2626,7 +2626,7 @@ class FieldModel<TBuffer, ::import::OrderModel> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::OrderModel>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , OrderModel_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2651,7 +2651,7 @@ class FieldModel<TBuffer, ::import::OrderFinal> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::OrderFinal>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , OrderFinal_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2676,7 +2676,7 @@ class FieldModel<TBuffer, ::import::NewOrder> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::NewOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , NewOrder_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2701,7 +2701,7 @@ class FieldModel<TBuffer, ::import::VerifyFBEOrder> : public StructModel<TBuffer
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::VerifyFBEOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , VerifyFBEOrder_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2726,7 +2726,7 @@ class FieldModel<TBuffer, ::import::fbe_vr_Order> : public StructModel<TBuffer, 
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::fbe_vr_Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , fbe_vr_Order_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2751,7 +2751,7 @@ class FieldModel<TBuffer, ::import::e1> : public StructModel<TBuffer, ::import::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::e1>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , e1_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2776,7 +2776,7 @@ class FieldModel<TBuffer, ::import::i2> : public StructModel<TBuffer, ::import::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::i2>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , i2_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2801,7 +2801,7 @@ class FieldModel<TBuffer, ::import::o3> : public StructModel<TBuffer, ::import::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::o3>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , o3_(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2826,7 +2826,7 @@ class FieldModel<TBuffer, ::import::Case> : public StructModel<TBuffer, ::import
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Case>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , name(fbe_in_buffer, 8, this->body_limit())
         , Name(fbe_in_buffer, 12, this->body_limit())
@@ -2865,7 +2865,7 @@ class FieldModel<TBuffer, ::import::Imported> : public StructModel<TBuffer, ::im
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Imported>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , market(fbe_in_buffer, 8, this->body_limit())
         , org(fbe_in_buffer, 9, this->body_limit())
@@ -2894,7 +2894,7 @@ class FieldModel<TBuffer, ::import::symbol> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::symbol>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , digits(fbe_in_buffer, 8, this->body_limit())
     {}
@@ -2919,7 +2919,7 @@ class FieldModel<TBuffer, ::import::Listed> : public StructModel<TBuffer, ::impo
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Listed>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , precision(fbe_in_buffer, 16, this->body_limit())
@@ -2948,7 +2948,7 @@ class FieldModel<TBuffer, ::import::Derived> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Derived>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
         , Word(fbe_in_buffer, 20, this->body_limit())
@@ -2977,7 +2977,7 @@ class FieldModel<TBuffer, ::import::Hostile> : public StructModel<TBuffer, ::imp
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::import::Hostile>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , Order(fbe_in_buffer, 8, this->body_limit())
         , CppWords(fbe_in_buffer, 12, this->body_limit())

@@ -16,7 +16,7 @@ class FieldModel<TBuffer, ::market::Instrument> : public StructModel<TBuffer, ::
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::market::Instrument>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , symbol(fbe_in_buffer, 8, this->body_limit())
         , digits(fbe_in_buffer, 12, this->body_limit())
@@ -43,7 +43,7 @@ class FieldModel<TBuffer, ::market::Failure> : public StructModel<TBuffer, ::mar
 {
 public:
     FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
         : StructModel<TBuffer, ::market::Failure>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
         , id(fbe_in_buffer, 8, this->body_limit())
         , reason(fbe_in_buffer, 24, this->body_limit())
