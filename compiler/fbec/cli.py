@@ -54,14 +54,14 @@ EXIT_STATUS_HELP = ("Exit status: 0 success; 1 errors in the schema (diagnostics
                     "data, an incompatible change, unformatted files); 2 usage errors (a missing or unknown "
                     "option, a file that does not exist, a language fbec does not generate).")
 
-TOOL_NAMES = ("decode", "encode", "compat", "format", "fingerprint")
+TOOL_NAMES = ("decode", "encode", "compat", "format", "fingerprint", "topic")
 
 
 def _epilog() -> str:
     planned = ", ".join(f"{title} (--{lang})" for lang, title in PLANNED.items())
     paragraphs = [
         "Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto",
-        "Tools: fbec decode|encode|compat|format|fingerprint --help (docs/tools.md)",
+        "Tools: fbec decode|encode|compat|format|fingerprint|topic --help (docs/tools.md)",
         *([f"Planned languages, not available yet: {planned}."] if planned else []),
         f"Swift (--swift): {NOT_SUPPORTED['swift']}.",
         EXIT_STATUS_HELP,

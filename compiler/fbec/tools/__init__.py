@@ -1,5 +1,5 @@
 """fbec tools beyond code generation: `fbec decode`, `fbec encode`, `fbec compat`, `fbec format`,
-`fbec fingerprint`.
+`fbec fingerprint`, `fbec topic`.
 
 Each tool is a module with `main(argv) -> exit status`; `fbec.cli.main`
 dispatches to it when the first argument is the tool's name. See docs/tools.md.
@@ -17,6 +17,7 @@ TOOLS: dict[str, str] = {
     "compat": "fbec.tools.compat:main",
     "format": "fbec.tools.format:main",
     "fingerprint": "fbec.tools.fingerprint:main",
+    "topic": "fbec.tools.topic:main",
 }
 
 
@@ -37,6 +38,7 @@ PARSERS: dict[str, str] = {
     "compat": "fbec.tools.compat:_parser",
     "format": "fbec.tools.format:_parser",
     "fingerprint": "fbec.tools.fingerprint:_parser",
+    "topic": "fbec.tools.topic:_parser",
 }
 
 
