@@ -31,6 +31,7 @@ namespace Fbe
         private readonly List<HashSet<string>> _nameSets = new List<HashSet<string>>();
         private string _number;     // the text of the current number token
         private string _name;       // the current member name, as StringValue reads it
+        private byte[] _uuid;       // the bytes of the uuid read last
         private readonly int _maxDepth;
         private long _budget;
         private int _depth;
@@ -547,7 +548,8 @@ namespace Fbe
 
         public Guid ParseGuid(string s)
         {
-            var b = new byte[16];
+            byte[] b = _uuid ?? (_uuid = new byte[16]);
+            Array.Clear(b, 0, 16);
             int n = 0, half = -1;
             foreach (char c in s)
             {
@@ -555,7 +557,7 @@ namespace Fbe
                     break;
                 if (c == '-' || c == '{' || c == '}')
                     continue;
-                int d = "0123456789abcdef".IndexOf(char.ToLowerInvariant(c));
+                int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
                 if (d < 0)
                     throw Malformed("invalid uuid \"" + Quote(s) + "\"");
                 if (half < 0)

@@ -286,13 +286,11 @@ namespace Fbe
         /// <summary>The longest decimal text read (docs/limits.md 7).</summary>
         public const int MaxText = 64;
 
-        private static readonly System.Text.RegularExpressions.Regex Grammar =
-            new System.Text.RegularExpressions.Regex(@"^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$");
-
         private static string Quoted(string s) { return "\"" + (s.Length <= 32 ? s + "\"" : s.Substring(0, 32) + "\"..."); }
 
         /// <summary>Reads exact decimal text <c>[+|-]digits[.digits][(e|E)[+|-]digits]</c> (docs/format.md 2.4): at
-        /// most 64 characters, a value some decimal holds exactly (never rounded), without trailing fraction zeros.</summary>
+        /// most 64 characters, a value some decimal holds exactly (never rounded), without trailing fraction zeros.
+        /// The digits are gathered into the 96-bit magnitude as they are read (no Regex, no BigInteger).</summary>
         public static bool TryParse(string s, out decimal value, out string error)
         {
             value = 0m;
@@ -302,44 +300,88 @@ namespace Fbe
                 error = "decimal text longer than " + MaxText + " characters: " + Quoted(s);
                 return false;
             }
-            var m = Grammar.Match(s);
-            if (!m.Success || m.Groups[2].Length + m.Groups[3].Length == 0)
+            int i = 0, n = s.Length;
+            bool negative = i < n && s[i] == '-';
+            if (i < n && (s[i] == '+' || s[i] == '-'))
+                i++;
+            int whole = i;
+            while (i < n && IsDigit(s[i]))
+                i++;
+            int wholeEnd = i, fraction = i, fractionEnd = i;
+            if (i < n && s[i] == '.')
+            {
+                fraction = ++i;
+                while (i < n && IsDigit(s[i]))
+                    i++;
+                fractionEnd = i;
+            }
+            long exponent = 0;
+            bool exponentOk = true;
+            if (i < n && (s[i] == 'e' || s[i] == 'E'))
+            {
+                bool below = ++i < n && s[i] == '-';
+                if (i < n && (s[i] == '+' || s[i] == '-'))
+                    i++;
+                int digits = i;
+                for (; i < n && IsDigit(s[i]); i++)
+                    exponent = Math.Min(exponent * 10 + (s[i] - '0'), 1000000);
+                exponentOk = i > digits;
+                exponent = Math.Min(exponent, 100000) * (below ? -1 : 1);
+            }
+            int wholeLength = wholeEnd - whole, total = wholeLength + fractionEnd - fraction;
+            if (i != n || !exponentOk || total == 0)
             {
                 error = "invalid decimal " + Quoted(s);
                 return false;
             }
-            string digits = (m.Groups[2].Value + m.Groups[3].Value).TrimStart('0');
-            BigInteger exponent = m.Groups[4].Success ? BigInteger.Parse(m.Groups[4].Value, CultureInfo.InvariantCulture) : 0;
-            long scale = m.Groups[3].Length - (long)BigInteger.Max(-100000, BigInteger.Min(100000, exponent));
-            if (digits.Length == 0)
+            // the digits of whole and fraction as one run: its leading zeros skipped, its trailing ones taken off the scale
+            int first = 0, last = total;
+            while (first < total && Digit(s, first, whole, wholeLength, fraction) == 0)
+                first++;
+            if (first == total)
                 return true;
-            int zeros = digits.Length - digits.TrimEnd('0').Length;
-            digits = digits.Substring(0, digits.Length - zeros);
-            scale -= zeros;
+            while (Digit(s, last - 1, whole, wholeLength, fraction) == 0)
+                last--;
+            long scale = fractionEnd - fraction - exponent - (total - last);
             if (scale > 28)
             {
                 error = "decimal " + Quoted(s) + " has more than 28 fraction digits";
                 return false;
             }
-            if (digits.Length - scale > 29)
+            uint lo = 0, mid = 0, hi = 0;
+            bool fits = last - first - scale <= 29;
+            for (int k = first; fits && k < last; k++)
+                fits = MulAdd(ref lo, ref mid, ref hi, Digit(s, k, whole, wholeLength, fraction));
+            for (; fits && scale < 0; scale++)
+                fits = MulAdd(ref lo, ref mid, ref hi, 0);
+            if (!fits)
             {
                 error = "decimal " + Quoted(s) + " out of range: more than 96 bits";
                 return false;
             }
-            BigInteger magnitude = BigInteger.Parse(digits, CultureInfo.InvariantCulture);
-            if (scale < 0)
-            {
-                magnitude *= BigInteger.Pow(10, (int)-scale);
-                scale = 0;
-            }
-            if (magnitude >= BigInteger.One << 96)
-            {
-                error = "decimal " + Quoted(s) + " out of range: more than 96 bits";
-                return false;
-            }
-            value = new decimal((int)(uint)(magnitude & uint.MaxValue), (int)(uint)((magnitude >> 32) & uint.MaxValue),
-                (int)(uint)(magnitude >> 64), m.Groups[1].Value == "-", (byte)scale);
+            value = new decimal((int)lo, (int)mid, (int)hi, negative, (byte)scale);
             return true;
+        }
+
+        private static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+        /// <summary>The <paramref name="k"/>th digit of the whole digits (from <paramref name="whole"/>) followed by the
+        /// fraction's (from <paramref name="fraction"/>).</summary>
+        private static int Digit(string s, int k, int whole, int wholeLength, int fraction)
+        {
+            return s[k < wholeLength ? whole + k : fraction + k - wholeLength] - '0';
+        }
+
+        /// <summary>The 96-bit magnitude times 10 plus <paramref name="d"/>; false when it no longer fits.</summary>
+        private static bool MulAdd(ref uint lo, ref uint mid, ref uint hi, int d)
+        {
+            ulong t = (ulong)lo * 10 + (uint)d;
+            lo = (uint)t;
+            t = (ulong)mid * 10 + (t >> 32);
+            mid = (uint)t;
+            t = (ulong)hi * 10 + (t >> 32);
+            hi = (uint)t;
+            return t >> 32 == 0;
         }
 
         private static readonly double[] Pow10 =
