@@ -26,6 +26,10 @@ TEST_TARGETS += test-kafka
 KAFKA_SUITES := kafka-java kafka-go kafka-matrix
 KAFKA_BROKER_JARS := $(CURDIR)/build/kafka/broker
 KAFKA_JAVA_GEN := $(CURDIR)/build/kafka/java-gen
+# schemas/trade.fbe with a field appended to Account, version 1.1: the producer and consumer on a
+# newer schema of the Java tests' evolution case (its Java in package evolved.com.chronoxor.proto)
+KAFKA_EVOLVED := $(CURDIR)/build/kafka/evolved/trade.fbe
+KAFKA_TOPIC = PYTHONPATH=compiler $(PYTHON) -m fbec topic
 KAFKA_GO := runtime/kafka/go
 KAFKA_RUN = $(if $(FBE_KAFKA_BOOTSTRAP),,$(PYTHON) $(CURDIR)/tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) --)
 # The fingerprint of schemas/trade.fbe's package proto, in a recipe's shell.
@@ -50,13 +54,26 @@ kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied
 	@rm -rf $(KAFKA_JAVA_GEN) runtime/kafka/java/target/surefire-reports
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never install -Dmaven.test.skip=true
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --json --input=schemas/trade.fbe --output=$(KAFKA_JAVA_GEN)
+	@mkdir -p $(dir $(KAFKA_EVOLVED)) && sed -e 's/^version 1.0$$/version 1.1/' \
+		-e '/^    Order\[\] orders;$$/a\    string note = "evolved";' schemas/trade.fbe > $(KAFKA_EVOLVED)
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --package-prefix=evolved --input=$(KAFKA_EVOLVED) \
+		--output=$(KAFKA_JAVA_GEN)
 	cd runtime/kafka/java && $(MVN) -q -B -Dstyle.color=never test-compile dependency:build-classpath \
 		-Dfbe.generated=$(KAFKA_JAVA_GEN) -Dmdep.outputFile=$(CURDIR)/build/kafka/java-classpath
 
 # surefire:test alone: kafka-java-build compiled the tests.
+# The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema) gives
+# each side's accepted fingerprints.
 kafka-java: kafka-java-build
-	fingerprint=$(KAFKA_FINGERPRINT); rc=0; (cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
-		-Dstyle.color=never surefire:test -Dfbe.fingerprint=$$fingerprint) || rc=$$?; \
+	@rm -f build/kafka/accounts.json
+	$(KAFKA_TOPIC) add build/kafka/accounts.json schemas/trade.fbe
+	$(KAFKA_TOPIC) add build/kafka/accounts.json $(KAFKA_EVOLVED)
+	fingerprint=$(KAFKA_FINGERPRINT); rc=0; \
+	accept=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json schemas/trade.fbe | paste -sd,) && \
+	accept_evolved=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json $(KAFKA_EVOLVED) | paste -sd,) && \
+	(cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
+		-Dstyle.color=never surefire:test -Dfbe.fingerprint=$$fingerprint \
+		-Dfbe.accept=$$accept -Dfbe.accept.evolved=$$accept_evolved) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
 
 # The generated Go (with JSON) in the module's internal/gen and the matrix client build/kafka/go-client.

@@ -34,10 +34,16 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
         Objects.requireNonNull(packageName, "packageName");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(model, "model");
+        requireFingerprint(fingerprint);
+    }
+
+    /** The fingerprint itself, when it is 64 lowercase hex digits (what {@code fbec fingerprint} prints). */
+    static String requireFingerprint(String fingerprint) {
         if (fingerprint == null || !FINGERPRINT.matcher(fingerprint).matches()) {
             throw new IllegalArgumentException("a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got "
                 + fingerprint);
         }
+        return fingerprint;
     }
 
     /** The same schema in the other binary model. */

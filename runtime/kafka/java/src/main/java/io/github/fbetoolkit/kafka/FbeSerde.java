@@ -1,6 +1,9 @@
 package io.github.fbetoolkit.kafka;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -16,9 +19,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * new KafkaProducer<>(props, new StringSerializer(), serde.serializer());
  * }</pre>
  *
- * <p>The deserializer reads a record only when its headers name the same package, model and
- * fingerprint; anything else, and a value that is not a valid message, is an
- * {@link FbeRecordException} naming both schemas or the reason and the byte offset.
+ * <p>The deserializer reads a record only when its headers name the same package and model and a
+ * fingerprint it accepts: its own, or one given to {@link #accepting} (what {@code fbec topic accept}
+ * prints for the schema, docs/kafka.md "Compatible writers"); anything else, and a value that is not
+ * a valid message, is an {@link FbeRecordException} naming both schemas or the reason and the byte
+ * offset.
  * Without headers (the two-argument forms Kafka calls where a record has none, such as a state
  * store) the value is written and read without the gate.
  */
@@ -39,19 +44,38 @@ public final class FbeSerde<T> implements Serde<T> {
     private final FbeSchema schema;
     private final Encoder<T> encoder;
     private final Decoder<T> decoder;
+    private final Set<String> accepted;
 
-    private FbeSerde(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder) {
+    private FbeSerde(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder, Set<String> accepted) {
         this.schema = schema;
         this.encoder = encoder;
         this.decoder = decoder;
+        this.accepted = accepted;
     }
 
     public static <T> FbeSerde<T> of(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder) {
-        return new FbeSerde<>(schema, encoder, decoder);
+        return new FbeSerde<>(schema, encoder, decoder, Set.of(schema.fingerprint()));
+    }
+
+    /**
+     * The same serde, whose deserializer also reads the records of these writer fingerprints (of the
+     * same package and model): the ones {@code fbec topic accept TOPIC.json SCHEMA} prints.
+     */
+    public FbeSerde<T> accepting(Collection<String> fingerprints) {
+        Set<String> all = new LinkedHashSet<>(accepted);
+        for (String f : fingerprints) {
+            all.add(FbeSchema.requireFingerprint(f));
+        }
+        return new FbeSerde<>(schema, encoder, decoder, Set.copyOf(all));
     }
 
     public FbeSchema schema() {
         return schema;
+    }
+
+    /** The writer fingerprints the deserializer reads: the schema's own and the accepted ones. */
+    public Set<String> accepted() {
+        return accepted;
     }
 
     @Override
@@ -110,7 +134,7 @@ public final class FbeSerde<T> implements Serde<T> {
         if (writer.model() != schema.model()) {
             return "another binary model";
         }
-        if (!writer.fingerprint().equals(schema.fingerprint())) {
+        if (!accepted.contains(writer.fingerprint())) {
             return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)";
         }
         return null;

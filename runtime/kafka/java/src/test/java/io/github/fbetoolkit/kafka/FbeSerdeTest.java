@@ -212,6 +212,67 @@ class FbeSerdeTest {
             && refused.get(2).contains("no fbe.model header"), refused.get(2));
     }
 
+    /** proto.Account of the evolved schema (trade.fbe with Account.note appended, mk/kafka.mk). */
+    static evolved.com.chronoxor.proto.Account evolvedAccount(int id, String note) throws Exception {
+        evolved.com.chronoxor.proto.Account a = evolved.com.chronoxor.proto.Account.fromFbe(account(id).toFbe());
+        a.note = note;
+        return a;
+    }
+
+    /** The fingerprints `fbec topic accept` printed for a schema (mk/kafka.mk), comma-separated. */
+    static List<String> acceptedBy(String property) {
+        List<String> fingerprints = List.of(System.getProperty(property, "").split(","));
+        assertEquals(2, fingerprints.size(), property + ": " + fingerprints);
+        return fingerprints;
+    }
+
+    @Test
+    void aConsumerReadsTheNewerAndOlderWritersItsTopicRecordAccepts() throws Exception {
+        // fbec topic accept: each schema's own fingerprint first, then the other one of the topic record
+        List<String> older = acceptedBy("fbe.accept");
+        List<String> newer = acceptedBy("fbe.accept.evolved");
+        assertEquals(versioned.fingerprint(), older.get(0));
+        assertEquals(List.of(older.get(1), older.get(0)), newer);
+        FbeSchema evolvedSchema = new FbeSchema("proto", "1.1", newer.get(0), FbeSchema.Model.VERSIONED);
+        FbeSerde<evolved.com.chronoxor.proto.Account> evolvedSerde = FbeSerde.of(evolvedSchema,
+            evolved.com.chronoxor.proto.Account::toFbe, evolved.com.chronoxor.proto.Account::fromFbe);
+
+        String topic = topic();
+        produce(topic, evolvedSerde.serializer(), List.of(evolvedAccount(1, "from the newer producer")));
+        produce(topic, versionedSerde().serializer(), List.of(account(2)));
+
+        // the older consumer: without the record's fingerprints it refuses the newer writer's record ...
+        List<String> refused = new ArrayList<>();
+        var got = consume(topic, versionedSerde().deserializer(), 1, refused);
+        assertEquals(1, refused.size(), refused.toString());
+        assertTrue(refused.get(0).startsWith("0: a record written with proto 1.1 (versioned, fingerprint "
+            + newer.get(0) + ") cannot be read by proto 1.0"), refused.get(0));
+        assertEquals(1L, got.get(0).offset());
+        // ... with them it reads it, skipping the field it does not know
+        refused.clear();
+        var oldReads = consume(topic, versionedSerde().accepting(older).deserializer(), 2, refused);
+        assertEquals(List.of(), refused);
+        assertEquals(List.of(account(1).toString(), account(2).toString()),
+            oldReads.stream().map(r -> r.value().toString()).toList());
+
+        // and back: the newer consumer reads both, the older writer's record with the field's default
+        var newReads = consume(topic, evolvedSerde.accepting(newer).deserializer(), 2, refused);
+        assertEquals(List.of(), refused);
+        assertEquals(List.of("from the newer producer", "evolved"), newReads.stream().map(r -> r.value().note).toList());
+        assertEquals(account(2).toString(), Account.fromFbe(evolvedSerde.serializer()
+            .serialize(topic, newReads.get(1).value())).toString());
+
+        // another package or model is refused whatever the accepted fingerprints
+        String other = topic();
+        produce(other, FbeSerde.of(evolvedSchema.withModel(FbeSchema.Model.FINAL), evolved.com.chronoxor.proto.Account::toFinal,
+            evolved.com.chronoxor.proto.Account::fromFinal).serializer(), List.of(evolvedAccount(3, "final")));
+        produce(other, versionedSerde().serializer(), List.of(account(4)));
+        got = consume(other, versionedSerde().accepting(older).deserializer(), 1, refused);
+        assertEquals(1, refused.size(), refused.toString());
+        assertTrue(refused.get(0).endsWith("another binary model"), refused.get(0));
+        assertEquals(1L, got.get(0).offset());
+    }
+
     @Test
     void anInvalidValueIsRefusedWithItsOffsetAndReasonAndTheConsumerGoesOn() throws Exception {
         String topic = topic();
