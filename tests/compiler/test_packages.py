@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 from fbec.cli import TARGETS
 
@@ -46,14 +47,26 @@ def test_no_module_patches_sys_path() -> None:
     assert not patched, f"sys.path used in {patched}: import the other package, never find it"
 
 
+# Runtime modules of an optional extra (pyproject.toml's optional-dependencies): they need the
+# extra's package, and without it say how to install it.
+EXTRAS = {"kafka": "fbe-toolkit[kafka]"}
+
+
 def test_the_runtime_needs_neither_the_compiler_nor_anything_installed() -> None:
     r = _python("import importlib, pkgutil, sys, fbe\n"
                 "for m in pkgutil.iter_modules(fbe.__path__):\n"
-                "    if m.name != 'dynamic':\n"
+                f"    if m.name != 'dynamic' and m.name not in {sorted(EXTRAS)!r}:\n"
                 "        importlib.import_module('fbe.' + m.name)\n"
                 "print(sorted(k for k in sys.modules if k.split('.')[0] == 'fbec'))", RUNTIME)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", sorted(EXTRAS))
+def test_an_extra_module_without_its_package_names_the_extra(module: str) -> None:
+    r = _python(f"import fbe.{module}", RUNTIME)
+    assert r.returncode == 1
+    assert f"ImportError: fbe.{module} needs" in r.stderr and EXTRAS[module] in r.stderr, r.stderr
 
 
 def test_code_generation_needs_neither_the_runtime_nor_anything_installed(tmp_path: Path) -> None:
