@@ -303,7 +303,20 @@ impl<'a> Reader<'a> {
     /// size holds and calls [`Reader::leave`]. An error here is the struct's own (no field).
     #[inline(always)]
     pub fn struct_body(&mut self, base: usize, slot: usize, type_id: u32, cost: usize) -> Result<(usize, usize)> {
-        let off = get_u32(self.data, slot) as usize;
+        self.struct_at(base, slot, get_u32(self.data, slot) as usize, type_id, cost)
+    }
+
+    /// [`Reader::struct_body`] of the offset `off` its slot at `slot` holds, read by the caller
+    /// from a checked block (a struct body, a collection's slots: [`crate::Value::get_into_at`]).
+    #[inline(always)]
+    pub fn struct_at(
+        &mut self,
+        base: usize,
+        slot: usize,
+        off: usize,
+        type_id: u32,
+        cost: usize,
+    ) -> Result<(usize, usize)> {
         let p = base + off;
         // Offset 0 is refused by the allocation order: a block's base is before the end of the
         // block read last (the body or value slot holding the slot), so `base < mark`.
@@ -466,7 +479,7 @@ impl<'a> Reader<'a> {
         if p < self.mark {
             return Err(self.backwards("optional value", p, field));
         }
-        if size > self.data.len().saturating_sub(p) {
+        if self.data.get(p..p + size).is_none() {
             return Err(DecodeError::new("value slot beyond the end of the buffer", field, Some(p)));
         }
         self.mark = p + size;

@@ -43,20 +43,28 @@ pub trait Value: Sized {
         Ok(())
     }
 
-    /// [`Value::get_into`] of the slot at `at` of a struct body `body` at `b` (the fields' base)
-    /// whose size was checked to hold the slot: a value with an offset reads it from `body`, with
-    /// no bounds check of its own (none at all when `body`'s size is known where it is inlined).
+    /// [`Value::get_into`] of the slot at `at` of a checked block `block` at `pos` (a struct body
+    /// whose size was checked to hold the slot, or a collection's slots), data located from
+    /// `base`: a value with an offset reads it from `block`, with no bounds check of its own (none
+    /// at all when `block`'s size is known where it is inlined).
     #[inline(always)]
-    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        let _ = body;
-        self.get_into(r, b, b + at)
+    fn get_into_at(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        block: &[u8],
+        pos: usize,
+        at: usize,
+    ) -> Result<(), DecodeError> {
+        let _ = block;
+        self.get_into(r, base, pos + at)
     }
 
-    /// [`Value::check`] of the slot at `at` of a checked struct body, as [`Value::get_into_at`].
+    /// [`Value::check`] of the slot at `at` of a checked block, as [`Value::get_into_at`].
     #[inline(always)]
-    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        let _ = body;
-        Self::check(r, b, b + at)
+    fn check_at(r: &mut Reader<'_>, base: usize, block: &[u8], pos: usize, at: usize) -> Result<(), DecodeError> {
+        let _ = block;
+        Self::check(r, base, pos + at)
     }
 
     /// Reads the value at the cursor into `self` as [`Value::get_into`] does (final model).
@@ -375,8 +383,15 @@ macro_rules! texts {
             }
 
             #[inline(always)]
-            fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-                let bytes = r.$get_off(b, reader::get_u32(body, at) as usize, "")?;
+            fn get_into_at(
+                &mut self,
+                r: &mut Reader<'_>,
+                base: usize,
+                block: &[u8],
+                _pos: usize,
+                at: usize,
+            ) -> Result<(), DecodeError> {
+                let bytes = r.$get_off(base, reader::get_u32(block, at) as usize, "")?;
                 refill(self, bytes, $make);
                 Ok(())
             }
@@ -387,8 +402,8 @@ macro_rules! texts {
             }
 
             #[inline(always)]
-            fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-                r.$get_off(b, reader::get_u32(body, at) as usize, "").map(drop)
+            fn check_at(r: &mut Reader<'_>, base: usize, block: &[u8], _pos: usize, at: usize) -> Result<(), DecodeError> {
+                r.$get_off(base, reader::get_u32(block, at) as usize, "").map(drop)
             }
 
             #[inline]
@@ -458,10 +473,17 @@ impl<T: Value> Value for Option<T> {
     }
 
     #[inline(always)]
-    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        let p = match body[at] {
+    fn get_into_at(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        block: &[u8],
+        pos: usize,
+        at: usize,
+    ) -> Result<(), DecodeError> {
+        let p = match block[at] {
             0 => None,
-            _ => r.optional_off(b, reader::get_u32(body, at + 1) as usize, b + at, T::SLOT, "")?,
+            _ => r.optional_off(base, reader::get_u32(block, at + 1) as usize, pos + at, T::SLOT, "")?,
         };
         optional_into(self, r, p)
     }
@@ -485,13 +507,13 @@ impl<T: Value> Value for Option<T> {
     }
 
     #[inline(always)]
-    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        if body[at] == 0 {
+    fn check_at(r: &mut Reader<'_>, base: usize, block: &[u8], pos: usize, at: usize) -> Result<(), DecodeError> {
+        if block[at] == 0 {
             return Ok(());
         }
-        match r.optional_off(b, reader::get_u32(body, at + 1) as usize, b + at, T::SLOT, "")? {
+        match r.optional_off(base, reader::get_u32(block, at + 1) as usize, pos + at, T::SLOT, "")? {
             None => Ok(()),
-            Some(p) => T::check(r, p, p),
+            Some(p) => T::check_at(r, p, &r.data()[p..p + T::SLOT], p, 0),
         }
     }
 
@@ -511,7 +533,7 @@ impl<T: Value> Value for Option<T> {
 fn optional_into<T: Value>(v: &mut Option<T>, r: &mut Reader<'_>, p: Option<usize>) -> Result<(), DecodeError> {
     match (p, v) {
         (None, v) => *v = None,
-        (Some(p), Some(v)) => v.get_into(r, p, p)?,
+        (Some(p), Some(v)) => v.get_into_at(r, p, &r.data()[p..p + T::SLOT], p, 0)?,
         (Some(p), v) => *v = Some(T::get(r, p, p)?),
     }
     Ok(())
@@ -771,16 +793,28 @@ fn take_all<T: Value>(
 /// Makes a vector `n` elements long at most before they are read into it: the elements beyond go,
 /// and room is made for a few of those to come (never more than the budget pays for nor 4 KiB of
 /// them; the rest grow as they are read).
-#[inline]
+#[inline(always)]
 fn make_room<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
     v.truncate(n);
-    if v.capacity() >= n {
-        return; // as many as the vector held before, or room for them: nothing to reserve
+    if v.capacity() < n {
+        reserve_ahead(v, n, budget); // else as many as the vector held before, or room for them
     }
+}
+
+/// Room for a few of the `n` elements to come (out of line: a reused vector has it).
+#[inline(never)]
+fn reserve_ahead<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
     let ahead = capacity(n, T::COST, budget).min(4096 / std::mem::size_of::<T>().max(1));
     if v.capacity() < ahead {
         v.reserve_exact(ahead - v.len());
     }
+}
+
+/// The `n` slots of `item` bytes at `first` of a collection block the reader checked
+/// ([`Reader::vector`]): its elements' slots are read from them with this one bounds check.
+#[inline(always)]
+fn slots<'a>(r: &Reader<'a>, first: usize, n: usize, item: usize) -> &'a [u8] {
+    &r.data()[first..first + n * item]
 }
 
 /// Reads the `n` elements of a versioned collection block (its first slot at `first`, data from
@@ -795,15 +829,24 @@ fn elements_into<T: Value>(
     n: usize,
 ) -> Result<(), DecodeError> {
     make_room(v, n, r.budget());
-    for i in 0..n {
+    for (i, slot) in slots(r, first, n, T::SLOT).chunks_exact(T::SLOT).enumerate() {
         let at = first + i * T::SLOT;
         match v.get_mut(i) {
-            Some(x) => x.get_into(r, base, at),
+            Some(x) => x.get_into_at(r, base, slot, at, 0),
             None => T::get(r, base, at).map(|x| v.push(x)),
         }
         .map_err(|e| e.in_index(i))?;
     }
     Ok(())
+}
+
+/// Checks the `n` elements of a versioned collection block as [`elements_into`] reads them.
+#[inline(always)]
+fn check_elements<T: Value>(r: &mut Reader<'_>, base: usize, first: usize, n: usize) -> Result<(), DecodeError> {
+    let slots = slots(r, first, n, T::SLOT).chunks_exact(T::SLOT);
+    slots
+        .enumerate()
+        .try_for_each(|(i, slot)| T::check_at(r, base, slot, first + i * T::SLOT, 0).map_err(|e| e.in_index(i)))
 }
 
 impl<T: Value> Value for Vec<T> {
@@ -856,9 +899,16 @@ impl<T: Value> Value for Vec<T> {
     }
 
     #[inline(always)]
-    fn get_into_at(&mut self, r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        let (first, n) = r.vector_off(b, reader::get_u32(body, at) as usize, T::SLOT, T::COST, "")?;
-        elements_into(self, r, b, first, n)
+    fn get_into_at(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        block: &[u8],
+        _pos: usize,
+        at: usize,
+    ) -> Result<(), DecodeError> {
+        let (first, n) = r.vector_off(base, reader::get_u32(block, at) as usize, T::SLOT, T::COST, "")?;
+        elements_into(self, r, base, first, n)
     }
 
     #[inline]
@@ -878,13 +928,13 @@ impl<T: Value> Value for Vec<T> {
     #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
-        (0..n).try_for_each(|i| T::check(r, base, first + i * T::SLOT).map_err(|e| e.in_index(i)))
+        check_elements::<T>(r, base, first, n)
     }
 
     #[inline(always)]
-    fn check_at(r: &mut Reader<'_>, b: usize, body: &[u8], at: usize) -> Result<(), DecodeError> {
-        let (first, n) = r.vector_off(b, reader::get_u32(body, at) as usize, T::SLOT, T::COST, "")?;
-        (0..n).try_for_each(|i| T::check(r, b, first + i * T::SLOT).map_err(|e| e.in_index(i)))
+    fn check_at(r: &mut Reader<'_>, base: usize, block: &[u8], _pos: usize, at: usize) -> Result<(), DecodeError> {
+        let (first, n) = r.vector_off(base, reader::get_u32(block, at) as usize, T::SLOT, T::COST, "")?;
+        check_elements::<T>(r, base, first, n)
     }
 
     #[inline]
@@ -1147,26 +1197,28 @@ pub trait Struct: Sized + Default {
 
     /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
-    /// Reads the versioned body the slot at `slot` points to (from `base`) into `self`, reusing
-    /// its allocations; the fields an older writer's shorter body lacks take their defaults.
-    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError>;
+    /// Reads the versioned body at offset `off` from `base` (the offset the slot at `slot` holds)
+    /// into `self`, reusing its allocations; the fields an older writer's shorter body lacks take
+    /// their defaults.
+    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError>;
     /// Appends the fields (final model).
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError>;
     /// Reads the fields at the reader's cursor into `self` (final model).
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError>;
-    /// Checks the versioned body as [`Struct::read_body`] reads it, without making the value.
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError>;
+    /// Checks the versioned body as [`Struct::read_body_into`] reads it, without making the value.
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError>;
     /// Checks the fields at the cursor as [`Struct::read_fields`] reads them (final model).
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError>;
 
     /// Reads the versioned body the slot at `slot` points to (from `base`) as a new value.
     #[inline]
     fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        let off = reader::get_u32(r.data(), slot) as usize;
         if !r.affords(Self::DEFAULT_COST) {
-            Self::verify_body(&mut r.clone(), base, slot)?;
+            Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
         let mut v = Self::default();
-        v.read_body_into(r, base, slot)?;
+        v.read_body_into(r, base, slot, off)?;
         Ok(v)
     }
 
@@ -1218,14 +1270,16 @@ pub trait Struct: Sized + Default {
     /// Reads a versioned root into `self` under `limits`.
     fn read_fbe_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
-        self.read_body_into(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
+        let off = reader::get_u32(r.data(), 4) as usize;
+        self.read_body_into(&mut r, 0, 4, off).map_err(|e| e.within(Self::NAME))
     }
 
     /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
     /// (docs/limits.md 4); it makes no value but the sets and maps whose keys it compares.
     fn verify_fbe(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
-        Self::verify_body(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
+        let off = reader::get_u32(r.data(), 4) as usize;
+        Self::verify_body(&mut r, 0, 4, off).map_err(|e| e.within(Self::NAME))
     }
 
     /// The value as a final root (docs/format.md 4.1).
@@ -1290,8 +1344,8 @@ impl<T: Struct> Struct for Box<T> {
     }
 
     #[inline]
-    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        (**self).read_body_into(r, base, slot)
+    fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError> {
+        (**self).read_body_into(r, base, slot, off)
     }
 
     #[inline]
@@ -1315,8 +1369,8 @@ impl<T: Struct> Struct for Box<T> {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        T::verify_body(r, base, slot)
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError> {
+        T::verify_body(r, base, slot, off)
     }
 
     #[inline]
@@ -1342,7 +1396,19 @@ impl<T: Struct> Value for T {
 
     #[inline]
     fn get_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        self.read_body_into(r, base, slot)
+        self.read_body_into(r, base, slot, reader::get_u32(r.data(), slot) as usize)
+    }
+
+    #[inline(always)]
+    fn get_into_at(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        block: &[u8],
+        pos: usize,
+        at: usize,
+    ) -> Result<(), DecodeError> {
+        self.read_body_into(r, base, pos + at, reader::get_u32(block, at) as usize)
     }
 
     #[inline]
@@ -1362,7 +1428,12 @@ impl<T: Struct> Value for T {
 
     #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        T::verify_body(r, base, slot)
+        T::verify_body(r, base, slot, reader::get_u32(r.data(), slot) as usize)
+    }
+
+    #[inline(always)]
+    fn check_at(r: &mut Reader<'_>, base: usize, block: &[u8], pos: usize, at: usize) -> Result<(), DecodeError> {
+        T::verify_body(r, base, pos + at, reader::get_u32(block, at) as usize)
     }
 
     #[inline]
@@ -1438,13 +1509,13 @@ impl Reader<'_> {
         at: usize,
         field: &str,
     ) -> Result<(), DecodeError> {
-        v.get_into_at(self, b, body, at).map_err(|e| e.in_field(field))
+        v.get_into_at(self, b, body, b, at).map_err(|e| e.in_field(field))
     }
 
     /// [`Reader::check`] of the slot at `at` of a checked struct body `body` at `b`.
     #[inline(always)]
     pub fn check_at<T: Value>(&mut self, b: usize, body: &[u8], at: usize, field: &str) -> Result<(), DecodeError> {
-        T::check_at(self, b, body, at).map_err(|e| e.in_field(field))
+        T::check_at(self, b, body, b, at).map_err(|e| e.in_field(field))
     }
 
     /// Checks the value of the slot at `slot` as [`Reader::field`] reads it (generated verify code).

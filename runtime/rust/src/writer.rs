@@ -241,8 +241,9 @@ impl Writer {
     pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
         let p = self.alloc(body_size);
         self.offset(base, slot, p);
-        self.put_u32(p, body_size as u32);
-        self.put_u32(p + 4, type_id);
+        let header = self.block::<8>(p);
+        header[..4].copy_from_slice(&(body_size as u32).to_le_bytes());
+        header[4..].copy_from_slice(&type_id.to_le_bytes());
         p
     }
 
@@ -259,8 +260,26 @@ impl Writer {
     #[inline(always)]
     fn length_block(&mut self, data: &[u8]) -> usize {
         let p = self.buf.len();
-        self.buf.reserve(4 + data.len());
-        self.buf.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        let n = data.len();
+        if (4..=16).contains(&n) {
+            // A short string (a symbol, a currency code) is copied in two overlapping fixed-size
+            // parts into a 20-byte block after its length, appended whole and cut to size: a few
+            // stores instead of a call to memcpy, which costs more than such a copy.
+            let mut block = [0u8; 20];
+            block[..4].copy_from_slice(&(n as u32).to_le_bytes());
+            if n >= 8 {
+                block[4..12].copy_from_slice(&data[..8]);
+                block[n - 4..n + 4].copy_from_slice(&data[n - 8..]);
+            } else {
+                block[4..8].copy_from_slice(&data[..4]);
+                block[n..n + 4].copy_from_slice(&data[n - 4..]);
+            }
+            self.buf.extend_from_slice(&block);
+            self.buf.truncate(p + 4 + n);
+            return p;
+        }
+        self.buf.reserve(4 + n);
+        self.buf.extend_from_slice(&(n as u32).to_le_bytes());
         self.buf.extend_from_slice(data);
         p
     }

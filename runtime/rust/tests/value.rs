@@ -127,6 +127,18 @@ fn the_bytes_are_the_formats() {
 }
 
 #[test]
+fn a_string_of_any_length_is_its_length_and_its_bytes() {
+    // the writer copies one of 4 to 16 bytes in two overlapping parts: every length around those
+    for n in 0..=40u8 {
+        let s: Vec<u8> = (1..=n).collect();
+        let (v, f) = both(BString::from(s.clone()));
+        let want = [u32::from(n).to_le_bytes().as_slice(), &s].concat();
+        assert_eq!(v[20..], want, "versioned, {n} bytes");
+        assert_eq!(f[8..], want, "final, {n} bytes");
+    }
+}
+
+#[test]
 fn a_set_or_map_read_twice_with_a_key_is_refused() {
     // a final root holding the set [1, 1] of u8, and the map {1: 5, 1: 6}
     let root = [14u8, 0, 0, 0, 77, 0, 0, 0, 2, 0, 0, 0, 1, 1];

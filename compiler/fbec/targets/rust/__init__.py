@@ -449,21 +449,18 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
     """read_body_into, or verify_body: the same checks and charges without making the value (the
     fields read unchecked are not looked at)."""
     w.line("#[inline]")
-    head = "fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {"
-    if not verify:   # its signature broken as rustfmt breaks it
-        with w.block("fn read_body_into("):
-            w.lines("&mut self,\nr: &mut Reader<'_>,\nbase: usize,\nslot: usize,")
-        head = ") -> Result<(), DecodeError> {"
-    with w.block(head, "}"):
+    with w.block("fn verify_body(" if verify else "fn read_body_into("):   # broken as rustfmt breaks it
+        w.lines(("" if verify else "&mut self,\n") + "r: &mut Reader<'_>,\nbase: usize,\nslot: usize,\noff: usize,")
+    with w.block(") -> Result<(), DecodeError> {", "}"):
         fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
         if not fields:
-            w.line(f"r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
+            w.line(f"r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
             w.line("r.leave();")
             w.line("Ok(())")
             return
         if not verify:
-            guard(w, s, "Self::verify_body(&mut r.clone(), base, slot)?;")
-        w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
+            guard(w, s, "Self::verify_body(&mut r.clone(), base, slot, off)?;")
+        w.line(f"let (b, n) = r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
         if any(not verify or not ir.reads_unchecked(fp.type) for fp in fields):
             w.line("let body = r.body(b, n);")   # the fields' slots at their offsets: one bounds check
         if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
