@@ -37,8 +37,9 @@ impl fbe::Struct for Node {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 20)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 20)?;
         let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
@@ -60,8 +61,13 @@ impl fbe::Struct for Node {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 20)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 20)?;
         let body = r.body(b, n);
         if n >= 16 {
             r.check_at::<fbe::BString>(b, body, 12, "name")?;
@@ -195,8 +201,9 @@ impl fbe::Struct for Edge {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
         let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
@@ -215,8 +222,13 @@ impl fbe::Struct for Edge {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 2, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 2, 12)?;
         r.leave();
         Ok(())
     }
@@ -325,8 +337,9 @@ impl fbe::Struct for Graph {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -342,8 +355,13 @@ impl fbe::Struct for Graph {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 3, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Node>>(b, body, 8, "nodes")?;

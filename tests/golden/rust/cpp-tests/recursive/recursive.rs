@@ -35,8 +35,9 @@ impl fbe::Struct for Node {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
@@ -55,8 +56,13 @@ impl fbe::Struct for Node {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let body = r.body(b, n);
         if n >= 16 {
             r.check_at::<fbe::BString>(b, body, 12, "label")?;

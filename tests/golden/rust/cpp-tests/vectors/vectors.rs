@@ -35,8 +35,9 @@ impl fbe::Struct for Edge {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
@@ -55,8 +56,13 @@ impl fbe::Struct for Edge {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 12)?;
         r.leave();
         Ok(())
     }
@@ -168,8 +174,9 @@ impl fbe::Struct for Point {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 11)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 11)?;
         let body = r.body(b, n);
         if n < 19 {
             *self = Self::default();
@@ -188,8 +195,13 @@ impl fbe::Struct for Point {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 2, 11)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 2, 11)?;
         r.leave();
         Ok(())
     }
@@ -303,8 +315,9 @@ impl fbe::Struct for Point3 {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 19)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 19)?;
         let body = r.body(b, n);
         if n < 27 {
             *self = Self::default();
@@ -326,8 +339,13 @@ impl fbe::Struct for Point3 {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 3, 19)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 3, 19)?;
         r.leave();
         Ok(())
     }
@@ -443,8 +461,9 @@ impl fbe::Struct for Named {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 4, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -460,8 +479,13 @@ impl fbe::Struct for Named {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 4, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "name")?;
@@ -584,8 +608,9 @@ impl fbe::Struct for Holder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 24)?;
+        let (b, n) = r.struct_at(base, slot, off, 10, 24)?;
         let body = r.body(b, n);
         if n < 32 {
             *self = Self::default();
@@ -613,8 +638,13 @@ impl fbe::Struct for Holder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 24)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 10, 24)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;

@@ -37,8 +37,9 @@ impl fbe::Struct for Edge {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 16)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 16)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -60,8 +61,13 @@ impl fbe::Struct for Edge {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 16)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 16)?;
         let body = r.body(b, n);
         if n >= 24 {
             r.check_at::<fbe::BString>(b, body, 20, "note")?;
@@ -181,8 +187,9 @@ impl fbe::Struct for Holder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -195,8 +202,13 @@ impl fbe::Struct for Holder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;

@@ -31,8 +31,9 @@ impl fbe::Struct for Edge {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -45,8 +46,13 @@ impl fbe::Struct for Edge {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 4)?;
         r.leave();
         Ok(())
     }
@@ -137,8 +143,9 @@ impl fbe::Struct for Holder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -151,8 +158,13 @@ impl fbe::Struct for Holder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Edge>>(b, body, 8, "edges")?;

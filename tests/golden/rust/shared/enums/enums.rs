@@ -1208,8 +1208,9 @@ impl fbe::Struct for Enums {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 216)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 216)?;
         let body = r.body(b, n);
         if n < 224 {
             *self = Self::default();
@@ -1417,8 +1418,13 @@ impl fbe::Struct for Enums {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 216)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 216)?;
         r.leave();
         Ok(())
     }

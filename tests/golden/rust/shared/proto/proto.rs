@@ -229,8 +229,9 @@ impl fbe::Struct for Order {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 26)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 26)?;
         let body = r.body(b, n);
         if n < 34 {
             *self = Self::default();
@@ -258,8 +259,13 @@ impl fbe::Struct for Order {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 26)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 26)?;
         let body = r.body(b, n);
         if n >= 16 {
             r.check_at::<fbe::BString>(b, body, 12, "symbol")?;
@@ -397,8 +403,9 @@ impl fbe::Struct for Balance {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
         let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
@@ -414,8 +421,13 @@ impl fbe::Struct for Balance {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "currency")?;
@@ -543,8 +555,9 @@ impl fbe::Struct for Account {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let body = r.body(b, n);
         if n < 30 {
             *self = Self::default();
@@ -580,8 +593,13 @@ impl fbe::Struct for Account {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(12, b, "id")?;
@@ -749,8 +767,9 @@ impl fbe::Struct for OrderMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -765,8 +784,13 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Order>(b, body, 8, "body")?;
@@ -867,8 +891,9 @@ impl fbe::Struct for BalanceMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -883,8 +908,13 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Balance>(b, body, 8, "body")?;
@@ -985,8 +1015,9 @@ impl fbe::Struct for AccountMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1001,8 +1032,13 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 3, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Account>(b, body, 8, "body")?;

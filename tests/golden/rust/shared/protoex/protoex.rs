@@ -260,8 +260,9 @@ impl fbe::Struct for Order {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 42)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 42)?;
         let body = r.body(b, n);
         if n < 50 {
             *self = Self::default();
@@ -295,8 +296,13 @@ impl fbe::Struct for Order {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 42)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 42)?;
         let body = r.body(b, n);
         if n >= 16 {
             r.check_at::<fbe::BString>(b, body, 12, "symbol")?;
@@ -450,8 +456,9 @@ impl fbe::Struct for Balance {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 20)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 20)?;
         let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
@@ -470,8 +477,13 @@ impl fbe::Struct for Balance {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 20)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 20)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "currency")?;
@@ -608,8 +620,9 @@ impl fbe::Struct for Account {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let body = r.body(b, n);
         if n < 30 {
             *self = Self::default();
@@ -645,8 +658,13 @@ impl fbe::Struct for Account {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(20, b, "id")?;
@@ -814,8 +832,9 @@ impl fbe::Struct for OrderMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 11, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 11, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -830,8 +849,13 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 11, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 11, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Order>(b, body, 8, "body")?;
@@ -932,8 +956,9 @@ impl fbe::Struct for BalanceMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 12, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 12, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -948,8 +973,13 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 12, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 12, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Balance>(b, body, 8, "body")?;
@@ -1050,8 +1080,9 @@ impl fbe::Struct for AccountMessage {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 13, 1)?;
+        let (b, n) = r.struct_at(base, slot, off, 13, 1)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1066,8 +1097,13 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 13, 1)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 13, 1)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Account>(b, body, 8, "body")?;

@@ -508,8 +508,9 @@ impl fbe::Struct for StructSimple {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 110, 217)?;
+        let (b, n) = r.struct_at(base, slot, off, 110, 217)?;
         let body = r.body(b, n);
         if n < 237 {
             *self = Self::default();
@@ -744,8 +745,13 @@ impl fbe::Struct for StructSimple {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 110, 217)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 110, 217)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(64, b, "id")?;
@@ -1662,8 +1668,9 @@ impl fbe::Struct for StructOptional {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 111, 283)?;
+        let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
         let body = r.body(b, n);
         if n < 567 {
             *self = Self::default();
@@ -2096,8 +2103,13 @@ impl fbe::Struct for StructOptional {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 111, 283)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(64, b, "id")?;
@@ -4046,8 +4058,9 @@ impl fbe::Struct for StructNested {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 112, 306)?;
+        let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
         let body = r.body(b, n);
         if n < 622 {
             *self = Self::default();
@@ -4670,8 +4683,13 @@ impl fbe::Struct for StructNested {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 112, 306)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(692, b, "id")?;
@@ -6557,8 +6575,9 @@ impl fbe::Struct for StructBytes {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 120, 6)?;
+        let (b, n) = r.struct_at(base, slot, off, 120, 6)?;
         let body = r.body(b, n);
         if n < 22 {
             *self = Self::default();
@@ -6577,8 +6596,13 @@ impl fbe::Struct for StructBytes {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 120, 6)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 120, 6)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::Bytes>(b, body, 8, "f1")?;
@@ -6723,8 +6747,9 @@ impl fbe::Struct for StructArray {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 125, 36)?;
+        let (b, n) = r.struct_at(base, slot, off, 125, 36)?;
         let body = r.body(b, n);
         if n < 92 {
             *self = Self::default();
@@ -6782,8 +6807,13 @@ impl fbe::Struct for StructArray {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 125, 36)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 125, 36)?;
         let body = r.body(b, n);
         if n < 10 {
             r.spend(562, b, "f1")?;
@@ -7091,8 +7121,9 @@ impl fbe::Struct for StructVector {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 130, 40)?;
+        let (b, n) = r.struct_at(base, slot, off, 130, 40)?;
         let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
@@ -7132,8 +7163,13 @@ impl fbe::Struct for StructVector {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 130, 40)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 130, 40)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<u8>>(b, body, 8, "f1")?;
@@ -7426,8 +7462,9 @@ impl fbe::Struct for StructList {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 131, 40)?;
+        let (b, n) = r.struct_at(base, slot, off, 131, 40)?;
         let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
@@ -7467,8 +7504,13 @@ impl fbe::Struct for StructList {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 131, 40)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 131, 40)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<u8>>(b, body, 8, "f1")?;
@@ -7749,8 +7791,9 @@ impl fbe::Struct for StructSet {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 132, 16)?;
+        let (b, n) = r.struct_at(base, slot, off, 132, 16)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -7772,8 +7815,13 @@ impl fbe::Struct for StructSet {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 132, 16)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 132, 16)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<BTreeSet<u8>>(b, body, 8, "f1")?;
@@ -7944,8 +7992,9 @@ impl fbe::Struct for StructMap {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 140, 40)?;
+        let (b, n) = r.struct_at(base, slot, off, 140, 40)?;
         let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
@@ -7985,8 +8034,13 @@ impl fbe::Struct for StructMap {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 140, 40)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 140, 40)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<BTreeMap<i32, u8>>(b, body, 8, "f1")?;
@@ -8299,8 +8353,9 @@ impl fbe::Struct for StructHash {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 141, 40)?;
+        let (b, n) = r.struct_at(base, slot, off, 141, 40)?;
         let body = r.body(b, n);
         if n < 48 {
             *self = Self::default();
@@ -8340,8 +8395,13 @@ impl fbe::Struct for StructHash {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 141, 40)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 141, 40)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<HashMap<fbe::BString, u8>>(b, body, 8, "f1")?;
@@ -8638,8 +8698,9 @@ impl fbe::Struct for StructHashEx {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 142, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 142, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -8655,8 +8716,13 @@ impl fbe::Struct for StructHashEx {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 142, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 142, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::Pairs<StructSimple, StructNested>>(b, body, 8, "f1")?;
@@ -8791,14 +8857,20 @@ impl fbe::Struct for StructEmpty {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 143, 32)?;
+        r.struct_at(base, slot, off, 143, 32)?;
         r.leave();
         Ok(())
     }
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 143, 32)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 143, 32)?;
         r.leave();
         Ok(())
     }

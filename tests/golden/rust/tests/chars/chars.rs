@@ -115,8 +115,9 @@ impl fbe::Struct for CharKeys {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -132,8 +133,13 @@ impl fbe::Struct for CharKeys {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<BTreeSet<fbe::Char>>(b, body, 8, "letters")?;
@@ -258,8 +264,9 @@ impl fbe::Struct for GradeKeys {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -275,8 +282,13 @@ impl fbe::Struct for GradeKeys {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<BTreeSet<Grade>>(b, body, 8, "grades")?;

@@ -49,8 +49,9 @@ impl fbe::Struct for Prices {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 77)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 77)?;
         let body = r.body(b, n);
         if n < 89 {
             *self = Self::default();
@@ -90,8 +91,13 @@ impl fbe::Struct for Prices {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 77)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 77)?;
         let body = r.body(b, n);
         if n >= 24 {
             r.check_at::<fbe::Decimal>(b, body, 8, "price")?;

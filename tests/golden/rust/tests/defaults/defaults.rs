@@ -178,8 +178,9 @@ impl fbe::Struct for Zeros {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 17)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 17)?;
         let body = r.body(b, n);
         if n < 77 {
             *self = Self::default();
@@ -231,8 +232,13 @@ impl fbe::Struct for Zeros {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 17)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1, 17)?;
         let body = r.body(b, n);
         if n >= 17 {
             r.check_at::<Option<bool>>(b, body, 12, "b")?;

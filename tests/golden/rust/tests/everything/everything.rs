@@ -1145,8 +1145,9 @@ impl fbe::Struct for Counted {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1001, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 1001, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1159,8 +1160,13 @@ impl fbe::Struct for Counted {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1001, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1001, 4)?;
         r.leave();
         Ok(())
     }
@@ -1252,8 +1258,9 @@ impl fbe::Struct for Shifted {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1020, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 1020, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1266,8 +1273,13 @@ impl fbe::Struct for Shifted {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1020, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1020, 4)?;
         r.leave();
         Ok(())
     }
@@ -1359,8 +1371,9 @@ impl fbe::Struct for AfterShift {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1021, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 1021, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1373,8 +1386,13 @@ impl fbe::Struct for AfterShift {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1021, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1021, 4)?;
         r.leave();
         Ok(())
     }
@@ -1466,8 +1484,9 @@ impl fbe::Struct for Fixed {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 7, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 7, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1480,8 +1499,13 @@ impl fbe::Struct for Fixed {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 7, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 7, 4)?;
         r.leave();
         Ok(())
     }
@@ -1575,8 +1599,9 @@ impl fbe::Struct for Derived {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 7, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 7, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -1592,8 +1617,13 @@ impl fbe::Struct for Derived {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 7, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 7, 8)?;
         r.leave();
         Ok(())
     }
@@ -1708,8 +1738,9 @@ impl fbe::Struct for ImportedBase {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1022, 16)?;
+        let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -1728,8 +1759,13 @@ impl fbe::Struct for ImportedBase {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1022, 16)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
@@ -1850,8 +1886,9 @@ impl fbe::Struct for Note {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1023, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 1023, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -1864,8 +1901,13 @@ impl fbe::Struct for Note {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1023, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1023, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "text")?;
@@ -1964,8 +2006,9 @@ impl fbe::Struct for Quiet {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1024, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 1024, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -1981,8 +2024,13 @@ impl fbe::Struct for Quiet {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1024, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1024, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "password")?;
@@ -2083,14 +2131,20 @@ impl fbe::Struct for Empty {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1025, 32)?;
+        r.struct_at(base, slot, off, 1025, 32)?;
         r.leave();
         Ok(())
     }
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1025, 32)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1025, 32)?;
         r.leave();
         Ok(())
     }
@@ -2338,8 +2392,9 @@ impl fbe::Struct for Everything {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1026, 258)?;
+        let (b, n) = r.struct_at(base, slot, off, 1026, 258)?;
         let body = r.body(b, n);
         if n < 310 {
             *self = Self::default();
@@ -2573,8 +2628,13 @@ impl fbe::Struct for Everything {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1026, 258)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1026, 258)?;
         let body = r.body(b, n);
         if n < 12 {
             r.spend(12, b, "id")?;
@@ -3415,8 +3475,9 @@ impl fbe::Struct for PlaceOrder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1027, 16)?;
+        let (b, n) = r.struct_at(base, slot, off, 1027, 16)?;
         let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
@@ -3436,8 +3497,13 @@ impl fbe::Struct for PlaceOrder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1027, 16)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1027, 16)?;
         let body = r.body(b, n);
         if n < 24 {
             r.spend(8, b, "id")?;
@@ -3556,8 +3622,9 @@ impl fbe::Struct for Accepted {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1028, 16)?;
+        let (b, n) = r.struct_at(base, slot, off, 1028, 16)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -3570,8 +3637,13 @@ impl fbe::Struct for Accepted {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1028, 16)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1028, 16)?;
         r.leave();
         Ok(())
     }
@@ -3674,8 +3746,9 @@ impl fbe::Struct for Rejected {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1029, 20)?;
+        let (b, n) = r.struct_at(base, slot, off, 1029, 20)?;
         let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
@@ -3691,8 +3764,13 @@ impl fbe::Struct for Rejected {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1029, 20)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1029, 20)?;
         let body = r.body(b, n);
         if n >= 28 {
             r.check_at::<fbe::BString>(b, body, 24, "reason")?;
@@ -3797,8 +3875,9 @@ impl fbe::Struct for Ping {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1030, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 1030, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -3811,8 +3890,13 @@ impl fbe::Struct for Ping {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1030, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1030, 8)?;
         r.leave();
         Ok(())
     }
@@ -3908,8 +3992,9 @@ impl fbe::Struct for FixedKeywords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1031, 9)?;
+        let (b, n) = r.struct_at(base, slot, off, 1031, 9)?;
         let body = r.body(b, n);
         if n < 17 {
             *self = Self::default();
@@ -3928,8 +4013,13 @@ impl fbe::Struct for FixedKeywords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1031, 9)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1031, 9)?;
         r.leave();
         Ok(())
     }
@@ -4069,8 +4159,9 @@ impl fbe::Struct for Keywords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1032, 30)?;
+        let (b, n) = r.struct_at(base, slot, off, 1032, 30)?;
         let body = r.body(b, n);
         if n < 42 {
             *self = Self::default();
@@ -4107,8 +4198,13 @@ impl fbe::Struct for Keywords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1032, 30)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1032, 30)?;
         let body = r.body(b, n);
         if n >= 16 {
             r.check_at::<fbe::BString>(b, body, 12, "class")?;

@@ -28,14 +28,20 @@ impl fbe::Struct for Empty {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 32)?;
+        r.struct_at(base, slot, off, 1, 32)?;
         r.leave();
         Ok(())
     }
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 32)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 32)?;
         r.leave();
         Ok(())
     }
@@ -115,8 +121,9 @@ impl fbe::Struct for Empties {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -129,8 +136,13 @@ impl fbe::Struct for Empties {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Empty>>(b, body, 8, "items")?;
@@ -242,11 +254,12 @@ impl fbe::Struct for Wide {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
-            Self::verify_body(&mut r.clone(), base, slot)?;
+            Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
-        let (b, n) = r.struct_body(base, slot, 3, 4000000)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 4000000)?;
         let body = r.body(b, n);
         if n < 4000008 {
             *self = Self::default();
@@ -259,8 +272,13 @@ impl fbe::Struct for Wide {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 3, 4000000)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 3, 4000000)?;
         r.leave();
         Ok(())
     }
@@ -361,8 +379,9 @@ impl fbe::Struct for Wides {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 4, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -375,8 +394,13 @@ impl fbe::Struct for Wides {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 4, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Vec<Wide>>(b, body, 8, "items")?;
@@ -483,11 +507,12 @@ impl fbe::Struct for Holder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
-            Self::verify_body(&mut r.clone(), base, slot)?;
+            Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
-        let (b, n) = r.struct_body(base, slot, 5, 5)?;
+        let (b, n) = r.struct_at(base, slot, off, 5, 5)?;
         let body = r.body(b, n);
         if n < 21 {
             *self = Self::default();
@@ -508,8 +533,13 @@ impl fbe::Struct for Holder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 5, 5)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 5, 5)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Wide>(b, body, 8, "wide")?;

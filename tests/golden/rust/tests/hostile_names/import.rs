@@ -2550,8 +2550,9 @@ impl fbe::Struct for Order {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let body = r.body(b, n);
         if n < 20 {
             *self = Self::default();
@@ -2570,8 +2571,13 @@ impl fbe::Struct for Order {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 1, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 12)?;
         r.leave();
         Ok(())
     }
@@ -3029,8 +3035,9 @@ impl fbe::Struct for CppWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 619)?;
+        let (b, n) = r.struct_at(base, slot, off, 2, 619)?;
         let body = r.body(b, n);
         if n < 703 {
             *self = Self::default();
@@ -3385,8 +3392,13 @@ impl fbe::Struct for CppWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 2, 619)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 2, 619)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "and")?;
@@ -4847,8 +4859,9 @@ impl fbe::Struct for PythonWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 239)?;
+        let (b, n) = r.struct_at(base, slot, off, 3, 239)?;
         let body = r.body(b, n);
         if n < 275 {
             *self = Self::default();
@@ -4993,8 +5006,13 @@ impl fbe::Struct for PythonWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 3, 239)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 3, 239)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "True")?;
@@ -5678,8 +5696,9 @@ impl fbe::Struct for GoWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 202)?;
+        let (b, n) = r.struct_at(base, slot, off, 4, 202)?;
         let body = r.body(b, n);
         if n < 234 {
             *self = Self::default();
@@ -5803,8 +5822,13 @@ impl fbe::Struct for GoWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 4, 202)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 4, 202)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "fallthrough")?;
@@ -6394,8 +6418,9 @@ impl fbe::Struct for JavaWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 5, 182)?;
+        let (b, n) = r.struct_at(base, slot, off, 5, 182)?;
         let body = r.body(b, n);
         if n < 210 {
             *self = Self::default();
@@ -6501,8 +6526,13 @@ impl fbe::Struct for JavaWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 5, 182)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 5, 182)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "extends")?;
@@ -7061,8 +7091,9 @@ impl fbe::Struct for KotlinWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 6, 207)?;
+        let (b, n) = r.struct_at(base, slot, off, 6, 207)?;
         let body = r.body(b, n);
         if n < 243 {
             *self = Self::default();
@@ -7192,8 +7223,13 @@ impl fbe::Struct for KotlinWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 6, 207)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 6, 207)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "typeof")?;
@@ -7839,8 +7875,9 @@ impl fbe::Struct for JsWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 7, 223)?;
+        let (b, n) = r.struct_at(base, slot, off, 7, 223)?;
         let body = r.body(b, n);
         if n < 259 {
             *self = Self::default();
@@ -7976,8 +8013,13 @@ impl fbe::Struct for JsWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 7, 223)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 7, 223)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "let")?;
@@ -8635,8 +8677,9 @@ impl fbe::Struct for RustWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 8, 195)?;
+        let (b, n) = r.struct_at(base, slot, off, 8, 195)?;
         let body = r.body(b, n);
         if n < 223 {
             *self = Self::default();
@@ -8751,8 +8794,13 @@ impl fbe::Struct for RustWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 8, 195)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 8, 195)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "fn")?;
@@ -9304,8 +9352,9 @@ impl fbe::Struct for CSharpWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 9, 150)?;
+        let (b, n) = r.struct_at(base, slot, off, 9, 150)?;
         let body = r.body(b, n);
         if n < 178 {
             *self = Self::default();
@@ -9405,8 +9454,13 @@ impl fbe::Struct for CSharpWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 9, 150)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 9, 150)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "fixed")?;
@@ -9880,8 +9934,9 @@ impl fbe::Struct for RubyWords {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 98)?;
+        let (b, n) = r.struct_at(base, slot, off, 10, 98)?;
         let body = r.body(b, n);
         if n < 118 {
             *self = Self::default();
@@ -9945,8 +10000,13 @@ impl fbe::Struct for RubyWords {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 10, 98)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 10, 98)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "begin")?;
@@ -10263,8 +10323,9 @@ impl fbe::Struct for CppMembers {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 11, 48)?;
+        let (b, n) = r.struct_at(base, slot, off, 11, 48)?;
         let body = r.body(b, n);
         if n < 64 {
             *self = Self::default();
@@ -10307,8 +10368,13 @@ impl fbe::Struct for CppMembers {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 11, 48)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 11, 48)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "fbe")?;
@@ -10564,8 +10630,9 @@ impl fbe::Struct for PythonMembers {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 12, 96)?;
+        let (b, n) = r.struct_at(base, slot, off, 12, 96)?;
         let body = r.body(b, n);
         if n < 112 {
             *self = Self::default();
@@ -10623,8 +10690,13 @@ impl fbe::Struct for PythonMembers {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 12, 96)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 12, 96)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "to_fbe")?;
@@ -10961,8 +11033,9 @@ impl fbe::Struct for GoMembers {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 13, 129)?;
+        let (b, n) = r.struct_at(base, slot, off, 13, 129)?;
         let body = r.body(b, n);
         if n < 153 {
             *self = Self::default();
@@ -11047,8 +11120,13 @@ impl fbe::Struct for GoMembers {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 13, 129)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 13, 129)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "Reset")?;
@@ -11501,8 +11579,9 @@ impl fbe::Struct for JvmMembers {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 14, 137)?;
+        let (b, n) = r.struct_at(base, slot, off, 14, 137)?;
         let body = r.body(b, n);
         if n < 161 {
             *self = Self::default();
@@ -11590,8 +11669,13 @@ impl fbe::Struct for JvmMembers {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 14, 137)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 14, 137)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "toFbe")?;
@@ -11961,8 +12045,9 @@ impl fbe::Struct for JsMembers {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 15, 11)?;
+        let (b, n) = r.struct_at(base, slot, off, 15, 11)?;
         let body = r.body(b, n);
         if n < 23 {
             *self = Self::default();
@@ -11984,8 +12069,13 @@ impl fbe::Struct for JsMembers {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 15, 11)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 15, 11)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "toText")?;
@@ -12203,8 +12293,9 @@ impl fbe::Struct for RuntimeNames {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 16, 142)?;
+        let (b, n) = r.struct_at(base, slot, off, 16, 142)?;
         let body = r.body(b, n);
         if n < 170 {
             *self = Self::default();
@@ -12298,8 +12389,13 @@ impl fbe::Struct for RuntimeNames {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 16, 142)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 16, 142)?;
         let body = r.body(b, n);
         if n >= 18 {
             r.check_at::<fbe::BString>(b, body, 14, "ReadBuffer")?;
@@ -12694,8 +12790,9 @@ impl fbe::Struct for Class {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 17, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 17, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -12708,8 +12805,13 @@ impl fbe::Struct for Class {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 17, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 17, 4)?;
         r.leave();
         Ok(())
     }
@@ -12801,8 +12903,9 @@ impl fbe::Struct for Object {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 18, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 18, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -12815,8 +12918,13 @@ impl fbe::Struct for Object {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 18, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 18, 4)?;
         r.leave();
         Ok(())
     }
@@ -12908,8 +13016,9 @@ impl fbe::Struct for String_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 19, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 19, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -12922,8 +13031,13 @@ impl fbe::Struct for String_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 19, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 19, 4)?;
         r.leave();
         Ok(())
     }
@@ -13015,8 +13129,9 @@ impl fbe::Struct for List {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 20, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 20, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13029,8 +13144,13 @@ impl fbe::Struct for List {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 20, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 20, 4)?;
         r.leave();
         Ok(())
     }
@@ -13122,8 +13242,9 @@ impl fbe::Struct for Map {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 21, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 21, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13136,8 +13257,13 @@ impl fbe::Struct for Map {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 21, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 21, 4)?;
         r.leave();
         Ok(())
     }
@@ -13229,8 +13355,9 @@ impl fbe::Struct for Model {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 22, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 22, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13243,8 +13370,13 @@ impl fbe::Struct for Model {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 22, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 22, 4)?;
         r.leave();
         Ok(())
     }
@@ -13336,8 +13468,9 @@ impl fbe::Struct for FinalModel {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 23, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 23, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13350,8 +13483,13 @@ impl fbe::Struct for FinalModel {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 23, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 23, 4)?;
         r.leave();
         Ok(())
     }
@@ -13443,8 +13581,9 @@ impl fbe::Struct for Buffer {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 24, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 24, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13457,8 +13596,13 @@ impl fbe::Struct for Buffer {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 24, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 24, 4)?;
         r.leave();
         Ok(())
     }
@@ -13550,8 +13694,9 @@ impl fbe::Struct for Reader_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 25, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 25, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13564,8 +13709,13 @@ impl fbe::Struct for Reader_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 25, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 25, 4)?;
         r.leave();
         Ok(())
     }
@@ -13657,8 +13807,9 @@ impl fbe::Struct for Writer_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 26, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 26, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13671,8 +13822,13 @@ impl fbe::Struct for Writer_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 26, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 26, 4)?;
         r.leave();
         Ok(())
     }
@@ -13764,8 +13920,9 @@ impl fbe::Struct for Limits {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 27, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 27, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13778,8 +13935,13 @@ impl fbe::Struct for Limits {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 27, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 27, 4)?;
         r.leave();
         Ok(())
     }
@@ -13871,8 +14033,9 @@ impl fbe::Struct for DecodeError_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 28, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 28, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13885,8 +14048,13 @@ impl fbe::Struct for DecodeError_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 28, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 28, 4)?;
         r.leave();
         Ok(())
     }
@@ -13978,8 +14146,9 @@ impl fbe::Struct for DecodeException {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 29, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 29, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -13992,8 +14161,13 @@ impl fbe::Struct for DecodeException {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 29, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 29, 4)?;
         r.leave();
         Ok(())
     }
@@ -14087,8 +14261,9 @@ impl fbe::Struct for Decimal {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 30, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 30, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14101,8 +14276,13 @@ impl fbe::Struct for Decimal {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 30, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 30, 4)?;
         r.leave();
         Ok(())
     }
@@ -14194,8 +14374,9 @@ impl fbe::Struct for Uuid {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 31, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 31, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14208,8 +14389,13 @@ impl fbe::Struct for Uuid {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 31, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 31, 4)?;
         r.leave();
         Ok(())
     }
@@ -14301,8 +14487,9 @@ impl fbe::Struct for Uuid_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 32, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 32, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14315,8 +14502,13 @@ impl fbe::Struct for Uuid_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 32, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 32, 4)?;
         r.leave();
         Ok(())
     }
@@ -14408,8 +14600,9 @@ impl fbe::Struct for Timestamp {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 33, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 33, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14422,8 +14615,13 @@ impl fbe::Struct for Timestamp {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 33, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 33, 4)?;
         r.leave();
         Ok(())
     }
@@ -14515,8 +14713,9 @@ impl fbe::Struct for Sender {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 34, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 34, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14529,8 +14728,13 @@ impl fbe::Struct for Sender {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 34, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 34, 4)?;
         r.leave();
         Ok(())
     }
@@ -14622,8 +14826,9 @@ impl fbe::Struct for Receiver {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 35, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 35, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14636,8 +14841,13 @@ impl fbe::Struct for Receiver {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 35, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 35, 4)?;
         r.leave();
         Ok(())
     }
@@ -14729,8 +14939,9 @@ impl fbe::Struct for Client {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 36, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 36, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14743,8 +14954,13 @@ impl fbe::Struct for Client {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 36, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 36, 4)?;
         r.leave();
         Ok(())
     }
@@ -14836,8 +15052,9 @@ impl fbe::Struct for Proxy {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 37, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 37, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14850,8 +15067,13 @@ impl fbe::Struct for Proxy {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 37, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 37, 4)?;
         r.leave();
         Ok(())
     }
@@ -14943,8 +15165,9 @@ impl fbe::Struct for Handler {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 38, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 38, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -14957,8 +15180,13 @@ impl fbe::Struct for Handler {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 38, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 38, 4)?;
         r.leave();
         Ok(())
     }
@@ -15050,8 +15278,9 @@ impl fbe::Struct for Fbe {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 39, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 39, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15064,8 +15293,13 @@ impl fbe::Struct for Fbe {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 39, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 39, 4)?;
         r.leave();
         Ok(())
     }
@@ -15157,8 +15391,9 @@ impl fbe::Struct for Fbe_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 40, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 40, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15171,8 +15406,13 @@ impl fbe::Struct for Fbe_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 40, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 40, 4)?;
         r.leave();
         Ok(())
     }
@@ -15264,8 +15504,9 @@ impl fbe::Struct for Std {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 41, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 41, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15278,8 +15519,13 @@ impl fbe::Struct for Std {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 41, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 41, 4)?;
         r.leave();
         Ok(())
     }
@@ -15371,8 +15617,9 @@ impl fbe::Struct for Companion {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 42, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 42, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15385,8 +15632,13 @@ impl fbe::Struct for Companion {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 42, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 42, 4)?;
         r.leave();
         Ok(())
     }
@@ -15478,8 +15730,9 @@ impl fbe::Struct for Any {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 43, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 43, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15492,8 +15745,13 @@ impl fbe::Struct for Any {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 43, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 43, 4)?;
         r.leave();
         Ok(())
     }
@@ -15585,8 +15843,9 @@ impl fbe::Struct for Self_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 44, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 44, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15599,8 +15858,13 @@ impl fbe::Struct for Self_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 44, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 44, 4)?;
         r.leave();
         Ok(())
     }
@@ -15692,8 +15956,9 @@ impl fbe::Struct for Self__ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 45, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 45, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15706,8 +15971,13 @@ impl fbe::Struct for Self__ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 45, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 45, 4)?;
         r.leave();
         Ok(())
     }
@@ -15799,8 +16069,9 @@ impl fbe::Struct for None_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 46, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 46, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15813,8 +16084,13 @@ impl fbe::Struct for None_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 46, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 46, 4)?;
         r.leave();
         Ok(())
     }
@@ -15906,8 +16182,9 @@ impl fbe::Struct for Option_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 47, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 47, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -15920,8 +16197,13 @@ impl fbe::Struct for Option_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 47, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 47, 4)?;
         r.leave();
         Ok(())
     }
@@ -16013,8 +16295,9 @@ impl fbe::Struct for Result_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 48, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 48, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16027,8 +16310,13 @@ impl fbe::Struct for Result_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 48, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 48, 4)?;
         r.leave();
         Ok(())
     }
@@ -16120,8 +16408,9 @@ impl fbe::Struct for Vec_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 49, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 49, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16134,8 +16423,13 @@ impl fbe::Struct for Vec_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 49, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 49, 4)?;
         r.leave();
         Ok(())
     }
@@ -16227,8 +16521,9 @@ impl fbe::Struct for Box_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 50, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 50, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16241,8 +16536,13 @@ impl fbe::Struct for Box_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 50, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 50, 4)?;
         r.leave();
         Ok(())
     }
@@ -16334,8 +16634,9 @@ impl fbe::Struct for Error {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 51, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 51, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16348,8 +16649,13 @@ impl fbe::Struct for Error {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 51, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 51, 4)?;
         r.leave();
         Ok(())
     }
@@ -16441,8 +16747,9 @@ impl fbe::Struct for Exception {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 52, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 52, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16455,8 +16762,13 @@ impl fbe::Struct for Exception {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 52, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 52, 4)?;
         r.leave();
         Ok(())
     }
@@ -16548,8 +16860,9 @@ impl fbe::Struct for Text {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 53, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 53, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16562,8 +16875,13 @@ impl fbe::Struct for Text {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 53, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 53, 4)?;
         r.leave();
         Ok(())
     }
@@ -16655,8 +16973,9 @@ impl fbe::Struct for JsonWriter {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 54, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 54, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16669,8 +16988,13 @@ impl fbe::Struct for JsonWriter {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 54, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 54, 4)?;
         r.leave();
         Ok(())
     }
@@ -16762,8 +17086,9 @@ impl fbe::Struct for Int32T {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 55, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 55, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16776,8 +17101,13 @@ impl fbe::Struct for Int32T {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 55, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 55, 4)?;
         r.leave();
         Ok(())
     }
@@ -16869,8 +17199,9 @@ impl fbe::Struct for SizeT {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 56, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 56, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16883,8 +17214,13 @@ impl fbe::Struct for SizeT {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 56, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 56, 4)?;
         r.leave();
         Ok(())
     }
@@ -16976,8 +17312,9 @@ impl fbe::Struct for List_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 57, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 57, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -16990,8 +17327,13 @@ impl fbe::Struct for List_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 57, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 57, 4)?;
         r.leave();
         Ok(())
     }
@@ -17083,8 +17425,9 @@ impl fbe::Struct for Object_ {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 58, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 58, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17097,8 +17440,13 @@ impl fbe::Struct for Object_ {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 58, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 58, 4)?;
         r.leave();
         Ok(())
     }
@@ -17190,8 +17538,9 @@ impl fbe::Struct for V {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 59, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 59, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17204,8 +17553,13 @@ impl fbe::Struct for V {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 59, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 59, 4)?;
         r.leave();
         Ok(())
     }
@@ -17297,8 +17651,9 @@ impl fbe::Struct for R {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 60, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 60, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17311,8 +17666,13 @@ impl fbe::Struct for R {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 60, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 60, 4)?;
         r.leave();
         Ok(())
     }
@@ -17404,8 +17764,9 @@ impl fbe::Struct for W {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 61, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 61, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17418,8 +17779,13 @@ impl fbe::Struct for W {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 61, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 61, 4)?;
         r.leave();
         Ok(())
     }
@@ -17511,8 +17877,9 @@ impl fbe::Struct for SideBuy {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 62, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 62, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17525,8 +17892,13 @@ impl fbe::Struct for SideBuy {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 62, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 62, 4)?;
         r.leave();
         Ok(())
     }
@@ -17618,8 +17990,9 @@ impl fbe::Struct for OrderKey {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 63, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 63, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17632,8 +18005,13 @@ impl fbe::Struct for OrderKey {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 63, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 63, 4)?;
         r.leave();
         Ok(())
     }
@@ -17725,8 +18103,9 @@ impl fbe::Struct for TextOfside {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 64, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 64, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17739,8 +18118,13 @@ impl fbe::Struct for TextOfside {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 64, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 64, 4)?;
         r.leave();
         Ok(())
     }
@@ -17832,8 +18216,9 @@ impl fbe::Struct for Decimal1 {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 65, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 65, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17846,8 +18231,13 @@ impl fbe::Struct for Decimal1 {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 65, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 65, 4)?;
         r.leave();
         Ok(())
     }
@@ -17939,8 +18329,9 @@ impl fbe::Struct for OrderModel {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 66, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 66, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -17953,8 +18344,13 @@ impl fbe::Struct for OrderModel {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 66, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 66, 4)?;
         r.leave();
         Ok(())
     }
@@ -18046,8 +18442,9 @@ impl fbe::Struct for OrderFinal {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 67, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 67, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18060,8 +18457,13 @@ impl fbe::Struct for OrderFinal {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 67, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 67, 4)?;
         r.leave();
         Ok(())
     }
@@ -18153,8 +18555,9 @@ impl fbe::Struct for NewOrder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 68, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 68, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18167,8 +18570,13 @@ impl fbe::Struct for NewOrder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 68, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 68, 4)?;
         r.leave();
         Ok(())
     }
@@ -18260,8 +18668,9 @@ impl fbe::Struct for VerifyFbeOrder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 69, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 69, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18274,8 +18683,13 @@ impl fbe::Struct for VerifyFbeOrder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 69, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 69, 4)?;
         r.leave();
         Ok(())
     }
@@ -18369,8 +18783,9 @@ impl fbe::Struct for FbeVrOrder {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 70, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 70, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18383,8 +18798,13 @@ impl fbe::Struct for FbeVrOrder {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 70, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 70, 4)?;
         r.leave();
         Ok(())
     }
@@ -18476,8 +18896,9 @@ impl fbe::Struct for E1 {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 71, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 71, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18490,8 +18911,13 @@ impl fbe::Struct for E1 {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 71, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 71, 4)?;
         r.leave();
         Ok(())
     }
@@ -18583,8 +19009,9 @@ impl fbe::Struct for I2 {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 72, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 72, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18597,8 +19024,13 @@ impl fbe::Struct for I2 {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 72, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 72, 4)?;
         r.leave();
         Ok(())
     }
@@ -18690,8 +19122,9 @@ impl fbe::Struct for O3 {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 73, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 73, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -18704,8 +19137,13 @@ impl fbe::Struct for O3 {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 73, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 73, 4)?;
         r.leave();
         Ok(())
     }
@@ -18811,8 +19249,9 @@ impl fbe::Struct for Case {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 74, 32)?;
+        let (b, n) = r.struct_at(base, slot, off, 74, 32)?;
         let body = r.body(b, n);
         if n < 40 {
             *self = Self::default();
@@ -18846,8 +19285,13 @@ impl fbe::Struct for Case {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 74, 32)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 74, 32)?;
         r.leave();
         Ok(())
     }
@@ -19010,8 +19454,9 @@ impl fbe::Struct for Imported {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 75, 2)?;
+        let (b, n) = r.struct_at(base, slot, off, 75, 2)?;
         let body = r.body(b, n);
         if n < 14 {
             *self = Self::default();
@@ -19034,8 +19479,13 @@ impl fbe::Struct for Imported {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 75, 2)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 75, 2)?;
         let body = r.body(b, n);
         if n < 9 {
             r.spend(8, b, "market")?;
@@ -19164,8 +19614,9 @@ impl fbe::Struct for Symbol {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 76, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -19178,8 +19629,13 @@ impl fbe::Struct for Symbol {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 76, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 76, 4)?;
         r.leave();
         Ok(())
     }
@@ -19288,8 +19744,9 @@ impl fbe::Struct for Listed {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 77, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 77, 12)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -19319,8 +19776,13 @@ impl fbe::Struct for Listed {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 77, 12)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 77, 12)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
@@ -19478,8 +19940,9 @@ impl fbe::Struct for Derived {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 78, 18)?;
+        let (b, n) = r.struct_at(base, slot, off, 78, 18)?;
         let body = r.body(b, n);
         if n < 26 {
             *self = Self::default();
@@ -19504,8 +19967,13 @@ impl fbe::Struct for Derived {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        r.struct_body(base, slot, 78, 18)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 78, 18)?;
         r.leave();
         Ok(())
     }
@@ -19866,8 +20334,9 @@ impl fbe::Struct for Hostile {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 79, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 79, 4)?;
         let body = r.body(b, n);
         if n < 320 {
             *self = Self::default();
@@ -20265,8 +20734,13 @@ impl fbe::Struct for Hostile {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 79, 4)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 79, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Order>(b, body, 8, "Order")?;

@@ -116,8 +116,9 @@ impl fbe::Struct for Instrument {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 501, 8)?;
+        let (b, n) = r.struct_at(base, slot, off, 501, 8)?;
         let body = r.body(b, n);
         if n < 16 {
             *self = Self::default();
@@ -133,8 +134,13 @@ impl fbe::Struct for Instrument {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 501, 8)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 501, 8)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
@@ -241,8 +247,9 @@ impl fbe::Struct for Failure {
         r: &mut Reader<'_>,
         base: usize,
         slot: usize,
+        off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 502, 20)?;
+        let (b, n) = r.struct_at(base, slot, off, 502, 20)?;
         let body = r.body(b, n);
         if n < 28 {
             *self = Self::default();
@@ -258,8 +265,13 @@ impl fbe::Struct for Failure {
     }
 
     #[inline]
-    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_body(base, slot, 502, 20)?;
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 502, 20)?;
         let body = r.body(b, n);
         if n >= 28 {
             r.check_at::<fbe::BString>(b, body, 24, "reason")?;
