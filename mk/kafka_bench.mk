@@ -13,13 +13,14 @@
 #                     medians of the measured iterations, ratios to FBE final)
 #   make bench-kafka-check  only the build, every row's check and report.py's test
 #
-# Knobs: BENCH_KAFKA_ROWS (fbe,fbe-final,jackson,protobuf), BENCH_KAFKA_WARMUPS (3 iterations of
-# BENCH_KAFKA_WARMUP_TIME, 2s), BENCH_KAFKA_ITERATIONS (5 of BENCH_KAFKA_TIME, 2s), BENCH_KAFKA_ARGS.
+# Knobs: BENCH_KAFKA_ROWS (fbe,fbe-final,fbe-final-nogate,jackson,protobuf; -nogate: FbeSerde
+# without its headers, the codec alone), BENCH_KAFKA_WARMUPS (3 iterations of BENCH_KAFKA_WARMUP_TIME,
+# 2s), BENCH_KAFKA_ITERATIONS (5 of BENCH_KAFKA_TIME, 2s), BENCH_KAFKA_ARGS (more JMH options).
 .PHONY: bench-kafka bench-kafka-check
 BENCH_TARGETS += bench-kafka
 BENCH_KAFKA_DIR := build/bench-kafka
 BENCH_KAFKA_SRC := $(BENCH_KAFKA_DIR)/src/main/java
-BENCH_KAFKA_ROWS ?= fbe,fbe-final,jackson,protobuf
+BENCH_KAFKA_ROWS ?= fbe,fbe-final,fbe-final-nogate,jackson,protobuf
 BENCH_KAFKA_WARMUPS ?= 3
 BENCH_KAFKA_WARMUP_TIME ?= 2s
 BENCH_KAFKA_ITERATIONS ?= 5

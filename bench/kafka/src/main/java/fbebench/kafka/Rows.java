@@ -47,7 +47,8 @@ public final class Rows {
     }
 
     public static List<Row<?>> all() {
-        return List.of(fbe(FbeSchema.Model.VERSIONED), fbe(FbeSchema.Model.FINAL), jackson(), protobuf());
+        return List.of(fbe(FbeSchema.Model.VERSIONED, true), fbe(FbeSchema.Model.FINAL, true),
+            fbe(FbeSchema.Model.FINAL, false), jackson(), protobuf());
     }
 
     @SuppressWarnings("unchecked")
@@ -71,8 +72,12 @@ public final class Rows {
 
     // ---------------------------------------------------------------- FBE
 
-    /** Our FbeSerde (runtime/kafka/java) over the generated Account, schema headers included. */
-    static Row<Account> fbe(FbeSchema.Model model) {
+    /**
+     * Our FbeSerde (runtime/kafka/java) over the generated Account, with the schema gate (the four
+     * headers written and checked per record) or without (its two-argument forms only, as Kafka
+     * calls them where a record has no headers: the cost of the codec alone).
+     */
+    static Row<Account> fbe(FbeSchema.Model model, boolean gate) {
         FbeSchema schema = new FbeSchema("proto", "1.0", env("FBE_KAFKA_FINGERPRINT"), model);
         FbeSerde<Account> serde = model == FbeSchema.Model.FINAL
             ? FbeSerde.of(schema, Account::toFinal, Account::fromFinal)
@@ -80,11 +85,11 @@ public final class Rows {
         boolean fin = model == FbeSchema.Model.FINAL;
         return new Row<>() {
             public String id() {
-                return fin ? "fbe-final" : "fbe";
+                return (fin ? "fbe-final" : "fbe") + (gate ? "" : "-nogate");
             }
 
             public String name() {
-                return fin ? "FBE final (FbeSerde)" : "FBE versioned (FbeSerde)";
+                return (fin ? "FBE final" : "FBE versioned") + (gate ? " (FbeSerde)" : " (FbeSerde, no headers)");
             }
 
             public Account sample() {
@@ -92,11 +97,13 @@ public final class Rows {
             }
 
             public Serializer<Account> serializer() {
-                return serde.serializer();
+                Serializer<Account> serializer = serde.serializer();
+                return gate ? serializer : serializer::serialize;
             }
 
             public Deserializer<Account> deserializer() {
-                return serde.deserializer();
+                Deserializer<Account> deserializer = serde.deserializer();
+                return gate ? deserializer : deserializer::deserialize;
             }
 
             public int touch(Account a) {
