@@ -19,7 +19,7 @@ import it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
@@ -132,13 +132,14 @@ class FbeSchema:
         except ValueError as e:
             raise FbeRecordError(f"header {FINGERPRINT_HEADER}: {e}") from None
 
-    def differs(self, writer: FbeSchema) -> str | None:
-        """Why this schema cannot read a record ``writer`` wrote, or None when it can."""
+    def differs(self, writer: FbeSchema, accepted: Iterable[str] = ()) -> str | None:
+        """Why this schema cannot read a record ``writer`` wrote, or None when it can: the same
+        package and model, and its own fingerprint or one of ``accepted`` (docs/kafka.md)."""
         if writer.package != self.package:
             return "another package"
         if writer.model != self.model:
             return "another binary model"
-        if writer.fingerprint != self.fingerprint:
+        if writer.fingerprint != self.fingerprint and writer.fingerprint not in accepted:
             return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)"
         return None
 
@@ -190,16 +191,19 @@ class FbeSerializer(Serializer, Generic[T]):
 class FbeDeserializer(Deserializer, Generic[T]):
     """confluent-kafka's Deserializer of one generated type: ``decode`` reads one message
     (``proto.Account.from_fbe``, ``proto.Account.from_final``). A record is read only when its
-    headers name this schema's package, model and fingerprint; anything else, and a value that is
+    headers name this schema's package and model and its own fingerprint or one of ``accepted``
+    (what ``fbec topic accept TOPIC.json SCHEMA`` prints); anything else, and a value that is
     not a valid message, is a :class:`FbeRecordError` naming both schemas, or the reason and the
     byte offset. Called without a context (``deserializer(data)``) it reads the bytes without
     the gate. ``None`` (a tombstone) stays ``None``."""
 
-    __slots__ = ["_decode", "schema"]
+    __slots__ = ["_decode", "accepted", "schema"]
 
-    def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T]) -> None:
+    def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T], accepted: Iterable[str] = ()) -> None:
         self.schema = schema
         self._decode = decode
+        self.accepted = frozenset(FbeSchema(schema.package, schema.version, f, schema.model).fingerprint
+                                  for f in accepted)   # each checked as a fingerprint
 
     def __call__(self, value: bytes | None, ctx: SerializationContext | None = None) -> T | None:
         if value is None:
@@ -209,7 +213,7 @@ class FbeDeserializer(Deserializer, Generic[T]):
                 writer = FbeSchema.read_from(ctx.headers)
             except FbeRecordError as e:
                 raise FbeRecordError(f"a record this consumer of {self.schema} cannot check: {e}") from None
-            differs = self.schema.differs(writer)
+            differs = self.schema.differs(writer, self.accepted)
             if differs is not None:
                 raise FbeRecordError(f"a record written with {writer} cannot be read by {self.schema}: {differs}")
         try:
@@ -218,13 +222,15 @@ class FbeDeserializer(Deserializer, Generic[T]):
             raise FbeRecordError(f"an invalid {self.schema} value of {len(value)} bytes: {e}", e) from e
 
 
-def serde(schema: FbeSchema, cls: type[T], limits: Limits | None = None) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
+def serde(schema: FbeSchema, cls: type[T], limits: Limits | None = None,
+          accepted: Iterable[str] = ()) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
     """The serializer and deserializer of a generated type in the schema's model:
-    ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one.
+    ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one;
+    the deserializer also reads the writer fingerprints ``accepted`` (``fbec topic accept``).
     ``limits`` bound what the deserializer reads (the decode budget and the nesting depth,
     docs/limits.md; ``None``: the runtime's defaults): a value beyond them is refused as an invalid one."""
     generated: Any = cls
     final = schema.model == FINAL
     read = generated.from_final if final else generated.from_fbe
     decode: Callable[[bytes], T] = lambda data: read(data, limits)
-    return FbeSerializer(schema, generated.to_final if final else generated.to_fbe), FbeDeserializer(schema, decode)
+    return FbeSerializer(schema, generated.to_final if final else generated.to_fbe), FbeDeserializer(schema, decode, accepted)

@@ -98,6 +98,21 @@ def test_a_foreign_fingerprint_is_refused_naming_both_schemas(
         "fbec compat says whether the schemas are compatible)")
 
 
+def test_an_accepted_fingerprint_is_read_in_the_same_package_and_model(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    newer = FbeSchema("proto", "1.1", FOREIGN)
+    _, deserializer = serde(schema, proto.Account, accepted=[FOREIGN])
+    assert deserializer.accepted == {FOREIGN}
+    read = deserializer(account(1).to_fbe(), ctx(newer.headers()))
+    assert read is not None and read.to_fbe() == account(1).to_fbe()
+    with pytest.raises(FbeRecordError, match="another binary model$"):
+        deserializer(account(1).to_final(), ctx(newer.with_model("final").headers()))
+    with pytest.raises(FbeRecordError, match="another package$"):
+        deserializer(account(1).to_fbe(), ctx(FbeSchema("shop", "1.1", FOREIGN).headers()))
+    with pytest.raises(ValueError, match="64 lowercase hex digits"):
+        FbeDeserializer(schema, proto.Account.from_fbe, ["AB" * 32])
+
+
 def test_another_model_or_package_is_refused(schema: FbeSchema, proto: ModuleType,
                                              account: Callable[[int], Any]) -> None:
     final = schema.with_model("final")

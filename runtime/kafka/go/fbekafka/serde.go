@@ -2,6 +2,7 @@ package fbekafka
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -21,6 +22,8 @@ type Message[T any] interface {
 // It holds no state that changes: one Serde serves any number of goroutines.
 type Serde[T any, P Message[T]] struct {
 	schema Schema
+	// accepted: the writer fingerprints besides the schema's own that Decode reads (Accepting)
+	accepted []string
 	// Limits bound what Decode reads (nil: fbe.DefaultLimits, docs/limits.md).
 	Limits *fbe.Limits
 }
@@ -32,6 +35,23 @@ func NewSerde[T any, P Message[T]](schema Schema) (*Serde[T, P], error) {
 		return nil, err
 	}
 	return &Serde[T, P]{schema: schema}, nil
+}
+
+// Accepting is a serde like s whose Decode also reads the records of these writer fingerprints
+// (of the same package and model): the ones `fbec topic accept TOPIC.json SCHEMA` prints
+// (docs/kafka.md "Compatible writers").
+func (s *Serde[T, P]) Accepting(fingerprints ...string) (*Serde[T, P], error) {
+	for _, f := range fingerprints {
+		if !validFingerprint(f) {
+			return nil, fmt.Errorf("a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got %s", f)
+		}
+	}
+	return &Serde[T, P]{schema: s.schema, accepted: append(slices.Clone(s.accepted), fingerprints...), Limits: s.Limits}, nil
+}
+
+// Accepted is the writer fingerprints Decode reads: the schema's own and the accepted ones.
+func (s *Serde[T, P]) Accepted() []string {
+	return append([]string{s.schema.Fingerprint}, s.accepted...)
 }
 
 // Schema is the schema the serde writes and reads.
@@ -63,8 +83,8 @@ func (s *Serde[T, P]) Marshal(v *T) ([]byte, error) {
 	return P(v).MarshalFBE()
 }
 
-// Decode is the message of r when r's headers name the serde's package, model and fingerprint
-// and its value is a valid message; else a *RecordError with r's topic, partition and offset
+// Decode is the message of r when r's headers name the serde's package and model and a
+// fingerprint it accepts (its own or one given to Accepting) and its value is a valid message; else a *RecordError with r's topic, partition and offset
 // and the reason. A nil value (a tombstone) is (nil, nil).
 func (s *Serde[T, P]) Decode(r *kgo.Record) (*T, error) {
 	if r.Value == nil {
@@ -107,7 +127,7 @@ func (s *Serde[T, P]) differs(writer Schema) string {
 		return "another package"
 	case writer.Model != s.schema.Model:
 		return "another binary model"
-	case writer.Fingerprint != s.schema.Fingerprint:
+	case !slices.Contains(s.Accepted(), writer.Fingerprint):
 		return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)"
 	}
 	return ""

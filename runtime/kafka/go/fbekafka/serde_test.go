@@ -309,6 +309,41 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
+// The accepted fingerprints without a broker: a record of another fingerprint is read only by a
+// serde that accepts it, and never in another model.
+func TestAcceptingReadsTheGivenWriterFingerprints(t *testing.T) {
+	own := versioned(t)
+	other := fbekafka.Schema{Package: "proto", Version: "1.1", Fingerprint: strings.Repeat("ab", 32), Model: fbekafka.Versioned}
+	r := &kgo.Record{Offset: 7}
+	if err := serde(t, other).Encode(r, account(1)); err != nil {
+		t.Fatal(err)
+	}
+	var refused *fbekafka.SchemaError
+	if _, err := serde(t, own).Decode(r); !errors.As(err, &refused) || refused.Writer != other {
+		t.Fatalf("a serde without the fingerprint: %v", err)
+	}
+	accepting, err := serde(t, own).Accepting(other.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := accepting.Accepted(); !slices.Equal(got, []string{own.Fingerprint, other.Fingerprint}) {
+		t.Errorf("Accepted: %v", got)
+	}
+	if a, err := accepting.Decode(r); err != nil || a.String() != account(1).String() {
+		t.Errorf("a serde accepting the fingerprint: %v, %v", a, err)
+	}
+	final := &kgo.Record{}
+	if err := serde(t, other.WithModel(fbekafka.Final)).Encode(final, account(2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := accepting.Decode(final); err == nil || !strings.HasSuffix(err.Error(), "another binary model") {
+		t.Errorf("another model: %v", err)
+	}
+	if _, err := accepting.Accepting("AB"); err == nil {
+		t.Error("Accepting took an invalid fingerprint")
+	}
+}
+
 // readAndCommit is a consumer of the group that reads count records, one a poll, commits after
 // the last and leaves the group; the offsets and values it read.
 func readAndCommit(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], topic, group string, count int) (

@@ -2,7 +2,7 @@
  * FBE records over Apache Kafka with kafkajs (docs/kafka.md). A record's value is exactly the
  * message bytes of the schema's model; the schema travels in four headers (`fbe.package`,
  * `fbe.version`, `fbe.fingerprint`, `fbe.model`), and a consumer reads a record only when they name
- * its own package, model and fingerprint.
+ * its own package and model and a fingerprint it accepts (its own, or one given to `accepting`).
  *
  * ```ts
  * const serde = FbeSerde.of(new FbeSchema("proto", "1.0", FINGERPRINT), Account);
@@ -102,11 +102,14 @@ export class FbeSchema {
     }
   }
 
-  /** Why this schema cannot read a record `writer` wrote, or undefined when it can. */
-  differs(writer: FbeSchema): string | undefined {
+  /**
+   * Why this schema cannot read a record `writer` wrote, or undefined when it can: the same package
+   * and model, and its own fingerprint or one of `accepted` (docs/kafka.md).
+   */
+  differs(writer: FbeSchema, accepted: ReadonlySet<string> = new Set()): string | undefined {
     if (writer.packageName !== this.packageName) return "another package";
     if (writer.model !== this.model) return "another binary model";
-    if (writer.fingerprint !== this.fingerprint) {
+    if (writer.fingerprint !== this.fingerprint && !accepted.has(writer.fingerprint)) {
       return "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)";
     }
     return undefined;
@@ -145,7 +148,21 @@ export class FbeSerde<T> {
     readonly schema: FbeSchema,
     private readonly encoder: (value: T) => Uint8Array,
     private readonly decoder: (data: Uint8Array) => T,
+    /** The writer fingerprints decode reads besides the schema's own (`accepting`). */
+    readonly accepted: ReadonlySet<string> = new Set(),
   ) {}
+
+  /**
+   * The same serde, whose decode also reads records of these writer fingerprints (of the same
+   * package and model): the ones `fbec topic accept TOPIC.json SCHEMA` prints.
+   */
+  accepting(fingerprints: Iterable<string>): FbeSerde<T> {
+    const all = new Set(this.accepted);
+    for (const f of fingerprints) {
+      all.add(new FbeSchema(this.schema.packageName, this.schema.version, f, this.schema.model).fingerprint);
+    }
+    return new FbeSerde<T>(this.schema, this.encoder, this.decoder, all);
+  }
 
   /**
    * The serde of a generated type in the schema's model: toFbe/fromFbe, or toFinal/fromFinal for a
@@ -175,8 +192,8 @@ export class FbeSerde<T> {
   }
 
   /**
-   * The value of a consumed message when its headers name this schema's package, model and
-   * fingerprint; anything else, and a value that is not a valid message, is an FbeRecordError
+   * The value of a consumed message when its headers name this schema's package and model and a
+   * fingerprint it accepts; anything else, and a value that is not a valid message, is an FbeRecordError
    * naming both schemas, or the reason and the byte offset. null for a tombstone.
    */
   decode(message: Pick<KafkaMessage, "value" | "headers"> & { offset?: string }): T | null {
@@ -189,7 +206,7 @@ export class FbeSerde<T> {
       throw new FbeRecordError(`a record this consumer of ${this.schema} cannot check: ${e.message}`, undefined,
         message.offset);
     }
-    const differs = this.schema.differs(writer);
+    const differs = this.schema.differs(writer, this.accepted);
     if (differs !== undefined) {
       throw new FbeRecordError(`a record written with ${writer} cannot be read by ${this.schema}: ${differs}`,
         undefined, message.offset);

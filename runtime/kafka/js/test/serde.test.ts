@@ -73,6 +73,20 @@ test("a foreign fingerprint is refused naming both schemas", () => {
     + "are compatible)");
 });
 
+test("an accepted fingerprint is read in the same package and model", () => {
+  const schema = tradeSchema();
+  const newer = new FbeSchema("proto", "1.1", FOREIGN);
+  const serde = FbeSerde.of(schema, Account).accepting([FOREIGN]);
+  assert.deepEqual([...serde.accepted], [FOREIGN]);
+  const read = serde.decode(consumed(Buffer.from(account(1).toFbe()), asBuffers(newer.headers())));
+  assert.deepEqual(read?.toFbe(), account(1).toFbe());
+  assert.throws(() => serde.decode(consumed(Buffer.from(account(1).toFinal()), asBuffers(newer.withModel("final")
+    .headers()))), /another binary model$/);
+  assert.throws(() => serde.decode(consumed(Buffer.from(account(1).toFbe()),
+    asBuffers(new FbeSchema("shop", "1.1", FOREIGN).headers()))), /another package$/);
+  assert.throws(() => serde.accepting(["AB".repeat(32)]), RangeError);
+});
+
 test("another model or package is refused", () => {
   const schema = tradeSchema();
   const final = schema.withModel("final");
