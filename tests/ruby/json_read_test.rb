@@ -30,6 +30,17 @@ class JsonReadTest < Minitest::Test
     assert_equal 'é', Recursive::Node.from_json('{"label":"\\udcc3\\udca9"}').label
   end
 
+  # The json library's parser skips /* */ and // comments and reads an unknown escape (\x) as its
+  # letter; a document is JSON text and nothing else (docs/limits.md 7), as Python's json refuses them.
+  def test_comments_and_unknown_escapes_are_refused
+    refused(Recursive::Node, '{"id":1 /* c */}', /\Ainvalid JSON: a comment\z/)
+    refused(Recursive::Node, "{\"id\":1 // c\n}", /\Ainvalid JSON: a comment\z/)
+    refused(Recursive::Node, '{"label":"\\x"}', /\Ainvalid JSON: escape \\x\z/)
+    refused(Recursive::Node, '{"zzz":"\\\\\\q"}', /\Ainvalid JSON: escape \\q\z/)
+    assert_equal 'a/b//*c*/', Recursive::Node.from_json('{"label":"a\\/b//*c*/"}').label
+    assert_equal '\\x', Recursive::Node.from_json('{"label":"\\\\x"}').label
+  end
+
   def nested(depth)
     "#{'{"children":[' * (depth - 1)}{}#{']}' * (depth - 1)}"
   end

@@ -33,6 +33,10 @@ module Fbe
     # A high surrogate escape that no low surrogate escape follows (the parser would pair
     # \ud83d\ud83d into one character), not itself escaped by a backslash.
     LONE_HIGH = /(?<!\\)(?:\\\\)*\\u[dD][89abAB]\h\h(?!\\u[dD][c-fC-F]\h\h)/
+    # A backslash escape JSON does not have (the parser reads \x as x), not itself escaped.
+    UNKNOWN_ESCAPE = %r{(?<!\\)(?:\\\\)*\\[^"\\/bfnrtu]}
+    # A string, or a slash outside strings: a comment, which the parser would skip.
+    SLASH_TOKENS = %r{"(?:[^"\\]|\\.)*"|/}m
     BOM = "\xEF\xBB\xBF".b.freeze
     # The number -0 (which Ruby's parser reads as the Integer 0) and the number -0.0, outside strings.
     BARE_NEGATIVE_ZERO = /(?<![0-9eE.])-0(?![0-9.eE])/
@@ -56,9 +60,7 @@ module Fbe
       utf8 = data.dup.force_encoding(Encoding::UTF_8)
       raise DecodeError, 'JSON text is not valid UTF-8' unless utf8.valid_encoding?
 
-      lone = utf8.include?('\\u') && utf8[LONE_HIGH]
-      raise DecodeError, "lone surrogate escape #{lone[-6..]}" if lone
-
+      refuse_extensions(utf8)
       options = { object_class: Members, max_nesting: 3 * reader.max_depth, create_additions: false }
       if utf8.match?(BARE_NEGATIVE_ZERO)
         utf8 = negative_zeros(utf8)
@@ -70,6 +72,19 @@ module Fbe
       raise DecodeError, "JSON arrays and objects nested deeper than #{3 * reader.max_depth}"
     rescue JSON::ParserError => e
       raise DecodeError, "invalid JSON: #{e.message[0, 80]}"
+    end
+
+    # What the parser would read but JSON does not have: a lone high surrogate escape, another
+    # escape than JSON's, a comment (docs/limits.md 7: a document is the JSON text and nothing else).
+    def refuse_extensions(text)
+      if text.include?('\\')
+        lone = text.include?('\\u') && text[LONE_HIGH]
+        raise DecodeError, "lone surrogate escape #{lone[-6..]}" if lone
+
+        unknown = text[UNKNOWN_ESCAPE]
+        raise DecodeError, "invalid JSON: escape #{unknown[-2..]}" if unknown
+      end
+      raise DecodeError, 'invalid JSON: a comment' if text.include?('/') && text.scan(SLASH_TOKENS).include?('/')
     end
 
     # The text with each number -0 spelled -0.0 and each -0.0 spelled -0.00, so that the parser, its
