@@ -3,7 +3,9 @@ package io.github.fbetoolkit.kafka;
 import io.github.fbetoolkit.fbe.DecodeException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -45,16 +47,40 @@ public final class FbeSerde<T> implements Serde<T> {
     private final Encoder<T> encoder;
     private final Decoder<T> decoder;
     private final Set<String> accepted;
+    private final int maxValueBytes;
 
-    private FbeSerde(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder, Set<String> accepted) {
+    /** The config key of the value size limit (bytes), for a serializer or deserializer Kafka configures. */
+    public static final String MAX_VALUE_BYTES_CONFIG = "fbe.max.value.bytes";
+    /** No limit of the serde's own: kafka-clients' and the broker's (max.request.size, message.max.bytes) apply. */
+    public static final int NO_LIMIT = Integer.MAX_VALUE;
+
+    private FbeSerde(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder, Set<String> accepted,
+            int maxValueBytes) {
         this.schema = schema;
         this.encoder = encoder;
         this.decoder = decoder;
         this.accepted = accepted;
+        this.maxValueBytes = maxValueBytes;
     }
 
     public static <T> FbeSerde<T> of(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder) {
-        return new FbeSerde<>(schema, encoder, decoder, Set.of(schema.fingerprint()));
+        return new FbeSerde<>(schema, encoder, decoder, Set.of(schema.fingerprint()), NO_LIMIT);
+    }
+
+    /**
+     * The same serde with a limit on a value's size: the serializer refuses to write and the
+     * deserializer to read a value of more than {@code bytes} bytes, naming the size and the limit.
+     * {@code fbe.max.value.bytes} in the configs Kafka passes to {@code configure} sets it too.
+     */
+    public FbeSerde<T> withMaxValueBytes(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(MAX_VALUE_BYTES_CONFIG + " must not be negative, got " + bytes);
+        }
+        return new FbeSerde<>(schema, encoder, decoder, accepted, bytes);
+    }
+
+    public int maxValueBytes() {
+        return maxValueBytes;
     }
 
     /**
@@ -66,7 +92,7 @@ public final class FbeSerde<T> implements Serde<T> {
         for (String f : fingerprints) {
             all.add(FbeSchema.requireFingerprint(f));
         }
-        return new FbeSerde<>(schema, encoder, decoder, Set.copyOf(all));
+        return new FbeSerde<>(schema, encoder, decoder, Set.copyOf(all), maxValueBytes);
     }
 
     public FbeSchema schema() {
@@ -78,12 +104,43 @@ public final class FbeSerde<T> implements Serde<T> {
         return accepted;
     }
 
+    /** The limit of {@code fbe.max.value.bytes} in Kafka's configs, else this serde's. */
+    private int limit(Map<String, ?> configs) {
+        Object v = configs == null ? null : configs.get(MAX_VALUE_BYTES_CONFIG);
+        if (v == null) {
+            return maxValueBytes;
+        }
+        try {
+            int bytes = Integer.parseInt(v.toString().trim());
+            if (bytes >= 0) {
+                return bytes;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new ConfigException(MAX_VALUE_BYTES_CONFIG, v, "a size in bytes, 0 or more");
+    }
+
+    private void checkSize(int size, int limit, String what) {
+        if (size > limit) {
+            throw new FbeRecordException("a " + schema + " value of " + size + " bytes is larger than the limit of "
+                + limit + " bytes (" + MAX_VALUE_BYTES_CONFIG + "): not " + what);
+        }
+    }
+
     @Override
     public Serializer<T> serializer() {
         return new Serializer<>() {
+            private int limit = maxValueBytes;
+
+            @Override
+            public void configure(Map<String, ?> configs, boolean isKey) {
+                limit = limit(configs);
+            }
+
             @Override
             public byte[] serialize(String topic, T data) {
-                return data == null ? null : encoder.encode(data);
+                return data == null ? null : encode(data);
             }
 
             @Override
@@ -91,8 +148,15 @@ public final class FbeSerde<T> implements Serde<T> {
                 if (data == null) {
                     return null;
                 }
+                byte[] bytes = encode(data);
                 schema.writeTo(headers);
-                return encoder.encode(data);
+                return bytes;
+            }
+
+            private byte[] encode(T data) {
+                byte[] bytes = encoder.encode(data);
+                checkSize(bytes.length, limit, "written");
+                return bytes;
             }
         };
     }
@@ -100,9 +164,20 @@ public final class FbeSerde<T> implements Serde<T> {
     @Override
     public Deserializer<T> deserializer() {
         return new Deserializer<>() {
+            private int limit = maxValueBytes;
+
+            @Override
+            public void configure(Map<String, ?> configs, boolean isKey) {
+                limit = limit(configs);
+            }
+
             @Override
             public T deserialize(String topic, byte[] data) {
-                return data == null ? null : decode(data);
+                if (data == null) {
+                    return null;
+                }
+                checkSize(data.length, limit, "read");
+                return decode(data);
             }
 
             @Override
@@ -122,6 +197,7 @@ public final class FbeSerde<T> implements Serde<T> {
                     throw new FbeRecordException("a record written with " + writer + " cannot be read by "
                         + schema + ": " + differs);
                 }
+                checkSize(data.length, limit, "read");
                 return decode(data);
             }
         };

@@ -93,7 +93,10 @@ class FbeSerdeTest {
     }
 
     static String topic() throws Exception {
-        String name = "java-test-" + TOPICS.incrementAndGet() + "-" + System.nanoTime();
+        return topic("java-test-" + TOPICS.incrementAndGet() + "-" + System.nanoTime());
+    }
+
+    static String topic(String name) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
         }
@@ -127,6 +130,12 @@ class FbeSerdeTest {
      * `refused` and the consumer seeks past it and goes on. */
     static <T> List<ConsumerRecord<String, T>> consume(String topic, Deserializer<T> deserializer, int want,
             List<String> refused) {
+        return consume(topic, deserializer, want, refused, e -> { });
+    }
+
+    /** consume, handing each refused record's exception to onRefused before going on. */
+    static <T> List<ConsumerRecord<String, T>> consume(String topic, Deserializer<T> deserializer, int want,
+            List<String> refused, java.util.function.Consumer<RecordDeserializationException> onRefused) {
         List<ConsumerRecord<String, T>> records = new ArrayList<>();
         TopicPartition tp = new TopicPartition(topic, 0);
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(Map.of(
@@ -141,6 +150,7 @@ class FbeSerdeTest {
                     consumer.poll(Duration.ofMillis(500)).forEach(records::add);
                 } catch (RecordDeserializationException e) {
                     refused.add(e.offset() + ": " + e.getCause().getMessage());
+                    onRefused.accept(e);
                     consumer.seek(e.topicPartition(), e.offset() + 1);
                 }
             }
@@ -271,6 +281,97 @@ class FbeSerdeTest {
         assertEquals(1, refused.size(), refused.toString());
         assertTrue(refused.get(0).endsWith("another binary model"), refused.get(0));
         assertEquals(1L, got.get(0).offset());
+    }
+
+    /** An account of about 40 bytes an order. */
+    static Account bigAccount(int orders) {
+        Account a = account(9);
+        for (int i = 0; i < orders; i++) {
+            a.orders.add(account(9).orders.get(0));
+        }
+        return a;
+    }
+
+    @Test
+    void theSizeLimitRefusesALargerValueNamingTheSizeAndTheLimit() {
+        byte[] small = account(1).toFbe();
+        int limit = small.length;
+        FbeSerde<Account> serde = versionedSerde().withMaxValueBytes(limit);
+        assertEquals(small.length, serde.serializer().serialize("t", new RecordHeaders(), account(1)).length);
+        byte[] big = bigAccount(1).toFbe();
+        var written = org.junit.jupiter.api.Assertions.assertThrows(FbeRecordException.class,
+            () -> serde.serializer().serialize("t", new RecordHeaders(), bigAccount(1)));
+        assertEquals("a " + versioned + " value of " + big.length + " bytes is larger than the limit of " + limit
+            + " bytes (fbe.max.value.bytes): not written", written.getMessage());
+        RecordHeaders headers = new RecordHeaders();
+        versioned.writeTo(headers);
+        var read = org.junit.jupiter.api.Assertions.assertThrows(FbeRecordException.class,
+            () -> serde.deserializer().deserialize("t", headers, big));
+        assertTrue(read.getMessage().endsWith("is larger than the limit of " + limit
+            + " bytes (fbe.max.value.bytes): not read"), read.getMessage());
+        // the limit from the configs Kafka passes to configure (a deserializer named by class in the consumer's)
+        Deserializer<Account> configured = versionedSerde().deserializer();
+        assertEquals(bigAccount(1).toString(), configured.deserialize("t", headers, big).toString());
+        configured.configure(Map.of(FbeSerde.MAX_VALUE_BYTES_CONFIG, String.valueOf(limit)), false);
+        org.junit.jupiter.api.Assertions.assertThrows(FbeRecordException.class,
+            () -> configured.deserialize("t", headers, big));
+        org.junit.jupiter.api.Assertions.assertThrows(org.apache.kafka.common.config.ConfigException.class,
+            () -> configured.configure(Map.of(FbeSerde.MAX_VALUE_BYTES_CONFIG, "-1"), false));
+    }
+
+    @Test
+    void refusedRecordsGoToTheDeadLetterTopicWithTheirPlaceAndReasonAndTheConsumerGoesOn() throws Exception {
+        String topic = topic();
+        String dlt = topic(FbeDeadLetters.topicOf(topic));
+        byte[] big = bigAccount(50).toFbe();
+        byte[] invalid = Arrays.copyOf(account(3).toFbe(), 20);
+        produce(topic, versionedSerde().serializer(), List.of(account(1)));
+        produceRaw(topic, versioned, big);
+        produceRaw(topic, versioned, invalid);
+        produce(topic, versionedSerde().serializer(), List.of(account(2)));
+        int limit = 1024;
+        assertTrue(big.length > limit && account(1).toFbe().length < limit);
+        List<String> refused = new ArrayList<>();
+        List<ConsumerRecord<String, Account>> got;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            FbeDeadLetters letters = new FbeDeadLetters(producer);
+            got = consume(topic, versionedSerde().withMaxValueBytes(limit).deserializer(), 2, refused, e -> {
+                try {
+                    letters.publish(e).get(60, TimeUnit.SECONDS);
+                } catch (Exception failed) {
+                    throw new AssertionError(failed);
+                }
+            });
+        }
+        assertEquals(List.of(0L, 3L), got.stream().map(ConsumerRecord::offset).toList());
+        assertEquals(List.of(account(1).toString(), account(2).toString()),
+            got.stream().map(r -> r.value().toString()).toList());
+        assertEquals(2, refused.size(), refused.toString());
+        assertTrue(refused.get(0).startsWith("1: a " + versioned + " value of " + big.length
+            + " bytes is larger than the limit of 1024 bytes"), refused.get(0));
+
+        var letters = consume(dlt, Serdes.ByteArray().deserializer(), 2, new ArrayList<>());
+        assertEquals(2, letters.size());
+        byte[][] values = {big, invalid};
+        for (int i = 0; i < 2; i++) {
+            var r = letters.get(i);
+            assertTrue(Arrays.equals(values[i], r.value()), "the raw value of dead letter " + i);
+            assertEquals(0, r.partition());
+            assertEquals(topic, text(r, FbeDeadLetters.ORIGINAL_TOPIC));
+            assertEquals(0, java.nio.ByteBuffer.wrap(r.headers().lastHeader(FbeDeadLetters.ORIGINAL_PARTITION).value())
+                .getInt());
+            assertEquals(i + 1L, java.nio.ByteBuffer.wrap(r.headers().lastHeader(FbeDeadLetters.ORIGINAL_OFFSET).value())
+                .getLong());
+            assertEquals(FbeRecordException.class.getName(), text(r, FbeDeadLetters.EXCEPTION_FQCN));
+            assertEquals(refused.get(i), (i + 1) + ": " + text(r, FbeDeadLetters.EXCEPTION_MESSAGE));
+            assertEquals(versioned.fingerprint(), text(r, FbeSchema.FINGERPRINT_HEADER));
+        }
+    }
+
+    static String text(ConsumerRecord<?, ?> r, String header) {
+        return new String(r.headers().lastHeader(header).value(), StandardCharsets.UTF_8);
     }
 
     @Test
