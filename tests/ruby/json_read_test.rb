@@ -41,6 +41,20 @@ class JsonReadTest < Minitest::Test
     assert_equal '\\x', Recursive::Node.from_json('{"label":"\\\\x"}').label
   end
 
+  # docs/limits.md 8: the root type and the path of members, indexes and keys to what is wrong.
+  def test_errors_name_the_json_path
+    refused(Recursive::Node, '{"children":[{},{"children":[{"id":"x"}]}]}',
+            /\(recursive\.Node\.children\[1\]\.children\[0\]\.id\)\z/)
+    refused(Recursive::Node, '{"children":[{},5]}', /object expected, got Integer \(recursive\.Node\.children\[1\]\)\z/)
+    refused(Recursive::Node, '[]', /JSON object expected, got Array \(recursive\.Node\)\z/)
+    refused(Recursive::Node, '{"children":[{"label":"\\udc41"}]}', /\Alone surrogate escape \\udc41\z/)
+    return unless defined?(Test::StructMap)
+
+    refused(Test::StructMap, '{"f9":{"7":{"f1":3}}}', /expected, got Integer \(test\.StructMap\.f9\[7\]\.f1\)\z/)
+    refused(Test::StructMap, '{"f1":{"x":3}}', /invalid integer key "x" \(test\.StructMap\.f1\[x\]\)\z/)
+    refused(Test::StructMap, %({"f1":{"#{'x' * 40}":3}}), /\(test\.StructMap\.f1\[x{32}\.\.\.\]\)\z/)
+  end
+
   def nested(depth)
     "#{'{"children":[' * (depth - 1)}{}#{']}' * (depth - 1)}"
   end
@@ -55,7 +69,7 @@ class JsonReadTest < Minitest::Test
   end
 
   def test_a_large_default_is_charged
-    refused(Hostile::Wides, '{"items":[{}]}', /decode budget exceeded \(hostile\.Wide\)/)
+    refused(Hostile::Wides, '{"items":[{}]}', /decode budget exceeded \(hostile\.Wides\.items\[0\]\)/)
     assert_empty Hostile::Wides.from_json('{"items":[]}').items
     paid = Hostile::Wides.from_json('{"items":[{}]}', limits: Fbe::Limits.new(budget_slack: 4_100_000))
     assert_equal 1_000_000, paid.items[0].values.length

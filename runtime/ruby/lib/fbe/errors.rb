@@ -8,7 +8,9 @@ module Fbe
   # ("proto.Account"), #field the field, #offset the absolute position in the buffer;
   # each may be nil when unknown. The message names them: "struct offset 0 (proto.Account.wallet, offset 16)".
   class DecodeError < Error
-    attr_reader :reason, :type, :field, :offset
+    # JSON readers: the path from the document's root, "proto.Account.orders[1].price" (built on
+    # the way out by #json_step, #json_member and #json_leave).
+    attr_reader :reason, :type, :field, :offset, :json_path
 
     def initialize(reason, type = nil, field = nil, offset = nil)
       @reason = reason
@@ -24,9 +26,33 @@ module Fbe
       self
     end
 
+    # Leaving an element of a JSON array or object: its index or key, "[1]".
+    def json_step(step)
+      @json_below = "#{step}#{@json_below}"
+      self
+    end
+
+    # Leaving a struct read from the member `name` of the struct around it.
+    def json_member(name)
+      @json_member = name
+      self
+    end
+
+    # Leaving a struct of this type read from JSON: the path below it grows by the member that failed.
+    def json_leave(type)
+      within(type)
+      inner = "#{@json_path ? @json_member : @field}#{@json_below}"
+      @json_below = inner.empty? ? nil : ".#{inner}"
+      @json_path = "#{type}#{@json_below}"
+      @json_member = nil
+      self
+    end
+
     def message
       where = []
-      if @type
+      if @json_path
+        where << @json_path
+      elsif @type
         where << (@field ? "#{@type}.#{@field}" : @type)
       elsif @field
         where << @field

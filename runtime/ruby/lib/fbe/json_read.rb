@@ -126,6 +126,11 @@ module Fbe
       "\"#{text[0, 32]}\"#{text.length > 32 ? '...' : ''}"
     end
 
+    # A map key in an error's JSON path, cut as #quoted cuts it: "[AAPL]", "[AAAA...]".
+    def key_step(key)
+      "[#{key[0, 32]}#{key.length > 32 ? '...' : ''}]"
+    end
+
     def mismatch(what, value, field)
       DecodeError.new("JSON #{what} expected, got #{value.class}", nil, field)
     end

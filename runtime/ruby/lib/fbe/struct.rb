@@ -67,7 +67,7 @@ module Fbe
         r.leave
         value
       rescue DecodeError => e
-        raise e.within(self::FBE_NAME)
+        raise e.json_leave(self::FBE_NAME)
       end
 
       # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits).

@@ -600,8 +600,10 @@ module Fbe
         value.fbe_json(out)
       end
 
-      def from_json(node, r, _field)
+      def from_json(node, r, field)
         @type.fbe_read_json(node, r)
+      rescue DecodeError => e
+        raise e.json_member(field)
       end
 
       def key(value)
@@ -751,7 +753,7 @@ module Fbe
         raise DecodeError.new("expected #{@length} elements, got #{items.length}", nil, field) if
           items.length != @length
 
-        items.map { |e| @element.from_json(e, r, field) }
+        Fbe::Types.json_items(items) { |e| @element.from_json(e, r, field) }
       end
 
       def key(value)
@@ -866,7 +868,7 @@ module Fbe
       def from_json(node, r, field)
         items = Fbe::JsonRead.array(node, field)
         r.spend(items.length * @item_cost, nil, field)
-        out = items.map { |e| @element.from_json(e, r, field) }
+        out = Fbe::Types.json_items(items) { |e| @element.from_json(e, r, field) }
         return out unless @set
 
         set = out.to_set
@@ -1006,9 +1008,11 @@ module Fbe
         pairs = @key.is_a?(Struct) ? json_pairs(node, field) : Fbe::JsonRead.object(node, field).to_a
         r.spend(pairs.length * @item_cost, nil, field)
         out = {}
-        pairs.each do |k, v|
+        pairs.each_with_index do |(k, v), i|
           key = @key.is_a?(Struct) ? @key.from_json(k, r, field) : @key.from_json_key(k, r, field)
           out[key] = @value.from_json(v, r, field)
+        rescue DecodeError => e
+          raise e.json_step(@key.is_a?(Struct) ? "[#{i}]" : Fbe::JsonRead.key_step(k))
         end
         raise DecodeError.new('two map keys read as the same key', nil, field) if out.size != pairs.length
 
@@ -1063,6 +1067,15 @@ module Fbe
         yield e
       end
       out << close
+    end
+
+    # The values read from a JSON array's elements; an error names the element's index.
+    def self.json_items(items)
+      items.each_with_index.map do |node, i|
+        yield node
+      rescue DecodeError => e
+        raise e.json_step("[#{i}]")
+      end
     end
 
     BOOL = Bool.new.freeze
