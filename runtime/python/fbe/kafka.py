@@ -35,6 +35,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
 __all__ = [
     "FINAL",
     "FINGERPRINT_HEADER",
+    "MAX_VALUE_BYTES",
     "MODEL_HEADER",
     "PACKAGE_HEADER",
     "VERSIONED",
@@ -52,6 +53,9 @@ FINGERPRINT_HEADER = "fbe.fingerprint"
 MODEL_HEADER = "fbe.model"
 VERSIONED = "versioned"
 FINAL = "final"
+
+# What a size limit's refusal names it by: the Java serde's config key (docs/kafka.md "Hostile records").
+MAX_VALUE_BYTES = "fbe.max.value.bytes"
 
 _HEADERS = (PACKAGE_HEADER, VERSION_HEADER, FINGERPRINT_HEADER, MODEL_HEADER)
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
@@ -148,6 +152,18 @@ class FbeSchema:
         return f"{self.package} {self.version} ({self.model}, fingerprint {self.fingerprint})"
 
 
+def _check_limit(max_value_bytes: int | None) -> int | None:
+    if max_value_bytes is not None and max_value_bytes < 0:
+        raise ValueError(f"{MAX_VALUE_BYTES} must not be negative, got {max_value_bytes}")
+    return max_value_bytes
+
+
+def _check_size(schema: FbeSchema, size: int, limit: int | None, what: str) -> None:
+    if limit is not None and size > limit:
+        raise FbeRecordError(f"a {schema} value of {size} bytes is larger than the limit of {limit} bytes "
+                             f"({MAX_VALUE_BYTES}): not {what}")
+
+
 def _header(headers: Headers | None, key: str) -> str:
     value: HeaderValue = None
     if isinstance(headers, dict):
@@ -169,23 +185,28 @@ class FbeSerializer(Serializer, Generic[T]):
     into the record's. ``produce`` must be given headers to fill (``headers=[]``), as
     confluent-kafka's serializers that put the schema in a header require; called without a
     context (``serializer(value)``) it returns the bytes alone. ``None`` (a tombstone) stays
-    ``None``."""
+    ``None``. A value whose bytes are more than ``max_value_bytes`` is refused (``None``: no
+    limit of the serde's own)."""
 
-    __slots__ = ["_encode", "schema"]
+    __slots__ = ["_encode", "max_value_bytes", "schema"]
 
-    def __init__(self, schema: FbeSchema, encode: Callable[[T], bytes]) -> None:
+    def __init__(self, schema: FbeSchema, encode: Callable[[T], bytes], max_value_bytes: int | None = None) -> None:
         self.schema = schema
         self._encode = encode
+        self.max_value_bytes = _check_limit(max_value_bytes)
 
     def __call__(self, obj: T | None, ctx: SerializationContext | None = None) -> bytes | None:
         if obj is None:
             return None
-        if ctx is not None:
-            if ctx.headers is None:
-                raise FbeRecordError(f"no headers to write the schema {self.schema} into: produce the record "
-                                     f"with headers (headers=[])")
-            self.schema.write_to(ctx.headers)
-        return self._encode(obj)
+        headers = None if ctx is None else ctx.headers
+        if ctx is not None and headers is None:
+            raise FbeRecordError(f"no headers to write the schema {self.schema} into: produce the record "
+                                 f"with headers (headers=[])")
+        value = self._encode(obj)
+        _check_size(self.schema, len(value), self.max_value_bytes, "written")
+        if headers is not None:
+            self.schema.write_to(headers)
+        return value
 
 
 class FbeDeserializer(Deserializer, Generic[T]):
@@ -195,13 +216,16 @@ class FbeDeserializer(Deserializer, Generic[T]):
     (what ``fbec topic accept TOPIC.json SCHEMA`` prints); anything else, and a value that is
     not a valid message, is a :class:`FbeRecordError` naming both schemas, or the reason and the
     byte offset. Called without a context (``deserializer(data)``) it reads the bytes without
-    the gate. ``None`` (a tombstone) stays ``None``."""
+    the gate. ``None`` (a tombstone) stays ``None``. A value of more than ``max_value_bytes`` is
+    refused before it is decoded (``None``: no limit of the serde's own)."""
 
-    __slots__ = ["_decode", "accepted", "schema"]
+    __slots__ = ["_decode", "accepted", "max_value_bytes", "schema"]
 
-    def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T], accepted: Iterable[str] = ()) -> None:
+    def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T], accepted: Iterable[str] = (),
+                 max_value_bytes: int | None = None) -> None:
         self.schema = schema
         self._decode = decode
+        self.max_value_bytes = _check_limit(max_value_bytes)
         self.accepted = frozenset(FbeSchema(schema.package, schema.version, f, schema.model).fingerprint
                                   for f in accepted)   # each checked as a fingerprint
 
@@ -216,6 +240,7 @@ class FbeDeserializer(Deserializer, Generic[T]):
             differs = self.schema.differs(writer, self.accepted)
             if differs is not None:
                 raise FbeRecordError(f"a record written with {writer} cannot be read by {self.schema}: {differs}")
+        _check_size(self.schema, len(value), self.max_value_bytes, "read")
         try:
             return self._decode(value)
         except DecodeError as e:
@@ -223,14 +248,19 @@ class FbeDeserializer(Deserializer, Generic[T]):
 
 
 def serde(schema: FbeSchema, cls: type[T], limits: Limits | None = None,
-          accepted: Iterable[str] = ()) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
+          accepted: Iterable[str] = (), max_value_bytes: int | None = None,
+          ) -> tuple[FbeSerializer[T], FbeDeserializer[T]]:
     """The serializer and deserializer of a generated type in the schema's model:
     ``to_fbe``/``from_fbe`` for a versioned topic, ``to_final``/``from_final`` for a final one;
     the deserializer also reads the writer fingerprints ``accepted`` (``fbec topic accept``).
     ``limits`` bound what the deserializer reads (the decode budget and the nesting depth,
-    docs/limits.md; ``None``: the runtime's defaults): a value beyond them is refused as an invalid one."""
+    docs/limits.md; ``None``: the runtime's defaults): a value beyond them is refused as an invalid one.
+    ``max_value_bytes`` bounds a value's size both ways: the serializer refuses to write and the
+    deserializer to read (before decoding it) a larger value, naming its size and the limit."""
     generated: Any = cls
     final = schema.model == FINAL
     read = generated.from_final if final else generated.from_fbe
     decode: Callable[[bytes], T] = lambda data: read(data, limits)
-    return FbeSerializer(schema, generated.to_final if final else generated.to_fbe), FbeDeserializer(schema, decode, accepted)
+    encode = generated.to_final if final else generated.to_fbe
+    return (FbeSerializer(schema, encode, max_value_bytes),
+            FbeDeserializer(schema, decode, accepted, max_value_bytes))

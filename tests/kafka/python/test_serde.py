@@ -174,3 +174,30 @@ def test_limits_bound_what_the_deserializer_reads(schema: FbeSchema, proto: Modu
     with pytest.raises(FbeRecordError, match=r"decode budget exceeded"):
         thrifty(account(1).to_final(), ctx(schema.with_model("final").headers()))
     assert serde(schema, proto.Account, Limits(max_depth=2))[1](value, ctx(schema.headers())) == account(1)
+
+
+def test_a_size_limit_refuses_larger_values_both_ways(schema: FbeSchema, proto: ModuleType,
+                                                      account: Callable[[int], Any]) -> None:
+    big = account(7)
+    big.orders.extend([big.orders[0]] * 50)
+    value = big.to_fbe()
+    limit = len(value) - 1
+    serializer, deserializer = serde(schema, proto.Account, max_value_bytes=limit)
+    text = (f"a {schema} value of {len(value)} bytes is larger than the limit of {limit} bytes "
+            "(fbe.max.value.bytes): not ")
+    headers: list[tuple[str, Any]] = []
+    with pytest.raises(FbeRecordError) as written:
+        serializer(big, ctx(headers))
+    assert str(written.value) == text + "written"
+    assert headers == []                              # nothing written into the record
+    with pytest.raises(FbeRecordError) as read:       # a SerializationError: the consumer's error path
+        deserializer(value, ctx(schema.headers()))
+    assert str(read.value) == text + "read"
+    with pytest.raises(FbeRecordError, match="not read$"):
+        deserializer(value)                           # without the gate too
+    with pytest.raises(FbeRecordError, match="cannot be read by"):   # the gate first
+        deserializer(value, ctx(FbeSchema("proto", "2.0", FOREIGN).headers()))
+    at_limit, reader = serde(schema, proto.Account, max_value_bytes=len(value))
+    assert reader(at_limit(big, ctx(headers)), ctx(headers)) == big
+    with pytest.raises(ValueError, match="fbe.max.value.bytes must not be negative, got -1"):
+        serde(schema, proto.Account, max_value_bytes=-1)

@@ -2,6 +2,7 @@ package fbekafka
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -26,7 +27,16 @@ type Serde[T any, P Message[T]] struct {
 	accepted []string
 	// Limits bound what Decode reads (nil: fbe.DefaultLimits, docs/limits.md).
 	Limits *fbe.Limits
+	// maxValueBytes: the largest value Encode writes and Decode reads (WithMaxValueBytes)
+	maxValueBytes int
 }
+
+// NoLimit is MaxValueBytes of a serde without a size limit of its own: franz-go's and the
+// broker's (ProducerBatchMaxBytes, message.max.bytes) apply.
+const NoLimit = math.MaxInt
+
+// MaxValueBytesConfig names the size limit in its refusals, as the Java serde's config key.
+const MaxValueBytesConfig = "fbe.max.value.bytes"
 
 // NewSerde is the serde of T (a generated struct: NewSerde[proto.Account](schema)) for the
 // schema's package, version, fingerprint and model.
@@ -34,7 +44,32 @@ func NewSerde[T any, P Message[T]](schema Schema) (*Serde[T, P], error) {
 	if err := schema.Check(); err != nil {
 		return nil, err
 	}
-	return &Serde[T, P]{schema: schema}, nil
+	return &Serde[T, P]{schema: schema, maxValueBytes: NoLimit}, nil
+}
+
+// WithMaxValueBytes is a serde like s with a limit on a value's size: Encode and Marshal refuse
+// to write, Decode and Unmarshal to read (before decoding it) a value of more than bytes bytes,
+// naming the size and the limit.
+func (s *Serde[T, P]) WithMaxValueBytes(bytes int) (*Serde[T, P], error) {
+	if bytes < 0 {
+		return nil, fmt.Errorf("%s must not be negative, got %d", MaxValueBytesConfig, bytes)
+	}
+	c := *s
+	c.maxValueBytes = bytes
+	return &c, nil
+}
+
+// MaxValueBytes is the largest value the serde writes and reads (NoLimit: no limit of its own).
+func (s *Serde[T, P]) MaxValueBytes() int {
+	return s.maxValueBytes
+}
+
+func (s *Serde[T, P]) checkSize(size int, what string) error {
+	if size > s.maxValueBytes {
+		return fmt.Errorf("a %s value of %d bytes is larger than the limit of %d bytes (%s): not %s",
+			s.schema, size, s.maxValueBytes, MaxValueBytesConfig, what)
+	}
+	return nil
 }
 
 // Accepting is a serde like s whose Decode also reads the records of these writer fingerprints
@@ -46,7 +81,9 @@ func (s *Serde[T, P]) Accepting(fingerprints ...string) (*Serde[T, P], error) {
 			return nil, fmt.Errorf("a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got %s", f)
 		}
 	}
-	return &Serde[T, P]{schema: s.schema, accepted: append(slices.Clone(s.accepted), fingerprints...), Limits: s.Limits}, nil
+	c := *s
+	c.accepted = append(slices.Clone(s.accepted), fingerprints...)
+	return &c, nil
 }
 
 // Accepted is the writer fingerprints Decode reads: the schema's own and the accepted ones.
@@ -75,17 +112,29 @@ func (s *Serde[T, P]) Encode(r *kgo.Record, v *T) error {
 	return nil
 }
 
-// Marshal is v's message bytes in the serde's model, without a record.
+// Marshal is v's message bytes in the serde's model, without a record; an error when they are
+// larger than the serde's size limit.
 func (s *Serde[T, P]) Marshal(v *T) ([]byte, error) {
+	var data []byte
+	var err error
 	if s.schema.Model == Final {
-		return P(v).MarshalFinal()
+		data, err = P(v).MarshalFinal()
+	} else {
+		data, err = P(v).MarshalFBE()
 	}
-	return P(v).MarshalFBE()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSize(len(data), "written"); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // Decode is the message of r when r's headers name the serde's package and model and a
-// fingerprint it accepts (its own or one given to Accepting) and its value is a valid message; else a *RecordError with r's topic, partition and offset
-// and the reason. A nil value (a tombstone) is (nil, nil).
+// fingerprint it accepts (its own or one given to Accepting) and its value is a valid message no
+// larger than the size limit; else a *RecordError with r's topic, partition and offset and the
+// reason. A nil value (a tombstone) is (nil, nil).
 func (s *Serde[T, P]) Decode(r *kgo.Record) (*T, error) {
 	if r.Value == nil {
 		return nil, nil
@@ -106,8 +155,11 @@ func (s *Serde[T, P]) Decode(r *kgo.Record) (*T, error) {
 
 // Unmarshal reads data as a message of the serde's model without a record, and so without the
 // gate; an error names the schema and the runtime's reason (*fbe.DecodeError: field path and
-// byte offset).
+// byte offset), or the size and the limit of a value larger than the serde's size limit.
 func (s *Serde[T, P]) Unmarshal(data []byte) (*T, error) {
+	if err := s.checkSize(len(data), "read"); err != nil {
+		return nil, err
+	}
 	v := new(T)
 	var err error
 	if s.schema.Model == Final {

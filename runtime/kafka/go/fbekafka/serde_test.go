@@ -406,3 +406,69 @@ func TestARestartedConsumerResumesAtItsCommittedOffset(t *testing.T) {
 		t.Errorf("values read are not the six sent, in order")
 	}
 }
+
+// The size limit without a broker: Encode refuses to write and Decode to read (a *RecordError
+// with the record's place) a value larger than the limit, with its size and the limit, in the
+// Java serde's words; the gate still comes first, and a value at the limit passes.
+func TestASizeLimitRefusesLargerValuesBothWays(t *testing.T) {
+	own := versioned(t)
+	big := account(7)
+	for range 50 {
+		big.Orders = append(big.Orders, big.Orders[0])
+	}
+	data, err := serde(t, own).Marshal(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if serde(t, own).MaxValueBytes() != fbekafka.NoLimit {
+		t.Errorf("a new serde's limit is %d", serde(t, own).MaxValueBytes())
+	}
+	if _, err := serde(t, own).WithMaxValueBytes(-1); err == nil || err.Error() != "fbe.max.value.bytes must not be negative, got -1" {
+		t.Errorf("WithMaxValueBytes(-1): %v", err)
+	}
+	limit := len(data) - 1
+	limited, err := serde(t, own).WithMaxValueBytes(limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if accepting, err := limited.Accepting(strings.Repeat("ab", 32)); err != nil || accepting.MaxValueBytes() != limit {
+		t.Errorf("Accepting drops the limit: %v", err)
+	}
+	want := fmt.Sprintf("a %s value of %d bytes is larger than the limit of %d bytes (fbe.max.value.bytes): not ", own, len(data), limit)
+
+	r := &kgo.Record{Topic: "go-size", Partition: 2, Offset: 9}
+	if err := limited.Encode(r, big); err == nil || err.Error() != want+"written" {
+		t.Errorf("Encode of %d bytes: %v", len(data), err)
+	}
+	if r.Value != nil || len(r.Headers) != 0 {
+		t.Errorf("a refused Encode set the record: %d bytes, %d headers", len(r.Value), len(r.Headers))
+	}
+
+	r.Value = data
+	own.SetHeaders(r)
+	_, err = limited.Decode(r)
+	var refused *fbekafka.RecordError
+	if !errors.As(err, &refused) || refused.Topic != "go-size" || refused.Partition != 2 || refused.Offset != 9 ||
+		refused.Err.Error() != want+"read" || err.Error() != "record go-size[2] at offset 9: "+want+"read" {
+		t.Errorf("Decode of %d bytes: %v", len(data), err)
+	}
+	if _, err := limited.Unmarshal(data); err == nil || err.Error() != want+"read" {
+		t.Errorf("Unmarshal of %d bytes: %v", len(data), err)
+	}
+
+	foreign := &kgo.Record{Value: data}
+	fbekafka.Schema{Package: "proto", Version: "2.0", Fingerprint: strings.Repeat("ab", 32), Model: fbekafka.Versioned}.SetHeaders(foreign)
+	var schemaErr *fbekafka.SchemaError
+	if _, err := limited.Decode(foreign); !errors.As(err, &schemaErr) {
+		t.Errorf("a foreign record over the limit: %v, not the gate's refusal", err)
+	}
+
+	atLimit, _ := serde(t, own).WithMaxValueBytes(len(data))
+	got := &kgo.Record{}
+	if err := atLimit.Encode(got, big); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := atLimit.Decode(got); err != nil || len(back.Orders) != len(big.Orders) {
+		t.Errorf("a value at the limit: %v", err)
+	}
+}

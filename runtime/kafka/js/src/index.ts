@@ -25,6 +25,9 @@ export const MODEL_HEADER = "fbe.model";
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
+/** What a size limit's refusal names it by: the Java serde's config key (docs/kafka.md "Hostile records"). */
+export const MAX_VALUE_BYTES = "fbe.max.value.bytes";
+
 /**
  * A record the consumer refuses, or a value the producer cannot write a record of: headers naming
  * another schema or none (the message names both schemas), or bytes that are not a valid message
@@ -150,7 +153,26 @@ export class FbeSerde<T> {
     private readonly decoder: (data: Uint8Array) => T,
     /** The writer fingerprints decode reads besides the schema's own (`accepting`). */
     readonly accepted: ReadonlySet<string> = new Set(),
+    /** The largest value encode writes and decode reads (`withMaxValueBytes`; Infinity: no limit). */
+    readonly maxValueBytes: number = Infinity,
   ) {}
+
+  /**
+   * The same serde with a limit on a value's size: encode refuses to write and decode to read
+   * (before decoding it) a value of more than `bytes` bytes, with an FbeRecordError naming the
+   * size and the limit.
+   */
+  withMaxValueBytes(bytes: number): FbeSerde<T> {
+    if (!(bytes >= 0)) throw new RangeError(`${MAX_VALUE_BYTES} must not be negative, got ${bytes}`);
+    return new FbeSerde<T>(this.schema, this.encoder, this.decoder, this.accepted, bytes);
+  }
+
+  private checkSize(size: number, what: string, offset?: string): void {
+    if (size > this.maxValueBytes) {
+      throw new FbeRecordError(`a ${this.schema} value of ${size} bytes is larger than the limit of `
+        + `${this.maxValueBytes} bytes (${MAX_VALUE_BYTES}): not ${what}`, undefined, offset);
+    }
+  }
 
   /**
    * The same serde, whose decode also reads records of these writer fingerprints (of the same
@@ -161,7 +183,7 @@ export class FbeSerde<T> {
     for (const f of fingerprints) {
       all.add(new FbeSchema(this.schema.packageName, this.schema.version, f, this.schema.model).fingerprint);
     }
-    return new FbeSerde<T>(this.schema, this.encoder, this.decoder, all);
+    return new FbeSerde<T>(this.schema, this.encoder, this.decoder, all, this.maxValueBytes);
   }
 
   /**
@@ -180,10 +202,12 @@ export class FbeSerde<T> {
    * A kafkajs message of the value: its bytes (a Buffer over what the encoder returned, not a copy)
    * and the four headers after any of `message.headers`; the key, partition and timestamp of
    * `message` as they are. null (a tombstone) gives a message without a value and without headers.
+   * An FbeRecordError when the bytes are larger than the size limit.
    */
   encode(value: T | null, message: Omit<Message, "value"> = {}): Message {
     if (value === null) return { ...message, value: null };
     const bytes = this.encoder(value);
+    this.checkSize(bytes.byteLength, "written");
     return {
       ...message,
       value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -193,8 +217,9 @@ export class FbeSerde<T> {
 
   /**
    * The value of a consumed message when its headers name this schema's package and model and a
-   * fingerprint it accepts; anything else, and a value that is not a valid message, is an FbeRecordError
-   * naming both schemas, or the reason and the byte offset. null for a tombstone.
+   * fingerprint it accepts; anything else, and a value that is not a valid message or is larger than
+   * the size limit, is an FbeRecordError naming both schemas, or the reason and the byte offset, or
+   * the size and the limit. null for a tombstone.
    */
   decode(message: Pick<KafkaMessage, "value" | "headers"> & { offset?: string }): T | null {
     if (message.value === null) return null;
@@ -216,6 +241,7 @@ export class FbeSerde<T> {
 
   /** The value of bytes alone, without the gate (where a record has no headers). */
   decodeValue(data: Uint8Array, offset?: string): T {
+    this.checkSize(data.byteLength, "read", offset);
     try {
       return this.decoder(data);
     } catch (e) {

@@ -164,3 +164,32 @@ test("limits bound what decode reads", () => {
   assert.deepEqual(FbeSerde.of(schema, Account, limits({ maxDepth: 2 })).decode(consumed(m.value as Buffer, headers)),
     account(1));
 });
+
+test("a size limit refuses larger values both ways, to eachMessage's onRefused", async () => {
+  const schema = tradeSchema();
+  const big = account(7);
+  for (let i = 0; i < 50; i++) big.orders.push(big.orders[0]!);
+  const bytes = big.toFbe();
+  const limit = bytes.byteLength - 1;
+  const limited = FbeSerde.of(schema, Account).withMaxValueBytes(limit);
+  const text = `a ${schema} value of ${bytes.byteLength} bytes is larger than the limit of ${limit} bytes `
+    + "(fbe.max.value.bytes): not ";
+  assert.throws(() => limited.encode(big), (e: unknown) => e instanceof FbeRecordError && e.message === `${text}written`);
+  const value = Buffer.from(bytes);
+  assert.throws(() => limited.decode(consumed(value, schema.headers(), "9")),
+    (e: unknown) => e instanceof FbeRecordError && e.message === `${text}read` && e.offset === "9");
+  assert.throws(() => limited.decodeValue(value), (e: unknown) => e instanceof FbeRecordError && e.message === `${text}read`);
+  assert.throws(() => limited.decode(consumed(value, new FbeSchema("proto", "2.0", FOREIGN).headers())),
+    /cannot be read by/);                                 // the gate first
+  assert.equal(limited.accepting([FOREIGN]).maxValueBytes, limit);
+  const refused: string[] = [];
+  await limited.eachMessage(async () => assert.fail("read a value over the limit"), async ({ error }) => {
+    refused.push(error.message);
+  })({ topic: "t", partition: 0, message: consumed(value, schema.headers(), "9"), heartbeat: async () => {},
+    pause: () => () => {} });
+  assert.deepEqual(refused, [`${text}read`]);
+  const atLimit = FbeSerde.of(schema, Account).withMaxValueBytes(bytes.byteLength);
+  const m = atLimit.encode(big);
+  assert.deepEqual(atLimit.decode(consumed(m.value as Buffer, m.headers as Record<string, string>)), big);
+  assert.throws(() => FbeSerde.of(schema, Account).withMaxValueBytes(-1), /fbe.max.value.bytes must not be negative, got -1/);
+});
