@@ -587,7 +587,13 @@ public final class TcpExample {
             reader.setDaemon(true);
             reader.start();
             try {
-                return converse(client, messages);
+                int problems = converse(client, messages);
+                // A graceful close: the server reads the end of the stream and closes its side, which
+                // the reader sees. Closing at once could leave the server's last bytes unread here,
+                // and the kernel would reset the connection: the server would log a reset.
+                channel.shutdownOutput();
+                reader.join(TimeUnit.SECONDS.toMillis(2));
+                return problems;
             } catch (ExecutionException | CancellationException | TimeoutException e) {
                 String reason = why.get();
                 System.err.println("client: " + (reason != null ? reason : e.toString()));
