@@ -1,7 +1,7 @@
 # Rust: the runtime crate fbe (runtime/rust, docs/rust.md).
 #
 #   make test-rust     the crate's checks: cargo fmt --check, cargo clippy --all-targets
-#                      -D warnings and cargo test (unit tests, the golden vectors of
+#                      -D warnings (also with the feature serde) and cargo test (unit tests, the golden vectors of
 #                      $(SHARED) when present, doc tests) and cargo doc -D warnings, with
 #                      the committed Cargo.lock;
 #                      then fbec --rust's output for every schema through the same three
@@ -35,6 +35,7 @@ rust-toolchain:
 test-rust: venv rust-toolchain
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fmt --check
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
+	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets --features serde -- -D warnings
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	cd $(RUST_RUNTIME) && $(RUST_ENV) RUSTDOCFLAGS="-D warnings" "$(CARGO)" doc --offline --locked --no-deps --quiet
 	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" fmt --check

@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--package-prefix", metavar="PREFIX", default="",
                    help="put the Java and Kotlin packages under PREFIX (a dotted name: PREFIX.com.chronoxor.proto), "
                         "e.g. to hold the Java and the Kotlin code of one schema in one program")
+    p.add_argument("--rust-serde", action="store_true",
+                   help="the Rust types derive serde's Serialize and Deserialize when the crate's feature "
+                        "`serde` is on (the crate declares it and forwards it to fbe/serde)")
     p.add_argument("--list-outputs", action="store_true",
                    help="print the path of every file the chosen targets would write, one per line, "
                         "and write nothing (for build systems)")
@@ -159,6 +162,8 @@ def _main(argv: list[str]) -> int:
         return _usage("choose what to generate: --ir or a language (" + ", ".join("--" + x for x in TARGETS) + ")")
     if args.package_prefix and not PACKAGE_PREFIX.fullmatch(args.package_prefix):
         return _usage(f"--package-prefix '{args.package_prefix}' is not a dotted name (letters, digits, _)")
+    if args.rust_serde and not args.rust:
+        return _usage("--rust-serde is an option of --rust")
     if args.package_prefix and not (args.java or args.kotlin):
         return _usage("--package-prefix is for the Java and Kotlin packages: add --java or --kotlin")
     if not os.path.isfile(args.input):
@@ -189,7 +194,7 @@ def _main(argv: list[str]) -> int:
             sys.stdout.write(text)
 
     options = Options(final=args.final, json=args.json, proto=args.proto, indent=args.indent, tabs=args.tabs,
-                      package_prefix=args.package_prefix)
+                      package_prefix=args.package_prefix, rust_serde=args.rust_serde)
     for lang, target in zip(chosen, targets):
         try:
             files = target.generate(schema, options)

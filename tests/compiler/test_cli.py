@@ -83,6 +83,22 @@ def test_package_prefix_puts_java_and_kotlin_packages_under_it(tmp_path, capsys)
     assert status == 2 and "not a dotted name" in err
 
 
+def test_rust_serde_derives_serde_under_the_feature(tmp_path, capsys):
+    """--rust-serde: every Rust struct, enum and flags type derives serde's traits under the crate's
+    feature `serde` (docs/rust.md, Serde); without it no serde at all; refused without --rust."""
+    (tmp_path / "s.fbe").write_text("package s\nenum E { a; }\nflags F { x = 1; }\nstruct T { E e; F f; }\n")
+    derive = '#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]'
+    for option, count in (("--rust-serde", 3), (None, 0)):
+        out = tmp_path / str(count)
+        status, _, _ = run_fbec(capsys, "--rust", *[option] * bool(option), f"--input={tmp_path / 's.fbe'}",
+                                f"--output={out}", "-q")
+        code = (out / "s.rs").read_text()
+        assert status == 0 and code.count(derive) == count
+        assert ('#[cfg_attr(feature = "serde", serde(transparent))]' in code) == bool(count)
+        assert option or "serde" not in code
+    assert run_fbec(capsys, "--go", "--rust-serde", f"--input={tmp_path / 's.fbe'}", f"--output={tmp_path}")[0] == 2
+
+
 def test_missing_input(capsys):
     status, _, err = run_fbec(capsys, "--ir", "--input=/nonexistent/x.fbe")
     assert status == 2 and err == "fbec: error: input file '/nonexistent/x.fbe' does not exist (see fbec --help)\n"
@@ -195,7 +211,7 @@ def test_bash_completion_script(capsys):
     assert _complete(script, "--g") == ["--go"]
     assert _complete(script, "--j") == ["--java", "--javascript", "--json"]
     assert _complete(script, "--k") == ["--kotlin"]
-    assert _complete(script, "--r") == ["--rust", "--ruby"]
+    assert _complete(script, "--r") == ["--rust", "--ruby", "--rust-serde"]
     assert _complete(script, "--cs") == ["--csharp"]
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]

@@ -380,7 +380,7 @@ def test_the_plan_guard_finds_what_it_forbids() -> None:
 
 # Targets whose modules import each other at the top only (docs/targets.md "One style"); Java and
 # Kotlin join when their one JVM generator lands (issue 22 item 3).
-LEAF_STYLE_TARGETS = ("cpp", "go", "python", "typescript", "javascript", "csharp", "ruby")
+LEAF_STYLE_TARGETS = ("cpp", "go", "python", "typescript", "javascript", "csharp", "ruby", "rust")
 
 
 def function_local_imports(source: str) -> list[int]:

@@ -29,13 +29,14 @@ def groups() -> dict[str, list[Path]]:
     return out
 
 
-def generate_modules(folder: Path, schemas: dict[str, list[Path]]) -> list[str]:
+def generate_modules(folder: Path, schemas: dict[str, list[Path]], options: tuple[str, ...] = ()) -> list[str]:
     """Writes `folder/<group>.rs` and the group's modules under `folder/<group>/` for each group of
-    schemas; returns the groups' names, sorted."""
+    schemas (fbec given `options` besides --rust --final --json --proto); returns the groups' names,
+    sorted."""
     for group, files in schemas.items():
         for f in files:
             status = fbec_main(["-q", f"--input={f}", f"--output={folder / group}", "--rust", "--final", "--json",
-                                "--proto"])
+                                "--proto", *options])
             assert status == 0, f"fbec --rust failed on {f}"
         modules = sorted(p.stem for p in (folder / group).glob("*.rs"))
         (folder / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))

@@ -30,6 +30,7 @@ class Options:
     indent: int = 4            # -n INDENT
     tabs: bool = False         # -t: indent with tabs
     package_prefix: str = ""   # --package-prefix: put before the Java and Kotlin packages (dotted)
+    rust_serde: bool = False   # --rust-serde: the Rust types derive serde's traits under a `serde` feature
 
 
 class GeneratedFile:

@@ -64,6 +64,12 @@ impl Config {
         self.option("--json", on)
     }
 
+    /// Serde's `Serialize` and `Deserialize` on the generated types when the crate's feature
+    /// `serde` is on (`--rust-serde`; the crate declares the feature, docs/rust.md).
+    pub fn serde(&mut self, on: bool) -> &mut Self {
+        self.option("--rust-serde", on)
+    }
+
     fn option(&mut self, option: &'static str, on: bool) -> &mut Self {
         self.options.retain(|o| *o != option);
         if on {

@@ -427,6 +427,36 @@ impl FromStr for Decimal {
     }
 }
 
+/// With the `serde` feature: a decimal is its exact text (`"-123.45"`), read back by
+/// [`Decimal::parse`], so no value passes through a float.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Decimal {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+
+        impl serde::de::Visitor<'_> for Text {
+            type Value = Decimal;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a decimal as its text")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Decimal, E> {
+                Decimal::parse(v).map_err(E::custom)
+            }
+        }
+
+        deserializer.deserialize_str(Text)
+    }
+}
+
 impl From<i64> for Decimal {
     fn from(v: i64) -> Self {
         Self::parts_unchecked(u128::from(v.unsigned_abs()), 0, v < 0)

@@ -113,11 +113,13 @@ pub fn repeated<T>(items: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Option<(usi
 /// fields): the elements in the order they are written (docs/format.md 3.4), each key once. The
 /// writers refuse a set holding a key twice, the readers a buffer that does.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Set<T>(pub Vec<T>);
 
 /// A map or hash whose keys Rust's `Ord` cannot order: its `(key, value)` entries in the order
 /// they are written, each key once (refused as [`Set`]'s).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pairs<K, V>(pub Vec<(K, V)>);
 
 impl<T> std::ops::Deref for Set<T> {

@@ -230,6 +230,7 @@ impl Value for Decimal {
 /// (docs/limits.md 7, as `std::set<char>` holds them), so a `BTreeSet<Char>` or
 /// `BTreeMap<Char, V>` iterates in the order every writer writes. Other `char` values are `u8`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Char(pub u8);
 
 impl Ord for Char {
@@ -299,6 +300,7 @@ impl Fixed for Char {
 /// An FBE `bytes` value: any bytes, Base64 in JSON. A newtype of `Vec<u8>` (which it derefs to),
 /// so that a `byte[]` vector, a `Vec<u8>`, stays a collection of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bytes(pub Vec<u8>);
 
 impl std::ops::Deref for Bytes {

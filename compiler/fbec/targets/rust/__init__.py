@@ -12,12 +12,12 @@ with every struct; `--json` adds JSON (json.py) and `--proto` the protocol (prot
 from __future__ import annotations
 
 import math
-import re
 
 from fbec.model import ir, plan
 from fbec.targets import base
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, float32_digits, generated_header, quoted
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, float32_digits, generated_header
 from fbec.targets.rust.json import write_json
+from fbec.targets.rust.layout import RUSTFMT_WIDTH, STRUCT_LIT_WIDTH, call, rust_string
 from fbec.targets.rust.names import Idents, first_names
 from fbec.targets.rust.proto import write_protocol
 
@@ -28,10 +28,7 @@ PRIMITIVES = {
     "timestamp": "fbe::Timestamp", "uuid": "fbe::Uuid",
 }
 LARGE_ARRAY = 4096
-RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
-FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
-STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
-SHORT_ARG_WIDTH = 10   # rustfmt's short_array_element_width_threshold: a broken call of such simple arguments packs them
+SERDE_DERIVE = '#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]'
 
 
 class Context(base.FileContext, base.DefaultLiterals):
@@ -150,35 +147,6 @@ def float_literal(text: str, single: bool) -> str:
     return digits
 
 
-def rust_string(text: str) -> str:
-    return quoted(text, lambda o: f"\\u{{{o:x}}}")
-
-
-SIMPLE_ARG = re.compile(r'(&(mut )?)?[A-Za-z_]\w*(\.\w+)*(\[\w+\])?|"[^"]*"|\d+')
-
-
-def call(w: CodeWriter, head: str, args: list[str], tail: str) -> None:
-    """`head(args)tail` on one line, or as rustfmt breaks a call that does not fit: one argument a
-    line, or, when every argument is simple and at most 10 wide (rustfmt's
-    short_array_element_width_threshold), as many a line as fit."""
-    line = f"{head}({', '.join(args)}){tail}"
-    if len(", ".join(args)) <= FN_CALL_WIDTH and len(w.unit) * w.depth + len(line) <= RUSTFMT_WIDTH:
-        w.line(line)
-        return
-    with w.block(f"{head}(", f"){tail}"):
-        if len(args) > 1 and all(SIMPLE_ARG.fullmatch(a) and len(a) <= SHORT_ARG_WIDTH for a in args):
-            rows: list[str] = []
-            for a in args:
-                if rows and len(w.unit) * w.depth + len(f"{rows[-1]} {a},") <= RUSTFMT_WIDTH:
-                    rows[-1] += f" {a},"
-                else:
-                    rows.append(f"{a},")
-            w.lines("\n".join(rows))
-            return
-        for a in args:
-            w.line(f"{a},")
-
-
 def struct_literal(w: CodeWriter, head: str, fields: list[str], tail: str) -> None:
     """`head { fields }tail` on one line, or one field a line as rustfmt writes a longer literal."""
     one_line = f"{head} {{ {', '.join(fields)} }}{tail}" if fields else f"{head} {{}}{tail}"
@@ -190,12 +158,21 @@ def struct_literal(w: CodeWriter, head: str, fields: list[str], tail: str) -> No
             w.line(f"{f},")
 
 
+def serde_derive(w: CodeWriter, c: Context) -> bool:
+    """With --rust-serde, serde's derives under the user's crate feature `serde` (docs/rust.md);
+    whether they were written."""
+    if c.options.rust_serde:
+        w.line(SERDE_DERIVE)
+    return c.options.rust_serde
+
+
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     name, wire = c.ident.type(e.qualified), PRIMITIVES[e.wire]
     variants = [v for v in e.values if v.name in first_names(e)]
     aliases = [v for v in e.values if v.name not in first_names(e)]
     w.line(f"/// The schema's `enum {e.name}` (on the wire as `{wire}`).")
     w.line("#[derive(Clone, Copy, Debug)]")
+    serde_derive(w, c)
     with w.block(f"pub enum {name} {{", "}"):
         for v in variants:
             w.line(f"{c.ident.value(e.qualified, v.name)},")
@@ -331,6 +308,8 @@ def write_flags(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     with w.block("fbe::bitflags::bitflags! {", "}"):
         w.line(f"/// The schema's `flags {e.name}` (on the wire as `{wire}`); bits it does not name are kept.")
         w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]")
+        if serde_derive(w, c):  # bitflags' own text form ("A | B | 0x80"), unnamed bits kept
+            w.line('#[cfg_attr(feature = "serde", serde(transparent))]')
         with w.block(f"pub struct {name}: {wire} {{", "}"):
             for v in e.values:
                 w.line(f"const {c.ident.value(e.qualified, v.name)} = {v.value};")
@@ -357,6 +336,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     base = f" : {s.base}" if s.base else ""
     w.line(f"/// The schema's `struct {s.name}{base}` (type id {s.type_id}){'; its base fields first' if s.base else ''}.")
     w.line(f"#[derive({derive})]")
+    serde_derive(w, c)
     if not s.all_fields:
         w.line(f"pub struct {name} {{}}")
     else:

@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter
+from fbec.targets.rust.layout import FN_CALL_WIDTH, RUSTFMT_WIDTH, call, rust_string
 
 if TYPE_CHECKING:
     from fbec.targets.rust import Context
-
-RUSTFMT_WIDTH = 100
 
 
 def codec(c: Context, t: ir.Type) -> str | None:
@@ -31,8 +30,6 @@ def arm(w: CodeWriter, pattern: str, head: str, args: list[str]) -> None:
     """A match arm `pattern => head(args)?,` as rustfmt lays it out: on one line when it fits (98
     columns: the arm's comma and one more), else in a block, else with one argument a line (the
     chain broken before the method when even its head does not fit after the pattern)."""
-    from fbec.targets.rust import FN_CALL_WIDTH
-
     joined = ", ".join(args)
     indent = len(w.unit) * w.depth
     if len(joined) <= FN_CALL_WIDTH and indent + len(f"{pattern} => {head}({joined})?,") <= RUSTFMT_WIDTH - 2:
@@ -54,8 +51,6 @@ def arm(w: CodeWriter, pattern: str, head: str, args: list[str]) -> None:
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     """`impl fbe::json::JsonStruct`: the struct's members written and read."""
-    from fbec.targets.rust import call, rust_string
-
     fields = [(fp, c.ident.field(s.qualified, fp.name), codec(c, fp.type)) for fp in p.fields]
     with w.block(f"impl fbe::json::JsonStruct for {c.ident.type(s.qualified)} {{", "}"):
         w.line(f"const DECODE_COST: usize = {s.decode_cost};")

@@ -1,0 +1,78 @@
+"""`fbec --rust --rust-serde` (docs/rust.md, Serde): trade.fbe's types in a crate that declares a
+feature `serde` forwarding to fbe/serde. Without the feature the crate is what it was, clippy clean
+(the `cfg_attr`s name a feature it declares); with it, serde.rs round-trips an Account and the
+runtime's value types through serde_json. Run by `make test-rust`, which needs cargo."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from gen_crate import REPO, generate_modules, sync
+from test_rust_generated import CARGO
+
+BUILD = REPO / "build" / "rust-serde"
+MANIFEST = f'''[package]
+name = "generated"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[features]
+serde = ["dep:serde", "fbe/serde"]
+
+[dependencies]
+fbe = {{ path = "{REPO / "runtime" / "rust"}" }}
+serde = {{ version = "1", features = ["derive"], optional = true }}
+
+[dev-dependencies]
+serde_json = "1"
+
+[[test]]
+name = "serde"
+required-features = ["serde"]
+'''
+
+
+def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never"}
+    command = [CARGO, args[0], *([] if args[0] == "fmt" else ["--offline"]), *args[1:]]
+    return subprocess.run(command, cwd=BUILD, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def crate() -> Path:
+    assert Path(CARGO).exists(), f"no cargo command at {CARGO} (set CARGO)"
+    stage = BUILD.with_name(BUILD.name + ".new")
+    if stage.exists():
+        shutil.rmtree(stage)
+    (stage / "tests").mkdir(parents=True)
+    generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"]}, ("--rust-serde",))
+    (stage / "src" / "lib.rs").write_text("//! trade.fbe's `fbec --rust --rust-serde` output.\n\npub mod trade;\n")
+    (stage / "Cargo.toml").write_text(MANIFEST)
+    shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", stage / "Cargo.lock")
+    (stage / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
+    shutil.copy(Path(__file__).parent / "serde.rs", stage / "tests" / "serde.rs")
+    sync(stage, BUILD, keep=set())
+    shutil.rmtree(stage)
+    return BUILD
+
+
+def test_serde_crate_is_rustfmt_clean(crate: Path) -> None:
+    r = cargo(["fmt", "--check"])
+    assert r.returncode == 0, f"cargo fmt --check:\n{r.stdout[:20000]}{r.stderr[:5000]}"
+
+
+@pytest.mark.parametrize("features", [[], ["--features", "serde"]], ids=["without", "with"])
+def test_serde_crate_is_clippy_clean(crate: Path, features: list[str]) -> None:
+    r = cargo(["clippy", "--all-targets", *features, "--", "-D", "warnings"])
+    assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
+
+
+def test_serde_round_trips_an_account(crate: Path) -> None:
+    r = cargo(["test", "--features", "serde", "--test", "serde"])
+    assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
+    assert "2 passed" in r.stdout, r.stdout[-5000:]
