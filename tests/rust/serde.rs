@@ -66,6 +66,11 @@ fn an_account_round_trips_through_serde_json() {
         "the unknown enum value is kept"
     );
     assert_eq!(back.state.bits(), 0x86, "the unnamed flag bit is kept");
+    assert!(
+        text.contains(r#""state":"INITIALIZED | CALCULATED | 0x80""#),
+        "{text}"
+    );
+    assert!(text.contains(r#""side":{"Unknown":7}"#), "{text}");
     let (_, default) = round_trip(&Account::default());
     assert_eq!(default, Account::default());
 }
