@@ -175,11 +175,7 @@ def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str,
     with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
         w.line(f"{future}<{r}> response = requests.add(value.{field}, {r}.class, "
                f"{c.use('java.util.Set')}.of({', '.join(rejected)}), timeoutMillis);")
-        with w.block("try {", f"}} catch ({c.use('java.io.IOException')} e) {{"):
-            w.line("sender.send(value);")
-        with w.block("", "}"):
-            w.line(f"requests.fail(value.{field}, e);")
-        w.line("return response;")
+        protocol.send_request(c, w, field)
 
 
 def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:

@@ -160,11 +160,7 @@ def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str,
         classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
         signature(w, w.depth, "val response = requests.add", [f"value.{field}", f"{r}::class.java", classes,
                                                               "timeoutMillis"], "")
-        with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
-            w.line("sender.send(value)")
-        with w.block("", "}"):
-            w.line(f"requests.fail(value.{field}, e)")
-        w.line("return response")
+        protocol.send_request(c, w, field)
 
 
 def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
