@@ -49,6 +49,21 @@ def lone_surrogates() -> list[LimitCase]:
     ]
 
 
+def not_json() -> list[LimitCase]:
+    """What lenient parsers read beyond RFC 8259 is refused: comments, escapes JSON has not, single
+    quotes, unquoted names, trailing commas, leading zeros, NaN and Infinity, a second document."""
+    s = "not json"
+    cases = [_case(s, name, _simple(text)) for name, text in (
+        ("block-comment", '{"id":1 /* c */}'), ("line-comment", '{"id":1 // c\n}'),
+        ("unknown-escape", '{"id":1,"f31":"\\x"}'), ("unknown-escape-in-unknown-member", '{"id":1,"zzz":"\\q"}'),
+        ("single-quotes", "{'id':1}"), ("unquoted-name", '{id:1}'), ("trailing-comma-object", '{"id":1,}'),
+        ("trailing-comma-array", '{"id":1,"zzz":[1,]}'), ("leading-zero", '{"id":01}'), ("nan", '{"id":1,"f27":NaN}'),
+        ("infinity", '{"id":1,"f27":Infinity}'), ("plus-sign", '{"id":+1}'), ("two-documents", '{"id":1} {"id":2}'),
+        ("empty", ''), ("blank", ' \n'))]
+    return cases + [_case(s, "escapes-of-json", _simple('{"id":1,"f31":"\\"\\\\\\/\\b\\f\\n\\r\\t"}'),
+                          '"f31":"\\"\\\\/\\b\\f\\n\\r\\t"')]
+
+
 def byte_order_mark() -> list[LimitCase]:
     """A byte order mark is not JSON (RFC 8259 8.1: senders must not add one)."""
     s = "byte order mark"
@@ -206,7 +221,7 @@ def grade_order(s: str) -> list[LimitCase]:
 
 
 RULES: tuple[Callable[[], list[LimitCase]], ...] = (
-    lone_surrogates, byte_order_mark, base64_text, fixed_arrays, negative_zero, escaped_strings, signed_flags,
+    lone_surrogates, not_json, byte_order_mark, base64_text, fixed_arrays, negative_zero, escaped_strings, signed_flags,
     container_order,
 )
 
