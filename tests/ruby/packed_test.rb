@@ -2,7 +2,7 @@
 
 require_relative 'test_helper'
 
-generated('trade', 'proto')
+generated_trade_model
 
 # What the generated writers pack at once (a struct body, a stretch of final fields) and the readers
 # unpack at once (a run of fixed fields): the same checks and errors as field by field, and an older

@@ -21,6 +21,13 @@ def generated(group, package)
   require path
 end
 
+# Loads the trade model's package proto: schemas/trade.fbe is ../shared's proto.fbe (the same
+# package and types), which the vector tests load; one process holds one of them, or every method
+# and constant would be defined twice (ruby -w warns).
+def generated_trade_model
+  generated(File.exist?(File.join(GEN, 'shared', 'proto.rb')) ? 'shared' : 'trade', 'proto')
+end
+
 # Skips the test when ../shared is absent, and fails it when CI=true.
 def need_shared(test)
   return if File.directory?(File.join(SHARED, 'vectors'))

@@ -6,7 +6,7 @@ generated('project', 'chars')
 generated('project', 'decimals')
 generated('project', 'everything')
 generated('project', 'recursive')
-generated('trade', 'proto')
+generated_trade_model
 
 # A value the format cannot hold is refused by every writer with an Fbe::EncodeError naming the
 # struct and the field path in the schema's names (docs/limits.md 8, Fbe::Explain), wherever it is.
