@@ -3,7 +3,6 @@ package io.github.fbetoolkit.kafka;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -28,8 +27,6 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
     public static final String FINGERPRINT_HEADER = "fbe.fingerprint";
     public static final String MODEL_HEADER = "fbe.model";
 
-    private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
-
     public FbeSchema {
         Objects.requireNonNull(packageName, "packageName");
         Objects.requireNonNull(version, "version");
@@ -39,11 +36,25 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
 
     /** The fingerprint itself, when it is 64 lowercase hex digits (what {@code fbec fingerprint} prints). */
     static String requireFingerprint(String fingerprint) {
-        if (fingerprint == null || !FINGERPRINT.matcher(fingerprint).matches()) {
+        if (!isFingerprint(fingerprint)) {
             throw new IllegalArgumentException("a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got "
                 + fingerprint);
         }
         return fingerprint;
+    }
+
+    /** 64 lowercase hex digits; a loop, not a regex: every record a consumer reads is checked. */
+    private static boolean isFingerprint(String s) {
+        if (s == null || s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The same schema in the other binary model. */
