@@ -32,6 +32,23 @@ KAFKA_EVOLVED := $(CURDIR)/build/kafka/evolved/trade.fbe
 KAFKA_TOPIC = PYTHONPATH=compiler $(PYTHON) -m fbec topic
 KAFKA_GO := runtime/kafka/go
 KAFKA_RUN = $(if $(FBE_KAFKA_BOOTSTRAP),,$(PYTHON) $(CURDIR)/tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) --)
+$(KAFKA_EVOLVED): schemas/trade.fbe
+	@mkdir -p $(dir $@) && sed -e 's/^version 1.0$$/version 1.1/' \
+		-e '/^    Order\[\] orders;$$/a\    string note = "evolved";' $< > $@
+
+# The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema), made
+# again by every run (the compiler may have changed); KAFKA_ACCEPT_ENV puts each schema's `fbec topic
+# accept` list (comma-separated) in a command's environment: FBE_KAFKA_ACCEPT (trade.fbe's) and
+# FBE_KAFKA_ACCEPT_EVOLVED (the evolved schema's), what the Go, Python and JS tests read.
+.PHONY: kafka-topic-record
+kafka-topic-record: venv $(KAFKA_EVOLVED)
+	@rm -f build/kafka/accounts.json
+	$(KAFKA_TOPIC) add build/kafka/accounts.json schemas/trade.fbe
+	$(KAFKA_TOPIC) add build/kafka/accounts.json $(KAFKA_EVOLVED)
+KAFKA_ACCEPT = PYTHONPATH=$(CURDIR)/compiler $(PYTHON) -m fbec topic accept $(CURDIR)/build/kafka/accounts.json
+KAFKA_ACCEPT_ENV = FBE_KAFKA_ACCEPT=$$($(KAFKA_ACCEPT) $(CURDIR)/schemas/trade.fbe | paste -sd,) \
+	FBE_KAFKA_ACCEPT_EVOLVED=$$($(KAFKA_ACCEPT) $(KAFKA_EVOLVED) | paste -sd,)
+
 # The fingerprint of schemas/trade.fbe's package proto, in a recipe's shell.
 KAFKA_FINGERPRINT = $$(PYTHONPATH=compiler $(PYTHON) -m fbec fingerprint schemas/trade.fbe | sed -n 's/^proto [^ ]* //p')
 
@@ -49,13 +66,11 @@ $(KAFKA_BROKER_JARS)/.copied: tests/kafka/broker/pom.xml
 
 # The generated Java (with JSON, for the matrix client) and the module's classes; the module's
 # classpath into build/kafka/java-classpath.
-kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied
+kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied $(KAFKA_EVOLVED)
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	@rm -rf $(KAFKA_JAVA_GEN) runtime/kafka/java/target/surefire-reports
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never install -Dmaven.test.skip=true
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --json --input=schemas/trade.fbe --output=$(KAFKA_JAVA_GEN)
-	@mkdir -p $(dir $(KAFKA_EVOLVED)) && sed -e 's/^version 1.0$$/version 1.1/' \
-		-e '/^    Order\[\] orders;$$/a\    string note = "evolved";' schemas/trade.fbe > $(KAFKA_EVOLVED)
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --package-prefix=evolved --input=$(KAFKA_EVOLVED) \
 		--output=$(KAFKA_JAVA_GEN)
 	cd runtime/kafka/java && $(MVN) -q -B -Dstyle.color=never test-compile dependency:build-classpath \
@@ -64,10 +79,7 @@ kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied
 # surefire:test alone: kafka-java-build compiled the tests.
 # The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema) gives
 # each side's accepted fingerprints.
-kafka-java: kafka-java-build
-	@rm -f build/kafka/accounts.json
-	$(KAFKA_TOPIC) add build/kafka/accounts.json schemas/trade.fbe
-	$(KAFKA_TOPIC) add build/kafka/accounts.json $(KAFKA_EVOLVED)
+kafka-java: kafka-java-build kafka-topic-record
 	fingerprint=$(KAFKA_FINGERPRINT); rc=0; \
 	accept=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json schemas/trade.fbe | paste -sd,) && \
 	accept_evolved=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json $(KAFKA_EVOLVED) | paste -sd,) && \
@@ -77,17 +89,18 @@ kafka-java: kafka-java-build
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
 
 # The generated Go (with JSON) in the module's internal/gen and the matrix client build/kafka/go-client.
-kafka-go-build: venv
+kafka-go-build: venv $(KAFKA_EVOLVED)
 	@test -x "$(GO)" || { echo "kafka-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
-	@rm -rf $(KAFKA_GO)/internal/gen
+	@rm -rf $(KAFKA_GO)/internal/gen $(KAFKA_GO)/internal/evolved
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --json --input=schemas/trade.fbe --output=$(KAFKA_GO)/internal/gen
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --input=$(KAFKA_EVOLVED) --output=$(KAFKA_GO)/internal/evolved
 	cd $(KAFKA_GO) && $(GO_ENV) $(GO) build -o $(CURDIR)/build/kafka/go-client ./internal/matrixclient
 
-kafka-go: kafka-go-build $(KAFKA_BROKER_JARS)/.copied
+kafka-go: kafka-go-build kafka-topic-record $(KAFKA_BROKER_JARS)/.copied
 	@cd $(KAFKA_GO) && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l .)" && \
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
 	cd $(KAFKA_GO) && $(GO_ENV) $(GO) vet ./...
-	fingerprint=$(KAFKA_FINGERPRINT); cd $(KAFKA_GO) && FBE_KAFKA_FINGERPRINT=$$fingerprint \
+	fingerprint=$(KAFKA_FINGERPRINT); cd $(KAFKA_GO) && FBE_KAFKA_FINGERPRINT=$$fingerprint $(KAFKA_ACCEPT_ENV) \
 		$(KAFKA_RUN) env $(GO_ENV) $(GO) test -count=1 -json ./... | $(PYTHON) $(CURDIR)/tests/kafka/go_summary.py kafka-go
 
 # The cross-language matrix (tests/kafka/test_matrix.py): a language's client command in

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 	"github.com/fbe-toolkit/fbe/runtime/kafka/go/fbekafka"
+	evolved "github.com/fbe-toolkit/fbe/runtime/kafka/go/internal/evolved/proto"
 	"github.com/fbe-toolkit/fbe/runtime/kafka/go/internal/gen/proto"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -81,10 +82,14 @@ func client(t *testing.T, opts ...kgo.Opt) *kgo.Client {
 	return cl
 }
 
-// topic creates a topic of one partition, named after the test.
+// topic creates a topic of one partition, named after the language.
 func topic(t *testing.T) string {
 	t.Helper()
-	name := fmt.Sprintf("go-test-%d-%d", topics.Add(1), time.Now().UnixNano())
+	return createTopic(t, fmt.Sprintf("go-test-%d-%d", topics.Add(1), time.Now().UnixNano()))
+}
+
+func createTopic(t *testing.T, name string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if _, err := kadm.NewClient(client(t)).CreateTopic(ctx, 1, 1, nil, name); err != nil {
@@ -102,7 +107,7 @@ func produce(t *testing.T, records ...*kgo.Record) {
 	}
 }
 
-func encoded(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], topic string, accounts ...*proto.Account) []*kgo.Record {
+func encoded[T any, P fbekafka.Message[T]](t *testing.T, s *fbekafka.Serde[T, P], topic string, accounts ...*T) []*kgo.Record {
 	t.Helper()
 	var records []*kgo.Record
 	for _, a := range accounts {
@@ -117,8 +122,8 @@ func encoded(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], top
 
 // consume reads the topic from its start until want records are decoded; each refused record
 // adds its error to refused, and the loop goes on with the next one.
-func consume(t *testing.T, s *fbekafka.Serde[proto.Account, *proto.Account], topic string, want int) (
-	got []*proto.Account, records []*kgo.Record, refused []*fbekafka.RecordError) {
+func consume[T any, P fbekafka.Message[T]](t *testing.T, s *fbekafka.Serde[T, P], topic string, want int) (
+	got []*T, records []*kgo.Record, refused []*fbekafka.RecordError) {
 	t.Helper()
 	cl := client(t, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -471,4 +476,194 @@ func TestASizeLimitRefusesLargerValuesBothWays(t *testing.T) {
 	if back, err := atLimit.Decode(got); err != nil || len(back.Orders) != len(big.Orders) {
 		t.Errorf("a value at the limit: %v", err)
 	}
+}
+
+// acceptedBy is the list `fbec topic accept` printed for a schema of the evolution case's topic
+// record (make kafka-go passes FBE_KAFKA_ACCEPT for schemas/trade.fbe, FBE_KAFKA_ACCEPT_EVOLVED for
+// the same with Account.note appended, version 1.1).
+func acceptedBy(t *testing.T, env string) []string {
+	t.Helper()
+	fingerprints := strings.Split(os.Getenv(env), ",")
+	if len(fingerprints) != 2 {
+		t.Fatalf("%s is %q, want two fingerprints (make kafka-go passes fbec topic accept's list)", env, os.Getenv(env))
+	}
+	return fingerprints
+}
+
+// evolvedAccount is account(id) in the evolved schema, with its appended field set.
+func evolvedAccount(t *testing.T, id int32, note string) *evolved.Account {
+	t.Helper()
+	data, err := account(id).MarshalFBE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := new(evolved.Account)
+	if err := a.ReadFBE(data, nil); err != nil {
+		t.Fatal(err)
+	}
+	a.Note = note
+	return a
+}
+
+// The evolution case through the broker, both ways: a producer on the newer schema (a field
+// appended) and one on the older write a topic; a consumer on the older schema refuses the newer
+// writer's record naming both schemas until it is given its topic record's accepted fingerprints,
+// then reads it (the field it does not know skipped); a consumer on the newer schema reads both,
+// the older writer's record with the field at its default.
+func TestAConsumerReadsTheNewerAndOlderWritersItsTopicRecordAccepts(t *testing.T) {
+	own := versioned(t)
+	older := acceptedBy(t, "FBE_KAFKA_ACCEPT")
+	newer := acceptedBy(t, "FBE_KAFKA_ACCEPT_EVOLVED")
+	if older[0] != own.Fingerprint || !slices.Equal(newer, []string{older[1], older[0]}) {
+		t.Fatalf("fbec topic accept: %v for trade.fbe, %v for the evolved schema", older, newer)
+	}
+	evolvedSchema := fbekafka.Schema{Package: "proto", Version: "1.1", Fingerprint: newer[0], Model: fbekafka.Versioned}
+	newerSerde, err := fbekafka.NewSerde[evolved.Account](evolvedSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := topic(t)
+	produce(t, slices.Concat(encoded(t, newerSerde, name, evolvedAccount(t, 1, "from the newer producer")),
+		encoded(t, serde(t, own), name, account(2)))...)
+
+	got, read, refused := consume(t, serde(t, own), name, 1)
+	if len(refused) != 1 || refused[0].Offset != 0 || len(got) != 1 || read[0].Offset != 1 {
+		t.Fatalf("the older consumer without the accepted fingerprints: refused %v, read %d", refused, len(got))
+	}
+	want := "a record written with " + evolvedSchema.String() + " cannot be read by " + own.String() + ": another schema"
+	if msg := refused[0].Err.Error(); !strings.HasPrefix(msg, want) {
+		t.Errorf("refused: %s\nwant it to start with %s", msg, want)
+	}
+
+	olderSerde, err := serde(t, own).Accepting(older[1:]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, refused = consume(t, olderSerde, name, 2)
+	if len(refused) != 0 || len(got) != 2 || got[0].String() != account(1).String() || got[1].String() != account(2).String() {
+		t.Fatalf("the older consumer with the accepted fingerprints: refused %v, read %v", refused, got)
+	}
+
+	newerReader, err := newerSerde.Accepting(newer[1:]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, refused := consume(t, newerReader, name, 2)
+	if len(refused) != 0 || len(back) != 2 || back[0].Note != "from the newer producer" || back[1].Note != "evolved" {
+		t.Fatalf("the newer consumer: refused %v, read %v", refused, back)
+	}
+	if back[1].Id != 2 || back[1].Name != account(2).Name || len(back[1].Orders) != 3 {
+		t.Errorf("the older writer's record read by the newer consumer: %v", back[1])
+	}
+}
+
+// bigAccount is account(9) with orders more orders: about 40 bytes each.
+func bigAccount(orders int) *proto.Account {
+	a := account(9)
+	for range orders {
+		a.Orders = append(a.Orders, a.Orders[0])
+	}
+	return a
+}
+
+// The size limit and the dead letters through the broker: a serde with a limit refuses to write a
+// larger value; one without writes it; a consumer with the limit refuses that record (and a
+// truncated one) with its place and the reason, publishes each to TOPIC.DLT with PublishDeadLetter
+// and reads the next record; the dead letters hold the raw values, the original headers, Spring's
+// headers of place and reason.
+func TestRefusedRecordsGoToTheDeadLetterTopicWithTheirPlaceAndReasonAndTheConsumerGoesOn(t *testing.T) {
+	own := versioned(t)
+	const limit = 1024
+	limited, err := serde(t, own).WithMaxValueBytes(limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := serde(t, own).Marshal(bigAccount(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooLarge := fmt.Sprintf("a %s value of %d bytes is larger than the limit of %d bytes (fbe.max.value.bytes): not ", own, len(big), limit)
+	name := topic(t)
+	if err := limited.Encode(&kgo.Record{Topic: name}, bigAccount(50)); err == nil || err.Error() != tooLarge+"written" {
+		t.Fatalf("Encode with the limit: %v", err)
+	}
+	good, err := account(3).MarshalFBE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := &kgo.Record{Topic: name, Key: []byte("k"), Value: good[:20]}
+	own.SetHeaders(truncated)
+	produce(t, slices.Concat(encoded(t, limited, name, account(1)), encoded(t, serde(t, own), name, bigAccount(50)),
+		[]*kgo.Record{truncated}, encoded(t, limited, name, account(2)))...)
+	dlt := createTopic(t, fbekafka.DeadLetterTopic(name))
+
+	letters := client(t, kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl := client(t, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{name: {0: kgo.NewOffset().AtStart()}}))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	var got []*proto.Account
+	var refused []*fbekafka.RecordError
+	for len(got) < 2 && ctx.Err() == nil {
+		cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+			a, err := limited.Decode(r)
+			var re *fbekafka.RecordError
+			if errors.As(err, &re) {
+				refused = append(refused, re)
+				if err := fbekafka.PublishDeadLetter(ctx, letters, r, err); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, a)
+		})
+	}
+	if len(got) != 2 || got[0].String() != account(1).String() || got[1].String() != account(2).String() {
+		t.Fatalf("read %v", got)
+	}
+	if len(refused) != 2 || refused[0].Offset != 1 || refused[1].Offset != 2 || refused[0].Topic != name {
+		t.Fatalf("refused %v", refused)
+	}
+	if refused[0].Err.Error() != tooLarge+"read" || !strings.HasPrefix(refused[1].Err.Error(), "an invalid "+own.String()) {
+		t.Errorf("refused for %q and %q", refused[0].Err, refused[1].Err)
+	}
+
+	dead := fetch(t, dlt, 2)
+	for i, r := range dead {
+		if !slices.Equal(r.Value, [][]byte{big, truncated.Value}[i]) || r.Partition != 0 || string(r.Key) != "k" {
+			t.Errorf("dead letter %d: %d bytes, partition %d, key %q", i, len(r.Value), r.Partition, r.Key)
+		}
+		if writer, err := fbekafka.SchemaOf(r); err != nil || writer != own {
+			t.Errorf("dead letter %d: the original headers: %v, %v", i, writer, err)
+		}
+		for key, want := range map[string]string{
+			fbekafka.OriginalTopic:     name,
+			fbekafka.OriginalPartition: "\x00\x00\x00\x00",
+			fbekafka.OriginalOffset:    string([]byte{0, 0, 0, 0, 0, 0, 0, byte(i + 1)}),
+			fbekafka.ExceptionFqcn:     "github.com/fbe-toolkit/fbe/runtime/kafka/go/fbekafka.RecordError",
+			fbekafka.ExceptionMessage:  refused[i].Err.Error(),
+		} {
+			if h := header(r, key); h != want {
+				t.Errorf("dead letter %d: header %s is %q, want %q", i, key, h, want)
+			}
+		}
+	}
+}
+
+// fetch reads the first want records of a topic as they are.
+func fetch(t *testing.T, topic string, want int) []*kgo.Record {
+	t.Helper()
+	cl := client(t, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	var records []*kgo.Record
+	for len(records) < want && ctx.Err() == nil {
+		records = append(records, cl.PollFetches(ctx).Records()...)
+	}
+	if len(records) != want {
+		t.Fatalf("%s: %d records, want %d", topic, len(records), want)
+	}
+	return records
 }
