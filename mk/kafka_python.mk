@@ -15,8 +15,8 @@ kafka-python-build: venv
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --python --final --json --input=schemas/trade.fbe \
 		--output=build/kafka/python-gen
 
-kafka-python: venv $(KAFKA_BROKER_JARS)/.copied
-	$(KAFKA_RUN) $(PYTHON) -m pytest -qq -p no:cacheprovider tests/kafka/python
+kafka-python: venv kafka-topic-record $(KAFKA_BROKER_JARS)/.copied
+	FBE_KAFKA_EVOLVED=$(KAFKA_EVOLVED) $(KAFKA_ACCEPT_ENV) $(KAFKA_RUN) $(PYTHON) -m pytest -qq -p no:cacheprovider tests/kafka/python
 
 # Its client of the cross-language matrix (tests/kafka/test_matrix.py, mk/kafka.mk).
 KAFKA_CLIENTS += FBE_KAFKA_CLIENT_PYTHON="$(PYTHON) $(CURDIR)/tests/kafka/python/matrix_client.py $(CURDIR)/build/kafka/python-gen"

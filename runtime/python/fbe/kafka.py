@@ -27,16 +27,24 @@ from .errors import DecodeError
 from .limits import Limits
 
 try:
+    from confluent_kafka import KafkaError, Message, Producer
+    from confluent_kafka.error import ConsumeError
     from confluent_kafka.serialization import Deserializer, SerializationContext, SerializationError, Serializer
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("fbe.kafka needs confluent-kafka: pip install fbe-toolkit[kafka] "
                       "(or pip install confluent-kafka)") from error
 
 __all__ = [
+    "DEAD_LETTER_SUFFIX",
+    "EXCEPTION_FQCN",
+    "EXCEPTION_MESSAGE",
     "FINAL",
     "FINGERPRINT_HEADER",
     "MAX_VALUE_BYTES",
     "MODEL_HEADER",
+    "ORIGINAL_OFFSET",
+    "ORIGINAL_PARTITION",
+    "ORIGINAL_TOPIC",
     "PACKAGE_HEADER",
     "VERSIONED",
     "VERSION_HEADER",
@@ -44,6 +52,8 @@ __all__ = [
     "FbeRecordError",
     "FbeSchema",
     "FbeSerializer",
+    "dead_letter_topic",
+    "publish_dead_letter",
     "serde",
 ]
 
@@ -264,3 +274,55 @@ def serde(schema: FbeSchema, cls: type[T], limits: Limits | None = None,
     encode = generated.to_final if final else generated.to_fbe
     return (FbeSerializer(schema, encode, max_value_bytes),
             FbeDeserializer(schema, decode, accepted, max_value_bytes))
+
+
+# Dead letters: the suffix of a topic's dead-letter topic and the headers a dead letter carries
+# besides the record's own, Spring Kafka's names, as the Java module's FbeDeadLetters writes them
+# (docs/kafka.md "Dead letters in Go, Python and JavaScript").
+DEAD_LETTER_SUFFIX = ".DLT"
+ORIGINAL_TOPIC = "kafka_dlt-original-topic"
+ORIGINAL_PARTITION = "kafka_dlt-original-partition"   # a 4-byte big-endian integer
+ORIGINAL_OFFSET = "kafka_dlt-original-offset"         # an 8-byte big-endian integer
+EXCEPTION_FQCN = "kafka_dlt-exception-fqcn"
+EXCEPTION_MESSAGE = "kafka_dlt-exception-message"
+
+
+def dead_letter_topic(topic: str) -> str:
+    """The dead-letter topic of a topic: ``accounts.DLT``."""
+    return topic + DEAD_LETTER_SUFFIX
+
+
+def publish_dead_letter(producer: Producer, error: ConsumeError,
+                        on_delivery: Callable[[KafkaError | None, Message], None] | None = None) -> None:
+    """Produces the record a ``DeserializingConsumer`` refused to its dead-letter topic, as Spring
+    Kafka's DeadLetterPublishingRecoverer does: ``error`` is what ``poll`` raised (a
+    ``ValueDeserializationError``, whose ``kafka_message`` is the record as consumed: its key, raw
+    value and headers), sent to ``TOPIC.DLT``, the same partition, with the five headers naming
+    where it came from and why (the type and text of ``error.exception``, an
+    :class:`FbeRecordError` for a record the serde refused). ``producer`` is a plain ``Producer``;
+    like its ``produce``, this returns at once: ``producer.flush()`` (or ``on_delivery``) says
+    when the broker has it. The dead-letter topic is created like any other (this does not
+    create it)::
+
+        except ValueDeserializationError as e:
+            publish_dead_letter(dlt, e)     # to accounts.DLT, as it was
+            dlt.flush()
+            continue                        # and go on
+    """
+    m = error.kafka_message
+    if m is None:
+        raise ValueError(f"no consumed record to publish: {error}")
+    topic, partition, offset = m.topic(), m.partition(), m.offset()
+    if topic is None or partition is None or offset is None:
+        raise ValueError(f"no topic, partition or offset in the consumed record of {error}")
+    reason = error.exception if error.exception is not None else error
+    reason_type = type(reason)
+    received = m.headers() or []
+    headers = list(received.items() if isinstance(received, dict) else received)
+    headers += [(ORIGINAL_TOPIC, topic.encode()),
+                (ORIGINAL_PARTITION, partition.to_bytes(4, "big", signed=True)),
+                (ORIGINAL_OFFSET, offset.to_bytes(8, "big", signed=True)),
+                (EXCEPTION_FQCN, f"{reason_type.__module__}.{reason_type.__qualname__}".encode()),
+                (EXCEPTION_MESSAGE, str(reason).encode())]
+    producer.produce(dead_letter_topic(topic), key=m.key(), value=m.value(), partition=partition,
+                     headers=headers, on_delivery=on_delivery)

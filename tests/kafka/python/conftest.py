@@ -7,6 +7,7 @@ N skipped` (tools/run_suites.py)."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -37,6 +38,40 @@ def proto(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
         return importlib.import_module("proto")
     finally:
         sys.path.remove(str(out))
+
+
+@pytest.fixture(scope="session")
+def evolved(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """fbec --python --final of the evolution case's newer schema (schemas/trade.fbe with
+    Account.note appended, version 1.1: FBE_KAFKA_EVOLVED, made by mk/kafka.mk), imported as the
+    module evolved_proto (its package is proto too)."""
+    path = os.environ.get("FBE_KAFKA_EVOLVED")
+    if not path:
+        pytest.fail("FBE_KAFKA_EVOLVED is not set (make kafka-python passes the evolved schema mk/kafka.mk makes)")
+    out = tmp_path_factory.mktemp("evolved")
+    for f in generate(compile_schema(path, [], Diagnostics()), Options(final=True)):
+        (out / f.path).write_text(f.text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("evolved_proto", out / "proto.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def topic_record_accepts() -> tuple[list[str], list[str]]:
+    """The lists `fbec topic accept` printed for the two schemas of the evolution case's topic
+    record, schemas/trade.fbe's and the evolved schema's (make kafka-python passes them
+    comma-separated in FBE_KAFKA_ACCEPT and FBE_KAFKA_ACCEPT_EVOLVED)."""
+    lists = []
+    for env in ("FBE_KAFKA_ACCEPT", "FBE_KAFKA_ACCEPT_EVOLVED"):
+        fingerprints = os.environ.get(env, "").split(",")
+        if len(fingerprints) != 2:
+            pytest.fail(f"{env} is {os.environ.get(env)!r}, not two fingerprints (make kafka-python passes "
+                        "fbec topic accept's lists)")
+        lists.append(fingerprints)
+    return lists[0], lists[1]
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,9 @@ import pytest
 from confluent_kafka import Consumer, DeserializingConsumer, Message, Producer, SerializingProducer, TopicPartition
 from confluent_kafka.admin import AdminClient
 from confluent_kafka.cimpl import NewTopic
-from confluent_kafka.error import ValueDeserializationError
+from confluent_kafka.error import ValueDeserializationError, ValueSerializationError
 from confluent_kafka.serialization import Deserializer, Serializer, StringSerializer
+from fbe import kafka
 from fbe.kafka import FbeDeserializer, FbeSchema, serde
 
 WAIT = 60.0
@@ -28,8 +29,8 @@ def versioned(trade_fingerprint: str) -> FbeSchema:
     return FbeSchema("proto", "1.0", trade_fingerprint)
 
 
-def new_topic(bootstrap: str) -> str:
-    name = f"python-test-{_topics.__next__()}-{time.monotonic_ns()}"
+def new_topic(bootstrap: str, name: str | None = None) -> str:
+    name = name or f"python-test-{_topics.__next__()}-{time.monotonic_ns()}"
     admin = AdminClient({"bootstrap.servers": bootstrap})   # kept until the topic exists: its end cancels
     admin.create_topics([NewTopic(name, 1, 1)])[name].result(WAIT)
     return name
@@ -51,9 +52,11 @@ def produce_raw(bootstrap: str, topic: str, schema: FbeSchema | None, value: byt
 
 
 def consume(bootstrap: str, topic: str, deserializer: Deserializer | None, want: int,
-            refused: list[str]) -> list[Message]:
+            refused: list[str], on_refused: Callable[[ValueDeserializationError], None] | None = None,
+            ) -> list[Message]:
     """Reads `want` good records from the start of the topic; each refused record adds
-    "offset: reason" to `refused`, and the consumer goes on with the next poll."""
+    "offset: reason" to `refused` (and is given to `on_refused`), and the consumer goes on with
+    the next poll."""
     config: dict[str, Any] = {"bootstrap.servers": bootstrap, "group.id": f"{topic}-reader",
                               "auto.offset.reset": "earliest", "enable.auto.commit": False}
     consumer: Consumer
@@ -71,6 +74,8 @@ def consume(bootstrap: str, topic: str, deserializer: Deserializer | None, want:
             except ValueDeserializationError as e:
                 assert e.kafka_message is not None
                 refused.append(f"{e.kafka_message.offset()}: {e.exception}")
+                if on_refused is not None:
+                    on_refused(e)
                 continue
             if msg is not None:
                 assert msg.error() is None, msg.error()
@@ -180,3 +185,95 @@ def test_a_restarted_consumer_resumes_at_its_committed_offset(
     assert read_and_commit(bootstrap, topic, f"{topic}-group", 3, deserializer, values) == [0, 1, 2]
     assert read_and_commit(bootstrap, topic, f"{topic}-group", 3, deserializer, values) == [3, 4, 5]
     assert values == sent
+
+
+def test_a_consumer_reads_the_newer_and_older_writers_its_topic_record_accepts(
+        bootstrap: str, versioned: FbeSchema, proto: ModuleType, evolved: ModuleType,
+        account: Callable[[int], Any], topic_record_accepts: tuple[list[str], list[str]]) -> None:
+    """The evolution case, both ways: a producer on the newer schema (Account.note appended) and one
+    on the older write a topic; the older consumer refuses the newer record naming both schemas
+    until given its topic record's accepted fingerprints, then reads it without the field; the
+    newer consumer reads both, the older record with the field at its default."""
+    older, newer = topic_record_accepts
+    assert older[0] == versioned.fingerprint and newer == [older[1], older[0]]
+    evolved_schema = FbeSchema("proto", "1.1", newer[0])
+    newer_account = evolved.Account.from_fbe(account(1).to_fbe())
+    newer_account.note = "from the newer producer"
+    topic = new_topic(bootstrap)
+    produce(bootstrap, topic, serde(evolved_schema, evolved.Account)[0], [newer_account])
+    produce(bootstrap, topic, serde(versioned, proto.Account)[0], [account(2)])
+
+    refused: list[str] = []
+    got = consume(bootstrap, topic, serde(versioned, proto.Account)[1], 1, refused)
+    assert [m.offset() for m in got] == [1]
+    assert refused == [(f"0: a record written with {evolved_schema} cannot be read by {versioned}: another schema "
+                        "(fingerprints differ; fbec compat says whether the schemas are compatible)")]
+
+    refused.clear()
+    got = consume(bootstrap, topic, serde(versioned, proto.Account, accepted=older)[1], 2, refused)
+    assert refused == []
+    assert [m.value() for m in got] == [account(1), account(2)]
+
+    got = consume(bootstrap, topic, serde(evolved_schema, evolved.Account, accepted=newer)[1], 2, refused)
+    assert refused == []
+    values: list[Any] = [m.value() for m in got]
+    assert [v.note for v in values] == ["from the newer producer", "evolved"]
+    assert proto.Account.from_fbe(values[1].to_fbe()) == account(2)
+
+
+def big_account(account: Callable[[int], Any], orders: int) -> Any:
+    """account(9) with `orders` more orders: about 40 bytes each."""
+    a = account(9)
+    a.orders += [account(9).orders[0] for _ in range(orders)]
+    return a
+
+
+def test_refused_records_go_to_the_dead_letter_topic_with_their_place_and_reason_and_the_consumer_goes_on(
+        bootstrap: str, versioned: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    """The size limit and the dead letters: a serializer with a limit refuses to write a larger
+    value, one without writes it; a consumer with the limit refuses that record and a truncated
+    one with their offsets and reasons, publishes each with publish_dead_letter and reads the
+    records around them; TOPIC.DLT holds both as they were, with Spring's headers."""
+    limit = 1024
+    big = big_account(account, 50)
+    big_bytes = big.to_fbe()
+    assert len(big_bytes) > limit > len(account(1).to_fbe())
+    topic = new_topic(bootstrap)
+    limited_serializer, limited_deserializer = serde(versioned, proto.Account, max_value_bytes=limit)
+    too_large = f"a {versioned} value of {len(big_bytes)} bytes is larger than the limit of {limit} bytes " \
+                "(fbe.max.value.bytes): not "
+    with pytest.raises(ValueSerializationError) as written:
+        produce(bootstrap, topic, limited_serializer, [big])
+    assert str(written.value.exception) == too_large + "written"
+    produce(bootstrap, topic, limited_serializer, [account(1)])
+    produce(bootstrap, topic, serde(versioned, proto.Account)[0], [big])
+    truncated = account(3).to_fbe()[:20]
+    produce_raw(bootstrap, topic, versioned, truncated)
+    produce(bootstrap, topic, limited_serializer, [account(2)])
+    dlt_topic = new_topic(bootstrap, kafka.dead_letter_topic(topic))
+
+    dlt = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    errors: list[ValueDeserializationError] = []
+
+    def publish(e: ValueDeserializationError) -> None:
+        errors.append(e)
+        kafka.publish_dead_letter(dlt, e)
+        assert dlt.flush(WAIT) == 0
+
+    refused: list[str] = []
+    got = consume(bootstrap, topic, limited_deserializer, 2, refused, publish)
+    assert [(m.offset(), m.value()) for m in got] == [(0, account(1)), (3, account(2))]
+    assert len(refused) == 2 and refused[0] == "1: " + too_large + "read", refused
+    assert refused[1].startswith(f"2: an invalid {versioned} value of 20 bytes: "), refused
+
+    letters = consume(bootstrap, dlt_topic, None, 2, [])
+    for i, (letter, value) in enumerate(zip(letters, (big_bytes, truncated))):
+        assert letter.value() == value and letter.key() == b"k" and letter.partition() == 0
+        headers = letter.headers() or []
+        assert FbeSchema.read_from(headers) == versioned          # the original headers, kept
+        last = dict(headers)
+        assert last[kafka.ORIGINAL_TOPIC] == topic.encode()
+        assert last[kafka.ORIGINAL_PARTITION] == b"\0\0\0\0"
+        assert last[kafka.ORIGINAL_OFFSET] == (i + 1).to_bytes(8, "big")
+        assert last[kafka.EXCEPTION_FQCN] == b"fbe.kafka.FbeRecordError"
+        assert last[kafka.EXCEPTION_MESSAGE] == str(errors[i].exception).encode()
