@@ -15,15 +15,16 @@ KAFKA_JS := runtime/kafka/js
 
 # The package, its tests and the matrix client (build-test/test/matrix-client.js); runtime/js is
 # built by js-runtime, so npm ci runs no install scripts.
-kafka-js-build: venv js-runtime
+kafka-js-build: venv js-runtime $(KAFKA_EVOLVED)
 	cd $(KAFKA_JS) && $(NPM) ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@rm -rf $(KAFKA_JS)/gen $(KAFKA_JS)/build-test $(KAFKA_JS)/dist
 	PYTHONPATH=compiler $(PYTHON) -m fbec -q --typescript --final --json --input=schemas/trade.fbe \
 		--output=$(KAFKA_JS)/gen
+	PYTHONPATH=compiler $(PYTHON) -m fbec -q --typescript --final --input=$(KAFKA_EVOLVED) --output=$(KAFKA_JS)/gen/evolved
 	cd $(KAFKA_JS) && ./node_modules/.bin/tsc -p tsconfig.json && ./node_modules/.bin/tsc -p tsconfig.test.json
 
-kafka-js: kafka-js-build $(KAFKA_BROKER_JARS)/.copied
-	FBE_KAFKA_FINGERPRINT=$(KAFKA_FINGERPRINT) $(KAFKA_RUN) $(NODE) --test \
+kafka-js: kafka-js-build kafka-topic-record $(KAFKA_BROKER_JARS)/.copied
+	FBE_KAFKA_FINGERPRINT=$(KAFKA_FINGERPRINT) $(KAFKA_ACCEPT_ENV) $(KAFKA_RUN) $(NODE) --test \
 		--test-reporter=spec --test-reporter-destination=stdout \
 		--test-reporter=./$(KAFKA_JS)/summary-reporter.mjs --test-reporter-destination=stdout \
 		$(KAFKA_JS)/build-test/test/*.test.js

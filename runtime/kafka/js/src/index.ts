@@ -273,3 +273,5 @@ export class FbeSerde<T> {
     };
   }
 }
+
+export * from "./dead-letters.js";

@@ -3,9 +3,15 @@
 // the consumer goes on, and a consumer of a group restarted mid-topic resuming at its committed offset.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { type EachMessageHandler, type IHeaders, Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
+import {
+  type EachMessageHandler, type IHeaders, Kafka, type KafkaMessage, logLevel, Partitioners, type Producer,
+} from "kafkajs";
+import { Account as EvolvedAccount } from "../gen/evolved/proto.js";
 import { Account } from "../gen/proto.js";
-import { FbeSchema, FbeSerde } from "../src/index.js";
+import {
+  deadLetterTopic, EXCEPTION_FQCN, EXCEPTION_MESSAGE, type FbeRefusedPayload, FbeSchema, FbeSerde, ORIGINAL_OFFSET,
+  ORIGINAL_PARTITION, ORIGINAL_TOPIC, publishDeadLetter,
+} from "../src/index.js";
 import { account, tradeSchema } from "./trade.js";
 
 const WAIT = 60_000;
@@ -25,8 +31,7 @@ after(async () => {
   await producer?.disconnect();
 });
 
-async function newTopic(): Promise<string> {
-  const topic = `js-test-${++topics}-${Date.now()}`;
+async function newTopic(topic = `js-test-${++topics}-${Date.now()}`): Promise<string> {
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -71,14 +76,18 @@ async function consume(topic: string, groupId: string, done: () => boolean, each
   }
 }
 
-/** Reads `want` good records with the serde; each refused record adds "offset: reason" to `refused`. */
-async function read(topic: string, serde: FbeSerde<Account>, want: number, refused: string[],
-): Promise<[string, Account | null][]> {
-  const got: [string, Account | null][] = [];
-  await consume(topic, `${topic}-reader`, () => got.length >= want, serde.eachMessage(async ({ message, value }) => {
+/**
+ * Reads `want` good records with the serde, as a consumer of the group `${topic}-${group}`; each
+ * refused record adds "offset: reason" to `refused` and is given to `onRefused`.
+ */
+async function read<T>(topic: string, serde: FbeSerde<T>, want: number, refused: string[], group = "reader",
+  onRefused?: (payload: FbeRefusedPayload) => Promise<void>): Promise<[string, T | null][]> {
+  const got: [string, T | null][] = [];
+  await consume(topic, `${topic}-${group}`, () => got.length >= want, serde.eachMessage(async ({ message, value }) => {
     got.push([message.offset, value]);
-  }, async ({ message, error }) => {
-    refused.push(`${message.offset}: ${error.message}`);
+  }, async (payload) => {
+    refused.push(`${payload.message.offset}: ${payload.error.message}`);
+    await onRefused?.(payload);
   }));
   return got;
 }
@@ -192,3 +201,92 @@ test("a restarted consumer resumes at its committed offset", { timeout: 3 * WAIT
   assert.deepEqual(await readAndCommit(), ["3", "4", "5"]);
   assert.deepEqual(values, sent);
 });
+
+/** The list `fbec topic accept` printed for a schema of the evolution case's topic record (make kafka-js passes them). */
+function acceptedBy(env: "FBE_KAFKA_ACCEPT" | "FBE_KAFKA_ACCEPT_EVOLVED"): string[] {
+  const fingerprints = (process.env[env] ?? "").split(",");
+  assert.equal(fingerprints.length, 2, `${env} is ${process.env[env]}: make kafka-js passes fbec topic accept's list`);
+  return fingerprints;
+}
+
+test("a consumer reads the newer and older writers its topic record accepts", { timeout: 4 * WAIT }, async () => {
+  // The evolution case, both ways: a producer on the newer schema (Account.note appended) and one on
+  // the older write a topic; the older consumer refuses the newer record naming both schemas until
+  // given its topic record's accepted fingerprints, then reads it without the field; the newer
+  // consumer reads both, the older record with the field at its default.
+  const schema = tradeSchema();
+  const older = acceptedBy("FBE_KAFKA_ACCEPT");
+  const newer = acceptedBy("FBE_KAFKA_ACCEPT_EVOLVED");
+  assert.deepEqual([older[0], newer], [schema.fingerprint, [older[1], older[0]]]);
+  const evolvedSchema = new FbeSchema("proto", "1.1", newer[0]);
+  const newerSerde = FbeSerde.of(evolvedSchema, EvolvedAccount);
+  const newerAccount = EvolvedAccount.fromFbe(account(1).toFbe());
+  newerAccount.note = "from the newer producer";
+  const topic = await newTopic();
+  await producer.send({ topic, acks: -1, messages: [newerSerde.encode(newerAccount)] });
+  await producer.send({ topic, acks: -1, messages: [FbeSerde.of(schema, Account).encode(account(2))] });
+
+  const refused: string[] = [];
+  assert.deepEqual(await read(topic, FbeSerde.of(schema, Account), 1, refused, "without"), [["1", account(2)]]);
+  assert.deepEqual(refused, [`0: a record written with ${evolvedSchema} cannot be read by ${schema}: another schema `
+    + "(fingerprints differ; fbec compat says whether the schemas are compatible)"]);
+
+  refused.length = 0;
+  assert.deepEqual(await read(topic, FbeSerde.of(schema, Account).accepting(older), 2, refused, "older"),
+    [["0", account(1)], ["1", account(2)]]);
+  const back = await read(topic, newerSerde.accepting(newer), 2, refused, "newer");
+  assert.deepEqual(refused, []);
+  assert.deepEqual(back.map(([, v]) => v?.note), ["from the newer producer", "evolved"]);
+  assert.deepEqual(Account.fromFbe((back[1][1] as EvolvedAccount).toFbe()), account(2));
+});
+
+test("refused records go to the dead-letter topic with their place and reason and the consumer goes on",
+  { timeout: 4 * WAIT }, async () => {
+    // The size limit and the dead letters: a serde with a limit refuses to write a larger value, one
+    // without writes it; a consumer with the limit refuses that record and a truncated one with their
+    // offsets and reasons, publishes each with publishDeadLetter and reads the records around them;
+    // TOPIC.DLT holds both as they were, with Spring's headers.
+    const schema = tradeSchema();
+    const limit = 1024;
+    const limited = FbeSerde.of(schema, Account).withMaxValueBytes(limit);
+    const big = account(9);
+    for (let i = 0; i < 50; i++) big.orders.push(account(9).orders[0]);
+    const bigBytes = big.toFbe();
+    const tooLarge = `a ${schema} value of ${bigBytes.length} bytes is larger than the limit of ${limit} bytes `
+      + "(fbe.max.value.bytes): not ";
+    assert.throws(() => limited.encode(big), { name: "FbeRecordError", message: tooLarge + "written" });
+    const topic = await newTopic();
+    const truncated = account(3).toFbe().subarray(0, 20);
+    await producer.send({ topic, acks: -1, messages: [limited.encode(account(1), { key: "k" })] });
+    await producer.send({ topic, acks: -1, messages: [FbeSerde.of(schema, Account).encode(big, { key: "k" })] });
+    await produceRaw(topic, truncated, schema.headers());
+    await producer.send({ topic, acks: -1, messages: [limited.encode(account(2), { key: "k" })] });
+    const dlt = await newTopic(deadLetterTopic(topic));
+
+    const refused: string[] = [];
+    const got = await read(topic, limited, 2, refused, "reader", async (payload) => {
+      await publishDeadLetter(producer, payload);
+    });
+    assert.deepEqual(got, [["0", account(1)], ["3", account(2)]]);
+    assert.equal(refused.length, 2, refused.join("\n"));
+    assert.equal(refused[0], `1: ${tooLarge}read`);
+    assert.ok(refused[1].startsWith(`2: an invalid ${schema} value of 20 bytes: `), refused[1]);
+
+    const letters: KafkaMessage[] = [];
+    await consume(dlt, `${dlt}-reader`, () => letters.length >= 2, async ({ message, partition }) => {
+      assert.equal(partition, 0);
+      letters.push(message);
+    });
+    [bigBytes, truncated].forEach((value, i) => {
+      const { key, headers } = letters[i];
+      assert.deepEqual(new Uint8Array(letters[i].value as Buffer), value);
+      assert.equal(String(key), "k");
+      assert.equal(FbeSchema.readFrom(headers).toString(), schema.toString()); // the original headers, kept
+      const text = (name: string): string => String(headers?.[name]);
+      assert.equal(text(ORIGINAL_TOPIC), topic);
+      assert.deepEqual(headers?.[ORIGINAL_PARTITION], Buffer.from([0, 0, 0, 0]));
+      assert.deepEqual(headers?.[ORIGINAL_OFFSET], Buffer.from([0, 0, 0, 0, 0, 0, 0, i + 1]));
+      assert.equal(text(EXCEPTION_FQCN), "FbeRecordError");
+      assert.equal(`${i + 1}: ${text(EXCEPTION_MESSAGE)}`, refused[i]);
+    });
+  });
