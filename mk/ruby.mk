@@ -6,18 +6,27 @@
 #                      runtime, the tests and the generated code; the gem built, installed
 #                      into build/ruby/gems and used from there; then the minitest suites of
 #                      tests/ruby (the golden vectors of $(SHARED) in both models, byte for byte)
-.PHONY: test-ruby ruby-toolchain
+#                      twice: with the C accelerator (runtime/ruby/ext/fbe_accel, built into
+#                      build/ruby/ext with -Wall -Wextra, a warning fails) and with FBE_PURE_RUBY=1
+.PHONY: test-ruby ruby-toolchain ruby-accel
 TEST_TARGETS += test-ruby
 
-RUBY_PACKAGES := ruby ruby-minitest rubocop
+RUBY_PACKAGES := ruby ruby-dev gcc make ruby-minitest rubocop
 RUBY_GEN := build/ruby/gen
 RUBY_GEMS := $(abspath build/ruby/gems)
+RUBY_EXT := build/ruby/ext
 
 ruby-toolchain:
 	@tools/need-apt.sh $(RUBY_PACKAGES) || { echo "test-ruby: cannot install $(RUBY_PACKAGES)" >&2; exit 1; }
 	@command -v ruby >/dev/null && command -v rubocop >/dev/null || { echo "test-ruby: ruby or rubocop missing" >&2; exit 1; }
 
-test-ruby: venv ruby-toolchain
+# The C accelerator, built as gem install builds it (extconf.rb, then make); a compiler warning fails.
+ruby-accel: ruby-toolchain
+	rm -rf $(RUBY_EXT) && mkdir -p $(RUBY_EXT)
+	cd $(RUBY_EXT) && ruby $(CURDIR)/runtime/ruby/ext/fbe_accel/extconf.rb && out="$$($(MAKE) --no-print-directory 2>&1)"; \
+		status=$$?; echo "$$out"; test $$status = 0 && test -f fbe_accel.so && ! echo "$$out" | grep -q 'warning:'
+
+test-ruby: venv ruby-toolchain ruby-accel
 	rm -rf $(RUBY_GEN) && $(PYTHON) tests/ruby/gen.py $(RUBY_GEN)
 	@for f in $(RUBY_GEN)/*/*.rb; do \
 		out="$$(ruby -w -Iruntime/ruby/lib -e "require './$$f'" 2>&1)"; \
@@ -29,5 +38,8 @@ test-ruby: venv ruby-toolchain
 	cd /tmp && GEM_HOME=$(RUBY_GEMS) GEM_PATH=$(RUBY_GEMS) ruby -e 'require "fbe"; require "$(abspath $(RUBY_GEN))/trade/proto"; \
 		o = Proto::Order.new(id: 7, symbol: "EURUSD"); raise "round trip" unless Proto::Order.from_final(o.to_final) == o; \
 		raise "not the installed gem" unless $$LOADED_FEATURES.grep(/fbe\.rb$$/).first.start_with?("$(RUBY_GEMS)"); \
+		raise "the installed gem has no C accelerator" unless Fbe.accelerated? && \
+			$$LOADED_FEATURES.grep(/fbe_accel\.so$$/).first.start_with?("$(RUBY_GEMS)"); \
 		puts "the installed gem reads what it writes: #{o}"'
-	ruby -w -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
+	FBE_ACCEL_EXPECTED=1 ruby -w -I$(RUBY_EXT) -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
+	FBE_PURE_RUBY=1 ruby -w -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'

@@ -2,7 +2,9 @@
 # --final --json) against google-protobuf (C extension), msgpack (C extension), Marshal, oj and
 # json, in one ruby process timed with benchmark-ips.
 #
-#   make bench-ruby        (make bench runs it) generate our code and trade_pb.rb (protoc) into
+#   make bench-ruby        (make bench runs it) build the gem's C accelerator (ruby-accel: our
+#                          versioned row writes through it, a pure-Ruby row without it),
+#                          generate our code and trade_pb.rb (protoc) into
 #                          build/bench-ruby, check every row's round trip, time every row
 #                          (BENCH_RUBY_ROUNDS rounds of benchmark-ips, BENCH_RUBY_WARMUP s warm-up
 #                          and BENCH_RUBY_TIME s per operation), print the table with the goals of
@@ -19,9 +21,9 @@ BENCH_RUBY_ROUNDS ?= 5
 BENCH_RUBY_WARMUP ?= 0.5
 BENCH_RUBY_TIME ?= 1
 BENCH_RUBY_APT := ruby ruby-google-protobuf ruby-msgpack ruby-oj ruby-benchmark-ips protobuf-compiler rubocop
-BENCH_RUBY_RUN := ruby -w -Iruntime/ruby/lib -I$(BENCH_RUBY_DIR)/gen bench/ruby/bench_trade.rb
+BENCH_RUBY_RUN := ruby -w -Iruntime/ruby/lib -I$(RUBY_EXT) -I$(BENCH_RUBY_DIR)/gen bench/ruby/bench_trade.rb
 
-bench-ruby-check: venv
+bench-ruby-check: venv ruby-accel
 	@tools/need-apt.sh $(BENCH_RUBY_APT) || { echo "bench-ruby: cannot install $(BENCH_RUBY_APT)" >&2; exit 1; }
 	@rm -rf $(BENCH_RUBY_DIR)/gen && mkdir -p $(BENCH_RUBY_DIR)/gen/trade
 	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --ruby --final --json --input=schemas/trade.fbe --output=$(BENCH_RUBY_DIR)/gen/trade

@@ -155,8 +155,12 @@ def protobuf_de(data)
               end)
 end
 
+# Our versioned row writes through the gem's C accelerator when it is loaded (Fbe.accelerated?, docs/ruby.md);
+# the pure-Ruby row writes the same bytes without it (its reads are the versioned row's, not timed twice).
+PURE = 'FBE pure Ruby (ours)'
 ROWS = [
   ['FBE (ours)', :to_fbe.to_proc, Account.method(:from_fbe), Account.method(:verify_fbe)],
+  [PURE, :to_fbe_pure.to_proc, Account.method(:from_fbe), nil],
   ['FBE final (ours)', :to_final.to_proc, Account.method(:from_final), Account.method(:verify_final)],
   ['FBE JSON (ours)', :to_json.to_proc, Account.method(:from_json), nil],
   ["google-protobuf #{Gem.loaded_specs['google-protobuf']&.version}", method(:protobuf_ser), method(:protobuf_de), nil],
@@ -225,7 +229,7 @@ def tasks(status)
     msg = ser.call(account)
     sizes[name] = msg.bytesize
     list << [name, 'serialize', -> { ser.call(account) }]
-    list << [name, 'deserialize+touch', -> { touch(de.call(msg)) }]
+    list << [name, 'deserialize+touch', -> { touch(de.call(msg)) }] unless name == PURE
     list << [name, 'verify', -> { verify.call(msg) }] if verify
   end
   [list, sizes]
@@ -272,6 +276,12 @@ GOALS = {
   'within 3x of the msgpack C extension on serialize and on deserialize + touch' => lambda { |t|
     %w[serialize deserialize+touch].all? { |op| t["#{OURS}\t#{op}"] <= 3 * t["#{MSGPACK}\t#{op}"] }
   },
+  'pure Ruby (no accelerator) within 3x of the msgpack C extension on serialize' => lambda { |t|
+    t["#{PURE}\tserialize"] <= 3 * t["#{MSGPACK}\tserialize"]
+  },
+  'with the C accelerator, faster than the msgpack C extension on serialize' => lambda { |t|
+    Fbe.accelerated? && t["#{OURS}\tserialize"] < t["#{MSGPACK}\tserialize"]
+  },
   'verify <= deserialize + touch, both models' => lambda { |t|
     [OURS, 'FBE final (ours)'].all? { |row| t["#{row}\tverify"] <= t["#{row}\tdeserialize+touch"] }
   }
@@ -290,7 +300,8 @@ def report(status, sizes, nanos, opts)
   lines = table(status, sizes, med, best)
   lines << ''
   lines << "Medians of #{opts[:rounds]} rounds of benchmark-ips (#{opts[:warmup]} s warm-up, #{opts[:time]} s " \
-           "per operation; best round in brackets), ruby #{RUBY_VERSION}, YJIT #{yjit}."
+           "per operation; best round in brackets), ruby #{RUBY_VERSION}, YJIT #{yjit}, C accelerator " \
+           "#{Fbe.accelerated? ? 'on' : 'off'}."
   lines << ''
   lines << 'Goals of issue 28 (ratios in this run), on medians / on best rounds:'
   lines << ''

@@ -11,7 +11,9 @@ Gem::Specification.new do |spec|
                      'limits every FBE reader keeps on hostile input.'
   spec.authors = ['FBE toolkit authors']
   spec.license = 'MIT'
-  spec.files = Dir['lib/**/*.rb']
+  spec.files = Dir['lib/**/*.rb'] + Dir['ext/**/*.{c,rb}']
+  # The optional C accelerator (docs/ruby.md): built when a C compiler and Ruby's headers are at hand.
+  spec.extensions = ['ext/fbe_accel/extconf.rb']
   spec.require_paths = ['lib']
   spec.required_ruby_version = '>= 3.1'
   # bigdecimal: a default gem of Ruby 3.1 to 3.3, a bundled one from 3.4 on (no registry needed)

@@ -1,13 +1,16 @@
 """Build the Ruby conformance testee: `build.py OUT` generates the fbec --ruby --final --json --proto code
 of every conformance schema into OUT/gen (one file per package), writes OUT/types.json (each struct's
 class and fields and each enum's class, with the schema types main.rb reads and writes value
-descriptions by, and each package's Receiver and FinalReceiver) and OUT/ruby_testee, the command that runs main.rb with the runtime gem's lib
-(runtime/ruby/lib) on Debian's ruby."""
+descriptions by, and each package's Receiver and FinalReceiver), the gem's C accelerator in OUT/ext
+(runtime/ruby/ext/fbe_accel, as gem install builds it) and OUT/ruby_testee, the command that runs main.rb
+with the runtime gem's lib (runtime/ruby/lib) and the accelerator on Debian's ruby: the testee writes
+what a user's installed gem writes."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,8 +71,21 @@ def main(out: Path) -> int:
                 "class": f"{module}::{idents.type(s.qualified)}",
                 "fields": [[f.name, idents.field(s.qualified, f.name), describe_type(f.type)] for f in s.all_fields]}
     (out / "types.json").write_text(json.dumps(types))
+    ext = out / "ext"
+    if ext.exists():
+        shutil.rmtree(ext)
+    ext.mkdir()
+    extconf = REPO / "runtime" / "ruby" / "ext" / "fbe_accel" / "extconf.rb"
+    for step in ([ruby, str(extconf)], ["make", "--no-print-directory"]):
+        if subprocess.run(step, cwd=ext, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"conformance-build-ruby: {' '.join(step)} failed in {ext}", file=sys.stderr)
+            return 1
+    if not (ext / "fbe_accel.so").exists():
+        print("conformance-build-ruby: the C accelerator was not built (make ruby-toolchain installs "
+              "ruby-dev and gcc)", file=sys.stderr)
+        return 1
     command = out / "ruby_testee"
-    command.write_text(f'#!/bin/sh\nexec "{ruby}" -I "{REPO / "runtime" / "ruby" / "lib"}" '
+    command.write_text(f'#!/bin/sh\nexec "{ruby}" -I "{REPO / "runtime" / "ruby" / "lib"}" -I "{ext}" '
                        f'"{HERE / "main.rb"}" "{out}" "$@"\n')
     command.chmod(0o755)
     return 0

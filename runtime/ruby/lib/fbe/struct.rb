@@ -105,16 +105,31 @@ module Fbe
     # The room of a root's header (its size and the struct's offset or type id), filled last.
     ROOT_ROOM = ("\0" * 8).b.freeze
 
-    # The versioned root of the value (a binary String).
+    # The versioned root of the value (a binary String): written by the C accelerator when it is
+    # loaded (Fbe.accelerated?) and sure of every part of the value, else in pure Ruby.
     def to_fbe
       Nesting.check(self) unless self.class::FBE_LEVELS
+      (ACCEL && Accel.to_fbe(self)) || fbe_root
+    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
+      raise Explain.error(self, e)
+    end
+
+    # The versioned root written in pure Ruby, whether or not the accelerator is loaded (what to_fbe
+    # writes without it; benchmarks and tests compare both).
+    def to_fbe_pure
+      Nesting.check(self) unless self.class::FBE_LEVELS
+      fbe_root
+    rescue EncodeError, TypeError => e
+      raise Explain.error(self, e)
+    end
+
+    # The pure-Ruby versioned root (the generated fbe_write of each struct).
+    def fbe_root
       w = Writer.new(ROOT_ROOM)
       pos = fbe_write(w)
       buffer = w.buffer
       buffer[0, 8] = [buffer.bytesize, pos].pack('L<L<')
       buffer
-    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
-      raise Explain.error(self, e)
     end
 
     # The final root of the value (a binary String).

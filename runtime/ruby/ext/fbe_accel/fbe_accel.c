@@ -1,0 +1,295 @@
+/*
+ * fbe_accel: the optional C accelerator of the fbe gem (docs/ruby.md, "The C accelerator").
+ *
+ * Fbe::Accel.to_fbe(value) writes the versioned root of a generated struct value in one call,
+ * walking the value's fields with the per-class layout that lib/fbe/accel.rb derives from the
+ * generated class (Fbe::Accel.plan: each field's instance variable, slot offset and codec kind).
+ * It writes the bytes the pure-Ruby writer writes and accepts a subset of what that writer
+ * accepts: on any value it is not sure of (a wrong class, an integer out of range, a string of
+ * another encoding, a number that is no Float or Integer, a class without a layout...) it stops
+ * and returns nil, and Fbe::Value#to_fbe writes the value again in pure Ruby, which raises the
+ * pure-Ruby error. Fields of kinds it does not handle (decimal, uuid, maps, sets) are written by
+ * their Ruby codec (codec.write(w, base, pos, value)) into the same buffer, whose errors propagate
+ * as they are. It keeps no memory of its own: the buffer is a Ruby String, the plans Ruby Arrays.
+ */
+#include <ruby.h>
+#include <ruby/encoding.h>
+#include <string.h>
+
+/* Codec kinds of a plan (lib/fbe/accel.rb, Fbe::Accel::KINDS). */
+enum {
+    K_INT = 1,    /* [K_INT, size, signed] */
+    K_BOOL,       /* [K_BOOL, 1] */
+    K_FLOAT,      /* [K_FLOAT, 4] */
+    K_DOUBLE,     /* [K_DOUBLE, 8] */
+    K_STRING,     /* [K_STRING, 4] */
+    K_BYTES,      /* [K_BYTES, 4] */
+    K_ENUM,       /* [K_ENUM, size, signed, class]: an enum or flags value, or an Integer */
+    K_STRUCT,     /* [K_STRUCT, 4, class] */
+    K_OPTIONAL,   /* [K_OPTIONAL, 5, element] */
+    K_VECTOR,     /* [K_VECTOR, 4, element]: vector and list */
+    K_ARRAY,      /* [K_ARRAY, size, element, length] */
+    K_CALL        /* [K_CALL, size, codec]: the Ruby codec writes the slot */
+};
+
+/* A struct nested deeper than this (a value holding itself through a derived class) is left to
+ * the pure-Ruby writer. */
+#define MAX_LEVELS 128
+
+#define BAIL (-1L)
+
+static VALUE m_accel;
+static VALUE c_writer;
+static VALUE plans; /* class => plan, or false for a class without one */
+static ID id_plan, id_write, id_value, id_buffer;
+static int utf8, binary; /* encoding indexes */
+
+/* The writer the Ruby codecs of K_CALL slots append to: an Fbe::Writer over the same String. */
+struct out {
+    VALUE buf;
+    VALUE writer;
+};
+
+static void put_le(VALUE buf, long pos, unsigned long long v, int size)
+{
+    unsigned char *p = (unsigned char *)RSTRING_PTR(buf) + pos;
+    for (int i = 0; i < size; i++) {
+        p[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+/* Room for n more bytes, the buffer's capacity at least doubled when it grows (not one realloc
+ * per append). */
+static void reserve(VALUE buf, long n)
+{
+    long len = RSTRING_LEN(buf);
+    long capa = (long)rb_str_capacity(buf);
+    if (len + n > capa) rb_str_modify_expand(buf, (len + n > 2 * capa ? len + n : 2 * capa) - len);
+}
+
+/* Appends n bytes; returns their position. */
+static long append(VALUE buf, const char *bytes, long n)
+{
+    long len = RSTRING_LEN(buf);
+    reserve(buf, n);
+    memcpy(RSTRING_PTR(buf) + len, bytes, (size_t)n);
+    rb_str_set_len(buf, len + n);
+    return len;
+}
+
+/* Appends n zero bytes; returns their position. */
+static long grow(VALUE buf, long n)
+{
+    long len = RSTRING_LEN(buf);
+    reserve(buf, n);
+    memset(RSTRING_PTR(buf) + len, 0, (size_t)n);
+    rb_str_set_len(buf, len + n);
+    return len;
+}
+
+static int plan_int(VALUE plan, long i)
+{
+    return (int)FIX2LONG(RARRAY_AREF(plan, i));
+}
+
+/* The bits of an Integer value of a size-byte integer type, or 0 when it is out of the type's range. */
+static int integer_bits(VALUE v, int size, int is_signed, unsigned long long *bits)
+{
+    if (FIXNUM_P(v)) {
+        long x = FIX2LONG(v);
+        if (size == 8) {
+            if (!is_signed && x < 0) return 0;
+        } else if (is_signed) {
+            long top = 1L << (8 * size - 1);
+            if (x < -top || x >= top) return 0;
+        } else if (x < 0 || x >= (1L << (8 * size))) {
+            return 0;
+        }
+        *bits = (unsigned long long)x;
+        return 1;
+    }
+    if (size != 8 || !RB_TYPE_P(v, T_BIGNUM)) return 0;
+    unsigned long long word = 0;
+    int sign = rb_integer_pack(v, &word, 1, sizeof(word), 0,
+                               INTEGER_PACK_LSWORD_FIRST | INTEGER_PACK_NATIVE_BYTE_ORDER | INTEGER_PACK_2COMP);
+    if (sign == 2 || sign == -2) return 0;
+    int top = (int)(word >> 63);
+    if (is_signed ? (sign < 0) != (top == 1) : sign < 0) return 0;
+    *bits = word;
+    return 1;
+}
+
+static long write_struct(struct out *o, VALUE value, int level);
+
+/* Writes value into the slot at pos (offsets counted from base), its out-of-line data appended. */
+static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v, int level)
+{
+    VALUE buf = o->buf;
+    unsigned long long bits;
+    switch (plan_int(codec, 0)) {
+    case K_INT: {
+        int size = plan_int(codec, 1);
+        if (!integer_bits(v, size, plan_int(codec, 2), &bits)) return BAIL;
+        put_le(buf, pos, bits, size);
+        return 0;
+    }
+    case K_BOOL:
+        RSTRING_PTR(buf)[pos] = RTEST(v) ? 1 : 0;
+        return 0;
+    case K_FLOAT:
+    case K_DOUBLE: {
+        double d;
+        if (RB_FLOAT_TYPE_P(v)) d = RFLOAT_VALUE(v);
+        else if (FIXNUM_P(v)) d = (double)FIX2LONG(v);
+        else return BAIL;
+        if (plan_int(codec, 0) == K_FLOAT) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            put_le(buf, pos, u, 4);
+        } else {
+            uint64_t u;
+            memcpy(&u, &d, 8);
+            put_le(buf, pos, u, 8);
+        }
+        return 0;
+    }
+    case K_STRING:
+    case K_BYTES: {
+        if (!RB_TYPE_P(v, T_STRING)) return BAIL;
+        if (plan_int(codec, 0) == K_STRING) {
+            int enc = ENCODING_GET(v);
+            if (enc != utf8 && enc != binary) return BAIL;
+        }
+        long n = RSTRING_LEN(v);
+        if ((unsigned long)n > 0xFFFFFFFFUL) return BAIL;
+        long at = RSTRING_LEN(buf);
+        put_le(buf, pos, (unsigned long long)(at - base), 4);
+        char size[4];
+        for (int i = 0; i < 4; i++) size[i] = (char)((unsigned long)n >> (8 * i));
+        reserve(buf, 4 + n);
+        append(buf, size, 4);
+        append(buf, RSTRING_PTR(v), n);
+        return 0;
+    }
+    case K_ENUM: {
+        int size = plan_int(codec, 1);
+        VALUE number = v;
+        if (!FIXNUM_P(v)) {
+            if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 3)))) return BAIL;
+            number = rb_ivar_get(v, id_value);
+        }
+        if (!integer_bits(number, size, plan_int(codec, 2), &bits)) return BAIL;
+        put_le(buf, pos, bits, size);
+        return 0;
+    }
+    case K_STRUCT: {
+        if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 2)))) return BAIL;
+        long q = write_struct(o, v, level + 1);
+        if (q < 0) return BAIL;
+        put_le(buf, pos, (unsigned long long)(q - base), 4);
+        return 0;
+    }
+    case K_OPTIONAL: {
+        if (NIL_P(v)) return 0;
+        VALUE element = RARRAY_AREF(codec, 2);
+        long q = grow(buf, plan_int(element, 1));
+        RSTRING_PTR(buf)[pos] = 1;
+        put_le(buf, pos + 1, (unsigned long long)(q - base), 4);
+        return write_slot(o, q, q, element, v, level);
+    }
+    case K_VECTOR: {
+        if (!RB_TYPE_P(v, T_ARRAY)) return BAIL;
+        VALUE element = RARRAY_AREF(codec, 2);
+        long item = plan_int(element, 1);
+        long n = RARRAY_LEN(v);
+        long p = grow(buf, 4 + n * item);
+        put_le(buf, pos, (unsigned long long)(p - base), 4);
+        put_le(buf, p, (unsigned long long)n, 4);
+        for (long i = 0; i < n; i++) {
+            if (RARRAY_LEN(v) != n) return BAIL;
+            if (write_slot(o, base, p + 4 + i * item, element, RARRAY_AREF(v, i), level) < 0) return BAIL;
+        }
+        return 0;
+    }
+    case K_ARRAY: {
+        long length = plan_int(codec, 3);
+        if (!RB_TYPE_P(v, T_ARRAY) || RARRAY_LEN(v) != length) return BAIL;
+        VALUE element = RARRAY_AREF(codec, 2);
+        long item = plan_int(element, 1);
+        for (long i = 0; i < length; i++) {
+            if (RARRAY_LEN(v) != length) return BAIL;
+            if (write_slot(o, base, pos + i * item, element, RARRAY_AREF(v, i), level) < 0) return BAIL;
+        }
+        return 0;
+    }
+    case K_CALL:
+        if (NIL_P(o->writer)) {
+            o->writer = rb_obj_alloc(c_writer);
+            rb_ivar_set(o->writer, id_buffer, buf);
+        }
+        rb_funcall(RARRAY_AREF(codec, 2), id_write, 4, o->writer, LONG2NUM(base), LONG2NUM(pos), v);
+        return 0;
+    default:
+        return BAIL;
+    }
+}
+
+/* Writes the versioned body of a struct value at the buffer's end; returns its position. */
+static long write_struct(struct out *o, VALUE value, int level)
+{
+    if (level > MAX_LEVELS) return BAIL;
+    VALUE klass = rb_obj_class(value);
+    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
+    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
+    if (!RB_TYPE_P(plan, T_ARRAY)) return BAIL;
+
+    /* plan: [body size, type id, [ivar, offset, codec]...] */
+    long size = plan_int(plan, 0);
+    long b = grow(o->buf, size);
+    put_le(o->buf, b, (unsigned long long)size, 4);
+    put_le(o->buf, b + 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
+    long count = RARRAY_LEN(plan);
+    for (long i = 2; i < count; i++) {
+        VALUE field = RARRAY_AREF(plan, i);
+        VALUE v = rb_ivar_get(value, SYM2ID(RARRAY_AREF(field, 0)));
+        if (write_slot(o, b, b + plan_int(field, 1), RARRAY_AREF(field, 2), v, level) < 0) return BAIL;
+    }
+    return b;
+}
+
+/* Fbe::Accel.to_fbe(value): the versioned root of a generated struct value (a binary String), or
+ * nil when the pure-Ruby writer is to write it. */
+static VALUE accel_to_fbe(VALUE self, VALUE value)
+{
+    (void)self;
+    struct out o = {rb_str_buf_new(256), Qnil};
+    rb_enc_associate_index(o.buf, binary);
+    grow(o.buf, 8);
+    long b = write_struct(&o, value, 1);
+    if (b < 0) return Qnil;
+    long n = RSTRING_LEN(o.buf);
+    if ((unsigned long)n > 0xFFFFFFFFUL) return Qnil;
+    put_le(o.buf, 0, (unsigned long long)n, 4);
+    put_le(o.buf, 4, (unsigned long long)b, 4);
+    RB_GC_GUARD(value);
+    return o.buf;
+}
+
+void Init_fbe_accel(void)
+{
+    VALUE m_fbe = rb_define_module("Fbe");
+    m_accel = rb_define_module_under(m_fbe, "Accel");
+    c_writer = rb_const_get(m_fbe, rb_intern("Writer"));
+    plans = rb_hash_new();
+    rb_funcall(plans, rb_intern("compare_by_identity"), 0);
+    utf8 = rb_utf8_encindex();
+    binary = rb_ascii8bit_encindex();
+    rb_gc_register_mark_object(plans);
+    rb_define_const(m_accel, "PLANS", plans);
+    id_plan = rb_intern("plan");
+    id_write = rb_intern("write");
+    id_value = rb_intern("@value");
+    id_buffer = rb_intern("@buffer");
+    rb_define_module_function(m_accel, "to_fbe", accel_to_fbe, 1);
+}

@@ -1,0 +1,105 @@
+# frozen_string_literal: true
+
+# Fbe::ACCEL and Fbe.accelerated?: whether the C accelerator is loaded.
+module Fbe
+  # The optional C accelerator (ext/fbe_accel, docs/ruby.md "The C accelerator"): when the gem was
+  # installed with a C compiler at hand, Fbe::Value#to_fbe writes a struct's versioned root in one C
+  # call (Fbe::Accel.to_fbe), the same bytes as the pure-Ruby writer, which writes every value the
+  # C code is not sure of (and raises its errors). FBE_PURE_RUBY=1 in the environment keeps the
+  # accelerator unloaded; Fbe.accelerated? says whether it is in use.
+  module Accel
+    # The codec kinds of a plan (fbe_accel.c's enum).
+    INT = 1
+    BOOL = 2
+    FLOAT = 3
+    DOUBLE = 4
+    STRING = 5
+    BYTES = 6
+    ENUM = 7
+    STRUCT = 8
+    OPTIONAL = 9
+    VECTOR = 10
+    ARRAY = 11
+    CALL = 12
+
+    module_function
+
+    # The plan of a generated struct class, remembered in PLANS (which the C code reads first):
+    # [body size, type id, [instance variable, slot offset, codec plan]...], or false when the class's
+    # layout cannot be derived (its values are then written in pure Ruby).
+    def plan(klass)
+      PLANS[klass] = derive(klass) || false
+    end
+
+    # The versioned layout of the class: each field's slot follows the previous one from offset 8
+    # (docs/format.md 3.4), which FBE_BODY_SIZE must confirm; each field's instance variable is the
+    # one fbe_values returns at its place.
+    def derive(klass)
+      fields = klass::FBE_FIELDS
+      names = variables(klass)
+      return nil unless names && names.length == fields.length
+
+      offset = 8
+      plan = [klass::FBE_BODY_SIZE, klass::FBE_TYPE_ID]
+      fields.each_with_index do |(_, codec), i|
+        plan << [names[i], offset, codec_plan(codec)].freeze
+        offset += codec.size
+      end
+      offset == klass::FBE_BODY_SIZE ? plan.freeze : nil
+    rescue StandardError
+      nil
+    end
+
+    # The instance variables fbe_values returns, in its order: each variable of a new value set to a
+    # distinct marker, read back through fbe_values.
+    def variables(klass)
+      value = klass.new
+      names = value.instance_variables
+      markers = names.map { Object.new }
+      names.zip(markers) { |name, marker| value.instance_variable_set(name, marker) }
+      value.fbe_values.map do |v|
+        at = markers.index { |m| m.equal?(v) }
+        return nil unless at
+
+        names[at]
+      end
+    end
+
+    def codec_plan(codec)
+      case codec
+      when Types::Float then [codec.size == 4 ? FLOAT : DOUBLE, codec.size]
+      when Types::Integer then [INT, codec.size, codec.min.negative? ? 1 : 0]
+      when Types::Bool then [BOOL, 1]
+      when Types::Text then [codec.instance_variable_get(:@binary) ? BYTES : STRING, 4]
+      else collection_plan(codec)
+      end.freeze
+    end
+
+    def collection_plan(codec)
+      case codec
+      when Types::Enum
+        wire = codec.instance_variable_get(:@wire)
+        [ENUM, codec.size, wire.min.negative? ? 1 : 0, codec.instance_variable_get(:@type)]
+      when Types::Struct then [STRUCT, 4, codec.instance_variable_get(:@type)]
+      when Types::Optional then [OPTIONAL, 5, codec_plan(codec.element)]
+      when Types::FixedArray
+        [ARRAY, codec.size, codec_plan(codec.element), codec.instance_variable_get(:@length)]
+      when Types::Sequence
+        codec.instance_variable_get(:@set) ? [CALL, 4, codec] : [VECTOR, 4, codec_plan(codec.element)]
+      else [CALL, codec.size, codec]
+      end
+    end
+  end
+
+  ACCEL = ENV['FBE_PURE_RUBY'] != '1' && begin
+    require 'fbe_accel'
+    true
+  rescue LoadError
+    false
+  end
+
+  # Whether Fbe::Value#to_fbe writes through the C accelerator (ext/fbe_accel).
+  def self.accelerated?
+    ACCEL
+  end
+end

@@ -1,0 +1,116 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+
+generated('project', 'chars')
+generated('project', 'decimals')
+generated('project', 'everything')
+generated('project', 'recursive')
+generated_trade_model
+%w[protoex test enums].each { |package| generated('shared', package) } if
+  File.directory?(File.join(GEN, 'shared'))
+
+# The C accelerator (runtime/ruby/ext/fbe_accel, docs/ruby.md "The C accelerator"): make test-ruby
+# runs every test twice, with it (FBE_ACCEL_EXPECTED=1, the extension on the load path) and without
+# it (FBE_PURE_RUBY=1). Here to_fbe (the accelerator when loaded) is compared with to_fbe_pure (the
+# pure-Ruby writer) on the golden vectors' values and on seeded mutations of values of every type:
+# the same bytes, or the same error (class and message).
+class AccelTest < Minitest::Test
+  MANIFEST = File.join(SHARED, 'vectors', 'MANIFEST.json')
+  CASES = File.exist?(MANIFEST) ? JSON.parse(File.read(MANIFEST))['cases'] : []
+
+  def test_loaded_as_the_run_expects
+    assert Fbe.accelerated?, 'the C accelerator is not loaded' if ENV['FBE_ACCEL_EXPECTED'] == '1'
+    refute Fbe.accelerated?, 'FBE_PURE_RUBY=1 and the accelerator is loaded' if ENV['FBE_PURE_RUBY'] == '1'
+  end
+
+  def seeds
+    order = Proto::Order.new(id: 1, symbol: +'EURUSD', side: Proto::OrderSide::SELL, price: 1.5, volume: 2.0)
+    [Everything::Everything.new, Everything::Derived.new, Everything::ImportedBase.new, Everything::Note.new,
+     Everything::Empty.new, Decimals::Prices.new(price_vector: [BigDecimal('1.25')], maybe_price: BigDecimal(3)),
+     Recursive::Node.new(id: 1, children: [Recursive::Node.new(id: 2)]),
+     Proto::Account.new(id: 7, name: +'A', wallet: Proto::Balance.new(currency: +'USD', amount: 1.0),
+                        asset: Proto::Balance.new, orders: [order, order])] + vector_values
+  end
+
+  def vector_values
+    CASES.filter_map do |c|
+      file = c['files'].find { |f| f['kind'] == 'versioned' }
+      type = Object.const_get(c['package'].capitalize).const_get(c['type'])
+      type.from_fbe(File.binread(File.join(SHARED, 'vectors', file['file'])))
+    rescue NameError
+      nil
+    end
+  end
+
+  def outcome(value, writer)
+    [:ok, value.public_send(writer).unpack1('H*')]
+  rescue StandardError => e
+    [e.class, e.message]
+  end
+
+  # With the accelerator loaded, the C writer takes every seed (it leaves none to Ruby) and writes
+  # what the pure-Ruby writer writes.
+  def test_vectors_and_seeds_written_the_same_by_both_writers
+    seeds.each do |value|
+      assert_equal outcome(value, :to_fbe_pure), outcome(value, :to_fbe), value.class.name
+      refute_nil Fbe::Accel.to_fbe(value), "the C writer left #{value.class} to Ruby" if Fbe.accelerated?
+    end
+  end
+
+  # Values that a generated writer accepts, wraps or refuses, put in place of a random field (or a
+  # random element of a collection field) of a random struct in a seed's tree.
+  MUTANTS = [
+    nil, true, false, 0, 1, -1, 127, 128, -129, 255, 256, 0xFFFF, 0x10000, -0x8001, 0x7FFFFFFF, 0x80000000,
+    -0x80000001, 0xFFFFFFFF, 0x100000000, (1 << 62) - 1, 1 << 62, -(1 << 62) - 1, (1 << 63) - 1, 1 << 63,
+    -(1 << 63), -(1 << 63) - 1, (1 << 64) - 1, 1 << 64, 1.5, -0.0, Float::NAN, Float::INFINITY, 1e300,
+    Rational(1, 3), BigDecimal('2.5'), +'', +'abc', 'é'.encode('ISO-8859-1'), 'ab'.encode('UTF-16LE'),
+    "\xFF\xFE".b, "bad \xC3".dup.force_encoding('UTF-8'), 'US'.encode('US-ASCII'), :symbol, [], [1, 2], [nil],
+    ['a', 1], [1.5, 2], {}, { 1 => 2 }, { 'a' => 'b' }, Set[1, 2], Object.new, Proto::OrderSide::BUY,
+    Proto::State::GOOD, Proto::State.new(0xFF), Everything::EInt8.from_wire(-1), Everything::EuInt64.from_wire(1 << 63),
+    Proto::Balance.new, Proto::Order.new, Everything::Derived.new, Everything::Fixed.new, Market::Instrument.new
+  ].freeze
+
+  def structs_in(value, out = [])
+    return out unless value.is_a?(Fbe::Value) && out.length < 64
+
+    out << value
+    value.fbe_values.each do |v|
+      items = v.is_a?(Hash) ? v.keys + v.values : Array(v)
+      items.each { |e| structs_in(e, out) } if v.is_a?(Enumerable) || v.is_a?(Fbe::Value)
+    end
+    out
+  end
+
+  def mutate(value, random)
+    target = structs_in(value).sample(random:)
+    names = target.instance_variables
+    return if names.empty?
+
+    name = names.sample(random:)
+    current = target.instance_variable_get(name)
+    mutant = MUTANTS.sample(random:)
+    if current.is_a?(Array) && !current.empty? && random.rand(2) == 0
+      current[random.rand(current.length)] = mutant
+    else
+      target.instance_variable_set(name, mutant)
+    end
+  end
+
+  def test_seeded_mutations_written_the_same_by_both_writers
+    random = Random.new(1)
+    originals = seeds
+    taken = written = 0
+    1500.times do |i|
+      value = Marshal.load(Marshal.dump(originals[i % originals.length]))
+      (1 + random.rand(3)).times { mutate(value, random) }
+      expected = outcome(value, :to_fbe_pure)
+      assert_equal expected, outcome(value, :to_fbe), "mutation #{i} of #{value.class}"
+      next unless expected[0] == :ok
+
+      written += 1
+      taken += 1 if Fbe.accelerated? && Fbe::Accel.to_fbe(value)
+    end
+    assert_operator taken * 3, :>, written * 2, 'the C writer left most values to Ruby' if Fbe.accelerated?
+  end
+end
