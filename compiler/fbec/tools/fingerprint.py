@@ -3,8 +3,8 @@
     fbec fingerprint [--json] [-I DIR] SCHEMA
 
 One line per package of the schema (its imports first, the main package last):
-``package version fingerprint``. The fingerprint is what the Kafka serdes put in a record's
-``fbe.fingerprint`` header (compiler/fbec/model/fingerprint.py says what it hashes).
+``package version fingerprint``. The fingerprint is what the Kafka serdes put, as its 32 bytes,
+in a record's ``fbe`` header (compiler/fbec/model/fingerprint.py says what it hashes).
 """
 
 from __future__ import annotations

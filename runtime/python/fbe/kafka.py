@@ -3,14 +3,14 @@
 A :class:`FbeSerializer` and a :class:`FbeDeserializer` are confluent-kafka's own
 ``Serializer`` and ``Deserializer``: give them to a ``SerializingProducer`` or a
 ``DeserializingConsumer`` as ``value.serializer`` / ``value.deserializer``. The record value
-is exactly the message bytes of the schema's model; the schema travels in four headers
-(``fbe.package``, ``fbe.version``, ``fbe.fingerprint``, ``fbe.model``), and the deserializer
-reads a record only when they name its own package, model and fingerprint::
+is exactly the message bytes of the schema's model; the schema travels in one binary header,
+``fbe`` (docs/kafka.md "Record headers"), and the deserializer reads a record only when it names
+its own package and model and a fingerprint it accepts::
 
     schema = FbeSchema("proto", "1.0", FINGERPRINT)            # FINGERPRINT: fbec fingerprint
     serializer, deserializer = serde(schema, proto.Account)
     producer = SerializingProducer({"bootstrap.servers": ..., "value.serializer": serializer})
-    producer.produce("accounts", value=account, headers=[])    # the headers receive the schema
+    producer.produce("accounts", value=account, headers=[])    # the headers receive the fbe header
 
 This module needs confluent-kafka (``pip install fbe-toolkit[kafka]``); ``import fbe`` does not
 import it.
@@ -18,7 +18,6 @@ import it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
@@ -39,15 +38,13 @@ __all__ = [
     "EXCEPTION_FQCN",
     "EXCEPTION_MESSAGE",
     "FINAL",
-    "FINGERPRINT_HEADER",
+    "HEADER",
+    "LAYOUT",
     "MAX_VALUE_BYTES",
-    "MODEL_HEADER",
     "ORIGINAL_OFFSET",
     "ORIGINAL_PARTITION",
     "ORIGINAL_TOPIC",
-    "PACKAGE_HEADER",
     "VERSIONED",
-    "VERSION_HEADER",
     "FbeDeserializer",
     "FbeRecordError",
     "FbeSchema",
@@ -57,18 +54,18 @@ __all__ = [
     "serde",
 ]
 
-PACKAGE_HEADER = "fbe.package"
-VERSION_HEADER = "fbe.version"
-FINGERPRINT_HEADER = "fbe.fingerprint"
-MODEL_HEADER = "fbe.model"
+HEADER = "fbe"   # the key of the one header that names the schema
+LAYOUT = 1       # the layout version of its value, the first byte
 VERSIONED = "versioned"
 FINAL = "final"
+_MODELS = (VERSIONED, FINAL)   # by their byte in the header
+_NAME_OFFSET = 34              # the layout, the model and the fingerprint's 32 bytes come first
+_MIN_LENGTH = _NAME_OFFSET + 3  # a package and a version of one byte each and the space between
 
 # What a size limit's refusal names it by: the Java serde's config key (docs/kafka.md "Hostile records").
 MAX_VALUE_BYTES = "fbe.max.value.bytes"
 
-_HEADERS = (PACKAGE_HEADER, VERSION_HEADER, FINGERPRINT_HEADER, MODEL_HEADER)
-_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+_HEX = frozenset("0123456789abcdef")
 
 # What confluent-kafka passes as a record's headers: a list of (key, value) pairs (a consumed
 # message's), or a dict (what an application may give produce()).
@@ -99,7 +96,7 @@ class FbeRecordError(SerializationError):
 
 @dataclass(frozen=True)
 class FbeSchema:
-    """The schema a record is written with, as its headers carry it (docs/kafka.md "Record headers"):
+    """The schema a record is written with, as its ``fbe`` header carries it (docs/kafka.md "Record headers"):
     the package, its version (``major.minor``), the fingerprint ``fbec fingerprint`` prints and the
     binary model, ``"versioned"`` or ``"final"``."""
 
@@ -109,42 +106,60 @@ class FbeSchema:
     model: str = VERSIONED
 
     def __post_init__(self) -> None:
-        if not isinstance(self.fingerprint, str) or not _FINGERPRINT.fullmatch(self.fingerprint):
-            raise ValueError(f"a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), "
-                             f"got {self.fingerprint}")
-        if self.model not in (VERSIONED, FINAL):
+        if not self.package or " " in self.package or not self.version:
+            raise ValueError(f"a schema has a package without spaces and a version, got '{self.package}' and "
+                             f"'{self.version}'")
+        _check_fingerprint(self.fingerprint)
+        if self.model not in _MODELS:
             raise ValueError(f"a schema's model is {VERSIONED} or {FINAL}, got {self.model}")
 
     def with_model(self, model: str) -> FbeSchema:
         """The same schema in the other binary model."""
         return FbeSchema(self.package, self.version, self.fingerprint, model)
 
+    def header(self) -> bytes:
+        """The value of the ``fbe`` header: the layout version 1, the model (0 versioned, 1 final),
+        the fingerprint's 32 bytes and ``PACKAGE VERSION`` in UTF-8."""
+        return (bytes((LAYOUT, _MODELS.index(self.model))) + bytes.fromhex(self.fingerprint)
+                + f"{self.package} {self.version}".encode())
+
     def headers(self) -> list[tuple[str, HeaderValue]]:
-        """The four headers, for a plain ``Producer.produce(..., headers=schema.headers())``."""
-        values = (self.package, self.version, self.fingerprint, self.model)
-        return [(key, value.encode()) for key, value in zip(_HEADERS, values)]
+        """The ``fbe`` header, for a plain ``Producer.produce(..., headers=schema.headers())``."""
+        return [(HEADER, self.header())]
 
     def write_to(self, headers: Headers) -> None:
-        """Sets the four headers in a list or dict of headers (replacing any of the same names)."""
-        mine = self.headers()
-        if isinstance(headers, dict):
-            headers.update(mine)
-        else:
-            headers[:] = [h for h in headers if h[0] not in _HEADERS]
-            headers.extend(mine)
+        """Sets the ``fbe`` header in a list or dict of headers (replacing any of that name)."""
+        _set_header(headers, self.header())
 
     @classmethod
     def read_from(cls, headers: Headers | None) -> FbeSchema:
-        """The schema the headers name; :class:`FbeRecordError` when a header is missing or invalid."""
-        model = _header(headers, MODEL_HEADER)
-        if model not in (VERSIONED, FINAL):
-            raise FbeRecordError(f"header {MODEL_HEADER} is '{model}', not {VERSIONED} or {FINAL}")
-        package = _header(headers, PACKAGE_HEADER)
-        version = _header(headers, VERSION_HEADER)
+        """The schema the ``fbe`` header names (the last of that name); :class:`FbeRecordError`
+        when it is missing or malformed."""
+        return cls.from_header(_header(headers))
+
+    @classmethod
+    def from_header(cls, value: bytes | None) -> FbeSchema:
+        """The schema an ``fbe`` header's value names; :class:`FbeRecordError` with the texts of
+        docs/kafka.md when it is None or malformed."""
+        if value is None:
+            raise FbeRecordError(f"no {HEADER} header: the record was not written by an FBE serializer")
+        if not value:
+            raise FbeRecordError(f"header {HEADER} is empty")
+        if value[0] != LAYOUT:
+            raise FbeRecordError(f"header {HEADER} has layout version {value[0]}, not {LAYOUT}")
+        if len(value) < _MIN_LENGTH:
+            raise FbeRecordError(f"header {HEADER} is too short: {len(value)} bytes, layout {LAYOUT} has at least "
+                                 f"{_MIN_LENGTH}")
+        if value[1] >= len(_MODELS):
+            raise FbeRecordError(f"header {HEADER} has model {value[1]}, not 0 (versioned) or 1 (final)")
         try:
-            return cls(package, version, _header(headers, FINGERPRINT_HEADER), model)
-        except ValueError as e:
-            raise FbeRecordError(f"header {FINGERPRINT_HEADER}: {e}") from None
+            name = value[_NAME_OFFSET:].decode()
+        except UnicodeDecodeError:
+            raise FbeRecordError(f"header {HEADER}'s package and version are not UTF-8") from None
+        package, _, version = name.partition(" ")
+        if not package or not version:
+            raise FbeRecordError(f"header {HEADER}'s package and version are '{name}', not 'PACKAGE VERSION'")
+        return cls(package, version, value[2:_NAME_OFFSET].hex(), _MODELS[value[1]])
 
     def differs(self, writer: FbeSchema, accepted: Iterable[str] = ()) -> str | None:
         """Why this schema cannot read a record ``writer`` wrote, or None when it can: the same
@@ -174,35 +189,48 @@ def _check_size(schema: FbeSchema, size: int, limit: int | None, what: str) -> N
                              f"({MAX_VALUE_BYTES}): not {what}")
 
 
-def _header(headers: Headers | None, key: str) -> str:
+def _check_fingerprint(fingerprint: object) -> str:
+    if not isinstance(fingerprint, str) or len(fingerprint) != 64 or not _HEX.issuperset(fingerprint):
+        raise ValueError(f"a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got {fingerprint}")
+    return fingerprint
+
+
+def _header(headers: Headers | None) -> bytes | None:
+    """The value of the last ``fbe`` header, as Kafka's Headers.lastHeader; a text value (given to
+    produce) as the UTF-8 bytes confluent-kafka sends."""
     value: HeaderValue = None
     if isinstance(headers, dict):
-        value = headers.get(key)
+        value = headers.get(HEADER)
     elif headers is not None:
-        for k, v in headers:  # the last of the name, as Kafka's Headers.lastHeader
-            if k == key:
+        for k, v in headers:
+            if k == HEADER:
                 value = v
-    if value is None:
-        raise FbeRecordError(f"no {key} header: the record was not written by an FBE serializer")
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    return value
+    return value.encode() if isinstance(value, str) else value
+
+
+def _set_header(headers: Headers, value: bytes) -> None:
+    if isinstance(headers, dict):
+        headers[HEADER] = value
+    else:
+        headers[:] = [h for h in headers if h[0] != HEADER]
+        headers.append((HEADER, value))
 
 
 class FbeSerializer(Serializer, Generic[T]):
     """confluent-kafka's Serializer of one generated type: ``encode`` writes a value as the bytes
-    of one message (``proto.Account.to_fbe``, ``proto.Account.to_final``) and the four headers go
-    into the record's. ``produce`` must be given headers to fill (``headers=[]``), as
+    of one message (``proto.Account.to_fbe``, ``proto.Account.to_final``) and the ``fbe`` header
+    goes into the record's. ``produce`` must be given headers to fill (``headers=[]``), as
     confluent-kafka's serializers that put the schema in a header require; called without a
     context (``serializer(value)``) it returns the bytes alone. ``None`` (a tombstone) stays
     ``None``. A value whose bytes are more than ``max_value_bytes`` is refused (``None``: no
     limit of the serde's own)."""
 
-    __slots__ = ["_encode", "max_value_bytes", "schema"]
+    __slots__ = ["_encode", "_header", "max_value_bytes", "schema"]
 
     def __init__(self, schema: FbeSchema, encode: Callable[[T], bytes], max_value_bytes: int | None = None) -> None:
         self.schema = schema
         self._encode = encode
+        self._header = schema.header()
         self.max_value_bytes = _check_limit(max_value_bytes)
 
     def __call__(self, obj: T | None, ctx: SerializationContext | None = None) -> bytes | None:
@@ -215,36 +243,53 @@ class FbeSerializer(Serializer, Generic[T]):
         value = self._encode(obj)
         _check_size(self.schema, len(value), self.max_value_bytes, "written")
         if headers is not None:
-            self.schema.write_to(headers)
+            _set_header(headers, self._header)
         return value
 
 
 class FbeDeserializer(Deserializer, Generic[T]):
     """confluent-kafka's Deserializer of one generated type: ``decode`` reads one message
     (``proto.Account.from_fbe``, ``proto.Account.from_final``). A record is read only when its
-    headers name this schema's package and model and its own fingerprint or one of ``accepted``
+    ``fbe`` header names this schema's package and model and its own fingerprint or one of ``accepted``
     (what ``fbec topic accept TOPIC.json SCHEMA`` prints); anything else, and a value that is
     not a valid message, is a :class:`FbeRecordError` naming both schemas, or the reason and the
     byte offset. Called without a context (``deserializer(data)``) it reads the bytes without
     the gate. ``None`` (a tombstone) stays ``None``. A value of more than ``max_value_bytes`` is
     refused before it is decoded (``None``: no limit of the serde's own)."""
 
-    __slots__ = ["_decode", "accepted", "max_value_bytes", "schema"]
+    __slots__ = ["_decode", "_model", "_name", "_prefix", "_raw", "accepted", "max_value_bytes", "schema"]
 
     def __init__(self, schema: FbeSchema, decode: Callable[[bytes], T], accepted: Iterable[str] = (),
                  max_value_bytes: int | None = None) -> None:
         self.schema = schema
         self._decode = decode
         self.max_value_bytes = _check_limit(max_value_bytes)
-        self.accepted = frozenset(FbeSchema(schema.package, schema.version, f, schema.model).fingerprint
-                                  for f in accepted)   # each checked as a fingerprint
+        self.accepted = frozenset(_check_fingerprint(f) for f in accepted)
+        # what the gate compares a header with, byte for byte: no string is made for a record it reads
+        self._model = _MODELS.index(schema.model)
+        self._prefix = f"{schema.package} ".encode()
+        self._name = _NAME_OFFSET + len(self._prefix)
+        self._raw = frozenset(bytes.fromhex(f) for f in self.accepted | {schema.fingerprint})
+
+    def _accepts(self, value: bytes | None) -> bool:
+        if (value is None or len(value) <= self._name or value[0] != LAYOUT or value[1] != self._model
+                or not value.startswith(self._prefix, _NAME_OFFSET) or value[2:_NAME_OFFSET] not in self._raw):
+            return False
+        version = value[self._name:]
+        if version.isascii():
+            return True
+        try:
+            version.decode()
+        except UnicodeDecodeError:
+            return False
+        return True
 
     def __call__(self, value: bytes | None, ctx: SerializationContext | None = None) -> T | None:
         if value is None:
             return None
-        if ctx is not None:
+        if ctx is not None and not self._accepts(header := _header(ctx.headers)):
             try:
-                writer = FbeSchema.read_from(ctx.headers)
+                writer = FbeSchema.from_header(header)
             except FbeRecordError as e:
                 raise FbeRecordError(f"a record this consumer of {self.schema} cannot check: {e}") from None
             differs = self.schema.differs(writer, self.accepted)

@@ -1,4 +1,4 @@
-"""fbe.kafka without a broker: the headers the serializer writes, the gate of the deserializer and
+"""fbe.kafka without a broker: the fbe header the serializer writes, the gate of the deserializer and
 its errors, called the way confluent-kafka's SerializingProducer and DeserializingConsumer call them
 (with a SerializationContext holding the record's headers)."""
 
@@ -7,15 +7,25 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from confluent_kafka.serialization import MessageField, SerializationContext, SerializationError
 from fbe import DecodeError, Limits
-from fbe.kafka import FbeDeserializer, FbeRecordError, FbeSchema, FbeSerializer, serde
+from fbe.kafka import HEADER, FbeDeserializer, FbeRecordError, FbeSchema, FbeSerializer, serde
 
 FOREIGN = "ab" * 32
+CASES = Path(__file__).resolve().parents[1] / "header_cases.txt"
+
+
+def header_cases(kind: str) -> list[list[str]]:
+    """The lines of tests/kafka/header_cases.txt of a kind, split at their tabs: the header every
+    serializer writes and what every deserializer says of a malformed one (the Java, Go and
+    JavaScript tests read the same file)."""
+    lines = CASES.read_text(encoding="utf-8").splitlines()
+    return [line.split("\t") for line in lines if line.startswith(kind + "\t")]
 
 
 def ctx(headers: Any) -> SerializationContext:
@@ -27,17 +37,60 @@ def schema(trade_fingerprint: str) -> FbeSchema:
     return FbeSchema("proto", "1.0", trade_fingerprint)
 
 
-def test_the_serializer_writes_the_four_headers_and_the_message_bytes(
+def test_the_serializer_writes_the_fbe_header_and_the_message_bytes(
         schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
     serializer, _ = serde(schema, proto.Account)
-    headers: list[tuple[str, Any]] = [("trace", b"1"), ("fbe.model", b"final")]
+    headers: list[tuple[str, Any]] = [("trace", b"1"), ("fbe", b"\x01")]
     value = serializer(account(1), ctx(headers))
     assert value == account(1).to_fbe()
-    assert headers == [("trace", b"1"), ("fbe.package", b"proto"), ("fbe.version", b"1.0"),
-                       ("fbe.fingerprint", schema.fingerprint.encode()), ("fbe.model", b"versioned")]
+    assert headers == [("trace", b"1"), ("fbe", schema.header())]
+    assert len(schema.header()) == 43
     as_dict: dict[str, Any] = {"trace": "1"}
     serializer(account(1), ctx(as_dict))
     assert as_dict == {"trace": "1", **dict(schema.headers())}
+
+
+@pytest.mark.parametrize("case", header_cases("write"), ids=lambda c: c[1])
+def test_the_header_is_the_bytes_of_the_layout(case: list[str]) -> None:
+    package, version, model, fingerprint = case[1].split(" ")
+    schema = FbeSchema(package, version, fingerprint, model)
+    assert schema.header().hex() == case[2]
+    assert FbeSchema.from_header(schema.header()) == schema
+    headers: list[tuple[str, Any]] = [(HEADER, b"old")]
+    schema.write_to(headers)
+    assert headers == [(HEADER, schema.header())]
+    assert FbeSchema.read_from(headers) == schema
+
+
+NO_HEADER = ["refuse", "-", "no fbe header: the record was not written by an FBE serializer"]
+
+
+@pytest.mark.parametrize("case", [*header_cases("refuse"), NO_HEADER], ids=lambda c: c[1][:8])
+def test_a_malformed_header_is_refused_with_the_text_of_every_language(case: list[str], proto: ModuleType) -> None:
+    own = FbeSchema("proto", "1.0", "cd" * 32)
+    headers = [("trace", b"\x01")] + ([] if case[1] == "-" else [(HEADER, bytes.fromhex(case[1]))])
+    with pytest.raises(FbeRecordError) as e:
+        FbeDeserializer(own, proto.Account.from_fbe, [FOREIGN])(proto.Account().to_fbe(), ctx(headers))
+    assert str(e.value) == f"a record this consumer of {own} cannot check: {case[2]}"
+
+
+def test_there_are_the_cases_of_every_language() -> None:
+    assert (len(header_cases("write")), len(header_cases("refuse"))) == (3, 16)
+
+
+def test_the_gate_reads_its_accepted_writers_and_refuses_the_others_naming_both(
+        schema: FbeSchema, proto: ModuleType, account: Callable[[int], Any]) -> None:
+    _, deserializer = serde(schema, proto.Account, accepted=[FOREIGN])
+    value = account(1).to_fbe()
+    newer = FbeSchema("proto", "1.1 \u00e9", FOREIGN)
+    assert deserializer(value, ctx(newer.headers())) == account(1)
+    for other in (newer.with_model("final"), FbeSchema("protos", "1.0", FOREIGN), FbeSchema("prot", "1.0", FOREIGN)):
+        with pytest.raises(FbeRecordError) as e:
+            deserializer(value, ctx(other.headers()))
+        assert str(e.value).startswith(f"a record written with {other} cannot be read by {schema}: another ")
+    for package, version in (("pro to", "1.0"), ("", "1.0"), ("proto", "")):
+        with pytest.raises(ValueError, match="a package without spaces and a version"):
+            FbeSchema(package, version, FOREIGN)
 
 
 def test_a_final_topic_writes_and_reads_the_final_model(
@@ -47,7 +100,7 @@ def test_a_final_topic_writes_and_reads_the_final_model(
     headers: list[tuple[str, Any]] = []
     value = serializer(account(2), ctx(headers))
     assert value == account(2).to_final()
-    assert ("fbe.model", b"final") in headers
+    assert headers == [("fbe", final.header())] and final.header()[1] == 1
     assert deserializer(value, ctx(headers)) == account(2)
 
 
@@ -57,8 +110,8 @@ def test_a_record_round_trips_through_its_headers(
     headers: list[tuple[str, Any]] = []
     value = serializer(account(3), ctx(headers))
     assert deserializer(value, ctx(headers)) == account(3)
-    # as a consumed message's headers: str keys, bytes values; and as text values
-    assert deserializer(value, ctx([(k, v.decode()) for k, v in headers])) == account(3)
+    # as a consumed message's headers: str keys, bytes values; and as a dict
+    assert deserializer(value, ctx(dict(headers))) == account(3)
 
 
 def test_produce_without_headers_is_refused(schema: FbeSchema, proto: ModuleType,
@@ -126,16 +179,10 @@ def test_missing_or_invalid_headers_are_refused(schema: FbeSchema, proto: Module
                                                 account: Callable[[int], Any]) -> None:
     value = account(1).to_fbe()
     assert refusal(schema, proto, value, None) == (
-        f"a record this consumer of {schema} cannot check: no fbe.model header: "
+        f"a record this consumer of {schema} cannot check: no fbe header: "
         "the record was not written by an FBE serializer")
-    without_version = [h for h in schema.headers() if h[0] != "fbe.version"]
-    assert refusal(schema, proto, value, without_version).endswith("no fbe.version header: the record was not "
-                                                                    "written by an FBE serializer")
-    bad_model = [*schema.headers(), ("fbe.model", b"json")]   # the last of a name counts
-    assert refusal(schema, proto, value, bad_model).endswith("header fbe.model is 'json', not versioned or final")
-    bad_fingerprint = [*schema.headers(), ("fbe.fingerprint", b"ABC")]
-    assert refusal(schema, proto, value, bad_fingerprint).endswith(
-        "header fbe.fingerprint: a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got ABC")
+    bad_model = [*schema.headers(), ("fbe", b"\x01\x07" + schema.header()[2:])]   # the last of a name counts
+    assert refusal(schema, proto, value, bad_model).endswith("header fbe has model 7, not 0 (versioned) or 1 (final)")
 
 
 @pytest.mark.parametrize("damage", ["truncated", "type", "empty"])

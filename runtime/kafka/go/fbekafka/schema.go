@@ -1,12 +1,12 @@
 // Package fbekafka carries FBE messages in Kafka records of franz-go (github.com/twmb/franz-go/pkg/kgo),
 // with the schema gate of docs/kafka.md: the record value is exactly the message bytes of the topic's
-// model, and four headers name the schema that wrote them.
+// model, and one header, fbe, names the schema that wrote them.
 //
 //	schema := fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: fingerprint, Model: fbekafka.Versioned}
 //	serde, err := fbekafka.NewSerde[proto.Account](schema)
 //
 //	record := &kgo.Record{Topic: "accounts"}
-//	err = serde.Encode(record, account)          // the value and the four headers
+//	err = serde.Encode(record, account)          // the value and the fbe header
 //	client.Produce(ctx, record, nil)
 //
 //	fetches.EachRecord(func(r *kgo.Record) {
@@ -14,19 +14,23 @@
 //		...
 //	})
 //
-// A record whose headers name another package, model or fingerprint (or none) is refused with an
+// A record whose header names another package, model or fingerprint (or none) is refused with an
 // error naming both schemas; a value that is not a valid message, with the runtime's
 // *fbe.DecodeError (field path and byte offset). Either way the consumer goes on with the next
 // record: nothing is skipped without an error.
 package fbekafka
 
 import (
+	"bytes"
+	"encoding/hex"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// Model is the binary model of a topic's values, the value of the fbe.model header.
+// Model is the binary model of a topic's values.
 type Model string
 
 // The two models (docs/format.md 3 and 4).
@@ -35,15 +39,30 @@ const (
 	Final     Model = "final"
 )
 
-// The header names (docs/kafka.md "Record headers").
+// code is the model's byte in the fbe header: 0 versioned, 1 final.
+func (m Model) code() byte {
+	if m == Final {
+		return 1
+	}
+	return 0
+}
+
+// The header (docs/kafka.md "Record headers"): its key and the layout version, its first byte.
 const (
-	PackageHeader     = "fbe.package"
-	VersionHeader     = "fbe.version"
-	FingerprintHeader = "fbe.fingerprint"
-	ModelHeader       = "fbe.model"
+	Header = "fbe"
+	Layout = 1
 )
 
-// Schema is the schema a record is written with, as its headers carry it: the package, its
+const (
+	// nameOffset is where the package and version start: after the layout, the model and the
+	// fingerprint's 32 bytes.
+	nameOffset = 34
+	// minLength is the shortest valid header: a package and a version of one byte each and the
+	// space between.
+	minLength = nameOffset + 3
+)
+
+// Schema is the schema a record is written with, as its fbe header carries it: the package, its
 // version, the fingerprint `fbec fingerprint` prints, and the binary model.
 type Schema struct {
 	Package     string
@@ -52,11 +71,11 @@ type Schema struct {
 	Model       Model
 }
 
-// Check is nil when s can be written to headers: a package and a version, a fingerprint of 64
-// lowercase hex digits and one of the two models.
+// Check is nil when s can be written to a header: a package without spaces and a version, a
+// fingerprint of 64 lowercase hex digits and one of the two models.
 func (s Schema) Check() error {
-	if s.Package == "" || s.Version == "" {
-		return fmt.Errorf("a schema has a package and a version, got %q and %q", s.Package, s.Version)
+	if s.Package == "" || strings.Contains(s.Package, " ") || s.Version == "" {
+		return fmt.Errorf("a schema has a package without spaces and a version, got '%s' and '%s'", s.Package, s.Version)
 	}
 	if !validFingerprint(s.Fingerprint) {
 		return fmt.Errorf("a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got %s", s.Fingerprint)
@@ -78,60 +97,104 @@ func (s Schema) String() string {
 	return s.Package + " " + s.Version + " (" + string(s.Model) + ", fingerprint " + s.Fingerprint + ")"
 }
 
-// SetHeaders sets the four headers of r, replacing any of the same names.
+// HeaderValue is the value of the fbe header (a new slice): the layout version 1, the model (0
+// versioned, 1 final), the fingerprint's 32 bytes and "PACKAGE VERSION" in UTF-8. s is Check'ed
+// first (NewSerde does).
+func (s Schema) HeaderValue() []byte {
+	raw, _ := hex.DecodeString(s.Fingerprint)
+	value := make([]byte, 0, nameOffset+len(s.Package)+1+len(s.Version))
+	value = append(value, Layout, s.Model.code())
+	value = append(value, raw...)
+	return append(append(append(value, s.Package...), ' '), s.Version...)
+}
+
+// SetHeaders sets r's fbe header, replacing any of that name.
 func (s Schema) SetHeaders(r *kgo.Record) {
+	setHeader(r, s.HeaderValue())
+}
+
+func setHeader(r *kgo.Record, value []byte) {
 	kept := r.Headers[:0]
 	for _, h := range r.Headers {
-		switch h.Key {
-		case PackageHeader, VersionHeader, FingerprintHeader, ModelHeader:
-		default:
+		if h.Key != Header {
 			kept = append(kept, h)
 		}
 	}
-	r.Headers = append(kept,
-		kgo.RecordHeader{Key: PackageHeader, Value: []byte(s.Package)},
-		kgo.RecordHeader{Key: VersionHeader, Value: []byte(s.Version)},
-		kgo.RecordHeader{Key: FingerprintHeader, Value: []byte(s.Fingerprint)},
-		kgo.RecordHeader{Key: ModelHeader, Value: []byte(s.Model)})
+	r.Headers = append(kept, kgo.RecordHeader{Key: Header, Value: value})
 }
 
-// SchemaOf is the schema r's headers name (the last header of each name); an error when one is
-// missing or holds no valid value.
+// SchemaOf is the schema r's fbe header names (the last of that name); an error when it is
+// missing or malformed.
 func SchemaOf(r *kgo.Record) (Schema, error) {
-	model, err := header(r, ModelHeader)
-	if err != nil {
-		return Schema{}, err
+	return ParseHeader(headerValue(r))
+}
+
+// headerValue is the value of r's last fbe header, nil when it has none.
+func headerValue(r *kgo.Record) []byte {
+	for i := len(r.Headers) - 1; i >= 0; i-- {
+		if r.Headers[i].Key == Header {
+			return r.Headers[i].Value
+		}
 	}
-	if Model(model) != Versioned && Model(model) != Final {
-		return Schema{}, fmt.Errorf("header %s is '%s', not versioned or final", ModelHeader, model)
+	return nil
+}
+
+// ParseHeader is the schema an fbe header's value names; an error with the texts of docs/kafka.md
+// when the value is nil or malformed.
+func ParseHeader(value []byte) (Schema, error) {
+	switch {
+	case value == nil:
+		return Schema{}, fmt.Errorf("no %s header: the record was not written by an FBE serializer", Header)
+	case len(value) == 0:
+		return Schema{}, fmt.Errorf("header %s is empty", Header)
+	case value[0] != Layout:
+		return Schema{}, fmt.Errorf("header %s has layout version %d, not %d", Header, value[0], Layout)
+	case len(value) < minLength:
+		return Schema{}, fmt.Errorf("header %s is too short: %d bytes, layout %d has at least %d", Header, len(value), Layout, minLength)
+	case value[1] > 1:
+		return Schema{}, fmt.Errorf("header %s has model %d, not 0 (versioned) or 1 (final)", Header, value[1])
+	case !utf8.Valid(value[nameOffset:]):
+		return Schema{}, fmt.Errorf("header %s's package and version are not UTF-8", Header)
 	}
-	s := Schema{Model: Model(model)}
-	if s.Package, err = header(r, PackageHeader); err != nil {
-		return Schema{}, err
+	name := string(value[nameOffset:])
+	pkg, version, _ := strings.Cut(name, " ")
+	if pkg == "" || version == "" {
+		return Schema{}, fmt.Errorf("header %s's package and version are '%s', not 'PACKAGE VERSION'", Header, name)
 	}
-	if s.Version, err = header(r, VersionHeader); err != nil {
-		return Schema{}, err
-	}
-	if s.Fingerprint, err = header(r, FingerprintHeader); err != nil {
-		return Schema{}, err
-	}
-	if !validFingerprint(s.Fingerprint) {
-		return Schema{}, fmt.Errorf("header %s: a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got %s",
-			FingerprintHeader, s.Fingerprint)
+	s := Schema{Package: pkg, Version: version, Fingerprint: hex.EncodeToString(value[2:nameOffset]), Model: Versioned}
+	if value[1] == 1 {
+		s.Model = Final
 	}
 	return s, nil
 }
 
-func header(r *kgo.Record, key string) (string, error) {
-	for i := len(r.Headers) - 1; i >= 0; i-- {
-		if r.Headers[i].Key == key && r.Headers[i].Value != nil {
-			return string(r.Headers[i].Value), nil
-		}
-		if r.Headers[i].Key == key {
-			break
+// gate compares an fbe header's bytes with a reader's schema, without making a string: the path
+// every record a consumer reads takes.
+type gate struct {
+	model    byte
+	prefix   []byte // "PACKAGE "
+	accepted [][32]byte
+}
+
+func (g *gate) accepts(value []byte) bool {
+	name := nameOffset + len(g.prefix)
+	if len(value) <= name || value[0] != Layout || value[1] != g.model ||
+		!bytes.Equal(value[nameOffset:name], g.prefix) {
+		return false
+	}
+	fingerprint := [32]byte(value[2:nameOffset])
+	for _, f := range g.accepted {
+		if f == fingerprint {
+			return utf8.Valid(value[name:])
 		}
 	}
-	return "", fmt.Errorf("no %s header: the record was not written by an FBE serializer", key)
+	return false
+}
+
+func rawFingerprint(f string) [32]byte {
+	var raw [32]byte
+	hex.Decode(raw[:], []byte(f))
+	return raw
 }
 
 func validFingerprint(f string) bool {

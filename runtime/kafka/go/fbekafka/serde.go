@@ -29,6 +29,10 @@ type Serde[T any, P Message[T]] struct {
 	Limits *fbe.Limits
 	// maxValueBytes: the largest value Encode writes and Decode reads (WithMaxValueBytes)
 	maxValueBytes int
+	// header: the fbe header Encode writes (one slice for every record: franz-go only reads it)
+	header []byte
+	// gate: what Decode compares a record's fbe header with
+	gate gate
 }
 
 // NoLimit is MaxValueBytes of a serde without a size limit of its own: franz-go's and the
@@ -44,7 +48,10 @@ func NewSerde[T any, P Message[T]](schema Schema) (*Serde[T, P], error) {
 	if err := schema.Check(); err != nil {
 		return nil, err
 	}
-	return &Serde[T, P]{schema: schema, maxValueBytes: NoLimit}, nil
+	s := &Serde[T, P]{schema: schema, maxValueBytes: NoLimit, header: schema.HeaderValue()}
+	s.gate = gate{model: schema.Model.code(), prefix: []byte(schema.Package + " "),
+		accepted: [][32]byte{rawFingerprint(schema.Fingerprint)}}
+	return s, nil
 }
 
 // WithMaxValueBytes is a serde like s with a limit on a value's size: Encode and Marshal refuse
@@ -83,6 +90,10 @@ func (s *Serde[T, P]) Accepting(fingerprints ...string) (*Serde[T, P], error) {
 	}
 	c := *s
 	c.accepted = append(slices.Clone(s.accepted), fingerprints...)
+	c.gate.accepted = slices.Clone(s.gate.accepted)
+	for _, f := range fingerprints {
+		c.gate.accepted = append(c.gate.accepted, rawFingerprint(f))
+	}
 	return &c, nil
 }
 
@@ -96,7 +107,7 @@ func (s *Serde[T, P]) Schema() Schema {
 	return s.schema
 }
 
-// Encode sets r's value to v's message bytes in the serde's model and its headers to the
+// Encode sets r's value to v's message bytes in the serde's model and its fbe header to the
 // serde's schema. A nil v is a tombstone: a nil value and no headers set.
 func (s *Serde[T, P]) Encode(r *kgo.Record, v *T) error {
 	if v == nil {
@@ -108,7 +119,7 @@ func (s *Serde[T, P]) Encode(r *kgo.Record, v *T) error {
 		return err
 	}
 	r.Value = value
-	s.schema.SetHeaders(r)
+	setHeader(r, s.header)
 	return nil
 }
 
@@ -131,7 +142,7 @@ func (s *Serde[T, P]) Marshal(v *T) ([]byte, error) {
 	return data, nil
 }
 
-// Decode is the message of r when r's headers name the serde's package and model and a
+// Decode is the message of r when r's fbe header names the serde's package and model and a
 // fingerprint it accepts (its own or one given to Accepting) and its value is a valid message no
 // larger than the size limit; else a *RecordError with r's topic, partition and offset and the
 // reason. A nil value (a tombstone) is (nil, nil).
@@ -139,12 +150,14 @@ func (s *Serde[T, P]) Decode(r *kgo.Record) (*T, error) {
 	if r.Value == nil {
 		return nil, nil
 	}
-	writer, err := SchemaOf(r)
-	if err != nil {
-		return nil, recordError(r, fmt.Errorf("a record this consumer of %s cannot check: %w", s.schema, err))
-	}
-	if differs := s.differs(writer); differs != "" {
-		return nil, recordError(r, &SchemaError{Writer: writer, Reader: s.schema, Reason: differs})
+	if header := headerValue(r); !s.gate.accepts(header) {
+		writer, err := ParseHeader(header)
+		if err != nil {
+			return nil, recordError(r, fmt.Errorf("a record this consumer of %s cannot check: %w", s.schema, err))
+		}
+		if differs := s.differs(writer); differs != "" {
+			return nil, recordError(r, &SchemaError{Writer: writer, Reader: s.schema, Reason: differs})
+		}
 	}
 	v, err := s.Unmarshal(r.Value)
 	if err != nil {

@@ -6,6 +6,7 @@ package fbekafka_test
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -186,11 +187,9 @@ func TestRoundTripBothModels(t *testing.T) {
 				if !slices.Equal(r.Value, want) {
 					t.Errorf("record %d: the value is not exactly the message bytes", i)
 				}
-				for key, want := range map[string]string{fbekafka.PackageHeader: "proto", fbekafka.VersionHeader: "1.0",
-					fbekafka.FingerprintHeader: s.Schema().Fingerprint, fbekafka.ModelHeader: string(model)} {
-					if h := header(r, key); h != want {
-						t.Errorf("record %d: header %s is %s, want %s", i, key, h, want)
-					}
+				if len(r.Headers) != 1 || r.Headers[0].Key != fbekafka.Header ||
+					!slices.Equal(r.Headers[0].Value, s.Schema().HeaderValue()) {
+					t.Errorf("record %d: headers %v, want the one fbe header of %s", i, r.Headers, s.Schema())
 				}
 			}
 		})
@@ -232,7 +231,7 @@ func TestAForeignSchemaIsRefusedNamingBothAndTheConsumerGoesOn(t *testing.T) {
 			") cannot be read by proto 1.0 (versioned, fingerprint " + own.Fingerprint + "): another schema",
 		"a record written with proto 1.0 (final, fingerprint " + own.Fingerprint + ") cannot be read by " +
 			own.String() + ": another binary model",
-		"a record this consumer of " + own.String() + " cannot check: no fbe.model header",
+		"a record this consumer of " + own.String() + " cannot check: no fbe header",
 	} {
 		if msg := refused[i].Err.Error(); !strings.HasPrefix(msg, want) {
 			t.Errorf("refused[%d]: %s\nwant it to start with %s", i, msg, want)
@@ -280,25 +279,23 @@ func TestAnInvalidValueIsRefusedWithItsOffsetAndReasonAndTheConsumerGoesOn(t *te
 	}
 }
 
-// The gate without a broker: headers written, replaced and read back, and what refuses a schema.
+// The gate without a broker: the header written, replaced and read back, and what refuses a schema.
 func TestHeaders(t *testing.T) {
 	own := versioned(t)
-	r := &kgo.Record{Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte("1")}, {Key: fbekafka.ModelHeader, Value: []byte("x")}}}
+	r := &kgo.Record{Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte("1")}, {Key: fbekafka.Header, Value: []byte("x")}}}
 	own.SetHeaders(r)
-	if len(r.Headers) != 5 || r.Headers[0].Key != "trace" {
+	if len(r.Headers) != 2 || r.Headers[0].Key != "trace" || len(r.Headers[1].Value) != 43 {
 		t.Fatalf("headers %v", r.Headers)
 	}
 	if back, err := fbekafka.SchemaOf(r); err != nil || back != own {
 		t.Fatalf("SchemaOf: %v, %v", back, err)
 	}
-	r.Headers[4].Value = []byte("flat")
-	if _, err := fbekafka.SchemaOf(r); err == nil || err.Error() != "header fbe.model is 'flat', not versioned or final" {
-		t.Errorf("SchemaOf of model flat: %v", err)
-	}
 	for _, bad := range []fbekafka.Schema{
 		own.WithModel("flat"),
 		{Package: "proto", Version: "1.0", Fingerprint: strings.ToUpper(own.Fingerprint), Model: fbekafka.Final},
 		{Package: "", Version: "1.0", Fingerprint: own.Fingerprint, Model: fbekafka.Final},
+		{Package: "pro to", Version: "1.0", Fingerprint: own.Fingerprint, Model: fbekafka.Final},
+		{Package: "proto", Version: "", Fingerprint: own.Fingerprint, Model: fbekafka.Final},
 	} {
 		if _, err := fbekafka.NewSerde[proto.Account](bad); err == nil {
 			t.Errorf("NewSerde(%v) accepted", bad)
@@ -666,4 +663,97 @@ func fetch(t *testing.T, topic string, want int) []*kgo.Record {
 		t.Fatalf("%s: %d records, want %d", topic, len(records), want)
 	}
 	return records
+}
+
+// headerCases are the lines of tests/kafka/header_cases.txt of a kind, split at their tabs: the
+// header every serializer writes and what every deserializer says of a malformed one (the Java,
+// Python and JavaScript tests read the same file).
+func headerCases(t *testing.T, kind string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("../../../../tests/kafka/header_cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases [][]string
+	for line := range strings.Lines(string(data)) {
+		if fields := strings.Split(strings.TrimSuffix(line, "\n"), "\t"); fields[0] == kind {
+			cases = append(cases, fields)
+		}
+	}
+	return cases
+}
+
+func TestTheHeaderIsTheBytesOfTheLayout(t *testing.T) {
+	cases := headerCases(t, "write")
+	if len(cases) != 3 {
+		t.Fatalf("%d write cases", len(cases))
+	}
+	for _, c := range cases {
+		f := strings.Split(c[1], " ")
+		s := fbekafka.Schema{Package: f[0], Version: f[1], Model: fbekafka.Model(f[2]), Fingerprint: f[3]}
+		if got := hex.EncodeToString(s.HeaderValue()); got != c[2] {
+			t.Errorf("%s: header %s, want %s", c[1], got, c[2])
+		}
+		if back, err := fbekafka.ParseHeader(s.HeaderValue()); err != nil || back != s {
+			t.Errorf("%s: read back as %v, %v", c[1], back, err)
+		}
+	}
+}
+
+func TestAMalformedHeaderIsRefusedWithTheTextOfEveryLanguage(t *testing.T) {
+	own := fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: strings.Repeat("cd", 32), Model: fbekafka.Versioned}
+	s, err := serde(t, own).Accepting(strings.Repeat("ab", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, err := proto.NewAccount().MarshalFBE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := headerCases(t, "refuse")
+	if len(cases) != 16 {
+		t.Fatalf("%d refuse cases", len(cases))
+	}
+	for _, c := range append(cases, []string{"refuse", "-", "no fbe header: the record was not written by an FBE serializer"}) {
+		r := &kgo.Record{Value: value, Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte{1}}}}
+		if c[1] != "-" {
+			header, err := hex.DecodeString(c[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Headers = append(r.Headers, kgo.RecordHeader{Key: fbekafka.Header, Value: append([]byte{}, header...)})
+		}
+		var refused *fbekafka.RecordError
+		if _, err := s.Decode(r); !errors.As(err, &refused) ||
+			refused.Err.Error() != "a record this consumer of "+own.String()+" cannot check: "+c[2] {
+			t.Errorf("header %s: %v\nwant %s", c[1], err, c[2])
+		}
+	}
+}
+
+// The gate compares bytes: an accepted writer of another version and non-ASCII text is read,
+// another model or package (one a prefix of the other's) is refused naming both.
+func TestTheGateReadsItsAcceptedWritersAndRefusesTheOthersNamingBoth(t *testing.T) {
+	own := versioned(t)
+	foreign := strings.Repeat("ab", 32)
+	s, err := serde(t, own).Accepting(foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, _ := account(1).MarshalFBE()
+	newer := fbekafka.Schema{Package: "proto", Version: "1.1 \u00e9", Fingerprint: foreign, Model: fbekafka.Versioned}
+	r := &kgo.Record{Value: value}
+	newer.SetHeaders(r)
+	if a, err := s.Decode(r); err != nil || a.String() != account(1).String() {
+		t.Errorf("an accepted writer: %v, %v", a, err)
+	}
+	for _, other := range []fbekafka.Schema{newer.WithModel(fbekafka.Final),
+		{Package: "protos", Version: "1.0", Fingerprint: foreign, Model: fbekafka.Versioned},
+		{Package: "prot", Version: "1.0", Fingerprint: foreign, Model: fbekafka.Versioned}} {
+		other.SetHeaders(r)
+		var refused *fbekafka.SchemaError
+		if _, err := s.Decode(r); !errors.As(err, &refused) || refused.Writer != other || refused.Reader != own {
+			t.Errorf("%s: %v", other, err)
+		}
+	}
 }

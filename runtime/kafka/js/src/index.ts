@@ -1,8 +1,8 @@
 /**
  * FBE records over Apache Kafka with kafkajs (docs/kafka.md). A record's value is exactly the
- * message bytes of the schema's model; the schema travels in four headers (`fbe.package`,
- * `fbe.version`, `fbe.fingerprint`, `fbe.model`), and a consumer reads a record only when they name
- * its own package and model and a fingerprint it accepts (its own, or one given to `accepting`).
+ * message bytes of the schema's model; the schema travels in one binary header, `fbe`, and a consumer
+ * reads a record only when it names its own package and model and a fingerprint it accepts (its
+ * own, or one given to `accepting`).
  *
  * ```ts
  * const serde = FbeSerde.of(new FbeSchema("proto", "1.0", FINGERPRINT), Account);
@@ -12,17 +12,21 @@
  * ```
  */
 
+import { Buffer, isUtf8 } from "node:buffer";
 import { DecodeError, type Limits } from "@fbe-toolkit/fbe";
 import type { EachMessageHandler, EachMessagePayload, IHeaders, KafkaMessage, Message } from "kafkajs";
 
 /** The binary model of a topic's values. */
 export type FbeModel = "versioned" | "final";
 
-export const PACKAGE_HEADER = "fbe.package";
-export const VERSION_HEADER = "fbe.version";
-export const FINGERPRINT_HEADER = "fbe.fingerprint";
-export const MODEL_HEADER = "fbe.model";
+/** The key of the one header that names the schema (docs/kafka.md "Record headers"). */
+export const HEADER = "fbe";
+/** The layout version of the header's value, its first byte. */
+export const LAYOUT = 1;
 
+const MODELS: readonly FbeModel[] = ["versioned", "final"]; // by their byte in the header
+const NAME_OFFSET = 34; // the layout, the model and the fingerprint's 32 bytes come first
+const MIN_LENGTH = NAME_OFFSET + 3; // a package and a version of one byte each and the space between
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
 /** What a size limit's refusal names it by: the Java serde's config key (docs/kafka.md "Hostile records"). */
@@ -46,18 +50,27 @@ export class FbeRecordError extends Error {
   }
 }
 
-function header(headers: IHeaders | undefined, key: string): string {
-  let value = headers?.[key];
-  if (Array.isArray(value)) value = value[value.length - 1]; // the last of the name, as Kafka's lastHeader
-  if (value === undefined) {
-    throw new FbeRecordError(`no ${key} header: the record was not written by an FBE serializer`);
+/**
+ * The value of the last `fbe` header (as Kafka's lastHeader); a string (given to a producer) as the
+ * UTF-8 bytes kafkajs sends.
+ */
+function headerValue(headers: IHeaders | undefined): Buffer | undefined {
+  let value = headers?.[HEADER];
+  if (Array.isArray(value)) value = value[value.length - 1];
+  return typeof value === "string" ? Buffer.from(value) : value;
+}
+
+function checkFingerprint(fingerprint: string): string {
+  if (!FINGERPRINT.test(fingerprint)) {
+    throw new RangeError(`a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got ${fingerprint}`);
   }
-  return typeof value === "string" ? value : value.toString("utf8");
+  return fingerprint;
 }
 
 /**
- * The schema a record is written with, as its headers carry it (docs/kafka.md "Record headers"):
- * the package, its version (`major.minor`), the fingerprint `fbec fingerprint` prints and the model.
+ * The schema a record is written with, as its `fbe` header carries it (docs/kafka.md "Record
+ * headers"): the package, its version (`major.minor`), the fingerprint `fbec fingerprint` prints and
+ * the model.
  */
 export class FbeSchema {
   constructor(
@@ -66,9 +79,10 @@ export class FbeSchema {
     readonly fingerprint: string,
     readonly model: FbeModel = "versioned",
   ) {
-    if (!FINGERPRINT.test(fingerprint)) {
-      throw new RangeError(`a schema fingerprint is 64 lowercase hex digits (fbec fingerprint), got ${fingerprint}`);
+    if (packageName === "" || packageName.includes(" ") || version === "") {
+      throw new RangeError(`a schema has a package without spaces and a version, got '${packageName}' and '${version}'`);
     }
+    checkFingerprint(fingerprint);
     if (model !== "versioned" && model !== "final") {
       throw new RangeError(`a schema's model is versioned or final, got ${String(model)}`);
     }
@@ -79,30 +93,48 @@ export class FbeSchema {
     return new FbeSchema(this.packageName, this.version, this.fingerprint, model);
   }
 
-  /** The four headers. */
-  headers(): Record<string, string> {
-    return {
-      [PACKAGE_HEADER]: this.packageName,
-      [VERSION_HEADER]: this.version,
-      [FINGERPRINT_HEADER]: this.fingerprint,
-      [MODEL_HEADER]: this.model,
-    };
+  /**
+   * The value of the `fbe` header (a new Buffer): the layout version 1, the model (0 versioned, 1
+   * final), the fingerprint's 32 bytes and `PACKAGE VERSION` in UTF-8.
+   */
+  header(): Buffer {
+    return Buffer.concat([Buffer.of(LAYOUT, MODELS.indexOf(this.model)), Buffer.from(this.fingerprint, "hex"),
+      Buffer.from(`${this.packageName} ${this.version}`)]);
   }
 
-  /** The schema the headers name; an FbeRecordError when a header is missing or invalid. */
+  /** The `fbe` header, for a kafkajs message's headers. */
+  headers(): Record<string, Buffer> {
+    return { [HEADER]: this.header() };
+  }
+
+  /** The schema the `fbe` header names; an FbeRecordError when it is missing or malformed. */
   static readFrom(headers: IHeaders | undefined): FbeSchema {
-    const model = header(headers, MODEL_HEADER);
-    if (model !== "versioned" && model !== "final") {
-      throw new FbeRecordError(`header ${MODEL_HEADER} is '${model}', not versioned or final`);
+    return FbeSchema.fromHeader(headerValue(headers));
+  }
+
+  /** The schema an `fbe` header's value names; an FbeRecordError with the texts of docs/kafka.md when it is malformed. */
+  static fromHeader(value: Buffer | undefined): FbeSchema {
+    if (value === undefined) {
+      throw new FbeRecordError(`no ${HEADER} header: the record was not written by an FBE serializer`);
     }
-    const packageName = header(headers, PACKAGE_HEADER);
-    const version = header(headers, VERSION_HEADER);
-    const fingerprint = header(headers, FINGERPRINT_HEADER);
-    try {
-      return new FbeSchema(packageName, version, fingerprint, model);
-    } catch (e) {
-      throw new FbeRecordError(`header ${FINGERPRINT_HEADER}: ${(e as Error).message}`);
+    if (value.length === 0) throw new FbeRecordError(`header ${HEADER} is empty`);
+    if (value[0] !== LAYOUT) throw new FbeRecordError(`header ${HEADER} has layout version ${value[0]}, not ${LAYOUT}`);
+    if (value.length < MIN_LENGTH) {
+      throw new FbeRecordError(`header ${HEADER} is too short: ${value.length} bytes, layout ${LAYOUT} has at least `
+        + `${MIN_LENGTH}`);
     }
+    const model = MODELS[value[1]!];
+    if (model === undefined) {
+      throw new FbeRecordError(`header ${HEADER} has model ${value[1]}, not 0 (versioned) or 1 (final)`);
+    }
+    const bytes = value.subarray(NAME_OFFSET);
+    if (!isUtf8(bytes)) throw new FbeRecordError(`header ${HEADER}'s package and version are not UTF-8`);
+    const name = bytes.toString("utf8");
+    const space = name.indexOf(" ");
+    if (space <= 0 || space === name.length - 1) {
+      throw new FbeRecordError(`header ${HEADER}'s package and version are '${name}', not 'PACKAGE VERSION'`);
+    }
+    return new FbeSchema(name.slice(0, space), name.slice(space + 1), value.toString("hex", 2, NAME_OFFSET), model);
   }
 
   /**
@@ -144,9 +176,15 @@ export interface FbeRefusedPayload extends EachMessagePayload {
 
 /**
  * The producer's and consumer's side of one generated type: `encode` makes a kafkajs message of a
- * value (the message bytes and the four headers), `decode` reads one through the gate.
+ * value (the message bytes and the `fbe` header), `decode` reads one through the gate.
  */
 export class FbeSerde<T> {
+  /** The fbe header encode writes (one Buffer for every message: kafkajs only reads it). */
+  private readonly header: Buffer;
+  /** What decode compares a header with, byte for byte: "PACKAGE " and the raw accepted fingerprints. */
+  private readonly prefix: Buffer;
+  private readonly acceptedRaw: readonly Buffer[];
+
   constructor(
     readonly schema: FbeSchema,
     private readonly encoder: (value: T) => Uint8Array,
@@ -155,7 +193,11 @@ export class FbeSerde<T> {
     readonly accepted: ReadonlySet<string> = new Set(),
     /** The largest value encode writes and decode reads (`withMaxValueBytes`; Infinity: no limit). */
     readonly maxValueBytes: number = Infinity,
-  ) {}
+  ) {
+    this.header = schema.header();
+    this.prefix = Buffer.from(`${schema.packageName} `);
+    this.acceptedRaw = [schema.fingerprint, ...accepted].map((f) => Buffer.from(checkFingerprint(f), "hex"));
+  }
 
   /**
    * The same serde with a limit on a value's size: encode refuses to write and decode to read
@@ -180,9 +222,7 @@ export class FbeSerde<T> {
    */
   accepting(fingerprints: Iterable<string>): FbeSerde<T> {
     const all = new Set(this.accepted);
-    for (const f of fingerprints) {
-      all.add(new FbeSchema(this.schema.packageName, this.schema.version, f, this.schema.model).fingerprint);
-    }
+    for (const f of fingerprints) all.add(checkFingerprint(f));
     return new FbeSerde<T>(this.schema, this.encoder, this.decoder, all, this.maxValueBytes);
   }
 
@@ -200,7 +240,7 @@ export class FbeSerde<T> {
 
   /**
    * A kafkajs message of the value: its bytes (a Buffer over what the encoder returned, not a copy)
-   * and the four headers after any of `message.headers`; the key, partition and timestamp of
+   * and the `fbe` header after any of `message.headers`; the key, partition and timestamp of
    * `message` as they are. null (a tombstone) gives a message without a value and without headers.
    * An FbeRecordError when the bytes are larger than the size limit.
    */
@@ -211,32 +251,52 @@ export class FbeSerde<T> {
     return {
       ...message,
       value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      headers: { ...message.headers, ...this.schema.headers() },
+      headers: { ...message.headers, [HEADER]: this.header },
     };
   }
 
   /**
-   * The value of a consumed message when its headers name this schema's package and model and a
+   * The value of a consumed message when its `fbe` header names this schema's package and model and a
    * fingerprint it accepts; anything else, and a value that is not a valid message or is larger than
    * the size limit, is an FbeRecordError naming both schemas, or the reason and the byte offset, or
    * the size and the limit. null for a tombstone.
    */
   decode(message: Pick<KafkaMessage, "value" | "headers"> & { offset?: string }): T | null {
     if (message.value === null) return null;
+    const header = headerValue(message.headers);
+    if (!this.accepts(header)) this.checkHeader(header, message.offset);
+    return this.decodeValue(message.value, message.offset);
+  }
+
+  /**
+   * Whether an `fbe` header names this serde's package and model and a fingerprint it accepts, by
+   * comparing its bytes: no string is made on this path, every record takes it.
+   */
+  private accepts(value: Buffer | undefined): boolean {
+    const name = NAME_OFFSET + this.prefix.length;
+    if (value === undefined || value.length <= name || value[0] !== LAYOUT
+      || value[1] !== MODELS.indexOf(this.schema.model)
+      || value.compare(this.prefix, 0, this.prefix.length, NAME_OFFSET, name) !== 0
+      || !this.acceptedRaw.some((f) => value.compare(f, 0, 32, 2, NAME_OFFSET) === 0)) {
+      return false;
+    }
+    return isUtf8(value.subarray(name));
+  }
+
+  /** The whole check of a header `accepts` did not take: throws when it is malformed or names another schema. */
+  private checkHeader(value: Buffer | undefined, offset: string | undefined): void {
     let writer: FbeSchema;
     try {
-      writer = FbeSchema.readFrom(message.headers);
+      writer = FbeSchema.fromHeader(value);
     } catch (e) {
       if (!(e instanceof FbeRecordError)) throw e;
-      throw new FbeRecordError(`a record this consumer of ${this.schema} cannot check: ${e.message}`, undefined,
-        message.offset);
+      throw new FbeRecordError(`a record this consumer of ${this.schema} cannot check: ${e.message}`, undefined, offset);
     }
     const differs = this.schema.differs(writer, this.accepted);
     if (differs !== undefined) {
       throw new FbeRecordError(`a record written with ${writer} cannot be read by ${this.schema}: ${differs}`,
-        undefined, message.offset);
+        undefined, offset);
     }
-    return this.decodeValue(message.value, message.offset);
   }
 
   /** The value of bytes alone, without the gate (where a record has no headers). */

@@ -93,7 +93,7 @@ async function read<T>(topic: string, serde: FbeSerde<T>, want: number, refused:
 }
 
 for (const model of ["versioned", "final"] as const) {
-  test(`${model}: a record round trips with the four headers`, { timeout: 2 * WAIT }, async () => {
+  test(`${model}: a record round trips with the fbe header`, { timeout: 2 * WAIT }, async () => {
     const serde = FbeSerde.of(tradeSchema().withModel(model), Account);
     const topic = await newTopic();
     const sent = [account(1), account(2), account(3)];
@@ -105,10 +105,7 @@ for (const model of ["versioned", "final"] as const) {
       got.push(serde.decode(message) as Account);
     });
     assert.deepEqual(got, sent);
-    for (const h of headers) {
-      assert.deepEqual(Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)])),
-        serde.schema.headers());
-    }
+    for (const h of headers) assert.deepEqual(h, serde.schema.headers());
   });
 }
 
@@ -137,7 +134,7 @@ test("a foreign schema is refused naming both and the consumer goes on", { timeo
     `0: a record written with proto 2.0 (versioned, fingerprint ${"ab".repeat(32)}) cannot be read by ${schema}: `
       + "another schema (fingerprints differ; fbec compat says whether the schemas are compatible)",
     `1: a record written with ${schema.withModel("final")} cannot be read by ${schema}: another binary model`,
-    `2: a record this consumer of ${schema} cannot check: no fbe.model header: the record was not written by an `
+    `2: a record this consumer of ${schema} cannot check: no fbe header: the record was not written by an `
       + "FBE serializer",
   ]);
 });

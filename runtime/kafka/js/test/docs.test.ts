@@ -56,5 +56,5 @@ export async function stop() { await consumer.disconnect(); await producer.disco
     await run.stop();
   }
   assert.equal(run.seen[0], "handled Alice");
-  assert.match(run.seen[1], /^refused record 0\/1: a record this consumer of proto 1\.0 \(versioned, .*no fbe\.model header/);
+  assert.match(run.seen[1], /^refused record 0\/1: a record this consumer of proto 1\.0 \(versioned, .*no fbe header/);
 });

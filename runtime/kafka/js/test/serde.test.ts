@@ -1,11 +1,14 @@
-// The JS serde without a broker: the message it makes (value and headers), the gate of decode and
-// its errors, eachMessage's two paths.
+// The JS serde without a broker: the message it makes (value and fbe header), the gate of decode
+// and its errors, eachMessage's two paths.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { DecodeError, limits } from "@fbe-toolkit/fbe";
 import type { EachMessagePayload, KafkaMessage } from "kafkajs";
 import { Account } from "../gen/proto.js";
-import { FbeRecordError, FbeSchema, FbeSerde } from "../src/index.js";
+import { FbeRecordError, FbeSchema, FbeSerde, HEADER } from "../src/index.js";
 import { account, tradeSchema } from "./trade.js";
 
 const FOREIGN = "ab".repeat(32);
@@ -16,34 +19,85 @@ function consumed(value: Buffer | null, headers: Record<string, string | Buffer 
   return { key: null, value, timestamp: "0", attributes: 0, offset, headers };
 }
 
-function asBuffers(headers: Record<string, string>): Record<string, Buffer> {
+function asBuffers(headers: Record<string, string | Buffer>): Record<string, Buffer> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
 }
 
-test("encode makes the message bytes and the four headers after the message's own", () => {
+/**
+ * The lines of tests/kafka/header_cases.txt of a kind, split at their tabs: the header every
+ * serializer writes and what every deserializer says of a malformed one (the Java, Go and Python
+ * tests read the same file).
+ */
+function headerCases(kind: string): string[][] {
+  const file = join(dirname(fileURLToPath(import.meta.url)), "../../../../../tests/kafka/header_cases.txt");
+  return readFileSync(file, "utf8").split("\n").filter((line) => line.startsWith(`${kind}\t`))
+    .map((line) => line.split("\t"));
+}
+
+test("encode makes the message bytes and the fbe header after the message's own", () => {
   const schema = tradeSchema();
-  const m = FbeSerde.of(schema, Account).encode(account(1), { key: "k", headers: { trace: "1", "fbe.model": "final" } });
+  const m = FbeSerde.of(schema, Account).encode(account(1), { key: "k", headers: { trace: "1", fbe: "old" } });
   assert.equal(m.key, "k");
   assert.ok(Buffer.isBuffer(m.value));
   assert.deepEqual(new Uint8Array(m.value as Buffer), account(1).toFbe());
-  assert.deepEqual(m.headers, { trace: "1", "fbe.package": "proto", "fbe.version": "1.0",
-    "fbe.fingerprint": schema.fingerprint, "fbe.model": "versioned" });
+  assert.deepEqual(m.headers, { trace: "1", fbe: schema.header() });
+  assert.equal(schema.header().length, 43);
+});
+
+test("the header is the bytes of the layout", () => {
+  const cases = headerCases("write");
+  assert.equal(cases.length, 3);
+  for (const [, text, hex] of cases) {
+    const [packageName, version, model, fingerprint] = text!.split(" ");
+    const schema = new FbeSchema(packageName!, version!, fingerprint!, model as "versioned" | "final");
+    assert.equal(schema.header().toString("hex"), hex, text);
+    assert.deepEqual(FbeSchema.fromHeader(schema.header()), schema);
+    assert.deepEqual(FbeSchema.readFrom({ [HEADER]: [Buffer.from("old"), schema.header()] }), schema);
+  }
+});
+
+test("a malformed header is refused with the text of every language", () => {
+  const own = new FbeSchema("proto", "1.0", "cd".repeat(32));
+  const serde = FbeSerde.of(own, Account).accepting([FOREIGN]);
+  const value = Buffer.from(new Account().toFbe());
+  const cases = headerCases("refuse");
+  assert.equal(cases.length, 16);
+  for (const [, hex, text] of [...cases, ["refuse", "-", "no fbe header: the record was not written by an FBE serializer"]]) {
+    const headers: Record<string, Buffer> = { trace: Buffer.of(1) };
+    if (hex !== "-") headers[HEADER] = Buffer.from(hex!, "hex");
+    assert.throws(() => serde.decode(consumed(value, headers)), (e: unknown) => e instanceof FbeRecordError
+      && e.message === `a record this consumer of ${own} cannot check: ${text}`, hex);
+  }
+});
+
+test("the gate reads its accepted writers and refuses the others naming both", () => {
+  const schema = tradeSchema();
+  const serde = FbeSerde.of(schema, Account).accepting([FOREIGN]);
+  const value = Buffer.from(account(1).toFbe());
+  const newer = new FbeSchema("proto", "1.1 \u00e9", FOREIGN);
+  assert.deepEqual(serde.decode(consumed(value, newer.headers())), account(1));
+  for (const other of [newer.withModel("final"), new FbeSchema("protos", "1.0", FOREIGN),
+    new FbeSchema("prot", "1.0", FOREIGN)]) {
+    assert.ok(refusal(schema, value, other.headers(), serde).message
+      .startsWith(`a record written with ${other} cannot be read by ${schema}: another `));
+  }
+  for (const [packageName, version] of [["pro to", "1.0"], ["", "1.0"], ["proto", ""]]) {
+    assert.throws(() => new FbeSchema(packageName!, version!, FOREIGN), /a package without spaces and a version/);
+  }
 });
 
 test("a final topic writes and reads the final model", () => {
   const serde = FbeSerde.of(tradeSchema().withModel("final"), Account);
   const m = serde.encode(account(2));
   assert.deepEqual(new Uint8Array(m.value as Buffer), account(2).toFinal());
-  assert.equal(m.headers?.["fbe.model"], "final");
-  assert.deepEqual(serde.decode(consumed(m.value as Buffer, asBuffers(m.headers as Record<string, string>))), account(2));
+  assert.equal((m.headers?.[HEADER] as Buffer)[1], 1);
+  assert.deepEqual(serde.decode(consumed(m.value as Buffer, asBuffers(m.headers as Record<string, Buffer>))), account(2));
 });
 
-test("a record round trips through its headers, as Buffers or strings", () => {
+test("a record round trips through its header", () => {
   const serde = FbeSerde.of(tradeSchema(), Account);
   const m = serde.encode(account(3));
-  const headers = m.headers as Record<string, string>;
-  assert.deepEqual(serde.decode(consumed(m.value as Buffer, asBuffers(headers))), account(3));
-  assert.deepEqual(serde.decode(consumed(m.value as Buffer, headers)), account(3));
+  assert.deepEqual(serde.decode(consumed(m.value as Buffer, m.headers as Record<string, Buffer>)), account(3));
 });
 
 test("a tombstone stays null", () => {
@@ -53,9 +107,9 @@ test("a tombstone stays null", () => {
 });
 
 function refusal(schema: FbeSchema, value: Uint8Array, headers: Record<string, string | Buffer | (string | Buffer)[]>,
-): FbeRecordError {
+  serde = FbeSerde.of(schema, Account)): FbeRecordError {
   try {
-    FbeSerde.of(schema, Account).decode(consumed(Buffer.from(value), headers));
+    serde.decode(consumed(Buffer.from(value), headers));
   } catch (e) {
     assert.ok(e instanceof FbeRecordError, String(e));
     assert.equal(e.offset, "5");
@@ -99,15 +153,10 @@ test("another model or package is refused", () => {
 test("missing or invalid headers are refused", () => {
   const schema = tradeSchema();
   const value = account(1).toFbe();
-  assert.equal(refusal(schema, value, {}).message, `a record this consumer of ${schema} cannot check: no fbe.model `
+  assert.equal(refusal(schema, value, {}).message, `a record this consumer of ${schema} cannot check: no fbe `
     + "header: the record was not written by an FBE serializer");
-  const { "fbe.version": _, ...withoutVersion } = schema.headers();
-  assert.match(refusal(schema, value, withoutVersion).message, /no fbe\.version header: the record was not written/);
-  const badModel = { ...schema.headers(), "fbe.model": ["versioned", "json"] }; // the last of a name counts
-  assert.match(refusal(schema, value, badModel).message, /header fbe\.model is 'json', not versioned or final$/);
-  const badFingerprint = { ...schema.headers(), "fbe.fingerprint": Buffer.from("ABC") };
-  assert.match(refusal(schema, value, badFingerprint).message,
-    /header fbe\.fingerprint: a schema fingerprint is 64 lowercase hex digits \(fbec fingerprint\), got ABC$/);
+  const badModel = { fbe: [schema.header(), Buffer.concat([Buffer.of(1, 7), schema.header().subarray(2)])] }; // the last counts
+  assert.match(refusal(schema, value, badModel).message, /header fbe has model 7, not 0 \(versioned\) or 1 \(final\)$/);
 });
 
 for (const damage of ["truncated", "type", "empty"] as const) {
@@ -137,7 +186,7 @@ test("eachMessage hands a read value to onValue and a refused record to onRefuse
   const payload = (message: KafkaMessage): EachMessagePayload => ({ topic: "t", partition: 0, message,
     heartbeat: async () => {}, pause: () => () => {} });
   const m = serde.encode(account(4));
-  await handler(payload(consumed(m.value as Buffer, m.headers as Record<string, string>, "1")));
+  await handler(payload(consumed(m.value as Buffer, m.headers as Record<string, Buffer>, "1")));
   await handler(payload(consumed(m.value as Buffer, {}, "2")));
   await handler(payload(consumed(null, {}, "3")));
   assert.deepEqual(got, ["1: 4", "2: refused a record this consu", "3: undefined"]);
@@ -151,7 +200,7 @@ test("a schema needs a fingerprint and a model", () => {
 test("limits bound what decode reads", () => {
   const schema = tradeSchema();
   const m = FbeSerde.of(schema, Account).encode(account(1));
-  const headers = m.headers as Record<string, string>;
+  const headers = m.headers as Record<string, Buffer>;
   const shallow = FbeSerde.of(schema, Account, limits({ maxDepth: 1 }));
   assert.throws(() => shallow.decode(consumed(m.value as Buffer, headers)),
     (e: unknown) => e instanceof FbeRecordError && e.decodeError?.limit === "depth"
@@ -159,7 +208,7 @@ test("limits bound what decode reads", () => {
   const final = schema.withModel("final");
   const thrifty = FbeSerde.of(final, Account, limits({ budgetFactor: 0, budgetSlack: 10 }));
   const f = FbeSerde.of(final, Account).encode(account(1));
-  assert.throws(() => thrifty.decode(consumed(f.value as Buffer, f.headers as Record<string, string>)),
+  assert.throws(() => thrifty.decode(consumed(f.value as Buffer, f.headers as Record<string, Buffer>)),
     (e: unknown) => e instanceof FbeRecordError && e.decodeError?.limit === "budget");
   assert.deepEqual(FbeSerde.of(schema, Account, limits({ maxDepth: 2 })).decode(consumed(m.value as Buffer, headers)),
     account(1));
@@ -190,6 +239,6 @@ test("a size limit refuses larger values both ways, to eachMessage's onRefused",
   assert.deepEqual(refused, [`${text}read`]);
   const atLimit = FbeSerde.of(schema, Account).withMaxValueBytes(bytes.byteLength);
   const m = atLimit.encode(big);
-  assert.deepEqual(atLimit.decode(consumed(m.value as Buffer, m.headers as Record<string, string>)), big);
+  assert.deepEqual(atLimit.decode(consumed(m.value as Buffer, m.headers as Record<string, Buffer>)), big);
   assert.throws(() => FbeSerde.of(schema, Account).withMaxValueBytes(-1), /fbe.max.value.bytes must not be negative, got -1/);
 });

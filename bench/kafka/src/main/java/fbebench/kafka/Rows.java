@@ -73,8 +73,8 @@ public final class Rows {
     // ---------------------------------------------------------------- FBE
 
     /**
-     * Our FbeSerde (runtime/kafka/java) over the generated Account, with the schema gate (the four
-     * headers written and checked per record) or without (its two-argument forms only, as Kafka
+     * Our FbeSerde (runtime/kafka/java) over the generated Account, with the schema gate (the fbe
+     * header written and checked per record) or without (its two-argument forms only, as Kafka
      * calls them where a record has no headers: the cost of the codec alone).
      */
     static Row<Account> fbe(FbeSchema.Model model, boolean gate) {

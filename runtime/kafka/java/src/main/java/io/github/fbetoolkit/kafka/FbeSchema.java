@@ -1,14 +1,18 @@
 package io.github.fbetoolkit.kafka;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Objects;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * The schema a record is written with, as its headers carry it (docs/kafka.md "Record headers"):
- * the package, its version, the fingerprint {@code fbec fingerprint} prints, and the binary model.
+ * The schema a record is written with, as its {@code fbe} header carries it (docs/kafka.md "Record
+ * headers"): the package, its version, the fingerprint {@code fbec fingerprint} prints, and the
+ * binary model.
  */
 public record FbeSchema(String packageName, String version, String fingerprint, Model model) {
 
@@ -16,21 +20,34 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
     public enum Model {
         VERSIONED, FINAL;
 
-        /** The value of the {@code fbe.model} header. */
+        /** What error messages name the model by: {@code versioned}, {@code final}. */
         public String header() {
             return name().toLowerCase(Locale.ROOT);
         }
+
+        /** The model's byte in the {@code fbe} header: 0 versioned, 1 final. */
+        public byte code() {
+            return (byte) ordinal();
+        }
     }
 
-    public static final String PACKAGE_HEADER = "fbe.package";
-    public static final String VERSION_HEADER = "fbe.version";
-    public static final String FINGERPRINT_HEADER = "fbe.fingerprint";
-    public static final String MODEL_HEADER = "fbe.model";
+    /** The key of the one header that names the schema. */
+    public static final String HEADER = "fbe";
+    /** The layout version of the header's value, its first byte. */
+    public static final int LAYOUT = 1;
+    /** Where the package and version start: the layout, the model and the 32-byte SHA-256 before them. */
+    static final int NAME_OFFSET = 34;
+    /** The shortest valid header: a package and a version of one byte each and the space between. */
+    static final int MIN_LENGTH = NAME_OFFSET + 3;
 
     public FbeSchema {
         Objects.requireNonNull(packageName, "packageName");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(model, "model");
+        if (packageName.isEmpty() || packageName.indexOf(' ') >= 0 || version.isEmpty()) {
+            throw new IllegalArgumentException("a schema has a package without spaces and a version, got '"
+                + packageName + "' and '" + version + "'");
+        }
         requireFingerprint(fingerprint);
     }
 
@@ -43,7 +60,7 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
         return fingerprint;
     }
 
-    /** 64 lowercase hex digits; a loop, not a regex: every record a consumer reads is checked. */
+    /** 64 lowercase hex digits. */
     private static boolean isFingerprint(String s) {
         if (s == null || s.length() != 64) {
             return false;
@@ -57,58 +74,109 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
         return true;
     }
 
+    /** The 32 bytes of a fingerprint of 64 lowercase hex digits. */
+    static byte[] rawFingerprint(String fingerprint) {
+        return HexFormat.of().parseHex(requireFingerprint(fingerprint));
+    }
+
     /** The same schema in the other binary model. */
     public FbeSchema withModel(Model other) {
         return new FbeSchema(packageName, version, fingerprint, other);
     }
 
-    /** Sets the four headers (replacing any of the same names). */
+    /**
+     * The value of the {@code fbe} header (a new array): the layout version 1, the model (0 versioned,
+     * 1 final), the fingerprint's 32 bytes and {@code PACKAGE VERSION} in UTF-8.
+     */
+    public byte[] header() {
+        byte[] name = (packageName + " " + version).getBytes(StandardCharsets.UTF_8);
+        byte[] value = new byte[NAME_OFFSET + name.length];
+        value[0] = LAYOUT;
+        value[1] = model.code();
+        System.arraycopy(rawFingerprint(fingerprint), 0, value, 2, 32);
+        System.arraycopy(name, 0, value, NAME_OFFSET, name.length);
+        return value;
+    }
+
+    /** Sets the {@code fbe} header (replacing any of that name). */
     public void writeTo(Headers headers) {
-        set(headers, PACKAGE_HEADER, packageName);
-        set(headers, VERSION_HEADER, version);
-        set(headers, FINGERPRINT_HEADER, fingerprint);
-        set(headers, MODEL_HEADER, model.header());
+        headers.remove(HEADER);
+        headers.add(HEADER, header());
     }
 
     /**
-     * The schema the headers name.
+     * The schema the {@code fbe} header names (the last of that name).
      *
-     * @throws FbeRecordException a header is missing or holds no valid value
+     * @throws FbeRecordException the header is missing or malformed
      */
     public static FbeSchema readFrom(Headers headers) {
-        String model = get(headers, MODEL_HEADER);
-        Model m;
-        if (model.equals(Model.VERSIONED.header())) {
-            m = Model.VERSIONED;
-        } else if (model.equals(Model.FINAL.header())) {
-            m = Model.FINAL;
+        Header h = headers == null ? null : headers.lastHeader(HEADER);
+        return fromHeader(h == null ? null : h.value());
+    }
+
+    /**
+     * The schema an {@code fbe} header's value names.
+     *
+     * @throws FbeRecordException the value is null or malformed, with the texts of docs/kafka.md
+     */
+    public static FbeSchema fromHeader(byte[] value) {
+        if (value == null) {
+            throw new FbeRecordException("no " + HEADER + " header: the record was not written by an FBE serializer");
+        }
+        if (value.length == 0) {
+            throw new FbeRecordException("header " + HEADER + " is empty");
+        }
+        if (value[0] != LAYOUT) {
+            throw new FbeRecordException("header " + HEADER + " has layout version " + (value[0] & 0xff) + ", not "
+                + LAYOUT);
+        }
+        if (value.length < MIN_LENGTH) {
+            throw new FbeRecordException("header " + HEADER + " is too short: " + value.length + " bytes, layout "
+                + LAYOUT + " has at least " + MIN_LENGTH);
+        }
+        Model model;
+        if (value[1] == Model.VERSIONED.code()) {
+            model = Model.VERSIONED;
+        } else if (value[1] == Model.FINAL.code()) {
+            model = Model.FINAL;
         } else {
-            throw new FbeRecordException("header " + MODEL_HEADER + " is '" + model + "', not versioned or final");
+            throw new FbeRecordException("header " + HEADER + " has model " + (value[1] & 0xff)
+                + ", not 0 (versioned) or 1 (final)");
         }
+        String name;
         try {
-            return new FbeSchema(get(headers, PACKAGE_HEADER), get(headers, VERSION_HEADER),
-                get(headers, FINGERPRINT_HEADER), m);
-        } catch (IllegalArgumentException e) {
-            throw new FbeRecordException("header " + FINGERPRINT_HEADER + ": " + e.getMessage());
+            name = StandardCharsets.UTF_8.newDecoder()
+                .decode(ByteBuffer.wrap(value, NAME_OFFSET, value.length - NAME_OFFSET)).toString();
+        } catch (CharacterCodingException e) {
+            throw new FbeRecordException("header " + HEADER + "'s package and version are not UTF-8");
         }
+        int space = name.indexOf(' ');
+        if (space <= 0 || space == name.length() - 1) {
+            throw new FbeRecordException("header " + HEADER + "'s package and version are '" + name
+                + "', not 'PACKAGE VERSION'");
+        }
+        String fingerprint = HexFormat.of().formatHex(value, 2, NAME_OFFSET);
+        return new FbeSchema(name.substring(0, space), name.substring(space + 1), fingerprint, model);
+    }
+
+    /** Whether bytes [from, to) of the value are UTF-8: ASCII at once, else by the decoder. */
+    static boolean isUtf8(byte[] value, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (value[i] < 0) {
+                try {
+                    StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(value, from, to - from));
+                    return true;
+                } catch (CharacterCodingException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** {@code proto 1.0 (versioned, fingerprint 6288...c7d2)}: what error messages name. */
     @Override
     public String toString() {
         return packageName + " " + version + " (" + model.header() + ", fingerprint " + fingerprint + ")";
-    }
-
-    private static void set(Headers headers, String key, String value) {
-        headers.remove(key);
-        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String get(Headers headers, String key) {
-        Header h = headers.lastHeader(key);
-        if (h == null || h.value() == null) {
-            throw new FbeRecordException("no " + key + " header: the record was not written by an FBE serializer");
-        }
-        return new String(h.value(), StandardCharsets.UTF_8);
     }
 }

@@ -1,11 +1,14 @@
 package io.github.fbetoolkit.kafka;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -13,7 +16,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Kafka's Serializer, Deserializer and Serde for one generated FBE type (docs/kafka.md). The record
- * value is exactly the message bytes of the schema's model; the schema travels in the headers.
+ * value is exactly the message bytes of the schema's model; the schema travels in the {@code fbe} header.
  *
  * <pre>{@code
  * FbeSchema schema = new FbeSchema("proto", "1.0", FINGERPRINT, FbeSchema.Model.VERSIONED);
@@ -21,7 +24,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * new KafkaProducer<>(props, new StringSerializer(), serde.serializer());
  * }</pre>
  *
- * <p>The deserializer reads a record only when its headers name the same package and model and a
+ * <p>The deserializer reads a record only when its header names the same package and model and a
  * fingerprint it accepts: its own, or one given to {@link #accepting} (what {@code fbec topic accept}
  * prints for the schema, docs/kafka.md "Compatible writers"); anything else, and a value that is not
  * a valid message, is an {@link FbeRecordException} naming both schemas or the reason and the byte
@@ -48,6 +51,11 @@ public final class FbeSerde<T> implements Serde<T> {
     private final Decoder<T> decoder;
     private final Set<String> accepted;
     private final int maxValueBytes;
+    /** The fbe header the serializer writes (one array for every record: Kafka only reads it). */
+    private final byte[] header;
+    /** What the deserializer compares a header with, byte for byte: "PACKAGE " and the raw fingerprints. */
+    private final byte[] packagePrefix;
+    private final byte[][] acceptedRaw;
 
     /** The config key of the value size limit (bytes), for a serializer or deserializer Kafka configures. */
     public static final String MAX_VALUE_BYTES_CONFIG = "fbe.max.value.bytes";
@@ -61,6 +69,9 @@ public final class FbeSerde<T> implements Serde<T> {
         this.decoder = decoder;
         this.accepted = accepted;
         this.maxValueBytes = maxValueBytes;
+        this.header = schema.header();
+        this.packagePrefix = (schema.packageName() + " ").getBytes(StandardCharsets.UTF_8);
+        this.acceptedRaw = accepted.stream().map(FbeSchema::rawFingerprint).toArray(byte[][]::new);
     }
 
     public static <T> FbeSerde<T> of(FbeSchema schema, Encoder<T> encoder, Decoder<T> decoder) {
@@ -149,7 +160,8 @@ public final class FbeSerde<T> implements Serde<T> {
                     return null;
                 }
                 byte[] bytes = encode(data);
-                schema.writeTo(headers);
+                headers.remove(FbeSchema.HEADER);
+                headers.add(FbeSchema.HEADER, header);
                 return bytes;
             }
 
@@ -185,22 +197,50 @@ public final class FbeSerde<T> implements Serde<T> {
                 if (data == null) {
                     return null;
                 }
-                FbeSchema writer;
-                try {
-                    writer = FbeSchema.readFrom(headers);
-                } catch (FbeRecordException e) {
-                    throw new FbeRecordException("a record this consumer of " + schema + " cannot check: "
-                        + e.getMessage());
-                }
-                String differs = differs(writer);
-                if (differs != null) {
-                    throw new FbeRecordException("a record written with " + writer + " cannot be read by "
-                        + schema + ": " + differs);
+                Header h = headers.lastHeader(FbeSchema.HEADER);
+                byte[] value = h == null ? null : h.value();
+                if (!accepts(value)) {
+                    checkHeader(value);
                 }
                 checkSize(data.length, limit, "read");
                 return decode(data);
             }
         };
+    }
+
+    /**
+     * Whether the fbe header's value names this serde's package and model and a fingerprint it
+     * accepts, by comparing its bytes: no string is made on this path, every record takes it.
+     */
+    private boolean accepts(byte[] value) {
+        int name = FbeSchema.NAME_OFFSET + packagePrefix.length;
+        if (value == null || value.length <= name || value[0] != FbeSchema.LAYOUT
+            || value[1] != schema.model().code()
+            || !Arrays.equals(value, FbeSchema.NAME_OFFSET, name, packagePrefix, 0, packagePrefix.length)) {
+            return false;
+        }
+        for (byte[] fingerprint : acceptedRaw) {
+            if (Arrays.equals(value, 2, FbeSchema.NAME_OFFSET, fingerprint, 0, 32)) {
+                return FbeSchema.isUtf8(value, name, value.length);
+            }
+        }
+        return false;
+    }
+
+    /** The whole check of a header {@link #accepts} did not take: throws when it is malformed or names another schema. */
+    private void checkHeader(byte[] value) {
+        FbeSchema writer;
+        try {
+            writer = FbeSchema.fromHeader(value);
+        } catch (FbeRecordException e) {
+            throw new FbeRecordException("a record this consumer of " + schema + " cannot check: "
+                + e.getMessage());
+        }
+        String differs = differs(writer);
+        if (differs != null) {
+            throw new FbeRecordException("a record written with " + writer + " cannot be read by "
+                + schema + ": " + differs);
+        }
     }
 
     private String differs(FbeSchema writer) {
