@@ -18,7 +18,8 @@ FBE_KAFKA_FINGERPRINT. Each language produces the messages once per model, to a 
 for each ordered pair of languages and each model the consumer must read the producer's records
 with the same JSON, and each value must be byte-equal to the consumer's own encode of the message;
 a versioned consumer refuses every record of the producer's final topic with the same text in
-every language, and goes on to the next.
+every language, and goes on to the next. Every producer's records carry one header, `fbe`, of the
+bytes docs/kafka.md "Record headers" lays out, read here from the broker as they are.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import uuid
 from typing import Any
 
 import pytest
+from confluent_kafka import Consumer, TopicPartition
 
 CLIENT_PREFIX = "FBE_KAFKA_CLIENT_"
 MODELS = ("versioned", "final")
@@ -88,6 +90,24 @@ def consume(consumer: str, model: str, topic: str) -> list[list[str]]:
     return [line.split(" ", 2) for line in run(consumer, "consume", model, topic, str(len(MESSAGES)))]
 
 
+def record_headers(topic: str) -> list[Any]:
+    """The headers of the first len(MESSAGES) records of partition 0, as the broker holds them."""
+    consumer = Consumer({"bootstrap.servers": os.environ["FBE_KAFKA_BOOTSTRAP"], "group.id": f"matrix-{uuid.uuid4()}",
+                         "enable.auto.commit": False})
+    consumer.assign([TopicPartition(topic, 0, 0)])
+    headers: list[Any] = []
+    try:
+        for _ in range(TIMEOUT * 2):
+            if len(headers) == len(MESSAGES):
+                break
+            msg = consumer.poll(0.5)
+            if msg is not None and msg.error() is None:
+                headers.append(msg.headers())   # a consumed message's: a list of (key, bytes)
+    finally:
+        consumer.close()
+    return headers
+
+
 def test_two_clients_at_least() -> None:
     assert len(clients()) >= 2, (f"the matrix needs two languages' clients in {CLIENT_PREFIX}<LANGUAGE>, "
                                  f"has {sorted(clients())} (make kafka-matrix sets them)")
@@ -113,3 +133,11 @@ def test_a_record_of_the_other_model_is_refused_naming_both_schemas(producer: st
                f"proto 1.0 (versioned, fingerprint {fingerprint}): another binary model")
     rows = consume(consumer, "versioned", produced(producer, "final"))
     assert rows == [[str(i), "refused", refusal] for i in range(len(MESSAGES))]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("producer", list(clients()))
+def test_every_producer_writes_the_fbe_header_of_the_layout(producer: str, model: str) -> None:
+    # layout version 1, the model's byte, the fingerprint's 32 bytes, "PACKAGE VERSION" in UTF-8
+    header = bytes((1, MODELS.index(model))) + bytes.fromhex(os.environ.get("FBE_KAFKA_FINGERPRINT", "")) + b"proto 1.0"
+    assert record_headers(produced(producer, model)) == [[("fbe", header)]] * len(MESSAGES)
