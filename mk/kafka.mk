@@ -32,22 +32,25 @@ KAFKA_EVOLVED := $(CURDIR)/build/kafka/evolved/trade.fbe
 KAFKA_TOPIC = PYTHONPATH=compiler $(PYTHON) -m fbec topic
 KAFKA_GO := runtime/kafka/go
 KAFKA_RUN = $(if $(FBE_KAFKA_BOOTSTRAP),,$(PYTHON) $(CURDIR)/tests/kafka/broker.py run --jars $(KAFKA_BROKER_JARS) --)
+
 $(KAFKA_EVOLVED): schemas/trade.fbe
 	@mkdir -p $(dir $@) && sed -e 's/^version 1.0$$/version 1.1/' \
 		-e '/^    Order\[\] orders;$$/a\    string note = "evolved";' $< > $@
 
-# The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema), made
-# again by every run (the compiler may have changed); KAFKA_ACCEPT_ENV puts each schema's `fbec topic
-# accept` list (comma-separated) in a command's environment: FBE_KAFKA_ACCEPT (trade.fbe's) and
+# The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema) and
+# each schema's `fbec topic accept` list (comma-separated, in build/kafka/accept.txt and
+# accept-evolved.txt), made again by every run (the compiler may have changed). KAFKA_ACCEPT_ENV
+# puts the lists in a command's environment: FBE_KAFKA_ACCEPT (trade.fbe's) and
 # FBE_KAFKA_ACCEPT_EVOLVED (the evolved schema's), what the Go, Python and JS tests read.
 .PHONY: kafka-topic-record
 kafka-topic-record: venv $(KAFKA_EVOLVED)
-	@rm -f build/kafka/accounts.json
+	@rm -f build/kafka/accounts.json build/kafka/accept.txt build/kafka/accept-evolved.txt
 	$(KAFKA_TOPIC) add build/kafka/accounts.json schemas/trade.fbe
 	$(KAFKA_TOPIC) add build/kafka/accounts.json $(KAFKA_EVOLVED)
-KAFKA_ACCEPT = PYTHONPATH=$(CURDIR)/compiler $(PYTHON) -m fbec topic accept $(CURDIR)/build/kafka/accounts.json
-KAFKA_ACCEPT_ENV = FBE_KAFKA_ACCEPT=$$($(KAFKA_ACCEPT) $(CURDIR)/schemas/trade.fbe | paste -sd,) \
-	FBE_KAFKA_ACCEPT_EVOLVED=$$($(KAFKA_ACCEPT) $(KAFKA_EVOLVED) | paste -sd,)
+	$(KAFKA_TOPIC) accept build/kafka/accounts.json schemas/trade.fbe | paste -sd, > build/kafka/accept.txt
+	$(KAFKA_TOPIC) accept build/kafka/accounts.json $(KAFKA_EVOLVED) | paste -sd, > build/kafka/accept-evolved.txt
+KAFKA_ACCEPT_ENV = FBE_KAFKA_ACCEPT=$$(cat $(CURDIR)/build/kafka/accept.txt) \
+	FBE_KAFKA_ACCEPT_EVOLVED=$$(cat $(CURDIR)/build/kafka/accept-evolved.txt)
 
 # The fingerprint of schemas/trade.fbe's package proto, in a recipe's shell.
 KAFKA_FINGERPRINT = $$(PYTHONPATH=compiler $(PYTHON) -m fbec fingerprint schemas/trade.fbe | sed -n 's/^proto [^ ]* //p')
@@ -77,15 +80,13 @@ kafka-java-build: venv $(KAFKA_BROKER_JARS)/.copied $(KAFKA_EVOLVED)
 		-Dfbe.generated=$(KAFKA_JAVA_GEN) -Dmdep.outputFile=$(CURDIR)/build/kafka/java-classpath
 
 # surefire:test alone: kafka-java-build compiled the tests.
-# The topic record of the evolution case (fbec topic add: trade.fbe, then the evolved schema) gives
-# each side's accepted fingerprints.
+# The topic record of the evolution case (kafka-topic-record) gives each side's accepted fingerprints.
 kafka-java: kafka-java-build kafka-topic-record
 	fingerprint=$(KAFKA_FINGERPRINT); rc=0; \
-	accept=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json schemas/trade.fbe | paste -sd,) && \
-	accept_evolved=$$($(KAFKA_TOPIC) accept build/kafka/accounts.json $(KAFKA_EVOLVED) | paste -sd,) && \
 	(cd runtime/kafka/java && $(KAFKA_RUN) $(MVN) -q -B \
 		-Dstyle.color=never surefire:test -Dfbe.fingerprint=$$fingerprint \
-		-Dfbe.accept=$$accept -Dfbe.accept.evolved=$$accept_evolved) || rc=$$?; \
+		-Dfbe.accept=$$(cat $(CURDIR)/build/kafka/accept.txt) \
+		-Dfbe.accept.evolved=$$(cat $(CURDIR)/build/kafka/accept-evolved.txt)) || rc=$$?; \
 	$(PYTHON) tests/kafka/surefire_summary.py kafka-java runtime/kafka/java; exit $$rc
 
 # The generated Go (with JSON) in the module's internal/gen and the matrix client build/kafka/go-client.
