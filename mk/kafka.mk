@@ -11,8 +11,12 @@
 #                     fbec --java --final of schemas/trade.fbe into build/kafka/java-gen, run the
 #                     module's JUnit tests with that schema's fingerprint (fbec fingerprint)
 #   make kafka-go     the Go serde (runtime/kafka/go, franz-go): generate fbec --go --final --json of
-#                     schemas/trade.fbe into its internal/gen, gofmt -l, go vet, go test with the
-#                     fingerprint in FBE_KAFKA_FINGERPRINT (tests/kafka/go_summary.py closes it)
+#                     schemas/trade.fbe into its internal/gen (the evolved schema into
+#                     internal/evolved), gofmt -l, go vet, go test with the fingerprint in
+#                     FBE_KAFKA_FINGERPRINT and the accepted lists of KAFKA_ACCEPT_ENV
+#                     (tests/kafka/go_summary.py closes it)
+#   make kafka-topic-record  the evolution case's topic record and accepted lists (below), which
+#                     every language's suite reads
 #   make kafka-matrix every language's producer read by every other's consumer, both models
 #                     (tests/kafka/test_matrix.py, pytest): each language's matrix client command in
 #                     FBE_KAFKA_CLIENT_<LANGUAGE> (KAFKA_CLIENTS), built by its kafka-<lang>-build
@@ -21,7 +25,7 @@
 # prefixes its test command with $(KAFKA_RUN) (run alone, `make kafka-<lang>` starts a broker of
 # its own; under test-kafka's broker KAFKA_RUN is empty) and closes with its summary line. Topic
 # names start with the language (java-..., go-...): the broker is shared.
-.PHONY: test-kafka kafka-java kafka-go kafka-matrix kafka-java-build kafka-go-build
+.PHONY: test-kafka kafka-java kafka-go kafka-matrix kafka-java-build kafka-go-build kafka-topic-record
 TEST_TARGETS += test-kafka
 KAFKA_SUITES := kafka-java kafka-go kafka-matrix
 KAFKA_BROKER_JARS := $(CURDIR)/build/kafka/broker
@@ -42,7 +46,6 @@ $(KAFKA_EVOLVED): schemas/trade.fbe
 # accept-evolved.txt), made again by every run (the compiler may have changed). KAFKA_ACCEPT_ENV
 # puts the lists in a command's environment: FBE_KAFKA_ACCEPT (trade.fbe's) and
 # FBE_KAFKA_ACCEPT_EVOLVED (the evolved schema's), what the Go, Python and JS tests read.
-.PHONY: kafka-topic-record
 kafka-topic-record: venv $(KAFKA_EVOLVED)
 	@rm -f build/kafka/accounts.json build/kafka/accept.txt build/kafka/accept-evolved.txt
 	$(KAFKA_TOPIC) add build/kafka/accounts.json schemas/trade.fbe

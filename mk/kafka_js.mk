@@ -7,8 +7,9 @@
 #                      --json of schemas/trade.fbe into its gen/, tsc of the package and of its
 #                      tests, then node --test: the serde without a broker and kafkajs producers and
 #                      consumers through the broker (both models, foreign and invalid records refused
-#                      with their offset, a consumer restarted mid-topic); closes with `kafka-js: N
-#                      passed, N failed, N skipped` (alone, it starts a broker of its own)
+#                      with their offset, a consumer restarted mid-topic, the evolution case with the
+#                      evolved schema in gen/evolved, the size limit and dead letters); closes with
+#                      `kafka-js: N passed, N failed, N skipped` (alone, it starts a broker of its own)
 .PHONY: kafka-js kafka-js-build
 KAFKA_SUITES += kafka-js
 KAFKA_JS := runtime/kafka/js

@@ -4,8 +4,9 @@
 #   make kafka-python  the tests of tests/kafka/python: the serde's headers, gate and refusals
 #                      without a broker, then producers and consumers through the broker (both
 #                      models, foreign and invalid records refused with their offset, a consumer
-#                      restarted mid-topic); closes with `kafka-python: N passed, N failed, N skipped`
-#                      (alone, it starts a broker of its own)
+#                      restarted mid-topic, the evolution case, the size limit and dead letters);
+#                      closes with `kafka-python: N passed, N failed, N skipped` (alone, it starts a
+#                      broker of its own)
 .PHONY: kafka-python kafka-python-build
 KAFKA_SUITES += kafka-python
 
