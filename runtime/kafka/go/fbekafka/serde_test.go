@@ -620,7 +620,12 @@ func TestRefusedRecordsGoToTheDeadLetterTopicWithTheirPlaceAndReasonAndTheConsum
 	if len(got) != 2 || got[0].String() != account(1).String() || got[1].String() != account(2).String() {
 		t.Fatalf("read %v", got)
 	}
-	if len(refused) != 2 || refused[0].Offset != 1 || refused[1].Offset != 2 || refused[0].Topic != name {
+	for i, e := range refused {
+		if e.Topic != name || e.Partition != 0 || e.Offset != int64(i+1) {
+			t.Errorf("refused record %d at %s[%d]@%d", i, e.Topic, e.Partition, e.Offset)
+		}
+	}
+	if len(refused) != 2 {
 		t.Fatalf("refused %v", refused)
 	}
 	if refused[0].Err.Error() != tooLarge+"read" || !strings.HasPrefix(refused[1].Err.Error(), "an invalid "+own.String()) {
