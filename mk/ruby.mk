@@ -7,8 +7,9 @@
 #                      into build/ruby/gems and used from there; then the minitest suites of
 #                      tests/ruby (the golden vectors of $(SHARED) in both models, byte for byte)
 #                      twice: with the C accelerator (runtime/ruby/ext/fbe_accel, built into
-#                      build/ruby/ext with -Wall -Wextra, a warning fails) and with FBE_PURE_RUBY=1
-.PHONY: test-ruby ruby-toolchain ruby-accel
+#                      build/ruby/ext with -Wall -Wextra, a warning fails) and with FBE_PURE_RUBY=1,
+#                      then tests/ruby/accel_test.rb over the accelerator built with ASan
+.PHONY: test-ruby ruby-toolchain ruby-accel ruby-accel-asan
 TEST_TARGETS += test-ruby
 
 RUBY_PACKAGES := ruby ruby-dev gcc make ruby-minitest rubocop
@@ -43,3 +44,13 @@ test-ruby: venv ruby-toolchain ruby-accel
 		puts "the installed gem reads what it writes: #{o}"'
 	FBE_ACCEL_EXPECTED=1 ruby -w -I$(RUBY_EXT) -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
 	FBE_PURE_RUBY=1 ruby -w -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
+	$(MAKE) --no-print-directory ruby-accel-asan
+
+# The accelerator built with AddressSanitizer (its heap accesses: Ruby's own scan of the machine stack
+# trips ASan's stack checks, so they are off) under tests/ruby/accel_test.rb's seeded mutations.
+ruby-accel-asan:
+	rm -rf $(RUBY_EXT)-asan && mkdir -p $(RUBY_EXT)-asan
+	cd $(RUBY_EXT)-asan && ruby $(CURDIR)/runtime/ruby/ext/fbe_accel/extconf.rb >/dev/null && $(MAKE) --no-print-directory \
+		CC="gcc -fsanitize=address --param asan-stack=0 -fno-omit-frame-pointer" LDSHARED="gcc -shared -fsanitize=address"
+	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" FBE_ACCEL_EXPECTED=1 \
+		ruby -I$(RUBY_EXT)-asan -Itests/ruby tests/ruby/accel_test.rb

@@ -12,9 +12,9 @@ generated_trade_model
 
 # The C accelerator (runtime/ruby/ext/fbe_accel, docs/ruby.md "The C accelerator"): make test-ruby
 # runs every test twice, with it (FBE_ACCEL_EXPECTED=1, the extension on the load path) and without
-# it (FBE_PURE_RUBY=1). Here to_fbe (the accelerator when loaded) is compared with to_fbe_pure (the
-# pure-Ruby writer) on the golden vectors' values and on seeded mutations of values of every type:
-# the same bytes, or the same error (class and message).
+# it (FBE_PURE_RUBY=1). Here to_fbe and to_final (the accelerator when loaded) are compared with
+# to_fbe_pure and to_final_pure (the pure-Ruby writers) on the golden vectors' values and on seeded
+# mutations of values of every type: the same bytes, or the same error (class and message).
 class AccelTest < Minitest::Test
   MANIFEST = File.join(SHARED, 'vectors', 'MANIFEST.json')
   CASES = File.exist?(MANIFEST) ? JSON.parse(File.read(MANIFEST))['cases'] : []
@@ -43,18 +43,28 @@ class AccelTest < Minitest::Test
     end
   end
 
+  WRITERS = { to_fbe: :to_fbe_pure, to_final: :to_final_pure }.freeze
+
   def outcome(value, writer)
     [:ok, value.public_send(writer).unpack1('H*')]
   rescue StandardError => e
     [e.class, e.message]
   end
 
+  # What each writer makes of the value: [writer, outcome] of every writer and its pure-Ruby twin.
+  def outcomes(value)
+    WRITERS.flat_map { |fast, pure| [[fast, outcome(value, pure)], [fast, outcome(value, fast)]] }.each_slice(2)
+  end
+
   # With the accelerator loaded, the C writer takes every seed (it leaves none to Ruby) and writes
   # what the pure-Ruby writer writes.
   def test_vectors_and_seeds_written_the_same_by_both_writers
     seeds.each do |value|
-      assert_equal outcome(value, :to_fbe_pure), outcome(value, :to_fbe), value.class.name
-      refute_nil Fbe::Accel.to_fbe(value), "the C writer left #{value.class} to Ruby" if Fbe.accelerated?
+      outcomes(value).each { |(writer, pure), (_, fast)| assert_equal pure, fast, "#{writer} of #{value.class}" }
+      next unless Fbe.accelerated?
+
+      refute_nil Fbe::Accel.to_fbe(value), "the versioned C writer left #{value.class} to Ruby"
+      refute_nil Fbe::Accel.to_final(value), "the final C writer left #{value.class} to Ruby"
     end
   end
 
@@ -104,13 +114,14 @@ class AccelTest < Minitest::Test
     1500.times do |i|
       value = Marshal.load(Marshal.dump(originals[i % originals.length]))
       (1 + random.rand(3)).times { mutate(value, random) }
-      expected = outcome(value, :to_fbe_pure)
-      assert_equal expected, outcome(value, :to_fbe), "mutation #{i} of #{value.class}"
-      next unless expected[0] == :ok
+      outcomes(value).each do |(writer, pure), (_, fast)|
+        assert_equal pure, fast, "#{writer} of mutation #{i} of #{value.class}"
+        next unless pure[0] == :ok
 
-      written += 1
-      taken += 1 if Fbe.accelerated? && Fbe::Accel.to_fbe(value)
+        written += 1
+        taken += 1 if Fbe.accelerated? && Fbe::Accel.public_send(writer, value)
+      end
     end
-    assert_operator taken * 3, :>, written * 2, 'the C writer left most values to Ruby' if Fbe.accelerated?
+    assert_operator taken * 3, :>, written * 2, 'the C writers left most values to Ruby' if Fbe.accelerated?
   end
 end

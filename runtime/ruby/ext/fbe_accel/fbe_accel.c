@@ -1,15 +1,15 @@
 /*
  * fbe_accel: the optional C accelerator of the fbe gem (docs/ruby.md, "The C accelerator").
  *
- * Fbe::Accel.to_fbe(value) writes the versioned root of a generated struct value in one call,
- * walking the value's fields with the per-class layout that lib/fbe/accel.rb derives from the
+ * Fbe::Accel.to_fbe(value) and Fbe::Accel.to_final(value) write the versioned and the final root
+ * of a generated struct value in one call each, walking the value's fields with the per-class layout that lib/fbe/accel.rb derives from the
  * generated class (Fbe::Accel.plan: each field's instance variable, slot offset and codec kind).
  * It writes the bytes the pure-Ruby writer writes and accepts a subset of what that writer
  * accepts: on any value it is not sure of (a wrong class, an integer out of range, a string of
  * another encoding, a number that is no Float or Integer, a class without a layout...) it stops
  * and returns nil, and Fbe::Value#to_fbe writes the value again in pure Ruby, which raises the
  * pure-Ruby error. Fields of kinds it does not handle (decimal, uuid, maps, sets) are written by
- * their Ruby codec (codec.write(w, base, pos, value)) into the same buffer, whose errors propagate
+ * their Ruby codec (codec.write(w, base, pos, value), codec.fwrite(w, value)) into the same buffer, whose errors propagate
  * as they are. It keeps no memory of its own: the buffer is a Ruby String, the plans Ruby Arrays.
  */
 #include <ruby.h>
@@ -41,7 +41,7 @@ enum {
 static VALUE m_accel;
 static VALUE c_writer;
 static VALUE plans; /* class => plan, or false for a class without one */
-static ID id_plan, id_write, id_value, id_buffer;
+static ID id_plan, id_write, id_fwrite, id_value, id_buffer;
 static int utf8, binary; /* encoding indexes */
 
 /* The writer the Ruby codecs of K_CALL slots append to: an Fbe::Writer over the same String. */
@@ -121,6 +121,71 @@ static int integer_bits(VALUE v, int size, int is_signed, unsigned long long *bi
 
 static long write_struct(struct out *o, VALUE value, int level);
 
+/* The Fbe::Writer over the buffer, made when a Ruby codec first needs it. */
+static VALUE writer(struct out *o)
+{
+    if (NIL_P(o->writer)) {
+        o->writer = rb_obj_alloc(c_writer);
+        rb_ivar_set(o->writer, id_buffer, o->buf);
+    }
+    return o->writer;
+}
+
+/* The plan of the value's class (Fbe::Accel.plan makes it the first time), or Qfalse. */
+static VALUE plan_of(VALUE value)
+{
+    VALUE klass = rb_obj_class(value);
+    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
+    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
+    return RB_TYPE_P(plan, T_ARRAY) ? plan : Qfalse;
+}
+
+/* The little-endian bytes of a number that is a Float or a Fixnum as a float or double, or 0. */
+static int real_bits(VALUE v, int kind, unsigned long long *bits)
+{
+    double d;
+    if (RB_FLOAT_TYPE_P(v)) d = RFLOAT_VALUE(v);
+    else if (FIXNUM_P(v)) d = (double)FIX2LONG(v);
+    else return 0;
+    if (kind == K_FLOAT) {
+        float f = (float)d;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        *bits = u;
+    } else {
+        uint64_t u;
+        memcpy(&u, &d, 8);
+        *bits = u;
+    }
+    return 1;
+}
+
+/* The wire integer of an enum or flags value of the codec's class, or of an Integer, or 0. */
+static int enum_bits(VALUE codec, VALUE v, unsigned long long *bits)
+{
+    if (!FIXNUM_P(v)) {
+        if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 3)))) return 0;
+        v = rb_ivar_get(v, id_value);
+    }
+    return integer_bits(v, plan_int(codec, 1), plan_int(codec, 2), bits);
+}
+
+/* The bytes of a String the codec writes as it is (a string: UTF-8 or binary), or 0. */
+static int text_ok(VALUE codec, VALUE v)
+{
+    if (!RB_TYPE_P(v, T_STRING) || (unsigned long)RSTRING_LEN(v) > 0xFFFFFFFFUL) return 0;
+    if (plan_int(codec, 0) == K_BYTES) return 1;
+    int enc = ENCODING_GET(v);
+    return enc == utf8 || enc == binary;
+}
+
+static void append_u32(VALUE buf, unsigned long n)
+{
+    char bytes[4];
+    for (int i = 0; i < 4; i++) bytes[i] = (char)(n >> (8 * i));
+    append(buf, bytes, 4);
+}
+
 /* Writes value into the slot at pos (offsets counted from base), its out-of-line data appended. */
 static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v, int level)
 {
@@ -137,52 +202,24 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
         RSTRING_PTR(buf)[pos] = RTEST(v) ? 1 : 0;
         return 0;
     case K_FLOAT:
-    case K_DOUBLE: {
-        double d;
-        if (RB_FLOAT_TYPE_P(v)) d = RFLOAT_VALUE(v);
-        else if (FIXNUM_P(v)) d = (double)FIX2LONG(v);
-        else return BAIL;
-        if (plan_int(codec, 0) == K_FLOAT) {
-            float f = (float)d;
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            put_le(buf, pos, u, 4);
-        } else {
-            uint64_t u;
-            memcpy(&u, &d, 8);
-            put_le(buf, pos, u, 8);
-        }
+    case K_DOUBLE:
+        if (!real_bits(v, plan_int(codec, 0), &bits)) return BAIL;
+        put_le(buf, pos, bits, plan_int(codec, 1));
         return 0;
-    }
     case K_STRING:
     case K_BYTES: {
-        if (!RB_TYPE_P(v, T_STRING)) return BAIL;
-        if (plan_int(codec, 0) == K_STRING) {
-            int enc = ENCODING_GET(v);
-            if (enc != utf8 && enc != binary) return BAIL;
-        }
+        if (!text_ok(codec, v)) return BAIL;
         long n = RSTRING_LEN(v);
-        if ((unsigned long)n > 0xFFFFFFFFUL) return BAIL;
-        long at = RSTRING_LEN(buf);
-        put_le(buf, pos, (unsigned long long)(at - base), 4);
-        char size[4];
-        for (int i = 0; i < 4; i++) size[i] = (char)((unsigned long)n >> (8 * i));
+        put_le(buf, pos, (unsigned long long)(RSTRING_LEN(buf) - base), 4);
         reserve(buf, 4 + n);
-        append(buf, size, 4);
+        append_u32(buf, (unsigned long)n);
         append(buf, RSTRING_PTR(v), n);
         return 0;
     }
-    case K_ENUM: {
-        int size = plan_int(codec, 1);
-        VALUE number = v;
-        if (!FIXNUM_P(v)) {
-            if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 3)))) return BAIL;
-            number = rb_ivar_get(v, id_value);
-        }
-        if (!integer_bits(number, size, plan_int(codec, 2), &bits)) return BAIL;
-        put_le(buf, pos, bits, size);
+    case K_ENUM:
+        if (!enum_bits(codec, v, &bits)) return BAIL;
+        put_le(buf, pos, bits, plan_int(codec, 1));
         return 0;
-    }
     case K_STRUCT: {
         if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 2)))) return BAIL;
         long q = write_struct(o, v, level + 1);
@@ -224,11 +261,7 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
         return 0;
     }
     case K_CALL:
-        if (NIL_P(o->writer)) {
-            o->writer = rb_obj_alloc(c_writer);
-            rb_ivar_set(o->writer, id_buffer, buf);
-        }
-        rb_funcall(RARRAY_AREF(codec, 2), id_write, 4, o->writer, LONG2NUM(base), LONG2NUM(pos), v);
+        rb_funcall(RARRAY_AREF(codec, 2), id_write, 4, writer(o), LONG2NUM(base), LONG2NUM(pos), v);
         return 0;
     default:
         return BAIL;
@@ -239,10 +272,8 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
 static long write_struct(struct out *o, VALUE value, int level)
 {
     if (level > MAX_LEVELS) return BAIL;
-    VALUE klass = rb_obj_class(value);
-    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
-    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
-    if (!RB_TYPE_P(plan, T_ARRAY)) return BAIL;
+    VALUE plan = plan_of(value);
+    if (plan == Qfalse) return BAIL;
 
     /* plan: [body size, type id, [ivar, offset, codec]...] */
     long size = plan_int(plan, 0);
@@ -256,6 +287,81 @@ static long write_struct(struct out *o, VALUE value, int level)
         if (write_slot(o, b, b + plan_int(field, 1), RARRAY_AREF(field, 2), v, level) < 0) return BAIL;
     }
     return b;
+}
+
+static int final_struct(struct out *o, VALUE value, int level);
+
+/* Appends value in the final model (docs/format.md 4). */
+static int write_final(struct out *o, VALUE codec, VALUE v, int level)
+{
+    VALUE buf = o->buf;
+    unsigned long long bits;
+    char bytes[8];
+    int size = plan_int(codec, 1);
+    switch (plan_int(codec, 0)) {
+    case K_INT:
+        if (!integer_bits(v, size, plan_int(codec, 2), &bits)) return BAIL;
+        break;
+    case K_BOOL:
+        bits = RTEST(v) ? 1 : 0;
+        break;
+    case K_FLOAT:
+    case K_DOUBLE:
+        if (!real_bits(v, plan_int(codec, 0), &bits)) return BAIL;
+        break;
+    case K_ENUM:
+        if (!enum_bits(codec, v, &bits)) return BAIL;
+        break;
+    case K_STRING:
+    case K_BYTES:
+        if (!text_ok(codec, v)) return BAIL;
+        reserve(buf, 4 + RSTRING_LEN(v));
+        append_u32(buf, (unsigned long)RSTRING_LEN(v));
+        append(buf, RSTRING_PTR(v), RSTRING_LEN(v));
+        return 0;
+    case K_STRUCT:
+        if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 2)))) return BAIL;
+        return final_struct(o, v, level + 1);
+    case K_OPTIONAL:
+        append(buf, NIL_P(v) ? "\0" : "\1", 1);
+        return NIL_P(v) ? 0 : write_final(o, RARRAY_AREF(codec, 2), v, level);
+    case K_VECTOR:
+    case K_ARRAY: {
+        if (!RB_TYPE_P(v, T_ARRAY)) return BAIL;
+        long n = RARRAY_LEN(v);
+        if (plan_int(codec, 0) == K_ARRAY && n != plan_int(codec, 3)) return BAIL;
+        if (plan_int(codec, 0) == K_VECTOR) append_u32(buf, (unsigned long)n);
+        VALUE element = RARRAY_AREF(codec, 2);
+        for (long i = 0; i < n; i++) {
+            if (RARRAY_LEN(v) != n) return BAIL;
+            if (write_final(o, element, RARRAY_AREF(v, i), level) < 0) return BAIL;
+        }
+        return 0;
+    }
+    case K_CALL:
+        rb_funcall(RARRAY_AREF(codec, 2), id_fwrite, 2, writer(o), v);
+        return 0;
+    default:
+        return BAIL;
+    }
+    for (int i = 0; i < size; i++) bytes[i] = (char)(bits >> (8 * i));
+    append(buf, bytes, size);
+    return 0;
+}
+
+/* Appends the fields of a struct value in the final model. */
+static int final_struct(struct out *o, VALUE value, int level)
+{
+    if (level > MAX_LEVELS) return BAIL;
+    VALUE plan = plan_of(value);
+    if (plan == Qfalse) return BAIL;
+    long count = RARRAY_LEN(plan);
+    for (long i = 2; i < count; i++) {
+        VALUE field = RARRAY_AREF(plan, i);
+        VALUE v = rb_ivar_get(value, SYM2ID(RARRAY_AREF(field, 0)));
+        if (write_final(o, RARRAY_AREF(field, 2), v, level) < 0) return BAIL;
+    }
+    return 0;
 }
 
 /* Fbe::Accel.to_fbe(value): the versioned root of a generated struct value (a binary String), or
@@ -276,6 +382,25 @@ static VALUE accel_to_fbe(VALUE self, VALUE value)
     return o.buf;
 }
 
+/* Fbe::Accel.to_final(value): the final root of a generated struct value (a binary String), or
+ * nil when the pure-Ruby writer is to write it. */
+static VALUE accel_to_final(VALUE self, VALUE value)
+{
+    (void)self;
+    VALUE plan = plan_of(value);
+    if (plan == Qfalse) return Qnil;
+    struct out o = {rb_str_buf_new(256), Qnil};
+    rb_enc_associate_index(o.buf, binary);
+    grow(o.buf, 8);
+    if (final_struct(&o, value, 1) < 0) return Qnil;
+    long n = RSTRING_LEN(o.buf);
+    if ((unsigned long)n > 0xFFFFFFFFUL) return Qnil;
+    put_le(o.buf, 0, (unsigned long long)n, 4);
+    put_le(o.buf, 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
+    RB_GC_GUARD(value);
+    return o.buf;
+}
+
 void Init_fbe_accel(void)
 {
     VALUE m_fbe = rb_define_module("Fbe");
@@ -289,7 +414,9 @@ void Init_fbe_accel(void)
     rb_define_const(m_accel, "PLANS", plans);
     id_plan = rb_intern("plan");
     id_write = rb_intern("write");
+    id_fwrite = rb_intern("fwrite");
     id_value = rb_intern("@value");
     id_buffer = rb_intern("@buffer");
     rb_define_module_function(m_accel, "to_fbe", accel_to_fbe, 1);
+    rb_define_module_function(m_accel, "to_final", accel_to_final, 1);
 }

@@ -108,18 +108,31 @@ module Fbe
     # The versioned root of the value (a binary String): written by the C accelerator when it is
     # loaded (Fbe.accelerated?) and sure of every part of the value, else in pure Ruby.
     def to_fbe
-      Nesting.check(self) unless self.class::FBE_LEVELS
-      (ACCEL && Accel.to_fbe(self)) || fbe_root
-    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
-      raise Explain.error(self, e)
+      fbe_writing { (ACCEL && Accel.to_fbe(self)) || fbe_root }
     end
 
     # The versioned root written in pure Ruby, whether or not the accelerator is loaded (what to_fbe
     # writes without it; benchmarks and tests compare both).
     def to_fbe_pure
+      fbe_writing { fbe_root }
+    end
+
+    # The final root of the value (a binary String), written as to_fbe writes the versioned one.
+    def to_final
+      fbe_writing { (ACCEL && Accel.to_final(self)) || fbe_final_root }
+    end
+
+    # The final root written in pure Ruby, whether or not the accelerator is loaded.
+    def to_final_pure
+      fbe_writing { fbe_final_root }
+    end
+
+    # The root the block writes, after the depth check of a struct that can nest without a bound; a
+    # value that cannot be written raises the EncodeError naming its field path.
+    def fbe_writing
       Nesting.check(self) unless self.class::FBE_LEVELS
-      fbe_root
-    rescue EncodeError, TypeError => e
+      yield
+    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
       raise Explain.error(self, e)
     end
 
@@ -132,16 +145,13 @@ module Fbe
       buffer
     end
 
-    # The final root of the value (a binary String).
-    def to_final
-      Nesting.check(self) unless self.class::FBE_LEVELS
+    # The pure-Ruby final root (the generated fbe_write_final of each struct).
+    def fbe_final_root
       w = Writer.new(ROOT_ROOM)
       fbe_write_final(w)
       buffer = w.buffer
       buffer[0, 8] = [buffer.bytesize, self.class::FBE_TYPE_ID].pack('L<L<')
       buffer
-    rescue EncodeError, TypeError => e # TypeError: Array#pack given no Numeric for a float or double
-      raise Explain.error(self, e)
     end
 
     # The value's JSON (docs/format.md 8): the original's text, a UTF-8 String.
