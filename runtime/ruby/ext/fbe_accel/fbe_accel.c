@@ -44,47 +44,76 @@ static VALUE plans; /* class => plan, or false for a class without one */
 static ID id_plan, id_write, id_fwrite, id_value, id_buffer;
 static int utf8, binary; /* encoding indexes */
 
-/* The writer the Ruby codecs of K_CALL slots append to: an Fbe::Writer over the same String. */
+/* The output: a binary String written through its pointer, its length kept here and set once at
+ * the end (rb_str_set_len looks the encoding up on every call), and before a Ruby codec appends to
+ * it through writer, an Fbe::Writer over the same String. */
 struct out {
     VALUE buf;
     VALUE writer;
+    char *ptr;
+    long len;
+    long capa;
 };
 
-static void put_le(VALUE buf, long pos, unsigned long long v, int size)
+static void out_init(struct out *o)
 {
-    unsigned char *p = (unsigned char *)RSTRING_PTR(buf) + pos;
+    o->buf = rb_str_buf_new(256);
+    rb_enc_associate_index(o->buf, binary);
+    o->writer = Qnil;
+    o->ptr = RSTRING_PTR(o->buf);
+    o->len = 0;
+    o->capa = (long)rb_str_capacity(o->buf);
+}
+
+/* The String's length set to what was written (before Ruby code sees it, and at the end). */
+static void out_sync(struct out *o)
+{
+    rb_str_set_len(o->buf, o->len);
+}
+
+/* What Ruby code appended to the String. */
+static void out_resync(struct out *o)
+{
+    o->ptr = RSTRING_PTR(o->buf);
+    o->len = RSTRING_LEN(o->buf);
+    o->capa = (long)rb_str_capacity(o->buf);
+}
+
+static void put_le(struct out *o, long pos, unsigned long long v, int size)
+{
+    unsigned char *p = (unsigned char *)o->ptr + pos;
     for (int i = 0; i < size; i++) {
         p[i] = (unsigned char)(v >> (8 * i));
     }
 }
 
-/* Room for n more bytes, the buffer's capacity at least doubled when it grows (not one realloc
- * per append). */
-static void reserve(VALUE buf, long n)
+/* Room for n more bytes, the capacity at least doubled when it grows (not one realloc per append). */
+static void reserve(struct out *o, long n)
 {
-    long len = RSTRING_LEN(buf);
-    long capa = (long)rb_str_capacity(buf);
-    if (len + n > capa) rb_str_modify_expand(buf, (len + n > 2 * capa ? len + n : 2 * capa) - len);
+    if (o->len + n <= o->capa) return;
+    out_sync(o);
+    rb_str_modify_expand(o->buf, (o->len + n > 2 * o->capa ? o->len + n : 2 * o->capa) - o->len);
+    out_resync(o);
 }
 
 /* Appends n bytes; returns their position. */
-static long append(VALUE buf, const char *bytes, long n)
+static long append(struct out *o, const char *bytes, long n)
 {
-    long len = RSTRING_LEN(buf);
-    reserve(buf, n);
-    memcpy(RSTRING_PTR(buf) + len, bytes, (size_t)n);
-    rb_str_set_len(buf, len + n);
-    return len;
+    reserve(o, n);
+    long at = o->len;
+    memcpy(o->ptr + at, bytes, (size_t)n);
+    o->len = at + n;
+    return at;
 }
 
 /* Appends n zero bytes; returns their position. */
-static long grow(VALUE buf, long n)
+static long grow(struct out *o, long n)
 {
-    long len = RSTRING_LEN(buf);
-    reserve(buf, n);
-    memset(RSTRING_PTR(buf) + len, 0, (size_t)n);
-    rb_str_set_len(buf, len + n);
-    return len;
+    reserve(o, n);
+    long at = o->len;
+    memset(o->ptr + at, 0, (size_t)n);
+    o->len = at + n;
+    return at;
 }
 
 static int plan_int(VALUE plan, long i)
@@ -128,6 +157,7 @@ static VALUE writer(struct out *o)
         o->writer = rb_obj_alloc(c_writer);
         rb_ivar_set(o->writer, id_buffer, o->buf);
     }
+    out_sync(o);
     return o->writer;
 }
 
@@ -179,60 +209,59 @@ static int text_ok(VALUE codec, VALUE v)
     return enc == utf8 || enc == binary;
 }
 
-static void append_u32(VALUE buf, unsigned long n)
+static void append_u32(struct out *o, unsigned long n)
 {
     char bytes[4];
     for (int i = 0; i < 4; i++) bytes[i] = (char)(n >> (8 * i));
-    append(buf, bytes, 4);
+    append(o, bytes, 4);
 }
 
 /* Writes value into the slot at pos (offsets counted from base), its out-of-line data appended. */
 static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v, int level)
 {
-    VALUE buf = o->buf;
     unsigned long long bits;
     switch (plan_int(codec, 0)) {
     case K_INT: {
         int size = plan_int(codec, 1);
         if (!integer_bits(v, size, plan_int(codec, 2), &bits)) return BAIL;
-        put_le(buf, pos, bits, size);
+        put_le(o, pos, bits, size);
         return 0;
     }
     case K_BOOL:
-        RSTRING_PTR(buf)[pos] = RTEST(v) ? 1 : 0;
+        o->ptr[pos] = RTEST(v) ? 1 : 0;
         return 0;
     case K_FLOAT:
     case K_DOUBLE:
         if (!real_bits(v, plan_int(codec, 0), &bits)) return BAIL;
-        put_le(buf, pos, bits, plan_int(codec, 1));
+        put_le(o, pos, bits, plan_int(codec, 1));
         return 0;
     case K_STRING:
     case K_BYTES: {
         if (!text_ok(codec, v)) return BAIL;
         long n = RSTRING_LEN(v);
-        put_le(buf, pos, (unsigned long long)(RSTRING_LEN(buf) - base), 4);
-        reserve(buf, 4 + n);
-        append_u32(buf, (unsigned long)n);
-        append(buf, RSTRING_PTR(v), n);
+        put_le(o, pos, (unsigned long long)(o->len - base), 4);
+        reserve(o, 4 + n);
+        append_u32(o, (unsigned long)n);
+        append(o, RSTRING_PTR(v), n);
         return 0;
     }
     case K_ENUM:
         if (!enum_bits(codec, v, &bits)) return BAIL;
-        put_le(buf, pos, bits, plan_int(codec, 1));
+        put_le(o, pos, bits, plan_int(codec, 1));
         return 0;
     case K_STRUCT: {
         if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 2)))) return BAIL;
         long q = write_struct(o, v, level + 1);
         if (q < 0) return BAIL;
-        put_le(buf, pos, (unsigned long long)(q - base), 4);
+        put_le(o, pos, (unsigned long long)(q - base), 4);
         return 0;
     }
     case K_OPTIONAL: {
         if (NIL_P(v)) return 0;
         VALUE element = RARRAY_AREF(codec, 2);
-        long q = grow(buf, plan_int(element, 1));
-        RSTRING_PTR(buf)[pos] = 1;
-        put_le(buf, pos + 1, (unsigned long long)(q - base), 4);
+        long q = grow(o, plan_int(element, 1));
+        o->ptr[pos] = 1;
+        put_le(o, pos + 1, (unsigned long long)(q - base), 4);
         return write_slot(o, q, q, element, v, level);
     }
     case K_VECTOR: {
@@ -240,9 +269,9 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
         VALUE element = RARRAY_AREF(codec, 2);
         long item = plan_int(element, 1);
         long n = RARRAY_LEN(v);
-        long p = grow(buf, 4 + n * item);
-        put_le(buf, pos, (unsigned long long)(p - base), 4);
-        put_le(buf, p, (unsigned long long)n, 4);
+        long p = grow(o, 4 + n * item);
+        put_le(o, pos, (unsigned long long)(p - base), 4);
+        put_le(o, p, (unsigned long long)n, 4);
         for (long i = 0; i < n; i++) {
             if (RARRAY_LEN(v) != n) return BAIL;
             if (write_slot(o, base, p + 4 + i * item, element, RARRAY_AREF(v, i), level) < 0) return BAIL;
@@ -262,6 +291,7 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
     }
     case K_CALL:
         rb_funcall(RARRAY_AREF(codec, 2), id_write, 4, writer(o), LONG2NUM(base), LONG2NUM(pos), v);
+        out_resync(o);
         return 0;
     default:
         return BAIL;
@@ -277,9 +307,9 @@ static long write_struct(struct out *o, VALUE value, int level)
 
     /* plan: [body size, type id, [ivar, offset, codec]...] */
     long size = plan_int(plan, 0);
-    long b = grow(o->buf, size);
-    put_le(o->buf, b, (unsigned long long)size, 4);
-    put_le(o->buf, b + 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
+    long b = grow(o, size);
+    put_le(o, b, (unsigned long long)size, 4);
+    put_le(o, b + 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
     long count = RARRAY_LEN(plan);
     for (long i = 2; i < count; i++) {
         VALUE field = RARRAY_AREF(plan, i);
@@ -294,7 +324,6 @@ static int final_struct(struct out *o, VALUE value, int level);
 /* Appends value in the final model (docs/format.md 4). */
 static int write_final(struct out *o, VALUE codec, VALUE v, int level)
 {
-    VALUE buf = o->buf;
     unsigned long long bits;
     char bytes[8];
     int size = plan_int(codec, 1);
@@ -315,22 +344,22 @@ static int write_final(struct out *o, VALUE codec, VALUE v, int level)
     case K_STRING:
     case K_BYTES:
         if (!text_ok(codec, v)) return BAIL;
-        reserve(buf, 4 + RSTRING_LEN(v));
-        append_u32(buf, (unsigned long)RSTRING_LEN(v));
-        append(buf, RSTRING_PTR(v), RSTRING_LEN(v));
+        reserve(o, 4 + RSTRING_LEN(v));
+        append_u32(o, (unsigned long)RSTRING_LEN(v));
+        append(o, RSTRING_PTR(v), RSTRING_LEN(v));
         return 0;
     case K_STRUCT:
         if (!RTEST(rb_obj_is_kind_of(v, RARRAY_AREF(codec, 2)))) return BAIL;
         return final_struct(o, v, level + 1);
     case K_OPTIONAL:
-        append(buf, NIL_P(v) ? "\0" : "\1", 1);
+        append(o, NIL_P(v) ? "\0" : "\1", 1);
         return NIL_P(v) ? 0 : write_final(o, RARRAY_AREF(codec, 2), v, level);
     case K_VECTOR:
     case K_ARRAY: {
         if (!RB_TYPE_P(v, T_ARRAY)) return BAIL;
         long n = RARRAY_LEN(v);
         if (plan_int(codec, 0) == K_ARRAY && n != plan_int(codec, 3)) return BAIL;
-        if (plan_int(codec, 0) == K_VECTOR) append_u32(buf, (unsigned long)n);
+        if (plan_int(codec, 0) == K_VECTOR) append_u32(o, (unsigned long)n);
         VALUE element = RARRAY_AREF(codec, 2);
         for (long i = 0; i < n; i++) {
             if (RARRAY_LEN(v) != n) return BAIL;
@@ -340,12 +369,13 @@ static int write_final(struct out *o, VALUE codec, VALUE v, int level)
     }
     case K_CALL:
         rb_funcall(RARRAY_AREF(codec, 2), id_fwrite, 2, writer(o), v);
+        out_resync(o);
         return 0;
     default:
         return BAIL;
     }
     for (int i = 0; i < size; i++) bytes[i] = (char)(bits >> (8 * i));
-    append(buf, bytes, size);
+    append(o, bytes, size);
     return 0;
 }
 
@@ -369,15 +399,14 @@ static int final_struct(struct out *o, VALUE value, int level)
 static VALUE accel_to_fbe(VALUE self, VALUE value)
 {
     (void)self;
-    struct out o = {rb_str_buf_new(256), Qnil};
-    rb_enc_associate_index(o.buf, binary);
-    grow(o.buf, 8);
+    struct out o;
+    out_init(&o);
+    grow(&o, 8);
     long b = write_struct(&o, value, 1);
-    if (b < 0) return Qnil;
-    long n = RSTRING_LEN(o.buf);
-    if ((unsigned long)n > 0xFFFFFFFFUL) return Qnil;
-    put_le(o.buf, 0, (unsigned long long)n, 4);
-    put_le(o.buf, 4, (unsigned long long)b, 4);
+    if (b < 0 || (unsigned long)o.len > 0xFFFFFFFFUL) return Qnil;
+    put_le(&o, 0, (unsigned long long)o.len, 4);
+    put_le(&o, 4, (unsigned long long)b, 4);
+    out_sync(&o);
     RB_GC_GUARD(value);
     return o.buf;
 }
@@ -389,14 +418,13 @@ static VALUE accel_to_final(VALUE self, VALUE value)
     (void)self;
     VALUE plan = plan_of(value);
     if (plan == Qfalse) return Qnil;
-    struct out o = {rb_str_buf_new(256), Qnil};
-    rb_enc_associate_index(o.buf, binary);
-    grow(o.buf, 8);
-    if (final_struct(&o, value, 1) < 0) return Qnil;
-    long n = RSTRING_LEN(o.buf);
-    if ((unsigned long)n > 0xFFFFFFFFUL) return Qnil;
-    put_le(o.buf, 0, (unsigned long long)n, 4);
-    put_le(o.buf, 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
+    struct out o;
+    out_init(&o);
+    grow(&o, 8);
+    if (final_struct(&o, value, 1) < 0 || (unsigned long)o.len > 0xFFFFFFFFUL) return Qnil;
+    put_le(&o, 0, (unsigned long long)o.len, 4);
+    put_le(&o, 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
+    out_sync(&o);
     RB_GC_GUARD(value);
     return o.buf;
 }
