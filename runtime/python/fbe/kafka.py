@@ -78,9 +78,9 @@ T = TypeVar("T")
 class FbeRecordError(SerializationError):
     """A record the deserializer refuses, or a value the serializer cannot write a record of.
 
-    Headers naming another schema or none, or bytes that are not a valid message: then
-    ``decode_error`` (also ``__cause__``) is the runtime's :class:`~fbe.DecodeError` with the
-    field and the byte offset. A ``DeserializingConsumer`` raises it wrapped in a
+    An ``fbe`` header naming another schema, missing or malformed, or bytes that are not a valid
+    message: then ``decode_error`` (also ``__cause__``) is the runtime's :class:`~fbe.DecodeError`
+    with the field and the byte offset. A ``DeserializingConsumer`` raises it wrapped in a
     ``ValueDeserializationError`` whose ``kafka_message`` gives the topic, partition and
     offset; the next ``poll`` reads the record after it.
     """

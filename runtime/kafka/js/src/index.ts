@@ -33,8 +33,8 @@ const FINGERPRINT = /^[0-9a-f]{64}$/;
 export const MAX_VALUE_BYTES = "fbe.max.value.bytes";
 
 /**
- * A record the consumer refuses, or a value the producer cannot write a record of: headers naming
- * another schema or none (the message names both schemas), or bytes that are not a valid message
+ * A record the consumer refuses, or a value the producer cannot write a record of: an `fbe` header
+ * naming another schema (the message names both schemas), missing or malformed, or bytes that are not a valid message
  * (`decodeError` is then the runtime's DecodeError with the field path and the byte offset).
  * `offset` is the record's offset when the refused message had one.
  */
