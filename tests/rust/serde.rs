@@ -1,7 +1,13 @@
 //! The `serde` feature (docs/rust.md, Serde): `fbec --rust --rust-serde`'s types and the runtime's
-//! value types through serde_json and back, equal to what went in.
+//! value types through serde_json and back, equal to what went in: trade.fbe's Account, the
+//! hostile-names corpus's value (schemas/tests/hostile_names.fbe, written by the reference codec
+//! in $HOSTILE_VECTORS) and serde_names/serde.fbe's types named like serde's own items.
 
+use fbe::Struct;
+use generated::names::import::Hostile;
+use generated::names::serde as names;
 use generated::trade::proto::{Account, Balance, Order, OrderSide, OrderType, State};
+use std::path::PathBuf;
 
 fn round_trip<T>(value: &T) -> (String, T)
 where
@@ -71,6 +77,14 @@ fn an_account_round_trips_through_serde_json() {
         "{text}"
     );
     assert!(text.contains(r#""side":{"Unknown":7}"#), "{text}");
+    assert!(
+        text.contains(r#""name":"Test""#),
+        "a string is text: {text}"
+    );
+    assert!(
+        text.contains(r#""type_":"Market""#),
+        "serde's names are the Rust names: {text}"
+    );
     let (_, default) = round_trip(&Account::default());
     assert_eq!(default, Account::default());
 }
@@ -103,4 +117,70 @@ fn the_value_types_round_trip_through_serde_json() {
     assert_eq!(round_trip(&s).1, s);
     let p = fbe::Pairs(vec![(2.5, "a".to_string())]);
     assert_eq!(round_trip(&p).1, p);
+}
+
+#[test]
+fn the_hostile_names_value_round_trips_through_serde_json() {
+    let dir = PathBuf::from(
+        std::env::var_os("HOSTILE_VECTORS").expect("HOSTILE_VECTORS: the corpus's vectors"),
+    );
+    let bytes = std::fs::read(dir.join("vectors").join("hostile_names.final.bin"))
+        .expect("the corpus's final vector");
+    let value = Hostile::from_final(&bytes).expect("from_final");
+    assert_ne!(
+        value,
+        Hostile::default(),
+        "the corpus's value sets its fields"
+    );
+    let (text, back) = round_trip(&value);
+    assert!(back == value, "the value read back differs: {text}");
+    // serde's names are the Rust names: `break_` for the schema's `break`, never `r#break`
+    assert!(text.contains(r#""cpp_words":{"alignas":"#), "{text}");
+    assert!(text.contains(r#""break_":"#), "{text}");
+    assert!(!text.contains("r#"), "{text}");
+}
+
+#[test]
+fn serde_names_of_its_own_round_trip_through_serde_json() {
+    let serialize = names::Serialize {
+        serde: -1,
+        deserialize: names::Deserialize::Ok,
+        serializer: names::Serializer::SERDE | names::Serializer::NONE,
+        option: Some("None".into()),
+        result: std::array::from_fn(|i| i as i32 - 16),
+    };
+    let ok = names::Ok_ {
+        serialize: serialize.clone(),
+        box_: fbe::Bytes(vec![0, 255]),
+        some: Some(names::Deserialize::None),
+        err: 7,
+        vec: vec![serialize.clone(), names::Serialize::default()],
+        deserializer: [(
+            "Err".into(),
+            names::Result_ {
+                serialize,
+                box_: fbe::Bytes(vec![]),
+                some: None,
+            },
+        )]
+        .into_iter()
+        .collect(),
+    };
+    let (text, back) = round_trip(&ok);
+    assert_eq!(back, ok, "{text}");
+    assert!(text.contains(r#""deserialize":"Ok""#), "{text}");
+    assert!(text.contains(r#""serializer":"SERDE | NONE""#), "{text}");
+    assert!(text.contains(r#""some":"None""#), "{text}");
+    assert!(text.contains(r#""deserializer":{"Err":{"#), "{text}");
+    assert!(text.contains(r#""option":"None""#), "{text}");
+    let bytes = names::Serialize {
+        option: Some(fbe::BString::from(vec![b'a', 0xFF])),
+        ..Default::default()
+    };
+    let (text, back) = round_trip(&bytes);
+    assert_eq!(back, bytes, "{text}");
+    assert!(
+        text.contains(r#""option":[97,255]"#),
+        "a string that is not UTF-8 stays bytes: {text}"
+    );
 }

@@ -1,7 +1,9 @@
-"""`fbec --rust --rust-serde` (docs/rust.md, Serde): trade.fbe's types in a crate that declares a
-feature `serde` forwarding to fbe/serde. Without the feature the crate is what it was, clippy clean
-(the `cfg_attr`s name a feature it declares); with it, serde.rs round-trips an Account and the
-runtime's value types through serde_json. Run by `make test-rust`, which needs cargo."""
+"""`fbec --rust --rust-serde` (docs/rust.md, Serde): trade.fbe's types, the hostile-names corpus
+(tests/names) and serde_names/serde.fbe (names of serde's own) in a crate that declares a feature
+`serde` forwarding to fbe/serde. Without the feature the crate is what it was, clippy clean (the
+`cfg_attr`s name a feature it declares); with it, serde.rs round-trips an Account, the runtime's
+value types, the corpus's value and serde.fbe's through serde_json. Run by `make test-rust`, which
+needs cargo."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gen_crate import REPO, generate_modules, sync
-from test_rust_generated import CARGO
+from test_rust_generated import CARGO, hostile
 
 BUILD = REPO / "build" / "rust-serde"
 MANIFEST = f'''[package]
@@ -38,7 +40,8 @@ required-features = ["serde"]
 
 
 def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never"}
+    env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never",
+           "HOSTILE_VECTORS": str(BUILD / "hostile")}
     command = [CARGO, args[0], *([] if args[0] == "fmt" else ["--offline"]), *args[1:]]
     return subprocess.run(command, cwd=BUILD, env=env, capture_output=True, text=True, check=False)
 
@@ -50,14 +53,18 @@ def crate() -> Path:
     if stage.exists():
         shutil.rmtree(stage)
     (stage / "tests").mkdir(parents=True)
-    generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"]}, ("--rust-serde",))
-    (stage / "src" / "lib.rs").write_text("//! trade.fbe's `fbec --rust --rust-serde` output.\n\npub mod trade;\n")
+    names = [hostile.IMPORTS / "market.fbe", hostile.SCHEMA, Path(__file__).parent / "serde_names" / "serde.fbe"]
+    lib = generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"], "names": names}, ("--rust-serde",))
+    (stage / "src" / "lib.rs").write_text(
+        "//! `fbec --rust --rust-serde` output: trade.fbe's, and the hostile names' with serde's own.\n\n"
+        + "".join(f"pub mod {g};\n" for g in lib))
     (stage / "Cargo.toml").write_text(MANIFEST)
     shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", stage / "Cargo.lock")
     (stage / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
     shutil.copy(Path(__file__).parent / "serde.rs", stage / "tests" / "serde.rs")
-    sync(stage, BUILD, keep=set())
+    sync(stage, BUILD, keep={"hostile"})
     shutil.rmtree(stage)
+    hostile.write_vectors(BUILD / "hostile")
     return BUILD
 
 
@@ -72,7 +79,8 @@ def test_serde_crate_is_clippy_clean(crate: Path, features: list[str]) -> None:
     assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
 
 
-def test_serde_round_trips_an_account(crate: Path) -> None:
+def test_serde_round_trips_the_values(crate: Path) -> None:
+    """An Account, the value types, the hostile names' value (by the reference codec) and serde.fbe's."""
     r = cargo(["test", "--features", "serde", "--test", "serde"])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
-    assert "2 passed" in r.stdout, r.stdout[-5000:]
+    assert "4 passed" in r.stdout, r.stdout[-5000:]

@@ -51,6 +51,8 @@ mod keys;
 mod limits;
 pub mod protocol;
 mod reader;
+#[cfg(feature = "serde")]
+mod serde_text;
 pub mod text;
 mod timestamp;
 mod uuid;
@@ -71,6 +73,8 @@ pub use reader::{
     get_bool, get_f32, get_f64, get_i16, get_i32, get_i64, get_i8, get_timestamp, get_u16, get_u32, get_u64, get_u8,
     get_uuid, Reader,
 };
+#[cfg(feature = "serde")]
+pub use serde_text::serde_text;
 pub use timestamp::Timestamp;
 pub use uuid::{parse_uuid, uuid1, uuid4, Uuid, UuidError};
 pub use value::{boxed_array, present, Bytes, Char, Fixed, Struct, Value};

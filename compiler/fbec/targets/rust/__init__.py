@@ -29,6 +29,7 @@ PRIMITIVES = {
 }
 LARGE_ARRAY = 4096
 SERDE_DERIVE = '#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]'
+SERDE_TEXT = '#[cfg_attr(feature = "serde", serde(serialize_with = "fbe::serde_text"))]'
 
 
 class Context(base.FileContext, base.DefaultLiterals):
@@ -164,6 +165,16 @@ def serde_derive(w: CodeWriter, c: Context) -> bool:
     if c.options.rust_serde:
         w.line(SERDE_DERIVE)
     return c.options.rust_serde
+
+
+def holds_string(t: ir.Type) -> bool:
+    """Whether a value of t holds strings of its own (not a struct's), which serde gets as bytes
+    (`fbe::BString`'s) and --rust-serde has written as text (`fbe::serde_text`)."""
+    if isinstance(t, ir.Mapping):
+        return holds_string(t.key) or holds_string(t.value)
+    if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
+        return holds_string(t.element)
+    return isinstance(t, ir.Primitive) and t.name == "string"
 
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -342,6 +353,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     else:
         with w.block(f"pub struct {name} {{", "}"):
             for f in s.all_fields:
+                if c.options.rust_serde and holds_string(f.type):
+                    w.line(SERDE_TEXT)
                 w.line(f"pub {c.ident.field(s.qualified, f.name)}: {c.type(f.type)},")
     w.blank()
     if any(defaults.values()):
