@@ -12,8 +12,10 @@ imported packages are loaded with `require_relative` from the same folder (docs/
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import textwrap
 
 from fbec.model import ir, plan
 from fbec.targets import base
@@ -345,6 +347,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.line(f"FBE_FINAL_MIN = {integer(s.final_min_size)}")
         w.line(f"FBE_COST = {integer(s.decode_cost)}")
         w.line(f"FBE_LEVELS = {'nil' if p.levels is None else integer(p.levels)}")
+        text_lines(w, "FBE_UNPACK = ", "", "", directives(whole_unpack(c, p)[0]))
         for f in s.fields:
             codec = field_codec(c, s, f)
             if codec.startswith("T_"):
@@ -445,23 +448,117 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             w.line(line)
         w.line("b")
     w.blank()
-    with w.block("def fbe_read_body(r, b, n)" if p.fields else "def fbe_read_body(_r, _b, _n)", "end"):
-        if not p.fields:
-            w.line("nil")
-        if c.reads_in_place(p):
-            w.line("data = r.data")
-        before = 8   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
-        for step in p.final_steps:
-            if isinstance(step, plan.Run) and c.unpacks(step):
-                with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
-                    unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
-                    w.label("else")
-                    for fp in step.fields:
-                        before = read_field(w, c, s, fp, idents, before)
-                continue
-            for fp in step.fields if isinstance(step, plan.Run) else (step,):
-                before = read_field(w, c, s, fp, idents, before)
+    write_read_body(w, c, s, p, idents)
     w.blank()
+
+
+def write_read_body(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """fbe_read_body: a body of this version (or a newer one) read from what the reader unpacked, an
+    older writer's shorter body field by field."""
+    if not p.fields:
+        with w.block("def fbe_read_body(_r, _b, _n, _values)", "end"):
+            w.line("nil")
+        return
+    whole, older = nested(w, 2), nested(w, 2)
+    read_whole(whole, c, s, p, idents)
+    read_older(older, c, s, p, idents)
+    then, otherwise = (textwrap.dedent(x.text()).splitlines() for x in (whole, older))
+    if re.search(r"(?<![@\w])data\b", "\n".join(otherwise)):
+        otherwise.insert(0, "data = r.data")
+    condition = f"n >= {integer(p.fields[-1].end)}"
+    code = re.sub(r"'[^']*'", "''", "\n".join([condition] + then + otherwise))
+    names = ", ".join(name if re.search(rf"(?<![@\w]){name}\b", code) else f"_{name}" for name in ("r", "b", "n", "values"))
+    with w.block(f"def fbe_read_body({names})", "end"):
+        target = then[0].partition(" = ")[0]
+        if len(then) == len(otherwise) == 1 and target == otherwise[0].partition(" = ")[0]:
+            chosen(w, target, condition, then[0].partition(" = ")[2], otherwise[0].partition(" = ")[2])
+            return
+        with w.block(f"if {condition}", "end"):
+            w.lines("\n".join(then))
+            w.label("else")
+            w.lines("\n".join(otherwise))
+
+
+def nested(w: CodeWriter, levels: int) -> CodeWriter:
+    """A writer whose lines are `levels` deeper than w's (what is long is cut as it would be there)."""
+    sub = CodeWriter(Options(indent=2))
+    with contextlib.ExitStack() as stack:
+        for _ in range(w.depth + levels):
+            stack.enter_context(sub.indented())
+        stack.pop_all()
+    return sub
+
+
+def whole_unpack(c: Context, p: plan.StructPlan) -> tuple[str, list[plan.FieldPlan]]:
+    """FBE_UNPACK, the String#unpack format of a body of this version's header and of every field it
+    unpacks (scalars, the offsets of strings and structs; room skipped for the others), and those fields."""
+    formats = ["L<", "L<"]
+    fields: list[plan.FieldPlan] = []
+    for fp in p.fields:
+        t = fp.field.type
+        if isinstance(t, (ir.Primitive, ir.EnumRef)) and c.read(t, ""):
+            formats.append(FORMATS[wire(t) if isinstance(t, ir.EnumRef) else t.name])
+            fields.append(fp)
+        elif ir.is_text(t) or isinstance(t, ir.StructRef):
+            formats.append("L<")
+            fields.append(fp)
+        else:
+            formats.append(f"x{t.size}")
+    while formats[-1].startswith("x"):
+        formats.pop()
+    return counted(formats), fields
+
+
+def read_whole(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """A body with every field of this version: its scalars and the offsets of its strings and structs
+    are in `values` (the reader unpacked them with FBE_UNPACK), the values they point at and every other
+    field are read in order."""
+    _, unpacked = whole_unpack(c, p)
+    ivars = [f"@{idents[fp.field.name]}" for fp in unpacked]
+    if ivars:
+        line = f"_, _, {', '.join(ivars)} = values"
+        if len(w.unit) * w.depth + len(line) <= 120:
+            w.line(line)
+        else:
+            for k, ivar in enumerate(ivars):
+                w.line(f"{ivar} = values[{k + 2}]")
+    for fp in p.fields:
+        f = fp.field
+        ivar = f"@{idents[f.name]}"
+        at = f"b + {integer(fp.offset)}"
+        if fp in unpacked:
+            if isinstance(f.type, ir.StructRef):
+                w.line(f"{ivar} = r.struct_at({c.named(f.type.name)}, b, {ivar}, {at}, '{f.name}')")
+            elif ir.is_text(f.type):
+                if f.type.name == "string":
+                    w.line(f"{ivar} = {ivar} == 0 ? +'' : r.string_at(b + {ivar}, '{f.name}')")
+                else:
+                    w.line(f"{ivar} = {ivar} == 0 ? ''.b : r.block(b + {ivar}, 'bytes', '{f.name}')")
+            elif isinstance(f.type, ir.EnumRef):
+                named = c.named(f.type.name)
+                w.line(f"{ivar} = {named}::BY_VALUE[{ivar}] || {named}.from_wire({ivar})")
+            else:
+                made = c.made(f.type, ivar)
+                if made != ivar:
+                    w.line(f"{ivar} = {made}")
+        else:
+            w.line(f"{ivar} = {field_codec(c, s, f)}.read(r, b, {at}, '{f.name}')")
+
+
+def read_older(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """A body an older writer wrote, shorter than this version's: each field read if it is there, its
+    default otherwise, the first one missing charged what it and every one after it cost."""
+    before = 8
+    for step in p.final_steps:
+        if isinstance(step, plan.Run) and c.unpacks(step) and step.fields[-1].end < p.fields[-1].end:
+            with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
+                unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
+                w.label("else")
+                for fp in step.fields:
+                    before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
+            continue
+        for fp in step.fields if isinstance(step, plan.Run) else (step,):
+            before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
 
 
 class Packed:
@@ -527,9 +624,16 @@ def unpack(w: CodeWriter, c: Context, run: plan.Run, idents: dict[str, str], unp
         w.line(f"{ivar} = {c.made(fp.field.type, f'values[{k}]')}")
 
 
-def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, idents: dict[str, str], before: int) -> int:
-    """One field of a versioned body, or its default when the body ends before it; returns its end."""
+def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, idents: dict[str, str], before: int,
+               whole: int) -> int:
+    """One field of a versioned body shorter than whole bytes, or its default when the body ends before
+    it; returns its end."""
     f = fp.field
+    if fp.end >= whole:     # never in a shorter body: its default
+        if fp.missing_cost:
+            w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
+        w.line(f"@{idents[f.name]} = {c.default(f.type, f.default)}")
+        return fp.end
     read = c.read(f.type, f"b + {integer(fp.offset)}") or f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
     if ir.is_text(f.type):
         read = f"r.{'string' if f.type.name == 'string' else 'bytes'}(b, b + {integer(fp.offset)}, '{f.name}')"

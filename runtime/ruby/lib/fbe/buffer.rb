@@ -98,25 +98,30 @@ module Fbe
       @depth -= 1
     end
 
-    # Checks and enters the versioned struct body at pos; returns its body size.
-    def struct_body(pos, type_id, cost, type)
-      raise backwards('struct body', pos, nil, type) if pos < @mark
-      raise DecodeError.new('struct header beyond the end of the buffer', type, nil, pos) if pos + 8 > @size
+    # The versioned struct value of type (a generated class) whose offset off, from base, is in the slot
+    # at slot: its body checked and entered (one level deeper, charged the type's cost), its fields read
+    # by the class's fbe_read_body from the header and slots unpacked here, its errors named by the type.
+    def struct_at(type, base, off, slot, field)
+      raise DecodeError.new('struct offset 0', nil, field, slot) if off == 0
 
-      n, tid = @data.unpack('L<L<', offset: pos)
-      raise DecodeError.new("struct body size #{n} below 8", type, nil, pos) if n < 8
-      raise DecodeError.new("struct body of #{n} bytes beyond the end of the buffer", type, nil, pos) if
-        pos + n > @size
-      raise DecodeError.new("type id #{tid} where #{type_id} was expected", type, nil, pos) if tid != type_id
+      pos = base + off
+      raise backwards('struct body', pos, nil, type::FBE_NAME) if pos < @mark
+      raise DecodeError.new('struct header beyond the end of the buffer', type::FBE_NAME, nil, pos) if pos + 8 > @size
 
+      # the header with every field of the type's version when the buffer holds that much
+      values = @data.unpack(pos + type::FBE_BODY_SIZE <= @size ? type::FBE_UNPACK : 'L<L<', offset: pos)
+      n = values[0]
+      refuse_header(type, pos, n, values[1]) if n < 8 || pos + n > @size || values[1] != type::FBE_TYPE_ID
       @mark = pos + n
       @depth += 1
-      @budget -= cost
-      return n if @depth <= @max_depth && @budget >= 0
-
+      @budget -= type::FBE_COST
+      refuse_level(type, pos) unless @depth <= @max_depth && @budget >= 0
+      value = type.allocate
+      value.fbe_read_body(self, pos, n, values)
       @depth -= 1
-      @budget += cost
-      enter(pos, cost, type)
+      value
+    rescue DecodeError => e
+      raise e.within(type::FBE_NAME)
     end
 
     # Claims the out-of-line block [pos, pos + size): it must follow the previous one and fit the buffer.
@@ -128,7 +133,7 @@ module Fbe
     end
 
     # A versioned string's or bytes' block at pos: its bytes (binary), charged.
-    def block(pos, what, field)
+    def block(pos, what, field, encoding = Encoding::BINARY)
       raise backwards(what, pos, field) if pos < @mark
       raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, pos) if pos + 4 > @size
 
@@ -140,7 +145,12 @@ module Fbe
       @budget -= n
       raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget < 0
 
-      @data.byteslice(pos + 4, n)
+      @data.byteslice(pos + 4, n).force_encoding(encoding)
+    end
+
+    # A versioned string whose block is at pos (its offset was not 0): UTF-8.
+    def string_at(pos, field)
+      block(pos, 'string', field, Encoding::UTF_8)
     end
 
     # The count of a versioned collection block at pos with item-byte slots, each costing cost.
@@ -201,7 +211,7 @@ module Fbe
     # A versioned string whose offset slot is at pos (offsets counted from base): UTF-8, '' for offset 0.
     def string(base, pos, field)
       off = @data.unpack1('L<', offset: pos)
-      off == 0 ? +'' : block(base + off, 'string', field).force_encoding(Encoding::UTF_8)
+      off == 0 ? +'' : block(base + off, 'string', field, Encoding::UTF_8)
     end
 
     # Versioned bytes whose offset slot is at pos (offsets counted from base): binary, empty for offset 0.
@@ -231,6 +241,22 @@ module Fbe
     end
 
     private
+
+    def refuse_header(type, pos, size, type_id)
+      name = type::FBE_NAME
+      raise DecodeError.new("struct body size #{size} below 8", name, nil, pos) if size < 8
+      raise DecodeError.new("struct body of #{size} bytes beyond the end of the buffer", name, nil, pos) if
+        pos + size > @size
+
+      raise DecodeError.new("type id #{type_id} where #{type::FBE_TYPE_ID} was expected", name, nil, pos)
+    end
+
+    # Undoes the level struct_at entered and raises the error of the limit it broke.
+    def refuse_level(type, pos)
+      @depth -= 1
+      @budget += type::FBE_COST
+      enter(pos, type::FBE_COST, type::FBE_NAME)
+    end
 
     def backwards(what, pos, field, type = nil)
       DecodeError.new("#{what} at #{pos} before the end of the previous block (#{@mark}): out-of-line blocks " \

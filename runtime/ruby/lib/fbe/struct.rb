@@ -88,7 +88,7 @@ module Fbe
 
       # A versioned struct value whose body is at pos.
       def fbe_read(r, pos)
-        fbe_struct.body(r, pos)
+        r.struct_at(self, 0, pos, 4, nil)
       end
 
       # A final struct value at the reader's cursor.

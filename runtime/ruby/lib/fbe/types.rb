@@ -554,22 +554,19 @@ module Fbe
       end
 
       def read(r, base, pos, field)
-        off = r.data.unpack1('L<', offset: pos)
-        raise DecodeError.new('struct offset 0', nil, field, pos) if off == 0
-
-        body(r, base + off)
+        r.struct_at(@type, base, r.data.unpack1('L<', offset: pos), pos, field)
       end
 
-      # A versioned value whose body is at pos (a root's too: the class's fbe_read).
-      def body(r, pos)
-        @name || resolve
-        n = r.struct_body(pos, @type_id, @cost, @name)
-        value = @type.allocate
-        value.fbe_read_body(r, pos, n)
-        r.leave
-        value
-      rescue DecodeError => e
-        raise e.within(@type::FBE_NAME)
+      # The values of a collection of count slots after its count at pos, offsets counted from base.
+      def read_all(r, base, pos, count, field)
+        type = @type
+        values = r.data.byteslice(pos + 4, 4 * count).unpack('L<*')
+        i = 0
+        while i < count
+          values[i] = r.struct_at(type, base, values[i], pos + 4 + (4 * i), field)
+          i += 1
+        end
+        values
       end
 
       # A final value at the reader's cursor (a root's too: the class's fbe_read_final).
@@ -826,6 +823,8 @@ module Fbe
 
         q = base + off
         n = r.count(q, @item, @item_cost, field)
+        return made(@element.read_all(r, base, q, n, field), field, q) if @struct
+
         out = []
         i = 0
         while i < n
