@@ -15,6 +15,7 @@ module Graph
     FBE_FINAL_MIN = 20
     FBE_COST = 20
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<L<q<'
     T_OUT_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
     FBE_FIELDS = [
       ['id', Fbe::Types::INT32],
@@ -54,12 +55,18 @@ module Graph
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @name = n >= 16 ? r.string(b, b + 12, 'name') : +''
-      @value = n >= 24 ? data.unpack1('q<', offset: b + 16) : 0
-      @out_edges = n >= 28 ? T_OUT_EDGES.read(r, b, b + 24, 'out_edges') : []
+    def fbe_read_body(r, b, n, values)
+      if n >= 28
+        _, _, @id, @name, @value = values
+        @name = @name == 0 ? +'' : r.string_at(b + @name, 'name')
+        @out_edges = T_OUT_EDGES.read(r, b, b + 24, 'out_edges')
+      else
+        data = r.data
+        @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @name = n >= 16 ? r.string(b, b + 12, 'name') : +''
+        @value = n >= 24 ? data.unpack1('q<', offset: b + 16) : 0
+        @out_edges = []
+      end
     end
 
     def fbe_write_final(w)
@@ -122,6 +129,7 @@ module Graph
     FBE_FINAL_MIN = 12
     FBE_COST = 12
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<3'
     FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
@@ -150,14 +158,14 @@ module Graph
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 20
-        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
+        _, _, @source, @target, @weight = values
       else
+        data = r.data
         @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
-        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
+        @weight = 0
       end
     end
 
@@ -211,6 +219,7 @@ module Graph
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_NODES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['nodes', T_NODES], ['edges', T_EDGES]].freeze
@@ -239,9 +248,14 @@ module Graph
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @nodes = n >= 12 ? T_NODES.read(r, b, b + 8, 'nodes') : []
-      @edges = n >= 16 ? T_EDGES.read(r, b, b + 12, 'edges') : []
+    def fbe_read_body(r, b, n, _values)
+      if n >= 16
+        @nodes = T_NODES.read(r, b, b + 8, 'nodes')
+        @edges = T_EDGES.read(r, b, b + 12, 'edges')
+      else
+        @nodes = n >= 12 ? T_NODES.read(r, b, b + 8, 'nodes') : []
+        @edges = []
+      end
     end
 
     def fbe_write_final(w)

@@ -15,6 +15,7 @@ module Recursive
     FBE_FINAL_MIN = 12
     FBE_COST = 12
     FBE_LEVELS = nil
+    FBE_UNPACK = 'L<2l<L<'
     T_CHILDREN = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Node))
     FBE_FIELDS = [['id', Fbe::Types::INT32], ['label', Fbe::Types::STRING], ['children', T_CHILDREN]].freeze
 
@@ -48,11 +49,17 @@ module Recursive
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @label = n >= 16 ? r.string(b, b + 12, 'label') : +''
-      @children = n >= 20 ? T_CHILDREN.read(r, b, b + 16, 'children') : []
+    def fbe_read_body(r, b, n, values)
+      if n >= 20
+        _, _, @id, @label = values
+        @label = @label == 0 ? +'' : r.string_at(b + @label, 'label')
+        @children = T_CHILDREN.read(r, b, b + 16, 'children')
+      else
+        data = r.data
+        @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @label = n >= 16 ? r.string(b, b + 12, 'label') : +''
+        @children = []
+      end
     end
 
     def fbe_write_final(w)

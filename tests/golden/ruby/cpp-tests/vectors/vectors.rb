@@ -15,6 +15,7 @@ module Vectors
     FBE_FINAL_MIN = 12
     FBE_COST = 12
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<3'
     FBE_FIELDS = [['source', Fbe::Types::INT32], ['target', Fbe::Types::INT32], ['weight', Fbe::Types::INT32]].freeze
 
     attr_accessor :source, :target, :weight
@@ -43,14 +44,14 @@ module Vectors
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 20
-        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
+        _, _, @source, @target, @weight = values
       else
+        data = r.data
         @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
-        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
+        @weight = 0
       end
     end
 
@@ -104,6 +105,7 @@ module Vectors
     FBE_FINAL_MIN = 11
     FBE_COST = 11
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2Cq<s<'
     FBE_FIELDS = [['flag', Fbe::Types::BOOL], ['x', Fbe::Types::INT64], ['y', Fbe::Types::INT16]].freeze
 
     attr_accessor :flag, :x, :y
@@ -131,15 +133,15 @@ module Vectors
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 19
-        @flag, @x, @y = data.unpack('Cq<s<', offset: b + 8)
+        _, _, @flag, @x, @y = values
         @flag = @flag != 0
       else
+        data = r.data
         @flag = n >= 9 ? data.unpack1('C', offset: b + 8) != 0 : false
         @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
-        @y = n >= 19 ? data.unpack1('s<', offset: b + 17) : 0
+        @y = 0
       end
     end
 
@@ -191,6 +193,7 @@ module Vectors
     FBE_FINAL_MIN = 19
     FBE_COST = 19
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2Cq<s<E'
     FBE_FIELDS = [
       ['flag', Fbe::Types::BOOL],
       ['x', Fbe::Types::INT64],
@@ -222,16 +225,16 @@ module Vectors
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 27
-        @flag, @x, @y, @z = data.unpack('Cq<s<E', offset: b + 8)
+        _, _, @flag, @x, @y, @z = values
         @flag = @flag != 0
       else
+        data = r.data
         @flag = n >= 9 ? data.unpack1('C', offset: b + 8) != 0 : false
         @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
         @y = n >= 19 ? data.unpack1('s<', offset: b + 17) : 0
-        @z = n >= 27 ? data.unpack1('E', offset: b + 19) : 0.0
+        @z = 0.0
       end
     end
 
@@ -286,6 +289,7 @@ module Vectors
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3'
     T_VALUES = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
     FBE_FIELDS = [['name', Fbe::Types::STRING], ['values', T_VALUES]].freeze
 
@@ -316,9 +320,15 @@ module Vectors
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @name = n >= 12 ? r.string(b, b + 8, 'name') : +''
-      @values = n >= 16 ? T_VALUES.read(r, b, b + 12, 'values') : []
+    def fbe_read_body(r, b, n, values)
+      if n >= 16
+        _, _, @name = values
+        @name = @name == 0 ? +'' : r.string_at(b + @name, 'name')
+        @values = T_VALUES.read(r, b, b + 12, 'values')
+      else
+        @name = n >= 12 ? r.string(b, b + 8, 'name') : +''
+        @values = []
+      end
     end
 
     def fbe_write_final(w)
@@ -367,6 +377,7 @@ module Vectors
     FBE_FINAL_MIN = 24
     FBE_COST = 24
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     T_POINTS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Point3))
     T_INTS = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)
@@ -414,13 +425,22 @@ module Vectors
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
-      @points = n >= 16 ? T_POINTS.read(r, b, b + 12, 'points') : []
-      @ints = n >= 20 ? T_INTS.read(r, b, b + 16, 'ints') : []
-      @switches = n >= 24 ? T_SWITCHES.read(r, b, b + 20, 'switches') : []
-      @reals = n >= 28 ? T_REALS.read(r, b, b + 24, 'reals') : []
-      @named = n >= 32 ? T_NAMED.read(r, b, b + 28, 'named') : []
+    def fbe_read_body(r, b, n, _values)
+      if n >= 32
+        @edges = T_EDGES.read(r, b, b + 8, 'edges')
+        @points = T_POINTS.read(r, b, b + 12, 'points')
+        @ints = T_INTS.read(r, b, b + 16, 'ints')
+        @switches = T_SWITCHES.read(r, b, b + 20, 'switches')
+        @reals = T_REALS.read(r, b, b + 24, 'reals')
+        @named = T_NAMED.read(r, b, b + 28, 'named')
+      else
+        @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
+        @points = n >= 16 ? T_POINTS.read(r, b, b + 12, 'points') : []
+        @ints = n >= 20 ? T_INTS.read(r, b, b + 16, 'ints') : []
+        @switches = n >= 24 ? T_SWITCHES.read(r, b, b + 20, 'switches') : []
+        @reals = n >= 28 ? T_REALS.read(r, b, b + 24, 'reals') : []
+        @named = []
+      end
     end
 
     def fbe_write_final(w)

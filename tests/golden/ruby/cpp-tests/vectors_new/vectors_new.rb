@@ -15,6 +15,7 @@ module VectorsNew
     FBE_FINAL_MIN = 16
     FBE_COST = 16
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<3L<'
     FBE_FIELDS = [
       ['source', Fbe::Types::INT32],
       ['target', Fbe::Types::INT32],
@@ -54,16 +55,21 @@ module VectorsNew
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 20
-        @source, @target, @weight = data.unpack('l<3', offset: b + 8)
+    def fbe_read_body(r, b, n, values)
+      if n >= 24
+        _, _, @source, @target, @weight, @note = values
+        @note = @note == 0 ? +'' : r.string_at(b + @note, 'note')
       else
-        @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-        @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
-        @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
+        data = r.data
+        if n >= 20
+          @source, @target, @weight = data.unpack('l<3', offset: b + 8)
+        else
+          @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+          @target = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+          @weight = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
+        end
+        @note = +''
       end
-      @note = n >= 24 ? r.string(b, b + 20, 'note') : +''
     end
 
     def fbe_write_final(w)
@@ -126,6 +132,7 @@ module VectorsNew
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['edges', T_EDGES]].freeze
 
@@ -151,7 +158,7 @@ module VectorsNew
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, _values)
       @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
     end
 

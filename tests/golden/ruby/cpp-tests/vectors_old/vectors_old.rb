@@ -15,6 +15,7 @@ module VectorsOld
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['source', Fbe::Types::INT32]].freeze
 
     attr_accessor :source
@@ -39,9 +40,12 @@ module VectorsOld
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @source = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @source = values
+      else
+        @source = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -81,6 +85,7 @@ module VectorsOld
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_EDGES = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Edge))
     FBE_FIELDS = [['edges', T_EDGES]].freeze
 
@@ -106,7 +111,7 @@ module VectorsOld
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, _values)
       @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
     end
 

@@ -81,6 +81,7 @@ module Protoex
     FBE_FINAL_MIN = 42
     FBE_COST = 42
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<L<C2E4'
     FBE_FIELDS = [
       ['id', Fbe::Types::INT32],
       ['symbol', Fbe::Types::STRING],
@@ -136,21 +137,22 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @symbol = n >= 16 ? r.string(b, b + 12, 'symbol') : +''
+    def fbe_read_body(r, b, n, values)
       if n >= 50
-        @side, @type, @price, @volume, @tp, @sl = data.unpack('C2E4', offset: b + 16)
-        @side = OrderSide.from_wire(@side)
-        @type = OrderType.from_wire(@type)
+        _, _, @id, @symbol, @side, @type, @price, @volume, @tp, @sl = values
+        @symbol = @symbol == 0 ? +'' : r.string_at(b + @symbol, 'symbol')
+        @side = OrderSide::BY_VALUE[@side] || OrderSide.from_wire(@side)
+        @type = OrderType::BY_VALUE[@type] || OrderType.from_wire(@type)
       else
+        data = r.data
+        @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @symbol = n >= 16 ? r.string(b, b + 12, 'symbol') : +''
         @side = n >= 17 ? OrderSide.from_wire(data.unpack1('C', offset: b + 16)) : OrderSide.default
         @type = n >= 18 ? OrderType.from_wire(data.unpack1('C', offset: b + 17)) : OrderType.default
         @price = n >= 26 ? data.unpack1('E', offset: b + 18) : 0.0
         @volume = n >= 34 ? data.unpack1('E', offset: b + 26) : 0.0
         @tp = n >= 42 ? data.unpack1('E', offset: b + 34) : 10.0
-        @sl = n >= 50 ? data.unpack1('E', offset: b + 42) : -10.0
+        @sl = -10.0
       end
     end
 
@@ -235,6 +237,7 @@ module Protoex
     FBE_FINAL_MIN = 20
     FBE_COST = 20
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3E2'
     FBE_FIELDS = [
       ['currency', Fbe::Types::STRING],
       ['amount', Fbe::Types::DOUBLE],
@@ -268,14 +271,15 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
+    def fbe_read_body(r, b, n, values)
       if n >= 28
-        @amount, @locked = data.unpack('E2', offset: b + 12)
+        _, _, @currency, @amount, @locked = values
+        @currency = @currency == 0 ? +'' : r.string_at(b + @currency, 'currency')
       else
+        data = r.data
+        @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
         @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
-        @locked = n >= 28 ? data.unpack1('E', offset: b + 20) : 0.0
+        @locked = 0.0
       end
     end
 
@@ -329,6 +333,7 @@ module Protoex
     FBE_FINAL_MIN = 34
     FBE_COST = 14
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2l<L<CL<'
     T_WALLET = Fbe::Types::Struct.new(Balance)
     T_ASSET = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Balance))
     T_ORDERS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
@@ -384,34 +389,43 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 12
-        @id = data.unpack1('l<', offset: b + 8)
+    def fbe_read_body(r, b, n, values)
+      if n >= 30
+        _, _, @id, @name, @state, @wallet = values
+        @name = @name == 0 ? +'' : r.string_at(b + @name, 'name')
+        @state = StateEx::BY_VALUE[@state] || StateEx.from_wire(@state)
+        @wallet = r.struct_at(Balance, b, @wallet, b + 17, 'wallet')
+        @asset = T_ASSET.read(r, b, b + 21, 'asset')
+        @orders = T_ORDERS.read(r, b, b + 26, 'orders')
       else
-        r.spend(20, b, 'id')
-        @id = 0
+        data = r.data
+        if n >= 12
+          @id = data.unpack1('l<', offset: b + 8)
+        else
+          r.spend(20, b, 'id')
+          @id = 0
+        end
+        if n >= 16
+          @name = r.string(b, b + 12, 'name')
+        else
+          r.spend(20, b, 'name') if n >= 12
+          @name = +''
+        end
+        if n >= 17
+          @state = StateEx.from_wire(data.unpack1('C', offset: b + 16))
+        else
+          r.spend(20, b, 'state') if n >= 16
+          @state = StateEx::INITIALIZED | StateEx::BAD | StateEx::SAD
+        end
+        if n >= 21
+          @wallet = T_WALLET.read(r, b, b + 17, 'wallet')
+        else
+          r.spend(20, b, 'wallet') if n >= 17
+          @wallet = Balance.new
+        end
+        @asset = n >= 26 ? T_ASSET.read(r, b, b + 21, 'asset') : nil
+        @orders = []
       end
-      if n >= 16
-        @name = r.string(b, b + 12, 'name')
-      else
-        r.spend(20, b, 'name') if n >= 12
-        @name = +''
-      end
-      if n >= 17
-        @state = StateEx.from_wire(data.unpack1('C', offset: b + 16))
-      else
-        r.spend(20, b, 'state') if n >= 16
-        @state = StateEx::INITIALIZED | StateEx::BAD | StateEx::SAD
-      end
-      if n >= 21
-        @wallet = T_WALLET.read(r, b, b + 17, 'wallet')
-      else
-        r.spend(20, b, 'wallet') if n >= 17
-        @wallet = Balance.new
-      end
-      @asset = n >= 26 ? T_ASSET.read(r, b, b + 21, 'asset') : nil
-      @orders = n >= 30 ? T_ORDERS.read(r, b, b + 26, 'orders') : []
     end
 
     def fbe_write_final(w)
@@ -498,6 +512,7 @@ module Protoex
     FBE_FINAL_MIN = 42
     FBE_COST = 1
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<3'
     T_BODY = Fbe::Types::Struct.new(Order)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -523,9 +538,10 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, values)
       if n >= 12
-        @body = T_BODY.read(r, b, b + 8, 'body')
+        _, _, @body = values
+        @body = r.struct_at(Order, b, @body, b + 8, 'body')
       else
         r.spend(42, b, 'body')
         @body = Order.new
@@ -572,6 +588,7 @@ module Protoex
     FBE_FINAL_MIN = 20
     FBE_COST = 1
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<3'
     T_BODY = Fbe::Types::Struct.new(Balance)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -597,9 +614,10 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, values)
       if n >= 12
-        @body = T_BODY.read(r, b, b + 8, 'body')
+        _, _, @body = values
+        @body = r.struct_at(Balance, b, @body, b + 8, 'body')
       else
         r.spend(20, b, 'body')
         @body = Balance.new
@@ -646,6 +664,7 @@ module Protoex
     FBE_FINAL_MIN = 34
     FBE_COST = 1
     FBE_LEVELS = 3
+    FBE_UNPACK = 'L<3'
     T_BODY = Fbe::Types::Struct.new(Account)
     FBE_FIELDS = [['body', T_BODY]].freeze
 
@@ -671,9 +690,10 @@ module Protoex
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, values)
       if n >= 12
-        @body = T_BODY.read(r, b, b + 8, 'body')
+        _, _, @body = values
+        @body = r.struct_at(Account, b, @body, b + 8, 'body')
       else
         r.spend(34, b, 'body')
         @body = Account.new

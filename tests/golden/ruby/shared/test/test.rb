@@ -148,6 +148,7 @@ module Test
     FBE_FINAL_MIN = 281
     FBE_COST = 217
     FBE_LEVELS = 3
+    FBE_UNPACK = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2x32L<2Q<3a16a16a16C2L<2CL<'
     T_F41 = Fbe::Types::Struct.new(Proto::Order)
     T_F42 = Fbe::Types::Struct.new(Proto::Balance)
     T_F44 = Fbe::Types::Struct.new(Proto::Account)
@@ -408,317 +409,374 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 110
-        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
-        @id = values[0]
-        @f1 = values[1] != 0
-        @f2 = values[2] != 0
-        @f3 = values[3]
-        @f4 = values[4]
-        @f5 = values[5]
-        @f6 = values[6]
-        @f7 = values[7]
-        @f8 = values[8]
-        @f9 = values[9]
-        @f10 = values[10]
-        @f11 = values[11]
-        @f12 = values[12]
-        @f13 = values[13]
-        @f14 = values[14]
-        @f15 = values[15]
-        @f16 = values[16]
-        @f17 = values[17]
-        @f18 = values[18]
-        @f19 = values[19]
-        @f20 = values[20]
-        @f21 = values[21]
-        @f22 = values[22]
-        @f23 = values[23]
-        @f24 = values[24]
-        @f25 = values[25]
-        @f26 = values[26]
-        @f27 = values[27]
-        @f28 = values[28]
-      else
-        if n >= 12
-          @id = data.unpack1('l<', offset: b + 8)
-        else
-          r.spend(64, b, 'id')
-          @id = 0
-        end
-        if n >= 13
-          @f1 = data.unpack1('C', offset: b + 12) != 0
-        else
-          r.spend(64, b, 'f1') if n >= 12
-          @f1 = false
-        end
-        if n >= 14
-          @f2 = data.unpack1('C', offset: b + 13) != 0
-        else
-          r.spend(64, b, 'f2') if n >= 13
-          @f2 = true
-        end
-        if n >= 15
-          @f3 = data.unpack1('C', offset: b + 14)
-        else
-          r.spend(64, b, 'f3') if n >= 14
-          @f3 = 0
-        end
-        if n >= 16
-          @f4 = data.unpack1('C', offset: b + 15)
-        else
-          r.spend(64, b, 'f4') if n >= 15
-          @f4 = 255
-        end
-        if n >= 17
-          @f5 = data.unpack1('C', offset: b + 16)
-        else
-          r.spend(64, b, 'f5') if n >= 16
-          @f5 = 0
-        end
-        if n >= 18
-          @f6 = data.unpack1('C', offset: b + 17)
-        else
-          r.spend(64, b, 'f6') if n >= 17
-          @f6 = 33
-        end
-        if n >= 22
-          @f7 = data.unpack1('L<', offset: b + 18)
-        else
-          r.spend(64, b, 'f7') if n >= 18
-          @f7 = 0
-        end
-        if n >= 26
-          @f8 = data.unpack1('L<', offset: b + 22)
-        else
-          r.spend(64, b, 'f8') if n >= 22
-          @f8 = 1092
-        end
-        if n >= 27
-          @f9 = data.unpack1('c', offset: b + 26)
-        else
-          r.spend(64, b, 'f9') if n >= 26
-          @f9 = 0
-        end
-        if n >= 28
-          @f10 = data.unpack1('c', offset: b + 27)
-        else
-          r.spend(64, b, 'f10') if n >= 27
-          @f10 = 127
-        end
-        if n >= 29
-          @f11 = data.unpack1('C', offset: b + 28)
-        else
-          r.spend(64, b, 'f11') if n >= 28
-          @f11 = 0
-        end
-        if n >= 30
-          @f12 = data.unpack1('C', offset: b + 29)
-        else
-          r.spend(64, b, 'f12') if n >= 29
-          @f12 = 255
-        end
-        if n >= 32
-          @f13 = data.unpack1('s<', offset: b + 30)
-        else
-          r.spend(64, b, 'f13') if n >= 30
-          @f13 = 0
-        end
-        if n >= 34
-          @f14 = data.unpack1('s<', offset: b + 32)
-        else
-          r.spend(64, b, 'f14') if n >= 32
-          @f14 = 32_767
-        end
-        if n >= 36
-          @f15 = data.unpack1('S<', offset: b + 34)
-        else
-          r.spend(64, b, 'f15') if n >= 34
-          @f15 = 0
-        end
-        if n >= 38
-          @f16 = data.unpack1('S<', offset: b + 36)
-        else
-          r.spend(64, b, 'f16') if n >= 36
-          @f16 = 65_535
-        end
-        if n >= 42
-          @f17 = data.unpack1('l<', offset: b + 38)
-        else
-          r.spend(64, b, 'f17') if n >= 38
-          @f17 = 0
-        end
-        if n >= 46
-          @f18 = data.unpack1('l<', offset: b + 42)
-        else
-          r.spend(64, b, 'f18') if n >= 42
-          @f18 = 2_147_483_647
-        end
-        if n >= 50
-          @f19 = data.unpack1('L<', offset: b + 46)
-        else
-          r.spend(64, b, 'f19') if n >= 46
-          @f19 = 0
-        end
-        if n >= 54
-          @f20 = data.unpack1('L<', offset: b + 50)
-        else
-          r.spend(64, b, 'f20') if n >= 50
-          @f20 = 4_294_967_295
-        end
-        if n >= 62
-          @f21 = data.unpack1('q<', offset: b + 54)
-        else
-          r.spend(64, b, 'f21') if n >= 54
-          @f21 = 0
-        end
-        if n >= 70
-          @f22 = data.unpack1('q<', offset: b + 62)
-        else
-          r.spend(64, b, 'f22') if n >= 62
-          @f22 = 9_223_372_036_854_775_807
-        end
-        if n >= 78
-          @f23 = data.unpack1('Q<', offset: b + 70)
-        else
-          r.spend(64, b, 'f23') if n >= 70
-          @f23 = 0
-        end
-        if n >= 86
-          @f24 = data.unpack1('Q<', offset: b + 78)
-        else
-          r.spend(64, b, 'f24') if n >= 78
-          @f24 = 18_446_744_073_709_551_615
-        end
-        if n >= 90
-          @f25 = data.unpack1('e', offset: b + 86)
-        else
-          r.spend(64, b, 'f25') if n >= 86
-          @f25 = 0.0
-        end
-        if n >= 94
-          @f26 = data.unpack1('e', offset: b + 90)
-        else
-          r.spend(64, b, 'f26') if n >= 90
-          @f26 = 123.456
-        end
-        if n >= 102
-          @f27 = data.unpack1('E', offset: b + 94)
-        else
-          r.spend(64, b, 'f27') if n >= 94
-          @f27 = 0.0
-        end
-        if n >= 110
-          @f28 = data.unpack1('E', offset: b + 102)
-        else
-          r.spend(64, b, 'f28') if n >= 102
-          @f28 = -1.23456e+125
-        end
-      end
-      if n >= 126
+    def fbe_read_body(r, b, n, values)
+      if n >= 237
+        @id = values[2]
+        @f1 = values[3]
+        @f2 = values[4]
+        @f3 = values[5]
+        @f4 = values[6]
+        @f5 = values[7]
+        @f6 = values[8]
+        @f7 = values[9]
+        @f8 = values[10]
+        @f9 = values[11]
+        @f10 = values[12]
+        @f11 = values[13]
+        @f12 = values[14]
+        @f13 = values[15]
+        @f14 = values[16]
+        @f15 = values[17]
+        @f16 = values[18]
+        @f17 = values[19]
+        @f18 = values[20]
+        @f19 = values[21]
+        @f20 = values[22]
+        @f21 = values[23]
+        @f22 = values[24]
+        @f23 = values[25]
+        @f24 = values[26]
+        @f25 = values[27]
+        @f26 = values[28]
+        @f27 = values[29]
+        @f28 = values[30]
+        @f31 = values[31]
+        @f32 = values[32]
+        @f33 = values[33]
+        @f34 = values[34]
+        @f35 = values[35]
+        @f36 = values[36]
+        @f37 = values[37]
+        @f38 = values[38]
+        @f39 = values[39]
+        @f40 = values[40]
+        @f41 = values[41]
+        @f42 = values[42]
+        @f43 = values[43]
+        @f44 = values[44]
+        @f1 = @f1 != 0
+        @f2 = @f2 != 0
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
-      else
-        r.spend(64, b, 'f29') if n >= 110
-        @f29 = Fbe::Decimal::ZERO
-      end
-      if n >= 142
         @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
-      else
-        r.spend(64, b, 'f30') if n >= 126
-        @f30 = BigDecimal('123456.123456')
-      end
-      if n >= 146
-        @f31 = r.string(b, b + 142, 'f31')
-      else
-        r.spend(64, b, 'f31') if n >= 142
-        @f31 = +''
-      end
-      if n >= 150
-        @f32 = r.string(b, b + 146, 'f32')
-      else
-        r.spend(64, b, 'f32') if n >= 146
-        @f32 = +'Initial string!'
-      end
-      if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f31 = @f31 == 0 ? +'' : r.string_at(b + @f31, 'f31')
+        @f32 = @f32 == 0 ? +'' : r.string_at(b + @f32, 'f32')
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
-        @f39 = Proto::OrderSide.from_wire(@f39)
-        @f40 = Proto::OrderType.from_wire(@f40)
+        @f39 = Proto::OrderSide::BY_VALUE[@f39] || Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType::BY_VALUE[@f40] || Proto::OrderType.from_wire(@f40)
+        @f41 = r.struct_at(Proto::Order, b, @f41, b + 224, 'f41')
+        @f42 = r.struct_at(Proto::Balance, b, @f42, b + 228, 'f42')
+        @f43 = Proto::State::BY_VALUE[@f43] || Proto::State.from_wire(@f43)
+        @f44 = r.struct_at(Proto::Account, b, @f44, b + 233, 'f44')
       else
-        if n >= 158
-          @f33 = data.unpack1('Q<', offset: b + 150)
+        data = r.data
+        if n >= 110
+          values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+          @id = values[0]
+          @f1 = values[1] != 0
+          @f2 = values[2] != 0
+          @f3 = values[3]
+          @f4 = values[4]
+          @f5 = values[5]
+          @f6 = values[6]
+          @f7 = values[7]
+          @f8 = values[8]
+          @f9 = values[9]
+          @f10 = values[10]
+          @f11 = values[11]
+          @f12 = values[12]
+          @f13 = values[13]
+          @f14 = values[14]
+          @f15 = values[15]
+          @f16 = values[16]
+          @f17 = values[17]
+          @f18 = values[18]
+          @f19 = values[19]
+          @f20 = values[20]
+          @f21 = values[21]
+          @f22 = values[22]
+          @f23 = values[23]
+          @f24 = values[24]
+          @f25 = values[25]
+          @f26 = values[26]
+          @f27 = values[27]
+          @f28 = values[28]
         else
-          r.spend(64, b, 'f33') if n >= 150
-          @f33 = 0
+          if n >= 12
+            @id = data.unpack1('l<', offset: b + 8)
+          else
+            r.spend(64, b, 'id')
+            @id = 0
+          end
+          if n >= 13
+            @f1 = data.unpack1('C', offset: b + 12) != 0
+          else
+            r.spend(64, b, 'f1') if n >= 12
+            @f1 = false
+          end
+          if n >= 14
+            @f2 = data.unpack1('C', offset: b + 13) != 0
+          else
+            r.spend(64, b, 'f2') if n >= 13
+            @f2 = true
+          end
+          if n >= 15
+            @f3 = data.unpack1('C', offset: b + 14)
+          else
+            r.spend(64, b, 'f3') if n >= 14
+            @f3 = 0
+          end
+          if n >= 16
+            @f4 = data.unpack1('C', offset: b + 15)
+          else
+            r.spend(64, b, 'f4') if n >= 15
+            @f4 = 255
+          end
+          if n >= 17
+            @f5 = data.unpack1('C', offset: b + 16)
+          else
+            r.spend(64, b, 'f5') if n >= 16
+            @f5 = 0
+          end
+          if n >= 18
+            @f6 = data.unpack1('C', offset: b + 17)
+          else
+            r.spend(64, b, 'f6') if n >= 17
+            @f6 = 33
+          end
+          if n >= 22
+            @f7 = data.unpack1('L<', offset: b + 18)
+          else
+            r.spend(64, b, 'f7') if n >= 18
+            @f7 = 0
+          end
+          if n >= 26
+            @f8 = data.unpack1('L<', offset: b + 22)
+          else
+            r.spend(64, b, 'f8') if n >= 22
+            @f8 = 1092
+          end
+          if n >= 27
+            @f9 = data.unpack1('c', offset: b + 26)
+          else
+            r.spend(64, b, 'f9') if n >= 26
+            @f9 = 0
+          end
+          if n >= 28
+            @f10 = data.unpack1('c', offset: b + 27)
+          else
+            r.spend(64, b, 'f10') if n >= 27
+            @f10 = 127
+          end
+          if n >= 29
+            @f11 = data.unpack1('C', offset: b + 28)
+          else
+            r.spend(64, b, 'f11') if n >= 28
+            @f11 = 0
+          end
+          if n >= 30
+            @f12 = data.unpack1('C', offset: b + 29)
+          else
+            r.spend(64, b, 'f12') if n >= 29
+            @f12 = 255
+          end
+          if n >= 32
+            @f13 = data.unpack1('s<', offset: b + 30)
+          else
+            r.spend(64, b, 'f13') if n >= 30
+            @f13 = 0
+          end
+          if n >= 34
+            @f14 = data.unpack1('s<', offset: b + 32)
+          else
+            r.spend(64, b, 'f14') if n >= 32
+            @f14 = 32_767
+          end
+          if n >= 36
+            @f15 = data.unpack1('S<', offset: b + 34)
+          else
+            r.spend(64, b, 'f15') if n >= 34
+            @f15 = 0
+          end
+          if n >= 38
+            @f16 = data.unpack1('S<', offset: b + 36)
+          else
+            r.spend(64, b, 'f16') if n >= 36
+            @f16 = 65_535
+          end
+          if n >= 42
+            @f17 = data.unpack1('l<', offset: b + 38)
+          else
+            r.spend(64, b, 'f17') if n >= 38
+            @f17 = 0
+          end
+          if n >= 46
+            @f18 = data.unpack1('l<', offset: b + 42)
+          else
+            r.spend(64, b, 'f18') if n >= 42
+            @f18 = 2_147_483_647
+          end
+          if n >= 50
+            @f19 = data.unpack1('L<', offset: b + 46)
+          else
+            r.spend(64, b, 'f19') if n >= 46
+            @f19 = 0
+          end
+          if n >= 54
+            @f20 = data.unpack1('L<', offset: b + 50)
+          else
+            r.spend(64, b, 'f20') if n >= 50
+            @f20 = 4_294_967_295
+          end
+          if n >= 62
+            @f21 = data.unpack1('q<', offset: b + 54)
+          else
+            r.spend(64, b, 'f21') if n >= 54
+            @f21 = 0
+          end
+          if n >= 70
+            @f22 = data.unpack1('q<', offset: b + 62)
+          else
+            r.spend(64, b, 'f22') if n >= 62
+            @f22 = 9_223_372_036_854_775_807
+          end
+          if n >= 78
+            @f23 = data.unpack1('Q<', offset: b + 70)
+          else
+            r.spend(64, b, 'f23') if n >= 70
+            @f23 = 0
+          end
+          if n >= 86
+            @f24 = data.unpack1('Q<', offset: b + 78)
+          else
+            r.spend(64, b, 'f24') if n >= 78
+            @f24 = 18_446_744_073_709_551_615
+          end
+          if n >= 90
+            @f25 = data.unpack1('e', offset: b + 86)
+          else
+            r.spend(64, b, 'f25') if n >= 86
+            @f25 = 0.0
+          end
+          if n >= 94
+            @f26 = data.unpack1('e', offset: b + 90)
+          else
+            r.spend(64, b, 'f26') if n >= 90
+            @f26 = 123.456
+          end
+          if n >= 102
+            @f27 = data.unpack1('E', offset: b + 94)
+          else
+            r.spend(64, b, 'f27') if n >= 94
+            @f27 = 0.0
+          end
+          if n >= 110
+            @f28 = data.unpack1('E', offset: b + 102)
+          else
+            r.spend(64, b, 'f28') if n >= 102
+            @f28 = -1.23456e+125
+          end
         end
-        if n >= 166
-          @f34 = data.unpack1('Q<', offset: b + 158)
+        if n >= 126
+          @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
         else
-          r.spend(64, b, 'f34') if n >= 158
-          @f34 = 0
+          r.spend(64, b, 'f29') if n >= 110
+          @f29 = Fbe::Decimal::ZERO
         end
-        if n >= 174
-          @f35 = data.unpack1('Q<', offset: b + 166)
+        if n >= 142
+          @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
         else
-          r.spend(64, b, 'f35') if n >= 166
-          @f35 = Fbe::Timestamp.utc
+          r.spend(64, b, 'f30') if n >= 126
+          @f30 = BigDecimal('123456.123456')
         end
-        if n >= 190
-          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+        if n >= 146
+          @f31 = r.string(b, b + 142, 'f31')
         else
-          r.spend(64, b, 'f36') if n >= 174
-          @f36 = Fbe::Uuid::NIL
+          r.spend(64, b, 'f31') if n >= 142
+          @f31 = +''
         end
-        if n >= 206
-          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+        if n >= 150
+          @f32 = r.string(b, b + 146, 'f32')
         else
-          r.spend(64, b, 'f37') if n >= 190
-          @f37 = Fbe::Uuid.uuid1
-        end
-        if n >= 222
-          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
-        else
-          r.spend(64, b, 'f38') if n >= 206
-          @f38 = '123e4567-e89b-12d3-a456-426655440000'
-        end
-        if n >= 223
-          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
-        else
-          r.spend(64, b, 'f39') if n >= 222
-          @f39 = Proto::OrderSide.default
+          r.spend(64, b, 'f32') if n >= 146
+          @f32 = +'Initial string!'
         end
         if n >= 224
-          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+          @f36 = Fbe::Uuid.from_bytes(@f36)
+          @f37 = Fbe::Uuid.from_bytes(@f37)
+          @f38 = Fbe::Uuid.from_bytes(@f38)
+          @f39 = Proto::OrderSide.from_wire(@f39)
+          @f40 = Proto::OrderType.from_wire(@f40)
         else
-          r.spend(64, b, 'f40') if n >= 223
-          @f40 = Proto::OrderType.default
+          if n >= 158
+            @f33 = data.unpack1('Q<', offset: b + 150)
+          else
+            r.spend(64, b, 'f33') if n >= 150
+            @f33 = 0
+          end
+          if n >= 166
+            @f34 = data.unpack1('Q<', offset: b + 158)
+          else
+            r.spend(64, b, 'f34') if n >= 158
+            @f34 = 0
+          end
+          if n >= 174
+            @f35 = data.unpack1('Q<', offset: b + 166)
+          else
+            r.spend(64, b, 'f35') if n >= 166
+            @f35 = Fbe::Timestamp.utc
+          end
+          if n >= 190
+            @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+          else
+            r.spend(64, b, 'f36') if n >= 174
+            @f36 = Fbe::Uuid::NIL
+          end
+          if n >= 206
+            @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+          else
+            r.spend(64, b, 'f37') if n >= 190
+            @f37 = Fbe::Uuid.uuid1
+          end
+          if n >= 222
+            @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
+          else
+            r.spend(64, b, 'f38') if n >= 206
+            @f38 = '123e4567-e89b-12d3-a456-426655440000'
+          end
+          if n >= 223
+            @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
+          else
+            r.spend(64, b, 'f39') if n >= 222
+            @f39 = Proto::OrderSide.default
+          end
+          if n >= 224
+            @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          else
+            r.spend(64, b, 'f40') if n >= 223
+            @f40 = Proto::OrderType.default
+          end
         end
-      end
-      if n >= 228
-        @f41 = T_F41.read(r, b, b + 224, 'f41')
-      else
-        r.spend(64, b, 'f41') if n >= 224
-        @f41 = Proto::Order.new
-      end
-      if n >= 232
-        @f42 = T_F42.read(r, b, b + 228, 'f42')
-      else
-        r.spend(38, b, 'f42') if n >= 228
-        @f42 = Proto::Balance.new
-      end
-      if n >= 233
-        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
-      else
-        r.spend(26, b, 'f43') if n >= 232
-        @f43 = Proto::State.default
-      end
-      if n >= 237
-        @f44 = T_F44.read(r, b, b + 233, 'f44')
-      else
+        if n >= 228
+          @f41 = T_F41.read(r, b, b + 224, 'f41')
+        else
+          r.spend(64, b, 'f41') if n >= 224
+          @f41 = Proto::Order.new
+        end
+        if n >= 232
+          @f42 = T_F42.read(r, b, b + 228, 'f42')
+        else
+          r.spend(38, b, 'f42') if n >= 228
+          @f42 = Proto::Balance.new
+        end
+        if n >= 233
+          @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
+        else
+          r.spend(26, b, 'f43') if n >= 232
+          @f43 = Proto::State.default
+        end
         r.spend(26, b, 'f44') if n >= 233
         @f44 = Proto::Account.new
       end
@@ -1087,6 +1145,7 @@ module Test
     FBE_FINAL_MIN = 347
     FBE_COST = 283
     FBE_LEVELS = 3
+    FBE_UNPACK = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2x32L<2Q<3a16a16a16C2L<2CL<'
     T_F100 = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_F101 = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_F102 = Fbe::Types::Optional.new(Fbe::Types::BOOL)
@@ -1744,386 +1803,513 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 110
-        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
-        @id = values[0]
-        @f1 = values[1] != 0
-        @f2 = values[2] != 0
-        @f3 = values[3]
-        @f4 = values[4]
-        @f5 = values[5]
-        @f6 = values[6]
-        @f7 = values[7]
-        @f8 = values[8]
-        @f9 = values[9]
-        @f10 = values[10]
-        @f11 = values[11]
-        @f12 = values[12]
-        @f13 = values[13]
-        @f14 = values[14]
-        @f15 = values[15]
-        @f16 = values[16]
-        @f17 = values[17]
-        @f18 = values[18]
-        @f19 = values[19]
-        @f20 = values[20]
-        @f21 = values[21]
-        @f22 = values[22]
-        @f23 = values[23]
-        @f24 = values[24]
-        @f25 = values[25]
-        @f26 = values[26]
-        @f27 = values[27]
-        @f28 = values[28]
-      else
-        if n >= 12
-          @id = data.unpack1('l<', offset: b + 8)
-        else
-          r.spend(64, b, 'id')
-          @id = 0
-        end
-        if n >= 13
-          @f1 = data.unpack1('C', offset: b + 12) != 0
-        else
-          r.spend(64, b, 'f1') if n >= 12
-          @f1 = false
-        end
-        if n >= 14
-          @f2 = data.unpack1('C', offset: b + 13) != 0
-        else
-          r.spend(64, b, 'f2') if n >= 13
-          @f2 = true
-        end
-        if n >= 15
-          @f3 = data.unpack1('C', offset: b + 14)
-        else
-          r.spend(64, b, 'f3') if n >= 14
-          @f3 = 0
-        end
-        if n >= 16
-          @f4 = data.unpack1('C', offset: b + 15)
-        else
-          r.spend(64, b, 'f4') if n >= 15
-          @f4 = 255
-        end
-        if n >= 17
-          @f5 = data.unpack1('C', offset: b + 16)
-        else
-          r.spend(64, b, 'f5') if n >= 16
-          @f5 = 0
-        end
-        if n >= 18
-          @f6 = data.unpack1('C', offset: b + 17)
-        else
-          r.spend(64, b, 'f6') if n >= 17
-          @f6 = 33
-        end
-        if n >= 22
-          @f7 = data.unpack1('L<', offset: b + 18)
-        else
-          r.spend(64, b, 'f7') if n >= 18
-          @f7 = 0
-        end
-        if n >= 26
-          @f8 = data.unpack1('L<', offset: b + 22)
-        else
-          r.spend(64, b, 'f8') if n >= 22
-          @f8 = 1092
-        end
-        if n >= 27
-          @f9 = data.unpack1('c', offset: b + 26)
-        else
-          r.spend(64, b, 'f9') if n >= 26
-          @f9 = 0
-        end
-        if n >= 28
-          @f10 = data.unpack1('c', offset: b + 27)
-        else
-          r.spend(64, b, 'f10') if n >= 27
-          @f10 = 127
-        end
-        if n >= 29
-          @f11 = data.unpack1('C', offset: b + 28)
-        else
-          r.spend(64, b, 'f11') if n >= 28
-          @f11 = 0
-        end
-        if n >= 30
-          @f12 = data.unpack1('C', offset: b + 29)
-        else
-          r.spend(64, b, 'f12') if n >= 29
-          @f12 = 255
-        end
-        if n >= 32
-          @f13 = data.unpack1('s<', offset: b + 30)
-        else
-          r.spend(64, b, 'f13') if n >= 30
-          @f13 = 0
-        end
-        if n >= 34
-          @f14 = data.unpack1('s<', offset: b + 32)
-        else
-          r.spend(64, b, 'f14') if n >= 32
-          @f14 = 32_767
-        end
-        if n >= 36
-          @f15 = data.unpack1('S<', offset: b + 34)
-        else
-          r.spend(64, b, 'f15') if n >= 34
-          @f15 = 0
-        end
-        if n >= 38
-          @f16 = data.unpack1('S<', offset: b + 36)
-        else
-          r.spend(64, b, 'f16') if n >= 36
-          @f16 = 65_535
-        end
-        if n >= 42
-          @f17 = data.unpack1('l<', offset: b + 38)
-        else
-          r.spend(64, b, 'f17') if n >= 38
-          @f17 = 0
-        end
-        if n >= 46
-          @f18 = data.unpack1('l<', offset: b + 42)
-        else
-          r.spend(64, b, 'f18') if n >= 42
-          @f18 = 2_147_483_647
-        end
-        if n >= 50
-          @f19 = data.unpack1('L<', offset: b + 46)
-        else
-          r.spend(64, b, 'f19') if n >= 46
-          @f19 = 0
-        end
-        if n >= 54
-          @f20 = data.unpack1('L<', offset: b + 50)
-        else
-          r.spend(64, b, 'f20') if n >= 50
-          @f20 = 4_294_967_295
-        end
-        if n >= 62
-          @f21 = data.unpack1('q<', offset: b + 54)
-        else
-          r.spend(64, b, 'f21') if n >= 54
-          @f21 = 0
-        end
-        if n >= 70
-          @f22 = data.unpack1('q<', offset: b + 62)
-        else
-          r.spend(64, b, 'f22') if n >= 62
-          @f22 = 9_223_372_036_854_775_807
-        end
-        if n >= 78
-          @f23 = data.unpack1('Q<', offset: b + 70)
-        else
-          r.spend(64, b, 'f23') if n >= 70
-          @f23 = 0
-        end
-        if n >= 86
-          @f24 = data.unpack1('Q<', offset: b + 78)
-        else
-          r.spend(64, b, 'f24') if n >= 78
-          @f24 = 18_446_744_073_709_551_615
-        end
-        if n >= 90
-          @f25 = data.unpack1('e', offset: b + 86)
-        else
-          r.spend(64, b, 'f25') if n >= 86
-          @f25 = 0.0
-        end
-        if n >= 94
-          @f26 = data.unpack1('e', offset: b + 90)
-        else
-          r.spend(64, b, 'f26') if n >= 90
-          @f26 = 123.456
-        end
-        if n >= 102
-          @f27 = data.unpack1('E', offset: b + 94)
-        else
-          r.spend(64, b, 'f27') if n >= 94
-          @f27 = 0.0
-        end
-        if n >= 110
-          @f28 = data.unpack1('E', offset: b + 102)
-        else
-          r.spend(64, b, 'f28') if n >= 102
-          @f28 = -1.23456e+125
-        end
-      end
-      if n >= 126
+    def fbe_read_body(r, b, n, values)
+      if n >= 567
+        @id = values[2]
+        @f1 = values[3]
+        @f2 = values[4]
+        @f3 = values[5]
+        @f4 = values[6]
+        @f5 = values[7]
+        @f6 = values[8]
+        @f7 = values[9]
+        @f8 = values[10]
+        @f9 = values[11]
+        @f10 = values[12]
+        @f11 = values[13]
+        @f12 = values[14]
+        @f13 = values[15]
+        @f14 = values[16]
+        @f15 = values[17]
+        @f16 = values[18]
+        @f17 = values[19]
+        @f18 = values[20]
+        @f19 = values[21]
+        @f20 = values[22]
+        @f21 = values[23]
+        @f22 = values[24]
+        @f23 = values[25]
+        @f24 = values[26]
+        @f25 = values[27]
+        @f26 = values[28]
+        @f27 = values[29]
+        @f28 = values[30]
+        @f31 = values[31]
+        @f32 = values[32]
+        @f33 = values[33]
+        @f34 = values[34]
+        @f35 = values[35]
+        @f36 = values[36]
+        @f37 = values[37]
+        @f38 = values[38]
+        @f39 = values[39]
+        @f40 = values[40]
+        @f41 = values[41]
+        @f42 = values[42]
+        @f43 = values[43]
+        @f44 = values[44]
+        @f1 = @f1 != 0
+        @f2 = @f2 != 0
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
-      else
-        r.spend(64, b, 'f29') if n >= 110
-        @f29 = Fbe::Decimal::ZERO
-      end
-      if n >= 142
         @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
-      else
-        r.spend(64, b, 'f30') if n >= 126
-        @f30 = BigDecimal('123456.123456')
-      end
-      if n >= 146
-        @f31 = r.string(b, b + 142, 'f31')
-      else
-        r.spend(64, b, 'f31') if n >= 142
-        @f31 = +''
-      end
-      if n >= 150
-        @f32 = r.string(b, b + 146, 'f32')
-      else
-        r.spend(64, b, 'f32') if n >= 146
-        @f32 = +'Initial string!'
-      end
-      if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f31 = @f31 == 0 ? +'' : r.string_at(b + @f31, 'f31')
+        @f32 = @f32 == 0 ? +'' : r.string_at(b + @f32, 'f32')
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
-        @f39 = Proto::OrderSide.from_wire(@f39)
-        @f40 = Proto::OrderType.from_wire(@f40)
+        @f39 = Proto::OrderSide::BY_VALUE[@f39] || Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType::BY_VALUE[@f40] || Proto::OrderType.from_wire(@f40)
+        @f41 = r.struct_at(Proto::Order, b, @f41, b + 224, 'f41')
+        @f42 = r.struct_at(Proto::Balance, b, @f42, b + 228, 'f42')
+        @f43 = Proto::State::BY_VALUE[@f43] || Proto::State.from_wire(@f43)
+        @f44 = r.struct_at(Proto::Account, b, @f44, b + 233, 'f44')
+        @f100 = T_F100.read(r, b, b + 237, 'f100')
+        @f101 = T_F101.read(r, b, b + 242, 'f101')
+        @f102 = T_F102.read(r, b, b + 247, 'f102')
+        @f103 = T_F103.read(r, b, b + 252, 'f103')
+        @f104 = T_F104.read(r, b, b + 257, 'f104')
+        @f105 = T_F105.read(r, b, b + 262, 'f105')
+        @f106 = T_F106.read(r, b, b + 267, 'f106')
+        @f107 = T_F107.read(r, b, b + 272, 'f107')
+        @f108 = T_F108.read(r, b, b + 277, 'f108')
+        @f109 = T_F109.read(r, b, b + 282, 'f109')
+        @f110 = T_F110.read(r, b, b + 287, 'f110')
+        @f111 = T_F111.read(r, b, b + 292, 'f111')
+        @f112 = T_F112.read(r, b, b + 297, 'f112')
+        @f113 = T_F113.read(r, b, b + 302, 'f113')
+        @f114 = T_F114.read(r, b, b + 307, 'f114')
+        @f115 = T_F115.read(r, b, b + 312, 'f115')
+        @f116 = T_F116.read(r, b, b + 317, 'f116')
+        @f117 = T_F117.read(r, b, b + 322, 'f117')
+        @f118 = T_F118.read(r, b, b + 327, 'f118')
+        @f119 = T_F119.read(r, b, b + 332, 'f119')
+        @f120 = T_F120.read(r, b, b + 337, 'f120')
+        @f121 = T_F121.read(r, b, b + 342, 'f121')
+        @f122 = T_F122.read(r, b, b + 347, 'f122')
+        @f123 = T_F123.read(r, b, b + 352, 'f123')
+        @f124 = T_F124.read(r, b, b + 357, 'f124')
+        @f125 = T_F125.read(r, b, b + 362, 'f125')
+        @f126 = T_F126.read(r, b, b + 367, 'f126')
+        @f127 = T_F127.read(r, b, b + 372, 'f127')
+        @f128 = T_F128.read(r, b, b + 377, 'f128')
+        @f129 = T_F129.read(r, b, b + 382, 'f129')
+        @f130 = T_F130.read(r, b, b + 387, 'f130')
+        @f131 = T_F131.read(r, b, b + 392, 'f131')
+        @f132 = T_F132.read(r, b, b + 397, 'f132')
+        @f133 = T_F133.read(r, b, b + 402, 'f133')
+        @f134 = T_F134.read(r, b, b + 407, 'f134')
+        @f135 = T_F135.read(r, b, b + 412, 'f135')
+        @f136 = T_F136.read(r, b, b + 417, 'f136')
+        @f137 = T_F137.read(r, b, b + 422, 'f137')
+        @f138 = T_F138.read(r, b, b + 427, 'f138')
+        @f139 = T_F139.read(r, b, b + 432, 'f139')
+        @f140 = T_F140.read(r, b, b + 437, 'f140')
+        @f141 = T_F141.read(r, b, b + 442, 'f141')
+        @f142 = T_F142.read(r, b, b + 447, 'f142')
+        @f143 = T_F143.read(r, b, b + 452, 'f143')
+        @f144 = T_F144.read(r, b, b + 457, 'f144')
+        @f145 = T_F145.read(r, b, b + 462, 'f145')
+        @f146 = T_F146.read(r, b, b + 467, 'f146')
+        @f147 = T_F147.read(r, b, b + 472, 'f147')
+        @f148 = T_F148.read(r, b, b + 477, 'f148')
+        @f149 = T_F149.read(r, b, b + 482, 'f149')
+        @f150 = T_F150.read(r, b, b + 487, 'f150')
+        @f151 = T_F151.read(r, b, b + 492, 'f151')
+        @f152 = T_F152.read(r, b, b + 497, 'f152')
+        @f153 = T_F153.read(r, b, b + 502, 'f153')
+        @f154 = T_F154.read(r, b, b + 507, 'f154')
+        @f155 = T_F155.read(r, b, b + 512, 'f155')
+        @f156 = T_F156.read(r, b, b + 517, 'f156')
+        @f157 = T_F157.read(r, b, b + 522, 'f157')
+        @f158 = T_F158.read(r, b, b + 527, 'f158')
+        @f159 = T_F159.read(r, b, b + 532, 'f159')
+        @f160 = T_F160.read(r, b, b + 537, 'f160')
+        @f161 = T_F161.read(r, b, b + 542, 'f161')
+        @f162 = T_F162.read(r, b, b + 547, 'f162')
+        @f163 = T_F163.read(r, b, b + 552, 'f163')
+        @f164 = T_F164.read(r, b, b + 557, 'f164')
+        @f165 = T_F165.read(r, b, b + 562, 'f165')
       else
-        if n >= 158
-          @f33 = data.unpack1('Q<', offset: b + 150)
+        data = r.data
+        if n >= 110
+          values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+          @id = values[0]
+          @f1 = values[1] != 0
+          @f2 = values[2] != 0
+          @f3 = values[3]
+          @f4 = values[4]
+          @f5 = values[5]
+          @f6 = values[6]
+          @f7 = values[7]
+          @f8 = values[8]
+          @f9 = values[9]
+          @f10 = values[10]
+          @f11 = values[11]
+          @f12 = values[12]
+          @f13 = values[13]
+          @f14 = values[14]
+          @f15 = values[15]
+          @f16 = values[16]
+          @f17 = values[17]
+          @f18 = values[18]
+          @f19 = values[19]
+          @f20 = values[20]
+          @f21 = values[21]
+          @f22 = values[22]
+          @f23 = values[23]
+          @f24 = values[24]
+          @f25 = values[25]
+          @f26 = values[26]
+          @f27 = values[27]
+          @f28 = values[28]
         else
-          r.spend(64, b, 'f33') if n >= 150
-          @f33 = 0
+          if n >= 12
+            @id = data.unpack1('l<', offset: b + 8)
+          else
+            r.spend(64, b, 'id')
+            @id = 0
+          end
+          if n >= 13
+            @f1 = data.unpack1('C', offset: b + 12) != 0
+          else
+            r.spend(64, b, 'f1') if n >= 12
+            @f1 = false
+          end
+          if n >= 14
+            @f2 = data.unpack1('C', offset: b + 13) != 0
+          else
+            r.spend(64, b, 'f2') if n >= 13
+            @f2 = true
+          end
+          if n >= 15
+            @f3 = data.unpack1('C', offset: b + 14)
+          else
+            r.spend(64, b, 'f3') if n >= 14
+            @f3 = 0
+          end
+          if n >= 16
+            @f4 = data.unpack1('C', offset: b + 15)
+          else
+            r.spend(64, b, 'f4') if n >= 15
+            @f4 = 255
+          end
+          if n >= 17
+            @f5 = data.unpack1('C', offset: b + 16)
+          else
+            r.spend(64, b, 'f5') if n >= 16
+            @f5 = 0
+          end
+          if n >= 18
+            @f6 = data.unpack1('C', offset: b + 17)
+          else
+            r.spend(64, b, 'f6') if n >= 17
+            @f6 = 33
+          end
+          if n >= 22
+            @f7 = data.unpack1('L<', offset: b + 18)
+          else
+            r.spend(64, b, 'f7') if n >= 18
+            @f7 = 0
+          end
+          if n >= 26
+            @f8 = data.unpack1('L<', offset: b + 22)
+          else
+            r.spend(64, b, 'f8') if n >= 22
+            @f8 = 1092
+          end
+          if n >= 27
+            @f9 = data.unpack1('c', offset: b + 26)
+          else
+            r.spend(64, b, 'f9') if n >= 26
+            @f9 = 0
+          end
+          if n >= 28
+            @f10 = data.unpack1('c', offset: b + 27)
+          else
+            r.spend(64, b, 'f10') if n >= 27
+            @f10 = 127
+          end
+          if n >= 29
+            @f11 = data.unpack1('C', offset: b + 28)
+          else
+            r.spend(64, b, 'f11') if n >= 28
+            @f11 = 0
+          end
+          if n >= 30
+            @f12 = data.unpack1('C', offset: b + 29)
+          else
+            r.spend(64, b, 'f12') if n >= 29
+            @f12 = 255
+          end
+          if n >= 32
+            @f13 = data.unpack1('s<', offset: b + 30)
+          else
+            r.spend(64, b, 'f13') if n >= 30
+            @f13 = 0
+          end
+          if n >= 34
+            @f14 = data.unpack1('s<', offset: b + 32)
+          else
+            r.spend(64, b, 'f14') if n >= 32
+            @f14 = 32_767
+          end
+          if n >= 36
+            @f15 = data.unpack1('S<', offset: b + 34)
+          else
+            r.spend(64, b, 'f15') if n >= 34
+            @f15 = 0
+          end
+          if n >= 38
+            @f16 = data.unpack1('S<', offset: b + 36)
+          else
+            r.spend(64, b, 'f16') if n >= 36
+            @f16 = 65_535
+          end
+          if n >= 42
+            @f17 = data.unpack1('l<', offset: b + 38)
+          else
+            r.spend(64, b, 'f17') if n >= 38
+            @f17 = 0
+          end
+          if n >= 46
+            @f18 = data.unpack1('l<', offset: b + 42)
+          else
+            r.spend(64, b, 'f18') if n >= 42
+            @f18 = 2_147_483_647
+          end
+          if n >= 50
+            @f19 = data.unpack1('L<', offset: b + 46)
+          else
+            r.spend(64, b, 'f19') if n >= 46
+            @f19 = 0
+          end
+          if n >= 54
+            @f20 = data.unpack1('L<', offset: b + 50)
+          else
+            r.spend(64, b, 'f20') if n >= 50
+            @f20 = 4_294_967_295
+          end
+          if n >= 62
+            @f21 = data.unpack1('q<', offset: b + 54)
+          else
+            r.spend(64, b, 'f21') if n >= 54
+            @f21 = 0
+          end
+          if n >= 70
+            @f22 = data.unpack1('q<', offset: b + 62)
+          else
+            r.spend(64, b, 'f22') if n >= 62
+            @f22 = 9_223_372_036_854_775_807
+          end
+          if n >= 78
+            @f23 = data.unpack1('Q<', offset: b + 70)
+          else
+            r.spend(64, b, 'f23') if n >= 70
+            @f23 = 0
+          end
+          if n >= 86
+            @f24 = data.unpack1('Q<', offset: b + 78)
+          else
+            r.spend(64, b, 'f24') if n >= 78
+            @f24 = 18_446_744_073_709_551_615
+          end
+          if n >= 90
+            @f25 = data.unpack1('e', offset: b + 86)
+          else
+            r.spend(64, b, 'f25') if n >= 86
+            @f25 = 0.0
+          end
+          if n >= 94
+            @f26 = data.unpack1('e', offset: b + 90)
+          else
+            r.spend(64, b, 'f26') if n >= 90
+            @f26 = 123.456
+          end
+          if n >= 102
+            @f27 = data.unpack1('E', offset: b + 94)
+          else
+            r.spend(64, b, 'f27') if n >= 94
+            @f27 = 0.0
+          end
+          if n >= 110
+            @f28 = data.unpack1('E', offset: b + 102)
+          else
+            r.spend(64, b, 'f28') if n >= 102
+            @f28 = -1.23456e+125
+          end
         end
-        if n >= 166
-          @f34 = data.unpack1('Q<', offset: b + 158)
+        if n >= 126
+          @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
         else
-          r.spend(64, b, 'f34') if n >= 158
-          @f34 = 0
+          r.spend(64, b, 'f29') if n >= 110
+          @f29 = Fbe::Decimal::ZERO
         end
-        if n >= 174
-          @f35 = data.unpack1('Q<', offset: b + 166)
+        if n >= 142
+          @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
         else
-          r.spend(64, b, 'f35') if n >= 166
-          @f35 = Fbe::Timestamp.utc
+          r.spend(64, b, 'f30') if n >= 126
+          @f30 = BigDecimal('123456.123456')
         end
-        if n >= 190
-          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+        if n >= 146
+          @f31 = r.string(b, b + 142, 'f31')
         else
-          r.spend(64, b, 'f36') if n >= 174
-          @f36 = Fbe::Uuid::NIL
+          r.spend(64, b, 'f31') if n >= 142
+          @f31 = +''
         end
-        if n >= 206
-          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+        if n >= 150
+          @f32 = r.string(b, b + 146, 'f32')
         else
-          r.spend(64, b, 'f37') if n >= 190
-          @f37 = Fbe::Uuid.uuid1
-        end
-        if n >= 222
-          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
-        else
-          r.spend(64, b, 'f38') if n >= 206
-          @f38 = '123e4567-e89b-12d3-a456-426655440000'
-        end
-        if n >= 223
-          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
-        else
-          r.spend(64, b, 'f39') if n >= 222
-          @f39 = Proto::OrderSide.default
+          r.spend(64, b, 'f32') if n >= 146
+          @f32 = +'Initial string!'
         end
         if n >= 224
-          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+          @f36 = Fbe::Uuid.from_bytes(@f36)
+          @f37 = Fbe::Uuid.from_bytes(@f37)
+          @f38 = Fbe::Uuid.from_bytes(@f38)
+          @f39 = Proto::OrderSide.from_wire(@f39)
+          @f40 = Proto::OrderType.from_wire(@f40)
         else
-          r.spend(64, b, 'f40') if n >= 223
-          @f40 = Proto::OrderType.default
+          if n >= 158
+            @f33 = data.unpack1('Q<', offset: b + 150)
+          else
+            r.spend(64, b, 'f33') if n >= 150
+            @f33 = 0
+          end
+          if n >= 166
+            @f34 = data.unpack1('Q<', offset: b + 158)
+          else
+            r.spend(64, b, 'f34') if n >= 158
+            @f34 = 0
+          end
+          if n >= 174
+            @f35 = data.unpack1('Q<', offset: b + 166)
+          else
+            r.spend(64, b, 'f35') if n >= 166
+            @f35 = Fbe::Timestamp.utc
+          end
+          if n >= 190
+            @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+          else
+            r.spend(64, b, 'f36') if n >= 174
+            @f36 = Fbe::Uuid::NIL
+          end
+          if n >= 206
+            @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+          else
+            r.spend(64, b, 'f37') if n >= 190
+            @f37 = Fbe::Uuid.uuid1
+          end
+          if n >= 222
+            @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
+          else
+            r.spend(64, b, 'f38') if n >= 206
+            @f38 = '123e4567-e89b-12d3-a456-426655440000'
+          end
+          if n >= 223
+            @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
+          else
+            r.spend(64, b, 'f39') if n >= 222
+            @f39 = Proto::OrderSide.default
+          end
+          if n >= 224
+            @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          else
+            r.spend(64, b, 'f40') if n >= 223
+            @f40 = Proto::OrderType.default
+          end
         end
+        if n >= 228
+          @f41 = T_F41.read(r, b, b + 224, 'f41')
+        else
+          r.spend(64, b, 'f41') if n >= 224
+          @f41 = Proto::Order.new
+        end
+        if n >= 232
+          @f42 = T_F42.read(r, b, b + 228, 'f42')
+        else
+          r.spend(38, b, 'f42') if n >= 228
+          @f42 = Proto::Balance.new
+        end
+        if n >= 233
+          @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
+        else
+          r.spend(26, b, 'f43') if n >= 232
+          @f43 = Proto::State.default
+        end
+        if n >= 237
+          @f44 = T_F44.read(r, b, b + 233, 'f44')
+        else
+          r.spend(26, b, 'f44') if n >= 233
+          @f44 = Proto::Account.new
+        end
+        @f100 = n >= 242 ? T_F100.read(r, b, b + 237, 'f100') : nil
+        @f101 = n >= 247 ? T_F101.read(r, b, b + 242, 'f101') : true
+        @f102 = n >= 252 ? T_F102.read(r, b, b + 247, 'f102') : nil
+        @f103 = n >= 257 ? T_F103.read(r, b, b + 252, 'f103') : nil
+        @f104 = n >= 262 ? T_F104.read(r, b, b + 257, 'f104') : 255
+        @f105 = n >= 267 ? T_F105.read(r, b, b + 262, 'f105') : nil
+        @f106 = n >= 272 ? T_F106.read(r, b, b + 267, 'f106') : nil
+        @f107 = n >= 277 ? T_F107.read(r, b, b + 272, 'f107') : 33
+        @f108 = n >= 282 ? T_F108.read(r, b, b + 277, 'f108') : nil
+        @f109 = n >= 287 ? T_F109.read(r, b, b + 282, 'f109') : nil
+        @f110 = n >= 292 ? T_F110.read(r, b, b + 287, 'f110') : 1092
+        @f111 = n >= 297 ? T_F111.read(r, b, b + 292, 'f111') : nil
+        @f112 = n >= 302 ? T_F112.read(r, b, b + 297, 'f112') : nil
+        @f113 = n >= 307 ? T_F113.read(r, b, b + 302, 'f113') : 127
+        @f114 = n >= 312 ? T_F114.read(r, b, b + 307, 'f114') : nil
+        @f115 = n >= 317 ? T_F115.read(r, b, b + 312, 'f115') : nil
+        @f116 = n >= 322 ? T_F116.read(r, b, b + 317, 'f116') : 255
+        @f117 = n >= 327 ? T_F117.read(r, b, b + 322, 'f117') : nil
+        @f118 = n >= 332 ? T_F118.read(r, b, b + 327, 'f118') : nil
+        @f119 = n >= 337 ? T_F119.read(r, b, b + 332, 'f119') : 32_767
+        @f120 = n >= 342 ? T_F120.read(r, b, b + 337, 'f120') : nil
+        @f121 = n >= 347 ? T_F121.read(r, b, b + 342, 'f121') : nil
+        @f122 = n >= 352 ? T_F122.read(r, b, b + 347, 'f122') : 65_535
+        @f123 = n >= 357 ? T_F123.read(r, b, b + 352, 'f123') : nil
+        @f124 = n >= 362 ? T_F124.read(r, b, b + 357, 'f124') : nil
+        @f125 = n >= 367 ? T_F125.read(r, b, b + 362, 'f125') : 2_147_483_647
+        @f126 = n >= 372 ? T_F126.read(r, b, b + 367, 'f126') : nil
+        @f127 = n >= 377 ? T_F127.read(r, b, b + 372, 'f127') : nil
+        @f128 = n >= 382 ? T_F128.read(r, b, b + 377, 'f128') : 4_294_967_295
+        @f129 = n >= 387 ? T_F129.read(r, b, b + 382, 'f129') : nil
+        @f130 = n >= 392 ? T_F130.read(r, b, b + 387, 'f130') : nil
+        @f131 = n >= 397 ? T_F131.read(r, b, b + 392, 'f131') : 9_223_372_036_854_775_807
+        @f132 = n >= 402 ? T_F132.read(r, b, b + 397, 'f132') : nil
+        @f133 = n >= 407 ? T_F133.read(r, b, b + 402, 'f133') : nil
+        @f134 = n >= 412 ? T_F134.read(r, b, b + 407, 'f134') : 18_446_744_073_709_551_615
+        @f135 = n >= 417 ? T_F135.read(r, b, b + 412, 'f135') : nil
+        @f136 = n >= 422 ? T_F136.read(r, b, b + 417, 'f136') : nil
+        @f137 = n >= 427 ? T_F137.read(r, b, b + 422, 'f137') : 123.456
+        @f138 = n >= 432 ? T_F138.read(r, b, b + 427, 'f138') : nil
+        @f139 = n >= 437 ? T_F139.read(r, b, b + 432, 'f139') : nil
+        @f140 = n >= 442 ? T_F140.read(r, b, b + 437, 'f140') : -1.23456e+125
+        @f141 = n >= 447 ? T_F141.read(r, b, b + 442, 'f141') : nil
+        @f142 = n >= 452 ? T_F142.read(r, b, b + 447, 'f142') : nil
+        @f143 = n >= 457 ? T_F143.read(r, b, b + 452, 'f143') : BigDecimal('123456.123456')
+        @f144 = n >= 462 ? T_F144.read(r, b, b + 457, 'f144') : nil
+        @f145 = n >= 467 ? T_F145.read(r, b, b + 462, 'f145') : nil
+        @f146 = n >= 472 ? T_F146.read(r, b, b + 467, 'f146') : +'Initial string!'
+        @f147 = n >= 477 ? T_F147.read(r, b, b + 472, 'f147') : nil
+        @f148 = n >= 482 ? T_F148.read(r, b, b + 477, 'f148') : nil
+        @f149 = n >= 487 ? T_F149.read(r, b, b + 482, 'f149') : Fbe::Timestamp.utc
+        @f150 = n >= 492 ? T_F150.read(r, b, b + 487, 'f150') : nil
+        @f151 = n >= 497 ? T_F151.read(r, b, b + 492, 'f151') : nil
+        @f152 = n >= 502 ? T_F152.read(r, b, b + 497, 'f152') : '123e4567-e89b-12d3-a456-426655440000'
+        @f153 = n >= 507 ? T_F153.read(r, b, b + 502, 'f153') : nil
+        @f154 = n >= 512 ? T_F154.read(r, b, b + 507, 'f154') : nil
+        @f155 = n >= 517 ? T_F155.read(r, b, b + 512, 'f155') : nil
+        @f156 = n >= 522 ? T_F156.read(r, b, b + 517, 'f156') : nil
+        @f157 = n >= 527 ? T_F157.read(r, b, b + 522, 'f157') : nil
+        @f158 = n >= 532 ? T_F158.read(r, b, b + 527, 'f158') : nil
+        @f159 = n >= 537 ? T_F159.read(r, b, b + 532, 'f159') : nil
+        @f160 = n >= 542 ? T_F160.read(r, b, b + 537, 'f160') : nil
+        @f161 = n >= 547 ? T_F161.read(r, b, b + 542, 'f161') : nil
+        @f162 = n >= 552 ? T_F162.read(r, b, b + 547, 'f162') : nil
+        @f163 = n >= 557 ? T_F163.read(r, b, b + 552, 'f163') : nil
+        @f164 = n >= 562 ? T_F164.read(r, b, b + 557, 'f164') : nil
+        @f165 = nil
       end
-      if n >= 228
-        @f41 = T_F41.read(r, b, b + 224, 'f41')
-      else
-        r.spend(64, b, 'f41') if n >= 224
-        @f41 = Proto::Order.new
-      end
-      if n >= 232
-        @f42 = T_F42.read(r, b, b + 228, 'f42')
-      else
-        r.spend(38, b, 'f42') if n >= 228
-        @f42 = Proto::Balance.new
-      end
-      if n >= 233
-        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
-      else
-        r.spend(26, b, 'f43') if n >= 232
-        @f43 = Proto::State.default
-      end
-      if n >= 237
-        @f44 = T_F44.read(r, b, b + 233, 'f44')
-      else
-        r.spend(26, b, 'f44') if n >= 233
-        @f44 = Proto::Account.new
-      end
-      @f100 = n >= 242 ? T_F100.read(r, b, b + 237, 'f100') : nil
-      @f101 = n >= 247 ? T_F101.read(r, b, b + 242, 'f101') : true
-      @f102 = n >= 252 ? T_F102.read(r, b, b + 247, 'f102') : nil
-      @f103 = n >= 257 ? T_F103.read(r, b, b + 252, 'f103') : nil
-      @f104 = n >= 262 ? T_F104.read(r, b, b + 257, 'f104') : 255
-      @f105 = n >= 267 ? T_F105.read(r, b, b + 262, 'f105') : nil
-      @f106 = n >= 272 ? T_F106.read(r, b, b + 267, 'f106') : nil
-      @f107 = n >= 277 ? T_F107.read(r, b, b + 272, 'f107') : 33
-      @f108 = n >= 282 ? T_F108.read(r, b, b + 277, 'f108') : nil
-      @f109 = n >= 287 ? T_F109.read(r, b, b + 282, 'f109') : nil
-      @f110 = n >= 292 ? T_F110.read(r, b, b + 287, 'f110') : 1092
-      @f111 = n >= 297 ? T_F111.read(r, b, b + 292, 'f111') : nil
-      @f112 = n >= 302 ? T_F112.read(r, b, b + 297, 'f112') : nil
-      @f113 = n >= 307 ? T_F113.read(r, b, b + 302, 'f113') : 127
-      @f114 = n >= 312 ? T_F114.read(r, b, b + 307, 'f114') : nil
-      @f115 = n >= 317 ? T_F115.read(r, b, b + 312, 'f115') : nil
-      @f116 = n >= 322 ? T_F116.read(r, b, b + 317, 'f116') : 255
-      @f117 = n >= 327 ? T_F117.read(r, b, b + 322, 'f117') : nil
-      @f118 = n >= 332 ? T_F118.read(r, b, b + 327, 'f118') : nil
-      @f119 = n >= 337 ? T_F119.read(r, b, b + 332, 'f119') : 32_767
-      @f120 = n >= 342 ? T_F120.read(r, b, b + 337, 'f120') : nil
-      @f121 = n >= 347 ? T_F121.read(r, b, b + 342, 'f121') : nil
-      @f122 = n >= 352 ? T_F122.read(r, b, b + 347, 'f122') : 65_535
-      @f123 = n >= 357 ? T_F123.read(r, b, b + 352, 'f123') : nil
-      @f124 = n >= 362 ? T_F124.read(r, b, b + 357, 'f124') : nil
-      @f125 = n >= 367 ? T_F125.read(r, b, b + 362, 'f125') : 2_147_483_647
-      @f126 = n >= 372 ? T_F126.read(r, b, b + 367, 'f126') : nil
-      @f127 = n >= 377 ? T_F127.read(r, b, b + 372, 'f127') : nil
-      @f128 = n >= 382 ? T_F128.read(r, b, b + 377, 'f128') : 4_294_967_295
-      @f129 = n >= 387 ? T_F129.read(r, b, b + 382, 'f129') : nil
-      @f130 = n >= 392 ? T_F130.read(r, b, b + 387, 'f130') : nil
-      @f131 = n >= 397 ? T_F131.read(r, b, b + 392, 'f131') : 9_223_372_036_854_775_807
-      @f132 = n >= 402 ? T_F132.read(r, b, b + 397, 'f132') : nil
-      @f133 = n >= 407 ? T_F133.read(r, b, b + 402, 'f133') : nil
-      @f134 = n >= 412 ? T_F134.read(r, b, b + 407, 'f134') : 18_446_744_073_709_551_615
-      @f135 = n >= 417 ? T_F135.read(r, b, b + 412, 'f135') : nil
-      @f136 = n >= 422 ? T_F136.read(r, b, b + 417, 'f136') : nil
-      @f137 = n >= 427 ? T_F137.read(r, b, b + 422, 'f137') : 123.456
-      @f138 = n >= 432 ? T_F138.read(r, b, b + 427, 'f138') : nil
-      @f139 = n >= 437 ? T_F139.read(r, b, b + 432, 'f139') : nil
-      @f140 = n >= 442 ? T_F140.read(r, b, b + 437, 'f140') : -1.23456e+125
-      @f141 = n >= 447 ? T_F141.read(r, b, b + 442, 'f141') : nil
-      @f142 = n >= 452 ? T_F142.read(r, b, b + 447, 'f142') : nil
-      @f143 = n >= 457 ? T_F143.read(r, b, b + 452, 'f143') : BigDecimal('123456.123456')
-      @f144 = n >= 462 ? T_F144.read(r, b, b + 457, 'f144') : nil
-      @f145 = n >= 467 ? T_F145.read(r, b, b + 462, 'f145') : nil
-      @f146 = n >= 472 ? T_F146.read(r, b, b + 467, 'f146') : +'Initial string!'
-      @f147 = n >= 477 ? T_F147.read(r, b, b + 472, 'f147') : nil
-      @f148 = n >= 482 ? T_F148.read(r, b, b + 477, 'f148') : nil
-      @f149 = n >= 487 ? T_F149.read(r, b, b + 482, 'f149') : Fbe::Timestamp.utc
-      @f150 = n >= 492 ? T_F150.read(r, b, b + 487, 'f150') : nil
-      @f151 = n >= 497 ? T_F151.read(r, b, b + 492, 'f151') : nil
-      @f152 = n >= 502 ? T_F152.read(r, b, b + 497, 'f152') : '123e4567-e89b-12d3-a456-426655440000'
-      @f153 = n >= 507 ? T_F153.read(r, b, b + 502, 'f153') : nil
-      @f154 = n >= 512 ? T_F154.read(r, b, b + 507, 'f154') : nil
-      @f155 = n >= 517 ? T_F155.read(r, b, b + 512, 'f155') : nil
-      @f156 = n >= 522 ? T_F156.read(r, b, b + 517, 'f156') : nil
-      @f157 = n >= 527 ? T_F157.read(r, b, b + 522, 'f157') : nil
-      @f158 = n >= 532 ? T_F158.read(r, b, b + 527, 'f158') : nil
-      @f159 = n >= 537 ? T_F159.read(r, b, b + 532, 'f159') : nil
-      @f160 = n >= 542 ? T_F160.read(r, b, b + 537, 'f160') : nil
-      @f161 = n >= 547 ? T_F161.read(r, b, b + 542, 'f161') : nil
-      @f162 = n >= 552 ? T_F162.read(r, b, b + 547, 'f162') : nil
-      @f163 = n >= 557 ? T_F163.read(r, b, b + 552, 'f163') : nil
-      @f164 = n >= 562 ? T_F164.read(r, b, b + 557, 'f164') : nil
-      @f165 = n >= 567 ? T_F165.read(r, b, b + 562, 'f165') : nil
     end
 
     def fbe_write_final(w)
@@ -2863,6 +3049,7 @@ module Test
     FBE_FINAL_MIN = 998
     FBE_COST = 306
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2x32L<2Q<3a16a16a16C2L<2CL<x330l<x5Cx5L<x5Q<x5L<x5L<'
     T_F1001 = Fbe::Types::Optional.new(EnumSimple::FBE_TYPE)
     T_F1003 = Fbe::Types::Optional.new(EnumTyped::FBE_TYPE)
     T_F1005 = Fbe::Types::Optional.new(FlagsSimple::FBE_TYPE)
@@ -3518,783 +3705,928 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 110
-        values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
-        @id = values[0]
-        @f1 = values[1] != 0
-        @f2 = values[2] != 0
-        @f3 = values[3]
-        @f4 = values[4]
-        @f5 = values[5]
-        @f6 = values[6]
-        @f7 = values[7]
-        @f8 = values[8]
-        @f9 = values[9]
-        @f10 = values[10]
-        @f11 = values[11]
-        @f12 = values[12]
-        @f13 = values[13]
-        @f14 = values[14]
-        @f15 = values[15]
-        @f16 = values[16]
-        @f17 = values[17]
-        @f18 = values[18]
-        @f19 = values[19]
-        @f20 = values[20]
-        @f21 = values[21]
-        @f22 = values[22]
-        @f23 = values[23]
-        @f24 = values[24]
-        @f25 = values[25]
-        @f26 = values[26]
-        @f27 = values[27]
-        @f28 = values[28]
-      else
-        if n >= 12
-          @id = data.unpack1('l<', offset: b + 8)
-        else
-          r.spend(692, b, 'id')
-          @id = 0
-        end
-        if n >= 13
-          @f1 = data.unpack1('C', offset: b + 12) != 0
-        else
-          r.spend(692, b, 'f1') if n >= 12
-          @f1 = false
-        end
-        if n >= 14
-          @f2 = data.unpack1('C', offset: b + 13) != 0
-        else
-          r.spend(692, b, 'f2') if n >= 13
-          @f2 = true
-        end
-        if n >= 15
-          @f3 = data.unpack1('C', offset: b + 14)
-        else
-          r.spend(692, b, 'f3') if n >= 14
-          @f3 = 0
-        end
-        if n >= 16
-          @f4 = data.unpack1('C', offset: b + 15)
-        else
-          r.spend(692, b, 'f4') if n >= 15
-          @f4 = 255
-        end
-        if n >= 17
-          @f5 = data.unpack1('C', offset: b + 16)
-        else
-          r.spend(692, b, 'f5') if n >= 16
-          @f5 = 0
-        end
-        if n >= 18
-          @f6 = data.unpack1('C', offset: b + 17)
-        else
-          r.spend(692, b, 'f6') if n >= 17
-          @f6 = 33
-        end
-        if n >= 22
-          @f7 = data.unpack1('L<', offset: b + 18)
-        else
-          r.spend(692, b, 'f7') if n >= 18
-          @f7 = 0
-        end
-        if n >= 26
-          @f8 = data.unpack1('L<', offset: b + 22)
-        else
-          r.spend(692, b, 'f8') if n >= 22
-          @f8 = 1092
-        end
-        if n >= 27
-          @f9 = data.unpack1('c', offset: b + 26)
-        else
-          r.spend(692, b, 'f9') if n >= 26
-          @f9 = 0
-        end
-        if n >= 28
-          @f10 = data.unpack1('c', offset: b + 27)
-        else
-          r.spend(692, b, 'f10') if n >= 27
-          @f10 = 127
-        end
-        if n >= 29
-          @f11 = data.unpack1('C', offset: b + 28)
-        else
-          r.spend(692, b, 'f11') if n >= 28
-          @f11 = 0
-        end
-        if n >= 30
-          @f12 = data.unpack1('C', offset: b + 29)
-        else
-          r.spend(692, b, 'f12') if n >= 29
-          @f12 = 255
-        end
-        if n >= 32
-          @f13 = data.unpack1('s<', offset: b + 30)
-        else
-          r.spend(692, b, 'f13') if n >= 30
-          @f13 = 0
-        end
-        if n >= 34
-          @f14 = data.unpack1('s<', offset: b + 32)
-        else
-          r.spend(692, b, 'f14') if n >= 32
-          @f14 = 32_767
-        end
-        if n >= 36
-          @f15 = data.unpack1('S<', offset: b + 34)
-        else
-          r.spend(692, b, 'f15') if n >= 34
-          @f15 = 0
-        end
-        if n >= 38
-          @f16 = data.unpack1('S<', offset: b + 36)
-        else
-          r.spend(692, b, 'f16') if n >= 36
-          @f16 = 65_535
-        end
-        if n >= 42
-          @f17 = data.unpack1('l<', offset: b + 38)
-        else
-          r.spend(692, b, 'f17') if n >= 38
-          @f17 = 0
-        end
-        if n >= 46
-          @f18 = data.unpack1('l<', offset: b + 42)
-        else
-          r.spend(692, b, 'f18') if n >= 42
-          @f18 = 2_147_483_647
-        end
-        if n >= 50
-          @f19 = data.unpack1('L<', offset: b + 46)
-        else
-          r.spend(692, b, 'f19') if n >= 46
-          @f19 = 0
-        end
-        if n >= 54
-          @f20 = data.unpack1('L<', offset: b + 50)
-        else
-          r.spend(692, b, 'f20') if n >= 50
-          @f20 = 4_294_967_295
-        end
-        if n >= 62
-          @f21 = data.unpack1('q<', offset: b + 54)
-        else
-          r.spend(692, b, 'f21') if n >= 54
-          @f21 = 0
-        end
-        if n >= 70
-          @f22 = data.unpack1('q<', offset: b + 62)
-        else
-          r.spend(692, b, 'f22') if n >= 62
-          @f22 = 9_223_372_036_854_775_807
-        end
-        if n >= 78
-          @f23 = data.unpack1('Q<', offset: b + 70)
-        else
-          r.spend(692, b, 'f23') if n >= 70
-          @f23 = 0
-        end
-        if n >= 86
-          @f24 = data.unpack1('Q<', offset: b + 78)
-        else
-          r.spend(692, b, 'f24') if n >= 78
-          @f24 = 18_446_744_073_709_551_615
-        end
-        if n >= 90
-          @f25 = data.unpack1('e', offset: b + 86)
-        else
-          r.spend(692, b, 'f25') if n >= 86
-          @f25 = 0.0
-        end
-        if n >= 94
-          @f26 = data.unpack1('e', offset: b + 90)
-        else
-          r.spend(692, b, 'f26') if n >= 90
-          @f26 = 123.456
-        end
-        if n >= 102
-          @f27 = data.unpack1('E', offset: b + 94)
-        else
-          r.spend(692, b, 'f27') if n >= 94
-          @f27 = 0.0
-        end
-        if n >= 110
-          @f28 = data.unpack1('E', offset: b + 102)
-        else
-          r.spend(692, b, 'f28') if n >= 102
-          @f28 = -1.23456e+125
-        end
-      end
-      if n >= 126
+    def fbe_read_body(r, b, n, values)
+      if n >= 622
+        @id = values[2]
+        @f1 = values[3]
+        @f2 = values[4]
+        @f3 = values[5]
+        @f4 = values[6]
+        @f5 = values[7]
+        @f6 = values[8]
+        @f7 = values[9]
+        @f8 = values[10]
+        @f9 = values[11]
+        @f10 = values[12]
+        @f11 = values[13]
+        @f12 = values[14]
+        @f13 = values[15]
+        @f14 = values[16]
+        @f15 = values[17]
+        @f16 = values[18]
+        @f17 = values[19]
+        @f18 = values[20]
+        @f19 = values[21]
+        @f20 = values[22]
+        @f21 = values[23]
+        @f22 = values[24]
+        @f23 = values[25]
+        @f24 = values[26]
+        @f25 = values[27]
+        @f26 = values[28]
+        @f27 = values[29]
+        @f28 = values[30]
+        @f31 = values[31]
+        @f32 = values[32]
+        @f33 = values[33]
+        @f34 = values[34]
+        @f35 = values[35]
+        @f36 = values[36]
+        @f37 = values[37]
+        @f38 = values[38]
+        @f39 = values[39]
+        @f40 = values[40]
+        @f41 = values[41]
+        @f42 = values[42]
+        @f43 = values[43]
+        @f44 = values[44]
+        @f1000 = values[45]
+        @f1002 = values[46]
+        @f1004 = values[47]
+        @f1006 = values[48]
+        @f1008 = values[49]
+        @f1010 = values[50]
+        @f1 = @f1 != 0
+        @f2 = @f2 != 0
         @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
-      else
-        r.spend(692, b, 'f29') if n >= 110
-        @f29 = Fbe::Decimal::ZERO
-      end
-      if n >= 142
         @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
-      else
-        r.spend(692, b, 'f30') if n >= 126
-        @f30 = BigDecimal('123456.123456')
-      end
-      if n >= 146
-        @f31 = r.string(b, b + 142, 'f31')
-      else
-        r.spend(692, b, 'f31') if n >= 142
-        @f31 = +''
-      end
-      if n >= 150
-        @f32 = r.string(b, b + 146, 'f32')
-      else
-        r.spend(692, b, 'f32') if n >= 146
-        @f32 = +'Initial string!'
-      end
-      if n >= 224
-        @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+        @f31 = @f31 == 0 ? +'' : r.string_at(b + @f31, 'f31')
+        @f32 = @f32 == 0 ? +'' : r.string_at(b + @f32, 'f32')
         @f36 = Fbe::Uuid.from_bytes(@f36)
         @f37 = Fbe::Uuid.from_bytes(@f37)
         @f38 = Fbe::Uuid.from_bytes(@f38)
-        @f39 = Proto::OrderSide.from_wire(@f39)
-        @f40 = Proto::OrderType.from_wire(@f40)
+        @f39 = Proto::OrderSide::BY_VALUE[@f39] || Proto::OrderSide.from_wire(@f39)
+        @f40 = Proto::OrderType::BY_VALUE[@f40] || Proto::OrderType.from_wire(@f40)
+        @f41 = r.struct_at(Proto::Order, b, @f41, b + 224, 'f41')
+        @f42 = r.struct_at(Proto::Balance, b, @f42, b + 228, 'f42')
+        @f43 = Proto::State::BY_VALUE[@f43] || Proto::State.from_wire(@f43)
+        @f44 = r.struct_at(Proto::Account, b, @f44, b + 233, 'f44')
+        @f100 = T_F100.read(r, b, b + 237, 'f100')
+        @f101 = T_F101.read(r, b, b + 242, 'f101')
+        @f102 = T_F102.read(r, b, b + 247, 'f102')
+        @f103 = T_F103.read(r, b, b + 252, 'f103')
+        @f104 = T_F104.read(r, b, b + 257, 'f104')
+        @f105 = T_F105.read(r, b, b + 262, 'f105')
+        @f106 = T_F106.read(r, b, b + 267, 'f106')
+        @f107 = T_F107.read(r, b, b + 272, 'f107')
+        @f108 = T_F108.read(r, b, b + 277, 'f108')
+        @f109 = T_F109.read(r, b, b + 282, 'f109')
+        @f110 = T_F110.read(r, b, b + 287, 'f110')
+        @f111 = T_F111.read(r, b, b + 292, 'f111')
+        @f112 = T_F112.read(r, b, b + 297, 'f112')
+        @f113 = T_F113.read(r, b, b + 302, 'f113')
+        @f114 = T_F114.read(r, b, b + 307, 'f114')
+        @f115 = T_F115.read(r, b, b + 312, 'f115')
+        @f116 = T_F116.read(r, b, b + 317, 'f116')
+        @f117 = T_F117.read(r, b, b + 322, 'f117')
+        @f118 = T_F118.read(r, b, b + 327, 'f118')
+        @f119 = T_F119.read(r, b, b + 332, 'f119')
+        @f120 = T_F120.read(r, b, b + 337, 'f120')
+        @f121 = T_F121.read(r, b, b + 342, 'f121')
+        @f122 = T_F122.read(r, b, b + 347, 'f122')
+        @f123 = T_F123.read(r, b, b + 352, 'f123')
+        @f124 = T_F124.read(r, b, b + 357, 'f124')
+        @f125 = T_F125.read(r, b, b + 362, 'f125')
+        @f126 = T_F126.read(r, b, b + 367, 'f126')
+        @f127 = T_F127.read(r, b, b + 372, 'f127')
+        @f128 = T_F128.read(r, b, b + 377, 'f128')
+        @f129 = T_F129.read(r, b, b + 382, 'f129')
+        @f130 = T_F130.read(r, b, b + 387, 'f130')
+        @f131 = T_F131.read(r, b, b + 392, 'f131')
+        @f132 = T_F132.read(r, b, b + 397, 'f132')
+        @f133 = T_F133.read(r, b, b + 402, 'f133')
+        @f134 = T_F134.read(r, b, b + 407, 'f134')
+        @f135 = T_F135.read(r, b, b + 412, 'f135')
+        @f136 = T_F136.read(r, b, b + 417, 'f136')
+        @f137 = T_F137.read(r, b, b + 422, 'f137')
+        @f138 = T_F138.read(r, b, b + 427, 'f138')
+        @f139 = T_F139.read(r, b, b + 432, 'f139')
+        @f140 = T_F140.read(r, b, b + 437, 'f140')
+        @f141 = T_F141.read(r, b, b + 442, 'f141')
+        @f142 = T_F142.read(r, b, b + 447, 'f142')
+        @f143 = T_F143.read(r, b, b + 452, 'f143')
+        @f144 = T_F144.read(r, b, b + 457, 'f144')
+        @f145 = T_F145.read(r, b, b + 462, 'f145')
+        @f146 = T_F146.read(r, b, b + 467, 'f146')
+        @f147 = T_F147.read(r, b, b + 472, 'f147')
+        @f148 = T_F148.read(r, b, b + 477, 'f148')
+        @f149 = T_F149.read(r, b, b + 482, 'f149')
+        @f150 = T_F150.read(r, b, b + 487, 'f150')
+        @f151 = T_F151.read(r, b, b + 492, 'f151')
+        @f152 = T_F152.read(r, b, b + 497, 'f152')
+        @f153 = T_F153.read(r, b, b + 502, 'f153')
+        @f154 = T_F154.read(r, b, b + 507, 'f154')
+        @f155 = T_F155.read(r, b, b + 512, 'f155')
+        @f156 = T_F156.read(r, b, b + 517, 'f156')
+        @f157 = T_F157.read(r, b, b + 522, 'f157')
+        @f158 = T_F158.read(r, b, b + 527, 'f158')
+        @f159 = T_F159.read(r, b, b + 532, 'f159')
+        @f160 = T_F160.read(r, b, b + 537, 'f160')
+        @f161 = T_F161.read(r, b, b + 542, 'f161')
+        @f162 = T_F162.read(r, b, b + 547, 'f162')
+        @f163 = T_F163.read(r, b, b + 552, 'f163')
+        @f164 = T_F164.read(r, b, b + 557, 'f164')
+        @f165 = T_F165.read(r, b, b + 562, 'f165')
+        @f1000 = EnumSimple::BY_VALUE[@f1000] || EnumSimple.from_wire(@f1000)
+        @f1001 = T_F1001.read(r, b, b + 571, 'f1001')
+        @f1002 = EnumTyped::BY_VALUE[@f1002] || EnumTyped.from_wire(@f1002)
+        @f1003 = T_F1003.read(r, b, b + 577, 'f1003')
+        @f1004 = FlagsSimple::BY_VALUE[@f1004] || FlagsSimple.from_wire(@f1004)
+        @f1005 = T_F1005.read(r, b, b + 586, 'f1005')
+        @f1006 = FlagsTyped::BY_VALUE[@f1006] || FlagsTyped.from_wire(@f1006)
+        @f1007 = T_F1007.read(r, b, b + 599, 'f1007')
+        @f1008 = r.struct_at(StructSimple, b, @f1008, b + 604, 'f1008')
+        @f1009 = T_F1009.read(r, b, b + 608, 'f1009')
+        @f1010 = r.struct_at(StructOptional, b, @f1010, b + 613, 'f1010')
+        @f1011 = T_F1011.read(r, b, b + 617, 'f1011')
       else
-        if n >= 158
-          @f33 = data.unpack1('Q<', offset: b + 150)
+        data = r.data
+        if n >= 110
+          values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
+          @id = values[0]
+          @f1 = values[1] != 0
+          @f2 = values[2] != 0
+          @f3 = values[3]
+          @f4 = values[4]
+          @f5 = values[5]
+          @f6 = values[6]
+          @f7 = values[7]
+          @f8 = values[8]
+          @f9 = values[9]
+          @f10 = values[10]
+          @f11 = values[11]
+          @f12 = values[12]
+          @f13 = values[13]
+          @f14 = values[14]
+          @f15 = values[15]
+          @f16 = values[16]
+          @f17 = values[17]
+          @f18 = values[18]
+          @f19 = values[19]
+          @f20 = values[20]
+          @f21 = values[21]
+          @f22 = values[22]
+          @f23 = values[23]
+          @f24 = values[24]
+          @f25 = values[25]
+          @f26 = values[26]
+          @f27 = values[27]
+          @f28 = values[28]
         else
-          r.spend(692, b, 'f33') if n >= 150
-          @f33 = 0
+          if n >= 12
+            @id = data.unpack1('l<', offset: b + 8)
+          else
+            r.spend(692, b, 'id')
+            @id = 0
+          end
+          if n >= 13
+            @f1 = data.unpack1('C', offset: b + 12) != 0
+          else
+            r.spend(692, b, 'f1') if n >= 12
+            @f1 = false
+          end
+          if n >= 14
+            @f2 = data.unpack1('C', offset: b + 13) != 0
+          else
+            r.spend(692, b, 'f2') if n >= 13
+            @f2 = true
+          end
+          if n >= 15
+            @f3 = data.unpack1('C', offset: b + 14)
+          else
+            r.spend(692, b, 'f3') if n >= 14
+            @f3 = 0
+          end
+          if n >= 16
+            @f4 = data.unpack1('C', offset: b + 15)
+          else
+            r.spend(692, b, 'f4') if n >= 15
+            @f4 = 255
+          end
+          if n >= 17
+            @f5 = data.unpack1('C', offset: b + 16)
+          else
+            r.spend(692, b, 'f5') if n >= 16
+            @f5 = 0
+          end
+          if n >= 18
+            @f6 = data.unpack1('C', offset: b + 17)
+          else
+            r.spend(692, b, 'f6') if n >= 17
+            @f6 = 33
+          end
+          if n >= 22
+            @f7 = data.unpack1('L<', offset: b + 18)
+          else
+            r.spend(692, b, 'f7') if n >= 18
+            @f7 = 0
+          end
+          if n >= 26
+            @f8 = data.unpack1('L<', offset: b + 22)
+          else
+            r.spend(692, b, 'f8') if n >= 22
+            @f8 = 1092
+          end
+          if n >= 27
+            @f9 = data.unpack1('c', offset: b + 26)
+          else
+            r.spend(692, b, 'f9') if n >= 26
+            @f9 = 0
+          end
+          if n >= 28
+            @f10 = data.unpack1('c', offset: b + 27)
+          else
+            r.spend(692, b, 'f10') if n >= 27
+            @f10 = 127
+          end
+          if n >= 29
+            @f11 = data.unpack1('C', offset: b + 28)
+          else
+            r.spend(692, b, 'f11') if n >= 28
+            @f11 = 0
+          end
+          if n >= 30
+            @f12 = data.unpack1('C', offset: b + 29)
+          else
+            r.spend(692, b, 'f12') if n >= 29
+            @f12 = 255
+          end
+          if n >= 32
+            @f13 = data.unpack1('s<', offset: b + 30)
+          else
+            r.spend(692, b, 'f13') if n >= 30
+            @f13 = 0
+          end
+          if n >= 34
+            @f14 = data.unpack1('s<', offset: b + 32)
+          else
+            r.spend(692, b, 'f14') if n >= 32
+            @f14 = 32_767
+          end
+          if n >= 36
+            @f15 = data.unpack1('S<', offset: b + 34)
+          else
+            r.spend(692, b, 'f15') if n >= 34
+            @f15 = 0
+          end
+          if n >= 38
+            @f16 = data.unpack1('S<', offset: b + 36)
+          else
+            r.spend(692, b, 'f16') if n >= 36
+            @f16 = 65_535
+          end
+          if n >= 42
+            @f17 = data.unpack1('l<', offset: b + 38)
+          else
+            r.spend(692, b, 'f17') if n >= 38
+            @f17 = 0
+          end
+          if n >= 46
+            @f18 = data.unpack1('l<', offset: b + 42)
+          else
+            r.spend(692, b, 'f18') if n >= 42
+            @f18 = 2_147_483_647
+          end
+          if n >= 50
+            @f19 = data.unpack1('L<', offset: b + 46)
+          else
+            r.spend(692, b, 'f19') if n >= 46
+            @f19 = 0
+          end
+          if n >= 54
+            @f20 = data.unpack1('L<', offset: b + 50)
+          else
+            r.spend(692, b, 'f20') if n >= 50
+            @f20 = 4_294_967_295
+          end
+          if n >= 62
+            @f21 = data.unpack1('q<', offset: b + 54)
+          else
+            r.spend(692, b, 'f21') if n >= 54
+            @f21 = 0
+          end
+          if n >= 70
+            @f22 = data.unpack1('q<', offset: b + 62)
+          else
+            r.spend(692, b, 'f22') if n >= 62
+            @f22 = 9_223_372_036_854_775_807
+          end
+          if n >= 78
+            @f23 = data.unpack1('Q<', offset: b + 70)
+          else
+            r.spend(692, b, 'f23') if n >= 70
+            @f23 = 0
+          end
+          if n >= 86
+            @f24 = data.unpack1('Q<', offset: b + 78)
+          else
+            r.spend(692, b, 'f24') if n >= 78
+            @f24 = 18_446_744_073_709_551_615
+          end
+          if n >= 90
+            @f25 = data.unpack1('e', offset: b + 86)
+          else
+            r.spend(692, b, 'f25') if n >= 86
+            @f25 = 0.0
+          end
+          if n >= 94
+            @f26 = data.unpack1('e', offset: b + 90)
+          else
+            r.spend(692, b, 'f26') if n >= 90
+            @f26 = 123.456
+          end
+          if n >= 102
+            @f27 = data.unpack1('E', offset: b + 94)
+          else
+            r.spend(692, b, 'f27') if n >= 94
+            @f27 = 0.0
+          end
+          if n >= 110
+            @f28 = data.unpack1('E', offset: b + 102)
+          else
+            r.spend(692, b, 'f28') if n >= 102
+            @f28 = -1.23456e+125
+          end
         end
-        if n >= 166
-          @f34 = data.unpack1('Q<', offset: b + 158)
+        if n >= 126
+          @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
         else
-          r.spend(692, b, 'f34') if n >= 158
-          @f34 = 0
+          r.spend(692, b, 'f29') if n >= 110
+          @f29 = Fbe::Decimal::ZERO
         end
-        if n >= 174
-          @f35 = data.unpack1('Q<', offset: b + 166)
+        if n >= 142
+          @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
         else
-          r.spend(692, b, 'f35') if n >= 166
-          @f35 = Fbe::Timestamp.utc
+          r.spend(692, b, 'f30') if n >= 126
+          @f30 = BigDecimal('123456.123456')
         end
-        if n >= 190
-          @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+        if n >= 146
+          @f31 = r.string(b, b + 142, 'f31')
         else
-          r.spend(692, b, 'f36') if n >= 174
-          @f36 = Fbe::Uuid::NIL
+          r.spend(692, b, 'f31') if n >= 142
+          @f31 = +''
         end
-        if n >= 206
-          @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+        if n >= 150
+          @f32 = r.string(b, b + 146, 'f32')
         else
-          r.spend(692, b, 'f37') if n >= 190
-          @f37 = Fbe::Uuid.uuid1
-        end
-        if n >= 222
-          @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
-        else
-          r.spend(692, b, 'f38') if n >= 206
-          @f38 = '123e4567-e89b-12d3-a456-426655440000'
-        end
-        if n >= 223
-          @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
-        else
-          r.spend(692, b, 'f39') if n >= 222
-          @f39 = Proto::OrderSide.default
+          r.spend(692, b, 'f32') if n >= 146
+          @f32 = +'Initial string!'
         end
         if n >= 224
-          @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
+          @f36 = Fbe::Uuid.from_bytes(@f36)
+          @f37 = Fbe::Uuid.from_bytes(@f37)
+          @f38 = Fbe::Uuid.from_bytes(@f38)
+          @f39 = Proto::OrderSide.from_wire(@f39)
+          @f40 = Proto::OrderType.from_wire(@f40)
         else
-          r.spend(692, b, 'f40') if n >= 223
-          @f40 = Proto::OrderType.default
+          if n >= 158
+            @f33 = data.unpack1('Q<', offset: b + 150)
+          else
+            r.spend(692, b, 'f33') if n >= 150
+            @f33 = 0
+          end
+          if n >= 166
+            @f34 = data.unpack1('Q<', offset: b + 158)
+          else
+            r.spend(692, b, 'f34') if n >= 158
+            @f34 = 0
+          end
+          if n >= 174
+            @f35 = data.unpack1('Q<', offset: b + 166)
+          else
+            r.spend(692, b, 'f35') if n >= 166
+            @f35 = Fbe::Timestamp.utc
+          end
+          if n >= 190
+            @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
+          else
+            r.spend(692, b, 'f36') if n >= 174
+            @f36 = Fbe::Uuid::NIL
+          end
+          if n >= 206
+            @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
+          else
+            r.spend(692, b, 'f37') if n >= 190
+            @f37 = Fbe::Uuid.uuid1
+          end
+          if n >= 222
+            @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
+          else
+            r.spend(692, b, 'f38') if n >= 206
+            @f38 = '123e4567-e89b-12d3-a456-426655440000'
+          end
+          if n >= 223
+            @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
+          else
+            r.spend(692, b, 'f39') if n >= 222
+            @f39 = Proto::OrderSide.default
+          end
+          if n >= 224
+            @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
+          else
+            r.spend(692, b, 'f40') if n >= 223
+            @f40 = Proto::OrderType.default
+          end
         end
+        if n >= 228
+          @f41 = T_F41.read(r, b, b + 224, 'f41')
+        else
+          r.spend(692, b, 'f41') if n >= 224
+          @f41 = Proto::Order.new
+        end
+        if n >= 232
+          @f42 = T_F42.read(r, b, b + 228, 'f42')
+        else
+          r.spend(666, b, 'f42') if n >= 228
+          @f42 = Proto::Balance.new
+        end
+        if n >= 233
+          @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
+        else
+          r.spend(654, b, 'f43') if n >= 232
+          @f43 = Proto::State.default
+        end
+        if n >= 237
+          @f44 = T_F44.read(r, b, b + 233, 'f44')
+        else
+          r.spend(654, b, 'f44') if n >= 233
+          @f44 = Proto::Account.new
+        end
+        if n >= 242
+          @f100 = T_F100.read(r, b, b + 237, 'f100')
+        else
+          r.spend(628, b, 'f100') if n >= 237
+          @f100 = nil
+        end
+        if n >= 247
+          @f101 = T_F101.read(r, b, b + 242, 'f101')
+        else
+          r.spend(628, b, 'f101') if n >= 242
+          @f101 = true
+        end
+        if n >= 252
+          @f102 = T_F102.read(r, b, b + 247, 'f102')
+        else
+          r.spend(628, b, 'f102') if n >= 247
+          @f102 = nil
+        end
+        if n >= 257
+          @f103 = T_F103.read(r, b, b + 252, 'f103')
+        else
+          r.spend(628, b, 'f103') if n >= 252
+          @f103 = nil
+        end
+        if n >= 262
+          @f104 = T_F104.read(r, b, b + 257, 'f104')
+        else
+          r.spend(628, b, 'f104') if n >= 257
+          @f104 = 255
+        end
+        if n >= 267
+          @f105 = T_F105.read(r, b, b + 262, 'f105')
+        else
+          r.spend(628, b, 'f105') if n >= 262
+          @f105 = nil
+        end
+        if n >= 272
+          @f106 = T_F106.read(r, b, b + 267, 'f106')
+        else
+          r.spend(628, b, 'f106') if n >= 267
+          @f106 = nil
+        end
+        if n >= 277
+          @f107 = T_F107.read(r, b, b + 272, 'f107')
+        else
+          r.spend(628, b, 'f107') if n >= 272
+          @f107 = 33
+        end
+        if n >= 282
+          @f108 = T_F108.read(r, b, b + 277, 'f108')
+        else
+          r.spend(628, b, 'f108') if n >= 277
+          @f108 = nil
+        end
+        if n >= 287
+          @f109 = T_F109.read(r, b, b + 282, 'f109')
+        else
+          r.spend(628, b, 'f109') if n >= 282
+          @f109 = nil
+        end
+        if n >= 292
+          @f110 = T_F110.read(r, b, b + 287, 'f110')
+        else
+          r.spend(628, b, 'f110') if n >= 287
+          @f110 = 1092
+        end
+        if n >= 297
+          @f111 = T_F111.read(r, b, b + 292, 'f111')
+        else
+          r.spend(628, b, 'f111') if n >= 292
+          @f111 = nil
+        end
+        if n >= 302
+          @f112 = T_F112.read(r, b, b + 297, 'f112')
+        else
+          r.spend(628, b, 'f112') if n >= 297
+          @f112 = nil
+        end
+        if n >= 307
+          @f113 = T_F113.read(r, b, b + 302, 'f113')
+        else
+          r.spend(628, b, 'f113') if n >= 302
+          @f113 = 127
+        end
+        if n >= 312
+          @f114 = T_F114.read(r, b, b + 307, 'f114')
+        else
+          r.spend(628, b, 'f114') if n >= 307
+          @f114 = nil
+        end
+        if n >= 317
+          @f115 = T_F115.read(r, b, b + 312, 'f115')
+        else
+          r.spend(628, b, 'f115') if n >= 312
+          @f115 = nil
+        end
+        if n >= 322
+          @f116 = T_F116.read(r, b, b + 317, 'f116')
+        else
+          r.spend(628, b, 'f116') if n >= 317
+          @f116 = 255
+        end
+        if n >= 327
+          @f117 = T_F117.read(r, b, b + 322, 'f117')
+        else
+          r.spend(628, b, 'f117') if n >= 322
+          @f117 = nil
+        end
+        if n >= 332
+          @f118 = T_F118.read(r, b, b + 327, 'f118')
+        else
+          r.spend(628, b, 'f118') if n >= 327
+          @f118 = nil
+        end
+        if n >= 337
+          @f119 = T_F119.read(r, b, b + 332, 'f119')
+        else
+          r.spend(628, b, 'f119') if n >= 332
+          @f119 = 32_767
+        end
+        if n >= 342
+          @f120 = T_F120.read(r, b, b + 337, 'f120')
+        else
+          r.spend(628, b, 'f120') if n >= 337
+          @f120 = nil
+        end
+        if n >= 347
+          @f121 = T_F121.read(r, b, b + 342, 'f121')
+        else
+          r.spend(628, b, 'f121') if n >= 342
+          @f121 = nil
+        end
+        if n >= 352
+          @f122 = T_F122.read(r, b, b + 347, 'f122')
+        else
+          r.spend(628, b, 'f122') if n >= 347
+          @f122 = 65_535
+        end
+        if n >= 357
+          @f123 = T_F123.read(r, b, b + 352, 'f123')
+        else
+          r.spend(628, b, 'f123') if n >= 352
+          @f123 = nil
+        end
+        if n >= 362
+          @f124 = T_F124.read(r, b, b + 357, 'f124')
+        else
+          r.spend(628, b, 'f124') if n >= 357
+          @f124 = nil
+        end
+        if n >= 367
+          @f125 = T_F125.read(r, b, b + 362, 'f125')
+        else
+          r.spend(628, b, 'f125') if n >= 362
+          @f125 = 2_147_483_647
+        end
+        if n >= 372
+          @f126 = T_F126.read(r, b, b + 367, 'f126')
+        else
+          r.spend(628, b, 'f126') if n >= 367
+          @f126 = nil
+        end
+        if n >= 377
+          @f127 = T_F127.read(r, b, b + 372, 'f127')
+        else
+          r.spend(628, b, 'f127') if n >= 372
+          @f127 = nil
+        end
+        if n >= 382
+          @f128 = T_F128.read(r, b, b + 377, 'f128')
+        else
+          r.spend(628, b, 'f128') if n >= 377
+          @f128 = 4_294_967_295
+        end
+        if n >= 387
+          @f129 = T_F129.read(r, b, b + 382, 'f129')
+        else
+          r.spend(628, b, 'f129') if n >= 382
+          @f129 = nil
+        end
+        if n >= 392
+          @f130 = T_F130.read(r, b, b + 387, 'f130')
+        else
+          r.spend(628, b, 'f130') if n >= 387
+          @f130 = nil
+        end
+        if n >= 397
+          @f131 = T_F131.read(r, b, b + 392, 'f131')
+        else
+          r.spend(628, b, 'f131') if n >= 392
+          @f131 = 9_223_372_036_854_775_807
+        end
+        if n >= 402
+          @f132 = T_F132.read(r, b, b + 397, 'f132')
+        else
+          r.spend(628, b, 'f132') if n >= 397
+          @f132 = nil
+        end
+        if n >= 407
+          @f133 = T_F133.read(r, b, b + 402, 'f133')
+        else
+          r.spend(628, b, 'f133') if n >= 402
+          @f133 = nil
+        end
+        if n >= 412
+          @f134 = T_F134.read(r, b, b + 407, 'f134')
+        else
+          r.spend(628, b, 'f134') if n >= 407
+          @f134 = 18_446_744_073_709_551_615
+        end
+        if n >= 417
+          @f135 = T_F135.read(r, b, b + 412, 'f135')
+        else
+          r.spend(628, b, 'f135') if n >= 412
+          @f135 = nil
+        end
+        if n >= 422
+          @f136 = T_F136.read(r, b, b + 417, 'f136')
+        else
+          r.spend(628, b, 'f136') if n >= 417
+          @f136 = nil
+        end
+        if n >= 427
+          @f137 = T_F137.read(r, b, b + 422, 'f137')
+        else
+          r.spend(628, b, 'f137') if n >= 422
+          @f137 = 123.456
+        end
+        if n >= 432
+          @f138 = T_F138.read(r, b, b + 427, 'f138')
+        else
+          r.spend(628, b, 'f138') if n >= 427
+          @f138 = nil
+        end
+        if n >= 437
+          @f139 = T_F139.read(r, b, b + 432, 'f139')
+        else
+          r.spend(628, b, 'f139') if n >= 432
+          @f139 = nil
+        end
+        if n >= 442
+          @f140 = T_F140.read(r, b, b + 437, 'f140')
+        else
+          r.spend(628, b, 'f140') if n >= 437
+          @f140 = -1.23456e+125
+        end
+        if n >= 447
+          @f141 = T_F141.read(r, b, b + 442, 'f141')
+        else
+          r.spend(628, b, 'f141') if n >= 442
+          @f141 = nil
+        end
+        if n >= 452
+          @f142 = T_F142.read(r, b, b + 447, 'f142')
+        else
+          r.spend(628, b, 'f142') if n >= 447
+          @f142 = nil
+        end
+        if n >= 457
+          @f143 = T_F143.read(r, b, b + 452, 'f143')
+        else
+          r.spend(628, b, 'f143') if n >= 452
+          @f143 = BigDecimal('123456.123456')
+        end
+        if n >= 462
+          @f144 = T_F144.read(r, b, b + 457, 'f144')
+        else
+          r.spend(628, b, 'f144') if n >= 457
+          @f144 = nil
+        end
+        if n >= 467
+          @f145 = T_F145.read(r, b, b + 462, 'f145')
+        else
+          r.spend(628, b, 'f145') if n >= 462
+          @f145 = nil
+        end
+        if n >= 472
+          @f146 = T_F146.read(r, b, b + 467, 'f146')
+        else
+          r.spend(628, b, 'f146') if n >= 467
+          @f146 = +'Initial string!'
+        end
+        if n >= 477
+          @f147 = T_F147.read(r, b, b + 472, 'f147')
+        else
+          r.spend(628, b, 'f147') if n >= 472
+          @f147 = nil
+        end
+        if n >= 482
+          @f148 = T_F148.read(r, b, b + 477, 'f148')
+        else
+          r.spend(628, b, 'f148') if n >= 477
+          @f148 = nil
+        end
+        if n >= 487
+          @f149 = T_F149.read(r, b, b + 482, 'f149')
+        else
+          r.spend(628, b, 'f149') if n >= 482
+          @f149 = Fbe::Timestamp.utc
+        end
+        if n >= 492
+          @f150 = T_F150.read(r, b, b + 487, 'f150')
+        else
+          r.spend(628, b, 'f150') if n >= 487
+          @f150 = nil
+        end
+        if n >= 497
+          @f151 = T_F151.read(r, b, b + 492, 'f151')
+        else
+          r.spend(628, b, 'f151') if n >= 492
+          @f151 = nil
+        end
+        if n >= 502
+          @f152 = T_F152.read(r, b, b + 497, 'f152')
+        else
+          r.spend(628, b, 'f152') if n >= 497
+          @f152 = '123e4567-e89b-12d3-a456-426655440000'
+        end
+        if n >= 507
+          @f153 = T_F153.read(r, b, b + 502, 'f153')
+        else
+          r.spend(628, b, 'f153') if n >= 502
+          @f153 = nil
+        end
+        if n >= 512
+          @f154 = T_F154.read(r, b, b + 507, 'f154')
+        else
+          r.spend(628, b, 'f154') if n >= 507
+          @f154 = nil
+        end
+        if n >= 517
+          @f155 = T_F155.read(r, b, b + 512, 'f155')
+        else
+          r.spend(628, b, 'f155') if n >= 512
+          @f155 = nil
+        end
+        if n >= 522
+          @f156 = T_F156.read(r, b, b + 517, 'f156')
+        else
+          r.spend(628, b, 'f156') if n >= 517
+          @f156 = nil
+        end
+        if n >= 527
+          @f157 = T_F157.read(r, b, b + 522, 'f157')
+        else
+          r.spend(628, b, 'f157') if n >= 522
+          @f157 = nil
+        end
+        if n >= 532
+          @f158 = T_F158.read(r, b, b + 527, 'f158')
+        else
+          r.spend(628, b, 'f158') if n >= 527
+          @f158 = nil
+        end
+        if n >= 537
+          @f159 = T_F159.read(r, b, b + 532, 'f159')
+        else
+          r.spend(628, b, 'f159') if n >= 532
+          @f159 = nil
+        end
+        if n >= 542
+          @f160 = T_F160.read(r, b, b + 537, 'f160')
+        else
+          r.spend(628, b, 'f160') if n >= 537
+          @f160 = nil
+        end
+        if n >= 547
+          @f161 = T_F161.read(r, b, b + 542, 'f161')
+        else
+          r.spend(628, b, 'f161') if n >= 542
+          @f161 = nil
+        end
+        if n >= 552
+          @f162 = T_F162.read(r, b, b + 547, 'f162')
+        else
+          r.spend(628, b, 'f162') if n >= 547
+          @f162 = nil
+        end
+        if n >= 557
+          @f163 = T_F163.read(r, b, b + 552, 'f163')
+        else
+          r.spend(628, b, 'f163') if n >= 552
+          @f163 = nil
+        end
+        if n >= 562
+          @f164 = T_F164.read(r, b, b + 557, 'f164')
+        else
+          r.spend(628, b, 'f164') if n >= 557
+          @f164 = nil
+        end
+        if n >= 567
+          @f165 = T_F165.read(r, b, b + 562, 'f165')
+        else
+          r.spend(628, b, 'f165') if n >= 562
+          @f165 = nil
+        end
+        if n >= 571
+          @f1000 = EnumSimple.from_wire(data.unpack1('l<', offset: b + 567))
+        else
+          r.spend(628, b, 'f1000') if n >= 567
+          @f1000 = EnumSimple.default
+        end
+        if n >= 576
+          @f1001 = T_F1001.read(r, b, b + 571, 'f1001')
+        else
+          r.spend(628, b, 'f1001') if n >= 571
+          @f1001 = nil
+        end
+        if n >= 577
+          @f1002 = EnumTyped.from_wire(data.unpack1('C', offset: b + 576))
+        else
+          r.spend(628, b, 'f1002') if n >= 576
+          @f1002 = EnumTyped::ENUM_VALUE_2
+        end
+        if n >= 582
+          @f1003 = T_F1003.read(r, b, b + 577, 'f1003')
+        else
+          r.spend(628, b, 'f1003') if n >= 577
+          @f1003 = nil
+        end
+        if n >= 586
+          @f1004 = FlagsSimple.from_wire(data.unpack1('L<', offset: b + 582))
+        else
+          r.spend(628, b, 'f1004') if n >= 582
+          @f1004 = FlagsSimple.default
+        end
+        if n >= 591
+          @f1005 = T_F1005.read(r, b, b + 586, 'f1005')
+        else
+          r.spend(628, b, 'f1005') if n >= 586
+          @f1005 = nil
+        end
+        if n >= 599
+          @f1006 = FlagsTyped.from_wire(data.unpack1('Q<', offset: b + 591))
+        else
+          r.spend(628, b, 'f1006') if n >= 591
+          @f1006 = FlagsTyped::FLAG_VALUE_2 | FlagsTyped::FLAG_VALUE_4 | FlagsTyped::FLAG_VALUE_6
+        end
+        if n >= 604
+          @f1007 = T_F1007.read(r, b, b + 599, 'f1007')
+        else
+          r.spend(628, b, 'f1007') if n >= 599
+          @f1007 = nil
+        end
+        if n >= 608
+          @f1008 = T_F1008.read(r, b, b + 604, 'f1008')
+        else
+          r.spend(628, b, 'f1008') if n >= 604
+          @f1008 = StructSimple.new
+        end
+        if n >= 613
+          @f1009 = T_F1009.read(r, b, b + 608, 'f1009')
+        else
+          r.spend(347, b, 'f1009') if n >= 608
+          @f1009 = nil
+        end
+        if n >= 617
+          @f1010 = T_F1010.read(r, b, b + 613, 'f1010')
+        else
+          r.spend(347, b, 'f1010') if n >= 613
+          @f1010 = StructOptional.new
+        end
+        @f1011 = nil
       end
-      if n >= 228
-        @f41 = T_F41.read(r, b, b + 224, 'f41')
-      else
-        r.spend(692, b, 'f41') if n >= 224
-        @f41 = Proto::Order.new
-      end
-      if n >= 232
-        @f42 = T_F42.read(r, b, b + 228, 'f42')
-      else
-        r.spend(666, b, 'f42') if n >= 228
-        @f42 = Proto::Balance.new
-      end
-      if n >= 233
-        @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
-      else
-        r.spend(654, b, 'f43') if n >= 232
-        @f43 = Proto::State.default
-      end
-      if n >= 237
-        @f44 = T_F44.read(r, b, b + 233, 'f44')
-      else
-        r.spend(654, b, 'f44') if n >= 233
-        @f44 = Proto::Account.new
-      end
-      if n >= 242
-        @f100 = T_F100.read(r, b, b + 237, 'f100')
-      else
-        r.spend(628, b, 'f100') if n >= 237
-        @f100 = nil
-      end
-      if n >= 247
-        @f101 = T_F101.read(r, b, b + 242, 'f101')
-      else
-        r.spend(628, b, 'f101') if n >= 242
-        @f101 = true
-      end
-      if n >= 252
-        @f102 = T_F102.read(r, b, b + 247, 'f102')
-      else
-        r.spend(628, b, 'f102') if n >= 247
-        @f102 = nil
-      end
-      if n >= 257
-        @f103 = T_F103.read(r, b, b + 252, 'f103')
-      else
-        r.spend(628, b, 'f103') if n >= 252
-        @f103 = nil
-      end
-      if n >= 262
-        @f104 = T_F104.read(r, b, b + 257, 'f104')
-      else
-        r.spend(628, b, 'f104') if n >= 257
-        @f104 = 255
-      end
-      if n >= 267
-        @f105 = T_F105.read(r, b, b + 262, 'f105')
-      else
-        r.spend(628, b, 'f105') if n >= 262
-        @f105 = nil
-      end
-      if n >= 272
-        @f106 = T_F106.read(r, b, b + 267, 'f106')
-      else
-        r.spend(628, b, 'f106') if n >= 267
-        @f106 = nil
-      end
-      if n >= 277
-        @f107 = T_F107.read(r, b, b + 272, 'f107')
-      else
-        r.spend(628, b, 'f107') if n >= 272
-        @f107 = 33
-      end
-      if n >= 282
-        @f108 = T_F108.read(r, b, b + 277, 'f108')
-      else
-        r.spend(628, b, 'f108') if n >= 277
-        @f108 = nil
-      end
-      if n >= 287
-        @f109 = T_F109.read(r, b, b + 282, 'f109')
-      else
-        r.spend(628, b, 'f109') if n >= 282
-        @f109 = nil
-      end
-      if n >= 292
-        @f110 = T_F110.read(r, b, b + 287, 'f110')
-      else
-        r.spend(628, b, 'f110') if n >= 287
-        @f110 = 1092
-      end
-      if n >= 297
-        @f111 = T_F111.read(r, b, b + 292, 'f111')
-      else
-        r.spend(628, b, 'f111') if n >= 292
-        @f111 = nil
-      end
-      if n >= 302
-        @f112 = T_F112.read(r, b, b + 297, 'f112')
-      else
-        r.spend(628, b, 'f112') if n >= 297
-        @f112 = nil
-      end
-      if n >= 307
-        @f113 = T_F113.read(r, b, b + 302, 'f113')
-      else
-        r.spend(628, b, 'f113') if n >= 302
-        @f113 = 127
-      end
-      if n >= 312
-        @f114 = T_F114.read(r, b, b + 307, 'f114')
-      else
-        r.spend(628, b, 'f114') if n >= 307
-        @f114 = nil
-      end
-      if n >= 317
-        @f115 = T_F115.read(r, b, b + 312, 'f115')
-      else
-        r.spend(628, b, 'f115') if n >= 312
-        @f115 = nil
-      end
-      if n >= 322
-        @f116 = T_F116.read(r, b, b + 317, 'f116')
-      else
-        r.spend(628, b, 'f116') if n >= 317
-        @f116 = 255
-      end
-      if n >= 327
-        @f117 = T_F117.read(r, b, b + 322, 'f117')
-      else
-        r.spend(628, b, 'f117') if n >= 322
-        @f117 = nil
-      end
-      if n >= 332
-        @f118 = T_F118.read(r, b, b + 327, 'f118')
-      else
-        r.spend(628, b, 'f118') if n >= 327
-        @f118 = nil
-      end
-      if n >= 337
-        @f119 = T_F119.read(r, b, b + 332, 'f119')
-      else
-        r.spend(628, b, 'f119') if n >= 332
-        @f119 = 32_767
-      end
-      if n >= 342
-        @f120 = T_F120.read(r, b, b + 337, 'f120')
-      else
-        r.spend(628, b, 'f120') if n >= 337
-        @f120 = nil
-      end
-      if n >= 347
-        @f121 = T_F121.read(r, b, b + 342, 'f121')
-      else
-        r.spend(628, b, 'f121') if n >= 342
-        @f121 = nil
-      end
-      if n >= 352
-        @f122 = T_F122.read(r, b, b + 347, 'f122')
-      else
-        r.spend(628, b, 'f122') if n >= 347
-        @f122 = 65_535
-      end
-      if n >= 357
-        @f123 = T_F123.read(r, b, b + 352, 'f123')
-      else
-        r.spend(628, b, 'f123') if n >= 352
-        @f123 = nil
-      end
-      if n >= 362
-        @f124 = T_F124.read(r, b, b + 357, 'f124')
-      else
-        r.spend(628, b, 'f124') if n >= 357
-        @f124 = nil
-      end
-      if n >= 367
-        @f125 = T_F125.read(r, b, b + 362, 'f125')
-      else
-        r.spend(628, b, 'f125') if n >= 362
-        @f125 = 2_147_483_647
-      end
-      if n >= 372
-        @f126 = T_F126.read(r, b, b + 367, 'f126')
-      else
-        r.spend(628, b, 'f126') if n >= 367
-        @f126 = nil
-      end
-      if n >= 377
-        @f127 = T_F127.read(r, b, b + 372, 'f127')
-      else
-        r.spend(628, b, 'f127') if n >= 372
-        @f127 = nil
-      end
-      if n >= 382
-        @f128 = T_F128.read(r, b, b + 377, 'f128')
-      else
-        r.spend(628, b, 'f128') if n >= 377
-        @f128 = 4_294_967_295
-      end
-      if n >= 387
-        @f129 = T_F129.read(r, b, b + 382, 'f129')
-      else
-        r.spend(628, b, 'f129') if n >= 382
-        @f129 = nil
-      end
-      if n >= 392
-        @f130 = T_F130.read(r, b, b + 387, 'f130')
-      else
-        r.spend(628, b, 'f130') if n >= 387
-        @f130 = nil
-      end
-      if n >= 397
-        @f131 = T_F131.read(r, b, b + 392, 'f131')
-      else
-        r.spend(628, b, 'f131') if n >= 392
-        @f131 = 9_223_372_036_854_775_807
-      end
-      if n >= 402
-        @f132 = T_F132.read(r, b, b + 397, 'f132')
-      else
-        r.spend(628, b, 'f132') if n >= 397
-        @f132 = nil
-      end
-      if n >= 407
-        @f133 = T_F133.read(r, b, b + 402, 'f133')
-      else
-        r.spend(628, b, 'f133') if n >= 402
-        @f133 = nil
-      end
-      if n >= 412
-        @f134 = T_F134.read(r, b, b + 407, 'f134')
-      else
-        r.spend(628, b, 'f134') if n >= 407
-        @f134 = 18_446_744_073_709_551_615
-      end
-      if n >= 417
-        @f135 = T_F135.read(r, b, b + 412, 'f135')
-      else
-        r.spend(628, b, 'f135') if n >= 412
-        @f135 = nil
-      end
-      if n >= 422
-        @f136 = T_F136.read(r, b, b + 417, 'f136')
-      else
-        r.spend(628, b, 'f136') if n >= 417
-        @f136 = nil
-      end
-      if n >= 427
-        @f137 = T_F137.read(r, b, b + 422, 'f137')
-      else
-        r.spend(628, b, 'f137') if n >= 422
-        @f137 = 123.456
-      end
-      if n >= 432
-        @f138 = T_F138.read(r, b, b + 427, 'f138')
-      else
-        r.spend(628, b, 'f138') if n >= 427
-        @f138 = nil
-      end
-      if n >= 437
-        @f139 = T_F139.read(r, b, b + 432, 'f139')
-      else
-        r.spend(628, b, 'f139') if n >= 432
-        @f139 = nil
-      end
-      if n >= 442
-        @f140 = T_F140.read(r, b, b + 437, 'f140')
-      else
-        r.spend(628, b, 'f140') if n >= 437
-        @f140 = -1.23456e+125
-      end
-      if n >= 447
-        @f141 = T_F141.read(r, b, b + 442, 'f141')
-      else
-        r.spend(628, b, 'f141') if n >= 442
-        @f141 = nil
-      end
-      if n >= 452
-        @f142 = T_F142.read(r, b, b + 447, 'f142')
-      else
-        r.spend(628, b, 'f142') if n >= 447
-        @f142 = nil
-      end
-      if n >= 457
-        @f143 = T_F143.read(r, b, b + 452, 'f143')
-      else
-        r.spend(628, b, 'f143') if n >= 452
-        @f143 = BigDecimal('123456.123456')
-      end
-      if n >= 462
-        @f144 = T_F144.read(r, b, b + 457, 'f144')
-      else
-        r.spend(628, b, 'f144') if n >= 457
-        @f144 = nil
-      end
-      if n >= 467
-        @f145 = T_F145.read(r, b, b + 462, 'f145')
-      else
-        r.spend(628, b, 'f145') if n >= 462
-        @f145 = nil
-      end
-      if n >= 472
-        @f146 = T_F146.read(r, b, b + 467, 'f146')
-      else
-        r.spend(628, b, 'f146') if n >= 467
-        @f146 = +'Initial string!'
-      end
-      if n >= 477
-        @f147 = T_F147.read(r, b, b + 472, 'f147')
-      else
-        r.spend(628, b, 'f147') if n >= 472
-        @f147 = nil
-      end
-      if n >= 482
-        @f148 = T_F148.read(r, b, b + 477, 'f148')
-      else
-        r.spend(628, b, 'f148') if n >= 477
-        @f148 = nil
-      end
-      if n >= 487
-        @f149 = T_F149.read(r, b, b + 482, 'f149')
-      else
-        r.spend(628, b, 'f149') if n >= 482
-        @f149 = Fbe::Timestamp.utc
-      end
-      if n >= 492
-        @f150 = T_F150.read(r, b, b + 487, 'f150')
-      else
-        r.spend(628, b, 'f150') if n >= 487
-        @f150 = nil
-      end
-      if n >= 497
-        @f151 = T_F151.read(r, b, b + 492, 'f151')
-      else
-        r.spend(628, b, 'f151') if n >= 492
-        @f151 = nil
-      end
-      if n >= 502
-        @f152 = T_F152.read(r, b, b + 497, 'f152')
-      else
-        r.spend(628, b, 'f152') if n >= 497
-        @f152 = '123e4567-e89b-12d3-a456-426655440000'
-      end
-      if n >= 507
-        @f153 = T_F153.read(r, b, b + 502, 'f153')
-      else
-        r.spend(628, b, 'f153') if n >= 502
-        @f153 = nil
-      end
-      if n >= 512
-        @f154 = T_F154.read(r, b, b + 507, 'f154')
-      else
-        r.spend(628, b, 'f154') if n >= 507
-        @f154 = nil
-      end
-      if n >= 517
-        @f155 = T_F155.read(r, b, b + 512, 'f155')
-      else
-        r.spend(628, b, 'f155') if n >= 512
-        @f155 = nil
-      end
-      if n >= 522
-        @f156 = T_F156.read(r, b, b + 517, 'f156')
-      else
-        r.spend(628, b, 'f156') if n >= 517
-        @f156 = nil
-      end
-      if n >= 527
-        @f157 = T_F157.read(r, b, b + 522, 'f157')
-      else
-        r.spend(628, b, 'f157') if n >= 522
-        @f157 = nil
-      end
-      if n >= 532
-        @f158 = T_F158.read(r, b, b + 527, 'f158')
-      else
-        r.spend(628, b, 'f158') if n >= 527
-        @f158 = nil
-      end
-      if n >= 537
-        @f159 = T_F159.read(r, b, b + 532, 'f159')
-      else
-        r.spend(628, b, 'f159') if n >= 532
-        @f159 = nil
-      end
-      if n >= 542
-        @f160 = T_F160.read(r, b, b + 537, 'f160')
-      else
-        r.spend(628, b, 'f160') if n >= 537
-        @f160 = nil
-      end
-      if n >= 547
-        @f161 = T_F161.read(r, b, b + 542, 'f161')
-      else
-        r.spend(628, b, 'f161') if n >= 542
-        @f161 = nil
-      end
-      if n >= 552
-        @f162 = T_F162.read(r, b, b + 547, 'f162')
-      else
-        r.spend(628, b, 'f162') if n >= 547
-        @f162 = nil
-      end
-      if n >= 557
-        @f163 = T_F163.read(r, b, b + 552, 'f163')
-      else
-        r.spend(628, b, 'f163') if n >= 552
-        @f163 = nil
-      end
-      if n >= 562
-        @f164 = T_F164.read(r, b, b + 557, 'f164')
-      else
-        r.spend(628, b, 'f164') if n >= 557
-        @f164 = nil
-      end
-      if n >= 567
-        @f165 = T_F165.read(r, b, b + 562, 'f165')
-      else
-        r.spend(628, b, 'f165') if n >= 562
-        @f165 = nil
-      end
-      if n >= 571
-        @f1000 = EnumSimple.from_wire(data.unpack1('l<', offset: b + 567))
-      else
-        r.spend(628, b, 'f1000') if n >= 567
-        @f1000 = EnumSimple.default
-      end
-      if n >= 576
-        @f1001 = T_F1001.read(r, b, b + 571, 'f1001')
-      else
-        r.spend(628, b, 'f1001') if n >= 571
-        @f1001 = nil
-      end
-      if n >= 577
-        @f1002 = EnumTyped.from_wire(data.unpack1('C', offset: b + 576))
-      else
-        r.spend(628, b, 'f1002') if n >= 576
-        @f1002 = EnumTyped::ENUM_VALUE_2
-      end
-      if n >= 582
-        @f1003 = T_F1003.read(r, b, b + 577, 'f1003')
-      else
-        r.spend(628, b, 'f1003') if n >= 577
-        @f1003 = nil
-      end
-      if n >= 586
-        @f1004 = FlagsSimple.from_wire(data.unpack1('L<', offset: b + 582))
-      else
-        r.spend(628, b, 'f1004') if n >= 582
-        @f1004 = FlagsSimple.default
-      end
-      if n >= 591
-        @f1005 = T_F1005.read(r, b, b + 586, 'f1005')
-      else
-        r.spend(628, b, 'f1005') if n >= 586
-        @f1005 = nil
-      end
-      if n >= 599
-        @f1006 = FlagsTyped.from_wire(data.unpack1('Q<', offset: b + 591))
-      else
-        r.spend(628, b, 'f1006') if n >= 591
-        @f1006 = FlagsTyped::FLAG_VALUE_2 | FlagsTyped::FLAG_VALUE_4 | FlagsTyped::FLAG_VALUE_6
-      end
-      if n >= 604
-        @f1007 = T_F1007.read(r, b, b + 599, 'f1007')
-      else
-        r.spend(628, b, 'f1007') if n >= 599
-        @f1007 = nil
-      end
-      if n >= 608
-        @f1008 = T_F1008.read(r, b, b + 604, 'f1008')
-      else
-        r.spend(628, b, 'f1008') if n >= 604
-        @f1008 = StructSimple.new
-      end
-      if n >= 613
-        @f1009 = T_F1009.read(r, b, b + 608, 'f1009')
-      else
-        r.spend(347, b, 'f1009') if n >= 608
-        @f1009 = nil
-      end
-      if n >= 617
-        @f1010 = T_F1010.read(r, b, b + 613, 'f1010')
-      else
-        r.spend(347, b, 'f1010') if n >= 613
-        @f1010 = StructOptional.new
-      end
-      @f1011 = n >= 622 ? T_F1011.read(r, b, b + 617, 'f1011') : nil
     end
 
     def fbe_write_final(w)
@@ -5002,6 +5334,7 @@ module Test
     FBE_FINAL_MIN = 6
     FBE_COST = 6
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3'
     T_F2 = Fbe::Types::Optional.new(Fbe::Types::BYTES)
     T_F3 = Fbe::Types::Optional.new(Fbe::Types::BYTES)
     FBE_FIELDS = [['f1', Fbe::Types::BYTES], ['f2', T_F2], ['f3', T_F3]].freeze
@@ -5033,10 +5366,17 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? r.bytes(b, b + 8, 'f1') : ''.b
-      @f2 = n >= 17 ? T_F2.read(r, b, b + 12, 'f2') : nil
-      @f3 = n >= 22 ? T_F3.read(r, b, b + 17, 'f3') : nil
+    def fbe_read_body(r, b, n, values)
+      if n >= 22
+        _, _, @f1 = values
+        @f1 = @f1 == 0 ? ''.b : r.block(b + @f1, 'bytes', 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 17, 'f3')
+      else
+        @f1 = n >= 12 ? r.bytes(b, b + 8, 'f1') : ''.b
+        @f2 = n >= 17 ? T_F2.read(r, b, b + 12, 'f2') : nil
+        @f3 = nil
+      end
     end
 
     def fbe_write_final(w)
@@ -5090,6 +5430,7 @@ module Test
     FBE_FINAL_MIN = 598
     FBE_COST = 36
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::FixedArray.new(Fbe::Types::BYTE, 2)
     T_F2 = Fbe::Types::FixedArray.new(Fbe::Types::Optional.new(Fbe::Types::BYTE), 2)
     T_F3 = Fbe::Types::FixedArray.new(Fbe::Types::BYTES, 2)
@@ -5164,62 +5505,75 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      if n >= 10
+    def fbe_read_body(r, b, n, _values)
+      if n >= 92
         @f1 = T_F1.read(r, b, b + 8, 'f1')
-      else
-        r.spend(562, b, 'f1')
-        @f1 = Array.new(2) { 0 }
-      end
-      if n >= 20
         @f2 = T_F2.read(r, b, b + 10, 'f2')
-      else
-        r.spend(562, b, 'f2') if n >= 10
-        @f2 = Array.new(2) { nil }
-      end
-      if n >= 28
         @f3 = T_F3.read(r, b, b + 20, 'f3')
-      else
-        r.spend(562, b, 'f3') if n >= 20
-        @f3 = Array.new(2) { ''.b }
-      end
-      if n >= 38
         @f4 = T_F4.read(r, b, b + 28, 'f4')
-      else
-        r.spend(562, b, 'f4') if n >= 28
-        @f4 = Array.new(2) { nil }
-      end
-      if n >= 46
         @f5 = T_F5.read(r, b, b + 38, 'f5')
-      else
-        r.spend(562, b, 'f5') if n >= 38
-        @f5 = Array.new(2) { EnumSimple.default }
-      end
-      if n >= 56
         @f6 = T_F6.read(r, b, b + 46, 'f6')
-      else
-        r.spend(562, b, 'f6') if n >= 46
-        @f6 = Array.new(2) { nil }
-      end
-      if n >= 64
         @f7 = T_F7.read(r, b, b + 56, 'f7')
-      else
-        r.spend(562, b, 'f7') if n >= 56
-        @f7 = Array.new(2) { FlagsSimple.default }
-      end
-      if n >= 74
         @f8 = T_F8.read(r, b, b + 64, 'f8')
-      else
-        r.spend(562, b, 'f8') if n >= 64
-        @f8 = Array.new(2) { nil }
-      end
-      if n >= 82
         @f9 = T_F9.read(r, b, b + 74, 'f9')
+        @f10 = T_F10.read(r, b, b + 82, 'f10')
       else
-        r.spend(562, b, 'f9') if n >= 74
-        @f9 = Array.new(2) { StructSimple.new }
+        if n >= 10
+          @f1 = T_F1.read(r, b, b + 8, 'f1')
+        else
+          r.spend(562, b, 'f1')
+          @f1 = Array.new(2) { 0 }
+        end
+        if n >= 20
+          @f2 = T_F2.read(r, b, b + 10, 'f2')
+        else
+          r.spend(562, b, 'f2') if n >= 10
+          @f2 = Array.new(2) { nil }
+        end
+        if n >= 28
+          @f3 = T_F3.read(r, b, b + 20, 'f3')
+        else
+          r.spend(562, b, 'f3') if n >= 20
+          @f3 = Array.new(2) { ''.b }
+        end
+        if n >= 38
+          @f4 = T_F4.read(r, b, b + 28, 'f4')
+        else
+          r.spend(562, b, 'f4') if n >= 28
+          @f4 = Array.new(2) { nil }
+        end
+        if n >= 46
+          @f5 = T_F5.read(r, b, b + 38, 'f5')
+        else
+          r.spend(562, b, 'f5') if n >= 38
+          @f5 = Array.new(2) { EnumSimple.default }
+        end
+        if n >= 56
+          @f6 = T_F6.read(r, b, b + 46, 'f6')
+        else
+          r.spend(562, b, 'f6') if n >= 46
+          @f6 = Array.new(2) { nil }
+        end
+        if n >= 64
+          @f7 = T_F7.read(r, b, b + 56, 'f7')
+        else
+          r.spend(562, b, 'f7') if n >= 56
+          @f7 = Array.new(2) { FlagsSimple.default }
+        end
+        if n >= 74
+          @f8 = T_F8.read(r, b, b + 64, 'f8')
+        else
+          r.spend(562, b, 'f8') if n >= 64
+          @f8 = Array.new(2) { nil }
+        end
+        if n >= 82
+          @f9 = T_F9.read(r, b, b + 74, 'f9')
+        else
+          r.spend(562, b, 'f9') if n >= 74
+          @f9 = Array.new(2) { StructSimple.new }
+        end
+        @f10 = Array.new(2) { nil }
       end
-      @f10 = n >= 92 ? T_F10.read(r, b, b + 82, 'f10') : Array.new(2) { nil }
     end
 
     def fbe_write_final(w)
@@ -5325,6 +5679,7 @@ module Test
     FBE_FINAL_MIN = 40
     FBE_COST = 40
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Sequence.new(:vector, Fbe::Types::BYTE)
     T_F2 = Fbe::Types::Sequence.new(:vector, Fbe::Types::Optional.new(Fbe::Types::BYTE))
     T_F3 = Fbe::Types::Sequence.new(:vector, Fbe::Types::BYTES)
@@ -5388,17 +5743,30 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : []
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : []
-      @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : []
-      @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : []
-      @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : []
-      @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : []
-      @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : []
-      @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : []
-      @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : []
-      @f10 = n >= 48 ? T_F10.read(r, b, b + 44, 'f10') : []
+    def fbe_read_body(r, b, n, _values)
+      if n >= 48
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 16, 'f3')
+        @f4 = T_F4.read(r, b, b + 20, 'f4')
+        @f5 = T_F5.read(r, b, b + 24, 'f5')
+        @f6 = T_F6.read(r, b, b + 28, 'f6')
+        @f7 = T_F7.read(r, b, b + 32, 'f7')
+        @f8 = T_F8.read(r, b, b + 36, 'f8')
+        @f9 = T_F9.read(r, b, b + 40, 'f9')
+        @f10 = T_F10.read(r, b, b + 44, 'f10')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : []
+        @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : []
+        @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : []
+        @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : []
+        @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : []
+        @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : []
+        @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : []
+        @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : []
+        @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : []
+        @f10 = []
+      end
     end
 
     def fbe_write_final(w)
@@ -5499,6 +5867,7 @@ module Test
     FBE_FINAL_MIN = 40
     FBE_COST = 40
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Sequence.new(:list, Fbe::Types::BYTE)
     T_F2 = Fbe::Types::Sequence.new(:list, Fbe::Types::Optional.new(Fbe::Types::BYTE))
     T_F3 = Fbe::Types::Sequence.new(:list, Fbe::Types::BYTES)
@@ -5562,17 +5931,30 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : []
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : []
-      @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : []
-      @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : []
-      @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : []
-      @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : []
-      @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : []
-      @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : []
-      @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : []
-      @f10 = n >= 48 ? T_F10.read(r, b, b + 44, 'f10') : []
+    def fbe_read_body(r, b, n, _values)
+      if n >= 48
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 16, 'f3')
+        @f4 = T_F4.read(r, b, b + 20, 'f4')
+        @f5 = T_F5.read(r, b, b + 24, 'f5')
+        @f6 = T_F6.read(r, b, b + 28, 'f6')
+        @f7 = T_F7.read(r, b, b + 32, 'f7')
+        @f8 = T_F8.read(r, b, b + 36, 'f8')
+        @f9 = T_F9.read(r, b, b + 40, 'f9')
+        @f10 = T_F10.read(r, b, b + 44, 'f10')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : []
+        @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : []
+        @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : []
+        @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : []
+        @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : []
+        @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : []
+        @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : []
+        @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : []
+        @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : []
+        @f10 = []
+      end
     end
 
     def fbe_write_final(w)
@@ -5673,6 +6055,7 @@ module Test
     FBE_FINAL_MIN = 16
     FBE_COST = 16
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Sequence.new(:set, Fbe::Types::BYTE)
     T_F2 = Fbe::Types::Sequence.new(:set, EnumSimple::FBE_TYPE)
     T_F3 = Fbe::Types::Sequence.new(:set, FlagsSimple::FBE_TYPE)
@@ -5707,11 +6090,18 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : Set.new
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : Set.new
-      @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : Set.new
-      @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : Set.new
+    def fbe_read_body(r, b, n, _values)
+      if n >= 24
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 16, 'f3')
+        @f4 = T_F4.read(r, b, b + 20, 'f4')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : Set.new
+        @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : Set.new
+        @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : Set.new
+        @f4 = Set.new
+      end
     end
 
     def fbe_write_final(w)
@@ -5770,6 +6160,7 @@ module Test
     FBE_FINAL_MIN = 40
     FBE_COST = 40
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::BYTE)
     T_F2 = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::Optional.new(Fbe::Types::BYTE))
     T_F3 = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::BYTES)
@@ -5837,17 +6228,30 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : {}
-      @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : {}
-      @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : {}
-      @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : {}
-      @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : {}
-      @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : {}
-      @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : {}
-      @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : {}
-      @f10 = n >= 48 ? T_F10.read(r, b, b + 44, 'f10') : {}
+    def fbe_read_body(r, b, n, _values)
+      if n >= 48
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 16, 'f3')
+        @f4 = T_F4.read(r, b, b + 20, 'f4')
+        @f5 = T_F5.read(r, b, b + 24, 'f5')
+        @f6 = T_F6.read(r, b, b + 28, 'f6')
+        @f7 = T_F7.read(r, b, b + 32, 'f7')
+        @f8 = T_F8.read(r, b, b + 36, 'f8')
+        @f9 = T_F9.read(r, b, b + 40, 'f9')
+        @f10 = T_F10.read(r, b, b + 44, 'f10')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
+        @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : {}
+        @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : {}
+        @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : {}
+        @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : {}
+        @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : {}
+        @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : {}
+        @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : {}
+        @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : {}
+        @f10 = {}
+      end
     end
 
     def fbe_write_final(w)
@@ -5948,6 +6352,7 @@ module Test
     FBE_FINAL_MIN = 40
     FBE_COST = 40
     FBE_LEVELS = 4
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Mapping.new(:hash, Fbe::Types::STRING, Fbe::Types::BYTE)
     T_F2 = Fbe::Types::Mapping.new(:hash, Fbe::Types::STRING, Fbe::Types::Optional.new(Fbe::Types::BYTE))
     T_F3 = Fbe::Types::Mapping.new(:hash, Fbe::Types::STRING, Fbe::Types::BYTES)
@@ -6015,17 +6420,30 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : {}
-      @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : {}
-      @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : {}
-      @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : {}
-      @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : {}
-      @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : {}
-      @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : {}
-      @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : {}
-      @f10 = n >= 48 ? T_F10.read(r, b, b + 44, 'f10') : {}
+    def fbe_read_body(r, b, n, _values)
+      if n >= 48
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+        @f3 = T_F3.read(r, b, b + 16, 'f3')
+        @f4 = T_F4.read(r, b, b + 20, 'f4')
+        @f5 = T_F5.read(r, b, b + 24, 'f5')
+        @f6 = T_F6.read(r, b, b + 28, 'f6')
+        @f7 = T_F7.read(r, b, b + 32, 'f7')
+        @f8 = T_F8.read(r, b, b + 36, 'f8')
+        @f9 = T_F9.read(r, b, b + 40, 'f9')
+        @f10 = T_F10.read(r, b, b + 44, 'f10')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
+        @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : {}
+        @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : {}
+        @f4 = n >= 24 ? T_F4.read(r, b, b + 20, 'f4') : {}
+        @f5 = n >= 28 ? T_F5.read(r, b, b + 24, 'f5') : {}
+        @f6 = n >= 32 ? T_F6.read(r, b, b + 28, 'f6') : {}
+        @f7 = n >= 36 ? T_F7.read(r, b, b + 32, 'f7') : {}
+        @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : {}
+        @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : {}
+        @f10 = {}
+      end
     end
 
     def fbe_write_final(w)
@@ -6126,6 +6544,7 @@ module Test
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 5
+    FBE_UNPACK = 'L<2'
     T_F1 = Fbe::Types::Mapping.new(:hash, Fbe::Types::Struct.new(StructSimple), Fbe::Types::Struct.new(StructNested))
     T_F2 = Fbe::Types::Mapping.new(
       :hash,
@@ -6158,9 +6577,14 @@ module Test
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
-      @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : {}
+    def fbe_read_body(r, b, n, _values)
+      if n >= 16
+        @f1 = T_F1.read(r, b, b + 8, 'f1')
+        @f2 = T_F2.read(r, b, b + 12, 'f2')
+      else
+        @f1 = n >= 12 ? T_F1.read(r, b, b + 8, 'f1') : {}
+        @f2 = {}
+      end
     end
 
     def fbe_write_final(w)
@@ -6205,6 +6629,7 @@ module Test
     FBE_FINAL_MIN = 0
     FBE_COST = 32
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     FBE_FIELDS = [].freeze
 
     def fbe_values
@@ -6222,7 +6647,7 @@ module Test
       b
     end
 
-    def fbe_read_body(_r, _b, _n)
+    def fbe_read_body(_r, _b, _n, _values)
       nil
     end
 

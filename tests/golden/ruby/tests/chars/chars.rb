@@ -28,6 +28,7 @@ module Chars
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     T_LETTERS = Fbe::Types::Sequence.new(:set, Fbe::Types::CHAR)
     T_COUNT_BY_LETTER = Fbe::Types::Mapping.new(:map, Fbe::Types::CHAR, Fbe::Types::INT32)
     FBE_FIELDS = [['letters', T_LETTERS], ['countByLetter', T_COUNT_BY_LETTER]].freeze
@@ -56,9 +57,14 @@ module Chars
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @letters = n >= 12 ? T_LETTERS.read(r, b, b + 8, 'letters') : Set.new
-      @count_by_letter = n >= 16 ? T_COUNT_BY_LETTER.read(r, b, b + 12, 'countByLetter') : {}
+    def fbe_read_body(r, b, n, _values)
+      if n >= 16
+        @letters = T_LETTERS.read(r, b, b + 8, 'letters')
+        @count_by_letter = T_COUNT_BY_LETTER.read(r, b, b + 12, 'countByLetter')
+      else
+        @letters = n >= 12 ? T_LETTERS.read(r, b, b + 8, 'letters') : Set.new
+        @count_by_letter = {}
+      end
     end
 
     def fbe_write_final(w)
@@ -107,6 +113,7 @@ module Chars
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     T_GRADES = Fbe::Types::Sequence.new(:set, Grade::FBE_TYPE)
     T_COUNT_BY_GRADE = Fbe::Types::Mapping.new(:map, Grade::FBE_TYPE, Fbe::Types::INT32)
     FBE_FIELDS = [['grades', T_GRADES], ['countByGrade', T_COUNT_BY_GRADE]].freeze
@@ -135,9 +142,14 @@ module Chars
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @grades = n >= 12 ? T_GRADES.read(r, b, b + 8, 'grades') : Set.new
-      @count_by_grade = n >= 16 ? T_COUNT_BY_GRADE.read(r, b, b + 12, 'countByGrade') : {}
+    def fbe_read_body(r, b, n, _values)
+      if n >= 16
+        @grades = T_GRADES.read(r, b, b + 8, 'grades')
+        @count_by_grade = T_COUNT_BY_GRADE.read(r, b, b + 12, 'countByGrade')
+      else
+        @grades = n >= 12 ? T_GRADES.read(r, b, b + 8, 'grades') : Set.new
+        @count_by_grade = {}
+      end
     end
 
     def fbe_write_final(w)

@@ -15,6 +15,7 @@ module Decimals
     FBE_FINAL_MIN = 77
     FBE_COST = 77
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     T_MAYBE_PRICE = Fbe::Types::Optional.new(Fbe::Types::DECIMAL)
     T_PAIR = Fbe::Types::FixedArray.new(Fbe::Types::DECIMAL, 2)
     T_PRICE_VECTOR = Fbe::Types::Sequence.new(:vector, Fbe::Types::DECIMAL)
@@ -99,17 +100,30 @@ module Decimals
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @price = n >= 24 ? Fbe::Types::DECIMAL.read(r, b, b + 8, 'price') : Fbe::Decimal::ZERO
-      @maybe_price = n >= 29 ? T_MAYBE_PRICE.read(r, b, b + 24, 'maybePrice') : nil
-      @pair = n >= 61 ? T_PAIR.read(r, b, b + 29, 'pair') : Array.new(2) { Fbe::Decimal::ZERO }
-      @price_vector = n >= 65 ? T_PRICE_VECTOR.read(r, b, b + 61, 'priceVector') : []
-      @price_list = n >= 69 ? T_PRICE_LIST.read(r, b, b + 65, 'priceList') : []
-      @price_set = n >= 73 ? T_PRICE_SET.read(r, b, b + 69, 'priceSet') : Set.new
-      @price_by_id = n >= 77 ? T_PRICE_BY_ID.read(r, b, b + 73, 'priceById') : {}
-      @id_by_price = n >= 81 ? T_ID_BY_PRICE.read(r, b, b + 77, 'idByPrice') : {}
-      @price_by_price = n >= 85 ? T_PRICE_BY_PRICE.read(r, b, b + 81, 'priceByPrice') : {}
-      @maybe_prices = n >= 89 ? T_MAYBE_PRICES.read(r, b, b + 85, 'maybePrices') : []
+    def fbe_read_body(r, b, n, _values)
+      if n >= 89
+        @price = Fbe::Types::DECIMAL.read(r, b, b + 8, 'price')
+        @maybe_price = T_MAYBE_PRICE.read(r, b, b + 24, 'maybePrice')
+        @pair = T_PAIR.read(r, b, b + 29, 'pair')
+        @price_vector = T_PRICE_VECTOR.read(r, b, b + 61, 'priceVector')
+        @price_list = T_PRICE_LIST.read(r, b, b + 65, 'priceList')
+        @price_set = T_PRICE_SET.read(r, b, b + 69, 'priceSet')
+        @price_by_id = T_PRICE_BY_ID.read(r, b, b + 73, 'priceById')
+        @id_by_price = T_ID_BY_PRICE.read(r, b, b + 77, 'idByPrice')
+        @price_by_price = T_PRICE_BY_PRICE.read(r, b, b + 81, 'priceByPrice')
+        @maybe_prices = T_MAYBE_PRICES.read(r, b, b + 85, 'maybePrices')
+      else
+        @price = n >= 24 ? Fbe::Types::DECIMAL.read(r, b, b + 8, 'price') : Fbe::Decimal::ZERO
+        @maybe_price = n >= 29 ? T_MAYBE_PRICE.read(r, b, b + 24, 'maybePrice') : nil
+        @pair = n >= 61 ? T_PAIR.read(r, b, b + 29, 'pair') : Array.new(2) { Fbe::Decimal::ZERO }
+        @price_vector = n >= 65 ? T_PRICE_VECTOR.read(r, b, b + 61, 'priceVector') : []
+        @price_list = n >= 69 ? T_PRICE_LIST.read(r, b, b + 65, 'priceList') : []
+        @price_set = n >= 73 ? T_PRICE_SET.read(r, b, b + 69, 'priceSet') : Set.new
+        @price_by_id = n >= 77 ? T_PRICE_BY_ID.read(r, b, b + 73, 'priceById') : {}
+        @id_by_price = n >= 81 ? T_ID_BY_PRICE.read(r, b, b + 77, 'idByPrice') : {}
+        @price_by_price = n >= 85 ? T_PRICE_BY_PRICE.read(r, b, b + 81, 'priceByPrice') : {}
+        @maybe_prices = []
+      end
     end
 
     def fbe_write_final(w)

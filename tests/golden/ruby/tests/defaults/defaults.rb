@@ -39,6 +39,7 @@ module Defaults
     FBE_FINAL_MIN = 17
     FBE_COST = 17
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     T_B = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_I = Fbe::Types::Optional.new(Fbe::Types::INT32)
     T_L = Fbe::Types::Optional.new(Fbe::Types::INT64)
@@ -132,22 +133,39 @@ module Defaults
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 7
-      @b = n >= 17 ? T_B.read(r, b, b + 12, 'b') : false
-      @i = n >= 22 ? T_I.read(r, b, b + 17, 'i') : 0
-      @l = n >= 27 ? T_L.read(r, b, b + 22, 'l') : 0
-      @f = n >= 32 ? T_F.read(r, b, b + 27, 'f') : 0.0
-      @d = n >= 37 ? T_D.read(r, b, b + 32, 'd') : 0.0
-      @m = n >= 42 ? T_M.read(r, b, b + 37, 'm') : BigDecimal('0.0')
-      @s = n >= 47 ? T_S.read(r, b, b + 42, 's') : +''
-      @c = n >= 52 ? T_C.read(r, b, b + 47, 'c') : Colour::RED
-      @fl = n >= 57 ? T_FL.read(r, b, b + 52, 'fl') : Mode::NONE
-      @t = n >= 62 ? T_T.read(r, b, b + 57, 't') : 0
-      @u = n >= 67 ? T_U.read(r, b, b + 62, 'u') : '00000000-0000-0000-0000-000000000000'
-      @n = n >= 72 ? T_N.read(r, b, b + 67, 'n') : nil
-      @absent = n >= 77 ? T_ABSENT.read(r, b, b + 72, 'absent') : nil
+    def fbe_read_body(r, b, n, values)
+      if n >= 77
+        _, _, @id = values
+        @b = T_B.read(r, b, b + 12, 'b')
+        @i = T_I.read(r, b, b + 17, 'i')
+        @l = T_L.read(r, b, b + 22, 'l')
+        @f = T_F.read(r, b, b + 27, 'f')
+        @d = T_D.read(r, b, b + 32, 'd')
+        @m = T_M.read(r, b, b + 37, 'm')
+        @s = T_S.read(r, b, b + 42, 's')
+        @c = T_C.read(r, b, b + 47, 'c')
+        @fl = T_FL.read(r, b, b + 52, 'fl')
+        @t = T_T.read(r, b, b + 57, 't')
+        @u = T_U.read(r, b, b + 62, 'u')
+        @n = T_N.read(r, b, b + 67, 'n')
+        @absent = T_ABSENT.read(r, b, b + 72, 'absent')
+      else
+        data = r.data
+        @id = n >= 12 ? data.unpack1('l<', offset: b + 8) : 7
+        @b = n >= 17 ? T_B.read(r, b, b + 12, 'b') : false
+        @i = n >= 22 ? T_I.read(r, b, b + 17, 'i') : 0
+        @l = n >= 27 ? T_L.read(r, b, b + 22, 'l') : 0
+        @f = n >= 32 ? T_F.read(r, b, b + 27, 'f') : 0.0
+        @d = n >= 37 ? T_D.read(r, b, b + 32, 'd') : 0.0
+        @m = n >= 42 ? T_M.read(r, b, b + 37, 'm') : BigDecimal('0.0')
+        @s = n >= 47 ? T_S.read(r, b, b + 42, 's') : +''
+        @c = n >= 52 ? T_C.read(r, b, b + 47, 'c') : Colour::RED
+        @fl = n >= 57 ? T_FL.read(r, b, b + 52, 'fl') : Mode::NONE
+        @t = n >= 62 ? T_T.read(r, b, b + 57, 't') : 0
+        @u = n >= 67 ? T_U.read(r, b, b + 62, 'u') : '00000000-0000-0000-0000-000000000000'
+        @n = n >= 72 ? T_N.read(r, b, b + 67, 'n') : nil
+        @absent = nil
+      end
     end
 
     def fbe_write_final(w)

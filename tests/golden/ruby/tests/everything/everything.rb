@@ -210,6 +210,7 @@ module Everything
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -234,9 +235,12 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @a = values
+      else
+        @a = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -276,6 +280,7 @@ module Everything
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -300,9 +305,12 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @a = values
+      else
+        @a = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -342,6 +350,7 @@ module Everything
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -366,9 +375,12 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @a = values
+      else
+        @a = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -408,6 +420,7 @@ module Everything
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['a', Fbe::Types::INT32]].freeze
 
     attr_accessor :a
@@ -432,9 +445,12 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @a = values
+      else
+        @a = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -472,6 +488,7 @@ module Everything
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<2'
     FBE_FIELDS = [['a', Fbe::Types::INT32], ['b', Fbe::Types::INT32]].freeze
 
     attr_accessor :b
@@ -498,13 +515,13 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 16
-        @a, @b = data.unpack('l<2', offset: b + 8)
+        _, _, @a, @b = values
       else
+        data = r.data
         @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-        @b = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+        @b = 0
       end
     end
 
@@ -550,6 +567,7 @@ module Everything
     FBE_FINAL_MIN = 16
     FBE_COST = 16
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3l<E'
     FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32], ['price', Fbe::Types::DOUBLE]].freeze
 
     attr_accessor :price
@@ -580,14 +598,15 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
+    def fbe_read_body(r, b, n, values)
       if n >= 24
-        @digits, @price = data.unpack('l<E', offset: b + 12)
+        _, _, @symbol, @digits, @price = values
+        @symbol = @symbol == 0 ? +'' : r.string_at(b + @symbol, 'symbol')
       else
+        data = r.data
+        @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
         @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
-        @price = n >= 24 ? data.unpack1('E', offset: b + 16) : 1.5
+        @price = 1.5
       end
     end
 
@@ -642,6 +661,7 @@ module Everything
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3'
     FBE_FIELDS = [['text', Fbe::Types::STRING]].freeze
 
     attr_accessor :text
@@ -669,8 +689,13 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      @text = n >= 12 ? r.string(b, b + 8, 'text') : +"hi \"there\"\n"
+    def fbe_read_body(r, b, n, values)
+      if n >= 12
+        _, _, @text = values
+        @text = @text == 0 ? +'' : r.string_at(b + @text, 'text')
+      else
+        @text = +"hi \"there\"\n"
+      end
     end
 
     def fbe_write_final(w)
@@ -712,6 +737,7 @@ module Everything
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3l<'
     FBE_FIELDS = [['password', Fbe::Types::STRING], ['legacy', Fbe::Types::INT32]].freeze
 
     attr_accessor :password, :legacy
@@ -742,10 +768,14 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @password = n >= 12 ? r.string(b, b + 8, 'password') : +''
-      @legacy = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
+    def fbe_read_body(r, b, n, values)
+      if n >= 16
+        _, _, @password, @legacy = values
+        @password = @password == 0 ? +'' : r.string_at(b + @password, 'password')
+      else
+        @password = n >= 12 ? r.string(b, b + 8, 'password') : +''
+        @legacy = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -793,6 +823,7 @@ module Everything
     FBE_FINAL_MIN = 0
     FBE_COST = 32
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     FBE_FIELDS = [].freeze
 
     def fbe_values
@@ -810,7 +841,7 @@ module Everything
       b
     end
 
-    def fbe_read_body(_r, _b, _n)
+    def fbe_read_body(_r, _b, _n, _values)
       nil
     end
 
@@ -845,6 +876,7 @@ module Everything
     FBE_FINAL_MIN = 270
     FBE_COST = 258
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2l<C3L<cCs<S<l<L<q<Q<eEx32L<Q<2a16a16a16a16L<C3Q<L<2x88C'
     T_F29 = Fbe::Types::Struct.new(Counted)
     T_F30 = Fbe::Types::Struct.new(Market::Instrument)
     T_F31 = Fbe::Types::Optional.new(Fbe::Types::INT32)
@@ -1168,252 +1200,323 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 61
-        values = data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: b + 8)
-        @id = values[0]
-        @f1 = values[1] != 0
-        @f2 = values[2]
-        @f3 = values[3]
-        @f4 = values[4]
-        @f5 = values[5]
-        @f6 = values[6]
-        @f7 = values[7]
-        @f8 = values[8]
-        @f9 = values[9]
-        @f10 = values[10]
-        @f11 = values[11]
-        @f12 = values[12]
-        @f13 = values[13]
-        @f14 = values[14]
-      else
-        if n >= 12
-          @id = data.unpack1('l<', offset: b + 8)
-        else
-          r.spend(12, b, 'id')
-          @id = 42
-        end
-        if n >= 13
-          @f1 = data.unpack1('C', offset: b + 12) != 0
-        else
-          r.spend(12, b, 'f1') if n >= 12
-          @f1 = true
-        end
-        if n >= 14
-          @f2 = data.unpack1('C', offset: b + 13)
-        else
-          r.spend(12, b, 'f2') if n >= 13
-          @f2 = 255
-        end
-        if n >= 15
-          @f3 = data.unpack1('C', offset: b + 14)
-        else
-          r.spend(12, b, 'f3') if n >= 14
-          @f3 = 33
-        end
-        if n >= 19
-          @f4 = data.unpack1('L<', offset: b + 15)
-        else
-          r.spend(12, b, 'f4') if n >= 15
-          @f4 = 1092
-        end
-        if n >= 20
-          @f5 = data.unpack1('c', offset: b + 19)
-        else
-          r.spend(12, b, 'f5') if n >= 19
-          @f5 = -128
-        end
-        if n >= 21
-          @f6 = data.unpack1('C', offset: b + 20)
-        else
-          r.spend(12, b, 'f6') if n >= 20
-          @f6 = 65
-        end
-        if n >= 23
-          @f7 = data.unpack1('s<', offset: b + 21)
-        else
-          r.spend(12, b, 'f7') if n >= 21
-          @f7 = -2
-        end
-        if n >= 25
-          @f8 = data.unpack1('S<', offset: b + 23)
-        else
-          r.spend(12, b, 'f8') if n >= 23
-          @f8 = 65_535
-        end
-        if n >= 29
-          @f9 = data.unpack1('l<', offset: b + 25)
-        else
-          r.spend(12, b, 'f9') if n >= 25
-          @f9 = 2_147_483_647
-        end
-        if n >= 33
-          @f10 = data.unpack1('L<', offset: b + 29)
-        else
-          r.spend(12, b, 'f10') if n >= 29
-          @f10 = 0
-        end
-        if n >= 41
-          @f11 = data.unpack1('q<', offset: b + 33)
-        else
-          r.spend(12, b, 'f11') if n >= 33
-          @f11 = -9_223_372_036_854_775_808
-        end
-        if n >= 49
-          @f12 = data.unpack1('Q<', offset: b + 41)
-        else
-          r.spend(12, b, 'f12') if n >= 41
-          @f12 = 18_446_744_073_709_551_615
-        end
-        if n >= 53
-          @f13 = data.unpack1('e', offset: b + 49)
-        else
-          r.spend(12, b, 'f13') if n >= 49
-          @f13 = 500.0
-        end
-        if n >= 61
-          @f14 = data.unpack1('E', offset: b + 53)
-        else
-          r.spend(12, b, 'f14') if n >= 53
-          @f14 = -1.0
-        end
-      end
-      if n >= 77
+    def fbe_read_body(r, b, n, values)
+      if n >= 310
+        @id = values[2]
+        @f1 = values[3]
+        @f2 = values[4]
+        @f3 = values[5]
+        @f4 = values[6]
+        @f5 = values[7]
+        @f6 = values[8]
+        @f7 = values[9]
+        @f8 = values[10]
+        @f9 = values[11]
+        @f10 = values[12]
+        @f11 = values[13]
+        @f12 = values[14]
+        @f13 = values[15]
+        @f14 = values[16]
+        @f17 = values[17]
+        @f18 = values[18]
+        @f19 = values[19]
+        @f20 = values[20]
+        @f21 = values[21]
+        @f22 = values[22]
+        @f23 = values[23]
+        @f24 = values[24]
+        @f25 = values[25]
+        @f26 = values[26]
+        @f27 = values[27]
+        @f28 = values[28]
+        @f29 = values[29]
+        @f30 = values[30]
+        @f47_reset = values[31]
+        @f1 = @f1 != 0
         @f15 = Fbe::Types::DECIMAL.read(r, b, b + 61, 'f15')
-      else
-        r.spend(12, b, 'f15') if n >= 61
-        @f15 = BigDecimal('123456.123456')
-      end
-      if n >= 93
         @f16 = Fbe::Types::DECIMAL.read(r, b, b + 77, 'f16')
-      else
-        r.spend(12, b, 'f16') if n >= 77
-        @f16 = BigDecimal('7')
-      end
-      if n >= 97
-        @f17 = r.string(b, b + 93, 'f17')
-      else
-        r.spend(12, b, 'f17') if n >= 93
-        @f17 = +'text'
-      end
-      if n >= 177
-        @f18, @f19, @f20, @f21, @f22, @f23 = data.unpack('Q<2a16a16a16a16', offset: b + 97)
+        @f17 = @f17 == 0 ? +'' : r.string_at(b + @f17, 'f17')
         @f20 = Fbe::Uuid.from_bytes(@f20)
         @f21 = Fbe::Uuid.from_bytes(@f21)
         @f22 = Fbe::Uuid.from_bytes(@f22)
         @f23 = Fbe::Uuid.from_bytes(@f23)
+        @f24 = @f24 == 0 ? ''.b : r.block(b + @f24, 'bytes', 'f24')
+        @f25 = EByte::BY_VALUE[@f25] || EByte.from_wire(@f25)
+        @f26 = Market::Side::BY_VALUE[@f26] || Market::Side.from_wire(@f26)
+        @f27 = FByte::BY_VALUE[@f27] || FByte.from_wire(@f27)
+        @f28 = FuInt64::BY_VALUE[@f28] || FuInt64.from_wire(@f28)
+        @f29 = r.struct_at(Counted, b, @f29, b + 192, 'f29')
+        @f30 = r.struct_at(Market::Instrument, b, @f30, b + 196, 'f30')
+        @f31 = T_F31.read(r, b, b + 200, 'f31')
+        @f32 = T_F32.read(r, b, b + 205, 'f32')
+        @f33 = T_F33.read(r, b, b + 210, 'f33')
+        @f34 = T_F34.read(r, b, b + 215, 'f34')
+        @f35 = T_F35.read(r, b, b + 220, 'f35')
+        @f36 = T_F36.read(r, b, b + 225, 'f36')
+        @f37 = T_F37.read(r, b, b + 237, 'f37')
+        @f38 = T_F38.read(r, b, b + 247, 'f38')
+        @f39 = T_F39.read(r, b, b + 251, 'f39')
+        @f40 = T_F40.read(r, b, b + 255, 'f40')
+        @f41 = T_F41.read(r, b, b + 259, 'f41')
+        @f42 = T_F42.read(r, b, b + 263, 'f42')
+        @f43 = T_F43.read(r, b, b + 267, 'f43')
+        @f44 = T_F44.read(r, b, b + 271, 'f44')
+        @f45 = T_F45.read(r, b, b + 275, 'f45')
+        @f46 = T_F46.read(r, b, b + 279, 'f46')
+        @f47 = T_F47.read(r, b, b + 283, 'f47')
+        @f47_reset = @f47_reset != 0
+        @f48 = T_F48.read(r, b, b + 289, 'f48')
+        @f49 = T_F49.read(r, b, b + 294, 'f49')
+        @f50 = T_F50.read(r, b, b + 298, 'f50')
+        @f51 = T_F51.read(r, b, b + 302, 'f51')
+        @f52 = T_F52.read(r, b, b + 306, 'f52')
       else
-        if n >= 105
-          @f18 = data.unpack1('Q<', offset: b + 97)
+        data = r.data
+        if n >= 61
+          values = data.unpack('l<C3L<cCs<S<l<L<q<Q<eE', offset: b + 8)
+          @id = values[0]
+          @f1 = values[1] != 0
+          @f2 = values[2]
+          @f3 = values[3]
+          @f4 = values[4]
+          @f5 = values[5]
+          @f6 = values[6]
+          @f7 = values[7]
+          @f8 = values[8]
+          @f9 = values[9]
+          @f10 = values[10]
+          @f11 = values[11]
+          @f12 = values[12]
+          @f13 = values[13]
+          @f14 = values[14]
         else
-          r.spend(12, b, 'f18') if n >= 97
-          @f18 = 0
+          if n >= 12
+            @id = data.unpack1('l<', offset: b + 8)
+          else
+            r.spend(12, b, 'id')
+            @id = 42
+          end
+          if n >= 13
+            @f1 = data.unpack1('C', offset: b + 12) != 0
+          else
+            r.spend(12, b, 'f1') if n >= 12
+            @f1 = true
+          end
+          if n >= 14
+            @f2 = data.unpack1('C', offset: b + 13)
+          else
+            r.spend(12, b, 'f2') if n >= 13
+            @f2 = 255
+          end
+          if n >= 15
+            @f3 = data.unpack1('C', offset: b + 14)
+          else
+            r.spend(12, b, 'f3') if n >= 14
+            @f3 = 33
+          end
+          if n >= 19
+            @f4 = data.unpack1('L<', offset: b + 15)
+          else
+            r.spend(12, b, 'f4') if n >= 15
+            @f4 = 1092
+          end
+          if n >= 20
+            @f5 = data.unpack1('c', offset: b + 19)
+          else
+            r.spend(12, b, 'f5') if n >= 19
+            @f5 = -128
+          end
+          if n >= 21
+            @f6 = data.unpack1('C', offset: b + 20)
+          else
+            r.spend(12, b, 'f6') if n >= 20
+            @f6 = 65
+          end
+          if n >= 23
+            @f7 = data.unpack1('s<', offset: b + 21)
+          else
+            r.spend(12, b, 'f7') if n >= 21
+            @f7 = -2
+          end
+          if n >= 25
+            @f8 = data.unpack1('S<', offset: b + 23)
+          else
+            r.spend(12, b, 'f8') if n >= 23
+            @f8 = 65_535
+          end
+          if n >= 29
+            @f9 = data.unpack1('l<', offset: b + 25)
+          else
+            r.spend(12, b, 'f9') if n >= 25
+            @f9 = 2_147_483_647
+          end
+          if n >= 33
+            @f10 = data.unpack1('L<', offset: b + 29)
+          else
+            r.spend(12, b, 'f10') if n >= 29
+            @f10 = 0
+          end
+          if n >= 41
+            @f11 = data.unpack1('q<', offset: b + 33)
+          else
+            r.spend(12, b, 'f11') if n >= 33
+            @f11 = -9_223_372_036_854_775_808
+          end
+          if n >= 49
+            @f12 = data.unpack1('Q<', offset: b + 41)
+          else
+            r.spend(12, b, 'f12') if n >= 41
+            @f12 = 18_446_744_073_709_551_615
+          end
+          if n >= 53
+            @f13 = data.unpack1('e', offset: b + 49)
+          else
+            r.spend(12, b, 'f13') if n >= 49
+            @f13 = 500.0
+          end
+          if n >= 61
+            @f14 = data.unpack1('E', offset: b + 53)
+          else
+            r.spend(12, b, 'f14') if n >= 53
+            @f14 = -1.0
+          end
         end
-        if n >= 113
-          @f19 = data.unpack1('Q<', offset: b + 105)
+        if n >= 77
+          @f15 = Fbe::Types::DECIMAL.read(r, b, b + 61, 'f15')
         else
-          r.spend(12, b, 'f19') if n >= 105
-          @f19 = Fbe::Timestamp.utc
+          r.spend(12, b, 'f15') if n >= 61
+          @f15 = BigDecimal('123456.123456')
         end
-        if n >= 129
-          @f20 = Fbe::Uuid.from_bytes(data.byteslice(b + 113, 16))
+        if n >= 93
+          @f16 = Fbe::Types::DECIMAL.read(r, b, b + 77, 'f16')
         else
-          r.spend(12, b, 'f20') if n >= 113
-          @f20 = '00000000-0000-0000-0000-000000000000'
+          r.spend(12, b, 'f16') if n >= 77
+          @f16 = BigDecimal('7')
         end
-        if n >= 145
-          @f21 = Fbe::Uuid.from_bytes(data.byteslice(b + 129, 16))
+        if n >= 97
+          @f17 = r.string(b, b + 93, 'f17')
         else
-          r.spend(12, b, 'f21') if n >= 129
-          @f21 = Fbe::Uuid.uuid1
-        end
-        if n >= 161
-          @f22 = Fbe::Uuid.from_bytes(data.byteslice(b + 145, 16))
-        else
-          r.spend(12, b, 'f22') if n >= 145
-          @f22 = Fbe::Uuid.uuid4
+          r.spend(12, b, 'f17') if n >= 93
+          @f17 = +'text'
         end
         if n >= 177
-          @f23 = Fbe::Uuid.from_bytes(data.byteslice(b + 161, 16))
+          @f18, @f19, @f20, @f21, @f22, @f23 = data.unpack('Q<2a16a16a16a16', offset: b + 97)
+          @f20 = Fbe::Uuid.from_bytes(@f20)
+          @f21 = Fbe::Uuid.from_bytes(@f21)
+          @f22 = Fbe::Uuid.from_bytes(@f22)
+          @f23 = Fbe::Uuid.from_bytes(@f23)
         else
-          r.spend(12, b, 'f23') if n >= 161
-          @f23 = '123e4567-e89b-12d3-a456-426655440000'
+          if n >= 105
+            @f18 = data.unpack1('Q<', offset: b + 97)
+          else
+            r.spend(12, b, 'f18') if n >= 97
+            @f18 = 0
+          end
+          if n >= 113
+            @f19 = data.unpack1('Q<', offset: b + 105)
+          else
+            r.spend(12, b, 'f19') if n >= 105
+            @f19 = Fbe::Timestamp.utc
+          end
+          if n >= 129
+            @f20 = Fbe::Uuid.from_bytes(data.byteslice(b + 113, 16))
+          else
+            r.spend(12, b, 'f20') if n >= 113
+            @f20 = '00000000-0000-0000-0000-000000000000'
+          end
+          if n >= 145
+            @f21 = Fbe::Uuid.from_bytes(data.byteslice(b + 129, 16))
+          else
+            r.spend(12, b, 'f21') if n >= 129
+            @f21 = Fbe::Uuid.uuid1
+          end
+          if n >= 161
+            @f22 = Fbe::Uuid.from_bytes(data.byteslice(b + 145, 16))
+          else
+            r.spend(12, b, 'f22') if n >= 145
+            @f22 = Fbe::Uuid.uuid4
+          end
+          if n >= 177
+            @f23 = Fbe::Uuid.from_bytes(data.byteslice(b + 161, 16))
+          else
+            r.spend(12, b, 'f23') if n >= 161
+            @f23 = '123e4567-e89b-12d3-a456-426655440000'
+          end
         end
-      end
-      if n >= 181
-        @f24 = r.bytes(b, b + 177, 'f24')
-      else
-        r.spend(12, b, 'f24') if n >= 177
-        @f24 = ''.b
-      end
-      if n >= 192
-        @f25, @f26, @f27, @f28 = data.unpack('C3Q<', offset: b + 181)
-        @f25 = EByte.from_wire(@f25)
-        @f26 = Market::Side.from_wire(@f26)
-        @f27 = FByte.from_wire(@f27)
-        @f28 = FuInt64.from_wire(@f28)
-      else
-        if n >= 182
-          @f25 = EByte.from_wire(data.unpack1('C', offset: b + 181))
+        if n >= 181
+          @f24 = r.bytes(b, b + 177, 'f24')
         else
-          r.spend(12, b, 'f25') if n >= 181
-          @f25 = EByte::C
-        end
-        if n >= 183
-          @f26 = Market::Side.from_wire(data.unpack1('C', offset: b + 182))
-        else
-          r.spend(12, b, 'f26') if n >= 182
-          @f26 = Market::Side::SELL
-        end
-        if n >= 184
-          @f27 = FByte.from_wire(data.unpack1('C', offset: b + 183))
-        else
-          r.spend(12, b, 'f27') if n >= 183
-          @f27 = FByte::ONE | FByte::TWO
+          r.spend(12, b, 'f24') if n >= 177
+          @f24 = ''.b
         end
         if n >= 192
-          @f28 = FuInt64.from_wire(data.unpack1('Q<', offset: b + 184))
+          @f25, @f26, @f27, @f28 = data.unpack('C3Q<', offset: b + 181)
+          @f25 = EByte.from_wire(@f25)
+          @f26 = Market::Side.from_wire(@f26)
+          @f27 = FByte.from_wire(@f27)
+          @f28 = FuInt64.from_wire(@f28)
         else
-          r.spend(12, b, 'f28') if n >= 184
-          @f28 = FuInt64::ALL
+          if n >= 182
+            @f25 = EByte.from_wire(data.unpack1('C', offset: b + 181))
+          else
+            r.spend(12, b, 'f25') if n >= 181
+            @f25 = EByte::C
+          end
+          if n >= 183
+            @f26 = Market::Side.from_wire(data.unpack1('C', offset: b + 182))
+          else
+            r.spend(12, b, 'f26') if n >= 182
+            @f26 = Market::Side::SELL
+          end
+          if n >= 184
+            @f27 = FByte.from_wire(data.unpack1('C', offset: b + 183))
+          else
+            r.spend(12, b, 'f27') if n >= 183
+            @f27 = FByte::ONE | FByte::TWO
+          end
+          if n >= 192
+            @f28 = FuInt64.from_wire(data.unpack1('Q<', offset: b + 184))
+          else
+            r.spend(12, b, 'f28') if n >= 184
+            @f28 = FuInt64::ALL
+          end
         end
+        if n >= 196
+          @f29 = T_F29.read(r, b, b + 192, 'f29')
+        else
+          r.spend(12, b, 'f29') if n >= 192
+          @f29 = Counted.new
+        end
+        if n >= 200
+          @f30 = T_F30.read(r, b, b + 196, 'f30')
+        else
+          r.spend(8, b, 'f30') if n >= 196
+          @f30 = Market::Instrument.new
+        end
+        @f31 = n >= 205 ? T_F31.read(r, b, b + 200, 'f31') : nil
+        @f32 = n >= 210 ? T_F32.read(r, b, b + 205, 'f32') : 5
+        @f33 = n >= 215 ? T_F33.read(r, b, b + 210, 'f33') : nil
+        @f34 = n >= 220 ? T_F34.read(r, b, b + 215, 'f34') : EByte::B
+        @f35 = n >= 225 ? T_F35.read(r, b, b + 220, 'f35') : nil
+        @f36 = n >= 237 ? T_F36.read(r, b, b + 225, 'f36') : Array.new(3) { 0 }
+        @f37 = n >= 247 ? T_F37.read(r, b, b + 237, 'f37') : Array.new(2) { nil }
+        @f38 = n >= 251 ? T_F38.read(r, b, b + 247, 'f38') : []
+        @f39 = n >= 255 ? T_F39.read(r, b, b + 251, 'f39') : []
+        @f40 = n >= 259 ? T_F40.read(r, b, b + 255, 'f40') : []
+        @f41 = n >= 263 ? T_F41.read(r, b, b + 259, 'f41') : Set.new
+        @f42 = n >= 267 ? T_F42.read(r, b, b + 263, 'f42') : Set.new
+        @f43 = n >= 271 ? T_F43.read(r, b, b + 267, 'f43') : {}
+        @f44 = n >= 275 ? T_F44.read(r, b, b + 271, 'f44') : {}
+        @f45 = n >= 279 ? T_F45.read(r, b, b + 275, 'f45') : {}
+        @f46 = n >= 283 ? T_F46.read(r, b, b + 279, 'f46') : {}
+        @f47 = n >= 288 ? T_F47.read(r, b, b + 283, 'f47') : nil
+        @f47_reset = n >= 289 ? data.unpack1('C', offset: b + 288) != 0 : false
+        @f48 = n >= 294 ? T_F48.read(r, b, b + 289, 'f48') : 0
+        @f49 = n >= 298 ? T_F49.read(r, b, b + 294, 'f49') : {}
+        @f50 = n >= 302 ? T_F50.read(r, b, b + 298, 'f50') : {}
+        @f51 = n >= 306 ? T_F51.read(r, b, b + 302, 'f51') : Set.new
+        @f52 = {}
       end
-      if n >= 196
-        @f29 = T_F29.read(r, b, b + 192, 'f29')
-      else
-        r.spend(12, b, 'f29') if n >= 192
-        @f29 = Counted.new
-      end
-      if n >= 200
-        @f30 = T_F30.read(r, b, b + 196, 'f30')
-      else
-        r.spend(8, b, 'f30') if n >= 196
-        @f30 = Market::Instrument.new
-      end
-      @f31 = n >= 205 ? T_F31.read(r, b, b + 200, 'f31') : nil
-      @f32 = n >= 210 ? T_F32.read(r, b, b + 205, 'f32') : 5
-      @f33 = n >= 215 ? T_F33.read(r, b, b + 210, 'f33') : nil
-      @f34 = n >= 220 ? T_F34.read(r, b, b + 215, 'f34') : EByte::B
-      @f35 = n >= 225 ? T_F35.read(r, b, b + 220, 'f35') : nil
-      @f36 = n >= 237 ? T_F36.read(r, b, b + 225, 'f36') : Array.new(3) { 0 }
-      @f37 = n >= 247 ? T_F37.read(r, b, b + 237, 'f37') : Array.new(2) { nil }
-      @f38 = n >= 251 ? T_F38.read(r, b, b + 247, 'f38') : []
-      @f39 = n >= 255 ? T_F39.read(r, b, b + 251, 'f39') : []
-      @f40 = n >= 259 ? T_F40.read(r, b, b + 255, 'f40') : []
-      @f41 = n >= 263 ? T_F41.read(r, b, b + 259, 'f41') : Set.new
-      @f42 = n >= 267 ? T_F42.read(r, b, b + 263, 'f42') : Set.new
-      @f43 = n >= 271 ? T_F43.read(r, b, b + 267, 'f43') : {}
-      @f44 = n >= 275 ? T_F44.read(r, b, b + 271, 'f44') : {}
-      @f45 = n >= 279 ? T_F45.read(r, b, b + 275, 'f45') : {}
-      @f46 = n >= 283 ? T_F46.read(r, b, b + 279, 'f46') : {}
-      @f47 = n >= 288 ? T_F47.read(r, b, b + 283, 'f47') : nil
-      @f47_reset = n >= 289 ? data.unpack1('C', offset: b + 288) != 0 : false
-      @f48 = n >= 294 ? T_F48.read(r, b, b + 289, 'f48') : 0
-      @f49 = n >= 298 ? T_F49.read(r, b, b + 294, 'f49') : {}
-      @f50 = n >= 302 ? T_F50.read(r, b, b + 298, 'f50') : {}
-      @f51 = n >= 306 ? T_F51.read(r, b, b + 302, 'f51') : Set.new
-      @f52 = n >= 310 ? T_F52.read(r, b, b + 306, 'f52') : {}
     end
 
     def fbe_write_final(w)
@@ -1838,6 +1941,7 @@ module Everything
     FBE_FINAL_MIN = 24
     FBE_COST = 16
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2a16L<'
     T_INSTRUMENT = Fbe::Types::Struct.new(Market::Instrument)
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['instrument', T_INSTRUMENT]].freeze
 
@@ -1864,17 +1968,19 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 24
-        @id = Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16))
-      else
-        r.spend(8, b, 'id')
-        @id = Fbe::Uuid.uuid1
-      end
+    def fbe_read_body(r, b, n, values)
       if n >= 28
-        @instrument = T_INSTRUMENT.read(r, b, b + 24, 'instrument')
+        _, _, @id, @instrument = values
+        @id = Fbe::Uuid.from_bytes(@id)
+        @instrument = r.struct_at(Market::Instrument, b, @instrument, b + 24, 'instrument')
       else
+        data = r.data
+        if n >= 24
+          @id = Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16))
+        else
+          r.spend(8, b, 'id')
+          @id = Fbe::Uuid.uuid1
+        end
         r.spend(8, b, 'instrument') if n >= 24
         @instrument = Market::Instrument.new
       end
@@ -1928,6 +2034,7 @@ module Everything
     FBE_FINAL_MIN = 16
     FBE_COST = 16
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2a16'
     FBE_FIELDS = [['id', Fbe::Types::UUID]].freeze
 
     attr_accessor :id
@@ -1951,9 +2058,13 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 24
+        _, _, @id = values
+        @id = Fbe::Uuid.from_bytes(@id)
+      else
+        @id = Fbe::Uuid.uuid1
+      end
     end
 
     def fbe_write_final(w)
@@ -1992,6 +2103,7 @@ module Everything
     FBE_FINAL_MIN = 20
     FBE_COST = 20
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2a16L<'
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
@@ -2021,10 +2133,16 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
-      @reason = n >= 28 ? r.string(b, b + 24, 'reason') : +''
+    def fbe_read_body(r, b, n, values)
+      if n >= 28
+        _, _, @id, @reason = values
+        @id = Fbe::Uuid.from_bytes(@id)
+        @reason = @reason == 0 ? +'' : r.string_at(b + @reason, 'reason')
+      else
+        data = r.data
+        @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
+        @reason = +''
+      end
     end
 
     def fbe_write_final(w)
@@ -2073,6 +2191,7 @@ module Everything
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2q<'
     FBE_FIELDS = [['sequence', Fbe::Types::INT64]].freeze
 
     attr_accessor :sequence
@@ -2096,9 +2215,12 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @sequence = n >= 16 ? data.unpack1('q<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 16
+        _, _, @sequence = values
+      else
+        @sequence = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -2137,6 +2259,7 @@ module Everything
     FBE_FINAL_MIN = 9
     FBE_COST = 9
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<Cl<'
     FBE_FIELDS = [['new', Fbe::Types::INT32], ['swap', Fbe::Types::BOOL], ['default', Reserved::FBE_TYPE]].freeze
 
     attr_accessor :new_, :swap, :default
@@ -2164,16 +2287,16 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 17
-        @new_, @swap, @default = data.unpack('l<Cl<', offset: b + 8)
+        _, _, @new_, @swap, @default = values
         @swap = @swap != 0
-        @default = Reserved.from_wire(@default)
+        @default = Reserved::BY_VALUE[@default] || Reserved.from_wire(@default)
       else
+        data = r.data
         @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @swap = n >= 13 ? data.unpack1('C', offset: b + 12) != 0 : false
-        @default = n >= 17 ? Reserved.from_wire(data.unpack1('l<', offset: b + 13)) : Reserved.default
+        @default = Reserved.default
       end
     end
 
@@ -2228,6 +2351,7 @@ module Everything
     FBE_FINAL_MIN = 30
     FBE_COST = 30
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2l<L<l<Cl<3'
     T_OPERATOR = Fbe::Types::Optional.new(Reserved::FBE_TYPE)
     T_THIS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(FixedKeywords))
     FBE_FIELDS = [
@@ -2293,23 +2417,32 @@ module Everything
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
-      @class_ = n >= 16 ? r.string(b, b + 12, 'class') : +''
-      if n >= 33
-        @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: b + 16)
-        @default = Reserved.from_wire(@default)
+    def fbe_read_body(r, b, n, values)
+      if n >= 42
+        _, _, @new_, @class_, @default, @swap, @from, @none, @null = values
+        @class_ = @class_ == 0 ? +'' : r.string_at(b + @class_, 'class')
+        @default = Reserved::BY_VALUE[@default] || Reserved.from_wire(@default)
         @swap = @swap != 0
+        @operator = T_OPERATOR.read(r, b, b + 33, 'operator')
+        @this = T_THIS.read(r, b, b + 38, 'this')
       else
-        @default = n >= 20 ? Reserved.from_wire(data.unpack1('l<', offset: b + 16)) : Reserved::DELETE
-        @swap = n >= 21 ? data.unpack1('C', offset: b + 20) != 0 : false
-        @from = n >= 25 ? data.unpack1('l<', offset: b + 21) : 0
-        @none = n >= 29 ? data.unpack1('l<', offset: b + 25) : 0
-        @null = n >= 33 ? data.unpack1('l<', offset: b + 29) : 0
+        data = r.data
+        @new_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+        @class_ = n >= 16 ? r.string(b, b + 12, 'class') : +''
+        if n >= 33
+          @default, @swap, @from, @none, @null = data.unpack('l<Cl<3', offset: b + 16)
+          @default = Reserved.from_wire(@default)
+          @swap = @swap != 0
+        else
+          @default = n >= 20 ? Reserved.from_wire(data.unpack1('l<', offset: b + 16)) : Reserved::DELETE
+          @swap = n >= 21 ? data.unpack1('C', offset: b + 20) != 0 : false
+          @from = n >= 25 ? data.unpack1('l<', offset: b + 21) : 0
+          @none = n >= 29 ? data.unpack1('l<', offset: b + 25) : 0
+          @null = n >= 33 ? data.unpack1('l<', offset: b + 29) : 0
+        end
+        @operator = n >= 38 ? T_OPERATOR.read(r, b, b + 33, 'operator') : nil
+        @this = []
       end
-      @operator = n >= 38 ? T_OPERATOR.read(r, b, b + 33, 'operator') : nil
-      @this = n >= 42 ? T_THIS.read(r, b, b + 38, 'this') : []
     end
 
     def fbe_write_final(w)

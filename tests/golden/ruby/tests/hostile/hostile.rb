@@ -15,6 +15,7 @@ module Hostile
     FBE_FINAL_MIN = 0
     FBE_COST = 32
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     FBE_FIELDS = [].freeze
 
     def fbe_values
@@ -32,7 +33,7 @@ module Hostile
       b
     end
 
-    def fbe_read_body(_r, _b, _n)
+    def fbe_read_body(_r, _b, _n, _values)
       nil
     end
 
@@ -67,6 +68,7 @@ module Hostile
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Empty))
     FBE_FIELDS = [['items', T_ITEMS]].freeze
 
@@ -92,7 +94,7 @@ module Hostile
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, _values)
       @items = n >= 12 ? T_ITEMS.read(r, b, b + 8, 'items') : []
     end
 
@@ -131,6 +133,7 @@ module Hostile
     FBE_FINAL_MIN = 4_000_000
     FBE_COST = 4_000_000
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2'
     T_VALUES = Fbe::Types::FixedArray.new(Fbe::Types::INT32, 1_000_000)
     FBE_FIELDS = [['values', T_VALUES]].freeze
 
@@ -156,7 +159,7 @@ module Hostile
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, _values)
       @values = n >= 4_000_008 ? T_VALUES.read(r, b, b + 8, 'values') : Array.new(1_000_000) { 0 }
     end
 
@@ -195,6 +198,7 @@ module Hostile
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
     T_ITEMS = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Wide))
     FBE_FIELDS = [['items', T_ITEMS]].freeze
 
@@ -220,7 +224,7 @@ module Hostile
       b
     end
 
-    def fbe_read_body(r, b, n)
+    def fbe_read_body(r, b, n, _values)
       @items = n >= 12 ? T_ITEMS.read(r, b, b + 8, 'items') : []
     end
 
@@ -259,6 +263,7 @@ module Hostile
     FBE_FINAL_MIN = 4_000_005
     FBE_COST = 5
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<3'
     T_WIDE = Fbe::Types::Struct.new(Wide)
     T_MAYBE = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Wide))
     T_BY_ID = Fbe::Types::Mapping.new(:map, Fbe::Types::INT32, Fbe::Types::Struct.new(Wide))
@@ -290,15 +295,22 @@ module Hostile
       b
     end
 
-    def fbe_read_body(r, b, n)
-      if n >= 12
-        @wide = T_WIDE.read(r, b, b + 8, 'wide')
+    def fbe_read_body(r, b, n, values)
+      if n >= 21
+        _, _, @wide = values
+        @wide = r.struct_at(Wide, b, @wide, b + 8, 'wide')
+        @maybe = T_MAYBE.read(r, b, b + 12, 'maybe')
+        @by_id = T_BY_ID.read(r, b, b + 17, 'byId')
       else
-        r.spend(4_000_000, b, 'wide')
-        @wide = Wide.new
+        if n >= 12
+          @wide = T_WIDE.read(r, b, b + 8, 'wide')
+        else
+          r.spend(4_000_000, b, 'wide')
+          @wide = Wide.new
+        end
+        @maybe = n >= 17 ? T_MAYBE.read(r, b, b + 12, 'maybe') : nil
+        @by_id = {}
       end
-      @maybe = n >= 17 ? T_MAYBE.read(r, b, b + 12, 'maybe') : nil
-      @by_id = n >= 21 ? T_BY_ID.read(r, b, b + 17, 'byId') : {}
     end
 
     def fbe_write_final(w)

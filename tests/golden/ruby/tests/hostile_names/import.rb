@@ -1729,6 +1729,7 @@ module Import
     FBE_FINAL_MIN = 12
     FBE_COST = 12
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<3'
     FBE_FIELDS = [['side', Fbe::Types::INT32], ['s', Side::FBE_TYPE], ['range', Range::FBE_TYPE]].freeze
 
     attr_accessor :side, :s, :range
@@ -1756,16 +1757,16 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 20
-        @side, @s, @range = data.unpack('l<3', offset: b + 8)
-        @s = Side.from_wire(@s)
-        @range = Range.from_wire(@range)
+        _, _, @side, @s, @range = values
+        @s = Side::BY_VALUE[@s] || Side.from_wire(@s)
+        @range = Range::BY_VALUE[@range] || Range.from_wire(@range)
       else
+        data = r.data
         @side = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @s = n >= 16 ? Side.from_wire(data.unpack1('l<', offset: b + 12)) : Side::SELL
-        @range = n >= 20 ? Range.from_wire(data.unpack1('l<', offset: b + 16)) : Range::HI
+        @range = Range::HI
       end
     end
 
@@ -1820,6 +1821,9 @@ module Import
     FBE_FINAL_MIN = 619
     FBE_COST = 619
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<' \
+                 'l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5' \
+                 'Q<El<'
     T_AND_EQ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_BREAK_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_CASE_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -2456,229 +2460,381 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @alignas, @alignof = data.unpack('s<l<', offset: b + 8)
-        @alignas = Word.from_wire(@alignas)
-      else
-        @alignas = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ALIGNAS
-        @alignof = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @and_ = n >= 18 ? r.string(b, b + 14, 'and') : +''
-      @and_eq = n >= 23 ? T_AND_EQ.read(r, b, b + 18, 'and_eq') : nil
-      if n >= 51
-        @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: b + 23)
-        @asm = Modifier.from_wire(@asm)
-        @bitand = Side.from_wire(@bitand)
-      else
-        @asm = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @auto = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @bitand = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @bitor = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @break_ = n >= 55 ? T_BREAK_.read(r, b, b + 51, 'break') : []
-      @case_ = n >= 60 ? T_CASE_.read(r, b, b + 55, 'case') : nil
-      @catch_ = n >= 64 ? r.bytes(b, b + 60, 'catch') : ''.b
-      @char8_t = n >= 68 ? T_CHAR8_T.read(r, b, b + 64, 'char8_t') : {}
-      @char16_t = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t') : Fbe::Decimal::ZERO
-      if n >= 113
-        @char32_t, @class_, @compl, @concept = data.unpack('a16Q<eC', offset: b + 84)
-        @char32_t = Fbe::Uuid.from_bytes(@char32_t)
-      else
-        @char32_t = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @class_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @compl = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @concept = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @const = n >= 118 ? T_CONST.read(r, b, b + 113, 'const') : nil
-      if n >= 124
-        @consteval, @constexpr = data.unpack('s<l<', offset: b + 118)
-        @consteval = Word.from_wire(@consteval)
-      else
-        @consteval = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CONSTEVAL
-        @constexpr = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @constinit = n >= 128 ? r.string(b, b + 124, 'constinit') : +''
-      @const_cast = n >= 133 ? T_CONST_CAST.read(r, b, b + 128, 'const_cast') : nil
-      if n >= 161
-        @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: b + 133)
-        @continue = Modifier.from_wire(@continue)
-        @co_return = Side.from_wire(@co_return)
-      else
-        @continue = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @co_await = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @co_return = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @co_yield = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @decltype = n >= 165 ? T_DECLTYPE.read(r, b, b + 161, 'decltype') : []
-      @default = n >= 170 ? T_DEFAULT.read(r, b, b + 165, 'default') : nil
-      @delete = n >= 174 ? r.bytes(b, b + 170, 'delete') : ''.b
-      @do_ = n >= 178 ? T_DO_.read(r, b, b + 174, 'do') : {}
-      @dynamic_cast = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast') : Fbe::Decimal::ZERO
-      if n >= 223
-        @else_, @explicit, @export, @extern = data.unpack('a16Q<eC', offset: b + 194)
-        @else_ = Fbe::Uuid.from_bytes(@else_)
-      else
-        @else_ = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
-        @explicit = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
-        @export = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @extern = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
-      end
-      @final = n >= 228 ? T_FINAL.read(r, b, b + 223, 'final') : nil
-      if n >= 234
-        @for_, @friend = data.unpack('s<l<', offset: b + 228)
-        @for_ = Word.from_wire(@for_)
-      else
-        @for_ = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::FOR
-        @friend = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
-      end
-      @goto = n >= 238 ? r.string(b, b + 234, 'goto') : +''
-      @if_ = n >= 243 ? T_IF_.read(r, b, b + 238, 'if') : nil
-      if n >= 271
-        @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: b + 243)
-        @import = Modifier.from_wire(@import)
-        @int = Side.from_wire(@int)
-      else
-        @import = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
-        @inline = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
-        @int = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
-        @long = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
-      end
-      @module_ = n >= 275 ? T_MODULE_.read(r, b, b + 271, 'module') : []
-      @mutable = n >= 280 ? T_MUTABLE.read(r, b, b + 275, 'mutable') : nil
-      @namespace = n >= 284 ? r.bytes(b, b + 280, 'namespace') : ''.b
-      @new_ = n >= 288 ? T_NEW_.read(r, b, b + 284, 'new') : {}
-      @noexcept = n >= 304 ? Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept') : Fbe::Decimal::ZERO
-      if n >= 333
-        @not_, @not_eq, @nullptr, @operator = data.unpack('a16Q<eC', offset: b + 304)
-        @not_ = Fbe::Uuid.from_bytes(@not_)
-      else
-        @not_ = n >= 320 ? Fbe::Uuid.from_bytes(data.byteslice(b + 304, 16)) : Fbe::Uuid::NIL
-        @not_eq = n >= 328 ? data.unpack1('Q<', offset: b + 320) : 0
-        @nullptr = n >= 332 ? data.unpack1('e', offset: b + 328) : 0.0
-        @operator = n >= 333 ? data.unpack1('C', offset: b + 332) : 0
-      end
-      @or_ = n >= 338 ? T_OR_.read(r, b, b + 333, 'or') : nil
-      if n >= 344
-        @or_eq, @override = data.unpack('s<l<', offset: b + 338)
-        @or_eq = Word.from_wire(@or_eq)
-      else
-        @or_eq = n >= 340 ? Word.from_wire(data.unpack1('s<', offset: b + 338)) : Word::OR_EQ
-        @override = n >= 344 ? data.unpack1('l<', offset: b + 340) : 0
-      end
-      @private = n >= 348 ? r.string(b, b + 344, 'private') : +''
-      @protected = n >= 353 ? T_PROTECTED.read(r, b, b + 348, 'protected') : nil
-      if n >= 381
-        @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: b + 353)
-        @public = Modifier.from_wire(@public)
-        @reinterpret_cast = Side.from_wire(@reinterpret_cast)
-      else
-        @public = n >= 361 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 353)) : Modifier.default
-        @register = n >= 369 ? data.unpack1('E', offset: b + 361) : 0.0
-        @reinterpret_cast = n >= 373 ? Side.from_wire(data.unpack1('l<', offset: b + 369)) : Side.default
-        @requires = n >= 381 ? data.unpack1('q<', offset: b + 373) : 0
-      end
-      @return_ = n >= 385 ? T_RETURN_.read(r, b, b + 381, 'return') : []
-      @short = n >= 390 ? T_SHORT.read(r, b, b + 385, 'short') : nil
-      @signed = n >= 394 ? r.bytes(b, b + 390, 'signed') : ''.b
-      @sizeof = n >= 398 ? T_SIZEOF.read(r, b, b + 394, 'sizeof') : {}
-      @static = n >= 414 ? Fbe::Types::DECIMAL.read(r, b, b + 398, 'static') : Fbe::Decimal::ZERO
-      if n >= 443
-        @static_assert, @static_cast, @switch, @template = data.unpack('a16Q<eC', offset: b + 414)
-        @static_assert = Fbe::Uuid.from_bytes(@static_assert)
-      else
-        @static_assert = n >= 430 ? Fbe::Uuid.from_bytes(data.byteslice(b + 414, 16)) : Fbe::Uuid::NIL
-        @static_cast = n >= 438 ? data.unpack1('Q<', offset: b + 430) : 0
-        @switch = n >= 442 ? data.unpack1('e', offset: b + 438) : 0.0
-        @template = n >= 443 ? data.unpack1('C', offset: b + 442) : 0
-      end
-      @this = n >= 448 ? T_THIS.read(r, b, b + 443, 'this') : nil
-      if n >= 454
-        @thread_local, @throw_ = data.unpack('s<l<', offset: b + 448)
-        @thread_local = Word.from_wire(@thread_local)
-      else
-        @thread_local = n >= 450 ? Word.from_wire(data.unpack1('s<', offset: b + 448)) : Word::THREAD_LOCAL
-        @throw_ = n >= 454 ? data.unpack1('l<', offset: b + 450) : 0
-      end
-      @try = n >= 458 ? r.string(b, b + 454, 'try') : +''
-      @typedef = n >= 463 ? T_TYPEDEF.read(r, b, b + 458, 'typedef') : nil
-      if n >= 491
-        @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: b + 463)
-        @typeid = Modifier.from_wire(@typeid)
-        @union = Side.from_wire(@union)
-      else
-        @typeid = n >= 471 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 463)) : Modifier.default
-        @typename = n >= 479 ? data.unpack1('E', offset: b + 471) : 0.0
-        @union = n >= 483 ? Side.from_wire(data.unpack1('l<', offset: b + 479)) : Side.default
-        @unsigned = n >= 491 ? data.unpack1('q<', offset: b + 483) : 0
-      end
-      @using = n >= 495 ? T_USING.read(r, b, b + 491, 'using') : []
-      @virtual = n >= 500 ? T_VIRTUAL.read(r, b, b + 495, 'virtual') : nil
-      @void = n >= 504 ? r.bytes(b, b + 500, 'void') : ''.b
-      @volatile = n >= 508 ? T_VOLATILE.read(r, b, b + 504, 'volatile') : {}
-      @wchar_t = n >= 524 ? Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t') : Fbe::Decimal::ZERO
-      if n >= 553
-        @while_, @xor, @xor_eq, @assert = data.unpack('a16Q<eC', offset: b + 524)
-        @while_ = Fbe::Uuid.from_bytes(@while_)
-      else
-        @while_ = n >= 540 ? Fbe::Uuid.from_bytes(data.byteslice(b + 524, 16)) : Fbe::Uuid::NIL
-        @xor = n >= 548 ? data.unpack1('Q<', offset: b + 540) : 0
-        @xor_eq = n >= 552 ? data.unpack1('e', offset: b + 548) : 0.0
-        @assert = n >= 553 ? data.unpack1('C', offset: b + 552) : 0
-      end
-      @errno = n >= 558 ? T_ERRNO.read(r, b, b + 553, 'errno') : nil
-      if n >= 564
-        @eof, @null = data.unpack('s<l<', offset: b + 558)
-        @eof = Word.from_wire(@eof)
-      else
-        @eof = n >= 560 ? Word.from_wire(data.unpack1('s<', offset: b + 558)) : Word::EOF
-        @null = n >= 564 ? data.unpack1('l<', offset: b + 560) : 0
-      end
-      @stdin = n >= 568 ? r.string(b, b + 564, 'stdin') : +''
-      @stdout = n >= 573 ? T_STDOUT.read(r, b, b + 568, 'stdout') : nil
-      if n >= 601
-        @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: b + 573)
-        @stderr = Modifier.from_wire(@stderr)
-        @std = Side.from_wire(@std)
-      else
-        @stderr = n >= 581 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 573)) : Modifier.default
-        @offsetof = n >= 589 ? data.unpack1('E', offset: b + 581) : 0.0
-        @std = n >= 593 ? Side.from_wire(data.unpack1('l<', offset: b + 589)) : Side.default
-        @fbe = n >= 601 ? data.unpack1('q<', offset: b + 593) : 0
-      end
-      @int8_t = n >= 605 ? T_INT8_T.read(r, b, b + 601, 'int8_t') : []
-      @uint8_t = n >= 610 ? T_UINT8_T.read(r, b, b + 605, 'uint8_t') : nil
-      @int16_t = n >= 614 ? r.bytes(b, b + 610, 'int16_t') : ''.b
-      @uint16_t = n >= 618 ? T_UINT16_T.read(r, b, b + 614, 'uint16_t') : {}
-      @int32_t = n >= 634 ? Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t') : Fbe::Decimal::ZERO
-      if n >= 663
-        @uint32_t, @int64_t, @uint64_t, @size_t = data.unpack('a16Q<eC', offset: b + 634)
-        @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
-      else
-        @uint32_t = n >= 650 ? Fbe::Uuid.from_bytes(data.byteslice(b + 634, 16)) : Fbe::Uuid::NIL
-        @int64_t = n >= 658 ? data.unpack1('Q<', offset: b + 650) : 0
-        @uint64_t = n >= 662 ? data.unpack1('e', offset: b + 658) : 0.0
-        @size_t = n >= 663 ? data.unpack1('C', offset: b + 662) : 0
-      end
-      @ptrdiff_t = n >= 668 ? T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t') : nil
-      if n >= 674
-        @nullptr_t, @linux = data.unpack('s<l<', offset: b + 668)
-        @nullptr_t = Word.from_wire(@nullptr_t)
-      else
-        @nullptr_t = n >= 670 ? Word.from_wire(data.unpack1('s<', offset: b + 668)) : Word::NULLPTR_T
-        @linux = n >= 674 ? data.unpack1('l<', offset: b + 670) : 0
-      end
-      @unix = n >= 678 ? r.string(b, b + 674, 'unix') : +''
-      @bufsiz = n >= 683 ? T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ') : nil
+    def fbe_read_body(r, b, n, values)
       if n >= 703
-        @int32_max, @char_bit, @einval = data.unpack('Q<El<', offset: b + 683)
-        @int32_max = Modifier.from_wire(@int32_max)
-        @einval = Side.from_wire(@einval)
+        @alignas = values[2]
+        @alignof = values[3]
+        @and_ = values[4]
+        @asm = values[5]
+        @auto = values[6]
+        @bitand = values[7]
+        @bitor = values[8]
+        @catch_ = values[9]
+        @char32_t = values[10]
+        @class_ = values[11]
+        @compl = values[12]
+        @concept = values[13]
+        @consteval = values[14]
+        @constexpr = values[15]
+        @constinit = values[16]
+        @continue = values[17]
+        @co_await = values[18]
+        @co_return = values[19]
+        @co_yield = values[20]
+        @delete = values[21]
+        @else_ = values[22]
+        @explicit = values[23]
+        @export = values[24]
+        @extern = values[25]
+        @for_ = values[26]
+        @friend = values[27]
+        @goto = values[28]
+        @import = values[29]
+        @inline = values[30]
+        @int = values[31]
+        @long = values[32]
+        @namespace = values[33]
+        @not_ = values[34]
+        @not_eq = values[35]
+        @nullptr = values[36]
+        @operator = values[37]
+        @or_eq = values[38]
+        @override = values[39]
+        @private = values[40]
+        @public = values[41]
+        @register = values[42]
+        @reinterpret_cast = values[43]
+        @requires = values[44]
+        @signed = values[45]
+        @static_assert = values[46]
+        @static_cast = values[47]
+        @switch = values[48]
+        @template = values[49]
+        @thread_local = values[50]
+        @throw_ = values[51]
+        @try = values[52]
+        @typeid = values[53]
+        @typename = values[54]
+        @union = values[55]
+        @unsigned = values[56]
+        @void = values[57]
+        @while_ = values[58]
+        @xor = values[59]
+        @xor_eq = values[60]
+        @assert = values[61]
+        @eof = values[62]
+        @null = values[63]
+        @stdin = values[64]
+        @stderr = values[65]
+        @offsetof = values[66]
+        @std = values[67]
+        @fbe = values[68]
+        @int16_t = values[69]
+        @uint32_t = values[70]
+        @int64_t = values[71]
+        @uint64_t = values[72]
+        @size_t = values[73]
+        @nullptr_t = values[74]
+        @linux = values[75]
+        @unix = values[76]
+        @int32_max = values[77]
+        @char_bit = values[78]
+        @einval = values[79]
+        @alignas = Word::BY_VALUE[@alignas] || Word.from_wire(@alignas)
+        @and_ = @and_ == 0 ? +'' : r.string_at(b + @and_, 'and')
+        @and_eq = T_AND_EQ.read(r, b, b + 18, 'and_eq')
+        @asm = Modifier::BY_VALUE[@asm] || Modifier.from_wire(@asm)
+        @bitand = Side::BY_VALUE[@bitand] || Side.from_wire(@bitand)
+        @break_ = T_BREAK_.read(r, b, b + 51, 'break')
+        @case_ = T_CASE_.read(r, b, b + 55, 'case')
+        @catch_ = @catch_ == 0 ? ''.b : r.block(b + @catch_, 'bytes', 'catch')
+        @char8_t = T_CHAR8_T.read(r, b, b + 64, 'char8_t')
+        @char16_t = Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t')
+        @char32_t = Fbe::Uuid.from_bytes(@char32_t)
+        @const = T_CONST.read(r, b, b + 113, 'const')
+        @consteval = Word::BY_VALUE[@consteval] || Word.from_wire(@consteval)
+        @constinit = @constinit == 0 ? +'' : r.string_at(b + @constinit, 'constinit')
+        @const_cast = T_CONST_CAST.read(r, b, b + 128, 'const_cast')
+        @continue = Modifier::BY_VALUE[@continue] || Modifier.from_wire(@continue)
+        @co_return = Side::BY_VALUE[@co_return] || Side.from_wire(@co_return)
+        @decltype = T_DECLTYPE.read(r, b, b + 161, 'decltype')
+        @default = T_DEFAULT.read(r, b, b + 165, 'default')
+        @delete = @delete == 0 ? ''.b : r.block(b + @delete, 'bytes', 'delete')
+        @do_ = T_DO_.read(r, b, b + 174, 'do')
+        @dynamic_cast = Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast')
+        @else_ = Fbe::Uuid.from_bytes(@else_)
+        @final = T_FINAL.read(r, b, b + 223, 'final')
+        @for_ = Word::BY_VALUE[@for_] || Word.from_wire(@for_)
+        @goto = @goto == 0 ? +'' : r.string_at(b + @goto, 'goto')
+        @if_ = T_IF_.read(r, b, b + 238, 'if')
+        @import = Modifier::BY_VALUE[@import] || Modifier.from_wire(@import)
+        @int = Side::BY_VALUE[@int] || Side.from_wire(@int)
+        @module_ = T_MODULE_.read(r, b, b + 271, 'module')
+        @mutable = T_MUTABLE.read(r, b, b + 275, 'mutable')
+        @namespace = @namespace == 0 ? ''.b : r.block(b + @namespace, 'bytes', 'namespace')
+        @new_ = T_NEW_.read(r, b, b + 284, 'new')
+        @noexcept = Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept')
+        @not_ = Fbe::Uuid.from_bytes(@not_)
+        @or_ = T_OR_.read(r, b, b + 333, 'or')
+        @or_eq = Word::BY_VALUE[@or_eq] || Word.from_wire(@or_eq)
+        @private = @private == 0 ? +'' : r.string_at(b + @private, 'private')
+        @protected = T_PROTECTED.read(r, b, b + 348, 'protected')
+        @public = Modifier::BY_VALUE[@public] || Modifier.from_wire(@public)
+        @reinterpret_cast = Side::BY_VALUE[@reinterpret_cast] || Side.from_wire(@reinterpret_cast)
+        @return_ = T_RETURN_.read(r, b, b + 381, 'return')
+        @short = T_SHORT.read(r, b, b + 385, 'short')
+        @signed = @signed == 0 ? ''.b : r.block(b + @signed, 'bytes', 'signed')
+        @sizeof = T_SIZEOF.read(r, b, b + 394, 'sizeof')
+        @static = Fbe::Types::DECIMAL.read(r, b, b + 398, 'static')
+        @static_assert = Fbe::Uuid.from_bytes(@static_assert)
+        @this = T_THIS.read(r, b, b + 443, 'this')
+        @thread_local = Word::BY_VALUE[@thread_local] || Word.from_wire(@thread_local)
+        @try = @try == 0 ? +'' : r.string_at(b + @try, 'try')
+        @typedef = T_TYPEDEF.read(r, b, b + 458, 'typedef')
+        @typeid = Modifier::BY_VALUE[@typeid] || Modifier.from_wire(@typeid)
+        @union = Side::BY_VALUE[@union] || Side.from_wire(@union)
+        @using = T_USING.read(r, b, b + 491, 'using')
+        @virtual = T_VIRTUAL.read(r, b, b + 495, 'virtual')
+        @void = @void == 0 ? ''.b : r.block(b + @void, 'bytes', 'void')
+        @volatile = T_VOLATILE.read(r, b, b + 504, 'volatile')
+        @wchar_t = Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t')
+        @while_ = Fbe::Uuid.from_bytes(@while_)
+        @errno = T_ERRNO.read(r, b, b + 553, 'errno')
+        @eof = Word::BY_VALUE[@eof] || Word.from_wire(@eof)
+        @stdin = @stdin == 0 ? +'' : r.string_at(b + @stdin, 'stdin')
+        @stdout = T_STDOUT.read(r, b, b + 568, 'stdout')
+        @stderr = Modifier::BY_VALUE[@stderr] || Modifier.from_wire(@stderr)
+        @std = Side::BY_VALUE[@std] || Side.from_wire(@std)
+        @int8_t = T_INT8_T.read(r, b, b + 601, 'int8_t')
+        @uint8_t = T_UINT8_T.read(r, b, b + 605, 'uint8_t')
+        @int16_t = @int16_t == 0 ? ''.b : r.block(b + @int16_t, 'bytes', 'int16_t')
+        @uint16_t = T_UINT16_T.read(r, b, b + 614, 'uint16_t')
+        @int32_t = Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t')
+        @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
+        @ptrdiff_t = T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t')
+        @nullptr_t = Word::BY_VALUE[@nullptr_t] || Word.from_wire(@nullptr_t)
+        @unix = @unix == 0 ? +'' : r.string_at(b + @unix, 'unix')
+        @bufsiz = T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ')
+        @int32_max = Modifier::BY_VALUE[@int32_max] || Modifier.from_wire(@int32_max)
+        @einval = Side::BY_VALUE[@einval] || Side.from_wire(@einval)
       else
+        data = r.data
+        if n >= 14
+          @alignas, @alignof = data.unpack('s<l<', offset: b + 8)
+          @alignas = Word.from_wire(@alignas)
+        else
+          @alignas = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ALIGNAS
+          @alignof = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @and_ = n >= 18 ? r.string(b, b + 14, 'and') : +''
+        @and_eq = n >= 23 ? T_AND_EQ.read(r, b, b + 18, 'and_eq') : nil
+        if n >= 51
+          @asm, @auto, @bitand, @bitor = data.unpack('Q<El<q<', offset: b + 23)
+          @asm = Modifier.from_wire(@asm)
+          @bitand = Side.from_wire(@bitand)
+        else
+          @asm = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @auto = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @bitand = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @bitor = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @break_ = n >= 55 ? T_BREAK_.read(r, b, b + 51, 'break') : []
+        @case_ = n >= 60 ? T_CASE_.read(r, b, b + 55, 'case') : nil
+        @catch_ = n >= 64 ? r.bytes(b, b + 60, 'catch') : ''.b
+        @char8_t = n >= 68 ? T_CHAR8_T.read(r, b, b + 64, 'char8_t') : {}
+        @char16_t = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t') : Fbe::Decimal::ZERO
+        if n >= 113
+          @char32_t, @class_, @compl, @concept = data.unpack('a16Q<eC', offset: b + 84)
+          @char32_t = Fbe::Uuid.from_bytes(@char32_t)
+        else
+          @char32_t = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @class_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @compl = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @concept = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @const = n >= 118 ? T_CONST.read(r, b, b + 113, 'const') : nil
+        if n >= 124
+          @consteval, @constexpr = data.unpack('s<l<', offset: b + 118)
+          @consteval = Word.from_wire(@consteval)
+        else
+          @consteval = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CONSTEVAL
+          @constexpr = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @constinit = n >= 128 ? r.string(b, b + 124, 'constinit') : +''
+        @const_cast = n >= 133 ? T_CONST_CAST.read(r, b, b + 128, 'const_cast') : nil
+        if n >= 161
+          @continue, @co_await, @co_return, @co_yield = data.unpack('Q<El<q<', offset: b + 133)
+          @continue = Modifier.from_wire(@continue)
+          @co_return = Side.from_wire(@co_return)
+        else
+          @continue = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @co_await = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @co_return = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @co_yield = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @decltype = n >= 165 ? T_DECLTYPE.read(r, b, b + 161, 'decltype') : []
+        @default = n >= 170 ? T_DEFAULT.read(r, b, b + 165, 'default') : nil
+        @delete = n >= 174 ? r.bytes(b, b + 170, 'delete') : ''.b
+        @do_ = n >= 178 ? T_DO_.read(r, b, b + 174, 'do') : {}
+        @dynamic_cast = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast') : Fbe::Decimal::ZERO
+        if n >= 223
+          @else_, @explicit, @export, @extern = data.unpack('a16Q<eC', offset: b + 194)
+          @else_ = Fbe::Uuid.from_bytes(@else_)
+        else
+          @else_ = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+          @explicit = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+          @export = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+          @extern = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        end
+        @final = n >= 228 ? T_FINAL.read(r, b, b + 223, 'final') : nil
+        if n >= 234
+          @for_, @friend = data.unpack('s<l<', offset: b + 228)
+          @for_ = Word.from_wire(@for_)
+        else
+          @for_ = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::FOR
+          @friend = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
+        end
+        @goto = n >= 238 ? r.string(b, b + 234, 'goto') : +''
+        @if_ = n >= 243 ? T_IF_.read(r, b, b + 238, 'if') : nil
+        if n >= 271
+          @import, @inline, @int, @long = data.unpack('Q<El<q<', offset: b + 243)
+          @import = Modifier.from_wire(@import)
+          @int = Side.from_wire(@int)
+        else
+          @import = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
+          @inline = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
+          @int = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
+          @long = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
+        end
+        @module_ = n >= 275 ? T_MODULE_.read(r, b, b + 271, 'module') : []
+        @mutable = n >= 280 ? T_MUTABLE.read(r, b, b + 275, 'mutable') : nil
+        @namespace = n >= 284 ? r.bytes(b, b + 280, 'namespace') : ''.b
+        @new_ = n >= 288 ? T_NEW_.read(r, b, b + 284, 'new') : {}
+        @noexcept = n >= 304 ? Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept') : Fbe::Decimal::ZERO
+        if n >= 333
+          @not_, @not_eq, @nullptr, @operator = data.unpack('a16Q<eC', offset: b + 304)
+          @not_ = Fbe::Uuid.from_bytes(@not_)
+        else
+          @not_ = n >= 320 ? Fbe::Uuid.from_bytes(data.byteslice(b + 304, 16)) : Fbe::Uuid::NIL
+          @not_eq = n >= 328 ? data.unpack1('Q<', offset: b + 320) : 0
+          @nullptr = n >= 332 ? data.unpack1('e', offset: b + 328) : 0.0
+          @operator = n >= 333 ? data.unpack1('C', offset: b + 332) : 0
+        end
+        @or_ = n >= 338 ? T_OR_.read(r, b, b + 333, 'or') : nil
+        if n >= 344
+          @or_eq, @override = data.unpack('s<l<', offset: b + 338)
+          @or_eq = Word.from_wire(@or_eq)
+        else
+          @or_eq = n >= 340 ? Word.from_wire(data.unpack1('s<', offset: b + 338)) : Word::OR_EQ
+          @override = n >= 344 ? data.unpack1('l<', offset: b + 340) : 0
+        end
+        @private = n >= 348 ? r.string(b, b + 344, 'private') : +''
+        @protected = n >= 353 ? T_PROTECTED.read(r, b, b + 348, 'protected') : nil
+        if n >= 381
+          @public, @register, @reinterpret_cast, @requires = data.unpack('Q<El<q<', offset: b + 353)
+          @public = Modifier.from_wire(@public)
+          @reinterpret_cast = Side.from_wire(@reinterpret_cast)
+        else
+          @public = n >= 361 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 353)) : Modifier.default
+          @register = n >= 369 ? data.unpack1('E', offset: b + 361) : 0.0
+          @reinterpret_cast = n >= 373 ? Side.from_wire(data.unpack1('l<', offset: b + 369)) : Side.default
+          @requires = n >= 381 ? data.unpack1('q<', offset: b + 373) : 0
+        end
+        @return_ = n >= 385 ? T_RETURN_.read(r, b, b + 381, 'return') : []
+        @short = n >= 390 ? T_SHORT.read(r, b, b + 385, 'short') : nil
+        @signed = n >= 394 ? r.bytes(b, b + 390, 'signed') : ''.b
+        @sizeof = n >= 398 ? T_SIZEOF.read(r, b, b + 394, 'sizeof') : {}
+        @static = n >= 414 ? Fbe::Types::DECIMAL.read(r, b, b + 398, 'static') : Fbe::Decimal::ZERO
+        if n >= 443
+          @static_assert, @static_cast, @switch, @template = data.unpack('a16Q<eC', offset: b + 414)
+          @static_assert = Fbe::Uuid.from_bytes(@static_assert)
+        else
+          @static_assert = n >= 430 ? Fbe::Uuid.from_bytes(data.byteslice(b + 414, 16)) : Fbe::Uuid::NIL
+          @static_cast = n >= 438 ? data.unpack1('Q<', offset: b + 430) : 0
+          @switch = n >= 442 ? data.unpack1('e', offset: b + 438) : 0.0
+          @template = n >= 443 ? data.unpack1('C', offset: b + 442) : 0
+        end
+        @this = n >= 448 ? T_THIS.read(r, b, b + 443, 'this') : nil
+        if n >= 454
+          @thread_local, @throw_ = data.unpack('s<l<', offset: b + 448)
+          @thread_local = Word.from_wire(@thread_local)
+        else
+          @thread_local = n >= 450 ? Word.from_wire(data.unpack1('s<', offset: b + 448)) : Word::THREAD_LOCAL
+          @throw_ = n >= 454 ? data.unpack1('l<', offset: b + 450) : 0
+        end
+        @try = n >= 458 ? r.string(b, b + 454, 'try') : +''
+        @typedef = n >= 463 ? T_TYPEDEF.read(r, b, b + 458, 'typedef') : nil
+        if n >= 491
+          @typeid, @typename, @union, @unsigned = data.unpack('Q<El<q<', offset: b + 463)
+          @typeid = Modifier.from_wire(@typeid)
+          @union = Side.from_wire(@union)
+        else
+          @typeid = n >= 471 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 463)) : Modifier.default
+          @typename = n >= 479 ? data.unpack1('E', offset: b + 471) : 0.0
+          @union = n >= 483 ? Side.from_wire(data.unpack1('l<', offset: b + 479)) : Side.default
+          @unsigned = n >= 491 ? data.unpack1('q<', offset: b + 483) : 0
+        end
+        @using = n >= 495 ? T_USING.read(r, b, b + 491, 'using') : []
+        @virtual = n >= 500 ? T_VIRTUAL.read(r, b, b + 495, 'virtual') : nil
+        @void = n >= 504 ? r.bytes(b, b + 500, 'void') : ''.b
+        @volatile = n >= 508 ? T_VOLATILE.read(r, b, b + 504, 'volatile') : {}
+        @wchar_t = n >= 524 ? Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t') : Fbe::Decimal::ZERO
+        if n >= 553
+          @while_, @xor, @xor_eq, @assert = data.unpack('a16Q<eC', offset: b + 524)
+          @while_ = Fbe::Uuid.from_bytes(@while_)
+        else
+          @while_ = n >= 540 ? Fbe::Uuid.from_bytes(data.byteslice(b + 524, 16)) : Fbe::Uuid::NIL
+          @xor = n >= 548 ? data.unpack1('Q<', offset: b + 540) : 0
+          @xor_eq = n >= 552 ? data.unpack1('e', offset: b + 548) : 0.0
+          @assert = n >= 553 ? data.unpack1('C', offset: b + 552) : 0
+        end
+        @errno = n >= 558 ? T_ERRNO.read(r, b, b + 553, 'errno') : nil
+        if n >= 564
+          @eof, @null = data.unpack('s<l<', offset: b + 558)
+          @eof = Word.from_wire(@eof)
+        else
+          @eof = n >= 560 ? Word.from_wire(data.unpack1('s<', offset: b + 558)) : Word::EOF
+          @null = n >= 564 ? data.unpack1('l<', offset: b + 560) : 0
+        end
+        @stdin = n >= 568 ? r.string(b, b + 564, 'stdin') : +''
+        @stdout = n >= 573 ? T_STDOUT.read(r, b, b + 568, 'stdout') : nil
+        if n >= 601
+          @stderr, @offsetof, @std, @fbe = data.unpack('Q<El<q<', offset: b + 573)
+          @stderr = Modifier.from_wire(@stderr)
+          @std = Side.from_wire(@std)
+        else
+          @stderr = n >= 581 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 573)) : Modifier.default
+          @offsetof = n >= 589 ? data.unpack1('E', offset: b + 581) : 0.0
+          @std = n >= 593 ? Side.from_wire(data.unpack1('l<', offset: b + 589)) : Side.default
+          @fbe = n >= 601 ? data.unpack1('q<', offset: b + 593) : 0
+        end
+        @int8_t = n >= 605 ? T_INT8_T.read(r, b, b + 601, 'int8_t') : []
+        @uint8_t = n >= 610 ? T_UINT8_T.read(r, b, b + 605, 'uint8_t') : nil
+        @int16_t = n >= 614 ? r.bytes(b, b + 610, 'int16_t') : ''.b
+        @uint16_t = n >= 618 ? T_UINT16_T.read(r, b, b + 614, 'uint16_t') : {}
+        @int32_t = n >= 634 ? Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t') : Fbe::Decimal::ZERO
+        if n >= 663
+          @uint32_t, @int64_t, @uint64_t, @size_t = data.unpack('a16Q<eC', offset: b + 634)
+          @uint32_t = Fbe::Uuid.from_bytes(@uint32_t)
+        else
+          @uint32_t = n >= 650 ? Fbe::Uuid.from_bytes(data.byteslice(b + 634, 16)) : Fbe::Uuid::NIL
+          @int64_t = n >= 658 ? data.unpack1('Q<', offset: b + 650) : 0
+          @uint64_t = n >= 662 ? data.unpack1('e', offset: b + 658) : 0.0
+          @size_t = n >= 663 ? data.unpack1('C', offset: b + 662) : 0
+        end
+        @ptrdiff_t = n >= 668 ? T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t') : nil
+        if n >= 674
+          @nullptr_t, @linux = data.unpack('s<l<', offset: b + 668)
+          @nullptr_t = Word.from_wire(@nullptr_t)
+        else
+          @nullptr_t = n >= 670 ? Word.from_wire(data.unpack1('s<', offset: b + 668)) : Word::NULLPTR_T
+          @linux = n >= 674 ? data.unpack1('l<', offset: b + 670) : 0
+        end
+        @unix = n >= 678 ? r.string(b, b + 674, 'unix') : +''
+        @bufsiz = n >= 683 ? T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ') : nil
         @int32_max = n >= 691 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 683)) : Modifier.default
         @char_bit = n >= 699 ? data.unpack1('E', offset: b + 691) : 0.0
-        @einval = n >= 703 ? Side.from_wire(data.unpack1('l<', offset: b + 699)) : Side.default
+        @einval = Side.default
       end
     end
 
@@ -3585,6 +3741,7 @@ module Import
     FBE_FINAL_MIN = 239
     FBE_COST = 239
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<'
     T_AS = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_ELIF = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_EXCEPT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -3848,96 +4005,160 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @false_, @none = data.unpack('s<l<', offset: b + 8)
-        @false_ = Word.from_wire(@false_)
-      else
-        @false_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FALSE_
-        @none = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @true_ = n >= 18 ? r.string(b, b + 14, 'True') : +''
-      @as = n >= 23 ? T_AS.read(r, b, b + 18, 'as') : nil
-      if n >= 51
-        @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: b + 23)
-        @async = Modifier.from_wire(@async)
-        @def_ = Side.from_wire(@def_)
-      else
-        @async = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @await = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @def_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @del = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @elif = n >= 55 ? T_ELIF.read(r, b, b + 51, 'elif') : []
-      @except = n >= 60 ? T_EXCEPT.read(r, b, b + 55, 'except') : nil
-      @finally = n >= 64 ? r.bytes(b, b + 60, 'finally') : ''.b
-      @from = n >= 68 ? T_FROM.read(r, b, b + 64, 'from') : {}
-      @global = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'global') : Fbe::Decimal::ZERO
-      if n >= 113
-        @in_, @is, @lambda_, @nonlocal = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 275
+        @false_ = values[2]
+        @none = values[3]
+        @true_ = values[4]
+        @async = values[5]
+        @await = values[6]
+        @def_ = values[7]
+        @del = values[8]
+        @finally = values[9]
+        @in_ = values[10]
+        @is = values[11]
+        @lambda_ = values[12]
+        @nonlocal = values[13]
+        @raise_ = values[14]
+        @with = values[15]
+        @yield_ = values[16]
+        @match = values[17]
+        @self_ = values[18]
+        @cls = values[19]
+        @print_ = values[20]
+        @dict = values[21]
+        @object = values[22]
+        @super_ = values[23]
+        @isinstance = values[24]
+        @property = values[25]
+        @classmethod = values[26]
+        @typing = values[27]
+        @any = values[28]
+        @callable = values[29]
+        @int_enum = values[30]
+        @int_flag = values[31]
+        @package = values[32]
+        @false_ = Word::BY_VALUE[@false_] || Word.from_wire(@false_)
+        @true_ = @true_ == 0 ? +'' : r.string_at(b + @true_, 'True')
+        @as = T_AS.read(r, b, b + 18, 'as')
+        @async = Modifier::BY_VALUE[@async] || Modifier.from_wire(@async)
+        @def_ = Side::BY_VALUE[@def_] || Side.from_wire(@def_)
+        @elif = T_ELIF.read(r, b, b + 51, 'elif')
+        @except = T_EXCEPT.read(r, b, b + 55, 'except')
+        @finally = @finally == 0 ? ''.b : r.block(b + @finally, 'bytes', 'finally')
+        @from = T_FROM.read(r, b, b + 64, 'from')
+        @global = Fbe::Types::DECIMAL.read(r, b, b + 68, 'global')
         @in_ = Fbe::Uuid.from_bytes(@in_)
-      else
-        @in_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @is = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @lambda_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @nonlocal = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @pass = n >= 118 ? T_PASS.read(r, b, b + 113, 'pass') : nil
-      if n >= 124
-        @raise_, @with = data.unpack('s<l<', offset: b + 118)
-        @raise_ = Word.from_wire(@raise_)
-      else
-        @raise_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::RAISE
-        @with = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @yield_ = n >= 128 ? r.string(b, b + 124, 'yield') : +''
-      @x = n >= 133 ? T_X.read(r, b, b + 128, '_') : nil
-      if n >= 161
-        @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: b + 133)
-        @match = Modifier.from_wire(@match)
-        @cls = Side.from_wire(@cls)
-      else
-        @match = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @self_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @cls = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @print_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @len = n >= 165 ? T_LEN.read(r, b, b + 161, 'len') : []
-      @list = n >= 170 ? T_LIST.read(r, b, b + 165, 'list') : nil
-      @dict = n >= 174 ? r.bytes(b, b + 170, 'dict') : ''.b
-      @set = n >= 178 ? T_SET.read(r, b, b + 174, 'set') : {}
-      @str = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'str') : Fbe::Decimal::ZERO
-      if n >= 223
-        @object, @super_, @isinstance, @property = data.unpack('a16Q<eC', offset: b + 194)
+        @pass = T_PASS.read(r, b, b + 113, 'pass')
+        @raise_ = Word::BY_VALUE[@raise_] || Word.from_wire(@raise_)
+        @yield_ = @yield_ == 0 ? +'' : r.string_at(b + @yield_, 'yield')
+        @x = T_X.read(r, b, b + 128, '_')
+        @match = Modifier::BY_VALUE[@match] || Modifier.from_wire(@match)
+        @cls = Side::BY_VALUE[@cls] || Side.from_wire(@cls)
+        @len = T_LEN.read(r, b, b + 161, 'len')
+        @list = T_LIST.read(r, b, b + 165, 'list')
+        @dict = @dict == 0 ? ''.b : r.block(b + @dict, 'bytes', 'dict')
+        @set = T_SET.read(r, b, b + 174, 'set')
+        @str = Fbe::Types::DECIMAL.read(r, b, b + 178, 'str')
         @object = Fbe::Uuid.from_bytes(@object)
+        @staticmethod = T_STATICMETHOD.read(r, b, b + 223, 'staticmethod')
+        @classmethod = Word::BY_VALUE[@classmethod] || Word.from_wire(@classmethod)
+        @any = @any == 0 ? +'' : r.string_at(b + @any, 'Any')
+        @class_var = T_CLASS_VAR.read(r, b, b + 238, 'ClassVar')
+        @callable = Modifier::BY_VALUE[@callable] || Modifier.from_wire(@callable)
+        @int_flag = Side::BY_VALUE[@int_flag] || Side.from_wire(@int_flag)
+        @version = T_VERSION.read(r, b, b + 271, 'VERSION')
       else
-        @object = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
-        @super_ = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
-        @isinstance = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @property = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        data = r.data
+        if n >= 14
+          @false_, @none = data.unpack('s<l<', offset: b + 8)
+          @false_ = Word.from_wire(@false_)
+        else
+          @false_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FALSE_
+          @none = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @true_ = n >= 18 ? r.string(b, b + 14, 'True') : +''
+        @as = n >= 23 ? T_AS.read(r, b, b + 18, 'as') : nil
+        if n >= 51
+          @async, @await, @def_, @del = data.unpack('Q<El<q<', offset: b + 23)
+          @async = Modifier.from_wire(@async)
+          @def_ = Side.from_wire(@def_)
+        else
+          @async = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @await = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @def_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @del = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @elif = n >= 55 ? T_ELIF.read(r, b, b + 51, 'elif') : []
+        @except = n >= 60 ? T_EXCEPT.read(r, b, b + 55, 'except') : nil
+        @finally = n >= 64 ? r.bytes(b, b + 60, 'finally') : ''.b
+        @from = n >= 68 ? T_FROM.read(r, b, b + 64, 'from') : {}
+        @global = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'global') : Fbe::Decimal::ZERO
+        if n >= 113
+          @in_, @is, @lambda_, @nonlocal = data.unpack('a16Q<eC', offset: b + 84)
+          @in_ = Fbe::Uuid.from_bytes(@in_)
+        else
+          @in_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @is = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @lambda_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @nonlocal = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @pass = n >= 118 ? T_PASS.read(r, b, b + 113, 'pass') : nil
+        if n >= 124
+          @raise_, @with = data.unpack('s<l<', offset: b + 118)
+          @raise_ = Word.from_wire(@raise_)
+        else
+          @raise_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::RAISE
+          @with = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @yield_ = n >= 128 ? r.string(b, b + 124, 'yield') : +''
+        @x = n >= 133 ? T_X.read(r, b, b + 128, '_') : nil
+        if n >= 161
+          @match, @self_, @cls, @print_ = data.unpack('Q<El<q<', offset: b + 133)
+          @match = Modifier.from_wire(@match)
+          @cls = Side.from_wire(@cls)
+        else
+          @match = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @self_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @cls = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @print_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @len = n >= 165 ? T_LEN.read(r, b, b + 161, 'len') : []
+        @list = n >= 170 ? T_LIST.read(r, b, b + 165, 'list') : nil
+        @dict = n >= 174 ? r.bytes(b, b + 170, 'dict') : ''.b
+        @set = n >= 178 ? T_SET.read(r, b, b + 174, 'set') : {}
+        @str = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'str') : Fbe::Decimal::ZERO
+        if n >= 223
+          @object, @super_, @isinstance, @property = data.unpack('a16Q<eC', offset: b + 194)
+          @object = Fbe::Uuid.from_bytes(@object)
+        else
+          @object = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+          @super_ = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+          @isinstance = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+          @property = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        end
+        @staticmethod = n >= 228 ? T_STATICMETHOD.read(r, b, b + 223, 'staticmethod') : nil
+        if n >= 234
+          @classmethod, @typing = data.unpack('s<l<', offset: b + 228)
+          @classmethod = Word.from_wire(@classmethod)
+        else
+          @classmethod = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::CLASSMETHOD
+          @typing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
+        end
+        @any = n >= 238 ? r.string(b, b + 234, 'Any') : +''
+        @class_var = n >= 243 ? T_CLASS_VAR.read(r, b, b + 238, 'ClassVar') : nil
+        if n >= 271
+          @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: b + 243)
+          @callable = Modifier.from_wire(@callable)
+          @int_flag = Side.from_wire(@int_flag)
+        else
+          @callable = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
+          @int_enum = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
+          @int_flag = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
+          @package = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
+        end
+        @version = []
       end
-      @staticmethod = n >= 228 ? T_STATICMETHOD.read(r, b, b + 223, 'staticmethod') : nil
-      if n >= 234
-        @classmethod, @typing = data.unpack('s<l<', offset: b + 228)
-        @classmethod = Word.from_wire(@classmethod)
-      else
-        @classmethod = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::CLASSMETHOD
-        @typing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
-      end
-      @any = n >= 238 ? r.string(b, b + 234, 'Any') : +''
-      @class_var = n >= 243 ? T_CLASS_VAR.read(r, b, b + 238, 'ClassVar') : nil
-      if n >= 271
-        @callable, @int_enum, @int_flag, @package = data.unpack('Q<El<q<', offset: b + 243)
-        @callable = Modifier.from_wire(@callable)
-        @int_flag = Side.from_wire(@int_flag)
-      else
-        @callable = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
-        @int_enum = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
-        @int_flag = n >= 263 ? Side.from_wire(data.unpack1('l<', offset: b + 259)) : Side.default
-        @package = n >= 271 ? data.unpack1('q<', offset: b + 263) : 0
-      end
-      @version = n >= 275 ? T_VERSION.read(r, b, b + 271, 'VERSION') : []
     end
 
     def fbe_write_final(w)
@@ -4304,6 +4525,7 @@ module Import
     FBE_FINAL_MIN = 202
     FBE_COST = 202
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<'
     T_FUNC = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_RANGE = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_SELECT_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -4528,82 +4750,131 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @chan, @defer = data.unpack('s<l<', offset: b + 8)
-        @chan = Word.from_wire(@chan)
-      else
-        @chan = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHAN
-        @defer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @fallthrough = n >= 18 ? r.string(b, b + 14, 'fallthrough') : +''
-      @func = n >= 23 ? T_FUNC.read(r, b, b + 18, 'func') : nil
-      if n >= 51
-        @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: b + 23)
-        @go = Modifier.from_wire(@go)
-        @map = Side.from_wire(@map)
-      else
-        @go = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @interface = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @map = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @package = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @range = n >= 55 ? T_RANGE.read(r, b, b + 51, 'range') : []
-      @select_ = n >= 60 ? T_SELECT_.read(r, b, b + 55, 'select') : nil
-      @type = n >= 64 ? r.bytes(b, b + 60, 'type') : ''.b
-      @var = n >= 68 ? T_VAR.read(r, b, b + 64, 'var') : {}
-      @any = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'any') : Fbe::Decimal::ZERO
-      if n >= 113
-        @error, @rune, @uint, @nil_ = data.unpack('a16Q<eC', offset: b + 84)
-        @error = Fbe::Uuid.from_bytes(@error)
-      else
-        @error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @rune = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @uint = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @nil_ = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @iota = n >= 118 ? T_IOTA.read(r, b, b + 113, 'iota') : nil
-      if n >= 124
-        @cap, @make = data.unpack('s<l<', offset: b + 118)
-        @cap = Word.from_wire(@cap)
-      else
-        @cap = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CAP
-        @make = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @append = n >= 128 ? r.string(b, b + 124, 'append') : +''
-      @copy = n >= 133 ? T_COPY.read(r, b, b + 128, 'copy') : nil
-      if n >= 161
-        @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: b + 133)
-        @panic = Modifier.from_wire(@panic)
-        @println = Side.from_wire(@println)
-      else
-        @panic = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @recover = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @println = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @complex_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @real = n >= 165 ? T_REAL.read(r, b, b + 161, 'real') : []
-      @imag = n >= 170 ? T_IMAG.read(r, b, b + 165, 'imag') : nil
-      @close = n >= 174 ? r.bytes(b, b + 170, 'close') : ''.b
-      @min = n >= 178 ? T_MIN.read(r, b, b + 174, 'min') : {}
-      @max = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'max') : Fbe::Decimal::ZERO
-      if n >= 223
-        @clear, @uintptr, @float32, @float64 = data.unpack('a16Q<eC', offset: b + 194)
-        @clear = Fbe::Uuid.from_bytes(@clear)
-      else
-        @clear = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
-        @uintptr = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
-        @float32 = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @float64 = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
-      end
-      @complex64 = n >= 228 ? T_COMPLEX64.read(r, b, b + 223, 'complex64') : nil
+    def fbe_read_body(r, b, n, values)
       if n >= 234
-        @complex128, @comparable = data.unpack('s<l<', offset: b + 228)
-        @complex128 = Word.from_wire(@complex128)
+        @chan = values[2]
+        @defer = values[3]
+        @fallthrough = values[4]
+        @go = values[5]
+        @interface = values[6]
+        @map = values[7]
+        @package = values[8]
+        @type = values[9]
+        @error = values[10]
+        @rune = values[11]
+        @uint = values[12]
+        @nil_ = values[13]
+        @cap = values[14]
+        @make = values[15]
+        @append = values[16]
+        @panic = values[17]
+        @recover = values[18]
+        @println = values[19]
+        @complex_ = values[20]
+        @close = values[21]
+        @clear = values[22]
+        @uintptr = values[23]
+        @float32 = values[24]
+        @float64 = values[25]
+        @complex128 = values[26]
+        @comparable = values[27]
+        @chan = Word::BY_VALUE[@chan] || Word.from_wire(@chan)
+        @fallthrough = @fallthrough == 0 ? +'' : r.string_at(b + @fallthrough, 'fallthrough')
+        @func = T_FUNC.read(r, b, b + 18, 'func')
+        @go = Modifier::BY_VALUE[@go] || Modifier.from_wire(@go)
+        @map = Side::BY_VALUE[@map] || Side.from_wire(@map)
+        @range = T_RANGE.read(r, b, b + 51, 'range')
+        @select_ = T_SELECT_.read(r, b, b + 55, 'select')
+        @type = @type == 0 ? ''.b : r.block(b + @type, 'bytes', 'type')
+        @var = T_VAR.read(r, b, b + 64, 'var')
+        @any = Fbe::Types::DECIMAL.read(r, b, b + 68, 'any')
+        @error = Fbe::Uuid.from_bytes(@error)
+        @iota = T_IOTA.read(r, b, b + 113, 'iota')
+        @cap = Word::BY_VALUE[@cap] || Word.from_wire(@cap)
+        @append = @append == 0 ? +'' : r.string_at(b + @append, 'append')
+        @copy = T_COPY.read(r, b, b + 128, 'copy')
+        @panic = Modifier::BY_VALUE[@panic] || Modifier.from_wire(@panic)
+        @println = Side::BY_VALUE[@println] || Side.from_wire(@println)
+        @real = T_REAL.read(r, b, b + 161, 'real')
+        @imag = T_IMAG.read(r, b, b + 165, 'imag')
+        @close = @close == 0 ? ''.b : r.block(b + @close, 'bytes', 'close')
+        @min = T_MIN.read(r, b, b + 174, 'min')
+        @max = Fbe::Types::DECIMAL.read(r, b, b + 178, 'max')
+        @clear = Fbe::Uuid.from_bytes(@clear)
+        @complex64 = T_COMPLEX64.read(r, b, b + 223, 'complex64')
+        @complex128 = Word::BY_VALUE[@complex128] || Word.from_wire(@complex128)
       else
+        data = r.data
+        if n >= 14
+          @chan, @defer = data.unpack('s<l<', offset: b + 8)
+          @chan = Word.from_wire(@chan)
+        else
+          @chan = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHAN
+          @defer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @fallthrough = n >= 18 ? r.string(b, b + 14, 'fallthrough') : +''
+        @func = n >= 23 ? T_FUNC.read(r, b, b + 18, 'func') : nil
+        if n >= 51
+          @go, @interface, @map, @package = data.unpack('Q<El<q<', offset: b + 23)
+          @go = Modifier.from_wire(@go)
+          @map = Side.from_wire(@map)
+        else
+          @go = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @interface = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @map = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @package = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @range = n >= 55 ? T_RANGE.read(r, b, b + 51, 'range') : []
+        @select_ = n >= 60 ? T_SELECT_.read(r, b, b + 55, 'select') : nil
+        @type = n >= 64 ? r.bytes(b, b + 60, 'type') : ''.b
+        @var = n >= 68 ? T_VAR.read(r, b, b + 64, 'var') : {}
+        @any = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'any') : Fbe::Decimal::ZERO
+        if n >= 113
+          @error, @rune, @uint, @nil_ = data.unpack('a16Q<eC', offset: b + 84)
+          @error = Fbe::Uuid.from_bytes(@error)
+        else
+          @error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @rune = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @uint = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @nil_ = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @iota = n >= 118 ? T_IOTA.read(r, b, b + 113, 'iota') : nil
+        if n >= 124
+          @cap, @make = data.unpack('s<l<', offset: b + 118)
+          @cap = Word.from_wire(@cap)
+        else
+          @cap = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CAP
+          @make = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @append = n >= 128 ? r.string(b, b + 124, 'append') : +''
+        @copy = n >= 133 ? T_COPY.read(r, b, b + 128, 'copy') : nil
+        if n >= 161
+          @panic, @recover, @println, @complex_ = data.unpack('Q<El<q<', offset: b + 133)
+          @panic = Modifier.from_wire(@panic)
+          @println = Side.from_wire(@println)
+        else
+          @panic = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @recover = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @println = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @complex_ = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @real = n >= 165 ? T_REAL.read(r, b, b + 161, 'real') : []
+        @imag = n >= 170 ? T_IMAG.read(r, b, b + 165, 'imag') : nil
+        @close = n >= 174 ? r.bytes(b, b + 170, 'close') : ''.b
+        @min = n >= 178 ? T_MIN.read(r, b, b + 174, 'min') : {}
+        @max = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'max') : Fbe::Decimal::ZERO
+        if n >= 223
+          @clear, @uintptr, @float32, @float64 = data.unpack('a16Q<eC', offset: b + 194)
+          @clear = Fbe::Uuid.from_bytes(@clear)
+        else
+          @clear = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+          @uintptr = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+          @float32 = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+          @float64 = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        end
+        @complex64 = n >= 228 ? T_COMPLEX64.read(r, b, b + 223, 'complex64') : nil
         @complex128 = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::COMPLEX128
-        @comparable = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
+        @comparable = 0
       end
     end
 
@@ -4917,6 +5188,7 @@ module Import
     FBE_FINAL_MIN = 182
     FBE_COST = 182
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16'
     T_IMPLEMENTS = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_THROWS = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_TRANSIENT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -5114,67 +5386,114 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @abstract, @boolean = data.unpack('s<l<', offset: b + 8)
-        @abstract = Word.from_wire(@abstract)
-      else
-        @abstract = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ABSTRACT
-        @boolean = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @extends = n >= 18 ? r.string(b, b + 14, 'extends') : +''
-      @implements = n >= 23 ? T_IMPLEMENTS.read(r, b, b + 18, 'implements') : nil
-      if n >= 51
-        @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: b + 23)
-        @instanceof = Modifier.from_wire(@instanceof)
-        @strictfp = Side.from_wire(@strictfp)
-      else
-        @instanceof = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @native = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @strictfp = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @synchronized = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @throws = n >= 55 ? T_THROWS.read(r, b, b + 51, 'throws') : []
-      @transient = n >= 60 ? T_TRANSIENT.read(r, b, b + 55, 'transient') : nil
-      @record = n >= 64 ? r.bytes(b, b + 60, 'record') : ''.b
-      @sealed = n >= 68 ? T_SEALED.read(r, b, b + 64, 'sealed') : {}
-      @permits = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits') : Fbe::Decimal::ZERO
-      if n >= 113
-        @when_, @open_, @exports, @opens = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 210
+        @abstract = values[2]
+        @boolean = values[3]
+        @extends = values[4]
+        @instanceof = values[5]
+        @native = values[6]
+        @strictfp = values[7]
+        @synchronized = values[8]
+        @record = values[9]
+        @when_ = values[10]
+        @open_ = values[11]
+        @exports = values[12]
+        @opens = values[13]
+        @uses = values[14]
+        @provides = values[15]
+        @transitive = values[16]
+        @string_ = values[17]
+        @integer_ = values[18]
+        @long = values[19]
+        @math = values[20]
+        @class_ = values[21]
+        @set = values[22]
+        @abstract = Word::BY_VALUE[@abstract] || Word.from_wire(@abstract)
+        @extends = @extends == 0 ? +'' : r.string_at(b + @extends, 'extends')
+        @implements = T_IMPLEMENTS.read(r, b, b + 18, 'implements')
+        @instanceof = Modifier::BY_VALUE[@instanceof] || Modifier.from_wire(@instanceof)
+        @strictfp = Side::BY_VALUE[@strictfp] || Side.from_wire(@strictfp)
+        @throws = T_THROWS.read(r, b, b + 51, 'throws')
+        @transient = T_TRANSIENT.read(r, b, b + 55, 'transient')
+        @record = @record == 0 ? ''.b : r.block(b + @record, 'bytes', 'record')
+        @sealed = T_SEALED.read(r, b, b + 64, 'sealed')
+        @permits = Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits')
         @when_ = Fbe::Uuid.from_bytes(@when_)
+        @to = T_TO.read(r, b, b + 113, 'to')
+        @uses = Word::BY_VALUE[@uses] || Word.from_wire(@uses)
+        @transitive = @transitive == 0 ? +'' : r.string_at(b + @transitive, 'transitive')
+        @object = T_OBJECT.read(r, b, b + 128, 'Object')
+        @string_ = Modifier::BY_VALUE[@string_] || Modifier.from_wire(@string_)
+        @long = Side::BY_VALUE[@long] || Side.from_wire(@long)
+        @system_ = T_SYSTEM_.read(r, b, b + 161, 'System')
+        @override = T_OVERRIDE.read(r, b, b + 165, 'Override')
+        @class_ = @class_ == 0 ? ''.b : r.block(b + @class_, 'bytes', 'Class')
+        @list = T_LIST.read(r, b, b + 174, 'List')
+        @map = Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map')
+        @set = Fbe::Uuid.from_bytes(@set)
       else
-        @when_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @open_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @exports = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @opens = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        data = r.data
+        if n >= 14
+          @abstract, @boolean = data.unpack('s<l<', offset: b + 8)
+          @abstract = Word.from_wire(@abstract)
+        else
+          @abstract = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::ABSTRACT
+          @boolean = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @extends = n >= 18 ? r.string(b, b + 14, 'extends') : +''
+        @implements = n >= 23 ? T_IMPLEMENTS.read(r, b, b + 18, 'implements') : nil
+        if n >= 51
+          @instanceof, @native, @strictfp, @synchronized = data.unpack('Q<El<q<', offset: b + 23)
+          @instanceof = Modifier.from_wire(@instanceof)
+          @strictfp = Side.from_wire(@strictfp)
+        else
+          @instanceof = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @native = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @strictfp = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @synchronized = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @throws = n >= 55 ? T_THROWS.read(r, b, b + 51, 'throws') : []
+        @transient = n >= 60 ? T_TRANSIENT.read(r, b, b + 55, 'transient') : nil
+        @record = n >= 64 ? r.bytes(b, b + 60, 'record') : ''.b
+        @sealed = n >= 68 ? T_SEALED.read(r, b, b + 64, 'sealed') : {}
+        @permits = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits') : Fbe::Decimal::ZERO
+        if n >= 113
+          @when_, @open_, @exports, @opens = data.unpack('a16Q<eC', offset: b + 84)
+          @when_ = Fbe::Uuid.from_bytes(@when_)
+        else
+          @when_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @open_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @exports = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @opens = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @to = n >= 118 ? T_TO.read(r, b, b + 113, 'to') : nil
+        if n >= 124
+          @uses, @provides = data.unpack('s<l<', offset: b + 118)
+          @uses = Word.from_wire(@uses)
+        else
+          @uses = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::USES
+          @provides = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @transitive = n >= 128 ? r.string(b, b + 124, 'transitive') : +''
+        @object = n >= 133 ? T_OBJECT.read(r, b, b + 128, 'Object') : nil
+        if n >= 161
+          @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: b + 133)
+          @string_ = Modifier.from_wire(@string_)
+          @long = Side.from_wire(@long)
+        else
+          @string_ = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @integer_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @long = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @math = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @system_ = n >= 165 ? T_SYSTEM_.read(r, b, b + 161, 'System') : []
+        @override = n >= 170 ? T_OVERRIDE.read(r, b, b + 165, 'Override') : nil
+        @class_ = n >= 174 ? r.bytes(b, b + 170, 'Class') : ''.b
+        @list = n >= 178 ? T_LIST.read(r, b, b + 174, 'List') : {}
+        @map = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map') : Fbe::Decimal::ZERO
+        @set = Fbe::Uuid::NIL
       end
-      @to = n >= 118 ? T_TO.read(r, b, b + 113, 'to') : nil
-      if n >= 124
-        @uses, @provides = data.unpack('s<l<', offset: b + 118)
-        @uses = Word.from_wire(@uses)
-      else
-        @uses = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::USES
-        @provides = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @transitive = n >= 128 ? r.string(b, b + 124, 'transitive') : +''
-      @object = n >= 133 ? T_OBJECT.read(r, b, b + 128, 'Object') : nil
-      if n >= 161
-        @string_, @integer_, @long, @math = data.unpack('Q<El<q<', offset: b + 133)
-        @string_ = Modifier.from_wire(@string_)
-        @long = Side.from_wire(@long)
-      else
-        @string_ = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @integer_ = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @long = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @math = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @system_ = n >= 165 ? T_SYSTEM_.read(r, b, b + 161, 'System') : []
-      @override = n >= 170 ? T_OVERRIDE.read(r, b, b + 165, 'Override') : nil
-      @class_ = n >= 174 ? r.bytes(b, b + 170, 'Class') : ''.b
-      @list = n >= 178 ? T_LIST.read(r, b, b + 174, 'List') : {}
-      @map = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map') : Fbe::Decimal::ZERO
-      @set = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
     end
 
     def fbe_write_final(w)
@@ -5447,6 +5766,7 @@ module Import
     FBE_FINAL_MIN = 207
     FBE_COST = 207
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<'
     T_VAL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FIELD = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_FILE = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -5686,85 +6006,142 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @fun, @typealias = data.unpack('s<l<', offset: b + 8)
-        @fun = Word.from_wire(@fun)
-      else
-        @fun = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FUN
-        @typealias = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @typeof = n >= 18 ? r.string(b, b + 14, 'typeof') : +''
-      @val = n >= 23 ? T_VAL.read(r, b, b + 18, 'val') : nil
-      if n >= 51
-        @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: b + 23)
-        @by = Modifier.from_wire(@by)
-        @delegate = Side.from_wire(@delegate)
-      else
-        @by = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @constructor = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @delegate = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @dynamic = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @field = n >= 55 ? T_FIELD.read(r, b, b + 51, 'field') : []
-      @file = n >= 60 ? T_FILE.read(r, b, b + 55, 'file') : nil
-      @get = n >= 64 ? r.bytes(b, b + 60, 'get') : ''.b
-      @init = n >= 68 ? T_INIT.read(r, b, b + 64, 'init') : {}
-      @param = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'param') : Fbe::Decimal::ZERO
-      if n >= 113
-        @receiver, @setparam, @value, @where = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 243
+        @fun = values[2]
+        @typealias = values[3]
+        @typeof = values[4]
+        @by = values[5]
+        @constructor = values[6]
+        @delegate = values[7]
+        @dynamic = values[8]
+        @get = values[9]
+        @receiver = values[10]
+        @setparam = values[11]
+        @value = values[12]
+        @where = values[13]
+        @annotation = values[14]
+        @companion = values[15]
+        @crossinline = values[16]
+        @expect = values[17]
+        @external = values[18]
+        @infix = values[19]
+        @inner = values[20]
+        @noinline = values[21]
+        @suspend = values[22]
+        @tailrec = values[23]
+        @vararg = values[24]
+        @it = values[25]
+        @unit = values[26]
+        @nothing = values[27]
+        @int = values[28]
+        @fun = Word::BY_VALUE[@fun] || Word.from_wire(@fun)
+        @typeof = @typeof == 0 ? +'' : r.string_at(b + @typeof, 'typeof')
+        @val = T_VAL.read(r, b, b + 18, 'val')
+        @by = Modifier::BY_VALUE[@by] || Modifier.from_wire(@by)
+        @delegate = Side::BY_VALUE[@delegate] || Side.from_wire(@delegate)
+        @field = T_FIELD.read(r, b, b + 51, 'field')
+        @file = T_FILE.read(r, b, b + 55, 'file')
+        @get = @get == 0 ? ''.b : r.block(b + @get, 'bytes', 'get')
+        @init = T_INIT.read(r, b, b + 64, 'init')
+        @param = Fbe::Types::DECIMAL.read(r, b, b + 68, 'param')
         @receiver = Fbe::Uuid.from_bytes(@receiver)
-      else
-        @receiver = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @setparam = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @value = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @where = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @actual = n >= 118 ? T_ACTUAL.read(r, b, b + 113, 'actual') : nil
-      if n >= 124
-        @annotation, @companion = data.unpack('s<l<', offset: b + 118)
-        @annotation = Word.from_wire(@annotation)
-      else
-        @annotation = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::ANNOTATION
-        @companion = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @crossinline = n >= 128 ? r.string(b, b + 124, 'crossinline') : +''
-      @data = n >= 133 ? T_DATA.read(r, b, b + 128, 'data') : nil
-      if n >= 161
-        @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: b + 133)
-        @expect = Modifier.from_wire(@expect)
-        @infix = Side.from_wire(@infix)
-      else
-        @expect = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @external = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @infix = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @inner = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @internal = n >= 165 ? T_INTERNAL.read(r, b, b + 161, 'internal') : []
-      @lateinit = n >= 170 ? T_LATEINIT.read(r, b, b + 165, 'lateinit') : nil
-      @noinline = n >= 174 ? r.bytes(b, b + 170, 'noinline') : ''.b
-      @out = n >= 178 ? T_OUT.read(r, b, b + 174, 'out') : {}
-      @reified = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified') : Fbe::Decimal::ZERO
-      if n >= 223
-        @suspend, @tailrec, @vararg, @it = data.unpack('a16Q<eC', offset: b + 194)
+        @actual = T_ACTUAL.read(r, b, b + 113, 'actual')
+        @annotation = Word::BY_VALUE[@annotation] || Word.from_wire(@annotation)
+        @crossinline = @crossinline == 0 ? +'' : r.string_at(b + @crossinline, 'crossinline')
+        @data = T_DATA.read(r, b, b + 128, 'data')
+        @expect = Modifier::BY_VALUE[@expect] || Modifier.from_wire(@expect)
+        @infix = Side::BY_VALUE[@infix] || Side.from_wire(@infix)
+        @internal = T_INTERNAL.read(r, b, b + 161, 'internal')
+        @lateinit = T_LATEINIT.read(r, b, b + 165, 'lateinit')
+        @noinline = @noinline == 0 ? ''.b : r.block(b + @noinline, 'bytes', 'noinline')
+        @out = T_OUT.read(r, b, b + 174, 'out')
+        @reified = Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified')
         @suspend = Fbe::Uuid.from_bytes(@suspend)
+        @companion_ = T_COMPANION_.read(r, b, b + 223, 'Companion')
+        @unit = Word::BY_VALUE[@unit] || Word.from_wire(@unit)
+        @int = @int == 0 ? +'' : r.string_at(b + @int, 'Int')
+        @array_ = T_ARRAY_.read(r, b, b + 238, 'Array')
       else
-        @suspend = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
-        @tailrec = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
-        @vararg = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @it = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        data = r.data
+        if n >= 14
+          @fun, @typealias = data.unpack('s<l<', offset: b + 8)
+          @fun = Word.from_wire(@fun)
+        else
+          @fun = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FUN
+          @typealias = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @typeof = n >= 18 ? r.string(b, b + 14, 'typeof') : +''
+        @val = n >= 23 ? T_VAL.read(r, b, b + 18, 'val') : nil
+        if n >= 51
+          @by, @constructor, @delegate, @dynamic = data.unpack('Q<El<q<', offset: b + 23)
+          @by = Modifier.from_wire(@by)
+          @delegate = Side.from_wire(@delegate)
+        else
+          @by = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @constructor = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @delegate = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @dynamic = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @field = n >= 55 ? T_FIELD.read(r, b, b + 51, 'field') : []
+        @file = n >= 60 ? T_FILE.read(r, b, b + 55, 'file') : nil
+        @get = n >= 64 ? r.bytes(b, b + 60, 'get') : ''.b
+        @init = n >= 68 ? T_INIT.read(r, b, b + 64, 'init') : {}
+        @param = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'param') : Fbe::Decimal::ZERO
+        if n >= 113
+          @receiver, @setparam, @value, @where = data.unpack('a16Q<eC', offset: b + 84)
+          @receiver = Fbe::Uuid.from_bytes(@receiver)
+        else
+          @receiver = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @setparam = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @value = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @where = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @actual = n >= 118 ? T_ACTUAL.read(r, b, b + 113, 'actual') : nil
+        if n >= 124
+          @annotation, @companion = data.unpack('s<l<', offset: b + 118)
+          @annotation = Word.from_wire(@annotation)
+        else
+          @annotation = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::ANNOTATION
+          @companion = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @crossinline = n >= 128 ? r.string(b, b + 124, 'crossinline') : +''
+        @data = n >= 133 ? T_DATA.read(r, b, b + 128, 'data') : nil
+        if n >= 161
+          @expect, @external, @infix, @inner = data.unpack('Q<El<q<', offset: b + 133)
+          @expect = Modifier.from_wire(@expect)
+          @infix = Side.from_wire(@infix)
+        else
+          @expect = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @external = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @infix = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @inner = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @internal = n >= 165 ? T_INTERNAL.read(r, b, b + 161, 'internal') : []
+        @lateinit = n >= 170 ? T_LATEINIT.read(r, b, b + 165, 'lateinit') : nil
+        @noinline = n >= 174 ? r.bytes(b, b + 170, 'noinline') : ''.b
+        @out = n >= 178 ? T_OUT.read(r, b, b + 174, 'out') : {}
+        @reified = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified') : Fbe::Decimal::ZERO
+        if n >= 223
+          @suspend, @tailrec, @vararg, @it = data.unpack('a16Q<eC', offset: b + 194)
+          @suspend = Fbe::Uuid.from_bytes(@suspend)
+        else
+          @suspend = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+          @tailrec = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+          @vararg = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+          @it = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        end
+        @companion_ = n >= 228 ? T_COMPANION_.read(r, b, b + 223, 'Companion') : nil
+        if n >= 234
+          @unit, @nothing = data.unpack('s<l<', offset: b + 228)
+          @unit = Word.from_wire(@unit)
+        else
+          @unit = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::UNIT
+          @nothing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
+        end
+        @int = n >= 238 ? r.string(b, b + 234, 'Int') : +''
+        @array_ = nil
       end
-      @companion_ = n >= 228 ? T_COMPANION_.read(r, b, b + 223, 'Companion') : nil
-      if n >= 234
-        @unit, @nothing = data.unpack('s<l<', offset: b + 228)
-        @unit = Word.from_wire(@unit)
-      else
-        @unit = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::UNIT
-        @nothing = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
-      end
-      @int = n >= 238 ? r.string(b, b + 234, 'Int') : +''
-      @array_ = n >= 243 ? T_ARRAY_.read(r, b, b + 238, 'Array') : nil
     end
 
     def fbe_write_final(w)
@@ -6097,6 +6474,7 @@ module Import
     FBE_FINAL_MIN = 223
     FBE_COST = 223
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<E'
     T_OF = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_BIGINT = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_SYMBOL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -6343,94 +6721,149 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @debugger, @function = data.unpack('s<l<', offset: b + 8)
-        @debugger = Word.from_wire(@debugger)
-      else
-        @debugger = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::DEBUGGER
-        @function = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @let = n >= 18 ? r.string(b, b + 14, 'let') : +''
-      @of = n >= 23 ? T_OF.read(r, b, b + 18, 'of') : nil
-      if n >= 51
-        @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: b + 23)
-        @declare = Modifier.from_wire(@declare)
-        @never = Side.from_wire(@never)
-      else
-        @declare = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @unknown = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @never = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @number = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @bigint = n >= 55 ? T_BIGINT.read(r, b, b + 51, 'bigint') : []
-      @symbol = n >= 60 ? T_SYMBOL.read(r, b, b + 55, 'symbol') : nil
-      @undefined = n >= 64 ? r.bytes(b, b + 60, 'undefined') : ''.b
-      @na_n = n >= 68 ? T_NA_N.read(r, b, b + 64, 'NaN') : {}
-      @infinity = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity') : Fbe::Decimal::ZERO
-      if n >= 113
-        @uint8_array, @error, @number_, @big_int = data.unpack('a16Q<eC', offset: b + 84)
-        @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
-      else
-        @uint8_array = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @error = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @number_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @big_int = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @boolean = n >= 118 ? T_BOOLEAN.read(r, b, b + 113, 'Boolean') : nil
-      if n >= 124
-        @symbol_, @date = data.unpack('s<l<', offset: b + 118)
-        @symbol_ = Word.from_wire(@symbol_)
-      else
-        @symbol_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::SYMBOL_
-        @date = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @json = n >= 128 ? r.string(b, b + 124, 'JSON') : +''
-      @promise = n >= 133 ? T_PROMISE.read(r, b, b + 128, 'Promise') : nil
-      if n >= 161
-        @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: b + 133)
-        @partial = Modifier.from_wire(@partial)
-        @global_this = Side.from_wire(@global_this)
-      else
-        @partial = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @record = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @global_this = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @arguments = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @eval = n >= 165 ? T_EVAL.read(r, b, b + 161, 'eval') : []
-      @require_ = n >= 170 ? T_REQUIRE_.read(r, b, b + 165, 'require') : nil
-      @prototype = n >= 174 ? r.bytes(b, b + 170, 'prototype') : ''.b
-      @proto = n >= 178 ? T_PROTO.read(r, b, b + 174, '__proto__') : {}
-      @to_string = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString') : Fbe::Decimal::ZERO
-      if n >= 223
-        values = data.unpack('a16Q<eC', offset: b + 194)
-        @value_of = Fbe::Uuid.from_bytes(values[0])
-        @has_own_property = values[1]
-        @is_prototype_of = values[2]
-        @property_is_enumerable = values[3]
-      else
-        @value_of = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
-        @has_own_property = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
-        @is_prototype_of = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @property_is_enumerable = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
-      end
-      @to_locale_string = n >= 228 ? T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString') : nil
-      if n >= 234
-        @readonly, @keyof = data.unpack('s<l<', offset: b + 228)
-        @readonly = Word.from_wire(@readonly)
-      else
-        @readonly = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::READONLY
-        @keyof = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
-      end
-      @infer = n >= 238 ? r.string(b, b + 234, 'infer') : +''
-      @asserts = n >= 243 ? T_ASSERTS.read(r, b, b + 238, 'asserts') : nil
+    def fbe_read_body(r, b, n, values)
       if n >= 259
-        @satisfies, @accessor = data.unpack('Q<E', offset: b + 243)
-        @satisfies = Modifier.from_wire(@satisfies)
+        @debugger = values[2]
+        @function = values[3]
+        @let = values[4]
+        @declare = values[5]
+        @unknown = values[6]
+        @never = values[7]
+        @number = values[8]
+        @undefined = values[9]
+        @uint8_array = values[10]
+        @error = values[11]
+        @number_ = values[12]
+        @big_int = values[13]
+        @symbol_ = values[14]
+        @date = values[15]
+        @json = values[16]
+        @partial = values[17]
+        @record = values[18]
+        @global_this = values[19]
+        @arguments = values[20]
+        @prototype = values[21]
+        @value_of = values[22]
+        @has_own_property = values[23]
+        @is_prototype_of = values[24]
+        @property_is_enumerable = values[25]
+        @readonly = values[26]
+        @keyof = values[27]
+        @infer = values[28]
+        @satisfies = values[29]
+        @accessor = values[30]
+        @debugger = Word::BY_VALUE[@debugger] || Word.from_wire(@debugger)
+        @let = @let == 0 ? +'' : r.string_at(b + @let, 'let')
+        @of = T_OF.read(r, b, b + 18, 'of')
+        @declare = Modifier::BY_VALUE[@declare] || Modifier.from_wire(@declare)
+        @never = Side::BY_VALUE[@never] || Side.from_wire(@never)
+        @bigint = T_BIGINT.read(r, b, b + 51, 'bigint')
+        @symbol = T_SYMBOL.read(r, b, b + 55, 'symbol')
+        @undefined = @undefined == 0 ? ''.b : r.block(b + @undefined, 'bytes', 'undefined')
+        @na_n = T_NA_N.read(r, b, b + 64, 'NaN')
+        @infinity = Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity')
+        @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
+        @boolean = T_BOOLEAN.read(r, b, b + 113, 'Boolean')
+        @symbol_ = Word::BY_VALUE[@symbol_] || Word.from_wire(@symbol_)
+        @json = @json == 0 ? +'' : r.string_at(b + @json, 'JSON')
+        @promise = T_PROMISE.read(r, b, b + 128, 'Promise')
+        @partial = Modifier::BY_VALUE[@partial] || Modifier.from_wire(@partial)
+        @global_this = Side::BY_VALUE[@global_this] || Side.from_wire(@global_this)
+        @eval = T_EVAL.read(r, b, b + 161, 'eval')
+        @require_ = T_REQUIRE_.read(r, b, b + 165, 'require')
+        @prototype = @prototype == 0 ? ''.b : r.block(b + @prototype, 'bytes', 'prototype')
+        @proto = T_PROTO.read(r, b, b + 174, '__proto__')
+        @to_string = Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString')
+        @value_of = Fbe::Uuid.from_bytes(@value_of)
+        @to_locale_string = T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString')
+        @readonly = Word::BY_VALUE[@readonly] || Word.from_wire(@readonly)
+        @infer = @infer == 0 ? +'' : r.string_at(b + @infer, 'infer')
+        @asserts = T_ASSERTS.read(r, b, b + 238, 'asserts')
+        @satisfies = Modifier::BY_VALUE[@satisfies] || Modifier.from_wire(@satisfies)
       else
+        data = r.data
+        if n >= 14
+          @debugger, @function = data.unpack('s<l<', offset: b + 8)
+          @debugger = Word.from_wire(@debugger)
+        else
+          @debugger = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::DEBUGGER
+          @function = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @let = n >= 18 ? r.string(b, b + 14, 'let') : +''
+        @of = n >= 23 ? T_OF.read(r, b, b + 18, 'of') : nil
+        if n >= 51
+          @declare, @unknown, @never, @number = data.unpack('Q<El<q<', offset: b + 23)
+          @declare = Modifier.from_wire(@declare)
+          @never = Side.from_wire(@never)
+        else
+          @declare = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @unknown = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @never = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @number = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @bigint = n >= 55 ? T_BIGINT.read(r, b, b + 51, 'bigint') : []
+        @symbol = n >= 60 ? T_SYMBOL.read(r, b, b + 55, 'symbol') : nil
+        @undefined = n >= 64 ? r.bytes(b, b + 60, 'undefined') : ''.b
+        @na_n = n >= 68 ? T_NA_N.read(r, b, b + 64, 'NaN') : {}
+        @infinity = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity') : Fbe::Decimal::ZERO
+        if n >= 113
+          @uint8_array, @error, @number_, @big_int = data.unpack('a16Q<eC', offset: b + 84)
+          @uint8_array = Fbe::Uuid.from_bytes(@uint8_array)
+        else
+          @uint8_array = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @error = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @number_ = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @big_int = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @boolean = n >= 118 ? T_BOOLEAN.read(r, b, b + 113, 'Boolean') : nil
+        if n >= 124
+          @symbol_, @date = data.unpack('s<l<', offset: b + 118)
+          @symbol_ = Word.from_wire(@symbol_)
+        else
+          @symbol_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::SYMBOL_
+          @date = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @json = n >= 128 ? r.string(b, b + 124, 'JSON') : +''
+        @promise = n >= 133 ? T_PROMISE.read(r, b, b + 128, 'Promise') : nil
+        if n >= 161
+          @partial, @record, @global_this, @arguments = data.unpack('Q<El<q<', offset: b + 133)
+          @partial = Modifier.from_wire(@partial)
+          @global_this = Side.from_wire(@global_this)
+        else
+          @partial = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @record = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @global_this = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @arguments = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @eval = n >= 165 ? T_EVAL.read(r, b, b + 161, 'eval') : []
+        @require_ = n >= 170 ? T_REQUIRE_.read(r, b, b + 165, 'require') : nil
+        @prototype = n >= 174 ? r.bytes(b, b + 170, 'prototype') : ''.b
+        @proto = n >= 178 ? T_PROTO.read(r, b, b + 174, '__proto__') : {}
+        @to_string = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString') : Fbe::Decimal::ZERO
+        if n >= 223
+          values = data.unpack('a16Q<eC', offset: b + 194)
+          @value_of = Fbe::Uuid.from_bytes(values[0])
+          @has_own_property = values[1]
+          @is_prototype_of = values[2]
+          @property_is_enumerable = values[3]
+        else
+          @value_of = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
+          @has_own_property = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
+          @is_prototype_of = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
+          @property_is_enumerable = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        end
+        @to_locale_string = n >= 228 ? T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString') : nil
+        if n >= 234
+          @readonly, @keyof = data.unpack('s<l<', offset: b + 228)
+          @readonly = Word.from_wire(@readonly)
+        else
+          @readonly = n >= 230 ? Word.from_wire(data.unpack1('s<', offset: b + 228)) : Word::READONLY
+          @keyof = n >= 234 ? data.unpack1('l<', offset: b + 230) : 0
+        end
+        @infer = n >= 238 ? r.string(b, b + 234, 'infer') : +''
+        @asserts = n >= 243 ? T_ASSERTS.read(r, b, b + 238, 'asserts') : nil
         @satisfies = n >= 251 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 243)) : Modifier.default
-        @accessor = n >= 259 ? data.unpack1('E', offset: b + 251) : 0.0
+        @accessor = 0.0
       end
     end
 
@@ -6805,6 +7238,7 @@ module Import
     FBE_FINAL_MIN = 195
     FBE_COST = 195
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<x20a16Q<eC'
     T_IMPL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_PUB = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_REF = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7016,74 +7450,119 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @crate, @dyn = data.unpack('s<l<', offset: b + 8)
-        @crate = Word.from_wire(@crate)
-      else
-        @crate = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CRATE
-        @dyn = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @fn = n >= 18 ? r.string(b, b + 14, 'fn') : +''
-      @impl = n >= 23 ? T_IMPL.read(r, b, b + 18, 'impl') : nil
-      if n >= 51
-        @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: b + 23)
-        @loop_ = Modifier.from_wire(@loop_)
-        @move = Side.from_wire(@move)
-      else
-        @loop_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @mod = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @move = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @mut = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @pub = n >= 55 ? T_PUB.read(r, b, b + 51, 'pub') : []
-      @ref = n >= 60 ? T_REF.read(r, b, b + 55, 'ref') : nil
-      @self_ = n >= 64 ? r.bytes(b, b + 60, 'Self') : ''.b
-      @trait = n >= 68 ? T_TRAIT.read(r, b, b + 64, 'trait') : {}
-      @unsafe = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe') : Fbe::Decimal::ZERO
-      if n >= 113
-        @use, @become, @box, @macro = data.unpack('a16Q<eC', offset: b + 84)
-        @use = Fbe::Uuid.from_bytes(@use)
-      else
-        @use = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @become = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @box = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @macro = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @priv = n >= 118 ? T_PRIV.read(r, b, b + 113, 'priv') : nil
-      if n >= 124
-        @unsized, @gen = data.unpack('s<l<', offset: b + 118)
-        @unsized = Word.from_wire(@unsized)
-      else
-        @unsized = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::UNSIZED
-        @gen = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @macro_rules = n >= 128 ? r.string(b, b + 124, 'macro_rules') : +''
-      @option = n >= 133 ? T_OPTION.read(r, b, b + 128, 'Option') : nil
-      if n >= 161
-        @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: b + 133)
-        @some = Modifier.from_wire(@some)
-        @ok = Side.from_wire(@ok)
-      else
-        @some = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @result = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @ok = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @err = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @vec = n >= 165 ? T_VEC.read(r, b, b + 161, 'Vec') : []
-      @box_ = n >= 170 ? T_BOX_.read(r, b, b + 165, 'Box') : nil
-      @clone_ = n >= 174 ? r.bytes(b, b + 170, 'Clone') : ''.b
-      @copy = n >= 178 ? T_COPY.read(r, b, b + 174, 'Copy') : {}
-      @default = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default') : Fbe::Decimal::ZERO
+    def fbe_read_body(r, b, n, values)
       if n >= 223
-        @drop, @send_, @sync, @sized = data.unpack('a16Q<eC', offset: b + 194)
+        @crate = values[2]
+        @dyn = values[3]
+        @fn = values[4]
+        @loop_ = values[5]
+        @mod = values[6]
+        @move = values[7]
+        @mut = values[8]
+        @self_ = values[9]
+        @use = values[10]
+        @become = values[11]
+        @box = values[12]
+        @macro = values[13]
+        @unsized = values[14]
+        @gen = values[15]
+        @macro_rules = values[16]
+        @some = values[17]
+        @result = values[18]
+        @ok = values[19]
+        @err = values[20]
+        @clone_ = values[21]
+        @drop = values[22]
+        @send_ = values[23]
+        @sync = values[24]
+        @sized = values[25]
+        @crate = Word::BY_VALUE[@crate] || Word.from_wire(@crate)
+        @fn = @fn == 0 ? +'' : r.string_at(b + @fn, 'fn')
+        @impl = T_IMPL.read(r, b, b + 18, 'impl')
+        @loop_ = Modifier::BY_VALUE[@loop_] || Modifier.from_wire(@loop_)
+        @move = Side::BY_VALUE[@move] || Side.from_wire(@move)
+        @pub = T_PUB.read(r, b, b + 51, 'pub')
+        @ref = T_REF.read(r, b, b + 55, 'ref')
+        @self_ = @self_ == 0 ? ''.b : r.block(b + @self_, 'bytes', 'Self')
+        @trait = T_TRAIT.read(r, b, b + 64, 'trait')
+        @unsafe = Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe')
+        @use = Fbe::Uuid.from_bytes(@use)
+        @priv = T_PRIV.read(r, b, b + 113, 'priv')
+        @unsized = Word::BY_VALUE[@unsized] || Word.from_wire(@unsized)
+        @macro_rules = @macro_rules == 0 ? +'' : r.string_at(b + @macro_rules, 'macro_rules')
+        @option = T_OPTION.read(r, b, b + 128, 'Option')
+        @some = Modifier::BY_VALUE[@some] || Modifier.from_wire(@some)
+        @ok = Side::BY_VALUE[@ok] || Side.from_wire(@ok)
+        @vec = T_VEC.read(r, b, b + 161, 'Vec')
+        @box_ = T_BOX_.read(r, b, b + 165, 'Box')
+        @clone_ = @clone_ == 0 ? ''.b : r.block(b + @clone_, 'bytes', 'Clone')
+        @copy = T_COPY.read(r, b, b + 174, 'Copy')
+        @default = Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default')
         @drop = Fbe::Uuid.from_bytes(@drop)
       else
+        data = r.data
+        if n >= 14
+          @crate, @dyn = data.unpack('s<l<', offset: b + 8)
+          @crate = Word.from_wire(@crate)
+        else
+          @crate = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CRATE
+          @dyn = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @fn = n >= 18 ? r.string(b, b + 14, 'fn') : +''
+        @impl = n >= 23 ? T_IMPL.read(r, b, b + 18, 'impl') : nil
+        if n >= 51
+          @loop_, @mod, @move, @mut = data.unpack('Q<El<q<', offset: b + 23)
+          @loop_ = Modifier.from_wire(@loop_)
+          @move = Side.from_wire(@move)
+        else
+          @loop_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @mod = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @move = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @mut = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @pub = n >= 55 ? T_PUB.read(r, b, b + 51, 'pub') : []
+        @ref = n >= 60 ? T_REF.read(r, b, b + 55, 'ref') : nil
+        @self_ = n >= 64 ? r.bytes(b, b + 60, 'Self') : ''.b
+        @trait = n >= 68 ? T_TRAIT.read(r, b, b + 64, 'trait') : {}
+        @unsafe = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe') : Fbe::Decimal::ZERO
+        if n >= 113
+          @use, @become, @box, @macro = data.unpack('a16Q<eC', offset: b + 84)
+          @use = Fbe::Uuid.from_bytes(@use)
+        else
+          @use = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @become = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @box = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @macro = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @priv = n >= 118 ? T_PRIV.read(r, b, b + 113, 'priv') : nil
+        if n >= 124
+          @unsized, @gen = data.unpack('s<l<', offset: b + 118)
+          @unsized = Word.from_wire(@unsized)
+        else
+          @unsized = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::UNSIZED
+          @gen = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @macro_rules = n >= 128 ? r.string(b, b + 124, 'macro_rules') : +''
+        @option = n >= 133 ? T_OPTION.read(r, b, b + 128, 'Option') : nil
+        if n >= 161
+          @some, @result, @ok, @err = data.unpack('Q<El<q<', offset: b + 133)
+          @some = Modifier.from_wire(@some)
+          @ok = Side.from_wire(@ok)
+        else
+          @some = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @result = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @ok = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @err = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @vec = n >= 165 ? T_VEC.read(r, b, b + 161, 'Vec') : []
+        @box_ = n >= 170 ? T_BOX_.read(r, b, b + 165, 'Box') : nil
+        @clone_ = n >= 174 ? r.bytes(b, b + 170, 'Clone') : ''.b
+        @copy = n >= 178 ? T_COPY.read(r, b, b + 174, 'Copy') : {}
+        @default = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default') : Fbe::Decimal::ZERO
         @drop = n >= 210 ? Fbe::Uuid.from_bytes(data.byteslice(b + 194, 16)) : Fbe::Uuid::NIL
         @send_ = n >= 218 ? data.unpack1('Q<', offset: b + 210) : 0
         @sync = n >= 222 ? data.unpack1('e', offset: b + 218) : 0.0
-        @sized = n >= 223 ? data.unpack1('C', offset: b + 222) : 0
+        @sized = 0
       end
     end
 
@@ -7373,6 +7852,7 @@ module Import
     FBE_FINAL_MIN = 150
     FBE_COST = 150
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<x9L<'
     T_FOREACH = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_STACKALLOC = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_ULONG = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7558,65 +8038,109 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @checked, @event = data.unpack('s<l<', offset: b + 8)
-        @checked = Word.from_wire(@checked)
-      else
-        @checked = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHECKED
-        @event = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @fixed = n >= 18 ? r.string(b, b + 14, 'fixed') : +''
-      @foreach = n >= 23 ? T_FOREACH.read(r, b, b + 18, 'foreach') : nil
-      if n >= 51
-        @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: b + 23)
-        @implicit = Modifier.from_wire(@implicit)
-        @params = Side.from_wire(@params)
-      else
-        @implicit = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @lock = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @params = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @sbyte = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @stackalloc = n >= 55 ? T_STACKALLOC.read(r, b, b + 51, 'stackalloc') : []
-      @ulong = n >= 60 ? T_ULONG.read(r, b, b + 55, 'ulong') : nil
-      @unchecked = n >= 64 ? r.bytes(b, b + 60, 'unchecked') : ''.b
-      @ushort = n >= 68 ? T_USHORT.read(r, b, b + 64, 'ushort') : {}
-      @add = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'add') : Fbe::Decimal::ZERO
-      if n >= 113
-        @alias_, @ascending, @descending, @equals = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 178
+        @checked = values[2]
+        @event = values[3]
+        @fixed = values[4]
+        @implicit = values[5]
+        @lock = values[6]
+        @params = values[7]
+        @sbyte = values[8]
+        @unchecked = values[9]
+        @alias_ = values[10]
+        @ascending = values[11]
+        @descending = values[12]
+        @equals = values[13]
+        @into = values[14]
+        @join = values[15]
+        @nameof = values[16]
+        @orderby = values[17]
+        @partial = values[18]
+        @remove = values[19]
+        @unmanaged = values[20]
+        @managed = values[21]
+        @checked = Word::BY_VALUE[@checked] || Word.from_wire(@checked)
+        @fixed = @fixed == 0 ? +'' : r.string_at(b + @fixed, 'fixed')
+        @foreach = T_FOREACH.read(r, b, b + 18, 'foreach')
+        @implicit = Modifier::BY_VALUE[@implicit] || Modifier.from_wire(@implicit)
+        @params = Side::BY_VALUE[@params] || Side.from_wire(@params)
+        @stackalloc = T_STACKALLOC.read(r, b, b + 51, 'stackalloc')
+        @ulong = T_ULONG.read(r, b, b + 55, 'ulong')
+        @unchecked = @unchecked == 0 ? ''.b : r.block(b + @unchecked, 'bytes', 'unchecked')
+        @ushort = T_USHORT.read(r, b, b + 64, 'ushort')
+        @add = Fbe::Types::DECIMAL.read(r, b, b + 68, 'add')
         @alias_ = Fbe::Uuid.from_bytes(@alias_)
+        @group = T_GROUP.read(r, b, b + 113, 'group')
+        @into = Word::BY_VALUE[@into] || Word.from_wire(@into)
+        @nameof = @nameof == 0 ? +'' : r.string_at(b + @nameof, 'nameof')
+        @on = T_ON.read(r, b, b + 128, 'on')
+        @orderby = Modifier::BY_VALUE[@orderby] || Modifier.from_wire(@orderby)
+        @remove = Side::BY_VALUE[@remove] || Side.from_wire(@remove)
+        @required = T_REQUIRED.read(r, b, b + 161, 'required')
+        @scoped = T_SCOPED.read(r, b, b + 165, 'scoped')
+        @managed = @managed == 0 ? ''.b : r.block(b + @managed, 'bytes', 'managed')
+        @notnull = T_NOTNULL.read(r, b, b + 174, 'notnull')
       else
-        @alias_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @ascending = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @descending = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @equals = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        data = r.data
+        if n >= 14
+          @checked, @event = data.unpack('s<l<', offset: b + 8)
+          @checked = Word.from_wire(@checked)
+        else
+          @checked = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::CHECKED
+          @event = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @fixed = n >= 18 ? r.string(b, b + 14, 'fixed') : +''
+        @foreach = n >= 23 ? T_FOREACH.read(r, b, b + 18, 'foreach') : nil
+        if n >= 51
+          @implicit, @lock, @params, @sbyte = data.unpack('Q<El<q<', offset: b + 23)
+          @implicit = Modifier.from_wire(@implicit)
+          @params = Side.from_wire(@params)
+        else
+          @implicit = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @lock = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @params = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @sbyte = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @stackalloc = n >= 55 ? T_STACKALLOC.read(r, b, b + 51, 'stackalloc') : []
+        @ulong = n >= 60 ? T_ULONG.read(r, b, b + 55, 'ulong') : nil
+        @unchecked = n >= 64 ? r.bytes(b, b + 60, 'unchecked') : ''.b
+        @ushort = n >= 68 ? T_USHORT.read(r, b, b + 64, 'ushort') : {}
+        @add = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'add') : Fbe::Decimal::ZERO
+        if n >= 113
+          @alias_, @ascending, @descending, @equals = data.unpack('a16Q<eC', offset: b + 84)
+          @alias_ = Fbe::Uuid.from_bytes(@alias_)
+        else
+          @alias_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @ascending = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @descending = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @equals = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @group = n >= 118 ? T_GROUP.read(r, b, b + 113, 'group') : nil
+        if n >= 124
+          @into, @join = data.unpack('s<l<', offset: b + 118)
+          @into = Word.from_wire(@into)
+        else
+          @into = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::INTO
+          @join = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @nameof = n >= 128 ? r.string(b, b + 124, 'nameof') : +''
+        @on = n >= 133 ? T_ON.read(r, b, b + 128, 'on') : nil
+        if n >= 161
+          @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: b + 133)
+          @orderby = Modifier.from_wire(@orderby)
+          @remove = Side.from_wire(@remove)
+        else
+          @orderby = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @partial = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @remove = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @unmanaged = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @required = n >= 165 ? T_REQUIRED.read(r, b, b + 161, 'required') : []
+        @scoped = n >= 170 ? T_SCOPED.read(r, b, b + 165, 'scoped') : nil
+        @managed = n >= 174 ? r.bytes(b, b + 170, 'managed') : ''.b
+        @notnull = {}
       end
-      @group = n >= 118 ? T_GROUP.read(r, b, b + 113, 'group') : nil
-      if n >= 124
-        @into, @join = data.unpack('s<l<', offset: b + 118)
-        @into = Word.from_wire(@into)
-      else
-        @into = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::INTO
-        @join = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @nameof = n >= 128 ? r.string(b, b + 124, 'nameof') : +''
-      @on = n >= 133 ? T_ON.read(r, b, b + 128, 'on') : nil
-      if n >= 161
-        @orderby, @partial, @remove, @unmanaged = data.unpack('Q<El<q<', offset: b + 133)
-        @orderby = Modifier.from_wire(@orderby)
-        @remove = Side.from_wire(@remove)
-      else
-        @orderby = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @partial = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @remove = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @unmanaged = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @required = n >= 165 ? T_REQUIRED.read(r, b, b + 161, 'required') : []
-      @scoped = n >= 170 ? T_SCOPED.read(r, b, b + 165, 'scoped') : nil
-      @managed = n >= 174 ? r.bytes(b, b + 170, 'managed') : ''.b
-      @notnull = n >= 178 ? T_NOTNULL.read(r, b, b + 174, 'notnull') : {}
     end
 
     def fbe_write_final(w)
@@ -7870,6 +8394,7 @@ module Import
     FBE_FINAL_MIN = 98
     FBE_COST = 98
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eC'
     T_ELSIF_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_RESCUE_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_RETRY_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -7990,42 +8515,69 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @begin_, @end_ = data.unpack('s<l<', offset: b + 8)
-        @begin_ = Word.from_wire(@begin_)
-      else
-        @begin_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BEGIN_
-        @end_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @begin__ = n >= 18 ? r.string(b, b + 14, 'begin') : +''
-      @elsif_ = n >= 23 ? T_ELSIF_.read(r, b, b + 18, 'elsif') : nil
-      if n >= 51
-        @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: b + 23)
-        @end__ = Modifier.from_wire(@end__)
-        @next_ = Side.from_wire(@next_)
-      else
-        @end__ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @ensure_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @next_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @redo_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @rescue_ = n >= 55 ? T_RESCUE_.read(r, b, b + 51, 'rescue') : []
-      @retry_ = n >= 60 ? T_RETRY_.read(r, b, b + 55, 'retry') : nil
-      @then_ = n >= 64 ? r.bytes(b, b + 60, 'then') : ''.b
-      @undef_ = n >= 68 ? T_UNDEF_.read(r, b, b + 64, 'undef') : {}
-      @unless_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless') : Fbe::Decimal::ZERO
-      if n >= 113
-        @until_, @file, @line, @encoding = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 118
+        @begin_ = values[2]
+        @end_ = values[3]
+        @begin__ = values[4]
+        @end__ = values[5]
+        @ensure_ = values[6]
+        @next_ = values[7]
+        @redo_ = values[8]
+        @then_ = values[9]
+        @until_ = values[10]
+        @file = values[11]
+        @line = values[12]
+        @encoding = values[13]
+        @begin_ = Word::BY_VALUE[@begin_] || Word.from_wire(@begin_)
+        @begin__ = @begin__ == 0 ? +'' : r.string_at(b + @begin__, 'begin')
+        @elsif_ = T_ELSIF_.read(r, b, b + 18, 'elsif')
+        @end__ = Modifier::BY_VALUE[@end__] || Modifier.from_wire(@end__)
+        @next_ = Side::BY_VALUE[@next_] || Side.from_wire(@next_)
+        @rescue_ = T_RESCUE_.read(r, b, b + 51, 'rescue')
+        @retry_ = T_RETRY_.read(r, b, b + 55, 'retry')
+        @then_ = @then_ == 0 ? ''.b : r.block(b + @then_, 'bytes', 'then')
+        @undef_ = T_UNDEF_.read(r, b, b + 64, 'undef')
+        @unless_ = Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless')
         @until_ = Fbe::Uuid.from_bytes(@until_)
+        @initialize_ = T_INITIALIZE_.read(r, b, b + 113, 'initialize')
       else
-        @until_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @file = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @line = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @encoding = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        data = r.data
+        if n >= 14
+          @begin_, @end_ = data.unpack('s<l<', offset: b + 8)
+          @begin_ = Word.from_wire(@begin_)
+        else
+          @begin_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BEGIN_
+          @end_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @begin__ = n >= 18 ? r.string(b, b + 14, 'begin') : +''
+        @elsif_ = n >= 23 ? T_ELSIF_.read(r, b, b + 18, 'elsif') : nil
+        if n >= 51
+          @end__, @ensure_, @next_, @redo_ = data.unpack('Q<El<q<', offset: b + 23)
+          @end__ = Modifier.from_wire(@end__)
+          @next_ = Side.from_wire(@next_)
+        else
+          @end__ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @ensure_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @next_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @redo_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @rescue_ = n >= 55 ? T_RESCUE_.read(r, b, b + 51, 'rescue') : []
+        @retry_ = n >= 60 ? T_RETRY_.read(r, b, b + 55, 'retry') : nil
+        @then_ = n >= 64 ? r.bytes(b, b + 60, 'then') : ''.b
+        @undef_ = n >= 68 ? T_UNDEF_.read(r, b, b + 64, 'undef') : {}
+        @unless_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless') : Fbe::Decimal::ZERO
+        if n >= 113
+          @until_, @file, @line, @encoding = data.unpack('a16Q<eC', offset: b + 84)
+          @until_ = Fbe::Uuid.from_bytes(@until_)
+        else
+          @until_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @file = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @line = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @encoding = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @initialize_ = nil
       end
-      @initialize_ = n >= 118 ? T_INITIALIZE_.read(r, b, b + 113, 'initialize') : nil
     end
 
     def fbe_write_final(w)
@@ -8187,6 +8739,7 @@ module Import
     FBE_FINAL_MIN = 48
     FBE_COST = 48
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<'
     T_MODEL = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_OFFSET = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_MODEL_ = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8261,30 +8814,42 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @swap, @fbe_type = data.unpack('s<l<', offset: b + 8)
-        @swap = Word.from_wire(@swap)
+    def fbe_read_body(r, b, n, values)
+      if n >= 64
+        _, _, @swap, @fbe_type, @fbe, @final_model, @field_model, @buffer, @size, @reset = values
+        @swap = Word::BY_VALUE[@swap] || Word.from_wire(@swap)
+        @fbe = @fbe == 0 ? +'' : r.string_at(b + @fbe, 'fbe')
+        @model = T_MODEL.read(r, b, b + 18, 'Model')
+        @final_model = Modifier::BY_VALUE[@final_model] || Modifier.from_wire(@final_model)
+        @buffer = Side::BY_VALUE[@buffer] || Side.from_wire(@buffer)
+        @offset = T_OFFSET.read(r, b, b + 51, 'offset')
+        @model_ = T_MODEL_.read(r, b, b + 55, 'model')
+        @reset = @reset == 0 ? ''.b : r.block(b + @reset, 'bytes', 'reset')
       else
-        @swap = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::SWAP
-        @fbe_type = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        data = r.data
+        if n >= 14
+          @swap, @fbe_type = data.unpack('s<l<', offset: b + 8)
+          @swap = Word.from_wire(@swap)
+        else
+          @swap = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::SWAP
+          @fbe_type = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @fbe = n >= 18 ? r.string(b, b + 14, 'fbe') : +''
+        @model = n >= 23 ? T_MODEL.read(r, b, b + 18, 'Model') : nil
+        if n >= 51
+          @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: b + 23)
+          @final_model = Modifier.from_wire(@final_model)
+          @buffer = Side.from_wire(@buffer)
+        else
+          @final_model = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @field_model = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @buffer = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @size = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
+        @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
+        @reset = ''.b
       end
-      @fbe = n >= 18 ? r.string(b, b + 14, 'fbe') : +''
-      @model = n >= 23 ? T_MODEL.read(r, b, b + 18, 'Model') : nil
-      if n >= 51
-        @final_model, @field_model, @buffer, @size = data.unpack('Q<El<q<', offset: b + 23)
-        @final_model = Modifier.from_wire(@final_model)
-        @buffer = Side.from_wire(@buffer)
-      else
-        @final_model = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @field_model = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @buffer = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @size = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
-      @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
-      @reset = n >= 64 ? r.bytes(b, b + 60, 'reset') : ''.b
     end
 
     def fbe_write_final(w)
@@ -8405,6 +8970,7 @@ module Import
     FBE_FINAL_MIN = 96
     FBE_COST = 96
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<e'
     T_FROM_FBE_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FBE_SIZE = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_INIT = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8514,39 +9080,59 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @to_json_, @from_json_ = data.unpack('s<l<', offset: b + 8)
-        @to_json_ = Word.from_wire(@to_json_)
-      else
-        @to_json_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TO_JSON
-        @from_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'to_fbe') : +''
-      @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'from_fbe') : nil
-      if n >= 51
-        @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: b + 23)
-        @to_final_ = Modifier.from_wire(@to_final_)
-        @fbe_equal = Side.from_wire(@fbe_equal)
-      else
-        @to_final_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @from_final_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @fbe_equal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @fbe_key_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @fbe_size = n >= 55 ? T_FBE_SIZE.read(r, b, b + 51, 'fbe_size') : []
-      @init = n >= 60 ? T_INIT.read(r, b, b + 55, '__init__') : nil
-      @slots = n >= 64 ? r.bytes(b, b + 60, '__slots__') : ''.b
-      @class_ = n >= 68 ? T_CLASS_.read(r, b, b + 64, '__class__') : {}
-      @dict = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__') : Fbe::Decimal::ZERO
+    def fbe_read_body(r, b, n, values)
       if n >= 112
-        @hash_, @eq, @private = data.unpack('a16Q<e', offset: b + 84)
+        @to_json_ = values[2]
+        @from_json_ = values[3]
+        @to_fbe_ = values[4]
+        @to_final_ = values[5]
+        @from_final_ = values[6]
+        @fbe_equal = values[7]
+        @fbe_key_ = values[8]
+        @slots = values[9]
+        @hash_ = values[10]
+        @eq = values[11]
+        @private = values[12]
+        @to_json_ = Word::BY_VALUE[@to_json_] || Word.from_wire(@to_json_)
+        @to_fbe_ = @to_fbe_ == 0 ? +'' : r.string_at(b + @to_fbe_, 'to_fbe')
+        @from_fbe_ = T_FROM_FBE_.read(r, b, b + 18, 'from_fbe')
+        @to_final_ = Modifier::BY_VALUE[@to_final_] || Modifier.from_wire(@to_final_)
+        @fbe_equal = Side::BY_VALUE[@fbe_equal] || Side.from_wire(@fbe_equal)
+        @fbe_size = T_FBE_SIZE.read(r, b, b + 51, 'fbe_size')
+        @init = T_INIT.read(r, b, b + 55, '__init__')
+        @slots = @slots == 0 ? ''.b : r.block(b + @slots, 'bytes', '__slots__')
+        @class_ = T_CLASS_.read(r, b, b + 64, '__class__')
+        @dict = Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__')
         @hash_ = Fbe::Uuid.from_bytes(@hash_)
       else
+        data = r.data
+        if n >= 14
+          @to_json_, @from_json_ = data.unpack('s<l<', offset: b + 8)
+          @to_json_ = Word.from_wire(@to_json_)
+        else
+          @to_json_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TO_JSON
+          @from_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'to_fbe') : +''
+        @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'from_fbe') : nil
+        if n >= 51
+          @to_final_, @from_final_, @fbe_equal, @fbe_key_ = data.unpack('Q<El<q<', offset: b + 23)
+          @to_final_ = Modifier.from_wire(@to_final_)
+          @fbe_equal = Side.from_wire(@fbe_equal)
+        else
+          @to_final_ = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @from_final_ = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @fbe_equal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @fbe_key_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @fbe_size = n >= 55 ? T_FBE_SIZE.read(r, b, b + 51, 'fbe_size') : []
+        @init = n >= 60 ? T_INIT.read(r, b, b + 55, '__init__') : nil
+        @slots = n >= 64 ? r.bytes(b, b + 60, '__slots__') : ''.b
+        @class_ = n >= 68 ? T_CLASS_.read(r, b, b + 64, '__class__') : {}
+        @dict = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__') : Fbe::Decimal::ZERO
         @hash_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
         @eq = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @private = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+        @private = 0.0
       end
     end
 
@@ -8698,6 +9284,7 @@ module Import
     FBE_FINAL_MIN = 129
     FBE_COST = 129
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<'
     T_MARSHAL_FBE = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FBE_READ_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_MARSHAL_FINAL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -8853,59 +9440,91 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @fbe_key_, @fbe_key_compare = data.unpack('s<l<', offset: b + 8)
-        @fbe_key_ = Word.from_wire(@fbe_key_)
-      else
-        @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY_
-        @fbe_key_compare = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @reset = n >= 18 ? r.string(b, b + 14, 'Reset') : +''
-      @marshal_fbe = n >= 23 ? T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE') : nil
-      if n >= 51
-        @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: b + 23)
-        @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
-        @read_fbe = Side.from_wire(@read_fbe)
-      else
-        @unmarshal_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @append_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @read_fbe = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @fbe_write_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @fbe_read_ = n >= 55 ? T_FBE_READ_.read(r, b, b + 51, 'FBERead') : []
-      @marshal_final = n >= 60 ? T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal') : nil
-      @unmarshal_final = n >= 64 ? r.bytes(b, b + 60, 'UnmarshalFinal') : ''.b
-      @append_final = n >= 68 ? T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal') : {}
-      @read_final = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal') : Fbe::Decimal::ZERO
-      if n >= 113
-        @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = data.unpack('a16Q<eC', offset: b + 84)
-        @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
-      else
-        @fbe_write_final_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @fbe_read_final_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @marshal_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @unmarshal_json = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @append_json = n >= 118 ? T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON') : nil
-      if n >= 124
-        @read_json, @fbe_write_json = data.unpack('s<l<', offset: b + 118)
-        @read_json = Word.from_wire(@read_json)
-      else
-        @read_json = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::READ_JSON
-        @fbe_write_json = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @fbe_read_json = n >= 128 ? r.string(b, b + 124, 'FBEReadJSON') : +''
-      @fbe_write_text = n >= 133 ? T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText') : nil
+    def fbe_read_body(r, b, n, values)
       if n >= 153
-        @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: b + 133)
-        @type_id = Modifier.from_wire(@type_id)
-        @verify_final_ = Side.from_wire(@verify_final_)
+        @fbe_key_ = values[2]
+        @fbe_key_compare = values[3]
+        @reset = values[4]
+        @unmarshal_fbe = values[5]
+        @append_fbe = values[6]
+        @read_fbe = values[7]
+        @fbe_write_ = values[8]
+        @unmarshal_final = values[9]
+        @fbe_write_final_ = values[10]
+        @fbe_read_final_ = values[11]
+        @marshal_json = values[12]
+        @unmarshal_json = values[13]
+        @read_json = values[14]
+        @fbe_write_json = values[15]
+        @fbe_read_json = values[16]
+        @type_id = values[17]
+        @verify = values[18]
+        @verify_final_ = values[19]
+        @fbe_key_ = Word::BY_VALUE[@fbe_key_] || Word.from_wire(@fbe_key_)
+        @reset = @reset == 0 ? +'' : r.string_at(b + @reset, 'Reset')
+        @marshal_fbe = T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE')
+        @unmarshal_fbe = Modifier::BY_VALUE[@unmarshal_fbe] || Modifier.from_wire(@unmarshal_fbe)
+        @read_fbe = Side::BY_VALUE[@read_fbe] || Side.from_wire(@read_fbe)
+        @fbe_read_ = T_FBE_READ_.read(r, b, b + 51, 'FBERead')
+        @marshal_final = T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal')
+        @unmarshal_final = @unmarshal_final == 0 ? ''.b : r.block(b + @unmarshal_final, 'bytes', 'UnmarshalFinal')
+        @append_final = T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal')
+        @read_final = Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal')
+        @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
+        @append_json = T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON')
+        @read_json = Word::BY_VALUE[@read_json] || Word.from_wire(@read_json)
+        @fbe_read_json = @fbe_read_json == 0 ? +'' : r.string_at(b + @fbe_read_json, 'FBEReadJSON')
+        @fbe_write_text = T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText')
+        @type_id = Modifier::BY_VALUE[@type_id] || Modifier.from_wire(@type_id)
+        @verify_final_ = Side::BY_VALUE[@verify_final_] || Side.from_wire(@verify_final_)
       else
+        data = r.data
+        if n >= 14
+          @fbe_key_, @fbe_key_compare = data.unpack('s<l<', offset: b + 8)
+          @fbe_key_ = Word.from_wire(@fbe_key_)
+        else
+          @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY_
+          @fbe_key_compare = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @reset = n >= 18 ? r.string(b, b + 14, 'Reset') : +''
+        @marshal_fbe = n >= 23 ? T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE') : nil
+        if n >= 51
+          @unmarshal_fbe, @append_fbe, @read_fbe, @fbe_write_ = data.unpack('Q<El<q<', offset: b + 23)
+          @unmarshal_fbe = Modifier.from_wire(@unmarshal_fbe)
+          @read_fbe = Side.from_wire(@read_fbe)
+        else
+          @unmarshal_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @append_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @read_fbe = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @fbe_write_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @fbe_read_ = n >= 55 ? T_FBE_READ_.read(r, b, b + 51, 'FBERead') : []
+        @marshal_final = n >= 60 ? T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal') : nil
+        @unmarshal_final = n >= 64 ? r.bytes(b, b + 60, 'UnmarshalFinal') : ''.b
+        @append_final = n >= 68 ? T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal') : {}
+        @read_final = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal') : Fbe::Decimal::ZERO
+        if n >= 113
+          @fbe_write_final_, @fbe_read_final_, @marshal_json, @unmarshal_json = data.unpack('a16Q<eC', offset: b + 84)
+          @fbe_write_final_ = Fbe::Uuid.from_bytes(@fbe_write_final_)
+        else
+          @fbe_write_final_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @fbe_read_final_ = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @marshal_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @unmarshal_json = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @append_json = n >= 118 ? T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON') : nil
+        if n >= 124
+          @read_json, @fbe_write_json = data.unpack('s<l<', offset: b + 118)
+          @read_json = Word.from_wire(@read_json)
+        else
+          @read_json = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::READ_JSON
+          @fbe_write_json = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @fbe_read_json = n >= 128 ? r.string(b, b + 124, 'FBEReadJSON') : +''
+        @fbe_write_text = n >= 133 ? T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText') : nil
         @type_id = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
         @verify = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @verify_final_ = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+        @verify_final_ = Side.default
       end
     end
 
@@ -9159,6 +9778,7 @@ module Import
     FBE_FINAL_MIN = 137
     FBE_COST = 137
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<'
     T_FROM_FBE_ = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_FROM_FINAL_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_READ_FINAL = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -9321,60 +9941,93 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @type_id, @key_order = data.unpack('s<l<', offset: b + 8)
-        @type_id = Word.from_wire(@type_id)
-      else
-        @type_id = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TYPE_ID_
-        @key_order = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'toFbe') : +''
-      @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'fromFbe') : nil
-      if n >= 51
-        @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: b + 23)
-        @read_fbe = Modifier.from_wire(@read_fbe)
-        @verify_fbe_ = Side.from_wire(@verify_fbe_)
-      else
-        @read_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @write_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @verify_fbe_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @to_final_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @from_final_ = n >= 55 ? T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal') : []
-      @read_final = n >= 60 ? T_READ_FINAL.read(r, b, b + 55, 'readFinal') : nil
-      @write_final = n >= 64 ? r.bytes(b, b + 60, 'writeFinal') : ''.b
-      @verify_final_ = n >= 68 ? T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal') : {}
-      @to_json_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson') : Fbe::Decimal::ZERO
-      if n >= 113
-        @from_json_, @write_json, @read_json, @hash_code = data.unpack('a16Q<eC', offset: b + 84)
-        @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
-      else
-        @from_json_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @write_json = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @read_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @hash_code = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
-      end
-      @get_class = n >= 118 ? T_GET_CLASS.read(r, b, b + 113, 'getClass') : nil
-      if n >= 124
-        @clone_, @finalize = data.unpack('s<l<', offset: b + 118)
-        @clone_ = Word.from_wire(@clone_)
-      else
-        @clone_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLONE_
-        @finalize = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @wait = n >= 128 ? r.string(b, b + 124, 'wait') : +''
-      @notify = n >= 133 ? T_NOTIFY.read(r, b, b + 128, 'notify') : nil
+    def fbe_read_body(r, b, n, values)
       if n >= 161
-        @notify_all, @java_class, @component1, @fbe_levels = data.unpack('Q<El<q<', offset: b + 133)
-        @notify_all = Modifier.from_wire(@notify_all)
-        @component1 = Side.from_wire(@component1)
+        @type_id = values[2]
+        @key_order = values[3]
+        @to_fbe_ = values[4]
+        @read_fbe = values[5]
+        @write_fbe = values[6]
+        @verify_fbe_ = values[7]
+        @to_final_ = values[8]
+        @write_final = values[9]
+        @from_json_ = values[10]
+        @write_json = values[11]
+        @read_json = values[12]
+        @hash_code = values[13]
+        @clone_ = values[14]
+        @finalize = values[15]
+        @wait = values[16]
+        @notify_all = values[17]
+        @java_class = values[18]
+        @component1 = values[19]
+        @fbe_levels = values[20]
+        @type_id = Word::BY_VALUE[@type_id] || Word.from_wire(@type_id)
+        @to_fbe_ = @to_fbe_ == 0 ? +'' : r.string_at(b + @to_fbe_, 'toFbe')
+        @from_fbe_ = T_FROM_FBE_.read(r, b, b + 18, 'fromFbe')
+        @read_fbe = Modifier::BY_VALUE[@read_fbe] || Modifier.from_wire(@read_fbe)
+        @verify_fbe_ = Side::BY_VALUE[@verify_fbe_] || Side.from_wire(@verify_fbe_)
+        @from_final_ = T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal')
+        @read_final = T_READ_FINAL.read(r, b, b + 55, 'readFinal')
+        @write_final = @write_final == 0 ? ''.b : r.block(b + @write_final, 'bytes', 'writeFinal')
+        @verify_final_ = T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal')
+        @to_json_ = Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson')
+        @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
+        @get_class = T_GET_CLASS.read(r, b, b + 113, 'getClass')
+        @clone_ = Word::BY_VALUE[@clone_] || Word.from_wire(@clone_)
+        @wait = @wait == 0 ? +'' : r.string_at(b + @wait, 'wait')
+        @notify = T_NOTIFY.read(r, b, b + 128, 'notify')
+        @notify_all = Modifier::BY_VALUE[@notify_all] || Modifier.from_wire(@notify_all)
+        @component1 = Side::BY_VALUE[@component1] || Side.from_wire(@component1)
       else
+        data = r.data
+        if n >= 14
+          @type_id, @key_order = data.unpack('s<l<', offset: b + 8)
+          @type_id = Word.from_wire(@type_id)
+        else
+          @type_id = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::TYPE_ID_
+          @key_order = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @to_fbe_ = n >= 18 ? r.string(b, b + 14, 'toFbe') : +''
+        @from_fbe_ = n >= 23 ? T_FROM_FBE_.read(r, b, b + 18, 'fromFbe') : nil
+        if n >= 51
+          @read_fbe, @write_fbe, @verify_fbe_, @to_final_ = data.unpack('Q<El<q<', offset: b + 23)
+          @read_fbe = Modifier.from_wire(@read_fbe)
+          @verify_fbe_ = Side.from_wire(@verify_fbe_)
+        else
+          @read_fbe = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @write_fbe = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @verify_fbe_ = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @to_final_ = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @from_final_ = n >= 55 ? T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal') : []
+        @read_final = n >= 60 ? T_READ_FINAL.read(r, b, b + 55, 'readFinal') : nil
+        @write_final = n >= 64 ? r.bytes(b, b + 60, 'writeFinal') : ''.b
+        @verify_final_ = n >= 68 ? T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal') : {}
+        @to_json_ = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson') : Fbe::Decimal::ZERO
+        if n >= 113
+          @from_json_, @write_json, @read_json, @hash_code = data.unpack('a16Q<eC', offset: b + 84)
+          @from_json_ = Fbe::Uuid.from_bytes(@from_json_)
+        else
+          @from_json_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @write_json = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @read_json = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @hash_code = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @get_class = n >= 118 ? T_GET_CLASS.read(r, b, b + 113, 'getClass') : nil
+        if n >= 124
+          @clone_, @finalize = data.unpack('s<l<', offset: b + 118)
+          @clone_ = Word.from_wire(@clone_)
+        else
+          @clone_ = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLONE_
+          @finalize = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @wait = n >= 128 ? r.string(b, b + 124, 'wait') : +''
+        @notify = n >= 133 ? T_NOTIFY.read(r, b, b + 128, 'notify') : nil
         @notify_all = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
         @java_class = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
         @component1 = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @fbe_levels = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        @fbe_levels = 0
       end
     end
 
@@ -9601,6 +10254,7 @@ module Import
     FBE_FINAL_MIN = 11
     FBE_COST = 11
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<'
     T_VERIFY = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     FBE_FIELDS = [
       ['fbeKey', Word::FBE_TYPE],
@@ -9642,17 +10296,24 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @fbe_key_, @to_json_ = data.unpack('s<l<', offset: b + 8)
-        @fbe_key_ = Word.from_wire(@fbe_key_)
+    def fbe_read_body(r, b, n, values)
+      if n >= 23
+        _, _, @fbe_key_, @to_json_, @to_text = values
+        @fbe_key_ = Word::BY_VALUE[@fbe_key_] || Word.from_wire(@fbe_key_)
+        @to_text = @to_text == 0 ? +'' : r.string_at(b + @to_text, 'toText')
+        @verify = T_VERIFY.read(r, b, b + 18, 'verify')
       else
-        @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY__
-        @to_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        data = r.data
+        if n >= 14
+          @fbe_key_, @to_json_ = data.unpack('s<l<', offset: b + 8)
+          @fbe_key_ = Word.from_wire(@fbe_key_)
+        else
+          @fbe_key_ = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::FBE_KEY__
+          @to_json_ = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @to_text = n >= 18 ? r.string(b, b + 14, 'toText') : +''
+        @verify = nil
       end
-      @to_text = n >= 18 ? r.string(b, b + 14, 'toText') : +''
-      @verify = n >= 23 ? T_VERIFY.read(r, b, b + 18, 'verify') : nil
     end
 
     def fbe_write_final(w)
@@ -9719,6 +10380,7 @@ module Import
     FBE_FINAL_MIN = 142
     FBE_COST = 142
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2s<l<L<x5Q<El<q<x9L<x20a16Q<eCx5s<l<L<x5Q<El<q<'
     T_READER = Fbe::Types::Optional.new(Fbe::Types::BOOL)
     T_UUID_ = Fbe::Types::Sequence.new(:vector, Word::FBE_TYPE)
     T_TIMESTAMP = Fbe::Types::Optional.new(Fbe::Types::STRING)
@@ -9893,63 +10555,104 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 14
-        @buffer, @write_buffer = data.unpack('s<l<', offset: b + 8)
-        @buffer = Word.from_wire(@buffer)
-      else
-        @buffer = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BUFFER_
-        @write_buffer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
-      end
-      @read_buffer = n >= 18 ? r.string(b, b + 14, 'ReadBuffer') : +''
-      @reader = n >= 23 ? T_READER.read(r, b, b + 18, 'Reader') : nil
-      if n >= 51
-        @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: b + 23)
-        @writer = Modifier.from_wire(@writer)
-        @decimal = Side.from_wire(@decimal)
-      else
-        @writer = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
-        @limits = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
-        @decimal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
-        @uuid = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
-      end
-      @uuid_ = n >= 55 ? T_UUID_.read(r, b, b + 51, 'UUID') : []
-      @timestamp = n >= 60 ? T_TIMESTAMP.read(r, b, b + 55, 'Timestamp') : nil
-      @json_writer = n >= 64 ? r.bytes(b, b + 60, 'JsonWriter') : ''.b
-      @json_reader = n >= 68 ? T_JSON_READER.read(r, b, b + 64, 'JsonReader') : {}
-      @decode_error = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError') : Fbe::Decimal::ZERO
-      if n >= 113
-        @encode_error, @decode_exception, @encode_exception, @sender = data.unpack('a16Q<eC', offset: b + 84)
+    def fbe_read_body(r, b, n, values)
+      if n >= 170
+        @buffer = values[2]
+        @write_buffer = values[3]
+        @read_buffer = values[4]
+        @writer = values[5]
+        @limits = values[6]
+        @decimal = values[7]
+        @uuid = values[8]
+        @json_writer = values[9]
+        @encode_error = values[10]
+        @decode_exception = values[11]
+        @encode_exception = values[12]
+        @sender = values[13]
+        @client = values[14]
+        @proxy = values[15]
+        @handler = values[16]
+        @compare = values[17]
+        @decimals = values[18]
+        @uuids = values[19]
+        @timestamps = values[20]
+        @buffer = Word::BY_VALUE[@buffer] || Word.from_wire(@buffer)
+        @read_buffer = @read_buffer == 0 ? +'' : r.string_at(b + @read_buffer, 'ReadBuffer')
+        @reader = T_READER.read(r, b, b + 18, 'Reader')
+        @writer = Modifier::BY_VALUE[@writer] || Modifier.from_wire(@writer)
+        @decimal = Side::BY_VALUE[@decimal] || Side.from_wire(@decimal)
+        @uuid_ = T_UUID_.read(r, b, b + 51, 'UUID')
+        @timestamp = T_TIMESTAMP.read(r, b, b + 55, 'Timestamp')
+        @json_writer = @json_writer == 0 ? ''.b : r.block(b + @json_writer, 'bytes', 'JsonWriter')
+        @json_reader = T_JSON_READER.read(r, b, b + 64, 'JsonReader')
+        @decode_error = Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError')
         @encode_error = Fbe::Uuid.from_bytes(@encode_error)
+        @receiver = T_RECEIVER.read(r, b, b + 113, 'Receiver')
+        @client = Word::BY_VALUE[@client] || Word.from_wire(@client)
+        @handler = @handler == 0 ? +'' : r.string_at(b + @handler, 'Handler')
+        @text = T_TEXT.read(r, b, b + 128, 'Text')
+        @compare = Modifier::BY_VALUE[@compare] || Modifier.from_wire(@compare)
+        @uuids = Side::BY_VALUE[@uuids] || Side.from_wire(@uuids)
+        @utf8 = T_UTF8.read(r, b, b + 161, 'Utf8')
+        @requests = T_REQUESTS.read(r, b, b + 165, 'Requests')
       else
-        @encode_error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
-        @decode_exception = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
-        @encode_exception = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
-        @sender = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        data = r.data
+        if n >= 14
+          @buffer, @write_buffer = data.unpack('s<l<', offset: b + 8)
+          @buffer = Word.from_wire(@buffer)
+        else
+          @buffer = n >= 10 ? Word.from_wire(data.unpack1('s<', offset: b + 8)) : Word::BUFFER_
+          @write_buffer = n >= 14 ? data.unpack1('l<', offset: b + 10) : 0
+        end
+        @read_buffer = n >= 18 ? r.string(b, b + 14, 'ReadBuffer') : +''
+        @reader = n >= 23 ? T_READER.read(r, b, b + 18, 'Reader') : nil
+        if n >= 51
+          @writer, @limits, @decimal, @uuid = data.unpack('Q<El<q<', offset: b + 23)
+          @writer = Modifier.from_wire(@writer)
+          @decimal = Side.from_wire(@decimal)
+        else
+          @writer = n >= 31 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 23)) : Modifier.default
+          @limits = n >= 39 ? data.unpack1('E', offset: b + 31) : 0.0
+          @decimal = n >= 43 ? Side.from_wire(data.unpack1('l<', offset: b + 39)) : Side.default
+          @uuid = n >= 51 ? data.unpack1('q<', offset: b + 43) : 0
+        end
+        @uuid_ = n >= 55 ? T_UUID_.read(r, b, b + 51, 'UUID') : []
+        @timestamp = n >= 60 ? T_TIMESTAMP.read(r, b, b + 55, 'Timestamp') : nil
+        @json_writer = n >= 64 ? r.bytes(b, b + 60, 'JsonWriter') : ''.b
+        @json_reader = n >= 68 ? T_JSON_READER.read(r, b, b + 64, 'JsonReader') : {}
+        @decode_error = n >= 84 ? Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError') : Fbe::Decimal::ZERO
+        if n >= 113
+          @encode_error, @decode_exception, @encode_exception, @sender = data.unpack('a16Q<eC', offset: b + 84)
+          @encode_error = Fbe::Uuid.from_bytes(@encode_error)
+        else
+          @encode_error = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
+          @decode_exception = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
+          @encode_exception = n >= 112 ? data.unpack1('e', offset: b + 108) : 0.0
+          @sender = n >= 113 ? data.unpack1('C', offset: b + 112) : 0
+        end
+        @receiver = n >= 118 ? T_RECEIVER.read(r, b, b + 113, 'Receiver') : nil
+        if n >= 124
+          @client, @proxy = data.unpack('s<l<', offset: b + 118)
+          @client = Word.from_wire(@client)
+        else
+          @client = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLIENT
+          @proxy = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
+        end
+        @handler = n >= 128 ? r.string(b, b + 124, 'Handler') : +''
+        @text = n >= 133 ? T_TEXT.read(r, b, b + 128, 'Text') : nil
+        if n >= 161
+          @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: b + 133)
+          @compare = Modifier.from_wire(@compare)
+          @uuids = Side.from_wire(@uuids)
+        else
+          @compare = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
+          @decimals = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
+          @uuids = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
+          @timestamps = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
+        end
+        @utf8 = n >= 165 ? T_UTF8.read(r, b, b + 161, 'Utf8') : []
+        @requests = nil
       end
-      @receiver = n >= 118 ? T_RECEIVER.read(r, b, b + 113, 'Receiver') : nil
-      if n >= 124
-        @client, @proxy = data.unpack('s<l<', offset: b + 118)
-        @client = Word.from_wire(@client)
-      else
-        @client = n >= 120 ? Word.from_wire(data.unpack1('s<', offset: b + 118)) : Word::CLIENT
-        @proxy = n >= 124 ? data.unpack1('l<', offset: b + 120) : 0
-      end
-      @handler = n >= 128 ? r.string(b, b + 124, 'Handler') : +''
-      @text = n >= 133 ? T_TEXT.read(r, b, b + 128, 'Text') : nil
-      if n >= 161
-        @compare, @decimals, @uuids, @timestamps = data.unpack('Q<El<q<', offset: b + 133)
-        @compare = Modifier.from_wire(@compare)
-        @uuids = Side.from_wire(@uuids)
-      else
-        @compare = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
-        @decimals = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
-        @uuids = n >= 153 ? Side.from_wire(data.unpack1('l<', offset: b + 149)) : Side.default
-        @timestamps = n >= 161 ? data.unpack1('q<', offset: b + 153) : 0
-      end
-      @utf8 = n >= 165 ? T_UTF8.read(r, b, b + 161, 'Utf8') : []
-      @requests = n >= 170 ? T_REQUESTS.read(r, b, b + 165, 'Requests') : nil
     end
 
     def fbe_write_final(w)
@@ -10200,6 +10903,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['class', Fbe::Types::INT32]].freeze
 
     attr_accessor :class_
@@ -10224,9 +10928,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @class_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @class_ = values
+      else
+        @class_ = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10266,6 +10973,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
@@ -10290,9 +10998,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @object = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @object = values
+      else
+        @object = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10332,6 +11043,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['String', Fbe::Types::INT32]].freeze
 
     attr_accessor :string_
@@ -10358,9 +11070,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @string_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @string_ = values
+      else
+        @string_ = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10402,6 +11117,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['List', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
@@ -10426,9 +11142,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @list = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @list = values
+      else
+        @list = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10468,6 +11187,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Map', Fbe::Types::INT32]].freeze
 
     attr_accessor :map
@@ -10492,9 +11212,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @map = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @map = values
+      else
+        @map = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10534,6 +11257,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Model', Fbe::Types::INT32]].freeze
 
     attr_accessor :model
@@ -10558,9 +11282,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @model = values
+      else
+        @model = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10600,6 +11327,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['FinalModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :final_model
@@ -10623,9 +11351,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @final_model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @final_model = values
+      else
+        @final_model = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10664,6 +11395,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Buffer', Fbe::Types::INT32]].freeze
 
     attr_accessor :buffer
@@ -10688,9 +11420,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @buffer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @buffer = values
+      else
+        @buffer = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10730,6 +11465,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Reader', Fbe::Types::INT32]].freeze
 
     attr_accessor :reader
@@ -10754,9 +11490,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @reader = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @reader = values
+      else
+        @reader = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10796,6 +11535,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Writer', Fbe::Types::INT32]].freeze
 
     attr_accessor :writer
@@ -10820,9 +11560,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @writer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @writer = values
+      else
+        @writer = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10862,6 +11605,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Limits', Fbe::Types::INT32]].freeze
 
     attr_accessor :limits
@@ -10886,9 +11630,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @limits = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @limits = values
+      else
+        @limits = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10928,6 +11675,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['DecodeError', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_error
@@ -10951,9 +11699,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @decode_error = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @decode_error = values
+      else
+        @decode_error = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -10992,6 +11743,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['DecodeException', Fbe::Types::INT32]].freeze
 
     attr_accessor :decode_exception
@@ -11015,9 +11767,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @decode_exception = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @decode_exception = values
+      else
+        @decode_exception = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11060,6 +11815,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Decimal', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal
@@ -11086,9 +11842,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @decimal = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @decimal = values
+      else
+        @decimal = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11130,6 +11889,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Uuid', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
@@ -11154,9 +11914,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @uuid = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @uuid = values
+      else
+        @uuid = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11196,6 +11959,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['UUID', Fbe::Types::INT32]].freeze
 
     attr_accessor :uuid
@@ -11220,9 +11984,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @uuid = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @uuid = values
+      else
+        @uuid = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11262,6 +12029,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Timestamp', Fbe::Types::INT32]].freeze
 
     attr_accessor :timestamp
@@ -11285,9 +12053,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @timestamp = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @timestamp = values
+      else
+        @timestamp = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11326,6 +12097,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Sender', Fbe::Types::INT32]].freeze
 
     attr_accessor :sender
@@ -11350,9 +12122,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @sender = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @sender = values
+      else
+        @sender = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11392,6 +12167,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Receiver', Fbe::Types::INT32]].freeze
 
     attr_accessor :receiver
@@ -11418,9 +12194,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @receiver = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @receiver = values
+      else
+        @receiver = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11462,6 +12241,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Client', Fbe::Types::INT32]].freeze
 
     attr_accessor :client
@@ -11486,9 +12266,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @client = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @client = values
+      else
+        @client = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11528,6 +12311,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Proxy', Fbe::Types::INT32]].freeze
 
     attr_accessor :proxy
@@ -11552,9 +12336,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @proxy = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @proxy = values
+      else
+        @proxy = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11594,6 +12381,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Handler', Fbe::Types::INT32]].freeze
 
     attr_accessor :handler
@@ -11620,9 +12408,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @handler = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @handler = values
+      else
+        @handler = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11664,6 +12455,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['fbe', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
@@ -11688,9 +12480,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @fbe = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe = values
+      else
+        @fbe = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11730,6 +12525,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['FBE', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe
@@ -11754,9 +12550,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @fbe = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe = values
+      else
+        @fbe = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11796,6 +12595,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['std', Fbe::Types::INT32]].freeze
 
     attr_accessor :std
@@ -11820,9 +12620,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @std = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @std = values
+      else
+        @std = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11862,6 +12665,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Companion', Fbe::Types::INT32]].freeze
 
     attr_accessor :companion
@@ -11885,9 +12689,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @companion = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @companion = values
+      else
+        @companion = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11926,6 +12733,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Any', Fbe::Types::INT32]].freeze
 
     attr_accessor :any
@@ -11950,9 +12758,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @any = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @any = values
+      else
+        @any = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -11992,6 +12803,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
@@ -12016,9 +12828,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @self_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @self_ = values
+      else
+        @self_ = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12058,6 +12873,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['self', Fbe::Types::INT32]].freeze
 
     attr_accessor :self_
@@ -12082,9 +12898,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @self_ = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @self_ = values
+      else
+        @self_ = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12124,6 +12943,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['None', Fbe::Types::INT32]].freeze
 
     attr_accessor :none
@@ -12148,9 +12968,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @none = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @none = values
+      else
+        @none = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12190,6 +13013,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Option', Fbe::Types::INT32]].freeze
 
     attr_accessor :option
@@ -12214,9 +13038,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @option = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @option = values
+      else
+        @option = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12256,6 +13083,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Result', Fbe::Types::INT32]].freeze
 
     attr_accessor :result
@@ -12280,9 +13108,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @result = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @result = values
+      else
+        @result = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12322,6 +13153,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Vec', Fbe::Types::INT32]].freeze
 
     attr_accessor :vec
@@ -12346,9 +13178,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @vec = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @vec = values
+      else
+        @vec = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12388,6 +13223,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Box', Fbe::Types::INT32]].freeze
 
     attr_accessor :box
@@ -12412,9 +13248,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @box = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @box = values
+      else
+        @box = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12454,6 +13293,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Error', Fbe::Types::INT32]].freeze
 
     attr_accessor :error
@@ -12478,9 +13318,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @error = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @error = values
+      else
+        @error = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12520,6 +13363,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Exception', Fbe::Types::INT32]].freeze
 
     attr_accessor :exception
@@ -12543,9 +13387,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @exception = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @exception = values
+      else
+        @exception = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12584,6 +13431,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['Text', Fbe::Types::INT32]].freeze
 
     attr_accessor :text
@@ -12608,9 +13456,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @text = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @text = values
+      else
+        @text = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12650,6 +13501,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['JsonWriter', Fbe::Types::INT32]].freeze
 
     attr_accessor :json_writer
@@ -12673,9 +13525,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @json_writer = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @json_writer = values
+      else
+        @json_writer = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12714,6 +13569,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['int32_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :int32_t
@@ -12740,9 +13596,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @int32_t = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @int32_t = values
+      else
+        @int32_t = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12784,6 +13643,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['size_t', Fbe::Types::INT32]].freeze
 
     attr_accessor :size_t
@@ -12808,9 +13668,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @size_t = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @size_t = values
+      else
+        @size_t = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12850,6 +13713,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['list', Fbe::Types::INT32]].freeze
 
     attr_accessor :list
@@ -12874,9 +13738,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @list = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @list = values
+      else
+        @list = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12916,6 +13783,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['object', Fbe::Types::INT32]].freeze
 
     attr_accessor :object
@@ -12940,9 +13808,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @object = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @object = values
+      else
+        @object = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -12982,6 +13853,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['v', Fbe::Types::INT32]].freeze
 
     attr_accessor :v
@@ -13006,9 +13878,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @v = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @v = values
+      else
+        @v = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13048,6 +13923,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['r', Fbe::Types::INT32]].freeze
 
     attr_accessor :r
@@ -13072,9 +13948,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @r = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @r = values
+      else
+        @r = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13114,6 +13993,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['w', Fbe::Types::INT32]].freeze
 
     attr_accessor :w
@@ -13138,9 +14018,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @w = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @w = values
+      else
+        @w = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13180,6 +14063,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['SideBuy', Fbe::Types::INT32]].freeze
 
     attr_accessor :side_buy
@@ -13206,9 +14090,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @side_buy = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @side_buy = values
+      else
+        @side_buy = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13250,6 +14137,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['OrderKey', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_key
@@ -13273,9 +14161,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @order_key = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @order_key = values
+      else
+        @order_key = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13314,6 +14205,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['textOfside', Fbe::Types::INT32]].freeze
 
     attr_accessor :text_ofside
@@ -13337,9 +14229,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @text_ofside = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @text_ofside = values
+      else
+        @text_ofside = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13378,6 +14273,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['DECIMAL_1', Fbe::Types::INT32]].freeze
 
     attr_accessor :decimal_1
@@ -13401,9 +14297,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @decimal_1 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @decimal_1 = values
+      else
+        @decimal_1 = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13442,6 +14341,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['OrderModel', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_model
@@ -13465,9 +14365,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @order_model = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @order_model = values
+      else
+        @order_model = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13506,6 +14409,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['OrderFinal', Fbe::Types::INT32]].freeze
 
     attr_accessor :order_final
@@ -13529,9 +14433,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @order_final = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @order_final = values
+      else
+        @order_final = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13570,6 +14477,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['NewOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :new_order
@@ -13593,9 +14501,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @new_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @new_order = values
+      else
+        @new_order = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13634,6 +14545,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['VerifyFBEOrder', Fbe::Types::INT32]].freeze
 
     attr_accessor :verify_fbe_order
@@ -13657,9 +14569,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @verify_fbe_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @verify_fbe_order = values
+      else
+        @verify_fbe_order = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13702,6 +14617,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['fbe_vr_Order', Fbe::Types::INT32]].freeze
 
     attr_accessor :fbe_vr_order
@@ -13725,9 +14641,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @fbe_vr_order = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe_vr_order = values
+      else
+        @fbe_vr_order = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13766,6 +14685,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['e1', Fbe::Types::INT32]].freeze
 
     attr_accessor :e1
@@ -13790,9 +14710,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @e1 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @e1 = values
+      else
+        @e1 = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13832,6 +14755,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['i2', Fbe::Types::INT32]].freeze
 
     attr_accessor :i2
@@ -13856,9 +14780,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @i2 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @i2 = values
+      else
+        @i2 = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13898,6 +14825,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['o3', Fbe::Types::INT32]].freeze
 
     attr_accessor :o3
@@ -13922,9 +14850,12 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @o3 = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @o3 = values
+      else
+        @o3 = 0
+      end
     end
 
     def fbe_write_final(w)
@@ -13964,6 +14895,7 @@ module Import
     FBE_FINAL_MIN = 32
     FBE_COST = 32
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<8'
     FBE_FIELDS = [
       ['name', Fbe::Types::INT32],
       ['Name', Fbe::Types::INT32],
@@ -14020,11 +14952,11 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 40
-        @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = data.unpack('l<8', offset: b + 8)
+        _, _, @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = values
       else
+        data = r.data
         @name = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @name_ = n >= 16 ? data.unpack1('l<', offset: b + 12) : 0
         @name__ = n >= 20 ? data.unpack1('l<', offset: b + 16) : 0
@@ -14032,7 +14964,7 @@ module Import
         @class__ = n >= 28 ? data.unpack1('l<', offset: b + 24) : 0
         @class___ = n >= 32 ? data.unpack1('l<', offset: b + 28) : 0
         @string_ = n >= 36 ? data.unpack1('l<', offset: b + 32) : 0
-        @string__ = n >= 40 ? data.unpack1('l<', offset: b + 36) : 0
+        @string__ = 0
       end
     end
 
@@ -14124,6 +15056,7 @@ module Import
     FBE_FINAL_MIN = 10
     FBE_COST = 2
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2CL<C'
     T_ORG = Fbe::Types::Struct.new(Market::Instrument)
     FBE_FIELDS = [['market', Market::Side::FBE_TYPE], ['org', T_ORG], ['example', Market::Side::FBE_TYPE]].freeze
 
@@ -14153,21 +15086,28 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 9
-        @market = Market::Side.from_wire(data.unpack1('C', offset: b + 8))
+    def fbe_read_body(r, b, n, values)
+      if n >= 14
+        _, _, @market, @org, @example = values
+        @market = Market::Side::BY_VALUE[@market] || Market::Side.from_wire(@market)
+        @org = r.struct_at(Market::Instrument, b, @org, b + 9, 'org')
+        @example = Market::Side::BY_VALUE[@example] || Market::Side.from_wire(@example)
       else
-        r.spend(8, b, 'market')
-        @market = Market::Side.default
+        data = r.data
+        if n >= 9
+          @market = Market::Side.from_wire(data.unpack1('C', offset: b + 8))
+        else
+          r.spend(8, b, 'market')
+          @market = Market::Side.default
+        end
+        if n >= 13
+          @org = T_ORG.read(r, b, b + 9, 'org')
+        else
+          r.spend(8, b, 'org') if n >= 9
+          @org = Market::Instrument.new
+        end
+        @example = Market::Side::SELL
       end
-      if n >= 13
-        @org = T_ORG.read(r, b, b + 9, 'org')
-      else
-        r.spend(8, b, 'org') if n >= 9
-        @org = Market::Instrument.new
-      end
-      @example = n >= 14 ? Market::Side.from_wire(data.unpack1('C', offset: b + 13)) : Market::Side::SELL
     end
 
     def fbe_write_final(w)
@@ -14229,6 +15169,7 @@ module Import
     FBE_FINAL_MIN = 4
     FBE_COST = 4
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
     FBE_FIELDS = [['digits', Digits::FBE_TYPE]].freeze
 
     attr_accessor :digits
@@ -14252,9 +15193,13 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @digits = n >= 12 ? Digits.from_wire(data.unpack1('l<', offset: b + 8)) : Digits::TWO
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @digits = values
+        @digits = Digits::BY_VALUE[@digits] || Digits.from_wire(@digits)
+      else
+        @digits = Digits::TWO
+      end
     end
 
     def fbe_write_final(w)
@@ -14291,6 +15236,7 @@ module Import
     FBE_FINAL_MIN = 16
     FBE_COST = 12
     FBE_LEVELS = 2
+    FBE_UNPACK = 'L<3l<2L<'
     T_TICKER = Fbe::Types::Struct.new(Symbol)
     FBE_FIELDS = [
       ['symbol', Fbe::Types::STRING],
@@ -14330,34 +15276,37 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 12
-        @symbol = r.string(b, b + 8, 'symbol')
+    def fbe_read_body(r, b, n, values)
+      if n >= 24
+        _, _, @symbol, @digits, @precision, @ticker = values
+        @symbol = @symbol == 0 ? +'' : r.string_at(b + @symbol, 'symbol')
+        @precision = Digits::BY_VALUE[@precision] || Digits.from_wire(@precision)
+        @ticker = r.struct_at(Symbol, b, @ticker, b + 20, 'ticker')
       else
-        r.spend(4, b, 'symbol')
-        @symbol = +''
-      end
-      if n >= 20
-        @digits, @precision = data.unpack('l<2', offset: b + 12)
-        @precision = Digits.from_wire(@precision)
-      else
-        if n >= 16
-          @digits = data.unpack1('l<', offset: b + 12)
+        data = r.data
+        if n >= 12
+          @symbol = r.string(b, b + 8, 'symbol')
         else
-          r.spend(4, b, 'digits') if n >= 12
-          @digits = 5
+          r.spend(4, b, 'symbol')
+          @symbol = +''
         end
         if n >= 20
-          @precision = Digits.from_wire(data.unpack1('l<', offset: b + 16))
+          @digits, @precision = data.unpack('l<2', offset: b + 12)
+          @precision = Digits.from_wire(@precision)
         else
-          r.spend(4, b, 'precision') if n >= 16
-          @precision = Digits::TWO
+          if n >= 16
+            @digits = data.unpack1('l<', offset: b + 12)
+          else
+            r.spend(4, b, 'digits') if n >= 12
+            @digits = 5
+          end
+          if n >= 20
+            @precision = Digits.from_wire(data.unpack1('l<', offset: b + 16))
+          else
+            r.spend(4, b, 'precision') if n >= 16
+            @precision = Digits::TWO
+          end
         end
-      end
-      if n >= 24
-        @ticker = T_TICKER.read(r, b, b + 20, 'ticker')
-      else
         r.spend(4, b, 'ticker') if n >= 20
         @ticker = Symbol.new
       end
@@ -14426,6 +15375,7 @@ module Import
     FBE_FINAL_MIN = 18
     FBE_COST = 18
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<3s<l<'
     FBE_FIELDS = [
       ['side', Fbe::Types::INT32],
       ['s', Side::FBE_TYPE],
@@ -14460,20 +15410,20 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
+    def fbe_read_body(r, b, n, values)
       if n >= 26
-        @side, @s, @range, @word, @side_ = data.unpack('l<3s<l<', offset: b + 8)
-        @s = Side.from_wire(@s)
-        @range = Range.from_wire(@range)
-        @word = Word.from_wire(@word)
-        @side_ = Range.from_wire(@side_)
+        _, _, @side, @s, @range, @word, @side_ = values
+        @s = Side::BY_VALUE[@s] || Side.from_wire(@s)
+        @range = Range::BY_VALUE[@range] || Range.from_wire(@range)
+        @word = Word::BY_VALUE[@word] || Word.from_wire(@word)
+        @side_ = Range::BY_VALUE[@side_] || Range.from_wire(@side_)
       else
+        data = r.data
         @side = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @s = n >= 16 ? Side.from_wire(data.unpack1('l<', offset: b + 12)) : Side::SELL
         @range = n >= 20 ? Range.from_wire(data.unpack1('l<', offset: b + 16)) : Range::HI
         @word = n >= 22 ? Word.from_wire(data.unpack1('s<', offset: b + 20)) : Word::CLASS
-        @side_ = n >= 26 ? Range.from_wire(data.unpack1('l<', offset: b + 22)) : Range.default
+        @side_ = Range.default
       end
     end
 
@@ -14537,6 +15487,7 @@ module Import
     FBE_FINAL_MIN = 2998
     FBE_COST = 4
     FBE_LEVELS = 3
+    FBE_UNPACK = 'L<79l<'
     T_ORDER = Fbe::Types::Struct.new(Order)
     T_CPP_WORDS = Fbe::Types::Struct.new(CppWords)
     T_PYTHON_WORDS = Fbe::Types::Struct.new(PythonWords)
@@ -15037,471 +15988,629 @@ module Import
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      if n >= 12
-        @order = T_ORDER.read(r, b, b + 8, 'Order')
-      else
-        r.spend(2994, b, 'Order')
-        @order = Order.new
-      end
-      if n >= 16
-        @cpp_words = T_CPP_WORDS.read(r, b, b + 12, 'CppWords')
-      else
-        r.spend(2982, b, 'CppWords') if n >= 12
-        @cpp_words = CppWords.new
-      end
-      if n >= 20
-        @python_words = T_PYTHON_WORDS.read(r, b, b + 16, 'PythonWords')
-      else
-        r.spend(2363, b, 'PythonWords') if n >= 16
-        @python_words = PythonWords.new
-      end
-      if n >= 24
-        @go_words = T_GO_WORDS.read(r, b, b + 20, 'GoWords')
-      else
-        r.spend(2124, b, 'GoWords') if n >= 20
-        @go_words = GoWords.new
-      end
-      if n >= 28
-        @java_words = T_JAVA_WORDS.read(r, b, b + 24, 'JavaWords')
-      else
-        r.spend(1922, b, 'JavaWords') if n >= 24
-        @java_words = JavaWords.new
-      end
-      if n >= 32
-        @kotlin_words = T_KOTLIN_WORDS.read(r, b, b + 28, 'KotlinWords')
-      else
-        r.spend(1740, b, 'KotlinWords') if n >= 28
-        @kotlin_words = KotlinWords.new
-      end
-      if n >= 36
-        @js_words = T_JS_WORDS.read(r, b, b + 32, 'JsWords')
-      else
-        r.spend(1533, b, 'JsWords') if n >= 32
-        @js_words = JsWords.new
-      end
-      if n >= 40
-        @rust_words = T_RUST_WORDS.read(r, b, b + 36, 'RustWords')
-      else
-        r.spend(1310, b, 'RustWords') if n >= 36
-        @rust_words = RustWords.new
-      end
-      if n >= 44
-        @c_sharp_words = T_C_SHARP_WORDS.read(r, b, b + 40, 'CSharpWords')
-      else
-        r.spend(1115, b, 'CSharpWords') if n >= 40
-        @c_sharp_words = CSharpWords.new
-      end
-      if n >= 48
-        @ruby_words = T_RUBY_WORDS.read(r, b, b + 44, 'RubyWords')
-      else
-        r.spend(965, b, 'RubyWords') if n >= 44
-        @ruby_words = RubyWords.new
-      end
-      if n >= 52
-        @cpp_members = T_CPP_MEMBERS.read(r, b, b + 48, 'CppMembers')
-      else
-        r.spend(867, b, 'CppMembers') if n >= 48
-        @cpp_members = CppMembers.new
-      end
-      if n >= 56
-        @python_members = T_PYTHON_MEMBERS.read(r, b, b + 52, 'PythonMembers')
-      else
-        r.spend(819, b, 'PythonMembers') if n >= 52
-        @python_members = PythonMembers.new
-      end
-      if n >= 60
-        @go_members = T_GO_MEMBERS.read(r, b, b + 56, 'GoMembers')
-      else
-        r.spend(723, b, 'GoMembers') if n >= 56
-        @go_members = GoMembers.new
-      end
-      if n >= 64
-        @jvm_members = T_JVM_MEMBERS.read(r, b, b + 60, 'JvmMembers')
-      else
-        r.spend(594, b, 'JvmMembers') if n >= 60
-        @jvm_members = JvmMembers.new
-      end
-      if n >= 68
-        @js_members = T_JS_MEMBERS.read(r, b, b + 64, 'JsMembers')
-      else
-        r.spend(457, b, 'JsMembers') if n >= 64
-        @js_members = JsMembers.new
-      end
-      if n >= 72
-        @runtime_names = T_RUNTIME_NAMES.read(r, b, b + 68, 'RuntimeNames')
-      else
-        r.spend(446, b, 'RuntimeNames') if n >= 68
-        @runtime_names = RuntimeNames.new
-      end
-      if n >= 76
-        @class_ = T_CLASS_.read(r, b, b + 72, 'class')
-      else
-        r.spend(304, b, 'class') if n >= 72
-        @class_ = Class.new
-      end
-      if n >= 80
-        @object = T_OBJECT.read(r, b, b + 76, 'Object')
-      else
-        r.spend(300, b, 'Object') if n >= 76
-        @object = Object.new
-      end
-      if n >= 84
-        @string_ = T_STRING_.read(r, b, b + 80, 'String')
-      else
-        r.spend(296, b, 'String') if n >= 80
-        @string_ = String.new
-      end
-      if n >= 88
-        @list = T_LIST.read(r, b, b + 84, 'List')
-      else
-        r.spend(292, b, 'List') if n >= 84
-        @list = List.new
-      end
-      if n >= 92
-        @map = T_MAP.read(r, b, b + 88, 'Map')
-      else
-        r.spend(288, b, 'Map') if n >= 88
-        @map = Map.new
-      end
-      if n >= 96
-        @model = T_MODEL.read(r, b, b + 92, 'Model')
-      else
-        r.spend(284, b, 'Model') if n >= 92
-        @model = Model.new
-      end
-      if n >= 100
-        @final_model = T_FINAL_MODEL.read(r, b, b + 96, 'FinalModel')
-      else
-        r.spend(280, b, 'FinalModel') if n >= 96
-        @final_model = FinalModel.new
-      end
-      if n >= 104
-        @buffer = T_BUFFER.read(r, b, b + 100, 'Buffer')
-      else
-        r.spend(276, b, 'Buffer') if n >= 100
-        @buffer = Buffer.new
-      end
-      if n >= 108
-        @reader = T_READER.read(r, b, b + 104, 'Reader')
-      else
-        r.spend(272, b, 'Reader') if n >= 104
-        @reader = Reader.new
-      end
-      if n >= 112
-        @writer = T_WRITER.read(r, b, b + 108, 'Writer')
-      else
-        r.spend(268, b, 'Writer') if n >= 108
-        @writer = Writer.new
-      end
-      if n >= 116
-        @limits = T_LIMITS.read(r, b, b + 112, 'Limits')
-      else
-        r.spend(264, b, 'Limits') if n >= 112
-        @limits = Limits.new
-      end
-      if n >= 120
-        @decode_error = T_DECODE_ERROR.read(r, b, b + 116, 'DecodeError')
-      else
-        r.spend(260, b, 'DecodeError') if n >= 116
-        @decode_error = DecodeError.new
-      end
-      if n >= 124
-        @decode_exception = T_DECODE_EXCEPTION.read(r, b, b + 120, 'DecodeException')
-      else
-        r.spend(256, b, 'DecodeException') if n >= 120
-        @decode_exception = DecodeException.new
-      end
-      if n >= 128
-        @decimal = T_DECIMAL.read(r, b, b + 124, 'Decimal')
-      else
-        r.spend(252, b, 'Decimal') if n >= 124
-        @decimal = Decimal.new
-      end
-      if n >= 132
-        @uuid = T_UUID.read(r, b, b + 128, 'Uuid')
-      else
-        r.spend(248, b, 'Uuid') if n >= 128
-        @uuid = Uuid.new
-      end
-      if n >= 136
-        @uuid_ = T_UUID_.read(r, b, b + 132, 'UUID')
-      else
-        r.spend(244, b, 'UUID') if n >= 132
-        @uuid_ = Uuid_.new
-      end
-      if n >= 140
-        @timestamp = T_TIMESTAMP.read(r, b, b + 136, 'Timestamp')
-      else
-        r.spend(240, b, 'Timestamp') if n >= 136
-        @timestamp = Timestamp.new
-      end
-      if n >= 144
-        @sender = T_SENDER.read(r, b, b + 140, 'Sender')
-      else
-        r.spend(236, b, 'Sender') if n >= 140
-        @sender = Sender.new
-      end
-      if n >= 148
-        @receiver = T_RECEIVER.read(r, b, b + 144, 'Receiver')
-      else
-        r.spend(232, b, 'Receiver') if n >= 144
-        @receiver = Receiver.new
-      end
-      if n >= 152
-        @client = T_CLIENT.read(r, b, b + 148, 'Client')
-      else
-        r.spend(228, b, 'Client') if n >= 148
-        @client = Client.new
-      end
-      if n >= 156
-        @proxy = T_PROXY.read(r, b, b + 152, 'Proxy')
-      else
-        r.spend(224, b, 'Proxy') if n >= 152
-        @proxy = Proxy.new
-      end
-      if n >= 160
-        @handler = T_HANDLER.read(r, b, b + 156, 'Handler')
-      else
-        r.spend(220, b, 'Handler') if n >= 156
-        @handler = Handler.new
-      end
-      if n >= 164
-        @fbe = T_FBE.read(r, b, b + 160, 'fbe')
-      else
-        r.spend(216, b, 'fbe') if n >= 160
-        @fbe = Fbe_.new
-      end
-      if n >= 168
-        @fbe_ = T_FBE_.read(r, b, b + 164, 'FBE')
-      else
-        r.spend(212, b, 'FBE') if n >= 164
-        @fbe_ = Fbe__.new
-      end
-      if n >= 172
-        @std = T_STD.read(r, b, b + 168, 'std')
-      else
-        r.spend(208, b, 'std') if n >= 168
-        @std = Std.new
-      end
-      if n >= 176
-        @companion = T_COMPANION.read(r, b, b + 172, 'Companion')
-      else
-        r.spend(204, b, 'Companion') if n >= 172
-        @companion = Companion.new
-      end
-      if n >= 180
-        @any = T_ANY.read(r, b, b + 176, 'Any')
-      else
-        r.spend(200, b, 'Any') if n >= 176
-        @any = Any.new
-      end
-      if n >= 184
-        @self_ = T_SELF_.read(r, b, b + 180, 'Self')
-      else
-        r.spend(196, b, 'Self') if n >= 180
-        @self_ = Self.new
-      end
-      if n >= 188
-        @self__ = T_SELF__.read(r, b, b + 184, 'self')
-      else
-        r.spend(192, b, 'self') if n >= 184
-        @self__ = Self_.new
-      end
-      if n >= 192
-        @none = T_NONE.read(r, b, b + 188, 'None')
-      else
-        r.spend(188, b, 'None') if n >= 188
-        @none = None.new
-      end
-      if n >= 196
-        @option = T_OPTION.read(r, b, b + 192, 'Option')
-      else
-        r.spend(184, b, 'Option') if n >= 192
-        @option = Option.new
-      end
-      if n >= 200
-        @result = T_RESULT.read(r, b, b + 196, 'Result')
-      else
-        r.spend(180, b, 'Result') if n >= 196
-        @result = Result.new
-      end
-      if n >= 204
-        @vec = T_VEC.read(r, b, b + 200, 'Vec')
-      else
-        r.spend(176, b, 'Vec') if n >= 200
-        @vec = Vec.new
-      end
-      if n >= 208
-        @box = T_BOX.read(r, b, b + 204, 'Box')
-      else
-        r.spend(172, b, 'Box') if n >= 204
-        @box = Box.new
-      end
-      if n >= 212
-        @error = T_ERROR.read(r, b, b + 208, 'Error')
-      else
-        r.spend(168, b, 'Error') if n >= 208
-        @error = Error.new
-      end
-      if n >= 216
-        @exception = T_EXCEPTION.read(r, b, b + 212, 'Exception')
-      else
-        r.spend(164, b, 'Exception') if n >= 212
-        @exception = Exception.new
-      end
-      if n >= 220
-        @text = T_TEXT.read(r, b, b + 216, 'Text')
-      else
-        r.spend(160, b, 'Text') if n >= 216
-        @text = Text.new
-      end
-      if n >= 224
-        @json_writer = T_JSON_WRITER.read(r, b, b + 220, 'JsonWriter')
-      else
-        r.spend(156, b, 'JsonWriter') if n >= 220
-        @json_writer = JsonWriter.new
-      end
-      if n >= 228
-        @int32_t = T_INT32_T.read(r, b, b + 224, 'int32_t')
-      else
-        r.spend(152, b, 'int32_t') if n >= 224
-        @int32_t = Int32T.new
-      end
-      if n >= 232
-        @size_t = T_SIZE_T.read(r, b, b + 228, 'size_t')
-      else
-        r.spend(148, b, 'size_t') if n >= 228
-        @size_t = SizeT.new
-      end
-      if n >= 236
-        @list_ = T_LIST_.read(r, b, b + 232, 'list')
-      else
-        r.spend(144, b, 'list') if n >= 232
-        @list_ = List_.new
-      end
-      if n >= 240
-        @object_ = T_OBJECT_.read(r, b, b + 236, 'object')
-      else
-        r.spend(140, b, 'object') if n >= 236
-        @object_ = Object_.new
-      end
-      if n >= 244
-        @v = T_V.read(r, b, b + 240, 'v')
-      else
-        r.spend(136, b, 'v') if n >= 240
-        @v = V.new
-      end
-      if n >= 248
-        @r = T_R.read(r, b, b + 244, 'r')
-      else
-        r.spend(132, b, 'r') if n >= 244
-        @r = R.new
-      end
-      if n >= 252
-        @w = T_W.read(r, b, b + 248, 'w')
-      else
-        r.spend(128, b, 'w') if n >= 248
-        @w = W.new
-      end
-      if n >= 256
-        @side_buy = T_SIDE_BUY.read(r, b, b + 252, 'SideBuy')
-      else
-        r.spend(124, b, 'SideBuy') if n >= 252
-        @side_buy = SideBuy.new
-      end
-      if n >= 260
-        @order_key = T_ORDER_KEY.read(r, b, b + 256, 'OrderKey')
-      else
-        r.spend(120, b, 'OrderKey') if n >= 256
-        @order_key = OrderKey.new
-      end
-      if n >= 264
-        @text_ofside = T_TEXT_OFSIDE.read(r, b, b + 260, 'textOfside')
-      else
-        r.spend(116, b, 'textOfside') if n >= 260
-        @text_ofside = TextOfside.new
-      end
-      if n >= 268
-        @decimal_1 = T_DECIMAL_1.read(r, b, b + 264, 'DECIMAL_1')
-      else
-        r.spend(112, b, 'DECIMAL_1') if n >= 264
-        @decimal_1 = Decimal1.new
-      end
-      if n >= 272
-        @order_model = T_ORDER_MODEL.read(r, b, b + 268, 'OrderModel')
-      else
-        r.spend(108, b, 'OrderModel') if n >= 268
-        @order_model = OrderModel.new
-      end
-      if n >= 276
-        @order_final = T_ORDER_FINAL.read(r, b, b + 272, 'OrderFinal')
-      else
-        r.spend(104, b, 'OrderFinal') if n >= 272
-        @order_final = OrderFinal.new
-      end
-      if n >= 280
-        @new_order = T_NEW_ORDER.read(r, b, b + 276, 'NewOrder')
-      else
-        r.spend(100, b, 'NewOrder') if n >= 276
-        @new_order = NewOrder.new
-      end
-      if n >= 284
-        @verify_fbe_order = T_VERIFY_FBE_ORDER.read(r, b, b + 280, 'VerifyFBEOrder')
-      else
-        r.spend(96, b, 'VerifyFBEOrder') if n >= 280
-        @verify_fbe_order = VerifyFbeOrder.new
-      end
-      if n >= 288
-        @fbe_vr_order = T_FBE_VR_ORDER.read(r, b, b + 284, 'fbe_vr_Order')
-      else
-        r.spend(92, b, 'fbe_vr_Order') if n >= 284
-        @fbe_vr_order = FbeVrOrder.new
-      end
-      if n >= 292
-        @e1 = T_E1.read(r, b, b + 288, 'e1')
-      else
-        r.spend(88, b, 'e1') if n >= 288
-        @e1 = E1.new
-      end
-      if n >= 296
-        @i2 = T_I2.read(r, b, b + 292, 'i2')
-      else
-        r.spend(84, b, 'i2') if n >= 292
-        @i2 = I2.new
-      end
-      if n >= 300
-        @o3 = T_O3.read(r, b, b + 296, 'o3')
-      else
-        r.spend(80, b, 'o3') if n >= 296
-        @o3 = O3.new
-      end
-      if n >= 304
-        @case_ = T_CASE_.read(r, b, b + 300, 'Case')
-      else
-        r.spend(76, b, 'Case') if n >= 300
-        @case_ = Case.new
-      end
-      if n >= 308
-        @imported = T_IMPORTED.read(r, b, b + 304, 'Imported')
-      else
-        r.spend(44, b, 'Imported') if n >= 304
-        @imported = Imported.new
-      end
-      if n >= 312
-        @derived = T_DERIVED.read(r, b, b + 308, 'Derived')
-      else
-        r.spend(34, b, 'Derived') if n >= 308
-        @derived = Derived.new
-      end
-      if n >= 316
-        @listed = T_LISTED.read(r, b, b + 312, 'Listed')
-      else
-        r.spend(16, b, 'Listed') if n >= 312
-        @listed = Listed.new
+    def fbe_read_body(r, b, n, values)
+      if n >= 320
+        @order = values[2]
+        @cpp_words = values[3]
+        @python_words = values[4]
+        @go_words = values[5]
+        @java_words = values[6]
+        @kotlin_words = values[7]
+        @js_words = values[8]
+        @rust_words = values[9]
+        @c_sharp_words = values[10]
+        @ruby_words = values[11]
+        @cpp_members = values[12]
+        @python_members = values[13]
+        @go_members = values[14]
+        @jvm_members = values[15]
+        @js_members = values[16]
+        @runtime_names = values[17]
+        @class_ = values[18]
+        @object = values[19]
+        @string_ = values[20]
+        @list = values[21]
+        @map = values[22]
+        @model = values[23]
+        @final_model = values[24]
+        @buffer = values[25]
+        @reader = values[26]
+        @writer = values[27]
+        @limits = values[28]
+        @decode_error = values[29]
+        @decode_exception = values[30]
+        @decimal = values[31]
+        @uuid = values[32]
+        @uuid_ = values[33]
+        @timestamp = values[34]
+        @sender = values[35]
+        @receiver = values[36]
+        @client = values[37]
+        @proxy = values[38]
+        @handler = values[39]
+        @fbe = values[40]
+        @fbe_ = values[41]
+        @std = values[42]
+        @companion = values[43]
+        @any = values[44]
+        @self_ = values[45]
+        @self__ = values[46]
+        @none = values[47]
+        @option = values[48]
+        @result = values[49]
+        @vec = values[50]
+        @box = values[51]
+        @error = values[52]
+        @exception = values[53]
+        @text = values[54]
+        @json_writer = values[55]
+        @int32_t = values[56]
+        @size_t = values[57]
+        @list_ = values[58]
+        @object_ = values[59]
+        @v = values[60]
+        @r = values[61]
+        @w = values[62]
+        @side_buy = values[63]
+        @order_key = values[64]
+        @text_ofside = values[65]
+        @decimal_1 = values[66]
+        @order_model = values[67]
+        @order_final = values[68]
+        @new_order = values[69]
+        @verify_fbe_order = values[70]
+        @fbe_vr_order = values[71]
+        @e1 = values[72]
+        @i2 = values[73]
+        @o3 = values[74]
+        @case_ = values[75]
+        @imported = values[76]
+        @derived = values[77]
+        @listed = values[78]
+        @letters = values[79]
+        @order = r.struct_at(Order, b, @order, b + 8, 'Order')
+        @cpp_words = r.struct_at(CppWords, b, @cpp_words, b + 12, 'CppWords')
+        @python_words = r.struct_at(PythonWords, b, @python_words, b + 16, 'PythonWords')
+        @go_words = r.struct_at(GoWords, b, @go_words, b + 20, 'GoWords')
+        @java_words = r.struct_at(JavaWords, b, @java_words, b + 24, 'JavaWords')
+        @kotlin_words = r.struct_at(KotlinWords, b, @kotlin_words, b + 28, 'KotlinWords')
+        @js_words = r.struct_at(JsWords, b, @js_words, b + 32, 'JsWords')
+        @rust_words = r.struct_at(RustWords, b, @rust_words, b + 36, 'RustWords')
+        @c_sharp_words = r.struct_at(CSharpWords, b, @c_sharp_words, b + 40, 'CSharpWords')
+        @ruby_words = r.struct_at(RubyWords, b, @ruby_words, b + 44, 'RubyWords')
+        @cpp_members = r.struct_at(CppMembers, b, @cpp_members, b + 48, 'CppMembers')
+        @python_members = r.struct_at(PythonMembers, b, @python_members, b + 52, 'PythonMembers')
+        @go_members = r.struct_at(GoMembers, b, @go_members, b + 56, 'GoMembers')
+        @jvm_members = r.struct_at(JvmMembers, b, @jvm_members, b + 60, 'JvmMembers')
+        @js_members = r.struct_at(JsMembers, b, @js_members, b + 64, 'JsMembers')
+        @runtime_names = r.struct_at(RuntimeNames, b, @runtime_names, b + 68, 'RuntimeNames')
+        @class_ = r.struct_at(Class, b, @class_, b + 72, 'class')
+        @object = r.struct_at(Object, b, @object, b + 76, 'Object')
+        @string_ = r.struct_at(String, b, @string_, b + 80, 'String')
+        @list = r.struct_at(List, b, @list, b + 84, 'List')
+        @map = r.struct_at(Map, b, @map, b + 88, 'Map')
+        @model = r.struct_at(Model, b, @model, b + 92, 'Model')
+        @final_model = r.struct_at(FinalModel, b, @final_model, b + 96, 'FinalModel')
+        @buffer = r.struct_at(Buffer, b, @buffer, b + 100, 'Buffer')
+        @reader = r.struct_at(Reader, b, @reader, b + 104, 'Reader')
+        @writer = r.struct_at(Writer, b, @writer, b + 108, 'Writer')
+        @limits = r.struct_at(Limits, b, @limits, b + 112, 'Limits')
+        @decode_error = r.struct_at(DecodeError, b, @decode_error, b + 116, 'DecodeError')
+        @decode_exception = r.struct_at(DecodeException, b, @decode_exception, b + 120, 'DecodeException')
+        @decimal = r.struct_at(Decimal, b, @decimal, b + 124, 'Decimal')
+        @uuid = r.struct_at(Uuid, b, @uuid, b + 128, 'Uuid')
+        @uuid_ = r.struct_at(Uuid_, b, @uuid_, b + 132, 'UUID')
+        @timestamp = r.struct_at(Timestamp, b, @timestamp, b + 136, 'Timestamp')
+        @sender = r.struct_at(Sender, b, @sender, b + 140, 'Sender')
+        @receiver = r.struct_at(Receiver, b, @receiver, b + 144, 'Receiver')
+        @client = r.struct_at(Client, b, @client, b + 148, 'Client')
+        @proxy = r.struct_at(Proxy, b, @proxy, b + 152, 'Proxy')
+        @handler = r.struct_at(Handler, b, @handler, b + 156, 'Handler')
+        @fbe = r.struct_at(Fbe_, b, @fbe, b + 160, 'fbe')
+        @fbe_ = r.struct_at(Fbe__, b, @fbe_, b + 164, 'FBE')
+        @std = r.struct_at(Std, b, @std, b + 168, 'std')
+        @companion = r.struct_at(Companion, b, @companion, b + 172, 'Companion')
+        @any = r.struct_at(Any, b, @any, b + 176, 'Any')
+        @self_ = r.struct_at(Self, b, @self_, b + 180, 'Self')
+        @self__ = r.struct_at(Self_, b, @self__, b + 184, 'self')
+        @none = r.struct_at(None, b, @none, b + 188, 'None')
+        @option = r.struct_at(Option, b, @option, b + 192, 'Option')
+        @result = r.struct_at(Result, b, @result, b + 196, 'Result')
+        @vec = r.struct_at(Vec, b, @vec, b + 200, 'Vec')
+        @box = r.struct_at(Box, b, @box, b + 204, 'Box')
+        @error = r.struct_at(Error, b, @error, b + 208, 'Error')
+        @exception = r.struct_at(Exception, b, @exception, b + 212, 'Exception')
+        @text = r.struct_at(Text, b, @text, b + 216, 'Text')
+        @json_writer = r.struct_at(JsonWriter, b, @json_writer, b + 220, 'JsonWriter')
+        @int32_t = r.struct_at(Int32T, b, @int32_t, b + 224, 'int32_t')
+        @size_t = r.struct_at(SizeT, b, @size_t, b + 228, 'size_t')
+        @list_ = r.struct_at(List_, b, @list_, b + 232, 'list')
+        @object_ = r.struct_at(Object_, b, @object_, b + 236, 'object')
+        @v = r.struct_at(V, b, @v, b + 240, 'v')
+        @r = r.struct_at(R, b, @r, b + 244, 'r')
+        @w = r.struct_at(W, b, @w, b + 248, 'w')
+        @side_buy = r.struct_at(SideBuy, b, @side_buy, b + 252, 'SideBuy')
+        @order_key = r.struct_at(OrderKey, b, @order_key, b + 256, 'OrderKey')
+        @text_ofside = r.struct_at(TextOfside, b, @text_ofside, b + 260, 'textOfside')
+        @decimal_1 = r.struct_at(Decimal1, b, @decimal_1, b + 264, 'DECIMAL_1')
+        @order_model = r.struct_at(OrderModel, b, @order_model, b + 268, 'OrderModel')
+        @order_final = r.struct_at(OrderFinal, b, @order_final, b + 272, 'OrderFinal')
+        @new_order = r.struct_at(NewOrder, b, @new_order, b + 276, 'NewOrder')
+        @verify_fbe_order = r.struct_at(VerifyFbeOrder, b, @verify_fbe_order, b + 280, 'VerifyFBEOrder')
+        @fbe_vr_order = r.struct_at(FbeVrOrder, b, @fbe_vr_order, b + 284, 'fbe_vr_Order')
+        @e1 = r.struct_at(E1, b, @e1, b + 288, 'e1')
+        @i2 = r.struct_at(I2, b, @i2, b + 292, 'i2')
+        @o3 = r.struct_at(O3, b, @o3, b + 296, 'o3')
+        @case_ = r.struct_at(Case, b, @case_, b + 300, 'Case')
+        @imported = r.struct_at(Imported, b, @imported, b + 304, 'Imported')
+        @derived = r.struct_at(Derived, b, @derived, b + 308, 'Derived')
+        @listed = r.struct_at(Listed, b, @listed, b + 312, 'Listed')
+        @letters = Letters::BY_VALUE[@letters] || Letters.from_wire(@letters)
+      else
+        if n >= 12
+          @order = T_ORDER.read(r, b, b + 8, 'Order')
+        else
+          r.spend(2994, b, 'Order')
+          @order = Order.new
+        end
+        if n >= 16
+          @cpp_words = T_CPP_WORDS.read(r, b, b + 12, 'CppWords')
+        else
+          r.spend(2982, b, 'CppWords') if n >= 12
+          @cpp_words = CppWords.new
+        end
+        if n >= 20
+          @python_words = T_PYTHON_WORDS.read(r, b, b + 16, 'PythonWords')
+        else
+          r.spend(2363, b, 'PythonWords') if n >= 16
+          @python_words = PythonWords.new
+        end
+        if n >= 24
+          @go_words = T_GO_WORDS.read(r, b, b + 20, 'GoWords')
+        else
+          r.spend(2124, b, 'GoWords') if n >= 20
+          @go_words = GoWords.new
+        end
+        if n >= 28
+          @java_words = T_JAVA_WORDS.read(r, b, b + 24, 'JavaWords')
+        else
+          r.spend(1922, b, 'JavaWords') if n >= 24
+          @java_words = JavaWords.new
+        end
+        if n >= 32
+          @kotlin_words = T_KOTLIN_WORDS.read(r, b, b + 28, 'KotlinWords')
+        else
+          r.spend(1740, b, 'KotlinWords') if n >= 28
+          @kotlin_words = KotlinWords.new
+        end
+        if n >= 36
+          @js_words = T_JS_WORDS.read(r, b, b + 32, 'JsWords')
+        else
+          r.spend(1533, b, 'JsWords') if n >= 32
+          @js_words = JsWords.new
+        end
+        if n >= 40
+          @rust_words = T_RUST_WORDS.read(r, b, b + 36, 'RustWords')
+        else
+          r.spend(1310, b, 'RustWords') if n >= 36
+          @rust_words = RustWords.new
+        end
+        if n >= 44
+          @c_sharp_words = T_C_SHARP_WORDS.read(r, b, b + 40, 'CSharpWords')
+        else
+          r.spend(1115, b, 'CSharpWords') if n >= 40
+          @c_sharp_words = CSharpWords.new
+        end
+        if n >= 48
+          @ruby_words = T_RUBY_WORDS.read(r, b, b + 44, 'RubyWords')
+        else
+          r.spend(965, b, 'RubyWords') if n >= 44
+          @ruby_words = RubyWords.new
+        end
+        if n >= 52
+          @cpp_members = T_CPP_MEMBERS.read(r, b, b + 48, 'CppMembers')
+        else
+          r.spend(867, b, 'CppMembers') if n >= 48
+          @cpp_members = CppMembers.new
+        end
+        if n >= 56
+          @python_members = T_PYTHON_MEMBERS.read(r, b, b + 52, 'PythonMembers')
+        else
+          r.spend(819, b, 'PythonMembers') if n >= 52
+          @python_members = PythonMembers.new
+        end
+        if n >= 60
+          @go_members = T_GO_MEMBERS.read(r, b, b + 56, 'GoMembers')
+        else
+          r.spend(723, b, 'GoMembers') if n >= 56
+          @go_members = GoMembers.new
+        end
+        if n >= 64
+          @jvm_members = T_JVM_MEMBERS.read(r, b, b + 60, 'JvmMembers')
+        else
+          r.spend(594, b, 'JvmMembers') if n >= 60
+          @jvm_members = JvmMembers.new
+        end
+        if n >= 68
+          @js_members = T_JS_MEMBERS.read(r, b, b + 64, 'JsMembers')
+        else
+          r.spend(457, b, 'JsMembers') if n >= 64
+          @js_members = JsMembers.new
+        end
+        if n >= 72
+          @runtime_names = T_RUNTIME_NAMES.read(r, b, b + 68, 'RuntimeNames')
+        else
+          r.spend(446, b, 'RuntimeNames') if n >= 68
+          @runtime_names = RuntimeNames.new
+        end
+        if n >= 76
+          @class_ = T_CLASS_.read(r, b, b + 72, 'class')
+        else
+          r.spend(304, b, 'class') if n >= 72
+          @class_ = Class.new
+        end
+        if n >= 80
+          @object = T_OBJECT.read(r, b, b + 76, 'Object')
+        else
+          r.spend(300, b, 'Object') if n >= 76
+          @object = Object.new
+        end
+        if n >= 84
+          @string_ = T_STRING_.read(r, b, b + 80, 'String')
+        else
+          r.spend(296, b, 'String') if n >= 80
+          @string_ = String.new
+        end
+        if n >= 88
+          @list = T_LIST.read(r, b, b + 84, 'List')
+        else
+          r.spend(292, b, 'List') if n >= 84
+          @list = List.new
+        end
+        if n >= 92
+          @map = T_MAP.read(r, b, b + 88, 'Map')
+        else
+          r.spend(288, b, 'Map') if n >= 88
+          @map = Map.new
+        end
+        if n >= 96
+          @model = T_MODEL.read(r, b, b + 92, 'Model')
+        else
+          r.spend(284, b, 'Model') if n >= 92
+          @model = Model.new
+        end
+        if n >= 100
+          @final_model = T_FINAL_MODEL.read(r, b, b + 96, 'FinalModel')
+        else
+          r.spend(280, b, 'FinalModel') if n >= 96
+          @final_model = FinalModel.new
+        end
+        if n >= 104
+          @buffer = T_BUFFER.read(r, b, b + 100, 'Buffer')
+        else
+          r.spend(276, b, 'Buffer') if n >= 100
+          @buffer = Buffer.new
+        end
+        if n >= 108
+          @reader = T_READER.read(r, b, b + 104, 'Reader')
+        else
+          r.spend(272, b, 'Reader') if n >= 104
+          @reader = Reader.new
+        end
+        if n >= 112
+          @writer = T_WRITER.read(r, b, b + 108, 'Writer')
+        else
+          r.spend(268, b, 'Writer') if n >= 108
+          @writer = Writer.new
+        end
+        if n >= 116
+          @limits = T_LIMITS.read(r, b, b + 112, 'Limits')
+        else
+          r.spend(264, b, 'Limits') if n >= 112
+          @limits = Limits.new
+        end
+        if n >= 120
+          @decode_error = T_DECODE_ERROR.read(r, b, b + 116, 'DecodeError')
+        else
+          r.spend(260, b, 'DecodeError') if n >= 116
+          @decode_error = DecodeError.new
+        end
+        if n >= 124
+          @decode_exception = T_DECODE_EXCEPTION.read(r, b, b + 120, 'DecodeException')
+        else
+          r.spend(256, b, 'DecodeException') if n >= 120
+          @decode_exception = DecodeException.new
+        end
+        if n >= 128
+          @decimal = T_DECIMAL.read(r, b, b + 124, 'Decimal')
+        else
+          r.spend(252, b, 'Decimal') if n >= 124
+          @decimal = Decimal.new
+        end
+        if n >= 132
+          @uuid = T_UUID.read(r, b, b + 128, 'Uuid')
+        else
+          r.spend(248, b, 'Uuid') if n >= 128
+          @uuid = Uuid.new
+        end
+        if n >= 136
+          @uuid_ = T_UUID_.read(r, b, b + 132, 'UUID')
+        else
+          r.spend(244, b, 'UUID') if n >= 132
+          @uuid_ = Uuid_.new
+        end
+        if n >= 140
+          @timestamp = T_TIMESTAMP.read(r, b, b + 136, 'Timestamp')
+        else
+          r.spend(240, b, 'Timestamp') if n >= 136
+          @timestamp = Timestamp.new
+        end
+        if n >= 144
+          @sender = T_SENDER.read(r, b, b + 140, 'Sender')
+        else
+          r.spend(236, b, 'Sender') if n >= 140
+          @sender = Sender.new
+        end
+        if n >= 148
+          @receiver = T_RECEIVER.read(r, b, b + 144, 'Receiver')
+        else
+          r.spend(232, b, 'Receiver') if n >= 144
+          @receiver = Receiver.new
+        end
+        if n >= 152
+          @client = T_CLIENT.read(r, b, b + 148, 'Client')
+        else
+          r.spend(228, b, 'Client') if n >= 148
+          @client = Client.new
+        end
+        if n >= 156
+          @proxy = T_PROXY.read(r, b, b + 152, 'Proxy')
+        else
+          r.spend(224, b, 'Proxy') if n >= 152
+          @proxy = Proxy.new
+        end
+        if n >= 160
+          @handler = T_HANDLER.read(r, b, b + 156, 'Handler')
+        else
+          r.spend(220, b, 'Handler') if n >= 156
+          @handler = Handler.new
+        end
+        if n >= 164
+          @fbe = T_FBE.read(r, b, b + 160, 'fbe')
+        else
+          r.spend(216, b, 'fbe') if n >= 160
+          @fbe = Fbe_.new
+        end
+        if n >= 168
+          @fbe_ = T_FBE_.read(r, b, b + 164, 'FBE')
+        else
+          r.spend(212, b, 'FBE') if n >= 164
+          @fbe_ = Fbe__.new
+        end
+        if n >= 172
+          @std = T_STD.read(r, b, b + 168, 'std')
+        else
+          r.spend(208, b, 'std') if n >= 168
+          @std = Std.new
+        end
+        if n >= 176
+          @companion = T_COMPANION.read(r, b, b + 172, 'Companion')
+        else
+          r.spend(204, b, 'Companion') if n >= 172
+          @companion = Companion.new
+        end
+        if n >= 180
+          @any = T_ANY.read(r, b, b + 176, 'Any')
+        else
+          r.spend(200, b, 'Any') if n >= 176
+          @any = Any.new
+        end
+        if n >= 184
+          @self_ = T_SELF_.read(r, b, b + 180, 'Self')
+        else
+          r.spend(196, b, 'Self') if n >= 180
+          @self_ = Self.new
+        end
+        if n >= 188
+          @self__ = T_SELF__.read(r, b, b + 184, 'self')
+        else
+          r.spend(192, b, 'self') if n >= 184
+          @self__ = Self_.new
+        end
+        if n >= 192
+          @none = T_NONE.read(r, b, b + 188, 'None')
+        else
+          r.spend(188, b, 'None') if n >= 188
+          @none = None.new
+        end
+        if n >= 196
+          @option = T_OPTION.read(r, b, b + 192, 'Option')
+        else
+          r.spend(184, b, 'Option') if n >= 192
+          @option = Option.new
+        end
+        if n >= 200
+          @result = T_RESULT.read(r, b, b + 196, 'Result')
+        else
+          r.spend(180, b, 'Result') if n >= 196
+          @result = Result.new
+        end
+        if n >= 204
+          @vec = T_VEC.read(r, b, b + 200, 'Vec')
+        else
+          r.spend(176, b, 'Vec') if n >= 200
+          @vec = Vec.new
+        end
+        if n >= 208
+          @box = T_BOX.read(r, b, b + 204, 'Box')
+        else
+          r.spend(172, b, 'Box') if n >= 204
+          @box = Box.new
+        end
+        if n >= 212
+          @error = T_ERROR.read(r, b, b + 208, 'Error')
+        else
+          r.spend(168, b, 'Error') if n >= 208
+          @error = Error.new
+        end
+        if n >= 216
+          @exception = T_EXCEPTION.read(r, b, b + 212, 'Exception')
+        else
+          r.spend(164, b, 'Exception') if n >= 212
+          @exception = Exception.new
+        end
+        if n >= 220
+          @text = T_TEXT.read(r, b, b + 216, 'Text')
+        else
+          r.spend(160, b, 'Text') if n >= 216
+          @text = Text.new
+        end
+        if n >= 224
+          @json_writer = T_JSON_WRITER.read(r, b, b + 220, 'JsonWriter')
+        else
+          r.spend(156, b, 'JsonWriter') if n >= 220
+          @json_writer = JsonWriter.new
+        end
+        if n >= 228
+          @int32_t = T_INT32_T.read(r, b, b + 224, 'int32_t')
+        else
+          r.spend(152, b, 'int32_t') if n >= 224
+          @int32_t = Int32T.new
+        end
+        if n >= 232
+          @size_t = T_SIZE_T.read(r, b, b + 228, 'size_t')
+        else
+          r.spend(148, b, 'size_t') if n >= 228
+          @size_t = SizeT.new
+        end
+        if n >= 236
+          @list_ = T_LIST_.read(r, b, b + 232, 'list')
+        else
+          r.spend(144, b, 'list') if n >= 232
+          @list_ = List_.new
+        end
+        if n >= 240
+          @object_ = T_OBJECT_.read(r, b, b + 236, 'object')
+        else
+          r.spend(140, b, 'object') if n >= 236
+          @object_ = Object_.new
+        end
+        if n >= 244
+          @v = T_V.read(r, b, b + 240, 'v')
+        else
+          r.spend(136, b, 'v') if n >= 240
+          @v = V.new
+        end
+        if n >= 248
+          @r = T_R.read(r, b, b + 244, 'r')
+        else
+          r.spend(132, b, 'r') if n >= 244
+          @r = R.new
+        end
+        if n >= 252
+          @w = T_W.read(r, b, b + 248, 'w')
+        else
+          r.spend(128, b, 'w') if n >= 248
+          @w = W.new
+        end
+        if n >= 256
+          @side_buy = T_SIDE_BUY.read(r, b, b + 252, 'SideBuy')
+        else
+          r.spend(124, b, 'SideBuy') if n >= 252
+          @side_buy = SideBuy.new
+        end
+        if n >= 260
+          @order_key = T_ORDER_KEY.read(r, b, b + 256, 'OrderKey')
+        else
+          r.spend(120, b, 'OrderKey') if n >= 256
+          @order_key = OrderKey.new
+        end
+        if n >= 264
+          @text_ofside = T_TEXT_OFSIDE.read(r, b, b + 260, 'textOfside')
+        else
+          r.spend(116, b, 'textOfside') if n >= 260
+          @text_ofside = TextOfside.new
+        end
+        if n >= 268
+          @decimal_1 = T_DECIMAL_1.read(r, b, b + 264, 'DECIMAL_1')
+        else
+          r.spend(112, b, 'DECIMAL_1') if n >= 264
+          @decimal_1 = Decimal1.new
+        end
+        if n >= 272
+          @order_model = T_ORDER_MODEL.read(r, b, b + 268, 'OrderModel')
+        else
+          r.spend(108, b, 'OrderModel') if n >= 268
+          @order_model = OrderModel.new
+        end
+        if n >= 276
+          @order_final = T_ORDER_FINAL.read(r, b, b + 272, 'OrderFinal')
+        else
+          r.spend(104, b, 'OrderFinal') if n >= 272
+          @order_final = OrderFinal.new
+        end
+        if n >= 280
+          @new_order = T_NEW_ORDER.read(r, b, b + 276, 'NewOrder')
+        else
+          r.spend(100, b, 'NewOrder') if n >= 276
+          @new_order = NewOrder.new
+        end
+        if n >= 284
+          @verify_fbe_order = T_VERIFY_FBE_ORDER.read(r, b, b + 280, 'VerifyFBEOrder')
+        else
+          r.spend(96, b, 'VerifyFBEOrder') if n >= 280
+          @verify_fbe_order = VerifyFbeOrder.new
+        end
+        if n >= 288
+          @fbe_vr_order = T_FBE_VR_ORDER.read(r, b, b + 284, 'fbe_vr_Order')
+        else
+          r.spend(92, b, 'fbe_vr_Order') if n >= 284
+          @fbe_vr_order = FbeVrOrder.new
+        end
+        if n >= 292
+          @e1 = T_E1.read(r, b, b + 288, 'e1')
+        else
+          r.spend(88, b, 'e1') if n >= 288
+          @e1 = E1.new
+        end
+        if n >= 296
+          @i2 = T_I2.read(r, b, b + 292, 'i2')
+        else
+          r.spend(84, b, 'i2') if n >= 292
+          @i2 = I2.new
+        end
+        if n >= 300
+          @o3 = T_O3.read(r, b, b + 296, 'o3')
+        else
+          r.spend(80, b, 'o3') if n >= 296
+          @o3 = O3.new
+        end
+        if n >= 304
+          @case_ = T_CASE_.read(r, b, b + 300, 'Case')
+        else
+          r.spend(76, b, 'Case') if n >= 300
+          @case_ = Case.new
+        end
+        if n >= 308
+          @imported = T_IMPORTED.read(r, b, b + 304, 'Imported')
+        else
+          r.spend(44, b, 'Imported') if n >= 304
+          @imported = Imported.new
+        end
+        if n >= 312
+          @derived = T_DERIVED.read(r, b, b + 308, 'Derived')
+        else
+          r.spend(34, b, 'Derived') if n >= 308
+          @derived = Derived.new
+        end
+        if n >= 316
+          @listed = T_LISTED.read(r, b, b + 312, 'Listed')
+        else
+          r.spend(16, b, 'Listed') if n >= 312
+          @listed = Listed.new
+        end
+        @letters = Letters::A__
       end
-      @letters = n >= 320 ? Letters.from_wire(data.unpack1('l<', offset: b + 316)) : Letters::A__
     end
 
     def fbe_write_final(w)

@@ -26,6 +26,7 @@ module Market
     FBE_FINAL_MIN = 8
     FBE_COST = 8
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3l<'
     FBE_FIELDS = [['symbol', Fbe::Types::STRING], ['digits', Fbe::Types::INT32]].freeze
 
     attr_accessor :symbol, :digits
@@ -56,10 +57,14 @@ module Market
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
-      @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
+    def fbe_read_body(r, b, n, values)
+      if n >= 16
+        _, _, @symbol, @digits = values
+        @symbol = @symbol == 0 ? +'' : r.string_at(b + @symbol, 'symbol')
+      else
+        @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
+        @digits = 5
+      end
     end
 
     def fbe_write_final(w)
@@ -109,6 +114,7 @@ module Market
     FBE_FINAL_MIN = 20
     FBE_COST = 20
     FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2a16L<'
     FBE_FIELDS = [['id', Fbe::Types::UUID], ['reason', Fbe::Types::STRING]].freeze
 
     attr_accessor :id, :reason
@@ -138,10 +144,16 @@ module Market
       b
     end
 
-    def fbe_read_body(r, b, n)
-      data = r.data
-      @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid::NIL
-      @reason = n >= 28 ? r.string(b, b + 24, 'reason') : +''
+    def fbe_read_body(r, b, n, values)
+      if n >= 28
+        _, _, @id, @reason = values
+        @id = Fbe::Uuid.from_bytes(@id)
+        @reason = @reason == 0 ? +'' : r.string_at(b + @reason, 'reason')
+      else
+        data = r.data
+        @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid::NIL
+        @reason = +''
+      end
     end
 
     def fbe_write_final(w)
