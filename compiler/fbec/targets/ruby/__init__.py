@@ -450,6 +450,8 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     w.blank()
     write_read_body(w, c, s, p, idents)
     w.blank()
+    write_verify_body(w, c, s, p)
+    w.blank()
 
 
 def write_read_body(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
@@ -477,6 +479,40 @@ def write_read_body(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             w.lines("\n".join(then))
             w.label("else")
             w.lines("\n".join(otherwise))
+
+
+def write_verify_body(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """fbe_verify_body, verify_fbe's walk: the checks fbe_read_body makes, in its order, and no value (the
+    reader is verifying: what a field's codec reads is not kept); an older writer's body is read."""
+    w.line("# The checks of fbe_read_body, in its order, making no value (verify_fbe).")
+    if not p.fields:
+        with w.block("def self.fbe_verify_body(_r, _b, _n, _values)", "end"):
+            w.line("nil")
+        return
+    _, unpacked = whole_unpack(c, p)
+    checks: list[str] = []
+    for fp in p.fields:
+        f = fp.field
+        at = f"b + {integer(fp.offset)}"
+        if fp in unpacked:
+            value = f"values[{unpacked.index(fp) + 2}]"
+            if isinstance(f.type, ir.StructRef):
+                checks.append(f"r.struct_at({c.named(f.type.name)}, b, {value}, {at}, '{f.name}')")
+            elif ir.is_text(f.type):
+                checks.append(f"r.block(b + {value}, '{f.type.name}', '{f.name}') if {value} != 0")
+        else:
+            checks.append(f"{field_codec(c, s, f)}.read(r, b, {at}, '{f.name}')")
+    older = "allocate.fbe_read_body(r, b, n, values)"
+    condition = f"n >= {integer(p.fields[-1].end)}"
+    with w.block("def self.fbe_verify_body(r, b, n, values)", "end"):
+        if not checks:
+            w.line(f"{older} unless {condition}")
+            return
+        with w.block(f"if {condition}", "end"):
+            for line in checks:
+                w.line(line)
+            w.label("else")
+            w.line(older)
 
 
 def nested(w: CodeWriter, levels: int) -> CodeWriter:

@@ -53,7 +53,7 @@ module Fbe
   # (blocks follow each other in allocation order, docs/limits.md 2); in the final model `pos`, the cursor.
   class Reader
     attr_reader :data, :size, :max_depth
-    attr_accessor :mark, :pos, :budget, :depth
+    attr_accessor :mark, :pos, :budget, :depth, :verify
 
     def initialize(data, size = nil, limits = nil)
       @data = data.encoding == Encoding::BINARY ? data : data.b
@@ -65,6 +65,7 @@ module Fbe
       @depth = 0
       @mark = 8
       @pos = 8
+      @verify = false
     end
 
     def u8(pos)
@@ -100,14 +101,14 @@ module Fbe
 
     # The versioned struct value of type (a generated class) whose offset off, from base, is in the slot
     # at slot: its body checked and entered (one level deeper, charged the type's cost), its fields read
-    # by the class's fbe_read_body from the header and slots unpacked here, its errors named by the type.
-    def struct_at(type, base, off, slot, field)
+    # by the class's fbe_read_body from the header and slots unpacked here (checked by fbe_verify_body,
+    # nil, when verifying), its errors named by the type. The one call of every struct value read: its
+    # checks are inline (a call costs what three checks do).
+    def struct_at(type, base, off, slot, field) # rubocop:disable Metrics/PerceivedComplexity
       raise DecodeError.new('struct offset 0', nil, field, slot) if off == 0
 
       pos = base + off
-      raise backwards('struct body', pos, nil, type::FBE_NAME) if pos < @mark
-      raise DecodeError.new('struct header beyond the end of the buffer', type::FBE_NAME, nil, pos) if pos + 8 > @size
-
+      refuse_place(type, pos) if pos < @mark || pos + 8 > @size
       # the header with every field of the type's version when the buffer holds that much
       values = @data.unpack(pos + type::FBE_BODY_SIZE <= @size ? type::FBE_UNPACK : 'L<L<', offset: pos)
       n = values[0]
@@ -116,8 +117,12 @@ module Fbe
       @depth += 1
       @budget -= type::FBE_COST
       refuse_level(type, pos) unless @depth <= @max_depth && @budget >= 0
-      value = type.allocate
-      value.fbe_read_body(self, pos, n, values)
+      if @verify
+        value = type.fbe_verify_body(self, pos, n, values)
+      else
+        value = type.allocate
+        value.fbe_read_body(self, pos, n, values)
+      end
       @depth -= 1
       value
     rescue DecodeError => e
@@ -132,7 +137,7 @@ module Fbe
       @mark = pos + size
     end
 
-    # A versioned string's or bytes' block at pos: its bytes (binary), charged.
+    # A versioned string's or bytes' block at pos: its bytes (binary; nil when verifying), charged.
     def block(pos, what, field, encoding = Encoding::BINARY)
       raise backwards(what, pos, field) if pos < @mark
       raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, pos) if pos + 4 > @size
@@ -145,7 +150,16 @@ module Fbe
       @budget -= n
       raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget < 0
 
-      @data.byteslice(pos + 4, n).force_encoding(encoding)
+      @data.byteslice(pos + 4, n).force_encoding(encoding) unless @verify
+    end
+
+    # What the block yields read into values even when verifying: a set's or map's elements are compared.
+    def reading
+      verify = @verify
+      @verify = false
+      yield
+    ensure
+      @verify = verify
     end
 
     # A versioned string whose block is at pos (its offset was not 0): UTF-8.
@@ -241,6 +255,12 @@ module Fbe
     end
 
     private
+
+    def refuse_place(type, pos)
+      raise backwards('struct body', pos, nil, type::FBE_NAME) if pos < @mark
+
+      raise DecodeError.new('struct header beyond the end of the buffer', type::FBE_NAME, nil, pos)
+    end
 
     def refuse_header(type, pos, size, type_id)
       name = type::FBE_NAME

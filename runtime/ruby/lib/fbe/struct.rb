@@ -21,6 +21,11 @@ module Fbe
     module ClassMethods
       # The value of a versioned root (u32 size | u32 offset of the struct | body and data).
       def from_fbe(data, limits: nil)
+        fbe_versioned(data, limits, false)
+      end
+
+      # The struct of a versioned root, or nil when verify (its checks only, no value made: verify_fbe).
+      def fbe_versioned(data, limits, verify)
         data = Fbe.binary(data)
         n = data.bytesize
         raise DecodeError.new('versioned root shorter than 8 bytes', nil, nil, 0) if n < 8
@@ -30,7 +35,9 @@ module Fbe
         raise DecodeError.new("versioned root size #{total} beyond the buffer of #{n} bytes", nil, nil, 0) if total > n
         raise DecodeError.new("root struct offset #{off} below 8", nil, nil, 4) if off < 8
 
-        fbe_read(Reader.new(data, total, limits), off)
+        r = Reader.new(data, total, limits)
+        r.verify = verify
+        fbe_read(r, off)
       end
 
       # The value of a final root (u32 size | u32 type id | fields).
@@ -70,9 +77,10 @@ module Fbe
         raise e.json_leave(self::FBE_NAME)
       end
 
-      # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits).
+      # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits), the bytes
+      # walked by the generated fbe_verify_body without making the value.
       def verify_fbe(data, limits: nil)
-        from_fbe(data, limits:)
+        fbe_versioned(data, limits, true)
         true
       rescue DecodeError
         false

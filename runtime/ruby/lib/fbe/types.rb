@@ -818,6 +818,8 @@ module Fbe
       end
 
       def read(r, base, pos, field)
+        return r.reading { read(r, base, pos, field) } if @set && r.verify
+
         off = r.u32(pos)
         return default if off == 0
 
@@ -942,6 +944,8 @@ module Fbe
       end
 
       def read(r, base, pos, field)
+        return r.reading { read(r, base, pos, field) } if r.verify
+
         off = r.u32(pos)
         return {} if off == 0
 
