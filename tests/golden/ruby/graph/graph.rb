@@ -69,6 +69,16 @@ module Graph
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 28
+        r.block(b + values[3], 'string', 'name') if values[3] != 0
+        T_OUT_EDGES.read(r, b, b + 24, 'out_edges')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       name_bytes = @name
@@ -169,6 +179,11 @@ module Graph
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 20
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
@@ -255,6 +270,16 @@ module Graph
       else
         @nodes = n >= 12 ? T_NODES.read(r, b, b + 8, 'nodes') : []
         @edges = []
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        T_NODES.read(r, b, b + 8, 'nodes')
+        T_EDGES.read(r, b, b + 12, 'edges')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -62,6 +62,16 @@ module Recursive
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 20
+        r.block(b + values[3], 'string', 'label') if values[3] != 0
+        T_CHILDREN.read(r, b, b + 16, 'children')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       label_bytes = @label

@@ -55,6 +55,11 @@ module Vectors
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 20
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
@@ -143,6 +148,11 @@ module Vectors
         @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
         @y = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 19
     end
 
     def fbe_write_final(w)
@@ -238,6 +248,11 @@ module Vectors
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 27
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
       Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
@@ -328,6 +343,16 @@ module Vectors
       else
         @name = n >= 12 ? r.string(b, b + 8, 'name') : +''
         @values = []
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        r.block(b + values[2], 'string', 'name') if values[2] != 0
+        T_VALUES.read(r, b, b + 12, 'values')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -440,6 +465,20 @@ module Vectors
         @switches = n >= 24 ? T_SWITCHES.read(r, b, b + 20, 'switches') : []
         @reals = n >= 28 ? T_REALS.read(r, b, b + 24, 'reals') : []
         @named = []
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 32
+        T_EDGES.read(r, b, b + 8, 'edges')
+        T_POINTS.read(r, b, b + 12, 'points')
+        T_INTS.read(r, b, b + 16, 'ints')
+        T_SWITCHES.read(r, b, b + 20, 'switches')
+        T_REALS.read(r, b, b + 24, 'reals')
+        T_NAMED.read(r, b, b + 28, 'named')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

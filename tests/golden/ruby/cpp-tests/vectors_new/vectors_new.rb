@@ -72,6 +72,15 @@ module VectorsNew
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 24
+        r.block(b + values[5], 'string', 'note') if values[5] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
@@ -160,6 +169,15 @@ module VectorsNew
 
     def fbe_read_body(r, b, n, _values)
       @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        T_EDGES.read(r, b, b + 8, 'edges')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
     end
 
     def fbe_write_final(w)

@@ -48,6 +48,11 @@ module VectorsOld
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       [@source].pack('l<', buffer: w.buffer)
@@ -113,6 +118,15 @@ module VectorsOld
 
     def fbe_read_body(r, b, n, _values)
       @edges = n >= 12 ? T_EDGES.read(r, b, b + 8, 'edges') : []
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        T_EDGES.read(r, b, b + 8, 'edges')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
     end
 
     def fbe_write_final(w)

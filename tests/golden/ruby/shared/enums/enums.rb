@@ -839,6 +839,11 @@ module Enums
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 224
+    end
+
     def fbe_write_final(w)
       pack_format = 'C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
       [EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),

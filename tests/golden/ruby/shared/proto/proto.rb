@@ -132,6 +132,15 @@ module Proto
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 34
+        r.block(b + values[3], 'string', 'symbol') if values[3] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       symbol_bytes = @symbol
@@ -242,6 +251,15 @@ module Proto
       else
         @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
         @amount = 0.0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 20
+        r.block(b + values[2], 'string', 'currency') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -386,6 +404,18 @@ module Proto
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 30
+        r.block(b + values[3], 'string', 'name') if values[3] != 0
+        r.struct_at(Balance, b, values[5], b + 17, 'wallet')
+        T_ASSET.read(r, b, b + 21, 'asset')
+        T_ORDERS.read(r, b, b + 26, 'orders')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       name_bytes = @name
@@ -502,6 +532,15 @@ module Proto
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Order, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_BODY.check(@body).fbe_write_final(w)
     end
@@ -578,6 +617,15 @@ module Proto
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Balance, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_BODY.check(@body).fbe_write_final(w)
     end
@@ -651,6 +699,15 @@ module Proto
       else
         r.spend(26, b, 'body')
         @body = Account.new
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Account, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

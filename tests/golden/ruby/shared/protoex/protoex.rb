@@ -156,6 +156,15 @@ module Protoex
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 50
+        r.block(b + values[3], 'string', 'symbol') if values[3] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       symbol_bytes = @symbol
@@ -280,6 +289,15 @@ module Protoex
         @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
         @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
         @locked = 0.0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 28
+        r.block(b + values[2], 'string', 'currency') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -428,6 +446,18 @@ module Protoex
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 30
+        r.block(b + values[3], 'string', 'name') if values[3] != 0
+        r.struct_at(Balance, b, values[5], b + 17, 'wallet')
+        T_ASSET.read(r, b, b + 21, 'asset')
+        T_ORDERS.read(r, b, b + 26, 'orders')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       name_bytes = @name
@@ -548,6 +578,15 @@ module Protoex
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Order, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_BODY.check(@body).fbe_write_final(w)
     end
@@ -624,6 +663,15 @@ module Protoex
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Balance, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_BODY.check(@body).fbe_write_final(w)
     end
@@ -697,6 +745,15 @@ module Protoex
       else
         r.spend(34, b, 'body')
         @body = Account.new
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.struct_at(Account, b, values[2], b + 8, 'body')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -782,6 +782,21 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 237
+        Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
+        Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
+        r.block(b + values[31], 'string', 'f31') if values[31] != 0
+        r.block(b + values[32], 'string', 'f32') if values[32] != 0
+        r.struct_at(Proto::Order, b, values[41], b + 224, 'f41')
+        r.struct_at(Proto::Balance, b, values[42], b + 228, 'f42')
+        r.struct_at(Proto::Account, b, values[44], b + 233, 'f44')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
@@ -2309,6 +2324,87 @@ module Test
         @f163 = n >= 557 ? T_F163.read(r, b, b + 552, 'f163') : nil
         @f164 = n >= 562 ? T_F164.read(r, b, b + 557, 'f164') : nil
         @f165 = nil
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 567
+        Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
+        Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
+        r.block(b + values[31], 'string', 'f31') if values[31] != 0
+        r.block(b + values[32], 'string', 'f32') if values[32] != 0
+        r.struct_at(Proto::Order, b, values[41], b + 224, 'f41')
+        r.struct_at(Proto::Balance, b, values[42], b + 228, 'f42')
+        r.struct_at(Proto::Account, b, values[44], b + 233, 'f44')
+        T_F100.read(r, b, b + 237, 'f100')
+        T_F101.read(r, b, b + 242, 'f101')
+        T_F102.read(r, b, b + 247, 'f102')
+        T_F103.read(r, b, b + 252, 'f103')
+        T_F104.read(r, b, b + 257, 'f104')
+        T_F105.read(r, b, b + 262, 'f105')
+        T_F106.read(r, b, b + 267, 'f106')
+        T_F107.read(r, b, b + 272, 'f107')
+        T_F108.read(r, b, b + 277, 'f108')
+        T_F109.read(r, b, b + 282, 'f109')
+        T_F110.read(r, b, b + 287, 'f110')
+        T_F111.read(r, b, b + 292, 'f111')
+        T_F112.read(r, b, b + 297, 'f112')
+        T_F113.read(r, b, b + 302, 'f113')
+        T_F114.read(r, b, b + 307, 'f114')
+        T_F115.read(r, b, b + 312, 'f115')
+        T_F116.read(r, b, b + 317, 'f116')
+        T_F117.read(r, b, b + 322, 'f117')
+        T_F118.read(r, b, b + 327, 'f118')
+        T_F119.read(r, b, b + 332, 'f119')
+        T_F120.read(r, b, b + 337, 'f120')
+        T_F121.read(r, b, b + 342, 'f121')
+        T_F122.read(r, b, b + 347, 'f122')
+        T_F123.read(r, b, b + 352, 'f123')
+        T_F124.read(r, b, b + 357, 'f124')
+        T_F125.read(r, b, b + 362, 'f125')
+        T_F126.read(r, b, b + 367, 'f126')
+        T_F127.read(r, b, b + 372, 'f127')
+        T_F128.read(r, b, b + 377, 'f128')
+        T_F129.read(r, b, b + 382, 'f129')
+        T_F130.read(r, b, b + 387, 'f130')
+        T_F131.read(r, b, b + 392, 'f131')
+        T_F132.read(r, b, b + 397, 'f132')
+        T_F133.read(r, b, b + 402, 'f133')
+        T_F134.read(r, b, b + 407, 'f134')
+        T_F135.read(r, b, b + 412, 'f135')
+        T_F136.read(r, b, b + 417, 'f136')
+        T_F137.read(r, b, b + 422, 'f137')
+        T_F138.read(r, b, b + 427, 'f138')
+        T_F139.read(r, b, b + 432, 'f139')
+        T_F140.read(r, b, b + 437, 'f140')
+        T_F141.read(r, b, b + 442, 'f141')
+        T_F142.read(r, b, b + 447, 'f142')
+        T_F143.read(r, b, b + 452, 'f143')
+        T_F144.read(r, b, b + 457, 'f144')
+        T_F145.read(r, b, b + 462, 'f145')
+        T_F146.read(r, b, b + 467, 'f146')
+        T_F147.read(r, b, b + 472, 'f147')
+        T_F148.read(r, b, b + 477, 'f148')
+        T_F149.read(r, b, b + 482, 'f149')
+        T_F150.read(r, b, b + 487, 'f150')
+        T_F151.read(r, b, b + 492, 'f151')
+        T_F152.read(r, b, b + 497, 'f152')
+        T_F153.read(r, b, b + 502, 'f153')
+        T_F154.read(r, b, b + 507, 'f154')
+        T_F155.read(r, b, b + 512, 'f155')
+        T_F156.read(r, b, b + 517, 'f156')
+        T_F157.read(r, b, b + 522, 'f157')
+        T_F158.read(r, b, b + 527, 'f158')
+        T_F159.read(r, b, b + 532, 'f159')
+        T_F160.read(r, b, b + 537, 'f160')
+        T_F161.read(r, b, b + 542, 'f161')
+        T_F162.read(r, b, b + 547, 'f162')
+        T_F163.read(r, b, b + 552, 'f163')
+        T_F164.read(r, b, b + 557, 'f164')
+        T_F165.read(r, b, b + 562, 'f165')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -4629,6 +4725,95 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 622
+        Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
+        Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
+        r.block(b + values[31], 'string', 'f31') if values[31] != 0
+        r.block(b + values[32], 'string', 'f32') if values[32] != 0
+        r.struct_at(Proto::Order, b, values[41], b + 224, 'f41')
+        r.struct_at(Proto::Balance, b, values[42], b + 228, 'f42')
+        r.struct_at(Proto::Account, b, values[44], b + 233, 'f44')
+        T_F100.read(r, b, b + 237, 'f100')
+        T_F101.read(r, b, b + 242, 'f101')
+        T_F102.read(r, b, b + 247, 'f102')
+        T_F103.read(r, b, b + 252, 'f103')
+        T_F104.read(r, b, b + 257, 'f104')
+        T_F105.read(r, b, b + 262, 'f105')
+        T_F106.read(r, b, b + 267, 'f106')
+        T_F107.read(r, b, b + 272, 'f107')
+        T_F108.read(r, b, b + 277, 'f108')
+        T_F109.read(r, b, b + 282, 'f109')
+        T_F110.read(r, b, b + 287, 'f110')
+        T_F111.read(r, b, b + 292, 'f111')
+        T_F112.read(r, b, b + 297, 'f112')
+        T_F113.read(r, b, b + 302, 'f113')
+        T_F114.read(r, b, b + 307, 'f114')
+        T_F115.read(r, b, b + 312, 'f115')
+        T_F116.read(r, b, b + 317, 'f116')
+        T_F117.read(r, b, b + 322, 'f117')
+        T_F118.read(r, b, b + 327, 'f118')
+        T_F119.read(r, b, b + 332, 'f119')
+        T_F120.read(r, b, b + 337, 'f120')
+        T_F121.read(r, b, b + 342, 'f121')
+        T_F122.read(r, b, b + 347, 'f122')
+        T_F123.read(r, b, b + 352, 'f123')
+        T_F124.read(r, b, b + 357, 'f124')
+        T_F125.read(r, b, b + 362, 'f125')
+        T_F126.read(r, b, b + 367, 'f126')
+        T_F127.read(r, b, b + 372, 'f127')
+        T_F128.read(r, b, b + 377, 'f128')
+        T_F129.read(r, b, b + 382, 'f129')
+        T_F130.read(r, b, b + 387, 'f130')
+        T_F131.read(r, b, b + 392, 'f131')
+        T_F132.read(r, b, b + 397, 'f132')
+        T_F133.read(r, b, b + 402, 'f133')
+        T_F134.read(r, b, b + 407, 'f134')
+        T_F135.read(r, b, b + 412, 'f135')
+        T_F136.read(r, b, b + 417, 'f136')
+        T_F137.read(r, b, b + 422, 'f137')
+        T_F138.read(r, b, b + 427, 'f138')
+        T_F139.read(r, b, b + 432, 'f139')
+        T_F140.read(r, b, b + 437, 'f140')
+        T_F141.read(r, b, b + 442, 'f141')
+        T_F142.read(r, b, b + 447, 'f142')
+        T_F143.read(r, b, b + 452, 'f143')
+        T_F144.read(r, b, b + 457, 'f144')
+        T_F145.read(r, b, b + 462, 'f145')
+        T_F146.read(r, b, b + 467, 'f146')
+        T_F147.read(r, b, b + 472, 'f147')
+        T_F148.read(r, b, b + 477, 'f148')
+        T_F149.read(r, b, b + 482, 'f149')
+        T_F150.read(r, b, b + 487, 'f150')
+        T_F151.read(r, b, b + 492, 'f151')
+        T_F152.read(r, b, b + 497, 'f152')
+        T_F153.read(r, b, b + 502, 'f153')
+        T_F154.read(r, b, b + 507, 'f154')
+        T_F155.read(r, b, b + 512, 'f155')
+        T_F156.read(r, b, b + 517, 'f156')
+        T_F157.read(r, b, b + 522, 'f157')
+        T_F158.read(r, b, b + 527, 'f158')
+        T_F159.read(r, b, b + 532, 'f159')
+        T_F160.read(r, b, b + 537, 'f160')
+        T_F161.read(r, b, b + 542, 'f161')
+        T_F162.read(r, b, b + 547, 'f162')
+        T_F163.read(r, b, b + 552, 'f163')
+        T_F164.read(r, b, b + 557, 'f164')
+        T_F165.read(r, b, b + 562, 'f165')
+        T_F1001.read(r, b, b + 571, 'f1001')
+        T_F1003.read(r, b, b + 577, 'f1003')
+        T_F1005.read(r, b, b + 586, 'f1005')
+        T_F1007.read(r, b, b + 599, 'f1007')
+        r.struct_at(StructSimple, b, values[49], b + 604, 'f1008')
+        T_F1009.read(r, b, b + 608, 'f1009')
+        r.struct_at(StructOptional, b, values[50], b + 613, 'f1010')
+        T_F1011.read(r, b, b + 617, 'f1011')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f3) unless @f3.is_a?(Integer) && @f3 >= 0 && @f3 <= 0xFF
@@ -5379,6 +5564,17 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 22
+        r.block(b + values[2], 'bytes', 'f1') if values[2] != 0
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 17, 'f3')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       f1_bytes = @f1
       f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
@@ -5576,6 +5772,24 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 92
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 10, 'f2')
+        T_F3.read(r, b, b + 20, 'f3')
+        T_F4.read(r, b, b + 28, 'f4')
+        T_F5.read(r, b, b + 38, 'f5')
+        T_F6.read(r, b, b + 46, 'f6')
+        T_F7.read(r, b, b + 56, 'f7')
+        T_F8.read(r, b, b + 64, 'f8')
+        T_F9.read(r, b, b + 74, 'f9')
+        T_F10.read(r, b, b + 82, 'f10')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_F1.fwrite(w, @f1)
       T_F2.fwrite(w, @f2)
@@ -5769,6 +5983,24 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 48
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 16, 'f3')
+        T_F4.read(r, b, b + 20, 'f4')
+        T_F5.read(r, b, b + 24, 'f5')
+        T_F6.read(r, b, b + 28, 'f6')
+        T_F7.read(r, b, b + 32, 'f7')
+        T_F8.read(r, b, b + 36, 'f8')
+        T_F9.read(r, b, b + 40, 'f9')
+        T_F10.read(r, b, b + 44, 'f10')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_F1.fwrite(w, @f1)
       T_F2.fwrite(w, @f2)
@@ -5957,6 +6189,24 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 48
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 16, 'f3')
+        T_F4.read(r, b, b + 20, 'f4')
+        T_F5.read(r, b, b + 24, 'f5')
+        T_F6.read(r, b, b + 28, 'f6')
+        T_F7.read(r, b, b + 32, 'f7')
+        T_F8.read(r, b, b + 36, 'f8')
+        T_F9.read(r, b, b + 40, 'f9')
+        T_F10.read(r, b, b + 44, 'f10')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_F1.fwrite(w, @f1)
       T_F2.fwrite(w, @f2)
@@ -6101,6 +6351,18 @@ module Test
         @f2 = n >= 16 ? T_F2.read(r, b, b + 12, 'f2') : Set.new
         @f3 = n >= 20 ? T_F3.read(r, b, b + 16, 'f3') : Set.new
         @f4 = Set.new
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 24
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 16, 'f3')
+        T_F4.read(r, b, b + 20, 'f4')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -6251,6 +6513,24 @@ module Test
         @f8 = n >= 40 ? T_F8.read(r, b, b + 36, 'f8') : {}
         @f9 = n >= 44 ? T_F9.read(r, b, b + 40, 'f9') : {}
         @f10 = {}
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 48
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 16, 'f3')
+        T_F4.read(r, b, b + 20, 'f4')
+        T_F5.read(r, b, b + 24, 'f5')
+        T_F6.read(r, b, b + 28, 'f6')
+        T_F7.read(r, b, b + 32, 'f7')
+        T_F8.read(r, b, b + 36, 'f8')
+        T_F9.read(r, b, b + 40, 'f9')
+        T_F10.read(r, b, b + 44, 'f10')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -6446,6 +6726,24 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 48
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+        T_F3.read(r, b, b + 16, 'f3')
+        T_F4.read(r, b, b + 20, 'f4')
+        T_F5.read(r, b, b + 24, 'f5')
+        T_F6.read(r, b, b + 28, 'f6')
+        T_F7.read(r, b, b + 32, 'f7')
+        T_F8.read(r, b, b + 36, 'f8')
+        T_F9.read(r, b, b + 40, 'f9')
+        T_F10.read(r, b, b + 44, 'f10')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_F1.fwrite(w, @f1)
       T_F2.fwrite(w, @f2)
@@ -6587,6 +6885,16 @@ module Test
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        T_F1.read(r, b, b + 8, 'f1')
+        T_F2.read(r, b, b + 12, 'f2')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_F1.fwrite(w, @f1)
       T_F2.fwrite(w, @f2)
@@ -6648,6 +6956,11 @@ module Test
     end
 
     def fbe_read_body(_r, _b, _n, _values)
+      nil
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(_r, _b, _n, _values)
       nil
     end
 

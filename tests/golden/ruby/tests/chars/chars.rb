@@ -67,6 +67,16 @@ module Chars
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        T_LETTERS.read(r, b, b + 8, 'letters')
+        T_COUNT_BY_LETTER.read(r, b, b + 12, 'countByLetter')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_LETTERS.fwrite(w, @letters)
       T_COUNT_BY_LETTER.fwrite(w, @count_by_letter)
@@ -149,6 +159,16 @@ module Chars
       else
         @grades = n >= 12 ? T_GRADES.read(r, b, b + 8, 'grades') : Set.new
         @count_by_grade = {}
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        T_GRADES.read(r, b, b + 8, 'grades')
+        T_COUNT_BY_GRADE.read(r, b, b + 12, 'countByGrade')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -126,6 +126,24 @@ module Decimals
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 89
+        Fbe::Types::DECIMAL.read(r, b, b + 8, 'price')
+        T_MAYBE_PRICE.read(r, b, b + 24, 'maybePrice')
+        T_PAIR.read(r, b, b + 29, 'pair')
+        T_PRICE_VECTOR.read(r, b, b + 61, 'priceVector')
+        T_PRICE_LIST.read(r, b, b + 65, 'priceList')
+        T_PRICE_SET.read(r, b, b + 69, 'priceSet')
+        T_PRICE_BY_ID.read(r, b, b + 73, 'priceById')
+        T_ID_BY_PRICE.read(r, b, b + 77, 'idByPrice')
+        T_PRICE_BY_PRICE.read(r, b, b + 81, 'priceByPrice')
+        T_MAYBE_PRICES.read(r, b, b + 85, 'maybePrices')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       [*Fbe::Decimal.encode(@price)].pack('Q<L<2', buffer: w.buffer)
       T_MAYBE_PRICE.fwrite(w, @maybe_price)

@@ -168,6 +168,27 @@ module Defaults
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 77
+        T_B.read(r, b, b + 12, 'b')
+        T_I.read(r, b, b + 17, 'i')
+        T_L.read(r, b, b + 22, 'l')
+        T_F.read(r, b, b + 27, 'f')
+        T_D.read(r, b, b + 32, 'd')
+        T_M.read(r, b, b + 37, 'm')
+        T_S.read(r, b, b + 42, 's')
+        T_C.read(r, b, b + 47, 'c')
+        T_FL.read(r, b, b + 52, 'fl')
+        T_T.read(r, b, b + 57, 't')
+        T_U.read(r, b, b + 62, 'u')
+        T_N.read(r, b, b + 67, 'n')
+        T_ABSENT.read(r, b, b + 72, 'absent')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       [@id].pack('l<', buffer: w.buffer)

@@ -243,6 +243,11 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       [@a].pack('l<', buffer: w.buffer)
@@ -311,6 +316,11 @@ module Everything
       else
         @a = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -383,6 +393,11 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       [@a].pack('l<', buffer: w.buffer)
@@ -451,6 +466,11 @@ module Everything
       else
         @a = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -523,6 +543,11 @@ module Everything
         @a = n >= 12 ? data.unpack1('l<', offset: b + 8) : 0
         @b = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 16
     end
 
     def fbe_write_final(w)
@@ -607,6 +632,15 @@ module Everything
         @symbol = n >= 12 ? r.string(b, b + 8, 'symbol') : +''
         @digits = n >= 16 ? data.unpack1('l<', offset: b + 12) : 5
         @price = 1.5
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 24
+        r.block(b + values[2], 'string', 'symbol') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -698,6 +732,15 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        r.block(b + values[2], 'string', 'text') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       text_bytes = @text
       unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
@@ -778,6 +821,15 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        r.block(b + values[2], 'string', 'password') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       password_bytes = @password
       unless password_bytes.is_a?(String) && password_bytes.encoding == Encoding::UTF_8
@@ -842,6 +894,11 @@ module Everything
     end
 
     def fbe_read_body(_r, _b, _n, _values)
+      nil
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(_r, _b, _n, _values)
       nil
     end
 
@@ -1519,6 +1576,42 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 310
+        Fbe::Types::DECIMAL.read(r, b, b + 61, 'f15')
+        Fbe::Types::DECIMAL.read(r, b, b + 77, 'f16')
+        r.block(b + values[17], 'string', 'f17') if values[17] != 0
+        r.block(b + values[24], 'bytes', 'f24') if values[24] != 0
+        r.struct_at(Counted, b, values[29], b + 192, 'f29')
+        r.struct_at(Market::Instrument, b, values[30], b + 196, 'f30')
+        T_F31.read(r, b, b + 200, 'f31')
+        T_F32.read(r, b, b + 205, 'f32')
+        T_F33.read(r, b, b + 210, 'f33')
+        T_F34.read(r, b, b + 215, 'f34')
+        T_F35.read(r, b, b + 220, 'f35')
+        T_F36.read(r, b, b + 225, 'f36')
+        T_F37.read(r, b, b + 237, 'f37')
+        T_F38.read(r, b, b + 247, 'f38')
+        T_F39.read(r, b, b + 251, 'f39')
+        T_F40.read(r, b, b + 255, 'f40')
+        T_F41.read(r, b, b + 259, 'f41')
+        T_F42.read(r, b, b + 263, 'f42')
+        T_F43.read(r, b, b + 267, 'f43')
+        T_F44.read(r, b, b + 271, 'f44')
+        T_F45.read(r, b, b + 275, 'f45')
+        T_F46.read(r, b, b + 279, 'f46')
+        T_F47.read(r, b, b + 283, 'f47')
+        T_F48.read(r, b, b + 289, 'f48')
+        T_F49.read(r, b, b + 294, 'f49')
+        T_F50.read(r, b, b + 298, 'f50')
+        T_F51.read(r, b, b + 302, 'f51')
+        T_F52.read(r, b, b + 306, 'f52')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
       Fbe::Types::BYTE.check(@f2) unless @f2.is_a?(Integer) && @f2 >= 0 && @f2 <= 0xFF
@@ -1986,6 +2079,15 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 28
+        r.struct_at(Market::Instrument, b, values[3], b + 24, 'instrument')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
       T_INSTRUMENT.check(@instrument).fbe_write_final(w)
@@ -2067,6 +2169,11 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 24
+    end
+
     def fbe_write_final(w)
       [Fbe::Uuid.to_bytes(@id)].pack('a16', buffer: w.buffer)
     end
@@ -2142,6 +2249,15 @@ module Everything
         data = r.data
         @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid.uuid1
         @reason = +''
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 28
+        r.block(b + values[3], 'string', 'reason') if values[3] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -2223,6 +2339,11 @@ module Everything
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 16
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT64.check(@sequence)].pack('q<', buffer: w.buffer)
     end
@@ -2298,6 +2419,11 @@ module Everything
         @swap = n >= 13 ? data.unpack1('C', offset: b + 12) != 0 : false
         @default = Reserved.default
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 17
     end
 
     def fbe_write_final(w)
@@ -2442,6 +2568,17 @@ module Everything
         end
         @operator = n >= 38 ? T_OPERATOR.read(r, b, b + 33, 'operator') : nil
         @this = []
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 42
+        r.block(b + values[3], 'string', 'class') if values[3] != 0
+        T_OPERATOR.read(r, b, b + 33, 'operator')
+        T_THIS.read(r, b, b + 38, 'this')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -37,6 +37,11 @@ module Hostile
       nil
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(_r, _b, _n, _values)
+      nil
+    end
+
     def fbe_write_final(_w)
       nil
     end
@@ -96,6 +101,15 @@ module Hostile
 
     def fbe_read_body(r, b, n, _values)
       @items = n >= 12 ? T_ITEMS.read(r, b, b + 8, 'items') : []
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        T_ITEMS.read(r, b, b + 8, 'items')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
     end
 
     def fbe_write_final(w)
@@ -163,6 +177,15 @@ module Hostile
       @values = n >= 4_000_008 ? T_VALUES.read(r, b, b + 8, 'values') : Array.new(1_000_000) { 0 }
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 4_000_008
+        T_VALUES.read(r, b, b + 8, 'values')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       T_VALUES.fwrite(w, @values)
     end
@@ -226,6 +249,15 @@ module Hostile
 
     def fbe_read_body(r, b, n, _values)
       @items = n >= 12 ? T_ITEMS.read(r, b, b + 8, 'items') : []
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 12
+        T_ITEMS.read(r, b, b + 8, 'items')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
     end
 
     def fbe_write_final(w)
@@ -310,6 +342,17 @@ module Hostile
         end
         @maybe = n >= 17 ? T_MAYBE.read(r, b, b + 12, 'maybe') : nil
         @by_id = {}
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 21
+        r.struct_at(Wide, b, values[2], b + 8, 'wide')
+        T_MAYBE.read(r, b, b + 12, 'maybe')
+        T_BY_ID.read(r, b, b + 17, 'byId')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -1770,6 +1770,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 20
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [@side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
@@ -2835,6 +2840,64 @@ module Import
         @int32_max = n >= 691 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 683)) : Modifier.default
         @char_bit = n >= 699 ? data.unpack1('E', offset: b + 691) : 0.0
         @einval = Side.default
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 703
+        r.block(b + values[4], 'string', 'and') if values[4] != 0
+        T_AND_EQ.read(r, b, b + 18, 'and_eq')
+        T_BREAK_.read(r, b, b + 51, 'break')
+        T_CASE_.read(r, b, b + 55, 'case')
+        r.block(b + values[9], 'bytes', 'catch') if values[9] != 0
+        T_CHAR8_T.read(r, b, b + 64, 'char8_t')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'char16_t')
+        T_CONST.read(r, b, b + 113, 'const')
+        r.block(b + values[16], 'string', 'constinit') if values[16] != 0
+        T_CONST_CAST.read(r, b, b + 128, 'const_cast')
+        T_DECLTYPE.read(r, b, b + 161, 'decltype')
+        T_DEFAULT.read(r, b, b + 165, 'default')
+        r.block(b + values[21], 'bytes', 'delete') if values[21] != 0
+        T_DO_.read(r, b, b + 174, 'do')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'dynamic_cast')
+        T_FINAL.read(r, b, b + 223, 'final')
+        r.block(b + values[28], 'string', 'goto') if values[28] != 0
+        T_IF_.read(r, b, b + 238, 'if')
+        T_MODULE_.read(r, b, b + 271, 'module')
+        T_MUTABLE.read(r, b, b + 275, 'mutable')
+        r.block(b + values[33], 'bytes', 'namespace') if values[33] != 0
+        T_NEW_.read(r, b, b + 284, 'new')
+        Fbe::Types::DECIMAL.read(r, b, b + 288, 'noexcept')
+        T_OR_.read(r, b, b + 333, 'or')
+        r.block(b + values[40], 'string', 'private') if values[40] != 0
+        T_PROTECTED.read(r, b, b + 348, 'protected')
+        T_RETURN_.read(r, b, b + 381, 'return')
+        T_SHORT.read(r, b, b + 385, 'short')
+        r.block(b + values[45], 'bytes', 'signed') if values[45] != 0
+        T_SIZEOF.read(r, b, b + 394, 'sizeof')
+        Fbe::Types::DECIMAL.read(r, b, b + 398, 'static')
+        T_THIS.read(r, b, b + 443, 'this')
+        r.block(b + values[52], 'string', 'try') if values[52] != 0
+        T_TYPEDEF.read(r, b, b + 458, 'typedef')
+        T_USING.read(r, b, b + 491, 'using')
+        T_VIRTUAL.read(r, b, b + 495, 'virtual')
+        r.block(b + values[57], 'bytes', 'void') if values[57] != 0
+        T_VOLATILE.read(r, b, b + 504, 'volatile')
+        Fbe::Types::DECIMAL.read(r, b, b + 508, 'wchar_t')
+        T_ERRNO.read(r, b, b + 553, 'errno')
+        r.block(b + values[64], 'string', 'stdin') if values[64] != 0
+        T_STDOUT.read(r, b, b + 568, 'stdout')
+        T_INT8_T.read(r, b, b + 601, 'int8_t')
+        T_UINT8_T.read(r, b, b + 605, 'uint8_t')
+        r.block(b + values[69], 'bytes', 'int16_t') if values[69] != 0
+        T_UINT16_T.read(r, b, b + 614, 'uint16_t')
+        Fbe::Types::DECIMAL.read(r, b, b + 618, 'int32_t')
+        T_PTRDIFF_T.read(r, b, b + 663, 'ptrdiff_t')
+        r.block(b + values[76], 'string', 'unix') if values[76] != 0
+        T_BUFSIZ.read(r, b, b + 678, 'BUFSIZ')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -4161,6 +4224,33 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 275
+        r.block(b + values[4], 'string', 'True') if values[4] != 0
+        T_AS.read(r, b, b + 18, 'as')
+        T_ELIF.read(r, b, b + 51, 'elif')
+        T_EXCEPT.read(r, b, b + 55, 'except')
+        r.block(b + values[9], 'bytes', 'finally') if values[9] != 0
+        T_FROM.read(r, b, b + 64, 'from')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'global')
+        T_PASS.read(r, b, b + 113, 'pass')
+        r.block(b + values[16], 'string', 'yield') if values[16] != 0
+        T_X.read(r, b, b + 128, '_')
+        T_LEN.read(r, b, b + 161, 'len')
+        T_LIST.read(r, b, b + 165, 'list')
+        r.block(b + values[21], 'bytes', 'dict') if values[21] != 0
+        T_SET.read(r, b, b + 174, 'set')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'str')
+        T_STATICMETHOD.read(r, b, b + 223, 'staticmethod')
+        r.block(b + values[28], 'string', 'Any') if values[28] != 0
+        T_CLASS_VAR.read(r, b, b + 238, 'ClassVar')
+        T_VERSION.read(r, b, b + 271, 'VERSION')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       true__bytes = @true_
@@ -4878,6 +4968,30 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 234
+        r.block(b + values[4], 'string', 'fallthrough') if values[4] != 0
+        T_FUNC.read(r, b, b + 18, 'func')
+        T_RANGE.read(r, b, b + 51, 'range')
+        T_SELECT_.read(r, b, b + 55, 'select')
+        r.block(b + values[9], 'bytes', 'type') if values[9] != 0
+        T_VAR.read(r, b, b + 64, 'var')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'any')
+        T_IOTA.read(r, b, b + 113, 'iota')
+        r.block(b + values[16], 'string', 'append') if values[16] != 0
+        T_COPY.read(r, b, b + 128, 'copy')
+        T_REAL.read(r, b, b + 161, 'real')
+        T_IMAG.read(r, b, b + 165, 'imag')
+        r.block(b + values[21], 'bytes', 'close') if values[21] != 0
+        T_MIN.read(r, b, b + 174, 'min')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'max')
+        T_COMPLEX64.read(r, b, b + 223, 'complex64')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@defer) unless @defer.is_a?(Integer) && @defer >= -0x80000000 && @defer <= 0x7FFFFFFF
       fallthrough_bytes = @fallthrough
@@ -5493,6 +5607,29 @@ module Import
         @list = n >= 178 ? T_LIST.read(r, b, b + 174, 'List') : {}
         @map = n >= 194 ? Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map') : Fbe::Decimal::ZERO
         @set = Fbe::Uuid::NIL
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 210
+        r.block(b + values[4], 'string', 'extends') if values[4] != 0
+        T_IMPLEMENTS.read(r, b, b + 18, 'implements')
+        T_THROWS.read(r, b, b + 51, 'throws')
+        T_TRANSIENT.read(r, b, b + 55, 'transient')
+        r.block(b + values[9], 'bytes', 'record') if values[9] != 0
+        T_SEALED.read(r, b, b + 64, 'sealed')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'permits')
+        T_TO.read(r, b, b + 113, 'to')
+        r.block(b + values[16], 'string', 'transitive') if values[16] != 0
+        T_OBJECT.read(r, b, b + 128, 'Object')
+        T_SYSTEM_.read(r, b, b + 161, 'System')
+        T_OVERRIDE.read(r, b, b + 165, 'Override')
+        r.block(b + values[21], 'bytes', 'Class') if values[21] != 0
+        T_LIST.read(r, b, b + 174, 'List')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'Map')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -6141,6 +6278,32 @@ module Import
         end
         @int = n >= 238 ? r.string(b, b + 234, 'Int') : +''
         @array_ = nil
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 243
+        r.block(b + values[4], 'string', 'typeof') if values[4] != 0
+        T_VAL.read(r, b, b + 18, 'val')
+        T_FIELD.read(r, b, b + 51, 'field')
+        T_FILE.read(r, b, b + 55, 'file')
+        r.block(b + values[9], 'bytes', 'get') if values[9] != 0
+        T_INIT.read(r, b, b + 64, 'init')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'param')
+        T_ACTUAL.read(r, b, b + 113, 'actual')
+        r.block(b + values[16], 'string', 'crossinline') if values[16] != 0
+        T_DATA.read(r, b, b + 128, 'data')
+        T_INTERNAL.read(r, b, b + 161, 'internal')
+        T_LATEINIT.read(r, b, b + 165, 'lateinit')
+        r.block(b + values[21], 'bytes', 'noinline') if values[21] != 0
+        T_OUT.read(r, b, b + 174, 'out')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'reified')
+        T_COMPANION_.read(r, b, b + 223, 'Companion')
+        r.block(b + values[28], 'string', 'Int') if values[28] != 0
+        T_ARRAY_.read(r, b, b + 238, 'Array')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -6867,6 +7030,32 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 259
+        r.block(b + values[4], 'string', 'let') if values[4] != 0
+        T_OF.read(r, b, b + 18, 'of')
+        T_BIGINT.read(r, b, b + 51, 'bigint')
+        T_SYMBOL.read(r, b, b + 55, 'symbol')
+        r.block(b + values[9], 'bytes', 'undefined') if values[9] != 0
+        T_NA_N.read(r, b, b + 64, 'NaN')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'Infinity')
+        T_BOOLEAN.read(r, b, b + 113, 'Boolean')
+        r.block(b + values[16], 'string', 'JSON') if values[16] != 0
+        T_PROMISE.read(r, b, b + 128, 'Promise')
+        T_EVAL.read(r, b, b + 161, 'eval')
+        T_REQUIRE_.read(r, b, b + 165, 'require')
+        r.block(b + values[21], 'bytes', 'prototype') if values[21] != 0
+        T_PROTO.read(r, b, b + 174, '__proto__')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'toString')
+        T_TO_LOCALE_STRING.read(r, b, b + 223, 'toLocaleString')
+        r.block(b + values[28], 'string', 'infer') if values[28] != 0
+        T_ASSERTS.read(r, b, b + 238, 'asserts')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       unless @function.is_a?(Integer) && @function >= -0x80000000 && @function <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@function)
@@ -7566,6 +7755,29 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 223
+        r.block(b + values[4], 'string', 'fn') if values[4] != 0
+        T_IMPL.read(r, b, b + 18, 'impl')
+        T_PUB.read(r, b, b + 51, 'pub')
+        T_REF.read(r, b, b + 55, 'ref')
+        r.block(b + values[9], 'bytes', 'Self') if values[9] != 0
+        T_TRAIT.read(r, b, b + 64, 'trait')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'unsafe')
+        T_PRIV.read(r, b, b + 113, 'priv')
+        r.block(b + values[16], 'string', 'macro_rules') if values[16] != 0
+        T_OPTION.read(r, b, b + 128, 'Option')
+        T_VEC.read(r, b, b + 161, 'Vec')
+        T_BOX_.read(r, b, b + 165, 'Box')
+        r.block(b + values[21], 'bytes', 'Clone') if values[21] != 0
+        T_COPY.read(r, b, b + 174, 'Copy')
+        Fbe::Types::DECIMAL.read(r, b, b + 178, 'Default')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@dyn) unless @dyn.is_a?(Integer) && @dyn >= -0x80000000 && @dyn <= 0x7FFFFFFF
       fn_bytes = @fn
@@ -8143,6 +8355,28 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 178
+        r.block(b + values[4], 'string', 'fixed') if values[4] != 0
+        T_FOREACH.read(r, b, b + 18, 'foreach')
+        T_STACKALLOC.read(r, b, b + 51, 'stackalloc')
+        T_ULONG.read(r, b, b + 55, 'ulong')
+        r.block(b + values[9], 'bytes', 'unchecked') if values[9] != 0
+        T_USHORT.read(r, b, b + 64, 'ushort')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'add')
+        T_GROUP.read(r, b, b + 113, 'group')
+        r.block(b + values[16], 'string', 'nameof') if values[16] != 0
+        T_ON.read(r, b, b + 128, 'on')
+        T_REQUIRED.read(r, b, b + 161, 'required')
+        T_SCOPED.read(r, b, b + 165, 'scoped')
+        r.block(b + values[21], 'bytes', 'managed') if values[21] != 0
+        T_NOTNULL.read(r, b, b + 174, 'notnull')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@event) unless @event.is_a?(Integer) && @event >= -0x80000000 && @event <= 0x7FFFFFFF
       fixed_bytes = @fixed
@@ -8580,6 +8814,22 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 118
+        r.block(b + values[4], 'string', 'begin') if values[4] != 0
+        T_ELSIF_.read(r, b, b + 18, 'elsif')
+        T_RESCUE_.read(r, b, b + 51, 'rescue')
+        T_RETRY_.read(r, b, b + 55, 'retry')
+        r.block(b + values[9], 'bytes', 'then') if values[9] != 0
+        T_UNDEF_.read(r, b, b + 64, 'undef')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'unless')
+        T_INITIALIZE_.read(r, b, b + 113, 'initialize')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@end_) unless @end_.is_a?(Integer) && @end_ >= -0x80000000 && @end_ <= 0x7FFFFFFF
       begin___bytes = @begin__
@@ -8849,6 +9099,19 @@ module Import
         @offset = n >= 55 ? T_OFFSET.read(r, b, b + 51, 'offset') : []
         @model_ = n >= 60 ? T_MODEL_.read(r, b, b + 55, 'model') : nil
         @reset = ''.b
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 64
+        r.block(b + values[4], 'string', 'fbe') if values[4] != 0
+        T_MODEL.read(r, b, b + 18, 'Model')
+        T_OFFSET.read(r, b, b + 51, 'offset')
+        T_MODEL_.read(r, b, b + 55, 'model')
+        r.block(b + values[9], 'bytes', 'reset') if values[9] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -9133,6 +9396,21 @@ module Import
         @hash_ = n >= 100 ? Fbe::Uuid.from_bytes(data.byteslice(b + 84, 16)) : Fbe::Uuid::NIL
         @eq = n >= 108 ? data.unpack1('Q<', offset: b + 100) : 0
         @private = 0.0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 112
+        r.block(b + values[4], 'string', 'to_fbe') if values[4] != 0
+        T_FROM_FBE_.read(r, b, b + 18, 'from_fbe')
+        T_FBE_SIZE.read(r, b, b + 51, 'fbe_size')
+        T_INIT.read(r, b, b + 55, '__init__')
+        r.block(b + values[9], 'bytes', '__slots__') if values[9] != 0
+        T_CLASS_.read(r, b, b + 64, '__class__')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, '__dict__')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -9525,6 +9803,24 @@ module Import
         @type_id = n >= 141 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 133)) : Modifier.default
         @verify = n >= 149 ? data.unpack1('E', offset: b + 141) : 0.0
         @verify_final_ = Side.default
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 153
+        r.block(b + values[4], 'string', 'Reset') if values[4] != 0
+        T_MARSHAL_FBE.read(r, b, b + 18, 'MarshalFBE')
+        T_FBE_READ_.read(r, b, b + 51, 'FBERead')
+        T_MARSHAL_FINAL.read(r, b, b + 55, 'MarshalFinal')
+        r.block(b + values[9], 'bytes', 'UnmarshalFinal') if values[9] != 0
+        T_APPEND_FINAL.read(r, b, b + 64, 'AppendFinal')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'ReadFinal')
+        T_APPEND_JSON.read(r, b, b + 113, 'AppendJSON')
+        r.block(b + values[16], 'string', 'FBEReadJSON') if values[16] != 0
+        T_FBE_WRITE_TEXT.read(r, b, b + 128, 'FBEWriteText')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -10031,6 +10327,24 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 161
+        r.block(b + values[4], 'string', 'toFbe') if values[4] != 0
+        T_FROM_FBE_.read(r, b, b + 18, 'fromFbe')
+        T_FROM_FINAL_.read(r, b, b + 51, 'fromFinal')
+        T_READ_FINAL.read(r, b, b + 55, 'readFinal')
+        r.block(b + values[9], 'bytes', 'writeFinal') if values[9] != 0
+        T_VERIFY_FINAL_.read(r, b, b + 64, 'verifyFinal')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'toJson')
+        T_GET_CLASS.read(r, b, b + 113, 'getClass')
+        r.block(b + values[16], 'string', 'wait') if values[16] != 0
+        T_NOTIFY.read(r, b, b + 128, 'notify')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       to_fbe__bytes = @to_fbe_
       unless to_fbe__bytes.is_a?(String) && to_fbe__bytes.encoding == Encoding::UTF_8
@@ -10313,6 +10627,16 @@ module Import
         end
         @to_text = n >= 18 ? r.string(b, b + 14, 'toText') : +''
         @verify = nil
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 23
+        r.block(b + values[4], 'string', 'toText') if values[4] != 0
+        T_VERIFY.read(r, b, b + 18, 'verify')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -10655,6 +10979,26 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 170
+        r.block(b + values[4], 'string', 'ReadBuffer') if values[4] != 0
+        T_READER.read(r, b, b + 18, 'Reader')
+        T_UUID_.read(r, b, b + 51, 'UUID')
+        T_TIMESTAMP.read(r, b, b + 55, 'Timestamp')
+        r.block(b + values[9], 'bytes', 'JsonWriter') if values[9] != 0
+        T_JSON_READER.read(r, b, b + 64, 'JsonReader')
+        Fbe::Types::DECIMAL.read(r, b, b + 68, 'DecodeError')
+        T_RECEIVER.read(r, b, b + 113, 'Receiver')
+        r.block(b + values[16], 'string', 'Handler') if values[16] != 0
+        T_TEXT.read(r, b, b + 128, 'Text')
+        T_UTF8.read(r, b, b + 161, 'Utf8')
+        T_REQUESTS.read(r, b, b + 165, 'Requests')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       read_buffer_bytes = @read_buffer
       unless read_buffer_bytes.is_a?(String) && read_buffer_bytes.encoding == Encoding::UTF_8
@@ -10936,6 +11280,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
       [@class_].pack('l<', buffer: w.buffer)
@@ -11004,6 +11353,11 @@ module Import
       else
         @object = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -11078,6 +11432,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string_)
@@ -11150,6 +11509,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
       [@list].pack('l<', buffer: w.buffer)
@@ -11218,6 +11582,11 @@ module Import
       else
         @map = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -11290,6 +11659,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
       [@model].pack('l<', buffer: w.buffer)
@@ -11359,6 +11733,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@final_model)].pack('l<', buffer: w.buffer)
     end
@@ -11426,6 +11805,11 @@ module Import
       else
         @buffer = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -11498,6 +11882,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
       [@reader].pack('l<', buffer: w.buffer)
@@ -11566,6 +11955,11 @@ module Import
       else
         @writer = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -11638,6 +12032,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
       [@limits].pack('l<', buffer: w.buffer)
@@ -11707,6 +12106,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@decode_error)].pack('l<', buffer: w.buffer)
     end
@@ -11773,6 +12177,11 @@ module Import
       else
         @decode_exception = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -11850,6 +12259,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@decimal)
@@ -11922,6 +12336,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
       [@uuid].pack('l<', buffer: w.buffer)
@@ -11990,6 +12409,11 @@ module Import
       else
         @uuid = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12061,6 +12485,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@timestamp)].pack('l<', buffer: w.buffer)
     end
@@ -12128,6 +12557,11 @@ module Import
       else
         @sender = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12202,6 +12636,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@receiver)
@@ -12274,6 +12713,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
       [@client].pack('l<', buffer: w.buffer)
@@ -12342,6 +12786,11 @@ module Import
       else
         @proxy = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12416,6 +12865,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@handler)
@@ -12488,6 +12942,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
       [@fbe].pack('l<', buffer: w.buffer)
@@ -12556,6 +13015,11 @@ module Import
       else
         @fbe = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12628,6 +13092,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
       [@std].pack('l<', buffer: w.buffer)
@@ -12697,6 +13166,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@companion)].pack('l<', buffer: w.buffer)
     end
@@ -12764,6 +13238,11 @@ module Import
       else
         @any = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12836,6 +13315,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
       [@self_].pack('l<', buffer: w.buffer)
@@ -12904,6 +13388,11 @@ module Import
       else
         @self_ = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -12976,6 +13465,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       [@none].pack('l<', buffer: w.buffer)
@@ -13044,6 +13538,11 @@ module Import
       else
         @option = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13116,6 +13615,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
       [@result].pack('l<', buffer: w.buffer)
@@ -13184,6 +13688,11 @@ module Import
       else
         @vec = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13256,6 +13765,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
       [@box].pack('l<', buffer: w.buffer)
@@ -13324,6 +13838,11 @@ module Import
       else
         @error = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13395,6 +13914,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@exception)].pack('l<', buffer: w.buffer)
     end
@@ -13462,6 +13986,11 @@ module Import
       else
         @text = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13533,6 +14062,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@json_writer)].pack('l<', buffer: w.buffer)
     end
@@ -13602,6 +14136,11 @@ module Import
       else
         @int32_t = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13676,6 +14215,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
       [@size_t].pack('l<', buffer: w.buffer)
@@ -13744,6 +14288,11 @@ module Import
       else
         @list = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13816,6 +14365,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
       [@object].pack('l<', buffer: w.buffer)
@@ -13884,6 +14438,11 @@ module Import
       else
         @v = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -13956,6 +14515,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
       [@r].pack('l<', buffer: w.buffer)
@@ -14024,6 +14588,11 @@ module Import
       else
         @w = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14098,6 +14667,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@side_buy)
@@ -14169,6 +14743,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@order_key)].pack('l<', buffer: w.buffer)
     end
@@ -14235,6 +14814,11 @@ module Import
       else
         @text_ofside = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14305,6 +14889,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@decimal_1)].pack('l<', buffer: w.buffer)
     end
@@ -14371,6 +14960,11 @@ module Import
       else
         @order_model = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14441,6 +15035,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@order_final)].pack('l<', buffer: w.buffer)
     end
@@ -14509,6 +15108,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@new_order)].pack('l<', buffer: w.buffer)
     end
@@ -14575,6 +15179,11 @@ module Import
       else
         @verify_fbe_order = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14649,6 +15258,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       [Fbe::Types::INT32.check(@fbe_vr_order)].pack('l<', buffer: w.buffer)
     end
@@ -14716,6 +15330,11 @@ module Import
       else
         @e1 = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14788,6 +15407,11 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
       [@i2].pack('l<', buffer: w.buffer)
@@ -14856,6 +15480,11 @@ module Import
       else
         @o3 = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -14966,6 +15595,11 @@ module Import
         @string_ = n >= 36 ? data.unpack1('l<', offset: b + 32) : 0
         @string__ = 0
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 40
     end
 
     def fbe_write_final(w)
@@ -15110,6 +15744,15 @@ module Import
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 14
+        r.struct_at(Market::Instrument, b, values[3], b + 9, 'org')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       [Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market)].pack('C', buffer: w.buffer)
       T_ORG.check(@org).fbe_write_final(w)
@@ -15200,6 +15843,11 @@ module Import
       else
         @digits = Digits::TWO
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
     end
 
     def fbe_write_final(w)
@@ -15309,6 +15957,16 @@ module Import
         end
         r.spend(4, b, 'ticker') if n >= 20
         @ticker = Symbol.new
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 24
+        r.block(b + values[2], 'string', 'symbol') if values[2] != 0
+        r.struct_at(Symbol, b, values[5], b + 20, 'ticker')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
@@ -15425,6 +16083,11 @@ module Import
         @word = n >= 22 ? Word.from_wire(data.unpack1('s<', offset: b + 20)) : Word::CLASS
         @side_ = Range.default
       end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 26
     end
 
     def fbe_write_final(w)
@@ -16610,6 +17273,91 @@ module Import
           @listed = Listed.new
         end
         @letters = Letters::A__
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 320
+        r.struct_at(Order, b, values[2], b + 8, 'Order')
+        r.struct_at(CppWords, b, values[3], b + 12, 'CppWords')
+        r.struct_at(PythonWords, b, values[4], b + 16, 'PythonWords')
+        r.struct_at(GoWords, b, values[5], b + 20, 'GoWords')
+        r.struct_at(JavaWords, b, values[6], b + 24, 'JavaWords')
+        r.struct_at(KotlinWords, b, values[7], b + 28, 'KotlinWords')
+        r.struct_at(JsWords, b, values[8], b + 32, 'JsWords')
+        r.struct_at(RustWords, b, values[9], b + 36, 'RustWords')
+        r.struct_at(CSharpWords, b, values[10], b + 40, 'CSharpWords')
+        r.struct_at(RubyWords, b, values[11], b + 44, 'RubyWords')
+        r.struct_at(CppMembers, b, values[12], b + 48, 'CppMembers')
+        r.struct_at(PythonMembers, b, values[13], b + 52, 'PythonMembers')
+        r.struct_at(GoMembers, b, values[14], b + 56, 'GoMembers')
+        r.struct_at(JvmMembers, b, values[15], b + 60, 'JvmMembers')
+        r.struct_at(JsMembers, b, values[16], b + 64, 'JsMembers')
+        r.struct_at(RuntimeNames, b, values[17], b + 68, 'RuntimeNames')
+        r.struct_at(Class, b, values[18], b + 72, 'class')
+        r.struct_at(Object, b, values[19], b + 76, 'Object')
+        r.struct_at(String, b, values[20], b + 80, 'String')
+        r.struct_at(List, b, values[21], b + 84, 'List')
+        r.struct_at(Map, b, values[22], b + 88, 'Map')
+        r.struct_at(Model, b, values[23], b + 92, 'Model')
+        r.struct_at(FinalModel, b, values[24], b + 96, 'FinalModel')
+        r.struct_at(Buffer, b, values[25], b + 100, 'Buffer')
+        r.struct_at(Reader, b, values[26], b + 104, 'Reader')
+        r.struct_at(Writer, b, values[27], b + 108, 'Writer')
+        r.struct_at(Limits, b, values[28], b + 112, 'Limits')
+        r.struct_at(DecodeError, b, values[29], b + 116, 'DecodeError')
+        r.struct_at(DecodeException, b, values[30], b + 120, 'DecodeException')
+        r.struct_at(Decimal, b, values[31], b + 124, 'Decimal')
+        r.struct_at(Uuid, b, values[32], b + 128, 'Uuid')
+        r.struct_at(Uuid_, b, values[33], b + 132, 'UUID')
+        r.struct_at(Timestamp, b, values[34], b + 136, 'Timestamp')
+        r.struct_at(Sender, b, values[35], b + 140, 'Sender')
+        r.struct_at(Receiver, b, values[36], b + 144, 'Receiver')
+        r.struct_at(Client, b, values[37], b + 148, 'Client')
+        r.struct_at(Proxy, b, values[38], b + 152, 'Proxy')
+        r.struct_at(Handler, b, values[39], b + 156, 'Handler')
+        r.struct_at(Fbe_, b, values[40], b + 160, 'fbe')
+        r.struct_at(Fbe__, b, values[41], b + 164, 'FBE')
+        r.struct_at(Std, b, values[42], b + 168, 'std')
+        r.struct_at(Companion, b, values[43], b + 172, 'Companion')
+        r.struct_at(Any, b, values[44], b + 176, 'Any')
+        r.struct_at(Self, b, values[45], b + 180, 'Self')
+        r.struct_at(Self_, b, values[46], b + 184, 'self')
+        r.struct_at(None, b, values[47], b + 188, 'None')
+        r.struct_at(Option, b, values[48], b + 192, 'Option')
+        r.struct_at(Result, b, values[49], b + 196, 'Result')
+        r.struct_at(Vec, b, values[50], b + 200, 'Vec')
+        r.struct_at(Box, b, values[51], b + 204, 'Box')
+        r.struct_at(Error, b, values[52], b + 208, 'Error')
+        r.struct_at(Exception, b, values[53], b + 212, 'Exception')
+        r.struct_at(Text, b, values[54], b + 216, 'Text')
+        r.struct_at(JsonWriter, b, values[55], b + 220, 'JsonWriter')
+        r.struct_at(Int32T, b, values[56], b + 224, 'int32_t')
+        r.struct_at(SizeT, b, values[57], b + 228, 'size_t')
+        r.struct_at(List_, b, values[58], b + 232, 'list')
+        r.struct_at(Object_, b, values[59], b + 236, 'object')
+        r.struct_at(V, b, values[60], b + 240, 'v')
+        r.struct_at(R, b, values[61], b + 244, 'r')
+        r.struct_at(W, b, values[62], b + 248, 'w')
+        r.struct_at(SideBuy, b, values[63], b + 252, 'SideBuy')
+        r.struct_at(OrderKey, b, values[64], b + 256, 'OrderKey')
+        r.struct_at(TextOfside, b, values[65], b + 260, 'textOfside')
+        r.struct_at(Decimal1, b, values[66], b + 264, 'DECIMAL_1')
+        r.struct_at(OrderModel, b, values[67], b + 268, 'OrderModel')
+        r.struct_at(OrderFinal, b, values[68], b + 272, 'OrderFinal')
+        r.struct_at(NewOrder, b, values[69], b + 276, 'NewOrder')
+        r.struct_at(VerifyFbeOrder, b, values[70], b + 280, 'VerifyFBEOrder')
+        r.struct_at(FbeVrOrder, b, values[71], b + 284, 'fbe_vr_Order')
+        r.struct_at(E1, b, values[72], b + 288, 'e1')
+        r.struct_at(I2, b, values[73], b + 292, 'i2')
+        r.struct_at(O3, b, values[74], b + 296, 'o3')
+        r.struct_at(Case, b, values[75], b + 300, 'Case')
+        r.struct_at(Imported, b, values[76], b + 304, 'Imported')
+        r.struct_at(Derived, b, values[77], b + 308, 'Derived')
+        r.struct_at(Listed, b, values[78], b + 312, 'Listed')
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 

@@ -67,6 +67,15 @@ module Market
       end
     end
 
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 16
+        r.block(b + values[2], 'string', 'symbol') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
     def fbe_write_final(w)
       symbol_bytes = @symbol
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
@@ -153,6 +162,15 @@ module Market
         data = r.data
         @id = n >= 24 ? Fbe::Uuid.from_bytes(data.byteslice(b + 8, 16)) : Fbe::Uuid::NIL
         @reason = +''
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 28
+        r.block(b + values[3], 'string', 'reason') if values[3] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
       end
     end
 
