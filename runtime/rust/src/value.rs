@@ -8,7 +8,7 @@ use crate::keys::{repeated, same_keys, KeyOrd, Pairs, Set};
 use crate::limits::Limits;
 use crate::reader::{self, Reader};
 use crate::timestamp::Timestamp;
-use crate::writer::Writer;
+use crate::writer::{copy_short, Writer};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 use uuid::Uuid;
@@ -333,8 +333,14 @@ impl From<&[u8]> for Bytes {
 /// one of their size (`make`; the old bytes are not copied to a grown buffer).
 #[inline(always)]
 fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: impl FnOnce(&[u8]) -> T) {
-    if v.capacity() < b.len() {
+    let n = b.len();
+    if v.capacity() < n {
         *v = make(b);
+    } else if n <= 16 {
+        // A reused value mostly holds a string of the same length: resized (in place), then
+        // filled without a call to memcpy.
+        v.resize(n, 0);
+        copy_short(v, b);
     } else {
         v.clear();
         v.extend_from_slice(b);

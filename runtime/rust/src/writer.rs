@@ -261,19 +261,13 @@ impl Writer {
     fn length_block(&mut self, data: &[u8]) -> usize {
         let p = self.buf.len();
         let n = data.len();
-        if (4..=16).contains(&n) {
-            // A short string (a symbol, a currency code) is copied in two overlapping fixed-size
-            // parts into a 20-byte block after its length, appended whole and cut to size: a few
-            // stores instead of a call to memcpy, which costs more than such a copy.
+        if n <= 16 {
+            // A short string (a symbol, a currency code) goes into a 20-byte block after its
+            // length ([`copy_short`]), appended whole and cut to size: a few stores instead of
+            // a call to memcpy, which costs more than such a copy.
             let mut block = [0u8; 20];
             block[..4].copy_from_slice(&(n as u32).to_le_bytes());
-            if n >= 8 {
-                block[4..12].copy_from_slice(&data[..8]);
-                block[n - 4..n + 4].copy_from_slice(&data[n - 8..]);
-            } else {
-                block[4..8].copy_from_slice(&data[..4]);
-                block[n..n + 4].copy_from_slice(&data[n - 4..]);
-            }
+            copy_short(&mut block[4..4 + n], data);
             self.buf.extend_from_slice(&block);
             self.buf.truncate(p + 4 + n);
             return p;
@@ -354,5 +348,26 @@ impl Writer {
     #[inline]
     pub fn append_string(&mut self, data: &[u8]) {
         self.length_block(data);
+    }
+}
+
+/// Copies `src` into `dst` of the same length, at most 16 bytes, with fixed-size moves: two
+/// overlapping 8- or 4-byte parts, or the first, middle and last byte of 1 to 3 (a call to
+/// memcpy costs more than such a copy). Strings are mostly this short (symbols, codes, names).
+#[inline(always)]
+pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    debug_assert!(n <= 16 && dst.len() == n);
+    let dst = &mut dst[..n];
+    if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else if n > 0 {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
     }
 }

@@ -163,3 +163,33 @@ fn a_set_or_map_read_twice_with_a_key_is_refused() {
         assert_eq!(e.kind(), ErrorKind::Duplicate, "{e}");
     }
 }
+
+/// Strings and bytes of every length up to 40 (the short ones are copied in fixed-size parts, not
+/// by memcpy) are written in the bytes of docs/format.md 3.4 and 4.2 and read back, into a reused
+/// value holding every other length (shorter, longer, with and without room).
+#[test]
+fn strings_of_every_length_read_back_into_reused_values() {
+    let text = |n: usize| (0..n).map(|i| b'a' + (i % 26) as u8).collect::<Vec<u8>>();
+    for n in 0..=40 {
+        let s = BString::from(text(n));
+        let (slot, appended) = both(s.clone());
+        let at = 8 + u32::from_le_bytes(slot[16..20].try_into().unwrap()) as usize; // from the body at 8
+        assert_eq!(&slot[at..at + 4], &(n as u32).to_le_bytes());
+        assert_eq!(&slot[at + 4..], &text(n)[..], "versioned string of {n} bytes");
+        assert_eq!(&appended[8..12], &(n as u32).to_le_bytes());
+        assert_eq!(&appended[12..], &text(n)[..], "final string of {n} bytes");
+        let blob = Bytes::from(text(n));
+        both(blob.clone());
+        for old in 0..=40 {
+            let mut back = BString::from(vec![b'#'; old]);
+            let mut r = Reader::versioned(&slot, &Limits::default()).unwrap();
+            let (b, size) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
+            r.field_into_at(&mut back, b, r.body(b, size), 8, "f").unwrap();
+            assert_eq!(back, s, "{n} bytes read into a string of {old}");
+            let mut back = Bytes::from(vec![b'#'; old]);
+            let mut r = Reader::final_root(&appended, TYPE_ID, &Limits::default()).unwrap();
+            r.final_field_into(&mut back, "f").unwrap();
+            assert_eq!(back, blob, "{n} bytes read into bytes of {old}");
+        }
+    }
+}
