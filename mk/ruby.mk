@@ -4,7 +4,8 @@
 #                      fbec --ruby's output for every schema (tests/ruby/gen.py, into
 #                      build/ruby/gen) loaded with warnings as errors; RuboCop over the
 #                      runtime, the tests and the generated code; the gem built, installed
-#                      into build/ruby/gems and used from there; then the minitest suites of
+#                      into build/ruby/gems and used from there (its C accelerator loaded), and
+#                      installed with no C compiler on PATH (pure Ruby); then the minitest suites of
 #                      tests/ruby (the golden vectors of $(SHARED) in both models, byte for byte)
 #                      twice: with the C accelerator (runtime/ruby/ext/fbe_accel, built into
 #                      build/ruby/ext with -Wall -Wextra, a warning fails) and with FBE_PURE_RUBY=1,
@@ -42,6 +43,14 @@ test-ruby: venv ruby-toolchain ruby-accel
 		raise "the installed gem has no C accelerator" unless Fbe.accelerated? && \
 			$$LOADED_FEATURES.grep(/fbe_accel\.so$$/).first.start_with?("$(RUBY_GEMS)"); \
 		puts "the installed gem reads what it writes: #{o}"'
+	rm -rf $(RUBY_GEMS)-nocc build/ruby/nocc-bin && mkdir -p build/ruby/nocc-bin
+	for b in ruby make sh; do ln -s "$$(command -v $$b)" build/ruby/nocc-bin/$$b; done
+	PATH=$(abspath build/ruby/nocc-bin) ruby "$$(command -v gem)" install --local --no-document \
+		--install-dir $(RUBY_GEMS)-nocc build/ruby/fbe.gem
+	cd /tmp && GEM_HOME=$(RUBY_GEMS)-nocc GEM_PATH=$(RUBY_GEMS)-nocc ruby -e 'require "fbe"; \
+		require "$(abspath $(RUBY_GEN))/trade/proto"; o = Proto::Order.new(id: 7, symbol: "EURUSD"); \
+		raise "round trip" unless Proto::Order.from_fbe(o.to_fbe) == o; raise "accelerated" if Fbe.accelerated?; \
+		puts "installed without a C compiler, the gem runs in pure Ruby: #{o}"'
 	FBE_ACCEL_EXPECTED=1 ruby -w -I$(RUBY_EXT) -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
 	FBE_PURE_RUBY=1 ruby -w -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'
 	$(MAKE) --no-print-directory ruby-accel-asan

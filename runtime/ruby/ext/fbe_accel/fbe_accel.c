@@ -434,6 +434,8 @@ void Init_fbe_accel(void)
     VALUE m_fbe = rb_define_module("Fbe");
     m_accel = rb_define_module_under(m_fbe, "Accel");
     c_writer = rb_const_get(m_fbe, rb_intern("Writer"));
+    rb_gc_register_address(&m_accel);
+    rb_gc_register_address(&c_writer);
     plans = rb_hash_new();
     rb_funcall(plans, rb_intern("compare_by_identity"), 0);
     utf8 = rb_utf8_encindex();
