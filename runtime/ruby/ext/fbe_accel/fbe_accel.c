@@ -2,21 +2,23 @@
  * fbe_accel: the optional C accelerator of the fbe gem (docs/ruby.md, "The C accelerator").
  *
  * Fbe::Accel.to_fbe(value) and Fbe::Accel.to_final(value) write the versioned and the final root
- * of a generated struct value in one call each, walking the value's fields with the per-class layout that lib/fbe/accel.rb derives from the
- * generated class (Fbe::Accel.plan: each field's instance variable, slot offset and codec kind).
- * It writes the bytes the pure-Ruby writer writes and accepts a subset of what that writer
- * accepts: on any value it is not sure of (a wrong class, an integer out of range, a string of
- * another encoding, a number that is no Float or Integer, a class without a layout...) it stops
- * and returns nil, and Fbe::Value#to_fbe writes the value again in pure Ruby, which raises the
- * pure-Ruby error. Fields of kinds it does not handle (decimal, uuid, maps, sets) are written by
- * their Ruby codec (codec.write(w, base, pos, value), codec.fwrite(w, value)) into the same buffer, whose errors propagate
- * as they are. It keeps no memory of its own: the buffer is a Ruby String, the plans Ruby Arrays.
+ * of a generated struct value in one call each, walking the value's fields with the per-class
+ * layout that lib/fbe/accel.rb derives from the generated class (Fbe::Accel.plan: each field's
+ * instance variable, slot offset and codec kind). They write the bytes the pure-Ruby writers
+ * write and accept a subset of what those accept: on any value they are not sure of (a wrong
+ * class, an integer out of range, a string of another encoding, a number that is no Float or
+ * Integer, a class without a layout...) they stop and return nil, and Fbe::Value#to_fbe or
+ * #to_final writes the value again in pure Ruby, which raises the pure-Ruby error. Fields of the
+ * kinds they do not handle (decimal, uuid, maps, sets) are written by their Ruby codec
+ * (codec.write(w, base, pos, value), codec.fwrite(w, value)) into the same buffer, and its errors
+ * propagate as they are. Nothing is allocated outside Ruby objects: the buffer is a String, the
+ * plans are Arrays.
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
 #include <string.h>
 
-/* Codec kinds of a plan (lib/fbe/accel.rb, Fbe::Accel::KINDS). */
+/* Codec kinds of a plan (lib/fbe/accel.rb: Fbe::Accel::INT ... CALL). */
 enum {
     K_INT = 1,    /* [K_INT, size, signed] */
     K_BOOL,       /* [K_BOOL, 1] */
