@@ -228,30 +228,22 @@ def zero(c: Context, t: ir.Type) -> str:
     return "0" if isinstance(t, ir.EnumRef) else c.type(t) + "{}"
 
 
+COMPARE_FUNCS = {"char": "CompareChar", "bool": "CompareBool", "uuid": "CompareUUID", "decimal": "CompareDecimal"}
+"""The primitives Go compares with == but whose wire order is not Go's < (char signed, bool, uuid,
+decimal): the runtime function ordering each."""
+
 
 def compare_func(c: Context, t: ir.Type) -> str | None:
-    """The runtime function ordering a primitive that Go compares with == but whose wire order is
-    not Go's < (char signed, bool, uuid, decimal); None for the others (integers, floats,
-    strings, timestamps, enums and flags: < is their order)."""
-    if isinstance(t, ir.Primitive):
-        named = {"char": "CompareChar", "bool": "CompareBool", "uuid": "CompareUUID", "decimal": "CompareDecimal"}
-        if t.name in named:
-            return c.rt(named[t.name])
+    """The runtime function ordering t when Go's < does not (COMPARE_FUNCS); None for the others
+    (integers, floats, strings, timestamps, enums and flags: < is their order)."""
+    if isinstance(t, ir.Primitive) and t.name in COMPARE_FUNCS:
+        return c.rt(COMPARE_FUNCS[t.name])
     return None
 
 
 def compare(c: Context, t: ir.Type) -> str:
     """The comparison function ordering map keys of type t (ir.PRIMITIVES order)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "char":
-            return c.rt("CompareChar")
-        if t.name == "bool":
-            return c.rt("CompareBool")
-        if t.name == "uuid":
-            return c.rt("CompareUUID")
-        if t.name == "decimal":
-            return c.rt("CompareDecimal")
-    return c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
+    return compare_func(c, t) or c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
 
 
 def leave(w: CodeWriter, cond: str, unwind: list[str], *first: str) -> None:

@@ -21,7 +21,6 @@ from fbec.targets.go.models import (
 from fbec.targets.go.nesting import check
 
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
-UNSIGNED = frozenset({"byte", "uint8", "uint16", "uint32", "uint64"})
 RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal", "uuid": "UUID", "string": "String",
                   "bytes": "Bytes", "bool": "Bool"}
 

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
-from fbec.targets.go.context import Context, compare, compare_func, entered, leave, zero
+from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, entered, leave, zero
 from fbec.targets.go.nesting import check
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
@@ -19,8 +19,6 @@ SLOT = {
     "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
     "double": "F64", "timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal",
 }
-WIRE_GO = {"int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16", "int32": "int32",
-           "uint32": "uint32", "int64": "int64", "uint64": "uint64"}
 
 
 def arg1(expr: str) -> str:
@@ -74,7 +72,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
     if isinstance(t, ir.Primitive):
         put({"string": "String", "bytes": "Blob"}[t.name] if ir.is_text(t) else SLOT[t.name], value)
     elif isinstance(t, ir.EnumRef):
-        put(SLOT[t.wire], f"{WIRE_GO[t.wire]}({value})")
+        put(SLOT[t.wire], f"{GO_PRIMITIVES[t.wire]}({value})")
     elif isinstance(t, ir.StructRef):
         check(w, c, t, "w", value, unwind)
         w.line(f"({value}).FBEWriteFinal(w)" if at is None else f"({value}).FBEWrite(w, {at[0]}, {at[1]})")
@@ -570,26 +568,32 @@ def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: 
 
 # ---------------------------------------------------------------- per struct
 
+def write_fields(w: CodeWriter, c: Context, s: ir.Struct, plan: StructPlan, names: Locals, final: bool) -> None:
+    """The body of FBEWrite (a versioned body at the slot) or FBEWriteFinal (appended): a struct that
+    can nest itself enters a level first, each field is written in turn."""
+    if not plan.bounded:
+        entered(w, f'!w.Enter("{s.qualified}")', "w.Leave()")
+    if not final:
+        struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"b := {struct}" if s.all_fields else struct)
+    c.depth_checked = not plan.bounded
+    for f in plan.fields:
+        write_value(w, c, f.type, None if final else ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}", f.name,
+                    names, [f'w.Unwind("{f.name}")'])
+    c.depth_checked = False
+
+
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     """The struct's codec methods: FBEWrite/FBERead (a versioned body at a slot), the roots
     MarshalFBE/UnmarshalFBE/VerifyFBE and, with final, their final twins."""
     q = s.qualified
     plan = c.plan.struct(q)
-    bounded = plan.bounded
     names = Locals()
     fbe_verify, fbe_verify_final = c.ident.function("FBEVerify", q), c.ident.function("FBEVerifyFinal", q)
 
     w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
     with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
-        if not bounded:
-            entered(w, f'!w.Enter("{q}")', "w.Leave()")
-        struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
-        w.line(f"b := {struct}" if s.all_fields else struct)
-        c.depth_checked = not bounded
-        for f in plan.fields:
-            write_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}", f.name, names,
-                        [f'w.Unwind("{f.name}")'])
-        c.depth_checked = False
+        write_fields(w, c, s, plan, names, False)
     w.blank()
 
     own = [fp.field for fp in plan.own_fields]
@@ -614,12 +618,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 
     w.line("// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).")
     with w.block(f"func (v *{name}) FBEWriteFinal(w *{c.rt('Writer')}) {{", "}"):
-        if not bounded:
-            entered(w, f'!w.Enter("{q}")', "w.Leave()")
-        c.depth_checked = not bounded
-        for f in plan.fields:
-            write_value(w, c, f.type, None, f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
-        c.depth_checked = False
+        write_fields(w, c, s, plan, names, True)
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
     w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")

@@ -104,10 +104,6 @@ def plus(a: str, b: int | str) -> str:
     return a if b == 0 or b == "0" else f"{a} + {b}"
 
 
-def enum_wire(t: ir.EnumRef) -> ir.Primitive:
-    return ir.Primitive(t.wire)
-
-
 def elementary(t: ir.Type) -> bool:
     """A value read or written by one expression: a primitive, an enum or a struct."""
     return isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef))
