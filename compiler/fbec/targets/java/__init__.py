@@ -21,16 +21,15 @@ from fbec.targets.java.syntax import Context
 from fbec.targets.java.text import write_text
 from fbec.targets.jvm import generate_package
 from fbec.targets.jvm.context import (
-    JAVA_TYPES,
     JAVA_WIRE,
     distinct_values,
     doc,
     java_int_literal,
     key_compare,
-    key_equals,
     signed,
     summary,
 )
+from fbec.targets.jvm.keys import write_equality
 
 __all__ = ["Context", "generate"]
 
@@ -157,27 +156,9 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
 
 
 
-def key_hash(c: Context, t: ir.Type, a: str) -> str:
-    """An int expression: the hash of a key field value, equal for the same key (key_equals)."""
-    optional = isinstance(t, ir.Optional_)
-    e = t.element if isinstance(t, ir.Optional_) else t
-    term: str | None = None
-    if isinstance(e, ir.Primitive) and e.name == "bytes":
-        return f"{c.use('java.util.Arrays')}.hashCode({a})"
-    if isinstance(e, ir.Primitive) and e.name == "decimal":
-        term = f"{a}.stripTrailingZeros().hashCode()"          # 1.5 and 1.50 alike
-    elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
-        term = f"{JAVA_TYPES[e.name][1]}.hashCode({a} + 0.0{'f' if e.name == 'float' else ''})"   # -0.0 as 0.0
-    elif optional or not (isinstance(e, ir.Primitive) and e.name in JAVA_TYPES and e.name != "string"):
-        return f"{c.use('java.util.Objects')}.hashCode({a})"
-    else:
-        return f"{JAVA_TYPES[e.name][1]}.hashCode({a})"
-    return f"({a} == null ? 0 : {term})" if optional else term
-
-
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """equals/hashCode over the [key] fields (structs without keys are all equal, as the original's),
-    and KEY_ORDER: the order of sets and maps of this struct."""
+    """KEY_ORDER, the order of sets and maps of this struct, then equals/hashCode over the [key]
+    fields (jvm.keys)."""
     keys = s.key_fields
     comparator = c.use("java.util.Comparator")
     w.line("/** The order of sets and maps of " + name + ": by the [key] fields, as the wire orders them. */")
@@ -198,30 +179,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                     with w.block("if (c != 0) {", "}"):
                         w.line("return c;")
     w.blank()
-    w.line("/** Equal when the [key] fields are (structs without keys are all equal, as the original's). */")
-    w.line("@Override")
-    with w.block("public boolean equals(Object other) {", "}"):
-        with w.block("if (this == other) {", "}"):
-            w.line("return true;")
-        with w.block("if (other == null || other.getClass() != getClass()) {", "}"):
-            w.line("return false;")
-        if not keys:
-            w.line("return true;")
-        else:
-            w.line(f"{name} o = ({name}) other;")
-            terms = [key_equals(c, f.type, f"this.{c.ident.field(f)}", f"o.{c.ident.field(f)}") for f in keys]
-            w.line("return " + "\n        && ".join(terms).replace("\n        ", " ") + ";")
-    w.blank()
-    w.line("@Override")
-    with w.block("public int hashCode() {", "}"):
-        if not keys:
-            w.line(f'return "{s.qualified}".hashCode();')
-        else:
-            w.line("int h = 17;")
-            for f in keys:
-                w.line(f"h = h * 31 + {key_hash(c, f.type, f'this.{c.ident.field(f)}')};")
-            w.line("return h;")
-    w.blank()
+    write_equality(w, c, s, name)
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:

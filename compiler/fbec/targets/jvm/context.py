@@ -376,6 +376,8 @@ class Context(DefaultLiterals):
         "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
         "equal": "java.util.Objects.equals({0}, {1})",
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
+        "override": "public {2} {0}({1})", "param": "{1} {0}", "same": "{0} == {1}",
+        "other_class": "{0}.getClass() != getClass()", "property": "this.{0}",
     }
     """How the language writes each simple construct: a format of its parts. `catch` (exception),
     `val`/`var`/`typed` (a local that is not assigned again, one that is, one with its type: name,
@@ -387,7 +389,10 @@ class Context(DefaultLiterals):
     type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
     none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
-    call whose last argument runs a statement: the statement)."""
+    call whose last argument runs a statement: the statement), `override` (the head of a method
+    overriding Object's: name, parameters, return type), `param` (name, type), `same` (two
+    references to one object), `other_class` (the object is of another class than this one),
+    `property` (a field of this value from inside its class)."""
     # (each default below is Java's; Kotlin's Context sets its own)
     BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)
@@ -396,6 +401,8 @@ class Context(DefaultLiterals):
     SPARES: ClassVar[bool] = True           # some locals' names are taken before they are known to be needed
                                             # (Java's numbering, kept so the generated code stays the same)
     MAX_LINE: ClassVar[int | None] = None   # the longest line the code writes where it can choose
+    ANY: ClassVar[str] = "Object"           # the type of any object, or null
+    OVERRIDE: ClassVar[str] = "@Override"   # the line before a method that overrides one (none: a modifier)
     EMPTY_BYTES: ClassVar[str] = "new byte[0]"  # a new empty bytes value
     ENUM_VALUE: ClassVar[str] = ".value()"      # an enum's wire value
     TO_RUNTIME: ClassVar[dict[str, str]] = {}   # primitive or wire type -> its conversion to the runtime's type
@@ -422,6 +429,39 @@ class Context(DefaultLiterals):
 
     def catch(self, exception: str) -> str:
         return self.spell("catch", exception)
+
+    def override(self, w: CodeWriter, method: str, params: str, returns: str) -> str:
+        """The head of a method overriding one of Object's (OVERRIDE's line written before it)."""
+        if self.OVERRIDE:
+            w.line(self.OVERRIDE)
+        return self.spell("override", method, params, returns)
+
+    def returns(self, w: CodeWriter, head: str, expr: str) -> None:
+        """A method whose body returns expr (Java: a block)."""
+        with w.block(f"{head} {{", "}"):
+            w.line(self.stmt(f"return {expr}"))
+
+    def cast(self, w: CodeWriter, value: str, cls: str) -> str:
+        """value, known to be of the class cls, as that class from here on (Java: a new local)."""
+        w.line(self.val("o", f"({cls}) {value}", cls))
+        return "o"
+
+    def key_hash(self, t: ir.Type, a: str) -> str:
+        """An int expression: the hash of a key field value, equal for the same key (key_equals)."""
+        optional = isinstance(t, ir.Optional_)
+        e = t.element if isinstance(t, ir.Optional_) else t
+        term: str | None = None
+        if isinstance(e, ir.Primitive) and e.name == "bytes":
+            return f"{self.use('java.util.Arrays')}.hashCode({a})"
+        if isinstance(e, ir.Primitive) and e.name == "decimal":
+            term = f"{a}.stripTrailingZeros().hashCode()"          # 1.5 and 1.50 alike
+        elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
+            term = f"{JAVA_TYPES[e.name][1]}.hashCode({a} + 0.0{'f' if e.name == 'float' else ''})"   # -0.0 as 0.0
+        elif optional or not (isinstance(e, ir.Primitive) and e.name in JAVA_TYPES and e.name != "string"):
+            return f"{self.use('java.util.Objects')}.hashCode({a})"
+        else:
+            return f"{JAVA_TYPES[e.name][1]}.hashCode({a})"
+        return f"({a} == null ? 0 : {term})" if optional else term
 
     def val(self, name: str, expr: str, type_: str) -> str:
         return self.spell("val", name, expr, type_)

@@ -28,7 +28,8 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm import generate_package
-from fbec.targets.jvm.context import distinct_values, doc, key_equals, signed, summary
+from fbec.targets.jvm.context import distinct_values, doc, signed, summary
+from fbec.targets.jvm.keys import write_equality
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
@@ -127,55 +128,12 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
                     w.line(f"{c.ident.field(f)},")
             w.line(") {")
     with w.block("", "}"):
-        write_keys(w, c, s, name)
+        write_equality(w, c, s, name)
         write_to_string(w, name)
         write_models(w, c, s, name, options.final, options.json)
     return c.ident.type(s.qualified)
 
 
-
-
-def key_hash(c: Context, t: ir.Type, a: str) -> str:
-    """An Int expression: the hash of a key field value, equal for the same key (key_equals)."""
-    optional = isinstance(t, ir.Optional_)
-    e = t.element if isinstance(t, ir.Optional_) else t
-    q = "?." if optional else "."
-    if isinstance(e, ir.Primitive) and e.name == "bytes":
-        term = f"{a}{q}contentHashCode()"
-    elif isinstance(e, ir.Primitive) and e.name == "decimal":
-        term = f"{a}{q}stripTrailingZeros(){q}hashCode()"          # 1.5 and 1.50 alike
-    elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
-        zero = "0.0f" if e.name == "float" else "0.0"
-        term = f"{a}{q}plus({zero}){q}hashCode()" if optional else f"({a} + {zero}).hashCode()"   # -0.0 as 0.0
-    else:
-        term = f"{a}{q}hashCode()"
-    return f"({term} ?: 0)" if optional else term
-
-
-def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """equals/hashCode over the [key] fields (structs without keys are all equal, as the original's)."""
-    keys = s.key_fields
-    w.line("/** Equal when the [key] fields are (structs without keys are all equal, as the original's). */")
-    with w.block("override fun equals(other: Any?): Boolean {", "}"):
-        w.line("if (this === other) return true")
-        w.line("if (other == null || other.javaClass != javaClass) return false")
-        if not keys:
-            w.line("return true")
-        else:
-            w.line(f"other as {name}")
-            terms = [key_equals(c, f.type, f"this.{c.ident.field(f)}", f"other.{c.ident.field(f)}") for f in keys]
-            w.line("return " + " && ".join(terms))
-    w.blank()
-    if not keys:
-        w.line(f'override fun hashCode(): Int = "{s.qualified}".hashCode()')
-        w.blank()
-        return
-    with w.block("override fun hashCode(): Int {", "}"):
-        w.line("var h = 17")
-        for f in keys:
-            w.line(f"h = h * 31 + {key_hash(c, f.type, c.ident.field(f))}")
-        w.line("return h")
-    w.blank()
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:

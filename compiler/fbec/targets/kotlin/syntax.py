@@ -113,12 +113,16 @@ class Context(context.Context):
         "optional_type": "{0}?", "array_type": "Array<{0}>", "new_collection": "{0}({1})",
         "compare": "{0}.compareTo({1})", "bytes_equal": "{0}.contentEquals({1})", "equal": "{0} == {1}",
         "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
+        "override": "override fun {0}({1}): {2}", "param": "{0}: {1}", "same": "{0} === {1}",
+        "other_class": "{0}.javaClass != javaClass", "property": "{0}",
     }
     NULLS = False
     BRACES = False
     SMART_CASTS = True
     SPARES = False
     MAX_LINE = MAX_LINE
+    ANY = "Any?"
+    OVERRIDE = ""
     EMPTY_BYTES = "ByteArray(0)"
     ENUM_VALUE = ".value"
     TO_RUNTIME = TO_SIGNED
@@ -168,6 +172,28 @@ class Context(context.Context):
         if isinstance(t.element, ir.Optional_):
             return f"arrayOfNulls<{element[:-1]}>({t.length})"
         return f"Array<{element}>({t.length}) {{ {self.zero(t.element)} }}"
+
+    def returns(self, w: CodeWriter, head: str, expr: str) -> None:
+        w.line(f"{head} = {expr}")
+
+    def cast(self, w: CodeWriter, value: str, cls: str) -> str:
+        w.line(f"{value} as {cls}")       # a smart cast: value is of cls from here on
+        return value
+
+    def key_hash(self, t: ir.Type, a: str) -> str:
+        optional = isinstance(t, ir.Optional_)
+        e = t.element if isinstance(t, ir.Optional_) else t
+        q = "?." if optional else "."
+        if isinstance(e, ir.Primitive) and e.name == "bytes":
+            term = f"{a}{q}contentHashCode()"
+        elif isinstance(e, ir.Primitive) and e.name == "decimal":
+            term = f"{a}{q}stripTrailingZeros(){q}hashCode()"          # 1.5 and 1.50 alike
+        elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
+            zero = "0.0f" if e.name == "float" else "0.0"
+            term = f"{a}{q}plus({zero}){q}hashCode()" if optional else f"({a} + {zero}).hashCode()"   # -0.0 as 0.0
+        else:
+            term = f"{a}{q}hashCode()"
+        return f"({term} ?: 0)" if optional else term
 
     # ------------------------------------------------------------ the walkers' constructs
 

@@ -1,0 +1,38 @@
+"""equals and hashCode of fbec --java and --kotlin over a struct's [key] fields, decided once: two
+values are equal when each key field is the same key (key_equals: the rule the readers refuse a
+key read twice by, docs/limits.md 4), structs without keys are all equal (as the original's), and
+the hash agrees with that equality. Each language spells them (its Context: the method heads, the
+cast, a key's hash)."""
+
+from __future__ import annotations
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+from fbec.targets.jvm.context import Context, key_equals
+
+
+def write_equality(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """equals(other) and hashCode() of the struct s (its class: name), then a blank line."""
+    keys = s.key_fields
+    boolean, integer = c.TYPES["bool"][0], c.TYPES["int32"][0]
+    w.line("/** Equal when the [key] fields are (structs without keys are all equal, as the original's). */")
+    with w.block(c.override(w, "equals", c.spell("param", "other", c.ANY), boolean) + " {", "}"):
+        c.if_(w, c.spell("same", "this", "other"), "return true")
+        c.if_(w, f"other == null || {c.spell('other_class', 'other')}", "return false")
+        if not keys:
+            w.line(c.stmt("return true"))
+        else:
+            o = c.cast(w, "other", name)
+            terms = [key_equals(c, f.type, f"this.{c.ident.field(f)}", f"{o}.{c.ident.field(f)}") for f in keys]
+            w.line(c.stmt("return " + " && ".join(terms)))
+    w.blank()
+    head = c.override(w, "hashCode", "", integer)
+    if not keys:
+        c.returns(w, head, f'"{s.qualified}".hashCode()')
+    else:
+        with w.block(head + " {", "}"):
+            w.line(c.var("h", "17", integer))
+            for f in keys:
+                w.line(c.stmt(f"h = h * 31 + {c.key_hash(f.type, c.spell('property', c.ident.field(f)))}"))
+            w.line(c.stmt("return h"))
+    w.blank()
