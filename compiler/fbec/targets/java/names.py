@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 
-from fbec.model import ir
 from fbec.targets.jvm import names
 
 
@@ -64,7 +63,3 @@ class Idents(names.Idents):
     # Static members of generated structs: a field of such a name is renamed.
     STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
 
-
-def java_package(p: ir.Package, prefix: str = "") -> str:
-    """The Java package of a schema package (`com.chronoxor.proto`, after --package-prefix's)."""
-    return Idents.package_name(p, prefix)

@@ -7,36 +7,35 @@ responses (docs/format.md 7.6)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import protocol
-from fbec.targets.jvm.context import doc, java_int_literal
+from fbec.targets.jvm.context import doc
 
 
 def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     doc(w, f"What a Receiver of {c.package.name} delivers: an {{@code onReceive}} per message, its own first, then",
         "those of its imports. Each does nothing but call {@link #onMessage} unless overridden; each value is",
         "new, a handler may keep it.")
-    with w.block("public interface Handler {", "}"):
+
+    def every() -> None:
         doc(w, "Every message whose own method is not overridden.", "", "@param value the message")
         with w.block("default void onMessage(Object value) {", "}"):
             pass
-        for d in c.package.dispatch:
-            w.blank()
-            w.line(f"/** @param value a {d.type} (type id {d.type_id}) */")
-            with w.block(f"default void onReceive({c.named(d.type)} value) {{", "}"):
-                w.line("onMessage(value);")
+
+    def method(d: ir.Dispatch) -> None:
+        w.line(f"/** @param value a {d.type} (type id {d.type_id}) */")
+        with w.block(f"default void onReceive({c.named(d.type)} value) {{", "}"):
+            w.line("onMessage(value);")
+
+    protocol.interface(w, c, "Handler", every, method)
 
 
 def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
         "Handler; see FrameReceiver for the limits and the errors.")
-    read = "fromFinal" if final else "fromFbe"
-    _dispatcher(c, w, name, "Handler", "messages", final, lambda d: [
-        f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits));"])
+    _dispatcher(c, w, name, "Handler", "messages", final, protocol.received(c, final))
 
 
 def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -58,30 +57,31 @@ def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
 def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     doc(w, f"What a Proxy of {c.package.name} hands on: each frame, verified but not decoded, to look at or forward",
         "unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.")
-    with w.block("public interface ProxyHandler {", "}"):
+
+    def every() -> None:
         doc(w, "Every frame whose own method is not overridden.", "", "@param typeId the frame's type id",
             "@param frame  the buffer", "@param offset the frame's first byte", "@param size   the frame's size")
         with w.block("default void onFrame(int typeId, byte[] frame, int offset, int size) {", "}"):
             pass
-        for d in c.package.dispatch:
-            w.blank()
-            doc(w, f"A frame of {d.type} (type id {d.type_id}).", "", "@param frame  the buffer",
-                "@param offset the frame's first byte", "@param size   the frame's size")
-            with w.block(f"default void {c.ident.frame_method(c.package.name, d.type)}(byte[] frame, int offset, int size) {{", "}"):
-                w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
+
+    def method(d: ir.Dispatch) -> None:
+        doc(w, f"A frame of {d.type} (type id {d.type_id}).", "", "@param frame  the buffer",
+            "@param offset the frame's first byte", "@param size   the frame's size")
+        with w.block(f"default void {c.ident.frame_method(c.package.name, d.type)}(byte[] frame, int offset, int size) {{", "}"):
+            w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
+
+    protocol.interface(w, c, "ProxyHandler", every, method)
 
 
 def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but not",
         "decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.")
-    _dispatcher(c, w, "Proxy", "ProxyHandler", "frames", False, lambda d: [
-        f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits);",
-        f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size);"])
+    _dispatcher(c, w, "Proxy", "ProxyHandler", "frames", False, protocol.proxied(c))
 
 
 def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, final: bool,
-                case: Callable[[ir.Dispatch], list[str]]) -> None:
-    """A FrameReceiver of the package's messages handing each (the statements case(d)) to its handler."""
+                cases: list[tuple[str, list[str]]]) -> None:
+    """A FrameReceiver of the package's messages: the statements of each type id (jvm.protocol)."""
     base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
     with w.block(f"public class {name} extends {base} {{", "}"):
         w.line(f"private final {handler} handler;")
@@ -95,10 +95,10 @@ def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, f
         signature = (f"protected boolean dispatch(int typeId, byte[] frame, int offset, int size, {limits} limits) "
                      f"throws {decode_exception} {{")
         with w.block(signature, "}"), w.block("switch (typeId) {", "}"):
-            for d in c.package.dispatch:
-                w.line(f"case {java_int_literal(d.type_id, 'int')}:")
+            for type_id, statements in cases:
+                w.line(f"case {type_id}:")
                 with w.indented():
-                    for line in case(d):
+                    for line in statements:
                         w.line(line)
                     w.line("return true;")
             w.line("default:")
@@ -126,7 +126,7 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         with w.block(f"public {name}({stream} out, Handler notify) {{", "}"):
             w.line(f"sender = new {sender_class}(out);")
             with w.block(f"receiver = new {receiver_class}(new Handler() {{", "});"):
-                protocol.client_answers(c, w, answers, answer)
+                protocol.client_answers(c, w, answers)
         w.blank()
         w.line("/** @return the sender (send any message) */")
         with w.block(f"public {sender_class} sender() {{", "}"):
@@ -142,26 +142,12 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         with w.block(f"public void receive(byte[] chunk, int offset, int length) throws {frame_exception} {{", "}"):
             w.line("receiver.receive(chunk, offset, length);")
         w.blank()
-        w.line("/** Fails every pending request (CancellationException) and forgets a partial frame. */")
-        with w.block("public void reset() {", "}"):
-            w.line("requests.reset();")
-            w.line("receiver.reset();")
+        protocol.client_reset(c, w)
         w.blank()
         w.line("/** @return the number of requests waiting for their response */")
         with w.block("public int pendingRequests() {", "}"):
             w.line("return requests.size();")
         protocol.client_requests(c, w, requests, request, request_sent)
-
-
-def answer(c: Context, w: CodeWriter, t: str, field: str | None, everyone: str) -> None:
-    """The Client's handler's onReceive of a message (protocol.client_answers)."""
-    w.line("@Override")
-    with w.block(f"public void onReceive({t} value) {{", "}"):
-        if field is not None:
-            with w.block(f"if (!requests.answer(value.{field}, value, {everyone})) {{", "}"):
-                w.line("notify.onReceive(value);")
-        else:
-            w.line("notify.onReceive(value);")
 
 
 def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:

@@ -376,7 +376,8 @@ class Context(DefaultLiterals):
         "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
         "equal": "java.util.Objects.equals({0}, {1})",
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
-        "override": "public {2} {0}({1})", "param": "{1} {0}", "same": "{0} == {1}",
+        "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "interface": "public interface {0}",
+        "param": "{1} {0}", "same": "{0} == {1}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}",
     }
     """How the language writes each simple construct: a format of its parts. `catch` (exception),
@@ -389,8 +390,9 @@ class Context(DefaultLiterals):
     type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
     none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
-    call whose last argument runs a statement: the statement), `override` (the head of a method
-    overriding Object's: name, parameters, return type), `param` (name, type), `same` (two
+    call whose last argument runs a statement: the statement), `override` and `method` (the head of
+    a method overriding one, of another: name, parameters, what result() makes of the return
+    type), `interface` (the head of one: name), `param` (name, type), `same` (two
     references to one object), `other_class` (the object is of another class than this one),
     `property` (a field of this value from inside its class)."""
     # (each default below is Java's; Kotlin's Context sets its own)
@@ -430,16 +432,25 @@ class Context(DefaultLiterals):
     def catch(self, exception: str) -> str:
         return self.spell("catch", exception)
 
-    def override(self, w: CodeWriter, method: str, params: str, returns: str) -> str:
-        """The head of a method overriding one of Object's (OVERRIDE's line written before it)."""
+    def override(self, w: CodeWriter, method: str, params: str, returns: str = "") -> str:
+        """The head of a method overriding one (OVERRIDE's line written before it): returns its type
+        (none: no result)."""
         if self.OVERRIDE:
             w.line(self.OVERRIDE)
-        return self.spell("override", method, params, returns)
+        return self.spell("override", method, params, self.result(returns))
 
-    def returns(self, w: CodeWriter, head: str, expr: str) -> None:
-        """A method whose body returns expr (Java: a block)."""
+    def method(self, method: str, params: str, returns: str = "") -> str:
+        """The head of a public method: returns its type (none: no result)."""
+        return self.spell("method", method, params, self.result(returns))
+
+    def result(self, returns: str) -> str:
+        """What a method head says of its return type (none: no result)."""
+        return returns or "void"
+
+    def returns(self, w: CodeWriter, head: str, expr: str, value: bool = True) -> None:
+        """A method whose body is the one statement expr, returned when value (Java: a block)."""
         with w.block(f"{head} {{", "}"):
-            w.line(self.stmt(f"return {expr}"))
+            w.line(self.stmt(f"return {expr}" if value else expr))
 
     def cast(self, w: CodeWriter, value: str, cls: str) -> str:
         """value, known to be of the class cls, as that class from here on (Java: a new local)."""

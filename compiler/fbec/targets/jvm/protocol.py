@@ -58,16 +58,56 @@ def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[R
                              [r.type for r in s.rejects if r.type in rejects]) for s in requests]
 
 
-def client_answers(c: C, w: CodeWriter, answers: list[Answer],
-                   write: Callable[[C, CodeWriter, str, str | None, str], None]) -> None:
-    """The Client's handler of each message its receiver gets, a blank line between: write(c, w, its class,
-    the field a pending request is matched by or None when it answers none, whether it answers a
-    request of any type: `true` or `false`)."""
+def interface(w: CodeWriter, c: Context, name: str, every: Callable[[], None],
+              method: Callable[[ir.Dispatch], None]) -> None:
+    """A handler interface of the package's messages: every() writes the method each message (or frame)
+    goes to unless its own is overridden, method(d) that own method of each, a blank line before."""
+    with w.block(f"{c.spell('interface', name)} {{", "}"):
+        every()
+        for d in c.package.dispatch:
+            w.blank()
+            method(d)
+
+
+def received(c: Context, final: bool) -> list[tuple[str, list[str]]]:
+    """What a Receiver does with a frame of each type id (its literal): the message decoded and handed
+    to its handler."""
+    read = "fromFinal" if final else "fromFbe"
+    return [(c.int_literal(d.type_id, "int32"),
+             [c.stmt(f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))")])
+            for d in c.package.dispatch]
+
+
+def proxied(c: Context) -> list[tuple[str, list[str]]]:
+    """What a Proxy does with a frame of each type id (its literal): verified, then handed on undecoded."""
+    return [(c.int_literal(d.type_id, "int32"),
+             [c.stmt(f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)"),
+              c.stmt(f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size)")])
+            for d in c.package.dispatch]
+
+
+def client_answers(c: Context, w: CodeWriter, answers: list[Answer]) -> None:
+    """The Client's handler's onReceive of each message its receiver gets, a blank line between: a
+    response or a reject answers the pending request of its id (a global reject one of any type),
+    anything else, and an answer no request waits for, goes to the notify handler."""
     for k, answer in enumerate(answers):
         if k:
             w.blank()
-        field = c.ident.field(answer.id) if answer.id is not None else None
-        write(c, w, c.named(answer.message), field, str(answer.everyone).lower())
+        head = c.override(w, "onReceive", c.spell("param", "value", c.named(answer.message)))
+        if answer.id is None:
+            c.returns(w, head, "notify.onReceive(value)", False)
+            continue
+        with w.block(f"{head} {{", "}"):
+            c.if_(w, f"!requests.answer(value.{c.ident.field(answer.id)}, value, {str(answer.everyone).lower()})",
+                  "notify.onReceive(value)")
+
+
+def client_reset(c: Context, w: CodeWriter) -> None:
+    """The Client's reset()."""
+    w.line("/** Fails every pending request (CancellationException) and forgets a partial frame. */")
+    with w.block(f"{c.method('reset', '')} {{", "}"):
+        w.line(c.stmt("requests.reset()"))
+        w.line(c.stmt("receiver.reset()"))
 
 
 def client_requests(c: C, w: CodeWriter, requests: list[Request],

@@ -13,11 +13,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import protocol
 from fbec.targets.jvm.context import doc
-from fbec.targets.kotlin.syntax import Context, fits, int_literal, signature
-
-
-def _type_id(value: int) -> str:
-    return int_literal(value, "Int")
+from fbec.targets.kotlin.syntax import Context, fits, signature
 
 
 def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -30,18 +26,21 @@ def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> No
 
 def _interface(w: CodeWriter, c: Context, name: str, what: str, every: str,
                method: Callable[[ir.Dispatch], list[str]]) -> None:
-    """A handler interface: `every` (the method every `what` goes to unless its own is overridden),
-    then the lines of each message's own method."""
-    with w.block(f"interface {name} {{", "}"):
+    """A handler interface (jvm.protocol.interface): `every` (the method every `what` goes to unless its
+    own is overridden), then the lines of each message's own method."""
+
+    def catch_all() -> None:
         w.line(f"/** Every {what} whose own method is not overridden. */")
         w.line(every)
-        for d in c.package.dispatch:
-            w.blank()
-            for line in method(d):
-                w.line(line)
+
+    def own(d: ir.Dispatch) -> None:
+        for line in method(d):
+            w.line(line)
+
+    protocol.interface(w, c, name, catch_all, own)
 
 
-def dispatch(w: CodeWriter, c: Context, lines: list[tuple[int, list[str]]]) -> None:
+def dispatch(w: CodeWriter, c: Context, lines: list[tuple[str, list[str]]]) -> None:
     """FrameReceiver's dispatch: the statements of each type id, false for any other."""
     limits = c.rt("Limits")
     w.line("/** Decodes and delivers one whole frame; false when no message has the type id. */")
@@ -50,9 +49,9 @@ def dispatch(w: CodeWriter, c: Context, lines: list[tuple[int, list[str]]]) -> N
         with w.block("when (typeId) {", "}"):
             for type_id, statements in lines:
                 if len(statements) == 1:
-                    w.line(f"{_type_id(type_id)} -> {statements[0]}")
+                    w.line(f"{type_id} -> {statements[0]}")
                 else:
-                    with w.block(f"{_type_id(type_id)} -> {{", "}"):
+                    with w.block(f"{type_id} -> {{", "}"):
                         for s in statements:
                             w.line(s)
             w.line("else -> return false")
@@ -60,13 +59,11 @@ def dispatch(w: CodeWriter, c: Context, lines: list[tuple[int, list[str]]]) -> N
 
 
 def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    read = "fromFinal" if final else "fromFbe"
     doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
         "[Handler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class {name}(private val handler: Handler) : {c.rt('FrameReceiver')}({str(final).lower()}) {{",
                  "}"):
-        dispatch(w, c, [(d.type_id, [f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))"])
-                                 for d in c.package.dispatch])
+        dispatch(w, c, protocol.received(c, final))
 
 
 def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -100,9 +97,7 @@ def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None
     doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but",
         "not decoded, to a [ProxyHandler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class Proxy(private val handler: ProxyHandler) : {c.rt('FrameReceiver')}(false) {{", "}"):
-        dispatch(w, c, [(d.type_id, [f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)",
-                                              f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size)"])
-                                 for d in c.package.dispatch])
+        dispatch(w, c, protocol.proxied(c))
 
 
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -122,7 +117,7 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         w.blank()
         w.line("/** The receiver (limits, errors). */")
         with w.block(f"val receiver = {receiver_class}(object : Handler {{", "})"):
-            protocol.client_answers(c, w, answers, answer)
+            protocol.client_answers(c, w, answers)
         w.blank()
         w.line("/** The number of requests waiting for their response. */")
         w.line("val pendingRequests: Int")
@@ -134,20 +129,8 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         w.line("fun receive(chunk: ByteArray, offset: Int = 0, length: Int = chunk.size) = "
                "receiver.receive(chunk, offset, length)")
         w.blank()
-        w.line("/** Fails every pending request (CancellationException) and forgets a partial frame. */")
-        with w.block("fun reset() {", "}"):
-            w.line("requests.reset()")
-            w.line("receiver.reset()")
+        protocol.client_reset(c, w)
         protocol.client_requests(c, w, requests, request, request_sent)
-
-
-def answer(c: Context, w: CodeWriter, t: str, field: str | None, everyone: str) -> None:
-    """The Client's handler's onReceive of a message (protocol.client_answers)."""
-    if field is None:
-        w.line(f"override fun onReceive(value: {t}) = notify.onReceive(value)")
-        return
-    with w.block(f"override fun onReceive(value: {t}) {{", "}"):
-        w.line(f"if (!requests.answer(value.{field}, value, {everyone})) notify.onReceive(value)")
 
 
 def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:

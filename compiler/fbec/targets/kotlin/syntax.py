@@ -113,7 +113,8 @@ class Context(context.Context):
         "optional_type": "{0}?", "array_type": "Array<{0}>", "new_collection": "{0}({1})",
         "compare": "{0}.compareTo({1})", "bytes_equal": "{0}.contentEquals({1})", "equal": "{0} == {1}",
         "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
-        "override": "override fun {0}({1}): {2}", "param": "{0}: {1}", "same": "{0} === {1}",
+        "override": "override fun {0}({1}){2}", "method": "fun {0}({1}){2}", "interface": "interface {0}",
+        "param": "{0}: {1}", "same": "{0} === {1}",
         "other_class": "{0}.javaClass != javaClass", "property": "{0}",
     }
     NULLS = False
@@ -173,7 +174,10 @@ class Context(context.Context):
             return f"arrayOfNulls<{element[:-1]}>({t.length})"
         return f"Array<{element}>({t.length}) {{ {self.zero(t.element)} }}"
 
-    def returns(self, w: CodeWriter, head: str, expr: str) -> None:
+    def result(self, returns: str) -> str:
+        return f": {returns}" if returns else ""
+
+    def returns(self, w: CodeWriter, head: str, expr: str, value: bool = True) -> None:
         w.line(f"{head} = {expr}")
 
     def cast(self, w: CodeWriter, value: str, cls: str) -> str:
