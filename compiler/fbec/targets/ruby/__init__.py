@@ -753,6 +753,33 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
                     read = f"r.final_{'string' if f.type.name == 'string' else 'bytes'}('{f.name}')"
                 w.line(f"@{idents[f.name]} = {read or f'{field_codec(c, s, f)}.fread(r, {chr(39)}{f.name}{chr(39)})'}")
     w.blank()
+    write_verify_final(w, c, s, p)
+    w.blank()
+
+
+def write_verify_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """fbe_verify_final_fields, verify_final's walk: the cursor moved over every field as
+    fbe_read_final_fields moves it, with its checks, and no value (the reader is verifying)."""
+    w.line("# The checks of fbe_read_final_fields, in its order, making no value (verify_final).")
+    with w.block("def self.fbe_verify_final_fields(r)" if p.final_steps else "def self.fbe_verify_final_fields(_r)", "end"):
+        if not p.final_steps:
+            w.line("nil")
+        for step in p.final_steps:
+            if isinstance(step, plan.Run):
+                # a field a run reads in place cannot fail; one its codec reads (a decimal's flags) can
+                checked = [] if c.unpacks(step) else [(fp, at) for fp, at in zip(step.fields, step.at)
+                                                      if not c.read(fp.field.type, "")]
+                text_lines(w, f"{'run = ' if checked else ''}r.run({integer(step.size)}, ", step.description, ")")
+                for fp, at in checked:
+                    w.line(f"{field_codec(c, s, fp.field)}.read(r, run, run + {integer(at)}, '{fp.field.name}')")
+                continue
+            f = step.field
+            if c.read(f.type, ""):
+                w.line(f"r.take({f.type.size}, 'value', '{f.name}')")
+            elif ir.is_text(f.type):
+                w.line(f"r.final_block('{f.type.name}', '{f.name}')")
+            else:
+                w.line(f"{field_codec(c, s, f)}.fread(r, '{f.name}')")
 
 
 class Raw(RawText):

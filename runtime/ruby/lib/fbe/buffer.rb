@@ -51,6 +51,7 @@ module Fbe
   # The state of one binary decode: the bytes, their usable size, the budget and depth of
   # docs/limits.md, and in the versioned model `mark`, the end of the last out-of-line block read
   # (blocks follow each other in allocation order, docs/limits.md 2); in the final model `pos`, the cursor.
+  # A verifying reader (verify_fbe, verify_final) makes the same checks and no values.
   class Reader
     attr_reader :data, :size, :max_depth
     attr_accessor :mark, :pos, :budget, :depth, :verify
@@ -208,7 +209,7 @@ module Fbe
     end
 
     # Final model: a string's or bytes' length and bytes at the cursor, charged.
-    def final_block(what, field)
+    def final_block(what, field, encoding = Encoding::BINARY)
       p = @pos
       raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, p) if p + 4 > @size
 
@@ -219,7 +220,7 @@ module Fbe
       @budget -= n
       raise DecodeError.new(BUDGET_EXCEEDED, nil, field, p) if @budget < 0
 
-      @data.byteslice(p + 4, n)
+      @data.byteslice(p + 4, n).force_encoding(encoding) unless @verify
     end
 
     # A versioned string whose offset slot is at pos (offsets counted from base): UTF-8, '' for offset 0.
@@ -236,7 +237,7 @@ module Fbe
 
     # Final model: a string at the cursor (UTF-8).
     def final_string(field)
-      final_block('string', field).force_encoding(Encoding::UTF_8)
+      final_block('string', field, Encoding::UTF_8)
     end
 
     # Final model: bytes at the cursor (binary).

@@ -42,6 +42,11 @@ module Fbe
 
       # The value of a final root (u32 size | u32 type id | fields).
       def from_final(data, limits: nil)
+        fbe_final(data, limits, false)
+      end
+
+      # The struct of a final root, or nil when verify (its checks only, no value made: verify_final).
+      def fbe_final(data, limits, verify)
         data = Fbe.binary(data)
         n = data.bytesize
         raise DecodeError.new('final root shorter than 8 bytes', nil, nil, 0) if n < 8
@@ -53,6 +58,7 @@ module Fbe
         raise DecodeError.new("final root size #{size} beyond the buffer of #{n} bytes", nil, nil, 0) if size > n
 
         r = Reader.new(data, size, limits)
+        r.verify = verify
         value = fbe_read_final(r)
         raise DecodeError.new("final root covers #{r.pos} bytes, its size says #{size}", nil, nil, 0) if r.pos != size
 
@@ -86,9 +92,9 @@ module Fbe
         false
       end
 
-      # Whether from_final succeeds.
+      # Whether from_final succeeds, the bytes walked by the generated fbe_verify_final_fields.
       def verify_final(data, limits: nil)
-        from_final(data, limits:)
+        fbe_final(data, limits, true)
         true
       rescue DecodeError
         false

@@ -573,8 +573,12 @@ module Fbe
       def final(r)
         @name || resolve
         r.enter(r.pos, @cost, @name)
-        value = @type.allocate
-        value.fbe_read_final_fields(r)
+        if r.verify
+          value = @type.fbe_verify_final_fields(r)
+        else
+          value = @type.allocate
+          value.fbe_read_final_fields(r)
+        end
         r.leave
         value
       rescue DecodeError => e
@@ -845,6 +849,8 @@ module Fbe
       end
 
       def fread(r, field)
+        return r.reading { fread(r, field) } if @set && r.verify
+
         pos = r.pos
         n = r.final_count(@item_min ||= item_min, @item_cost, field)
         out = []
@@ -973,6 +979,8 @@ module Fbe
       end
 
       def fread(r, field)
+        return r.reading { fread(r, field) } if r.verify
+
         pos = r.pos
         n = r.final_count(@item_min ||= item_min, @item_cost, field)
         out = {}
