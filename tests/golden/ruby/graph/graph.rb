@@ -97,6 +97,14 @@ module Graph
       @out_edges = T_OUT_EDGES.fread(r, 'out_edges')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'name')
+      r.take(8, 'value', 'value')
+      T_OUT_EDGES.fread(r, 'out_edges')
+    end
+
     def fbe_text(out)
       out << 'Node(id='
       Fbe::Types::INT32.text(out, @id)
@@ -197,6 +205,11 @@ module Graph
       @source, @target, @weight = data.unpack('l<3', offset: run)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(12, 'source=4,target=4,weight=4')
+    end
+
     def fbe_text(out)
       out << 'Edge(source='
       Fbe::Types::INT32.text(out, @source)
@@ -291,6 +304,12 @@ module Graph
     def fbe_read_final_fields(r)
       @nodes = T_NODES.fread(r, 'nodes')
       @edges = T_EDGES.fread(r, 'edges')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_NODES.fread(r, 'nodes')
+      T_EDGES.fread(r, 'edges')
     end
 
     def fbe_text(out)

@@ -162,6 +162,13 @@ module Proto
       @type = OrderType.from_wire(@type)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'symbol')
+      r.run(18, 'side=1,type=1,price=8,volume=8')
+    end
+
     def fbe_text(out)
       out << 'Order(id='
       Fbe::Types::INT32.text(out, @id)
@@ -275,6 +282,12 @@ module Proto
       data = r.data
       @currency = r.final_string('currency')
       @amount = data.unpack1('E', offset: r.take(8, 'value', 'amount'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'currency')
+      r.take(8, 'value', 'amount')
     end
 
     def fbe_text(out)
@@ -439,6 +452,16 @@ module Proto
       @orders = T_ORDERS.fread(r, 'orders')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'name')
+      r.take(1, 'value', 'state')
+      T_WALLET.fread(r, 'wallet')
+      T_ASSET.fread(r, 'asset')
+      T_ORDERS.fread(r, 'orders')
+    end
+
     def fbe_text(out)
       out << 'Account(id='
       Fbe::Types::INT32.text(out, @id)
@@ -549,6 +572,11 @@ module Proto
       @body = T_BODY.fread(r, 'body')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
+    end
+
     def fbe_text(out)
       out << 'OrderMessage(body='
       T_BODY.text(out, @body)
@@ -634,6 +662,11 @@ module Proto
       @body = T_BODY.fread(r, 'body')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
+    end
+
     def fbe_text(out)
       out << 'BalanceMessage(body='
       T_BODY.text(out, @body)
@@ -717,6 +750,11 @@ module Proto
 
     def fbe_read_final_fields(r)
       @body = T_BODY.fread(r, 'body')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
     end
 
     def fbe_text(out)

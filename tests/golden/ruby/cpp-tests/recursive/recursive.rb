@@ -89,6 +89,13 @@ module Recursive
       @children = T_CHILDREN.fread(r, 'children')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'label')
+      T_CHILDREN.fread(r, 'children')
+    end
+
     def fbe_text(out)
       out << 'Node(id='
       Fbe::Types::INT32.text(out, @id)

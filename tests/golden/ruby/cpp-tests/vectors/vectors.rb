@@ -73,6 +73,11 @@ module Vectors
       @source, @target, @weight = data.unpack('l<3', offset: run)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(12, 'source=4,target=4,weight=4')
+    end
+
     def fbe_text(out)
       out << 'Edge(source='
       Fbe::Types::INT32.text(out, @source)
@@ -166,6 +171,11 @@ module Vectors
       run = r.run(11, 'flag=1,x=8,y=2')
       @flag, @x, @y = data.unpack('Cq<s<', offset: run)
       @flag = @flag != 0
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(11, 'flag=1,x=8,y=2')
     end
 
     def fbe_text(out)
@@ -264,6 +274,11 @@ module Vectors
       run = r.run(19, 'flag=1,x=8,y=2,z=8')
       @flag, @x, @y, @z = data.unpack('Cq<s<E', offset: run)
       @flag = @flag != 0
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(19, 'flag=1,x=8,y=2,z=8')
     end
 
     def fbe_text(out)
@@ -368,6 +383,12 @@ module Vectors
     def fbe_read_final_fields(r)
       @name = r.final_string('name')
       @values = T_VALUES.fread(r, 'values')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'name')
+      T_VALUES.fread(r, 'values')
     end
 
     def fbe_text(out)
@@ -498,6 +519,16 @@ module Vectors
       @switches = T_SWITCHES.fread(r, 'switches')
       @reals = T_REALS.fread(r, 'reals')
       @named = T_NAMED.fread(r, 'named')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_EDGES.fread(r, 'edges')
+      T_POINTS.fread(r, 'points')
+      T_INTS.fread(r, 'ints')
+      T_SWITCHES.fread(r, 'switches')
+      T_REALS.fread(r, 'reals')
+      T_NAMED.fread(r, 'named')
     end
 
     def fbe_text(out)

@@ -99,6 +99,12 @@ module VectorsNew
       @note = r.final_string('note')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(12, 'source=4,target=4,weight=4')
+      r.final_block('string', 'note')
+    end
+
     def fbe_text(out)
       out << 'Edge(source='
       Fbe::Types::INT32.text(out, @source)
@@ -186,6 +192,11 @@ module VectorsNew
 
     def fbe_read_final_fields(r)
       @edges = T_EDGES.fread(r, 'edges')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_EDGES.fread(r, 'edges')
     end
 
     def fbe_text(out)

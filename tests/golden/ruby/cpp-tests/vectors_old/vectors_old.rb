@@ -63,6 +63,11 @@ module VectorsOld
       @source = data.unpack1('l<', offset: r.take(4, 'value', 'source'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'source')
+    end
+
     def fbe_text(out)
       out << 'Edge(source='
       Fbe::Types::INT32.text(out, @source)
@@ -135,6 +140,11 @@ module VectorsOld
 
     def fbe_read_final_fields(r)
       @edges = T_EDGES.fread(r, 'edges')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_EDGES.fread(r, 'edges')
     end
 
     def fbe_text(out)

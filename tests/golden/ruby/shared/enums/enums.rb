@@ -993,6 +993,17 @@ module Enums
       @uint64b5 = EnumUInt64.from_wire(values[65])
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(216, 'byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,' \
+                 'wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,' \
+                 'int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,' \
+                 'int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,' \
+                 'int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,' \
+                 'uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,' \
+                 'uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8')
+    end
+
     def fbe_text(out)
       out << 'Enums(byte0='
       EnumByte::FBE_TYPE.text(out, @byte0)

@@ -186,6 +186,13 @@ module Protoex
       @type = OrderType.from_wire(@type)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'symbol')
+      r.run(34, 'side=1,type=1,price=8,volume=8,tp=8,sl=8')
+    end
+
     def fbe_text(out)
       out << 'Order(id='
       Fbe::Types::INT32.text(out, @id)
@@ -314,6 +321,12 @@ module Protoex
       @currency = r.final_string('currency')
       run = r.run(16, 'amount=8,locked=8')
       @amount, @locked = data.unpack('E2', offset: run)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'currency')
+      r.run(16, 'amount=8,locked=8')
     end
 
     def fbe_text(out)
@@ -481,6 +494,16 @@ module Protoex
       @orders = T_ORDERS.fread(r, 'orders')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      r.final_block('string', 'name')
+      r.take(1, 'value', 'state')
+      T_WALLET.fread(r, 'wallet')
+      T_ASSET.fread(r, 'asset')
+      T_ORDERS.fread(r, 'orders')
+    end
+
     def fbe_text(out)
       out << 'Account(id='
       Fbe::Types::INT32.text(out, @id)
@@ -595,6 +618,11 @@ module Protoex
       @body = T_BODY.fread(r, 'body')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
+    end
+
     def fbe_text(out)
       out << 'OrderMessage(body='
       T_BODY.text(out, @body)
@@ -680,6 +708,11 @@ module Protoex
       @body = T_BODY.fread(r, 'body')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
+    end
+
     def fbe_text(out)
       out << 'BalanceMessage(body='
       T_BODY.text(out, @body)
@@ -763,6 +796,11 @@ module Protoex
 
     def fbe_read_final_fields(r)
       @body = T_BODY.fread(r, 'body')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_BODY.fread(r, 'body')
     end
 
     def fbe_text(out)

@@ -900,6 +900,21 @@ module Test
       @f44 = T_F44.fread(r, 'f44')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,' \
+                 'f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
+      Fbe::Types::DECIMAL.fread(r, 'f29')
+      Fbe::Types::DECIMAL.fread(r, 'f30')
+      r.final_block('string', 'f31')
+      r.final_block('string', 'f32')
+      r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
+      T_F41.fread(r, 'f41')
+      T_F42.fread(r, 'f42')
+      r.take(1, 'value', 'f43')
+      T_F44.fread(r, 'f44')
+    end
+
     def fbe_text(out)
       out << 'StructSimple(id='
       Fbe::Types::INT32.text(out, @id)
@@ -2641,6 +2656,87 @@ module Test
       @f163 = T_F163.fread(r, 'f163')
       @f164 = T_F164.fread(r, 'f164')
       @f165 = T_F165.fread(r, 'f165')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,' \
+                 'f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
+      Fbe::Types::DECIMAL.fread(r, 'f29')
+      Fbe::Types::DECIMAL.fread(r, 'f30')
+      r.final_block('string', 'f31')
+      r.final_block('string', 'f32')
+      r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
+      T_F41.fread(r, 'f41')
+      T_F42.fread(r, 'f42')
+      r.take(1, 'value', 'f43')
+      T_F44.fread(r, 'f44')
+      T_F100.fread(r, 'f100')
+      T_F101.fread(r, 'f101')
+      T_F102.fread(r, 'f102')
+      T_F103.fread(r, 'f103')
+      T_F104.fread(r, 'f104')
+      T_F105.fread(r, 'f105')
+      T_F106.fread(r, 'f106')
+      T_F107.fread(r, 'f107')
+      T_F108.fread(r, 'f108')
+      T_F109.fread(r, 'f109')
+      T_F110.fread(r, 'f110')
+      T_F111.fread(r, 'f111')
+      T_F112.fread(r, 'f112')
+      T_F113.fread(r, 'f113')
+      T_F114.fread(r, 'f114')
+      T_F115.fread(r, 'f115')
+      T_F116.fread(r, 'f116')
+      T_F117.fread(r, 'f117')
+      T_F118.fread(r, 'f118')
+      T_F119.fread(r, 'f119')
+      T_F120.fread(r, 'f120')
+      T_F121.fread(r, 'f121')
+      T_F122.fread(r, 'f122')
+      T_F123.fread(r, 'f123')
+      T_F124.fread(r, 'f124')
+      T_F125.fread(r, 'f125')
+      T_F126.fread(r, 'f126')
+      T_F127.fread(r, 'f127')
+      T_F128.fread(r, 'f128')
+      T_F129.fread(r, 'f129')
+      T_F130.fread(r, 'f130')
+      T_F131.fread(r, 'f131')
+      T_F132.fread(r, 'f132')
+      T_F133.fread(r, 'f133')
+      T_F134.fread(r, 'f134')
+      T_F135.fread(r, 'f135')
+      T_F136.fread(r, 'f136')
+      T_F137.fread(r, 'f137')
+      T_F138.fread(r, 'f138')
+      T_F139.fread(r, 'f139')
+      T_F140.fread(r, 'f140')
+      T_F141.fread(r, 'f141')
+      T_F142.fread(r, 'f142')
+      T_F143.fread(r, 'f143')
+      T_F144.fread(r, 'f144')
+      T_F145.fread(r, 'f145')
+      T_F146.fread(r, 'f146')
+      T_F147.fread(r, 'f147')
+      T_F148.fread(r, 'f148')
+      T_F149.fread(r, 'f149')
+      T_F150.fread(r, 'f150')
+      T_F151.fread(r, 'f151')
+      T_F152.fread(r, 'f152')
+      T_F153.fread(r, 'f153')
+      T_F154.fread(r, 'f154')
+      T_F155.fread(r, 'f155')
+      T_F156.fread(r, 'f156')
+      T_F157.fread(r, 'f157')
+      T_F158.fread(r, 'f158')
+      T_F159.fread(r, 'f159')
+      T_F160.fread(r, 'f160')
+      T_F161.fread(r, 'f161')
+      T_F162.fread(r, 'f162')
+      T_F163.fread(r, 'f163')
+      T_F164.fread(r, 'f164')
+      T_F165.fread(r, 'f165')
     end
 
     def fbe_text(out)
@@ -5073,6 +5169,99 @@ module Test
       @f1011 = T_F1011.fread(r, 'f1011')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(102, 'id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,' \
+                 'f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8')
+      Fbe::Types::DECIMAL.fread(r, 'f29')
+      Fbe::Types::DECIMAL.fread(r, 'f30')
+      r.final_block('string', 'f31')
+      r.final_block('string', 'f32')
+      r.run(74, 'f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1')
+      T_F41.fread(r, 'f41')
+      T_F42.fread(r, 'f42')
+      r.take(1, 'value', 'f43')
+      T_F44.fread(r, 'f44')
+      T_F100.fread(r, 'f100')
+      T_F101.fread(r, 'f101')
+      T_F102.fread(r, 'f102')
+      T_F103.fread(r, 'f103')
+      T_F104.fread(r, 'f104')
+      T_F105.fread(r, 'f105')
+      T_F106.fread(r, 'f106')
+      T_F107.fread(r, 'f107')
+      T_F108.fread(r, 'f108')
+      T_F109.fread(r, 'f109')
+      T_F110.fread(r, 'f110')
+      T_F111.fread(r, 'f111')
+      T_F112.fread(r, 'f112')
+      T_F113.fread(r, 'f113')
+      T_F114.fread(r, 'f114')
+      T_F115.fread(r, 'f115')
+      T_F116.fread(r, 'f116')
+      T_F117.fread(r, 'f117')
+      T_F118.fread(r, 'f118')
+      T_F119.fread(r, 'f119')
+      T_F120.fread(r, 'f120')
+      T_F121.fread(r, 'f121')
+      T_F122.fread(r, 'f122')
+      T_F123.fread(r, 'f123')
+      T_F124.fread(r, 'f124')
+      T_F125.fread(r, 'f125')
+      T_F126.fread(r, 'f126')
+      T_F127.fread(r, 'f127')
+      T_F128.fread(r, 'f128')
+      T_F129.fread(r, 'f129')
+      T_F130.fread(r, 'f130')
+      T_F131.fread(r, 'f131')
+      T_F132.fread(r, 'f132')
+      T_F133.fread(r, 'f133')
+      T_F134.fread(r, 'f134')
+      T_F135.fread(r, 'f135')
+      T_F136.fread(r, 'f136')
+      T_F137.fread(r, 'f137')
+      T_F138.fread(r, 'f138')
+      T_F139.fread(r, 'f139')
+      T_F140.fread(r, 'f140')
+      T_F141.fread(r, 'f141')
+      T_F142.fread(r, 'f142')
+      T_F143.fread(r, 'f143')
+      T_F144.fread(r, 'f144')
+      T_F145.fread(r, 'f145')
+      T_F146.fread(r, 'f146')
+      T_F147.fread(r, 'f147')
+      T_F148.fread(r, 'f148')
+      T_F149.fread(r, 'f149')
+      T_F150.fread(r, 'f150')
+      T_F151.fread(r, 'f151')
+      T_F152.fread(r, 'f152')
+      T_F153.fread(r, 'f153')
+      T_F154.fread(r, 'f154')
+      T_F155.fread(r, 'f155')
+      T_F156.fread(r, 'f156')
+      T_F157.fread(r, 'f157')
+      T_F158.fread(r, 'f158')
+      T_F159.fread(r, 'f159')
+      T_F160.fread(r, 'f160')
+      T_F161.fread(r, 'f161')
+      T_F162.fread(r, 'f162')
+      T_F163.fread(r, 'f163')
+      T_F164.fread(r, 'f164')
+      T_F165.fread(r, 'f165')
+      r.take(4, 'value', 'f1000')
+      T_F1001.fread(r, 'f1001')
+      r.take(1, 'value', 'f1002')
+      T_F1003.fread(r, 'f1003')
+      r.take(4, 'value', 'f1004')
+      T_F1005.fread(r, 'f1005')
+      r.take(8, 'value', 'f1006')
+      T_F1007.fread(r, 'f1007')
+      T_F1008.fread(r, 'f1008')
+      T_F1009.fread(r, 'f1009')
+      T_F1010.fread(r, 'f1010')
+      T_F1011.fread(r, 'f1011')
+    end
+
     def fbe_text(out)
       out << 'StructNested('
       super
@@ -5589,6 +5778,13 @@ module Test
       @f3 = T_F3.fread(r, 'f3')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('bytes', 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+    end
+
     def fbe_text(out)
       out << 'StructBytes(f1='
       Fbe::Types::BYTES.text(out, @f1)
@@ -5816,6 +6012,20 @@ module Test
       @f10 = T_F10.fread(r, 'f10')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
+      T_F5.fread(r, 'f5')
+      T_F6.fread(r, 'f6')
+      T_F7.fread(r, 'f7')
+      T_F8.fread(r, 'f8')
+      T_F9.fread(r, 'f9')
+      T_F10.fread(r, 'f10')
+    end
+
     def fbe_text(out)
       out << 'StructArray(f1='
       T_F1.text(out, @f1)
@@ -6027,6 +6237,20 @@ module Test
       @f10 = T_F10.fread(r, 'f10')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
+      T_F5.fread(r, 'f5')
+      T_F6.fread(r, 'f6')
+      T_F7.fread(r, 'f7')
+      T_F8.fread(r, 'f8')
+      T_F9.fread(r, 'f9')
+      T_F10.fread(r, 'f10')
+    end
+
     def fbe_text(out)
       out << 'StructVector(f1='
       T_F1.text(out, @f1)
@@ -6233,6 +6457,20 @@ module Test
       @f10 = T_F10.fread(r, 'f10')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
+      T_F5.fread(r, 'f5')
+      T_F6.fread(r, 'f6')
+      T_F7.fread(r, 'f7')
+      T_F8.fread(r, 'f8')
+      T_F9.fread(r, 'f9')
+      T_F10.fread(r, 'f10')
+    end
+
     def fbe_text(out)
       out << 'StructList(f1='
       T_F1.text(out, @f1)
@@ -6378,6 +6616,14 @@ module Test
       @f2 = T_F2.fread(r, 'f2')
       @f3 = T_F3.fread(r, 'f3')
       @f4 = T_F4.fread(r, 'f4')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
     end
 
     def fbe_text(out)
@@ -6558,6 +6804,20 @@ module Test
       @f8 = T_F8.fread(r, 'f8')
       @f9 = T_F9.fread(r, 'f9')
       @f10 = T_F10.fread(r, 'f10')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
+      T_F5.fread(r, 'f5')
+      T_F6.fread(r, 'f6')
+      T_F7.fread(r, 'f7')
+      T_F8.fread(r, 'f8')
+      T_F9.fread(r, 'f9')
+      T_F10.fread(r, 'f10')
     end
 
     def fbe_text(out)
@@ -6770,6 +7030,20 @@ module Test
       @f10 = T_F10.fread(r, 'f10')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+      T_F3.fread(r, 'f3')
+      T_F4.fread(r, 'f4')
+      T_F5.fread(r, 'f5')
+      T_F6.fread(r, 'f6')
+      T_F7.fread(r, 'f7')
+      T_F8.fread(r, 'f8')
+      T_F9.fread(r, 'f9')
+      T_F10.fread(r, 'f10')
+    end
+
     def fbe_text(out)
       out << 'StructHash(f1='
       T_F1.text(out, @f1)
@@ -6905,6 +7179,12 @@ module Test
       @f2 = T_F2.fread(r, 'f2')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_F1.fread(r, 'f1')
+      T_F2.fread(r, 'f2')
+    end
+
     def fbe_text(out)
       out << 'StructHashEx(f1='
       T_F1.text(out, @f1)
@@ -6969,6 +7249,11 @@ module Test
     end
 
     def fbe_read_final_fields(_r)
+      nil
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(_r)
       nil
     end
 

@@ -87,6 +87,12 @@ module Chars
       @count_by_letter = T_COUNT_BY_LETTER.fread(r, 'countByLetter')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_LETTERS.fread(r, 'letters')
+      T_COUNT_BY_LETTER.fread(r, 'countByLetter')
+    end
+
     def fbe_text(out)
       out << 'CharKeys(letters='
       T_LETTERS.text(out, @letters)
@@ -180,6 +186,12 @@ module Chars
     def fbe_read_final_fields(r)
       @grades = T_GRADES.fread(r, 'grades')
       @count_by_grade = T_COUNT_BY_GRADE.fread(r, 'countByGrade')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_GRADES.fread(r, 'grades')
+      T_COUNT_BY_GRADE.fread(r, 'countByGrade')
     end
 
     def fbe_text(out)

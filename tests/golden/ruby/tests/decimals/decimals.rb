@@ -170,6 +170,20 @@ module Decimals
       @maybe_prices = T_MAYBE_PRICES.fread(r, 'maybePrices')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      Fbe::Types::DECIMAL.fread(r, 'price')
+      T_MAYBE_PRICE.fread(r, 'maybePrice')
+      T_PAIR.fread(r, 'pair')
+      T_PRICE_VECTOR.fread(r, 'priceVector')
+      T_PRICE_LIST.fread(r, 'priceList')
+      T_PRICE_SET.fread(r, 'priceSet')
+      T_PRICE_BY_ID.fread(r, 'priceById')
+      T_ID_BY_PRICE.fread(r, 'idByPrice')
+      T_PRICE_BY_PRICE.fread(r, 'priceByPrice')
+      T_MAYBE_PRICES.fread(r, 'maybePrices')
+    end
+
     def fbe_text(out)
       out << 'Prices(price='
       Fbe::Types::DECIMAL.text(out, @price)

@@ -225,6 +225,24 @@ module Defaults
       @absent = T_ABSENT.fread(r, 'absent')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'id')
+      T_B.fread(r, 'b')
+      T_I.fread(r, 'i')
+      T_L.fread(r, 'l')
+      T_F.fread(r, 'f')
+      T_D.fread(r, 'd')
+      T_M.fread(r, 'm')
+      T_S.fread(r, 's')
+      T_C.fread(r, 'c')
+      T_FL.fread(r, 'fl')
+      T_T.fread(r, 't')
+      T_U.fread(r, 'u')
+      T_N.fread(r, 'n')
+      T_ABSENT.fread(r, 'absent')
+    end
+
     def fbe_text(out)
       out << 'Zeros(id='
       Fbe::Types::INT32.text(out, @id)

@@ -258,6 +258,11 @@ module Everything
       @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'a')
+    end
+
     def fbe_text(out)
       out << 'Counted(a='
       Fbe::Types::INT32.text(out, @a)
@@ -331,6 +336,11 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'a')
     end
 
     def fbe_text(out)
@@ -408,6 +418,11 @@ module Everything
       @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'a')
+    end
+
     def fbe_text(out)
       out << 'AfterShift(a='
       Fbe::Types::INT32.text(out, @a)
@@ -481,6 +496,11 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @a = data.unpack1('l<', offset: r.take(4, 'value', 'a'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'a')
     end
 
     def fbe_text(out)
@@ -560,6 +580,11 @@ module Everything
       data = r.data
       run = r.run(8, 'a=4,b=4')
       @a, @b = data.unpack('l<2', offset: run)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(8, 'a=4,b=4')
     end
 
     def fbe_text(out)
@@ -660,6 +685,12 @@ module Everything
       @digits, @price = data.unpack('l<E', offset: run)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'symbol')
+      r.run(12, 'digits=4,price=8')
+    end
+
     def fbe_text(out)
       out << 'ImportedBase('
       super
@@ -751,6 +782,11 @@ module Everything
 
     def fbe_read_final_fields(r)
       @text = r.final_string('text')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'text')
     end
 
     def fbe_text(out)
@@ -845,6 +881,12 @@ module Everything
       @legacy = data.unpack1('l<', offset: r.take(4, 'value', 'legacy'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'password')
+      r.take(4, 'value', 'legacy')
+    end
+
     def fbe_text(out)
       out << 'Quiet(password=***,legacy='
       Fbe::Types::INT32.text(out, @legacy)
@@ -907,6 +949,11 @@ module Everything
     end
 
     def fbe_read_final_fields(_r)
+      nil
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(_r)
       nil
     end
 
@@ -1732,6 +1779,42 @@ module Everything
       @f52 = T_F52.fread(r, 'f52')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(53, 'id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8')
+      Fbe::Types::DECIMAL.fread(r, 'f15')
+      Fbe::Types::DECIMAL.fread(r, 'f16')
+      r.final_block('string', 'f17')
+      r.run(80, 'f18=8,f19=8,f20=16,f21=16,f22=16,f23=16')
+      r.final_block('bytes', 'f24')
+      r.run(11, 'f25=1,f26=1,f27=1,f28=8')
+      T_F29.fread(r, 'f29')
+      T_F30.fread(r, 'f30')
+      T_F31.fread(r, 'f31')
+      T_F32.fread(r, 'f32')
+      T_F33.fread(r, 'f33')
+      T_F34.fread(r, 'f34')
+      T_F35.fread(r, 'f35')
+      T_F36.fread(r, 'f36')
+      T_F37.fread(r, 'f37')
+      T_F38.fread(r, 'f38')
+      T_F39.fread(r, 'f39')
+      T_F40.fread(r, 'f40')
+      T_F41.fread(r, 'f41')
+      T_F42.fread(r, 'f42')
+      T_F43.fread(r, 'f43')
+      T_F44.fread(r, 'f44')
+      T_F45.fread(r, 'f45')
+      T_F46.fread(r, 'f46')
+      T_F47.fread(r, 'f47')
+      r.take(1, 'value', 'f47Reset')
+      T_F48.fread(r, 'f48')
+      T_F49.fread(r, 'f49')
+      T_F50.fread(r, 'f50')
+      T_F51.fread(r, 'f51')
+      T_F52.fread(r, 'f52')
+    end
+
     def fbe_text(out)
       out << 'Everything(id='
       Fbe::Types::INT32.text(out, @id)
@@ -2099,6 +2182,12 @@ module Everything
       @instrument = T_INSTRUMENT.fread(r, 'instrument')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(16, 'value', 'id')
+      T_INSTRUMENT.fread(r, 'instrument')
+    end
+
     def fbe_text(out)
       out << 'PlaceOrder(id='
       Fbe::Types::UUID.text(out, @id)
@@ -2181,6 +2270,11 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(16, 'value', 'id')
     end
 
     def fbe_text(out)
@@ -2275,6 +2369,12 @@ module Everything
       @reason = r.final_string('reason')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(16, 'value', 'id')
+      r.final_block('string', 'reason')
+    end
+
     def fbe_text(out)
       out << 'Rejected(id='
       Fbe::Types::UUID.text(out, @id)
@@ -2351,6 +2451,11 @@ module Everything
     def fbe_read_final_fields(r)
       data = r.data
       @sequence = data.unpack1('q<', offset: r.take(8, 'value', 'sequence'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(8, 'value', 'sequence')
     end
 
     def fbe_text(out)
@@ -2438,6 +2543,11 @@ module Everything
       @new_, @swap, @default = data.unpack('l<Cl<', offset: run)
       @swap = @swap != 0
       @default = Reserved.from_wire(@default)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(9, 'new=4,swap=1,default=4')
     end
 
     def fbe_text(out)
@@ -2607,6 +2717,15 @@ module Everything
       @swap = @swap != 0
       @operator = T_OPERATOR.fread(r, 'operator')
       @this = T_THIS.fread(r, 'this')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'new')
+      r.final_block('string', 'class')
+      r.run(17, 'default=4,swap=1,from=4,None=4,NULL=4')
+      T_OPERATOR.fread(r, 'operator')
+      T_THIS.fread(r, 'this')
     end
 
     def fbe_text(out)

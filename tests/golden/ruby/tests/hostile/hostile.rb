@@ -50,6 +50,11 @@ module Hostile
       nil
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(_r)
+      nil
+    end
+
     def fbe_text(out)
       out << 'Empty()'
     end
@@ -118,6 +123,11 @@ module Hostile
 
     def fbe_read_final_fields(r)
       @items = T_ITEMS.fread(r, 'items')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_ITEMS.fread(r, 'items')
     end
 
     def fbe_text(out)
@@ -194,6 +204,11 @@ module Hostile
       @values = T_VALUES.fread(r, 'values')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_VALUES.fread(r, 'values')
+    end
+
     def fbe_text(out)
       out << 'Wide(values='
       T_VALUES.text(out, @values)
@@ -266,6 +281,11 @@ module Hostile
 
     def fbe_read_final_fields(r)
       @items = T_ITEMS.fread(r, 'items')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_ITEMS.fread(r, 'items')
     end
 
     def fbe_text(out)
@@ -366,6 +386,13 @@ module Hostile
       @wide = T_WIDE.fread(r, 'wide')
       @maybe = T_MAYBE.fread(r, 'maybe')
       @by_id = T_BY_ID.fread(r, 'byId')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_WIDE.fread(r, 'wide')
+      T_MAYBE.fread(r, 'maybe')
+      T_BY_ID.fread(r, 'byId')
     end
 
     def fbe_text(out)

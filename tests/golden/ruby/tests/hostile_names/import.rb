@@ -1789,6 +1789,11 @@ module Import
       @range = Range.from_wire(@range)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(12, 'side=4,s=4,range=4')
+    end
+
     def fbe_text(out)
       out << 'Order(side='
       Fbe::Types::INT32.text(out, @side)
@@ -3179,6 +3184,80 @@ module Import
       @einval = Side.from_wire(@einval)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'alignas=2,alignof=4')
+      r.final_block('string', 'and')
+      T_AND_EQ.fread(r, 'and_eq')
+      r.run(28, 'asm=8,auto=8,bitand=4,bitor=8')
+      T_BREAK_.fread(r, 'break')
+      T_CASE_.fread(r, 'case')
+      r.final_block('bytes', 'catch')
+      T_CHAR8_T.fread(r, 'char8_t')
+      Fbe::Types::DECIMAL.fread(r, 'char16_t')
+      r.run(29, 'char32_t=16,class=8,compl=4,concept=1')
+      T_CONST.fread(r, 'const')
+      r.run(6, 'consteval=2,constexpr=4')
+      r.final_block('string', 'constinit')
+      T_CONST_CAST.fread(r, 'const_cast')
+      r.run(28, 'continue=8,co_await=8,co_return=4,co_yield=8')
+      T_DECLTYPE.fread(r, 'decltype')
+      T_DEFAULT.fread(r, 'default')
+      r.final_block('bytes', 'delete')
+      T_DO_.fread(r, 'do')
+      Fbe::Types::DECIMAL.fread(r, 'dynamic_cast')
+      r.run(29, 'else=16,explicit=8,export=4,extern=1')
+      T_FINAL.fread(r, 'final')
+      r.run(6, 'for=2,friend=4')
+      r.final_block('string', 'goto')
+      T_IF_.fread(r, 'if')
+      r.run(28, 'import=8,inline=8,int=4,long=8')
+      T_MODULE_.fread(r, 'module')
+      T_MUTABLE.fread(r, 'mutable')
+      r.final_block('bytes', 'namespace')
+      T_NEW_.fread(r, 'new')
+      Fbe::Types::DECIMAL.fread(r, 'noexcept')
+      r.run(29, 'not=16,not_eq=8,nullptr=4,operator=1')
+      T_OR_.fread(r, 'or')
+      r.run(6, 'or_eq=2,override=4')
+      r.final_block('string', 'private')
+      T_PROTECTED.fread(r, 'protected')
+      r.run(28, 'public=8,register=8,reinterpret_cast=4,requires=8')
+      T_RETURN_.fread(r, 'return')
+      T_SHORT.fread(r, 'short')
+      r.final_block('bytes', 'signed')
+      T_SIZEOF.fread(r, 'sizeof')
+      Fbe::Types::DECIMAL.fread(r, 'static')
+      r.run(29, 'static_assert=16,static_cast=8,switch=4,template=1')
+      T_THIS.fread(r, 'this')
+      r.run(6, 'thread_local=2,throw=4')
+      r.final_block('string', 'try')
+      T_TYPEDEF.fread(r, 'typedef')
+      r.run(28, 'typeid=8,typename=8,union=4,unsigned=8')
+      T_USING.fread(r, 'using')
+      T_VIRTUAL.fread(r, 'virtual')
+      r.final_block('bytes', 'void')
+      T_VOLATILE.fread(r, 'volatile')
+      Fbe::Types::DECIMAL.fread(r, 'wchar_t')
+      r.run(29, 'while=16,xor=8,xor_eq=4,assert=1')
+      T_ERRNO.fread(r, 'errno')
+      r.run(6, 'EOF=2,NULL=4')
+      r.final_block('string', 'stdin')
+      T_STDOUT.fread(r, 'stdout')
+      r.run(28, 'stderr=8,offsetof=8,std=4,FBE=8')
+      T_INT8_T.fread(r, 'int8_t')
+      T_UINT8_T.fread(r, 'uint8_t')
+      r.final_block('bytes', 'int16_t')
+      T_UINT16_T.fread(r, 'uint16_t')
+      Fbe::Types::DECIMAL.fread(r, 'int32_t')
+      r.run(29, 'uint32_t=16,int64_t=8,uint64_t=4,size_t=1')
+      T_PTRDIFF_T.fread(r, 'ptrdiff_t')
+      r.run(6, 'nullptr_t=2,linux=4')
+      r.final_block('string', 'unix')
+      T_BUFSIZ.fread(r, 'BUFSIZ')
+      r.run(20, 'INT32_MAX=8,CHAR_BIT=8,EINVAL=4')
+    end
+
     def fbe_text(out)
       out << 'CppWords(alignas='
       Word::FBE_TYPE.text(out, @alignas)
@@ -4364,6 +4443,37 @@ module Import
       @version = T_VERSION.fread(r, 'VERSION')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'False=2,None=4')
+      r.final_block('string', 'True')
+      T_AS.fread(r, 'as')
+      r.run(28, 'async=8,await=8,def=4,del=8')
+      T_ELIF.fread(r, 'elif')
+      T_EXCEPT.fread(r, 'except')
+      r.final_block('bytes', 'finally')
+      T_FROM.fread(r, 'from')
+      Fbe::Types::DECIMAL.fread(r, 'global')
+      r.run(29, 'in=16,is=8,lambda=4,nonlocal=1')
+      T_PASS.fread(r, 'pass')
+      r.run(6, 'raise=2,with=4')
+      r.final_block('string', 'yield')
+      T_X.fread(r, '_')
+      r.run(28, 'match=8,self=8,cls=4,print=8')
+      T_LEN.fread(r, 'len')
+      T_LIST.fread(r, 'list')
+      r.final_block('bytes', 'dict')
+      T_SET.fread(r, 'set')
+      Fbe::Types::DECIMAL.fread(r, 'str')
+      r.run(29, 'object=16,super=8,isinstance=4,property=1')
+      T_STATICMETHOD.fread(r, 'staticmethod')
+      r.run(6, 'classmethod=2,typing=4')
+      r.final_block('string', 'Any')
+      T_CLASS_VAR.fread(r, 'ClassVar')
+      r.run(28, 'Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8')
+      T_VERSION.fread(r, 'VERSION')
+    end
+
     def fbe_text(out)
       out << 'PythonWords(False='
       Word::FBE_TYPE.text(out, @false_)
@@ -5086,6 +5196,33 @@ module Import
       @complex128 = Word.from_wire(@complex128)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'chan=2,defer=4')
+      r.final_block('string', 'fallthrough')
+      T_FUNC.fread(r, 'func')
+      r.run(28, 'go=8,interface=8,map=4,package=8')
+      T_RANGE.fread(r, 'range')
+      T_SELECT_.fread(r, 'select')
+      r.final_block('bytes', 'type')
+      T_VAR.fread(r, 'var')
+      Fbe::Types::DECIMAL.fread(r, 'any')
+      r.run(29, 'error=16,rune=8,uint=4,nil=1')
+      T_IOTA.fread(r, 'iota')
+      r.run(6, 'cap=2,make=4')
+      r.final_block('string', 'append')
+      T_COPY.fread(r, 'copy')
+      r.run(28, 'panic=8,recover=8,println=4,complex=8')
+      T_REAL.fread(r, 'real')
+      T_IMAG.fread(r, 'imag')
+      r.final_block('bytes', 'close')
+      T_MIN.fread(r, 'min')
+      Fbe::Types::DECIMAL.fread(r, 'max')
+      r.run(29, 'clear=16,uintptr=8,float32=4,float64=1')
+      T_COMPLEX64.fread(r, 'complex64')
+      r.run(6, 'complex128=2,comparable=4')
+    end
+
     def fbe_text(out)
       out << 'GoWords(chan='
       Word::FBE_TYPE.text(out, @chan)
@@ -5715,6 +5852,31 @@ module Import
       @list = T_LIST.fread(r, 'List')
       @map = Fbe::Types::DECIMAL.fread(r, 'Map')
       @set = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'Set'), 16))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'abstract=2,boolean=4')
+      r.final_block('string', 'extends')
+      T_IMPLEMENTS.fread(r, 'implements')
+      r.run(28, 'instanceof=8,native=8,strictfp=4,synchronized=8')
+      T_THROWS.fread(r, 'throws')
+      T_TRANSIENT.fread(r, 'transient')
+      r.final_block('bytes', 'record')
+      T_SEALED.fread(r, 'sealed')
+      Fbe::Types::DECIMAL.fread(r, 'permits')
+      r.run(29, 'when=16,open=8,exports=4,opens=1')
+      T_TO.fread(r, 'to')
+      r.run(6, 'uses=2,provides=4')
+      r.final_block('string', 'transitive')
+      T_OBJECT.fread(r, 'Object')
+      r.run(28, 'String=8,Integer=8,Long=4,Math=8')
+      T_SYSTEM_.fread(r, 'System')
+      T_OVERRIDE.fread(r, 'Override')
+      r.final_block('bytes', 'Class')
+      T_LIST.fread(r, 'List')
+      Fbe::Types::DECIMAL.fread(r, 'Map')
+      r.take(16, 'value', 'Set')
     end
 
     def fbe_text(out)
@@ -6409,6 +6571,35 @@ module Import
       @unit = Word.from_wire(@unit)
       @int = r.final_string('Int')
       @array_ = T_ARRAY_.fread(r, 'Array')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'fun=2,typealias=4')
+      r.final_block('string', 'typeof')
+      T_VAL.fread(r, 'val')
+      r.run(28, 'by=8,constructor=8,delegate=4,dynamic=8')
+      T_FIELD.fread(r, 'field')
+      T_FILE.fread(r, 'file')
+      r.final_block('bytes', 'get')
+      T_INIT.fread(r, 'init')
+      Fbe::Types::DECIMAL.fread(r, 'param')
+      r.run(29, 'receiver=16,setparam=8,value=4,where=1')
+      T_ACTUAL.fread(r, 'actual')
+      r.run(6, 'annotation=2,companion=4')
+      r.final_block('string', 'crossinline')
+      T_DATA.fread(r, 'data')
+      r.run(28, 'expect=8,external=8,infix=4,inner=8')
+      T_INTERNAL.fread(r, 'internal')
+      T_LATEINIT.fread(r, 'lateinit')
+      r.final_block('bytes', 'noinline')
+      T_OUT.fread(r, 'out')
+      Fbe::Types::DECIMAL.fread(r, 'reified')
+      r.run(29, 'suspend=16,tailrec=8,vararg=4,it=1')
+      T_COMPANION_.fread(r, 'Companion')
+      r.run(6, 'Unit=2,Nothing=4')
+      r.final_block('string', 'Int')
+      T_ARRAY_.fread(r, 'Array')
     end
 
     def fbe_text(out)
@@ -7161,6 +7352,36 @@ module Import
       @satisfies = Modifier.from_wire(@satisfies)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'debugger=2,function=4')
+      r.final_block('string', 'let')
+      T_OF.fread(r, 'of')
+      r.run(28, 'declare=8,unknown=8,never=4,number=8')
+      T_BIGINT.fread(r, 'bigint')
+      T_SYMBOL.fread(r, 'symbol')
+      r.final_block('bytes', 'undefined')
+      T_NA_N.fread(r, 'NaN')
+      Fbe::Types::DECIMAL.fread(r, 'Infinity')
+      r.run(29, 'Uint8Array=16,Error=8,Number=4,BigInt=1')
+      T_BOOLEAN.fread(r, 'Boolean')
+      r.run(6, 'Symbol=2,Date=4')
+      r.final_block('string', 'JSON')
+      T_PROMISE.fread(r, 'Promise')
+      r.run(28, 'Partial=8,Record=8,globalThis=4,arguments=8')
+      T_EVAL.fread(r, 'eval')
+      T_REQUIRE_.fread(r, 'require')
+      r.final_block('bytes', 'prototype')
+      T_PROTO.fread(r, '__proto__')
+      Fbe::Types::DECIMAL.fread(r, 'toString')
+      r.run(29, 'valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1')
+      T_TO_LOCALE_STRING.fread(r, 'toLocaleString')
+      r.run(6, 'readonly=2,keyof=4')
+      r.final_block('string', 'infer')
+      T_ASSERTS.fread(r, 'asserts')
+      r.run(16, 'satisfies=8,accessor=8')
+    end
+
     def fbe_text(out)
       out << 'JsWords(debugger='
       Word::FBE_TYPE.text(out, @debugger)
@@ -7867,6 +8088,31 @@ module Import
       @drop = Fbe::Uuid.from_bytes(@drop)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'crate=2,dyn=4')
+      r.final_block('string', 'fn')
+      T_IMPL.fread(r, 'impl')
+      r.run(28, 'loop=8,mod=8,move=4,mut=8')
+      T_PUB.fread(r, 'pub')
+      T_REF.fread(r, 'ref')
+      r.final_block('bytes', 'Self')
+      T_TRAIT.fread(r, 'trait')
+      Fbe::Types::DECIMAL.fread(r, 'unsafe')
+      r.run(29, 'use=16,become=8,box=4,macro=1')
+      T_PRIV.fread(r, 'priv')
+      r.run(6, 'unsized=2,gen=4')
+      r.final_block('string', 'macro_rules')
+      T_OPTION.fread(r, 'Option')
+      r.run(28, 'Some=8,Result=8,Ok=4,Err=8')
+      T_VEC.fread(r, 'Vec')
+      T_BOX_.fread(r, 'Box')
+      r.final_block('bytes', 'Clone')
+      T_COPY.fread(r, 'Copy')
+      Fbe::Types::DECIMAL.fread(r, 'Default')
+      r.run(29, 'Drop=16,Send=8,Sync=4,Sized=1')
+    end
+
     def fbe_text(out)
       out << 'RustWords(crate='
       Word::FBE_TYPE.text(out, @crate)
@@ -8456,6 +8702,29 @@ module Import
       @notnull = T_NOTNULL.fread(r, 'notnull')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'checked=2,event=4')
+      r.final_block('string', 'fixed')
+      T_FOREACH.fread(r, 'foreach')
+      r.run(28, 'implicit=8,lock=8,params=4,sbyte=8')
+      T_STACKALLOC.fread(r, 'stackalloc')
+      T_ULONG.fread(r, 'ulong')
+      r.final_block('bytes', 'unchecked')
+      T_USHORT.fread(r, 'ushort')
+      Fbe::Types::DECIMAL.fread(r, 'add')
+      r.run(29, 'alias=16,ascending=8,descending=4,equals=1')
+      T_GROUP.fread(r, 'group')
+      r.run(6, 'into=2,join=4')
+      r.final_block('string', 'nameof')
+      T_ON.fread(r, 'on')
+      r.run(28, 'orderby=8,partial=8,remove=4,unmanaged=8')
+      T_REQUIRED.fread(r, 'required')
+      T_SCOPED.fread(r, 'scoped')
+      r.final_block('bytes', 'managed')
+      T_NOTNULL.fread(r, 'notnull')
+    end
+
     def fbe_text(out)
       out << 'CSharpWords(checked='
       Word::FBE_TYPE.text(out, @checked)
@@ -8877,6 +9146,21 @@ module Import
       @initialize_ = T_INITIALIZE_.fread(r, 'initialize')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'BEGIN=2,END=4')
+      r.final_block('string', 'begin')
+      T_ELSIF_.fread(r, 'elsif')
+      r.run(28, 'end=8,ensure=8,next=4,redo=8')
+      T_RESCUE_.fread(r, 'rescue')
+      T_RETRY_.fread(r, 'retry')
+      r.final_block('bytes', 'then')
+      T_UNDEF_.fread(r, 'undef')
+      Fbe::Types::DECIMAL.fread(r, 'unless')
+      r.run(29, 'until=16,__FILE__=8,__LINE__=4,__ENCODING__=1')
+      T_INITIALIZE_.fread(r, 'initialize')
+    end
+
     def fbe_text(out)
       out << 'RubyWords(BEGIN='
       Word::FBE_TYPE.text(out, @begin_)
@@ -9150,6 +9434,17 @@ module Import
       @offset = T_OFFSET.fread(r, 'offset')
       @model_ = T_MODEL_.fread(r, 'model')
       @reset = r.final_bytes('reset')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'swap=2,fbe_type=4')
+      r.final_block('string', 'fbe')
+      T_MODEL.fread(r, 'Model')
+      r.run(28, 'FinalModel=8,FieldModel=8,buffer=4,size=8')
+      T_OFFSET.fread(r, 'offset')
+      T_MODEL_.fread(r, 'model')
+      r.final_block('bytes', 'reset')
     end
 
     def fbe_text(out)
@@ -9454,6 +9749,20 @@ module Import
       run = r.run(28, '__hash__=16,__eq__=8,__private=4')
       @hash_, @eq, @private = data.unpack('a16Q<e', offset: run)
       @hash_ = Fbe::Uuid.from_bytes(@hash_)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'to_json=2,from_json=4')
+      r.final_block('string', 'to_fbe')
+      T_FROM_FBE_.fread(r, 'from_fbe')
+      r.run(28, 'to_final=8,from_final=8,fbe_equal=4,fbe_key=8')
+      T_FBE_SIZE.fread(r, 'fbe_size')
+      T_INIT.fread(r, '__init__')
+      r.final_block('bytes', '__slots__')
+      T_CLASS_.fread(r, '__class__')
+      Fbe::Types::DECIMAL.fread(r, '__dict__')
+      r.run(28, '__hash__=16,__eq__=8,__private=4')
     end
 
     def fbe_text(out)
@@ -9885,6 +10194,25 @@ module Import
       @type_id, @verify, @verify_final_ = data.unpack('Q<El<', offset: run)
       @type_id = Modifier.from_wire(@type_id)
       @verify_final_ = Side.from_wire(@verify_final_)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'FBEKey=2,FBEKeyCompare=4')
+      r.final_block('string', 'Reset')
+      T_MARSHAL_FBE.fread(r, 'MarshalFBE')
+      r.run(28, 'UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8')
+      T_FBE_READ_.fread(r, 'FBERead')
+      T_MARSHAL_FINAL.fread(r, 'MarshalFinal')
+      r.final_block('bytes', 'UnmarshalFinal')
+      T_APPEND_FINAL.fread(r, 'AppendFinal')
+      Fbe::Types::DECIMAL.fread(r, 'ReadFinal')
+      r.run(29, 'FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1')
+      T_APPEND_JSON.fread(r, 'AppendJSON')
+      r.run(6, 'ReadJSON=2,FBEWriteJSON=4')
+      r.final_block('string', 'FBEReadJSON')
+      T_FBE_WRITE_TEXT.fread(r, 'FBEWriteText')
+      r.run(20, 'TypeID=8,Verify=8,VerifyFinal=4')
     end
 
     def fbe_text(out)
@@ -10412,6 +10740,25 @@ module Import
       @component1 = Side.from_wire(@component1)
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'TYPE_ID=2,KEY_ORDER=4')
+      r.final_block('string', 'toFbe')
+      T_FROM_FBE_.fread(r, 'fromFbe')
+      r.run(28, 'readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8')
+      T_FROM_FINAL_.fread(r, 'fromFinal')
+      T_READ_FINAL.fread(r, 'readFinal')
+      r.final_block('bytes', 'writeFinal')
+      T_VERIFY_FINAL_.fread(r, 'verifyFinal')
+      Fbe::Types::DECIMAL.fread(r, 'toJson')
+      r.run(29, 'fromJson=16,writeJson=8,readJson=4,hashCode=1')
+      T_GET_CLASS.fread(r, 'getClass')
+      r.run(6, 'clone=2,finalize=4')
+      r.final_block('string', 'wait')
+      T_NOTIFY.fread(r, 'notify')
+      r.run(28, 'notifyAll=8,javaClass=8,component1=4,fbeLevels=8')
+    end
+
     def fbe_text(out)
       out << 'JvmMembers(TYPE_ID='
       Word::FBE_TYPE.text(out, @type_id)
@@ -10660,6 +11007,13 @@ module Import
       @fbe_key_ = Word.from_wire(@fbe_key_)
       @to_text = r.final_string('toText')
       @verify = T_VERIFY.fread(r, 'verify')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'fbeKey=2,toJSON=4')
+      r.final_block('string', 'toText')
+      T_VERIFY.fread(r, 'verify')
     end
 
     def fbe_text(out)
@@ -11069,6 +11423,27 @@ module Import
       @requests = T_REQUESTS.fread(r, 'Requests')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(6, 'Buffer=2,WriteBuffer=4')
+      r.final_block('string', 'ReadBuffer')
+      T_READER.fread(r, 'Reader')
+      r.run(28, 'Writer=8,Limits=8,Decimal=4,Uuid=8')
+      T_UUID_.fread(r, 'UUID')
+      T_TIMESTAMP.fread(r, 'Timestamp')
+      r.final_block('bytes', 'JsonWriter')
+      T_JSON_READER.fread(r, 'JsonReader')
+      Fbe::Types::DECIMAL.fread(r, 'DecodeError')
+      r.run(29, 'EncodeError=16,DecodeException=8,EncodeException=4,Sender=1')
+      T_RECEIVER.fread(r, 'Receiver')
+      r.run(6, 'Client=2,Proxy=4')
+      r.final_block('string', 'Handler')
+      T_TEXT.fread(r, 'Text')
+      r.run(28, 'Compare=8,Decimals=8,Uuids=4,Timestamps=8')
+      T_UTF8.fread(r, 'Utf8')
+      T_REQUESTS.fread(r, 'Requests')
+    end
+
     def fbe_text(out)
       out << 'RuntimeNames(Buffer='
       Word::FBE_TYPE.text(out, @buffer)
@@ -11295,6 +11670,11 @@ module Import
       @class_ = data.unpack1('l<', offset: r.take(4, 'value', 'class'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'class')
+    end
+
     def fbe_text(out)
       out << 'class(class='
       Fbe::Types::INT32.text(out, @class_)
@@ -11368,6 +11748,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @object = data.unpack1('l<', offset: r.take(4, 'value', 'Object'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Object')
     end
 
     def fbe_text(out)
@@ -11449,6 +11834,11 @@ module Import
       @string_ = data.unpack1('l<', offset: r.take(4, 'value', 'String'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'String')
+    end
+
     def fbe_text(out)
       out << 'String(String='
       Fbe::Types::INT32.text(out, @string_)
@@ -11522,6 +11912,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @list = data.unpack1('l<', offset: r.take(4, 'value', 'List'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'List')
     end
 
     def fbe_text(out)
@@ -11599,6 +11994,11 @@ module Import
       @map = data.unpack1('l<', offset: r.take(4, 'value', 'Map'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Map')
+    end
+
     def fbe_text(out)
       out << 'Map(Map='
       Fbe::Types::INT32.text(out, @map)
@@ -11674,6 +12074,11 @@ module Import
       @model = data.unpack1('l<', offset: r.take(4, 'value', 'Model'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Model')
+    end
+
     def fbe_text(out)
       out << 'Model(Model='
       Fbe::Types::INT32.text(out, @model)
@@ -11745,6 +12150,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @final_model = data.unpack1('l<', offset: r.take(4, 'value', 'FinalModel'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'FinalModel')
     end
 
     def fbe_text(out)
@@ -11822,6 +12232,11 @@ module Import
       @buffer = data.unpack1('l<', offset: r.take(4, 'value', 'Buffer'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Buffer')
+    end
+
     def fbe_text(out)
       out << 'Buffer(Buffer='
       Fbe::Types::INT32.text(out, @buffer)
@@ -11895,6 +12310,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @reader = data.unpack1('l<', offset: r.take(4, 'value', 'Reader'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Reader')
     end
 
     def fbe_text(out)
@@ -11972,6 +12392,11 @@ module Import
       @writer = data.unpack1('l<', offset: r.take(4, 'value', 'Writer'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Writer')
+    end
+
     def fbe_text(out)
       out << 'Writer(Writer='
       Fbe::Types::INT32.text(out, @writer)
@@ -12047,6 +12472,11 @@ module Import
       @limits = data.unpack1('l<', offset: r.take(4, 'value', 'Limits'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Limits')
+    end
+
     def fbe_text(out)
       out << 'Limits(Limits='
       Fbe::Types::INT32.text(out, @limits)
@@ -12120,6 +12550,11 @@ module Import
       @decode_error = data.unpack1('l<', offset: r.take(4, 'value', 'DecodeError'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'DecodeError')
+    end
+
     def fbe_text(out)
       out << 'DecodeError(DecodeError='
       Fbe::Types::INT32.text(out, @decode_error)
@@ -12191,6 +12626,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @decode_exception = data.unpack1('l<', offset: r.take(4, 'value', 'DecodeException'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'DecodeException')
     end
 
     def fbe_text(out)
@@ -12276,6 +12716,11 @@ module Import
       @decimal = data.unpack1('l<', offset: r.take(4, 'value', 'Decimal'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Decimal')
+    end
+
     def fbe_text(out)
       out << 'Decimal(Decimal='
       Fbe::Types::INT32.text(out, @decimal)
@@ -12349,6 +12794,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @uuid = data.unpack1('l<', offset: r.take(4, 'value', 'Uuid'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Uuid')
     end
 
     def fbe_text(out)
@@ -12426,6 +12876,11 @@ module Import
       @uuid = data.unpack1('l<', offset: r.take(4, 'value', 'UUID'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'UUID')
+    end
+
     def fbe_text(out)
       out << 'UUID(UUID='
       Fbe::Types::INT32.text(out, @uuid)
@@ -12497,6 +12952,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @timestamp = data.unpack1('l<', offset: r.take(4, 'value', 'Timestamp'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Timestamp')
     end
 
     def fbe_text(out)
@@ -12572,6 +13032,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @sender = data.unpack1('l<', offset: r.take(4, 'value', 'Sender'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Sender')
     end
 
     def fbe_text(out)
@@ -12653,6 +13118,11 @@ module Import
       @receiver = data.unpack1('l<', offset: r.take(4, 'value', 'Receiver'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Receiver')
+    end
+
     def fbe_text(out)
       out << 'Receiver(Receiver='
       Fbe::Types::INT32.text(out, @receiver)
@@ -12728,6 +13198,11 @@ module Import
       @client = data.unpack1('l<', offset: r.take(4, 'value', 'Client'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Client')
+    end
+
     def fbe_text(out)
       out << 'Client(Client='
       Fbe::Types::INT32.text(out, @client)
@@ -12801,6 +13276,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @proxy = data.unpack1('l<', offset: r.take(4, 'value', 'Proxy'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Proxy')
     end
 
     def fbe_text(out)
@@ -12882,6 +13362,11 @@ module Import
       @handler = data.unpack1('l<', offset: r.take(4, 'value', 'Handler'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Handler')
+    end
+
     def fbe_text(out)
       out << 'Handler(Handler='
       Fbe::Types::INT32.text(out, @handler)
@@ -12955,6 +13440,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @fbe = data.unpack1('l<', offset: r.take(4, 'value', 'fbe'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'fbe')
     end
 
     def fbe_text(out)
@@ -13032,6 +13522,11 @@ module Import
       @fbe = data.unpack1('l<', offset: r.take(4, 'value', 'FBE'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'FBE')
+    end
+
     def fbe_text(out)
       out << 'FBE(FBE='
       Fbe::Types::INT32.text(out, @fbe)
@@ -13107,6 +13602,11 @@ module Import
       @std = data.unpack1('l<', offset: r.take(4, 'value', 'std'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'std')
+    end
+
     def fbe_text(out)
       out << 'std(std='
       Fbe::Types::INT32.text(out, @std)
@@ -13178,6 +13678,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @companion = data.unpack1('l<', offset: r.take(4, 'value', 'Companion'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Companion')
     end
 
     def fbe_text(out)
@@ -13255,6 +13760,11 @@ module Import
       @any = data.unpack1('l<', offset: r.take(4, 'value', 'Any'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Any')
+    end
+
     def fbe_text(out)
       out << 'Any(Any='
       Fbe::Types::INT32.text(out, @any)
@@ -13328,6 +13838,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @self_ = data.unpack1('l<', offset: r.take(4, 'value', 'Self'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Self')
     end
 
     def fbe_text(out)
@@ -13405,6 +13920,11 @@ module Import
       @self_ = data.unpack1('l<', offset: r.take(4, 'value', 'self'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'self')
+    end
+
     def fbe_text(out)
       out << 'self(self='
       Fbe::Types::INT32.text(out, @self_)
@@ -13478,6 +13998,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @none = data.unpack1('l<', offset: r.take(4, 'value', 'None'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'None')
     end
 
     def fbe_text(out)
@@ -13555,6 +14080,11 @@ module Import
       @option = data.unpack1('l<', offset: r.take(4, 'value', 'Option'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Option')
+    end
+
     def fbe_text(out)
       out << 'Option(Option='
       Fbe::Types::INT32.text(out, @option)
@@ -13628,6 +14158,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @result = data.unpack1('l<', offset: r.take(4, 'value', 'Result'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Result')
     end
 
     def fbe_text(out)
@@ -13705,6 +14240,11 @@ module Import
       @vec = data.unpack1('l<', offset: r.take(4, 'value', 'Vec'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Vec')
+    end
+
     def fbe_text(out)
       out << 'Vec(Vec='
       Fbe::Types::INT32.text(out, @vec)
@@ -13778,6 +14318,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @box = data.unpack1('l<', offset: r.take(4, 'value', 'Box'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Box')
     end
 
     def fbe_text(out)
@@ -13855,6 +14400,11 @@ module Import
       @error = data.unpack1('l<', offset: r.take(4, 'value', 'Error'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Error')
+    end
+
     def fbe_text(out)
       out << 'Error(Error='
       Fbe::Types::INT32.text(out, @error)
@@ -13926,6 +14476,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @exception = data.unpack1('l<', offset: r.take(4, 'value', 'Exception'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Exception')
     end
 
     def fbe_text(out)
@@ -14003,6 +14558,11 @@ module Import
       @text = data.unpack1('l<', offset: r.take(4, 'value', 'Text'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Text')
+    end
+
     def fbe_text(out)
       out << 'Text(Text='
       Fbe::Types::INT32.text(out, @text)
@@ -14074,6 +14634,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @json_writer = data.unpack1('l<', offset: r.take(4, 'value', 'JsonWriter'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'JsonWriter')
     end
 
     def fbe_text(out)
@@ -14155,6 +14720,11 @@ module Import
       @int32_t = data.unpack1('l<', offset: r.take(4, 'value', 'int32_t'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'int32_t')
+    end
+
     def fbe_text(out)
       out << 'int32_t(int32_t='
       Fbe::Types::INT32.text(out, @int32_t)
@@ -14228,6 +14798,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @size_t = data.unpack1('l<', offset: r.take(4, 'value', 'size_t'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'size_t')
     end
 
     def fbe_text(out)
@@ -14305,6 +14880,11 @@ module Import
       @list = data.unpack1('l<', offset: r.take(4, 'value', 'list'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'list')
+    end
+
     def fbe_text(out)
       out << 'list(list='
       Fbe::Types::INT32.text(out, @list)
@@ -14378,6 +14958,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @object = data.unpack1('l<', offset: r.take(4, 'value', 'object'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'object')
     end
 
     def fbe_text(out)
@@ -14455,6 +15040,11 @@ module Import
       @v = data.unpack1('l<', offset: r.take(4, 'value', 'v'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'v')
+    end
+
     def fbe_text(out)
       out << 'v(v='
       Fbe::Types::INT32.text(out, @v)
@@ -14530,6 +15120,11 @@ module Import
       @r = data.unpack1('l<', offset: r.take(4, 'value', 'r'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'r')
+    end
+
     def fbe_text(out)
       out << 'r(r='
       Fbe::Types::INT32.text(out, @r)
@@ -14603,6 +15198,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @w = data.unpack1('l<', offset: r.take(4, 'value', 'w'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'w')
     end
 
     def fbe_text(out)
@@ -14684,6 +15284,11 @@ module Import
       @side_buy = data.unpack1('l<', offset: r.take(4, 'value', 'SideBuy'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'SideBuy')
+    end
+
     def fbe_text(out)
       out << 'SideBuy(SideBuy='
       Fbe::Types::INT32.text(out, @side_buy)
@@ -14755,6 +15360,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @order_key = data.unpack1('l<', offset: r.take(4, 'value', 'OrderKey'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'OrderKey')
     end
 
     def fbe_text(out)
@@ -14830,6 +15440,11 @@ module Import
       @text_ofside = data.unpack1('l<', offset: r.take(4, 'value', 'textOfside'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'textOfside')
+    end
+
     def fbe_text(out)
       out << 'textOfside(textOfside='
       Fbe::Types::INT32.text(out, @text_ofside)
@@ -14901,6 +15516,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @decimal_1 = data.unpack1('l<', offset: r.take(4, 'value', 'DECIMAL_1'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'DECIMAL_1')
     end
 
     def fbe_text(out)
@@ -14976,6 +15596,11 @@ module Import
       @order_model = data.unpack1('l<', offset: r.take(4, 'value', 'OrderModel'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'OrderModel')
+    end
+
     def fbe_text(out)
       out << 'OrderModel(OrderModel='
       Fbe::Types::INT32.text(out, @order_model)
@@ -15047,6 +15672,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @order_final = data.unpack1('l<', offset: r.take(4, 'value', 'OrderFinal'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'OrderFinal')
     end
 
     def fbe_text(out)
@@ -15122,6 +15752,11 @@ module Import
       @new_order = data.unpack1('l<', offset: r.take(4, 'value', 'NewOrder'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'NewOrder')
+    end
+
     def fbe_text(out)
       out << 'NewOrder(NewOrder='
       Fbe::Types::INT32.text(out, @new_order)
@@ -15193,6 +15828,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @verify_fbe_order = data.unpack1('l<', offset: r.take(4, 'value', 'VerifyFBEOrder'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'VerifyFBEOrder')
     end
 
     def fbe_text(out)
@@ -15272,6 +15912,11 @@ module Import
       @fbe_vr_order = data.unpack1('l<', offset: r.take(4, 'value', 'fbe_vr_Order'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'fbe_vr_Order')
+    end
+
     def fbe_text(out)
       out << 'fbe_vr_Order(fbe_vr_Order='
       Fbe::Types::INT32.text(out, @fbe_vr_order)
@@ -15345,6 +15990,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @e1 = data.unpack1('l<', offset: r.take(4, 'value', 'e1'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'e1')
     end
 
     def fbe_text(out)
@@ -15422,6 +16072,11 @@ module Import
       @i2 = data.unpack1('l<', offset: r.take(4, 'value', 'i2'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'i2')
+    end
+
     def fbe_text(out)
       out << 'i2(i2='
       Fbe::Types::INT32.text(out, @i2)
@@ -15495,6 +16150,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @o3 = data.unpack1('l<', offset: r.take(4, 'value', 'o3'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'o3')
     end
 
     def fbe_text(out)
@@ -15626,6 +16286,11 @@ module Import
       data = r.data
       run = r.run(32, 'name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4')
       @name, @name_, @name__, @class_, @class__, @class___, @string_, @string__ = data.unpack('l<8', offset: run)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(32, 'name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4')
     end
 
     def fbe_text(out)
@@ -15766,6 +16431,13 @@ module Import
       @example = Market::Side.from_wire(data.unpack1('C', offset: r.take(1, 'value', 'example')))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(1, 'value', 'market')
+      T_ORG.fread(r, 'org')
+      r.take(1, 'value', 'example')
+    end
+
     def fbe_text(out)
       out << 'Imported(market='
       Market::Side::FBE_TYPE.text(out, @market)
@@ -15857,6 +16529,11 @@ module Import
     def fbe_read_final_fields(r)
       data = r.data
       @digits = Digits.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'digits')))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'digits')
     end
 
     def fbe_text(out)
@@ -15990,6 +16667,13 @@ module Import
       @ticker = T_TICKER.fread(r, 'ticker')
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'symbol')
+      r.run(8, 'digits=4,precision=4')
+      T_TICKER.fread(r, 'ticker')
+    end
+
     def fbe_text(out)
       out << 'Listed('
       super
@@ -16105,6 +16789,11 @@ module Import
       @range = Range.from_wire(@range)
       @word = Word.from_wire(@word)
       @side_ = Range.from_wire(@side_)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.run(18, 'side=4,s=4,range=4,Word=2,side_=4')
     end
 
     def fbe_text(out)
@@ -17522,6 +18211,88 @@ module Import
       @derived = T_DERIVED.fread(r, 'Derived')
       @listed = T_LISTED.fread(r, 'Listed')
       @letters = Letters.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'Letters')))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_ORDER.fread(r, 'Order')
+      T_CPP_WORDS.fread(r, 'CppWords')
+      T_PYTHON_WORDS.fread(r, 'PythonWords')
+      T_GO_WORDS.fread(r, 'GoWords')
+      T_JAVA_WORDS.fread(r, 'JavaWords')
+      T_KOTLIN_WORDS.fread(r, 'KotlinWords')
+      T_JS_WORDS.fread(r, 'JsWords')
+      T_RUST_WORDS.fread(r, 'RustWords')
+      T_C_SHARP_WORDS.fread(r, 'CSharpWords')
+      T_RUBY_WORDS.fread(r, 'RubyWords')
+      T_CPP_MEMBERS.fread(r, 'CppMembers')
+      T_PYTHON_MEMBERS.fread(r, 'PythonMembers')
+      T_GO_MEMBERS.fread(r, 'GoMembers')
+      T_JVM_MEMBERS.fread(r, 'JvmMembers')
+      T_JS_MEMBERS.fread(r, 'JsMembers')
+      T_RUNTIME_NAMES.fread(r, 'RuntimeNames')
+      T_CLASS_.fread(r, 'class')
+      T_OBJECT.fread(r, 'Object')
+      T_STRING_.fread(r, 'String')
+      T_LIST.fread(r, 'List')
+      T_MAP.fread(r, 'Map')
+      T_MODEL.fread(r, 'Model')
+      T_FINAL_MODEL.fread(r, 'FinalModel')
+      T_BUFFER.fread(r, 'Buffer')
+      T_READER.fread(r, 'Reader')
+      T_WRITER.fread(r, 'Writer')
+      T_LIMITS.fread(r, 'Limits')
+      T_DECODE_ERROR.fread(r, 'DecodeError')
+      T_DECODE_EXCEPTION.fread(r, 'DecodeException')
+      T_DECIMAL.fread(r, 'Decimal')
+      T_UUID.fread(r, 'Uuid')
+      T_UUID_.fread(r, 'UUID')
+      T_TIMESTAMP.fread(r, 'Timestamp')
+      T_SENDER.fread(r, 'Sender')
+      T_RECEIVER.fread(r, 'Receiver')
+      T_CLIENT.fread(r, 'Client')
+      T_PROXY.fread(r, 'Proxy')
+      T_HANDLER.fread(r, 'Handler')
+      T_FBE.fread(r, 'fbe')
+      T_FBE_.fread(r, 'FBE')
+      T_STD.fread(r, 'std')
+      T_COMPANION.fread(r, 'Companion')
+      T_ANY.fread(r, 'Any')
+      T_SELF_.fread(r, 'Self')
+      T_SELF__.fread(r, 'self')
+      T_NONE.fread(r, 'None')
+      T_OPTION.fread(r, 'Option')
+      T_RESULT.fread(r, 'Result')
+      T_VEC.fread(r, 'Vec')
+      T_BOX.fread(r, 'Box')
+      T_ERROR.fread(r, 'Error')
+      T_EXCEPTION.fread(r, 'Exception')
+      T_TEXT.fread(r, 'Text')
+      T_JSON_WRITER.fread(r, 'JsonWriter')
+      T_INT32_T.fread(r, 'int32_t')
+      T_SIZE_T.fread(r, 'size_t')
+      T_LIST_.fread(r, 'list')
+      T_OBJECT_.fread(r, 'object')
+      T_V.fread(r, 'v')
+      T_R.fread(r, 'r')
+      T_W.fread(r, 'w')
+      T_SIDE_BUY.fread(r, 'SideBuy')
+      T_ORDER_KEY.fread(r, 'OrderKey')
+      T_TEXT_OFSIDE.fread(r, 'textOfside')
+      T_DECIMAL_1.fread(r, 'DECIMAL_1')
+      T_ORDER_MODEL.fread(r, 'OrderModel')
+      T_ORDER_FINAL.fread(r, 'OrderFinal')
+      T_NEW_ORDER.fread(r, 'NewOrder')
+      T_VERIFY_FBE_ORDER.fread(r, 'VerifyFBEOrder')
+      T_FBE_VR_ORDER.fread(r, 'fbe_vr_Order')
+      T_E1.fread(r, 'e1')
+      T_I2.fread(r, 'i2')
+      T_O3.fread(r, 'o3')
+      T_CASE_.fread(r, 'Case')
+      T_IMPORTED.fread(r, 'Imported')
+      T_DERIVED.fread(r, 'Derived')
+      T_LISTED.fread(r, 'Listed')
+      r.take(4, 'value', 'Letters')
     end
 
     def fbe_text(out)

@@ -91,6 +91,12 @@ module Market
       @digits = data.unpack1('l<', offset: r.take(4, 'value', 'digits'))
     end
 
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'symbol')
+      r.take(4, 'value', 'digits')
+    end
+
     def fbe_text(out)
       out << 'Instrument(symbol='
       Fbe::Types::STRING.text(out, @symbol)
@@ -186,6 +192,12 @@ module Market
       data = r.data
       @id = Fbe::Uuid.from_bytes(data.byteslice(r.take(16, 'value', 'id'), 16))
       @reason = r.final_string('reason')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(16, 'value', 'id')
+      r.final_block('string', 'reason')
     end
 
     def fbe_text(out)
