@@ -29,7 +29,7 @@ from fbec.targets.jvm.context import (
     signed,
     summary,
 )
-from fbec.targets.jvm.keys import write_equality
+from fbec.targets.jvm.members import flags_text, write_equality
 
 __all__ = ["Context", "generate"]
 
@@ -111,12 +111,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         w.line("@Override")
         with w.block("public String toString() {", "}"):
             if flags:
-                w.line("StringBuilder out = new StringBuilder();")
-                for v in e.named_flags:
-                    lit = java_int_literal(v.value, java)
-                    with w.block(f"if ((value & {lit}) == {lit}) {{", "}"):
-                        w.line(f'out.append(out.length() == 0 ? "" : "|").append("{v.name}");')
-                w.line("return out.toString();")
+                flags_text(w, c, e, "value", lambda v: java_int_literal(v, java))
             else:
                 for s, v in firsts:
                     suffix = "L" if java == "long" else ""
@@ -158,7 +153,7 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
 
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """KEY_ORDER, the order of sets and maps of this struct, then equals/hashCode over the [key]
-    fields (jvm.keys)."""
+    fields (jvm.members)."""
     keys = s.key_fields
     comparator = c.use("java.util.Comparator")
     w.line("/** The order of sets and maps of " + name + ": by the [key] fields, as the wire orders them. */")

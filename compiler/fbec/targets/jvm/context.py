@@ -378,7 +378,8 @@ class Context(DefaultLiterals):
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
         "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "interface": "public interface {0}",
         "param": "{1} {0}", "same": "{0} == {1}",
-        "other_class": "{0}.getClass() != getClass()", "property": "this.{0}",
+        "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
+        "empty_text": "{0}.length() == 0",
     }
     """How the language writes each simple construct: a format of its parts. `catch` (exception),
     `val`/`var`/`typed` (a local that is not assigned again, one that is, one with its type: name,
@@ -394,7 +395,8 @@ class Context(DefaultLiterals):
     a method overriding one, of another: name, parameters, what result() makes of the return
     type), `interface` (the head of one: name), `param` (name, type), `same` (two
     references to one object), `other_class` (the object is of another class than this one),
-    `property` (a field of this value from inside its class)."""
+    `property` (a field of this value from inside its class), `bits` (the bits two integers both
+    have set), `empty_text` (a StringBuilder holds nothing)."""
     # (each default below is Java's; Kotlin's Context sets its own)
     BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)

@@ -29,7 +29,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm import generate_package
 from fbec.targets.jvm.context import distinct_values, doc, signed, summary
-from fbec.targets.jvm.keys import write_equality
+from fbec.targets.jvm.members import flags_text, write_equality
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
@@ -76,12 +76,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         w.line("/** The text form (docs/format.md 9). */")
         if flags:
             with w.block("override fun toString(): String {", "}"):
-                w.line("val out = StringBuilder()")
-                for v in e.named_flags:
-                    lit = when_literal(v.value, kotlin)
-                    with w.block(f"if (({subject} and {lit}) == {lit}) {{", "}"):
-                        w.line(f'out.append(if (out.isEmpty()) "" else "|").append("{v.name}")')
-                w.line("return out.toString()")
+                flags_text(w, c, e, subject, lambda v: when_literal(v, kotlin))
         elif firsts:
             with w.block(f"override fun toString(): String = when ({subject}) {{", "}"):
                 for v in firsts:

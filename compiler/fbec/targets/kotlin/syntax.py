@@ -115,7 +115,8 @@ class Context(context.Context):
         "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
         "override": "override fun {0}({1}){2}", "method": "fun {0}({1}){2}", "interface": "interface {0}",
         "param": "{0}: {1}", "same": "{0} === {1}",
-        "other_class": "{0}.javaClass != javaClass", "property": "{0}",
+        "other_class": "{0}.javaClass != javaClass", "property": "{0}", "bits": "({0} and {1})",
+        "empty_text": "{0}.isEmpty()",
     }
     NULLS = False
     BRACES = False

@@ -1,10 +1,15 @@
-"""equals and hashCode of fbec --java and --kotlin over a struct's [key] fields, decided once: two
-values are equal when each key field is the same key (key_equals: the rule the readers refuse a
-key read twice by, docs/limits.md 4), structs without keys are all equal (as the original's), and
-the hash agrees with that equality. Each language spells them (its Context: the method heads, the
-cast, a key's hash)."""
+"""Members of the classes of fbec --java and --kotlin decided once, which each language spells (its
+Context: the method heads, the cast, a key's hash):
+
+* equals and hashCode over a struct's [key] fields: two values are equal when each key field is
+  the same key (key_equals: the rule the readers refuse a key read twice by, docs/limits.md 4),
+  structs without keys are all equal (as the original's), and the hash agrees with that equality;
+* a flags value's text form (docs/format.md 9).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
@@ -36,3 +41,15 @@ def write_equality(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 w.line(c.stmt(f"h = h * 31 + {c.key_hash(f.type, c.spell('property', c.ident.field(f)))}"))
             w.line(c.stmt("return h"))
     w.blank()
+
+
+def flags_text(w: CodeWriter, c: Context, e: ir.Enum, value: str, literal: Callable[[int], str]) -> None:
+    """The statements of a flags class's toString: the names of the flags set in value, joined by |
+    (docs/format.md 9); literal(v) is a flag's wire value as value is compared with it."""
+    w.line(c.val("out", c.new("StringBuilder"), "StringBuilder"))
+    for v in e.named_flags:
+        bits = literal(v.value)
+        with w.block(f"if ({c.spell('bits', value, bits)} == {bits}) {{", "}"):
+            w.line(c.stmt(f'out.append({c.pick(c.spell("empty_text", "out"), chr(34) * 2, chr(34) + "|" + chr(34))})'
+                          f'.append("{v.name}")'))
+    w.line(c.stmt("return out.toString()"))
