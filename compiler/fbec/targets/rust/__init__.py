@@ -410,7 +410,7 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 
 
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
-    w.line("#[inline]")
+    w.line("#[inline(always)]")
     with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
         w.line("w.enter(Self::NAME)?;")
         w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
@@ -441,7 +441,7 @@ def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
     """read_body_into, or verify_body: the same checks and charges without making the value (the
     fields read unchecked are not looked at)."""
-    w.line("#[inline]")
+    w.line("#[inline(always)]")
     with w.block("fn verify_body(" if verify else "fn read_body_into("):   # broken as rustfmt breaks it
         w.lines(("" if verify else "&mut self,\n") + "r: &mut Reader<'_>,\nbase: usize,\nslot: usize,\noff: usize,")
     with w.block(") -> Result<(), DecodeError> {", "}"):
@@ -487,7 +487,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
-    w.line("#[inline]")
+    w.line("#[inline(always)]")
     with w.block("fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {", "}"):
         w.line("w.enter(Self::NAME)?;")
         for k, step in enumerate(p.final_steps):
@@ -500,7 +500,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
         w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
-    w.line("#[inline]")
+    w.line("#[inline(always)]")
     with w.block("fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         guard(w, s, "Self::verify_fields(&mut r.clone())?;")
         w.line(f"r.enter({s.decode_cost})?;")
@@ -515,7 +515,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
         w.line("r.leave();")
         w.line("Ok(())")
     w.blank()
-    w.line("#[inline]")
+    w.line("#[inline(always)]")
     with w.block("fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         w.line(f"r.enter({s.decode_cost})?;")
         for step in p.final_steps:

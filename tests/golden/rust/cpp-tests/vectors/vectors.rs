@@ -17,7 +17,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
@@ -29,7 +29,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -55,7 +55,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -66,7 +66,7 @@ impl fbe::Struct for Edge {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -77,7 +77,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
@@ -88,7 +88,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "source=4,target=4,weight=4")?;
@@ -156,7 +156,7 @@ impl fbe::Struct for Point {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 11;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 19, 2);
@@ -168,7 +168,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -194,7 +194,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -205,7 +205,7 @@ impl fbe::Struct for Point {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<11>();
@@ -216,7 +216,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(11, "flag=1,x=8,y=2")?;
@@ -227,7 +227,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         r.run(11, "flag=1,x=8,y=2")?;
@@ -296,7 +296,7 @@ impl fbe::Struct for Point3 {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 19;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 27, 3);
@@ -309,7 +309,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -338,7 +338,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -349,7 +349,7 @@ impl fbe::Struct for Point3 {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<19>();
@@ -361,7 +361,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         let run0 = r.run(19, "flag=1,x=8,y=2,z=8")?;
@@ -373,7 +373,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         r.run(19, "flag=1,x=8,y=2,z=8")?;
@@ -445,7 +445,7 @@ impl fbe::Struct for Named {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 4);
@@ -455,7 +455,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -478,7 +478,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -497,7 +497,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.name, "name")?;
@@ -506,7 +506,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.name, "name")?;
@@ -515,7 +515,7 @@ impl fbe::Struct for Named {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::BString>("name")?;
@@ -588,7 +588,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 24;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 32, 10);
@@ -602,7 +602,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -637,7 +637,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -668,7 +668,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
@@ -681,7 +681,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(24)?;
         r.final_field_into(&mut self.edges, "edges")?;
@@ -694,7 +694,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(24)?;
         r.final_check::<Vec<Edge>>("edges")?;

@@ -18,7 +18,7 @@ impl fbe::Struct for Edge {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 16;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1);
@@ -31,7 +31,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -60,7 +60,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -76,7 +76,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -88,7 +88,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         let run0 = r.run(12, "source=4,target=4,weight=4")?;
@@ -100,7 +100,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.run(12, "source=4,target=4,weight=4")?;
@@ -172,7 +172,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
@@ -181,7 +181,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -201,7 +201,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -217,7 +217,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
@@ -225,7 +225,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.edges, "edges")?;
@@ -233,7 +233,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Edge>>("edges")?;

@@ -1127,7 +1127,7 @@ impl fbe::Struct for Enums {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 216;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 224, 1);
@@ -1202,7 +1202,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1417,7 +1417,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1428,7 +1428,7 @@ impl fbe::Struct for Enums {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<216>();
@@ -1502,7 +1502,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(216)?;
         let run0 = r.run(
@@ -1579,7 +1579,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(216)?;
         r.run(

@@ -208,7 +208,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 26;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 34, 1);
@@ -223,7 +223,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -258,7 +258,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -274,7 +274,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -288,7 +288,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -302,7 +302,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
         r.final_check::<i32>("id")?;
@@ -386,7 +386,7 @@ impl fbe::Struct for Balance {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
@@ -397,7 +397,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -420,7 +420,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -436,7 +436,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
@@ -445,7 +445,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_field_into(&mut self.currency, "currency")?;
@@ -454,7 +454,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_check::<fbe::BString>("currency")?;
@@ -534,7 +534,7 @@ impl fbe::Struct for Account {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 26;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
@@ -549,7 +549,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -592,7 +592,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -627,7 +627,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -640,7 +640,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -653,7 +653,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_check::<i32>("id")?;
@@ -752,7 +752,7 @@ impl fbe::Struct for OrderMessage {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 26;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
@@ -761,7 +761,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -783,7 +783,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -801,7 +801,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -809,7 +809,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -817,7 +817,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Order>("body")?;
@@ -876,7 +876,7 @@ impl fbe::Struct for BalanceMessage {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
@@ -885,7 +885,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -907,7 +907,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -925,7 +925,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -933,7 +933,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -941,7 +941,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Balance>("body")?;
@@ -1000,7 +1000,7 @@ impl fbe::Struct for AccountMessage {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 26;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 3);
@@ -1009,7 +1009,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1031,7 +1031,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1049,7 +1049,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -1057,7 +1057,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -1065,7 +1065,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Account>("body")?;

@@ -237,7 +237,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 42;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 50, 1);
@@ -254,7 +254,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -295,7 +295,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -311,7 +311,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -327,7 +327,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(42)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -343,7 +343,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(42)?;
         r.final_check::<i32>("id")?;
@@ -438,7 +438,7 @@ impl fbe::Struct for Balance {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 20;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 2);
@@ -450,7 +450,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -476,7 +476,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -492,7 +492,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
@@ -503,7 +503,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.currency, "currency")?;
@@ -514,7 +514,7 @@ impl fbe::Struct for Balance {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<fbe::BString>("currency")?;
@@ -599,7 +599,7 @@ impl fbe::Struct for Account {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 34;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
@@ -614,7 +614,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -657,7 +657,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -692,7 +692,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -705,7 +705,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -718,7 +718,7 @@ impl fbe::Struct for Account {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
         r.final_check::<i32>("id")?;
@@ -817,7 +817,7 @@ impl fbe::Struct for OrderMessage {
     const TYPE_ID: u32 = 11;
     const FINAL_MIN: usize = 42;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 11);
@@ -826,7 +826,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -848,7 +848,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -866,7 +866,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -874,7 +874,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -882,7 +882,7 @@ impl fbe::Struct for OrderMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Order>("body")?;
@@ -941,7 +941,7 @@ impl fbe::Struct for BalanceMessage {
     const TYPE_ID: u32 = 12;
     const FINAL_MIN: usize = 20;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 12);
@@ -950,7 +950,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -972,7 +972,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -990,7 +990,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -998,7 +998,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -1006,7 +1006,7 @@ impl fbe::Struct for BalanceMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Balance>("body")?;
@@ -1065,7 +1065,7 @@ impl fbe::Struct for AccountMessage {
     const TYPE_ID: u32 = 13;
     const FINAL_MIN: usize = 34;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 13);
@@ -1074,7 +1074,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1096,7 +1096,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1114,7 +1114,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
@@ -1122,7 +1122,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_field_into(&mut self.body, "body")?;
@@ -1130,7 +1130,7 @@ impl fbe::Struct for AccountMessage {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Account>("body")?;

@@ -448,7 +448,7 @@ impl fbe::Struct for StructSimple {
     const TYPE_ID: u32 = 110;
     const FINAL_MIN: usize = 281;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 237, 110);
@@ -502,7 +502,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -744,7 +744,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -906,7 +906,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -960,7 +960,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(217)?;
         let run0 = r.run(
@@ -1017,7 +1017,7 @@ impl fbe::Struct for StructSimple {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(217)?;
         r.run(
@@ -1542,7 +1542,7 @@ impl fbe::Struct for StructOptional {
     const TYPE_ID: u32 = 111;
     const FINAL_MIN: usize = 347;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 567, 111);
@@ -1662,7 +1662,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2102,7 +2102,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -2462,7 +2462,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -2582,7 +2582,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(283)?;
         let run0 = r.run(
@@ -2705,7 +2705,7 @@ impl fbe::Struct for StructOptional {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(283)?;
         r.run(
@@ -3920,7 +3920,7 @@ impl fbe::Struct for StructNested {
     const TYPE_ID: u32 = 112;
     const FINAL_MIN: usize = 998;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 622, 112);
@@ -4052,7 +4052,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4682,7 +4682,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -5224,7 +5224,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<102>();
@@ -5356,7 +5356,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(306)?;
         let run0 = r.run(
@@ -5491,7 +5491,7 @@ impl fbe::Struct for StructNested {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(306)?;
         r.run(
@@ -6558,7 +6558,7 @@ impl fbe::Struct for StructBytes {
     const TYPE_ID: u32 = 120;
     const FINAL_MIN: usize = 6;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 22, 120);
@@ -6569,7 +6569,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6595,7 +6595,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -6617,7 +6617,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -6627,7 +6627,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(6)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -6637,7 +6637,7 @@ impl fbe::Struct for StructBytes {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(6)?;
         r.final_check::<fbe::Bytes>("f1")?;
@@ -6722,7 +6722,7 @@ impl fbe::Struct for StructArray {
     const TYPE_ID: u32 = 125;
     const FINAL_MIN: usize = 598;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 92, 125);
@@ -6741,7 +6741,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6806,7 +6806,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -6861,7 +6861,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -6878,7 +6878,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(36)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -6895,7 +6895,7 @@ impl fbe::Struct for StructArray {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(36)?;
         r.final_check::<[u8; 2]>("f1")?;
@@ -7097,7 +7097,7 @@ impl fbe::Struct for StructVector {
     const TYPE_ID: u32 = 130;
     const FINAL_MIN: usize = 40;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 130);
@@ -7115,7 +7115,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7162,7 +7162,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -7205,7 +7205,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7222,7 +7222,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7239,7 +7239,7 @@ impl fbe::Struct for StructVector {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<Vec<u8>>("f1")?;
@@ -7438,7 +7438,7 @@ impl fbe::Struct for StructList {
     const TYPE_ID: u32 = 131;
     const FINAL_MIN: usize = 40;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 131);
@@ -7456,7 +7456,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7503,7 +7503,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -7546,7 +7546,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7563,7 +7563,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7580,7 +7580,7 @@ impl fbe::Struct for StructList {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<Vec<u8>>("f1")?;
@@ -7773,7 +7773,7 @@ impl fbe::Struct for StructSet {
     const TYPE_ID: u32 = 132;
     const FINAL_MIN: usize = 16;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 132);
@@ -7785,7 +7785,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7814,7 +7814,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -7839,7 +7839,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -7850,7 +7850,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -7861,7 +7861,7 @@ impl fbe::Struct for StructSet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<BTreeSet<u8>>("f1")?;
@@ -7968,7 +7968,7 @@ impl fbe::Struct for StructMap {
     const TYPE_ID: u32 = 140;
     const FINAL_MIN: usize = 40;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 140);
@@ -7986,7 +7986,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8033,7 +8033,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8076,7 +8076,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -8093,7 +8093,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -8110,7 +8110,7 @@ impl fbe::Struct for StructMap {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<BTreeMap<i32, u8>>("f1")?;
@@ -8329,7 +8329,7 @@ impl fbe::Struct for StructHash {
     const TYPE_ID: u32 = 141;
     const FINAL_MIN: usize = 40;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 141);
@@ -8347,7 +8347,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8394,7 +8394,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8437,7 +8437,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -8454,7 +8454,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -8471,7 +8471,7 @@ impl fbe::Struct for StructHash {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(40)?;
         r.final_check::<HashMap<fbe::BString, u8>>("f1")?;
@@ -8682,7 +8682,7 @@ impl fbe::Struct for StructHashEx {
     const TYPE_ID: u32 = 142;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 142);
@@ -8692,7 +8692,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8715,7 +8715,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8734,7 +8734,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
@@ -8743,7 +8743,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.f1, "f1")?;
@@ -8752,7 +8752,7 @@ impl fbe::Struct for StructHashEx {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::Pairs<StructSimple, StructNested>>("f1")?;
@@ -8843,7 +8843,7 @@ impl fbe::Struct for StructEmpty {
     const TYPE_ID: u32 = 143;
     const FINAL_MIN: usize = 0;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 143);
@@ -8851,7 +8851,7 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8863,7 +8863,7 @@ impl fbe::Struct for StructEmpty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8874,21 +8874,21 @@ impl fbe::Struct for StructEmpty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();

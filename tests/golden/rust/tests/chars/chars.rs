@@ -99,7 +99,7 @@ impl fbe::Struct for CharKeys {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1);
@@ -109,7 +109,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -132,7 +132,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -151,7 +151,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.letters, "letters")?;
@@ -160,7 +160,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.letters, "letters")?;
@@ -169,7 +169,7 @@ impl fbe::Struct for CharKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<BTreeSet<fbe::Char>>("letters")?;
@@ -248,7 +248,7 @@ impl fbe::Struct for GradeKeys {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 2);
@@ -258,7 +258,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -281,7 +281,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -300,7 +300,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.grades, "grades")?;
@@ -309,7 +309,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.grades, "grades")?;
@@ -318,7 +318,7 @@ impl fbe::Struct for GradeKeys {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<BTreeSet<Grade>>("grades")?;

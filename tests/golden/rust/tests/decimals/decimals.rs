@@ -25,7 +25,7 @@ impl fbe::Struct for Prices {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 77;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 89, 1);
@@ -43,7 +43,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -90,7 +90,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -133,7 +133,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.price, "price")?;
@@ -150,7 +150,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(77)?;
         r.final_field_into(&mut self.price, "price")?;
@@ -167,7 +167,7 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(77)?;
         r.final_check::<fbe::Decimal>("price")?;

@@ -149,7 +149,7 @@ impl fbe::Struct for Zeros {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 17;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 77, 1);
@@ -172,7 +172,7 @@ impl fbe::Struct for Zeros {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -231,7 +231,7 @@ impl fbe::Struct for Zeros {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -283,7 +283,7 @@ impl fbe::Struct for Zeros {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -304,7 +304,7 @@ impl fbe::Struct for Zeros {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(17)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -325,7 +325,7 @@ impl fbe::Struct for Zeros {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(17)?;
         r.final_check::<i32>("id")?;

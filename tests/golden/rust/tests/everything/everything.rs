@@ -1129,7 +1129,7 @@ impl fbe::Struct for Counted {
     const TYPE_ID: u32 = 1001;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1001);
@@ -1139,7 +1139,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1159,7 +1159,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1170,7 +1170,7 @@ impl fbe::Struct for Counted {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1178,7 +1178,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1186,7 +1186,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1242,7 +1242,7 @@ impl fbe::Struct for Shifted {
     const TYPE_ID: u32 = 1020;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1020);
@@ -1252,7 +1252,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1272,7 +1272,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1283,7 +1283,7 @@ impl fbe::Struct for Shifted {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1291,7 +1291,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1299,7 +1299,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1355,7 +1355,7 @@ impl fbe::Struct for AfterShift {
     const TYPE_ID: u32 = 1021;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1021);
@@ -1365,7 +1365,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1385,7 +1385,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1396,7 +1396,7 @@ impl fbe::Struct for AfterShift {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1404,7 +1404,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1412,7 +1412,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1468,7 +1468,7 @@ impl fbe::Struct for Fixed {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 7);
@@ -1478,7 +1478,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1498,7 +1498,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1509,7 +1509,7 @@ impl fbe::Struct for Fixed {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
@@ -1517,7 +1517,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.a, "a")?;
@@ -1525,7 +1525,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
@@ -1582,7 +1582,7 @@ impl fbe::Struct for Derived {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 7);
@@ -1593,7 +1593,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1616,7 +1616,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1627,7 +1627,7 @@ impl fbe::Struct for Derived {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<8>();
@@ -1637,7 +1637,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         let run0 = r.run(8, "a=4,b=4")?;
@@ -1647,7 +1647,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.run(8, "a=4,b=4")?;
@@ -1720,7 +1720,7 @@ impl fbe::Struct for ImportedBase {
     const TYPE_ID: u32 = 1022;
     const FINAL_MIN: usize = 16;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1022);
@@ -1732,7 +1732,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1758,7 +1758,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1774,7 +1774,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
@@ -1785,7 +1785,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.symbol, "symbol")?;
@@ -1796,7 +1796,7 @@ impl fbe::Struct for ImportedBase {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::BString>("symbol")?;
@@ -1871,7 +1871,7 @@ impl fbe::Struct for Note {
     const TYPE_ID: u32 = 1023;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1023);
@@ -1880,7 +1880,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -1900,7 +1900,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -1916,7 +1916,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text, "text")?;
@@ -1924,7 +1924,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text, "text")?;
@@ -1932,7 +1932,7 @@ impl fbe::Struct for Note {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<fbe::BString>("text")?;
@@ -1989,7 +1989,7 @@ impl fbe::Struct for Quiet {
     const TYPE_ID: u32 = 1024;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1024);
@@ -2000,7 +2000,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2023,7 +2023,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -2039,7 +2039,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.password, "password")?;
@@ -2048,7 +2048,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.password, "password")?;
@@ -2057,7 +2057,7 @@ impl fbe::Struct for Quiet {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::BString>("password")?;
@@ -2117,7 +2117,7 @@ impl fbe::Struct for Empty {
     const TYPE_ID: u32 = 1025;
     const FINAL_MIN: usize = 0;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1025);
@@ -2125,7 +2125,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2137,7 +2137,7 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -2148,21 +2148,21 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
@@ -2323,7 +2323,7 @@ impl fbe::Struct for Everything {
     const TYPE_ID: u32 = 1026;
     const FINAL_MIN: usize = 270;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 310, 1026);
@@ -2386,7 +2386,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2627,7 +2627,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -2808,7 +2808,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<53>();
@@ -2872,7 +2872,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(258)?;
         let run0 = r.run(
@@ -2939,7 +2939,7 @@ impl fbe::Struct for Everything {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(258)?;
         r.run(
@@ -3458,7 +3458,7 @@ impl fbe::Struct for PlaceOrder {
     const TYPE_ID: u32 = 1027;
     const FINAL_MIN: usize = 24;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1027);
@@ -3469,7 +3469,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3496,7 +3496,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -3517,7 +3517,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3526,7 +3526,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3535,7 +3535,7 @@ impl fbe::Struct for PlaceOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3606,7 +3606,7 @@ impl fbe::Struct for Accepted {
     const TYPE_ID: u32 = 1028;
     const FINAL_MIN: usize = 16;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1028);
@@ -3616,7 +3616,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3636,7 +3636,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -3647,7 +3647,7 @@ impl fbe::Struct for Accepted {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3655,7 +3655,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3663,7 +3663,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3729,7 +3729,7 @@ impl fbe::Struct for Rejected {
     const TYPE_ID: u32 = 1029;
     const FINAL_MIN: usize = 20;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1029);
@@ -3740,7 +3740,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3763,7 +3763,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -3779,7 +3779,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -3788,7 +3788,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_field_into(&mut self.id, "id")?;
@@ -3797,7 +3797,7 @@ impl fbe::Struct for Rejected {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
         r.final_check::<fbe::Uuid>("id")?;
@@ -3859,7 +3859,7 @@ impl fbe::Struct for Ping {
     const TYPE_ID: u32 = 1030;
     const FINAL_MIN: usize = 8;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1030);
@@ -3869,7 +3869,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3889,7 +3889,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -3900,7 +3900,7 @@ impl fbe::Struct for Ping {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
@@ -3908,7 +3908,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_field_into(&mut self.sequence, "sequence")?;
@@ -3916,7 +3916,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<i64>("sequence")?;
@@ -3974,7 +3974,7 @@ impl fbe::Struct for FixedKeywords {
     const TYPE_ID: u32 = 1031;
     const FINAL_MIN: usize = 9;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 17, 1031);
@@ -3986,7 +3986,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4012,7 +4012,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -4023,7 +4023,7 @@ impl fbe::Struct for FixedKeywords {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<9>();
@@ -4034,7 +4034,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         let run0 = r.run(9, "new=4,swap=1,default=4")?;
@@ -4045,7 +4045,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         r.run(9, "new=4,swap=1,default=4")?;
@@ -4135,7 +4135,7 @@ impl fbe::Struct for Keywords {
     const TYPE_ID: u32 = 1032;
     const FINAL_MIN: usize = 30;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 42, 1032);
@@ -4153,7 +4153,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -4197,7 +4197,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -4219,7 +4219,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.new, "new")?;
@@ -4236,7 +4236,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
         r.final_field_into(&mut self.new, "new")?;
@@ -4253,7 +4253,7 @@ impl fbe::Struct for Keywords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
         r.final_check::<i32>("new")?;

@@ -14,7 +14,7 @@ impl fbe::Struct for Empty {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 0;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1);
@@ -22,7 +22,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -34,7 +34,7 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -45,21 +45,21 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.leave();
@@ -106,7 +106,7 @@ impl fbe::Struct for Empties {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
@@ -115,7 +115,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -135,7 +135,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -151,7 +151,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
@@ -159,7 +159,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.items, "items")?;
@@ -167,7 +167,7 @@ impl fbe::Struct for Empties {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Empty>>("items")?;
@@ -238,7 +238,7 @@ impl fbe::Struct for Wide {
     const FINAL_MIN: usize = 4000000;
     const DEFAULT_COST: usize = 4000000;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 4000008, 3);
@@ -248,7 +248,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -271,7 +271,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -282,7 +282,7 @@ impl fbe::Struct for Wide {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.values, "values")?;
@@ -290,7 +290,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
@@ -301,7 +301,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4000000)?;
         r.final_check::<Box<[i32; 1000000]>>("values")?;
@@ -364,7 +364,7 @@ impl fbe::Struct for Wides {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 4);
@@ -373,7 +373,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -393,7 +393,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -409,7 +409,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
@@ -417,7 +417,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.items, "items")?;
@@ -425,7 +425,7 @@ impl fbe::Struct for Wides {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Wide>>("items")?;
@@ -490,7 +490,7 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4000005;
     const DEFAULT_COST: usize = 4000005;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 21, 5);
@@ -501,7 +501,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -532,7 +532,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -556,7 +556,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
@@ -566,7 +566,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_fields(&mut r.clone())?;
@@ -579,7 +579,7 @@ impl fbe::Struct for Holder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(5)?;
         r.final_check::<Wide>("wide")?;

@@ -2532,7 +2532,7 @@ impl fbe::Struct for Order {
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
@@ -2544,7 +2544,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -2570,7 +2570,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -2581,7 +2581,7 @@ impl fbe::Struct for Order {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<12>();
@@ -2592,7 +2592,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         let run0 = r.run(12, "side=4,s=4,range=4")?;
@@ -2603,7 +2603,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "side=4,s=4,range=4")?;
@@ -2905,7 +2905,7 @@ impl fbe::Struct for CppWords {
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 619;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 703, 2);
@@ -3029,7 +3029,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -3391,7 +3391,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -3554,7 +3554,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -3696,7 +3696,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(619)?;
         let run0 = r.run(6, "alignas=2,alignof=4")?;
@@ -3838,7 +3838,7 @@ impl fbe::Struct for CppWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(619)?;
         r.run(6, "alignas=2,alignof=4")?;
@@ -4799,7 +4799,7 @@ impl fbe::Struct for PythonWords {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 239;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 275, 3);
@@ -4853,7 +4853,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -5005,7 +5005,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -5075,7 +5075,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -5135,7 +5135,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(239)?;
         let run0 = r.run(6, "False=2,None=4")?;
@@ -5195,7 +5195,7 @@ impl fbe::Struct for PythonWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(239)?;
         r.run(6, "False=2,None=4")?;
@@ -5643,7 +5643,7 @@ impl fbe::Struct for GoWords {
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 202;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 234, 4);
@@ -5690,7 +5690,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -5821,7 +5821,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -5882,7 +5882,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -5934,7 +5934,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(202)?;
         let run0 = r.run(6, "chan=2,defer=4")?;
@@ -5986,7 +5986,7 @@ impl fbe::Struct for GoWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(202)?;
         r.run(6, "chan=2,defer=4")?;
@@ -6371,7 +6371,7 @@ impl fbe::Struct for JavaWords {
     const TYPE_ID: u32 = 5;
     const FINAL_MIN: usize = 182;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 210, 5);
@@ -6412,7 +6412,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -6525,7 +6525,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -6583,7 +6583,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -6627,7 +6627,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(182)?;
         let run0 = r.run(6, "abstract=2,boolean=4")?;
@@ -6671,7 +6671,7 @@ impl fbe::Struct for JavaWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(182)?;
         r.run(6, "abstract=2,boolean=4")?;
@@ -7036,7 +7036,7 @@ impl fbe::Struct for KotlinWords {
     const TYPE_ID: u32 = 6;
     const FINAL_MIN: usize = 207;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 243, 6);
@@ -7085,7 +7085,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -7222,7 +7222,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -7289,7 +7289,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -7343,7 +7343,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(207)?;
         let run0 = r.run(6, "fun=2,typealias=4")?;
@@ -7397,7 +7397,7 @@ impl fbe::Struct for KotlinWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(207)?;
         r.run(6, "fun=2,typealias=4")?;
@@ -7818,7 +7818,7 @@ impl fbe::Struct for JsWords {
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 223;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 259, 7);
@@ -7869,7 +7869,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8012,7 +8012,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8079,7 +8079,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -8136,7 +8136,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(223)?;
         let run0 = r.run(6, "debugger=2,function=4")?;
@@ -8196,7 +8196,7 @@ impl fbe::Struct for JsWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(223)?;
         r.run(6, "debugger=2,function=4")?;
@@ -8627,7 +8627,7 @@ impl fbe::Struct for RustWords {
     const TYPE_ID: u32 = 8;
     const FINAL_MIN: usize = 195;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 223, 8);
@@ -8671,7 +8671,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -8793,7 +8793,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -8851,7 +8851,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -8899,7 +8899,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(195)?;
         let run0 = r.run(6, "crate=2,dyn=4")?;
@@ -8947,7 +8947,7 @@ impl fbe::Struct for RustWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(195)?;
         r.run(6, "crate=2,dyn=4")?;
@@ -9307,7 +9307,7 @@ impl fbe::Struct for CSharpWords {
     const TYPE_ID: u32 = 9;
     const FINAL_MIN: usize = 150;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 178, 9);
@@ -9346,7 +9346,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -9453,7 +9453,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -9508,7 +9508,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -9550,7 +9550,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(150)?;
         let run0 = r.run(6, "checked=2,event=4")?;
@@ -9592,7 +9592,7 @@ impl fbe::Struct for CSharpWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(150)?;
         r.run(6, "checked=2,event=4")?;
@@ -9901,7 +9901,7 @@ impl fbe::Struct for RubyWords {
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 98;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 118, 10);
@@ -9928,7 +9928,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -9999,7 +9999,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -10036,7 +10036,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -10064,7 +10064,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(98)?;
         let run0 = r.run(6, "BEGIN=2,END=4")?;
@@ -10092,7 +10092,7 @@ impl fbe::Struct for RubyWords {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(98)?;
         r.run(6, "BEGIN=2,END=4")?;
@@ -10297,7 +10297,7 @@ impl fbe::Struct for CppMembers {
     const TYPE_ID: u32 = 11;
     const FINAL_MIN: usize = 48;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 64, 11);
@@ -10317,7 +10317,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -10367,7 +10367,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -10395,7 +10395,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -10415,7 +10415,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(48)?;
         let run0 = r.run(6, "swap=2,fbe_type=4")?;
@@ -10435,7 +10435,7 @@ impl fbe::Struct for CppMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(48)?;
         r.run(6, "swap=2,fbe_type=4")?;
@@ -10599,7 +10599,7 @@ impl fbe::Struct for PythonMembers {
     const TYPE_ID: u32 = 12;
     const FINAL_MIN: usize = 96;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 112, 12);
@@ -10624,7 +10624,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -10689,7 +10689,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -10723,7 +10723,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -10749,7 +10749,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(96)?;
         let run0 = r.run(6, "to_json=2,from_json=4")?;
@@ -10775,7 +10775,7 @@ impl fbe::Struct for PythonMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(96)?;
         r.run(6, "to_json=2,from_json=4")?;
@@ -10993,7 +10993,7 @@ impl fbe::Struct for GoMembers {
     const TYPE_ID: u32 = 13;
     const FINAL_MIN: usize = 129;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 153, 13);
@@ -11027,7 +11027,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -11119,7 +11119,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -11162,7 +11162,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -11199,7 +11199,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(129)?;
         let run0 = r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
@@ -11239,7 +11239,7 @@ impl fbe::Struct for GoMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(129)?;
         r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
@@ -11538,7 +11538,7 @@ impl fbe::Struct for JvmMembers {
     const TYPE_ID: u32 = 14;
     const FINAL_MIN: usize = 137;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 161, 14);
@@ -11573,7 +11573,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -11668,7 +11668,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -11711,7 +11711,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -11749,7 +11749,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(137)?;
         let run0 = r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
@@ -11787,7 +11787,7 @@ impl fbe::Struct for JvmMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(137)?;
         r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
@@ -12026,7 +12026,7 @@ impl fbe::Struct for JsMembers {
     const TYPE_ID: u32 = 15;
     const FINAL_MIN: usize = 11;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 23, 15);
@@ -12039,7 +12039,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12068,7 +12068,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -12087,7 +12087,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -12099,7 +12099,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         let run0 = r.run(6, "fbeKey=2,toJSON=4")?;
@@ -12111,7 +12111,7 @@ impl fbe::Struct for JsMembers {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         r.run(6, "fbeKey=2,toJSON=4")?;
@@ -12250,7 +12250,7 @@ impl fbe::Struct for RuntimeNames {
     const TYPE_ID: u32 = 16;
     const FINAL_MIN: usize = 142;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 170, 16);
@@ -12287,7 +12287,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12388,7 +12388,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -12437,7 +12437,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<6>();
@@ -12477,7 +12477,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(142)?;
         let run0 = r.run(6, "Buffer=2,WriteBuffer=4")?;
@@ -12520,7 +12520,7 @@ impl fbe::Struct for RuntimeNames {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(142)?;
         r.run(6, "Buffer=2,WriteBuffer=4")?;
@@ -12774,7 +12774,7 @@ impl fbe::Struct for Class {
     const TYPE_ID: u32 = 17;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 17);
@@ -12784,7 +12784,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12804,7 +12804,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -12815,7 +12815,7 @@ impl fbe::Struct for Class {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.class, "class")?;
@@ -12823,7 +12823,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.class, "class")?;
@@ -12831,7 +12831,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("class")?;
@@ -12887,7 +12887,7 @@ impl fbe::Struct for Object {
     const TYPE_ID: u32 = 18;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 18);
@@ -12897,7 +12897,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -12917,7 +12917,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -12928,7 +12928,7 @@ impl fbe::Struct for Object {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.object, "Object")?;
@@ -12936,7 +12936,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.object, "Object")?;
@@ -12944,7 +12944,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Object")?;
@@ -13000,7 +13000,7 @@ impl fbe::Struct for String_ {
     const TYPE_ID: u32 = 19;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 19);
@@ -13010,7 +13010,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13030,7 +13030,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13041,7 +13041,7 @@ impl fbe::Struct for String_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.string, "String")?;
@@ -13049,7 +13049,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.string, "String")?;
@@ -13057,7 +13057,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("String")?;
@@ -13113,7 +13113,7 @@ impl fbe::Struct for List {
     const TYPE_ID: u32 = 20;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 20);
@@ -13123,7 +13123,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13143,7 +13143,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13154,7 +13154,7 @@ impl fbe::Struct for List {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.list, "List")?;
@@ -13162,7 +13162,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.list, "List")?;
@@ -13170,7 +13170,7 @@ impl fbe::Struct for List {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("List")?;
@@ -13226,7 +13226,7 @@ impl fbe::Struct for Map {
     const TYPE_ID: u32 = 21;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 21);
@@ -13236,7 +13236,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13256,7 +13256,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13267,7 +13267,7 @@ impl fbe::Struct for Map {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.map, "Map")?;
@@ -13275,7 +13275,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.map, "Map")?;
@@ -13283,7 +13283,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Map")?;
@@ -13339,7 +13339,7 @@ impl fbe::Struct for Model {
     const TYPE_ID: u32 = 22;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 22);
@@ -13349,7 +13349,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13369,7 +13369,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13380,7 +13380,7 @@ impl fbe::Struct for Model {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.model, "Model")?;
@@ -13388,7 +13388,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.model, "Model")?;
@@ -13396,7 +13396,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Model")?;
@@ -13452,7 +13452,7 @@ impl fbe::Struct for FinalModel {
     const TYPE_ID: u32 = 23;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 23);
@@ -13462,7 +13462,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13482,7 +13482,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13493,7 +13493,7 @@ impl fbe::Struct for FinalModel {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
@@ -13501,7 +13501,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.final_model, "FinalModel")?;
@@ -13509,7 +13509,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FinalModel")?;
@@ -13565,7 +13565,7 @@ impl fbe::Struct for Buffer {
     const TYPE_ID: u32 = 24;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 24);
@@ -13575,7 +13575,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13595,7 +13595,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13606,7 +13606,7 @@ impl fbe::Struct for Buffer {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
@@ -13614,7 +13614,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.buffer, "Buffer")?;
@@ -13622,7 +13622,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Buffer")?;
@@ -13678,7 +13678,7 @@ impl fbe::Struct for Reader_ {
     const TYPE_ID: u32 = 25;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 25);
@@ -13688,7 +13688,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13708,7 +13708,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13719,7 +13719,7 @@ impl fbe::Struct for Reader_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
@@ -13727,7 +13727,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.reader, "Reader")?;
@@ -13735,7 +13735,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Reader")?;
@@ -13791,7 +13791,7 @@ impl fbe::Struct for Writer_ {
     const TYPE_ID: u32 = 26;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 26);
@@ -13801,7 +13801,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13821,7 +13821,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13832,7 +13832,7 @@ impl fbe::Struct for Writer_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
@@ -13840,7 +13840,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.writer, "Writer")?;
@@ -13848,7 +13848,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Writer")?;
@@ -13904,7 +13904,7 @@ impl fbe::Struct for Limits {
     const TYPE_ID: u32 = 27;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 27);
@@ -13914,7 +13914,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -13934,7 +13934,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -13945,7 +13945,7 @@ impl fbe::Struct for Limits {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
@@ -13953,7 +13953,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.limits, "Limits")?;
@@ -13961,7 +13961,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Limits")?;
@@ -14017,7 +14017,7 @@ impl fbe::Struct for DecodeError_ {
     const TYPE_ID: u32 = 28;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 28);
@@ -14027,7 +14027,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14047,7 +14047,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14058,7 +14058,7 @@ impl fbe::Struct for DecodeError_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
@@ -14066,7 +14066,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decode_error, "DecodeError")?;
@@ -14074,7 +14074,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeError")?;
@@ -14130,7 +14130,7 @@ impl fbe::Struct for DecodeException {
     const TYPE_ID: u32 = 29;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 29);
@@ -14140,7 +14140,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14160,7 +14160,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14171,7 +14171,7 @@ impl fbe::Struct for DecodeException {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
@@ -14179,7 +14179,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decode_exception, "DecodeException")?;
@@ -14187,7 +14187,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeException")?;
@@ -14245,7 +14245,7 @@ impl fbe::Struct for Decimal {
     const TYPE_ID: u32 = 30;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 30);
@@ -14255,7 +14255,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14275,7 +14275,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14286,7 +14286,7 @@ impl fbe::Struct for Decimal {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
@@ -14294,7 +14294,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decimal, "Decimal")?;
@@ -14302,7 +14302,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Decimal")?;
@@ -14358,7 +14358,7 @@ impl fbe::Struct for Uuid {
     const TYPE_ID: u32 = 31;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 31);
@@ -14368,7 +14368,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14388,7 +14388,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14399,7 +14399,7 @@ impl fbe::Struct for Uuid {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
@@ -14407,7 +14407,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.uuid, "Uuid")?;
@@ -14415,7 +14415,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Uuid")?;
@@ -14471,7 +14471,7 @@ impl fbe::Struct for Uuid_ {
     const TYPE_ID: u32 = 32;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 32);
@@ -14481,7 +14481,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14501,7 +14501,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14512,7 +14512,7 @@ impl fbe::Struct for Uuid_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
@@ -14520,7 +14520,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.uuid, "UUID")?;
@@ -14528,7 +14528,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("UUID")?;
@@ -14584,7 +14584,7 @@ impl fbe::Struct for Timestamp {
     const TYPE_ID: u32 = 33;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 33);
@@ -14594,7 +14594,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14614,7 +14614,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14625,7 +14625,7 @@ impl fbe::Struct for Timestamp {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
@@ -14633,7 +14633,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.timestamp, "Timestamp")?;
@@ -14641,7 +14641,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Timestamp")?;
@@ -14697,7 +14697,7 @@ impl fbe::Struct for Sender {
     const TYPE_ID: u32 = 34;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 34);
@@ -14707,7 +14707,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14727,7 +14727,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14738,7 +14738,7 @@ impl fbe::Struct for Sender {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
@@ -14746,7 +14746,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.sender, "Sender")?;
@@ -14754,7 +14754,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Sender")?;
@@ -14810,7 +14810,7 @@ impl fbe::Struct for Receiver {
     const TYPE_ID: u32 = 35;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 35);
@@ -14820,7 +14820,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14840,7 +14840,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14851,7 +14851,7 @@ impl fbe::Struct for Receiver {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
@@ -14859,7 +14859,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.receiver, "Receiver")?;
@@ -14867,7 +14867,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Receiver")?;
@@ -14923,7 +14923,7 @@ impl fbe::Struct for Client {
     const TYPE_ID: u32 = 36;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 36);
@@ -14933,7 +14933,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -14953,7 +14953,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -14964,7 +14964,7 @@ impl fbe::Struct for Client {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.client, "Client")?;
@@ -14972,7 +14972,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.client, "Client")?;
@@ -14980,7 +14980,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Client")?;
@@ -15036,7 +15036,7 @@ impl fbe::Struct for Proxy {
     const TYPE_ID: u32 = 37;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 37);
@@ -15046,7 +15046,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15066,7 +15066,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15077,7 +15077,7 @@ impl fbe::Struct for Proxy {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
@@ -15085,7 +15085,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.proxy, "Proxy")?;
@@ -15093,7 +15093,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Proxy")?;
@@ -15149,7 +15149,7 @@ impl fbe::Struct for Handler {
     const TYPE_ID: u32 = 38;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 38);
@@ -15159,7 +15159,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15179,7 +15179,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15190,7 +15190,7 @@ impl fbe::Struct for Handler {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
@@ -15198,7 +15198,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.handler, "Handler")?;
@@ -15206,7 +15206,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Handler")?;
@@ -15262,7 +15262,7 @@ impl fbe::Struct for Fbe {
     const TYPE_ID: u32 = 39;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 39);
@@ -15272,7 +15272,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15292,7 +15292,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15303,7 +15303,7 @@ impl fbe::Struct for Fbe {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
@@ -15311,7 +15311,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe, "fbe")?;
@@ -15319,7 +15319,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe")?;
@@ -15375,7 +15375,7 @@ impl fbe::Struct for Fbe_ {
     const TYPE_ID: u32 = 40;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 40);
@@ -15385,7 +15385,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15405,7 +15405,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15416,7 +15416,7 @@ impl fbe::Struct for Fbe_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
@@ -15424,7 +15424,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe, "FBE")?;
@@ -15432,7 +15432,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FBE")?;
@@ -15488,7 +15488,7 @@ impl fbe::Struct for Std {
     const TYPE_ID: u32 = 41;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 41);
@@ -15498,7 +15498,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15518,7 +15518,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15529,7 +15529,7 @@ impl fbe::Struct for Std {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.std, "std")?;
@@ -15537,7 +15537,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.std, "std")?;
@@ -15545,7 +15545,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("std")?;
@@ -15601,7 +15601,7 @@ impl fbe::Struct for Companion {
     const TYPE_ID: u32 = 42;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 42);
@@ -15611,7 +15611,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15631,7 +15631,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15642,7 +15642,7 @@ impl fbe::Struct for Companion {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
@@ -15650,7 +15650,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.companion, "Companion")?;
@@ -15658,7 +15658,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Companion")?;
@@ -15714,7 +15714,7 @@ impl fbe::Struct for Any {
     const TYPE_ID: u32 = 43;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 43);
@@ -15724,7 +15724,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15744,7 +15744,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15755,7 +15755,7 @@ impl fbe::Struct for Any {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.any, "Any")?;
@@ -15763,7 +15763,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.any, "Any")?;
@@ -15771,7 +15771,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Any")?;
@@ -15827,7 +15827,7 @@ impl fbe::Struct for Self_ {
     const TYPE_ID: u32 = 44;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 44);
@@ -15837,7 +15837,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15857,7 +15857,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15868,7 +15868,7 @@ impl fbe::Struct for Self_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
@@ -15876,7 +15876,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.self_, "Self")?;
@@ -15884,7 +15884,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Self")?;
@@ -15940,7 +15940,7 @@ impl fbe::Struct for Self__ {
     const TYPE_ID: u32 = 45;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 45);
@@ -15950,7 +15950,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -15970,7 +15970,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -15981,7 +15981,7 @@ impl fbe::Struct for Self__ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.self_, "self")?;
@@ -15989,7 +15989,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.self_, "self")?;
@@ -15997,7 +15997,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("self")?;
@@ -16053,7 +16053,7 @@ impl fbe::Struct for None_ {
     const TYPE_ID: u32 = 46;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 46);
@@ -16063,7 +16063,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16083,7 +16083,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16094,7 +16094,7 @@ impl fbe::Struct for None_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.none, "None")?;
@@ -16102,7 +16102,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.none, "None")?;
@@ -16110,7 +16110,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("None")?;
@@ -16166,7 +16166,7 @@ impl fbe::Struct for Option_ {
     const TYPE_ID: u32 = 47;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 47);
@@ -16176,7 +16176,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16196,7 +16196,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16207,7 +16207,7 @@ impl fbe::Struct for Option_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.option, "Option")?;
@@ -16215,7 +16215,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.option, "Option")?;
@@ -16223,7 +16223,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Option")?;
@@ -16279,7 +16279,7 @@ impl fbe::Struct for Result_ {
     const TYPE_ID: u32 = 48;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 48);
@@ -16289,7 +16289,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16309,7 +16309,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16320,7 +16320,7 @@ impl fbe::Struct for Result_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.result, "Result")?;
@@ -16328,7 +16328,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.result, "Result")?;
@@ -16336,7 +16336,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Result")?;
@@ -16392,7 +16392,7 @@ impl fbe::Struct for Vec_ {
     const TYPE_ID: u32 = 49;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 49);
@@ -16402,7 +16402,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16422,7 +16422,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16433,7 +16433,7 @@ impl fbe::Struct for Vec_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
@@ -16441,7 +16441,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.vec, "Vec")?;
@@ -16449,7 +16449,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Vec")?;
@@ -16505,7 +16505,7 @@ impl fbe::Struct for Box_ {
     const TYPE_ID: u32 = 50;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 50);
@@ -16515,7 +16515,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16535,7 +16535,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16546,7 +16546,7 @@ impl fbe::Struct for Box_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
@@ -16554,7 +16554,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.box_, "Box")?;
@@ -16562,7 +16562,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Box")?;
@@ -16618,7 +16618,7 @@ impl fbe::Struct for Error {
     const TYPE_ID: u32 = 51;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 51);
@@ -16628,7 +16628,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16648,7 +16648,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16659,7 +16659,7 @@ impl fbe::Struct for Error {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.error, "Error")?;
@@ -16667,7 +16667,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.error, "Error")?;
@@ -16675,7 +16675,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Error")?;
@@ -16731,7 +16731,7 @@ impl fbe::Struct for Exception {
     const TYPE_ID: u32 = 52;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 52);
@@ -16741,7 +16741,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16761,7 +16761,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16772,7 +16772,7 @@ impl fbe::Struct for Exception {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
@@ -16780,7 +16780,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.exception, "Exception")?;
@@ -16788,7 +16788,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Exception")?;
@@ -16844,7 +16844,7 @@ impl fbe::Struct for Text {
     const TYPE_ID: u32 = 53;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 53);
@@ -16854,7 +16854,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16874,7 +16874,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16885,7 +16885,7 @@ impl fbe::Struct for Text {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text, "Text")?;
@@ -16893,7 +16893,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text, "Text")?;
@@ -16901,7 +16901,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Text")?;
@@ -16957,7 +16957,7 @@ impl fbe::Struct for JsonWriter {
     const TYPE_ID: u32 = 54;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 54);
@@ -16967,7 +16967,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -16987,7 +16987,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -16998,7 +16998,7 @@ impl fbe::Struct for JsonWriter {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
@@ -17006,7 +17006,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.json_writer, "JsonWriter")?;
@@ -17014,7 +17014,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("JsonWriter")?;
@@ -17070,7 +17070,7 @@ impl fbe::Struct for Int32T {
     const TYPE_ID: u32 = 55;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 55);
@@ -17080,7 +17080,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17100,7 +17100,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17111,7 +17111,7 @@ impl fbe::Struct for Int32T {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
@@ -17119,7 +17119,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.int32_t, "int32_t")?;
@@ -17127,7 +17127,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("int32_t")?;
@@ -17183,7 +17183,7 @@ impl fbe::Struct for SizeT {
     const TYPE_ID: u32 = 56;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 56);
@@ -17193,7 +17193,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17213,7 +17213,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17224,7 +17224,7 @@ impl fbe::Struct for SizeT {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
@@ -17232,7 +17232,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.size_t, "size_t")?;
@@ -17240,7 +17240,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("size_t")?;
@@ -17296,7 +17296,7 @@ impl fbe::Struct for List_ {
     const TYPE_ID: u32 = 57;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 57);
@@ -17306,7 +17306,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17326,7 +17326,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17337,7 +17337,7 @@ impl fbe::Struct for List_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.list, "list")?;
@@ -17345,7 +17345,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.list, "list")?;
@@ -17353,7 +17353,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("list")?;
@@ -17409,7 +17409,7 @@ impl fbe::Struct for Object_ {
     const TYPE_ID: u32 = 58;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 58);
@@ -17419,7 +17419,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17439,7 +17439,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17450,7 +17450,7 @@ impl fbe::Struct for Object_ {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.object, "object")?;
@@ -17458,7 +17458,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.object, "object")?;
@@ -17466,7 +17466,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("object")?;
@@ -17522,7 +17522,7 @@ impl fbe::Struct for V {
     const TYPE_ID: u32 = 59;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 59);
@@ -17532,7 +17532,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17552,7 +17552,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17563,7 +17563,7 @@ impl fbe::Struct for V {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.v_, "v")?;
@@ -17571,7 +17571,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.v_, "v")?;
@@ -17579,7 +17579,7 @@ impl fbe::Struct for V {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("v")?;
@@ -17635,7 +17635,7 @@ impl fbe::Struct for R {
     const TYPE_ID: u32 = 60;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 60);
@@ -17645,7 +17645,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17665,7 +17665,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17676,7 +17676,7 @@ impl fbe::Struct for R {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.r_, "r")?;
@@ -17684,7 +17684,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.r_, "r")?;
@@ -17692,7 +17692,7 @@ impl fbe::Struct for R {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("r")?;
@@ -17748,7 +17748,7 @@ impl fbe::Struct for W {
     const TYPE_ID: u32 = 61;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 61);
@@ -17758,7 +17758,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17778,7 +17778,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17789,7 +17789,7 @@ impl fbe::Struct for W {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.w_, "w")?;
@@ -17797,7 +17797,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.w_, "w")?;
@@ -17805,7 +17805,7 @@ impl fbe::Struct for W {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("w")?;
@@ -17861,7 +17861,7 @@ impl fbe::Struct for SideBuy {
     const TYPE_ID: u32 = 62;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 62);
@@ -17871,7 +17871,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -17891,7 +17891,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -17902,7 +17902,7 @@ impl fbe::Struct for SideBuy {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
@@ -17910,7 +17910,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.side_buy, "SideBuy")?;
@@ -17918,7 +17918,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("SideBuy")?;
@@ -17974,7 +17974,7 @@ impl fbe::Struct for OrderKey {
     const TYPE_ID: u32 = 63;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 63);
@@ -17984,7 +17984,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18004,7 +18004,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18015,7 +18015,7 @@ impl fbe::Struct for OrderKey {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
@@ -18023,7 +18023,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_key, "OrderKey")?;
@@ -18031,7 +18031,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderKey")?;
@@ -18087,7 +18087,7 @@ impl fbe::Struct for TextOfside {
     const TYPE_ID: u32 = 64;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 64);
@@ -18097,7 +18097,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18117,7 +18117,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18128,7 +18128,7 @@ impl fbe::Struct for TextOfside {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
@@ -18136,7 +18136,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.text_ofside, "textOfside")?;
@@ -18144,7 +18144,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("textOfside")?;
@@ -18200,7 +18200,7 @@ impl fbe::Struct for Decimal1 {
     const TYPE_ID: u32 = 65;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 65);
@@ -18210,7 +18210,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18230,7 +18230,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18241,7 +18241,7 @@ impl fbe::Struct for Decimal1 {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
@@ -18249,7 +18249,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.decimal_1, "DECIMAL_1")?;
@@ -18257,7 +18257,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DECIMAL_1")?;
@@ -18313,7 +18313,7 @@ impl fbe::Struct for OrderModel {
     const TYPE_ID: u32 = 66;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 66);
@@ -18323,7 +18323,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18343,7 +18343,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18354,7 +18354,7 @@ impl fbe::Struct for OrderModel {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
@@ -18362,7 +18362,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_model, "OrderModel")?;
@@ -18370,7 +18370,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderModel")?;
@@ -18426,7 +18426,7 @@ impl fbe::Struct for OrderFinal {
     const TYPE_ID: u32 = 67;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 67);
@@ -18436,7 +18436,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18456,7 +18456,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18467,7 +18467,7 @@ impl fbe::Struct for OrderFinal {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
@@ -18475,7 +18475,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order_final, "OrderFinal")?;
@@ -18483,7 +18483,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderFinal")?;
@@ -18539,7 +18539,7 @@ impl fbe::Struct for NewOrder {
     const TYPE_ID: u32 = 68;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 68);
@@ -18549,7 +18549,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18569,7 +18569,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18580,7 +18580,7 @@ impl fbe::Struct for NewOrder {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
@@ -18588,7 +18588,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.new_order, "NewOrder")?;
@@ -18596,7 +18596,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("NewOrder")?;
@@ -18652,7 +18652,7 @@ impl fbe::Struct for VerifyFbeOrder {
     const TYPE_ID: u32 = 69;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 69);
@@ -18662,7 +18662,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18682,7 +18682,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18693,7 +18693,7 @@ impl fbe::Struct for VerifyFbeOrder {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
@@ -18701,7 +18701,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.verify_fbe_order, "VerifyFBEOrder")?;
@@ -18709,7 +18709,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("VerifyFBEOrder")?;
@@ -18767,7 +18767,7 @@ impl fbe::Struct for FbeVrOrder {
     const TYPE_ID: u32 = 70;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 70);
@@ -18777,7 +18777,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18797,7 +18797,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18808,7 +18808,7 @@ impl fbe::Struct for FbeVrOrder {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
@@ -18816,7 +18816,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.fbe_vr_order, "fbe_vr_Order")?;
@@ -18824,7 +18824,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe_vr_Order")?;
@@ -18880,7 +18880,7 @@ impl fbe::Struct for E1 {
     const TYPE_ID: u32 = 71;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 71);
@@ -18890,7 +18890,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -18910,7 +18910,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -18921,7 +18921,7 @@ impl fbe::Struct for E1 {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
@@ -18929,7 +18929,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.e1, "e1")?;
@@ -18937,7 +18937,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("e1")?;
@@ -18993,7 +18993,7 @@ impl fbe::Struct for I2 {
     const TYPE_ID: u32 = 72;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 72);
@@ -19003,7 +19003,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19023,7 +19023,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19034,7 +19034,7 @@ impl fbe::Struct for I2 {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
@@ -19042,7 +19042,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.i2, "i2")?;
@@ -19050,7 +19050,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("i2")?;
@@ -19106,7 +19106,7 @@ impl fbe::Struct for O3 {
     const TYPE_ID: u32 = 73;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 73);
@@ -19116,7 +19116,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19136,7 +19136,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19147,7 +19147,7 @@ impl fbe::Struct for O3 {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
@@ -19155,7 +19155,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.o3, "o3")?;
@@ -19163,7 +19163,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("o3")?;
@@ -19226,7 +19226,7 @@ impl fbe::Struct for Case {
     const TYPE_ID: u32 = 74;
     const FINAL_MIN: usize = 32;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 40, 74);
@@ -19243,7 +19243,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19284,7 +19284,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19295,7 +19295,7 @@ impl fbe::Struct for Case {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<32>();
@@ -19311,7 +19311,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         let run0 = r.run(
@@ -19330,7 +19330,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(32)?;
         r.run(
@@ -19436,7 +19436,7 @@ impl fbe::Struct for Imported {
     const TYPE_ID: u32 = 75;
     const FINAL_MIN: usize = 10;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 14, 75);
@@ -19448,7 +19448,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19478,7 +19478,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19499,7 +19499,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.market, "market")?;
@@ -19509,7 +19509,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(2)?;
         r.final_field_into(&mut self.market, "market")?;
@@ -19519,7 +19519,7 @@ impl fbe::Struct for Imported {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(2)?;
         r.final_check::<super::market::Side>("market")?;
@@ -19598,7 +19598,7 @@ impl fbe::Struct for Symbol {
     const TYPE_ID: u32 = 76;
     const FINAL_MIN: usize = 4;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 76);
@@ -19608,7 +19608,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19628,7 +19628,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19639,7 +19639,7 @@ impl fbe::Struct for Symbol {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
@@ -19647,7 +19647,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.digits, "digits")?;
@@ -19655,7 +19655,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Digits>("digits")?;
@@ -19725,7 +19725,7 @@ impl fbe::Struct for Listed {
     const TYPE_ID: u32 = 77;
     const FINAL_MIN: usize = 16;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 77);
@@ -19738,7 +19738,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19775,7 +19775,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19804,7 +19804,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
@@ -19816,7 +19816,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_field_into(&mut self.symbol, "symbol")?;
@@ -19828,7 +19828,7 @@ impl fbe::Struct for Listed {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.final_check::<fbe::BString>("symbol")?;
@@ -19920,7 +19920,7 @@ impl fbe::Struct for Derived {
     const TYPE_ID: u32 = 78;
     const FINAL_MIN: usize = 18;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 26, 78);
@@ -19934,7 +19934,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -19966,7 +19966,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -19977,7 +19977,7 @@ impl fbe::Struct for Derived {
         r.leave();
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let run0 = w.append_run::<18>();
@@ -19990,7 +19990,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         let run0 = r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
@@ -20003,7 +20003,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
@@ -20241,7 +20241,7 @@ impl fbe::Struct for Hostile {
     const TYPE_ID: u32 = 79;
     const FINAL_MIN: usize = 2998;
 
-    #[inline]
+    #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 320, 79);
@@ -20328,7 +20328,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(
         &mut self,
         r: &mut Reader<'_>,
@@ -20733,7 +20733,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_body(
         r: &mut Reader<'_>,
         base: usize,
@@ -21131,7 +21131,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.order, "Order")?;
@@ -21216,7 +21216,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_field_into(&mut self.order, "Order")?;
@@ -21301,7 +21301,7 @@ impl fbe::Struct for Hostile {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Order>("Order")?;
