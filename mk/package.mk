@@ -9,7 +9,9 @@
 #                       C#, gem build + gem install into a GEM_HOME for Ruby), code generated from the test's own
 #                       schema, the bytes Python writes read and written back identically by
 #                       every language, the bytes C++ writes too, and a Go server exchanging
-#                       an Order over a socket with a Python and a JavaScript client
+#                       an Order over a socket with a Python and a JavaScript client; the
+#                       Kafka serdes of Java, Go, Python and TypeScript installed likewise
+#                       (examples/packages/kafka-*), each reading the others' records and headers
 #   make test-package   builds and runs tests/package/consumer three ways, each from a
 #                       scratch folder (build/package-test): add_subdirectory, FetchContent
 #                       from a local path, cmake --install + find_package(fbe COMPONENTS json)

@@ -31,6 +31,15 @@ Besides the files, a protocol exchange over a real socket: the Go program serves
 every Order it receives sent back), the Python and the JavaScript programs connect (`connect`),
 send the Order Python wrote and write the Order they get back, which must be the same bytes (the
 same value from Rust, whose HashMap writes its own order); so does the Rust program.
+
+The Kafka serdes (docs/kafka.md "Used from a project"), each installed as its section says in a
+project of examples/packages/kafka-<language>: Java `mvn install` of runtime/kafka/java and a pom
+depending on fbe-kafka, Go the fbekafka module required and replaced beside the runtime, Python
+the extra `pip install '<repo>[kafka]'` (the venv above), TypeScript the `npm pack` tarballs of
+both packages installed with kafkajs. Without a broker, each program serializes the Order Python
+wrote through its serde with the record's headers and deserializes a value and an `fbe` header it
+is given: the value is the message's FBE bytes, every language reads every other's record, and a
+foreign header is refused.
 """
 
 from __future__ import annotations
@@ -109,7 +118,9 @@ def python_user(scratch: Path) -> Path:
     """A venv with the wheel `pip install <repo>` builds; the project is app.py and gen/."""
     env_dir = scratch / "venv"
     venv.create(env_dir, with_pip=True)
-    run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", REPO], scratch)
+    # with the extra of fbe.kafka, as docs/kafka.md's Python section tells its users
+    run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{REPO}[kafka]"],
+        scratch)
     project = scratch / "python"
     project.mkdir()
     shutil.copy(EXAMPLES / "python" / "app.py", project)
@@ -270,10 +281,11 @@ def java_runtime_installed(scratch: Path) -> None:
     run([MVN, "-q", "-B", "-DskipTests", "install"], copy)
 
 
-def maven_program(scratch: Path, fbec: Path, language: str, main: str) -> list[str | Path]:
+def maven_program(scratch: Path, fbec: Path, language: str, main: str, example: str = "") -> list[str | Path]:
+    """The sample project examples/packages/<example> (by default the language's), its code generated."""
     java_runtime_installed(scratch)
-    project = scratch / language
-    shutil.copytree(EXAMPLES / language, project)
+    project = scratch / (example or language)
+    shutil.copytree(EXAMPLES / (example or language), project)
     sources = project / "src" / "main" / language
     run([fbec, f"--{language}", "-q", "-i", scratch / "shop.fbe", "-o", sources], scratch)
     run([MVN, "-q", "-B", "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"], project)
@@ -485,6 +497,156 @@ def test_protocol_over_a_socket(
             "the Order that came back over the socket is not the one sent")
     else:
         assert out.read_bytes() == written, "the Order that came back over the socket is not the one sent"
+
+
+# The Kafka serdes (docs/kafka.md), each installed as its section says, in a project of
+# examples/packages/kafka-<language>: a program that serializes the Order Python wrote through the
+# serde (the record's value and its fbe header written to files) and deserializes a value and a
+# header given to it, without a broker.
+
+
+@pytest.fixture(scope="module")
+def kafka_schema(scratch: Path, fbec: Path) -> str:
+    """The line `fbec fingerprint` prints for the test's schema: what a serde is made of."""
+    return run([fbec, "fingerprint", scratch / "shop.fbe"], scratch).strip()
+
+
+def kafka_python_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Python: fbe.kafka from the venv of `pip install '<repo>[kafka]'`, the code of fbec --python."""
+    project = scratch / "kafka-python"
+    shutil.copytree(EXAMPLES / "kafka-python", project)
+    run([fbec, "--python", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    return [fbec.parent / "python", project / "app.py"]
+
+
+def kafka_go_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Go: the fbekafka module and the runtime it needs, both required and replaced by the checkout's
+    folders (a dependency's own replace does not apply to the user's module), fbec --go --final."""
+    project = scratch / "kafka-go"
+    shutil.copytree(EXAMPLES / "kafka-go", project)
+    run([fbec, "--go", "--final", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run([GO, "mod", "init", "example.com/app"], project)
+    for module, folder in (("github.com/fbe-toolkit/fbe/runtime/go", "go"),
+                           ("github.com/fbe-toolkit/fbe/runtime/kafka/go", "kafka/go")):
+        run([GO, "mod", "edit", f"-require={module}@v0.0.0", f"-replace={module}={REPO / 'runtime' / folder}"], project)
+    run([GO, "mod", "tidy"], project)
+    run([GO, "vet", "./..."], project)
+    run([GO, "build", "-o", "app", "."], project)
+    return [project / "app"]
+
+
+def kafka_java_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Java: `mvn install` of runtime/java, then of a copy of runtime/kafka/java without compiling its
+    tests (they need the trade model generated and a broker), then the sample pom depending on it."""
+    java_runtime_installed(scratch)
+    copy = scratch / "runtime-kafka-java"
+    shutil.copytree(REPO / "runtime" / "kafka" / "java", copy, ignore=shutil.ignore_patterns("target"))
+    run([MVN, "-q", "-B", "-Dmaven.test.skip=true", "install"], copy)
+    return maven_program(scratch, fbec, "java", "app.Main", "kafka-java")
+
+
+def kafka_ts_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """TypeScript: `npm ci` and `npm pack` of runtime/kafka/js (a copy beside a copy of runtime/js, its
+    devDependency `file:../../js`), the tarball installed with @fbe-toolkit/fbe's and the peer kafkajs,
+    the code of fbec --typescript --final through the user's tsc --strict."""
+    runtime = fresh_js_runtime(scratch)
+    source = scratch / "fbe-src" / "runtime" / "kafka" / "js"
+    ignore = shutil.ignore_patterns("node_modules", "dist", "build-test", "gen")
+    shutil.copytree(REPO / "runtime" / "kafka" / "js", source, ignore=ignore)
+    (source.parents[1] / "js").symlink_to(runtime)
+    run([NPM, "ci", "--no-audit", "--no-fund"], source)
+    tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
+    fbe_tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], runtime).strip().splitlines()[-1]
+    lock = json.loads((source / "package-lock.json").read_text())["packages"]
+    kafkajs, *dev = [f"{name}@{lock[f'node_modules/{name}']['version']}"
+                     for name in ("kafkajs", "typescript", "@types/node")]
+    project = js_project(scratch, "kafka-ts", scratch / fbe_tarball, dev)
+    run([NPM, "install", "--no-audit", "--no-fund", scratch / tarball, kafkajs], project)
+    shutil.copytree(EXAMPLES / "kafka-ts", project, dirs_exist_ok=True)
+    run([fbec, "--typescript", "--final", "-q", "-i", scratch / "shop.fbe", "-o", project / "src" / "gen"], scratch)
+    run([NODE, project / "node_modules" / "typescript" / "bin" / "tsc", "-p", project / "tsconfig.json"], project)
+    return [NODE, project / "dist" / "main.js"]
+
+
+KAFKA_BUILDS = {
+    "go": kafka_go_program,
+    "java": kafka_java_program,
+    "python": kafka_python_program,
+    "ts": kafka_ts_program,
+}
+
+
+@pytest.fixture(scope="module")
+def kafka_program(scratch: Path, fbec: Path) -> Callable[[str], list[str | Path]]:
+    """The command of a language's Kafka user program, its project built on first use."""
+    built: dict[str, list[str | Path]] = {}
+
+    def get(language: str) -> list[str | Path]:
+        if language not in built:
+            built[language] = KAFKA_BUILDS[language](scratch, fbec)
+        return built[language]
+
+    return get
+
+
+def kafka_record(scratch: Path, command: list[str | Path], schema: str, language: str) -> tuple[Path, Path]:
+    """The value and the fbe header a language's serializer makes of the Order Python wrote."""
+    value, header = scratch / f"kafka-{language}.value", scratch / f"kafka-{language}.header"
+    run([*command, "write", schema, scratch / "python.bin", value, header], scratch)
+    return value, header
+
+
+@pytest.mark.parametrize("language", sorted(KAFKA_BUILDS))
+def test_kafka_serializer_writes_the_message_bytes_and_the_header(
+    scratch: Path, kafka_program: Callable[[str], list[str | Path]], fbec: Path, kafka_schema: str, written: bytes,
+    language: str,
+) -> None:
+    """The record's value is exactly the FBE bytes of the message; its fbe header is the layout of
+    docs/kafka.md: layout 1, model 0 (versioned), the fingerprint's 32 bytes, "PACKAGE VERSION"."""
+    value, header = kafka_record(scratch, kafka_program(language), kafka_schema, language)
+    assert value.read_bytes() == written, f"the {language} serializer's value is not the message's FBE bytes"
+    package, version, fingerprint = kafka_schema.split()
+    assert header.read_bytes() == bytes((1, 0)) + bytes.fromhex(fingerprint) + f"{package} {version}".encode(), (
+        f"the {language} serializer's fbe header is not the layout of docs/kafka.md")
+
+
+@pytest.mark.parametrize(("writer", "reader"), [(w, r) for w in sorted(KAFKA_BUILDS) for r in sorted(KAFKA_BUILDS)])
+def test_kafka_deserializer_reads_every_languages_record(
+    scratch: Path, kafka_program: Callable[[str], list[str | Path]], kafka_schema: str, written: bytes,
+    writer: str, reader: str,
+) -> None:
+    """A record one language's serializer made, read through another's deserializer (its gate
+    passed): the Order it gets is written back in the same bytes."""
+    value, header = kafka_record(scratch, kafka_program(writer), kafka_schema, f"{writer}-for-{reader}")
+    out = scratch / f"kafka-{writer}-{reader}.bin"
+    run([*kafka_program(reader), "read", kafka_schema, value, header, out], scratch)
+    assert out.read_bytes() == written
+
+
+@pytest.mark.parametrize("language", sorted(KAFKA_BUILDS))
+def test_kafka_deserializer_refuses_a_foreign_header(
+    scratch: Path, kafka_program: Callable[[str], list[str | Path]], kafka_schema: str, written: bytes,
+    language: str,
+) -> None:
+    """A record whose header names another fingerprint of the same package is refused, naming both
+    schemas, and so is a record without a valid header; nothing is written."""
+    package, version, fingerprint = kafka_schema.split()
+    name, other = f"{package} {version}", "ab" * 32
+    value = scratch / "python.bin"
+    both = f"a record written with {name} (versioned, fingerprint {other}) cannot be read by {name} (versioned, "
+    cases = {
+        "foreign": (bytes((1, 0)) + bytes.fromhex(other) + name.encode(), f"{both}fingerprint {fingerprint})"),
+        "final": (bytes((1, 1)) + bytes.fromhex(fingerprint) + name.encode(), "another binary model"),
+        "empty": (b"", "header fbe is empty"),
+    }
+    for name, (header_bytes, reason) in cases.items():
+        header, out = scratch / f"kafka-{name}.header", scratch / f"kafka-{language}-{name}.bin"
+        header.write_bytes(header_bytes)
+        r = subprocess.run([str(a) for a in [*kafka_program(language), "read", kafka_schema, value, header, out]],
+                           cwd=scratch, capture_output=True, text=True, check=False)
+        assert r.returncode == 1, f"{language} read a record with the {name} header: {r.stdout}{r.stderr}"
+        assert reason in r.stderr, f"{language}'s refusal of the {name} header: {r.stderr}"
+        assert not out.exists()
 
 
 if __name__ == "__main__":

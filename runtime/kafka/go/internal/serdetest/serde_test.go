@@ -3,6 +3,10 @@ package fbekafka_test
 // The serde through a real broker, the one FBE_KAFKA_BOOTSTRAP names (make kafka-go runs the tests
 // under tests/kafka/broker.py), and the schema of schemas/trade.fbe generated into internal/gen
 // with its fingerprint in FBE_KAFKA_FINGERPRINT (fbec fingerprint).
+//
+// The tests live in a package of their own, not beside fbekafka: `go mod tidy` in a user's module
+// that requires fbekafka resolves the imports of fbekafka's tests too, and internal/gen is generated
+// here, not in the module a user gets (tests/package/test_consumers.py runs that tidy).
 
 import (
 	"context"
@@ -675,7 +679,7 @@ func fetch(t *testing.T, topic string, want int) []*kgo.Record {
 // Python and JavaScript tests read the same file).
 func headerCases(t *testing.T, kind string) [][]string {
 	t.Helper()
-	data, err := os.ReadFile("../../../../tests/kafka/header_cases.txt")
+	data, err := os.ReadFile("../../../../../tests/kafka/header_cases.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
