@@ -23,6 +23,9 @@ from fbec.targets.go.nesting import check
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal", "uuid": "UUID", "string": "String",
                   "bytes": "Bytes", "bool": "Bool"}
+TEXT_CALLS = {"char": "Char({})", "wchar": "WChar({})", "float": "Float(float64({}))", "double": "Float({})",
+              "timestamp": "Uint(uint64({}))"}
+"""The TextWriter's call of a primitive that is neither an integer nor a runtime value."""
 
 
 class Raw(RawText):
@@ -67,18 +70,8 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
     """Write x (type t) as JSON (docs/format.md 8.2); a value that cannot be written stops the
     writer (docs/limits.md 1 and 4), naming the path (unwind)."""
     w = raw.w
-    if isinstance(t, ir.Primitive):
-        n = t.name
-        if n in RUNTIME_VALUES:
-            raw.line(f"j.{RUNTIME_VALUES[n]}({x})")
-        elif n == "timestamp":
-            raw.line(f"j.Uint(uint64({x}))")
-        else:
-            method, conversion = integer("uint32" if n in ("char", "wchar") else n)
-            raw.line("j." + call(method, conversion, x))
-    elif isinstance(t, ir.EnumRef):
-        method, conversion = integer(t.wire)
-        raw.line("j." + call(method, conversion or ("int64" if method == "Int" else "uint64"), x))
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        raw.line(scalar_write(t, x))
     elif isinstance(t, ir.StructRef):
         raw.flush()
         check(w, c, t, "j", x, unwind)
@@ -106,7 +99,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
         keys = sorted_keys(w, c, t, x, field, "j", names)
 
         def member() -> None:
-            w.line(json_key(t.key, k))
+            w.line(scalar_write(t.key, k, "Key"))
             w.line(f"{v} := {x}[{k}]")
             json_write(c, raw, t.value, v, field, names, [f"j.UnwindIndex({i})", *unwind])
         json_items(raw, "{}", f"for {i}, {k} := range {keys} {{", i, member)
@@ -132,24 +125,23 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
         x = in_order(w, c, t, x, names)
 
         def member_of_pairs() -> None:
-            w.line(json_key(t.key, f"{x}[{i}].Key"))
+            w.line(scalar_write(t.key, f"{x}[{i}].Key", "Key"))
             json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, [f"j.UnwindIndex({i})", *unwind])
         json_items(raw, "{}", f"for {i} := range {x} {{", i, member_of_pairs)
 
 
-def json_key(t: ir.Type, k: str) -> str:
-    """Write map key k as a member name and its colon (docs/format.md 8.1)."""
+def scalar_write(t: ir.Type, x: str, of: str = "") -> str:
+    """The JSON writer's call writing a primitive's or enum's value x or, with of="Key", map key x
+    as a member name and its colon (docs/format.md 8.1)."""
     if isinstance(t, ir.EnumRef):
         method, conversion = integer(t.wire)
-        return "j.Key" + call(method, conversion or ("int64" if method == "Int" else "uint64"), k)
+        return f"j.{of}" + call(method, conversion or ("int64" if method == "Int" else "uint64"), x)
     assert isinstance(t, ir.Primitive), t
-    n = t.name
-    if n in RUNTIME_VALUES:
-        return f"j.Key{RUNTIME_VALUES[n]}({k})"
-    if n == "timestamp":
-        return f"j.KeyUint(uint64({k}))"
-    method, conversion = integer("uint32" if n in ("char", "wchar") else n)
-    return "j.Key" + call(method, conversion, k)
+    if t.name in RUNTIME_VALUES:
+        return f"j.{of}{RUNTIME_VALUES[t.name]}({x})"
+    if t.name == "timestamp":
+        return f"j.{of}Uint(uint64({x}))"
+    return f"j.{of}" + call(*integer("uint32" if t.name in ("char", "wchar") else t.name), x)
 
 
 # ---------------------------------------------------------------- JSON reading
@@ -189,10 +181,8 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
               unwind: list[str]) -> None:
     """Read the JSON value at the reader's position into the lvalue dst (docs/format.md 8.3)."""
     f = f'"{field}"'
-    if isinstance(t, ir.Primitive):
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"{dst} = {scalar_read(c, t, f, dst=dst)}")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"{dst} = {scalar_read(c, t, f)}")
     elif isinstance(t, ir.StructRef):
         w.line(f"{dst}.FBEReadJSON(r)")
         fails(w, unwind)
@@ -292,18 +282,10 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
     w = raw.w
     if isinstance(t, ir.Primitive):
         n = t.name
-        if n in ("bool", "decimal", "uuid", "string", "bytes"):
+        if n in TEXT_CALLS:
+            raw.line("t." + TEXT_CALLS[n].format(x))
+        elif n in ("bool", "decimal", "uuid", "string", "bytes"):
             raw.line(f"t.{RUNTIME_VALUES[n]}({x})")
-        elif n == "char":
-            raw.line(f"t.Char({x})")
-        elif n == "wchar":
-            raw.line(f"t.WChar({x})")
-        elif n == "float":
-            raw.line(f"t.Float(float64({x}))")
-        elif n == "double":
-            raw.line(f"t.Float({x})")
-        elif n == "timestamp":
-            raw.line(f"t.Uint(uint64({x}))")
         else:
             raw.line("t." + call(*integer(n), x))
     elif isinstance(t, ir.EnumRef):
