@@ -495,6 +495,24 @@ def import_closure(schema: Schema, package: Package) -> list[Package]:
     return out
 
 
+def message_suffixes(schema: Schema, package: Package, capitalized: Callable[[str], str],
+                     package_prefix: Callable[[str], str], taken: Iterable[str] = ()) -> dict[str, str]:
+    """The protocol types a package's Sender sends (its own, then its imports', import_closure's order),
+    each with the suffix of its methods (Go's and TypeScript's `Send<Suffix>`, `On<Suffix>`): its name
+    capitalized, an imported one's after its package's prefix, a trailing underscore until it is unique
+    (and not one of `taken`), so the package's own types keep the plain names."""
+    suffixes: dict[str, str] = {}
+    used = set(taken)
+    for s in (s for p in import_closure(schema, package) for s in p.protocol_types):
+        pkg = s.qualified.rpartition(".")[0]
+        suffix = capitalized(s.name) if pkg == package.name else package_prefix(pkg) + capitalized(s.name)
+        while suffix in used:
+            suffix += "_"
+        used.add(suffix)
+        suffixes[s.qualified] = suffix
+    return suffixes
+
+
 def generated_header(package: Package, comment: str = "//") -> str:
     """The 'generated, do not edit' banner every generated file starts with, in the language's
     line-comment syntax. It names the schema file without its folder, so the output does not

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, import_closure
+from fbec.targets.base import CodeWriter, message_suffixes
 from fbec.targets.go.context import Context
 from fbec.targets.go.names import exported, package_name
 
@@ -47,24 +47,13 @@ def id_of(c: Context, m: Message) -> str:
 def _messages(c: Context) -> tuple[list[Message], list[Message]]:
     """What the Sender sends (the package's protocol types, then its imports') and what the
     Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    own_pkg = c.package.name
-    closure = import_closure(c.schema, c.package)
-    sendable = [s for p in closure for s in p.protocol_types]
-    suffixes: dict[str, str] = {}
-    used: set[str] = set()
-    for s in sendable:                          # own types first: they keep the plain names
-        pkg = s.qualified.rpartition(".")[0]
-        suffix = exported(s.name) if pkg == own_pkg else exported(package_name(pkg)) + exported(s.name)
-        while suffix in used:
-            suffix += "_"
-        used.add(suffix)
-        suffixes[s.qualified] = suffix
+    suffixes = message_suffixes(c.schema, c.package, exported, lambda pkg: exported(package_name(pkg)))
 
     def message(s: ir.Struct) -> Message:
-        return Message(s, c.named(s.qualified), suffixes[s.qualified], s.qualified.startswith(own_pkg + "."))
+        return Message(s, c.named(s.qualified), suffixes[s.qualified], s.qualified.startswith(c.package.name + "."))
 
     dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
-    return [message(s) for s in sendable], dispatch
+    return [message(c.schema.struct(q)) for q in suffixes], dispatch
 
 
 def _func(c: Context, m: Message, prefix: str) -> str:

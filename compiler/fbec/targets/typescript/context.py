@@ -14,12 +14,8 @@ from fbec.targets.typescript.names import Idents
 RUNTIME = "@fbe-toolkit/fbe"
 
 BIGINTS = frozenset({"int64", "uint64", "timestamp"})
-PRIMITIVE_TYPES = {
-    "bool": "boolean", "byte": "number", "char": "number", "wchar": "number", "int8": "number",
-    "uint8": "number", "int16": "number", "uint16": "number", "int32": "number", "uint32": "number",
-    "int64": "bigint", "uint64": "bigint", "float": "number", "double": "number", "timestamp": "bigint",
-    "string": "string", "bytes": "Uint8Array",
-}
+PRIMITIVE_TYPES = {"bool": "boolean", "string": "string", "bytes": "Uint8Array"}
+"""The TypeScript type of a primitive not a number (BIGINTS: bigint, the runtime's: RUNTIME_TYPES)."""
 RUNTIME_TYPES = {"uuid": "Uuid", "decimal": "Decimal"}
 
 
@@ -93,20 +89,23 @@ class Context(DefaultLiterals):
         """Type arguments (`<K, V>`), none in JavaScript."""
         return f"<{', '.join(types)}>" if self.ts else ""
 
-    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
-        """A method's opening line; in JavaScript without types, its declaration kept for the .d.ts."""
+    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str,
+               members: list[str] | None = None) -> str:
+        """A method's opening line; in JavaScript without types (nor protected and override), its
+        declaration kept for the .d.ts in members (default: the class's declarations)."""
         declaration = f"{modifiers}{name}({', '.join(f'{p}: {t}' for p, t in params)}): {result}"
         if self.ts:
             return declaration + " {"
-        self.declarations.append(declaration.replace("override ", "") + ";")
-        return f"{modifiers.replace('override ', '')}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
+        (self.declarations if members is None else members).append(declaration.replace("override ", "") + ";")
+        plain = modifiers.replace("protected ", "").replace("override ", "")
+        return f"{plain}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
 
     def type(self, t: ir.Type) -> str:
         """One isinstance per IR dataclass."""
         if isinstance(t, ir.Primitive):
             if t.name in RUNTIME_TYPES:
                 return self.rt(RUNTIME_TYPES[t.name], False)
-            return PRIMITIVE_TYPES[t.name]
+            return PRIMITIVE_TYPES.get(t.name, "bigint" if t.name in BIGINTS else "number")
         if isinstance(t, (ir.EnumRef, ir.StructRef)):
             return self.named(t.name, False)
         if isinstance(t, ir.Optional_):

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, import_closure
+from fbec.targets.base import CodeWriter, message_suffixes
 from fbec.targets.typescript.context import Context
 
 
@@ -44,23 +44,13 @@ def capitalized(name: str) -> str:
 def _messages(c: Context) -> tuple[list[Message], list[Message]]:
     """What the Sender sends (the package's protocol types, then its imports') and what the
     Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    own = c.package.name
-    sendable = [s for p in import_closure(c.schema, c.package) for s in p.protocol_types]
-    suffixes: dict[str, str] = {}
-    used: set[str] = {"Message"}                # onMessage takes every message
-    for s in sendable:                          # own types first: they keep the plain names
-        pkg = s.qualified.rpartition(".")[0]
-        suffix = capitalized(s.name) if pkg == own else capitalized(pkg) + capitalized(s.name)
-        while suffix in used:
-            suffix += "_"
-        used.add(suffix)
-        suffixes[s.qualified] = suffix
+    suffixes = message_suffixes(c.schema, c.package, capitalized, capitalized, taken=("Message",))  # onMessage's
 
     def message(s: ir.Struct) -> Message:
         return Message(s, c.named(s.qualified), suffixes[s.qualified])
 
     dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
-    return [message(s) for s in sendable], dispatch
+    return [message(c.schema.struct(q)) for q in suffixes], dispatch
 
 
 class Emitter:
@@ -80,12 +70,8 @@ class Emitter:
             self.d.line(line)
 
     def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
-        """A method's opening line; in JavaScript without types or modifiers, its declaration kept."""
-        declaration = f"{modifiers}{name}({', '.join(f'{p}: {t}' for p, t in params)}): {result}"
-        if self.c.ts:
-            return declaration + " {"
-        self.members.append(declaration.replace("override ", "") + ";")
-        return f"{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
+        """A method's opening line (Context.method), its JavaScript declaration kept in members."""
+        return self.c.method(modifiers, name, params, result, self.members)
 
     def constructor(self, params: list[tuple[str, str, str]]) -> str:
         """The constructor's opening line of (name, type, default) parameters; its declaration in JavaScript."""
