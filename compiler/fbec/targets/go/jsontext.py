@@ -18,7 +18,7 @@ from fbec.targets.go.models import (
     sorted_keys,
     stops,
 )
-from fbec.targets.go.nesting import check
+from fbec.targets.go.nesting import check, counting
 
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal", "uuid": "UUID", "string": "String",
@@ -371,24 +371,17 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     """FBEWriteJSON, FBEReadJSON and the roots MarshalJSON/AppendJSON/UnmarshalJSON/ReadJSON."""
     q = s.qualified
     plan = c.plan.struct(q)
-    bounded = plan.bounded
     names = Locals()
     fields = s.all_fields
 
     w.line("// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).")
     with w.block(f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{", "}"):
-        if not bounded:
-            entered(w, f'!j.Enter("{q}")', "j.Leave()")
-        raw = Raw(w, "j", "`")
-        if not fields:
-            raw("{}")
-        c.depth_checked = not bounded
-        for n, f in enumerate(fields):
-            raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
-        c.depth_checked = False
-        if fields:
-            raw("}")
+        with counting(w, c, plan, "j"):
+            raw = Raw(w, "j", "`")
+            for n, f in enumerate(fields):
+                raw(("{" if n == 0 else ",") + f'"{f.name}":')
+                json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
+        raw("}" if fields else "{}")
         raw.flush()
     w.blank()
 

@@ -11,7 +11,7 @@ from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
 from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, entered, leave, zero
-from fbec.targets.go.nesting import check
+from fbec.targets.go.nesting import check, counting
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
 SLOT = {
@@ -304,26 +304,24 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         with w.block(f"for {i} := range {dst} {{", "}"):
             where = None if at is None else (at[0], f"{at[1]}+{i}*{t.element.size}")
             read_value(w, c, t.element, where, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
-    elif isinstance(t, ir.Sequence):
-        e = "" if at is None else names("e")
-        n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})" if at is None else
-               f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})")
-        grow_or_resize(w, c, t, dst, n)
-        with w.block(f"for {i} := range {n} {{", "}"):
-            if isinstance(t.element, ir.StructRef):
-                paid(t.element, f"{e}+{i}*{t.element.size}", [f"r.UnwindIndex({i})", *unwind])
-                w.line(f"{dst} = {c.rt('Grow')}({dst})")
-            read_value(w, c, t.element, inner(f"{e}+{i}*{t.element.size}"), f"{dst}[{i}]", field, names,
-                       [f"r.UnwindIndex({i})", *unwind])
-        duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
     else:
+        assert isinstance(t, (ir.Sequence, ir.Mapping)), t
         item = t.item_min_size if at is None else t.item_size
         e = "" if at is None else names("e")
         n, i = names("n"), names("i")
         w.line(f"{n} := r.FinalCount({item}, {t.item_cost}, {quoted})" if at is None else
                f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        if isinstance(t, ir.Sequence):
+            grow_or_resize(w, c, t, dst, n)
+            with w.block(f"for {i} := range {n} {{", "}"):
+                if isinstance(t.element, ir.StructRef):
+                    paid(t.element, f"{e}+{i}*{t.element.size}", inner_unwind)
+                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                read_value(w, c, t.element, inner(f"{e}+{i}*{t.element.size}"), f"{dst}[{i}]", field, names,
+                           inner_unwind)
+            duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
+            return
         key_at, value_at = f"{e}+{i}*{item}", f"{e}+{i}*{item}+{t.key.size}"
         if c.comparable(t.key):
             with w.block(f"if {dst} == nil {{", "} else {"):
@@ -571,16 +569,13 @@ def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: 
 def write_fields(w: CodeWriter, c: Context, s: ir.Struct, plan: StructPlan, names: Locals, final: bool) -> None:
     """The body of FBEWrite (a versioned body at the slot) or FBEWriteFinal (appended): a struct that
     can nest itself enters a level first, each field is written in turn."""
-    if not plan.bounded:
-        entered(w, f'!w.Enter("{s.qualified}")', "w.Leave()")
-    if not final:
-        struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
-        w.line(f"b := {struct}" if s.all_fields else struct)
-    c.depth_checked = not plan.bounded
-    for f in plan.fields:
-        write_value(w, c, f.type, None if final else ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}", f.name,
-                    names, [f'w.Unwind("{f.name}")'])
-    c.depth_checked = False
+    with counting(w, c, plan, "w"):
+        if not final:
+            struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
+            w.line(f"b := {struct}" if s.all_fields else struct)
+        for f in plan.fields:
+            write_value(w, c, f.type, None if final else ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}",
+                        f.name, names, [f'w.Unwind("{f.name}")'])
 
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:

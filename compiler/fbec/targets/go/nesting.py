@@ -13,9 +13,13 @@ refuse a value a few levels short of the limit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from fbec.model import ir
+from fbec.model.plan import StructPlan
 from fbec.targets.base import CodeWriter, Locals
-from fbec.targets.go.context import Context, leave
+from fbec.targets.go.context import Context, entered, leave
 
 
 def walked(c: Context, name: str) -> bool:
@@ -37,6 +41,18 @@ def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, u
     else:
         cond = f'!{writer}.Fits({levels}, "{t.name}")'
     leave(w, cond, unwind)
+
+
+@contextmanager
+def counting(w: CodeWriter, c: Context, plan: StructPlan, writer: str) -> Iterator[None]:
+    """The body of a struct's writer (binary or JSON): one that can nest without a bound enters a
+    level first (Writer.Enter, left on the way out) and, while inside, checks the bounded struct
+    values it writes (check)."""
+    if not plan.bounded:
+        entered(w, f'!{writer}.Enter("{plan.struct.qualified}")', f"{writer}.Leave()")
+    c.depth_checked = not plan.bounded
+    yield
+    c.depth_checked = False
 
 
 def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> None:
