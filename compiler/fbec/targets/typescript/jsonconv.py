@@ -3,12 +3,15 @@ fbe.JsonWriter; the mapping rules (keys, floats, decimals, bytes) live in the ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText
 from fbec.targets.typescript.context import Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     SLOT,
     assign,
+    caught,
     counter,
     guarded,
     ordered,
@@ -62,7 +65,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
             json_write(c, raw, t.element, o, field, within, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
-        a, y, first = names("a"), names("y"), names("first")
+        a, y = names("a"), names("y")
         raw.flush()
         if isinstance(t, ir.Sequence):
             ordered(w, c, t, a, x, field)
@@ -71,44 +74,47 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
         else:
             w.line(f"const {a} = {x};")
             w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        raw("[")
-        raw.line(f"let {first} = true;")
-        i = counter(w, c, t.element, names)
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            with w.block(f"if (!{first}) {{", "}"):
-                w.line('j.raw(",");')
-            w.line(f"{first} = false;")
-            json_write(c, raw, t.element, y, field, within_index(field, i or ""), names)
-            raw.flush()
-            if i:
-                w.line(f"{i}++;")
-        raw("]")
+        json_items(c, raw, "[]", t.element, f"for (const {y} of {a}) {{", names,
+                   lambda i: json_write(c, raw, t.element, y, field, within_index(field, i), names))
     else:
         assert isinstance(t, ir.Mapping)
-        m, k, y, first = names("m"), names("k"), names("y"), names("first")
+        m, k, y = names("m"), names("k"), names("y")
         raw.flush()
         ordered(w, c, t, m, x, field)
         pairs = isinstance(t.key, ir.StructRef)     # a struct is not a member name: [key, value] pairs
-        raw("[" if pairs else "{")
-        raw.line(f"let {first} = true;")
-        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
-        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            with w.block(f"if (!{first}) {{", "}"):
-                w.line('j.raw(",");')
-            w.line(f"{first} = false;")
+
+        def member(i: str) -> None:
             if pairs:
                 raw("[")
-                json_write(c, raw, t.key, k, field, within_index(field, i or ""), names)
+                json_write(c, raw, t.key, k, field, within_index(field, i), names)
                 raw(",")
             else:
                 raw.line(f"j.{key_method(t.key)}({k});")
-            json_write(c, raw, t.value, y, field, within_index(field, i or ""), names)
+            json_write(c, raw, t.value, y, field, within_index(field, i), names)
             if pairs:
                 raw("]")
-            raw.flush()
-            if i:
-                w.line(f"{i}++;")
-        raw("]" if pairs else "}")
+        json_items(c, raw, "[]" if pairs else "{}", t.key, f"for (const [{k}, {y}] of {m}) {{", names, member,
+                   t.value)
+
+
+def json_items(c: Context, raw: Raw, brackets: str, t: ir.Type, loop: str, names: Locals,
+               item: Callable[[str], None], value: ir.Type | None = None) -> None:
+    """A JSON array or object (brackets: "[]" or "{}") of the loop's items, a comma before all but
+    the first; item(i) writes one, i the index counted when writing an element of type t (or a
+    map's value) can fail, else ""."""
+    w, first = raw.w, names("first")
+    raw(brackets[0])
+    raw.line(f"let {first} = true;")
+    i = counter(w, c, t, names) or (counter(w, c, value, names) if value is not None else None)
+    with w.block(loop, "}"):
+        with w.block(f"if (!{first}) {{", "}"):
+            w.line('j.raw(",");')
+        w.line(f"{first} = false;")
+        item(i or "")
+        raw.flush()
+        if i:
+            w.line(f"{i}++;")
+    raw(brackets[1])
 
 
 def key_method(t: ir.Type) -> str:
@@ -144,10 +150,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */")
     with w.block(c.method(over, "toJson", [], "string"), "}"):
         w.line(f"const j = new {c.rt('JsonWriter')}();")
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"{name}.fbeWriteJson(j, this);")
-        with w.block("", "}"):
-            w.line(f'throw {c.rt("refused")}(e, "{s.qualified}", this);')
+        caught(w, f"{name}.fbeWriteJson(j, this);", f'{c.rt("refused")}(e, "{s.qualified}", this)')
         w.line("return j.text;")
 
 
@@ -284,8 +287,5 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */")
     with w.block(c.method(f"static {over}", "fromJson", [("text", "string | Uint8Array"),
                                                          ("limits?", c.rt("Limits", False))], name), "}"):
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"const r = {c.rt('JsonReader')}.parse(text, limits);")
-            w.line(f"return {name}.fbeReadJson(r, r.root);")
-        with w.block("", "}"):
-            w.line(f'throw {c.rt("rootOf")}(e, "{s.qualified}");')
+        caught(w, f"const r = {c.rt('JsonReader')}.parse(text, limits);\nreturn {name}.fbeReadJson(r, r.root);",
+               f'{c.rt("rootOf")}(e, "{s.qualified}")')

@@ -61,13 +61,25 @@ def can_fail(c: Context, t: ir.Type) -> bool:
 def guarded(w: CodeWriter, c: Context, t: ir.Type, statement: str, within: str) -> None:
     """A writer's statement writing a value of type t; when it can fail (can_fail), in the catch that
     puts where it is (`within`: within(...) or withinIndex(...)) in front of the error's path."""
-    if not (isinstance(t, ir.StructRef) and can_fail(c, t)):
+    if isinstance(t, ir.StructRef) and can_fail(c, t):
+        caught(w, statement, located(c, within))
+    else:
         w.line(statement)
-        return
+
+
+def caught(w: CodeWriter, statements: str, thrown: str) -> None:
+    """`try { statements } catch (e) { throw thrown; }`: their error with where it happened
+    (fbe.within, fbe.withinIndex, fbe.rootOf, fbe.refused of e)."""
     with w.block("try {", "} catch (e) {"):
-        w.line(statement)
+        w.lines(statements)
     with w.block("", "}"):
-        w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+        w.line(f"throw {thrown};")
+
+
+def located(c: Context, within: str) -> str:
+    """The runtime's call of `within` (within(e, ...) or withinIndex(e, ...)): e with the field or
+    element in front of its path."""
+    return c.rt(within.partition("(")[0]) + "(" + within.partition("(")[2]
 
 
 def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, value: str, field: str) -> str:
@@ -202,12 +214,8 @@ def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within
            in_place: bool = False) -> None:
     """`target = expr;` (only `expr;` for a struct read into the value `target` holds, `in_place`); a
     struct read wrapped in the catch that names where it is (`within`)."""
-    statement = f"{expr};" if in_place else f"{target} = {expr};"
     if isinstance(t, ir.StructRef):
-        with w.block("try {", "} catch (e) {"):
-            w.line(statement)
-        with w.block("", "}"):
-            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+        caught(w, f"{expr};" if in_place else f"{target} = {expr};", located(c, within))
     else:
         w.line(f"{target} = {expr};")
 
@@ -327,11 +335,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
         elif at is None:
             w.line(f"{fixed};")
     elif isinstance(t, ir.StructRef):
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"{c.named(t.name)}.fbeVerifyFinal(r);" if at is None else
-                   f"{c.named(t.name)}.fbeVerify(r, {at[0]}, {at[1]});")
-        with w.block("", "}"):
-            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+        caught(w, f"{c.named(t.name)}.fbeVerifyFinal(r);" if at is None else
+               f"{c.named(t.name)}.fbeVerify(r, {at[0]}, {at[1]});", located(c, within))
     elif isinstance(t, ir.Optional_):
         if at is None:
             with w.block(f"if (r.finalHas({quoted})) {{", "}"):
@@ -512,28 +517,19 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
     with w.block(c.method(over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line(f"w.begin{model}();")
-        with w.block("try {", "} catch (e) {"):
-            w.lines(write)
-        with w.block("", "}"):
-            w.line(f'throw {rt("refused")}(e, "{q}", this);')
+        caught(w, write, f'{rt("refused")}(e, "{q}", this)')
         w.line("return w.bytes();")
 
     w.blank()
     w.line(f"/** The value of {what}; a DecodeError names what is wrong, where and why. */")
     with w.block(c.method(f"static {over}", f"from{suffix}", limits, name), "}"):
-        with w.block("try {", "} catch (e) {"):
-            w.lines(read)
-        with w.block("", "}"):
-            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+        caught(w, read, f'{rt("rootOf")}(e, "{q}")')
 
     w.blank()
     w.line(f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */")
     verify_root = c.method(f"static {over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined")
     with w.block(verify_root, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
-        with w.block("try {", "} catch (e) {"):
-            w.lines(verify)
-        with w.block("", "}"):
-            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+        caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
 
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
