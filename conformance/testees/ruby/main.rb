@@ -239,8 +239,8 @@ class Testee
     { 'serialize_error' => e.message }
   end
 
-  # The verdict of verify_fbe/verify_final (from_fbe/from_final without keeping the value) and the
-  # text of the read's error.
+  # The verdict of verify_fbe/verify_final (a walk of the bytes that makes no value) and, where it
+  # refuses, the text of the read's error (the read gives the reason; verify gives only the verdict).
   def verify(cls, input, limits)
     format = input['format']
     return { 'skipped' => "verify reads binary input, not #{format}" } unless %w[versioned final].include?(format)
