@@ -9,16 +9,12 @@ from contextlib import contextmanager
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
-from fbec.targets.base import CodeWriter, Locals, Options
+from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, Options
 from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, entered, leave, zero
 from fbec.targets.go.nesting import check, counting
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
-SLOT = {
-    "bool": "Bool", "byte": "U8", "char": "U8", "uint8": "U8", "int8": "I8", "int16": "I16", "uint16": "U16",
-    "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
-    "double": "F64", "timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal",
-}
+SLOT = {**SLOT_KINDS, "uuid": "UUID"}
 
 
 def arg1(expr: str) -> str:

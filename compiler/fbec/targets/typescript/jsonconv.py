@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Locals, RawText
+from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText
 from fbec.targets.typescript.context import Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
-    SLOT,
     assign,
     caught,
     counter,
@@ -30,7 +29,7 @@ def integer(t: ir.Primitive | ir.EnumRef) -> str:
     """The fbe.JsonWriter method suffix of an integer (an enum's or flags' by its wire type), which
     refuses what fbe.Writer refuses: `U8`, `I32`, `U64` (a timestamp)."""
     name = t.name if isinstance(t, ir.Primitive) else t.wire
-    return "U64" if name == "timestamp" else SLOT[name]
+    return "U64" if name == "timestamp" else SLOT_KINDS[name]
 
 
 class Raw(RawText):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, StructPlan
-from fbec.targets.base import CodeWriter, Locals, Options
+from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, Options
 from fbec.targets.typescript.context import (
     Context,
     add_item,
@@ -23,13 +23,6 @@ from fbec.targets.typescript.context import (
     refuse_repeated,
     unique,
 )
-
-# Primitive -> the fbe.Writer put/append and fbe.Reader method suffix of its slot.
-SLOT = {
-    "bool": "Bool", "byte": "U8", "char": "U8", "uint8": "U8", "int8": "I8", "int16": "I16", "uint16": "U16",
-    "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
-    "double": "F64", "timestamp": "Timestamp", "uuid": "Uuid", "decimal": "Decimal",
-}
 
 
 def struct_costs(s: ir.Struct) -> str:
@@ -129,8 +122,8 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
     and what its offsets count from, or appended in the final model (`at` None, docs/format.md 4.2); a
     value of `field` (`within`: where it is, for the error of a struct that cannot be written)."""
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        kind = SLOT[t.wire] if isinstance(t, ir.EnumRef) else {"string": "String", "bytes": "Blob"}.get(t.name) \
-            or SLOT[t.name]
+        kind = SLOT_KINDS[t.wire] if isinstance(t, ir.EnumRef) else {"string": "String", "bytes": "Blob"}.get(t.name) \
+            or SLOT_KINDS[t.name]
         if at is None:
             w.line(f"w.append{kind}({value});")
         elif ir.is_text(t):
@@ -207,7 +200,7 @@ def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, in
     if isinstance(t, ir.Primitive) and t.name == "decimal":     # the reader checks its flags (docs/format.md 2.4)
         return f'r.decimal({pos}, "{field}")'
     assert isinstance(t, (ir.Primitive, ir.EnumRef))
-    return f"r.{reader_method(SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name])}({pos})"
+    return f"r.{reader_method(SLOT_KINDS[t.wire if isinstance(t, ir.EnumRef) else t.name])}({pos})"
 
 
 def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str,
