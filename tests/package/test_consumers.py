@@ -259,14 +259,20 @@ def js_path_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return [NODE, project / "main.mjs"]
 
 
+@functools.cache
+def npm_packed(scratch: Path, source: Path) -> Path:
+    """The tarball `npm pack` makes of a package folder, in the scratch folder (made once)."""
+    return scratch / run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
+
+
 def ts_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
     """TypeScript: npm install of the npm pack tarball, the code of fbec --typescript through tsc --strict."""
     source = fresh_js_runtime(scratch)
-    tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
+    tarball = npm_packed(scratch, source)
     # the compiler versions runtime/js builds with
     lock = json.loads((source / "package-lock.json").read_text())["packages"]
     dev = [f"{name}@{lock[f'node_modules/{name}']['version']}" for name in ("typescript", "@types/node")]
-    project = js_project(scratch, "ts-tarball", scratch / tarball, dev)
+    project = js_project(scratch, "ts-tarball", tarball, dev)
     shutil.copytree(EXAMPLES / "ts", project, dirs_exist_ok=True)
     run([fbec, "--typescript", "-q", "-i", scratch / "shop.fbe", "-o", project / "src" / "gen"], scratch)
     run([NODE, project / "node_modules" / "typescript" / "bin" / "tsc", "-p", project / "tsconfig.json"], project)
@@ -555,13 +561,12 @@ def kafka_ts_program(scratch: Path, fbec: Path) -> list[str | Path]:
     shutil.copytree(REPO / "runtime" / "kafka" / "js", source, ignore=ignore)
     (source.parents[1] / "js").symlink_to(runtime)
     run([NPM, "ci", "--no-audit", "--no-fund"], source)
-    tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
-    fbe_tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], runtime).strip().splitlines()[-1]
+    tarball = npm_packed(scratch, source)
     lock = json.loads((source / "package-lock.json").read_text())["packages"]
     kafkajs, *dev = [f"{name}@{lock[f'node_modules/{name}']['version']}"
                      for name in ("kafkajs", "typescript", "@types/node")]
-    project = js_project(scratch, "kafka-ts", scratch / fbe_tarball, dev)
-    run([NPM, "install", "--no-audit", "--no-fund", scratch / tarball, kafkajs], project)
+    project = js_project(scratch, "kafka-ts", npm_packed(scratch, runtime), dev)
+    run([NPM, "install", "--no-audit", "--no-fund", tarball, kafkajs], project)
     shutil.copytree(EXAMPLES / "kafka-ts", project, dirs_exist_ok=True)
     run([fbec, "--typescript", "--final", "-q", "-i", scratch / "shop.fbe", "-o", project / "src" / "gen"], scratch)
     run([NODE, project / "node_modules" / "typescript" / "bin" / "tsc", "-p", project / "tsconfig.json"], project)
