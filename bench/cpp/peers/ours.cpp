@@ -153,7 +153,9 @@ struct OursFields : Ours<AccountModel, dom::Account> {
 // out_edges items and edges[e].target(), nothing materialized. Every view
 // checks its bytes against the root when it is made, so this needs no
 // verify() to be safe (FlatBuffers' GetRoot does); the verify row is the
-// versioned row's.
+// versioned row's. Views are values: the lambdas hold copies, and the edge
+// loop a local one, which the compiler keeps in registers (through a
+// reference, each store to the BFS's seen bytes would make it reload them).
 struct OursViews : Ours<GraphModel, dom::Graph> {
     FBE::View<graph::Graph> root;
 
@@ -164,12 +166,12 @@ struct OursViews : Ours<GraphModel, dom::Graph> {
     int64_t traverse() {
         const auto nodes = root.nodes();
         const auto edges = root.edges();
-        const std::size_t ne = edges.size();
         return dom::bfs_sum(
-            nodes.size(), scratch, [&](int32_t v) { return nodes[std::size_t(v)].value_(); },
-            [&](int32_t v, auto&& visit) {
+            nodes.size(), scratch, [nodes](int32_t v) { return nodes[std::size_t(v)].value_(); },
+            [nodes, edges](int32_t v, auto&& visit) {
+                const auto es = edges;
                 for (int32_t e : nodes[std::size_t(v)].out_edges())
-                    if (e >= 0 && size_t(e) < ne) visit(edges[std::size_t(e)].target());
+                    if (e >= 0 && size_t(e) < es.size()) visit(es[std::size_t(e)].target());
             });
     }
 };

@@ -126,6 +126,25 @@ struct ViewOf<std::string> {
 template <typename T>
 using view_t = typename ViewOf<T>::type;
 
+//! Where a struct's body is and its size ({0, 0}: none).
+struct BodyFound {
+    std::size_t at;
+    uint32_t size;
+};
+
+//! The body at `at` when its header lies in the root (`size` bytes), its
+//! size fits the root and its type is `type_id`; else none. Out of line:
+//! StructView finds the usual body without it.
+FBE_NOINLINE inline BodyFound find_body(const uint8_t* data, std::size_t size, std::size_t at,
+                                        uint32_t type_id) noexcept {
+    if (at + 8 <= size) {
+        const uint32_t body = load_u32(data + at);
+        if (body <= size - at && load_u32(data + at + 4) == type_id)
+            return {at, body};
+    }
+    return {0, 0};
+}
+
 //! Iterator of a collection view: the position of an item's slot, moved on
 //! by the item's size (every item from begin() to end() lies in the root,
 //! which the collection's view checked once).
@@ -202,15 +221,24 @@ public:
     StructView(const uint8_t* data, std::size_t size) noexcept : ViewBase<S>(data, size) {}
     //! The body the slot points to, when its header lies in the root, its
     //! size fits the root and its type is S's; else no body.
+    //! The usual body (the schema's size and S's type, in the root) is
+    //! found by one bounds check and one compare of its 8-byte header; any
+    //! other (longer, shorter, absent, of another type) by detail::find_body.
     StructView(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : ViewBase<S>(data, size, origin, slot) {
-        const std::size_t at = origin + load_u32(data + slot);
-        if (at + 8 <= size) {
-            const uint32_t body = load_u32(data + at);
-            if (body <= size - at && load_u32(data + at + 4) == VBody<S>::type_id) {
-                _body = at;
-                _body_size = body;
-            }
+        constexpr uint32_t full = VBody<S>::body_size;
+        constexpr uint64_t header = uint64_t(VBody<S>::type_id) << 32 | full;
+        const uint32_t offset = load_u32(data + slot);
+        // origin <= size: the offsets beyond `last` put the body's end past
+        // the root's (one compare, `last` the same for every item of a vector).
+        const std::ptrdiff_t last = std::ptrdiff_t(size - origin) - std::ptrdiff_t(full);
+        if (FBE_LIKELY(std::ptrdiff_t(offset) <= last && load<uint64_t>(data + origin + offset) == header)) {
+            _body = origin + offset;
+            _body_size = full;
+        } else {
+            const detail::BodyFound found = detail::find_body(data, size, origin + offset, VBody<S>::type_id);
+            _body = found.at;
+            _body_size = found.size;
         }
     }
 
