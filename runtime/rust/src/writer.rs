@@ -69,6 +69,7 @@ impl Writer {
     }
 
     /// Empties the buffer, keeping its capacity, and clears the error.
+    #[inline]
     pub fn reset(&mut self) {
         self.buf.clear();
         self.depth = 0;
@@ -211,20 +212,34 @@ impl Writer {
 
     /// Starts a versioned root (docs/format.md 3.2): 8 header bytes; the top struct's slot is at
     /// 4 with base 0.
+    #[inline]
     pub fn begin_versioned(&mut self) {
-        self.reset();
-        self.alloc(8);
+        self.begin_root();
     }
 
-    /// Stores the root's total size and returns the root, or the writer's error.
-    pub fn end_versioned(&mut self) -> Result<&[u8], EncodeError> {
-        let n = self.buf.len();
-        let total = self.u32_of(n, "root larger than 4 GiB");
-        self.put_u32(0, total);
+    /// Empties the writer and appends a root's 8 header bytes (zeros until `end_*`).
+    #[inline(always)]
+    fn begin_root(&mut self) {
+        self.reset();
+        self.buf.extend_from_slice(&[0; 8]);
+    }
+
+    /// The root, or the writer's error (a size beyond 32 bits).
+    #[inline(always)]
+    fn finish(&mut self) -> Result<&[u8], EncodeError> {
         match self.err.take() {
             Some(e) => Err(e),
             None => Ok(&self.buf),
         }
+    }
+
+    /// Stores the root's total size and returns the root, or the writer's error.
+    #[inline]
+    pub fn end_versioned(&mut self) -> Result<&[u8], EncodeError> {
+        let total = self.u32_of(self.buf.len(), "root larger than 4 GiB");
+        let header: &mut [u8; 4] = self.buf.first_chunk_mut().expect("a root begun with its header");
+        *header = total.to_le_bytes();
+        self.finish()
     }
 
     /// Stores at `slot` the offset of `p` from `base` (a block just allocated: never 0). It is
@@ -312,21 +327,19 @@ impl Writer {
     // ------------------------------------------------------------ final model
 
     /// Starts a final root (docs/format.md 4.1); size and type id come with [`Writer::end_final`].
+    #[inline]
     pub fn begin_final(&mut self) {
-        self.reset();
-        self.alloc(8);
+        self.begin_root();
     }
 
     /// Stores the root's size and type id and returns the root, or the writer's error.
+    #[inline]
     pub fn end_final(&mut self, type_id: u32) -> Result<&[u8], EncodeError> {
-        let n = self.buf.len();
-        let total = self.u32_of(n, "root larger than 4 GiB");
-        self.put_u32(0, total);
-        self.put_u32(4, type_id);
-        match self.err.take() {
-            Some(e) => Err(e),
-            None => Ok(&self.buf),
-        }
+        let total = self.u32_of(self.buf.len(), "root larger than 4 GiB");
+        let header: &mut [u8; 8] = self.buf.first_chunk_mut().expect("a root begun with its header");
+        header[..4].copy_from_slice(&total.to_le_bytes());
+        header[4..].copy_from_slice(&type_id.to_le_bytes());
+        self.finish()
     }
 
     /// Appends a collection's count.
