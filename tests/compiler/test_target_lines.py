@@ -13,7 +13,7 @@ import target_lines
 
 # The Java~Kotlin identical lines of this tree: lower it when a change takes lines out, never raise it
 # (docs/targets.md, section 9).
-JAVA_KOTLIN_CEILING = 112
+JAVA_KOTLIN_CEILING = 98
 
 
 def test_identical_counts_shared_lines_in_order_whatever_their_indentation(tmp_path: Path) -> None:

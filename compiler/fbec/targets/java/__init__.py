@@ -18,8 +18,7 @@ from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import PARTS
 from fbec.targets.java.syntax import Context
-from fbec.targets.java.text import write_text
-from fbec.targets.jvm import generate_package
+from fbec.targets.jvm import generate_package, text
 from fbec.targets.jvm.context import (
     JAVA_WIRE,
     distinct_values,
@@ -143,12 +142,25 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
     if s.fields:
         w.blank()
     write_keys(w, c, s, name)
-    write_text(w, c, s, name)
+    write_to_string(w)
+    text.write_text(w, c, s, name, "Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.",
+                    "", "@param t the text so far", "@param v the value")
     write_models(w, c, s, name, options.final)
     if options.json:
         write_json(w, c, s, name)
 
 
+
+
+def write_to_string(w: CodeWriter) -> None:
+    """toString(): the text form (fbeText)."""
+    w.line("/** @return this value in the original's text form (docs/format.md 9) */")
+    w.line("@Override")
+    with w.block("public String toString() {", "}"):
+        w.line("StringBuilder t = new StringBuilder();")
+        w.line("fbeText(t, this);")
+        w.line("return t.toString();")
+    w.blank()
 
 
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

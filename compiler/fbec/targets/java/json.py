@@ -14,7 +14,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import json, models
-from fbec.targets.jvm.context import Names, member
+from fbec.targets.jvm.context import member
 
 # ---------------------------------------------------------------- per struct
 
@@ -23,19 +23,12 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     q = s.qualified
     json_writer, json_reader, limits = c.rt("JsonWriter"), c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
-    names = Names()
-
-    with member(w, f"public static void fbeWriteJson({json_writer} j, {name} v) {{",
-                "Writes v as a JSON object, inherited fields first (docs/format.md 8).", "", "@param j the writer",
-                "@param v the value"):
-        json.write_object(w, c, s, names)
-
-    with member(w, f"public static void fbeReadJson({json_reader} r, {name} v) throws {decode_exception} {{",
-                "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
-                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-                "@param r the reader", "@param v the value",
-                "@throws DecodeException at the first problem (docs/limits.md 7)"):
-        json.read_object(w, c, s, names)
+    json.write_codecs(w, c, s, name, (
+        "Writes v as a JSON object, inherited fields first (docs/format.md 8).", "", "@param j the writer",
+        "@param v the value"), (
+        "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
+        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+        "@param r the reader", "@param v the value", "@throws DecodeException at the first problem (docs/limits.md 7)"))
 
     with member(w, "public String toJson() {",
                 "This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.", "",

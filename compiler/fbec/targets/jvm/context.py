@@ -376,7 +376,8 @@ class Context(DefaultLiterals):
         "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
         "equal": "java.util.Objects.equals({0}, {1})",
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
-        "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "interface": "public interface {0}",
+        "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "static": "public static {2} {0}({1})",
+        "interface": "public interface {0}", "throws": " throws {0}",
         "param": "{1} {0}", "same": "{0} == {1}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
         "empty_text": "{0}.length() == 0",
@@ -391,9 +392,10 @@ class Context(DefaultLiterals):
     type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
     none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
-    call whose last argument runs a statement: the statement), `override` and `method` (the head of
-    a method overriding one, of another: name, parameters, what result() makes of the return
-    type), `interface` (the head of one: name), `param` (name, type), `same` (two
+    call whose last argument runs a statement: the statement), `override`, `method` and `static`
+    (the head of a method overriding one, of another, of a static one (Kotlin: in the companion):
+    name, parameters, what result() makes of the return type), `throws` (what a method head says of
+    the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param` (name, type), `same` (two
     references to one object), `other_class` (the object is of another class than this one),
     `property` (a field of this value from inside its class), `bits` (the bits two integers both
     have set), `empty_text` (a StringBuilder holds nothing)."""

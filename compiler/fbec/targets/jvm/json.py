@@ -1,6 +1,7 @@
 """JSON of fbec --java --json and --kotlin --json (docs/format.md 8, docs/limits.md 7): straight-line
-member code on the runtime's JsonWriter and JsonReader (Jackson's streaming parser underneath), the
-statements of the pieces whose declarations each language writes (java/json.py, kotlin/json.py).
+member code on the runtime's JsonWriter and JsonReader (Jackson's streaming parser underneath): the
+codecs other generated classes call (write_codecs), the statements of the methods each language
+declares (java/json.py, kotlin/json.py).
 
 Readers read into a value made with the schema's defaults, so a member the text does not hold
 keeps its default (charged against the decode budget when it holds structs, docs/limits.md 3); a
@@ -14,7 +15,7 @@ from functools import partial
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, RawText
-from fbec.targets.jvm.context import Context, Names
+from fbec.targets.jvm.context import Context, Names, member
 from fbec.targets.jvm.models import elements, entries, nested
 
 # Primitive or wire type -> the JsonWriter method writing it.
@@ -291,3 +292,17 @@ def read_object(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
         if f.name in charged:
             c.if_(w, f"!{charged[f.name]}", f'r.spend({cost[f.name]}, "{f.name}")')
     w.line(c.stmt("r.leave()"))
+
+
+def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, name: str, write_doc: tuple[str, ...],
+                 read_doc: tuple[str, ...]) -> None:
+    """fbeWriteJson(j, v) (write_object) and fbeReadJson(r, v) (read_object), static (Kotlin: in the
+    companion), of the struct s (its class: name), with the documentation's lines write_doc and read_doc."""
+    names = Names()
+    value = c.spell("param", "v", name)
+    head = c.spell("static", "fbeWriteJson", f"{c.spell('param', 'j', c.rt('JsonWriter'))}, {value}", c.result(""))
+    with member(w, f"{head} {{", *write_doc):
+        write_object(w, c, s, names)
+    head = c.spell("static", "fbeReadJson", f"{c.spell('param', 'r', c.rt('JsonReader'))}, {value}", c.result(""))
+    with member(w, f"{head}{c.spell('throws', c.rt('DecodeException'))} {{", *read_doc):
+        read_object(w, c, s, names)

@@ -1,11 +1,12 @@
-"""The text form of fbec --java and --kotlin (docs/format.md 9): the statements of `fbeText(t, v)`,
-which each language declares (java/text.py, kotlin/text.py), on the runtime's Text helpers."""
+"""The text form of fbec --java and --kotlin (docs/format.md 9): per struct the static
+`fbeText(t, v)` (Kotlin: in the companion) on the runtime's Text helpers, which each language's
+`toString()` calls."""
 
 from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, RawText, text_struct
-from fbec.targets.jvm.context import Context, Names
+from fbec.targets.jvm.context import Context, Names, member
 from fbec.targets.jvm.models import elements, entries
 
 # Primitives printed by a Text helper.
@@ -66,3 +67,10 @@ def text_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     names = Names()
     text_struct(Appends(w, c), s, lambda base: c.stmt(f"{c.named(base)}.fbeText(t, v)"),
                 lambda f: text_value(w, c, f.type, f"v.{c.ident.field(f)}", names))
+
+
+def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str, *doc: str) -> None:
+    """fbeText(t, v): v (a name) appended to t in the text form; doc: its documentation's lines."""
+    params = f"{c.spell('param', 't', 'StringBuilder')}, {c.spell('param', 'v', name)}"
+    with member(w, f"{c.spell('static', 'fbeText', params, c.result(''))} {{", *doc):
+        text_fields(w, c, s)

@@ -10,7 +10,7 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
 * structs as open classes: a primary constructor of `var` properties with the schema's defaults
   as default arguments (named arguments build a value), equality and hash over the `[key]`
   fields and `KEY_ORDER` (as the Java target and the original), `toString()` the original's text
-  form (text.py, as the Java target's).
+  form (jvm/text.py, as the Java target's).
   Not data classes: any schema that imports a package may derive from its structs
   (`protoex.Balance : proto.Balance`), and a data class cannot be derived from;
 * unsigned integers as Kotlin's unsigned types (`UByte`, `UInt`...), optionals as nullable types,
@@ -34,7 +34,6 @@ from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
 from fbec.targets.kotlin.syntax import BITS, WIRE, Context, fits, int_literal
-from fbec.targets.kotlin.text import write_to_string
 
 __all__ = ["Context", "generate", "kotlin_package"]
 
@@ -90,6 +89,13 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
                 for v in e.values:
                     w.line(f"val {c.ident.value(e.qualified, v.name)} = {name}({int_literal(v.value, kotlin)})")
     return name
+
+
+def write_to_string(w: CodeWriter, name: str) -> None:
+    """The member toString(): the text form (the companion's fbeText)."""
+    w.line("/** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */")
+    w.line(f"override fun toString(): String = StringBuilder().also {{ {name}.fbeText(it, this) }}.toString()")
+    w.blank()
 
 
 def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import json, models
-from fbec.targets.jvm.context import Names, doc, member
+from fbec.targets.jvm.context import doc, member
 from fbec.targets.kotlin.syntax import Context, expression_body
 
 # ---------------------------------------------------------------- per struct
@@ -38,20 +38,12 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The companion's fbeWriteJson, fbeReadJson and fromJson."""
     q = s.qualified
-    json_writer, json_reader, limits = c.rt("JsonWriter"), c.rt("JsonReader"), c.rt("Limits")
+    json_reader, limits = c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
-    names = Names()
-
-    w.line("/** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */")
-    with w.block(f"fun fbeWriteJson(j: {json_writer}, v: {name}) {{", "}"):
-        json.write_object(w, c, s, names)
-    w.blank()
-
-    with member(w, f"fun fbeReadJson(r: {json_reader}, v: {name}) {{",
-                "Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members",
-                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-                "@throws DecodeException at the first problem (docs/limits.md 7)"):
-        json.read_object(w, c, s, names)
+    json.write_codecs(w, c, s, name, ("Writes [v] as a JSON object, inherited fields first (docs/format.md 8).",), (
+        "Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members",
+        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+        "@throws DecodeException at the first problem (docs/limits.md 7)"))
 
     for text, what, body in (
             ("String", "JSON text", f"fromJson({json_reader}.utf8(text), limits)"),

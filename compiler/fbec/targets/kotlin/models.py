@@ -22,11 +22,10 @@ from functools import partial
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.jvm import models
+from fbec.targets.jvm import models, text
 from fbec.targets.jvm.context import doc, key_compare, member, sub
 from fbec.targets.kotlin.json import write_json, write_json_members
 from fbec.targets.kotlin.syntax import Context, signature
-from fbec.targets.kotlin.text import write_text
 
 # ---------------------------------------------------------------- per struct
 
@@ -45,7 +44,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     write_companion(inner, c, s, name, final)
     if json:
         write_json(inner, c, s, name)
-    write_text(inner, c, s, name)
+    text.write_text(inner, c, s, name,
+                    "Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first.")
     with w.block("companion object {", "}"):
         w.lines(inner.text())
 
