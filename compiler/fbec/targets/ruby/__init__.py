@@ -16,6 +16,7 @@ import contextlib
 import math
 import re
 import textwrap
+from dataclasses import dataclass
 
 from fbec.model import ir, plan
 from fbec.targets import base
@@ -30,6 +31,7 @@ UNSIGNED = {"int8": "uint8", "int16": "uint16", "int32": "uint32", "int64": "uin
 FORMATS = {"bool": "C", "byte": "C", "char": "C", "wchar": "L<", "int8": "c", "uint8": "C", "int16": "s<",
            "uint16": "S<", "int32": "l<", "uint32": "L<", "int64": "q<", "uint64": "Q<", "timestamp": "Q<",
            "float": "e", "double": "E", "decimal": "Q<L<L<", "uuid": "a16"}
+PACKED = {"L<": "V", "l<": "V", "S<": "v", "s<": "v"}   # the writers' directives of the same bytes
 COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
 
 
@@ -412,7 +414,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         w.line("b = buffer.bytesize")
         body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
         blocks = Packed([], [])
-        after: list[str] = []
+        after: list[str | Slots] = []
         written = False              # a field before wrote out of line: the strings after it write later
         place = ["FBE_BODY_SIZE"]    # where the next string's block goes, from b
         at = 8
@@ -440,12 +442,26 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             else:
                 body.add(f"x{f.type.size}")
                 written = written or not ir.is_fixed(f.type)
-                after.append(f"{field_codec(c, s, f)}.write(w, b, b + {integer(fp.offset)}, {ivar})")
+                codec = field_codec(c, s, f)
+                if isinstance(f.type, (ir.Optional_, ir.Sequence)):
+                    last = after[-1] if after else None
+                    if not isinstance(last, Slots) or last.end != fp.offset:
+                        last = Slots(fp.offset, fp.end, Packed([], []))
+                        after.append(last)
+                    if isinstance(f.type, ir.Optional_):
+                        last.packed.add("C", f"{ivar}.nil? ? 0 : 1")
+                    last.packed.add("L<", f"{codec}.offset(w, b, {ivar})")
+                    last.end = fp.end
+                else:
+                    after.append(f"{codec}.write(w, b, b + {integer(fp.offset)}, {ivar})")
         assert at == s.body_size or not p.fields, s.qualified
         body.extend(blocks)
         body.pack(w, "buffer")
         for line in after:
-            w.line(line)
+            if isinstance(line, Slots):
+                line.packed.put(w, f"buffer[(b + {integer(line.offset)})...(b + {integer(line.end)})] = ")
+            else:
+                w.line(line)
         w.line("b")
     w.blank()
     write_read_body(w, c, s, p, idents)
@@ -597,6 +613,15 @@ def read_older(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, iden
             before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
 
 
+@dataclass
+class Slots:
+    """Adjacent slots of fields (optionals, vectors, lists, sets) whose codecs append their values and
+    return the offset they wrote at: one Array#pack fills them after."""
+    offset: int
+    end: int
+    packed: Packed
+
+
 class Packed:
     """The formats and values of one Array#pack."""
 
@@ -616,15 +641,21 @@ class Packed:
     def pack(self, w: CodeWriter, buffer: str) -> None:
         """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long."""
         if self.values:
-            items = list(self.values)
-            buffer = "buffer:" if buffer == "buffer" else f"buffer: {buffer}"     # Style/HashSyntax
-            tail = f"].pack('{counted(self.formats)}', {buffer})"
-            if len(w.unit) * w.depth + 1 + len(items[-1]) + len(tail) > 120:
-                text_lines(w, "pack_format = ", "", "", directives(counted(self.formats)))
-                tail = f"].pack(pack_format, {buffer})"
-            items[-1] += tail
-            aligned(w, "[", items)
+            self.put(w, "", ", " + ("buffer:" if buffer == "buffer" else f"buffer: {buffer}"))  # Style/HashSyntax
         self.formats, self.values = [], []
+
+    def put(self, w: CodeWriter, head: str, buffer: str = "") -> None:
+        """`head[values].pack('formats'buffer)`, the values aligned over lines when long. Each integer
+        is packed little-endian by its unsigned directive of one letter where there is one (V, v: the
+        same bytes for a value in range, which the writer checked, and a shorter format to parse)."""
+        items = list(self.values)
+        formats = counted([PACKED.get(d, d) for f in self.formats for d in directives(f)])
+        tail = f"].pack('{formats}'{buffer})"
+        if len(w.unit) * w.depth + 1 + len(items[-1]) + len(tail) > 120:
+            text_lines(w, "pack_format = ", "", "", directives(formats))
+            tail = f"].pack(pack_format{buffer})"
+        items[-1] += tail
+        aligned(w, head + "[", items)
 
 
 def counted(formats: list[str]) -> str:

@@ -155,7 +155,7 @@ module Fbe
       w = Writer.new(ROOT_ROOM)
       pos = fbe_write(w)
       buffer = w.buffer
-      buffer[0, 8] = [buffer.bytesize, pos].pack('L<L<')
+      buffer[0, 8] = [buffer.bytesize, pos].pack('V2')
       buffer
     end
 

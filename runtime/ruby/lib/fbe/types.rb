@@ -515,33 +515,34 @@ module Fbe
         w.put_u32(pos, value.fbe_write(w) - base)
       end
 
-      # The values of a collection whose slot is at pos: its count and the offsets (from base) of the
-      # values' bodies, appended one after the other, packed at once.
-      def write_all(w, base, pos, values)
+      # The values of a collection: its count and the offsets (from base) of the values' bodies,
+      # appended one after the other, packed at once with the count; returns the offset of the count.
+      def all(w, base, values)
         buffer = w.buffer
         at = buffer.bytesize
-        buffer[pos, 4] = [at - base].pack('L<')
         n = values.length
-        [n].pack('L<', buffer:)
-        buffer << ("\0" * (4 * n))
+        buffer << ("\0" * (4 + (4 * n)))
         type = @type
-        offsets = values.map do |value|
+        slots = [n]
+        values.each do |value|
           raise EncodeError, "#{type} expected, got #{value.class}" unless value.is_a?(type)
 
-          value.fbe_write(w) - base
+          slots << (value.fbe_write(w) - base)
         end
-        buffer[at + 4, 4 * n] = offsets.pack('L<*')
+        buffer[at, 4 + (4 * n)] = slots.pack('V*')
+        at - base
       end
 
-      # The value of an optional whose slot is at pos: the presence byte and the offset of the value's
-      # slot, which the body follows (its offset from the slot is 4).
-      def write_present(w, base, pos, value)
+      # The value of a present optional: its slot, which the body follows (its offset from the slot is
+      # 4); returns the slot's offset from base.
+      def present(w, base, value)
         raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
 
         buffer = w.buffer
-        buffer[pos, 5] = [1, buffer.bytesize - base].pack('CL<')
+        at = buffer.bytesize
         buffer << SLOT_BEFORE_BODY
         value.fbe_write(w)
+        at - base
       end
 
       # The final values of a collection, one after the other.
@@ -646,12 +647,18 @@ module Fbe
       def nests? = @element.nests?
 
       def write(w, base, pos, value)
-        return if value.nil?
-        return @element.write_present(w, base, pos, value) if @struct
+        w.put(pos, [1, offset(w, base, value)].pack('CV')) unless value.nil?
+      end
+
+      # Appends a present value (its slot, then what the element writes out of line); returns the
+      # slot's offset from base, 0 for nil (generated writers pack it with the presence byte).
+      def offset(w, base, value)
+        return 0 if value.nil?
+        return @element.present(w, base, value) if @struct
 
         q = w.alloc(@element.size)
-        w.put(pos, [1, q - base].pack('CL<'))
         @element.write(w, q, q, value)
+        q - base
       end
 
       def read(r, base, pos, field)
@@ -809,16 +816,22 @@ module Fbe
       end
 
       def write(w, base, pos, value)
+        w.put_u32(pos, offset(w, base, value))
+      end
+
+      # Appends the collection's block (its count and slots, then what they write out of line);
+      # returns its offset from base.
+      def offset(w, base, value)
         items = @set || !value.is_a?(Array) ? items(value) : value
-        return @element.write_all(w, base, pos, items) if @struct
+        return @element.all(w, base, items) if @struct
 
         buffer = w.buffer
         p = buffer.bytesize
         n = items.length
-        buffer[pos, 4] = [p - base].pack('L<')
-        [n].pack('L<', buffer:)
+        [n].pack('V', buffer:)
         buffer << ("\0" * (n * @item))
         items.each_with_index { |e, i| @element.write(w, base, p + 4 + (i * @item), e) }
+        p - base
       end
 
       def read(r, base, pos, field)
