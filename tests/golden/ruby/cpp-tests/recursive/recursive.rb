@@ -43,9 +43,8 @@ module Recursive
       unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
         label_bytes = Fbe::Types::STRING.raw(label_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, label_bytes.bytesize,
-       label_bytes].pack('L<2l<L<x4L<a*', buffer:)
-      T_CHILDREN.write(w, b, b + 16, @children)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, label_bytes.bytesize, label_bytes].pack('V4x4Va*', buffer:)
+      buffer[(b + 16)...(b + 20)] = [T_CHILDREN.offset(w, b, @children)].pack('V')
       b
     end
 
@@ -78,7 +77,7 @@ module Recursive
       unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
         label_bytes = Fbe::Types::STRING.raw(label_bytes)
       end
-      [@id, label_bytes.bytesize, label_bytes].pack('l<L<a*', buffer: w.buffer)
+      [@id, label_bytes.bytesize, label_bytes].pack('V2a*', buffer: w.buffer)
       T_CHILDREN.fwrite(w, @children)
     end
 

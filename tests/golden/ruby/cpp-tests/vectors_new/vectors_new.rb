@@ -51,7 +51,7 @@ module VectorsNew
         note_bytes = Fbe::Types::STRING.raw(note_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight, FBE_BODY_SIZE, note_bytes.bytesize,
-       note_bytes].pack('L<2l<3L<2a*', buffer:)
+       note_bytes].pack('V7a*', buffer:)
       b
     end
 
@@ -89,7 +89,7 @@ module VectorsNew
       unless note_bytes.is_a?(String) && note_bytes.encoding == Encoding::UTF_8
         note_bytes = Fbe::Types::STRING.raw(note_bytes)
       end
-      [@source, @target, @weight, note_bytes.bytesize, note_bytes].pack('l<3L<a*', buffer: w.buffer)
+      [@source, @target, @weight, note_bytes.bytesize, note_bytes].pack('V4a*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -168,8 +168,8 @@ module VectorsNew
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
-      T_EDGES.write(w, b, b + 8, @edges)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
+      buffer[(b + 8)...(b + 12)] = [T_EDGES.offset(w, b, @edges)].pack('V')
       b
     end
 

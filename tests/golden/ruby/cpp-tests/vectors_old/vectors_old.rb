@@ -36,7 +36,7 @@ module VectorsOld
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('V3', buffer:)
       b
     end
 
@@ -55,7 +55,7 @@ module VectorsOld
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
-      [@source].pack('l<', buffer: w.buffer)
+      [@source].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -116,8 +116,8 @@ module VectorsOld
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x4', buffer:)
-      T_EDGES.write(w, b, b + 8, @edges)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
+      buffer[(b + 8)...(b + 12)] = [T_EDGES.offset(w, b, @edges)].pack('V')
       b
     end
 

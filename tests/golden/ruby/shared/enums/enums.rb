@@ -564,7 +564,6 @@ module Enums
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      pack_format = 'L<2C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
       [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
        EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
        EnumByte::FBE_WIRE[@byte2] || EnumByte::FBE_TYPE.wire(@byte2),
@@ -630,7 +629,7 @@ module Enums
        EnumUInt64::FBE_WIRE[@uint64b2] || EnumUInt64::FBE_TYPE.wire(@uint64b2),
        EnumUInt64::FBE_WIRE[@uint64b3] || EnumUInt64::FBE_TYPE.wire(@uint64b3),
        EnumUInt64::FBE_WIRE[@uint64b4] || EnumUInt64::FBE_TYPE.wire(@uint64b4),
-       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack(pack_format, buffer:)
+       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('V2C12V6c6C6v12V12q<6Q<6', buffer:)
       b
     end
 
@@ -845,7 +844,7 @@ module Enums
     end
 
     def fbe_write_final(w)
-      pack_format = 'C12L<6c6C6s<6S<6l<6L<6q<6Q<6'
+      pack_format = 'C12V6c6C6v12V12q<6Q<6'
       [EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
        EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
        EnumByte::FBE_WIRE[@byte2] || EnumByte::FBE_TYPE.wire(@byte2),

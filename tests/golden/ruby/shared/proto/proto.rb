@@ -111,7 +111,7 @@ module Proto
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<2l<L<C2E2L<a*', buffer:)
+       symbol_bytes].pack('V4C2E2Va*', buffer:)
       b
     end
 
@@ -149,7 +149,7 @@ module Proto
       end
       [@id, symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price,
-       @volume].pack('l<L<a*C2E2', buffer: w.buffer)
+       @volume].pack('V2a*C2E2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -247,7 +247,7 @@ module Proto
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
-       currency_bytes].pack('L<3EL<a*', buffer:)
+       currency_bytes].pack('V3EVa*', buffer:)
       b
     end
 
@@ -275,7 +275,7 @@ module Proto
       unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
-      [currency_bytes.bytesize, currency_bytes, @amount].pack('L<a*E', buffer: w.buffer)
+      [currency_bytes.bytesize, currency_bytes, @amount].pack('Va*E', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -371,10 +371,10 @@ module Proto
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
        @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
-       name_bytes.bytesize, name_bytes].pack('L<2l<L<CL<x9L<a*', buffer:)
+       name_bytes.bytesize, name_bytes].pack('V4CVx9Va*', buffer:)
       T_WALLET.check(@wallet).fbe_write(w)
-      T_ASSET.write(w, b, b + 21, @asset)
-      T_ORDERS.write(w, b, b + 26, @orders)
+      buffer[(b + 21)...(b + 30)] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
+                                     T_ORDERS.offset(w, b, @orders)].pack('CV2')
       b
     end
 
@@ -436,7 +436,7 @@ module Proto
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
       [@id, name_bytes.bytesize, name_bytes,
-       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
+       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state)].pack('V2a*C', buffer: w.buffer)
       T_WALLET.check(@wallet).fbe_write_final(w)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -540,7 +540,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -630,7 +630,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -720,7 +720,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end

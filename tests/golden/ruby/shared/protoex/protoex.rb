@@ -133,7 +133,7 @@ module Protoex
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<2l<L<C2E4L<a*', buffer:)
+       symbol_bytes].pack('V4C2E4Va*', buffer:)
       b
     end
 
@@ -173,7 +173,7 @@ module Protoex
       end
       [@id, symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp,
-       @sl].pack('l<L<a*C2E4', buffer: w.buffer)
+       @sl].pack('V2a*C2E4', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -283,7 +283,7 @@ module Protoex
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, @locked, currency_bytes.bytesize,
-       currency_bytes].pack('L<3E2L<a*', buffer:)
+       currency_bytes].pack('V3E2Va*', buffer:)
       b
     end
 
@@ -313,7 +313,7 @@ module Protoex
       unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
-      [currency_bytes.bytesize, currency_bytes, @amount, @locked].pack('L<a*E2', buffer: w.buffer)
+      [currency_bytes.bytesize, currency_bytes, @amount, @locked].pack('Va*E2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -413,10 +413,10 @@ module Protoex
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
        @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
-       name_bytes.bytesize, name_bytes].pack('L<2l<L<CL<x9L<a*', buffer:)
+       name_bytes.bytesize, name_bytes].pack('V4CVx9Va*', buffer:)
       T_WALLET.check(@wallet).fbe_write(w)
-      T_ASSET.write(w, b, b + 21, @asset)
-      T_ORDERS.write(w, b, b + 26, @orders)
+      buffer[(b + 21)...(b + 30)] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
+                                     T_ORDERS.offset(w, b, @orders)].pack('CV2')
       b
     end
 
@@ -478,7 +478,7 @@ module Protoex
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
       [@id, name_bytes.bytesize, name_bytes,
-       @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state)].pack('l<L<a*C', buffer: w.buffer)
+       @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state)].pack('V2a*C', buffer: w.buffer)
       T_WALLET.check(@wallet).fbe_write_final(w)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -586,7 +586,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -676,7 +676,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -766,7 +766,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('L<3', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end

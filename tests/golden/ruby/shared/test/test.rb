@@ -401,8 +401,7 @@ module Test
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize,
-       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx4L<a*L<a*', buffer:)
+       f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx4Va*Va*', buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -836,7 +835,7 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
       [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
        @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
        *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
@@ -1759,77 +1758,57 @@ module Test
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize,
-       f32_bytes].pack('L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334L<a*L<a*', buffer:)
+       f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Va*Va*', buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
-      T_F100.write(w, b, b + 237, @f100)
-      T_F101.write(w, b, b + 242, @f101)
-      T_F102.write(w, b, b + 247, @f102)
-      T_F103.write(w, b, b + 252, @f103)
-      T_F104.write(w, b, b + 257, @f104)
-      T_F105.write(w, b, b + 262, @f105)
-      T_F106.write(w, b, b + 267, @f106)
-      T_F107.write(w, b, b + 272, @f107)
-      T_F108.write(w, b, b + 277, @f108)
-      T_F109.write(w, b, b + 282, @f109)
-      T_F110.write(w, b, b + 287, @f110)
-      T_F111.write(w, b, b + 292, @f111)
-      T_F112.write(w, b, b + 297, @f112)
-      T_F113.write(w, b, b + 302, @f113)
-      T_F114.write(w, b, b + 307, @f114)
-      T_F115.write(w, b, b + 312, @f115)
-      T_F116.write(w, b, b + 317, @f116)
-      T_F117.write(w, b, b + 322, @f117)
-      T_F118.write(w, b, b + 327, @f118)
-      T_F119.write(w, b, b + 332, @f119)
-      T_F120.write(w, b, b + 337, @f120)
-      T_F121.write(w, b, b + 342, @f121)
-      T_F122.write(w, b, b + 347, @f122)
-      T_F123.write(w, b, b + 352, @f123)
-      T_F124.write(w, b, b + 357, @f124)
-      T_F125.write(w, b, b + 362, @f125)
-      T_F126.write(w, b, b + 367, @f126)
-      T_F127.write(w, b, b + 372, @f127)
-      T_F128.write(w, b, b + 377, @f128)
-      T_F129.write(w, b, b + 382, @f129)
-      T_F130.write(w, b, b + 387, @f130)
-      T_F131.write(w, b, b + 392, @f131)
-      T_F132.write(w, b, b + 397, @f132)
-      T_F133.write(w, b, b + 402, @f133)
-      T_F134.write(w, b, b + 407, @f134)
-      T_F135.write(w, b, b + 412, @f135)
-      T_F136.write(w, b, b + 417, @f136)
-      T_F137.write(w, b, b + 422, @f137)
-      T_F138.write(w, b, b + 427, @f138)
-      T_F139.write(w, b, b + 432, @f139)
-      T_F140.write(w, b, b + 437, @f140)
-      T_F141.write(w, b, b + 442, @f141)
-      T_F142.write(w, b, b + 447, @f142)
-      T_F143.write(w, b, b + 452, @f143)
-      T_F144.write(w, b, b + 457, @f144)
-      T_F145.write(w, b, b + 462, @f145)
-      T_F146.write(w, b, b + 467, @f146)
-      T_F147.write(w, b, b + 472, @f147)
-      T_F148.write(w, b, b + 477, @f148)
-      T_F149.write(w, b, b + 482, @f149)
-      T_F150.write(w, b, b + 487, @f150)
-      T_F151.write(w, b, b + 492, @f151)
-      T_F152.write(w, b, b + 497, @f152)
-      T_F153.write(w, b, b + 502, @f153)
-      T_F154.write(w, b, b + 507, @f154)
-      T_F155.write(w, b, b + 512, @f155)
-      T_F156.write(w, b, b + 517, @f156)
-      T_F157.write(w, b, b + 522, @f157)
-      T_F158.write(w, b, b + 527, @f158)
-      T_F159.write(w, b, b + 532, @f159)
-      T_F160.write(w, b, b + 537, @f160)
-      T_F161.write(w, b, b + 542, @f161)
-      T_F162.write(w, b, b + 547, @f162)
-      T_F163.write(w, b, b + 552, @f163)
-      T_F164.write(w, b, b + 557, @f164)
-      T_F165.write(w, b, b + 562, @f165)
+      pack_format = 'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV' \
+                    'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV'
+      buffer[(b + 237)...(b + 567)] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
+                                       T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
+                                       @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
+                                       T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
+                                       @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
+                                       T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
+                                       @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
+                                       T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
+                                       @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
+                                       T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
+                                       @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
+                                       T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
+                                       @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
+                                       T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
+                                       @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
+                                       T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
+                                       @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
+                                       T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
+                                       @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
+                                       T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
+                                       @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
+                                       T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
+                                       @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
+                                       T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
+                                       @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
+                                       T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
+                                       @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
+                                       T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
+                                       @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
+                                       T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
+                                       @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
+                                       T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
+                                       @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
+                                       T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
+                                       @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
+                                       T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
+                                       @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
+                                       T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
+                                       @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
+                                       T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
+                                       @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
+                                       T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
+                                       @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
+                                       T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
+                                       T_F165.offset(w, b, @f165)].pack(pack_format)
       b
     end
 
@@ -2462,7 +2441,7 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
       [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
        @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
        *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
@@ -3803,7 +3782,6 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'L<2l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<4Q<3a16a16a16C2L<x4Cx334l<x5Cx5L<x5Q<x23L<a*L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
        @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
        *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
@@ -3816,84 +3794,66 @@ module Test
        EnumTyped::FBE_WIRE[@f1002] || EnumTyped::FBE_TYPE.wire(@f1002),
        @f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004),
        @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize, f32_bytes].pack(pack_format, buffer:)
+       f32_bytes.bytesize,
+       f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Vx5Cx5Vx5Q<x23Va*Va*', buffer:)
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
-      T_F100.write(w, b, b + 237, @f100)
-      T_F101.write(w, b, b + 242, @f101)
-      T_F102.write(w, b, b + 247, @f102)
-      T_F103.write(w, b, b + 252, @f103)
-      T_F104.write(w, b, b + 257, @f104)
-      T_F105.write(w, b, b + 262, @f105)
-      T_F106.write(w, b, b + 267, @f106)
-      T_F107.write(w, b, b + 272, @f107)
-      T_F108.write(w, b, b + 277, @f108)
-      T_F109.write(w, b, b + 282, @f109)
-      T_F110.write(w, b, b + 287, @f110)
-      T_F111.write(w, b, b + 292, @f111)
-      T_F112.write(w, b, b + 297, @f112)
-      T_F113.write(w, b, b + 302, @f113)
-      T_F114.write(w, b, b + 307, @f114)
-      T_F115.write(w, b, b + 312, @f115)
-      T_F116.write(w, b, b + 317, @f116)
-      T_F117.write(w, b, b + 322, @f117)
-      T_F118.write(w, b, b + 327, @f118)
-      T_F119.write(w, b, b + 332, @f119)
-      T_F120.write(w, b, b + 337, @f120)
-      T_F121.write(w, b, b + 342, @f121)
-      T_F122.write(w, b, b + 347, @f122)
-      T_F123.write(w, b, b + 352, @f123)
-      T_F124.write(w, b, b + 357, @f124)
-      T_F125.write(w, b, b + 362, @f125)
-      T_F126.write(w, b, b + 367, @f126)
-      T_F127.write(w, b, b + 372, @f127)
-      T_F128.write(w, b, b + 377, @f128)
-      T_F129.write(w, b, b + 382, @f129)
-      T_F130.write(w, b, b + 387, @f130)
-      T_F131.write(w, b, b + 392, @f131)
-      T_F132.write(w, b, b + 397, @f132)
-      T_F133.write(w, b, b + 402, @f133)
-      T_F134.write(w, b, b + 407, @f134)
-      T_F135.write(w, b, b + 412, @f135)
-      T_F136.write(w, b, b + 417, @f136)
-      T_F137.write(w, b, b + 422, @f137)
-      T_F138.write(w, b, b + 427, @f138)
-      T_F139.write(w, b, b + 432, @f139)
-      T_F140.write(w, b, b + 437, @f140)
-      T_F141.write(w, b, b + 442, @f141)
-      T_F142.write(w, b, b + 447, @f142)
-      T_F143.write(w, b, b + 452, @f143)
-      T_F144.write(w, b, b + 457, @f144)
-      T_F145.write(w, b, b + 462, @f145)
-      T_F146.write(w, b, b + 467, @f146)
-      T_F147.write(w, b, b + 472, @f147)
-      T_F148.write(w, b, b + 477, @f148)
-      T_F149.write(w, b, b + 482, @f149)
-      T_F150.write(w, b, b + 487, @f150)
-      T_F151.write(w, b, b + 492, @f151)
-      T_F152.write(w, b, b + 497, @f152)
-      T_F153.write(w, b, b + 502, @f153)
-      T_F154.write(w, b, b + 507, @f154)
-      T_F155.write(w, b, b + 512, @f155)
-      T_F156.write(w, b, b + 517, @f156)
-      T_F157.write(w, b, b + 522, @f157)
-      T_F158.write(w, b, b + 527, @f158)
-      T_F159.write(w, b, b + 532, @f159)
-      T_F160.write(w, b, b + 537, @f160)
-      T_F161.write(w, b, b + 542, @f161)
-      T_F162.write(w, b, b + 547, @f162)
-      T_F163.write(w, b, b + 552, @f163)
-      T_F164.write(w, b, b + 557, @f164)
-      T_F165.write(w, b, b + 562, @f165)
-      T_F1001.write(w, b, b + 571, @f1001)
-      T_F1003.write(w, b, b + 577, @f1003)
-      T_F1005.write(w, b, b + 586, @f1005)
-      T_F1007.write(w, b, b + 599, @f1007)
+      pack_format = 'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV' \
+                    'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV'
+      buffer[(b + 237)...(b + 567)] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
+                                       T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
+                                       @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
+                                       T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
+                                       @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
+                                       T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
+                                       @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
+                                       T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
+                                       @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
+                                       T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
+                                       @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
+                                       T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
+                                       @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
+                                       T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
+                                       @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
+                                       T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
+                                       @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
+                                       T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
+                                       @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
+                                       T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
+                                       @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
+                                       T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
+                                       @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
+                                       T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
+                                       @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
+                                       T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
+                                       @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
+                                       T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
+                                       @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
+                                       T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
+                                       @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
+                                       T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
+                                       @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
+                                       T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
+                                       @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
+                                       T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
+                                       @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
+                                       T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
+                                       @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
+                                       T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
+                                       @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
+                                       T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
+                                       @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
+                                       T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
+                                       T_F165.offset(w, b, @f165)].pack(pack_format)
+      buffer[(b + 571)...(b + 576)] = [@f1001.nil? ? 0 : 1, T_F1001.offset(w, b, @f1001)].pack('CV')
+      buffer[(b + 577)...(b + 582)] = [@f1003.nil? ? 0 : 1, T_F1003.offset(w, b, @f1003)].pack('CV')
+      buffer[(b + 586)...(b + 591)] = [@f1005.nil? ? 0 : 1, T_F1005.offset(w, b, @f1005)].pack('CV')
+      buffer[(b + 599)...(b + 604)] = [@f1007.nil? ? 0 : 1, T_F1007.offset(w, b, @f1007)].pack('CV')
       T_F1008.write(w, b, b + 604, @f1008)
-      T_F1009.write(w, b, b + 608, @f1009)
+      buffer[(b + 608)...(b + 613)] = [@f1009.nil? ? 0 : 1, T_F1009.offset(w, b, @f1009)].pack('CV')
       T_F1010.write(w, b, b + 613, @f1010)
-      T_F1011.write(w, b, b + 617, @f1011)
+      buffer[(b + 617)...(b + 622)] = [@f1011.nil? ? 0 : 1, T_F1011.offset(w, b, @f1011)].pack('CV')
       b
     end
 
@@ -4949,7 +4909,7 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2Q<L<2Q<L<3a*L<a*Q<3a16a16a16C2'
+      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
       [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
        @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
        *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
@@ -5026,11 +4986,11 @@ module Test
       T_F163.fwrite(w, @f163)
       T_F164.fwrite(w, @f164)
       T_F165.fwrite(w, @f165)
-      [EnumSimple::FBE_WIRE[@f1000] || EnumSimple::FBE_TYPE.wire(@f1000)].pack('l<', buffer: w.buffer)
+      [EnumSimple::FBE_WIRE[@f1000] || EnumSimple::FBE_TYPE.wire(@f1000)].pack('V', buffer: w.buffer)
       T_F1001.fwrite(w, @f1001)
       [EnumTyped::FBE_WIRE[@f1002] || EnumTyped::FBE_TYPE.wire(@f1002)].pack('C', buffer: w.buffer)
       T_F1003.fwrite(w, @f1003)
-      [@f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004)].pack('L<', buffer: w.buffer)
+      [@f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004)].pack('V', buffer: w.buffer)
       T_F1005.fwrite(w, @f1005)
       [@f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006)].pack('Q<', buffer: w.buffer)
       T_F1007.fwrite(w, @f1007)
@@ -5734,9 +5694,9 @@ module Test
       b = buffer.bytesize
       f1_bytes = @f1
       f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('L<3x10L<a*', buffer:)
-      T_F2.write(w, b, b + 12, @f2)
-      T_F3.write(w, b, b + 17, @f3)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('V3x10Va*', buffer:)
+      buffer[(b + 12)...(b + 22)] = [@f2.nil? ? 0 : 1, T_F2.offset(w, b, @f2), @f3.nil? ? 0 : 1,
+                                     T_F3.offset(w, b, @f3)].pack('CVCV')
       b
     end
 
@@ -5767,7 +5727,7 @@ module Test
     def fbe_write_final(w)
       f1_bytes = @f1
       f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
-      [f1_bytes.bytesize, f1_bytes].pack('L<a*', buffer: w.buffer)
+      [f1_bytes.bytesize, f1_bytes].pack('Va*', buffer: w.buffer)
       T_F2.fwrite(w, @f2)
       T_F3.fwrite(w, @f3)
     end
@@ -5883,7 +5843,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x84', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x84', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 10, @f2)
       T_F3.write(w, b, b + 20, @f3)
@@ -6153,17 +6113,11 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
-      T_F1.write(w, b, b + 8, @f1)
-      T_F2.write(w, b, b + 12, @f2)
-      T_F3.write(w, b, b + 16, @f3)
-      T_F4.write(w, b, b + 20, @f4)
-      T_F5.write(w, b, b + 24, @f5)
-      T_F6.write(w, b, b + 28, @f6)
-      T_F7.write(w, b, b + 32, @f7)
-      T_F8.write(w, b, b + 36, @f8)
-      T_F9.write(w, b, b + 40, @f9)
-      T_F10.write(w, b, b + 44, @f10)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
+      buffer[(b + 8)...(b + 48)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
+                                    T_F4.offset(w, b, @f4), T_F5.offset(w, b, @f5), T_F6.offset(w, b, @f6),
+                                    T_F7.offset(w, b, @f7), T_F8.offset(w, b, @f8), T_F9.offset(w, b, @f9),
+                                    T_F10.offset(w, b, @f10)].pack('V10')
       b
     end
 
@@ -6373,17 +6327,11 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
-      T_F1.write(w, b, b + 8, @f1)
-      T_F2.write(w, b, b + 12, @f2)
-      T_F3.write(w, b, b + 16, @f3)
-      T_F4.write(w, b, b + 20, @f4)
-      T_F5.write(w, b, b + 24, @f5)
-      T_F6.write(w, b, b + 28, @f6)
-      T_F7.write(w, b, b + 32, @f7)
-      T_F8.write(w, b, b + 36, @f8)
-      T_F9.write(w, b, b + 40, @f9)
-      T_F10.write(w, b, b + 44, @f10)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
+      buffer[(b + 8)...(b + 48)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
+                                    T_F4.offset(w, b, @f4), T_F5.offset(w, b, @f5), T_F6.offset(w, b, @f6),
+                                    T_F7.offset(w, b, @f7), T_F8.offset(w, b, @f8), T_F9.offset(w, b, @f9),
+                                    T_F10.offset(w, b, @f10)].pack('V10')
       b
     end
 
@@ -6570,11 +6518,9 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x16', buffer:)
-      T_F1.write(w, b, b + 8, @f1)
-      T_F2.write(w, b, b + 12, @f2)
-      T_F3.write(w, b, b + 16, @f3)
-      T_F4.write(w, b, b + 20, @f4)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x16', buffer:)
+      buffer[(b + 8)...(b + 24)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
+                                    T_F4.offset(w, b, @f4)].pack('V4')
       b
     end
 
@@ -6722,7 +6668,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -6946,7 +6892,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x40', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -7143,7 +7089,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2x8', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x8', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       b
@@ -7231,7 +7177,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2', buffer:)
       b
     end
 

@@ -87,16 +87,15 @@ module Decimals
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('L<2Q<L<2x65', buffer:)
-      T_MAYBE_PRICE.write(w, b, b + 24, @maybe_price)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('V2Q<V2x65', buffer:)
+      buffer[(b + 24)...(b + 29)] = [@maybe_price.nil? ? 0 : 1, T_MAYBE_PRICE.offset(w, b, @maybe_price)].pack('CV')
       T_PAIR.write(w, b, b + 29, @pair)
-      T_PRICE_VECTOR.write(w, b, b + 61, @price_vector)
-      T_PRICE_LIST.write(w, b, b + 65, @price_list)
-      T_PRICE_SET.write(w, b, b + 69, @price_set)
+      buffer[(b + 61)...(b + 73)] = [T_PRICE_VECTOR.offset(w, b, @price_vector), T_PRICE_LIST.offset(w, b, @price_list),
+                                     T_PRICE_SET.offset(w, b, @price_set)].pack('V3')
       T_PRICE_BY_ID.write(w, b, b + 73, @price_by_id)
       T_ID_BY_PRICE.write(w, b, b + 77, @id_by_price)
       T_PRICE_BY_PRICE.write(w, b, b + 81, @price_by_price)
-      T_MAYBE_PRICES.write(w, b, b + 85, @maybe_prices)
+      buffer[(b + 85)...(b + 89)] = [T_MAYBE_PRICES.offset(w, b, @maybe_prices)].pack('V')
       b
     end
 
@@ -145,7 +144,7 @@ module Decimals
     end
 
     def fbe_write_final(w)
-      [*Fbe::Decimal.encode(@price)].pack('Q<L<2', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@price)].pack('Q<V2', buffer: w.buffer)
       T_MAYBE_PRICE.fwrite(w, @maybe_price)
       T_PAIR.fwrite(w, @pair)
       T_PRICE_VECTOR.fwrite(w, @price_vector)

@@ -116,20 +116,15 @@ module Defaults
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('L<2l<x65', buffer:)
-      T_B.write(w, b, b + 12, @b)
-      T_I.write(w, b, b + 17, @i)
-      T_L.write(w, b, b + 22, @l)
-      T_F.write(w, b, b + 27, @f)
-      T_D.write(w, b, b + 32, @d)
-      T_M.write(w, b, b + 37, @m)
-      T_S.write(w, b, b + 42, @s)
-      T_C.write(w, b, b + 47, @c)
-      T_FL.write(w, b, b + 52, @fl)
-      T_T.write(w, b, b + 57, @t)
-      T_U.write(w, b, b + 62, @u)
-      T_N.write(w, b, b + 67, @n)
-      T_ABSENT.write(w, b, b + 72, @absent)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('V3x65', buffer:)
+      buffer[(b + 12)...(b + 77)] = [@b.nil? ? 0 : 1, T_B.offset(w, b, @b), @i.nil? ? 0 : 1, T_I.offset(w, b, @i),
+                                     @l.nil? ? 0 : 1, T_L.offset(w, b, @l), @f.nil? ? 0 : 1, T_F.offset(w, b, @f),
+                                     @d.nil? ? 0 : 1, T_D.offset(w, b, @d), @m.nil? ? 0 : 1, T_M.offset(w, b, @m),
+                                     @s.nil? ? 0 : 1, T_S.offset(w, b, @s), @c.nil? ? 0 : 1, T_C.offset(w, b, @c),
+                                     @fl.nil? ? 0 : 1, T_FL.offset(w, b, @fl), @t.nil? ? 0 : 1, T_T.offset(w, b, @t),
+                                     @u.nil? ? 0 : 1, T_U.offset(w, b, @u), @n.nil? ? 0 : 1, T_N.offset(w, b, @n),
+                                     @absent.nil? ? 0 : 1,
+                                     T_ABSENT.offset(w, b, @absent)].pack('CVCVCVCVCVCVCVCVCVCVCVCVCV')
       b
     end
 
@@ -191,7 +186,7 @@ module Defaults
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
-      [@id].pack('l<', buffer: w.buffer)
+      [@id].pack('V', buffer: w.buffer)
       T_B.fwrite(w, @b)
       T_I.fwrite(w, @i)
       T_L.fwrite(w, @l)

@@ -231,7 +231,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
       b
     end
 
@@ -250,7 +250,7 @@ module Everything
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [@a].pack('l<', buffer: w.buffer)
+      [@a].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -311,7 +311,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
       b
     end
 
@@ -330,7 +330,7 @@ module Everything
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [@a].pack('l<', buffer: w.buffer)
+      [@a].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -391,7 +391,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
       b
     end
 
@@ -410,7 +410,7 @@ module Everything
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [@a].pack('l<', buffer: w.buffer)
+      [@a].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -471,7 +471,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
       b
     end
 
@@ -490,7 +490,7 @@ module Everything
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [@a].pack('l<', buffer: w.buffer)
+      [@a].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -551,7 +551,7 @@ module Everything
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('L<2l<2', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('V4', buffer:)
       b
     end
 
@@ -573,7 +573,7 @@ module Everything
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
-      [@a, @b].pack('l<2', buffer: w.buffer)
+      [@a, @b].pack('V2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -644,7 +644,7 @@ module Everything
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, @price, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<3l<EL<a*', buffer:)
+       symbol_bytes].pack('V4EVa*', buffer:)
       b
     end
 
@@ -675,7 +675,7 @@ module Everything
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [symbol_bytes.bytesize, symbol_bytes, @digits, @price].pack('L<a*l<E', buffer: w.buffer)
+      [symbol_bytes.bytesize, symbol_bytes, @digits, @price].pack('Va*VE', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -750,7 +750,7 @@ module Everything
       unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
         text_bytes = Fbe::Types::STRING.raw(text_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('L<4a*', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('V4a*', buffer:)
       b
     end
 
@@ -777,7 +777,7 @@ module Everything
       unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
         text_bytes = Fbe::Types::STRING.raw(text_bytes)
       end
-      [text_bytes.bytesize, text_bytes].pack('L<a*', buffer: w.buffer)
+      [text_bytes.bytesize, text_bytes].pack('Va*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -843,7 +843,7 @@ module Everything
       end
       Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @legacy, password_bytes.bytesize,
-       password_bytes].pack('L<3l<L<a*', buffer:)
+       password_bytes].pack('V5a*', buffer:)
       b
     end
 
@@ -872,7 +872,7 @@ module Everything
         password_bytes = Fbe::Types::STRING.raw(password_bytes)
       end
       Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
-      [password_bytes.bytesize, password_bytes, @legacy].pack('L<a*l<', buffer: w.buffer)
+      [password_bytes.bytesize, password_bytes, @legacy].pack('Va*V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -931,7 +931,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('L<2', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2', buffer:)
       b
     end
 
@@ -1276,30 +1276,26 @@ module Everything
        @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28),
        FBE_BODY_SIZE + 4 + f17_bytes.bytesize + 4 + f24_bytes.bytesize, @f47_reset ? 1 : 0, f17_bytes.bytesize,
        f17_bytes, f24_bytes.bytesize,
-       f24_bytes].pack('L<2l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3Q<2a16a16a16a16L<C3Q<L<x92Cx21L<a*L<a*', buffer:)
+       f24_bytes].pack('V3C3VcCv2V2q<Q<eEQ<V2Q<V3Q<2a16a16a16a16VC3Q<Vx92Cx21Va*Va*', buffer:)
       T_F29.check(@f29).fbe_write(w)
       T_F30.write(w, b, b + 196, @f30)
-      T_F31.write(w, b, b + 200, @f31)
-      T_F32.write(w, b, b + 205, @f32)
-      T_F33.write(w, b, b + 210, @f33)
-      T_F34.write(w, b, b + 215, @f34)
-      T_F35.write(w, b, b + 220, @f35)
+      buffer[(b + 200)...(b + 225)] = [@f31.nil? ? 0 : 1, T_F31.offset(w, b, @f31), @f32.nil? ? 0 : 1,
+                                       T_F32.offset(w, b, @f32), @f33.nil? ? 0 : 1, T_F33.offset(w, b, @f33),
+                                       @f34.nil? ? 0 : 1, T_F34.offset(w, b, @f34), @f35.nil? ? 0 : 1,
+                                       T_F35.offset(w, b, @f35)].pack('CVCVCVCVCV')
       T_F36.write(w, b, b + 225, @f36)
       T_F37.write(w, b, b + 237, @f37)
-      T_F38.write(w, b, b + 247, @f38)
-      T_F39.write(w, b, b + 251, @f39)
-      T_F40.write(w, b, b + 255, @f40)
-      T_F41.write(w, b, b + 259, @f41)
-      T_F42.write(w, b, b + 263, @f42)
+      buffer[(b + 247)...(b + 267)] = [T_F38.offset(w, b, @f38), T_F39.offset(w, b, @f39), T_F40.offset(w, b, @f40),
+                                       T_F41.offset(w, b, @f41), T_F42.offset(w, b, @f42)].pack('V5')
       T_F43.write(w, b, b + 267, @f43)
       T_F44.write(w, b, b + 271, @f44)
       T_F45.write(w, b, b + 275, @f45)
       T_F46.write(w, b, b + 279, @f46)
-      T_F47.write(w, b, b + 283, @f47)
-      T_F48.write(w, b, b + 289, @f48)
+      buffer[(b + 283)...(b + 288)] = [@f47.nil? ? 0 : 1, T_F47.offset(w, b, @f47)].pack('CV')
+      buffer[(b + 289)...(b + 294)] = [@f48.nil? ? 0 : 1, T_F48.offset(w, b, @f48)].pack('CV')
       T_F49.write(w, b, b + 294, @f49)
       T_F50.write(w, b, b + 298, @f50)
-      T_F51.write(w, b, b + 302, @f51)
+      buffer[(b + 302)...(b + 306)] = [T_F51.offset(w, b, @f51)].pack('V')
       T_F52.write(w, b, b + 306, @f52)
       b
     end
@@ -1682,7 +1678,7 @@ module Everything
       Fbe::Types::TIMESTAMP.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFFFFFFFFFF
       f24_bytes = @f24
       f24_bytes = Fbe::Types::BYTES.raw(f24_bytes) unless f24_bytes.is_a?(String)
-      pack_format = 'l<C3L<cCs<S<l<L<q<Q<eEQ<L<2Q<L<3a*Q<2a16a16a16a16L<a*C3Q<'
+      pack_format = 'VC3VcCv2V2q<Q<eEQ<V2Q<V3a*Q<2a16a16a16a16Va*C3Q<'
       [@id, @f1 ? 1 : 0, @f2, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14,
        *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, @f18, @f19,
        Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
@@ -2139,7 +2135,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('L<2a16L<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('V2a16V', buffer:)
       T_INSTRUMENT.check(@instrument).fbe_write(w)
       b
     end
@@ -2245,7 +2241,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('L<2a16', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('V2a16', buffer:)
       b
     end
 
@@ -2330,7 +2326,7 @@ module Everything
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('L<2a16L<2a*', buffer:)
+       reason_bytes].pack('V2a16V2a*', buffer:)
       b
     end
 
@@ -2360,7 +2356,7 @@ module Everything
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
-      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
+      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16Va*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -2427,7 +2423,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('L<2q<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('V2q<', buffer:)
       b
     end
 
@@ -2509,7 +2505,7 @@ module Everything
       b = buffer.bytesize
       Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, @swap ? 1 : 0,
-       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('L<2l<Cl<', buffer:)
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('V3CV', buffer:)
       b
     end
 
@@ -2534,7 +2530,7 @@ module Everything
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
       [@new_, @swap ? 1 : 0,
-       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('l<Cl<', buffer: w.buffer)
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('VCV', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -2647,9 +2643,9 @@ module Everything
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, FBE_BODY_SIZE,
        Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0, @from, @none, @null,
-       class__bytes.bytesize, class__bytes].pack('L<2l<L<l<Cl<3x9L<a*', buffer:)
-      T_OPERATOR.write(w, b, b + 33, @operator)
-      T_THIS.write(w, b, b + 38, @this)
+       class__bytes.bytesize, class__bytes].pack('V5CV3x9Va*', buffer:)
+      buffer[(b + 33)...(b + 42)] = [@operator.nil? ? 0 : 1, T_OPERATOR.offset(w, b, @operator),
+                                     T_THIS.offset(w, b, @this)].pack('CV2')
       b
     end
 
@@ -2702,7 +2698,7 @@ module Everything
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
       [@new_, class__bytes.bytesize, class__bytes, Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default),
-       @swap ? 1 : 0, @from, @none, @null].pack('l<L<a*l<Cl<3', buffer: w.buffer)
+       @swap ? 1 : 0, @from, @none, @null].pack('V2a*VCV3', buffer: w.buffer)
       T_OPERATOR.fwrite(w, @operator)
       T_THIS.fwrite(w, @this)
     end

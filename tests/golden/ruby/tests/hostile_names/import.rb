@@ -1753,7 +1753,7 @@ module Import
       b = buffer.bytesize
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
-       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('L<2l<3', buffer:)
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('V5', buffer:)
       b
     end
 
@@ -1778,7 +1778,7 @@ module Import
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [@side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
-       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('l<3', buffer: w.buffer)
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('V3', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -2393,9 +2393,8 @@ module Import
       end
       Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
       Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
-      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5' \
-                    's<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9' \
-                    'Q<El<L<a*'
+      pack_format = 'V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<' \
+                    'V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, FBE_BODY_SIZE,
        @asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
        Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand), Fbe::Types::INT64.check(@bitor),
@@ -2424,49 +2423,49 @@ module Import
        @int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
        Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
        and__bytes].pack(pack_format, buffer:)
-      T_AND_EQ.write(w, b, b + 18, @and_eq)
-      T_BREAK_.write(w, b, b + 51, @break_)
-      T_CASE_.write(w, b, b + 55, @case_)
+      buffer[(b + 18)...(b + 23)] = [@and_eq.nil? ? 0 : 1, T_AND_EQ.offset(w, b, @and_eq)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_BREAK_.offset(w, b, @break_), @case_.nil? ? 0 : 1,
+                                     T_CASE_.offset(w, b, @case_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @catch_)
       T_CHAR8_T.write(w, b, b + 64, @char8_t)
-      T_CONST.write(w, b, b + 113, @const)
+      buffer[(b + 113)...(b + 118)] = [@const.nil? ? 0 : 1, T_CONST.offset(w, b, @const)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @constinit)
-      T_CONST_CAST.write(w, b, b + 128, @const_cast)
-      T_DECLTYPE.write(w, b, b + 161, @decltype)
-      T_DEFAULT.write(w, b, b + 165, @default)
+      buffer[(b + 128)...(b + 133)] = [@const_cast.nil? ? 0 : 1, T_CONST_CAST.offset(w, b, @const_cast)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_DECLTYPE.offset(w, b, @decltype), @default.nil? ? 0 : 1,
+                                       T_DEFAULT.offset(w, b, @default)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @delete)
       T_DO_.write(w, b, b + 174, @do_)
-      T_FINAL.write(w, b, b + 223, @final)
+      buffer[(b + 223)...(b + 228)] = [@final.nil? ? 0 : 1, T_FINAL.offset(w, b, @final)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @goto)
-      T_IF_.write(w, b, b + 238, @if_)
-      T_MODULE_.write(w, b, b + 271, @module_)
-      T_MUTABLE.write(w, b, b + 275, @mutable)
+      buffer[(b + 238)...(b + 243)] = [@if_.nil? ? 0 : 1, T_IF_.offset(w, b, @if_)].pack('CV')
+      buffer[(b + 271)...(b + 280)] = [T_MODULE_.offset(w, b, @module_), @mutable.nil? ? 0 : 1,
+                                       T_MUTABLE.offset(w, b, @mutable)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 280, @namespace)
       T_NEW_.write(w, b, b + 284, @new_)
-      T_OR_.write(w, b, b + 333, @or_)
+      buffer[(b + 333)...(b + 338)] = [@or_.nil? ? 0 : 1, T_OR_.offset(w, b, @or_)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 344, @private)
-      T_PROTECTED.write(w, b, b + 348, @protected)
-      T_RETURN_.write(w, b, b + 381, @return_)
-      T_SHORT.write(w, b, b + 385, @short)
+      buffer[(b + 348)...(b + 353)] = [@protected.nil? ? 0 : 1, T_PROTECTED.offset(w, b, @protected)].pack('CV')
+      buffer[(b + 381)...(b + 390)] = [T_RETURN_.offset(w, b, @return_), @short.nil? ? 0 : 1,
+                                       T_SHORT.offset(w, b, @short)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 390, @signed)
       T_SIZEOF.write(w, b, b + 394, @sizeof)
-      T_THIS.write(w, b, b + 443, @this)
+      buffer[(b + 443)...(b + 448)] = [@this.nil? ? 0 : 1, T_THIS.offset(w, b, @this)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 454, @try)
-      T_TYPEDEF.write(w, b, b + 458, @typedef)
-      T_USING.write(w, b, b + 491, @using)
-      T_VIRTUAL.write(w, b, b + 495, @virtual)
+      buffer[(b + 458)...(b + 463)] = [@typedef.nil? ? 0 : 1, T_TYPEDEF.offset(w, b, @typedef)].pack('CV')
+      buffer[(b + 491)...(b + 500)] = [T_USING.offset(w, b, @using), @virtual.nil? ? 0 : 1,
+                                       T_VIRTUAL.offset(w, b, @virtual)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 500, @void)
       T_VOLATILE.write(w, b, b + 504, @volatile)
-      T_ERRNO.write(w, b, b + 553, @errno)
+      buffer[(b + 553)...(b + 558)] = [@errno.nil? ? 0 : 1, T_ERRNO.offset(w, b, @errno)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 564, @stdin)
-      T_STDOUT.write(w, b, b + 568, @stdout)
-      T_INT8_T.write(w, b, b + 601, @int8_t)
-      T_UINT8_T.write(w, b, b + 605, @uint8_t)
+      buffer[(b + 568)...(b + 573)] = [@stdout.nil? ? 0 : 1, T_STDOUT.offset(w, b, @stdout)].pack('CV')
+      buffer[(b + 601)...(b + 610)] = [T_INT8_T.offset(w, b, @int8_t), @uint8_t.nil? ? 0 : 1,
+                                       T_UINT8_T.offset(w, b, @uint8_t)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 610, @int16_t)
       T_UINT16_T.write(w, b, b + 614, @uint16_t)
-      T_PTRDIFF_T.write(w, b, b + 663, @ptrdiff_t)
+      buffer[(b + 663)...(b + 668)] = [@ptrdiff_t.nil? ? 0 : 1, T_PTRDIFF_T.offset(w, b, @ptrdiff_t)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 674, @unix)
-      T_BUFSIZ.write(w, b, b + 678, @bufsiz)
+      buffer[(b + 678)...(b + 683)] = [@bufsiz.nil? ? 0 : 1, T_BUFSIZ.offset(w, b, @bufsiz)].pack('CV')
       b
     end
 
@@ -2915,46 +2914,46 @@ module Import
         and__bytes = Fbe::Types::STRING.raw(and__bytes)
       end
       [Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, and__bytes.bytesize,
-       and__bytes].pack('s<l<L<a*', buffer: w.buffer)
+       and__bytes].pack('vV2a*', buffer: w.buffer)
       T_AND_EQ.fwrite(w, @and_eq)
       [@asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
        Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand),
-       Fbe::Types::INT64.check(@bitor)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@bitor)].pack('Q<EVq<', buffer: w.buffer)
       T_BREAK_.fwrite(w, @break_)
       T_CASE_.fwrite(w, @case_)
       catch__bytes = @catch_
       catch__bytes = Fbe::Types::BYTES.raw(catch__bytes) unless catch__bytes.is_a?(String)
-      [catch__bytes.bytesize, catch__bytes].pack('L<a*', buffer: w.buffer)
+      [catch__bytes.bytesize, catch__bytes].pack('Va*', buffer: w.buffer)
       T_CHAR8_T.fwrite(w, @char8_t)
       unless @class_.is_a?(Integer) && @class_ >= 0 && @class_ <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@class_)
       end
       Fbe::Types::UINT8.check(@concept) unless @concept.is_a?(Integer) && @concept >= 0 && @concept <= 0xFF
       [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), @class_, @compl,
-       @concept].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @concept].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_CONST.fwrite(w, @const)
       constinit_bytes = @constinit
       unless constinit_bytes.is_a?(String) && constinit_bytes.encoding == Encoding::UTF_8
         constinit_bytes = Fbe::Types::STRING.raw(constinit_bytes)
       end
       [Word::FBE_WIRE[@consteval] || Word::FBE_TYPE.wire(@consteval), Fbe::Types::INT32.check(@constexpr),
-       constinit_bytes.bytesize, constinit_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       constinit_bytes.bytesize, constinit_bytes].pack('vV2a*', buffer: w.buffer)
       T_CONST_CAST.fwrite(w, @const_cast)
       [@continue.is_a?(Modifier) ? @continue.value : Modifier::FBE_TYPE.wire(@continue), @co_await,
        Side::FBE_WIRE[@co_return] || Side::FBE_TYPE.wire(@co_return),
-       Fbe::Types::INT64.check(@co_yield)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@co_yield)].pack('Q<EVq<', buffer: w.buffer)
       T_DECLTYPE.fwrite(w, @decltype)
       T_DEFAULT.fwrite(w, @default)
       delete_bytes = @delete
       delete_bytes = Fbe::Types::BYTES.raw(delete_bytes) unless delete_bytes.is_a?(String)
-      [delete_bytes.bytesize, delete_bytes].pack('L<a*', buffer: w.buffer)
+      [delete_bytes.bytesize, delete_bytes].pack('Va*', buffer: w.buffer)
       T_DO_.fwrite(w, @do_)
       unless @explicit.is_a?(Integer) && @explicit >= 0 && @explicit <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@explicit)
       end
       Fbe::Types::UINT8.check(@extern) unless @extern.is_a?(Integer) && @extern >= 0 && @extern <= 0xFF
       [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), @explicit, @export,
-       @extern].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @extern].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_FINAL.fwrite(w, @final)
       Fbe::Types::INT32.check(@friend) unless @friend.is_a?(Integer) && @friend >= -0x80000000 && @friend <= 0x7FFFFFFF
       goto_bytes = @goto
@@ -2962,23 +2961,23 @@ module Import
         goto_bytes = Fbe::Types::STRING.raw(goto_bytes)
       end
       [Word::FBE_WIRE[@for_] || Word::FBE_TYPE.wire(@for_), @friend, goto_bytes.bytesize,
-       goto_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       goto_bytes].pack('vV2a*', buffer: w.buffer)
       T_IF_.fwrite(w, @if_)
       [@import.is_a?(Modifier) ? @import.value : Modifier::FBE_TYPE.wire(@import), @inline,
        Side::FBE_WIRE[@int] || Side::FBE_TYPE.wire(@int),
-       Fbe::Types::INT64.check(@long)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@long)].pack('Q<EVq<', buffer: w.buffer)
       T_MODULE_.fwrite(w, @module_)
       T_MUTABLE.fwrite(w, @mutable)
       namespace_bytes = @namespace
       namespace_bytes = Fbe::Types::BYTES.raw(namespace_bytes) unless namespace_bytes.is_a?(String)
-      [namespace_bytes.bytesize, namespace_bytes].pack('L<a*', buffer: w.buffer)
+      [namespace_bytes.bytesize, namespace_bytes].pack('Va*', buffer: w.buffer)
       T_NEW_.fwrite(w, @new_)
       unless @not_eq.is_a?(Integer) && @not_eq >= 0 && @not_eq <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@not_eq)
       end
       Fbe::Types::UINT8.check(@operator) unless @operator.is_a?(Integer) && @operator >= 0 && @operator <= 0xFF
       [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), @not_eq, @nullptr,
-       @operator].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @operator].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_OR_.fwrite(w, @or_)
       unless @override.is_a?(Integer) && @override >= -0x80000000 && @override <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@override)
@@ -2988,20 +2987,20 @@ module Import
         private_bytes = Fbe::Types::STRING.raw(private_bytes)
       end
       [Word::FBE_WIRE[@or_eq] || Word::FBE_TYPE.wire(@or_eq), @override, private_bytes.bytesize,
-       private_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       private_bytes].pack('vV2a*', buffer: w.buffer)
       T_PROTECTED.fwrite(w, @protected)
       [@public.is_a?(Modifier) ? @public.value : Modifier::FBE_TYPE.wire(@public), @register,
        Side::FBE_WIRE[@reinterpret_cast] || Side::FBE_TYPE.wire(@reinterpret_cast),
-       Fbe::Types::INT64.check(@requires)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@requires)].pack('Q<EVq<', buffer: w.buffer)
       T_RETURN_.fwrite(w, @return_)
       T_SHORT.fwrite(w, @short)
       signed_bytes = @signed
       signed_bytes = Fbe::Types::BYTES.raw(signed_bytes) unless signed_bytes.is_a?(String)
-      [signed_bytes.bytesize, signed_bytes].pack('L<a*', buffer: w.buffer)
+      [signed_bytes.bytesize, signed_bytes].pack('Va*', buffer: w.buffer)
       T_SIZEOF.fwrite(w, @sizeof)
       Fbe::Types::UINT8.check(@template) unless @template.is_a?(Integer) && @template >= 0 && @template <= 0xFF
       [*Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
-       @switch, @template].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @switch, @template].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_THIS.fwrite(w, @this)
       Fbe::Types::INT32.check(@throw_) unless @throw_.is_a?(Integer) && @throw_ >= -0x80000000 && @throw_ <= 0x7FFFFFFF
       try_bytes = @try
@@ -3009,21 +3008,21 @@ module Import
         try_bytes = Fbe::Types::STRING.raw(try_bytes)
       end
       [Word::FBE_WIRE[@thread_local] || Word::FBE_TYPE.wire(@thread_local), @throw_, try_bytes.bytesize,
-       try_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       try_bytes].pack('vV2a*', buffer: w.buffer)
       T_TYPEDEF.fwrite(w, @typedef)
       [@typeid.is_a?(Modifier) ? @typeid.value : Modifier::FBE_TYPE.wire(@typeid), @typename,
        Side::FBE_WIRE[@union] || Side::FBE_TYPE.wire(@union),
-       Fbe::Types::INT64.check(@unsigned)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@unsigned)].pack('Q<EVq<', buffer: w.buffer)
       T_USING.fwrite(w, @using)
       T_VIRTUAL.fwrite(w, @virtual)
       void_bytes = @void
       void_bytes = Fbe::Types::BYTES.raw(void_bytes) unless void_bytes.is_a?(String)
-      [void_bytes.bytesize, void_bytes].pack('L<a*', buffer: w.buffer)
+      [void_bytes.bytesize, void_bytes].pack('Va*', buffer: w.buffer)
       T_VOLATILE.fwrite(w, @volatile)
       Fbe::Types::TIMESTAMP.check(@xor) unless @xor.is_a?(Integer) && @xor >= 0 && @xor <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@assert) unless @assert.is_a?(Integer) && @assert >= 0 && @assert <= 0xFF
       [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), @xor, @xor_eq,
-       @assert].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @assert].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_ERRNO.fwrite(w, @errno)
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
       stdin_bytes = @stdin
@@ -3031,25 +3030,25 @@ module Import
         stdin_bytes = Fbe::Types::STRING.raw(stdin_bytes)
       end
       [Word::FBE_WIRE[@eof] || Word::FBE_TYPE.wire(@eof), @null, stdin_bytes.bytesize,
-       stdin_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       stdin_bytes].pack('vV2a*', buffer: w.buffer)
       T_STDOUT.fwrite(w, @stdout)
       unless @fbe.is_a?(Integer) && @fbe >= -0x8000000000000000 && @fbe <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@fbe)
       end
       [@stderr.is_a?(Modifier) ? @stderr.value : Modifier::FBE_TYPE.wire(@stderr), @offsetof,
-       Side::FBE_WIRE[@std] || Side::FBE_TYPE.wire(@std), @fbe].pack('Q<El<q<', buffer: w.buffer)
+       Side::FBE_WIRE[@std] || Side::FBE_TYPE.wire(@std), @fbe].pack('Q<EVq<', buffer: w.buffer)
       T_INT8_T.fwrite(w, @int8_t)
       T_UINT8_T.fwrite(w, @uint8_t)
       int16_t_bytes = @int16_t
       int16_t_bytes = Fbe::Types::BYTES.raw(int16_t_bytes) unless int16_t_bytes.is_a?(String)
-      [int16_t_bytes.bytesize, int16_t_bytes].pack('L<a*', buffer: w.buffer)
+      [int16_t_bytes.bytesize, int16_t_bytes].pack('Va*', buffer: w.buffer)
       T_UINT16_T.fwrite(w, @uint16_t)
       unless @int64_t.is_a?(Integer) && @int64_t >= 0 && @int64_t <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@int64_t)
       end
       Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
       [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), @int64_t, @uint64_t,
-       @size_t].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @size_t].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_PTRDIFF_T.fwrite(w, @ptrdiff_t)
       Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
       unix_bytes = @unix
@@ -3057,10 +3056,10 @@ module Import
         unix_bytes = Fbe::Types::STRING.raw(unix_bytes)
       end
       [Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t), @linux, unix_bytes.bytesize,
-       unix_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       unix_bytes].pack('vV2a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
       [@int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
-       Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval)].pack('Q<El<', buffer: w.buffer)
+       Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval)].pack('Q<EV', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -4116,7 +4115,6 @@ module Import
       end
       Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
       Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
-      pack_format = 'L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x4L<a*'
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, FBE_BODY_SIZE,
        @async.is_a?(Modifier) ? @async.value : Modifier::FBE_TYPE.wire(@async), @await,
        Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del, *Fbe::Decimal.encode(@global),
@@ -4127,23 +4125,25 @@ module Import
        Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing,
        @callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
-       true__bytes.bytesize, true__bytes].pack(pack_format, buffer:)
-      T_AS.write(w, b, b + 18, @as)
-      T_ELIF.write(w, b, b + 51, @elif)
-      T_EXCEPT.write(w, b, b + 55, @except)
+       true__bytes.bytesize,
+       true__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x4Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@as.nil? ? 0 : 1, T_AS.offset(w, b, @as)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_ELIF.offset(w, b, @elif), @except.nil? ? 0 : 1,
+                                     T_EXCEPT.offset(w, b, @except)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @finally)
       T_FROM.write(w, b, b + 64, @from)
-      T_PASS.write(w, b, b + 113, @pass)
+      buffer[(b + 113)...(b + 118)] = [@pass.nil? ? 0 : 1, T_PASS.offset(w, b, @pass)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @yield_)
-      T_X.write(w, b, b + 128, @x)
-      T_LEN.write(w, b, b + 161, @len)
-      T_LIST.write(w, b, b + 165, @list)
+      buffer[(b + 128)...(b + 133)] = [@x.nil? ? 0 : 1, T_X.offset(w, b, @x)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_LEN.offset(w, b, @len), @list.nil? ? 0 : 1,
+                                       T_LIST.offset(w, b, @list)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @dict)
       T_SET.write(w, b, b + 174, @set)
-      T_STATICMETHOD.write(w, b, b + 223, @staticmethod)
+      buffer[(b + 223)...(b + 228)] = [@staticmethod.nil? ? 0 : 1,
+                                       T_STATICMETHOD.offset(w, b, @staticmethod)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @any)
-      T_CLASS_VAR.write(w, b, b + 238, @class_var)
-      T_VERSION.write(w, b, b + 271, @version)
+      buffer[(b + 238)...(b + 243)] = [@class_var.nil? ? 0 : 1, T_CLASS_VAR.offset(w, b, @class_var)].pack('CV')
+      buffer[(b + 271)...(b + 275)] = [T_VERSION.offset(w, b, @version)].pack('V')
       b
     end
 
@@ -4337,23 +4337,23 @@ module Import
         true__bytes = Fbe::Types::STRING.raw(true__bytes)
       end
       [Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, true__bytes.bytesize,
-       true__bytes].pack('s<l<L<a*', buffer: w.buffer)
+       true__bytes].pack('vV2a*', buffer: w.buffer)
       T_AS.fwrite(w, @as)
       unless @del.is_a?(Integer) && @del >= -0x8000000000000000 && @del <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@del)
       end
       [@async.is_a?(Modifier) ? @async.value : Modifier::FBE_TYPE.wire(@async), @await,
-       Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del].pack('Q<El<q<', buffer: w.buffer)
+       Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del].pack('Q<EVq<', buffer: w.buffer)
       T_ELIF.fwrite(w, @elif)
       T_EXCEPT.fwrite(w, @except)
       finally_bytes = @finally
       finally_bytes = Fbe::Types::BYTES.raw(finally_bytes) unless finally_bytes.is_a?(String)
-      [finally_bytes.bytesize, finally_bytes].pack('L<a*', buffer: w.buffer)
+      [finally_bytes.bytesize, finally_bytes].pack('Va*', buffer: w.buffer)
       T_FROM.fwrite(w, @from)
       Fbe::Types::TIMESTAMP.check(@is) unless @is.is_a?(Integer) && @is >= 0 && @is <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@nonlocal) unless @nonlocal.is_a?(Integer) && @nonlocal >= 0 && @nonlocal <= 0xFF
       [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), @is, @lambda_,
-       @nonlocal].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @nonlocal].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_PASS.fwrite(w, @pass)
       Fbe::Types::INT32.check(@with) unless @with.is_a?(Integer) && @with >= -0x80000000 && @with <= 0x7FFFFFFF
       yield__bytes = @yield_
@@ -4361,23 +4361,23 @@ module Import
         yield__bytes = Fbe::Types::STRING.raw(yield__bytes)
       end
       [Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_), @with, yield__bytes.bytesize,
-       yield__bytes].pack('s<l<L<a*', buffer: w.buffer)
+       yield__bytes].pack('vV2a*', buffer: w.buffer)
       T_X.fwrite(w, @x)
       [@match.is_a?(Modifier) ? @match.value : Modifier::FBE_TYPE.wire(@match), @self_,
        Side::FBE_WIRE[@cls] || Side::FBE_TYPE.wire(@cls),
-       Fbe::Types::INT64.check(@print_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@print_)].pack('Q<EVq<', buffer: w.buffer)
       T_LEN.fwrite(w, @len)
       T_LIST.fwrite(w, @list)
       dict_bytes = @dict
       dict_bytes = Fbe::Types::BYTES.raw(dict_bytes) unless dict_bytes.is_a?(String)
-      [dict_bytes.bytesize, dict_bytes].pack('L<a*', buffer: w.buffer)
+      [dict_bytes.bytesize, dict_bytes].pack('Va*', buffer: w.buffer)
       T_SET.fwrite(w, @set)
       unless @super_.is_a?(Integer) && @super_ >= 0 && @super_ <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@super_)
       end
       Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
       [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), @super_, @isinstance,
-       @property].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @property].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_STATICMETHOD.fwrite(w, @staticmethod)
       Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
       any_bytes = @any
@@ -4385,11 +4385,11 @@ module Import
         any_bytes = Fbe::Types::STRING.raw(any_bytes)
       end
       [Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing, any_bytes.bytesize,
-       any_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       any_bytes].pack('vV2a*', buffer: w.buffer)
       T_CLASS_VAR.fwrite(w, @class_var)
       [@callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag),
-       Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@package)].pack('Q<EVq<', buffer: w.buffer)
       T_VERSION.fwrite(w, @version)
     end
 
@@ -4933,20 +4933,20 @@ module Import
        *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32, @float64,
        Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
        fallthrough_bytes.bytesize,
-       fallthrough_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<L<a*', buffer:)
-      T_FUNC.write(w, b, b + 18, @func)
-      T_RANGE.write(w, b, b + 51, @range)
-      T_SELECT_.write(w, b, b + 55, @select_)
+       fallthrough_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vV2a*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@func.nil? ? 0 : 1, T_FUNC.offset(w, b, @func)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_RANGE.offset(w, b, @range), @select_.nil? ? 0 : 1,
+                                     T_SELECT_.offset(w, b, @select_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @type)
       T_VAR.write(w, b, b + 64, @var)
-      T_IOTA.write(w, b, b + 113, @iota)
+      buffer[(b + 113)...(b + 118)] = [@iota.nil? ? 0 : 1, T_IOTA.offset(w, b, @iota)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @append)
-      T_COPY.write(w, b, b + 128, @copy)
-      T_REAL.write(w, b, b + 161, @real)
-      T_IMAG.write(w, b, b + 165, @imag)
+      buffer[(b + 128)...(b + 133)] = [@copy.nil? ? 0 : 1, T_COPY.offset(w, b, @copy)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_REAL.offset(w, b, @real), @imag.nil? ? 0 : 1,
+                                       T_IMAG.offset(w, b, @imag)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @close)
       T_MIN.write(w, b, b + 174, @min)
-      T_COMPLEX64.write(w, b, b + 223, @complex64)
+      buffer[(b + 223)...(b + 228)] = [@complex64.nil? ? 0 : 1, T_COMPLEX64.offset(w, b, @complex64)].pack('CV')
       b
     end
 
@@ -5109,21 +5109,21 @@ module Import
         fallthrough_bytes = Fbe::Types::STRING.raw(fallthrough_bytes)
       end
       [Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, fallthrough_bytes.bytesize,
-       fallthrough_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       fallthrough_bytes].pack('vV2a*', buffer: w.buffer)
       T_FUNC.fwrite(w, @func)
       [@go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
        Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map),
-       Fbe::Types::INT64.check(@package)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@package)].pack('Q<EVq<', buffer: w.buffer)
       T_RANGE.fwrite(w, @range)
       T_SELECT_.fwrite(w, @select_)
       type_bytes = @type
       type_bytes = Fbe::Types::BYTES.raw(type_bytes) unless type_bytes.is_a?(String)
-      [type_bytes.bytesize, type_bytes].pack('L<a*', buffer: w.buffer)
+      [type_bytes.bytesize, type_bytes].pack('Va*', buffer: w.buffer)
       T_VAR.fwrite(w, @var)
       Fbe::Types::TIMESTAMP.check(@rune) unless @rune.is_a?(Integer) && @rune >= 0 && @rune <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@nil_) unless @nil_.is_a?(Integer) && @nil_ >= 0 && @nil_ <= 0xFF
       [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), @rune, @uint,
-       @nil_].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @nil_].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_IOTA.fwrite(w, @iota)
       Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
       append_bytes = @append
@@ -5131,26 +5131,26 @@ module Import
         append_bytes = Fbe::Types::STRING.raw(append_bytes)
       end
       [Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), @make, append_bytes.bytesize,
-       append_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       append_bytes].pack('vV2a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
       [@panic.is_a?(Modifier) ? @panic.value : Modifier::FBE_TYPE.wire(@panic), @recover,
        Side::FBE_WIRE[@println] || Side::FBE_TYPE.wire(@println),
-       Fbe::Types::INT64.check(@complex_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@complex_)].pack('Q<EVq<', buffer: w.buffer)
       T_REAL.fwrite(w, @real)
       T_IMAG.fwrite(w, @imag)
       close_bytes = @close
       close_bytes = Fbe::Types::BYTES.raw(close_bytes) unless close_bytes.is_a?(String)
-      [close_bytes.bytesize, close_bytes].pack('L<a*', buffer: w.buffer)
+      [close_bytes.bytesize, close_bytes].pack('Va*', buffer: w.buffer)
       T_MIN.fwrite(w, @min)
       unless @uintptr.is_a?(Integer) && @uintptr >= 0 && @uintptr <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@uintptr)
       end
       Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
       [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32,
-       @float64].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @float64].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_COMPLEX64.fwrite(w, @complex64)
       [Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128),
-       Fbe::Types::INT32.check(@comparable)].pack('s<l<', buffer: w.buffer)
+       Fbe::Types::INT32.check(@comparable)].pack('vV', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -5621,17 +5621,17 @@ module Import
        @string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map),
        Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
-       extends_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16L<a*', buffer:)
-      T_IMPLEMENTS.write(w, b, b + 18, @implements)
-      T_THROWS.write(w, b, b + 51, @throws)
-      T_TRANSIENT.write(w, b, b + 55, @transient)
+       extends_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@implements.nil? ? 0 : 1, T_IMPLEMENTS.offset(w, b, @implements)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_THROWS.offset(w, b, @throws), @transient.nil? ? 0 : 1,
+                                     T_TRANSIENT.offset(w, b, @transient)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @record)
       T_SEALED.write(w, b, b + 64, @sealed)
-      T_TO.write(w, b, b + 113, @to)
+      buffer[(b + 113)...(b + 118)] = [@to.nil? ? 0 : 1, T_TO.offset(w, b, @to)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @transitive)
-      T_OBJECT.write(w, b, b + 128, @object)
-      T_SYSTEM_.write(w, b, b + 161, @system_)
-      T_OVERRIDE.write(w, b, b + 165, @override)
+      buffer[(b + 128)...(b + 133)] = [@object.nil? ? 0 : 1, T_OBJECT.offset(w, b, @object)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_SYSTEM_.offset(w, b, @system_), @override.nil? ? 0 : 1,
+                                       T_OVERRIDE.offset(w, b, @override)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @class_)
       T_LIST.write(w, b, b + 174, @list)
       b
@@ -5779,21 +5779,21 @@ module Import
         extends_bytes = Fbe::Types::STRING.raw(extends_bytes)
       end
       [Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), @boolean, extends_bytes.bytesize,
-       extends_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       extends_bytes].pack('vV2a*', buffer: w.buffer)
       T_IMPLEMENTS.fwrite(w, @implements)
       [@instanceof.is_a?(Modifier) ? @instanceof.value : Modifier::FBE_TYPE.wire(@instanceof), @native,
        Side::FBE_WIRE[@strictfp] || Side::FBE_TYPE.wire(@strictfp),
-       Fbe::Types::INT64.check(@synchronized)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@synchronized)].pack('Q<EVq<', buffer: w.buffer)
       T_THROWS.fwrite(w, @throws)
       T_TRANSIENT.fwrite(w, @transient)
       record_bytes = @record
       record_bytes = Fbe::Types::BYTES.raw(record_bytes) unless record_bytes.is_a?(String)
-      [record_bytes.bytesize, record_bytes].pack('L<a*', buffer: w.buffer)
+      [record_bytes.bytesize, record_bytes].pack('Va*', buffer: w.buffer)
       T_SEALED.fwrite(w, @sealed)
       Fbe::Types::TIMESTAMP.check(@open_) unless @open_.is_a?(Integer) && @open_ >= 0 && @open_ <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@opens) unless @opens.is_a?(Integer) && @opens >= 0 && @opens <= 0xFF
       [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), @open_, @exports,
-       @opens].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @opens].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_TO.fwrite(w, @to)
       unless @provides.is_a?(Integer) && @provides >= -0x80000000 && @provides <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@provides)
@@ -5803,18 +5803,18 @@ module Import
         transitive_bytes = Fbe::Types::STRING.raw(transitive_bytes)
       end
       [Word::FBE_WIRE[@uses] || Word::FBE_TYPE.wire(@uses), @provides, transitive_bytes.bytesize,
-       transitive_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       transitive_bytes].pack('vV2a*', buffer: w.buffer)
       T_OBJECT.fwrite(w, @object)
       [@string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long),
-       Fbe::Types::INT64.check(@math)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@math)].pack('Q<EVq<', buffer: w.buffer)
       T_SYSTEM_.fwrite(w, @system_)
       T_OVERRIDE.fwrite(w, @override)
       class__bytes = @class_
       class__bytes = Fbe::Types::BYTES.raw(class__bytes) unless class__bytes.is_a?(String)
-      [class__bytes.bytesize, class__bytes].pack('L<a*', buffer: w.buffer)
+      [class__bytes.bytesize, class__bytes].pack('Va*', buffer: w.buffer)
       T_LIST.fwrite(w, @list)
-      [*Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set)].pack('Q<L<2a16', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@map), Fbe::Uuid.to_bytes(@set)].pack('Q<V2a16', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -6286,22 +6286,22 @@ module Import
        Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
        *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg, @it,
        Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, typeof_bytes.bytesize,
-       typeof_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9L<a*', buffer:)
-      T_VAL.write(w, b, b + 18, @val)
-      T_FIELD.write(w, b, b + 51, @field)
-      T_FILE.write(w, b, b + 55, @file)
+       typeof_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@val.nil? ? 0 : 1, T_VAL.offset(w, b, @val)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_FIELD.offset(w, b, @field), @file.nil? ? 0 : 1,
+                                     T_FILE.offset(w, b, @file)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @get)
       T_INIT.write(w, b, b + 64, @init)
-      T_ACTUAL.write(w, b, b + 113, @actual)
+      buffer[(b + 113)...(b + 118)] = [@actual.nil? ? 0 : 1, T_ACTUAL.offset(w, b, @actual)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @crossinline)
-      T_DATA.write(w, b, b + 128, @data)
-      T_INTERNAL.write(w, b, b + 161, @internal)
-      T_LATEINIT.write(w, b, b + 165, @lateinit)
+      buffer[(b + 128)...(b + 133)] = [@data.nil? ? 0 : 1, T_DATA.offset(w, b, @data)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_INTERNAL.offset(w, b, @internal), @lateinit.nil? ? 0 : 1,
+                                       T_LATEINIT.offset(w, b, @lateinit)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @noinline)
       T_OUT.write(w, b, b + 174, @out)
-      T_COMPANION_.write(w, b, b + 223, @companion_)
+      buffer[(b + 223)...(b + 228)] = [@companion_.nil? ? 0 : 1, T_COMPANION_.offset(w, b, @companion_)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @int)
-      T_ARRAY_.write(w, b, b + 238, @array_)
+      buffer[(b + 238)...(b + 243)] = [@array_.nil? ? 0 : 1, T_ARRAY_.offset(w, b, @array_)].pack('CV')
       b
     end
 
@@ -6475,46 +6475,46 @@ module Import
         typeof_bytes = Fbe::Types::STRING.raw(typeof_bytes)
       end
       [Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun), Fbe::Types::INT32.check(@typealias), typeof_bytes.bytesize,
-       typeof_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       typeof_bytes].pack('vV2a*', buffer: w.buffer)
       T_VAL.fwrite(w, @val)
       [@by.is_a?(Modifier) ? @by.value : Modifier::FBE_TYPE.wire(@by), @constructor,
        Side::FBE_WIRE[@delegate] || Side::FBE_TYPE.wire(@delegate),
-       Fbe::Types::INT64.check(@dynamic)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@dynamic)].pack('Q<EVq<', buffer: w.buffer)
       T_FIELD.fwrite(w, @field)
       T_FILE.fwrite(w, @file)
       get_bytes = @get
       get_bytes = Fbe::Types::BYTES.raw(get_bytes) unless get_bytes.is_a?(String)
-      [get_bytes.bytesize, get_bytes].pack('L<a*', buffer: w.buffer)
+      [get_bytes.bytesize, get_bytes].pack('Va*', buffer: w.buffer)
       T_INIT.fwrite(w, @init)
       unless @setparam.is_a?(Integer) && @setparam >= 0 && @setparam <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@setparam)
       end
       Fbe::Types::UINT8.check(@where) unless @where.is_a?(Integer) && @where >= 0 && @where <= 0xFF
       [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), @setparam, @value,
-       @where].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @where].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_ACTUAL.fwrite(w, @actual)
       crossinline_bytes = @crossinline
       unless crossinline_bytes.is_a?(String) && crossinline_bytes.encoding == Encoding::UTF_8
         crossinline_bytes = Fbe::Types::STRING.raw(crossinline_bytes)
       end
       [Word::FBE_WIRE[@annotation] || Word::FBE_TYPE.wire(@annotation), Fbe::Types::INT32.check(@companion),
-       crossinline_bytes.bytesize, crossinline_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       crossinline_bytes.bytesize, crossinline_bytes].pack('vV2a*', buffer: w.buffer)
       T_DATA.fwrite(w, @data)
       [@expect.is_a?(Modifier) ? @expect.value : Modifier::FBE_TYPE.wire(@expect), @external,
        Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix),
-       Fbe::Types::INT64.check(@inner)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@inner)].pack('Q<EVq<', buffer: w.buffer)
       T_INTERNAL.fwrite(w, @internal)
       T_LATEINIT.fwrite(w, @lateinit)
       noinline_bytes = @noinline
       noinline_bytes = Fbe::Types::BYTES.raw(noinline_bytes) unless noinline_bytes.is_a?(String)
-      [noinline_bytes.bytesize, noinline_bytes].pack('L<a*', buffer: w.buffer)
+      [noinline_bytes.bytesize, noinline_bytes].pack('Va*', buffer: w.buffer)
       T_OUT.fwrite(w, @out)
       unless @tailrec.is_a?(Integer) && @tailrec >= 0 && @tailrec <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@tailrec)
       end
       Fbe::Types::UINT8.check(@it) unless @it.is_a?(Integer) && @it >= 0 && @it <= 0xFF
       [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg,
-       @it].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @it].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_COMPANION_.fwrite(w, @companion_)
       unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@nothing)
@@ -6524,7 +6524,7 @@ module Import
         int_bytes = Fbe::Types::STRING.raw(int_bytes)
       end
       [Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, int_bytes.bytesize,
-       int_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       int_bytes].pack('vV2a*', buffer: w.buffer)
       T_ARRAY_.fwrite(w, @array_)
     end
 
@@ -7056,22 +7056,23 @@ module Import
        Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof,
        @satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies), @accessor,
        let_bytes.bytesize,
-       let_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<EL<a*', buffer:)
-      T_OF.write(w, b, b + 18, @of)
-      T_BIGINT.write(w, b, b + 51, @bigint)
-      T_SYMBOL.write(w, b, b + 55, @symbol)
+       let_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVa*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@of.nil? ? 0 : 1, T_OF.offset(w, b, @of)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_BIGINT.offset(w, b, @bigint), @symbol.nil? ? 0 : 1,
+                                     T_SYMBOL.offset(w, b, @symbol)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @undefined)
       T_NA_N.write(w, b, b + 64, @na_n)
-      T_BOOLEAN.write(w, b, b + 113, @boolean)
+      buffer[(b + 113)...(b + 118)] = [@boolean.nil? ? 0 : 1, T_BOOLEAN.offset(w, b, @boolean)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @json)
-      T_PROMISE.write(w, b, b + 128, @promise)
-      T_EVAL.write(w, b, b + 161, @eval)
-      T_REQUIRE_.write(w, b, b + 165, @require_)
+      buffer[(b + 128)...(b + 133)] = [@promise.nil? ? 0 : 1, T_PROMISE.offset(w, b, @promise)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_EVAL.offset(w, b, @eval), @require_.nil? ? 0 : 1,
+                                       T_REQUIRE_.offset(w, b, @require_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @prototype)
       T_PROTO.write(w, b, b + 174, @proto)
-      T_TO_LOCALE_STRING.write(w, b, b + 223, @to_locale_string)
+      buffer[(b + 223)...(b + 228)] = [@to_locale_string.nil? ? 0 : 1,
+                                       T_TO_LOCALE_STRING.offset(w, b, @to_locale_string)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @infer)
-      T_ASSERTS.write(w, b, b + 238, @asserts)
+      buffer[(b + 238)...(b + 243)] = [@asserts.nil? ? 0 : 1, T_ASSERTS.offset(w, b, @asserts)].pack('CV')
       b
     end
 
@@ -7256,21 +7257,21 @@ module Import
         let_bytes = Fbe::Types::STRING.raw(let_bytes)
       end
       [Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function, let_bytes.bytesize,
-       let_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       let_bytes].pack('vV2a*', buffer: w.buffer)
       T_OF.fwrite(w, @of)
       [@declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
        Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never),
-       Fbe::Types::INT64.check(@number)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@number)].pack('Q<EVq<', buffer: w.buffer)
       T_BIGINT.fwrite(w, @bigint)
       T_SYMBOL.fwrite(w, @symbol)
       undefined_bytes = @undefined
       undefined_bytes = Fbe::Types::BYTES.raw(undefined_bytes) unless undefined_bytes.is_a?(String)
-      [undefined_bytes.bytesize, undefined_bytes].pack('L<a*', buffer: w.buffer)
+      [undefined_bytes.bytesize, undefined_bytes].pack('Va*', buffer: w.buffer)
       T_NA_N.fwrite(w, @na_n)
       Fbe::Types::TIMESTAMP.check(@error) unless @error.is_a?(Integer) && @error >= 0 && @error <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
       [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), @error, @number_,
-       @big_int].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @big_int].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_BOOLEAN.fwrite(w, @boolean)
       Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
       json_bytes = @json
@@ -7278,19 +7279,19 @@ module Import
         json_bytes = Fbe::Types::STRING.raw(json_bytes)
       end
       [Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), @date, json_bytes.bytesize,
-       json_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       json_bytes].pack('vV2a*', buffer: w.buffer)
       T_PROMISE.fwrite(w, @promise)
       [@partial.is_a?(Modifier) ? @partial.value : Modifier::FBE_TYPE.wire(@partial), @record,
        Side::FBE_WIRE[@global_this] || Side::FBE_TYPE.wire(@global_this),
-       Fbe::Types::INT64.check(@arguments)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@arguments)].pack('Q<EVq<', buffer: w.buffer)
       T_EVAL.fwrite(w, @eval)
       T_REQUIRE_.fwrite(w, @require_)
       prototype_bytes = @prototype
       prototype_bytes = Fbe::Types::BYTES.raw(prototype_bytes) unless prototype_bytes.is_a?(String)
-      [prototype_bytes.bytesize, prototype_bytes].pack('L<a*', buffer: w.buffer)
+      [prototype_bytes.bytesize, prototype_bytes].pack('Va*', buffer: w.buffer)
       T_PROTO.fwrite(w, @proto)
       [*Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
-       @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_TO_LOCALE_STRING.fwrite(w, @to_locale_string)
       Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
       infer_bytes = @infer
@@ -7298,7 +7299,7 @@ module Import
         infer_bytes = Fbe::Types::STRING.raw(infer_bytes)
       end
       [Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof, infer_bytes.bytesize,
-       infer_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       infer_bytes].pack('vV2a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
       [@satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies),
        @accessor].pack('Q<E', buffer: w.buffer)
@@ -7844,17 +7845,16 @@ module Import
        @some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
        Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err, *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop),
        @send_, @sync, @sized, fn_bytes.bytesize,
-       fn_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17Q<L<2a16Q<eCL<a*', buffer:)
-      T_IMPL.write(w, b, b + 18, @impl)
-      T_PUB.write(w, b, b + 51, @pub)
-      T_REF.write(w, b, b + 55, @ref)
+       fn_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCVa*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@impl.nil? ? 0 : 1, T_IMPL.offset(w, b, @impl)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_PUB.offset(w, b, @pub), @ref.nil? ? 0 : 1, T_REF.offset(w, b, @ref)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @self_)
       T_TRAIT.write(w, b, b + 64, @trait)
-      T_PRIV.write(w, b, b + 113, @priv)
+      buffer[(b + 113)...(b + 118)] = [@priv.nil? ? 0 : 1, T_PRIV.offset(w, b, @priv)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @macro_rules)
-      T_OPTION.write(w, b, b + 128, @option)
-      T_VEC.write(w, b, b + 161, @vec)
-      T_BOX_.write(w, b, b + 165, @box_)
+      buffer[(b + 128)...(b + 133)] = [@option.nil? ? 0 : 1, T_OPTION.offset(w, b, @option)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_VEC.offset(w, b, @vec), @box_.nil? ? 0 : 1,
+                                       T_BOX_.offset(w, b, @box_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @clone_)
       T_COPY.write(w, b, b + 174, @copy)
       b
@@ -8004,25 +8004,25 @@ module Import
       fn_bytes = @fn
       fn_bytes = Fbe::Types::STRING.raw(fn_bytes) unless fn_bytes.is_a?(String) && fn_bytes.encoding == Encoding::UTF_8
       [Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), @dyn, fn_bytes.bytesize,
-       fn_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       fn_bytes].pack('vV2a*', buffer: w.buffer)
       T_IMPL.fwrite(w, @impl)
       unless @mut.is_a?(Integer) && @mut >= -0x8000000000000000 && @mut <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@mut)
       end
       [@loop_.is_a?(Modifier) ? @loop_.value : Modifier::FBE_TYPE.wire(@loop_), @mod,
-       Side::FBE_WIRE[@move] || Side::FBE_TYPE.wire(@move), @mut].pack('Q<El<q<', buffer: w.buffer)
+       Side::FBE_WIRE[@move] || Side::FBE_TYPE.wire(@move), @mut].pack('Q<EVq<', buffer: w.buffer)
       T_PUB.fwrite(w, @pub)
       T_REF.fwrite(w, @ref)
       self__bytes = @self_
       self__bytes = Fbe::Types::BYTES.raw(self__bytes) unless self__bytes.is_a?(String)
-      [self__bytes.bytesize, self__bytes].pack('L<a*', buffer: w.buffer)
+      [self__bytes.bytesize, self__bytes].pack('Va*', buffer: w.buffer)
       T_TRAIT.fwrite(w, @trait)
       unless @become.is_a?(Integer) && @become >= 0 && @become <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@become)
       end
       Fbe::Types::UINT8.check(@macro) unless @macro.is_a?(Integer) && @macro >= 0 && @macro <= 0xFF
       [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), @become, @box,
-       @macro].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @macro].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_PRIV.fwrite(w, @priv)
       Fbe::Types::INT32.check(@gen) unless @gen.is_a?(Integer) && @gen >= -0x80000000 && @gen <= 0x7FFFFFFF
       macro_rules_bytes = @macro_rules
@@ -8030,23 +8030,23 @@ module Import
         macro_rules_bytes = Fbe::Types::STRING.raw(macro_rules_bytes)
       end
       [Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized), @gen, macro_rules_bytes.bytesize,
-       macro_rules_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       macro_rules_bytes].pack('vV2a*', buffer: w.buffer)
       T_OPTION.fwrite(w, @option)
       unless @err.is_a?(Integer) && @err >= -0x8000000000000000 && @err <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@err)
       end
       [@some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
-       Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err].pack('Q<El<q<', buffer: w.buffer)
+       Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err].pack('Q<EVq<', buffer: w.buffer)
       T_VEC.fwrite(w, @vec)
       T_BOX_.fwrite(w, @box_)
       clone__bytes = @clone_
       clone__bytes = Fbe::Types::BYTES.raw(clone__bytes) unless clone__bytes.is_a?(String)
-      [clone__bytes.bytesize, clone__bytes].pack('L<a*', buffer: w.buffer)
+      [clone__bytes.bytesize, clone__bytes].pack('Va*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
       Fbe::Types::TIMESTAMP.check(@send_) unless @send_.is_a?(Integer) && @send_ >= 0 && @send_ <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@sized) unless @sized.is_a?(Integer) && @sized >= 0 && @sized <= 0xFF
       [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), @send_, @sync,
-       @sized].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @sized].pack('Q<V2a16Q<eC', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -8480,17 +8480,17 @@ module Import
        Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join,
        @orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
-       fixed_bytes.bytesize, fixed_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x17L<a*', buffer:)
-      T_FOREACH.write(w, b, b + 18, @foreach)
-      T_STACKALLOC.write(w, b, b + 51, @stackalloc)
-      T_ULONG.write(w, b, b + 55, @ulong)
+       fixed_bytes.bytesize, fixed_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@foreach.nil? ? 0 : 1, T_FOREACH.offset(w, b, @foreach)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_STACKALLOC.offset(w, b, @stackalloc), @ulong.nil? ? 0 : 1,
+                                     T_ULONG.offset(w, b, @ulong)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @unchecked)
       T_USHORT.write(w, b, b + 64, @ushort)
-      T_GROUP.write(w, b, b + 113, @group)
+      buffer[(b + 113)...(b + 118)] = [@group.nil? ? 0 : 1, T_GROUP.offset(w, b, @group)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @nameof)
-      T_ON.write(w, b, b + 128, @on)
-      T_REQUIRED.write(w, b, b + 161, @required)
-      T_SCOPED.write(w, b, b + 165, @scoped)
+      buffer[(b + 128)...(b + 133)] = [@on.nil? ? 0 : 1, T_ON.offset(w, b, @on)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_REQUIRED.offset(w, b, @required), @scoped.nil? ? 0 : 1,
+                                       T_SCOPED.offset(w, b, @scoped)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @managed)
       T_NOTNULL.write(w, b, b + 174, @notnull)
       b
@@ -8630,23 +8630,23 @@ module Import
         fixed_bytes = Fbe::Types::STRING.raw(fixed_bytes)
       end
       [Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), @event, fixed_bytes.bytesize,
-       fixed_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       fixed_bytes].pack('vV2a*', buffer: w.buffer)
       T_FOREACH.fwrite(w, @foreach)
       [@implicit.is_a?(Modifier) ? @implicit.value : Modifier::FBE_TYPE.wire(@implicit), @lock,
        Side::FBE_WIRE[@params] || Side::FBE_TYPE.wire(@params),
-       Fbe::Types::INT64.check(@sbyte)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@sbyte)].pack('Q<EVq<', buffer: w.buffer)
       T_STACKALLOC.fwrite(w, @stackalloc)
       T_ULONG.fwrite(w, @ulong)
       unchecked_bytes = @unchecked
       unchecked_bytes = Fbe::Types::BYTES.raw(unchecked_bytes) unless unchecked_bytes.is_a?(String)
-      [unchecked_bytes.bytesize, unchecked_bytes].pack('L<a*', buffer: w.buffer)
+      [unchecked_bytes.bytesize, unchecked_bytes].pack('Va*', buffer: w.buffer)
       T_USHORT.fwrite(w, @ushort)
       unless @ascending.is_a?(Integer) && @ascending >= 0 && @ascending <= 0xFFFFFFFFFFFFFFFF
         Fbe::Types::TIMESTAMP.check(@ascending)
       end
       Fbe::Types::UINT8.check(@equals) unless @equals.is_a?(Integer) && @equals >= 0 && @equals <= 0xFF
       [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), @ascending, @descending,
-       @equals].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @equals].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_GROUP.fwrite(w, @group)
       Fbe::Types::INT32.check(@join) unless @join.is_a?(Integer) && @join >= -0x80000000 && @join <= 0x7FFFFFFF
       nameof_bytes = @nameof
@@ -8654,16 +8654,16 @@ module Import
         nameof_bytes = Fbe::Types::STRING.raw(nameof_bytes)
       end
       [Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join, nameof_bytes.bytesize,
-       nameof_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       nameof_bytes].pack('vV2a*', buffer: w.buffer)
       T_ON.fwrite(w, @on)
       [@orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove),
-       Fbe::Types::INT64.check(@unmanaged)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@unmanaged)].pack('Q<EVq<', buffer: w.buffer)
       T_REQUIRED.fwrite(w, @required)
       T_SCOPED.fwrite(w, @scoped)
       managed_bytes = @managed
       managed_bytes = Fbe::Types::BYTES.raw(managed_bytes) unless managed_bytes.is_a?(String)
-      [managed_bytes.bytesize, managed_bytes].pack('L<a*', buffer: w.buffer)
+      [managed_bytes.bytesize, managed_bytes].pack('Va*', buffer: w.buffer)
       T_NOTNULL.fwrite(w, @notnull)
     end
 
@@ -9008,13 +9008,13 @@ module Import
        @end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
        *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line, @encoding, begin___bytes.bytesize,
-       begin___bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5L<a*', buffer:)
-      T_ELSIF_.write(w, b, b + 18, @elsif_)
-      T_RESCUE_.write(w, b, b + 51, @rescue_)
-      T_RETRY_.write(w, b, b + 55, @retry_)
+       begin___bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@elsif_.nil? ? 0 : 1, T_ELSIF_.offset(w, b, @elsif_)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_RESCUE_.offset(w, b, @rescue_), @retry_.nil? ? 0 : 1,
+                                     T_RETRY_.offset(w, b, @retry_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @then_)
       T_UNDEF_.write(w, b, b + 64, @undef_)
-      T_INITIALIZE_.write(w, b, b + 113, @initialize_)
+      buffer[(b + 113)...(b + 118)] = [@initialize_.nil? ? 0 : 1, T_INITIALIZE_.offset(w, b, @initialize_)].pack('CV')
       b
     end
 
@@ -9106,21 +9106,21 @@ module Import
         begin___bytes = Fbe::Types::STRING.raw(begin___bytes)
       end
       [Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), @end_, begin___bytes.bytesize,
-       begin___bytes].pack('s<l<L<a*', buffer: w.buffer)
+       begin___bytes].pack('vV2a*', buffer: w.buffer)
       T_ELSIF_.fwrite(w, @elsif_)
       [@end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_),
-       Fbe::Types::INT64.check(@redo_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@redo_)].pack('Q<EVq<', buffer: w.buffer)
       T_RESCUE_.fwrite(w, @rescue_)
       T_RETRY_.fwrite(w, @retry_)
       then__bytes = @then_
       then__bytes = Fbe::Types::BYTES.raw(then__bytes) unless then__bytes.is_a?(String)
-      [then__bytes.bytesize, then__bytes].pack('L<a*', buffer: w.buffer)
+      [then__bytes.bytesize, then__bytes].pack('Va*', buffer: w.buffer)
       T_UNDEF_.fwrite(w, @undef_)
       Fbe::Types::TIMESTAMP.check(@file) unless @file.is_a?(Integer) && @file >= 0 && @file <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@encoding) unless @encoding.is_a?(Integer) && @encoding >= 0 && @encoding <= 0xFF
       [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line,
-       @encoding].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @encoding].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_INITIALIZE_.fwrite(w, @initialize_)
     end
 
@@ -9340,10 +9340,10 @@ module Import
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, FBE_BODY_SIZE,
        @final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
        Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer), Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
-       fbe_bytes].pack('L<2s<l<L<x5Q<El<q<x13L<a*', buffer:)
-      T_MODEL.write(w, b, b + 18, @model)
-      T_OFFSET.write(w, b, b + 51, @offset)
-      T_MODEL_.write(w, b, b + 55, @model_)
+       fbe_bytes].pack('V2vV2x5Q<EVq<x13Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@model.nil? ? 0 : 1, T_MODEL.offset(w, b, @model)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_OFFSET.offset(w, b, @offset), @model_.nil? ? 0 : 1,
+                                     T_MODEL_.offset(w, b, @model_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @reset)
       b
     end
@@ -9408,16 +9408,16 @@ module Import
         fbe_bytes = Fbe::Types::STRING.raw(fbe_bytes)
       end
       [Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, fbe_bytes.bytesize,
-       fbe_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       fbe_bytes].pack('vV2a*', buffer: w.buffer)
       T_MODEL.fwrite(w, @model)
       [@final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
        Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer),
-       Fbe::Types::INT64.check(@size)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@size)].pack('Q<EVq<', buffer: w.buffer)
       T_OFFSET.fwrite(w, @offset)
       T_MODEL_.fwrite(w, @model_)
       reset_bytes = @reset
       reset_bytes = Fbe::Types::BYTES.raw(reset_bytes) unless reset_bytes.is_a?(String)
-      [reset_bytes.bytesize, reset_bytes].pack('L<a*', buffer: w.buffer)
+      [reset_bytes.bytesize, reset_bytes].pack('Va*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -9629,10 +9629,10 @@ module Import
        @to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
        Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal), Fbe::Types::INT64.check(@fbe_key_),
        *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private, to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eL<a*', buffer:)
-      T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
-      T_FBE_SIZE.write(w, b, b + 51, @fbe_size)
-      T_INIT.write(w, b, b + 55, @init)
+       to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eVa*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_FBE_SIZE.offset(w, b, @fbe_size), @init.nil? ? 0 : 1,
+                                     T_INIT.offset(w, b, @init)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @slots)
       T_CLASS_.write(w, b, b + 64, @class_)
       b
@@ -9715,19 +9715,19 @@ module Import
         to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
       end
       [Word::FBE_WIRE[@to_json_] || Word::FBE_TYPE.wire(@to_json_), Fbe::Types::INT32.check(@from_json_),
-       to_fbe__bytes.bytesize, to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('vV2a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
       [@to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
        Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal),
-       Fbe::Types::INT64.check(@fbe_key_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@fbe_key_)].pack('Q<EVq<', buffer: w.buffer)
       T_FBE_SIZE.fwrite(w, @fbe_size)
       T_INIT.fwrite(w, @init)
       slots_bytes = @slots
       slots_bytes = Fbe::Types::BYTES.raw(slots_bytes) unless slots_bytes.is_a?(String)
-      [slots_bytes.bytesize, slots_bytes].pack('L<a*', buffer: w.buffer)
+      [slots_bytes.bytesize, slots_bytes].pack('Va*', buffer: w.buffer)
       T_CLASS_.fwrite(w, @class_)
       Fbe::Types::TIMESTAMP.check(@eq) unless @eq.is_a?(Integer) && @eq >= 0 && @eq <= 0xFFFFFFFFFFFFFFFF
-      [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private].pack('Q<L<2a16Q<e', buffer: w.buffer)
+      [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private].pack('Q<V2a16Q<e', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10015,15 +10015,16 @@ module Import
        Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
        @type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
        Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
-       reset_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<L<a*', buffer:)
-      T_MARSHAL_FBE.write(w, b, b + 18, @marshal_fbe)
-      T_FBE_READ_.write(w, b, b + 51, @fbe_read_)
-      T_MARSHAL_FINAL.write(w, b, b + 55, @marshal_final)
+       reset_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@marshal_fbe.nil? ? 0 : 1, T_MARSHAL_FBE.offset(w, b, @marshal_fbe)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_FBE_READ_.offset(w, b, @fbe_read_), @marshal_final.nil? ? 0 : 1,
+                                     T_MARSHAL_FINAL.offset(w, b, @marshal_final)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @unmarshal_final)
       T_APPEND_FINAL.write(w, b, b + 64, @append_final)
-      T_APPEND_JSON.write(w, b, b + 113, @append_json)
+      buffer[(b + 113)...(b + 118)] = [@append_json.nil? ? 0 : 1, T_APPEND_JSON.offset(w, b, @append_json)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @fbe_read_json)
-      T_FBE_WRITE_TEXT.write(w, b, b + 128, @fbe_write_text)
+      buffer[(b + 128)...(b + 133)] = [@fbe_write_text.nil? ? 0 : 1,
+                                       T_FBE_WRITE_TEXT.offset(w, b, @fbe_write_text)].pack('CV')
       b
     end
 
@@ -10139,30 +10140,30 @@ module Import
         reset_bytes = Fbe::Types::STRING.raw(reset_bytes)
       end
       [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), Fbe::Types::INT32.check(@fbe_key_compare),
-       reset_bytes.bytesize, reset_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       reset_bytes.bytesize, reset_bytes].pack('vV2a*', buffer: w.buffer)
       T_MARSHAL_FBE.fwrite(w, @marshal_fbe)
       [@unmarshal_fbe.is_a?(Modifier) ? @unmarshal_fbe.value : Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe,
        Side::FBE_WIRE[@read_fbe] || Side::FBE_TYPE.wire(@read_fbe),
-       Fbe::Types::INT64.check(@fbe_write_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@fbe_write_)].pack('Q<EVq<', buffer: w.buffer)
       T_FBE_READ_.fwrite(w, @fbe_read_)
       T_MARSHAL_FINAL.fwrite(w, @marshal_final)
       unmarshal_final_bytes = @unmarshal_final
       unmarshal_final_bytes = Fbe::Types::BYTES.raw(unmarshal_final_bytes) unless unmarshal_final_bytes.is_a?(String)
-      [unmarshal_final_bytes.bytesize, unmarshal_final_bytes].pack('L<a*', buffer: w.buffer)
+      [unmarshal_final_bytes.bytesize, unmarshal_final_bytes].pack('Va*', buffer: w.buffer)
       T_APPEND_FINAL.fwrite(w, @append_final)
       [*Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
        Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json,
-       Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_APPEND_JSON.fwrite(w, @append_json)
       fbe_read_json_bytes = @fbe_read_json
       unless fbe_read_json_bytes.is_a?(String) && fbe_read_json_bytes.encoding == Encoding::UTF_8
         fbe_read_json_bytes = Fbe::Types::STRING.raw(fbe_read_json_bytes)
       end
       [Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
-       fbe_read_json_bytes.bytesize, fbe_read_json_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       fbe_read_json_bytes.bytesize, fbe_read_json_bytes].pack('vV2a*', buffer: w.buffer)
       T_FBE_WRITE_TEXT.fwrite(w, @fbe_write_text)
       [@type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
-       Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_)].pack('Q<El<', buffer: w.buffer)
+       Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_)].pack('Q<EV', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10553,15 +10554,15 @@ module Import
        @read_json, @hash_code, Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize,
        @notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels),
-       to_fbe__bytes.bytesize, to_fbe__bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<L<a*', buffer:)
-      T_FROM_FBE_.write(w, b, b + 18, @from_fbe_)
-      T_FROM_FINAL_.write(w, b, b + 51, @from_final_)
-      T_READ_FINAL.write(w, b, b + 55, @read_final)
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_FROM_FINAL_.offset(w, b, @from_final_), @read_final.nil? ? 0 : 1,
+                                     T_READ_FINAL.offset(w, b, @read_final)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @write_final)
       T_VERIFY_FINAL_.write(w, b, b + 64, @verify_final_)
-      T_GET_CLASS.write(w, b, b + 113, @get_class)
+      buffer[(b + 113)...(b + 118)] = [@get_class.nil? ? 0 : 1, T_GET_CLASS.offset(w, b, @get_class)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @wait)
-      T_NOTIFY.write(w, b, b + 128, @notify)
+      buffer[(b + 128)...(b + 133)] = [@notify.nil? ? 0 : 1, T_NOTIFY.offset(w, b, @notify)].pack('CV')
       b
     end
 
@@ -10679,20 +10680,20 @@ module Import
         to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
       end
       [Word::FBE_WIRE[@type_id] || Word::FBE_TYPE.wire(@type_id), Fbe::Types::INT32.check(@key_order),
-       to_fbe__bytes.bytesize, to_fbe__bytes].pack('s<l<L<a*', buffer: w.buffer)
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('vV2a*', buffer: w.buffer)
       T_FROM_FBE_.fwrite(w, @from_fbe_)
       [@read_fbe.is_a?(Modifier) ? @read_fbe.value : Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe,
        Side::FBE_WIRE[@verify_fbe_] || Side::FBE_TYPE.wire(@verify_fbe_),
-       Fbe::Types::INT64.check(@to_final_)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@to_final_)].pack('Q<EVq<', buffer: w.buffer)
       T_FROM_FINAL_.fwrite(w, @from_final_)
       T_READ_FINAL.fwrite(w, @read_final)
       write_final_bytes = @write_final
       write_final_bytes = Fbe::Types::BYTES.raw(write_final_bytes) unless write_final_bytes.is_a?(String)
-      [write_final_bytes.bytesize, write_final_bytes].pack('L<a*', buffer: w.buffer)
+      [write_final_bytes.bytesize, write_final_bytes].pack('Va*', buffer: w.buffer)
       T_VERIFY_FINAL_.fwrite(w, @verify_final_)
       Fbe::Types::UINT8.check(@hash_code) unless @hash_code.is_a?(Integer) && @hash_code >= 0 && @hash_code <= 0xFF
       [*Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
-       @read_json, @hash_code].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @read_json, @hash_code].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_GET_CLASS.fwrite(w, @get_class)
       unless @finalize.is_a?(Integer) && @finalize >= -0x80000000 && @finalize <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@finalize)
@@ -10702,11 +10703,11 @@ module Import
         wait_bytes = Fbe::Types::STRING.raw(wait_bytes)
       end
       [Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize, wait_bytes.bytesize,
-       wait_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       wait_bytes].pack('vV2a*', buffer: w.buffer)
       T_NOTIFY.fwrite(w, @notify)
       [@notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1),
-       Fbe::Types::INT64.check(@fbe_levels)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@fbe_levels)].pack('Q<EVq<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -10952,8 +10953,8 @@ module Import
         to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_,
-       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('L<2s<l<L<x5L<a*', buffer:)
-      T_VERIFY.write(w, b, b + 18, @verify)
+       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('V2vV2x5Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@verify.nil? ? 0 : 1, T_VERIFY.offset(w, b, @verify)].pack('CV')
       b
     end
 
@@ -10996,7 +10997,7 @@ module Import
         to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
       end
       [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_, to_text_bytes.bytesize,
-       to_text_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       to_text_bytes].pack('vV2a*', buffer: w.buffer)
       T_VERIFY.fwrite(w, @verify)
     end
 
@@ -11218,18 +11219,17 @@ module Import
        Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy,
        @compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps),
-       read_buffer_bytes.bytesize,
-       read_buffer_bytes].pack('L<2s<l<L<x5Q<El<q<x17Q<L<2a16Q<eCx5s<l<x9Q<El<q<x9L<a*', buffer:)
-      T_READER.write(w, b, b + 18, @reader)
-      T_UUID_.write(w, b, b + 51, @uuid_)
-      T_TIMESTAMP.write(w, b, b + 55, @timestamp)
+       read_buffer_bytes.bytesize, read_buffer_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x9Va*', buffer:)
+      buffer[(b + 18)...(b + 23)] = [@reader.nil? ? 0 : 1, T_READER.offset(w, b, @reader)].pack('CV')
+      buffer[(b + 51)...(b + 60)] = [T_UUID_.offset(w, b, @uuid_), @timestamp.nil? ? 0 : 1,
+                                     T_TIMESTAMP.offset(w, b, @timestamp)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @json_writer)
       T_JSON_READER.write(w, b, b + 64, @json_reader)
-      T_RECEIVER.write(w, b, b + 113, @receiver)
+      buffer[(b + 113)...(b + 118)] = [@receiver.nil? ? 0 : 1, T_RECEIVER.offset(w, b, @receiver)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @handler)
-      T_TEXT.write(w, b, b + 128, @text)
-      T_UTF8.write(w, b, b + 161, @utf8)
-      T_REQUESTS.write(w, b, b + 165, @requests)
+      buffer[(b + 128)...(b + 133)] = [@text.nil? ? 0 : 1, T_TEXT.offset(w, b, @text)].pack('CV')
+      buffer[(b + 161)...(b + 170)] = [T_UTF8.offset(w, b, @utf8), @requests.nil? ? 0 : 1,
+                                       T_REQUESTS.offset(w, b, @requests)].pack('VCV')
       b
     end
 
@@ -11359,21 +11359,21 @@ module Import
         read_buffer_bytes = Fbe::Types::STRING.raw(read_buffer_bytes)
       end
       [Word::FBE_WIRE[@buffer] || Word::FBE_TYPE.wire(@buffer), Fbe::Types::INT32.check(@write_buffer),
-       read_buffer_bytes.bytesize, read_buffer_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       read_buffer_bytes.bytesize, read_buffer_bytes].pack('vV2a*', buffer: w.buffer)
       T_READER.fwrite(w, @reader)
       [@writer.is_a?(Modifier) ? @writer.value : Modifier::FBE_TYPE.wire(@writer), @limits,
        Side::FBE_WIRE[@decimal] || Side::FBE_TYPE.wire(@decimal),
-       Fbe::Types::INT64.check(@uuid)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@uuid)].pack('Q<EVq<', buffer: w.buffer)
       T_UUID_.fwrite(w, @uuid_)
       T_TIMESTAMP.fwrite(w, @timestamp)
       json_writer_bytes = @json_writer
       json_writer_bytes = Fbe::Types::BYTES.raw(json_writer_bytes) unless json_writer_bytes.is_a?(String)
-      [json_writer_bytes.bytesize, json_writer_bytes].pack('L<a*', buffer: w.buffer)
+      [json_writer_bytes.bytesize, json_writer_bytes].pack('Va*', buffer: w.buffer)
       T_JSON_READER.fwrite(w, @json_reader)
       Fbe::Types::UINT8.check(@sender) unless @sender.is_a?(Integer) && @sender >= 0 && @sender <= 0xFF
       [*Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
        Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception,
-       @sender].pack('Q<L<2a16Q<eC', buffer: w.buffer)
+       @sender].pack('Q<V2a16Q<eC', buffer: w.buffer)
       T_RECEIVER.fwrite(w, @receiver)
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
       handler_bytes = @handler
@@ -11381,11 +11381,11 @@ module Import
         handler_bytes = Fbe::Types::STRING.raw(handler_bytes)
       end
       [Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy, handler_bytes.bytesize,
-       handler_bytes].pack('s<l<L<a*', buffer: w.buffer)
+       handler_bytes].pack('vV2a*', buffer: w.buffer)
       T_TEXT.fwrite(w, @text)
       [@compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids),
-       Fbe::Types::INT64.check(@timestamps)].pack('Q<El<q<', buffer: w.buffer)
+       Fbe::Types::INT64.check(@timestamps)].pack('Q<EVq<', buffer: w.buffer)
       T_UTF8.fwrite(w, @utf8)
       T_REQUESTS.fwrite(w, @requests)
     end
@@ -11643,7 +11643,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('V3', buffer:)
       b
     end
 
@@ -11662,7 +11662,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
-      [@class_].pack('l<', buffer: w.buffer)
+      [@class_].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11723,7 +11723,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('V3', buffer:)
       b
     end
 
@@ -11742,7 +11742,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [@object].pack('l<', buffer: w.buffer)
+      [@object].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11805,7 +11805,7 @@ module Import
       unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string_)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('V3', buffer:)
       b
     end
 
@@ -11826,7 +11826,7 @@ module Import
       unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string_)
       end
-      [@string_].pack('l<', buffer: w.buffer)
+      [@string_].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11887,7 +11887,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('V3', buffer:)
       b
     end
 
@@ -11906,7 +11906,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [@list].pack('l<', buffer: w.buffer)
+      [@list].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -11967,7 +11967,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('V3', buffer:)
       b
     end
 
@@ -11986,7 +11986,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
-      [@map].pack('l<', buffer: w.buffer)
+      [@map].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12047,7 +12047,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('V3', buffer:)
       b
     end
 
@@ -12066,7 +12066,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
-      [@model].pack('l<', buffer: w.buffer)
+      [@model].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12126,7 +12126,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('V3', buffer:)
       b
     end
 
@@ -12144,7 +12144,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@final_model)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@final_model)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12205,7 +12205,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('V3', buffer:)
       b
     end
 
@@ -12224,7 +12224,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
-      [@buffer].pack('l<', buffer: w.buffer)
+      [@buffer].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12285,7 +12285,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('V3', buffer:)
       b
     end
 
@@ -12304,7 +12304,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
-      [@reader].pack('l<', buffer: w.buffer)
+      [@reader].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12365,7 +12365,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('V3', buffer:)
       b
     end
 
@@ -12384,7 +12384,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
-      [@writer].pack('l<', buffer: w.buffer)
+      [@writer].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12445,7 +12445,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('V3', buffer:)
       b
     end
 
@@ -12464,7 +12464,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
-      [@limits].pack('l<', buffer: w.buffer)
+      [@limits].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12524,7 +12524,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('V3', buffer:)
       b
     end
 
@@ -12542,7 +12542,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@decode_error)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@decode_error)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12602,7 +12602,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('V3', buffer:)
       b
     end
 
@@ -12620,7 +12620,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@decode_exception)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@decode_exception)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12687,7 +12687,7 @@ module Import
       unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@decimal)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('V3', buffer:)
       b
     end
 
@@ -12708,7 +12708,7 @@ module Import
       unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@decimal)
       end
-      [@decimal].pack('l<', buffer: w.buffer)
+      [@decimal].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12769,7 +12769,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('V3', buffer:)
       b
     end
 
@@ -12788,7 +12788,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [@uuid].pack('l<', buffer: w.buffer)
+      [@uuid].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12849,7 +12849,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('V3', buffer:)
       b
     end
 
@@ -12868,7 +12868,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [@uuid].pack('l<', buffer: w.buffer)
+      [@uuid].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -12928,7 +12928,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('V3', buffer:)
       b
     end
 
@@ -12946,7 +12946,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@timestamp)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@timestamp)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13007,7 +13007,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('V3', buffer:)
       b
     end
 
@@ -13026,7 +13026,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
-      [@sender].pack('l<', buffer: w.buffer)
+      [@sender].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13089,7 +13089,7 @@ module Import
       unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@receiver)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('V3', buffer:)
       b
     end
 
@@ -13110,7 +13110,7 @@ module Import
       unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@receiver)
       end
-      [@receiver].pack('l<', buffer: w.buffer)
+      [@receiver].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13171,7 +13171,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('V3', buffer:)
       b
     end
 
@@ -13190,7 +13190,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
-      [@client].pack('l<', buffer: w.buffer)
+      [@client].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13251,7 +13251,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('V3', buffer:)
       b
     end
 
@@ -13270,7 +13270,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
-      [@proxy].pack('l<', buffer: w.buffer)
+      [@proxy].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13333,7 +13333,7 @@ module Import
       unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@handler)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('V3', buffer:)
       b
     end
 
@@ -13354,7 +13354,7 @@ module Import
       unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@handler)
       end
-      [@handler].pack('l<', buffer: w.buffer)
+      [@handler].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13415,7 +13415,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
       b
     end
 
@@ -13434,7 +13434,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [@fbe].pack('l<', buffer: w.buffer)
+      [@fbe].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13495,7 +13495,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
       b
     end
 
@@ -13514,7 +13514,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [@fbe].pack('l<', buffer: w.buffer)
+      [@fbe].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13575,7 +13575,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('V3', buffer:)
       b
     end
 
@@ -13594,7 +13594,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
-      [@std].pack('l<', buffer: w.buffer)
+      [@std].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13654,7 +13654,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('V3', buffer:)
       b
     end
 
@@ -13672,7 +13672,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@companion)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@companion)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13733,7 +13733,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('V3', buffer:)
       b
     end
 
@@ -13752,7 +13752,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
-      [@any].pack('l<', buffer: w.buffer)
+      [@any].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13813,7 +13813,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('V3', buffer:)
       b
     end
 
@@ -13832,7 +13832,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [@self_].pack('l<', buffer: w.buffer)
+      [@self_].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13893,7 +13893,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('V3', buffer:)
       b
     end
 
@@ -13912,7 +13912,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [@self_].pack('l<', buffer: w.buffer)
+      [@self_].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -13973,7 +13973,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('V3', buffer:)
       b
     end
 
@@ -13992,7 +13992,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
-      [@none].pack('l<', buffer: w.buffer)
+      [@none].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14053,7 +14053,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('V3', buffer:)
       b
     end
 
@@ -14072,7 +14072,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
-      [@option].pack('l<', buffer: w.buffer)
+      [@option].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14133,7 +14133,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('V3', buffer:)
       b
     end
 
@@ -14152,7 +14152,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
-      [@result].pack('l<', buffer: w.buffer)
+      [@result].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14213,7 +14213,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('V3', buffer:)
       b
     end
 
@@ -14232,7 +14232,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
-      [@vec].pack('l<', buffer: w.buffer)
+      [@vec].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14293,7 +14293,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('V3', buffer:)
       b
     end
 
@@ -14312,7 +14312,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
-      [@box].pack('l<', buffer: w.buffer)
+      [@box].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14373,7 +14373,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('V3', buffer:)
       b
     end
 
@@ -14392,7 +14392,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
-      [@error].pack('l<', buffer: w.buffer)
+      [@error].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14452,7 +14452,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('V3', buffer:)
       b
     end
 
@@ -14470,7 +14470,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@exception)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@exception)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14531,7 +14531,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('V3', buffer:)
       b
     end
 
@@ -14550,7 +14550,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
-      [@text].pack('l<', buffer: w.buffer)
+      [@text].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14610,7 +14610,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('V3', buffer:)
       b
     end
 
@@ -14628,7 +14628,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@json_writer)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@json_writer)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14691,7 +14691,7 @@ module Import
       unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@int32_t)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('V3', buffer:)
       b
     end
 
@@ -14712,7 +14712,7 @@ module Import
       unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@int32_t)
       end
-      [@int32_t].pack('l<', buffer: w.buffer)
+      [@int32_t].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14773,7 +14773,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('V3', buffer:)
       b
     end
 
@@ -14792,7 +14792,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
-      [@size_t].pack('l<', buffer: w.buffer)
+      [@size_t].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14853,7 +14853,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('V3', buffer:)
       b
     end
 
@@ -14872,7 +14872,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [@list].pack('l<', buffer: w.buffer)
+      [@list].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -14933,7 +14933,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('V3', buffer:)
       b
     end
 
@@ -14952,7 +14952,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [@object].pack('l<', buffer: w.buffer)
+      [@object].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15013,7 +15013,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('V3', buffer:)
       b
     end
 
@@ -15032,7 +15032,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
-      [@v].pack('l<', buffer: w.buffer)
+      [@v].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15093,7 +15093,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('V3', buffer:)
       b
     end
 
@@ -15112,7 +15112,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
-      [@r].pack('l<', buffer: w.buffer)
+      [@r].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15173,7 +15173,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('V3', buffer:)
       b
     end
 
@@ -15192,7 +15192,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
-      [@w].pack('l<', buffer: w.buffer)
+      [@w].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15255,7 +15255,7 @@ module Import
       unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@side_buy)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('V3', buffer:)
       b
     end
 
@@ -15276,7 +15276,7 @@ module Import
       unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@side_buy)
       end
-      [@side_buy].pack('l<', buffer: w.buffer)
+      [@side_buy].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15336,7 +15336,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('V3', buffer:)
       b
     end
 
@@ -15354,7 +15354,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@order_key)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@order_key)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15414,7 +15414,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('V3', buffer:)
       b
     end
 
@@ -15432,7 +15432,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@text_ofside)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@text_ofside)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15492,7 +15492,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('V3', buffer:)
       b
     end
 
@@ -15510,7 +15510,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@decimal_1)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@decimal_1)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15570,7 +15570,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('V3', buffer:)
       b
     end
 
@@ -15588,7 +15588,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@order_model)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@order_model)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15648,7 +15648,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('V3', buffer:)
       b
     end
 
@@ -15666,7 +15666,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@order_final)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@order_final)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15726,7 +15726,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('V3', buffer:)
       b
     end
 
@@ -15744,7 +15744,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@new_order)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@new_order)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15804,7 +15804,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('V3', buffer:)
       b
     end
 
@@ -15822,7 +15822,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@verify_fbe_order)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@verify_fbe_order)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15886,7 +15886,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('V3', buffer:)
       b
     end
 
@@ -15904,7 +15904,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Fbe::Types::INT32.check(@fbe_vr_order)].pack('l<', buffer: w.buffer)
+      [Fbe::Types::INT32.check(@fbe_vr_order)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -15965,7 +15965,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('V3', buffer:)
       b
     end
 
@@ -15984,7 +15984,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
-      [@e1].pack('l<', buffer: w.buffer)
+      [@e1].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16045,7 +16045,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('V3', buffer:)
       b
     end
 
@@ -16064,7 +16064,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
-      [@i2].pack('l<', buffer: w.buffer)
+      [@i2].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16125,7 +16125,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('V3', buffer:)
       b
     end
 
@@ -16144,7 +16144,7 @@ module Import
 
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
-      [@o3].pack('l<', buffer: w.buffer)
+      [@o3].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16237,7 +16237,7 @@ module Import
         Fbe::Types::INT32.check(@string__)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, @name, @name_, @name__, @class_, @class__, @class___, @string_,
-       @string__].pack('L<2l<8', buffer:)
+       @string__].pack('V10', buffer:)
       b
     end
 
@@ -16279,7 +16279,7 @@ module Import
       unless @string__.is_a?(Integer) && @string__ >= -0x80000000 && @string__ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string__)
       end
-      [@name, @name_, @name__, @class_, @class__, @class___, @string_, @string__].pack('l<8', buffer: w.buffer)
+      [@name, @name_, @name__, @class_, @class__, @class___, @string_, @string__].pack('V8', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16379,8 +16379,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market),
-       FBE_BODY_SIZE,
-       Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('L<2CL<C', buffer:)
+       FBE_BODY_SIZE, Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('V2CVC', buffer:)
       T_ORG.check(@org).fbe_write(w)
       b
     end
@@ -16504,7 +16503,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('L<2l<', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('V3', buffer:)
       b
     end
 
@@ -16523,7 +16522,7 @@ module Import
     end
 
     def fbe_write_final(w)
-      [Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('l<', buffer: w.buffer)
+      [Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16596,7 +16595,7 @@ module Import
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits,
        Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision), FBE_BODY_SIZE + 4 + symbol_bytes.bytesize,
-       symbol_bytes.bytesize, symbol_bytes].pack('L<3l<2L<2a*', buffer:)
+       symbol_bytes.bytesize, symbol_bytes].pack('V7a*', buffer:)
       T_TICKER.check(@ticker).fbe_write(w)
       b
     end
@@ -16654,7 +16653,7 @@ module Import
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
       [symbol_bytes.bytesize, symbol_bytes, @digits,
-       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision)].pack('L<a*l<2', buffer: w.buffer)
+       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision)].pack('Va*V2', buffer: w.buffer)
       T_TICKER.check(@ticker).fbe_write_final(w)
     end
 
@@ -16748,7 +16747,7 @@ module Import
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
        Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range), Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
-       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('L<2l<3s<l<', buffer:)
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('V5vV', buffer:)
       b
     end
 
@@ -16778,7 +16777,7 @@ module Import
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
       [@side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s), Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range),
        Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
-       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('l<3s<l<', buffer: w.buffer)
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('V3vV', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -17259,7 +17258,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE,
-       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('L<3x304l<', buffer:)
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V3x304V', buffer:)
       T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)
@@ -18128,7 +18127,7 @@ module Import
       T_IMPORTED.check(@imported).fbe_write_final(w)
       T_DERIVED.check(@derived).fbe_write_final(w)
       T_LISTED.check(@listed).fbe_write_final(w)
-      [Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('l<', buffer: w.buffer)
+      [Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)

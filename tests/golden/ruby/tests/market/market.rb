@@ -52,8 +52,7 @@ module Market
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, symbol_bytes.bytesize,
-       symbol_bytes].pack('L<3l<L<a*', buffer:)
+      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, symbol_bytes.bytesize, symbol_bytes].pack('V5a*', buffer:)
       b
     end
 
@@ -82,7 +81,7 @@ module Market
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [symbol_bytes.bytesize, symbol_bytes, @digits].pack('L<a*l<', buffer: w.buffer)
+      [symbol_bytes.bytesize, symbol_bytes, @digits].pack('Va*V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -155,7 +154,7 @@ module Market
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
       [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('L<2a16L<2a*', buffer:)
+       reason_bytes].pack('V2a16V2a*', buffer:)
       b
     end
 
@@ -185,7 +184,7 @@ module Market
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
-      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16L<a*', buffer: w.buffer)
+      [Fbe::Uuid.to_bytes(@id), reason_bytes.bytesize, reason_bytes].pack('a16Va*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
