@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, Union
 
+from . import fingerprint as fingerprints
 from . import ir
 
 
@@ -164,6 +165,14 @@ class Plan:
         self._structs = {s.qualified: s for p in schema.packages for s in p.structs}
         self._plans: dict[str, StructPlan] = {}
         self._weights: dict[str, int | None] = {}
+        self._fingerprints: dict[str, str] = {}
+
+    def fingerprint(self, package: str) -> str:
+        """The package's schema fingerprint (model/fingerprint.py), what `fbec fingerprint` prints: the
+        constant a target writes into the package's code for the Kafka serdes (docs/kafka.md)."""
+        if package not in self._fingerprints:
+            self._fingerprints[package] = fingerprints.fingerprint(self.schema, package)
+        return self._fingerprints[package]
 
     def struct(self, qualified: str) -> StructPlan:
         if qualified not in self._plans:

@@ -522,6 +522,15 @@ def message_suffixes(schema: Schema, package: Package, capitalized: Callable[[st
     return suffixes
 
 
+def schema_constants(schema: Schema, package: Package) -> dict[str, str]:
+    """What the code of a package says of its schema (docs/kafka.md "Schema fingerprint"): its name,
+    version (`1.0`) and fingerprint (the plan's: what `fbec fingerprint` prints), by those keys. A
+    Kafka serde's schema is made of them."""
+    v = package.version
+    return {"package": package.name, "version": f"{v.major}.{v.minor}",
+            "fingerprint": plan.of(schema).fingerprint(package.name)}
+
+
 def generated_header(package: Package, comment: str = "//") -> str:
     """The 'generated, do not edit' banner every generated file starts with, in the language's
     line-comment syntax. It names the schema file without its folder, so the output does not

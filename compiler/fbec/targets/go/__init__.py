@@ -16,13 +16,27 @@ folder is meant to be the root of a module of that name (docs/go.md).
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, schema_constants
 from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, write_imports
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models, write_reset
-from fbec.targets.go.names import package_name
+from fbec.targets.go.names import SCHEMA_CONSTANTS, package_name
 from fbec.targets.go.nesting import write_levels
 from fbec.targets.go.protocol import write_protocol
+
+
+def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package) -> None:
+    """The package's name, version and fingerprint (what `fbec fingerprint` prints), for a Kafka serde's
+    schema (docs/kafka.md)."""
+    names = {what: c.ident.schema_constant(package.name, what) for what in SCHEMA_CONSTANTS}
+    w.line(f"// {names['Package']}, {names['Version']} and {names['Fingerprint']} name the schema this package "
+           "was generated from,")
+    w.line("// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).")
+    values = schema_constants(c.schema, package)
+    with w.block("const (", ")"):
+        for line in aligned([[names[what], f'= "{values[what.lower()]}"'] for what in SCHEMA_CONSTANTS]):
+            w.line(line)
+    w.blank()
 
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -109,6 +123,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
 def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     c = Context(schema, package)
     body = CodeWriter(Options(tabs=True))       # gofmt indents with tabs, whatever -n says
+    write_schema_constants(body, c, package)
     for e in package.enums + package.flags:
         write_enum(body, c, e)
     for s in package.structs:

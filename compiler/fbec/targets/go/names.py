@@ -8,7 +8,8 @@ clashes (base.scope_idents). The scopes:
 
 * a package's identifiers: its types first, then its enum and flags constants (the enum's type
   and the value: `OrderSideBuy`), then the functions of each struct (`New<T>`, `VerifyFBE<T>`,
-  `VerifyFinal<T>`, `FBEVerify<T>`, `FBEVerifyFinal<T>`), then the key types of structs keyed
+  `VerifyFinal<T>`, `FBEVerify<T>`, `FBEVerifyFinal<T>`), then the constants naming the schema
+  (`FBEPackage`, `FBEVersion`, `FBEFingerprint`), then the key types of structs keyed
   by several fields (`<T>Key`, `<T>FBEKey` when a type has that name): each clear of those
   before it, so a type keeps its name and what is made from it yields (a struct `SideBuy` keeps
   its name, the constant of `side.buy` becomes `SideBuy_`). The package's protocol types yield
@@ -46,6 +47,8 @@ STRUCT_MEMBERS = frozenset({"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "U
                             "ReadJSON", "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "String", "TypeID"})
 FUNCTIONS = ("New", "VerifyFBE", "VerifyFinal", "FBEVerify", "FBEVerifyFinal")
 """The package-level functions of each struct, by the prefix they put before its type."""
+SCHEMA_CONSTANTS = ("Package", "Version", "Fingerprint")
+"""The package's constants naming its schema (`FBEPackage`...: docs/kafka.md), after FBE."""
 
 
 def exported(name: str) -> str:
@@ -74,6 +77,7 @@ class Idents(ScopedIdents):
         groups: list[list[tuple[tuple[str, ...], str]]] = [
             [(("const", e.name, v.name), types[e.name] + exported(v.name)) for e in enums for v in e.values],
             [(("func", s.name, prefix), prefix + types[s.name]) for s in p.structs for prefix in FUNCTIONS],
+            [(("schema", what), "FBE" + what) for what in SCHEMA_CONSTANTS],
         ]
         for group in groups:
             more = scope_idents(group, given.__contains__)
@@ -93,6 +97,11 @@ class Idents(ScopedIdents):
     def type(self, qualified: str) -> str:
         """A type's identifier in its package."""
         return self.declared("type", qualified)
+
+    def schema_constant(self, package: str, what: str) -> str:
+        """The constant of a package's name, version or fingerprint (`FBEFingerprint`; what: an entry
+        of SCHEMA_CONSTANTS)."""
+        return self.package_scope(package)[("schema", what)]
 
     def constant(self, qualified: str, value: str) -> str:
         """An enum or flags value's constant in the type's package."""

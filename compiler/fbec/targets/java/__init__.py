@@ -18,7 +18,7 @@ from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import PARTS
 from fbec.targets.java.syntax import Context
-from fbec.targets.jvm import generate_package, text
+from fbec.targets.jvm import SCHEMA_CLASS, generate_package, text, write_schema_class
 from fbec.targets.jvm.context import (
     JAVA_WIRE,
     distinct_values,
@@ -189,5 +189,17 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     write_equality(w, c, s, name)
 
 
+def write_private_constructor(w: CodeWriter) -> None:
+    w.blank()
+    with w.block(f"private {SCHEMA_CLASS}() {{", "}"):
+        pass
+
+
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    return generate_package(schema, options, Context, write_enum, write_struct, PARTS)
+    return [*generate_package(schema, options, Context, write_enum, write_struct, PARTS),
+            write_schema_class(schema, options, Context,
+                               ["The schema of this package, as {@code fbec fingerprint} prints it: a Kafka",
+                                f"serde's schema is {{@code FbeSchema.of({SCHEMA_CLASS}.class)}} (docs/kafka.md)."],
+                               f"public final class {SCHEMA_CLASS} {{",
+                               lambda name, value: f'public static final String {name} = "{value}";',
+                               write_private_constructor)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, schema_constants
 from fbec.targets.jvm import protocol
 from fbec.targets.jvm.context import Context
 
@@ -39,3 +39,33 @@ def generate_package(schema: ir.Schema, options: Options, context: type[Context]
         else:
             out.append(c.file(enum(c, w, t, options), w, options))
     return out + (protocol.write_protocol(schema, package, options, context, parts) if options.proto else [])
+
+
+SCHEMA_CLASS = "Fbe"
+"""The class (Kotlin: object) of a package's name, version and fingerprint (names.py keeps types clear of it)."""
+SCHEMA_DOCS = {"package": "The schema package's name.", "version": "The schema package's version.",
+               "fingerprint": "The schema's fingerprint: SHA-256 of the package's wire contract, in hex."}
+
+
+def write_schema_class(schema: ir.Schema, options: Options, context: type[Context], doc: list[str], head: str,
+                       constant: Callable[[str, str], str], tail: Callable[[CodeWriter], None] | None) -> GeneratedFile:
+    """The class `Fbe` of the package's name, version and fingerprint (what `fbec fingerprint` prints),
+    for a Kafka serde's schema (docs/kafka.md): doc is its comment's lines, head opens it,
+    `constant(name, value)` declares a constant (after its comment; Kotlin's: a blank line between
+    them), tail (Java's) writes what follows them."""
+    package = schema.main_package
+    c, w = context(schema, package, options.package_prefix), CodeWriter(options)
+    values = schema_constants(schema, package)
+    w.line("/**")
+    for line in doc:
+        w.line(f" * {line}")
+    w.line(" */")
+    with w.block(head, "}"):
+        for i, (key, text) in enumerate(SCHEMA_DOCS.items()):
+            if i and tail is None:
+                w.blank()
+            w.line(f"/** {text} */")
+            w.line(constant(key.upper(), values[key]))
+        if tail is not None:
+            tail(w)
+    return c.file(SCHEMA_CLASS, w, options)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
-from fbec.targets.jvm import generate_package
+from fbec.targets.jvm import SCHEMA_CLASS, generate_package, write_schema_class
 from fbec.targets.jvm.context import distinct_values, doc, signed, summary
 from fbec.targets.jvm.members import flags_text, write_equality
 from fbec.targets.kotlin.models import write_models
@@ -138,4 +138,8 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    return generate_package(schema, options, Context, write_enum, write_struct, PARTS)
+    files = generate_package(schema, options, Context, write_enum, write_struct, PARTS)
+    doc = ["The schema of this package, as `fbec fingerprint` prints it: a Kafka",
+           f"serde's schema is `FbeSchema.of({SCHEMA_CLASS}::class.java)` (docs/kafka.md)."]
+    constant = 'const val {} = "{}"'.format
+    return [*files, write_schema_class(schema, options, Context, doc, f"object {SCHEMA_CLASS} {{", constant, None)]

@@ -85,7 +85,8 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         consts += ["", ""]
 
     head += _imports(ctx)
-    head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
+    head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})",
+             f'FINGERPRINT = "{ctx.plan.fingerprint(pkg.name)}"', "", ""]
 
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
     ctx.file.text = _emit(_squeeze(body), options)

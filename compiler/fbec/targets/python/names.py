@@ -6,7 +6,7 @@ another while the result still clashes (base.scope_idents). The scopes:
 
 * a module (one schema package): its classes, clear of Python's keywords, the builtins and the
   imported names the generated code uses (`len`, `isinstance`, `int`, `fbe`, `Decimal`, `Any`...),
-  its own module names (`PACKAGE`, `VERSION`, the protocol classes) and the locals of its
+  its own module names (`PACKAGE`, `VERSION`, `FINGERPRINT`, the protocol classes) and the locals of its
   functions (one or two lower-case letters, numbered or not: `v`, `p`, `t1`, `o4h`; and `data`,
   `value`...), which would hide a class inside them; the names the generated code makes from a
   type's (`fbe_vr_Order`, `FBE_M_Side`, `pkg_market`) start with `fbe_`, `FBE_` or `pkg_`: a
@@ -61,7 +61,7 @@ CLASS_BODY = IMPORTED | frozenset({"bool", "bytearray", "bytes", "classmethod", 
                                    "tuple", "self", "cls", "PACKAGE", "VERSION", "Sender", "Receiver", "Proxy",
                                    "Client", "FinalSender", "FinalReceiver", "FinalClient"})
 # Module-level names of generated code.
-MODULE_NAMES = frozenset({"PACKAGE", "VERSION", "Sender", "Receiver", "Proxy", "Client", "FinalSender",
+MODULE_NAMES = frozenset({"PACKAGE", "VERSION", "FINGERPRINT", "Sender", "Receiver", "Proxy", "Client", "FinalSender",
                           "FinalReceiver", "FinalClient"})
 # Locals and parameters of generated functions (with LOCAL below).
 LOCALS = frozenset({"self", "cls", "end", "data", "encode", "other", "value", "limits", "text", "flags", "model",

@@ -19,12 +19,25 @@ otherwise `T[]` and `Array<[K, V]>` (structs, bytes, uuids, decimals).
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, nested_spec
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, nested_spec, schema_constants
 from fbec.targets.typescript.context import BIGINTS, Context, compare, has_keys, ts_string, write_imports
 from fbec.targets.typescript.jsonconv import write_json, write_json_read
 from fbec.targets.typescript.models import write_models
+from fbec.targets.typescript.names import SCHEMA_CONSTANTS
 from fbec.targets.typescript.protocol import write_protocol
 from fbec.targets.typescript.textform import write_enum_text, write_struct_text
+
+
+def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package, d: CodeWriter | None) -> None:
+    """The package's name, version and fingerprint (what `fbec fingerprint` prints), for a Kafka serde's
+    schema (docs/kafka.md: `FbeSchema.of(module)`); in JavaScript their declarations in `d` too."""
+    values = schema_constants(c.schema, package)
+    comment = "/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */"
+    for out, declare in ((w, ""), (d, "declare ")) if d is not None else ((w, ""),):
+        out.line(comment)
+        for name in SCHEMA_CONSTANTS:
+            out.line(f'export {declare}const {name} = "{values[name.removeprefix("FBE_").lower()]}";')
+        out.blank()
 
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
@@ -173,6 +186,7 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options, t
     unit = Options(indent=2, tabs=options.tabs)     # 2 spaces (-t: tabs), whatever -n says
     body = CodeWriter(unit)
     declarations = None if ts else CodeWriter(unit)
+    write_schema_constants(body, c, package, declarations)
     for e in package.enums + package.flags:
         write_enum(body, c, e, declarations)
     for s in package.structs:

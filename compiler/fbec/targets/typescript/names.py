@@ -21,8 +21,11 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import ScopedIdents, scope_idents
 
+SCHEMA_CONSTANTS = ("FBE_PACKAGE", "FBE_VERSION", "FBE_FINGERPRINT")
+"""The module's constants naming its schema (docs/kafka.md): a Kafka serde reads them by these names."""
 # JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
-# unqualified and its local names: a type or an import alias of such a name is renamed.
+# unqualified, its local names and the module's schema constants: a type or an import alias of such a
+# name is renamed.
 MODULE_RESERVED = frozenset({
     "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
     "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
@@ -34,6 +37,7 @@ MODULE_RESERVED = frozenset({
     "Boolean", "Symbol", "Date", "JSON", "Math", "Promise", "Partial", "Record", "globalThis", "arguments",
     "eval", "fbe", "v", "r", "w", "b", "n", "e", "x", "k", "p", "y", "base", "slot", "data", "limits",
     "init", "writer", "constructor", "prototype",
+    *SCHEMA_CONSTANTS,
 })
 # Instance members of generated classes (and what an object literal must not take as a property):
 # a field of such a name is renamed.
