@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "graph"
 VERSION = (1, 0)
+FINGERPRINT = "57135afe068abbefe9c8055edf4c2ea3946d0744ea10fd4253dc1b2f8d483f44"
 
 
 FBE_L0 = struct.Struct("<IIiIqI")

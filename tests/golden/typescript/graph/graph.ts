@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "graph";
+export const FBE_VERSION = "1.0";
+export const FBE_FINGERPRINT = "57135afe068abbefe9c8055edf4c2ea3946d0744ea10fd4253dc1b2f8d483f44";
+
 /** The struct graph.Node (type id 1). */
 export class Node {
   /** The type id of graph.Node. */

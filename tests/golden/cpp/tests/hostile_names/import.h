@@ -1288,6 +1288,10 @@ struct fbe_vr_Order;
 struct e1;
 struct i2;
 struct o3;
+struct Fbe;
+struct FINGERPRINT;
+struct FBE_FINGERPRINT;
+struct FBEFingerprint;
 struct Case;
 struct Imported;
 struct symbol;
@@ -1735,6 +1739,30 @@ template <>
 struct hash<::import::o3>
 {
     std::size_t operator()(const ::import::o3& value) const noexcept;
+};
+
+template <>
+struct hash<::import::Fbe>
+{
+    std::size_t operator()(const ::import::Fbe& value) const noexcept;
+};
+
+template <>
+struct hash<::import::FINGERPRINT>
+{
+    std::size_t operator()(const ::import::FINGERPRINT& value) const noexcept;
+};
+
+template <>
+struct hash<::import::FBE_FINGERPRINT>
+{
+    std::size_t operator()(const ::import::FBE_FINGERPRINT& value) const noexcept;
+};
+
+template <>
+struct hash<::import::FBEFingerprint>
+{
+    std::size_t operator()(const ::import::FBEFingerprint& value) const noexcept;
 };
 
 template <>
@@ -4021,6 +4049,102 @@ struct o3
     friend std::ostream& operator<<(std::ostream&, const o3&);
 };
 
+struct Fbe
+{
+    int32_t Fbe_{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 74; }
+
+    Fbe() = default;
+    explicit Fbe(int32_t arg_Fbe);
+
+    bool operator==(const Fbe& other) const noexcept;
+    bool operator!=(const Fbe& other) const noexcept { return !(*this == other); }
+    bool operator<(const Fbe& other) const noexcept;
+    bool operator<=(const Fbe& other) const noexcept { return !(other < *this); }
+    bool operator>(const Fbe& other) const noexcept { return other < *this; }
+    bool operator>=(const Fbe& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(Fbe& other) noexcept;
+    friend void swap(Fbe&, Fbe&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const Fbe&);
+};
+
+struct FINGERPRINT
+{
+    int32_t FINGERPRINT_{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 75; }
+
+    FINGERPRINT() = default;
+    explicit FINGERPRINT(int32_t arg_FINGERPRINT);
+
+    bool operator==(const FINGERPRINT& other) const noexcept;
+    bool operator!=(const FINGERPRINT& other) const noexcept { return !(*this == other); }
+    bool operator<(const FINGERPRINT& other) const noexcept;
+    bool operator<=(const FINGERPRINT& other) const noexcept { return !(other < *this); }
+    bool operator>(const FINGERPRINT& other) const noexcept { return other < *this; }
+    bool operator>=(const FINGERPRINT& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(FINGERPRINT& other) noexcept;
+    friend void swap(FINGERPRINT&, FINGERPRINT&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const FINGERPRINT&);
+};
+
+struct FBE_FINGERPRINT
+{
+    int32_t FBE_FINGERPRINT_{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 76; }
+
+    FBE_FINGERPRINT() = default;
+    explicit FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT);
+
+    bool operator==(const FBE_FINGERPRINT& other) const noexcept;
+    bool operator!=(const FBE_FINGERPRINT& other) const noexcept { return !(*this == other); }
+    bool operator<(const FBE_FINGERPRINT& other) const noexcept;
+    bool operator<=(const FBE_FINGERPRINT& other) const noexcept { return !(other < *this); }
+    bool operator>(const FBE_FINGERPRINT& other) const noexcept { return other < *this; }
+    bool operator>=(const FBE_FINGERPRINT& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(FBE_FINGERPRINT& other) noexcept;
+    friend void swap(FBE_FINGERPRINT&, FBE_FINGERPRINT&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const FBE_FINGERPRINT&);
+};
+
+struct FBEFingerprint
+{
+    int32_t FBEFingerprint_{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 77; }
+
+    FBEFingerprint() = default;
+    explicit FBEFingerprint(int32_t arg_FBEFingerprint);
+
+    bool operator==(const FBEFingerprint& other) const noexcept;
+    bool operator!=(const FBEFingerprint& other) const noexcept { return !(*this == other); }
+    bool operator<(const FBEFingerprint& other) const noexcept;
+    bool operator<=(const FBEFingerprint& other) const noexcept { return !(other < *this); }
+    bool operator>(const FBEFingerprint& other) const noexcept { return other < *this; }
+    bool operator>=(const FBEFingerprint& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(FBEFingerprint& other) noexcept;
+    friend void swap(FBEFingerprint&, FBEFingerprint&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const FBEFingerprint&);
+};
+
 struct Case
 {
     int32_t name{};
@@ -4032,7 +4156,7 @@ struct Case
     int32_t String{};
     int32_t String_{};
 
-    static constexpr uint32_t fbe_type() noexcept { return 74; }
+    static constexpr uint32_t fbe_type() noexcept { return 78; }
 
     Case() = default;
     Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_);
@@ -4058,7 +4182,7 @@ struct Imported
     ::market::Instrument org{};
     ::market::Side example = ::market::Side::sell;
 
-    static constexpr uint32_t fbe_type() noexcept { return 75; }
+    static constexpr uint32_t fbe_type() noexcept { return 79; }
 
     Imported() = default;
     Imported(::market::Side arg_market, const ::market::Instrument& arg_org, ::market::Side arg_example);
@@ -4082,7 +4206,7 @@ struct symbol
 {
     ::import::digits digits = ::import::digits::two;
 
-    static constexpr uint32_t fbe_type() noexcept { return 76; }
+    static constexpr uint32_t fbe_type() noexcept { return 80; }
 
     symbol() = default;
     explicit symbol(::import::digits arg_digits);
@@ -4107,7 +4231,7 @@ struct Listed : public ::market::Instrument
     ::import::digits precision = ::import::digits::two;
     ::import::symbol ticker{};
 
-    static constexpr uint32_t fbe_type() noexcept { return 77; }
+    static constexpr uint32_t fbe_type() noexcept { return 81; }
 
     Listed() = default;
     Listed(const ::market::Instrument& base, ::import::digits arg_precision, const ::import::symbol& arg_ticker);
@@ -4132,7 +4256,7 @@ struct Derived : public ::import::Order
     ::import::Word Word = ::import::Word::class_;
     ::import::range side_{};
 
-    static constexpr uint32_t fbe_type() noexcept { return 78; }
+    static constexpr uint32_t fbe_type() noexcept { return 82; }
 
     Derived() = default;
     Derived(const ::import::Order& base, ::import::Word arg_Word, ::import::range arg_side_);
@@ -4227,16 +4351,20 @@ struct Hostile
     ::import::e1 e1{};
     ::import::i2 i2{};
     ::import::o3 o3{};
+    ::import::Fbe Fbe{};
+    ::import::FINGERPRINT FINGERPRINT{};
+    ::import::FBE_FINGERPRINT FBE_FINGERPRINT{};
+    ::import::FBEFingerprint FBEFingerprint{};
     ::import::Case Case{};
     ::import::Imported Imported{};
     ::import::Derived Derived{};
     ::import::Listed Listed{};
     ::import::Letters Letters = ::import::Letters::_a;
 
-    static constexpr uint32_t fbe_type() noexcept { return 79; }
+    static constexpr uint32_t fbe_type() noexcept { return 83; }
 
     Hostile() = default;
-    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters);
+    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters);
 
     bool operator==(const Hostile& other) const noexcept;
     bool operator!=(const Hostile& other) const noexcept { return !(*this == other); }
@@ -8922,6 +9050,154 @@ inline std::ostream& operator<<(std::ostream& stream, const o3& value)
     return stream << ")";
 }
 
+inline Fbe::Fbe(int32_t arg_Fbe)
+    : Fbe_(arg_Fbe)
+{}
+
+inline bool Fbe::operator==(const Fbe& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool Fbe::operator<(const Fbe& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string Fbe::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void Fbe::swap(Fbe& other) noexcept
+{
+    using std::swap;
+    swap(Fbe_, other.Fbe_);
+}
+
+inline void swap(Fbe& a, Fbe& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const Fbe& value)
+{
+    stream << "Fbe(";
+    stream << "Fbe=";
+    FBE::print(stream, value.Fbe_);
+    return stream << ")";
+}
+
+inline FINGERPRINT::FINGERPRINT(int32_t arg_FINGERPRINT)
+    : FINGERPRINT_(arg_FINGERPRINT)
+{}
+
+inline bool FINGERPRINT::operator==(const FINGERPRINT& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool FINGERPRINT::operator<(const FINGERPRINT& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string FINGERPRINT::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void FINGERPRINT::swap(FINGERPRINT& other) noexcept
+{
+    using std::swap;
+    swap(FINGERPRINT_, other.FINGERPRINT_);
+}
+
+inline void swap(FINGERPRINT& a, FINGERPRINT& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const FINGERPRINT& value)
+{
+    stream << "FINGERPRINT(";
+    stream << "FINGERPRINT=";
+    FBE::print(stream, value.FINGERPRINT_);
+    return stream << ")";
+}
+
+inline FBE_FINGERPRINT::FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT)
+    : FBE_FINGERPRINT_(arg_FBE_FINGERPRINT)
+{}
+
+inline bool FBE_FINGERPRINT::operator==(const FBE_FINGERPRINT& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool FBE_FINGERPRINT::operator<(const FBE_FINGERPRINT& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string FBE_FINGERPRINT::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void FBE_FINGERPRINT::swap(FBE_FINGERPRINT& other) noexcept
+{
+    using std::swap;
+    swap(FBE_FINGERPRINT_, other.FBE_FINGERPRINT_);
+}
+
+inline void swap(FBE_FINGERPRINT& a, FBE_FINGERPRINT& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const FBE_FINGERPRINT& value)
+{
+    stream << "FBE_FINGERPRINT(";
+    stream << "FBE_FINGERPRINT=";
+    FBE::print(stream, value.FBE_FINGERPRINT_);
+    return stream << ")";
+}
+
+inline FBEFingerprint::FBEFingerprint(int32_t arg_FBEFingerprint)
+    : FBEFingerprint_(arg_FBEFingerprint)
+{}
+
+inline bool FBEFingerprint::operator==(const FBEFingerprint& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool FBEFingerprint::operator<(const FBEFingerprint& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string FBEFingerprint::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void FBEFingerprint::swap(FBEFingerprint& other) noexcept
+{
+    using std::swap;
+    swap(FBEFingerprint_, other.FBEFingerprint_);
+}
+
+inline void swap(FBEFingerprint& a, FBEFingerprint& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const FBEFingerprint& value)
+{
+    stream << "FBEFingerprint(";
+    stream << "FBEFingerprint=";
+    FBE::print(stream, value.FBEFingerprint_);
+    return stream << ")";
+}
+
 inline Case::Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_)
     : name(arg_name)
     , Name(arg_Name)
@@ -9157,7 +9433,7 @@ inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
     return stream << ")";
 }
 
-inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters)
+inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters)
     : Order(arg_Order)
     , CppWords(arg_CppWords)
     , PythonWords(arg_PythonWords)
@@ -9231,6 +9507,10 @@ inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWor
     , e1(arg_e1)
     , i2(arg_i2)
     , o3(arg_o3)
+    , Fbe(arg_Fbe)
+    , FINGERPRINT(arg_FINGERPRINT)
+    , FBE_FINGERPRINT(arg_FBE_FINGERPRINT)
+    , FBEFingerprint(arg_FBEFingerprint)
     , Case(arg_Case)
     , Imported(arg_Imported)
     , Derived(arg_Derived)
@@ -9331,6 +9611,10 @@ inline void Hostile::swap(Hostile& other) noexcept
     swap(e1, other.e1);
     swap(i2, other.i2);
     swap(o3, other.o3);
+    swap(Fbe, other.Fbe);
+    swap(FINGERPRINT, other.FINGERPRINT);
+    swap(FBE_FINGERPRINT, other.FBE_FINGERPRINT);
+    swap(FBEFingerprint, other.FBEFingerprint);
     swap(Case, other.Case);
     swap(Imported, other.Imported);
     swap(Derived, other.Derived);
@@ -9489,6 +9773,14 @@ inline std::ostream& operator<<(std::ostream& stream, const Hostile& value)
     FBE::print(stream, value.i2);
     stream << ",o3=";
     FBE::print(stream, value.o3);
+    stream << ",Fbe=";
+    FBE::print(stream, value.Fbe);
+    stream << ",FINGERPRINT=";
+    FBE::print(stream, value.FINGERPRINT);
+    stream << ",FBE_FINGERPRINT=";
+    FBE::print(stream, value.FBE_FINGERPRINT);
+    stream << ",FBEFingerprint=";
+    FBE::print(stream, value.FBEFingerprint);
     stream << ",Case=";
     FBE::print(stream, value.Case);
     stream << ",Imported=";
@@ -9937,6 +10229,30 @@ inline std::size_t std::hash<::import::i2>::operator()(const ::import::i2& /*val
 }
 
 inline std::size_t std::hash<::import::o3>::operator()(const ::import::o3& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::import::Fbe>::operator()(const ::import::Fbe& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::import::FINGERPRINT>::operator()(const ::import::FINGERPRINT& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::import::FBE_FINGERPRINT>::operator()(const ::import::FBE_FINGERPRINT& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::import::FBEFingerprint>::operator()(const ::import::FBEFingerprint& /*value*/) const noexcept
 {
     std::size_t result = 17;
     return result;

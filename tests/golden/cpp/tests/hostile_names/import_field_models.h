@@ -2820,6 +2820,106 @@ public:
     FieldModel<TBuffer, int32_t> o3_;
 };
 
+//! Field model of import.Fbe: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::import::Fbe> : public StructModel<TBuffer, ::import::Fbe>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::import::Fbe>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , Fbe_(fbe_in_buffer, 8, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, int32_t> Fbe_;
+};
+
+//! Field model of import.FINGERPRINT: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::import::FINGERPRINT> : public StructModel<TBuffer, ::import::FINGERPRINT>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::import::FINGERPRINT>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , FINGERPRINT_(fbe_in_buffer, 8, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, int32_t> FINGERPRINT_;
+};
+
+//! Field model of import.FBE_FINGERPRINT: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::import::FBE_FINGERPRINT> : public StructModel<TBuffer, ::import::FBE_FINGERPRINT>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::import::FBE_FINGERPRINT>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , FBE_FINGERPRINT_(fbe_in_buffer, 8, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, int32_t> FBE_FINGERPRINT_;
+};
+
+//! Field model of import.FBEFingerprint: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::import::FBEFingerprint> : public StructModel<TBuffer, ::import::FBEFingerprint>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::import::FBEFingerprint>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , FBEFingerprint_(fbe_in_buffer, 8, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, int32_t> FBEFingerprint_;
+};
+
 //! Field model of import.Case: the fields' models at their offsets in the body.
 template <class TBuffer>
 class FieldModel<TBuffer, ::import::Case> : public StructModel<TBuffer, ::import::Case>
@@ -3052,11 +3152,15 @@ public:
         , e1(fbe_in_buffer, 288, this->body_limit())
         , i2(fbe_in_buffer, 292, this->body_limit())
         , o3(fbe_in_buffer, 296, this->body_limit())
-        , Case(fbe_in_buffer, 300, this->body_limit())
-        , Imported(fbe_in_buffer, 304, this->body_limit())
-        , Derived(fbe_in_buffer, 308, this->body_limit())
-        , Listed(fbe_in_buffer, 312, this->body_limit())
-        , Letters(fbe_in_buffer, 316, this->body_limit())
+        , Fbe(fbe_in_buffer, 300, this->body_limit())
+        , FINGERPRINT(fbe_in_buffer, 304, this->body_limit())
+        , FBE_FINGERPRINT(fbe_in_buffer, 308, this->body_limit())
+        , FBEFingerprint(fbe_in_buffer, 312, this->body_limit())
+        , Case(fbe_in_buffer, 316, this->body_limit())
+        , Imported(fbe_in_buffer, 320, this->body_limit())
+        , Derived(fbe_in_buffer, 324, this->body_limit())
+        , Listed(fbe_in_buffer, 328, this->body_limit())
+        , Letters(fbe_in_buffer, 332, this->body_limit())
     {}
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
@@ -3143,6 +3247,10 @@ public:
     FieldModel<TBuffer, ::import::e1> e1;
     FieldModel<TBuffer, ::import::i2> i2;
     FieldModel<TBuffer, ::import::o3> o3;
+    FieldModel<TBuffer, ::import::Fbe> Fbe;
+    FieldModel<TBuffer, ::import::FINGERPRINT> FINGERPRINT;
+    FieldModel<TBuffer, ::import::FBE_FINGERPRINT> FBE_FINGERPRINT;
+    FieldModel<TBuffer, ::import::FBEFingerprint> FBEFingerprint;
     FieldModel<TBuffer, ::import::Case> Case;
     FieldModel<TBuffer, ::import::Imported> Imported;
     FieldModel<TBuffer, ::import::Derived> Derived;
@@ -4372,6 +4480,46 @@ public:
     int32_t o3_() const noexcept { return fbe_field<int32_t>(8); }
 };
 
+//! View of import.Fbe: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Fbe> : public StructView<::import::Fbe>
+{
+public:
+    using StructView<::import::Fbe>::StructView;
+
+    int32_t Fbe_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.FINGERPRINT: its fields read in place, each checked against the body found.
+template <>
+class View<::import::FINGERPRINT> : public StructView<::import::FINGERPRINT>
+{
+public:
+    using StructView<::import::FINGERPRINT>::StructView;
+
+    int32_t FINGERPRINT_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.FBE_FINGERPRINT: its fields read in place, each checked against the body found.
+template <>
+class View<::import::FBE_FINGERPRINT> : public StructView<::import::FBE_FINGERPRINT>
+{
+public:
+    using StructView<::import::FBE_FINGERPRINT>::StructView;
+
+    int32_t FBE_FINGERPRINT_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.FBEFingerprint: its fields read in place, each checked against the body found.
+template <>
+class View<::import::FBEFingerprint> : public StructView<::import::FBEFingerprint>
+{
+public:
+    using StructView<::import::FBEFingerprint>::StructView;
+
+    int32_t FBEFingerprint_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
 //! View of import.Case: its fields read in place, each checked against the body found.
 template <>
 class View<::import::Case> : public StructView<::import::Case>
@@ -4515,11 +4663,15 @@ public:
     View<::import::e1> e1() const noexcept { return fbe_field<::import::e1>(288); }
     View<::import::i2> i2() const noexcept { return fbe_field<::import::i2>(292); }
     View<::import::o3> o3() const noexcept { return fbe_field<::import::o3>(296); }
-    View<::import::Case> Case() const noexcept { return fbe_field<::import::Case>(300); }
-    View<::import::Imported> Imported() const noexcept { return fbe_field<::import::Imported>(304); }
-    View<::import::Derived> Derived() const noexcept { return fbe_field<::import::Derived>(308); }
-    View<::import::Listed> Listed() const noexcept { return fbe_field<::import::Listed>(312); }
-    ::import::Letters Letters() const noexcept { return fbe_field<::import::Letters>(316, ::import::Letters::_a); }
+    View<::import::Fbe> Fbe() const noexcept { return fbe_field<::import::Fbe>(300); }
+    View<::import::FINGERPRINT> FINGERPRINT() const noexcept { return fbe_field<::import::FINGERPRINT>(304); }
+    View<::import::FBE_FINGERPRINT> FBE_FINGERPRINT() const noexcept { return fbe_field<::import::FBE_FINGERPRINT>(308); }
+    View<::import::FBEFingerprint> FBEFingerprint() const noexcept { return fbe_field<::import::FBEFingerprint>(312); }
+    View<::import::Case> Case() const noexcept { return fbe_field<::import::Case>(316); }
+    View<::import::Imported> Imported() const noexcept { return fbe_field<::import::Imported>(320); }
+    View<::import::Derived> Derived() const noexcept { return fbe_field<::import::Derived>(324); }
+    View<::import::Listed> Listed() const noexcept { return fbe_field<::import::Listed>(328); }
+    ::import::Letters Letters() const noexcept { return fbe_field<::import::Letters>(332, ::import::Letters::_a); }
 };
 
 } // namespace FBE

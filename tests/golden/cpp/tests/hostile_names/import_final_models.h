@@ -1393,11 +1393,87 @@ struct FBody<::import::o3>
     static bool verify(D& d);
 };
 
-// import.Case: type 74
+// import.Fbe: type 74
+template <>
+struct FBody<::import::Fbe>
+{
+    static constexpr uint32_t type_id = 74;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 4;
+    static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
+    static std::size_t size(const ::import::Fbe& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::import::Fbe& value) noexcept;
+    static bool read(FinalDecoder& d, ::import::Fbe& value);
+    static void read_fixed(const uint8_t* p, ::import::Fbe& value) noexcept;
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Fbe& value);
+    static bool read_fields(FinalDecoder& d, ::import::Fbe& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// import.FINGERPRINT: type 75
+template <>
+struct FBody<::import::FINGERPRINT>
+{
+    static constexpr uint32_t type_id = 75;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 4;
+    static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
+    static std::size_t size(const ::import::FINGERPRINT& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::import::FINGERPRINT& value) noexcept;
+    static bool read(FinalDecoder& d, ::import::FINGERPRINT& value);
+    static void read_fixed(const uint8_t* p, ::import::FINGERPRINT& value) noexcept;
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FINGERPRINT& value);
+    static bool read_fields(FinalDecoder& d, ::import::FINGERPRINT& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// import.FBE_FINGERPRINT: type 76
+template <>
+struct FBody<::import::FBE_FINGERPRINT>
+{
+    static constexpr uint32_t type_id = 76;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 4;
+    static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
+    static std::size_t size(const ::import::FBE_FINGERPRINT& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::import::FBE_FINGERPRINT& value) noexcept;
+    static bool read(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
+    static void read_fixed(const uint8_t* p, ::import::FBE_FINGERPRINT& value) noexcept;
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_FINGERPRINT& value);
+    static bool read_fields(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// import.FBEFingerprint: type 77
+template <>
+struct FBody<::import::FBEFingerprint>
+{
+    static constexpr uint32_t type_id = 77;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 4;
+    static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
+    static std::size_t size(const ::import::FBEFingerprint& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::import::FBEFingerprint& value) noexcept;
+    static bool read(FinalDecoder& d, ::import::FBEFingerprint& value);
+    static void read_fixed(const uint8_t* p, ::import::FBEFingerprint& value) noexcept;
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBEFingerprint& value);
+    static bool read_fields(FinalDecoder& d, ::import::FBEFingerprint& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// import.Case: type 78
 template <>
 struct FBody<::import::Case>
 {
-    static constexpr uint32_t type_id = 74;
+    static constexpr uint32_t type_id = 78;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 32;
     static constexpr std::size_t min_size = 32;
@@ -1412,11 +1488,11 @@ struct FBody<::import::Case>
     static bool verify(D& d);
 };
 
-// import.Imported: type 75
+// import.Imported: type 79
 template <>
 struct FBody<::import::Imported>
 {
-    static constexpr uint32_t type_id = 75;
+    static constexpr uint32_t type_id = 79;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 10;
@@ -1430,11 +1506,11 @@ struct FBody<::import::Imported>
     static bool verify(D& d);
 };
 
-// import.symbol: type 76
+// import.symbol: type 80
 template <>
 struct FBody<::import::symbol>
 {
-    static constexpr uint32_t type_id = 76;
+    static constexpr uint32_t type_id = 80;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
@@ -1449,11 +1525,11 @@ struct FBody<::import::symbol>
     static bool verify(D& d);
 };
 
-// import.Listed: type 77
+// import.Listed: type 81
 template <>
 struct FBody<::import::Listed>
 {
-    static constexpr uint32_t type_id = 77;
+    static constexpr uint32_t type_id = 81;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
@@ -1467,11 +1543,11 @@ struct FBody<::import::Listed>
     static bool verify(D& d);
 };
 
-// import.Derived: type 78
+// import.Derived: type 82
 template <>
 struct FBody<::import::Derived>
 {
-    static constexpr uint32_t type_id = 78;
+    static constexpr uint32_t type_id = 82;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 18;
     static constexpr std::size_t min_size = 18;
@@ -1486,14 +1562,14 @@ struct FBody<::import::Derived>
     static bool verify(D& d);
 };
 
-// import.Hostile: type 79
+// import.Hostile: type 83
 template <>
 struct FBody<::import::Hostile>
 {
-    static constexpr uint32_t type_id = 79;
+    static constexpr uint32_t type_id = 83;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
-    static constexpr std::size_t min_size = 2998;
+    static constexpr std::size_t min_size = 3014;
     static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Hostile& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Hostile& value) noexcept;
@@ -10165,6 +10241,214 @@ FBE_INLINE bool FBody<::import::o3>::verify(D& d)
     return true;
 }
 
+inline std::size_t FBody<::import::Fbe>::size(const ::import::Fbe& /*value*/) noexcept
+{
+    return 4;
+}
+
+inline uint8_t* FBody<::import::Fbe>::write(uint8_t* p, const ::import::Fbe& value) noexcept
+{
+    p = FCodec<int32_t>::write(p, value.Fbe_);
+    return p;
+}
+
+FBE_INLINE bool FBody<::import::Fbe>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Fbe& value)
+{
+    value.Fbe_ = Scalar<int32_t>::get(p);
+    p += 4;
+    return true;
+}
+
+FBE_INLINE bool FBody<::import::Fbe>::read(FinalDecoder& d, ::import::Fbe& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Fbe>::read_fields(FinalDecoder& d, ::import::Fbe& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.Fbe_)) {
+        value.Fbe_ = {};
+        ok = false;
+    }
+    return ok;
+}
+
+FBE_INLINE void FBody<::import::Fbe>::read_fixed(const uint8_t* p, ::import::Fbe& value) noexcept
+{
+    FCodec<int32_t>::read_fixed(p + 0, value.Fbe_);
+}
+
+template <class D>
+FBE_INLINE bool FBody<::import::Fbe>::verify(D& d)
+{
+    if (!FCodec<int32_t>::verify(d))
+        return d.fail_in("import.Fbe", "Fbe");
+    return true;
+}
+
+inline std::size_t FBody<::import::FINGERPRINT>::size(const ::import::FINGERPRINT& /*value*/) noexcept
+{
+    return 4;
+}
+
+inline uint8_t* FBody<::import::FINGERPRINT>::write(uint8_t* p, const ::import::FINGERPRINT& value) noexcept
+{
+    p = FCodec<int32_t>::write(p, value.FINGERPRINT_);
+    return p;
+}
+
+FBE_INLINE bool FBody<::import::FINGERPRINT>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FINGERPRINT& value)
+{
+    value.FINGERPRINT_ = Scalar<int32_t>::get(p);
+    p += 4;
+    return true;
+}
+
+FBE_INLINE bool FBody<::import::FINGERPRINT>::read(FinalDecoder& d, ::import::FINGERPRINT& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::FINGERPRINT>::read_fields(FinalDecoder& d, ::import::FINGERPRINT& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.FINGERPRINT_)) {
+        value.FINGERPRINT_ = {};
+        ok = false;
+    }
+    return ok;
+}
+
+FBE_INLINE void FBody<::import::FINGERPRINT>::read_fixed(const uint8_t* p, ::import::FINGERPRINT& value) noexcept
+{
+    FCodec<int32_t>::read_fixed(p + 0, value.FINGERPRINT_);
+}
+
+template <class D>
+FBE_INLINE bool FBody<::import::FINGERPRINT>::verify(D& d)
+{
+    if (!FCodec<int32_t>::verify(d))
+        return d.fail_in("import.FINGERPRINT", "FINGERPRINT");
+    return true;
+}
+
+inline std::size_t FBody<::import::FBE_FINGERPRINT>::size(const ::import::FBE_FINGERPRINT& /*value*/) noexcept
+{
+    return 4;
+}
+
+inline uint8_t* FBody<::import::FBE_FINGERPRINT>::write(uint8_t* p, const ::import::FBE_FINGERPRINT& value) noexcept
+{
+    p = FCodec<int32_t>::write(p, value.FBE_FINGERPRINT_);
+    return p;
+}
+
+FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FBE_FINGERPRINT& value)
+{
+    value.FBE_FINGERPRINT_ = Scalar<int32_t>::get(p);
+    p += 4;
+    return true;
+}
+
+FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::read(FinalDecoder& d, ::import::FBE_FINGERPRINT& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::FBE_FINGERPRINT>::read_fields(FinalDecoder& d, ::import::FBE_FINGERPRINT& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.FBE_FINGERPRINT_)) {
+        value.FBE_FINGERPRINT_ = {};
+        ok = false;
+    }
+    return ok;
+}
+
+FBE_INLINE void FBody<::import::FBE_FINGERPRINT>::read_fixed(const uint8_t* p, ::import::FBE_FINGERPRINT& value) noexcept
+{
+    FCodec<int32_t>::read_fixed(p + 0, value.FBE_FINGERPRINT_);
+}
+
+template <class D>
+FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::verify(D& d)
+{
+    if (!FCodec<int32_t>::verify(d))
+        return d.fail_in("import.FBE_FINGERPRINT", "FBE_FINGERPRINT");
+    return true;
+}
+
+inline std::size_t FBody<::import::FBEFingerprint>::size(const ::import::FBEFingerprint& /*value*/) noexcept
+{
+    return 4;
+}
+
+inline uint8_t* FBody<::import::FBEFingerprint>::write(uint8_t* p, const ::import::FBEFingerprint& value) noexcept
+{
+    p = FCodec<int32_t>::write(p, value.FBEFingerprint_);
+    return p;
+}
+
+FBE_INLINE bool FBody<::import::FBEFingerprint>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FBEFingerprint& value)
+{
+    value.FBEFingerprint_ = Scalar<int32_t>::get(p);
+    p += 4;
+    return true;
+}
+
+FBE_INLINE bool FBody<::import::FBEFingerprint>::read(FinalDecoder& d, ::import::FBEFingerprint& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::FBEFingerprint>::read_fields(FinalDecoder& d, ::import::FBEFingerprint& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.FBEFingerprint_)) {
+        value.FBEFingerprint_ = {};
+        ok = false;
+    }
+    return ok;
+}
+
+FBE_INLINE void FBody<::import::FBEFingerprint>::read_fixed(const uint8_t* p, ::import::FBEFingerprint& value) noexcept
+{
+    FCodec<int32_t>::read_fixed(p + 0, value.FBEFingerprint_);
+}
+
+template <class D>
+FBE_INLINE bool FBody<::import::FBEFingerprint>::verify(D& d)
+{
+    if (!FCodec<int32_t>::verify(d))
+        return d.fail_in("import.FBEFingerprint", "FBEFingerprint");
+    return true;
+}
+
 inline std::size_t FBody<::import::Case>::size(const ::import::Case& /*value*/) noexcept
 {
     return 32;
@@ -10576,7 +10860,7 @@ FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
 
 inline std::size_t FBody<::import::Hostile>::size(const ::import::Hostile& value) noexcept
 {
-    return 294
+    return 310
         + FCodec<::import::CppWords>::size(value.CppWords)
         + FCodec<::import::PythonWords>::size(value.PythonWords)
         + FCodec<::import::GoWords>::size(value.GoWords)
@@ -10671,6 +10955,10 @@ inline uint8_t* FBody<::import::Hostile>::write(uint8_t* p, const ::import::Host
     p = FCodec<::import::e1>::write(p, value.e1);
     p = FCodec<::import::i2>::write(p, value.i2);
     p = FCodec<::import::o3>::write(p, value.o3);
+    p = FCodec<::import::Fbe>::write(p, value.Fbe);
+    p = FCodec<::import::FINGERPRINT>::write(p, value.FINGERPRINT);
+    p = FCodec<::import::FBE_FINGERPRINT>::write(p, value.FBE_FINGERPRINT);
+    p = FCodec<::import::FBEFingerprint>::write(p, value.FBEFingerprint);
     p = FCodec<::import::Case>::write(p, value.Case);
     p = FCodec<::import::Imported>::write(p, value.Imported);
     p = FCodec<::import::Derived>::write(p, value.Derived);
@@ -10681,119 +10969,127 @@ inline uint8_t* FBody<::import::Hostile>::write(uint8_t* p, const ::import::Host
 
 inline bool FBody<::import::Hostile>::read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value)
 {
-    if (!FBody<::import::class_>::read_fast(p, end, rest + 304, value.class_))
+    if (!FBody<::import::class_>::read_fast(p, end, rest + 320, value.class_))
         return false;
-    if (!FBody<::import::Object>::read_fast(p, end, rest + 300, value.Object))
+    if (!FBody<::import::Object>::read_fast(p, end, rest + 316, value.Object))
         return false;
-    if (!FBody<::import::String>::read_fast(p, end, rest + 296, value.String))
+    if (!FBody<::import::String>::read_fast(p, end, rest + 312, value.String))
         return false;
-    if (!FBody<::import::List>::read_fast(p, end, rest + 292, value.List))
+    if (!FBody<::import::List>::read_fast(p, end, rest + 308, value.List))
         return false;
-    if (!FBody<::import::Map>::read_fast(p, end, rest + 288, value.Map))
+    if (!FBody<::import::Map>::read_fast(p, end, rest + 304, value.Map))
         return false;
-    if (!FBody<::import::Model>::read_fast(p, end, rest + 284, value.Model))
+    if (!FBody<::import::Model>::read_fast(p, end, rest + 300, value.Model))
         return false;
-    if (!FBody<::import::FinalModel>::read_fast(p, end, rest + 280, value.FinalModel))
+    if (!FBody<::import::FinalModel>::read_fast(p, end, rest + 296, value.FinalModel))
         return false;
-    if (!FBody<::import::Buffer>::read_fast(p, end, rest + 276, value.Buffer))
+    if (!FBody<::import::Buffer>::read_fast(p, end, rest + 292, value.Buffer))
         return false;
-    if (!FBody<::import::Reader>::read_fast(p, end, rest + 272, value.Reader))
+    if (!FBody<::import::Reader>::read_fast(p, end, rest + 288, value.Reader))
         return false;
-    if (!FBody<::import::Writer>::read_fast(p, end, rest + 268, value.Writer))
+    if (!FBody<::import::Writer>::read_fast(p, end, rest + 284, value.Writer))
         return false;
-    if (!FBody<::import::Limits>::read_fast(p, end, rest + 264, value.Limits))
+    if (!FBody<::import::Limits>::read_fast(p, end, rest + 280, value.Limits))
         return false;
-    if (!FBody<::import::DecodeError>::read_fast(p, end, rest + 260, value.DecodeError))
+    if (!FBody<::import::DecodeError>::read_fast(p, end, rest + 276, value.DecodeError))
         return false;
-    if (!FBody<::import::DecodeException>::read_fast(p, end, rest + 256, value.DecodeException))
+    if (!FBody<::import::DecodeException>::read_fast(p, end, rest + 272, value.DecodeException))
         return false;
-    if (!FBody<::import::Decimal>::read_fast(p, end, rest + 252, value.Decimal))
+    if (!FBody<::import::Decimal>::read_fast(p, end, rest + 268, value.Decimal))
         return false;
-    if (!FBody<::import::Uuid>::read_fast(p, end, rest + 248, value.Uuid))
+    if (!FBody<::import::Uuid>::read_fast(p, end, rest + 264, value.Uuid))
         return false;
-    if (!FBody<::import::UUID>::read_fast(p, end, rest + 244, value.UUID))
+    if (!FBody<::import::UUID>::read_fast(p, end, rest + 260, value.UUID))
         return false;
-    if (!FBody<::import::Timestamp>::read_fast(p, end, rest + 240, value.Timestamp))
+    if (!FBody<::import::Timestamp>::read_fast(p, end, rest + 256, value.Timestamp))
         return false;
-    if (!FBody<::import::Sender>::read_fast(p, end, rest + 236, value.Sender))
+    if (!FBody<::import::Sender>::read_fast(p, end, rest + 252, value.Sender))
         return false;
-    if (!FBody<::import::Receiver>::read_fast(p, end, rest + 232, value.Receiver))
+    if (!FBody<::import::Receiver>::read_fast(p, end, rest + 248, value.Receiver))
         return false;
-    if (!FBody<::import::Client>::read_fast(p, end, rest + 228, value.Client))
+    if (!FBody<::import::Client>::read_fast(p, end, rest + 244, value.Client))
         return false;
-    if (!FBody<::import::Proxy>::read_fast(p, end, rest + 224, value.Proxy))
+    if (!FBody<::import::Proxy>::read_fast(p, end, rest + 240, value.Proxy))
         return false;
-    if (!FBody<::import::Handler>::read_fast(p, end, rest + 220, value.Handler))
+    if (!FBody<::import::Handler>::read_fast(p, end, rest + 236, value.Handler))
         return false;
-    if (!FBody<::import::fbe>::read_fast(p, end, rest + 216, value.fbe))
+    if (!FBody<::import::fbe>::read_fast(p, end, rest + 232, value.fbe))
         return false;
-    if (!FBody<::import::FBE_>::read_fast(p, end, rest + 212, value.FBE_))
+    if (!FBody<::import::FBE_>::read_fast(p, end, rest + 228, value.FBE_))
         return false;
-    if (!FBody<::import::std_>::read_fast(p, end, rest + 208, value.std_))
+    if (!FBody<::import::std_>::read_fast(p, end, rest + 224, value.std_))
         return false;
-    if (!FBody<::import::Companion>::read_fast(p, end, rest + 204, value.Companion))
+    if (!FBody<::import::Companion>::read_fast(p, end, rest + 220, value.Companion))
         return false;
-    if (!FBody<::import::Any>::read_fast(p, end, rest + 200, value.Any))
+    if (!FBody<::import::Any>::read_fast(p, end, rest + 216, value.Any))
         return false;
-    if (!FBody<::import::Self>::read_fast(p, end, rest + 196, value.Self))
+    if (!FBody<::import::Self>::read_fast(p, end, rest + 212, value.Self))
         return false;
-    if (!FBody<::import::self>::read_fast(p, end, rest + 192, value.self))
+    if (!FBody<::import::self>::read_fast(p, end, rest + 208, value.self))
         return false;
-    if (!FBody<::import::None>::read_fast(p, end, rest + 188, value.None))
+    if (!FBody<::import::None>::read_fast(p, end, rest + 204, value.None))
         return false;
-    if (!FBody<::import::Option>::read_fast(p, end, rest + 184, value.Option))
+    if (!FBody<::import::Option>::read_fast(p, end, rest + 200, value.Option))
         return false;
-    if (!FBody<::import::Result>::read_fast(p, end, rest + 180, value.Result))
+    if (!FBody<::import::Result>::read_fast(p, end, rest + 196, value.Result))
         return false;
-    if (!FBody<::import::Vec>::read_fast(p, end, rest + 176, value.Vec))
+    if (!FBody<::import::Vec>::read_fast(p, end, rest + 192, value.Vec))
         return false;
-    if (!FBody<::import::Box>::read_fast(p, end, rest + 172, value.Box))
+    if (!FBody<::import::Box>::read_fast(p, end, rest + 188, value.Box))
         return false;
-    if (!FBody<::import::Error>::read_fast(p, end, rest + 168, value.Error))
+    if (!FBody<::import::Error>::read_fast(p, end, rest + 184, value.Error))
         return false;
-    if (!FBody<::import::Exception>::read_fast(p, end, rest + 164, value.Exception))
+    if (!FBody<::import::Exception>::read_fast(p, end, rest + 180, value.Exception))
         return false;
-    if (!FBody<::import::Text>::read_fast(p, end, rest + 160, value.Text))
+    if (!FBody<::import::Text>::read_fast(p, end, rest + 176, value.Text))
         return false;
-    if (!FBody<::import::JsonWriter>::read_fast(p, end, rest + 156, value.JsonWriter))
+    if (!FBody<::import::JsonWriter>::read_fast(p, end, rest + 172, value.JsonWriter))
         return false;
-    if (!FBody<::import::int32_t_>::read_fast(p, end, rest + 152, value.int32_t_))
+    if (!FBody<::import::int32_t_>::read_fast(p, end, rest + 168, value.int32_t_))
         return false;
-    if (!FBody<::import::size_t_>::read_fast(p, end, rest + 148, value.size_t_))
+    if (!FBody<::import::size_t_>::read_fast(p, end, rest + 164, value.size_t_))
         return false;
-    if (!FBody<::import::list>::read_fast(p, end, rest + 144, value.list))
+    if (!FBody<::import::list>::read_fast(p, end, rest + 160, value.list))
         return false;
-    if (!FBody<::import::object>::read_fast(p, end, rest + 140, value.object))
+    if (!FBody<::import::object>::read_fast(p, end, rest + 156, value.object))
         return false;
-    if (!FBody<::import::v>::read_fast(p, end, rest + 136, value.v))
+    if (!FBody<::import::v>::read_fast(p, end, rest + 152, value.v))
         return false;
-    if (!FBody<::import::r>::read_fast(p, end, rest + 132, value.r))
+    if (!FBody<::import::r>::read_fast(p, end, rest + 148, value.r))
         return false;
-    if (!FBody<::import::w>::read_fast(p, end, rest + 128, value.w))
+    if (!FBody<::import::w>::read_fast(p, end, rest + 144, value.w))
         return false;
-    if (!FBody<::import::SideBuy>::read_fast(p, end, rest + 124, value.SideBuy))
+    if (!FBody<::import::SideBuy>::read_fast(p, end, rest + 140, value.SideBuy))
         return false;
-    if (!FBody<::import::OrderKey>::read_fast(p, end, rest + 120, value.OrderKey))
+    if (!FBody<::import::OrderKey>::read_fast(p, end, rest + 136, value.OrderKey))
         return false;
-    if (!FBody<::import::textOfside>::read_fast(p, end, rest + 116, value.textOfside))
+    if (!FBody<::import::textOfside>::read_fast(p, end, rest + 132, value.textOfside))
         return false;
-    if (!FBody<::import::DECIMAL_1>::read_fast(p, end, rest + 112, value.DECIMAL_1))
+    if (!FBody<::import::DECIMAL_1>::read_fast(p, end, rest + 128, value.DECIMAL_1))
         return false;
-    if (!FBody<::import::OrderModel>::read_fast(p, end, rest + 108, value.OrderModel))
+    if (!FBody<::import::OrderModel>::read_fast(p, end, rest + 124, value.OrderModel))
         return false;
-    if (!FBody<::import::OrderFinal>::read_fast(p, end, rest + 104, value.OrderFinal))
+    if (!FBody<::import::OrderFinal>::read_fast(p, end, rest + 120, value.OrderFinal))
         return false;
-    if (!FBody<::import::NewOrder>::read_fast(p, end, rest + 100, value.NewOrder))
+    if (!FBody<::import::NewOrder>::read_fast(p, end, rest + 116, value.NewOrder))
         return false;
-    if (!FBody<::import::VerifyFBEOrder>::read_fast(p, end, rest + 96, value.VerifyFBEOrder))
+    if (!FBody<::import::VerifyFBEOrder>::read_fast(p, end, rest + 112, value.VerifyFBEOrder))
         return false;
-    if (!FBody<::import::fbe_vr_Order>::read_fast(p, end, rest + 92, value.fbe_vr_Order))
+    if (!FBody<::import::fbe_vr_Order>::read_fast(p, end, rest + 108, value.fbe_vr_Order))
         return false;
-    if (!FBody<::import::e1>::read_fast(p, end, rest + 88, value.e1))
+    if (!FBody<::import::e1>::read_fast(p, end, rest + 104, value.e1))
         return false;
-    if (!FBody<::import::i2>::read_fast(p, end, rest + 84, value.i2))
+    if (!FBody<::import::i2>::read_fast(p, end, rest + 100, value.i2))
         return false;
-    if (!FBody<::import::o3>::read_fast(p, end, rest + 80, value.o3))
+    if (!FBody<::import::o3>::read_fast(p, end, rest + 96, value.o3))
+        return false;
+    if (!FBody<::import::Fbe>::read_fast(p, end, rest + 92, value.Fbe))
+        return false;
+    if (!FBody<::import::FINGERPRINT>::read_fast(p, end, rest + 88, value.FINGERPRINT))
+        return false;
+    if (!FBody<::import::FBE_FINGERPRINT>::read_fast(p, end, rest + 84, value.FBE_FINGERPRINT))
+        return false;
+    if (!FBody<::import::FBEFingerprint>::read_fast(p, end, rest + 80, value.FBEFingerprint))
         return false;
     if (!FBody<::import::Case>::read_fast(p, end, rest + 48, value.Case))
         return false;
@@ -10878,7 +11174,7 @@ inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& v
     // class to Letters: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 308 && d.depth_left >= 2u && read_fast_class_to_Letters(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 324 && d.depth_left >= 2u && read_fast_class_to_Letters(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::class_>::read(d, value.class_)) {
@@ -11109,6 +11405,22 @@ inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& v
             FBE::detail::assign_default(value.o3);
             ok = false;
         }
+        if (!FCodec<::import::Fbe>::read(d, value.Fbe)) {
+            FBE::detail::assign_default(value.Fbe);
+            ok = false;
+        }
+        if (!FCodec<::import::FINGERPRINT>::read(d, value.FINGERPRINT)) {
+            FBE::detail::assign_default(value.FINGERPRINT);
+            ok = false;
+        }
+        if (!FCodec<::import::FBE_FINGERPRINT>::read(d, value.FBE_FINGERPRINT)) {
+            FBE::detail::assign_default(value.FBE_FINGERPRINT);
+            ok = false;
+        }
+        if (!FCodec<::import::FBEFingerprint>::read(d, value.FBEFingerprint)) {
+            FBE::detail::assign_default(value.FBEFingerprint);
+            ok = false;
+        }
         if (!FCodec<::import::Case>::read(d, value.Case)) {
             FBE::detail::assign_default(value.Case);
             ok = false;
@@ -11282,6 +11594,14 @@ inline bool FBody<::import::Hostile>::verify(D& d)
         return d.fail_in("import.Hostile", "i2");
     if (!FCodec<::import::o3>::verify(d))
         return d.fail_in("import.Hostile", "o3");
+    if (!FCodec<::import::Fbe>::verify(d))
+        return d.fail_in("import.Hostile", "Fbe");
+    if (!FCodec<::import::FINGERPRINT>::verify(d))
+        return d.fail_in("import.Hostile", "FINGERPRINT");
+    if (!FCodec<::import::FBE_FINGERPRINT>::verify(d))
+        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
+    if (!FCodec<::import::FBEFingerprint>::verify(d))
+        return d.fail_in("import.Hostile", "FBEFingerprint");
     if (!FCodec<::import::Case>::verify(d))
         return d.fail_in("import.Hostile", "Case");
     if (!FCodec<::import::Imported>::verify(d))
@@ -11588,6 +11908,22 @@ class i2FinalModel : public FBE::FinalModel<::import::i2, TBuffer> {};
 //! Final model of import.o3: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class o3FinalModel : public FBE::FinalModel<::import::o3, TBuffer> {};
+
+//! Final model of import.Fbe: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class FbeFinalModel : public FBE::FinalModel<::import::Fbe, TBuffer> {};
+
+//! Final model of import.FINGERPRINT: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class FINGERPRINTFinalModel : public FBE::FinalModel<::import::FINGERPRINT, TBuffer> {};
+
+//! Final model of import.FBE_FINGERPRINT: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class FBE_FINGERPRINTFinalModel : public FBE::FinalModel<::import::FBE_FINGERPRINT, TBuffer> {};
+
+//! Final model of import.FBEFingerprint: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class FBEFingerprintFinalModel : public FBE::FinalModel<::import::FBEFingerprint, TBuffer> {};
 
 //! Final model of import.Case: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>

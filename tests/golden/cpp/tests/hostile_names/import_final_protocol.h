@@ -70,7 +70,7 @@ protected:
                 if (this->read_frame(selfReaderModel, selfValue, data, size, "import.self"))
                     onReceive(*selfValue);
                 return true;
-            case 79:
+            case 83:
                 if (this->read_frame(HostileReaderModel, HostileValue, data, size, "import.Hostile"))
                     onReceive(*HostileValue);
                 return true;

@@ -7072,6 +7072,258 @@ struct ValueReader<TJson, ::import::o3>
 };
 
 template <class TWriter>
+struct ValueWriter<TWriter, ::import::Fbe>
+{
+    static bool to_json(TWriter& writer, const ::import::Fbe& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("import.Fbe");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe_))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::import::Fbe>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
+    static bool from_json(const TJson& json, ::import::Fbe& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "import.Fbe", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "import.Fbe");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::import::Fbe& value)
+    {
+        static constexpr std::string_view names[] = {"Fbe"};
+        bool seen[1] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.Fbe_, "Fbe"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.Fbe_ = {};
+        return result;
+    }
+};
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FINGERPRINT>
+{
+    static bool to_json(TWriter& writer, const ::import::FINGERPRINT& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("import.FINGERPRINT");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT_))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::import::FINGERPRINT>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
+    static bool from_json(const TJson& json, ::import::FINGERPRINT& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "import.FINGERPRINT", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "import.FINGERPRINT");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::import::FINGERPRINT& value)
+    {
+        static constexpr std::string_view names[] = {"FINGERPRINT"};
+        bool seen[1] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.FINGERPRINT_, "FINGERPRINT"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.FINGERPRINT_ = {};
+        return result;
+    }
+};
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT>
+{
+    static bool to_json(TWriter& writer, const ::import::FBE_FINGERPRINT& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("import.FBE_FINGERPRINT");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT_))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
+    static bool from_json(const TJson& json, ::import::FBE_FINGERPRINT& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "import.FBE_FINGERPRINT", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "import.FBE_FINGERPRINT");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::import::FBE_FINGERPRINT& value)
+    {
+        static constexpr std::string_view names[] = {"FBE_FINGERPRINT"};
+        bool seen[1] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.FBE_FINGERPRINT_, "FBE_FINGERPRINT"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.FBE_FINGERPRINT_ = {};
+        return result;
+    }
+};
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FBEFingerprint>
+{
+    static bool to_json(TWriter& writer, const ::import::FBEFingerprint& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("import.FBEFingerprint");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint_))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::import::FBEFingerprint>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
+    static bool from_json(const TJson& json, ::import::FBEFingerprint& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "import.FBEFingerprint", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "import.FBEFingerprint");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::import::FBEFingerprint& value)
+    {
+        static constexpr std::string_view names[] = {"FBEFingerprint"};
+        bool seen[1] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.FBEFingerprint_, "FBEFingerprint"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.FBEFingerprint_ = {};
+        return result;
+    }
+};
+
+template <class TWriter>
 struct ValueWriter<TWriter, ::import::Case>
 {
     static bool to_json(TWriter& writer, const ::import::Case& value, bool scope = true)
@@ -7624,6 +7876,14 @@ struct ValueWriter<TWriter, ::import::Hostile>
             return false;
         if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3))
             return false;
+        if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint))
+            return false;
         if (!FBE::JSON::to_json_key(writer, "Case") || !FBE::JSON::to_json(writer, value.Case))
             return false;
         if (!FBE::JSON::to_json_key(writer, "Imported") || !FBE::JSON::to_json(writer, value.Imported))
@@ -7657,15 +7917,15 @@ struct ValueReader<TJson, ::import::Hostile>
     //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::import::Hostile& value)
     {
-        static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Case", "Imported", "Derived", "Listed", "Letters"};
-        bool seen[78] = {};
+        static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Fbe", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint", "Case", "Imported", "Derived", "Listed", "Letters"};
+        bool seen[82] = {};
         bool result = true;
         std::size_t next = 0;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
         {
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 78, name, next);
-            if (i == 78)
+            const std::size_t i = detail::field_index(names, 82, name, next);
+            if (i == 82)
                 continue; // unknown members are ignored
             if (seen[i])
                 return detail::duplicate_member(name);
@@ -7746,11 +8006,15 @@ struct ValueReader<TJson, ::import::Hostile>
                 case 70: result &= detail::read_member<TJson>(it->value, value.e1, "e1"); break;
                 case 71: result &= detail::read_member<TJson>(it->value, value.i2, "i2"); break;
                 case 72: result &= detail::read_member<TJson>(it->value, value.o3, "o3"); break;
-                case 73: result &= detail::read_member<TJson>(it->value, value.Case, "Case"); break;
-                case 74: result &= detail::read_member<TJson>(it->value, value.Imported, "Imported"); break;
-                case 75: result &= detail::read_member<TJson>(it->value, value.Derived, "Derived"); break;
-                case 76: result &= detail::read_member<TJson>(it->value, value.Listed, "Listed"); break;
-                case 77: result &= detail::read_member<TJson>(it->value, value.Letters, "Letters"); break;
+                case 73: result &= detail::read_member<TJson>(it->value, value.Fbe, "Fbe"); break;
+                case 74: result &= detail::read_member<TJson>(it->value, value.FINGERPRINT, "FINGERPRINT"); break;
+                case 75: result &= detail::read_member<TJson>(it->value, value.FBE_FINGERPRINT, "FBE_FINGERPRINT"); break;
+                case 76: result &= detail::read_member<TJson>(it->value, value.FBEFingerprint, "FBEFingerprint"); break;
+                case 77: result &= detail::read_member<TJson>(it->value, value.Case, "Case"); break;
+                case 78: result &= detail::read_member<TJson>(it->value, value.Imported, "Imported"); break;
+                case 79: result &= detail::read_member<TJson>(it->value, value.Derived, "Derived"); break;
+                case 80: result &= detail::read_member<TJson>(it->value, value.Listed, "Listed"); break;
+                case 81: result &= detail::read_member<TJson>(it->value, value.Letters, "Letters"); break;
                 default: break;
             }
             if (FBE_UNLIKELY(!result) && detail::exhausted())
@@ -8124,25 +8388,45 @@ struct ValueReader<TJson, ::import::Hostile>
         }
         if (!seen[73])
         {
+            FBE::detail::assign_default(value.Fbe);
+            defaults += 4;
+        }
+        if (!seen[74])
+        {
+            FBE::detail::assign_default(value.FINGERPRINT);
+            defaults += 4;
+        }
+        if (!seen[75])
+        {
+            FBE::detail::assign_default(value.FBE_FINGERPRINT);
+            defaults += 4;
+        }
+        if (!seen[76])
+        {
+            FBE::detail::assign_default(value.FBEFingerprint);
+            defaults += 4;
+        }
+        if (!seen[77])
+        {
             FBE::detail::assign_default(value.Case);
             defaults += 32;
         }
-        if (!seen[74])
+        if (!seen[78])
         {
             FBE::detail::assign_default(value.Imported);
             defaults += 10;
         }
-        if (!seen[75])
+        if (!seen[79])
         {
             FBE::detail::assign_default(value.Derived);
             defaults += 18;
         }
-        if (!seen[76])
+        if (!seen[80])
         {
             FBE::detail::assign_default(value.Listed);
             defaults += 16;
         }
-        if (!seen[77])
+        if (!seen[81])
             value.Letters = ::import::Letters::_a;
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }

@@ -1398,11 +1398,87 @@ struct VBody<::import::o3>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.Case: type 74, body 40 bytes
+// import.Fbe: type 74, body 12 bytes
+template <>
+struct VBody<::import::Fbe>
+{
+    static constexpr uint32_t type_id = 74;
+    static constexpr uint32_t body_size = 12;
+    static constexpr bool fixed_fields = true;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
+    static std::size_t extra(const ::import::Fbe& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::import::Fbe& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
+// import.FINGERPRINT: type 75, body 12 bytes
+template <>
+struct VBody<::import::FINGERPRINT>
+{
+    static constexpr uint32_t type_id = 75;
+    static constexpr uint32_t body_size = 12;
+    static constexpr bool fixed_fields = true;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
+    static std::size_t extra(const ::import::FINGERPRINT& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::import::FINGERPRINT& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
+// import.FBE_FINGERPRINT: type 76, body 12 bytes
+template <>
+struct VBody<::import::FBE_FINGERPRINT>
+{
+    static constexpr uint32_t type_id = 76;
+    static constexpr uint32_t body_size = 12;
+    static constexpr bool fixed_fields = true;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
+    static std::size_t extra(const ::import::FBE_FINGERPRINT& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::import::FBE_FINGERPRINT& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
+// import.FBEFingerprint: type 77, body 12 bytes
+template <>
+struct VBody<::import::FBEFingerprint>
+{
+    static constexpr uint32_t type_id = 77;
+    static constexpr uint32_t body_size = 12;
+    static constexpr bool fixed_fields = true;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
+    static std::size_t extra(const ::import::FBEFingerprint& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::import::FBEFingerprint& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
+// import.Case: type 78, body 40 bytes
 template <>
 struct VBody<::import::Case>
 {
-    static constexpr uint32_t type_id = 74;
+    static constexpr uint32_t type_id = 78;
     static constexpr uint32_t body_size = 40;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
@@ -1417,11 +1493,11 @@ struct VBody<::import::Case>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.Imported: type 75, body 14 bytes
+// import.Imported: type 79, body 14 bytes
 template <>
 struct VBody<::import::Imported>
 {
-    static constexpr uint32_t type_id = 75;
+    static constexpr uint32_t type_id = 79;
     static constexpr uint32_t body_size = 14;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
@@ -1436,11 +1512,11 @@ struct VBody<::import::Imported>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.symbol: type 76, body 12 bytes
+// import.symbol: type 80, body 12 bytes
 template <>
 struct VBody<::import::symbol>
 {
-    static constexpr uint32_t type_id = 76;
+    static constexpr uint32_t type_id = 80;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
@@ -1455,11 +1531,11 @@ struct VBody<::import::symbol>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.Listed: type 77, body 24 bytes
+// import.Listed: type 81, body 24 bytes
 template <>
 struct VBody<::import::Listed>
 {
-    static constexpr uint32_t type_id = 77;
+    static constexpr uint32_t type_id = 81;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
@@ -1474,11 +1550,11 @@ struct VBody<::import::Listed>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.Derived: type 78, body 26 bytes
+// import.Derived: type 82, body 26 bytes
 template <>
 struct VBody<::import::Derived>
 {
-    static constexpr uint32_t type_id = 78;
+    static constexpr uint32_t type_id = 82;
     static constexpr uint32_t body_size = 26;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
@@ -1493,12 +1569,12 @@ struct VBody<::import::Derived>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
-// import.Hostile: type 79, body 320 bytes
+// import.Hostile: type 83, body 336 bytes
 template <>
 struct VBody<::import::Hostile>
 {
-    static constexpr uint32_t type_id = 79;
-    static constexpr uint32_t body_size = 320;
+    static constexpr uint32_t type_id = 83;
+    static constexpr uint32_t body_size = 336;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 4;
@@ -9462,6 +9538,186 @@ FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(D& d, std::size_t bod
     return true;
 }
 
+inline std::size_t VBody<::import::Fbe>::extra(const ::import::Fbe& /*value*/) noexcept
+{
+    return 0;
+}
+
+inline void VBody<::import::Fbe>::write(Encoder& e, std::size_t body, const ::import::Fbe& value) noexcept
+{
+    VCodec<int32_t>::write(e, body, body + 8, value.Fbe_);
+}
+
+FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    VCodec<int32_t>::read(d, body, body + 8, value.Fbe_);
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::import::Fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
+{
+    if (!d.charge_older(VBody<::import::Fbe>::cost, 0, "import.Fbe", body))
+        return false;
+    if (size < 12)
+        value.Fbe_ = {};
+    else
+        VCodec<int32_t>::read(d, body, body + 8, value.Fbe_);
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::import::Fbe>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Fbe>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+{
+    if (!d.charge_older(VBody<::import::Fbe>::cost, 0, "import.Fbe", body))
+        return false;
+    return true;
+}
+
+inline std::size_t VBody<::import::FINGERPRINT>::extra(const ::import::FINGERPRINT& /*value*/) noexcept
+{
+    return 0;
+}
+
+inline void VBody<::import::FINGERPRINT>::write(Encoder& e, std::size_t body, const ::import::FINGERPRINT& value) noexcept
+{
+    VCodec<int32_t>::write(e, body, body + 8, value.FINGERPRINT_);
+}
+
+FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
+{
+    if (!d.charge_older(VBody<::import::FINGERPRINT>::cost, 0, "import.FINGERPRINT", body))
+        return false;
+    if (size < 12)
+        value.FINGERPRINT_ = {};
+    else
+        VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::import::FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+{
+    if (!d.charge_older(VBody<::import::FINGERPRINT>::cost, 0, "import.FINGERPRINT", body))
+        return false;
+    return true;
+}
+
+inline std::size_t VBody<::import::FBE_FINGERPRINT>::extra(const ::import::FBE_FINGERPRINT& /*value*/) noexcept
+{
+    return 0;
+}
+
+inline void VBody<::import::FBE_FINGERPRINT>::write(Encoder& e, std::size_t body, const ::import::FBE_FINGERPRINT& value) noexcept
+{
+    VCodec<int32_t>::write(e, body, body + 8, value.FBE_FINGERPRINT_);
+}
+
+FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    VCodec<int32_t>::read(d, body, body + 8, value.FBE_FINGERPRINT_);
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
+{
+    if (!d.charge_older(VBody<::import::FBE_FINGERPRINT>::cost, 0, "import.FBE_FINGERPRINT", body))
+        return false;
+    if (size < 12)
+        value.FBE_FINGERPRINT_ = {};
+    else
+        VCodec<int32_t>::read(d, body, body + 8, value.FBE_FINGERPRINT_);
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+{
+    if (!d.charge_older(VBody<::import::FBE_FINGERPRINT>::cost, 0, "import.FBE_FINGERPRINT", body))
+        return false;
+    return true;
+}
+
+inline std::size_t VBody<::import::FBEFingerprint>::extra(const ::import::FBEFingerprint& /*value*/) noexcept
+{
+    return 0;
+}
+
+inline void VBody<::import::FBEFingerprint>::write(Encoder& e, std::size_t body, const ::import::FBEFingerprint& value) noexcept
+{
+    VCodec<int32_t>::write(e, body, body + 8, value.FBEFingerprint_);
+}
+
+FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
+{
+    if (!d.charge_older(VBody<::import::FBEFingerprint>::cost, 0, "import.FBEFingerprint", body))
+        return false;
+    if (size < 12)
+        value.FBEFingerprint_ = {};
+    else
+        VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::import::FBEFingerprint>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+{
+    if (!d.charge_older(VBody<::import::FBEFingerprint>::cost, 0, "import.FBEFingerprint", body))
+        return false;
+    return true;
+}
+
 inline std::size_t VBody<::import::Case>::extra(const ::import::Case& /*value*/) noexcept
 {
     return 0;
@@ -9871,6 +10127,10 @@ inline std::size_t VBody<::import::Hostile>::extra(const ::import::Hostile& valu
         + VCodec<::import::e1>::extra(value.e1)
         + VCodec<::import::i2>::extra(value.i2)
         + VCodec<::import::o3>::extra(value.o3)
+        + VCodec<::import::Fbe>::extra(value.Fbe)
+        + VCodec<::import::FINGERPRINT>::extra(value.FINGERPRINT)
+        + VCodec<::import::FBE_FINGERPRINT>::extra(value.FBE_FINGERPRINT)
+        + VCodec<::import::FBEFingerprint>::extra(value.FBEFingerprint)
         + VCodec<::import::Case>::extra(value.Case)
         + VCodec<::import::Imported>::extra(value.Imported)
         + VCodec<::import::Derived>::extra(value.Derived)
@@ -9952,16 +10212,20 @@ inline void VBody<::import::Hostile>::write(Encoder& e, std::size_t body, const 
     VCodec<::import::e1>::write(e, body, body + 288, value.e1);
     VCodec<::import::i2>::write(e, body, body + 292, value.i2);
     VCodec<::import::o3>::write(e, body, body + 296, value.o3);
-    VCodec<::import::Case>::write(e, body, body + 300, value.Case);
-    VCodec<::import::Imported>::write(e, body, body + 304, value.Imported);
-    VCodec<::import::Derived>::write(e, body, body + 308, value.Derived);
-    VCodec<::import::Listed>::write(e, body, body + 312, value.Listed);
-    VCodec<::import::Letters>::write(e, body, body + 316, value.Letters);
+    VCodec<::import::Fbe>::write(e, body, body + 300, value.Fbe);
+    VCodec<::import::FINGERPRINT>::write(e, body, body + 304, value.FINGERPRINT);
+    VCodec<::import::FBE_FINGERPRINT>::write(e, body, body + 308, value.FBE_FINGERPRINT);
+    VCodec<::import::FBEFingerprint>::write(e, body, body + 312, value.FBEFingerprint);
+    VCodec<::import::Case>::write(e, body, body + 316, value.Case);
+    VCodec<::import::Imported>::write(e, body, body + 320, value.Imported);
+    VCodec<::import::Derived>::write(e, body, body + 324, value.Derived);
+    VCodec<::import::Listed>::write(e, body, body + 328, value.Listed);
+    VCodec<::import::Letters>::write(e, body, body + 332, value.Letters);
 }
 
 inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    if (FBE_UNLIKELY(size < 320))
+    if (FBE_UNLIKELY(size < 336))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
     if (!VCodec<::import::Order>::read(d, body, body + 8, value.Order))
         return d.fail_in("import.Hostile", "Order");
@@ -10109,21 +10373,29 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
         return d.fail_in("import.Hostile", "i2");
     if (!VCodec<::import::o3>::read(d, body, body + 296, value.o3))
         return d.fail_in("import.Hostile", "o3");
-    if (!VCodec<::import::Case>::read(d, body, body + 300, value.Case))
+    if (!VCodec<::import::Fbe>::read(d, body, body + 300, value.Fbe))
+        return d.fail_in("import.Hostile", "Fbe");
+    if (!VCodec<::import::FINGERPRINT>::read(d, body, body + 304, value.FINGERPRINT))
+        return d.fail_in("import.Hostile", "FINGERPRINT");
+    if (!VCodec<::import::FBE_FINGERPRINT>::read(d, body, body + 308, value.FBE_FINGERPRINT))
+        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
+    if (!VCodec<::import::FBEFingerprint>::read(d, body, body + 312, value.FBEFingerprint))
+        return d.fail_in("import.Hostile", "FBEFingerprint");
+    if (!VCodec<::import::Case>::read(d, body, body + 316, value.Case))
         return d.fail_in("import.Hostile", "Case");
-    if (!VCodec<::import::Imported>::read(d, body, body + 304, value.Imported))
+    if (!VCodec<::import::Imported>::read(d, body, body + 320, value.Imported))
         return d.fail_in("import.Hostile", "Imported");
-    if (!VCodec<::import::Derived>::read(d, body, body + 308, value.Derived))
+    if (!VCodec<::import::Derived>::read(d, body, body + 324, value.Derived))
         return d.fail_in("import.Hostile", "Derived");
-    if (!VCodec<::import::Listed>::read(d, body, body + 312, value.Listed))
+    if (!VCodec<::import::Listed>::read(d, body, body + 328, value.Listed))
         return d.fail_in("import.Hostile", "Listed");
-    VCodec<::import::Letters>::read(d, body, body + 316, value.Letters);
+    VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
     return true;
 }
 
 FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), "import.Hostile", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.Order);
@@ -10418,32 +10690,48 @@ FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::s
     else if (!VCodec<::import::o3>::read(d, body, body + 296, value.o3))
         return d.fail_in("import.Hostile", "o3");
     if (size < 304)
-        FBE::detail::assign_default(value.Case);
-    else if (!VCodec<::import::Case>::read(d, body, body + 300, value.Case))
-        return d.fail_in("import.Hostile", "Case");
+        FBE::detail::assign_default(value.Fbe);
+    else if (!VCodec<::import::Fbe>::read(d, body, body + 300, value.Fbe))
+        return d.fail_in("import.Hostile", "Fbe");
     if (size < 308)
-        FBE::detail::assign_default(value.Imported);
-    else if (!VCodec<::import::Imported>::read(d, body, body + 304, value.Imported))
-        return d.fail_in("import.Hostile", "Imported");
+        FBE::detail::assign_default(value.FINGERPRINT);
+    else if (!VCodec<::import::FINGERPRINT>::read(d, body, body + 304, value.FINGERPRINT))
+        return d.fail_in("import.Hostile", "FINGERPRINT");
     if (size < 312)
-        FBE::detail::assign_default(value.Derived);
-    else if (!VCodec<::import::Derived>::read(d, body, body + 308, value.Derived))
-        return d.fail_in("import.Hostile", "Derived");
+        FBE::detail::assign_default(value.FBE_FINGERPRINT);
+    else if (!VCodec<::import::FBE_FINGERPRINT>::read(d, body, body + 308, value.FBE_FINGERPRINT))
+        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
     if (size < 316)
-        FBE::detail::assign_default(value.Listed);
-    else if (!VCodec<::import::Listed>::read(d, body, body + 312, value.Listed))
-        return d.fail_in("import.Hostile", "Listed");
+        FBE::detail::assign_default(value.FBEFingerprint);
+    else if (!VCodec<::import::FBEFingerprint>::read(d, body, body + 312, value.FBEFingerprint))
+        return d.fail_in("import.Hostile", "FBEFingerprint");
     if (size < 320)
+        FBE::detail::assign_default(value.Case);
+    else if (!VCodec<::import::Case>::read(d, body, body + 316, value.Case))
+        return d.fail_in("import.Hostile", "Case");
+    if (size < 324)
+        FBE::detail::assign_default(value.Imported);
+    else if (!VCodec<::import::Imported>::read(d, body, body + 320, value.Imported))
+        return d.fail_in("import.Hostile", "Imported");
+    if (size < 328)
+        FBE::detail::assign_default(value.Derived);
+    else if (!VCodec<::import::Derived>::read(d, body, body + 324, value.Derived))
+        return d.fail_in("import.Hostile", "Derived");
+    if (size < 332)
+        FBE::detail::assign_default(value.Listed);
+    else if (!VCodec<::import::Listed>::read(d, body, body + 328, value.Listed))
+        return d.fail_in("import.Hostile", "Listed");
+    if (size < 336)
         value.Letters = ::import::Letters::_a;
     else
-        VCodec<::import::Letters>::read(d, body, body + 316, value.Letters);
+        VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
     return true;
 }
 
 template <class D>
 inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t size)
 {
-    if (FBE_UNLIKELY(size < 320))
+    if (FBE_UNLIKELY(size < 336))
         return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::import::Order>::verify(d, body, body + 8))
         return d.fail_in("import.Hostile", "Order");
@@ -10591,13 +10879,21 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
         return d.fail_in("import.Hostile", "i2");
     if (!VCodec<::import::o3>::verify(d, body, body + 296))
         return d.fail_in("import.Hostile", "o3");
-    if (!VCodec<::import::Case>::verify(d, body, body + 300))
+    if (!VCodec<::import::Fbe>::verify(d, body, body + 300))
+        return d.fail_in("import.Hostile", "Fbe");
+    if (!VCodec<::import::FINGERPRINT>::verify(d, body, body + 304))
+        return d.fail_in("import.Hostile", "FINGERPRINT");
+    if (!VCodec<::import::FBE_FINGERPRINT>::verify(d, body, body + 308))
+        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
+    if (!VCodec<::import::FBEFingerprint>::verify(d, body, body + 312))
+        return d.fail_in("import.Hostile", "FBEFingerprint");
+    if (!VCodec<::import::Case>::verify(d, body, body + 316))
         return d.fail_in("import.Hostile", "Case");
-    if (!VCodec<::import::Imported>::verify(d, body, body + 304))
+    if (!VCodec<::import::Imported>::verify(d, body, body + 320))
         return d.fail_in("import.Hostile", "Imported");
-    if (!VCodec<::import::Derived>::verify(d, body, body + 308))
+    if (!VCodec<::import::Derived>::verify(d, body, body + 324))
         return d.fail_in("import.Hostile", "Derived");
-    if (!VCodec<::import::Listed>::verify(d, body, body + 312))
+    if (!VCodec<::import::Listed>::verify(d, body, body + 328))
         return d.fail_in("import.Hostile", "Listed");
     return true;
 }
@@ -10605,7 +10901,7 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), "import.Hostile", body))
         return false;
     if (size < 12)
         return true;
@@ -10901,19 +11197,35 @@ FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_
         return d.fail_in("import.Hostile", "o3");
     if (size < 304)
         return true;
-    if (!VCodec<::import::Case>::verify(d, body, body + 300))
-        return d.fail_in("import.Hostile", "Case");
+    if (!VCodec<::import::Fbe>::verify(d, body, body + 300))
+        return d.fail_in("import.Hostile", "Fbe");
     if (size < 308)
         return true;
-    if (!VCodec<::import::Imported>::verify(d, body, body + 304))
-        return d.fail_in("import.Hostile", "Imported");
+    if (!VCodec<::import::FINGERPRINT>::verify(d, body, body + 304))
+        return d.fail_in("import.Hostile", "FINGERPRINT");
     if (size < 312)
         return true;
-    if (!VCodec<::import::Derived>::verify(d, body, body + 308))
-        return d.fail_in("import.Hostile", "Derived");
+    if (!VCodec<::import::FBE_FINGERPRINT>::verify(d, body, body + 308))
+        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
     if (size < 316)
         return true;
-    if (!VCodec<::import::Listed>::verify(d, body, body + 312))
+    if (!VCodec<::import::FBEFingerprint>::verify(d, body, body + 312))
+        return d.fail_in("import.Hostile", "FBEFingerprint");
+    if (size < 320)
+        return true;
+    if (!VCodec<::import::Case>::verify(d, body, body + 316))
+        return d.fail_in("import.Hostile", "Case");
+    if (size < 324)
+        return true;
+    if (!VCodec<::import::Imported>::verify(d, body, body + 320))
+        return d.fail_in("import.Hostile", "Imported");
+    if (size < 328)
+        return true;
+    if (!VCodec<::import::Derived>::verify(d, body, body + 324))
+        return d.fail_in("import.Hostile", "Derived");
+    if (size < 332)
+        return true;
+    if (!VCodec<::import::Listed>::verify(d, body, body + 328))
         return d.fail_in("import.Hostile", "Listed");
     return true;
 }
@@ -11284,6 +11596,26 @@ class i2Model : public FBE::ViewModel<::import::i2, TBuffer> {};
 //! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
 class o3Model : public FBE::ViewModel<::import::o3, TBuffer> {};
+
+//! Versioned model of import.Fbe: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class FbeModel : public FBE::ViewModel<::import::Fbe, TBuffer> {};
+
+//! Versioned model of import.FINGERPRINT: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class FINGERPRINTModel : public FBE::ViewModel<::import::FINGERPRINT, TBuffer> {};
+
+//! Versioned model of import.FBE_FINGERPRINT: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class FBE_FINGERPRINTModel : public FBE::ViewModel<::import::FBE_FINGERPRINT, TBuffer> {};
+
+//! Versioned model of import.FBEFingerprint: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class FBEFingerprintModel : public FBE::ViewModel<::import::FBEFingerprint, TBuffer> {};
 
 //! Versioned model of import.Case: serialize(), deserialize(), verify(), and the
 //! field models of the root (`model`, create_begin(), create_end()).

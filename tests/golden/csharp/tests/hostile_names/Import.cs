@@ -23821,11 +23821,875 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Case</c> (type id 74).</summary>
-    public class Case : IComparable<Case>, IEquatable<Case>
+    /// <summary>The schema's <c>struct Fbe</c> (type id 74).</summary>
+    public class Fbe___ : IComparable<Fbe___>, IEquatable<Fbe___>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
         public const uint TypeId = 74;
+
+        public int Fbe { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static Fbe___ FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fbe___ FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static Fbe___ FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fbe___ FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(Fbe___ other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(Fbe___ other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as Fbe___);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Fbe___ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fbe___ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of Fbe___ (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<Fbe___>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+
+            private Model() : base("import.Fbe", 74, 4) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, Fbe___ v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 12, 74);
+                w.PutInt32(b + 8, v.Fbe);
+                w.Leave();
+            }
+
+            public override Fbe___ ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 74, 4, out n);
+                var v = new Fbe___();
+                if (n >= 12)
+                    v.Fbe = Reader.GetInt32(r.Data, b + 8);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                r.StructBody(bas, slot, 74, 4, out n);
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, Fbe___ v)
+            {
+                w.Enter(Name);
+                w.AppendInt32(v.Fbe);
+                w.Leave();
+            }
+
+            public override Fbe___ ReadFields(Reader r)
+            {
+                r.Enter(4);
+                var v = new Fbe___();
+                v.Fbe = Reader.GetInt32(r.Data, r.Fixed(4, "Fbe"));
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(4);
+                r.Fixed(4, "Fbe");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Fbe___ v)
+            {
+                t.Raw("Fbe(Fbe=");
+                Codecs.Int32.Text(t, v.Fbe);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Fbe___ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Fbe\":");
+                Codecs.Int32.JsonField(j, v.Fbe, "Fbe");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override Fbe___ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Fbe___();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Fbe":
+                            v.Fbe = Codecs.Int32.JsonField(r, "Fbe");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct FINGERPRINT</c> (type id 75).</summary>
+    public class Fingerprint : IComparable<Fingerprint>, IEquatable<Fingerprint>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 75;
+
+        public int Fingerprint_ { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static Fingerprint FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fingerprint FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static Fingerprint FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fingerprint FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(Fingerprint other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(Fingerprint other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as Fingerprint);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Fingerprint FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fingerprint FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of Fingerprint (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<Fingerprint>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+
+            private Model() : base("import.FINGERPRINT", 75, 4) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, Fingerprint v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 12, 75);
+                w.PutInt32(b + 8, v.Fingerprint_);
+                w.Leave();
+            }
+
+            public override Fingerprint ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 75, 4, out n);
+                var v = new Fingerprint();
+                if (n >= 12)
+                    v.Fingerprint_ = Reader.GetInt32(r.Data, b + 8);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                r.StructBody(bas, slot, 75, 4, out n);
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, Fingerprint v)
+            {
+                w.Enter(Name);
+                w.AppendInt32(v.Fingerprint_);
+                w.Leave();
+            }
+
+            public override Fingerprint ReadFields(Reader r)
+            {
+                r.Enter(4);
+                var v = new Fingerprint();
+                v.Fingerprint_ = Reader.GetInt32(r.Data, r.Fixed(4, "FINGERPRINT"));
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(4);
+                r.Fixed(4, "FINGERPRINT");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Fingerprint v)
+            {
+                t.Raw("FINGERPRINT(FINGERPRINT=");
+                Codecs.Int32.Text(t, v.Fingerprint_);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Fingerprint v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FINGERPRINT\":");
+                Codecs.Int32.JsonField(j, v.Fingerprint_, "FINGERPRINT");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override Fingerprint FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Fingerprint();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FINGERPRINT":
+                            v.Fingerprint_ = Codecs.Int32.JsonField(r, "FINGERPRINT");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct FBE_FINGERPRINT</c> (type id 76).</summary>
+    public class FbeFingerprint : IComparable<FbeFingerprint>, IEquatable<FbeFingerprint>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 76;
+
+        public int FbeFingerprint_ { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static FbeFingerprint FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static FbeFingerprint FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(FbeFingerprint other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(FbeFingerprint other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as FbeFingerprint);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static FbeFingerprint FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of FbeFingerprint (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<FbeFingerprint>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+
+            private Model() : base("import.FBE_FINGERPRINT", 76, 4) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, FbeFingerprint v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 12, 76);
+                w.PutInt32(b + 8, v.FbeFingerprint_);
+                w.Leave();
+            }
+
+            public override FbeFingerprint ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 76, 4, out n);
+                var v = new FbeFingerprint();
+                if (n >= 12)
+                    v.FbeFingerprint_ = Reader.GetInt32(r.Data, b + 8);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                r.StructBody(bas, slot, 76, 4, out n);
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, FbeFingerprint v)
+            {
+                w.Enter(Name);
+                w.AppendInt32(v.FbeFingerprint_);
+                w.Leave();
+            }
+
+            public override FbeFingerprint ReadFields(Reader r)
+            {
+                r.Enter(4);
+                var v = new FbeFingerprint();
+                v.FbeFingerprint_ = Reader.GetInt32(r.Data, r.Fixed(4, "FBE_FINGERPRINT"));
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(4);
+                r.Fixed(4, "FBE_FINGERPRINT");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, FbeFingerprint v)
+            {
+                t.Raw("FBE_FINGERPRINT(FBE_FINGERPRINT=");
+                Codecs.Int32.Text(t, v.FbeFingerprint_);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, FbeFingerprint v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FBE_FINGERPRINT\":");
+                Codecs.Int32.JsonField(j, v.FbeFingerprint_, "FBE_FINGERPRINT");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override FbeFingerprint FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new FbeFingerprint();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FBE_FINGERPRINT":
+                            v.FbeFingerprint_ = Codecs.Int32.JsonField(r, "FBE_FINGERPRINT");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct FBEFingerprint</c> (type id 77).</summary>
+    public class FbeFingerprint_ : IComparable<FbeFingerprint_>, IEquatable<FbeFingerprint_>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 77;
+
+        public int FbeFingerprint { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static FbeFingerprint_ FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint_ FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static FbeFingerprint_ FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint_ FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(FbeFingerprint_ other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(FbeFingerprint_ other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as FbeFingerprint_);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static FbeFingerprint_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeFingerprint_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of FbeFingerprint_ (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<FbeFingerprint_>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+
+            private Model() : base("import.FBEFingerprint", 77, 4) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, FbeFingerprint_ v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 12, 77);
+                w.PutInt32(b + 8, v.FbeFingerprint);
+                w.Leave();
+            }
+
+            public override FbeFingerprint_ ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 77, 4, out n);
+                var v = new FbeFingerprint_();
+                if (n >= 12)
+                    v.FbeFingerprint = Reader.GetInt32(r.Data, b + 8);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                r.StructBody(bas, slot, 77, 4, out n);
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, FbeFingerprint_ v)
+            {
+                w.Enter(Name);
+                w.AppendInt32(v.FbeFingerprint);
+                w.Leave();
+            }
+
+            public override FbeFingerprint_ ReadFields(Reader r)
+            {
+                r.Enter(4);
+                var v = new FbeFingerprint_();
+                v.FbeFingerprint = Reader.GetInt32(r.Data, r.Fixed(4, "FBEFingerprint"));
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(4);
+                r.Fixed(4, "FBEFingerprint");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, FbeFingerprint_ v)
+            {
+                t.Raw("FBEFingerprint(FBEFingerprint=");
+                Codecs.Int32.Text(t, v.FbeFingerprint);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, FbeFingerprint_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FBEFingerprint\":");
+                Codecs.Int32.JsonField(j, v.FbeFingerprint, "FBEFingerprint");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override FbeFingerprint_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new FbeFingerprint_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FBEFingerprint":
+                            v.FbeFingerprint = Codecs.Int32.JsonField(r, "FBEFingerprint");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct Case</c> (type id 78).</summary>
+    public class Case : IComparable<Case>, IEquatable<Case>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 78;
 
         public int Name { get; set; }
         public int Name_ { get; set; }
@@ -23953,12 +24817,12 @@ namespace Import
             /// <summary>The one instance.</summary>
             public static readonly Model Instance = new Model();
 
-            private Model() : base("import.Case", 74, 32) { }
+            private Model() : base("import.Case", 78, 32) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Case v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 40, 74);
+                int b = w.StructBody(bas, slot, 40, 78);
                 w.PutInt32(b + 8, v.Name);
                 w.PutInt32(b + 12, v.Name_);
                 w.PutInt32(b + 16, v.Name__);
@@ -23973,7 +24837,7 @@ namespace Import
             public override Case ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 74, 32, out n);
+                int b = r.StructBody(bas, slot, 78, 32, out n);
                 var v = new Case();
                 if (n >= 12)
                     v.Name = Reader.GetInt32(r.Data, b + 8);
@@ -23998,7 +24862,7 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                r.StructBody(bas, slot, 74, 32, out n);
+                r.StructBody(bas, slot, 78, 32, out n);
                 r.Leave();
             }
 
@@ -24129,11 +24993,11 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Imported</c> (type id 75).</summary>
+    /// <summary>The schema's <c>struct Imported</c> (type id 79).</summary>
     public class Imported : IComparable<Imported>, IEquatable<Imported>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
-        public const uint TypeId = 75;
+        public const uint TypeId = 79;
 
         public global::Market.Side Market { get; set; }
         public global::Market.Instrument Org { get; set; } = new global::Market.Instrument();
@@ -24258,12 +25122,12 @@ namespace Import
             private static readonly FixedCodec<global::Market.Side> MarketCodec = Codecs.Enum<global::Market.Side, byte>(Codecs.Byte, x => (global::Market.Side)x, x => (byte)x);
             private static readonly FixedCodec<global::Market.Side> ExampleCodec = Codecs.Enum<global::Market.Side, byte>(Codecs.Byte, x => (global::Market.Side)x, x => (byte)x);
 
-            private Model() : base("import.Imported", 75, 10) { }
+            private Model() : base("import.Imported", 79, 10) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Imported v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 14, 75);
+                int b = w.StructBody(bas, slot, 14, 79);
                 w.PutByte(b + 8, (byte)v.Market);
                 global::Market.Instrument.Model.Instance.Field(w, b, b + 9, v.Org, "org");
                 w.PutByte(b + 13, (byte)v.Example);
@@ -24273,7 +25137,7 @@ namespace Import
             public override Imported ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 75, 2, out n);
+                int b = r.StructBody(bas, slot, 79, 2, out n);
                 var v = new Imported();
                 if (n >= 9)
                     v.Market = (global::Market.Side)Reader.GetByte(r.Data, b + 8);
@@ -24292,7 +25156,7 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 75, 2, out n);
+                int b = r.StructBody(bas, slot, 79, 2, out n);
                 if (n < 9)
                     r.Spend(8, b, "market");
                 if (n >= 13)
@@ -24389,11 +25253,11 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct symbol</c> (type id 76).</summary>
+    /// <summary>The schema's <c>struct symbol</c> (type id 80).</summary>
     public class Symbol : IComparable<Symbol>, IEquatable<Symbol>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
-        public const uint TypeId = 76;
+        public const uint TypeId = 80;
 
         public Digits Digits { get; set; } = global::Import.Digits.Two;
 
@@ -24515,12 +25379,12 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Digits> DigitsCodec = Codecs.Enum<Digits, int>(Codecs.Int32, x => (Digits)x, x => (int)x);
 
-            private Model() : base("import.symbol", 76, 4) { }
+            private Model() : base("import.symbol", 80, 4) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Symbol v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 12, 76);
+                int b = w.StructBody(bas, slot, 12, 80);
                 w.PutInt32(b + 8, (int)v.Digits);
                 w.Leave();
             }
@@ -24528,7 +25392,7 @@ namespace Import
             public override Symbol ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 76, 4, out n);
+                int b = r.StructBody(bas, slot, 80, 4, out n);
                 var v = new Symbol();
                 if (n >= 12)
                     v.Digits = (global::Import.Digits)Reader.GetInt32(r.Data, b + 8);
@@ -24539,7 +25403,7 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                r.StructBody(bas, slot, 76, 4, out n);
+                r.StructBody(bas, slot, 80, 4, out n);
                 r.Leave();
             }
 
@@ -24606,11 +25470,11 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Listed : market.Instrument</c> (type id 77).</summary>
+    /// <summary>The schema's <c>struct Listed : market.Instrument</c> (type id 81).</summary>
     public class Listed : global::Market.Instrument, IComparable<Listed>, IEquatable<Listed>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
-        public new const uint TypeId = 77;
+        public new const uint TypeId = 81;
 
         public Digits Precision { get; set; } = global::Import.Digits.Two;
         public Symbol Ticker { get; set; } = new Symbol();
@@ -24738,12 +25602,12 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Digits> PrecisionCodec = Codecs.Enum<Digits, int>(Codecs.Int32, x => (Digits)x, x => (int)x);
 
-            private Model() : base("import.Listed", 77, 16) { }
+            private Model() : base("import.Listed", 81, 16) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Listed v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 24, 77);
+                int b = w.StructBody(bas, slot, 24, 81);
                 Codecs.String.Field(w, b, b + 8, v.Symbol, "symbol");
                 w.PutInt32(b + 12, v.Digits);
                 w.PutInt32(b + 16, (int)v.Precision);
@@ -24754,7 +25618,7 @@ namespace Import
             public override Listed ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 77, 12, out n);
+                int b = r.StructBody(bas, slot, 81, 12, out n);
                 var v = new Listed();
                 if (n >= 12)
                     v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
@@ -24779,7 +25643,7 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 77, 12, out n);
+                int b = r.StructBody(bas, slot, 81, 12, out n);
                 if (n >= 12)
                     Codecs.String.CheckField(r, b, b + 8, "symbol");
                 else
@@ -24890,11 +25754,11 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Derived : import.Order</c> (type id 78).</summary>
+    /// <summary>The schema's <c>struct Derived : import.Order</c> (type id 82).</summary>
     public class Derived : Order, IComparable<Derived>, IEquatable<Derived>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
-        public new const uint TypeId = 78;
+        public new const uint TypeId = 82;
 
         public Word Word { get; set; } = global::Import.Word.Class;
         public Range Side_ { get; set; }
@@ -25020,12 +25884,12 @@ namespace Import
             private static readonly FixedCodec<Word> WordCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly FixedCodec<Range> Side_Codec = Codecs.Enum<Range, int>(Codecs.Int32, x => (Range)x, x => (int)x);
 
-            private Model() : base("import.Derived", 78, 18) { }
+            private Model() : base("import.Derived", 82, 18) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Derived v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 26, 78);
+                int b = w.StructBody(bas, slot, 26, 82);
                 w.PutInt32(b + 8, v.Side);
                 w.PutInt32(b + 12, (int)v.S);
                 w.PutInt32(b + 16, (int)v.Range);
@@ -25037,7 +25901,7 @@ namespace Import
             public override Derived ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 78, 18, out n);
+                int b = r.StructBody(bas, slot, 82, 18, out n);
                 var v = new Derived();
                 if (n >= 12)
                     v.Side = Reader.GetInt32(r.Data, b + 8);
@@ -25056,7 +25920,7 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                r.StructBody(bas, slot, 78, 18, out n);
+                r.StructBody(bas, slot, 82, 18, out n);
                 r.Leave();
             }
 
@@ -25156,11 +26020,11 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Hostile</c> (type id 79).</summary>
+    /// <summary>The schema's <c>struct Hostile</c> (type id 83).</summary>
     public class Hostile : IComparable<Hostile>, IEquatable<Hostile>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
-        public const uint TypeId = 79;
+        public const uint TypeId = 83;
 
         public Order Order { get; set; } = new Order();
         public CppWords CppWords { get; set; } = new CppWords();
@@ -25235,6 +26099,10 @@ namespace Import
         public E1 E1 { get; set; } = new E1();
         public I2 I2 { get; set; } = new I2();
         public O3 O3 { get; set; } = new O3();
+        public Fbe___ Fbe__ { get; set; } = new Fbe___();
+        public Fingerprint Fingerprint { get; set; } = new Fingerprint();
+        public FbeFingerprint FbeFingerprint { get; set; } = new FbeFingerprint();
+        public FbeFingerprint_ FbeFingerprint_ { get; set; } = new FbeFingerprint_();
         public Case Case { get; set; } = new Case();
         public Imported Imported { get; set; } = new Imported();
         public Derived Derived { get; set; } = new Derived();
@@ -25359,12 +26227,12 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Letters> LettersCodec = Codecs.Enum<Letters, int>(Codecs.Int32, x => (Letters)x, x => (int)x);
 
-            private Model() : base("import.Hostile", 79, 2998) { }
+            private Model() : base("import.Hostile", 83, 3014) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Hostile v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 320, 79);
+                int b = w.StructBody(bas, slot, 336, 83);
                 global::Import.Order.Model.Instance.Field(w, b, b + 8, v.Order, "Order");
                 global::Import.CppWords.Model.Instance.Field(w, b, b + 12, v.CppWords, "CppWords");
                 global::Import.PythonWords.Model.Instance.Field(w, b, b + 16, v.PythonWords, "PythonWords");
@@ -25438,329 +26306,349 @@ namespace Import
                 global::Import.E1.Model.Instance.Field(w, b, b + 288, v.E1, "e1");
                 global::Import.I2.Model.Instance.Field(w, b, b + 292, v.I2, "i2");
                 global::Import.O3.Model.Instance.Field(w, b, b + 296, v.O3, "o3");
-                global::Import.Case.Model.Instance.Field(w, b, b + 300, v.Case, "Case");
-                global::Import.Imported.Model.Instance.Field(w, b, b + 304, v.Imported, "Imported");
-                global::Import.Derived.Model.Instance.Field(w, b, b + 308, v.Derived, "Derived");
-                global::Import.Listed.Model.Instance.Field(w, b, b + 312, v.Listed, "Listed");
-                w.PutInt32(b + 316, (int)v.Letters);
+                global::Import.Fbe___.Model.Instance.Field(w, b, b + 300, v.Fbe__, "Fbe");
+                global::Import.Fingerprint.Model.Instance.Field(w, b, b + 304, v.Fingerprint, "FINGERPRINT");
+                global::Import.FbeFingerprint.Model.Instance.Field(w, b, b + 308, v.FbeFingerprint, "FBE_FINGERPRINT");
+                global::Import.FbeFingerprint_.Model.Instance.Field(w, b, b + 312, v.FbeFingerprint_, "FBEFingerprint");
+                global::Import.Case.Model.Instance.Field(w, b, b + 316, v.Case, "Case");
+                global::Import.Imported.Model.Instance.Field(w, b, b + 320, v.Imported, "Imported");
+                global::Import.Derived.Model.Instance.Field(w, b, b + 324, v.Derived, "Derived");
+                global::Import.Listed.Model.Instance.Field(w, b, b + 328, v.Listed, "Listed");
+                w.PutInt32(b + 332, (int)v.Letters);
                 w.Leave();
             }
 
             public override Hostile ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 79, 4, out n);
+                int b = r.StructBody(bas, slot, 83, 4, out n);
                 var v = new Hostile();
                 if (n >= 12)
                     v.Order = global::Import.Order.Model.Instance.Field(r, b, b + 8, "Order");
                 else
-                    r.Spend(2994, b, "Order");
+                    r.Spend(3010, b, "Order");
                 if (n >= 16)
                     v.CppWords = global::Import.CppWords.Model.Instance.Field(r, b, b + 12, "CppWords");
                 else if (n >= 12)
-                    r.Spend(2982, b, "CppWords");
+                    r.Spend(2998, b, "CppWords");
                 if (n >= 20)
                     v.PythonWords = global::Import.PythonWords.Model.Instance.Field(r, b, b + 16, "PythonWords");
                 else if (n >= 16)
-                    r.Spend(2363, b, "PythonWords");
+                    r.Spend(2379, b, "PythonWords");
                 if (n >= 24)
                     v.GoWords = global::Import.GoWords.Model.Instance.Field(r, b, b + 20, "GoWords");
                 else if (n >= 20)
-                    r.Spend(2124, b, "GoWords");
+                    r.Spend(2140, b, "GoWords");
                 if (n >= 28)
                     v.JavaWords = global::Import.JavaWords.Model.Instance.Field(r, b, b + 24, "JavaWords");
                 else if (n >= 24)
-                    r.Spend(1922, b, "JavaWords");
+                    r.Spend(1938, b, "JavaWords");
                 if (n >= 32)
                     v.KotlinWords = global::Import.KotlinWords.Model.Instance.Field(r, b, b + 28, "KotlinWords");
                 else if (n >= 28)
-                    r.Spend(1740, b, "KotlinWords");
+                    r.Spend(1756, b, "KotlinWords");
                 if (n >= 36)
                     v.JsWords = global::Import.JsWords.Model.Instance.Field(r, b, b + 32, "JsWords");
                 else if (n >= 32)
-                    r.Spend(1533, b, "JsWords");
+                    r.Spend(1549, b, "JsWords");
                 if (n >= 40)
                     v.RustWords = global::Import.RustWords.Model.Instance.Field(r, b, b + 36, "RustWords");
                 else if (n >= 36)
-                    r.Spend(1310, b, "RustWords");
+                    r.Spend(1326, b, "RustWords");
                 if (n >= 44)
                     v.CSharpWords = global::Import.CSharpWords.Model.Instance.Field(r, b, b + 40, "CSharpWords");
                 else if (n >= 40)
-                    r.Spend(1115, b, "CSharpWords");
+                    r.Spend(1131, b, "CSharpWords");
                 if (n >= 48)
                     v.RubyWords = global::Import.RubyWords.Model.Instance.Field(r, b, b + 44, "RubyWords");
                 else if (n >= 44)
-                    r.Spend(965, b, "RubyWords");
+                    r.Spend(981, b, "RubyWords");
                 if (n >= 52)
                     v.CppMembers = global::Import.CppMembers.Model.Instance.Field(r, b, b + 48, "CppMembers");
                 else if (n >= 48)
-                    r.Spend(867, b, "CppMembers");
+                    r.Spend(883, b, "CppMembers");
                 if (n >= 56)
                     v.PythonMembers = global::Import.PythonMembers.Model.Instance.Field(r, b, b + 52, "PythonMembers");
                 else if (n >= 52)
-                    r.Spend(819, b, "PythonMembers");
+                    r.Spend(835, b, "PythonMembers");
                 if (n >= 60)
                     v.GoMembers = global::Import.GoMembers.Model.Instance.Field(r, b, b + 56, "GoMembers");
                 else if (n >= 56)
-                    r.Spend(723, b, "GoMembers");
+                    r.Spend(739, b, "GoMembers");
                 if (n >= 64)
                     v.JvmMembers = global::Import.JvmMembers.Model.Instance.Field(r, b, b + 60, "JvmMembers");
                 else if (n >= 60)
-                    r.Spend(594, b, "JvmMembers");
+                    r.Spend(610, b, "JvmMembers");
                 if (n >= 68)
                     v.JsMembers = global::Import.JsMembers.Model.Instance.Field(r, b, b + 64, "JsMembers");
                 else if (n >= 64)
-                    r.Spend(457, b, "JsMembers");
+                    r.Spend(473, b, "JsMembers");
                 if (n >= 72)
                     v.RuntimeNames = global::Import.RuntimeNames.Model.Instance.Field(r, b, b + 68, "RuntimeNames");
                 else if (n >= 68)
-                    r.Spend(446, b, "RuntimeNames");
+                    r.Spend(462, b, "RuntimeNames");
                 if (n >= 76)
                     v.Class = global::Import.Class.Model.Instance.Field(r, b, b + 72, "class");
                 else if (n >= 72)
-                    r.Spend(304, b, "class");
+                    r.Spend(320, b, "class");
                 if (n >= 80)
                     v.Object = global::Import.Object_.Model.Instance.Field(r, b, b + 76, "Object");
                 else if (n >= 76)
-                    r.Spend(300, b, "Object");
+                    r.Spend(316, b, "Object");
                 if (n >= 84)
                     v.String = global::Import.String_.Model.Instance.Field(r, b, b + 80, "String");
                 else if (n >= 80)
-                    r.Spend(296, b, "String");
+                    r.Spend(312, b, "String");
                 if (n >= 88)
                     v.List = global::Import.List_.Model.Instance.Field(r, b, b + 84, "List");
                 else if (n >= 84)
-                    r.Spend(292, b, "List");
+                    r.Spend(308, b, "List");
                 if (n >= 92)
                     v.Map = global::Import.Map.Model.Instance.Field(r, b, b + 88, "Map");
                 else if (n >= 88)
-                    r.Spend(288, b, "Map");
+                    r.Spend(304, b, "Map");
                 if (n >= 96)
                     v.Model_ = global::Import.Model_.Model.Instance.Field(r, b, b + 92, "Model");
                 else if (n >= 92)
-                    r.Spend(284, b, "Model");
+                    r.Spend(300, b, "Model");
                 if (n >= 100)
                     v.FinalModel = global::Import.FinalModel.Model.Instance.Field(r, b, b + 96, "FinalModel");
                 else if (n >= 96)
-                    r.Spend(280, b, "FinalModel");
+                    r.Spend(296, b, "FinalModel");
                 if (n >= 104)
                     v.Buffer = global::Import.Buffer.Model.Instance.Field(r, b, b + 100, "Buffer");
                 else if (n >= 100)
-                    r.Spend(276, b, "Buffer");
+                    r.Spend(292, b, "Buffer");
                 if (n >= 108)
                     v.Reader_ = global::Import.Reader_.Model.Instance.Field(r, b, b + 104, "Reader");
                 else if (n >= 104)
-                    r.Spend(272, b, "Reader");
+                    r.Spend(288, b, "Reader");
                 if (n >= 112)
                     v.Writer_ = global::Import.Writer_.Model.Instance.Field(r, b, b + 108, "Writer");
                 else if (n >= 108)
-                    r.Spend(268, b, "Writer");
+                    r.Spend(284, b, "Writer");
                 if (n >= 116)
                     v.Limits_ = global::Import.Limits_.Model.Instance.Field(r, b, b + 112, "Limits");
                 else if (n >= 112)
-                    r.Spend(264, b, "Limits");
+                    r.Spend(280, b, "Limits");
                 if (n >= 120)
                     v.DecodeError = global::Import.DecodeError.Model.Instance.Field(r, b, b + 116, "DecodeError");
                 else if (n >= 116)
-                    r.Spend(260, b, "DecodeError");
+                    r.Spend(276, b, "DecodeError");
                 if (n >= 124)
                     v.DecodeException = global::Import.DecodeException_.Model.Instance.Field(r, b, b + 120, "DecodeException");
                 else if (n >= 120)
-                    r.Spend(256, b, "DecodeException");
+                    r.Spend(272, b, "DecodeException");
                 if (n >= 128)
                     v.Decimal = global::Import.Decimal_.Model.Instance.Field(r, b, b + 124, "Decimal");
                 else if (n >= 124)
-                    r.Spend(252, b, "Decimal");
+                    r.Spend(268, b, "Decimal");
                 if (n >= 132)
                     v.Uuid_ = global::Import.Uuid_.Model.Instance.Field(r, b, b + 128, "Uuid");
                 else if (n >= 128)
-                    r.Spend(248, b, "Uuid");
+                    r.Spend(264, b, "Uuid");
                 if (n >= 136)
                     v.Uuid__ = global::Import.Uuid__.Model.Instance.Field(r, b, b + 132, "UUID");
                 else if (n >= 132)
-                    r.Spend(244, b, "UUID");
+                    r.Spend(260, b, "UUID");
                 if (n >= 140)
                     v.Timestamp_ = global::Import.Timestamp_.Model.Instance.Field(r, b, b + 136, "Timestamp");
                 else if (n >= 136)
-                    r.Spend(240, b, "Timestamp");
+                    r.Spend(256, b, "Timestamp");
                 if (n >= 144)
                     v.Sender = global::Import.Sender.Model.Instance.Field(r, b, b + 140, "Sender");
                 else if (n >= 140)
-                    r.Spend(236, b, "Sender");
+                    r.Spend(252, b, "Sender");
                 if (n >= 148)
                     v.Receiver = global::Import.Receiver.Model.Instance.Field(r, b, b + 144, "Receiver");
                 else if (n >= 144)
-                    r.Spend(232, b, "Receiver");
+                    r.Spend(248, b, "Receiver");
                 if (n >= 152)
                     v.Client = global::Import.Client.Model.Instance.Field(r, b, b + 148, "Client");
                 else if (n >= 148)
-                    r.Spend(228, b, "Client");
+                    r.Spend(244, b, "Client");
                 if (n >= 156)
                     v.Proxy = global::Import.Proxy.Model.Instance.Field(r, b, b + 152, "Proxy");
                 else if (n >= 152)
-                    r.Spend(224, b, "Proxy");
+                    r.Spend(240, b, "Proxy");
                 if (n >= 160)
                     v.Handler = global::Import.Handler.Model.Instance.Field(r, b, b + 156, "Handler");
                 else if (n >= 156)
-                    r.Spend(220, b, "Handler");
+                    r.Spend(236, b, "Handler");
                 if (n >= 164)
                     v.Fbe = global::Import.Fbe_.Model.Instance.Field(r, b, b + 160, "fbe");
                 else if (n >= 160)
-                    r.Spend(216, b, "fbe");
+                    r.Spend(232, b, "fbe");
                 if (n >= 168)
                     v.Fbe_ = global::Import.Fbe__.Model.Instance.Field(r, b, b + 164, "FBE");
                 else if (n >= 164)
-                    r.Spend(212, b, "FBE");
+                    r.Spend(228, b, "FBE");
                 if (n >= 172)
                     v.Std = global::Import.Std.Model.Instance.Field(r, b, b + 168, "std");
                 else if (n >= 168)
-                    r.Spend(208, b, "std");
+                    r.Spend(224, b, "std");
                 if (n >= 176)
                     v.Companion = global::Import.Companion.Model.Instance.Field(r, b, b + 172, "Companion");
                 else if (n >= 172)
-                    r.Spend(204, b, "Companion");
+                    r.Spend(220, b, "Companion");
                 if (n >= 180)
                     v.Any = global::Import.Any.Model.Instance.Field(r, b, b + 176, "Any");
                 else if (n >= 176)
-                    r.Spend(200, b, "Any");
+                    r.Spend(216, b, "Any");
                 if (n >= 184)
                     v.Self = global::Import.Self.Model.Instance.Field(r, b, b + 180, "Self");
                 else if (n >= 180)
-                    r.Spend(196, b, "Self");
+                    r.Spend(212, b, "Self");
                 if (n >= 188)
                     v.Self_ = global::Import.Self_.Model.Instance.Field(r, b, b + 184, "self");
                 else if (n >= 184)
-                    r.Spend(192, b, "self");
+                    r.Spend(208, b, "self");
                 if (n >= 192)
                     v.None = global::Import.None.Model.Instance.Field(r, b, b + 188, "None");
                 else if (n >= 188)
-                    r.Spend(188, b, "None");
+                    r.Spend(204, b, "None");
                 if (n >= 196)
                     v.Option = global::Import.Option.Model.Instance.Field(r, b, b + 192, "Option");
                 else if (n >= 192)
-                    r.Spend(184, b, "Option");
+                    r.Spend(200, b, "Option");
                 if (n >= 200)
                     v.Result = global::Import.Result.Model.Instance.Field(r, b, b + 196, "Result");
                 else if (n >= 196)
-                    r.Spend(180, b, "Result");
+                    r.Spend(196, b, "Result");
                 if (n >= 204)
                     v.Vec = global::Import.Vec.Model.Instance.Field(r, b, b + 200, "Vec");
                 else if (n >= 200)
-                    r.Spend(176, b, "Vec");
+                    r.Spend(192, b, "Vec");
                 if (n >= 208)
                     v.Box = global::Import.Box.Model.Instance.Field(r, b, b + 204, "Box");
                 else if (n >= 204)
-                    r.Spend(172, b, "Box");
+                    r.Spend(188, b, "Box");
                 if (n >= 212)
                     v.Error = global::Import.Error.Model.Instance.Field(r, b, b + 208, "Error");
                 else if (n >= 208)
-                    r.Spend(168, b, "Error");
+                    r.Spend(184, b, "Error");
                 if (n >= 216)
                     v.Exception = global::Import.Exception_.Model.Instance.Field(r, b, b + 212, "Exception");
                 else if (n >= 212)
-                    r.Spend(164, b, "Exception");
+                    r.Spend(180, b, "Exception");
                 if (n >= 220)
                     v.Text = global::Import.Text_.Model.Instance.Field(r, b, b + 216, "Text");
                 else if (n >= 216)
-                    r.Spend(160, b, "Text");
+                    r.Spend(176, b, "Text");
                 if (n >= 224)
                     v.JsonWriter = global::Import.JsonWriter.Model.Instance.Field(r, b, b + 220, "JsonWriter");
                 else if (n >= 220)
-                    r.Spend(156, b, "JsonWriter");
+                    r.Spend(172, b, "JsonWriter");
                 if (n >= 228)
                     v.Int32T = global::Import.Int32T.Model.Instance.Field(r, b, b + 224, "int32_t");
                 else if (n >= 224)
-                    r.Spend(152, b, "int32_t");
+                    r.Spend(168, b, "int32_t");
                 if (n >= 232)
                     v.SizeT = global::Import.SizeT.Model.Instance.Field(r, b, b + 228, "size_t");
                 else if (n >= 228)
-                    r.Spend(148, b, "size_t");
+                    r.Spend(164, b, "size_t");
                 if (n >= 236)
                     v.List_ = global::Import.List__.Model.Instance.Field(r, b, b + 232, "list");
                 else if (n >= 232)
-                    r.Spend(144, b, "list");
+                    r.Spend(160, b, "list");
                 if (n >= 240)
                     v.Object_ = global::Import.Object__.Model.Instance.Field(r, b, b + 236, "object");
                 else if (n >= 236)
-                    r.Spend(140, b, "object");
+                    r.Spend(156, b, "object");
                 if (n >= 244)
                     v.V = global::Import.V.Model.Instance.Field(r, b, b + 240, "v");
                 else if (n >= 240)
-                    r.Spend(136, b, "v");
+                    r.Spend(152, b, "v");
                 if (n >= 248)
                     v.R = global::Import.R.Model.Instance.Field(r, b, b + 244, "r");
                 else if (n >= 244)
-                    r.Spend(132, b, "r");
+                    r.Spend(148, b, "r");
                 if (n >= 252)
                     v.W = global::Import.W.Model.Instance.Field(r, b, b + 248, "w");
                 else if (n >= 248)
-                    r.Spend(128, b, "w");
+                    r.Spend(144, b, "w");
                 if (n >= 256)
                     v.SideBuy = global::Import.SideBuy.Model.Instance.Field(r, b, b + 252, "SideBuy");
                 else if (n >= 252)
-                    r.Spend(124, b, "SideBuy");
+                    r.Spend(140, b, "SideBuy");
                 if (n >= 260)
                     v.OrderKey = global::Import.OrderKey.Model.Instance.Field(r, b, b + 256, "OrderKey");
                 else if (n >= 256)
-                    r.Spend(120, b, "OrderKey");
+                    r.Spend(136, b, "OrderKey");
                 if (n >= 264)
                     v.TextOfside = global::Import.TextOfside.Model.Instance.Field(r, b, b + 260, "textOfside");
                 else if (n >= 260)
-                    r.Spend(116, b, "textOfside");
+                    r.Spend(132, b, "textOfside");
                 if (n >= 268)
                     v.Decimal1 = global::Import.Decimal1.Model.Instance.Field(r, b, b + 264, "DECIMAL_1");
                 else if (n >= 264)
-                    r.Spend(112, b, "DECIMAL_1");
+                    r.Spend(128, b, "DECIMAL_1");
                 if (n >= 272)
                     v.OrderModel = global::Import.OrderModel.Model.Instance.Field(r, b, b + 268, "OrderModel");
                 else if (n >= 268)
-                    r.Spend(108, b, "OrderModel");
+                    r.Spend(124, b, "OrderModel");
                 if (n >= 276)
                     v.OrderFinal = global::Import.OrderFinal.Model.Instance.Field(r, b, b + 272, "OrderFinal");
                 else if (n >= 272)
-                    r.Spend(104, b, "OrderFinal");
+                    r.Spend(120, b, "OrderFinal");
                 if (n >= 280)
                     v.NewOrder = global::Import.NewOrder.Model.Instance.Field(r, b, b + 276, "NewOrder");
                 else if (n >= 276)
-                    r.Spend(100, b, "NewOrder");
+                    r.Spend(116, b, "NewOrder");
                 if (n >= 284)
                     v.VerifyFbeOrder = global::Import.VerifyFbeOrder.Model.Instance.Field(r, b, b + 280, "VerifyFBEOrder");
                 else if (n >= 280)
-                    r.Spend(96, b, "VerifyFBEOrder");
+                    r.Spend(112, b, "VerifyFBEOrder");
                 if (n >= 288)
                     v.FbeVrOrder = global::Import.FbeVrOrder.Model.Instance.Field(r, b, b + 284, "fbe_vr_Order");
                 else if (n >= 284)
-                    r.Spend(92, b, "fbe_vr_Order");
+                    r.Spend(108, b, "fbe_vr_Order");
                 if (n >= 292)
                     v.E1 = global::Import.E1.Model.Instance.Field(r, b, b + 288, "e1");
                 else if (n >= 288)
-                    r.Spend(88, b, "e1");
+                    r.Spend(104, b, "e1");
                 if (n >= 296)
                     v.I2 = global::Import.I2.Model.Instance.Field(r, b, b + 292, "i2");
                 else if (n >= 292)
-                    r.Spend(84, b, "i2");
+                    r.Spend(100, b, "i2");
                 if (n >= 300)
                     v.O3 = global::Import.O3.Model.Instance.Field(r, b, b + 296, "o3");
                 else if (n >= 296)
-                    r.Spend(80, b, "o3");
+                    r.Spend(96, b, "o3");
                 if (n >= 304)
-                    v.Case = global::Import.Case.Model.Instance.Field(r, b, b + 300, "Case");
+                    v.Fbe__ = global::Import.Fbe___.Model.Instance.Field(r, b, b + 300, "Fbe");
                 else if (n >= 300)
-                    r.Spend(76, b, "Case");
+                    r.Spend(92, b, "Fbe");
                 if (n >= 308)
-                    v.Imported = global::Import.Imported.Model.Instance.Field(r, b, b + 304, "Imported");
+                    v.Fingerprint = global::Import.Fingerprint.Model.Instance.Field(r, b, b + 304, "FINGERPRINT");
                 else if (n >= 304)
-                    r.Spend(44, b, "Imported");
+                    r.Spend(88, b, "FINGERPRINT");
                 if (n >= 312)
-                    v.Derived = global::Import.Derived.Model.Instance.Field(r, b, b + 308, "Derived");
+                    v.FbeFingerprint = global::Import.FbeFingerprint.Model.Instance.Field(r, b, b + 308, "FBE_FINGERPRINT");
                 else if (n >= 308)
-                    r.Spend(34, b, "Derived");
+                    r.Spend(84, b, "FBE_FINGERPRINT");
                 if (n >= 316)
-                    v.Listed = global::Import.Listed.Model.Instance.Field(r, b, b + 312, "Listed");
+                    v.FbeFingerprint_ = global::Import.FbeFingerprint_.Model.Instance.Field(r, b, b + 312, "FBEFingerprint");
                 else if (n >= 312)
-                    r.Spend(16, b, "Listed");
+                    r.Spend(80, b, "FBEFingerprint");
                 if (n >= 320)
-                    v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, b + 316);
+                    v.Case = global::Import.Case.Model.Instance.Field(r, b, b + 316, "Case");
+                else if (n >= 316)
+                    r.Spend(76, b, "Case");
+                if (n >= 324)
+                    v.Imported = global::Import.Imported.Model.Instance.Field(r, b, b + 320, "Imported");
+                else if (n >= 320)
+                    r.Spend(44, b, "Imported");
+                if (n >= 328)
+                    v.Derived = global::Import.Derived.Model.Instance.Field(r, b, b + 324, "Derived");
+                else if (n >= 324)
+                    r.Spend(34, b, "Derived");
+                if (n >= 332)
+                    v.Listed = global::Import.Listed.Model.Instance.Field(r, b, b + 328, "Listed");
+                else if (n >= 328)
+                    r.Spend(16, b, "Listed");
+                if (n >= 336)
+                    v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, b + 332);
                 r.Leave();
                 return v;
             }
@@ -25768,314 +26656,330 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 79, 4, out n);
+                int b = r.StructBody(bas, slot, 83, 4, out n);
                 if (n >= 12)
                     global::Import.Order.Model.Instance.CheckField(r, b, b + 8, "Order");
                 else
-                    r.Spend(2994, b, "Order");
+                    r.Spend(3010, b, "Order");
                 if (n >= 16)
                     global::Import.CppWords.Model.Instance.CheckField(r, b, b + 12, "CppWords");
                 else if (n >= 12)
-                    r.Spend(2982, b, "CppWords");
+                    r.Spend(2998, b, "CppWords");
                 if (n >= 20)
                     global::Import.PythonWords.Model.Instance.CheckField(r, b, b + 16, "PythonWords");
                 else if (n >= 16)
-                    r.Spend(2363, b, "PythonWords");
+                    r.Spend(2379, b, "PythonWords");
                 if (n >= 24)
                     global::Import.GoWords.Model.Instance.CheckField(r, b, b + 20, "GoWords");
                 else if (n >= 20)
-                    r.Spend(2124, b, "GoWords");
+                    r.Spend(2140, b, "GoWords");
                 if (n >= 28)
                     global::Import.JavaWords.Model.Instance.CheckField(r, b, b + 24, "JavaWords");
                 else if (n >= 24)
-                    r.Spend(1922, b, "JavaWords");
+                    r.Spend(1938, b, "JavaWords");
                 if (n >= 32)
                     global::Import.KotlinWords.Model.Instance.CheckField(r, b, b + 28, "KotlinWords");
                 else if (n >= 28)
-                    r.Spend(1740, b, "KotlinWords");
+                    r.Spend(1756, b, "KotlinWords");
                 if (n >= 36)
                     global::Import.JsWords.Model.Instance.CheckField(r, b, b + 32, "JsWords");
                 else if (n >= 32)
-                    r.Spend(1533, b, "JsWords");
+                    r.Spend(1549, b, "JsWords");
                 if (n >= 40)
                     global::Import.RustWords.Model.Instance.CheckField(r, b, b + 36, "RustWords");
                 else if (n >= 36)
-                    r.Spend(1310, b, "RustWords");
+                    r.Spend(1326, b, "RustWords");
                 if (n >= 44)
                     global::Import.CSharpWords.Model.Instance.CheckField(r, b, b + 40, "CSharpWords");
                 else if (n >= 40)
-                    r.Spend(1115, b, "CSharpWords");
+                    r.Spend(1131, b, "CSharpWords");
                 if (n >= 48)
                     global::Import.RubyWords.Model.Instance.CheckField(r, b, b + 44, "RubyWords");
                 else if (n >= 44)
-                    r.Spend(965, b, "RubyWords");
+                    r.Spend(981, b, "RubyWords");
                 if (n >= 52)
                     global::Import.CppMembers.Model.Instance.CheckField(r, b, b + 48, "CppMembers");
                 else if (n >= 48)
-                    r.Spend(867, b, "CppMembers");
+                    r.Spend(883, b, "CppMembers");
                 if (n >= 56)
                     global::Import.PythonMembers.Model.Instance.CheckField(r, b, b + 52, "PythonMembers");
                 else if (n >= 52)
-                    r.Spend(819, b, "PythonMembers");
+                    r.Spend(835, b, "PythonMembers");
                 if (n >= 60)
                     global::Import.GoMembers.Model.Instance.CheckField(r, b, b + 56, "GoMembers");
                 else if (n >= 56)
-                    r.Spend(723, b, "GoMembers");
+                    r.Spend(739, b, "GoMembers");
                 if (n >= 64)
                     global::Import.JvmMembers.Model.Instance.CheckField(r, b, b + 60, "JvmMembers");
                 else if (n >= 60)
-                    r.Spend(594, b, "JvmMembers");
+                    r.Spend(610, b, "JvmMembers");
                 if (n >= 68)
                     global::Import.JsMembers.Model.Instance.CheckField(r, b, b + 64, "JsMembers");
                 else if (n >= 64)
-                    r.Spend(457, b, "JsMembers");
+                    r.Spend(473, b, "JsMembers");
                 if (n >= 72)
                     global::Import.RuntimeNames.Model.Instance.CheckField(r, b, b + 68, "RuntimeNames");
                 else if (n >= 68)
-                    r.Spend(446, b, "RuntimeNames");
+                    r.Spend(462, b, "RuntimeNames");
                 if (n >= 76)
                     global::Import.Class.Model.Instance.CheckField(r, b, b + 72, "class");
                 else if (n >= 72)
-                    r.Spend(304, b, "class");
+                    r.Spend(320, b, "class");
                 if (n >= 80)
                     global::Import.Object_.Model.Instance.CheckField(r, b, b + 76, "Object");
                 else if (n >= 76)
-                    r.Spend(300, b, "Object");
+                    r.Spend(316, b, "Object");
                 if (n >= 84)
                     global::Import.String_.Model.Instance.CheckField(r, b, b + 80, "String");
                 else if (n >= 80)
-                    r.Spend(296, b, "String");
+                    r.Spend(312, b, "String");
                 if (n >= 88)
                     global::Import.List_.Model.Instance.CheckField(r, b, b + 84, "List");
                 else if (n >= 84)
-                    r.Spend(292, b, "List");
+                    r.Spend(308, b, "List");
                 if (n >= 92)
                     global::Import.Map.Model.Instance.CheckField(r, b, b + 88, "Map");
                 else if (n >= 88)
-                    r.Spend(288, b, "Map");
+                    r.Spend(304, b, "Map");
                 if (n >= 96)
                     global::Import.Model_.Model.Instance.CheckField(r, b, b + 92, "Model");
                 else if (n >= 92)
-                    r.Spend(284, b, "Model");
+                    r.Spend(300, b, "Model");
                 if (n >= 100)
                     global::Import.FinalModel.Model.Instance.CheckField(r, b, b + 96, "FinalModel");
                 else if (n >= 96)
-                    r.Spend(280, b, "FinalModel");
+                    r.Spend(296, b, "FinalModel");
                 if (n >= 104)
                     global::Import.Buffer.Model.Instance.CheckField(r, b, b + 100, "Buffer");
                 else if (n >= 100)
-                    r.Spend(276, b, "Buffer");
+                    r.Spend(292, b, "Buffer");
                 if (n >= 108)
                     global::Import.Reader_.Model.Instance.CheckField(r, b, b + 104, "Reader");
                 else if (n >= 104)
-                    r.Spend(272, b, "Reader");
+                    r.Spend(288, b, "Reader");
                 if (n >= 112)
                     global::Import.Writer_.Model.Instance.CheckField(r, b, b + 108, "Writer");
                 else if (n >= 108)
-                    r.Spend(268, b, "Writer");
+                    r.Spend(284, b, "Writer");
                 if (n >= 116)
                     global::Import.Limits_.Model.Instance.CheckField(r, b, b + 112, "Limits");
                 else if (n >= 112)
-                    r.Spend(264, b, "Limits");
+                    r.Spend(280, b, "Limits");
                 if (n >= 120)
                     global::Import.DecodeError.Model.Instance.CheckField(r, b, b + 116, "DecodeError");
                 else if (n >= 116)
-                    r.Spend(260, b, "DecodeError");
+                    r.Spend(276, b, "DecodeError");
                 if (n >= 124)
                     global::Import.DecodeException_.Model.Instance.CheckField(r, b, b + 120, "DecodeException");
                 else if (n >= 120)
-                    r.Spend(256, b, "DecodeException");
+                    r.Spend(272, b, "DecodeException");
                 if (n >= 128)
                     global::Import.Decimal_.Model.Instance.CheckField(r, b, b + 124, "Decimal");
                 else if (n >= 124)
-                    r.Spend(252, b, "Decimal");
+                    r.Spend(268, b, "Decimal");
                 if (n >= 132)
                     global::Import.Uuid_.Model.Instance.CheckField(r, b, b + 128, "Uuid");
                 else if (n >= 128)
-                    r.Spend(248, b, "Uuid");
+                    r.Spend(264, b, "Uuid");
                 if (n >= 136)
                     global::Import.Uuid__.Model.Instance.CheckField(r, b, b + 132, "UUID");
                 else if (n >= 132)
-                    r.Spend(244, b, "UUID");
+                    r.Spend(260, b, "UUID");
                 if (n >= 140)
                     global::Import.Timestamp_.Model.Instance.CheckField(r, b, b + 136, "Timestamp");
                 else if (n >= 136)
-                    r.Spend(240, b, "Timestamp");
+                    r.Spend(256, b, "Timestamp");
                 if (n >= 144)
                     global::Import.Sender.Model.Instance.CheckField(r, b, b + 140, "Sender");
                 else if (n >= 140)
-                    r.Spend(236, b, "Sender");
+                    r.Spend(252, b, "Sender");
                 if (n >= 148)
                     global::Import.Receiver.Model.Instance.CheckField(r, b, b + 144, "Receiver");
                 else if (n >= 144)
-                    r.Spend(232, b, "Receiver");
+                    r.Spend(248, b, "Receiver");
                 if (n >= 152)
                     global::Import.Client.Model.Instance.CheckField(r, b, b + 148, "Client");
                 else if (n >= 148)
-                    r.Spend(228, b, "Client");
+                    r.Spend(244, b, "Client");
                 if (n >= 156)
                     global::Import.Proxy.Model.Instance.CheckField(r, b, b + 152, "Proxy");
                 else if (n >= 152)
-                    r.Spend(224, b, "Proxy");
+                    r.Spend(240, b, "Proxy");
                 if (n >= 160)
                     global::Import.Handler.Model.Instance.CheckField(r, b, b + 156, "Handler");
                 else if (n >= 156)
-                    r.Spend(220, b, "Handler");
+                    r.Spend(236, b, "Handler");
                 if (n >= 164)
                     global::Import.Fbe_.Model.Instance.CheckField(r, b, b + 160, "fbe");
                 else if (n >= 160)
-                    r.Spend(216, b, "fbe");
+                    r.Spend(232, b, "fbe");
                 if (n >= 168)
                     global::Import.Fbe__.Model.Instance.CheckField(r, b, b + 164, "FBE");
                 else if (n >= 164)
-                    r.Spend(212, b, "FBE");
+                    r.Spend(228, b, "FBE");
                 if (n >= 172)
                     global::Import.Std.Model.Instance.CheckField(r, b, b + 168, "std");
                 else if (n >= 168)
-                    r.Spend(208, b, "std");
+                    r.Spend(224, b, "std");
                 if (n >= 176)
                     global::Import.Companion.Model.Instance.CheckField(r, b, b + 172, "Companion");
                 else if (n >= 172)
-                    r.Spend(204, b, "Companion");
+                    r.Spend(220, b, "Companion");
                 if (n >= 180)
                     global::Import.Any.Model.Instance.CheckField(r, b, b + 176, "Any");
                 else if (n >= 176)
-                    r.Spend(200, b, "Any");
+                    r.Spend(216, b, "Any");
                 if (n >= 184)
                     global::Import.Self.Model.Instance.CheckField(r, b, b + 180, "Self");
                 else if (n >= 180)
-                    r.Spend(196, b, "Self");
+                    r.Spend(212, b, "Self");
                 if (n >= 188)
                     global::Import.Self_.Model.Instance.CheckField(r, b, b + 184, "self");
                 else if (n >= 184)
-                    r.Spend(192, b, "self");
+                    r.Spend(208, b, "self");
                 if (n >= 192)
                     global::Import.None.Model.Instance.CheckField(r, b, b + 188, "None");
                 else if (n >= 188)
-                    r.Spend(188, b, "None");
+                    r.Spend(204, b, "None");
                 if (n >= 196)
                     global::Import.Option.Model.Instance.CheckField(r, b, b + 192, "Option");
                 else if (n >= 192)
-                    r.Spend(184, b, "Option");
+                    r.Spend(200, b, "Option");
                 if (n >= 200)
                     global::Import.Result.Model.Instance.CheckField(r, b, b + 196, "Result");
                 else if (n >= 196)
-                    r.Spend(180, b, "Result");
+                    r.Spend(196, b, "Result");
                 if (n >= 204)
                     global::Import.Vec.Model.Instance.CheckField(r, b, b + 200, "Vec");
                 else if (n >= 200)
-                    r.Spend(176, b, "Vec");
+                    r.Spend(192, b, "Vec");
                 if (n >= 208)
                     global::Import.Box.Model.Instance.CheckField(r, b, b + 204, "Box");
                 else if (n >= 204)
-                    r.Spend(172, b, "Box");
+                    r.Spend(188, b, "Box");
                 if (n >= 212)
                     global::Import.Error.Model.Instance.CheckField(r, b, b + 208, "Error");
                 else if (n >= 208)
-                    r.Spend(168, b, "Error");
+                    r.Spend(184, b, "Error");
                 if (n >= 216)
                     global::Import.Exception_.Model.Instance.CheckField(r, b, b + 212, "Exception");
                 else if (n >= 212)
-                    r.Spend(164, b, "Exception");
+                    r.Spend(180, b, "Exception");
                 if (n >= 220)
                     global::Import.Text_.Model.Instance.CheckField(r, b, b + 216, "Text");
                 else if (n >= 216)
-                    r.Spend(160, b, "Text");
+                    r.Spend(176, b, "Text");
                 if (n >= 224)
                     global::Import.JsonWriter.Model.Instance.CheckField(r, b, b + 220, "JsonWriter");
                 else if (n >= 220)
-                    r.Spend(156, b, "JsonWriter");
+                    r.Spend(172, b, "JsonWriter");
                 if (n >= 228)
                     global::Import.Int32T.Model.Instance.CheckField(r, b, b + 224, "int32_t");
                 else if (n >= 224)
-                    r.Spend(152, b, "int32_t");
+                    r.Spend(168, b, "int32_t");
                 if (n >= 232)
                     global::Import.SizeT.Model.Instance.CheckField(r, b, b + 228, "size_t");
                 else if (n >= 228)
-                    r.Spend(148, b, "size_t");
+                    r.Spend(164, b, "size_t");
                 if (n >= 236)
                     global::Import.List__.Model.Instance.CheckField(r, b, b + 232, "list");
                 else if (n >= 232)
-                    r.Spend(144, b, "list");
+                    r.Spend(160, b, "list");
                 if (n >= 240)
                     global::Import.Object__.Model.Instance.CheckField(r, b, b + 236, "object");
                 else if (n >= 236)
-                    r.Spend(140, b, "object");
+                    r.Spend(156, b, "object");
                 if (n >= 244)
                     global::Import.V.Model.Instance.CheckField(r, b, b + 240, "v");
                 else if (n >= 240)
-                    r.Spend(136, b, "v");
+                    r.Spend(152, b, "v");
                 if (n >= 248)
                     global::Import.R.Model.Instance.CheckField(r, b, b + 244, "r");
                 else if (n >= 244)
-                    r.Spend(132, b, "r");
+                    r.Spend(148, b, "r");
                 if (n >= 252)
                     global::Import.W.Model.Instance.CheckField(r, b, b + 248, "w");
                 else if (n >= 248)
-                    r.Spend(128, b, "w");
+                    r.Spend(144, b, "w");
                 if (n >= 256)
                     global::Import.SideBuy.Model.Instance.CheckField(r, b, b + 252, "SideBuy");
                 else if (n >= 252)
-                    r.Spend(124, b, "SideBuy");
+                    r.Spend(140, b, "SideBuy");
                 if (n >= 260)
                     global::Import.OrderKey.Model.Instance.CheckField(r, b, b + 256, "OrderKey");
                 else if (n >= 256)
-                    r.Spend(120, b, "OrderKey");
+                    r.Spend(136, b, "OrderKey");
                 if (n >= 264)
                     global::Import.TextOfside.Model.Instance.CheckField(r, b, b + 260, "textOfside");
                 else if (n >= 260)
-                    r.Spend(116, b, "textOfside");
+                    r.Spend(132, b, "textOfside");
                 if (n >= 268)
                     global::Import.Decimal1.Model.Instance.CheckField(r, b, b + 264, "DECIMAL_1");
                 else if (n >= 264)
-                    r.Spend(112, b, "DECIMAL_1");
+                    r.Spend(128, b, "DECIMAL_1");
                 if (n >= 272)
                     global::Import.OrderModel.Model.Instance.CheckField(r, b, b + 268, "OrderModel");
                 else if (n >= 268)
-                    r.Spend(108, b, "OrderModel");
+                    r.Spend(124, b, "OrderModel");
                 if (n >= 276)
                     global::Import.OrderFinal.Model.Instance.CheckField(r, b, b + 272, "OrderFinal");
                 else if (n >= 272)
-                    r.Spend(104, b, "OrderFinal");
+                    r.Spend(120, b, "OrderFinal");
                 if (n >= 280)
                     global::Import.NewOrder.Model.Instance.CheckField(r, b, b + 276, "NewOrder");
                 else if (n >= 276)
-                    r.Spend(100, b, "NewOrder");
+                    r.Spend(116, b, "NewOrder");
                 if (n >= 284)
                     global::Import.VerifyFbeOrder.Model.Instance.CheckField(r, b, b + 280, "VerifyFBEOrder");
                 else if (n >= 280)
-                    r.Spend(96, b, "VerifyFBEOrder");
+                    r.Spend(112, b, "VerifyFBEOrder");
                 if (n >= 288)
                     global::Import.FbeVrOrder.Model.Instance.CheckField(r, b, b + 284, "fbe_vr_Order");
                 else if (n >= 284)
-                    r.Spend(92, b, "fbe_vr_Order");
+                    r.Spend(108, b, "fbe_vr_Order");
                 if (n >= 292)
                     global::Import.E1.Model.Instance.CheckField(r, b, b + 288, "e1");
                 else if (n >= 288)
-                    r.Spend(88, b, "e1");
+                    r.Spend(104, b, "e1");
                 if (n >= 296)
                     global::Import.I2.Model.Instance.CheckField(r, b, b + 292, "i2");
                 else if (n >= 292)
-                    r.Spend(84, b, "i2");
+                    r.Spend(100, b, "i2");
                 if (n >= 300)
                     global::Import.O3.Model.Instance.CheckField(r, b, b + 296, "o3");
                 else if (n >= 296)
-                    r.Spend(80, b, "o3");
+                    r.Spend(96, b, "o3");
                 if (n >= 304)
-                    global::Import.Case.Model.Instance.CheckField(r, b, b + 300, "Case");
+                    global::Import.Fbe___.Model.Instance.CheckField(r, b, b + 300, "Fbe");
                 else if (n >= 300)
-                    r.Spend(76, b, "Case");
+                    r.Spend(92, b, "Fbe");
                 if (n >= 308)
-                    global::Import.Imported.Model.Instance.CheckField(r, b, b + 304, "Imported");
+                    global::Import.Fingerprint.Model.Instance.CheckField(r, b, b + 304, "FINGERPRINT");
                 else if (n >= 304)
-                    r.Spend(44, b, "Imported");
+                    r.Spend(88, b, "FINGERPRINT");
                 if (n >= 312)
-                    global::Import.Derived.Model.Instance.CheckField(r, b, b + 308, "Derived");
+                    global::Import.FbeFingerprint.Model.Instance.CheckField(r, b, b + 308, "FBE_FINGERPRINT");
                 else if (n >= 308)
-                    r.Spend(34, b, "Derived");
+                    r.Spend(84, b, "FBE_FINGERPRINT");
                 if (n >= 316)
-                    global::Import.Listed.Model.Instance.CheckField(r, b, b + 312, "Listed");
+                    global::Import.FbeFingerprint_.Model.Instance.CheckField(r, b, b + 312, "FBEFingerprint");
                 else if (n >= 312)
+                    r.Spend(80, b, "FBEFingerprint");
+                if (n >= 320)
+                    global::Import.Case.Model.Instance.CheckField(r, b, b + 316, "Case");
+                else if (n >= 316)
+                    r.Spend(76, b, "Case");
+                if (n >= 324)
+                    global::Import.Imported.Model.Instance.CheckField(r, b, b + 320, "Imported");
+                else if (n >= 320)
+                    r.Spend(44, b, "Imported");
+                if (n >= 328)
+                    global::Import.Derived.Model.Instance.CheckField(r, b, b + 324, "Derived");
+                else if (n >= 324)
+                    r.Spend(34, b, "Derived");
+                if (n >= 332)
+                    global::Import.Listed.Model.Instance.CheckField(r, b, b + 328, "Listed");
+                else if (n >= 328)
                     r.Spend(16, b, "Listed");
                 r.Leave();
             }
@@ -26156,6 +27060,10 @@ namespace Import
                 global::Import.E1.Model.Instance.FinalField(w, v.E1, "e1");
                 global::Import.I2.Model.Instance.FinalField(w, v.I2, "i2");
                 global::Import.O3.Model.Instance.FinalField(w, v.O3, "o3");
+                global::Import.Fbe___.Model.Instance.FinalField(w, v.Fbe__, "Fbe");
+                global::Import.Fingerprint.Model.Instance.FinalField(w, v.Fingerprint, "FINGERPRINT");
+                global::Import.FbeFingerprint.Model.Instance.FinalField(w, v.FbeFingerprint, "FBE_FINGERPRINT");
+                global::Import.FbeFingerprint_.Model.Instance.FinalField(w, v.FbeFingerprint_, "FBEFingerprint");
                 global::Import.Case.Model.Instance.FinalField(w, v.Case, "Case");
                 global::Import.Imported.Model.Instance.FinalField(w, v.Imported, "Imported");
                 global::Import.Derived.Model.Instance.FinalField(w, v.Derived, "Derived");
@@ -26241,6 +27149,10 @@ namespace Import
                 v.E1 = global::Import.E1.Model.Instance.FinalField(r, "e1");
                 v.I2 = global::Import.I2.Model.Instance.FinalField(r, "i2");
                 v.O3 = global::Import.O3.Model.Instance.FinalField(r, "o3");
+                v.Fbe__ = global::Import.Fbe___.Model.Instance.FinalField(r, "Fbe");
+                v.Fingerprint = global::Import.Fingerprint.Model.Instance.FinalField(r, "FINGERPRINT");
+                v.FbeFingerprint = global::Import.FbeFingerprint.Model.Instance.FinalField(r, "FBE_FINGERPRINT");
+                v.FbeFingerprint_ = global::Import.FbeFingerprint_.Model.Instance.FinalField(r, "FBEFingerprint");
                 v.Case = global::Import.Case.Model.Instance.FinalField(r, "Case");
                 v.Imported = global::Import.Imported.Model.Instance.FinalField(r, "Imported");
                 v.Derived = global::Import.Derived.Model.Instance.FinalField(r, "Derived");
@@ -26326,6 +27238,10 @@ namespace Import
                 global::Import.E1.Model.Instance.CheckFinalField(r, "e1");
                 global::Import.I2.Model.Instance.CheckFinalField(r, "i2");
                 global::Import.O3.Model.Instance.CheckFinalField(r, "o3");
+                global::Import.Fbe___.Model.Instance.CheckFinalField(r, "Fbe");
+                global::Import.Fingerprint.Model.Instance.CheckFinalField(r, "FINGERPRINT");
+                global::Import.FbeFingerprint.Model.Instance.CheckFinalField(r, "FBE_FINGERPRINT");
+                global::Import.FbeFingerprint_.Model.Instance.CheckFinalField(r, "FBEFingerprint");
                 global::Import.Case.Model.Instance.CheckFinalField(r, "Case");
                 global::Import.Imported.Model.Instance.CheckFinalField(r, "Imported");
                 global::Import.Derived.Model.Instance.CheckFinalField(r, "Derived");
@@ -26482,6 +27398,14 @@ namespace Import
                 global::Import.I2.Model.Instance.Text(t, v.I2);
                 t.Raw(",o3=");
                 global::Import.O3.Model.Instance.Text(t, v.O3);
+                t.Raw(",Fbe=");
+                global::Import.Fbe___.Model.Instance.Text(t, v.Fbe__);
+                t.Raw(",FINGERPRINT=");
+                global::Import.Fingerprint.Model.Instance.Text(t, v.Fingerprint);
+                t.Raw(",FBE_FINGERPRINT=");
+                global::Import.FbeFingerprint.Model.Instance.Text(t, v.FbeFingerprint);
+                t.Raw(",FBEFingerprint=");
+                global::Import.FbeFingerprint_.Model.Instance.Text(t, v.FbeFingerprint_);
                 t.Raw(",Case=");
                 global::Import.Case.Model.Instance.Text(t, v.Case);
                 t.Raw(",Imported=");
@@ -26644,6 +27568,14 @@ namespace Import
                 global::Import.I2.Model.Instance.JsonField(j, v.I2, "i2");
                 j.Raw(",\"o3\":");
                 global::Import.O3.Model.Instance.JsonField(j, v.O3, "o3");
+                j.Raw(",\"Fbe\":");
+                global::Import.Fbe___.Model.Instance.JsonField(j, v.Fbe__, "Fbe");
+                j.Raw(",\"FINGERPRINT\":");
+                global::Import.Fingerprint.Model.Instance.JsonField(j, v.Fingerprint, "FINGERPRINT");
+                j.Raw(",\"FBE_FINGERPRINT\":");
+                global::Import.FbeFingerprint.Model.Instance.JsonField(j, v.FbeFingerprint, "FBE_FINGERPRINT");
+                j.Raw(",\"FBEFingerprint\":");
+                global::Import.FbeFingerprint_.Model.Instance.JsonField(j, v.FbeFingerprint_, "FBEFingerprint");
                 j.Raw(",\"Case\":");
                 global::Import.Case.Model.Instance.JsonField(j, v.Case, "Case");
                 j.Raw(",\"Imported\":");
@@ -26740,6 +27672,10 @@ namespace Import
                 bool seen74 = false;
                 bool seen75 = false;
                 bool seen76 = false;
+                bool seen77 = false;
+                bool seen78 = false;
+                bool seen79 = false;
+                bool seen80 = false;
                 string member;
                 while ((member = r.NextMember()) != null)
                 {
@@ -27037,20 +27973,36 @@ namespace Import
                             seen72 = true;
                             v.O3 = global::Import.O3.Model.Instance.JsonField(r, "o3");
                             break;
-                        case "Case":
+                        case "Fbe":
                             seen73 = true;
+                            v.Fbe__ = global::Import.Fbe___.Model.Instance.JsonField(r, "Fbe");
+                            break;
+                        case "FINGERPRINT":
+                            seen74 = true;
+                            v.Fingerprint = global::Import.Fingerprint.Model.Instance.JsonField(r, "FINGERPRINT");
+                            break;
+                        case "FBE_FINGERPRINT":
+                            seen75 = true;
+                            v.FbeFingerprint = global::Import.FbeFingerprint.Model.Instance.JsonField(r, "FBE_FINGERPRINT");
+                            break;
+                        case "FBEFingerprint":
+                            seen76 = true;
+                            v.FbeFingerprint_ = global::Import.FbeFingerprint_.Model.Instance.JsonField(r, "FBEFingerprint");
+                            break;
+                        case "Case":
+                            seen77 = true;
                             v.Case = global::Import.Case.Model.Instance.JsonField(r, "Case");
                             break;
                         case "Imported":
-                            seen74 = true;
+                            seen78 = true;
                             v.Imported = global::Import.Imported.Model.Instance.JsonField(r, "Imported");
                             break;
                         case "Derived":
-                            seen75 = true;
+                            seen79 = true;
                             v.Derived = global::Import.Derived.Model.Instance.JsonField(r, "Derived");
                             break;
                         case "Listed":
-                            seen76 = true;
+                            seen80 = true;
                             v.Listed = global::Import.Listed.Model.Instance.JsonField(r, "Listed");
                             break;
                         case "Letters":
@@ -27208,12 +28160,20 @@ namespace Import
                 if (!seen72)
                     r.Spend(4);
                 if (!seen73)
-                    r.Spend(32);
+                    r.Spend(4);
                 if (!seen74)
-                    r.Spend(10);
+                    r.Spend(4);
                 if (!seen75)
-                    r.Spend(18);
+                    r.Spend(4);
                 if (!seen76)
+                    r.Spend(4);
+                if (!seen77)
+                    r.Spend(32);
+                if (!seen78)
+                    r.Spend(10);
+                if (!seen79)
+                    r.Spend(18);
+                if (!seen80)
                     r.Spend(16);
                 r.Leave();
                 return v;
@@ -27232,7 +28192,7 @@ namespace Import
             _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
             _receiver.Register(44, "import.Self", final ? (Func<byte[], int, Limits, object>)global::Import.Self.FromFinal : global::Import.Self.FromFbe);
             _receiver.Register(45, "import.self", final ? (Func<byte[], int, Limits, object>)global::Import.Self_.FromFinal : global::Import.Self_.FromFbe);
-            _receiver.Register(79, "import.Hostile", final ? (Func<byte[], int, Limits, object>)global::Import.Hostile.FromFinal : global::Import.Hostile.FromFbe);
+            _receiver.Register(83, "import.Hostile", final ? (Func<byte[], int, Limits, object>)global::Import.Hostile.FromFinal : global::Import.Hostile.FromFbe);
             _receiver.Register(502, "market.Failure", final ? (Func<byte[], int, Limits, object>)global::Market.Failure.FromFinal : global::Market.Failure.FromFbe);
         }
 
@@ -27335,7 +28295,7 @@ namespace Import
             _receiver = new global::Fbe.Receiver(false, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
             _receiver.Register(44, "import.Self", (frame, size, l) => { global::Import.Self.VerifyFbe(frame, size, l); return frame; });
             _receiver.Register(45, "import.self", (frame, size, l) => { global::Import.Self_.VerifyFbe(frame, size, l); return frame; });
-            _receiver.Register(79, "import.Hostile", (frame, size, l) => { global::Import.Hostile.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(83, "import.Hostile", (frame, size, l) => { global::Import.Hostile.VerifyFbe(frame, size, l); return frame; });
             _receiver.Register(502, "market.Failure", (frame, size, l) => { global::Market.Failure.VerifyFbe(frame, size, l); return frame; });
         }
 

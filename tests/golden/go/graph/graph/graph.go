@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "graph"
+	FBEVersion     = "1.0"
+	FBEFingerprint = "57135afe068abbefe9c8055edf4c2ea3946d0744ea10fd4253dc1b2f8d483f44"
+)
+
 // Node is the struct graph.Node (type id 1).
 type Node struct {
 	Id        int32

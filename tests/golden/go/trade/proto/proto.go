@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "proto"
+	FBEVersion     = "1.0"
+	FBEFingerprint = "628824befa3858a459701efa8e08fe647cebd2c46a88209de72df32611eac7d2"
+)
+
 // OrderSide is the enum proto.OrderSide (on the wire: uint8).
 type OrderSide uint8
 

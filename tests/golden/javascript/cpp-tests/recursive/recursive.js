@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "recursive";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "4b8cb83dff4e947870647586648a4547e16c148b152b86ad3bf357dba002f9ae";
+
 /** The struct recursive.Node (type id 1). */
 export class Node {
   /** The type id of recursive.Node. */

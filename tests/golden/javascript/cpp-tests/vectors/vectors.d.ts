@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "vectors";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "8164ce0f06380b97f2c6b3860791a5ecb4bca0cad6f42b4c3c7518880e7e484c";
+
 /** The struct vectors.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;

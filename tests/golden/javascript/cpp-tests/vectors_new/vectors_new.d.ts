@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "vectors_new";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "fcbd6d353040b7061365f023cda53255a73771b4455c041bce4fb411e6736dab";
+
 /** The struct vectors_new.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "vectors_new";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "fcbd6d353040b7061365f023cda53255a73771b4455c041bce4fb411e6736dab";
+
 /** The struct vectors_new.Edge (type id 1). */
 export class Edge {
   /** The type id of vectors_new.Edge. */

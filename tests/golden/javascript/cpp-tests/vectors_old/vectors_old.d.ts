@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "vectors_old";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d6733034af4d414e8";
+
 /** The struct vectors_old.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;

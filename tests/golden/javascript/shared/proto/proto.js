@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "proto";
+export const FBE_VERSION = "1.0";
+export const FBE_FINGERPRINT = "628824befa3858a459701efa8e08fe647cebd2c46a88209de72df32611eac7d2";
+
 /** The enum proto.OrderSide (on the wire: uint8). Values that are not declared are kept. */
 export const OrderSide = {
   buy: 0,

@@ -3,6 +3,11 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as proto from "./proto.js";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "test";
+export declare const FBE_VERSION = "123.456";
+export declare const FBE_FINGERPRINT = "9f4861479150d4e303e612ad32505bfe73cbad5c25fc8a65f26a538fa5291b03";
+
 /** The enum test.EnumSimple (on the wire: int32). Values that are not declared are kept. */
 export type EnumSimple = number;
 export declare const EnumSimple: {

@@ -7,6 +7,11 @@ import * as proto from "./proto.js";
 const DECIMAL_1 = fbe.Decimal.parse("123456.123456");
 const UUID_2 = fbe.Uuid.parse("123e4567-e89b-12d3-a456-426655440000");
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "test";
+export const FBE_VERSION = "123.456";
+export const FBE_FINGERPRINT = "9f4861479150d4e303e612ad32505bfe73cbad5c25fc8a65f26a538fa5291b03";
+
 /** The enum test.EnumSimple (on the wire: int32). Values that are not declared are kept. */
 export const EnumSimple = {
   ENUM_VALUE_0: 0,

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "decimals";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "c802412917a481b56f9d8fd4760639383415ac5003827131ab810f210eb90d2d";
+
 /** The struct decimals.Prices (type id 1). */
 export declare class Prices {
   static readonly fbeType: number;

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "defaults";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "d1bd9861eedadfd5bee8247dba0afcb3c886e3f8a658eec0a4cce89d8cfc1f77";
+
 /** The enum defaults.Colour (on the wire: uint8). Values that are not declared are kept. */
 export type Colour = number;
 export declare const Colour: {

@@ -5,6 +5,11 @@ import * as fbe from "@fbe-toolkit/fbe";
 // Immutable defaults, made once.
 const DECIMAL_1 = fbe.Decimal.parse("0.0");
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "defaults";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "d1bd9861eedadfd5bee8247dba0afcb3c886e3f8a658eec0a4cce89d8cfc1f77";
+
 /** The enum defaults.Colour (on the wire: uint8). Values that are not declared are kept. */
 export const Colour = {
   red: 0,

@@ -3,6 +3,11 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as market from "./market.js";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "everything";
+export declare const FBE_VERSION = "3.14";
+export declare const FBE_FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe";
+
 /** The enum everything.EByte (on the wire: uint8). Values that are not declared are kept. */
 export type EByte = number;
 export declare const EByte: {

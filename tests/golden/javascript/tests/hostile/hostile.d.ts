@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "hostile";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "fc5227e53aecbcabd3e74c2d4081e603a74a9eede16ac3c0246339f18701702a";
+
 /** The struct hostile.Empty (type id 1). */
 export declare class Empty {
   static readonly fbeType: number;

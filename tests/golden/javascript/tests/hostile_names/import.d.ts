@@ -3,6 +3,11 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as market from "./market.js";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "import";
+export declare const FBE_VERSION = "0.0";
+export declare const FBE_FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b";
+
 /** The enum import.Word (on the wire: int16). Values that are not declared are kept. */
 export type Word = number;
 export declare const Word: {
@@ -3146,7 +3151,119 @@ export declare class o3 {
   toString(): string;
 }
 
-/** The struct import.Case (type id 74). */
+/** The struct import.Fbe (type id 74). */
+export declare class Fbe {
+  static readonly fbeType: number;
+  Fbe: number;
+  constructor(init?: Partial<Fbe>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Fbe): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Fbe): Fbe;
+  static fbeReadBody(r: fbe.Reader, v: Fbe, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fbe;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: Fbe): void;
+  static fbeReadFinal(r: fbe.Reader, into?: Fbe): Fbe;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Fbe;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Fbe): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Fbe): Fbe;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fbe;
+  static fbeWriteText(t: fbe.TextWriter, v: Fbe): void;
+  toString(): string;
+}
+
+/** The struct import.FINGERPRINT (type id 75). */
+export declare class FINGERPRINT {
+  static readonly fbeType: number;
+  FINGERPRINT: number;
+  constructor(init?: Partial<FINGERPRINT>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FINGERPRINT): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FINGERPRINT): FINGERPRINT;
+  static fbeReadBody(r: fbe.Reader, v: FINGERPRINT, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: FINGERPRINT): void;
+  static fbeReadFinal(r: fbe.Reader, into?: FINGERPRINT): FINGERPRINT;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: FINGERPRINT): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FINGERPRINT): FINGERPRINT;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FINGERPRINT;
+  static fbeWriteText(t: fbe.TextWriter, v: FINGERPRINT): void;
+  toString(): string;
+}
+
+/** The struct import.FBE_FINGERPRINT (type id 76). */
+export declare class FBE_FINGERPRINT_ {
+  static readonly fbeType: number;
+  FBE_FINGERPRINT: number;
+  constructor(init?: Partial<FBE_FINGERPRINT_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBE_FINGERPRINT_): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_;
+  static fbeReadBody(r: fbe.Reader, v: FBE_FINGERPRINT_, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: FBE_FINGERPRINT_): void;
+  static fbeReadFinal(r: fbe.Reader, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: FBE_FINGERPRINT_): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_;
+  static fbeWriteText(t: fbe.TextWriter, v: FBE_FINGERPRINT_): void;
+  toString(): string;
+}
+
+/** The struct import.FBEFingerprint (type id 77). */
+export declare class FBEFingerprint {
+  static readonly fbeType: number;
+  FBEFingerprint: number;
+  constructor(init?: Partial<FBEFingerprint>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBEFingerprint): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FBEFingerprint): FBEFingerprint;
+  static fbeReadBody(r: fbe.Reader, v: FBEFingerprint, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: FBEFingerprint): void;
+  static fbeReadFinal(r: fbe.Reader, into?: FBEFingerprint): FBEFingerprint;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: FBEFingerprint): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBEFingerprint): FBEFingerprint;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBEFingerprint;
+  static fbeWriteText(t: fbe.TextWriter, v: FBEFingerprint): void;
+  toString(): string;
+}
+
+/** The struct import.Case (type id 78). */
 export declare class Case {
   static readonly fbeType: number;
   name: number;
@@ -3181,7 +3298,7 @@ export declare class Case {
   toString(): string;
 }
 
-/** The struct import.Imported (type id 75). */
+/** The struct import.Imported (type id 79). */
 export declare class Imported {
   static readonly fbeType: number;
   market: market.Side;
@@ -3211,7 +3328,7 @@ export declare class Imported {
   toString(): string;
 }
 
-/** The struct import.symbol (type id 76). */
+/** The struct import.symbol (type id 80). */
 export declare class symbol_ {
   static readonly fbeType: number;
   digits: digits;
@@ -3239,7 +3356,7 @@ export declare class symbol_ {
   toString(): string;
 }
 
-/** The struct import.Listed (type id 77). */
+/** The struct import.Listed (type id 81). */
 export declare class Listed extends market.Instrument {
   static readonly fbeType: number;
   precision: digits;
@@ -3270,7 +3387,7 @@ export declare class Listed extends market.Instrument {
   toString(): string;
 }
 
-/** The struct import.Derived (type id 78). */
+/** The struct import.Derived (type id 82). */
 export declare class Derived extends Order {
   static readonly fbeType: number;
   Word: Word;
@@ -3299,7 +3416,7 @@ export declare class Derived extends Order {
   toString(): string;
 }
 
-/** The message import.Hostile (type id 79). */
+/** The message import.Hostile (type id 83). */
 export declare class Hostile {
   static readonly fbeType: number;
   Order: Order;
@@ -3375,6 +3492,10 @@ export declare class Hostile {
   e1: e1;
   i2: i2;
   o3: o3;
+  Fbe: Fbe;
+  FINGERPRINT: FINGERPRINT;
+  FBE_FINGERPRINT: FBE_FINGERPRINT_;
+  FBEFingerprint: FBEFingerprint;
   Case: Case;
   Imported: Imported;
   Derived: Derived;

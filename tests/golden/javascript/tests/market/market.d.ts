@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export declare const FBE_PACKAGE = "market";
+export declare const FBE_VERSION = "2.7";
+export declare const FBE_FINGERPRINT = "63afbf62f4a0a07fa9d63f74c53228d10032d9b4c1eaa1d378a4c849be718800";
+
 /** The enum market.Side (on the wire: uint8). Values that are not declared are kept. */
 export type Side = number;
 export declare const Side: {

@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "recursive"
 VERSION = (0, 0)
+FINGERPRINT = "4b8cb83dff4e947870647586648a4547e16c148b152b86ad3bf357dba002f9ae"
 
 
 FBE_L0 = struct.Struct("<IIiII")

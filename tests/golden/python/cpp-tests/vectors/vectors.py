@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "vectors"
 VERSION = (0, 0)
+FINGERPRINT = "8164ce0f06380b97f2c6b3860791a5ecb4bca0cad6f42b4c3c7518880e7e484c"
 
 
 FBE_L0 = struct.Struct("<IIiii")

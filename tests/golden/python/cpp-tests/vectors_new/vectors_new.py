@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "vectors_new"
 VERSION = (0, 0)
+FINGERPRINT = "fcbd6d353040b7061365f023cda53255a73771b4455c041bce4fb411e6736dab"
 
 
 FBE_L0 = struct.Struct("<IIiiiI")

@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "vectors_old"
 VERSION = (0, 0)
+FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d6733034af4d414e8"
 
 
 FBE_L0 = struct.Struct("<IIi")

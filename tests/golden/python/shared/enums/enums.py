@@ -15,6 +15,7 @@ import fbe
 
 PACKAGE = "enums"
 VERSION = (1, 0)
+FINGERPRINT = "d0fc4fa7f25eec69f0cbcff085b29e57c1a57a05cf59006515b5e330c48d5b7b"
 
 
 class EnumByte(IntEnum):

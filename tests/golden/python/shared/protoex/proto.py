@@ -15,6 +15,7 @@ import fbe
 
 PACKAGE = "proto"
 VERSION = (1, 0)
+FINGERPRINT = "628824befa3858a459701efa8e08fe647cebd2c46a88209de72df32611eac7d2"
 
 
 class OrderSide(IntEnum):

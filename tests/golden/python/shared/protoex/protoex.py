@@ -19,6 +19,7 @@ import proto as pkg_proto
 
 PACKAGE = "protoex"
 VERSION = (1, 0)
+FINGERPRINT = "f1462fc340d15847ff929b52e17ca95e411ee76e3d6b275eba4f81150151c668"
 
 
 class OrderSide(IntEnum):

@@ -21,6 +21,7 @@ import proto as pkg_proto
 
 PACKAGE = "test"
 VERSION = (123, 456)
+FINGERPRINT = "9f4861479150d4e303e612ad32505bfe73cbad5c25fc8a65f26a538fa5291b03"
 
 
 class EnumSimple(IntEnum):

@@ -15,6 +15,7 @@ import fbe
 
 PACKAGE = "chars"
 VERSION = (0, 0)
+FINGERPRINT = "746ecaa2b8ef1eed7411be2aeae148784ea2851a36632b324888523da6362f38"
 
 
 class Grade(IntEnum):

@@ -17,6 +17,7 @@ import fbe
 
 PACKAGE = "defaults"
 VERSION = (0, 0)
+FINGERPRINT = "d1bd9861eedadfd5bee8247dba0afcb3c886e3f8a658eec0a4cce89d8cfc1f77"
 
 
 class Colour(IntEnum):

@@ -21,6 +21,7 @@ import market as pkg_market
 
 PACKAGE = "everything"
 VERSION = (3, 14)
+FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe"
 
 
 class EByte(IntEnum):

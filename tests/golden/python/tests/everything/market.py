@@ -16,6 +16,7 @@ import fbe
 
 PACKAGE = "market"
 VERSION = (2, 7)
+FINGERPRINT = "63afbf62f4a0a07fa9d63f74c53228d10032d9b4c1eaa1d378a4c849be718800"
 
 
 class Side(IntEnum):

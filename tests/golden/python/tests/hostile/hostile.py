@@ -14,6 +14,7 @@ import fbe
 
 PACKAGE = "hostile"
 VERSION = (0, 0)
+FINGERPRINT = "fc5227e53aecbcabd3e74c2d4081e603a74a9eede16ac3c0246339f18701702a"
 
 
 FBE_L0 = struct.Struct("<II")

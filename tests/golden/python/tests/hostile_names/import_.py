@@ -21,6 +21,7 @@ import market as pkg_market
 
 PACKAGE = "import"
 VERSION = (0, 0)
+FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
 
 
 class Word(IntEnum):
@@ -746,7 +747,7 @@ FBE_L22 = struct.Struct("<IIiiiiiiii")
 FBE_L23 = struct.Struct("<IIBIB")
 FBE_L24 = struct.Struct("<IIIiiI")
 FBE_L25 = struct.Struct("<IIiiihi")
-FBE_L26 = struct.Struct("<IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIi")
+FBE_L26 = struct.Struct("<IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIi")
 FBE_L27 = struct.Struct("<iii")
 FBE_L28 = struct.Struct("<hiI")
 FBE_L29 = struct.Struct("<Qdiq")
@@ -785,8 +786,8 @@ FBE_C21 = (8, 8, 0, 0)
 FBE_C22 = (12, 16, 20, 24)
 FBE_C23 = (4, 4, 4, 4, 0)
 FBE_C24 = (12, 16, 20, 22, 26)
-FBE_C25 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164, 168, 172, 176, 180, 184, 188, 192, 196, 200, 204, 208, 212, 216, 220, 224, 228, 232, 236, 240, 244, 248, 252, 256, 260, 264, 268, 272, 276, 280, 284, 288, 292, 296, 300, 304, 308, 312, 316, 320)
-FBE_C26 = (2994, 2982, 2363, 2124, 1922, 1740, 1533, 1310, 1115, 965, 867, 819, 723, 594, 457, 446, 304, 300, 296, 292, 288, 284, 280, 276, 272, 268, 264, 260, 256, 252, 248, 244, 240, 236, 232, 228, 224, 220, 216, 212, 208, 204, 200, 196, 192, 188, 184, 180, 176, 172, 168, 164, 160, 156, 152, 148, 144, 140, 136, 132, 128, 124, 120, 116, 112, 108, 104, 100, 96, 92, 88, 84, 80, 76, 44, 34, 16, 0, 0)
+FBE_C25 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164, 168, 172, 176, 180, 184, 188, 192, 196, 200, 204, 208, 212, 216, 220, 224, 228, 232, 236, 240, 244, 248, 252, 256, 260, 264, 268, 272, 276, 280, 284, 288, 292, 296, 300, 304, 308, 312, 316, 320, 324, 328, 332, 336)
+FBE_C26 = (3010, 2998, 2379, 2140, 1938, 1756, 1549, 1326, 1131, 981, 883, 835, 739, 610, 473, 462, 320, 316, 312, 308, 304, 300, 296, 292, 288, 284, 280, 276, 272, 268, 264, 260, 256, 252, 248, 244, 240, 236, 232, 228, 224, 220, 216, 212, 208, 204, 200, 196, 192, 188, 184, 180, 176, 172, 168, 164, 160, 156, 152, 148, 144, 140, 136, 132, 128, 124, 120, 116, 112, 108, 104, 100, 96, 92, 88, 84, 80, 76, 44, 34, 16, 0, 0)
 
 
 class Order(fbe.Struct):
@@ -9273,15 +9274,399 @@ class o3_(fbe.Struct):
         return fbe_jr_o3(fbe.jsonfmt.parse(text), "o3", fbe.jsonfmt.budget(text, limits))
 
 
+class Fbe(fbe.Struct):
+    """struct import.Fbe (type 74).
+
+    Keyword construction: ``Fbe(Fbe_=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("Fbe_",)
+    fbe_fields: ClassVar[tuple[str, ...]] = ("Fbe_",)
+    fbe_type: ClassVar[int] = 74
+
+    Fbe_: int
+
+    def __init__(
+        self,
+        Fbe_: int = 0,
+    ) -> None:
+        self.Fbe_ = Fbe_
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fbe):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Fbe):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Fbe):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Fbe):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Fbe):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_Fbe(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(73, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_Fbe, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fbe:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Fbe | None = FBE_CORE.from_fbe(73, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_Fbe, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(73, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_Fbe, self, 74))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fbe:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Fbe | None = FBE_CORE.from_final(73, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_Fbe, data, 74, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_Fbe(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Fbe:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Fbe(fbe.jsonfmt.parse(text), "Fbe", fbe.jsonfmt.budget(text, limits))
+
+
+class FINGERPRINT_(fbe.Struct):
+    """struct import.FINGERPRINT (type 75).
+
+    Keyword construction: ``FINGERPRINT_(FINGERPRINT=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("FINGERPRINT",)
+    fbe_fields: ClassVar[tuple[str, ...]] = ("FINGERPRINT",)
+    fbe_type: ClassVar[int] = 75
+
+    FINGERPRINT: int
+
+    def __init__(
+        self,
+        FINGERPRINT: int = 0,
+    ) -> None:
+        self.FINGERPRINT = FINGERPRINT
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FINGERPRINT_):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, FINGERPRINT_):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, FINGERPRINT_):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, FINGERPRINT_):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, FINGERPRINT_):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_FINGERPRINT(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(74, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_FINGERPRINT, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FINGERPRINT_:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FINGERPRINT_ | None = FBE_CORE.from_fbe(74, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_FINGERPRINT, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(74, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_FINGERPRINT, self, 75))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FINGERPRINT_:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FINGERPRINT_ | None = FBE_CORE.from_final(74, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_FINGERPRINT, data, 75, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_FINGERPRINT(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FINGERPRINT_:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_FINGERPRINT(fbe.jsonfmt.parse(text), "FINGERPRINT", fbe.jsonfmt.budget(text, limits))
+
+
+class XFBE_FINGERPRINT(fbe.Struct):
+    """struct import.FBE_FINGERPRINT (type 76).
+
+    Keyword construction: ``XFBE_FINGERPRINT(FBE_FINGERPRINT=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("FBE_FINGERPRINT",)
+    fbe_fields: ClassVar[tuple[str, ...]] = ("FBE_FINGERPRINT",)
+    fbe_type: ClassVar[int] = 76
+
+    FBE_FINGERPRINT: int
+
+    def __init__(
+        self,
+        FBE_FINGERPRINT: int = 0,
+    ) -> None:
+        self.FBE_FINGERPRINT = FBE_FINGERPRINT
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, XFBE_FINGERPRINT):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, XFBE_FINGERPRINT):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, XFBE_FINGERPRINT):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, XFBE_FINGERPRINT):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, XFBE_FINGERPRINT):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_FBE_FINGERPRINT(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(75, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_FBE_FINGERPRINT, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: XFBE_FINGERPRINT | None = FBE_CORE.from_fbe(75, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_FBE_FINGERPRINT, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(75, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_FBE_FINGERPRINT, self, 76))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: XFBE_FINGERPRINT | None = FBE_CORE.from_final(75, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_FBE_FINGERPRINT, data, 76, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_FBE_FINGERPRINT(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_FBE_FINGERPRINT(fbe.jsonfmt.parse(text), "FBE_FINGERPRINT", fbe.jsonfmt.budget(text, limits))
+
+
+class FBEFingerprint(fbe.Struct):
+    """struct import.FBEFingerprint (type 77).
+
+    Keyword construction: ``FBEFingerprint(FBEFingerprint_=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("FBEFingerprint_",)
+    fbe_fields: ClassVar[tuple[str, ...]] = ("FBEFingerprint_",)
+    fbe_type: ClassVar[int] = 77
+
+    FBEFingerprint_: int
+
+    def __init__(
+        self,
+        FBEFingerprint_: int = 0,
+    ) -> None:
+        self.FBEFingerprint_ = FBEFingerprint_
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FBEFingerprint):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, FBEFingerprint):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, FBEFingerprint):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, FBEFingerprint):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, FBEFingerprint):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_FBEFingerprint(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(76, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_FBEFingerprint, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBEFingerprint:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FBEFingerprint | None = FBE_CORE.from_fbe(76, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_FBEFingerprint, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(76, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_FBEFingerprint, self, 77))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBEFingerprint:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FBEFingerprint | None = FBE_CORE.from_final(76, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_FBEFingerprint, data, 77, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_FBEFingerprint(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FBEFingerprint:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_FBEFingerprint(fbe.jsonfmt.parse(text), "FBEFingerprint", fbe.jsonfmt.budget(text, limits))
+
+
 class Case(fbe.Struct):
-    """struct import.Case (type 74).
+    """struct import.Case (type 78).
 
     Keyword construction: ``Case(name=..., Name=..., NAME=..., ...)``; omitted fields get their schema defaults.
     """
 
     __slots__ = ("NAME", "Name", "String", "String_", "class_", "class__", "class___", "name")
     fbe_fields: ClassVar[tuple[str, ...]] = ("name", "Name", "NAME", "class___", "class_", "class__", "String", "String_")
-    fbe_type: ClassVar[int] = 74
+    fbe_type: ClassVar[int] = 78
 
     name: int
     Name: int
@@ -9346,7 +9731,7 @@ class Case(fbe.Struct):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(73, self)
+            data = FBE_CORE.to_fbe(77, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_Case, self))
@@ -9355,7 +9740,7 @@ class Case(fbe.Struct):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Case | None = FBE_CORE.from_fbe(73, data, limits)
+            v: Case | None = FBE_CORE.from_fbe(77, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_Case, data, limits)[0]
@@ -9363,19 +9748,19 @@ class Case(fbe.Struct):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(73, self)
+            data = FBE_CORE.to_final(77, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_Case, self, 74))
+        return bytes(fbe.encode_final(fbe_fw_Case, self, 78))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Case | None = FBE_CORE.from_final(73, data, limits)
+            v: Case | None = FBE_CORE.from_final(77, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_Case, data, 74, limits)[0]
+        return fbe.decode_final(fbe_fr_Case, data, 78, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -9391,14 +9776,14 @@ class Case(fbe.Struct):
 
 
 class Imported(fbe.Struct):
-    """struct import.Imported (type 75).
+    """struct import.Imported (type 79).
 
     Keyword construction: ``Imported(market=..., org=..., example=...)``; omitted fields get their schema defaults.
     """
 
     __slots__ = ("example", "market", "org")
     fbe_fields: ClassVar[tuple[str, ...]] = ("market", "org", "example")
-    fbe_type: ClassVar[int] = 75
+    fbe_type: ClassVar[int] = 79
 
     market: pkg_market.Side
     org: pkg_market.Instrument
@@ -9448,7 +9833,7 @@ class Imported(fbe.Struct):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(74, self)
+            data = FBE_CORE.to_fbe(78, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_Imported, self))
@@ -9457,7 +9842,7 @@ class Imported(fbe.Struct):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Imported | None = FBE_CORE.from_fbe(74, data, limits)
+            v: Imported | None = FBE_CORE.from_fbe(78, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_Imported, data, limits)[0]
@@ -9465,19 +9850,19 @@ class Imported(fbe.Struct):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(74, self)
+            data = FBE_CORE.to_final(78, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_Imported, self, 75))
+        return bytes(fbe.encode_final(fbe_fw_Imported, self, 79))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Imported | None = FBE_CORE.from_final(74, data, limits)
+            v: Imported | None = FBE_CORE.from_final(78, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_Imported, data, 75, limits)[0]
+        return fbe.decode_final(fbe_fr_Imported, data, 79, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -9493,14 +9878,14 @@ class Imported(fbe.Struct):
 
 
 class symbol(fbe.Struct):
-    """struct import.symbol (type 76).
+    """struct import.symbol (type 80).
 
     Keyword construction: ``symbol(digits_=...)``; omitted fields get their schema defaults.
     """
 
     __slots__ = ("digits_",)
     fbe_fields: ClassVar[tuple[str, ...]] = ("digits_",)
-    fbe_type: ClassVar[int] = 76
+    fbe_type: ClassVar[int] = 80
 
     digits_: digits
 
@@ -9544,7 +9929,7 @@ class symbol(fbe.Struct):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(75, self)
+            data = FBE_CORE.to_fbe(79, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_symbol, self))
@@ -9553,7 +9938,7 @@ class symbol(fbe.Struct):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: symbol | None = FBE_CORE.from_fbe(75, data, limits)
+            v: symbol | None = FBE_CORE.from_fbe(79, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_symbol, data, limits)[0]
@@ -9561,19 +9946,19 @@ class symbol(fbe.Struct):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(75, self)
+            data = FBE_CORE.to_final(79, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_symbol, self, 76))
+        return bytes(fbe.encode_final(fbe_fw_symbol, self, 80))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: symbol | None = FBE_CORE.from_final(75, data, limits)
+            v: symbol | None = FBE_CORE.from_final(79, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_symbol, data, 76, limits)[0]
+        return fbe.decode_final(fbe_fr_symbol, data, 80, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -9592,14 +9977,14 @@ FBE_R_symbol = symbol  # Listed.__init__ takes a field symbol, which hides it th
 
 
 class Listed(pkg_market.Instrument):
-    """struct import.Listed (type 77).
+    """struct import.Listed (type 81).
 
     Keyword construction: ``Listed(symbol=..., digits=..., precision=..., ...)``; omitted fields get their schema defaults.
     """
 
     __slots__ = ("precision", "ticker")
     fbe_fields: ClassVar[tuple[str, ...]] = ("symbol", "digits", "precision", "ticker")
-    fbe_type: ClassVar[int] = 77
+    fbe_type: ClassVar[int] = 81
 
     precision: digits
     ticker: symbol
@@ -9650,7 +10035,7 @@ class Listed(pkg_market.Instrument):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(76, self)
+            data = FBE_CORE.to_fbe(80, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_Listed, self))
@@ -9659,7 +10044,7 @@ class Listed(pkg_market.Instrument):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Listed | None = FBE_CORE.from_fbe(76, data, limits)
+            v: Listed | None = FBE_CORE.from_fbe(80, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_Listed, data, limits)[0]
@@ -9667,19 +10052,19 @@ class Listed(pkg_market.Instrument):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(76, self)
+            data = FBE_CORE.to_final(80, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_Listed, self, 77))
+        return bytes(fbe.encode_final(fbe_fw_Listed, self, 81))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Listed | None = FBE_CORE.from_final(76, data, limits)
+            v: Listed | None = FBE_CORE.from_final(80, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_Listed, data, 77, limits)[0]
+        return fbe.decode_final(fbe_fr_Listed, data, 81, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -9695,14 +10080,14 @@ class Listed(pkg_market.Instrument):
 
 
 class Derived(Order):
-    """struct import.Derived (type 78).
+    """struct import.Derived (type 82).
 
     Keyword construction: ``Derived(side_=..., s=..., range=..., ...)``; omitted fields get their schema defaults.
     """
 
     __slots__ = ("Word_", "side__")
     fbe_fields: ClassVar[tuple[str, ...]] = ("side_", "s", "range", "Word_", "side__")
-    fbe_type: ClassVar[int] = 78
+    fbe_type: ClassVar[int] = 82
 
     Word_: Word
     side__: range_
@@ -9755,7 +10140,7 @@ class Derived(Order):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(77, self)
+            data = FBE_CORE.to_fbe(81, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
@@ -9764,7 +10149,7 @@ class Derived(Order):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_fbe(77, data, limits)
+            v: Derived | None = FBE_CORE.from_fbe(81, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
@@ -9772,19 +10157,19 @@ class Derived(Order):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(77, self)
+            data = FBE_CORE.to_final(81, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_Derived, self, 78))
+        return bytes(fbe.encode_final(fbe_fw_Derived, self, 82))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_final(77, data, limits)
+            v: Derived | None = FBE_CORE.from_final(81, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_Derived, data, 78, limits)[0]
+        return fbe.decode_final(fbe_fr_Derived, data, 82, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -9800,14 +10185,14 @@ class Derived(Order):
 
 
 class Hostile(fbe.Struct):
-    """message import.Hostile (type 79).
+    """message import.Hostile (type 83).
 
     Keyword construction: ``Hostile(Order_=..., CppWords_=..., PythonWords_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception", "FBE_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object__", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Order_", "CppWords_", "PythonWords_", "GoWords_", "JavaWords_", "KotlinWords_", "JsWords_", "RustWords_", "CSharpWords_", "RubyWords_", "CppMembers_", "PythonMembers_", "GoMembers_", "JvmMembers_", "JsMembers_", "RuntimeNames_", "class__", "Object_", "String_", "List_", "Map_", "Model_", "FinalModel_", "Buffer_", "Reader_", "Writer_", "Limits_", "DecodeError_", "DecodeException_", "Decimal__", "Uuid_", "UUID_", "Timestamp_", "Sender__", "Receiver__", "Client__", "Proxy__", "Handler_", "fbe_", "FBE_", "std_", "Companion_", "Any__", "Self_", "self__", "None__", "Option_", "Result_", "Vec_", "Box_", "Error_", "Exception", "Text_", "JsonWriter_", "int32_t_", "size_t_", "list", "object__", "v", "r", "w", "SideBuy_", "OrderKey_", "textOfside_", "DECIMAL_1_", "OrderModel_", "OrderFinal_", "NewOrder_", "VerifyFBEOrder_", "fbe_vr_Order", "e1", "i2", "o3", "Case_", "Imported_", "Derived_", "Listed_", "Letters_")
-    fbe_type: ClassVar[int] = 79
+    __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object__", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("Order_", "CppWords_", "PythonWords_", "GoWords_", "JavaWords_", "KotlinWords_", "JsWords_", "RustWords_", "CSharpWords_", "RubyWords_", "CppMembers_", "PythonMembers_", "GoMembers_", "JvmMembers_", "JsMembers_", "RuntimeNames_", "class__", "Object_", "String_", "List_", "Map_", "Model_", "FinalModel_", "Buffer_", "Reader_", "Writer_", "Limits_", "DecodeError_", "DecodeException_", "Decimal__", "Uuid_", "UUID_", "Timestamp_", "Sender__", "Receiver__", "Client__", "Proxy__", "Handler_", "fbe_", "FBE_", "std_", "Companion_", "Any__", "Self_", "self__", "None__", "Option_", "Result_", "Vec_", "Box_", "Error_", "Exception", "Text_", "JsonWriter_", "int32_t_", "size_t_", "list", "object__", "v", "r", "w", "SideBuy_", "OrderKey_", "textOfside_", "DECIMAL_1_", "OrderModel_", "OrderFinal_", "NewOrder_", "VerifyFBEOrder_", "fbe_vr_Order", "e1", "i2", "o3", "Fbe_", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint_", "Case_", "Imported_", "Derived_", "Listed_", "Letters_")
+    fbe_type: ClassVar[int] = 83
 
     Order_: Order
     CppWords_: CppWords
@@ -9882,6 +10267,10 @@ class Hostile(fbe.Struct):
     e1: e1_
     i2: i2_
     o3: o3_
+    Fbe_: Fbe
+    FINGERPRINT: FINGERPRINT_
+    FBE_FINGERPRINT: XFBE_FINGERPRINT
+    FBEFingerprint_: FBEFingerprint
     Case_: Case
     Imported_: Imported
     Derived_: Derived
@@ -9963,6 +10352,10 @@ class Hostile(fbe.Struct):
         e1: e1_ | None = None,
         i2: i2_ | None = None,
         o3: o3_ | None = None,
+        Fbe_: Fbe | None = None,
+        FINGERPRINT: FINGERPRINT_ | None = None,
+        FBE_FINGERPRINT: XFBE_FINGERPRINT | None = None,
+        FBEFingerprint_: FBEFingerprint | None = None,
         Case_: Case | None = None,
         Imported_: Imported | None = None,
         Derived_: Derived | None = None,
@@ -10042,6 +10435,10 @@ class Hostile(fbe.Struct):
         self.e1 = e1_() if e1 is None else e1
         self.i2 = i2_() if i2 is None else i2
         self.o3 = o3_() if o3 is None else o3
+        self.Fbe_ = Fbe() if Fbe_ is None else Fbe_
+        self.FINGERPRINT = FINGERPRINT_() if FINGERPRINT is None else FINGERPRINT
+        self.FBE_FINGERPRINT = XFBE_FINGERPRINT() if FBE_FINGERPRINT is None else FBE_FINGERPRINT
+        self.FBEFingerprint_ = FBEFingerprint() if FBEFingerprint_ is None else FBEFingerprint_
         self.Case_ = Case() if Case_ is None else Case_
         self.Imported_ = Imported() if Imported_ is None else Imported_
         self.Derived_ = Derived() if Derived_ is None else Derived_
@@ -10082,7 +10479,7 @@ class Hostile(fbe.Struct):
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(78, self)
+            data = FBE_CORE.to_fbe(82, self)
             if data is not None:
                 return data
         return bytes(fbe.encode_versioned(fbe_vw_Hostile, self))
@@ -10091,7 +10488,7 @@ class Hostile(fbe.Struct):
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Hostile | None = FBE_CORE.from_fbe(78, data, limits)
+            v: Hostile | None = FBE_CORE.from_fbe(82, data, limits)
             if v is not None:
                 return v
         return fbe.decode_versioned(fbe_vr_Hostile, data, limits)[0]
@@ -10099,19 +10496,19 @@ class Hostile(fbe.Struct):
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
         if FBE_CORE is not None:
-            data = FBE_CORE.to_final(78, self)
+            data = FBE_CORE.to_final(82, self)
             if data is not None:
                 return data
-        return bytes(fbe.encode_final(fbe_fw_Hostile, self, 79))
+        return bytes(fbe.encode_final(fbe_fw_Hostile, self, 83))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
         if FBE_CORE is not None:
-            v: Hostile | None = FBE_CORE.from_final(78, data, limits)
+            v: Hostile | None = FBE_CORE.from_final(82, data, limits)
             if v is not None:
                 return v
-        return fbe.decode_final(fbe_fr_Hostile, data, 79, limits)[0]
+        return fbe.decode_final(fbe_fr_Hostile, data, 83, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
@@ -10910,6 +11307,22 @@ o3_.fbe_spec = (
     ("o3", "o3", ("int", "int32", -2147483648, 2147483647)),
 )
 
+Fbe.fbe_spec = (
+    ("Fbe", "Fbe_", ("int", "int32", -2147483648, 2147483647)),
+)
+
+FINGERPRINT_.fbe_spec = (
+    ("FINGERPRINT", "FINGERPRINT", ("int", "int32", -2147483648, 2147483647)),
+)
+
+XFBE_FINGERPRINT.fbe_spec = (
+    ("FBE_FINGERPRINT", "FBE_FINGERPRINT", ("int", "int32", -2147483648, 2147483647)),
+)
+
+FBEFingerprint.fbe_spec = (
+    ("FBEFingerprint", "FBEFingerprint_", ("int", "int32", -2147483648, 2147483647)),
+)
+
 Case.fbe_spec = (
     ("name", "name", ("int", "int32", -2147483648, 2147483647)),
     ("Name", "Name", ("int", "int32", -2147483648, 2147483647)),
@@ -11020,6 +11433,10 @@ Hostile.fbe_spec = (
     ("e1", "e1", ("struct", e1_)),
     ("i2", "i2", ("struct", i2_)),
     ("o3", "o3", ("struct", o3_)),
+    ("Fbe", "Fbe_", ("struct", Fbe)),
+    ("FINGERPRINT", "FINGERPRINT", ("struct", FINGERPRINT_)),
+    ("FBE_FINGERPRINT", "FBE_FINGERPRINT", ("struct", XFBE_FINGERPRINT)),
+    ("FBEFingerprint", "FBEFingerprint_", ("struct", FBEFingerprint)),
     ("Case", "Case_", ("struct", Case)),
     ("Imported", "Imported_", ("struct", Imported)),
     ("Derived", "Derived_", ("struct", Derived)),
@@ -12742,6 +13159,46 @@ def fbe_tx_o3(v: o3_) -> str:
     ))
 
 
+def fbe_tx_Fbe(v: Fbe) -> str:
+    """Fbe in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "Fbe(",
+        "Fbe=",
+        str(int(v.Fbe_)),
+        ")",
+    ))
+
+
+def fbe_tx_FINGERPRINT(v: FINGERPRINT_) -> str:
+    """FINGERPRINT in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "FINGERPRINT(",
+        "FINGERPRINT=",
+        str(int(v.FINGERPRINT)),
+        ")",
+    ))
+
+
+def fbe_tx_FBE_FINGERPRINT(v: XFBE_FINGERPRINT) -> str:
+    """FBE_FINGERPRINT in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "FBE_FINGERPRINT(",
+        "FBE_FINGERPRINT=",
+        str(int(v.FBE_FINGERPRINT)),
+        ")",
+    ))
+
+
+def fbe_tx_FBEFingerprint(v: FBEFingerprint) -> str:
+    """FBEFingerprint in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "FBEFingerprint(",
+        "FBEFingerprint=",
+        str(int(v.FBEFingerprint_)),
+        ")",
+    ))
+
+
 def fbe_tx_Case(v: Case) -> str:
     """Case in the original text format (docs/format.md section 9)."""
     return "".join((
@@ -12966,6 +13423,14 @@ def fbe_tx_Hostile(v: Hostile) -> str:
         fbe_tx_i2(v.i2),
         ",o3=",
         fbe_tx_o3(v.o3),
+        ",Fbe=",
+        fbe_tx_Fbe(v.Fbe_),
+        ",FINGERPRINT=",
+        fbe_tx_FINGERPRINT(v.FINGERPRINT),
+        ",FBE_FINGERPRINT=",
+        fbe_tx_FBE_FINGERPRINT(v.FBE_FINGERPRINT),
+        ",FBEFingerprint=",
+        fbe_tx_FBEFingerprint(v.FBEFingerprint_),
         ",Case=",
         fbe_tx_Case(v.Case_),
         ",Imported=",
@@ -16394,17 +16859,117 @@ def fbe_vr_o3(r: fbe.Reader, p: int) -> o3_:
     return v
 
 
+def fbe_vw_Fbe(w: bytearray, v: Fbe) -> int:
+    """Append the body of a Fbe and its data; return the body position."""
+    p = len(w)
+    w += bytes(12)
+    FBE_L21.pack_into(w, p, 12, 74, v.Fbe_)
+    return p
+
+
+def fbe_vr_Fbe(r: fbe.Reader, p: int) -> Fbe:
+    """Read the Fbe body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 74, "import.Fbe", 4)
+    try:
+        if t[0] >= 12:
+            v = Fbe.__new__(Fbe)
+            v.Fbe_ = t[2]
+        else:
+            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            v = Fbe(
+                t[2] if k > 0 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("import.Fbe") from None
+    return v
+
+
+def fbe_vw_FINGERPRINT(w: bytearray, v: FINGERPRINT_) -> int:
+    """Append the body of a FINGERPRINT and its data; return the body position."""
+    p = len(w)
+    w += bytes(12)
+    FBE_L21.pack_into(w, p, 12, 75, v.FINGERPRINT)
+    return p
+
+
+def fbe_vr_FINGERPRINT(r: fbe.Reader, p: int) -> FINGERPRINT_:
+    """Read the FINGERPRINT body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 75, "import.FINGERPRINT", 4)
+    try:
+        if t[0] >= 12:
+            v = FINGERPRINT_.__new__(FINGERPRINT_)
+            v.FINGERPRINT = t[2]
+        else:
+            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            v = FINGERPRINT_(
+                t[2] if k > 0 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("import.FINGERPRINT") from None
+    return v
+
+
+def fbe_vw_FBE_FINGERPRINT(w: bytearray, v: XFBE_FINGERPRINT) -> int:
+    """Append the body of a FBE_FINGERPRINT and its data; return the body position."""
+    p = len(w)
+    w += bytes(12)
+    FBE_L21.pack_into(w, p, 12, 76, v.FBE_FINGERPRINT)
+    return p
+
+
+def fbe_vr_FBE_FINGERPRINT(r: fbe.Reader, p: int) -> XFBE_FINGERPRINT:
+    """Read the FBE_FINGERPRINT body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 76, "import.FBE_FINGERPRINT", 4)
+    try:
+        if t[0] >= 12:
+            v = XFBE_FINGERPRINT.__new__(XFBE_FINGERPRINT)
+            v.FBE_FINGERPRINT = t[2]
+        else:
+            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            v = XFBE_FINGERPRINT(
+                t[2] if k > 0 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("import.FBE_FINGERPRINT") from None
+    return v
+
+
+def fbe_vw_FBEFingerprint(w: bytearray, v: FBEFingerprint) -> int:
+    """Append the body of a FBEFingerprint and its data; return the body position."""
+    p = len(w)
+    w += bytes(12)
+    FBE_L21.pack_into(w, p, 12, 77, v.FBEFingerprint_)
+    return p
+
+
+def fbe_vr_FBEFingerprint(r: fbe.Reader, p: int) -> FBEFingerprint:
+    """Read the FBEFingerprint body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 77, "import.FBEFingerprint", 4)
+    try:
+        if t[0] >= 12:
+            v = FBEFingerprint.__new__(FBEFingerprint)
+            v.FBEFingerprint_ = t[2]
+        else:
+            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            v = FBEFingerprint(
+                t[2] if k > 0 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("import.FBEFingerprint") from None
+    return v
+
+
 def fbe_vw_Case(w: bytearray, v: Case) -> int:
     """Append the body of a Case and its data; return the body position."""
     p = len(w)
     w += bytes(40)
-    FBE_L22.pack_into(w, p, 40, 74, v.name, v.Name, v.NAME, v.class___, v.class_, v.class__, v.String, v.String_)
+    FBE_L22.pack_into(w, p, 40, 78, v.name, v.Name, v.NAME, v.class___, v.class_, v.class__, v.String, v.String_)
     return p
 
 
 def fbe_vr_Case(r: fbe.Reader, p: int) -> Case:
     """Read the Case body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L22, p, 74, "import.Case", 32)
+    t = fbe.buffer.leaf_body(r, FBE_L22, p, 78, "import.Case", 32)
     try:
         if t[0] >= 40:
             v = Case.__new__(Case)
@@ -16438,13 +17003,13 @@ def fbe_vw_Imported(w: bytearray, v: Imported) -> int:
     p = len(w)
     w += bytes(14)
     o1 = pkg_market.fbe_vw_Instrument(w, v.org) - p
-    FBE_L23.pack_into(w, p, 14, 75, v.market, o1, v.example)
+    FBE_L23.pack_into(w, p, 14, 79, v.market, o1, v.example)
     return p
 
 
 def fbe_vr_Imported(r: fbe.Reader, p: int) -> Imported:
     """Read the Imported body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L23, p, 75, "import.Imported", 2)
+    t = fbe.buffer.struct_body(r, FBE_L23, p, 79, "import.Imported", 2)
     try:
         if t[0] >= 14:
             v = Imported.__new__(Imported)
@@ -16469,13 +17034,13 @@ def fbe_vw_symbol(w: bytearray, v: symbol) -> int:
     """Append the body of a symbol and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 76, v.digits_)
+    FBE_L21.pack_into(w, p, 12, 80, v.digits_)
     return p
 
 
 def fbe_vr_symbol(r: fbe.Reader, p: int) -> symbol:
     """Read the symbol body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L21, p, 76, "import.symbol", 4)
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 80, "import.symbol", 4)
     try:
         if t[0] >= 12:
             v = symbol.__new__(symbol)
@@ -16496,13 +17061,13 @@ def fbe_vw_Listed(w: bytearray, v: Listed) -> int:
     w += bytes(24)
     o0 = fbe.buffer.write_string(w, v.symbol) - p
     o3 = fbe_vw_symbol(w, v.ticker) - p
-    FBE_L24.pack_into(w, p, 24, 77, o0, v.digits, v.precision, o3)
+    FBE_L24.pack_into(w, p, 24, 81, o0, v.digits, v.precision, o3)
     return p
 
 
 def fbe_vr_Listed(r: fbe.Reader, p: int) -> Listed:
     """Read the Listed body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L24, p, 77, "import.Listed", 12)
+    t = fbe.buffer.struct_body(r, FBE_L24, p, 81, "import.Listed", 12)
     try:
         if t[0] >= 24:
             v = Listed.__new__(Listed)
@@ -16529,13 +17094,13 @@ def fbe_vw_Derived(w: bytearray, v: Derived) -> int:
     """Append the body of a Derived and its data; return the body position."""
     p = len(w)
     w += bytes(26)
-    FBE_L25.pack_into(w, p, 26, 78, v.side_, v.s, v.range, v.Word_, v.side__)
+    FBE_L25.pack_into(w, p, 26, 82, v.side_, v.s, v.range, v.Word_, v.side__)
     return p
 
 
 def fbe_vr_Derived(r: fbe.Reader, p: int) -> Derived:
     """Read the Derived body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L25, p, 78, "import.Derived", 18)
+    t = fbe.buffer.leaf_body(r, FBE_L25, p, 82, "import.Derived", 18)
     try:
         if t[0] >= 26:
             v = Derived.__new__(Derived)
@@ -16561,7 +17126,7 @@ def fbe_vr_Derived(r: fbe.Reader, p: int) -> Derived:
 def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     """Append the body of a Hostile and its data; return the body position."""
     p = len(w)
-    w += bytes(320)
+    w += bytes(336)
     o0 = fbe_vw_Order(w, v.Order_) - p
     o1 = fbe_vw_CppWords(w, v.CppWords_) - p
     o2 = fbe_vw_PythonWords(w, v.PythonWords_) - p
@@ -16635,19 +17200,23 @@ def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     o70 = fbe_vw_e1(w, v.e1) - p
     o71 = fbe_vw_i2(w, v.i2) - p
     o72 = fbe_vw_o3(w, v.o3) - p
-    o73 = fbe_vw_Case(w, v.Case_) - p
-    o74 = fbe_vw_Imported(w, v.Imported_) - p
-    o75 = fbe_vw_Derived(w, v.Derived_) - p
-    o76 = fbe_vw_Listed(w, v.Listed_) - p
-    FBE_L26.pack_into(w, p, 320, 79, o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, v.Letters_)
+    o73 = fbe_vw_Fbe(w, v.Fbe_) - p
+    o74 = fbe_vw_FINGERPRINT(w, v.FINGERPRINT) - p
+    o75 = fbe_vw_FBE_FINGERPRINT(w, v.FBE_FINGERPRINT) - p
+    o76 = fbe_vw_FBEFingerprint(w, v.FBEFingerprint_) - p
+    o77 = fbe_vw_Case(w, v.Case_) - p
+    o78 = fbe_vw_Imported(w, v.Imported_) - p
+    o79 = fbe_vw_Derived(w, v.Derived_) - p
+    o80 = fbe_vw_Listed(w, v.Listed_) - p
+    FBE_L26.pack_into(w, p, 336, 83, o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, v.Letters_)
     return p
 
 
 def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
     """Read the Hostile body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L26, p, 79, "import.Hostile", 4)
+    t = fbe.buffer.struct_body(r, FBE_L26, p, 83, "import.Hostile", 4)
     try:
-        if t[0] >= 320:
+        if t[0] >= 336:
             v = Hostile.__new__(Hostile)
             v.Order_ = (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "Order", p))
             v.CppWords_ = (fbe_vr_CppWords(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, CppWords, "CppWords", p))
@@ -16722,11 +17291,15 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
             v.e1 = (fbe_vr_e1(r, p + t[72]) if t[72] else fbe.buffer.absent_struct(r, e1_, "e1", p))
             v.i2 = (fbe_vr_i2(r, p + t[73]) if t[73] else fbe.buffer.absent_struct(r, i2_, "i2", p))
             v.o3 = (fbe_vr_o3(r, p + t[74]) if t[74] else fbe.buffer.absent_struct(r, o3_, "o3", p))
-            v.Case_ = (fbe_vr_Case(r, p + t[75]) if t[75] else fbe.buffer.absent_struct(r, Case, "Case", p))
-            v.Imported_ = (fbe_vr_Imported(r, p + t[76]) if t[76] else fbe.buffer.absent_struct(r, Imported, "Imported", p))
-            v.Derived_ = (fbe_vr_Derived(r, p + t[77]) if t[77] else fbe.buffer.absent_struct(r, Derived, "Derived", p))
-            v.Listed_ = (fbe_vr_Listed(r, p + t[78]) if t[78] else fbe.buffer.absent_struct(r, Listed, "Listed", p))
-            v.Letters_ = FBE_M_Letters[t[79]]
+            v.Fbe_ = (fbe_vr_Fbe(r, p + t[75]) if t[75] else fbe.buffer.absent_struct(r, Fbe, "Fbe", p))
+            v.FINGERPRINT = (fbe_vr_FINGERPRINT(r, p + t[76]) if t[76] else fbe.buffer.absent_struct(r, FINGERPRINT_, "FINGERPRINT", p))
+            v.FBE_FINGERPRINT = (fbe_vr_FBE_FINGERPRINT(r, p + t[77]) if t[77] else fbe.buffer.absent_struct(r, XFBE_FINGERPRINT, "FBE_FINGERPRINT", p))
+            v.FBEFingerprint_ = (fbe_vr_FBEFingerprint(r, p + t[78]) if t[78] else fbe.buffer.absent_struct(r, FBEFingerprint, "FBEFingerprint", p))
+            v.Case_ = (fbe_vr_Case(r, p + t[79]) if t[79] else fbe.buffer.absent_struct(r, Case, "Case", p))
+            v.Imported_ = (fbe_vr_Imported(r, p + t[80]) if t[80] else fbe.buffer.absent_struct(r, Imported, "Imported", p))
+            v.Derived_ = (fbe_vr_Derived(r, p + t[81]) if t[81] else fbe.buffer.absent_struct(r, Derived, "Derived", p))
+            v.Listed_ = (fbe_vr_Listed(r, p + t[82]) if t[82] else fbe.buffer.absent_struct(r, Listed, "Listed", p))
+            v.Letters_ = FBE_M_Letters[t[83]]
         else:
             k = fbe.buffer.present(FBE_C25, t[0], 8)
             fbe.buffer.charge_defaults(r, FBE_C26, k, p)
@@ -16804,11 +17377,15 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
                 (fbe_vr_e1(r, p + t[72]) if t[72] else fbe.buffer.absent_struct(r, e1_, "e1", p)) if k > 70 else None,
                 (fbe_vr_i2(r, p + t[73]) if t[73] else fbe.buffer.absent_struct(r, i2_, "i2", p)) if k > 71 else None,
                 (fbe_vr_o3(r, p + t[74]) if t[74] else fbe.buffer.absent_struct(r, o3_, "o3", p)) if k > 72 else None,
-                (fbe_vr_Case(r, p + t[75]) if t[75] else fbe.buffer.absent_struct(r, Case, "Case", p)) if k > 73 else None,
-                (fbe_vr_Imported(r, p + t[76]) if t[76] else fbe.buffer.absent_struct(r, Imported, "Imported", p)) if k > 74 else None,
-                (fbe_vr_Derived(r, p + t[77]) if t[77] else fbe.buffer.absent_struct(r, Derived, "Derived", p)) if k > 75 else None,
-                (fbe_vr_Listed(r, p + t[78]) if t[78] else fbe.buffer.absent_struct(r, Listed, "Listed", p)) if k > 76 else None,
-                FBE_M_Letters[t[79]] if k > 77 else Letters._a,
+                (fbe_vr_Fbe(r, p + t[75]) if t[75] else fbe.buffer.absent_struct(r, Fbe, "Fbe", p)) if k > 73 else None,
+                (fbe_vr_FINGERPRINT(r, p + t[76]) if t[76] else fbe.buffer.absent_struct(r, FINGERPRINT_, "FINGERPRINT", p)) if k > 74 else None,
+                (fbe_vr_FBE_FINGERPRINT(r, p + t[77]) if t[77] else fbe.buffer.absent_struct(r, XFBE_FINGERPRINT, "FBE_FINGERPRINT", p)) if k > 75 else None,
+                (fbe_vr_FBEFingerprint(r, p + t[78]) if t[78] else fbe.buffer.absent_struct(r, FBEFingerprint, "FBEFingerprint", p)) if k > 76 else None,
+                (fbe_vr_Case(r, p + t[79]) if t[79] else fbe.buffer.absent_struct(r, Case, "Case", p)) if k > 77 else None,
+                (fbe_vr_Imported(r, p + t[80]) if t[80] else fbe.buffer.absent_struct(r, Imported, "Imported", p)) if k > 78 else None,
+                (fbe_vr_Derived(r, p + t[81]) if t[81] else fbe.buffer.absent_struct(r, Derived, "Derived", p)) if k > 79 else None,
+                (fbe_vr_Listed(r, p + t[82]) if t[82] else fbe.buffer.absent_struct(r, Listed, "Listed", p)) if k > 80 else None,
+                FBE_M_Letters[t[83]] if k > 81 else Letters._a,
             )
     except fbe.DecodeError as e:
         raise e.within("import.Hostile") from None
@@ -17911,10 +18488,70 @@ class o3Model(fbe.Model[o3_]):
         return FBE_CORE, 72
 
 
+class FbeModel(fbe.Model[Fbe]):
+    """Versioned model of Fbe: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 74
+
+    def _encode(self, value: Fbe) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_Fbe, value)
+
+    def _decode(self, data: bytes) -> tuple[Fbe, int]:
+        return fbe.decode_versioned(fbe_vr_Fbe, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 73
+
+
+class FINGERPRINTModel(fbe.Model[FINGERPRINT_]):
+    """Versioned model of FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 75
+
+    def _encode(self, value: FINGERPRINT_) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_FINGERPRINT, value)
+
+    def _decode(self, data: bytes) -> tuple[FINGERPRINT_, int]:
+        return fbe.decode_versioned(fbe_vr_FINGERPRINT, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 74
+
+
+class XFBE_FINGERPRINTModel(fbe.Model[XFBE_FINGERPRINT]):
+    """Versioned model of FBE_FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 76
+
+    def _encode(self, value: XFBE_FINGERPRINT) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_FBE_FINGERPRINT, value)
+
+    def _decode(self, data: bytes) -> tuple[XFBE_FINGERPRINT, int]:
+        return fbe.decode_versioned(fbe_vr_FBE_FINGERPRINT, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 75
+
+
+class FBEFingerprintModel(fbe.Model[FBEFingerprint]):
+    """Versioned model of FBEFingerprint: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 77
+
+    def _encode(self, value: FBEFingerprint) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_FBEFingerprint, value)
+
+    def _decode(self, data: bytes) -> tuple[FBEFingerprint, int]:
+        return fbe.decode_versioned(fbe_vr_FBEFingerprint, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 76
+
+
 class CaseModel(fbe.Model[Case]):
     """Versioned model of Case: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 74
+    fbe_type = 78
 
     def _encode(self, value: Case) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Case, value)
@@ -17923,13 +18560,13 @@ class CaseModel(fbe.Model[Case]):
         return fbe.decode_versioned(fbe_vr_Case, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 73
+        return FBE_CORE, 77
 
 
 class ImportedModel(fbe.Model[Imported]):
     """Versioned model of Imported: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 75
+    fbe_type = 79
 
     def _encode(self, value: Imported) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Imported, value)
@@ -17938,13 +18575,13 @@ class ImportedModel(fbe.Model[Imported]):
         return fbe.decode_versioned(fbe_vr_Imported, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 74
+        return FBE_CORE, 78
 
 
 class symbolModel(fbe.Model[symbol]):
     """Versioned model of symbol: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 76
+    fbe_type = 80
 
     def _encode(self, value: symbol) -> bytearray:
         return fbe.encode_versioned(fbe_vw_symbol, value)
@@ -17953,13 +18590,13 @@ class symbolModel(fbe.Model[symbol]):
         return fbe.decode_versioned(fbe_vr_symbol, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 75
+        return FBE_CORE, 79
 
 
 class ListedModel(fbe.Model[Listed]):
     """Versioned model of Listed: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 77
+    fbe_type = 81
 
     def _encode(self, value: Listed) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Listed, value)
@@ -17968,13 +18605,13 @@ class ListedModel(fbe.Model[Listed]):
         return fbe.decode_versioned(fbe_vr_Listed, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 76
+        return FBE_CORE, 80
 
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 78
+    fbe_type = 82
 
     def _encode(self, value: Derived) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Derived, value)
@@ -17983,13 +18620,13 @@ class DerivedModel(fbe.Model[Derived]):
         return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 77
+        return FBE_CORE, 81
 
 
 class HostileModel(fbe.Model[Hostile]):
     """Versioned model of Hostile: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 79
+    fbe_type = 83
 
     def _encode(self, value: Hostile) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Hostile, value)
@@ -17998,7 +18635,7 @@ class HostileModel(fbe.Model[Hostile]):
         return fbe.decode_versioned(fbe_vr_Hostile, data, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 78
+        return FBE_CORE, 82
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -23001,6 +23638,90 @@ def fbe_fr_o3(r: fbe.Reader, p: int) -> tuple[o3_, int]:
     return v, p
 
 
+def fbe_fw_Fbe(w: bytearray, v: Fbe) -> None:
+    """Append the final encoding of a Fbe (fields back to back)."""
+    w += FBE_L3.pack(v.Fbe_)
+
+
+def fbe_fr_Fbe(r: fbe.Reader, p: int) -> tuple[Fbe, int]:
+    """Read a Fbe at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
+    try:
+        data, end = r.data, r.size
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "Fbe")
+        t1 = FBE_L3.unpack_from(data, p)
+        p += 4
+        v = Fbe.__new__(Fbe)
+        v.Fbe_ = t1[0]
+    except fbe.DecodeError as e:
+        raise e.within("import.Fbe") from None
+    return v, p
+
+
+def fbe_fw_FINGERPRINT(w: bytearray, v: FINGERPRINT_) -> None:
+    """Append the final encoding of a FINGERPRINT (fields back to back)."""
+    w += FBE_L3.pack(v.FINGERPRINT)
+
+
+def fbe_fr_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[FINGERPRINT_, int]:
+    """Read a FINGERPRINT at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
+    try:
+        data, end = r.data, r.size
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "FINGERPRINT")
+        t1 = FBE_L3.unpack_from(data, p)
+        p += 4
+        v = FINGERPRINT_.__new__(FINGERPRINT_)
+        v.FINGERPRINT = t1[0]
+    except fbe.DecodeError as e:
+        raise e.within("import.FINGERPRINT") from None
+    return v, p
+
+
+def fbe_fw_FBE_FINGERPRINT(w: bytearray, v: XFBE_FINGERPRINT) -> None:
+    """Append the final encoding of a FBE_FINGERPRINT (fields back to back)."""
+    w += FBE_L3.pack(v.FBE_FINGERPRINT)
+
+
+def fbe_fr_FBE_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[XFBE_FINGERPRINT, int]:
+    """Read a FBE_FINGERPRINT at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
+    try:
+        data, end = r.data, r.size
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "FBE_FINGERPRINT")
+        t1 = FBE_L3.unpack_from(data, p)
+        p += 4
+        v = XFBE_FINGERPRINT.__new__(XFBE_FINGERPRINT)
+        v.FBE_FINGERPRINT = t1[0]
+    except fbe.DecodeError as e:
+        raise e.within("import.FBE_FINGERPRINT") from None
+    return v, p
+
+
+def fbe_fw_FBEFingerprint(w: bytearray, v: FBEFingerprint) -> None:
+    """Append the final encoding of a FBEFingerprint (fields back to back)."""
+    w += FBE_L3.pack(v.FBEFingerprint_)
+
+
+def fbe_fr_FBEFingerprint(r: fbe.Reader, p: int) -> tuple[FBEFingerprint, int]:
+    """Read a FBEFingerprint at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
+    try:
+        data, end = r.data, r.size
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "FBEFingerprint")
+        t1 = FBE_L3.unpack_from(data, p)
+        p += 4
+        v = FBEFingerprint.__new__(FBEFingerprint)
+        v.FBEFingerprint_ = t1[0]
+    except fbe.DecodeError as e:
+        raise e.within("import.FBEFingerprint") from None
+    return v, p
+
+
 def fbe_fw_Case(w: bytearray, v: Case) -> None:
     """Append the final encoding of a Case (fields back to back)."""
     w += FBE_L36.pack(v.name, v.Name, v.NAME, v.class___, v.class_, v.class__, v.String, v.String_)
@@ -23223,6 +23944,10 @@ def fbe_fw_Hostile(w: bytearray, v: Hostile) -> None:
     fbe_fw_e1(w, v.e1)
     fbe_fw_i2(w, v.i2)
     fbe_fw_o3(w, v.o3)
+    fbe_fw_Fbe(w, v.Fbe_)
+    fbe_fw_FINGERPRINT(w, v.FINGERPRINT)
+    fbe_fw_FBE_FINGERPRINT(w, v.FBE_FINGERPRINT)
+    fbe_fw_FBEFingerprint(w, v.FBEFingerprint_)
     fbe_fw_Case(w, v.Case_)
     fbe_fw_Imported(w, v.Imported_)
     fbe_fw_Derived(w, v.Derived_)
@@ -23308,13 +24033,17 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
         x71, p = fbe_fr_e1(r, p)
         x72, p = fbe_fr_i2(r, p)
         x73, p = fbe_fr_o3(r, p)
-        x74, p = fbe_fr_Case(r, p)
-        x75, p = fbe_fr_Imported(r, p)
-        x76, p = fbe_fr_Derived(r, p)
-        x77, p = fbe_fr_Listed(r, p)
+        x74, p = fbe_fr_Fbe(r, p)
+        x75, p = fbe_fr_FINGERPRINT(r, p)
+        x76, p = fbe_fr_FBE_FINGERPRINT(r, p)
+        x77, p = fbe_fr_FBEFingerprint(r, p)
+        x78, p = fbe_fr_Case(r, p)
+        x79, p = fbe_fr_Imported(r, p)
+        x80, p = fbe_fr_Derived(r, p)
+        x81, p = fbe_fr_Listed(r, p)
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Letters")
-        t78 = FBE_L3.unpack_from(data, p)
+        t82 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Hostile.__new__(Hostile)
         v.Order_ = x1
@@ -23390,11 +24119,15 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
         v.e1 = x71
         v.i2 = x72
         v.o3 = x73
-        v.Case_ = x74
-        v.Imported_ = x75
-        v.Derived_ = x76
-        v.Listed_ = x77
-        v.Letters_ = FBE_M_Letters[t78[0]]
+        v.Fbe_ = x74
+        v.FINGERPRINT = x75
+        v.FBE_FINGERPRINT = x76
+        v.FBEFingerprint_ = x77
+        v.Case_ = x78
+        v.Imported_ = x79
+        v.Derived_ = x80
+        v.Listed_ = x81
+        v.Letters_ = FBE_M_Letters[t82[0]]
     except fbe.DecodeError as e:
         raise e.within("import.Hostile") from None
     r.depth -= 1
@@ -24496,94 +25229,154 @@ class o3FinalModel(fbe.FinalModel[o3_]):
         return FBE_CORE, 72
 
 
-class CaseFinalModel(fbe.FinalModel[Case]):
-    """Final model of Case: compact, no versioning (docs/format.md section 4)."""
+class FbeFinalModel(fbe.FinalModel[Fbe]):
+    """Final model of Fbe: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 74
 
-    def _encode(self, value: Case) -> bytearray:
-        return fbe.encode_final(fbe_fw_Case, value, 74)
+    def _encode(self, value: Fbe) -> bytearray:
+        return fbe.encode_final(fbe_fw_Fbe, value, 74)
 
-    def _decode(self, data: bytes) -> tuple[Case, int]:
-        return fbe.decode_final(fbe_fr_Case, data, 74, self.limits)
+    def _decode(self, data: bytes) -> tuple[Fbe, int]:
+        return fbe.decode_final(fbe_fr_Fbe, data, 74, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 73
 
 
-class ImportedFinalModel(fbe.FinalModel[Imported]):
-    """Final model of Imported: compact, no versioning (docs/format.md section 4)."""
+class FINGERPRINTFinalModel(fbe.FinalModel[FINGERPRINT_]):
+    """Final model of FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 75
 
-    def _encode(self, value: Imported) -> bytearray:
-        return fbe.encode_final(fbe_fw_Imported, value, 75)
+    def _encode(self, value: FINGERPRINT_) -> bytearray:
+        return fbe.encode_final(fbe_fw_FINGERPRINT, value, 75)
 
-    def _decode(self, data: bytes) -> tuple[Imported, int]:
-        return fbe.decode_final(fbe_fr_Imported, data, 75, self.limits)
+    def _decode(self, data: bytes) -> tuple[FINGERPRINT_, int]:
+        return fbe.decode_final(fbe_fr_FINGERPRINT, data, 75, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 74
 
 
-class symbolFinalModel(fbe.FinalModel[symbol]):
-    """Final model of symbol: compact, no versioning (docs/format.md section 4)."""
+class XFBE_FINGERPRINTFinalModel(fbe.FinalModel[XFBE_FINGERPRINT]):
+    """Final model of FBE_FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 76
 
-    def _encode(self, value: symbol) -> bytearray:
-        return fbe.encode_final(fbe_fw_symbol, value, 76)
+    def _encode(self, value: XFBE_FINGERPRINT) -> bytearray:
+        return fbe.encode_final(fbe_fw_FBE_FINGERPRINT, value, 76)
 
-    def _decode(self, data: bytes) -> tuple[symbol, int]:
-        return fbe.decode_final(fbe_fr_symbol, data, 76, self.limits)
+    def _decode(self, data: bytes) -> tuple[XFBE_FINGERPRINT, int]:
+        return fbe.decode_final(fbe_fr_FBE_FINGERPRINT, data, 76, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 75
 
 
-class ListedFinalModel(fbe.FinalModel[Listed]):
-    """Final model of Listed: compact, no versioning (docs/format.md section 4)."""
+class FBEFingerprintFinalModel(fbe.FinalModel[FBEFingerprint]):
+    """Final model of FBEFingerprint: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 77
 
-    def _encode(self, value: Listed) -> bytearray:
-        return fbe.encode_final(fbe_fw_Listed, value, 77)
+    def _encode(self, value: FBEFingerprint) -> bytearray:
+        return fbe.encode_final(fbe_fw_FBEFingerprint, value, 77)
 
-    def _decode(self, data: bytes) -> tuple[Listed, int]:
-        return fbe.decode_final(fbe_fr_Listed, data, 77, self.limits)
+    def _decode(self, data: bytes) -> tuple[FBEFingerprint, int]:
+        return fbe.decode_final(fbe_fr_FBEFingerprint, data, 77, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 76
 
 
-class DerivedFinalModel(fbe.FinalModel[Derived]):
-    """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
+class CaseFinalModel(fbe.FinalModel[Case]):
+    """Final model of Case: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 78
 
-    def _encode(self, value: Derived) -> bytearray:
-        return fbe.encode_final(fbe_fw_Derived, value, 78)
+    def _encode(self, value: Case) -> bytearray:
+        return fbe.encode_final(fbe_fw_Case, value, 78)
 
-    def _decode(self, data: bytes) -> tuple[Derived, int]:
-        return fbe.decode_final(fbe_fr_Derived, data, 78, self.limits)
+    def _decode(self, data: bytes) -> tuple[Case, int]:
+        return fbe.decode_final(fbe_fr_Case, data, 78, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 77
 
 
-class HostileFinalModel(fbe.FinalModel[Hostile]):
-    """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
+class ImportedFinalModel(fbe.FinalModel[Imported]):
+    """Final model of Imported: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 79
 
-    def _encode(self, value: Hostile) -> bytearray:
-        return fbe.encode_final(fbe_fw_Hostile, value, 79)
+    def _encode(self, value: Imported) -> bytearray:
+        return fbe.encode_final(fbe_fw_Imported, value, 79)
 
-    def _decode(self, data: bytes) -> tuple[Hostile, int]:
-        return fbe.decode_final(fbe_fr_Hostile, data, 79, self.limits)
+    def _decode(self, data: bytes) -> tuple[Imported, int]:
+        return fbe.decode_final(fbe_fr_Imported, data, 79, self.limits)
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 78
+
+
+class symbolFinalModel(fbe.FinalModel[symbol]):
+    """Final model of symbol: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 80
+
+    def _encode(self, value: symbol) -> bytearray:
+        return fbe.encode_final(fbe_fw_symbol, value, 80)
+
+    def _decode(self, data: bytes) -> tuple[symbol, int]:
+        return fbe.decode_final(fbe_fr_symbol, data, 80, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 79
+
+
+class ListedFinalModel(fbe.FinalModel[Listed]):
+    """Final model of Listed: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 81
+
+    def _encode(self, value: Listed) -> bytearray:
+        return fbe.encode_final(fbe_fw_Listed, value, 81)
+
+    def _decode(self, data: bytes) -> tuple[Listed, int]:
+        return fbe.decode_final(fbe_fr_Listed, data, 81, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 80
+
+
+class DerivedFinalModel(fbe.FinalModel[Derived]):
+    """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 82
+
+    def _encode(self, value: Derived) -> bytearray:
+        return fbe.encode_final(fbe_fw_Derived, value, 82)
+
+    def _decode(self, data: bytes) -> tuple[Derived, int]:
+        return fbe.decode_final(fbe_fr_Derived, data, 82, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 81
+
+
+class HostileFinalModel(fbe.FinalModel[Hostile]):
+    """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 83
+
+    def _encode(self, value: Hostile) -> bytearray:
+        return fbe.encode_final(fbe_fw_Hostile, value, 83)
+
+    def _decode(self, data: bytes) -> tuple[Hostile, int]:
+        return fbe.decode_final(fbe_fr_Hostile, data, 83, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 82
 
 
 def fbe_js_Order(v: Order) -> str:
@@ -27741,6 +28534,98 @@ def fbe_jr_o3(o: Any, f: str, b: fbe.Budget) -> o3_:
     return v
 
 
+def fbe_js_Fbe(v: Fbe) -> str:
+    """Fbe as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"Fbe":',
+        str(int(v.Fbe_)),
+        "}",
+    ))
+
+
+def fbe_jr_Fbe(o: Any, f: str, b: fbe.Budget) -> Fbe:
+    """A Fbe from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "import.Fbe")
+    try:
+        v = Fbe(
+            fbe.jsonfmt.get_int(m["Fbe"], -2147483648, 2147483647, "Fbe") if "Fbe" in m else 0,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "import.Fbe", o) from None
+    b.depth -= 1
+    return v
+
+
+def fbe_js_FINGERPRINT(v: FINGERPRINT_) -> str:
+    """FINGERPRINT as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"FINGERPRINT":',
+        str(int(v.FINGERPRINT)),
+        "}",
+    ))
+
+
+def fbe_jr_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> FINGERPRINT_:
+    """A FINGERPRINT from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "import.FINGERPRINT")
+    try:
+        v = FINGERPRINT_(
+            fbe.jsonfmt.get_int(m["FINGERPRINT"], -2147483648, 2147483647, "FINGERPRINT") if "FINGERPRINT" in m else 0,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "import.FINGERPRINT", o) from None
+    b.depth -= 1
+    return v
+
+
+def fbe_js_FBE_FINGERPRINT(v: XFBE_FINGERPRINT) -> str:
+    """FBE_FINGERPRINT as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"FBE_FINGERPRINT":',
+        str(int(v.FBE_FINGERPRINT)),
+        "}",
+    ))
+
+
+def fbe_jr_FBE_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> XFBE_FINGERPRINT:
+    """A FBE_FINGERPRINT from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "import.FBE_FINGERPRINT")
+    try:
+        v = XFBE_FINGERPRINT(
+            fbe.jsonfmt.get_int(m["FBE_FINGERPRINT"], -2147483648, 2147483647, "FBE_FINGERPRINT") if "FBE_FINGERPRINT" in m else 0,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "import.FBE_FINGERPRINT", o) from None
+    b.depth -= 1
+    return v
+
+
+def fbe_js_FBEFingerprint(v: FBEFingerprint) -> str:
+    """FBEFingerprint as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"FBEFingerprint":',
+        str(int(v.FBEFingerprint_)),
+        "}",
+    ))
+
+
+def fbe_jr_FBEFingerprint(o: Any, f: str, b: fbe.Budget) -> FBEFingerprint:
+    """A FBEFingerprint from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "import.FBEFingerprint")
+    try:
+        v = FBEFingerprint(
+            fbe.jsonfmt.get_int(m["FBEFingerprint"], -2147483648, 2147483647, "FBEFingerprint") if "FBEFingerprint" in m else 0,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "import.FBEFingerprint", o) from None
+    b.depth -= 1
+    return v
+
+
 def fbe_js_Case(v: Case) -> str:
     """Case as compact JSON, inherited fields flattened first."""
     return "".join((
@@ -28053,6 +28938,14 @@ def fbe_js_Hostile(v: Hostile) -> str:
         fbe_js_i2(v.i2),
         ',"o3":',
         fbe_js_o3(v.o3),
+        ',"Fbe":',
+        fbe_js_Fbe(v.Fbe_),
+        ',"FINGERPRINT":',
+        fbe_js_FINGERPRINT(v.FINGERPRINT),
+        ',"FBE_FINGERPRINT":',
+        fbe_js_FBE_FINGERPRINT(v.FBE_FINGERPRINT),
+        ',"FBEFingerprint":',
+        fbe_js_FBEFingerprint(v.FBEFingerprint_),
         ',"Case":',
         fbe_js_Case(v.Case_),
         ',"Imported":',
@@ -28070,7 +28963,7 @@ def fbe_js_Hostile(v: Hostile) -> str:
 def fbe_jr_Hostile(o: Any, f: str, b: fbe.Budget) -> Hostile:
     """A Hostile from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4 + (0 if "Order" in m else 12) + (0 if "CppWords" in m else 619) + (0 if "PythonWords" in m else 239) + (0 if "GoWords" in m else 202) + (0 if "JavaWords" in m else 182) + (0 if "KotlinWords" in m else 207) + (0 if "JsWords" in m else 223) + (0 if "RustWords" in m else 195) + (0 if "CSharpWords" in m else 150) + (0 if "RubyWords" in m else 98) + (0 if "CppMembers" in m else 48) + (0 if "PythonMembers" in m else 96) + (0 if "GoMembers" in m else 129) + (0 if "JvmMembers" in m else 137) + (0 if "JsMembers" in m else 11) + (0 if "RuntimeNames" in m else 142) + (0 if "class" in m else 4) + (0 if "Object" in m else 4) + (0 if "String" in m else 4) + (0 if "List" in m else 4) + (0 if "Map" in m else 4) + (0 if "Model" in m else 4) + (0 if "FinalModel" in m else 4) + (0 if "Buffer" in m else 4) + (0 if "Reader" in m else 4) + (0 if "Writer" in m else 4) + (0 if "Limits" in m else 4) + (0 if "DecodeError" in m else 4) + (0 if "DecodeException" in m else 4) + (0 if "Decimal" in m else 4) + (0 if "Uuid" in m else 4) + (0 if "UUID" in m else 4) + (0 if "Timestamp" in m else 4) + (0 if "Sender" in m else 4) + (0 if "Receiver" in m else 4) + (0 if "Client" in m else 4) + (0 if "Proxy" in m else 4) + (0 if "Handler" in m else 4) + (0 if "fbe" in m else 4) + (0 if "FBE" in m else 4) + (0 if "std" in m else 4) + (0 if "Companion" in m else 4) + (0 if "Any" in m else 4) + (0 if "Self" in m else 4) + (0 if "self" in m else 4) + (0 if "None" in m else 4) + (0 if "Option" in m else 4) + (0 if "Result" in m else 4) + (0 if "Vec" in m else 4) + (0 if "Box" in m else 4) + (0 if "Error" in m else 4) + (0 if "Exception" in m else 4) + (0 if "Text" in m else 4) + (0 if "JsonWriter" in m else 4) + (0 if "int32_t" in m else 4) + (0 if "size_t" in m else 4) + (0 if "list" in m else 4) + (0 if "object" in m else 4) + (0 if "v" in m else 4) + (0 if "r" in m else 4) + (0 if "w" in m else 4) + (0 if "SideBuy" in m else 4) + (0 if "OrderKey" in m else 4) + (0 if "textOfside" in m else 4) + (0 if "DECIMAL_1" in m else 4) + (0 if "OrderModel" in m else 4) + (0 if "OrderFinal" in m else 4) + (0 if "NewOrder" in m else 4) + (0 if "VerifyFBEOrder" in m else 4) + (0 if "fbe_vr_Order" in m else 4) + (0 if "e1" in m else 4) + (0 if "i2" in m else 4) + (0 if "o3" in m else 4) + (0 if "Case" in m else 32) + (0 if "Imported" in m else 10) + (0 if "Derived" in m else 18) + (0 if "Listed" in m else 16), "import.Hostile")
+    fbe.jsonfmt.enter(b, 4 + (0 if "Order" in m else 12) + (0 if "CppWords" in m else 619) + (0 if "PythonWords" in m else 239) + (0 if "GoWords" in m else 202) + (0 if "JavaWords" in m else 182) + (0 if "KotlinWords" in m else 207) + (0 if "JsWords" in m else 223) + (0 if "RustWords" in m else 195) + (0 if "CSharpWords" in m else 150) + (0 if "RubyWords" in m else 98) + (0 if "CppMembers" in m else 48) + (0 if "PythonMembers" in m else 96) + (0 if "GoMembers" in m else 129) + (0 if "JvmMembers" in m else 137) + (0 if "JsMembers" in m else 11) + (0 if "RuntimeNames" in m else 142) + (0 if "class" in m else 4) + (0 if "Object" in m else 4) + (0 if "String" in m else 4) + (0 if "List" in m else 4) + (0 if "Map" in m else 4) + (0 if "Model" in m else 4) + (0 if "FinalModel" in m else 4) + (0 if "Buffer" in m else 4) + (0 if "Reader" in m else 4) + (0 if "Writer" in m else 4) + (0 if "Limits" in m else 4) + (0 if "DecodeError" in m else 4) + (0 if "DecodeException" in m else 4) + (0 if "Decimal" in m else 4) + (0 if "Uuid" in m else 4) + (0 if "UUID" in m else 4) + (0 if "Timestamp" in m else 4) + (0 if "Sender" in m else 4) + (0 if "Receiver" in m else 4) + (0 if "Client" in m else 4) + (0 if "Proxy" in m else 4) + (0 if "Handler" in m else 4) + (0 if "fbe" in m else 4) + (0 if "FBE" in m else 4) + (0 if "std" in m else 4) + (0 if "Companion" in m else 4) + (0 if "Any" in m else 4) + (0 if "Self" in m else 4) + (0 if "self" in m else 4) + (0 if "None" in m else 4) + (0 if "Option" in m else 4) + (0 if "Result" in m else 4) + (0 if "Vec" in m else 4) + (0 if "Box" in m else 4) + (0 if "Error" in m else 4) + (0 if "Exception" in m else 4) + (0 if "Text" in m else 4) + (0 if "JsonWriter" in m else 4) + (0 if "int32_t" in m else 4) + (0 if "size_t" in m else 4) + (0 if "list" in m else 4) + (0 if "object" in m else 4) + (0 if "v" in m else 4) + (0 if "r" in m else 4) + (0 if "w" in m else 4) + (0 if "SideBuy" in m else 4) + (0 if "OrderKey" in m else 4) + (0 if "textOfside" in m else 4) + (0 if "DECIMAL_1" in m else 4) + (0 if "OrderModel" in m else 4) + (0 if "OrderFinal" in m else 4) + (0 if "NewOrder" in m else 4) + (0 if "VerifyFBEOrder" in m else 4) + (0 if "fbe_vr_Order" in m else 4) + (0 if "e1" in m else 4) + (0 if "i2" in m else 4) + (0 if "o3" in m else 4) + (0 if "Fbe" in m else 4) + (0 if "FINGERPRINT" in m else 4) + (0 if "FBE_FINGERPRINT" in m else 4) + (0 if "FBEFingerprint" in m else 4) + (0 if "Case" in m else 32) + (0 if "Imported" in m else 10) + (0 if "Derived" in m else 18) + (0 if "Listed" in m else 16), "import.Hostile")
     try:
         v = Hostile(
             fbe_jr_Order(m["Order"], "Order", b) if "Order" in m else None,
@@ -28146,6 +29039,10 @@ def fbe_jr_Hostile(o: Any, f: str, b: fbe.Budget) -> Hostile:
             fbe_jr_e1(m["e1"], "e1", b) if "e1" in m else None,
             fbe_jr_i2(m["i2"], "i2", b) if "i2" in m else None,
             fbe_jr_o3(m["o3"], "o3", b) if "o3" in m else None,
+            fbe_jr_Fbe(m["Fbe"], "Fbe", b) if "Fbe" in m else None,
+            fbe_jr_FINGERPRINT(m["FINGERPRINT"], "FINGERPRINT", b) if "FINGERPRINT" in m else None,
+            fbe_jr_FBE_FINGERPRINT(m["FBE_FINGERPRINT"], "FBE_FINGERPRINT", b) if "FBE_FINGERPRINT" in m else None,
+            fbe_jr_FBEFingerprint(m["FBEFingerprint"], "FBEFingerprint", b) if "FBEFingerprint" in m else None,
             fbe_jr_Case(m["Case"], "Case", b) if "Case" in m else None,
             fbe_jr_Imported(m["Imported"], "Imported", b) if "Imported" in m else None,
             fbe_jr_Derived(m["Derived"], "Derived", b) if "Derived" in m else None,
@@ -28179,7 +29076,7 @@ def fbe_dv_import_Hostile(data: bytes, limits: fbe.Limits | None) -> Hostile:
 
 
 def fbe_df_import_Hostile(data: bytes, limits: fbe.Limits | None) -> Hostile:
-    return fbe.decode_final(fbe_fr_Hostile, data, 79, limits)[0]
+    return fbe.decode_final(fbe_fr_Hostile, data, 83, limits)[0]
 
 
 def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
@@ -28214,7 +29111,7 @@ class Sender(fbe.Sender):
 FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
     Self: lambda v: fbe.encode_final(fbe_fw_Self, v, 44),
     self_: lambda v: fbe.encode_final(fbe_fw_self, v, 45),
-    Hostile: lambda v: fbe.encode_final(fbe_fw_Hostile, v, 79),
+    Hostile: lambda v: fbe.encode_final(fbe_fw_Hostile, v, 83),
     pkg_market.Failure: lambda v: fbe.encode_final(pkg_market.fbe_fw_Failure, v, 502),
 }
 
@@ -28239,7 +29136,7 @@ class Receiver(fbe.Receiver):
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         44: (fbe_dv_import_Self, "on_receive_self"),
         45: (fbe_dv_import_self, "on_receive_self_"),
-        79: (fbe_dv_import_Hostile, "on_receive_hostile"),
+        83: (fbe_dv_import_Hostile, "on_receive_hostile"),
         502: (fbe_dv_market_Failure, "on_receive_market_failure"),
     }
 
@@ -28263,7 +29160,7 @@ class FinalReceiver(fbe.Receiver):
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         44: (fbe_df_import_Self, "on_receive_self"),
         45: (fbe_df_import_self, "on_receive_self_"),
-        79: (fbe_df_import_Hostile, "on_receive_hostile"),
+        83: (fbe_df_import_Hostile, "on_receive_hostile"),
         502: (fbe_df_market_Failure, "on_receive_market_failure"),
     }
 
@@ -28286,7 +29183,7 @@ class Proxy(fbe.Proxy):
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {
         44: (SelfModel, "on_proxy_self"),
         45: (selfModel, "on_proxy_self_"),
-        79: (HostileModel, "on_proxy_hostile"),
+        83: (HostileModel, "on_proxy_hostile"),
         502: (pkg_market.FailureModel, "on_proxy_market_failure"),
     }
 
@@ -28518,11 +29415,15 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (e1_, 71, 12, 4, 8, (("e1", 8, "i", 0),)),
     (i2_, 72, 12, 4, 8, (("i2", 8, "i", 0),)),
     (o3_, 73, 12, 4, 8, (("o3", 8, "i", 0),)),
-    (Case, 74, 40, 32, 8, (("name", 8, "i", 0), ("Name", 12, "i", 0), ("NAME", 16, "i", 0), ("class___", 20, "i", 0), ("class_", 24, "i", 0), ("class__", 28, "i", 0), ("String", 32, "i", 0), ("String_", 36, "i", 0),)),
-    (Imported, 75, 14, 2, 8, (("market", 8, ("e", "B", pkg_market.FBE_M_Side), 8), ("org", 9, ("S", 79), 8), ("example", 13, ("e", "B", pkg_market.FBE_M_Side), 0),)),
-    (symbol, 76, 12, 4, 8, (("digits_", 8, ("e", "i", FBE_M_digits), 0),)),
-    (Listed, 77, 24, 12, 16, (("symbol", 8, "s", 4), ("digits", 12, "i", 4), ("precision", 16, ("e", "i", FBE_M_digits), 4), ("ticker", 20, ("S", 75), 4),)),
-    (Derived, 78, 26, 18, 20, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0), ("Word_", 20, ("e", "h", FBE_M_Word), 0), ("side__", 22, ("e", "i", FBE_M_range), 0),)),
-    (Hostile, 79, 320, 4, 8, (("Order_", 8, ("S", 0), 2994), ("CppWords_", 12, ("S", 1), 2982), ("PythonWords_", 16, ("S", 2), 2363), ("GoWords_", 20, ("S", 3), 2124), ("JavaWords_", 24, ("S", 4), 1922), ("KotlinWords_", 28, ("S", 5), 1740), ("JsWords_", 32, ("S", 6), 1533), ("RustWords_", 36, ("S", 7), 1310), ("CSharpWords_", 40, ("S", 8), 1115), ("RubyWords_", 44, ("S", 9), 965), ("CppMembers_", 48, ("S", 10), 867), ("PythonMembers_", 52, ("S", 11), 819), ("GoMembers_", 56, ("S", 12), 723), ("JvmMembers_", 60, ("S", 13), 594), ("JsMembers_", 64, ("S", 14), 457), ("RuntimeNames_", 68, ("S", 15), 446), ("class__", 72, ("S", 16), 304), ("Object_", 76, ("S", 17), 300), ("String_", 80, ("S", 18), 296), ("List_", 84, ("S", 19), 292), ("Map_", 88, ("S", 20), 288), ("Model_", 92, ("S", 21), 284), ("FinalModel_", 96, ("S", 22), 280), ("Buffer_", 100, ("S", 23), 276), ("Reader_", 104, ("S", 24), 272), ("Writer_", 108, ("S", 25), 268), ("Limits_", 112, ("S", 26), 264), ("DecodeError_", 116, ("S", 27), 260), ("DecodeException_", 120, ("S", 28), 256), ("Decimal__", 124, ("S", 29), 252), ("Uuid_", 128, ("S", 30), 248), ("UUID_", 132, ("S", 31), 244), ("Timestamp_", 136, ("S", 32), 240), ("Sender__", 140, ("S", 33), 236), ("Receiver__", 144, ("S", 34), 232), ("Client__", 148, ("S", 35), 228), ("Proxy__", 152, ("S", 36), 224), ("Handler_", 156, ("S", 37), 220), ("fbe_", 160, ("S", 38), 216), ("FBE_", 164, ("S", 39), 212), ("std_", 168, ("S", 40), 208), ("Companion_", 172, ("S", 41), 204), ("Any__", 176, ("S", 42), 200), ("Self_", 180, ("S", 43), 196), ("self__", 184, ("S", 44), 192), ("None__", 188, ("S", 45), 188), ("Option_", 192, ("S", 46), 184), ("Result_", 196, ("S", 47), 180), ("Vec_", 200, ("S", 48), 176), ("Box_", 204, ("S", 49), 172), ("Error_", 208, ("S", 50), 168), ("Exception", 212, ("S", 51), 164), ("Text_", 216, ("S", 52), 160), ("JsonWriter_", 220, ("S", 53), 156), ("int32_t_", 224, ("S", 54), 152), ("size_t_", 228, ("S", 55), 148), ("list", 232, ("S", 56), 144), ("object__", 236, ("S", 57), 140), ("v", 240, ("S", 58), 136), ("r", 244, ("S", 59), 132), ("w", 248, ("S", 60), 128), ("SideBuy_", 252, ("S", 61), 124), ("OrderKey_", 256, ("S", 62), 120), ("textOfside_", 260, ("S", 63), 116), ("DECIMAL_1_", 264, ("S", 64), 112), ("OrderModel_", 268, ("S", 65), 108), ("OrderFinal_", 272, ("S", 66), 104), ("NewOrder_", 276, ("S", 67), 100), ("VerifyFBEOrder_", 280, ("S", 68), 96), ("fbe_vr_Order", 284, ("S", 69), 92), ("e1", 288, ("S", 70), 88), ("i2", 292, ("S", 71), 84), ("o3", 296, ("S", 72), 80), ("Case_", 300, ("S", 73), 76), ("Imported_", 304, ("S", 74), 44), ("Derived_", 308, ("S", 77), 34), ("Listed_", 312, ("S", 76), 16), ("Letters_", 316, ("e", "i", FBE_M_Letters), 0),)),
+    (Fbe, 74, 12, 4, 8, (("Fbe_", 8, "i", 0),)),
+    (FINGERPRINT_, 75, 12, 4, 8, (("FINGERPRINT", 8, "i", 0),)),
+    (XFBE_FINGERPRINT, 76, 12, 4, 8, (("FBE_FINGERPRINT", 8, "i", 0),)),
+    (FBEFingerprint, 77, 12, 4, 8, (("FBEFingerprint_", 8, "i", 0),)),
+    (Case, 78, 40, 32, 8, (("name", 8, "i", 0), ("Name", 12, "i", 0), ("NAME", 16, "i", 0), ("class___", 20, "i", 0), ("class_", 24, "i", 0), ("class__", 28, "i", 0), ("String", 32, "i", 0), ("String_", 36, "i", 0),)),
+    (Imported, 79, 14, 2, 8, (("market", 8, ("e", "B", pkg_market.FBE_M_Side), 8), ("org", 9, ("S", 83), 8), ("example", 13, ("e", "B", pkg_market.FBE_M_Side), 0),)),
+    (symbol, 80, 12, 4, 8, (("digits_", 8, ("e", "i", FBE_M_digits), 0),)),
+    (Listed, 81, 24, 12, 16, (("symbol", 8, "s", 4), ("digits", 12, "i", 4), ("precision", 16, ("e", "i", FBE_M_digits), 4), ("ticker", 20, ("S", 79), 4),)),
+    (Derived, 82, 26, 18, 20, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0), ("Word_", 20, ("e", "h", FBE_M_Word), 0), ("side__", 22, ("e", "i", FBE_M_range), 0),)),
+    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal__", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender__", 140, ("S", 33), 252), ("Receiver__", 144, ("S", 34), 248), ("Client__", 148, ("S", 35), 244), ("Proxy__", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any__", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object__", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))

@@ -16174,12 +16174,334 @@ module Import
     end
   end
 
-  # The schema's `struct Case` (type id 74).
+  # The schema's `struct Fbe` (type id 74).
+  class Fbe___
+    include Fbe::Value
+
+    FBE_NAME = 'import.Fbe'
+    FBE_TYPE_ID = 74
+    FBE_BODY_SIZE = 12
+    FBE_FINAL_MIN = 4
+    FBE_COST = 4
+    FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
+    FBE_FIELDS = [['Fbe', Fbe::Types::INT32]].freeze
+
+    attr_accessor :fbe
+
+    def initialize(fbe: 0)
+      @fbe = fbe
+    end
+
+    def fbe_values
+      [@fbe]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
+      b
+    end
+
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe = values
+      else
+        @fbe = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
+    def fbe_write_final(w)
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      [@fbe].pack('V', buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @fbe = data.unpack1('l<', offset: r.take(4, 'value', 'Fbe'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'Fbe')
+    end
+
+    def fbe_text(out)
+      out << 'Fbe(Fbe='
+      Fbe::Types::INT32.text(out, @fbe)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Fbe":'
+      Fbe::Types::INT32.json(out, @fbe)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe = obj.key?('Fbe') ? Fbe::Types::INT32.from_json(obj['Fbe'], r, 'Fbe') : 0
+    end
+  end
+
+  # The schema's `struct FINGERPRINT` (type id 75).
+  class Fingerprint
+    include Fbe::Value
+
+    FBE_NAME = 'import.FINGERPRINT'
+    FBE_TYPE_ID = 75
+    FBE_BODY_SIZE = 12
+    FBE_FINAL_MIN = 4
+    FBE_COST = 4
+    FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
+    FBE_FIELDS = [['FINGERPRINT', Fbe::Types::INT32]].freeze
+
+    attr_accessor :fingerprint
+
+    def initialize(fingerprint: 0)
+      @fingerprint = fingerprint
+    end
+
+    def fbe_values
+      [@fingerprint]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fingerprint)].pack('V3', buffer:)
+      b
+    end
+
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fingerprint = values
+      else
+        @fingerprint = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
+    def fbe_write_final(w)
+      [Fbe::Types::INT32.check(@fingerprint)].pack('V', buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @fingerprint = data.unpack1('l<', offset: r.take(4, 'value', 'FINGERPRINT'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'FINGERPRINT')
+    end
+
+    def fbe_text(out)
+      out << 'FINGERPRINT(FINGERPRINT='
+      Fbe::Types::INT32.text(out, @fingerprint)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"FINGERPRINT":'
+      Fbe::Types::INT32.json(out, @fingerprint)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fingerprint = obj.key?('FINGERPRINT') ? Fbe::Types::INT32.from_json(obj['FINGERPRINT'], r, 'FINGERPRINT') : 0
+    end
+  end
+
+  # The schema's `struct FBE_FINGERPRINT` (type id 76).
+  class FbeFingerprint
+    include Fbe::Value
+
+    FBE_NAME = 'import.FBE_FINGERPRINT'
+    FBE_TYPE_ID = 76
+    FBE_BODY_SIZE = 12
+    FBE_FINAL_MIN = 4
+    FBE_COST = 4
+    FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
+    FBE_FIELDS = [['FBE_FINGERPRINT', Fbe::Types::INT32]].freeze
+
+    attr_accessor :fbe_fingerprint
+
+    def initialize(fbe_fingerprint: 0)
+      @fbe_fingerprint = fbe_fingerprint
+    end
+
+    def fbe_values
+      [@fbe_fingerprint]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V3', buffer:)
+      b
+    end
+
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe_fingerprint = values
+      else
+        @fbe_fingerprint = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
+    def fbe_write_final(w)
+      [Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V', buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @fbe_fingerprint = data.unpack1('l<', offset: r.take(4, 'value', 'FBE_FINGERPRINT'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'FBE_FINGERPRINT')
+    end
+
+    def fbe_text(out)
+      out << 'FBE_FINGERPRINT(FBE_FINGERPRINT='
+      Fbe::Types::INT32.text(out, @fbe_fingerprint)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"FBE_FINGERPRINT":'
+      Fbe::Types::INT32.json(out, @fbe_fingerprint)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe_fingerprint = if obj.key?('FBE_FINGERPRINT')
+                           Fbe::Types::INT32.from_json(obj['FBE_FINGERPRINT'], r, 'FBE_FINGERPRINT')
+                         else
+                           0
+                         end
+    end
+  end
+
+  # The schema's `struct FBEFingerprint` (type id 77).
+  class FbeFingerprint_
+    include Fbe::Value
+
+    FBE_NAME = 'import.FBEFingerprint'
+    FBE_TYPE_ID = 77
+    FBE_BODY_SIZE = 12
+    FBE_FINAL_MIN = 4
+    FBE_COST = 4
+    FBE_LEVELS = 1
+    FBE_UNPACK = 'L<2l<'
+    FBE_FIELDS = [['FBEFingerprint', Fbe::Types::INT32]].freeze
+
+    attr_accessor :fbe_fingerprint
+
+    def initialize(fbe_fingerprint: 0)
+      @fbe_fingerprint = fbe_fingerprint
+    end
+
+    def fbe_values
+      [@fbe_fingerprint]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V3', buffer:)
+      b
+    end
+
+    def fbe_read_body(_r, _b, n, values)
+      if n >= 12
+        _, _, @fbe_fingerprint = values
+      else
+        @fbe_fingerprint = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      allocate.fbe_read_body(r, b, n, values) unless n >= 12
+    end
+
+    def fbe_write_final(w)
+      [Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V', buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @fbe_fingerprint = data.unpack1('l<', offset: r.take(4, 'value', 'FBEFingerprint'))
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.take(4, 'value', 'FBEFingerprint')
+    end
+
+    def fbe_text(out)
+      out << 'FBEFingerprint(FBEFingerprint='
+      Fbe::Types::INT32.text(out, @fbe_fingerprint)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"FBEFingerprint":'
+      Fbe::Types::INT32.json(out, @fbe_fingerprint)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe_fingerprint = if obj.key?('FBEFingerprint')
+                           Fbe::Types::INT32.from_json(obj['FBEFingerprint'], r, 'FBEFingerprint')
+                         else
+                           0
+                         end
+    end
+  end
+
+  # The schema's `struct Case` (type id 78).
   class Case
     include Fbe::Value
 
     FBE_NAME = 'import.Case'
-    FBE_TYPE_ID = 74
+    FBE_TYPE_ID = 78
     FBE_BODY_SIZE = 40
     FBE_FINAL_MIN = 32
     FBE_COST = 32
@@ -16345,12 +16667,12 @@ module Import
     end
   end
 
-  # The schema's `struct Imported` (type id 75).
+  # The schema's `struct Imported` (type id 79).
   class Imported
     include Fbe::Value
 
     FBE_NAME = 'import.Imported'
-    FBE_TYPE_ID = 75
+    FBE_TYPE_ID = 79
     FBE_BODY_SIZE = 14
     FBE_FINAL_MIN = 10
     FBE_COST = 2
@@ -16473,12 +16795,12 @@ module Import
     end
   end
 
-  # The schema's `struct symbol` (type id 76).
+  # The schema's `struct symbol` (type id 80).
   class Symbol
     include Fbe::Value
 
     FBE_NAME = 'import.symbol'
-    FBE_TYPE_ID = 76
+    FBE_TYPE_ID = 80
     FBE_BODY_SIZE = 12
     FBE_FINAL_MIN = 4
     FBE_COST = 4
@@ -16552,10 +16874,10 @@ module Import
     end
   end
 
-  # The schema's `struct Listed : market.Instrument` (type id 77); its base fields first.
+  # The schema's `struct Listed : market.Instrument` (type id 81); its base fields first.
   class Listed < Market::Instrument
     FBE_NAME = 'import.Listed'
-    FBE_TYPE_ID = 77
+    FBE_TYPE_ID = 81
     FBE_BODY_SIZE = 24
     FBE_FINAL_MIN = 16
     FBE_COST = 12
@@ -16708,10 +17030,10 @@ module Import
     end
   end
 
-  # The schema's `struct Derived : import.Order` (type id 78); its base fields first.
+  # The schema's `struct Derived : import.Order` (type id 82); its base fields first.
   class Derived < Order
     FBE_NAME = 'import.Derived'
-    FBE_TYPE_ID = 78
+    FBE_TYPE_ID = 82
     FBE_BODY_SIZE = 26
     FBE_FINAL_MIN = 18
     FBE_COST = 18
@@ -16828,17 +17150,17 @@ module Import
     end
   end
 
-  # The schema's `struct Hostile` (type id 79).
+  # The schema's `struct Hostile` (type id 83).
   class Hostile
     include Fbe::Value
 
     FBE_NAME = 'import.Hostile'
-    FBE_TYPE_ID = 79
-    FBE_BODY_SIZE = 320
-    FBE_FINAL_MIN = 2998
+    FBE_TYPE_ID = 83
+    FBE_BODY_SIZE = 336
+    FBE_FINAL_MIN = 3014
     FBE_COST = 4
     FBE_LEVELS = 3
-    FBE_UNPACK = 'L<79l<'
+    FBE_UNPACK = 'L<83l<'
     T_ORDER = Fbe::Types::Struct.new(Order)
     T_CPP_WORDS = Fbe::Types::Struct.new(CppWords)
     T_PYTHON_WORDS = Fbe::Types::Struct.new(PythonWords)
@@ -16912,6 +17234,10 @@ module Import
     T_E1 = Fbe::Types::Struct.new(E1)
     T_I2 = Fbe::Types::Struct.new(I2)
     T_O3 = Fbe::Types::Struct.new(O3)
+    T_FBE__ = Fbe::Types::Struct.new(Fbe___)
+    T_FINGERPRINT = Fbe::Types::Struct.new(Fingerprint)
+    T_FBE_FINGERPRINT = Fbe::Types::Struct.new(FbeFingerprint)
+    T_FBE_FINGERPRINT_ = Fbe::Types::Struct.new(FbeFingerprint_)
     T_CASE_ = Fbe::Types::Struct.new(Case)
     T_IMPORTED = Fbe::Types::Struct.new(Imported)
     T_DERIVED = Fbe::Types::Struct.new(Derived)
@@ -16990,6 +17316,10 @@ module Import
       ['e1', T_E1],
       ['i2', T_I2],
       ['o3', T_O3],
+      ['Fbe', T_FBE__],
+      ['FINGERPRINT', T_FINGERPRINT],
+      ['FBE_FINGERPRINT', T_FBE_FINGERPRINT],
+      ['FBEFingerprint', T_FBE_FINGERPRINT_],
       ['Case', T_CASE_],
       ['Imported', T_IMPORTED],
       ['Derived', T_DERIVED],
@@ -17004,8 +17334,8 @@ module Import
                   :receiver, :client, :proxy, :handler, :fbe, :fbe_, :std, :companion, :any, :self_, :self__, :none,
                   :option, :result, :vec, :box, :error, :exception, :text, :json_writer, :int32_t, :size_t, :list_,
                   :object_, :v, :r, :w, :side_buy, :order_key, :text_ofside, :decimal_1, :order_model, :order_final,
-                  :new_order, :verify_fbe_order, :fbe_vr_order, :e1, :i2, :o3, :case_, :imported, :derived, :listed,
-                  :letters
+                  :new_order, :verify_fbe_order, :fbe_vr_order, :e1, :i2, :o3, :fbe__, :fingerprint, :fbe_fingerprint,
+                  :fbe_fingerprint_, :case_, :imported, :derived, :listed, :letters
 
     def initialize(
       order: Order.new,
@@ -17081,6 +17411,10 @@ module Import
       e1: E1.new,
       i2: I2.new,
       o3: O3.new,
+      fbe__: Fbe___.new,
+      fingerprint: Fingerprint.new,
+      fbe_fingerprint: FbeFingerprint.new,
+      fbe_fingerprint_: FbeFingerprint_.new,
       case_: Case.new,
       imported: Imported.new,
       derived: Derived.new,
@@ -17160,6 +17494,10 @@ module Import
       @e1 = e1
       @i2 = i2
       @o3 = o3
+      @fbe__ = fbe__
+      @fingerprint = fingerprint
+      @fbe_fingerprint = fbe_fingerprint
+      @fbe_fingerprint_ = fbe_fingerprint_
       @case_ = case_
       @imported = imported
       @derived = derived
@@ -17242,6 +17580,10 @@ module Import
         @e1,
         @i2,
         @o3,
+        @fbe__,
+        @fingerprint,
+        @fbe_fingerprint,
+        @fbe_fingerprint_,
         @case_,
         @imported,
         @derived,
@@ -17258,7 +17600,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE,
-       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V3x304V', buffer:)
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V3x320V', buffer:)
       T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)
@@ -17332,15 +17674,19 @@ module Import
       T_E1.write(w, b, b + 288, @e1)
       T_I2.write(w, b, b + 292, @i2)
       T_O3.write(w, b, b + 296, @o3)
-      T_CASE_.write(w, b, b + 300, @case_)
-      T_IMPORTED.write(w, b, b + 304, @imported)
-      T_DERIVED.write(w, b, b + 308, @derived)
-      T_LISTED.write(w, b, b + 312, @listed)
+      T_FBE__.write(w, b, b + 300, @fbe__)
+      T_FINGERPRINT.write(w, b, b + 304, @fingerprint)
+      T_FBE_FINGERPRINT.write(w, b, b + 308, @fbe_fingerprint)
+      T_FBE_FINGERPRINT_.write(w, b, b + 312, @fbe_fingerprint_)
+      T_CASE_.write(w, b, b + 316, @case_)
+      T_IMPORTED.write(w, b, b + 320, @imported)
+      T_DERIVED.write(w, b, b + 324, @derived)
+      T_LISTED.write(w, b, b + 328, @listed)
       b
     end
 
     def fbe_read_body(r, b, n, values)
-      if n >= 320
+      if n >= 336
         @order = values[2]
         @cpp_words = values[3]
         @python_words = values[4]
@@ -17414,11 +17760,15 @@ module Import
         @e1 = values[72]
         @i2 = values[73]
         @o3 = values[74]
-        @case_ = values[75]
-        @imported = values[76]
-        @derived = values[77]
-        @listed = values[78]
-        @letters = values[79]
+        @fbe__ = values[75]
+        @fingerprint = values[76]
+        @fbe_fingerprint = values[77]
+        @fbe_fingerprint_ = values[78]
+        @case_ = values[79]
+        @imported = values[80]
+        @derived = values[81]
+        @listed = values[82]
+        @letters = values[83]
         @order = r.struct_at(Order, b, @order, b + 8, 'Order')
         @cpp_words = r.struct_at(CppWords, b, @cpp_words, b + 12, 'CppWords')
         @python_words = r.struct_at(PythonWords, b, @python_words, b + 16, 'PythonWords')
@@ -17492,472 +17842,500 @@ module Import
         @e1 = r.struct_at(E1, b, @e1, b + 288, 'e1')
         @i2 = r.struct_at(I2, b, @i2, b + 292, 'i2')
         @o3 = r.struct_at(O3, b, @o3, b + 296, 'o3')
-        @case_ = r.struct_at(Case, b, @case_, b + 300, 'Case')
-        @imported = r.struct_at(Imported, b, @imported, b + 304, 'Imported')
-        @derived = r.struct_at(Derived, b, @derived, b + 308, 'Derived')
-        @listed = r.struct_at(Listed, b, @listed, b + 312, 'Listed')
+        @fbe__ = r.struct_at(Fbe___, b, @fbe__, b + 300, 'Fbe')
+        @fingerprint = r.struct_at(Fingerprint, b, @fingerprint, b + 304, 'FINGERPRINT')
+        @fbe_fingerprint = r.struct_at(FbeFingerprint, b, @fbe_fingerprint, b + 308, 'FBE_FINGERPRINT')
+        @fbe_fingerprint_ = r.struct_at(FbeFingerprint_, b, @fbe_fingerprint_, b + 312, 'FBEFingerprint')
+        @case_ = r.struct_at(Case, b, @case_, b + 316, 'Case')
+        @imported = r.struct_at(Imported, b, @imported, b + 320, 'Imported')
+        @derived = r.struct_at(Derived, b, @derived, b + 324, 'Derived')
+        @listed = r.struct_at(Listed, b, @listed, b + 328, 'Listed')
         @letters = Letters::BY_VALUE[@letters] || Letters.from_wire(@letters)
       else
         if n >= 12
           @order = T_ORDER.read(r, b, b + 8, 'Order')
         else
-          r.spend(2994, b, 'Order')
+          r.spend(3010, b, 'Order')
           @order = Order.new
         end
         if n >= 16
           @cpp_words = T_CPP_WORDS.read(r, b, b + 12, 'CppWords')
         else
-          r.spend(2982, b, 'CppWords') if n >= 12
+          r.spend(2998, b, 'CppWords') if n >= 12
           @cpp_words = CppWords.new
         end
         if n >= 20
           @python_words = T_PYTHON_WORDS.read(r, b, b + 16, 'PythonWords')
         else
-          r.spend(2363, b, 'PythonWords') if n >= 16
+          r.spend(2379, b, 'PythonWords') if n >= 16
           @python_words = PythonWords.new
         end
         if n >= 24
           @go_words = T_GO_WORDS.read(r, b, b + 20, 'GoWords')
         else
-          r.spend(2124, b, 'GoWords') if n >= 20
+          r.spend(2140, b, 'GoWords') if n >= 20
           @go_words = GoWords.new
         end
         if n >= 28
           @java_words = T_JAVA_WORDS.read(r, b, b + 24, 'JavaWords')
         else
-          r.spend(1922, b, 'JavaWords') if n >= 24
+          r.spend(1938, b, 'JavaWords') if n >= 24
           @java_words = JavaWords.new
         end
         if n >= 32
           @kotlin_words = T_KOTLIN_WORDS.read(r, b, b + 28, 'KotlinWords')
         else
-          r.spend(1740, b, 'KotlinWords') if n >= 28
+          r.spend(1756, b, 'KotlinWords') if n >= 28
           @kotlin_words = KotlinWords.new
         end
         if n >= 36
           @js_words = T_JS_WORDS.read(r, b, b + 32, 'JsWords')
         else
-          r.spend(1533, b, 'JsWords') if n >= 32
+          r.spend(1549, b, 'JsWords') if n >= 32
           @js_words = JsWords.new
         end
         if n >= 40
           @rust_words = T_RUST_WORDS.read(r, b, b + 36, 'RustWords')
         else
-          r.spend(1310, b, 'RustWords') if n >= 36
+          r.spend(1326, b, 'RustWords') if n >= 36
           @rust_words = RustWords.new
         end
         if n >= 44
           @c_sharp_words = T_C_SHARP_WORDS.read(r, b, b + 40, 'CSharpWords')
         else
-          r.spend(1115, b, 'CSharpWords') if n >= 40
+          r.spend(1131, b, 'CSharpWords') if n >= 40
           @c_sharp_words = CSharpWords.new
         end
         if n >= 48
           @ruby_words = T_RUBY_WORDS.read(r, b, b + 44, 'RubyWords')
         else
-          r.spend(965, b, 'RubyWords') if n >= 44
+          r.spend(981, b, 'RubyWords') if n >= 44
           @ruby_words = RubyWords.new
         end
         if n >= 52
           @cpp_members = T_CPP_MEMBERS.read(r, b, b + 48, 'CppMembers')
         else
-          r.spend(867, b, 'CppMembers') if n >= 48
+          r.spend(883, b, 'CppMembers') if n >= 48
           @cpp_members = CppMembers.new
         end
         if n >= 56
           @python_members = T_PYTHON_MEMBERS.read(r, b, b + 52, 'PythonMembers')
         else
-          r.spend(819, b, 'PythonMembers') if n >= 52
+          r.spend(835, b, 'PythonMembers') if n >= 52
           @python_members = PythonMembers.new
         end
         if n >= 60
           @go_members = T_GO_MEMBERS.read(r, b, b + 56, 'GoMembers')
         else
-          r.spend(723, b, 'GoMembers') if n >= 56
+          r.spend(739, b, 'GoMembers') if n >= 56
           @go_members = GoMembers.new
         end
         if n >= 64
           @jvm_members = T_JVM_MEMBERS.read(r, b, b + 60, 'JvmMembers')
         else
-          r.spend(594, b, 'JvmMembers') if n >= 60
+          r.spend(610, b, 'JvmMembers') if n >= 60
           @jvm_members = JvmMembers.new
         end
         if n >= 68
           @js_members = T_JS_MEMBERS.read(r, b, b + 64, 'JsMembers')
         else
-          r.spend(457, b, 'JsMembers') if n >= 64
+          r.spend(473, b, 'JsMembers') if n >= 64
           @js_members = JsMembers.new
         end
         if n >= 72
           @runtime_names = T_RUNTIME_NAMES.read(r, b, b + 68, 'RuntimeNames')
         else
-          r.spend(446, b, 'RuntimeNames') if n >= 68
+          r.spend(462, b, 'RuntimeNames') if n >= 68
           @runtime_names = RuntimeNames.new
         end
         if n >= 76
           @class_ = T_CLASS_.read(r, b, b + 72, 'class')
         else
-          r.spend(304, b, 'class') if n >= 72
+          r.spend(320, b, 'class') if n >= 72
           @class_ = Class.new
         end
         if n >= 80
           @object = T_OBJECT.read(r, b, b + 76, 'Object')
         else
-          r.spend(300, b, 'Object') if n >= 76
+          r.spend(316, b, 'Object') if n >= 76
           @object = Object.new
         end
         if n >= 84
           @string_ = T_STRING_.read(r, b, b + 80, 'String')
         else
-          r.spend(296, b, 'String') if n >= 80
+          r.spend(312, b, 'String') if n >= 80
           @string_ = String.new
         end
         if n >= 88
           @list = T_LIST.read(r, b, b + 84, 'List')
         else
-          r.spend(292, b, 'List') if n >= 84
+          r.spend(308, b, 'List') if n >= 84
           @list = List.new
         end
         if n >= 92
           @map = T_MAP.read(r, b, b + 88, 'Map')
         else
-          r.spend(288, b, 'Map') if n >= 88
+          r.spend(304, b, 'Map') if n >= 88
           @map = Map.new
         end
         if n >= 96
           @model = T_MODEL.read(r, b, b + 92, 'Model')
         else
-          r.spend(284, b, 'Model') if n >= 92
+          r.spend(300, b, 'Model') if n >= 92
           @model = Model.new
         end
         if n >= 100
           @final_model = T_FINAL_MODEL.read(r, b, b + 96, 'FinalModel')
         else
-          r.spend(280, b, 'FinalModel') if n >= 96
+          r.spend(296, b, 'FinalModel') if n >= 96
           @final_model = FinalModel.new
         end
         if n >= 104
           @buffer = T_BUFFER.read(r, b, b + 100, 'Buffer')
         else
-          r.spend(276, b, 'Buffer') if n >= 100
+          r.spend(292, b, 'Buffer') if n >= 100
           @buffer = Buffer.new
         end
         if n >= 108
           @reader = T_READER.read(r, b, b + 104, 'Reader')
         else
-          r.spend(272, b, 'Reader') if n >= 104
+          r.spend(288, b, 'Reader') if n >= 104
           @reader = Reader.new
         end
         if n >= 112
           @writer = T_WRITER.read(r, b, b + 108, 'Writer')
         else
-          r.spend(268, b, 'Writer') if n >= 108
+          r.spend(284, b, 'Writer') if n >= 108
           @writer = Writer.new
         end
         if n >= 116
           @limits = T_LIMITS.read(r, b, b + 112, 'Limits')
         else
-          r.spend(264, b, 'Limits') if n >= 112
+          r.spend(280, b, 'Limits') if n >= 112
           @limits = Limits.new
         end
         if n >= 120
           @decode_error = T_DECODE_ERROR.read(r, b, b + 116, 'DecodeError')
         else
-          r.spend(260, b, 'DecodeError') if n >= 116
+          r.spend(276, b, 'DecodeError') if n >= 116
           @decode_error = DecodeError.new
         end
         if n >= 124
           @decode_exception = T_DECODE_EXCEPTION.read(r, b, b + 120, 'DecodeException')
         else
-          r.spend(256, b, 'DecodeException') if n >= 120
+          r.spend(272, b, 'DecodeException') if n >= 120
           @decode_exception = DecodeException.new
         end
         if n >= 128
           @decimal = T_DECIMAL.read(r, b, b + 124, 'Decimal')
         else
-          r.spend(252, b, 'Decimal') if n >= 124
+          r.spend(268, b, 'Decimal') if n >= 124
           @decimal = Decimal.new
         end
         if n >= 132
           @uuid = T_UUID.read(r, b, b + 128, 'Uuid')
         else
-          r.spend(248, b, 'Uuid') if n >= 128
+          r.spend(264, b, 'Uuid') if n >= 128
           @uuid = Uuid.new
         end
         if n >= 136
           @uuid_ = T_UUID_.read(r, b, b + 132, 'UUID')
         else
-          r.spend(244, b, 'UUID') if n >= 132
+          r.spend(260, b, 'UUID') if n >= 132
           @uuid_ = Uuid_.new
         end
         if n >= 140
           @timestamp = T_TIMESTAMP.read(r, b, b + 136, 'Timestamp')
         else
-          r.spend(240, b, 'Timestamp') if n >= 136
+          r.spend(256, b, 'Timestamp') if n >= 136
           @timestamp = Timestamp.new
         end
         if n >= 144
           @sender = T_SENDER.read(r, b, b + 140, 'Sender')
         else
-          r.spend(236, b, 'Sender') if n >= 140
+          r.spend(252, b, 'Sender') if n >= 140
           @sender = Sender.new
         end
         if n >= 148
           @receiver = T_RECEIVER.read(r, b, b + 144, 'Receiver')
         else
-          r.spend(232, b, 'Receiver') if n >= 144
+          r.spend(248, b, 'Receiver') if n >= 144
           @receiver = Receiver.new
         end
         if n >= 152
           @client = T_CLIENT.read(r, b, b + 148, 'Client')
         else
-          r.spend(228, b, 'Client') if n >= 148
+          r.spend(244, b, 'Client') if n >= 148
           @client = Client.new
         end
         if n >= 156
           @proxy = T_PROXY.read(r, b, b + 152, 'Proxy')
         else
-          r.spend(224, b, 'Proxy') if n >= 152
+          r.spend(240, b, 'Proxy') if n >= 152
           @proxy = Proxy.new
         end
         if n >= 160
           @handler = T_HANDLER.read(r, b, b + 156, 'Handler')
         else
-          r.spend(220, b, 'Handler') if n >= 156
+          r.spend(236, b, 'Handler') if n >= 156
           @handler = Handler.new
         end
         if n >= 164
           @fbe = T_FBE.read(r, b, b + 160, 'fbe')
         else
-          r.spend(216, b, 'fbe') if n >= 160
+          r.spend(232, b, 'fbe') if n >= 160
           @fbe = Fbe_.new
         end
         if n >= 168
           @fbe_ = T_FBE_.read(r, b, b + 164, 'FBE')
         else
-          r.spend(212, b, 'FBE') if n >= 164
+          r.spend(228, b, 'FBE') if n >= 164
           @fbe_ = Fbe__.new
         end
         if n >= 172
           @std = T_STD.read(r, b, b + 168, 'std')
         else
-          r.spend(208, b, 'std') if n >= 168
+          r.spend(224, b, 'std') if n >= 168
           @std = Std.new
         end
         if n >= 176
           @companion = T_COMPANION.read(r, b, b + 172, 'Companion')
         else
-          r.spend(204, b, 'Companion') if n >= 172
+          r.spend(220, b, 'Companion') if n >= 172
           @companion = Companion.new
         end
         if n >= 180
           @any = T_ANY.read(r, b, b + 176, 'Any')
         else
-          r.spend(200, b, 'Any') if n >= 176
+          r.spend(216, b, 'Any') if n >= 176
           @any = Any.new
         end
         if n >= 184
           @self_ = T_SELF_.read(r, b, b + 180, 'Self')
         else
-          r.spend(196, b, 'Self') if n >= 180
+          r.spend(212, b, 'Self') if n >= 180
           @self_ = Self.new
         end
         if n >= 188
           @self__ = T_SELF__.read(r, b, b + 184, 'self')
         else
-          r.spend(192, b, 'self') if n >= 184
+          r.spend(208, b, 'self') if n >= 184
           @self__ = Self_.new
         end
         if n >= 192
           @none = T_NONE.read(r, b, b + 188, 'None')
         else
-          r.spend(188, b, 'None') if n >= 188
+          r.spend(204, b, 'None') if n >= 188
           @none = None.new
         end
         if n >= 196
           @option = T_OPTION.read(r, b, b + 192, 'Option')
         else
-          r.spend(184, b, 'Option') if n >= 192
+          r.spend(200, b, 'Option') if n >= 192
           @option = Option.new
         end
         if n >= 200
           @result = T_RESULT.read(r, b, b + 196, 'Result')
         else
-          r.spend(180, b, 'Result') if n >= 196
+          r.spend(196, b, 'Result') if n >= 196
           @result = Result.new
         end
         if n >= 204
           @vec = T_VEC.read(r, b, b + 200, 'Vec')
         else
-          r.spend(176, b, 'Vec') if n >= 200
+          r.spend(192, b, 'Vec') if n >= 200
           @vec = Vec.new
         end
         if n >= 208
           @box = T_BOX.read(r, b, b + 204, 'Box')
         else
-          r.spend(172, b, 'Box') if n >= 204
+          r.spend(188, b, 'Box') if n >= 204
           @box = Box.new
         end
         if n >= 212
           @error = T_ERROR.read(r, b, b + 208, 'Error')
         else
-          r.spend(168, b, 'Error') if n >= 208
+          r.spend(184, b, 'Error') if n >= 208
           @error = Error.new
         end
         if n >= 216
           @exception = T_EXCEPTION.read(r, b, b + 212, 'Exception')
         else
-          r.spend(164, b, 'Exception') if n >= 212
+          r.spend(180, b, 'Exception') if n >= 212
           @exception = Exception.new
         end
         if n >= 220
           @text = T_TEXT.read(r, b, b + 216, 'Text')
         else
-          r.spend(160, b, 'Text') if n >= 216
+          r.spend(176, b, 'Text') if n >= 216
           @text = Text.new
         end
         if n >= 224
           @json_writer = T_JSON_WRITER.read(r, b, b + 220, 'JsonWriter')
         else
-          r.spend(156, b, 'JsonWriter') if n >= 220
+          r.spend(172, b, 'JsonWriter') if n >= 220
           @json_writer = JsonWriter.new
         end
         if n >= 228
           @int32_t = T_INT32_T.read(r, b, b + 224, 'int32_t')
         else
-          r.spend(152, b, 'int32_t') if n >= 224
+          r.spend(168, b, 'int32_t') if n >= 224
           @int32_t = Int32T.new
         end
         if n >= 232
           @size_t = T_SIZE_T.read(r, b, b + 228, 'size_t')
         else
-          r.spend(148, b, 'size_t') if n >= 228
+          r.spend(164, b, 'size_t') if n >= 228
           @size_t = SizeT.new
         end
         if n >= 236
           @list_ = T_LIST_.read(r, b, b + 232, 'list')
         else
-          r.spend(144, b, 'list') if n >= 232
+          r.spend(160, b, 'list') if n >= 232
           @list_ = List_.new
         end
         if n >= 240
           @object_ = T_OBJECT_.read(r, b, b + 236, 'object')
         else
-          r.spend(140, b, 'object') if n >= 236
+          r.spend(156, b, 'object') if n >= 236
           @object_ = Object_.new
         end
         if n >= 244
           @v = T_V.read(r, b, b + 240, 'v')
         else
-          r.spend(136, b, 'v') if n >= 240
+          r.spend(152, b, 'v') if n >= 240
           @v = V.new
         end
         if n >= 248
           @r = T_R.read(r, b, b + 244, 'r')
         else
-          r.spend(132, b, 'r') if n >= 244
+          r.spend(148, b, 'r') if n >= 244
           @r = R.new
         end
         if n >= 252
           @w = T_W.read(r, b, b + 248, 'w')
         else
-          r.spend(128, b, 'w') if n >= 248
+          r.spend(144, b, 'w') if n >= 248
           @w = W.new
         end
         if n >= 256
           @side_buy = T_SIDE_BUY.read(r, b, b + 252, 'SideBuy')
         else
-          r.spend(124, b, 'SideBuy') if n >= 252
+          r.spend(140, b, 'SideBuy') if n >= 252
           @side_buy = SideBuy.new
         end
         if n >= 260
           @order_key = T_ORDER_KEY.read(r, b, b + 256, 'OrderKey')
         else
-          r.spend(120, b, 'OrderKey') if n >= 256
+          r.spend(136, b, 'OrderKey') if n >= 256
           @order_key = OrderKey.new
         end
         if n >= 264
           @text_ofside = T_TEXT_OFSIDE.read(r, b, b + 260, 'textOfside')
         else
-          r.spend(116, b, 'textOfside') if n >= 260
+          r.spend(132, b, 'textOfside') if n >= 260
           @text_ofside = TextOfside.new
         end
         if n >= 268
           @decimal_1 = T_DECIMAL_1.read(r, b, b + 264, 'DECIMAL_1')
         else
-          r.spend(112, b, 'DECIMAL_1') if n >= 264
+          r.spend(128, b, 'DECIMAL_1') if n >= 264
           @decimal_1 = Decimal1.new
         end
         if n >= 272
           @order_model = T_ORDER_MODEL.read(r, b, b + 268, 'OrderModel')
         else
-          r.spend(108, b, 'OrderModel') if n >= 268
+          r.spend(124, b, 'OrderModel') if n >= 268
           @order_model = OrderModel.new
         end
         if n >= 276
           @order_final = T_ORDER_FINAL.read(r, b, b + 272, 'OrderFinal')
         else
-          r.spend(104, b, 'OrderFinal') if n >= 272
+          r.spend(120, b, 'OrderFinal') if n >= 272
           @order_final = OrderFinal.new
         end
         if n >= 280
           @new_order = T_NEW_ORDER.read(r, b, b + 276, 'NewOrder')
         else
-          r.spend(100, b, 'NewOrder') if n >= 276
+          r.spend(116, b, 'NewOrder') if n >= 276
           @new_order = NewOrder.new
         end
         if n >= 284
           @verify_fbe_order = T_VERIFY_FBE_ORDER.read(r, b, b + 280, 'VerifyFBEOrder')
         else
-          r.spend(96, b, 'VerifyFBEOrder') if n >= 280
+          r.spend(112, b, 'VerifyFBEOrder') if n >= 280
           @verify_fbe_order = VerifyFbeOrder.new
         end
         if n >= 288
           @fbe_vr_order = T_FBE_VR_ORDER.read(r, b, b + 284, 'fbe_vr_Order')
         else
-          r.spend(92, b, 'fbe_vr_Order') if n >= 284
+          r.spend(108, b, 'fbe_vr_Order') if n >= 284
           @fbe_vr_order = FbeVrOrder.new
         end
         if n >= 292
           @e1 = T_E1.read(r, b, b + 288, 'e1')
         else
-          r.spend(88, b, 'e1') if n >= 288
+          r.spend(104, b, 'e1') if n >= 288
           @e1 = E1.new
         end
         if n >= 296
           @i2 = T_I2.read(r, b, b + 292, 'i2')
         else
-          r.spend(84, b, 'i2') if n >= 292
+          r.spend(100, b, 'i2') if n >= 292
           @i2 = I2.new
         end
         if n >= 300
           @o3 = T_O3.read(r, b, b + 296, 'o3')
         else
-          r.spend(80, b, 'o3') if n >= 296
+          r.spend(96, b, 'o3') if n >= 296
           @o3 = O3.new
         end
         if n >= 304
-          @case_ = T_CASE_.read(r, b, b + 300, 'Case')
+          @fbe__ = T_FBE__.read(r, b, b + 300, 'Fbe')
         else
-          r.spend(76, b, 'Case') if n >= 300
-          @case_ = Case.new
+          r.spend(92, b, 'Fbe') if n >= 300
+          @fbe__ = Fbe___.new
         end
         if n >= 308
-          @imported = T_IMPORTED.read(r, b, b + 304, 'Imported')
+          @fingerprint = T_FINGERPRINT.read(r, b, b + 304, 'FINGERPRINT')
         else
-          r.spend(44, b, 'Imported') if n >= 304
-          @imported = Imported.new
+          r.spend(88, b, 'FINGERPRINT') if n >= 304
+          @fingerprint = Fingerprint.new
         end
         if n >= 312
-          @derived = T_DERIVED.read(r, b, b + 308, 'Derived')
+          @fbe_fingerprint = T_FBE_FINGERPRINT.read(r, b, b + 308, 'FBE_FINGERPRINT')
         else
-          r.spend(34, b, 'Derived') if n >= 308
-          @derived = Derived.new
+          r.spend(84, b, 'FBE_FINGERPRINT') if n >= 308
+          @fbe_fingerprint = FbeFingerprint.new
         end
         if n >= 316
-          @listed = T_LISTED.read(r, b, b + 312, 'Listed')
+          @fbe_fingerprint_ = T_FBE_FINGERPRINT_.read(r, b, b + 312, 'FBEFingerprint')
         else
-          r.spend(16, b, 'Listed') if n >= 312
+          r.spend(80, b, 'FBEFingerprint') if n >= 312
+          @fbe_fingerprint_ = FbeFingerprint_.new
+        end
+        if n >= 320
+          @case_ = T_CASE_.read(r, b, b + 316, 'Case')
+        else
+          r.spend(76, b, 'Case') if n >= 316
+          @case_ = Case.new
+        end
+        if n >= 324
+          @imported = T_IMPORTED.read(r, b, b + 320, 'Imported')
+        else
+          r.spend(44, b, 'Imported') if n >= 320
+          @imported = Imported.new
+        end
+        if n >= 328
+          @derived = T_DERIVED.read(r, b, b + 324, 'Derived')
+        else
+          r.spend(34, b, 'Derived') if n >= 324
+          @derived = Derived.new
+        end
+        if n >= 332
+          @listed = T_LISTED.read(r, b, b + 328, 'Listed')
+        else
+          r.spend(16, b, 'Listed') if n >= 328
           @listed = Listed.new
         end
         @letters = Letters::A__
@@ -17966,7 +18344,7 @@ module Import
 
     # The checks of fbe_read_body, in its order, making no value (verify_fbe).
     def self.fbe_verify_body(r, b, n, values)
-      if n >= 320
+      if n >= 336
         r.struct_at(Order, b, values[2], b + 8, 'Order')
         r.struct_at(CppWords, b, values[3], b + 12, 'CppWords')
         r.struct_at(PythonWords, b, values[4], b + 16, 'PythonWords')
@@ -18040,10 +18418,14 @@ module Import
         r.struct_at(E1, b, values[72], b + 288, 'e1')
         r.struct_at(I2, b, values[73], b + 292, 'i2')
         r.struct_at(O3, b, values[74], b + 296, 'o3')
-        r.struct_at(Case, b, values[75], b + 300, 'Case')
-        r.struct_at(Imported, b, values[76], b + 304, 'Imported')
-        r.struct_at(Derived, b, values[77], b + 308, 'Derived')
-        r.struct_at(Listed, b, values[78], b + 312, 'Listed')
+        r.struct_at(Fbe___, b, values[75], b + 300, 'Fbe')
+        r.struct_at(Fingerprint, b, values[76], b + 304, 'FINGERPRINT')
+        r.struct_at(FbeFingerprint, b, values[77], b + 308, 'FBE_FINGERPRINT')
+        r.struct_at(FbeFingerprint_, b, values[78], b + 312, 'FBEFingerprint')
+        r.struct_at(Case, b, values[79], b + 316, 'Case')
+        r.struct_at(Imported, b, values[80], b + 320, 'Imported')
+        r.struct_at(Derived, b, values[81], b + 324, 'Derived')
+        r.struct_at(Listed, b, values[82], b + 328, 'Listed')
       else
         allocate.fbe_read_body(r, b, n, values)
       end
@@ -18123,6 +18505,10 @@ module Import
       T_E1.check(@e1).fbe_write_final(w)
       T_I2.check(@i2).fbe_write_final(w)
       T_O3.check(@o3).fbe_write_final(w)
+      T_FBE__.check(@fbe__).fbe_write_final(w)
+      T_FINGERPRINT.check(@fingerprint).fbe_write_final(w)
+      T_FBE_FINGERPRINT.check(@fbe_fingerprint).fbe_write_final(w)
+      T_FBE_FINGERPRINT_.check(@fbe_fingerprint_).fbe_write_final(w)
       T_CASE_.check(@case_).fbe_write_final(w)
       T_IMPORTED.check(@imported).fbe_write_final(w)
       T_DERIVED.check(@derived).fbe_write_final(w)
@@ -18205,6 +18591,10 @@ module Import
       @e1 = T_E1.fread(r, 'e1')
       @i2 = T_I2.fread(r, 'i2')
       @o3 = T_O3.fread(r, 'o3')
+      @fbe__ = T_FBE__.fread(r, 'Fbe')
+      @fingerprint = T_FINGERPRINT.fread(r, 'FINGERPRINT')
+      @fbe_fingerprint = T_FBE_FINGERPRINT.fread(r, 'FBE_FINGERPRINT')
+      @fbe_fingerprint_ = T_FBE_FINGERPRINT_.fread(r, 'FBEFingerprint')
       @case_ = T_CASE_.fread(r, 'Case')
       @imported = T_IMPORTED.fread(r, 'Imported')
       @derived = T_DERIVED.fread(r, 'Derived')
@@ -18287,6 +18677,10 @@ module Import
       T_E1.fread(r, 'e1')
       T_I2.fread(r, 'i2')
       T_O3.fread(r, 'o3')
+      T_FBE__.fread(r, 'Fbe')
+      T_FINGERPRINT.fread(r, 'FINGERPRINT')
+      T_FBE_FINGERPRINT.fread(r, 'FBE_FINGERPRINT')
+      T_FBE_FINGERPRINT_.fread(r, 'FBEFingerprint')
       T_CASE_.fread(r, 'Case')
       T_IMPORTED.fread(r, 'Imported')
       T_DERIVED.fread(r, 'Derived')
@@ -18441,6 +18835,14 @@ module Import
       T_I2.text(out, @i2)
       out << ',o3='
       T_O3.text(out, @o3)
+      out << ',Fbe='
+      T_FBE__.text(out, @fbe__)
+      out << ',FINGERPRINT='
+      T_FINGERPRINT.text(out, @fingerprint)
+      out << ',FBE_FINGERPRINT='
+      T_FBE_FINGERPRINT.text(out, @fbe_fingerprint)
+      out << ',FBEFingerprint='
+      T_FBE_FINGERPRINT_.text(out, @fbe_fingerprint_)
       out << ',Case='
       T_CASE_.text(out, @case_)
       out << ',Imported='
@@ -18601,6 +19003,14 @@ module Import
       T_I2.json(out, @i2)
       out << ',"o3":'
       T_O3.json(out, @o3)
+      out << ',"Fbe":'
+      T_FBE__.json(out, @fbe__)
+      out << ',"FINGERPRINT":'
+      T_FINGERPRINT.json(out, @fingerprint)
+      out << ',"FBE_FINGERPRINT":'
+      T_FBE_FINGERPRINT.json(out, @fbe_fingerprint)
+      out << ',"FBEFingerprint":'
+      T_FBE_FINGERPRINT_.json(out, @fbe_fingerprint_)
       out << ',"Case":'
       T_CASE_.json(out, @case_)
       out << ',"Imported":'
@@ -19053,6 +19463,30 @@ module Import
         r.spend(4, nil, 'o3')
         @o3 = O3.new
       end
+      if obj.key?('Fbe')
+        @fbe__ = T_FBE__.from_json(obj['Fbe'], r, 'Fbe')
+      else
+        r.spend(4, nil, 'Fbe')
+        @fbe__ = Fbe___.new
+      end
+      if obj.key?('FINGERPRINT')
+        @fingerprint = T_FINGERPRINT.from_json(obj['FINGERPRINT'], r, 'FINGERPRINT')
+      else
+        r.spend(4, nil, 'FINGERPRINT')
+        @fingerprint = Fingerprint.new
+      end
+      if obj.key?('FBE_FINGERPRINT')
+        @fbe_fingerprint = T_FBE_FINGERPRINT.from_json(obj['FBE_FINGERPRINT'], r, 'FBE_FINGERPRINT')
+      else
+        r.spend(4, nil, 'FBE_FINGERPRINT')
+        @fbe_fingerprint = FbeFingerprint.new
+      end
+      if obj.key?('FBEFingerprint')
+        @fbe_fingerprint_ = T_FBE_FINGERPRINT_.from_json(obj['FBEFingerprint'], r, 'FBEFingerprint')
+      else
+        r.spend(4, nil, 'FBEFingerprint')
+        @fbe_fingerprint_ = FbeFingerprint_.new
+      end
       if obj.key?('Case')
         @case_ = T_CASE_.from_json(obj['Case'], r, 'Case')
       else
@@ -19087,7 +19521,7 @@ module Import
     FBE_MESSAGES = {
       44 => [Self, :on_receive_self],
       45 => [Self_, :on_receive_self_],
-      79 => [Hostile, :on_receive_hostile],
+      83 => [Hostile, :on_receive_hostile],
       502 => [Market::Failure, :on_receive_market_failure]
     }.freeze
 
@@ -19123,7 +19557,7 @@ module Import
     FBE_MESSAGES = {
       44 => [Self, :on_proxy_self],
       45 => [Self_, :on_proxy_self_],
-      79 => [Hostile, :on_proxy_hostile],
+      83 => [Hostile, :on_proxy_hostile],
       502 => [Market::Failure, :on_proxy_market_failure]
     }.freeze
 

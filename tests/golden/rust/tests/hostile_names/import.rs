@@ -19208,7 +19208,463 @@ impl fbe::json::JsonStruct for O3 {
     }
 }
 
-/// The schema's `struct Case` (type id 74).
+/// The schema's `struct Fbe` (type id 74).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Fbe__ {
+    pub fbe: i32,
+}
+
+impl fbe::Struct for Fbe__ {
+    const NAME: &'static str = "import.Fbe";
+    const TYPE_ID: u32 = 74;
+    const FINAL_MIN: usize = 4;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let b = w.struct_body(base, slot, 12, 74);
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe, body, 8);
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 74, 4)?;
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe = fbe::Fixed::at(body, 8);
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 74, 4)?;
+        r.leave();
+        Ok(())
+    }
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.final_field(&self.fbe, "Fbe")?;
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_field_into(&mut self.fbe, "Fbe")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Fbe")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Fbe__ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Fbe__ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Fbe(Fbe=");
+        t.int(i64::from(self.fbe));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Fbe__ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Fbe\":");
+        j.field(&self.fbe, "Fbe")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Fbe" => m.field(&mut seen[0], &mut self.fbe, "Fbe")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct FINGERPRINT` (type id 75).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Fingerprint {
+    pub fingerprint: i32,
+}
+
+impl fbe::Struct for Fingerprint {
+    const NAME: &'static str = "import.FINGERPRINT";
+    const TYPE_ID: u32 = 75;
+    const FINAL_MIN: usize = 4;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let b = w.struct_body(base, slot, 12, 75);
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fingerprint, body, 8);
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 75, 4)?;
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fingerprint = fbe::Fixed::at(body, 8);
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 75, 4)?;
+        r.leave();
+        Ok(())
+    }
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.final_field(&self.fingerprint, "FINGERPRINT")?;
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_field_into(&mut self.fingerprint, "FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Fingerprint {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Fingerprint {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FINGERPRINT(FINGERPRINT=");
+        t.int(i64::from(self.fingerprint));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Fingerprint {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FINGERPRINT\":");
+        j.field(&self.fingerprint, "FINGERPRINT")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FINGERPRINT" => m.field(&mut seen[0], &mut self.fingerprint, "FINGERPRINT")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct FBE_FINGERPRINT` (type id 76).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FbeFingerprint {
+    pub fbe_fingerprint: i32,
+}
+
+impl fbe::Struct for FbeFingerprint {
+    const NAME: &'static str = "import.FBE_FINGERPRINT";
+    const TYPE_ID: u32 = 76;
+    const FINAL_MIN: usize = 4;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let b = w.struct_body(base, slot, 12, 76);
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 76, 4)?;
+        r.leave();
+        Ok(())
+    }
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.final_field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_field_into(&mut self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("FBE_FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for FbeFingerprint {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for FbeFingerprint {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FBE_FINGERPRINT(FBE_FINGERPRINT=");
+        t.int(i64::from(self.fbe_fingerprint));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for FbeFingerprint {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FBE_FINGERPRINT\":");
+        j.field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FBE_FINGERPRINT" => {
+                    m.field(&mut seen[0], &mut self.fbe_fingerprint, "FBE_FINGERPRINT")?
+                }
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct FBEFingerprint` (type id 77).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FbeFingerprint_ {
+    pub fbe_fingerprint: i32,
+}
+
+impl fbe::Struct for FbeFingerprint_ {
+    const NAME: &'static str = "import.FBEFingerprint";
+    const TYPE_ID: u32 = 77;
+    const FINAL_MIN: usize = 4;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let b = w.struct_body(base, slot, 12, 77);
+        let body = w.block::<12>(b);
+        fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 77, 4)?;
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 77, 4)?;
+        r.leave();
+        Ok(())
+    }
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.final_field(&self.fbe_fingerprint, "FBEFingerprint")?;
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_field_into(&mut self.fbe_fingerprint, "FBEFingerprint")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("FBEFingerprint")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for FbeFingerprint_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for FbeFingerprint_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FBEFingerprint(FBEFingerprint=");
+        t.int(i64::from(self.fbe_fingerprint));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for FbeFingerprint_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FBEFingerprint\":");
+        j.field(&self.fbe_fingerprint, "FBEFingerprint")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FBEFingerprint" => {
+                    m.field(&mut seen[0], &mut self.fbe_fingerprint, "FBEFingerprint")?
+                }
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct Case` (type id 78).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Case {
     pub name: i32,
@@ -19223,13 +19679,13 @@ pub struct Case {
 
 impl fbe::Struct for Case {
     const NAME: &'static str = "import.Case";
-    const TYPE_ID: u32 = 74;
+    const TYPE_ID: u32 = 78;
     const FINAL_MIN: usize = 32;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 40, 74);
+        let b = w.struct_body(base, slot, 40, 78);
         let body = w.block::<40>(b);
         fbe::Fixed::put_at(&self.name, body, 8);
         fbe::Fixed::put_at(&self.name_, body, 12);
@@ -19251,7 +19707,7 @@ impl fbe::Struct for Case {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 74, 32)?;
+        let (b, n) = r.struct_at(base, slot, off, 78, 32)?;
         let body = r.body(b, n);
         if n < 40 {
             *self = Self::default();
@@ -19291,7 +19747,7 @@ impl fbe::Struct for Case {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_at(base, slot, off, 74, 32)?;
+        r.struct_at(base, slot, off, 78, 32)?;
         r.leave();
         Ok(())
     }
@@ -19413,7 +19869,7 @@ impl fbe::json::JsonStruct for Case {
     }
 }
 
-/// The schema's `struct Imported` (type id 75).
+/// The schema's `struct Imported` (type id 79).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
     pub market: super::market::Side,
@@ -19433,13 +19889,13 @@ impl Default for Imported {
 
 impl fbe::Struct for Imported {
     const NAME: &'static str = "import.Imported";
-    const TYPE_ID: u32 = 75;
+    const TYPE_ID: u32 = 79;
     const FINAL_MIN: usize = 10;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 14, 75);
+        let b = w.struct_body(base, slot, 14, 79);
         let body = w.block::<14>(b);
         fbe::Fixed::put_at(&self.market, body, 8);
         fbe::Fixed::put_at(&self.example, body, 13);
@@ -19456,7 +19912,7 @@ impl fbe::Struct for Imported {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 75, 2)?;
+        let (b, n) = r.struct_at(base, slot, off, 79, 2)?;
         let body = r.body(b, n);
         if n < 14 {
             *self = Self::default();
@@ -19485,7 +19941,7 @@ impl fbe::Struct for Imported {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 75, 2)?;
+        let (b, n) = r.struct_at(base, slot, off, 79, 2)?;
         let body = r.body(b, n);
         if n < 9 {
             r.spend(8, b, "market")?;
@@ -19579,7 +20035,7 @@ impl fbe::json::JsonStruct for Imported {
     }
 }
 
-/// The schema's `struct symbol` (type id 76).
+/// The schema's `struct symbol` (type id 80).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
     pub digits: Digits,
@@ -19595,13 +20051,13 @@ impl Default for Symbol {
 
 impl fbe::Struct for Symbol {
     const NAME: &'static str = "import.symbol";
-    const TYPE_ID: u32 = 76;
+    const TYPE_ID: u32 = 80;
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 76);
+        let b = w.struct_body(base, slot, 12, 80);
         let body = w.block::<12>(b);
         fbe::Fixed::put_at(&self.digits, body, 8);
         w.leave();
@@ -19616,7 +20072,7 @@ impl fbe::Struct for Symbol {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 80, 4)?;
         let body = r.body(b, n);
         if n < 12 {
             *self = Self::default();
@@ -19635,7 +20091,7 @@ impl fbe::Struct for Symbol {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_at(base, slot, off, 76, 4)?;
+        r.struct_at(base, slot, off, 80, 4)?;
         r.leave();
         Ok(())
     }
@@ -19700,7 +20156,7 @@ impl fbe::json::JsonStruct for Symbol {
     }
 }
 
-/// The schema's `struct Listed : market.Instrument` (type id 77); its base fields first.
+/// The schema's `struct Listed : market.Instrument` (type id 81); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Listed {
     pub symbol: fbe::BString,
@@ -19722,13 +20178,13 @@ impl Default for Listed {
 
 impl fbe::Struct for Listed {
     const NAME: &'static str = "import.Listed";
-    const TYPE_ID: u32 = 77;
+    const TYPE_ID: u32 = 81;
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 77);
+        let b = w.struct_body(base, slot, 24, 81);
         let body = w.block::<24>(b);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.precision, body, 16);
@@ -19746,7 +20202,7 @@ impl fbe::Struct for Listed {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 77, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
         let body = r.body(b, n);
         if n < 24 {
             *self = Self::default();
@@ -19782,7 +20238,7 @@ impl fbe::Struct for Listed {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 77, 12)?;
+        let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
@@ -19893,7 +20349,7 @@ impl fbe::json::JsonStruct for Listed {
     }
 }
 
-/// The schema's `struct Derived : import.Order` (type id 78); its base fields first.
+/// The schema's `struct Derived : import.Order` (type id 82); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Derived {
     pub side: i32,
@@ -19917,13 +20373,13 @@ impl Default for Derived {
 
 impl fbe::Struct for Derived {
     const NAME: &'static str = "import.Derived";
-    const TYPE_ID: u32 = 78;
+    const TYPE_ID: u32 = 82;
     const FINAL_MIN: usize = 18;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 26, 78);
+        let b = w.struct_body(base, slot, 26, 82);
         let body = w.block::<26>(b);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
@@ -19942,7 +20398,7 @@ impl fbe::Struct for Derived {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 78, 18)?;
+        let (b, n) = r.struct_at(base, slot, off, 82, 18)?;
         let body = r.body(b, n);
         if n < 26 {
             *self = Self::default();
@@ -19973,7 +20429,7 @@ impl fbe::Struct for Derived {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        r.struct_at(base, slot, off, 78, 18)?;
+        r.struct_at(base, slot, off, 82, 18)?;
         r.leave();
         Ok(())
     }
@@ -20068,7 +20524,7 @@ impl fbe::json::JsonStruct for Derived {
     }
 }
 
-/// The schema's `struct Hostile` (type id 79).
+/// The schema's `struct Hostile` (type id 83).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hostile {
     pub order: Order,
@@ -20144,6 +20600,10 @@ pub struct Hostile {
     pub e1: E1,
     pub i2: I2,
     pub o3: O3,
+    pub fbe__: Fbe__,
+    pub fingerprint: Fingerprint,
+    pub fbe_fingerprint: FbeFingerprint,
+    pub fbe_fingerprint_: FbeFingerprint_,
     pub case: Case,
     pub imported: Imported,
     pub derived: Derived,
@@ -20227,6 +20687,10 @@ impl Default for Hostile {
             e1: Default::default(),
             i2: Default::default(),
             o3: Default::default(),
+            fbe__: Default::default(),
+            fingerprint: Default::default(),
+            fbe_fingerprint: Default::default(),
+            fbe_fingerprint_: Default::default(),
             case: Default::default(),
             imported: Default::default(),
             derived: Default::default(),
@@ -20238,15 +20702,15 @@ impl Default for Hostile {
 
 impl fbe::Struct for Hostile {
     const NAME: &'static str = "import.Hostile";
-    const TYPE_ID: u32 = 79;
-    const FINAL_MIN: usize = 2998;
+    const TYPE_ID: u32 = 83;
+    const FINAL_MIN: usize = 3014;
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 320, 79);
-        let body = w.block::<320>(b);
-        fbe::Fixed::put_at(&self.letters, body, 316);
+        let b = w.struct_body(base, slot, 336, 83);
+        let body = w.block::<336>(b);
+        fbe::Fixed::put_at(&self.letters, body, 332);
         w.field(&self.order, b, b + 8, "Order")?;
         w.field(&self.cpp_words, b, b + 12, "CppWords")?;
         w.field(&self.python_words, b, b + 16, "PythonWords")?;
@@ -20320,10 +20784,14 @@ impl fbe::Struct for Hostile {
         w.field(&self.e1, b, b + 288, "e1")?;
         w.field(&self.i2, b, b + 292, "i2")?;
         w.field(&self.o3, b, b + 296, "o3")?;
-        w.field(&self.case, b, b + 300, "Case")?;
-        w.field(&self.imported, b, b + 304, "Imported")?;
-        w.field(&self.derived, b, b + 308, "Derived")?;
-        w.field(&self.listed, b, b + 312, "Listed")?;
+        w.field(&self.fbe__, b, b + 300, "Fbe")?;
+        w.field(&self.fingerprint, b, b + 304, "FINGERPRINT")?;
+        w.field(&self.fbe_fingerprint, b, b + 308, "FBE_FINGERPRINT")?;
+        w.field(&self.fbe_fingerprint_, b, b + 312, "FBEFingerprint")?;
+        w.field(&self.case, b, b + 316, "Case")?;
+        w.field(&self.imported, b, b + 320, "Imported")?;
+        w.field(&self.derived, b, b + 324, "Derived")?;
+        w.field(&self.listed, b, b + 328, "Listed")?;
         w.leave();
         Ok(())
     }
@@ -20336,398 +20804,418 @@ impl fbe::Struct for Hostile {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 79, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
         let body = r.body(b, n);
-        if n < 320 {
+        if n < 336 {
             *self = Self::default();
         }
         if n >= 12 {
             r.field_into_at(&mut self.order, b, body, 8, "Order")?;
         } else {
-            r.spend(2994, b, "Order")?;
+            r.spend(3010, b, "Order")?;
         }
         if n >= 16 {
             r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
         } else if n >= 12 {
-            r.spend(2982, b, "CppWords")?;
+            r.spend(2998, b, "CppWords")?;
         }
         if n >= 20 {
             r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
         } else if n >= 16 {
-            r.spend(2363, b, "PythonWords")?;
+            r.spend(2379, b, "PythonWords")?;
         }
         if n >= 24 {
             r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
         } else if n >= 20 {
-            r.spend(2124, b, "GoWords")?;
+            r.spend(2140, b, "GoWords")?;
         }
         if n >= 28 {
             r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
         } else if n >= 24 {
-            r.spend(1922, b, "JavaWords")?;
+            r.spend(1938, b, "JavaWords")?;
         }
         if n >= 32 {
             r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
-            r.spend(1740, b, "KotlinWords")?;
+            r.spend(1756, b, "KotlinWords")?;
         }
         if n >= 36 {
             r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
         } else if n >= 32 {
-            r.spend(1533, b, "JsWords")?;
+            r.spend(1549, b, "JsWords")?;
         }
         if n >= 40 {
             r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
         } else if n >= 36 {
-            r.spend(1310, b, "RustWords")?;
+            r.spend(1326, b, "RustWords")?;
         }
         if n >= 44 {
             r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
-            r.spend(1115, b, "CSharpWords")?;
+            r.spend(1131, b, "CSharpWords")?;
         }
         if n >= 48 {
             r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
         } else if n >= 44 {
-            r.spend(965, b, "RubyWords")?;
+            r.spend(981, b, "RubyWords")?;
         }
         if n >= 52 {
             r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
         } else if n >= 48 {
-            r.spend(867, b, "CppMembers")?;
+            r.spend(883, b, "CppMembers")?;
         }
         if n >= 56 {
             r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
-            r.spend(819, b, "PythonMembers")?;
+            r.spend(835, b, "PythonMembers")?;
         }
         if n >= 60 {
             r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
         } else if n >= 56 {
-            r.spend(723, b, "GoMembers")?;
+            r.spend(739, b, "GoMembers")?;
         }
         if n >= 64 {
             r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
-            r.spend(594, b, "JvmMembers")?;
+            r.spend(610, b, "JvmMembers")?;
         }
         if n >= 68 {
             r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
         } else if n >= 64 {
-            r.spend(457, b, "JsMembers")?;
+            r.spend(473, b, "JsMembers")?;
         }
         if n >= 72 {
             r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
-            r.spend(446, b, "RuntimeNames")?;
+            r.spend(462, b, "RuntimeNames")?;
         }
         if n >= 76 {
             r.field_into_at(&mut self.class, b, body, 72, "class")?;
         } else if n >= 72 {
-            r.spend(304, b, "class")?;
+            r.spend(320, b, "class")?;
         }
         if n >= 80 {
             r.field_into_at(&mut self.object, b, body, 76, "Object")?;
         } else if n >= 76 {
-            r.spend(300, b, "Object")?;
+            r.spend(316, b, "Object")?;
         }
         if n >= 84 {
             r.field_into_at(&mut self.string, b, body, 80, "String")?;
         } else if n >= 80 {
-            r.spend(296, b, "String")?;
+            r.spend(312, b, "String")?;
         }
         if n >= 88 {
             r.field_into_at(&mut self.list, b, body, 84, "List")?;
         } else if n >= 84 {
-            r.spend(292, b, "List")?;
+            r.spend(308, b, "List")?;
         }
         if n >= 92 {
             r.field_into_at(&mut self.map, b, body, 88, "Map")?;
         } else if n >= 88 {
-            r.spend(288, b, "Map")?;
+            r.spend(304, b, "Map")?;
         }
         if n >= 96 {
             r.field_into_at(&mut self.model, b, body, 92, "Model")?;
         } else if n >= 92 {
-            r.spend(284, b, "Model")?;
+            r.spend(300, b, "Model")?;
         }
         if n >= 100 {
             r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
         } else if n >= 96 {
-            r.spend(280, b, "FinalModel")?;
+            r.spend(296, b, "FinalModel")?;
         }
         if n >= 104 {
             r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
         } else if n >= 100 {
-            r.spend(276, b, "Buffer")?;
+            r.spend(292, b, "Buffer")?;
         }
         if n >= 108 {
             r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
         } else if n >= 104 {
-            r.spend(272, b, "Reader")?;
+            r.spend(288, b, "Reader")?;
         }
         if n >= 112 {
             r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
         } else if n >= 108 {
-            r.spend(268, b, "Writer")?;
+            r.spend(284, b, "Writer")?;
         }
         if n >= 116 {
             r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
         } else if n >= 112 {
-            r.spend(264, b, "Limits")?;
+            r.spend(280, b, "Limits")?;
         }
         if n >= 120 {
             r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
         } else if n >= 116 {
-            r.spend(260, b, "DecodeError")?;
+            r.spend(276, b, "DecodeError")?;
         }
         if n >= 124 {
             r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
         } else if n >= 120 {
-            r.spend(256, b, "DecodeException")?;
+            r.spend(272, b, "DecodeException")?;
         }
         if n >= 128 {
             r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
         } else if n >= 124 {
-            r.spend(252, b, "Decimal")?;
+            r.spend(268, b, "Decimal")?;
         }
         if n >= 132 {
             r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
         } else if n >= 128 {
-            r.spend(248, b, "Uuid")?;
+            r.spend(264, b, "Uuid")?;
         }
         if n >= 136 {
             r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
         } else if n >= 132 {
-            r.spend(244, b, "UUID")?;
+            r.spend(260, b, "UUID")?;
         }
         if n >= 140 {
             r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
         } else if n >= 136 {
-            r.spend(240, b, "Timestamp")?;
+            r.spend(256, b, "Timestamp")?;
         }
         if n >= 144 {
             r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
         } else if n >= 140 {
-            r.spend(236, b, "Sender")?;
+            r.spend(252, b, "Sender")?;
         }
         if n >= 148 {
             r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
         } else if n >= 144 {
-            r.spend(232, b, "Receiver")?;
+            r.spend(248, b, "Receiver")?;
         }
         if n >= 152 {
             r.field_into_at(&mut self.client, b, body, 148, "Client")?;
         } else if n >= 148 {
-            r.spend(228, b, "Client")?;
+            r.spend(244, b, "Client")?;
         }
         if n >= 156 {
             r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
         } else if n >= 152 {
-            r.spend(224, b, "Proxy")?;
+            r.spend(240, b, "Proxy")?;
         }
         if n >= 160 {
             r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
         } else if n >= 156 {
-            r.spend(220, b, "Handler")?;
+            r.spend(236, b, "Handler")?;
         }
         if n >= 164 {
             r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
         } else if n >= 160 {
-            r.spend(216, b, "fbe")?;
+            r.spend(232, b, "fbe")?;
         }
         if n >= 168 {
             r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
         } else if n >= 164 {
-            r.spend(212, b, "FBE")?;
+            r.spend(228, b, "FBE")?;
         }
         if n >= 172 {
             r.field_into_at(&mut self.std, b, body, 168, "std")?;
         } else if n >= 168 {
-            r.spend(208, b, "std")?;
+            r.spend(224, b, "std")?;
         }
         if n >= 176 {
             r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
         } else if n >= 172 {
-            r.spend(204, b, "Companion")?;
+            r.spend(220, b, "Companion")?;
         }
         if n >= 180 {
             r.field_into_at(&mut self.any, b, body, 176, "Any")?;
         } else if n >= 176 {
-            r.spend(200, b, "Any")?;
+            r.spend(216, b, "Any")?;
         }
         if n >= 184 {
             r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
         } else if n >= 180 {
-            r.spend(196, b, "Self")?;
+            r.spend(212, b, "Self")?;
         }
         if n >= 188 {
             r.field_into_at(&mut self.self__, b, body, 184, "self")?;
         } else if n >= 184 {
-            r.spend(192, b, "self")?;
+            r.spend(208, b, "self")?;
         }
         if n >= 192 {
             r.field_into_at(&mut self.none, b, body, 188, "None")?;
         } else if n >= 188 {
-            r.spend(188, b, "None")?;
+            r.spend(204, b, "None")?;
         }
         if n >= 196 {
             r.field_into_at(&mut self.option, b, body, 192, "Option")?;
         } else if n >= 192 {
-            r.spend(184, b, "Option")?;
+            r.spend(200, b, "Option")?;
         }
         if n >= 200 {
             r.field_into_at(&mut self.result, b, body, 196, "Result")?;
         } else if n >= 196 {
-            r.spend(180, b, "Result")?;
+            r.spend(196, b, "Result")?;
         }
         if n >= 204 {
             r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
         } else if n >= 200 {
-            r.spend(176, b, "Vec")?;
+            r.spend(192, b, "Vec")?;
         }
         if n >= 208 {
             r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
         } else if n >= 204 {
-            r.spend(172, b, "Box")?;
+            r.spend(188, b, "Box")?;
         }
         if n >= 212 {
             r.field_into_at(&mut self.error, b, body, 208, "Error")?;
         } else if n >= 208 {
-            r.spend(168, b, "Error")?;
+            r.spend(184, b, "Error")?;
         }
         if n >= 216 {
             r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
         } else if n >= 212 {
-            r.spend(164, b, "Exception")?;
+            r.spend(180, b, "Exception")?;
         }
         if n >= 220 {
             r.field_into_at(&mut self.text, b, body, 216, "Text")?;
         } else if n >= 216 {
-            r.spend(160, b, "Text")?;
+            r.spend(176, b, "Text")?;
         }
         if n >= 224 {
             r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
-            r.spend(156, b, "JsonWriter")?;
+            r.spend(172, b, "JsonWriter")?;
         }
         if n >= 228 {
             r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
         } else if n >= 224 {
-            r.spend(152, b, "int32_t")?;
+            r.spend(168, b, "int32_t")?;
         }
         if n >= 232 {
             r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
         } else if n >= 228 {
-            r.spend(148, b, "size_t")?;
+            r.spend(164, b, "size_t")?;
         }
         if n >= 236 {
             r.field_into_at(&mut self.list_, b, body, 232, "list")?;
         } else if n >= 232 {
-            r.spend(144, b, "list")?;
+            r.spend(160, b, "list")?;
         }
         if n >= 240 {
             r.field_into_at(&mut self.object_, b, body, 236, "object")?;
         } else if n >= 236 {
-            r.spend(140, b, "object")?;
+            r.spend(156, b, "object")?;
         }
         if n >= 244 {
             r.field_into_at(&mut self.v_, b, body, 240, "v")?;
         } else if n >= 240 {
-            r.spend(136, b, "v")?;
+            r.spend(152, b, "v")?;
         }
         if n >= 248 {
             r.field_into_at(&mut self.r_, b, body, 244, "r")?;
         } else if n >= 244 {
-            r.spend(132, b, "r")?;
+            r.spend(148, b, "r")?;
         }
         if n >= 252 {
             r.field_into_at(&mut self.w_, b, body, 248, "w")?;
         } else if n >= 248 {
-            r.spend(128, b, "w")?;
+            r.spend(144, b, "w")?;
         }
         if n >= 256 {
             r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
         } else if n >= 252 {
-            r.spend(124, b, "SideBuy")?;
+            r.spend(140, b, "SideBuy")?;
         }
         if n >= 260 {
             r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
         } else if n >= 256 {
-            r.spend(120, b, "OrderKey")?;
+            r.spend(136, b, "OrderKey")?;
         }
         if n >= 264 {
             r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
         } else if n >= 260 {
-            r.spend(116, b, "textOfside")?;
+            r.spend(132, b, "textOfside")?;
         }
         if n >= 268 {
             r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
-            r.spend(112, b, "DECIMAL_1")?;
+            r.spend(128, b, "DECIMAL_1")?;
         }
         if n >= 272 {
             r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
         } else if n >= 268 {
-            r.spend(108, b, "OrderModel")?;
+            r.spend(124, b, "OrderModel")?;
         }
         if n >= 276 {
             r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
-            r.spend(104, b, "OrderFinal")?;
+            r.spend(120, b, "OrderFinal")?;
         }
         if n >= 280 {
             r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
         } else if n >= 276 {
-            r.spend(100, b, "NewOrder")?;
+            r.spend(116, b, "NewOrder")?;
         }
         if n >= 284 {
             r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
-            r.spend(96, b, "VerifyFBEOrder")?;
+            r.spend(112, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
             r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
-            r.spend(92, b, "fbe_vr_Order")?;
+            r.spend(108, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
             r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
         } else if n >= 288 {
-            r.spend(88, b, "e1")?;
+            r.spend(104, b, "e1")?;
         }
         if n >= 296 {
             r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
         } else if n >= 292 {
-            r.spend(84, b, "i2")?;
+            r.spend(100, b, "i2")?;
         }
         if n >= 300 {
             r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
         } else if n >= 296 {
-            r.spend(80, b, "o3")?;
+            r.spend(96, b, "o3")?;
         }
         if n >= 304 {
-            r.field_into_at(&mut self.case, b, body, 300, "Case")?;
+            r.field_into_at(&mut self.fbe__, b, body, 300, "Fbe")?;
         } else if n >= 300 {
-            r.spend(76, b, "Case")?;
+            r.spend(92, b, "Fbe")?;
         }
         if n >= 308 {
-            r.field_into_at(&mut self.imported, b, body, 304, "Imported")?;
+            r.field_into_at(&mut self.fingerprint, b, body, 304, "FINGERPRINT")?;
         } else if n >= 304 {
-            r.spend(44, b, "Imported")?;
+            r.spend(88, b, "FINGERPRINT")?;
         }
         if n >= 312 {
-            r.field_into_at(&mut self.derived, b, body, 308, "Derived")?;
+            r.field_into_at(&mut self.fbe_fingerprint, b, body, 308, "FBE_FINGERPRINT")?;
         } else if n >= 308 {
-            r.spend(34, b, "Derived")?;
+            r.spend(84, b, "FBE_FINGERPRINT")?;
         }
         if n >= 316 {
-            r.field_into_at(&mut self.listed, b, body, 312, "Listed")?;
+            r.field_into_at(&mut self.fbe_fingerprint_, b, body, 312, "FBEFingerprint")?;
         } else if n >= 312 {
-            r.spend(16, b, "Listed")?;
+            r.spend(80, b, "FBEFingerprint")?;
         }
         if n >= 320 {
-            self.letters = fbe::Fixed::at(body, 316);
+            r.field_into_at(&mut self.case, b, body, 316, "Case")?;
+        } else if n >= 316 {
+            r.spend(76, b, "Case")?;
+        }
+        if n >= 324 {
+            r.field_into_at(&mut self.imported, b, body, 320, "Imported")?;
+        } else if n >= 320 {
+            r.spend(44, b, "Imported")?;
+        }
+        if n >= 328 {
+            r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
+        } else if n >= 324 {
+            r.spend(34, b, "Derived")?;
+        }
+        if n >= 332 {
+            r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
+        } else if n >= 328 {
+            r.spend(16, b, "Listed")?;
+        }
+        if n >= 336 {
+            self.letters = fbe::Fixed::at(body, 332);
         }
         r.leave();
         Ok(())
@@ -20740,391 +21228,411 @@ impl fbe::Struct for Hostile {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 79, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Order>(b, body, 8, "Order")?;
         } else {
-            r.spend(2994, b, "Order")?;
+            r.spend(3010, b, "Order")?;
         }
         if n >= 16 {
             r.check_at::<CppWords>(b, body, 12, "CppWords")?;
         } else if n >= 12 {
-            r.spend(2982, b, "CppWords")?;
+            r.spend(2998, b, "CppWords")?;
         }
         if n >= 20 {
             r.check_at::<PythonWords>(b, body, 16, "PythonWords")?;
         } else if n >= 16 {
-            r.spend(2363, b, "PythonWords")?;
+            r.spend(2379, b, "PythonWords")?;
         }
         if n >= 24 {
             r.check_at::<GoWords>(b, body, 20, "GoWords")?;
         } else if n >= 20 {
-            r.spend(2124, b, "GoWords")?;
+            r.spend(2140, b, "GoWords")?;
         }
         if n >= 28 {
             r.check_at::<JavaWords>(b, body, 24, "JavaWords")?;
         } else if n >= 24 {
-            r.spend(1922, b, "JavaWords")?;
+            r.spend(1938, b, "JavaWords")?;
         }
         if n >= 32 {
             r.check_at::<KotlinWords>(b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
-            r.spend(1740, b, "KotlinWords")?;
+            r.spend(1756, b, "KotlinWords")?;
         }
         if n >= 36 {
             r.check_at::<JsWords>(b, body, 32, "JsWords")?;
         } else if n >= 32 {
-            r.spend(1533, b, "JsWords")?;
+            r.spend(1549, b, "JsWords")?;
         }
         if n >= 40 {
             r.check_at::<RustWords>(b, body, 36, "RustWords")?;
         } else if n >= 36 {
-            r.spend(1310, b, "RustWords")?;
+            r.spend(1326, b, "RustWords")?;
         }
         if n >= 44 {
             r.check_at::<CSharpWords>(b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
-            r.spend(1115, b, "CSharpWords")?;
+            r.spend(1131, b, "CSharpWords")?;
         }
         if n >= 48 {
             r.check_at::<RubyWords>(b, body, 44, "RubyWords")?;
         } else if n >= 44 {
-            r.spend(965, b, "RubyWords")?;
+            r.spend(981, b, "RubyWords")?;
         }
         if n >= 52 {
             r.check_at::<CppMembers>(b, body, 48, "CppMembers")?;
         } else if n >= 48 {
-            r.spend(867, b, "CppMembers")?;
+            r.spend(883, b, "CppMembers")?;
         }
         if n >= 56 {
             r.check_at::<PythonMembers>(b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
-            r.spend(819, b, "PythonMembers")?;
+            r.spend(835, b, "PythonMembers")?;
         }
         if n >= 60 {
             r.check_at::<GoMembers>(b, body, 56, "GoMembers")?;
         } else if n >= 56 {
-            r.spend(723, b, "GoMembers")?;
+            r.spend(739, b, "GoMembers")?;
         }
         if n >= 64 {
             r.check_at::<JvmMembers>(b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
-            r.spend(594, b, "JvmMembers")?;
+            r.spend(610, b, "JvmMembers")?;
         }
         if n >= 68 {
             r.check_at::<JsMembers>(b, body, 64, "JsMembers")?;
         } else if n >= 64 {
-            r.spend(457, b, "JsMembers")?;
+            r.spend(473, b, "JsMembers")?;
         }
         if n >= 72 {
             r.check_at::<RuntimeNames>(b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
-            r.spend(446, b, "RuntimeNames")?;
+            r.spend(462, b, "RuntimeNames")?;
         }
         if n >= 76 {
             r.check_at::<Class>(b, body, 72, "class")?;
         } else if n >= 72 {
-            r.spend(304, b, "class")?;
+            r.spend(320, b, "class")?;
         }
         if n >= 80 {
             r.check_at::<Object>(b, body, 76, "Object")?;
         } else if n >= 76 {
-            r.spend(300, b, "Object")?;
+            r.spend(316, b, "Object")?;
         }
         if n >= 84 {
             r.check_at::<String_>(b, body, 80, "String")?;
         } else if n >= 80 {
-            r.spend(296, b, "String")?;
+            r.spend(312, b, "String")?;
         }
         if n >= 88 {
             r.check_at::<List>(b, body, 84, "List")?;
         } else if n >= 84 {
-            r.spend(292, b, "List")?;
+            r.spend(308, b, "List")?;
         }
         if n >= 92 {
             r.check_at::<Map>(b, body, 88, "Map")?;
         } else if n >= 88 {
-            r.spend(288, b, "Map")?;
+            r.spend(304, b, "Map")?;
         }
         if n >= 96 {
             r.check_at::<Model>(b, body, 92, "Model")?;
         } else if n >= 92 {
-            r.spend(284, b, "Model")?;
+            r.spend(300, b, "Model")?;
         }
         if n >= 100 {
             r.check_at::<FinalModel>(b, body, 96, "FinalModel")?;
         } else if n >= 96 {
-            r.spend(280, b, "FinalModel")?;
+            r.spend(296, b, "FinalModel")?;
         }
         if n >= 104 {
             r.check_at::<Buffer>(b, body, 100, "Buffer")?;
         } else if n >= 100 {
-            r.spend(276, b, "Buffer")?;
+            r.spend(292, b, "Buffer")?;
         }
         if n >= 108 {
             r.check_at::<Reader_>(b, body, 104, "Reader")?;
         } else if n >= 104 {
-            r.spend(272, b, "Reader")?;
+            r.spend(288, b, "Reader")?;
         }
         if n >= 112 {
             r.check_at::<Writer_>(b, body, 108, "Writer")?;
         } else if n >= 108 {
-            r.spend(268, b, "Writer")?;
+            r.spend(284, b, "Writer")?;
         }
         if n >= 116 {
             r.check_at::<Limits>(b, body, 112, "Limits")?;
         } else if n >= 112 {
-            r.spend(264, b, "Limits")?;
+            r.spend(280, b, "Limits")?;
         }
         if n >= 120 {
             r.check_at::<DecodeError_>(b, body, 116, "DecodeError")?;
         } else if n >= 116 {
-            r.spend(260, b, "DecodeError")?;
+            r.spend(276, b, "DecodeError")?;
         }
         if n >= 124 {
             r.check_at::<DecodeException>(b, body, 120, "DecodeException")?;
         } else if n >= 120 {
-            r.spend(256, b, "DecodeException")?;
+            r.spend(272, b, "DecodeException")?;
         }
         if n >= 128 {
             r.check_at::<Decimal>(b, body, 124, "Decimal")?;
         } else if n >= 124 {
-            r.spend(252, b, "Decimal")?;
+            r.spend(268, b, "Decimal")?;
         }
         if n >= 132 {
             r.check_at::<Uuid>(b, body, 128, "Uuid")?;
         } else if n >= 128 {
-            r.spend(248, b, "Uuid")?;
+            r.spend(264, b, "Uuid")?;
         }
         if n >= 136 {
             r.check_at::<Uuid_>(b, body, 132, "UUID")?;
         } else if n >= 132 {
-            r.spend(244, b, "UUID")?;
+            r.spend(260, b, "UUID")?;
         }
         if n >= 140 {
             r.check_at::<Timestamp>(b, body, 136, "Timestamp")?;
         } else if n >= 136 {
-            r.spend(240, b, "Timestamp")?;
+            r.spend(256, b, "Timestamp")?;
         }
         if n >= 144 {
             r.check_at::<Sender>(b, body, 140, "Sender")?;
         } else if n >= 140 {
-            r.spend(236, b, "Sender")?;
+            r.spend(252, b, "Sender")?;
         }
         if n >= 148 {
             r.check_at::<Receiver>(b, body, 144, "Receiver")?;
         } else if n >= 144 {
-            r.spend(232, b, "Receiver")?;
+            r.spend(248, b, "Receiver")?;
         }
         if n >= 152 {
             r.check_at::<Client>(b, body, 148, "Client")?;
         } else if n >= 148 {
-            r.spend(228, b, "Client")?;
+            r.spend(244, b, "Client")?;
         }
         if n >= 156 {
             r.check_at::<Proxy>(b, body, 152, "Proxy")?;
         } else if n >= 152 {
-            r.spend(224, b, "Proxy")?;
+            r.spend(240, b, "Proxy")?;
         }
         if n >= 160 {
             r.check_at::<Handler>(b, body, 156, "Handler")?;
         } else if n >= 156 {
-            r.spend(220, b, "Handler")?;
+            r.spend(236, b, "Handler")?;
         }
         if n >= 164 {
             r.check_at::<Fbe>(b, body, 160, "fbe")?;
         } else if n >= 160 {
-            r.spend(216, b, "fbe")?;
+            r.spend(232, b, "fbe")?;
         }
         if n >= 168 {
             r.check_at::<Fbe_>(b, body, 164, "FBE")?;
         } else if n >= 164 {
-            r.spend(212, b, "FBE")?;
+            r.spend(228, b, "FBE")?;
         }
         if n >= 172 {
             r.check_at::<Std>(b, body, 168, "std")?;
         } else if n >= 168 {
-            r.spend(208, b, "std")?;
+            r.spend(224, b, "std")?;
         }
         if n >= 176 {
             r.check_at::<Companion>(b, body, 172, "Companion")?;
         } else if n >= 172 {
-            r.spend(204, b, "Companion")?;
+            r.spend(220, b, "Companion")?;
         }
         if n >= 180 {
             r.check_at::<Any>(b, body, 176, "Any")?;
         } else if n >= 176 {
-            r.spend(200, b, "Any")?;
+            r.spend(216, b, "Any")?;
         }
         if n >= 184 {
             r.check_at::<Self_>(b, body, 180, "Self")?;
         } else if n >= 180 {
-            r.spend(196, b, "Self")?;
+            r.spend(212, b, "Self")?;
         }
         if n >= 188 {
             r.check_at::<Self__>(b, body, 184, "self")?;
         } else if n >= 184 {
-            r.spend(192, b, "self")?;
+            r.spend(208, b, "self")?;
         }
         if n >= 192 {
             r.check_at::<None_>(b, body, 188, "None")?;
         } else if n >= 188 {
-            r.spend(188, b, "None")?;
+            r.spend(204, b, "None")?;
         }
         if n >= 196 {
             r.check_at::<Option_>(b, body, 192, "Option")?;
         } else if n >= 192 {
-            r.spend(184, b, "Option")?;
+            r.spend(200, b, "Option")?;
         }
         if n >= 200 {
             r.check_at::<Result_>(b, body, 196, "Result")?;
         } else if n >= 196 {
-            r.spend(180, b, "Result")?;
+            r.spend(196, b, "Result")?;
         }
         if n >= 204 {
             r.check_at::<Vec_>(b, body, 200, "Vec")?;
         } else if n >= 200 {
-            r.spend(176, b, "Vec")?;
+            r.spend(192, b, "Vec")?;
         }
         if n >= 208 {
             r.check_at::<Box_>(b, body, 204, "Box")?;
         } else if n >= 204 {
-            r.spend(172, b, "Box")?;
+            r.spend(188, b, "Box")?;
         }
         if n >= 212 {
             r.check_at::<Error>(b, body, 208, "Error")?;
         } else if n >= 208 {
-            r.spend(168, b, "Error")?;
+            r.spend(184, b, "Error")?;
         }
         if n >= 216 {
             r.check_at::<Exception>(b, body, 212, "Exception")?;
         } else if n >= 212 {
-            r.spend(164, b, "Exception")?;
+            r.spend(180, b, "Exception")?;
         }
         if n >= 220 {
             r.check_at::<Text>(b, body, 216, "Text")?;
         } else if n >= 216 {
-            r.spend(160, b, "Text")?;
+            r.spend(176, b, "Text")?;
         }
         if n >= 224 {
             r.check_at::<JsonWriter>(b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
-            r.spend(156, b, "JsonWriter")?;
+            r.spend(172, b, "JsonWriter")?;
         }
         if n >= 228 {
             r.check_at::<Int32T>(b, body, 224, "int32_t")?;
         } else if n >= 224 {
-            r.spend(152, b, "int32_t")?;
+            r.spend(168, b, "int32_t")?;
         }
         if n >= 232 {
             r.check_at::<SizeT>(b, body, 228, "size_t")?;
         } else if n >= 228 {
-            r.spend(148, b, "size_t")?;
+            r.spend(164, b, "size_t")?;
         }
         if n >= 236 {
             r.check_at::<List_>(b, body, 232, "list")?;
         } else if n >= 232 {
-            r.spend(144, b, "list")?;
+            r.spend(160, b, "list")?;
         }
         if n >= 240 {
             r.check_at::<Object_>(b, body, 236, "object")?;
         } else if n >= 236 {
-            r.spend(140, b, "object")?;
+            r.spend(156, b, "object")?;
         }
         if n >= 244 {
             r.check_at::<V>(b, body, 240, "v")?;
         } else if n >= 240 {
-            r.spend(136, b, "v")?;
+            r.spend(152, b, "v")?;
         }
         if n >= 248 {
             r.check_at::<R>(b, body, 244, "r")?;
         } else if n >= 244 {
-            r.spend(132, b, "r")?;
+            r.spend(148, b, "r")?;
         }
         if n >= 252 {
             r.check_at::<W>(b, body, 248, "w")?;
         } else if n >= 248 {
-            r.spend(128, b, "w")?;
+            r.spend(144, b, "w")?;
         }
         if n >= 256 {
             r.check_at::<SideBuy>(b, body, 252, "SideBuy")?;
         } else if n >= 252 {
-            r.spend(124, b, "SideBuy")?;
+            r.spend(140, b, "SideBuy")?;
         }
         if n >= 260 {
             r.check_at::<OrderKey>(b, body, 256, "OrderKey")?;
         } else if n >= 256 {
-            r.spend(120, b, "OrderKey")?;
+            r.spend(136, b, "OrderKey")?;
         }
         if n >= 264 {
             r.check_at::<TextOfside>(b, body, 260, "textOfside")?;
         } else if n >= 260 {
-            r.spend(116, b, "textOfside")?;
+            r.spend(132, b, "textOfside")?;
         }
         if n >= 268 {
             r.check_at::<Decimal1>(b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
-            r.spend(112, b, "DECIMAL_1")?;
+            r.spend(128, b, "DECIMAL_1")?;
         }
         if n >= 272 {
             r.check_at::<OrderModel>(b, body, 268, "OrderModel")?;
         } else if n >= 268 {
-            r.spend(108, b, "OrderModel")?;
+            r.spend(124, b, "OrderModel")?;
         }
         if n >= 276 {
             r.check_at::<OrderFinal>(b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
-            r.spend(104, b, "OrderFinal")?;
+            r.spend(120, b, "OrderFinal")?;
         }
         if n >= 280 {
             r.check_at::<NewOrder>(b, body, 276, "NewOrder")?;
         } else if n >= 276 {
-            r.spend(100, b, "NewOrder")?;
+            r.spend(116, b, "NewOrder")?;
         }
         if n >= 284 {
             r.check_at::<VerifyFbeOrder>(b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
-            r.spend(96, b, "VerifyFBEOrder")?;
+            r.spend(112, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
             r.check_at::<FbeVrOrder>(b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
-            r.spend(92, b, "fbe_vr_Order")?;
+            r.spend(108, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
             r.check_at::<E1>(b, body, 288, "e1")?;
         } else if n >= 288 {
-            r.spend(88, b, "e1")?;
+            r.spend(104, b, "e1")?;
         }
         if n >= 296 {
             r.check_at::<I2>(b, body, 292, "i2")?;
         } else if n >= 292 {
-            r.spend(84, b, "i2")?;
+            r.spend(100, b, "i2")?;
         }
         if n >= 300 {
             r.check_at::<O3>(b, body, 296, "o3")?;
         } else if n >= 296 {
-            r.spend(80, b, "o3")?;
+            r.spend(96, b, "o3")?;
         }
         if n >= 304 {
-            r.check_at::<Case>(b, body, 300, "Case")?;
+            r.check_at::<Fbe__>(b, body, 300, "Fbe")?;
         } else if n >= 300 {
-            r.spend(76, b, "Case")?;
+            r.spend(92, b, "Fbe")?;
         }
         if n >= 308 {
-            r.check_at::<Imported>(b, body, 304, "Imported")?;
+            r.check_at::<Fingerprint>(b, body, 304, "FINGERPRINT")?;
         } else if n >= 304 {
-            r.spend(44, b, "Imported")?;
+            r.spend(88, b, "FINGERPRINT")?;
         }
         if n >= 312 {
-            r.check_at::<Derived>(b, body, 308, "Derived")?;
+            r.check_at::<FbeFingerprint>(b, body, 308, "FBE_FINGERPRINT")?;
         } else if n >= 308 {
-            r.spend(34, b, "Derived")?;
+            r.spend(84, b, "FBE_FINGERPRINT")?;
         }
         if n >= 316 {
-            r.check_at::<Listed>(b, body, 312, "Listed")?;
+            r.check_at::<FbeFingerprint_>(b, body, 312, "FBEFingerprint")?;
         } else if n >= 312 {
+            r.spend(80, b, "FBEFingerprint")?;
+        }
+        if n >= 320 {
+            r.check_at::<Case>(b, body, 316, "Case")?;
+        } else if n >= 316 {
+            r.spend(76, b, "Case")?;
+        }
+        if n >= 324 {
+            r.check_at::<Imported>(b, body, 320, "Imported")?;
+        } else if n >= 320 {
+            r.spend(44, b, "Imported")?;
+        }
+        if n >= 328 {
+            r.check_at::<Derived>(b, body, 324, "Derived")?;
+        } else if n >= 324 {
+            r.spend(34, b, "Derived")?;
+        }
+        if n >= 332 {
+            r.check_at::<Listed>(b, body, 328, "Listed")?;
+        } else if n >= 328 {
             r.spend(16, b, "Listed")?;
         }
         r.leave();
@@ -21207,6 +21715,10 @@ impl fbe::Struct for Hostile {
         w.final_field(&self.e1, "e1")?;
         w.final_field(&self.i2, "i2")?;
         w.final_field(&self.o3, "o3")?;
+        w.final_field(&self.fbe__, "Fbe")?;
+        w.final_field(&self.fingerprint, "FINGERPRINT")?;
+        w.final_field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        w.final_field(&self.fbe_fingerprint_, "FBEFingerprint")?;
         w.final_field(&self.case, "Case")?;
         w.final_field(&self.imported, "Imported")?;
         w.final_field(&self.derived, "Derived")?;
@@ -21292,6 +21804,10 @@ impl fbe::Struct for Hostile {
         r.final_field_into(&mut self.e1, "e1")?;
         r.final_field_into(&mut self.i2, "i2")?;
         r.final_field_into(&mut self.o3, "o3")?;
+        r.final_field_into(&mut self.fbe__, "Fbe")?;
+        r.final_field_into(&mut self.fingerprint, "FINGERPRINT")?;
+        r.final_field_into(&mut self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        r.final_field_into(&mut self.fbe_fingerprint_, "FBEFingerprint")?;
         r.final_field_into(&mut self.case, "Case")?;
         r.final_field_into(&mut self.imported, "Imported")?;
         r.final_field_into(&mut self.derived, "Derived")?;
@@ -21377,6 +21893,10 @@ impl fbe::Struct for Hostile {
         r.final_check::<E1>("e1")?;
         r.final_check::<I2>("i2")?;
         r.final_check::<O3>("o3")?;
+        r.final_check::<Fbe__>("Fbe")?;
+        r.final_check::<Fingerprint>("FINGERPRINT")?;
+        r.final_check::<FbeFingerprint>("FBE_FINGERPRINT")?;
+        r.final_check::<FbeFingerprint_>("FBEFingerprint")?;
         r.final_check::<Case>("Case")?;
         r.final_check::<Imported>("Imported")?;
         r.final_check::<Derived>("Derived")?;
@@ -21541,6 +22061,14 @@ impl fbe::text::Text for Hostile {
         fbe::text::Text::text(&self.i2, t);
         t.raw(",o3=");
         fbe::text::Text::text(&self.o3, t);
+        t.raw(",Fbe=");
+        fbe::text::Text::text(&self.fbe__, t);
+        t.raw(",FINGERPRINT=");
+        fbe::text::Text::text(&self.fingerprint, t);
+        t.raw(",FBE_FINGERPRINT=");
+        fbe::text::Text::text(&self.fbe_fingerprint, t);
+        t.raw(",FBEFingerprint=");
+        fbe::text::Text::text(&self.fbe_fingerprint_, t);
         t.raw(",Case=");
         fbe::text::Text::text(&self.case, t);
         t.raw(",Imported=");
@@ -21705,6 +22233,14 @@ impl fbe::json::JsonStruct for Hostile {
         j.field(&self.i2, "i2")?;
         j.raw(",\"o3\":");
         j.field(&self.o3, "o3")?;
+        j.raw(",\"Fbe\":");
+        j.field(&self.fbe__, "Fbe")?;
+        j.raw(",\"FINGERPRINT\":");
+        j.field(&self.fingerprint, "FINGERPRINT")?;
+        j.raw(",\"FBE_FINGERPRINT\":");
+        j.field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
+        j.raw(",\"FBEFingerprint\":");
+        j.field(&self.fbe_fingerprint_, "FBEFingerprint")?;
         j.raw(",\"Case\":");
         j.field(&self.case, "Case")?;
         j.raw(",\"Imported\":");
@@ -21720,7 +22256,7 @@ impl fbe::json::JsonStruct for Hostile {
     }
 
     fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
-        let mut seen = [false; 78];
+        let mut seen = [false; 82];
         while let Some(name) = m.name()? {
             match &*name {
                 b"Order" => m.field(&mut seen[0], &mut self.order, "Order")?,
@@ -21806,11 +22342,19 @@ impl fbe::json::JsonStruct for Hostile {
                 b"e1" => m.field(&mut seen[70], &mut self.e1, "e1")?,
                 b"i2" => m.field(&mut seen[71], &mut self.i2, "i2")?,
                 b"o3" => m.field(&mut seen[72], &mut self.o3, "o3")?,
-                b"Case" => m.field(&mut seen[73], &mut self.case, "Case")?,
-                b"Imported" => m.field(&mut seen[74], &mut self.imported, "Imported")?,
-                b"Derived" => m.field(&mut seen[75], &mut self.derived, "Derived")?,
-                b"Listed" => m.field(&mut seen[76], &mut self.listed, "Listed")?,
-                b"Letters" => m.field(&mut seen[77], &mut self.letters, "Letters")?,
+                b"Fbe" => m.field(&mut seen[73], &mut self.fbe__, "Fbe")?,
+                b"FINGERPRINT" => m.field(&mut seen[74], &mut self.fingerprint, "FINGERPRINT")?,
+                b"FBE_FINGERPRINT" => {
+                    m.field(&mut seen[75], &mut self.fbe_fingerprint, "FBE_FINGERPRINT")?
+                }
+                b"FBEFingerprint" => {
+                    m.field(&mut seen[76], &mut self.fbe_fingerprint_, "FBEFingerprint")?
+                }
+                b"Case" => m.field(&mut seen[77], &mut self.case, "Case")?,
+                b"Imported" => m.field(&mut seen[78], &mut self.imported, "Imported")?,
+                b"Derived" => m.field(&mut seen[79], &mut self.derived, "Derived")?,
+                b"Listed" => m.field(&mut seen[80], &mut self.listed, "Listed")?,
+                b"Letters" => m.field(&mut seen[81], &mut self.letters, "Letters")?,
                 _ => m.skip(name)?,
             }
         }
@@ -22034,15 +22578,27 @@ impl fbe::json::JsonStruct for Hostile {
             m.spend(4, "o3")?;
         }
         if !seen[73] {
-            m.spend(32, "Case")?;
+            m.spend(4, "Fbe")?;
         }
         if !seen[74] {
-            m.spend(10, "Imported")?;
+            m.spend(4, "FINGERPRINT")?;
         }
         if !seen[75] {
-            m.spend(18, "Derived")?;
+            m.spend(4, "FBE_FINGERPRINT")?;
         }
         if !seen[76] {
+            m.spend(4, "FBEFingerprint")?;
+        }
+        if !seen[77] {
+            m.spend(32, "Case")?;
+        }
+        if !seen[78] {
+            m.spend(10, "Imported")?;
+        }
+        if !seen[79] {
+            m.spend(18, "Derived")?;
+        }
+        if !seen[80] {
             m.spend(16, "Listed")?;
         }
         Ok(())
@@ -22057,7 +22613,7 @@ pub enum Message {
     Self_(Self_),
     /// `import.self` (type id 45).
     Self__(Self__),
-    /// `import.Hostile` (type id 79).
+    /// `import.Hostile` (type id 83).
     Hostile(Hostile),
     /// `market.Failure` (type id 502).
     MarketFailure(super::market::Failure),
@@ -22073,7 +22629,7 @@ impl fbe::Protocol for Message {
         Ok(Some(match type_id {
             44 => Self::Self_(read_frame(frame, is_final, limits)?),
             45 => Self::Self__(read_frame(frame, is_final, limits)?),
-            79 => Self::Hostile(read_frame(frame, is_final, limits)?),
+            83 => Self::Hostile(read_frame(frame, is_final, limits)?),
             502 => Self::MarketFailure(read_frame(frame, is_final, limits)?),
             _ => return Ok(None),
         }))
@@ -22088,7 +22644,7 @@ impl fbe::Protocol for Message {
         match type_id {
             44 => verify_frame::<Self_>(frame, is_final, limits)?,
             45 => verify_frame::<Self__>(frame, is_final, limits)?,
-            79 => verify_frame::<Hostile>(frame, is_final, limits)?,
+            83 => verify_frame::<Hostile>(frame, is_final, limits)?,
             502 => verify_frame::<super::market::Failure>(frame, is_final, limits)?,
             _ => return Ok(false),
         }

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "vectors_old";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d6733034af4d414e8";
+
 /** The struct vectors_old.Edge (type id 1). */
 export class Edge {
   /** The type id of vectors_old.Edge. */

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "enums";
+export const FBE_VERSION = "1.0";
+export const FBE_FINGERPRINT = "d0fc4fa7f25eec69f0cbcff085b29e57c1a57a05cf59006515b5e330c48d5b7b";
+
 /** The enum enums.EnumByte (on the wire: uint8). Values that are not declared are kept. */
 export type EnumByte = number;
 export const EnumByte = {

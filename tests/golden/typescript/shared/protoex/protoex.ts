@@ -3,6 +3,11 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as proto from "./proto.js";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "protoex";
+export const FBE_VERSION = "1.0";
+export const FBE_FINGERPRINT = "f1462fc340d15847ff929b52e17ca95e411ee76e3d6b275eba4f81150151c668";
+
 /** The enum protoex.OrderSide (on the wire: uint8). Values that are not declared are kept. */
 export type OrderSide = number;
 export const OrderSide = {

@@ -2,6 +2,11 @@
 
 import * as fbe from "@fbe-toolkit/fbe";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "chars";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "746ecaa2b8ef1eed7411be2aeae148784ea2851a36632b324888523da6362f38";
+
 /** The enum chars.Grade (on the wire: uint8). Values that are not declared are kept. */
 export type Grade = number;
 export const Grade = {

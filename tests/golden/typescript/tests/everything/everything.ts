@@ -8,6 +8,11 @@ const DECIMAL_1 = fbe.Decimal.parse("123456.123456");
 const DECIMAL_2 = fbe.Decimal.parse("7");
 const UUID_3 = fbe.Uuid.parse("123e4567-e89b-12d3-a456-426655440000");
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "everything";
+export const FBE_VERSION = "3.14";
+export const FBE_FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe";
+
 /** The enum everything.EByte (on the wire: uint8). Values that are not declared are kept. */
 export type EByte = number;
 export const EByte = {

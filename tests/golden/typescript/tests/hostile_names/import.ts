@@ -3,6 +3,11 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as market from "./market.js";
 
+/** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
+export const FBE_PACKAGE = "import";
+export const FBE_VERSION = "0.0";
+export const FBE_FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b";
+
 /** The enum import.Word (on the wire: int16). Values that are not declared are kept. */
 export type Word = number;
 export const Word = {
@@ -34306,10 +34311,870 @@ export class o3 {
   }
 }
 
-/** The struct import.Case (type id 74). */
+/** The struct import.Fbe (type id 74). */
+export class Fbe {
+  /** The type id of import.Fbe. */
+  static readonly fbeType: number = 74;
+
+  Fbe: number;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<Fbe>) {
+    this.Fbe = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Fbe", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Fbe): void {
+    const b = w.struct(base, slot, 12, 74);
+    w.putI32(b + 8, v.Fbe);
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Fbe): Fbe {
+    const b = r.struct(base, slot, 74, 4);
+    const v = into ?? new Fbe();
+    Fbe.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: Fbe, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    v.Fbe = r.i32(b + 8);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    r.struct(base, slot, 74, 4);
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      Fbe.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "import.Fbe", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fbe {
+    try {
+      return Fbe.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.Fbe");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        Fbe.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "import.Fbe");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: Fbe): void {
+    w.appendI32(v.Fbe);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Fbe): Fbe {
+    r.enterFinal(4);
+    const v = into ?? new Fbe();
+    v.Fbe = r.i32(r.fixed(4, "Fbe"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(4);
+    r.fixed(4, "Fbe");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      Fbe.fbeWriteFinal(w, this);
+      w.endFinal(74);
+    } catch (e) {
+      throw fbe.refused(e, "import.Fbe", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Fbe {
+    try {
+      const r = fbe.Reader.final(data, 74, limits);
+      const v = Fbe.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "import.Fbe");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 74, limits);
+        Fbe.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "import.Fbe");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Fbe): void {
+    j.raw('{"Fbe":');
+    j.i32(v.Fbe);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Fbe.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "import.Fbe", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Fbe): Fbe {
+    const o = r.struct(x, 4);
+    const v = into ?? new Fbe();
+    let m: unknown;
+    m = r.member(o, "Fbe");
+    if (m !== undefined) {
+      v.Fbe = r.int(m, -2147483648, 2147483647, "Fbe");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fbe {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Fbe.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.Fbe");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Fbe): void {
+    t.raw("Fbe(Fbe=");
+    t.int(v.Fbe);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Fbe.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct import.FINGERPRINT (type id 75). */
+export class FINGERPRINT {
+  /** The type id of import.FINGERPRINT. */
+  static readonly fbeType: number = 75;
+
+  FINGERPRINT: number;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<FINGERPRINT>) {
+    this.FINGERPRINT = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FINGERPRINT", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FINGERPRINT): void {
+    const b = w.struct(base, slot, 12, 75);
+    w.putI32(b + 8, v.FINGERPRINT);
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FINGERPRINT): FINGERPRINT {
+    const b = r.struct(base, slot, 75, 4);
+    const v = into ?? new FINGERPRINT();
+    FINGERPRINT.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: FINGERPRINT, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    v.FINGERPRINT = r.i32(b + 8);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    r.struct(base, slot, 75, 4);
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      FINGERPRINT.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "import.FINGERPRINT", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT {
+    try {
+      return FINGERPRINT.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FINGERPRINT");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        FINGERPRINT.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FINGERPRINT");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: FINGERPRINT): void {
+    w.appendI32(v.FINGERPRINT);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FINGERPRINT): FINGERPRINT {
+    r.enterFinal(4);
+    const v = into ?? new FINGERPRINT();
+    v.FINGERPRINT = r.i32(r.fixed(4, "FINGERPRINT"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(4);
+    r.fixed(4, "FINGERPRINT");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      FINGERPRINT.fbeWriteFinal(w, this);
+      w.endFinal(75);
+    } catch (e) {
+      throw fbe.refused(e, "import.FINGERPRINT", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT {
+    try {
+      const r = fbe.Reader.final(data, 75, limits);
+      const v = FINGERPRINT.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FINGERPRINT");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 75, limits);
+        FINGERPRINT.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FINGERPRINT");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: FINGERPRINT): void {
+    j.raw('{"FINGERPRINT":');
+    j.i32(v.FINGERPRINT);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      FINGERPRINT.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "import.FINGERPRINT", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FINGERPRINT): FINGERPRINT {
+    const o = r.struct(x, 4);
+    const v = into ?? new FINGERPRINT();
+    let m: unknown;
+    m = r.member(o, "FINGERPRINT");
+    if (m !== undefined) {
+      v.FINGERPRINT = r.int(m, -2147483648, 2147483647, "FINGERPRINT");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FINGERPRINT {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return FINGERPRINT.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FINGERPRINT");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: FINGERPRINT): void {
+    t.raw("FINGERPRINT(FINGERPRINT=");
+    t.int(v.FINGERPRINT);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    FINGERPRINT.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct import.FBE_FINGERPRINT (type id 76). */
+export class FBE_FINGERPRINT_ {
+  /** The type id of import.FBE_FINGERPRINT. */
+  static readonly fbeType: number = 76;
+
+  FBE_FINGERPRINT: number;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<FBE_FINGERPRINT_>) {
+    this.FBE_FINGERPRINT = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FBE_FINGERPRINT", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBE_FINGERPRINT_): void {
+    const b = w.struct(base, slot, 12, 76);
+    w.putI32(b + 8, v.FBE_FINGERPRINT);
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_ {
+    const b = r.struct(base, slot, 76, 4);
+    const v = into ?? new FBE_FINGERPRINT_();
+    FBE_FINGERPRINT_.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: FBE_FINGERPRINT_, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    v.FBE_FINGERPRINT = r.i32(b + 8);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    r.struct(base, slot, 76, 4);
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      FBE_FINGERPRINT_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
+    try {
+      return FBE_FINGERPRINT_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        FBE_FINGERPRINT_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: FBE_FINGERPRINT_): void {
+    w.appendI32(v.FBE_FINGERPRINT);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_ {
+    r.enterFinal(4);
+    const v = into ?? new FBE_FINGERPRINT_();
+    v.FBE_FINGERPRINT = r.i32(r.fixed(4, "FBE_FINGERPRINT"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(4);
+    r.fixed(4, "FBE_FINGERPRINT");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      FBE_FINGERPRINT_.fbeWriteFinal(w, this);
+      w.endFinal(76);
+    } catch (e) {
+      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
+    try {
+      const r = fbe.Reader.final(data, 76, limits);
+      const v = FBE_FINGERPRINT_.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 76, limits);
+        FBE_FINGERPRINT_.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: FBE_FINGERPRINT_): void {
+    j.raw('{"FBE_FINGERPRINT":');
+    j.i32(v.FBE_FINGERPRINT);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      FBE_FINGERPRINT_.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_ {
+    const o = r.struct(x, 4);
+    const v = into ?? new FBE_FINGERPRINT_();
+    let m: unknown;
+    m = r.member(o, "FBE_FINGERPRINT");
+    if (m !== undefined) {
+      v.FBE_FINGERPRINT = r.int(m, -2147483648, 2147483647, "FBE_FINGERPRINT");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return FBE_FINGERPRINT_.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: FBE_FINGERPRINT_): void {
+    t.raw("FBE_FINGERPRINT(FBE_FINGERPRINT=");
+    t.int(v.FBE_FINGERPRINT);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    FBE_FINGERPRINT_.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct import.FBEFingerprint (type id 77). */
+export class FBEFingerprint {
+  /** The type id of import.FBEFingerprint. */
+  static readonly fbeType: number = 77;
+
+  FBEFingerprint: number;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<FBEFingerprint>) {
+    this.FBEFingerprint = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FBEFingerprint", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBEFingerprint): void {
+    const b = w.struct(base, slot, 12, 77);
+    w.putI32(b + 8, v.FBEFingerprint);
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FBEFingerprint): FBEFingerprint {
+    const b = r.struct(base, slot, 77, 4);
+    const v = into ?? new FBEFingerprint();
+    FBEFingerprint.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: FBEFingerprint, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    v.FBEFingerprint = r.i32(b + 8);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    r.struct(base, slot, 77, 4);
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      FBEFingerprint.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "import.FBEFingerprint", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint {
+    try {
+      return FBEFingerprint.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBEFingerprint");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        FBEFingerprint.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FBEFingerprint");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: FBEFingerprint): void {
+    w.appendI32(v.FBEFingerprint);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FBEFingerprint): FBEFingerprint {
+    r.enterFinal(4);
+    const v = into ?? new FBEFingerprint();
+    v.FBEFingerprint = r.i32(r.fixed(4, "FBEFingerprint"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(4);
+    r.fixed(4, "FBEFingerprint");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      FBEFingerprint.fbeWriteFinal(w, this);
+      w.endFinal(77);
+    } catch (e) {
+      throw fbe.refused(e, "import.FBEFingerprint", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint {
+    try {
+      const r = fbe.Reader.final(data, 77, limits);
+      const v = FBEFingerprint.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBEFingerprint");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 77, limits);
+        FBEFingerprint.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "import.FBEFingerprint");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: FBEFingerprint): void {
+    j.raw('{"FBEFingerprint":');
+    j.i32(v.FBEFingerprint);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      FBEFingerprint.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "import.FBEFingerprint", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBEFingerprint): FBEFingerprint {
+    const o = r.struct(x, 4);
+    const v = into ?? new FBEFingerprint();
+    let m: unknown;
+    m = r.member(o, "FBEFingerprint");
+    if (m !== undefined) {
+      v.FBEFingerprint = r.int(m, -2147483648, 2147483647, "FBEFingerprint");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBEFingerprint {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return FBEFingerprint.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "import.FBEFingerprint");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: FBEFingerprint): void {
+    t.raw("FBEFingerprint(FBEFingerprint=");
+    t.int(v.FBEFingerprint);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    FBEFingerprint.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct import.Case (type id 78). */
 export class Case {
   /** The type id of import.Case. */
-  static readonly fbeType: number = 74;
+  static readonly fbeType: number = 78;
 
   name: number;
   Name: number;
@@ -34351,7 +35216,7 @@ export class Case {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Case): void {
-    const b = w.struct(base, slot, 40, 74);
+    const b = w.struct(base, slot, 40, 78);
     w.putI32(b + 8, v.name);
     w.putI32(b + 12, v.Name);
     w.putI32(b + 16, v.NAME);
@@ -34367,7 +35232,7 @@ export class Case {
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Case): Case {
-    const b = r.struct(base, slot, 74, 32);
+    const b = r.struct(base, slot, 78, 32);
     const v = into ?? new Case();
     Case.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -34415,7 +35280,7 @@ export class Case {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    r.struct(base, slot, 74, 32);
+    r.struct(base, slot, 78, 32);
     r.leave();
   }
 
@@ -34507,7 +35372,7 @@ export class Case {
     w.beginFinal();
     try {
       Case.fbeWriteFinal(w, this);
-      w.endFinal(74);
+      w.endFinal(78);
     } catch (e) {
       throw fbe.refused(e, "import.Case", this);
     }
@@ -34517,7 +35382,7 @@ export class Case {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Case {
     try {
-      const r = fbe.Reader.final(data, 74, limits);
+      const r = fbe.Reader.final(data, 78, limits);
       const v = Case.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -34530,7 +35395,7 @@ export class Case {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 74, limits);
+        const r = fbe.Reader.final(data, 78, limits);
         Case.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -34654,10 +35519,10 @@ export class Case {
   }
 }
 
-/** The struct import.Imported (type id 75). */
+/** The struct import.Imported (type id 79). */
 export class Imported {
   /** The type id of import.Imported. */
-  static readonly fbeType: number = 75;
+  static readonly fbeType: number = 79;
 
   market: market.Side;
   org: market.Instrument;
@@ -34684,7 +35549,7 @@ export class Imported {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Imported): void {
-    const b = w.struct(base, slot, 14, 75);
+    const b = w.struct(base, slot, 14, 79);
     w.putU8(b + 8, v.market);
     market.Instrument.fbeWrite(w, b, b + 9, v.org);
     w.putU8(b + 13, v.example);
@@ -34695,7 +35560,7 @@ export class Imported {
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Imported): Imported {
-    const b = r.struct(base, slot, 75, 2, 8);
+    const b = r.struct(base, slot, 79, 2, 8);
     const v = into ?? new Imported();
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -34729,7 +35594,7 @@ export class Imported {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 75, 2, 8);
+    const b = r.struct(base, slot, 79, 2, 8);
     Imported.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -34828,7 +35693,7 @@ export class Imported {
     w.beginFinal();
     try {
       Imported.fbeWriteFinal(w, this);
-      w.endFinal(75);
+      w.endFinal(79);
     } catch (e) {
       throw fbe.refused(e, "import.Imported", this);
     }
@@ -34838,7 +35703,7 @@ export class Imported {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Imported {
     try {
-      const r = fbe.Reader.final(data, 75, limits);
+      const r = fbe.Reader.final(data, 79, limits);
       const v = Imported.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -34851,7 +35716,7 @@ export class Imported {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 75, limits);
+        const r = fbe.Reader.final(data, 79, limits);
         Imported.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -34941,10 +35806,10 @@ export class Imported {
   }
 }
 
-/** The struct import.symbol (type id 76). */
+/** The struct import.symbol (type id 80). */
 export class symbol_ {
   /** The type id of import.symbol. */
-  static readonly fbeType: number = 76;
+  static readonly fbeType: number = 80;
 
   digits: digits;
 
@@ -34965,7 +35830,7 @@ export class symbol_ {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: symbol_): void {
-    const b = w.struct(base, slot, 12, 76);
+    const b = w.struct(base, slot, 12, 80);
     w.putI32(b + 8, v.digits);
   }
 
@@ -34974,7 +35839,7 @@ export class symbol_ {
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: symbol_): symbol_ {
-    const b = r.struct(base, slot, 76, 4);
+    const b = r.struct(base, slot, 80, 4);
     const v = into ?? new symbol_();
     symbol_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -34994,7 +35859,7 @@ export class symbol_ {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    r.struct(base, slot, 76, 4);
+    r.struct(base, slot, 80, 4);
     r.leave();
   }
 
@@ -35065,7 +35930,7 @@ export class symbol_ {
     w.beginFinal();
     try {
       symbol_.fbeWriteFinal(w, this);
-      w.endFinal(76);
+      w.endFinal(80);
     } catch (e) {
       throw fbe.refused(e, "import.symbol", this);
     }
@@ -35075,7 +35940,7 @@ export class symbol_ {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): symbol_ {
     try {
-      const r = fbe.Reader.final(data, 76, limits);
+      const r = fbe.Reader.final(data, 80, limits);
       const v = symbol_.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -35088,7 +35953,7 @@ export class symbol_ {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 76, limits);
+        const r = fbe.Reader.final(data, 80, limits);
         symbol_.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -35156,10 +36021,10 @@ export class symbol_ {
   }
 }
 
-/** The struct import.Listed (type id 77). */
+/** The struct import.Listed (type id 81). */
 export class Listed extends market.Instrument {
   /** The type id of import.Listed. */
-  static override readonly fbeType: number = 77;
+  static override readonly fbeType: number = 81;
 
   precision: digits;
   ticker: symbol_;
@@ -35199,7 +36064,7 @@ export class Listed extends market.Instrument {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Listed): void {
-    const b = w.struct(base, slot, 24, 77);
+    const b = w.struct(base, slot, 24, 81);
     w.string(b, b + 8, v.symbol);
     w.putI32(b + 12, v.digits);
     w.putI32(b + 16, v.precision);
@@ -35211,7 +36076,7 @@ export class Listed extends market.Instrument {
    * value its parent made, when given, else into a new value.
    */
   static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Listed): Listed {
-    const b = r.struct(base, slot, 77, 12, 4);
+    const b = r.struct(base, slot, 81, 12, 4);
     const v = into ?? new Listed();
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -35247,7 +36112,7 @@ export class Listed extends market.Instrument {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 77, 12, 4);
+    const b = r.struct(base, slot, 81, 12, 4);
     Listed.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -35354,7 +36219,7 @@ export class Listed extends market.Instrument {
     w.beginFinal();
     try {
       Listed.fbeWriteFinal(w, this);
-      w.endFinal(77);
+      w.endFinal(81);
     } catch (e) {
       throw fbe.refused(e, "import.Listed", this);
     }
@@ -35364,7 +36229,7 @@ export class Listed extends market.Instrument {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Listed {
     try {
-      const r = fbe.Reader.final(data, 77, limits);
+      const r = fbe.Reader.final(data, 81, limits);
       const v = Listed.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -35377,7 +36242,7 @@ export class Listed extends market.Instrument {
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 77, limits);
+        const r = fbe.Reader.final(data, 81, limits);
         Listed.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -35473,10 +36338,10 @@ export class Listed extends market.Instrument {
   }
 }
 
-/** The struct import.Derived (type id 78). */
+/** The struct import.Derived (type id 82). */
 export class Derived extends Order {
   /** The type id of import.Derived. */
-  static override readonly fbeType: number = 78;
+  static override readonly fbeType: number = 82;
 
   Word: Word;
   side_: range;
@@ -35504,7 +36369,7 @@ export class Derived extends Order {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Derived): void {
-    const b = w.struct(base, slot, 26, 78);
+    const b = w.struct(base, slot, 26, 82);
     w.putI32(b + 8, v.side);
     w.putI32(b + 12, v.s);
     w.putI32(b + 16, v.range);
@@ -35517,7 +36382,7 @@ export class Derived extends Order {
    * value its parent made, when given, else into a new value.
    */
   static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Derived): Derived {
-    const b = r.struct(base, slot, 78, 18);
+    const b = r.struct(base, slot, 82, 18);
     const v = into ?? new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -35547,7 +36412,7 @@ export class Derived extends Order {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 78, 18);
+    const b = r.struct(base, slot, 82, 18);
     Derived.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -35634,7 +36499,7 @@ export class Derived extends Order {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
-      w.endFinal(78);
+      w.endFinal(82);
     } catch (e) {
       throw fbe.refused(e, "import.Derived", this);
     }
@@ -35644,7 +36509,7 @@ export class Derived extends Order {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Derived {
     try {
-      const r = fbe.Reader.final(data, 78, limits);
+      const r = fbe.Reader.final(data, 82, limits);
       const v = Derived.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -35657,7 +36522,7 @@ export class Derived extends Order {
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 78, limits);
+        const r = fbe.Reader.final(data, 82, limits);
         Derived.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -35753,10 +36618,10 @@ export class Derived extends Order {
   }
 }
 
-/** The message import.Hostile (type id 79). */
+/** The message import.Hostile (type id 83). */
 export class Hostile {
   /** The type id of import.Hostile. */
-  static readonly fbeType: number = 79;
+  static readonly fbeType: number = 83;
 
   Order: Order;
   CppWords: CppWords;
@@ -35831,6 +36696,10 @@ export class Hostile {
   e1: e1;
   i2: i2;
   o3: o3;
+  Fbe: Fbe;
+  FINGERPRINT: FINGERPRINT;
+  FBE_FINGERPRINT: FBE_FINGERPRINT_;
+  FBEFingerprint: FBEFingerprint;
   Case: Case;
   Imported: Imported;
   Derived: Derived;
@@ -35912,6 +36781,10 @@ export class Hostile {
     this.e1 = new e1();
     this.i2 = new i2();
     this.o3 = new o3();
+    this.Fbe = new Fbe();
+    this.FINGERPRINT = new FINGERPRINT();
+    this.FBE_FINGERPRINT = new FBE_FINGERPRINT_();
+    this.FBEFingerprint = new FBEFingerprint();
     this.Case = new Case();
     this.Imported = new Imported();
     this.Derived = new Derived();
@@ -35998,6 +36871,10 @@ export class Hostile {
       ["e1", ["struct", "import.e1", e1]],
       ["i2", ["struct", "import.i2", i2]],
       ["o3", ["struct", "import.o3", o3]],
+      ["Fbe", ["struct", "import.Fbe", Fbe]],
+      ["FINGERPRINT", ["struct", "import.FINGERPRINT", FINGERPRINT]],
+      ["FBE_FINGERPRINT", ["struct", "import.FBE_FINGERPRINT", FBE_FINGERPRINT_]],
+      ["FBEFingerprint", ["struct", "import.FBEFingerprint", FBEFingerprint]],
       ["Case", ["struct", "import.Case", Case]],
       ["Imported", ["struct", "import.Imported", Imported]],
       ["Derived", ["struct", "import.Derived", Derived]],
@@ -36008,7 +36885,7 @@ export class Hostile {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Hostile): void {
-    const b = w.struct(base, slot, 320, 79);
+    const b = w.struct(base, slot, 336, 83);
     Order.fbeWrite(w, b, b + 8, v.Order);
     CppWords.fbeWrite(w, b, b + 12, v.CppWords);
     PythonWords.fbeWrite(w, b, b + 16, v.PythonWords);
@@ -36082,11 +36959,15 @@ export class Hostile {
     e1.fbeWrite(w, b, b + 288, v.e1);
     i2.fbeWrite(w, b, b + 292, v.i2);
     o3.fbeWrite(w, b, b + 296, v.o3);
-    Case.fbeWrite(w, b, b + 300, v.Case);
-    Imported.fbeWrite(w, b, b + 304, v.Imported);
-    Derived.fbeWrite(w, b, b + 308, v.Derived);
-    Listed.fbeWrite(w, b, b + 312, v.Listed);
-    w.putI32(b + 316, v.Letters);
+    Fbe.fbeWrite(w, b, b + 300, v.Fbe);
+    FINGERPRINT.fbeWrite(w, b, b + 304, v.FINGERPRINT);
+    FBE_FINGERPRINT_.fbeWrite(w, b, b + 308, v.FBE_FINGERPRINT);
+    FBEFingerprint.fbeWrite(w, b, b + 312, v.FBEFingerprint);
+    Case.fbeWrite(w, b, b + 316, v.Case);
+    Imported.fbeWrite(w, b, b + 320, v.Imported);
+    Derived.fbeWrite(w, b, b + 324, v.Derived);
+    Listed.fbeWrite(w, b, b + 328, v.Listed);
+    w.putI32(b + 332, v.Letters);
   }
 
   /**
@@ -36094,7 +36975,7 @@ export class Hostile {
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Hostile): Hostile {
-    const b = r.struct(base, slot, 79, 4, 2994);
+    const b = r.struct(base, slot, 83, 4, 3010);
     const v = into ?? new Hostile();
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -36107,7 +36988,7 @@ export class Hostile {
    */
   static fbeReadBody(r: fbe.Reader, v: Hostile, b: number, n: number): void {
     if (n < 12) {
-      r.spend(2994, b, "Order");
+      r.spend(3010, b, "Order");
       return;
     }
     try {
@@ -36116,7 +36997,7 @@ export class Hostile {
       throw fbe.within(e, "Order");
     }
     if (n < 16) {
-      r.spend(2982, b, "CppWords");
+      r.spend(2998, b, "CppWords");
       return;
     }
     try {
@@ -36125,7 +37006,7 @@ export class Hostile {
       throw fbe.within(e, "CppWords");
     }
     if (n < 20) {
-      r.spend(2363, b, "PythonWords");
+      r.spend(2379, b, "PythonWords");
       return;
     }
     try {
@@ -36134,7 +37015,7 @@ export class Hostile {
       throw fbe.within(e, "PythonWords");
     }
     if (n < 24) {
-      r.spend(2124, b, "GoWords");
+      r.spend(2140, b, "GoWords");
       return;
     }
     try {
@@ -36143,7 +37024,7 @@ export class Hostile {
       throw fbe.within(e, "GoWords");
     }
     if (n < 28) {
-      r.spend(1922, b, "JavaWords");
+      r.spend(1938, b, "JavaWords");
       return;
     }
     try {
@@ -36152,7 +37033,7 @@ export class Hostile {
       throw fbe.within(e, "JavaWords");
     }
     if (n < 32) {
-      r.spend(1740, b, "KotlinWords");
+      r.spend(1756, b, "KotlinWords");
       return;
     }
     try {
@@ -36161,7 +37042,7 @@ export class Hostile {
       throw fbe.within(e, "KotlinWords");
     }
     if (n < 36) {
-      r.spend(1533, b, "JsWords");
+      r.spend(1549, b, "JsWords");
       return;
     }
     try {
@@ -36170,7 +37051,7 @@ export class Hostile {
       throw fbe.within(e, "JsWords");
     }
     if (n < 40) {
-      r.spend(1310, b, "RustWords");
+      r.spend(1326, b, "RustWords");
       return;
     }
     try {
@@ -36179,7 +37060,7 @@ export class Hostile {
       throw fbe.within(e, "RustWords");
     }
     if (n < 44) {
-      r.spend(1115, b, "CSharpWords");
+      r.spend(1131, b, "CSharpWords");
       return;
     }
     try {
@@ -36188,7 +37069,7 @@ export class Hostile {
       throw fbe.within(e, "CSharpWords");
     }
     if (n < 48) {
-      r.spend(965, b, "RubyWords");
+      r.spend(981, b, "RubyWords");
       return;
     }
     try {
@@ -36197,7 +37078,7 @@ export class Hostile {
       throw fbe.within(e, "RubyWords");
     }
     if (n < 52) {
-      r.spend(867, b, "CppMembers");
+      r.spend(883, b, "CppMembers");
       return;
     }
     try {
@@ -36206,7 +37087,7 @@ export class Hostile {
       throw fbe.within(e, "CppMembers");
     }
     if (n < 56) {
-      r.spend(819, b, "PythonMembers");
+      r.spend(835, b, "PythonMembers");
       return;
     }
     try {
@@ -36215,7 +37096,7 @@ export class Hostile {
       throw fbe.within(e, "PythonMembers");
     }
     if (n < 60) {
-      r.spend(723, b, "GoMembers");
+      r.spend(739, b, "GoMembers");
       return;
     }
     try {
@@ -36224,7 +37105,7 @@ export class Hostile {
       throw fbe.within(e, "GoMembers");
     }
     if (n < 64) {
-      r.spend(594, b, "JvmMembers");
+      r.spend(610, b, "JvmMembers");
       return;
     }
     try {
@@ -36233,7 +37114,7 @@ export class Hostile {
       throw fbe.within(e, "JvmMembers");
     }
     if (n < 68) {
-      r.spend(457, b, "JsMembers");
+      r.spend(473, b, "JsMembers");
       return;
     }
     try {
@@ -36242,7 +37123,7 @@ export class Hostile {
       throw fbe.within(e, "JsMembers");
     }
     if (n < 72) {
-      r.spend(446, b, "RuntimeNames");
+      r.spend(462, b, "RuntimeNames");
       return;
     }
     try {
@@ -36251,7 +37132,7 @@ export class Hostile {
       throw fbe.within(e, "RuntimeNames");
     }
     if (n < 76) {
-      r.spend(304, b, "class");
+      r.spend(320, b, "class");
       return;
     }
     try {
@@ -36260,7 +37141,7 @@ export class Hostile {
       throw fbe.within(e, "class");
     }
     if (n < 80) {
-      r.spend(300, b, "Object");
+      r.spend(316, b, "Object");
       return;
     }
     try {
@@ -36269,7 +37150,7 @@ export class Hostile {
       throw fbe.within(e, "Object");
     }
     if (n < 84) {
-      r.spend(296, b, "String");
+      r.spend(312, b, "String");
       return;
     }
     try {
@@ -36278,7 +37159,7 @@ export class Hostile {
       throw fbe.within(e, "String");
     }
     if (n < 88) {
-      r.spend(292, b, "List");
+      r.spend(308, b, "List");
       return;
     }
     try {
@@ -36287,7 +37168,7 @@ export class Hostile {
       throw fbe.within(e, "List");
     }
     if (n < 92) {
-      r.spend(288, b, "Map");
+      r.spend(304, b, "Map");
       return;
     }
     try {
@@ -36296,7 +37177,7 @@ export class Hostile {
       throw fbe.within(e, "Map");
     }
     if (n < 96) {
-      r.spend(284, b, "Model");
+      r.spend(300, b, "Model");
       return;
     }
     try {
@@ -36305,7 +37186,7 @@ export class Hostile {
       throw fbe.within(e, "Model");
     }
     if (n < 100) {
-      r.spend(280, b, "FinalModel");
+      r.spend(296, b, "FinalModel");
       return;
     }
     try {
@@ -36314,7 +37195,7 @@ export class Hostile {
       throw fbe.within(e, "FinalModel");
     }
     if (n < 104) {
-      r.spend(276, b, "Buffer");
+      r.spend(292, b, "Buffer");
       return;
     }
     try {
@@ -36323,7 +37204,7 @@ export class Hostile {
       throw fbe.within(e, "Buffer");
     }
     if (n < 108) {
-      r.spend(272, b, "Reader");
+      r.spend(288, b, "Reader");
       return;
     }
     try {
@@ -36332,7 +37213,7 @@ export class Hostile {
       throw fbe.within(e, "Reader");
     }
     if (n < 112) {
-      r.spend(268, b, "Writer");
+      r.spend(284, b, "Writer");
       return;
     }
     try {
@@ -36341,7 +37222,7 @@ export class Hostile {
       throw fbe.within(e, "Writer");
     }
     if (n < 116) {
-      r.spend(264, b, "Limits");
+      r.spend(280, b, "Limits");
       return;
     }
     try {
@@ -36350,7 +37231,7 @@ export class Hostile {
       throw fbe.within(e, "Limits");
     }
     if (n < 120) {
-      r.spend(260, b, "DecodeError");
+      r.spend(276, b, "DecodeError");
       return;
     }
     try {
@@ -36359,7 +37240,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeError");
     }
     if (n < 124) {
-      r.spend(256, b, "DecodeException");
+      r.spend(272, b, "DecodeException");
       return;
     }
     try {
@@ -36368,7 +37249,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeException");
     }
     if (n < 128) {
-      r.spend(252, b, "Decimal");
+      r.spend(268, b, "Decimal");
       return;
     }
     try {
@@ -36377,7 +37258,7 @@ export class Hostile {
       throw fbe.within(e, "Decimal");
     }
     if (n < 132) {
-      r.spend(248, b, "Uuid");
+      r.spend(264, b, "Uuid");
       return;
     }
     try {
@@ -36386,7 +37267,7 @@ export class Hostile {
       throw fbe.within(e, "Uuid");
     }
     if (n < 136) {
-      r.spend(244, b, "UUID");
+      r.spend(260, b, "UUID");
       return;
     }
     try {
@@ -36395,7 +37276,7 @@ export class Hostile {
       throw fbe.within(e, "UUID");
     }
     if (n < 140) {
-      r.spend(240, b, "Timestamp");
+      r.spend(256, b, "Timestamp");
       return;
     }
     try {
@@ -36404,7 +37285,7 @@ export class Hostile {
       throw fbe.within(e, "Timestamp");
     }
     if (n < 144) {
-      r.spend(236, b, "Sender");
+      r.spend(252, b, "Sender");
       return;
     }
     try {
@@ -36413,7 +37294,7 @@ export class Hostile {
       throw fbe.within(e, "Sender");
     }
     if (n < 148) {
-      r.spend(232, b, "Receiver");
+      r.spend(248, b, "Receiver");
       return;
     }
     try {
@@ -36422,7 +37303,7 @@ export class Hostile {
       throw fbe.within(e, "Receiver");
     }
     if (n < 152) {
-      r.spend(228, b, "Client");
+      r.spend(244, b, "Client");
       return;
     }
     try {
@@ -36431,7 +37312,7 @@ export class Hostile {
       throw fbe.within(e, "Client");
     }
     if (n < 156) {
-      r.spend(224, b, "Proxy");
+      r.spend(240, b, "Proxy");
       return;
     }
     try {
@@ -36440,7 +37321,7 @@ export class Hostile {
       throw fbe.within(e, "Proxy");
     }
     if (n < 160) {
-      r.spend(220, b, "Handler");
+      r.spend(236, b, "Handler");
       return;
     }
     try {
@@ -36449,7 +37330,7 @@ export class Hostile {
       throw fbe.within(e, "Handler");
     }
     if (n < 164) {
-      r.spend(216, b, "fbe");
+      r.spend(232, b, "fbe");
       return;
     }
     try {
@@ -36458,7 +37339,7 @@ export class Hostile {
       throw fbe.within(e, "fbe");
     }
     if (n < 168) {
-      r.spend(212, b, "FBE");
+      r.spend(228, b, "FBE");
       return;
     }
     try {
@@ -36467,7 +37348,7 @@ export class Hostile {
       throw fbe.within(e, "FBE");
     }
     if (n < 172) {
-      r.spend(208, b, "std");
+      r.spend(224, b, "std");
       return;
     }
     try {
@@ -36476,7 +37357,7 @@ export class Hostile {
       throw fbe.within(e, "std");
     }
     if (n < 176) {
-      r.spend(204, b, "Companion");
+      r.spend(220, b, "Companion");
       return;
     }
     try {
@@ -36485,7 +37366,7 @@ export class Hostile {
       throw fbe.within(e, "Companion");
     }
     if (n < 180) {
-      r.spend(200, b, "Any");
+      r.spend(216, b, "Any");
       return;
     }
     try {
@@ -36494,7 +37375,7 @@ export class Hostile {
       throw fbe.within(e, "Any");
     }
     if (n < 184) {
-      r.spend(196, b, "Self");
+      r.spend(212, b, "Self");
       return;
     }
     try {
@@ -36503,7 +37384,7 @@ export class Hostile {
       throw fbe.within(e, "Self");
     }
     if (n < 188) {
-      r.spend(192, b, "self");
+      r.spend(208, b, "self");
       return;
     }
     try {
@@ -36512,7 +37393,7 @@ export class Hostile {
       throw fbe.within(e, "self");
     }
     if (n < 192) {
-      r.spend(188, b, "None");
+      r.spend(204, b, "None");
       return;
     }
     try {
@@ -36521,7 +37402,7 @@ export class Hostile {
       throw fbe.within(e, "None");
     }
     if (n < 196) {
-      r.spend(184, b, "Option");
+      r.spend(200, b, "Option");
       return;
     }
     try {
@@ -36530,7 +37411,7 @@ export class Hostile {
       throw fbe.within(e, "Option");
     }
     if (n < 200) {
-      r.spend(180, b, "Result");
+      r.spend(196, b, "Result");
       return;
     }
     try {
@@ -36539,7 +37420,7 @@ export class Hostile {
       throw fbe.within(e, "Result");
     }
     if (n < 204) {
-      r.spend(176, b, "Vec");
+      r.spend(192, b, "Vec");
       return;
     }
     try {
@@ -36548,7 +37429,7 @@ export class Hostile {
       throw fbe.within(e, "Vec");
     }
     if (n < 208) {
-      r.spend(172, b, "Box");
+      r.spend(188, b, "Box");
       return;
     }
     try {
@@ -36557,7 +37438,7 @@ export class Hostile {
       throw fbe.within(e, "Box");
     }
     if (n < 212) {
-      r.spend(168, b, "Error");
+      r.spend(184, b, "Error");
       return;
     }
     try {
@@ -36566,7 +37447,7 @@ export class Hostile {
       throw fbe.within(e, "Error");
     }
     if (n < 216) {
-      r.spend(164, b, "Exception");
+      r.spend(180, b, "Exception");
       return;
     }
     try {
@@ -36575,7 +37456,7 @@ export class Hostile {
       throw fbe.within(e, "Exception");
     }
     if (n < 220) {
-      r.spend(160, b, "Text");
+      r.spend(176, b, "Text");
       return;
     }
     try {
@@ -36584,7 +37465,7 @@ export class Hostile {
       throw fbe.within(e, "Text");
     }
     if (n < 224) {
-      r.spend(156, b, "JsonWriter");
+      r.spend(172, b, "JsonWriter");
       return;
     }
     try {
@@ -36593,7 +37474,7 @@ export class Hostile {
       throw fbe.within(e, "JsonWriter");
     }
     if (n < 228) {
-      r.spend(152, b, "int32_t");
+      r.spend(168, b, "int32_t");
       return;
     }
     try {
@@ -36602,7 +37483,7 @@ export class Hostile {
       throw fbe.within(e, "int32_t");
     }
     if (n < 232) {
-      r.spend(148, b, "size_t");
+      r.spend(164, b, "size_t");
       return;
     }
     try {
@@ -36611,7 +37492,7 @@ export class Hostile {
       throw fbe.within(e, "size_t");
     }
     if (n < 236) {
-      r.spend(144, b, "list");
+      r.spend(160, b, "list");
       return;
     }
     try {
@@ -36620,7 +37501,7 @@ export class Hostile {
       throw fbe.within(e, "list");
     }
     if (n < 240) {
-      r.spend(140, b, "object");
+      r.spend(156, b, "object");
       return;
     }
     try {
@@ -36629,7 +37510,7 @@ export class Hostile {
       throw fbe.within(e, "object");
     }
     if (n < 244) {
-      r.spend(136, b, "v");
+      r.spend(152, b, "v");
       return;
     }
     try {
@@ -36638,7 +37519,7 @@ export class Hostile {
       throw fbe.within(e, "v");
     }
     if (n < 248) {
-      r.spend(132, b, "r");
+      r.spend(148, b, "r");
       return;
     }
     try {
@@ -36647,7 +37528,7 @@ export class Hostile {
       throw fbe.within(e, "r");
     }
     if (n < 252) {
-      r.spend(128, b, "w");
+      r.spend(144, b, "w");
       return;
     }
     try {
@@ -36656,7 +37537,7 @@ export class Hostile {
       throw fbe.within(e, "w");
     }
     if (n < 256) {
-      r.spend(124, b, "SideBuy");
+      r.spend(140, b, "SideBuy");
       return;
     }
     try {
@@ -36665,7 +37546,7 @@ export class Hostile {
       throw fbe.within(e, "SideBuy");
     }
     if (n < 260) {
-      r.spend(120, b, "OrderKey");
+      r.spend(136, b, "OrderKey");
       return;
     }
     try {
@@ -36674,7 +37555,7 @@ export class Hostile {
       throw fbe.within(e, "OrderKey");
     }
     if (n < 264) {
-      r.spend(116, b, "textOfside");
+      r.spend(132, b, "textOfside");
       return;
     }
     try {
@@ -36683,7 +37564,7 @@ export class Hostile {
       throw fbe.within(e, "textOfside");
     }
     if (n < 268) {
-      r.spend(112, b, "DECIMAL_1");
+      r.spend(128, b, "DECIMAL_1");
       return;
     }
     try {
@@ -36692,7 +37573,7 @@ export class Hostile {
       throw fbe.within(e, "DECIMAL_1");
     }
     if (n < 272) {
-      r.spend(108, b, "OrderModel");
+      r.spend(124, b, "OrderModel");
       return;
     }
     try {
@@ -36701,7 +37582,7 @@ export class Hostile {
       throw fbe.within(e, "OrderModel");
     }
     if (n < 276) {
-      r.spend(104, b, "OrderFinal");
+      r.spend(120, b, "OrderFinal");
       return;
     }
     try {
@@ -36710,7 +37591,7 @@ export class Hostile {
       throw fbe.within(e, "OrderFinal");
     }
     if (n < 280) {
-      r.spend(100, b, "NewOrder");
+      r.spend(116, b, "NewOrder");
       return;
     }
     try {
@@ -36719,7 +37600,7 @@ export class Hostile {
       throw fbe.within(e, "NewOrder");
     }
     if (n < 284) {
-      r.spend(96, b, "VerifyFBEOrder");
+      r.spend(112, b, "VerifyFBEOrder");
       return;
     }
     try {
@@ -36728,7 +37609,7 @@ export class Hostile {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     if (n < 288) {
-      r.spend(92, b, "fbe_vr_Order");
+      r.spend(108, b, "fbe_vr_Order");
       return;
     }
     try {
@@ -36737,7 +37618,7 @@ export class Hostile {
       throw fbe.within(e, "fbe_vr_Order");
     }
     if (n < 292) {
-      r.spend(88, b, "e1");
+      r.spend(104, b, "e1");
       return;
     }
     try {
@@ -36746,7 +37627,7 @@ export class Hostile {
       throw fbe.within(e, "e1");
     }
     if (n < 296) {
-      r.spend(84, b, "i2");
+      r.spend(100, b, "i2");
       return;
     }
     try {
@@ -36755,7 +37636,7 @@ export class Hostile {
       throw fbe.within(e, "i2");
     }
     if (n < 300) {
-      r.spend(80, b, "o3");
+      r.spend(96, b, "o3");
       return;
     }
     try {
@@ -36764,50 +37645,86 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     if (n < 304) {
+      r.spend(92, b, "Fbe");
+      return;
+    }
+    try {
+      Fbe.fbeRead(r, b, b + 300, v.Fbe);
+    } catch (e) {
+      throw fbe.within(e, "Fbe");
+    }
+    if (n < 308) {
+      r.spend(88, b, "FINGERPRINT");
+      return;
+    }
+    try {
+      FINGERPRINT.fbeRead(r, b, b + 304, v.FINGERPRINT);
+    } catch (e) {
+      throw fbe.within(e, "FINGERPRINT");
+    }
+    if (n < 312) {
+      r.spend(84, b, "FBE_FINGERPRINT");
+      return;
+    }
+    try {
+      FBE_FINGERPRINT_.fbeRead(r, b, b + 308, v.FBE_FINGERPRINT);
+    } catch (e) {
+      throw fbe.within(e, "FBE_FINGERPRINT");
+    }
+    if (n < 316) {
+      r.spend(80, b, "FBEFingerprint");
+      return;
+    }
+    try {
+      FBEFingerprint.fbeRead(r, b, b + 312, v.FBEFingerprint);
+    } catch (e) {
+      throw fbe.within(e, "FBEFingerprint");
+    }
+    if (n < 320) {
       r.spend(76, b, "Case");
       return;
     }
     try {
-      Case.fbeRead(r, b, b + 300, v.Case);
+      Case.fbeRead(r, b, b + 316, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
-    if (n < 308) {
+    if (n < 324) {
       r.spend(44, b, "Imported");
       return;
     }
     try {
-      Imported.fbeRead(r, b, b + 304, v.Imported);
+      Imported.fbeRead(r, b, b + 320, v.Imported);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
-    if (n < 312) {
+    if (n < 328) {
       r.spend(34, b, "Derived");
       return;
     }
     try {
-      Derived.fbeRead(r, b, b + 308, v.Derived);
+      Derived.fbeRead(r, b, b + 324, v.Derived);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
-    if (n < 316) {
+    if (n < 332) {
       r.spend(16, b, "Listed");
       return;
     }
     try {
-      Listed.fbeRead(r, b, b + 312, v.Listed);
+      Listed.fbeRead(r, b, b + 328, v.Listed);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
-    if (n < 320) {
+    if (n < 336) {
       return;
     }
-    v.Letters = r.i32(b + 316);
+    v.Letters = r.i32(b + 332);
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 79, 4, 2994);
+    const b = r.struct(base, slot, 83, 4, 3010);
     Hostile.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -36815,7 +37732,7 @@ export class Hostile {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
     if (n < 12) {
-      r.spend(2994, b, "Order");
+      r.spend(3010, b, "Order");
       return;
     }
     try {
@@ -36824,7 +37741,7 @@ export class Hostile {
       throw fbe.within(e, "Order");
     }
     if (n < 16) {
-      r.spend(2982, b, "CppWords");
+      r.spend(2998, b, "CppWords");
       return;
     }
     try {
@@ -36833,7 +37750,7 @@ export class Hostile {
       throw fbe.within(e, "CppWords");
     }
     if (n < 20) {
-      r.spend(2363, b, "PythonWords");
+      r.spend(2379, b, "PythonWords");
       return;
     }
     try {
@@ -36842,7 +37759,7 @@ export class Hostile {
       throw fbe.within(e, "PythonWords");
     }
     if (n < 24) {
-      r.spend(2124, b, "GoWords");
+      r.spend(2140, b, "GoWords");
       return;
     }
     try {
@@ -36851,7 +37768,7 @@ export class Hostile {
       throw fbe.within(e, "GoWords");
     }
     if (n < 28) {
-      r.spend(1922, b, "JavaWords");
+      r.spend(1938, b, "JavaWords");
       return;
     }
     try {
@@ -36860,7 +37777,7 @@ export class Hostile {
       throw fbe.within(e, "JavaWords");
     }
     if (n < 32) {
-      r.spend(1740, b, "KotlinWords");
+      r.spend(1756, b, "KotlinWords");
       return;
     }
     try {
@@ -36869,7 +37786,7 @@ export class Hostile {
       throw fbe.within(e, "KotlinWords");
     }
     if (n < 36) {
-      r.spend(1533, b, "JsWords");
+      r.spend(1549, b, "JsWords");
       return;
     }
     try {
@@ -36878,7 +37795,7 @@ export class Hostile {
       throw fbe.within(e, "JsWords");
     }
     if (n < 40) {
-      r.spend(1310, b, "RustWords");
+      r.spend(1326, b, "RustWords");
       return;
     }
     try {
@@ -36887,7 +37804,7 @@ export class Hostile {
       throw fbe.within(e, "RustWords");
     }
     if (n < 44) {
-      r.spend(1115, b, "CSharpWords");
+      r.spend(1131, b, "CSharpWords");
       return;
     }
     try {
@@ -36896,7 +37813,7 @@ export class Hostile {
       throw fbe.within(e, "CSharpWords");
     }
     if (n < 48) {
-      r.spend(965, b, "RubyWords");
+      r.spend(981, b, "RubyWords");
       return;
     }
     try {
@@ -36905,7 +37822,7 @@ export class Hostile {
       throw fbe.within(e, "RubyWords");
     }
     if (n < 52) {
-      r.spend(867, b, "CppMembers");
+      r.spend(883, b, "CppMembers");
       return;
     }
     try {
@@ -36914,7 +37831,7 @@ export class Hostile {
       throw fbe.within(e, "CppMembers");
     }
     if (n < 56) {
-      r.spend(819, b, "PythonMembers");
+      r.spend(835, b, "PythonMembers");
       return;
     }
     try {
@@ -36923,7 +37840,7 @@ export class Hostile {
       throw fbe.within(e, "PythonMembers");
     }
     if (n < 60) {
-      r.spend(723, b, "GoMembers");
+      r.spend(739, b, "GoMembers");
       return;
     }
     try {
@@ -36932,7 +37849,7 @@ export class Hostile {
       throw fbe.within(e, "GoMembers");
     }
     if (n < 64) {
-      r.spend(594, b, "JvmMembers");
+      r.spend(610, b, "JvmMembers");
       return;
     }
     try {
@@ -36941,7 +37858,7 @@ export class Hostile {
       throw fbe.within(e, "JvmMembers");
     }
     if (n < 68) {
-      r.spend(457, b, "JsMembers");
+      r.spend(473, b, "JsMembers");
       return;
     }
     try {
@@ -36950,7 +37867,7 @@ export class Hostile {
       throw fbe.within(e, "JsMembers");
     }
     if (n < 72) {
-      r.spend(446, b, "RuntimeNames");
+      r.spend(462, b, "RuntimeNames");
       return;
     }
     try {
@@ -36959,7 +37876,7 @@ export class Hostile {
       throw fbe.within(e, "RuntimeNames");
     }
     if (n < 76) {
-      r.spend(304, b, "class");
+      r.spend(320, b, "class");
       return;
     }
     try {
@@ -36968,7 +37885,7 @@ export class Hostile {
       throw fbe.within(e, "class");
     }
     if (n < 80) {
-      r.spend(300, b, "Object");
+      r.spend(316, b, "Object");
       return;
     }
     try {
@@ -36977,7 +37894,7 @@ export class Hostile {
       throw fbe.within(e, "Object");
     }
     if (n < 84) {
-      r.spend(296, b, "String");
+      r.spend(312, b, "String");
       return;
     }
     try {
@@ -36986,7 +37903,7 @@ export class Hostile {
       throw fbe.within(e, "String");
     }
     if (n < 88) {
-      r.spend(292, b, "List");
+      r.spend(308, b, "List");
       return;
     }
     try {
@@ -36995,7 +37912,7 @@ export class Hostile {
       throw fbe.within(e, "List");
     }
     if (n < 92) {
-      r.spend(288, b, "Map");
+      r.spend(304, b, "Map");
       return;
     }
     try {
@@ -37004,7 +37921,7 @@ export class Hostile {
       throw fbe.within(e, "Map");
     }
     if (n < 96) {
-      r.spend(284, b, "Model");
+      r.spend(300, b, "Model");
       return;
     }
     try {
@@ -37013,7 +37930,7 @@ export class Hostile {
       throw fbe.within(e, "Model");
     }
     if (n < 100) {
-      r.spend(280, b, "FinalModel");
+      r.spend(296, b, "FinalModel");
       return;
     }
     try {
@@ -37022,7 +37939,7 @@ export class Hostile {
       throw fbe.within(e, "FinalModel");
     }
     if (n < 104) {
-      r.spend(276, b, "Buffer");
+      r.spend(292, b, "Buffer");
       return;
     }
     try {
@@ -37031,7 +37948,7 @@ export class Hostile {
       throw fbe.within(e, "Buffer");
     }
     if (n < 108) {
-      r.spend(272, b, "Reader");
+      r.spend(288, b, "Reader");
       return;
     }
     try {
@@ -37040,7 +37957,7 @@ export class Hostile {
       throw fbe.within(e, "Reader");
     }
     if (n < 112) {
-      r.spend(268, b, "Writer");
+      r.spend(284, b, "Writer");
       return;
     }
     try {
@@ -37049,7 +37966,7 @@ export class Hostile {
       throw fbe.within(e, "Writer");
     }
     if (n < 116) {
-      r.spend(264, b, "Limits");
+      r.spend(280, b, "Limits");
       return;
     }
     try {
@@ -37058,7 +37975,7 @@ export class Hostile {
       throw fbe.within(e, "Limits");
     }
     if (n < 120) {
-      r.spend(260, b, "DecodeError");
+      r.spend(276, b, "DecodeError");
       return;
     }
     try {
@@ -37067,7 +37984,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeError");
     }
     if (n < 124) {
-      r.spend(256, b, "DecodeException");
+      r.spend(272, b, "DecodeException");
       return;
     }
     try {
@@ -37076,7 +37993,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeException");
     }
     if (n < 128) {
-      r.spend(252, b, "Decimal");
+      r.spend(268, b, "Decimal");
       return;
     }
     try {
@@ -37085,7 +38002,7 @@ export class Hostile {
       throw fbe.within(e, "Decimal");
     }
     if (n < 132) {
-      r.spend(248, b, "Uuid");
+      r.spend(264, b, "Uuid");
       return;
     }
     try {
@@ -37094,7 +38011,7 @@ export class Hostile {
       throw fbe.within(e, "Uuid");
     }
     if (n < 136) {
-      r.spend(244, b, "UUID");
+      r.spend(260, b, "UUID");
       return;
     }
     try {
@@ -37103,7 +38020,7 @@ export class Hostile {
       throw fbe.within(e, "UUID");
     }
     if (n < 140) {
-      r.spend(240, b, "Timestamp");
+      r.spend(256, b, "Timestamp");
       return;
     }
     try {
@@ -37112,7 +38029,7 @@ export class Hostile {
       throw fbe.within(e, "Timestamp");
     }
     if (n < 144) {
-      r.spend(236, b, "Sender");
+      r.spend(252, b, "Sender");
       return;
     }
     try {
@@ -37121,7 +38038,7 @@ export class Hostile {
       throw fbe.within(e, "Sender");
     }
     if (n < 148) {
-      r.spend(232, b, "Receiver");
+      r.spend(248, b, "Receiver");
       return;
     }
     try {
@@ -37130,7 +38047,7 @@ export class Hostile {
       throw fbe.within(e, "Receiver");
     }
     if (n < 152) {
-      r.spend(228, b, "Client");
+      r.spend(244, b, "Client");
       return;
     }
     try {
@@ -37139,7 +38056,7 @@ export class Hostile {
       throw fbe.within(e, "Client");
     }
     if (n < 156) {
-      r.spend(224, b, "Proxy");
+      r.spend(240, b, "Proxy");
       return;
     }
     try {
@@ -37148,7 +38065,7 @@ export class Hostile {
       throw fbe.within(e, "Proxy");
     }
     if (n < 160) {
-      r.spend(220, b, "Handler");
+      r.spend(236, b, "Handler");
       return;
     }
     try {
@@ -37157,7 +38074,7 @@ export class Hostile {
       throw fbe.within(e, "Handler");
     }
     if (n < 164) {
-      r.spend(216, b, "fbe");
+      r.spend(232, b, "fbe");
       return;
     }
     try {
@@ -37166,7 +38083,7 @@ export class Hostile {
       throw fbe.within(e, "fbe");
     }
     if (n < 168) {
-      r.spend(212, b, "FBE");
+      r.spend(228, b, "FBE");
       return;
     }
     try {
@@ -37175,7 +38092,7 @@ export class Hostile {
       throw fbe.within(e, "FBE");
     }
     if (n < 172) {
-      r.spend(208, b, "std");
+      r.spend(224, b, "std");
       return;
     }
     try {
@@ -37184,7 +38101,7 @@ export class Hostile {
       throw fbe.within(e, "std");
     }
     if (n < 176) {
-      r.spend(204, b, "Companion");
+      r.spend(220, b, "Companion");
       return;
     }
     try {
@@ -37193,7 +38110,7 @@ export class Hostile {
       throw fbe.within(e, "Companion");
     }
     if (n < 180) {
-      r.spend(200, b, "Any");
+      r.spend(216, b, "Any");
       return;
     }
     try {
@@ -37202,7 +38119,7 @@ export class Hostile {
       throw fbe.within(e, "Any");
     }
     if (n < 184) {
-      r.spend(196, b, "Self");
+      r.spend(212, b, "Self");
       return;
     }
     try {
@@ -37211,7 +38128,7 @@ export class Hostile {
       throw fbe.within(e, "Self");
     }
     if (n < 188) {
-      r.spend(192, b, "self");
+      r.spend(208, b, "self");
       return;
     }
     try {
@@ -37220,7 +38137,7 @@ export class Hostile {
       throw fbe.within(e, "self");
     }
     if (n < 192) {
-      r.spend(188, b, "None");
+      r.spend(204, b, "None");
       return;
     }
     try {
@@ -37229,7 +38146,7 @@ export class Hostile {
       throw fbe.within(e, "None");
     }
     if (n < 196) {
-      r.spend(184, b, "Option");
+      r.spend(200, b, "Option");
       return;
     }
     try {
@@ -37238,7 +38155,7 @@ export class Hostile {
       throw fbe.within(e, "Option");
     }
     if (n < 200) {
-      r.spend(180, b, "Result");
+      r.spend(196, b, "Result");
       return;
     }
     try {
@@ -37247,7 +38164,7 @@ export class Hostile {
       throw fbe.within(e, "Result");
     }
     if (n < 204) {
-      r.spend(176, b, "Vec");
+      r.spend(192, b, "Vec");
       return;
     }
     try {
@@ -37256,7 +38173,7 @@ export class Hostile {
       throw fbe.within(e, "Vec");
     }
     if (n < 208) {
-      r.spend(172, b, "Box");
+      r.spend(188, b, "Box");
       return;
     }
     try {
@@ -37265,7 +38182,7 @@ export class Hostile {
       throw fbe.within(e, "Box");
     }
     if (n < 212) {
-      r.spend(168, b, "Error");
+      r.spend(184, b, "Error");
       return;
     }
     try {
@@ -37274,7 +38191,7 @@ export class Hostile {
       throw fbe.within(e, "Error");
     }
     if (n < 216) {
-      r.spend(164, b, "Exception");
+      r.spend(180, b, "Exception");
       return;
     }
     try {
@@ -37283,7 +38200,7 @@ export class Hostile {
       throw fbe.within(e, "Exception");
     }
     if (n < 220) {
-      r.spend(160, b, "Text");
+      r.spend(176, b, "Text");
       return;
     }
     try {
@@ -37292,7 +38209,7 @@ export class Hostile {
       throw fbe.within(e, "Text");
     }
     if (n < 224) {
-      r.spend(156, b, "JsonWriter");
+      r.spend(172, b, "JsonWriter");
       return;
     }
     try {
@@ -37301,7 +38218,7 @@ export class Hostile {
       throw fbe.within(e, "JsonWriter");
     }
     if (n < 228) {
-      r.spend(152, b, "int32_t");
+      r.spend(168, b, "int32_t");
       return;
     }
     try {
@@ -37310,7 +38227,7 @@ export class Hostile {
       throw fbe.within(e, "int32_t");
     }
     if (n < 232) {
-      r.spend(148, b, "size_t");
+      r.spend(164, b, "size_t");
       return;
     }
     try {
@@ -37319,7 +38236,7 @@ export class Hostile {
       throw fbe.within(e, "size_t");
     }
     if (n < 236) {
-      r.spend(144, b, "list");
+      r.spend(160, b, "list");
       return;
     }
     try {
@@ -37328,7 +38245,7 @@ export class Hostile {
       throw fbe.within(e, "list");
     }
     if (n < 240) {
-      r.spend(140, b, "object");
+      r.spend(156, b, "object");
       return;
     }
     try {
@@ -37337,7 +38254,7 @@ export class Hostile {
       throw fbe.within(e, "object");
     }
     if (n < 244) {
-      r.spend(136, b, "v");
+      r.spend(152, b, "v");
       return;
     }
     try {
@@ -37346,7 +38263,7 @@ export class Hostile {
       throw fbe.within(e, "v");
     }
     if (n < 248) {
-      r.spend(132, b, "r");
+      r.spend(148, b, "r");
       return;
     }
     try {
@@ -37355,7 +38272,7 @@ export class Hostile {
       throw fbe.within(e, "r");
     }
     if (n < 252) {
-      r.spend(128, b, "w");
+      r.spend(144, b, "w");
       return;
     }
     try {
@@ -37364,7 +38281,7 @@ export class Hostile {
       throw fbe.within(e, "w");
     }
     if (n < 256) {
-      r.spend(124, b, "SideBuy");
+      r.spend(140, b, "SideBuy");
       return;
     }
     try {
@@ -37373,7 +38290,7 @@ export class Hostile {
       throw fbe.within(e, "SideBuy");
     }
     if (n < 260) {
-      r.spend(120, b, "OrderKey");
+      r.spend(136, b, "OrderKey");
       return;
     }
     try {
@@ -37382,7 +38299,7 @@ export class Hostile {
       throw fbe.within(e, "OrderKey");
     }
     if (n < 264) {
-      r.spend(116, b, "textOfside");
+      r.spend(132, b, "textOfside");
       return;
     }
     try {
@@ -37391,7 +38308,7 @@ export class Hostile {
       throw fbe.within(e, "textOfside");
     }
     if (n < 268) {
-      r.spend(112, b, "DECIMAL_1");
+      r.spend(128, b, "DECIMAL_1");
       return;
     }
     try {
@@ -37400,7 +38317,7 @@ export class Hostile {
       throw fbe.within(e, "DECIMAL_1");
     }
     if (n < 272) {
-      r.spend(108, b, "OrderModel");
+      r.spend(124, b, "OrderModel");
       return;
     }
     try {
@@ -37409,7 +38326,7 @@ export class Hostile {
       throw fbe.within(e, "OrderModel");
     }
     if (n < 276) {
-      r.spend(104, b, "OrderFinal");
+      r.spend(120, b, "OrderFinal");
       return;
     }
     try {
@@ -37418,7 +38335,7 @@ export class Hostile {
       throw fbe.within(e, "OrderFinal");
     }
     if (n < 280) {
-      r.spend(100, b, "NewOrder");
+      r.spend(116, b, "NewOrder");
       return;
     }
     try {
@@ -37427,7 +38344,7 @@ export class Hostile {
       throw fbe.within(e, "NewOrder");
     }
     if (n < 284) {
-      r.spend(96, b, "VerifyFBEOrder");
+      r.spend(112, b, "VerifyFBEOrder");
       return;
     }
     try {
@@ -37436,7 +38353,7 @@ export class Hostile {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     if (n < 288) {
-      r.spend(92, b, "fbe_vr_Order");
+      r.spend(108, b, "fbe_vr_Order");
       return;
     }
     try {
@@ -37445,7 +38362,7 @@ export class Hostile {
       throw fbe.within(e, "fbe_vr_Order");
     }
     if (n < 292) {
-      r.spend(88, b, "e1");
+      r.spend(104, b, "e1");
       return;
     }
     try {
@@ -37454,7 +38371,7 @@ export class Hostile {
       throw fbe.within(e, "e1");
     }
     if (n < 296) {
-      r.spend(84, b, "i2");
+      r.spend(100, b, "i2");
       return;
     }
     try {
@@ -37463,7 +38380,7 @@ export class Hostile {
       throw fbe.within(e, "i2");
     }
     if (n < 300) {
-      r.spend(80, b, "o3");
+      r.spend(96, b, "o3");
       return;
     }
     try {
@@ -37472,38 +38389,74 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     if (n < 304) {
+      r.spend(92, b, "Fbe");
+      return;
+    }
+    try {
+      Fbe.fbeVerify(r, b, b + 300);
+    } catch (e) {
+      throw fbe.within(e, "Fbe");
+    }
+    if (n < 308) {
+      r.spend(88, b, "FINGERPRINT");
+      return;
+    }
+    try {
+      FINGERPRINT.fbeVerify(r, b, b + 304);
+    } catch (e) {
+      throw fbe.within(e, "FINGERPRINT");
+    }
+    if (n < 312) {
+      r.spend(84, b, "FBE_FINGERPRINT");
+      return;
+    }
+    try {
+      FBE_FINGERPRINT_.fbeVerify(r, b, b + 308);
+    } catch (e) {
+      throw fbe.within(e, "FBE_FINGERPRINT");
+    }
+    if (n < 316) {
+      r.spend(80, b, "FBEFingerprint");
+      return;
+    }
+    try {
+      FBEFingerprint.fbeVerify(r, b, b + 312);
+    } catch (e) {
+      throw fbe.within(e, "FBEFingerprint");
+    }
+    if (n < 320) {
       r.spend(76, b, "Case");
       return;
     }
     try {
-      Case.fbeVerify(r, b, b + 300);
+      Case.fbeVerify(r, b, b + 316);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
-    if (n < 308) {
+    if (n < 324) {
       r.spend(44, b, "Imported");
       return;
     }
     try {
-      Imported.fbeVerify(r, b, b + 304);
+      Imported.fbeVerify(r, b, b + 320);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
-    if (n < 312) {
+    if (n < 328) {
       r.spend(34, b, "Derived");
       return;
     }
     try {
-      Derived.fbeVerify(r, b, b + 308);
+      Derived.fbeVerify(r, b, b + 324);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
-    if (n < 316) {
+    if (n < 332) {
       r.spend(16, b, "Listed");
       return;
     }
     try {
-      Listed.fbeVerify(r, b, b + 312);
+      Listed.fbeVerify(r, b, b + 328);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
@@ -37620,6 +38573,10 @@ export class Hostile {
     e1.fbeWriteFinal(w, v.e1);
     i2.fbeWriteFinal(w, v.i2);
     o3.fbeWriteFinal(w, v.o3);
+    Fbe.fbeWriteFinal(w, v.Fbe);
+    FINGERPRINT.fbeWriteFinal(w, v.FINGERPRINT);
+    FBE_FINGERPRINT_.fbeWriteFinal(w, v.FBE_FINGERPRINT);
+    FBEFingerprint.fbeWriteFinal(w, v.FBEFingerprint);
     Case.fbeWriteFinal(w, v.Case);
     Imported.fbeWriteFinal(w, v.Imported);
     Derived.fbeWriteFinal(w, v.Derived);
@@ -37629,7 +38586,7 @@ export class Hostile {
 
   /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
   static fbeReadFinal(r: fbe.Reader, into?: Hostile): Hostile {
-    r.enterFinal(4, 2994);
+    r.enterFinal(4, 3010);
     const v = into ?? new Hostile();
     try {
       Order.fbeReadFinal(r, v.Order);
@@ -37997,6 +38954,26 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     try {
+      Fbe.fbeReadFinal(r, v.Fbe);
+    } catch (e) {
+      throw fbe.within(e, "Fbe");
+    }
+    try {
+      FINGERPRINT.fbeReadFinal(r, v.FINGERPRINT);
+    } catch (e) {
+      throw fbe.within(e, "FINGERPRINT");
+    }
+    try {
+      FBE_FINGERPRINT_.fbeReadFinal(r, v.FBE_FINGERPRINT);
+    } catch (e) {
+      throw fbe.within(e, "FBE_FINGERPRINT");
+    }
+    try {
+      FBEFingerprint.fbeReadFinal(r, v.FBEFingerprint);
+    } catch (e) {
+      throw fbe.within(e, "FBEFingerprint");
+    }
+    try {
       Case.fbeReadFinal(r, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
@@ -38023,7 +39000,7 @@ export class Hostile {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(4, 2994);
+    r.enterFinal(4, 3010);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -38390,6 +39367,26 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     try {
+      Fbe.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "Fbe");
+    }
+    try {
+      FINGERPRINT.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "FINGERPRINT");
+    }
+    try {
+      FBE_FINGERPRINT_.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "FBE_FINGERPRINT");
+    }
+    try {
+      FBEFingerprint.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "FBEFingerprint");
+    }
+    try {
       Case.fbeVerifyFinal(r);
     } catch (e) {
       throw fbe.within(e, "Case");
@@ -38419,7 +39416,7 @@ export class Hostile {
     w.beginFinal();
     try {
       Hostile.fbeWriteFinal(w, this);
-      w.endFinal(79);
+      w.endFinal(83);
     } catch (e) {
       throw fbe.refused(e, "import.Hostile", this);
     }
@@ -38429,7 +39426,7 @@ export class Hostile {
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Hostile {
     try {
-      const r = fbe.Reader.final(data, 79, limits);
+      const r = fbe.Reader.final(data, 83, limits);
       const v = Hostile.fbeReadFinal(r);
       r.endFinal();
       return v;
@@ -38442,7 +39439,7 @@ export class Hostile {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => {
       try {
-        const r = fbe.Reader.final(data, 79, limits);
+        const r = fbe.Reader.final(data, 83, limits);
         Hostile.fbeVerifyFinal(r);
         r.endFinal();
       } catch (e) {
@@ -38599,6 +39596,14 @@ export class Hostile {
     i2.fbeWriteJson(j, v.i2);
     j.raw(',"o3":');
     o3.fbeWriteJson(j, v.o3);
+    j.raw(',"Fbe":');
+    Fbe.fbeWriteJson(j, v.Fbe);
+    j.raw(',"FINGERPRINT":');
+    FINGERPRINT.fbeWriteJson(j, v.FINGERPRINT);
+    j.raw(',"FBE_FINGERPRINT":');
+    FBE_FINGERPRINT_.fbeWriteJson(j, v.FBE_FINGERPRINT);
+    j.raw(',"FBEFingerprint":');
+    FBEFingerprint.fbeWriteJson(j, v.FBEFingerprint);
     j.raw(',"Case":');
     Case.fbeWriteJson(j, v.Case);
     j.raw(',"Imported":');
@@ -38628,7 +39633,7 @@ export class Hostile {
    * out keep their defaults.
    */
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Hostile): Hostile {
-    const o = r.struct(x, 4, 2994);
+    const o = r.struct(x, 4, 3010);
     const v = into ?? new Hostile();
     let m: unknown;
     m = r.member(o, "Order");
@@ -39361,6 +40366,46 @@ export class Hostile {
         throw fbe.within(e, "o3");
       }
     }
+    m = r.member(o, "Fbe");
+    if (m === undefined) {
+      r.spend(4, "Fbe");
+    } else {
+      try {
+        Fbe.fbeReadJson(r, m, v.Fbe);
+      } catch (e) {
+        throw fbe.within(e, "Fbe");
+      }
+    }
+    m = r.member(o, "FINGERPRINT");
+    if (m === undefined) {
+      r.spend(4, "FINGERPRINT");
+    } else {
+      try {
+        FINGERPRINT.fbeReadJson(r, m, v.FINGERPRINT);
+      } catch (e) {
+        throw fbe.within(e, "FINGERPRINT");
+      }
+    }
+    m = r.member(o, "FBE_FINGERPRINT");
+    if (m === undefined) {
+      r.spend(4, "FBE_FINGERPRINT");
+    } else {
+      try {
+        FBE_FINGERPRINT_.fbeReadJson(r, m, v.FBE_FINGERPRINT);
+      } catch (e) {
+        throw fbe.within(e, "FBE_FINGERPRINT");
+      }
+    }
+    m = r.member(o, "FBEFingerprint");
+    if (m === undefined) {
+      r.spend(4, "FBEFingerprint");
+    } else {
+      try {
+        FBEFingerprint.fbeReadJson(r, m, v.FBEFingerprint);
+      } catch (e) {
+        throw fbe.within(e, "FBEFingerprint");
+      }
+    }
     m = r.member(o, "Case");
     if (m === undefined) {
       r.spend(32, "Case");
@@ -39567,6 +40612,14 @@ export class Hostile {
     i2.fbeWriteText(t, v.i2);
     t.raw(",o3=");
     o3.fbeWriteText(t, v.o3);
+    t.raw(",Fbe=");
+    Fbe.fbeWriteText(t, v.Fbe);
+    t.raw(",FINGERPRINT=");
+    FINGERPRINT.fbeWriteText(t, v.FINGERPRINT);
+    t.raw(",FBE_FINGERPRINT=");
+    FBE_FINGERPRINT_.fbeWriteText(t, v.FBE_FINGERPRINT);
+    t.raw(",FBEFingerprint=");
+    FBEFingerprint.fbeWriteText(t, v.FBEFingerprint);
     t.raw(",Case=");
     Case.fbeWriteText(t, v.Case);
     t.raw(",Imported=");
@@ -39630,7 +40683,7 @@ function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unkno
     return Self.fromFbe(frame, limits);
   case 45:
     return self.fromFbe(frame, limits);
-  case 79:
+  case 83:
     return Hostile.fromFbe(frame, limits);
   case 502:
     return market.Failure.fromFbe(frame, limits);
@@ -39646,7 +40699,7 @@ function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unk
     return Self.fromFinal(frame, limits);
   case 45:
     return self.fromFinal(frame, limits);
-  case 79:
+  case 83:
     return Hostile.fromFinal(frame, limits);
   case 502:
     return market.Failure.fromFinal(frame, limits);
@@ -39672,7 +40725,7 @@ function deliverTo(h: Handler_, typeId: number, value: unknown): void {
       h.onMessage?.(value as self);
     }
     break;
-  case 79:
+  case 83:
     if (h.onHostile !== undefined) {
       h.onHostile(value as Hostile);
     } else {
@@ -39786,7 +40839,7 @@ export class Proxy_ extends fbe.FrameReceiver {
     case 45:
       error = self.verifyFbe(frame, limits);
       break;
-    case 79:
+    case 83:
       error = Hostile.verifyFbe(frame, limits);
       break;
     case 502:
@@ -39818,7 +40871,7 @@ export class Proxy_ extends fbe.FrameReceiver {
         h.onFrame?.(typeId, frame);
       }
       break;
-    case 79:
+    case 83:
       if (h.onHostileFrame !== undefined) {
         h.onHostileFrame(frame);
       } else {

@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "recursive"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "4b8cb83dff4e947870647586648a4547e16c148b152b86ad3bf357dba002f9ae"
+)
+
 // Node is the struct recursive.Node (type id 1).
 type Node struct {
 	Id       int32

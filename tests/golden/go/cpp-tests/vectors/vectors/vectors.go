@@ -10,6 +10,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "vectors"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "8164ce0f06380b97f2c6b3860791a5ecb4bca0cad6f42b4c3c7518880e7e484c"
+)
+
 // Edge is the struct vectors.Edge (type id 1).
 type Edge struct {
 	Source int32

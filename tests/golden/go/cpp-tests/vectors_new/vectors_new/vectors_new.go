@@ -10,6 +10,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "vectors_new"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "fcbd6d353040b7061365f023cda53255a73771b4455c041bce4fb411e6736dab"
+)
+
 // Edge is the struct vectors_new.Edge (type id 1).
 type Edge struct {
 	Source int32

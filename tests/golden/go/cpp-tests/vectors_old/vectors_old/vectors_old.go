@@ -10,6 +10,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "vectors_old"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d6733034af4d414e8"
+)
+
 // Edge is the struct vectors_old.Edge (type id 1).
 type Edge struct {
 	Source int32

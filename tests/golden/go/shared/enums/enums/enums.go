@@ -10,6 +10,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "enums"
+	FBEVersion     = "1.0"
+	FBEFingerprint = "d0fc4fa7f25eec69f0cbcff085b29e57c1a57a05cf59006515b5e330c48d5b7b"
+)
+
 // EnumByte is the enum enums.EnumByte (on the wire: uint8).
 type EnumByte uint8
 

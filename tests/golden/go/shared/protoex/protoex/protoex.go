@@ -12,6 +12,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "protoex"
+	FBEVersion     = "1.0"
+	FBEFingerprint = "f1462fc340d15847ff929b52e17ca95e411ee76e3d6b275eba4f81150151c668"
+)
+
 // OrderSide is the enum protoex.OrderSide (on the wire: uint8).
 type OrderSide uint8
 

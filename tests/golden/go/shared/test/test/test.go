@@ -12,6 +12,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "test"
+	FBEVersion     = "123.456"
+	FBEFingerprint = "9f4861479150d4e303e612ad32505bfe73cbad5c25fc8a65f26a538fa5291b03"
+)
+
 // EnumSimple is the enum test.EnumSimple (on the wire: int32).
 type EnumSimple int32
 

@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "chars"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "746ecaa2b8ef1eed7411be2aeae148784ea2851a36632b324888523da6362f38"
+)
+
 // Grade is the enum chars.Grade (on the wire: uint8).
 type Grade uint8
 

@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "decimals"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "c802412917a481b56f9d8fd4760639383415ac5003827131ab810f210eb90d2d"
+)
+
 // Prices is the struct decimals.Prices (type id 1).
 type Prices struct {
 	Price        fbe.Decimal

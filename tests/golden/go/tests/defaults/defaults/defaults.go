@@ -10,6 +10,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "defaults"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "d1bd9861eedadfd5bee8247dba0afcb3c886e3f8a658eec0a4cce89d8cfc1f77"
+)
+
 // Colour is the enum defaults.Colour (on the wire: uint8).
 type Colour uint8
 

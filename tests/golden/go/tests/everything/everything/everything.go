@@ -13,6 +13,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "everything"
+	FBEVersion     = "3.14"
+	FBEFingerprint = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe"
+)
+
 // EByte is the enum everything.EByte (on the wire: uint8).
 type EByte uint8
 

@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "hostile"
+	FBEVersion     = "0.0"
+	FBEFingerprint = "fc5227e53aecbcabd3e74c2d4081e603a74a9eede16ac3c0246339f18701702a"
+)
+
 // Empty is the struct hostile.Empty (type id 1).
 type Empty struct {
 }

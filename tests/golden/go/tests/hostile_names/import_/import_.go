@@ -12,6 +12,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint_ name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage      = "import"
+	FBEVersion      = "0.0"
+	FBEFingerprint_ = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
+)
+
 // Word is the enum import.Word (on the wire: int16).
 type Word int16
 
@@ -37572,7 +37580,979 @@ func (v *O3) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Case is the struct import.Case (type id 74).
+// Fbe_ is the struct import.Fbe (type id 74).
+type Fbe_ struct {
+	Fbe int32
+}
+
+// TypeID is the type id of import.Fbe.
+func (Fbe_) TypeID() uint32 {
+	return 74
+}
+
+// NewFbe_ is a new Fbe_ with the schema's defaults.
+func NewFbe_() *Fbe_ {
+	v := new(Fbe_)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *Fbe_) Reset() {
+	v.Fbe = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Fbe_) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 74)
+	w.PutI32(b+8, v.Fbe)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Fbe_) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Fbe = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *Fbe_) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 74, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	v.Fbe = r.I32(b + 8)
+}
+
+// FBEVerifyFbe_ checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFbe_(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 74, 4); n != 0 {
+		r.Leave()
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Fbe_) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Fbe_) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("import.Fbe")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Fbe_) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Fbe_) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.Fbe")
+	}
+	return r.Err()
+}
+
+// VerifyFBEFbe_ is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEFbe_(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFbe_(&r, 0, 4)
+	r.Within("import.Fbe")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Fbe_) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Fbe)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *Fbe_) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "Fbe"); p1 >= 0 {
+		v.Fbe = r.I32(p1)
+	}
+}
+
+// FBEVerifyFinalFbe_ checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFbe_(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "Fbe")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Fbe_) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Fbe_) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("import.Fbe")
+	return w.EndFinal(74)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Fbe_) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Fbe_) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 74, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.Fbe")
+	}
+	return r.Err()
+}
+
+// VerifyFinalFbe_ is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalFbe_(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 74, lim)
+	FBEVerifyFinalFbe_(&r)
+	r.EndFinal()
+	r.Within("import.Fbe")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Fbe_) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Fbe(Fbe=")
+	t.Int(int64(v.Fbe))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Fbe_) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Fbe_) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"Fbe":`)
+	j.Int(int64(v.Fbe))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Fbe_) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "Fbe":
+			r.Once(&seen[0], name)
+			v.Fbe = int32(r.Int(-2147483648, 2147483647, "Fbe"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Fbe_) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Fbe_) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("import.Fbe")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Fbe_) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Fbe_) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("import.Fbe")
+	return r.Err()
+}
+
+// FINGERPRINT is the struct import.FINGERPRINT (type id 75).
+type FINGERPRINT struct {
+	FINGERPRINT int32
+}
+
+// TypeID is the type id of import.FINGERPRINT.
+func (FINGERPRINT) TypeID() uint32 {
+	return 75
+}
+
+// NewFINGERPRINT is a new FINGERPRINT with the schema's defaults.
+func NewFINGERPRINT() *FINGERPRINT {
+	v := new(FINGERPRINT)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *FINGERPRINT) Reset() {
+	v.FINGERPRINT = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *FINGERPRINT) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 75)
+	w.PutI32(b+8, v.FINGERPRINT)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *FINGERPRINT) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.FINGERPRINT = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *FINGERPRINT) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 75, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	v.FINGERPRINT = r.I32(b + 8)
+}
+
+// FBEVerifyFINGERPRINT checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFINGERPRINT(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 75, 4); n != 0 {
+		r.Leave()
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *FINGERPRINT) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *FINGERPRINT) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("import.FINGERPRINT")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *FINGERPRINT) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *FINGERPRINT) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FINGERPRINT")
+	}
+	return r.Err()
+}
+
+// VerifyFBEFINGERPRINT is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEFINGERPRINT(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFINGERPRINT(&r, 0, 4)
+	r.Within("import.FINGERPRINT")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *FINGERPRINT) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.FINGERPRINT)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *FINGERPRINT) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "FINGERPRINT"); p1 >= 0 {
+		v.FINGERPRINT = r.I32(p1)
+	}
+}
+
+// FBEVerifyFinalFINGERPRINT checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFINGERPRINT(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "FINGERPRINT")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *FINGERPRINT) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *FINGERPRINT) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("import.FINGERPRINT")
+	return w.EndFinal(75)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *FINGERPRINT) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *FINGERPRINT) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 75, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FINGERPRINT")
+	}
+	return r.Err()
+}
+
+// VerifyFinalFINGERPRINT is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalFINGERPRINT(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 75, lim)
+	FBEVerifyFinalFINGERPRINT(&r)
+	r.EndFinal()
+	r.Within("import.FINGERPRINT")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *FINGERPRINT) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("FINGERPRINT(FINGERPRINT=")
+	t.Int(int64(v.FINGERPRINT))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v FINGERPRINT) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *FINGERPRINT) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"FINGERPRINT":`)
+	j.Int(int64(v.FINGERPRINT))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *FINGERPRINT) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "FINGERPRINT":
+			r.Once(&seen[0], name)
+			v.FINGERPRINT = int32(r.Int(-2147483648, 2147483647, "FINGERPRINT"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v FINGERPRINT) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *FINGERPRINT) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("import.FINGERPRINT")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *FINGERPRINT) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *FINGERPRINT) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("import.FINGERPRINT")
+	return r.Err()
+}
+
+// FBE_FINGERPRINT is the struct import.FBE_FINGERPRINT (type id 76).
+type FBE_FINGERPRINT struct {
+	FBE_FINGERPRINT int32
+}
+
+// TypeID is the type id of import.FBE_FINGERPRINT.
+func (FBE_FINGERPRINT) TypeID() uint32 {
+	return 76
+}
+
+// NewFBE_FINGERPRINT is a new FBE_FINGERPRINT with the schema's defaults.
+func NewFBE_FINGERPRINT() *FBE_FINGERPRINT {
+	v := new(FBE_FINGERPRINT)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *FBE_FINGERPRINT) Reset() {
+	v.FBE_FINGERPRINT = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *FBE_FINGERPRINT) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 76)
+	w.PutI32(b+8, v.FBE_FINGERPRINT)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *FBE_FINGERPRINT) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.FBE_FINGERPRINT = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *FBE_FINGERPRINT) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 76, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	v.FBE_FINGERPRINT = r.I32(b + 8)
+}
+
+// FBEVerifyFBE_FINGERPRINT checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFBE_FINGERPRINT(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 76, 4); n != 0 {
+		r.Leave()
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *FBE_FINGERPRINT) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *FBE_FINGERPRINT) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("import.FBE_FINGERPRINT")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *FBE_FINGERPRINT) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *FBE_FINGERPRINT) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FBE_FINGERPRINT")
+	}
+	return r.Err()
+}
+
+// VerifyFBEFBE_FINGERPRINT is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEFBE_FINGERPRINT(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFBE_FINGERPRINT(&r, 0, 4)
+	r.Within("import.FBE_FINGERPRINT")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *FBE_FINGERPRINT) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.FBE_FINGERPRINT)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *FBE_FINGERPRINT) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "FBE_FINGERPRINT"); p1 >= 0 {
+		v.FBE_FINGERPRINT = r.I32(p1)
+	}
+}
+
+// FBEVerifyFinalFBE_FINGERPRINT checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFBE_FINGERPRINT(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "FBE_FINGERPRINT")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *FBE_FINGERPRINT) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *FBE_FINGERPRINT) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("import.FBE_FINGERPRINT")
+	return w.EndFinal(76)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *FBE_FINGERPRINT) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *FBE_FINGERPRINT) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 76, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FBE_FINGERPRINT")
+	}
+	return r.Err()
+}
+
+// VerifyFinalFBE_FINGERPRINT is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalFBE_FINGERPRINT(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 76, lim)
+	FBEVerifyFinalFBE_FINGERPRINT(&r)
+	r.EndFinal()
+	r.Within("import.FBE_FINGERPRINT")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *FBE_FINGERPRINT) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("FBE_FINGERPRINT(FBE_FINGERPRINT=")
+	t.Int(int64(v.FBE_FINGERPRINT))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v FBE_FINGERPRINT) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *FBE_FINGERPRINT) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"FBE_FINGERPRINT":`)
+	j.Int(int64(v.FBE_FINGERPRINT))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *FBE_FINGERPRINT) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "FBE_FINGERPRINT":
+			r.Once(&seen[0], name)
+			v.FBE_FINGERPRINT = int32(r.Int(-2147483648, 2147483647, "FBE_FINGERPRINT"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v FBE_FINGERPRINT) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *FBE_FINGERPRINT) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("import.FBE_FINGERPRINT")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *FBE_FINGERPRINT) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *FBE_FINGERPRINT) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("import.FBE_FINGERPRINT")
+	return r.Err()
+}
+
+// FBEFingerprint is the struct import.FBEFingerprint (type id 77).
+type FBEFingerprint struct {
+	FBEFingerprint int32
+}
+
+// TypeID is the type id of import.FBEFingerprint.
+func (FBEFingerprint) TypeID() uint32 {
+	return 77
+}
+
+// NewFBEFingerprint is a new FBEFingerprint with the schema's defaults.
+func NewFBEFingerprint() *FBEFingerprint {
+	v := new(FBEFingerprint)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *FBEFingerprint) Reset() {
+	v.FBEFingerprint = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *FBEFingerprint) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 77)
+	w.PutI32(b+8, v.FBEFingerprint)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *FBEFingerprint) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.FBEFingerprint = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *FBEFingerprint) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 77, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	v.FBEFingerprint = r.I32(b + 8)
+}
+
+// FBEVerifyFBEFingerprint checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFBEFingerprint(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 77, 4); n != 0 {
+		r.Leave()
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *FBEFingerprint) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *FBEFingerprint) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("import.FBEFingerprint")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *FBEFingerprint) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *FBEFingerprint) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FBEFingerprint")
+	}
+	return r.Err()
+}
+
+// VerifyFBEFBEFingerprint is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEFBEFingerprint(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFBEFingerprint(&r, 0, 4)
+	r.Within("import.FBEFingerprint")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *FBEFingerprint) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.FBEFingerprint)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *FBEFingerprint) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "FBEFingerprint"); p1 >= 0 {
+		v.FBEFingerprint = r.I32(p1)
+	}
+}
+
+// FBEVerifyFinalFBEFingerprint checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFBEFingerprint(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "FBEFingerprint")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *FBEFingerprint) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *FBEFingerprint) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("import.FBEFingerprint")
+	return w.EndFinal(77)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *FBEFingerprint) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *FBEFingerprint) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 77, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.FBEFingerprint")
+	}
+	return r.Err()
+}
+
+// VerifyFinalFBEFingerprint is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalFBEFingerprint(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 77, lim)
+	FBEVerifyFinalFBEFingerprint(&r)
+	r.EndFinal()
+	r.Within("import.FBEFingerprint")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *FBEFingerprint) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("FBEFingerprint(FBEFingerprint=")
+	t.Int(int64(v.FBEFingerprint))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v FBEFingerprint) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *FBEFingerprint) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"FBEFingerprint":`)
+	j.Int(int64(v.FBEFingerprint))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *FBEFingerprint) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "FBEFingerprint":
+			r.Once(&seen[0], name)
+			v.FBEFingerprint = int32(r.Int(-2147483648, 2147483647, "FBEFingerprint"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v FBEFingerprint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *FBEFingerprint) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("import.FBEFingerprint")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *FBEFingerprint) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *FBEFingerprint) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("import.FBEFingerprint")
+	return r.Err()
+}
+
+// Case is the struct import.Case (type id 78).
 type Case struct {
 	Name     int32
 	Name_    int32
@@ -37586,7 +38566,7 @@ type Case struct {
 
 // TypeID is the type id of import.Case.
 func (Case) TypeID() uint32 {
-	return 74
+	return 78
 }
 
 // NewCase is a new Case with the schema's defaults.
@@ -37610,7 +38590,7 @@ func (v *Case) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Case) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 40, 74)
+	b := w.Struct(base, slot, 40, 78)
 	w.PutI32(b+8, v.Name)
 	w.PutI32(b+12, v.Name_)
 	w.PutI32(b+16, v.NAME)
@@ -37655,7 +38635,7 @@ func (v *Case) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Case) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 74, 32)
+	b, n := r.Struct(base, slot, 78, 32)
 	if n == 0 {
 		return
 	}
@@ -37705,7 +38685,7 @@ func (v *Case) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyCase checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyCase(r *fbe.Reader, base, slot int) {
-	if _, n := r.Struct(base, slot, 74, 32); n != 0 {
+	if _, n := r.Struct(base, slot, 78, 32); n != 0 {
 		r.Leave()
 	}
 }
@@ -37805,7 +38785,7 @@ func (v *Case) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Case")
-	return w.EndFinal(74)
+	return w.EndFinal(78)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -37816,7 +38796,7 @@ func (v *Case) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Case) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 74, lim)
+	r.BeginFinal(data, 78, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -37830,7 +38810,7 @@ func (v *Case) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalCase(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 74, lim)
+	r.BeginFinal(data, 78, lim)
 	FBEVerifyFinalCase(&r)
 	r.EndFinal()
 	r.Within("import.Case")
@@ -37956,7 +38936,7 @@ func (v *Case) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Imported is the struct import.Imported (type id 75).
+// Imported is the struct import.Imported (type id 79).
 type Imported struct {
 	Market  market.Side
 	Org     market.Instrument
@@ -37965,7 +38945,7 @@ type Imported struct {
 
 // TypeID is the type id of import.Imported.
 func (Imported) TypeID() uint32 {
-	return 75
+	return 79
 }
 
 // NewImported is a new Imported with the schema's defaults.
@@ -37984,7 +38964,7 @@ func (v *Imported) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Imported) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 14, 75)
+	b := w.Struct(base, slot, 14, 79)
 	w.PutU8(b+8, uint8(v.Market))
 	(v.Org).FBEWrite(w, b, b+9)
 	w.PutU8(b+13, uint8(v.Example))
@@ -38009,7 +38989,7 @@ func (v *Imported) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Imported) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 75, 2)
+	b, n := r.Struct(base, slot, 79, 2)
 	if n == 0 {
 		return
 	}
@@ -38040,7 +39020,7 @@ func (v *Imported) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyImported checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyImported(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 75, 2)
+	b, n := r.Struct(base, slot, 79, 2)
 	if n == 0 {
 		return
 	}
@@ -38156,7 +39136,7 @@ func (v *Imported) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Imported")
-	return w.EndFinal(75)
+	return w.EndFinal(79)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -38167,7 +39147,7 @@ func (v *Imported) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Imported) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 75, lim)
+	r.BeginFinal(data, 79, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -38181,7 +39161,7 @@ func (v *Imported) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalImported(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 75, lim)
+	r.BeginFinal(data, 79, lim)
 	FBEVerifyFinalImported(&r)
 	r.EndFinal()
 	r.Within("import.Imported")
@@ -38279,14 +39259,14 @@ func (v *Imported) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Symbol is the struct import.symbol (type id 76).
+// Symbol is the struct import.symbol (type id 80).
 type Symbol struct {
 	Digits Digits
 }
 
 // TypeID is the type id of import.symbol.
 func (Symbol) TypeID() uint32 {
-	return 76
+	return 80
 }
 
 // NewSymbol is a new Symbol with the schema's defaults.
@@ -38303,7 +39283,7 @@ func (v *Symbol) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Symbol) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 12, 76)
+	b := w.Struct(base, slot, 12, 80)
 	w.PutI32(b+8, int32(v.Digits))
 }
 
@@ -38320,7 +39300,7 @@ func (v *Symbol) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Symbol) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 76, 4)
+	b, n := r.Struct(base, slot, 80, 4)
 	if n == 0 {
 		return
 	}
@@ -38335,7 +39315,7 @@ func (v *Symbol) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifySymbol checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifySymbol(r *fbe.Reader, base, slot int) {
-	if _, n := r.Struct(base, slot, 76, 4); n != 0 {
+	if _, n := r.Struct(base, slot, 80, 4); n != 0 {
 		r.Leave()
 	}
 }
@@ -38420,7 +39400,7 @@ func (v *Symbol) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.symbol")
-	return w.EndFinal(76)
+	return w.EndFinal(80)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -38431,7 +39411,7 @@ func (v *Symbol) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Symbol) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 76, lim)
+	r.BeginFinal(data, 80, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -38445,7 +39425,7 @@ func (v *Symbol) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalSymbol(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 76, lim)
+	r.BeginFinal(data, 80, lim)
 	FBEVerifyFinalSymbol(&r)
 	r.EndFinal()
 	r.Within("import.symbol")
@@ -38522,7 +39502,7 @@ func (v *Symbol) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Listed is the struct import.Listed (type id 77).
+// Listed is the struct import.Listed (type id 81).
 type Listed struct {
 	market.Instrument
 	Precision Digits
@@ -38531,7 +39511,7 @@ type Listed struct {
 
 // TypeID is the type id of import.Listed.
 func (Listed) TypeID() uint32 {
-	return 77
+	return 81
 }
 
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
@@ -38562,7 +39542,7 @@ func (v *Listed) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Listed) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 24, 77)
+	b := w.Struct(base, slot, 24, 81)
 	w.String(b, b+8, v.Symbol)
 	w.PutI32(b+12, v.Digits)
 	w.PutI32(b+16, int32(v.Precision))
@@ -38585,7 +39565,7 @@ func (v *Listed) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Listed) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 77, 12)
+	b, n := r.Struct(base, slot, 81, 12)
 	if n == 0 {
 		return
 	}
@@ -38619,7 +39599,7 @@ func (v *Listed) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyListed checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyListed(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 77, 12)
+	b, n := r.Struct(base, slot, 81, 12)
 	if n == 0 {
 		return
 	}
@@ -38742,7 +39722,7 @@ func (v *Listed) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Listed")
-	return w.EndFinal(77)
+	return w.EndFinal(81)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -38753,7 +39733,7 @@ func (v *Listed) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Listed) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 77, lim)
+	r.BeginFinal(data, 81, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -38767,7 +39747,7 @@ func (v *Listed) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalListed(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 77, lim)
+	r.BeginFinal(data, 81, lim)
 	FBEVerifyFinalListed(&r)
 	r.EndFinal()
 	r.Within("import.Listed")
@@ -38870,7 +39850,7 @@ func (v *Listed) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Derived is the struct import.Derived (type id 78).
+// Derived is the struct import.Derived (type id 82).
 type Derived struct {
 	Order
 	Word  Word
@@ -38879,7 +39859,7 @@ type Derived struct {
 
 // TypeID is the type id of import.Derived.
 func (Derived) TypeID() uint32 {
-	return 78
+	return 82
 }
 
 // NewDerived is a new Derived with the schema's defaults.
@@ -38898,7 +39878,7 @@ func (v *Derived) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Derived) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 26, 78)
+	b := w.Struct(base, slot, 26, 82)
 	w.PutI32(b+8, v.Side)
 	w.PutI32(b+12, int32(v.S))
 	w.PutI32(b+16, int32(v.Range))
@@ -38922,7 +39902,7 @@ func (v *Derived) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 78, 18)
+	b, n := r.Struct(base, slot, 82, 18)
 	if n == 0 {
 		return
 	}
@@ -38950,7 +39930,7 @@ func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyDerived checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyDerived(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 78, 18)
+	_, n := r.Struct(base, slot, 82, 18)
 	if n == 0 {
 		return
 	}
@@ -39050,7 +40030,7 @@ func (v *Derived) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Derived")
-	return w.EndFinal(78)
+	return w.EndFinal(82)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -39061,7 +40041,7 @@ func (v *Derived) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Derived) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 78, lim)
+	r.BeginFinal(data, 82, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -39075,7 +40055,7 @@ func (v *Derived) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalDerived(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 78, lim)
+	r.BeginFinal(data, 82, lim)
 	FBEVerifyFinalDerived(&r)
 	r.EndFinal()
 	r.Within("import.Derived")
@@ -39176,7 +40156,7 @@ func (v *Derived) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Hostile is the message import.Hostile (type id 79).
+// Hostile is the message import.Hostile (type id 83).
 type Hostile struct {
 	Order           Order
 	CppWords        CppWords
@@ -39251,6 +40231,10 @@ type Hostile struct {
 	E1              E1
 	I2              I2
 	O3              O3
+	Fbe_            Fbe_
+	FINGERPRINT     FINGERPRINT
+	FBE_FINGERPRINT FBE_FINGERPRINT
+	FBEFingerprint  FBEFingerprint
 	Case            Case
 	Imported        Imported
 	Derived         Derived
@@ -39260,7 +40244,7 @@ type Hostile struct {
 
 // TypeID is the type id of import.Hostile.
 func (Hostile) TypeID() uint32 {
-	return 79
+	return 83
 }
 
 // NewHostile is a new Hostile with the schema's defaults.
@@ -39345,6 +40329,10 @@ func (v *Hostile) Reset() {
 	v.E1.Reset()
 	v.I2.Reset()
 	v.O3.Reset()
+	v.Fbe_.Reset()
+	v.FINGERPRINT.Reset()
+	v.FBE_FINGERPRINT.Reset()
+	v.FBEFingerprint.Reset()
 	v.Case.Reset()
 	v.Imported.Reset()
 	v.Derived.Reset()
@@ -39354,7 +40342,7 @@ func (v *Hostile) Reset() {
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 320, 79)
+	b := w.Struct(base, slot, 336, 83)
 	(v.Order).FBEWrite(w, b, b+8)
 	(v.CppWords).FBEWrite(w, b, b+12)
 	(v.PythonWords).FBEWrite(w, b, b+16)
@@ -39428,11 +40416,15 @@ func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.E1).FBEWrite(w, b, b+288)
 	(v.I2).FBEWrite(w, b, b+292)
 	(v.O3).FBEWrite(w, b, b+296)
-	(v.Case).FBEWrite(w, b, b+300)
-	(v.Imported).FBEWrite(w, b, b+304)
-	(v.Derived).FBEWrite(w, b, b+308)
-	(v.Listed).FBEWrite(w, b, b+312)
-	w.PutI32(b+316, int32(v.Letters))
+	(v.Fbe_).FBEWrite(w, b, b+300)
+	(v.FINGERPRINT).FBEWrite(w, b, b+304)
+	(v.FBE_FINGERPRINT).FBEWrite(w, b, b+308)
+	(v.FBEFingerprint).FBEWrite(w, b, b+312)
+	(v.Case).FBEWrite(w, b, b+316)
+	(v.Imported).FBEWrite(w, b, b+320)
+	(v.Derived).FBEWrite(w, b, b+324)
+	(v.Listed).FBEWrite(w, b, b+328)
+	w.PutI32(b+332, int32(v.Letters))
 }
 
 // fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
@@ -39658,18 +40650,30 @@ func (v *Hostile) fbeDefaults(from int) {
 		v.O3.Reset()
 		fallthrough
 	case 73:
-		v.Case.Reset()
+		v.Fbe_.Reset()
 		fallthrough
 	case 74:
-		v.Imported.Reset()
+		v.FINGERPRINT.Reset()
 		fallthrough
 	case 75:
-		v.Derived.Reset()
+		v.FBE_FINGERPRINT.Reset()
 		fallthrough
 	case 76:
-		v.Listed.Reset()
+		v.FBEFingerprint.Reset()
 		fallthrough
 	case 77:
+		v.Case.Reset()
+		fallthrough
+	case 78:
+		v.Imported.Reset()
+		fallthrough
+	case 79:
+		v.Derived.Reset()
+		fallthrough
+	case 80:
+		v.Listed.Reset()
+		fallthrough
+	case 81:
 		v.Letters = LettersX_a
 	}
 }
@@ -39679,13 +40683,13 @@ func (v *Hostile) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 79, 4)
+	b, n := r.Struct(base, slot, 83, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
-		r.Spend(2994, b, "Order")
+		r.Spend(3010, b, "Order")
 		v.fbeDefaults(0)
 		return
 	}
@@ -39695,7 +40699,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		r.Spend(2982, b, "CppWords")
+		r.Spend(2998, b, "CppWords")
 		v.fbeDefaults(1)
 		return
 	}
@@ -39705,7 +40709,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		r.Spend(2363, b, "PythonWords")
+		r.Spend(2379, b, "PythonWords")
 		v.fbeDefaults(2)
 		return
 	}
@@ -39715,7 +40719,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
-		r.Spend(2124, b, "GoWords")
+		r.Spend(2140, b, "GoWords")
 		v.fbeDefaults(3)
 		return
 	}
@@ -39725,7 +40729,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 28 {
-		r.Spend(1922, b, "JavaWords")
+		r.Spend(1938, b, "JavaWords")
 		v.fbeDefaults(4)
 		return
 	}
@@ -39735,7 +40739,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 32 {
-		r.Spend(1740, b, "KotlinWords")
+		r.Spend(1756, b, "KotlinWords")
 		v.fbeDefaults(5)
 		return
 	}
@@ -39745,7 +40749,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 36 {
-		r.Spend(1533, b, "JsWords")
+		r.Spend(1549, b, "JsWords")
 		v.fbeDefaults(6)
 		return
 	}
@@ -39755,7 +40759,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 40 {
-		r.Spend(1310, b, "RustWords")
+		r.Spend(1326, b, "RustWords")
 		v.fbeDefaults(7)
 		return
 	}
@@ -39765,7 +40769,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 44 {
-		r.Spend(1115, b, "CSharpWords")
+		r.Spend(1131, b, "CSharpWords")
 		v.fbeDefaults(8)
 		return
 	}
@@ -39775,7 +40779,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 48 {
-		r.Spend(965, b, "RubyWords")
+		r.Spend(981, b, "RubyWords")
 		v.fbeDefaults(9)
 		return
 	}
@@ -39785,7 +40789,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 52 {
-		r.Spend(867, b, "CppMembers")
+		r.Spend(883, b, "CppMembers")
 		v.fbeDefaults(10)
 		return
 	}
@@ -39795,7 +40799,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 56 {
-		r.Spend(819, b, "PythonMembers")
+		r.Spend(835, b, "PythonMembers")
 		v.fbeDefaults(11)
 		return
 	}
@@ -39805,7 +40809,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 60 {
-		r.Spend(723, b, "GoMembers")
+		r.Spend(739, b, "GoMembers")
 		v.fbeDefaults(12)
 		return
 	}
@@ -39815,7 +40819,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 64 {
-		r.Spend(594, b, "JvmMembers")
+		r.Spend(610, b, "JvmMembers")
 		v.fbeDefaults(13)
 		return
 	}
@@ -39825,7 +40829,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 68 {
-		r.Spend(457, b, "JsMembers")
+		r.Spend(473, b, "JsMembers")
 		v.fbeDefaults(14)
 		return
 	}
@@ -39835,7 +40839,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 72 {
-		r.Spend(446, b, "RuntimeNames")
+		r.Spend(462, b, "RuntimeNames")
 		v.fbeDefaults(15)
 		return
 	}
@@ -39845,7 +40849,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 76 {
-		r.Spend(304, b, "class")
+		r.Spend(320, b, "class")
 		v.fbeDefaults(16)
 		return
 	}
@@ -39855,7 +40859,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 80 {
-		r.Spend(300, b, "Object")
+		r.Spend(316, b, "Object")
 		v.fbeDefaults(17)
 		return
 	}
@@ -39865,7 +40869,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 84 {
-		r.Spend(296, b, "String")
+		r.Spend(312, b, "String")
 		v.fbeDefaults(18)
 		return
 	}
@@ -39875,7 +40879,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 88 {
-		r.Spend(292, b, "List")
+		r.Spend(308, b, "List")
 		v.fbeDefaults(19)
 		return
 	}
@@ -39885,7 +40889,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 92 {
-		r.Spend(288, b, "Map")
+		r.Spend(304, b, "Map")
 		v.fbeDefaults(20)
 		return
 	}
@@ -39895,7 +40899,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 96 {
-		r.Spend(284, b, "Model")
+		r.Spend(300, b, "Model")
 		v.fbeDefaults(21)
 		return
 	}
@@ -39905,7 +40909,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 100 {
-		r.Spend(280, b, "FinalModel")
+		r.Spend(296, b, "FinalModel")
 		v.fbeDefaults(22)
 		return
 	}
@@ -39915,7 +40919,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 104 {
-		r.Spend(276, b, "Buffer")
+		r.Spend(292, b, "Buffer")
 		v.fbeDefaults(23)
 		return
 	}
@@ -39925,7 +40929,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 108 {
-		r.Spend(272, b, "Reader")
+		r.Spend(288, b, "Reader")
 		v.fbeDefaults(24)
 		return
 	}
@@ -39935,7 +40939,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 112 {
-		r.Spend(268, b, "Writer")
+		r.Spend(284, b, "Writer")
 		v.fbeDefaults(25)
 		return
 	}
@@ -39945,7 +40949,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 116 {
-		r.Spend(264, b, "Limits")
+		r.Spend(280, b, "Limits")
 		v.fbeDefaults(26)
 		return
 	}
@@ -39955,7 +40959,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 120 {
-		r.Spend(260, b, "DecodeError")
+		r.Spend(276, b, "DecodeError")
 		v.fbeDefaults(27)
 		return
 	}
@@ -39965,7 +40969,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 124 {
-		r.Spend(256, b, "DecodeException")
+		r.Spend(272, b, "DecodeException")
 		v.fbeDefaults(28)
 		return
 	}
@@ -39975,7 +40979,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 128 {
-		r.Spend(252, b, "Decimal")
+		r.Spend(268, b, "Decimal")
 		v.fbeDefaults(29)
 		return
 	}
@@ -39985,7 +40989,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 132 {
-		r.Spend(248, b, "Uuid")
+		r.Spend(264, b, "Uuid")
 		v.fbeDefaults(30)
 		return
 	}
@@ -39995,7 +40999,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 136 {
-		r.Spend(244, b, "UUID")
+		r.Spend(260, b, "UUID")
 		v.fbeDefaults(31)
 		return
 	}
@@ -40005,7 +41009,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 140 {
-		r.Spend(240, b, "Timestamp")
+		r.Spend(256, b, "Timestamp")
 		v.fbeDefaults(32)
 		return
 	}
@@ -40015,7 +41019,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 144 {
-		r.Spend(236, b, "Sender")
+		r.Spend(252, b, "Sender")
 		v.fbeDefaults(33)
 		return
 	}
@@ -40025,7 +41029,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 148 {
-		r.Spend(232, b, "Receiver")
+		r.Spend(248, b, "Receiver")
 		v.fbeDefaults(34)
 		return
 	}
@@ -40035,7 +41039,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 152 {
-		r.Spend(228, b, "Client")
+		r.Spend(244, b, "Client")
 		v.fbeDefaults(35)
 		return
 	}
@@ -40045,7 +41049,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 156 {
-		r.Spend(224, b, "Proxy")
+		r.Spend(240, b, "Proxy")
 		v.fbeDefaults(36)
 		return
 	}
@@ -40055,7 +41059,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 160 {
-		r.Spend(220, b, "Handler")
+		r.Spend(236, b, "Handler")
 		v.fbeDefaults(37)
 		return
 	}
@@ -40065,7 +41069,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 164 {
-		r.Spend(216, b, "fbe")
+		r.Spend(232, b, "fbe")
 		v.fbeDefaults(38)
 		return
 	}
@@ -40075,7 +41079,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 168 {
-		r.Spend(212, b, "FBE")
+		r.Spend(228, b, "FBE")
 		v.fbeDefaults(39)
 		return
 	}
@@ -40085,7 +41089,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 172 {
-		r.Spend(208, b, "std")
+		r.Spend(224, b, "std")
 		v.fbeDefaults(40)
 		return
 	}
@@ -40095,7 +41099,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 176 {
-		r.Spend(204, b, "Companion")
+		r.Spend(220, b, "Companion")
 		v.fbeDefaults(41)
 		return
 	}
@@ -40105,7 +41109,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 180 {
-		r.Spend(200, b, "Any")
+		r.Spend(216, b, "Any")
 		v.fbeDefaults(42)
 		return
 	}
@@ -40115,7 +41119,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 184 {
-		r.Spend(196, b, "Self")
+		r.Spend(212, b, "Self")
 		v.fbeDefaults(43)
 		return
 	}
@@ -40125,7 +41129,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 188 {
-		r.Spend(192, b, "self")
+		r.Spend(208, b, "self")
 		v.fbeDefaults(44)
 		return
 	}
@@ -40135,7 +41139,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 192 {
-		r.Spend(188, b, "None")
+		r.Spend(204, b, "None")
 		v.fbeDefaults(45)
 		return
 	}
@@ -40145,7 +41149,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 196 {
-		r.Spend(184, b, "Option")
+		r.Spend(200, b, "Option")
 		v.fbeDefaults(46)
 		return
 	}
@@ -40155,7 +41159,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 200 {
-		r.Spend(180, b, "Result")
+		r.Spend(196, b, "Result")
 		v.fbeDefaults(47)
 		return
 	}
@@ -40165,7 +41169,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 204 {
-		r.Spend(176, b, "Vec")
+		r.Spend(192, b, "Vec")
 		v.fbeDefaults(48)
 		return
 	}
@@ -40175,7 +41179,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 208 {
-		r.Spend(172, b, "Box")
+		r.Spend(188, b, "Box")
 		v.fbeDefaults(49)
 		return
 	}
@@ -40185,7 +41189,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 212 {
-		r.Spend(168, b, "Error")
+		r.Spend(184, b, "Error")
 		v.fbeDefaults(50)
 		return
 	}
@@ -40195,7 +41199,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 216 {
-		r.Spend(164, b, "Exception")
+		r.Spend(180, b, "Exception")
 		v.fbeDefaults(51)
 		return
 	}
@@ -40205,7 +41209,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 220 {
-		r.Spend(160, b, "Text")
+		r.Spend(176, b, "Text")
 		v.fbeDefaults(52)
 		return
 	}
@@ -40215,7 +41219,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 224 {
-		r.Spend(156, b, "JsonWriter")
+		r.Spend(172, b, "JsonWriter")
 		v.fbeDefaults(53)
 		return
 	}
@@ -40225,7 +41229,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 228 {
-		r.Spend(152, b, "int32_t")
+		r.Spend(168, b, "int32_t")
 		v.fbeDefaults(54)
 		return
 	}
@@ -40235,7 +41239,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 232 {
-		r.Spend(148, b, "size_t")
+		r.Spend(164, b, "size_t")
 		v.fbeDefaults(55)
 		return
 	}
@@ -40245,7 +41249,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 236 {
-		r.Spend(144, b, "list")
+		r.Spend(160, b, "list")
 		v.fbeDefaults(56)
 		return
 	}
@@ -40255,7 +41259,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 240 {
-		r.Spend(140, b, "object")
+		r.Spend(156, b, "object")
 		v.fbeDefaults(57)
 		return
 	}
@@ -40265,7 +41269,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 244 {
-		r.Spend(136, b, "v")
+		r.Spend(152, b, "v")
 		v.fbeDefaults(58)
 		return
 	}
@@ -40275,7 +41279,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 248 {
-		r.Spend(132, b, "r")
+		r.Spend(148, b, "r")
 		v.fbeDefaults(59)
 		return
 	}
@@ -40285,7 +41289,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 252 {
-		r.Spend(128, b, "w")
+		r.Spend(144, b, "w")
 		v.fbeDefaults(60)
 		return
 	}
@@ -40295,7 +41299,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 256 {
-		r.Spend(124, b, "SideBuy")
+		r.Spend(140, b, "SideBuy")
 		v.fbeDefaults(61)
 		return
 	}
@@ -40305,7 +41309,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 260 {
-		r.Spend(120, b, "OrderKey")
+		r.Spend(136, b, "OrderKey")
 		v.fbeDefaults(62)
 		return
 	}
@@ -40315,7 +41319,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 264 {
-		r.Spend(116, b, "textOfside")
+		r.Spend(132, b, "textOfside")
 		v.fbeDefaults(63)
 		return
 	}
@@ -40325,7 +41329,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 268 {
-		r.Spend(112, b, "DECIMAL_1")
+		r.Spend(128, b, "DECIMAL_1")
 		v.fbeDefaults(64)
 		return
 	}
@@ -40335,7 +41339,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 272 {
-		r.Spend(108, b, "OrderModel")
+		r.Spend(124, b, "OrderModel")
 		v.fbeDefaults(65)
 		return
 	}
@@ -40345,7 +41349,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 276 {
-		r.Spend(104, b, "OrderFinal")
+		r.Spend(120, b, "OrderFinal")
 		v.fbeDefaults(66)
 		return
 	}
@@ -40355,7 +41359,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 280 {
-		r.Spend(100, b, "NewOrder")
+		r.Spend(116, b, "NewOrder")
 		v.fbeDefaults(67)
 		return
 	}
@@ -40365,7 +41369,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 284 {
-		r.Spend(96, b, "VerifyFBEOrder")
+		r.Spend(112, b, "VerifyFBEOrder")
 		v.fbeDefaults(68)
 		return
 	}
@@ -40375,7 +41379,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 288 {
-		r.Spend(92, b, "fbe_vr_Order")
+		r.Spend(108, b, "fbe_vr_Order")
 		v.fbeDefaults(69)
 		return
 	}
@@ -40385,7 +41389,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 292 {
-		r.Spend(88, b, "e1")
+		r.Spend(104, b, "e1")
 		v.fbeDefaults(70)
 		return
 	}
@@ -40395,7 +41399,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 296 {
-		r.Spend(84, b, "i2")
+		r.Spend(100, b, "i2")
 		v.fbeDefaults(71)
 		return
 	}
@@ -40405,7 +41409,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 300 {
-		r.Spend(80, b, "o3")
+		r.Spend(96, b, "o3")
 		v.fbeDefaults(72)
 		return
 	}
@@ -40415,62 +41419,102 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 304 {
-		r.Spend(76, b, "Case")
+		r.Spend(92, b, "Fbe")
 		v.fbeDefaults(73)
 		return
 	}
-	v.Case.FBERead(r, b, b+300)
+	v.Fbe_.FBERead(r, b, b+300)
+	if r.Failed() {
+		r.Unwind("Fbe")
+		return
+	}
+	if n < 308 {
+		r.Spend(88, b, "FINGERPRINT")
+		v.fbeDefaults(74)
+		return
+	}
+	v.FINGERPRINT.FBERead(r, b, b+304)
+	if r.Failed() {
+		r.Unwind("FINGERPRINT")
+		return
+	}
+	if n < 312 {
+		r.Spend(84, b, "FBE_FINGERPRINT")
+		v.fbeDefaults(75)
+		return
+	}
+	v.FBE_FINGERPRINT.FBERead(r, b, b+308)
+	if r.Failed() {
+		r.Unwind("FBE_FINGERPRINT")
+		return
+	}
+	if n < 316 {
+		r.Spend(80, b, "FBEFingerprint")
+		v.fbeDefaults(76)
+		return
+	}
+	v.FBEFingerprint.FBERead(r, b, b+312)
+	if r.Failed() {
+		r.Unwind("FBEFingerprint")
+		return
+	}
+	if n < 320 {
+		r.Spend(76, b, "Case")
+		v.fbeDefaults(77)
+		return
+	}
+	v.Case.FBERead(r, b, b+316)
 	if r.Failed() {
 		r.Unwind("Case")
 		return
 	}
-	if n < 308 {
+	if n < 324 {
 		r.Spend(44, b, "Imported")
-		v.fbeDefaults(74)
+		v.fbeDefaults(78)
 		return
 	}
-	v.Imported.FBERead(r, b, b+304)
+	v.Imported.FBERead(r, b, b+320)
 	if r.Failed() {
 		r.Unwind("Imported")
 		return
 	}
-	if n < 312 {
+	if n < 328 {
 		r.Spend(34, b, "Derived")
-		v.fbeDefaults(75)
+		v.fbeDefaults(79)
 		return
 	}
-	v.Derived.FBERead(r, b, b+308)
+	v.Derived.FBERead(r, b, b+324)
 	if r.Failed() {
 		r.Unwind("Derived")
 		return
 	}
-	if n < 316 {
+	if n < 332 {
 		r.Spend(16, b, "Listed")
-		v.fbeDefaults(76)
+		v.fbeDefaults(80)
 		return
 	}
-	v.Listed.FBERead(r, b, b+312)
+	v.Listed.FBERead(r, b, b+328)
 	if r.Failed() {
 		r.Unwind("Listed")
 		return
 	}
-	if n < 320 {
-		v.fbeDefaults(77)
+	if n < 336 {
+		v.fbeDefaults(81)
 		return
 	}
-	v.Letters = Letters(r.I32(b + 316))
+	v.Letters = Letters(r.I32(b + 332))
 }
 
 // FBEVerifyHostile checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 79, 4)
+	b, n := r.Struct(base, slot, 83, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
-		r.Spend(2994, b, "Order")
+		r.Spend(3010, b, "Order")
 		return
 	}
 	FBEVerifyOrder(r, b, b+8)
@@ -40479,7 +41523,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		r.Spend(2982, b, "CppWords")
+		r.Spend(2998, b, "CppWords")
 		return
 	}
 	FBEVerifyCppWords(r, b, b+12)
@@ -40488,7 +41532,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		r.Spend(2363, b, "PythonWords")
+		r.Spend(2379, b, "PythonWords")
 		return
 	}
 	FBEVerifyPythonWords(r, b, b+16)
@@ -40497,7 +41541,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
-		r.Spend(2124, b, "GoWords")
+		r.Spend(2140, b, "GoWords")
 		return
 	}
 	FBEVerifyGoWords(r, b, b+20)
@@ -40506,7 +41550,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 28 {
-		r.Spend(1922, b, "JavaWords")
+		r.Spend(1938, b, "JavaWords")
 		return
 	}
 	FBEVerifyJavaWords(r, b, b+24)
@@ -40515,7 +41559,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 32 {
-		r.Spend(1740, b, "KotlinWords")
+		r.Spend(1756, b, "KotlinWords")
 		return
 	}
 	FBEVerifyKotlinWords(r, b, b+28)
@@ -40524,7 +41568,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 36 {
-		r.Spend(1533, b, "JsWords")
+		r.Spend(1549, b, "JsWords")
 		return
 	}
 	FBEVerifyJsWords(r, b, b+32)
@@ -40533,7 +41577,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 40 {
-		r.Spend(1310, b, "RustWords")
+		r.Spend(1326, b, "RustWords")
 		return
 	}
 	FBEVerifyRustWords(r, b, b+36)
@@ -40542,7 +41586,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 44 {
-		r.Spend(1115, b, "CSharpWords")
+		r.Spend(1131, b, "CSharpWords")
 		return
 	}
 	FBEVerifyCSharpWords(r, b, b+40)
@@ -40551,7 +41595,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 48 {
-		r.Spend(965, b, "RubyWords")
+		r.Spend(981, b, "RubyWords")
 		return
 	}
 	FBEVerifyRubyWords(r, b, b+44)
@@ -40560,7 +41604,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 52 {
-		r.Spend(867, b, "CppMembers")
+		r.Spend(883, b, "CppMembers")
 		return
 	}
 	FBEVerifyCppMembers(r, b, b+48)
@@ -40569,7 +41613,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 56 {
-		r.Spend(819, b, "PythonMembers")
+		r.Spend(835, b, "PythonMembers")
 		return
 	}
 	FBEVerifyPythonMembers(r, b, b+52)
@@ -40578,7 +41622,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 60 {
-		r.Spend(723, b, "GoMembers")
+		r.Spend(739, b, "GoMembers")
 		return
 	}
 	FBEVerifyGoMembers(r, b, b+56)
@@ -40587,7 +41631,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 64 {
-		r.Spend(594, b, "JvmMembers")
+		r.Spend(610, b, "JvmMembers")
 		return
 	}
 	FBEVerifyJvmMembers(r, b, b+60)
@@ -40596,7 +41640,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 68 {
-		r.Spend(457, b, "JsMembers")
+		r.Spend(473, b, "JsMembers")
 		return
 	}
 	FBEVerifyJsMembers(r, b, b+64)
@@ -40605,7 +41649,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 72 {
-		r.Spend(446, b, "RuntimeNames")
+		r.Spend(462, b, "RuntimeNames")
 		return
 	}
 	FBEVerifyRuntimeNames(r, b, b+68)
@@ -40614,7 +41658,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 76 {
-		r.Spend(304, b, "class")
+		r.Spend(320, b, "class")
 		return
 	}
 	FBEVerifyClass(r, b, b+72)
@@ -40623,7 +41667,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 80 {
-		r.Spend(300, b, "Object")
+		r.Spend(316, b, "Object")
 		return
 	}
 	FBEVerifyObject(r, b, b+76)
@@ -40632,7 +41676,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 84 {
-		r.Spend(296, b, "String")
+		r.Spend(312, b, "String")
 		return
 	}
 	FBEVerifyString(r, b, b+80)
@@ -40641,7 +41685,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 88 {
-		r.Spend(292, b, "List")
+		r.Spend(308, b, "List")
 		return
 	}
 	FBEVerifyList(r, b, b+84)
@@ -40650,7 +41694,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 92 {
-		r.Spend(288, b, "Map")
+		r.Spend(304, b, "Map")
 		return
 	}
 	FBEVerifyMap(r, b, b+88)
@@ -40659,7 +41703,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 96 {
-		r.Spend(284, b, "Model")
+		r.Spend(300, b, "Model")
 		return
 	}
 	FBEVerifyModel(r, b, b+92)
@@ -40668,7 +41712,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 100 {
-		r.Spend(280, b, "FinalModel")
+		r.Spend(296, b, "FinalModel")
 		return
 	}
 	FBEVerifyFinalModel_(r, b, b+96)
@@ -40677,7 +41721,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 104 {
-		r.Spend(276, b, "Buffer")
+		r.Spend(292, b, "Buffer")
 		return
 	}
 	FBEVerifyBuffer(r, b, b+100)
@@ -40686,7 +41730,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 108 {
-		r.Spend(272, b, "Reader")
+		r.Spend(288, b, "Reader")
 		return
 	}
 	FBEVerifyReader(r, b, b+104)
@@ -40695,7 +41739,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 112 {
-		r.Spend(268, b, "Writer")
+		r.Spend(284, b, "Writer")
 		return
 	}
 	FBEVerifyWriter(r, b, b+108)
@@ -40704,7 +41748,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 116 {
-		r.Spend(264, b, "Limits")
+		r.Spend(280, b, "Limits")
 		return
 	}
 	FBEVerifyLimits(r, b, b+112)
@@ -40713,7 +41757,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 120 {
-		r.Spend(260, b, "DecodeError")
+		r.Spend(276, b, "DecodeError")
 		return
 	}
 	FBEVerifyDecodeError(r, b, b+116)
@@ -40722,7 +41766,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 124 {
-		r.Spend(256, b, "DecodeException")
+		r.Spend(272, b, "DecodeException")
 		return
 	}
 	FBEVerifyDecodeException(r, b, b+120)
@@ -40731,7 +41775,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 128 {
-		r.Spend(252, b, "Decimal")
+		r.Spend(268, b, "Decimal")
 		return
 	}
 	FBEVerifyDecimal(r, b, b+124)
@@ -40740,7 +41784,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 132 {
-		r.Spend(248, b, "Uuid")
+		r.Spend(264, b, "Uuid")
 		return
 	}
 	FBEVerifyUuid(r, b, b+128)
@@ -40749,7 +41793,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 136 {
-		r.Spend(244, b, "UUID")
+		r.Spend(260, b, "UUID")
 		return
 	}
 	FBEVerifyUUID(r, b, b+132)
@@ -40758,7 +41802,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 140 {
-		r.Spend(240, b, "Timestamp")
+		r.Spend(256, b, "Timestamp")
 		return
 	}
 	FBEVerifyTimestamp(r, b, b+136)
@@ -40767,7 +41811,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 144 {
-		r.Spend(236, b, "Sender")
+		r.Spend(252, b, "Sender")
 		return
 	}
 	FBEVerifySender(r, b, b+140)
@@ -40776,7 +41820,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 148 {
-		r.Spend(232, b, "Receiver")
+		r.Spend(248, b, "Receiver")
 		return
 	}
 	FBEVerifyReceiver(r, b, b+144)
@@ -40785,7 +41829,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 152 {
-		r.Spend(228, b, "Client")
+		r.Spend(244, b, "Client")
 		return
 	}
 	FBEVerifyClient(r, b, b+148)
@@ -40794,7 +41838,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 156 {
-		r.Spend(224, b, "Proxy")
+		r.Spend(240, b, "Proxy")
 		return
 	}
 	FBEVerifyProxy(r, b, b+152)
@@ -40803,7 +41847,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 160 {
-		r.Spend(220, b, "Handler")
+		r.Spend(236, b, "Handler")
 		return
 	}
 	FBEVerifyHandler(r, b, b+156)
@@ -40812,7 +41856,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 164 {
-		r.Spend(216, b, "fbe")
+		r.Spend(232, b, "fbe")
 		return
 	}
 	FBEVerifyFbe(r, b, b+160)
@@ -40821,7 +41865,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 168 {
-		r.Spend(212, b, "FBE")
+		r.Spend(228, b, "FBE")
 		return
 	}
 	FBEVerifyFBE(r, b, b+164)
@@ -40830,7 +41874,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 172 {
-		r.Spend(208, b, "std")
+		r.Spend(224, b, "std")
 		return
 	}
 	FBEVerifyStd(r, b, b+168)
@@ -40839,7 +41883,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 176 {
-		r.Spend(204, b, "Companion")
+		r.Spend(220, b, "Companion")
 		return
 	}
 	FBEVerifyCompanion(r, b, b+172)
@@ -40848,7 +41892,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 180 {
-		r.Spend(200, b, "Any")
+		r.Spend(216, b, "Any")
 		return
 	}
 	FBEVerifyAny(r, b, b+176)
@@ -40857,7 +41901,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 184 {
-		r.Spend(196, b, "Self")
+		r.Spend(212, b, "Self")
 		return
 	}
 	FBEVerifySelf(r, b, b+180)
@@ -40866,7 +41910,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 188 {
-		r.Spend(192, b, "self")
+		r.Spend(208, b, "self")
 		return
 	}
 	FBEVerifySelf_(r, b, b+184)
@@ -40875,7 +41919,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 192 {
-		r.Spend(188, b, "None")
+		r.Spend(204, b, "None")
 		return
 	}
 	FBEVerifyNone(r, b, b+188)
@@ -40884,7 +41928,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 196 {
-		r.Spend(184, b, "Option")
+		r.Spend(200, b, "Option")
 		return
 	}
 	FBEVerifyOption(r, b, b+192)
@@ -40893,7 +41937,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 200 {
-		r.Spend(180, b, "Result")
+		r.Spend(196, b, "Result")
 		return
 	}
 	FBEVerifyResult(r, b, b+196)
@@ -40902,7 +41946,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 204 {
-		r.Spend(176, b, "Vec")
+		r.Spend(192, b, "Vec")
 		return
 	}
 	FBEVerifyVec(r, b, b+200)
@@ -40911,7 +41955,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 208 {
-		r.Spend(172, b, "Box")
+		r.Spend(188, b, "Box")
 		return
 	}
 	FBEVerifyBox(r, b, b+204)
@@ -40920,7 +41964,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 212 {
-		r.Spend(168, b, "Error")
+		r.Spend(184, b, "Error")
 		return
 	}
 	FBEVerifyError(r, b, b+208)
@@ -40929,7 +41973,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 216 {
-		r.Spend(164, b, "Exception")
+		r.Spend(180, b, "Exception")
 		return
 	}
 	FBEVerifyException(r, b, b+212)
@@ -40938,7 +41982,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 220 {
-		r.Spend(160, b, "Text")
+		r.Spend(176, b, "Text")
 		return
 	}
 	FBEVerifyText(r, b, b+216)
@@ -40947,7 +41991,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 224 {
-		r.Spend(156, b, "JsonWriter")
+		r.Spend(172, b, "JsonWriter")
 		return
 	}
 	FBEVerifyJsonWriter(r, b, b+220)
@@ -40956,7 +42000,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 228 {
-		r.Spend(152, b, "int32_t")
+		r.Spend(168, b, "int32_t")
 		return
 	}
 	FBEVerifyInt32_t(r, b, b+224)
@@ -40965,7 +42009,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 232 {
-		r.Spend(148, b, "size_t")
+		r.Spend(164, b, "size_t")
 		return
 	}
 	FBEVerifySize_t(r, b, b+228)
@@ -40974,7 +42018,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 236 {
-		r.Spend(144, b, "list")
+		r.Spend(160, b, "list")
 		return
 	}
 	FBEVerifyList_(r, b, b+232)
@@ -40983,7 +42027,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 240 {
-		r.Spend(140, b, "object")
+		r.Spend(156, b, "object")
 		return
 	}
 	FBEVerifyObject_(r, b, b+236)
@@ -40992,7 +42036,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 244 {
-		r.Spend(136, b, "v")
+		r.Spend(152, b, "v")
 		return
 	}
 	FBEVerifyV(r, b, b+240)
@@ -41001,7 +42045,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 248 {
-		r.Spend(132, b, "r")
+		r.Spend(148, b, "r")
 		return
 	}
 	FBEVerifyR(r, b, b+244)
@@ -41010,7 +42054,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 252 {
-		r.Spend(128, b, "w")
+		r.Spend(144, b, "w")
 		return
 	}
 	FBEVerifyW(r, b, b+248)
@@ -41019,7 +42063,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 256 {
-		r.Spend(124, b, "SideBuy")
+		r.Spend(140, b, "SideBuy")
 		return
 	}
 	FBEVerifySideBuy(r, b, b+252)
@@ -41028,7 +42072,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 260 {
-		r.Spend(120, b, "OrderKey")
+		r.Spend(136, b, "OrderKey")
 		return
 	}
 	FBEVerifyOrderKey(r, b, b+256)
@@ -41037,7 +42081,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 264 {
-		r.Spend(116, b, "textOfside")
+		r.Spend(132, b, "textOfside")
 		return
 	}
 	FBEVerifyTextOfside(r, b, b+260)
@@ -41046,7 +42090,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 268 {
-		r.Spend(112, b, "DECIMAL_1")
+		r.Spend(128, b, "DECIMAL_1")
 		return
 	}
 	FBEVerifyDECIMAL_1(r, b, b+264)
@@ -41055,7 +42099,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 272 {
-		r.Spend(108, b, "OrderModel")
+		r.Spend(124, b, "OrderModel")
 		return
 	}
 	FBEVerifyOrderModel(r, b, b+268)
@@ -41064,7 +42108,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 276 {
-		r.Spend(104, b, "OrderFinal")
+		r.Spend(120, b, "OrderFinal")
 		return
 	}
 	FBEVerifyOrderFinal(r, b, b+272)
@@ -41073,7 +42117,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 280 {
-		r.Spend(100, b, "NewOrder")
+		r.Spend(116, b, "NewOrder")
 		return
 	}
 	FBEVerifyNewOrder(r, b, b+276)
@@ -41082,7 +42126,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 284 {
-		r.Spend(96, b, "VerifyFBEOrder")
+		r.Spend(112, b, "VerifyFBEOrder")
 		return
 	}
 	FBEVerifyVerifyFBEOrder(r, b, b+280)
@@ -41091,7 +42135,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 288 {
-		r.Spend(92, b, "fbe_vr_Order")
+		r.Spend(108, b, "fbe_vr_Order")
 		return
 	}
 	FBEVerifyFbe_vr_Order(r, b, b+284)
@@ -41100,7 +42144,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 292 {
-		r.Spend(88, b, "e1")
+		r.Spend(104, b, "e1")
 		return
 	}
 	FBEVerifyE1(r, b, b+288)
@@ -41109,7 +42153,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 296 {
-		r.Spend(84, b, "i2")
+		r.Spend(100, b, "i2")
 		return
 	}
 	FBEVerifyI2(r, b, b+292)
@@ -41118,7 +42162,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 300 {
-		r.Spend(80, b, "o3")
+		r.Spend(96, b, "o3")
 		return
 	}
 	FBEVerifyO3(r, b, b+296)
@@ -41127,37 +42171,73 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 304 {
+		r.Spend(92, b, "Fbe")
+		return
+	}
+	FBEVerifyFbe_(r, b, b+300)
+	if r.Failed() {
+		r.Unwind("Fbe")
+		return
+	}
+	if n < 308 {
+		r.Spend(88, b, "FINGERPRINT")
+		return
+	}
+	FBEVerifyFINGERPRINT(r, b, b+304)
+	if r.Failed() {
+		r.Unwind("FINGERPRINT")
+		return
+	}
+	if n < 312 {
+		r.Spend(84, b, "FBE_FINGERPRINT")
+		return
+	}
+	FBEVerifyFBE_FINGERPRINT(r, b, b+308)
+	if r.Failed() {
+		r.Unwind("FBE_FINGERPRINT")
+		return
+	}
+	if n < 316 {
+		r.Spend(80, b, "FBEFingerprint")
+		return
+	}
+	FBEVerifyFBEFingerprint(r, b, b+312)
+	if r.Failed() {
+		r.Unwind("FBEFingerprint")
+		return
+	}
+	if n < 320 {
 		r.Spend(76, b, "Case")
 		return
 	}
-	FBEVerifyCase(r, b, b+300)
+	FBEVerifyCase(r, b, b+316)
 	if r.Failed() {
 		r.Unwind("Case")
 		return
 	}
-	if n < 308 {
+	if n < 324 {
 		r.Spend(44, b, "Imported")
 		return
 	}
-	FBEVerifyImported(r, b, b+304)
+	FBEVerifyImported(r, b, b+320)
 	if r.Failed() {
 		r.Unwind("Imported")
 		return
 	}
-	if n < 312 {
+	if n < 328 {
 		r.Spend(34, b, "Derived")
 		return
 	}
-	FBEVerifyDerived(r, b, b+308)
+	FBEVerifyDerived(r, b, b+324)
 	if r.Failed() {
 		r.Unwind("Derived")
 		return
 	}
-	if n < 316 {
+	if n < 332 {
 		r.Spend(16, b, "Listed")
 		return
 	}
-	FBEVerifyListed(r, b, b+312)
+	FBEVerifyListed(r, b, b+328)
 	if r.Failed() {
 		r.Unwind("Listed")
 		return
@@ -41281,6 +42361,10 @@ func (v *Hostile) FBEWriteFinal(w *fbe.Writer) {
 	(v.E1).FBEWriteFinal(w)
 	(v.I2).FBEWriteFinal(w)
 	(v.O3).FBEWriteFinal(w)
+	(v.Fbe_).FBEWriteFinal(w)
+	(v.FINGERPRINT).FBEWriteFinal(w)
+	(v.FBE_FINGERPRINT).FBEWriteFinal(w)
+	(v.FBEFingerprint).FBEWriteFinal(w)
 	(v.Case).FBEWriteFinal(w)
 	(v.Imported).FBEWriteFinal(w)
 	(v.Derived).FBEWriteFinal(w)
@@ -41658,6 +42742,26 @@ func (v *Hostile) FBEReadFinal(r *fbe.Reader) {
 	v.O3.FBEReadFinal(r)
 	if r.Failed() {
 		r.Unwind("o3")
+		return
+	}
+	v.Fbe_.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("Fbe")
+		return
+	}
+	v.FINGERPRINT.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("FINGERPRINT")
+		return
+	}
+	v.FBE_FINGERPRINT.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("FBE_FINGERPRINT")
+		return
+	}
+	v.FBEFingerprint.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("FBEFingerprint")
 		return
 	}
 	v.Case.FBEReadFinal(r)
@@ -42057,6 +43161,26 @@ func FBEVerifyFinalHostile(r *fbe.Reader) {
 		r.Unwind("o3")
 		return
 	}
+	FBEVerifyFinalFbe_(r)
+	if r.Failed() {
+		r.Unwind("Fbe")
+		return
+	}
+	FBEVerifyFinalFINGERPRINT(r)
+	if r.Failed() {
+		r.Unwind("FINGERPRINT")
+		return
+	}
+	FBEVerifyFinalFBE_FINGERPRINT(r)
+	if r.Failed() {
+		r.Unwind("FBE_FINGERPRINT")
+		return
+	}
+	FBEVerifyFinalFBEFingerprint(r)
+	if r.Failed() {
+		r.Unwind("FBEFingerprint")
+		return
+	}
 	FBEVerifyFinalCase(r)
 	if r.Failed() {
 		r.Unwind("Case")
@@ -42091,7 +43215,7 @@ func (v *Hostile) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Hostile")
-	return w.EndFinal(79)
+	return w.EndFinal(83)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -42102,7 +43226,7 @@ func (v *Hostile) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Hostile) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 79, lim)
+	r.BeginFinal(data, 83, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -42116,7 +43240,7 @@ func (v *Hostile) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalHostile(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 79, lim)
+	r.BeginFinal(data, 83, lim)
 	FBEVerifyFinalHostile(&r)
 	r.EndFinal()
 	r.Within("import.Hostile")
@@ -42271,6 +43395,14 @@ func (v *Hostile) FBEWriteText(t *fbe.TextWriter) {
 	v.I2.FBEWriteText(t)
 	t.Raw(",o3=")
 	v.O3.FBEWriteText(t)
+	t.Raw(",Fbe=")
+	v.Fbe_.FBEWriteText(t)
+	t.Raw(",FINGERPRINT=")
+	v.FINGERPRINT.FBEWriteText(t)
+	t.Raw(",FBE_FINGERPRINT=")
+	v.FBE_FINGERPRINT.FBEWriteText(t)
+	t.Raw(",FBEFingerprint=")
+	v.FBEFingerprint.FBEWriteText(t)
 	t.Raw(",Case=")
 	v.Case.FBEWriteText(t)
 	t.Raw(",Imported=")
@@ -42439,6 +43571,14 @@ func (v *Hostile) FBEWriteJSON(j *fbe.JSONWriter) {
 	v.I2.FBEWriteJSON(j)
 	j.Raw(`,"o3":`)
 	v.O3.FBEWriteJSON(j)
+	j.Raw(`,"Fbe":`)
+	v.Fbe_.FBEWriteJSON(j)
+	j.Raw(`,"FINGERPRINT":`)
+	v.FINGERPRINT.FBEWriteJSON(j)
+	j.Raw(`,"FBE_FINGERPRINT":`)
+	v.FBE_FINGERPRINT.FBEWriteJSON(j)
+	j.Raw(`,"FBEFingerprint":`)
+	v.FBEFingerprint.FBEWriteJSON(j)
 	j.Raw(`,"Case":`)
 	v.Case.FBEWriteJSON(j)
 	j.Raw(`,"Imported":`)
@@ -42460,7 +43600,7 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 		return
 	}
 	defer r.Leave()
-	var seen [78]bool
+	var seen [82]bool
 	for r.More() {
 		switch name := r.Name(); name {
 		case "Order":
@@ -42974,36 +44114,64 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 				r.Unwind("o3")
 				return
 			}
-		case "Case":
+		case "Fbe":
 			r.Once(&seen[73], name)
+			v.Fbe_.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("Fbe")
+				return
+			}
+		case "FINGERPRINT":
+			r.Once(&seen[74], name)
+			v.FINGERPRINT.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("FINGERPRINT")
+				return
+			}
+		case "FBE_FINGERPRINT":
+			r.Once(&seen[75], name)
+			v.FBE_FINGERPRINT.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("FBE_FINGERPRINT")
+				return
+			}
+		case "FBEFingerprint":
+			r.Once(&seen[76], name)
+			v.FBEFingerprint.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("FBEFingerprint")
+				return
+			}
+		case "Case":
+			r.Once(&seen[77], name)
 			v.Case.FBEReadJSON(r)
 			if r.Failed() {
 				r.Unwind("Case")
 				return
 			}
 		case "Imported":
-			r.Once(&seen[74], name)
+			r.Once(&seen[78], name)
 			v.Imported.FBEReadJSON(r)
 			if r.Failed() {
 				r.Unwind("Imported")
 				return
 			}
 		case "Derived":
-			r.Once(&seen[75], name)
+			r.Once(&seen[79], name)
 			v.Derived.FBEReadJSON(r)
 			if r.Failed() {
 				r.Unwind("Derived")
 				return
 			}
 		case "Listed":
-			r.Once(&seen[76], name)
+			r.Once(&seen[80], name)
 			v.Listed.FBEReadJSON(r)
 			if r.Failed() {
 				r.Unwind("Listed")
 				return
 			}
 		case "Letters":
-			r.Once(&seen[77], name)
+			r.Once(&seen[81], name)
 			v.Letters = Letters(r.Int(-2147483648, 2147483647, "Letters"))
 		default:
 			r.Skip(name)
@@ -43229,15 +44397,27 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 		r.Spend(4, "o3")
 	}
 	if !seen[73] {
-		r.Spend(32, "Case")
+		r.Spend(4, "Fbe")
 	}
 	if !seen[74] {
-		r.Spend(10, "Imported")
+		r.Spend(4, "FINGERPRINT")
 	}
 	if !seen[75] {
-		r.Spend(18, "Derived")
+		r.Spend(4, "FBE_FINGERPRINT")
 	}
 	if !seen[76] {
+		r.Spend(4, "FBEFingerprint")
+	}
+	if !seen[77] {
+		r.Spend(32, "Case")
+	}
+	if !seen[78] {
+		r.Spend(10, "Imported")
+	}
+	if !seen[79] {
+		r.Spend(18, "Derived")
+	}
+	if !seen[80] {
 		r.Spend(16, "Listed")
 	}
 }
@@ -43426,7 +44606,7 @@ func (r *Receiver_) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) 
 		if r.Handler != nil {
 			r.Handler.OnSelf_(v)
 		}
-	case 79:
+	case 83:
 		v := new(Hostile)
 		if err := v.ReadFBE(frame, lim); err != nil {
 			return true, err
@@ -43498,7 +44678,7 @@ func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limi
 		if r.Handler != nil {
 			r.Handler.OnSelf_(v)
 		}
-	case 79:
+	case 83:
 		v := new(Hostile)
 		if err := v.ReadFinal(frame, lim); err != nil {
 			return true, err
@@ -43591,7 +44771,7 @@ func (x *Proxy_) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bo
 		if x.Handler != nil {
 			x.Handler.OnSelf_Frame(frame)
 		}
-	case 79:
+	case 83:
 		if err := VerifyFBEHostile(frame, lim); err != nil {
 			return true, err
 		}

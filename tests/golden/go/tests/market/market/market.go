@@ -11,6 +11,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
+// FBEPackage, FBEVersion and FBEFingerprint name the schema this package was generated from,
+// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).
+const (
+	FBEPackage     = "market"
+	FBEVersion     = "2.7"
+	FBEFingerprint = "63afbf62f4a0a07fa9d63f74c53228d10032d9b4c1eaa1d378a4c849be718800"
+)
+
 // Side is the enum market.Side (on the wire: uint8).
 type Side uint8
 

@@ -12,10 +12,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The struct import.Case (type id 74). */
+/** The struct import.Case (type id 78). */
 public class Case {
     /** The type id of import.Case. */
-    public static final int TYPE_ID = 74;
+    public static final int TYPE_ID = 78;
 
     public int name = 0;
     public int Name = 0;
@@ -90,7 +90,7 @@ public class Case {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Case v) {
-        int b = w.struct(base, slot, 40, 74);
+        int b = w.struct(base, slot, 40, 78);
         w.putI32(b + 8, v.name);
         w.putI32(b + 12, v.Name);
         w.putI32(b + 16, v.NAME);
@@ -147,7 +147,7 @@ public class Case {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Case v) throws DecodeException {
-        int b = r.struct(base, slot, 74, 32);
+        int b = r.struct(base, slot, 78, 32);
         int n = r.i32(b);
         if (n < 12) {
             fbeDefaults(v, 0);
@@ -210,7 +210,7 @@ public class Case {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        r.struct(base, slot, 74, 32);
+        r.struct(base, slot, 78, 32);
         r.leave();
     }
 
@@ -416,7 +416,7 @@ public class Case {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(74);
+            return w.endFinal(78);
         } catch (EncodeException e) {
             w.reset();
             throw e.within("import.Case");
@@ -446,7 +446,7 @@ public class Case {
      */
     public static Case fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 74, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
             Case v = new Case();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -481,7 +481,7 @@ public class Case {
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 74, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -513,7 +513,7 @@ public class Case {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 74, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {

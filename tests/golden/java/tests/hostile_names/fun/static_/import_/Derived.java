@@ -13,10 +13,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The struct import.Derived (type id 78). */
+/** The struct import.Derived (type id 82). */
 public class Derived extends Order {
     /** The type id of import.Derived. */
-    public static final int TYPE_ID = 78;
+    public static final int TYPE_ID = 82;
 
     public Word Word_ = Word.class_;
     public range side__ = range.lo;
@@ -74,7 +74,7 @@ public class Derived extends Order {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Derived v) {
-        int b = w.struct(base, slot, 26, 78);
+        int b = w.struct(base, slot, 26, 82);
         w.putI32(b + 8, v.side_);
         w.putI32(b + 12, v.s.value());
         w.putI32(b + 16, v.range_.value());
@@ -126,7 +126,7 @@ public class Derived extends Order {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Derived v) throws DecodeException {
-        int b = r.struct(base, slot, 78, 18);
+        int b = r.struct(base, slot, 82, 18);
         int n = r.i32(b);
         if (n < 20) {
             v.reset();
@@ -161,7 +161,7 @@ public class Derived extends Order {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 78, 18);
+        int b = r.struct(base, slot, 82, 18);
         int n = r.i32(b);
         if (n < 20) {
             r.leave();
@@ -368,7 +368,7 @@ public class Derived extends Order {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(78);
+            return w.endFinal(82);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.Derived", () -> fbeExplain(this));
@@ -398,7 +398,7 @@ public class Derived extends Order {
      */
     public static Derived fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 82, limits);
             Derived v = new Derived();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -435,7 +435,7 @@ public class Derived extends Order {
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 82, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -467,7 +467,7 @@ public class Derived extends Order {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 78, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 82, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {

@@ -28,7 +28,7 @@ public class FinalReceiver extends FrameReceiver {
             case 45:
                 handler.onReceive(self.fromFinal(frame, offset, size, limits));
                 return true;
-            case 79:
+            case 83:
                 handler.onReceive(Hostile.fromFinal(frame, offset, size, limits));
                 return true;
             case 502:

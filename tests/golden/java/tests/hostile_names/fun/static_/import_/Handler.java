@@ -26,7 +26,7 @@ public interface Handler {
         onMessage(value);
     }
 
-    /** @param value a import.Hostile (type id 79) */
+    /** @param value a import.Hostile (type id 83) */
     default void onReceive(Hostile value) {
         onMessage(value);
     }

@@ -13,10 +13,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The message import.Hostile (type id 79). */
+/** The message import.Hostile (type id 83). */
 public class Hostile {
     /** The type id of import.Hostile. */
-    public static final int TYPE_ID = 79;
+    public static final int TYPE_ID = 83;
 
     public Order Order_ = new Order();
     public CppWords CppWords_ = new CppWords();
@@ -91,6 +91,10 @@ public class Hostile {
     public e1_ e1 = new e1_();
     public i2_ i2 = new i2_();
     public o3 o3_ = new o3();
+    public Fbe_ Fbe__ = new Fbe_();
+    public FINGERPRINT FINGERPRINT_ = new FINGERPRINT();
+    public FBE_FINGERPRINT FBE_FINGERPRINT_ = new FBE_FINGERPRINT();
+    public FBEFingerprint FBEFingerprint_ = new FBEFingerprint();
     public Case Case_ = new Case();
     public Imported Imported_ = new Imported();
     public Derived Derived_ = new Derived();
@@ -279,6 +283,14 @@ public class Hostile {
         i2_.fbeText(t, v.i2);
         t.append(",o3=");
         o3.fbeText(t, v.o3_);
+        t.append(",Fbe=");
+        Fbe_.fbeText(t, v.Fbe__);
+        t.append(",FINGERPRINT=");
+        FINGERPRINT.fbeText(t, v.FINGERPRINT_);
+        t.append(",FBE_FINGERPRINT=");
+        FBE_FINGERPRINT.fbeText(t, v.FBE_FINGERPRINT_);
+        t.append(",FBEFingerprint=");
+        FBEFingerprint.fbeText(t, v.FBEFingerprint_);
         t.append(",Case=");
         Case.fbeText(t, v.Case_);
         t.append(",Imported=");
@@ -301,7 +313,7 @@ public class Hostile {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Hostile v) {
-        int b = w.struct(base, slot, 320, 79);
+        int b = w.struct(base, slot, 336, 83);
         try {
             Order.fbeWrite(w, b, b + 8, v.Order_);
         } catch (EncodeException e) {
@@ -668,26 +680,46 @@ public class Hostile {
             throw e.at("o3");
         }
         try {
-            Case.fbeWrite(w, b, b + 300, v.Case_);
+            Fbe_.fbeWrite(w, b, b + 300, v.Fbe__);
+        } catch (EncodeException e) {
+            throw e.at("Fbe");
+        }
+        try {
+            FINGERPRINT.fbeWrite(w, b, b + 304, v.FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        try {
+            FBE_FINGERPRINT.fbeWrite(w, b, b + 308, v.FBE_FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        try {
+            FBEFingerprint.fbeWrite(w, b, b + 312, v.FBEFingerprint_);
+        } catch (EncodeException e) {
+            throw e.at("FBEFingerprint");
+        }
+        try {
+            Case.fbeWrite(w, b, b + 316, v.Case_);
         } catch (EncodeException e) {
             throw e.at("Case");
         }
         try {
-            Imported.fbeWrite(w, b, b + 304, v.Imported_);
+            Imported.fbeWrite(w, b, b + 320, v.Imported_);
         } catch (EncodeException e) {
             throw e.at("Imported");
         }
         try {
-            Derived.fbeWrite(w, b, b + 308, v.Derived_);
+            Derived.fbeWrite(w, b, b + 324, v.Derived_);
         } catch (EncodeException e) {
             throw e.at("Derived");
         }
         try {
-            Listed.fbeWrite(w, b, b + 312, v.Listed_);
+            Listed.fbeWrite(w, b, b + 328, v.Listed_);
         } catch (EncodeException e) {
             throw e.at("Listed");
         }
-        w.putI32(b + 316, v.Letters_.value());
+        w.putI32(b + 332, v.Letters_.value());
     }
 
     /**
@@ -851,6 +883,10 @@ public class Hostile {
         Explain.present(v.e1, "import.e1", "e1");
         Explain.present(v.i2, "import.i2", "i2");
         Explain.present(v.o3_, "import.o3", "o3");
+        Explain.present(v.Fbe__, "import.Fbe", "Fbe");
+        Explain.present(v.FINGERPRINT_, "import.FINGERPRINT", "FINGERPRINT");
+        Explain.present(v.FBE_FINGERPRINT_, "import.FBE_FINGERPRINT", "FBE_FINGERPRINT");
+        Explain.present(v.FBEFingerprint_, "import.FBEFingerprint", "FBEFingerprint");
         Explain.present(v.Case_, "import.Case", "Case");
         Explain.present(v.Imported_, "import.Imported", "Imported");
         try {
@@ -1100,18 +1136,30 @@ public class Hostile {
             v.o3_ = new o3();
         }
         if (from <= 73) {
-            v.Case_ = new Case();
+            v.Fbe__ = new Fbe_();
         }
         if (from <= 74) {
-            v.Imported_ = new Imported();
+            v.FINGERPRINT_ = new FINGERPRINT();
         }
         if (from <= 75) {
-            v.Derived_ = new Derived();
+            v.FBE_FINGERPRINT_ = new FBE_FINGERPRINT();
         }
         if (from <= 76) {
-            v.Listed_ = new Listed();
+            v.FBEFingerprint_ = new FBEFingerprint();
         }
         if (from <= 77) {
+            v.Case_ = new Case();
+        }
+        if (from <= 78) {
+            v.Imported_ = new Imported();
+        }
+        if (from <= 79) {
+            v.Derived_ = new Derived();
+        }
+        if (from <= 80) {
+            v.Listed_ = new Listed();
+        }
+        if (from <= 81) {
             v.Letters_ = Letters._a;
         }
     }
@@ -1129,10 +1177,10 @@ public class Hostile {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Hostile v) throws DecodeException {
-        int b = r.struct(base, slot, 79, 4);
+        int b = r.struct(base, slot, 83, 4);
         int n = r.i32(b);
         if (n < 12) {
-            r.spend(2994, b, "Order");
+            r.spend(3010, b, "Order");
             fbeDefaults(v, 0);
             r.leave();
             return;
@@ -1143,7 +1191,7 @@ public class Hostile {
             throw e.at("Order");
         }
         if (n < 16) {
-            r.spend(2982, b, "CppWords");
+            r.spend(2998, b, "CppWords");
             fbeDefaults(v, 1);
             r.leave();
             return;
@@ -1154,7 +1202,7 @@ public class Hostile {
             throw e.at("CppWords");
         }
         if (n < 20) {
-            r.spend(2363, b, "PythonWords");
+            r.spend(2379, b, "PythonWords");
             fbeDefaults(v, 2);
             r.leave();
             return;
@@ -1165,7 +1213,7 @@ public class Hostile {
             throw e.at("PythonWords");
         }
         if (n < 24) {
-            r.spend(2124, b, "GoWords");
+            r.spend(2140, b, "GoWords");
             fbeDefaults(v, 3);
             r.leave();
             return;
@@ -1176,7 +1224,7 @@ public class Hostile {
             throw e.at("GoWords");
         }
         if (n < 28) {
-            r.spend(1922, b, "JavaWords");
+            r.spend(1938, b, "JavaWords");
             fbeDefaults(v, 4);
             r.leave();
             return;
@@ -1187,7 +1235,7 @@ public class Hostile {
             throw e.at("JavaWords");
         }
         if (n < 32) {
-            r.spend(1740, b, "KotlinWords");
+            r.spend(1756, b, "KotlinWords");
             fbeDefaults(v, 5);
             r.leave();
             return;
@@ -1198,7 +1246,7 @@ public class Hostile {
             throw e.at("KotlinWords");
         }
         if (n < 36) {
-            r.spend(1533, b, "JsWords");
+            r.spend(1549, b, "JsWords");
             fbeDefaults(v, 6);
             r.leave();
             return;
@@ -1209,7 +1257,7 @@ public class Hostile {
             throw e.at("JsWords");
         }
         if (n < 40) {
-            r.spend(1310, b, "RustWords");
+            r.spend(1326, b, "RustWords");
             fbeDefaults(v, 7);
             r.leave();
             return;
@@ -1220,7 +1268,7 @@ public class Hostile {
             throw e.at("RustWords");
         }
         if (n < 44) {
-            r.spend(1115, b, "CSharpWords");
+            r.spend(1131, b, "CSharpWords");
             fbeDefaults(v, 8);
             r.leave();
             return;
@@ -1231,7 +1279,7 @@ public class Hostile {
             throw e.at("CSharpWords");
         }
         if (n < 48) {
-            r.spend(965, b, "RubyWords");
+            r.spend(981, b, "RubyWords");
             fbeDefaults(v, 9);
             r.leave();
             return;
@@ -1242,7 +1290,7 @@ public class Hostile {
             throw e.at("RubyWords");
         }
         if (n < 52) {
-            r.spend(867, b, "CppMembers");
+            r.spend(883, b, "CppMembers");
             fbeDefaults(v, 10);
             r.leave();
             return;
@@ -1253,7 +1301,7 @@ public class Hostile {
             throw e.at("CppMembers");
         }
         if (n < 56) {
-            r.spend(819, b, "PythonMembers");
+            r.spend(835, b, "PythonMembers");
             fbeDefaults(v, 11);
             r.leave();
             return;
@@ -1264,7 +1312,7 @@ public class Hostile {
             throw e.at("PythonMembers");
         }
         if (n < 60) {
-            r.spend(723, b, "GoMembers");
+            r.spend(739, b, "GoMembers");
             fbeDefaults(v, 12);
             r.leave();
             return;
@@ -1275,7 +1323,7 @@ public class Hostile {
             throw e.at("GoMembers");
         }
         if (n < 64) {
-            r.spend(594, b, "JvmMembers");
+            r.spend(610, b, "JvmMembers");
             fbeDefaults(v, 13);
             r.leave();
             return;
@@ -1286,7 +1334,7 @@ public class Hostile {
             throw e.at("JvmMembers");
         }
         if (n < 68) {
-            r.spend(457, b, "JsMembers");
+            r.spend(473, b, "JsMembers");
             fbeDefaults(v, 14);
             r.leave();
             return;
@@ -1297,7 +1345,7 @@ public class Hostile {
             throw e.at("JsMembers");
         }
         if (n < 72) {
-            r.spend(446, b, "RuntimeNames");
+            r.spend(462, b, "RuntimeNames");
             fbeDefaults(v, 15);
             r.leave();
             return;
@@ -1308,7 +1356,7 @@ public class Hostile {
             throw e.at("RuntimeNames");
         }
         if (n < 76) {
-            r.spend(304, b, "class");
+            r.spend(320, b, "class");
             fbeDefaults(v, 16);
             r.leave();
             return;
@@ -1319,7 +1367,7 @@ public class Hostile {
             throw e.at("class");
         }
         if (n < 80) {
-            r.spend(300, b, "Object");
+            r.spend(316, b, "Object");
             fbeDefaults(v, 17);
             r.leave();
             return;
@@ -1330,7 +1378,7 @@ public class Hostile {
             throw e.at("Object");
         }
         if (n < 84) {
-            r.spend(296, b, "String");
+            r.spend(312, b, "String");
             fbeDefaults(v, 18);
             r.leave();
             return;
@@ -1341,7 +1389,7 @@ public class Hostile {
             throw e.at("String");
         }
         if (n < 88) {
-            r.spend(292, b, "List");
+            r.spend(308, b, "List");
             fbeDefaults(v, 19);
             r.leave();
             return;
@@ -1352,7 +1400,7 @@ public class Hostile {
             throw e.at("List");
         }
         if (n < 92) {
-            r.spend(288, b, "Map");
+            r.spend(304, b, "Map");
             fbeDefaults(v, 20);
             r.leave();
             return;
@@ -1363,7 +1411,7 @@ public class Hostile {
             throw e.at("Map");
         }
         if (n < 96) {
-            r.spend(284, b, "Model");
+            r.spend(300, b, "Model");
             fbeDefaults(v, 21);
             r.leave();
             return;
@@ -1374,7 +1422,7 @@ public class Hostile {
             throw e.at("Model");
         }
         if (n < 100) {
-            r.spend(280, b, "FinalModel");
+            r.spend(296, b, "FinalModel");
             fbeDefaults(v, 22);
             r.leave();
             return;
@@ -1385,7 +1433,7 @@ public class Hostile {
             throw e.at("FinalModel");
         }
         if (n < 104) {
-            r.spend(276, b, "Buffer");
+            r.spend(292, b, "Buffer");
             fbeDefaults(v, 23);
             r.leave();
             return;
@@ -1396,7 +1444,7 @@ public class Hostile {
             throw e.at("Buffer");
         }
         if (n < 108) {
-            r.spend(272, b, "Reader");
+            r.spend(288, b, "Reader");
             fbeDefaults(v, 24);
             r.leave();
             return;
@@ -1407,7 +1455,7 @@ public class Hostile {
             throw e.at("Reader");
         }
         if (n < 112) {
-            r.spend(268, b, "Writer");
+            r.spend(284, b, "Writer");
             fbeDefaults(v, 25);
             r.leave();
             return;
@@ -1418,7 +1466,7 @@ public class Hostile {
             throw e.at("Writer");
         }
         if (n < 116) {
-            r.spend(264, b, "Limits");
+            r.spend(280, b, "Limits");
             fbeDefaults(v, 26);
             r.leave();
             return;
@@ -1429,7 +1477,7 @@ public class Hostile {
             throw e.at("Limits");
         }
         if (n < 120) {
-            r.spend(260, b, "DecodeError");
+            r.spend(276, b, "DecodeError");
             fbeDefaults(v, 27);
             r.leave();
             return;
@@ -1440,7 +1488,7 @@ public class Hostile {
             throw e.at("DecodeError");
         }
         if (n < 124) {
-            r.spend(256, b, "DecodeException");
+            r.spend(272, b, "DecodeException");
             fbeDefaults(v, 28);
             r.leave();
             return;
@@ -1451,7 +1499,7 @@ public class Hostile {
             throw e.at("DecodeException");
         }
         if (n < 128) {
-            r.spend(252, b, "Decimal");
+            r.spend(268, b, "Decimal");
             fbeDefaults(v, 29);
             r.leave();
             return;
@@ -1462,7 +1510,7 @@ public class Hostile {
             throw e.at("Decimal");
         }
         if (n < 132) {
-            r.spend(248, b, "Uuid");
+            r.spend(264, b, "Uuid");
             fbeDefaults(v, 30);
             r.leave();
             return;
@@ -1473,7 +1521,7 @@ public class Hostile {
             throw e.at("Uuid");
         }
         if (n < 136) {
-            r.spend(244, b, "UUID");
+            r.spend(260, b, "UUID");
             fbeDefaults(v, 31);
             r.leave();
             return;
@@ -1484,7 +1532,7 @@ public class Hostile {
             throw e.at("UUID");
         }
         if (n < 140) {
-            r.spend(240, b, "Timestamp");
+            r.spend(256, b, "Timestamp");
             fbeDefaults(v, 32);
             r.leave();
             return;
@@ -1495,7 +1543,7 @@ public class Hostile {
             throw e.at("Timestamp");
         }
         if (n < 144) {
-            r.spend(236, b, "Sender");
+            r.spend(252, b, "Sender");
             fbeDefaults(v, 33);
             r.leave();
             return;
@@ -1506,7 +1554,7 @@ public class Hostile {
             throw e.at("Sender");
         }
         if (n < 148) {
-            r.spend(232, b, "Receiver");
+            r.spend(248, b, "Receiver");
             fbeDefaults(v, 34);
             r.leave();
             return;
@@ -1517,7 +1565,7 @@ public class Hostile {
             throw e.at("Receiver");
         }
         if (n < 152) {
-            r.spend(228, b, "Client");
+            r.spend(244, b, "Client");
             fbeDefaults(v, 35);
             r.leave();
             return;
@@ -1528,7 +1576,7 @@ public class Hostile {
             throw e.at("Client");
         }
         if (n < 156) {
-            r.spend(224, b, "Proxy");
+            r.spend(240, b, "Proxy");
             fbeDefaults(v, 36);
             r.leave();
             return;
@@ -1539,7 +1587,7 @@ public class Hostile {
             throw e.at("Proxy");
         }
         if (n < 160) {
-            r.spend(220, b, "Handler");
+            r.spend(236, b, "Handler");
             fbeDefaults(v, 37);
             r.leave();
             return;
@@ -1550,7 +1598,7 @@ public class Hostile {
             throw e.at("Handler");
         }
         if (n < 164) {
-            r.spend(216, b, "fbe");
+            r.spend(232, b, "fbe");
             fbeDefaults(v, 38);
             r.leave();
             return;
@@ -1561,7 +1609,7 @@ public class Hostile {
             throw e.at("fbe");
         }
         if (n < 168) {
-            r.spend(212, b, "FBE");
+            r.spend(228, b, "FBE");
             fbeDefaults(v, 39);
             r.leave();
             return;
@@ -1572,7 +1620,7 @@ public class Hostile {
             throw e.at("FBE");
         }
         if (n < 172) {
-            r.spend(208, b, "std");
+            r.spend(224, b, "std");
             fbeDefaults(v, 40);
             r.leave();
             return;
@@ -1583,7 +1631,7 @@ public class Hostile {
             throw e.at("std");
         }
         if (n < 176) {
-            r.spend(204, b, "Companion");
+            r.spend(220, b, "Companion");
             fbeDefaults(v, 41);
             r.leave();
             return;
@@ -1594,7 +1642,7 @@ public class Hostile {
             throw e.at("Companion");
         }
         if (n < 180) {
-            r.spend(200, b, "Any");
+            r.spend(216, b, "Any");
             fbeDefaults(v, 42);
             r.leave();
             return;
@@ -1605,7 +1653,7 @@ public class Hostile {
             throw e.at("Any");
         }
         if (n < 184) {
-            r.spend(196, b, "Self");
+            r.spend(212, b, "Self");
             fbeDefaults(v, 43);
             r.leave();
             return;
@@ -1616,7 +1664,7 @@ public class Hostile {
             throw e.at("Self");
         }
         if (n < 188) {
-            r.spend(192, b, "self");
+            r.spend(208, b, "self");
             fbeDefaults(v, 44);
             r.leave();
             return;
@@ -1627,7 +1675,7 @@ public class Hostile {
             throw e.at("self");
         }
         if (n < 192) {
-            r.spend(188, b, "None");
+            r.spend(204, b, "None");
             fbeDefaults(v, 45);
             r.leave();
             return;
@@ -1638,7 +1686,7 @@ public class Hostile {
             throw e.at("None");
         }
         if (n < 196) {
-            r.spend(184, b, "Option");
+            r.spend(200, b, "Option");
             fbeDefaults(v, 46);
             r.leave();
             return;
@@ -1649,7 +1697,7 @@ public class Hostile {
             throw e.at("Option");
         }
         if (n < 200) {
-            r.spend(180, b, "Result");
+            r.spend(196, b, "Result");
             fbeDefaults(v, 47);
             r.leave();
             return;
@@ -1660,7 +1708,7 @@ public class Hostile {
             throw e.at("Result");
         }
         if (n < 204) {
-            r.spend(176, b, "Vec");
+            r.spend(192, b, "Vec");
             fbeDefaults(v, 48);
             r.leave();
             return;
@@ -1671,7 +1719,7 @@ public class Hostile {
             throw e.at("Vec");
         }
         if (n < 208) {
-            r.spend(172, b, "Box");
+            r.spend(188, b, "Box");
             fbeDefaults(v, 49);
             r.leave();
             return;
@@ -1682,7 +1730,7 @@ public class Hostile {
             throw e.at("Box");
         }
         if (n < 212) {
-            r.spend(168, b, "Error");
+            r.spend(184, b, "Error");
             fbeDefaults(v, 50);
             r.leave();
             return;
@@ -1693,7 +1741,7 @@ public class Hostile {
             throw e.at("Error");
         }
         if (n < 216) {
-            r.spend(164, b, "Exception");
+            r.spend(180, b, "Exception");
             fbeDefaults(v, 51);
             r.leave();
             return;
@@ -1704,7 +1752,7 @@ public class Hostile {
             throw e.at("Exception");
         }
         if (n < 220) {
-            r.spend(160, b, "Text");
+            r.spend(176, b, "Text");
             fbeDefaults(v, 52);
             r.leave();
             return;
@@ -1715,7 +1763,7 @@ public class Hostile {
             throw e.at("Text");
         }
         if (n < 224) {
-            r.spend(156, b, "JsonWriter");
+            r.spend(172, b, "JsonWriter");
             fbeDefaults(v, 53);
             r.leave();
             return;
@@ -1726,7 +1774,7 @@ public class Hostile {
             throw e.at("JsonWriter");
         }
         if (n < 228) {
-            r.spend(152, b, "int32_t");
+            r.spend(168, b, "int32_t");
             fbeDefaults(v, 54);
             r.leave();
             return;
@@ -1737,7 +1785,7 @@ public class Hostile {
             throw e.at("int32_t");
         }
         if (n < 232) {
-            r.spend(148, b, "size_t");
+            r.spend(164, b, "size_t");
             fbeDefaults(v, 55);
             r.leave();
             return;
@@ -1748,7 +1796,7 @@ public class Hostile {
             throw e.at("size_t");
         }
         if (n < 236) {
-            r.spend(144, b, "list");
+            r.spend(160, b, "list");
             fbeDefaults(v, 56);
             r.leave();
             return;
@@ -1759,7 +1807,7 @@ public class Hostile {
             throw e.at("list");
         }
         if (n < 240) {
-            r.spend(140, b, "object");
+            r.spend(156, b, "object");
             fbeDefaults(v, 57);
             r.leave();
             return;
@@ -1770,7 +1818,7 @@ public class Hostile {
             throw e.at("object");
         }
         if (n < 244) {
-            r.spend(136, b, "v");
+            r.spend(152, b, "v");
             fbeDefaults(v, 58);
             r.leave();
             return;
@@ -1781,7 +1829,7 @@ public class Hostile {
             throw e.at("v");
         }
         if (n < 248) {
-            r.spend(132, b, "r");
+            r.spend(148, b, "r");
             fbeDefaults(v, 59);
             r.leave();
             return;
@@ -1792,7 +1840,7 @@ public class Hostile {
             throw e.at("r");
         }
         if (n < 252) {
-            r.spend(128, b, "w");
+            r.spend(144, b, "w");
             fbeDefaults(v, 60);
             r.leave();
             return;
@@ -1803,7 +1851,7 @@ public class Hostile {
             throw e.at("w");
         }
         if (n < 256) {
-            r.spend(124, b, "SideBuy");
+            r.spend(140, b, "SideBuy");
             fbeDefaults(v, 61);
             r.leave();
             return;
@@ -1814,7 +1862,7 @@ public class Hostile {
             throw e.at("SideBuy");
         }
         if (n < 260) {
-            r.spend(120, b, "OrderKey");
+            r.spend(136, b, "OrderKey");
             fbeDefaults(v, 62);
             r.leave();
             return;
@@ -1825,7 +1873,7 @@ public class Hostile {
             throw e.at("OrderKey");
         }
         if (n < 264) {
-            r.spend(116, b, "textOfside");
+            r.spend(132, b, "textOfside");
             fbeDefaults(v, 63);
             r.leave();
             return;
@@ -1836,7 +1884,7 @@ public class Hostile {
             throw e.at("textOfside");
         }
         if (n < 268) {
-            r.spend(112, b, "DECIMAL_1");
+            r.spend(128, b, "DECIMAL_1");
             fbeDefaults(v, 64);
             r.leave();
             return;
@@ -1847,7 +1895,7 @@ public class Hostile {
             throw e.at("DECIMAL_1");
         }
         if (n < 272) {
-            r.spend(108, b, "OrderModel");
+            r.spend(124, b, "OrderModel");
             fbeDefaults(v, 65);
             r.leave();
             return;
@@ -1858,7 +1906,7 @@ public class Hostile {
             throw e.at("OrderModel");
         }
         if (n < 276) {
-            r.spend(104, b, "OrderFinal");
+            r.spend(120, b, "OrderFinal");
             fbeDefaults(v, 66);
             r.leave();
             return;
@@ -1869,7 +1917,7 @@ public class Hostile {
             throw e.at("OrderFinal");
         }
         if (n < 280) {
-            r.spend(100, b, "NewOrder");
+            r.spend(116, b, "NewOrder");
             fbeDefaults(v, 67);
             r.leave();
             return;
@@ -1880,7 +1928,7 @@ public class Hostile {
             throw e.at("NewOrder");
         }
         if (n < 284) {
-            r.spend(96, b, "VerifyFBEOrder");
+            r.spend(112, b, "VerifyFBEOrder");
             fbeDefaults(v, 68);
             r.leave();
             return;
@@ -1891,7 +1939,7 @@ public class Hostile {
             throw e.at("VerifyFBEOrder");
         }
         if (n < 288) {
-            r.spend(92, b, "fbe_vr_Order");
+            r.spend(108, b, "fbe_vr_Order");
             fbeDefaults(v, 69);
             r.leave();
             return;
@@ -1902,7 +1950,7 @@ public class Hostile {
             throw e.at("fbe_vr_Order");
         }
         if (n < 292) {
-            r.spend(88, b, "e1");
+            r.spend(104, b, "e1");
             fbeDefaults(v, 70);
             r.leave();
             return;
@@ -1913,7 +1961,7 @@ public class Hostile {
             throw e.at("e1");
         }
         if (n < 296) {
-            r.spend(84, b, "i2");
+            r.spend(100, b, "i2");
             fbeDefaults(v, 71);
             r.leave();
             return;
@@ -1924,7 +1972,7 @@ public class Hostile {
             throw e.at("i2");
         }
         if (n < 300) {
-            r.spend(80, b, "o3");
+            r.spend(96, b, "o3");
             fbeDefaults(v, 72);
             r.leave();
             return;
@@ -1935,55 +1983,99 @@ public class Hostile {
             throw e.at("o3");
         }
         if (n < 304) {
-            r.spend(76, b, "Case");
+            r.spend(92, b, "Fbe");
             fbeDefaults(v, 73);
             r.leave();
             return;
         }
         try {
-            Case.fbeRead(r, b, b + 300, v.Case_);
+            Fbe_.fbeRead(r, b, b + 300, v.Fbe__);
         } catch (DecodeException e) {
-            throw e.at("Case");
+            throw e.at("Fbe");
         }
         if (n < 308) {
-            r.spend(44, b, "Imported");
+            r.spend(88, b, "FINGERPRINT");
             fbeDefaults(v, 74);
             r.leave();
             return;
         }
         try {
-            Imported.fbeRead(r, b, b + 304, v.Imported_);
+            FINGERPRINT.fbeRead(r, b, b + 304, v.FINGERPRINT_);
         } catch (DecodeException e) {
-            throw e.at("Imported");
+            throw e.at("FINGERPRINT");
         }
         if (n < 312) {
-            r.spend(34, b, "Derived");
+            r.spend(84, b, "FBE_FINGERPRINT");
             fbeDefaults(v, 75);
             r.leave();
             return;
         }
         try {
-            Derived.fbeRead(r, b, b + 308, v.Derived_);
+            FBE_FINGERPRINT.fbeRead(r, b, b + 308, v.FBE_FINGERPRINT_);
         } catch (DecodeException e) {
-            throw e.at("Derived");
+            throw e.at("FBE_FINGERPRINT");
         }
         if (n < 316) {
-            r.spend(16, b, "Listed");
+            r.spend(80, b, "FBEFingerprint");
             fbeDefaults(v, 76);
             r.leave();
             return;
         }
         try {
-            Listed.fbeRead(r, b, b + 312, v.Listed_);
+            FBEFingerprint.fbeRead(r, b, b + 312, v.FBEFingerprint_);
         } catch (DecodeException e) {
-            throw e.at("Listed");
+            throw e.at("FBEFingerprint");
         }
         if (n < 320) {
+            r.spend(76, b, "Case");
             fbeDefaults(v, 77);
             r.leave();
             return;
         }
-        v.Letters_ = Letters.of(r.i32(b + 316));
+        try {
+            Case.fbeRead(r, b, b + 316, v.Case_);
+        } catch (DecodeException e) {
+            throw e.at("Case");
+        }
+        if (n < 324) {
+            r.spend(44, b, "Imported");
+            fbeDefaults(v, 78);
+            r.leave();
+            return;
+        }
+        try {
+            Imported.fbeRead(r, b, b + 320, v.Imported_);
+        } catch (DecodeException e) {
+            throw e.at("Imported");
+        }
+        if (n < 328) {
+            r.spend(34, b, "Derived");
+            fbeDefaults(v, 79);
+            r.leave();
+            return;
+        }
+        try {
+            Derived.fbeRead(r, b, b + 324, v.Derived_);
+        } catch (DecodeException e) {
+            throw e.at("Derived");
+        }
+        if (n < 332) {
+            r.spend(16, b, "Listed");
+            fbeDefaults(v, 80);
+            r.leave();
+            return;
+        }
+        try {
+            Listed.fbeRead(r, b, b + 328, v.Listed_);
+        } catch (DecodeException e) {
+            throw e.at("Listed");
+        }
+        if (n < 336) {
+            fbeDefaults(v, 81);
+            r.leave();
+            return;
+        }
+        v.Letters_ = Letters.of(r.i32(b + 332));
         r.leave();
     }
 
@@ -1997,10 +2089,10 @@ public class Hostile {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 79, 4);
+        int b = r.struct(base, slot, 83, 4);
         int n = r.i32(b);
         if (n < 12) {
-            r.spend(2994, b, "Order");
+            r.spend(3010, b, "Order");
             r.leave();
             return;
         }
@@ -2010,7 +2102,7 @@ public class Hostile {
             throw e.at("Order");
         }
         if (n < 16) {
-            r.spend(2982, b, "CppWords");
+            r.spend(2998, b, "CppWords");
             r.leave();
             return;
         }
@@ -2020,7 +2112,7 @@ public class Hostile {
             throw e.at("CppWords");
         }
         if (n < 20) {
-            r.spend(2363, b, "PythonWords");
+            r.spend(2379, b, "PythonWords");
             r.leave();
             return;
         }
@@ -2030,7 +2122,7 @@ public class Hostile {
             throw e.at("PythonWords");
         }
         if (n < 24) {
-            r.spend(2124, b, "GoWords");
+            r.spend(2140, b, "GoWords");
             r.leave();
             return;
         }
@@ -2040,7 +2132,7 @@ public class Hostile {
             throw e.at("GoWords");
         }
         if (n < 28) {
-            r.spend(1922, b, "JavaWords");
+            r.spend(1938, b, "JavaWords");
             r.leave();
             return;
         }
@@ -2050,7 +2142,7 @@ public class Hostile {
             throw e.at("JavaWords");
         }
         if (n < 32) {
-            r.spend(1740, b, "KotlinWords");
+            r.spend(1756, b, "KotlinWords");
             r.leave();
             return;
         }
@@ -2060,7 +2152,7 @@ public class Hostile {
             throw e.at("KotlinWords");
         }
         if (n < 36) {
-            r.spend(1533, b, "JsWords");
+            r.spend(1549, b, "JsWords");
             r.leave();
             return;
         }
@@ -2070,7 +2162,7 @@ public class Hostile {
             throw e.at("JsWords");
         }
         if (n < 40) {
-            r.spend(1310, b, "RustWords");
+            r.spend(1326, b, "RustWords");
             r.leave();
             return;
         }
@@ -2080,7 +2172,7 @@ public class Hostile {
             throw e.at("RustWords");
         }
         if (n < 44) {
-            r.spend(1115, b, "CSharpWords");
+            r.spend(1131, b, "CSharpWords");
             r.leave();
             return;
         }
@@ -2090,7 +2182,7 @@ public class Hostile {
             throw e.at("CSharpWords");
         }
         if (n < 48) {
-            r.spend(965, b, "RubyWords");
+            r.spend(981, b, "RubyWords");
             r.leave();
             return;
         }
@@ -2100,7 +2192,7 @@ public class Hostile {
             throw e.at("RubyWords");
         }
         if (n < 52) {
-            r.spend(867, b, "CppMembers");
+            r.spend(883, b, "CppMembers");
             r.leave();
             return;
         }
@@ -2110,7 +2202,7 @@ public class Hostile {
             throw e.at("CppMembers");
         }
         if (n < 56) {
-            r.spend(819, b, "PythonMembers");
+            r.spend(835, b, "PythonMembers");
             r.leave();
             return;
         }
@@ -2120,7 +2212,7 @@ public class Hostile {
             throw e.at("PythonMembers");
         }
         if (n < 60) {
-            r.spend(723, b, "GoMembers");
+            r.spend(739, b, "GoMembers");
             r.leave();
             return;
         }
@@ -2130,7 +2222,7 @@ public class Hostile {
             throw e.at("GoMembers");
         }
         if (n < 64) {
-            r.spend(594, b, "JvmMembers");
+            r.spend(610, b, "JvmMembers");
             r.leave();
             return;
         }
@@ -2140,7 +2232,7 @@ public class Hostile {
             throw e.at("JvmMembers");
         }
         if (n < 68) {
-            r.spend(457, b, "JsMembers");
+            r.spend(473, b, "JsMembers");
             r.leave();
             return;
         }
@@ -2150,7 +2242,7 @@ public class Hostile {
             throw e.at("JsMembers");
         }
         if (n < 72) {
-            r.spend(446, b, "RuntimeNames");
+            r.spend(462, b, "RuntimeNames");
             r.leave();
             return;
         }
@@ -2160,7 +2252,7 @@ public class Hostile {
             throw e.at("RuntimeNames");
         }
         if (n < 76) {
-            r.spend(304, b, "class");
+            r.spend(320, b, "class");
             r.leave();
             return;
         }
@@ -2170,7 +2262,7 @@ public class Hostile {
             throw e.at("class");
         }
         if (n < 80) {
-            r.spend(300, b, "Object");
+            r.spend(316, b, "Object");
             r.leave();
             return;
         }
@@ -2180,7 +2272,7 @@ public class Hostile {
             throw e.at("Object");
         }
         if (n < 84) {
-            r.spend(296, b, "String");
+            r.spend(312, b, "String");
             r.leave();
             return;
         }
@@ -2190,7 +2282,7 @@ public class Hostile {
             throw e.at("String");
         }
         if (n < 88) {
-            r.spend(292, b, "List");
+            r.spend(308, b, "List");
             r.leave();
             return;
         }
@@ -2200,7 +2292,7 @@ public class Hostile {
             throw e.at("List");
         }
         if (n < 92) {
-            r.spend(288, b, "Map");
+            r.spend(304, b, "Map");
             r.leave();
             return;
         }
@@ -2210,7 +2302,7 @@ public class Hostile {
             throw e.at("Map");
         }
         if (n < 96) {
-            r.spend(284, b, "Model");
+            r.spend(300, b, "Model");
             r.leave();
             return;
         }
@@ -2220,7 +2312,7 @@ public class Hostile {
             throw e.at("Model");
         }
         if (n < 100) {
-            r.spend(280, b, "FinalModel");
+            r.spend(296, b, "FinalModel");
             r.leave();
             return;
         }
@@ -2230,7 +2322,7 @@ public class Hostile {
             throw e.at("FinalModel");
         }
         if (n < 104) {
-            r.spend(276, b, "Buffer");
+            r.spend(292, b, "Buffer");
             r.leave();
             return;
         }
@@ -2240,7 +2332,7 @@ public class Hostile {
             throw e.at("Buffer");
         }
         if (n < 108) {
-            r.spend(272, b, "Reader");
+            r.spend(288, b, "Reader");
             r.leave();
             return;
         }
@@ -2250,7 +2342,7 @@ public class Hostile {
             throw e.at("Reader");
         }
         if (n < 112) {
-            r.spend(268, b, "Writer");
+            r.spend(284, b, "Writer");
             r.leave();
             return;
         }
@@ -2260,7 +2352,7 @@ public class Hostile {
             throw e.at("Writer");
         }
         if (n < 116) {
-            r.spend(264, b, "Limits");
+            r.spend(280, b, "Limits");
             r.leave();
             return;
         }
@@ -2270,7 +2362,7 @@ public class Hostile {
             throw e.at("Limits");
         }
         if (n < 120) {
-            r.spend(260, b, "DecodeError");
+            r.spend(276, b, "DecodeError");
             r.leave();
             return;
         }
@@ -2280,7 +2372,7 @@ public class Hostile {
             throw e.at("DecodeError");
         }
         if (n < 124) {
-            r.spend(256, b, "DecodeException");
+            r.spend(272, b, "DecodeException");
             r.leave();
             return;
         }
@@ -2290,7 +2382,7 @@ public class Hostile {
             throw e.at("DecodeException");
         }
         if (n < 128) {
-            r.spend(252, b, "Decimal");
+            r.spend(268, b, "Decimal");
             r.leave();
             return;
         }
@@ -2300,7 +2392,7 @@ public class Hostile {
             throw e.at("Decimal");
         }
         if (n < 132) {
-            r.spend(248, b, "Uuid");
+            r.spend(264, b, "Uuid");
             r.leave();
             return;
         }
@@ -2310,7 +2402,7 @@ public class Hostile {
             throw e.at("Uuid");
         }
         if (n < 136) {
-            r.spend(244, b, "UUID");
+            r.spend(260, b, "UUID");
             r.leave();
             return;
         }
@@ -2320,7 +2412,7 @@ public class Hostile {
             throw e.at("UUID");
         }
         if (n < 140) {
-            r.spend(240, b, "Timestamp");
+            r.spend(256, b, "Timestamp");
             r.leave();
             return;
         }
@@ -2330,7 +2422,7 @@ public class Hostile {
             throw e.at("Timestamp");
         }
         if (n < 144) {
-            r.spend(236, b, "Sender");
+            r.spend(252, b, "Sender");
             r.leave();
             return;
         }
@@ -2340,7 +2432,7 @@ public class Hostile {
             throw e.at("Sender");
         }
         if (n < 148) {
-            r.spend(232, b, "Receiver");
+            r.spend(248, b, "Receiver");
             r.leave();
             return;
         }
@@ -2350,7 +2442,7 @@ public class Hostile {
             throw e.at("Receiver");
         }
         if (n < 152) {
-            r.spend(228, b, "Client");
+            r.spend(244, b, "Client");
             r.leave();
             return;
         }
@@ -2360,7 +2452,7 @@ public class Hostile {
             throw e.at("Client");
         }
         if (n < 156) {
-            r.spend(224, b, "Proxy");
+            r.spend(240, b, "Proxy");
             r.leave();
             return;
         }
@@ -2370,7 +2462,7 @@ public class Hostile {
             throw e.at("Proxy");
         }
         if (n < 160) {
-            r.spend(220, b, "Handler");
+            r.spend(236, b, "Handler");
             r.leave();
             return;
         }
@@ -2380,7 +2472,7 @@ public class Hostile {
             throw e.at("Handler");
         }
         if (n < 164) {
-            r.spend(216, b, "fbe");
+            r.spend(232, b, "fbe");
             r.leave();
             return;
         }
@@ -2390,7 +2482,7 @@ public class Hostile {
             throw e.at("fbe");
         }
         if (n < 168) {
-            r.spend(212, b, "FBE");
+            r.spend(228, b, "FBE");
             r.leave();
             return;
         }
@@ -2400,7 +2492,7 @@ public class Hostile {
             throw e.at("FBE");
         }
         if (n < 172) {
-            r.spend(208, b, "std");
+            r.spend(224, b, "std");
             r.leave();
             return;
         }
@@ -2410,7 +2502,7 @@ public class Hostile {
             throw e.at("std");
         }
         if (n < 176) {
-            r.spend(204, b, "Companion");
+            r.spend(220, b, "Companion");
             r.leave();
             return;
         }
@@ -2420,7 +2512,7 @@ public class Hostile {
             throw e.at("Companion");
         }
         if (n < 180) {
-            r.spend(200, b, "Any");
+            r.spend(216, b, "Any");
             r.leave();
             return;
         }
@@ -2430,7 +2522,7 @@ public class Hostile {
             throw e.at("Any");
         }
         if (n < 184) {
-            r.spend(196, b, "Self");
+            r.spend(212, b, "Self");
             r.leave();
             return;
         }
@@ -2440,7 +2532,7 @@ public class Hostile {
             throw e.at("Self");
         }
         if (n < 188) {
-            r.spend(192, b, "self");
+            r.spend(208, b, "self");
             r.leave();
             return;
         }
@@ -2450,7 +2542,7 @@ public class Hostile {
             throw e.at("self");
         }
         if (n < 192) {
-            r.spend(188, b, "None");
+            r.spend(204, b, "None");
             r.leave();
             return;
         }
@@ -2460,7 +2552,7 @@ public class Hostile {
             throw e.at("None");
         }
         if (n < 196) {
-            r.spend(184, b, "Option");
+            r.spend(200, b, "Option");
             r.leave();
             return;
         }
@@ -2470,7 +2562,7 @@ public class Hostile {
             throw e.at("Option");
         }
         if (n < 200) {
-            r.spend(180, b, "Result");
+            r.spend(196, b, "Result");
             r.leave();
             return;
         }
@@ -2480,7 +2572,7 @@ public class Hostile {
             throw e.at("Result");
         }
         if (n < 204) {
-            r.spend(176, b, "Vec");
+            r.spend(192, b, "Vec");
             r.leave();
             return;
         }
@@ -2490,7 +2582,7 @@ public class Hostile {
             throw e.at("Vec");
         }
         if (n < 208) {
-            r.spend(172, b, "Box");
+            r.spend(188, b, "Box");
             r.leave();
             return;
         }
@@ -2500,7 +2592,7 @@ public class Hostile {
             throw e.at("Box");
         }
         if (n < 212) {
-            r.spend(168, b, "Error");
+            r.spend(184, b, "Error");
             r.leave();
             return;
         }
@@ -2510,7 +2602,7 @@ public class Hostile {
             throw e.at("Error");
         }
         if (n < 216) {
-            r.spend(164, b, "Exception");
+            r.spend(180, b, "Exception");
             r.leave();
             return;
         }
@@ -2520,7 +2612,7 @@ public class Hostile {
             throw e.at("Exception");
         }
         if (n < 220) {
-            r.spend(160, b, "Text");
+            r.spend(176, b, "Text");
             r.leave();
             return;
         }
@@ -2530,7 +2622,7 @@ public class Hostile {
             throw e.at("Text");
         }
         if (n < 224) {
-            r.spend(156, b, "JsonWriter");
+            r.spend(172, b, "JsonWriter");
             r.leave();
             return;
         }
@@ -2540,7 +2632,7 @@ public class Hostile {
             throw e.at("JsonWriter");
         }
         if (n < 228) {
-            r.spend(152, b, "int32_t");
+            r.spend(168, b, "int32_t");
             r.leave();
             return;
         }
@@ -2550,7 +2642,7 @@ public class Hostile {
             throw e.at("int32_t");
         }
         if (n < 232) {
-            r.spend(148, b, "size_t");
+            r.spend(164, b, "size_t");
             r.leave();
             return;
         }
@@ -2560,7 +2652,7 @@ public class Hostile {
             throw e.at("size_t");
         }
         if (n < 236) {
-            r.spend(144, b, "list");
+            r.spend(160, b, "list");
             r.leave();
             return;
         }
@@ -2570,7 +2662,7 @@ public class Hostile {
             throw e.at("list");
         }
         if (n < 240) {
-            r.spend(140, b, "object");
+            r.spend(156, b, "object");
             r.leave();
             return;
         }
@@ -2580,7 +2672,7 @@ public class Hostile {
             throw e.at("object");
         }
         if (n < 244) {
-            r.spend(136, b, "v");
+            r.spend(152, b, "v");
             r.leave();
             return;
         }
@@ -2590,7 +2682,7 @@ public class Hostile {
             throw e.at("v");
         }
         if (n < 248) {
-            r.spend(132, b, "r");
+            r.spend(148, b, "r");
             r.leave();
             return;
         }
@@ -2600,7 +2692,7 @@ public class Hostile {
             throw e.at("r");
         }
         if (n < 252) {
-            r.spend(128, b, "w");
+            r.spend(144, b, "w");
             r.leave();
             return;
         }
@@ -2610,7 +2702,7 @@ public class Hostile {
             throw e.at("w");
         }
         if (n < 256) {
-            r.spend(124, b, "SideBuy");
+            r.spend(140, b, "SideBuy");
             r.leave();
             return;
         }
@@ -2620,7 +2712,7 @@ public class Hostile {
             throw e.at("SideBuy");
         }
         if (n < 260) {
-            r.spend(120, b, "OrderKey");
+            r.spend(136, b, "OrderKey");
             r.leave();
             return;
         }
@@ -2630,7 +2722,7 @@ public class Hostile {
             throw e.at("OrderKey");
         }
         if (n < 264) {
-            r.spend(116, b, "textOfside");
+            r.spend(132, b, "textOfside");
             r.leave();
             return;
         }
@@ -2640,7 +2732,7 @@ public class Hostile {
             throw e.at("textOfside");
         }
         if (n < 268) {
-            r.spend(112, b, "DECIMAL_1");
+            r.spend(128, b, "DECIMAL_1");
             r.leave();
             return;
         }
@@ -2650,7 +2742,7 @@ public class Hostile {
             throw e.at("DECIMAL_1");
         }
         if (n < 272) {
-            r.spend(108, b, "OrderModel");
+            r.spend(124, b, "OrderModel");
             r.leave();
             return;
         }
@@ -2660,7 +2752,7 @@ public class Hostile {
             throw e.at("OrderModel");
         }
         if (n < 276) {
-            r.spend(104, b, "OrderFinal");
+            r.spend(120, b, "OrderFinal");
             r.leave();
             return;
         }
@@ -2670,7 +2762,7 @@ public class Hostile {
             throw e.at("OrderFinal");
         }
         if (n < 280) {
-            r.spend(100, b, "NewOrder");
+            r.spend(116, b, "NewOrder");
             r.leave();
             return;
         }
@@ -2680,7 +2772,7 @@ public class Hostile {
             throw e.at("NewOrder");
         }
         if (n < 284) {
-            r.spend(96, b, "VerifyFBEOrder");
+            r.spend(112, b, "VerifyFBEOrder");
             r.leave();
             return;
         }
@@ -2690,7 +2782,7 @@ public class Hostile {
             throw e.at("VerifyFBEOrder");
         }
         if (n < 288) {
-            r.spend(92, b, "fbe_vr_Order");
+            r.spend(108, b, "fbe_vr_Order");
             r.leave();
             return;
         }
@@ -2700,7 +2792,7 @@ public class Hostile {
             throw e.at("fbe_vr_Order");
         }
         if (n < 292) {
-            r.spend(88, b, "e1");
+            r.spend(104, b, "e1");
             r.leave();
             return;
         }
@@ -2710,7 +2802,7 @@ public class Hostile {
             throw e.at("e1");
         }
         if (n < 296) {
-            r.spend(84, b, "i2");
+            r.spend(100, b, "i2");
             r.leave();
             return;
         }
@@ -2720,7 +2812,7 @@ public class Hostile {
             throw e.at("i2");
         }
         if (n < 300) {
-            r.spend(80, b, "o3");
+            r.spend(96, b, "o3");
             r.leave();
             return;
         }
@@ -2730,42 +2822,82 @@ public class Hostile {
             throw e.at("o3");
         }
         if (n < 304) {
+            r.spend(92, b, "Fbe");
+            r.leave();
+            return;
+        }
+        try {
+            Fbe_.fbeVerify(r, b, b + 300);
+        } catch (DecodeException e) {
+            throw e.at("Fbe");
+        }
+        if (n < 308) {
+            r.spend(88, b, "FINGERPRINT");
+            r.leave();
+            return;
+        }
+        try {
+            FINGERPRINT.fbeVerify(r, b, b + 304);
+        } catch (DecodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        if (n < 312) {
+            r.spend(84, b, "FBE_FINGERPRINT");
+            r.leave();
+            return;
+        }
+        try {
+            FBE_FINGERPRINT.fbeVerify(r, b, b + 308);
+        } catch (DecodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        if (n < 316) {
+            r.spend(80, b, "FBEFingerprint");
+            r.leave();
+            return;
+        }
+        try {
+            FBEFingerprint.fbeVerify(r, b, b + 312);
+        } catch (DecodeException e) {
+            throw e.at("FBEFingerprint");
+        }
+        if (n < 320) {
             r.spend(76, b, "Case");
             r.leave();
             return;
         }
         try {
-            Case.fbeVerify(r, b, b + 300);
+            Case.fbeVerify(r, b, b + 316);
         } catch (DecodeException e) {
             throw e.at("Case");
         }
-        if (n < 308) {
+        if (n < 324) {
             r.spend(44, b, "Imported");
             r.leave();
             return;
         }
         try {
-            Imported.fbeVerify(r, b, b + 304);
+            Imported.fbeVerify(r, b, b + 320);
         } catch (DecodeException e) {
             throw e.at("Imported");
         }
-        if (n < 312) {
+        if (n < 328) {
             r.spend(34, b, "Derived");
             r.leave();
             return;
         }
         try {
-            Derived.fbeVerify(r, b, b + 308);
+            Derived.fbeVerify(r, b, b + 324);
         } catch (DecodeException e) {
             throw e.at("Derived");
         }
-        if (n < 316) {
+        if (n < 332) {
             r.spend(16, b, "Listed");
             r.leave();
             return;
         }
         try {
-            Listed.fbeVerify(r, b, b + 312);
+            Listed.fbeVerify(r, b, b + 328);
         } catch (DecodeException e) {
             throw e.at("Listed");
         }
@@ -3271,6 +3403,26 @@ public class Hostile {
             throw e.at("o3");
         }
         try {
+            Fbe_.fbeWriteFinal(w, v.Fbe__);
+        } catch (EncodeException e) {
+            throw e.at("Fbe");
+        }
+        try {
+            FINGERPRINT.fbeWriteFinal(w, v.FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        try {
+            FBE_FINGERPRINT.fbeWriteFinal(w, v.FBE_FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        try {
+            FBEFingerprint.fbeWriteFinal(w, v.FBEFingerprint_);
+        } catch (EncodeException e) {
+            throw e.at("FBEFingerprint");
+        }
+        try {
             Case.fbeWriteFinal(w, v.Case_);
         } catch (EncodeException e) {
             throw e.at("Case");
@@ -3667,6 +3819,26 @@ public class Hostile {
             o3.fbeReadFinal(r, v.o3_);
         } catch (DecodeException e) {
             throw e.at("o3");
+        }
+        try {
+            Fbe_.fbeReadFinal(r, v.Fbe__);
+        } catch (DecodeException e) {
+            throw e.at("Fbe");
+        }
+        try {
+            FINGERPRINT.fbeReadFinal(r, v.FINGERPRINT_);
+        } catch (DecodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        try {
+            FBE_FINGERPRINT.fbeReadFinal(r, v.FBE_FINGERPRINT_);
+        } catch (DecodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        try {
+            FBEFingerprint.fbeReadFinal(r, v.FBEFingerprint_);
+        } catch (DecodeException e) {
+            throw e.at("FBEFingerprint");
         }
         try {
             Case.fbeReadFinal(r, v.Case_);
@@ -4067,6 +4239,26 @@ public class Hostile {
             throw e.at("o3");
         }
         try {
+            Fbe_.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("Fbe");
+        }
+        try {
+            FINGERPRINT.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        try {
+            FBE_FINGERPRINT.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        try {
+            FBEFingerprint.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("FBEFingerprint");
+        }
+        try {
             Case.fbeVerifyFinal(r);
         } catch (DecodeException e) {
             throw e.at("Case");
@@ -4114,7 +4306,7 @@ public class Hostile {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(79);
+            return w.endFinal(83);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.Hostile", () -> fbeExplain(this));
@@ -4144,7 +4336,7 @@ public class Hostile {
      */
     public static Hostile fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
             Hostile v = new Hostile();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -4179,7 +4371,7 @@ public class Hostile {
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -4211,7 +4403,7 @@ public class Hostile {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {
@@ -4664,6 +4856,30 @@ public class Hostile {
         } catch (EncodeException e) {
             throw e.at("o3");
         }
+        j.raw(",\"Fbe\":");
+        try {
+            Fbe_.fbeWriteJson(j, v.Fbe__);
+        } catch (EncodeException e) {
+            throw e.at("Fbe");
+        }
+        j.raw(",\"FINGERPRINT\":");
+        try {
+            FINGERPRINT.fbeWriteJson(j, v.FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FINGERPRINT");
+        }
+        j.raw(",\"FBE_FINGERPRINT\":");
+        try {
+            FBE_FINGERPRINT.fbeWriteJson(j, v.FBE_FINGERPRINT_);
+        } catch (EncodeException e) {
+            throw e.at("FBE_FINGERPRINT");
+        }
+        j.raw(",\"FBEFingerprint\":");
+        try {
+            FBEFingerprint.fbeWriteJson(j, v.FBEFingerprint_);
+        } catch (EncodeException e) {
+            throw e.at("FBEFingerprint");
+        }
         j.raw(",\"Case\":");
         try {
             Case.fbeWriteJson(j, v.Case_);
@@ -4780,6 +4996,10 @@ public class Hostile {
         boolean seen75 = false;
         boolean seen76 = false;
         boolean seen77 = false;
+        boolean seen78 = false;
+        boolean seen79 = false;
+        boolean seen80 = false;
+        boolean seen81 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
                 case "Order":
@@ -5366,8 +5586,40 @@ public class Hostile {
                         throw e.at("o3");
                     }
                     break;
-                case "Case":
+                case "Fbe":
                     seen74 = true;
+                    try {
+                        Fbe_.fbeReadJson(r, v.Fbe__);
+                    } catch (DecodeException e) {
+                        throw e.at("Fbe");
+                    }
+                    break;
+                case "FINGERPRINT":
+                    seen75 = true;
+                    try {
+                        FINGERPRINT.fbeReadJson(r, v.FINGERPRINT_);
+                    } catch (DecodeException e) {
+                        throw e.at("FINGERPRINT");
+                    }
+                    break;
+                case "FBE_FINGERPRINT":
+                    seen76 = true;
+                    try {
+                        FBE_FINGERPRINT.fbeReadJson(r, v.FBE_FINGERPRINT_);
+                    } catch (DecodeException e) {
+                        throw e.at("FBE_FINGERPRINT");
+                    }
+                    break;
+                case "FBEFingerprint":
+                    seen77 = true;
+                    try {
+                        FBEFingerprint.fbeReadJson(r, v.FBEFingerprint_);
+                    } catch (DecodeException e) {
+                        throw e.at("FBEFingerprint");
+                    }
+                    break;
+                case "Case":
+                    seen78 = true;
                     try {
                         Case.fbeReadJson(r, v.Case_);
                     } catch (DecodeException e) {
@@ -5375,7 +5627,7 @@ public class Hostile {
                     }
                     break;
                 case "Imported":
-                    seen75 = true;
+                    seen79 = true;
                     try {
                         Imported.fbeReadJson(r, v.Imported_);
                     } catch (DecodeException e) {
@@ -5383,7 +5635,7 @@ public class Hostile {
                     }
                     break;
                 case "Derived":
-                    seen76 = true;
+                    seen80 = true;
                     try {
                         Derived.fbeReadJson(r, v.Derived_);
                     } catch (DecodeException e) {
@@ -5391,7 +5643,7 @@ public class Hostile {
                     }
                     break;
                 case "Listed":
-                    seen77 = true;
+                    seen81 = true;
                     try {
                         Listed.fbeReadJson(r, v.Listed_);
                     } catch (DecodeException e) {
@@ -5626,15 +5878,27 @@ public class Hostile {
             r.spend(4, "o3");
         }
         if (!seen74) {
-            r.spend(32, "Case");
+            r.spend(4, "Fbe");
         }
         if (!seen75) {
-            r.spend(10, "Imported");
+            r.spend(4, "FINGERPRINT");
         }
         if (!seen76) {
-            r.spend(18, "Derived");
+            r.spend(4, "FBE_FINGERPRINT");
         }
         if (!seen77) {
+            r.spend(4, "FBEFingerprint");
+        }
+        if (!seen78) {
+            r.spend(32, "Case");
+        }
+        if (!seen79) {
+            r.spend(10, "Imported");
+        }
+        if (!seen80) {
+            r.spend(18, "Derived");
+        }
+        if (!seen81) {
             r.spend(16, "Listed");
         }
         r.leave();

@@ -13,10 +13,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The struct import.Imported (type id 75). */
+/** The struct import.Imported (type id 79). */
 public class Imported {
     /** The type id of import.Imported. */
-    public static final int TYPE_ID = 75;
+    public static final int TYPE_ID = 79;
 
     public org.example.market.Side market = org.example.market.Side.buy;
     public org.example.market.Instrument org_ = new org.example.market.Instrument();
@@ -76,7 +76,7 @@ public class Imported {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Imported v) {
-        int b = w.struct(base, slot, 14, 75);
+        int b = w.struct(base, slot, 14, 79);
         w.putI8(b + 8, v.market.value());
         try {
             org.example.market.Instrument.fbeWrite(w, b, b + 9, v.org_);
@@ -135,7 +135,7 @@ public class Imported {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Imported v) throws DecodeException {
-        int b = r.struct(base, slot, 75, 2);
+        int b = r.struct(base, slot, 79, 2);
         int n = r.i32(b);
         if (n < 9) {
             r.spend(8, b, "market");
@@ -174,7 +174,7 @@ public class Imported {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 75, 2);
+        int b = r.struct(base, slot, 79, 2);
         int n = r.i32(b);
         if (n < 9) {
             r.spend(8, b, "market");
@@ -399,7 +399,7 @@ public class Imported {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(75);
+            return w.endFinal(79);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.Imported", () -> fbeExplain(this));
@@ -429,7 +429,7 @@ public class Imported {
      */
     public static Imported fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 75, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
             Imported v = new Imported();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -464,7 +464,7 @@ public class Imported {
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 75, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -496,7 +496,7 @@ public class Imported {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 75, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 79, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {

@@ -15,10 +15,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The struct import.Listed (type id 77). */
+/** The struct import.Listed (type id 81). */
 public class Listed extends org.example.market.Instrument {
     /** The type id of import.Listed. */
-    public static final int TYPE_ID = 77;
+    public static final int TYPE_ID = 81;
 
     public fun.static_.import_.digits precision = fun.static_.import_.digits.two;
     public fun.static_.import_.symbol ticker = new fun.static_.import_.symbol();
@@ -81,7 +81,7 @@ public class Listed extends org.example.market.Instrument {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Listed v) {
-        int b = w.struct(base, slot, 24, 77);
+        int b = w.struct(base, slot, 24, 81);
         w.string(b, b + 8, v.symbol);
         w.putI32(b + 12, v.digits);
         w.putI32(b + 16, v.precision.value());
@@ -140,7 +140,7 @@ public class Listed extends org.example.market.Instrument {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Listed v) throws DecodeException {
-        int b = r.struct(base, slot, 77, 12);
+        int b = r.struct(base, slot, 81, 12);
         int n = r.i32(b);
         if (n < 16) {
             r.spend(4, b, "");
@@ -181,7 +181,7 @@ public class Listed extends org.example.market.Instrument {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 77, 12);
+        int b = r.struct(base, slot, 81, 12);
         int n = r.i32(b);
         if (n < 16) {
             r.spend(4, b, "");
@@ -417,7 +417,7 @@ public class Listed extends org.example.market.Instrument {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(77);
+            return w.endFinal(81);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.Listed", () -> fbeExplain(this));
@@ -447,7 +447,7 @@ public class Listed extends org.example.market.Instrument {
      */
     public static Listed fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 77, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 81, limits);
             Listed v = new Listed();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -484,7 +484,7 @@ public class Listed extends org.example.market.Instrument {
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 77, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 81, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -516,7 +516,7 @@ public class Listed extends org.example.market.Instrument {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 77, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 81, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {

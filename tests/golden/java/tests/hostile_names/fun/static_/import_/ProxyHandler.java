@@ -41,7 +41,7 @@ public interface ProxyHandler {
     }
 
     /**
-     * A frame of import.Hostile (type id 79).
+     * A frame of import.Hostile (type id 83).
      *
      * @param frame  the buffer
      * @param offset the frame's first byte

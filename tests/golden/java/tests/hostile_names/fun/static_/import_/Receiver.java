@@ -28,7 +28,7 @@ public class Receiver extends FrameReceiver {
             case 45:
                 handler.onReceive(self.fromFbe(frame, offset, size, limits));
                 return true;
-            case 79:
+            case 83:
                 handler.onReceive(Hostile.fromFbe(frame, offset, size, limits));
                 return true;
             case 502:

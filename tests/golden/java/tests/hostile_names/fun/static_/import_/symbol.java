@@ -13,10 +13,10 @@ import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The struct import.symbol (type id 76). */
+/** The struct import.symbol (type id 80). */
 public class symbol {
     /** The type id of import.symbol. */
-    public static final int TYPE_ID = 76;
+    public static final int TYPE_ID = 80;
 
     public digits digits_ = digits.two;
 
@@ -70,7 +70,7 @@ public class symbol {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, symbol v) {
-        int b = w.struct(base, slot, 12, 76);
+        int b = w.struct(base, slot, 12, 80);
         w.putI32(b + 8, v.digits_.value());
     }
 
@@ -110,7 +110,7 @@ public class symbol {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, symbol v) throws DecodeException {
-        int b = r.struct(base, slot, 76, 4);
+        int b = r.struct(base, slot, 80, 4);
         int n = r.i32(b);
         if (n < 12) {
             fbeDefaults(v, 0);
@@ -131,7 +131,7 @@ public class symbol {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        r.struct(base, slot, 76, 4);
+        r.struct(base, slot, 80, 4);
         r.leave();
     }
 
@@ -322,7 +322,7 @@ public class symbol {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(76);
+            return w.endFinal(80);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.symbol", () -> fbeExplain(this));
@@ -352,7 +352,7 @@ public class symbol {
      */
     public static symbol fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 76, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 80, limits);
             symbol v = new symbol();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -387,7 +387,7 @@ public class symbol {
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 76, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 80, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -419,7 +419,7 @@ public class symbol {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 76, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 80, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {

@@ -13,7 +13,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The struct import.Case (type id 74): every property starts
+ * The struct import.Case (type id 78): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Case(
@@ -105,7 +105,7 @@ open class Case(
         try {
             w.beginFinal()
             Case.fbeWriteFinal(w, this)
-            return w.endFinal(74)
+            return w.endFinal(78)
         } catch (e: EncodeException) {
             w.reset()
             throw e.within("import.Case")
@@ -125,7 +125,7 @@ open class Case(
     @Throws(DecodeException::class)
     open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 74, limits)
+            val r = Reader.finalRoot(data, offset, length, 78, limits)
             Case.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -156,7 +156,7 @@ open class Case(
 
     companion object {
         /** The type id of import.Case. */
-        const val TYPE_ID = 74
+        const val TYPE_ID = 78
 
         /** The order of sets and maps of Case: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -164,7 +164,7 @@ open class Case(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Case) {
-            val b = w.struct(base, slot, 40, 74)
+            val b = w.struct(base, slot, 40, 78)
             w.putI32(b + 8, v.name)
             w.putI32(b + 12, v.Name_)
             w.putI32(b + 16, v.NAME)
@@ -196,7 +196,7 @@ open class Case(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Case) {
-            val b = r.struct(base, slot, 74, 32)
+            val b = r.struct(base, slot, 78, 32)
             val n = r.i32(b)
             if (n < 12) {
                 fbeDefaults(v, 0)
@@ -256,7 +256,7 @@ open class Case(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            r.struct(base, slot, 74, 32)
+            r.struct(base, slot, 78, 32)
             r.leave()
         }
 
@@ -357,7 +357,7 @@ open class Case(
             limits: Limits = Limits.DEFAULT,
         ): Case {
             try {
-                val r = Reader.finalRoot(data, offset, length, 74, limits)
+                val r = Reader.finalRoot(data, offset, length, 78, limits)
                 val v = Case()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -379,7 +379,7 @@ open class Case(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 74, limits)
+                val r = Reader.finalRoot(data, offset, length, 78, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {

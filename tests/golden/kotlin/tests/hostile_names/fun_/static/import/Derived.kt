@@ -13,7 +13,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The struct import.Derived (type id 78): every property starts
+ * The struct import.Derived (type id 82): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Derived(
@@ -88,7 +88,7 @@ open class Derived(
         try {
             w.beginFinal()
             Derived.fbeWriteFinal(w, this)
-            return w.endFinal(78)
+            return w.endFinal(82)
         } catch (e: EncodeException) {
             w.reset()
             throw e.within("import.Derived")
@@ -107,7 +107,7 @@ open class Derived(
     @Throws(DecodeException::class)
     override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 78, limits)
+            val r = Reader.finalRoot(data, offset, length, 82, limits)
             Derived.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -135,7 +135,7 @@ open class Derived(
 
     companion object {
         /** The type id of import.Derived. */
-        const val TYPE_ID = 78
+        const val TYPE_ID = 82
 
         /** The order of sets and maps of Derived: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -143,7 +143,7 @@ open class Derived(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Derived) {
-            val b = w.struct(base, slot, 26, 78)
+            val b = w.struct(base, slot, 26, 82)
             w.putI32(b + 8, v.side_)
             w.putI32(b + 12, v.s.value)
             w.putI32(b + 16, v.range_.value)
@@ -166,7 +166,7 @@ open class Derived(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Derived) {
-            val b = r.struct(base, slot, 78, 18)
+            val b = r.struct(base, slot, 82, 18)
             val n = r.i32(b)
             if (n < 20) {
                 v.reset()
@@ -198,7 +198,7 @@ open class Derived(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 78, 18)
+            val b = r.struct(base, slot, 82, 18)
             val n = r.i32(b)
             if (n < 20) {
                 r.leave()
@@ -303,7 +303,7 @@ open class Derived(
             limits: Limits = Limits.DEFAULT,
         ): Derived {
             try {
-                val r = Reader.finalRoot(data, offset, length, 78, limits)
+                val r = Reader.finalRoot(data, offset, length, 82, limits)
                 val v = Derived()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -325,7 +325,7 @@ open class Derived(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 78, limits)
+                val r = Reader.finalRoot(data, offset, length, 82, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {

@@ -14,7 +14,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The message import.Hostile (type id 79): every property starts
+ * The message import.Hostile (type id 83): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Hostile(
@@ -91,6 +91,10 @@ open class Hostile(
     var e1: e1_ = e1_(),
     var i2: i2_ = i2_(),
     var o3: o3_ = o3_(),
+    var Fbe__: Fbe_ = Fbe_(),
+    var FINGERPRINT_: FINGERPRINT = FINGERPRINT(),
+    var FBE_FINGERPRINT_: FBE_FINGERPRINT = FBE_FINGERPRINT(),
+    var FBEFingerprint_: FBEFingerprint = FBEFingerprint(),
     var Case_: Case = Case(),
     var Imported_: Imported = Imported(),
     var Derived_: Derived = Derived(),
@@ -176,7 +180,7 @@ open class Hostile(
         try {
             w.beginFinal()
             Hostile.fbeWriteFinal(w, this)
-            return w.endFinal(79)
+            return w.endFinal(83)
         } catch (e: EncodeException) {
             w.reset()
             throw Explain.refused(e, "import.Hostile") { Hostile.fbeExplain(this) }
@@ -196,7 +200,7 @@ open class Hostile(
     @Throws(DecodeException::class)
     open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 79, limits)
+            val r = Reader.finalRoot(data, offset, length, 83, limits)
             Hostile.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -227,7 +231,7 @@ open class Hostile(
 
     companion object {
         /** The type id of import.Hostile. */
-        const val TYPE_ID = 79
+        const val TYPE_ID = 83
 
         /** The order of sets and maps of Hostile: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -235,7 +239,7 @@ open class Hostile(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Hostile) {
-            val b = w.struct(base, slot, 320, 79)
+            val b = w.struct(base, slot, 336, 83)
             try {
                 Order.fbeWrite(w, b, b + 8, v.Order_)
             } catch (e: EncodeException) {
@@ -602,26 +606,46 @@ open class Hostile(
                 throw e.at("o3")
             }
             try {
-                Case.fbeWrite(w, b, b + 300, v.Case_)
+                Fbe_.fbeWrite(w, b, b + 300, v.Fbe__)
+            } catch (e: EncodeException) {
+                throw e.at("Fbe")
+            }
+            try {
+                FINGERPRINT.fbeWrite(w, b, b + 304, v.FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            try {
+                FBE_FINGERPRINT.fbeWrite(w, b, b + 308, v.FBE_FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            try {
+                FBEFingerprint.fbeWrite(w, b, b + 312, v.FBEFingerprint_)
+            } catch (e: EncodeException) {
+                throw e.at("FBEFingerprint")
+            }
+            try {
+                Case.fbeWrite(w, b, b + 316, v.Case_)
             } catch (e: EncodeException) {
                 throw e.at("Case")
             }
             try {
-                Imported.fbeWrite(w, b, b + 304, v.Imported_)
+                Imported.fbeWrite(w, b, b + 320, v.Imported_)
             } catch (e: EncodeException) {
                 throw e.at("Imported")
             }
             try {
-                Derived.fbeWrite(w, b, b + 308, v.Derived_)
+                Derived.fbeWrite(w, b, b + 324, v.Derived_)
             } catch (e: EncodeException) {
                 throw e.at("Derived")
             }
             try {
-                Listed.fbeWrite(w, b, b + 312, v.Listed_)
+                Listed.fbeWrite(w, b, b + 328, v.Listed_)
             } catch (e: EncodeException) {
                 throw e.at("Listed")
             }
-            w.putI32(b + 316, v.Letters_.value)
+            w.putI32(b + 332, v.Letters_.value)
         }
 
         /**
@@ -792,11 +816,15 @@ open class Hostile(
             if (from <= 70) v.e1 = e1_()
             if (from <= 71) v.i2 = i2_()
             if (from <= 72) v.o3 = o3_()
-            if (from <= 73) v.Case_ = Case()
-            if (from <= 74) v.Imported_ = Imported()
-            if (from <= 75) v.Derived_ = Derived()
-            if (from <= 76) v.Listed_ = Listed()
-            if (from <= 77) v.Letters_ = Letters._a
+            if (from <= 73) v.Fbe__ = Fbe_()
+            if (from <= 74) v.FINGERPRINT_ = FINGERPRINT()
+            if (from <= 75) v.FBE_FINGERPRINT_ = FBE_FINGERPRINT()
+            if (from <= 76) v.FBEFingerprint_ = FBEFingerprint()
+            if (from <= 77) v.Case_ = Case()
+            if (from <= 78) v.Imported_ = Imported()
+            if (from <= 79) v.Derived_ = Derived()
+            if (from <= 80) v.Listed_ = Listed()
+            if (from <= 81) v.Letters_ = Letters._a
         }
 
         /**
@@ -808,10 +836,10 @@ open class Hostile(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Hostile) {
-            val b = r.struct(base, slot, 79, 4)
+            val b = r.struct(base, slot, 83, 4)
             val n = r.i32(b)
             if (n < 12) {
-                r.spend(2994, b, "Order")
+                r.spend(3010, b, "Order")
                 fbeDefaults(v, 0)
                 r.leave()
                 return
@@ -822,7 +850,7 @@ open class Hostile(
                 throw e.at("Order")
             }
             if (n < 16) {
-                r.spend(2982, b, "CppWords")
+                r.spend(2998, b, "CppWords")
                 fbeDefaults(v, 1)
                 r.leave()
                 return
@@ -833,7 +861,7 @@ open class Hostile(
                 throw e.at("CppWords")
             }
             if (n < 20) {
-                r.spend(2363, b, "PythonWords")
+                r.spend(2379, b, "PythonWords")
                 fbeDefaults(v, 2)
                 r.leave()
                 return
@@ -844,7 +872,7 @@ open class Hostile(
                 throw e.at("PythonWords")
             }
             if (n < 24) {
-                r.spend(2124, b, "GoWords")
+                r.spend(2140, b, "GoWords")
                 fbeDefaults(v, 3)
                 r.leave()
                 return
@@ -855,7 +883,7 @@ open class Hostile(
                 throw e.at("GoWords")
             }
             if (n < 28) {
-                r.spend(1922, b, "JavaWords")
+                r.spend(1938, b, "JavaWords")
                 fbeDefaults(v, 4)
                 r.leave()
                 return
@@ -866,7 +894,7 @@ open class Hostile(
                 throw e.at("JavaWords")
             }
             if (n < 32) {
-                r.spend(1740, b, "KotlinWords")
+                r.spend(1756, b, "KotlinWords")
                 fbeDefaults(v, 5)
                 r.leave()
                 return
@@ -877,7 +905,7 @@ open class Hostile(
                 throw e.at("KotlinWords")
             }
             if (n < 36) {
-                r.spend(1533, b, "JsWords")
+                r.spend(1549, b, "JsWords")
                 fbeDefaults(v, 6)
                 r.leave()
                 return
@@ -888,7 +916,7 @@ open class Hostile(
                 throw e.at("JsWords")
             }
             if (n < 40) {
-                r.spend(1310, b, "RustWords")
+                r.spend(1326, b, "RustWords")
                 fbeDefaults(v, 7)
                 r.leave()
                 return
@@ -899,7 +927,7 @@ open class Hostile(
                 throw e.at("RustWords")
             }
             if (n < 44) {
-                r.spend(1115, b, "CSharpWords")
+                r.spend(1131, b, "CSharpWords")
                 fbeDefaults(v, 8)
                 r.leave()
                 return
@@ -910,7 +938,7 @@ open class Hostile(
                 throw e.at("CSharpWords")
             }
             if (n < 48) {
-                r.spend(965, b, "RubyWords")
+                r.spend(981, b, "RubyWords")
                 fbeDefaults(v, 9)
                 r.leave()
                 return
@@ -921,7 +949,7 @@ open class Hostile(
                 throw e.at("RubyWords")
             }
             if (n < 52) {
-                r.spend(867, b, "CppMembers")
+                r.spend(883, b, "CppMembers")
                 fbeDefaults(v, 10)
                 r.leave()
                 return
@@ -932,7 +960,7 @@ open class Hostile(
                 throw e.at("CppMembers")
             }
             if (n < 56) {
-                r.spend(819, b, "PythonMembers")
+                r.spend(835, b, "PythonMembers")
                 fbeDefaults(v, 11)
                 r.leave()
                 return
@@ -943,7 +971,7 @@ open class Hostile(
                 throw e.at("PythonMembers")
             }
             if (n < 60) {
-                r.spend(723, b, "GoMembers")
+                r.spend(739, b, "GoMembers")
                 fbeDefaults(v, 12)
                 r.leave()
                 return
@@ -954,7 +982,7 @@ open class Hostile(
                 throw e.at("GoMembers")
             }
             if (n < 64) {
-                r.spend(594, b, "JvmMembers")
+                r.spend(610, b, "JvmMembers")
                 fbeDefaults(v, 13)
                 r.leave()
                 return
@@ -965,7 +993,7 @@ open class Hostile(
                 throw e.at("JvmMembers")
             }
             if (n < 68) {
-                r.spend(457, b, "JsMembers")
+                r.spend(473, b, "JsMembers")
                 fbeDefaults(v, 14)
                 r.leave()
                 return
@@ -976,7 +1004,7 @@ open class Hostile(
                 throw e.at("JsMembers")
             }
             if (n < 72) {
-                r.spend(446, b, "RuntimeNames")
+                r.spend(462, b, "RuntimeNames")
                 fbeDefaults(v, 15)
                 r.leave()
                 return
@@ -987,7 +1015,7 @@ open class Hostile(
                 throw e.at("RuntimeNames")
             }
             if (n < 76) {
-                r.spend(304, b, "class")
+                r.spend(320, b, "class")
                 fbeDefaults(v, 16)
                 r.leave()
                 return
@@ -998,7 +1026,7 @@ open class Hostile(
                 throw e.at("class")
             }
             if (n < 80) {
-                r.spend(300, b, "Object")
+                r.spend(316, b, "Object")
                 fbeDefaults(v, 17)
                 r.leave()
                 return
@@ -1009,7 +1037,7 @@ open class Hostile(
                 throw e.at("Object")
             }
             if (n < 84) {
-                r.spend(296, b, "String")
+                r.spend(312, b, "String")
                 fbeDefaults(v, 18)
                 r.leave()
                 return
@@ -1020,7 +1048,7 @@ open class Hostile(
                 throw e.at("String")
             }
             if (n < 88) {
-                r.spend(292, b, "List")
+                r.spend(308, b, "List")
                 fbeDefaults(v, 19)
                 r.leave()
                 return
@@ -1031,7 +1059,7 @@ open class Hostile(
                 throw e.at("List")
             }
             if (n < 92) {
-                r.spend(288, b, "Map")
+                r.spend(304, b, "Map")
                 fbeDefaults(v, 20)
                 r.leave()
                 return
@@ -1042,7 +1070,7 @@ open class Hostile(
                 throw e.at("Map")
             }
             if (n < 96) {
-                r.spend(284, b, "Model")
+                r.spend(300, b, "Model")
                 fbeDefaults(v, 21)
                 r.leave()
                 return
@@ -1053,7 +1081,7 @@ open class Hostile(
                 throw e.at("Model")
             }
             if (n < 100) {
-                r.spend(280, b, "FinalModel")
+                r.spend(296, b, "FinalModel")
                 fbeDefaults(v, 22)
                 r.leave()
                 return
@@ -1064,7 +1092,7 @@ open class Hostile(
                 throw e.at("FinalModel")
             }
             if (n < 104) {
-                r.spend(276, b, "Buffer")
+                r.spend(292, b, "Buffer")
                 fbeDefaults(v, 23)
                 r.leave()
                 return
@@ -1075,7 +1103,7 @@ open class Hostile(
                 throw e.at("Buffer")
             }
             if (n < 108) {
-                r.spend(272, b, "Reader")
+                r.spend(288, b, "Reader")
                 fbeDefaults(v, 24)
                 r.leave()
                 return
@@ -1086,7 +1114,7 @@ open class Hostile(
                 throw e.at("Reader")
             }
             if (n < 112) {
-                r.spend(268, b, "Writer")
+                r.spend(284, b, "Writer")
                 fbeDefaults(v, 25)
                 r.leave()
                 return
@@ -1097,7 +1125,7 @@ open class Hostile(
                 throw e.at("Writer")
             }
             if (n < 116) {
-                r.spend(264, b, "Limits")
+                r.spend(280, b, "Limits")
                 fbeDefaults(v, 26)
                 r.leave()
                 return
@@ -1108,7 +1136,7 @@ open class Hostile(
                 throw e.at("Limits")
             }
             if (n < 120) {
-                r.spend(260, b, "DecodeError")
+                r.spend(276, b, "DecodeError")
                 fbeDefaults(v, 27)
                 r.leave()
                 return
@@ -1119,7 +1147,7 @@ open class Hostile(
                 throw e.at("DecodeError")
             }
             if (n < 124) {
-                r.spend(256, b, "DecodeException")
+                r.spend(272, b, "DecodeException")
                 fbeDefaults(v, 28)
                 r.leave()
                 return
@@ -1130,7 +1158,7 @@ open class Hostile(
                 throw e.at("DecodeException")
             }
             if (n < 128) {
-                r.spend(252, b, "Decimal")
+                r.spend(268, b, "Decimal")
                 fbeDefaults(v, 29)
                 r.leave()
                 return
@@ -1141,7 +1169,7 @@ open class Hostile(
                 throw e.at("Decimal")
             }
             if (n < 132) {
-                r.spend(248, b, "Uuid")
+                r.spend(264, b, "Uuid")
                 fbeDefaults(v, 30)
                 r.leave()
                 return
@@ -1152,7 +1180,7 @@ open class Hostile(
                 throw e.at("Uuid")
             }
             if (n < 136) {
-                r.spend(244, b, "UUID")
+                r.spend(260, b, "UUID")
                 fbeDefaults(v, 31)
                 r.leave()
                 return
@@ -1163,7 +1191,7 @@ open class Hostile(
                 throw e.at("UUID")
             }
             if (n < 140) {
-                r.spend(240, b, "Timestamp")
+                r.spend(256, b, "Timestamp")
                 fbeDefaults(v, 32)
                 r.leave()
                 return
@@ -1174,7 +1202,7 @@ open class Hostile(
                 throw e.at("Timestamp")
             }
             if (n < 144) {
-                r.spend(236, b, "Sender")
+                r.spend(252, b, "Sender")
                 fbeDefaults(v, 33)
                 r.leave()
                 return
@@ -1185,7 +1213,7 @@ open class Hostile(
                 throw e.at("Sender")
             }
             if (n < 148) {
-                r.spend(232, b, "Receiver")
+                r.spend(248, b, "Receiver")
                 fbeDefaults(v, 34)
                 r.leave()
                 return
@@ -1196,7 +1224,7 @@ open class Hostile(
                 throw e.at("Receiver")
             }
             if (n < 152) {
-                r.spend(228, b, "Client")
+                r.spend(244, b, "Client")
                 fbeDefaults(v, 35)
                 r.leave()
                 return
@@ -1207,7 +1235,7 @@ open class Hostile(
                 throw e.at("Client")
             }
             if (n < 156) {
-                r.spend(224, b, "Proxy")
+                r.spend(240, b, "Proxy")
                 fbeDefaults(v, 36)
                 r.leave()
                 return
@@ -1218,7 +1246,7 @@ open class Hostile(
                 throw e.at("Proxy")
             }
             if (n < 160) {
-                r.spend(220, b, "Handler")
+                r.spend(236, b, "Handler")
                 fbeDefaults(v, 37)
                 r.leave()
                 return
@@ -1229,7 +1257,7 @@ open class Hostile(
                 throw e.at("Handler")
             }
             if (n < 164) {
-                r.spend(216, b, "fbe")
+                r.spend(232, b, "fbe")
                 fbeDefaults(v, 38)
                 r.leave()
                 return
@@ -1240,7 +1268,7 @@ open class Hostile(
                 throw e.at("fbe")
             }
             if (n < 168) {
-                r.spend(212, b, "FBE")
+                r.spend(228, b, "FBE")
                 fbeDefaults(v, 39)
                 r.leave()
                 return
@@ -1251,7 +1279,7 @@ open class Hostile(
                 throw e.at("FBE")
             }
             if (n < 172) {
-                r.spend(208, b, "std")
+                r.spend(224, b, "std")
                 fbeDefaults(v, 40)
                 r.leave()
                 return
@@ -1262,7 +1290,7 @@ open class Hostile(
                 throw e.at("std")
             }
             if (n < 176) {
-                r.spend(204, b, "Companion")
+                r.spend(220, b, "Companion")
                 fbeDefaults(v, 41)
                 r.leave()
                 return
@@ -1273,7 +1301,7 @@ open class Hostile(
                 throw e.at("Companion")
             }
             if (n < 180) {
-                r.spend(200, b, "Any")
+                r.spend(216, b, "Any")
                 fbeDefaults(v, 42)
                 r.leave()
                 return
@@ -1284,7 +1312,7 @@ open class Hostile(
                 throw e.at("Any")
             }
             if (n < 184) {
-                r.spend(196, b, "Self")
+                r.spend(212, b, "Self")
                 fbeDefaults(v, 43)
                 r.leave()
                 return
@@ -1295,7 +1323,7 @@ open class Hostile(
                 throw e.at("Self")
             }
             if (n < 188) {
-                r.spend(192, b, "self")
+                r.spend(208, b, "self")
                 fbeDefaults(v, 44)
                 r.leave()
                 return
@@ -1306,7 +1334,7 @@ open class Hostile(
                 throw e.at("self")
             }
             if (n < 192) {
-                r.spend(188, b, "None")
+                r.spend(204, b, "None")
                 fbeDefaults(v, 45)
                 r.leave()
                 return
@@ -1317,7 +1345,7 @@ open class Hostile(
                 throw e.at("None")
             }
             if (n < 196) {
-                r.spend(184, b, "Option")
+                r.spend(200, b, "Option")
                 fbeDefaults(v, 46)
                 r.leave()
                 return
@@ -1328,7 +1356,7 @@ open class Hostile(
                 throw e.at("Option")
             }
             if (n < 200) {
-                r.spend(180, b, "Result")
+                r.spend(196, b, "Result")
                 fbeDefaults(v, 47)
                 r.leave()
                 return
@@ -1339,7 +1367,7 @@ open class Hostile(
                 throw e.at("Result")
             }
             if (n < 204) {
-                r.spend(176, b, "Vec")
+                r.spend(192, b, "Vec")
                 fbeDefaults(v, 48)
                 r.leave()
                 return
@@ -1350,7 +1378,7 @@ open class Hostile(
                 throw e.at("Vec")
             }
             if (n < 208) {
-                r.spend(172, b, "Box")
+                r.spend(188, b, "Box")
                 fbeDefaults(v, 49)
                 r.leave()
                 return
@@ -1361,7 +1389,7 @@ open class Hostile(
                 throw e.at("Box")
             }
             if (n < 212) {
-                r.spend(168, b, "Error")
+                r.spend(184, b, "Error")
                 fbeDefaults(v, 50)
                 r.leave()
                 return
@@ -1372,7 +1400,7 @@ open class Hostile(
                 throw e.at("Error")
             }
             if (n < 216) {
-                r.spend(164, b, "Exception")
+                r.spend(180, b, "Exception")
                 fbeDefaults(v, 51)
                 r.leave()
                 return
@@ -1383,7 +1411,7 @@ open class Hostile(
                 throw e.at("Exception")
             }
             if (n < 220) {
-                r.spend(160, b, "Text")
+                r.spend(176, b, "Text")
                 fbeDefaults(v, 52)
                 r.leave()
                 return
@@ -1394,7 +1422,7 @@ open class Hostile(
                 throw e.at("Text")
             }
             if (n < 224) {
-                r.spend(156, b, "JsonWriter")
+                r.spend(172, b, "JsonWriter")
                 fbeDefaults(v, 53)
                 r.leave()
                 return
@@ -1405,7 +1433,7 @@ open class Hostile(
                 throw e.at("JsonWriter")
             }
             if (n < 228) {
-                r.spend(152, b, "int32_t")
+                r.spend(168, b, "int32_t")
                 fbeDefaults(v, 54)
                 r.leave()
                 return
@@ -1416,7 +1444,7 @@ open class Hostile(
                 throw e.at("int32_t")
             }
             if (n < 232) {
-                r.spend(148, b, "size_t")
+                r.spend(164, b, "size_t")
                 fbeDefaults(v, 55)
                 r.leave()
                 return
@@ -1427,7 +1455,7 @@ open class Hostile(
                 throw e.at("size_t")
             }
             if (n < 236) {
-                r.spend(144, b, "list")
+                r.spend(160, b, "list")
                 fbeDefaults(v, 56)
                 r.leave()
                 return
@@ -1438,7 +1466,7 @@ open class Hostile(
                 throw e.at("list")
             }
             if (n < 240) {
-                r.spend(140, b, "object")
+                r.spend(156, b, "object")
                 fbeDefaults(v, 57)
                 r.leave()
                 return
@@ -1449,7 +1477,7 @@ open class Hostile(
                 throw e.at("object")
             }
             if (n < 244) {
-                r.spend(136, b, "v")
+                r.spend(152, b, "v")
                 fbeDefaults(v, 58)
                 r.leave()
                 return
@@ -1460,7 +1488,7 @@ open class Hostile(
                 throw e.at("v")
             }
             if (n < 248) {
-                r.spend(132, b, "r")
+                r.spend(148, b, "r")
                 fbeDefaults(v, 59)
                 r.leave()
                 return
@@ -1471,7 +1499,7 @@ open class Hostile(
                 throw e.at("r")
             }
             if (n < 252) {
-                r.spend(128, b, "w")
+                r.spend(144, b, "w")
                 fbeDefaults(v, 60)
                 r.leave()
                 return
@@ -1482,7 +1510,7 @@ open class Hostile(
                 throw e.at("w")
             }
             if (n < 256) {
-                r.spend(124, b, "SideBuy")
+                r.spend(140, b, "SideBuy")
                 fbeDefaults(v, 61)
                 r.leave()
                 return
@@ -1493,7 +1521,7 @@ open class Hostile(
                 throw e.at("SideBuy")
             }
             if (n < 260) {
-                r.spend(120, b, "OrderKey")
+                r.spend(136, b, "OrderKey")
                 fbeDefaults(v, 62)
                 r.leave()
                 return
@@ -1504,7 +1532,7 @@ open class Hostile(
                 throw e.at("OrderKey")
             }
             if (n < 264) {
-                r.spend(116, b, "textOfside")
+                r.spend(132, b, "textOfside")
                 fbeDefaults(v, 63)
                 r.leave()
                 return
@@ -1515,7 +1543,7 @@ open class Hostile(
                 throw e.at("textOfside")
             }
             if (n < 268) {
-                r.spend(112, b, "DECIMAL_1")
+                r.spend(128, b, "DECIMAL_1")
                 fbeDefaults(v, 64)
                 r.leave()
                 return
@@ -1526,7 +1554,7 @@ open class Hostile(
                 throw e.at("DECIMAL_1")
             }
             if (n < 272) {
-                r.spend(108, b, "OrderModel")
+                r.spend(124, b, "OrderModel")
                 fbeDefaults(v, 65)
                 r.leave()
                 return
@@ -1537,7 +1565,7 @@ open class Hostile(
                 throw e.at("OrderModel")
             }
             if (n < 276) {
-                r.spend(104, b, "OrderFinal")
+                r.spend(120, b, "OrderFinal")
                 fbeDefaults(v, 66)
                 r.leave()
                 return
@@ -1548,7 +1576,7 @@ open class Hostile(
                 throw e.at("OrderFinal")
             }
             if (n < 280) {
-                r.spend(100, b, "NewOrder")
+                r.spend(116, b, "NewOrder")
                 fbeDefaults(v, 67)
                 r.leave()
                 return
@@ -1559,7 +1587,7 @@ open class Hostile(
                 throw e.at("NewOrder")
             }
             if (n < 284) {
-                r.spend(96, b, "VerifyFBEOrder")
+                r.spend(112, b, "VerifyFBEOrder")
                 fbeDefaults(v, 68)
                 r.leave()
                 return
@@ -1570,7 +1598,7 @@ open class Hostile(
                 throw e.at("VerifyFBEOrder")
             }
             if (n < 288) {
-                r.spend(92, b, "fbe_vr_Order")
+                r.spend(108, b, "fbe_vr_Order")
                 fbeDefaults(v, 69)
                 r.leave()
                 return
@@ -1581,7 +1609,7 @@ open class Hostile(
                 throw e.at("fbe_vr_Order")
             }
             if (n < 292) {
-                r.spend(88, b, "e1")
+                r.spend(104, b, "e1")
                 fbeDefaults(v, 70)
                 r.leave()
                 return
@@ -1592,7 +1620,7 @@ open class Hostile(
                 throw e.at("e1")
             }
             if (n < 296) {
-                r.spend(84, b, "i2")
+                r.spend(100, b, "i2")
                 fbeDefaults(v, 71)
                 r.leave()
                 return
@@ -1603,7 +1631,7 @@ open class Hostile(
                 throw e.at("i2")
             }
             if (n < 300) {
-                r.spend(80, b, "o3")
+                r.spend(96, b, "o3")
                 fbeDefaults(v, 72)
                 r.leave()
                 return
@@ -1614,55 +1642,99 @@ open class Hostile(
                 throw e.at("o3")
             }
             if (n < 304) {
-                r.spend(76, b, "Case")
+                r.spend(92, b, "Fbe")
                 fbeDefaults(v, 73)
                 r.leave()
                 return
             }
             try {
-                Case.fbeRead(r, b, b + 300, v.Case_)
+                Fbe_.fbeRead(r, b, b + 300, v.Fbe__)
             } catch (e: DecodeException) {
-                throw e.at("Case")
+                throw e.at("Fbe")
             }
             if (n < 308) {
-                r.spend(44, b, "Imported")
+                r.spend(88, b, "FINGERPRINT")
                 fbeDefaults(v, 74)
                 r.leave()
                 return
             }
             try {
-                Imported.fbeRead(r, b, b + 304, v.Imported_)
+                FINGERPRINT.fbeRead(r, b, b + 304, v.FINGERPRINT_)
             } catch (e: DecodeException) {
-                throw e.at("Imported")
+                throw e.at("FINGERPRINT")
             }
             if (n < 312) {
-                r.spend(34, b, "Derived")
+                r.spend(84, b, "FBE_FINGERPRINT")
                 fbeDefaults(v, 75)
                 r.leave()
                 return
             }
             try {
-                Derived.fbeRead(r, b, b + 308, v.Derived_)
+                FBE_FINGERPRINT.fbeRead(r, b, b + 308, v.FBE_FINGERPRINT_)
             } catch (e: DecodeException) {
-                throw e.at("Derived")
+                throw e.at("FBE_FINGERPRINT")
             }
             if (n < 316) {
-                r.spend(16, b, "Listed")
+                r.spend(80, b, "FBEFingerprint")
                 fbeDefaults(v, 76)
                 r.leave()
                 return
             }
             try {
-                Listed.fbeRead(r, b, b + 312, v.Listed_)
+                FBEFingerprint.fbeRead(r, b, b + 312, v.FBEFingerprint_)
             } catch (e: DecodeException) {
-                throw e.at("Listed")
+                throw e.at("FBEFingerprint")
             }
             if (n < 320) {
+                r.spend(76, b, "Case")
                 fbeDefaults(v, 77)
                 r.leave()
                 return
             }
-            v.Letters_ = Letters(r.i32(b + 316))
+            try {
+                Case.fbeRead(r, b, b + 316, v.Case_)
+            } catch (e: DecodeException) {
+                throw e.at("Case")
+            }
+            if (n < 324) {
+                r.spend(44, b, "Imported")
+                fbeDefaults(v, 78)
+                r.leave()
+                return
+            }
+            try {
+                Imported.fbeRead(r, b, b + 320, v.Imported_)
+            } catch (e: DecodeException) {
+                throw e.at("Imported")
+            }
+            if (n < 328) {
+                r.spend(34, b, "Derived")
+                fbeDefaults(v, 79)
+                r.leave()
+                return
+            }
+            try {
+                Derived.fbeRead(r, b, b + 324, v.Derived_)
+            } catch (e: DecodeException) {
+                throw e.at("Derived")
+            }
+            if (n < 332) {
+                r.spend(16, b, "Listed")
+                fbeDefaults(v, 80)
+                r.leave()
+                return
+            }
+            try {
+                Listed.fbeRead(r, b, b + 328, v.Listed_)
+            } catch (e: DecodeException) {
+                throw e.at("Listed")
+            }
+            if (n < 336) {
+                fbeDefaults(v, 81)
+                r.leave()
+                return
+            }
+            v.Letters_ = Letters(r.i32(b + 332))
             r.leave()
         }
 
@@ -1673,10 +1745,10 @@ open class Hostile(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 79, 4)
+            val b = r.struct(base, slot, 83, 4)
             val n = r.i32(b)
             if (n < 12) {
-                r.spend(2994, b, "Order")
+                r.spend(3010, b, "Order")
                 r.leave()
                 return
             }
@@ -1686,7 +1758,7 @@ open class Hostile(
                 throw e.at("Order")
             }
             if (n < 16) {
-                r.spend(2982, b, "CppWords")
+                r.spend(2998, b, "CppWords")
                 r.leave()
                 return
             }
@@ -1696,7 +1768,7 @@ open class Hostile(
                 throw e.at("CppWords")
             }
             if (n < 20) {
-                r.spend(2363, b, "PythonWords")
+                r.spend(2379, b, "PythonWords")
                 r.leave()
                 return
             }
@@ -1706,7 +1778,7 @@ open class Hostile(
                 throw e.at("PythonWords")
             }
             if (n < 24) {
-                r.spend(2124, b, "GoWords")
+                r.spend(2140, b, "GoWords")
                 r.leave()
                 return
             }
@@ -1716,7 +1788,7 @@ open class Hostile(
                 throw e.at("GoWords")
             }
             if (n < 28) {
-                r.spend(1922, b, "JavaWords")
+                r.spend(1938, b, "JavaWords")
                 r.leave()
                 return
             }
@@ -1726,7 +1798,7 @@ open class Hostile(
                 throw e.at("JavaWords")
             }
             if (n < 32) {
-                r.spend(1740, b, "KotlinWords")
+                r.spend(1756, b, "KotlinWords")
                 r.leave()
                 return
             }
@@ -1736,7 +1808,7 @@ open class Hostile(
                 throw e.at("KotlinWords")
             }
             if (n < 36) {
-                r.spend(1533, b, "JsWords")
+                r.spend(1549, b, "JsWords")
                 r.leave()
                 return
             }
@@ -1746,7 +1818,7 @@ open class Hostile(
                 throw e.at("JsWords")
             }
             if (n < 40) {
-                r.spend(1310, b, "RustWords")
+                r.spend(1326, b, "RustWords")
                 r.leave()
                 return
             }
@@ -1756,7 +1828,7 @@ open class Hostile(
                 throw e.at("RustWords")
             }
             if (n < 44) {
-                r.spend(1115, b, "CSharpWords")
+                r.spend(1131, b, "CSharpWords")
                 r.leave()
                 return
             }
@@ -1766,7 +1838,7 @@ open class Hostile(
                 throw e.at("CSharpWords")
             }
             if (n < 48) {
-                r.spend(965, b, "RubyWords")
+                r.spend(981, b, "RubyWords")
                 r.leave()
                 return
             }
@@ -1776,7 +1848,7 @@ open class Hostile(
                 throw e.at("RubyWords")
             }
             if (n < 52) {
-                r.spend(867, b, "CppMembers")
+                r.spend(883, b, "CppMembers")
                 r.leave()
                 return
             }
@@ -1786,7 +1858,7 @@ open class Hostile(
                 throw e.at("CppMembers")
             }
             if (n < 56) {
-                r.spend(819, b, "PythonMembers")
+                r.spend(835, b, "PythonMembers")
                 r.leave()
                 return
             }
@@ -1796,7 +1868,7 @@ open class Hostile(
                 throw e.at("PythonMembers")
             }
             if (n < 60) {
-                r.spend(723, b, "GoMembers")
+                r.spend(739, b, "GoMembers")
                 r.leave()
                 return
             }
@@ -1806,7 +1878,7 @@ open class Hostile(
                 throw e.at("GoMembers")
             }
             if (n < 64) {
-                r.spend(594, b, "JvmMembers")
+                r.spend(610, b, "JvmMembers")
                 r.leave()
                 return
             }
@@ -1816,7 +1888,7 @@ open class Hostile(
                 throw e.at("JvmMembers")
             }
             if (n < 68) {
-                r.spend(457, b, "JsMembers")
+                r.spend(473, b, "JsMembers")
                 r.leave()
                 return
             }
@@ -1826,7 +1898,7 @@ open class Hostile(
                 throw e.at("JsMembers")
             }
             if (n < 72) {
-                r.spend(446, b, "RuntimeNames")
+                r.spend(462, b, "RuntimeNames")
                 r.leave()
                 return
             }
@@ -1836,7 +1908,7 @@ open class Hostile(
                 throw e.at("RuntimeNames")
             }
             if (n < 76) {
-                r.spend(304, b, "class")
+                r.spend(320, b, "class")
                 r.leave()
                 return
             }
@@ -1846,7 +1918,7 @@ open class Hostile(
                 throw e.at("class")
             }
             if (n < 80) {
-                r.spend(300, b, "Object")
+                r.spend(316, b, "Object")
                 r.leave()
                 return
             }
@@ -1856,7 +1928,7 @@ open class Hostile(
                 throw e.at("Object")
             }
             if (n < 84) {
-                r.spend(296, b, "String")
+                r.spend(312, b, "String")
                 r.leave()
                 return
             }
@@ -1866,7 +1938,7 @@ open class Hostile(
                 throw e.at("String")
             }
             if (n < 88) {
-                r.spend(292, b, "List")
+                r.spend(308, b, "List")
                 r.leave()
                 return
             }
@@ -1876,7 +1948,7 @@ open class Hostile(
                 throw e.at("List")
             }
             if (n < 92) {
-                r.spend(288, b, "Map")
+                r.spend(304, b, "Map")
                 r.leave()
                 return
             }
@@ -1886,7 +1958,7 @@ open class Hostile(
                 throw e.at("Map")
             }
             if (n < 96) {
-                r.spend(284, b, "Model")
+                r.spend(300, b, "Model")
                 r.leave()
                 return
             }
@@ -1896,7 +1968,7 @@ open class Hostile(
                 throw e.at("Model")
             }
             if (n < 100) {
-                r.spend(280, b, "FinalModel")
+                r.spend(296, b, "FinalModel")
                 r.leave()
                 return
             }
@@ -1906,7 +1978,7 @@ open class Hostile(
                 throw e.at("FinalModel")
             }
             if (n < 104) {
-                r.spend(276, b, "Buffer")
+                r.spend(292, b, "Buffer")
                 r.leave()
                 return
             }
@@ -1916,7 +1988,7 @@ open class Hostile(
                 throw e.at("Buffer")
             }
             if (n < 108) {
-                r.spend(272, b, "Reader")
+                r.spend(288, b, "Reader")
                 r.leave()
                 return
             }
@@ -1926,7 +1998,7 @@ open class Hostile(
                 throw e.at("Reader")
             }
             if (n < 112) {
-                r.spend(268, b, "Writer")
+                r.spend(284, b, "Writer")
                 r.leave()
                 return
             }
@@ -1936,7 +2008,7 @@ open class Hostile(
                 throw e.at("Writer")
             }
             if (n < 116) {
-                r.spend(264, b, "Limits")
+                r.spend(280, b, "Limits")
                 r.leave()
                 return
             }
@@ -1946,7 +2018,7 @@ open class Hostile(
                 throw e.at("Limits")
             }
             if (n < 120) {
-                r.spend(260, b, "DecodeError")
+                r.spend(276, b, "DecodeError")
                 r.leave()
                 return
             }
@@ -1956,7 +2028,7 @@ open class Hostile(
                 throw e.at("DecodeError")
             }
             if (n < 124) {
-                r.spend(256, b, "DecodeException")
+                r.spend(272, b, "DecodeException")
                 r.leave()
                 return
             }
@@ -1966,7 +2038,7 @@ open class Hostile(
                 throw e.at("DecodeException")
             }
             if (n < 128) {
-                r.spend(252, b, "Decimal")
+                r.spend(268, b, "Decimal")
                 r.leave()
                 return
             }
@@ -1976,7 +2048,7 @@ open class Hostile(
                 throw e.at("Decimal")
             }
             if (n < 132) {
-                r.spend(248, b, "Uuid")
+                r.spend(264, b, "Uuid")
                 r.leave()
                 return
             }
@@ -1986,7 +2058,7 @@ open class Hostile(
                 throw e.at("Uuid")
             }
             if (n < 136) {
-                r.spend(244, b, "UUID")
+                r.spend(260, b, "UUID")
                 r.leave()
                 return
             }
@@ -1996,7 +2068,7 @@ open class Hostile(
                 throw e.at("UUID")
             }
             if (n < 140) {
-                r.spend(240, b, "Timestamp")
+                r.spend(256, b, "Timestamp")
                 r.leave()
                 return
             }
@@ -2006,7 +2078,7 @@ open class Hostile(
                 throw e.at("Timestamp")
             }
             if (n < 144) {
-                r.spend(236, b, "Sender")
+                r.spend(252, b, "Sender")
                 r.leave()
                 return
             }
@@ -2016,7 +2088,7 @@ open class Hostile(
                 throw e.at("Sender")
             }
             if (n < 148) {
-                r.spend(232, b, "Receiver")
+                r.spend(248, b, "Receiver")
                 r.leave()
                 return
             }
@@ -2026,7 +2098,7 @@ open class Hostile(
                 throw e.at("Receiver")
             }
             if (n < 152) {
-                r.spend(228, b, "Client")
+                r.spend(244, b, "Client")
                 r.leave()
                 return
             }
@@ -2036,7 +2108,7 @@ open class Hostile(
                 throw e.at("Client")
             }
             if (n < 156) {
-                r.spend(224, b, "Proxy")
+                r.spend(240, b, "Proxy")
                 r.leave()
                 return
             }
@@ -2046,7 +2118,7 @@ open class Hostile(
                 throw e.at("Proxy")
             }
             if (n < 160) {
-                r.spend(220, b, "Handler")
+                r.spend(236, b, "Handler")
                 r.leave()
                 return
             }
@@ -2056,7 +2128,7 @@ open class Hostile(
                 throw e.at("Handler")
             }
             if (n < 164) {
-                r.spend(216, b, "fbe")
+                r.spend(232, b, "fbe")
                 r.leave()
                 return
             }
@@ -2066,7 +2138,7 @@ open class Hostile(
                 throw e.at("fbe")
             }
             if (n < 168) {
-                r.spend(212, b, "FBE")
+                r.spend(228, b, "FBE")
                 r.leave()
                 return
             }
@@ -2076,7 +2148,7 @@ open class Hostile(
                 throw e.at("FBE")
             }
             if (n < 172) {
-                r.spend(208, b, "std")
+                r.spend(224, b, "std")
                 r.leave()
                 return
             }
@@ -2086,7 +2158,7 @@ open class Hostile(
                 throw e.at("std")
             }
             if (n < 176) {
-                r.spend(204, b, "Companion")
+                r.spend(220, b, "Companion")
                 r.leave()
                 return
             }
@@ -2096,7 +2168,7 @@ open class Hostile(
                 throw e.at("Companion")
             }
             if (n < 180) {
-                r.spend(200, b, "Any")
+                r.spend(216, b, "Any")
                 r.leave()
                 return
             }
@@ -2106,7 +2178,7 @@ open class Hostile(
                 throw e.at("Any")
             }
             if (n < 184) {
-                r.spend(196, b, "Self")
+                r.spend(212, b, "Self")
                 r.leave()
                 return
             }
@@ -2116,7 +2188,7 @@ open class Hostile(
                 throw e.at("Self")
             }
             if (n < 188) {
-                r.spend(192, b, "self")
+                r.spend(208, b, "self")
                 r.leave()
                 return
             }
@@ -2126,7 +2198,7 @@ open class Hostile(
                 throw e.at("self")
             }
             if (n < 192) {
-                r.spend(188, b, "None")
+                r.spend(204, b, "None")
                 r.leave()
                 return
             }
@@ -2136,7 +2208,7 @@ open class Hostile(
                 throw e.at("None")
             }
             if (n < 196) {
-                r.spend(184, b, "Option")
+                r.spend(200, b, "Option")
                 r.leave()
                 return
             }
@@ -2146,7 +2218,7 @@ open class Hostile(
                 throw e.at("Option")
             }
             if (n < 200) {
-                r.spend(180, b, "Result")
+                r.spend(196, b, "Result")
                 r.leave()
                 return
             }
@@ -2156,7 +2228,7 @@ open class Hostile(
                 throw e.at("Result")
             }
             if (n < 204) {
-                r.spend(176, b, "Vec")
+                r.spend(192, b, "Vec")
                 r.leave()
                 return
             }
@@ -2166,7 +2238,7 @@ open class Hostile(
                 throw e.at("Vec")
             }
             if (n < 208) {
-                r.spend(172, b, "Box")
+                r.spend(188, b, "Box")
                 r.leave()
                 return
             }
@@ -2176,7 +2248,7 @@ open class Hostile(
                 throw e.at("Box")
             }
             if (n < 212) {
-                r.spend(168, b, "Error")
+                r.spend(184, b, "Error")
                 r.leave()
                 return
             }
@@ -2186,7 +2258,7 @@ open class Hostile(
                 throw e.at("Error")
             }
             if (n < 216) {
-                r.spend(164, b, "Exception")
+                r.spend(180, b, "Exception")
                 r.leave()
                 return
             }
@@ -2196,7 +2268,7 @@ open class Hostile(
                 throw e.at("Exception")
             }
             if (n < 220) {
-                r.spend(160, b, "Text")
+                r.spend(176, b, "Text")
                 r.leave()
                 return
             }
@@ -2206,7 +2278,7 @@ open class Hostile(
                 throw e.at("Text")
             }
             if (n < 224) {
-                r.spend(156, b, "JsonWriter")
+                r.spend(172, b, "JsonWriter")
                 r.leave()
                 return
             }
@@ -2216,7 +2288,7 @@ open class Hostile(
                 throw e.at("JsonWriter")
             }
             if (n < 228) {
-                r.spend(152, b, "int32_t")
+                r.spend(168, b, "int32_t")
                 r.leave()
                 return
             }
@@ -2226,7 +2298,7 @@ open class Hostile(
                 throw e.at("int32_t")
             }
             if (n < 232) {
-                r.spend(148, b, "size_t")
+                r.spend(164, b, "size_t")
                 r.leave()
                 return
             }
@@ -2236,7 +2308,7 @@ open class Hostile(
                 throw e.at("size_t")
             }
             if (n < 236) {
-                r.spend(144, b, "list")
+                r.spend(160, b, "list")
                 r.leave()
                 return
             }
@@ -2246,7 +2318,7 @@ open class Hostile(
                 throw e.at("list")
             }
             if (n < 240) {
-                r.spend(140, b, "object")
+                r.spend(156, b, "object")
                 r.leave()
                 return
             }
@@ -2256,7 +2328,7 @@ open class Hostile(
                 throw e.at("object")
             }
             if (n < 244) {
-                r.spend(136, b, "v")
+                r.spend(152, b, "v")
                 r.leave()
                 return
             }
@@ -2266,7 +2338,7 @@ open class Hostile(
                 throw e.at("v")
             }
             if (n < 248) {
-                r.spend(132, b, "r")
+                r.spend(148, b, "r")
                 r.leave()
                 return
             }
@@ -2276,7 +2348,7 @@ open class Hostile(
                 throw e.at("r")
             }
             if (n < 252) {
-                r.spend(128, b, "w")
+                r.spend(144, b, "w")
                 r.leave()
                 return
             }
@@ -2286,7 +2358,7 @@ open class Hostile(
                 throw e.at("w")
             }
             if (n < 256) {
-                r.spend(124, b, "SideBuy")
+                r.spend(140, b, "SideBuy")
                 r.leave()
                 return
             }
@@ -2296,7 +2368,7 @@ open class Hostile(
                 throw e.at("SideBuy")
             }
             if (n < 260) {
-                r.spend(120, b, "OrderKey")
+                r.spend(136, b, "OrderKey")
                 r.leave()
                 return
             }
@@ -2306,7 +2378,7 @@ open class Hostile(
                 throw e.at("OrderKey")
             }
             if (n < 264) {
-                r.spend(116, b, "textOfside")
+                r.spend(132, b, "textOfside")
                 r.leave()
                 return
             }
@@ -2316,7 +2388,7 @@ open class Hostile(
                 throw e.at("textOfside")
             }
             if (n < 268) {
-                r.spend(112, b, "DECIMAL_1")
+                r.spend(128, b, "DECIMAL_1")
                 r.leave()
                 return
             }
@@ -2326,7 +2398,7 @@ open class Hostile(
                 throw e.at("DECIMAL_1")
             }
             if (n < 272) {
-                r.spend(108, b, "OrderModel")
+                r.spend(124, b, "OrderModel")
                 r.leave()
                 return
             }
@@ -2336,7 +2408,7 @@ open class Hostile(
                 throw e.at("OrderModel")
             }
             if (n < 276) {
-                r.spend(104, b, "OrderFinal")
+                r.spend(120, b, "OrderFinal")
                 r.leave()
                 return
             }
@@ -2346,7 +2418,7 @@ open class Hostile(
                 throw e.at("OrderFinal")
             }
             if (n < 280) {
-                r.spend(100, b, "NewOrder")
+                r.spend(116, b, "NewOrder")
                 r.leave()
                 return
             }
@@ -2356,7 +2428,7 @@ open class Hostile(
                 throw e.at("NewOrder")
             }
             if (n < 284) {
-                r.spend(96, b, "VerifyFBEOrder")
+                r.spend(112, b, "VerifyFBEOrder")
                 r.leave()
                 return
             }
@@ -2366,7 +2438,7 @@ open class Hostile(
                 throw e.at("VerifyFBEOrder")
             }
             if (n < 288) {
-                r.spend(92, b, "fbe_vr_Order")
+                r.spend(108, b, "fbe_vr_Order")
                 r.leave()
                 return
             }
@@ -2376,7 +2448,7 @@ open class Hostile(
                 throw e.at("fbe_vr_Order")
             }
             if (n < 292) {
-                r.spend(88, b, "e1")
+                r.spend(104, b, "e1")
                 r.leave()
                 return
             }
@@ -2386,7 +2458,7 @@ open class Hostile(
                 throw e.at("e1")
             }
             if (n < 296) {
-                r.spend(84, b, "i2")
+                r.spend(100, b, "i2")
                 r.leave()
                 return
             }
@@ -2396,7 +2468,7 @@ open class Hostile(
                 throw e.at("i2")
             }
             if (n < 300) {
-                r.spend(80, b, "o3")
+                r.spend(96, b, "o3")
                 r.leave()
                 return
             }
@@ -2406,42 +2478,82 @@ open class Hostile(
                 throw e.at("o3")
             }
             if (n < 304) {
+                r.spend(92, b, "Fbe")
+                r.leave()
+                return
+            }
+            try {
+                Fbe_.fbeVerify(r, b, b + 300)
+            } catch (e: DecodeException) {
+                throw e.at("Fbe")
+            }
+            if (n < 308) {
+                r.spend(88, b, "FINGERPRINT")
+                r.leave()
+                return
+            }
+            try {
+                FINGERPRINT.fbeVerify(r, b, b + 304)
+            } catch (e: DecodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            if (n < 312) {
+                r.spend(84, b, "FBE_FINGERPRINT")
+                r.leave()
+                return
+            }
+            try {
+                FBE_FINGERPRINT.fbeVerify(r, b, b + 308)
+            } catch (e: DecodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            if (n < 316) {
+                r.spend(80, b, "FBEFingerprint")
+                r.leave()
+                return
+            }
+            try {
+                FBEFingerprint.fbeVerify(r, b, b + 312)
+            } catch (e: DecodeException) {
+                throw e.at("FBEFingerprint")
+            }
+            if (n < 320) {
                 r.spend(76, b, "Case")
                 r.leave()
                 return
             }
             try {
-                Case.fbeVerify(r, b, b + 300)
+                Case.fbeVerify(r, b, b + 316)
             } catch (e: DecodeException) {
                 throw e.at("Case")
             }
-            if (n < 308) {
+            if (n < 324) {
                 r.spend(44, b, "Imported")
                 r.leave()
                 return
             }
             try {
-                Imported.fbeVerify(r, b, b + 304)
+                Imported.fbeVerify(r, b, b + 320)
             } catch (e: DecodeException) {
                 throw e.at("Imported")
             }
-            if (n < 312) {
+            if (n < 328) {
                 r.spend(34, b, "Derived")
                 r.leave()
                 return
             }
             try {
-                Derived.fbeVerify(r, b, b + 308)
+                Derived.fbeVerify(r, b, b + 324)
             } catch (e: DecodeException) {
                 throw e.at("Derived")
             }
-            if (n < 316) {
+            if (n < 332) {
                 r.spend(16, b, "Listed")
                 r.leave()
                 return
             }
             try {
-                Listed.fbeVerify(r, b, b + 312)
+                Listed.fbeVerify(r, b, b + 328)
             } catch (e: DecodeException) {
                 throw e.at("Listed")
             }
@@ -2859,6 +2971,26 @@ open class Hostile(
                 throw e.at("o3")
             }
             try {
+                Fbe_.fbeWriteFinal(w, v.Fbe__)
+            } catch (e: EncodeException) {
+                throw e.at("Fbe")
+            }
+            try {
+                FINGERPRINT.fbeWriteFinal(w, v.FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            try {
+                FBE_FINGERPRINT.fbeWriteFinal(w, v.FBE_FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            try {
+                FBEFingerprint.fbeWriteFinal(w, v.FBEFingerprint_)
+            } catch (e: EncodeException) {
+                throw e.at("FBEFingerprint")
+            }
+            try {
                 Case.fbeWriteFinal(w, v.Case_)
             } catch (e: EncodeException) {
                 throw e.at("Case")
@@ -3253,6 +3385,26 @@ open class Hostile(
                 o3_.fbeReadFinal(r, v.o3)
             } catch (e: DecodeException) {
                 throw e.at("o3")
+            }
+            try {
+                Fbe_.fbeReadFinal(r, v.Fbe__)
+            } catch (e: DecodeException) {
+                throw e.at("Fbe")
+            }
+            try {
+                FINGERPRINT.fbeReadFinal(r, v.FINGERPRINT_)
+            } catch (e: DecodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            try {
+                FBE_FINGERPRINT.fbeReadFinal(r, v.FBE_FINGERPRINT_)
+            } catch (e: DecodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            try {
+                FBEFingerprint.fbeReadFinal(r, v.FBEFingerprint_)
+            } catch (e: DecodeException) {
+                throw e.at("FBEFingerprint")
             }
             try {
                 Case.fbeReadFinal(r, v.Case_)
@@ -3652,6 +3804,26 @@ open class Hostile(
                 throw e.at("o3")
             }
             try {
+                Fbe_.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("Fbe")
+            }
+            try {
+                FINGERPRINT.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            try {
+                FBE_FINGERPRINT.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            try {
+                FBEFingerprint.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("FBEFingerprint")
+            }
+            try {
                 Case.fbeVerifyFinal(r)
             } catch (e: DecodeException) {
                 throw e.at("Case")
@@ -3690,7 +3862,7 @@ open class Hostile(
             limits: Limits = Limits.DEFAULT,
         ): Hostile {
             try {
-                val r = Reader.finalRoot(data, offset, length, 79, limits)
+                val r = Reader.finalRoot(data, offset, length, 83, limits)
                 val v = Hostile()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -3712,7 +3884,7 @@ open class Hostile(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 79, limits)
+                val r = Reader.finalRoot(data, offset, length, 83, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {
@@ -4160,6 +4332,30 @@ open class Hostile(
             } catch (e: EncodeException) {
                 throw e.at("o3")
             }
+            j.raw(",\"Fbe\":")
+            try {
+                Fbe_.fbeWriteJson(j, v.Fbe__)
+            } catch (e: EncodeException) {
+                throw e.at("Fbe")
+            }
+            j.raw(",\"FINGERPRINT\":")
+            try {
+                FINGERPRINT.fbeWriteJson(j, v.FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FINGERPRINT")
+            }
+            j.raw(",\"FBE_FINGERPRINT\":")
+            try {
+                FBE_FINGERPRINT.fbeWriteJson(j, v.FBE_FINGERPRINT_)
+            } catch (e: EncodeException) {
+                throw e.at("FBE_FINGERPRINT")
+            }
+            j.raw(",\"FBEFingerprint\":")
+            try {
+                FBEFingerprint.fbeWriteJson(j, v.FBEFingerprint_)
+            } catch (e: EncodeException) {
+                throw e.at("FBEFingerprint")
+            }
             j.raw(",\"Case\":")
             try {
                 Case.fbeWriteJson(j, v.Case_)
@@ -4274,6 +4470,10 @@ open class Hostile(
             var seen75 = false
             var seen76 = false
             var seen77 = false
+            var seen78 = false
+            var seen79 = false
+            var seen80 = false
+            var seen81 = false
             while (true) {
                 val name = r.member() ?: break
                 when (name) {
@@ -4861,8 +5061,40 @@ open class Hostile(
                             throw e.at("o3")
                         }
                     }
-                    "Case" -> {
+                    "Fbe" -> {
                         seen74 = true
+                        try {
+                            Fbe_.fbeReadJson(r, v.Fbe__)
+                        } catch (e: DecodeException) {
+                            throw e.at("Fbe")
+                        }
+                    }
+                    "FINGERPRINT" -> {
+                        seen75 = true
+                        try {
+                            FINGERPRINT.fbeReadJson(r, v.FINGERPRINT_)
+                        } catch (e: DecodeException) {
+                            throw e.at("FINGERPRINT")
+                        }
+                    }
+                    "FBE_FINGERPRINT" -> {
+                        seen76 = true
+                        try {
+                            FBE_FINGERPRINT.fbeReadJson(r, v.FBE_FINGERPRINT_)
+                        } catch (e: DecodeException) {
+                            throw e.at("FBE_FINGERPRINT")
+                        }
+                    }
+                    "FBEFingerprint" -> {
+                        seen77 = true
+                        try {
+                            FBEFingerprint.fbeReadJson(r, v.FBEFingerprint_)
+                        } catch (e: DecodeException) {
+                            throw e.at("FBEFingerprint")
+                        }
+                    }
+                    "Case" -> {
+                        seen78 = true
                         try {
                             Case.fbeReadJson(r, v.Case_)
                         } catch (e: DecodeException) {
@@ -4870,7 +5102,7 @@ open class Hostile(
                         }
                     }
                     "Imported" -> {
-                        seen75 = true
+                        seen79 = true
                         try {
                             Imported.fbeReadJson(r, v.Imported_)
                         } catch (e: DecodeException) {
@@ -4878,7 +5110,7 @@ open class Hostile(
                         }
                     }
                     "Derived" -> {
-                        seen76 = true
+                        seen80 = true
                         try {
                             Derived.fbeReadJson(r, v.Derived_)
                         } catch (e: DecodeException) {
@@ -4886,7 +5118,7 @@ open class Hostile(
                         }
                     }
                     "Listed" -> {
-                        seen77 = true
+                        seen81 = true
                         try {
                             Listed.fbeReadJson(r, v.Listed_)
                         } catch (e: DecodeException) {
@@ -4972,10 +5204,14 @@ open class Hostile(
             if (!seen71) r.spend(4, "e1")
             if (!seen72) r.spend(4, "i2")
             if (!seen73) r.spend(4, "o3")
-            if (!seen74) r.spend(32, "Case")
-            if (!seen75) r.spend(10, "Imported")
-            if (!seen76) r.spend(18, "Derived")
-            if (!seen77) r.spend(16, "Listed")
+            if (!seen74) r.spend(4, "Fbe")
+            if (!seen75) r.spend(4, "FINGERPRINT")
+            if (!seen76) r.spend(4, "FBE_FINGERPRINT")
+            if (!seen77) r.spend(4, "FBEFingerprint")
+            if (!seen78) r.spend(32, "Case")
+            if (!seen79) r.spend(10, "Imported")
+            if (!seen80) r.spend(18, "Derived")
+            if (!seen81) r.spend(16, "Listed")
             r.leave()
         }
 
@@ -5149,6 +5385,14 @@ open class Hostile(
             i2_.fbeText(t, v.i2)
             t.append(",o3=")
             o3_.fbeText(t, v.o3)
+            t.append(",Fbe=")
+            Fbe_.fbeText(t, v.Fbe__)
+            t.append(",FINGERPRINT=")
+            FINGERPRINT.fbeText(t, v.FINGERPRINT_)
+            t.append(",FBE_FINGERPRINT=")
+            FBE_FINGERPRINT.fbeText(t, v.FBE_FINGERPRINT_)
+            t.append(",FBEFingerprint=")
+            FBEFingerprint.fbeText(t, v.FBEFingerprint_)
             t.append(",Case=")
             Case.fbeText(t, v.Case_)
             t.append(",Imported=")

@@ -14,7 +14,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The struct import.Imported (type id 75): every property starts
+ * The struct import.Imported (type id 79): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Imported(
@@ -101,7 +101,7 @@ open class Imported(
         try {
             w.beginFinal()
             Imported.fbeWriteFinal(w, this)
-            return w.endFinal(75)
+            return w.endFinal(79)
         } catch (e: EncodeException) {
             w.reset()
             throw Explain.refused(e, "import.Imported") { Imported.fbeExplain(this) }
@@ -121,7 +121,7 @@ open class Imported(
     @Throws(DecodeException::class)
     open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 75, limits)
+            val r = Reader.finalRoot(data, offset, length, 79, limits)
             Imported.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -152,7 +152,7 @@ open class Imported(
 
     companion object {
         /** The type id of import.Imported. */
-        const val TYPE_ID = 75
+        const val TYPE_ID = 79
 
         /** The order of sets and maps of Imported: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -160,7 +160,7 @@ open class Imported(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Imported) {
-            val b = w.struct(base, slot, 14, 75)
+            val b = w.struct(base, slot, 14, 79)
             w.putI8(b + 8, v.market.value.toByte())
             try {
                 org.example.market.Instrument.fbeWrite(w, b, b + 9, v.org_)
@@ -199,7 +199,7 @@ open class Imported(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Imported) {
-            val b = r.struct(base, slot, 75, 2)
+            val b = r.struct(base, slot, 79, 2)
             val n = r.i32(b)
             if (n < 9) {
                 r.spend(8, b, "market")
@@ -235,7 +235,7 @@ open class Imported(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 75, 2)
+            val b = r.struct(base, slot, 79, 2)
             val n = r.i32(b)
             if (n < 9) {
                 r.spend(8, b, "market")
@@ -360,7 +360,7 @@ open class Imported(
             limits: Limits = Limits.DEFAULT,
         ): Imported {
             try {
-                val r = Reader.finalRoot(data, offset, length, 75, limits)
+                val r = Reader.finalRoot(data, offset, length, 79, limits)
                 val v = Imported()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -382,7 +382,7 @@ open class Imported(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 75, limits)
+                val r = Reader.finalRoot(data, offset, length, 79, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {

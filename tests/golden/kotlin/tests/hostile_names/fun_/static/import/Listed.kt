@@ -15,7 +15,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The struct import.Listed (type id 77): every property starts
+ * The struct import.Listed (type id 81): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Listed(
@@ -94,7 +94,7 @@ open class Listed(
         try {
             w.beginFinal()
             Listed.fbeWriteFinal(w, this)
-            return w.endFinal(77)
+            return w.endFinal(81)
         } catch (e: EncodeException) {
             w.reset()
             throw Explain.refused(e, "import.Listed") { Listed.fbeExplain(this) }
@@ -113,7 +113,7 @@ open class Listed(
     @Throws(DecodeException::class)
     override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 77, limits)
+            val r = Reader.finalRoot(data, offset, length, 81, limits)
             Listed.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -141,7 +141,7 @@ open class Listed(
 
     companion object {
         /** The type id of import.Listed. */
-        const val TYPE_ID = 77
+        const val TYPE_ID = 81
 
         /** The order of sets and maps of Listed: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -151,7 +151,7 @@ open class Listed(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Listed) {
-            val b = w.struct(base, slot, 24, 77)
+            val b = w.struct(base, slot, 24, 81)
             w.string(b, b + 8, v.symbol)
             w.putI32(b + 12, v.digits)
             w.putI32(b + 16, v.precision.value)
@@ -186,7 +186,7 @@ open class Listed(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Listed) {
-            val b = r.struct(base, slot, 77, 12)
+            val b = r.struct(base, slot, 81, 12)
             val n = r.i32(b)
             if (n < 16) {
                 r.spend(4, b, "")
@@ -224,7 +224,7 @@ open class Listed(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 77, 12)
+            val b = r.struct(base, slot, 81, 12)
             val n = r.i32(b)
             if (n < 16) {
                 r.spend(4, b, "")
@@ -358,7 +358,7 @@ open class Listed(
             limits: Limits = Limits.DEFAULT,
         ): Listed {
             try {
-                val r = Reader.finalRoot(data, offset, length, 77, limits)
+                val r = Reader.finalRoot(data, offset, length, 81, limits)
                 val v = Listed()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -380,7 +380,7 @@ open class Listed(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 77, limits)
+                val r = Reader.finalRoot(data, offset, length, 81, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {

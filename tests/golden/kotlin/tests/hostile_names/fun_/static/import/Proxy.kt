@@ -23,7 +23,7 @@ open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
                 self.verifyFbe(frame, offset, size, limits)
                 handler.onSelfFrame_(frame, offset, size)
             }
-            79 -> {
+            83 -> {
                 Hostile.verifyFbe(frame, offset, size, limits)
                 handler.onHostileFrame(frame, offset, size)
             }

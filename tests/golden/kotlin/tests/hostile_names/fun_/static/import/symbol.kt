@@ -13,7 +13,7 @@ import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The struct import.symbol (type id 76): every property starts
+ * The struct import.symbol (type id 80): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class symbol(var digits_: digits = digits.two) {
@@ -96,7 +96,7 @@ open class symbol(var digits_: digits = digits.two) {
         try {
             w.beginFinal()
             symbol.fbeWriteFinal(w, this)
-            return w.endFinal(76)
+            return w.endFinal(80)
         } catch (e: EncodeException) {
             w.reset()
             throw e.within("import.symbol")
@@ -116,7 +116,7 @@ open class symbol(var digits_: digits = digits.two) {
     @Throws(DecodeException::class)
     open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 76, limits)
+            val r = Reader.finalRoot(data, offset, length, 80, limits)
             symbol.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -147,7 +147,7 @@ open class symbol(var digits_: digits = digits.two) {
 
     companion object {
         /** The type id of import.symbol. */
-        const val TYPE_ID = 76
+        const val TYPE_ID = 80
 
         /** The order of sets and maps of symbol: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -155,7 +155,7 @@ open class symbol(var digits_: digits = digits.two) {
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: symbol) {
-            val b = w.struct(base, slot, 12, 76)
+            val b = w.struct(base, slot, 12, 80)
             w.putI32(b + 8, v.digits_.value)
         }
 
@@ -173,7 +173,7 @@ open class symbol(var digits_: digits = digits.two) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: symbol) {
-            val b = r.struct(base, slot, 76, 4)
+            val b = r.struct(base, slot, 80, 4)
             val n = r.i32(b)
             if (n < 12) {
                 fbeDefaults(v, 0)
@@ -191,7 +191,7 @@ open class symbol(var digits_: digits = digits.two) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            r.struct(base, slot, 76, 4)
+            r.struct(base, slot, 80, 4)
             r.leave()
         }
 
@@ -282,7 +282,7 @@ open class symbol(var digits_: digits = digits.two) {
             limits: Limits = Limits.DEFAULT,
         ): symbol {
             try {
-                val r = Reader.finalRoot(data, offset, length, 76, limits)
+                val r = Reader.finalRoot(data, offset, length, 80, limits)
                 val v = symbol()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -304,7 +304,7 @@ open class symbol(var digits_: digits = digits.two) {
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 76, limits)
+                val r = Reader.finalRoot(data, offset, length, 80, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {
