@@ -4,6 +4,7 @@ with every fact of a package's wire contract and with nothing else."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,30 @@ def test_the_trade_model_fingerprint_is_recorded(capsys: pytest.CaptureFixture[s
 def test_a_missing_schema_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run_fbec(capsys, "fingerprint", str(tmp_path / "nope.fbe"))
     assert status == 2 and "does not exist" in err
+
+
+# A package's constants in a target's output: its name, then its fingerprint (docs/kafka.md).
+CONSTANTS = re.compile(r'\b(?:PACKAGE|FBEPackage|FBE_PACKAGE)\s*=\s*"(\w+)"[\s\S]*?'
+                       r'\b(?:FINGERPRINT|FBEFingerprint|FBE_FINGERPRINT)\s*=\s*"([0-9a-f]{64})"')
+
+
+@pytest.mark.parametrize("target", ["java", "kotlin", "go", "python", "typescript", "javascript"])
+def test_the_generated_code_carries_what_fbec_fingerprint_prints(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    # everything.fbe imports market: each package's code (market's generated from its own schema,
+    # or with the importer's where the target writes every package) names its own fingerprint.
+    schemas = REPO / "schemas" / "tests"
+    status, out, _ = run_fbec(capsys, "fingerprint", f"-I{schemas}", str(schemas / "everything.fbe"))
+    assert status == 0
+    printed = {package: fp for package, _, fp in (line.split() for line in out.splitlines())}
+    assert sorted(printed) == ["everything", "market"]
+    for schema in ("market.fbe", "everything.fbe"):
+        status, _, err = run_fbec(capsys, "-q", f"--{target}", f"--input={schemas / schema}", f"--import={schemas}",
+                                  f"--output={tmp_path}")
+        assert status == 0, err
+    found: dict[str, set[str]] = {}
+    for f in tmp_path.rglob("*"):
+        if f.is_file():
+            for package, fp in CONSTANTS.findall(f.read_text(encoding="utf-8")):
+                found.setdefault(package, set()).add(fp)
+    assert found == {package: {fp} for package, fp in printed.items()}

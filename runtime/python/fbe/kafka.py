@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Generic, TypeVar, Union
 
 from .errors import DecodeError
@@ -112,6 +113,17 @@ class FbeSchema:
         _check_fingerprint(self.fingerprint)
         if self.model not in _MODELS:
             raise ValueError(f"a schema's model is {VERSIONED} or {FINAL}, got {self.model}")
+
+    @classmethod
+    def of(cls, module: ModuleType, model: str = VERSIONED) -> FbeSchema:
+        """The schema of a module fbec --python generated: its ``PACKAGE``, ``VERSION`` and
+        ``FINGERPRINT`` (what ``fbec fingerprint`` prints), in ``model``."""
+        try:
+            package, (major, minor), fingerprint = module.PACKAGE, module.VERSION, module.FINGERPRINT
+        except (AttributeError, TypeError, ValueError) as e:
+            raise ValueError(f"{getattr(module, '__name__', module)!r} is not a module fbec --python generated "
+                             f"(PACKAGE, VERSION and FINGERPRINT): {e}") from None
+        return cls(package, f"{major}.{minor}", fingerprint, model)
 
     def with_model(self, model: str) -> FbeSchema:
         """The same schema in the other binary model."""

@@ -7,8 +7,8 @@ messages of schemas/trade.fbe through fbe.kafka's serde.
                                                  "OFFSET HEX JSON", or "OFFSET refused REASON"
 
 GEN is the folder of fbec --python --json of schemas/trade.fbe (make kafka-python-build makes it);
-MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP and the schema's fingerprint
-FBE_KAFKA_FINGERPRINT.
+MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP; the schema is the generated
+module's (FbeSchema.of(proto)).
 """
 
 from __future__ import annotations
@@ -78,8 +78,7 @@ def main(argv: list[str]) -> None:
     gen, command, model = argv[0], argv[1], argv[2]
     sys.path.insert(0, gen)
     proto = importlib.import_module("proto")
-    serializer, deserializer = serde(FbeSchema("proto", "1.0", os.environ["FBE_KAFKA_FINGERPRINT"], model),
-                                     proto.Account)
+    serializer, deserializer = serde(FbeSchema.of(proto, model), proto.Account)
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     if command == "encode":

@@ -25,8 +25,8 @@ _topics = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
-def versioned(trade_fingerprint: str) -> FbeSchema:
-    return FbeSchema("proto", "1.0", trade_fingerprint)
+def versioned(proto: ModuleType) -> FbeSchema:
+    return FbeSchema.of(proto)
 
 
 def new_topic(bootstrap: str, name: str | None = None) -> str:
@@ -194,7 +194,8 @@ def test_a_consumer_reads_the_newer_and_older_writers_its_topic_record_accepts(
     newer consumer reads both, the older record with the field at its default."""
     older, newer = topic_record_accepts
     assert older[0] == versioned.fingerprint and newer == [older[1], older[0]]
-    evolved_schema = FbeSchema("proto", "1.1", newer[0])
+    evolved_schema = FbeSchema.of(evolved)
+    assert evolved_schema == FbeSchema("proto", "1.1", newer[0])
     newer_account = evolved.Account.from_fbe(account(1).to_fbe())
     newer_account.note = "from the newer producer"
     topic = new_topic(bootstrap)

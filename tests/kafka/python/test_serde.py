@@ -33,8 +33,17 @@ def ctx(headers: Any) -> SerializationContext:
 
 
 @pytest.fixture
-def schema(trade_fingerprint: str) -> FbeSchema:
-    return FbeSchema("proto", "1.0", trade_fingerprint)
+def schema(proto: ModuleType) -> FbeSchema:
+    return FbeSchema.of(proto)
+
+
+def test_the_generated_module_names_the_schema_fbec_fingerprint_prints(proto: ModuleType,
+                                                                      trade_fingerprint: str) -> None:
+    assert (proto.PACKAGE, proto.VERSION, proto.FINGERPRINT) == ("proto", (1, 0), trade_fingerprint)
+    assert FbeSchema.of(proto) == FbeSchema("proto", "1.0", trade_fingerprint)
+    assert FbeSchema.of(proto, "final") == FbeSchema("proto", "1.0", trade_fingerprint, "final")
+    with pytest.raises(ValueError, match="'subprocess' is not a module fbec --python generated"):
+        FbeSchema.of(subprocess)
 
 
 def test_the_serializer_writes_the_fbe_header_and_the_message_bytes(

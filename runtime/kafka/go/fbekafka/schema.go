@@ -2,7 +2,8 @@
 // with the schema gate of docs/kafka.md: the record value is exactly the message bytes of the topic's
 // model, and one header, fbe, names the schema that wrote them.
 //
-//	schema := fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: fingerprint, Model: fbekafka.Versioned}
+//	schema := fbekafka.Schema{Package: proto.FBEPackage, Version: proto.FBEVersion, Fingerprint: proto.FBEFingerprint,
+//		Model: fbekafka.Versioned} // the generated package's constants
 //	serde, err := fbekafka.NewSerde[proto.Account](schema)
 //
 //	record := &kgo.Record{Topic: "accounts"}

@@ -67,11 +67,19 @@ function checkFingerprint(fingerprint: string): string {
   return fingerprint;
 }
 
+/** What a generated module says of its schema (fbec --typescript, docs/kafka.md). */
+export interface GeneratedSchema {
+  readonly FBE_PACKAGE: string;
+  readonly FBE_VERSION: string;
+  readonly FBE_FINGERPRINT: string;
+}
+
 /**
  * The schema a record is written with, as its `fbe` header carries it (docs/kafka.md "Record
  * headers"): the package, its version (`major.minor`), the fingerprint `fbec fingerprint` prints and
  * the model.
  */
+
 export class FbeSchema {
   constructor(
     readonly packageName: string,
@@ -86,6 +94,15 @@ export class FbeSchema {
     if (model !== "versioned" && model !== "final") {
       throw new RangeError(`a schema's model is versioned or final, got ${String(model)}`);
     }
+  }
+
+  /**
+   * The schema of a module fbec --typescript (or --javascript) generated, `import * as proto from
+   * "./gen/proto.js"`: its `FBE_PACKAGE`, `FBE_VERSION` and `FBE_FINGERPRINT` (what fbec fingerprint
+   * prints), in `model`.
+   */
+  static of(module: GeneratedSchema, model: FbeModel = "versioned"): FbeSchema {
+    return new FbeSchema(module.FBE_PACKAGE, module.FBE_VERSION, module.FBE_FINGERPRINT, model);
   }
 
   /** The same schema in the other binary model. */

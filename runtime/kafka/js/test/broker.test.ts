@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import {
   type EachMessageHandler, type IHeaders, Kafka, type KafkaMessage, logLevel, Partitioners, type Producer,
 } from "kafkajs";
+import * as evolved from "../gen/evolved/proto.js";
 import { Account as EvolvedAccount } from "../gen/evolved/proto.js";
 import { Account } from "../gen/proto.js";
 import {
@@ -215,7 +216,8 @@ test("a consumer reads the newer and older writers its topic record accepts", { 
   const older = acceptedBy("FBE_KAFKA_ACCEPT");
   const newer = acceptedBy("FBE_KAFKA_ACCEPT_EVOLVED");
   assert.deepEqual([older[0], newer], [schema.fingerprint, [older[1], older[0]]]);
-  const evolvedSchema = new FbeSchema("proto", "1.1", newer[0]);
+  const evolvedSchema = FbeSchema.of(evolved);
+  assert.deepEqual(evolvedSchema, new FbeSchema("proto", "1.1", newer[0]));
   const newerSerde = FbeSerde.of(evolvedSchema, EvolvedAccount);
   const newerAccount = EvolvedAccount.fromFbe(account(1).toFbe());
   newerAccount.note = "from the newer producer";

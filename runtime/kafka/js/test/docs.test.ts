@@ -9,7 +9,6 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
-import { tradeSchema } from "./trade.js";
 
 const here = dirname(fileURLToPath(import.meta.url)); // build-test/test
 const doc = join(here, "..", "..", "..", "..", "..", "docs", "kafka.md");
@@ -30,7 +29,6 @@ test("the producer and consumer of the docs run", { timeout: 120_000 }, async ()
   assert.ok(servers, "FBE_KAFKA_BOOTSTRAP is not set (make test-kafka starts a broker)");
   const topic = `js-docs-${randomUUID().slice(0, 8)}`;
   const prelude = `
-const FINGERPRINT = ${JSON.stringify(tradeSchema().fingerprint)};
 const servers = ${JSON.stringify(servers)};
 const account = new Account({ id: 1, name: "Alice" });
 export const seen = [];

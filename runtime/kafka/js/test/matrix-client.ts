@@ -6,13 +6,15 @@
 //   matrix-client.js consume MODEL TOPIC N   the first N records of partition 0, a line each:
 //                                            "OFFSET HEX JSON", or "OFFSET refused REASON"
 //
-// MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP and the schema's fingerprint
-// FBE_KAFKA_FINGERPRINT. kafkajs reads gzip batches alone; franz-go (the Go client) compresses with
-// snappy unless told otherwise, so its codec is registered, as an application reading them must.
+// MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP; the schema is the generated
+// module's (FbeSchema.of(proto)). kafkajs reads gzip batches alone; franz-go (the Go client)
+// compresses with snappy unless told otherwise, so its codec is registered, as an application
+// reading them must.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import kafkajs, { Kafka, logLevel, Partitioners } from "kafkajs";
 import SnappyCodec from "kafkajs-snappy";
+import * as proto from "../gen/proto.js";
 import { Account } from "../gen/proto.js";
 import { FbeRecordError, FbeSchema, FbeSerde } from "../src/index.js";
 
@@ -83,8 +85,7 @@ async function main(args: string[]): Promise<void> {
   if (model !== "versioned" && model !== "final") {
     throw new Error("usage: matrix-client.js encode|produce|consume versioned|final [TOPIC [N]]");
   }
-  const fingerprint = process.env.FBE_KAFKA_FINGERPRINT ?? "";
-  const serde = FbeSerde.of(new FbeSchema("proto", "1.0", fingerprint, model), Account);
+  const serde = FbeSerde.of(FbeSchema.of(proto, model), Account);
   if (command === "encode") {
     const encoded = readMessages().map((a) => hex(serde.encode(a).value as Buffer));
     process.stdout.write(encoded.map((line) => line + "\n").join(""));

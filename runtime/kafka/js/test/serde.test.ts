@@ -7,9 +7,10 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DecodeError, limits } from "@fbe-toolkit/fbe";
 import type { EachMessagePayload, KafkaMessage } from "kafkajs";
+import * as proto from "../gen/proto.js";
 import { Account } from "../gen/proto.js";
 import { FbeRecordError, FbeSchema, FbeSerde, HEADER } from "../src/index.js";
-import { account, tradeSchema } from "./trade.js";
+import { account, tradeFingerprint, tradeSchema } from "./trade.js";
 
 const FOREIGN = "ab".repeat(32);
 
@@ -33,6 +34,12 @@ function headerCases(kind: string): string[][] {
   return readFileSync(file, "utf8").split("\n").filter((line) => line.startsWith(`${kind}\t`))
     .map((line) => line.split("\t"));
 }
+
+test("the generated module names the schema fbec fingerprint prints", () => {
+  assert.deepEqual([proto.FBE_PACKAGE, proto.FBE_VERSION, proto.FBE_FINGERPRINT], ["proto", "1.0", tradeFingerprint()]);
+  assert.deepEqual(FbeSchema.of(proto), new FbeSchema("proto", "1.0", tradeFingerprint()));
+  assert.deepEqual(FbeSchema.of(proto, "final"), new FbeSchema("proto", "1.0", tradeFingerprint(), "final"));
+});
 
 test("encode makes the message bytes and the fbe header after the message's own", () => {
   const schema = tradeSchema();

@@ -1,14 +1,21 @@
 // What the tests of the JS serde share: the trade schema's fingerprint (make kafka-js passes what
-// `fbec fingerprint schemas/trade.fbe` prints) and the Account every language's Kafka tests send.
+// `fbec fingerprint schemas/trade.fbe` prints), its schema as the generated module names it and the
+// Account every language's Kafka tests send.
+import * as proto from "../gen/proto.js";
 import { Account, Balance, Order, OrderSide, OrderType } from "../gen/proto.js";
 import { FbeSchema } from "../src/index.js";
 
-export function tradeSchema(): FbeSchema {
+export function tradeFingerprint(): string {
   const fingerprint = process.env.FBE_KAFKA_FINGERPRINT;
   if (fingerprint === undefined) {
     throw new Error("FBE_KAFKA_FINGERPRINT is not set (make kafka-js passes what fbec fingerprint schemas/trade.fbe prints)");
   }
-  return new FbeSchema("proto", "1.0", fingerprint);
+  return fingerprint;
+}
+
+/** The trade schema, from the constants of the generated module. */
+export function tradeSchema(): FbeSchema {
+  return FbeSchema.of(proto);
 }
 
 /** account(id): the Account the Java, Go and Python Kafka tests send (same fields, same values). */

@@ -6,8 +6,8 @@
 //	matrixclient consume MODEL TOPIC N   the first N records of partition 0, a line each:
 //	                                     "OFFSET HEX JSON", or "OFFSET refused REASON"
 //
-// MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP and the schema's fingerprint
-// FBE_KAFKA_FINGERPRINT.
+// MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP; the schema is the one the
+// generated package's constants name (proto.FBEPackage, FBEVersion, FBEFingerprint).
 package main
 
 import (
@@ -38,7 +38,7 @@ func run(args []string) error {
 	if len(args) < 2 {
 		return errors.New("usage: matrixclient encode|produce|consume MODEL [TOPIC [N]]")
 	}
-	schema := fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: os.Getenv("FBE_KAFKA_FINGERPRINT"),
+	schema := fbekafka.Schema{Package: proto.FBEPackage, Version: proto.FBEVersion, Fingerprint: proto.FBEFingerprint,
 		Model: fbekafka.Model(args[1])}
 	serde, err := fbekafka.NewSerde[proto.Account](schema)
 	if err != nil {

@@ -1,8 +1,8 @@
 package fbekafka_test
 
 // The serde through a real broker, the one FBE_KAFKA_BOOTSTRAP names (make kafka-go runs the tests
-// under tests/kafka/broker.py), and the schema of schemas/trade.fbe generated into internal/gen
-// with its fingerprint in FBE_KAFKA_FINGERPRINT (fbec fingerprint).
+// under tests/kafka/broker.py), and the schema of schemas/trade.fbe generated into internal/gen,
+// whose constants name it (FBE_KAFKA_FINGERPRINT holds what fbec fingerprint prints for it).
 //
 // The tests live in a package of their own, not beside fbekafka: `go mod tidy` in a user's module
 // that requires fbekafka resolves the imports of fbekafka's tests too, and internal/gen is generated
@@ -34,11 +34,19 @@ var topics atomic.Int32
 
 func versioned(t *testing.T) fbekafka.Schema {
 	t.Helper()
+	return fbekafka.Schema{Package: proto.FBEPackage, Version: proto.FBEVersion, Fingerprint: proto.FBEFingerprint,
+		Model: fbekafka.Versioned}
+}
+
+func TestTheGeneratedPackageNamesTheSchemaFbecFingerprintPrints(t *testing.T) {
 	fingerprint := os.Getenv("FBE_KAFKA_FINGERPRINT")
 	if fingerprint == "" {
 		t.Fatal("no FBE_KAFKA_FINGERPRINT: make kafka-go passes fbec fingerprint's of schemas/trade.fbe")
 	}
-	return fbekafka.Schema{Package: "proto", Version: "1.0", Fingerprint: fingerprint, Model: fbekafka.Versioned}
+	got := []string{proto.FBEPackage, proto.FBEVersion, proto.FBEFingerprint}
+	if want := []string{"proto", "1.0", fingerprint}; !slices.Equal(got, want) {
+		t.Fatalf("the generated package names %v, fbec fingerprint prints %v", got, want)
+	}
 }
 
 func serde(t *testing.T, schema fbekafka.Schema) *fbekafka.Serde[proto.Account, *proto.Account] {
@@ -518,7 +526,11 @@ func TestAConsumerReadsTheNewerAndOlderWritersItsTopicRecordAccepts(t *testing.T
 	if older[0] != own.Fingerprint || !slices.Equal(newer, []string{older[1], older[0]}) {
 		t.Fatalf("fbec topic accept: %v for trade.fbe, %v for the evolved schema", older, newer)
 	}
-	evolvedSchema := fbekafka.Schema{Package: "proto", Version: "1.1", Fingerprint: newer[0], Model: fbekafka.Versioned}
+	evolvedSchema := fbekafka.Schema{Package: evolved.FBEPackage, Version: evolved.FBEVersion,
+		Fingerprint: evolved.FBEFingerprint, Model: fbekafka.Versioned}
+	if evolvedSchema.Version != "1.1" || evolvedSchema.Fingerprint != newer[0] {
+		t.Fatalf("the evolved package names %v, fbec topic accept %v", evolvedSchema, newer)
+	}
 	newerSerde, err := fbekafka.NewSerde[evolved.Account](evolvedSchema)
 	if err != nil {
 		t.Fatal(err)

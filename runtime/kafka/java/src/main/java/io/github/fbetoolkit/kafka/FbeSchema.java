@@ -1,5 +1,7 @@
 package io.github.fbetoolkit.kafka;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -77,6 +79,32 @@ public record FbeSchema(String packageName, String version, String fingerprint, 
     /** The 32 bytes of a fingerprint of 64 lowercase hex digits. */
     static byte[] rawFingerprint(String fingerprint) {
         return HexFormat.of().parseHex(requireFingerprint(fingerprint));
+    }
+
+    /**
+     * The versioned schema of a package fbec generated: its class {@code Fbe} ({@code --java}; Kotlin's
+     * object {@code Fbe}), whose constants {@code PACKAGE}, {@code VERSION} and {@code FINGERPRINT} are
+     * what {@code fbec fingerprint} prints: {@code FbeSchema.of(com.chronoxor.proto.Fbe.class)}.
+     *
+     * @throws IllegalArgumentException the class has no such public static String constants
+     */
+    public static FbeSchema of(Class<?> schema) {
+        return new FbeSchema(constant(schema, "PACKAGE"), constant(schema, "VERSION"), constant(schema, "FINGERPRINT"),
+            Model.VERSIONED);
+    }
+
+    /** The value of a generated schema class's public static String constant. */
+    private static String constant(Class<?> schema, String name) {
+        try {
+            Field field = schema.getField(name);
+            if (Modifier.isStatic(field.getModifiers()) && field.get(null) instanceof String value) {
+                return value;
+            }
+        } catch (NoSuchFieldException | IllegalAccessException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException(schema.getName() + " is not a schema class fbec generated: no public static "
+            + "String " + name);
     }
 
     /** The same schema in the other binary model. */

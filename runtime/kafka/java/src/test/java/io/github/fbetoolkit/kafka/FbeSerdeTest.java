@@ -2,10 +2,12 @@ package io.github.fbetoolkit.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.chronoxor.proto.Account;
 import com.chronoxor.proto.Balance;
+import com.chronoxor.proto.Fbe;
 import com.chronoxor.proto.Order;
 import com.chronoxor.proto.OrderSide;
 import com.chronoxor.proto.OrderType;
@@ -55,11 +57,20 @@ class FbeSerdeTest {
 
     @BeforeAll
     static void broker() {
-        String fingerprint = System.getProperty("fbe.fingerprint", "");
-        versioned = new FbeSchema("proto", "1.0", fingerprint, FbeSchema.Model.VERSIONED);
+        versioned = FbeSchema.of(Fbe.class);
         bootstrap = System.getenv("FBE_KAFKA_BOOTSTRAP");
         assertTrue(bootstrap != null && !bootstrap.isEmpty(), "no FBE_KAFKA_BOOTSTRAP: run the tests under "
             + "tests/kafka/broker.py run -- (make test-kafka does)");
+    }
+
+    @Test
+    void theGeneratedClassNamesTheSchemaFbecFingerprintPrints() {
+        String fingerprint = System.getProperty("fbe.fingerprint", "");
+        assertEquals(List.of("proto", "1.0", fingerprint), List.of(Fbe.PACKAGE, Fbe.VERSION, Fbe.FINGERPRINT));
+        assertEquals(new FbeSchema("proto", "1.0", fingerprint, FbeSchema.Model.VERSIONED), FbeSchema.of(Fbe.class));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FbeSchema.of(Account.class));
+        assertEquals("com.chronoxor.proto.Account is not a schema class fbec generated: no public static String PACKAGE",
+            e.getMessage());
     }
 
     static Account account(int id) {
@@ -241,7 +252,8 @@ class FbeSerdeTest {
         List<String> newer = acceptedBy("fbe.accept.evolved");
         assertEquals(versioned.fingerprint(), older.get(0));
         assertEquals(List.of(older.get(1), older.get(0)), newer);
-        FbeSchema evolvedSchema = new FbeSchema("proto", "1.1", newer.get(0), FbeSchema.Model.VERSIONED);
+        FbeSchema evolvedSchema = FbeSchema.of(evolved.com.chronoxor.proto.Fbe.class);
+        assertEquals(new FbeSchema("proto", "1.1", newer.get(0), FbeSchema.Model.VERSIONED), evolvedSchema);
         FbeSerde<evolved.com.chronoxor.proto.Account> evolvedSerde = FbeSerde.of(evolvedSchema,
             evolved.com.chronoxor.proto.Account::toFbe, evolved.com.chronoxor.proto.Account::fromFbe);
 

@@ -1,6 +1,7 @@
 package io.github.fbetoolkit.kafka;
 
 import com.chronoxor.proto.Account;
+import com.chronoxor.proto.Fbe;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -34,8 +35,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *                                      "OFFSET HEX JSON", or "OFFSET refused REASON"
  * </pre>
  *
- * <p>MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP and the schema's fingerprint
- * FBE_KAFKA_FINGERPRINT.
+ * <p>MODEL is versioned or final; the broker is FBE_KAFKA_BOOTSTRAP; the schema is the one the
+ * generated class {@code Fbe} names.
  */
 public final class MatrixClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -48,7 +49,7 @@ public final class MatrixClient {
             throw new IllegalArgumentException("usage: MatrixClient encode|produce|consume MODEL [TOPIC [N]]");
         }
         FbeSchema.Model model = FbeSchema.Model.valueOf(args[1].toUpperCase(Locale.ROOT));
-        FbeSchema schema = new FbeSchema("proto", "1.0", System.getenv("FBE_KAFKA_FINGERPRINT"), model);
+        FbeSchema schema = FbeSchema.of(Fbe.class).withModel(model);
         FbeSerde<Account> serde = model == FbeSchema.Model.FINAL
             ? FbeSerde.of(schema, Account::toFinal, Account::fromFinal)
             : FbeSerde.of(schema, Account::toFbe, Account::fromFbe);
