@@ -33,6 +33,13 @@ FBE_COLD inline bool depth_exceeded(std::string* error, std::size_t position, un
 template <typename T>
 struct FBody;
 
+namespace detail {
+//! Limits::budget out of line (FinalDecoder works it out when first needed).
+FBE_NOINLINE inline uint64_t budget_of(const Limits& limits, uint64_t input_size) noexcept {
+    return limits.budget(input_size);
+}
+} // namespace detail
+
 //! Sequential read state of the final model. Errors go to `*error`.
 class FinalDecoder {
 public:
@@ -61,7 +68,11 @@ public:
     //! verify() charges here (charge_struct; read(), best effort, only
     //! those that take no bytes). FinalModel counts again exactly
     //! (ExactFinalDecoder) when this count exceeds the budget.
-    uint64_t budget = UINT64_MAX;
+    //! deserialize() under the usual limits leaves it 0 with `budget_limits`
+    //! set, and it is worked out when first compared (within_budget()): the
+    //! usual read of a type that charges nothing never computes it.
+    mutable uint64_t budget = UINT64_MAX;
+    mutable const Limits* budget_limits = nullptr;
     uint64_t spent = 0;
 
     std::size_t remaining() const noexcept { return size - pos; }
@@ -71,7 +82,7 @@ public:
     //! beyond the budget.
     FBE_INLINE bool charge_no_bytes(uint64_t cost, const char* what) {
         spent += cost;
-        return FBE_LIKELY(spent + (pos - 8) <= budget) || detail::budget_exceeded(error, what, pos, budget);
+        return FBE_LIKELY(within_budget()) || detail::budget_exceeded(error, what, pos, budget);
     }
     //! A struct value about to be read: see `spent`.
     template <typename T>
@@ -84,7 +95,15 @@ public:
     //! and collections are paid by their bytes, and the codecs charge nothing.
     static constexpr bool exact = false;
     //! Whether what was read and charged is within the budget.
-    FBE_INLINE bool within_budget() const { return spent + (pos - 8) <= budget; }
+    FBE_INLINE bool within_budget() const {
+        if (FBE_LIKELY(spent + (pos - 8) <= budget))
+            return true;
+        if (budget_limits == nullptr)
+            return false;
+        budget = detail::budget_of(*budget_limits, size);
+        budget_limits = nullptr;
+        return spent + (pos - 8) <= budget;
+    }
 
     //! True when `n` more bytes are available; records an error otherwise.
     FBE_INLINE bool need(std::size_t n, const char* what) {
@@ -108,6 +127,8 @@ public:
     FBE_INLINE void take_progress(const FinalDecoder& copy) noexcept {
         pos = copy.pos;
         spent = copy.spent;
+        budget = copy.budget;
+        budget_limits = copy.budget_limits;
     }
 };
 
@@ -887,7 +908,12 @@ private:
     template <bool usual>
     FBE_INLINE std::size_t read_root(T& value, std::size_t length, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
-        d.budget = this->_limits.budget(length);
+        if constexpr (usual) { // worked out when first needed (FinalDecoder::budget)
+            d.budget = 0;
+            d.budget_limits = &this->_limits;
+        } else {
+            d.budget = this->_limits.budget(length);
+        }
         FCodec<T>::read(d, value); // the root is level 1, as in verify()
         if (FBE_UNLIKELY(!usual || d.spent != 0) && !d.within_budget())
             return read_counted(value, length, max_depth, d.pos);
