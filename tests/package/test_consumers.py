@@ -34,7 +34,7 @@ same value from Rust, whose HashMap writes its own order); so does the Rust prog
 
 The Kafka serdes (docs/kafka.md "Used from a project"), each installed as its section says in a
 project of examples/packages/kafka-<language>: Java `mvn install` of runtime/kafka/java and a pom
-depending on fbe-kafka, Go the fbekafka module required and replaced beside the runtime, Python
+depending on fbe-kafka (Kotlin: the same, the pom compiling through kotlin-maven-plugin), Go the fbekafka module required and replaced beside the runtime, Python
 the extra `pip install '<repo>[kafka]'` (the venv above), TypeScript the `npm pack` tarballs of
 both packages installed with kafkajs. Without a broker, each program serializes the Order Python
 wrote through its serde with the record's headers and deserializes a value and an `fbe` header it
@@ -541,14 +541,27 @@ def kafka_go_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return [project / "app"]
 
 
-def kafka_java_program(scratch: Path, fbec: Path) -> list[str | Path]:
-    """Java: `mvn install` of runtime/java, then of a copy of runtime/kafka/java without compiling its
-    tests (they need the trade model generated and a broker), then the sample pom depending on it."""
+@functools.cache
+def kafka_java_installed(scratch: Path) -> None:
+    """`mvn install` of runtime/java, then of a copy of runtime/kafka/java without compiling its tests
+    (they need the trade model generated and a broker)."""
     java_runtime_installed(scratch)
     copy = scratch / "runtime-kafka-java"
     shutil.copytree(REPO / "runtime" / "kafka" / "java", copy, ignore=shutil.ignore_patterns("target"))
     run([MVN, "-q", "-B", "-Dmaven.test.skip=true", "install"], copy)
+
+
+def kafka_java_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Java: fbe-kafka installed, then the sample pom depending on it, the code of fbec --java."""
+    kafka_java_installed(scratch)
     return maven_program(scratch, fbec, "java", "app.Main", "kafka-java")
+
+
+def kafka_kotlin_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """Kotlin: the same fbe-kafka, a pom compiling through kotlin-maven-plugin the code of fbec
+    --kotlin and a program calling the Java serde as it is, its schema FbeSchema.of(Fbe::class.java)."""
+    kafka_java_installed(scratch)
+    return maven_program(scratch, fbec, "kotlin", "app.MainKt", "kafka-kotlin")
 
 
 def kafka_ts_program(scratch: Path, fbec: Path) -> list[str | Path]:
@@ -576,6 +589,7 @@ def kafka_ts_program(scratch: Path, fbec: Path) -> list[str | Path]:
 KAFKA_BUILDS = {
     "go": kafka_go_program,
     "java": kafka_java_program,
+    "kotlin": kafka_kotlin_program,
     "python": kafka_python_program,
     "ts": kafka_ts_program,
 }
