@@ -64,7 +64,8 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     # ktlint over the generated code and the Kotlin written by hand, beside the compilation
     by_hand = [*sorted(HERE.rglob("*Test.kt")), REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
                REPO / "conformance" / "testees" / "kotlin" / "Describe.kt", REPO / "examples" / "kotlin" / "TcpExample.kt",
-               REPO / "bench" / "java" / "src" / "main" / "kotlin" / "fbebench" / "KotlinRows.kt"]
+               REPO / "bench" / "java" / "src" / "main" / "kotlin" / "fbebench" / "KotlinRows.kt",
+               *sorted((REPO / "examples" / "packages").glob("*kotlin/src/main/kotlin/app/*.kt"))]
     lint = kotlinc.Lint(generated + by_hand)
     result = kotlinc.compile_groups([tests.library, *tests.tests, *others, example])
     return Build(lint, result, example)
@@ -78,9 +79,9 @@ def test_generated_kotlin_compiles_without_warnings(build: Build) -> None:
 
 def test_generated_kotlin_passes_ktlint(build: Build) -> None:
     """The generated code of every schema, and the Kotlin written by hand around it (the tests here,
-    the conformance testee, the example, the Java benchmark's Kotlin rows), follow the Kotlin coding
-    conventions as ktlint checks them (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines
-    up to 120)."""
+    the conformance testee, the example, the Java benchmark's Kotlin rows, the user projects of
+    examples/packages), follow the Kotlin coding conventions as ktlint checks them
+    (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines up to 120)."""
     r = build.lint.result()
     assert r.returncode == 0, f"ktlint:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
 
