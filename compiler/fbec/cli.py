@@ -146,8 +146,8 @@ def _usage(message: str) -> int:
 
 def _main(argv: list[str]) -> int:
     if argv and argv[0] in TOOL_NAMES:
-        from .tools import tool  # fbec decode|encode|compat|format ... (docs/tools.md)
-        return tool(argv[0])(argv[1:])
+        from .tools import run  # fbec decode|encode|compat|format ... (docs/tools.md)
+        return run(argv[0], argv[1:])
     args = _parser().parse_args(argv)
     if args.completion:
         from .completion import bash_script

@@ -1,23 +1,24 @@
 """fbec tools beyond code generation: `fbec decode`, `fbec encode`, `fbec compat`, `fbec format`,
 `fbec fingerprint`, `fbec topic`.
 
-Each tool is a module with `main(argv) -> exit status`; `fbec.cli.main`
-dispatches to it when the first argument is the tool's name. See docs/tools.md.
+Each tool is a module with a function that builds its argument parser and one that runs on the
+parsed arguments and returns the exit status (TOOLS); `fbec.cli.main` dispatches to `run` when the
+first argument is a tool's name. See docs/tools.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Callable
 
-TOOLS: dict[str, str] = {
-    "decode": "fbec.tools.codec:decode_main",
-    "encode": "fbec.tools.codec:encode_main",
-    "compat": "fbec.tools.compat:main",
-    "format": "fbec.tools.format:main",
-    "fingerprint": "fbec.tools.fingerprint:main",
-    "topic": "fbec.tools.topic:main",
+TOOLS: dict[str, tuple[str, str, str]] = {
+    # name: (module, the function that builds its argument parser, the function that runs it on the parsed args)
+    "decode": ("fbec.tools.codec", "_decode_parser", "decode"),
+    "encode": ("fbec.tools.codec", "_encode_parser", "encode"),
+    "compat": ("fbec.tools.compat", "_parser", "run"),
+    "format": ("fbec.tools.format", "_parser", "run"),
+    "fingerprint": ("fbec.tools.fingerprint", "_parser", "run"),
+    "topic": ("fbec.tools.topic", "_parser", "run"),
 }
 
 
@@ -27,22 +28,13 @@ def add_imports(p: argparse.ArgumentParser) -> None:
                    help="also look for imported packages in DIR (repeatable)")
 
 
-def tool(name: str) -> Callable[[list[str]], int]:
-    module, _, func = TOOLS[name].partition(":")
-    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
-
-
-PARSERS: dict[str, str] = {
-    "decode": "fbec.tools.codec:_decode_parser",
-    "encode": "fbec.tools.codec:_encode_parser",
-    "compat": "fbec.tools.compat:_parser",
-    "format": "fbec.tools.format:_parser",
-    "fingerprint": "fbec.tools.fingerprint:_parser",
-    "topic": "fbec.tools.topic:_parser",
-}
-
-
 def parser(name: str) -> argparse.ArgumentParser:
     """The argument parser of a tool (for shell completion)."""
-    module, _, func = PARSERS[name].partition(":")
-    return getattr(importlib.import_module(module), func)()  # type: ignore[no-any-return]
+    module, make, _ = TOOLS[name]
+    return getattr(importlib.import_module(module), make)()  # type: ignore[no-any-return]
+
+
+def run(name: str, argv: list[str]) -> int:
+    """`fbec <name> ARGS...`: the tool run on its parsed arguments; its exit status."""
+    module, _, func = TOOLS[name]
+    return getattr(importlib.import_module(module), func)(parser(name).parse_args(argv))  # type: ignore[no-any-return]

@@ -147,8 +147,7 @@ def _render(codec: Any, value: Any, q: str, fmt: str, indent: int | None) -> str
     return str(codec.dumps_described(value, q, indent))
 
 
-def decode_main(argv: list[str]) -> int:
-    args = _decode_parser().parse_args(argv)
+def decode(args: argparse.Namespace) -> int:
     try:
         codec = load_codec(args.input, args.imports)
         data, _ = read_binary(_read(args.file), args.binary)
@@ -314,8 +313,7 @@ def _documents(text: str) -> list[Any]:
     return doc if isinstance(doc, list) else [doc]
 
 
-def encode_main(argv: list[str]) -> int:
-    args = _encode_parser().parse_args(argv)
+def encode(args: argparse.Namespace) -> int:
     try:
         codec = load_codec(args.input, args.imports)
         raw = _read(args.file)

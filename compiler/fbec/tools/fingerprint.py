@@ -30,8 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.schema):
         print(f"fbec fingerprint: error: '{args.schema}' does not exist", file=sys.stderr)
         return 2
