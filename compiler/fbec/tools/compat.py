@@ -105,6 +105,10 @@ def type_text(t: ir.Type) -> str:
     return f"{type_text(t.value)}{opening}{type_text(t.key)}{closing}"
 
 
+def _or_none(x: object) -> str:
+    return "(none)" if x is None else str(x)
+
+
 def _default_text(d: ir.Default) -> str:
     k = d.kind
     if k == "none":
@@ -145,9 +149,8 @@ class Comparer:
 
     def _package(self, old: ir.Package, new: ir.Package) -> None:
         name = old.name
-        if old.domain != new.domain:
-            self.add("domain-changed", name, f"domain changed from {old.domain or '(none)'} to "
-                     f"{new.domain or '(none)'} (namespaces of generated code change; no wire effect)", WARNING)
+        self._changed("domain-changed", name, "domain", old.domain, new.domain,
+                      "namespaces of generated code change; no wire effect", WARNING)
         if old.version != new.version:
             ov, nv = old.version, new.version
             self.add("version-changed", name, f"version {ov.major}.{ov.minor} -> {nv.major}.{nv.minor} "
@@ -175,9 +178,7 @@ class Comparer:
     def _enum(self, old: ir.Enum, new: ir.Enum) -> None:
         q = old.qualified
         kind = old.kind
-        if old.kind != new.kind:
-            self.add("kind-changed", q, f"{q} changed from {old.kind} to {new.kind} "
-                     "(same numbers; printed text changes)", WARNING)
+        self._changed("kind-changed", q, q, old.kind, new.kind, "same numbers; printed text changes", WARNING)
         if old.wire != new.wire:
             self.add("underlying-type-changed", q, f"underlying type of {kind} {q} changed from {old.underlying} "
                      f"to {new.underlying} (stored as {old.wire}, now {new.wire})", BREAKING)
@@ -214,18 +215,13 @@ class Comparer:
             self.add("message-to-struct", q, f"{q} is no longer a message (senders and receivers drop it)", BREAKING)
         elif new.message and not old.message:
             self.add("struct-to-message", q, f"{q} becomes a message (type {new.type_id})", SAFE)
-        if old.type_id != new.type_id:
-            self.add("type-id-changed", q, f"type number of {what} {q} changed from {old.type_id} to "
-                     f"{new.type_id} (verify() and protocol dispatch see a different type)", BREAKING)
-        if old.base != new.base:
-            self.add("base-changed", q, f"base of {q} changed from {old.base or '(none)'} to "
-                     f"{new.base or '(none)'} (inherited fields are laid out first)", BREAKING)
-        if old.request != new.request:
-            self.add("request-changed", q, f"[request] of {q}: {old.request} -> {new.request} "
-                     "(Client behaviour; no wire effect)", WARNING)
-        if old.response != new.response:
-            self.add("response-changed", q, f"[response] of {q}: {old.response} -> {new.response} "
-                     "(Client behaviour; no wire effect)", WARNING)
+        self._changed("type-id-changed", q, f"type number of {what} {q}", old.type_id, new.type_id,
+                      "verify() and protocol dispatch see a different type", BREAKING)
+        self._changed("base-changed", q, f"base of {q}", old.base, new.base, "inherited fields are laid out first",
+                      BREAKING)
+        client = " (Client behaviour; no wire effect)"
+        self._attribute(q, "request", old.request, new.request, client, WARNING)
+        self._attribute(q, "response", old.response, new.response, client, WARNING)
         if old.rejects != new.rejects:
             self.add("reject-changed", q, f"[reject] of {q} changed (Client behaviour; no wire effect)", WARNING)
         if old.keys != new.keys:
@@ -237,6 +233,18 @@ class Comparer:
         if not layout_reported and self._final_sig(self.old_structs, q) != self._final_sig(self.new_structs, q):
             self.add("final-layout-changed", q, f"final-model layout of {q} changed (a type it contains "
                      "changed its layout; any layout change breaks the final model)", SAFE, BREAKING)
+
+    def _changed(self, kind: str, where: str, what: str, old: object, new: object, note: str, versioned: str,
+                 final: str | None = None) -> None:
+        """The change `kind` when `what` went from old to new (None: "(none)"): "<what> changed from <old> to <new>
+        (<note>)"."""
+        if old != new:
+            self.add(kind, where, f"{what} changed from {_or_none(old)} to {_or_none(new)} ({note})", versioned, final)
+
+    def _attribute(self, where: str, attr: str, old: object, new: object, note: str, level: str) -> None:
+        """The change `<attr>-changed` when the [attr] of `where` went from old to new."""
+        if old != new:
+            self.add(f"{attr}-changed", where, f"[{attr}] of {where}: {old} -> {new}{note}", level)
 
     def _fields(self, q: str, old: ir.Struct, new: ir.Struct) -> None:
         of, nf = old.all_fields, new.all_fields
@@ -282,16 +290,11 @@ class Comparer:
                 self.add("field-retyped", where, f"field {where} retyped from {ot} to {nt}", BREAKING)
             # a field that moves between the struct and its base is reported as base-changed;
             # a changed [key] once as keys-changed
-            if _default_text(f.default) != _default_text(g.default):
-                self.add("default-changed", where, f"default of {where} changed from {_default_text(f.default)} "
-                         f"to {_default_text(g.default)} (data of writers without the field reads differently)",
-                         WARNING, SAFE)
-            if f.hidden != g.hidden:
-                self.add("hidden-changed", where, f"[hidden] of {where}: {f.hidden} -> {g.hidden} "
-                         "(printed text only)", SAFE)
-            if f.deprecated != g.deprecated:
-                self.add("deprecated-changed", where, f"[deprecated] of {where}: {f.deprecated} -> "
-                         f"{g.deprecated}", SAFE)
+            self._changed("default-changed", where, f"default of {where}", _default_text(f.default),
+                          _default_text(g.default), "data of writers without the field reads differently", WARNING,
+                          SAFE)
+            self._attribute(where, "hidden", f.hidden, g.hidden, " (printed text only)", SAFE)
+            self._attribute(where, "deprecated", f.deprecated, g.deprecated, "", SAFE)
         if not any(c.versioned == BREAKING and (c.where == q or c.where.startswith(q + "."))
                    for c in self.changes):
             for f in of:
@@ -374,8 +377,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     models = ["versioned", "final"] if args.model == "both" else [args.model]
     try:
         changes = compare_paths(args.old, args.new, args.imports)
