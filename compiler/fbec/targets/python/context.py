@@ -101,6 +101,24 @@ def fixed_raws(t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
         return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
     return check, [f"*{x}"]
 
+def encoded(t: ir.Type, x: str) -> str:
+    """The bytes of x, a ``string`` (UTF-8, lone surrogates kept) or ``bytes`` value."""
+    return f'{x}.encode("utf-8", "surrogateescape")' if is_string(t) else x
+
+
+def plain_format(e: ir.Type, enums: bool) -> str | None:
+    """The one struct format character of a collection's element that is its Python value as it is
+    (an enum's too, when written: `enums`), or None: such a vector, list or set goes out and in with
+    one call (fbe.buffer.write_plain_seq, ``struct.unpack_from``)."""
+    fmt = slot_fmt(e)
+    return fmt if (is_plain(e) or enums and isinstance(e, ir.EnumRef)) and len(fmt) == 1 else None
+
+
+def each(var: str, items: str, decimal: bool) -> str:
+    """A comprehension's ``for`` clause over items; with ``i``, the item's index, for a decimal's error."""
+    return f"i, {var} in enumerate({items})" if decimal else f"{var} in {items}"
+
+
 def nraw(t: ir.Type) -> int:
     """How many values ``struct`` unpacks for a slot of type t."""
     if isinstance(t, ir.Optional_):
@@ -262,6 +280,14 @@ class Context(DefaultLiterals):
         if t.name == "uuid":
             return f"{self.file.qualified('uuid', 'UUID')}(bytes={raw})"
         return raw
+
+    def plain_items(self, t: ir.Sequence, n: str, at: str) -> str | None:
+        """A vector, list or set of ``n`` plain values read at ``at`` with one unpack (plain_format), or None."""
+        fmt = plain_format(t.element, False)
+        if fmt is None:
+            return None
+        unpack = self.file.qualified("struct", "unpack_from")
+        return ("set" if t.kind == "set" else "list") + f'({unpack}(f"<{{{n}}}{fmt}", r.data, {at}))'
 
     def enum_from_raw(self, qualified: str, raw: str) -> str:
         """An enum/flags value from its raw wire integer: a dict hit for declared values (fbe.EnumMembers)."""

@@ -15,12 +15,15 @@ from fbec.targets.base import CodeWriter, Locals
 from .context import (
     Context,
     check_size,
+    each,
+    encoded,
     fixed_raws,
     is_plain,
     is_string,
     map_order,
     nraw,
     packed_array,
+    plain_format,
     set_order,
     slot_fmt,
     struct_read,
@@ -49,7 +52,7 @@ class Final:
         else:
             items = f"{tv}[{start}:{start + t.length}]"
             inner = inner.replace("y[0]", "y")
-        return f"[{inner} for i, y in enumerate({items})]" if ir.is_decimal(e) else f"[{inner} for y in {items}]"
+        return f"[{inner} for {each('y', items, ir.is_decimal(e))}]"
 
     # ------------------------------------------------------------ writing
 
@@ -85,14 +88,14 @@ class Final:
             return
         if isinstance(t, ir.Sequence):
             it = set_order(t, x)
-            el = t.element
-            if (is_plain(el) or isinstance(el, ir.EnumRef)) and len(slot_fmt(el)) == 1:
-                code.line(f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})')
+            fmt = plain_format(t.element, True)
+            if fmt:
+                code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {it})')
                 return
             e = self.tmp("e")
             code.line(f"w += fbe.buffer.pack_u32(len({x}))")
             with code.block(f"for {e} in {it}:"):
-                self.write(code, el, e, field, depth + 1)
+                self.write(code, t.element, e, field, depth + 1)
             return
         assert isinstance(t, ir.Mapping)
         it = map_order(t, x)
@@ -145,10 +148,8 @@ class Final:
                     code.line(f"{at} = p")
                 code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
                 code.line("p += 4")
-                if is_plain(el) and len(slot_fmt(el)) == 1:
-                    wrap = "set" if t.kind == "set" else "list"
-                    unpack = self.ctx.file.qualified("struct", "unpack_from")
-                    value = f'{wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))'
+                value = c.plain_items(t, count, "p")
+                if value is not None:
                     if t.kind == "set":  # two elements that read the same are refused (docs/limits.md 4)
                         value = f"fbe.buffer.distinct({value}, {count}, {f}, {at})"
                     code.line(f"{decl} = {value}")
@@ -234,8 +235,7 @@ class Final:
                 if text is not None:
                     tail = self.tmp("s")
                     x = f"v.{self.ctx.ident.field(text)}"
-                    enc = f'{x}.encode("utf-8", "surrogateescape")' if is_string(text.type) else x
-                    code.line(f"{tail} = {enc}")
+                    code.line(f"{tail} = {encoded(text.type, x)}")
                     raws.append(f"len({tail})")
                     fmt += "I"
                 code.line(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")

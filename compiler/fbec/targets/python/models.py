@@ -13,12 +13,14 @@ from fbec.targets.base import CodeWriter
 from .context import (
     Context,
     check_size,
+    each,
+    encoded,
     fixed_raws,
     is_plain,
-    is_string,
     map_order,
     nraw,
     packed_array,
+    plain_format,
     set_order,
     slot_fmt,
     struct_read,
@@ -172,8 +174,9 @@ class Versioned:
         if isinstance(t, ir.Sequence):
             e = t.element
             it = set_order(t, "x")
-            if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
-                code.line(f'fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
+            fmt = plain_format(e, True)
+            if fmt:
+                code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {it})')
                 code.line("return q - b")
                 return
             if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
@@ -195,17 +198,16 @@ class Versioned:
             code.line("return q - b")
             return
         assert isinstance(t, ir.Mapping)
-        ks, vs = t.key.size, t.value.size
         kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
         it = map_order(t, "x")
         code.line("n = len(x)")
         code.line("w += fbe.buffer.pack_u32(n)")
-        code.line(f"w += bytes(n * {ks + vs})")
+        code.line(f"w += bytes(n * {t.item_size})")
         code.line("s = q + 4")
         with code.block(f"for k, v in {it}:"):
             code.line(f"{kw}(w, b, s, k)")
-            code.line(f"{vw}(w, b, s + {ks}, v)")
-            code.line(f"s += {ks + vs}")
+            code.line(f"{vw}(w, b, s + {t.key.size}, v)")
+            code.line(f"s += {t.item_size}")
         code.line("return q - b")
 
     # ------------------------------------------------------------ reading
@@ -233,7 +235,7 @@ class Versioned:
         if isinstance(t, ir.Array) and packed_array(t):
             inner = self.read_expr(t.element, Raw("y", 0), base, field, f"{pos} + {t.element.size} * i")
             items = f"{c.layout(slot_fmt(t.element))}.iter_unpack({r0})"
-            return f"[{inner} for i, y in enumerate({items})]" if ir.is_decimal(t.element) else f"[{inner} for y in {items}]"
+            return f"[{inner} for {each('y', items, ir.is_decimal(t.element))}]"
         if isinstance(t, ir.Array):
             e = t.element
             k = nraw(e)
@@ -284,21 +286,15 @@ class Versioned:
         c = self.ctx
         if isinstance(t, ir.Sequence):
             e = t.element
-            wrap = "set" if t.kind == "set" else "list"
             code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
             code.line("q += 4")
-            fmt = slot_fmt(e)
             # a set holds each element once: two that read the same are refused (docs/limits.md 4)
-            if is_plain(e) and len(fmt) == 1:
-                unpack = c.file.qualified("struct", "unpack_from")
-                value = wrap + "(" + unpack + '(f"<{n}' + fmt + '", r.data, q))'
-            else:
+            value = c.plain_items(t, "n", "q")
+            if value is None:
                 inner = self.read_expr(e, Raw("e", 0), "b", "f", f"q + {e.size} * i")
-                lay = c.layout(fmt)
                 open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
-                items = f"{lay}.iter_unpack(r.data[q:q + n * {e.size}])"
-                each = f"i, e in enumerate({items})" if ir.is_decimal(e) else f"e in {items}"
-                value = f"{open_}{inner} for {each}{close}"
+                items = f"{c.layout(slot_fmt(e))}.iter_unpack(r.data[q:q + n * {e.size}])"
+                value = f"{open_}{inner} for {each('e', items, ir.is_decimal(e))}{close}"
             if t.kind == "set":
                 value = f"fbe.buffer.distinct({value}, n, f, b + off)"
             code.line(f"return {value}")
@@ -311,8 +307,8 @@ class Versioned:
         kx = self.read_expr(t.key, Raw("e", 0), "b", "f", f"q + {ks} * i")
         vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f", f"q + {ks} * i + {t.key.size}")
         items = f"{lay}.iter_unpack(r.data[q:q + n * {ks}])"
-        each = f"i, e in enumerate({items})" if ir.is_decimal(t.key) or ir.is_decimal(t.value) else f"e in {items}"
-        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for {each}}}, n, f, b + off)")
+        every = each("e", items, ir.is_decimal(t.key) or ir.is_decimal(t.value))
+        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for {every}}}, n, f, b + off)")
 
     # ------------------------------------------------------------ structs
 
@@ -408,7 +404,7 @@ class Versioned:
                 code.line(f"o{i} = {off} + 4 + len({texts[-1]})")
                 off = f"o{i}"
             t = f"s{i}"
-            code.line(f'{t} = {x}.encode("utf-8", "surrogateescape")' if is_string(f.type) else f"{t} = {x}")
+            code.line(f"{t} = {encoded(f.type, x)}")
             texts.append(t)
             raws.append(off)
         code.line(f"w += {c.layout(fmt + 'I')}.pack({', '.join(raws)}, len({texts[0]}))")
