@@ -40,7 +40,7 @@ def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
 def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> GeneratedFile:
     ctx = Context(schema, pkg, options)
     vgen = Versioned(ctx)
-    fgen = Final(ctx)
+    fgen = Final(ctx, vgen)
     structs = list(pkg.structs)  # the IR lists a base before the structs derived from it
 
     def each(*parts: Callable[[ir.Struct], list[str]]) -> list[str]:

@@ -15,44 +15,26 @@ from fbec.targets.base import CodeWriter, Locals
 from .context import (
     Context,
     check_size,
-    each,
     encoded,
     fixed_raws,
-    is_plain,
     is_string,
     map_order,
     nraw,
-    packed_array,
     plain_format,
     set_order,
     slot_fmt,
     struct_read,
 )
+from .models import Raw, Versioned
 
 
 class Final:
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.tmp = Locals()     # a struct's function's locals
+    """The final model's walks; a fixed value (ir.is_fixed: the same bytes in both models) is read
+    from its raw values as the versioned model reads it (Versioned.read_expr)."""
 
-    def conv(self, t: ir.Type, tv: str, start: int, pos: str, field: str) -> str:
-        """The value of a fixed-size field from its raw values ``tv[start]``...; ``pos`` is an
-        expression of its absolute position and ``field`` its name, which a decimal's error names."""
-        c = self.ctx
-        if ir.is_scalar(t):
-            return c.scalar(t, f"{tv}[{start}]", pos, f'"{field}"')
-        assert isinstance(t, ir.Array)
-        e = t.element
-        if is_plain(e) and not packed_array(t):
-            return f"list({tv}[{start}:{start + t.length}])"
-        # each element y: a tuple of its raw values (packed), or its one raw value
-        inner = self.conv(e, "y", 0, f"{pos} + {e.final_size} * i", field)
-        if packed_array(t):
-            items = f"{c.layout(slot_fmt(e))}.iter_unpack({tv}[{start}])"
-        else:
-            items = f"{tv}[{start}:{start + t.length}]"
-            inner = inner.replace("y[0]", "y")
-        return f"[{inner} for {each('y', items, ir.is_decimal(e))}]"
+    def __init__(self, ctx: Context, versioned: Versioned) -> None:
+        self.ctx, self.versioned = ctx, versioned
+        self.tmp = Locals()     # a struct's function's locals
 
     # ------------------------------------------------------------ writing
 
@@ -116,7 +98,7 @@ class Final:
             tv = self.tmp("t")
             code.line(f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})")
             code.line(f"p += {lay}.size")
-            code.line(f"{target} = {self.conv(t, tv, 0, f'p - {lay}.size', field)}")
+            code.line(f"{target} = {self.versioned.read_expr(t, Raw(tv, 0), 'p', f, f'p - {lay}.size')}")
             return
         if isinstance(t, ir.Primitive):
             fn = "final_string" if t.name == "string" else "final_bytes"
@@ -289,7 +271,7 @@ class Final:
             code.line(f"p += {size}")
             k = 0
             for m in members:
-                args.append(self.conv(m.type, tv, k, at, m.name))
+                args.append(self.versioned.read_expr(m.type, Raw(tv, k), "p", f'"{m.name}"', at))
                 k += nraw(m.type)
             if text is not None:
                 what = "string" if is_string(text.type) else "bytes"

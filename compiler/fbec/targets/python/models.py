@@ -29,12 +29,15 @@ from .context import (
 
 
 class Raw:
-    """The raw unpacked values of one slot: ``tv[start]``, ``tv[start + 1]``..."""
+    """The raw unpacked values of one slot: ``tv[start]``, ``tv[start + 1]``... (start None: its one
+    raw value is ``tv`` itself)."""
 
-    def __init__(self, tv: str, start: int | str) -> None:
+    def __init__(self, tv: str, start: int | str | None) -> None:
         self.tv, self.start = tv, start
 
     def at(self, n: int) -> str:
+        if self.start is None:
+            return self.tv
         if isinstance(self.start, int):
             return f"{self.tv}[{self.start + n}]"
         return f"{self.tv}[{self.start} + {n}]" if n else f"{self.tv}[{self.start}]"
@@ -232,20 +235,20 @@ class Versioned:
                 return f"fbe.buffer.read_optional_struct(r, {base}, {r0}, {raw.at(1)}, {field}, {vr}, {make})"
             sr = self.slot_reader(e)
             return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
-        if isinstance(t, ir.Array) and packed_array(t):
-            inner = self.read_expr(t.element, Raw("y", 0), base, field, f"{pos} + {t.element.size} * i")
-            items = f"{c.layout(slot_fmt(t.element))}.iter_unpack({r0})"
-            return f"[{inner} for {each('y', items, ir.is_decimal(t.element))}]"
         if isinstance(t, ir.Array):
-            e = t.element
+            e, packed = t.element, packed_array(t)
             k = nraw(e)
             assert isinstance(raw.start, int)
+            if k > 1 and not packed:  # an optional's two raw values: j runs over the first of each
+                inner = self.read_expr(e, Raw(raw.tv, "j"), base, field, pos)
+                return f"[{inner} for j in range({raw.start}, {raw.start + t.length * k}, {k})]"
+            values = f"{raw.tv}[{raw.start}:{raw.start + t.length}]"
             if is_plain(e):
-                return f"list({raw.tv}[{raw.start}:{raw.start + t.length * k}])"
-            # a decimal's position: j runs over its raw values, one per element
-            inner = self.read_expr(e, Raw(raw.tv, "j"), base, field, f"{pos} + {e.size} * (j - {raw.start})")
-            rng = f"range({raw.start}, {raw.start + t.length * k}" + (f", {k})" if k != 1 else ")")
-            return f"[{inner} for j in {rng}]"
+                return f"list({values})"
+            # each element y: its one raw value, or (packed) the tuple of them its own layout unpacks
+            items = f"{c.layout(slot_fmt(e))}.iter_unpack({r0})" if packed else values
+            inner = self.read_expr(e, Raw("y", 0 if packed else None), base, field, f"{pos} + {e.size} * i")
+            return f"[{inner} for {each('y', items, ir.is_decimal(e))}]"
         return f"{self.coll_reader(t)}(r, {base}, {r0}, {field})"
 
     def slot_reader(self, t: ir.Type) -> str:

@@ -4587,13 +4587,13 @@ def fbe_vr_StructArray(r: fbe.Reader, p: int) -> StructArray:
             v = StructArray.__new__(StructArray)
             v.f1 = list(t[2:4])
             v.f2 = [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f2", fbe_vsr_byte) for j in range(4, 8, 2)]
-            v.f3 = [fbe.buffer.read_bytes(r, p, t[j], "f3") for j in range(8, 10)]
+            v.f3 = [fbe.buffer.read_bytes(r, p, y, "f3") for y in t[8:10]]
             v.f4 = [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f4", fbe_vsr_bytes) for j in range(10, 14, 2)]
-            v.f5 = [FBE_M_EnumSimple[t[j]] for j in range(14, 16)]
+            v.f5 = [FBE_M_EnumSimple[y] for y in t[14:16]]
             v.f6 = [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f6", fbe_vsr_test_EnumSimple) for j in range(16, 20, 2)]
-            v.f7 = [FBE_M_FlagsSimple[t[j]] for j in range(20, 22)]
+            v.f7 = [FBE_M_FlagsSimple[y] for y in t[20:22]]
             v.f8 = [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f8", fbe_vsr_test_FlagsSimple) for j in range(22, 26, 2)]
-            v.f9 = [(fbe_vr_StructSimple(r, p + t[j]) if t[j] else fbe.buffer.absent_struct(r, StructSimple, "f9", p)) for j in range(26, 28)]
+            v.f9 = [(fbe_vr_StructSimple(r, p + y) if y else fbe.buffer.absent_struct(r, StructSimple, "f9", p)) for y in t[26:28]]
             v.f10 = [fbe.buffer.read_optional_struct(r, p, t[j], t[j + 1], "f10", fbe_vr_StructSimple, StructSimple) for j in range(28, 32, 2)]
         else:
             k = fbe.buffer.present(FBE_C10, t[0], 8)
@@ -4601,13 +4601,13 @@ def fbe_vr_StructArray(r: fbe.Reader, p: int) -> StructArray:
             v = StructArray(
                 list(t[2:4]) if k > 0 else None,
                 [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f2", fbe_vsr_byte) for j in range(4, 8, 2)] if k > 1 else None,
-                [fbe.buffer.read_bytes(r, p, t[j], "f3") for j in range(8, 10)] if k > 2 else None,
+                [fbe.buffer.read_bytes(r, p, y, "f3") for y in t[8:10]] if k > 2 else None,
                 [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f4", fbe_vsr_bytes) for j in range(10, 14, 2)] if k > 3 else None,
-                [FBE_M_EnumSimple[t[j]] for j in range(14, 16)] if k > 4 else None,
+                [FBE_M_EnumSimple[y] for y in t[14:16]] if k > 4 else None,
                 [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f6", fbe_vsr_test_EnumSimple) for j in range(16, 20, 2)] if k > 5 else None,
-                [FBE_M_FlagsSimple[t[j]] for j in range(20, 22)] if k > 6 else None,
+                [FBE_M_FlagsSimple[y] for y in t[20:22]] if k > 6 else None,
                 [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f8", fbe_vsr_test_FlagsSimple) for j in range(22, 26, 2)] if k > 7 else None,
-                [(fbe_vr_StructSimple(r, p + t[j]) if t[j] else fbe.buffer.absent_struct(r, StructSimple, "f9", p)) for j in range(26, 28)] if k > 8 else None,
+                [(fbe_vr_StructSimple(r, p + y) if y else fbe.buffer.absent_struct(r, StructSimple, "f9", p)) for y in t[26:28]] if k > 8 else None,
                 [fbe.buffer.read_optional_struct(r, p, t[j], t[j + 1], "f10", fbe_vr_StructSimple, StructSimple) for j in range(28, 32, 2)] if k > 9 else None,
             )
     except fbe.DecodeError as e:

@@ -224,7 +224,7 @@ def fbe_vr_Prices(r: fbe.Reader, p: int) -> Prices:
             v = Prices.__new__(Prices)
             v.price = fbe.decode_decimal(t[2], p + 8, "price")
             v.maybePrice = fbe.buffer.read_optional(r, p, t[3], t[4], "maybePrice", fbe_vsr_decimal)
-            v.pair = [fbe.decode_decimal(t[j], p + 29 + 16 * (j - 5), "pair") for j in range(5, 7)]
+            v.pair = [fbe.decode_decimal(y, p + 29 + 16 * i, "pair") for i, y in enumerate(t[5:7])]
             v.priceVector = fbe_vcr_v_decimal(r, p, t[7], "priceVector")
             v.priceList = fbe_vcr_l_decimal(r, p, t[8], "priceList")
             v.priceSet = fbe_vcr_s_decimal(r, p, t[9], "priceSet")
@@ -237,7 +237,7 @@ def fbe_vr_Prices(r: fbe.Reader, p: int) -> Prices:
             v = Prices(
                 fbe.decode_decimal(t[2], p + 8, "price") if k > 0 else FBE_C0,
                 fbe.buffer.read_optional(r, p, t[3], t[4], "maybePrice", fbe_vsr_decimal) if k > 1 else None,
-                [fbe.decode_decimal(t[j], p + 29 + 16 * (j - 5), "pair") for j in range(5, 7)] if k > 2 else None,
+                [fbe.decode_decimal(y, p + 29 + 16 * i, "pair") for i, y in enumerate(t[5:7])] if k > 2 else None,
                 fbe_vcr_v_decimal(r, p, t[7], "priceVector") if k > 3 else None,
                 fbe_vcr_l_decimal(r, p, t[8], "priceList") if k > 4 else None,
                 fbe_vcr_s_decimal(r, p, t[9], "priceSet") if k > 5 else None,
