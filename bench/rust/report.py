@@ -45,6 +45,10 @@ def replace_block(text: str, markers: tuple[str, str], block: str) -> str:
 MARKERS = ("<!-- bench-rust:begin -->", "<!-- bench-rust:end -->")
 OPS = ("serialize", "deserialize", "verify")
 OURS = ("ours", "ours-final")
+# Deserialize without the touch (`trade --stable ROW/read N`): bytes -> the reused domain object and
+# nothing else, as the C++ table's deserialize (docs/benchmarks.md, "Method"); counted for our rows,
+# whose deserialize is compared with their C++ twins' on it.
+READ = "read"
 WITH_CPP = ("ours", "ours-final", "ours-json")  # our rows compared with their C++ twins
 COLLECTED = re.compile(r"Collected : (\d+)")
 # Callgrind counts a `rep movsb/stosb` as one instruction whatever its length (mk/bench.mk).
@@ -61,6 +65,8 @@ def benchmarks(binary: str) -> list[tuple[str, str]]:
 def count(binary: str, n: int, out: str) -> int:
     counts: dict[str, dict[str, float]] = {}
     names = benchmarks(binary)
+    # our rows' deserialize without the touch too: what the C++ table's deserialize measures
+    names += [(row, READ) for row, op in names if row in WITH_CPP and op == "deserialize"]
     env = {**os.environ, "GLIBC_TUNABLES": TUNABLES}
     for k, (row, op) in enumerate(names, 1):
         totals = []
@@ -155,11 +161,15 @@ def goals(result: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"row": ours, "goal": f"{op} ≤ {rows[peer]['name'] if peer in rows else peer}'s", **marks})
     for ours in WITH_CPP:
         for op in OPS:
-            a, c = figure(ours, op, "instructions"), cpp.get(ours, {}).get(op)
+            # like with like: the C++ deserialize reads every field into the object and touches none
+            a = figure(ours, READ if op == "deserialize" else op, "instructions")
+            c = cpp.get(ours, {}).get(op)
             if a is None and c is None:  # no verify in either language (JSON)
                 continue
             mark = None if a is None or c is None else {"ours": a, "peer": c, "met": a <= 1.3 * c}
-            out.append({"row": ours, "goal": f"{op} within 1.3x of our C++ row (instructions)", "instructions": mark})
+            what = "deserialize without the touch" if op == "deserialize" else op
+            out.append({"row": ours, "goal": f"{what} within 1.3x of our C++ row (instructions)",
+                        "instructions": mark})
     return out
 
 
@@ -228,7 +238,8 @@ def markdown(result: dict[str, Any]) -> str:
                    "(a sample's time over its iterations); \"vs ours\" is the row's median over FBE (ours): above "
                    "×1 is slower. Instructions per operation from callgrind: (Ir(N) − Ir(1)) / (N − 1), "
                    f"N = {c.get('stable_n')}. Deserialize is bytes → the domain object (ours read into the reused one, as "
-                   "C++), then every field read."), ""]
+                   "C++), then every field read; the C++ table's deserialize reads no field, so the goals compare "
+                   "it with ours without the touch (`trade --stable ROW/read N`)."), ""]
     cpp = result.get("cpp", {})
     lines += [(f"Goals of issue 25 (ours against the peers of this run; C++ instructions of "
                f"bench/results/latest.json, source {cpp.get('source', '?')}):"), "",

@@ -42,7 +42,8 @@ def test_goals_are_marked_on_medians_best_rounds_and_instructions(tmp_path: Path
     check = tmp_path / "check.txt"
     check.write_text(CHECK)
     instr = tmp_path / "instr.json"
-    instr.write_text(json.dumps({"n": 1001, "counts": {"ours": {"serialize": 400.0}, "bincode": {"serialize": 500.0}}}))
+    instr.write_text(json.dumps({"n": 1001, "counts": {
+        "ours": {"serialize": 400.0, "deserialize": 700.0, "read": 600.0}, "bincode": {"serialize": 500.0}}}))
     cpp = tmp_path / "cpp.json"
     cpp.write_text(json.dumps({"context": {"source": "abc"}, "trade": [
         {"id": "ours", "serialize_instructions": 300.0, "deserialize_instructions": 470.0},
@@ -59,6 +60,9 @@ def test_goals_are_marked_on_medians_best_rounds_and_instructions(tmp_path: Path
     assert serialize["instructions"]["met"] is True    # 400 <= 500
     assert goals[("ours", "serialize within 1.3x of our C++ row (instructions)")]["instructions"]["met"] is False
     assert goals[("ours", "deserialize ≤ bincode's")]["median_ns"] is None
+    # the C++ deserialize touches no field: compared with ours without the touch (600, not 700)
+    cpp_read = goals[("ours", "deserialize without the touch within 1.3x of our C++ row (instructions)")]
+    assert cpp_read["instructions"] == {"ours": 600.0, "peer": 470.0, "met": True}
     assert ("ours-json", "verify within 1.3x of our C++ row (instructions)") not in goals  # neither has one
     assert goals[("ours-json", "serialize within 1.3x of our C++ row (instructions)")]["instructions"] is None
     assert result["rows"][1]["crate"] == "bincode 2.0.1"
