@@ -293,6 +293,12 @@ def is_text(t: Type) -> TypeGuard[Primitive]:
     return isinstance(t, Primitive) and t.name in VARIABLE_PRIMITIVES
 
 
+def wire_name(t: Primitive | EnumRef) -> str:
+    """The primitive a primitive or an enum is written as: an enum's or flags' wire integer
+    (EnumRef.wire, ENUM_WIRE of its underlying type), a primitive itself (docs/format.md 2)."""
+    return t.wire if isinstance(t, EnumRef) else t.name
+
+
 def is_fixed(t: Type) -> bool:
     """A scalar or an array of scalars: held inline with the same bytes in both models, nothing out of
     line (a member of a run of fixed fields)."""

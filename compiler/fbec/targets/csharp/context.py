@@ -207,7 +207,7 @@ def direct(t: ir.Type) -> bool:
 def wire_method(t: ir.Type) -> str:
     """The suffix of the Writer's Put/Append and the Reader's Get of a direct type: its wire type's."""
     assert isinstance(t, (ir.Primitive, ir.EnumRef))
-    return WIRE_METHODS[t.wire if isinstance(t, ir.EnumRef) else t.name]
+    return WIRE_METHODS[ir.wire_name(t)]
 
 
 def wire_value(t: ir.Type, value: str) -> str:

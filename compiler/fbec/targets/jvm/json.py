@@ -55,7 +55,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
     """Write x (type t) as JSON (docs/format.md 8.2); field and index (an element's) name it in errors."""
     w = raw.w
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        name = t.wire if isinstance(t, ir.EnumRef) else t.name
+        name = ir.wire_name(t)
         value = f"{x}{c.ENUM_VALUE}" if isinstance(t, ir.EnumRef) else x
         raw.line(f"j.{WRITE[name]}({value}{c.JSON_CONVERSIONS.get(name, '')})")
     elif isinstance(t, ir.StructRef):
@@ -108,7 +108,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
 def json_key(c: Context, t: ir.Type, k: str) -> str:
     """Write map key k as a member name and its colon (docs/format.md 8.1)."""
     assert isinstance(t, (ir.Primitive, ir.EnumRef)), t
-    name = t.wire if isinstance(t, ir.EnumRef) else t.name
+    name = ir.wire_name(t)
     value = f"{k}{c.ENUM_VALUE}" if isinstance(t, ir.EnumRef) else k
     return c.stmt(f"j.{KEY_WRITE[name]}({c.KEY_CONVERSIONS.get(name, '{}').format(value)})")
 

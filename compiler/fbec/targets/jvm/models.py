@@ -78,7 +78,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         w.line(c.stmt(f"w.append{t.name.capitalize()}({value})" if at is None else
                       f"w.{t.name}({at[0]}, {at[1]}, {value})"))
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
-        kind = SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]
+        kind = SLOT[ir.wire_name(t)][0]
         converted = c.to_runtime(t, value)
         w.line(c.stmt(f"w.append{kind}({converted})" if at is None else f"w.put{kind}({at[1]}, {converted})"))
     elif isinstance(t, ir.StructRef):
@@ -141,7 +141,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
     if isinstance(t, ir.Primitive) and ir.is_decimal(t) and at is not None:
         return f"r.decimal({at[1]}, {quoted})"      # the reader checks a decimal's flags (docs/format.md 2.4)
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        kind = SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name]
+        kind = SLOT[ir.wire_name(t)]
         return c.from_runtime(t, f"r.final{kind[0]}({quoted})" if at is None else f"r.{kind[1]}({at[1]})")
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)

@@ -200,7 +200,7 @@ def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, in
     if isinstance(t, ir.Primitive) and t.name == "decimal":     # the reader checks its flags (docs/format.md 2.4)
         return f'r.decimal({pos}, "{field}")'
     assert isinstance(t, (ir.Primitive, ir.EnumRef))
-    return f"r.{reader_method(SLOT_KINDS[t.wire if isinstance(t, ir.EnumRef) else t.name])}({pos})"
+    return f"r.{reader_method(SLOT_KINDS[ir.wire_name(t)])}({pos})"
 
 
 def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str,
