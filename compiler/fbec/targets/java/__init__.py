@@ -24,11 +24,10 @@ from fbec.targets.jvm.context import (
     distinct_values,
     doc,
     java_int_literal,
-    key_compare,
     signed,
     summary,
 )
-from fbec.targets.jvm.members import flags_text, write_equality
+from fbec.targets.jvm.members import flags_text, write_equality, write_key_order
 
 __all__ = ["Context", "generate"]
 
@@ -166,26 +165,8 @@ def write_to_string(w: CodeWriter) -> None:
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """KEY_ORDER, the order of sets and maps of this struct, then equals/hashCode over the [key]
     fields (jvm.members)."""
-    keys = s.key_fields
-    comparator = c.use("java.util.Comparator")
-    w.line("/** The order of sets and maps of " + name + ": by the [key] fields, as the wire orders them. */")
-    if not keys:
-        w.line(f"public static final {comparator}<{name}> KEY_ORDER = (a, b) -> 0;")
-    else:
-        with w.block(f"public static final {comparator}<{name}> KEY_ORDER = (a, b) -> {{", "};"):
-            for k, f in enumerate(keys):
-                expr = key_compare(c, f.type, f"a.{c.ident.field(f)}", f"b.{c.ident.field(f)}")
-                if k == len(keys) - 1:
-                    w.line(f"return {expr};")
-                elif k == 0:
-                    w.line(f"int c = {expr};")
-                    with w.block("if (c != 0) {", "}"):
-                        w.line("return c;")
-                else:
-                    w.line(f"c = {expr};")
-                    with w.block("if (c != 0) {", "}"):
-                        w.line("return c;")
-    w.blank()
+    head = f"public static final {c.use('java.util.Comparator')}<{name}> KEY_ORDER = (a, b) ->"
+    write_key_order(w, c, s, name, f"{head} 0;", (f"{head} {{", "};"))
     write_equality(w, c, s, name)
 
 

@@ -380,7 +380,8 @@ class Context(DefaultLiterals):
         "interface": "public interface {0}", "throws": " throws {0}",
         "param": "{1} {0}", "same": "{0} == {1}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
-        "empty_text": "{0}.length() == 0",
+        "empty_text": "{0}.length() == 0", "compared": "c", "lambda_return": "return {0}",
+        "lambda_result": "return {0}",
     }
     """How the language writes each simple construct: a format of its parts. `catch` (exception),
     `val`/`var`/`typed` (a local that is not assigned again, one that is, one with its type: name,

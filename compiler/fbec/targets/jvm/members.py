@@ -1,6 +1,7 @@
 """Members of the classes of fbec --java and --kotlin decided once, which each language spells (its
 Context: the method heads, the cast, a key's hash):
 
+* KEY_ORDER, the order of sets and maps of a struct: by its [key] fields, as the wire orders them;
 * equals and hashCode over a struct's [key] fields: two values are equal when each key field is
   the same key (key_equals: the rule the readers refuse a key read twice by, docs/limits.md 4),
   structs without keys are all equal (as the original's), and the hash agrees with that equality;
@@ -13,7 +14,29 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.jvm.context import Context, key_equals
+from fbec.targets.jvm.context import Context, key_compare, key_equals
+
+
+def write_key_order(w: CodeWriter, c: Context, s: ir.Struct, name: str, none: str, block: tuple[str, str],
+                    annotation: str = "") -> None:
+    """KEY_ORDER of the struct s (its class: name), then a blank line: the declaration `none` when s
+    has no [key] fields, else the lambda between `block`'s lines, in which the first key field that
+    compares unequal decides (key_compare); annotation, if any, the line before the declaration."""
+    w.line(f"/** The order of sets and maps of {name}: by the [key] fields, as the wire orders them. */")
+    if annotation:
+        w.line(annotation)
+    compares = [key_compare(c, f.type, f"a.{c.ident.field(f)}", f"b.{c.ident.field(f)}") for f in s.key_fields]
+    if not compares:
+        w.line(none)
+    else:
+        with w.block(*block):
+            local = ""
+            for k, expr in enumerate(compares[:-1]):    # a local the language names alike each time is assigned again
+                again, local = local == c.spell("compared", str(k)), c.spell("compared", str(k))
+                w.line(c.stmt(f"{local} = {expr}") if again else c.val(local, expr, c.TYPES["int32"][0]))
+                c.if_(w, f"{local} != 0", c.spell("lambda_return", local, "Comparator"))
+            w.line(c.stmt(c.spell("lambda_result", compares[-1])))
+    w.blank()
 
 
 def write_equality(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

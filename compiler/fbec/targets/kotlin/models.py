@@ -23,7 +23,8 @@ from functools import partial
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import models, text
-from fbec.targets.jvm.context import doc, key_compare, member, sub
+from fbec.targets.jvm.context import doc, member, sub
+from fbec.targets.jvm.members import write_key_order
 from fbec.targets.kotlin.json import write_json, write_json_members
 from fbec.targets.kotlin.syntax import Context, signature
 
@@ -137,21 +138,8 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.line(f"/** The type id of {q}. */")
     w.line(f"const val TYPE_ID = {s.type_id}")
     w.blank()
-    keys = s.key_fields
-    w.line(f"/** The order of sets and maps of {name}: by the [key] fields, as the wire orders them. */")
-    w.line("@JvmField")
-    if not keys:
-        w.line(f"val KEY_ORDER: Comparator<{name}> = Comparator {{ _, _ -> 0 }}")
-    else:
-        with w.block(f"val KEY_ORDER: Comparator<{name}> = Comparator {{ a, b ->", "}"):
-            for k, f in enumerate(keys):
-                expr = key_compare(c, f.type, f"a.{c.ident.field(f)}", f"b.{c.ident.field(f)}")
-                if k == len(keys) - 1:
-                    w.line(expr)
-                else:
-                    w.line(f"val c{k} = {expr}")
-                    w.line(f"if (c{k} != 0) return@Comparator c{k}")
-    w.blank()
+    head = f"val KEY_ORDER: Comparator<{name}> = Comparator {{"
+    write_key_order(w, c, s, name, f"{head} _, _ -> 0 }}", (f"{head} a, b ->", "}"), "@JvmField")
 
     codecs = {
         "fbeWrite": (f"fun fbeWrite(w: {writer}, base: Int, slot: Int, v: {name}) {{",

@@ -117,7 +117,7 @@ class Context(context.Context):
         "interface": "interface {0}", "throws": "",
         "param": "{0}: {1}", "same": "{0} === {1}",
         "other_class": "{0}.javaClass != javaClass", "property": "{0}", "bits": "({0} and {1})",
-        "empty_text": "{0}.isEmpty()",
+        "empty_text": "{0}.isEmpty()", "compared": "c{0}", "lambda_return": "return@{1} {0}", "lambda_result": "{0}",
     }
     NULLS = False
     BRACES = False
