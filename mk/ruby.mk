@@ -9,7 +9,7 @@
 #                      tests/ruby (the golden vectors of $(SHARED) in both models, byte for byte)
 #                      twice: with the C accelerator (runtime/ruby/ext/fbe_accel, built into
 #                      build/ruby/ext with -Wall -Wextra, a warning fails) and with FBE_PURE_RUBY=1,
-#                      then tests/ruby/accel_test.rb over the accelerator built with ASan
+#                      then tests/ruby/accel_test.rb and accel_read_test.rb over the accelerator built with ASan
 .PHONY: test-ruby ruby-toolchain ruby-accel ruby-accel-asan
 TEST_TARGETS += test-ruby
 
@@ -56,10 +56,11 @@ test-ruby: venv ruby-toolchain ruby-accel
 	$(MAKE) --no-print-directory ruby-accel-asan
 
 # The accelerator built with AddressSanitizer (its heap accesses: Ruby's own scan of the machine stack
-# trips ASan's stack checks, so they are off) under tests/ruby/accel_test.rb's seeded mutations.
+# trips ASan's stack checks, so they are off) under the seeded mutations of tests/ruby/accel_test.rb (writers)
+# and accel_read_test.rb (readers).
 ruby-accel-asan:
 	rm -rf $(RUBY_EXT)-asan && mkdir -p $(RUBY_EXT)-asan
 	cd $(RUBY_EXT)-asan && ruby $(CURDIR)/runtime/ruby/ext/fbe_accel/extconf.rb >/dev/null && $(MAKE) --no-print-directory \
 		CC="gcc -fsanitize=address --param asan-stack=0 -fno-omit-frame-pointer" LDSHARED="gcc -shared -fsanitize=address"
 	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" FBE_ACCEL_EXPECTED=1 \
-		ruby -I$(RUBY_EXT)-asan -Itests/ruby tests/ruby/accel_test.rb
+		ruby -I$(RUBY_EXT)-asan -Itests/ruby -e 'require "./tests/ruby/accel_test"; require "./tests/ruby/accel_read_test"'

@@ -14,21 +14,7 @@ class MutationTest < Minitest::Test
   MANIFEST = File.join(SHARED, 'vectors', 'MANIFEST.json')
   CASES = File.exist?(MANIFEST) ? JSON.parse(File.read(MANIFEST))['cases'] : []
   ROUNDS = Integer(ENV.fetch('FBE_MUTATIONS', '150'))
-  BOUNDARY = [0, 1, 7, 8, 0x7F, 0x80, 0xFF].freeze
-  BOUNDARY32 = [0, 1, 4, 8, 16, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF].freeze
-
-  def mutate(bytes, random)
-    out = bytes.dup
-    case random.rand(4)
-    when 0 then out.setbyte(at = random.rand(out.bytesize), out.getbyte(at) ^ (1 << random.rand(8)))
-    when 1 then out.setbyte(random.rand(out.bytesize), BOUNDARY.sample(random:))
-    when 2
-      at = random.rand([out.bytesize - 3, 1].max)
-      out[at, 4] = [BOUNDARY32.sample(random:) + (random.rand(2).zero? ? 0 : at)].pack('L<')[0, 4]
-    else out = out.byteslice(0, random.rand(out.bytesize))
-    end
-    out.b
-  end
+  include ByteMutations
 
   # [verdict, error text] of the read, and what a value read writes back.
   def outcome(type, data, final)

@@ -83,3 +83,24 @@ module GoldenCase
     check_json(type, files, final) if files['json']
   end
 end
+
+# The seeded mutations of a binary root (mutation_test.rb, accel_read_test.rb): a bit flipped, a
+# byte or a 32-bit field set to a boundary value (a 32-bit one sometimes plus its own position: an
+# offset that points near itself), or the bytes cut short.
+module ByteMutations
+  BOUNDARY = [0, 1, 7, 8, 0x7F, 0x80, 0xFF].freeze
+  BOUNDARY32 = [0, 1, 4, 8, 16, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF].freeze
+
+  def mutate(bytes, random)
+    out = bytes.dup
+    case random.rand(4)
+    when 0 then out.setbyte(at = random.rand(out.bytesize), out.getbyte(at) ^ (1 << random.rand(8)))
+    when 1 then out.setbyte(random.rand(out.bytesize), BOUNDARY.sample(random:))
+    when 2
+      at = random.rand([out.bytesize - 3, 1].max)
+      out[at, 4] = [BOUNDARY32.sample(random:) + (random.rand(2).zero? ? 0 : at)].pack('L<')[0, 4]
+    else out = out.byteslice(0, random.rand(out.bytesize))
+    end
+    out.b
+  end
+end

@@ -13,9 +13,15 @@
  * (codec.write(w, base, pos, value), codec.fwrite(w, value)) into the same buffer, and its errors
  * propagate as they are. Nothing is allocated outside Ruby objects: the buffer is a String, the
  * plans are Arrays.
+ *
+ * Fbe::Accel.from_fbe(klass, data, limits) and from_final read a root of klass with the same plans,
+ * and verify_fbe and verify_final check one (the readers below): they give the value the pure-Ruby
+ * reader gives, or nil, and Value::ClassMethods#from_fbe, #from_final and the verifiers read the
+ * input again in pure Ruby, which decides (and raises its error).
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Codec kinds of a plan (lib/fbe/accel.rb: Fbe::Accel::INT ... CALL). */
@@ -26,12 +32,12 @@ enum {
     K_DOUBLE,     /* [K_DOUBLE, 8] */
     K_STRING,     /* [K_STRING, 4] */
     K_BYTES,      /* [K_BYTES, 4] */
-    K_ENUM,       /* [K_ENUM, size, signed, class]: an enum or flags value, or an Integer */
+    K_ENUM,       /* [K_ENUM, size, signed, class, BY_VALUE]: an enum or flags value, or an Integer */
     K_STRUCT,     /* [K_STRUCT, 4, class] */
     K_OPTIONAL,   /* [K_OPTIONAL, 5, element] */
-    K_VECTOR,     /* [K_VECTOR, 4, element]: vector and list */
+    K_VECTOR,     /* [K_VECTOR, 4, element, element cost, fewest final bytes of an element]: vector, list */
     K_ARRAY,      /* [K_ARRAY, size, element, length] */
-    K_CALL        /* [K_CALL, size, codec]: the Ruby codec writes the slot */
+    K_CALL        /* [K_CALL, size, codec]: the Ruby codec writes (reads) the slot */
 };
 
 /* A struct nested deeper than this (a value holding itself through a derived class) is left to
@@ -39,6 +45,10 @@ enum {
 #define MAX_LEVELS 128
 
 #define BAIL (-1L)
+
+/* A struct plan (lib/fbe/accel.rb: Fbe::Accel.plan): [body size, type id, decode cost, class, field...],
+ * each field [instance variable, slot offset, codec plan, field name]. */
+#define FIELDS_AT 4
 
 static VALUE m_accel;
 static VALUE c_writer;
@@ -307,13 +317,12 @@ static long write_struct(struct out *o, VALUE value, int level)
     VALUE plan = plan_of(value);
     if (plan == Qfalse) return BAIL;
 
-    /* plan: [body size, type id, [ivar, offset, codec]...] */
     long size = plan_int(plan, 0);
     long b = grow(o, size);
     put_le(o, b, (unsigned long long)size, 4);
     put_le(o, b + 4, NUM2ULL(RARRAY_AREF(plan, 1)), 4);
     long count = RARRAY_LEN(plan);
-    for (long i = 2; i < count; i++) {
+    for (long i = FIELDS_AT; i < count; i++) {
         VALUE field = RARRAY_AREF(plan, i);
         VALUE v = rb_ivar_get(value, SYM2ID(RARRAY_AREF(field, 0)));
         if (write_slot(o, b, b + plan_int(field, 1), RARRAY_AREF(field, 2), v, level) < 0) return BAIL;
@@ -388,7 +397,7 @@ static int final_struct(struct out *o, VALUE value, int level)
     VALUE plan = plan_of(value);
     if (plan == Qfalse) return BAIL;
     long count = RARRAY_LEN(plan);
-    for (long i = 2; i < count; i++) {
+    for (long i = FIELDS_AT; i < count; i++) {
         VALUE field = RARRAY_AREF(plan, i);
         VALUE v = rb_ivar_get(value, SYM2ID(RARRAY_AREF(field, 0)));
         if (write_final(o, RARRAY_AREF(field, 2), v, level) < 0) return BAIL;
@@ -431,6 +440,485 @@ static VALUE accel_to_final(VALUE self, VALUE value)
     return o.buf;
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * The readers: Fbe::Accel.from_fbe(klass, data, limits), from_final, verify_fbe and verify_final.
+ *
+ * They make the value the pure-Ruby reader (lib/fbe/buffer.rb's Fbe::Reader and the generated
+ * fbe_read_body / fbe_read_final_fields) makes, with its checks in its order, its block order
+ * (mark), its decode budget and its depth (docs/limits.md), charged as it charges them. They accept
+ * a subset of what it accepts: on a failed check, or on anything they are not sure of (a body of an
+ * older version, which the pure reader fills with defaults and charges field by field; limits that
+ * are not an Fbe::Limits of small Integers; a nesting deeper than C_MAX_LEVELS; a Ruby codec that
+ * raises), they return nil and the pure-Ruby reader reads the whole input again, whose error is the
+ * one raised. Fields of the kinds they do not handle (decimal, uuid, sets, maps) are read by their
+ * Ruby codec (read, fread) over an Fbe::Reader that is given the C reader's state and gives it back.
+ * ------------------------------------------------------------------------------------------------ */
+
+#define FAIL Qundef /* a check failed or the C reader is not sure: the pure-Ruby reader decides */
+
+/* Struct levels the C readers enter at most (the C stack), whatever the limits allow. */
+#define C_MAX_LEVELS 256
+
+static VALUE c_reader, c_limits;
+static ID id_read, id_fread, id_from_wire, id_mark, id_pos, id_budget, id_depth, id_verify;
+static ID id_max_depth, id_budget_factor, id_budget_slack;
+static long default_depth, default_factor, default_slack;
+
+/* The state of one decode (the fields of Fbe::Reader). */
+struct in {
+    VALUE data;              /* the input String */
+    const unsigned char *p;  /* its bytes */
+    int64_t size;            /* the root's size: what the reader may read */
+    int64_t mark;            /* versioned: the end of the last out-of-line block read */
+    int64_t pos;             /* final: the cursor */
+    int64_t budget;          /* the decode budget left, never below 0 here */
+    long depth;              /* struct levels entered */
+    long max_depth;          /* the limit, at most C_MAX_LEVELS */
+    int verify;              /* checks only, no value made */
+    VALUE limits;            /* as given (the Fbe::Reader of a Ruby codec is made with them) */
+    VALUE reader;            /* that Fbe::Reader, made when a Ruby codec first reads, or Qnil */
+};
+
+static uint64_t get_le(const struct in *r, int64_t pos, int size)
+{
+    const unsigned char *q = r->p + pos;
+    uint64_t v = 0;
+    for (int i = size - 1; i >= 0; i--) v = (v << 8) | q[i];
+    return v;
+}
+
+static int64_t get_u32(const struct in *r, int64_t pos)
+{
+    return (int64_t)get_le(r, pos, 4);
+}
+
+/* Charges count values of cost each (Fbe::Reader#spend); 0 when the budget does not pay. */
+static int spend(struct in *r, int64_t count, int64_t cost)
+{
+    if (cost > 0 && count > r->budget / cost) return 0;
+    r->budget -= count * cost;
+    return 1;
+}
+
+/* The value of an integer of size bytes (String#unpack1 of 'c', 's<', 'l<', 'q<' or their unsigned twins). */
+static VALUE int_value(uint64_t bits, int size, int is_signed)
+{
+    if (size == 8) return is_signed ? LL2NUM((long long)bits) : ULL2NUM(bits);
+    if (is_signed) {
+        int shift = 64 - 8 * size;
+        return LONG2FIX((long)((int64_t)(bits << shift) >> shift));
+    }
+    return LONG2FIX((long)bits);
+}
+
+/* The value of a scalar whose bytes are at pos: an integer, bool, float, double, enum or flags. */
+static VALUE scalar_at(struct in *r, int64_t pos, VALUE codec, int kind)
+{
+    int size = plan_int(codec, 1);
+    uint64_t bits = get_le(r, pos, size);
+    switch (kind) {
+    case K_INT:
+        return int_value(bits, size, plan_int(codec, 2));
+    case K_BOOL:
+        return bits != 0 ? Qtrue : Qfalse;
+    case K_FLOAT: {
+        uint32_t u = (uint32_t)bits;
+        float f;
+        memcpy(&f, &u, 4);
+        return DBL2NUM((double)f);
+    }
+    case K_DOUBLE: {
+        double d;
+        memcpy(&d, &bits, 8);
+        return DBL2NUM(d);
+    }
+    default: { /* K_ENUM: BY_VALUE[wire] || Class.from_wire(wire), as generated readers make it */
+        if (r->verify) return Qnil;
+        VALUE wire = int_value(bits, size, plan_int(codec, 2));
+        VALUE v = rb_hash_lookup2(RARRAY_AREF(codec, 4), wire, Qundef);
+        return v != Qundef ? v : rb_funcall(RARRAY_AREF(codec, 3), id_from_wire, 1, wire);
+    }
+    }
+}
+
+/* The String of n bytes at pos: UTF-8 for a string, binary for bytes (their bytes as they are: the
+ * pure-Ruby reader checks no UTF-8 either). */
+static VALUE text_value(const struct in *r, int64_t pos, int64_t n, int kind)
+{
+    if (r->verify) return Qnil;
+    const char *bytes = (const char *)r->p + pos;
+    return kind == K_STRING ? rb_utf8_str_new(bytes, n) : rb_str_new(bytes, n);
+}
+
+/* The Array of a collection's count elements, its room at most one element per input byte: elements
+ * of no bytes (structs without fields in the final model) are paid for one by one as they are read,
+ * and a count of 4G of them must not size an allocation (docs/limits.md 3). */
+static VALUE new_items(const struct in *r, int64_t count)
+{
+    return rb_ary_new_capa((long)(count < r->size ? count : r->size));
+}
+
+/* The plan of a generated class (Fbe::Accel.plan makes it the first time), or Qfalse. */
+static VALUE class_plan(VALUE klass)
+{
+    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
+    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
+    return RB_TYPE_P(plan, T_ARRAY) ? plan : Qfalse;
+}
+
+/* A Ruby codec's read or fread, with its DecodeError (any StandardError) turned into FAIL. */
+struct call {
+    VALUE codec;
+    ID method;
+    int argc;
+    VALUE argv[4];
+};
+
+static VALUE call_codec(VALUE arg)
+{
+    struct call *c = (struct call *)arg;
+    return rb_funcallv(c->codec, c->method, c->argc, c->argv);
+}
+
+static VALUE call_failed(VALUE arg, VALUE error)
+{
+    (void)arg;
+    (void)error;
+    return FAIL;
+}
+
+/* Calls the codec over the Fbe::Reader of the decode, given the state of r before and r given its
+ * state after. */
+static VALUE ruby_read(struct in *r, struct call *c)
+{
+    if (NIL_P(r->reader)) {
+        VALUE args[3] = {r->data, LL2NUM(r->size), r->limits};
+        r->reader = rb_class_new_instance(3, args, c_reader);
+    }
+    VALUE reader = r->reader;
+    rb_ivar_set(reader, id_mark, LL2NUM(r->mark));
+    rb_ivar_set(reader, id_pos, LL2NUM(r->pos));
+    rb_ivar_set(reader, id_budget, LL2NUM(r->budget));
+    rb_ivar_set(reader, id_depth, LONG2NUM(r->depth));
+    rb_ivar_set(reader, id_verify, r->verify ? Qtrue : Qfalse);
+    c->argv[0] = reader;
+    VALUE v = rb_rescue2(call_codec, (VALUE)c, call_failed, Qnil, rb_eStandardError, (VALUE)0);
+    if (v == FAIL) return FAIL;
+    VALUE mark = rb_ivar_get(reader, id_mark), pos = rb_ivar_get(reader, id_pos);
+    VALUE budget = rb_ivar_get(reader, id_budget), depth = rb_ivar_get(reader, id_depth);
+    if (!FIXNUM_P(mark) || !FIXNUM_P(pos) || !FIXNUM_P(budget) || !FIXNUM_P(depth)) return FAIL;
+    r->mark = FIX2LONG(mark);
+    r->pos = FIX2LONG(pos);
+    r->budget = FIX2LONG(budget);
+    r->depth = FIX2LONG(depth);
+    /* Ruby code ran: the input's bytes are looked up again (and must still be there) */
+    if (r->budget < 0 || !RB_TYPE_P(r->data, T_STRING) || RSTRING_LEN(r->data) < r->size) return FAIL;
+    r->p = (const unsigned char *)RSTRING_PTR(r->data);
+    return v;
+}
+
+static VALUE read_struct(struct in *r, VALUE klass, int64_t base, int64_t off);
+
+/* The value of the versioned slot at pos, offsets counted from base (the codecs' read). */
+static VALUE read_slot(struct in *r, int64_t base, int64_t pos, VALUE codec, VALUE field)
+{
+    int kind = plan_int(codec, 0);
+    switch (kind) {
+    case K_INT:
+    case K_BOOL:
+    case K_FLOAT:
+    case K_DOUBLE:
+    case K_ENUM:
+        return scalar_at(r, pos, codec, kind);
+    case K_STRING:
+    case K_BYTES: { /* Fbe::Reader#string, #bytes and #block */
+        int64_t off = get_u32(r, pos);
+        if (off == 0) return r->verify ? Qnil : kind == K_STRING ? rb_utf8_str_new("", 0) : rb_str_new("", 0);
+        int64_t at = base + off;
+        if (at < r->mark || at + 4 > r->size) return FAIL;
+        int64_t n = get_u32(r, at);
+        if (at + 4 + n > r->size) return FAIL;
+        r->mark = at + 4 + n;
+        if (!spend(r, n, 1)) return FAIL;
+        return text_value(r, at + 4, n, kind);
+    }
+    case K_STRUCT:
+        return read_struct(r, RARRAY_AREF(codec, 2), base, get_u32(r, pos));
+    case K_OPTIONAL: { /* Types::Optional#read and Fbe::Reader#claim */
+        if (r->p[pos] == 0) return Qnil;
+        int64_t off = get_u32(r, pos + 1);
+        if (off == 0) return FAIL;
+        VALUE element = RARRAY_AREF(codec, 2);
+        int64_t q = base + off;
+        if (q < r->mark || q + plan_int(element, 1) > r->size) return FAIL;
+        r->mark = q + plan_int(element, 1);
+        return read_slot(r, q, q, element, field);
+    }
+    case K_VECTOR: { /* Types::Sequence#read and Fbe::Reader#count */
+        int64_t off = get_u32(r, pos);
+        if (off == 0) return r->verify ? Qnil : rb_ary_new();
+        VALUE element = RARRAY_AREF(codec, 2);
+        int64_t item = plan_int(element, 1);
+        int64_t q = base + off;
+        if (q < r->mark || q + 4 > r->size) return FAIL;
+        int64_t n = get_u32(r, q);
+        if (n * item > r->size - q - 4) return FAIL;
+        r->mark = q + 4 + n * item;
+        if (!spend(r, n, plan_int(codec, 3))) return FAIL;
+        VALUE out = r->verify ? Qnil : new_items(r, n);
+        for (int64_t i = 0; i < n; i++) {
+            VALUE v = read_slot(r, base, q + 4 + i * item, element, field);
+            if (v == FAIL) return FAIL;
+            if (!r->verify) rb_ary_push(out, v);
+        }
+        return out;
+    }
+    case K_ARRAY: { /* Types::FixedArray#read */
+        long length = plan_int(codec, 3);
+        VALUE element = RARRAY_AREF(codec, 2);
+        int64_t item = plan_int(element, 1);
+        VALUE out = r->verify ? Qnil : rb_ary_new_capa(length);
+        for (long i = 0; i < length; i++) {
+            VALUE v = read_slot(r, base, pos + i * item, element, field);
+            if (v == FAIL) return FAIL;
+            if (!r->verify) rb_ary_push(out, v);
+        }
+        return out;
+    }
+    case K_CALL: {
+        struct call c = {RARRAY_AREF(codec, 2), id_read, 4, {Qnil, LL2NUM(base), LL2NUM(pos), field}};
+        return ruby_read(r, &c);
+    }
+    default:
+        return FAIL;
+    }
+}
+
+/* The versioned struct value of klass whose body is at off from base (Fbe::Reader#struct_at): a body
+ * of this version or a newer one (an older one, shorter, is left to Ruby), entered one level deeper
+ * and charged the class's cost, its fields read in order. */
+static VALUE read_struct(struct in *r, VALUE klass, int64_t base, int64_t off)
+{
+    if (off == 0) return FAIL;
+    VALUE plan = class_plan(klass);
+    if (plan == Qfalse) return FAIL;
+    int64_t pos = base + off;
+    if (pos < r->mark || pos + 8 > r->size) return FAIL;
+    int64_t n = get_u32(r, pos);
+    if (n < plan_int(plan, 0) || pos + n > r->size) return FAIL;
+    if ((uint64_t)get_u32(r, pos + 4) != NUM2ULL(RARRAY_AREF(plan, 1))) return FAIL;
+    r->mark = pos + n;
+    if (++r->depth > r->max_depth || !spend(r, 1, plan_int(plan, 2))) return FAIL;
+    VALUE value = r->verify ? Qnil : rb_obj_alloc(klass);
+    long count = RARRAY_LEN(plan);
+    for (long i = FIELDS_AT; i < count; i++) {
+        VALUE field = RARRAY_AREF(plan, i);
+        VALUE v = read_slot(r, pos, pos + plan_int(field, 1), RARRAY_AREF(field, 2), RARRAY_AREF(field, 3));
+        if (v == FAIL) return FAIL;
+        if (!r->verify) rb_ivar_set(value, SYM2ID(RARRAY_AREF(field, 0)), v);
+    }
+    r->depth--;
+    RB_GC_GUARD(plan);
+    return value;
+}
+
+static VALUE read_final_struct(struct in *r, VALUE klass);
+
+/* Final model: the position of n bytes at the cursor, moved past them (Fbe::Reader#take), or -1. */
+static int64_t take(struct in *r, int64_t n)
+{
+    int64_t at = r->pos;
+    if (at + n > r->size) return -1;
+    r->pos = at + n;
+    return at;
+}
+
+/* The final value at the cursor (the codecs' fread). */
+static VALUE read_final_slot(struct in *r, VALUE codec, VALUE field)
+{
+    int kind = plan_int(codec, 0);
+    switch (kind) {
+    case K_INT:
+    case K_BOOL:
+    case K_FLOAT:
+    case K_DOUBLE:
+    case K_ENUM: {
+        int64_t at = take(r, plan_int(codec, 1));
+        return at < 0 ? FAIL : scalar_at(r, at, codec, kind);
+    }
+    case K_STRING:
+    case K_BYTES: { /* Fbe::Reader#final_block */
+        int64_t at = take(r, 4);
+        if (at < 0) return FAIL;
+        int64_t n = get_u32(r, at);
+        if (take(r, n) < 0 || !spend(r, n, 1)) return FAIL;
+        return text_value(r, at + 4, n, kind);
+    }
+    case K_STRUCT:
+        return read_final_struct(r, RARRAY_AREF(codec, 2));
+    case K_OPTIONAL: {
+        int64_t at = take(r, 1);
+        if (at < 0) return FAIL;
+        return r->p[at] == 0 ? Qnil : read_final_slot(r, RARRAY_AREF(codec, 2), field);
+    }
+    case K_VECTOR: { /* Types::Sequence#fread and Fbe::Reader#final_count */
+        int64_t at = take(r, 4);
+        if (at < 0) return FAIL;
+        int64_t n = get_u32(r, at);
+        if (n * plan_int(codec, 4) > r->size - at - 4 || !spend(r, n, plan_int(codec, 3))) return FAIL;
+        VALUE element = RARRAY_AREF(codec, 2);
+        VALUE out = r->verify ? Qnil : new_items(r, n);
+        for (int64_t i = 0; i < n; i++) {
+            VALUE v = read_final_slot(r, element, field);
+            if (v == FAIL) return FAIL;
+            if (!r->verify) rb_ary_push(out, v);
+        }
+        return out;
+    }
+    case K_ARRAY: {
+        long length = plan_int(codec, 3);
+        VALUE element = RARRAY_AREF(codec, 2);
+        VALUE out = r->verify ? Qnil : rb_ary_new_capa(length);
+        for (long i = 0; i < length; i++) {
+            VALUE v = read_final_slot(r, element, field);
+            if (v == FAIL) return FAIL;
+            if (!r->verify) rb_ary_push(out, v);
+        }
+        return out;
+    }
+    case K_CALL: {
+        struct call c = {RARRAY_AREF(codec, 2), id_fread, 2, {Qnil, field, Qnil, Qnil}};
+        return ruby_read(r, &c);
+    }
+    default:
+        return FAIL;
+    }
+}
+
+/* The final struct value of klass at the cursor (Types::Struct#final): entered one level deeper and
+ * charged the class's cost, its fields read in order. */
+static VALUE read_final_struct(struct in *r, VALUE klass)
+{
+    VALUE plan = class_plan(klass);
+    if (plan == Qfalse) return FAIL;
+    if (++r->depth > r->max_depth || !spend(r, 1, plan_int(plan, 2))) return FAIL;
+    VALUE value = r->verify ? Qnil : rb_obj_alloc(klass);
+    long count = RARRAY_LEN(plan);
+    for (long i = FIELDS_AT; i < count; i++) {
+        VALUE field = RARRAY_AREF(plan, i);
+        VALUE v = read_final_slot(r, RARRAY_AREF(field, 2), RARRAY_AREF(field, 3));
+        if (v == FAIL) return FAIL;
+        if (!r->verify) rb_ivar_set(value, SYM2ID(RARRAY_AREF(field, 0)), v);
+    }
+    r->depth--;
+    RB_GC_GUARD(plan);
+    return value;
+}
+
+/* A limit of an Fbe::Limits the C readers compute with: a Fixnum within bound (either sign), or 0. */
+static int small_limit(VALUE v, long bound, long *out)
+{
+    if (!FIXNUM_P(v)) return 0;
+    long x = FIX2LONG(v);
+    if (x > bound || x < -bound) return 0;
+    *out = x;
+    return 1;
+}
+
+/* The state of a decode of the first size bytes of data under limits (nil: the defaults), as
+ * Fbe::Reader.new sets it; 0 when the C readers leave such limits to Ruby. */
+static int start(struct in *r, VALUE data, int64_t size, VALUE limits)
+{
+    long depth = default_depth, factor = default_factor, slack = default_slack;
+    if (!NIL_P(limits)) {
+        if (rb_obj_class(limits) != c_limits) return 0;
+        if (!small_limit(rb_funcall(limits, id_max_depth, 0), 1L << 30, &depth) ||
+            !small_limit(rb_funcall(limits, id_budget_factor, 0), 1L << 20, &factor) ||
+            !small_limit(rb_funcall(limits, id_budget_slack, 0), 1L << 40, &slack)) return 0;
+    }
+    r->data = data;
+    r->p = (const unsigned char *)RSTRING_PTR(data);
+    r->size = size;
+    r->mark = 8;
+    r->pos = 8;
+    r->budget = (int64_t)factor * size + slack;
+    r->depth = 0;
+    r->max_depth = depth < C_MAX_LEVELS ? depth : C_MAX_LEVELS;
+    r->limits = limits;
+    r->reader = Qnil;
+    /* a budget below 0 from the start fails at the root, which costs at least 0: Ruby says how */
+    return r->budget >= 0;
+}
+
+/* The value (verify: true) of a versioned root of klass (Value::ClassMethods#fbe_versioned), or nil. */
+static VALUE versioned_root(VALUE klass, VALUE data, VALUE limits, int verify)
+{
+    if (!RB_TYPE_P(data, T_STRING) || RSTRING_LEN(data) < 8) return Qnil;
+    struct in r;
+    r.p = (const unsigned char *)RSTRING_PTR(data);
+    int64_t total = get_u32(&r, 0), off = get_u32(&r, 4);
+    if (total < 16 || total > RSTRING_LEN(data) || off < 8 || !start(&r, data, total, limits)) return Qnil;
+    r.verify = verify;
+    VALUE value = read_struct(&r, klass, 0, off);
+    RB_GC_GUARD(data);
+    RB_GC_GUARD(r.reader);
+    return value == FAIL ? Qnil : verify ? Qtrue : value;
+}
+
+/* The value (verify: true) of a final root of klass (Value::ClassMethods#fbe_final), or nil. */
+static VALUE final_root(VALUE klass, VALUE data, VALUE limits, int verify)
+{
+    if (!RB_TYPE_P(data, T_STRING) || RSTRING_LEN(data) < 8) return Qnil;
+    VALUE plan = class_plan(klass);
+    if (plan == Qfalse) return Qnil;
+    struct in r;
+    r.p = (const unsigned char *)RSTRING_PTR(data);
+    int64_t size = get_u32(&r, 0);
+    if (size < 8 || size > RSTRING_LEN(data) || (uint64_t)get_u32(&r, 4) != NUM2ULL(RARRAY_AREF(plan, 1)) ||
+        !start(&r, data, size, limits)) return Qnil;
+    r.verify = verify;
+    VALUE value = read_final_struct(&r, klass);
+    RB_GC_GUARD(data);
+    RB_GC_GUARD(r.reader);
+    if (value == FAIL || r.pos != size) return Qnil;
+    return verify ? Qtrue : value;
+}
+
+/* Fbe::Accel.from_fbe(klass, data, limits): the value of a versioned root of the generated class, or
+ * nil when the pure-Ruby reader is to read it (and raise its error). */
+static VALUE accel_from_fbe(VALUE self, VALUE klass, VALUE data, VALUE limits)
+{
+    (void)self;
+    return versioned_root(klass, data, limits, 0);
+}
+
+/* Fbe::Accel.verify_fbe(klass, data, limits): true when from_fbe reads the root, or nil when the
+ * pure-Ruby verify is to say. */
+static VALUE accel_verify_fbe(VALUE self, VALUE klass, VALUE data, VALUE limits)
+{
+    (void)self;
+    return versioned_root(klass, data, limits, 1);
+}
+
+/* Fbe::Accel.from_final(klass, data, limits) and verify_final: the final model's. */
+static VALUE accel_from_final(VALUE self, VALUE klass, VALUE data, VALUE limits)
+{
+    (void)self;
+    return final_root(klass, data, limits, 0);
+}
+
+static VALUE accel_verify_final(VALUE self, VALUE klass, VALUE data, VALUE limits)
+{
+    (void)self;
+    return final_root(klass, data, limits, 1);
+}
+
+static long fbe_constant(VALUE m_fbe, const char *name)
+{
+    return FIX2LONG(rb_const_get(m_fbe, rb_intern(name)));
+}
+
+
 void Init_fbe_accel(void)
 {
     VALUE m_fbe = rb_define_module("Fbe");
@@ -451,4 +939,27 @@ void Init_fbe_accel(void)
     id_buffer = rb_intern("@buffer");
     rb_define_module_function(m_accel, "to_fbe", accel_to_fbe, 1);
     rb_define_module_function(m_accel, "to_final", accel_to_final, 1);
+
+    c_reader = rb_const_get(m_fbe, rb_intern("Reader"));
+    c_limits = rb_const_get(m_fbe, rb_intern("Limits"));
+    rb_gc_register_address(&c_reader);
+    rb_gc_register_address(&c_limits);
+    default_depth = fbe_constant(m_fbe, "MAX_DEPTH");
+    default_factor = fbe_constant(m_fbe, "BUDGET_FACTOR");
+    default_slack = fbe_constant(m_fbe, "BUDGET_SLACK");
+    id_read = rb_intern("read");
+    id_fread = rb_intern("fread");
+    id_from_wire = rb_intern("from_wire");
+    id_mark = rb_intern("@mark");
+    id_pos = rb_intern("@pos");
+    id_budget = rb_intern("@budget");
+    id_depth = rb_intern("@depth");
+    id_verify = rb_intern("@verify");
+    id_max_depth = rb_intern("max_depth");
+    id_budget_factor = rb_intern("budget_factor");
+    id_budget_slack = rb_intern("budget_slack");
+    rb_define_module_function(m_accel, "from_fbe", accel_from_fbe, 3);
+    rb_define_module_function(m_accel, "verify_fbe", accel_verify_fbe, 3);
+    rb_define_module_function(m_accel, "from_final", accel_from_final, 3);
+    rb_define_module_function(m_accel, "verify_final", accel_verify_final, 3);
 }

@@ -5,8 +5,10 @@ module Fbe
   # The optional C accelerator (ext/fbe_accel, docs/ruby.md "The C accelerator"): when the gem was
   # installed with a C compiler at hand, Fbe::Value#to_fbe writes a struct's versioned root in one C
   # call (Fbe::Accel.to_fbe), the same bytes as the pure-Ruby writer, which writes every value the
-  # C code is not sure of (and raises its errors). FBE_PURE_RUBY=1 in the environment keeps the
-  # accelerator unloaded; Fbe.accelerated? says whether it is in use.
+  # C code is not sure of (and raises its errors); from_fbe reads one in one C call (Fbe::Accel.from_fbe),
+  # the value of the pure-Ruby reader, which reads every input the C code refuses or is not sure of
+  # (and raises its errors); to_final, from_final and both verifiers likewise. FBE_PURE_RUBY=1 in
+  # the environment keeps the accelerator unloaded; Fbe.accelerated? says whether it is in use.
   module Accel
     # The codec kinds of a plan (fbe_accel.c's enum).
     INT = 1
@@ -25,8 +27,8 @@ module Fbe
     module_function
 
     # The plan of a generated struct class, remembered in PLANS (which the C code reads first):
-    # [body size, type id, [instance variable, slot offset, codec plan]...], or false when the class's
-    # layout cannot be derived (its values are then written in pure Ruby).
+    # [body size, type id, decode cost, class, [instance variable, slot offset, codec plan, field name]...],
+    # or false when the class's layout cannot be derived (its values are then written and read in pure Ruby).
     def plan(klass)
       PLANS[klass] = derive(klass) || false
     end
@@ -37,12 +39,12 @@ module Fbe
     def derive(klass)
       fields = klass::FBE_FIELDS
       names = variables(klass)
-      return nil unless names && names.length == fields.length
+      return nil unless names && names.length == fields.length && small?(klass::FBE_COST)
 
       offset = 8
-      plan = [klass::FBE_BODY_SIZE, klass::FBE_TYPE_ID]
-      fields.each_with_index do |(_, codec), i|
-        plan << [names[i], offset, codec_plan(codec)].freeze
+      plan = [klass::FBE_BODY_SIZE, klass::FBE_TYPE_ID, klass::FBE_COST, klass]
+      fields.each_with_index do |(name, codec), i|
+        plan << [names[i], offset, codec_plan(codec), name.dup.freeze].freeze
         offset += codec.size
       end
       offset == klass::FBE_BODY_SIZE ? plan.freeze : nil
@@ -50,11 +52,18 @@ module Fbe
       nil
     end
 
-    # The instance variables fbe_values returns, in its order: each variable of a new value set to a
-    # distinct marker, read back through fbe_values.
+    # Whether a size or cost is an Integer the C code computes with (sums and products of a few of them
+    # and of u32 counts stay within 64 bits).
+    def small?(number)
+      number.is_a?(::Integer) && number >= 0 && number < (1 << 28)
+    end
+
+    # The instance variables fbe_values returns, in its order: the variable of each keyword of the
+    # generated initialize (@name for name:) set to a distinct marker in an allocated value (no
+    # default is made: a struct's defaults may be megabytes), read back through fbe_values.
     def variables(klass)
-      value = klass.new
-      names = value.instance_variables
+      value = klass.allocate
+      names = klass.instance_method(:initialize).parameters.filter_map { |kind, name| :"@#{name}" if kind == :key }
       markers = names.map { Object.new }
       names.zip(markers) { |name, marker| value.instance_variable_set(name, marker) }
       value.fbe_values.map do |v|
@@ -65,7 +74,11 @@ module Fbe
       end
     end
 
+    # [kind, slot size, ...] of a field's codec (fbe_accel.c's enum names what follows the size); a codec
+    # of another kind is called ([CALL, size, codec]: its write, read, fwrite and fread).
     def codec_plan(codec)
+      raise ArgumentError, "slot size #{codec.size}" unless small?(codec.size)
+
       case codec
       when Types::Float then [codec.size == 4 ? FLOAT : DOUBLE, codec.size]
       when Types::Integer then [INT, codec.size, codec.min.negative? ? 1 : 0]
@@ -79,15 +92,28 @@ module Fbe
       case codec
       when Types::Enum
         wire = codec.instance_variable_get(:@wire)
-        [ENUM, codec.size, wire.min.negative? ? 1 : 0, codec.instance_variable_get(:@type)]
+        type = codec.instance_variable_get(:@type)
+        [ENUM, codec.size, wire.min.negative? ? 1 : 0, type, type::BY_VALUE]
       when Types::Struct then [STRUCT, 4, codec.instance_variable_get(:@type)]
       when Types::Optional then [OPTIONAL, 5, codec_plan(codec.element)]
       when Types::FixedArray
-        [ARRAY, codec.size, codec_plan(codec.element), codec.instance_variable_get(:@length)]
+        length = codec.instance_variable_get(:@length)
+        raise ArgumentError, "array length #{length}" unless small?(length)
+
+        [ARRAY, codec.size, codec_plan(codec.element), length]
       when Types::Sequence
-        codec.instance_variable_get(:@set) ? [CALL, 4, codec] : [VECTOR, 4, codec_plan(codec.element)]
+        codec.instance_variable_get(:@set) ? [CALL, 4, codec] : vector_plan(codec)
       else [CALL, codec.size, codec]
       end
+    end
+
+    # [VECTOR, 4, element plan, what an element costs, the fewest final bytes of an element] (Types::Sequence).
+    def vector_plan(codec)
+      cost = codec.instance_variable_get(:@item_cost)
+      least = codec.item_min
+      raise ArgumentError, "element cost #{cost}, size #{least}" unless small?(cost) && small?(least)
+
+      [VECTOR, 4, codec_plan(codec.element), cost, least]
     end
   end
 

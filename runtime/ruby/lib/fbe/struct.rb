@@ -19,8 +19,16 @@ module Fbe
 
     # The class side: readers of roots and of struct values inside them.
     module ClassMethods
-      # The value of a versioned root (u32 size | u32 offset of the struct | body and data).
+      # The value of a versioned root (u32 size | u32 offset of the struct | body and data): read by the
+      # C accelerator when it is loaded (Fbe.accelerated?) and sure of every part of the input, else, and
+      # whenever a check fails, in pure Ruby, which raises the error.
       def from_fbe(data, limits: nil)
+        (ACCEL && Accel.from_fbe(self, data, limits)) || fbe_versioned(data, limits, false)
+      end
+
+      # The versioned root read in pure Ruby, whether or not the accelerator is loaded (what from_fbe
+      # reads without it; benchmarks and tests compare both).
+      def from_fbe_pure(data, limits: nil)
         fbe_versioned(data, limits, false)
       end
 
@@ -40,8 +48,13 @@ module Fbe
         fbe_read(r, off)
       end
 
-      # The value of a final root (u32 size | u32 type id | fields).
+      # The value of a final root (u32 size | u32 type id | fields), read as from_fbe reads the versioned one.
       def from_final(data, limits: nil)
+        (ACCEL && Accel.from_final(self, data, limits)) || fbe_final(data, limits, false)
+      end
+
+      # The final root read in pure Ruby, whether or not the accelerator is loaded.
+      def from_final_pure(data, limits: nil)
         fbe_final(data, limits, false)
       end
 
@@ -86,6 +99,8 @@ module Fbe
       # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits), the bytes
       # walked by the generated fbe_verify_body without making the value.
       def verify_fbe(data, limits: nil)
+        return true if ACCEL && Accel.verify_fbe(self, data, limits)
+
         fbe_versioned(data, limits, true)
         true
       rescue DecodeError
@@ -94,6 +109,8 @@ module Fbe
 
       # Whether from_final succeeds, the bytes walked by the generated fbe_verify_final_fields.
       def verify_final(data, limits: nil)
+        return true if ACCEL && Accel.verify_final(self, data, limits)
+
         fbe_final(data, limits, true)
         true
       rescue DecodeError
