@@ -84,21 +84,23 @@ def test_package_prefix_puts_java_and_kotlin_packages_under_it(tmp_path, capsys)
 
 
 def test_rust_serde_derives_serde_under_the_feature(tmp_path, capsys):
-    """--rust-serde: every Rust struct, enum and flags type derives serde's traits under the crate's
-    feature `serde` (docs/rust.md, Serde), and the fields holding strings of their own write them as
-    text (`fbe::serde_text`); without it no serde at all; refused without --rust."""
+    """--rust-serde: every Rust struct and flags type derives serde's traits under the crate's
+    feature `serde` (docs/rust.md, Serde), an enum has them from `fbe::serde_enum!` (its name or its
+    number), and the fields holding strings of their own write them as text (`fbe::serde_text`);
+    without it no serde at all; refused without --rust."""
     (tmp_path / "s.fbe").write_text("package s\nenum E { a; }\nflags F { x = 1; }\n"
                                     "struct T { E e; F f; string s; string?[] o; int32<string> m; U u; bytes b; }\n"
                                     "struct U { string{int32} h; }\n")
     derive = '#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]'
     text = '#[cfg_attr(feature = "serde", serde(serialize_with = "fbe::serde_text"))]'
-    for option, count in (("--rust-serde", 4), (None, 0)):
+    for option, derives, count in (("--rust-serde", 3, 4), (None, 0, 0)):
         out = tmp_path / str(count)
         status, _, _ = run_fbec(capsys, "--rust", *[option] * bool(option), f"--input={tmp_path / 's.fbe'}",
                                 f"--output={out}", "-q")
         code = (out / "s.rs").read_text()
-        assert status == 0 and code.count(derive) == count
+        assert status == 0 and code.count(derive) == derives  # T, U and F
         assert code.count(text) == count  # s, o, m and U.h, not T.u (U writes its own) nor bytes
+        assert code.count('#[cfg(feature = "serde")]\nfbe::serde_enum!(E, i32, A);\n') == bool(count)
         assert ('#[cfg_attr(feature = "serde", serde(transparent))]' in code) == bool(count)
         assert option or "serde" not in code
     assert run_fbec(capsys, "--go", "--rust-serde", f"--input={tmp_path / 's.fbe'}", f"--output={tmp_path}")[0] == 2

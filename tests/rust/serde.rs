@@ -76,7 +76,7 @@ fn an_account_round_trips_through_serde_json() {
         text.contains(r#""state":"INITIALIZED | CALCULATED | 0x80""#),
         "{text}"
     );
-    assert!(text.contains(r#""side":{"Unknown":7}"#), "{text}");
+    assert!(text.contains(r#""side":7"#), "{text}");
     assert!(
         text.contains(r#""name":"Test""#),
         "a string is text: {text}"
@@ -183,4 +183,296 @@ fn serde_names_of_its_own_round_trip_through_serde_json() {
         text.contains(r#""option":[97,255]"#),
         "a string that is not UTF-8 stays bytes: {text}"
     );
+}
+
+use generated::names::market::{Instrument, Side};
+use generated::names::serde_cases::{Key, Keys, Level, Mode, Tree, Values};
+
+fn key(name: &str, level: Level, weight: f64) -> Key {
+    Key {
+        name: name.into(),
+        level,
+        weight,
+    }
+}
+
+fn instrument(symbol: &str, digits: i32) -> Instrument {
+    Instrument {
+        symbol: symbol.into(),
+        digits,
+    }
+}
+
+/// Two entries of every key type, one an enum value or flag bits the schema does not name.
+fn keys() -> Keys {
+    let d = |text: &str| text.parse::<fbe::Decimal>().unwrap();
+    let u = |text: &str| text.parse::<fbe::Uuid>().unwrap();
+    Keys {
+        bools: [(false, 1), (true, 2)].into(),
+        octets: [(0, 1), (255, 2)].into(),
+        chars: [(fbe::Char(b'a'), 1), (fbe::Char(0xFF), 2)].into(),
+        wchars: [(0x444, 1), (0x10FFFF, 2)].into(),
+        int8s: [(i8::MIN, 1), (i8::MAX, 2)].into(),
+        uint8s: [(0, 1), (u8::MAX, 2)].into(),
+        int16s: [(i16::MIN, 1), (-1, 2)].into(),
+        uint16s: [(0, 1), (u16::MAX, 2)].into(),
+        int32s: [(i32::MIN, 1), (i32::MAX, 2)].into(),
+        uint32s: [(0, 1), (u32::MAX, 2)].into(),
+        int64s: [(i64::MIN, 1), (i64::MAX, 2)].into(),
+        uint64s: [(0, 1), (u64::MAX, 2)].into(),
+        floats: fbe::Pairs(vec![(0.5, 1), (-1.25e-7, 2)]),
+        doubles: fbe::Pairs(vec![(f64::MAX, 1), (-0.1, 2)]),
+        decimals: [(d("-123.45"), 1), (d("79228162514264337593543950335"), 2)].into(),
+        strings: [("".into(), 1), ("EURUSD".into(), 2)].into(),
+        blobs: [(fbe::Bytes(vec![]), 1), (fbe::Bytes(vec![0, 1, 255]), 2)].into(),
+        timestamps: [(fbe::Timestamp(0), 1), (fbe::Timestamp(u64::MAX), 2)].into(),
+        uuids: [
+            (fbe::Uuid::default(), 1),
+            (u("123e4567-e89b-12d3-a456-426655440000"), 2),
+        ]
+        .into(),
+        levels: [(Level::Low, 1), (Level::Unknown(7), 2)].into(),
+        modes: [
+            (Mode::READ | Mode::WRITE, 1),
+            (Mode::from_bits_retain(0x80), 2),
+        ]
+        .into(),
+        structs: fbe::Pairs(vec![
+            (key("a", Level::High, 0.5), "x".into()),
+            (key("a", Level::Unknown(-300), 0.5), "y".into()),
+        ]),
+        sides: [(Side::Sell, 1), (Side::Unknown(9), 2)].into(),
+        instruments: fbe::Pairs(vec![(instrument("EURUSD", 5), 1), (instrument("", 0), 2)]),
+        hashed_strings: [("a".into(), 1), ("b".into(), 2)].into(),
+        hashed_blobs: [(fbe::Bytes(vec![0xFF]), 1), (fbe::Bytes(vec![]), 2)].into(),
+        hashed_levels: [(Level::High, 1), (Level::Unknown(i16::MIN), 2)].into(),
+        hashed_structs: fbe::Pairs(vec![(
+            key("k", Level::Low, 1.0),
+            key("v", Level::Unknown(2), -1.0),
+        )]),
+        hashed_doubles: fbe::Pairs(vec![(1.5, -1.5)]),
+    }
+}
+
+/// Every field set, the enums and flags to values the schema does not name.
+fn values() -> Values {
+    Values {
+        level: Level::Unknown(7),
+        maybe_level: Some(Level::Unknown(-5)),
+        level_list: vec![Level::Low, Level::Unknown(0), Level::High],
+        level_set: [Level::Unknown(300), Level::Low].into(),
+        mode: Mode::READ | Mode::from_bits_retain(0x8000),
+        maybe_mode: Some(Mode::from_bits_retain(0x40)),
+        mode_pair: [Mode::empty(), Mode::all()],
+        amount: "-0.000000001".parse().unwrap(),
+        maybe_amount: Some("1e3".parse().unwrap()),
+        amounts: vec!["0".parse().unwrap(), "-1.5".parse().unwrap()],
+        id: "123e4567-e89b-12d3-a456-426655440000".parse().unwrap(),
+        maybe_id: Some(fbe::Uuid::default()),
+        time: fbe::Timestamp(1_577_836_800_123_456_789),
+        maybe_time: Some(fbe::Timestamp(u64::MAX)),
+        blob: fbe::Bytes(vec![0, 1, 255]),
+        maybe_blob: Some(fbe::Bytes(vec![])),
+        blobs: vec![fbe::Bytes(b"fo".to_vec()), fbe::Bytes(vec![0xFB, 0xFF])],
+        letter: b'x',
+        letters: [fbe::Char(0x80), fbe::Char(b'a')].into(),
+        wide: 0x10FFFF,
+        single: f32::MIN_POSITIVE,
+        doubles: vec![0.1, -0.0, f64::MAX],
+        low: i64::MIN,
+        high: u64::MAX,
+    }
+}
+
+fn tree() -> Tree {
+    let leaf = Tree {
+        missing: Some(Box::new(key("", Level::Unknown(3), 0.0))),
+        named: [("none".into(), None)].into(),
+        ..Default::default()
+    };
+    Tree {
+        key: Some(Box::new(key("root", Level::High, 2.5))),
+        missing: None,
+        values: Some(Box::new(values())),
+        keys: keys(),
+        slots: vec![None, Some(Box::new(key("slot", Level::Unknown(4), 1.0)))],
+        named: [
+            ("a".into(), Some(Box::new(key("a", Level::Low, 0.0)))),
+            ("b".into(), None),
+        ]
+        .into(),
+        children: vec![
+            leaf.clone(),
+            Tree {
+                children: vec![leaf],
+                side: Side::Unknown(200),
+                ..Default::default()
+            },
+        ],
+        instrument: instrument("EURUSD", 5),
+        maybe_instrument: Some(Box::new(instrument("GBPUSD", 4))),
+        side: Side::Buy,
+    }
+}
+
+#[test]
+fn every_key_type_round_trips_through_serde_json() {
+    let keys = keys();
+    let (text, back) = round_trip(&keys);
+    assert_eq!(back, keys, "{text}");
+    for (what, json) in [
+        ("a bool key is its text", r#""bools":{"false":1,"true":2}"#),
+        (
+            "an integer key is its text",
+            r#""uint64s":{"0":1,"18446744073709551615":2}"#,
+        ),
+        (
+            "a char key its byte, in the order of C++'s signed char",
+            r#""chars":{"255":2,"97":1}"#,
+        ),
+        (
+            "a float key is a pair",
+            r#""floats":[[0.5,1],[-1.25e-7,2]]"#,
+        ),
+        ("a decimal key its text", r#""decimals":{"-123.45":1,"#),
+        ("a string key is text", r#""strings":{"":1,"EURUSD":2}"#),
+        ("a bytes key is Base64", r#""blobs":{"":1,"AAH/":2}"#),
+        (
+            "a timestamp key its nanoseconds",
+            r#""timestamps":{"0":1,"18446744073709551615":2}"#,
+        ),
+        (
+            "a uuid key its text",
+            r#""123e4567-e89b-12d3-a456-426655440000":2}"#,
+        ),
+        (
+            "an enum key its name, an unnamed one its number",
+            r#""levels":{"Low":1,"7":2}"#,
+        ),
+        (
+            "a flags key its names, unnamed bits in hex",
+            r#""modes":{"READ | WRITE":1,"0x80":2}"#,
+        ),
+        (
+            "a struct key is a [key, value] pair",
+            r#""structs":[[{"name":"a","level":"High","weight":0.5},"x"],[{"name":"a","level":-300,"#,
+        ),
+        ("an imported enum key", r#""sides":{"Sell":1,"9":2}"#),
+        (
+            "an imported struct key",
+            r#""instruments":[[{"symbol":"EURUSD","digits":5},1],"#,
+        ),
+    ] {
+        assert!(text.contains(json), "{what}: {json} in {text}");
+    }
+}
+
+#[test]
+fn enums_and_flags_keep_the_values_the_schema_does_not_name() {
+    let values = values();
+    let (text, back) = round_trip(&values);
+    assert_eq!(back, values, "{text}");
+    assert_eq!(back.level.to_wire(), 7);
+    assert_eq!(back.level_set, values.level_set);
+    for (what, json) in [
+        (
+            "an unnamed enum value is its number",
+            r#""level":7,"maybe_level":-5,"#,
+        ),
+        ("a named one its name", r#""level_list":["Low",0,"High"]"#),
+        ("in a set, in wire order", r#""level_set":["Low",300]"#),
+        ("unnamed flag bits in hex", r#""mode":"READ | 0x8000""#),
+        ("no bits", r#""mode_pair":["","READ | WRITE"]"#),
+        (
+            "a decimal is its text",
+            r#""amount":"-0.000000001","maybe_amount":"1000""#,
+        ),
+        (
+            "a uuid is its text",
+            r#""id":"123e4567-e89b-12d3-a456-426655440000""#,
+        ),
+        (
+            "a timestamp its nanoseconds",
+            r#""time":1577836800123456789"#,
+        ),
+        (
+            "bytes are Base64",
+            r#""blob":"AAH/","maybe_blob":"","blobs":["Zm8=","+/8="]"#,
+        ),
+        ("a char its byte", r#""letter":120,"letters":[128,97]"#),
+        (
+            "the integers' extremes",
+            r#""low":-9223372036854775808,"high":18446744073709551615"#,
+        ),
+    ] {
+        assert!(text.contains(json), "{what}: {json} in {text}");
+    }
+    // either form of a value is read: a name, a number (a key's text too)
+    let level = |json: &str| serde_json::from_str::<Level>(json).map_err(|e| e.to_string());
+    assert_eq!(level(r#""High""#), Ok(Level::High));
+    assert_eq!(level("1"), Ok(Level::High));
+    assert_eq!(level(r#""-32768""#), Ok(Level::Unknown(i16::MIN)));
+    for (json, error) in [
+        (
+            r#""high""#,
+            "unknown variant `high`, expected `Low` or `High`",
+        ),
+        (r#""Unknown""#, "unknown variant `Unknown`"),
+        (
+            "32768",
+            "invalid value: integer `32768`, expected a name of Level or an integer of type i16",
+        ),
+        (
+            "1.5",
+            "invalid type: floating point `1.5`, expected a name of Level or an integer of type i16",
+        ),
+    ] {
+        let e = level(json).expect_err(json);
+        assert!(e.contains(error), "{json}: {e}");
+    }
+    let map: std::collections::BTreeMap<Level, u8> =
+        serde_json::from_str(r#"{"Low":1,"-2":2}"#).unwrap();
+    assert_eq!(map, [(Level::Low, 1), (Level::Unknown(-2), 2)].into());
+}
+
+#[test]
+fn optional_structs_nested_collections_and_imports_round_trip_through_serde_json() {
+    let tree = tree();
+    let (text, back) = round_trip(&tree);
+    assert_eq!(back, tree, "{text}");
+    assert!(text.contains(r#""missing":null,"#), "{text}");
+    assert!(
+        text.contains(r#""slots":[null,{"name":"slot","level":4,"weight":1.0}]"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""named":{"a":{"#), "{text}");
+    assert!(
+        text.contains(r#""maybe_instrument":{"symbol":"GBPUSD","digits":4}"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""side":200"#), "{text}");
+    let (_, default) = round_trip(&Tree::default());
+    assert_eq!(default, Tree::default());
+    // what the binary models read is what serde_json keeps
+    let bytes = tree.to_final().expect("to_final");
+    let read = Tree::from_final(&bytes).expect("from_final");
+    assert_eq!(round_trip(&read).1, tree);
+}
+
+#[test]
+fn a_compact_format_keeps_the_wire_values() {
+    let config = bincode::config::standard();
+    let tree = tree();
+    let bytes = bincode::serde::encode_to_vec(&tree, config).expect("encode");
+    let (back, read): (Tree, usize) =
+        bincode::serde::decode_from_slice(&bytes, config).expect("decode");
+    assert_eq!((back, read), (tree, bytes.len()));
+    // an enum is its wire integer (named or not), bytes are bytes
+    let level = bincode::serde::encode_to_vec(Level::Unknown(-300), config).unwrap();
+    let wire = bincode::serde::encode_to_vec(-300i16, config).unwrap();
+    assert_eq!(level, wire);
+    let named = bincode::serde::encode_to_vec(Level::High, config).unwrap();
+    assert_eq!(named, bincode::serde::encode_to_vec(1i16, config).unwrap());
+    let blob = bincode::serde::encode_to_vec(fbe::Bytes(vec![1, 2, 3]), config).unwrap();
+    assert_eq!(blob, [3, 1, 2, 3]);
 }

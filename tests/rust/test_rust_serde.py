@@ -32,6 +32,7 @@ serde = {{ version = "1", features = ["derive"], optional = true }}
 
 [dev-dependencies]
 serde_json = "1"
+bincode = {{ version = "2", default-features = false, features = ["std", "serde"] }}
 
 [[test]]
 name = "serde"
@@ -53,8 +54,9 @@ def crate() -> Path:
     if stage.exists():
         shutil.rmtree(stage)
     (stage / "tests").mkdir(parents=True)
-    names = [hostile.IMPORTS / "market.fbe", hostile.SCHEMA, Path(__file__).parent / "serde_names" / "serde.fbe"]
-    lib = generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"], "names": names}, ("--rust-serde",))
+    names = [hostile.IMPORTS / "market.fbe", hostile.SCHEMA, *sorted((Path(__file__).parent / "serde_names").glob("*.fbe"))]
+    lib = generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"], "names": names},
+                           ("--rust-serde", f"--import={hostile.IMPORTS}"))
     (stage / "src" / "lib.rs").write_text(
         "//! `fbec --rust --rust-serde` output: trade.fbe's, and the hostile names' with serde's own.\n\n"
         + "".join(f"pub mod {g};\n" for g in lib))
@@ -83,4 +85,4 @@ def test_serde_round_trips_the_values(crate: Path) -> None:
     """An Account, the value types, the hostile names' value (by the reference codec) and serde.fbe's."""
     r = cargo(["test", "--features", "serde", "--test", "serde"])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
-    assert "4 passed" in r.stdout, r.stdout[-5000:]
+    assert "8 passed" in r.stdout, r.stdout[-5000:]

@@ -53,6 +53,9 @@ pub mod protocol;
 mod reader;
 #[cfg(feature = "serde")]
 mod serde_text;
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub mod serde_values;
 pub mod text;
 mod timestamp;
 mod uuid;

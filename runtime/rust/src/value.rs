@@ -297,10 +297,10 @@ impl Fixed for Char {
     }
 }
 
-/// An FBE `bytes` value: any bytes, Base64 in JSON. A newtype of `Vec<u8>` (which it derefs to),
+/// An FBE `bytes` value: any bytes, Base64 in JSON (with the `serde` feature, in any
+/// human-readable format too). A newtype of `Vec<u8>` (which it derefs to),
 /// so that a `byte[]` vector, a `Vec<u8>`, stays a collection of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bytes(pub Vec<u8>);
 
 impl std::ops::Deref for Bytes {

@@ -183,7 +183,6 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     aliases = [v for v in e.values if v.name not in first_names(e)]
     w.line(f"/// The schema's `enum {e.name}` (on the wire as `{wire}`).")
     w.line("#[derive(Clone, Copy, Debug)]")
-    serde_derive(w, c)
     with w.block(f"pub enum {name} {{", "}"):
         for v in variants:
             w.line(f"{c.ident.value(e.qualified, v.name)},")
@@ -229,6 +228,10 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             w.blank()
     w.line(f"fbe::scalar_value!({name}, {wire});")
     w.blank()
+    if c.options.rust_serde:    # a value by its name, else its number: a JSON map key (docs/rust.md)
+        w.line('#[cfg(feature = "serde")]')
+        call(w, "fbe::serde_enum!", [name, wire, *(ident for ident, _ in arms)], ";")
+        w.blank()
     with w.block(f"impl fbe::text::Text for {name} {{", "}"), \
             w.block("fn text(&self, t: &mut fbe::text::TextWriter) {", "}"):
         if variants:
