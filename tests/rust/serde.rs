@@ -186,7 +186,7 @@ fn serde_names_of_its_own_round_trip_through_serde_json() {
 }
 
 use generated::names::market::{Instrument, Side};
-use generated::names::serde_cases::{Key, Keys, Level, Mode, Tree, Values};
+use generated::names::serde_cases::{Key, Keys, Level, Mode, Tree, Values, Wide};
 
 fn key(name: &str, level: Level, weight: f64) -> Key {
     Key {
@@ -475,4 +475,40 @@ fn a_compact_format_keeps_the_wire_values() {
     assert_eq!(named, bincode::serde::encode_to_vec(1i16, config).unwrap());
     let blob = bincode::serde::encode_to_vec(fbe::Bytes(vec![1, 2, 3]), config).unwrap();
     assert_eq!(blob, [3, 1, 2, 3]);
+}
+
+#[test]
+fn arrays_longer_than_serde_s_own_round_trip() {
+    let wide = Wide {
+        numbers: std::array::from_fn(|i| i as i32 - 16),
+        names: std::array::from_fn(|i| (i % 3 != 0).then(|| format!("n{i}").into())),
+        keys: std::array::from_fn(|i| key(&i.to_string(), Level::Unknown(i as i16), 0.5)),
+        levels: std::array::from_fn(|i| Level::from_wire(i as i16 - 1)),
+        boxed: fbe::boxed_array(|i| i as f64 / 4.0),
+    };
+    let (text, back) = round_trip(&wide);
+    assert_eq!(back, wide, "{text}");
+    assert!(text.starts_with(r#"{"numbers":[-16,-15,"#), "{text}");
+    assert!(
+        text.contains(r#""names":[null,"n1","n2",null,"#),
+        "its strings are text: {text}"
+    );
+    assert!(text.contains(r#""levels":["Low",0,"High",2,"#), "{text}");
+    let config = bincode::config::standard();
+    let bytes = bincode::serde::encode_to_vec(&wide, config).expect("encode");
+    let (back, _): (Wide, usize) =
+        bincode::serde::decode_from_slice(&bytes, config).expect("decode");
+    assert_eq!(back, wide);
+    // an array of another length is refused
+    for (numbers, error) in [
+        ("[1]", "invalid length 1, expected an array of 33 elements"),
+        (
+            &format!("[{}0]", "0,".repeat(33)),
+            "invalid length 34, expected an array of 33 elements",
+        ),
+    ] {
+        let json = text.replacen(&text[11..text.find(']').unwrap() + 1], numbers, 1);
+        let e = serde_json::from_str::<Wide>(&json).expect_err(numbers);
+        assert!(e.to_string().contains(error), "{numbers}: {e}");
+    }
 }

@@ -85,4 +85,4 @@ def test_serde_round_trips_the_values(crate: Path) -> None:
     """An Account, the value types, the hostile names' value (by the reference codec) and serde.fbe's."""
     r = cargo(["test", "--features", "serde", "--test", "serde"])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
-    assert "8 passed" in r.stdout, r.stdout[-5000:]
+    assert "9 passed" in r.stdout, r.stdout[-5000:]

@@ -7,11 +7,13 @@
 //! (`"Buy"`) and any other as its wire integer (`7`; as a JSON key `"7"`), and reads back either
 //! form; a compact format (bincode) gets the wire integer. Bytes are Base64 text in a
 //! human-readable format, as in the JSON of docs/format.md 8 (`"AAH/"`, a map key too), and
-//! bytes in a compact one.
+//! bytes in a compact one. serde implements its traits for arrays of at most 32 elements; a
+//! generated field holding a longer one names [`serde_array`] (`#[serde(with = "fbe::serde_array")]`).
 
 use crate::json::{append_base64, decode_base64};
-use crate::Bytes;
+use crate::{serde_text, Bytes};
 use serde::de::{self, Unexpected, Visitor};
+use serde::ser::SerializeTuple;
 use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
@@ -187,5 +189,112 @@ impl<'de> Deserialize<'de> for Bytes {
         } else {
             deserializer.deserialize_byte_buf(BytesVisitor)
         }
+    }
+}
+
+/// A fixed array of a generated field: `[T; N]`, or `Box<[T; N]>` for one of more than 4 KiB.
+pub trait FixedArray: Sized {
+    /// The element type.
+    type Item;
+
+    /// How many elements it holds.
+    const LEN: usize;
+
+    /// The elements.
+    fn items(&self) -> &[Self::Item];
+
+    /// The array of `items`, or `items` back when they are not as many as it holds.
+    fn from_items(items: Vec<Self::Item>) -> Result<Self, Vec<Self::Item>>;
+}
+
+impl<T, const N: usize> FixedArray for [T; N] {
+    type Item = T;
+    const LEN: usize = N;
+
+    fn items(&self) -> &[T] {
+        self
+    }
+
+    fn from_items(items: Vec<T>) -> Result<Self, Vec<T>> {
+        items.try_into()
+    }
+}
+
+impl<T, const N: usize> FixedArray for Box<[T; N]> {
+    type Item = T;
+    const LEN: usize = N;
+
+    fn items(&self) -> &[T] {
+        &self[..]
+    }
+
+    fn from_items(items: Vec<T>) -> Result<Self, Vec<T>> {
+        items.try_into()
+    }
+}
+
+/// `#[serde(with = "fbe::serde_array")]`: a fixed array of any length as serde writes one of at most
+/// 32 (a tuple of its elements: an array in JSON, no length in bincode), its strings as text in a
+/// human-readable format ([`serde_text`]).
+pub mod serde_array {
+    use super::*;
+
+    struct Tuple<'a, T>(&'a [T]);
+
+    impl<T: Serialize> Serialize for Tuple<'_, T> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut tuple = serializer.serialize_tuple(self.0.len())?;
+            for item in self.0 {
+                tuple.serialize_element(item)?;
+            }
+            tuple.end()
+        }
+    }
+
+    /// Serializes the array `value`.
+    pub fn serialize<A, S>(value: &A, serializer: S) -> Result<S::Ok, S::Error>
+    where
+        A: FixedArray,
+        A::Item: Serialize,
+        S: Serializer,
+    {
+        serde_text(&Tuple(value.items()), serializer)
+    }
+
+    struct ArrayVisitor<A>(PhantomData<A>);
+
+    impl<'de, A: FixedArray> Visitor<'de> for ArrayVisitor<A>
+    where
+        A::Item: Deserialize<'de>,
+    {
+        type Value = A;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "an array of {} elements", A::LEN)
+        }
+
+        fn visit_seq<Q: de::SeqAccess<'de>>(self, mut seq: Q) -> Result<A, Q::Error> {
+            let mut items = Vec::with_capacity(A::LEN);
+            while items.len() < A::LEN {
+                match seq.next_element()? {
+                    Some(item) => items.push(item),
+                    None => return Err(de::Error::invalid_length(items.len(), &self)),
+                }
+            }
+            if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                return Err(de::Error::invalid_length(A::LEN + 1, &self));
+            }
+            A::from_items(items).map_err(|items| de::Error::invalid_length(items.len(), &self))
+        }
+    }
+
+    /// Deserializes an array of exactly as many elements as `A` holds.
+    pub fn deserialize<'de, A, D>(deserializer: D) -> Result<A, D::Error>
+    where
+        A: FixedArray,
+        A::Item: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        deserializer.deserialize_tuple(A::LEN, ArrayVisitor::<A>(PhantomData))
     }
 }

@@ -30,6 +30,7 @@ PRIMITIVES = {
 LARGE_ARRAY = 4096
 SERDE_DERIVE = '#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]'
 SERDE_TEXT = '#[cfg_attr(feature = "serde", serde(serialize_with = "fbe::serde_text"))]'
+SERDE_ARRAY = '#[cfg_attr(feature = "serde", serde(with = "fbe::serde_array"))]'  # serde's own: <= 32
 
 
 class Context(base.FileContext, base.DefaultLiterals):
@@ -356,7 +357,9 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     else:
         with w.block(f"pub struct {name} {{", "}"):
             for f in s.all_fields:
-                if c.options.rust_serde and holds_string(f.type):
+                if c.options.rust_serde and isinstance(f.type, ir.Array) and f.type.length > 32:
+                    w.line(SERDE_ARRAY)     # its strings as text too
+                elif c.options.rust_serde and holds_string(f.type):
                     w.line(SERDE_TEXT)
                 w.line(f"pub {c.ident.field(s.qualified, f.name)}: {c.type(f.type)},")
     w.blank()
