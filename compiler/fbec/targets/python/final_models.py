@@ -119,47 +119,39 @@ class Final:
                 self.read(code, t.element, inner, field)
                 code.line(f"{target} = {inner}")
             return
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            el = t.element
-            if isinstance(t, ir.Array):
-                count = str(t.length)
-            else:
-                count = self.tmp("n")
-                at = self.tmp("at") if t.kind == "set" else ""
-                if at:
-                    code.line(f"{at} = p")
-                code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
-                code.line("p += 4")
-                value = c.plain_items(t, count, "p")
-                if value is not None:
-                    if t.kind == "set":  # two elements that read the same are refused (docs/limits.md 4)
-                        value = f"fbe.buffer.distinct({value}, {count}, {f}, {at})"
-                    code.line(f"{decl} = {value}")
-                    code.line(f"p += {count} * {el.final_size}")
-                    return
-            is_set = isinstance(t, ir.Sequence) and t.kind == "set"
-            e = self.tmp("e")
-            add = "add" if is_set else "append"
-            code.line(f"{decl} = {'set()' if is_set else '[]'}")
+        if isinstance(t, ir.Array):  # of values that are not fixed (is_fixed above)
+            count, at = str(t.length), ""
+        else:
+            assert isinstance(t, (ir.Sequence, ir.Mapping))
+            count = self.tmp("n")
+            at = self.tmp("at") if isinstance(t, ir.Mapping) or t.kind == "set" else ""
+            if at:
+                code.line(f"{at} = p")
+            code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
+            code.line("p += 4")
+            if all(ir.is_fixed(x) for x in ((t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,))):
+                # their bytes are there (final_count): one comprehension, as the versioned model reads a block;
+                # a set, map or hash holds each element or key once (docs/limits.md 4)
+                value = self.versioned.items(t, count, "p", "p", f)
+                code.line(f"{decl} = " + (f"fbe.buffer.distinct({value}, {count}, {f}, {at})" if at else value))
+                code.line(f"p += {count} * {t.item_min_size}")
+                return
+        if isinstance(t, ir.Mapping):
+            k, v = self.tmp("k"), self.tmp("v")
+            code.line(f"{decl} = {{}}")
             with code.block(f"for _ in range({count}):"):
-                self.read(code, el, e, field)
-                code.line(f"{target}.{add}({e})")
-            if is_set:
-                code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
-            return
-        assert isinstance(t, ir.Mapping)
-        count = self.tmp("n")
-        at = self.tmp("at")
-        k, v = self.tmp("k"), self.tmp("v")
-        code.line(f"{at} = p")
-        code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
-        code.line("p += 4")
-        code.line(f"{decl} = {{}}")
-        with code.block(f"for _ in range({count}):"):
-            self.read(code, t.key, k, field)
-            self.read(code, t.value, v, field)
-            code.line(f"{target}[{k}] = {v}")
-        code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
+                self.read(code, t.key, k, field)
+                self.read(code, t.value, v, field)
+                code.line(f"{target}[{k}] = {v}")
+        else:
+            assert isinstance(t, (ir.Array, ir.Sequence))
+            e = self.tmp("e")
+            code.line(f"{decl} = {'set()' if at else '[]'}")
+            with code.block(f"for _ in range({count}):"):
+                self.read(code, t.element, e, field)
+                code.line(f"{target}.{'add' if at else 'append'}({e})")
+        if at:
+            code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
 
     # ------------------------------------------------------------ structs
 

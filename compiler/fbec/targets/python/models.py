@@ -286,32 +286,34 @@ class Versioned:
         return c.helper(name, build)
 
     def _coll_reader_body(self, code: CodeWriter, t: ir.Type) -> None:
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
+        code.line("q += 4")
+        # a set, map or hash holds each element or key once: two that read the same are refused (docs/limits.md 4)
+        value = self.items(t, "n", "q", "b", "f")
+        if isinstance(t, ir.Mapping) or t.kind == "set":
+            value = f"fbe.buffer.distinct({value}, n, f, b + off)"
+        code.line(f"return {value}")
+
+    def items(self, t: ir.Sequence | ir.Mapping, n: str, at: str, base: str, field: str) -> str:
+        """The n items of a block at ``at``: a plain vector, list or set with one unpack (plain_items),
+        else a comprehension of the items, each unpacked with one layout: the versioned model's slots (offsets from ``base`` where they point out), or the final model's
+        fixed values (ir.is_fixed: the same bytes in both models)."""
         c = self.ctx
         if isinstance(t, ir.Sequence):
+            plain = c.plain_items(t, n, at)
+            if plain:
+                return plain
             e = t.element
-            code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
-            code.line("q += 4")
-            # a set holds each element once: two that read the same are refused (docs/limits.md 4)
-            value = c.plain_items(t, "n", "q")
-            if value is None:
-                inner = self.read_expr(e, Raw("e", 0), "b", "f", f"q + {e.size} * i")
-                open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
-                items = f"{c.layout(slot_fmt(e))}.iter_unpack(r.data[q:q + n * {e.size}])"
-                value = f"{open_}{inner} for {each('e', items, ir.is_decimal(e))}{close}"
-            if t.kind == "set":
-                value = f"fbe.buffer.distinct({value}, n, f, b + off)"
-            code.line(f"return {value}")
-            return
-        assert isinstance(t, ir.Mapping)
-        ks = t.item_size
-        code.line(f"n = fbe.buffer.read_count(r, q, {ks}, {t.item_cost}, f)")
-        code.line("q += 4")
+            inner = self.read_expr(e, Raw("e", 0), base, field, f"{at} + {e.size} * i")
+            open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
+            items = f"{c.layout(slot_fmt(e))}.iter_unpack(r.data[{at}:{at} + {n} * {t.item_size}])"
+            return f"{open_}{inner} for {each('e', items, ir.is_decimal(e))}{close}"
         lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
-        kx = self.read_expr(t.key, Raw("e", 0), "b", "f", f"q + {ks} * i")
-        vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f", f"q + {ks} * i + {t.key.size}")
-        items = f"{lay}.iter_unpack(r.data[q:q + n * {ks}])"
-        every = each("e", items, ir.is_decimal(t.key) or ir.is_decimal(t.value))
-        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for {every}}}, n, f, b + off)")
+        kx = self.read_expr(t.key, Raw("e", 0), base, field, f"{at} + {t.item_size} * i")
+        vx = self.read_expr(t.value, Raw("e", nraw(t.key)), base, field, f"{at} + {t.item_size} * i + {t.key.size}")
+        items = f"{lay}.iter_unpack(r.data[{at}:{at} + {n} * {t.item_size}])"
+        return f"{{{kx}: {vx} for {each('e', items, ir.is_decimal(t.key) or ir.is_decimal(t.value))}}}"
 
     # ------------------------------------------------------------ structs
 

@@ -7809,74 +7809,66 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
             x24.append(e26)
         n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
-        x29: list[EnumSimple] = []
-        for _ in range(n30):
-            t32 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
-            p += FBE_L8.size
-            e31 = FBE_M_EnumSimple[t32[0]]
-            x29.append(e31)
-        n34 = fbe.buffer.final_count(r, p, 1, 1, "f6")
+        x29: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n30 * 4])]
+        p += n30 * 4
+        n32 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
-        x33: list[EnumSimple | None] = []
-        for _ in range(n34):
-            h36 = fbe.buffer.final_has(r, p, "f6")
+        x31: list[EnumSimple | None] = []
+        for _ in range(n32):
+            h34 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            e35: EnumSimple | None = None
-            if h36:
-                t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            e33: EnumSimple | None = None
+            if h34:
+                t36 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x37 = FBE_M_EnumSimple[t38[0]]
-                e35 = x37
-            x33.append(e35)
-        n40 = fbe.buffer.final_count(r, p, 4, 4, "f7")
+                x35 = FBE_M_EnumSimple[t36[0]]
+                e33 = x35
+            x31.append(e33)
+        n38 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
-        x39: list[FlagsSimple] = []
+        x37: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n38 * 4])]
+        p += n38 * 4
+        n40 = fbe.buffer.final_count(r, p, 1, 1, "f8")
+        p += 4
+        x39: list[FlagsSimple | None] = []
         for _ in range(n40):
-            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
-            p += FBE_L4.size
-            e41 = FBE_M_FlagsSimple[t42[0]]
-            x39.append(e41)
-        n44 = fbe.buffer.final_count(r, p, 1, 1, "f8")
-        p += 4
-        x43: list[FlagsSimple | None] = []
-        for _ in range(n44):
-            h46 = fbe.buffer.final_has(r, p, "f8")
+            h42 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            e45: FlagsSimple | None = None
-            if h46:
-                t48 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            e41: FlagsSimple | None = None
+            if h42:
+                t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x47 = FBE_M_FlagsSimple[t48[0]]
-                e45 = x47
-            x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 281, 0, "f9")
+                x43 = FBE_M_FlagsSimple[t44[0]]
+                e41 = x43
+            x39.append(e41)
+        n46 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
-        x49: list[StructSimple] = []
-        for _ in range(n50):
-            e51, p = fbe_fr_StructSimple(r, p)
-            x49.append(e51)
-        n53 = fbe.buffer.final_count(r, p, 1, 1, "f10")
+        x45: list[StructSimple] = []
+        for _ in range(n46):
+            e47, p = fbe_fr_StructSimple(r, p)
+            x45.append(e47)
+        n49 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
-        x52: list[StructSimple | None] = []
-        for _ in range(n53):
-            h55 = fbe.buffer.final_has(r, p, "f10")
+        x48: list[StructSimple | None] = []
+        for _ in range(n49):
+            h51 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            e54: StructSimple | None = None
-            if h55:
-                x56, p = fbe_fr_StructSimple(r, p)
-                e54 = x56
-            x52.append(e54)
+            e50: StructSimple | None = None
+            if h51:
+                x52, p = fbe_fr_StructSimple(r, p)
+                e50 = x52
+            x48.append(e50)
         v = StructVector.__new__(StructVector)
         v.f1 = x13
         v.f2 = x15
         v.f3 = x21
         v.f4 = x24
         v.f5 = x29
-        v.f6 = x33
-        v.f7 = x39
-        v.f8 = x43
-        v.f9 = x49
-        v.f10 = x52
+        v.f6 = x31
+        v.f7 = x37
+        v.f8 = x39
+        v.f9 = x45
+        v.f10 = x48
     except fbe.DecodeError as e:
         raise e.within("test.StructVector") from None
     r.depth -= 1
@@ -7976,74 +7968,66 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
             x24.append(e26)
         n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
-        x29: list[EnumSimple] = []
-        for _ in range(n30):
-            t32 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
-            p += FBE_L8.size
-            e31 = FBE_M_EnumSimple[t32[0]]
-            x29.append(e31)
-        n34 = fbe.buffer.final_count(r, p, 1, 1, "f6")
+        x29: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n30 * 4])]
+        p += n30 * 4
+        n32 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
-        x33: list[EnumSimple | None] = []
-        for _ in range(n34):
-            h36 = fbe.buffer.final_has(r, p, "f6")
+        x31: list[EnumSimple | None] = []
+        for _ in range(n32):
+            h34 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            e35: EnumSimple | None = None
-            if h36:
-                t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            e33: EnumSimple | None = None
+            if h34:
+                t36 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x37 = FBE_M_EnumSimple[t38[0]]
-                e35 = x37
-            x33.append(e35)
-        n40 = fbe.buffer.final_count(r, p, 4, 4, "f7")
+                x35 = FBE_M_EnumSimple[t36[0]]
+                e33 = x35
+            x31.append(e33)
+        n38 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
-        x39: list[FlagsSimple] = []
+        x37: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n38 * 4])]
+        p += n38 * 4
+        n40 = fbe.buffer.final_count(r, p, 1, 1, "f8")
+        p += 4
+        x39: list[FlagsSimple | None] = []
         for _ in range(n40):
-            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
-            p += FBE_L4.size
-            e41 = FBE_M_FlagsSimple[t42[0]]
-            x39.append(e41)
-        n44 = fbe.buffer.final_count(r, p, 1, 1, "f8")
-        p += 4
-        x43: list[FlagsSimple | None] = []
-        for _ in range(n44):
-            h46 = fbe.buffer.final_has(r, p, "f8")
+            h42 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            e45: FlagsSimple | None = None
-            if h46:
-                t48 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            e41: FlagsSimple | None = None
+            if h42:
+                t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x47 = FBE_M_FlagsSimple[t48[0]]
-                e45 = x47
-            x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 281, 0, "f9")
+                x43 = FBE_M_FlagsSimple[t44[0]]
+                e41 = x43
+            x39.append(e41)
+        n46 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
-        x49: list[StructSimple] = []
-        for _ in range(n50):
-            e51, p = fbe_fr_StructSimple(r, p)
-            x49.append(e51)
-        n53 = fbe.buffer.final_count(r, p, 1, 1, "f10")
+        x45: list[StructSimple] = []
+        for _ in range(n46):
+            e47, p = fbe_fr_StructSimple(r, p)
+            x45.append(e47)
+        n49 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
-        x52: list[StructSimple | None] = []
-        for _ in range(n53):
-            h55 = fbe.buffer.final_has(r, p, "f10")
+        x48: list[StructSimple | None] = []
+        for _ in range(n49):
+            h51 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            e54: StructSimple | None = None
-            if h55:
-                x56, p = fbe_fr_StructSimple(r, p)
-                e54 = x56
-            x52.append(e54)
+            e50: StructSimple | None = None
+            if h51:
+                x52, p = fbe_fr_StructSimple(r, p)
+                e50 = x52
+            x48.append(e50)
         v = StructList.__new__(StructList)
         v.f1 = x13
         v.f2 = x15
         v.f3 = x21
         v.f4 = x24
         v.f5 = x29
-        v.f6 = x33
-        v.f7 = x39
-        v.f8 = x43
-        v.f9 = x49
-        v.f10 = x52
+        v.f6 = x31
+        v.f7 = x37
+        v.f8 = x39
+        v.f9 = x45
+        v.f10 = x48
     except fbe.DecodeError as e:
         raise e.within("test.StructList") from None
     r.depth -= 1
@@ -8072,36 +8056,26 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
         at7 = p
         n6 = fbe.buffer.final_count(r, p, 4, 4, "f2")
         p += 4
-        x5: set[EnumSimple] = set()
-        for _ in range(n6):
-            t9 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
-            p += FBE_L8.size
-            e8 = FBE_M_EnumSimple[t9[0]]
-            x5.add(e8)
-        fbe.buffer.distinct(x5, n6, "f2", at7)
-        at12 = p
-        n11 = fbe.buffer.final_count(r, p, 4, 4, "f3")
+        x5: set[EnumSimple] = fbe.buffer.distinct({FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n6 * 4])}, n6, "f2", at7)
+        p += n6 * 4
+        at10 = p
+        n9 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
-        x10: set[FlagsSimple] = set()
-        for _ in range(n11):
-            t14 = fbe.buffer.final_fixed(r, FBE_L4, p, "f3")
-            p += FBE_L4.size
-            e13 = FBE_M_FlagsSimple[t14[0]]
-            x10.add(e13)
-        fbe.buffer.distinct(x10, n11, "f3", at12)
-        at17 = p
-        n16 = fbe.buffer.final_count(r, p, 281, 0, "f4")
+        x8: set[FlagsSimple] = fbe.buffer.distinct({FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n9 * 4])}, n9, "f3", at10)
+        p += n9 * 4
+        at13 = p
+        n12 = fbe.buffer.final_count(r, p, 281, 0, "f4")
         p += 4
-        x15: set[StructSimple] = set()
-        for _ in range(n16):
-            e18, p = fbe_fr_StructSimple(r, p)
-            x15.add(e18)
-        fbe.buffer.distinct(x15, n16, "f4", at17)
+        x11: set[StructSimple] = set()
+        for _ in range(n12):
+            e14, p = fbe_fr_StructSimple(r, p)
+            x11.add(e14)
+        fbe.buffer.distinct(x11, n12, "f4", at13)
         v = StructSet.__new__(StructSet)
         v.f1 = x2
         v.f2 = x5
-        v.f3 = x10
-        v.f4 = x15
+        v.f3 = x8
+        v.f4 = x11
     except fbe.DecodeError as e:
         raise e.within("test.StructSet") from None
     r.depth -= 1
@@ -8184,161 +8158,137 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
         at28 = p
         n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
-        x26: dict[int, int] = {}
-        for _ in range(n27):
-            t31 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1")
-            p += FBE_L8.size
-            k29 = t31[0]
-            t32 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
-            p += FBE_L3.size
-            v30 = t32[0]
-            x26[k29] = v30
-        fbe.buffer.distinct(x26, n27, "f1", at28)
-        at35 = p
-        n34 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+        x26: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[p:p + n27 * 5])}, n27, "f1", at28)
+        p += n27 * 5
+        at31 = p
+        n30 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x33: dict[int, int | None] = {}
-        for _ in range(n34):
-            t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
+        x29: dict[int, int | None] = {}
+        for _ in range(n30):
+            t34 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
             p += FBE_L8.size
-            k36 = t38[0]
-            h39 = fbe.buffer.final_has(r, p, "f2")
+            k32 = t34[0]
+            h35 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v37: int | None = None
-            if h39:
-                t41 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v33: int | None = None
+            if h35:
+                t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x40 = t41[0]
-                v37 = x40
-            x33[k36] = v37
-        fbe.buffer.distinct(x33, n34, "f2", at35)
-        at44 = p
-        n43 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x36 = t37[0]
+                v33 = x36
+            x29[k32] = v33
+        fbe.buffer.distinct(x29, n30, "f2", at31)
+        at40 = p
+        n39 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x42: dict[int, bytes] = {}
-        for _ in range(n43):
-            t47 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
+        x38: dict[int, bytes] = {}
+        for _ in range(n39):
+            t43 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
             p += FBE_L8.size
-            k45 = t47[0]
-            v46, p = fbe.buffer.final_bytes(r, p, "f3")
-            x42[k45] = v46
-        fbe.buffer.distinct(x42, n43, "f3", at44)
-        at50 = p
-        n49 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+            k41 = t43[0]
+            v42, p = fbe.buffer.final_bytes(r, p, "f3")
+            x38[k41] = v42
+        fbe.buffer.distinct(x38, n39, "f3", at40)
+        at46 = p
+        n45 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
-        x48: dict[int, bytes | None] = {}
-        for _ in range(n49):
-            t53 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
+        x44: dict[int, bytes | None] = {}
+        for _ in range(n45):
+            t49 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
             p += FBE_L8.size
-            k51 = t53[0]
-            h54 = fbe.buffer.final_has(r, p, "f4")
+            k47 = t49[0]
+            h50 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            v52: bytes | None = None
-            if h54:
-                x55, p = fbe.buffer.final_bytes(r, p, "f4")
-                v52 = x55
-            x48[k51] = v52
-        fbe.buffer.distinct(x48, n49, "f4", at50)
-        at58 = p
-        n57 = fbe.buffer.final_count(r, p, 8, 8, "f5")
+            v48: bytes | None = None
+            if h50:
+                x51, p = fbe.buffer.final_bytes(r, p, "f4")
+                v48 = x51
+            x44[k47] = v48
+        fbe.buffer.distinct(x44, n45, "f4", at46)
+        at54 = p
+        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x56: dict[int, EnumSimple] = {}
-        for _ in range(n57):
-            t61 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
-            p += FBE_L8.size
-            k59 = t61[0]
-            t62 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
-            p += FBE_L8.size
-            v60 = FBE_M_EnumSimple[t62[0]]
-            x56[k59] = v60
-        fbe.buffer.distinct(x56, n57, "f5", at58)
-        at65 = p
-        n64 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+        x52: dict[int, EnumSimple] = fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[p:p + n53 * 8])}, n53, "f5", at54)
+        p += n53 * 8
+        at57 = p
+        n56 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
-        x63: dict[int, EnumSimple | None] = {}
-        for _ in range(n64):
-            t68 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+        x55: dict[int, EnumSimple | None] = {}
+        for _ in range(n56):
+            t60 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
             p += FBE_L8.size
-            k66 = t68[0]
-            h69 = fbe.buffer.final_has(r, p, "f6")
+            k58 = t60[0]
+            h61 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v67: EnumSimple | None = None
-            if h69:
-                t71 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v59: EnumSimple | None = None
+            if h61:
+                t63 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x70 = FBE_M_EnumSimple[t71[0]]
-                v67 = x70
-            x63[k66] = v67
-        fbe.buffer.distinct(x63, n64, "f6", at65)
-        at74 = p
-        n73 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x62 = FBE_M_EnumSimple[t63[0]]
+                v59 = x62
+            x55[k58] = v59
+        fbe.buffer.distinct(x55, n56, "f6", at57)
+        at66 = p
+        n65 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x72: dict[int, FlagsSimple] = {}
-        for _ in range(n73):
-            t77 = fbe.buffer.final_fixed(r, FBE_L8, p, "f7")
-            p += FBE_L8.size
-            k75 = t77[0]
-            t78 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
-            p += FBE_L4.size
-            v76 = FBE_M_FlagsSimple[t78[0]]
-            x72[k75] = v76
-        fbe.buffer.distinct(x72, n73, "f7", at74)
-        at81 = p
-        n80 = fbe.buffer.final_count(r, p, 5, 5, "f8")
+        x64: dict[int, FlagsSimple] = fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[p:p + n65 * 8])}, n65, "f7", at66)
+        p += n65 * 8
+        at69 = p
+        n68 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x79: dict[int, FlagsSimple | None] = {}
-        for _ in range(n80):
-            t84 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
+        x67: dict[int, FlagsSimple | None] = {}
+        for _ in range(n68):
+            t72 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
             p += FBE_L8.size
-            k82 = t84[0]
-            h85 = fbe.buffer.final_has(r, p, "f8")
+            k70 = t72[0]
+            h73 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v83: FlagsSimple | None = None
-            if h85:
-                t87 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            v71: FlagsSimple | None = None
+            if h73:
+                t75 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x86 = FBE_M_FlagsSimple[t87[0]]
-                v83 = x86
-            x79[k82] = v83
-        fbe.buffer.distinct(x79, n80, "f8", at81)
-        at90 = p
-        n89 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+                x74 = FBE_M_FlagsSimple[t75[0]]
+                v71 = x74
+            x67[k70] = v71
+        fbe.buffer.distinct(x67, n68, "f8", at69)
+        at78 = p
+        n77 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
-        x88: dict[int, StructSimple] = {}
-        for _ in range(n89):
-            t93 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+        x76: dict[int, StructSimple] = {}
+        for _ in range(n77):
+            t81 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
             p += FBE_L8.size
-            k91 = t93[0]
-            v92, p = fbe_fr_StructSimple(r, p)
-            x88[k91] = v92
-        fbe.buffer.distinct(x88, n89, "f9", at90)
-        at96 = p
-        n95 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+            k79 = t81[0]
+            v80, p = fbe_fr_StructSimple(r, p)
+            x76[k79] = v80
+        fbe.buffer.distinct(x76, n77, "f9", at78)
+        at84 = p
+        n83 = fbe.buffer.final_count(r, p, 5, 5, "f10")
         p += 4
-        x94: dict[int, StructSimple | None] = {}
-        for _ in range(n95):
-            t99 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
+        x82: dict[int, StructSimple | None] = {}
+        for _ in range(n83):
+            t87 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
             p += FBE_L8.size
-            k97 = t99[0]
-            h100 = fbe.buffer.final_has(r, p, "f10")
+            k85 = t87[0]
+            h88 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            v98: StructSimple | None = None
-            if h100:
-                x101, p = fbe_fr_StructSimple(r, p)
-                v98 = x101
-            x94[k97] = v98
-        fbe.buffer.distinct(x94, n95, "f10", at96)
+            v86: StructSimple | None = None
+            if h88:
+                x89, p = fbe_fr_StructSimple(r, p)
+                v86 = x89
+            x82[k85] = v86
+        fbe.buffer.distinct(x82, n83, "f10", at84)
         v = StructMap.__new__(StructMap)
         v.f1 = x26
-        v.f2 = x33
-        v.f3 = x42
-        v.f4 = x48
-        v.f5 = x56
-        v.f6 = x63
-        v.f7 = x72
-        v.f8 = x79
-        v.f9 = x88
-        v.f10 = x94
+        v.f2 = x29
+        v.f3 = x38
+        v.f4 = x44
+        v.f5 = x52
+        v.f6 = x55
+        v.f7 = x64
+        v.f8 = x67
+        v.f9 = x76
+        v.f10 = x82
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
     r.depth -= 1

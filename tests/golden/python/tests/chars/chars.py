@@ -394,16 +394,8 @@ def fbe_fr_CharKeys(r: fbe.Reader, p: int) -> tuple[CharKeys, int]:
         at8 = p
         n7 = fbe.buffer.final_count(r, p, 5, 5, "countByLetter")
         p += 4
-        x6: dict[int, int] = {}
-        for _ in range(n7):
-            t11 = fbe.buffer.final_fixed(r, FBE_L1, p, "countByLetter")
-            p += FBE_L1.size
-            k9 = t11[0]
-            t12 = fbe.buffer.final_fixed(r, FBE_L2, p, "countByLetter")
-            p += FBE_L2.size
-            v10 = t12[0]
-            x6[k9] = v10
-        fbe.buffer.distinct(x6, n7, "countByLetter", at8)
+        x6: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L3.iter_unpack(r.data[p:p + n7 * 5])}, n7, "countByLetter", at8)
+        p += n7 * 5
         v = CharKeys.__new__(CharKeys)
         v.letters = x3
         v.countByLetter = x6
@@ -428,29 +420,16 @@ def fbe_fr_GradeKeys(r: fbe.Reader, p: int) -> tuple[GradeKeys, int]:
         at5 = p
         n4 = fbe.buffer.final_count(r, p, 1, 1, "grades")
         p += 4
-        x3: set[Grade] = set()
-        for _ in range(n4):
-            t7 = fbe.buffer.final_fixed(r, FBE_L1, p, "grades")
-            p += FBE_L1.size
-            e6 = FBE_M_Grade[t7[0]]
-            x3.add(e6)
-        fbe.buffer.distinct(x3, n4, "grades", at5)
-        at10 = p
-        n9 = fbe.buffer.final_count(r, p, 5, 5, "countByGrade")
+        x3: set[Grade] = fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L1.iter_unpack(r.data[p:p + n4 * 1])}, n4, "grades", at5)
+        p += n4 * 1
+        at8 = p
+        n7 = fbe.buffer.final_count(r, p, 5, 5, "countByGrade")
         p += 4
-        x8: dict[Grade, int] = {}
-        for _ in range(n9):
-            t13 = fbe.buffer.final_fixed(r, FBE_L1, p, "countByGrade")
-            p += FBE_L1.size
-            k11 = FBE_M_Grade[t13[0]]
-            t14 = fbe.buffer.final_fixed(r, FBE_L2, p, "countByGrade")
-            p += FBE_L2.size
-            v12 = t14[0]
-            x8[k11] = v12
-        fbe.buffer.distinct(x8, n9, "countByGrade", at10)
+        x6: dict[Grade, int] = fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L3.iter_unpack(r.data[p:p + n7 * 5])}, n7, "countByGrade", at8)
+        p += n7 * 5
         v = GradeKeys.__new__(GradeKeys)
         v.grades = x3
-        v.countByGrade = x8
+        v.countByGrade = x6
     except fbe.DecodeError as e:
         raise e.within("chars.GradeKeys") from None
     return v, p

@@ -333,93 +333,56 @@ def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
         p += 32
         n22 = fbe.buffer.final_count(r, p, 16, 16, "priceVector")
         p += 4
-        x21: list[Decimal] = []
-        for _ in range(n22):
-            t24 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceVector")
-            p += FBE_L2.size
-            e23 = fbe.decode_decimal(t24[0], p - FBE_L2.size, "priceVector")
-            x21.append(e23)
-        n26 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
+        x21: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceVector") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n22 * 16]))]
+        p += n22 * 16
+        n24 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
         p += 4
-        x25: list[Decimal] = []
-        for _ in range(n26):
-            t28 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceList")
-            p += FBE_L2.size
-            e27 = fbe.decode_decimal(t28[0], p - FBE_L2.size, "priceList")
-            x25.append(e27)
-        at31 = p
-        n30 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
+        x23: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceList") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n24 * 16]))]
+        p += n24 * 16
+        at27 = p
+        n26 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
         p += 4
-        x29: set[Decimal] = set()
-        for _ in range(n30):
-            t33 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceSet")
-            p += FBE_L2.size
-            e32 = fbe.decode_decimal(t33[0], p - FBE_L2.size, "priceSet")
-            x29.add(e32)
-        fbe.buffer.distinct(x29, n30, "priceSet", at31)
+        x25: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "priceSet") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n26 * 16]))}, n26, "priceSet", at27)
+        p += n26 * 16
+        at30 = p
+        n29 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
+        p += 4
+        x28: dict[int, Decimal] = fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], p + 20 * i + 4, "priceById") for i, e in enumerate(FBE_L3.iter_unpack(r.data[p:p + n29 * 20]))}, n29, "priceById", at30)
+        p += n29 * 20
+        at33 = p
+        n32 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
+        p += 4
+        x31: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "idByPrice"): e[1] for i, e in enumerate(FBE_L4.iter_unpack(r.data[p:p + n32 * 20]))}, n32, "idByPrice", at33)
+        p += n32 * 20
         at36 = p
-        n35 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
+        n35 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
         p += 4
-        x34: dict[int, Decimal] = {}
-        for _ in range(n35):
-            t39 = fbe.buffer.final_fixed(r, FBE_L1, p, "priceById")
-            p += FBE_L1.size
-            k37 = t39[0]
-            t40 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceById")
-            p += FBE_L2.size
-            v38 = fbe.decode_decimal(t40[0], p - FBE_L2.size, "priceById")
-            x34[k37] = v38
-        fbe.buffer.distinct(x34, n35, "priceById", at36)
-        at43 = p
-        n42 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
+        x34: dict[Decimal, Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 32 * i, "priceByPrice"): fbe.decode_decimal(e[1], p + 32 * i + 16, "priceByPrice") for i, e in enumerate(FBE_L5.iter_unpack(r.data[p:p + n35 * 32]))}, n35, "priceByPrice", at36)
+        p += n35 * 32
+        n38 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
         p += 4
-        x41: dict[Decimal, int] = {}
-        for _ in range(n42):
-            t46 = fbe.buffer.final_fixed(r, FBE_L2, p, "idByPrice")
-            p += FBE_L2.size
-            k44 = fbe.decode_decimal(t46[0], p - FBE_L2.size, "idByPrice")
-            t47 = fbe.buffer.final_fixed(r, FBE_L1, p, "idByPrice")
-            p += FBE_L1.size
-            v45 = t47[0]
-            x41[k44] = v45
-        fbe.buffer.distinct(x41, n42, "idByPrice", at43)
-        at50 = p
-        n49 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
-        p += 4
-        x48: dict[Decimal, Decimal] = {}
-        for _ in range(n49):
-            t53 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceByPrice")
-            p += FBE_L2.size
-            k51 = fbe.decode_decimal(t53[0], p - FBE_L2.size, "priceByPrice")
-            t54 = fbe.buffer.final_fixed(r, FBE_L2, p, "priceByPrice")
-            p += FBE_L2.size
-            v52 = fbe.decode_decimal(t54[0], p - FBE_L2.size, "priceByPrice")
-            x48[k51] = v52
-        fbe.buffer.distinct(x48, n49, "priceByPrice", at50)
-        n56 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
-        p += 4
-        x55: list[Decimal | None] = []
-        for _ in range(n56):
-            h58 = fbe.buffer.final_has(r, p, "maybePrices")
+        x37: list[Decimal | None] = []
+        for _ in range(n38):
+            h40 = fbe.buffer.final_has(r, p, "maybePrices")
             p += 1
-            e57: Decimal | None = None
-            if h58:
-                t60 = fbe.buffer.final_fixed(r, FBE_L2, p, "maybePrices")
+            e39: Decimal | None = None
+            if h40:
+                t42 = fbe.buffer.final_fixed(r, FBE_L2, p, "maybePrices")
                 p += FBE_L2.size
-                x59 = fbe.decode_decimal(t60[0], p - FBE_L2.size, "maybePrices")
-                e57 = x59
-            x55.append(e57)
+                x41 = fbe.decode_decimal(t42[0], p - FBE_L2.size, "maybePrices")
+                e39 = x41
+            x37.append(e39)
         v = Prices.__new__(Prices)
         v.price = fbe.decode_decimal(t13[0], at14, "price")
         v.maybePrice = x15
         v.pair = [fbe.decode_decimal(y, at20 + 16 * i, "pair") for i, y in enumerate(t19[0:2])]
         v.priceVector = x21
-        v.priceList = x25
-        v.priceSet = x29
-        v.priceById = x34
-        v.idByPrice = x41
-        v.priceByPrice = x48
-        v.maybePrices = x55
+        v.priceList = x23
+        v.priceSet = x25
+        v.priceById = x28
+        v.idByPrice = x31
+        v.priceByPrice = x34
+        v.maybePrices = x37
     except fbe.DecodeError as e:
         raise e.within("decimals.Prices") from None
     return v, p

@@ -4069,26 +4069,13 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         at131 = p
         n130 = fbe.buffer.final_count(r, p, 16, 16, "f51")
         p += 4
-        x129: set[Decimal] = set()
-        for _ in range(n130):
-            t133 = fbe.buffer.final_fixed(r, FBE_L19, p, "f51")
-            p += FBE_L19.size
-            e132 = fbe.decode_decimal(t133[0], p - FBE_L19.size, "f51")
-            x129.add(e132)
-        fbe.buffer.distinct(x129, n130, "f51", at131)
-        at136 = p
-        n135 = fbe.buffer.final_count(r, p, 20, 20, "f52")
+        x129: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "f51") for i, e in enumerate(FBE_L19.iter_unpack(r.data[p:p + n130 * 16]))}, n130, "f51", at131)
+        p += n130 * 16
+        at134 = p
+        n133 = fbe.buffer.final_count(r, p, 20, 20, "f52")
         p += 4
-        x134: dict[Decimal, int] = {}
-        for _ in range(n135):
-            t139 = fbe.buffer.final_fixed(r, FBE_L19, p, "f52")
-            p += FBE_L19.size
-            k137 = fbe.decode_decimal(t139[0], p - FBE_L19.size, "f52")
-            t140 = fbe.buffer.final_fixed(r, FBE_L10, p, "f52")
-            p += FBE_L10.size
-            v138 = t140[0]
-            x134[k137] = v138
-        fbe.buffer.distinct(x134, n135, "f52", at136)
+        x132: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "f52"): e[1] for i, e in enumerate(FBE_L20.iter_unpack(r.data[p:p + n133 * 20]))}, n133, "f52", at134)
+        p += n133 * 20
         v = Everything.__new__(Everything)
         v.id = t32[0]
         v.f1 = t32[1]
@@ -4143,7 +4130,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         v.f49 = x118
         v.f50 = x124
         v.f51 = x129
-        v.f52 = x134
+        v.f52 = x132
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1

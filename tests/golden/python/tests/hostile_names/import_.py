@@ -18898,471 +18898,447 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         p += 28
         n54 = fbe.buffer.final_count(r, p, 2, 2, "break")
         p += 4
-        x53: list[Word] = []
-        for _ in range(n54):
-            t56 = fbe.buffer.final_fixed(r, FBE_L4, p, "break")
-            p += FBE_L4.size
-            e55 = FBE_M_Word[t56[0]]
-            x53.append(e55)
-        h58 = fbe.buffer.final_has(r, p, "case")
+        x53: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n54 * 2])]
+        p += n54 * 2
+        h56 = fbe.buffer.final_has(r, p, "case")
         p += 1
-        x57: str | None = None
-        if h58:
-            x59, p = fbe.buffer.final_string(r, p, "case")
-            x57 = x59
+        x55: str | None = None
+        if h56:
+            x57, p = fbe.buffer.final_string(r, p, "case")
+            x55 = x57
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "catch")
-        t60 = FBE_L5.unpack_from(data, p)
+        t58 = FBE_L5.unpack_from(data, p)
         p += 4
-        q61 = p + t60[0]
-        if q61 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t60[0]} bytes", p - 4, "catch")
-        r.budget -= t60[0]
+        q59 = p + t58[0]
+        if q59 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t58[0]} bytes", p - 4, "catch")
+        r.budget -= t58[0]
         if r.budget < 0:
             r.spend(0, p - 4, "catch")
-        x62 = data[p:q61]
-        p = q61
-        at65 = p
-        n64 = fbe.buffer.final_count(r, p, 8, 8, "char8_t")
+        x60 = data[p:q59]
+        p = q59
+        at63 = p
+        n62 = fbe.buffer.final_count(r, p, 8, 8, "char8_t")
         p += 4
-        x63: dict[str, int] = {}
-        for _ in range(n64):
-            k66, p = fbe.buffer.final_string(r, p, "char8_t")
-            t68 = fbe.buffer.final_fixed(r, FBE_L3, p, "char8_t")
+        x61: dict[str, int] = {}
+        for _ in range(n62):
+            k64, p = fbe.buffer.final_string(r, p, "char8_t")
+            t66 = fbe.buffer.final_fixed(r, FBE_L3, p, "char8_t")
             p += FBE_L3.size
-            v67 = t68[0]
-            x63[k66] = v67
-        fbe.buffer.distinct(x63, n64, "char8_t", at65)
+            v65 = t66[0]
+            x61[k64] = v65
+        fbe.buffer.distinct(x61, n62, "char8_t", at63)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char16_t")
-        t69 = FBE_L30.unpack_from(data, p)
-        at70 = p
+        t67 = FBE_L30.unpack_from(data, p)
+        at68 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char32_t")
-        t71 = FBE_L31.unpack_from(data, p)
+        t69 = FBE_L31.unpack_from(data, p)
         p += 29
-        h73 = fbe.buffer.final_has(r, p, "const")
+        h71 = fbe.buffer.final_has(r, p, "const")
         p += 1
-        x72: Word | None = None
-        if h73:
-            t75 = fbe.buffer.final_fixed(r, FBE_L4, p, "const")
+        x70: Word | None = None
+        if h71:
+            t73 = fbe.buffer.final_fixed(r, FBE_L4, p, "const")
             p += FBE_L4.size
-            x74 = FBE_M_Word[t75[0]]
-            x72 = x74
+            x72 = FBE_M_Word[t73[0]]
+            x70 = x72
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "consteval")
-        t76 = FBE_L28.unpack_from(data, p)
+        t74 = FBE_L28.unpack_from(data, p)
         p += 10
-        q77 = p + t76[2]
-        if q77 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t76[2]} bytes", p - 4, "constinit")
-        r.budget -= t76[2]
+        q75 = p + t74[2]
+        if q75 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t74[2]} bytes", p - 4, "constinit")
+        r.budget -= t74[2]
         if r.budget < 0:
             r.spend(0, p - 4, "constinit")
-        x78 = data[p:q77].decode("utf-8", "surrogateescape")
-        p = q77
-        h80 = fbe.buffer.final_has(r, p, "const_cast")
+        x76 = data[p:q75].decode("utf-8", "surrogateescape")
+        p = q75
+        h78 = fbe.buffer.final_has(r, p, "const_cast")
         p += 1
-        x79: bool | None = None
-        if h80:
-            t82 = fbe.buffer.final_fixed(r, FBE_L2, p, "const_cast")
+        x77: bool | None = None
+        if h78:
+            t80 = fbe.buffer.final_fixed(r, FBE_L2, p, "const_cast")
             p += FBE_L2.size
-            x81 = t82[0]
-            x79 = x81
+            x79 = t80[0]
+            x77 = x79
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "continue")
-        t83 = FBE_L29.unpack_from(data, p)
+        t81 = FBE_L29.unpack_from(data, p)
         p += 28
-        n85 = fbe.buffer.final_count(r, p, 2, 2, "decltype")
+        n83 = fbe.buffer.final_count(r, p, 2, 2, "decltype")
         p += 4
-        x84: list[Word] = []
-        for _ in range(n85):
-            t87 = fbe.buffer.final_fixed(r, FBE_L4, p, "decltype")
-            p += FBE_L4.size
-            e86 = FBE_M_Word[t87[0]]
-            x84.append(e86)
-        h89 = fbe.buffer.final_has(r, p, "default")
+        x82: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n83 * 2])]
+        p += n83 * 2
+        h85 = fbe.buffer.final_has(r, p, "default")
         p += 1
-        x88: str | None = None
-        if h89:
-            x90, p = fbe.buffer.final_string(r, p, "default")
-            x88 = x90
+        x84: str | None = None
+        if h85:
+            x86, p = fbe.buffer.final_string(r, p, "default")
+            x84 = x86
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "delete")
-        t91 = FBE_L5.unpack_from(data, p)
+        t87 = FBE_L5.unpack_from(data, p)
         p += 4
-        q92 = p + t91[0]
-        if q92 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t91[0]} bytes", p - 4, "delete")
-        r.budget -= t91[0]
+        q88 = p + t87[0]
+        if q88 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t87[0]} bytes", p - 4, "delete")
+        r.budget -= t87[0]
         if r.budget < 0:
             r.spend(0, p - 4, "delete")
-        x93 = data[p:q92]
-        p = q92
-        at96 = p
-        n95 = fbe.buffer.final_count(r, p, 8, 8, "do")
+        x89 = data[p:q88]
+        p = q88
+        at92 = p
+        n91 = fbe.buffer.final_count(r, p, 8, 8, "do")
         p += 4
-        x94: dict[str, int] = {}
-        for _ in range(n95):
-            k97, p = fbe.buffer.final_string(r, p, "do")
-            t99 = fbe.buffer.final_fixed(r, FBE_L3, p, "do")
+        x90: dict[str, int] = {}
+        for _ in range(n91):
+            k93, p = fbe.buffer.final_string(r, p, "do")
+            t95 = fbe.buffer.final_fixed(r, FBE_L3, p, "do")
             p += FBE_L3.size
-            v98 = t99[0]
-            x94[k97] = v98
-        fbe.buffer.distinct(x94, n95, "do", at96)
+            v94 = t95[0]
+            x90[k93] = v94
+        fbe.buffer.distinct(x90, n91, "do", at92)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "dynamic_cast")
-        t100 = FBE_L30.unpack_from(data, p)
-        at101 = p
+        t96 = FBE_L30.unpack_from(data, p)
+        at97 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "else")
-        t102 = FBE_L31.unpack_from(data, p)
+        t98 = FBE_L31.unpack_from(data, p)
         p += 29
-        h104 = fbe.buffer.final_has(r, p, "final")
+        h100 = fbe.buffer.final_has(r, p, "final")
         p += 1
-        x103: Word | None = None
-        if h104:
-            t106 = fbe.buffer.final_fixed(r, FBE_L4, p, "final")
+        x99: Word | None = None
+        if h100:
+            t102 = fbe.buffer.final_fixed(r, FBE_L4, p, "final")
             p += FBE_L4.size
-            x105 = FBE_M_Word[t106[0]]
-            x103 = x105
+            x101 = FBE_M_Word[t102[0]]
+            x99 = x101
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "for")
-        t107 = FBE_L28.unpack_from(data, p)
+        t103 = FBE_L28.unpack_from(data, p)
         p += 10
-        q108 = p + t107[2]
-        if q108 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t107[2]} bytes", p - 4, "goto")
-        r.budget -= t107[2]
+        q104 = p + t103[2]
+        if q104 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t103[2]} bytes", p - 4, "goto")
+        r.budget -= t103[2]
         if r.budget < 0:
             r.spend(0, p - 4, "goto")
-        x109 = data[p:q108].decode("utf-8", "surrogateescape")
-        p = q108
-        h111 = fbe.buffer.final_has(r, p, "if")
+        x105 = data[p:q104].decode("utf-8", "surrogateescape")
+        p = q104
+        h107 = fbe.buffer.final_has(r, p, "if")
         p += 1
-        x110: bool | None = None
-        if h111:
-            t113 = fbe.buffer.final_fixed(r, FBE_L2, p, "if")
+        x106: bool | None = None
+        if h107:
+            t109 = fbe.buffer.final_fixed(r, FBE_L2, p, "if")
             p += FBE_L2.size
-            x112 = t113[0]
-            x110 = x112
+            x108 = t109[0]
+            x106 = x108
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "import")
-        t114 = FBE_L29.unpack_from(data, p)
+        t110 = FBE_L29.unpack_from(data, p)
         p += 28
-        n116 = fbe.buffer.final_count(r, p, 2, 2, "module")
+        n112 = fbe.buffer.final_count(r, p, 2, 2, "module")
         p += 4
-        x115: list[Word] = []
-        for _ in range(n116):
-            t118 = fbe.buffer.final_fixed(r, FBE_L4, p, "module")
-            p += FBE_L4.size
-            e117 = FBE_M_Word[t118[0]]
-            x115.append(e117)
-        h120 = fbe.buffer.final_has(r, p, "mutable")
+        x111: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n112 * 2])]
+        p += n112 * 2
+        h114 = fbe.buffer.final_has(r, p, "mutable")
         p += 1
-        x119: str | None = None
-        if h120:
-            x121, p = fbe.buffer.final_string(r, p, "mutable")
-            x119 = x121
+        x113: str | None = None
+        if h114:
+            x115, p = fbe.buffer.final_string(r, p, "mutable")
+            x113 = x115
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "namespace")
-        t122 = FBE_L5.unpack_from(data, p)
+        t116 = FBE_L5.unpack_from(data, p)
         p += 4
-        q123 = p + t122[0]
-        if q123 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t122[0]} bytes", p - 4, "namespace")
-        r.budget -= t122[0]
+        q117 = p + t116[0]
+        if q117 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t116[0]} bytes", p - 4, "namespace")
+        r.budget -= t116[0]
         if r.budget < 0:
             r.spend(0, p - 4, "namespace")
-        x124 = data[p:q123]
-        p = q123
-        at127 = p
-        n126 = fbe.buffer.final_count(r, p, 8, 8, "new")
+        x118 = data[p:q117]
+        p = q117
+        at121 = p
+        n120 = fbe.buffer.final_count(r, p, 8, 8, "new")
         p += 4
-        x125: dict[str, int] = {}
-        for _ in range(n126):
-            k128, p = fbe.buffer.final_string(r, p, "new")
-            t130 = fbe.buffer.final_fixed(r, FBE_L3, p, "new")
+        x119: dict[str, int] = {}
+        for _ in range(n120):
+            k122, p = fbe.buffer.final_string(r, p, "new")
+            t124 = fbe.buffer.final_fixed(r, FBE_L3, p, "new")
             p += FBE_L3.size
-            v129 = t130[0]
-            x125[k128] = v129
-        fbe.buffer.distinct(x125, n126, "new", at127)
+            v123 = t124[0]
+            x119[k122] = v123
+        fbe.buffer.distinct(x119, n120, "new", at121)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "noexcept")
-        t131 = FBE_L30.unpack_from(data, p)
-        at132 = p
+        t125 = FBE_L30.unpack_from(data, p)
+        at126 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "not")
-        t133 = FBE_L31.unpack_from(data, p)
+        t127 = FBE_L31.unpack_from(data, p)
         p += 29
-        h135 = fbe.buffer.final_has(r, p, "or")
+        h129 = fbe.buffer.final_has(r, p, "or")
         p += 1
-        x134: Word | None = None
-        if h135:
-            t137 = fbe.buffer.final_fixed(r, FBE_L4, p, "or")
+        x128: Word | None = None
+        if h129:
+            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "or")
             p += FBE_L4.size
-            x136 = FBE_M_Word[t137[0]]
-            x134 = x136
+            x130 = FBE_M_Word[t131[0]]
+            x128 = x130
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "or_eq")
-        t138 = FBE_L28.unpack_from(data, p)
+        t132 = FBE_L28.unpack_from(data, p)
         p += 10
-        q139 = p + t138[2]
-        if q139 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t138[2]} bytes", p - 4, "private")
-        r.budget -= t138[2]
+        q133 = p + t132[2]
+        if q133 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t132[2]} bytes", p - 4, "private")
+        r.budget -= t132[2]
         if r.budget < 0:
             r.spend(0, p - 4, "private")
-        x140 = data[p:q139].decode("utf-8", "surrogateescape")
-        p = q139
-        h142 = fbe.buffer.final_has(r, p, "protected")
+        x134 = data[p:q133].decode("utf-8", "surrogateescape")
+        p = q133
+        h136 = fbe.buffer.final_has(r, p, "protected")
         p += 1
-        x141: bool | None = None
-        if h142:
-            t144 = fbe.buffer.final_fixed(r, FBE_L2, p, "protected")
+        x135: bool | None = None
+        if h136:
+            t138 = fbe.buffer.final_fixed(r, FBE_L2, p, "protected")
             p += FBE_L2.size
-            x143 = t144[0]
-            x141 = x143
+            x137 = t138[0]
+            x135 = x137
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "public")
-        t145 = FBE_L29.unpack_from(data, p)
+        t139 = FBE_L29.unpack_from(data, p)
         p += 28
-        n147 = fbe.buffer.final_count(r, p, 2, 2, "return")
+        n141 = fbe.buffer.final_count(r, p, 2, 2, "return")
         p += 4
-        x146: list[Word] = []
-        for _ in range(n147):
-            t149 = fbe.buffer.final_fixed(r, FBE_L4, p, "return")
-            p += FBE_L4.size
-            e148 = FBE_M_Word[t149[0]]
-            x146.append(e148)
-        h151 = fbe.buffer.final_has(r, p, "short")
+        x140: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n141 * 2])]
+        p += n141 * 2
+        h143 = fbe.buffer.final_has(r, p, "short")
         p += 1
-        x150: str | None = None
-        if h151:
-            x152, p = fbe.buffer.final_string(r, p, "short")
-            x150 = x152
+        x142: str | None = None
+        if h143:
+            x144, p = fbe.buffer.final_string(r, p, "short")
+            x142 = x144
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "signed")
-        t153 = FBE_L5.unpack_from(data, p)
+        t145 = FBE_L5.unpack_from(data, p)
         p += 4
-        q154 = p + t153[0]
-        if q154 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t153[0]} bytes", p - 4, "signed")
-        r.budget -= t153[0]
+        q146 = p + t145[0]
+        if q146 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t145[0]} bytes", p - 4, "signed")
+        r.budget -= t145[0]
         if r.budget < 0:
             r.spend(0, p - 4, "signed")
-        x155 = data[p:q154]
-        p = q154
-        at158 = p
-        n157 = fbe.buffer.final_count(r, p, 8, 8, "sizeof")
+        x147 = data[p:q146]
+        p = q146
+        at150 = p
+        n149 = fbe.buffer.final_count(r, p, 8, 8, "sizeof")
         p += 4
-        x156: dict[str, int] = {}
-        for _ in range(n157):
-            k159, p = fbe.buffer.final_string(r, p, "sizeof")
-            t161 = fbe.buffer.final_fixed(r, FBE_L3, p, "sizeof")
+        x148: dict[str, int] = {}
+        for _ in range(n149):
+            k151, p = fbe.buffer.final_string(r, p, "sizeof")
+            t153 = fbe.buffer.final_fixed(r, FBE_L3, p, "sizeof")
             p += FBE_L3.size
-            v160 = t161[0]
-            x156[k159] = v160
-        fbe.buffer.distinct(x156, n157, "sizeof", at158)
+            v152 = t153[0]
+            x148[k151] = v152
+        fbe.buffer.distinct(x148, n149, "sizeof", at150)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static")
-        t162 = FBE_L30.unpack_from(data, p)
-        at163 = p
+        t154 = FBE_L30.unpack_from(data, p)
+        at155 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static_assert")
-        t164 = FBE_L31.unpack_from(data, p)
+        t156 = FBE_L31.unpack_from(data, p)
         p += 29
-        h166 = fbe.buffer.final_has(r, p, "this")
+        h158 = fbe.buffer.final_has(r, p, "this")
         p += 1
-        x165: Word | None = None
-        if h166:
-            t168 = fbe.buffer.final_fixed(r, FBE_L4, p, "this")
+        x157: Word | None = None
+        if h158:
+            t160 = fbe.buffer.final_fixed(r, FBE_L4, p, "this")
             p += FBE_L4.size
-            x167 = FBE_M_Word[t168[0]]
-            x165 = x167
+            x159 = FBE_M_Word[t160[0]]
+            x157 = x159
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "thread_local")
-        t169 = FBE_L28.unpack_from(data, p)
+        t161 = FBE_L28.unpack_from(data, p)
         p += 10
-        q170 = p + t169[2]
-        if q170 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t169[2]} bytes", p - 4, "try")
-        r.budget -= t169[2]
+        q162 = p + t161[2]
+        if q162 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t161[2]} bytes", p - 4, "try")
+        r.budget -= t161[2]
         if r.budget < 0:
             r.spend(0, p - 4, "try")
-        x171 = data[p:q170].decode("utf-8", "surrogateescape")
-        p = q170
-        h173 = fbe.buffer.final_has(r, p, "typedef")
+        x163 = data[p:q162].decode("utf-8", "surrogateescape")
+        p = q162
+        h165 = fbe.buffer.final_has(r, p, "typedef")
         p += 1
-        x172: bool | None = None
-        if h173:
-            t175 = fbe.buffer.final_fixed(r, FBE_L2, p, "typedef")
+        x164: bool | None = None
+        if h165:
+            t167 = fbe.buffer.final_fixed(r, FBE_L2, p, "typedef")
             p += FBE_L2.size
-            x174 = t175[0]
-            x172 = x174
+            x166 = t167[0]
+            x164 = x166
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "typeid")
-        t176 = FBE_L29.unpack_from(data, p)
+        t168 = FBE_L29.unpack_from(data, p)
         p += 28
-        n178 = fbe.buffer.final_count(r, p, 2, 2, "using")
+        n170 = fbe.buffer.final_count(r, p, 2, 2, "using")
         p += 4
-        x177: list[Word] = []
-        for _ in range(n178):
-            t180 = fbe.buffer.final_fixed(r, FBE_L4, p, "using")
-            p += FBE_L4.size
-            e179 = FBE_M_Word[t180[0]]
-            x177.append(e179)
-        h182 = fbe.buffer.final_has(r, p, "virtual")
+        x169: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n170 * 2])]
+        p += n170 * 2
+        h172 = fbe.buffer.final_has(r, p, "virtual")
         p += 1
-        x181: str | None = None
-        if h182:
-            x183, p = fbe.buffer.final_string(r, p, "virtual")
-            x181 = x183
+        x171: str | None = None
+        if h172:
+            x173, p = fbe.buffer.final_string(r, p, "virtual")
+            x171 = x173
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "void")
-        t184 = FBE_L5.unpack_from(data, p)
+        t174 = FBE_L5.unpack_from(data, p)
         p += 4
-        q185 = p + t184[0]
-        if q185 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t184[0]} bytes", p - 4, "void")
-        r.budget -= t184[0]
+        q175 = p + t174[0]
+        if q175 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t174[0]} bytes", p - 4, "void")
+        r.budget -= t174[0]
         if r.budget < 0:
             r.spend(0, p - 4, "void")
-        x186 = data[p:q185]
-        p = q185
-        at189 = p
-        n188 = fbe.buffer.final_count(r, p, 8, 8, "volatile")
+        x176 = data[p:q175]
+        p = q175
+        at179 = p
+        n178 = fbe.buffer.final_count(r, p, 8, 8, "volatile")
         p += 4
-        x187: dict[str, int] = {}
-        for _ in range(n188):
-            k190, p = fbe.buffer.final_string(r, p, "volatile")
-            t192 = fbe.buffer.final_fixed(r, FBE_L3, p, "volatile")
+        x177: dict[str, int] = {}
+        for _ in range(n178):
+            k180, p = fbe.buffer.final_string(r, p, "volatile")
+            t182 = fbe.buffer.final_fixed(r, FBE_L3, p, "volatile")
             p += FBE_L3.size
-            v191 = t192[0]
-            x187[k190] = v191
-        fbe.buffer.distinct(x187, n188, "volatile", at189)
+            v181 = t182[0]
+            x177[k180] = v181
+        fbe.buffer.distinct(x177, n178, "volatile", at179)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "wchar_t")
-        t193 = FBE_L30.unpack_from(data, p)
-        at194 = p
+        t183 = FBE_L30.unpack_from(data, p)
+        at184 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "while")
-        t195 = FBE_L31.unpack_from(data, p)
+        t185 = FBE_L31.unpack_from(data, p)
         p += 29
-        h197 = fbe.buffer.final_has(r, p, "errno")
+        h187 = fbe.buffer.final_has(r, p, "errno")
         p += 1
-        x196: Word | None = None
-        if h197:
-            t199 = fbe.buffer.final_fixed(r, FBE_L4, p, "errno")
+        x186: Word | None = None
+        if h187:
+            t189 = fbe.buffer.final_fixed(r, FBE_L4, p, "errno")
             p += FBE_L4.size
-            x198 = FBE_M_Word[t199[0]]
-            x196 = x198
+            x188 = FBE_M_Word[t189[0]]
+            x186 = x188
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EOF")
-        t200 = FBE_L28.unpack_from(data, p)
+        t190 = FBE_L28.unpack_from(data, p)
         p += 10
-        q201 = p + t200[2]
-        if q201 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t200[2]} bytes", p - 4, "stdin")
-        r.budget -= t200[2]
+        q191 = p + t190[2]
+        if q191 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t190[2]} bytes", p - 4, "stdin")
+        r.budget -= t190[2]
         if r.budget < 0:
             r.spend(0, p - 4, "stdin")
-        x202 = data[p:q201].decode("utf-8", "surrogateescape")
-        p = q201
-        h204 = fbe.buffer.final_has(r, p, "stdout")
+        x192 = data[p:q191].decode("utf-8", "surrogateescape")
+        p = q191
+        h194 = fbe.buffer.final_has(r, p, "stdout")
         p += 1
-        x203: bool | None = None
-        if h204:
-            t206 = fbe.buffer.final_fixed(r, FBE_L2, p, "stdout")
+        x193: bool | None = None
+        if h194:
+            t196 = fbe.buffer.final_fixed(r, FBE_L2, p, "stdout")
             p += FBE_L2.size
-            x205 = t206[0]
-            x203 = x205
+            x195 = t196[0]
+            x193 = x195
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "stderr")
-        t207 = FBE_L29.unpack_from(data, p)
+        t197 = FBE_L29.unpack_from(data, p)
         p += 28
-        n209 = fbe.buffer.final_count(r, p, 2, 2, "int8_t")
+        n199 = fbe.buffer.final_count(r, p, 2, 2, "int8_t")
         p += 4
-        x208: list[Word] = []
-        for _ in range(n209):
-            t211 = fbe.buffer.final_fixed(r, FBE_L4, p, "int8_t")
-            p += FBE_L4.size
-            e210 = FBE_M_Word[t211[0]]
-            x208.append(e210)
-        h213 = fbe.buffer.final_has(r, p, "uint8_t")
+        x198: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n199 * 2])]
+        p += n199 * 2
+        h201 = fbe.buffer.final_has(r, p, "uint8_t")
         p += 1
-        x212: str | None = None
-        if h213:
-            x214, p = fbe.buffer.final_string(r, p, "uint8_t")
-            x212 = x214
+        x200: str | None = None
+        if h201:
+            x202, p = fbe.buffer.final_string(r, p, "uint8_t")
+            x200 = x202
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "int16_t")
-        t215 = FBE_L5.unpack_from(data, p)
+        t203 = FBE_L5.unpack_from(data, p)
         p += 4
-        q216 = p + t215[0]
-        if q216 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t215[0]} bytes", p - 4, "int16_t")
-        r.budget -= t215[0]
+        q204 = p + t203[0]
+        if q204 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t203[0]} bytes", p - 4, "int16_t")
+        r.budget -= t203[0]
         if r.budget < 0:
             r.spend(0, p - 4, "int16_t")
-        x217 = data[p:q216]
-        p = q216
-        at220 = p
-        n219 = fbe.buffer.final_count(r, p, 8, 8, "uint16_t")
+        x205 = data[p:q204]
+        p = q204
+        at208 = p
+        n207 = fbe.buffer.final_count(r, p, 8, 8, "uint16_t")
         p += 4
-        x218: dict[str, int] = {}
-        for _ in range(n219):
-            k221, p = fbe.buffer.final_string(r, p, "uint16_t")
-            t223 = fbe.buffer.final_fixed(r, FBE_L3, p, "uint16_t")
+        x206: dict[str, int] = {}
+        for _ in range(n207):
+            k209, p = fbe.buffer.final_string(r, p, "uint16_t")
+            t211 = fbe.buffer.final_fixed(r, FBE_L3, p, "uint16_t")
             p += FBE_L3.size
-            v222 = t223[0]
-            x218[k221] = v222
-        fbe.buffer.distinct(x218, n219, "uint16_t", at220)
+            v210 = t211[0]
+            x206[k209] = v210
+        fbe.buffer.distinct(x206, n207, "uint16_t", at208)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "int32_t")
-        t224 = FBE_L30.unpack_from(data, p)
-        at225 = p
+        t212 = FBE_L30.unpack_from(data, p)
+        at213 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uint32_t")
-        t226 = FBE_L31.unpack_from(data, p)
+        t214 = FBE_L31.unpack_from(data, p)
         p += 29
-        h228 = fbe.buffer.final_has(r, p, "ptrdiff_t")
+        h216 = fbe.buffer.final_has(r, p, "ptrdiff_t")
         p += 1
-        x227: Word | None = None
-        if h228:
-            t230 = fbe.buffer.final_fixed(r, FBE_L4, p, "ptrdiff_t")
+        x215: Word | None = None
+        if h216:
+            t218 = fbe.buffer.final_fixed(r, FBE_L4, p, "ptrdiff_t")
             p += FBE_L4.size
-            x229 = FBE_M_Word[t230[0]]
-            x227 = x229
+            x217 = FBE_M_Word[t218[0]]
+            x215 = x217
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "nullptr_t")
-        t231 = FBE_L28.unpack_from(data, p)
+        t219 = FBE_L28.unpack_from(data, p)
         p += 10
-        q232 = p + t231[2]
-        if q232 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t231[2]} bytes", p - 4, "unix")
-        r.budget -= t231[2]
+        q220 = p + t219[2]
+        if q220 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t219[2]} bytes", p - 4, "unix")
+        r.budget -= t219[2]
         if r.budget < 0:
             r.spend(0, p - 4, "unix")
-        x233 = data[p:q232].decode("utf-8", "surrogateescape")
-        p = q232
-        h235 = fbe.buffer.final_has(r, p, "BUFSIZ")
+        x221 = data[p:q220].decode("utf-8", "surrogateescape")
+        p = q220
+        h223 = fbe.buffer.final_has(r, p, "BUFSIZ")
         p += 1
-        x234: bool | None = None
-        if h235:
-            t237 = fbe.buffer.final_fixed(r, FBE_L2, p, "BUFSIZ")
+        x222: bool | None = None
+        if h223:
+            t225 = fbe.buffer.final_fixed(r, FBE_L2, p, "BUFSIZ")
             p += FBE_L2.size
-            x236 = t237[0]
-            x234 = x236
+            x224 = t225[0]
+            x222 = x224
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "INT32_MAX")
-        t238 = FBE_L32.unpack_from(data, p)
+        t226 = FBE_L32.unpack_from(data, p)
         p += 20
         v = CppWords.__new__(CppWords)
         v.alignas = FBE_M_Word[t45[0]]
@@ -19374,112 +19350,112 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         v.bitand = FBE_M_side[t52[2]]
         v.bitor = t52[3]
         v.break_ = x53
-        v.case = x57
-        v.catch = x62
-        v.char8_t = x63
-        v.char16_t = fbe.decode_decimal(t69[0], at70, "char16_t")
-        v.char32_t = uuid.UUID(bytes=t71[0])
-        v.class_ = t71[1]
-        v.compl = t71[2]
-        v.concept = t71[3]
-        v.const = x72
-        v.consteval = FBE_M_Word[t76[0]]
-        v.constexpr = t76[1]
-        v.constinit = x78
-        v.const_cast = x79
-        v.continue_ = FBE_M_Modifier[t83[0]]
-        v.co_await = t83[1]
-        v.co_return = FBE_M_side[t83[2]]
-        v.co_yield = t83[3]
-        v.decltype = x84
-        v.default = x88
-        v.delete = x93
-        v.do = x94
-        v.dynamic_cast = fbe.decode_decimal(t100[0], at101, "dynamic_cast")
-        v.else_ = uuid.UUID(bytes=t102[0])
-        v.explicit = t102[1]
-        v.export = t102[2]
-        v.extern = t102[3]
-        v.final = x103
-        v.for_ = FBE_M_Word[t107[0]]
-        v.friend = t107[1]
-        v.goto = x109
-        v.if_ = x110
-        v.import_ = FBE_M_Modifier[t114[0]]
-        v.inline = t114[1]
-        v.int_ = FBE_M_side[t114[2]]
-        v.long = t114[3]
-        v.module = x115
-        v.mutable = x119
-        v.namespace = x124
-        v.new = x125
-        v.noexcept = fbe.decode_decimal(t131[0], at132, "noexcept")
-        v.not_ = uuid.UUID(bytes=t133[0])
-        v.not_eq = t133[1]
-        v.nullptr = t133[2]
-        v.operator = t133[3]
-        v.or_ = x134
-        v.or_eq = FBE_M_Word[t138[0]]
-        v.override = t138[1]
-        v.private = x140
-        v.protected = x141
-        v.public = FBE_M_Modifier[t145[0]]
-        v.register = t145[1]
-        v.reinterpret_cast = FBE_M_side[t145[2]]
-        v.requires = t145[3]
-        v.return_ = x146
-        v.short = x150
-        v.signed = x155
-        v.sizeof = x156
-        v.static = fbe.decode_decimal(t162[0], at163, "static")
-        v.static_assert = uuid.UUID(bytes=t164[0])
-        v.static_cast = t164[1]
-        v.switch = t164[2]
-        v.template = t164[3]
-        v.this = x165
-        v.thread_local = FBE_M_Word[t169[0]]
-        v.throw = t169[1]
-        v.try_ = x171
-        v.typedef = x172
-        v.typeid = FBE_M_Modifier[t176[0]]
-        v.typename = t176[1]
-        v.union = FBE_M_side[t176[2]]
-        v.unsigned = t176[3]
-        v.using = x177
-        v.virtual = x181
-        v.void = x186
-        v.volatile = x187
-        v.wchar_t = fbe.decode_decimal(t193[0], at194, "wchar_t")
-        v.while_ = uuid.UUID(bytes=t195[0])
-        v.xor = t195[1]
-        v.xor_eq = t195[2]
-        v.assert_ = t195[3]
-        v.errno = x196
-        v.EOF = FBE_M_Word[t200[0]]
-        v.NULL = t200[1]
-        v.stdin = x202
-        v.stdout = x203
-        v.stderr = FBE_M_Modifier[t207[0]]
-        v.offsetof = t207[1]
-        v.std = FBE_M_side[t207[2]]
-        v.FBE = t207[3]
-        v.int8_t = x208
-        v.uint8_t = x212
-        v.int16_t = x217
-        v.uint16_t = x218
-        v.int32_t = fbe.decode_decimal(t224[0], at225, "int32_t")
-        v.uint32_t = uuid.UUID(bytes=t226[0])
-        v.int64_t = t226[1]
-        v.uint64_t = t226[2]
-        v.size_t = t226[3]
-        v.ptrdiff_t = x227
-        v.nullptr_t = FBE_M_Word[t231[0]]
-        v.linux = t231[1]
-        v.unix = x233
-        v.BUFSIZ = x234
-        v.INT32_MAX = FBE_M_Modifier[t238[0]]
-        v.CHAR_BIT = t238[1]
-        v.EINVAL = FBE_M_side[t238[2]]
+        v.case = x55
+        v.catch = x60
+        v.char8_t = x61
+        v.char16_t = fbe.decode_decimal(t67[0], at68, "char16_t")
+        v.char32_t = uuid.UUID(bytes=t69[0])
+        v.class_ = t69[1]
+        v.compl = t69[2]
+        v.concept = t69[3]
+        v.const = x70
+        v.consteval = FBE_M_Word[t74[0]]
+        v.constexpr = t74[1]
+        v.constinit = x76
+        v.const_cast = x77
+        v.continue_ = FBE_M_Modifier[t81[0]]
+        v.co_await = t81[1]
+        v.co_return = FBE_M_side[t81[2]]
+        v.co_yield = t81[3]
+        v.decltype = x82
+        v.default = x84
+        v.delete = x89
+        v.do = x90
+        v.dynamic_cast = fbe.decode_decimal(t96[0], at97, "dynamic_cast")
+        v.else_ = uuid.UUID(bytes=t98[0])
+        v.explicit = t98[1]
+        v.export = t98[2]
+        v.extern = t98[3]
+        v.final = x99
+        v.for_ = FBE_M_Word[t103[0]]
+        v.friend = t103[1]
+        v.goto = x105
+        v.if_ = x106
+        v.import_ = FBE_M_Modifier[t110[0]]
+        v.inline = t110[1]
+        v.int_ = FBE_M_side[t110[2]]
+        v.long = t110[3]
+        v.module = x111
+        v.mutable = x113
+        v.namespace = x118
+        v.new = x119
+        v.noexcept = fbe.decode_decimal(t125[0], at126, "noexcept")
+        v.not_ = uuid.UUID(bytes=t127[0])
+        v.not_eq = t127[1]
+        v.nullptr = t127[2]
+        v.operator = t127[3]
+        v.or_ = x128
+        v.or_eq = FBE_M_Word[t132[0]]
+        v.override = t132[1]
+        v.private = x134
+        v.protected = x135
+        v.public = FBE_M_Modifier[t139[0]]
+        v.register = t139[1]
+        v.reinterpret_cast = FBE_M_side[t139[2]]
+        v.requires = t139[3]
+        v.return_ = x140
+        v.short = x142
+        v.signed = x147
+        v.sizeof = x148
+        v.static = fbe.decode_decimal(t154[0], at155, "static")
+        v.static_assert = uuid.UUID(bytes=t156[0])
+        v.static_cast = t156[1]
+        v.switch = t156[2]
+        v.template = t156[3]
+        v.this = x157
+        v.thread_local = FBE_M_Word[t161[0]]
+        v.throw = t161[1]
+        v.try_ = x163
+        v.typedef = x164
+        v.typeid = FBE_M_Modifier[t168[0]]
+        v.typename = t168[1]
+        v.union = FBE_M_side[t168[2]]
+        v.unsigned = t168[3]
+        v.using = x169
+        v.virtual = x171
+        v.void = x176
+        v.volatile = x177
+        v.wchar_t = fbe.decode_decimal(t183[0], at184, "wchar_t")
+        v.while_ = uuid.UUID(bytes=t185[0])
+        v.xor = t185[1]
+        v.xor_eq = t185[2]
+        v.assert_ = t185[3]
+        v.errno = x186
+        v.EOF = FBE_M_Word[t190[0]]
+        v.NULL = t190[1]
+        v.stdin = x192
+        v.stdout = x193
+        v.stderr = FBE_M_Modifier[t197[0]]
+        v.offsetof = t197[1]
+        v.std = FBE_M_side[t197[2]]
+        v.FBE = t197[3]
+        v.int8_t = x198
+        v.uint8_t = x200
+        v.int16_t = x205
+        v.uint16_t = x206
+        v.int32_t = fbe.decode_decimal(t212[0], at213, "int32_t")
+        v.uint32_t = uuid.UUID(bytes=t214[0])
+        v.int64_t = t214[1]
+        v.uint64_t = t214[2]
+        v.size_t = t214[3]
+        v.ptrdiff_t = x215
+        v.nullptr_t = FBE_M_Word[t219[0]]
+        v.linux = t219[1]
+        v.unix = x221
+        v.BUFSIZ = x222
+        v.INT32_MAX = FBE_M_Modifier[t226[0]]
+        v.CHAR_BIT = t226[1]
+        v.EINVAL = FBE_M_side[t226[2]]
     except fbe.DecodeError as e:
         raise e.within("import.CppWords") from None
     return v, p
@@ -19595,168 +19571,156 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         p += 28
         n26 = fbe.buffer.final_count(r, p, 2, 2, "elif")
         p += 4
-        x25: list[Word] = []
-        for _ in range(n26):
-            t28 = fbe.buffer.final_fixed(r, FBE_L4, p, "elif")
-            p += FBE_L4.size
-            e27 = FBE_M_Word[t28[0]]
-            x25.append(e27)
-        h30 = fbe.buffer.final_has(r, p, "except")
+        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
+        p += n26 * 2
+        h28 = fbe.buffer.final_has(r, p, "except")
         p += 1
-        x29: str | None = None
-        if h30:
-            x31, p = fbe.buffer.final_string(r, p, "except")
-            x29 = x31
+        x27: str | None = None
+        if h28:
+            x29, p = fbe.buffer.final_string(r, p, "except")
+            x27 = x29
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "finally")
-        t32 = FBE_L5.unpack_from(data, p)
+        t30 = FBE_L5.unpack_from(data, p)
         p += 4
-        q33 = p + t32[0]
-        if q33 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t32[0]} bytes", p - 4, "finally")
-        r.budget -= t32[0]
+        q31 = p + t30[0]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "finally")
+        r.budget -= t30[0]
         if r.budget < 0:
             r.spend(0, p - 4, "finally")
-        x34 = data[p:q33]
-        p = q33
-        at37 = p
-        n36 = fbe.buffer.final_count(r, p, 8, 8, "from")
+        x32 = data[p:q31]
+        p = q31
+        at35 = p
+        n34 = fbe.buffer.final_count(r, p, 8, 8, "from")
         p += 4
-        x35: dict[str, int] = {}
-        for _ in range(n36):
-            k38, p = fbe.buffer.final_string(r, p, "from")
-            t40 = fbe.buffer.final_fixed(r, FBE_L3, p, "from")
+        x33: dict[str, int] = {}
+        for _ in range(n34):
+            k36, p = fbe.buffer.final_string(r, p, "from")
+            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "from")
             p += FBE_L3.size
-            v39 = t40[0]
-            x35[k38] = v39
-        fbe.buffer.distinct(x35, n36, "from", at37)
+            v37 = t38[0]
+            x33[k36] = v37
+        fbe.buffer.distinct(x33, n34, "from", at35)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "global")
-        t41 = FBE_L30.unpack_from(data, p)
-        at42 = p
+        t39 = FBE_L30.unpack_from(data, p)
+        at40 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "in")
-        t43 = FBE_L31.unpack_from(data, p)
+        t41 = FBE_L31.unpack_from(data, p)
         p += 29
-        h45 = fbe.buffer.final_has(r, p, "pass")
+        h43 = fbe.buffer.final_has(r, p, "pass")
         p += 1
-        x44: Word | None = None
-        if h45:
-            t47 = fbe.buffer.final_fixed(r, FBE_L4, p, "pass")
+        x42: Word | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "pass")
             p += FBE_L4.size
-            x46 = FBE_M_Word[t47[0]]
-            x44 = x46
+            x44 = FBE_M_Word[t45[0]]
+            x42 = x44
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "raise")
-        t48 = FBE_L28.unpack_from(data, p)
+        t46 = FBE_L28.unpack_from(data, p)
         p += 10
-        q49 = p + t48[2]
-        if q49 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t48[2]} bytes", p - 4, "yield")
-        r.budget -= t48[2]
+        q47 = p + t46[2]
+        if q47 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "yield")
+        r.budget -= t46[2]
         if r.budget < 0:
             r.spend(0, p - 4, "yield")
-        x50 = data[p:q49].decode("utf-8", "surrogateescape")
-        p = q49
-        h52 = fbe.buffer.final_has(r, p, "_")
+        x48 = data[p:q47].decode("utf-8", "surrogateescape")
+        p = q47
+        h50 = fbe.buffer.final_has(r, p, "_")
         p += 1
-        x51: bool | None = None
-        if h52:
-            t54 = fbe.buffer.final_fixed(r, FBE_L2, p, "_")
+        x49: bool | None = None
+        if h50:
+            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "_")
             p += FBE_L2.size
-            x53 = t54[0]
-            x51 = x53
+            x51 = t52[0]
+            x49 = x51
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "match")
-        t55 = FBE_L29.unpack_from(data, p)
+        t53 = FBE_L29.unpack_from(data, p)
         p += 28
-        n57 = fbe.buffer.final_count(r, p, 2, 2, "len")
+        n55 = fbe.buffer.final_count(r, p, 2, 2, "len")
         p += 4
-        x56: list[Word] = []
-        for _ in range(n57):
-            t59 = fbe.buffer.final_fixed(r, FBE_L4, p, "len")
-            p += FBE_L4.size
-            e58 = FBE_M_Word[t59[0]]
-            x56.append(e58)
-        h61 = fbe.buffer.final_has(r, p, "list")
+        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
+        p += n55 * 2
+        h57 = fbe.buffer.final_has(r, p, "list")
         p += 1
-        x60: str | None = None
-        if h61:
-            x62, p = fbe.buffer.final_string(r, p, "list")
-            x60 = x62
+        x56: str | None = None
+        if h57:
+            x58, p = fbe.buffer.final_string(r, p, "list")
+            x56 = x58
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "dict")
-        t63 = FBE_L5.unpack_from(data, p)
+        t59 = FBE_L5.unpack_from(data, p)
         p += 4
-        q64 = p + t63[0]
-        if q64 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t63[0]} bytes", p - 4, "dict")
-        r.budget -= t63[0]
+        q60 = p + t59[0]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "dict")
+        r.budget -= t59[0]
         if r.budget < 0:
             r.spend(0, p - 4, "dict")
-        x65 = data[p:q64]
-        p = q64
-        at68 = p
-        n67 = fbe.buffer.final_count(r, p, 8, 8, "set")
+        x61 = data[p:q60]
+        p = q60
+        at64 = p
+        n63 = fbe.buffer.final_count(r, p, 8, 8, "set")
         p += 4
-        x66: dict[str, int] = {}
-        for _ in range(n67):
-            k69, p = fbe.buffer.final_string(r, p, "set")
-            t71 = fbe.buffer.final_fixed(r, FBE_L3, p, "set")
+        x62: dict[str, int] = {}
+        for _ in range(n63):
+            k65, p = fbe.buffer.final_string(r, p, "set")
+            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "set")
             p += FBE_L3.size
-            v70 = t71[0]
-            x66[k69] = v70
-        fbe.buffer.distinct(x66, n67, "set", at68)
+            v66 = t67[0]
+            x62[k65] = v66
+        fbe.buffer.distinct(x62, n63, "set", at64)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "str")
-        t72 = FBE_L30.unpack_from(data, p)
-        at73 = p
+        t68 = FBE_L30.unpack_from(data, p)
+        at69 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "object")
-        t74 = FBE_L31.unpack_from(data, p)
+        t70 = FBE_L31.unpack_from(data, p)
         p += 29
-        h76 = fbe.buffer.final_has(r, p, "staticmethod")
+        h72 = fbe.buffer.final_has(r, p, "staticmethod")
         p += 1
-        x75: Word | None = None
-        if h76:
-            t78 = fbe.buffer.final_fixed(r, FBE_L4, p, "staticmethod")
+        x71: Word | None = None
+        if h72:
+            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "staticmethod")
             p += FBE_L4.size
-            x77 = FBE_M_Word[t78[0]]
-            x75 = x77
+            x73 = FBE_M_Word[t74[0]]
+            x71 = x73
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "classmethod")
-        t79 = FBE_L28.unpack_from(data, p)
+        t75 = FBE_L28.unpack_from(data, p)
         p += 10
-        q80 = p + t79[2]
-        if q80 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t79[2]} bytes", p - 4, "Any")
-        r.budget -= t79[2]
+        q76 = p + t75[2]
+        if q76 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "Any")
+        r.budget -= t75[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Any")
-        x81 = data[p:q80].decode("utf-8", "surrogateescape")
-        p = q80
-        h83 = fbe.buffer.final_has(r, p, "ClassVar")
+        x77 = data[p:q76].decode("utf-8", "surrogateescape")
+        p = q76
+        h79 = fbe.buffer.final_has(r, p, "ClassVar")
         p += 1
-        x82: bool | None = None
-        if h83:
-            t85 = fbe.buffer.final_fixed(r, FBE_L2, p, "ClassVar")
+        x78: bool | None = None
+        if h79:
+            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "ClassVar")
             p += FBE_L2.size
-            x84 = t85[0]
-            x82 = x84
+            x80 = t81[0]
+            x78 = x80
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Callable")
-        t86 = FBE_L29.unpack_from(data, p)
+        t82 = FBE_L29.unpack_from(data, p)
         p += 28
-        n88 = fbe.buffer.final_count(r, p, 2, 2, "VERSION")
+        n84 = fbe.buffer.final_count(r, p, 2, 2, "VERSION")
         p += 4
-        x87: list[Word] = []
-        for _ in range(n88):
-            t90 = fbe.buffer.final_fixed(r, FBE_L4, p, "VERSION")
-            p += FBE_L4.size
-            e89 = FBE_M_Word[t90[0]]
-            x87.append(e89)
+        x83: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n84 * 2])]
+        p += n84 * 2
         v = PythonWords.__new__(PythonWords)
         v.False_ = FBE_M_Word[t17[0]]
         v.None_ = t17[1]
@@ -19767,42 +19731,42 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         v.def_ = FBE_M_side[t24[2]]
         v.del_ = t24[3]
         v.elif_ = x25
-        v.except_ = x29
-        v.finally_ = x34
-        v.from_ = x35
-        v.global_ = fbe.decode_decimal(t41[0], at42, "global")
-        v.in_ = uuid.UUID(bytes=t43[0])
-        v.is_ = t43[1]
-        v.lambda_ = t43[2]
-        v.nonlocal_ = t43[3]
-        v.pass_ = x44
-        v.raise_ = FBE_M_Word[t48[0]]
-        v.with_ = t48[1]
-        v.yield_ = x50
-        v._ = x51
-        v.match = FBE_M_Modifier[t55[0]]
-        v.self_ = t55[1]
-        v.cls_ = FBE_M_side[t55[2]]
-        v.print = t55[3]
-        v.len = x56
-        v.list_ = x60
-        v.dict_ = x65
-        v.set = x66
-        v.str_ = fbe.decode_decimal(t72[0], at73, "str")
-        v.object_ = uuid.UUID(bytes=t74[0])
-        v.super = t74[1]
-        v.isinstance = t74[2]
-        v.property = t74[3]
-        v.staticmethod = x75
-        v.classmethod_ = FBE_M_Word[t79[0]]
-        v.typing_ = t79[1]
-        v.Any_ = x81
-        v.ClassVar_ = x82
-        v.Callable_ = FBE_M_Modifier[t86[0]]
-        v.IntEnum_ = t86[1]
-        v.IntFlag_ = FBE_M_side[t86[2]]
-        v.PACKAGE_ = t86[3]
-        v.VERSION_ = x87
+        v.except_ = x27
+        v.finally_ = x32
+        v.from_ = x33
+        v.global_ = fbe.decode_decimal(t39[0], at40, "global")
+        v.in_ = uuid.UUID(bytes=t41[0])
+        v.is_ = t41[1]
+        v.lambda_ = t41[2]
+        v.nonlocal_ = t41[3]
+        v.pass_ = x42
+        v.raise_ = FBE_M_Word[t46[0]]
+        v.with_ = t46[1]
+        v.yield_ = x48
+        v._ = x49
+        v.match = FBE_M_Modifier[t53[0]]
+        v.self_ = t53[1]
+        v.cls_ = FBE_M_side[t53[2]]
+        v.print = t53[3]
+        v.len = x54
+        v.list_ = x56
+        v.dict_ = x61
+        v.set = x62
+        v.str_ = fbe.decode_decimal(t68[0], at69, "str")
+        v.object_ = uuid.UUID(bytes=t70[0])
+        v.super = t70[1]
+        v.isinstance = t70[2]
+        v.property = t70[3]
+        v.staticmethod = x71
+        v.classmethod_ = FBE_M_Word[t75[0]]
+        v.typing_ = t75[1]
+        v.Any_ = x77
+        v.ClassVar_ = x78
+        v.Callable_ = FBE_M_Modifier[t82[0]]
+        v.IntEnum_ = t82[1]
+        v.IntFlag_ = FBE_M_side[t82[2]]
+        v.PACKAGE_ = t82[3]
+        v.VERSION_ = x83
     except fbe.DecodeError as e:
         raise e.within("import.PythonWords") from None
     return v, p
@@ -19908,139 +19872,131 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         p += 28
         n24 = fbe.buffer.final_count(r, p, 2, 2, "range")
         p += 4
-        x23: list[Word] = []
-        for _ in range(n24):
-            t26 = fbe.buffer.final_fixed(r, FBE_L4, p, "range")
-            p += FBE_L4.size
-            e25 = FBE_M_Word[t26[0]]
-            x23.append(e25)
-        h28 = fbe.buffer.final_has(r, p, "select")
+        x23: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n24 * 2])]
+        p += n24 * 2
+        h26 = fbe.buffer.final_has(r, p, "select")
         p += 1
-        x27: str | None = None
-        if h28:
-            x29, p = fbe.buffer.final_string(r, p, "select")
-            x27 = x29
+        x25: str | None = None
+        if h26:
+            x27, p = fbe.buffer.final_string(r, p, "select")
+            x25 = x27
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "type")
-        t30 = FBE_L5.unpack_from(data, p)
+        t28 = FBE_L5.unpack_from(data, p)
         p += 4
-        q31 = p + t30[0]
-        if q31 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "type")
-        r.budget -= t30[0]
+        q29 = p + t28[0]
+        if q29 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t28[0]} bytes", p - 4, "type")
+        r.budget -= t28[0]
         if r.budget < 0:
             r.spend(0, p - 4, "type")
-        x32 = data[p:q31]
-        p = q31
-        at35 = p
-        n34 = fbe.buffer.final_count(r, p, 8, 8, "var")
+        x30 = data[p:q29]
+        p = q29
+        at33 = p
+        n32 = fbe.buffer.final_count(r, p, 8, 8, "var")
         p += 4
-        x33: dict[str, int] = {}
-        for _ in range(n34):
-            k36, p = fbe.buffer.final_string(r, p, "var")
-            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "var")
+        x31: dict[str, int] = {}
+        for _ in range(n32):
+            k34, p = fbe.buffer.final_string(r, p, "var")
+            t36 = fbe.buffer.final_fixed(r, FBE_L3, p, "var")
             p += FBE_L3.size
-            v37 = t38[0]
-            x33[k36] = v37
-        fbe.buffer.distinct(x33, n34, "var", at35)
+            v35 = t36[0]
+            x31[k34] = v35
+        fbe.buffer.distinct(x31, n32, "var", at33)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "any")
-        t39 = FBE_L30.unpack_from(data, p)
-        at40 = p
+        t37 = FBE_L30.unpack_from(data, p)
+        at38 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "error")
-        t41 = FBE_L31.unpack_from(data, p)
+        t39 = FBE_L31.unpack_from(data, p)
         p += 29
-        h43 = fbe.buffer.final_has(r, p, "iota")
+        h41 = fbe.buffer.final_has(r, p, "iota")
         p += 1
-        x42: Word | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "iota")
+        x40: Word | None = None
+        if h41:
+            t43 = fbe.buffer.final_fixed(r, FBE_L4, p, "iota")
             p += FBE_L4.size
-            x44 = FBE_M_Word[t45[0]]
-            x42 = x44
+            x42 = FBE_M_Word[t43[0]]
+            x40 = x42
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "cap")
-        t46 = FBE_L28.unpack_from(data, p)
+        t44 = FBE_L28.unpack_from(data, p)
         p += 10
-        q47 = p + t46[2]
-        if q47 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "append")
-        r.budget -= t46[2]
+        q45 = p + t44[2]
+        if q45 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t44[2]} bytes", p - 4, "append")
+        r.budget -= t44[2]
         if r.budget < 0:
             r.spend(0, p - 4, "append")
-        x48 = data[p:q47].decode("utf-8", "surrogateescape")
-        p = q47
-        h50 = fbe.buffer.final_has(r, p, "copy")
+        x46 = data[p:q45].decode("utf-8", "surrogateescape")
+        p = q45
+        h48 = fbe.buffer.final_has(r, p, "copy")
         p += 1
-        x49: bool | None = None
-        if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "copy")
+        x47: bool | None = None
+        if h48:
+            t50 = fbe.buffer.final_fixed(r, FBE_L2, p, "copy")
             p += FBE_L2.size
-            x51 = t52[0]
-            x49 = x51
+            x49 = t50[0]
+            x47 = x49
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "panic")
-        t53 = FBE_L29.unpack_from(data, p)
+        t51 = FBE_L29.unpack_from(data, p)
         p += 28
-        n55 = fbe.buffer.final_count(r, p, 2, 2, "real")
+        n53 = fbe.buffer.final_count(r, p, 2, 2, "real")
         p += 4
-        x54: list[Word] = []
-        for _ in range(n55):
-            t57 = fbe.buffer.final_fixed(r, FBE_L4, p, "real")
-            p += FBE_L4.size
-            e56 = FBE_M_Word[t57[0]]
-            x54.append(e56)
-        h59 = fbe.buffer.final_has(r, p, "imag")
+        x52: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n53 * 2])]
+        p += n53 * 2
+        h55 = fbe.buffer.final_has(r, p, "imag")
         p += 1
-        x58: str | None = None
-        if h59:
-            x60, p = fbe.buffer.final_string(r, p, "imag")
-            x58 = x60
+        x54: str | None = None
+        if h55:
+            x56, p = fbe.buffer.final_string(r, p, "imag")
+            x54 = x56
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "close")
-        t61 = FBE_L5.unpack_from(data, p)
+        t57 = FBE_L5.unpack_from(data, p)
         p += 4
-        q62 = p + t61[0]
-        if q62 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t61[0]} bytes", p - 4, "close")
-        r.budget -= t61[0]
+        q58 = p + t57[0]
+        if q58 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t57[0]} bytes", p - 4, "close")
+        r.budget -= t57[0]
         if r.budget < 0:
             r.spend(0, p - 4, "close")
-        x63 = data[p:q62]
-        p = q62
-        at66 = p
-        n65 = fbe.buffer.final_count(r, p, 8, 8, "min")
+        x59 = data[p:q58]
+        p = q58
+        at62 = p
+        n61 = fbe.buffer.final_count(r, p, 8, 8, "min")
         p += 4
-        x64: dict[str, int] = {}
-        for _ in range(n65):
-            k67, p = fbe.buffer.final_string(r, p, "min")
-            t69 = fbe.buffer.final_fixed(r, FBE_L3, p, "min")
+        x60: dict[str, int] = {}
+        for _ in range(n61):
+            k63, p = fbe.buffer.final_string(r, p, "min")
+            t65 = fbe.buffer.final_fixed(r, FBE_L3, p, "min")
             p += FBE_L3.size
-            v68 = t69[0]
-            x64[k67] = v68
-        fbe.buffer.distinct(x64, n65, "min", at66)
+            v64 = t65[0]
+            x60[k63] = v64
+        fbe.buffer.distinct(x60, n61, "min", at62)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "max")
-        t70 = FBE_L30.unpack_from(data, p)
-        at71 = p
+        t66 = FBE_L30.unpack_from(data, p)
+        at67 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clear")
-        t72 = FBE_L31.unpack_from(data, p)
+        t68 = FBE_L31.unpack_from(data, p)
         p += 29
-        h74 = fbe.buffer.final_has(r, p, "complex64")
+        h70 = fbe.buffer.final_has(r, p, "complex64")
         p += 1
-        x73: Word | None = None
-        if h74:
-            t76 = fbe.buffer.final_fixed(r, FBE_L4, p, "complex64")
+        x69: Word | None = None
+        if h70:
+            t72 = fbe.buffer.final_fixed(r, FBE_L4, p, "complex64")
             p += FBE_L4.size
-            x75 = FBE_M_Word[t76[0]]
-            x73 = x75
+            x71 = FBE_M_Word[t72[0]]
+            x69 = x71
         if p + 6 > end:
             raise fbe.buffer.out_of_bounds("value", p, "complex128")
-        t77 = FBE_L33.unpack_from(data, p)
+        t73 = FBE_L33.unpack_from(data, p)
         p += 6
         v = GoWords.__new__(GoWords)
         v.chan = FBE_M_Word[t15[0]]
@@ -20052,35 +20008,35 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         v.map = FBE_M_side[t22[2]]
         v.package = t22[3]
         v.range = x23
-        v.select = x27
-        v.type = x32
-        v.var = x33
-        v.any = fbe.decode_decimal(t39[0], at40, "any")
-        v.error = uuid.UUID(bytes=t41[0])
-        v.rune = t41[1]
-        v.uint = t41[2]
-        v.nil = t41[3]
-        v.iota = x42
-        v.cap = FBE_M_Word[t46[0]]
-        v.make = t46[1]
-        v.append = x48
-        v.copy = x49
-        v.panic = FBE_M_Modifier[t53[0]]
-        v.recover = t53[1]
-        v.println = FBE_M_side[t53[2]]
-        v.complex = t53[3]
-        v.real = x54
-        v.imag = x58
-        v.close = x63
-        v.min = x64
-        v.max = fbe.decode_decimal(t70[0], at71, "max")
-        v.clear = uuid.UUID(bytes=t72[0])
-        v.uintptr = t72[1]
-        v.float32 = t72[2]
-        v.float64 = t72[3]
-        v.complex64 = x73
-        v.complex128 = FBE_M_Word[t77[0]]
-        v.comparable = t77[1]
+        v.select = x25
+        v.type = x30
+        v.var = x31
+        v.any = fbe.decode_decimal(t37[0], at38, "any")
+        v.error = uuid.UUID(bytes=t39[0])
+        v.rune = t39[1]
+        v.uint = t39[2]
+        v.nil = t39[3]
+        v.iota = x40
+        v.cap = FBE_M_Word[t44[0]]
+        v.make = t44[1]
+        v.append = x46
+        v.copy = x47
+        v.panic = FBE_M_Modifier[t51[0]]
+        v.recover = t51[1]
+        v.println = FBE_M_side[t51[2]]
+        v.complex = t51[3]
+        v.real = x52
+        v.imag = x54
+        v.close = x59
+        v.min = x60
+        v.max = fbe.decode_decimal(t66[0], at67, "max")
+        v.clear = uuid.UUID(bytes=t68[0])
+        v.uintptr = t68[1]
+        v.float32 = t68[2]
+        v.float64 = t68[3]
+        v.complex64 = x69
+        v.complex128 = FBE_M_Word[t73[0]]
+        v.comparable = t73[1]
     except fbe.DecodeError as e:
         raise e.within("import.GoWords") from None
     return v, p
@@ -20179,127 +20135,119 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         p += 28
         n23 = fbe.buffer.final_count(r, p, 2, 2, "throws")
         p += 4
-        x22: list[Word] = []
-        for _ in range(n23):
-            t25 = fbe.buffer.final_fixed(r, FBE_L4, p, "throws")
-            p += FBE_L4.size
-            e24 = FBE_M_Word[t25[0]]
-            x22.append(e24)
-        h27 = fbe.buffer.final_has(r, p, "transient")
+        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
+        p += n23 * 2
+        h25 = fbe.buffer.final_has(r, p, "transient")
         p += 1
-        x26: str | None = None
-        if h27:
-            x28, p = fbe.buffer.final_string(r, p, "transient")
-            x26 = x28
+        x24: str | None = None
+        if h25:
+            x26, p = fbe.buffer.final_string(r, p, "transient")
+            x24 = x26
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "record")
-        t29 = FBE_L5.unpack_from(data, p)
+        t27 = FBE_L5.unpack_from(data, p)
         p += 4
-        q30 = p + t29[0]
-        if q30 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t29[0]} bytes", p - 4, "record")
-        r.budget -= t29[0]
+        q28 = p + t27[0]
+        if q28 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "record")
+        r.budget -= t27[0]
         if r.budget < 0:
             r.spend(0, p - 4, "record")
-        x31 = data[p:q30]
-        p = q30
-        at34 = p
-        n33 = fbe.buffer.final_count(r, p, 8, 8, "sealed")
+        x29 = data[p:q28]
+        p = q28
+        at32 = p
+        n31 = fbe.buffer.final_count(r, p, 8, 8, "sealed")
         p += 4
-        x32: dict[str, int] = {}
-        for _ in range(n33):
-            k35, p = fbe.buffer.final_string(r, p, "sealed")
-            t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "sealed")
+        x30: dict[str, int] = {}
+        for _ in range(n31):
+            k33, p = fbe.buffer.final_string(r, p, "sealed")
+            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "sealed")
             p += FBE_L3.size
-            v36 = t37[0]
-            x32[k35] = v36
-        fbe.buffer.distinct(x32, n33, "sealed", at34)
+            v34 = t35[0]
+            x30[k33] = v34
+        fbe.buffer.distinct(x30, n31, "sealed", at32)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "permits")
-        t38 = FBE_L30.unpack_from(data, p)
-        at39 = p
+        t36 = FBE_L30.unpack_from(data, p)
+        at37 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "when")
-        t40 = FBE_L31.unpack_from(data, p)
+        t38 = FBE_L31.unpack_from(data, p)
         p += 29
-        h42 = fbe.buffer.final_has(r, p, "to")
+        h40 = fbe.buffer.final_has(r, p, "to")
         p += 1
-        x41: Word | None = None
-        if h42:
-            t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "to")
+        x39: Word | None = None
+        if h40:
+            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "to")
             p += FBE_L4.size
-            x43 = FBE_M_Word[t44[0]]
-            x41 = x43
+            x41 = FBE_M_Word[t42[0]]
+            x39 = x41
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uses")
-        t45 = FBE_L28.unpack_from(data, p)
+        t43 = FBE_L28.unpack_from(data, p)
         p += 10
-        q46 = p + t45[2]
-        if q46 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t45[2]} bytes", p - 4, "transitive")
-        r.budget -= t45[2]
+        q44 = p + t43[2]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "transitive")
+        r.budget -= t43[2]
         if r.budget < 0:
             r.spend(0, p - 4, "transitive")
-        x47 = data[p:q46].decode("utf-8", "surrogateescape")
-        p = q46
-        h49 = fbe.buffer.final_has(r, p, "Object")
+        x45 = data[p:q44].decode("utf-8", "surrogateescape")
+        p = q44
+        h47 = fbe.buffer.final_has(r, p, "Object")
         p += 1
-        x48: bool | None = None
-        if h49:
-            t51 = fbe.buffer.final_fixed(r, FBE_L2, p, "Object")
+        x46: bool | None = None
+        if h47:
+            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "Object")
             p += FBE_L2.size
-            x50 = t51[0]
-            x48 = x50
+            x48 = t49[0]
+            x46 = x48
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "String")
-        t52 = FBE_L29.unpack_from(data, p)
+        t50 = FBE_L29.unpack_from(data, p)
         p += 28
-        n54 = fbe.buffer.final_count(r, p, 2, 2, "System")
+        n52 = fbe.buffer.final_count(r, p, 2, 2, "System")
         p += 4
-        x53: list[Word] = []
-        for _ in range(n54):
-            t56 = fbe.buffer.final_fixed(r, FBE_L4, p, "System")
-            p += FBE_L4.size
-            e55 = FBE_M_Word[t56[0]]
-            x53.append(e55)
-        h58 = fbe.buffer.final_has(r, p, "Override")
+        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
+        p += n52 * 2
+        h54 = fbe.buffer.final_has(r, p, "Override")
         p += 1
-        x57: str | None = None
-        if h58:
-            x59, p = fbe.buffer.final_string(r, p, "Override")
-            x57 = x59
+        x53: str | None = None
+        if h54:
+            x55, p = fbe.buffer.final_string(r, p, "Override")
+            x53 = x55
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Class")
-        t60 = FBE_L5.unpack_from(data, p)
+        t56 = FBE_L5.unpack_from(data, p)
         p += 4
-        q61 = p + t60[0]
-        if q61 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t60[0]} bytes", p - 4, "Class")
-        r.budget -= t60[0]
+        q57 = p + t56[0]
+        if q57 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "Class")
+        r.budget -= t56[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Class")
-        x62 = data[p:q61]
-        p = q61
-        at65 = p
-        n64 = fbe.buffer.final_count(r, p, 8, 8, "List")
+        x58 = data[p:q57]
+        p = q57
+        at61 = p
+        n60 = fbe.buffer.final_count(r, p, 8, 8, "List")
         p += 4
-        x63: dict[str, int] = {}
-        for _ in range(n64):
-            k66, p = fbe.buffer.final_string(r, p, "List")
-            t68 = fbe.buffer.final_fixed(r, FBE_L3, p, "List")
+        x59: dict[str, int] = {}
+        for _ in range(n60):
+            k62, p = fbe.buffer.final_string(r, p, "List")
+            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "List")
             p += FBE_L3.size
-            v67 = t68[0]
-            x63[k66] = v67
-        fbe.buffer.distinct(x63, n64, "List", at65)
+            v63 = t64[0]
+            x59[k62] = v63
+        fbe.buffer.distinct(x59, n60, "List", at61)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Map")
-        t69 = FBE_L30.unpack_from(data, p)
-        at70 = p
+        t65 = FBE_L30.unpack_from(data, p)
+        at66 = p
         p += 16
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Set")
-        t71 = FBE_L30.unpack_from(data, p)
+        t67 = FBE_L30.unpack_from(data, p)
         p += 16
         v = JavaWords.__new__(JavaWords)
         v.abstract = FBE_M_Word[t14[0]]
@@ -20311,29 +20259,29 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         v.strictfp = FBE_M_side[t21[2]]
         v.synchronized = t21[3]
         v.throws = x22
-        v.transient = x26
-        v.record = x31
-        v.sealed = x32
-        v.permits = fbe.decode_decimal(t38[0], at39, "permits")
-        v.when = uuid.UUID(bytes=t40[0])
-        v.open = t40[1]
-        v.exports = t40[2]
-        v.opens = t40[3]
-        v.to = x41
-        v.uses = FBE_M_Word[t45[0]]
-        v.provides = t45[1]
-        v.transitive = x47
-        v.Object = x48
-        v.String = FBE_M_Modifier[t52[0]]
-        v.Integer = t52[1]
-        v.Long = FBE_M_side[t52[2]]
-        v.Math = t52[3]
-        v.System = x53
-        v.Override = x57
-        v.Class = x62
-        v.List = x63
-        v.Map = fbe.decode_decimal(t69[0], at70, "Map")
-        v.Set = uuid.UUID(bytes=t71[0])
+        v.transient = x24
+        v.record = x29
+        v.sealed = x30
+        v.permits = fbe.decode_decimal(t36[0], at37, "permits")
+        v.when = uuid.UUID(bytes=t38[0])
+        v.open = t38[1]
+        v.exports = t38[2]
+        v.opens = t38[3]
+        v.to = x39
+        v.uses = FBE_M_Word[t43[0]]
+        v.provides = t43[1]
+        v.transitive = x45
+        v.Object = x46
+        v.String = FBE_M_Modifier[t50[0]]
+        v.Integer = t50[1]
+        v.Long = FBE_M_side[t50[2]]
+        v.Math = t50[3]
+        v.System = x51
+        v.Override = x53
+        v.Class = x58
+        v.List = x59
+        v.Map = fbe.decode_decimal(t65[0], at66, "Map")
+        v.Set = uuid.UUID(bytes=t67[0])
     except fbe.DecodeError as e:
         raise e.within("import.JavaWords") from None
     return v, p
@@ -20447,156 +20395,148 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         p += 28
         n26 = fbe.buffer.final_count(r, p, 2, 2, "field")
         p += 4
-        x25: list[Word] = []
-        for _ in range(n26):
-            t28 = fbe.buffer.final_fixed(r, FBE_L4, p, "field")
-            p += FBE_L4.size
-            e27 = FBE_M_Word[t28[0]]
-            x25.append(e27)
-        h30 = fbe.buffer.final_has(r, p, "file")
+        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
+        p += n26 * 2
+        h28 = fbe.buffer.final_has(r, p, "file")
         p += 1
-        x29: str | None = None
-        if h30:
-            x31, p = fbe.buffer.final_string(r, p, "file")
-            x29 = x31
+        x27: str | None = None
+        if h28:
+            x29, p = fbe.buffer.final_string(r, p, "file")
+            x27 = x29
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "get")
-        t32 = FBE_L5.unpack_from(data, p)
+        t30 = FBE_L5.unpack_from(data, p)
         p += 4
-        q33 = p + t32[0]
-        if q33 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t32[0]} bytes", p - 4, "get")
-        r.budget -= t32[0]
+        q31 = p + t30[0]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "get")
+        r.budget -= t30[0]
         if r.budget < 0:
             r.spend(0, p - 4, "get")
-        x34 = data[p:q33]
-        p = q33
-        at37 = p
-        n36 = fbe.buffer.final_count(r, p, 8, 8, "init")
+        x32 = data[p:q31]
+        p = q31
+        at35 = p
+        n34 = fbe.buffer.final_count(r, p, 8, 8, "init")
         p += 4
-        x35: dict[str, int] = {}
-        for _ in range(n36):
-            k38, p = fbe.buffer.final_string(r, p, "init")
-            t40 = fbe.buffer.final_fixed(r, FBE_L3, p, "init")
+        x33: dict[str, int] = {}
+        for _ in range(n34):
+            k36, p = fbe.buffer.final_string(r, p, "init")
+            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "init")
             p += FBE_L3.size
-            v39 = t40[0]
-            x35[k38] = v39
-        fbe.buffer.distinct(x35, n36, "init", at37)
+            v37 = t38[0]
+            x33[k36] = v37
+        fbe.buffer.distinct(x33, n34, "init", at35)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "param")
-        t41 = FBE_L30.unpack_from(data, p)
-        at42 = p
+        t39 = FBE_L30.unpack_from(data, p)
+        at40 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "receiver")
-        t43 = FBE_L31.unpack_from(data, p)
+        t41 = FBE_L31.unpack_from(data, p)
         p += 29
-        h45 = fbe.buffer.final_has(r, p, "actual")
+        h43 = fbe.buffer.final_has(r, p, "actual")
         p += 1
-        x44: Word | None = None
-        if h45:
-            t47 = fbe.buffer.final_fixed(r, FBE_L4, p, "actual")
+        x42: Word | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "actual")
             p += FBE_L4.size
-            x46 = FBE_M_Word[t47[0]]
-            x44 = x46
+            x44 = FBE_M_Word[t45[0]]
+            x42 = x44
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "annotation")
-        t48 = FBE_L28.unpack_from(data, p)
+        t46 = FBE_L28.unpack_from(data, p)
         p += 10
-        q49 = p + t48[2]
-        if q49 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t48[2]} bytes", p - 4, "crossinline")
-        r.budget -= t48[2]
+        q47 = p + t46[2]
+        if q47 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "crossinline")
+        r.budget -= t46[2]
         if r.budget < 0:
             r.spend(0, p - 4, "crossinline")
-        x50 = data[p:q49].decode("utf-8", "surrogateescape")
-        p = q49
-        h52 = fbe.buffer.final_has(r, p, "data")
+        x48 = data[p:q47].decode("utf-8", "surrogateescape")
+        p = q47
+        h50 = fbe.buffer.final_has(r, p, "data")
         p += 1
-        x51: bool | None = None
-        if h52:
-            t54 = fbe.buffer.final_fixed(r, FBE_L2, p, "data")
+        x49: bool | None = None
+        if h50:
+            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "data")
             p += FBE_L2.size
-            x53 = t54[0]
-            x51 = x53
+            x51 = t52[0]
+            x49 = x51
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "expect")
-        t55 = FBE_L29.unpack_from(data, p)
+        t53 = FBE_L29.unpack_from(data, p)
         p += 28
-        n57 = fbe.buffer.final_count(r, p, 2, 2, "internal")
+        n55 = fbe.buffer.final_count(r, p, 2, 2, "internal")
         p += 4
-        x56: list[Word] = []
-        for _ in range(n57):
-            t59 = fbe.buffer.final_fixed(r, FBE_L4, p, "internal")
-            p += FBE_L4.size
-            e58 = FBE_M_Word[t59[0]]
-            x56.append(e58)
-        h61 = fbe.buffer.final_has(r, p, "lateinit")
+        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
+        p += n55 * 2
+        h57 = fbe.buffer.final_has(r, p, "lateinit")
         p += 1
-        x60: str | None = None
-        if h61:
-            x62, p = fbe.buffer.final_string(r, p, "lateinit")
-            x60 = x62
+        x56: str | None = None
+        if h57:
+            x58, p = fbe.buffer.final_string(r, p, "lateinit")
+            x56 = x58
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "noinline")
-        t63 = FBE_L5.unpack_from(data, p)
+        t59 = FBE_L5.unpack_from(data, p)
         p += 4
-        q64 = p + t63[0]
-        if q64 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t63[0]} bytes", p - 4, "noinline")
-        r.budget -= t63[0]
+        q60 = p + t59[0]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "noinline")
+        r.budget -= t59[0]
         if r.budget < 0:
             r.spend(0, p - 4, "noinline")
-        x65 = data[p:q64]
-        p = q64
-        at68 = p
-        n67 = fbe.buffer.final_count(r, p, 8, 8, "out")
+        x61 = data[p:q60]
+        p = q60
+        at64 = p
+        n63 = fbe.buffer.final_count(r, p, 8, 8, "out")
         p += 4
-        x66: dict[str, int] = {}
-        for _ in range(n67):
-            k69, p = fbe.buffer.final_string(r, p, "out")
-            t71 = fbe.buffer.final_fixed(r, FBE_L3, p, "out")
+        x62: dict[str, int] = {}
+        for _ in range(n63):
+            k65, p = fbe.buffer.final_string(r, p, "out")
+            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "out")
             p += FBE_L3.size
-            v70 = t71[0]
-            x66[k69] = v70
-        fbe.buffer.distinct(x66, n67, "out", at68)
+            v66 = t67[0]
+            x62[k65] = v66
+        fbe.buffer.distinct(x62, n63, "out", at64)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "reified")
-        t72 = FBE_L30.unpack_from(data, p)
-        at73 = p
+        t68 = FBE_L30.unpack_from(data, p)
+        at69 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "suspend")
-        t74 = FBE_L31.unpack_from(data, p)
+        t70 = FBE_L31.unpack_from(data, p)
         p += 29
-        h76 = fbe.buffer.final_has(r, p, "Companion")
+        h72 = fbe.buffer.final_has(r, p, "Companion")
         p += 1
-        x75: Word | None = None
-        if h76:
-            t78 = fbe.buffer.final_fixed(r, FBE_L4, p, "Companion")
+        x71: Word | None = None
+        if h72:
+            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "Companion")
             p += FBE_L4.size
-            x77 = FBE_M_Word[t78[0]]
-            x75 = x77
+            x73 = FBE_M_Word[t74[0]]
+            x71 = x73
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Unit")
-        t79 = FBE_L28.unpack_from(data, p)
+        t75 = FBE_L28.unpack_from(data, p)
         p += 10
-        q80 = p + t79[2]
-        if q80 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t79[2]} bytes", p - 4, "Int")
-        r.budget -= t79[2]
+        q76 = p + t75[2]
+        if q76 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "Int")
+        r.budget -= t75[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Int")
-        x81 = data[p:q80].decode("utf-8", "surrogateescape")
-        p = q80
-        h83 = fbe.buffer.final_has(r, p, "Array")
+        x77 = data[p:q76].decode("utf-8", "surrogateescape")
+        p = q76
+        h79 = fbe.buffer.final_has(r, p, "Array")
         p += 1
-        x82: bool | None = None
-        if h83:
-            t85 = fbe.buffer.final_fixed(r, FBE_L2, p, "Array")
+        x78: bool | None = None
+        if h79:
+            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "Array")
             p += FBE_L2.size
-            x84 = t85[0]
-            x82 = x84
+            x80 = t81[0]
+            x78 = x80
         v = KotlinWords.__new__(KotlinWords)
         v.fun = FBE_M_Word[t17[0]]
         v.typealias = t17[1]
@@ -20607,37 +20547,37 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         v.delegate = FBE_M_side[t24[2]]
         v.dynamic = t24[3]
         v.field = x25
-        v.file = x29
-        v.get = x34
-        v.init = x35
-        v.param = fbe.decode_decimal(t41[0], at42, "param")
-        v.receiver = uuid.UUID(bytes=t43[0])
-        v.setparam = t43[1]
-        v.value = t43[2]
-        v.where = t43[3]
-        v.actual = x44
-        v.annotation = FBE_M_Word[t48[0]]
-        v.companion = t48[1]
-        v.crossinline = x50
-        v.data = x51
-        v.expect = FBE_M_Modifier[t55[0]]
-        v.external = t55[1]
-        v.infix = FBE_M_side[t55[2]]
-        v.inner = t55[3]
-        v.internal = x56
-        v.lateinit = x60
-        v.noinline = x65
-        v.out = x66
-        v.reified = fbe.decode_decimal(t72[0], at73, "reified")
-        v.suspend = uuid.UUID(bytes=t74[0])
-        v.tailrec = t74[1]
-        v.vararg = t74[2]
-        v.it = t74[3]
-        v.Companion = x75
-        v.Unit = FBE_M_Word[t79[0]]
-        v.Nothing = t79[1]
-        v.Int = x81
-        v.Array = x82
+        v.file = x27
+        v.get = x32
+        v.init = x33
+        v.param = fbe.decode_decimal(t39[0], at40, "param")
+        v.receiver = uuid.UUID(bytes=t41[0])
+        v.setparam = t41[1]
+        v.value = t41[2]
+        v.where = t41[3]
+        v.actual = x42
+        v.annotation = FBE_M_Word[t46[0]]
+        v.companion = t46[1]
+        v.crossinline = x48
+        v.data = x49
+        v.expect = FBE_M_Modifier[t53[0]]
+        v.external = t53[1]
+        v.infix = FBE_M_side[t53[2]]
+        v.inner = t53[3]
+        v.internal = x54
+        v.lateinit = x56
+        v.noinline = x61
+        v.out = x62
+        v.reified = fbe.decode_decimal(t68[0], at69, "reified")
+        v.suspend = uuid.UUID(bytes=t70[0])
+        v.tailrec = t70[1]
+        v.vararg = t70[2]
+        v.it = t70[3]
+        v.Companion = x71
+        v.Unit = FBE_M_Word[t75[0]]
+        v.Nothing = t75[1]
+        v.Int = x77
+        v.Array = x78
     except fbe.DecodeError as e:
         raise e.within("import.KotlinWords") from None
     return v, p
@@ -20752,159 +20692,151 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         p += 28
         n26 = fbe.buffer.final_count(r, p, 2, 2, "bigint")
         p += 4
-        x25: list[Word] = []
-        for _ in range(n26):
-            t28 = fbe.buffer.final_fixed(r, FBE_L4, p, "bigint")
-            p += FBE_L4.size
-            e27 = FBE_M_Word[t28[0]]
-            x25.append(e27)
-        h30 = fbe.buffer.final_has(r, p, "symbol")
+        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
+        p += n26 * 2
+        h28 = fbe.buffer.final_has(r, p, "symbol")
         p += 1
-        x29: str | None = None
-        if h30:
-            x31, p = fbe.buffer.final_string(r, p, "symbol")
-            x29 = x31
+        x27: str | None = None
+        if h28:
+            x29, p = fbe.buffer.final_string(r, p, "symbol")
+            x27 = x29
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "undefined")
-        t32 = FBE_L5.unpack_from(data, p)
+        t30 = FBE_L5.unpack_from(data, p)
         p += 4
-        q33 = p + t32[0]
-        if q33 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t32[0]} bytes", p - 4, "undefined")
-        r.budget -= t32[0]
+        q31 = p + t30[0]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "undefined")
+        r.budget -= t30[0]
         if r.budget < 0:
             r.spend(0, p - 4, "undefined")
-        x34 = data[p:q33]
-        p = q33
-        at37 = p
-        n36 = fbe.buffer.final_count(r, p, 8, 8, "NaN")
+        x32 = data[p:q31]
+        p = q31
+        at35 = p
+        n34 = fbe.buffer.final_count(r, p, 8, 8, "NaN")
         p += 4
-        x35: dict[str, int] = {}
-        for _ in range(n36):
-            k38, p = fbe.buffer.final_string(r, p, "NaN")
-            t40 = fbe.buffer.final_fixed(r, FBE_L3, p, "NaN")
+        x33: dict[str, int] = {}
+        for _ in range(n34):
+            k36, p = fbe.buffer.final_string(r, p, "NaN")
+            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "NaN")
             p += FBE_L3.size
-            v39 = t40[0]
-            x35[k38] = v39
-        fbe.buffer.distinct(x35, n36, "NaN", at37)
+            v37 = t38[0]
+            x33[k36] = v37
+        fbe.buffer.distinct(x33, n34, "NaN", at35)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Infinity")
-        t41 = FBE_L30.unpack_from(data, p)
-        at42 = p
+        t39 = FBE_L30.unpack_from(data, p)
+        at40 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Uint8Array")
-        t43 = FBE_L31.unpack_from(data, p)
+        t41 = FBE_L31.unpack_from(data, p)
         p += 29
-        h45 = fbe.buffer.final_has(r, p, "Boolean")
+        h43 = fbe.buffer.final_has(r, p, "Boolean")
         p += 1
-        x44: Word | None = None
-        if h45:
-            t47 = fbe.buffer.final_fixed(r, FBE_L4, p, "Boolean")
+        x42: Word | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "Boolean")
             p += FBE_L4.size
-            x46 = FBE_M_Word[t47[0]]
-            x44 = x46
+            x44 = FBE_M_Word[t45[0]]
+            x42 = x44
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Symbol")
-        t48 = FBE_L28.unpack_from(data, p)
+        t46 = FBE_L28.unpack_from(data, p)
         p += 10
-        q49 = p + t48[2]
-        if q49 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t48[2]} bytes", p - 4, "JSON")
-        r.budget -= t48[2]
+        q47 = p + t46[2]
+        if q47 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "JSON")
+        r.budget -= t46[2]
         if r.budget < 0:
             r.spend(0, p - 4, "JSON")
-        x50 = data[p:q49].decode("utf-8", "surrogateescape")
-        p = q49
-        h52 = fbe.buffer.final_has(r, p, "Promise")
+        x48 = data[p:q47].decode("utf-8", "surrogateescape")
+        p = q47
+        h50 = fbe.buffer.final_has(r, p, "Promise")
         p += 1
-        x51: bool | None = None
-        if h52:
-            t54 = fbe.buffer.final_fixed(r, FBE_L2, p, "Promise")
+        x49: bool | None = None
+        if h50:
+            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "Promise")
             p += FBE_L2.size
-            x53 = t54[0]
-            x51 = x53
+            x51 = t52[0]
+            x49 = x51
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Partial")
-        t55 = FBE_L29.unpack_from(data, p)
+        t53 = FBE_L29.unpack_from(data, p)
         p += 28
-        n57 = fbe.buffer.final_count(r, p, 2, 2, "eval")
+        n55 = fbe.buffer.final_count(r, p, 2, 2, "eval")
         p += 4
-        x56: list[Word] = []
-        for _ in range(n57):
-            t59 = fbe.buffer.final_fixed(r, FBE_L4, p, "eval")
-            p += FBE_L4.size
-            e58 = FBE_M_Word[t59[0]]
-            x56.append(e58)
-        h61 = fbe.buffer.final_has(r, p, "require")
+        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
+        p += n55 * 2
+        h57 = fbe.buffer.final_has(r, p, "require")
         p += 1
-        x60: str | None = None
-        if h61:
-            x62, p = fbe.buffer.final_string(r, p, "require")
-            x60 = x62
+        x56: str | None = None
+        if h57:
+            x58, p = fbe.buffer.final_string(r, p, "require")
+            x56 = x58
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "prototype")
-        t63 = FBE_L5.unpack_from(data, p)
+        t59 = FBE_L5.unpack_from(data, p)
         p += 4
-        q64 = p + t63[0]
-        if q64 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t63[0]} bytes", p - 4, "prototype")
-        r.budget -= t63[0]
+        q60 = p + t59[0]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "prototype")
+        r.budget -= t59[0]
         if r.budget < 0:
             r.spend(0, p - 4, "prototype")
-        x65 = data[p:q64]
-        p = q64
-        at68 = p
-        n67 = fbe.buffer.final_count(r, p, 8, 8, "__proto__")
+        x61 = data[p:q60]
+        p = q60
+        at64 = p
+        n63 = fbe.buffer.final_count(r, p, 8, 8, "__proto__")
         p += 4
-        x66: dict[str, int] = {}
-        for _ in range(n67):
-            k69, p = fbe.buffer.final_string(r, p, "__proto__")
-            t71 = fbe.buffer.final_fixed(r, FBE_L3, p, "__proto__")
+        x62: dict[str, int] = {}
+        for _ in range(n63):
+            k65, p = fbe.buffer.final_string(r, p, "__proto__")
+            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "__proto__")
             p += FBE_L3.size
-            v70 = t71[0]
-            x66[k69] = v70
-        fbe.buffer.distinct(x66, n67, "__proto__", at68)
+            v66 = t67[0]
+            x62[k65] = v66
+        fbe.buffer.distinct(x62, n63, "__proto__", at64)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toString")
-        t72 = FBE_L30.unpack_from(data, p)
-        at73 = p
+        t68 = FBE_L30.unpack_from(data, p)
+        at69 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "valueOf")
-        t74 = FBE_L31.unpack_from(data, p)
+        t70 = FBE_L31.unpack_from(data, p)
         p += 29
-        h76 = fbe.buffer.final_has(r, p, "toLocaleString")
+        h72 = fbe.buffer.final_has(r, p, "toLocaleString")
         p += 1
-        x75: Word | None = None
-        if h76:
-            t78 = fbe.buffer.final_fixed(r, FBE_L4, p, "toLocaleString")
+        x71: Word | None = None
+        if h72:
+            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "toLocaleString")
             p += FBE_L4.size
-            x77 = FBE_M_Word[t78[0]]
-            x75 = x77
+            x73 = FBE_M_Word[t74[0]]
+            x71 = x73
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "readonly")
-        t79 = FBE_L28.unpack_from(data, p)
+        t75 = FBE_L28.unpack_from(data, p)
         p += 10
-        q80 = p + t79[2]
-        if q80 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t79[2]} bytes", p - 4, "infer")
-        r.budget -= t79[2]
+        q76 = p + t75[2]
+        if q76 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "infer")
+        r.budget -= t75[2]
         if r.budget < 0:
             r.spend(0, p - 4, "infer")
-        x81 = data[p:q80].decode("utf-8", "surrogateescape")
-        p = q80
-        h83 = fbe.buffer.final_has(r, p, "asserts")
+        x77 = data[p:q76].decode("utf-8", "surrogateescape")
+        p = q76
+        h79 = fbe.buffer.final_has(r, p, "asserts")
         p += 1
-        x82: bool | None = None
-        if h83:
-            t85 = fbe.buffer.final_fixed(r, FBE_L2, p, "asserts")
+        x78: bool | None = None
+        if h79:
+            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "asserts")
             p += FBE_L2.size
-            x84 = t85[0]
-            x82 = x84
+            x80 = t81[0]
+            x78 = x80
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "satisfies")
-        t86 = FBE_L34.unpack_from(data, p)
+        t82 = FBE_L34.unpack_from(data, p)
         p += 16
         v = JsWords.__new__(JsWords)
         v.debugger = FBE_M_Word[t17[0]]
@@ -20916,39 +20848,39 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         v.never = FBE_M_side[t24[2]]
         v.number = t24[3]
         v.bigint = x25
-        v.symbol = x29
-        v.undefined = x34
-        v.NaN = x35
-        v.Infinity = fbe.decode_decimal(t41[0], at42, "Infinity")
-        v.Uint8Array = uuid.UUID(bytes=t43[0])
-        v.Error = t43[1]
-        v.Number = t43[2]
-        v.BigInt = t43[3]
-        v.Boolean = x44
-        v.Symbol = FBE_M_Word[t48[0]]
-        v.Date = t48[1]
-        v.JSON = x50
-        v.Promise = x51
-        v.Partial = FBE_M_Modifier[t55[0]]
-        v.Record = t55[1]
-        v.globalThis = FBE_M_side[t55[2]]
-        v.arguments = t55[3]
-        v.eval = x56
-        v.require = x60
-        v.prototype = x65
-        v.__proto__ = x66
-        v.toString = fbe.decode_decimal(t72[0], at73, "toString")
-        v.valueOf = uuid.UUID(bytes=t74[0])
-        v.hasOwnProperty = t74[1]
-        v.isPrototypeOf = t74[2]
-        v.propertyIsEnumerable = t74[3]
-        v.toLocaleString = x75
-        v.readonly = FBE_M_Word[t79[0]]
-        v.keyof = t79[1]
-        v.infer = x81
-        v.asserts = x82
-        v.satisfies = FBE_M_Modifier[t86[0]]
-        v.accessor = t86[1]
+        v.symbol = x27
+        v.undefined = x32
+        v.NaN = x33
+        v.Infinity = fbe.decode_decimal(t39[0], at40, "Infinity")
+        v.Uint8Array = uuid.UUID(bytes=t41[0])
+        v.Error = t41[1]
+        v.Number = t41[2]
+        v.BigInt = t41[3]
+        v.Boolean = x42
+        v.Symbol = FBE_M_Word[t46[0]]
+        v.Date = t46[1]
+        v.JSON = x48
+        v.Promise = x49
+        v.Partial = FBE_M_Modifier[t53[0]]
+        v.Record = t53[1]
+        v.globalThis = FBE_M_side[t53[2]]
+        v.arguments = t53[3]
+        v.eval = x54
+        v.require = x56
+        v.prototype = x61
+        v.__proto__ = x62
+        v.toString = fbe.decode_decimal(t68[0], at69, "toString")
+        v.valueOf = uuid.UUID(bytes=t70[0])
+        v.hasOwnProperty = t70[1]
+        v.isPrototypeOf = t70[2]
+        v.propertyIsEnumerable = t70[3]
+        v.toLocaleString = x71
+        v.readonly = FBE_M_Word[t75[0]]
+        v.keyof = t75[1]
+        v.infer = x77
+        v.asserts = x78
+        v.satisfies = FBE_M_Modifier[t82[0]]
+        v.accessor = t82[1]
     except fbe.DecodeError as e:
         raise e.within("import.JsWords") from None
     return v, p
@@ -21047,127 +20979,119 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         p += 28
         n23 = fbe.buffer.final_count(r, p, 2, 2, "pub")
         p += 4
-        x22: list[Word] = []
-        for _ in range(n23):
-            t25 = fbe.buffer.final_fixed(r, FBE_L4, p, "pub")
-            p += FBE_L4.size
-            e24 = FBE_M_Word[t25[0]]
-            x22.append(e24)
-        h27 = fbe.buffer.final_has(r, p, "ref")
+        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
+        p += n23 * 2
+        h25 = fbe.buffer.final_has(r, p, "ref")
         p += 1
-        x26: str | None = None
-        if h27:
-            x28, p = fbe.buffer.final_string(r, p, "ref")
-            x26 = x28
+        x24: str | None = None
+        if h25:
+            x26, p = fbe.buffer.final_string(r, p, "ref")
+            x24 = x26
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Self")
-        t29 = FBE_L5.unpack_from(data, p)
+        t27 = FBE_L5.unpack_from(data, p)
         p += 4
-        q30 = p + t29[0]
-        if q30 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t29[0]} bytes", p - 4, "Self")
-        r.budget -= t29[0]
+        q28 = p + t27[0]
+        if q28 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "Self")
+        r.budget -= t27[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Self")
-        x31 = data[p:q30]
-        p = q30
-        at34 = p
-        n33 = fbe.buffer.final_count(r, p, 8, 8, "trait")
+        x29 = data[p:q28]
+        p = q28
+        at32 = p
+        n31 = fbe.buffer.final_count(r, p, 8, 8, "trait")
         p += 4
-        x32: dict[str, int] = {}
-        for _ in range(n33):
-            k35, p = fbe.buffer.final_string(r, p, "trait")
-            t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "trait")
+        x30: dict[str, int] = {}
+        for _ in range(n31):
+            k33, p = fbe.buffer.final_string(r, p, "trait")
+            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "trait")
             p += FBE_L3.size
-            v36 = t37[0]
-            x32[k35] = v36
-        fbe.buffer.distinct(x32, n33, "trait", at34)
+            v34 = t35[0]
+            x30[k33] = v34
+        fbe.buffer.distinct(x30, n31, "trait", at32)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsafe")
-        t38 = FBE_L30.unpack_from(data, p)
-        at39 = p
+        t36 = FBE_L30.unpack_from(data, p)
+        at37 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "use")
-        t40 = FBE_L31.unpack_from(data, p)
+        t38 = FBE_L31.unpack_from(data, p)
         p += 29
-        h42 = fbe.buffer.final_has(r, p, "priv")
+        h40 = fbe.buffer.final_has(r, p, "priv")
         p += 1
-        x41: Word | None = None
-        if h42:
-            t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "priv")
+        x39: Word | None = None
+        if h40:
+            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "priv")
             p += FBE_L4.size
-            x43 = FBE_M_Word[t44[0]]
-            x41 = x43
+            x41 = FBE_M_Word[t42[0]]
+            x39 = x41
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsized")
-        t45 = FBE_L28.unpack_from(data, p)
+        t43 = FBE_L28.unpack_from(data, p)
         p += 10
-        q46 = p + t45[2]
-        if q46 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t45[2]} bytes", p - 4, "macro_rules")
-        r.budget -= t45[2]
+        q44 = p + t43[2]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "macro_rules")
+        r.budget -= t43[2]
         if r.budget < 0:
             r.spend(0, p - 4, "macro_rules")
-        x47 = data[p:q46].decode("utf-8", "surrogateescape")
-        p = q46
-        h49 = fbe.buffer.final_has(r, p, "Option")
+        x45 = data[p:q44].decode("utf-8", "surrogateescape")
+        p = q44
+        h47 = fbe.buffer.final_has(r, p, "Option")
         p += 1
-        x48: bool | None = None
-        if h49:
-            t51 = fbe.buffer.final_fixed(r, FBE_L2, p, "Option")
+        x46: bool | None = None
+        if h47:
+            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "Option")
             p += FBE_L2.size
-            x50 = t51[0]
-            x48 = x50
+            x48 = t49[0]
+            x46 = x48
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Some")
-        t52 = FBE_L29.unpack_from(data, p)
+        t50 = FBE_L29.unpack_from(data, p)
         p += 28
-        n54 = fbe.buffer.final_count(r, p, 2, 2, "Vec")
+        n52 = fbe.buffer.final_count(r, p, 2, 2, "Vec")
         p += 4
-        x53: list[Word] = []
-        for _ in range(n54):
-            t56 = fbe.buffer.final_fixed(r, FBE_L4, p, "Vec")
-            p += FBE_L4.size
-            e55 = FBE_M_Word[t56[0]]
-            x53.append(e55)
-        h58 = fbe.buffer.final_has(r, p, "Box")
+        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
+        p += n52 * 2
+        h54 = fbe.buffer.final_has(r, p, "Box")
         p += 1
-        x57: str | None = None
-        if h58:
-            x59, p = fbe.buffer.final_string(r, p, "Box")
-            x57 = x59
+        x53: str | None = None
+        if h54:
+            x55, p = fbe.buffer.final_string(r, p, "Box")
+            x53 = x55
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Clone")
-        t60 = FBE_L5.unpack_from(data, p)
+        t56 = FBE_L5.unpack_from(data, p)
         p += 4
-        q61 = p + t60[0]
-        if q61 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t60[0]} bytes", p - 4, "Clone")
-        r.budget -= t60[0]
+        q57 = p + t56[0]
+        if q57 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "Clone")
+        r.budget -= t56[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Clone")
-        x62 = data[p:q61]
-        p = q61
-        at65 = p
-        n64 = fbe.buffer.final_count(r, p, 8, 8, "Copy")
+        x58 = data[p:q57]
+        p = q57
+        at61 = p
+        n60 = fbe.buffer.final_count(r, p, 8, 8, "Copy")
         p += 4
-        x63: dict[str, int] = {}
-        for _ in range(n64):
-            k66, p = fbe.buffer.final_string(r, p, "Copy")
-            t68 = fbe.buffer.final_fixed(r, FBE_L3, p, "Copy")
+        x59: dict[str, int] = {}
+        for _ in range(n60):
+            k62, p = fbe.buffer.final_string(r, p, "Copy")
+            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "Copy")
             p += FBE_L3.size
-            v67 = t68[0]
-            x63[k66] = v67
-        fbe.buffer.distinct(x63, n64, "Copy", at65)
+            v63 = t64[0]
+            x59[k62] = v63
+        fbe.buffer.distinct(x59, n60, "Copy", at61)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Default")
-        t69 = FBE_L30.unpack_from(data, p)
-        at70 = p
+        t65 = FBE_L30.unpack_from(data, p)
+        at66 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Drop")
-        t71 = FBE_L31.unpack_from(data, p)
+        t67 = FBE_L31.unpack_from(data, p)
         p += 29
         v = RustWords.__new__(RustWords)
         v.crate = FBE_M_Word[t14[0]]
@@ -21179,32 +21103,32 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         v.move = FBE_M_side[t21[2]]
         v.mut = t21[3]
         v.pub = x22
-        v.ref = x26
-        v.Self = x31
-        v.trait = x32
-        v.unsafe = fbe.decode_decimal(t38[0], at39, "unsafe")
-        v.use = uuid.UUID(bytes=t40[0])
-        v.become = t40[1]
-        v.box = t40[2]
-        v.macro = t40[3]
-        v.priv = x41
-        v.unsized = FBE_M_Word[t45[0]]
-        v.gen = t45[1]
-        v.macro_rules = x47
-        v.Option = x48
-        v.Some = FBE_M_Modifier[t52[0]]
-        v.Result = t52[1]
-        v.Ok = FBE_M_side[t52[2]]
-        v.Err = t52[3]
-        v.Vec = x53
-        v.Box = x57
-        v.Clone = x62
-        v.Copy = x63
-        v.Default = fbe.decode_decimal(t69[0], at70, "Default")
-        v.Drop = uuid.UUID(bytes=t71[0])
-        v.Send = t71[1]
-        v.Sync = t71[2]
-        v.Sized = t71[3]
+        v.ref = x24
+        v.Self = x29
+        v.trait = x30
+        v.unsafe = fbe.decode_decimal(t36[0], at37, "unsafe")
+        v.use = uuid.UUID(bytes=t38[0])
+        v.become = t38[1]
+        v.box = t38[2]
+        v.macro = t38[3]
+        v.priv = x39
+        v.unsized = FBE_M_Word[t43[0]]
+        v.gen = t43[1]
+        v.macro_rules = x45
+        v.Option = x46
+        v.Some = FBE_M_Modifier[t50[0]]
+        v.Result = t50[1]
+        v.Ok = FBE_M_side[t50[2]]
+        v.Err = t50[3]
+        v.Vec = x51
+        v.Box = x53
+        v.Clone = x58
+        v.Copy = x59
+        v.Default = fbe.decode_decimal(t65[0], at66, "Default")
+        v.Drop = uuid.UUID(bytes=t67[0])
+        v.Send = t67[1]
+        v.Sync = t67[2]
+        v.Sized = t67[3]
     except fbe.DecodeError as e:
         raise e.within("import.RustWords") from None
     return v, p
@@ -21301,119 +21225,111 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
         p += 28
         n23 = fbe.buffer.final_count(r, p, 2, 2, "stackalloc")
         p += 4
-        x22: list[Word] = []
-        for _ in range(n23):
-            t25 = fbe.buffer.final_fixed(r, FBE_L4, p, "stackalloc")
-            p += FBE_L4.size
-            e24 = FBE_M_Word[t25[0]]
-            x22.append(e24)
-        h27 = fbe.buffer.final_has(r, p, "ulong")
+        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
+        p += n23 * 2
+        h25 = fbe.buffer.final_has(r, p, "ulong")
         p += 1
-        x26: str | None = None
-        if h27:
-            x28, p = fbe.buffer.final_string(r, p, "ulong")
-            x26 = x28
+        x24: str | None = None
+        if h25:
+            x26, p = fbe.buffer.final_string(r, p, "ulong")
+            x24 = x26
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "unchecked")
-        t29 = FBE_L5.unpack_from(data, p)
+        t27 = FBE_L5.unpack_from(data, p)
         p += 4
-        q30 = p + t29[0]
-        if q30 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t29[0]} bytes", p - 4, "unchecked")
-        r.budget -= t29[0]
+        q28 = p + t27[0]
+        if q28 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "unchecked")
+        r.budget -= t27[0]
         if r.budget < 0:
             r.spend(0, p - 4, "unchecked")
-        x31 = data[p:q30]
-        p = q30
-        at34 = p
-        n33 = fbe.buffer.final_count(r, p, 8, 8, "ushort")
+        x29 = data[p:q28]
+        p = q28
+        at32 = p
+        n31 = fbe.buffer.final_count(r, p, 8, 8, "ushort")
         p += 4
-        x32: dict[str, int] = {}
-        for _ in range(n33):
-            k35, p = fbe.buffer.final_string(r, p, "ushort")
-            t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "ushort")
+        x30: dict[str, int] = {}
+        for _ in range(n31):
+            k33, p = fbe.buffer.final_string(r, p, "ushort")
+            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "ushort")
             p += FBE_L3.size
-            v36 = t37[0]
-            x32[k35] = v36
-        fbe.buffer.distinct(x32, n33, "ushort", at34)
+            v34 = t35[0]
+            x30[k33] = v34
+        fbe.buffer.distinct(x30, n31, "ushort", at32)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "add")
-        t38 = FBE_L30.unpack_from(data, p)
-        at39 = p
+        t36 = FBE_L30.unpack_from(data, p)
+        at37 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "alias")
-        t40 = FBE_L31.unpack_from(data, p)
+        t38 = FBE_L31.unpack_from(data, p)
         p += 29
-        h42 = fbe.buffer.final_has(r, p, "group")
+        h40 = fbe.buffer.final_has(r, p, "group")
         p += 1
-        x41: Word | None = None
-        if h42:
-            t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "group")
+        x39: Word | None = None
+        if h40:
+            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "group")
             p += FBE_L4.size
-            x43 = FBE_M_Word[t44[0]]
-            x41 = x43
+            x41 = FBE_M_Word[t42[0]]
+            x39 = x41
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "into")
-        t45 = FBE_L28.unpack_from(data, p)
+        t43 = FBE_L28.unpack_from(data, p)
         p += 10
-        q46 = p + t45[2]
-        if q46 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t45[2]} bytes", p - 4, "nameof")
-        r.budget -= t45[2]
+        q44 = p + t43[2]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "nameof")
+        r.budget -= t43[2]
         if r.budget < 0:
             r.spend(0, p - 4, "nameof")
-        x47 = data[p:q46].decode("utf-8", "surrogateescape")
-        p = q46
-        h49 = fbe.buffer.final_has(r, p, "on")
+        x45 = data[p:q44].decode("utf-8", "surrogateescape")
+        p = q44
+        h47 = fbe.buffer.final_has(r, p, "on")
         p += 1
-        x48: bool | None = None
-        if h49:
-            t51 = fbe.buffer.final_fixed(r, FBE_L2, p, "on")
+        x46: bool | None = None
+        if h47:
+            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "on")
             p += FBE_L2.size
-            x50 = t51[0]
-            x48 = x50
+            x48 = t49[0]
+            x46 = x48
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "orderby")
-        t52 = FBE_L29.unpack_from(data, p)
+        t50 = FBE_L29.unpack_from(data, p)
         p += 28
-        n54 = fbe.buffer.final_count(r, p, 2, 2, "required")
+        n52 = fbe.buffer.final_count(r, p, 2, 2, "required")
         p += 4
-        x53: list[Word] = []
-        for _ in range(n54):
-            t56 = fbe.buffer.final_fixed(r, FBE_L4, p, "required")
-            p += FBE_L4.size
-            e55 = FBE_M_Word[t56[0]]
-            x53.append(e55)
-        h58 = fbe.buffer.final_has(r, p, "scoped")
+        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
+        p += n52 * 2
+        h54 = fbe.buffer.final_has(r, p, "scoped")
         p += 1
-        x57: str | None = None
-        if h58:
-            x59, p = fbe.buffer.final_string(r, p, "scoped")
-            x57 = x59
+        x53: str | None = None
+        if h54:
+            x55, p = fbe.buffer.final_string(r, p, "scoped")
+            x53 = x55
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "managed")
-        t60 = FBE_L5.unpack_from(data, p)
+        t56 = FBE_L5.unpack_from(data, p)
         p += 4
-        q61 = p + t60[0]
-        if q61 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t60[0]} bytes", p - 4, "managed")
-        r.budget -= t60[0]
+        q57 = p + t56[0]
+        if q57 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "managed")
+        r.budget -= t56[0]
         if r.budget < 0:
             r.spend(0, p - 4, "managed")
-        x62 = data[p:q61]
-        p = q61
-        at65 = p
-        n64 = fbe.buffer.final_count(r, p, 8, 8, "notnull")
+        x58 = data[p:q57]
+        p = q57
+        at61 = p
+        n60 = fbe.buffer.final_count(r, p, 8, 8, "notnull")
         p += 4
-        x63: dict[str, int] = {}
-        for _ in range(n64):
-            k66, p = fbe.buffer.final_string(r, p, "notnull")
-            t68 = fbe.buffer.final_fixed(r, FBE_L3, p, "notnull")
+        x59: dict[str, int] = {}
+        for _ in range(n60):
+            k62, p = fbe.buffer.final_string(r, p, "notnull")
+            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "notnull")
             p += FBE_L3.size
-            v67 = t68[0]
-            x63[k66] = v67
-        fbe.buffer.distinct(x63, n64, "notnull", at65)
+            v63 = t64[0]
+            x59[k62] = v63
+        fbe.buffer.distinct(x59, n60, "notnull", at61)
         v = CSharpWords.__new__(CSharpWords)
         v.checked = FBE_M_Word[t14[0]]
         v.event = t14[1]
@@ -21424,27 +21340,27 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
         v.params = FBE_M_side[t21[2]]
         v.sbyte = t21[3]
         v.stackalloc = x22
-        v.ulong = x26
-        v.unchecked = x31
-        v.ushort = x32
-        v.add = fbe.decode_decimal(t38[0], at39, "add")
-        v.alias = uuid.UUID(bytes=t40[0])
-        v.ascending = t40[1]
-        v.descending = t40[2]
-        v.equals = t40[3]
-        v.group = x41
-        v.into = FBE_M_Word[t45[0]]
-        v.join = t45[1]
-        v.nameof = x47
-        v.on = x48
-        v.orderby = FBE_M_Modifier[t52[0]]
-        v.partial = t52[1]
-        v.remove = FBE_M_side[t52[2]]
-        v.unmanaged = t52[3]
-        v.required = x53
-        v.scoped = x57
-        v.managed = x62
-        v.notnull = x63
+        v.ulong = x24
+        v.unchecked = x29
+        v.ushort = x30
+        v.add = fbe.decode_decimal(t36[0], at37, "add")
+        v.alias = uuid.UUID(bytes=t38[0])
+        v.ascending = t38[1]
+        v.descending = t38[2]
+        v.equals = t38[3]
+        v.group = x39
+        v.into = FBE_M_Word[t43[0]]
+        v.join = t43[1]
+        v.nameof = x45
+        v.on = x46
+        v.orderby = FBE_M_Modifier[t50[0]]
+        v.partial = t50[1]
+        v.remove = FBE_M_side[t50[2]]
+        v.unmanaged = t50[3]
+        v.required = x51
+        v.scoped = x53
+        v.managed = x58
+        v.notnull = x59
     except fbe.DecodeError as e:
         raise e.within("import.CSharpWords") from None
     return v, p
@@ -21517,58 +21433,54 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
         p += 28
         n17 = fbe.buffer.final_count(r, p, 2, 2, "rescue")
         p += 4
-        x16: list[Word] = []
-        for _ in range(n17):
-            t19 = fbe.buffer.final_fixed(r, FBE_L4, p, "rescue")
-            p += FBE_L4.size
-            e18 = FBE_M_Word[t19[0]]
-            x16.append(e18)
-        h21 = fbe.buffer.final_has(r, p, "retry")
+        x16: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n17 * 2])]
+        p += n17 * 2
+        h19 = fbe.buffer.final_has(r, p, "retry")
         p += 1
-        x20: str | None = None
-        if h21:
-            x22, p = fbe.buffer.final_string(r, p, "retry")
-            x20 = x22
+        x18: str | None = None
+        if h19:
+            x20, p = fbe.buffer.final_string(r, p, "retry")
+            x18 = x20
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "then")
-        t23 = FBE_L5.unpack_from(data, p)
+        t21 = FBE_L5.unpack_from(data, p)
         p += 4
-        q24 = p + t23[0]
-        if q24 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t23[0]} bytes", p - 4, "then")
-        r.budget -= t23[0]
+        q22 = p + t21[0]
+        if q22 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t21[0]} bytes", p - 4, "then")
+        r.budget -= t21[0]
         if r.budget < 0:
             r.spend(0, p - 4, "then")
-        x25 = data[p:q24]
-        p = q24
-        at28 = p
-        n27 = fbe.buffer.final_count(r, p, 8, 8, "undef")
+        x23 = data[p:q22]
+        p = q22
+        at26 = p
+        n25 = fbe.buffer.final_count(r, p, 8, 8, "undef")
         p += 4
-        x26: dict[str, int] = {}
-        for _ in range(n27):
-            k29, p = fbe.buffer.final_string(r, p, "undef")
-            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "undef")
+        x24: dict[str, int] = {}
+        for _ in range(n25):
+            k27, p = fbe.buffer.final_string(r, p, "undef")
+            t29 = fbe.buffer.final_fixed(r, FBE_L3, p, "undef")
             p += FBE_L3.size
-            v30 = t31[0]
-            x26[k29] = v30
-        fbe.buffer.distinct(x26, n27, "undef", at28)
+            v28 = t29[0]
+            x24[k27] = v28
+        fbe.buffer.distinct(x24, n25, "undef", at26)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unless")
-        t32 = FBE_L30.unpack_from(data, p)
-        at33 = p
+        t30 = FBE_L30.unpack_from(data, p)
+        at31 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "until")
-        t34 = FBE_L31.unpack_from(data, p)
+        t32 = FBE_L31.unpack_from(data, p)
         p += 29
-        h36 = fbe.buffer.final_has(r, p, "initialize")
+        h34 = fbe.buffer.final_has(r, p, "initialize")
         p += 1
-        x35: Word | None = None
-        if h36:
-            t38 = fbe.buffer.final_fixed(r, FBE_L4, p, "initialize")
+        x33: Word | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L4, p, "initialize")
             p += FBE_L4.size
-            x37 = FBE_M_Word[t38[0]]
-            x35 = x37
+            x35 = FBE_M_Word[t36[0]]
+            x33 = x35
         v = RubyWords.__new__(RubyWords)
         v.BEGIN = FBE_M_Word[t8[0]]
         v.END = t8[1]
@@ -21579,15 +21491,15 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
         v.next = FBE_M_side[t15[2]]
         v.redo = t15[3]
         v.rescue = x16
-        v.retry = x20
-        v.then = x25
-        v.undef = x26
-        v.unless = fbe.decode_decimal(t32[0], at33, "unless")
-        v.until = uuid.UUID(bytes=t34[0])
-        v.__FILE__ = t34[1]
-        v.__LINE__ = t34[2]
-        v.__ENCODING__ = t34[3]
-        v.initialize = x35
+        v.retry = x18
+        v.then = x23
+        v.undef = x24
+        v.unless = fbe.decode_decimal(t30[0], at31, "unless")
+        v.until = uuid.UUID(bytes=t32[0])
+        v.__FILE__ = t32[1]
+        v.__LINE__ = t32[2]
+        v.__ENCODING__ = t32[3]
+        v.initialize = x33
     except fbe.DecodeError as e:
         raise e.within("import.RubyWords") from None
     return v, p
@@ -21648,30 +21560,26 @@ def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
         p += 28
         n14 = fbe.buffer.final_count(r, p, 2, 2, "offset")
         p += 4
-        x13: list[Word] = []
-        for _ in range(n14):
-            t16 = fbe.buffer.final_fixed(r, FBE_L4, p, "offset")
-            p += FBE_L4.size
-            e15 = FBE_M_Word[t16[0]]
-            x13.append(e15)
-        h18 = fbe.buffer.final_has(r, p, "model")
+        x13: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n14 * 2])]
+        p += n14 * 2
+        h16 = fbe.buffer.final_has(r, p, "model")
         p += 1
-        x17: str | None = None
-        if h18:
-            x19, p = fbe.buffer.final_string(r, p, "model")
-            x17 = x19
+        x15: str | None = None
+        if h16:
+            x17, p = fbe.buffer.final_string(r, p, "model")
+            x15 = x17
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "reset")
-        t20 = FBE_L5.unpack_from(data, p)
+        t18 = FBE_L5.unpack_from(data, p)
         p += 4
-        q21 = p + t20[0]
-        if q21 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t20[0]} bytes", p - 4, "reset")
-        r.budget -= t20[0]
+        q19 = p + t18[0]
+        if q19 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t18[0]} bytes", p - 4, "reset")
+        r.budget -= t18[0]
         if r.budget < 0:
             r.spend(0, p - 4, "reset")
-        x22 = data[p:q21]
-        p = q21
+        x20 = data[p:q19]
+        p = q19
         v = CppMembers.__new__(CppMembers)
         v.swap = FBE_M_Word[t5[0]]
         v.fbe_type_ = t5[1]
@@ -21682,8 +21590,8 @@ def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
         v.buffer = FBE_M_side[t12[2]]
         v.size = t12[3]
         v.offset = x13
-        v.model = x17
-        v.reset = x22
+        v.model = x15
+        v.reset = x20
     except fbe.DecodeError as e:
         raise e.within("import.CppMembers") from None
     return v, p
@@ -21750,49 +21658,45 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         p += 28
         n16 = fbe.buffer.final_count(r, p, 2, 2, "fbe_size")
         p += 4
-        x15: list[Word] = []
-        for _ in range(n16):
-            t18 = fbe.buffer.final_fixed(r, FBE_L4, p, "fbe_size")
-            p += FBE_L4.size
-            e17 = FBE_M_Word[t18[0]]
-            x15.append(e17)
-        h20 = fbe.buffer.final_has(r, p, "__init__")
+        x15: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n16 * 2])]
+        p += n16 * 2
+        h18 = fbe.buffer.final_has(r, p, "__init__")
         p += 1
-        x19: str | None = None
-        if h20:
-            x21, p = fbe.buffer.final_string(r, p, "__init__")
-            x19 = x21
+        x17: str | None = None
+        if h18:
+            x19, p = fbe.buffer.final_string(r, p, "__init__")
+            x17 = x19
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "__slots__")
-        t22 = FBE_L5.unpack_from(data, p)
+        t20 = FBE_L5.unpack_from(data, p)
         p += 4
-        q23 = p + t22[0]
-        if q23 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t22[0]} bytes", p - 4, "__slots__")
-        r.budget -= t22[0]
+        q21 = p + t20[0]
+        if q21 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t20[0]} bytes", p - 4, "__slots__")
+        r.budget -= t20[0]
         if r.budget < 0:
             r.spend(0, p - 4, "__slots__")
-        x24 = data[p:q23]
-        p = q23
-        at27 = p
-        n26 = fbe.buffer.final_count(r, p, 8, 8, "__class__")
+        x22 = data[p:q21]
+        p = q21
+        at25 = p
+        n24 = fbe.buffer.final_count(r, p, 8, 8, "__class__")
         p += 4
-        x25: dict[str, int] = {}
-        for _ in range(n26):
-            k28, p = fbe.buffer.final_string(r, p, "__class__")
-            t30 = fbe.buffer.final_fixed(r, FBE_L3, p, "__class__")
+        x23: dict[str, int] = {}
+        for _ in range(n24):
+            k26, p = fbe.buffer.final_string(r, p, "__class__")
+            t28 = fbe.buffer.final_fixed(r, FBE_L3, p, "__class__")
             p += FBE_L3.size
-            v29 = t30[0]
-            x25[k28] = v29
-        fbe.buffer.distinct(x25, n26, "__class__", at27)
+            v27 = t28[0]
+            x23[k26] = v27
+        fbe.buffer.distinct(x23, n24, "__class__", at25)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__dict__")
-        t31 = FBE_L30.unpack_from(data, p)
-        at32 = p
+        t29 = FBE_L30.unpack_from(data, p)
+        at30 = p
         p += 16
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__hash__")
-        t33 = FBE_L35.unpack_from(data, p)
+        t31 = FBE_L35.unpack_from(data, p)
         p += 28
         v = PythonMembers.__new__(PythonMembers)
         v.to_json_ = FBE_M_Word[t7[0]]
@@ -21804,13 +21708,13 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         v.fbe_equal_ = FBE_M_side[t14[2]]
         v.fbe_key = t14[3]
         v.fbe_size = x15
-        v.__init___ = x19
-        v.__slots___ = x24
-        v.__class___ = x25
-        v.__dict___ = fbe.decode_decimal(t31[0], at32, "__dict__")
-        v.__hash___ = uuid.UUID(bytes=t33[0])
-        v.__eq___ = t33[1]
-        v.__private__ = t33[2]
+        v.__init___ = x17
+        v.__slots___ = x22
+        v.__class___ = x23
+        v.__dict___ = fbe.decode_decimal(t29[0], at30, "__dict__")
+        v.__hash___ = uuid.UUID(bytes=t31[0])
+        v.__eq___ = t31[1]
+        v.__private__ = t31[2]
     except fbe.DecodeError as e:
         raise e.within("import.PythonMembers") from None
     return v, p
@@ -21893,81 +21797,77 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
         p += 28
         n19 = fbe.buffer.final_count(r, p, 2, 2, "FBERead")
         p += 4
-        x18: list[Word] = []
-        for _ in range(n19):
-            t21 = fbe.buffer.final_fixed(r, FBE_L4, p, "FBERead")
-            p += FBE_L4.size
-            e20 = FBE_M_Word[t21[0]]
-            x18.append(e20)
-        h23 = fbe.buffer.final_has(r, p, "MarshalFinal")
+        x18: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n19 * 2])]
+        p += n19 * 2
+        h21 = fbe.buffer.final_has(r, p, "MarshalFinal")
         p += 1
-        x22: str | None = None
-        if h23:
-            x24, p = fbe.buffer.final_string(r, p, "MarshalFinal")
-            x22 = x24
+        x20: str | None = None
+        if h21:
+            x22, p = fbe.buffer.final_string(r, p, "MarshalFinal")
+            x20 = x22
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "UnmarshalFinal")
-        t25 = FBE_L5.unpack_from(data, p)
+        t23 = FBE_L5.unpack_from(data, p)
         p += 4
-        q26 = p + t25[0]
-        if q26 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t25[0]} bytes", p - 4, "UnmarshalFinal")
-        r.budget -= t25[0]
+        q24 = p + t23[0]
+        if q24 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t23[0]} bytes", p - 4, "UnmarshalFinal")
+        r.budget -= t23[0]
         if r.budget < 0:
             r.spend(0, p - 4, "UnmarshalFinal")
-        x27 = data[p:q26]
-        p = q26
-        at30 = p
-        n29 = fbe.buffer.final_count(r, p, 8, 8, "AppendFinal")
+        x25 = data[p:q24]
+        p = q24
+        at28 = p
+        n27 = fbe.buffer.final_count(r, p, 8, 8, "AppendFinal")
         p += 4
-        x28: dict[str, int] = {}
-        for _ in range(n29):
-            k31, p = fbe.buffer.final_string(r, p, "AppendFinal")
-            t33 = fbe.buffer.final_fixed(r, FBE_L3, p, "AppendFinal")
+        x26: dict[str, int] = {}
+        for _ in range(n27):
+            k29, p = fbe.buffer.final_string(r, p, "AppendFinal")
+            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "AppendFinal")
             p += FBE_L3.size
-            v32 = t33[0]
-            x28[k31] = v32
-        fbe.buffer.distinct(x28, n29, "AppendFinal", at30)
+            v30 = t31[0]
+            x26[k29] = v30
+        fbe.buffer.distinct(x26, n27, "AppendFinal", at28)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadFinal")
-        t34 = FBE_L30.unpack_from(data, p)
-        at35 = p
+        t32 = FBE_L30.unpack_from(data, p)
+        at33 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FBEWriteFinal")
-        t36 = FBE_L31.unpack_from(data, p)
+        t34 = FBE_L31.unpack_from(data, p)
         p += 29
-        h38 = fbe.buffer.final_has(r, p, "AppendJSON")
+        h36 = fbe.buffer.final_has(r, p, "AppendJSON")
         p += 1
-        x37: Word | None = None
-        if h38:
-            t40 = fbe.buffer.final_fixed(r, FBE_L4, p, "AppendJSON")
+        x35: Word | None = None
+        if h36:
+            t38 = fbe.buffer.final_fixed(r, FBE_L4, p, "AppendJSON")
             p += FBE_L4.size
-            x39 = FBE_M_Word[t40[0]]
-            x37 = x39
+            x37 = FBE_M_Word[t38[0]]
+            x35 = x37
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadJSON")
-        t41 = FBE_L28.unpack_from(data, p)
+        t39 = FBE_L28.unpack_from(data, p)
         p += 10
-        q42 = p + t41[2]
-        if q42 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t41[2]} bytes", p - 4, "FBEReadJSON")
-        r.budget -= t41[2]
+        q40 = p + t39[2]
+        if q40 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t39[2]} bytes", p - 4, "FBEReadJSON")
+        r.budget -= t39[2]
         if r.budget < 0:
             r.spend(0, p - 4, "FBEReadJSON")
-        x43 = data[p:q42].decode("utf-8", "surrogateescape")
-        p = q42
-        h45 = fbe.buffer.final_has(r, p, "FBEWriteText")
+        x41 = data[p:q40].decode("utf-8", "surrogateescape")
+        p = q40
+        h43 = fbe.buffer.final_has(r, p, "FBEWriteText")
         p += 1
-        x44: bool | None = None
-        if h45:
-            t47 = fbe.buffer.final_fixed(r, FBE_L2, p, "FBEWriteText")
+        x42: bool | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L2, p, "FBEWriteText")
             p += FBE_L2.size
-            x46 = t47[0]
-            x44 = x46
+            x44 = t45[0]
+            x42 = x44
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "TypeID")
-        t48 = FBE_L32.unpack_from(data, p)
+        t46 = FBE_L32.unpack_from(data, p)
         p += 20
         v = GoMembers.__new__(GoMembers)
         v.FBEKey = FBE_M_Word[t10[0]]
@@ -21979,22 +21879,22 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
         v.ReadFBE = FBE_M_side[t17[2]]
         v.FBEWrite = t17[3]
         v.FBERead = x18
-        v.MarshalFinal = x22
-        v.UnmarshalFinal = x27
-        v.AppendFinal = x28
-        v.ReadFinal = fbe.decode_decimal(t34[0], at35, "ReadFinal")
-        v.FBEWriteFinal = uuid.UUID(bytes=t36[0])
-        v.FBEReadFinal = t36[1]
-        v.MarshalJSON = t36[2]
-        v.UnmarshalJSON = t36[3]
-        v.AppendJSON = x37
-        v.ReadJSON = FBE_M_Word[t41[0]]
-        v.FBEWriteJSON = t41[1]
-        v.FBEReadJSON = x43
-        v.FBEWriteText = x44
-        v.TypeID = FBE_M_Modifier[t48[0]]
-        v.Verify = t48[1]
-        v.VerifyFinal = FBE_M_side[t48[2]]
+        v.MarshalFinal = x20
+        v.UnmarshalFinal = x25
+        v.AppendFinal = x26
+        v.ReadFinal = fbe.decode_decimal(t32[0], at33, "ReadFinal")
+        v.FBEWriteFinal = uuid.UUID(bytes=t34[0])
+        v.FBEReadFinal = t34[1]
+        v.MarshalJSON = t34[2]
+        v.UnmarshalJSON = t34[3]
+        v.AppendJSON = x35
+        v.ReadJSON = FBE_M_Word[t39[0]]
+        v.FBEWriteJSON = t39[1]
+        v.FBEReadJSON = x41
+        v.FBEWriteText = x42
+        v.TypeID = FBE_M_Modifier[t46[0]]
+        v.Verify = t46[1]
+        v.VerifyFinal = FBE_M_side[t46[2]]
     except fbe.DecodeError as e:
         raise e.within("import.GoMembers") from None
     return v, p
@@ -22077,81 +21977,77 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
         p += 28
         n19 = fbe.buffer.final_count(r, p, 2, 2, "fromFinal")
         p += 4
-        x18: list[Word] = []
-        for _ in range(n19):
-            t21 = fbe.buffer.final_fixed(r, FBE_L4, p, "fromFinal")
-            p += FBE_L4.size
-            e20 = FBE_M_Word[t21[0]]
-            x18.append(e20)
-        h23 = fbe.buffer.final_has(r, p, "readFinal")
+        x18: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n19 * 2])]
+        p += n19 * 2
+        h21 = fbe.buffer.final_has(r, p, "readFinal")
         p += 1
-        x22: str | None = None
-        if h23:
-            x24, p = fbe.buffer.final_string(r, p, "readFinal")
-            x22 = x24
+        x20: str | None = None
+        if h21:
+            x22, p = fbe.buffer.final_string(r, p, "readFinal")
+            x20 = x22
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "writeFinal")
-        t25 = FBE_L5.unpack_from(data, p)
+        t23 = FBE_L5.unpack_from(data, p)
         p += 4
-        q26 = p + t25[0]
-        if q26 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t25[0]} bytes", p - 4, "writeFinal")
-        r.budget -= t25[0]
+        q24 = p + t23[0]
+        if q24 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t23[0]} bytes", p - 4, "writeFinal")
+        r.budget -= t23[0]
         if r.budget < 0:
             r.spend(0, p - 4, "writeFinal")
-        x27 = data[p:q26]
-        p = q26
-        at30 = p
-        n29 = fbe.buffer.final_count(r, p, 8, 8, "verifyFinal")
+        x25 = data[p:q24]
+        p = q24
+        at28 = p
+        n27 = fbe.buffer.final_count(r, p, 8, 8, "verifyFinal")
         p += 4
-        x28: dict[str, int] = {}
-        for _ in range(n29):
-            k31, p = fbe.buffer.final_string(r, p, "verifyFinal")
-            t33 = fbe.buffer.final_fixed(r, FBE_L3, p, "verifyFinal")
+        x26: dict[str, int] = {}
+        for _ in range(n27):
+            k29, p = fbe.buffer.final_string(r, p, "verifyFinal")
+            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "verifyFinal")
             p += FBE_L3.size
-            v32 = t33[0]
-            x28[k31] = v32
-        fbe.buffer.distinct(x28, n29, "verifyFinal", at30)
+            v30 = t31[0]
+            x26[k29] = v30
+        fbe.buffer.distinct(x26, n27, "verifyFinal", at28)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toJson")
-        t34 = FBE_L30.unpack_from(data, p)
-        at35 = p
+        t32 = FBE_L30.unpack_from(data, p)
+        at33 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fromJson")
-        t36 = FBE_L31.unpack_from(data, p)
+        t34 = FBE_L31.unpack_from(data, p)
         p += 29
-        h38 = fbe.buffer.final_has(r, p, "getClass")
+        h36 = fbe.buffer.final_has(r, p, "getClass")
         p += 1
-        x37: Word | None = None
-        if h38:
-            t40 = fbe.buffer.final_fixed(r, FBE_L4, p, "getClass")
+        x35: Word | None = None
+        if h36:
+            t38 = fbe.buffer.final_fixed(r, FBE_L4, p, "getClass")
             p += FBE_L4.size
-            x39 = FBE_M_Word[t40[0]]
-            x37 = x39
+            x37 = FBE_M_Word[t38[0]]
+            x35 = x37
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clone")
-        t41 = FBE_L28.unpack_from(data, p)
+        t39 = FBE_L28.unpack_from(data, p)
         p += 10
-        q42 = p + t41[2]
-        if q42 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t41[2]} bytes", p - 4, "wait")
-        r.budget -= t41[2]
+        q40 = p + t39[2]
+        if q40 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t39[2]} bytes", p - 4, "wait")
+        r.budget -= t39[2]
         if r.budget < 0:
             r.spend(0, p - 4, "wait")
-        x43 = data[p:q42].decode("utf-8", "surrogateescape")
-        p = q42
-        h45 = fbe.buffer.final_has(r, p, "notify")
+        x41 = data[p:q40].decode("utf-8", "surrogateescape")
+        p = q40
+        h43 = fbe.buffer.final_has(r, p, "notify")
         p += 1
-        x44: bool | None = None
-        if h45:
-            t47 = fbe.buffer.final_fixed(r, FBE_L2, p, "notify")
+        x42: bool | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L2, p, "notify")
             p += FBE_L2.size
-            x46 = t47[0]
-            x44 = x46
+            x44 = t45[0]
+            x42 = x44
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "notifyAll")
-        t48 = FBE_L29.unpack_from(data, p)
+        t46 = FBE_L29.unpack_from(data, p)
         p += 28
         v = JvmMembers.__new__(JvmMembers)
         v.TYPE_ID = FBE_M_Word[t10[0]]
@@ -22163,23 +22059,23 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
         v.verifyFbe = FBE_M_side[t17[2]]
         v.toFinal = t17[3]
         v.fromFinal = x18
-        v.readFinal = x22
-        v.writeFinal = x27
-        v.verifyFinal = x28
-        v.toJson = fbe.decode_decimal(t34[0], at35, "toJson")
-        v.fromJson = uuid.UUID(bytes=t36[0])
-        v.writeJson = t36[1]
-        v.readJson = t36[2]
-        v.hashCode = t36[3]
-        v.getClass = x37
-        v.clone_ = FBE_M_Word[t41[0]]
-        v.finalize = t41[1]
-        v.wait = x43
-        v.notify = x44
-        v.notifyAll = FBE_M_Modifier[t48[0]]
-        v.javaClass = t48[1]
-        v.component1 = FBE_M_side[t48[2]]
-        v.fbeLevels = t48[3]
+        v.readFinal = x20
+        v.writeFinal = x25
+        v.verifyFinal = x26
+        v.toJson = fbe.decode_decimal(t32[0], at33, "toJson")
+        v.fromJson = uuid.UUID(bytes=t34[0])
+        v.writeJson = t34[1]
+        v.readJson = t34[2]
+        v.hashCode = t34[3]
+        v.getClass = x35
+        v.clone_ = FBE_M_Word[t39[0]]
+        v.finalize = t39[1]
+        v.wait = x41
+        v.notify = x42
+        v.notifyAll = FBE_M_Modifier[t46[0]]
+        v.javaClass = t46[1]
+        v.component1 = FBE_M_side[t46[2]]
+        v.fbeLevels = t46[3]
     except fbe.DecodeError as e:
         raise e.within("import.JvmMembers") from None
     return v, p
@@ -22317,96 +22213,88 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         p += 28
         n20 = fbe.buffer.final_count(r, p, 2, 2, "UUID")
         p += 4
-        x19: list[Word] = []
-        for _ in range(n20):
-            t22 = fbe.buffer.final_fixed(r, FBE_L4, p, "UUID")
-            p += FBE_L4.size
-            e21 = FBE_M_Word[t22[0]]
-            x19.append(e21)
-        h24 = fbe.buffer.final_has(r, p, "Timestamp")
+        x19: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n20 * 2])]
+        p += n20 * 2
+        h22 = fbe.buffer.final_has(r, p, "Timestamp")
         p += 1
-        x23: str | None = None
-        if h24:
-            x25, p = fbe.buffer.final_string(r, p, "Timestamp")
-            x23 = x25
+        x21: str | None = None
+        if h22:
+            x23, p = fbe.buffer.final_string(r, p, "Timestamp")
+            x21 = x23
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "JsonWriter")
-        t26 = FBE_L5.unpack_from(data, p)
+        t24 = FBE_L5.unpack_from(data, p)
         p += 4
-        q27 = p + t26[0]
-        if q27 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t26[0]} bytes", p - 4, "JsonWriter")
-        r.budget -= t26[0]
+        q25 = p + t24[0]
+        if q25 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t24[0]} bytes", p - 4, "JsonWriter")
+        r.budget -= t24[0]
         if r.budget < 0:
             r.spend(0, p - 4, "JsonWriter")
-        x28 = data[p:q27]
-        p = q27
-        at31 = p
-        n30 = fbe.buffer.final_count(r, p, 8, 8, "JsonReader")
+        x26 = data[p:q25]
+        p = q25
+        at29 = p
+        n28 = fbe.buffer.final_count(r, p, 8, 8, "JsonReader")
         p += 4
-        x29: dict[str, int] = {}
-        for _ in range(n30):
-            k32, p = fbe.buffer.final_string(r, p, "JsonReader")
-            t34 = fbe.buffer.final_fixed(r, FBE_L3, p, "JsonReader")
+        x27: dict[str, int] = {}
+        for _ in range(n28):
+            k30, p = fbe.buffer.final_string(r, p, "JsonReader")
+            t32 = fbe.buffer.final_fixed(r, FBE_L3, p, "JsonReader")
             p += FBE_L3.size
-            v33 = t34[0]
-            x29[k32] = v33
-        fbe.buffer.distinct(x29, n30, "JsonReader", at31)
+            v31 = t32[0]
+            x27[k30] = v31
+        fbe.buffer.distinct(x27, n28, "JsonReader", at29)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "DecodeError")
-        t35 = FBE_L30.unpack_from(data, p)
-        at36 = p
+        t33 = FBE_L30.unpack_from(data, p)
+        at34 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EncodeError")
-        t37 = FBE_L31.unpack_from(data, p)
+        t35 = FBE_L31.unpack_from(data, p)
         p += 29
-        h39 = fbe.buffer.final_has(r, p, "Receiver")
+        h37 = fbe.buffer.final_has(r, p, "Receiver")
         p += 1
-        x38: Word | None = None
-        if h39:
-            t41 = fbe.buffer.final_fixed(r, FBE_L4, p, "Receiver")
+        x36: Word | None = None
+        if h37:
+            t39 = fbe.buffer.final_fixed(r, FBE_L4, p, "Receiver")
             p += FBE_L4.size
-            x40 = FBE_M_Word[t41[0]]
-            x38 = x40
+            x38 = FBE_M_Word[t39[0]]
+            x36 = x38
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Client")
-        t42 = FBE_L28.unpack_from(data, p)
+        t40 = FBE_L28.unpack_from(data, p)
         p += 10
-        q43 = p + t42[2]
-        if q43 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t42[2]} bytes", p - 4, "Handler")
-        r.budget -= t42[2]
+        q41 = p + t40[2]
+        if q41 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t40[2]} bytes", p - 4, "Handler")
+        r.budget -= t40[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Handler")
-        x44 = data[p:q43].decode("utf-8", "surrogateescape")
-        p = q43
-        h46 = fbe.buffer.final_has(r, p, "Text")
+        x42 = data[p:q41].decode("utf-8", "surrogateescape")
+        p = q41
+        h44 = fbe.buffer.final_has(r, p, "Text")
         p += 1
-        x45: bool | None = None
-        if h46:
-            t48 = fbe.buffer.final_fixed(r, FBE_L2, p, "Text")
+        x43: bool | None = None
+        if h44:
+            t46 = fbe.buffer.final_fixed(r, FBE_L2, p, "Text")
             p += FBE_L2.size
-            x47 = t48[0]
-            x45 = x47
+            x45 = t46[0]
+            x43 = x45
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Compare")
-        t49 = FBE_L29.unpack_from(data, p)
+        t47 = FBE_L29.unpack_from(data, p)
         p += 28
-        n51 = fbe.buffer.final_count(r, p, 2, 2, "Utf8")
+        n49 = fbe.buffer.final_count(r, p, 2, 2, "Utf8")
         p += 4
-        x50: list[Word] = []
-        for _ in range(n51):
-            t53 = fbe.buffer.final_fixed(r, FBE_L4, p, "Utf8")
-            p += FBE_L4.size
-            e52 = FBE_M_Word[t53[0]]
-            x50.append(e52)
-        h55 = fbe.buffer.final_has(r, p, "Requests")
+        x48: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n49 * 2])]
+        p += n49 * 2
+        h51 = fbe.buffer.final_has(r, p, "Requests")
         p += 1
-        x54: str | None = None
-        if h55:
-            x56, p = fbe.buffer.final_string(r, p, "Requests")
-            x54 = x56
+        x50: str | None = None
+        if h51:
+            x52, p = fbe.buffer.final_string(r, p, "Requests")
+            x50 = x52
         v = RuntimeNames.__new__(RuntimeNames)
         v.Buffer = FBE_M_Word[t11[0]]
         v.WriteBuffer = t11[1]
@@ -22417,25 +22305,25 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         v.Decimal_ = FBE_M_side[t18[2]]
         v.Uuid = t18[3]
         v.UUID = x19
-        v.Timestamp = x23
-        v.JsonWriter = x28
-        v.JsonReader = x29
-        v.DecodeError = fbe.decode_decimal(t35[0], at36, "DecodeError")
-        v.EncodeError = uuid.UUID(bytes=t37[0])
-        v.DecodeException = t37[1]
-        v.EncodeException = t37[2]
-        v.Sender_ = t37[3]
-        v.Receiver_ = x38
-        v.Client_ = FBE_M_Word[t42[0]]
-        v.Proxy_ = t42[1]
-        v.Handler = x44
-        v.Text = x45
-        v.Compare = FBE_M_Modifier[t49[0]]
-        v.Decimals = t49[1]
-        v.Uuids = FBE_M_side[t49[2]]
-        v.Timestamps = t49[3]
-        v.Utf8 = x50
-        v.Requests = x54
+        v.Timestamp = x21
+        v.JsonWriter = x26
+        v.JsonReader = x27
+        v.DecodeError = fbe.decode_decimal(t33[0], at34, "DecodeError")
+        v.EncodeError = uuid.UUID(bytes=t35[0])
+        v.DecodeException = t35[1]
+        v.EncodeException = t35[2]
+        v.Sender_ = t35[3]
+        v.Receiver_ = x36
+        v.Client_ = FBE_M_Word[t40[0]]
+        v.Proxy_ = t40[1]
+        v.Handler = x42
+        v.Text = x43
+        v.Compare = FBE_M_Modifier[t47[0]]
+        v.Decimals = t47[1]
+        v.Uuids = FBE_M_side[t47[2]]
+        v.Timestamps = t47[3]
+        v.Utf8 = x48
+        v.Requests = x50
     except fbe.DecodeError as e:
         raise e.within("import.RuntimeNames") from None
     return v, p
