@@ -1,7 +1,10 @@
 //! The `serde` feature (docs/rust.md, Serde): `fbec --rust --rust-serde`'s types and the runtime's
 //! value types through serde_json and back, equal to what went in: trade.fbe's Account, the
 //! hostile-names corpus's value (schemas/tests/hostile_names.fbe, written by the reference codec
-//! in $HOSTILE_VECTORS) and serde_names/serde.fbe's types named like serde's own items.
+//! in $HOSTILE_VECTORS), serde_names/serde.fbe's types named like serde's own items, and
+//! serde_names/cases.fbe's: a map of every key type, enums and flags holding values the schema
+//! does not name, optional structs, nested collections, an imported package's types and arrays
+//! longer than serde's own (through bincode too).
 
 use fbe::Struct;
 use generated::names::import::Hostile;

@@ -1,9 +1,11 @@
 """`fbec --rust --rust-serde` (docs/rust.md, Serde): trade.fbe's types, the hostile-names corpus
-(tests/names) and serde_names/serde.fbe (names of serde's own) in a crate that declares a feature
-`serde` forwarding to fbe/serde. Without the feature the crate is what it was, clippy clean (the
-`cfg_attr`s name a feature it declares); with it, serde.rs round-trips an Account, the runtime's
-value types, the corpus's value and serde.fbe's through serde_json. Run by `make test-rust`, which
-needs cargo."""
+(tests/names), serde_names/serde.fbe (names of serde's own) and serde_names/cases.fbe (every key
+type, unnamed enum values and flag bits, the value types, optional structs, nested collections,
+imports, long arrays) in a crate that declares a feature `serde` forwarding to fbe/serde. Without
+the feature the crate is what it was, clippy clean (the `cfg_attr`s name a feature it declares);
+with it, serde.rs round-trips an Account, the runtime's value types, the corpus's value,
+serde.fbe's and cases.fbe's through serde_json (checking the JSON) and cases.fbe's through
+bincode. Run by `make test-rust`, which needs cargo."""
 
 from __future__ import annotations
 
@@ -82,7 +84,8 @@ def test_serde_crate_is_clippy_clean(crate: Path, features: list[str]) -> None:
 
 
 def test_serde_round_trips_the_values(crate: Path) -> None:
-    """An Account, the value types, the hostile names' value (by the reference codec) and serde.fbe's."""
+    """An Account, the value types, the hostile names' value (by the reference codec), serde.fbe's
+    and cases.fbe's."""
     r = cargo(["test", "--features", "serde", "--test", "serde"])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert "9 passed" in r.stdout, r.stdout[-5000:]
