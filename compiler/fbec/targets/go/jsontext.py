@@ -103,31 +103,25 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
             w.line(f"{v} := {x}[{k}]")
             json_write(c, raw, t.value, v, field, names, [f"j.UnwindIndex({i})", *unwind])
         json_items(raw, "{}", f"for {i}, {k} := range {keys} {{", i, member)
-    elif isinstance(t.key, ir.StructRef):
+    else:
         # a struct is not a member name: an array of [key, value] pairs (as the C++ and Python runtimes)
-        i = names("i")
+        pairs, i = isinstance(t.key, ir.StructRef), names("i")
         raw.flush()
         refuse_repeated(w, c, t, x, field, "j")
         x = in_order(w, c, t, x, names)
         inner = [f"j.UnwindIndex({i})", *unwind]
 
         def pair() -> None:
-            raw("[")
-            json_write(c, raw, t.key, f"{x}[{i}].Key", field, names, inner)
-            raw(",")
+            if pairs:
+                raw("[")
+                json_write(c, raw, t.key, f"{x}[{i}].Key", field, names, inner)
+                raw(",")
+            else:
+                w.line(scalar_write(t.key, f"{x}[{i}].Key", "Key"))
             json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, inner)
-            raw("]")
-        json_items(raw, "[]", f"for {i} := range {x} {{", i, pair)
-    else:
-        i = names("i")
-        raw.flush()
-        refuse_repeated(w, c, t, x, field, "j")
-        x = in_order(w, c, t, x, names)
-
-        def member_of_pairs() -> None:
-            w.line(scalar_write(t.key, f"{x}[{i}].Key", "Key"))
-            json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, [f"j.UnwindIndex({i})", *unwind])
-        json_items(raw, "{}", f"for {i} := range {x} {{", i, member_of_pairs)
+            if pairs:
+                raw("]")
+        json_items(raw, "[]" if pairs else "{}", f"for {i} := range {x} {{", i, pair)
 
 
 def scalar_write(t: ir.Type, x: str, of: str = "") -> str:
@@ -300,42 +294,44 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
             text_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
-        opening, closing = ir.TEXT_BRACKETS[t.kind]
         i = names("i")
         if isinstance(t, ir.Sequence) and t.kind == "set":
             raw.flush()
             x = in_order(w, c, t, x, names)
-        raw.line(f't.Count(len({x}), "{opening}")')
-        with w.block(f"for {i} := range {x} {{", "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line('t.Raw(",")')
-            text_write(c, raw, t.element, f"{x}[{i}]", names)
-            raw.flush()
-        raw(closing)
+        text_items(raw, t.kind, x, f"for {i} := range {x} {{", i,
+                   lambda: text_write(c, raw, t.element, f"{x}[{i}]", names))
     else:
-        opening, closing = ir.TEXT_BRACKETS[t.kind]
-        if not c.comparable(t.key):
-            raw.flush()
-            x = in_order(w, c, t, x, names)
-        raw.line(f't.Count(len({x}), "{opening}")')
         if c.comparable(t.key):
             i, k, v = names("i"), names("k"), names("x")
             loop = f"for {i}, {k} := range {c.rt('SortedKeys')}({x}, {compare(c, t.key)}) {{"
             key, value = k, v
         else:
+            raw.flush()
+            x = in_order(w, c, t, x, names)
             i = names("i")
             loop = f"for {i} := range {x} {{"
             key, value, v = f"{x}[{i}].Key", f"{x}[{i}].Value", ""
-        with w.block(loop, "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line('t.Raw(",")')
+
+        def entry() -> None:
             if v:
                 w.line(f"{v} := {x}[{key}]")
             text_write(c, raw, t.key, key, names)
             raw("->")
             text_write(c, raw, t.value, value, names)
-            raw.flush()
-        raw(closing)
+        text_items(raw, t.kind, x, loop, i, entry)
+
+
+def text_items(raw: Raw, kind: str, x: str, loop: str, i: str, item: Callable[[], None]) -> None:
+    """A collection x's items between its brackets (ir.TEXT_BRACKETS of its kind), a comma before all
+    but the first (the loop's index i is 0)."""
+    opening, closing = ir.TEXT_BRACKETS[kind]
+    raw.line(f't.Count(len({x}), "{opening}")')
+    with raw.w.block(loop, "}"):
+        with raw.w.block(f"if {i} > 0 {{", "}"):
+            raw.w.line('t.Raw(",")')
+        item()
+        raw.flush()
+    raw(closing)
 
 
 # ---------------------------------------------------------------- per type
