@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText
-from fbec.targets.typescript.context import Context, add_item, new_collection, refuse_repeated
+from fbec.targets.typescript.context import BIGINTS, Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     assign,
     caught,
@@ -21,14 +21,16 @@ from fbec.targets.typescript.models import (
 
 VALUE = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
          "float": "double", "double": "double"}
-KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal": "keyDecimal", "uuid": "keyUuid",
-       "float": "keyFloat", "double": "keyDouble"}
+"""The fbe.JsonWriter method of a primitive's value that is not an integer."""
+READ = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
+        "float": "float", "double": "double", "char": "char"}
+"""The fbe.JsonReader method of a primitive's value that is not an integer (a map key's: key<Method>)."""
 
 
 def integer(t: ir.Primitive | ir.EnumRef) -> str:
     """The fbe.JsonWriter method suffix of an integer (an enum's or flags' by its wire type), which
     refuses what fbe.Writer refuses: `U8`, `I32`, `U64` (a timestamp)."""
-    name = t.name if isinstance(t, ir.Primitive) else t.wire
+    name = ir.wire_name(t)
     return "U64" if name == "timestamp" else SLOT_KINDS[name]
 
 
@@ -48,10 +50,8 @@ class Raw(RawText):
 def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Locals) -> None:
     """Write x (type t) as JSON (docs/format.md 8.2), a value of `field` (`within`: as write_value's)."""
     w = raw.w
-    if isinstance(t, ir.Primitive):
-        raw.line(f"j.{VALUE.get(t.name) or integer(t).lower()}({x});")
-    elif isinstance(t, ir.EnumRef):
-        raw.line(f"j.{integer(t).lower()}({x});")
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        raw.line(f"j.{VALUE.get(ir.wire_name(t)) or integer(t).lower()}({x});")
     elif isinstance(t, ir.StructRef):
         raw.flush()
         guarded(w, c, t, f"{c.named(t.name)}.fbeWriteJson(j, {x});", within)
@@ -117,11 +117,10 @@ def json_items(c: Context, raw: Raw, brackets: str, t: ir.Type, loop: str, names
 
 
 def key_method(t: ir.Type) -> str:
-    """The writer method of a map key of type t (docs/format.md 8.1)."""
-    if isinstance(t, ir.Primitive) and t.name in KEY:
-        return KEY[t.name]
+    """The writer method of a map key of type t (docs/format.md 8.1): a char's is its integer's."""
     assert isinstance(t, (ir.Primitive, ir.EnumRef))
-    return "key" + integer(t)
+    name = ir.wire_name(t)
+    return "key" + (READ[name].title() if name in READ and name != "char" else integer(t))
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
@@ -155,47 +154,26 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 # ---------------------------------------------------------------- JSON reading
 
-READ = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
-        "float": "float", "double": "double", "char": "char"}
-READ_KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal": "keyDecimal",
-            "uuid": "keyUuid", "float": "keyFloat", "double": "keyDouble", "char": "keyChar"}
-
-
-def integer_read(name: str, x: str, f: str, key: bool) -> str:
-    """Reading an integer-like primitive or wire type (a value, or a map key's text) in its range."""
+def scalar_read(t: ir.Type, x: str, f: str, key: bool = False) -> str:
+    """The expression reading a primitive's or enum's value from the parsed JSON value x or, with key,
+    a map key from its member-name text x: an integer (an enum's by its wire type) in its range
+    (docs/limits.md 7)."""
+    assert isinstance(t, (ir.Primitive, ir.EnumRef)), t
+    name = ir.wire_name(t)
+    if name in READ:
+        return f'r.{"key" + READ[name].title() if key else READ[name]}({x}, "{f}")'
     lo, hi = ir.PRIMITIVES[name].range or (0, 0)
-    method = "key" if key else ""
-    if name in ("int64", "uint64", "timestamp"):
-        return f'r.{method + "Int64" if key else "int64"}({x}, {lo}n, {hi}n, "{f}")'
-    return f'r.{method + "Int" if key else "int"}({x}, {lo}, {hi}, "{f}")'
-
-
-def enum_json_read(t: ir.EnumRef, x: str, f: str, key: bool) -> str:
-    """An enum or flags value: its number in the wire type's range (docs/limits.md 7)."""
-    return integer_read(t.wire, x, f, key)
+    if name in BIGINTS:
+        return f'r.{"keyInt64" if key else "int64"}({x}, {lo}n, {hi}n, "{f}")'
+    return f'r.{"keyInt" if key else "int"}({x}, {lo}, {hi}, "{f}")'
 
 
 def json_expr(c: Context, t: ir.Type, x: str, f: str, into: str = "") -> str:
     """The expression reading a primitive, enum or struct from the parsed JSON value x (a struct into
     the default value `into` when given)."""
-    if isinstance(t, ir.Primitive):
-        if t.name in READ:
-            return f'r.{READ[t.name]}({x}, "{f}")'
-        return integer_read(t.name, x, f, False)
-    if isinstance(t, ir.EnumRef):
-        return enum_json_read(t, x, f, False)
-    assert isinstance(t, ir.StructRef)
-    return f"{c.named(t.name)}.fbeReadJson(r, {x}{', ' + into if into else ''})"
-
-
-def key_expr(t: ir.Type, k: str, f: str) -> str:
-    """The expression reading a map key from its member-name text k."""
-    if isinstance(t, ir.EnumRef):
-        return enum_json_read(t, k, f, True)
-    assert isinstance(t, ir.Primitive), t
-    if t.name in READ_KEY:
-        return f'r.{READ_KEY[t.name]}({k}, "{f}")'
-    return integer_read(t.name, k, f, True)
+    if isinstance(t, ir.StructRef):
+        return f"{c.named(t.name)}.fbeReadJson(r, {x}{', ' + into if into else ''})"
+    return scalar_read(t, x, f)
 
 
 def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,
@@ -246,7 +224,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
         else:
             w.line(f'const {e} = r.object({x}, {cost}, "{f}");')
             with w.block(f"for (const {key} of Object.keys({e})) {{", "}"):
-                w.line(f"const {k} = {key_expr(t.key, key, f)};")
+                w.line(f"const {k} = {scalar_read(t.key, key, f, True)};")
                 w.line(f"let {y}{c.annot(c.type(t.value))};")
                 json_read(c, w, t.value, f"{e}[{key}]", f, y, f'within(e, "{f}[" + {key} + "]")', names)
                 add_item(w, t, m, y, f'r.duplicate("{f}", "key");', k)
