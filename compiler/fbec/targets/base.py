@@ -164,6 +164,13 @@ class CodeWriter:
         """Lines written inside are one level deeper (a continuation, an initializer list)."""
         return _Block(self, "", "")
 
+    def if_else(self, opening: str, then: str) -> _Block:
+        """`opening`, then's lines one level deeper and `} else {`: lines written inside are the else
+        branch, closed by `}` (C, Go, JavaScript...)."""
+        with self.block(opening, "} else {"):
+            self.lines(then)
+        return self.block("", "}")
+
     def text(self) -> str:
         while self._lines and self._lines[-1] == "":
             self._lines.pop()

@@ -79,9 +79,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
         stops(w, c, t, "j", unwind)
     elif isinstance(t, ir.Optional_):
         raw.flush()
-        with w.block(f"if {x} == nil {{", "} else {"):
-            w.line("j.Null()")
-        with w.block("", "}"):
+        with w.if_else(f"if {x} == nil {{", "j.Null()"):
             json_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", field, names, unwind)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
@@ -181,9 +179,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
         w.line(f"{dst}.FBEReadJSON(r)")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
-        with w.block("if r.Null() {", "} else {"):
-            w.line(f"{dst} = nil")
-        with w.block("", "}"):
+        with w.if_else("if r.Null() {", f"{dst} = nil"):
             with w.block(f"if {dst} == nil {{", "}"):
                 paid_first(w, c, [t.element], f, unwind)
                 w.line(f"{dst} = new({c.type(t.element)})")
@@ -215,9 +211,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
         if c.comparable(t.key):
             key, k, x = names("key"), names("k"), names("x")
             with w.block(f"if r.BeginObject({f}) {{", "}"):
-                with w.block(f"if {dst} == nil {{", "} else {"):
-                    w.line(f"{dst} = make({c.type(t)})")
-                with w.block("", "}"):
+                with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)})"):
                     w.line(f"clear({dst})")
                 with w.block("for r.More() {", "}"):
                     w.line(spend)
@@ -288,9 +282,7 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
         raw.line(f"{x}.FBEWriteText(t)")
     elif isinstance(t, ir.Optional_):
         raw.flush()
-        with w.block(f"if {x} == nil {{", "} else {"):
-            w.line('t.Raw("null")')
-        with w.block("", "}"):
+        with w.if_else(f"if {x} == nil {{", 't.Raw("null")'):
             text_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):

@@ -320,9 +320,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             return
         key_at, value_at = f"{e}+{i}*{item}", f"{e}+{i}*{item}+{t.key.size}"
         if c.comparable(t.key):
-            with w.block(f"if {dst} == nil {{", "} else {"):
-                w.line(f"{dst} = make({c.type(t)}, {n})")
-            with w.block("", "}"):
+            with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)}, {n})"):
                 w.line(f"clear({dst})")
             k, x = names("k"), names("x")
             loop = f"for {i} := 0; {i} < {n}; {i}++ {{" if at is None else f"for {i} := range {n} {{"

@@ -58,9 +58,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
     elif isinstance(t, ir.Optional_):
         o = names("o")
         raw.line(f"const {o} = {x};")
-        with w.block(f"if ({o} === undefined) {{", "} else {"):
-            w.line("j.null();")
-        with w.block("", "}"):
+        with w.if_else(f"if ({o} === undefined) {{", "j.null();"):
             json_write(c, raw, t.element, o, field, within, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
@@ -190,9 +188,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
         with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
             json_read(c, w, t.element, f"{e}[{i}]", f, f"{a}[{i}]", within_index(f, i), names, True)
     elif isinstance(t, ir.Optional_):
-        with w.block(f"if ({x} === null) {{", "} else {"):
-            w.line(f"{target} = undefined;")
-        with w.block("", "}"):
+        with w.if_else(f"if ({x} === null) {{", f"{target} = undefined;"):
             json_read(c, w, t.element, x, f, target, within, names)
     elif isinstance(t, (ir.Array, ir.Sequence)):
         e, a, i, y = names("e"), names("a"), names("i"), names("y")

@@ -137,9 +137,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         o = names("o")
         w.line(f"const {o} = {value};")
         if at is None:
-            with w.block(f"if ({o} === undefined) {{", "} else {"):
-                w.line("w.appendBool(false);")
-            with w.block("", "}"):
+            with w.if_else(f"if ({o} === undefined) {{", "w.appendBool(false);"):
                 w.line("w.appendBool(true);")
                 write_value(w, c, t.element, None, o, field, within, names)
             return
@@ -240,9 +238,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             return
         s = names("s")
         w.line(f'const {s} = r.optional({at[0]}, {at[1]}, {t.element.size}, "{field}");')
-        with w.block(f"if ({s} < 0) {{", "} else {"):
-            w.line(f"{target} = undefined;")
-        with w.block("", "}"):
+        with w.if_else(f"if ({s} < 0) {{", f"{target} = undefined;"):
             read_value(w, c, t.element, (s, s), field, target, within, names)
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")

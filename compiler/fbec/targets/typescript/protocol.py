@@ -181,9 +181,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         for m in dispatch:
             w.label(f"case {m.struct.type_id}:")
             value = e.cast("value", m.ts)
-            with w.block(f"if (h.on{m.suffix} !== undefined) {{", "} else {"):
-                w.line(f"h.on{m.suffix}({value});")
-            with w.block("", "}"):
+            with w.if_else(f"if (h.on{m.suffix} !== undefined) {{", f"h.on{m.suffix}({value});"):
                 w.line(f"h.onMessage?.({value});")
             w.line("break;")
     w.blank()
@@ -263,9 +261,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
             with w.block("switch (typeId) {", "}"):
                 for m in dispatch:
                     w.label(f"case {m.struct.type_id}:")
-                    with w.block(f"if (h.on{m.suffix}Frame !== undefined) {{", "} else {"):
-                        w.line(f"h.on{m.suffix}Frame(frame);")
-                    with w.block("", "}"):
+                    with w.if_else(f"if (h.on{m.suffix}Frame !== undefined) {{", f"h.on{m.suffix}Frame(frame);"):
                         w.line("h.onFrame?.(typeId, frame);")
                     w.line("break;")
 

@@ -46,9 +46,7 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
     elif isinstance(t, ir.Optional_):
         o = names("o")
         raw.line(f"const {o} = {x};")
-        with w.block(f"if ({o} === undefined) {{", "} else {"):
-            w.line('t.raw("null");')
-        with w.block("", "}"):
+        with w.if_else(f"if ({o} === undefined) {{", 't.raw("null");'):
             text_write(c, raw, t.element, o, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
