@@ -529,6 +529,19 @@ def message_suffixes(schema: Schema, package: Package, capitalized: Callable[[st
     return suffixes
 
 
+def client_answers(sent: list[Struct], dispatched: list[Struct]) -> tuple[set[str], dict[str, bool]]:
+    """What a Client (Go's, TypeScript's) matches by id (docs/format.md 7.6), over the structs its Sender
+    sends and its Receiver dispatches: the requests it waits for the response of (a [request] with an
+    id whose response is among them), and each dispatched message with an id that answers one (their
+    response or a reject), with whether it is a global reject (it answers a request of any type)."""
+    known = {s.qualified for s in (*sent, *dispatched)}
+    waiting = [s for s in sent if s.request and s.response in known and s.id_field is not None]
+    answers = {s.response for s in waiting} | {r.type for s in waiting for r in s.rejects}
+    everyone = {r.type for s in waiting for r in s.rejects if r.global_}
+    return ({s.qualified for s in waiting},
+            {s.qualified: s.qualified in everyone for s in dispatched if s.qualified in answers and s.id_field})
+
+
 def schema_constants(schema: Schema, package: Package) -> dict[str, str]:
     """What the code of a package says of its schema (docs/kafka.md "Schema fingerprint"): its name,
     version (`1.0`) and fingerprint (the plan's: what `fbec fingerprint` prints), by those keys. A

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, message_suffixes
+from fbec.targets.base import CodeWriter, client_answers, message_suffixes
 from fbec.targets.go.context import Context
 from fbec.targets.go.names import exported, package_name
 
@@ -215,12 +215,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
     requests = [m for m in send if m.struct.request]
-    waiting = [m for m in requests if m.struct.response is not None and m.struct.id_field is not None
-               and m.struct.response in by_name]
-    # what answers a pending request: responses, rejects (global ones fail a request of any type)
-    responses = {m.struct.response for m in waiting}
-    rejects = {r.type for m in waiting for r in m.struct.rejects}
-    global_rejects = {r.type for m in waiting for r in m.struct.rejects if r.global_}
+    waits, answers = client_answers([m.struct for m in send], [m.struct for m in dispatch])
+    waiting = [m for m in requests if m.struct.qualified in waits]
     client_handler = "clientHandler"
 
     w.line(f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending requests")
@@ -231,12 +227,10 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     w.blank()
     for m in dispatch:
         q = m.struct.qualified
-        w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if
-               (q in responses or q in rejects) and m.struct.id_field is not None else "."))
+        w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if q in answers else "."))
         with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
-            if (q in responses or q in rejects) and m.struct.id_field is not None:
-                glob = "true" if q in global_rejects else "false"
-                with w.block(f"if h.requests.Answer(v.{id_of(c, m)}, v, {glob}) {{", "}"):
+            if q in answers:
+                with w.block(f"if h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()}) {{", "}"):
                     w.line("return")
             with w.block("if *h.notify != nil {", "}"):
                 w.line(f"(*h.notify).On{m.suffix}(v)")

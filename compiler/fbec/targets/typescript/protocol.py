@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, message_suffixes
+from fbec.targets.base import CodeWriter, client_answers, message_suffixes
 from fbec.targets.typescript.context import Context
 
 
@@ -277,14 +277,8 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
     by_name = {m.struct.qualified: m for m in send + dispatch}
     requests = [m for m in send if m.struct.request]
     requests.sort(key=lambda m: -_depth(c, m.struct))    # a derived request is tested before its base
-    waiting = {m.struct.qualified for m in requests if m.struct.response is not None
-               and m.struct.id_field is not None and m.struct.response in by_name}
-    responses = {m.struct.response for m in requests if m.struct.qualified in waiting}
-    rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects}
-    global_rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects
-                      if r.global_}
-    answering = [m for m in dispatch if (m.struct.qualified in responses or m.struct.qualified in rejects)
-                 and m.struct.id_field is not None]
+    waiting, answers = client_answers([m.struct for m in send], [m.struct for m in dispatch])
+    answering = [m for m in dispatch if m.struct.qualified in answers]
 
     def t(qualified: str) -> str:
         return c.named(qualified, False)
@@ -345,7 +339,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                             w.label(f"case {m.struct.type_id}:")
                             f = m.struct.id_field
                             assert f is not None
-                            glob = "true" if m.struct.qualified in global_rejects else "false"
+                            glob = str(answers[m.struct.qualified]).lower()
                             value = f"({e.cast('value', m.ts)})" if c.ts else "value"
                             with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
                                 w.line("return;")
