@@ -192,64 +192,48 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             with w.block(f"for ; r.Element({i}, {t.length}, {f}); {i}++ {{", "}"):
                 json_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
             w.line(f"r.EndArray({i}, {t.length}, {f})")
-    elif isinstance(t, ir.Sequence):
-        i = names("i")
-        cost = t.item_cost
-        with w.block(f"if r.BeginArray({f}) {{", "}"):
+    elif isinstance(t, ir.Mapping) and c.comparable(t.key):
+        key, k, x = names("key"), names("k"), names("x")
+        with w.block(f"if r.BeginObject({f}) {{", "}"):
+            with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)})"):
+                w.line(f"clear({dst})")
+            with w.block("for r.More() {", "}"):
+                w.line(f"r.Spend({t.item_cost}, {f})")
+                w.line(f"{key} := r.Name()")
+                w.line(f"{k} := {scalar_read(c, t.key, f, key)}")
+                paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
+                w.line(f"var {x} {c.type(t.value)}")
+                json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
+                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
+                    w.line(f"r.DuplicateKey({f})")
+                    w.line("return")
+                w.line(f"{dst}[{k}] = {x}")
+    else:
+        # a slice, grown an item at a time: elements, or a map's pairs (a struct key's as [key, value]
+        # arrays, a bytes key's as an object's members); a map's entry spends even what costs 0
+        named = isinstance(t, ir.Mapping) and not isinstance(t.key, ir.StructRef)
+        i, key = names("i"), names("key") if named else ""
+        inner = [f"r.UnwindIndex({i})", *unwind]
+        with w.block(f"if r.Begin{'Object' if named else 'Array'}({f}) {{", "}"):
             w.line(f"{dst} = {dst}[:0]")
             with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
-                if cost:
-                    w.line(f"r.Spend({cost}, {f})")
-                paid_first(w, c, [t.element], f, [f"r.UnwindIndex({i})", *unwind])
+                if t.item_cost or isinstance(t, ir.Mapping):
+                    w.line(f"r.Spend({t.item_cost}, {f})")
+                paid_first(w, c, [t.element] if isinstance(t, ir.Sequence) else [t.value] if named else
+                           [t.key, t.value], f, inner)
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
-                json_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
-            if t.kind == "set":
-                duplicates(w, c, t, dst, f)
-    else:
-        cost = t.item_cost
-        spend = f"r.Spend({cost}, {f})"
-        if c.comparable(t.key):
-            key, k, x = names("key"), names("k"), names("x")
-            with w.block(f"if r.BeginObject({f}) {{", "}"):
-                with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)})"):
-                    w.line(f"clear({dst})")
-                with w.block("for r.More() {", "}"):
-                    w.line(spend)
-                    w.line(f"{key} := r.Name()")
-                    w.line(f"{k} := {scalar_read(c, t.key, f, key)}")
-                    paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
-                    w.line(f"var {x} {c.type(t.value)}")
-                    json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
-                    with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
-                        w.line(f"r.DuplicateKey({f})")
-                        w.line("return")
-                    w.line(f"{dst}[{k}] = {x}")
-        elif isinstance(t.key, ir.StructRef):
-            i = names("i")
-            with w.block(f"if r.BeginArray({f}) {{", "}"):
-                w.line(f"{dst} = {dst}[:0]")
-                with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
-                    w.line(spend)
-                    paid_first(w, c, [t.key, t.value], f, [f"r.UnwindIndex({i})", *unwind])
-                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
-                    with w.block(f"if r.BeginPair({f}) {{", "}"):
-                        inner = [f"r.UnwindIndex({i})", *unwind]
-                        json_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner)
-                        json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner)
-                        w.line(f"r.EndPair({f})")
-                duplicates(w, c, t, dst, f)
-        else:
-            i, key = names("i"), names("key")
-            with w.block(f"if r.BeginObject({f}) {{", "}"):
-                w.line(f"{dst} = {dst}[:0]")
-                with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
-                    w.line(spend)
-                    paid_first(w, c, [t.value], f, [f"r.UnwindIndex({i})", *unwind])
-                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                if isinstance(t, ir.Sequence):
+                    json_read(w, c, t.element, f"{dst}[{i}]", field, names, inner)
+                elif named:
                     w.line(f"{key} := r.Name()")
                     w.line(f"{dst}[{i}].Key = r.KeyBytes({dst}[{i}].Key, {key}, {f})")
                     json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, [f"r.UnwindKey({key})", *unwind])
-                duplicates(w, c, t, dst, f)
+                else:
+                    with w.block(f"if r.BeginPair({f}) {{", "}"):
+                        json_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner)
+                        json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner)
+                        w.line(f"r.EndPair({f})")
+            duplicates(w, c, t, dst, f)
 
 
 def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: list[str]) -> None:
