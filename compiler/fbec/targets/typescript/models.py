@@ -389,12 +389,26 @@ def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[F
         field(f)
 
 
+def write_fields(w: CodeWriter, c: Context, s: ir.Struct, plan: StructPlan, names: Locals, final: bool) -> None:
+    """The body of fbeWrite (a versioned body at the slot) or fbeWriteFinal (appended): a struct that
+    can nest itself enters a level first (and leaves it), each field is written in turn."""
+    if not plan.bounded:
+        w.line("w.enter();")
+    if not final:
+        struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
+    for f in plan.fields:
+        write_value(w, c, f.type, None if final else ("b", plus("b", f.offset)), f"v.{c.ident.field(f.field)}",
+                    f.name, within_field(f.name), names)
+    if not plan.bounded:
+        w.line("w.leave();")
+
+
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The class's codec members: fbeWrite/fbeRead (a versioned body at a slot), the roots
     toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
     q = s.qualified
     plan = c.plan.struct(q)
-    bounded = plan.bounded
     over = "override " if s.base is not None else ""
     names = Locals()
     rt = c.rt
@@ -403,15 +417,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */")
     with w.block(c.method(f"static {over}", "fbeWrite", [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)],
                           "void"), "}"):
-        if not bounded:
-            w.line("w.enter();")
-        struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
-        w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
-        for f in plan.fields:
-            write_value(w, c, f.type, ("b", plus("b", f.offset)), f"v.{c.ident.field(f.field)}", f.name,
-                        within_field(f.name), names)
-        if not bounded:
-            w.line("w.leave();")
+        write_fields(w, c, s, plan, names, False)
 
     w.blank()
     w.line("/**")
@@ -454,12 +460,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** Appends v's fields (final model, docs/format.md 4.2). */")
     with w.block(c.method(f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"), "}"):
-        if not bounded:
-            w.line("w.enter();")
-        for f in plan.fields:
-            write_value(w, c, f.type, None, f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
-        if not bounded:
-            w.line("w.leave();")
+        write_fields(w, c, s, plan, names, True)
 
     w.blank()
     w.line("/** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */")
