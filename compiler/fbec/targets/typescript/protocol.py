@@ -168,22 +168,15 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         w.line(f"/** Reads a whole {'final' if fin else 'versioned'} frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */")
         sig = f"(typeId: number, frame: Uint8Array, limits: {rt('Limits', False)}): unknown" if c.ts \
             else "(typeId, frame, limits)"
-        with w.block(f"function {fn}{sig} {{", "}"), w.block("switch (typeId) {", "}"):
-            for m in dispatch:
-                w.label(f"case {m.struct.type_id}:")
-                w.line(f"return {m.ts}.{read}(frame, limits);")
-            w.label("default:")
-            w.line(f"return {rt('UNKNOWN_TYPE')};")
+        def decoded(m: Message, read: str = read) -> None:
+            w.line(f"return {m.ts}.{read}(frame, limits);")
+        with w.block(f"function {fn}{sig} {{", "}"):
+            _switch(w, dispatch, decoded, f"return {rt('UNKNOWN_TYPE')};")
         w.blank()
     w.line("/** Hands a decoded message to its handler method, or to onMessage. */")
     sig = f"(h: {handler}, typeId: number, value: unknown): void" if c.ts else "(h, typeId, value)"
-    with w.block(f"function {deliver_to}{sig} {{", "}"), w.block("switch (typeId) {", "}"):
-        for m in dispatch:
-            w.label(f"case {m.struct.type_id}:")
-            value = e.cast("value", m.ts)
-            with w.if_else(f"if (h.on{m.suffix} !== undefined) {{", f"h.on{m.suffix}({value});"):
-                w.line(f"h.onMessage?.({value});")
-            w.line("break;")
+    with w.block(f"function {deliver_to}{sig} {{", "}"):
+        _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", e.cast("value", m.ts), "onMessage"))
     w.blank()
 
     # ------------------------------------------------------------ senders
@@ -244,13 +237,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
                   " */"], proxy, rt("FrameReceiver"), rt("FrameReceiver", False)):
         with w.block(handled(proxy_handler, False), "}"):
             w.line(f"let error{c.annot(rt('DecodeError', False) + ' | undefined')};")
-            with w.block("switch (typeId) {", "}"):
-                for m in dispatch:
-                    w.label(f"case {m.struct.type_id}:")
-                    w.line(f"error = {m.ts}.verifyFbe(frame, limits);")
-                    w.line("break;")
-                w.label("default:")
-                w.line(f"return {rt('UNKNOWN_TYPE')};")
+            _switch(w, dispatch, lambda m: w.lines(f"error = {m.ts}.verifyFbe(frame, limits);\nbreak;"),
+                    f"return {rt('UNKNOWN_TYPE')};")
             with w.block("if (error !== undefined) {", "}"):
                 w.line("throw error;")
             w.line("return frame;")
@@ -258,15 +246,30 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         with w.block(e.method("protected override ", "deliver",
                               [("typeId", "number"), ("_value", "unknown"), ("frame", "Uint8Array")], "void"), "}"):
             w.line("const h = this.handler;")
-            with w.block("switch (typeId) {", "}"):
-                for m in dispatch:
-                    w.label(f"case {m.struct.type_id}:")
-                    with w.if_else(f"if (h.on{m.suffix}Frame !== undefined) {{", f"h.on{m.suffix}Frame(frame);"):
-                        w.line("h.onFrame?.(typeId, frame);")
-                    w.line("break;")
+            _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}Frame", "frame", "onFrame", "typeId, "))
 
     # ------------------------------------------------------------ clients
     _clients(e, names, send, dispatch, models, receivers)
+
+
+def _switch(w: CodeWriter, messages: list[Message], case: Callable[[Message], None], default: str = "") -> None:
+    """`switch (typeId)`: a case per message (its type id), whose lines case(message) writes, and a
+    default of one line when given."""
+    with w.block("switch (typeId) {", "}"):
+        for m in messages:
+            w.label(f"case {m.struct.type_id}:")
+            case(m)
+        if default:
+            w.label("default:")
+            w.line(default)
+
+
+def _deliver(w: CodeWriter, method: str, value: str, fallback: str, first: str = "") -> None:
+    """A case handing value to the handler `h`'s method when it has one, else to its method fallback
+    (first: the arguments before value)."""
+    with w.if_else(f"if (h.{method} !== undefined) {{", f"h.{method}({value});"):
+        w.line(f"h.{fallback}?.({first}{value});")
+    w.line("break;")
 
 
 def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispatch: list[Message], models: list[bool],
@@ -334,16 +337,15 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                 w.blank()
                 with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
                                       "void"), "}"):
-                    with w.block("switch (typeId) {", "}"):
-                        for m in answering:
-                            w.label(f"case {m.struct.type_id}:")
-                            f = m.struct.id_field
-                            assert f is not None
-                            glob = str(answers[m.struct.qualified]).lower()
-                            value = f"({e.cast('value', m.ts)})" if c.ts else "value"
-                            with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
-                                w.line("return;")
-                            w.line("break;")
+                    def answer(m: Message) -> None:
+                        f = m.struct.id_field
+                        assert f is not None
+                        value = f"({e.cast('value', m.ts)})" if c.ts else "value"
+                        glob = str(answers[m.struct.qualified]).lower()
+                        with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
+                            w.line("return;")
+                        w.line("break;")
+                    _switch(w, answering, answer)
                     w.line("super.deliver(typeId, value);")
             if requests:
                 w.blank()
