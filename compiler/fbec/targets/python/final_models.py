@@ -20,7 +20,6 @@ from .context import (
     is_string,
     map_order,
     nraw,
-    plain_format,
     set_order,
     slot_fmt,
     struct_read,
@@ -68,22 +67,17 @@ class Final:
             with code.block(f"for {e} in {x}:"):
                 self.write(code, t.element, e, field, depth + 1)
             return
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        if self.versioned.write_items(code, t, x):
+            return
+        code.line(f"w += fbe.buffer.pack_u32(len({x}))")
         if isinstance(t, ir.Sequence):
-            it = set_order(t, x)
-            fmt = plain_format(t.element, True)
-            if fmt:
-                code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {it})')
-                return
             e = self.tmp("e")
-            code.line(f"w += fbe.buffer.pack_u32(len({x}))")
-            with code.block(f"for {e} in {it}:"):
+            with code.block(f"for {e} in {set_order(t, x)}:"):
                 self.write(code, t.element, e, field, depth + 1)
             return
-        assert isinstance(t, ir.Mapping)
-        it = map_order(t, x)
         k, v = self.tmp("k"), self.tmp("v")
-        code.line(f"w += fbe.buffer.pack_u32(len({x}))")
-        with code.block(f"for {k}, {v} in {it}:"):
+        with code.block(f"for {k}, {v} in {map_order(t, x)}:"):
             self.write(code, t.key, k, field, depth + 1)
             self.write(code, t.value, v, field, depth + 1)
 

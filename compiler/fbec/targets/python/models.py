@@ -172,16 +172,34 @@ class Versioned:
 
         return c.helper(name, build)
 
+    def write_items(self, code: CodeWriter, t: ir.Sequence | ir.Mapping, x: str) -> bool:
+        """A block of scalars (the same bytes in both models: the count, then each item's slots) written
+        at once: a plain vector, list or set with one call, others one pack per item, joined. False
+        (nothing written) for other items."""
+        parts = (t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,)
+        if not all(ir.is_scalar(part) for part in parts):
+            return False
+        fmt = plain_format(t.element, True) if isinstance(t, ir.Sequence) else None
+        if fmt and isinstance(t, ir.Sequence):
+            code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {set_order(t, x)})')
+            return True
+        lay = self.ctx.layout("".join(slot_fmt(part) for part in parts))
+        names = ("k", "e")[-len(parts):]
+        raws = ", ".join(raw for part, name in zip(parts, names) for raw in fixed_raws(part, name, "")[1])
+        it = map_order(t, x) if isinstance(t, ir.Mapping) else set_order(t, x)
+        code.line(f"w += fbe.buffer.pack_u32(len({x}))")
+        code.line(f'w += b"".join([{lay}.pack({raws}) for {", ".join(names)} in {it}])')
+        return True
+
     def _coll_writer_body(self, code: CodeWriter, t: ir.Type) -> None:
         c = self.ctx
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        if self.write_items(code, t, "x"):
+            code.line("return q - b")
+            return
         if isinstance(t, ir.Sequence):
             e = t.element
             it = set_order(t, "x")
-            fmt = plain_format(e, True)
-            if fmt:
-                code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {it})')
-                code.line("return q - b")
-                return
             if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
                 vw = c.ref(e.name, "fbe_vw_")
                 pack = c.file.qualified("struct", "pack_into")

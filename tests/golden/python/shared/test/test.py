@@ -209,9 +209,9 @@ FBE_L17 = struct.Struct("<IIIIIIIIIIII")
 FBE_L18 = struct.Struct("<BI")
 FBE_L19 = struct.Struct("<IIIIII")
 FBE_L20 = struct.Struct("<iB")
-FBE_L21 = struct.Struct("<iBI")
+FBE_L21 = struct.Struct("<ii")
 FBE_L22 = struct.Struct("<iI")
-FBE_L23 = struct.Struct("<ii")
+FBE_L23 = struct.Struct("<iBI")
 FBE_L24 = struct.Struct("<IB")
 FBE_L25 = struct.Struct("<IBI")
 FBE_L26 = struct.Struct("<II")
@@ -7591,7 +7591,7 @@ def fbe_fw_StructArray(w: bytearray, v: StructArray) -> None:
             w.append(1)
             fbe.buffer.write_bytes(w, y5)
     fbe.buffer.check_length(v.f5, 2, "f5")
-    w += FBE_L23.pack(*v.f5)
+    w += FBE_L21.pack(*v.f5)
     fbe.buffer.check_length(v.f6, 2, "f6")
     for e6 in v.f6:
         y7 = e6
@@ -7658,7 +7658,7 @@ def fbe_fr_StructArray(r: fbe.Reader, p: int) -> tuple[StructArray, int]:
             x21.append(e22)
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f5")
-        t25 = FBE_L23.unpack_from(data, p)
+        t25 = FBE_L21.unpack_from(data, p)
         p += 8
         x26: list[EnumSimple | None] = []
         for _ in range(2):
@@ -8085,210 +8085,204 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
 def fbe_fw_StructMap(w: bytearray, v: StructMap) -> None:
     """Append the final encoding of a StructMap (fields back to back)."""
     w += fbe.buffer.pack_u32(len(v.f1))
-    for k1, v2 in sorted(v.f1.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k1)
-        w += FBE_L3.pack(v2)
+    w += b"".join([FBE_L20.pack(k, e) for k, e in sorted(v.f1.items(), key=fbe.buffer.first)])
     w += fbe.buffer.pack_u32(len(v.f2))
-    for k3, v4 in sorted(v.f2.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k3)
-        y5 = v4
-        if y5 is None:
+    for k1, v2 in sorted(v.f2.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k1)
+        y3 = v2
+        if y3 is None:
             w.append(0)
         else:
             w.append(1)
-            w += FBE_L3.pack(y5)
+            w += FBE_L3.pack(y3)
     w += fbe.buffer.pack_u32(len(v.f3))
-    for k6, v7 in sorted(v.f3.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k6)
-        fbe.buffer.write_bytes(w, v7)
+    for k4, v5 in sorted(v.f3.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k4)
+        fbe.buffer.write_bytes(w, v5)
     w += fbe.buffer.pack_u32(len(v.f4))
-    for k8, v9 in sorted(v.f4.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k8)
-        y10 = v9
-        if y10 is None:
+    for k6, v7 in sorted(v.f4.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k6)
+        y8 = v7
+        if y8 is None:
             w.append(0)
         else:
             w.append(1)
-            fbe.buffer.write_bytes(w, y10)
+            fbe.buffer.write_bytes(w, y8)
     w += fbe.buffer.pack_u32(len(v.f5))
-    for k11, v12 in sorted(v.f5.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k11)
-        w += FBE_L8.pack(v12)
+    w += b"".join([FBE_L21.pack(k, e) for k, e in sorted(v.f5.items(), key=fbe.buffer.first)])
     w += fbe.buffer.pack_u32(len(v.f6))
-    for k13, v14 in sorted(v.f6.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k13)
-        y15 = v14
-        if y15 is None:
+    for k9, v10 in sorted(v.f6.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k9)
+        y11 = v10
+        if y11 is None:
             w.append(0)
         else:
             w.append(1)
-            w += FBE_L8.pack(y15)
+            w += FBE_L8.pack(y11)
     w += fbe.buffer.pack_u32(len(v.f7))
-    for k16, v17 in sorted(v.f7.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k16)
-        w += FBE_L4.pack(v17)
+    w += b"".join([FBE_L22.pack(k, e) for k, e in sorted(v.f7.items(), key=fbe.buffer.first)])
     w += fbe.buffer.pack_u32(len(v.f8))
-    for k18, v19 in sorted(v.f8.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k18)
-        y20 = v19
-        if y20 is None:
+    for k12, v13 in sorted(v.f8.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k12)
+        y14 = v13
+        if y14 is None:
             w.append(0)
         else:
             w.append(1)
-            w += FBE_L4.pack(y20)
+            w += FBE_L4.pack(y14)
     w += fbe.buffer.pack_u32(len(v.f9))
-    for k21, v22 in sorted(v.f9.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k21)
-        fbe_fw_StructSimple(w, v22)
+    for k15, v16 in sorted(v.f9.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k15)
+        fbe_fw_StructSimple(w, v16)
     w += fbe.buffer.pack_u32(len(v.f10))
-    for k23, v24 in sorted(v.f10.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k23)
-        y25 = v24
-        if y25 is None:
+    for k17, v18 in sorted(v.f10.items(), key=fbe.buffer.first):
+        w += FBE_L8.pack(k17)
+        y19 = v18
+        if y19 is None:
             w.append(0)
         else:
             w.append(1)
-            fbe_fw_StructSimple(w, y25)
+            fbe_fw_StructSimple(w, y19)
 
 
 def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
     """Read a StructMap at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
-        at28 = p
-        n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
+        at22 = p
+        n21 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
-        x26: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[p:p + n27 * 5])}, n27, "f1", at28)
-        p += n27 * 5
-        at31 = p
-        n30 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+        x20: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[p:p + n21 * 5])}, n21, "f1", at22)
+        p += n21 * 5
+        at25 = p
+        n24 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x29: dict[int, int | None] = {}
-        for _ in range(n30):
-            t34 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
+        x23: dict[int, int | None] = {}
+        for _ in range(n24):
+            t28 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
             p += FBE_L8.size
-            k32 = t34[0]
-            h35 = fbe.buffer.final_has(r, p, "f2")
+            k26 = t28[0]
+            h29 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v33: int | None = None
-            if h35:
-                t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v27: int | None = None
+            if h29:
+                t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x36 = t37[0]
-                v33 = x36
-            x29[k32] = v33
-        fbe.buffer.distinct(x29, n30, "f2", at31)
-        at40 = p
-        n39 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x30 = t31[0]
+                v27 = x30
+            x23[k26] = v27
+        fbe.buffer.distinct(x23, n24, "f2", at25)
+        at34 = p
+        n33 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x38: dict[int, bytes] = {}
+        x32: dict[int, bytes] = {}
+        for _ in range(n33):
+            t37 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
+            p += FBE_L8.size
+            k35 = t37[0]
+            v36, p = fbe.buffer.final_bytes(r, p, "f3")
+            x32[k35] = v36
+        fbe.buffer.distinct(x32, n33, "f3", at34)
+        at40 = p
+        n39 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+        p += 4
+        x38: dict[int, bytes | None] = {}
         for _ in range(n39):
-            t43 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
+            t43 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
             p += FBE_L8.size
             k41 = t43[0]
-            v42, p = fbe.buffer.final_bytes(r, p, "f3")
+            h44 = fbe.buffer.final_has(r, p, "f4")
+            p += 1
+            v42: bytes | None = None
+            if h44:
+                x45, p = fbe.buffer.final_bytes(r, p, "f4")
+                v42 = x45
             x38[k41] = v42
-        fbe.buffer.distinct(x38, n39, "f3", at40)
-        at46 = p
-        n45 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+        fbe.buffer.distinct(x38, n39, "f4", at40)
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x44: dict[int, bytes | None] = {}
-        for _ in range(n45):
-            t49 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
+        x46: dict[int, EnumSimple] = fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L21.iter_unpack(r.data[p:p + n47 * 8])}, n47, "f5", at48)
+        p += n47 * 8
+        at51 = p
+        n50 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+        p += 4
+        x49: dict[int, EnumSimple | None] = {}
+        for _ in range(n50):
+            t54 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
             p += FBE_L8.size
-            k47 = t49[0]
-            h50 = fbe.buffer.final_has(r, p, "f4")
+            k52 = t54[0]
+            h55 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v48: bytes | None = None
-            if h50:
-                x51, p = fbe.buffer.final_bytes(r, p, "f4")
-                v48 = x51
-            x44[k47] = v48
-        fbe.buffer.distinct(x44, n45, "f4", at46)
-        at54 = p
-        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
-        p += 4
-        x52: dict[int, EnumSimple] = fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[p:p + n53 * 8])}, n53, "f5", at54)
-        p += n53 * 8
-        at57 = p
-        n56 = fbe.buffer.final_count(r, p, 5, 5, "f6")
-        p += 4
-        x55: dict[int, EnumSimple | None] = {}
-        for _ in range(n56):
-            t60 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
-            p += FBE_L8.size
-            k58 = t60[0]
-            h61 = fbe.buffer.final_has(r, p, "f6")
-            p += 1
-            v59: EnumSimple | None = None
-            if h61:
-                t63 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v53: EnumSimple | None = None
+            if h55:
+                t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x62 = FBE_M_EnumSimple[t63[0]]
-                v59 = x62
-            x55[k58] = v59
-        fbe.buffer.distinct(x55, n56, "f6", at57)
-        at66 = p
-        n65 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x56 = FBE_M_EnumSimple[t57[0]]
+                v53 = x56
+            x49[k52] = v53
+        fbe.buffer.distinct(x49, n50, "f6", at51)
+        at60 = p
+        n59 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x64: dict[int, FlagsSimple] = fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[p:p + n65 * 8])}, n65, "f7", at66)
-        p += n65 * 8
-        at69 = p
-        n68 = fbe.buffer.final_count(r, p, 5, 5, "f8")
+        x58: dict[int, FlagsSimple] = fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[p:p + n59 * 8])}, n59, "f7", at60)
+        p += n59 * 8
+        at63 = p
+        n62 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x67: dict[int, FlagsSimple | None] = {}
-        for _ in range(n68):
-            t72 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
+        x61: dict[int, FlagsSimple | None] = {}
+        for _ in range(n62):
+            t66 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
             p += FBE_L8.size
-            k70 = t72[0]
-            h73 = fbe.buffer.final_has(r, p, "f8")
+            k64 = t66[0]
+            h67 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v71: FlagsSimple | None = None
-            if h73:
-                t75 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            v65: FlagsSimple | None = None
+            if h67:
+                t69 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x74 = FBE_M_FlagsSimple[t75[0]]
-                v71 = x74
-            x67[k70] = v71
-        fbe.buffer.distinct(x67, n68, "f8", at69)
-        at78 = p
-        n77 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+                x68 = FBE_M_FlagsSimple[t69[0]]
+                v65 = x68
+            x61[k64] = v65
+        fbe.buffer.distinct(x61, n62, "f8", at63)
+        at72 = p
+        n71 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
-        x76: dict[int, StructSimple] = {}
+        x70: dict[int, StructSimple] = {}
+        for _ in range(n71):
+            t75 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+            p += FBE_L8.size
+            k73 = t75[0]
+            v74, p = fbe_fr_StructSimple(r, p)
+            x70[k73] = v74
+        fbe.buffer.distinct(x70, n71, "f9", at72)
+        at78 = p
+        n77 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+        p += 4
+        x76: dict[int, StructSimple | None] = {}
         for _ in range(n77):
-            t81 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+            t81 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
             p += FBE_L8.size
             k79 = t81[0]
-            v80, p = fbe_fr_StructSimple(r, p)
-            x76[k79] = v80
-        fbe.buffer.distinct(x76, n77, "f9", at78)
-        at84 = p
-        n83 = fbe.buffer.final_count(r, p, 5, 5, "f10")
-        p += 4
-        x82: dict[int, StructSimple | None] = {}
-        for _ in range(n83):
-            t87 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
-            p += FBE_L8.size
-            k85 = t87[0]
-            h88 = fbe.buffer.final_has(r, p, "f10")
+            h82 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            v86: StructSimple | None = None
-            if h88:
-                x89, p = fbe_fr_StructSimple(r, p)
-                v86 = x89
-            x82[k85] = v86
-        fbe.buffer.distinct(x82, n83, "f10", at84)
+            v80: StructSimple | None = None
+            if h82:
+                x83, p = fbe_fr_StructSimple(r, p)
+                v80 = x83
+            x76[k79] = v80
+        fbe.buffer.distinct(x76, n77, "f10", at78)
         v = StructMap.__new__(StructMap)
-        v.f1 = x26
-        v.f2 = x29
-        v.f3 = x38
-        v.f4 = x44
-        v.f5 = x52
-        v.f6 = x55
-        v.f7 = x64
-        v.f8 = x67
-        v.f9 = x76
-        v.f10 = x82
+        v.f1 = x20
+        v.f2 = x23
+        v.f3 = x32
+        v.f4 = x38
+        v.f5 = x46
+        v.f6 = x49
+        v.f7 = x58
+        v.f8 = x61
+        v.f9 = x70
+        v.f10 = x76
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
     r.depth -= 1
@@ -11498,14 +11492,8 @@ def fbe_vcr_s_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[
 
 def fbe_vcw_m_int32__byte(w: bytearray, b: int, x: dict[int, int]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 5)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_int32(w, b, s, k)
-        fbe_vsw_byte(w, b, s + 4, v)
-        s += 5
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L20.pack(k, e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
@@ -11550,14 +11538,8 @@ def fbe_vcw_m_int32__o_bytes(w: bytearray, b: int, x: dict[int, bytes | None]) -
 
 def fbe_vcw_m_int32__test_EnumSimple(w: bytearray, b: int, x: dict[int, EnumSimple]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 8)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_int32(w, b, s, k)
-        fbe_vsw_test_EnumSimple(w, b, s + 4, v)
-        s += 8
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L21.pack(k, e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
@@ -11576,14 +11558,8 @@ def fbe_vcw_m_int32__o_test_EnumSimple(w: bytearray, b: int, x: dict[int, EnumSi
 
 def fbe_vcw_m_int32__test_FlagsSimple(w: bytearray, b: int, x: dict[int, FlagsSimple]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 8)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_int32(w, b, s, k)
-        fbe_vsw_test_FlagsSimple(w, b, s + 4, v)
-        s += 8
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L22.pack(k, e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
@@ -11645,7 +11621,7 @@ def fbe_vcr_m_int32__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L23.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, bytes]:
@@ -11663,7 +11639,7 @@ def fbe_vcr_m_int32__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[in
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L23.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, EnumSimple]:
@@ -11672,7 +11648,7 @@ def fbe_vcr_m_int32__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) ->
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L21.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, EnumSimple | None]:
@@ -11681,7 +11657,7 @@ def fbe_vcr_m_int32__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) 
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L23.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, FlagsSimple]:
@@ -11699,7 +11675,7 @@ def fbe_vcr_m_int32__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str)
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L23.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, StructSimple]:
@@ -11717,7 +11693,7 @@ def fbe_vcr_m_int32__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L23.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcw_h_string__byte(w: bytearray, b: int, x: dict[str, int]) -> int:

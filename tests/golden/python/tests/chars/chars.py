@@ -46,9 +46,8 @@ def fbe_tx_Grade(value: int) -> str:
 
 
 FBE_L0 = struct.Struct("<IIII")
-FBE_L1 = struct.Struct("<B")
-FBE_L2 = struct.Struct("<i")
-FBE_L3 = struct.Struct("<Bi")
+FBE_L1 = struct.Struct("<Bi")
+FBE_L2 = struct.Struct("<B")
 FBE_C0 = (12, 16)
 
 
@@ -377,28 +376,26 @@ def fbe_fw_CharKeys(w: bytearray, v: CharKeys) -> None:
     """Append the final encoding of a CharKeys (fields back to back)."""
     fbe.buffer.write_plain_seq(w, "B", sorted(v.letters, key=fbe.buffer.char_order))
     w += fbe.buffer.pack_u32(len(v.countByLetter))
-    for k1, v2 in sorted(v.countByLetter.items(), key=fbe.buffer.first_char):
-        w += FBE_L1.pack(k1)
-        w += FBE_L2.pack(v2)
+    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(v.countByLetter.items(), key=fbe.buffer.first_char)])
 
 
 def fbe_fr_CharKeys(r: fbe.Reader, p: int) -> tuple[CharKeys, int]:
     """Read a CharKeys at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 8)
     try:
-        at5 = p
-        n4 = fbe.buffer.final_count(r, p, 1, 1, "letters")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 1, 1, "letters")
         p += 4
-        x3: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n4}B", r.data, p)), n4, "letters", at5)
-        p += n4 * 1
-        at8 = p
-        n7 = fbe.buffer.final_count(r, p, 5, 5, "countByLetter")
+        x1: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n2}B", r.data, p)), n2, "letters", at3)
+        p += n2 * 1
+        at6 = p
+        n5 = fbe.buffer.final_count(r, p, 5, 5, "countByLetter")
         p += 4
-        x6: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L3.iter_unpack(r.data[p:p + n7 * 5])}, n7, "countByLetter", at8)
-        p += n7 * 5
+        x4: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L1.iter_unpack(r.data[p:p + n5 * 5])}, n5, "countByLetter", at6)
+        p += n5 * 5
         v = CharKeys.__new__(CharKeys)
-        v.letters = x3
-        v.countByLetter = x6
+        v.letters = x1
+        v.countByLetter = x4
     except fbe.DecodeError as e:
         raise e.within("chars.CharKeys") from None
     return v, p
@@ -408,28 +405,26 @@ def fbe_fw_GradeKeys(w: bytearray, v: GradeKeys) -> None:
     """Append the final encoding of a GradeKeys (fields back to back)."""
     fbe.buffer.write_plain_seq(w, "B", sorted(v.grades))
     w += fbe.buffer.pack_u32(len(v.countByGrade))
-    for k1, v2 in sorted(v.countByGrade.items(), key=fbe.buffer.first):
-        w += FBE_L1.pack(k1)
-        w += FBE_L2.pack(v2)
+    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(v.countByGrade.items(), key=fbe.buffer.first)])
 
 
 def fbe_fr_GradeKeys(r: fbe.Reader, p: int) -> tuple[GradeKeys, int]:
     """Read a GradeKeys at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 8)
     try:
-        at5 = p
-        n4 = fbe.buffer.final_count(r, p, 1, 1, "grades")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 1, 1, "grades")
         p += 4
-        x3: set[Grade] = fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L1.iter_unpack(r.data[p:p + n4 * 1])}, n4, "grades", at5)
-        p += n4 * 1
-        at8 = p
-        n7 = fbe.buffer.final_count(r, p, 5, 5, "countByGrade")
+        x1: set[Grade] = fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L2.iter_unpack(r.data[p:p + n2 * 1])}, n2, "grades", at3)
+        p += n2 * 1
+        at6 = p
+        n5 = fbe.buffer.final_count(r, p, 5, 5, "countByGrade")
         p += 4
-        x6: dict[Grade, int] = fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L3.iter_unpack(r.data[p:p + n7 * 5])}, n7, "countByGrade", at8)
-        p += n7 * 5
+        x4: dict[Grade, int] = fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L1.iter_unpack(r.data[p:p + n5 * 5])}, n5, "countByGrade", at6)
+        p += n5 * 5
         v = GradeKeys.__new__(GradeKeys)
-        v.grades = x3
-        v.countByGrade = x6
+        v.grades = x1
+        v.countByGrade = x4
     except fbe.DecodeError as e:
         raise e.within("chars.GradeKeys") from None
     return v, p
@@ -666,24 +661,10 @@ def fbe_vcw_s_char(w: bytearray, b: int, x: set[int]) -> int:
     return q - b
 
 
-def fbe_vsw_char(w: bytearray, b: int, s: int, x: int) -> None:
-    FBE_L1.pack_into(w, s, x)
-
-
-def fbe_vsw_int32(w: bytearray, b: int, s: int, x: int) -> None:
-    FBE_L2.pack_into(w, s, x)
-
-
 def fbe_vcw_m_char__int32(w: bytearray, b: int, x: dict[int, int]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 5)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first_char):
-        fbe_vsw_char(w, b, s, k)
-        fbe_vsw_int32(w, b, s + 1, v)
-        s += 5
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(x.items(), key=fbe.buffer.first_char)])
     return q - b
 
 
@@ -702,7 +683,7 @@ def fbe_vcr_m_char__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, 
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: e[1] for e in FBE_L3.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: e[1] for e in FBE_L1.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
 
 
 def fbe_vcw_s_chars_Grade(w: bytearray, b: int, x: set[Grade]) -> int:
@@ -711,20 +692,10 @@ def fbe_vcw_s_chars_Grade(w: bytearray, b: int, x: set[Grade]) -> int:
     return q - b
 
 
-def fbe_vsw_chars_Grade(w: bytearray, b: int, s: int, x: Grade) -> None:
-    FBE_L1.pack_into(w, s, x)
-
-
 def fbe_vcw_m_chars_Grade__int32(w: bytearray, b: int, x: dict[Grade, int]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 5)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_chars_Grade(w, b, s, k)
-        fbe_vsw_int32(w, b, s + 1, v)
-        s += 5
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
@@ -734,7 +705,7 @@ def fbe_vcr_s_chars_Grade(r: fbe.Reader, b: int, off: int, f: str) -> set[Grade]
     q = b + off
     n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
-    return fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L1.iter_unpack(r.data[q:q + n * 1])}, n, f, b + off)
+    return fbe.buffer.distinct({FBE_M_Grade[e[0]] for e in FBE_L2.iter_unpack(r.data[q:q + n * 1])}, n, f, b + off)
 
 
 def fbe_vcr_m_chars_Grade__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Grade, int]:
@@ -743,7 +714,7 @@ def fbe_vcr_m_chars_Grade__int32(r: fbe.Reader, b: int, off: int, f: str) -> dic
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
-    return fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L3.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
+    return fbe.buffer.distinct({FBE_M_Grade[e[0]]: e[1] for e in FBE_L1.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
 
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above

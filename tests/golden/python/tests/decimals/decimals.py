@@ -19,12 +19,11 @@ FINGERPRINT = "c802412917a481b56f9d8fd4760639383415ac5003827131ab810f210eb90d2d"
 
 
 FBE_L0 = struct.Struct("<II16sBI16s16sIIIIIII")
-FBE_L1 = struct.Struct("<i")
-FBE_L2 = struct.Struct("<16s")
-FBE_L3 = struct.Struct("<i16s")
-FBE_L4 = struct.Struct("<16si")
-FBE_L5 = struct.Struct("<16s16s")
-FBE_L6 = struct.Struct("<BI")
+FBE_L1 = struct.Struct("<16s")
+FBE_L2 = struct.Struct("<i16s")
+FBE_L3 = struct.Struct("<16si")
+FBE_L4 = struct.Struct("<16s16s")
+FBE_L5 = struct.Struct("<BI")
 FBE_C0 = Decimal(0)
 FBE_C1 = (24, 29, 61, 65, 69, 73, 77, 81, 85, 89)
 
@@ -268,44 +267,35 @@ class PricesModel(fbe.Model[Prices]):
 
 def fbe_fw_Prices(w: bytearray, v: Prices) -> None:
     """Append the final encoding of a Prices (fields back to back)."""
-    w += FBE_L2.pack(fbe.encode_decimal(v.price))
+    w += FBE_L1.pack(fbe.encode_decimal(v.price))
     y1 = v.maybePrice
     if y1 is None:
         w.append(0)
     else:
         w.append(1)
-        w += FBE_L2.pack(fbe.encode_decimal(y1))
+        w += FBE_L1.pack(fbe.encode_decimal(y1))
     fbe.buffer.check_length(v.pair, 2, "pair")
-    w += FBE_L5.pack(*[fbe.encode_decimal(e) for e in v.pair])
+    w += FBE_L4.pack(*[fbe.encode_decimal(e) for e in v.pair])
     w += fbe.buffer.pack_u32(len(v.priceVector))
-    for e2 in v.priceVector:
-        w += FBE_L2.pack(fbe.encode_decimal(e2))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in v.priceVector])
     w += fbe.buffer.pack_u32(len(v.priceList))
-    for e3 in v.priceList:
-        w += FBE_L2.pack(fbe.encode_decimal(e3))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in v.priceList])
     w += fbe.buffer.pack_u32(len(v.priceSet))
-    for e4 in sorted(v.priceSet):
-        w += FBE_L2.pack(fbe.encode_decimal(e4))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in sorted(v.priceSet)])
     w += fbe.buffer.pack_u32(len(v.priceById))
-    for k5, v6 in sorted(v.priceById.items(), key=fbe.buffer.first):
-        w += FBE_L1.pack(k5)
-        w += FBE_L2.pack(fbe.encode_decimal(v6))
+    w += b"".join([FBE_L2.pack(k, fbe.encode_decimal(e)) for k, e in sorted(v.priceById.items(), key=fbe.buffer.first)])
     w += fbe.buffer.pack_u32(len(v.idByPrice))
-    for k7, v8 in sorted(v.idByPrice.items(), key=fbe.buffer.first):
-        w += FBE_L2.pack(fbe.encode_decimal(k7))
-        w += FBE_L1.pack(v8)
+    w += b"".join([FBE_L3.pack(fbe.encode_decimal(k), e) for k, e in sorted(v.idByPrice.items(), key=fbe.buffer.first)])
     w += fbe.buffer.pack_u32(len(v.priceByPrice))
-    for k9, v10 in v.priceByPrice.items():
-        w += FBE_L2.pack(fbe.encode_decimal(k9))
-        w += FBE_L2.pack(fbe.encode_decimal(v10))
+    w += b"".join([FBE_L4.pack(fbe.encode_decimal(k), fbe.encode_decimal(e)) for k, e in v.priceByPrice.items()])
     w += fbe.buffer.pack_u32(len(v.maybePrices))
-    for e11 in v.maybePrices:
-        y12 = e11
-        if y12 is None:
+    for e2 in v.maybePrices:
+        y3 = e2
+        if y3 is None:
             w.append(0)
         else:
             w.append(1)
-            w += FBE_L2.pack(fbe.encode_decimal(y12))
+            w += FBE_L1.pack(fbe.encode_decimal(y3))
 
 
 def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
@@ -315,74 +305,74 @@ def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "price")
-        t13 = FBE_L2.unpack_from(data, p)
-        at14 = p
+        t4 = FBE_L1.unpack_from(data, p)
+        at5 = p
         p += 16
-        h16 = fbe.buffer.final_has(r, p, "maybePrice")
+        h7 = fbe.buffer.final_has(r, p, "maybePrice")
         p += 1
-        x15: Decimal | None = None
-        if h16:
-            t18 = fbe.buffer.final_fixed(r, FBE_L2, p, "maybePrice")
-            p += FBE_L2.size
-            x17 = fbe.decode_decimal(t18[0], p - FBE_L2.size, "maybePrice")
-            x15 = x17
+        x6: Decimal | None = None
+        if h7:
+            t9 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrice")
+            p += FBE_L1.size
+            x8 = fbe.decode_decimal(t9[0], p - FBE_L1.size, "maybePrice")
+            x6 = x8
         if p + 32 > end:
             raise fbe.buffer.out_of_bounds("value", p, "pair")
-        t19 = FBE_L5.unpack_from(data, p)
-        at20 = p
+        t10 = FBE_L4.unpack_from(data, p)
+        at11 = p
         p += 32
-        n22 = fbe.buffer.final_count(r, p, 16, 16, "priceVector")
+        n13 = fbe.buffer.final_count(r, p, 16, 16, "priceVector")
         p += 4
-        x21: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceVector") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n22 * 16]))]
-        p += n22 * 16
-        n24 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
+        x12: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceVector") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n13 * 16]))]
+        p += n13 * 16
+        n15 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
         p += 4
-        x23: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceList") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n24 * 16]))]
-        p += n24 * 16
+        x14: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceList") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n15 * 16]))]
+        p += n15 * 16
+        at18 = p
+        n17 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
+        p += 4
+        x16: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "priceSet") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n17 * 16]))}, n17, "priceSet", at18)
+        p += n17 * 16
+        at21 = p
+        n20 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
+        p += 4
+        x19: dict[int, Decimal] = fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], p + 20 * i + 4, "priceById") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n20 * 20]))}, n20, "priceById", at21)
+        p += n20 * 20
+        at24 = p
+        n23 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
+        p += 4
+        x22: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "idByPrice"): e[1] for i, e in enumerate(FBE_L3.iter_unpack(r.data[p:p + n23 * 20]))}, n23, "idByPrice", at24)
+        p += n23 * 20
         at27 = p
-        n26 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
+        n26 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
         p += 4
-        x25: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "priceSet") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n26 * 16]))}, n26, "priceSet", at27)
-        p += n26 * 16
-        at30 = p
-        n29 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
+        x25: dict[Decimal, Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 32 * i, "priceByPrice"): fbe.decode_decimal(e[1], p + 32 * i + 16, "priceByPrice") for i, e in enumerate(FBE_L4.iter_unpack(r.data[p:p + n26 * 32]))}, n26, "priceByPrice", at27)
+        p += n26 * 32
+        n29 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
         p += 4
-        x28: dict[int, Decimal] = fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], p + 20 * i + 4, "priceById") for i, e in enumerate(FBE_L3.iter_unpack(r.data[p:p + n29 * 20]))}, n29, "priceById", at30)
-        p += n29 * 20
-        at33 = p
-        n32 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
-        p += 4
-        x31: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "idByPrice"): e[1] for i, e in enumerate(FBE_L4.iter_unpack(r.data[p:p + n32 * 20]))}, n32, "idByPrice", at33)
-        p += n32 * 20
-        at36 = p
-        n35 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
-        p += 4
-        x34: dict[Decimal, Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 32 * i, "priceByPrice"): fbe.decode_decimal(e[1], p + 32 * i + 16, "priceByPrice") for i, e in enumerate(FBE_L5.iter_unpack(r.data[p:p + n35 * 32]))}, n35, "priceByPrice", at36)
-        p += n35 * 32
-        n38 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
-        p += 4
-        x37: list[Decimal | None] = []
-        for _ in range(n38):
-            h40 = fbe.buffer.final_has(r, p, "maybePrices")
+        x28: list[Decimal | None] = []
+        for _ in range(n29):
+            h31 = fbe.buffer.final_has(r, p, "maybePrices")
             p += 1
-            e39: Decimal | None = None
-            if h40:
-                t42 = fbe.buffer.final_fixed(r, FBE_L2, p, "maybePrices")
-                p += FBE_L2.size
-                x41 = fbe.decode_decimal(t42[0], p - FBE_L2.size, "maybePrices")
-                e39 = x41
-            x37.append(e39)
+            e30: Decimal | None = None
+            if h31:
+                t33 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrices")
+                p += FBE_L1.size
+                x32 = fbe.decode_decimal(t33[0], p - FBE_L1.size, "maybePrices")
+                e30 = x32
+            x28.append(e30)
         v = Prices.__new__(Prices)
-        v.price = fbe.decode_decimal(t13[0], at14, "price")
-        v.maybePrice = x15
-        v.pair = [fbe.decode_decimal(y, at20 + 16 * i, "pair") for i, y in enumerate(t19[0:2])]
-        v.priceVector = x21
-        v.priceList = x23
-        v.priceSet = x25
-        v.priceById = x28
-        v.idByPrice = x31
-        v.priceByPrice = x34
-        v.maybePrices = x37
+        v.price = fbe.decode_decimal(t4[0], at5, "price")
+        v.maybePrice = x6
+        v.pair = [fbe.decode_decimal(y, at11 + 16 * i, "pair") for i, y in enumerate(t10[0:2])]
+        v.priceVector = x12
+        v.priceList = x14
+        v.priceSet = x16
+        v.priceById = x19
+        v.idByPrice = x22
+        v.priceByPrice = x25
+        v.maybePrices = x28
     except fbe.DecodeError as e:
         raise e.within("decimals.Prices") from None
     return v, p
@@ -585,80 +575,43 @@ def fbe_vow_decimal(w: bytearray, x: Decimal) -> int:
 
 def fbe_vcw_v_decimal(w: bytearray, b: int, x: list[Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 16)
-    s = q + 4
-    for e in x:
-        fbe_vsw_decimal(w, b, s, e)
-        s += 16
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in x])
     return q - b
 
 
 def fbe_vcw_l_decimal(w: bytearray, b: int, x: list[Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 16)
-    s = q + 4
-    for e in x:
-        fbe_vsw_decimal(w, b, s, e)
-        s += 16
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in x])
     return q - b
 
 
 def fbe_vcw_s_decimal(w: bytearray, b: int, x: set[Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 16)
-    s = q + 4
-    for e in sorted(x):
-        fbe_vsw_decimal(w, b, s, e)
-        s += 16
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in sorted(x)])
     return q - b
-
-
-def fbe_vsw_int32(w: bytearray, b: int, s: int, x: int) -> None:
-    FBE_L1.pack_into(w, s, x)
 
 
 def fbe_vcw_m_int32__decimal(w: bytearray, b: int, x: dict[int, Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 20)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_int32(w, b, s, k)
-        fbe_vsw_decimal(w, b, s + 4, v)
-        s += 20
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L2.pack(k, fbe.encode_decimal(e)) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
 def fbe_vcw_m_decimal__int32(w: bytearray, b: int, x: dict[Decimal, int]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 20)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_decimal(w, b, s, k)
-        fbe_vsw_int32(w, b, s + 16, v)
-        s += 20
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L3.pack(fbe.encode_decimal(k), e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
 def fbe_vcw_h_decimal__decimal(w: bytearray, b: int, x: dict[Decimal, Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 32)
-    s = q + 4
-    for k, v in x.items():
-        fbe_vsw_decimal(w, b, s, k)
-        fbe_vsw_decimal(w, b, s + 16, v)
-        s += 32
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L4.pack(fbe.encode_decimal(k), fbe.encode_decimal(e)) for k, e in x.items()])
     return q - b
 
 
@@ -681,7 +634,7 @@ def fbe_vcw_v_o_decimal(w: bytearray, b: int, x: list[Decimal | None]) -> int:
 
 
 def fbe_vsr_decimal(r: fbe.Reader, s: int, f: str) -> Decimal:
-    t = fbe.buffer.read_slot(r, FBE_L2, s, f)
+    t = fbe.buffer.read_slot(r, FBE_L1, s, f)
     v: Decimal = fbe.decode_decimal(t[0], s, f)
     return v
 
@@ -692,7 +645,7 @@ def fbe_vcr_v_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 16, 16, f)
     q += 4
-    return [fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L2.iter_unpack(r.data[q:q + n * 16]))]
+    return [fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L1.iter_unpack(r.data[q:q + n * 16]))]
 
 
 def fbe_vcr_l_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal]:
@@ -701,7 +654,7 @@ def fbe_vcr_l_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 16, 16, f)
     q += 4
-    return [fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L2.iter_unpack(r.data[q:q + n * 16]))]
+    return [fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L1.iter_unpack(r.data[q:q + n * 16]))]
 
 
 def fbe_vcr_s_decimal(r: fbe.Reader, b: int, off: int, f: str) -> set[Decimal]:
@@ -710,7 +663,7 @@ def fbe_vcr_s_decimal(r: fbe.Reader, b: int, off: int, f: str) -> set[Decimal]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 16, 16, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L2.iter_unpack(r.data[q:q + n * 16]))}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L1.iter_unpack(r.data[q:q + n * 16]))}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__decimal(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, Decimal]:
@@ -719,7 +672,7 @@ def fbe_vcr_m_int32__decimal(r: fbe.Reader, b: int, off: int, f: str) -> dict[in
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], q + 20 * i + 4, f) for i, e in enumerate(FBE_L3.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], q + 20 * i + 4, f) for i, e in enumerate(FBE_L2.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
 
 
 def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Decimal, int]:
@@ -728,7 +681,7 @@ def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[De
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 20 * i, f): e[1] for i, e in enumerate(FBE_L4.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 20 * i, f): e[1] for i, e in enumerate(FBE_L3.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
 
 
 def fbe_vcr_h_decimal__decimal(r: fbe.Reader, b: int, off: int, f: str) -> dict[Decimal, Decimal]:
@@ -737,7 +690,7 @@ def fbe_vcr_h_decimal__decimal(r: fbe.Reader, b: int, off: int, f: str) -> dict[
     q = b + off
     n = fbe.buffer.read_count(r, q, 32, 32, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 32 * i, f): fbe.decode_decimal(e[1], q + 32 * i + 16, f) for i, e in enumerate(FBE_L5.iter_unpack(r.data[q:q + n * 32]))}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 32 * i, f): fbe.decode_decimal(e[1], q + 32 * i + 16, f) for i, e in enumerate(FBE_L4.iter_unpack(r.data[q:q + n * 32]))}, n, f, b + off)
 
 
 def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal | None]:
@@ -746,7 +699,7 @@ def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
-    return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_decimal) for e in FBE_L6.iter_unpack(r.data[q:q + n * 5])]
+    return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_decimal) for e in FBE_L5.iter_unpack(r.data[q:q + n * 5])]
 
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above

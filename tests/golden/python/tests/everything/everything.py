@@ -463,14 +463,14 @@ FBE_L9 = struct.Struct("<IIi?BBIbBhHiIqQfd16s16sIQQ16s16s16s16sIBBBQIIBIBIBIBIBI
 FBE_L10 = struct.Struct("<i")
 FBE_L11 = struct.Struct("<B")
 FBE_L12 = struct.Struct("<Q")
-FBE_L13 = struct.Struct("<I")
-FBE_L14 = struct.Struct("<BI")
-FBE_L15 = struct.Struct("<iI")
-FBE_L16 = struct.Struct("<IBI")
-FBE_L17 = struct.Struct("<16sI")
-FBE_L18 = struct.Struct("<Ii")
-FBE_L19 = struct.Struct("<16s")
-FBE_L20 = struct.Struct("<16si")
+FBE_L13 = struct.Struct("<16s")
+FBE_L14 = struct.Struct("<16si")
+FBE_L15 = struct.Struct("<I")
+FBE_L16 = struct.Struct("<BI")
+FBE_L17 = struct.Struct("<iI")
+FBE_L18 = struct.Struct("<IBI")
+FBE_L19 = struct.Struct("<16sI")
+FBE_L20 = struct.Struct("<Ii")
 FBE_L21 = struct.Struct("<II16sI")
 FBE_L22 = struct.Struct("<II16s")
 FBE_L23 = struct.Struct("<II16sII")
@@ -3616,7 +3616,7 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
 def fbe_fw_ImportedBase(w: bytearray, v: ImportedBase) -> None:
     """Append the final encoding of a ImportedBase (fields back to back)."""
     s1 = v.symbol.encode("utf-8", "surrogateescape")
-    w += FBE_L13.pack(len(s1))
+    w += FBE_L15.pack(len(s1))
     w += s1
     w += FBE_L28.pack(v.digits, v.price)
 
@@ -3628,7 +3628,7 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "symbol")
-        t2 = FBE_L13.unpack_from(data, p)
+        t2 = FBE_L15.unpack_from(data, p)
         p += 4
         q3 = p + t2[0]
         if q3 > end:
@@ -3654,7 +3654,7 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
 def fbe_fw_Note(w: bytearray, v: Note) -> None:
     """Append the final encoding of a Note (fields back to back)."""
     s1 = v.text.encode("utf-8", "surrogateescape")
-    w += FBE_L13.pack(len(s1))
+    w += FBE_L15.pack(len(s1))
     w += s1
 
 
@@ -3665,7 +3665,7 @@ def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "text")
-        t2 = FBE_L13.unpack_from(data, p)
+        t2 = FBE_L15.unpack_from(data, p)
         p += 4
         q3 = p + t2[0]
         if q3 > end:
@@ -3685,7 +3685,7 @@ def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
 def fbe_fw_Quiet(w: bytearray, v: Quiet) -> None:
     """Append the final encoding of a Quiet (fields back to back)."""
     s1 = v.password.encode("utf-8", "surrogateescape")
-    w += FBE_L13.pack(len(s1))
+    w += FBE_L15.pack(len(s1))
     w += s1
     w += FBE_L10.pack(v.legacy)
 
@@ -3697,7 +3697,7 @@ def fbe_fr_Quiet(r: fbe.Reader, p: int) -> tuple[Quiet, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "password")
-        t2 = FBE_L13.unpack_from(data, p)
+        t2 = FBE_L15.unpack_from(data, p)
         p += 4
         q3 = p + t2[0]
         if q3 > end:
@@ -3736,9 +3736,9 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
 def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     """Append the final encoding of a Everything (fields back to back)."""
     w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14)
-    w += FBE_L19.pack(fbe.encode_decimal(v.f15))
+    w += FBE_L13.pack(fbe.encode_decimal(v.f15))
     s1 = v.f17.encode("utf-8", "surrogateescape")
-    w += FBE_L17.pack(fbe.encode_decimal(v.f16), len(s1))
+    w += FBE_L19.pack(fbe.encode_decimal(v.f16), len(s1))
     w += s1
     s2 = v.f24
     w += FBE_L30.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
@@ -3817,7 +3817,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
             fbe_fw_Counted(w, y18)
     w += fbe.buffer.pack_u32(len(v.f45))
     for k19, v20 in v.f45.items():
-        w += FBE_L19.pack(k19.bytes)
+        w += FBE_L13.pack(k19.bytes)
         fbe.buffer.write_bytes(w, v20)
     w += fbe.buffer.pack_u32(len(v.f46))
     for k21, v22 in v.f46.items():
@@ -3845,12 +3845,9 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
         fbe.buffer.write_bytes(w, k27)
         fbe.buffer.write_string(w, v28)
     w += fbe.buffer.pack_u32(len(v.f51))
-    for e29 in sorted(v.f51):
-        w += FBE_L19.pack(fbe.encode_decimal(e29))
+    w += b"".join([FBE_L13.pack(fbe.encode_decimal(e)) for e in sorted(v.f51)])
     w += fbe.buffer.pack_u32(len(v.f52))
-    for k30, v31 in sorted(v.f52.items(), key=fbe.buffer.first):
-        w += FBE_L19.pack(fbe.encode_decimal(k30))
-        w += FBE_L10.pack(v31)
+    w += b"".join([FBE_L14.pack(fbe.encode_decimal(k), e) for k, e in sorted(v.f52.items(), key=fbe.buffer.first)])
 
 
 def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
@@ -3860,277 +3857,277 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         data, end = r.data, r.size
         if p + 53 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t32 = FBE_L29.unpack_from(data, p)
+        t29 = FBE_L29.unpack_from(data, p)
         p += 53
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f15")
-        t33 = FBE_L19.unpack_from(data, p)
-        at34 = p
+        t30 = FBE_L13.unpack_from(data, p)
+        at31 = p
         p += 16
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f16")
-        t35 = FBE_L17.unpack_from(data, p)
-        at36 = p
+        t32 = FBE_L19.unpack_from(data, p)
+        at33 = p
         p += 20
-        q37 = p + t35[1]
-        if q37 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t35[1]} bytes", p - 4, "f17")
-        r.budget -= t35[1]
+        q34 = p + t32[1]
+        if q34 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t32[1]} bytes", p - 4, "f17")
+        r.budget -= t32[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f17")
-        x38 = data[p:q37].decode("utf-8", "surrogateescape")
-        p = q37
+        x35 = data[p:q34].decode("utf-8", "surrogateescape")
+        p = q34
         if p + 84 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f18")
-        t39 = FBE_L30.unpack_from(data, p)
+        t36 = FBE_L30.unpack_from(data, p)
         p += 84
-        q40 = p + t39[6]
-        if q40 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t39[6]} bytes", p - 4, "f24")
-        r.budget -= t39[6]
+        q37 = p + t36[6]
+        if q37 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t36[6]} bytes", p - 4, "f24")
+        r.budget -= t36[6]
         if r.budget < 0:
             r.spend(0, p - 4, "f24")
-        x41 = data[p:q40]
-        p = q40
+        x38 = data[p:q37]
+        p = q37
         if p + 11 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f25")
-        t42 = FBE_L31.unpack_from(data, p)
+        t39 = FBE_L31.unpack_from(data, p)
         p += 11
-        x43, p = fbe_fr_Counted(r, p)
-        x44, p = pkg_market.fbe_fr_Instrument(r, p)
-        h46 = fbe.buffer.final_has(r, p, "f31")
+        x40, p = fbe_fr_Counted(r, p)
+        x41, p = pkg_market.fbe_fr_Instrument(r, p)
+        h43 = fbe.buffer.final_has(r, p, "f31")
         p += 1
-        x45: int | None = None
-        if h46:
-            t48 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
+        x42: int | None = None
+        if h43:
+            t45 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
             p += FBE_L10.size
-            x47 = t48[0]
-            x45 = x47
-        h50 = fbe.buffer.final_has(r, p, "f32")
+            x44 = t45[0]
+            x42 = x44
+        h47 = fbe.buffer.final_has(r, p, "f32")
         p += 1
-        x49: int | None = None
-        if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
+        x46: int | None = None
+        if h47:
+            t49 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
             p += FBE_L10.size
-            x51 = t52[0]
-            x49 = x51
-        h54 = fbe.buffer.final_has(r, p, "f33")
+            x48 = t49[0]
+            x46 = x48
+        h51 = fbe.buffer.final_has(r, p, "f33")
         p += 1
-        x53: str | None = None
+        x50: str | None = None
+        if h51:
+            x52, p = fbe.buffer.final_string(r, p, "f33")
+            x50 = x52
+        h54 = fbe.buffer.final_has(r, p, "f34")
+        p += 1
+        x53: EByte | None = None
         if h54:
-            x55, p = fbe.buffer.final_string(r, p, "f33")
-            x53 = x55
-        h57 = fbe.buffer.final_has(r, p, "f34")
-        p += 1
-        x56: EByte | None = None
-        if h57:
-            t59 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
+            t56 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
             p += FBE_L11.size
-            x58 = FBE_M_EByte[t59[0]]
-            x56 = x58
-        h61 = fbe.buffer.final_has(r, p, "f35")
+            x55 = FBE_M_EByte[t56[0]]
+            x53 = x55
+        h58 = fbe.buffer.final_has(r, p, "f35")
         p += 1
-        x60: Counted | None = None
-        if h61:
-            x62, p = fbe_fr_Counted(r, p)
-            x60 = x62
+        x57: Counted | None = None
+        if h58:
+            x59, p = fbe_fr_Counted(r, p)
+            x57 = x59
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f36")
-        t63 = FBE_L32.unpack_from(data, p)
+        t60 = FBE_L32.unpack_from(data, p)
         p += 12
-        x64: list[str | None] = []
+        x61: list[str | None] = []
         for _ in range(2):
-            h66 = fbe.buffer.final_has(r, p, "f37")
+            h63 = fbe.buffer.final_has(r, p, "f37")
             p += 1
-            e65: str | None = None
-            if h66:
-                x67, p = fbe.buffer.final_string(r, p, "f37")
-                e65 = x67
-            x64.append(e65)
-        n69 = fbe.buffer.final_count(r, p, 8, 8, "f38")
+            e62: str | None = None
+            if h63:
+                x64, p = fbe.buffer.final_string(r, p, "f37")
+                e62 = x64
+            x61.append(e62)
+        n66 = fbe.buffer.final_count(r, p, 8, 8, "f38")
         p += 4
-        x68: list[float] = list(struct.unpack_from(f"<{n69}d", r.data, p))
-        p += n69 * 8
-        n71 = fbe.buffer.final_count(r, p, 1, 1, "f39")
+        x65: list[float] = list(struct.unpack_from(f"<{n66}d", r.data, p))
+        p += n66 * 8
+        n68 = fbe.buffer.final_count(r, p, 1, 1, "f39")
         p += 4
-        x70: list[Counted | None] = []
-        for _ in range(n71):
-            h73 = fbe.buffer.final_has(r, p, "f39")
+        x67: list[Counted | None] = []
+        for _ in range(n68):
+            h70 = fbe.buffer.final_has(r, p, "f39")
             p += 1
-            e72: Counted | None = None
-            if h73:
-                x74, p = fbe_fr_Counted(r, p)
-                e72 = x74
-            x70.append(e72)
-        n76 = fbe.buffer.final_count(r, p, 4, 4, "f40")
+            e69: Counted | None = None
+            if h70:
+                x71, p = fbe_fr_Counted(r, p)
+                e69 = x71
+            x67.append(e69)
+        n73 = fbe.buffer.final_count(r, p, 4, 4, "f40")
         p += 4
-        x75: list[str] = []
-        for _ in range(n76):
-            e77, p = fbe.buffer.final_string(r, p, "f40")
-            x75.append(e77)
+        x72: list[str] = []
+        for _ in range(n73):
+            e74, p = fbe.buffer.final_string(r, p, "f40")
+            x72.append(e74)
+        at77 = p
+        n76 = fbe.buffer.final_count(r, p, 8, 8, "f41")
+        p += 4
+        x75: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n76}q", r.data, p)), n76, "f41", at77)
+        p += n76 * 8
         at80 = p
-        n79 = fbe.buffer.final_count(r, p, 8, 8, "f41")
+        n79 = fbe.buffer.final_count(r, p, 8, 0, "f42")
         p += 4
-        x78: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n79}q", r.data, p)), n79, "f41", at80)
-        p += n79 * 8
-        at83 = p
-        n82 = fbe.buffer.final_count(r, p, 8, 0, "f42")
+        x78: set[pkg_market.Instrument] = set()
+        for _ in range(n79):
+            e81, p = pkg_market.fbe_fr_Instrument(r, p)
+            x78.add(e81)
+        fbe.buffer.distinct(x78, n79, "f42", at80)
+        at84 = p
+        n83 = fbe.buffer.final_count(r, p, 8, 8, "f43")
         p += 4
-        x81: set[pkg_market.Instrument] = set()
-        for _ in range(n82):
-            e84, p = pkg_market.fbe_fr_Instrument(r, p)
-            x81.add(e84)
-        fbe.buffer.distinct(x81, n82, "f42", at83)
-        at87 = p
-        n86 = fbe.buffer.final_count(r, p, 8, 8, "f43")
-        p += 4
-        x85: dict[int, str] = {}
-        for _ in range(n86):
-            t90 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
+        x82: dict[int, str] = {}
+        for _ in range(n83):
+            t87 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
             p += FBE_L10.size
-            k88 = t90[0]
-            v89, p = fbe.buffer.final_string(r, p, "f43")
-            x85[k88] = v89
-        fbe.buffer.distinct(x85, n86, "f43", at87)
-        at93 = p
-        n92 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+            k85 = t87[0]
+            v86, p = fbe.buffer.final_string(r, p, "f43")
+            x82[k85] = v86
+        fbe.buffer.distinct(x82, n83, "f43", at84)
+        at90 = p
+        n89 = fbe.buffer.final_count(r, p, 5, 5, "f44")
         p += 4
-        x91: dict[str, Counted | None] = {}
-        for _ in range(n92):
-            k94, p = fbe.buffer.final_string(r, p, "f44")
-            h96 = fbe.buffer.final_has(r, p, "f44")
+        x88: dict[str, Counted | None] = {}
+        for _ in range(n89):
+            k91, p = fbe.buffer.final_string(r, p, "f44")
+            h93 = fbe.buffer.final_has(r, p, "f44")
             p += 1
-            v95: Counted | None = None
-            if h96:
-                x97, p = fbe_fr_Counted(r, p)
-                v95 = x97
-            x91[k94] = v95
-        fbe.buffer.distinct(x91, n92, "f44", at93)
-        at100 = p
-        n99 = fbe.buffer.final_count(r, p, 20, 20, "f45")
+            v92: Counted | None = None
+            if h93:
+                x94, p = fbe_fr_Counted(r, p)
+                v92 = x94
+            x88[k91] = v92
+        fbe.buffer.distinct(x88, n89, "f44", at90)
+        at97 = p
+        n96 = fbe.buffer.final_count(r, p, 20, 20, "f45")
         p += 4
-        x98: dict[uuid.UUID, bytes] = {}
-        for _ in range(n99):
-            t103 = fbe.buffer.final_fixed(r, FBE_L19, p, "f45")
-            p += FBE_L19.size
-            k101 = uuid.UUID(bytes=t103[0])
-            v102, p = fbe.buffer.final_bytes(r, p, "f45")
-            x98[k101] = v102
-        fbe.buffer.distinct(x98, n99, "f45", at100)
-        at106 = p
-        n105 = fbe.buffer.final_count(r, p, 12, 0, "f46")
+        x95: dict[uuid.UUID, bytes] = {}
+        for _ in range(n96):
+            t100 = fbe.buffer.final_fixed(r, FBE_L13, p, "f45")
+            p += FBE_L13.size
+            k98 = uuid.UUID(bytes=t100[0])
+            v99, p = fbe.buffer.final_bytes(r, p, "f45")
+            x95[k98] = v99
+        fbe.buffer.distinct(x95, n96, "f45", at97)
+        at103 = p
+        n102 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
-        x104: dict[pkg_market.Instrument, Counted] = {}
-        for _ in range(n105):
-            k107, p = pkg_market.fbe_fr_Instrument(r, p)
-            v108, p = fbe_fr_Counted(r, p)
-            x104[k107] = v108
-        fbe.buffer.distinct(x104, n105, "f46", at106)
-        h110 = fbe.buffer.final_has(r, p, "f47")
+        x101: dict[pkg_market.Instrument, Counted] = {}
+        for _ in range(n102):
+            k104, p = pkg_market.fbe_fr_Instrument(r, p)
+            v105, p = fbe_fr_Counted(r, p)
+            x101[k104] = v105
+        fbe.buffer.distinct(x101, n102, "f46", at103)
+        h107 = fbe.buffer.final_has(r, p, "f47")
         p += 1
-        x109: int | None = None
-        if h110:
-            t112 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
+        x106: int | None = None
+        if h107:
+            t109 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
             p += FBE_L10.size
-            x111 = t112[0]
-            x109 = x111
+            x108 = t109[0]
+            x106 = x108
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t113 = FBE_L33.unpack_from(data, p)
+        t110 = FBE_L33.unpack_from(data, p)
         p += 1
-        h115 = fbe.buffer.final_has(r, p, "f48")
+        h112 = fbe.buffer.final_has(r, p, "f48")
         p += 1
-        x114: int | None = None
-        if h115:
-            t117 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
+        x111: int | None = None
+        if h112:
+            t114 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
             p += FBE_L12.size
-            x116 = t117[0]
-            x114 = x116
-        at120 = p
-        n119 = fbe.buffer.final_count(r, p, 8, 8, "f49")
+            x113 = t114[0]
+            x111 = x113
+        at117 = p
+        n116 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
-        x118: dict[bytes, int] = {}
-        for _ in range(n119):
-            k121, p = fbe.buffer.final_bytes(r, p, "f49")
-            t123 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
+        x115: dict[bytes, int] = {}
+        for _ in range(n116):
+            k118, p = fbe.buffer.final_bytes(r, p, "f49")
+            t120 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
             p += FBE_L10.size
-            v122 = t123[0]
-            x118[k121] = v122
-        fbe.buffer.distinct(x118, n119, "f49", at120)
-        at126 = p
-        n125 = fbe.buffer.final_count(r, p, 8, 8, "f50")
+            v119 = t120[0]
+            x115[k118] = v119
+        fbe.buffer.distinct(x115, n116, "f49", at117)
+        at123 = p
+        n122 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
-        x124: dict[bytes, str] = {}
-        for _ in range(n125):
-            k127, p = fbe.buffer.final_bytes(r, p, "f50")
-            v128, p = fbe.buffer.final_string(r, p, "f50")
-            x124[k127] = v128
-        fbe.buffer.distinct(x124, n125, "f50", at126)
+        x121: dict[bytes, str] = {}
+        for _ in range(n122):
+            k124, p = fbe.buffer.final_bytes(r, p, "f50")
+            v125, p = fbe.buffer.final_string(r, p, "f50")
+            x121[k124] = v125
+        fbe.buffer.distinct(x121, n122, "f50", at123)
+        at128 = p
+        n127 = fbe.buffer.final_count(r, p, 16, 16, "f51")
+        p += 4
+        x126: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "f51") for i, e in enumerate(FBE_L13.iter_unpack(r.data[p:p + n127 * 16]))}, n127, "f51", at128)
+        p += n127 * 16
         at131 = p
-        n130 = fbe.buffer.final_count(r, p, 16, 16, "f51")
+        n130 = fbe.buffer.final_count(r, p, 20, 20, "f52")
         p += 4
-        x129: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "f51") for i, e in enumerate(FBE_L19.iter_unpack(r.data[p:p + n130 * 16]))}, n130, "f51", at131)
-        p += n130 * 16
-        at134 = p
-        n133 = fbe.buffer.final_count(r, p, 20, 20, "f52")
-        p += 4
-        x132: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "f52"): e[1] for i, e in enumerate(FBE_L20.iter_unpack(r.data[p:p + n133 * 20]))}, n133, "f52", at134)
-        p += n133 * 20
+        x129: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "f52"): e[1] for i, e in enumerate(FBE_L14.iter_unpack(r.data[p:p + n130 * 20]))}, n130, "f52", at131)
+        p += n130 * 20
         v = Everything.__new__(Everything)
-        v.id = t32[0]
-        v.f1 = t32[1]
-        v.f2 = t32[2]
-        v.f3 = t32[3]
-        v.f4 = t32[4]
-        v.f5 = t32[5]
-        v.f6 = t32[6]
-        v.f7 = t32[7]
-        v.f8 = t32[8]
-        v.f9 = t32[9]
-        v.f10 = t32[10]
-        v.f11 = t32[11]
-        v.f12 = t32[12]
-        v.f13 = t32[13]
-        v.f14 = t32[14]
-        v.f15 = fbe.decode_decimal(t33[0], at34, "f15")
-        v.f16 = fbe.decode_decimal(t35[0], at36, "f16")
-        v.f17 = x38
-        v.f18 = t39[0]
-        v.f19 = t39[1]
-        v.f20 = uuid.UUID(bytes=t39[2])
-        v.f21 = uuid.UUID(bytes=t39[3])
-        v.f22 = uuid.UUID(bytes=t39[4])
-        v.f23 = uuid.UUID(bytes=t39[5])
-        v.f24 = x41
-        v.f25 = FBE_M_EByte[t42[0]]
-        v.f26 = pkg_market.FBE_M_Side[t42[1]]
-        v.f27 = FBE_M_FByte[t42[2]]
-        v.f28 = FBE_M_FUInt64[t42[3]]
-        v.f29 = x43
-        v.f30 = x44
-        v.f31 = x45
-        v.f32 = x49
-        v.f33 = x53
-        v.f34 = x56
-        v.f35 = x60
-        v.f36 = list(t63[0:3])
-        v.f37 = x64
-        v.f38 = x68
-        v.f39 = x70
-        v.f40 = x75
-        v.f41 = x78
-        v.f42 = x81
-        v.f43 = x85
-        v.f44 = x91
-        v.f45 = x98
-        v.f46 = x104
-        v.f47 = x109
-        v.f47Reset = t113[0]
-        v.f48 = x114
-        v.f49 = x118
-        v.f50 = x124
-        v.f51 = x129
-        v.f52 = x132
+        v.id = t29[0]
+        v.f1 = t29[1]
+        v.f2 = t29[2]
+        v.f3 = t29[3]
+        v.f4 = t29[4]
+        v.f5 = t29[5]
+        v.f6 = t29[6]
+        v.f7 = t29[7]
+        v.f8 = t29[8]
+        v.f9 = t29[9]
+        v.f10 = t29[10]
+        v.f11 = t29[11]
+        v.f12 = t29[12]
+        v.f13 = t29[13]
+        v.f14 = t29[14]
+        v.f15 = fbe.decode_decimal(t30[0], at31, "f15")
+        v.f16 = fbe.decode_decimal(t32[0], at33, "f16")
+        v.f17 = x35
+        v.f18 = t36[0]
+        v.f19 = t36[1]
+        v.f20 = uuid.UUID(bytes=t36[2])
+        v.f21 = uuid.UUID(bytes=t36[3])
+        v.f22 = uuid.UUID(bytes=t36[4])
+        v.f23 = uuid.UUID(bytes=t36[5])
+        v.f24 = x38
+        v.f25 = FBE_M_EByte[t39[0]]
+        v.f26 = pkg_market.FBE_M_Side[t39[1]]
+        v.f27 = FBE_M_FByte[t39[2]]
+        v.f28 = FBE_M_FUInt64[t39[3]]
+        v.f29 = x40
+        v.f30 = x41
+        v.f31 = x42
+        v.f32 = x46
+        v.f33 = x50
+        v.f34 = x53
+        v.f35 = x57
+        v.f36 = list(t60[0:3])
+        v.f37 = x61
+        v.f38 = x65
+        v.f39 = x67
+        v.f40 = x72
+        v.f41 = x75
+        v.f42 = x78
+        v.f43 = x82
+        v.f44 = x88
+        v.f45 = x95
+        v.f46 = x101
+        v.f47 = x106
+        v.f47Reset = t110[0]
+        v.f48 = x111
+        v.f49 = x115
+        v.f50 = x121
+        v.f51 = x126
+        v.f52 = x129
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1
@@ -4139,7 +4136,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
 
 def fbe_fw_PlaceOrder(w: bytearray, v: PlaceOrder) -> None:
     """Append the final encoding of a PlaceOrder (fields back to back)."""
-    w += FBE_L19.pack(v.id.bytes)
+    w += FBE_L13.pack(v.id.bytes)
     pkg_market.fbe_fw_Instrument(w, v.instrument)
 
 
@@ -4150,7 +4147,7 @@ def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t1 = FBE_L19.unpack_from(data, p)
+        t1 = FBE_L13.unpack_from(data, p)
         p += 16
         x2, p = pkg_market.fbe_fr_Instrument(r, p)
         v = PlaceOrder.__new__(PlaceOrder)
@@ -4164,7 +4161,7 @@ def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
 
 def fbe_fw_Accepted(w: bytearray, v: Accepted) -> None:
     """Append the final encoding of a Accepted (fields back to back)."""
-    w += FBE_L19.pack(v.id.bytes)
+    w += FBE_L13.pack(v.id.bytes)
 
 
 def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
@@ -4174,7 +4171,7 @@ def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t1 = FBE_L19.unpack_from(data, p)
+        t1 = FBE_L13.unpack_from(data, p)
         p += 16
         v = Accepted.__new__(Accepted)
         v.id = uuid.UUID(bytes=t1[0])
@@ -4186,7 +4183,7 @@ def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
 def fbe_fw_Rejected(w: bytearray, v: Rejected) -> None:
     """Append the final encoding of a Rejected (fields back to back)."""
     s1 = v.reason.encode("utf-8", "surrogateescape")
-    w += FBE_L17.pack(v.id.bytes, len(s1))
+    w += FBE_L19.pack(v.id.bytes, len(s1))
     w += s1
 
 
@@ -4197,7 +4194,7 @@ def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
         data, end = r.data, r.size
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t2 = FBE_L17.unpack_from(data, p)
+        t2 = FBE_L19.unpack_from(data, p)
         p += 20
         q3 = p + t2[1]
         if q3 > end:
@@ -4262,7 +4259,7 @@ def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
 def fbe_fw_Keywords(w: bytearray, v: Keywords) -> None:
     """Append the final encoding of a Keywords (fields back to back)."""
     s1 = v.class_.encode("utf-8", "surrogateescape")
-    w += FBE_L15.pack(v.new, len(s1))
+    w += FBE_L17.pack(v.new, len(s1))
     w += s1
     w += FBE_L36.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
     y2 = v.operator
@@ -4283,7 +4280,7 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "new")
-        t4 = FBE_L15.unpack_from(data, p)
+        t4 = FBE_L17.unpack_from(data, p)
         p += 8
         q5 = p + t4[1]
         if q5 > end:
@@ -5586,32 +5583,17 @@ def fbe_vcw_h_bytes__string(w: bytearray, b: int, x: dict[bytes, str]) -> int:
     return q - b
 
 
-def fbe_vsw_decimal(w: bytearray, b: int, s: int, x: Decimal) -> None:
-    w[s:s + 16] = fbe.encode_decimal(x)
-
-
 def fbe_vcw_s_decimal(w: bytearray, b: int, x: set[Decimal]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 16)
-    s = q + 4
-    for e in sorted(x):
-        fbe_vsw_decimal(w, b, s, e)
-        s += 16
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L13.pack(fbe.encode_decimal(e)) for e in sorted(x)])
     return q - b
 
 
 def fbe_vcw_m_decimal__int32(w: bytearray, b: int, x: dict[Decimal, int]) -> int:
     q = len(w)
-    n = len(x)
-    w += fbe.buffer.pack_u32(n)
-    w += bytes(n * 20)
-    s = q + 4
-    for k, v in sorted(x.items(), key=fbe.buffer.first):
-        fbe_vsw_decimal(w, b, s, k)
-        fbe_vsw_int32(w, b, s + 16, v)
-        s += 20
+    w += fbe.buffer.pack_u32(len(x))
+    w += b"".join([FBE_L14.pack(fbe.encode_decimal(k), e) for k, e in sorted(x.items(), key=fbe.buffer.first)])
     return q - b
 
 
@@ -5622,7 +5604,7 @@ def fbe_vsr_int32(r: fbe.Reader, s: int, f: str) -> int:
 
 
 def fbe_vsr_string(r: fbe.Reader, s: int, f: str) -> str:
-    t = fbe.buffer.read_slot(r, FBE_L13, s, f)
+    t = fbe.buffer.read_slot(r, FBE_L15, s, f)
     v: str = fbe.buffer.read_string(r, s, t[0], f)
     return v
 
@@ -5648,7 +5630,7 @@ def fbe_vcr_v_o_everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> l
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
-    return [fbe.buffer.read_optional_struct(r, b, e[0], e[1], f, fbe_vr_Counted, Counted) for e in FBE_L14.iter_unpack(r.data[q:q + n * 5])]
+    return [fbe.buffer.read_optional_struct(r, b, e[0], e[1], f, fbe_vr_Counted, Counted) for e in FBE_L16.iter_unpack(r.data[q:q + n * 5])]
 
 
 def fbe_vcr_l_string(r: fbe.Reader, b: int, off: int, f: str) -> list[str]:
@@ -5657,7 +5639,7 @@ def fbe_vcr_l_string(r: fbe.Reader, b: int, off: int, f: str) -> list[str]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
-    return [fbe.buffer.read_string(r, b, e[0], f) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])]
+    return [fbe.buffer.read_string(r, b, e[0], f) for e in FBE_L15.iter_unpack(r.data[q:q + n * 4])]
 
 
 def fbe_vcr_s_int64(r: fbe.Reader, b: int, off: int, f: str) -> set[int]:
@@ -5675,7 +5657,7 @@ def fbe_vcr_s_market_Instrument(r: fbe.Reader, b: int, off: int, f: str) -> set[
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
-    return fbe.buffer.distinct({(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
+    return fbe.buffer.distinct({(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)) for e in FBE_L15.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, str]:
@@ -5684,7 +5666,7 @@ def fbe_vcr_m_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return fbe.buffer.distinct({e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L15.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L17.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_string__o_everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, Counted | None]:
@@ -5693,7 +5675,7 @@ def fbe_vcr_m_string__o_everything_Counted(r: fbe.Reader, b: int, off: int, f: s
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_Counted, Counted) for e in FBE_L16.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_Counted, Counted) for e in FBE_L18.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_uuid__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[uuid.UUID, bytes]:
@@ -5702,7 +5684,7 @@ def fbe_vcr_h_uuid__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[uuid.
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return fbe.buffer.distinct({uuid.UUID(bytes=e[0]): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L17.iter_unpack(r.data[q:q + n * 20])}, n, f, b + off)
+    return fbe.buffer.distinct({uuid.UUID(bytes=e[0]): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L19.iter_unpack(r.data[q:q + n * 20])}, n, f, b + off)
 
 
 def fbe_vcr_h_market_Instrument__everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> dict[pkg_market.Instrument, Counted]:
@@ -5726,7 +5708,7 @@ def fbe_vcr_m_bytes__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[byte
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return fbe.buffer.distinct({fbe.buffer.read_bytes(r, b, e[0], f): e[1] for e in FBE_L18.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.buffer.read_bytes(r, b, e[0], f): e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_bytes__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[bytes, str]:
@@ -5744,7 +5726,7 @@ def fbe_vcr_s_decimal(r: fbe.Reader, b: int, off: int, f: str) -> set[Decimal]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 16, 16, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L19.iter_unpack(r.data[q:q + n * 16]))}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L13.iter_unpack(r.data[q:q + n * 16]))}, n, f, b + off)
 
 
 def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Decimal, int]:
@@ -5753,7 +5735,7 @@ def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[De
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 20 * i, f): e[1] for i, e in enumerate(FBE_L20.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 20 * i, f): e[1] for i, e in enumerate(FBE_L14.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
 
 
 def fbe_vsw_everything_Reserved(w: bytearray, b: int, s: int, x: Reserved) -> None:
@@ -5787,7 +5769,7 @@ def fbe_vcr_v_everything_FixedKeywords(r: fbe.Reader, b: int, off: int, f: str) 
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
-    return [(fbe_vr_FixedKeywords(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, FixedKeywords, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])]
+    return [(fbe_vr_FixedKeywords(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, FixedKeywords, f, b)) for e in FBE_L15.iter_unpack(r.data[q:q + n * 4])]
 
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
