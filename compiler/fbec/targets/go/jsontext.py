@@ -204,9 +204,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                 paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
                 w.line(f"var {x} {c.type(t.value)}")
                 json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
-                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
-                    w.line(f"r.DuplicateKey({f})")
-                    w.line("return")
+                leave(w, f"_, dup := {dst}[{k}]; dup", [], f"r.DuplicateKey({f})")
                 w.line(f"{dst}[{k}] = {x}")
     else:
         # a slice, grown an item at a time: elements, or a map's pairs (a struct key's as [key, value]

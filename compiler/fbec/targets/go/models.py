@@ -35,9 +35,7 @@ def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str
         return keys
     ks = names("ks")
     w.line(f"{ks} := {keys}")
-    with w.block(f"if i, k := {c.rt('RepeatedDecimal')}({ks}); k >= 0 {{", "}"):
-        w.line(f'{writer}.SameKeys("{field}", i, k)')
-        w.line("return")
+    leave(w, f"i, k := {c.rt('RepeatedDecimal')}({ks}); k >= 0", [], f'{writer}.SameKeys("{field}", i, k)')
     return ks
 
 
@@ -335,9 +333,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                     paid(t.value, value_at, inner_unwind)
                     w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.value, inner(value_at), x, field, names, inner_unwind)
-                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
-                    w.line(f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
-                    w.line("return")
+                leave(w, f"_, dup := {dst}[{k}]; dup", [], f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
                 w.line(f"{dst}[{k}] = {x}")
         else:
             pos = {"key": key_at, "value": value_at}

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, client_answers, message_suffixes
-from fbec.targets.go.context import Context
+from fbec.targets.go.context import Context, leave
 from fbec.targets.go.names import exported, package_name
 
 
@@ -230,8 +230,7 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if q in answers else "."))
         with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
             if q in answers:
-                with w.block(f"if h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()}) {{", "}"):
-                    w.line("return")
+                leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
             with w.block("if *h.notify != nil {", "}"):
                 w.line(f"(*h.notify).On{m.suffix}(v)")
         w.blank()
