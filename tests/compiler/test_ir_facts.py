@@ -119,6 +119,13 @@ def test_named_flags_are_the_values_but_0_in_declaration_order(tmp_path: Path) -
     assert [v.name for v in flags.named_flags] == ["b", "a", "ab"]
 
 
+def test_text_values_are_the_first_name_of_each_value_in_declaration_order(tmp_path: Path) -> None:
+    (tmp_path / "e.fbe").write_text("package e\nenum E : int8 { a = 1; b = 1; c = -1; d = 2; e = -1; f = 2; }\n",
+                                    encoding="utf-8")
+    enum = load(tmp_path / "e.fbe").main_package.enums[0]
+    assert [(v.name, v.value) for v in enum.text_values] == [("a", 1), ("c", -1), ("d", 2)]
+
+
 def test_recursive_structs_have_no_height() -> None:
     schema = load(REPO / "schemas/cpp-tests/recursive.fbe")
     node = schema.struct("recursive.Node")

@@ -398,6 +398,15 @@ class Enum:
         return EnumRef(self.kind, self.qualified, self.wire, self.size)
 
     @property
+    def text_values(self) -> tuple[EnumValue, ...]:
+        """Of an enum: the values the text form names (docs/format.md 9), the first declared of each
+        value, in declaration order (a later name of the same value is never printed)."""
+        first: dict[int, EnumValue] = {}
+        for v in self.values:
+            first.setdefault(v.value, v)
+        return tuple(first.values())
+
+    @property
     def named_flags(self) -> tuple[EnumValue, ...]:
         """Of flags: the values whose names the text form joins with `|` when all their bits are set
         (docs/format.md 9): every value but 0, in declaration order."""

@@ -326,14 +326,11 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
         return
     w.line("// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).")
     with w.block(f"func (v {name}) String() string {{", "}"):
-        first: dict[int, str] = {}
-        for v in e.values:
-            first.setdefault(v.value, v.name)
-        if first:
+        if e.values:
             with w.block("switch v {", "}"):
-                for v_name in first.values():
-                    w.label(f"case {c.ident.constant(e.qualified, v_name)}:")
-                    w.line(f'return "{v_name}"')
+                for v in e.text_values:
+                    w.label(f"case {c.ident.constant(e.qualified, v.name)}:")
+                    w.line(f'return "{v.name}"')
         w.line('return "<unknown>"')
 
 

@@ -80,27 +80,22 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
     name = c.ident.type(e.qualified)
     bigint = e.wire in ("int64", "uint64")
     suffix = "n" if bigint else ""
-    if e.kind == "flags":
-        comment = (f"/** The text form of {name} flags: the names of the declared flags whose bits are all set, "
-                   "joined by | (docs/format.md 9). */")
-        w.line(comment)
-        with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
+    flags = e.kind == "flags"
+    comment = (f"/** The text form of {name} flags: the names of the declared flags whose bits are all set, "
+               "joined by | (docs/format.md 9). */" if flags else
+               f"/** The text form of a {name} value: its first declared name, else <unknown> (docs/format.md 9). */")
+    w.line(comment)
+    with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
+        if flags:
             table = ", ".join(f'[{v.value}{suffix}, "{v.name}"]' for v in e.values)
             w.line(f"return {c.rt('flagsText')}(v, [{table}]);")
-    else:
-        comment = (f"/** The text form of a {name} value: its first declared name, else <unknown> "
-                   "(docs/format.md 9). */")
-        w.line(comment)
-        with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
-            first: dict[int, str] = {}
-            for v in e.values:
-                first.setdefault(v.value, v.name)
-            if first:
+        else:
+            if e.values:
                 with w.block("switch (v) {", "}"):
-                    for value, v_name in first.items():
-                        w.line(f"case {value}{suffix}:")
+                    for v in e.text_values:
+                        w.line(f"case {v.value}{suffix}:")
                         with w.indented():
-                            w.line(f'return "{v_name}";')
+                            w.line(f'return "{v.name}";')
             w.line('return "<unknown>";')
     w.blank()
     if d is not None:
