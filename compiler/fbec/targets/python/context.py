@@ -8,7 +8,7 @@ names, type hints and literal expressions.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from fbec.model import ir, plan
@@ -301,12 +301,15 @@ class Context(DefaultLiterals):
 
     # ------------------------------------------------------------ emitted pieces
 
-    def helper(self, name: str, build: object) -> str:
-        """Emit a shared helper function once; ``build()`` returns its lines."""
+    def function(self, name: str, signature: str, body: Callable[[CodeWriter], None]) -> str:
+        """A shared helper function, ``def <name><signature>:`` and the statements ``body`` writes,
+        emitted once (the module lists them in the order they were finished); its name."""
         if name not in self.helpers:
             self.helpers[name] = []
-            lines = build()  # type: ignore[operator]
-            self.helpers[name] = lines
+            code = self.writer()
+            with code.block(f"def {name}{signature}:"):
+                body(code)
+            self.helpers[name] = code.text().splitlines()
             self.helper_order.append(name)
         return name
 

@@ -87,90 +87,68 @@ class Versioned:
     def slot_writer(self, t: ir.Type) -> str:
         """fbe_vsw_K(w, b, s, x): write x into the slot at absolute s, offsets relative to b."""
         c = self.ctx
-        name = "fbe_vsw_" + tkey(t)
 
-        def build() -> list[str]:
-            hint = c.hint(t)
-            code = self.ctx.writer()
-            with code.block(f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"):
-                if is_plain(t) or isinstance(t, ir.EnumRef):
-                    code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
-                elif isinstance(t, ir.Primitive) and t.name == "decimal":
-                    code.line("w[s:s + 16] = fbe.encode_decimal(x)")
-                elif isinstance(t, ir.Primitive) and t.name == "uuid":
-                    code.line("w[s:s + 16] = x.bytes")
-                elif isinstance(t, ir.Primitive):
-                    fn = "write_string" if t.name == "string" else "write_bytes"
-                    code.line(f"fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
-                elif isinstance(t, ir.StructRef):
-                    code.line(f"fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
-                elif isinstance(t, ir.Optional_):
-                    ow = self.opt_writer(t.element)
-                    with code.block("if x is not None:"):
-                        code.line("w[s] = 1")
-                        code.line(f"fbe.buffer.pack_u32_into(w, s + 1, {ow}(w, x) - b)")
-                else:
-                    raise AssertionError(f"no slot writer for {t}")
-            return code.text().splitlines()
+        def body(code: CodeWriter) -> None:
+            if is_plain(t) or isinstance(t, ir.EnumRef):
+                code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
+            elif isinstance(t, ir.Primitive) and t.name == "decimal":
+                code.line("w[s:s + 16] = fbe.encode_decimal(x)")
+            elif isinstance(t, ir.Primitive) and t.name == "uuid":
+                code.line("w[s:s + 16] = x.bytes")
+            elif isinstance(t, ir.Primitive):
+                fn = "write_string" if t.name == "string" else "write_bytes"
+                code.line(f"fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
+            elif isinstance(t, ir.StructRef):
+                code.line(f"fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
+            elif isinstance(t, ir.Optional_):
+                ow = self.opt_writer(t.element)
+                with code.block("if x is not None:"):
+                    code.line("w[s] = 1")
+                    code.line(f"fbe.buffer.pack_u32_into(w, s + 1, {ow}(w, x) - b)")
+            else:
+                raise AssertionError(f"no slot writer for {t}")
 
-        return c.helper(name, build)
+        return c.function("fbe_vsw_" + tkey(t), f"(w: bytearray, b: int, s: int, x: {c.hint(t)}) -> None", body)
 
     def opt_writer(self, e: ir.Type) -> str:
         """fbe_vow_K(w, x) -> int: allocate an optional's value slot and write x into it."""
         c = self.ctx
-        name = "fbe_vow_" + tkey(e)
 
-        def build() -> list[str]:
-            code = self.ctx.writer()
+        def body(code: CodeWriter) -> None:
+            code.line("q = len(w)")
             if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
-                with code.block(f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:"):
-                    code.line("q = len(w)")
-                    code.line('w += b"\\x04\\x00\\x00\\x00"')
-                    code.line(f"{c.ref(e.name, 'fbe_vw_')}(w, x)")
-                    code.line("return q")
-                return code.text().splitlines()
-            sw = self.slot_writer(e)
-            with code.block(f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:"):
-                code.line("q = len(w)")
+                code.line('w += b"\\x04\\x00\\x00\\x00"')
+                code.line(f"{c.ref(e.name, 'fbe_vw_')}(w, x)")
+            else:
                 code.line(f"w += bytes({e.size})")
                 code.line(f"{sw}(w, q, q, x)")
-                code.line("return q")
-            return code.text().splitlines()
+            code.line("return q")
 
-        return c.helper(name, build)
+        sw = "" if isinstance(e, ir.StructRef) else self.slot_writer(e)
+        return c.function("fbe_vow_" + tkey(e), f"(w: bytearray, x: {c.hint(e)}) -> int", body)
 
     def array_writer(self, t: ir.Array) -> str:
         """fbe_vaw_K(w, b, x, f) -> list: write the out-of-line data of an array, return its raw slot values."""
         c = self.ctx
-        name = "fbe_vaw_" + tkey(t)
 
-        def build() -> list[str]:
-            code = self.ctx.writer()
-            with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> "
-                            f"list[{c.std('typing', 'Any')}]:"):
-                code.line(f"fbe.buffer.check_length(x, {t.length}, f)")
-                code.line("out: list[Any] = []")
-                with code.block("for e in x:"):
-                    raws = self.write_field(code, t.element, "e", "b", "y", "f")
-                    code.line(f"out += ({', '.join(raws)},)")
-                code.line("return out")
-            return code.text().splitlines()
+        def body(code: CodeWriter) -> None:
+            code.line(f"fbe.buffer.check_length(x, {t.length}, f)")
+            code.line("out: list[Any] = []")
+            with code.block("for e in x:"):
+                raws = self.write_field(code, t.element, "e", "b", "y", "f")
+                code.line(f"out += ({', '.join(raws)},)")
+            code.line("return out")
 
-        return c.helper(name, build)
+        any_ = c.std("typing", "Any")
+        return c.function("fbe_vaw_" + tkey(t), f"(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[{any_}]", body)
 
     def coll_writer(self, t: ir.Type) -> str:
         """fbe_vcw_K(w, b, x) -> int: write a vector/list/set/map/hash block, return its offset from b."""
-        c = self.ctx
-        name = "fbe_vcw_" + tkey(t)
+        def body(code: CodeWriter) -> None:
+            code.line("q = len(w)")
+            self._coll_writer_body(code, t)
 
-        def build() -> list[str]:
-            code = self.ctx.writer()
-            with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:"):
-                code.line("q = len(w)")
-                self._coll_writer_body(code, t)
-            return code.text().splitlines()
-
-        return c.helper(name, build)
+        return self.ctx.function("fbe_vcw_" + tkey(t), f"(w: bytearray, b: int, x: {self.ctx.hint(t)}) -> int", body)
 
     def write_items(self, code: CodeWriter, t: ir.Sequence | ir.Mapping, x: str) -> bool:
         """A block of scalars (the same bytes in both models: the count, then each item's slots) written
@@ -272,36 +250,24 @@ class Versioned:
     def slot_reader(self, t: ir.Type) -> str:
         """fbe_vsr_K(r, s, f) -> T: an optional's value read from its value slot at s (the new base)."""
         c = self.ctx
-        name = "fbe_vsr_" + tkey(t)
 
-        def build() -> list[str]:
-            lay = c.layout(slot_fmt(t))
-            code = self.ctx.writer()
-            with code.block(f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:"):
-                code.line(f"t = fbe.buffer.read_slot(r, {lay}, s, f)")
-                code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f', 's')}")
-                code.line("return v")
-            return code.text().splitlines()
+        def body(code: CodeWriter) -> None:
+            code.line(f"t = fbe.buffer.read_slot(r, {c.layout(slot_fmt(t))}, s, f)")
+            code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f', 's')}")
+            code.line("return v")
 
-        return c.helper(name, build)
+        return c.function("fbe_vsr_" + tkey(t), f"(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}", body)
 
     def coll_reader(self, t: ir.Type) -> str:
         """fbe_vcr_K(r, b, off, f): a vector/list/set/map/hash block at b + off."""
-        c = self.ctx
-        name = "fbe_vcr_" + tkey(t)
+        def body(code: CodeWriter) -> None:
+            with code.block("if not off:"):
+                code.line("return " + ("{}" if isinstance(t, ir.Mapping) else "set()" if t.kind == "set" else "[]"))
+            code.line("q = b + off")
+            self._coll_reader_body(code, t)
 
-        def build() -> list[str]:
-            hint = c.hint(t)
-            empty = "{}" if isinstance(t, ir.Mapping) else ("set()" if t.kind == "set" else "[]")
-            code = self.ctx.writer()
-            with code.block(f"def {name}(r: fbe.Reader, b: int, off: int, f: str) -> {hint}:"):
-                with code.block("if not off:"):
-                    code.line(f"return {empty}")
-                code.line("q = b + off")
-                self._coll_reader_body(code, t)
-            return code.text().splitlines()
-
-        return c.helper(name, build)
+        return self.ctx.function("fbe_vcr_" + tkey(t), f"(r: fbe.Reader, b: int, off: int, f: str) -> {self.ctx.hint(t)}",
+                                 body)
 
     def _coll_reader_body(self, code: CodeWriter, t: ir.Type) -> None:
         assert isinstance(t, (ir.Sequence, ir.Mapping))
