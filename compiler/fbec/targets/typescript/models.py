@@ -264,25 +264,22 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             w.line(f'const {e} = r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, "{field}");')
             w.line(f"const {n} = r.count;")
         first = "r.pos" if at is None else f"{e} - 4"
-        if isinstance(t, ir.Mapping):
-            w.line(new_collection(c, t, a))
-            with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-                pos = f"{e} + {i} * {t.item_size}"
+        w.line(new_collection(c, t, a))
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            pos = f"{e} + {i} * {t.item_size}"
+            where = at and (at[0], pos)
+            if isinstance(t, ir.Mapping):
                 w.line(f"let {k}{c.annot(c.type(t.key))};")
                 w.line(f"let {y}{c.annot(c.type(t.value))};")
-                read_value(w, c, t.key, at and (at[0], pos), field, k, within_index(field, i), names)
+                read_value(w, c, t.key, where, field, k, within_index(field, i), names)
                 read_value(w, c, t.value, at and (at[0], plus(pos, t.key.size)), field, y, within_index(field, i),
                            names)
                 add_item(w, t, a, y, f'r.duplicate("{field}", {"r.pos" if at is None else pos});', k)
-        else:
-            w.line(new_collection(c, t, a))
-            with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-                where = at and (at[0], f"{e} + {i} * {t.element.size}")
-                if unique(t):
-                    w.line(f"const {y} = {read_expr(c, t.element, where, field)};")
-                    add_item(w, t, a, y, f'r.duplicate("{field}", {first});')
-                else:
-                    element_into(w, c, t.element, where, field, a, i, y, names)
+            elif unique(t):
+                w.line(f"const {y} = {read_expr(c, t.element, where, field)};")
+                add_item(w, t, a, y, f'r.duplicate("{field}", {first});')
+            else:
+                element_into(w, c, t.element, where, field, a, i, y, names)
         refuse_repeated(w, c, t, a, f'r.duplicate("{field}", {first});')
         if target:
             w.line(f"{target} = {a};")
