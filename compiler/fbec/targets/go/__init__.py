@@ -34,8 +34,7 @@ def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package) -> No
     w.line("// as fbec fingerprint prints it: what a Kafka serde's schema is made of (docs/kafka.md).")
     values = schema_constants(c.schema, package)
     with w.block("const (", ")"):
-        for line in aligned([[names[what], f'= "{values[what.lower()]}"'] for what in SCHEMA_CONSTANTS]):
-            w.line(line)
+        aligned(w, [[names[what], f'= "{values[what.lower()]}"'] for what in SCHEMA_CONSTANTS])
     w.blank()
 
 
@@ -47,8 +46,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     w.blank()
     if e.values:
         with w.block("const (", ")"):
-            for line in aligned([[c.ident.constant(e.qualified, v.name), name, f"= {v.value}"] for v in e.values]):
-                w.line(line)
+            aligned(w, [[c.ident.constant(e.qualified, v.name), name, f"= {v.value}"] for v in e.values])
         w.blank()
     write_enum_text(w, c, e)
     w.blank()
@@ -58,18 +56,10 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
     w.line(f"// {name} is the {what} {s.qualified} (type id {s.type_id}).")
-    rows: list[list[str]] = []
-    if s.base is not None:
-        rows.append([c.named(s.base)])
-    rows += [[c.ident.field(f), c.type(f.type)] for f in s.fields]
     with w.block(f"type {name} struct {{", "}"):
-        # gofmt aligns consecutive fields; an embedded base is a row of its own.
-        if s.base is not None:
-            w.line(rows[0][0])
-            rows = rows[1:]
-        if rows:
-            for line in aligned(rows):
-                w.line(line)
+        if s.base is not None:      # embedded: a row of its own, apart from the fields gofmt aligns
+            w.line(c.named(s.base))
+        aligned(w, [[c.ident.field(f), c.type(f.type)] for f in s.fields])
     w.blank()
     w.line(f"// TypeID is the type id of {s.qualified}.")
     with w.block(f"func ({name}) TypeID() uint32 {{", "}"):
@@ -81,8 +71,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         if len(keys) > 1:
             w.line(f"// {shape} is the value of {name}'s [key] fields (FBEKey).")
             with w.block(f"type {shape} struct {{", "}"):
-                for line in aligned([[c.ident.field(f), c.key_type(f.type) or ""] for f in keys]):
-                    w.line(line)
+                aligned(w, [[c.ident.field(f), c.key_type(f.type) or ""] for f in keys])
             w.blank()
         w.line("// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.")
         with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):

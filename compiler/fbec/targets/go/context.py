@@ -212,10 +212,11 @@ def go_string(text: str) -> str:
     return quoted(text, lambda o: f"\\x{o:02x}", lambda ch: "\\uFFFD" if 0xD800 <= ord(ch) <= 0xDFFF else ch)
 
 
-def aligned(rows: list[list[str]]) -> list[str]:
+def aligned(w: CodeWriter, rows: list[list[str]]) -> None:
     """Rows of cells in columns as gofmt aligns them (each cell but the last padded to its column)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return [" ".join([cell.ljust(w) for cell, w in zip(row, widths)] + [row[-1]]).rstrip() for row in rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []
+    for row in rows:
+        w.line(" ".join([cell.ljust(n) for cell, n in zip(row, widths)] + [row[-1]]).rstrip())
 
 
 ZEROS = {"bool": "false", "string": '""', "bytes": "nil"}
