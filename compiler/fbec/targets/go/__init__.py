@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, schema_constants
-from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, write_imports
+from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, decl, write_imports
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models, write_reset
 from fbec.targets.go.names import SCHEMA_CONSTANTS, package_name
@@ -55,54 +55,41 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> None:
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
-    w.line(f"// {name} is the {what} {s.qualified} (type id {s.type_id}).")
-    with w.block(f"type {name} struct {{", "}"):
+    with decl(w, f"// {name} is the {what} {s.qualified} (type id {s.type_id}).", f"type {name} struct {{"):
         if s.base is not None:      # embedded: a row of its own, apart from the fields gofmt aligns
             w.line(c.named(s.base))
         aligned(w, [[c.ident.field(f), c.type(f.type)] for f in s.fields])
-    w.blank()
-    w.line(f"// TypeID is the type id of {s.qualified}.")
-    with w.block(f"func ({name}) TypeID() uint32 {{", "}"):
+    with decl(w, f"// TypeID is the type id of {s.qualified}.", f"func ({name}) TypeID() uint32 {{"):
         w.line(f"return {s.type_id}")
-    w.blank()
     if c.keyed(s.ref()):
         keys = c.key_fields(s.ref())
         shape = c.key_type(s.ref())
         if len(keys) > 1:
-            w.line(f"// {shape} is the value of {name}'s [key] fields (FBEKey).")
-            with w.block(f"type {shape} struct {{", "}"):
+            with decl(w, f"// {shape} is the value of {name}'s [key] fields (FBEKey).", f"type {shape} struct {{"):
                 aligned(w, [[c.ident.field(f), c.key_type(f.type) or ""] for f in keys])
-            w.blank()
-        w.line("// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.")
-        with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
+        with decl(w, "// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.",
+                     f"func (v *{name}) FBEKey() {shape} {{"):
             values = [c.key_of(f.type, f"v.{c.ident.field(f)}") for f in keys]
             w.line(f"return {values[0]}" if len(keys) == 1 else f"return {shape}{{" + ", ".join(values) + "}")
-        w.blank()
-        w.line("// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of")
-        w.line(f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever')
-        w.line("// their FBEKey is the same.")
-        with w.block(f"func (v *{name}) FBEKeyCompare(o *{name}) int {{", "}"):
+        with decl(w, ["// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of",
+                      f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever',
+                      "// their FBEKey is the same."], f"func (v *{name}) FBEKeyCompare(o *{name}) int {{"):
             compares = [x for x in (c.compare_of(f.type, f"v.{c.ident.field(f)}", f"o.{c.ident.field(f)}") for f in keys)
                         if x is not None]
             for x in compares[:-1]:
                 with w.block(f"if c := {x}; c != 0 {{", "}"):
                     w.line("return c")
             w.line(f"return {compares[-1]}" if compares else "return 0")
-        w.blank()
     new = c.ident.function("New", s.qualified)
-    w.line(f"// {new} is a new {name} with the schema's defaults.")
-    with w.block(f"func {new}() *{name} {{", "}"):
+    with decl(w, f"// {new} is a new {name} with the schema's defaults.", f"func {new}() *{name} {{"):
         w.line(f"v := new({name})")
         w.line("v.Reset()")
         w.line("return v")
-    w.blank()
-    w.line("// Reset sets every field to the schema's default.")
-    with w.block(f"func (v *{name}) Reset() {{", "}"):
+    with decl(w, "// Reset sets every field to the schema's default.", f"func (v *{name}) Reset() {{"):
         if s.base is not None:
             w.line(f"v.{c.named(s.base).rpartition('.')[2]}.Reset()")
         for f in s.fields:
             write_reset(w, c, f)
-    w.blank()
     write_models(w, c, s, name, options.final)
     write_struct_text(w, c, s, name)
     if options.json:

@@ -4,6 +4,9 @@ defaults and comparisons."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, quoted
 from fbec.targets.go.names import Idents, package_name
@@ -259,6 +262,16 @@ def entered(w: CodeWriter, cond: str, leave_call: str) -> None:
     function leaves on its way out."""
     leave(w, cond, [])
     w.line(f"defer {leave_call}")
+
+
+@contextmanager
+def decl(w: CodeWriter, doc: str | list[str], opening: str) -> Iterator[None]:
+    """A documented declaration: its doc comment's lines, `opening`, the lines written inside one
+    level deeper, `}` and a blank line."""
+    w.lines(doc if isinstance(doc, str) else "\n".join(doc))
+    with w.block(opening, "}"):
+        yield
+    w.blank()
 
 
 def write_imports(w: CodeWriter, modules: dict[str, str]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText, text_struct
-from fbec.targets.go.context import Context, compare, entered, leave
+from fbec.targets.go.context import Context, compare, decl, entered, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
@@ -341,8 +341,8 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     names = Locals()
     fields = s.all_fields
 
-    w.line("// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).")
-    with w.block(f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{", "}"):
+    with decl(w, "// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).",
+                 f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{"):
         with counting(w, c, plan, "j"):
             raw = Raw(w, "j", "`")
             for n, f in enumerate(fields):
@@ -350,11 +350,10 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                 json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
         raw("}" if fields else "{}")
         raw.flush()
-    w.blank()
 
-    w.line("// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown")
-    w.line("// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).")
-    with w.block(f"func (v *{name}) FBEReadJSON(r *{c.rt('JSONReader')}) {{", "}"):
+    with decl(w, ["// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown",
+                  "// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7)."],
+                 f"func (v *{name}) FBEReadJSON(r *{c.rt('JSONReader')}) {{"):
         w.line("v.Reset()")
         entered(w, f"!r.BeginStruct({s.decode_cost})", "r.Leave()")
         if not fields:
@@ -374,20 +373,17 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                 if fp.default_cost:
                     with w.block(f"if !seen[{n}] {{", "}"):
                         w.line(f'r.Spend({fp.default_cost}, "{fp.name}")')
-    w.blank()
 
-    w.line("// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.")
-    with w.block(f"func (v {name}) MarshalJSON() ([]byte, error) {{", "}"):
+    with decl(w, "// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.",
+                 f"func (v {name}) MarshalJSON() ([]byte, error) {{"):
         w.line("return v.AppendJSON(nil)")
-    w.blank()
-    w.line("// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing")
-    w.line("// but what maps need to order their keys.")
-    with w.block(f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{", "}"):
+    with decl(w, ["// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing",
+                  "// but what maps need to order their keys."],
+                 f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{"):
         w.line(f"j := {c.rt('JSONWriter')}{{B: dst}}")
         w.line("v.FBEWriteJSON(&j)")
         w.line(f'j.Within("{q}")')
         w.line("return j.Result(len(dst))")
-    w.blank()
     read_root(w, c, name, "JSON", "FBE JSON", (": json.Unmarshal(data, &v) reads it", "; docs/limits.md"),
               "JSONReader", lambda: w.lines(f'r.Begin(data, lim)\nv.FBEReadJSON(&r)\nr.End()\nr.Within("{q}")'))
 
@@ -395,15 +391,13 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """FBEWriteText and String(): the original's operator<< text (docs/format.md 9)."""
     names = Locals()
-    w.line("// FBEWriteText writes v in the original's text form (docs/format.md 9).")
-    with w.block(f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{", "}"):
+    with decl(w, "// FBEWriteText writes v in the original's text form (docs/format.md 9).",
+                 f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{"):
         raw = Raw(w, "t", '"')
         text_struct(raw, s, lambda base: f"v.{c.named(base).rpartition('.')[2]}.FBEWriteText(t)",
                     lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
-    w.blank()
-    w.line("// String is v in the original's text form (docs/format.md 9).")
-    with w.block(f"func (v {name}) String() string {{", "}"):
+    with decl(w, "// String is v in the original's text form (docs/format.md 9).",
+                 f"func (v {name}) String() string {{"):
         w.line(f"var t {c.rt('TextWriter')}")
         w.line("v.FBEWriteText(&t)")
         w.line("return string(t.B)")
-    w.blank()

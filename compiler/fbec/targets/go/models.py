@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, Options
-from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, entered, leave, zero
+from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, decl, entered, leave, zero
 from fbec.targets.go.nesting import check, counting
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
@@ -506,9 +506,9 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     older_body(body, s, plan, lambda f: verify_value(body, c, f.type, ("b", f"b+{f.offset}"), f.name, names,
                                                      [f'r.Unwind("{f.name}")']),
                False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
-    w.line(f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as")
-    w.line("// FBERead reads it, without building the value.")
-    with w.block(f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+    with decl(w, [f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
+                  "// FBERead reads it, without building the value."],
+                 f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{"):
         call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
         text = body.text().strip("\n")
         if not text:
@@ -519,7 +519,6 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
             w.line(f"{'b' if uses_b else '_'}, n := {call}")
             entered(w, "n == 0", "r.Leave()")
             w.lines(text)
-    w.blank()
 
 
 def _words(text: str) -> list[str]:
@@ -576,38 +575,35 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     names = Locals()
     fbe_verify, fbe_verify_final = c.ident.function("FBEVerify", q), c.ident.function("FBEVerifyFinal", q)
 
-    w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
-    with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
+    with decl(w, "// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).",
+                 f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{"):
         write_fields(w, c, s, plan, names, False)
-    w.blank()
 
     own = [fp.field for fp in plan.own_fields]
     if own:
         write_defaults(w, c, s, name, own)
-    w.line("// FBERead reads v from the versioned body the slot at slot points to (from base),")
-    w.line("// overwriting every field and reusing what v holds (slices, maps, optional pointers);")
-    w.line("// fields an older writer did not write take the schema's defaults. After an error")
-    w.line("// (the Reader's) v is left part read: the roots reset it.")
-    with w.block(f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+    with decl(w, ["// FBERead reads v from the versioned body the slot at slot points to (from base),",
+                  "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
+                  "// fields an older writer did not write take the schema's defaults. After an error",
+                  "// (the Reader's) v is left part read: the roots reset it."],
+                 f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{"):
         body = "b" if s.all_fields else "_"
         w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
         entered(w, "n == 0", "r.Leave()")
         older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}",
                                                     f.name, names, [f'r.Unwind("{f.name}")']), True)
-    w.blank()
     write_verify(w, c, s, name, names)
 
     write_roots(w, c, s, name, False, fbe_verify)
     if not final:
         return
 
-    w.line("// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).")
-    with w.block(f"func (v *{name}) FBEWriteFinal(w *{c.rt('Writer')}) {{", "}"):
+    with decl(w, "// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).",
+                 f"func (v *{name}) FBEWriteFinal(w *{c.rt('Writer')}) {{"):
         write_fields(w, c, s, plan, names, True)
-    w.blank()
-    w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
-    w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")
-    with w.block(f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{", "}"):
+    with decl(w, ["// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every",
+                  "// field and reusing what v holds; after an error v is left part read (the roots reset it)."],
+                 f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{"):
         entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
@@ -617,17 +613,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             with final_run(w, step, names) as d:
                 for f, at in zip(step.fields, step.at):
                     run_read(w, c, f.type, d, at, f"v.{c.ident.field(f.field)}", names)
-    w.blank()
-    w.line(f"// {fbe_verify_final} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
-    w.line("// without building the value.")
-    with w.block(f"func {fbe_verify_final}(r *{c.rt('Reader')}) {{", "}"):
+    with decl(w, [f"// {fbe_verify_final} checks v's fields at the Reader's cursor as FBEReadFinal reads them,",
+                  "// without building the value."], f"func {fbe_verify_final}(r *{c.rt('Reader')}) {{"):
         entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
                 verify_value(w, c, step.type, None, step.name, names, [f'r.Unwind("{step.name}")'])
             else:
                 w.line(f'r.SkipRun({step.size}, "{step.description}")')
-    w.blank()
     write_roots(w, c, s, name, True, fbe_verify_final)
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, fbe_verify: str) -> None:
@@ -645,18 +638,16 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
         begin_r, read, end_r = "r.BeginVersioned(data, lim)", "v.FBERead(&r, 0, 4)", ""
         append_doc = "returns w's bytes:\n// with a reused Writer, serializing allocates nothing."
         verify_call = f"{fbe_verify}(&r, 0, 4)"
-    w.line(f"// Marshal{suffix} is v as {what} (docs/format.md {section}).")
-    with w.block(f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{", "}"):
+    with decl(w, f"// Marshal{suffix} is v as {what} (docs/format.md {section}).",
+                 f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{"):
         w.line(f"var w {c.rt('Writer')}")
         w.line(f"return v.Append{suffix}(&w)")
-    w.blank()
-    w.lines(f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}")
-    with w.block(f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
+    with decl(w, f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}",
+                 f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{"):
         w.line(f"w.{begin_w}")
         w.line(write)
         w.line(f'w.Within("{q}")')
         w.line(f"return w.{end_w}")
-    w.blank()
 
     def body() -> None:
         w.line(begin_r)
@@ -666,31 +657,27 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
             w.line("v.Reset()")
             w.line(f'r.Within("{q}")')
     read_root(w, c, name, suffix, what, ("", ""), "Reader", body)
-    w.line(f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);")
-    w.line("// it builds no value.")
-    with w.block(f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+    with decl(w, [f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);",
+                  "// it builds no value."], f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{"):
         w.line(f"var r {c.rt('Reader')}")
         w.line(begin_r)
         w.line(verify_call)
         w.lines(end_r)
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
-    w.blank()
 
 
 def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, notes: tuple[str, str], reader: str,
               body: Callable[[], None]) -> None:
     """Unmarshal<suffix> (under fbe.DefaultLimits) and Read<suffix> (under lim): a Reader r, body, r's error."""
-    w.line(f"// Unmarshal{suffix} reads v from {what} under fbe.DefaultLimits{notes[0]}.")
-    with w.block(f"func (v *{name}) Unmarshal{suffix}(data []byte) error {{", "}"):
+    with decl(w, f"// Unmarshal{suffix} reads v from {what} under fbe.DefaultLimits{notes[0]}.",
+                 f"func (v *{name}) Unmarshal{suffix}(data []byte) error {{"):
         w.line(f"return v.Read{suffix}(data, nil)")
-    w.blank()
-    w.line(f"// Read{suffix} reads v from {what} under lim (nil: fbe.DefaultLimits{notes[1]}).")
-    with w.block(f"func (v *{name}) Read{suffix}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+    with decl(w, f"// Read{suffix} reads v from {what} under lim (nil: fbe.DefaultLimits{notes[1]}).",
+                 f"func (v *{name}) Read{suffix}(data []byte, lim *{c.rt('Limits')}) error {{"):
         w.line(f"var r {c.rt(reader)}")
         body()
         w.line("return r.Err()")
-    w.blank()
 
 
 def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import StructPlan
 from fbec.targets.base import CodeWriter, Locals
-from fbec.targets.go.context import Context, entered, leave
+from fbec.targets.go.context import Context, decl, entered, leave
 
 
 def walked(c: Context, name: str) -> bool:
@@ -99,13 +99,12 @@ def write_levels(w: CodeWriter, c: Context) -> None:
                 continue
             done.add(s.qualified)
             name = c.named(s.qualified)
-            w.line("// fbeLevels is the number of struct levels v holds, itself included: the writers of")
-            w.line("// structs that can nest without a bound check it near MaxDepth (docs/limits.md 1).")
-            with w.block(f"func (v *{name}) fbeLevels() int {{", "}"):
+            with decl(w, ["// fbeLevels is the number of struct levels v holds, itself included: the writers of",
+                          "// structs that can nest without a bound check it near MaxDepth (docs/limits.md 1)."],
+                         f"func (v *{name}) fbeLevels() int {{"):
                 w.line("n := 0")
                 names = Locals()
                 for f in s.all_fields:
                     if ir.struct_refs(f.type):
                         _levels(w, c, f.type, f"v.{c.ident.field(f)}", names)
                 w.line("return n + 1")
-            w.blank()

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, client_answers, message_suffixes
-from fbec.targets.go.context import Context, leave
+from fbec.targets.go.context import Context, decl, leave
 from fbec.targets.go.names import exported, package_name
 
 
@@ -90,21 +90,17 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
         sender = names("FinalSender" if fin else "Sender")
         kind = "final" if fin else "versioned"
         append = "AppendFinal" if fin else "AppendFBE"
-        w.line(f"// {sender} writes the messages of {pkg} and its imports as {kind} frames")
-        w.line("// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.")
-        w.line("// Safe for concurrent use.")
-        with w.block(f"type {sender} struct {{", "}"):
+        with decl(w, [f"// {sender} writes the messages of {pkg} and its imports as {kind} frames",
+                      "// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.",
+                      "// Safe for concurrent use."], f"type {sender} struct {{"):
             w.line(fbe("Sender"))
-        w.blank()
-        w.line(f"// New{sender} is a {sender} writing its frames to out.")
-        with w.block(f"func New{sender}(out {c.file.qualified('io', 'Writer')}) *{sender} {{", "}"):
+        with decl(w, f"// New{sender} is a {sender} writing its frames to out.",
+                     f"func New{sender}(out {c.file.qualified('io', 'Writer')}) *{sender} {{"):
             w.line(f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
-        w.blank()
         for m in send:
-            w.line(f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.")
-            with w.block(f"func (s *{sender}) Send{m.suffix}(v *{m.go}) (int, error) {{", "}"):
+            with decl(w, f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.",
+                         f"func (s *{sender}) Send{m.suffix}(v *{m.go}) (int, error) {{"):
                 w.line(f"return s.Sender.SendFrame(v.{append})")
-            w.blank()
 
     # ------------------------------------------------------------ receivers
     for fin in models:
@@ -142,11 +138,9 @@ def _handler(w: CodeWriter, doc: str, name: str, base: str, what: str, base_doc:
              suffix: str, param: Callable[[Message], tuple[str, str]]) -> None:
     """A Handler or ProxyHandler interface (a method On<Message><suffix>(param) per message type) and
     its Base, whose methods ignore what they get."""
-    w.lines(doc)
-    with w.block(f"type {name} interface {{", "}"):
+    with decl(w, doc, f"type {name} interface {{"):
         for m in dispatch:
             w.line(f"On{m.suffix}{suffix}({' '.join(param(m))})")
-    w.blank()
     w.line(f"// {base} ignores every {what}: embed it in a {name}{' and ' + base_doc if base_doc else ''}.")
     w.line(f"type {base} struct{{}}")
     w.blank()
@@ -161,15 +155,11 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
     """A Receiver or Proxy: the type over fbe.Receiver and its Handler, its constructor, its feeding
     methods and DispatchFrame, whose case of a message type runs case(message)'s (setup, call, handled):
     setup, then call, whose error it returns, then the Handler's method handled."""
-    w.lines(doc)
-    with w.block(f"type {name} struct {{", "}"):
+    with decl(w, doc, f"type {name} struct {{"):
         w.line(c.rt("Receiver"))
         w.line(f"Handler {handler}")
-    w.blank()
-    w.line(f"// New{name} is a {name} handing the {what} to h.")
-    with w.block(f"func New{name}(h {handler}) *{name} {{", "}"):
+    with decl(w, f"// New{name} is a {name} handing the {what} to h.", f"func New{name}(h {handler}) *{name} {{"):
         w.line(f"return &{name}{{Handler: h}}")
-    w.blank()
     _feeding(w, c, name, r, final)
     w.line(f"// DispatchFrame {dispatching} (Receive calls it).")
     with w.block(f"func ({r} *{name}) DispatchFrame(typeID uint32, frame []byte, lim *{c.rt('Limits')}) "
@@ -192,21 +182,17 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
 def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
     """Receive, Write (io.Writer) and ReadFrom (io.ReaderFrom) of a Receiver or Proxy."""
     fin = "true" if final else "false"
-    w.line("// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error")
-    w.line("// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost")
-    w.line("// stream's (fbe.FrameTooSmall).")
-    with w.block(f"func ({r} *{name}) Receive(data []byte) error {{", "}"):
+    with decl(w, ["// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error",
+                  "// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost",
+                  "// stream's (fbe.FrameTooSmall)."], f"func ({r} *{name}) Receive(data []byte) error {{"):
         w.line(f"return {r}.Receiver.Feed(data, {r}, {fin})")
-    w.blank()
-    w.line("// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.")
-    with w.block(f"func ({r} *{name}) Write(p []byte) (int, error) {{", "}"):
+    with decl(w, "// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.",
+                 f"func ({r} *{name}) Write(p []byte) (int, error) {{"):
         w.line(f"return len(p), {r}.Receive(p)")
-    w.blank()
-    w.line("// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so")
-    w.line("// io.Copy(receiver, conn) works.")
-    with w.block(f"func ({r} *{name}) ReadFrom(src {c.file.qualified('io', 'Reader')}) (int64, error) {{", "}"):
+    with decl(w, ["// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so",
+                  "// io.Copy(receiver, conn) works."],
+                 f"func ({r} *{name}) ReadFrom(src {c.file.qualified('io', 'Reader')}) (int64, error) {{"):
         w.line(f"return {r}.Receiver.Pump(src, {r}, {fin})")
-    w.blank()
 
 
 def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[Message], dispatch: list[Message],
@@ -272,16 +258,14 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             w.line(f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}")
             w.line("return c")
         w.blank()
-        w.line("// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.")
-        with w.block(f"func (c *{client}) Reset() {{", "}"):
+        with decl(w, "// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.",
+                     f"func (c *{client}) Reset() {{"):
             w.line("c.requests.Reset()")
             w.line(f"c.{sender}.Reset()")
             w.line(f"c.{receiver}.Reset()")
-        w.blank()
-        w.line("// PendingRequests is the number of requests waiting for their response.")
-        with w.block(f"func (c *{client}) PendingRequests() int {{", "}"):
+        with decl(w, "// PendingRequests is the number of requests waiting for their response.",
+                     f"func (c *{client}) PendingRequests() int {{"):
             w.line("return c.requests.Len()")
-        w.blank()
         for m in requests:
             ctx = c.file.qualified("context", "Context")
             if m in waiting:
