@@ -148,9 +148,8 @@ def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeFields: each field's schema name and type (and property when renamed), which only
     fbe.refused reads, after a root writer failed, to name the field and the type it expects."""
     over = "override " if s.base is not None else ""
-    w.blank()
-    w.line("/** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */")
-    with w.block(c.method(f"static {over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"), "}"):
+    with c.member(w, "/** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */",
+                     f"static {over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"):
         if not s.all_fields:
             w.line("return [];")
             return

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Options
@@ -99,6 +101,16 @@ class Context(DefaultLiterals):
         (self.declarations if members is None else members).append(declaration.replace("override ", "") + ";")
         plain = modifiers.replace("protected ", "").replace("override ", "")
         return f"{plain}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
+
+    @contextmanager
+    def member(self, w: CodeWriter, doc: str, modifiers: str, name: str, params: list[tuple[str, str]],
+               result: str) -> Iterator[None]:
+        """A documented method of the class being written: a blank line, its doc comment, its opening
+        line (method), the body written inside, `}`."""
+        w.blank()
+        w.lines(doc)
+        with w.block(self.method(modifiers, name, params, result), "}"):
+            yield
 
     def type(self, t: ir.Type) -> str:
         """One isinstance per IR dataclass."""

@@ -127,10 +127,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     plan = c.plan.struct(s.qualified)
     bounded = plan.bounded
     names = Locals()
-    w.blank()
-    w.line("/** Writes v as a JSON object (docs/format.md 8). */")
-    with w.block(c.method(f"static {over}", "fbeWriteJson", [("j", c.rt("JsonWriter", False)), ("v", name)], "void"),
-                 "}"):
+    with c.member(w, "/** Writes v as a JSON object (docs/format.md 8). */",
+                     f"static {over}", "fbeWriteJson", [("j", c.rt("JsonWriter", False)), ("v", name)], "void"):
         if not bounded:
             w.line("j.enter();")
         raw = Raw(w)
@@ -142,9 +140,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         raw.flush()
         if not bounded:
             w.line("j.leave();")
-    w.blank()
-    w.line("/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */")
-    with w.block(c.method(over, "toJson", [], "string"), "}"):
+    with c.member(w, "/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */",
+                     over, "toJson", [], "string"):
         w.line(f"const j = new {c.rt('JsonWriter')}();")
         caught(w, f"{name}.fbeWriteJson(j, this);", f'{c.rt("refused")}(e, "{s.qualified}", this)')
         w.line("return j.text;")
@@ -232,13 +229,12 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
     over = "override " if s.base is not None else ""
     names = Locals()
-    w.blank()
-    w.line("/**")
-    w.line(" * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves")
-    w.line(" * out keep their defaults.")
-    w.line(" */")
-    with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown"),
-                                                             ("into?", name)], name), "}"):
+    with c.member(w, "/**\n"
+                     " * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves\n"
+                     " * out keep their defaults.\n"
+                     " */",
+                     f"static {over}", "fbeReadJson",
+                     [("r", c.rt("JsonReader", False)), ("x", "unknown"), ("into?", name)], name):
         w.line(f"const o = r.struct(x, {struct_costs(s)});" if s.all_fields else f"r.struct(x, {struct_costs(s)});")
         w.line(f"const v = into ?? new {name}();")
         if s.all_fields:
@@ -256,9 +252,8 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("}")
         w.line("r.leave();")
         w.line("return v;")
-    w.blank()
-    w.line("/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */")
-    with w.block(c.method(f"static {over}", "fromJson", [("text", "string | Uint8Array"),
-                                                         ("limits?", c.rt("Limits", False))], name), "}"):
+    with c.member(w, "/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */",
+                     f"static {over}", "fromJson",
+                     [("text", "string | Uint8Array"), ("limits?", c.rt("Limits", False))], name):
         caught(w, f"const r = {c.rt('JsonReader')}.parse(text, limits);\nreturn {name}.fbeReadJson(r, r.root);",
                f'{c.rt("rootOf")}(e, "{s.qualified}")')

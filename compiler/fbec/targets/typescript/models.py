@@ -410,19 +410,17 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     names = Locals()
     rt = c.rt
 
-    w.blank()
-    w.line("/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */")
-    with w.block(c.method(f"static {over}", "fbeWrite", [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)],
-                          "void"), "}"):
+    with c.member(w, "/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */",
+                     f"static {over}", "fbeWrite",
+                     [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, False)
 
-    w.blank()
-    w.line("/**")
-    w.line(" * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default")
-    w.line(" * value its parent made, when given, else into a new value.")
-    w.line(" */")
-    with w.block(c.method(f"static {over}", "fbeRead", [("r", rt('Reader', False)), ("base", "number"), ("slot", "number"),
-                                                         ("into?", name)], name), "}"):
+    with c.member(w, "/**\n"
+                     " * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default\n"
+                     " * value its parent made, when given, else into a new value.\n"
+                     " */",
+                     f"static {over}", "fbeRead",
+                     [("r", rt('Reader', False)), ("base", "number"), ("slot", "number"), ("into?", name)], name):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if s.all_fields:
             w.line(f"const b = {call};")
@@ -454,14 +452,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     if not c.options.final:
         return
 
-    w.blank()
-    w.line("/** Appends v's fields (final model, docs/format.md 4.2). */")
-    with w.block(c.method(f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"), "}"):
+    with c.member(w, "/** Appends v's fields (final model, docs/format.md 4.2). */",
+                     f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, True)
 
-    w.blank()
-    w.line("/** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */")
-    with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False)), ("into?", name)], name), "}"):
+    with c.member(w, "/** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */",
+                     f"static {over}", "fbeReadFinal", [("r", rt('Reader', False)), ("into?", name)], name):
         w.line(f"r.enterFinal({struct_costs(s)});")
         w.line(f"const v = into ?? new {name}();")
         for f in plan.fields:
@@ -469,9 +465,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("r.leave();")
         w.line("return v;")
 
-    w.blank()
-    w.line("/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */")
-    with w.block(c.method(f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"), "}"):
+    with c.member(w, "/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */",
+                     f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"):
         w.line(f"r.enterFinal({struct_costs(s)});")
         for f in plan.fields:
             verify_value(w, c, f.type, None, f.name, within_field(f.name), names)
@@ -499,17 +494,14 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
         verify = f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);"
     limits = [("data", "Uint8Array"), ("limits?", rt('Limits', False))]
 
-    w.blank()
-    w.lines(to_doc)
-    with w.block(c.method(over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
+    with c.member(w, to_doc, over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line(f"w.begin{model}();")
         caught(w, write, f'{rt("refused")}(e, "{q}", this)')
         w.line("return w.bytes();")
 
-    w.blank()
-    w.line(f"/** The value of {what}; a DecodeError names what is wrong, where and why. */")
-    with w.block(c.method(f"static {over}", f"from{suffix}", limits, name), "}"):
+    with c.member(w, f"/** The value of {what}; a DecodeError names what is wrong, where and why. */",
+                     f"static {over}", f"from{suffix}", limits, name):
         caught(w, read, f'{rt("rootOf")}(e, "{q}")')
 
     w.blank()
@@ -536,10 +528,9 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     # like fbeReadBody, there when the struct has fields (an override when its base has some too)
     body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
 
-    w.blank()
-    w.line("/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */")
-    with w.block(c.method(f"static {over}", "fbeVerify", [("r", rt('Reader', False)), ("base", "number"),
-                                                           ("slot", "number")], "void"), "}"):
+    with c.member(w, "/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */",
+                     f"static {over}", "fbeVerify",
+                     [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], "void"):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if text:
             w.line(f"const b = {call};")
