@@ -192,10 +192,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
             f" * Writes messages of {pkg} and its imports as {kind} frames (docs/format.md 7.3): each frame",
             " * to the transport (a function, or anything with write(): a node:net Socket), or queued in",
             " * buffered() when there is none. The serialization buffer is reused."]):
-        w.line(e.constructor([("transport", rt("Transport", False), "")]))
-        with w.indented():
-            w.line(f"super(transport, {'true' if fin else 'false'});")
-        w.line("}")
+        with w.block(e.constructor([("transport", rt("Transport", False), "")]), "}"):
+            w.line(f"super(transport, {str(fin).lower()});")
         w.blank()
         w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
         with w.block(e.method("", "send", [("value", send_type)], "number"), "}"):
@@ -207,11 +205,9 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         e.field(f"handler: {handler_type};")
         if c.ts:
             w.blank()
-        w.line(e.constructor([("handler", handler_type, "{}"), ("limits", rt("Limits", False), "")]))
-        with w.indented():
-            w.line(f"super({'true' if final else 'false'}, limits);")
+        with w.block(e.constructor([("handler", handler_type, "{}"), ("limits", rt("Limits", False), "")]), "}"):
+            w.line(f"super({str(final).lower()}, limits);")
             w.line("this.handler = handler;")
-        w.line("}")
         w.blank()
         return e.method("protected override ", "decode",
                         [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))], "unknown")
@@ -321,13 +317,11 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
             e.field(f"readonly requests: {rt('Requests', False)};")
             if c.ts:
                 w.blank()
-            w.line(e.constructor([("transport", rt("Transport", False), ""), ("handler", names("Handler"), "{}"),
-                                  ("limits", rt("Limits", False), "")]))
-            with w.indented():
+            with w.block(e.constructor([("transport", rt("Transport", False), ""), ("handler", names("Handler"), "{}"),
+                                        ("limits", rt("Limits", False), "")]), "}"):
                 w.line("super(handler, limits);")
                 w.line(f"this.sender = new {sender}(transport);")
                 w.line(f"this.requests = new {rt('Requests')}();")
-            w.line("}")
             w.blank()
             w.line("/** Fails every pending request (an fbe.RequestError of failure \"reset\") and forgets a partial frame. */")
             with w.block(e.method("override ", "reset", [], "void"), "}"):
