@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, nested_spec, schema_constants
-from fbec.targets.typescript.context import BIGINTS, Context, compare, has_keys, ts_string, write_imports
+from fbec.targets.typescript.context import BIGINTS, Context, compare, ts_string, write_imports
 from fbec.targets.typescript.jsonconv import write_json, write_json_read
 from fbec.targets.typescript.models import write_models
 from fbec.targets.typescript.names import SCHEMA_CONSTANTS
@@ -98,7 +98,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         if keys:
             w.blank()
             w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
-            key_over = "override " if s.base and has_keys(c, s.base) and c.ts else ""
+            key_over = "override " if s.base and c.schema.struct(s.base).key_fields and c.ts else ""
             with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
                 w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + c.ident.field(f)) for f in keys)});")
             w.blank()
@@ -106,7 +106,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             w.line(" * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;")
             w.line(" * 0 for the same key, which no set or map holds twice (docs/limits.md 4).")
             w.line(" */")
-            over = "override " if s.base and has_keys(c, s.base) else ""
+            over = "override " if s.base and c.schema.struct(s.base).key_fields else ""
             with w.block(c.method(f"static {over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
                 terms = [key_compare(c, f.type, "a." + c.ident.field(f), "b." + c.ident.field(f)) for f in keys]
                 w.line(f"return {' || '.join(t for t in terms if t) or '0'};")
@@ -174,7 +174,7 @@ def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str | None:
     key); None for a struct without [key] fields, whose values are all the same key."""
     if isinstance(t, ir.Optional_):
         return f"{c.rt('compareOptional')}({a}, {b}, {compare(c, t.element)})"
-    if isinstance(t, ir.StructRef) and not has_keys(c, t.name):
+    if isinstance(t, ir.StructRef) and not c.schema.struct(t.name).key_fields:
         return None
     return f"{compare(c, t)}({a}, {b})"
 

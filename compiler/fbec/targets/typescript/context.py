@@ -207,11 +207,6 @@ def zero(c: Context, t: ir.Type) -> str:
     return "[]"
 
 
-def has_keys(c: Context, qualified: str) -> bool:
-    s = c.schema.struct(qualified)
-    return bool(s.keys) or (s.base is not None and has_keys(c, s.base))
-
-
 def write_imports(out: CodeWriter, modules: dict[str, str]) -> None:
     """The import lines of a file's modules (GeneratedFile.modules): the runtime's, then the other
     packages' in order."""
@@ -232,7 +227,7 @@ def compare(c: Context, t: ir.Type) -> str:
             return c.rt("compareChar")
         return c.rt(COMPARE.get(t.name, "compareValue"))
     if isinstance(t, ir.StructRef):
-        return f"{c.named(t.name)}.fbeCompareKey" if has_keys(c, t.name) else c.rt("compareSame")
+        return f"{c.named(t.name)}.fbeCompareKey" if c.schema.struct(t.name).key_fields else c.rt("compareSame")
     return c.rt("compareValue")
 
 
