@@ -49,14 +49,12 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
     comment = f"/** The {what} {e.qualified} (on the wire: {e.wire}). Values that are not declared are kept. */"
     for out in (w, d) if d is not None else (w,):
         out.line(comment)
+    (w if d is None else d).line(f"export type {name} = {ts};")     # a type: in the declarations of JavaScript
     if d is not None:
-        d.line(f"export type {name} = {ts};")
         with d.block(f"export declare const {name}: {{", "};"):
             for v in e.values:
                 d.line(f"readonly {c.ident.value(e.qualified, v.name)}: {v.value}{suffix};")
         d.blank()
-    else:
-        w.line(f"export type {name} = {ts};")
     closing = "} as const;" if c.ts else "};"
     if e.values:
         with w.block(f"export const {name} = {{", closing):
