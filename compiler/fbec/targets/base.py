@@ -328,10 +328,11 @@ class DefaultLiterals:
 SLOT_KINDS = {
     "bool": "Bool", "byte": "U8", "char": "U8", "uint8": "U8", "int8": "I8", "int16": "I16", "uint16": "U16",
     "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
-    "double": "F64", "timestamp": "Timestamp", "uuid": "Uuid", "decimal": "Decimal",
+    "double": "F64", "timestamp": "Timestamp", "uuid": "Uuid", "decimal": "Decimal", "string": "String",
+    "bytes": "Blob",
 }
-"""A fixed-size primitive's slot kind as the Go and JS runtimes' Writer and Reader methods spell it
-(Go's `PutI32`, `GetU8`; JavaScript's `putI32`, `r.u8`)."""
+"""A primitive's slot kind as the Go and JS runtimes' Writer and Reader methods spell it (Go's
+`PutI32`, `GetU8`, `String`; JavaScript's `putI32`, `r.u8`, `appendBlob`)."""
 
 
 def float32(v: float) -> float:

@@ -64,7 +64,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         return None if at is None else (at[0], pos)
 
     if isinstance(t, ir.Primitive):
-        put({"string": "String", "bytes": "Blob"}[t.name] if ir.is_text(t) else SLOT[t.name], value)
+        put(SLOT[t.name], value)
     elif isinstance(t, ir.EnumRef):
         put(SLOT[t.wire], f"{GO_PRIMITIVES[t.wire]}({value})")
     elif isinstance(t, ir.StructRef):
@@ -264,7 +264,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
 
     if ir.is_text(t):
         args = ("" if t.name == "string" else f"{dst}, ") + (quoted if at is None else f"{at[0]}, {at[1]}, {quoted}")
-        w.line(f"{dst} = r.{'' if at else 'Final'}{'String' if t.name == 'string' else 'Blob'}({args})")
+        w.line(f"{dst} = r.{'' if at else 'Final'}{SLOT[t.name]}({args})")
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
         def value(pos: str) -> str:
             if isinstance(t, ir.EnumRef):
@@ -393,8 +393,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
         with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
             w.line(f"r.SkipDecimal({p}, {quoted})")
     elif ir.is_text(t):
-        kind = "String" if t.name == "string" else "Blob"
-        w.line(f"r.FinalSkip{kind}({quoted})" if at is None else f"r.Skip{kind}({at[0]}, {at[1]}, {quoted})")
+        w.line(f"r.FinalSkip{SLOT[t.name]}({quoted})" if at is None else f"r.Skip{SLOT[t.name]}({at[0]}, {at[1]}, {quoted})")
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"r.Fixed({t.size}, {quoted})")      # the final model's (a versioned slot is unchecked)
     elif isinstance(t, ir.StructRef):

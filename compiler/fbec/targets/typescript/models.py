@@ -122,8 +122,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
     and what its offsets count from, or appended in the final model (`at` None, docs/format.md 4.2); a
     value of `field` (`within`: where it is, for the error of a struct that cannot be written)."""
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        kind = SLOT_KINDS[t.wire] if isinstance(t, ir.EnumRef) else {"string": "String", "bytes": "Blob"}.get(t.name) \
-            or SLOT_KINDS[t.name]
+        kind = SLOT_KINDS[ir.wire_name(t)]
         if at is None:
             w.line(f"w.append{kind}({value});")
         elif ir.is_text(t):
@@ -192,8 +191,8 @@ def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, in
         args = ["r"] + ([] if at is None else list(at)) + ([into] if into else [])
         return f"{c.named(t.name)}.{'fbeReadFinal' if at is None else 'fbeRead'}({', '.join(args)})"
     if ir.is_text(t):
-        kind = "string" if t.name == "string" else "blob"
-        return f'r.final{kind.title()}("{field}")' if at is None else f'r.{kind}({at[0]}, {at[1]}, "{field}")'
+        kind = SLOT_KINDS[t.name]
+        return f'r.final{kind}("{field}")' if at is None else f'r.{kind.lower()}({at[0]}, {at[1]}, "{field}")'
     pos = f'r.fixed({t.size}, "{field}")' if at is None else at[1]
     if isinstance(t, ir.Primitive) and t.name == "decimal":     # the reader checks its flags (docs/format.md 2.4)
         return f'r.decimal({pos}, "{field}")'
@@ -312,7 +311,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
     if kept(t):
         read_value(w, c, t, at, field, "", within, names)
     elif ir.is_text(t):
-        kind = "String" if t.name == "string" else "Blob"
+        kind = SLOT_KINDS[t.name]
         w.line(f"r.finalSkip{kind}({quoted});" if at is None else f"r.skip{kind}({at[0]}, {at[1]}, {quoted});")
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
         fixed = f"r.fixed({t.size}, {quoted})"
