@@ -375,6 +375,33 @@ def input_size(request: dict[str, Any]) -> int:
     return len(base64.b64decode(inp["payload"]))
 
 
+def fastest(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Of two answers to the same measured request, the one that took less time."""
+    def seconds(a: dict[str, Any]) -> float:
+        m = a.get("measured")
+        return float(m["seconds"]) if isinstance(m, dict) else float("inf")
+    return new if seconds(new) < seconds(old) else old
+
+
+def measured_bound(lang: str, case: Case, request: dict[str, Any], answer: dict[str, Any],
+                   honest: dict[str, Any] | None,
+                   ask: Callable[[dict[str, Any]], dict[str, Any]]) -> tuple[Outcome, dict[str, Any]]:
+    """check_bound, where a failed time bound is measured again: a busy machine only ever adds time, so the
+    hostile and the honest request are each asked up to limits.TIME_RETRIES more times and the fastest
+    answers of each compared. Returns the outcome and the answer it was reached with."""
+    import limits
+    outcome = check_bound(lang, case, answer, honest)
+    if honest is None or case.honest is None:
+        return outcome, answer
+    for _ in range(limits.TIME_RETRIES):
+        if outcome.passed or not outcome.detail.startswith("time "):
+            break
+        honest = fastest(honest, ask(dict(case.honest, measure=True)))
+        answer = fastest(answer, ask(request))
+        outcome = check_bound(lang, case, answer, honest)
+    return outcome, answer
+
+
 def check_bound(lang: str, case: Case, answer: dict[str, Any], honest: dict[str, Any] | None) -> Outcome:
     """Peak heap bytes and time per input byte of a measured hostile request (conformance/limits.py)."""
     import limits
@@ -393,7 +420,7 @@ def check_bound(lang: str, case: Case, answer: dict[str, Any], honest: dict[str,
             return Outcome(False, detail="no measurement in the answer to the honest request")
         per_byte = float(hm["seconds"]) / input_size(case.honest)
         if seconds > limits.TIME_RATIO * per_byte * n + limits.TIME_SLACK:
-            return Outcome(False, detail=f"{seconds:.3f}s for {n} input bytes, {seconds / n / per_byte:.0f}x the "
+            return Outcome(False, detail=f"time {seconds:.3f}s for {n} input bytes, {seconds / n / per_byte:.0f}x the "
                                          f"time per byte of an honest input (bound {limits.TIME_RATIO}x)")
     return Outcome(True)
 
@@ -627,7 +654,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return
         outcome = check(case, answer)
         if outcome.passed and case.bound:
-            outcome = check_bound(lang, case, answer, honest)
+            try:
+                outcome, answer = measured_bound(lang, case, request, answer, honest, testees[lang].ask)
+            except TesteeError as e:
+                outcome = Outcome(False, detail=f"testee failure: {e}")
         differs = verify_differs(answer, verified_answer) if verified_answer is not None else None
         if differs is not None and not outcome.skipped:
             outcome = Outcome(False, detail="; ".join(d for d in (outcome.detail, differs) if d))
