@@ -333,7 +333,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                     paid(t.value, value_at, inner_unwind)
                     w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.value, inner(value_at), x, field, names, inner_unwind)
-                leave(w, f"_, dup := {dst}[{k}]; dup", [], f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
+                leave(w, f"_, dup := {dst}[{k}]; dup", [],
+                      f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
                 w.line(f"{dst}[{k}] = {x}")
         else:
             pos = {"key": key_at, "value": value_at}
@@ -393,7 +394,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
         with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
             w.line(f"r.SkipDecimal({p}, {quoted})")
     elif ir.is_text(t):
-        w.line(f"r.FinalSkip{SLOT[t.name]}({quoted})" if at is None else f"r.Skip{SLOT[t.name]}({at[0]}, {at[1]}, {quoted})")
+        w.line(f"r.FinalSkip{SLOT[t.name]}({quoted})" if at is None else
+               f"r.Skip{SLOT[t.name]}({at[0]}, {at[1]}, {quoted})")
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"r.Fixed({t.size}, {quoted})")      # the final model's (a versioned slot is unchecked)
     elif isinstance(t, ir.StructRef):

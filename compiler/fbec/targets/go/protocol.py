@@ -213,7 +213,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     w.blank()
     for m in dispatch:
         q = m.struct.qualified
-        w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if q in answers else "."))
+        w.line(f"// On{m.suffix} hands v to notify"
+               + (" unless it answers a pending request." if q in answers else "."))
         with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
