@@ -335,13 +335,11 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
         w.line(f"const {s} = {call};")
         with w.block(f"if ({s} >= 0) {{", "}"):
             verify_value(w, c, t.element, (s, s), field, within, names)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            verify_value(w, c, t.element, at and (at[0], plus(at[1], f"{i} * {t.element.size}")), field,
-                         within_index(field, i), names)
-    elif isinstance(t, ir.Sequence):
-        if at is None:
+    else:
+        assert isinstance(t, (ir.Array, ir.Sequence))    # sets and maps are kept
+        if isinstance(t, ir.Array):     # its elements at its slot, one after the other
+            e, n, i = "" if at is None else at[1], str(t.length), names("i")
+        elif at is None:
             e, n, i = "", names("n"), names("i")
             w.line(f"const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, {quoted});")
             if ir.reads_unchecked(t.element):
@@ -357,7 +355,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
             w.line(f"const {e} = {call};")
             w.line(f"const {n} = r.count;")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            verify_value(w, c, t.element, at and (at[0], f"{e} + {i} * {t.element.size}"), field,
+            verify_value(w, c, t.element, at and (at[0], plus(e, f"{i} * {t.element.size}")), field,
                          within_index(field, i), names)
 
 
