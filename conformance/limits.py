@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
+from agreement_cases import agreement_cases
 from decimal_cases import decimal_cases
 from default_cases import default_cases
 from writer_cases import writer_cases
@@ -319,6 +320,7 @@ def limit_cases() -> list[LimitCase]:
     writer_cases(add)       # a lone surrogate and null where a value is required (docs/limits.md 8)
     # optional fields with an explicit zero default: present when an older writer left them out (docs/format.md 3.6)
     default_cases(add)
+    agreement_cases(add)    # inputs one language read otherwise than the others (conformance/agreement.py)
 
     # frames (docs/limits.md 6)
     frames = "limits: frames"

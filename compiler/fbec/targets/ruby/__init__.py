@@ -197,10 +197,15 @@ class Context(base.DefaultLiterals):
 
 def unless(w: CodeWriter, line: str, condition: str) -> None:
     """`line unless condition`, as a block when that is too long (RuboCop's Style/IfUnlessModifier)."""
-    if len(w.unit) * w.depth + len(line) + len(condition) + 8 <= 120:
-        w.line(f"{line} unless {condition}")
+    modifier(w, "unless", line, condition)
+
+
+def modifier(w: CodeWriter, keyword: str, line: str, condition: str) -> None:
+    """`line if condition` or `line unless condition`, as a block when that is too long."""
+    if len(w.unit) * w.depth + len(line) + len(keyword) + len(condition) + 2 <= 120:
+        w.line(f"{line} {keyword} {condition}")
         return
-    with w.block(f"unless {condition}", "end"):
+    with w.block(f"{keyword} {condition}", "end"):
         w.line(line)
 
 
@@ -456,7 +461,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
                     after.append(f"{codec}.write(w, b, b + {integer(fp.offset)}, {ivar})")
         assert at == s.body_size or not p.fields, s.qualified
         body.extend(blocks)
-        body.pack(w, "buffer")
+        body.pack(w, "buffer", "b")
         for line in after:
             if isinstance(line, Slots):
                 line.packed.put(w, f"buffer[(b + {integer(line.offset)})...(b + {integer(line.end)})] = ")
@@ -598,10 +603,20 @@ def read_whole(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, iden
 
 
 def read_older(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
-    """A body an older writer wrote, shorter than this version's: each field read if it is there, its
-    default otherwise, the first one missing charged what it and every one after it cost."""
+    """A body an older writer wrote, shorter than this version's: the inherited fields all read when the
+    body holds them all, else all their defaults (docs/format.md 3.6), then each own field read if it is
+    there, its default otherwise, the first one missing charged what it and every one after it cost."""
     before = 8
+    if p.base_fields:
+        read_base(w, c, s, p, idents)
+        before = s.base_size
     for step in p.final_steps:
+        fields = step.fields if isinstance(step, plan.Run) else (step,)
+        if fields[0].inherited:     # read_base read them; the own fields of its run one by one
+            for fp in fields:
+                if not fp.inherited:
+                    before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
+            continue
         if isinstance(step, plan.Run) and c.unpacks(step) and step.fields[-1].end < p.fields[-1].end:
             with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
                 unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
@@ -609,7 +624,7 @@ def read_older(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, iden
                 for fp in step.fields:
                     before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
             continue
-        for fp in step.fields if isinstance(step, plan.Run) else (step,):
+        for fp in fields:
             before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
 
 
@@ -628,21 +643,35 @@ class Packed:
     def __init__(self, formats: list[str], values: list[str]) -> None:
         self.formats = formats
         self.values = values
+        self.entries: list[tuple[str, str | None]] = list(zip(formats, values))   # each format, its value
 
     def add(self, format: str, value: str | None = None) -> None:
         self.formats.append(format)
+        self.entries.append((format, value))
         if value is not None:
             self.values.append(value)
 
     def extend(self, other: Packed) -> None:
         self.formats += other.formats
         self.values += other.values
+        self.entries += other.entries
 
-    def pack(self, w: CodeWriter, buffer: str) -> None:
-        """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long."""
+    def pack(self, w: CodeWriter, buffer: str, start: str | None = None) -> None:
+        """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long, appended
+        to buffer (at start when given); then each float that is a NaN written again (Fbe::Types::Float#nan:
+        Array#pack writes every NaN alike)."""
         if self.values:
             self.put(w, "", ", " + ("buffer:" if buffer == "buffer" else f"buffer: {buffer}"))  # Style/HashSyntax
-        self.formats, self.values = [], []
+        for k, (format, value) in enumerate(self.entries):
+            if format == FORMATS["float"] and value is not None:
+                before, after = self.entries[:k], self.entries[k + 1:]
+                if start and all(f != "a*" for f, _ in before):
+                    at = f"{start} + {integer(sum(packed_size(f) for f, _ in before))}"
+                else:
+                    at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _ in after) + 4)]
+                                    + [f"{v}.bytesize" for f, v in after if f == "a*"])
+                modifier(w, "if", f"Fbe::Types::FLOAT.nan({buffer}, {at}, {value})", f"{value}.to_f.nan?")
+        self.formats, self.values, self.entries = [], [], []
 
     def put(self, w: CodeWriter, head: str, buffer: str = "") -> None:
         """`head[values].pack('formats'buffer)`, the values aligned over lines when long. Each integer
@@ -656,6 +685,22 @@ class Packed:
             tail = f"].pack(pack_format{buffer})"
         items[-1] += tail
         aligned(w, head + "[", items)
+
+
+PACKED_SIZES = {"C": 1, "c": 1, "S<": 2, "s<": 2, "L<": 4, "l<": 4, "e": 4, "E": 8, "Q<": 8, "q<": 8}
+
+
+def packed_size(format: str) -> int:
+    """The bytes a pack format of fixed size writes (`a*`: none counted here)."""
+    size = 0
+    for d in directives(format):
+        bare = d.rstrip("0123456789")
+        count = d[len(bare):]
+        if bare in ("a", "x"):
+            size += int(count or 1)
+        elif bare != "a*":
+            size += PACKED_SIZES[bare] * int(count or 1)
+    return size
 
 
 def counted(formats: list[str]) -> str:
@@ -691,6 +736,45 @@ def unpack(w: CodeWriter, c: Context, run: plan.Run, idents: dict[str, str], unp
         w.line(f"{ivar} = {c.made(fp.field.type, f'values[{k}]')}")
 
 
+def read_base(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """The inherited fields of an older writer's body: all read when it holds them all, else all their
+    defaults, charged what every field's default costs (plan.older_cost)."""
+    condition = f"n >= {integer(s.base_size)}"
+    if s.base_size == p.fields[-1].end:     # no own field: a shorter body lacks an inherited one
+        older_defaults(w, c, p, idents)
+    elif len(p.base_fields) == 1 and not p.older_cost:
+        fp = p.base_fields[0]
+        chosen(w, f"@{idents[fp.name]}", condition, field_read(c, s, fp), c.default(fp.type, fp.field.default))
+    else:
+        with w.block(f"if {condition}", "end"):
+            for step in p.final_steps:
+                fields = step.fields if isinstance(step, plan.Run) else (step,)
+                if isinstance(step, plan.Run) and c.unpacks(step) and step.fields[-1].inherited:
+                    unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(fields[0].offset)})")
+                    continue
+                for fp in fields:
+                    if fp.inherited:
+                        w.line(f"@{idents[fp.name]} = {field_read(c, s, fp)}")
+            w.label("else")
+            older_defaults(w, c, p, idents)
+
+
+def older_defaults(w: CodeWriter, c: Context, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    if p.older_cost:
+        w.line(f"r.spend({integer(p.older_cost)}, b)")
+    for fp in p.base_fields:
+        w.line(f"@{idents[fp.name]} = {c.default(fp.type, fp.field.default)}")
+
+
+def field_read(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
+    """The value of a field of the versioned body at b, read at its slot."""
+    f = fp.field
+    at = f"b + {integer(fp.offset)}"
+    if ir.is_text(f.type):
+        return f"r.{'string' if f.type.name == 'string' else 'bytes'}(b, {at}, '{f.name}')"
+    return c.read(f.type, at) or f"{field_codec(c, s, f)}.read(r, b, {at}, '{f.name}')"
+
+
 def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, idents: dict[str, str], before: int,
                whole: int) -> int:
     """One field of a versioned body shorter than whole bytes, or its default when the body ends before
@@ -701,9 +785,7 @@ def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, iden
             w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
         w.line(f"@{idents[f.name]} = {c.default(f.type, f.default)}")
         return fp.end
-    read = c.read(f.type, f"b + {integer(fp.offset)}") or f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
-    if ir.is_text(f.type):
-        read = f"r.{'string' if f.type.name == 'string' else 'bytes'}(b, b + {integer(fp.offset)}, '{f.name}')"
+    read = field_read(c, s, fp)
     default = c.default(f.type, f.default)
     ivar = f"@{idents[f.name]}"
     if not fp.missing_cost:

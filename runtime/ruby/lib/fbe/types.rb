@@ -166,7 +166,7 @@ module Fbe
       end
     end
 
-    # float and double, bit for bit.
+    # float and double, bit for bit (docs/format.md 1: NaN payloads survive).
     class Float < Integer
       def initialize(name, format, size)
         super(name, format, size, nil)
@@ -180,6 +180,35 @@ module Fbe
         return value if value.is_a?(Numeric)
 
         raise EncodeError, "#{@name}: a number expected, got #{value.inspect}"
+      end
+
+      def write(w, _base, pos, value)
+        w.put(pos, bytes(check(value)))
+      end
+
+      def fwrite(w, value)
+        w << bytes(check(value))
+      end
+
+      # The bytes of a Numeric. Array#pack('e') writes every NaN as 0x7FC00000: a float NaN's bits are
+      # narrowed from its double by hand.
+      def bytes(value)
+        return [value].pack(@format) unless @size == 4 && value.to_f.nan?
+
+        [nan_bits(value)].pack('L<')
+      end
+
+      # Writes the float NaN value's bits over the 4 bytes at pos of buffer, which Array#pack('e') wrote
+      # (generated writers call it after their pack when a float field is a NaN).
+      def nan(buffer, pos, value)
+        buffer[pos, 4] = [nan_bits(value)].pack('L<')
+      end
+
+      # The bits of a float NaN made from a double NaN as C's conversion (every other runtime's) makes
+      # it: its sign, the quiet bit and the payload's top 22 bits.
+      def nan_bits(value)
+        bits = [value.to_f].pack('E').unpack1('Q<')
+        ((bits >> 32) & 0x80000000) | 0x7FC00000 | ((bits >> 29) & 0x3FFFFF)
       end
 
       def json(out, value)

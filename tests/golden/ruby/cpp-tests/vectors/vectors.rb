@@ -251,9 +251,15 @@ module Vectors
         @flag = @flag != 0
       else
         data = r.data
-        @flag = n >= 9 ? data.unpack1('C', offset: b + 8) != 0 : false
-        @x = n >= 17 ? data.unpack1('q<', offset: b + 9) : 0
-        @y = n >= 19 ? data.unpack1('s<', offset: b + 17) : 0
+        if n >= 19
+          @flag = data.unpack1('C', offset: b + 8) != 0
+          @x = data.unpack1('q<', offset: b + 9)
+          @y = data.unpack1('s<', offset: b + 17)
+        else
+          @flag = false
+          @x = 0
+          @y = 0
+        end
         @z = 0.0
       end
     end

@@ -293,8 +293,13 @@ module Protoex
         @currency = @currency == 0 ? +'' : r.string_at(b + @currency, 'currency')
       else
         data = r.data
-        @currency = n >= 12 ? r.string(b, b + 8, 'currency') : +''
-        @amount = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
+        if n >= 20
+          @currency = r.string(b, b + 8, 'currency')
+          @amount = data.unpack1('E', offset: b + 12)
+        else
+          @currency = +''
+          @amount = 0.0
+        end
         @locked = 0.0
       end
     end

@@ -402,6 +402,8 @@ module Test
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx4Va*Va*', buffer:)
+      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
+      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -842,6 +844,12 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      if @f25.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      end
+      if @f26.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)
       [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
@@ -1759,6 +1767,8 @@ module Test
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Va*Va*', buffer:)
+      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
+      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -1940,7 +1950,7 @@ module Test
         @f165 = T_F165.read(r, b, b + 562, 'f165')
       else
         data = r.data
-        if n >= 110
+        if n >= 237
           values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
           @id = values[0]
           @f1 = values[1] != 0
@@ -1971,285 +1981,66 @@ module Test
           @f26 = values[26]
           @f27 = values[27]
           @f28 = values[28]
-        else
-          if n >= 12
-            @id = data.unpack1('l<', offset: b + 8)
-          else
-            r.spend(64, b, 'id')
-            @id = 0
-          end
-          if n >= 13
-            @f1 = data.unpack1('C', offset: b + 12) != 0
-          else
-            r.spend(64, b, 'f1') if n >= 12
-            @f1 = false
-          end
-          if n >= 14
-            @f2 = data.unpack1('C', offset: b + 13) != 0
-          else
-            r.spend(64, b, 'f2') if n >= 13
-            @f2 = true
-          end
-          if n >= 15
-            @f3 = data.unpack1('C', offset: b + 14)
-          else
-            r.spend(64, b, 'f3') if n >= 14
-            @f3 = 0
-          end
-          if n >= 16
-            @f4 = data.unpack1('C', offset: b + 15)
-          else
-            r.spend(64, b, 'f4') if n >= 15
-            @f4 = 255
-          end
-          if n >= 17
-            @f5 = data.unpack1('C', offset: b + 16)
-          else
-            r.spend(64, b, 'f5') if n >= 16
-            @f5 = 0
-          end
-          if n >= 18
-            @f6 = data.unpack1('C', offset: b + 17)
-          else
-            r.spend(64, b, 'f6') if n >= 17
-            @f6 = 33
-          end
-          if n >= 22
-            @f7 = data.unpack1('L<', offset: b + 18)
-          else
-            r.spend(64, b, 'f7') if n >= 18
-            @f7 = 0
-          end
-          if n >= 26
-            @f8 = data.unpack1('L<', offset: b + 22)
-          else
-            r.spend(64, b, 'f8') if n >= 22
-            @f8 = 1092
-          end
-          if n >= 27
-            @f9 = data.unpack1('c', offset: b + 26)
-          else
-            r.spend(64, b, 'f9') if n >= 26
-            @f9 = 0
-          end
-          if n >= 28
-            @f10 = data.unpack1('c', offset: b + 27)
-          else
-            r.spend(64, b, 'f10') if n >= 27
-            @f10 = 127
-          end
-          if n >= 29
-            @f11 = data.unpack1('C', offset: b + 28)
-          else
-            r.spend(64, b, 'f11') if n >= 28
-            @f11 = 0
-          end
-          if n >= 30
-            @f12 = data.unpack1('C', offset: b + 29)
-          else
-            r.spend(64, b, 'f12') if n >= 29
-            @f12 = 255
-          end
-          if n >= 32
-            @f13 = data.unpack1('s<', offset: b + 30)
-          else
-            r.spend(64, b, 'f13') if n >= 30
-            @f13 = 0
-          end
-          if n >= 34
-            @f14 = data.unpack1('s<', offset: b + 32)
-          else
-            r.spend(64, b, 'f14') if n >= 32
-            @f14 = 32_767
-          end
-          if n >= 36
-            @f15 = data.unpack1('S<', offset: b + 34)
-          else
-            r.spend(64, b, 'f15') if n >= 34
-            @f15 = 0
-          end
-          if n >= 38
-            @f16 = data.unpack1('S<', offset: b + 36)
-          else
-            r.spend(64, b, 'f16') if n >= 36
-            @f16 = 65_535
-          end
-          if n >= 42
-            @f17 = data.unpack1('l<', offset: b + 38)
-          else
-            r.spend(64, b, 'f17') if n >= 38
-            @f17 = 0
-          end
-          if n >= 46
-            @f18 = data.unpack1('l<', offset: b + 42)
-          else
-            r.spend(64, b, 'f18') if n >= 42
-            @f18 = 2_147_483_647
-          end
-          if n >= 50
-            @f19 = data.unpack1('L<', offset: b + 46)
-          else
-            r.spend(64, b, 'f19') if n >= 46
-            @f19 = 0
-          end
-          if n >= 54
-            @f20 = data.unpack1('L<', offset: b + 50)
-          else
-            r.spend(64, b, 'f20') if n >= 50
-            @f20 = 4_294_967_295
-          end
-          if n >= 62
-            @f21 = data.unpack1('q<', offset: b + 54)
-          else
-            r.spend(64, b, 'f21') if n >= 54
-            @f21 = 0
-          end
-          if n >= 70
-            @f22 = data.unpack1('q<', offset: b + 62)
-          else
-            r.spend(64, b, 'f22') if n >= 62
-            @f22 = 9_223_372_036_854_775_807
-          end
-          if n >= 78
-            @f23 = data.unpack1('Q<', offset: b + 70)
-          else
-            r.spend(64, b, 'f23') if n >= 70
-            @f23 = 0
-          end
-          if n >= 86
-            @f24 = data.unpack1('Q<', offset: b + 78)
-          else
-            r.spend(64, b, 'f24') if n >= 78
-            @f24 = 18_446_744_073_709_551_615
-          end
-          if n >= 90
-            @f25 = data.unpack1('e', offset: b + 86)
-          else
-            r.spend(64, b, 'f25') if n >= 86
-            @f25 = 0.0
-          end
-          if n >= 94
-            @f26 = data.unpack1('e', offset: b + 90)
-          else
-            r.spend(64, b, 'f26') if n >= 90
-            @f26 = 123.456
-          end
-          if n >= 102
-            @f27 = data.unpack1('E', offset: b + 94)
-          else
-            r.spend(64, b, 'f27') if n >= 94
-            @f27 = 0.0
-          end
-          if n >= 110
-            @f28 = data.unpack1('E', offset: b + 102)
-          else
-            r.spend(64, b, 'f28') if n >= 102
-            @f28 = -1.23456e+125
-          end
-        end
-        if n >= 126
           @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
-        else
-          r.spend(64, b, 'f29') if n >= 110
-          @f29 = Fbe::Decimal::ZERO
-        end
-        if n >= 142
           @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
-        else
-          r.spend(64, b, 'f30') if n >= 126
-          @f30 = BigDecimal('123456.123456')
-        end
-        if n >= 146
           @f31 = r.string(b, b + 142, 'f31')
-        else
-          r.spend(64, b, 'f31') if n >= 142
-          @f31 = +''
-        end
-        if n >= 150
           @f32 = r.string(b, b + 146, 'f32')
-        else
-          r.spend(64, b, 'f32') if n >= 146
-          @f32 = +'Initial string!'
-        end
-        if n >= 224
           @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
           @f36 = Fbe::Uuid.from_bytes(@f36)
           @f37 = Fbe::Uuid.from_bytes(@f37)
           @f38 = Fbe::Uuid.from_bytes(@f38)
           @f39 = Proto::OrderSide.from_wire(@f39)
           @f40 = Proto::OrderType.from_wire(@f40)
-        else
-          if n >= 158
-            @f33 = data.unpack1('Q<', offset: b + 150)
-          else
-            r.spend(64, b, 'f33') if n >= 150
-            @f33 = 0
-          end
-          if n >= 166
-            @f34 = data.unpack1('Q<', offset: b + 158)
-          else
-            r.spend(64, b, 'f34') if n >= 158
-            @f34 = 0
-          end
-          if n >= 174
-            @f35 = data.unpack1('Q<', offset: b + 166)
-          else
-            r.spend(64, b, 'f35') if n >= 166
-            @f35 = Fbe::Timestamp.utc
-          end
-          if n >= 190
-            @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
-          else
-            r.spend(64, b, 'f36') if n >= 174
-            @f36 = Fbe::Uuid::NIL
-          end
-          if n >= 206
-            @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
-          else
-            r.spend(64, b, 'f37') if n >= 190
-            @f37 = Fbe::Uuid.uuid1
-          end
-          if n >= 222
-            @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
-          else
-            r.spend(64, b, 'f38') if n >= 206
-            @f38 = '123e4567-e89b-12d3-a456-426655440000'
-          end
-          if n >= 223
-            @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
-          else
-            r.spend(64, b, 'f39') if n >= 222
-            @f39 = Proto::OrderSide.default
-          end
-          if n >= 224
-            @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
-          else
-            r.spend(64, b, 'f40') if n >= 223
-            @f40 = Proto::OrderType.default
-          end
-        end
-        if n >= 228
           @f41 = T_F41.read(r, b, b + 224, 'f41')
-        else
-          r.spend(64, b, 'f41') if n >= 224
-          @f41 = Proto::Order.new
-        end
-        if n >= 232
           @f42 = T_F42.read(r, b, b + 228, 'f42')
-        else
-          r.spend(38, b, 'f42') if n >= 228
-          @f42 = Proto::Balance.new
-        end
-        if n >= 233
           @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
-        else
-          r.spend(26, b, 'f43') if n >= 232
-          @f43 = Proto::State.default
-        end
-        if n >= 237
           @f44 = T_F44.read(r, b, b + 233, 'f44')
         else
-          r.spend(26, b, 'f44') if n >= 233
+          r.spend(64, b)
+          @id = 0
+          @f1 = false
+          @f2 = true
+          @f3 = 0
+          @f4 = 255
+          @f5 = 0
+          @f6 = 33
+          @f7 = 0
+          @f8 = 1092
+          @f9 = 0
+          @f10 = 127
+          @f11 = 0
+          @f12 = 255
+          @f13 = 0
+          @f14 = 32_767
+          @f15 = 0
+          @f16 = 65_535
+          @f17 = 0
+          @f18 = 2_147_483_647
+          @f19 = 0
+          @f20 = 4_294_967_295
+          @f21 = 0
+          @f22 = 9_223_372_036_854_775_807
+          @f23 = 0
+          @f24 = 18_446_744_073_709_551_615
+          @f25 = 0.0
+          @f26 = 123.456
+          @f27 = 0.0
+          @f28 = -1.23456e+125
+          @f29 = Fbe::Decimal::ZERO
+          @f30 = BigDecimal('123456.123456')
+          @f31 = +''
+          @f32 = +'Initial string!'
+          @f33 = 0
+          @f34 = 0
+          @f35 = Fbe::Timestamp.utc
+          @f36 = Fbe::Uuid::NIL
+          @f37 = Fbe::Uuid.uuid1
+          @f38 = '123e4567-e89b-12d3-a456-426655440000'
+          @f39 = Proto::OrderSide.default
+          @f40 = Proto::OrderType.default
+          @f41 = Proto::Order.new
+          @f42 = Proto::Balance.new
+          @f43 = Proto::State.default
           @f44 = Proto::Account.new
         end
         @f100 = n >= 242 ? T_F100.read(r, b, b + 237, 'f100') : nil
@@ -2448,6 +2239,12 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      if @f25.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      end
+      if @f26.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)
       [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
@@ -3796,6 +3593,8 @@ module Test
        @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize,
        f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Vx5Cx5Vx5Q<x23Va*Va*', buffer:)
+      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
+      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -4003,7 +3802,7 @@ module Test
         @f1011 = T_F1011.read(r, b, b + 617, 'f1011')
       else
         data = r.data
-        if n >= 110
+        if n >= 567
           values = data.unpack('l<C6L<2c2C2s<2S<2l<2L<2q<2Q<2e2E2', offset: b + 8)
           @id = values[0]
           @f1 = values[1] != 0
@@ -4034,681 +3833,198 @@ module Test
           @f26 = values[26]
           @f27 = values[27]
           @f28 = values[28]
-        else
-          if n >= 12
-            @id = data.unpack1('l<', offset: b + 8)
-          else
-            r.spend(692, b, 'id')
-            @id = 0
-          end
-          if n >= 13
-            @f1 = data.unpack1('C', offset: b + 12) != 0
-          else
-            r.spend(692, b, 'f1') if n >= 12
-            @f1 = false
-          end
-          if n >= 14
-            @f2 = data.unpack1('C', offset: b + 13) != 0
-          else
-            r.spend(692, b, 'f2') if n >= 13
-            @f2 = true
-          end
-          if n >= 15
-            @f3 = data.unpack1('C', offset: b + 14)
-          else
-            r.spend(692, b, 'f3') if n >= 14
-            @f3 = 0
-          end
-          if n >= 16
-            @f4 = data.unpack1('C', offset: b + 15)
-          else
-            r.spend(692, b, 'f4') if n >= 15
-            @f4 = 255
-          end
-          if n >= 17
-            @f5 = data.unpack1('C', offset: b + 16)
-          else
-            r.spend(692, b, 'f5') if n >= 16
-            @f5 = 0
-          end
-          if n >= 18
-            @f6 = data.unpack1('C', offset: b + 17)
-          else
-            r.spend(692, b, 'f6') if n >= 17
-            @f6 = 33
-          end
-          if n >= 22
-            @f7 = data.unpack1('L<', offset: b + 18)
-          else
-            r.spend(692, b, 'f7') if n >= 18
-            @f7 = 0
-          end
-          if n >= 26
-            @f8 = data.unpack1('L<', offset: b + 22)
-          else
-            r.spend(692, b, 'f8') if n >= 22
-            @f8 = 1092
-          end
-          if n >= 27
-            @f9 = data.unpack1('c', offset: b + 26)
-          else
-            r.spend(692, b, 'f9') if n >= 26
-            @f9 = 0
-          end
-          if n >= 28
-            @f10 = data.unpack1('c', offset: b + 27)
-          else
-            r.spend(692, b, 'f10') if n >= 27
-            @f10 = 127
-          end
-          if n >= 29
-            @f11 = data.unpack1('C', offset: b + 28)
-          else
-            r.spend(692, b, 'f11') if n >= 28
-            @f11 = 0
-          end
-          if n >= 30
-            @f12 = data.unpack1('C', offset: b + 29)
-          else
-            r.spend(692, b, 'f12') if n >= 29
-            @f12 = 255
-          end
-          if n >= 32
-            @f13 = data.unpack1('s<', offset: b + 30)
-          else
-            r.spend(692, b, 'f13') if n >= 30
-            @f13 = 0
-          end
-          if n >= 34
-            @f14 = data.unpack1('s<', offset: b + 32)
-          else
-            r.spend(692, b, 'f14') if n >= 32
-            @f14 = 32_767
-          end
-          if n >= 36
-            @f15 = data.unpack1('S<', offset: b + 34)
-          else
-            r.spend(692, b, 'f15') if n >= 34
-            @f15 = 0
-          end
-          if n >= 38
-            @f16 = data.unpack1('S<', offset: b + 36)
-          else
-            r.spend(692, b, 'f16') if n >= 36
-            @f16 = 65_535
-          end
-          if n >= 42
-            @f17 = data.unpack1('l<', offset: b + 38)
-          else
-            r.spend(692, b, 'f17') if n >= 38
-            @f17 = 0
-          end
-          if n >= 46
-            @f18 = data.unpack1('l<', offset: b + 42)
-          else
-            r.spend(692, b, 'f18') if n >= 42
-            @f18 = 2_147_483_647
-          end
-          if n >= 50
-            @f19 = data.unpack1('L<', offset: b + 46)
-          else
-            r.spend(692, b, 'f19') if n >= 46
-            @f19 = 0
-          end
-          if n >= 54
-            @f20 = data.unpack1('L<', offset: b + 50)
-          else
-            r.spend(692, b, 'f20') if n >= 50
-            @f20 = 4_294_967_295
-          end
-          if n >= 62
-            @f21 = data.unpack1('q<', offset: b + 54)
-          else
-            r.spend(692, b, 'f21') if n >= 54
-            @f21 = 0
-          end
-          if n >= 70
-            @f22 = data.unpack1('q<', offset: b + 62)
-          else
-            r.spend(692, b, 'f22') if n >= 62
-            @f22 = 9_223_372_036_854_775_807
-          end
-          if n >= 78
-            @f23 = data.unpack1('Q<', offset: b + 70)
-          else
-            r.spend(692, b, 'f23') if n >= 70
-            @f23 = 0
-          end
-          if n >= 86
-            @f24 = data.unpack1('Q<', offset: b + 78)
-          else
-            r.spend(692, b, 'f24') if n >= 78
-            @f24 = 18_446_744_073_709_551_615
-          end
-          if n >= 90
-            @f25 = data.unpack1('e', offset: b + 86)
-          else
-            r.spend(692, b, 'f25') if n >= 86
-            @f25 = 0.0
-          end
-          if n >= 94
-            @f26 = data.unpack1('e', offset: b + 90)
-          else
-            r.spend(692, b, 'f26') if n >= 90
-            @f26 = 123.456
-          end
-          if n >= 102
-            @f27 = data.unpack1('E', offset: b + 94)
-          else
-            r.spend(692, b, 'f27') if n >= 94
-            @f27 = 0.0
-          end
-          if n >= 110
-            @f28 = data.unpack1('E', offset: b + 102)
-          else
-            r.spend(692, b, 'f28') if n >= 102
-            @f28 = -1.23456e+125
-          end
-        end
-        if n >= 126
           @f29 = Fbe::Types::DECIMAL.read(r, b, b + 110, 'f29')
-        else
-          r.spend(692, b, 'f29') if n >= 110
-          @f29 = Fbe::Decimal::ZERO
-        end
-        if n >= 142
           @f30 = Fbe::Types::DECIMAL.read(r, b, b + 126, 'f30')
-        else
-          r.spend(692, b, 'f30') if n >= 126
-          @f30 = BigDecimal('123456.123456')
-        end
-        if n >= 146
           @f31 = r.string(b, b + 142, 'f31')
-        else
-          r.spend(692, b, 'f31') if n >= 142
-          @f31 = +''
-        end
-        if n >= 150
           @f32 = r.string(b, b + 146, 'f32')
-        else
-          r.spend(692, b, 'f32') if n >= 146
-          @f32 = +'Initial string!'
-        end
-        if n >= 224
           @f33, @f34, @f35, @f36, @f37, @f38, @f39, @f40 = data.unpack('Q<3a16a16a16C2', offset: b + 150)
           @f36 = Fbe::Uuid.from_bytes(@f36)
           @f37 = Fbe::Uuid.from_bytes(@f37)
           @f38 = Fbe::Uuid.from_bytes(@f38)
           @f39 = Proto::OrderSide.from_wire(@f39)
           @f40 = Proto::OrderType.from_wire(@f40)
-        else
-          if n >= 158
-            @f33 = data.unpack1('Q<', offset: b + 150)
-          else
-            r.spend(692, b, 'f33') if n >= 150
-            @f33 = 0
-          end
-          if n >= 166
-            @f34 = data.unpack1('Q<', offset: b + 158)
-          else
-            r.spend(692, b, 'f34') if n >= 158
-            @f34 = 0
-          end
-          if n >= 174
-            @f35 = data.unpack1('Q<', offset: b + 166)
-          else
-            r.spend(692, b, 'f35') if n >= 166
-            @f35 = Fbe::Timestamp.utc
-          end
-          if n >= 190
-            @f36 = Fbe::Uuid.from_bytes(data.byteslice(b + 174, 16))
-          else
-            r.spend(692, b, 'f36') if n >= 174
-            @f36 = Fbe::Uuid::NIL
-          end
-          if n >= 206
-            @f37 = Fbe::Uuid.from_bytes(data.byteslice(b + 190, 16))
-          else
-            r.spend(692, b, 'f37') if n >= 190
-            @f37 = Fbe::Uuid.uuid1
-          end
-          if n >= 222
-            @f38 = Fbe::Uuid.from_bytes(data.byteslice(b + 206, 16))
-          else
-            r.spend(692, b, 'f38') if n >= 206
-            @f38 = '123e4567-e89b-12d3-a456-426655440000'
-          end
-          if n >= 223
-            @f39 = Proto::OrderSide.from_wire(data.unpack1('C', offset: b + 222))
-          else
-            r.spend(692, b, 'f39') if n >= 222
-            @f39 = Proto::OrderSide.default
-          end
-          if n >= 224
-            @f40 = Proto::OrderType.from_wire(data.unpack1('C', offset: b + 223))
-          else
-            r.spend(692, b, 'f40') if n >= 223
-            @f40 = Proto::OrderType.default
-          end
-        end
-        if n >= 228
           @f41 = T_F41.read(r, b, b + 224, 'f41')
-        else
-          r.spend(692, b, 'f41') if n >= 224
-          @f41 = Proto::Order.new
-        end
-        if n >= 232
           @f42 = T_F42.read(r, b, b + 228, 'f42')
-        else
-          r.spend(666, b, 'f42') if n >= 228
-          @f42 = Proto::Balance.new
-        end
-        if n >= 233
           @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
-        else
-          r.spend(654, b, 'f43') if n >= 232
-          @f43 = Proto::State.default
-        end
-        if n >= 237
           @f44 = T_F44.read(r, b, b + 233, 'f44')
-        else
-          r.spend(654, b, 'f44') if n >= 233
-          @f44 = Proto::Account.new
-        end
-        if n >= 242
           @f100 = T_F100.read(r, b, b + 237, 'f100')
-        else
-          r.spend(628, b, 'f100') if n >= 237
-          @f100 = nil
-        end
-        if n >= 247
           @f101 = T_F101.read(r, b, b + 242, 'f101')
-        else
-          r.spend(628, b, 'f101') if n >= 242
-          @f101 = true
-        end
-        if n >= 252
           @f102 = T_F102.read(r, b, b + 247, 'f102')
-        else
-          r.spend(628, b, 'f102') if n >= 247
-          @f102 = nil
-        end
-        if n >= 257
           @f103 = T_F103.read(r, b, b + 252, 'f103')
-        else
-          r.spend(628, b, 'f103') if n >= 252
-          @f103 = nil
-        end
-        if n >= 262
           @f104 = T_F104.read(r, b, b + 257, 'f104')
-        else
-          r.spend(628, b, 'f104') if n >= 257
-          @f104 = 255
-        end
-        if n >= 267
           @f105 = T_F105.read(r, b, b + 262, 'f105')
-        else
-          r.spend(628, b, 'f105') if n >= 262
-          @f105 = nil
-        end
-        if n >= 272
           @f106 = T_F106.read(r, b, b + 267, 'f106')
-        else
-          r.spend(628, b, 'f106') if n >= 267
-          @f106 = nil
-        end
-        if n >= 277
           @f107 = T_F107.read(r, b, b + 272, 'f107')
-        else
-          r.spend(628, b, 'f107') if n >= 272
-          @f107 = 33
-        end
-        if n >= 282
           @f108 = T_F108.read(r, b, b + 277, 'f108')
-        else
-          r.spend(628, b, 'f108') if n >= 277
-          @f108 = nil
-        end
-        if n >= 287
           @f109 = T_F109.read(r, b, b + 282, 'f109')
-        else
-          r.spend(628, b, 'f109') if n >= 282
-          @f109 = nil
-        end
-        if n >= 292
           @f110 = T_F110.read(r, b, b + 287, 'f110')
-        else
-          r.spend(628, b, 'f110') if n >= 287
-          @f110 = 1092
-        end
-        if n >= 297
           @f111 = T_F111.read(r, b, b + 292, 'f111')
-        else
-          r.spend(628, b, 'f111') if n >= 292
-          @f111 = nil
-        end
-        if n >= 302
           @f112 = T_F112.read(r, b, b + 297, 'f112')
-        else
-          r.spend(628, b, 'f112') if n >= 297
-          @f112 = nil
-        end
-        if n >= 307
           @f113 = T_F113.read(r, b, b + 302, 'f113')
-        else
-          r.spend(628, b, 'f113') if n >= 302
-          @f113 = 127
-        end
-        if n >= 312
           @f114 = T_F114.read(r, b, b + 307, 'f114')
-        else
-          r.spend(628, b, 'f114') if n >= 307
-          @f114 = nil
-        end
-        if n >= 317
           @f115 = T_F115.read(r, b, b + 312, 'f115')
-        else
-          r.spend(628, b, 'f115') if n >= 312
-          @f115 = nil
-        end
-        if n >= 322
           @f116 = T_F116.read(r, b, b + 317, 'f116')
-        else
-          r.spend(628, b, 'f116') if n >= 317
-          @f116 = 255
-        end
-        if n >= 327
           @f117 = T_F117.read(r, b, b + 322, 'f117')
-        else
-          r.spend(628, b, 'f117') if n >= 322
-          @f117 = nil
-        end
-        if n >= 332
           @f118 = T_F118.read(r, b, b + 327, 'f118')
-        else
-          r.spend(628, b, 'f118') if n >= 327
-          @f118 = nil
-        end
-        if n >= 337
           @f119 = T_F119.read(r, b, b + 332, 'f119')
-        else
-          r.spend(628, b, 'f119') if n >= 332
-          @f119 = 32_767
-        end
-        if n >= 342
           @f120 = T_F120.read(r, b, b + 337, 'f120')
-        else
-          r.spend(628, b, 'f120') if n >= 337
-          @f120 = nil
-        end
-        if n >= 347
           @f121 = T_F121.read(r, b, b + 342, 'f121')
-        else
-          r.spend(628, b, 'f121') if n >= 342
-          @f121 = nil
-        end
-        if n >= 352
           @f122 = T_F122.read(r, b, b + 347, 'f122')
-        else
-          r.spend(628, b, 'f122') if n >= 347
-          @f122 = 65_535
-        end
-        if n >= 357
           @f123 = T_F123.read(r, b, b + 352, 'f123')
-        else
-          r.spend(628, b, 'f123') if n >= 352
-          @f123 = nil
-        end
-        if n >= 362
           @f124 = T_F124.read(r, b, b + 357, 'f124')
-        else
-          r.spend(628, b, 'f124') if n >= 357
-          @f124 = nil
-        end
-        if n >= 367
           @f125 = T_F125.read(r, b, b + 362, 'f125')
-        else
-          r.spend(628, b, 'f125') if n >= 362
-          @f125 = 2_147_483_647
-        end
-        if n >= 372
           @f126 = T_F126.read(r, b, b + 367, 'f126')
-        else
-          r.spend(628, b, 'f126') if n >= 367
-          @f126 = nil
-        end
-        if n >= 377
           @f127 = T_F127.read(r, b, b + 372, 'f127')
-        else
-          r.spend(628, b, 'f127') if n >= 372
-          @f127 = nil
-        end
-        if n >= 382
           @f128 = T_F128.read(r, b, b + 377, 'f128')
-        else
-          r.spend(628, b, 'f128') if n >= 377
-          @f128 = 4_294_967_295
-        end
-        if n >= 387
           @f129 = T_F129.read(r, b, b + 382, 'f129')
-        else
-          r.spend(628, b, 'f129') if n >= 382
-          @f129 = nil
-        end
-        if n >= 392
           @f130 = T_F130.read(r, b, b + 387, 'f130')
-        else
-          r.spend(628, b, 'f130') if n >= 387
-          @f130 = nil
-        end
-        if n >= 397
           @f131 = T_F131.read(r, b, b + 392, 'f131')
-        else
-          r.spend(628, b, 'f131') if n >= 392
-          @f131 = 9_223_372_036_854_775_807
-        end
-        if n >= 402
           @f132 = T_F132.read(r, b, b + 397, 'f132')
-        else
-          r.spend(628, b, 'f132') if n >= 397
-          @f132 = nil
-        end
-        if n >= 407
           @f133 = T_F133.read(r, b, b + 402, 'f133')
-        else
-          r.spend(628, b, 'f133') if n >= 402
-          @f133 = nil
-        end
-        if n >= 412
           @f134 = T_F134.read(r, b, b + 407, 'f134')
-        else
-          r.spend(628, b, 'f134') if n >= 407
-          @f134 = 18_446_744_073_709_551_615
-        end
-        if n >= 417
           @f135 = T_F135.read(r, b, b + 412, 'f135')
-        else
-          r.spend(628, b, 'f135') if n >= 412
-          @f135 = nil
-        end
-        if n >= 422
           @f136 = T_F136.read(r, b, b + 417, 'f136')
-        else
-          r.spend(628, b, 'f136') if n >= 417
-          @f136 = nil
-        end
-        if n >= 427
           @f137 = T_F137.read(r, b, b + 422, 'f137')
-        else
-          r.spend(628, b, 'f137') if n >= 422
-          @f137 = 123.456
-        end
-        if n >= 432
           @f138 = T_F138.read(r, b, b + 427, 'f138')
-        else
-          r.spend(628, b, 'f138') if n >= 427
-          @f138 = nil
-        end
-        if n >= 437
           @f139 = T_F139.read(r, b, b + 432, 'f139')
-        else
-          r.spend(628, b, 'f139') if n >= 432
-          @f139 = nil
-        end
-        if n >= 442
           @f140 = T_F140.read(r, b, b + 437, 'f140')
-        else
-          r.spend(628, b, 'f140') if n >= 437
-          @f140 = -1.23456e+125
-        end
-        if n >= 447
           @f141 = T_F141.read(r, b, b + 442, 'f141')
-        else
-          r.spend(628, b, 'f141') if n >= 442
-          @f141 = nil
-        end
-        if n >= 452
           @f142 = T_F142.read(r, b, b + 447, 'f142')
-        else
-          r.spend(628, b, 'f142') if n >= 447
-          @f142 = nil
-        end
-        if n >= 457
           @f143 = T_F143.read(r, b, b + 452, 'f143')
-        else
-          r.spend(628, b, 'f143') if n >= 452
-          @f143 = BigDecimal('123456.123456')
-        end
-        if n >= 462
           @f144 = T_F144.read(r, b, b + 457, 'f144')
-        else
-          r.spend(628, b, 'f144') if n >= 457
-          @f144 = nil
-        end
-        if n >= 467
           @f145 = T_F145.read(r, b, b + 462, 'f145')
-        else
-          r.spend(628, b, 'f145') if n >= 462
-          @f145 = nil
-        end
-        if n >= 472
           @f146 = T_F146.read(r, b, b + 467, 'f146')
-        else
-          r.spend(628, b, 'f146') if n >= 467
-          @f146 = +'Initial string!'
-        end
-        if n >= 477
           @f147 = T_F147.read(r, b, b + 472, 'f147')
-        else
-          r.spend(628, b, 'f147') if n >= 472
-          @f147 = nil
-        end
-        if n >= 482
           @f148 = T_F148.read(r, b, b + 477, 'f148')
-        else
-          r.spend(628, b, 'f148') if n >= 477
-          @f148 = nil
-        end
-        if n >= 487
           @f149 = T_F149.read(r, b, b + 482, 'f149')
-        else
-          r.spend(628, b, 'f149') if n >= 482
-          @f149 = Fbe::Timestamp.utc
-        end
-        if n >= 492
           @f150 = T_F150.read(r, b, b + 487, 'f150')
-        else
-          r.spend(628, b, 'f150') if n >= 487
-          @f150 = nil
-        end
-        if n >= 497
           @f151 = T_F151.read(r, b, b + 492, 'f151')
-        else
-          r.spend(628, b, 'f151') if n >= 492
-          @f151 = nil
-        end
-        if n >= 502
           @f152 = T_F152.read(r, b, b + 497, 'f152')
-        else
-          r.spend(628, b, 'f152') if n >= 497
-          @f152 = '123e4567-e89b-12d3-a456-426655440000'
-        end
-        if n >= 507
           @f153 = T_F153.read(r, b, b + 502, 'f153')
-        else
-          r.spend(628, b, 'f153') if n >= 502
-          @f153 = nil
-        end
-        if n >= 512
           @f154 = T_F154.read(r, b, b + 507, 'f154')
-        else
-          r.spend(628, b, 'f154') if n >= 507
-          @f154 = nil
-        end
-        if n >= 517
           @f155 = T_F155.read(r, b, b + 512, 'f155')
-        else
-          r.spend(628, b, 'f155') if n >= 512
-          @f155 = nil
-        end
-        if n >= 522
           @f156 = T_F156.read(r, b, b + 517, 'f156')
-        else
-          r.spend(628, b, 'f156') if n >= 517
-          @f156 = nil
-        end
-        if n >= 527
           @f157 = T_F157.read(r, b, b + 522, 'f157')
-        else
-          r.spend(628, b, 'f157') if n >= 522
-          @f157 = nil
-        end
-        if n >= 532
           @f158 = T_F158.read(r, b, b + 527, 'f158')
-        else
-          r.spend(628, b, 'f158') if n >= 527
-          @f158 = nil
-        end
-        if n >= 537
           @f159 = T_F159.read(r, b, b + 532, 'f159')
-        else
-          r.spend(628, b, 'f159') if n >= 532
-          @f159 = nil
-        end
-        if n >= 542
           @f160 = T_F160.read(r, b, b + 537, 'f160')
-        else
-          r.spend(628, b, 'f160') if n >= 537
-          @f160 = nil
-        end
-        if n >= 547
           @f161 = T_F161.read(r, b, b + 542, 'f161')
-        else
-          r.spend(628, b, 'f161') if n >= 542
-          @f161 = nil
-        end
-        if n >= 552
           @f162 = T_F162.read(r, b, b + 547, 'f162')
-        else
-          r.spend(628, b, 'f162') if n >= 547
-          @f162 = nil
-        end
-        if n >= 557
           @f163 = T_F163.read(r, b, b + 552, 'f163')
-        else
-          r.spend(628, b, 'f163') if n >= 552
-          @f163 = nil
-        end
-        if n >= 562
           @f164 = T_F164.read(r, b, b + 557, 'f164')
-        else
-          r.spend(628, b, 'f164') if n >= 557
-          @f164 = nil
-        end
-        if n >= 567
           @f165 = T_F165.read(r, b, b + 562, 'f165')
         else
-          r.spend(628, b, 'f165') if n >= 562
+          r.spend(692, b)
+          @id = 0
+          @f1 = false
+          @f2 = true
+          @f3 = 0
+          @f4 = 255
+          @f5 = 0
+          @f6 = 33
+          @f7 = 0
+          @f8 = 1092
+          @f9 = 0
+          @f10 = 127
+          @f11 = 0
+          @f12 = 255
+          @f13 = 0
+          @f14 = 32_767
+          @f15 = 0
+          @f16 = 65_535
+          @f17 = 0
+          @f18 = 2_147_483_647
+          @f19 = 0
+          @f20 = 4_294_967_295
+          @f21 = 0
+          @f22 = 9_223_372_036_854_775_807
+          @f23 = 0
+          @f24 = 18_446_744_073_709_551_615
+          @f25 = 0.0
+          @f26 = 123.456
+          @f27 = 0.0
+          @f28 = -1.23456e+125
+          @f29 = Fbe::Decimal::ZERO
+          @f30 = BigDecimal('123456.123456')
+          @f31 = +''
+          @f32 = +'Initial string!'
+          @f33 = 0
+          @f34 = 0
+          @f35 = Fbe::Timestamp.utc
+          @f36 = Fbe::Uuid::NIL
+          @f37 = Fbe::Uuid.uuid1
+          @f38 = '123e4567-e89b-12d3-a456-426655440000'
+          @f39 = Proto::OrderSide.default
+          @f40 = Proto::OrderType.default
+          @f41 = Proto::Order.new
+          @f42 = Proto::Balance.new
+          @f43 = Proto::State.default
+          @f44 = Proto::Account.new
+          @f100 = nil
+          @f101 = true
+          @f102 = nil
+          @f103 = nil
+          @f104 = 255
+          @f105 = nil
+          @f106 = nil
+          @f107 = 33
+          @f108 = nil
+          @f109 = nil
+          @f110 = 1092
+          @f111 = nil
+          @f112 = nil
+          @f113 = 127
+          @f114 = nil
+          @f115 = nil
+          @f116 = 255
+          @f117 = nil
+          @f118 = nil
+          @f119 = 32_767
+          @f120 = nil
+          @f121 = nil
+          @f122 = 65_535
+          @f123 = nil
+          @f124 = nil
+          @f125 = 2_147_483_647
+          @f126 = nil
+          @f127 = nil
+          @f128 = 4_294_967_295
+          @f129 = nil
+          @f130 = nil
+          @f131 = 9_223_372_036_854_775_807
+          @f132 = nil
+          @f133 = nil
+          @f134 = 18_446_744_073_709_551_615
+          @f135 = nil
+          @f136 = nil
+          @f137 = 123.456
+          @f138 = nil
+          @f139 = nil
+          @f140 = -1.23456e+125
+          @f141 = nil
+          @f142 = nil
+          @f143 = BigDecimal('123456.123456')
+          @f144 = nil
+          @f145 = nil
+          @f146 = +'Initial string!'
+          @f147 = nil
+          @f148 = nil
+          @f149 = Fbe::Timestamp.utc
+          @f150 = nil
+          @f151 = nil
+          @f152 = '123e4567-e89b-12d3-a456-426655440000'
+          @f153 = nil
+          @f154 = nil
+          @f155 = nil
+          @f156 = nil
+          @f157 = nil
+          @f158 = nil
+          @f159 = nil
+          @f160 = nil
+          @f161 = nil
+          @f162 = nil
+          @f163 = nil
+          @f164 = nil
           @f165 = nil
         end
         if n >= 571
@@ -4916,6 +4232,12 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
+      if @f25.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      end
+      if @f26.to_f.nan?
+        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)
       [@f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43)].pack('C', buffer: w.buffer)
