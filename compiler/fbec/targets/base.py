@@ -512,12 +512,22 @@ def import_closure(schema: Schema, package: Package) -> list[Package]:
     return out
 
 
-def message_suffixes(schema: Schema, package: Package, capitalized: Callable[[str], str],
-                     package_prefix: Callable[[str], str], taken: Iterable[str] = ()) -> dict[str, str]:
-    """The protocol types a package's Sender sends (its own, then its imports', import_closure's order),
-    each with the suffix of its methods (Go's and TypeScript's `Send<Suffix>`, `On<Suffix>`): its name
-    capitalized, an imported one's after its package's prefix, a trailing underscore until it is unique
-    (and not one of `taken`), so the package's own types keep the plain names."""
+@dataclass(frozen=True)
+class Message:
+    """A message of a package's protocol as Go's and TypeScript's Senders and Receivers name it."""
+    struct: Struct
+    named: str       # its type in the language, qualified when imported ("market.Failure")
+    suffix: str      # of its methods (`Send<Suffix>`, `On<Suffix>`): "PlaceOrder", "MarketFailure"
+
+
+def protocol_messages(schema: Schema, package: Package, named: Callable[[str], str],
+                      capitalized: Callable[[str], str], package_prefix: Callable[[str], str],
+                      taken: Iterable[str] = ()) -> tuple[list[Message], list[Message]]:
+    """What a package's Sender sends (its protocol types, then its imports', import_closure's order) and
+    what its Receiver dispatches (the IR's dispatch table), each with its type as named(qualified) and
+    the suffix of its methods: its name capitalized, an imported one's after its package's prefix, a
+    trailing underscore until it is unique (and not one of `taken`), so the package's own types keep
+    the plain names."""
     suffixes: dict[str, str] = {}
     used = set(taken)
     for s in (s for p in import_closure(schema, package) for s in p.protocol_types):
@@ -527,20 +537,25 @@ def message_suffixes(schema: Schema, package: Package, capitalized: Callable[[st
             suffix += "_"
         used.add(suffix)
         suffixes[s.qualified] = suffix
-    return suffixes
+
+    def message(qualified: str) -> Message:
+        return Message(schema.struct(qualified), named(qualified), suffixes[qualified])
+
+    dispatch = [message(d.type) for d in package.dispatch]
+    return [message(q) for q in suffixes], dispatch
 
 
-def client_answers(sent: list[Struct], dispatched: list[Struct]) -> tuple[set[str], dict[str, bool]]:
-    """What a Client (Go's, TypeScript's) matches by id (docs/format.md 7.6), over the structs its Sender
-    sends and its Receiver dispatches: the requests it waits for the response of (a [request] with an
-    id whose response is among them), and each dispatched message with an id that answers one (their
-    response or a reject), with whether it is a global reject (it answers a request of any type)."""
-    known = {s.qualified for s in (*sent, *dispatched)}
-    waiting = [s for s in sent if s.request and s.response in known and s.id_field is not None]
+def client_answers(sent: list[Message], dispatched: list[Message]) -> tuple[set[str], dict[str, bool]]:
+    """What a Client (Go's, TypeScript's) matches by id (docs/format.md 7.6), over the messages its
+    Sender sends and its Receiver dispatches: the requests it waits for the response of (a [request]
+    with an id whose response is among them), and each dispatched message with an id that answers one
+    (their response or a reject), with whether it is a global reject (it answers a request of any type)."""
+    known = {m.struct.qualified for m in (*sent, *dispatched)}
+    waiting = [m.struct for m in sent if m.struct.request and m.struct.response in known and m.struct.id_field]
     answers = {s.response for s in waiting} | {r.type for s in waiting for r in s.rejects}
     everyone = {r.type for s in waiting for r in s.rejects if r.global_}
-    return ({s.qualified for s in waiting},
-            {s.qualified: s.qualified in everyone for s in dispatched if s.qualified in answers and s.id_field})
+    return ({s.qualified for s in waiting}, {m.struct.qualified: m.struct.qualified in everyone for m in dispatched
+                                             if m.struct.qualified in answers and m.struct.id_field})
 
 
 def schema_constants(schema: Schema, package: Package) -> dict[str, str]:

@@ -22,38 +22,16 @@ A protocol name taken by a schema type of the package (a message named
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from fbec.model import ir
-from fbec.targets.base import CodeWriter, client_answers, message_suffixes
+from fbec.targets.base import CodeWriter, Message, client_answers, protocol_messages
 from fbec.targets.go.context import Context, decl, leave
 from fbec.targets.go.names import exported, package_name
-
-
-@dataclass(frozen=True)
-class Message:
-    struct: ir.Struct
-    go: str          # the Go type, qualified when imported ("market.Failure")
-    suffix: str      # of the method names: "PlaceOrder", "MarketFailure"
-    own: bool
 
 
 def id_of(c: Context, m: Message) -> str:
     f = m.struct.id_field
     assert f is not None
     return c.ident.field(f)
-
-
-def _messages(c: Context) -> tuple[list[Message], list[Message]]:
-    """What the Sender sends (the package's protocol types, then its imports') and what the
-    Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    suffixes = message_suffixes(c.schema, c.package, exported, lambda pkg: exported(package_name(pkg)))
-
-    def message(s: ir.Struct) -> Message:
-        return Message(s, c.named(s.qualified), suffixes[s.qualified], s.qualified.startswith(c.package.name + "."))
-
-    dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
-    return [message(c.schema.struct(q)) for q in suffixes], dispatch
 
 
 def _func(c: Context, m: Message, prefix: str) -> str:
@@ -65,7 +43,7 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     if not c.package.dispatch:
         return
     names = c.file.declare
-    send, dispatch = _messages(c)
+    send, dispatch = protocol_messages(c.schema, c.package, c.named, exported, lambda p: exported(package_name(p)))
     fbe = c.rt
     pkg = c.package.name
     handler, base_handler, handler_func = names("Handler"), names("BaseHandler"), names("HandlerFunc")
@@ -74,14 +52,14 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     _handler(w, f"// {handler} gets the messages a {names('Receiver')} of {pkg} reads: one method per message of the\n"
              "// package and of its imports. Each value is new; the handler may keep it.\n"
              f"// Embed {base_handler} to implement only some methods, or use {handler_func}.", handler,
-             base_handler, "message", "define the methods you need", dispatch, "", lambda m: ("v", f"*{m.go}"))
+             base_handler, "message", "define the methods you need", dispatch, "", lambda m: ("v", f"*{m.named}"))
     w.line(f"// {handler_func} is a {handler} that hands every message to one function (a type switch tells them")
     w.line("// apart), as http.HandlerFunc.")
     w.line(f"type {handler_func} func(v any)")
     w.blank()
     for m in dispatch:
         w.line(f"// On{m.suffix} calls f(v).")
-        w.line(f"func (f {handler_func}) On{m.suffix}(v *{m.go}) {{ f(v) }}")
+        w.line(f"func (f {handler_func}) On{m.suffix}(v *{m.named}) {{ f(v) }}")
         w.blank()
 
     # ------------------------------------------------------------ senders
@@ -99,7 +77,7 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
             w.line(f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
         for m in send:
             with decl(w, f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.",
-                         f"func (s *{sender}) Send{m.suffix}(v *{m.go}) (int, error) {{"):
+                         f"func (s *{sender}) Send{m.suffix}(v *{m.named}) (int, error) {{"):
                 w.line(f"return s.Sender.SendFrame(v.{append})")
 
     # ------------------------------------------------------------ receivers
@@ -131,7 +109,7 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
 
 def _decoding(read: str) -> Callable[[Message], tuple[str, str, str]]:
     """A Receiver's case (see _receiver): a new value, the read method read into it, the handler's call."""
-    return lambda m: (f"v := new({m.go})", f"v.{read}(frame, lim)", f"On{m.suffix}(v)")
+    return lambda m: (f"v := new({m.named})", f"v.{read}(frame, lim)", f"On{m.suffix}(v)")
 
 
 def _handler(w: CodeWriter, doc: str, name: str, base: str, what: str, base_doc: str, dispatch: list[Message],
@@ -201,7 +179,7 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
     requests = [m for m in send if m.struct.request]
-    waits, answers = client_answers([m.struct for m in send], [m.struct for m in dispatch])
+    waits, answers = client_answers(send, dispatch)
     waiting = [m for m in requests if m.struct.qualified in waits]
     client_handler = "clientHandler"
 
@@ -215,7 +193,7 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         q = m.struct.qualified
         w.line(f"// On{m.suffix} hands v to notify"
                + (" unless it answers a pending request." if q in answers else "."))
-        with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
+        with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.named}) {{", "}"):
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
             with w.block("if *h.notify != nil {", "}"):
@@ -226,9 +204,9 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         w.line(f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response and rejects.")
         with w.block(f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{", "}"):
             with w.block("switch v.(type) {", "}"):
-                w.label(f"case *{response.go}:")
+                w.label(f"case *{response.named}:")
                 w.line(f"return {fbe('AnswerResponse')}")
-                types = [f"*{by_name[r.type].go}" for r in m.struct.rejects if r.type in by_name]
+                types = [f"*{by_name[r.type].named}" for r in m.struct.rejects if r.type in by_name]
                 if types:
                     w.label(f"case {', '.join(types)}:")
                     w.line(f"return {fbe('AnswerReject')}")
@@ -276,17 +254,17 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                 w.line("// timeout (the error then wraps context.DeadlineExceeded).")
                 if rej:
                     w.line(f"// A reject ({rej}) fails it with a *fbe.RejectError.")
-                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.go}) (*{response.go}, error) {{",
-                             "}"):
-                    w.line(f'return {fbe("Request")}[*{response.go}](ctx, &c.requests, "{m.struct.qualified}", v.{id_of(c, m)}, '
-                           f"answers{m.suffix}, func() error {{")
+                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) "
+                             f"(*{response.named}, error) {{", "}"):
+                    w.line(f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
+                           f"v.{id_of(c, m)}, answers{m.suffix}, func() error {{")
                     with w.indented():
                         w.line(f"_, err := c.Send{m.suffix}(v)")
                         w.line("return err")
                     w.line("})")
             else:
                 w.line(f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx has ended).")
-                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.go}) error {{", "}"):
+                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{", "}"):
                     with w.block("if err := ctx.Err(); err != nil {", "}"):
                         w.line("return err")
                     w.line(f"_, err := c.Send{m.suffix}(v)")

@@ -23,34 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, client_answers, message_suffixes
+from fbec.targets.base import CodeWriter, Message, client_answers, protocol_messages
 from fbec.targets.typescript.context import Context
-
-
-@dataclass(frozen=True)
-class Message:
-    struct: ir.Struct
-    ts: str          # the class, qualified when imported ("market.Failure")
-    suffix: str      # of the handler methods: "PlaceOrder", "MarketFailure"
 
 
 def capitalized(name: str) -> str:
     return name[:1].upper() + name[1:]
-
-
-def _messages(c: Context) -> tuple[list[Message], list[Message]]:
-    """What the Sender sends (the package's protocol types, then its imports') and what the
-    Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    suffixes = message_suffixes(c.schema, c.package, capitalized, capitalized, taken=("Message",))  # onMessage's
-
-    def message(s: ir.Struct) -> Message:
-        return Message(s, c.named(s.qualified), suffixes[s.qualified])
-
-    dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
-    return [message(c.schema.struct(q)) for q in suffixes], dispatch
 
 
 class Emitter:
@@ -126,7 +106,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         return
     e = Emitter(w, c, d)
     names = c.file.declare
-    send, dispatch = _messages(c)
+    # a message's methods clear of onMessage's
+    send, dispatch = protocol_messages(c.schema, c.package, c.named, capitalized, capitalized, taken=("Message",))
     rt = c.rt
     pkg = c.package.name
     any_message = names("AnyMessage")
@@ -169,14 +150,14 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         sig = f"(typeId: number, frame: Uint8Array, limits: {rt('Limits', False)}): unknown" if c.ts \
             else "(typeId, frame, limits)"
         def decoded(m: Message, read: str = read) -> None:
-            w.line(f"return {m.ts}.{read}(frame, limits);")
+            w.line(f"return {m.named}.{read}(frame, limits);")
         with w.block(f"function {fn}{sig} {{", "}"):
             _switch(w, dispatch, decoded, f"return {rt('UNKNOWN_TYPE')};")
         w.blank()
     w.line("/** Hands a decoded message to its handler method, or to onMessage. */")
     sig = f"(h: {handler}, typeId: number, value: unknown): void" if c.ts else "(h, typeId, value)"
     with w.block(f"function {deliver_to}{sig} {{", "}"):
-        _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", e.cast("value", m.ts), "onMessage"))
+        _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", e.cast("value", m.named), "onMessage"))
     w.blank()
 
     # ------------------------------------------------------------ senders
@@ -233,7 +214,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
                   " */"], proxy, rt("FrameReceiver"), rt("FrameReceiver", False)):
         with w.block(handled(proxy_handler, False), "}"):
             w.line(f"let error{c.annot(rt('DecodeError', False) + ' | undefined')};")
-            _switch(w, dispatch, lambda m: w.lines(f"error = {m.ts}.verifyFbe(frame, limits);\nbreak;"),
+            _switch(w, dispatch, lambda m: w.lines(f"error = {m.named}.verifyFbe(frame, limits);\nbreak;"),
                     f"return {rt('UNKNOWN_TYPE')};")
             with w.block("if (error !== undefined) {", "}"):
                 w.line("throw error;")
@@ -276,7 +257,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
     by_name = {m.struct.qualified: m for m in send + dispatch}
     requests = [m for m in send if m.struct.request]
     requests.sort(key=lambda m: -_depth(c, m.struct))    # a derived request is tested before its base
-    waiting, answers = client_answers([m.struct for m in send], [m.struct for m in dispatch])
+    waiting, answers = client_answers(send, dispatch)
     answering = [m for m in dispatch if m.struct.qualified in answers]
 
     def t(qualified: str) -> str:
@@ -291,9 +272,9 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
         w.line(f"/** Which messages answer a {m.struct.qualified}: its response and its rejects. */")
         sig = f"(m: unknown): {rt('Answer', False)}" if c.ts else "(m)"
         with w.block(f"function {fn}{sig} {{", "}"):
-            with w.block(f"if (m instanceof {response.ts}) {{", "}"):
+            with w.block(f"if (m instanceof {response.named}) {{", "}"):
                 w.line(f"return {rt('Answer')}.Response;")
-            types = [by_name[r.type].ts for r in m.struct.rejects if r.type in by_name]
+            types = [by_name[r.type].named for r in m.struct.rejects if r.type in by_name]
             if types:
                 with w.block(f"if ({' || '.join(f'm instanceof {x}' for x in types)}) {{", "}"):
                     w.line(f"return {rt('Answer')}.Reject;")
@@ -334,7 +315,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                     def answer(m: Message) -> None:
                         f = m.struct.id_field
                         assert f is not None
-                        value = f"({e.cast('value', m.ts)})" if c.ts else "value"
+                        value = f"({e.cast('value', m.named)})" if c.ts else "value"
                         glob = str(answers[m.struct.qualified]).lower()
                         with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
                             w.line("return;")
@@ -365,7 +346,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                         f = m.struct.id_field
                         ident = f"value.{c.ident.field(f)}" if f is not None else '""'
                         match = matchers.get(q, "undefined")
-                        with w.block(f"if (value instanceof {m.ts}) {{", "}"):
+                        with w.block(f"if (value instanceof {m.named}) {{", "}"):
                             w.line(f'return this.requests.request("{q}", {ident}, {match}, () => this.sender.send(value), '
                                    "options);")
                     w.line(f'return Promise.reject(new TypeError("not a request message of {pkg}"));')
