@@ -190,28 +190,27 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options, t
         write_struct(body, c, s, declarations)
     if options.proto:
         write_protocol(body, c, declarations)
+    constants = [f"const {name} = {expression};" for expression, name in c.constants.items()]
+    c.file.text = _assembled(unit, package, c.file, body,
+                             ["// Immutable defaults, made once.", *constants] if constants else [])
+    if declarations is None or c.declarations_file is None:
+        return [c.file]
+    c.declarations_file.text = _assembled(unit, package, c.declarations_file, declarations, [])
+    return [c.file, c.declarations_file]
+
+
+def _assembled(unit: Options, package: ir.Package, file: GeneratedFile, body: CodeWriter, head: list[str]) -> str:
+    """A file's text: the generated header, its imports (file.modules), the lines of head, the body."""
     out = CodeWriter(unit)
     out.lines(generated_header(package))
     out.blank()
-    write_imports(out, c.file.modules)
+    write_imports(out, file.modules)
     out.blank()
-    if c.constants:
-        out.line("// Immutable defaults, made once.")
-        for expression, name in c.constants.items():
-            out.line(f"const {name} = {expression};")
+    if head:
+        out.lines("\n".join(head))
         out.blank()
     out.lines(body.text())
-    c.file.text = out.text()
-    if declarations is None or c.declarations_file is None:
-        return [c.file]
-    d = CodeWriter(unit)
-    d.lines(generated_header(package))
-    d.blank()
-    write_imports(d, c.declarations_file.modules)
-    d.blank()
-    d.lines(declarations.text())
-    c.declarations_file.text = d.text()
-    return [c.file, c.declarations_file]
+    return out.text()
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
