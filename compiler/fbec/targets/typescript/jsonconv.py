@@ -189,10 +189,8 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
             json_read(c, w, t.element, x, f, target, within, names)
     elif isinstance(t, (ir.Array, ir.Sequence)):
         e, a, i, y = names("e"), names("a"), names("i"), names("y")
-        if isinstance(t, ir.Array):
-            w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");')
-        else:
-            w.line(f'const {e} = r.array({x}, {t.item_cost}, "{f}");')
+        w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");' if isinstance(t, ir.Array) else
+               f'const {e} = r.array({x}, {t.item_cost}, "{f}");')
         w.line(new_collection(c, t, a))
         with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
             w.line(f"let {y}{c.annot(c.type(t.element))};")
