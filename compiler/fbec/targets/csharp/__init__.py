@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
-from fbec.targets.csharp.context import KEY_ORDERS, KEY_SAMENESS, PRIMITIVES, Context, braces, value_type
+from fbec.targets.csharp.context import KEY_ORDERS, KEY_SAMENESS, PRIMITIVES, Context, braces, member, value_type
 from fbec.targets.csharp.models import write_model
 from fbec.targets.csharp.proto import USINGS, uses_client, write_protocol
 
@@ -70,9 +70,8 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 w.line("return order;")
         w.line("return 0;")
     w.blank()
-    w.line("/// <summary>Whether the [key] fields are the same.</summary>")
-    with braces(w, f"public bool Equals({name} other)"):
-        w.line("return !ReferenceEquals(other, null) && CompareTo(other) == 0;")
+    member(w, "Whether the [key] fields are the same.", f"public bool Equals({name} other)",
+           "return !ReferenceEquals(other, null) && CompareTo(other) == 0;")
     w.blank()
     with braces(w, "public override bool Equals(object obj)"):
         w.line(f"return Equals(obj as {name});")
@@ -94,27 +93,22 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     hide = "new " if s.base else ""
     virtual = "override" if s.base else "virtual"
     for model, doc in (("Fbe", "versioned"), ("Final", "final")):
-        w.line(f"/// <summary>The value as a {doc} root.</summary>")
-        with braces(w, f"public {virtual} byte[] To{model}()"):
-            w.line(f"return Model.Instance.To{model}(this);")
-        w.blank()
-        w.line(f"/// <summary>Writes the value as a {doc} root into <paramref name=\"w\"/> (reset first): the root is "
-               "<c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>")
-        with braces(w, f"public {virtual} void Write{model}(Writer w)"):
-            w.line(f"Model.Instance.Write{model}(w, this);")
-        w.blank()
-        w.line(f"/// <summary>Reads a value from a {doc} root under the default limits (docs/limits.md).</summary>")
-        with braces(w, f"public static {hide}{name} From{model}(byte[] data)"):
-            w.line(f"return Model.Instance.From{model}(data, data.Length, Limits.Default);")
-        w.blank()
-        w.line(f"/// <summary>Reads a value from a {doc} root of <paramref name=\"length\"/> bytes under <paramref name=\"limits\"/>.</summary>")
-        with braces(w, f"public static {hide}{name} From{model}(byte[] data, int length, Limits limits)"):
-            w.line(f"return Model.Instance.From{model}(data, length, limits);")
-        w.blank()
-        w.line(f"/// <summary>Returns exactly when From{model} reads the root, throws its error otherwise.</summary>")
-        with braces(w, f"public static {hide}void Verify{model}(byte[] data, int length, Limits limits)"):
-            w.line(f"Model.Instance.Verify{model}(data, length, limits);")
-        w.blank()
+        for summary, head, body in (
+                (f"The value as a {doc} root.", f"{virtual} byte[] To{model}()", f"return Model.Instance.To{model}(this);"),
+                ((f"Writes the value as a {doc} root into <paramref name=\"w\"/> (reset first): the root is "
+                  "<c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing."), f"{virtual} void Write{model}(Writer w)",
+                 f"Model.Instance.Write{model}(w, this);"),
+                (f"Reads a value from a {doc} root under the default limits (docs/limits.md).",
+                 f"static {hide}{name} From{model}(byte[] data)",
+                 f"return Model.Instance.From{model}(data, data.Length, Limits.Default);"),
+                (f"Reads a value from a {doc} root of <paramref name=\"length\"/> bytes under <paramref name=\"limits\"/>.",
+                 f"static {hide}{name} From{model}(byte[] data, int length, Limits limits)",
+                 f"return Model.Instance.From{model}(data, length, limits);"),
+                (f"Returns exactly when From{model} reads the root, throws its error otherwise.",
+                 f"static {hide}void Verify{model}(byte[] data, int length, Limits limits)",
+                 f"Model.Instance.Verify{model}(data, length, limits);")):
+            member(w, summary, f"public {head}", body)
+            w.blank()
 
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
@@ -137,26 +131,21 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         if len(parents) > (1 if s.base else 0):
             write_keys(w, c, s, name)
         if c.options.json:
-            w.line("/// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>")
-            with braces(w, f"public {'override' if s.base else 'virtual'} string ToJson()"):
-                w.line("return Model.Instance.ToJson(this);")
+            member(w, "The value as JSON (docs/format.md 8), the original's bytes.",
+                   f"public {'override' if s.base else 'virtual'} string ToJson()", "return Model.Instance.ToJson(this);")
             w.blank()
             hide = "new " if s.base else ""
-            w.line("/// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>")
-            with braces(w, f"public static {hide}{name} FromJson(string json)"):
-                w.line("byte[] utf8 = Utf8.Bytes(json);")
-                w.line("return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);")
+            member(w, "Reads a value from JSON text under the default limits (docs/limits.md 7).",
+                   f"public static {hide}{name} FromJson(string json)", "byte[] utf8 = Utf8.Bytes(json);",
+                   "return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);")
             w.blank()
-            w.line("/// <summary>Reads a value from UTF-8 JSON text of <paramref name=\"length\"/> bytes under "
-                   "<paramref name=\"limits\"/>.</summary>")
-            with braces(w, f"public static {hide}{name} FromJson(byte[] utf8, int length, Limits limits)"):
-                w.line("return Model.Instance.FromJson(utf8, length, limits);")
+            member(w, "Reads a value from UTF-8 JSON text of <paramref name=\"length\"/> bytes under "
+                   "<paramref name=\"limits\"/>.", f"public static {hide}{name} FromJson(byte[] utf8, int length, Limits limits)",
+                   "return Model.Instance.FromJson(utf8, length, limits);")
             w.blank()
-        w.line("/// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>")
-        with braces(w, "public override string ToString()"):
-            w.line("var t = new TextBuilder();")
-            w.line("Model.Instance.Text(t, this);")
-            w.line("return t.ToString();")
+        member(w, "The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.",
+               "public override string ToString()", "var t = new TextBuilder();", "Model.Instance.Text(t, this);",
+               "return t.ToString();")
         w.blank()
         write_model(w, c, s)
     w.blank()

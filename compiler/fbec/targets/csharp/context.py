@@ -258,6 +258,14 @@ def braces(w: CodeWriter, head: str) -> Iterator[CodeWriter]:
         yield w
 
 
+def member(w: CodeWriter, summary: str, head: str, *body: str) -> None:
+    """A documented member: `/// <summary>summary</summary>`, head, then the statements of body in braces."""
+    w.line(f"/// <summary>{summary}</summary>")
+    with braces(w, head):
+        for statement in body:
+            w.line(statement)
+
+
 def codec(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
     """The codec a field is read and written with: a primitive's or a struct's own, else the Model's
     static field of the field's name."""

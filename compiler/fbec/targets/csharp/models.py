@@ -67,16 +67,24 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         w.line("w.Enter(Name);")
         head = "int b = " if p.fields else ""
         w.line(f"{head}w.StructBody(bas, slot, {s.body_size}, {s.type_id});")
-        for fp in p.fields:
-            value = f"v.{c.ident.field(s.qualified, fp.name)}"
-            if direct(fp.type):
-                w.line(f"w.Put{wire_method(fp.type)}(b + {fp.offset}, {wire_value(fp.type, value)});")
-            else:
-                w.line(f'{codec(c, s, fp)}.Field(w, b, b + {fp.offset}, {value}, "{fp.name}");')
-        w.line("w.Leave();")
+        write_fields(w, c, s, p, final=False)
     w.blank()
     write_body_reader(w, c, s, p, name, verify=False)
     write_body_reader(w, c, s, p, name, verify=True)
+
+
+def write_fields(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, final: bool) -> None:
+    """Each field of v written, then w.Leave(): in the versioned body at its offset from b (the Writer's
+    Put of a direct type, else its codec's Field), in the final model one after another (Append,
+    FinalField)."""
+    for fp in p.fields:
+        value = f"v.{c.ident.field(s.qualified, fp.name)}"
+        at = "" if final else f"b + {fp.offset}, "
+        if direct(fp.type):
+            w.line(f"w.{'Append' if final else 'Put'}{wire_method(fp.type)}({at}{wire_value(fp.type, value)});")
+        else:
+            w.line(f'{codec(c, s, fp)}.{"FinalField(w, " if final else "Field(w, b, "}{at}{value}, "{fp.name}");')
+    w.line("w.Leave();")
 
 
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str, verify: bool) -> None:
@@ -124,13 +132,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:
     with braces(w, f"public override void WriteFields(Writer w, {name} v)"):
         w.line("w.Enter(Name);")
-        for fp in p.fields:
-            value = f"v.{c.ident.field(s.qualified, fp.name)}"
-            if direct(fp.type):
-                w.line(f"w.Append{wire_method(fp.type)}({wire_value(fp.type, value)});")
-            else:
-                w.line(f'{codec(c, s, fp)}.FinalField(w, {value}, "{fp.name}");')
-        w.line("w.Leave();")
+        write_fields(w, c, s, p, final=True)
     w.blank()
     with braces(w, f"public override {name} ReadFields(Reader r)"):
         guard(w, s, "VerifyFields(r.Clone());")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, import_closure, scope_idents
-from fbec.targets.csharp.context import Context, braces
+from fbec.targets.csharp.context import Context, braces, member
 from fbec.targets.jvm import protocol
 from fbec.targets.rust.names import camel as pascal  # the same words, each capitalized
 
@@ -51,23 +51,20 @@ def write_protocol(w: CodeWriter, c: Context) -> None:
     with braces(w, f"public sealed class {sender}"):
         w.line("private readonly global::Fbe.Sender _sender;")
         w.blank()
-        w.line("/// <summary>A sender of versioned frames, or of final ones with <paramref name=\"final\"/>, to "
-               "<paramref name=\"transport\"/> (the bytes, their offset and count; returns how many it took).</summary>")
-        with braces(w, f"public {sender}(bool final, Func<byte[], int, int, int> transport)"):
-            w.line("_sender = new global::Fbe.Sender(final, transport);")
+        member(w, "A sender of versioned frames, or of final ones with <paramref name=\"final\"/>, to <paramref "
+               "name=\"transport\"/> (the bytes, their offset and count; returns how many it took).",
+               f"public {sender}(bool final, Func<byte[], int, int, int> transport)",
+               "_sender = new global::Fbe.Sender(final, transport);")
         w.blank()
         w.line("/// <summary>The bytes waiting for the transport.</summary>")
         w.line("public int Pending { get { return _sender.Pending; } }")
         for name in (s.qualified for p in import_closure(c.schema, package) for s in p.protocol_types):
             w.blank()
             t = c.qualified(name)
-            w.line("/// <summary>Sends the message; returns its frame's size.</summary>")
-            with braces(w, f"public int Send({t} message)"):
-                w.line(f"return _sender.Send({t}.Model.Instance, message);")
+            member(w, "Sends the message; returns its frame's size.", f"public int Send({t} message)",
+                   f"return _sender.Send({t}.Model.Instance, message);")
         w.blank()
-        w.line("/// <summary>Offers the buffered bytes to the transport again.</summary>")
-        with braces(w, "public void Flush()"):
-            w.line("_sender.Flush();")
+        member(w, "Offers the buffered bytes to the transport again.", "public void Flush()", "_sender.Flush();")
     w.blank()
     proxy = c.file.declare("Proxy")
     w.line("/// <summary>Receives versioned frames like a Receiver but raises each one verified and not decoded, a new "
@@ -105,13 +102,10 @@ def _dispatcher(w: CodeWriter, c: Context, name: str, parameters: str, final: st
                "already true when OnError reports why.</summary>")
         w.line("public bool Stopped { get { return _receiver.Stopped; } }")
         w.blank()
-        w.line("/// <summary>Takes the next <paramref name=\"count\"/> bytes of the stream.</summary>")
-        with braces(w, "public void Receive(byte[] data, int offset, int count)"):
-            w.line("_receiver.Receive(data, offset, count);")
+        member(w, "Takes the next <paramref name=\"count\"/> bytes of the stream.",
+               "public void Receive(byte[] data, int offset, int count)", "_receiver.Receive(data, offset, count);")
         w.blank()
-        w.line("/// <summary>Forgets a partial frame and a stopped stream.</summary>")
-        with braces(w, "public void Reset()"):
-            w.line("_receiver.Reset();")
+        member(w, "Forgets a partial frame and a stopped stream.", "public void Reset()", "_receiver.Reset();")
         w.blank()
         with braces(w, "private void Dispatch(string name, object message)"), braces(w, "switch (name)"):
             for d in c.package.dispatch:
@@ -169,15 +163,11 @@ def _client(w: CodeWriter, c: Context, receiver: str, sender: str, events: dict[
         w.line("/// <summary>The number of requests waiting for their response.</summary>")
         w.line("public int PendingRequests { get { return _requests.Count; } }")
         w.blank()
-        w.line("/// <summary>Takes the next <paramref name=\"count\"/> bytes the other end sent.</summary>")
-        with braces(w, "public void Receive(byte[] data, int offset, int count)"):
-            w.line("Receiver.Receive(data, offset, count);")
+        member(w, "Takes the next <paramref name=\"count\"/> bytes the other end sent.",
+               "public void Receive(byte[] data, int offset, int count)", "Receiver.Receive(data, offset, count);")
         w.blank()
-        w.line("/// <summary>Fails every pending request with an OperationCanceledException and forgets a partial "
-               "frame: the connection closed.</summary>")
-        with braces(w, "public void Reset()"):
-            w.line("_requests.Reset();")
-            w.line("Receiver.Reset();")
+        member(w, "Fails every pending request with an OperationCanceledException and forgets a partial frame: the "
+               "connection closed.", "public void Reset()", "_requests.Reset();", "Receiver.Reset();")
         for r in requests:
             w.blank()
             t = c.qualified(r.struct.qualified)
