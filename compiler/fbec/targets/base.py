@@ -13,7 +13,7 @@ import os
 import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from fbec import __version__
 from fbec.model import plan
@@ -200,6 +200,27 @@ class RawText:
     def line(self, text: str) -> None:
         self.flush()
         self.w.line(text)
+
+
+class Named(Protocol):
+    """A field of the IR or of the plan: what a JSON object names it by."""
+
+    @property
+    def name(self) -> str: ...
+
+
+NamedField = TypeVar("NamedField", bound=Named)
+
+
+def json_object(raw: RawText, fields: Iterable[NamedField], value: Callable[[NamedField], None]) -> None:
+    """A struct value as a JSON object (docs/format.md 8), `{"f1":...,"f2":...}`: the literal text
+    through `raw` (written out at the end), `value(f)` where a field's value goes."""
+    raw("{")
+    for k, f in enumerate(fields):
+        raw(("," if k else "") + f'"{f.name}":')
+        value(f)
+    raw("}")
+    raw.flush()
 
 
 def text_struct(raw: RawText, s: Struct, base: Callable[[str], str], value: Callable[[Field], None]) -> None:

@@ -4,7 +4,7 @@ first (docs/format.md 8), each value through its codec (runtime/csharp JsonWrite
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, json_object
 from fbec.targets.csharp.context import Context, Raw, braces, codec
 
 
@@ -12,12 +12,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name
     with braces(w, f"public override void Json(JsonBuilder j, {name} v)"):
         w.line("j.Enter(Name);")
         raw = Raw(w, "j")
-        raw("{")
-        for k, fp in enumerate(p.fields):
-            raw(("," if k else "") + f'"{fp.name}":')
-            raw.line(f'{codec(c, s, fp)}.JsonField(j, v.{c.ident.field(s.qualified, fp.name)}, "{fp.name}");')
-        raw("}")
-        raw.flush()
+        json_object(raw, p.fields, lambda fp: raw.line(
+            f'{codec(c, s, fp)}.JsonField(j, v.{c.ident.field(s.qualified, fp.name)}, "{fp.name}");'))
         w.line("j.Leave();")
 
 

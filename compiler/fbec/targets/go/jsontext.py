@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Locals, RawText, text_struct
+from fbec.targets.base import CodeWriter, Locals, RawText, json_object, text_struct
 from fbec.targets.go.context import Context, compare, decl, entered, leave
 from fbec.targets.go.models import (
     fails,
@@ -342,14 +342,10 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     fields = s.all_fields
 
     with decl(w, "// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).",
-                 f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{"):
-        with counting(w, c, plan, "j"):
-            raw = Raw(w, "j", "`")
-            for n, f in enumerate(fields):
-                raw(("{" if n == 0 else ",") + f'"{f.name}":')
-                json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
-        raw("}" if fields else "{}")
-        raw.flush()
+              f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{"), counting(w, c, plan, "j"):
+        raw = Raw(w, "j", "`")
+        json_object(raw, fields, lambda f: json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names,
+                                                      [f'j.Unwind("{f.name}")']))
 
     with decl(w, ["// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown",
                   "// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7)."],

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, RawText
+from fbec.targets.base import CodeWriter, RawText, json_object
 from fbec.targets.jvm.context import Context, Names, member
 from fbec.targets.jvm.models import elements, entries, nested
 
@@ -255,14 +255,7 @@ def write_object(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     if not bounded:
         w.line(c.stmt(f'j.enter("{s.qualified}")'))
     raw = Raw(w, c)
-    if not fields:
-        raw("{}")
-    for n, f in enumerate(fields):
-        raw(("{" if n == 0 else ",") + f'"{f.name}":')
-        json_write(c, raw, f.type, f"v.{c.ident.field(f)}", names, f.name)
-    if fields:
-        raw("}")
-    raw.flush()
+    json_object(raw, fields, lambda f: json_write(c, raw, f.type, f"v.{c.ident.field(f)}", names, f.name))
     if not bounded:
         w.line(c.stmt("j.leave()"))
 

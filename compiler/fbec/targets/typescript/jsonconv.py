@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model import ir
-from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText
+from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText, json_object
 from fbec.targets.typescript.context import BIGINTS, Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     assign,
@@ -132,12 +132,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if not bounded:
             w.line("j.enter();")
         raw = Raw(w)
-        raw("{")
-        for i, f in enumerate(s.all_fields):
-            raw(("," if i else "") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
-        raw("}")
-        raw.flush()
+        json_object(raw, s.all_fields, lambda f: json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name,
+                                                            within_field(f.name), names))
         if not bounded:
             w.line("j.leave();")
     with c.member(w, "/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */",
