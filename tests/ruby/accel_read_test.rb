@@ -9,6 +9,29 @@ generated('project', 'recursive')
 %w[proto protoex test enums].each { |package| generated('shared', package) } if
   File.directory?(File.join(GEN, 'shared'))
 
+# Ruby code the C readers run in the middle of a read (an enum's from_wire, Fbe::Accel.plan, the
+# decimal codec's read and fread), made to run a test's block once after it: such code, or another thread
+# while it runs, can do anything to the input String.
+module ReadHook
+  class << self
+    attr_accessor :block
+
+    def run
+      block = self.block
+      self.block = nil
+      block&.call
+    end
+  end
+
+  # Prepended to the Ruby code above.
+  module Call
+    def from_wire(value) = super.tap { ReadHook.run }
+    def plan(klass) = super.tap { ReadHook.run }
+    def read(reader, base, pos, field) = super.tap { ReadHook.run }
+    def fread(reader, field) = super.tap { ReadHook.run }
+  end
+end
+
 # The readers of the C accelerator (runtime/ruby/ext/fbe_accel, docs/ruby.md "The C accelerator"):
 # Fbe::Accel.from_fbe, from_final, verify_fbe and verify_final against the pure-Ruby readers
 # (from_fbe_pure, from_final_pure, fbe_versioned and fbe_final) on the golden vectors, on values of
@@ -254,5 +277,54 @@ class AccelReadTest < Minitest::Test
     assert_equal error.message, assert_raises(Fbe::DecodeError) {
       Proto::Order.from_fbe_pure(data.byteslice(0, data.bytesize - 1))
     }.message
+  end
+
+  # Ruby code that runs during a C read (an enum's from_wire, the first Fbe::Accel.plan of a class, a
+  # codec, the readers of the limits) and shortens the input or grows it (its bytes moved): the C reader
+  # reads no byte where the input was (ASan: make ruby-accel-asan) and none beyond it: it leaves a
+  # shortened input to Ruby, and reads a grown one as the bytes it held.
+  def test_ruby_code_that_changes_the_input_during_a_read
+    return unless Fbe.accelerated?
+
+    [Proto::OrderSide.singleton_class, Fbe::Accel.singleton_class, Fbe::Types::Decimal].each do |m|
+      m.prepend(ReadHook::Call) unless m.include?(ReadHook::Call)
+    end
+    order = Proto::Order.new(id: 1, symbol: +'EURUSD', side: Proto::OrderSide.from_wire(9), price: 1.5)
+    orders = [order] + ([Proto::Order.new(symbol: +('S' * 900))] * 3)
+    account = Proto::Account.new(id: 7, name: +('A' * 300), orders:)
+    prices = Decimals::Prices.new(price_vector: (1..40).map { |i| BigDecimal(i) }, price_list: [BigDecimal(7)] * 40)
+    [[account, nil], [account, :plan], [account, :limits], [prices, nil]].each do |value, where|
+      [false, true].each do |final|
+        changed_during_a_read(value, final, where, :shorten) { |data| data.replace(data.byteslice(0, 40)) }
+        changed_during_a_read(value, final, where, :grow) { |data| data << ("\0" * 100_000) }
+      end
+    end
+  ensure
+    ReadHook.block = nil
+  end
+
+  # Reads value's root (final or versioned) in C with the block run on the input where: after the enum's
+  # from_wire or the decimal codec (nil), the class's plan (:plan), or the limits' max_depth (:limits).
+  def changed_during_a_read(value, final, where, change, &block)
+    # written twice: a copy (dup) would share the input's bytes, which would outlive its change
+    expected = pure(value.class, final ? value.to_final_pure : value.to_fbe_pure, final, nil)
+    data = final ? value.to_final_pure : value.to_fbe_pure
+    assert_equal expected, fast(value.class, data, final, nil), 'unchanged' # and every plan made
+    what = "#{value.class} #{final ? 'final' : 'versioned'} input #{change} at #{where || 'a Ruby read'}"
+    limits = Fbe::Limits.new
+    ran = false
+    hook = lambda do
+      ran = true
+      block.call(data)
+    end
+    if where == :limits
+      limits.define_singleton_method(:max_depth) { super().tap { hook.call } }
+    else
+      ReadHook.block = hook
+    end
+    Fbe::Accel::PLANS.delete(Proto::Order) if where == :plan
+    taken = fast(value.class, data, final, limits)
+    assert ran, "#{what}: the change was not made"
+    change == :grow ? assert_equal(expected, taken, what) : assert(taken.nil?, "#{what}: C read a value")
   end
 end

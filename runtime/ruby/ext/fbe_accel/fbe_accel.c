@@ -492,6 +492,17 @@ static int64_t get_u32(const struct in *r, int64_t pos)
     return (int64_t)get_le(r, pos, 4);
 }
 
+/* Ruby code ran (a codec, an enum's from_wire, Fbe::Accel.plan, the limits' readers: any code, and
+ * other threads in between) and may have changed the input String (replaced, shortened or grown it,
+ * its bytes moved): its bytes looked up again; 0 unless it still holds the size bytes the reader may
+ * read (Ruby then reads what is there). */
+static int input_kept(struct in *r)
+{
+    if (RSTRING_LEN(r->data) < r->size) return 0;
+    r->p = (const unsigned char *)RSTRING_PTR(r->data);
+    return 1;
+}
+
 /* Charges count values of cost each (Fbe::Reader#spend); 0 when the budget does not pay. */
 static int spend(struct in *r, int64_t count, int64_t cost)
 {
@@ -536,7 +547,9 @@ static VALUE scalar_at(struct in *r, int64_t pos, VALUE codec, int kind)
         if (r->verify) return Qnil;
         VALUE wire = int_value(bits, size, plan_int(codec, 2));
         VALUE v = rb_hash_lookup2(RARRAY_AREF(codec, 4), wire, Qundef);
-        return v != Qundef ? v : rb_funcall(RARRAY_AREF(codec, 3), id_from_wire, 1, wire);
+        if (v != Qundef) return v;
+        v = rb_funcall(RARRAY_AREF(codec, 3), id_from_wire, 1, wire);
+        return input_kept(r) ? v : FAIL;
     }
     }
 }
@@ -558,11 +571,15 @@ static VALUE new_items(const struct in *r, int64_t count)
     return rb_ary_new_capa((long)(count < r->size ? count : r->size));
 }
 
-/* The plan of a generated class (Fbe::Accel.plan makes it the first time), or Qfalse. */
-static VALUE class_plan(VALUE klass)
+/* The plan of a generated class (Fbe::Accel.plan makes it the first time), or Qfalse; r is the decode
+ * whose input is looked up again when Ruby code ran, or NULL before it reads any byte. */
+static VALUE class_plan(struct in *r, VALUE klass)
 {
     VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
-    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
+    if (plan == Qundef) {
+        plan = rb_funcall(m_accel, id_plan, 1, klass);
+        if (r != NULL && !input_kept(r)) return Qfalse;
+    }
     return RB_TYPE_P(plan, T_ARRAY) ? plan : Qfalse;
 }
 
@@ -611,10 +628,7 @@ static VALUE ruby_read(struct in *r, struct call *c)
     r->pos = FIX2LONG(pos);
     r->budget = FIX2LONG(budget);
     r->depth = FIX2LONG(depth);
-    /* Ruby code ran: the input's bytes are looked up again (and must still be there) */
-    if (r->budget < 0 || !RB_TYPE_P(r->data, T_STRING) || RSTRING_LEN(r->data) < r->size) return FAIL;
-    r->p = (const unsigned char *)RSTRING_PTR(r->data);
-    return v;
+    return r->budget >= 0 && input_kept(r) ? v : FAIL;
 }
 
 static VALUE read_struct(struct in *r, VALUE klass, int64_t base, int64_t off);
@@ -700,7 +714,7 @@ static VALUE read_slot(struct in *r, int64_t base, int64_t pos, VALUE codec, VAL
 static VALUE read_struct(struct in *r, VALUE klass, int64_t base, int64_t off)
 {
     if (off == 0) return FAIL;
-    VALUE plan = class_plan(klass);
+    VALUE plan = class_plan(r, klass);
     if (plan == Qfalse) return FAIL;
     int64_t pos = base + off;
     if (pos < r->mark || pos + 8 > r->size) return FAIL;
@@ -799,7 +813,7 @@ static VALUE read_final_slot(struct in *r, VALUE codec, VALUE field)
  * charged the class's cost, its fields read in order. */
 static VALUE read_final_struct(struct in *r, VALUE klass)
 {
-    VALUE plan = class_plan(klass);
+    VALUE plan = class_plan(r, klass);
     if (plan == Qfalse) return FAIL;
     if (++r->depth > r->max_depth || !spend(r, 1, plan_int(plan, 2))) return FAIL;
     VALUE value = r->verify ? Qnil : rb_obj_alloc(klass);
@@ -826,7 +840,8 @@ static int small_limit(VALUE v, long bound, long *out)
 }
 
 /* The state of a decode of the first size bytes of data under limits (nil: the defaults), as
- * Fbe::Reader.new sets it; 0 when the C readers leave such limits to Ruby. */
+ * Fbe::Reader.new sets it; 0 when the C readers leave such limits to Ruby, or when the limits' readers
+ * (Ruby code) left data shorter than size. */
 static int start(struct in *r, VALUE data, int64_t size, VALUE limits)
 {
     long depth = default_depth, factor = default_factor, slack = default_slack;
@@ -837,8 +852,8 @@ static int start(struct in *r, VALUE data, int64_t size, VALUE limits)
             !small_limit(rb_funcall(limits, id_budget_slack, 0), 1L << 40, &slack)) return 0;
     }
     r->data = data;
-    r->p = (const unsigned char *)RSTRING_PTR(data);
     r->size = size;
+    if (!input_kept(r)) return 0;
     r->mark = 8;
     r->pos = 8;
     r->budget = (int64_t)factor * size + slack;
@@ -868,9 +883,9 @@ static VALUE versioned_root(VALUE klass, VALUE data, VALUE limits, int verify)
 /* The value (verify: true) of a final root of klass (Value::ClassMethods#fbe_final), or nil. */
 static VALUE final_root(VALUE klass, VALUE data, VALUE limits, int verify)
 {
-    if (!RB_TYPE_P(data, T_STRING) || RSTRING_LEN(data) < 8) return Qnil;
-    VALUE plan = class_plan(klass);
-    if (plan == Qfalse) return Qnil;
+    if (!RB_TYPE_P(data, T_STRING)) return Qnil;
+    VALUE plan = class_plan(NULL, klass); /* before any byte is read: Ruby code can run */
+    if (plan == Qfalse || RSTRING_LEN(data) < 8) return Qnil;
     struct in r;
     r.p = (const unsigned char *)RSTRING_PTR(data);
     int64_t size = get_u32(&r, 0);
