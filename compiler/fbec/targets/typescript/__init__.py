@@ -75,6 +75,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     extends = f" extends {c.named(s.base)}" if s.base is not None else ""
     over = "override " if s.base is not None and c.ts else ""
     c.declarations = []
+    c.over = "override " if s.base is not None else ""
     keys = s.key_fields
     with w.block(f"export class {name}{extends} {{", "}"):
         w.line(f"/** The type id of {s.qualified}. */")
@@ -145,9 +146,8 @@ def type_spec(c: Context, t: ir.Type) -> str:
 def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeFields: each field's schema name and type (and property when renamed), which only
     fbe.refused reads, after a root writer failed, to name the field and the type it expects."""
-    over = "override " if s.base is not None else ""
     with c.member(w, "/** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */",
-                     f"static {over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"):
+                     f"static {c.over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"):
         if not s.all_fields:
             w.line("return [];")
             return

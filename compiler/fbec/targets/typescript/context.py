@@ -50,6 +50,7 @@ class Context(DefaultLiterals):
         self.file = GeneratedFile(f"{package.name}.{'ts' if ts else 'js'}", taken=taken)
         self.declarations_file = None if ts else GeneratedFile(f"{package.name}.d.ts", taken=taken)
         self.declarations: list[str] = []        # JavaScript: the members of the class being written
+        self.over = ""                            # "override " when the class being written has a base class
         self.constants: dict[str, str] = {}      # expression -> the module constant holding it
         self.can_fail: dict[str, bool] = {}      # struct -> whether writing it can fail (models.can_fail)
         self.plan = plan.of(schema)               # what every struct's codecs read and write (model/plan.py)

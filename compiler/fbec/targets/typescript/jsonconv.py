@@ -123,12 +123,11 @@ def key_method(t: ir.Type) -> str:
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson (the struct's object) and toJson()."""
-    over = "override " if s.base is not None else ""
     plan = c.plan.struct(s.qualified)
     bounded = plan.bounded
     names = Locals()
     with c.member(w, "/** Writes v as a JSON object (docs/format.md 8). */",
-                     f"static {over}", "fbeWriteJson", [("j", c.rt("JsonWriter", False)), ("v", name)], "void"):
+                     f"static {c.over}", "fbeWriteJson", [("j", c.rt("JsonWriter", False)), ("v", name)], "void"):
         if not bounded:
             w.line("j.enter();")
         raw = Raw(w)
@@ -137,7 +136,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if not bounded:
             w.line("j.leave();")
     with c.member(w, "/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */",
-                     over, "toJson", [], "string"):
+                     c.over, "toJson", [], "string"):
         w.line(f"const j = new {c.rt('JsonWriter')}();")
         caught(w, f"{name}.fbeWriteJson(j, this);", f'{c.rt("refused")}(e, "{s.qualified}", this)')
         w.line("return j.text;")
@@ -221,13 +220,12 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
 
 def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
-    over = "override " if s.base is not None else ""
     names = Locals()
     with c.member(w, "/**\n"
                      " * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves\n"
                      " * out keep their defaults.\n"
                      " */",
-                     f"static {over}", "fbeReadJson",
+                     f"static {c.over}", "fbeReadJson",
                      [("r", c.rt("JsonReader", False)), ("x", "unknown"), ("into?", name)], name):
         w.line(f"const o = r.struct(x, {struct_costs(s)});" if s.all_fields else f"r.struct(x, {struct_costs(s)});")
         w.line(f"const v = into ?? new {name}();")
@@ -247,7 +245,7 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("r.leave();")
         w.line("return v;")
     with c.member(w, "/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */",
-                     f"static {over}", "fromJson",
+                     f"static {c.over}", "fromJson",
                      [("text", "string | Uint8Array"), ("limits?", c.rt("Limits", False))], name):
         caught(w, f"const r = {c.rt('JsonReader')}.parse(text, limits);\nreturn {name}.fbeReadJson(r, r.root);",
                f'{c.rt("rootOf")}(e, "{s.qualified}")')

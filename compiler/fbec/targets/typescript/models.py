@@ -403,12 +403,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
     q = s.qualified
     plan = c.plan.struct(q)
-    over = "override " if s.base is not None else ""
     names = Locals()
     rt = c.rt
 
     with c.member(w, "/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */",
-                     f"static {over}", "fbeWrite",
+                     f"static {c.over}", "fbeWrite",
                      [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, False)
 
@@ -416,7 +415,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                      " * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default\n"
                      " * value its parent made, when given, else into a new value.\n"
                      " */",
-                     f"static {over}", "fbeRead",
+                     f"static {c.over}", "fbeRead",
                      [("r", rt('Reader', False)), ("base", "number"), ("slot", "number"), ("into?", name)], name):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if s.all_fields:
@@ -450,11 +449,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         return
 
     with c.member(w, "/** Appends v's fields (final model, docs/format.md 4.2). */",
-                     f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"):
+                     f"static {c.over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, True)
 
     with c.member(w, "/** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */",
-                     f"static {over}", "fbeReadFinal", [("r", rt('Reader', False)), ("into?", name)], name):
+                     f"static {c.over}", "fbeReadFinal", [("r", rt('Reader', False)), ("into?", name)], name):
         w.line(f"r.enterFinal({struct_costs(s)});")
         w.line(f"const v = into ?? new {name}();")
         for f in plan.fields:
@@ -463,7 +462,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("return v;")
 
     with c.member(w, "/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */",
-                     f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"):
+                     f"static {c.over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"):
         w.line(f"r.enterFinal({struct_costs(s)});")
         for f in plan.fields:
             verify_value(w, c, f.type, None, f.name, within_field(f.name), names)
@@ -474,7 +473,6 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     """The roots of one model: toFbe/fromFbe/verifyFbe or toFinal/fromFinal/verifyFinal."""
     rt, q = c.rt, s.qualified
-    over = "override " if s.base is not None else ""
     if final:
         suffix, model, what = "Final", "Final", "a final root"
         to_doc = "/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */"
@@ -491,19 +489,19 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
         verify = f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);"
     limits = [("data", "Uint8Array"), ("limits?", rt('Limits', False))]
 
-    with c.member(w, to_doc, over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"):
+    with c.member(w, to_doc, c.over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line(f"w.begin{model}();")
         caught(w, write, f'{rt("refused")}(e, "{q}", this)')
         w.line("return w.bytes();")
 
     with c.member(w, f"/** The value of {what}; a DecodeError names what is wrong, where and why. */",
-                     f"static {over}", f"from{suffix}", limits, name):
+                     f"static {c.over}", f"from{suffix}", limits, name):
         caught(w, read, f'{rt("rootOf")}(e, "{q}")')
 
     w.blank()
     w.line(f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    verify_root = c.method(f"static {over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined")
+    verify_root = c.method(f"static {c.over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined")
     with w.block(verify_root, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
         caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
 
@@ -513,7 +511,6 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     order, without building the value (verify is exactly deserialize without the value)."""
     rt = c.rt
     q = s.qualified
-    over = "override " if s.base is not None else ""
     body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
     plan = c.plan.struct(q)
     # an own field with nothing to check is left out: when absent, the next field's test returns alike
@@ -526,7 +523,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
 
     with c.member(w, "/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */",
-                     f"static {over}", "fbeVerify",
+                     f"static {c.over}", "fbeVerify",
                      [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], "void"):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if text:

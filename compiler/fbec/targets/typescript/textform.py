@@ -106,15 +106,14 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
 
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteText and toString()."""
-    over = "override " if s.base is not None else ""
     names = Locals()
     with c.member(w, "/** Writes v in the original's text form (docs/format.md 9). */",
-                     f"static {over}", "fbeWriteText", [("t", c.rt("TextWriter", False)), ("v", name)], "void"):
+                     f"static {c.over}", "fbeWriteText", [("t", c.rt("TextWriter", False)), ("v", name)], "void"):
         raw = Raw(w, "t")
         text_struct(raw, s, lambda base: f"{c.named(base)}.fbeWriteText(t, v);",
                     lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
     with c.member(w, "/** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */",
-                     over, "toString", [], "string"):
+                     c.over, "toString", [], "string"):
         w.line(f"const t = new {c.rt('TextWriter')}();")
         w.line(f"{name}.fbeWriteText(t, this);")
         w.line("return t.text;")
