@@ -342,6 +342,17 @@ impl<'a> Reader<'a> {
         &self.data[body..body + size]
     }
 
+    /// The body at `body` that [`Reader::struct_body`] returned as the `N` bytes of this
+    /// version's body, when its `size` holds them all (`None`: an older writer's shorter body):
+    /// every field is read at its offset in the array, with no check of its own.
+    #[inline(always)]
+    pub fn full_body<const N: usize>(&self, body: usize, size: usize) -> Option<&'a [u8; N]> {
+        if size < N {
+            return None;
+        }
+        self.data[body..].first_chunk()
+    }
+
     /// Why [`Reader::struct_body`] refused the struct (out of line: the checks again, each with
     /// its message).
     #[cold]

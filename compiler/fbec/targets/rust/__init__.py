@@ -378,6 +378,10 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_versioned(w, c, s, p)
         write_final(w, c, s, p)
     w.blank()
+    if p.fields:
+        with w.block(f"impl {name} {{", "}"):
+            write_older_reader(w, c, s, p)
+        w.blank()
     write_key_order(w, c, s)
     write_text(w, c, s)
     if c.options.json:
@@ -444,14 +448,21 @@ def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
             w.line(verify)
 
 
+def body_fields(p: plan.StructPlan, verify: bool) -> list[plan.FieldPlan]:
+    """The fields read_body_into reads, or verify_body looks at (those with a check or a charge)."""
+    return [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
+
+
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
     """read_body_into, or verify_body: the same checks and charges without making the value (the
-    fields read unchecked are not looked at)."""
+    fields read unchecked are not looked at). A body of this version's size or more holds every
+    field: read_body_into reads them at their offsets in one `[u8; N]` (no check per field), a
+    shorter one (an older writer's) in read_older (write_older_reader)."""
     w.line("#[inline(always)]")
     with w.block("fn verify_body(" if verify else "fn read_body_into("):   # broken as rustfmt breaks it
         w.lines(("" if verify else "&mut self,\n") + "r: &mut Reader<'_>,\nbase: usize,\nslot: usize,\noff: usize,")
     with w.block(") -> Result<(), DecodeError> {", "}"):
-        fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
+        fields = body_fields(p, verify)
         if not fields:
             w.line(f"r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
             w.line("r.leave();")
@@ -460,36 +471,64 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
         if not verify:
             guard(w, s, "Self::verify_body(&mut r.clone(), base, slot, off)?;")
         w.line(f"let (b, n) = r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
-        if any(not verify or not ir.reads_unchecked(fp.type) for fp in fields):
-            w.line("let body = r.body(b, n);")   # the fields' slots at their offsets: one bounds check
-        if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
-            with w.block(f"if n < {s.body_size} {{", "}"):
-                w.line("*self = Self::default();")
-        before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
-        for fp in p.fields:
-            if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
-                w.line(f"if n >= {fp.end} {{")
-                with w.indented():
-                    if verify:
-                        call(w, f"r.check_at::<{c.type(fp.type)}>", ["b", "body", str(fp.offset), f'"{fp.name}"'], "?;")
-                    elif ir.reads_unchecked(fp.type):
-                        w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
-                    else:
-                        call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
-                                                    str(fp.offset), f'"{fp.name}"'], "?;")
-                if fp.missing_cost:
-                    w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
-            elif fp in fields:
-                w.line(f"if ({before}..{fp.end}).contains(&n) {{" if before > 8 else f"if n < {fp.end} {{")
-            if fp in fields:
-                if fp.missing_cost:
-                    with w.indented():
-                        w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")?;')
-                w.line("}")
-            before = fp.end
-        w.line("r.leave();")
-        w.line("Ok(())")
+        if verify:   # a compare per field costs less here than the full body's check
+            fields_by_size(w, c, s, p, verify)
+        else:
+            with w.block(f"let Some(body) = r.full_body::<{s.body_size}>(b, n) else {{", "};"):
+                w.line("return self.read_older(r, b, n);")
+            for fp in fields:
+                if ir.reads_unchecked(fp.type):
+                    w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
+                else:
+                    call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
+                                                str(fp.offset), f'"{fp.name}"'], "?;")
+            w.line("r.leave();")
+            w.line("Ok(())")
     w.blank()
+
+
+def write_older_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """read_older: a versioned body of fewer bytes than this version's (an older writer's), out of
+    line: the fields it holds, the others their defaults."""
+    w.line("#[cold]")
+    w.line("#[inline(never)]")
+    with w.block("fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {", "}"):
+        fields_by_size(w, c, s, p, verify=False)
+
+
+def fields_by_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
+    """The fields a body of `n` bytes holds read (or checked) one by one, the first one missing
+    charging the defaults of the rest."""
+    fields = body_fields(p, verify)
+    if any(not verify or not ir.reads_unchecked(fp.type) for fp in fields):
+        w.line("let body = r.body(b, n);")   # the fields' slots at their offsets: one bounds check
+    if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
+        with w.block(f"if n < {s.body_size} {{", "}"):
+            w.line("*self = Self::default();")
+    before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
+    for fp in p.fields:
+        if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
+            w.line(f"if n >= {fp.end} {{")
+            with w.indented():
+                if verify:
+                    call(w, f"r.check_at::<{c.type(fp.type)}>", ["b", "body", str(fp.offset), f'"{fp.name}"'], "?;")
+                elif ir.reads_unchecked(fp.type):
+                    w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
+                else:
+                    call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
+                                                str(fp.offset), f'"{fp.name}"'], "?;")
+            if fp.missing_cost:
+                w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
+        elif fp in fields:
+            w.line(f"if ({before}..{fp.end}).contains(&n) {{" if before > 8 else f"if n < {fp.end} {{")
+        if fp in fields:
+            if fp.missing_cost:
+                with w.indented():
+                    w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")?;')
+            w.line("}")
+        before = fp.end
+    w.line("r.leave();")
+    w.line("Ok(())")
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:

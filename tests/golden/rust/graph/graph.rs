@@ -40,22 +40,13 @@ impl fbe::Struct for Node {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 20)?;
-        let body = r.body(b, n);
-        if n < 28 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.name, b, body, 12, "name")?;
-        }
-        if n >= 24 {
-            self.value = fbe::Fixed::at(body, 16);
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.out_edges, b, body, 24, "out_edges")?;
-        }
+        let Some(body) = r.full_body::<28>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.name, b, body, 12, "name")?;
+        self.value = fbe::Fixed::at(body, 16);
+        r.field_into_at(&mut self.out_edges, b, body, 24, "out_edges")?;
         r.leave();
         Ok(())
     }
@@ -108,6 +99,31 @@ impl fbe::Struct for Node {
         r.final_check::<fbe::BString>("name")?;
         r.final_check::<i64>("value")?;
         r.final_check::<Vec<i32>>("out_edges")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Node {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 28 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.name, b, body, 12, "name")?;
+        }
+        if n >= 24 {
+            self.value = fbe::Fixed::at(body, 16);
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.out_edges, b, body, 24, "out_edges")?;
+        }
         r.leave();
         Ok(())
     }
@@ -204,19 +220,12 @@ impl fbe::Struct for Edge {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
-        let body = r.body(b, n);
-        if n < 20 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.source = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.target = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.weight = fbe::Fixed::at(body, 16);
-        }
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.source = fbe::Fixed::at(body, 8);
+        self.target = fbe::Fixed::at(body, 12);
+        self.weight = fbe::Fixed::at(body, 16);
         r.leave();
         Ok(())
     }
@@ -258,6 +267,28 @@ impl fbe::Struct for Edge {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "source=4,target=4,weight=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Edge {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.source = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.target = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.weight = fbe::Fixed::at(body, 16);
+        }
         r.leave();
         Ok(())
     }
@@ -340,16 +371,11 @@ impl fbe::Struct for Graph {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.edges, b, body, 12, "edges")?;
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
+        r.field_into_at(&mut self.edges, b, body, 12, "edges")?;
         r.leave();
         Ok(())
     }
@@ -396,6 +422,25 @@ impl fbe::Struct for Graph {
         r.enter(8)?;
         r.final_check::<Vec<Node>>("nodes")?;
         r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Graph {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.edges, b, body, 12, "edges")?;
+        }
         r.leave();
         Ok(())
     }

@@ -38,19 +38,12 @@ impl fbe::Struct for Node {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
-        let body = r.body(b, n);
-        if n < 20 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.label, b, body, 12, "label")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.children, b, body, 16, "children")?;
-        }
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.label, b, body, 12, "label")?;
+        r.field_into_at(&mut self.children, b, body, 16, "children")?;
         r.leave();
         Ok(())
     }
@@ -100,6 +93,28 @@ impl fbe::Struct for Node {
         r.final_check::<i32>("id")?;
         r.final_check::<fbe::BString>("label")?;
         r.final_check::<Vec<Node>>("children")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Node {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.label, b, body, 12, "label")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.children, b, body, 16, "children")?;
+        }
         r.leave();
         Ok(())
     }

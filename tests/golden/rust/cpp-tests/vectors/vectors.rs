@@ -38,19 +38,12 @@ impl fbe::Struct for Edge {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
-        let body = r.body(b, n);
-        if n < 20 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.source = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.target = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.weight = fbe::Fixed::at(body, 16);
-        }
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.source = fbe::Fixed::at(body, 8);
+        self.target = fbe::Fixed::at(body, 12);
+        self.weight = fbe::Fixed::at(body, 16);
         r.leave();
         Ok(())
     }
@@ -92,6 +85,28 @@ impl fbe::Struct for Edge {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "source=4,target=4,weight=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Edge {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.source = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.target = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.weight = fbe::Fixed::at(body, 16);
+        }
         r.leave();
         Ok(())
     }
@@ -177,19 +192,12 @@ impl fbe::Struct for Point {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 11)?;
-        let body = r.body(b, n);
-        if n < 19 {
-            *self = Self::default();
-        }
-        if n >= 9 {
-            self.flag = fbe::Fixed::at(body, 8);
-        }
-        if n >= 17 {
-            self.x = fbe::Fixed::at(body, 9);
-        }
-        if n >= 19 {
-            self.y = fbe::Fixed::at(body, 17);
-        }
+        let Some(body) = r.full_body::<19>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.flag = fbe::Fixed::at(body, 8);
+        self.x = fbe::Fixed::at(body, 9);
+        self.y = fbe::Fixed::at(body, 17);
         r.leave();
         Ok(())
     }
@@ -231,6 +239,28 @@ impl fbe::Struct for Point {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(11)?;
         r.run(11, "flag=1,x=8,y=2")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Point {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 19 {
+            *self = Self::default();
+        }
+        if n >= 9 {
+            self.flag = fbe::Fixed::at(body, 8);
+        }
+        if n >= 17 {
+            self.x = fbe::Fixed::at(body, 9);
+        }
+        if n >= 19 {
+            self.y = fbe::Fixed::at(body, 17);
+        }
         r.leave();
         Ok(())
     }
@@ -318,22 +348,13 @@ impl fbe::Struct for Point3 {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 19)?;
-        let body = r.body(b, n);
-        if n < 27 {
-            *self = Self::default();
-        }
-        if n >= 9 {
-            self.flag = fbe::Fixed::at(body, 8);
-        }
-        if n >= 17 {
-            self.x = fbe::Fixed::at(body, 9);
-        }
-        if n >= 19 {
-            self.y = fbe::Fixed::at(body, 17);
-        }
-        if n >= 27 {
-            self.z = fbe::Fixed::at(body, 19);
-        }
+        let Some(body) = r.full_body::<27>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.flag = fbe::Fixed::at(body, 8);
+        self.x = fbe::Fixed::at(body, 9);
+        self.y = fbe::Fixed::at(body, 17);
+        self.z = fbe::Fixed::at(body, 19);
         r.leave();
         Ok(())
     }
@@ -377,6 +398,31 @@ impl fbe::Struct for Point3 {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(19)?;
         r.run(19, "flag=1,x=8,y=2,z=8")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Point3 {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 27 {
+            *self = Self::default();
+        }
+        if n >= 9 {
+            self.flag = fbe::Fixed::at(body, 8);
+        }
+        if n >= 17 {
+            self.x = fbe::Fixed::at(body, 9);
+        }
+        if n >= 19 {
+            self.y = fbe::Fixed::at(body, 17);
+        }
+        if n >= 27 {
+            self.z = fbe::Fixed::at(body, 19);
+        }
         r.leave();
         Ok(())
     }
@@ -464,16 +510,11 @@ impl fbe::Struct for Named {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.name, b, body, 8, "name")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.values, b, body, 12, "values")?;
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.name, b, body, 8, "name")?;
+        r.field_into_at(&mut self.values, b, body, 12, "values")?;
         r.leave();
         Ok(())
     }
@@ -520,6 +561,25 @@ impl fbe::Struct for Named {
         r.enter(8)?;
         r.final_check::<fbe::BString>("name")?;
         r.final_check::<Vec<i32>>("values")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Named {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.name, b, body, 8, "name")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.values, b, body, 12, "values")?;
+        }
         r.leave();
         Ok(())
     }
@@ -611,28 +671,15 @@ impl fbe::Struct for Holder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 24)?;
-        let body = r.body(b, n);
-        if n < 32 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.points, b, body, 12, "points")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.ints, b, body, 16, "ints")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.switches, b, body, 20, "switches")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.reals, b, body, 24, "reals")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.named, b, body, 28, "named")?;
-        }
+        let Some(body) = r.full_body::<32>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
+        r.field_into_at(&mut self.points, b, body, 12, "points")?;
+        r.field_into_at(&mut self.ints, b, body, 16, "ints")?;
+        r.field_into_at(&mut self.switches, b, body, 20, "switches")?;
+        r.field_into_at(&mut self.reals, b, body, 24, "reals")?;
+        r.field_into_at(&mut self.named, b, body, 28, "named")?;
         r.leave();
         Ok(())
     }
@@ -703,6 +750,37 @@ impl fbe::Struct for Holder {
         r.final_check::<Vec<bool>>("switches")?;
         r.final_check::<Vec<f64>>("reals")?;
         r.final_check::<Vec<Named>>("named")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Holder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 32 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.points, b, body, 12, "points")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.ints, b, body, 16, "ints")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.switches, b, body, 20, "switches")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.reals, b, body, 24, "reals")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.named, b, body, 28, "named")?;
+        }
         r.leave();
         Ok(())
     }

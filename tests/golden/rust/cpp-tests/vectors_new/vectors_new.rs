@@ -40,22 +40,13 @@ impl fbe::Struct for Edge {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 16)?;
-        let body = r.body(b, n);
-        if n < 24 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.source = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.target = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.weight = fbe::Fixed::at(body, 16);
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.note, b, body, 20, "note")?;
-        }
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.source = fbe::Fixed::at(body, 8);
+        self.target = fbe::Fixed::at(body, 12);
+        self.weight = fbe::Fixed::at(body, 16);
+        r.field_into_at(&mut self.note, b, body, 20, "note")?;
         r.leave();
         Ok(())
     }
@@ -105,6 +96,31 @@ impl fbe::Struct for Edge {
         r.enter(16)?;
         r.run(12, "source=4,target=4,weight=4")?;
         r.final_check::<fbe::BString>("note")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Edge {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.source = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.target = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.weight = fbe::Fixed::at(body, 16);
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.note, b, body, 20, "note")?;
+        }
         r.leave();
         Ok(())
     }
@@ -190,13 +206,10 @@ impl fbe::Struct for Holder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.leave();
         Ok(())
     }
@@ -237,6 +250,22 @@ impl fbe::Struct for Holder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Holder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
+        }
         r.leave();
         Ok(())
     }

@@ -34,13 +34,10 @@ impl fbe::Struct for Edge {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.source = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.source = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -76,6 +73,22 @@ impl fbe::Struct for Edge {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("source")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Edge {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.source = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -146,13 +159,10 @@ impl fbe::Struct for Holder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.leave();
         Ok(())
     }
@@ -193,6 +203,22 @@ impl fbe::Struct for Holder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Holder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
+        }
         r.leave();
         Ok(())
     }

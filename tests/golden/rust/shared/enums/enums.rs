@@ -1211,6 +1211,257 @@ impl fbe::Struct for Enums {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 216)?;
+        let Some(body) = r.full_body::<224>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.byte0 = fbe::Fixed::at(body, 8);
+        self.byte1 = fbe::Fixed::at(body, 9);
+        self.byte2 = fbe::Fixed::at(body, 10);
+        self.byte3 = fbe::Fixed::at(body, 11);
+        self.byte4 = fbe::Fixed::at(body, 12);
+        self.byte5 = fbe::Fixed::at(body, 13);
+        self.char0 = fbe::Fixed::at(body, 14);
+        self.char1 = fbe::Fixed::at(body, 15);
+        self.char2 = fbe::Fixed::at(body, 16);
+        self.char3 = fbe::Fixed::at(body, 17);
+        self.char4 = fbe::Fixed::at(body, 18);
+        self.char5 = fbe::Fixed::at(body, 19);
+        self.wchar0 = fbe::Fixed::at(body, 20);
+        self.wchar1 = fbe::Fixed::at(body, 24);
+        self.wchar2 = fbe::Fixed::at(body, 28);
+        self.wchar3 = fbe::Fixed::at(body, 32);
+        self.wchar4 = fbe::Fixed::at(body, 36);
+        self.wchar5 = fbe::Fixed::at(body, 40);
+        self.int8b0 = fbe::Fixed::at(body, 44);
+        self.int8b1 = fbe::Fixed::at(body, 45);
+        self.int8b2 = fbe::Fixed::at(body, 46);
+        self.int8b3 = fbe::Fixed::at(body, 47);
+        self.int8b4 = fbe::Fixed::at(body, 48);
+        self.int8b5 = fbe::Fixed::at(body, 49);
+        self.uint8b0 = fbe::Fixed::at(body, 50);
+        self.uint8b1 = fbe::Fixed::at(body, 51);
+        self.uint8b2 = fbe::Fixed::at(body, 52);
+        self.uint8b3 = fbe::Fixed::at(body, 53);
+        self.uint8b4 = fbe::Fixed::at(body, 54);
+        self.uint8b5 = fbe::Fixed::at(body, 55);
+        self.int16b0 = fbe::Fixed::at(body, 56);
+        self.int16b1 = fbe::Fixed::at(body, 58);
+        self.int16b2 = fbe::Fixed::at(body, 60);
+        self.int16b3 = fbe::Fixed::at(body, 62);
+        self.int16b4 = fbe::Fixed::at(body, 64);
+        self.int16b5 = fbe::Fixed::at(body, 66);
+        self.uint16b0 = fbe::Fixed::at(body, 68);
+        self.uint16b1 = fbe::Fixed::at(body, 70);
+        self.uint16b2 = fbe::Fixed::at(body, 72);
+        self.uint16b3 = fbe::Fixed::at(body, 74);
+        self.uint16b4 = fbe::Fixed::at(body, 76);
+        self.uint16b5 = fbe::Fixed::at(body, 78);
+        self.int32b0 = fbe::Fixed::at(body, 80);
+        self.int32b1 = fbe::Fixed::at(body, 84);
+        self.int32b2 = fbe::Fixed::at(body, 88);
+        self.int32b3 = fbe::Fixed::at(body, 92);
+        self.int32b4 = fbe::Fixed::at(body, 96);
+        self.int32b5 = fbe::Fixed::at(body, 100);
+        self.uint32b0 = fbe::Fixed::at(body, 104);
+        self.uint32b1 = fbe::Fixed::at(body, 108);
+        self.uint32b2 = fbe::Fixed::at(body, 112);
+        self.uint32b3 = fbe::Fixed::at(body, 116);
+        self.uint32b4 = fbe::Fixed::at(body, 120);
+        self.uint32b5 = fbe::Fixed::at(body, 124);
+        self.int64b0 = fbe::Fixed::at(body, 128);
+        self.int64b1 = fbe::Fixed::at(body, 136);
+        self.int64b2 = fbe::Fixed::at(body, 144);
+        self.int64b3 = fbe::Fixed::at(body, 152);
+        self.int64b4 = fbe::Fixed::at(body, 160);
+        self.int64b5 = fbe::Fixed::at(body, 168);
+        self.uint64b0 = fbe::Fixed::at(body, 176);
+        self.uint64b1 = fbe::Fixed::at(body, 184);
+        self.uint64b2 = fbe::Fixed::at(body, 192);
+        self.uint64b3 = fbe::Fixed::at(body, 200);
+        self.uint64b4 = fbe::Fixed::at(body, 208);
+        self.uint64b5 = fbe::Fixed::at(body, 216);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        r.struct_at(base, slot, off, 1, 216)?;
+        r.leave();
+        Ok(())
+    }
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        let run0 = w.append_run::<216>();
+        fbe::Fixed::put_at(&self.byte0, run0, 0);
+        fbe::Fixed::put_at(&self.byte1, run0, 1);
+        fbe::Fixed::put_at(&self.byte2, run0, 2);
+        fbe::Fixed::put_at(&self.byte3, run0, 3);
+        fbe::Fixed::put_at(&self.byte4, run0, 4);
+        fbe::Fixed::put_at(&self.byte5, run0, 5);
+        fbe::Fixed::put_at(&self.char0, run0, 6);
+        fbe::Fixed::put_at(&self.char1, run0, 7);
+        fbe::Fixed::put_at(&self.char2, run0, 8);
+        fbe::Fixed::put_at(&self.char3, run0, 9);
+        fbe::Fixed::put_at(&self.char4, run0, 10);
+        fbe::Fixed::put_at(&self.char5, run0, 11);
+        fbe::Fixed::put_at(&self.wchar0, run0, 12);
+        fbe::Fixed::put_at(&self.wchar1, run0, 16);
+        fbe::Fixed::put_at(&self.wchar2, run0, 20);
+        fbe::Fixed::put_at(&self.wchar3, run0, 24);
+        fbe::Fixed::put_at(&self.wchar4, run0, 28);
+        fbe::Fixed::put_at(&self.wchar5, run0, 32);
+        fbe::Fixed::put_at(&self.int8b0, run0, 36);
+        fbe::Fixed::put_at(&self.int8b1, run0, 37);
+        fbe::Fixed::put_at(&self.int8b2, run0, 38);
+        fbe::Fixed::put_at(&self.int8b3, run0, 39);
+        fbe::Fixed::put_at(&self.int8b4, run0, 40);
+        fbe::Fixed::put_at(&self.int8b5, run0, 41);
+        fbe::Fixed::put_at(&self.uint8b0, run0, 42);
+        fbe::Fixed::put_at(&self.uint8b1, run0, 43);
+        fbe::Fixed::put_at(&self.uint8b2, run0, 44);
+        fbe::Fixed::put_at(&self.uint8b3, run0, 45);
+        fbe::Fixed::put_at(&self.uint8b4, run0, 46);
+        fbe::Fixed::put_at(&self.uint8b5, run0, 47);
+        fbe::Fixed::put_at(&self.int16b0, run0, 48);
+        fbe::Fixed::put_at(&self.int16b1, run0, 50);
+        fbe::Fixed::put_at(&self.int16b2, run0, 52);
+        fbe::Fixed::put_at(&self.int16b3, run0, 54);
+        fbe::Fixed::put_at(&self.int16b4, run0, 56);
+        fbe::Fixed::put_at(&self.int16b5, run0, 58);
+        fbe::Fixed::put_at(&self.uint16b0, run0, 60);
+        fbe::Fixed::put_at(&self.uint16b1, run0, 62);
+        fbe::Fixed::put_at(&self.uint16b2, run0, 64);
+        fbe::Fixed::put_at(&self.uint16b3, run0, 66);
+        fbe::Fixed::put_at(&self.uint16b4, run0, 68);
+        fbe::Fixed::put_at(&self.uint16b5, run0, 70);
+        fbe::Fixed::put_at(&self.int32b0, run0, 72);
+        fbe::Fixed::put_at(&self.int32b1, run0, 76);
+        fbe::Fixed::put_at(&self.int32b2, run0, 80);
+        fbe::Fixed::put_at(&self.int32b3, run0, 84);
+        fbe::Fixed::put_at(&self.int32b4, run0, 88);
+        fbe::Fixed::put_at(&self.int32b5, run0, 92);
+        fbe::Fixed::put_at(&self.uint32b0, run0, 96);
+        fbe::Fixed::put_at(&self.uint32b1, run0, 100);
+        fbe::Fixed::put_at(&self.uint32b2, run0, 104);
+        fbe::Fixed::put_at(&self.uint32b3, run0, 108);
+        fbe::Fixed::put_at(&self.uint32b4, run0, 112);
+        fbe::Fixed::put_at(&self.uint32b5, run0, 116);
+        fbe::Fixed::put_at(&self.int64b0, run0, 120);
+        fbe::Fixed::put_at(&self.int64b1, run0, 128);
+        fbe::Fixed::put_at(&self.int64b2, run0, 136);
+        fbe::Fixed::put_at(&self.int64b3, run0, 144);
+        fbe::Fixed::put_at(&self.int64b4, run0, 152);
+        fbe::Fixed::put_at(&self.int64b5, run0, 160);
+        fbe::Fixed::put_at(&self.uint64b0, run0, 168);
+        fbe::Fixed::put_at(&self.uint64b1, run0, 176);
+        fbe::Fixed::put_at(&self.uint64b2, run0, 184);
+        fbe::Fixed::put_at(&self.uint64b3, run0, 192);
+        fbe::Fixed::put_at(&self.uint64b4, run0, 200);
+        fbe::Fixed::put_at(&self.uint64b5, run0, 208);
+        w.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(216)?;
+        let run0 = r.run(
+            216,
+            "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
+        )?;
+        self.byte0 = fbe::Fixed::at(run0, 0);
+        self.byte1 = fbe::Fixed::at(run0, 1);
+        self.byte2 = fbe::Fixed::at(run0, 2);
+        self.byte3 = fbe::Fixed::at(run0, 3);
+        self.byte4 = fbe::Fixed::at(run0, 4);
+        self.byte5 = fbe::Fixed::at(run0, 5);
+        self.char0 = fbe::Fixed::at(run0, 6);
+        self.char1 = fbe::Fixed::at(run0, 7);
+        self.char2 = fbe::Fixed::at(run0, 8);
+        self.char3 = fbe::Fixed::at(run0, 9);
+        self.char4 = fbe::Fixed::at(run0, 10);
+        self.char5 = fbe::Fixed::at(run0, 11);
+        self.wchar0 = fbe::Fixed::at(run0, 12);
+        self.wchar1 = fbe::Fixed::at(run0, 16);
+        self.wchar2 = fbe::Fixed::at(run0, 20);
+        self.wchar3 = fbe::Fixed::at(run0, 24);
+        self.wchar4 = fbe::Fixed::at(run0, 28);
+        self.wchar5 = fbe::Fixed::at(run0, 32);
+        self.int8b0 = fbe::Fixed::at(run0, 36);
+        self.int8b1 = fbe::Fixed::at(run0, 37);
+        self.int8b2 = fbe::Fixed::at(run0, 38);
+        self.int8b3 = fbe::Fixed::at(run0, 39);
+        self.int8b4 = fbe::Fixed::at(run0, 40);
+        self.int8b5 = fbe::Fixed::at(run0, 41);
+        self.uint8b0 = fbe::Fixed::at(run0, 42);
+        self.uint8b1 = fbe::Fixed::at(run0, 43);
+        self.uint8b2 = fbe::Fixed::at(run0, 44);
+        self.uint8b3 = fbe::Fixed::at(run0, 45);
+        self.uint8b4 = fbe::Fixed::at(run0, 46);
+        self.uint8b5 = fbe::Fixed::at(run0, 47);
+        self.int16b0 = fbe::Fixed::at(run0, 48);
+        self.int16b1 = fbe::Fixed::at(run0, 50);
+        self.int16b2 = fbe::Fixed::at(run0, 52);
+        self.int16b3 = fbe::Fixed::at(run0, 54);
+        self.int16b4 = fbe::Fixed::at(run0, 56);
+        self.int16b5 = fbe::Fixed::at(run0, 58);
+        self.uint16b0 = fbe::Fixed::at(run0, 60);
+        self.uint16b1 = fbe::Fixed::at(run0, 62);
+        self.uint16b2 = fbe::Fixed::at(run0, 64);
+        self.uint16b3 = fbe::Fixed::at(run0, 66);
+        self.uint16b4 = fbe::Fixed::at(run0, 68);
+        self.uint16b5 = fbe::Fixed::at(run0, 70);
+        self.int32b0 = fbe::Fixed::at(run0, 72);
+        self.int32b1 = fbe::Fixed::at(run0, 76);
+        self.int32b2 = fbe::Fixed::at(run0, 80);
+        self.int32b3 = fbe::Fixed::at(run0, 84);
+        self.int32b4 = fbe::Fixed::at(run0, 88);
+        self.int32b5 = fbe::Fixed::at(run0, 92);
+        self.uint32b0 = fbe::Fixed::at(run0, 96);
+        self.uint32b1 = fbe::Fixed::at(run0, 100);
+        self.uint32b2 = fbe::Fixed::at(run0, 104);
+        self.uint32b3 = fbe::Fixed::at(run0, 108);
+        self.uint32b4 = fbe::Fixed::at(run0, 112);
+        self.uint32b5 = fbe::Fixed::at(run0, 116);
+        self.int64b0 = fbe::Fixed::at(run0, 120);
+        self.int64b1 = fbe::Fixed::at(run0, 128);
+        self.int64b2 = fbe::Fixed::at(run0, 136);
+        self.int64b3 = fbe::Fixed::at(run0, 144);
+        self.int64b4 = fbe::Fixed::at(run0, 152);
+        self.int64b5 = fbe::Fixed::at(run0, 160);
+        self.uint64b0 = fbe::Fixed::at(run0, 168);
+        self.uint64b1 = fbe::Fixed::at(run0, 176);
+        self.uint64b2 = fbe::Fixed::at(run0, 184);
+        self.uint64b3 = fbe::Fixed::at(run0, 192);
+        self.uint64b4 = fbe::Fixed::at(run0, 200);
+        self.uint64b5 = fbe::Fixed::at(run0, 208);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(216)?;
+        r.run(
+            216,
+            "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
+        )?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Enums {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
         let body = r.body(b, n);
         if n < 224 {
             *self = Self::default();
@@ -1413,179 +1664,6 @@ impl fbe::Struct for Enums {
         if n >= 224 {
             self.uint64b5 = fbe::Fixed::at(body, 216);
         }
-        r.leave();
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn verify_body(
-        r: &mut Reader<'_>,
-        base: usize,
-        slot: usize,
-        off: usize,
-    ) -> Result<(), DecodeError> {
-        r.struct_at(base, slot, off, 1, 216)?;
-        r.leave();
-        Ok(())
-    }
-    #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
-        let run0 = w.append_run::<216>();
-        fbe::Fixed::put_at(&self.byte0, run0, 0);
-        fbe::Fixed::put_at(&self.byte1, run0, 1);
-        fbe::Fixed::put_at(&self.byte2, run0, 2);
-        fbe::Fixed::put_at(&self.byte3, run0, 3);
-        fbe::Fixed::put_at(&self.byte4, run0, 4);
-        fbe::Fixed::put_at(&self.byte5, run0, 5);
-        fbe::Fixed::put_at(&self.char0, run0, 6);
-        fbe::Fixed::put_at(&self.char1, run0, 7);
-        fbe::Fixed::put_at(&self.char2, run0, 8);
-        fbe::Fixed::put_at(&self.char3, run0, 9);
-        fbe::Fixed::put_at(&self.char4, run0, 10);
-        fbe::Fixed::put_at(&self.char5, run0, 11);
-        fbe::Fixed::put_at(&self.wchar0, run0, 12);
-        fbe::Fixed::put_at(&self.wchar1, run0, 16);
-        fbe::Fixed::put_at(&self.wchar2, run0, 20);
-        fbe::Fixed::put_at(&self.wchar3, run0, 24);
-        fbe::Fixed::put_at(&self.wchar4, run0, 28);
-        fbe::Fixed::put_at(&self.wchar5, run0, 32);
-        fbe::Fixed::put_at(&self.int8b0, run0, 36);
-        fbe::Fixed::put_at(&self.int8b1, run0, 37);
-        fbe::Fixed::put_at(&self.int8b2, run0, 38);
-        fbe::Fixed::put_at(&self.int8b3, run0, 39);
-        fbe::Fixed::put_at(&self.int8b4, run0, 40);
-        fbe::Fixed::put_at(&self.int8b5, run0, 41);
-        fbe::Fixed::put_at(&self.uint8b0, run0, 42);
-        fbe::Fixed::put_at(&self.uint8b1, run0, 43);
-        fbe::Fixed::put_at(&self.uint8b2, run0, 44);
-        fbe::Fixed::put_at(&self.uint8b3, run0, 45);
-        fbe::Fixed::put_at(&self.uint8b4, run0, 46);
-        fbe::Fixed::put_at(&self.uint8b5, run0, 47);
-        fbe::Fixed::put_at(&self.int16b0, run0, 48);
-        fbe::Fixed::put_at(&self.int16b1, run0, 50);
-        fbe::Fixed::put_at(&self.int16b2, run0, 52);
-        fbe::Fixed::put_at(&self.int16b3, run0, 54);
-        fbe::Fixed::put_at(&self.int16b4, run0, 56);
-        fbe::Fixed::put_at(&self.int16b5, run0, 58);
-        fbe::Fixed::put_at(&self.uint16b0, run0, 60);
-        fbe::Fixed::put_at(&self.uint16b1, run0, 62);
-        fbe::Fixed::put_at(&self.uint16b2, run0, 64);
-        fbe::Fixed::put_at(&self.uint16b3, run0, 66);
-        fbe::Fixed::put_at(&self.uint16b4, run0, 68);
-        fbe::Fixed::put_at(&self.uint16b5, run0, 70);
-        fbe::Fixed::put_at(&self.int32b0, run0, 72);
-        fbe::Fixed::put_at(&self.int32b1, run0, 76);
-        fbe::Fixed::put_at(&self.int32b2, run0, 80);
-        fbe::Fixed::put_at(&self.int32b3, run0, 84);
-        fbe::Fixed::put_at(&self.int32b4, run0, 88);
-        fbe::Fixed::put_at(&self.int32b5, run0, 92);
-        fbe::Fixed::put_at(&self.uint32b0, run0, 96);
-        fbe::Fixed::put_at(&self.uint32b1, run0, 100);
-        fbe::Fixed::put_at(&self.uint32b2, run0, 104);
-        fbe::Fixed::put_at(&self.uint32b3, run0, 108);
-        fbe::Fixed::put_at(&self.uint32b4, run0, 112);
-        fbe::Fixed::put_at(&self.uint32b5, run0, 116);
-        fbe::Fixed::put_at(&self.int64b0, run0, 120);
-        fbe::Fixed::put_at(&self.int64b1, run0, 128);
-        fbe::Fixed::put_at(&self.int64b2, run0, 136);
-        fbe::Fixed::put_at(&self.int64b3, run0, 144);
-        fbe::Fixed::put_at(&self.int64b4, run0, 152);
-        fbe::Fixed::put_at(&self.int64b5, run0, 160);
-        fbe::Fixed::put_at(&self.uint64b0, run0, 168);
-        fbe::Fixed::put_at(&self.uint64b1, run0, 176);
-        fbe::Fixed::put_at(&self.uint64b2, run0, 184);
-        fbe::Fixed::put_at(&self.uint64b3, run0, 192);
-        fbe::Fixed::put_at(&self.uint64b4, run0, 200);
-        fbe::Fixed::put_at(&self.uint64b5, run0, 208);
-        w.leave();
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        r.enter(216)?;
-        let run0 = r.run(
-            216,
-            "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
-        )?;
-        self.byte0 = fbe::Fixed::at(run0, 0);
-        self.byte1 = fbe::Fixed::at(run0, 1);
-        self.byte2 = fbe::Fixed::at(run0, 2);
-        self.byte3 = fbe::Fixed::at(run0, 3);
-        self.byte4 = fbe::Fixed::at(run0, 4);
-        self.byte5 = fbe::Fixed::at(run0, 5);
-        self.char0 = fbe::Fixed::at(run0, 6);
-        self.char1 = fbe::Fixed::at(run0, 7);
-        self.char2 = fbe::Fixed::at(run0, 8);
-        self.char3 = fbe::Fixed::at(run0, 9);
-        self.char4 = fbe::Fixed::at(run0, 10);
-        self.char5 = fbe::Fixed::at(run0, 11);
-        self.wchar0 = fbe::Fixed::at(run0, 12);
-        self.wchar1 = fbe::Fixed::at(run0, 16);
-        self.wchar2 = fbe::Fixed::at(run0, 20);
-        self.wchar3 = fbe::Fixed::at(run0, 24);
-        self.wchar4 = fbe::Fixed::at(run0, 28);
-        self.wchar5 = fbe::Fixed::at(run0, 32);
-        self.int8b0 = fbe::Fixed::at(run0, 36);
-        self.int8b1 = fbe::Fixed::at(run0, 37);
-        self.int8b2 = fbe::Fixed::at(run0, 38);
-        self.int8b3 = fbe::Fixed::at(run0, 39);
-        self.int8b4 = fbe::Fixed::at(run0, 40);
-        self.int8b5 = fbe::Fixed::at(run0, 41);
-        self.uint8b0 = fbe::Fixed::at(run0, 42);
-        self.uint8b1 = fbe::Fixed::at(run0, 43);
-        self.uint8b2 = fbe::Fixed::at(run0, 44);
-        self.uint8b3 = fbe::Fixed::at(run0, 45);
-        self.uint8b4 = fbe::Fixed::at(run0, 46);
-        self.uint8b5 = fbe::Fixed::at(run0, 47);
-        self.int16b0 = fbe::Fixed::at(run0, 48);
-        self.int16b1 = fbe::Fixed::at(run0, 50);
-        self.int16b2 = fbe::Fixed::at(run0, 52);
-        self.int16b3 = fbe::Fixed::at(run0, 54);
-        self.int16b4 = fbe::Fixed::at(run0, 56);
-        self.int16b5 = fbe::Fixed::at(run0, 58);
-        self.uint16b0 = fbe::Fixed::at(run0, 60);
-        self.uint16b1 = fbe::Fixed::at(run0, 62);
-        self.uint16b2 = fbe::Fixed::at(run0, 64);
-        self.uint16b3 = fbe::Fixed::at(run0, 66);
-        self.uint16b4 = fbe::Fixed::at(run0, 68);
-        self.uint16b5 = fbe::Fixed::at(run0, 70);
-        self.int32b0 = fbe::Fixed::at(run0, 72);
-        self.int32b1 = fbe::Fixed::at(run0, 76);
-        self.int32b2 = fbe::Fixed::at(run0, 80);
-        self.int32b3 = fbe::Fixed::at(run0, 84);
-        self.int32b4 = fbe::Fixed::at(run0, 88);
-        self.int32b5 = fbe::Fixed::at(run0, 92);
-        self.uint32b0 = fbe::Fixed::at(run0, 96);
-        self.uint32b1 = fbe::Fixed::at(run0, 100);
-        self.uint32b2 = fbe::Fixed::at(run0, 104);
-        self.uint32b3 = fbe::Fixed::at(run0, 108);
-        self.uint32b4 = fbe::Fixed::at(run0, 112);
-        self.uint32b5 = fbe::Fixed::at(run0, 116);
-        self.int64b0 = fbe::Fixed::at(run0, 120);
-        self.int64b1 = fbe::Fixed::at(run0, 128);
-        self.int64b2 = fbe::Fixed::at(run0, 136);
-        self.int64b3 = fbe::Fixed::at(run0, 144);
-        self.int64b4 = fbe::Fixed::at(run0, 152);
-        self.int64b5 = fbe::Fixed::at(run0, 160);
-        self.uint64b0 = fbe::Fixed::at(run0, 168);
-        self.uint64b1 = fbe::Fixed::at(run0, 176);
-        self.uint64b2 = fbe::Fixed::at(run0, 184);
-        self.uint64b3 = fbe::Fixed::at(run0, 192);
-        self.uint64b4 = fbe::Fixed::at(run0, 200);
-        self.uint64b5 = fbe::Fixed::at(run0, 208);
-        r.leave();
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        r.enter(216)?;
-        r.run(
-            216,
-            "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
-        )?;
         r.leave();
         Ok(())
     }

@@ -232,28 +232,15 @@ impl fbe::Struct for Order {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 26)?;
-        let body = r.body(b, n);
-        if n < 34 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
-        }
-        if n >= 17 {
-            self.side = fbe::Fixed::at(body, 16);
-        }
-        if n >= 18 {
-            self.type_ = fbe::Fixed::at(body, 17);
-        }
-        if n >= 26 {
-            self.price = fbe::Fixed::at(body, 18);
-        }
-        if n >= 34 {
-            self.volume = fbe::Fixed::at(body, 26);
-        }
+        let Some(body) = r.full_body::<34>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
+        self.side = fbe::Fixed::at(body, 16);
+        self.type_ = fbe::Fixed::at(body, 17);
+        self.price = fbe::Fixed::at(body, 18);
+        self.volume = fbe::Fixed::at(body, 26);
         r.leave();
         Ok(())
     }
@@ -308,6 +295,37 @@ impl fbe::Struct for Order {
         r.final_check::<i32>("id")?;
         r.final_check::<fbe::BString>("symbol")?;
         r.run(18, "side=1,type=1,price=8,volume=8")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Order {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 34 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
+        }
+        if n >= 17 {
+            self.side = fbe::Fixed::at(body, 16);
+        }
+        if n >= 18 {
+            self.type_ = fbe::Fixed::at(body, 17);
+        }
+        if n >= 26 {
+            self.price = fbe::Fixed::at(body, 18);
+        }
+        if n >= 34 {
+            self.volume = fbe::Fixed::at(body, 26);
+        }
         r.leave();
         Ok(())
     }
@@ -406,16 +424,11 @@ impl fbe::Struct for Balance {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
-        let body = r.body(b, n);
-        if n < 20 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
-        }
-        if n >= 20 {
-            self.amount = fbe::Fixed::at(body, 12);
-        }
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
+        self.amount = fbe::Fixed::at(body, 12);
         r.leave();
         Ok(())
     }
@@ -459,6 +472,25 @@ impl fbe::Struct for Balance {
         r.enter(12)?;
         r.final_check::<fbe::BString>("currency")?;
         r.final_check::<f64>("amount")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Balance {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
+        }
+        if n >= 20 {
+            self.amount = fbe::Fixed::at(body, 12);
+        }
         r.leave();
         Ok(())
     }
@@ -558,36 +590,15 @@ impl fbe::Struct for Account {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
-        let body = r.body(b, n);
-        if n < 30 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(12, b, "id")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.name, b, body, 12, "name")?;
-        } else if n >= 12 {
-            r.spend(12, b, "name")?;
-        }
-        if n >= 17 {
-            self.state = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(12, b, "state")?;
-        }
-        if n >= 21 {
-            r.field_into_at(&mut self.wallet, b, body, 17, "wallet")?;
-        } else if n >= 17 {
-            r.spend(12, b, "wallet")?;
-        }
-        if n >= 26 {
-            r.field_into_at(&mut self.asset, b, body, 21, "asset")?;
-        }
-        if n >= 30 {
-            r.field_into_at(&mut self.orders, b, body, 26, "orders")?;
-        }
+        let Some(body) = r.full_body::<30>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.name, b, body, 12, "name")?;
+        self.state = fbe::Fixed::at(body, 16);
+        r.field_into_at(&mut self.wallet, b, body, 17, "wallet")?;
+        r.field_into_at(&mut self.asset, b, body, 21, "asset")?;
+        r.field_into_at(&mut self.orders, b, body, 26, "orders")?;
         r.leave();
         Ok(())
     }
@@ -662,6 +673,45 @@ impl fbe::Struct for Account {
         r.final_check::<Balance>("wallet")?;
         r.final_check::<Option<Box<Balance>>>("asset")?;
         r.final_check::<Vec<Order>>("orders")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Account {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 30 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(12, b, "id")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.name, b, body, 12, "name")?;
+        } else if n >= 12 {
+            r.spend(12, b, "name")?;
+        }
+        if n >= 17 {
+            self.state = fbe::Fixed::at(body, 16);
+        } else if n >= 16 {
+            r.spend(12, b, "state")?;
+        }
+        if n >= 21 {
+            r.field_into_at(&mut self.wallet, b, body, 17, "wallet")?;
+        } else if n >= 17 {
+            r.spend(12, b, "wallet")?;
+        }
+        if n >= 26 {
+            r.field_into_at(&mut self.asset, b, body, 21, "asset")?;
+        }
+        if n >= 30 {
+            r.field_into_at(&mut self.orders, b, body, 26, "orders")?;
+        }
         r.leave();
         Ok(())
     }
@@ -770,15 +820,10 @@ impl fbe::Struct for OrderMessage {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 1)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.body, b, body, 8, "body")?;
-        } else {
-            r.spend(26, b, "body")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
         Ok(())
     }
@@ -821,6 +866,24 @@ impl fbe::Struct for OrderMessage {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Order>("body")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl OrderMessage {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
+        } else {
+            r.spend(26, b, "body")?;
+        }
         r.leave();
         Ok(())
     }
@@ -894,15 +957,10 @@ impl fbe::Struct for BalanceMessage {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 1)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.body, b, body, 8, "body")?;
-        } else {
-            r.spend(12, b, "body")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
         Ok(())
     }
@@ -945,6 +1003,24 @@ impl fbe::Struct for BalanceMessage {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Balance>("body")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl BalanceMessage {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
+        } else {
+            r.spend(12, b, "body")?;
+        }
         r.leave();
         Ok(())
     }
@@ -1018,15 +1094,10 @@ impl fbe::Struct for AccountMessage {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 1)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.body, b, body, 8, "body")?;
-        } else {
-            r.spend(26, b, "body")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
         Ok(())
     }
@@ -1069,6 +1140,24 @@ impl fbe::Struct for AccountMessage {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(1)?;
         r.final_check::<Account>("body")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl AccountMessage {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.body, b, body, 8, "body")?;
+        } else {
+            r.spend(26, b, "body")?;
+        }
         r.leave();
         Ok(())
     }

@@ -511,235 +511,54 @@ impl fbe::Struct for StructSimple {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 110, 217)?;
-        let body = r.body(b, n);
-        if n < 237 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(64, b, "id")?;
-        }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(64, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(64, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(64, b, "f3")?;
-        }
-        if n >= 16 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(64, b, "f4")?;
-        }
-        if n >= 17 {
-            self.f5 = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(64, b, "f5")?;
-        }
-        if n >= 18 {
-            self.f6 = fbe::Fixed::at(body, 17);
-        } else if n >= 17 {
-            r.spend(64, b, "f6")?;
-        }
-        if n >= 22 {
-            self.f7 = fbe::Fixed::at(body, 18);
-        } else if n >= 18 {
-            r.spend(64, b, "f7")?;
-        }
-        if n >= 26 {
-            self.f8 = fbe::Fixed::at(body, 22);
-        } else if n >= 22 {
-            r.spend(64, b, "f8")?;
-        }
-        if n >= 27 {
-            self.f9 = fbe::Fixed::at(body, 26);
-        } else if n >= 26 {
-            r.spend(64, b, "f9")?;
-        }
-        if n >= 28 {
-            self.f10 = fbe::Fixed::at(body, 27);
-        } else if n >= 27 {
-            r.spend(64, b, "f10")?;
-        }
-        if n >= 29 {
-            self.f11 = fbe::Fixed::at(body, 28);
-        } else if n >= 28 {
-            r.spend(64, b, "f11")?;
-        }
-        if n >= 30 {
-            self.f12 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(64, b, "f12")?;
-        }
-        if n >= 32 {
-            self.f13 = fbe::Fixed::at(body, 30);
-        } else if n >= 30 {
-            r.spend(64, b, "f13")?;
-        }
-        if n >= 34 {
-            self.f14 = fbe::Fixed::at(body, 32);
-        } else if n >= 32 {
-            r.spend(64, b, "f14")?;
-        }
-        if n >= 36 {
-            self.f15 = fbe::Fixed::at(body, 34);
-        } else if n >= 34 {
-            r.spend(64, b, "f15")?;
-        }
-        if n >= 38 {
-            self.f16 = fbe::Fixed::at(body, 36);
-        } else if n >= 36 {
-            r.spend(64, b, "f16")?;
-        }
-        if n >= 42 {
-            self.f17 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(64, b, "f17")?;
-        }
-        if n >= 46 {
-            self.f18 = fbe::Fixed::at(body, 42);
-        } else if n >= 42 {
-            r.spend(64, b, "f18")?;
-        }
-        if n >= 50 {
-            self.f19 = fbe::Fixed::at(body, 46);
-        } else if n >= 46 {
-            r.spend(64, b, "f19")?;
-        }
-        if n >= 54 {
-            self.f20 = fbe::Fixed::at(body, 50);
-        } else if n >= 50 {
-            r.spend(64, b, "f20")?;
-        }
-        if n >= 62 {
-            self.f21 = fbe::Fixed::at(body, 54);
-        } else if n >= 54 {
-            r.spend(64, b, "f21")?;
-        }
-        if n >= 70 {
-            self.f22 = fbe::Fixed::at(body, 62);
-        } else if n >= 62 {
-            r.spend(64, b, "f22")?;
-        }
-        if n >= 78 {
-            self.f23 = fbe::Fixed::at(body, 70);
-        } else if n >= 70 {
-            r.spend(64, b, "f23")?;
-        }
-        if n >= 86 {
-            self.f24 = fbe::Fixed::at(body, 78);
-        } else if n >= 78 {
-            r.spend(64, b, "f24")?;
-        }
-        if n >= 90 {
-            self.f25 = fbe::Fixed::at(body, 86);
-        } else if n >= 86 {
-            r.spend(64, b, "f25")?;
-        }
-        if n >= 94 {
-            self.f26 = fbe::Fixed::at(body, 90);
-        } else if n >= 90 {
-            r.spend(64, b, "f26")?;
-        }
-        if n >= 102 {
-            self.f27 = fbe::Fixed::at(body, 94);
-        } else if n >= 94 {
-            r.spend(64, b, "f27")?;
-        }
-        if n >= 110 {
-            self.f28 = fbe::Fixed::at(body, 102);
-        } else if n >= 102 {
-            r.spend(64, b, "f28")?;
-        }
-        if n >= 126 {
-            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(64, b, "f29")?;
-        }
-        if n >= 142 {
-            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(64, b, "f30")?;
-        }
-        if n >= 146 {
-            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(64, b, "f31")?;
-        }
-        if n >= 150 {
-            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(64, b, "f32")?;
-        }
-        if n >= 158 {
-            self.f33 = fbe::Fixed::at(body, 150);
-        } else if n >= 150 {
-            r.spend(64, b, "f33")?;
-        }
-        if n >= 166 {
-            self.f34 = fbe::Fixed::at(body, 158);
-        } else if n >= 158 {
-            r.spend(64, b, "f34")?;
-        }
-        if n >= 174 {
-            self.f35 = fbe::Fixed::at(body, 166);
-        } else if n >= 166 {
-            r.spend(64, b, "f35")?;
-        }
-        if n >= 190 {
-            self.f36 = fbe::Fixed::at(body, 174);
-        } else if n >= 174 {
-            r.spend(64, b, "f36")?;
-        }
-        if n >= 206 {
-            self.f37 = fbe::Fixed::at(body, 190);
-        } else if n >= 190 {
-            r.spend(64, b, "f37")?;
-        }
-        if n >= 222 {
-            self.f38 = fbe::Fixed::at(body, 206);
-        } else if n >= 206 {
-            r.spend(64, b, "f38")?;
-        }
-        if n >= 223 {
-            self.f39 = fbe::Fixed::at(body, 222);
-        } else if n >= 222 {
-            r.spend(64, b, "f39")?;
-        }
-        if n >= 224 {
-            self.f40 = fbe::Fixed::at(body, 223);
-        } else if n >= 223 {
-            r.spend(64, b, "f40")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(64, b, "f41")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(38, b, "f42")?;
-        }
-        if n >= 233 {
-            self.f43 = fbe::Fixed::at(body, 232);
-        } else if n >= 232 {
-            r.spend(26, b, "f43")?;
-        }
-        if n >= 237 {
-            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(26, b, "f44")?;
-        }
+        let Some(body) = r.full_body::<237>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 16);
+        self.f6 = fbe::Fixed::at(body, 17);
+        self.f7 = fbe::Fixed::at(body, 18);
+        self.f8 = fbe::Fixed::at(body, 22);
+        self.f9 = fbe::Fixed::at(body, 26);
+        self.f10 = fbe::Fixed::at(body, 27);
+        self.f11 = fbe::Fixed::at(body, 28);
+        self.f12 = fbe::Fixed::at(body, 29);
+        self.f13 = fbe::Fixed::at(body, 30);
+        self.f14 = fbe::Fixed::at(body, 32);
+        self.f15 = fbe::Fixed::at(body, 34);
+        self.f16 = fbe::Fixed::at(body, 36);
+        self.f17 = fbe::Fixed::at(body, 38);
+        self.f18 = fbe::Fixed::at(body, 42);
+        self.f19 = fbe::Fixed::at(body, 46);
+        self.f20 = fbe::Fixed::at(body, 50);
+        self.f21 = fbe::Fixed::at(body, 54);
+        self.f22 = fbe::Fixed::at(body, 62);
+        self.f23 = fbe::Fixed::at(body, 70);
+        self.f24 = fbe::Fixed::at(body, 78);
+        self.f25 = fbe::Fixed::at(body, 86);
+        self.f26 = fbe::Fixed::at(body, 90);
+        self.f27 = fbe::Fixed::at(body, 94);
+        self.f28 = fbe::Fixed::at(body, 102);
+        r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        self.f33 = fbe::Fixed::at(body, 150);
+        self.f34 = fbe::Fixed::at(body, 158);
+        self.f35 = fbe::Fixed::at(body, 166);
+        self.f36 = fbe::Fixed::at(body, 174);
+        self.f37 = fbe::Fixed::at(body, 190);
+        self.f38 = fbe::Fixed::at(body, 206);
+        self.f39 = fbe::Fixed::at(body, 222);
+        self.f40 = fbe::Fixed::at(body, 223);
+        r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        self.f43 = fbe::Fixed::at(body, 232);
+        r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
         r.leave();
         Ok(())
     }
@@ -1033,6 +852,244 @@ impl fbe::Struct for StructSimple {
         r.final_check::<super::proto::Balance>("f42")?;
         r.final_check::<super::proto::State>("f43")?;
         r.final_check::<super::proto::Account>("f44")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructSimple {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 237 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(64, b, "id")?;
+        }
+        if n >= 13 {
+            self.f1 = fbe::Fixed::at(body, 12);
+        } else if n >= 12 {
+            r.spend(64, b, "f1")?;
+        }
+        if n >= 14 {
+            self.f2 = fbe::Fixed::at(body, 13);
+        } else if n >= 13 {
+            r.spend(64, b, "f2")?;
+        }
+        if n >= 15 {
+            self.f3 = fbe::Fixed::at(body, 14);
+        } else if n >= 14 {
+            r.spend(64, b, "f3")?;
+        }
+        if n >= 16 {
+            self.f4 = fbe::Fixed::at(body, 15);
+        } else if n >= 15 {
+            r.spend(64, b, "f4")?;
+        }
+        if n >= 17 {
+            self.f5 = fbe::Fixed::at(body, 16);
+        } else if n >= 16 {
+            r.spend(64, b, "f5")?;
+        }
+        if n >= 18 {
+            self.f6 = fbe::Fixed::at(body, 17);
+        } else if n >= 17 {
+            r.spend(64, b, "f6")?;
+        }
+        if n >= 22 {
+            self.f7 = fbe::Fixed::at(body, 18);
+        } else if n >= 18 {
+            r.spend(64, b, "f7")?;
+        }
+        if n >= 26 {
+            self.f8 = fbe::Fixed::at(body, 22);
+        } else if n >= 22 {
+            r.spend(64, b, "f8")?;
+        }
+        if n >= 27 {
+            self.f9 = fbe::Fixed::at(body, 26);
+        } else if n >= 26 {
+            r.spend(64, b, "f9")?;
+        }
+        if n >= 28 {
+            self.f10 = fbe::Fixed::at(body, 27);
+        } else if n >= 27 {
+            r.spend(64, b, "f10")?;
+        }
+        if n >= 29 {
+            self.f11 = fbe::Fixed::at(body, 28);
+        } else if n >= 28 {
+            r.spend(64, b, "f11")?;
+        }
+        if n >= 30 {
+            self.f12 = fbe::Fixed::at(body, 29);
+        } else if n >= 29 {
+            r.spend(64, b, "f12")?;
+        }
+        if n >= 32 {
+            self.f13 = fbe::Fixed::at(body, 30);
+        } else if n >= 30 {
+            r.spend(64, b, "f13")?;
+        }
+        if n >= 34 {
+            self.f14 = fbe::Fixed::at(body, 32);
+        } else if n >= 32 {
+            r.spend(64, b, "f14")?;
+        }
+        if n >= 36 {
+            self.f15 = fbe::Fixed::at(body, 34);
+        } else if n >= 34 {
+            r.spend(64, b, "f15")?;
+        }
+        if n >= 38 {
+            self.f16 = fbe::Fixed::at(body, 36);
+        } else if n >= 36 {
+            r.spend(64, b, "f16")?;
+        }
+        if n >= 42 {
+            self.f17 = fbe::Fixed::at(body, 38);
+        } else if n >= 38 {
+            r.spend(64, b, "f17")?;
+        }
+        if n >= 46 {
+            self.f18 = fbe::Fixed::at(body, 42);
+        } else if n >= 42 {
+            r.spend(64, b, "f18")?;
+        }
+        if n >= 50 {
+            self.f19 = fbe::Fixed::at(body, 46);
+        } else if n >= 46 {
+            r.spend(64, b, "f19")?;
+        }
+        if n >= 54 {
+            self.f20 = fbe::Fixed::at(body, 50);
+        } else if n >= 50 {
+            r.spend(64, b, "f20")?;
+        }
+        if n >= 62 {
+            self.f21 = fbe::Fixed::at(body, 54);
+        } else if n >= 54 {
+            r.spend(64, b, "f21")?;
+        }
+        if n >= 70 {
+            self.f22 = fbe::Fixed::at(body, 62);
+        } else if n >= 62 {
+            r.spend(64, b, "f22")?;
+        }
+        if n >= 78 {
+            self.f23 = fbe::Fixed::at(body, 70);
+        } else if n >= 70 {
+            r.spend(64, b, "f23")?;
+        }
+        if n >= 86 {
+            self.f24 = fbe::Fixed::at(body, 78);
+        } else if n >= 78 {
+            r.spend(64, b, "f24")?;
+        }
+        if n >= 90 {
+            self.f25 = fbe::Fixed::at(body, 86);
+        } else if n >= 86 {
+            r.spend(64, b, "f25")?;
+        }
+        if n >= 94 {
+            self.f26 = fbe::Fixed::at(body, 90);
+        } else if n >= 90 {
+            r.spend(64, b, "f26")?;
+        }
+        if n >= 102 {
+            self.f27 = fbe::Fixed::at(body, 94);
+        } else if n >= 94 {
+            r.spend(64, b, "f27")?;
+        }
+        if n >= 110 {
+            self.f28 = fbe::Fixed::at(body, 102);
+        } else if n >= 102 {
+            r.spend(64, b, "f28")?;
+        }
+        if n >= 126 {
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(64, b, "f29")?;
+        }
+        if n >= 142 {
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(64, b, "f30")?;
+        }
+        if n >= 146 {
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(64, b, "f31")?;
+        }
+        if n >= 150 {
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(64, b, "f32")?;
+        }
+        if n >= 158 {
+            self.f33 = fbe::Fixed::at(body, 150);
+        } else if n >= 150 {
+            r.spend(64, b, "f33")?;
+        }
+        if n >= 166 {
+            self.f34 = fbe::Fixed::at(body, 158);
+        } else if n >= 158 {
+            r.spend(64, b, "f34")?;
+        }
+        if n >= 174 {
+            self.f35 = fbe::Fixed::at(body, 166);
+        } else if n >= 166 {
+            r.spend(64, b, "f35")?;
+        }
+        if n >= 190 {
+            self.f36 = fbe::Fixed::at(body, 174);
+        } else if n >= 174 {
+            r.spend(64, b, "f36")?;
+        }
+        if n >= 206 {
+            self.f37 = fbe::Fixed::at(body, 190);
+        } else if n >= 190 {
+            r.spend(64, b, "f37")?;
+        }
+        if n >= 222 {
+            self.f38 = fbe::Fixed::at(body, 206);
+        } else if n >= 206 {
+            r.spend(64, b, "f38")?;
+        }
+        if n >= 223 {
+            self.f39 = fbe::Fixed::at(body, 222);
+        } else if n >= 222 {
+            r.spend(64, b, "f39")?;
+        }
+        if n >= 224 {
+            self.f40 = fbe::Fixed::at(body, 223);
+        } else if n >= 223 {
+            r.spend(64, b, "f40")?;
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(64, b, "f41")?;
+        }
+        if n >= 232 {
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(38, b, "f42")?;
+        }
+        if n >= 233 {
+            self.f43 = fbe::Fixed::at(body, 232);
+        } else if n >= 232 {
+            r.spend(26, b, "f43")?;
+        }
+        if n >= 237 {
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(26, b, "f44")?;
+        }
         r.leave();
         Ok(())
     }
@@ -1671,433 +1728,120 @@ impl fbe::Struct for StructOptional {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
-        let body = r.body(b, n);
-        if n < 567 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(64, b, "id")?;
-        }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(64, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(64, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(64, b, "f3")?;
-        }
-        if n >= 16 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(64, b, "f4")?;
-        }
-        if n >= 17 {
-            self.f5 = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(64, b, "f5")?;
-        }
-        if n >= 18 {
-            self.f6 = fbe::Fixed::at(body, 17);
-        } else if n >= 17 {
-            r.spend(64, b, "f6")?;
-        }
-        if n >= 22 {
-            self.f7 = fbe::Fixed::at(body, 18);
-        } else if n >= 18 {
-            r.spend(64, b, "f7")?;
-        }
-        if n >= 26 {
-            self.f8 = fbe::Fixed::at(body, 22);
-        } else if n >= 22 {
-            r.spend(64, b, "f8")?;
-        }
-        if n >= 27 {
-            self.f9 = fbe::Fixed::at(body, 26);
-        } else if n >= 26 {
-            r.spend(64, b, "f9")?;
-        }
-        if n >= 28 {
-            self.f10 = fbe::Fixed::at(body, 27);
-        } else if n >= 27 {
-            r.spend(64, b, "f10")?;
-        }
-        if n >= 29 {
-            self.f11 = fbe::Fixed::at(body, 28);
-        } else if n >= 28 {
-            r.spend(64, b, "f11")?;
-        }
-        if n >= 30 {
-            self.f12 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(64, b, "f12")?;
-        }
-        if n >= 32 {
-            self.f13 = fbe::Fixed::at(body, 30);
-        } else if n >= 30 {
-            r.spend(64, b, "f13")?;
-        }
-        if n >= 34 {
-            self.f14 = fbe::Fixed::at(body, 32);
-        } else if n >= 32 {
-            r.spend(64, b, "f14")?;
-        }
-        if n >= 36 {
-            self.f15 = fbe::Fixed::at(body, 34);
-        } else if n >= 34 {
-            r.spend(64, b, "f15")?;
-        }
-        if n >= 38 {
-            self.f16 = fbe::Fixed::at(body, 36);
-        } else if n >= 36 {
-            r.spend(64, b, "f16")?;
-        }
-        if n >= 42 {
-            self.f17 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(64, b, "f17")?;
-        }
-        if n >= 46 {
-            self.f18 = fbe::Fixed::at(body, 42);
-        } else if n >= 42 {
-            r.spend(64, b, "f18")?;
-        }
-        if n >= 50 {
-            self.f19 = fbe::Fixed::at(body, 46);
-        } else if n >= 46 {
-            r.spend(64, b, "f19")?;
-        }
-        if n >= 54 {
-            self.f20 = fbe::Fixed::at(body, 50);
-        } else if n >= 50 {
-            r.spend(64, b, "f20")?;
-        }
-        if n >= 62 {
-            self.f21 = fbe::Fixed::at(body, 54);
-        } else if n >= 54 {
-            r.spend(64, b, "f21")?;
-        }
-        if n >= 70 {
-            self.f22 = fbe::Fixed::at(body, 62);
-        } else if n >= 62 {
-            r.spend(64, b, "f22")?;
-        }
-        if n >= 78 {
-            self.f23 = fbe::Fixed::at(body, 70);
-        } else if n >= 70 {
-            r.spend(64, b, "f23")?;
-        }
-        if n >= 86 {
-            self.f24 = fbe::Fixed::at(body, 78);
-        } else if n >= 78 {
-            r.spend(64, b, "f24")?;
-        }
-        if n >= 90 {
-            self.f25 = fbe::Fixed::at(body, 86);
-        } else if n >= 86 {
-            r.spend(64, b, "f25")?;
-        }
-        if n >= 94 {
-            self.f26 = fbe::Fixed::at(body, 90);
-        } else if n >= 90 {
-            r.spend(64, b, "f26")?;
-        }
-        if n >= 102 {
-            self.f27 = fbe::Fixed::at(body, 94);
-        } else if n >= 94 {
-            r.spend(64, b, "f27")?;
-        }
-        if n >= 110 {
-            self.f28 = fbe::Fixed::at(body, 102);
-        } else if n >= 102 {
-            r.spend(64, b, "f28")?;
-        }
-        if n >= 126 {
-            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(64, b, "f29")?;
-        }
-        if n >= 142 {
-            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(64, b, "f30")?;
-        }
-        if n >= 146 {
-            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(64, b, "f31")?;
-        }
-        if n >= 150 {
-            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(64, b, "f32")?;
-        }
-        if n >= 158 {
-            self.f33 = fbe::Fixed::at(body, 150);
-        } else if n >= 150 {
-            r.spend(64, b, "f33")?;
-        }
-        if n >= 166 {
-            self.f34 = fbe::Fixed::at(body, 158);
-        } else if n >= 158 {
-            r.spend(64, b, "f34")?;
-        }
-        if n >= 174 {
-            self.f35 = fbe::Fixed::at(body, 166);
-        } else if n >= 166 {
-            r.spend(64, b, "f35")?;
-        }
-        if n >= 190 {
-            self.f36 = fbe::Fixed::at(body, 174);
-        } else if n >= 174 {
-            r.spend(64, b, "f36")?;
-        }
-        if n >= 206 {
-            self.f37 = fbe::Fixed::at(body, 190);
-        } else if n >= 190 {
-            r.spend(64, b, "f37")?;
-        }
-        if n >= 222 {
-            self.f38 = fbe::Fixed::at(body, 206);
-        } else if n >= 206 {
-            r.spend(64, b, "f38")?;
-        }
-        if n >= 223 {
-            self.f39 = fbe::Fixed::at(body, 222);
-        } else if n >= 222 {
-            r.spend(64, b, "f39")?;
-        }
-        if n >= 224 {
-            self.f40 = fbe::Fixed::at(body, 223);
-        } else if n >= 223 {
-            r.spend(64, b, "f40")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(64, b, "f41")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(38, b, "f42")?;
-        }
-        if n >= 233 {
-            self.f43 = fbe::Fixed::at(body, 232);
-        } else if n >= 232 {
-            r.spend(26, b, "f43")?;
-        }
-        if n >= 237 {
-            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(26, b, "f44")?;
-        }
-        if n >= 242 {
-            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
-        }
-        if n >= 247 {
-            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
-        }
-        if n >= 252 {
-            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
-        }
-        if n >= 257 {
-            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
-        }
-        if n >= 262 {
-            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
-        }
-        if n >= 267 {
-            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
-        }
-        if n >= 272 {
-            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
-        }
-        if n >= 277 {
-            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
-        }
-        if n >= 282 {
-            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
-        }
-        if n >= 287 {
-            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
-        }
-        if n >= 292 {
-            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
-        }
-        if n >= 297 {
-            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
-        }
-        if n >= 302 {
-            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
-        }
-        if n >= 307 {
-            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
-        }
-        if n >= 312 {
-            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
-        }
-        if n >= 317 {
-            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
-        }
-        if n >= 322 {
-            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
-        }
-        if n >= 327 {
-            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
-        }
-        if n >= 332 {
-            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
-        }
-        if n >= 337 {
-            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
-        }
-        if n >= 342 {
-            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
-        }
-        if n >= 347 {
-            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
-        }
-        if n >= 352 {
-            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
-        }
-        if n >= 357 {
-            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
-        }
-        if n >= 362 {
-            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
-        }
-        if n >= 367 {
-            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
-        }
-        if n >= 372 {
-            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
-        }
-        if n >= 377 {
-            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
-        }
-        if n >= 382 {
-            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
-        }
-        if n >= 387 {
-            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
-        }
-        if n >= 392 {
-            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
-        }
-        if n >= 397 {
-            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
-        }
-        if n >= 402 {
-            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
-        }
-        if n >= 407 {
-            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
-        }
-        if n >= 412 {
-            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
-        }
-        if n >= 417 {
-            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
-        }
-        if n >= 422 {
-            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
-        }
-        if n >= 427 {
-            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
-        }
-        if n >= 432 {
-            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
-        }
-        if n >= 437 {
-            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
-        }
-        if n >= 442 {
-            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
-        }
-        if n >= 447 {
-            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
-        }
-        if n >= 452 {
-            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
-        }
-        if n >= 457 {
-            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
-        }
-        if n >= 462 {
-            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
-        }
-        if n >= 467 {
-            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
-        }
-        if n >= 472 {
-            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
-        }
-        if n >= 477 {
-            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
-        }
-        if n >= 482 {
-            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
-        }
-        if n >= 487 {
-            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
-        }
-        if n >= 492 {
-            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
-        }
-        if n >= 497 {
-            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
-        }
-        if n >= 502 {
-            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
-        }
-        if n >= 507 {
-            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
-        }
-        if n >= 512 {
-            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
-        }
-        if n >= 517 {
-            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
-        }
-        if n >= 522 {
-            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
-        }
-        if n >= 527 {
-            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
-        }
-        if n >= 532 {
-            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
-        }
-        if n >= 537 {
-            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
-        }
-        if n >= 542 {
-            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
-        }
-        if n >= 547 {
-            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
-        }
-        if n >= 552 {
-            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
-        }
-        if n >= 557 {
-            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
-        }
-        if n >= 562 {
-            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
-        }
-        if n >= 567 {
-            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
-        }
+        let Some(body) = r.full_body::<567>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 16);
+        self.f6 = fbe::Fixed::at(body, 17);
+        self.f7 = fbe::Fixed::at(body, 18);
+        self.f8 = fbe::Fixed::at(body, 22);
+        self.f9 = fbe::Fixed::at(body, 26);
+        self.f10 = fbe::Fixed::at(body, 27);
+        self.f11 = fbe::Fixed::at(body, 28);
+        self.f12 = fbe::Fixed::at(body, 29);
+        self.f13 = fbe::Fixed::at(body, 30);
+        self.f14 = fbe::Fixed::at(body, 32);
+        self.f15 = fbe::Fixed::at(body, 34);
+        self.f16 = fbe::Fixed::at(body, 36);
+        self.f17 = fbe::Fixed::at(body, 38);
+        self.f18 = fbe::Fixed::at(body, 42);
+        self.f19 = fbe::Fixed::at(body, 46);
+        self.f20 = fbe::Fixed::at(body, 50);
+        self.f21 = fbe::Fixed::at(body, 54);
+        self.f22 = fbe::Fixed::at(body, 62);
+        self.f23 = fbe::Fixed::at(body, 70);
+        self.f24 = fbe::Fixed::at(body, 78);
+        self.f25 = fbe::Fixed::at(body, 86);
+        self.f26 = fbe::Fixed::at(body, 90);
+        self.f27 = fbe::Fixed::at(body, 94);
+        self.f28 = fbe::Fixed::at(body, 102);
+        r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        self.f33 = fbe::Fixed::at(body, 150);
+        self.f34 = fbe::Fixed::at(body, 158);
+        self.f35 = fbe::Fixed::at(body, 166);
+        self.f36 = fbe::Fixed::at(body, 174);
+        self.f37 = fbe::Fixed::at(body, 190);
+        self.f38 = fbe::Fixed::at(body, 206);
+        self.f39 = fbe::Fixed::at(body, 222);
+        self.f40 = fbe::Fixed::at(body, 223);
+        r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        self.f43 = fbe::Fixed::at(body, 232);
+        r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
+        r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
+        r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
+        r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
+        r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
+        r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
+        r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
+        r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
+        r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
+        r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
+        r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
+        r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
+        r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
+        r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
+        r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
+        r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
+        r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
+        r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
+        r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
+        r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
+        r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
+        r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
+        r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
+        r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
+        r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
+        r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
+        r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
+        r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
+        r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
+        r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
+        r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
+        r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
+        r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
+        r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
+        r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
+        r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
+        r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
+        r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
+        r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
+        r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
+        r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
+        r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
+        r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
+        r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
+        r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
+        r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
+        r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
+        r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
+        r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
+        r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
+        r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
+        r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
+        r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
+        r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
+        r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
+        r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
+        r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
+        r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
+        r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
+        r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
+        r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
+        r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
+        r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
+        r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
+        r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
+        r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
         r.leave();
         Ok(())
     }
@@ -2787,6 +2531,442 @@ impl fbe::Struct for StructOptional {
         r.final_check::<Option<super::proto::State>>("f163")?;
         r.final_check::<Option<Box<super::proto::Account>>>("f164")?;
         r.final_check::<Option<Box<super::proto::Account>>>("f165")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructOptional {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 567 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(64, b, "id")?;
+        }
+        if n >= 13 {
+            self.f1 = fbe::Fixed::at(body, 12);
+        } else if n >= 12 {
+            r.spend(64, b, "f1")?;
+        }
+        if n >= 14 {
+            self.f2 = fbe::Fixed::at(body, 13);
+        } else if n >= 13 {
+            r.spend(64, b, "f2")?;
+        }
+        if n >= 15 {
+            self.f3 = fbe::Fixed::at(body, 14);
+        } else if n >= 14 {
+            r.spend(64, b, "f3")?;
+        }
+        if n >= 16 {
+            self.f4 = fbe::Fixed::at(body, 15);
+        } else if n >= 15 {
+            r.spend(64, b, "f4")?;
+        }
+        if n >= 17 {
+            self.f5 = fbe::Fixed::at(body, 16);
+        } else if n >= 16 {
+            r.spend(64, b, "f5")?;
+        }
+        if n >= 18 {
+            self.f6 = fbe::Fixed::at(body, 17);
+        } else if n >= 17 {
+            r.spend(64, b, "f6")?;
+        }
+        if n >= 22 {
+            self.f7 = fbe::Fixed::at(body, 18);
+        } else if n >= 18 {
+            r.spend(64, b, "f7")?;
+        }
+        if n >= 26 {
+            self.f8 = fbe::Fixed::at(body, 22);
+        } else if n >= 22 {
+            r.spend(64, b, "f8")?;
+        }
+        if n >= 27 {
+            self.f9 = fbe::Fixed::at(body, 26);
+        } else if n >= 26 {
+            r.spend(64, b, "f9")?;
+        }
+        if n >= 28 {
+            self.f10 = fbe::Fixed::at(body, 27);
+        } else if n >= 27 {
+            r.spend(64, b, "f10")?;
+        }
+        if n >= 29 {
+            self.f11 = fbe::Fixed::at(body, 28);
+        } else if n >= 28 {
+            r.spend(64, b, "f11")?;
+        }
+        if n >= 30 {
+            self.f12 = fbe::Fixed::at(body, 29);
+        } else if n >= 29 {
+            r.spend(64, b, "f12")?;
+        }
+        if n >= 32 {
+            self.f13 = fbe::Fixed::at(body, 30);
+        } else if n >= 30 {
+            r.spend(64, b, "f13")?;
+        }
+        if n >= 34 {
+            self.f14 = fbe::Fixed::at(body, 32);
+        } else if n >= 32 {
+            r.spend(64, b, "f14")?;
+        }
+        if n >= 36 {
+            self.f15 = fbe::Fixed::at(body, 34);
+        } else if n >= 34 {
+            r.spend(64, b, "f15")?;
+        }
+        if n >= 38 {
+            self.f16 = fbe::Fixed::at(body, 36);
+        } else if n >= 36 {
+            r.spend(64, b, "f16")?;
+        }
+        if n >= 42 {
+            self.f17 = fbe::Fixed::at(body, 38);
+        } else if n >= 38 {
+            r.spend(64, b, "f17")?;
+        }
+        if n >= 46 {
+            self.f18 = fbe::Fixed::at(body, 42);
+        } else if n >= 42 {
+            r.spend(64, b, "f18")?;
+        }
+        if n >= 50 {
+            self.f19 = fbe::Fixed::at(body, 46);
+        } else if n >= 46 {
+            r.spend(64, b, "f19")?;
+        }
+        if n >= 54 {
+            self.f20 = fbe::Fixed::at(body, 50);
+        } else if n >= 50 {
+            r.spend(64, b, "f20")?;
+        }
+        if n >= 62 {
+            self.f21 = fbe::Fixed::at(body, 54);
+        } else if n >= 54 {
+            r.spend(64, b, "f21")?;
+        }
+        if n >= 70 {
+            self.f22 = fbe::Fixed::at(body, 62);
+        } else if n >= 62 {
+            r.spend(64, b, "f22")?;
+        }
+        if n >= 78 {
+            self.f23 = fbe::Fixed::at(body, 70);
+        } else if n >= 70 {
+            r.spend(64, b, "f23")?;
+        }
+        if n >= 86 {
+            self.f24 = fbe::Fixed::at(body, 78);
+        } else if n >= 78 {
+            r.spend(64, b, "f24")?;
+        }
+        if n >= 90 {
+            self.f25 = fbe::Fixed::at(body, 86);
+        } else if n >= 86 {
+            r.spend(64, b, "f25")?;
+        }
+        if n >= 94 {
+            self.f26 = fbe::Fixed::at(body, 90);
+        } else if n >= 90 {
+            r.spend(64, b, "f26")?;
+        }
+        if n >= 102 {
+            self.f27 = fbe::Fixed::at(body, 94);
+        } else if n >= 94 {
+            r.spend(64, b, "f27")?;
+        }
+        if n >= 110 {
+            self.f28 = fbe::Fixed::at(body, 102);
+        } else if n >= 102 {
+            r.spend(64, b, "f28")?;
+        }
+        if n >= 126 {
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(64, b, "f29")?;
+        }
+        if n >= 142 {
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(64, b, "f30")?;
+        }
+        if n >= 146 {
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(64, b, "f31")?;
+        }
+        if n >= 150 {
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(64, b, "f32")?;
+        }
+        if n >= 158 {
+            self.f33 = fbe::Fixed::at(body, 150);
+        } else if n >= 150 {
+            r.spend(64, b, "f33")?;
+        }
+        if n >= 166 {
+            self.f34 = fbe::Fixed::at(body, 158);
+        } else if n >= 158 {
+            r.spend(64, b, "f34")?;
+        }
+        if n >= 174 {
+            self.f35 = fbe::Fixed::at(body, 166);
+        } else if n >= 166 {
+            r.spend(64, b, "f35")?;
+        }
+        if n >= 190 {
+            self.f36 = fbe::Fixed::at(body, 174);
+        } else if n >= 174 {
+            r.spend(64, b, "f36")?;
+        }
+        if n >= 206 {
+            self.f37 = fbe::Fixed::at(body, 190);
+        } else if n >= 190 {
+            r.spend(64, b, "f37")?;
+        }
+        if n >= 222 {
+            self.f38 = fbe::Fixed::at(body, 206);
+        } else if n >= 206 {
+            r.spend(64, b, "f38")?;
+        }
+        if n >= 223 {
+            self.f39 = fbe::Fixed::at(body, 222);
+        } else if n >= 222 {
+            r.spend(64, b, "f39")?;
+        }
+        if n >= 224 {
+            self.f40 = fbe::Fixed::at(body, 223);
+        } else if n >= 223 {
+            r.spend(64, b, "f40")?;
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(64, b, "f41")?;
+        }
+        if n >= 232 {
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(38, b, "f42")?;
+        }
+        if n >= 233 {
+            self.f43 = fbe::Fixed::at(body, 232);
+        } else if n >= 232 {
+            r.spend(26, b, "f43")?;
+        }
+        if n >= 237 {
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(26, b, "f44")?;
+        }
+        if n >= 242 {
+            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
+        }
+        if n >= 247 {
+            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
+        }
+        if n >= 252 {
+            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
+        }
+        if n >= 257 {
+            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
+        }
+        if n >= 262 {
+            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
+        }
+        if n >= 267 {
+            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
+        }
+        if n >= 272 {
+            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
+        }
+        if n >= 277 {
+            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
+        }
+        if n >= 282 {
+            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
+        }
+        if n >= 287 {
+            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
+        }
+        if n >= 292 {
+            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
+        }
+        if n >= 297 {
+            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
+        }
+        if n >= 302 {
+            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
+        }
+        if n >= 307 {
+            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
+        }
+        if n >= 312 {
+            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
+        }
+        if n >= 317 {
+            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
+        }
+        if n >= 322 {
+            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
+        }
+        if n >= 327 {
+            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
+        }
+        if n >= 332 {
+            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
+        }
+        if n >= 337 {
+            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
+        }
+        if n >= 342 {
+            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
+        }
+        if n >= 347 {
+            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
+        }
+        if n >= 352 {
+            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
+        }
+        if n >= 357 {
+            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
+        }
+        if n >= 362 {
+            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
+        }
+        if n >= 367 {
+            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
+        }
+        if n >= 372 {
+            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
+        }
+        if n >= 377 {
+            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
+        }
+        if n >= 382 {
+            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
+        }
+        if n >= 387 {
+            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
+        }
+        if n >= 392 {
+            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
+        }
+        if n >= 397 {
+            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
+        }
+        if n >= 402 {
+            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
+        }
+        if n >= 407 {
+            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
+        }
+        if n >= 412 {
+            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
+        }
+        if n >= 417 {
+            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
+        }
+        if n >= 422 {
+            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
+        }
+        if n >= 427 {
+            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
+        }
+        if n >= 432 {
+            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
+        }
+        if n >= 437 {
+            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
+        }
+        if n >= 442 {
+            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
+        }
+        if n >= 447 {
+            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
+        }
+        if n >= 452 {
+            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
+        }
+        if n >= 457 {
+            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
+        }
+        if n >= 462 {
+            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
+        }
+        if n >= 467 {
+            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
+        }
+        if n >= 472 {
+            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
+        }
+        if n >= 477 {
+            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
+        }
+        if n >= 482 {
+            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
+        }
+        if n >= 487 {
+            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
+        }
+        if n >= 492 {
+            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
+        }
+        if n >= 497 {
+            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
+        }
+        if n >= 502 {
+            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
+        }
+        if n >= 507 {
+            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
+        }
+        if n >= 512 {
+            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
+        }
+        if n >= 517 {
+            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
+        }
+        if n >= 522 {
+            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
+        }
+        if n >= 527 {
+            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
+        }
+        if n >= 532 {
+            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
+        }
+        if n >= 537 {
+            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
+        }
+        if n >= 542 {
+            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
+        }
+        if n >= 547 {
+            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
+        }
+        if n >= 552 {
+            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
+        }
+        if n >= 557 {
+            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
+        }
+        if n >= 562 {
+            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
+        }
+        if n >= 567 {
+            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
+        }
         r.leave();
         Ok(())
     }
@@ -4061,623 +4241,132 @@ impl fbe::Struct for StructNested {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
-        let body = r.body(b, n);
-        if n < 622 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(692, b, "id")?;
-        }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(692, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(692, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(692, b, "f3")?;
-        }
-        if n >= 16 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(692, b, "f4")?;
-        }
-        if n >= 17 {
-            self.f5 = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(692, b, "f5")?;
-        }
-        if n >= 18 {
-            self.f6 = fbe::Fixed::at(body, 17);
-        } else if n >= 17 {
-            r.spend(692, b, "f6")?;
-        }
-        if n >= 22 {
-            self.f7 = fbe::Fixed::at(body, 18);
-        } else if n >= 18 {
-            r.spend(692, b, "f7")?;
-        }
-        if n >= 26 {
-            self.f8 = fbe::Fixed::at(body, 22);
-        } else if n >= 22 {
-            r.spend(692, b, "f8")?;
-        }
-        if n >= 27 {
-            self.f9 = fbe::Fixed::at(body, 26);
-        } else if n >= 26 {
-            r.spend(692, b, "f9")?;
-        }
-        if n >= 28 {
-            self.f10 = fbe::Fixed::at(body, 27);
-        } else if n >= 27 {
-            r.spend(692, b, "f10")?;
-        }
-        if n >= 29 {
-            self.f11 = fbe::Fixed::at(body, 28);
-        } else if n >= 28 {
-            r.spend(692, b, "f11")?;
-        }
-        if n >= 30 {
-            self.f12 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(692, b, "f12")?;
-        }
-        if n >= 32 {
-            self.f13 = fbe::Fixed::at(body, 30);
-        } else if n >= 30 {
-            r.spend(692, b, "f13")?;
-        }
-        if n >= 34 {
-            self.f14 = fbe::Fixed::at(body, 32);
-        } else if n >= 32 {
-            r.spend(692, b, "f14")?;
-        }
-        if n >= 36 {
-            self.f15 = fbe::Fixed::at(body, 34);
-        } else if n >= 34 {
-            r.spend(692, b, "f15")?;
-        }
-        if n >= 38 {
-            self.f16 = fbe::Fixed::at(body, 36);
-        } else if n >= 36 {
-            r.spend(692, b, "f16")?;
-        }
-        if n >= 42 {
-            self.f17 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(692, b, "f17")?;
-        }
-        if n >= 46 {
-            self.f18 = fbe::Fixed::at(body, 42);
-        } else if n >= 42 {
-            r.spend(692, b, "f18")?;
-        }
-        if n >= 50 {
-            self.f19 = fbe::Fixed::at(body, 46);
-        } else if n >= 46 {
-            r.spend(692, b, "f19")?;
-        }
-        if n >= 54 {
-            self.f20 = fbe::Fixed::at(body, 50);
-        } else if n >= 50 {
-            r.spend(692, b, "f20")?;
-        }
-        if n >= 62 {
-            self.f21 = fbe::Fixed::at(body, 54);
-        } else if n >= 54 {
-            r.spend(692, b, "f21")?;
-        }
-        if n >= 70 {
-            self.f22 = fbe::Fixed::at(body, 62);
-        } else if n >= 62 {
-            r.spend(692, b, "f22")?;
-        }
-        if n >= 78 {
-            self.f23 = fbe::Fixed::at(body, 70);
-        } else if n >= 70 {
-            r.spend(692, b, "f23")?;
-        }
-        if n >= 86 {
-            self.f24 = fbe::Fixed::at(body, 78);
-        } else if n >= 78 {
-            r.spend(692, b, "f24")?;
-        }
-        if n >= 90 {
-            self.f25 = fbe::Fixed::at(body, 86);
-        } else if n >= 86 {
-            r.spend(692, b, "f25")?;
-        }
-        if n >= 94 {
-            self.f26 = fbe::Fixed::at(body, 90);
-        } else if n >= 90 {
-            r.spend(692, b, "f26")?;
-        }
-        if n >= 102 {
-            self.f27 = fbe::Fixed::at(body, 94);
-        } else if n >= 94 {
-            r.spend(692, b, "f27")?;
-        }
-        if n >= 110 {
-            self.f28 = fbe::Fixed::at(body, 102);
-        } else if n >= 102 {
-            r.spend(692, b, "f28")?;
-        }
-        if n >= 126 {
-            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(692, b, "f29")?;
-        }
-        if n >= 142 {
-            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(692, b, "f30")?;
-        }
-        if n >= 146 {
-            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(692, b, "f31")?;
-        }
-        if n >= 150 {
-            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(692, b, "f32")?;
-        }
-        if n >= 158 {
-            self.f33 = fbe::Fixed::at(body, 150);
-        } else if n >= 150 {
-            r.spend(692, b, "f33")?;
-        }
-        if n >= 166 {
-            self.f34 = fbe::Fixed::at(body, 158);
-        } else if n >= 158 {
-            r.spend(692, b, "f34")?;
-        }
-        if n >= 174 {
-            self.f35 = fbe::Fixed::at(body, 166);
-        } else if n >= 166 {
-            r.spend(692, b, "f35")?;
-        }
-        if n >= 190 {
-            self.f36 = fbe::Fixed::at(body, 174);
-        } else if n >= 174 {
-            r.spend(692, b, "f36")?;
-        }
-        if n >= 206 {
-            self.f37 = fbe::Fixed::at(body, 190);
-        } else if n >= 190 {
-            r.spend(692, b, "f37")?;
-        }
-        if n >= 222 {
-            self.f38 = fbe::Fixed::at(body, 206);
-        } else if n >= 206 {
-            r.spend(692, b, "f38")?;
-        }
-        if n >= 223 {
-            self.f39 = fbe::Fixed::at(body, 222);
-        } else if n >= 222 {
-            r.spend(692, b, "f39")?;
-        }
-        if n >= 224 {
-            self.f40 = fbe::Fixed::at(body, 223);
-        } else if n >= 223 {
-            r.spend(692, b, "f40")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(692, b, "f41")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(666, b, "f42")?;
-        }
-        if n >= 233 {
-            self.f43 = fbe::Fixed::at(body, 232);
-        } else if n >= 232 {
-            r.spend(654, b, "f43")?;
-        }
-        if n >= 237 {
-            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(654, b, "f44")?;
-        }
-        if n >= 242 {
-            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
-        } else if n >= 237 {
-            r.spend(628, b, "f100")?;
-        }
-        if n >= 247 {
-            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
-        } else if n >= 242 {
-            r.spend(628, b, "f101")?;
-        }
-        if n >= 252 {
-            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
-        } else if n >= 247 {
-            r.spend(628, b, "f102")?;
-        }
-        if n >= 257 {
-            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
-        } else if n >= 252 {
-            r.spend(628, b, "f103")?;
-        }
-        if n >= 262 {
-            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
-        } else if n >= 257 {
-            r.spend(628, b, "f104")?;
-        }
-        if n >= 267 {
-            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
-        } else if n >= 262 {
-            r.spend(628, b, "f105")?;
-        }
-        if n >= 272 {
-            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
-        } else if n >= 267 {
-            r.spend(628, b, "f106")?;
-        }
-        if n >= 277 {
-            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
-        } else if n >= 272 {
-            r.spend(628, b, "f107")?;
-        }
-        if n >= 282 {
-            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
-        } else if n >= 277 {
-            r.spend(628, b, "f108")?;
-        }
-        if n >= 287 {
-            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
-        } else if n >= 282 {
-            r.spend(628, b, "f109")?;
-        }
-        if n >= 292 {
-            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
-        } else if n >= 287 {
-            r.spend(628, b, "f110")?;
-        }
-        if n >= 297 {
-            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
-        } else if n >= 292 {
-            r.spend(628, b, "f111")?;
-        }
-        if n >= 302 {
-            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
-        } else if n >= 297 {
-            r.spend(628, b, "f112")?;
-        }
-        if n >= 307 {
-            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
-        } else if n >= 302 {
-            r.spend(628, b, "f113")?;
-        }
-        if n >= 312 {
-            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
-        } else if n >= 307 {
-            r.spend(628, b, "f114")?;
-        }
-        if n >= 317 {
-            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
-        } else if n >= 312 {
-            r.spend(628, b, "f115")?;
-        }
-        if n >= 322 {
-            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
-        } else if n >= 317 {
-            r.spend(628, b, "f116")?;
-        }
-        if n >= 327 {
-            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
-        } else if n >= 322 {
-            r.spend(628, b, "f117")?;
-        }
-        if n >= 332 {
-            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
-        } else if n >= 327 {
-            r.spend(628, b, "f118")?;
-        }
-        if n >= 337 {
-            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
-        } else if n >= 332 {
-            r.spend(628, b, "f119")?;
-        }
-        if n >= 342 {
-            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
-        } else if n >= 337 {
-            r.spend(628, b, "f120")?;
-        }
-        if n >= 347 {
-            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
-        } else if n >= 342 {
-            r.spend(628, b, "f121")?;
-        }
-        if n >= 352 {
-            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
-        } else if n >= 347 {
-            r.spend(628, b, "f122")?;
-        }
-        if n >= 357 {
-            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
-        } else if n >= 352 {
-            r.spend(628, b, "f123")?;
-        }
-        if n >= 362 {
-            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
-        } else if n >= 357 {
-            r.spend(628, b, "f124")?;
-        }
-        if n >= 367 {
-            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
-        } else if n >= 362 {
-            r.spend(628, b, "f125")?;
-        }
-        if n >= 372 {
-            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
-        } else if n >= 367 {
-            r.spend(628, b, "f126")?;
-        }
-        if n >= 377 {
-            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
-        } else if n >= 372 {
-            r.spend(628, b, "f127")?;
-        }
-        if n >= 382 {
-            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
-        } else if n >= 377 {
-            r.spend(628, b, "f128")?;
-        }
-        if n >= 387 {
-            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
-        } else if n >= 382 {
-            r.spend(628, b, "f129")?;
-        }
-        if n >= 392 {
-            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
-        } else if n >= 387 {
-            r.spend(628, b, "f130")?;
-        }
-        if n >= 397 {
-            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
-        } else if n >= 392 {
-            r.spend(628, b, "f131")?;
-        }
-        if n >= 402 {
-            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
-        } else if n >= 397 {
-            r.spend(628, b, "f132")?;
-        }
-        if n >= 407 {
-            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
-        } else if n >= 402 {
-            r.spend(628, b, "f133")?;
-        }
-        if n >= 412 {
-            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
-        } else if n >= 407 {
-            r.spend(628, b, "f134")?;
-        }
-        if n >= 417 {
-            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
-        } else if n >= 412 {
-            r.spend(628, b, "f135")?;
-        }
-        if n >= 422 {
-            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
-        } else if n >= 417 {
-            r.spend(628, b, "f136")?;
-        }
-        if n >= 427 {
-            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
-        } else if n >= 422 {
-            r.spend(628, b, "f137")?;
-        }
-        if n >= 432 {
-            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
-        } else if n >= 427 {
-            r.spend(628, b, "f138")?;
-        }
-        if n >= 437 {
-            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
-        } else if n >= 432 {
-            r.spend(628, b, "f139")?;
-        }
-        if n >= 442 {
-            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
-        } else if n >= 437 {
-            r.spend(628, b, "f140")?;
-        }
-        if n >= 447 {
-            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
-        } else if n >= 442 {
-            r.spend(628, b, "f141")?;
-        }
-        if n >= 452 {
-            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
-        } else if n >= 447 {
-            r.spend(628, b, "f142")?;
-        }
-        if n >= 457 {
-            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
-        } else if n >= 452 {
-            r.spend(628, b, "f143")?;
-        }
-        if n >= 462 {
-            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
-        } else if n >= 457 {
-            r.spend(628, b, "f144")?;
-        }
-        if n >= 467 {
-            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
-        } else if n >= 462 {
-            r.spend(628, b, "f145")?;
-        }
-        if n >= 472 {
-            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
-        } else if n >= 467 {
-            r.spend(628, b, "f146")?;
-        }
-        if n >= 477 {
-            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
-        } else if n >= 472 {
-            r.spend(628, b, "f147")?;
-        }
-        if n >= 482 {
-            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
-        } else if n >= 477 {
-            r.spend(628, b, "f148")?;
-        }
-        if n >= 487 {
-            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
-        } else if n >= 482 {
-            r.spend(628, b, "f149")?;
-        }
-        if n >= 492 {
-            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
-        } else if n >= 487 {
-            r.spend(628, b, "f150")?;
-        }
-        if n >= 497 {
-            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
-        } else if n >= 492 {
-            r.spend(628, b, "f151")?;
-        }
-        if n >= 502 {
-            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
-        } else if n >= 497 {
-            r.spend(628, b, "f152")?;
-        }
-        if n >= 507 {
-            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
-        } else if n >= 502 {
-            r.spend(628, b, "f153")?;
-        }
-        if n >= 512 {
-            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
-        } else if n >= 507 {
-            r.spend(628, b, "f154")?;
-        }
-        if n >= 517 {
-            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
-        } else if n >= 512 {
-            r.spend(628, b, "f155")?;
-        }
-        if n >= 522 {
-            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
-        } else if n >= 517 {
-            r.spend(628, b, "f156")?;
-        }
-        if n >= 527 {
-            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
-        } else if n >= 522 {
-            r.spend(628, b, "f157")?;
-        }
-        if n >= 532 {
-            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
-        } else if n >= 527 {
-            r.spend(628, b, "f158")?;
-        }
-        if n >= 537 {
-            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
-        } else if n >= 532 {
-            r.spend(628, b, "f159")?;
-        }
-        if n >= 542 {
-            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
-        } else if n >= 537 {
-            r.spend(628, b, "f160")?;
-        }
-        if n >= 547 {
-            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
-        } else if n >= 542 {
-            r.spend(628, b, "f161")?;
-        }
-        if n >= 552 {
-            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
-        } else if n >= 547 {
-            r.spend(628, b, "f162")?;
-        }
-        if n >= 557 {
-            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
-        } else if n >= 552 {
-            r.spend(628, b, "f163")?;
-        }
-        if n >= 562 {
-            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
-        } else if n >= 557 {
-            r.spend(628, b, "f164")?;
-        }
-        if n >= 567 {
-            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
-        } else if n >= 562 {
-            r.spend(628, b, "f165")?;
-        }
-        if n >= 571 {
-            self.f1000 = fbe::Fixed::at(body, 567);
-        } else if n >= 567 {
-            r.spend(628, b, "f1000")?;
-        }
-        if n >= 576 {
-            r.field_into_at(&mut self.f1001, b, body, 571, "f1001")?;
-        } else if n >= 571 {
-            r.spend(628, b, "f1001")?;
-        }
-        if n >= 577 {
-            self.f1002 = fbe::Fixed::at(body, 576);
-        } else if n >= 576 {
-            r.spend(628, b, "f1002")?;
-        }
-        if n >= 582 {
-            r.field_into_at(&mut self.f1003, b, body, 577, "f1003")?;
-        } else if n >= 577 {
-            r.spend(628, b, "f1003")?;
-        }
-        if n >= 586 {
-            self.f1004 = fbe::Fixed::at(body, 582);
-        } else if n >= 582 {
-            r.spend(628, b, "f1004")?;
-        }
-        if n >= 591 {
-            r.field_into_at(&mut self.f1005, b, body, 586, "f1005")?;
-        } else if n >= 586 {
-            r.spend(628, b, "f1005")?;
-        }
-        if n >= 599 {
-            self.f1006 = fbe::Fixed::at(body, 591);
-        } else if n >= 591 {
-            r.spend(628, b, "f1006")?;
-        }
-        if n >= 604 {
-            r.field_into_at(&mut self.f1007, b, body, 599, "f1007")?;
-        } else if n >= 599 {
-            r.spend(628, b, "f1007")?;
-        }
-        if n >= 608 {
-            r.field_into_at(&mut self.f1008, b, body, 604, "f1008")?;
-        } else if n >= 604 {
-            r.spend(628, b, "f1008")?;
-        }
-        if n >= 613 {
-            r.field_into_at(&mut self.f1009, b, body, 608, "f1009")?;
-        } else if n >= 608 {
-            r.spend(347, b, "f1009")?;
-        }
-        if n >= 617 {
-            r.field_into_at(&mut self.f1010, b, body, 613, "f1010")?;
-        } else if n >= 613 {
-            r.spend(347, b, "f1010")?;
-        }
-        if n >= 622 {
-            r.field_into_at(&mut self.f1011, b, body, 617, "f1011")?;
-        }
+        let Some(body) = r.full_body::<622>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 16);
+        self.f6 = fbe::Fixed::at(body, 17);
+        self.f7 = fbe::Fixed::at(body, 18);
+        self.f8 = fbe::Fixed::at(body, 22);
+        self.f9 = fbe::Fixed::at(body, 26);
+        self.f10 = fbe::Fixed::at(body, 27);
+        self.f11 = fbe::Fixed::at(body, 28);
+        self.f12 = fbe::Fixed::at(body, 29);
+        self.f13 = fbe::Fixed::at(body, 30);
+        self.f14 = fbe::Fixed::at(body, 32);
+        self.f15 = fbe::Fixed::at(body, 34);
+        self.f16 = fbe::Fixed::at(body, 36);
+        self.f17 = fbe::Fixed::at(body, 38);
+        self.f18 = fbe::Fixed::at(body, 42);
+        self.f19 = fbe::Fixed::at(body, 46);
+        self.f20 = fbe::Fixed::at(body, 50);
+        self.f21 = fbe::Fixed::at(body, 54);
+        self.f22 = fbe::Fixed::at(body, 62);
+        self.f23 = fbe::Fixed::at(body, 70);
+        self.f24 = fbe::Fixed::at(body, 78);
+        self.f25 = fbe::Fixed::at(body, 86);
+        self.f26 = fbe::Fixed::at(body, 90);
+        self.f27 = fbe::Fixed::at(body, 94);
+        self.f28 = fbe::Fixed::at(body, 102);
+        r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        self.f33 = fbe::Fixed::at(body, 150);
+        self.f34 = fbe::Fixed::at(body, 158);
+        self.f35 = fbe::Fixed::at(body, 166);
+        self.f36 = fbe::Fixed::at(body, 174);
+        self.f37 = fbe::Fixed::at(body, 190);
+        self.f38 = fbe::Fixed::at(body, 206);
+        self.f39 = fbe::Fixed::at(body, 222);
+        self.f40 = fbe::Fixed::at(body, 223);
+        r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        self.f43 = fbe::Fixed::at(body, 232);
+        r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
+        r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
+        r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
+        r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
+        r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
+        r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
+        r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
+        r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
+        r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
+        r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
+        r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
+        r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
+        r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
+        r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
+        r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
+        r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
+        r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
+        r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
+        r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
+        r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
+        r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
+        r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
+        r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
+        r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
+        r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
+        r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
+        r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
+        r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
+        r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
+        r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
+        r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
+        r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
+        r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
+        r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
+        r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
+        r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
+        r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
+        r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
+        r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
+        r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
+        r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
+        r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
+        r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
+        r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
+        r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
+        r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
+        r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
+        r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
+        r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
+        r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
+        r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
+        r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
+        r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
+        r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
+        r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
+        r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
+        r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
+        r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
+        r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
+        r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
+        r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
+        r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
+        r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
+        r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
+        r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
+        r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
+        self.f1000 = fbe::Fixed::at(body, 567);
+        r.field_into_at(&mut self.f1001, b, body, 571, "f1001")?;
+        self.f1002 = fbe::Fixed::at(body, 576);
+        r.field_into_at(&mut self.f1003, b, body, 577, "f1003")?;
+        self.f1004 = fbe::Fixed::at(body, 582);
+        r.field_into_at(&mut self.f1005, b, body, 586, "f1005")?;
+        self.f1006 = fbe::Fixed::at(body, 591);
+        r.field_into_at(&mut self.f1007, b, body, 599, "f1007")?;
+        r.field_into_at(&mut self.f1008, b, body, 604, "f1008")?;
+        r.field_into_at(&mut self.f1009, b, body, 608, "f1009")?;
+        r.field_into_at(&mut self.f1010, b, body, 613, "f1010")?;
+        r.field_into_at(&mut self.f1011, b, body, 617, "f1011")?;
         r.leave();
         Ok(())
     }
@@ -5585,6 +5274,632 @@ impl fbe::Struct for StructNested {
         r.final_check::<Option<Box<StructSimple>>>("f1009")?;
         r.final_check::<StructOptional>("f1010")?;
         r.final_check::<Option<Box<StructOptional>>>("f1011")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructNested {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 622 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(692, b, "id")?;
+        }
+        if n >= 13 {
+            self.f1 = fbe::Fixed::at(body, 12);
+        } else if n >= 12 {
+            r.spend(692, b, "f1")?;
+        }
+        if n >= 14 {
+            self.f2 = fbe::Fixed::at(body, 13);
+        } else if n >= 13 {
+            r.spend(692, b, "f2")?;
+        }
+        if n >= 15 {
+            self.f3 = fbe::Fixed::at(body, 14);
+        } else if n >= 14 {
+            r.spend(692, b, "f3")?;
+        }
+        if n >= 16 {
+            self.f4 = fbe::Fixed::at(body, 15);
+        } else if n >= 15 {
+            r.spend(692, b, "f4")?;
+        }
+        if n >= 17 {
+            self.f5 = fbe::Fixed::at(body, 16);
+        } else if n >= 16 {
+            r.spend(692, b, "f5")?;
+        }
+        if n >= 18 {
+            self.f6 = fbe::Fixed::at(body, 17);
+        } else if n >= 17 {
+            r.spend(692, b, "f6")?;
+        }
+        if n >= 22 {
+            self.f7 = fbe::Fixed::at(body, 18);
+        } else if n >= 18 {
+            r.spend(692, b, "f7")?;
+        }
+        if n >= 26 {
+            self.f8 = fbe::Fixed::at(body, 22);
+        } else if n >= 22 {
+            r.spend(692, b, "f8")?;
+        }
+        if n >= 27 {
+            self.f9 = fbe::Fixed::at(body, 26);
+        } else if n >= 26 {
+            r.spend(692, b, "f9")?;
+        }
+        if n >= 28 {
+            self.f10 = fbe::Fixed::at(body, 27);
+        } else if n >= 27 {
+            r.spend(692, b, "f10")?;
+        }
+        if n >= 29 {
+            self.f11 = fbe::Fixed::at(body, 28);
+        } else if n >= 28 {
+            r.spend(692, b, "f11")?;
+        }
+        if n >= 30 {
+            self.f12 = fbe::Fixed::at(body, 29);
+        } else if n >= 29 {
+            r.spend(692, b, "f12")?;
+        }
+        if n >= 32 {
+            self.f13 = fbe::Fixed::at(body, 30);
+        } else if n >= 30 {
+            r.spend(692, b, "f13")?;
+        }
+        if n >= 34 {
+            self.f14 = fbe::Fixed::at(body, 32);
+        } else if n >= 32 {
+            r.spend(692, b, "f14")?;
+        }
+        if n >= 36 {
+            self.f15 = fbe::Fixed::at(body, 34);
+        } else if n >= 34 {
+            r.spend(692, b, "f15")?;
+        }
+        if n >= 38 {
+            self.f16 = fbe::Fixed::at(body, 36);
+        } else if n >= 36 {
+            r.spend(692, b, "f16")?;
+        }
+        if n >= 42 {
+            self.f17 = fbe::Fixed::at(body, 38);
+        } else if n >= 38 {
+            r.spend(692, b, "f17")?;
+        }
+        if n >= 46 {
+            self.f18 = fbe::Fixed::at(body, 42);
+        } else if n >= 42 {
+            r.spend(692, b, "f18")?;
+        }
+        if n >= 50 {
+            self.f19 = fbe::Fixed::at(body, 46);
+        } else if n >= 46 {
+            r.spend(692, b, "f19")?;
+        }
+        if n >= 54 {
+            self.f20 = fbe::Fixed::at(body, 50);
+        } else if n >= 50 {
+            r.spend(692, b, "f20")?;
+        }
+        if n >= 62 {
+            self.f21 = fbe::Fixed::at(body, 54);
+        } else if n >= 54 {
+            r.spend(692, b, "f21")?;
+        }
+        if n >= 70 {
+            self.f22 = fbe::Fixed::at(body, 62);
+        } else if n >= 62 {
+            r.spend(692, b, "f22")?;
+        }
+        if n >= 78 {
+            self.f23 = fbe::Fixed::at(body, 70);
+        } else if n >= 70 {
+            r.spend(692, b, "f23")?;
+        }
+        if n >= 86 {
+            self.f24 = fbe::Fixed::at(body, 78);
+        } else if n >= 78 {
+            r.spend(692, b, "f24")?;
+        }
+        if n >= 90 {
+            self.f25 = fbe::Fixed::at(body, 86);
+        } else if n >= 86 {
+            r.spend(692, b, "f25")?;
+        }
+        if n >= 94 {
+            self.f26 = fbe::Fixed::at(body, 90);
+        } else if n >= 90 {
+            r.spend(692, b, "f26")?;
+        }
+        if n >= 102 {
+            self.f27 = fbe::Fixed::at(body, 94);
+        } else if n >= 94 {
+            r.spend(692, b, "f27")?;
+        }
+        if n >= 110 {
+            self.f28 = fbe::Fixed::at(body, 102);
+        } else if n >= 102 {
+            r.spend(692, b, "f28")?;
+        }
+        if n >= 126 {
+            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(692, b, "f29")?;
+        }
+        if n >= 142 {
+            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(692, b, "f30")?;
+        }
+        if n >= 146 {
+            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(692, b, "f31")?;
+        }
+        if n >= 150 {
+            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(692, b, "f32")?;
+        }
+        if n >= 158 {
+            self.f33 = fbe::Fixed::at(body, 150);
+        } else if n >= 150 {
+            r.spend(692, b, "f33")?;
+        }
+        if n >= 166 {
+            self.f34 = fbe::Fixed::at(body, 158);
+        } else if n >= 158 {
+            r.spend(692, b, "f34")?;
+        }
+        if n >= 174 {
+            self.f35 = fbe::Fixed::at(body, 166);
+        } else if n >= 166 {
+            r.spend(692, b, "f35")?;
+        }
+        if n >= 190 {
+            self.f36 = fbe::Fixed::at(body, 174);
+        } else if n >= 174 {
+            r.spend(692, b, "f36")?;
+        }
+        if n >= 206 {
+            self.f37 = fbe::Fixed::at(body, 190);
+        } else if n >= 190 {
+            r.spend(692, b, "f37")?;
+        }
+        if n >= 222 {
+            self.f38 = fbe::Fixed::at(body, 206);
+        } else if n >= 206 {
+            r.spend(692, b, "f38")?;
+        }
+        if n >= 223 {
+            self.f39 = fbe::Fixed::at(body, 222);
+        } else if n >= 222 {
+            r.spend(692, b, "f39")?;
+        }
+        if n >= 224 {
+            self.f40 = fbe::Fixed::at(body, 223);
+        } else if n >= 223 {
+            r.spend(692, b, "f40")?;
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(692, b, "f41")?;
+        }
+        if n >= 232 {
+            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(666, b, "f42")?;
+        }
+        if n >= 233 {
+            self.f43 = fbe::Fixed::at(body, 232);
+        } else if n >= 232 {
+            r.spend(654, b, "f43")?;
+        }
+        if n >= 237 {
+            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(654, b, "f44")?;
+        }
+        if n >= 242 {
+            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
+        } else if n >= 237 {
+            r.spend(628, b, "f100")?;
+        }
+        if n >= 247 {
+            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
+        } else if n >= 242 {
+            r.spend(628, b, "f101")?;
+        }
+        if n >= 252 {
+            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
+        } else if n >= 247 {
+            r.spend(628, b, "f102")?;
+        }
+        if n >= 257 {
+            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
+        } else if n >= 252 {
+            r.spend(628, b, "f103")?;
+        }
+        if n >= 262 {
+            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
+        } else if n >= 257 {
+            r.spend(628, b, "f104")?;
+        }
+        if n >= 267 {
+            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
+        } else if n >= 262 {
+            r.spend(628, b, "f105")?;
+        }
+        if n >= 272 {
+            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
+        } else if n >= 267 {
+            r.spend(628, b, "f106")?;
+        }
+        if n >= 277 {
+            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
+        } else if n >= 272 {
+            r.spend(628, b, "f107")?;
+        }
+        if n >= 282 {
+            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
+        } else if n >= 277 {
+            r.spend(628, b, "f108")?;
+        }
+        if n >= 287 {
+            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
+        } else if n >= 282 {
+            r.spend(628, b, "f109")?;
+        }
+        if n >= 292 {
+            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
+        } else if n >= 287 {
+            r.spend(628, b, "f110")?;
+        }
+        if n >= 297 {
+            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
+        } else if n >= 292 {
+            r.spend(628, b, "f111")?;
+        }
+        if n >= 302 {
+            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
+        } else if n >= 297 {
+            r.spend(628, b, "f112")?;
+        }
+        if n >= 307 {
+            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
+        } else if n >= 302 {
+            r.spend(628, b, "f113")?;
+        }
+        if n >= 312 {
+            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
+        } else if n >= 307 {
+            r.spend(628, b, "f114")?;
+        }
+        if n >= 317 {
+            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
+        } else if n >= 312 {
+            r.spend(628, b, "f115")?;
+        }
+        if n >= 322 {
+            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
+        } else if n >= 317 {
+            r.spend(628, b, "f116")?;
+        }
+        if n >= 327 {
+            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
+        } else if n >= 322 {
+            r.spend(628, b, "f117")?;
+        }
+        if n >= 332 {
+            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
+        } else if n >= 327 {
+            r.spend(628, b, "f118")?;
+        }
+        if n >= 337 {
+            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
+        } else if n >= 332 {
+            r.spend(628, b, "f119")?;
+        }
+        if n >= 342 {
+            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
+        } else if n >= 337 {
+            r.spend(628, b, "f120")?;
+        }
+        if n >= 347 {
+            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
+        } else if n >= 342 {
+            r.spend(628, b, "f121")?;
+        }
+        if n >= 352 {
+            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
+        } else if n >= 347 {
+            r.spend(628, b, "f122")?;
+        }
+        if n >= 357 {
+            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
+        } else if n >= 352 {
+            r.spend(628, b, "f123")?;
+        }
+        if n >= 362 {
+            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
+        } else if n >= 357 {
+            r.spend(628, b, "f124")?;
+        }
+        if n >= 367 {
+            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
+        } else if n >= 362 {
+            r.spend(628, b, "f125")?;
+        }
+        if n >= 372 {
+            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
+        } else if n >= 367 {
+            r.spend(628, b, "f126")?;
+        }
+        if n >= 377 {
+            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
+        } else if n >= 372 {
+            r.spend(628, b, "f127")?;
+        }
+        if n >= 382 {
+            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
+        } else if n >= 377 {
+            r.spend(628, b, "f128")?;
+        }
+        if n >= 387 {
+            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
+        } else if n >= 382 {
+            r.spend(628, b, "f129")?;
+        }
+        if n >= 392 {
+            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
+        } else if n >= 387 {
+            r.spend(628, b, "f130")?;
+        }
+        if n >= 397 {
+            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
+        } else if n >= 392 {
+            r.spend(628, b, "f131")?;
+        }
+        if n >= 402 {
+            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
+        } else if n >= 397 {
+            r.spend(628, b, "f132")?;
+        }
+        if n >= 407 {
+            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
+        } else if n >= 402 {
+            r.spend(628, b, "f133")?;
+        }
+        if n >= 412 {
+            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
+        } else if n >= 407 {
+            r.spend(628, b, "f134")?;
+        }
+        if n >= 417 {
+            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
+        } else if n >= 412 {
+            r.spend(628, b, "f135")?;
+        }
+        if n >= 422 {
+            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
+        } else if n >= 417 {
+            r.spend(628, b, "f136")?;
+        }
+        if n >= 427 {
+            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
+        } else if n >= 422 {
+            r.spend(628, b, "f137")?;
+        }
+        if n >= 432 {
+            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
+        } else if n >= 427 {
+            r.spend(628, b, "f138")?;
+        }
+        if n >= 437 {
+            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
+        } else if n >= 432 {
+            r.spend(628, b, "f139")?;
+        }
+        if n >= 442 {
+            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
+        } else if n >= 437 {
+            r.spend(628, b, "f140")?;
+        }
+        if n >= 447 {
+            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
+        } else if n >= 442 {
+            r.spend(628, b, "f141")?;
+        }
+        if n >= 452 {
+            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
+        } else if n >= 447 {
+            r.spend(628, b, "f142")?;
+        }
+        if n >= 457 {
+            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
+        } else if n >= 452 {
+            r.spend(628, b, "f143")?;
+        }
+        if n >= 462 {
+            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
+        } else if n >= 457 {
+            r.spend(628, b, "f144")?;
+        }
+        if n >= 467 {
+            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
+        } else if n >= 462 {
+            r.spend(628, b, "f145")?;
+        }
+        if n >= 472 {
+            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
+        } else if n >= 467 {
+            r.spend(628, b, "f146")?;
+        }
+        if n >= 477 {
+            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
+        } else if n >= 472 {
+            r.spend(628, b, "f147")?;
+        }
+        if n >= 482 {
+            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
+        } else if n >= 477 {
+            r.spend(628, b, "f148")?;
+        }
+        if n >= 487 {
+            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
+        } else if n >= 482 {
+            r.spend(628, b, "f149")?;
+        }
+        if n >= 492 {
+            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
+        } else if n >= 487 {
+            r.spend(628, b, "f150")?;
+        }
+        if n >= 497 {
+            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
+        } else if n >= 492 {
+            r.spend(628, b, "f151")?;
+        }
+        if n >= 502 {
+            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
+        } else if n >= 497 {
+            r.spend(628, b, "f152")?;
+        }
+        if n >= 507 {
+            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
+        } else if n >= 502 {
+            r.spend(628, b, "f153")?;
+        }
+        if n >= 512 {
+            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
+        } else if n >= 507 {
+            r.spend(628, b, "f154")?;
+        }
+        if n >= 517 {
+            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
+        } else if n >= 512 {
+            r.spend(628, b, "f155")?;
+        }
+        if n >= 522 {
+            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
+        } else if n >= 517 {
+            r.spend(628, b, "f156")?;
+        }
+        if n >= 527 {
+            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
+        } else if n >= 522 {
+            r.spend(628, b, "f157")?;
+        }
+        if n >= 532 {
+            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
+        } else if n >= 527 {
+            r.spend(628, b, "f158")?;
+        }
+        if n >= 537 {
+            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
+        } else if n >= 532 {
+            r.spend(628, b, "f159")?;
+        }
+        if n >= 542 {
+            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
+        } else if n >= 537 {
+            r.spend(628, b, "f160")?;
+        }
+        if n >= 547 {
+            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
+        } else if n >= 542 {
+            r.spend(628, b, "f161")?;
+        }
+        if n >= 552 {
+            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
+        } else if n >= 547 {
+            r.spend(628, b, "f162")?;
+        }
+        if n >= 557 {
+            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
+        } else if n >= 552 {
+            r.spend(628, b, "f163")?;
+        }
+        if n >= 562 {
+            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
+        } else if n >= 557 {
+            r.spend(628, b, "f164")?;
+        }
+        if n >= 567 {
+            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
+        } else if n >= 562 {
+            r.spend(628, b, "f165")?;
+        }
+        if n >= 571 {
+            self.f1000 = fbe::Fixed::at(body, 567);
+        } else if n >= 567 {
+            r.spend(628, b, "f1000")?;
+        }
+        if n >= 576 {
+            r.field_into_at(&mut self.f1001, b, body, 571, "f1001")?;
+        } else if n >= 571 {
+            r.spend(628, b, "f1001")?;
+        }
+        if n >= 577 {
+            self.f1002 = fbe::Fixed::at(body, 576);
+        } else if n >= 576 {
+            r.spend(628, b, "f1002")?;
+        }
+        if n >= 582 {
+            r.field_into_at(&mut self.f1003, b, body, 577, "f1003")?;
+        } else if n >= 577 {
+            r.spend(628, b, "f1003")?;
+        }
+        if n >= 586 {
+            self.f1004 = fbe::Fixed::at(body, 582);
+        } else if n >= 582 {
+            r.spend(628, b, "f1004")?;
+        }
+        if n >= 591 {
+            r.field_into_at(&mut self.f1005, b, body, 586, "f1005")?;
+        } else if n >= 586 {
+            r.spend(628, b, "f1005")?;
+        }
+        if n >= 599 {
+            self.f1006 = fbe::Fixed::at(body, 591);
+        } else if n >= 591 {
+            r.spend(628, b, "f1006")?;
+        }
+        if n >= 604 {
+            r.field_into_at(&mut self.f1007, b, body, 599, "f1007")?;
+        } else if n >= 599 {
+            r.spend(628, b, "f1007")?;
+        }
+        if n >= 608 {
+            r.field_into_at(&mut self.f1008, b, body, 604, "f1008")?;
+        } else if n >= 604 {
+            r.spend(628, b, "f1008")?;
+        }
+        if n >= 613 {
+            r.field_into_at(&mut self.f1009, b, body, 608, "f1009")?;
+        } else if n >= 608 {
+            r.spend(347, b, "f1009")?;
+        }
+        if n >= 617 {
+            r.field_into_at(&mut self.f1010, b, body, 613, "f1010")?;
+        } else if n >= 613 {
+            r.spend(347, b, "f1010")?;
+        }
+        if n >= 622 {
+            r.field_into_at(&mut self.f1011, b, body, 617, "f1011")?;
+        }
         r.leave();
         Ok(())
     }
@@ -6578,19 +6893,12 @@ impl fbe::Struct for StructBytes {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 120, 6)?;
-        let body = r.body(b, n);
-        if n < 22 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 17 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 22 {
-            r.field_into_at(&mut self.f3, b, body, 17, "f3")?;
-        }
+        let Some(body) = r.full_body::<22>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 17, "f3")?;
         r.leave();
         Ok(())
     }
@@ -6643,6 +6951,28 @@ impl fbe::Struct for StructBytes {
         r.final_check::<fbe::Bytes>("f1")?;
         r.final_check::<Option<fbe::Bytes>>("f2")?;
         r.final_check::<Option<fbe::Bytes>>("f3")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructBytes {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 22 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 17 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 22 {
+            r.field_into_at(&mut self.f3, b, body, 17, "f3")?;
+        }
         r.leave();
         Ok(())
     }
@@ -6750,58 +7080,19 @@ impl fbe::Struct for StructArray {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 125, 36)?;
-        let body = r.body(b, n);
-        if n < 92 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.f1 = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(562, b, "f1")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
-        } else if n >= 10 {
-            r.spend(562, b, "f2")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.f3, b, body, 20, "f3")?;
-        } else if n >= 20 {
-            r.spend(562, b, "f3")?;
-        }
-        if n >= 38 {
-            r.field_into_at(&mut self.f4, b, body, 28, "f4")?;
-        } else if n >= 28 {
-            r.spend(562, b, "f4")?;
-        }
-        if n >= 46 {
-            self.f5 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(562, b, "f5")?;
-        }
-        if n >= 56 {
-            r.field_into_at(&mut self.f6, b, body, 46, "f6")?;
-        } else if n >= 46 {
-            r.spend(562, b, "f6")?;
-        }
-        if n >= 64 {
-            self.f7 = fbe::Fixed::at(body, 56);
-        } else if n >= 56 {
-            r.spend(562, b, "f7")?;
-        }
-        if n >= 74 {
-            r.field_into_at(&mut self.f8, b, body, 64, "f8")?;
-        } else if n >= 64 {
-            r.spend(562, b, "f8")?;
-        }
-        if n >= 82 {
-            r.field_into_at(&mut self.f9, b, body, 74, "f9")?;
-        } else if n >= 74 {
-            r.spend(562, b, "f9")?;
-        }
-        if n >= 92 {
-            r.field_into_at(&mut self.f10, b, body, 82, "f10")?;
-        }
+        let Some(body) = r.full_body::<92>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.f1 = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 20, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 28, "f4")?;
+        self.f5 = fbe::Fixed::at(body, 38);
+        r.field_into_at(&mut self.f6, b, body, 46, "f6")?;
+        self.f7 = fbe::Fixed::at(body, 56);
+        r.field_into_at(&mut self.f8, b, body, 64, "f8")?;
+        r.field_into_at(&mut self.f9, b, body, 74, "f9")?;
+        r.field_into_at(&mut self.f10, b, body, 82, "f10")?;
         r.leave();
         Ok(())
     }
@@ -6908,6 +7199,67 @@ impl fbe::Struct for StructArray {
         r.final_check::<[Option<FlagsSimple>; 2]>("f8")?;
         r.final_check::<[StructSimple; 2]>("f9")?;
         r.final_check::<[Option<Box<StructSimple>>; 2]>("f10")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructArray {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 92 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.f1 = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(562, b, "f1")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
+        } else if n >= 10 {
+            r.spend(562, b, "f2")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.f3, b, body, 20, "f3")?;
+        } else if n >= 20 {
+            r.spend(562, b, "f3")?;
+        }
+        if n >= 38 {
+            r.field_into_at(&mut self.f4, b, body, 28, "f4")?;
+        } else if n >= 28 {
+            r.spend(562, b, "f4")?;
+        }
+        if n >= 46 {
+            self.f5 = fbe::Fixed::at(body, 38);
+        } else if n >= 38 {
+            r.spend(562, b, "f5")?;
+        }
+        if n >= 56 {
+            r.field_into_at(&mut self.f6, b, body, 46, "f6")?;
+        } else if n >= 46 {
+            r.spend(562, b, "f6")?;
+        }
+        if n >= 64 {
+            self.f7 = fbe::Fixed::at(body, 56);
+        } else if n >= 56 {
+            r.spend(562, b, "f7")?;
+        }
+        if n >= 74 {
+            r.field_into_at(&mut self.f8, b, body, 64, "f8")?;
+        } else if n >= 64 {
+            r.spend(562, b, "f8")?;
+        }
+        if n >= 82 {
+            r.field_into_at(&mut self.f9, b, body, 74, "f9")?;
+        } else if n >= 74 {
+            r.spend(562, b, "f9")?;
+        }
+        if n >= 92 {
+            r.field_into_at(&mut self.f10, b, body, 82, "f10")?;
+        }
         r.leave();
         Ok(())
     }
@@ -7124,40 +7476,19 @@ impl fbe::Struct for StructVector {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 130, 40)?;
-        let body = r.body(b, n);
-        if n < 48 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
-        }
-        if n >= 36 {
-            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
-        }
-        if n >= 40 {
-            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
-        }
-        if n >= 44 {
-            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
-        }
-        if n >= 48 {
-            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
-        }
+        let Some(body) = r.full_body::<48>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         r.leave();
         Ok(())
     }
@@ -7252,6 +7583,49 @@ impl fbe::Struct for StructVector {
         r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
         r.final_check::<Vec<StructSimple>>("f9")?;
         r.final_check::<Vec<Option<Box<StructSimple>>>>("f10")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructVector {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 48 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        }
+        if n >= 40 {
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        }
+        if n >= 44 {
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        }
+        if n >= 48 {
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
+        }
         r.leave();
         Ok(())
     }
@@ -7465,40 +7839,19 @@ impl fbe::Struct for StructList {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 131, 40)?;
-        let body = r.body(b, n);
-        if n < 48 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
-        }
-        if n >= 36 {
-            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
-        }
-        if n >= 40 {
-            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
-        }
-        if n >= 44 {
-            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
-        }
-        if n >= 48 {
-            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
-        }
+        let Some(body) = r.full_body::<48>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         r.leave();
         Ok(())
     }
@@ -7593,6 +7946,49 @@ impl fbe::Struct for StructList {
         r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
         r.final_check::<Vec<StructSimple>>("f9")?;
         r.final_check::<Vec<Option<Box<StructSimple>>>>("f10")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructList {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 48 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        }
+        if n >= 40 {
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        }
+        if n >= 44 {
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        }
+        if n >= 48 {
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
+        }
         r.leave();
         Ok(())
     }
@@ -7794,22 +8190,13 @@ impl fbe::Struct for StructSet {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 132, 16)?;
-        let body = r.body(b, n);
-        if n < 24 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
-        }
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
         r.leave();
         Ok(())
     }
@@ -7868,6 +8255,31 @@ impl fbe::Struct for StructSet {
         r.final_check::<BTreeSet<EnumSimple>>("f2")?;
         r.final_check::<BTreeSet<FlagsSimple>>("f3")?;
         r.final_check::<fbe::Set<StructSimple>>("f4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructSet {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        }
         r.leave();
         Ok(())
     }
@@ -7995,40 +8407,19 @@ impl fbe::Struct for StructMap {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 140, 40)?;
-        let body = r.body(b, n);
-        if n < 48 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
-        }
-        if n >= 36 {
-            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
-        }
-        if n >= 40 {
-            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
-        }
-        if n >= 44 {
-            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
-        }
-        if n >= 48 {
-            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
-        }
+        let Some(body) = r.full_body::<48>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         r.leave();
         Ok(())
     }
@@ -8123,6 +8514,49 @@ impl fbe::Struct for StructMap {
         r.final_check::<BTreeMap<i32, Option<FlagsSimple>>>("f8")?;
         r.final_check::<BTreeMap<i32, StructSimple>>("f9")?;
         r.final_check::<BTreeMap<i32, Option<Box<StructSimple>>>>("f10")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructMap {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 48 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        }
+        if n >= 40 {
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        }
+        if n >= 44 {
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        }
+        if n >= 48 {
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
+        }
         r.leave();
         Ok(())
     }
@@ -8356,40 +8790,19 @@ impl fbe::Struct for StructHash {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 141, 40)?;
-        let body = r.body(b, n);
-        if n < 48 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
-        }
-        if n >= 36 {
-            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
-        }
-        if n >= 40 {
-            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
-        }
-        if n >= 44 {
-            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
-        }
-        if n >= 48 {
-            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
-        }
+        let Some(body) = r.full_body::<48>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
         r.leave();
         Ok(())
     }
@@ -8484,6 +8897,49 @@ impl fbe::Struct for StructHash {
         r.final_check::<HashMap<fbe::BString, Option<FlagsSimple>>>("f8")?;
         r.final_check::<HashMap<fbe::BString, StructSimple>>("f9")?;
         r.final_check::<HashMap<fbe::BString, Option<Box<StructSimple>>>>("f10")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructHash {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 48 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.f3, b, body, 16, "f3")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.f4, b, body, 20, "f4")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.f5, b, body, 24, "f5")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.f6, b, body, 28, "f6")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.f7, b, body, 32, "f7")?;
+        }
+        if n >= 40 {
+            r.field_into_at(&mut self.f8, b, body, 36, "f8")?;
+        }
+        if n >= 44 {
+            r.field_into_at(&mut self.f9, b, body, 40, "f9")?;
+        }
+        if n >= 48 {
+            r.field_into_at(&mut self.f10, b, body, 44, "f10")?;
+        }
         r.leave();
         Ok(())
     }
@@ -8701,16 +9157,11 @@ impl fbe::Struct for StructHashEx {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 142, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
         r.leave();
         Ok(())
     }
@@ -8757,6 +9208,25 @@ impl fbe::Struct for StructHashEx {
         r.enter(8)?;
         r.final_check::<fbe::Pairs<StructSimple, StructNested>>("f1")?;
         r.final_check::<fbe::Pairs<StructSimple, Option<Box<StructNested>>>>("f2")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl StructHashEx {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
+        }
         r.leave();
         Ok(())
     }

@@ -118,16 +118,11 @@ impl fbe::Struct for CharKeys {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
+        r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
         r.leave();
         Ok(())
     }
@@ -174,6 +169,25 @@ impl fbe::Struct for CharKeys {
         r.enter(8)?;
         r.final_check::<BTreeSet<fbe::Char>>("letters")?;
         r.final_check::<BTreeMap<fbe::Char, i32>>("countByLetter")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl CharKeys {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
+        }
         r.leave();
         Ok(())
     }
@@ -267,16 +281,11 @@ impl fbe::Struct for GradeKeys {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
+        r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;
         r.leave();
         Ok(())
     }
@@ -323,6 +332,25 @@ impl fbe::Struct for GradeKeys {
         r.enter(8)?;
         r.final_check::<BTreeSet<Grade>>("grades")?;
         r.final_check::<BTreeMap<Grade, i32>>("countByGrade")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl GradeKeys {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;
+        }
         r.leave();
         Ok(())
     }

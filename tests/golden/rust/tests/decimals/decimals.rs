@@ -52,40 +52,19 @@ impl fbe::Struct for Prices {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 77)?;
-        let body = r.body(b, n);
-        if n < 89 {
-            *self = Self::default();
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.price, b, body, 8, "price")?;
-        }
-        if n >= 29 {
-            r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;
-        }
-        if n >= 61 {
-            r.field_into_at(&mut self.pair, b, body, 29, "pair")?;
-        }
-        if n >= 65 {
-            r.field_into_at(&mut self.price_vector, b, body, 61, "priceVector")?;
-        }
-        if n >= 69 {
-            r.field_into_at(&mut self.price_list, b, body, 65, "priceList")?;
-        }
-        if n >= 73 {
-            r.field_into_at(&mut self.price_set, b, body, 69, "priceSet")?;
-        }
-        if n >= 77 {
-            r.field_into_at(&mut self.price_by_id, b, body, 73, "priceById")?;
-        }
-        if n >= 81 {
-            r.field_into_at(&mut self.id_by_price, b, body, 77, "idByPrice")?;
-        }
-        if n >= 85 {
-            r.field_into_at(&mut self.price_by_price, b, body, 81, "priceByPrice")?;
-        }
-        if n >= 89 {
-            r.field_into_at(&mut self.maybe_prices, b, body, 85, "maybePrices")?;
-        }
+        let Some(body) = r.full_body::<89>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.price, b, body, 8, "price")?;
+        r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;
+        r.field_into_at(&mut self.pair, b, body, 29, "pair")?;
+        r.field_into_at(&mut self.price_vector, b, body, 61, "priceVector")?;
+        r.field_into_at(&mut self.price_list, b, body, 65, "priceList")?;
+        r.field_into_at(&mut self.price_set, b, body, 69, "priceSet")?;
+        r.field_into_at(&mut self.price_by_id, b, body, 73, "priceById")?;
+        r.field_into_at(&mut self.id_by_price, b, body, 77, "idByPrice")?;
+        r.field_into_at(&mut self.price_by_price, b, body, 81, "priceByPrice")?;
+        r.field_into_at(&mut self.maybe_prices, b, body, 85, "maybePrices")?;
         r.leave();
         Ok(())
     }
@@ -180,6 +159,49 @@ impl fbe::Struct for Prices {
         r.final_check::<BTreeMap<fbe::Decimal, i32>>("idByPrice")?;
         r.final_check::<HashMap<fbe::Decimal, fbe::Decimal>>("priceByPrice")?;
         r.final_check::<Vec<Option<fbe::Decimal>>>("maybePrices")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Prices {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 89 {
+            *self = Self::default();
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.price, b, body, 8, "price")?;
+        }
+        if n >= 29 {
+            r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;
+        }
+        if n >= 61 {
+            r.field_into_at(&mut self.pair, b, body, 29, "pair")?;
+        }
+        if n >= 65 {
+            r.field_into_at(&mut self.price_vector, b, body, 61, "priceVector")?;
+        }
+        if n >= 69 {
+            r.field_into_at(&mut self.price_list, b, body, 65, "priceList")?;
+        }
+        if n >= 73 {
+            r.field_into_at(&mut self.price_set, b, body, 69, "priceSet")?;
+        }
+        if n >= 77 {
+            r.field_into_at(&mut self.price_by_id, b, body, 73, "priceById")?;
+        }
+        if n >= 81 {
+            r.field_into_at(&mut self.id_by_price, b, body, 77, "idByPrice")?;
+        }
+        if n >= 85 {
+            r.field_into_at(&mut self.price_by_price, b, body, 81, "priceByPrice")?;
+        }
+        if n >= 89 {
+            r.field_into_at(&mut self.maybe_prices, b, body, 85, "maybePrices")?;
+        }
         r.leave();
         Ok(())
     }

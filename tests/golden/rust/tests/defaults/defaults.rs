@@ -181,52 +181,23 @@ impl fbe::Struct for Zeros {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 17)?;
-        let body = r.body(b, n);
-        if n < 77 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 17 {
-            r.field_into_at(&mut self.b_, b, body, 12, "b")?;
-        }
-        if n >= 22 {
-            r.field_into_at(&mut self.i, b, body, 17, "i")?;
-        }
-        if n >= 27 {
-            r.field_into_at(&mut self.l, b, body, 22, "l")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.f, b, body, 27, "f")?;
-        }
-        if n >= 37 {
-            r.field_into_at(&mut self.d, b, body, 32, "d")?;
-        }
-        if n >= 42 {
-            r.field_into_at(&mut self.m, b, body, 37, "m")?;
-        }
-        if n >= 47 {
-            r.field_into_at(&mut self.s, b, body, 42, "s")?;
-        }
-        if n >= 52 {
-            r.field_into_at(&mut self.c, b, body, 47, "c")?;
-        }
-        if n >= 57 {
-            r.field_into_at(&mut self.fl, b, body, 52, "fl")?;
-        }
-        if n >= 62 {
-            r.field_into_at(&mut self.t, b, body, 57, "t")?;
-        }
-        if n >= 67 {
-            r.field_into_at(&mut self.u, b, body, 62, "u")?;
-        }
-        if n >= 72 {
-            r.field_into_at(&mut self.n_, b, body, 67, "n")?;
-        }
-        if n >= 77 {
-            r.field_into_at(&mut self.absent, b, body, 72, "absent")?;
-        }
+        let Some(body) = r.full_body::<77>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.b_, b, body, 12, "b")?;
+        r.field_into_at(&mut self.i, b, body, 17, "i")?;
+        r.field_into_at(&mut self.l, b, body, 22, "l")?;
+        r.field_into_at(&mut self.f, b, body, 27, "f")?;
+        r.field_into_at(&mut self.d, b, body, 32, "d")?;
+        r.field_into_at(&mut self.m, b, body, 37, "m")?;
+        r.field_into_at(&mut self.s, b, body, 42, "s")?;
+        r.field_into_at(&mut self.c, b, body, 47, "c")?;
+        r.field_into_at(&mut self.fl, b, body, 52, "fl")?;
+        r.field_into_at(&mut self.t, b, body, 57, "t")?;
+        r.field_into_at(&mut self.u, b, body, 62, "u")?;
+        r.field_into_at(&mut self.n_, b, body, 67, "n")?;
+        r.field_into_at(&mut self.absent, b, body, 72, "absent")?;
         r.leave();
         Ok(())
     }
@@ -342,6 +313,61 @@ impl fbe::Struct for Zeros {
         r.final_check::<Option<fbe::Uuid>>("u")?;
         r.final_check::<Option<i32>>("n")?;
         r.final_check::<Option<i32>>("absent")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Zeros {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 77 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 17 {
+            r.field_into_at(&mut self.b_, b, body, 12, "b")?;
+        }
+        if n >= 22 {
+            r.field_into_at(&mut self.i, b, body, 17, "i")?;
+        }
+        if n >= 27 {
+            r.field_into_at(&mut self.l, b, body, 22, "l")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.f, b, body, 27, "f")?;
+        }
+        if n >= 37 {
+            r.field_into_at(&mut self.d, b, body, 32, "d")?;
+        }
+        if n >= 42 {
+            r.field_into_at(&mut self.m, b, body, 37, "m")?;
+        }
+        if n >= 47 {
+            r.field_into_at(&mut self.s, b, body, 42, "s")?;
+        }
+        if n >= 52 {
+            r.field_into_at(&mut self.c, b, body, 47, "c")?;
+        }
+        if n >= 57 {
+            r.field_into_at(&mut self.fl, b, body, 52, "fl")?;
+        }
+        if n >= 62 {
+            r.field_into_at(&mut self.t, b, body, 57, "t")?;
+        }
+        if n >= 67 {
+            r.field_into_at(&mut self.u, b, body, 62, "u")?;
+        }
+        if n >= 72 {
+            r.field_into_at(&mut self.n_, b, body, 67, "n")?;
+        }
+        if n >= 77 {
+            r.field_into_at(&mut self.absent, b, body, 72, "absent")?;
+        }
         r.leave();
         Ok(())
     }

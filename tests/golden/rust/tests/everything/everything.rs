@@ -1148,13 +1148,10 @@ impl fbe::Struct for Counted {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1001, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.a = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -1190,6 +1187,22 @@ impl fbe::Struct for Counted {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Counted {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.a = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -1261,13 +1274,10 @@ impl fbe::Struct for Shifted {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1020, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.a = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -1303,6 +1313,22 @@ impl fbe::Struct for Shifted {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Shifted {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.a = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -1374,13 +1400,10 @@ impl fbe::Struct for AfterShift {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1021, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.a = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -1416,6 +1439,22 @@ impl fbe::Struct for AfterShift {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl AfterShift {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.a = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -1487,13 +1526,10 @@ impl fbe::Struct for Fixed {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.a = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -1529,6 +1565,22 @@ impl fbe::Struct for Fixed {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Fixed {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.a = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -1602,16 +1654,11 @@ impl fbe::Struct for Derived {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.b_ = fbe::Fixed::at(body, 12);
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.a = fbe::Fixed::at(body, 8);
+        self.b_ = fbe::Fixed::at(body, 12);
         r.leave();
         Ok(())
     }
@@ -1651,6 +1698,25 @@ impl fbe::Struct for Derived {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.run(8, "a=4,b=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Derived {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.a = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.b_ = fbe::Fixed::at(body, 12);
+        }
         r.leave();
         Ok(())
     }
@@ -1741,19 +1807,12 @@ impl fbe::Struct for ImportedBase {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
-        let body = r.body(b, n);
-        if n < 24 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
-        }
-        if n >= 16 {
-            self.digits = fbe::Fixed::at(body, 12);
-        }
-        if n >= 24 {
-            self.price = fbe::Fixed::at(body, 16);
-        }
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        self.digits = fbe::Fixed::at(body, 12);
+        self.price = fbe::Fixed::at(body, 16);
         r.leave();
         Ok(())
     }
@@ -1801,6 +1860,28 @@ impl fbe::Struct for ImportedBase {
         r.enter(16)?;
         r.final_check::<fbe::BString>("symbol")?;
         r.run(12, "digits=4,price=8")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl ImportedBase {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        }
+        if n >= 16 {
+            self.digits = fbe::Fixed::at(body, 12);
+        }
+        if n >= 24 {
+            self.price = fbe::Fixed::at(body, 16);
+        }
         r.leave();
         Ok(())
     }
@@ -1889,13 +1970,10 @@ impl fbe::Struct for Note {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1023, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.text, b, body, 8, "text")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.text, b, body, 8, "text")?;
         r.leave();
         Ok(())
     }
@@ -1936,6 +2014,22 @@ impl fbe::Struct for Note {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<fbe::BString>("text")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Note {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.text, b, body, 8, "text")?;
+        }
         r.leave();
         Ok(())
     }
@@ -2009,16 +2103,11 @@ impl fbe::Struct for Quiet {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1024, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.password, b, body, 8, "password")?;
-        }
-        if n >= 16 {
-            self.legacy = fbe::Fixed::at(body, 12);
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.password, b, body, 8, "password")?;
+        self.legacy = fbe::Fixed::at(body, 12);
         r.leave();
         Ok(())
     }
@@ -2062,6 +2151,25 @@ impl fbe::Struct for Quiet {
         r.enter(8)?;
         r.final_check::<fbe::BString>("password")?;
         r.final_check::<i32>("legacy")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Quiet {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.password, b, body, 8, "password")?;
+        }
+        if n >= 16 {
+            self.legacy = fbe::Fixed::at(body, 12);
+        }
         r.leave();
         Ok(())
     }
@@ -2395,234 +2503,63 @@ impl fbe::Struct for Everything {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1026, 258)?;
-        let body = r.body(b, n);
-        if n < 310 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(12, b, "id")?;
-        }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(12, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(12, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(12, b, "f3")?;
-        }
-        if n >= 19 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(12, b, "f4")?;
-        }
-        if n >= 20 {
-            self.f5 = fbe::Fixed::at(body, 19);
-        } else if n >= 19 {
-            r.spend(12, b, "f5")?;
-        }
-        if n >= 21 {
-            self.f6 = fbe::Fixed::at(body, 20);
-        } else if n >= 20 {
-            r.spend(12, b, "f6")?;
-        }
-        if n >= 23 {
-            self.f7 = fbe::Fixed::at(body, 21);
-        } else if n >= 21 {
-            r.spend(12, b, "f7")?;
-        }
-        if n >= 25 {
-            self.f8 = fbe::Fixed::at(body, 23);
-        } else if n >= 23 {
-            r.spend(12, b, "f8")?;
-        }
-        if n >= 29 {
-            self.f9 = fbe::Fixed::at(body, 25);
-        } else if n >= 25 {
-            r.spend(12, b, "f9")?;
-        }
-        if n >= 33 {
-            self.f10 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(12, b, "f10")?;
-        }
-        if n >= 41 {
-            self.f11 = fbe::Fixed::at(body, 33);
-        } else if n >= 33 {
-            r.spend(12, b, "f11")?;
-        }
-        if n >= 49 {
-            self.f12 = fbe::Fixed::at(body, 41);
-        } else if n >= 41 {
-            r.spend(12, b, "f12")?;
-        }
-        if n >= 53 {
-            self.f13 = fbe::Fixed::at(body, 49);
-        } else if n >= 49 {
-            r.spend(12, b, "f13")?;
-        }
-        if n >= 61 {
-            self.f14 = fbe::Fixed::at(body, 53);
-        } else if n >= 53 {
-            r.spend(12, b, "f14")?;
-        }
-        if n >= 77 {
-            r.field_into_at(&mut self.f15, b, body, 61, "f15")?;
-        } else if n >= 61 {
-            r.spend(12, b, "f15")?;
-        }
-        if n >= 93 {
-            r.field_into_at(&mut self.f16, b, body, 77, "f16")?;
-        } else if n >= 77 {
-            r.spend(12, b, "f16")?;
-        }
-        if n >= 97 {
-            r.field_into_at(&mut self.f17, b, body, 93, "f17")?;
-        } else if n >= 93 {
-            r.spend(12, b, "f17")?;
-        }
-        if n >= 105 {
-            self.f18 = fbe::Fixed::at(body, 97);
-        } else if n >= 97 {
-            r.spend(12, b, "f18")?;
-        }
-        if n >= 113 {
-            self.f19 = fbe::Fixed::at(body, 105);
-        } else if n >= 105 {
-            r.spend(12, b, "f19")?;
-        }
-        if n >= 129 {
-            self.f20 = fbe::Fixed::at(body, 113);
-        } else if n >= 113 {
-            r.spend(12, b, "f20")?;
-        }
-        if n >= 145 {
-            self.f21 = fbe::Fixed::at(body, 129);
-        } else if n >= 129 {
-            r.spend(12, b, "f21")?;
-        }
-        if n >= 161 {
-            self.f22 = fbe::Fixed::at(body, 145);
-        } else if n >= 145 {
-            r.spend(12, b, "f22")?;
-        }
-        if n >= 177 {
-            self.f23 = fbe::Fixed::at(body, 161);
-        } else if n >= 161 {
-            r.spend(12, b, "f23")?;
-        }
-        if n >= 181 {
-            r.field_into_at(&mut self.f24, b, body, 177, "f24")?;
-        } else if n >= 177 {
-            r.spend(12, b, "f24")?;
-        }
-        if n >= 182 {
-            self.f25 = fbe::Fixed::at(body, 181);
-        } else if n >= 181 {
-            r.spend(12, b, "f25")?;
-        }
-        if n >= 183 {
-            self.f26 = fbe::Fixed::at(body, 182);
-        } else if n >= 182 {
-            r.spend(12, b, "f26")?;
-        }
-        if n >= 184 {
-            self.f27 = fbe::Fixed::at(body, 183);
-        } else if n >= 183 {
-            r.spend(12, b, "f27")?;
-        }
-        if n >= 192 {
-            self.f28 = fbe::Fixed::at(body, 184);
-        } else if n >= 184 {
-            r.spend(12, b, "f28")?;
-        }
-        if n >= 196 {
-            r.field_into_at(&mut self.f29, b, body, 192, "f29")?;
-        } else if n >= 192 {
-            r.spend(12, b, "f29")?;
-        }
-        if n >= 200 {
-            r.field_into_at(&mut self.f30, b, body, 196, "f30")?;
-        } else if n >= 196 {
-            r.spend(8, b, "f30")?;
-        }
-        if n >= 205 {
-            r.field_into_at(&mut self.f31, b, body, 200, "f31")?;
-        }
-        if n >= 210 {
-            r.field_into_at(&mut self.f32, b, body, 205, "f32")?;
-        }
-        if n >= 215 {
-            r.field_into_at(&mut self.f33, b, body, 210, "f33")?;
-        }
-        if n >= 220 {
-            r.field_into_at(&mut self.f34, b, body, 215, "f34")?;
-        }
-        if n >= 225 {
-            r.field_into_at(&mut self.f35, b, body, 220, "f35")?;
-        }
-        if n >= 237 {
-            self.f36 = fbe::Fixed::at(body, 225);
-        }
-        if n >= 247 {
-            r.field_into_at(&mut self.f37, b, body, 237, "f37")?;
-        }
-        if n >= 251 {
-            r.field_into_at(&mut self.f38, b, body, 247, "f38")?;
-        }
-        if n >= 255 {
-            r.field_into_at(&mut self.f39, b, body, 251, "f39")?;
-        }
-        if n >= 259 {
-            r.field_into_at(&mut self.f40, b, body, 255, "f40")?;
-        }
-        if n >= 263 {
-            r.field_into_at(&mut self.f41, b, body, 259, "f41")?;
-        }
-        if n >= 267 {
-            r.field_into_at(&mut self.f42, b, body, 263, "f42")?;
-        }
-        if n >= 271 {
-            r.field_into_at(&mut self.f43, b, body, 267, "f43")?;
-        }
-        if n >= 275 {
-            r.field_into_at(&mut self.f44, b, body, 271, "f44")?;
-        }
-        if n >= 279 {
-            r.field_into_at(&mut self.f45, b, body, 275, "f45")?;
-        }
-        if n >= 283 {
-            r.field_into_at(&mut self.f46, b, body, 279, "f46")?;
-        }
-        if n >= 288 {
-            r.field_into_at(&mut self.f47, b, body, 283, "f47")?;
-        }
-        if n >= 289 {
-            self.f47_reset = fbe::Fixed::at(body, 288);
-        }
-        if n >= 294 {
-            r.field_into_at(&mut self.f48, b, body, 289, "f48")?;
-        }
-        if n >= 298 {
-            r.field_into_at(&mut self.f49, b, body, 294, "f49")?;
-        }
-        if n >= 302 {
-            r.field_into_at(&mut self.f50, b, body, 298, "f50")?;
-        }
-        if n >= 306 {
-            r.field_into_at(&mut self.f51, b, body, 302, "f51")?;
-        }
-        if n >= 310 {
-            r.field_into_at(&mut self.f52, b, body, 306, "f52")?;
-        }
+        let Some(body) = r.full_body::<310>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 19);
+        self.f6 = fbe::Fixed::at(body, 20);
+        self.f7 = fbe::Fixed::at(body, 21);
+        self.f8 = fbe::Fixed::at(body, 23);
+        self.f9 = fbe::Fixed::at(body, 25);
+        self.f10 = fbe::Fixed::at(body, 29);
+        self.f11 = fbe::Fixed::at(body, 33);
+        self.f12 = fbe::Fixed::at(body, 41);
+        self.f13 = fbe::Fixed::at(body, 49);
+        self.f14 = fbe::Fixed::at(body, 53);
+        r.field_into_at(&mut self.f15, b, body, 61, "f15")?;
+        r.field_into_at(&mut self.f16, b, body, 77, "f16")?;
+        r.field_into_at(&mut self.f17, b, body, 93, "f17")?;
+        self.f18 = fbe::Fixed::at(body, 97);
+        self.f19 = fbe::Fixed::at(body, 105);
+        self.f20 = fbe::Fixed::at(body, 113);
+        self.f21 = fbe::Fixed::at(body, 129);
+        self.f22 = fbe::Fixed::at(body, 145);
+        self.f23 = fbe::Fixed::at(body, 161);
+        r.field_into_at(&mut self.f24, b, body, 177, "f24")?;
+        self.f25 = fbe::Fixed::at(body, 181);
+        self.f26 = fbe::Fixed::at(body, 182);
+        self.f27 = fbe::Fixed::at(body, 183);
+        self.f28 = fbe::Fixed::at(body, 184);
+        r.field_into_at(&mut self.f29, b, body, 192, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 196, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 200, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 205, "f32")?;
+        r.field_into_at(&mut self.f33, b, body, 210, "f33")?;
+        r.field_into_at(&mut self.f34, b, body, 215, "f34")?;
+        r.field_into_at(&mut self.f35, b, body, 220, "f35")?;
+        self.f36 = fbe::Fixed::at(body, 225);
+        r.field_into_at(&mut self.f37, b, body, 237, "f37")?;
+        r.field_into_at(&mut self.f38, b, body, 247, "f38")?;
+        r.field_into_at(&mut self.f39, b, body, 251, "f39")?;
+        r.field_into_at(&mut self.f40, b, body, 255, "f40")?;
+        r.field_into_at(&mut self.f41, b, body, 259, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 263, "f42")?;
+        r.field_into_at(&mut self.f43, b, body, 267, "f43")?;
+        r.field_into_at(&mut self.f44, b, body, 271, "f44")?;
+        r.field_into_at(&mut self.f45, b, body, 275, "f45")?;
+        r.field_into_at(&mut self.f46, b, body, 279, "f46")?;
+        r.field_into_at(&mut self.f47, b, body, 283, "f47")?;
+        self.f47_reset = fbe::Fixed::at(body, 288);
+        r.field_into_at(&mut self.f48, b, body, 289, "f48")?;
+        r.field_into_at(&mut self.f49, b, body, 294, "f49")?;
+        r.field_into_at(&mut self.f50, b, body, 298, "f50")?;
+        r.field_into_at(&mut self.f51, b, body, 302, "f51")?;
+        r.field_into_at(&mut self.f52, b, body, 306, "f52")?;
         r.leave();
         Ok(())
     }
@@ -2977,6 +2914,243 @@ impl fbe::Struct for Everything {
         r.final_check::<HashMap<fbe::Bytes, fbe::BString>>("f50")?;
         r.final_check::<BTreeSet<fbe::Decimal>>("f51")?;
         r.final_check::<BTreeMap<fbe::Decimal, i32>>("f52")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Everything {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 310 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(12, b, "id")?;
+        }
+        if n >= 13 {
+            self.f1 = fbe::Fixed::at(body, 12);
+        } else if n >= 12 {
+            r.spend(12, b, "f1")?;
+        }
+        if n >= 14 {
+            self.f2 = fbe::Fixed::at(body, 13);
+        } else if n >= 13 {
+            r.spend(12, b, "f2")?;
+        }
+        if n >= 15 {
+            self.f3 = fbe::Fixed::at(body, 14);
+        } else if n >= 14 {
+            r.spend(12, b, "f3")?;
+        }
+        if n >= 19 {
+            self.f4 = fbe::Fixed::at(body, 15);
+        } else if n >= 15 {
+            r.spend(12, b, "f4")?;
+        }
+        if n >= 20 {
+            self.f5 = fbe::Fixed::at(body, 19);
+        } else if n >= 19 {
+            r.spend(12, b, "f5")?;
+        }
+        if n >= 21 {
+            self.f6 = fbe::Fixed::at(body, 20);
+        } else if n >= 20 {
+            r.spend(12, b, "f6")?;
+        }
+        if n >= 23 {
+            self.f7 = fbe::Fixed::at(body, 21);
+        } else if n >= 21 {
+            r.spend(12, b, "f7")?;
+        }
+        if n >= 25 {
+            self.f8 = fbe::Fixed::at(body, 23);
+        } else if n >= 23 {
+            r.spend(12, b, "f8")?;
+        }
+        if n >= 29 {
+            self.f9 = fbe::Fixed::at(body, 25);
+        } else if n >= 25 {
+            r.spend(12, b, "f9")?;
+        }
+        if n >= 33 {
+            self.f10 = fbe::Fixed::at(body, 29);
+        } else if n >= 29 {
+            r.spend(12, b, "f10")?;
+        }
+        if n >= 41 {
+            self.f11 = fbe::Fixed::at(body, 33);
+        } else if n >= 33 {
+            r.spend(12, b, "f11")?;
+        }
+        if n >= 49 {
+            self.f12 = fbe::Fixed::at(body, 41);
+        } else if n >= 41 {
+            r.spend(12, b, "f12")?;
+        }
+        if n >= 53 {
+            self.f13 = fbe::Fixed::at(body, 49);
+        } else if n >= 49 {
+            r.spend(12, b, "f13")?;
+        }
+        if n >= 61 {
+            self.f14 = fbe::Fixed::at(body, 53);
+        } else if n >= 53 {
+            r.spend(12, b, "f14")?;
+        }
+        if n >= 77 {
+            r.field_into_at(&mut self.f15, b, body, 61, "f15")?;
+        } else if n >= 61 {
+            r.spend(12, b, "f15")?;
+        }
+        if n >= 93 {
+            r.field_into_at(&mut self.f16, b, body, 77, "f16")?;
+        } else if n >= 77 {
+            r.spend(12, b, "f16")?;
+        }
+        if n >= 97 {
+            r.field_into_at(&mut self.f17, b, body, 93, "f17")?;
+        } else if n >= 93 {
+            r.spend(12, b, "f17")?;
+        }
+        if n >= 105 {
+            self.f18 = fbe::Fixed::at(body, 97);
+        } else if n >= 97 {
+            r.spend(12, b, "f18")?;
+        }
+        if n >= 113 {
+            self.f19 = fbe::Fixed::at(body, 105);
+        } else if n >= 105 {
+            r.spend(12, b, "f19")?;
+        }
+        if n >= 129 {
+            self.f20 = fbe::Fixed::at(body, 113);
+        } else if n >= 113 {
+            r.spend(12, b, "f20")?;
+        }
+        if n >= 145 {
+            self.f21 = fbe::Fixed::at(body, 129);
+        } else if n >= 129 {
+            r.spend(12, b, "f21")?;
+        }
+        if n >= 161 {
+            self.f22 = fbe::Fixed::at(body, 145);
+        } else if n >= 145 {
+            r.spend(12, b, "f22")?;
+        }
+        if n >= 177 {
+            self.f23 = fbe::Fixed::at(body, 161);
+        } else if n >= 161 {
+            r.spend(12, b, "f23")?;
+        }
+        if n >= 181 {
+            r.field_into_at(&mut self.f24, b, body, 177, "f24")?;
+        } else if n >= 177 {
+            r.spend(12, b, "f24")?;
+        }
+        if n >= 182 {
+            self.f25 = fbe::Fixed::at(body, 181);
+        } else if n >= 181 {
+            r.spend(12, b, "f25")?;
+        }
+        if n >= 183 {
+            self.f26 = fbe::Fixed::at(body, 182);
+        } else if n >= 182 {
+            r.spend(12, b, "f26")?;
+        }
+        if n >= 184 {
+            self.f27 = fbe::Fixed::at(body, 183);
+        } else if n >= 183 {
+            r.spend(12, b, "f27")?;
+        }
+        if n >= 192 {
+            self.f28 = fbe::Fixed::at(body, 184);
+        } else if n >= 184 {
+            r.spend(12, b, "f28")?;
+        }
+        if n >= 196 {
+            r.field_into_at(&mut self.f29, b, body, 192, "f29")?;
+        } else if n >= 192 {
+            r.spend(12, b, "f29")?;
+        }
+        if n >= 200 {
+            r.field_into_at(&mut self.f30, b, body, 196, "f30")?;
+        } else if n >= 196 {
+            r.spend(8, b, "f30")?;
+        }
+        if n >= 205 {
+            r.field_into_at(&mut self.f31, b, body, 200, "f31")?;
+        }
+        if n >= 210 {
+            r.field_into_at(&mut self.f32, b, body, 205, "f32")?;
+        }
+        if n >= 215 {
+            r.field_into_at(&mut self.f33, b, body, 210, "f33")?;
+        }
+        if n >= 220 {
+            r.field_into_at(&mut self.f34, b, body, 215, "f34")?;
+        }
+        if n >= 225 {
+            r.field_into_at(&mut self.f35, b, body, 220, "f35")?;
+        }
+        if n >= 237 {
+            self.f36 = fbe::Fixed::at(body, 225);
+        }
+        if n >= 247 {
+            r.field_into_at(&mut self.f37, b, body, 237, "f37")?;
+        }
+        if n >= 251 {
+            r.field_into_at(&mut self.f38, b, body, 247, "f38")?;
+        }
+        if n >= 255 {
+            r.field_into_at(&mut self.f39, b, body, 251, "f39")?;
+        }
+        if n >= 259 {
+            r.field_into_at(&mut self.f40, b, body, 255, "f40")?;
+        }
+        if n >= 263 {
+            r.field_into_at(&mut self.f41, b, body, 259, "f41")?;
+        }
+        if n >= 267 {
+            r.field_into_at(&mut self.f42, b, body, 263, "f42")?;
+        }
+        if n >= 271 {
+            r.field_into_at(&mut self.f43, b, body, 267, "f43")?;
+        }
+        if n >= 275 {
+            r.field_into_at(&mut self.f44, b, body, 271, "f44")?;
+        }
+        if n >= 279 {
+            r.field_into_at(&mut self.f45, b, body, 275, "f45")?;
+        }
+        if n >= 283 {
+            r.field_into_at(&mut self.f46, b, body, 279, "f46")?;
+        }
+        if n >= 288 {
+            r.field_into_at(&mut self.f47, b, body, 283, "f47")?;
+        }
+        if n >= 289 {
+            self.f47_reset = fbe::Fixed::at(body, 288);
+        }
+        if n >= 294 {
+            r.field_into_at(&mut self.f48, b, body, 289, "f48")?;
+        }
+        if n >= 298 {
+            r.field_into_at(&mut self.f49, b, body, 294, "f49")?;
+        }
+        if n >= 302 {
+            r.field_into_at(&mut self.f50, b, body, 298, "f50")?;
+        }
+        if n >= 306 {
+            r.field_into_at(&mut self.f51, b, body, 302, "f51")?;
+        }
+        if n >= 310 {
+            r.field_into_at(&mut self.f52, b, body, 306, "f52")?;
+        }
         r.leave();
         Ok(())
     }
@@ -3478,20 +3652,11 @@ impl fbe::Struct for PlaceOrder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1027, 16)?;
-        let body = r.body(b, n);
-        if n < 28 {
-            *self = Self::default();
-        }
-        if n >= 24 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(8, b, "id")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
-        } else if n >= 24 {
-            r.spend(8, b, "instrument")?;
-        }
+        let Some(body) = r.full_body::<28>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
         r.leave();
         Ok(())
     }
@@ -3540,6 +3705,29 @@ impl fbe::Struct for PlaceOrder {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
         r.final_check::<super::market::Instrument>("instrument")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl PlaceOrder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 28 {
+            *self = Self::default();
+        }
+        if n >= 24 {
+            self.id = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(8, b, "id")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
+        } else if n >= 24 {
+            r.spend(8, b, "instrument")?;
+        }
         r.leave();
         Ok(())
     }
@@ -3625,13 +3813,10 @@ impl fbe::Struct for Accepted {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1028, 16)?;
-        let body = r.body(b, n);
-        if n < 24 {
-            *self = Self::default();
-        }
-        if n >= 24 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -3667,6 +3852,22 @@ impl fbe::Struct for Accepted {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(16)?;
         r.final_check::<fbe::Uuid>("id")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Accepted {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 24 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -3749,16 +3950,11 @@ impl fbe::Struct for Rejected {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1029, 20)?;
-        let body = r.body(b, n);
-        if n < 28 {
-            *self = Self::default();
-        }
-        if n >= 24 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
-        }
+        let Some(body) = r.full_body::<28>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
         r.leave();
         Ok(())
     }
@@ -3802,6 +3998,25 @@ impl fbe::Struct for Rejected {
         r.enter(20)?;
         r.final_check::<fbe::Uuid>("id")?;
         r.final_check::<fbe::BString>("reason")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Rejected {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 28 {
+            *self = Self::default();
+        }
+        if n >= 24 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
+        }
         r.leave();
         Ok(())
     }
@@ -3878,13 +4093,10 @@ impl fbe::Struct for Ping {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1030, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 16 {
-            self.sequence = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.sequence = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -3920,6 +4132,22 @@ impl fbe::Struct for Ping {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<i64>("sequence")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Ping {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 16 {
+            self.sequence = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -3995,19 +4223,12 @@ impl fbe::Struct for FixedKeywords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1031, 9)?;
-        let body = r.body(b, n);
-        if n < 17 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.new = fbe::Fixed::at(body, 8);
-        }
-        if n >= 13 {
-            self.swap = fbe::Fixed::at(body, 12);
-        }
-        if n >= 17 {
-            self.default = fbe::Fixed::at(body, 13);
-        }
+        let Some(body) = r.full_body::<17>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.new = fbe::Fixed::at(body, 8);
+        self.swap = fbe::Fixed::at(body, 12);
+        self.default = fbe::Fixed::at(body, 13);
         r.leave();
         Ok(())
     }
@@ -4049,6 +4270,28 @@ impl fbe::Struct for FixedKeywords {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(9)?;
         r.run(9, "new=4,swap=1,default=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl FixedKeywords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 17 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.new = fbe::Fixed::at(body, 8);
+        }
+        if n >= 13 {
+            self.swap = fbe::Fixed::at(body, 12);
+        }
+        if n >= 17 {
+            self.default = fbe::Fixed::at(body, 13);
+        }
         r.leave();
         Ok(())
     }
@@ -4162,37 +4405,18 @@ impl fbe::Struct for Keywords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1032, 30)?;
-        let body = r.body(b, n);
-        if n < 42 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.new = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.class, b, body, 12, "class")?;
-        }
-        if n >= 20 {
-            self.default = fbe::Fixed::at(body, 16);
-        }
-        if n >= 21 {
-            self.swap = fbe::Fixed::at(body, 20);
-        }
-        if n >= 25 {
-            self.from = fbe::Fixed::at(body, 21);
-        }
-        if n >= 29 {
-            self.none = fbe::Fixed::at(body, 25);
-        }
-        if n >= 33 {
-            self.null = fbe::Fixed::at(body, 29);
-        }
-        if n >= 38 {
-            r.field_into_at(&mut self.operator, b, body, 33, "operator")?;
-        }
-        if n >= 42 {
-            r.field_into_at(&mut self.this, b, body, 38, "this")?;
-        }
+        let Some(body) = r.full_body::<42>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.new = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.class, b, body, 12, "class")?;
+        self.default = fbe::Fixed::at(body, 16);
+        self.swap = fbe::Fixed::at(body, 20);
+        self.from = fbe::Fixed::at(body, 21);
+        self.none = fbe::Fixed::at(body, 25);
+        self.null = fbe::Fixed::at(body, 29);
+        r.field_into_at(&mut self.operator, b, body, 33, "operator")?;
+        r.field_into_at(&mut self.this, b, body, 38, "this")?;
         r.leave();
         Ok(())
     }
@@ -4261,6 +4485,46 @@ impl fbe::Struct for Keywords {
         r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")?;
         r.final_check::<Option<Reserved>>("operator")?;
         r.final_check::<Vec<FixedKeywords>>("this")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Keywords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 42 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.new = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.class, b, body, 12, "class")?;
+        }
+        if n >= 20 {
+            self.default = fbe::Fixed::at(body, 16);
+        }
+        if n >= 21 {
+            self.swap = fbe::Fixed::at(body, 20);
+        }
+        if n >= 25 {
+            self.from = fbe::Fixed::at(body, 21);
+        }
+        if n >= 29 {
+            self.none = fbe::Fixed::at(body, 25);
+        }
+        if n >= 33 {
+            self.null = fbe::Fixed::at(body, 29);
+        }
+        if n >= 38 {
+            r.field_into_at(&mut self.operator, b, body, 33, "operator")?;
+        }
+        if n >= 42 {
+            r.field_into_at(&mut self.this, b, body, 38, "this")?;
+        }
         r.leave();
         Ok(())
     }

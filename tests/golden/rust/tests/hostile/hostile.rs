@@ -124,13 +124,10 @@ impl fbe::Struct for Empties {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.items, b, body, 8, "items")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
         Ok(())
     }
@@ -171,6 +168,22 @@ impl fbe::Struct for Empties {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Empty>>("items")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Empties {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.items, b, body, 8, "items")?;
+        }
         r.leave();
         Ok(())
     }
@@ -260,13 +273,10 @@ impl fbe::Struct for Wide {
             Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
         let (b, n) = r.struct_at(base, slot, off, 3, 4000000)?;
-        let body = r.body(b, n);
-        if n < 4000008 {
-            *self = Self::default();
-        }
-        if n >= 4000008 {
-            self.values = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<4000008>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.values = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -305,6 +315,22 @@ impl fbe::Struct for Wide {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4000000)?;
         r.final_check::<Box<[i32; 1000000]>>("values")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Wide {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 4000008 {
+            *self = Self::default();
+        }
+        if n >= 4000008 {
+            self.values = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -382,13 +408,10 @@ impl fbe::Struct for Wides {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.items, b, body, 8, "items")?;
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
         Ok(())
     }
@@ -429,6 +452,22 @@ impl fbe::Struct for Wides {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Vec<Wide>>("items")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Wides {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.items, b, body, 8, "items")?;
+        }
         r.leave();
         Ok(())
     }
@@ -513,21 +552,12 @@ impl fbe::Struct for Holder {
             Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
         let (b, n) = r.struct_at(base, slot, off, 5, 5)?;
-        let body = r.body(b, n);
-        if n < 21 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
-        } else {
-            r.spend(4000000, b, "wide")?;
-        }
-        if n >= 17 {
-            r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;
-        }
-        if n >= 21 {
-            r.field_into_at(&mut self.by_id, b, body, 17, "byId")?;
-        }
+        let Some(body) = r.full_body::<21>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
+        r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;
+        r.field_into_at(&mut self.by_id, b, body, 17, "byId")?;
         r.leave();
         Ok(())
     }
@@ -585,6 +615,30 @@ impl fbe::Struct for Holder {
         r.final_check::<Wide>("wide")?;
         r.final_check::<Option<Box<Wide>>>("maybe")?;
         r.final_check::<BTreeMap<i32, Wide>>("byId")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Holder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 21 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
+        } else {
+            r.spend(4000000, b, "wide")?;
+        }
+        if n >= 17 {
+            r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;
+        }
+        if n >= 21 {
+            r.field_into_at(&mut self.by_id, b, body, 17, "byId")?;
+        }
         r.leave();
         Ok(())
     }

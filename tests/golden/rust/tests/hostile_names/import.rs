@@ -2553,19 +2553,12 @@ impl fbe::Struct for Order {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
-        let body = r.body(b, n);
-        if n < 20 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.side = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.s = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.range = fbe::Fixed::at(body, 16);
-        }
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.side = fbe::Fixed::at(body, 8);
+        self.s = fbe::Fixed::at(body, 12);
+        self.range = fbe::Fixed::at(body, 16);
         r.leave();
         Ok(())
     }
@@ -2607,6 +2600,28 @@ impl fbe::Struct for Order {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
         r.run(12, "side=4,s=4,range=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Order {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.side = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.s = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.range = fbe::Fixed::at(body, 16);
+        }
         r.leave();
         Ok(())
     }
@@ -3038,355 +3053,124 @@ impl fbe::Struct for CppWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 619)?;
-        let body = r.body(b, n);
-        if n < 703 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.alignas = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.alignof = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.and, b, body, 14, "and")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.and_eq, b, body, 18, "and_eq")?;
-        }
-        if n >= 31 {
-            self.asm = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.auto = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.bitand = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.bitor = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.break_, b, body, 51, "break")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.case, b, body, 55, "case")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.catch, b, body, 60, "catch")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.char8_t, b, body, 64, "char8_t")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.char16_t, b, body, 68, "char16_t")?;
-        }
-        if n >= 100 {
-            self.char32_t = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.class = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.compl = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.concept = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.const_, b, body, 113, "const")?;
-        }
-        if n >= 120 {
-            self.consteval = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.constexpr = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.constinit, b, body, 124, "constinit")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.const_cast, b, body, 128, "const_cast")?;
-        }
-        if n >= 141 {
-            self.continue_ = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.co_await = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.co_return = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.co_yield = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.decltype, b, body, 161, "decltype")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.default, b, body, 165, "default")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.delete, b, body, 170, "delete")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.do_, b, body, 174, "do")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.dynamic_cast, b, body, 178, "dynamic_cast")?;
-        }
-        if n >= 210 {
-            self.else_ = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.explicit = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.export = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.extern_ = fbe::Fixed::at(body, 222);
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.final_, b, body, 223, "final")?;
-        }
-        if n >= 230 {
-            self.for_ = fbe::Fixed::at(body, 228);
-        }
-        if n >= 234 {
-            self.friend = fbe::Fixed::at(body, 230);
-        }
-        if n >= 238 {
-            r.field_into_at(&mut self.goto, b, body, 234, "goto")?;
-        }
-        if n >= 243 {
-            r.field_into_at(&mut self.if_, b, body, 238, "if")?;
-        }
-        if n >= 251 {
-            self.import = fbe::Fixed::at(body, 243);
-        }
-        if n >= 259 {
-            self.inline = fbe::Fixed::at(body, 251);
-        }
-        if n >= 263 {
-            self.int = fbe::Fixed::at(body, 259);
-        }
-        if n >= 271 {
-            self.long = fbe::Fixed::at(body, 263);
-        }
-        if n >= 275 {
-            r.field_into_at(&mut self.module, b, body, 271, "module")?;
-        }
-        if n >= 280 {
-            r.field_into_at(&mut self.mutable, b, body, 275, "mutable")?;
-        }
-        if n >= 284 {
-            r.field_into_at(&mut self.namespace, b, body, 280, "namespace")?;
-        }
-        if n >= 288 {
-            r.field_into_at(&mut self.new, b, body, 284, "new")?;
-        }
-        if n >= 304 {
-            r.field_into_at(&mut self.noexcept, b, body, 288, "noexcept")?;
-        }
-        if n >= 320 {
-            self.not = fbe::Fixed::at(body, 304);
-        }
-        if n >= 328 {
-            self.not_eq = fbe::Fixed::at(body, 320);
-        }
-        if n >= 332 {
-            self.nullptr = fbe::Fixed::at(body, 328);
-        }
-        if n >= 333 {
-            self.operator = fbe::Fixed::at(body, 332);
-        }
-        if n >= 338 {
-            r.field_into_at(&mut self.or, b, body, 333, "or")?;
-        }
-        if n >= 340 {
-            self.or_eq = fbe::Fixed::at(body, 338);
-        }
-        if n >= 344 {
-            self.override_ = fbe::Fixed::at(body, 340);
-        }
-        if n >= 348 {
-            r.field_into_at(&mut self.private, b, body, 344, "private")?;
-        }
-        if n >= 353 {
-            r.field_into_at(&mut self.protected, b, body, 348, "protected")?;
-        }
-        if n >= 361 {
-            self.public = fbe::Fixed::at(body, 353);
-        }
-        if n >= 369 {
-            self.register = fbe::Fixed::at(body, 361);
-        }
-        if n >= 373 {
-            self.reinterpret_cast = fbe::Fixed::at(body, 369);
-        }
-        if n >= 381 {
-            self.requires = fbe::Fixed::at(body, 373);
-        }
-        if n >= 385 {
-            r.field_into_at(&mut self.return_, b, body, 381, "return")?;
-        }
-        if n >= 390 {
-            r.field_into_at(&mut self.short, b, body, 385, "short")?;
-        }
-        if n >= 394 {
-            r.field_into_at(&mut self.signed, b, body, 390, "signed")?;
-        }
-        if n >= 398 {
-            r.field_into_at(&mut self.sizeof, b, body, 394, "sizeof")?;
-        }
-        if n >= 414 {
-            r.field_into_at(&mut self.static_, b, body, 398, "static")?;
-        }
-        if n >= 430 {
-            self.static_assert = fbe::Fixed::at(body, 414);
-        }
-        if n >= 438 {
-            self.static_cast = fbe::Fixed::at(body, 430);
-        }
-        if n >= 442 {
-            self.switch = fbe::Fixed::at(body, 438);
-        }
-        if n >= 443 {
-            self.template = fbe::Fixed::at(body, 442);
-        }
-        if n >= 448 {
-            r.field_into_at(&mut self.this, b, body, 443, "this")?;
-        }
-        if n >= 450 {
-            self.thread_local = fbe::Fixed::at(body, 448);
-        }
-        if n >= 454 {
-            self.throw = fbe::Fixed::at(body, 450);
-        }
-        if n >= 458 {
-            r.field_into_at(&mut self.try_, b, body, 454, "try")?;
-        }
-        if n >= 463 {
-            r.field_into_at(&mut self.typedef, b, body, 458, "typedef")?;
-        }
-        if n >= 471 {
-            self.typeid = fbe::Fixed::at(body, 463);
-        }
-        if n >= 479 {
-            self.typename = fbe::Fixed::at(body, 471);
-        }
-        if n >= 483 {
-            self.union_ = fbe::Fixed::at(body, 479);
-        }
-        if n >= 491 {
-            self.unsigned = fbe::Fixed::at(body, 483);
-        }
-        if n >= 495 {
-            r.field_into_at(&mut self.using, b, body, 491, "using")?;
-        }
-        if n >= 500 {
-            r.field_into_at(&mut self.virtual_, b, body, 495, "virtual")?;
-        }
-        if n >= 504 {
-            r.field_into_at(&mut self.void, b, body, 500, "void")?;
-        }
-        if n >= 508 {
-            r.field_into_at(&mut self.volatile, b, body, 504, "volatile")?;
-        }
-        if n >= 524 {
-            r.field_into_at(&mut self.wchar_t, b, body, 508, "wchar_t")?;
-        }
-        if n >= 540 {
-            self.while_ = fbe::Fixed::at(body, 524);
-        }
-        if n >= 548 {
-            self.xor = fbe::Fixed::at(body, 540);
-        }
-        if n >= 552 {
-            self.xor_eq = fbe::Fixed::at(body, 548);
-        }
-        if n >= 553 {
-            self.assert = fbe::Fixed::at(body, 552);
-        }
-        if n >= 558 {
-            r.field_into_at(&mut self.errno, b, body, 553, "errno")?;
-        }
-        if n >= 560 {
-            self.eof = fbe::Fixed::at(body, 558);
-        }
-        if n >= 564 {
-            self.null = fbe::Fixed::at(body, 560);
-        }
-        if n >= 568 {
-            r.field_into_at(&mut self.stdin, b, body, 564, "stdin")?;
-        }
-        if n >= 573 {
-            r.field_into_at(&mut self.stdout, b, body, 568, "stdout")?;
-        }
-        if n >= 581 {
-            self.stderr = fbe::Fixed::at(body, 573);
-        }
-        if n >= 589 {
-            self.offsetof = fbe::Fixed::at(body, 581);
-        }
-        if n >= 593 {
-            self.std = fbe::Fixed::at(body, 589);
-        }
-        if n >= 601 {
-            self.fbe = fbe::Fixed::at(body, 593);
-        }
-        if n >= 605 {
-            r.field_into_at(&mut self.int8_t, b, body, 601, "int8_t")?;
-        }
-        if n >= 610 {
-            r.field_into_at(&mut self.uint8_t, b, body, 605, "uint8_t")?;
-        }
-        if n >= 614 {
-            r.field_into_at(&mut self.int16_t, b, body, 610, "int16_t")?;
-        }
-        if n >= 618 {
-            r.field_into_at(&mut self.uint16_t, b, body, 614, "uint16_t")?;
-        }
-        if n >= 634 {
-            r.field_into_at(&mut self.int32_t, b, body, 618, "int32_t")?;
-        }
-        if n >= 650 {
-            self.uint32_t = fbe::Fixed::at(body, 634);
-        }
-        if n >= 658 {
-            self.int64_t = fbe::Fixed::at(body, 650);
-        }
-        if n >= 662 {
-            self.uint64_t = fbe::Fixed::at(body, 658);
-        }
-        if n >= 663 {
-            self.size_t = fbe::Fixed::at(body, 662);
-        }
-        if n >= 668 {
-            r.field_into_at(&mut self.ptrdiff_t, b, body, 663, "ptrdiff_t")?;
-        }
-        if n >= 670 {
-            self.nullptr_t = fbe::Fixed::at(body, 668);
-        }
-        if n >= 674 {
-            self.linux = fbe::Fixed::at(body, 670);
-        }
-        if n >= 678 {
-            r.field_into_at(&mut self.unix, b, body, 674, "unix")?;
-        }
-        if n >= 683 {
-            r.field_into_at(&mut self.bufsiz, b, body, 678, "BUFSIZ")?;
-        }
-        if n >= 691 {
-            self.int32_max = fbe::Fixed::at(body, 683);
-        }
-        if n >= 699 {
-            self.char_bit = fbe::Fixed::at(body, 691);
-        }
-        if n >= 703 {
-            self.einval = fbe::Fixed::at(body, 699);
-        }
+        let Some(body) = r.full_body::<703>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.alignas = fbe::Fixed::at(body, 8);
+        self.alignof = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.and, b, body, 14, "and")?;
+        r.field_into_at(&mut self.and_eq, b, body, 18, "and_eq")?;
+        self.asm = fbe::Fixed::at(body, 23);
+        self.auto = fbe::Fixed::at(body, 31);
+        self.bitand = fbe::Fixed::at(body, 39);
+        self.bitor = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.break_, b, body, 51, "break")?;
+        r.field_into_at(&mut self.case, b, body, 55, "case")?;
+        r.field_into_at(&mut self.catch, b, body, 60, "catch")?;
+        r.field_into_at(&mut self.char8_t, b, body, 64, "char8_t")?;
+        r.field_into_at(&mut self.char16_t, b, body, 68, "char16_t")?;
+        self.char32_t = fbe::Fixed::at(body, 84);
+        self.class = fbe::Fixed::at(body, 100);
+        self.compl = fbe::Fixed::at(body, 108);
+        self.concept = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.const_, b, body, 113, "const")?;
+        self.consteval = fbe::Fixed::at(body, 118);
+        self.constexpr = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.constinit, b, body, 124, "constinit")?;
+        r.field_into_at(&mut self.const_cast, b, body, 128, "const_cast")?;
+        self.continue_ = fbe::Fixed::at(body, 133);
+        self.co_await = fbe::Fixed::at(body, 141);
+        self.co_return = fbe::Fixed::at(body, 149);
+        self.co_yield = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.decltype, b, body, 161, "decltype")?;
+        r.field_into_at(&mut self.default, b, body, 165, "default")?;
+        r.field_into_at(&mut self.delete, b, body, 170, "delete")?;
+        r.field_into_at(&mut self.do_, b, body, 174, "do")?;
+        r.field_into_at(&mut self.dynamic_cast, b, body, 178, "dynamic_cast")?;
+        self.else_ = fbe::Fixed::at(body, 194);
+        self.explicit = fbe::Fixed::at(body, 210);
+        self.export = fbe::Fixed::at(body, 218);
+        self.extern_ = fbe::Fixed::at(body, 222);
+        r.field_into_at(&mut self.final_, b, body, 223, "final")?;
+        self.for_ = fbe::Fixed::at(body, 228);
+        self.friend = fbe::Fixed::at(body, 230);
+        r.field_into_at(&mut self.goto, b, body, 234, "goto")?;
+        r.field_into_at(&mut self.if_, b, body, 238, "if")?;
+        self.import = fbe::Fixed::at(body, 243);
+        self.inline = fbe::Fixed::at(body, 251);
+        self.int = fbe::Fixed::at(body, 259);
+        self.long = fbe::Fixed::at(body, 263);
+        r.field_into_at(&mut self.module, b, body, 271, "module")?;
+        r.field_into_at(&mut self.mutable, b, body, 275, "mutable")?;
+        r.field_into_at(&mut self.namespace, b, body, 280, "namespace")?;
+        r.field_into_at(&mut self.new, b, body, 284, "new")?;
+        r.field_into_at(&mut self.noexcept, b, body, 288, "noexcept")?;
+        self.not = fbe::Fixed::at(body, 304);
+        self.not_eq = fbe::Fixed::at(body, 320);
+        self.nullptr = fbe::Fixed::at(body, 328);
+        self.operator = fbe::Fixed::at(body, 332);
+        r.field_into_at(&mut self.or, b, body, 333, "or")?;
+        self.or_eq = fbe::Fixed::at(body, 338);
+        self.override_ = fbe::Fixed::at(body, 340);
+        r.field_into_at(&mut self.private, b, body, 344, "private")?;
+        r.field_into_at(&mut self.protected, b, body, 348, "protected")?;
+        self.public = fbe::Fixed::at(body, 353);
+        self.register = fbe::Fixed::at(body, 361);
+        self.reinterpret_cast = fbe::Fixed::at(body, 369);
+        self.requires = fbe::Fixed::at(body, 373);
+        r.field_into_at(&mut self.return_, b, body, 381, "return")?;
+        r.field_into_at(&mut self.short, b, body, 385, "short")?;
+        r.field_into_at(&mut self.signed, b, body, 390, "signed")?;
+        r.field_into_at(&mut self.sizeof, b, body, 394, "sizeof")?;
+        r.field_into_at(&mut self.static_, b, body, 398, "static")?;
+        self.static_assert = fbe::Fixed::at(body, 414);
+        self.static_cast = fbe::Fixed::at(body, 430);
+        self.switch = fbe::Fixed::at(body, 438);
+        self.template = fbe::Fixed::at(body, 442);
+        r.field_into_at(&mut self.this, b, body, 443, "this")?;
+        self.thread_local = fbe::Fixed::at(body, 448);
+        self.throw = fbe::Fixed::at(body, 450);
+        r.field_into_at(&mut self.try_, b, body, 454, "try")?;
+        r.field_into_at(&mut self.typedef, b, body, 458, "typedef")?;
+        self.typeid = fbe::Fixed::at(body, 463);
+        self.typename = fbe::Fixed::at(body, 471);
+        self.union_ = fbe::Fixed::at(body, 479);
+        self.unsigned = fbe::Fixed::at(body, 483);
+        r.field_into_at(&mut self.using, b, body, 491, "using")?;
+        r.field_into_at(&mut self.virtual_, b, body, 495, "virtual")?;
+        r.field_into_at(&mut self.void, b, body, 500, "void")?;
+        r.field_into_at(&mut self.volatile, b, body, 504, "volatile")?;
+        r.field_into_at(&mut self.wchar_t, b, body, 508, "wchar_t")?;
+        self.while_ = fbe::Fixed::at(body, 524);
+        self.xor = fbe::Fixed::at(body, 540);
+        self.xor_eq = fbe::Fixed::at(body, 548);
+        self.assert = fbe::Fixed::at(body, 552);
+        r.field_into_at(&mut self.errno, b, body, 553, "errno")?;
+        self.eof = fbe::Fixed::at(body, 558);
+        self.null = fbe::Fixed::at(body, 560);
+        r.field_into_at(&mut self.stdin, b, body, 564, "stdin")?;
+        r.field_into_at(&mut self.stdout, b, body, 568, "stdout")?;
+        self.stderr = fbe::Fixed::at(body, 573);
+        self.offsetof = fbe::Fixed::at(body, 581);
+        self.std = fbe::Fixed::at(body, 589);
+        self.fbe = fbe::Fixed::at(body, 593);
+        r.field_into_at(&mut self.int8_t, b, body, 601, "int8_t")?;
+        r.field_into_at(&mut self.uint8_t, b, body, 605, "uint8_t")?;
+        r.field_into_at(&mut self.int16_t, b, body, 610, "int16_t")?;
+        r.field_into_at(&mut self.uint16_t, b, body, 614, "uint16_t")?;
+        r.field_into_at(&mut self.int32_t, b, body, 618, "int32_t")?;
+        self.uint32_t = fbe::Fixed::at(body, 634);
+        self.int64_t = fbe::Fixed::at(body, 650);
+        self.uint64_t = fbe::Fixed::at(body, 658);
+        self.size_t = fbe::Fixed::at(body, 662);
+        r.field_into_at(&mut self.ptrdiff_t, b, body, 663, "ptrdiff_t")?;
+        self.nullptr_t = fbe::Fixed::at(body, 668);
+        self.linux = fbe::Fixed::at(body, 670);
+        r.field_into_at(&mut self.unix, b, body, 674, "unix")?;
+        r.field_into_at(&mut self.bufsiz, b, body, 678, "BUFSIZ")?;
+        self.int32_max = fbe::Fixed::at(body, 683);
+        self.char_bit = fbe::Fixed::at(body, 691);
+        self.einval = fbe::Fixed::at(body, 699);
         r.leave();
         Ok(())
     }
@@ -3911,6 +3695,364 @@ impl fbe::Struct for CppWords {
         r.final_check::<fbe::BString>("unix")?;
         r.final_check::<Option<bool>>("BUFSIZ")?;
         r.run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl CppWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 703 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.alignas = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.alignof = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.and, b, body, 14, "and")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.and_eq, b, body, 18, "and_eq")?;
+        }
+        if n >= 31 {
+            self.asm = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.auto = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.bitand = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.bitor = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.break_, b, body, 51, "break")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.case, b, body, 55, "case")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.catch, b, body, 60, "catch")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.char8_t, b, body, 64, "char8_t")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.char16_t, b, body, 68, "char16_t")?;
+        }
+        if n >= 100 {
+            self.char32_t = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.class = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.compl = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.concept = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.const_, b, body, 113, "const")?;
+        }
+        if n >= 120 {
+            self.consteval = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.constexpr = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.constinit, b, body, 124, "constinit")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.const_cast, b, body, 128, "const_cast")?;
+        }
+        if n >= 141 {
+            self.continue_ = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.co_await = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.co_return = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.co_yield = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.decltype, b, body, 161, "decltype")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.default, b, body, 165, "default")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.delete, b, body, 170, "delete")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.do_, b, body, 174, "do")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.dynamic_cast, b, body, 178, "dynamic_cast")?;
+        }
+        if n >= 210 {
+            self.else_ = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.explicit = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.export = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.extern_ = fbe::Fixed::at(body, 222);
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.final_, b, body, 223, "final")?;
+        }
+        if n >= 230 {
+            self.for_ = fbe::Fixed::at(body, 228);
+        }
+        if n >= 234 {
+            self.friend = fbe::Fixed::at(body, 230);
+        }
+        if n >= 238 {
+            r.field_into_at(&mut self.goto, b, body, 234, "goto")?;
+        }
+        if n >= 243 {
+            r.field_into_at(&mut self.if_, b, body, 238, "if")?;
+        }
+        if n >= 251 {
+            self.import = fbe::Fixed::at(body, 243);
+        }
+        if n >= 259 {
+            self.inline = fbe::Fixed::at(body, 251);
+        }
+        if n >= 263 {
+            self.int = fbe::Fixed::at(body, 259);
+        }
+        if n >= 271 {
+            self.long = fbe::Fixed::at(body, 263);
+        }
+        if n >= 275 {
+            r.field_into_at(&mut self.module, b, body, 271, "module")?;
+        }
+        if n >= 280 {
+            r.field_into_at(&mut self.mutable, b, body, 275, "mutable")?;
+        }
+        if n >= 284 {
+            r.field_into_at(&mut self.namespace, b, body, 280, "namespace")?;
+        }
+        if n >= 288 {
+            r.field_into_at(&mut self.new, b, body, 284, "new")?;
+        }
+        if n >= 304 {
+            r.field_into_at(&mut self.noexcept, b, body, 288, "noexcept")?;
+        }
+        if n >= 320 {
+            self.not = fbe::Fixed::at(body, 304);
+        }
+        if n >= 328 {
+            self.not_eq = fbe::Fixed::at(body, 320);
+        }
+        if n >= 332 {
+            self.nullptr = fbe::Fixed::at(body, 328);
+        }
+        if n >= 333 {
+            self.operator = fbe::Fixed::at(body, 332);
+        }
+        if n >= 338 {
+            r.field_into_at(&mut self.or, b, body, 333, "or")?;
+        }
+        if n >= 340 {
+            self.or_eq = fbe::Fixed::at(body, 338);
+        }
+        if n >= 344 {
+            self.override_ = fbe::Fixed::at(body, 340);
+        }
+        if n >= 348 {
+            r.field_into_at(&mut self.private, b, body, 344, "private")?;
+        }
+        if n >= 353 {
+            r.field_into_at(&mut self.protected, b, body, 348, "protected")?;
+        }
+        if n >= 361 {
+            self.public = fbe::Fixed::at(body, 353);
+        }
+        if n >= 369 {
+            self.register = fbe::Fixed::at(body, 361);
+        }
+        if n >= 373 {
+            self.reinterpret_cast = fbe::Fixed::at(body, 369);
+        }
+        if n >= 381 {
+            self.requires = fbe::Fixed::at(body, 373);
+        }
+        if n >= 385 {
+            r.field_into_at(&mut self.return_, b, body, 381, "return")?;
+        }
+        if n >= 390 {
+            r.field_into_at(&mut self.short, b, body, 385, "short")?;
+        }
+        if n >= 394 {
+            r.field_into_at(&mut self.signed, b, body, 390, "signed")?;
+        }
+        if n >= 398 {
+            r.field_into_at(&mut self.sizeof, b, body, 394, "sizeof")?;
+        }
+        if n >= 414 {
+            r.field_into_at(&mut self.static_, b, body, 398, "static")?;
+        }
+        if n >= 430 {
+            self.static_assert = fbe::Fixed::at(body, 414);
+        }
+        if n >= 438 {
+            self.static_cast = fbe::Fixed::at(body, 430);
+        }
+        if n >= 442 {
+            self.switch = fbe::Fixed::at(body, 438);
+        }
+        if n >= 443 {
+            self.template = fbe::Fixed::at(body, 442);
+        }
+        if n >= 448 {
+            r.field_into_at(&mut self.this, b, body, 443, "this")?;
+        }
+        if n >= 450 {
+            self.thread_local = fbe::Fixed::at(body, 448);
+        }
+        if n >= 454 {
+            self.throw = fbe::Fixed::at(body, 450);
+        }
+        if n >= 458 {
+            r.field_into_at(&mut self.try_, b, body, 454, "try")?;
+        }
+        if n >= 463 {
+            r.field_into_at(&mut self.typedef, b, body, 458, "typedef")?;
+        }
+        if n >= 471 {
+            self.typeid = fbe::Fixed::at(body, 463);
+        }
+        if n >= 479 {
+            self.typename = fbe::Fixed::at(body, 471);
+        }
+        if n >= 483 {
+            self.union_ = fbe::Fixed::at(body, 479);
+        }
+        if n >= 491 {
+            self.unsigned = fbe::Fixed::at(body, 483);
+        }
+        if n >= 495 {
+            r.field_into_at(&mut self.using, b, body, 491, "using")?;
+        }
+        if n >= 500 {
+            r.field_into_at(&mut self.virtual_, b, body, 495, "virtual")?;
+        }
+        if n >= 504 {
+            r.field_into_at(&mut self.void, b, body, 500, "void")?;
+        }
+        if n >= 508 {
+            r.field_into_at(&mut self.volatile, b, body, 504, "volatile")?;
+        }
+        if n >= 524 {
+            r.field_into_at(&mut self.wchar_t, b, body, 508, "wchar_t")?;
+        }
+        if n >= 540 {
+            self.while_ = fbe::Fixed::at(body, 524);
+        }
+        if n >= 548 {
+            self.xor = fbe::Fixed::at(body, 540);
+        }
+        if n >= 552 {
+            self.xor_eq = fbe::Fixed::at(body, 548);
+        }
+        if n >= 553 {
+            self.assert = fbe::Fixed::at(body, 552);
+        }
+        if n >= 558 {
+            r.field_into_at(&mut self.errno, b, body, 553, "errno")?;
+        }
+        if n >= 560 {
+            self.eof = fbe::Fixed::at(body, 558);
+        }
+        if n >= 564 {
+            self.null = fbe::Fixed::at(body, 560);
+        }
+        if n >= 568 {
+            r.field_into_at(&mut self.stdin, b, body, 564, "stdin")?;
+        }
+        if n >= 573 {
+            r.field_into_at(&mut self.stdout, b, body, 568, "stdout")?;
+        }
+        if n >= 581 {
+            self.stderr = fbe::Fixed::at(body, 573);
+        }
+        if n >= 589 {
+            self.offsetof = fbe::Fixed::at(body, 581);
+        }
+        if n >= 593 {
+            self.std = fbe::Fixed::at(body, 589);
+        }
+        if n >= 601 {
+            self.fbe = fbe::Fixed::at(body, 593);
+        }
+        if n >= 605 {
+            r.field_into_at(&mut self.int8_t, b, body, 601, "int8_t")?;
+        }
+        if n >= 610 {
+            r.field_into_at(&mut self.uint8_t, b, body, 605, "uint8_t")?;
+        }
+        if n >= 614 {
+            r.field_into_at(&mut self.int16_t, b, body, 610, "int16_t")?;
+        }
+        if n >= 618 {
+            r.field_into_at(&mut self.uint16_t, b, body, 614, "uint16_t")?;
+        }
+        if n >= 634 {
+            r.field_into_at(&mut self.int32_t, b, body, 618, "int32_t")?;
+        }
+        if n >= 650 {
+            self.uint32_t = fbe::Fixed::at(body, 634);
+        }
+        if n >= 658 {
+            self.int64_t = fbe::Fixed::at(body, 650);
+        }
+        if n >= 662 {
+            self.uint64_t = fbe::Fixed::at(body, 658);
+        }
+        if n >= 663 {
+            self.size_t = fbe::Fixed::at(body, 662);
+        }
+        if n >= 668 {
+            r.field_into_at(&mut self.ptrdiff_t, b, body, 663, "ptrdiff_t")?;
+        }
+        if n >= 670 {
+            self.nullptr_t = fbe::Fixed::at(body, 668);
+        }
+        if n >= 674 {
+            self.linux = fbe::Fixed::at(body, 670);
+        }
+        if n >= 678 {
+            r.field_into_at(&mut self.unix, b, body, 674, "unix")?;
+        }
+        if n >= 683 {
+            r.field_into_at(&mut self.bufsiz, b, body, 678, "BUFSIZ")?;
+        }
+        if n >= 691 {
+            self.int32_max = fbe::Fixed::at(body, 683);
+        }
+        if n >= 699 {
+            self.char_bit = fbe::Fixed::at(body, 691);
+        }
+        if n >= 703 {
+            self.einval = fbe::Fixed::at(body, 699);
+        }
         r.leave();
         Ok(())
     }
@@ -4862,145 +5004,54 @@ impl fbe::Struct for PythonWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 239)?;
-        let body = r.body(b, n);
-        if n < 275 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.false_ = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.none = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.true_, b, body, 14, "True")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.as_, b, body, 18, "as")?;
-        }
-        if n >= 31 {
-            self.async_ = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.await_ = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.def = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.del = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.elif, b, body, 51, "elif")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.except, b, body, 55, "except")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.finally, b, body, 60, "finally")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.from, b, body, 64, "from")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.global, b, body, 68, "global")?;
-        }
-        if n >= 100 {
-            self.in_ = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.is = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.lambda = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.nonlocal = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.pass, b, body, 113, "pass")?;
-        }
-        if n >= 120 {
-            self.raise = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.with = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.yield_, b, body, 124, "yield")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.x, b, body, 128, "_")?;
-        }
-        if n >= 141 {
-            self.match_ = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.self_ = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.cls = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.print = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.len, b, body, 161, "len")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.list, b, body, 165, "list")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.dict, b, body, 170, "dict")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.set, b, body, 174, "set")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.str, b, body, 178, "str")?;
-        }
-        if n >= 210 {
-            self.object = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.super_ = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.isinstance = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.property = fbe::Fixed::at(body, 222);
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.staticmethod, b, body, 223, "staticmethod")?;
-        }
-        if n >= 230 {
-            self.classmethod = fbe::Fixed::at(body, 228);
-        }
-        if n >= 234 {
-            self.typing = fbe::Fixed::at(body, 230);
-        }
-        if n >= 238 {
-            r.field_into_at(&mut self.any, b, body, 234, "Any")?;
-        }
-        if n >= 243 {
-            r.field_into_at(&mut self.class_var, b, body, 238, "ClassVar")?;
-        }
-        if n >= 251 {
-            self.callable = fbe::Fixed::at(body, 243);
-        }
-        if n >= 259 {
-            self.int_enum = fbe::Fixed::at(body, 251);
-        }
-        if n >= 263 {
-            self.int_flag = fbe::Fixed::at(body, 259);
-        }
-        if n >= 271 {
-            self.package = fbe::Fixed::at(body, 263);
-        }
-        if n >= 275 {
-            r.field_into_at(&mut self.version, b, body, 271, "VERSION")?;
-        }
+        let Some(body) = r.full_body::<275>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.false_ = fbe::Fixed::at(body, 8);
+        self.none = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.true_, b, body, 14, "True")?;
+        r.field_into_at(&mut self.as_, b, body, 18, "as")?;
+        self.async_ = fbe::Fixed::at(body, 23);
+        self.await_ = fbe::Fixed::at(body, 31);
+        self.def = fbe::Fixed::at(body, 39);
+        self.del = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.elif, b, body, 51, "elif")?;
+        r.field_into_at(&mut self.except, b, body, 55, "except")?;
+        r.field_into_at(&mut self.finally, b, body, 60, "finally")?;
+        r.field_into_at(&mut self.from, b, body, 64, "from")?;
+        r.field_into_at(&mut self.global, b, body, 68, "global")?;
+        self.in_ = fbe::Fixed::at(body, 84);
+        self.is = fbe::Fixed::at(body, 100);
+        self.lambda = fbe::Fixed::at(body, 108);
+        self.nonlocal = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.pass, b, body, 113, "pass")?;
+        self.raise = fbe::Fixed::at(body, 118);
+        self.with = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.yield_, b, body, 124, "yield")?;
+        r.field_into_at(&mut self.x, b, body, 128, "_")?;
+        self.match_ = fbe::Fixed::at(body, 133);
+        self.self_ = fbe::Fixed::at(body, 141);
+        self.cls = fbe::Fixed::at(body, 149);
+        self.print = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.len, b, body, 161, "len")?;
+        r.field_into_at(&mut self.list, b, body, 165, "list")?;
+        r.field_into_at(&mut self.dict, b, body, 170, "dict")?;
+        r.field_into_at(&mut self.set, b, body, 174, "set")?;
+        r.field_into_at(&mut self.str, b, body, 178, "str")?;
+        self.object = fbe::Fixed::at(body, 194);
+        self.super_ = fbe::Fixed::at(body, 210);
+        self.isinstance = fbe::Fixed::at(body, 218);
+        self.property = fbe::Fixed::at(body, 222);
+        r.field_into_at(&mut self.staticmethod, b, body, 223, "staticmethod")?;
+        self.classmethod = fbe::Fixed::at(body, 228);
+        self.typing = fbe::Fixed::at(body, 230);
+        r.field_into_at(&mut self.any, b, body, 234, "Any")?;
+        r.field_into_at(&mut self.class_var, b, body, 238, "ClassVar")?;
+        self.callable = fbe::Fixed::at(body, 243);
+        self.int_enum = fbe::Fixed::at(body, 251);
+        self.int_flag = fbe::Fixed::at(body, 259);
+        self.package = fbe::Fixed::at(body, 263);
+        r.field_into_at(&mut self.version, b, body, 271, "VERSION")?;
         r.leave();
         Ok(())
     }
@@ -5225,6 +5276,154 @@ impl fbe::Struct for PythonWords {
         r.final_check::<Option<bool>>("ClassVar")?;
         r.run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8")?;
         r.final_check::<Vec<Word>>("VERSION")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl PythonWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 275 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.false_ = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.none = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.true_, b, body, 14, "True")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.as_, b, body, 18, "as")?;
+        }
+        if n >= 31 {
+            self.async_ = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.await_ = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.def = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.del = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.elif, b, body, 51, "elif")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.except, b, body, 55, "except")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.finally, b, body, 60, "finally")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.from, b, body, 64, "from")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.global, b, body, 68, "global")?;
+        }
+        if n >= 100 {
+            self.in_ = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.is = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.lambda = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.nonlocal = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.pass, b, body, 113, "pass")?;
+        }
+        if n >= 120 {
+            self.raise = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.with = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.yield_, b, body, 124, "yield")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.x, b, body, 128, "_")?;
+        }
+        if n >= 141 {
+            self.match_ = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.self_ = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.cls = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.print = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.len, b, body, 161, "len")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.list, b, body, 165, "list")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.dict, b, body, 170, "dict")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.set, b, body, 174, "set")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.str, b, body, 178, "str")?;
+        }
+        if n >= 210 {
+            self.object = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.super_ = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.isinstance = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.property = fbe::Fixed::at(body, 222);
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.staticmethod, b, body, 223, "staticmethod")?;
+        }
+        if n >= 230 {
+            self.classmethod = fbe::Fixed::at(body, 228);
+        }
+        if n >= 234 {
+            self.typing = fbe::Fixed::at(body, 230);
+        }
+        if n >= 238 {
+            r.field_into_at(&mut self.any, b, body, 234, "Any")?;
+        }
+        if n >= 243 {
+            r.field_into_at(&mut self.class_var, b, body, 238, "ClassVar")?;
+        }
+        if n >= 251 {
+            self.callable = fbe::Fixed::at(body, 243);
+        }
+        if n >= 259 {
+            self.int_enum = fbe::Fixed::at(body, 251);
+        }
+        if n >= 263 {
+            self.int_flag = fbe::Fixed::at(body, 259);
+        }
+        if n >= 271 {
+            self.package = fbe::Fixed::at(body, 263);
+        }
+        if n >= 275 {
+            r.field_into_at(&mut self.version, b, body, 271, "VERSION")?;
+        }
         r.leave();
         Ok(())
     }
@@ -5699,124 +5898,47 @@ impl fbe::Struct for GoWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 202)?;
-        let body = r.body(b, n);
-        if n < 234 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.chan = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.defer = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.fallthrough, b, body, 14, "fallthrough")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.func, b, body, 18, "func")?;
-        }
-        if n >= 31 {
-            self.go = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.interface = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.map = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.package = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.range, b, body, 51, "range")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.select, b, body, 55, "select")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.type_, b, body, 60, "type")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.var, b, body, 64, "var")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.any, b, body, 68, "any")?;
-        }
-        if n >= 100 {
-            self.error = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.rune = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.uint = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.nil = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.iota, b, body, 113, "iota")?;
-        }
-        if n >= 120 {
-            self.cap = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.make = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.append, b, body, 124, "append")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.copy, b, body, 128, "copy")?;
-        }
-        if n >= 141 {
-            self.panic = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.recover = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.println = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.complex = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.real, b, body, 161, "real")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.imag, b, body, 165, "imag")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.close, b, body, 170, "close")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.min, b, body, 174, "min")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.max, b, body, 178, "max")?;
-        }
-        if n >= 210 {
-            self.clear = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.uintptr = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.float32 = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.float64 = fbe::Fixed::at(body, 222);
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.complex64, b, body, 223, "complex64")?;
-        }
-        if n >= 230 {
-            self.complex128 = fbe::Fixed::at(body, 228);
-        }
-        if n >= 234 {
-            self.comparable = fbe::Fixed::at(body, 230);
-        }
+        let Some(body) = r.full_body::<234>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.chan = fbe::Fixed::at(body, 8);
+        self.defer = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.fallthrough, b, body, 14, "fallthrough")?;
+        r.field_into_at(&mut self.func, b, body, 18, "func")?;
+        self.go = fbe::Fixed::at(body, 23);
+        self.interface = fbe::Fixed::at(body, 31);
+        self.map = fbe::Fixed::at(body, 39);
+        self.package = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.range, b, body, 51, "range")?;
+        r.field_into_at(&mut self.select, b, body, 55, "select")?;
+        r.field_into_at(&mut self.type_, b, body, 60, "type")?;
+        r.field_into_at(&mut self.var, b, body, 64, "var")?;
+        r.field_into_at(&mut self.any, b, body, 68, "any")?;
+        self.error = fbe::Fixed::at(body, 84);
+        self.rune = fbe::Fixed::at(body, 100);
+        self.uint = fbe::Fixed::at(body, 108);
+        self.nil = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.iota, b, body, 113, "iota")?;
+        self.cap = fbe::Fixed::at(body, 118);
+        self.make = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.append, b, body, 124, "append")?;
+        r.field_into_at(&mut self.copy, b, body, 128, "copy")?;
+        self.panic = fbe::Fixed::at(body, 133);
+        self.recover = fbe::Fixed::at(body, 141);
+        self.println = fbe::Fixed::at(body, 149);
+        self.complex = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.real, b, body, 161, "real")?;
+        r.field_into_at(&mut self.imag, b, body, 165, "imag")?;
+        r.field_into_at(&mut self.close, b, body, 170, "close")?;
+        r.field_into_at(&mut self.min, b, body, 174, "min")?;
+        r.field_into_at(&mut self.max, b, body, 178, "max")?;
+        self.clear = fbe::Fixed::at(body, 194);
+        self.uintptr = fbe::Fixed::at(body, 210);
+        self.float32 = fbe::Fixed::at(body, 218);
+        self.float64 = fbe::Fixed::at(body, 222);
+        r.field_into_at(&mut self.complex64, b, body, 223, "complex64")?;
+        self.complex128 = fbe::Fixed::at(body, 228);
+        self.comparable = fbe::Fixed::at(body, 230);
         r.leave();
         Ok(())
     }
@@ -6012,6 +6134,133 @@ impl fbe::Struct for GoWords {
         r.run(29, "clear=16,uintptr=8,float32=4,float64=1")?;
         r.final_check::<Option<Word>>("complex64")?;
         r.run(6, "complex128=2,comparable=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl GoWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 234 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.chan = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.defer = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.fallthrough, b, body, 14, "fallthrough")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.func, b, body, 18, "func")?;
+        }
+        if n >= 31 {
+            self.go = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.interface = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.map = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.package = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.range, b, body, 51, "range")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.select, b, body, 55, "select")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.type_, b, body, 60, "type")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.var, b, body, 64, "var")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.any, b, body, 68, "any")?;
+        }
+        if n >= 100 {
+            self.error = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.rune = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.uint = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.nil = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.iota, b, body, 113, "iota")?;
+        }
+        if n >= 120 {
+            self.cap = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.make = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.append, b, body, 124, "append")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.copy, b, body, 128, "copy")?;
+        }
+        if n >= 141 {
+            self.panic = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.recover = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.println = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.complex = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.real, b, body, 161, "real")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.imag, b, body, 165, "imag")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.close, b, body, 170, "close")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.min, b, body, 174, "min")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.max, b, body, 178, "max")?;
+        }
+        if n >= 210 {
+            self.clear = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.uintptr = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.float32 = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.float64 = fbe::Fixed::at(body, 222);
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.complex64, b, body, 223, "complex64")?;
+        }
+        if n >= 230 {
+            self.complex128 = fbe::Fixed::at(body, 228);
+        }
+        if n >= 234 {
+            self.comparable = fbe::Fixed::at(body, 230);
+        }
         r.leave();
         Ok(())
     }
@@ -6421,106 +6670,41 @@ impl fbe::Struct for JavaWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 5, 182)?;
-        let body = r.body(b, n);
-        if n < 210 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.abstract_ = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.boolean = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.extends, b, body, 14, "extends")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.implements, b, body, 18, "implements")?;
-        }
-        if n >= 31 {
-            self.instanceof = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.native = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.strictfp = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.synchronized = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.throws, b, body, 51, "throws")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.transient, b, body, 55, "transient")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.record, b, body, 60, "record")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.sealed, b, body, 64, "sealed")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.permits, b, body, 68, "permits")?;
-        }
-        if n >= 100 {
-            self.when = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.open = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.exports = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.opens = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.to, b, body, 113, "to")?;
-        }
-        if n >= 120 {
-            self.uses = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.provides = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.transitive, b, body, 124, "transitive")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.object, b, body, 128, "Object")?;
-        }
-        if n >= 141 {
-            self.string = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.integer = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.long = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.math = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.system, b, body, 161, "System")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.override_, b, body, 165, "Override")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.class, b, body, 170, "Class")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.list, b, body, 174, "List")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.map, b, body, 178, "Map")?;
-        }
-        if n >= 210 {
-            self.set = fbe::Fixed::at(body, 194);
-        }
+        let Some(body) = r.full_body::<210>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.abstract_ = fbe::Fixed::at(body, 8);
+        self.boolean = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.extends, b, body, 14, "extends")?;
+        r.field_into_at(&mut self.implements, b, body, 18, "implements")?;
+        self.instanceof = fbe::Fixed::at(body, 23);
+        self.native = fbe::Fixed::at(body, 31);
+        self.strictfp = fbe::Fixed::at(body, 39);
+        self.synchronized = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.throws, b, body, 51, "throws")?;
+        r.field_into_at(&mut self.transient, b, body, 55, "transient")?;
+        r.field_into_at(&mut self.record, b, body, 60, "record")?;
+        r.field_into_at(&mut self.sealed, b, body, 64, "sealed")?;
+        r.field_into_at(&mut self.permits, b, body, 68, "permits")?;
+        self.when = fbe::Fixed::at(body, 84);
+        self.open = fbe::Fixed::at(body, 100);
+        self.exports = fbe::Fixed::at(body, 108);
+        self.opens = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.to, b, body, 113, "to")?;
+        self.uses = fbe::Fixed::at(body, 118);
+        self.provides = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.transitive, b, body, 124, "transitive")?;
+        r.field_into_at(&mut self.object, b, body, 128, "Object")?;
+        self.string = fbe::Fixed::at(body, 133);
+        self.integer = fbe::Fixed::at(body, 141);
+        self.long = fbe::Fixed::at(body, 149);
+        self.math = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.system, b, body, 161, "System")?;
+        r.field_into_at(&mut self.override_, b, body, 165, "Override")?;
+        r.field_into_at(&mut self.class, b, body, 170, "Class")?;
+        r.field_into_at(&mut self.list, b, body, 174, "List")?;
+        r.field_into_at(&mut self.map, b, body, 178, "Map")?;
+        self.set = fbe::Fixed::at(body, 194);
         r.leave();
         Ok(())
     }
@@ -6695,6 +6879,115 @@ impl fbe::Struct for JavaWords {
         r.final_check::<BTreeMap<fbe::BString, i32>>("List")?;
         r.final_check::<fbe::Decimal>("Map")?;
         r.final_check::<fbe::Uuid>("Set")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl JavaWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 210 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.abstract_ = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.boolean = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.extends, b, body, 14, "extends")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.implements, b, body, 18, "implements")?;
+        }
+        if n >= 31 {
+            self.instanceof = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.native = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.strictfp = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.synchronized = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.throws, b, body, 51, "throws")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.transient, b, body, 55, "transient")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.record, b, body, 60, "record")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.sealed, b, body, 64, "sealed")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.permits, b, body, 68, "permits")?;
+        }
+        if n >= 100 {
+            self.when = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.open = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.exports = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.opens = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.to, b, body, 113, "to")?;
+        }
+        if n >= 120 {
+            self.uses = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.provides = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.transitive, b, body, 124, "transitive")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.object, b, body, 128, "Object")?;
+        }
+        if n >= 141 {
+            self.string = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.integer = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.long = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.math = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.system, b, body, 161, "System")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.override_, b, body, 165, "Override")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.class, b, body, 170, "Class")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.list, b, body, 174, "List")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.map, b, body, 178, "Map")?;
+        }
+        if n >= 210 {
+            self.set = fbe::Fixed::at(body, 194);
+        }
         r.leave();
         Ok(())
     }
@@ -7094,130 +7387,49 @@ impl fbe::Struct for KotlinWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 6, 207)?;
-        let body = r.body(b, n);
-        if n < 243 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.fun = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.typealias = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.typeof_, b, body, 14, "typeof")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.val, b, body, 18, "val")?;
-        }
-        if n >= 31 {
-            self.by = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.constructor = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.delegate = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.dynamic = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.field, b, body, 51, "field")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.file, b, body, 55, "file")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.get, b, body, 60, "get")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.init, b, body, 64, "init")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.param, b, body, 68, "param")?;
-        }
-        if n >= 100 {
-            self.receiver = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.setparam = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.value = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.where_ = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.actual, b, body, 113, "actual")?;
-        }
-        if n >= 120 {
-            self.annotation = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.companion = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.crossinline, b, body, 124, "crossinline")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.data, b, body, 128, "data")?;
-        }
-        if n >= 141 {
-            self.expect = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.external = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.infix = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.inner = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.internal, b, body, 161, "internal")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.lateinit, b, body, 165, "lateinit")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.noinline, b, body, 170, "noinline")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.out, b, body, 174, "out")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.reified, b, body, 178, "reified")?;
-        }
-        if n >= 210 {
-            self.suspend = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.tailrec = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.vararg = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.it = fbe::Fixed::at(body, 222);
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.companion_, b, body, 223, "Companion")?;
-        }
-        if n >= 230 {
-            self.unit = fbe::Fixed::at(body, 228);
-        }
-        if n >= 234 {
-            self.nothing = fbe::Fixed::at(body, 230);
-        }
-        if n >= 238 {
-            r.field_into_at(&mut self.int, b, body, 234, "Int")?;
-        }
-        if n >= 243 {
-            r.field_into_at(&mut self.array, b, body, 238, "Array")?;
-        }
+        let Some(body) = r.full_body::<243>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fun = fbe::Fixed::at(body, 8);
+        self.typealias = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.typeof_, b, body, 14, "typeof")?;
+        r.field_into_at(&mut self.val, b, body, 18, "val")?;
+        self.by = fbe::Fixed::at(body, 23);
+        self.constructor = fbe::Fixed::at(body, 31);
+        self.delegate = fbe::Fixed::at(body, 39);
+        self.dynamic = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.field, b, body, 51, "field")?;
+        r.field_into_at(&mut self.file, b, body, 55, "file")?;
+        r.field_into_at(&mut self.get, b, body, 60, "get")?;
+        r.field_into_at(&mut self.init, b, body, 64, "init")?;
+        r.field_into_at(&mut self.param, b, body, 68, "param")?;
+        self.receiver = fbe::Fixed::at(body, 84);
+        self.setparam = fbe::Fixed::at(body, 100);
+        self.value = fbe::Fixed::at(body, 108);
+        self.where_ = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.actual, b, body, 113, "actual")?;
+        self.annotation = fbe::Fixed::at(body, 118);
+        self.companion = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.crossinline, b, body, 124, "crossinline")?;
+        r.field_into_at(&mut self.data, b, body, 128, "data")?;
+        self.expect = fbe::Fixed::at(body, 133);
+        self.external = fbe::Fixed::at(body, 141);
+        self.infix = fbe::Fixed::at(body, 149);
+        self.inner = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.internal, b, body, 161, "internal")?;
+        r.field_into_at(&mut self.lateinit, b, body, 165, "lateinit")?;
+        r.field_into_at(&mut self.noinline, b, body, 170, "noinline")?;
+        r.field_into_at(&mut self.out, b, body, 174, "out")?;
+        r.field_into_at(&mut self.reified, b, body, 178, "reified")?;
+        self.suspend = fbe::Fixed::at(body, 194);
+        self.tailrec = fbe::Fixed::at(body, 210);
+        self.vararg = fbe::Fixed::at(body, 218);
+        self.it = fbe::Fixed::at(body, 222);
+        r.field_into_at(&mut self.companion_, b, body, 223, "Companion")?;
+        self.unit = fbe::Fixed::at(body, 228);
+        self.nothing = fbe::Fixed::at(body, 230);
+        r.field_into_at(&mut self.int, b, body, 234, "Int")?;
+        r.field_into_at(&mut self.array, b, body, 238, "Array")?;
         r.leave();
         Ok(())
     }
@@ -7425,6 +7637,139 @@ impl fbe::Struct for KotlinWords {
         r.run(6, "Unit=2,Nothing=4")?;
         r.final_check::<fbe::BString>("Int")?;
         r.final_check::<Option<bool>>("Array")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl KotlinWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 243 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.fun = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.typealias = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.typeof_, b, body, 14, "typeof")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.val, b, body, 18, "val")?;
+        }
+        if n >= 31 {
+            self.by = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.constructor = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.delegate = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.dynamic = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.field, b, body, 51, "field")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.file, b, body, 55, "file")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.get, b, body, 60, "get")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.init, b, body, 64, "init")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.param, b, body, 68, "param")?;
+        }
+        if n >= 100 {
+            self.receiver = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.setparam = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.value = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.where_ = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.actual, b, body, 113, "actual")?;
+        }
+        if n >= 120 {
+            self.annotation = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.companion = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.crossinline, b, body, 124, "crossinline")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.data, b, body, 128, "data")?;
+        }
+        if n >= 141 {
+            self.expect = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.external = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.infix = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.inner = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.internal, b, body, 161, "internal")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.lateinit, b, body, 165, "lateinit")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.noinline, b, body, 170, "noinline")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.out, b, body, 174, "out")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.reified, b, body, 178, "reified")?;
+        }
+        if n >= 210 {
+            self.suspend = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.tailrec = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.vararg = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.it = fbe::Fixed::at(body, 222);
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.companion_, b, body, 223, "Companion")?;
+        }
+        if n >= 230 {
+            self.unit = fbe::Fixed::at(body, 228);
+        }
+        if n >= 234 {
+            self.nothing = fbe::Fixed::at(body, 230);
+        }
+        if n >= 238 {
+            r.field_into_at(&mut self.int, b, body, 234, "Int")?;
+        }
+        if n >= 243 {
+            r.field_into_at(&mut self.array, b, body, 238, "Array")?;
+        }
         r.leave();
         Ok(())
     }
@@ -7878,136 +8223,51 @@ impl fbe::Struct for JsWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 223)?;
-        let body = r.body(b, n);
-        if n < 259 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.debugger = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.function = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.let_, b, body, 14, "let")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.of, b, body, 18, "of")?;
-        }
-        if n >= 31 {
-            self.declare = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.unknown = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.never = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.number = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.bigint, b, body, 51, "bigint")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.symbol, b, body, 55, "symbol")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.undefined, b, body, 60, "undefined")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.na_n, b, body, 64, "NaN")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.infinity, b, body, 68, "Infinity")?;
-        }
-        if n >= 100 {
-            self.uint8_array = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.error = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.number_ = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.big_int = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.boolean, b, body, 113, "Boolean")?;
-        }
-        if n >= 120 {
-            self.symbol_ = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.date = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.json, b, body, 124, "JSON")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.promise, b, body, 128, "Promise")?;
-        }
-        if n >= 141 {
-            self.partial = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.record = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.global_this = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.arguments = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.eval, b, body, 161, "eval")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.require, b, body, 165, "require")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.prototype, b, body, 170, "prototype")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.proto, b, body, 174, "__proto__")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.to_string, b, body, 178, "toString")?;
-        }
-        if n >= 210 {
-            self.value_of = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.has_own_property = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.is_prototype_of = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.property_is_enumerable = fbe::Fixed::at(body, 222);
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.to_locale_string, b, body, 223, "toLocaleString")?;
-        }
-        if n >= 230 {
-            self.readonly = fbe::Fixed::at(body, 228);
-        }
-        if n >= 234 {
-            self.keyof = fbe::Fixed::at(body, 230);
-        }
-        if n >= 238 {
-            r.field_into_at(&mut self.infer, b, body, 234, "infer")?;
-        }
-        if n >= 243 {
-            r.field_into_at(&mut self.asserts, b, body, 238, "asserts")?;
-        }
-        if n >= 251 {
-            self.satisfies = fbe::Fixed::at(body, 243);
-        }
-        if n >= 259 {
-            self.accessor = fbe::Fixed::at(body, 251);
-        }
+        let Some(body) = r.full_body::<259>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.debugger = fbe::Fixed::at(body, 8);
+        self.function = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.let_, b, body, 14, "let")?;
+        r.field_into_at(&mut self.of, b, body, 18, "of")?;
+        self.declare = fbe::Fixed::at(body, 23);
+        self.unknown = fbe::Fixed::at(body, 31);
+        self.never = fbe::Fixed::at(body, 39);
+        self.number = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.bigint, b, body, 51, "bigint")?;
+        r.field_into_at(&mut self.symbol, b, body, 55, "symbol")?;
+        r.field_into_at(&mut self.undefined, b, body, 60, "undefined")?;
+        r.field_into_at(&mut self.na_n, b, body, 64, "NaN")?;
+        r.field_into_at(&mut self.infinity, b, body, 68, "Infinity")?;
+        self.uint8_array = fbe::Fixed::at(body, 84);
+        self.error = fbe::Fixed::at(body, 100);
+        self.number_ = fbe::Fixed::at(body, 108);
+        self.big_int = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.boolean, b, body, 113, "Boolean")?;
+        self.symbol_ = fbe::Fixed::at(body, 118);
+        self.date = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.json, b, body, 124, "JSON")?;
+        r.field_into_at(&mut self.promise, b, body, 128, "Promise")?;
+        self.partial = fbe::Fixed::at(body, 133);
+        self.record = fbe::Fixed::at(body, 141);
+        self.global_this = fbe::Fixed::at(body, 149);
+        self.arguments = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.eval, b, body, 161, "eval")?;
+        r.field_into_at(&mut self.require, b, body, 165, "require")?;
+        r.field_into_at(&mut self.prototype, b, body, 170, "prototype")?;
+        r.field_into_at(&mut self.proto, b, body, 174, "__proto__")?;
+        r.field_into_at(&mut self.to_string, b, body, 178, "toString")?;
+        self.value_of = fbe::Fixed::at(body, 194);
+        self.has_own_property = fbe::Fixed::at(body, 210);
+        self.is_prototype_of = fbe::Fixed::at(body, 218);
+        self.property_is_enumerable = fbe::Fixed::at(body, 222);
+        r.field_into_at(&mut self.to_locale_string, b, body, 223, "toLocaleString")?;
+        self.readonly = fbe::Fixed::at(body, 228);
+        self.keyof = fbe::Fixed::at(body, 230);
+        r.field_into_at(&mut self.infer, b, body, 234, "infer")?;
+        r.field_into_at(&mut self.asserts, b, body, 238, "asserts")?;
+        self.satisfies = fbe::Fixed::at(body, 243);
+        self.accessor = fbe::Fixed::at(body, 251);
         r.leave();
         Ok(())
     }
@@ -8228,6 +8488,145 @@ impl fbe::Struct for JsWords {
         r.final_check::<fbe::BString>("infer")?;
         r.final_check::<Option<bool>>("asserts")?;
         r.run(16, "satisfies=8,accessor=8")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl JsWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 259 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.debugger = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.function = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.let_, b, body, 14, "let")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.of, b, body, 18, "of")?;
+        }
+        if n >= 31 {
+            self.declare = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.unknown = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.never = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.number = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.bigint, b, body, 51, "bigint")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.symbol, b, body, 55, "symbol")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.undefined, b, body, 60, "undefined")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.na_n, b, body, 64, "NaN")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.infinity, b, body, 68, "Infinity")?;
+        }
+        if n >= 100 {
+            self.uint8_array = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.error = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.number_ = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.big_int = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.boolean, b, body, 113, "Boolean")?;
+        }
+        if n >= 120 {
+            self.symbol_ = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.date = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.json, b, body, 124, "JSON")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.promise, b, body, 128, "Promise")?;
+        }
+        if n >= 141 {
+            self.partial = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.record = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.global_this = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.arguments = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.eval, b, body, 161, "eval")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.require, b, body, 165, "require")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.prototype, b, body, 170, "prototype")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.proto, b, body, 174, "__proto__")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.to_string, b, body, 178, "toString")?;
+        }
+        if n >= 210 {
+            self.value_of = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.has_own_property = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.is_prototype_of = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.property_is_enumerable = fbe::Fixed::at(body, 222);
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.to_locale_string, b, body, 223, "toLocaleString")?;
+        }
+        if n >= 230 {
+            self.readonly = fbe::Fixed::at(body, 228);
+        }
+        if n >= 234 {
+            self.keyof = fbe::Fixed::at(body, 230);
+        }
+        if n >= 238 {
+            r.field_into_at(&mut self.infer, b, body, 234, "infer")?;
+        }
+        if n >= 243 {
+            r.field_into_at(&mut self.asserts, b, body, 238, "asserts")?;
+        }
+        if n >= 251 {
+            self.satisfies = fbe::Fixed::at(body, 243);
+        }
+        if n >= 259 {
+            self.accessor = fbe::Fixed::at(body, 251);
+        }
         r.leave();
         Ok(())
     }
@@ -8680,115 +9079,44 @@ impl fbe::Struct for RustWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 8, 195)?;
-        let body = r.body(b, n);
-        if n < 223 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.crate_ = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.dyn_ = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.fn_, b, body, 14, "fn")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.impl_, b, body, 18, "impl")?;
-        }
-        if n >= 31 {
-            self.loop_ = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.mod_ = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.move_ = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.mut_ = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.pub_, b, body, 51, "pub")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.ref_, b, body, 55, "ref")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.self_, b, body, 60, "Self")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.trait_, b, body, 64, "trait")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.unsafe_, b, body, 68, "unsafe")?;
-        }
-        if n >= 100 {
-            self.use_ = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.become_ = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.box_ = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.macro_ = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.priv_, b, body, 113, "priv")?;
-        }
-        if n >= 120 {
-            self.unsized_ = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.gen_ = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.macro_rules, b, body, 124, "macro_rules")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.option, b, body, 128, "Option")?;
-        }
-        if n >= 141 {
-            self.some = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.result = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.ok = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.err = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.vec, b, body, 161, "Vec")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.box__, b, body, 165, "Box")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.clone, b, body, 170, "Clone")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.copy, b, body, 174, "Copy")?;
-        }
-        if n >= 194 {
-            r.field_into_at(&mut self.default, b, body, 178, "Default")?;
-        }
-        if n >= 210 {
-            self.drop = fbe::Fixed::at(body, 194);
-        }
-        if n >= 218 {
-            self.send = fbe::Fixed::at(body, 210);
-        }
-        if n >= 222 {
-            self.sync = fbe::Fixed::at(body, 218);
-        }
-        if n >= 223 {
-            self.sized = fbe::Fixed::at(body, 222);
-        }
+        let Some(body) = r.full_body::<223>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.crate_ = fbe::Fixed::at(body, 8);
+        self.dyn_ = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.fn_, b, body, 14, "fn")?;
+        r.field_into_at(&mut self.impl_, b, body, 18, "impl")?;
+        self.loop_ = fbe::Fixed::at(body, 23);
+        self.mod_ = fbe::Fixed::at(body, 31);
+        self.move_ = fbe::Fixed::at(body, 39);
+        self.mut_ = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.pub_, b, body, 51, "pub")?;
+        r.field_into_at(&mut self.ref_, b, body, 55, "ref")?;
+        r.field_into_at(&mut self.self_, b, body, 60, "Self")?;
+        r.field_into_at(&mut self.trait_, b, body, 64, "trait")?;
+        r.field_into_at(&mut self.unsafe_, b, body, 68, "unsafe")?;
+        self.use_ = fbe::Fixed::at(body, 84);
+        self.become_ = fbe::Fixed::at(body, 100);
+        self.box_ = fbe::Fixed::at(body, 108);
+        self.macro_ = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.priv_, b, body, 113, "priv")?;
+        self.unsized_ = fbe::Fixed::at(body, 118);
+        self.gen_ = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.macro_rules, b, body, 124, "macro_rules")?;
+        r.field_into_at(&mut self.option, b, body, 128, "Option")?;
+        self.some = fbe::Fixed::at(body, 133);
+        self.result = fbe::Fixed::at(body, 141);
+        self.ok = fbe::Fixed::at(body, 149);
+        self.err = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.vec, b, body, 161, "Vec")?;
+        r.field_into_at(&mut self.box__, b, body, 165, "Box")?;
+        r.field_into_at(&mut self.clone, b, body, 170, "Clone")?;
+        r.field_into_at(&mut self.copy, b, body, 174, "Copy")?;
+        r.field_into_at(&mut self.default, b, body, 178, "Default")?;
+        self.drop = fbe::Fixed::at(body, 194);
+        self.send = fbe::Fixed::at(body, 210);
+        self.sync = fbe::Fixed::at(body, 218);
+        self.sized = fbe::Fixed::at(body, 222);
         r.leave();
         Ok(())
     }
@@ -8971,6 +9299,124 @@ impl fbe::Struct for RustWords {
         r.final_check::<BTreeMap<fbe::BString, i32>>("Copy")?;
         r.final_check::<fbe::Decimal>("Default")?;
         r.run(29, "Drop=16,Send=8,Sync=4,Sized=1")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl RustWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 223 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.crate_ = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.dyn_ = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.fn_, b, body, 14, "fn")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.impl_, b, body, 18, "impl")?;
+        }
+        if n >= 31 {
+            self.loop_ = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.mod_ = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.move_ = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.mut_ = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.pub_, b, body, 51, "pub")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.ref_, b, body, 55, "ref")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.self_, b, body, 60, "Self")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.trait_, b, body, 64, "trait")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.unsafe_, b, body, 68, "unsafe")?;
+        }
+        if n >= 100 {
+            self.use_ = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.become_ = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.box_ = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.macro_ = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.priv_, b, body, 113, "priv")?;
+        }
+        if n >= 120 {
+            self.unsized_ = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.gen_ = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.macro_rules, b, body, 124, "macro_rules")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.option, b, body, 128, "Option")?;
+        }
+        if n >= 141 {
+            self.some = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.result = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.ok = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.err = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.vec, b, body, 161, "Vec")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.box__, b, body, 165, "Box")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.clone, b, body, 170, "Clone")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.copy, b, body, 174, "Copy")?;
+        }
+        if n >= 194 {
+            r.field_into_at(&mut self.default, b, body, 178, "Default")?;
+        }
+        if n >= 210 {
+            self.drop = fbe::Fixed::at(body, 194);
+        }
+        if n >= 218 {
+            self.send = fbe::Fixed::at(body, 210);
+        }
+        if n >= 222 {
+            self.sync = fbe::Fixed::at(body, 218);
+        }
+        if n >= 223 {
+            self.sized = fbe::Fixed::at(body, 222);
+        }
         r.leave();
         Ok(())
     }
@@ -9355,100 +9801,39 @@ impl fbe::Struct for CSharpWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 9, 150)?;
-        let body = r.body(b, n);
-        if n < 178 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.checked = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.event = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.fixed, b, body, 14, "fixed")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.foreach, b, body, 18, "foreach")?;
-        }
-        if n >= 31 {
-            self.implicit = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.lock = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.params = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.sbyte = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.stackalloc, b, body, 51, "stackalloc")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.ulong, b, body, 55, "ulong")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.unchecked, b, body, 60, "unchecked")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.ushort, b, body, 64, "ushort")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.add, b, body, 68, "add")?;
-        }
-        if n >= 100 {
-            self.alias = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.ascending = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.descending = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.equals = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.group, b, body, 113, "group")?;
-        }
-        if n >= 120 {
-            self.into = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.join = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.nameof, b, body, 124, "nameof")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.on, b, body, 128, "on")?;
-        }
-        if n >= 141 {
-            self.orderby = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.partial = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.remove = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.unmanaged = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.required, b, body, 161, "required")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.scoped, b, body, 165, "scoped")?;
-        }
-        if n >= 174 {
-            r.field_into_at(&mut self.managed, b, body, 170, "managed")?;
-        }
-        if n >= 178 {
-            r.field_into_at(&mut self.notnull, b, body, 174, "notnull")?;
-        }
+        let Some(body) = r.full_body::<178>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.checked = fbe::Fixed::at(body, 8);
+        self.event = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.fixed, b, body, 14, "fixed")?;
+        r.field_into_at(&mut self.foreach, b, body, 18, "foreach")?;
+        self.implicit = fbe::Fixed::at(body, 23);
+        self.lock = fbe::Fixed::at(body, 31);
+        self.params = fbe::Fixed::at(body, 39);
+        self.sbyte = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.stackalloc, b, body, 51, "stackalloc")?;
+        r.field_into_at(&mut self.ulong, b, body, 55, "ulong")?;
+        r.field_into_at(&mut self.unchecked, b, body, 60, "unchecked")?;
+        r.field_into_at(&mut self.ushort, b, body, 64, "ushort")?;
+        r.field_into_at(&mut self.add, b, body, 68, "add")?;
+        self.alias = fbe::Fixed::at(body, 84);
+        self.ascending = fbe::Fixed::at(body, 100);
+        self.descending = fbe::Fixed::at(body, 108);
+        self.equals = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.group, b, body, 113, "group")?;
+        self.into = fbe::Fixed::at(body, 118);
+        self.join = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.nameof, b, body, 124, "nameof")?;
+        r.field_into_at(&mut self.on, b, body, 128, "on")?;
+        self.orderby = fbe::Fixed::at(body, 133);
+        self.partial = fbe::Fixed::at(body, 141);
+        self.remove = fbe::Fixed::at(body, 149);
+        self.unmanaged = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.required, b, body, 161, "required")?;
+        r.field_into_at(&mut self.scoped, b, body, 165, "scoped")?;
+        r.field_into_at(&mut self.managed, b, body, 170, "managed")?;
+        r.field_into_at(&mut self.notnull, b, body, 174, "notnull")?;
         r.leave();
         Ok(())
     }
@@ -9614,6 +9999,109 @@ impl fbe::Struct for CSharpWords {
         r.final_check::<Option<fbe::BString>>("scoped")?;
         r.final_check::<fbe::Bytes>("managed")?;
         r.final_check::<BTreeMap<fbe::BString, i32>>("notnull")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl CSharpWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 178 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.checked = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.event = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.fixed, b, body, 14, "fixed")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.foreach, b, body, 18, "foreach")?;
+        }
+        if n >= 31 {
+            self.implicit = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.lock = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.params = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.sbyte = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.stackalloc, b, body, 51, "stackalloc")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.ulong, b, body, 55, "ulong")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.unchecked, b, body, 60, "unchecked")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.ushort, b, body, 64, "ushort")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.add, b, body, 68, "add")?;
+        }
+        if n >= 100 {
+            self.alias = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.ascending = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.descending = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.equals = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.group, b, body, 113, "group")?;
+        }
+        if n >= 120 {
+            self.into = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.join = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.nameof, b, body, 124, "nameof")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.on, b, body, 128, "on")?;
+        }
+        if n >= 141 {
+            self.orderby = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.partial = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.remove = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.unmanaged = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.required, b, body, 161, "required")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.scoped, b, body, 165, "scoped")?;
+        }
+        if n >= 174 {
+            r.field_into_at(&mut self.managed, b, body, 170, "managed")?;
+        }
+        if n >= 178 {
+            r.field_into_at(&mut self.notnull, b, body, 174, "notnull")?;
+        }
         r.leave();
         Ok(())
     }
@@ -9937,64 +10425,27 @@ impl fbe::Struct for RubyWords {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 98)?;
-        let body = r.body(b, n);
-        if n < 118 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.begin = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.end = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.begin_, b, body, 14, "begin")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.elsif, b, body, 18, "elsif")?;
-        }
-        if n >= 31 {
-            self.end_ = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.ensure = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.next = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.redo = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.rescue, b, body, 51, "rescue")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.retry, b, body, 55, "retry")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.then, b, body, 60, "then")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.undef, b, body, 64, "undef")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.unless, b, body, 68, "unless")?;
-        }
-        if n >= 100 {
-            self.until = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.file = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.line = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.encoding = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.initialize, b, body, 113, "initialize")?;
-        }
+        let Some(body) = r.full_body::<118>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.begin = fbe::Fixed::at(body, 8);
+        self.end = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.begin_, b, body, 14, "begin")?;
+        r.field_into_at(&mut self.elsif, b, body, 18, "elsif")?;
+        self.end_ = fbe::Fixed::at(body, 23);
+        self.ensure = fbe::Fixed::at(body, 31);
+        self.next = fbe::Fixed::at(body, 39);
+        self.redo = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.rescue, b, body, 51, "rescue")?;
+        r.field_into_at(&mut self.retry, b, body, 55, "retry")?;
+        r.field_into_at(&mut self.then, b, body, 60, "then")?;
+        r.field_into_at(&mut self.undef, b, body, 64, "undef")?;
+        r.field_into_at(&mut self.unless, b, body, 68, "unless")?;
+        self.until = fbe::Fixed::at(body, 84);
+        self.file = fbe::Fixed::at(body, 100);
+        self.line = fbe::Fixed::at(body, 108);
+        self.encoding = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.initialize, b, body, 113, "initialize")?;
         r.leave();
         Ok(())
     }
@@ -10106,6 +10557,73 @@ impl fbe::Struct for RubyWords {
         r.final_check::<fbe::Decimal>("unless")?;
         r.run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1")?;
         r.final_check::<Option<Word>>("initialize")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl RubyWords {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 118 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.begin = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.end = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.begin_, b, body, 14, "begin")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.elsif, b, body, 18, "elsif")?;
+        }
+        if n >= 31 {
+            self.end_ = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.ensure = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.next = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.redo = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.rescue, b, body, 51, "rescue")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.retry, b, body, 55, "retry")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.then, b, body, 60, "then")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.undef, b, body, 64, "undef")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.unless, b, body, 68, "unless")?;
+        }
+        if n >= 100 {
+            self.until = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.file = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.line = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.encoding = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.initialize, b, body, 113, "initialize")?;
+        }
         r.leave();
         Ok(())
     }
@@ -10326,43 +10844,20 @@ impl fbe::Struct for CppMembers {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 11, 48)?;
-        let body = r.body(b, n);
-        if n < 64 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.swap = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.fbe_type = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.fbe, b, body, 14, "fbe")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.model, b, body, 18, "Model")?;
-        }
-        if n >= 31 {
-            self.final_model = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.field_model = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.buffer = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.size = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.offset, b, body, 51, "offset")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.model_, b, body, 55, "model")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.reset, b, body, 60, "reset")?;
-        }
+        let Some(body) = r.full_body::<64>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.swap = fbe::Fixed::at(body, 8);
+        self.fbe_type = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.fbe, b, body, 14, "fbe")?;
+        r.field_into_at(&mut self.model, b, body, 18, "Model")?;
+        self.final_model = fbe::Fixed::at(body, 23);
+        self.field_model = fbe::Fixed::at(body, 31);
+        self.buffer = fbe::Fixed::at(body, 39);
+        self.size = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.offset, b, body, 51, "offset")?;
+        r.field_into_at(&mut self.model_, b, body, 55, "model")?;
+        r.field_into_at(&mut self.reset, b, body, 60, "reset")?;
         r.leave();
         Ok(())
     }
@@ -10445,6 +10940,52 @@ impl fbe::Struct for CppMembers {
         r.final_check::<Vec<Word>>("offset")?;
         r.final_check::<Option<fbe::BString>>("model")?;
         r.final_check::<fbe::Bytes>("reset")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl CppMembers {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 64 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.swap = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.fbe_type = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.fbe, b, body, 14, "fbe")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.model, b, body, 18, "Model")?;
+        }
+        if n >= 31 {
+            self.final_model = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.field_model = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.buffer = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.size = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.offset, b, body, 51, "offset")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.model_, b, body, 55, "model")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.reset, b, body, 60, "reset")?;
+        }
         r.leave();
         Ok(())
     }
@@ -10633,58 +11174,25 @@ impl fbe::Struct for PythonMembers {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 12, 96)?;
-        let body = r.body(b, n);
-        if n < 112 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.to_json = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.from_json = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.to_fbe, b, body, 14, "to_fbe")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.from_fbe, b, body, 18, "from_fbe")?;
-        }
-        if n >= 31 {
-            self.to_final = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.from_final = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.fbe_equal = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.fbe_key = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.fbe_size, b, body, 51, "fbe_size")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.init, b, body, 55, "__init__")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.slots, b, body, 60, "__slots__")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.class, b, body, 64, "__class__")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.dict, b, body, 68, "__dict__")?;
-        }
-        if n >= 100 {
-            self.hash = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.eq = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.private = fbe::Fixed::at(body, 108);
-        }
+        let Some(body) = r.full_body::<112>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.to_json = fbe::Fixed::at(body, 8);
+        self.from_json = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.to_fbe, b, body, 14, "to_fbe")?;
+        r.field_into_at(&mut self.from_fbe, b, body, 18, "from_fbe")?;
+        self.to_final = fbe::Fixed::at(body, 23);
+        self.from_final = fbe::Fixed::at(body, 31);
+        self.fbe_equal = fbe::Fixed::at(body, 39);
+        self.fbe_key = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.fbe_size, b, body, 51, "fbe_size")?;
+        r.field_into_at(&mut self.init, b, body, 55, "__init__")?;
+        r.field_into_at(&mut self.slots, b, body, 60, "__slots__")?;
+        r.field_into_at(&mut self.class, b, body, 64, "__class__")?;
+        r.field_into_at(&mut self.dict, b, body, 68, "__dict__")?;
+        self.hash = fbe::Fixed::at(body, 84);
+        self.eq = fbe::Fixed::at(body, 100);
+        self.private = fbe::Fixed::at(body, 108);
         r.leave();
         Ok(())
     }
@@ -10788,6 +11296,67 @@ impl fbe::Struct for PythonMembers {
         r.final_check::<BTreeMap<fbe::BString, i32>>("__class__")?;
         r.final_check::<fbe::Decimal>("__dict__")?;
         r.run(28, "__hash__=16,__eq__=8,__private=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl PythonMembers {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 112 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.to_json = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.from_json = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.to_fbe, b, body, 14, "to_fbe")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.from_fbe, b, body, 18, "from_fbe")?;
+        }
+        if n >= 31 {
+            self.to_final = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.from_final = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.fbe_equal = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.fbe_key = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.fbe_size, b, body, 51, "fbe_size")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.init, b, body, 55, "__init__")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.slots, b, body, 60, "__slots__")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.class, b, body, 64, "__class__")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.dict, b, body, 68, "__dict__")?;
+        }
+        if n >= 100 {
+            self.hash = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.eq = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.private = fbe::Fixed::at(body, 108);
+        }
         r.leave();
         Ok(())
     }
@@ -11036,85 +11605,34 @@ impl fbe::Struct for GoMembers {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 13, 129)?;
-        let body = r.body(b, n);
-        if n < 153 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.fbe_key = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.fbe_key_compare = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.reset, b, body, 14, "Reset")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.marshal_fbe, b, body, 18, "MarshalFBE")?;
-        }
-        if n >= 31 {
-            self.unmarshal_fbe = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.append_fbe = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.read_fbe = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.fbe_write = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.fbe_read, b, body, 51, "FBERead")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.marshal_final, b, body, 55, "MarshalFinal")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.unmarshal_final, b, body, 60, "UnmarshalFinal")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.append_final, b, body, 64, "AppendFinal")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.read_final, b, body, 68, "ReadFinal")?;
-        }
-        if n >= 100 {
-            self.fbe_write_final = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.fbe_read_final = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.marshal_json = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.unmarshal_json = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.append_json, b, body, 113, "AppendJSON")?;
-        }
-        if n >= 120 {
-            self.read_json = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.fbe_write_json = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.fbe_read_json, b, body, 124, "FBEReadJSON")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.fbe_write_text, b, body, 128, "FBEWriteText")?;
-        }
-        if n >= 141 {
-            self.type_id = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.verify = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.verify_final = fbe::Fixed::at(body, 149);
-        }
+        let Some(body) = r.full_body::<153>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe_key = fbe::Fixed::at(body, 8);
+        self.fbe_key_compare = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.reset, b, body, 14, "Reset")?;
+        r.field_into_at(&mut self.marshal_fbe, b, body, 18, "MarshalFBE")?;
+        self.unmarshal_fbe = fbe::Fixed::at(body, 23);
+        self.append_fbe = fbe::Fixed::at(body, 31);
+        self.read_fbe = fbe::Fixed::at(body, 39);
+        self.fbe_write = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.fbe_read, b, body, 51, "FBERead")?;
+        r.field_into_at(&mut self.marshal_final, b, body, 55, "MarshalFinal")?;
+        r.field_into_at(&mut self.unmarshal_final, b, body, 60, "UnmarshalFinal")?;
+        r.field_into_at(&mut self.append_final, b, body, 64, "AppendFinal")?;
+        r.field_into_at(&mut self.read_final, b, body, 68, "ReadFinal")?;
+        self.fbe_write_final = fbe::Fixed::at(body, 84);
+        self.fbe_read_final = fbe::Fixed::at(body, 100);
+        self.marshal_json = fbe::Fixed::at(body, 108);
+        self.unmarshal_json = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.append_json, b, body, 113, "AppendJSON")?;
+        self.read_json = fbe::Fixed::at(body, 118);
+        self.fbe_write_json = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.fbe_read_json, b, body, 124, "FBEReadJSON")?;
+        r.field_into_at(&mut self.fbe_write_text, b, body, 128, "FBEWriteText")?;
+        self.type_id = fbe::Fixed::at(body, 133);
+        self.verify = fbe::Fixed::at(body, 141);
+        self.verify_final = fbe::Fixed::at(body, 149);
         r.leave();
         Ok(())
     }
@@ -11260,6 +11778,94 @@ impl fbe::Struct for GoMembers {
         r.final_check::<fbe::BString>("FBEReadJSON")?;
         r.final_check::<Option<bool>>("FBEWriteText")?;
         r.run(20, "TypeID=8,Verify=8,VerifyFinal=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl GoMembers {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 153 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.fbe_key = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.fbe_key_compare = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.reset, b, body, 14, "Reset")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.marshal_fbe, b, body, 18, "MarshalFBE")?;
+        }
+        if n >= 31 {
+            self.unmarshal_fbe = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.append_fbe = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.read_fbe = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.fbe_write = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.fbe_read, b, body, 51, "FBERead")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.marshal_final, b, body, 55, "MarshalFinal")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.unmarshal_final, b, body, 60, "UnmarshalFinal")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.append_final, b, body, 64, "AppendFinal")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.read_final, b, body, 68, "ReadFinal")?;
+        }
+        if n >= 100 {
+            self.fbe_write_final = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.fbe_read_final = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.marshal_json = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.unmarshal_json = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.append_json, b, body, 113, "AppendJSON")?;
+        }
+        if n >= 120 {
+            self.read_json = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.fbe_write_json = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.fbe_read_json, b, body, 124, "FBEReadJSON")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.fbe_write_text, b, body, 128, "FBEWriteText")?;
+        }
+        if n >= 141 {
+            self.type_id = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.verify = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.verify_final = fbe::Fixed::at(body, 149);
+        }
         r.leave();
         Ok(())
     }
@@ -11582,88 +12188,35 @@ impl fbe::Struct for JvmMembers {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 14, 137)?;
-        let body = r.body(b, n);
-        if n < 161 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.type_id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.key_order = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.to_fbe, b, body, 14, "toFbe")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.from_fbe, b, body, 18, "fromFbe")?;
-        }
-        if n >= 31 {
-            self.read_fbe = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.write_fbe = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.verify_fbe = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.to_final = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.from_final, b, body, 51, "fromFinal")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.read_final, b, body, 55, "readFinal")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.write_final, b, body, 60, "writeFinal")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.verify_final, b, body, 64, "verifyFinal")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.to_json, b, body, 68, "toJson")?;
-        }
-        if n >= 100 {
-            self.from_json = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.write_json = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.read_json = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.hash_code = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.get_class, b, body, 113, "getClass")?;
-        }
-        if n >= 120 {
-            self.clone = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.finalize = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.wait, b, body, 124, "wait")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.notify, b, body, 128, "notify")?;
-        }
-        if n >= 141 {
-            self.notify_all = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.java_class = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.component1 = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.fbe_levels = fbe::Fixed::at(body, 153);
-        }
+        let Some(body) = r.full_body::<161>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.type_id = fbe::Fixed::at(body, 8);
+        self.key_order = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.to_fbe, b, body, 14, "toFbe")?;
+        r.field_into_at(&mut self.from_fbe, b, body, 18, "fromFbe")?;
+        self.read_fbe = fbe::Fixed::at(body, 23);
+        self.write_fbe = fbe::Fixed::at(body, 31);
+        self.verify_fbe = fbe::Fixed::at(body, 39);
+        self.to_final = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.from_final, b, body, 51, "fromFinal")?;
+        r.field_into_at(&mut self.read_final, b, body, 55, "readFinal")?;
+        r.field_into_at(&mut self.write_final, b, body, 60, "writeFinal")?;
+        r.field_into_at(&mut self.verify_final, b, body, 64, "verifyFinal")?;
+        r.field_into_at(&mut self.to_json, b, body, 68, "toJson")?;
+        self.from_json = fbe::Fixed::at(body, 84);
+        self.write_json = fbe::Fixed::at(body, 100);
+        self.read_json = fbe::Fixed::at(body, 108);
+        self.hash_code = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.get_class, b, body, 113, "getClass")?;
+        self.clone = fbe::Fixed::at(body, 118);
+        self.finalize = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.wait, b, body, 124, "wait")?;
+        r.field_into_at(&mut self.notify, b, body, 128, "notify")?;
+        self.notify_all = fbe::Fixed::at(body, 133);
+        self.java_class = fbe::Fixed::at(body, 141);
+        self.component1 = fbe::Fixed::at(body, 149);
+        self.fbe_levels = fbe::Fixed::at(body, 153);
         r.leave();
         Ok(())
     }
@@ -11805,6 +12358,97 @@ impl fbe::Struct for JvmMembers {
         r.final_check::<fbe::BString>("wait")?;
         r.final_check::<Option<bool>>("notify")?;
         r.run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl JvmMembers {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 161 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.type_id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.key_order = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.to_fbe, b, body, 14, "toFbe")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.from_fbe, b, body, 18, "fromFbe")?;
+        }
+        if n >= 31 {
+            self.read_fbe = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.write_fbe = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.verify_fbe = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.to_final = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.from_final, b, body, 51, "fromFinal")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.read_final, b, body, 55, "readFinal")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.write_final, b, body, 60, "writeFinal")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.verify_final, b, body, 64, "verifyFinal")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.to_json, b, body, 68, "toJson")?;
+        }
+        if n >= 100 {
+            self.from_json = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.write_json = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.read_json = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.hash_code = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.get_class, b, body, 113, "getClass")?;
+        }
+        if n >= 120 {
+            self.clone = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.finalize = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.wait, b, body, 124, "wait")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.notify, b, body, 128, "notify")?;
+        }
+        if n >= 141 {
+            self.notify_all = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.java_class = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.component1 = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.fbe_levels = fbe::Fixed::at(body, 153);
+        }
         r.leave();
         Ok(())
     }
@@ -12048,22 +12692,13 @@ impl fbe::Struct for JsMembers {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 15, 11)?;
-        let body = r.body(b, n);
-        if n < 23 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.fbe_key = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.to_json = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.to_text, b, body, 14, "toText")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.verify, b, body, 18, "verify")?;
-        }
+        let Some(body) = r.full_body::<23>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe_key = fbe::Fixed::at(body, 8);
+        self.to_json = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.to_text, b, body, 14, "toText")?;
+        r.field_into_at(&mut self.verify, b, body, 18, "verify")?;
         r.leave();
         Ok(())
     }
@@ -12117,6 +12752,31 @@ impl fbe::Struct for JsMembers {
         r.run(6, "fbeKey=2,toJSON=4")?;
         r.final_check::<fbe::BString>("toText")?;
         r.final_check::<Option<bool>>("verify")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl JsMembers {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 23 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.fbe_key = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.to_json = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.to_text, b, body, 14, "toText")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.verify, b, body, 18, "verify")?;
+        }
         r.leave();
         Ok(())
     }
@@ -12296,94 +12956,37 @@ impl fbe::Struct for RuntimeNames {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 16, 142)?;
-        let body = r.body(b, n);
-        if n < 170 {
-            *self = Self::default();
-        }
-        if n >= 10 {
-            self.buffer = fbe::Fixed::at(body, 8);
-        }
-        if n >= 14 {
-            self.write_buffer = fbe::Fixed::at(body, 10);
-        }
-        if n >= 18 {
-            r.field_into_at(&mut self.read_buffer, b, body, 14, "ReadBuffer")?;
-        }
-        if n >= 23 {
-            r.field_into_at(&mut self.reader, b, body, 18, "Reader")?;
-        }
-        if n >= 31 {
-            self.writer = fbe::Fixed::at(body, 23);
-        }
-        if n >= 39 {
-            self.limits = fbe::Fixed::at(body, 31);
-        }
-        if n >= 43 {
-            self.decimal = fbe::Fixed::at(body, 39);
-        }
-        if n >= 51 {
-            self.uuid = fbe::Fixed::at(body, 43);
-        }
-        if n >= 55 {
-            r.field_into_at(&mut self.uuid_, b, body, 51, "UUID")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.timestamp, b, body, 55, "Timestamp")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.json_writer, b, body, 60, "JsonWriter")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.json_reader, b, body, 64, "JsonReader")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.decode_error, b, body, 68, "DecodeError")?;
-        }
-        if n >= 100 {
-            self.encode_error = fbe::Fixed::at(body, 84);
-        }
-        if n >= 108 {
-            self.decode_exception = fbe::Fixed::at(body, 100);
-        }
-        if n >= 112 {
-            self.encode_exception = fbe::Fixed::at(body, 108);
-        }
-        if n >= 113 {
-            self.sender = fbe::Fixed::at(body, 112);
-        }
-        if n >= 118 {
-            r.field_into_at(&mut self.receiver, b, body, 113, "Receiver")?;
-        }
-        if n >= 120 {
-            self.client = fbe::Fixed::at(body, 118);
-        }
-        if n >= 124 {
-            self.proxy = fbe::Fixed::at(body, 120);
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.handler, b, body, 124, "Handler")?;
-        }
-        if n >= 133 {
-            r.field_into_at(&mut self.text, b, body, 128, "Text")?;
-        }
-        if n >= 141 {
-            self.compare = fbe::Fixed::at(body, 133);
-        }
-        if n >= 149 {
-            self.decimals = fbe::Fixed::at(body, 141);
-        }
-        if n >= 153 {
-            self.uuids = fbe::Fixed::at(body, 149);
-        }
-        if n >= 161 {
-            self.timestamps = fbe::Fixed::at(body, 153);
-        }
-        if n >= 165 {
-            r.field_into_at(&mut self.utf8, b, body, 161, "Utf8")?;
-        }
-        if n >= 170 {
-            r.field_into_at(&mut self.requests, b, body, 165, "Requests")?;
-        }
+        let Some(body) = r.full_body::<170>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.buffer = fbe::Fixed::at(body, 8);
+        self.write_buffer = fbe::Fixed::at(body, 10);
+        r.field_into_at(&mut self.read_buffer, b, body, 14, "ReadBuffer")?;
+        r.field_into_at(&mut self.reader, b, body, 18, "Reader")?;
+        self.writer = fbe::Fixed::at(body, 23);
+        self.limits = fbe::Fixed::at(body, 31);
+        self.decimal = fbe::Fixed::at(body, 39);
+        self.uuid = fbe::Fixed::at(body, 43);
+        r.field_into_at(&mut self.uuid_, b, body, 51, "UUID")?;
+        r.field_into_at(&mut self.timestamp, b, body, 55, "Timestamp")?;
+        r.field_into_at(&mut self.json_writer, b, body, 60, "JsonWriter")?;
+        r.field_into_at(&mut self.json_reader, b, body, 64, "JsonReader")?;
+        r.field_into_at(&mut self.decode_error, b, body, 68, "DecodeError")?;
+        self.encode_error = fbe::Fixed::at(body, 84);
+        self.decode_exception = fbe::Fixed::at(body, 100);
+        self.encode_exception = fbe::Fixed::at(body, 108);
+        self.sender = fbe::Fixed::at(body, 112);
+        r.field_into_at(&mut self.receiver, b, body, 113, "Receiver")?;
+        self.client = fbe::Fixed::at(body, 118);
+        self.proxy = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.handler, b, body, 124, "Handler")?;
+        r.field_into_at(&mut self.text, b, body, 128, "Text")?;
+        self.compare = fbe::Fixed::at(body, 133);
+        self.decimals = fbe::Fixed::at(body, 141);
+        self.uuids = fbe::Fixed::at(body, 149);
+        self.timestamps = fbe::Fixed::at(body, 153);
+        r.field_into_at(&mut self.utf8, b, body, 161, "Utf8")?;
+        r.field_into_at(&mut self.requests, b, body, 165, "Requests")?;
         r.leave();
         Ok(())
     }
@@ -12543,6 +13146,103 @@ impl fbe::Struct for RuntimeNames {
         r.run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8")?;
         r.final_check::<Vec<Word>>("Utf8")?;
         r.final_check::<Option<fbe::BString>>("Requests")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl RuntimeNames {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 170 {
+            *self = Self::default();
+        }
+        if n >= 10 {
+            self.buffer = fbe::Fixed::at(body, 8);
+        }
+        if n >= 14 {
+            self.write_buffer = fbe::Fixed::at(body, 10);
+        }
+        if n >= 18 {
+            r.field_into_at(&mut self.read_buffer, b, body, 14, "ReadBuffer")?;
+        }
+        if n >= 23 {
+            r.field_into_at(&mut self.reader, b, body, 18, "Reader")?;
+        }
+        if n >= 31 {
+            self.writer = fbe::Fixed::at(body, 23);
+        }
+        if n >= 39 {
+            self.limits = fbe::Fixed::at(body, 31);
+        }
+        if n >= 43 {
+            self.decimal = fbe::Fixed::at(body, 39);
+        }
+        if n >= 51 {
+            self.uuid = fbe::Fixed::at(body, 43);
+        }
+        if n >= 55 {
+            r.field_into_at(&mut self.uuid_, b, body, 51, "UUID")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.timestamp, b, body, 55, "Timestamp")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.json_writer, b, body, 60, "JsonWriter")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.json_reader, b, body, 64, "JsonReader")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.decode_error, b, body, 68, "DecodeError")?;
+        }
+        if n >= 100 {
+            self.encode_error = fbe::Fixed::at(body, 84);
+        }
+        if n >= 108 {
+            self.decode_exception = fbe::Fixed::at(body, 100);
+        }
+        if n >= 112 {
+            self.encode_exception = fbe::Fixed::at(body, 108);
+        }
+        if n >= 113 {
+            self.sender = fbe::Fixed::at(body, 112);
+        }
+        if n >= 118 {
+            r.field_into_at(&mut self.receiver, b, body, 113, "Receiver")?;
+        }
+        if n >= 120 {
+            self.client = fbe::Fixed::at(body, 118);
+        }
+        if n >= 124 {
+            self.proxy = fbe::Fixed::at(body, 120);
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.handler, b, body, 124, "Handler")?;
+        }
+        if n >= 133 {
+            r.field_into_at(&mut self.text, b, body, 128, "Text")?;
+        }
+        if n >= 141 {
+            self.compare = fbe::Fixed::at(body, 133);
+        }
+        if n >= 149 {
+            self.decimals = fbe::Fixed::at(body, 141);
+        }
+        if n >= 153 {
+            self.uuids = fbe::Fixed::at(body, 149);
+        }
+        if n >= 161 {
+            self.timestamps = fbe::Fixed::at(body, 153);
+        }
+        if n >= 165 {
+            r.field_into_at(&mut self.utf8, b, body, 161, "Utf8")?;
+        }
+        if n >= 170 {
+            r.field_into_at(&mut self.requests, b, body, 165, "Requests")?;
+        }
         r.leave();
         Ok(())
     }
@@ -12793,13 +13493,10 @@ impl fbe::Struct for Class {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 17, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.class = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.class = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -12835,6 +13532,22 @@ impl fbe::Struct for Class {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("class")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Class {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.class = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -12906,13 +13619,10 @@ impl fbe::Struct for Object {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 18, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.object = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.object = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -12948,6 +13658,22 @@ impl fbe::Struct for Object {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Object")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Object {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.object = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13019,13 +13745,10 @@ impl fbe::Struct for String_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 19, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.string = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.string = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13061,6 +13784,22 @@ impl fbe::Struct for String_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("String")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl String_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.string = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13132,13 +13871,10 @@ impl fbe::Struct for List {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 20, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.list = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.list = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13174,6 +13910,22 @@ impl fbe::Struct for List {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("List")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl List {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.list = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13245,13 +13997,10 @@ impl fbe::Struct for Map {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 21, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.map = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.map = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13287,6 +14036,22 @@ impl fbe::Struct for Map {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Map")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Map {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.map = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13358,13 +14123,10 @@ impl fbe::Struct for Model {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 22, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.model = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.model = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13400,6 +14162,22 @@ impl fbe::Struct for Model {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Model")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Model {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.model = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13471,13 +14249,10 @@ impl fbe::Struct for FinalModel {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 23, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.final_model = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.final_model = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13513,6 +14288,22 @@ impl fbe::Struct for FinalModel {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FinalModel")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl FinalModel {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.final_model = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13584,13 +14375,10 @@ impl fbe::Struct for Buffer {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 24, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.buffer = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.buffer = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13626,6 +14414,22 @@ impl fbe::Struct for Buffer {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Buffer")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Buffer {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.buffer = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13697,13 +14501,10 @@ impl fbe::Struct for Reader_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 25, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.reader = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.reader = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13739,6 +14540,22 @@ impl fbe::Struct for Reader_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Reader")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Reader_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.reader = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13810,13 +14627,10 @@ impl fbe::Struct for Writer_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 26, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.writer = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.writer = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13852,6 +14666,22 @@ impl fbe::Struct for Writer_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Writer")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Writer_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.writer = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -13923,13 +14753,10 @@ impl fbe::Struct for Limits {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 27, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.limits = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.limits = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -13965,6 +14792,22 @@ impl fbe::Struct for Limits {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Limits")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Limits {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.limits = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14036,13 +14879,10 @@ impl fbe::Struct for DecodeError_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 28, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.decode_error = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.decode_error = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14078,6 +14918,22 @@ impl fbe::Struct for DecodeError_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeError")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl DecodeError_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.decode_error = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14149,13 +15005,10 @@ impl fbe::Struct for DecodeException {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 29, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.decode_exception = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.decode_exception = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14191,6 +15044,22 @@ impl fbe::Struct for DecodeException {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DecodeException")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl DecodeException {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.decode_exception = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14264,13 +15133,10 @@ impl fbe::Struct for Decimal {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 30, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.decimal = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.decimal = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14306,6 +15172,22 @@ impl fbe::Struct for Decimal {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Decimal")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Decimal {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.decimal = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14377,13 +15259,10 @@ impl fbe::Struct for Uuid {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 31, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.uuid = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14419,6 +15298,22 @@ impl fbe::Struct for Uuid {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Uuid")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Uuid {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.uuid = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14490,13 +15385,10 @@ impl fbe::Struct for Uuid_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 32, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.uuid = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14532,6 +15424,22 @@ impl fbe::Struct for Uuid_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("UUID")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Uuid_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.uuid = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14603,13 +15511,10 @@ impl fbe::Struct for Timestamp {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 33, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.timestamp = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.timestamp = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14645,6 +15550,22 @@ impl fbe::Struct for Timestamp {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Timestamp")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Timestamp {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.timestamp = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14716,13 +15637,10 @@ impl fbe::Struct for Sender {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 34, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.sender = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.sender = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14758,6 +15676,22 @@ impl fbe::Struct for Sender {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Sender")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Sender {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.sender = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14829,13 +15763,10 @@ impl fbe::Struct for Receiver {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 35, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.receiver = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.receiver = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14871,6 +15802,22 @@ impl fbe::Struct for Receiver {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Receiver")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Receiver {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.receiver = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -14942,13 +15889,10 @@ impl fbe::Struct for Client {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 36, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.client = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.client = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -14984,6 +15928,22 @@ impl fbe::Struct for Client {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Client")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Client {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.client = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15055,13 +16015,10 @@ impl fbe::Struct for Proxy {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 37, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.proxy = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.proxy = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15097,6 +16054,22 @@ impl fbe::Struct for Proxy {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Proxy")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Proxy {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.proxy = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15168,13 +16141,10 @@ impl fbe::Struct for Handler {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 38, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.handler = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.handler = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15210,6 +16180,22 @@ impl fbe::Struct for Handler {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Handler")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Handler {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.handler = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15281,13 +16267,10 @@ impl fbe::Struct for Fbe {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 39, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15323,6 +16306,22 @@ impl fbe::Struct for Fbe {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Fbe {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15394,13 +16393,10 @@ impl fbe::Struct for Fbe_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 40, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15436,6 +16432,22 @@ impl fbe::Struct for Fbe_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FBE")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Fbe_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15507,13 +16519,10 @@ impl fbe::Struct for Std {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 41, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.std = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.std = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15549,6 +16558,22 @@ impl fbe::Struct for Std {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("std")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Std {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.std = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15620,13 +16645,10 @@ impl fbe::Struct for Companion {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 42, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.companion = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.companion = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15662,6 +16684,22 @@ impl fbe::Struct for Companion {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Companion")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Companion {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.companion = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15733,13 +16771,10 @@ impl fbe::Struct for Any {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 43, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.any = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.any = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15775,6 +16810,22 @@ impl fbe::Struct for Any {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Any")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Any {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.any = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15846,13 +16897,10 @@ impl fbe::Struct for Self_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 44, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.self_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -15888,6 +16936,22 @@ impl fbe::Struct for Self_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Self")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Self_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.self_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -15959,13 +17023,10 @@ impl fbe::Struct for Self__ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 45, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.self_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16001,6 +17062,22 @@ impl fbe::Struct for Self__ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("self")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Self__ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.self_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16072,13 +17149,10 @@ impl fbe::Struct for None_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 46, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.none = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.none = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16114,6 +17188,22 @@ impl fbe::Struct for None_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("None")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl None_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.none = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16185,13 +17275,10 @@ impl fbe::Struct for Option_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 47, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.option = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.option = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16227,6 +17314,22 @@ impl fbe::Struct for Option_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Option")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Option_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.option = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16298,13 +17401,10 @@ impl fbe::Struct for Result_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 48, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.result = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.result = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16340,6 +17440,22 @@ impl fbe::Struct for Result_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Result")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Result_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.result = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16411,13 +17527,10 @@ impl fbe::Struct for Vec_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 49, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.vec = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.vec = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16453,6 +17566,22 @@ impl fbe::Struct for Vec_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Vec")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Vec_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.vec = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16524,13 +17653,10 @@ impl fbe::Struct for Box_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 50, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.box_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.box_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16566,6 +17692,22 @@ impl fbe::Struct for Box_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Box")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Box_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.box_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16637,13 +17779,10 @@ impl fbe::Struct for Error {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 51, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.error = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.error = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16679,6 +17818,22 @@ impl fbe::Struct for Error {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Error")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Error {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.error = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16750,13 +17905,10 @@ impl fbe::Struct for Exception {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 52, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.exception = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.exception = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16792,6 +17944,22 @@ impl fbe::Struct for Exception {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Exception")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Exception {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.exception = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16863,13 +18031,10 @@ impl fbe::Struct for Text {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 53, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.text = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.text = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -16905,6 +18070,22 @@ impl fbe::Struct for Text {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Text")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Text {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.text = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -16976,13 +18157,10 @@ impl fbe::Struct for JsonWriter {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 54, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.json_writer = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.json_writer = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17018,6 +18196,22 @@ impl fbe::Struct for JsonWriter {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("JsonWriter")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl JsonWriter {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.json_writer = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17089,13 +18283,10 @@ impl fbe::Struct for Int32T {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 55, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.int32_t = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.int32_t = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17131,6 +18322,22 @@ impl fbe::Struct for Int32T {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("int32_t")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Int32T {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.int32_t = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17202,13 +18409,10 @@ impl fbe::Struct for SizeT {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 56, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.size_t = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.size_t = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17244,6 +18448,22 @@ impl fbe::Struct for SizeT {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("size_t")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl SizeT {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.size_t = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17315,13 +18535,10 @@ impl fbe::Struct for List_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 57, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.list = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.list = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17357,6 +18574,22 @@ impl fbe::Struct for List_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("list")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl List_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.list = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17428,13 +18661,10 @@ impl fbe::Struct for Object_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 58, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.object = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.object = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17470,6 +18700,22 @@ impl fbe::Struct for Object_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("object")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Object_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.object = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17541,13 +18787,10 @@ impl fbe::Struct for V {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 59, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.v_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.v_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17583,6 +18826,22 @@ impl fbe::Struct for V {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("v")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl V {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.v_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17654,13 +18913,10 @@ impl fbe::Struct for R {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 60, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.r_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.r_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17696,6 +18952,22 @@ impl fbe::Struct for R {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("r")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl R {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.r_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17767,13 +19039,10 @@ impl fbe::Struct for W {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 61, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.w_ = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.w_ = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17809,6 +19078,22 @@ impl fbe::Struct for W {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("w")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl W {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.w_ = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17880,13 +19165,10 @@ impl fbe::Struct for SideBuy {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 62, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.side_buy = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.side_buy = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -17922,6 +19204,22 @@ impl fbe::Struct for SideBuy {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("SideBuy")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl SideBuy {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.side_buy = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -17993,13 +19291,10 @@ impl fbe::Struct for OrderKey {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 63, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.order_key = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.order_key = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18035,6 +19330,22 @@ impl fbe::Struct for OrderKey {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderKey")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl OrderKey {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.order_key = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18106,13 +19417,10 @@ impl fbe::Struct for TextOfside {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 64, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.text_ofside = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.text_ofside = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18148,6 +19456,22 @@ impl fbe::Struct for TextOfside {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("textOfside")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl TextOfside {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.text_ofside = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18219,13 +19543,10 @@ impl fbe::Struct for Decimal1 {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 65, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.decimal_1 = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.decimal_1 = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18261,6 +19582,22 @@ impl fbe::Struct for Decimal1 {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("DECIMAL_1")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Decimal1 {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.decimal_1 = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18332,13 +19669,10 @@ impl fbe::Struct for OrderModel {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 66, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.order_model = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.order_model = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18374,6 +19708,22 @@ impl fbe::Struct for OrderModel {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderModel")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl OrderModel {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.order_model = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18445,13 +19795,10 @@ impl fbe::Struct for OrderFinal {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 67, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.order_final = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.order_final = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18487,6 +19834,22 @@ impl fbe::Struct for OrderFinal {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("OrderFinal")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl OrderFinal {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.order_final = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18558,13 +19921,10 @@ impl fbe::Struct for NewOrder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 68, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.new_order = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.new_order = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18600,6 +19960,22 @@ impl fbe::Struct for NewOrder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("NewOrder")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl NewOrder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.new_order = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18671,13 +20047,10 @@ impl fbe::Struct for VerifyFbeOrder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 69, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.verify_fbe_order = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.verify_fbe_order = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18713,6 +20086,22 @@ impl fbe::Struct for VerifyFbeOrder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("VerifyFBEOrder")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl VerifyFbeOrder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.verify_fbe_order = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18786,13 +20175,10 @@ impl fbe::Struct for FbeVrOrder {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 70, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe_vr_order = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe_vr_order = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18828,6 +20214,22 @@ impl fbe::Struct for FbeVrOrder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("fbe_vr_Order")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl FbeVrOrder {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe_vr_order = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -18899,13 +20301,10 @@ impl fbe::Struct for E1 {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 71, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.e1 = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.e1 = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -18941,6 +20340,22 @@ impl fbe::Struct for E1 {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("e1")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl E1 {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.e1 = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19012,13 +20427,10 @@ impl fbe::Struct for I2 {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 72, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.i2 = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.i2 = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19054,6 +20466,22 @@ impl fbe::Struct for I2 {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("i2")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl I2 {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.i2 = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19125,13 +20553,10 @@ impl fbe::Struct for O3 {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 73, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.o3 = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.o3 = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19167,6 +20592,22 @@ impl fbe::Struct for O3 {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("o3")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl O3 {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.o3 = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19238,13 +20679,10 @@ impl fbe::Struct for Fbe__ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 74, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19280,6 +20718,22 @@ impl fbe::Struct for Fbe__ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("Fbe")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Fbe__ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19351,13 +20805,10 @@ impl fbe::Struct for Fingerprint {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 75, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fingerprint = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19393,6 +20844,22 @@ impl fbe::Struct for Fingerprint {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Fingerprint {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fingerprint = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19464,13 +20931,10 @@ impl fbe::Struct for FbeFingerprint {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19506,6 +20970,22 @@ impl fbe::Struct for FbeFingerprint {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FBE_FINGERPRINT")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl FbeFingerprint {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19579,13 +21059,10 @@ impl fbe::Struct for FbeFingerprint_ {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 77, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -19621,6 +21098,22 @@ impl fbe::Struct for FbeFingerprint_ {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<i32>("FBEFingerprint")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl FbeFingerprint_ {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.fbe_fingerprint = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -19708,34 +21201,17 @@ impl fbe::Struct for Case {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 78, 32)?;
-        let body = r.body(b, n);
-        if n < 40 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.name = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.name_ = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.name__ = fbe::Fixed::at(body, 16);
-        }
-        if n >= 24 {
-            self.class = fbe::Fixed::at(body, 20);
-        }
-        if n >= 28 {
-            self.class_ = fbe::Fixed::at(body, 24);
-        }
-        if n >= 32 {
-            self.class__ = fbe::Fixed::at(body, 28);
-        }
-        if n >= 36 {
-            self.string = fbe::Fixed::at(body, 32);
-        }
-        if n >= 40 {
-            self.string_ = fbe::Fixed::at(body, 36);
-        }
+        let Some(body) = r.full_body::<40>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.name = fbe::Fixed::at(body, 8);
+        self.name_ = fbe::Fixed::at(body, 12);
+        self.name__ = fbe::Fixed::at(body, 16);
+        self.class = fbe::Fixed::at(body, 20);
+        self.class_ = fbe::Fixed::at(body, 24);
+        self.class__ = fbe::Fixed::at(body, 28);
+        self.string = fbe::Fixed::at(body, 32);
+        self.string_ = fbe::Fixed::at(body, 36);
         r.leave();
         Ok(())
     }
@@ -19793,6 +21269,43 @@ impl fbe::Struct for Case {
             32,
             "name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4",
         )?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Case {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 40 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.name = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.name_ = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.name__ = fbe::Fixed::at(body, 16);
+        }
+        if n >= 24 {
+            self.class = fbe::Fixed::at(body, 20);
+        }
+        if n >= 28 {
+            self.class_ = fbe::Fixed::at(body, 24);
+        }
+        if n >= 32 {
+            self.class__ = fbe::Fixed::at(body, 28);
+        }
+        if n >= 36 {
+            self.string = fbe::Fixed::at(body, 32);
+        }
+        if n >= 40 {
+            self.string_ = fbe::Fixed::at(body, 36);
+        }
         r.leave();
         Ok(())
     }
@@ -19913,23 +21426,12 @@ impl fbe::Struct for Imported {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 79, 2)?;
-        let body = r.body(b, n);
-        if n < 14 {
-            *self = Self::default();
-        }
-        if n >= 9 {
-            self.market = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(8, b, "market")?;
-        }
-        if n >= 13 {
-            r.field_into_at(&mut self.org, b, body, 9, "org")?;
-        } else if n >= 9 {
-            r.spend(8, b, "org")?;
-        }
-        if n >= 14 {
-            self.example = fbe::Fixed::at(body, 13);
-        }
+        let Some(body) = r.full_body::<14>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.market = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.org, b, body, 9, "org")?;
+        self.example = fbe::Fixed::at(body, 13);
         r.leave();
         Ok(())
     }
@@ -19981,6 +21483,32 @@ impl fbe::Struct for Imported {
         r.final_check::<super::market::Side>("market")?;
         r.final_check::<super::market::Instrument>("org")?;
         r.final_check::<super::market::Side>("example")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Imported {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 14 {
+            *self = Self::default();
+        }
+        if n >= 9 {
+            self.market = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(8, b, "market")?;
+        }
+        if n >= 13 {
+            r.field_into_at(&mut self.org, b, body, 9, "org")?;
+        } else if n >= 9 {
+            r.spend(8, b, "org")?;
+        }
+        if n >= 14 {
+            self.example = fbe::Fixed::at(body, 13);
+        }
         r.leave();
         Ok(())
     }
@@ -20073,13 +21601,10 @@ impl fbe::Struct for Symbol {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 80, 4)?;
-        let body = r.body(b, n);
-        if n < 12 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.digits = fbe::Fixed::at(body, 8);
-        }
+        let Some(body) = r.full_body::<12>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.digits = fbe::Fixed::at(body, 8);
         r.leave();
         Ok(())
     }
@@ -20115,6 +21640,22 @@ impl fbe::Struct for Symbol {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4)?;
         r.final_check::<Digits>("digits")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Symbol {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 12 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.digits = fbe::Fixed::at(body, 8);
+        }
         r.leave();
         Ok(())
     }
@@ -20203,30 +21744,13 @@ impl fbe::Struct for Listed {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
-        let body = r.body(b, n);
-        if n < 24 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
-        } else {
-            r.spend(4, b, "symbol")?;
-        }
-        if n >= 16 {
-            self.digits = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(4, b, "digits")?;
-        }
-        if n >= 20 {
-            self.precision = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(4, b, "precision")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.ticker, b, body, 20, "ticker")?;
-        } else if n >= 20 {
-            r.spend(4, b, "ticker")?;
-        }
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        self.digits = fbe::Fixed::at(body, 12);
+        self.precision = fbe::Fixed::at(body, 16);
+        r.field_into_at(&mut self.ticker, b, body, 20, "ticker")?;
         r.leave();
         Ok(())
     }
@@ -20290,6 +21814,39 @@ impl fbe::Struct for Listed {
         r.final_check::<fbe::BString>("symbol")?;
         r.run(8, "digits=4,precision=4")?;
         r.final_check::<Symbol>("ticker")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Listed {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        } else {
+            r.spend(4, b, "symbol")?;
+        }
+        if n >= 16 {
+            self.digits = fbe::Fixed::at(body, 12);
+        } else if n >= 12 {
+            r.spend(4, b, "digits")?;
+        }
+        if n >= 20 {
+            self.precision = fbe::Fixed::at(body, 16);
+        } else if n >= 16 {
+            r.spend(4, b, "precision")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.ticker, b, body, 20, "ticker")?;
+        } else if n >= 20 {
+            r.spend(4, b, "ticker")?;
+        }
         r.leave();
         Ok(())
     }
@@ -20399,25 +21956,14 @@ impl fbe::Struct for Derived {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 82, 18)?;
-        let body = r.body(b, n);
-        if n < 26 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            self.side = fbe::Fixed::at(body, 8);
-        }
-        if n >= 16 {
-            self.s = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.range = fbe::Fixed::at(body, 16);
-        }
-        if n >= 22 {
-            self.word = fbe::Fixed::at(body, 20);
-        }
-        if n >= 26 {
-            self.side_ = fbe::Fixed::at(body, 22);
-        }
+        let Some(body) = r.full_body::<26>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.side = fbe::Fixed::at(body, 8);
+        self.s = fbe::Fixed::at(body, 12);
+        self.range = fbe::Fixed::at(body, 16);
+        self.word = fbe::Fixed::at(body, 20);
+        self.side_ = fbe::Fixed::at(body, 22);
         r.leave();
         Ok(())
     }
@@ -20463,6 +22009,34 @@ impl fbe::Struct for Derived {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(18)?;
         r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Derived {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 26 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            self.side = fbe::Fixed::at(body, 8);
+        }
+        if n >= 16 {
+            self.s = fbe::Fixed::at(body, 12);
+        }
+        if n >= 20 {
+            self.range = fbe::Fixed::at(body, 16);
+        }
+        if n >= 22 {
+            self.word = fbe::Fixed::at(body, 20);
+        }
+        if n >= 26 {
+            self.side_ = fbe::Fixed::at(body, 22);
+        }
         r.leave();
         Ok(())
     }
@@ -20805,418 +22379,91 @@ impl fbe::Struct for Hostile {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
-        let body = r.body(b, n);
-        if n < 336 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.order, b, body, 8, "Order")?;
-        } else {
-            r.spend(3010, b, "Order")?;
-        }
-        if n >= 16 {
-            r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
-        } else if n >= 12 {
-            r.spend(2998, b, "CppWords")?;
-        }
-        if n >= 20 {
-            r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
-        } else if n >= 16 {
-            r.spend(2379, b, "PythonWords")?;
-        }
-        if n >= 24 {
-            r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
-        } else if n >= 20 {
-            r.spend(2140, b, "GoWords")?;
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
-        } else if n >= 24 {
-            r.spend(1938, b, "JavaWords")?;
-        }
-        if n >= 32 {
-            r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
-        } else if n >= 28 {
-            r.spend(1756, b, "KotlinWords")?;
-        }
-        if n >= 36 {
-            r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
-        } else if n >= 32 {
-            r.spend(1549, b, "JsWords")?;
-        }
-        if n >= 40 {
-            r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
-        } else if n >= 36 {
-            r.spend(1326, b, "RustWords")?;
-        }
-        if n >= 44 {
-            r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
-        } else if n >= 40 {
-            r.spend(1131, b, "CSharpWords")?;
-        }
-        if n >= 48 {
-            r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
-        } else if n >= 44 {
-            r.spend(981, b, "RubyWords")?;
-        }
-        if n >= 52 {
-            r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
-        } else if n >= 48 {
-            r.spend(883, b, "CppMembers")?;
-        }
-        if n >= 56 {
-            r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
-        } else if n >= 52 {
-            r.spend(835, b, "PythonMembers")?;
-        }
-        if n >= 60 {
-            r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
-        } else if n >= 56 {
-            r.spend(739, b, "GoMembers")?;
-        }
-        if n >= 64 {
-            r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
-        } else if n >= 60 {
-            r.spend(610, b, "JvmMembers")?;
-        }
-        if n >= 68 {
-            r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
-        } else if n >= 64 {
-            r.spend(473, b, "JsMembers")?;
-        }
-        if n >= 72 {
-            r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
-        } else if n >= 68 {
-            r.spend(462, b, "RuntimeNames")?;
-        }
-        if n >= 76 {
-            r.field_into_at(&mut self.class, b, body, 72, "class")?;
-        } else if n >= 72 {
-            r.spend(320, b, "class")?;
-        }
-        if n >= 80 {
-            r.field_into_at(&mut self.object, b, body, 76, "Object")?;
-        } else if n >= 76 {
-            r.spend(316, b, "Object")?;
-        }
-        if n >= 84 {
-            r.field_into_at(&mut self.string, b, body, 80, "String")?;
-        } else if n >= 80 {
-            r.spend(312, b, "String")?;
-        }
-        if n >= 88 {
-            r.field_into_at(&mut self.list, b, body, 84, "List")?;
-        } else if n >= 84 {
-            r.spend(308, b, "List")?;
-        }
-        if n >= 92 {
-            r.field_into_at(&mut self.map, b, body, 88, "Map")?;
-        } else if n >= 88 {
-            r.spend(304, b, "Map")?;
-        }
-        if n >= 96 {
-            r.field_into_at(&mut self.model, b, body, 92, "Model")?;
-        } else if n >= 92 {
-            r.spend(300, b, "Model")?;
-        }
-        if n >= 100 {
-            r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
-        } else if n >= 96 {
-            r.spend(296, b, "FinalModel")?;
-        }
-        if n >= 104 {
-            r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
-        } else if n >= 100 {
-            r.spend(292, b, "Buffer")?;
-        }
-        if n >= 108 {
-            r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
-        } else if n >= 104 {
-            r.spend(288, b, "Reader")?;
-        }
-        if n >= 112 {
-            r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
-        } else if n >= 108 {
-            r.spend(284, b, "Writer")?;
-        }
-        if n >= 116 {
-            r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
-        } else if n >= 112 {
-            r.spend(280, b, "Limits")?;
-        }
-        if n >= 120 {
-            r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
-        } else if n >= 116 {
-            r.spend(276, b, "DecodeError")?;
-        }
-        if n >= 124 {
-            r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
-        } else if n >= 120 {
-            r.spend(272, b, "DecodeException")?;
-        }
-        if n >= 128 {
-            r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
-        } else if n >= 124 {
-            r.spend(268, b, "Decimal")?;
-        }
-        if n >= 132 {
-            r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
-        } else if n >= 128 {
-            r.spend(264, b, "Uuid")?;
-        }
-        if n >= 136 {
-            r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
-        } else if n >= 132 {
-            r.spend(260, b, "UUID")?;
-        }
-        if n >= 140 {
-            r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
-        } else if n >= 136 {
-            r.spend(256, b, "Timestamp")?;
-        }
-        if n >= 144 {
-            r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
-        } else if n >= 140 {
-            r.spend(252, b, "Sender")?;
-        }
-        if n >= 148 {
-            r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
-        } else if n >= 144 {
-            r.spend(248, b, "Receiver")?;
-        }
-        if n >= 152 {
-            r.field_into_at(&mut self.client, b, body, 148, "Client")?;
-        } else if n >= 148 {
-            r.spend(244, b, "Client")?;
-        }
-        if n >= 156 {
-            r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
-        } else if n >= 152 {
-            r.spend(240, b, "Proxy")?;
-        }
-        if n >= 160 {
-            r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
-        } else if n >= 156 {
-            r.spend(236, b, "Handler")?;
-        }
-        if n >= 164 {
-            r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
-        } else if n >= 160 {
-            r.spend(232, b, "fbe")?;
-        }
-        if n >= 168 {
-            r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
-        } else if n >= 164 {
-            r.spend(228, b, "FBE")?;
-        }
-        if n >= 172 {
-            r.field_into_at(&mut self.std, b, body, 168, "std")?;
-        } else if n >= 168 {
-            r.spend(224, b, "std")?;
-        }
-        if n >= 176 {
-            r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
-        } else if n >= 172 {
-            r.spend(220, b, "Companion")?;
-        }
-        if n >= 180 {
-            r.field_into_at(&mut self.any, b, body, 176, "Any")?;
-        } else if n >= 176 {
-            r.spend(216, b, "Any")?;
-        }
-        if n >= 184 {
-            r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
-        } else if n >= 180 {
-            r.spend(212, b, "Self")?;
-        }
-        if n >= 188 {
-            r.field_into_at(&mut self.self__, b, body, 184, "self")?;
-        } else if n >= 184 {
-            r.spend(208, b, "self")?;
-        }
-        if n >= 192 {
-            r.field_into_at(&mut self.none, b, body, 188, "None")?;
-        } else if n >= 188 {
-            r.spend(204, b, "None")?;
-        }
-        if n >= 196 {
-            r.field_into_at(&mut self.option, b, body, 192, "Option")?;
-        } else if n >= 192 {
-            r.spend(200, b, "Option")?;
-        }
-        if n >= 200 {
-            r.field_into_at(&mut self.result, b, body, 196, "Result")?;
-        } else if n >= 196 {
-            r.spend(196, b, "Result")?;
-        }
-        if n >= 204 {
-            r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
-        } else if n >= 200 {
-            r.spend(192, b, "Vec")?;
-        }
-        if n >= 208 {
-            r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
-        } else if n >= 204 {
-            r.spend(188, b, "Box")?;
-        }
-        if n >= 212 {
-            r.field_into_at(&mut self.error, b, body, 208, "Error")?;
-        } else if n >= 208 {
-            r.spend(184, b, "Error")?;
-        }
-        if n >= 216 {
-            r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
-        } else if n >= 212 {
-            r.spend(180, b, "Exception")?;
-        }
-        if n >= 220 {
-            r.field_into_at(&mut self.text, b, body, 216, "Text")?;
-        } else if n >= 216 {
-            r.spend(176, b, "Text")?;
-        }
-        if n >= 224 {
-            r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
-        } else if n >= 220 {
-            r.spend(172, b, "JsonWriter")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
-        } else if n >= 224 {
-            r.spend(168, b, "int32_t")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
-        } else if n >= 228 {
-            r.spend(164, b, "size_t")?;
-        }
-        if n >= 236 {
-            r.field_into_at(&mut self.list_, b, body, 232, "list")?;
-        } else if n >= 232 {
-            r.spend(160, b, "list")?;
-        }
-        if n >= 240 {
-            r.field_into_at(&mut self.object_, b, body, 236, "object")?;
-        } else if n >= 236 {
-            r.spend(156, b, "object")?;
-        }
-        if n >= 244 {
-            r.field_into_at(&mut self.v_, b, body, 240, "v")?;
-        } else if n >= 240 {
-            r.spend(152, b, "v")?;
-        }
-        if n >= 248 {
-            r.field_into_at(&mut self.r_, b, body, 244, "r")?;
-        } else if n >= 244 {
-            r.spend(148, b, "r")?;
-        }
-        if n >= 252 {
-            r.field_into_at(&mut self.w_, b, body, 248, "w")?;
-        } else if n >= 248 {
-            r.spend(144, b, "w")?;
-        }
-        if n >= 256 {
-            r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
-        } else if n >= 252 {
-            r.spend(140, b, "SideBuy")?;
-        }
-        if n >= 260 {
-            r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
-        } else if n >= 256 {
-            r.spend(136, b, "OrderKey")?;
-        }
-        if n >= 264 {
-            r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
-        } else if n >= 260 {
-            r.spend(132, b, "textOfside")?;
-        }
-        if n >= 268 {
-            r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
-        } else if n >= 264 {
-            r.spend(128, b, "DECIMAL_1")?;
-        }
-        if n >= 272 {
-            r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
-        } else if n >= 268 {
-            r.spend(124, b, "OrderModel")?;
-        }
-        if n >= 276 {
-            r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
-        } else if n >= 272 {
-            r.spend(120, b, "OrderFinal")?;
-        }
-        if n >= 280 {
-            r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
-        } else if n >= 276 {
-            r.spend(116, b, "NewOrder")?;
-        }
-        if n >= 284 {
-            r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
-        } else if n >= 280 {
-            r.spend(112, b, "VerifyFBEOrder")?;
-        }
-        if n >= 288 {
-            r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
-        } else if n >= 284 {
-            r.spend(108, b, "fbe_vr_Order")?;
-        }
-        if n >= 292 {
-            r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
-        } else if n >= 288 {
-            r.spend(104, b, "e1")?;
-        }
-        if n >= 296 {
-            r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
-        } else if n >= 292 {
-            r.spend(100, b, "i2")?;
-        }
-        if n >= 300 {
-            r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
-        } else if n >= 296 {
-            r.spend(96, b, "o3")?;
-        }
-        if n >= 304 {
-            r.field_into_at(&mut self.fbe__, b, body, 300, "Fbe")?;
-        } else if n >= 300 {
-            r.spend(92, b, "Fbe")?;
-        }
-        if n >= 308 {
-            r.field_into_at(&mut self.fingerprint, b, body, 304, "FINGERPRINT")?;
-        } else if n >= 304 {
-            r.spend(88, b, "FINGERPRINT")?;
-        }
-        if n >= 312 {
-            r.field_into_at(&mut self.fbe_fingerprint, b, body, 308, "FBE_FINGERPRINT")?;
-        } else if n >= 308 {
-            r.spend(84, b, "FBE_FINGERPRINT")?;
-        }
-        if n >= 316 {
-            r.field_into_at(&mut self.fbe_fingerprint_, b, body, 312, "FBEFingerprint")?;
-        } else if n >= 312 {
-            r.spend(80, b, "FBEFingerprint")?;
-        }
-        if n >= 320 {
-            r.field_into_at(&mut self.case, b, body, 316, "Case")?;
-        } else if n >= 316 {
-            r.spend(76, b, "Case")?;
-        }
-        if n >= 324 {
-            r.field_into_at(&mut self.imported, b, body, 320, "Imported")?;
-        } else if n >= 320 {
-            r.spend(44, b, "Imported")?;
-        }
-        if n >= 328 {
-            r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
-        } else if n >= 324 {
-            r.spend(34, b, "Derived")?;
-        }
-        if n >= 332 {
-            r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
-        } else if n >= 328 {
-            r.spend(16, b, "Listed")?;
-        }
-        if n >= 336 {
-            self.letters = fbe::Fixed::at(body, 332);
-        }
+        let Some(body) = r.full_body::<336>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.order, b, body, 8, "Order")?;
+        r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
+        r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
+        r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
+        r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
+        r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
+        r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
+        r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
+        r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
+        r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
+        r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
+        r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
+        r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
+        r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
+        r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
+        r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
+        r.field_into_at(&mut self.class, b, body, 72, "class")?;
+        r.field_into_at(&mut self.object, b, body, 76, "Object")?;
+        r.field_into_at(&mut self.string, b, body, 80, "String")?;
+        r.field_into_at(&mut self.list, b, body, 84, "List")?;
+        r.field_into_at(&mut self.map, b, body, 88, "Map")?;
+        r.field_into_at(&mut self.model, b, body, 92, "Model")?;
+        r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
+        r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
+        r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
+        r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
+        r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
+        r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
+        r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
+        r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
+        r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
+        r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
+        r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
+        r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
+        r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
+        r.field_into_at(&mut self.client, b, body, 148, "Client")?;
+        r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
+        r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
+        r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
+        r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
+        r.field_into_at(&mut self.std, b, body, 168, "std")?;
+        r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
+        r.field_into_at(&mut self.any, b, body, 176, "Any")?;
+        r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
+        r.field_into_at(&mut self.self__, b, body, 184, "self")?;
+        r.field_into_at(&mut self.none, b, body, 188, "None")?;
+        r.field_into_at(&mut self.option, b, body, 192, "Option")?;
+        r.field_into_at(&mut self.result, b, body, 196, "Result")?;
+        r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
+        r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
+        r.field_into_at(&mut self.error, b, body, 208, "Error")?;
+        r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
+        r.field_into_at(&mut self.text, b, body, 216, "Text")?;
+        r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
+        r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
+        r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
+        r.field_into_at(&mut self.list_, b, body, 232, "list")?;
+        r.field_into_at(&mut self.object_, b, body, 236, "object")?;
+        r.field_into_at(&mut self.v_, b, body, 240, "v")?;
+        r.field_into_at(&mut self.r_, b, body, 244, "r")?;
+        r.field_into_at(&mut self.w_, b, body, 248, "w")?;
+        r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
+        r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
+        r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
+        r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
+        r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
+        r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
+        r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
+        r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
+        r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
+        r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
+        r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
+        r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
+        r.field_into_at(&mut self.fbe__, b, body, 300, "Fbe")?;
+        r.field_into_at(&mut self.fingerprint, b, body, 304, "FINGERPRINT")?;
+        r.field_into_at(&mut self.fbe_fingerprint, b, body, 308, "FBE_FINGERPRINT")?;
+        r.field_into_at(&mut self.fbe_fingerprint_, b, body, 312, "FBEFingerprint")?;
+        r.field_into_at(&mut self.case, b, body, 316, "Case")?;
+        r.field_into_at(&mut self.imported, b, body, 320, "Imported")?;
+        r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
+        r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
+        self.letters = fbe::Fixed::at(body, 332);
         r.leave();
         Ok(())
     }
@@ -21902,6 +23149,427 @@ impl fbe::Struct for Hostile {
         r.final_check::<Derived>("Derived")?;
         r.final_check::<Listed>("Listed")?;
         r.final_check::<Letters>("Letters")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Hostile {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 336 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.order, b, body, 8, "Order")?;
+        } else {
+            r.spend(3010, b, "Order")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
+        } else if n >= 12 {
+            r.spend(2998, b, "CppWords")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
+        } else if n >= 16 {
+            r.spend(2379, b, "PythonWords")?;
+        }
+        if n >= 24 {
+            r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
+        } else if n >= 20 {
+            r.spend(2140, b, "GoWords")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
+        } else if n >= 24 {
+            r.spend(1938, b, "JavaWords")?;
+        }
+        if n >= 32 {
+            r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
+        } else if n >= 28 {
+            r.spend(1756, b, "KotlinWords")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
+        } else if n >= 32 {
+            r.spend(1549, b, "JsWords")?;
+        }
+        if n >= 40 {
+            r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
+        } else if n >= 36 {
+            r.spend(1326, b, "RustWords")?;
+        }
+        if n >= 44 {
+            r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
+        } else if n >= 40 {
+            r.spend(1131, b, "CSharpWords")?;
+        }
+        if n >= 48 {
+            r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
+        } else if n >= 44 {
+            r.spend(981, b, "RubyWords")?;
+        }
+        if n >= 52 {
+            r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
+        } else if n >= 48 {
+            r.spend(883, b, "CppMembers")?;
+        }
+        if n >= 56 {
+            r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
+        } else if n >= 52 {
+            r.spend(835, b, "PythonMembers")?;
+        }
+        if n >= 60 {
+            r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
+        } else if n >= 56 {
+            r.spend(739, b, "GoMembers")?;
+        }
+        if n >= 64 {
+            r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
+        } else if n >= 60 {
+            r.spend(610, b, "JvmMembers")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
+        } else if n >= 64 {
+            r.spend(473, b, "JsMembers")?;
+        }
+        if n >= 72 {
+            r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
+        } else if n >= 68 {
+            r.spend(462, b, "RuntimeNames")?;
+        }
+        if n >= 76 {
+            r.field_into_at(&mut self.class, b, body, 72, "class")?;
+        } else if n >= 72 {
+            r.spend(320, b, "class")?;
+        }
+        if n >= 80 {
+            r.field_into_at(&mut self.object, b, body, 76, "Object")?;
+        } else if n >= 76 {
+            r.spend(316, b, "Object")?;
+        }
+        if n >= 84 {
+            r.field_into_at(&mut self.string, b, body, 80, "String")?;
+        } else if n >= 80 {
+            r.spend(312, b, "String")?;
+        }
+        if n >= 88 {
+            r.field_into_at(&mut self.list, b, body, 84, "List")?;
+        } else if n >= 84 {
+            r.spend(308, b, "List")?;
+        }
+        if n >= 92 {
+            r.field_into_at(&mut self.map, b, body, 88, "Map")?;
+        } else if n >= 88 {
+            r.spend(304, b, "Map")?;
+        }
+        if n >= 96 {
+            r.field_into_at(&mut self.model, b, body, 92, "Model")?;
+        } else if n >= 92 {
+            r.spend(300, b, "Model")?;
+        }
+        if n >= 100 {
+            r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
+        } else if n >= 96 {
+            r.spend(296, b, "FinalModel")?;
+        }
+        if n >= 104 {
+            r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
+        } else if n >= 100 {
+            r.spend(292, b, "Buffer")?;
+        }
+        if n >= 108 {
+            r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
+        } else if n >= 104 {
+            r.spend(288, b, "Reader")?;
+        }
+        if n >= 112 {
+            r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
+        } else if n >= 108 {
+            r.spend(284, b, "Writer")?;
+        }
+        if n >= 116 {
+            r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
+        } else if n >= 112 {
+            r.spend(280, b, "Limits")?;
+        }
+        if n >= 120 {
+            r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
+        } else if n >= 116 {
+            r.spend(276, b, "DecodeError")?;
+        }
+        if n >= 124 {
+            r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
+        } else if n >= 120 {
+            r.spend(272, b, "DecodeException")?;
+        }
+        if n >= 128 {
+            r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
+        } else if n >= 124 {
+            r.spend(268, b, "Decimal")?;
+        }
+        if n >= 132 {
+            r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
+        } else if n >= 128 {
+            r.spend(264, b, "Uuid")?;
+        }
+        if n >= 136 {
+            r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
+        } else if n >= 132 {
+            r.spend(260, b, "UUID")?;
+        }
+        if n >= 140 {
+            r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
+        } else if n >= 136 {
+            r.spend(256, b, "Timestamp")?;
+        }
+        if n >= 144 {
+            r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
+        } else if n >= 140 {
+            r.spend(252, b, "Sender")?;
+        }
+        if n >= 148 {
+            r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
+        } else if n >= 144 {
+            r.spend(248, b, "Receiver")?;
+        }
+        if n >= 152 {
+            r.field_into_at(&mut self.client, b, body, 148, "Client")?;
+        } else if n >= 148 {
+            r.spend(244, b, "Client")?;
+        }
+        if n >= 156 {
+            r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
+        } else if n >= 152 {
+            r.spend(240, b, "Proxy")?;
+        }
+        if n >= 160 {
+            r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
+        } else if n >= 156 {
+            r.spend(236, b, "Handler")?;
+        }
+        if n >= 164 {
+            r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
+        } else if n >= 160 {
+            r.spend(232, b, "fbe")?;
+        }
+        if n >= 168 {
+            r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
+        } else if n >= 164 {
+            r.spend(228, b, "FBE")?;
+        }
+        if n >= 172 {
+            r.field_into_at(&mut self.std, b, body, 168, "std")?;
+        } else if n >= 168 {
+            r.spend(224, b, "std")?;
+        }
+        if n >= 176 {
+            r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
+        } else if n >= 172 {
+            r.spend(220, b, "Companion")?;
+        }
+        if n >= 180 {
+            r.field_into_at(&mut self.any, b, body, 176, "Any")?;
+        } else if n >= 176 {
+            r.spend(216, b, "Any")?;
+        }
+        if n >= 184 {
+            r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
+        } else if n >= 180 {
+            r.spend(212, b, "Self")?;
+        }
+        if n >= 188 {
+            r.field_into_at(&mut self.self__, b, body, 184, "self")?;
+        } else if n >= 184 {
+            r.spend(208, b, "self")?;
+        }
+        if n >= 192 {
+            r.field_into_at(&mut self.none, b, body, 188, "None")?;
+        } else if n >= 188 {
+            r.spend(204, b, "None")?;
+        }
+        if n >= 196 {
+            r.field_into_at(&mut self.option, b, body, 192, "Option")?;
+        } else if n >= 192 {
+            r.spend(200, b, "Option")?;
+        }
+        if n >= 200 {
+            r.field_into_at(&mut self.result, b, body, 196, "Result")?;
+        } else if n >= 196 {
+            r.spend(196, b, "Result")?;
+        }
+        if n >= 204 {
+            r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
+        } else if n >= 200 {
+            r.spend(192, b, "Vec")?;
+        }
+        if n >= 208 {
+            r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
+        } else if n >= 204 {
+            r.spend(188, b, "Box")?;
+        }
+        if n >= 212 {
+            r.field_into_at(&mut self.error, b, body, 208, "Error")?;
+        } else if n >= 208 {
+            r.spend(184, b, "Error")?;
+        }
+        if n >= 216 {
+            r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
+        } else if n >= 212 {
+            r.spend(180, b, "Exception")?;
+        }
+        if n >= 220 {
+            r.field_into_at(&mut self.text, b, body, 216, "Text")?;
+        } else if n >= 216 {
+            r.spend(176, b, "Text")?;
+        }
+        if n >= 224 {
+            r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
+        } else if n >= 220 {
+            r.spend(172, b, "JsonWriter")?;
+        }
+        if n >= 228 {
+            r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
+        } else if n >= 224 {
+            r.spend(168, b, "int32_t")?;
+        }
+        if n >= 232 {
+            r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
+        } else if n >= 228 {
+            r.spend(164, b, "size_t")?;
+        }
+        if n >= 236 {
+            r.field_into_at(&mut self.list_, b, body, 232, "list")?;
+        } else if n >= 232 {
+            r.spend(160, b, "list")?;
+        }
+        if n >= 240 {
+            r.field_into_at(&mut self.object_, b, body, 236, "object")?;
+        } else if n >= 236 {
+            r.spend(156, b, "object")?;
+        }
+        if n >= 244 {
+            r.field_into_at(&mut self.v_, b, body, 240, "v")?;
+        } else if n >= 240 {
+            r.spend(152, b, "v")?;
+        }
+        if n >= 248 {
+            r.field_into_at(&mut self.r_, b, body, 244, "r")?;
+        } else if n >= 244 {
+            r.spend(148, b, "r")?;
+        }
+        if n >= 252 {
+            r.field_into_at(&mut self.w_, b, body, 248, "w")?;
+        } else if n >= 248 {
+            r.spend(144, b, "w")?;
+        }
+        if n >= 256 {
+            r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
+        } else if n >= 252 {
+            r.spend(140, b, "SideBuy")?;
+        }
+        if n >= 260 {
+            r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
+        } else if n >= 256 {
+            r.spend(136, b, "OrderKey")?;
+        }
+        if n >= 264 {
+            r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
+        } else if n >= 260 {
+            r.spend(132, b, "textOfside")?;
+        }
+        if n >= 268 {
+            r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
+        } else if n >= 264 {
+            r.spend(128, b, "DECIMAL_1")?;
+        }
+        if n >= 272 {
+            r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
+        } else if n >= 268 {
+            r.spend(124, b, "OrderModel")?;
+        }
+        if n >= 276 {
+            r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
+        } else if n >= 272 {
+            r.spend(120, b, "OrderFinal")?;
+        }
+        if n >= 280 {
+            r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
+        } else if n >= 276 {
+            r.spend(116, b, "NewOrder")?;
+        }
+        if n >= 284 {
+            r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
+        } else if n >= 280 {
+            r.spend(112, b, "VerifyFBEOrder")?;
+        }
+        if n >= 288 {
+            r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
+        } else if n >= 284 {
+            r.spend(108, b, "fbe_vr_Order")?;
+        }
+        if n >= 292 {
+            r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
+        } else if n >= 288 {
+            r.spend(104, b, "e1")?;
+        }
+        if n >= 296 {
+            r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
+        } else if n >= 292 {
+            r.spend(100, b, "i2")?;
+        }
+        if n >= 300 {
+            r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
+        } else if n >= 296 {
+            r.spend(96, b, "o3")?;
+        }
+        if n >= 304 {
+            r.field_into_at(&mut self.fbe__, b, body, 300, "Fbe")?;
+        } else if n >= 300 {
+            r.spend(92, b, "Fbe")?;
+        }
+        if n >= 308 {
+            r.field_into_at(&mut self.fingerprint, b, body, 304, "FINGERPRINT")?;
+        } else if n >= 304 {
+            r.spend(88, b, "FINGERPRINT")?;
+        }
+        if n >= 312 {
+            r.field_into_at(&mut self.fbe_fingerprint, b, body, 308, "FBE_FINGERPRINT")?;
+        } else if n >= 308 {
+            r.spend(84, b, "FBE_FINGERPRINT")?;
+        }
+        if n >= 316 {
+            r.field_into_at(&mut self.fbe_fingerprint_, b, body, 312, "FBEFingerprint")?;
+        } else if n >= 312 {
+            r.spend(80, b, "FBEFingerprint")?;
+        }
+        if n >= 320 {
+            r.field_into_at(&mut self.case, b, body, 316, "Case")?;
+        } else if n >= 316 {
+            r.spend(76, b, "Case")?;
+        }
+        if n >= 324 {
+            r.field_into_at(&mut self.imported, b, body, 320, "Imported")?;
+        } else if n >= 320 {
+            r.spend(44, b, "Imported")?;
+        }
+        if n >= 328 {
+            r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
+        } else if n >= 324 {
+            r.spend(34, b, "Derived")?;
+        }
+        if n >= 332 {
+            r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
+        } else if n >= 328 {
+            r.spend(16, b, "Listed")?;
+        }
+        if n >= 336 {
+            self.letters = fbe::Fixed::at(body, 332);
+        }
         r.leave();
         Ok(())
     }

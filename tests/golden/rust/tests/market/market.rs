@@ -119,16 +119,11 @@ impl fbe::Struct for Instrument {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 501, 8)?;
-        let body = r.body(b, n);
-        if n < 16 {
-            *self = Self::default();
-        }
-        if n >= 12 {
-            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
-        }
-        if n >= 16 {
-            self.digits = fbe::Fixed::at(body, 12);
-        }
+        let Some(body) = r.full_body::<16>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        self.digits = fbe::Fixed::at(body, 12);
         r.leave();
         Ok(())
     }
@@ -172,6 +167,25 @@ impl fbe::Struct for Instrument {
         r.enter(8)?;
         r.final_check::<fbe::BString>("symbol")?;
         r.final_check::<i32>("digits")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Instrument {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 16 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        }
+        if n >= 16 {
+            self.digits = fbe::Fixed::at(body, 12);
+        }
         r.leave();
         Ok(())
     }
@@ -250,16 +264,11 @@ impl fbe::Struct for Failure {
         off: usize,
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 502, 20)?;
-        let body = r.body(b, n);
-        if n < 28 {
-            *self = Self::default();
-        }
-        if n >= 24 {
-            self.id = fbe::Fixed::at(body, 8);
-        }
-        if n >= 28 {
-            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
-        }
+        let Some(body) = r.full_body::<28>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        self.id = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
         r.leave();
         Ok(())
     }
@@ -303,6 +312,25 @@ impl fbe::Struct for Failure {
         r.enter(20)?;
         r.final_check::<fbe::Uuid>("id")?;
         r.final_check::<fbe::BString>("reason")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Failure {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 28 {
+            *self = Self::default();
+        }
+        if n >= 24 {
+            self.id = fbe::Fixed::at(body, 8);
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
+        }
         r.leave();
         Ok(())
     }
