@@ -262,6 +262,19 @@ impl Writer {
         p
     }
 
+    /// [`Writer::struct_body`] of a body of `N` bytes, returned with its position: the header and
+    /// the fixed-size fields are stored through the one `&mut [u8; N]`, with one bounds check
+    /// ([`crate::Fixed::put_at`]).
+    #[inline(always)]
+    pub fn struct_block<const N: usize>(&mut self, base: usize, slot: usize, type_id: u32) -> (usize, &mut [u8; N]) {
+        let p = self.alloc(N);
+        self.offset(base, slot, p);
+        let body = self.block::<N>(p);
+        body[..4].copy_from_slice(&(N as u32).to_le_bytes());
+        body[4..8].copy_from_slice(&type_id.to_le_bytes());
+        (p, body)
+    }
+
     /// The `N` bytes at `p` of a block just allocated (a struct body from
     /// [`Writer::struct_body`]): its fixed-size fields are stored at their offsets
     /// ([`crate::Fixed::put_at`]) with this one bounds check for all of them.

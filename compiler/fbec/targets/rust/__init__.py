@@ -423,10 +423,12 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
     w.line("#[inline(always)]")
     with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
         w.line("w.enter(Self::NAME)?;")
-        w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
         fixed = [fp for fp in p.fields if ir.reads_unchecked(fp.type)]
-        if fixed:   # the fixed fields stored at their offsets, one bounds check for the body
-            w.line(f"let body = w.block::<{s.body_size}>(b);")
+        if fixed:   # the header and the fixed fields stored at their offsets, one bounds check for the body
+            b = "b" if len(fixed) < len(p.fields) else "_"
+            w.line(f"let ({b}, body) = w.struct_block::<{s.body_size}>(base, slot, {s.type_id});")
+        else:
+            w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
         for fp in fixed:
             w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, body, {fp.offset});")
         for fp in p.fields:

@@ -21,8 +21,7 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 28, 1);
-        let body = w.block::<28>(b);
+        let (b, body) = w.struct_block::<28>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.value, body, 16);
         w.field(&self.name, b, b + 12, "name")?;
@@ -202,8 +201,7 @@ impl fbe::Struct for Edge {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 2);
-        let body = w.block::<20>(b);
+        let (_, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);

@@ -211,8 +211,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 34, 1);
-        let body = w.block::<34>(b);
+        let (b, body) = w.struct_block::<34>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.side, body, 16);
         fbe::Fixed::put_at(&self.type_, body, 17);
@@ -407,8 +406,7 @@ impl fbe::Struct for Balance {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 2);
-        let body = w.block::<20>(b);
+        let (b, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         w.field(&self.currency, b, b + 8, "currency")?;
         w.leave();
@@ -569,8 +567,7 @@ impl fbe::Struct for Account {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 30, 3);
-        let body = w.block::<30>(b);
+        let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.state, body, 16);
         w.field(&self.name, b, b + 12, "name")?;

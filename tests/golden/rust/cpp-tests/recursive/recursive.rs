@@ -20,8 +20,7 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 1);
-        let body = w.block::<20>(b);
+        let (b, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.label, b, b + 12, "label")?;
         w.field(&self.children, b, b + 16, "children")?;

@@ -20,8 +20,7 @@ impl fbe::Struct for Edge {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 1);
-        let body = w.block::<20>(b);
+        let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
@@ -174,8 +173,7 @@ impl fbe::Struct for Point {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 19, 2);
-        let body = w.block::<19>(b);
+        let (_, body) = w.struct_block::<19>(base, slot, 2);
         fbe::Fixed::put_at(&self.flag, body, 8);
         fbe::Fixed::put_at(&self.x, body, 9);
         fbe::Fixed::put_at(&self.y, body, 17);
@@ -329,8 +327,7 @@ impl fbe::Struct for Point3 {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 27, 3);
-        let body = w.block::<27>(b);
+        let (_, body) = w.struct_block::<27>(base, slot, 3);
         fbe::Fixed::put_at(&self.flag, body, 8);
         fbe::Fixed::put_at(&self.x, body, 9);
         fbe::Fixed::put_at(&self.y, body, 17);

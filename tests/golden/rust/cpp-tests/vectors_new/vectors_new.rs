@@ -21,8 +21,7 @@ impl fbe::Struct for Edge {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 1);
-        let body = w.block::<24>(b);
+        let (b, body) = w.struct_block::<24>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);

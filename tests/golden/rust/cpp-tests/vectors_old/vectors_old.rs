@@ -18,8 +18,7 @@ impl fbe::Struct for Edge {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         w.leave();
         Ok(())

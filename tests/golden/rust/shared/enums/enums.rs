@@ -1130,8 +1130,7 @@ impl fbe::Struct for Enums {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 224, 1);
-        let body = w.block::<224>(b);
+        let (_, body) = w.struct_block::<224>(base, slot, 1);
         fbe::Fixed::put_at(&self.byte0, body, 8);
         fbe::Fixed::put_at(&self.byte1, body, 9);
         fbe::Fixed::put_at(&self.byte2, body, 10);

@@ -240,8 +240,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 50, 1);
-        let body = w.block::<50>(b);
+        let (b, body) = w.struct_block::<50>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.side, body, 16);
         fbe::Fixed::put_at(&self.type_, body, 17);
@@ -461,8 +460,7 @@ impl fbe::Struct for Balance {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 28, 2);
-        let body = w.block::<28>(b);
+        let (b, body) = w.struct_block::<28>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         fbe::Fixed::put_at(&self.locked, body, 20);
         w.field(&self.currency, b, b + 8, "currency")?;
@@ -637,8 +635,7 @@ impl fbe::Struct for Account {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 30, 3);
-        let body = w.block::<30>(b);
+        let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.state, body, 16);
         w.field(&self.name, b, b + 12, "name")?;

@@ -451,8 +451,7 @@ impl fbe::Struct for StructSimple {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 237, 110);
-        let body = w.block::<237>(b);
+        let (b, body) = w.struct_block::<237>(base, slot, 110);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
         fbe::Fixed::put_at(&self.f2, body, 13);
@@ -1602,8 +1601,7 @@ impl fbe::Struct for StructOptional {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 567, 111);
-        let body = w.block::<567>(b);
+        let (b, body) = w.struct_block::<567>(base, slot, 111);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
         fbe::Fixed::put_at(&self.f2, body, 13);
@@ -4103,8 +4101,7 @@ impl fbe::Struct for StructNested {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 622, 112);
-        let body = w.block::<622>(b);
+        let (b, body) = w.struct_block::<622>(base, slot, 112);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
         fbe::Fixed::put_at(&self.f2, body, 13);
@@ -7055,8 +7052,7 @@ impl fbe::Struct for StructArray {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 92, 125);
-        let body = w.block::<92>(b);
+        let (b, body) = w.struct_block::<92>(base, slot, 125);
         fbe::Fixed::put_at(&self.f1, body, 8);
         fbe::Fixed::put_at(&self.f5, body, 38);
         fbe::Fixed::put_at(&self.f7, body, 56);

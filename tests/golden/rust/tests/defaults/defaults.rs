@@ -152,8 +152,7 @@ impl fbe::Struct for Zeros {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 77, 1);
-        let body = w.block::<77>(b);
+        let (b, body) = w.struct_block::<77>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.b_, b, b + 12, "b")?;
         w.field(&self.i, b, b + 17, "i")?;

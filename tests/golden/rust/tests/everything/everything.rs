@@ -1132,8 +1132,7 @@ impl fbe::Struct for Counted {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1001);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 1001);
         fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
@@ -1258,8 +1257,7 @@ impl fbe::Struct for Shifted {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1020);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 1020);
         fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
@@ -1384,8 +1382,7 @@ impl fbe::Struct for AfterShift {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1021);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 1021);
         fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
@@ -1510,8 +1507,7 @@ impl fbe::Struct for Fixed {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 7);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
         w.leave();
         Ok(())
@@ -1637,8 +1633,7 @@ impl fbe::Struct for Derived {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 7);
-        let body = w.block::<16>(b);
+        let (_, body) = w.struct_block::<16>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
         fbe::Fixed::put_at(&self.b_, body, 12);
         w.leave();
@@ -1789,8 +1784,7 @@ impl fbe::Struct for ImportedBase {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 1022);
-        let body = w.block::<24>(b);
+        let (b, body) = w.struct_block::<24>(base, slot, 1022);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.price, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
@@ -2086,8 +2080,7 @@ impl fbe::Struct for Quiet {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 1024);
-        let body = w.block::<16>(b);
+        let (b, body) = w.struct_block::<16>(base, slot, 1024);
         fbe::Fixed::put_at(&self.legacy, body, 12);
         w.field(&self.password, b, b + 8, "password")?;
         w.leave();
@@ -2434,8 +2427,7 @@ impl fbe::Struct for Everything {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 310, 1026);
-        let body = w.block::<310>(b);
+        let (b, body) = w.struct_block::<310>(base, slot, 1026);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
         fbe::Fixed::put_at(&self.f2, body, 13);
@@ -3635,8 +3627,7 @@ impl fbe::Struct for PlaceOrder {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 28, 1027);
-        let body = w.block::<28>(b);
+        let (b, body) = w.struct_block::<28>(base, slot, 1027);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.instrument, b, b + 24, "instrument")?;
         w.leave();
@@ -3797,8 +3788,7 @@ impl fbe::Struct for Accepted {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 1028);
-        let body = w.block::<24>(b);
+        let (_, body) = w.struct_block::<24>(base, slot, 1028);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.leave();
         Ok(())
@@ -3933,8 +3923,7 @@ impl fbe::Struct for Rejected {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 28, 1029);
-        let body = w.block::<28>(b);
+        let (b, body) = w.struct_block::<28>(base, slot, 1029);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         w.leave();
@@ -4077,8 +4066,7 @@ impl fbe::Struct for Ping {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 1030);
-        let body = w.block::<16>(b);
+        let (_, body) = w.struct_block::<16>(base, slot, 1030);
         fbe::Fixed::put_at(&self.sequence, body, 8);
         w.leave();
         Ok(())
@@ -4205,8 +4193,7 @@ impl fbe::Struct for FixedKeywords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 17, 1031);
-        let body = w.block::<17>(b);
+        let (_, body) = w.struct_block::<17>(base, slot, 1031);
         fbe::Fixed::put_at(&self.new, body, 8);
         fbe::Fixed::put_at(&self.swap, body, 12);
         fbe::Fixed::put_at(&self.default, body, 13);
@@ -4381,8 +4368,7 @@ impl fbe::Struct for Keywords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 42, 1032);
-        let body = w.block::<42>(b);
+        let (b, body) = w.struct_block::<42>(base, slot, 1032);
         fbe::Fixed::put_at(&self.new, body, 8);
         fbe::Fixed::put_at(&self.default, body, 16);
         fbe::Fixed::put_at(&self.swap, body, 20);

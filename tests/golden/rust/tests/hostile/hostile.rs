@@ -254,8 +254,7 @@ impl fbe::Struct for Wide {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 4000008, 3);
-        let body = w.block::<4000008>(b);
+        let (_, body) = w.struct_block::<4000008>(base, slot, 3);
         fbe::Fixed::put_at(&self.values, body, 8);
         w.leave();
         Ok(())

@@ -2535,8 +2535,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 1);
-        let body = w.block::<20>(b);
+        let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
         fbe::Fixed::put_at(&self.range, body, 16);
@@ -2923,8 +2922,7 @@ impl fbe::Struct for CppWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 703, 2);
-        let body = w.block::<703>(b);
+        let (b, body) = w.struct_block::<703>(base, slot, 2);
         fbe::Fixed::put_at(&self.alignas, body, 8);
         fbe::Fixed::put_at(&self.alignof, body, 10);
         fbe::Fixed::put_at(&self.asm, body, 23);
@@ -4944,8 +4942,7 @@ impl fbe::Struct for PythonWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 275, 3);
-        let body = w.block::<275>(b);
+        let (b, body) = w.struct_block::<275>(base, slot, 3);
         fbe::Fixed::put_at(&self.false_, body, 8);
         fbe::Fixed::put_at(&self.none, body, 10);
         fbe::Fixed::put_at(&self.async_, body, 23);
@@ -5845,8 +5842,7 @@ impl fbe::Struct for GoWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 234, 4);
-        let body = w.block::<234>(b);
+        let (b, body) = w.struct_block::<234>(base, slot, 4);
         fbe::Fixed::put_at(&self.chan, body, 8);
         fbe::Fixed::put_at(&self.defer, body, 10);
         fbe::Fixed::put_at(&self.go, body, 23);
@@ -6623,8 +6619,7 @@ impl fbe::Struct for JavaWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 210, 5);
-        let body = w.block::<210>(b);
+        let (b, body) = w.struct_block::<210>(base, slot, 5);
         fbe::Fixed::put_at(&self.abstract_, body, 8);
         fbe::Fixed::put_at(&self.boolean, body, 10);
         fbe::Fixed::put_at(&self.instanceof, body, 23);
@@ -7332,8 +7327,7 @@ impl fbe::Struct for KotlinWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 243, 6);
-        let body = w.block::<243>(b);
+        let (b, body) = w.struct_block::<243>(base, slot, 6);
         fbe::Fixed::put_at(&self.fun, body, 8);
         fbe::Fixed::put_at(&self.typealias, body, 10);
         fbe::Fixed::put_at(&self.by, body, 23);
@@ -8166,8 +8160,7 @@ impl fbe::Struct for JsWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 259, 7);
-        let body = w.block::<259>(b);
+        let (b, body) = w.struct_block::<259>(base, slot, 7);
         fbe::Fixed::put_at(&self.debugger, body, 8);
         fbe::Fixed::put_at(&self.function, body, 10);
         fbe::Fixed::put_at(&self.declare, body, 23);
@@ -9029,8 +9022,7 @@ impl fbe::Struct for RustWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 223, 8);
-        let body = w.block::<223>(b);
+        let (b, body) = w.struct_block::<223>(base, slot, 8);
         fbe::Fixed::put_at(&self.crate_, body, 8);
         fbe::Fixed::put_at(&self.dyn_, body, 10);
         fbe::Fixed::put_at(&self.loop_, body, 23);
@@ -9756,8 +9748,7 @@ impl fbe::Struct for CSharpWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 178, 9);
-        let body = w.block::<178>(b);
+        let (b, body) = w.struct_block::<178>(base, slot, 9);
         fbe::Fixed::put_at(&self.checked, body, 8);
         fbe::Fixed::put_at(&self.event, body, 10);
         fbe::Fixed::put_at(&self.implicit, body, 23);
@@ -10392,8 +10383,7 @@ impl fbe::Struct for RubyWords {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 118, 10);
-        let body = w.block::<118>(b);
+        let (b, body) = w.struct_block::<118>(base, slot, 10);
         fbe::Fixed::put_at(&self.begin, body, 8);
         fbe::Fixed::put_at(&self.end, body, 10);
         fbe::Fixed::put_at(&self.end_, body, 23);
@@ -10818,8 +10808,7 @@ impl fbe::Struct for CppMembers {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 64, 11);
-        let body = w.block::<64>(b);
+        let (b, body) = w.struct_block::<64>(base, slot, 11);
         fbe::Fixed::put_at(&self.swap, body, 8);
         fbe::Fixed::put_at(&self.fbe_type, body, 10);
         fbe::Fixed::put_at(&self.final_model, body, 23);
@@ -11143,8 +11132,7 @@ impl fbe::Struct for PythonMembers {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 112, 12);
-        let body = w.block::<112>(b);
+        let (b, body) = w.struct_block::<112>(base, slot, 12);
         fbe::Fixed::put_at(&self.to_json, body, 8);
         fbe::Fixed::put_at(&self.from_json, body, 10);
         fbe::Fixed::put_at(&self.to_final, body, 23);
@@ -11565,8 +11553,7 @@ impl fbe::Struct for GoMembers {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 153, 13);
-        let body = w.block::<153>(b);
+        let (b, body) = w.struct_block::<153>(base, slot, 13);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
         fbe::Fixed::put_at(&self.fbe_key_compare, body, 10);
         fbe::Fixed::put_at(&self.unmarshal_fbe, body, 23);
@@ -12147,8 +12134,7 @@ impl fbe::Struct for JvmMembers {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 161, 14);
-        let body = w.block::<161>(b);
+        let (b, body) = w.struct_block::<161>(base, slot, 14);
         fbe::Fixed::put_at(&self.type_id, body, 8);
         fbe::Fixed::put_at(&self.key_order, body, 10);
         fbe::Fixed::put_at(&self.read_fbe, body, 23);
@@ -12673,8 +12659,7 @@ impl fbe::Struct for JsMembers {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 23, 15);
-        let body = w.block::<23>(b);
+        let (b, body) = w.struct_block::<23>(base, slot, 15);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
         fbe::Fixed::put_at(&self.to_json, body, 10);
         w.field(&self.to_text, b, b + 14, "toText")?;
@@ -12913,8 +12898,7 @@ impl fbe::Struct for RuntimeNames {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 170, 16);
-        let body = w.block::<170>(b);
+        let (b, body) = w.struct_block::<170>(base, slot, 16);
         fbe::Fixed::put_at(&self.buffer, body, 8);
         fbe::Fixed::put_at(&self.write_buffer, body, 10);
         fbe::Fixed::put_at(&self.writer, body, 23);
@@ -13477,8 +13461,7 @@ impl fbe::Struct for Class {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 17);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 17);
         fbe::Fixed::put_at(&self.class, body, 8);
         w.leave();
         Ok(())
@@ -13603,8 +13586,7 @@ impl fbe::Struct for Object {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 18);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 18);
         fbe::Fixed::put_at(&self.object, body, 8);
         w.leave();
         Ok(())
@@ -13729,8 +13711,7 @@ impl fbe::Struct for String_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 19);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 19);
         fbe::Fixed::put_at(&self.string, body, 8);
         w.leave();
         Ok(())
@@ -13855,8 +13836,7 @@ impl fbe::Struct for List {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 20);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 20);
         fbe::Fixed::put_at(&self.list, body, 8);
         w.leave();
         Ok(())
@@ -13981,8 +13961,7 @@ impl fbe::Struct for Map {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 21);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 21);
         fbe::Fixed::put_at(&self.map, body, 8);
         w.leave();
         Ok(())
@@ -14107,8 +14086,7 @@ impl fbe::Struct for Model {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 22);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 22);
         fbe::Fixed::put_at(&self.model, body, 8);
         w.leave();
         Ok(())
@@ -14233,8 +14211,7 @@ impl fbe::Struct for FinalModel {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 23);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 23);
         fbe::Fixed::put_at(&self.final_model, body, 8);
         w.leave();
         Ok(())
@@ -14359,8 +14336,7 @@ impl fbe::Struct for Buffer {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 24);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 24);
         fbe::Fixed::put_at(&self.buffer, body, 8);
         w.leave();
         Ok(())
@@ -14485,8 +14461,7 @@ impl fbe::Struct for Reader_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 25);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 25);
         fbe::Fixed::put_at(&self.reader, body, 8);
         w.leave();
         Ok(())
@@ -14611,8 +14586,7 @@ impl fbe::Struct for Writer_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 26);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 26);
         fbe::Fixed::put_at(&self.writer, body, 8);
         w.leave();
         Ok(())
@@ -14737,8 +14711,7 @@ impl fbe::Struct for Limits {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 27);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 27);
         fbe::Fixed::put_at(&self.limits, body, 8);
         w.leave();
         Ok(())
@@ -14863,8 +14836,7 @@ impl fbe::Struct for DecodeError_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 28);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 28);
         fbe::Fixed::put_at(&self.decode_error, body, 8);
         w.leave();
         Ok(())
@@ -14989,8 +14961,7 @@ impl fbe::Struct for DecodeException {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 29);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 29);
         fbe::Fixed::put_at(&self.decode_exception, body, 8);
         w.leave();
         Ok(())
@@ -15117,8 +15088,7 @@ impl fbe::Struct for Decimal {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 30);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 30);
         fbe::Fixed::put_at(&self.decimal, body, 8);
         w.leave();
         Ok(())
@@ -15243,8 +15213,7 @@ impl fbe::Struct for Uuid {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 31);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 31);
         fbe::Fixed::put_at(&self.uuid, body, 8);
         w.leave();
         Ok(())
@@ -15369,8 +15338,7 @@ impl fbe::Struct for Uuid_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 32);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 32);
         fbe::Fixed::put_at(&self.uuid, body, 8);
         w.leave();
         Ok(())
@@ -15495,8 +15463,7 @@ impl fbe::Struct for Timestamp {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 33);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 33);
         fbe::Fixed::put_at(&self.timestamp, body, 8);
         w.leave();
         Ok(())
@@ -15621,8 +15588,7 @@ impl fbe::Struct for Sender {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 34);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 34);
         fbe::Fixed::put_at(&self.sender, body, 8);
         w.leave();
         Ok(())
@@ -15747,8 +15713,7 @@ impl fbe::Struct for Receiver {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 35);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 35);
         fbe::Fixed::put_at(&self.receiver, body, 8);
         w.leave();
         Ok(())
@@ -15873,8 +15838,7 @@ impl fbe::Struct for Client {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 36);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 36);
         fbe::Fixed::put_at(&self.client, body, 8);
         w.leave();
         Ok(())
@@ -15999,8 +15963,7 @@ impl fbe::Struct for Proxy {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 37);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 37);
         fbe::Fixed::put_at(&self.proxy, body, 8);
         w.leave();
         Ok(())
@@ -16125,8 +16088,7 @@ impl fbe::Struct for Handler {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 38);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 38);
         fbe::Fixed::put_at(&self.handler, body, 8);
         w.leave();
         Ok(())
@@ -16251,8 +16213,7 @@ impl fbe::Struct for Fbe {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 39);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 39);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         w.leave();
         Ok(())
@@ -16377,8 +16338,7 @@ impl fbe::Struct for Fbe_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 40);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 40);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         w.leave();
         Ok(())
@@ -16503,8 +16463,7 @@ impl fbe::Struct for Std {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 41);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 41);
         fbe::Fixed::put_at(&self.std, body, 8);
         w.leave();
         Ok(())
@@ -16629,8 +16588,7 @@ impl fbe::Struct for Companion {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 42);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 42);
         fbe::Fixed::put_at(&self.companion, body, 8);
         w.leave();
         Ok(())
@@ -16755,8 +16713,7 @@ impl fbe::Struct for Any {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 43);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 43);
         fbe::Fixed::put_at(&self.any, body, 8);
         w.leave();
         Ok(())
@@ -16881,8 +16838,7 @@ impl fbe::Struct for Self_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 44);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 44);
         fbe::Fixed::put_at(&self.self_, body, 8);
         w.leave();
         Ok(())
@@ -17007,8 +16963,7 @@ impl fbe::Struct for Self__ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 45);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 45);
         fbe::Fixed::put_at(&self.self_, body, 8);
         w.leave();
         Ok(())
@@ -17133,8 +17088,7 @@ impl fbe::Struct for None_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 46);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 46);
         fbe::Fixed::put_at(&self.none, body, 8);
         w.leave();
         Ok(())
@@ -17259,8 +17213,7 @@ impl fbe::Struct for Option_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 47);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 47);
         fbe::Fixed::put_at(&self.option, body, 8);
         w.leave();
         Ok(())
@@ -17385,8 +17338,7 @@ impl fbe::Struct for Result_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 48);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 48);
         fbe::Fixed::put_at(&self.result, body, 8);
         w.leave();
         Ok(())
@@ -17511,8 +17463,7 @@ impl fbe::Struct for Vec_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 49);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 49);
         fbe::Fixed::put_at(&self.vec, body, 8);
         w.leave();
         Ok(())
@@ -17637,8 +17588,7 @@ impl fbe::Struct for Box_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 50);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 50);
         fbe::Fixed::put_at(&self.box_, body, 8);
         w.leave();
         Ok(())
@@ -17763,8 +17713,7 @@ impl fbe::Struct for Error {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 51);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 51);
         fbe::Fixed::put_at(&self.error, body, 8);
         w.leave();
         Ok(())
@@ -17889,8 +17838,7 @@ impl fbe::Struct for Exception {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 52);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 52);
         fbe::Fixed::put_at(&self.exception, body, 8);
         w.leave();
         Ok(())
@@ -18015,8 +17963,7 @@ impl fbe::Struct for Text {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 53);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 53);
         fbe::Fixed::put_at(&self.text, body, 8);
         w.leave();
         Ok(())
@@ -18141,8 +18088,7 @@ impl fbe::Struct for JsonWriter {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 54);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 54);
         fbe::Fixed::put_at(&self.json_writer, body, 8);
         w.leave();
         Ok(())
@@ -18267,8 +18213,7 @@ impl fbe::Struct for Int32T {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 55);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 55);
         fbe::Fixed::put_at(&self.int32_t, body, 8);
         w.leave();
         Ok(())
@@ -18393,8 +18338,7 @@ impl fbe::Struct for SizeT {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 56);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 56);
         fbe::Fixed::put_at(&self.size_t, body, 8);
         w.leave();
         Ok(())
@@ -18519,8 +18463,7 @@ impl fbe::Struct for List_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 57);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 57);
         fbe::Fixed::put_at(&self.list, body, 8);
         w.leave();
         Ok(())
@@ -18645,8 +18588,7 @@ impl fbe::Struct for Object_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 58);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 58);
         fbe::Fixed::put_at(&self.object, body, 8);
         w.leave();
         Ok(())
@@ -18771,8 +18713,7 @@ impl fbe::Struct for V {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 59);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 59);
         fbe::Fixed::put_at(&self.v_, body, 8);
         w.leave();
         Ok(())
@@ -18897,8 +18838,7 @@ impl fbe::Struct for R {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 60);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 60);
         fbe::Fixed::put_at(&self.r_, body, 8);
         w.leave();
         Ok(())
@@ -19023,8 +18963,7 @@ impl fbe::Struct for W {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 61);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 61);
         fbe::Fixed::put_at(&self.w_, body, 8);
         w.leave();
         Ok(())
@@ -19149,8 +19088,7 @@ impl fbe::Struct for SideBuy {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 62);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 62);
         fbe::Fixed::put_at(&self.side_buy, body, 8);
         w.leave();
         Ok(())
@@ -19275,8 +19213,7 @@ impl fbe::Struct for OrderKey {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 63);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 63);
         fbe::Fixed::put_at(&self.order_key, body, 8);
         w.leave();
         Ok(())
@@ -19401,8 +19338,7 @@ impl fbe::Struct for TextOfside {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 64);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 64);
         fbe::Fixed::put_at(&self.text_ofside, body, 8);
         w.leave();
         Ok(())
@@ -19527,8 +19463,7 @@ impl fbe::Struct for Decimal1 {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 65);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 65);
         fbe::Fixed::put_at(&self.decimal_1, body, 8);
         w.leave();
         Ok(())
@@ -19653,8 +19588,7 @@ impl fbe::Struct for OrderModel {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 66);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 66);
         fbe::Fixed::put_at(&self.order_model, body, 8);
         w.leave();
         Ok(())
@@ -19779,8 +19713,7 @@ impl fbe::Struct for OrderFinal {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 67);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 67);
         fbe::Fixed::put_at(&self.order_final, body, 8);
         w.leave();
         Ok(())
@@ -19905,8 +19838,7 @@ impl fbe::Struct for NewOrder {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 68);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 68);
         fbe::Fixed::put_at(&self.new_order, body, 8);
         w.leave();
         Ok(())
@@ -20031,8 +19963,7 @@ impl fbe::Struct for VerifyFbeOrder {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 69);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 69);
         fbe::Fixed::put_at(&self.verify_fbe_order, body, 8);
         w.leave();
         Ok(())
@@ -20159,8 +20090,7 @@ impl fbe::Struct for FbeVrOrder {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 70);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 70);
         fbe::Fixed::put_at(&self.fbe_vr_order, body, 8);
         w.leave();
         Ok(())
@@ -20285,8 +20215,7 @@ impl fbe::Struct for E1 {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 71);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 71);
         fbe::Fixed::put_at(&self.e1, body, 8);
         w.leave();
         Ok(())
@@ -20411,8 +20340,7 @@ impl fbe::Struct for I2 {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 72);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 72);
         fbe::Fixed::put_at(&self.i2, body, 8);
         w.leave();
         Ok(())
@@ -20537,8 +20465,7 @@ impl fbe::Struct for O3 {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 73);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 73);
         fbe::Fixed::put_at(&self.o3, body, 8);
         w.leave();
         Ok(())
@@ -20663,8 +20590,7 @@ impl fbe::Struct for Fbe__ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 74);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 74);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         w.leave();
         Ok(())
@@ -20789,8 +20715,7 @@ impl fbe::Struct for Fingerprint {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 75);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 75);
         fbe::Fixed::put_at(&self.fingerprint, body, 8);
         w.leave();
         Ok(())
@@ -20915,8 +20840,7 @@ impl fbe::Struct for FbeFingerprint {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 76);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 76);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
         w.leave();
         Ok(())
@@ -21043,8 +20967,7 @@ impl fbe::Struct for FbeFingerprint_ {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 77);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 77);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
         w.leave();
         Ok(())
@@ -21178,8 +21101,7 @@ impl fbe::Struct for Case {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 40, 78);
-        let body = w.block::<40>(b);
+        let (_, body) = w.struct_block::<40>(base, slot, 78);
         fbe::Fixed::put_at(&self.name, body, 8);
         fbe::Fixed::put_at(&self.name_, body, 12);
         fbe::Fixed::put_at(&self.name__, body, 16);
@@ -21408,8 +21330,7 @@ impl fbe::Struct for Imported {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 14, 79);
-        let body = w.block::<14>(b);
+        let (b, body) = w.struct_block::<14>(base, slot, 79);
         fbe::Fixed::put_at(&self.market, body, 8);
         fbe::Fixed::put_at(&self.example, body, 13);
         w.field(&self.org, b, b + 9, "org")?;
@@ -21585,8 +21506,7 @@ impl fbe::Struct for Symbol {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 80);
-        let body = w.block::<12>(b);
+        let (_, body) = w.struct_block::<12>(base, slot, 80);
         fbe::Fixed::put_at(&self.digits, body, 8);
         w.leave();
         Ok(())
@@ -21725,8 +21645,7 @@ impl fbe::Struct for Listed {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 81);
-        let body = w.block::<24>(b);
+        let (b, body) = w.struct_block::<24>(base, slot, 81);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.precision, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
@@ -21936,8 +21855,7 @@ impl fbe::Struct for Derived {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 26, 82);
-        let body = w.block::<26>(b);
+        let (_, body) = w.struct_block::<26>(base, slot, 82);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
         fbe::Fixed::put_at(&self.range, body, 16);
@@ -22282,8 +22200,7 @@ impl fbe::Struct for Hostile {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 336, 83);
-        let body = w.block::<336>(b);
+        let (b, body) = w.struct_block::<336>(base, slot, 83);
         fbe::Fixed::put_at(&self.letters, body, 332);
         w.field(&self.order, b, b + 8, "Order")?;
         w.field(&self.cpp_words, b, b + 12, "CppWords")?;

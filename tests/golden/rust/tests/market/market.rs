@@ -102,8 +102,7 @@ impl fbe::Struct for Instrument {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 501);
-        let body = w.block::<16>(b);
+        let (b, body) = w.struct_block::<16>(base, slot, 501);
         fbe::Fixed::put_at(&self.digits, body, 12);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.leave();
@@ -247,8 +246,7 @@ impl fbe::Struct for Failure {
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        let b = w.struct_body(base, slot, 28, 502);
-        let body = w.block::<28>(b);
+        let (b, body) = w.struct_block::<28>(base, slot, 502);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         w.leave();
