@@ -1351,7 +1351,7 @@ impl<T: Struct> Struct for Box<T> {
         (**self).write_body(w, base, slot)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError> {
         (**self).read_body_into(r, base, slot, off)
     }

@@ -134,6 +134,19 @@ impl Writer {
         EncodeError::new(ErrorKind::Depth, format!("structs nested deeper than {max_depth} ({type_name})"), "")
     }
 
+    /// Refuses a struct whose value holds at most `levels` struct levels (itself included: the
+    /// plan's levels of a struct whose nesting is bounded) where they would go beyond the
+    /// writer's `max_depth`. It counts nothing (no [`Writer::leave`]): the structs it holds are
+    /// bounded too, within those levels. Generated code calls it for a bounded struct instead of
+    /// [`Writer::enter`].
+    #[inline(always)]
+    pub fn fits(&self, levels: usize, type_name: &str) -> Result<(), EncodeError> {
+        if self.depth + levels > self.max_depth {
+            return Err(Self::too_deep(self.max_depth, type_name));
+        }
+        Ok(())
+    }
+
     /// Undoes a successful [`Writer::enter`].
     #[inline]
     pub fn leave(&mut self) {

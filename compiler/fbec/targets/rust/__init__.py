@@ -422,7 +422,7 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
     with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
-        w.line("w.enter(Self::NAME)?;")
+        enter(w, p)
         fixed = [fp for fp in p.fields if ir.reads_unchecked(fp.type)]
         if fixed:   # the header and the fixed fields stored at their offsets, one bounds check for the body
             b = "b" if len(fixed) < len(p.fields) else "_"
@@ -435,11 +435,18 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
             if fp not in fixed:
                 call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}",
                                     f'"{fp.name}"'], "?;")
-        w.line("w.leave();")
+        if not p.bounded:
+            w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
     write_body_reader(w, c, s, p, verify=False)
     write_body_reader(w, c, s, p, verify=True)
+
+
+def enter(w: CodeWriter, p: plan.StructPlan) -> None:
+    """A writer's depth rule (docs/limits.md 1): a struct whose nesting is bounded checks the levels
+    its value can hold at once and counts nothing; any other counts its level."""
+    w.line(f"w.fits({p.levels}, Self::NAME)?;" if p.bounded else "w.enter(Self::NAME)?;")
 
 
 def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
@@ -536,7 +543,7 @@ def fields_by_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
     with w.block("fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {", "}"):
-        w.line("w.enter(Self::NAME)?;")
+        enter(w, p)
         for k, step in enumerate(p.final_steps):
             if isinstance(step, plan.Run):
                 w.line(f"let run{k} = w.append_run::<{step.size}>();")
@@ -544,7 +551,8 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
                     w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, run{k}, {at});")
             else:
                 call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, step.name)}", f'"{step.name}"'], "?;")
-        w.line("w.leave();")
+        if not p.bounded:
+            w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
     w.line("#[inline(always)]")

@@ -20,13 +20,12 @@ impl fbe::Struct for Node {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.value, body, 16);
         w.field(&self.name, b, b + 12, "name")?;
         w.field(&self.out_edges, b, b + 24, "out_edges")?;
-        w.leave();
         Ok(())
     }
 
@@ -71,12 +70,11 @@ impl fbe::Struct for Node {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.value, "value")?;
         w.final_field(&self.out_edges, "out_edges")?;
-        w.leave();
         Ok(())
     }
 
@@ -200,12 +198,11 @@ impl fbe::Struct for Edge {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
-        w.leave();
         Ok(())
     }
 
@@ -241,12 +238,11 @@ impl fbe::Struct for Edge {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
         fbe::Fixed::put_at(&self.target, run0, 4);
         fbe::Fixed::put_at(&self.weight, run0, 8);
-        w.leave();
         Ok(())
     }
 
@@ -352,11 +348,10 @@ impl fbe::Struct for Graph {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 3);
         w.field(&self.nodes, b, b + 8, "nodes")?;
         w.field(&self.edges, b, b + 12, "edges")?;
-        w.leave();
         Ok(())
     }
 
@@ -399,10 +394,9 @@ impl fbe::Struct for Graph {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.nodes, "nodes")?;
         w.final_field(&self.edges, "edges")?;
-        w.leave();
         Ok(())
     }
 

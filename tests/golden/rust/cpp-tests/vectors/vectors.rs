@@ -19,12 +19,11 @@ impl fbe::Struct for Edge {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
-        w.leave();
         Ok(())
     }
 
@@ -60,12 +59,11 @@ impl fbe::Struct for Edge {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
         fbe::Fixed::put_at(&self.target, run0, 4);
         fbe::Fixed::put_at(&self.weight, run0, 8);
-        w.leave();
         Ok(())
     }
 
@@ -172,12 +170,11 @@ impl fbe::Struct for Point {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<19>(base, slot, 2);
         fbe::Fixed::put_at(&self.flag, body, 8);
         fbe::Fixed::put_at(&self.x, body, 9);
         fbe::Fixed::put_at(&self.y, body, 17);
-        w.leave();
         Ok(())
     }
 
@@ -213,12 +210,11 @@ impl fbe::Struct for Point {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<11>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
         fbe::Fixed::put_at(&self.x, run0, 1);
         fbe::Fixed::put_at(&self.y, run0, 9);
-        w.leave();
         Ok(())
     }
 
@@ -326,13 +322,12 @@ impl fbe::Struct for Point3 {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<27>(base, slot, 3);
         fbe::Fixed::put_at(&self.flag, body, 8);
         fbe::Fixed::put_at(&self.x, body, 9);
         fbe::Fixed::put_at(&self.y, body, 17);
         fbe::Fixed::put_at(&self.z, body, 19);
-        w.leave();
         Ok(())
     }
 
@@ -369,13 +364,12 @@ impl fbe::Struct for Point3 {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<19>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
         fbe::Fixed::put_at(&self.x, run0, 1);
         fbe::Fixed::put_at(&self.y, run0, 9);
         fbe::Fixed::put_at(&self.z, run0, 11);
-        w.leave();
         Ok(())
     }
 
@@ -490,11 +484,10 @@ impl fbe::Struct for Named {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 4);
         w.field(&self.name, b, b + 8, "name")?;
         w.field(&self.values, b, b + 12, "values")?;
-        w.leave();
         Ok(())
     }
 
@@ -537,10 +530,9 @@ impl fbe::Struct for Named {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.values, "values")?;
-        w.leave();
         Ok(())
     }
 
@@ -647,7 +639,7 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 32, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
         w.field(&self.points, b, b + 12, "points")?;
@@ -655,7 +647,6 @@ impl fbe::Struct for Holder {
         w.field(&self.switches, b, b + 20, "switches")?;
         w.field(&self.reals, b, b + 24, "reals")?;
         w.field(&self.named, b, b + 28, "named")?;
-        w.leave();
         Ok(())
     }
 
@@ -714,14 +705,13 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         w.final_field(&self.points, "points")?;
         w.final_field(&self.ints, "ints")?;
         w.final_field(&self.switches, "switches")?;
         w.final_field(&self.reals, "reals")?;
         w.final_field(&self.named, "named")?;
-        w.leave();
         Ok(())
     }
 

@@ -20,13 +20,12 @@ impl fbe::Struct for Edge {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
         w.field(&self.note, b, b + 20, "note")?;
-        w.leave();
         Ok(())
     }
 
@@ -68,13 +67,12 @@ impl fbe::Struct for Edge {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
         fbe::Fixed::put_at(&self.target, run0, 4);
         fbe::Fixed::put_at(&self.weight, run0, 8);
         w.final_field(&self.note, "note")?;
-        w.leave();
         Ok(())
     }
 
@@ -189,10 +187,9 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
-        w.leave();
         Ok(())
     }
 
@@ -231,9 +228,8 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
-        w.leave();
         Ok(())
     }
 

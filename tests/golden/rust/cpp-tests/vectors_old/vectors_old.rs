@@ -17,10 +17,9 @@ impl fbe::Struct for Edge {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -54,9 +53,8 @@ impl fbe::Struct for Edge {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.source, "source")?;
-        w.leave();
         Ok(())
     }
 
@@ -142,10 +140,9 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
-        w.leave();
         Ok(())
     }
 
@@ -184,9 +181,8 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
-        w.leave();
         Ok(())
     }
 

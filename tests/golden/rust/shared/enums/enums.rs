@@ -1129,7 +1129,7 @@ impl fbe::Struct for Enums {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<224>(base, slot, 1);
         fbe::Fixed::put_at(&self.byte0, body, 8);
         fbe::Fixed::put_at(&self.byte1, body, 9);
@@ -1197,7 +1197,6 @@ impl fbe::Struct for Enums {
         fbe::Fixed::put_at(&self.uint64b3, body, 200);
         fbe::Fixed::put_at(&self.uint64b4, body, 208);
         fbe::Fixed::put_at(&self.uint64b5, body, 216);
-        w.leave();
         Ok(())
     }
 
@@ -1296,7 +1295,7 @@ impl fbe::Struct for Enums {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<216>();
         fbe::Fixed::put_at(&self.byte0, run0, 0);
         fbe::Fixed::put_at(&self.byte1, run0, 1);
@@ -1364,7 +1363,6 @@ impl fbe::Struct for Enums {
         fbe::Fixed::put_at(&self.uint64b3, run0, 192);
         fbe::Fixed::put_at(&self.uint64b4, run0, 200);
         fbe::Fixed::put_at(&self.uint64b5, run0, 208);
-        w.leave();
         Ok(())
     }
 

@@ -210,7 +210,7 @@ impl fbe::Struct for Order {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<34>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.side, body, 16);
@@ -218,7 +218,6 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.price, body, 18);
         fbe::Fixed::put_at(&self.volume, body, 26);
         w.field(&self.symbol, b, b + 12, "symbol")?;
-        w.leave();
         Ok(())
     }
 
@@ -262,7 +261,7 @@ impl fbe::Struct for Order {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         let run2 = w.append_run::<18>();
@@ -270,7 +269,6 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.type_, run2, 1);
         fbe::Fixed::put_at(&self.price, run2, 2);
         fbe::Fixed::put_at(&self.volume, run2, 10);
-        w.leave();
         Ok(())
     }
 
@@ -405,11 +403,10 @@ impl fbe::Struct for Balance {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         w.field(&self.currency, b, b + 8, "currency")?;
-        w.leave();
         Ok(())
     }
 
@@ -449,10 +446,9 @@ impl fbe::Struct for Balance {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
-        w.leave();
         Ok(())
     }
 
@@ -566,7 +562,7 @@ impl fbe::Struct for Account {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.state, body, 16);
@@ -574,7 +570,6 @@ impl fbe::Struct for Account {
         w.field(&self.wallet, b, b + 17, "wallet")?;
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
-        w.leave();
         Ok(())
     }
 
@@ -637,14 +632,13 @@ impl fbe::Struct for Account {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.state, "state")?;
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
-        w.leave();
         Ok(())
     }
 
@@ -801,10 +795,9 @@ impl fbe::Struct for OrderMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -845,9 +838,8 @@ impl fbe::Struct for OrderMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -938,10 +930,9 @@ impl fbe::Struct for BalanceMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -982,9 +973,8 @@ impl fbe::Struct for BalanceMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1075,10 +1065,9 @@ impl fbe::Struct for AccountMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 3);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1119,9 +1108,8 @@ impl fbe::Struct for AccountMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 

@@ -239,7 +239,7 @@ impl fbe::Struct for Order {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<50>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.side, body, 16);
@@ -249,7 +249,6 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.tp, body, 34);
         fbe::Fixed::put_at(&self.sl, body, 42);
         w.field(&self.symbol, b, b + 12, "symbol")?;
-        w.leave();
         Ok(())
     }
 
@@ -295,7 +294,7 @@ impl fbe::Struct for Order {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         let run2 = w.append_run::<34>();
@@ -305,7 +304,6 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.volume, run2, 10);
         fbe::Fixed::put_at(&self.tp, run2, 18);
         fbe::Fixed::put_at(&self.sl, run2, 26);
-        w.leave();
         Ok(())
     }
 
@@ -459,12 +457,11 @@ impl fbe::Struct for Balance {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         fbe::Fixed::put_at(&self.locked, body, 20);
         w.field(&self.currency, b, b + 8, "currency")?;
-        w.leave();
         Ok(())
     }
 
@@ -505,12 +502,11 @@ impl fbe::Struct for Balance {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         let run1 = w.append_run::<16>();
         fbe::Fixed::put_at(&self.amount, run1, 0);
         fbe::Fixed::put_at(&self.locked, run1, 8);
-        w.leave();
         Ok(())
     }
 
@@ -634,7 +630,7 @@ impl fbe::Struct for Account {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.state, body, 16);
@@ -642,7 +638,6 @@ impl fbe::Struct for Account {
         w.field(&self.wallet, b, b + 17, "wallet")?;
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
-        w.leave();
         Ok(())
     }
 
@@ -705,14 +700,13 @@ impl fbe::Struct for Account {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.state, "state")?;
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
-        w.leave();
         Ok(())
     }
 
@@ -869,10 +863,9 @@ impl fbe::Struct for OrderMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 11);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -913,9 +906,8 @@ impl fbe::Struct for OrderMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1006,10 +998,9 @@ impl fbe::Struct for BalanceMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 12);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1050,9 +1041,8 @@ impl fbe::Struct for BalanceMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1143,10 +1133,9 @@ impl fbe::Struct for AccountMessage {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 13);
         w.field(&self.body, b, b + 8, "body")?;
-        w.leave();
         Ok(())
     }
 
@@ -1187,9 +1176,8 @@ impl fbe::Struct for AccountMessage {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
-        w.leave();
         Ok(())
     }
 

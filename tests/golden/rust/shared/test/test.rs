@@ -450,7 +450,7 @@ impl fbe::Struct for StructSimple {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<237>(base, slot, 110);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
@@ -497,7 +497,6 @@ impl fbe::Struct for StructSimple {
         w.field(&self.f41, b, b + 224, "f41")?;
         w.field(&self.f42, b, b + 228, "f42")?;
         w.field(&self.f44, b, b + 233, "f44")?;
-        w.leave();
         Ok(())
     }
 
@@ -726,7 +725,7 @@ impl fbe::Struct for StructSimple {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
         fbe::Fixed::put_at(&self.f1, run0, 4);
@@ -774,7 +773,6 @@ impl fbe::Struct for StructSimple {
         w.final_field(&self.f42, "f42")?;
         w.final_field(&self.f43, "f43")?;
         w.final_field(&self.f44, "f44")?;
-        w.leave();
         Ok(())
     }
 
@@ -1600,7 +1598,7 @@ impl fbe::Struct for StructOptional {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<567>(base, slot, 111);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
@@ -1713,7 +1711,6 @@ impl fbe::Struct for StructOptional {
         w.field(&self.f163, b, b + 552, "f163")?;
         w.field(&self.f164, b, b + 557, "f164")?;
         w.field(&self.f165, b, b + 562, "f165")?;
-        w.leave();
         Ok(())
     }
 
@@ -2206,7 +2203,7 @@ impl fbe::Struct for StructOptional {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
         fbe::Fixed::put_at(&self.f1, run0, 4);
@@ -2320,7 +2317,6 @@ impl fbe::Struct for StructOptional {
         w.final_field(&self.f163, "f163")?;
         w.final_field(&self.f164, "f164")?;
         w.final_field(&self.f165, "f165")?;
-        w.leave();
         Ok(())
     }
 
@@ -4100,7 +4096,7 @@ impl fbe::Struct for StructNested {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<622>(base, slot, 112);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
@@ -4225,7 +4221,6 @@ impl fbe::Struct for StructNested {
         w.field(&self.f1009, b, b + 608, "f1009")?;
         w.field(&self.f1010, b, b + 613, "f1010")?;
         w.field(&self.f1011, b, b + 617, "f1011")?;
-        w.leave();
         Ok(())
     }
 
@@ -4912,7 +4907,7 @@ impl fbe::Struct for StructNested {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
         fbe::Fixed::put_at(&self.f1, run0, 4);
@@ -5038,7 +5033,6 @@ impl fbe::Struct for StructNested {
         w.final_field(&self.f1009, "f1009")?;
         w.final_field(&self.f1010, "f1010")?;
         w.final_field(&self.f1011, "f1011")?;
-        w.leave();
         Ok(())
     }
 
@@ -6872,12 +6866,11 @@ impl fbe::Struct for StructBytes {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 22, 120);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         w.field(&self.f3, b, b + 17, "f3")?;
-        w.leave();
         Ok(())
     }
 
@@ -6924,11 +6917,10 @@ impl fbe::Struct for StructBytes {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
-        w.leave();
         Ok(())
     }
 
@@ -7051,7 +7043,7 @@ impl fbe::Struct for StructArray {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<92>(base, slot, 125);
         fbe::Fixed::put_at(&self.f1, body, 8);
         fbe::Fixed::put_at(&self.f5, body, 38);
@@ -7063,7 +7055,6 @@ impl fbe::Struct for StructArray {
         w.field(&self.f8, b, b + 64, "f8")?;
         w.field(&self.f9, b, b + 74, "f9")?;
         w.field(&self.f10, b, b + 82, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -7150,7 +7141,7 @@ impl fbe::Struct for StructArray {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -7161,7 +7152,6 @@ impl fbe::Struct for StructArray {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -7447,7 +7437,7 @@ impl fbe::Struct for StructVector {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 130);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -7459,7 +7449,6 @@ impl fbe::Struct for StructVector {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -7534,7 +7523,7 @@ impl fbe::Struct for StructVector {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -7545,7 +7534,6 @@ impl fbe::Struct for StructVector {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -7810,7 +7798,7 @@ impl fbe::Struct for StructList {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 131);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -7822,7 +7810,6 @@ impl fbe::Struct for StructList {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -7897,7 +7884,7 @@ impl fbe::Struct for StructList {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -7908,7 +7895,6 @@ impl fbe::Struct for StructList {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -8167,13 +8153,12 @@ impl fbe::Struct for StructSet {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 132);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         w.field(&self.f3, b, b + 16, "f3")?;
         w.field(&self.f4, b, b + 20, "f4")?;
-        w.leave();
         Ok(())
     }
 
@@ -8224,12 +8209,11 @@ impl fbe::Struct for StructSet {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
         w.final_field(&self.f4, "f4")?;
-        w.leave();
         Ok(())
     }
 
@@ -8378,7 +8362,7 @@ impl fbe::Struct for StructMap {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 140);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -8390,7 +8374,6 @@ impl fbe::Struct for StructMap {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -8465,7 +8448,7 @@ impl fbe::Struct for StructMap {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -8476,7 +8459,6 @@ impl fbe::Struct for StructMap {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -8761,7 +8743,7 @@ impl fbe::Struct for StructHash {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 141);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -8773,7 +8755,6 @@ impl fbe::Struct for StructHash {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -8848,7 +8829,7 @@ impl fbe::Struct for StructHash {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -8859,7 +8840,6 @@ impl fbe::Struct for StructHash {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
-        w.leave();
         Ok(())
     }
 
@@ -9136,11 +9116,10 @@ impl fbe::Struct for StructHashEx {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(5, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 142);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
-        w.leave();
         Ok(())
     }
 
@@ -9183,10 +9162,9 @@ impl fbe::Struct for StructHashEx {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(5, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
-        w.leave();
         Ok(())
     }
 
@@ -9311,9 +9289,8 @@ impl fbe::Struct for StructEmpty {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 143);
-        w.leave();
         Ok(())
     }
 
@@ -9342,8 +9319,7 @@ impl fbe::Struct for StructEmpty {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
-        w.leave();
+        w.fits(1, Self::NAME)?;
         Ok(())
     }
 

@@ -101,11 +101,10 @@ impl fbe::Struct for CharKeys {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1);
         w.field(&self.letters, b, b + 8, "letters")?;
         w.field(&self.count_by_letter, b, b + 12, "countByLetter")?;
-        w.leave();
         Ok(())
     }
 
@@ -148,10 +147,9 @@ impl fbe::Struct for CharKeys {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.letters, "letters")?;
         w.final_field(&self.count_by_letter, "countByLetter")?;
-        w.leave();
         Ok(())
     }
 
@@ -264,11 +262,10 @@ impl fbe::Struct for GradeKeys {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 2);
         w.field(&self.grades, b, b + 8, "grades")?;
         w.field(&self.count_by_grade, b, b + 12, "countByGrade")?;
-        w.leave();
         Ok(())
     }
 
@@ -311,10 +308,9 @@ impl fbe::Struct for GradeKeys {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.grades, "grades")?;
         w.final_field(&self.count_by_grade, "countByGrade")?;
-        w.leave();
         Ok(())
     }
 

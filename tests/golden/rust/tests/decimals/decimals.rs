@@ -27,7 +27,7 @@ impl fbe::Struct for Prices {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 89, 1);
         w.field(&self.price, b, b + 8, "price")?;
         w.field(&self.maybe_price, b, b + 24, "maybePrice")?;
@@ -39,7 +39,6 @@ impl fbe::Struct for Prices {
         w.field(&self.id_by_price, b, b + 77, "idByPrice")?;
         w.field(&self.price_by_price, b, b + 81, "priceByPrice")?;
         w.field(&self.maybe_prices, b, b + 85, "maybePrices")?;
-        w.leave();
         Ok(())
     }
 
@@ -114,7 +113,7 @@ impl fbe::Struct for Prices {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.price, "price")?;
         w.final_field(&self.maybe_price, "maybePrice")?;
         w.final_field(&self.pair, "pair")?;
@@ -125,7 +124,6 @@ impl fbe::Struct for Prices {
         w.final_field(&self.id_by_price, "idByPrice")?;
         w.final_field(&self.price_by_price, "priceByPrice")?;
         w.final_field(&self.maybe_prices, "maybePrices")?;
-        w.leave();
         Ok(())
     }
 

@@ -151,7 +151,7 @@ impl fbe::Struct for Zeros {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<77>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.b_, b, b + 12, "b")?;
@@ -167,7 +167,6 @@ impl fbe::Struct for Zeros {
         w.field(&self.u, b, b + 62, "u")?;
         w.field(&self.n_, b, b + 67, "n")?;
         w.field(&self.absent, b, b + 72, "absent")?;
-        w.leave();
         Ok(())
     }
 
@@ -255,7 +254,7 @@ impl fbe::Struct for Zeros {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.b_, "b")?;
         w.final_field(&self.i, "i")?;
@@ -270,7 +269,6 @@ impl fbe::Struct for Zeros {
         w.final_field(&self.u, "u")?;
         w.final_field(&self.n_, "n")?;
         w.final_field(&self.absent, "absent")?;
-        w.leave();
         Ok(())
     }
 

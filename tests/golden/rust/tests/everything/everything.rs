@@ -1131,10 +1131,9 @@ impl fbe::Struct for Counted {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1001);
         fbe::Fixed::put_at(&self.a, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -1168,9 +1167,8 @@ impl fbe::Struct for Counted {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
-        w.leave();
         Ok(())
     }
 
@@ -1256,10 +1254,9 @@ impl fbe::Struct for Shifted {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1020);
         fbe::Fixed::put_at(&self.a, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -1293,9 +1290,8 @@ impl fbe::Struct for Shifted {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
-        w.leave();
         Ok(())
     }
 
@@ -1381,10 +1377,9 @@ impl fbe::Struct for AfterShift {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1021);
         fbe::Fixed::put_at(&self.a, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -1418,9 +1413,8 @@ impl fbe::Struct for AfterShift {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
-        w.leave();
         Ok(())
     }
 
@@ -1506,10 +1500,9 @@ impl fbe::Struct for Fixed {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -1543,9 +1536,8 @@ impl fbe::Struct for Fixed {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
-        w.leave();
         Ok(())
     }
 
@@ -1632,11 +1624,10 @@ impl fbe::Struct for Derived {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
         fbe::Fixed::put_at(&self.b_, body, 12);
-        w.leave();
         Ok(())
     }
 
@@ -1671,11 +1662,10 @@ impl fbe::Struct for Derived {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<8>();
         fbe::Fixed::put_at(&self.a, run0, 0);
         fbe::Fixed::put_at(&self.b_, run0, 4);
-        w.leave();
         Ok(())
     }
 
@@ -1783,12 +1773,11 @@ impl fbe::Struct for ImportedBase {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1022);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.price, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.leave();
         Ok(())
     }
 
@@ -1829,12 +1818,11 @@ impl fbe::Struct for ImportedBase {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.digits, run1, 0);
         fbe::Fixed::put_at(&self.price, run1, 4);
-        w.leave();
         Ok(())
     }
 
@@ -1948,10 +1936,9 @@ impl fbe::Struct for Note {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1023);
         w.field(&self.text, b, b + 8, "text")?;
-        w.leave();
         Ok(())
     }
 
@@ -1990,9 +1977,8 @@ impl fbe::Struct for Note {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "text")?;
-        w.leave();
         Ok(())
     }
 
@@ -2079,11 +2065,10 @@ impl fbe::Struct for Quiet {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 1024);
         fbe::Fixed::put_at(&self.legacy, body, 12);
         w.field(&self.password, b, b + 8, "password")?;
-        w.leave();
         Ok(())
     }
 
@@ -2123,10 +2108,9 @@ impl fbe::Struct for Quiet {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
-        w.leave();
         Ok(())
     }
 
@@ -2220,9 +2204,8 @@ impl fbe::Struct for Empty {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1025);
-        w.leave();
         Ok(())
     }
 
@@ -2251,8 +2234,7 @@ impl fbe::Struct for Empty {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
-        w.leave();
+        w.fits(1, Self::NAME)?;
         Ok(())
     }
 
@@ -2426,7 +2408,7 @@ impl fbe::Struct for Everything {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<310>(base, slot, 1026);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.f1, body, 12);
@@ -2482,7 +2464,6 @@ impl fbe::Struct for Everything {
         w.field(&self.f50, b, b + 298, "f50")?;
         w.field(&self.f51, b, b + 302, "f51")?;
         w.field(&self.f52, b, b + 306, "f52")?;
-        w.leave();
         Ok(())
     }
 
@@ -2739,7 +2720,7 @@ impl fbe::Struct for Everything {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let run0 = w.append_run::<53>();
         fbe::Fixed::put_at(&self.id, run0, 0);
         fbe::Fixed::put_at(&self.f1, run0, 4);
@@ -2797,7 +2778,6 @@ impl fbe::Struct for Everything {
         w.final_field(&self.f50, "f50")?;
         w.final_field(&self.f51, "f51")?;
         w.final_field(&self.f52, "f52")?;
-        w.leave();
         Ok(())
     }
 
@@ -3626,11 +3606,10 @@ impl fbe::Struct for PlaceOrder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1027);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.instrument, b, b + 24, "instrument")?;
-        w.leave();
         Ok(())
     }
 
@@ -3675,10 +3654,9 @@ impl fbe::Struct for PlaceOrder {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.instrument, "instrument")?;
-        w.leave();
         Ok(())
     }
 
@@ -3787,10 +3765,9 @@ impl fbe::Struct for Accepted {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<24>(base, slot, 1028);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -3824,9 +3801,8 @@ impl fbe::Struct for Accepted {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
-        w.leave();
         Ok(())
     }
 
@@ -3922,11 +3898,10 @@ impl fbe::Struct for Rejected {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1029);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
-        w.leave();
         Ok(())
     }
 
@@ -3966,10 +3941,9 @@ impl fbe::Struct for Rejected {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
-        w.leave();
         Ok(())
     }
 
@@ -4065,10 +4039,9 @@ impl fbe::Struct for Ping {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 1030);
         fbe::Fixed::put_at(&self.sequence, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -4102,9 +4075,8 @@ impl fbe::Struct for Ping {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
-        w.leave();
         Ok(())
     }
 
@@ -4192,12 +4164,11 @@ impl fbe::Struct for FixedKeywords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<17>(base, slot, 1031);
         fbe::Fixed::put_at(&self.new, body, 8);
         fbe::Fixed::put_at(&self.swap, body, 12);
         fbe::Fixed::put_at(&self.default, body, 13);
-        w.leave();
         Ok(())
     }
 
@@ -4233,12 +4204,11 @@ impl fbe::Struct for FixedKeywords {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<9>();
         fbe::Fixed::put_at(&self.new, run0, 0);
         fbe::Fixed::put_at(&self.swap, run0, 4);
         fbe::Fixed::put_at(&self.default, run0, 5);
-        w.leave();
         Ok(())
     }
 
@@ -4367,7 +4337,7 @@ impl fbe::Struct for Keywords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<42>(base, slot, 1032);
         fbe::Fixed::put_at(&self.new, body, 8);
         fbe::Fixed::put_at(&self.default, body, 16);
@@ -4378,7 +4348,6 @@ impl fbe::Struct for Keywords {
         w.field(&self.class, b, b + 12, "class")?;
         w.field(&self.operator, b, b + 33, "operator")?;
         w.field(&self.this, b, b + 38, "this")?;
-        w.leave();
         Ok(())
     }
 
@@ -4431,7 +4400,7 @@ impl fbe::Struct for Keywords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
         let run2 = w.append_run::<17>();
@@ -4442,7 +4411,6 @@ impl fbe::Struct for Keywords {
         fbe::Fixed::put_at(&self.null, run2, 13);
         w.final_field(&self.operator, "operator")?;
         w.final_field(&self.this, "this")?;
-        w.leave();
         Ok(())
     }
 

@@ -16,9 +16,8 @@ impl fbe::Struct for Empty {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1);
-        w.leave();
         Ok(())
     }
 
@@ -47,8 +46,7 @@ impl fbe::Struct for Empty {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
-        w.leave();
+        w.fits(1, Self::NAME)?;
         Ok(())
     }
 
@@ -108,10 +106,9 @@ impl fbe::Struct for Empties {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.items, b, b + 8, "items")?;
-        w.leave();
         Ok(())
     }
 
@@ -150,9 +147,8 @@ impl fbe::Struct for Empties {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
-        w.leave();
         Ok(())
     }
 
@@ -253,10 +249,9 @@ impl fbe::Struct for Wide {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<4000008>(base, slot, 3);
         fbe::Fixed::put_at(&self.values, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -293,9 +288,8 @@ impl fbe::Struct for Wide {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.values, "values")?;
-        w.leave();
         Ok(())
     }
 
@@ -391,10 +385,9 @@ impl fbe::Struct for Wides {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 4);
         w.field(&self.items, b, b + 8, "items")?;
-        w.leave();
         Ok(())
     }
 
@@ -433,9 +426,8 @@ impl fbe::Struct for Wides {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
-        w.leave();
         Ok(())
     }
 
@@ -530,12 +522,11 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 21, 5);
         w.field(&self.wide, b, b + 8, "wide")?;
         w.field(&self.maybe, b, b + 12, "maybe")?;
         w.field(&self.by_id, b, b + 17, "byId")?;
-        w.leave();
         Ok(())
     }
 
@@ -587,11 +578,10 @@ impl fbe::Struct for Holder {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
         w.final_field(&self.maybe, "maybe")?;
         w.final_field(&self.by_id, "byId")?;
-        w.leave();
         Ok(())
     }
 

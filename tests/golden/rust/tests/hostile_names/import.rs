@@ -2534,12 +2534,11 @@ impl fbe::Struct for Order {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
         fbe::Fixed::put_at(&self.range, body, 16);
-        w.leave();
         Ok(())
     }
 
@@ -2575,12 +2574,11 @@ impl fbe::Struct for Order {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.side, run0, 0);
         fbe::Fixed::put_at(&self.s, run0, 4);
         fbe::Fixed::put_at(&self.range, run0, 8);
-        w.leave();
         Ok(())
     }
 
@@ -2921,7 +2919,7 @@ impl fbe::Struct for CppWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<703>(base, slot, 2);
         fbe::Fixed::put_at(&self.alignas, body, 8);
         fbe::Fixed::put_at(&self.alignof, body, 10);
@@ -3038,7 +3036,6 @@ impl fbe::Struct for CppWords {
         w.field(&self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
         w.field(&self.unix, b, b + 674, "unix")?;
         w.field(&self.bufsiz, b, b + 678, "BUFSIZ")?;
-        w.leave();
         Ok(())
     }
 
@@ -3338,7 +3335,7 @@ impl fbe::Struct for CppWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.alignas, run0, 0);
         fbe::Fixed::put_at(&self.alignof, run0, 2);
@@ -3474,7 +3471,6 @@ impl fbe::Struct for CppWords {
         fbe::Fixed::put_at(&self.int32_max, run69, 0);
         fbe::Fixed::put_at(&self.char_bit, run69, 8);
         fbe::Fixed::put_at(&self.einval, run69, 16);
-        w.leave();
         Ok(())
     }
 
@@ -4941,7 +4937,7 @@ impl fbe::Struct for PythonWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<275>(base, slot, 3);
         fbe::Fixed::put_at(&self.false_, body, 8);
         fbe::Fixed::put_at(&self.none, body, 10);
@@ -4988,7 +4984,6 @@ impl fbe::Struct for PythonWords {
         w.field(&self.any, b, b + 234, "Any")?;
         w.field(&self.class_var, b, b + 238, "ClassVar")?;
         w.field(&self.version, b, b + 271, "VERSION")?;
-        w.leave();
         Ok(())
     }
 
@@ -5125,7 +5120,7 @@ impl fbe::Struct for PythonWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.false_, run0, 0);
         fbe::Fixed::put_at(&self.none, run0, 2);
@@ -5179,7 +5174,6 @@ impl fbe::Struct for PythonWords {
         fbe::Fixed::put_at(&self.int_flag, run25, 16);
         fbe::Fixed::put_at(&self.package, run25, 20);
         w.final_field(&self.version, "VERSION")?;
-        w.leave();
         Ok(())
     }
 
@@ -5841,7 +5835,7 @@ impl fbe::Struct for GoWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<234>(base, slot, 4);
         fbe::Fixed::put_at(&self.chan, body, 8);
         fbe::Fixed::put_at(&self.defer, body, 10);
@@ -5881,7 +5875,6 @@ impl fbe::Struct for GoWords {
         w.field(&self.min, b, b + 174, "min")?;
         w.field(&self.max, b, b + 178, "max")?;
         w.field(&self.complex64, b, b + 223, "complex64")?;
-        w.leave();
         Ok(())
     }
 
@@ -6002,7 +5995,7 @@ impl fbe::Struct for GoWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.chan, run0, 0);
         fbe::Fixed::put_at(&self.defer, run0, 2);
@@ -6048,7 +6041,6 @@ impl fbe::Struct for GoWords {
         let run22 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.complex128, run22, 0);
         fbe::Fixed::put_at(&self.comparable, run22, 2);
-        w.leave();
         Ok(())
     }
 
@@ -6618,7 +6610,7 @@ impl fbe::Struct for JavaWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<210>(base, slot, 5);
         fbe::Fixed::put_at(&self.abstract_, body, 8);
         fbe::Fixed::put_at(&self.boolean, body, 10);
@@ -6652,7 +6644,6 @@ impl fbe::Struct for JavaWords {
         w.field(&self.class, b, b + 170, "Class")?;
         w.field(&self.list, b, b + 174, "List")?;
         w.field(&self.map, b, b + 178, "Map")?;
-        w.leave();
         Ok(())
     }
 
@@ -6764,7 +6755,7 @@ impl fbe::Struct for JavaWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.abstract_, run0, 0);
         fbe::Fixed::put_at(&self.boolean, run0, 2);
@@ -6802,7 +6793,6 @@ impl fbe::Struct for JavaWords {
         w.final_field(&self.list, "List")?;
         w.final_field(&self.map, "Map")?;
         w.final_field(&self.set, "Set")?;
-        w.leave();
         Ok(())
     }
 
@@ -7326,7 +7316,7 @@ impl fbe::Struct for KotlinWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<243>(base, slot, 6);
         fbe::Fixed::put_at(&self.fun, body, 8);
         fbe::Fixed::put_at(&self.typealias, body, 10);
@@ -7368,7 +7358,6 @@ impl fbe::Struct for KotlinWords {
         w.field(&self.companion_, b, b + 223, "Companion")?;
         w.field(&self.int, b, b + 234, "Int")?;
         w.field(&self.array, b, b + 238, "Array")?;
-        w.leave();
         Ok(())
     }
 
@@ -7497,7 +7486,7 @@ impl fbe::Struct for KotlinWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fun, run0, 0);
         fbe::Fixed::put_at(&self.typealias, run0, 2);
@@ -7545,7 +7534,6 @@ impl fbe::Struct for KotlinWords {
         fbe::Fixed::put_at(&self.nothing, run22, 2);
         w.final_field(&self.int, "Int")?;
         w.final_field(&self.array, "Array")?;
-        w.leave();
         Ok(())
     }
 
@@ -8159,7 +8147,7 @@ impl fbe::Struct for JsWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<259>(base, slot, 7);
         fbe::Fixed::put_at(&self.debugger, body, 8);
         fbe::Fixed::put_at(&self.function, body, 10);
@@ -8203,7 +8191,6 @@ impl fbe::Struct for JsWords {
         w.field(&self.to_locale_string, b, b + 223, "toLocaleString")?;
         w.field(&self.infer, b, b + 234, "infer")?;
         w.field(&self.asserts, b, b + 238, "asserts")?;
-        w.leave();
         Ok(())
     }
 
@@ -8334,7 +8321,7 @@ impl fbe::Struct for JsWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.debugger, run0, 0);
         fbe::Fixed::put_at(&self.function, run0, 2);
@@ -8385,7 +8372,6 @@ impl fbe::Struct for JsWords {
         let run25 = w.append_run::<16>();
         fbe::Fixed::put_at(&self.satisfies, run25, 0);
         fbe::Fixed::put_at(&self.accessor, run25, 8);
-        w.leave();
         Ok(())
     }
 
@@ -9021,7 +9007,7 @@ impl fbe::Struct for RustWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<223>(base, slot, 8);
         fbe::Fixed::put_at(&self.crate_, body, 8);
         fbe::Fixed::put_at(&self.dyn_, body, 10);
@@ -9058,7 +9044,6 @@ impl fbe::Struct for RustWords {
         w.field(&self.clone, b, b + 170, "Clone")?;
         w.field(&self.copy, b, b + 174, "Copy")?;
         w.field(&self.default, b, b + 178, "Default")?;
-        w.leave();
         Ok(())
     }
 
@@ -9173,7 +9158,7 @@ impl fbe::Struct for RustWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.crate_, run0, 0);
         fbe::Fixed::put_at(&self.dyn_, run0, 2);
@@ -9215,7 +9200,6 @@ impl fbe::Struct for RustWords {
         fbe::Fixed::put_at(&self.send, run20, 16);
         fbe::Fixed::put_at(&self.sync, run20, 24);
         fbe::Fixed::put_at(&self.sized, run20, 28);
-        w.leave();
         Ok(())
     }
 
@@ -9747,7 +9731,7 @@ impl fbe::Struct for CSharpWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<178>(base, slot, 9);
         fbe::Fixed::put_at(&self.checked, body, 8);
         fbe::Fixed::put_at(&self.event, body, 10);
@@ -9779,7 +9763,6 @@ impl fbe::Struct for CSharpWords {
         w.field(&self.scoped, b, b + 165, "scoped")?;
         w.field(&self.managed, b, b + 170, "managed")?;
         w.field(&self.notnull, b, b + 174, "notnull")?;
-        w.leave();
         Ok(())
     }
 
@@ -9886,7 +9869,7 @@ impl fbe::Struct for CSharpWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.checked, run0, 0);
         fbe::Fixed::put_at(&self.event, run0, 2);
@@ -9922,7 +9905,6 @@ impl fbe::Struct for CSharpWords {
         w.final_field(&self.scoped, "scoped")?;
         w.final_field(&self.managed, "managed")?;
         w.final_field(&self.notnull, "notnull")?;
-        w.leave();
         Ok(())
     }
 
@@ -10382,7 +10364,7 @@ impl fbe::Struct for RubyWords {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<118>(base, slot, 10);
         fbe::Fixed::put_at(&self.begin, body, 8);
         fbe::Fixed::put_at(&self.end, body, 10);
@@ -10402,7 +10384,6 @@ impl fbe::Struct for RubyWords {
         w.field(&self.undef, b, b + 64, "undef")?;
         w.field(&self.unless, b, b + 68, "unless")?;
         w.field(&self.initialize, b, b + 113, "initialize")?;
-        w.leave();
         Ok(())
     }
 
@@ -10479,7 +10460,7 @@ impl fbe::Struct for RubyWords {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.begin, run0, 0);
         fbe::Fixed::put_at(&self.end, run0, 2);
@@ -10501,7 +10482,6 @@ impl fbe::Struct for RubyWords {
         fbe::Fixed::put_at(&self.line, run9, 24);
         fbe::Fixed::put_at(&self.encoding, run9, 28);
         w.final_field(&self.initialize, "initialize")?;
-        w.leave();
         Ok(())
     }
 
@@ -10807,7 +10787,7 @@ impl fbe::Struct for CppMembers {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<64>(base, slot, 11);
         fbe::Fixed::put_at(&self.swap, body, 8);
         fbe::Fixed::put_at(&self.fbe_type, body, 10);
@@ -10820,7 +10800,6 @@ impl fbe::Struct for CppMembers {
         w.field(&self.offset, b, b + 51, "offset")?;
         w.field(&self.model_, b, b + 55, "model")?;
         w.field(&self.reset, b, b + 60, "reset")?;
-        w.leave();
         Ok(())
     }
 
@@ -10881,7 +10860,7 @@ impl fbe::Struct for CppMembers {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.swap, run0, 0);
         fbe::Fixed::put_at(&self.fbe_type, run0, 2);
@@ -10895,7 +10874,6 @@ impl fbe::Struct for CppMembers {
         w.final_field(&self.offset, "offset")?;
         w.final_field(&self.model_, "model")?;
         w.final_field(&self.reset, "reset")?;
-        w.leave();
         Ok(())
     }
 
@@ -11131,7 +11109,7 @@ impl fbe::Struct for PythonMembers {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<112>(base, slot, 12);
         fbe::Fixed::put_at(&self.to_json, body, 8);
         fbe::Fixed::put_at(&self.from_json, body, 10);
@@ -11149,7 +11127,6 @@ impl fbe::Struct for PythonMembers {
         w.field(&self.slots, b, b + 60, "__slots__")?;
         w.field(&self.class, b, b + 64, "__class__")?;
         w.field(&self.dict, b, b + 68, "__dict__")?;
-        w.leave();
         Ok(())
     }
 
@@ -11221,7 +11198,7 @@ impl fbe::Struct for PythonMembers {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.to_json, run0, 0);
         fbe::Fixed::put_at(&self.from_json, run0, 2);
@@ -11241,7 +11218,6 @@ impl fbe::Struct for PythonMembers {
         fbe::Fixed::put_at(&self.hash, run9, 0);
         fbe::Fixed::put_at(&self.eq, run9, 16);
         fbe::Fixed::put_at(&self.private, run9, 24);
-        w.leave();
         Ok(())
     }
 
@@ -11552,7 +11528,7 @@ impl fbe::Struct for GoMembers {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<153>(base, slot, 13);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
         fbe::Fixed::put_at(&self.fbe_key_compare, body, 10);
@@ -11579,7 +11555,6 @@ impl fbe::Struct for GoMembers {
         w.field(&self.append_json, b, b + 113, "AppendJSON")?;
         w.field(&self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
         w.field(&self.fbe_write_text, b, b + 128, "FBEWriteText")?;
-        w.leave();
         Ok(())
     }
 
@@ -11669,7 +11644,7 @@ impl fbe::Struct for GoMembers {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
         fbe::Fixed::put_at(&self.fbe_key_compare, run0, 2);
@@ -11700,7 +11675,6 @@ impl fbe::Struct for GoMembers {
         fbe::Fixed::put_at(&self.type_id, run14, 0);
         fbe::Fixed::put_at(&self.verify, run14, 8);
         fbe::Fixed::put_at(&self.verify_final, run14, 16);
-        w.leave();
         Ok(())
     }
 
@@ -12133,7 +12107,7 @@ impl fbe::Struct for JvmMembers {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<161>(base, slot, 14);
         fbe::Fixed::put_at(&self.type_id, body, 8);
         fbe::Fixed::put_at(&self.key_order, body, 10);
@@ -12161,7 +12135,6 @@ impl fbe::Struct for JvmMembers {
         w.field(&self.get_class, b, b + 113, "getClass")?;
         w.field(&self.wait, b, b + 124, "wait")?;
         w.field(&self.notify, b, b + 128, "notify")?;
-        w.leave();
         Ok(())
     }
 
@@ -12252,7 +12225,7 @@ impl fbe::Struct for JvmMembers {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.type_id, run0, 0);
         fbe::Fixed::put_at(&self.key_order, run0, 2);
@@ -12284,7 +12257,6 @@ impl fbe::Struct for JvmMembers {
         fbe::Fixed::put_at(&self.java_class, run14, 8);
         fbe::Fixed::put_at(&self.component1, run14, 16);
         fbe::Fixed::put_at(&self.fbe_levels, run14, 20);
-        w.leave();
         Ok(())
     }
 
@@ -12658,13 +12630,12 @@ impl fbe::Struct for JsMembers {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<23>(base, slot, 15);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
         fbe::Fixed::put_at(&self.to_json, body, 10);
         w.field(&self.to_text, b, b + 14, "toText")?;
         w.field(&self.verify, b, b + 18, "verify")?;
-        w.leave();
         Ok(())
     }
 
@@ -12709,13 +12680,12 @@ impl fbe::Struct for JsMembers {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
         fbe::Fixed::put_at(&self.to_json, run0, 2);
         w.final_field(&self.to_text, "toText")?;
         w.final_field(&self.verify, "verify")?;
-        w.leave();
         Ok(())
     }
 
@@ -12897,7 +12867,7 @@ impl fbe::Struct for RuntimeNames {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<170>(base, slot, 16);
         fbe::Fixed::put_at(&self.buffer, body, 8);
         fbe::Fixed::put_at(&self.write_buffer, body, 10);
@@ -12927,7 +12897,6 @@ impl fbe::Struct for RuntimeNames {
         w.field(&self.text, b, b + 128, "Text")?;
         w.field(&self.utf8, b, b + 161, "Utf8")?;
         w.field(&self.requests, b, b + 165, "Requests")?;
-        w.leave();
         Ok(())
     }
 
@@ -13026,7 +12995,7 @@ impl fbe::Struct for RuntimeNames {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.buffer, run0, 0);
         fbe::Fixed::put_at(&self.write_buffer, run0, 2);
@@ -13060,7 +13029,6 @@ impl fbe::Struct for RuntimeNames {
         fbe::Fixed::put_at(&self.timestamps, run14, 20);
         w.final_field(&self.utf8, "Utf8")?;
         w.final_field(&self.requests, "Requests")?;
-        w.leave();
         Ok(())
     }
 
@@ -13460,10 +13428,9 @@ impl fbe::Struct for Class {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 17);
         fbe::Fixed::put_at(&self.class, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -13497,9 +13464,8 @@ impl fbe::Struct for Class {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.class, "class")?;
-        w.leave();
         Ok(())
     }
 
@@ -13585,10 +13551,9 @@ impl fbe::Struct for Object {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 18);
         fbe::Fixed::put_at(&self.object, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -13622,9 +13587,8 @@ impl fbe::Struct for Object {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "Object")?;
-        w.leave();
         Ok(())
     }
 
@@ -13710,10 +13674,9 @@ impl fbe::Struct for String_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 19);
         fbe::Fixed::put_at(&self.string, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -13747,9 +13710,8 @@ impl fbe::Struct for String_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.string, "String")?;
-        w.leave();
         Ok(())
     }
 
@@ -13835,10 +13797,9 @@ impl fbe::Struct for List {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 20);
         fbe::Fixed::put_at(&self.list, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -13872,9 +13833,8 @@ impl fbe::Struct for List {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "List")?;
-        w.leave();
         Ok(())
     }
 
@@ -13960,10 +13920,9 @@ impl fbe::Struct for Map {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 21);
         fbe::Fixed::put_at(&self.map, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -13997,9 +13956,8 @@ impl fbe::Struct for Map {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.map, "Map")?;
-        w.leave();
         Ok(())
     }
 
@@ -14085,10 +14043,9 @@ impl fbe::Struct for Model {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 22);
         fbe::Fixed::put_at(&self.model, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14122,9 +14079,8 @@ impl fbe::Struct for Model {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.model, "Model")?;
-        w.leave();
         Ok(())
     }
 
@@ -14210,10 +14166,9 @@ impl fbe::Struct for FinalModel {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 23);
         fbe::Fixed::put_at(&self.final_model, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14247,9 +14202,8 @@ impl fbe::Struct for FinalModel {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
-        w.leave();
         Ok(())
     }
 
@@ -14335,10 +14289,9 @@ impl fbe::Struct for Buffer {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 24);
         fbe::Fixed::put_at(&self.buffer, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14372,9 +14325,8 @@ impl fbe::Struct for Buffer {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
-        w.leave();
         Ok(())
     }
 
@@ -14460,10 +14412,9 @@ impl fbe::Struct for Reader_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 25);
         fbe::Fixed::put_at(&self.reader, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14497,9 +14448,8 @@ impl fbe::Struct for Reader_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
-        w.leave();
         Ok(())
     }
 
@@ -14585,10 +14535,9 @@ impl fbe::Struct for Writer_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 26);
         fbe::Fixed::put_at(&self.writer, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14622,9 +14571,8 @@ impl fbe::Struct for Writer_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
-        w.leave();
         Ok(())
     }
 
@@ -14710,10 +14658,9 @@ impl fbe::Struct for Limits {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 27);
         fbe::Fixed::put_at(&self.limits, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14747,9 +14694,8 @@ impl fbe::Struct for Limits {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
-        w.leave();
         Ok(())
     }
 
@@ -14835,10 +14781,9 @@ impl fbe::Struct for DecodeError_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 28);
         fbe::Fixed::put_at(&self.decode_error, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14872,9 +14817,8 @@ impl fbe::Struct for DecodeError_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
-        w.leave();
         Ok(())
     }
 
@@ -14960,10 +14904,9 @@ impl fbe::Struct for DecodeException {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 29);
         fbe::Fixed::put_at(&self.decode_exception, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -14997,9 +14940,8 @@ impl fbe::Struct for DecodeException {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
-        w.leave();
         Ok(())
     }
 
@@ -15087,10 +15029,9 @@ impl fbe::Struct for Decimal {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 30);
         fbe::Fixed::put_at(&self.decimal, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15124,9 +15065,8 @@ impl fbe::Struct for Decimal {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
-        w.leave();
         Ok(())
     }
 
@@ -15212,10 +15152,9 @@ impl fbe::Struct for Uuid {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 31);
         fbe::Fixed::put_at(&self.uuid, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15249,9 +15188,8 @@ impl fbe::Struct for Uuid {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
-        w.leave();
         Ok(())
     }
 
@@ -15337,10 +15275,9 @@ impl fbe::Struct for Uuid_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 32);
         fbe::Fixed::put_at(&self.uuid, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15374,9 +15311,8 @@ impl fbe::Struct for Uuid_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
-        w.leave();
         Ok(())
     }
 
@@ -15462,10 +15398,9 @@ impl fbe::Struct for Timestamp {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 33);
         fbe::Fixed::put_at(&self.timestamp, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15499,9 +15434,8 @@ impl fbe::Struct for Timestamp {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
-        w.leave();
         Ok(())
     }
 
@@ -15587,10 +15521,9 @@ impl fbe::Struct for Sender {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 34);
         fbe::Fixed::put_at(&self.sender, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15624,9 +15557,8 @@ impl fbe::Struct for Sender {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
-        w.leave();
         Ok(())
     }
 
@@ -15712,10 +15644,9 @@ impl fbe::Struct for Receiver {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 35);
         fbe::Fixed::put_at(&self.receiver, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15749,9 +15680,8 @@ impl fbe::Struct for Receiver {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
-        w.leave();
         Ok(())
     }
 
@@ -15837,10 +15767,9 @@ impl fbe::Struct for Client {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 36);
         fbe::Fixed::put_at(&self.client, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15874,9 +15803,8 @@ impl fbe::Struct for Client {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.client, "Client")?;
-        w.leave();
         Ok(())
     }
 
@@ -15962,10 +15890,9 @@ impl fbe::Struct for Proxy {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 37);
         fbe::Fixed::put_at(&self.proxy, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -15999,9 +15926,8 @@ impl fbe::Struct for Proxy {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
-        w.leave();
         Ok(())
     }
 
@@ -16087,10 +16013,9 @@ impl fbe::Struct for Handler {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 38);
         fbe::Fixed::put_at(&self.handler, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16124,9 +16049,8 @@ impl fbe::Struct for Handler {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
-        w.leave();
         Ok(())
     }
 
@@ -16212,10 +16136,9 @@ impl fbe::Struct for Fbe {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 39);
         fbe::Fixed::put_at(&self.fbe, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16249,9 +16172,8 @@ impl fbe::Struct for Fbe {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
-        w.leave();
         Ok(())
     }
 
@@ -16337,10 +16259,9 @@ impl fbe::Struct for Fbe_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 40);
         fbe::Fixed::put_at(&self.fbe, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16374,9 +16295,8 @@ impl fbe::Struct for Fbe_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
-        w.leave();
         Ok(())
     }
 
@@ -16462,10 +16382,9 @@ impl fbe::Struct for Std {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 41);
         fbe::Fixed::put_at(&self.std, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16499,9 +16418,8 @@ impl fbe::Struct for Std {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.std, "std")?;
-        w.leave();
         Ok(())
     }
 
@@ -16587,10 +16505,9 @@ impl fbe::Struct for Companion {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 42);
         fbe::Fixed::put_at(&self.companion, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16624,9 +16541,8 @@ impl fbe::Struct for Companion {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
-        w.leave();
         Ok(())
     }
 
@@ -16712,10 +16628,9 @@ impl fbe::Struct for Any {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 43);
         fbe::Fixed::put_at(&self.any, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16749,9 +16664,8 @@ impl fbe::Struct for Any {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.any, "Any")?;
-        w.leave();
         Ok(())
     }
 
@@ -16837,10 +16751,9 @@ impl fbe::Struct for Self_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 44);
         fbe::Fixed::put_at(&self.self_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16874,9 +16787,8 @@ impl fbe::Struct for Self_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
-        w.leave();
         Ok(())
     }
 
@@ -16962,10 +16874,9 @@ impl fbe::Struct for Self__ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 45);
         fbe::Fixed::put_at(&self.self_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -16999,9 +16910,8 @@ impl fbe::Struct for Self__ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "self")?;
-        w.leave();
         Ok(())
     }
 
@@ -17087,10 +16997,9 @@ impl fbe::Struct for None_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 46);
         fbe::Fixed::put_at(&self.none, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17124,9 +17033,8 @@ impl fbe::Struct for None_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.none, "None")?;
-        w.leave();
         Ok(())
     }
 
@@ -17212,10 +17120,9 @@ impl fbe::Struct for Option_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 47);
         fbe::Fixed::put_at(&self.option, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17249,9 +17156,8 @@ impl fbe::Struct for Option_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.option, "Option")?;
-        w.leave();
         Ok(())
     }
 
@@ -17337,10 +17243,9 @@ impl fbe::Struct for Result_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 48);
         fbe::Fixed::put_at(&self.result, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17374,9 +17279,8 @@ impl fbe::Struct for Result_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.result, "Result")?;
-        w.leave();
         Ok(())
     }
 
@@ -17462,10 +17366,9 @@ impl fbe::Struct for Vec_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 49);
         fbe::Fixed::put_at(&self.vec, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17499,9 +17402,8 @@ impl fbe::Struct for Vec_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
-        w.leave();
         Ok(())
     }
 
@@ -17587,10 +17489,9 @@ impl fbe::Struct for Box_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 50);
         fbe::Fixed::put_at(&self.box_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17624,9 +17525,8 @@ impl fbe::Struct for Box_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
-        w.leave();
         Ok(())
     }
 
@@ -17712,10 +17612,9 @@ impl fbe::Struct for Error {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 51);
         fbe::Fixed::put_at(&self.error, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17749,9 +17648,8 @@ impl fbe::Struct for Error {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.error, "Error")?;
-        w.leave();
         Ok(())
     }
 
@@ -17837,10 +17735,9 @@ impl fbe::Struct for Exception {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 52);
         fbe::Fixed::put_at(&self.exception, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17874,9 +17771,8 @@ impl fbe::Struct for Exception {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
-        w.leave();
         Ok(())
     }
 
@@ -17962,10 +17858,9 @@ impl fbe::Struct for Text {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 53);
         fbe::Fixed::put_at(&self.text, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -17999,9 +17894,8 @@ impl fbe::Struct for Text {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "Text")?;
-        w.leave();
         Ok(())
     }
 
@@ -18087,10 +17981,9 @@ impl fbe::Struct for JsonWriter {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 54);
         fbe::Fixed::put_at(&self.json_writer, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18124,9 +18017,8 @@ impl fbe::Struct for JsonWriter {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
-        w.leave();
         Ok(())
     }
 
@@ -18212,10 +18104,9 @@ impl fbe::Struct for Int32T {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 55);
         fbe::Fixed::put_at(&self.int32_t, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18249,9 +18140,8 @@ impl fbe::Struct for Int32T {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
-        w.leave();
         Ok(())
     }
 
@@ -18337,10 +18227,9 @@ impl fbe::Struct for SizeT {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 56);
         fbe::Fixed::put_at(&self.size_t, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18374,9 +18263,8 @@ impl fbe::Struct for SizeT {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
-        w.leave();
         Ok(())
     }
 
@@ -18462,10 +18350,9 @@ impl fbe::Struct for List_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 57);
         fbe::Fixed::put_at(&self.list, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18499,9 +18386,8 @@ impl fbe::Struct for List_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "list")?;
-        w.leave();
         Ok(())
     }
 
@@ -18587,10 +18473,9 @@ impl fbe::Struct for Object_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 58);
         fbe::Fixed::put_at(&self.object, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18624,9 +18509,8 @@ impl fbe::Struct for Object_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "object")?;
-        w.leave();
         Ok(())
     }
 
@@ -18712,10 +18596,9 @@ impl fbe::Struct for V {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 59);
         fbe::Fixed::put_at(&self.v_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18749,9 +18632,8 @@ impl fbe::Struct for V {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.v_, "v")?;
-        w.leave();
         Ok(())
     }
 
@@ -18837,10 +18719,9 @@ impl fbe::Struct for R {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 60);
         fbe::Fixed::put_at(&self.r_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18874,9 +18755,8 @@ impl fbe::Struct for R {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.r_, "r")?;
-        w.leave();
         Ok(())
     }
 
@@ -18962,10 +18842,9 @@ impl fbe::Struct for W {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 61);
         fbe::Fixed::put_at(&self.w_, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -18999,9 +18878,8 @@ impl fbe::Struct for W {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.w_, "w")?;
-        w.leave();
         Ok(())
     }
 
@@ -19087,10 +18965,9 @@ impl fbe::Struct for SideBuy {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 62);
         fbe::Fixed::put_at(&self.side_buy, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19124,9 +19001,8 @@ impl fbe::Struct for SideBuy {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
-        w.leave();
         Ok(())
     }
 
@@ -19212,10 +19088,9 @@ impl fbe::Struct for OrderKey {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 63);
         fbe::Fixed::put_at(&self.order_key, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19249,9 +19124,8 @@ impl fbe::Struct for OrderKey {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
-        w.leave();
         Ok(())
     }
 
@@ -19337,10 +19211,9 @@ impl fbe::Struct for TextOfside {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 64);
         fbe::Fixed::put_at(&self.text_ofside, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19374,9 +19247,8 @@ impl fbe::Struct for TextOfside {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
-        w.leave();
         Ok(())
     }
 
@@ -19462,10 +19334,9 @@ impl fbe::Struct for Decimal1 {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 65);
         fbe::Fixed::put_at(&self.decimal_1, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19499,9 +19370,8 @@ impl fbe::Struct for Decimal1 {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
-        w.leave();
         Ok(())
     }
 
@@ -19587,10 +19457,9 @@ impl fbe::Struct for OrderModel {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 66);
         fbe::Fixed::put_at(&self.order_model, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19624,9 +19493,8 @@ impl fbe::Struct for OrderModel {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
-        w.leave();
         Ok(())
     }
 
@@ -19712,10 +19580,9 @@ impl fbe::Struct for OrderFinal {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 67);
         fbe::Fixed::put_at(&self.order_final, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19749,9 +19616,8 @@ impl fbe::Struct for OrderFinal {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
-        w.leave();
         Ok(())
     }
 
@@ -19837,10 +19703,9 @@ impl fbe::Struct for NewOrder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 68);
         fbe::Fixed::put_at(&self.new_order, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19874,9 +19739,8 @@ impl fbe::Struct for NewOrder {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
-        w.leave();
         Ok(())
     }
 
@@ -19962,10 +19826,9 @@ impl fbe::Struct for VerifyFbeOrder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 69);
         fbe::Fixed::put_at(&self.verify_fbe_order, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -19999,9 +19862,8 @@ impl fbe::Struct for VerifyFbeOrder {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
-        w.leave();
         Ok(())
     }
 
@@ -20089,10 +19951,9 @@ impl fbe::Struct for FbeVrOrder {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 70);
         fbe::Fixed::put_at(&self.fbe_vr_order, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20126,9 +19987,8 @@ impl fbe::Struct for FbeVrOrder {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
-        w.leave();
         Ok(())
     }
 
@@ -20214,10 +20074,9 @@ impl fbe::Struct for E1 {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 71);
         fbe::Fixed::put_at(&self.e1, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20251,9 +20110,8 @@ impl fbe::Struct for E1 {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
-        w.leave();
         Ok(())
     }
 
@@ -20339,10 +20197,9 @@ impl fbe::Struct for I2 {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 72);
         fbe::Fixed::put_at(&self.i2, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20376,9 +20233,8 @@ impl fbe::Struct for I2 {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
-        w.leave();
         Ok(())
     }
 
@@ -20464,10 +20320,9 @@ impl fbe::Struct for O3 {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 73);
         fbe::Fixed::put_at(&self.o3, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20501,9 +20356,8 @@ impl fbe::Struct for O3 {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
-        w.leave();
         Ok(())
     }
 
@@ -20589,10 +20443,9 @@ impl fbe::Struct for Fbe__ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 74);
         fbe::Fixed::put_at(&self.fbe, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20626,9 +20479,8 @@ impl fbe::Struct for Fbe__ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "Fbe")?;
-        w.leave();
         Ok(())
     }
 
@@ -20714,10 +20566,9 @@ impl fbe::Struct for Fingerprint {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 75);
         fbe::Fixed::put_at(&self.fingerprint, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20751,9 +20602,8 @@ impl fbe::Struct for Fingerprint {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fingerprint, "FINGERPRINT")?;
-        w.leave();
         Ok(())
     }
 
@@ -20839,10 +20689,9 @@ impl fbe::Struct for FbeFingerprint {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 76);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -20876,9 +20725,8 @@ impl fbe::Struct for FbeFingerprint {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
-        w.leave();
         Ok(())
     }
 
@@ -20966,10 +20814,9 @@ impl fbe::Struct for FbeFingerprint_ {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 77);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -21003,9 +20850,8 @@ impl fbe::Struct for FbeFingerprint_ {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBEFingerprint")?;
-        w.leave();
         Ok(())
     }
 
@@ -21100,7 +20946,7 @@ impl fbe::Struct for Case {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<40>(base, slot, 78);
         fbe::Fixed::put_at(&self.name, body, 8);
         fbe::Fixed::put_at(&self.name_, body, 12);
@@ -21110,7 +20956,6 @@ impl fbe::Struct for Case {
         fbe::Fixed::put_at(&self.class__, body, 28);
         fbe::Fixed::put_at(&self.string, body, 32);
         fbe::Fixed::put_at(&self.string_, body, 36);
-        w.leave();
         Ok(())
     }
 
@@ -21151,7 +20996,7 @@ impl fbe::Struct for Case {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<32>();
         fbe::Fixed::put_at(&self.name, run0, 0);
         fbe::Fixed::put_at(&self.name_, run0, 4);
@@ -21161,7 +21006,6 @@ impl fbe::Struct for Case {
         fbe::Fixed::put_at(&self.class__, run0, 20);
         fbe::Fixed::put_at(&self.string, run0, 24);
         fbe::Fixed::put_at(&self.string_, run0, 28);
-        w.leave();
         Ok(())
     }
 
@@ -21329,12 +21173,11 @@ impl fbe::Struct for Imported {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<14>(base, slot, 79);
         fbe::Fixed::put_at(&self.market, body, 8);
         fbe::Fixed::put_at(&self.example, body, 13);
         w.field(&self.org, b, b + 9, "org")?;
-        w.leave();
         Ok(())
     }
 
@@ -21380,11 +21223,10 @@ impl fbe::Struct for Imported {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.market, "market")?;
         w.final_field(&self.org, "org")?;
         w.final_field(&self.example, "example")?;
-        w.leave();
         Ok(())
     }
 
@@ -21505,10 +21347,9 @@ impl fbe::Struct for Symbol {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 80);
         fbe::Fixed::put_at(&self.digits, body, 8);
-        w.leave();
         Ok(())
     }
 
@@ -21542,9 +21383,8 @@ impl fbe::Struct for Symbol {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
-        w.leave();
         Ok(())
     }
 
@@ -21644,13 +21484,12 @@ impl fbe::Struct for Listed {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 81);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.precision, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.field(&self.ticker, b, b + 20, "ticker")?;
-        w.leave();
         Ok(())
     }
 
@@ -21705,13 +21544,12 @@ impl fbe::Struct for Listed {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(2, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<8>();
         fbe::Fixed::put_at(&self.digits, run1, 0);
         fbe::Fixed::put_at(&self.precision, run1, 4);
         w.final_field(&self.ticker, "ticker")?;
-        w.leave();
         Ok(())
     }
 
@@ -21854,14 +21692,13 @@ impl fbe::Struct for Derived {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<26>(base, slot, 82);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
         fbe::Fixed::put_at(&self.range, body, 16);
         fbe::Fixed::put_at(&self.word, body, 20);
         fbe::Fixed::put_at(&self.side_, body, 22);
-        w.leave();
         Ok(())
     }
 
@@ -21899,14 +21736,13 @@ impl fbe::Struct for Derived {
     }
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<18>();
         fbe::Fixed::put_at(&self.side, run0, 0);
         fbe::Fixed::put_at(&self.s, run0, 4);
         fbe::Fixed::put_at(&self.range, run0, 8);
         fbe::Fixed::put_at(&self.word, run0, 12);
         fbe::Fixed::put_at(&self.side_, run0, 14);
-        w.leave();
         Ok(())
     }
 
@@ -22199,7 +22035,7 @@ impl fbe::Struct for Hostile {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<336>(base, slot, 83);
         fbe::Fixed::put_at(&self.letters, body, 332);
         w.field(&self.order, b, b + 8, "Order")?;
@@ -22283,7 +22119,6 @@ impl fbe::Struct for Hostile {
         w.field(&self.imported, b, b + 320, "Imported")?;
         w.field(&self.derived, b, b + 324, "Derived")?;
         w.field(&self.listed, b, b + 328, "Listed")?;
-        w.leave();
         Ok(())
     }
 
@@ -22805,7 +22640,7 @@ impl fbe::Struct for Hostile {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(3, Self::NAME)?;
         w.final_field(&self.order, "Order")?;
         w.final_field(&self.cpp_words, "CppWords")?;
         w.final_field(&self.python_words, "PythonWords")?;
@@ -22888,7 +22723,6 @@ impl fbe::Struct for Hostile {
         w.final_field(&self.derived, "Derived")?;
         w.final_field(&self.listed, "Listed")?;
         w.final_field(&self.letters, "Letters")?;
-        w.leave();
         Ok(())
     }
 

@@ -101,11 +101,10 @@ impl fbe::Struct for Instrument {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 501);
         fbe::Fixed::put_at(&self.digits, body, 12);
         w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.leave();
         Ok(())
     }
 
@@ -145,10 +144,9 @@ impl fbe::Struct for Instrument {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
-        w.leave();
         Ok(())
     }
 
@@ -245,11 +243,10 @@ impl fbe::Struct for Failure {
 
     #[inline(always)]
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 502);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
-        w.leave();
         Ok(())
     }
 
@@ -289,10 +286,9 @@ impl fbe::Struct for Failure {
 
     #[inline(always)]
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
-        w.enter(Self::NAME)?;
+        w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
-        w.leave();
         Ok(())
     }
 
