@@ -9,29 +9,6 @@ generated('project', 'recursive')
 %w[proto protoex test enums].each { |package| generated('shared', package) } if
   File.directory?(File.join(GEN, 'shared'))
 
-# Ruby code the C readers run in the middle of a read (an enum's from_wire, Fbe::Accel.plan, the
-# decimal codec's read and fread), made to run a test's block once after it: such code, or another thread
-# while it runs, can do anything to the input String.
-module ReadHook
-  class << self
-    attr_accessor :block
-
-    def run
-      block = self.block
-      self.block = nil
-      block&.call
-    end
-  end
-
-  # Prepended to the Ruby code above.
-  module Call
-    def from_wire(value) = super.tap { ReadHook.run }
-    def plan(klass) = super.tap { ReadHook.run }
-    def read(reader, base, pos, field) = super.tap { ReadHook.run }
-    def fread(reader, field) = super.tap { ReadHook.run }
-  end
-end
-
 # The readers of the C accelerator (runtime/ruby/ext/fbe_accel, docs/ruby.md "The C accelerator"):
 # Fbe::Accel.from_fbe, from_final, verify_fbe and verify_final against the pure-Ruby readers
 # (from_fbe_pure, from_final_pure, fbe_versioned and fbe_final) on the golden vectors, on values of
@@ -286,9 +263,7 @@ class AccelReadTest < Minitest::Test
   def test_ruby_code_that_changes_the_input_during_a_read
     return unless Fbe.accelerated?
 
-    [Proto::OrderSide.singleton_class, Fbe::Accel.singleton_class, Fbe::Types::Decimal].each do |m|
-      m.prepend(ReadHook::Call) unless m.include?(ReadHook::Call)
-    end
+    AccelHook.install(Proto::OrderSide.singleton_class, Fbe::Accel.singleton_class, Fbe::Types::Decimal)
     order = Proto::Order.new(id: 1, symbol: +'EURUSD', side: Proto::OrderSide.from_wire(9), price: 1.5)
     orders = [order] + ([Proto::Order.new(symbol: +('S' * 900))] * 3)
     account = Proto::Account.new(id: 7, name: +('A' * 300), orders:)
@@ -300,7 +275,7 @@ class AccelReadTest < Minitest::Test
       end
     end
   ensure
-    ReadHook.block = nil
+    AccelHook.block = nil
   end
 
   # Reads value's root (final or versioned) in C with the block run on the input where: after the enum's
@@ -313,14 +288,14 @@ class AccelReadTest < Minitest::Test
     what = "#{value.class} #{final ? 'final' : 'versioned'} input #{change} at #{where || 'a Ruby read'}"
     limits = Fbe::Limits.new
     ran = false
-    hook = lambda do
+    hook = lambda do |_|
       ran = true
       block.call(data)
     end
     if where == :limits
-      limits.define_singleton_method(:max_depth) { super().tap { hook.call } }
+      limits.define_singleton_method(:max_depth) { super().tap { hook.call(nil) } }
     else
-      ReadHook.block = hook
+      AccelHook.block = hook
     end
     Fbe::Accel::PLANS.delete(Proto::Order) if where == :plan
     taken = fast(value.class, data, final, limits)

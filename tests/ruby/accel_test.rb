@@ -124,4 +124,29 @@ class AccelTest < Minitest::Test
     end
     assert_operator taken * 3, :>, written * 2, 'the C writers left most values to Ruby' if Fbe.accelerated?
   end
+
+  # Ruby code a C writer calls (here the decimal codec, after Everything's second decimal) that shortens
+  # the output String: the C writer writes nothing where the String no longer reaches (ASan: make
+  # ruby-accel-asan) and leaves the value to Ruby, which writes it (the codec then leaves it be); that
+  # copies it (a copy shares its bytes): the C writer writes the pure writer's bytes, none into the copy.
+  def test_a_codec_that_shortens_or_copies_the_output
+    return unless Fbe.accelerated?
+
+    AccelHook.install(Fbe::Types::Decimal)
+    value = Everything::Everything.new
+    { to_fbe: value.to_fbe_pure, to_final: value.to_final_pure }.each do |writer, bytes|
+      shorten = ->(w) { w.buffer.clear << ('x' * 30) }
+      AccelHook.block = ->(_) { AccelHook.block = shorten }
+      assert_nil Fbe::Accel.public_send(writer, value), "#{writer}: C wrote a value"
+      assert_nil AccelHook.block, "#{writer}: the output was not shortened"
+      AccelHook.block = ->(_) { AccelHook.block = shorten }
+      assert_equal bytes.unpack1('H*'), value.public_send(writer).unpack1('H*'), writer
+      copy = nil
+      AccelHook.block = ->(w) { copy = [w.buffer.dup, w.buffer.unpack1('H*')] }
+      assert_equal bytes.unpack1('H*'), Fbe::Accel.public_send(writer, value).unpack1('H*'), writer
+      assert_equal copy[1], copy[0].unpack1('H*'), "#{writer}: the copy changed"
+    end
+  ensure
+    AccelHook.block = nil
+  end
 end

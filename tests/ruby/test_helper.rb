@@ -104,3 +104,33 @@ module ByteMutations
     out.b
   end
 end
+
+# Ruby code the C accelerator runs in the middle of a read or write (an enum's from_wire,
+# Fbe::Accel.plan, the decimal codec), made to run a test's block once after it, given the codec's
+# Fbe::Writer when writing: such code, or another thread while it runs, can do anything to the input
+# or output String (accel_read_test.rb, accel_test.rb).
+module AccelHook
+  class << self
+    attr_accessor :block
+
+    def run(writer = nil)
+      block = self.block
+      self.block = nil
+      block&.call(writer)
+    end
+  end
+
+  # Prepended to the Ruby code above (AccelHook.install).
+  module Call
+    def from_wire(value) = super.tap { AccelHook.run }
+    def plan(klass) = super.tap { AccelHook.run }
+    def read(reader, base, pos, field) = super.tap { AccelHook.run }
+    def fread(reader, field) = super.tap { AccelHook.run }
+    def write(writer, base, pos, value) = super.tap { AccelHook.run(writer) }
+    def fwrite(writer, value) = super.tap { AccelHook.run(writer) }
+  end
+
+  def self.install(*modules)
+    modules.each { |m| m.prepend(Call) unless m.include?(Call) }
+  end
+end

@@ -91,6 +91,16 @@ static void out_resync(struct out *o)
     o->capa = (long)rb_str_capacity(o->buf);
 }
 
+/* After a Ruby codec wrote to the String (the codec, or code it or another thread ran, can do anything
+ * to it): what it holds now, its bytes its own (a copy of it shares none: rb_str_modify); 0 when it is
+ * shorter than kept, its length before the codec (the C writer still writes slots there). */
+static int out_kept(struct out *o, long kept)
+{
+    rb_str_modify(o->buf);
+    out_resync(o);
+    return o->len >= kept;
+}
+
 static void put_le(struct out *o, long pos, unsigned long long v, int size)
 {
     unsigned char *p = (unsigned char *)o->ptr + pos;
@@ -301,10 +311,11 @@ static long write_slot(struct out *o, long base, long pos, VALUE codec, VALUE v,
         }
         return 0;
     }
-    case K_CALL:
+    case K_CALL: {
+        long before = o->len;
         rb_funcall(RARRAY_AREF(codec, 2), id_write, 4, writer(o), LONG2NUM(base), LONG2NUM(pos), v);
-        out_resync(o);
-        return 0;
+        return out_kept(o, before) ? 0 : BAIL;
+    }
     default:
         return BAIL;
     }
@@ -378,10 +389,11 @@ static int write_final(struct out *o, VALUE codec, VALUE v, int level)
         }
         return 0;
     }
-    case K_CALL:
+    case K_CALL: {
+        long before = o->len;
         rb_funcall(RARRAY_AREF(codec, 2), id_fwrite, 2, writer(o), v);
-        out_resync(o);
-        return 0;
+        return out_kept(o, before) ? 0 : BAIL;
+    }
     default:
         return BAIL;
     }
