@@ -19,14 +19,7 @@ from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import PARTS
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import SCHEMA_CLASS, generate_package, text, write_schema_class
-from fbec.targets.jvm.context import (
-    JAVA_WIRE,
-    distinct_values,
-    doc,
-    java_int_literal,
-    signed,
-    summary,
-)
+from fbec.targets.jvm.context import JAVA_WIRE, doc, java_int_literal, signed, summary
 from fbec.targets.jvm.members import flags_text, write_equality, write_key_order
 
 __all__ = ["Context", "generate"]
@@ -53,7 +46,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         doc(w, f"The {e.kind} value of a wire integer: a declared constant, or a new value.", "",
             "@param value the wire integer", "@return the value")
         with w.block(f"public static {name} of({java} value) {{", "}"):
-            firsts = [(signed(v.value, bits), v) for v in distinct_values(e)]
+            firsts = [(signed(v.value, bits), v) for v in e.text_values]
             if java == "long":
                 for s, v in firsts:
                     with w.block(f"if (value == {s}L) {{", "}"):

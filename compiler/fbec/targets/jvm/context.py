@@ -152,15 +152,6 @@ def kept(t: ir.Type) -> bool:
     return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
 
 
-def distinct_values(e: ir.Enum) -> list[ir.EnumValue]:
-    """The first declared value of each wire value of an enum or flags (the one a switch names)."""
-    lo, hi = ir.PRIMITIVES[e.wire].range or (0, 0)
-    seen: dict[int, ir.EnumValue] = {}
-    for v in e.values:
-        seen.setdefault(v.value & (hi - lo), v)
-    return list(seen.values())
-
-
 def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
     """An int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
     the same key (docs/limits.md 4)."""

@@ -64,9 +64,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
     elif isinstance(t, ir.Optional_):
         raw.flush()
         o = c.local(w, x, names)
-        with w.block(f"if ({o} == null) {{", "} else {"):
-            w.line(c.stmt("j.nil()"))
-        with w.block("", "}"):
+        with w.if_else(f"if ({o} == null) {{", c.stmt("j.nil()")):
             json_write(c, raw, t.element, o, names, field, index)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):

@@ -25,9 +25,7 @@ def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> N
         w.line(c.stmt(f"{c.named(t.name)}.fbeText(t, {x})"))
     elif isinstance(t, ir.Optional_):
         o = c.local(w, x, names)
-        with w.block(f"if ({o} == null) {{", "} else {"):
-            w.line(c.stmt('t.append("null")'))
-        with w.block("", "}"):
+        with w.if_else(f"if ({o} == null) {{", c.stmt('t.append("null")')):
             text_value(w, c, t.element, o, names)
     else:
         assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm import SCHEMA_CLASS, generate_package, write_schema_class
-from fbec.targets.jvm.context import distinct_values, doc, signed, summary
+from fbec.targets.jvm.context import doc, signed, summary
 from fbec.targets.jvm.members import flags_text, write_equality
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
@@ -50,7 +50,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     flags = e.kind == "flags"
     narrow = kotlin in ("Byte", "Short", "UByte", "UShort")
     subject = "value.toInt()" if narrow else "value"
-    firsts = distinct_values(e)
+    firsts = e.text_values
     doc(w, f"{summary(e)}: a constant per", f"declared value; `{name}(value)` keeps any other value as it is.")
     w.line("@JvmInline")
     with w.block(f"value class {name}(val value: {kotlin}) : Comparable<{name}> {{", "}"):

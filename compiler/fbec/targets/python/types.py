@@ -44,10 +44,7 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
             code.line('"""Text form: the declared flags fully set in value, joined by |."""')
             code.line(f"return fbe.text.fmt_flags(value, FBE_N_{e.name})")
     else:
-        names: dict[int, str] = {}
-        for v in e.values:
-            names.setdefault(v.value, v.name)
-        items = ", ".join(f'{k}: "{n}"' for k, n in names.items())
+        items = ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values)
         code.line(f"FBE_N_{e.name}: dict[int, str] = {{{items}}}")
         code.blank(2)
         with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
