@@ -504,6 +504,12 @@ class TableIdents:
         """The identifiers of one member scope (a struct's fields, a type's values) into table."""
         table.update({(owner, k): v for k, v in scope_idents(wanted, taken).items()})
 
+    def scope_types(self, package: Package, spell: Callable[[str], str], taken: Callable[[str], bool]) -> None:
+        """The identifiers of a package's types (its enums', flags' and structs': one scope) into types."""
+        decls = [(e.qualified, e.name) for e in package.enums + package.flags] + [(s.qualified, s.name)
+                                                                              for s in package.structs]
+        self.types.update(scope_idents(((q, spell(n)) for q, n in decls), taken))
+
     def type(self, qualified: str) -> str:
         return self.types[qualified]
 

@@ -65,9 +65,7 @@ class Idents(TableIdents):
         self.namespaces = scope_idents(((p.name, ".".join(pascal(x) for x in p.name.split("."))) for p in schema.packages),
                                        lambda x: x in KEYWORDS or x in NAMESPACE_USES)
         for p in schema.packages:
-            decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
-            self.types.update(scope_idents(((q, pascal(n)) for q, n in decls),
-                                           lambda x: x in KEYWORDS or x in NAMESPACE_USES))
+            self.scope_types(p, pascal, lambda x: x in KEYWORDS or x in NAMESPACE_USES)
         for p in schema.packages:
             for s in p.structs:     # bases first: a derived class keeps its base's identifiers
                 inherited = {f.name: self.fields[(s.base, f.name)] for f in s.all_fields if s.base and f.owner != s.qualified}

@@ -95,8 +95,7 @@ class Idents(TableIdents):
         self.protocols: dict[tuple[str, str], str] = {}
         self.handlers: dict[tuple[str, str], str] = {}
         for p in schema.packages:
-            decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
-            self.types.update(scope_idents(((q, camel(n)) for q, n in decls), lambda x: x in MODULE_USES))
+            self.scope_types(p, camel, lambda x: x in MODULE_USES)
             for s in p.structs:
                 self.scope(self.fields, s.qualified, ((f.name, snake(f.name)) for f in s.all_fields),
                            lambda x: x in KEYWORDS or x in OBJECT_METHODS or x in MEMBERS)
