@@ -346,13 +346,14 @@ class Context(DefaultLiterals):
         """A statement's line."""
         return text + self.END
 
-    def guarded(self, w: CodeWriter, exception: str, statement: str, at: str) -> None:
-        """statement (a nested struct's reader or writer) with the field path put in front of the
-        errors of the runtime class `exception` (`e.at("orders", i)`)."""
-        with w.block("try {", f"}} {self.catch(self.rt(exception))} {{"):
+    def guarded(self, w: CodeWriter, caught: str, statement: str, handler: str) -> None:
+        """statement in a try whose catch of the class `caught` (its simple name) runs handler: a
+        nested struct's reader or writer with the field path put in front of the runtime's errors
+        (`throw e.at("orders", i)`), a Client's send failing the pending request."""
+        with w.block("try {", f"}} {self.catch(caught)} {{"):
             w.line(self.stmt(statement))
         with w.block("", "}"):
-            w.line(self.stmt(f"throw {at}"))
+            w.line(self.stmt(handler))
 
     # ------------------------------------------------------------ the language's syntax
 

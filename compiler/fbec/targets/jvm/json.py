@@ -16,7 +16,8 @@ from functools import partial
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, RawText, json_object
 from fbec.targets.jvm.context import Context, Names, member
-from fbec.targets.jvm.models import elements, entries, nested
+from fbec.targets.jvm.models import catch as guarded
+from fbec.targets.jvm.models import elements, entries
 
 # Primitive or wire type -> the JsonWriter method writing it.
 WRITE = {
@@ -60,7 +61,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw.line(f"j.{WRITE[name]}({value}{c.JSON_CONVERSIONS.get(name, '')})")
     elif isinstance(t, ir.StructRef):
         raw.flush()
-        nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x})", field, index)
+        guarded(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x})", field, index, "EncodeException")
     elif isinstance(t, ir.Optional_):
         raw.flush()
         o = c.local(w, x, names)
@@ -143,7 +144,7 @@ def key_read(c: Context, t: ir.Type, key: str | None, f: str) -> str:
 
 def catch(w: CodeWriter, c: Context, statement: str, at: str) -> None:
     """statement (a nested struct's reader) with the member path put in front of its errors."""
-    c.guarded(w, "DecodeException", statement, f"e.{at}")
+    c.guarded(w, c.rt("DecodeException"), statement, f"throw e.{at}")
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, at: str,

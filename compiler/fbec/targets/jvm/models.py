@@ -20,16 +20,12 @@ from fbec.targets.base import CodeWriter
 from fbec.targets.jvm.context import SLOT, Context, Names, holds_struct, kept, plus, reused_struct, sub
 
 
-def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
-    """statement (a nested struct's reader) with the field path put in front of its errors."""
+def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None,
+          exception: str = "DecodeException") -> None:
+    """statement (a nested struct's reader; its writer with EncodeException) with the field path put
+    in front of its errors."""
     at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
-    c.guarded(w, "DecodeException", statement, at)
-
-
-def nested(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
-    """statement (a nested struct's writer) with the field path put in front of its errors."""
-    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
-    c.guarded(w, "EncodeException", statement, at)
+    c.guarded(w, c.rt(exception), statement, f"throw {at}")
 
 
 def paid_first(w: CodeWriter, c: Context, t: ir.StructRef, verify: str, field: str, index: str | None) -> None:
@@ -83,7 +79,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         w.line(c.stmt(f"w.append{kind}({converted})" if at is None else f"w.put{kind}({at[1]}, {converted})"))
     elif isinstance(t, ir.StructRef):
         call = f"fbeWriteFinal(w, {value})" if at is None else f"fbeWrite(w, {at[0]}, {at[1]}, {value})"
-        nested(w, c, f"{c.named(t.name)}.{call}", field, index)
+        catch(w, c, f"{c.named(t.name)}.{call}", field, index, "EncodeException")
     elif isinstance(t, ir.Optional_):
         o = c.local(w, value, names)
         if at is None:
@@ -441,7 +437,7 @@ def explain_value(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Name
         w.line(c.stmt(f'{explain}.present({value}, "{expected(t)}", {at})'))
     if isinstance(t, ir.StructRef):
         if explains(c, t, False):
-            nested(w, c, f"{c.named(t.name)}.fbeExplain({value})", field, index)
+            catch(w, c, f"{c.named(t.name)}.fbeExplain({value})", field, index, "EncodeException")
     elif isinstance(t, ir.Optional_):
         if explains(c, t.element, False):
             o = c.local(w, value, names)

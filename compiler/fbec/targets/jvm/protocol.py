@@ -128,10 +128,7 @@ def client_requests(c: C, w: CodeWriter, requests: list[Request],
 def send_request(c: Context, w: CodeWriter, field: str) -> None:
     """The end of a Client's request that waits for its response: the frame sent, or when sending
     fails (an IOException) the pending request of the id field failed with it; then the future."""
-    with w.block("try {", f"}} {c.catch(c.use('java.io.IOException'))} {{"):
-        w.line(c.stmt("sender.send(value)"))
-    with w.block("", "}"):
-        w.line(c.stmt(f"requests.fail(value.{field}, e)"))
+    c.guarded(w, c.use("java.io.IOException"), "sender.send(value)", f"requests.fail(value.{field}, e)")
     w.line(c.stmt("return response"))
 
 

@@ -216,11 +216,7 @@ class Context(context.Context):
         if not lines and fits(w, w.depth, f"{left} if ({test}) {expr} else null"):
             w.line(f"{left} if ({test}) {expr} else null")
             return
-        with w.block(f"{left} if ({test}) {{", "} else {"):
-            if lines:
-                w.lines(lines)
-            w.line(expr)
-        with w.block("", "}"):
+        with w.if_else(f"{left} if ({test}) {{", f"{lines}\n{expr}" if lines else expr):
             w.line("null")
 
     def reuse_optional(self, w: CodeWriter, t: ir.StructRef, target: str, names: Names,
