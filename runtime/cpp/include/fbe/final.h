@@ -675,14 +675,20 @@ struct FSequence {
         if constexpr (sizeof(T) > kReserveFactor * I::min_size) // else the check above covers it
             if (FBE_UNLIKELY(count * sizeof(T) > kReserveFactor * room))
                 return false;
-        if (value.size() != count)
+        // The size compared as the end of the elements (no division), in
+        // integers: a vector without memory has no pointer to add to.
+        T* item = value.data();
+        const std::uintptr_t stop = reinterpret_cast<std::uintptr_t>(item) + count * sizeof(T);
+        if (stop != reinterpret_cast<std::uintptr_t>(item + value.size())) {
             value.resize(count);
+            item = value.data();
+        }
         if constexpr (E::fixed_size != 0) {
-            read_run(p, value.data(), count);
+            read_run(p, item, count);
             p += count * E::fixed_size;
         } else {
             std::size_t left = count * I::min_size + rest;
-            for (T *item = value.data(), *last = item + count; item != last; ++item) {
+            for (T* const last = item + count; item != last; ++item) {
                 left -= I::min_size;
                 detail::assume_bytes(left);
                 if (!I::read(p, end, left, *item))
@@ -856,17 +862,22 @@ public:
     std::size_t deserialize(T& value) const {
         if (FBE_UNLIKELY(_root != 0))
             return deserialize_next(value);
-        if (!this->begin_read())
-            return 0;
+        // The usual case: the default limits, and a root whose size field
+        // lies within the buffer and covers the type's fewest bytes, so the
+        // body's fast path needs no check of its own for them. The default
+        // depth limit is then a constant, so the compiler drops the depth
+        // checks the schema cannot reach, and the budget is at least the
+        // input's size, which the bytes read cannot exceed (usual_limits).
+        // (error() is cleared first: a store of a char could be to anything.)
+        this->_error.clear();
+        constexpr std::size_t least = 8 + FBody<T>::min_size;
         const std::size_t size = _buffer.size();
-        const uint32_t total = load_u32(_buffer.data());
-        const std::size_t length = (total >= 8 && total < size) ? total : size;
-        // The default depth limit as a constant: the compiler then drops
-        // the depth checks the schema cannot reach; and a budget of at least
-        // the input's size, which the bytes read cannot exceed (usual_limits).
-        if (FBE_LIKELY(this->usual_limits()))
-            return read_root<true>(value, length, kMaxDepth);
-        return read_root_limited(value, length);
+        if (FBE_LIKELY(this->usual_limits() && size >= least)) {
+            const uint32_t total = load_u32(_buffer.data());
+            if (FBE_LIKELY(total >= least && total <= size))
+                return read_root<true>(value, total, kMaxDepth);
+        }
+        return deserialize_other(value);
     }
 
     //! Checks the root (docs/format.md 5.2): the type id, every field in bounds,
@@ -898,9 +909,17 @@ private:
         FinalModel<T, ReadBuffer> reader;
         return this->at_root(_root, reader) && this->took(reader, reader.verify());
     }
-    //! read_root() under other limits than the usual ones: out of line, so
-    //! that the usual copy is the only one inlined into deserialize().
-    FBE_NOINLINE std::size_t read_root_limited(T& value, std::size_t length) const {
+    //! deserialize() of every other case, out of line so that the usual
+    //! read is the only one inlined into deserialize(): other limits, a
+    //! buffer shorter than a root header (0), a root size field that does
+    //! not fit (the buffer's size is read then: best effort) or one shorter
+    //! than the type's fewest bytes.
+    FBE_NOINLINE std::size_t deserialize_other(T& value) const {
+        if (!this->begin_read())
+            return 0;
+        const std::size_t size = _buffer.size();
+        const uint32_t total = load_u32(_buffer.data());
+        const std::size_t length = (total >= 8 && total < size) ? total : size;
         return read_root<false>(value, length, this->_limits.max_depth);
     }
     //! Under the usual limits (`usual`) only what is charged (structs that

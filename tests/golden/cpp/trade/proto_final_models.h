@@ -140,10 +140,14 @@ FBE_INLINE bool FBody<::proto::Order>::read_fast(const uint8_t*& p, const uint8_
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 18, value.symbol))
         return false;
-    value.side = Scalar<::proto::OrderSide>::get(p);
-    value.type = Scalar<::proto::OrderType>::get(p + 1);
-    value.price = Scalar<double>::get(p + 2);
-    value.volume = Scalar<double>::get(p + 10);
+    const auto fbe_side = Scalar<::proto::OrderSide>::get(p);
+    const auto fbe_type = Scalar<::proto::OrderType>::get(p + 1);
+    const auto fbe_price = Scalar<double>::get(p + 2);
+    const auto fbe_volume = Scalar<double>::get(p + 10);
+    value.side = fbe_side;
+    value.type = fbe_type;
+    value.price = fbe_price;
+    value.volume = fbe_volume;
     p += 18;
     return true;
 }

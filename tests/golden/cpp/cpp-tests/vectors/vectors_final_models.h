@@ -117,9 +117,12 @@ inline uint8_t* FBody<::vectors::Edge>::write(uint8_t* p, const ::vectors::Edge&
 
 FBE_INLINE bool FBody<::vectors::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Edge& value)
 {
-    value.source = Scalar<int32_t>::get(p);
-    value.target = Scalar<int32_t>::get(p + 4);
-    value.weight = Scalar<int32_t>::get(p + 8);
+    const auto fbe_source = Scalar<int32_t>::get(p);
+    const auto fbe_target = Scalar<int32_t>::get(p + 4);
+    const auto fbe_weight = Scalar<int32_t>::get(p + 8);
+    value.source = fbe_source;
+    value.target = fbe_target;
+    value.weight = fbe_weight;
     p += 12;
     return true;
 }
@@ -191,9 +194,12 @@ inline uint8_t* FBody<::vectors::Point>::write(uint8_t* p, const ::vectors::Poin
 
 FBE_INLINE bool FBody<::vectors::Point>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point& value)
 {
-    value.flag = Scalar<bool>::get(p);
-    value.x = Scalar<int64_t>::get(p + 1);
-    value.y = Scalar<int16_t>::get(p + 9);
+    const auto fbe_flag = Scalar<bool>::get(p);
+    const auto fbe_x = Scalar<int64_t>::get(p + 1);
+    const auto fbe_y = Scalar<int16_t>::get(p + 9);
+    value.flag = fbe_flag;
+    value.x = fbe_x;
+    value.y = fbe_y;
     p += 11;
     return true;
 }
@@ -266,10 +272,14 @@ inline uint8_t* FBody<::vectors::Point3>::write(uint8_t* p, const ::vectors::Poi
 
 FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point3& value)
 {
-    value.flag = Scalar<bool>::get(p);
-    value.x = Scalar<int64_t>::get(p + 1);
-    value.y = Scalar<int16_t>::get(p + 9);
-    value.z = Scalar<double>::get(p + 11);
+    const auto fbe_flag = Scalar<bool>::get(p);
+    const auto fbe_x = Scalar<int64_t>::get(p + 1);
+    const auto fbe_y = Scalar<int16_t>::get(p + 9);
+    const auto fbe_z = Scalar<double>::get(p + 11);
+    value.flag = fbe_flag;
+    value.x = fbe_x;
+    value.y = fbe_y;
+    value.z = fbe_z;
     p += 19;
     return true;
 }

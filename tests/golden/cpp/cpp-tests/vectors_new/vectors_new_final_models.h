@@ -62,9 +62,12 @@ inline uint8_t* FBody<::vectors_new::Edge>::write(uint8_t* p, const ::vectors_ne
 
 FBE_INLINE bool FBody<::vectors_new::Edge>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value)
 {
-    value.source = Scalar<int32_t>::get(p);
-    value.target = Scalar<int32_t>::get(p + 4);
-    value.weight = Scalar<int32_t>::get(p + 8);
+    const auto fbe_source = Scalar<int32_t>::get(p);
+    const auto fbe_target = Scalar<int32_t>::get(p + 4);
+    const auto fbe_weight = Scalar<int32_t>::get(p + 8);
+    value.source = fbe_source;
+    value.target = fbe_target;
+    value.weight = fbe_weight;
     p += 12;
     if (!FCodec<std::string>::read_fast(p, end, rest, value.note))
         return false;

@@ -143,12 +143,18 @@ FBE_INLINE bool FBody<::protoex::Order>::read_fast(const uint8_t*& p, const uint
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 34, value.symbol))
         return false;
-    value.side = Scalar<::protoex::OrderSide>::get(p);
-    value.type = Scalar<::protoex::OrderType>::get(p + 1);
-    value.price = Scalar<double>::get(p + 2);
-    value.volume = Scalar<double>::get(p + 10);
-    value.tp = Scalar<double>::get(p + 18);
-    value.sl = Scalar<double>::get(p + 26);
+    const auto fbe_side = Scalar<::protoex::OrderSide>::get(p);
+    const auto fbe_type = Scalar<::protoex::OrderType>::get(p + 1);
+    const auto fbe_price = Scalar<double>::get(p + 2);
+    const auto fbe_volume = Scalar<double>::get(p + 10);
+    const auto fbe_tp = Scalar<double>::get(p + 18);
+    const auto fbe_sl = Scalar<double>::get(p + 26);
+    value.side = fbe_side;
+    value.type = fbe_type;
+    value.price = fbe_price;
+    value.volume = fbe_volume;
+    value.tp = fbe_tp;
+    value.sl = fbe_sl;
     p += 34;
     return true;
 }
@@ -246,8 +252,10 @@ FBE_INLINE bool FBody<::protoex::Balance>::read_fast(const uint8_t*& p, const ui
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 16, value.currency))
         return false;
-    value.amount = Scalar<double>::get(p);
-    value.locked = Scalar<double>::get(p + 8);
+    const auto fbe_amount = Scalar<double>::get(p);
+    const auto fbe_locked = Scalar<double>::get(p + 8);
+    value.amount = fbe_amount;
+    value.locked = fbe_locked;
     p += 16;
     return true;
 }

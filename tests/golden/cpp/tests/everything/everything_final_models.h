@@ -527,8 +527,10 @@ inline uint8_t* FBody<::everything::Derived>::write(uint8_t* p, const ::everythi
 
 FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Derived& value)
 {
-    value.a = Scalar<int32_t>::get(p);
-    value.b = Scalar<int32_t>::get(p + 4);
+    const auto fbe_a = Scalar<int32_t>::get(p);
+    const auto fbe_b = Scalar<int32_t>::get(p + 4);
+    value.a = fbe_a;
+    value.b = fbe_b;
     p += 8;
     return true;
 }
@@ -596,8 +598,10 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read_fast(const uint8_t*& p, 
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.symbol))
         return false;
-    value.digits = Scalar<int32_t>::get(p);
-    value.price = Scalar<double>::get(p + 4);
+    const auto fbe_digits = Scalar<int32_t>::get(p);
+    const auto fbe_price = Scalar<double>::get(p + 4);
+    value.digits = fbe_digits;
+    value.price = fbe_price;
     p += 12;
     return true;
 }
@@ -862,21 +866,36 @@ inline uint8_t* FBody<::everything::Everything>::write(uint8_t* p, const ::every
 
 inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
 {
-    value.id = Scalar<int32_t>::get(p);
-    value.f1 = Scalar<bool>::get(p + 4);
-    value.f2 = Scalar<uint8_t>::get(p + 5);
-    value.f3 = Scalar<char>::get(p + 6);
-    value.f4 = Scalar<wchar_t>::get(p + 7);
-    value.f5 = Scalar<int8_t>::get(p + 11);
-    value.f6 = Scalar<uint8_t>::get(p + 12);
-    value.f7 = Scalar<int16_t>::get(p + 13);
-    value.f8 = Scalar<uint16_t>::get(p + 15);
-    value.f9 = Scalar<int32_t>::get(p + 17);
-    value.f10 = Scalar<uint32_t>::get(p + 21);
-    value.f11 = Scalar<int64_t>::get(p + 25);
-    value.f12 = Scalar<uint64_t>::get(p + 33);
-    value.f13 = Scalar<float>::get(p + 41);
-    value.f14 = Scalar<double>::get(p + 45);
+    const auto fbe_id = Scalar<int32_t>::get(p);
+    const auto fbe_f1 = Scalar<bool>::get(p + 4);
+    const auto fbe_f2 = Scalar<uint8_t>::get(p + 5);
+    const auto fbe_f3 = Scalar<char>::get(p + 6);
+    const auto fbe_f4 = Scalar<wchar_t>::get(p + 7);
+    const auto fbe_f5 = Scalar<int8_t>::get(p + 11);
+    const auto fbe_f6 = Scalar<uint8_t>::get(p + 12);
+    const auto fbe_f7 = Scalar<int16_t>::get(p + 13);
+    const auto fbe_f8 = Scalar<uint16_t>::get(p + 15);
+    const auto fbe_f9 = Scalar<int32_t>::get(p + 17);
+    const auto fbe_f10 = Scalar<uint32_t>::get(p + 21);
+    const auto fbe_f11 = Scalar<int64_t>::get(p + 25);
+    const auto fbe_f12 = Scalar<uint64_t>::get(p + 33);
+    const auto fbe_f13 = Scalar<float>::get(p + 41);
+    const auto fbe_f14 = Scalar<double>::get(p + 45);
+    value.id = fbe_id;
+    value.f1 = fbe_f1;
+    value.f2 = fbe_f2;
+    value.f3 = fbe_f3;
+    value.f4 = fbe_f4;
+    value.f5 = fbe_f5;
+    value.f6 = fbe_f6;
+    value.f7 = fbe_f7;
+    value.f8 = fbe_f8;
+    value.f9 = fbe_f9;
+    value.f10 = fbe_f10;
+    value.f11 = fbe_f11;
+    value.f12 = fbe_f12;
+    value.f13 = fbe_f13;
+    value.f14 = fbe_f14;
     p += 53;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 201, value.f15))
         return false;
@@ -884,19 +903,29 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 181, value.f17))
         return false;
-    value.f18 = Scalar<uint64_t>::get(p);
-    value.f19 = Scalar<uint64_t>::get(p + 8);
-    value.f20 = Scalar<FBE::uuid_t>::get(p + 16);
-    value.f21 = Scalar<FBE::uuid_t>::get(p + 32);
-    value.f22 = Scalar<FBE::uuid_t>::get(p + 48);
-    value.f23 = Scalar<FBE::uuid_t>::get(p + 64);
+    const auto fbe_f18 = Scalar<uint64_t>::get(p);
+    const auto fbe_f19 = Scalar<uint64_t>::get(p + 8);
+    const auto fbe_f20 = Scalar<FBE::uuid_t>::get(p + 16);
+    const auto fbe_f21 = Scalar<FBE::uuid_t>::get(p + 32);
+    const auto fbe_f22 = Scalar<FBE::uuid_t>::get(p + 48);
+    const auto fbe_f23 = Scalar<FBE::uuid_t>::get(p + 64);
+    value.f18 = fbe_f18;
+    value.f19 = fbe_f19;
+    value.f20 = fbe_f20;
+    value.f21 = fbe_f21;
+    value.f22 = fbe_f22;
+    value.f23 = fbe_f23;
     p += 80;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 97, value.f24))
         return false;
-    value.f25 = Scalar<::everything::EByte>::get(p);
-    value.f26 = Scalar<::market::Side>::get(p + 1);
-    value.f27 = Scalar<::everything::FByte>::get(p + 2);
-    value.f28 = Scalar<::everything::FUInt64>::get(p + 3);
+    const auto fbe_f25 = Scalar<::everything::EByte>::get(p);
+    const auto fbe_f26 = Scalar<::market::Side>::get(p + 1);
+    const auto fbe_f27 = Scalar<::everything::FByte>::get(p + 2);
+    const auto fbe_f28 = Scalar<::everything::FUInt64>::get(p + 3);
+    value.f25 = fbe_f25;
+    value.f26 = fbe_f26;
+    value.f27 = fbe_f27;
+    value.f28 = fbe_f28;
     p += 11;
     if (!FBody<::everything::Counted>::read_fast(p, end, rest + 82, value.f29))
         return false;
@@ -1537,9 +1566,12 @@ inline uint8_t* FBody<::everything::FixedKeywords>::write(uint8_t* p, const ::ev
 
 FBE_INLINE bool FBody<::everything::FixedKeywords>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::FixedKeywords& value)
 {
-    value.new_ = Scalar<int32_t>::get(p);
-    value.swap_ = Scalar<bool>::get(p + 4);
-    value.default_ = Scalar<::everything::Reserved>::get(p + 5);
+    const auto fbe_new_ = Scalar<int32_t>::get(p);
+    const auto fbe_swap_ = Scalar<bool>::get(p + 4);
+    const auto fbe_default_ = Scalar<::everything::Reserved>::get(p + 5);
+    value.new_ = fbe_new_;
+    value.swap_ = fbe_swap_;
+    value.default_ = fbe_default_;
     p += 9;
     return true;
 }
@@ -1624,11 +1656,16 @@ FBE_INLINE bool FBody<::everything::Keywords>::read_fast(const uint8_t*& p, cons
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 22, value.class_))
         return false;
-    value.default_ = Scalar<::everything::Reserved>::get(p);
-    value.swap_ = Scalar<bool>::get(p + 4);
-    value.from = Scalar<int32_t>::get(p + 5);
-    value.None = Scalar<int32_t>::get(p + 9);
-    value.NULL_ = Scalar<int32_t>::get(p + 13);
+    const auto fbe_default_ = Scalar<::everything::Reserved>::get(p);
+    const auto fbe_swap_ = Scalar<bool>::get(p + 4);
+    const auto fbe_from = Scalar<int32_t>::get(p + 5);
+    const auto fbe_None = Scalar<int32_t>::get(p + 9);
+    const auto fbe_NULL_ = Scalar<int32_t>::get(p + 13);
+    value.default_ = fbe_default_;
+    value.swap_ = fbe_swap_;
+    value.from = fbe_from;
+    value.None = fbe_None;
+    value.NULL_ = fbe_NULL_;
     p += 17;
     if (!FCodec<std::optional<::everything::Reserved>>::read_fast(p, end, rest + 4, value.operator_))
         return false;

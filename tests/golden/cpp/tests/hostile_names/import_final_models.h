@@ -1594,9 +1594,12 @@ inline uint8_t* FBody<::import::Order>::write(uint8_t* p, const ::import::Order&
 
 FBE_INLINE bool FBody<::import::Order>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Order& value)
 {
-    value.side = Scalar<int32_t>::get(p);
-    value.s = Scalar<::import::side>::get(p + 4);
-    value.range = Scalar<::import::range>::get(p + 8);
+    const auto fbe_side = Scalar<int32_t>::get(p);
+    const auto fbe_s = Scalar<::import::side>::get(p + 4);
+    const auto fbe_range = Scalar<::import::range>::get(p + 8);
+    value.side = fbe_side;
+    value.s = fbe_s;
+    value.range = fbe_range;
     p += 12;
     return true;
 }
@@ -1824,17 +1827,23 @@ inline uint8_t* FBody<::import::CppWords>::write(uint8_t* p, const ::import::Cpp
 
 inline bool FBody<::import::CppWords>::read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
-    value.alignas_ = Scalar<::import::Word>::get(p);
-    value.alignof_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_alignas_ = Scalar<::import::Word>::get(p);
+    const auto fbe_alignof_ = Scalar<int32_t>::get(p + 2);
+    value.alignas_ = fbe_alignas_;
+    value.alignof_ = fbe_alignof_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 609, value.and_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 608, value.and_eq_))
         return false;
-    value.asm_ = Scalar<::import::Modifier>::get(p);
-    value.auto_ = Scalar<double>::get(p + 8);
-    value.bitand_ = Scalar<::import::side>::get(p + 16);
-    value.bitor_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_asm_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_auto_ = Scalar<double>::get(p + 8);
+    const auto fbe_bitand_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_bitor_ = Scalar<int64_t>::get(p + 20);
+    value.asm_ = fbe_asm_;
+    value.auto_ = fbe_auto_;
+    value.bitand_ = fbe_bitand_;
+    value.bitor_ = fbe_bitor_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 576, value.break_))
         return false;
@@ -1849,24 +1858,34 @@ inline bool FBody<::import::CppWords>::read_fast_char16_t_to_delete(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 551, value.char16_t_))
         return false;
-    value.char32_t_ = Scalar<FBE::uuid_t>::get(p);
-    value.class_ = Scalar<uint64_t>::get(p + 16);
-    value.compl_ = Scalar<float>::get(p + 24);
-    value.concept_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_char32_t_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_class_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_compl_ = Scalar<float>::get(p + 24);
+    const auto fbe_concept_ = Scalar<uint8_t>::get(p + 28);
+    value.char32_t_ = fbe_char32_t_;
+    value.class_ = fbe_class_;
+    value.compl_ = fbe_compl_;
+    value.concept_ = fbe_concept_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 521, value.const_))
         return false;
-    value.consteval_ = Scalar<::import::Word>::get(p);
-    value.constexpr_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_consteval_ = Scalar<::import::Word>::get(p);
+    const auto fbe_constexpr_ = Scalar<int32_t>::get(p + 2);
+    value.consteval_ = fbe_consteval_;
+    value.constexpr_ = fbe_constexpr_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 511, value.constinit_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 510, value.const_cast_))
         return false;
-    value.continue_ = Scalar<::import::Modifier>::get(p);
-    value.co_await_ = Scalar<double>::get(p + 8);
-    value.co_return_ = Scalar<::import::side>::get(p + 16);
-    value.co_yield_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_continue_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_co_await_ = Scalar<double>::get(p + 8);
+    const auto fbe_co_return_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_co_yield_ = Scalar<int64_t>::get(p + 20);
+    value.continue_ = fbe_continue_;
+    value.co_await_ = fbe_co_await_;
+    value.co_return_ = fbe_co_return_;
+    value.co_yield_ = fbe_co_yield_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 478, value.decltype_))
         return false;
@@ -1881,24 +1900,34 @@ inline bool FBody<::import::CppWords>::read_fast_dynamic_cast_to_namespace(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 453, value.dynamic_cast_))
         return false;
-    value.else_ = Scalar<FBE::uuid_t>::get(p);
-    value.explicit_ = Scalar<uint64_t>::get(p + 16);
-    value.export_ = Scalar<float>::get(p + 24);
-    value.extern_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_else_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_explicit_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_export_ = Scalar<float>::get(p + 24);
+    const auto fbe_extern_ = Scalar<uint8_t>::get(p + 28);
+    value.else_ = fbe_else_;
+    value.explicit_ = fbe_explicit_;
+    value.export_ = fbe_export_;
+    value.extern_ = fbe_extern_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 423, value.final))
         return false;
-    value.for_ = Scalar<::import::Word>::get(p);
-    value.friend_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_for_ = Scalar<::import::Word>::get(p);
+    const auto fbe_friend_ = Scalar<int32_t>::get(p + 2);
+    value.for_ = fbe_for_;
+    value.friend_ = fbe_friend_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 413, value.goto_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 412, value.if_))
         return false;
-    value.import = Scalar<::import::Modifier>::get(p);
-    value.inline_ = Scalar<double>::get(p + 8);
-    value.int_ = Scalar<::import::side>::get(p + 16);
-    value.long_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_import = Scalar<::import::Modifier>::get(p);
+    const auto fbe_inline_ = Scalar<double>::get(p + 8);
+    const auto fbe_int_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_long_ = Scalar<int64_t>::get(p + 20);
+    value.import = fbe_import;
+    value.inline_ = fbe_inline_;
+    value.int_ = fbe_int_;
+    value.long_ = fbe_long_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 380, value.module))
         return false;
@@ -1913,24 +1942,34 @@ inline bool FBody<::import::CppWords>::read_fast_noexcept_to_signed(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 355, value.noexcept_))
         return false;
-    value.not_ = Scalar<FBE::uuid_t>::get(p);
-    value.not_eq_ = Scalar<uint64_t>::get(p + 16);
-    value.nullptr_ = Scalar<float>::get(p + 24);
-    value.operator_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_not_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_not_eq_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_nullptr_ = Scalar<float>::get(p + 24);
+    const auto fbe_operator_ = Scalar<uint8_t>::get(p + 28);
+    value.not_ = fbe_not_;
+    value.not_eq_ = fbe_not_eq_;
+    value.nullptr_ = fbe_nullptr_;
+    value.operator_ = fbe_operator_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 325, value.or_))
         return false;
-    value.or_eq_ = Scalar<::import::Word>::get(p);
-    value.override = Scalar<int32_t>::get(p + 2);
+    const auto fbe_or_eq_ = Scalar<::import::Word>::get(p);
+    const auto fbe_override = Scalar<int32_t>::get(p + 2);
+    value.or_eq_ = fbe_or_eq_;
+    value.override = fbe_override;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 315, value.private_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 314, value.protected_))
         return false;
-    value.public_ = Scalar<::import::Modifier>::get(p);
-    value.register_ = Scalar<double>::get(p + 8);
-    value.reinterpret_cast_ = Scalar<::import::side>::get(p + 16);
-    value.requires_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_public_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_register_ = Scalar<double>::get(p + 8);
+    const auto fbe_reinterpret_cast_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_requires_ = Scalar<int64_t>::get(p + 20);
+    value.public_ = fbe_public_;
+    value.register_ = fbe_register_;
+    value.reinterpret_cast_ = fbe_reinterpret_cast_;
+    value.requires_ = fbe_requires_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 282, value.return_))
         return false;
@@ -1945,24 +1984,34 @@ inline bool FBody<::import::CppWords>::read_fast_static_to_void(const uint8_t*& 
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 257, value.static_))
         return false;
-    value.static_assert_ = Scalar<FBE::uuid_t>::get(p);
-    value.static_cast_ = Scalar<uint64_t>::get(p + 16);
-    value.switch_ = Scalar<float>::get(p + 24);
-    value.template_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_static_assert_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_static_cast_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_switch_ = Scalar<float>::get(p + 24);
+    const auto fbe_template_ = Scalar<uint8_t>::get(p + 28);
+    value.static_assert_ = fbe_static_assert_;
+    value.static_cast_ = fbe_static_cast_;
+    value.switch_ = fbe_switch_;
+    value.template_ = fbe_template_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 227, value.this_))
         return false;
-    value.thread_local_ = Scalar<::import::Word>::get(p);
-    value.throw_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_thread_local_ = Scalar<::import::Word>::get(p);
+    const auto fbe_throw_ = Scalar<int32_t>::get(p + 2);
+    value.thread_local_ = fbe_thread_local_;
+    value.throw_ = fbe_throw_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 217, value.try_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 216, value.typedef_))
         return false;
-    value.typeid_ = Scalar<::import::Modifier>::get(p);
-    value.typename_ = Scalar<double>::get(p + 8);
-    value.union_ = Scalar<::import::side>::get(p + 16);
-    value.unsigned_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_typeid_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_typename_ = Scalar<double>::get(p + 8);
+    const auto fbe_union_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_unsigned_ = Scalar<int64_t>::get(p + 20);
+    value.typeid_ = fbe_typeid_;
+    value.typename_ = fbe_typename_;
+    value.union_ = fbe_union_;
+    value.unsigned_ = fbe_unsigned_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 184, value.using_))
         return false;
@@ -1977,24 +2026,34 @@ inline bool FBody<::import::CppWords>::read_fast_wchar_t_to_int16_t(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 159, value.wchar_t_))
         return false;
-    value.while_ = Scalar<FBE::uuid_t>::get(p);
-    value.xor_ = Scalar<uint64_t>::get(p + 16);
-    value.xor_eq_ = Scalar<float>::get(p + 24);
-    value.assert_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_while_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_xor_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_xor_eq_ = Scalar<float>::get(p + 24);
+    const auto fbe_assert_ = Scalar<uint8_t>::get(p + 28);
+    value.while_ = fbe_while_;
+    value.xor_ = fbe_xor_;
+    value.xor_eq_ = fbe_xor_eq_;
+    value.assert_ = fbe_assert_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 129, value.errno_))
         return false;
-    value.EOF_ = Scalar<::import::Word>::get(p);
-    value.NULL_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_EOF_ = Scalar<::import::Word>::get(p);
+    const auto fbe_NULL_ = Scalar<int32_t>::get(p + 2);
+    value.EOF_ = fbe_EOF_;
+    value.NULL_ = fbe_NULL_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 119, value.stdin_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 118, value.stdout_))
         return false;
-    value.stderr_ = Scalar<::import::Modifier>::get(p);
-    value.offsetof_ = Scalar<double>::get(p + 8);
-    value.std_ = Scalar<::import::side>::get(p + 16);
-    value.FBE_ = Scalar<int64_t>::get(p + 20);
+    const auto fbe_stderr_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_offsetof_ = Scalar<double>::get(p + 8);
+    const auto fbe_std_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_FBE_ = Scalar<int64_t>::get(p + 20);
+    value.stderr_ = fbe_stderr_;
+    value.offsetof_ = fbe_offsetof_;
+    value.std_ = fbe_std_;
+    value.FBE_ = fbe_FBE_;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.int8_t_))
         return false;
@@ -2009,23 +2068,32 @@ inline bool FBody<::import::CppWords>::read_fast_int32_t_to_EINVAL(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 61, value.int32_t_))
         return false;
-    value.uint32_t_ = Scalar<FBE::uuid_t>::get(p);
-    value.int64_t_ = Scalar<uint64_t>::get(p + 16);
-    value.uint64_t_ = Scalar<float>::get(p + 24);
-    value.size_t_ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_uint32_t_ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_int64_t_ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_uint64_t_ = Scalar<float>::get(p + 24);
+    const auto fbe_size_t_ = Scalar<uint8_t>::get(p + 28);
+    value.uint32_t_ = fbe_uint32_t_;
+    value.int64_t_ = fbe_int64_t_;
+    value.uint64_t_ = fbe_uint64_t_;
+    value.size_t_ = fbe_size_t_;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 31, value.ptrdiff_t_))
         return false;
-    value.nullptr_t_ = Scalar<::import::Word>::get(p);
-    value.linux_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_nullptr_t_ = Scalar<::import::Word>::get(p);
+    const auto fbe_linux_ = Scalar<int32_t>::get(p + 2);
+    value.nullptr_t_ = fbe_nullptr_t_;
+    value.linux_ = fbe_linux_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 21, value.unix_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 20, value.BUFSIZ_))
         return false;
-    value.INT32_MAX_ = Scalar<::import::Modifier>::get(p);
-    value.CHAR_BIT = Scalar<double>::get(p + 8);
-    value.EINVAL_ = Scalar<::import::side>::get(p + 16);
+    const auto fbe_INT32_MAX_ = Scalar<::import::Modifier>::get(p);
+    const auto fbe_CHAR_BIT = Scalar<double>::get(p + 8);
+    const auto fbe_EINVAL_ = Scalar<::import::side>::get(p + 16);
+    value.INT32_MAX_ = fbe_INT32_MAX_;
+    value.CHAR_BIT = fbe_CHAR_BIT;
+    value.EINVAL_ = fbe_EINVAL_;
     p += 20;
     return true;
 }
@@ -2928,17 +2996,23 @@ inline uint8_t* FBody<::import::PythonWords>::write(uint8_t* p, const ::import::
 
 inline bool FBody<::import::PythonWords>::read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
-    value.False = Scalar<::import::Word>::get(p);
-    value.None = Scalar<int32_t>::get(p + 2);
+    const auto fbe_False = Scalar<::import::Word>::get(p);
+    const auto fbe_None = Scalar<int32_t>::get(p + 2);
+    value.False = fbe_False;
+    value.None = fbe_None;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 229, value.True))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 228, value.as))
         return false;
-    value.async = Scalar<::import::Modifier>::get(p);
-    value.await = Scalar<double>::get(p + 8);
-    value.def = Scalar<::import::side>::get(p + 16);
-    value.del = Scalar<int64_t>::get(p + 20);
+    const auto fbe_async = Scalar<::import::Modifier>::get(p);
+    const auto fbe_await = Scalar<double>::get(p + 8);
+    const auto fbe_def = Scalar<::import::side>::get(p + 16);
+    const auto fbe_del = Scalar<int64_t>::get(p + 20);
+    value.async = fbe_async;
+    value.await = fbe_await;
+    value.def = fbe_def;
+    value.del = fbe_del;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 196, value.elif))
         return false;
@@ -2953,24 +3027,34 @@ inline bool FBody<::import::PythonWords>::read_fast_global_to_dict(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 171, value.global))
         return false;
-    value.in = Scalar<FBE::uuid_t>::get(p);
-    value.is = Scalar<uint64_t>::get(p + 16);
-    value.lambda = Scalar<float>::get(p + 24);
-    value.nonlocal = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_in = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_is = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_lambda = Scalar<float>::get(p + 24);
+    const auto fbe_nonlocal = Scalar<uint8_t>::get(p + 28);
+    value.in = fbe_in;
+    value.is = fbe_is;
+    value.lambda = fbe_lambda;
+    value.nonlocal = fbe_nonlocal;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 141, value.pass))
         return false;
-    value.raise = Scalar<::import::Word>::get(p);
-    value.with = Scalar<int32_t>::get(p + 2);
+    const auto fbe_raise = Scalar<::import::Word>::get(p);
+    const auto fbe_with = Scalar<int32_t>::get(p + 2);
+    value.raise = fbe_raise;
+    value.with = fbe_with;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 131, value.yield))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 130, value._))
         return false;
-    value.match = Scalar<::import::Modifier>::get(p);
-    value.self = Scalar<double>::get(p + 8);
-    value.cls = Scalar<::import::side>::get(p + 16);
-    value.print = Scalar<int64_t>::get(p + 20);
+    const auto fbe_match = Scalar<::import::Modifier>::get(p);
+    const auto fbe_self = Scalar<double>::get(p + 8);
+    const auto fbe_cls = Scalar<::import::side>::get(p + 16);
+    const auto fbe_print = Scalar<int64_t>::get(p + 20);
+    value.match = fbe_match;
+    value.self = fbe_self;
+    value.cls = fbe_cls;
+    value.print = fbe_print;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 98, value.len))
         return false;
@@ -2985,24 +3069,34 @@ inline bool FBody<::import::PythonWords>::read_fast_str_to_VERSION(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 73, value.str))
         return false;
-    value.object = Scalar<FBE::uuid_t>::get(p);
-    value.super = Scalar<uint64_t>::get(p + 16);
-    value.isinstance = Scalar<float>::get(p + 24);
-    value.property = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_object = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_super = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_isinstance = Scalar<float>::get(p + 24);
+    const auto fbe_property = Scalar<uint8_t>::get(p + 28);
+    value.object = fbe_object;
+    value.super = fbe_super;
+    value.isinstance = fbe_isinstance;
+    value.property = fbe_property;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 43, value.staticmethod))
         return false;
-    value.classmethod = Scalar<::import::Word>::get(p);
-    value.typing = Scalar<int32_t>::get(p + 2);
+    const auto fbe_classmethod = Scalar<::import::Word>::get(p);
+    const auto fbe_typing = Scalar<int32_t>::get(p + 2);
+    value.classmethod = fbe_classmethod;
+    value.typing = fbe_typing;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 33, value.Any))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 32, value.ClassVar))
         return false;
-    value.Callable = Scalar<::import::Modifier>::get(p);
-    value.IntEnum = Scalar<double>::get(p + 8);
-    value.IntFlag = Scalar<::import::side>::get(p + 16);
-    value.PACKAGE = Scalar<int64_t>::get(p + 20);
+    const auto fbe_Callable = Scalar<::import::Modifier>::get(p);
+    const auto fbe_IntEnum = Scalar<double>::get(p + 8);
+    const auto fbe_IntFlag = Scalar<::import::side>::get(p + 16);
+    const auto fbe_PACKAGE = Scalar<int64_t>::get(p + 20);
+    value.Callable = fbe_Callable;
+    value.IntEnum = fbe_IntEnum;
+    value.IntFlag = fbe_IntFlag;
+    value.PACKAGE = fbe_PACKAGE;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest, value.VERSION))
         return false;
@@ -3405,17 +3499,23 @@ inline uint8_t* FBody<::import::GoWords>::write(uint8_t* p, const ::import::GoWo
 
 FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
 {
-    value.chan = Scalar<::import::Word>::get(p);
-    value.defer = Scalar<int32_t>::get(p + 2);
+    const auto fbe_chan = Scalar<::import::Word>::get(p);
+    const auto fbe_defer = Scalar<int32_t>::get(p + 2);
+    value.chan = fbe_chan;
+    value.defer = fbe_defer;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 192, value.fallthrough))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 191, value.func))
         return false;
-    value.go = Scalar<::import::Modifier>::get(p);
-    value.interface = Scalar<double>::get(p + 8);
-    value.map = Scalar<::import::side>::get(p + 16);
-    value.package = Scalar<int64_t>::get(p + 20);
+    const auto fbe_go = Scalar<::import::Modifier>::get(p);
+    const auto fbe_interface = Scalar<double>::get(p + 8);
+    const auto fbe_map = Scalar<::import::side>::get(p + 16);
+    const auto fbe_package = Scalar<int64_t>::get(p + 20);
+    value.go = fbe_go;
+    value.interface = fbe_interface;
+    value.map = fbe_map;
+    value.package = fbe_package;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 159, value.range))
         return false;
@@ -3430,24 +3530,34 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_any_to_close(const uint8_t*&
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 134, value.any))
         return false;
-    value.error = Scalar<FBE::uuid_t>::get(p);
-    value.rune = Scalar<uint64_t>::get(p + 16);
-    value.uint = Scalar<float>::get(p + 24);
-    value.nil = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_error = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_rune = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_uint = Scalar<float>::get(p + 24);
+    const auto fbe_nil = Scalar<uint8_t>::get(p + 28);
+    value.error = fbe_error;
+    value.rune = fbe_rune;
+    value.uint = fbe_uint;
+    value.nil = fbe_nil;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 104, value.iota))
         return false;
-    value.cap = Scalar<::import::Word>::get(p);
-    value.make = Scalar<int32_t>::get(p + 2);
+    const auto fbe_cap = Scalar<::import::Word>::get(p);
+    const auto fbe_make = Scalar<int32_t>::get(p + 2);
+    value.cap = fbe_cap;
+    value.make = fbe_make;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 94, value.append))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 93, value.copy))
         return false;
-    value.panic = Scalar<::import::Modifier>::get(p);
-    value.recover = Scalar<double>::get(p + 8);
-    value.println = Scalar<::import::side>::get(p + 16);
-    value.complex = Scalar<int64_t>::get(p + 20);
+    const auto fbe_panic = Scalar<::import::Modifier>::get(p);
+    const auto fbe_recover = Scalar<double>::get(p + 8);
+    const auto fbe_println = Scalar<::import::side>::get(p + 16);
+    const auto fbe_complex = Scalar<int64_t>::get(p + 20);
+    value.panic = fbe_panic;
+    value.recover = fbe_recover;
+    value.println = fbe_println;
+    value.complex = fbe_complex;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 61, value.real))
         return false;
@@ -3462,15 +3572,21 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_max_to_comparable(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 36, value.max))
         return false;
-    value.clear = Scalar<FBE::uuid_t>::get(p);
-    value.uintptr = Scalar<uint64_t>::get(p + 16);
-    value.float32 = Scalar<float>::get(p + 24);
-    value.float64 = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_clear = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_uintptr = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_float32 = Scalar<float>::get(p + 24);
+    const auto fbe_float64 = Scalar<uint8_t>::get(p + 28);
+    value.clear = fbe_clear;
+    value.uintptr = fbe_uintptr;
+    value.float32 = fbe_float32;
+    value.float64 = fbe_float64;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 6, value.complex64))
         return false;
-    value.complex128 = Scalar<::import::Word>::get(p);
-    value.comparable = Scalar<int32_t>::get(p + 2);
+    const auto fbe_complex128 = Scalar<::import::Word>::get(p);
+    const auto fbe_comparable = Scalar<int32_t>::get(p + 2);
+    value.complex128 = fbe_complex128;
+    value.comparable = fbe_comparable;
     p += 6;
     return true;
 }
@@ -3818,17 +3934,23 @@ inline uint8_t* FBody<::import::JavaWords>::write(uint8_t* p, const ::import::Ja
 
 FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
 {
-    value.abstract = Scalar<::import::Word>::get(p);
-    value.boolean = Scalar<int32_t>::get(p + 2);
+    const auto fbe_abstract = Scalar<::import::Word>::get(p);
+    const auto fbe_boolean = Scalar<int32_t>::get(p + 2);
+    value.abstract = fbe_abstract;
+    value.boolean = fbe_boolean;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 172, value.extends))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 171, value.implements))
         return false;
-    value.instanceof = Scalar<::import::Modifier>::get(p);
-    value.native = Scalar<double>::get(p + 8);
-    value.strictfp = Scalar<::import::side>::get(p + 16);
-    value.synchronized = Scalar<int64_t>::get(p + 20);
+    const auto fbe_instanceof = Scalar<::import::Modifier>::get(p);
+    const auto fbe_native = Scalar<double>::get(p + 8);
+    const auto fbe_strictfp = Scalar<::import::side>::get(p + 16);
+    const auto fbe_synchronized = Scalar<int64_t>::get(p + 20);
+    value.instanceof = fbe_instanceof;
+    value.native = fbe_native;
+    value.strictfp = fbe_strictfp;
+    value.synchronized = fbe_synchronized;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 139, value.throws))
         return false;
@@ -3843,24 +3965,34 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_permits_to_Class(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 114, value.permits))
         return false;
-    value.when = Scalar<FBE::uuid_t>::get(p);
-    value.open = Scalar<uint64_t>::get(p + 16);
-    value.exports = Scalar<float>::get(p + 24);
-    value.opens = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_when = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_open = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_exports = Scalar<float>::get(p + 24);
+    const auto fbe_opens = Scalar<uint8_t>::get(p + 28);
+    value.when = fbe_when;
+    value.open = fbe_open;
+    value.exports = fbe_exports;
+    value.opens = fbe_opens;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 84, value.to))
         return false;
-    value.uses = Scalar<::import::Word>::get(p);
-    value.provides = Scalar<int32_t>::get(p + 2);
+    const auto fbe_uses = Scalar<::import::Word>::get(p);
+    const auto fbe_provides = Scalar<int32_t>::get(p + 2);
+    value.uses = fbe_uses;
+    value.provides = fbe_provides;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 74, value.transitive))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 73, value.Object))
         return false;
-    value.String = Scalar<::import::Modifier>::get(p);
-    value.Integer = Scalar<double>::get(p + 8);
-    value.Long = Scalar<::import::side>::get(p + 16);
-    value.Math = Scalar<int64_t>::get(p + 20);
+    const auto fbe_String = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Integer = Scalar<double>::get(p + 8);
+    const auto fbe_Long = Scalar<::import::side>::get(p + 16);
+    const auto fbe_Math = Scalar<int64_t>::get(p + 20);
+    value.String = fbe_String;
+    value.Integer = fbe_Integer;
+    value.Long = fbe_Long;
+    value.Math = fbe_Math;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 41, value.System))
         return false;
@@ -4190,17 +4322,23 @@ inline uint8_t* FBody<::import::KotlinWords>::write(uint8_t* p, const ::import::
 
 inline bool FBody<::import::KotlinWords>::read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
 {
-    value.fun = Scalar<::import::Word>::get(p);
-    value.typealias = Scalar<int32_t>::get(p + 2);
+    const auto fbe_fun = Scalar<::import::Word>::get(p);
+    const auto fbe_typealias = Scalar<int32_t>::get(p + 2);
+    value.fun = fbe_fun;
+    value.typealias = fbe_typealias;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 197, value.typeof))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 196, value.val))
         return false;
-    value.by = Scalar<::import::Modifier>::get(p);
-    value.constructor = Scalar<double>::get(p + 8);
-    value.delegate = Scalar<::import::side>::get(p + 16);
-    value.dynamic = Scalar<int64_t>::get(p + 20);
+    const auto fbe_by = Scalar<::import::Modifier>::get(p);
+    const auto fbe_constructor = Scalar<double>::get(p + 8);
+    const auto fbe_delegate = Scalar<::import::side>::get(p + 16);
+    const auto fbe_dynamic = Scalar<int64_t>::get(p + 20);
+    value.by = fbe_by;
+    value.constructor = fbe_constructor;
+    value.delegate = fbe_delegate;
+    value.dynamic = fbe_dynamic;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 164, value.field))
         return false;
@@ -4215,24 +4353,34 @@ inline bool FBody<::import::KotlinWords>::read_fast_param_to_noinline(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 139, value.param))
         return false;
-    value.receiver = Scalar<FBE::uuid_t>::get(p);
-    value.setparam = Scalar<uint64_t>::get(p + 16);
-    value.value = Scalar<float>::get(p + 24);
-    value.where = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_receiver = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_setparam = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_value = Scalar<float>::get(p + 24);
+    const auto fbe_where = Scalar<uint8_t>::get(p + 28);
+    value.receiver = fbe_receiver;
+    value.setparam = fbe_setparam;
+    value.value = fbe_value;
+    value.where = fbe_where;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 109, value.actual))
         return false;
-    value.annotation = Scalar<::import::Word>::get(p);
-    value.companion = Scalar<int32_t>::get(p + 2);
+    const auto fbe_annotation = Scalar<::import::Word>::get(p);
+    const auto fbe_companion = Scalar<int32_t>::get(p + 2);
+    value.annotation = fbe_annotation;
+    value.companion = fbe_companion;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 99, value.crossinline))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 98, value.data))
         return false;
-    value.expect = Scalar<::import::Modifier>::get(p);
-    value.external = Scalar<double>::get(p + 8);
-    value.infix = Scalar<::import::side>::get(p + 16);
-    value.inner = Scalar<int64_t>::get(p + 20);
+    const auto fbe_expect = Scalar<::import::Modifier>::get(p);
+    const auto fbe_external = Scalar<double>::get(p + 8);
+    const auto fbe_infix = Scalar<::import::side>::get(p + 16);
+    const auto fbe_inner = Scalar<int64_t>::get(p + 20);
+    value.expect = fbe_expect;
+    value.external = fbe_external;
+    value.infix = fbe_infix;
+    value.inner = fbe_inner;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 66, value.internal))
         return false;
@@ -4247,15 +4395,21 @@ inline bool FBody<::import::KotlinWords>::read_fast_reified_to_Array(const uint8
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 41, value.reified))
         return false;
-    value.suspend = Scalar<FBE::uuid_t>::get(p);
-    value.tailrec = Scalar<uint64_t>::get(p + 16);
-    value.vararg = Scalar<float>::get(p + 24);
-    value.it = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_suspend = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_tailrec = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_vararg = Scalar<float>::get(p + 24);
+    const auto fbe_it = Scalar<uint8_t>::get(p + 28);
+    value.suspend = fbe_suspend;
+    value.tailrec = fbe_tailrec;
+    value.vararg = fbe_vararg;
+    value.it = fbe_it;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 11, value.Companion))
         return false;
-    value.Unit = Scalar<::import::Word>::get(p);
-    value.Nothing = Scalar<int32_t>::get(p + 2);
+    const auto fbe_Unit = Scalar<::import::Word>::get(p);
+    const auto fbe_Nothing = Scalar<int32_t>::get(p + 2);
+    value.Unit = fbe_Unit;
+    value.Nothing = fbe_Nothing;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 1, value.Int))
         return false;
@@ -4632,17 +4786,23 @@ inline uint8_t* FBody<::import::JsWords>::write(uint8_t* p, const ::import::JsWo
 
 inline bool FBody<::import::JsWords>::read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
 {
-    value.debugger = Scalar<::import::Word>::get(p);
-    value.function = Scalar<int32_t>::get(p + 2);
+    const auto fbe_debugger = Scalar<::import::Word>::get(p);
+    const auto fbe_function = Scalar<int32_t>::get(p + 2);
+    value.debugger = fbe_debugger;
+    value.function = fbe_function;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 213, value.let))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 212, value.of))
         return false;
-    value.declare = Scalar<::import::Modifier>::get(p);
-    value.unknown = Scalar<double>::get(p + 8);
-    value.never = Scalar<::import::side>::get(p + 16);
-    value.number = Scalar<int64_t>::get(p + 20);
+    const auto fbe_declare = Scalar<::import::Modifier>::get(p);
+    const auto fbe_unknown = Scalar<double>::get(p + 8);
+    const auto fbe_never = Scalar<::import::side>::get(p + 16);
+    const auto fbe_number = Scalar<int64_t>::get(p + 20);
+    value.declare = fbe_declare;
+    value.unknown = fbe_unknown;
+    value.never = fbe_never;
+    value.number = fbe_number;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 180, value.bigint))
         return false;
@@ -4657,24 +4817,34 @@ inline bool FBody<::import::JsWords>::read_fast_Infinity_to_prototype(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 155, value.Infinity))
         return false;
-    value.Uint8Array = Scalar<FBE::uuid_t>::get(p);
-    value.Error = Scalar<uint64_t>::get(p + 16);
-    value.Number = Scalar<float>::get(p + 24);
-    value.BigInt = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_Uint8Array = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_Error = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_Number = Scalar<float>::get(p + 24);
+    const auto fbe_BigInt = Scalar<uint8_t>::get(p + 28);
+    value.Uint8Array = fbe_Uint8Array;
+    value.Error = fbe_Error;
+    value.Number = fbe_Number;
+    value.BigInt = fbe_BigInt;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 125, value.Boolean))
         return false;
-    value.Symbol = Scalar<::import::Word>::get(p);
-    value.Date = Scalar<int32_t>::get(p + 2);
+    const auto fbe_Symbol = Scalar<::import::Word>::get(p);
+    const auto fbe_Date = Scalar<int32_t>::get(p + 2);
+    value.Symbol = fbe_Symbol;
+    value.Date = fbe_Date;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 115, value.JSON))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 114, value.Promise))
         return false;
-    value.Partial = Scalar<::import::Modifier>::get(p);
-    value.Record = Scalar<double>::get(p + 8);
-    value.globalThis = Scalar<::import::side>::get(p + 16);
-    value.arguments = Scalar<int64_t>::get(p + 20);
+    const auto fbe_Partial = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Record = Scalar<double>::get(p + 8);
+    const auto fbe_globalThis = Scalar<::import::side>::get(p + 16);
+    const auto fbe_arguments = Scalar<int64_t>::get(p + 20);
+    value.Partial = fbe_Partial;
+    value.Record = fbe_Record;
+    value.globalThis = fbe_globalThis;
+    value.arguments = fbe_arguments;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 82, value.eval))
         return false;
@@ -4689,22 +4859,30 @@ inline bool FBody<::import::JsWords>::read_fast_toString_to_accessor(const uint8
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 57, value.toString))
         return false;
-    value.valueOf = Scalar<FBE::uuid_t>::get(p);
-    value.hasOwnProperty = Scalar<uint64_t>::get(p + 16);
-    value.isPrototypeOf = Scalar<float>::get(p + 24);
-    value.propertyIsEnumerable = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_valueOf = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_hasOwnProperty = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_isPrototypeOf = Scalar<float>::get(p + 24);
+    const auto fbe_propertyIsEnumerable = Scalar<uint8_t>::get(p + 28);
+    value.valueOf = fbe_valueOf;
+    value.hasOwnProperty = fbe_hasOwnProperty;
+    value.isPrototypeOf = fbe_isPrototypeOf;
+    value.propertyIsEnumerable = fbe_propertyIsEnumerable;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 27, value.toLocaleString))
         return false;
-    value.readonly = Scalar<::import::Word>::get(p);
-    value.keyof = Scalar<int32_t>::get(p + 2);
+    const auto fbe_readonly = Scalar<::import::Word>::get(p);
+    const auto fbe_keyof = Scalar<int32_t>::get(p + 2);
+    value.readonly = fbe_readonly;
+    value.keyof = fbe_keyof;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 17, value.infer))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 16, value.asserts))
         return false;
-    value.satisfies = Scalar<::import::Modifier>::get(p);
-    value.accessor = Scalar<double>::get(p + 8);
+    const auto fbe_satisfies = Scalar<::import::Modifier>::get(p);
+    const auto fbe_accessor = Scalar<double>::get(p + 8);
+    value.satisfies = fbe_satisfies;
+    value.accessor = fbe_accessor;
     p += 16;
     return true;
 }
@@ -5083,17 +5261,23 @@ inline uint8_t* FBody<::import::RustWords>::write(uint8_t* p, const ::import::Ru
 
 FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
 {
-    value.crate = Scalar<::import::Word>::get(p);
-    value.dyn = Scalar<int32_t>::get(p + 2);
+    const auto fbe_crate = Scalar<::import::Word>::get(p);
+    const auto fbe_dyn = Scalar<int32_t>::get(p + 2);
+    value.crate = fbe_crate;
+    value.dyn = fbe_dyn;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 185, value.fn))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 184, value.impl))
         return false;
-    value.loop = Scalar<::import::Modifier>::get(p);
-    value.mod = Scalar<double>::get(p + 8);
-    value.move = Scalar<::import::side>::get(p + 16);
-    value.mut = Scalar<int64_t>::get(p + 20);
+    const auto fbe_loop = Scalar<::import::Modifier>::get(p);
+    const auto fbe_mod = Scalar<double>::get(p + 8);
+    const auto fbe_move = Scalar<::import::side>::get(p + 16);
+    const auto fbe_mut = Scalar<int64_t>::get(p + 20);
+    value.loop = fbe_loop;
+    value.mod = fbe_mod;
+    value.move = fbe_move;
+    value.mut = fbe_mut;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 152, value.pub))
         return false;
@@ -5108,24 +5292,34 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_unsafe_to_Clone(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 127, value.unsafe))
         return false;
-    value.use = Scalar<FBE::uuid_t>::get(p);
-    value.become = Scalar<uint64_t>::get(p + 16);
-    value.box = Scalar<float>::get(p + 24);
-    value.macro = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_use = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_become = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_box = Scalar<float>::get(p + 24);
+    const auto fbe_macro = Scalar<uint8_t>::get(p + 28);
+    value.use = fbe_use;
+    value.become = fbe_become;
+    value.box = fbe_box;
+    value.macro = fbe_macro;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 97, value.priv))
         return false;
-    value.unsized = Scalar<::import::Word>::get(p);
-    value.gen = Scalar<int32_t>::get(p + 2);
+    const auto fbe_unsized = Scalar<::import::Word>::get(p);
+    const auto fbe_gen = Scalar<int32_t>::get(p + 2);
+    value.unsized = fbe_unsized;
+    value.gen = fbe_gen;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 87, value.macro_rules))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 86, value.Option))
         return false;
-    value.Some = Scalar<::import::Modifier>::get(p);
-    value.Result = Scalar<double>::get(p + 8);
-    value.Ok = Scalar<::import::side>::get(p + 16);
-    value.Err = Scalar<int64_t>::get(p + 20);
+    const auto fbe_Some = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Result = Scalar<double>::get(p + 8);
+    const auto fbe_Ok = Scalar<::import::side>::get(p + 16);
+    const auto fbe_Err = Scalar<int64_t>::get(p + 20);
+    value.Some = fbe_Some;
+    value.Result = fbe_Result;
+    value.Ok = fbe_Ok;
+    value.Err = fbe_Err;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 54, value.Vec))
         return false;
@@ -5140,10 +5334,14 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_Default_to_Sized(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 29, value.Default))
         return false;
-    value.Drop = Scalar<FBE::uuid_t>::get(p);
-    value.Send = Scalar<uint64_t>::get(p + 16);
-    value.Sync = Scalar<float>::get(p + 24);
-    value.Sized = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_Drop = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_Send = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_Sync = Scalar<float>::get(p + 24);
+    const auto fbe_Sized = Scalar<uint8_t>::get(p + 28);
+    value.Drop = fbe_Drop;
+    value.Send = fbe_Send;
+    value.Sync = fbe_Sync;
+    value.Sized = fbe_Sized;
     p += 29;
     return true;
 }
@@ -5467,17 +5665,23 @@ inline uint8_t* FBody<::import::CSharpWords>::write(uint8_t* p, const ::import::
 
 FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
 {
-    value.checked = Scalar<::import::Word>::get(p);
-    value.event = Scalar<int32_t>::get(p + 2);
+    const auto fbe_checked = Scalar<::import::Word>::get(p);
+    const auto fbe_event = Scalar<int32_t>::get(p + 2);
+    value.checked = fbe_checked;
+    value.event = fbe_event;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 140, value.fixed))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 139, value.foreach))
         return false;
-    value.implicit = Scalar<::import::Modifier>::get(p);
-    value.lock = Scalar<double>::get(p + 8);
-    value.params = Scalar<::import::side>::get(p + 16);
-    value.sbyte = Scalar<int64_t>::get(p + 20);
+    const auto fbe_implicit = Scalar<::import::Modifier>::get(p);
+    const auto fbe_lock = Scalar<double>::get(p + 8);
+    const auto fbe_params = Scalar<::import::side>::get(p + 16);
+    const auto fbe_sbyte = Scalar<int64_t>::get(p + 20);
+    value.implicit = fbe_implicit;
+    value.lock = fbe_lock;
+    value.params = fbe_params;
+    value.sbyte = fbe_sbyte;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 107, value.stackalloc))
         return false;
@@ -5492,24 +5696,34 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_add_to_managed(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 82, value.add))
         return false;
-    value.alias = Scalar<FBE::uuid_t>::get(p);
-    value.ascending = Scalar<uint64_t>::get(p + 16);
-    value.descending = Scalar<float>::get(p + 24);
-    value.equals = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_alias = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_ascending = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_descending = Scalar<float>::get(p + 24);
+    const auto fbe_equals = Scalar<uint8_t>::get(p + 28);
+    value.alias = fbe_alias;
+    value.ascending = fbe_ascending;
+    value.descending = fbe_descending;
+    value.equals = fbe_equals;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 52, value.group))
         return false;
-    value.into = Scalar<::import::Word>::get(p);
-    value.join = Scalar<int32_t>::get(p + 2);
+    const auto fbe_into = Scalar<::import::Word>::get(p);
+    const auto fbe_join = Scalar<int32_t>::get(p + 2);
+    value.into = fbe_into;
+    value.join = fbe_join;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 42, value.nameof))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 41, value.on))
         return false;
-    value.orderby = Scalar<::import::Modifier>::get(p);
-    value.partial = Scalar<double>::get(p + 8);
-    value.remove = Scalar<::import::side>::get(p + 16);
-    value.unmanaged = Scalar<int64_t>::get(p + 20);
+    const auto fbe_orderby = Scalar<::import::Modifier>::get(p);
+    const auto fbe_partial = Scalar<double>::get(p + 8);
+    const auto fbe_remove = Scalar<::import::side>::get(p + 16);
+    const auto fbe_unmanaged = Scalar<int64_t>::get(p + 20);
+    value.orderby = fbe_orderby;
+    value.partial = fbe_partial;
+    value.remove = fbe_remove;
+    value.unmanaged = fbe_unmanaged;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 9, value.required))
         return false;
@@ -5781,17 +5995,23 @@ inline uint8_t* FBody<::import::RubyWords>::write(uint8_t* p, const ::import::Ru
 
 FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
 {
-    value.BEGIN = Scalar<::import::Word>::get(p);
-    value.END = Scalar<int32_t>::get(p + 2);
+    const auto fbe_BEGIN = Scalar<::import::Word>::get(p);
+    const auto fbe_END = Scalar<int32_t>::get(p + 2);
+    value.BEGIN = fbe_BEGIN;
+    value.END = fbe_END;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 88, value.begin))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 87, value.elsif))
         return false;
-    value.end = Scalar<::import::Modifier>::get(p);
-    value.ensure = Scalar<double>::get(p + 8);
-    value.next = Scalar<::import::side>::get(p + 16);
-    value.redo = Scalar<int64_t>::get(p + 20);
+    const auto fbe_end = Scalar<::import::Modifier>::get(p);
+    const auto fbe_ensure = Scalar<double>::get(p + 8);
+    const auto fbe_next = Scalar<::import::side>::get(p + 16);
+    const auto fbe_redo = Scalar<int64_t>::get(p + 20);
+    value.end = fbe_end;
+    value.ensure = fbe_ensure;
+    value.next = fbe_next;
+    value.redo = fbe_redo;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 55, value.rescue))
         return false;
@@ -5806,10 +6026,14 @@ FBE_INLINE bool FBody<::import::RubyWords>::read_fast_unless_to_initialize(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 30, value.unless))
         return false;
-    value.until = Scalar<FBE::uuid_t>::get(p);
-    value.__FILE___ = Scalar<uint64_t>::get(p + 16);
-    value.__LINE___ = Scalar<float>::get(p + 24);
-    value.__ENCODING___ = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_until = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe___FILE___ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe___LINE___ = Scalar<float>::get(p + 24);
+    const auto fbe___ENCODING___ = Scalar<uint8_t>::get(p + 28);
+    value.until = fbe_until;
+    value.__FILE___ = fbe___FILE___;
+    value.__LINE___ = fbe___LINE___;
+    value.__ENCODING___ = fbe___ENCODING___;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest, value.initialize))
         return false;
@@ -5988,17 +6212,23 @@ inline uint8_t* FBody<::import::CppMembers>::write(uint8_t* p, const ::import::C
 
 FBE_INLINE bool FBody<::import::CppMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
 {
-    value.swap_ = Scalar<::import::Word>::get(p);
-    value.fbe_type_ = Scalar<int32_t>::get(p + 2);
+    const auto fbe_swap_ = Scalar<::import::Word>::get(p);
+    const auto fbe_fbe_type_ = Scalar<int32_t>::get(p + 2);
+    value.swap_ = fbe_swap_;
+    value.fbe_type_ = fbe_fbe_type_;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 38, value.fbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 37, value.Model))
         return false;
-    value.FinalModel = Scalar<::import::Modifier>::get(p);
-    value.FieldModel = Scalar<double>::get(p + 8);
-    value.buffer = Scalar<::import::side>::get(p + 16);
-    value.size = Scalar<int64_t>::get(p + 20);
+    const auto fbe_FinalModel = Scalar<::import::Modifier>::get(p);
+    const auto fbe_FieldModel = Scalar<double>::get(p + 8);
+    const auto fbe_buffer = Scalar<::import::side>::get(p + 16);
+    const auto fbe_size = Scalar<int64_t>::get(p + 20);
+    value.FinalModel = fbe_FinalModel;
+    value.FieldModel = fbe_FieldModel;
+    value.buffer = fbe_buffer;
+    value.size = fbe_size;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 5, value.offset))
         return false;
@@ -6140,17 +6370,23 @@ inline uint8_t* FBody<::import::PythonMembers>::write(uint8_t* p, const ::import
 
 FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
 {
-    value.to_json = Scalar<::import::Word>::get(p);
-    value.from_json = Scalar<int32_t>::get(p + 2);
+    const auto fbe_to_json = Scalar<::import::Word>::get(p);
+    const auto fbe_from_json = Scalar<int32_t>::get(p + 2);
+    value.to_json = fbe_to_json;
+    value.from_json = fbe_from_json;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 86, value.to_fbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 85, value.from_fbe))
         return false;
-    value.to_final = Scalar<::import::Modifier>::get(p);
-    value.from_final = Scalar<double>::get(p + 8);
-    value.fbe_equal = Scalar<::import::side>::get(p + 16);
-    value.fbe_key = Scalar<int64_t>::get(p + 20);
+    const auto fbe_to_final = Scalar<::import::Modifier>::get(p);
+    const auto fbe_from_final = Scalar<double>::get(p + 8);
+    const auto fbe_fbe_equal = Scalar<::import::side>::get(p + 16);
+    const auto fbe_fbe_key = Scalar<int64_t>::get(p + 20);
+    value.to_final = fbe_to_final;
+    value.from_final = fbe_from_final;
+    value.fbe_equal = fbe_fbe_equal;
+    value.fbe_key = fbe_fbe_key;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 53, value.fbe_size))
         return false;
@@ -6165,9 +6401,12 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read_fast___dict___to___private(
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 28, value.__dict___))
         return false;
-    value.__hash___ = Scalar<FBE::uuid_t>::get(p);
-    value.__eq___ = Scalar<uint64_t>::get(p + 16);
-    value.__private_ = Scalar<float>::get(p + 24);
+    const auto fbe___hash___ = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe___eq___ = Scalar<uint64_t>::get(p + 16);
+    const auto fbe___private_ = Scalar<float>::get(p + 24);
+    value.__hash___ = fbe___hash___;
+    value.__eq___ = fbe___eq___;
+    value.__private_ = fbe___private_;
     p += 28;
     return true;
 }
@@ -6350,17 +6589,23 @@ inline uint8_t* FBody<::import::GoMembers>::write(uint8_t* p, const ::import::Go
 
 FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
 {
-    value.FBEKey = Scalar<::import::Word>::get(p);
-    value.FBEKeyCompare = Scalar<int32_t>::get(p + 2);
+    const auto fbe_FBEKey = Scalar<::import::Word>::get(p);
+    const auto fbe_FBEKeyCompare = Scalar<int32_t>::get(p + 2);
+    value.FBEKey = fbe_FBEKey;
+    value.FBEKeyCompare = fbe_FBEKeyCompare;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 119, value.Reset))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 118, value.MarshalFBE))
         return false;
-    value.UnmarshalFBE = Scalar<::import::Modifier>::get(p);
-    value.AppendFBE = Scalar<double>::get(p + 8);
-    value.ReadFBE = Scalar<::import::side>::get(p + 16);
-    value.FBEWrite = Scalar<int64_t>::get(p + 20);
+    const auto fbe_UnmarshalFBE = Scalar<::import::Modifier>::get(p);
+    const auto fbe_AppendFBE = Scalar<double>::get(p + 8);
+    const auto fbe_ReadFBE = Scalar<::import::side>::get(p + 16);
+    const auto fbe_FBEWrite = Scalar<int64_t>::get(p + 20);
+    value.UnmarshalFBE = fbe_UnmarshalFBE;
+    value.AppendFBE = fbe_AppendFBE;
+    value.ReadFBE = fbe_ReadFBE;
+    value.FBEWrite = fbe_FBEWrite;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.FBERead))
         return false;
@@ -6375,23 +6620,32 @@ FBE_INLINE bool FBody<::import::GoMembers>::read_fast_ReadFinal_to_VerifyFinal(c
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 61, value.ReadFinal))
         return false;
-    value.FBEWriteFinal = Scalar<FBE::uuid_t>::get(p);
-    value.FBEReadFinal = Scalar<uint64_t>::get(p + 16);
-    value.MarshalJSON = Scalar<float>::get(p + 24);
-    value.UnmarshalJSON = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_FBEWriteFinal = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_FBEReadFinal = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_MarshalJSON = Scalar<float>::get(p + 24);
+    const auto fbe_UnmarshalJSON = Scalar<uint8_t>::get(p + 28);
+    value.FBEWriteFinal = fbe_FBEWriteFinal;
+    value.FBEReadFinal = fbe_FBEReadFinal;
+    value.MarshalJSON = fbe_MarshalJSON;
+    value.UnmarshalJSON = fbe_UnmarshalJSON;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 31, value.AppendJSON))
         return false;
-    value.ReadJSON = Scalar<::import::Word>::get(p);
-    value.FBEWriteJSON = Scalar<int32_t>::get(p + 2);
+    const auto fbe_ReadJSON = Scalar<::import::Word>::get(p);
+    const auto fbe_FBEWriteJSON = Scalar<int32_t>::get(p + 2);
+    value.ReadJSON = fbe_ReadJSON;
+    value.FBEWriteJSON = fbe_FBEWriteJSON;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 21, value.FBEReadJSON))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 20, value.FBEWriteText))
         return false;
-    value.TypeID = Scalar<::import::Modifier>::get(p);
-    value.Verify = Scalar<double>::get(p + 8);
-    value.VerifyFinal = Scalar<::import::side>::get(p + 16);
+    const auto fbe_TypeID = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Verify = Scalar<double>::get(p + 8);
+    const auto fbe_VerifyFinal = Scalar<::import::side>::get(p + 16);
+    value.TypeID = fbe_TypeID;
+    value.Verify = fbe_Verify;
+    value.VerifyFinal = fbe_VerifyFinal;
     p += 20;
     return true;
 }
@@ -6637,17 +6891,23 @@ inline uint8_t* FBody<::import::JvmMembers>::write(uint8_t* p, const ::import::J
 
 FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
 {
-    value.TYPE_ID = Scalar<::import::Word>::get(p);
-    value.KEY_ORDER = Scalar<int32_t>::get(p + 2);
+    const auto fbe_TYPE_ID = Scalar<::import::Word>::get(p);
+    const auto fbe_KEY_ORDER = Scalar<int32_t>::get(p + 2);
+    value.TYPE_ID = fbe_TYPE_ID;
+    value.KEY_ORDER = fbe_KEY_ORDER;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 127, value.toFbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 126, value.fromFbe))
         return false;
-    value.readFbe = Scalar<::import::Modifier>::get(p);
-    value.writeFbe = Scalar<double>::get(p + 8);
-    value.verifyFbe = Scalar<::import::side>::get(p + 16);
-    value.toFinal = Scalar<int64_t>::get(p + 20);
+    const auto fbe_readFbe = Scalar<::import::Modifier>::get(p);
+    const auto fbe_writeFbe = Scalar<double>::get(p + 8);
+    const auto fbe_verifyFbe = Scalar<::import::side>::get(p + 16);
+    const auto fbe_toFinal = Scalar<int64_t>::get(p + 20);
+    value.readFbe = fbe_readFbe;
+    value.writeFbe = fbe_writeFbe;
+    value.verifyFbe = fbe_verifyFbe;
+    value.toFinal = fbe_toFinal;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 94, value.fromFinal))
         return false;
@@ -6662,24 +6922,34 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_toJson_to_fbeLevels(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 69, value.toJson))
         return false;
-    value.fromJson = Scalar<FBE::uuid_t>::get(p);
-    value.writeJson = Scalar<uint64_t>::get(p + 16);
-    value.readJson = Scalar<float>::get(p + 24);
-    value.hashCode = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_fromJson = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_writeJson = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_readJson = Scalar<float>::get(p + 24);
+    const auto fbe_hashCode = Scalar<uint8_t>::get(p + 28);
+    value.fromJson = fbe_fromJson;
+    value.writeJson = fbe_writeJson;
+    value.readJson = fbe_readJson;
+    value.hashCode = fbe_hashCode;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 39, value.getClass))
         return false;
-    value.clone = Scalar<::import::Word>::get(p);
-    value.finalize = Scalar<int32_t>::get(p + 2);
+    const auto fbe_clone = Scalar<::import::Word>::get(p);
+    const auto fbe_finalize = Scalar<int32_t>::get(p + 2);
+    value.clone = fbe_clone;
+    value.finalize = fbe_finalize;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 29, value.wait))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 28, value.notify))
         return false;
-    value.notifyAll = Scalar<::import::Modifier>::get(p);
-    value.javaClass = Scalar<double>::get(p + 8);
-    value.component1 = Scalar<::import::side>::get(p + 16);
-    value.fbeLevels = Scalar<int64_t>::get(p + 20);
+    const auto fbe_notifyAll = Scalar<::import::Modifier>::get(p);
+    const auto fbe_javaClass = Scalar<double>::get(p + 8);
+    const auto fbe_component1 = Scalar<::import::side>::get(p + 16);
+    const auto fbe_fbeLevels = Scalar<int64_t>::get(p + 20);
+    value.notifyAll = fbe_notifyAll;
+    value.javaClass = fbe_javaClass;
+    value.component1 = fbe_component1;
+    value.fbeLevels = fbe_fbeLevels;
     p += 28;
     return true;
 }
@@ -6902,8 +7172,10 @@ inline uint8_t* FBody<::import::JsMembers>::write(uint8_t* p, const ::import::Js
 
 FBE_INLINE bool FBody<::import::JsMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value)
 {
-    value.fbeKey = Scalar<::import::Word>::get(p);
-    value.toJSON = Scalar<int32_t>::get(p + 2);
+    const auto fbe_fbeKey = Scalar<::import::Word>::get(p);
+    const auto fbe_toJSON = Scalar<int32_t>::get(p + 2);
+    value.fbeKey = fbe_fbeKey;
+    value.toJSON = fbe_toJSON;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 1, value.toText))
         return false;
@@ -7014,17 +7286,23 @@ inline uint8_t* FBody<::import::RuntimeNames>::write(uint8_t* p, const ::import:
 
 FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
 {
-    value.Buffer = Scalar<::import::Word>::get(p);
-    value.WriteBuffer = Scalar<int32_t>::get(p + 2);
+    const auto fbe_Buffer = Scalar<::import::Word>::get(p);
+    const auto fbe_WriteBuffer = Scalar<int32_t>::get(p + 2);
+    value.Buffer = fbe_Buffer;
+    value.WriteBuffer = fbe_WriteBuffer;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 132, value.ReadBuffer))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 131, value.Reader))
         return false;
-    value.Writer = Scalar<::import::Modifier>::get(p);
-    value.Limits = Scalar<double>::get(p + 8);
-    value.Decimal = Scalar<::import::side>::get(p + 16);
-    value.Uuid = Scalar<int64_t>::get(p + 20);
+    const auto fbe_Writer = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Limits = Scalar<double>::get(p + 8);
+    const auto fbe_Decimal = Scalar<::import::side>::get(p + 16);
+    const auto fbe_Uuid = Scalar<int64_t>::get(p + 20);
+    value.Writer = fbe_Writer;
+    value.Limits = fbe_Limits;
+    value.Decimal = fbe_Decimal;
+    value.Uuid = fbe_Uuid;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 99, value.UUID))
         return false;
@@ -7039,24 +7317,34 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_DecodeError_to_Requests
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 74, value.DecodeError))
         return false;
-    value.EncodeError = Scalar<FBE::uuid_t>::get(p);
-    value.DecodeException = Scalar<uint64_t>::get(p + 16);
-    value.EncodeException = Scalar<float>::get(p + 24);
-    value.Sender = Scalar<uint8_t>::get(p + 28);
+    const auto fbe_EncodeError = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_DecodeException = Scalar<uint64_t>::get(p + 16);
+    const auto fbe_EncodeException = Scalar<float>::get(p + 24);
+    const auto fbe_Sender = Scalar<uint8_t>::get(p + 28);
+    value.EncodeError = fbe_EncodeError;
+    value.DecodeException = fbe_DecodeException;
+    value.EncodeException = fbe_EncodeException;
+    value.Sender = fbe_Sender;
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 44, value.Receiver))
         return false;
-    value.Client = Scalar<::import::Word>::get(p);
-    value.Proxy = Scalar<int32_t>::get(p + 2);
+    const auto fbe_Client = Scalar<::import::Word>::get(p);
+    const auto fbe_Proxy = Scalar<int32_t>::get(p + 2);
+    value.Client = fbe_Client;
+    value.Proxy = fbe_Proxy;
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 34, value.Handler))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 33, value.Text))
         return false;
-    value.Compare = Scalar<::import::Modifier>::get(p);
-    value.Decimals = Scalar<double>::get(p + 8);
-    value.Uuids = Scalar<::import::side>::get(p + 16);
-    value.Timestamps = Scalar<int64_t>::get(p + 20);
+    const auto fbe_Compare = Scalar<::import::Modifier>::get(p);
+    const auto fbe_Decimals = Scalar<double>::get(p + 8);
+    const auto fbe_Uuids = Scalar<::import::side>::get(p + 16);
+    const auto fbe_Timestamps = Scalar<int64_t>::get(p + 20);
+    value.Compare = fbe_Compare;
+    value.Decimals = fbe_Decimals;
+    value.Uuids = fbe_Uuids;
+    value.Timestamps = fbe_Timestamps;
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 1, value.Utf8))
         return false;
@@ -10469,14 +10757,22 @@ inline uint8_t* FBody<::import::Case>::write(uint8_t* p, const ::import::Case& v
 
 FBE_INLINE bool FBody<::import::Case>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Case& value)
 {
-    value.name = Scalar<int32_t>::get(p);
-    value.Name = Scalar<int32_t>::get(p + 4);
-    value.NAME = Scalar<int32_t>::get(p + 8);
-    value.class___ = Scalar<int32_t>::get(p + 12);
-    value.class_ = Scalar<int32_t>::get(p + 16);
-    value.class__ = Scalar<int32_t>::get(p + 20);
-    value.String = Scalar<int32_t>::get(p + 24);
-    value.String_ = Scalar<int32_t>::get(p + 28);
+    const auto fbe_name = Scalar<int32_t>::get(p);
+    const auto fbe_Name = Scalar<int32_t>::get(p + 4);
+    const auto fbe_NAME = Scalar<int32_t>::get(p + 8);
+    const auto fbe_class___ = Scalar<int32_t>::get(p + 12);
+    const auto fbe_class_ = Scalar<int32_t>::get(p + 16);
+    const auto fbe_class__ = Scalar<int32_t>::get(p + 20);
+    const auto fbe_String = Scalar<int32_t>::get(p + 24);
+    const auto fbe_String_ = Scalar<int32_t>::get(p + 28);
+    value.name = fbe_name;
+    value.Name = fbe_Name;
+    value.NAME = fbe_NAME;
+    value.class___ = fbe_class___;
+    value.class_ = fbe_class_;
+    value.class__ = fbe_class__;
+    value.String = fbe_String;
+    value.String_ = fbe_String_;
     p += 32;
     return true;
 }
@@ -10706,8 +11002,10 @@ FBE_INLINE bool FBody<::import::Listed>::read_fast(const uint8_t*& p, const uint
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.symbol))
         return false;
-    value.digits = Scalar<int32_t>::get(p);
-    value.precision = Scalar<::import::digits>::get(p + 4);
+    const auto fbe_digits = Scalar<int32_t>::get(p);
+    const auto fbe_precision = Scalar<::import::digits>::get(p + 4);
+    value.digits = fbe_digits;
+    value.precision = fbe_precision;
     p += 8;
     if (!FBody<::import::symbol>::read_fast(p, end, rest, value.ticker))
         return false;
@@ -10783,11 +11081,16 @@ inline uint8_t* FBody<::import::Derived>::write(uint8_t* p, const ::import::Deri
 
 FBE_INLINE bool FBody<::import::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Derived& value)
 {
-    value.side = Scalar<int32_t>::get(p);
-    value.s = Scalar<::import::side>::get(p + 4);
-    value.range = Scalar<::import::range>::get(p + 8);
-    value.Word = Scalar<::import::Word>::get(p + 12);
-    value.side_ = Scalar<::import::range>::get(p + 14);
+    const auto fbe_side = Scalar<int32_t>::get(p);
+    const auto fbe_s = Scalar<::import::side>::get(p + 4);
+    const auto fbe_range = Scalar<::import::range>::get(p + 8);
+    const auto fbe_Word = Scalar<::import::Word>::get(p + 12);
+    const auto fbe_side_ = Scalar<::import::range>::get(p + 14);
+    value.side = fbe_side;
+    value.s = fbe_s;
+    value.range = fbe_range;
+    value.Word = fbe_Word;
+    value.side_ = fbe_side_;
     p += 18;
     return true;
 }
