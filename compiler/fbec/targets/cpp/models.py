@@ -23,6 +23,8 @@ is the runtime's `FBE::Model<T, TBuffer>`.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from fbec.model import ir, plan
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
@@ -165,13 +167,24 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         if s.base:
             with w.block(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))"):
                 w.line("return false;")
-        for f in s.fields:
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
-            if ir.is_scalar(f.type) and not ir.is_decimal(f.type):     # a decimal's flags are checked
-                w.line(f"{codec};")
-            else:
-                with w.block(f"if (!{codec})"):
-                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
+        # Consecutive scalars are loaded into locals before any is stored:
+        # `value` may alias the buffer as far as the compiler knows, so only
+        # then may it merge neighbouring loads and stores.
+        for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
+            fields = list(group)
+            if unchecked and len(fields) > 1:
+                for f in fields:
+                    w.line(f"const auto fbe_{field_ident(f)} = Scalar<{cpp_type(f.type)}>::get(d.data + body + {f.offset});")
+                for f in fields:
+                    w.line(f"value.{field_ident(f)} = fbe_{field_ident(f)};")
+                continue
+            for f in fields:
+                codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
+                if unchecked:     # a decimal's flags are checked
+                    w.line(f"{codec};")
+                else:
+                    with w.block(f"if (!{codec})"):
+                        w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
         w.line("return true;")
     w.blank()
     # The body of an older writer: the fields it holds, the schema defaults

@@ -121,9 +121,12 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
 {
     if (FBE_UNLIKELY(size < 20))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.source);
-    VCodec<int32_t>::read(d, body, body + 12, value.target);
-    VCodec<int32_t>::read(d, body, body + 16, value.weight);
+    const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
+    const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
+    value.source = fbe_source;
+    value.target = fbe_target;
+    value.weight = fbe_weight;
     return true;
 }
 
@@ -178,9 +181,12 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
 {
     if (FBE_UNLIKELY(size < 19))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<bool>::read(d, body, body + 8, value.flag);
-    VCodec<int64_t>::read(d, body, body + 9, value.x);
-    VCodec<int16_t>::read(d, body, body + 17, value.y);
+    const auto fbe_flag = Scalar<bool>::get(d.data + body + 8);
+    const auto fbe_x = Scalar<int64_t>::get(d.data + body + 9);
+    const auto fbe_y = Scalar<int16_t>::get(d.data + body + 17);
+    value.flag = fbe_flag;
+    value.x = fbe_x;
+    value.y = fbe_y;
     return true;
 }
 

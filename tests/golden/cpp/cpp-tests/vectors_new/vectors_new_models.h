@@ -65,9 +65,12 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 24))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.source);
-    VCodec<int32_t>::read(d, body, body + 12, value.target);
-    VCodec<int32_t>::read(d, body, body + 16, value.weight);
+    const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
+    const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
+    value.source = fbe_source;
+    value.target = fbe_target;
+    value.weight = fbe_weight;
     if (!VCodec<std::string>::read(d, body, body + 20, value.note))
         return d.fail_in("vectors_new.Edge", "note");
     return true;

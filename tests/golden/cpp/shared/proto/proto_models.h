@@ -146,10 +146,14 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
         return d.fail_in("proto.Order", "symbol");
-    VCodec<::proto::OrderSide>::read(d, body, body + 16, value.side);
-    VCodec<::proto::OrderType>::read(d, body, body + 17, value.type);
-    VCodec<double>::read(d, body, body + 18, value.price);
-    VCodec<double>::read(d, body, body + 26, value.volume);
+    const auto fbe_side = Scalar<::proto::OrderSide>::get(d.data + body + 16);
+    const auto fbe_type = Scalar<::proto::OrderType>::get(d.data + body + 17);
+    const auto fbe_price = Scalar<double>::get(d.data + body + 18);
+    const auto fbe_volume = Scalar<double>::get(d.data + body + 26);
+    value.side = fbe_side;
+    value.type = fbe_type;
+    value.price = fbe_price;
+    value.volume = fbe_volume;
     return true;
 }
 

@@ -149,12 +149,18 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
         return d.fail_in("protoex.Order", "symbol");
-    VCodec<::protoex::OrderSide>::read(d, body, body + 16, value.side);
-    VCodec<::protoex::OrderType>::read(d, body, body + 17, value.type);
-    VCodec<double>::read(d, body, body + 18, value.price);
-    VCodec<double>::read(d, body, body + 26, value.volume);
-    VCodec<double>::read(d, body, body + 34, value.tp);
-    VCodec<double>::read(d, body, body + 42, value.sl);
+    const auto fbe_side = Scalar<::protoex::OrderSide>::get(d.data + body + 16);
+    const auto fbe_type = Scalar<::protoex::OrderType>::get(d.data + body + 17);
+    const auto fbe_price = Scalar<double>::get(d.data + body + 18);
+    const auto fbe_volume = Scalar<double>::get(d.data + body + 26);
+    const auto fbe_tp = Scalar<double>::get(d.data + body + 34);
+    const auto fbe_sl = Scalar<double>::get(d.data + body + 42);
+    value.side = fbe_side;
+    value.type = fbe_type;
+    value.price = fbe_price;
+    value.volume = fbe_volume;
+    value.tp = fbe_tp;
+    value.sl = fbe_sl;
     return true;
 }
 

@@ -831,39 +831,64 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
 {
     if (FBE_UNLIKELY(size < 310))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    VCodec<bool>::read(d, body, body + 12, value.f1);
-    VCodec<uint8_t>::read(d, body, body + 13, value.f2);
-    VCodec<char>::read(d, body, body + 14, value.f3);
-    VCodec<wchar_t>::read(d, body, body + 15, value.f4);
-    VCodec<int8_t>::read(d, body, body + 19, value.f5);
-    VCodec<uint8_t>::read(d, body, body + 20, value.f6);
-    VCodec<int16_t>::read(d, body, body + 21, value.f7);
-    VCodec<uint16_t>::read(d, body, body + 23, value.f8);
-    VCodec<int32_t>::read(d, body, body + 25, value.f9);
-    VCodec<uint32_t>::read(d, body, body + 29, value.f10);
-    VCodec<int64_t>::read(d, body, body + 33, value.f11);
-    VCodec<uint64_t>::read(d, body, body + 41, value.f12);
-    VCodec<float>::read(d, body, body + 49, value.f13);
-    VCodec<double>::read(d, body, body + 53, value.f14);
+    const auto fbe_id = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_f1 = Scalar<bool>::get(d.data + body + 12);
+    const auto fbe_f2 = Scalar<uint8_t>::get(d.data + body + 13);
+    const auto fbe_f3 = Scalar<char>::get(d.data + body + 14);
+    const auto fbe_f4 = Scalar<wchar_t>::get(d.data + body + 15);
+    const auto fbe_f5 = Scalar<int8_t>::get(d.data + body + 19);
+    const auto fbe_f6 = Scalar<uint8_t>::get(d.data + body + 20);
+    const auto fbe_f7 = Scalar<int16_t>::get(d.data + body + 21);
+    const auto fbe_f8 = Scalar<uint16_t>::get(d.data + body + 23);
+    const auto fbe_f9 = Scalar<int32_t>::get(d.data + body + 25);
+    const auto fbe_f10 = Scalar<uint32_t>::get(d.data + body + 29);
+    const auto fbe_f11 = Scalar<int64_t>::get(d.data + body + 33);
+    const auto fbe_f12 = Scalar<uint64_t>::get(d.data + body + 41);
+    const auto fbe_f13 = Scalar<float>::get(d.data + body + 49);
+    const auto fbe_f14 = Scalar<double>::get(d.data + body + 53);
+    value.id = fbe_id;
+    value.f1 = fbe_f1;
+    value.f2 = fbe_f2;
+    value.f3 = fbe_f3;
+    value.f4 = fbe_f4;
+    value.f5 = fbe_f5;
+    value.f6 = fbe_f6;
+    value.f7 = fbe_f7;
+    value.f8 = fbe_f8;
+    value.f9 = fbe_f9;
+    value.f10 = fbe_f10;
+    value.f11 = fbe_f11;
+    value.f12 = fbe_f12;
+    value.f13 = fbe_f13;
+    value.f14 = fbe_f14;
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15))
         return d.fail_in("everything.Everything", "f15");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16))
         return d.fail_in("everything.Everything", "f16");
     if (!VCodec<std::string>::read(d, body, body + 93, value.f17))
         return d.fail_in("everything.Everything", "f17");
-    VCodec<uint64_t>::read(d, body, body + 97, value.f18);
-    VCodec<uint64_t>::read(d, body, body + 105, value.f19);
-    VCodec<FBE::uuid_t>::read(d, body, body + 113, value.f20);
-    VCodec<FBE::uuid_t>::read(d, body, body + 129, value.f21);
-    VCodec<FBE::uuid_t>::read(d, body, body + 145, value.f22);
-    VCodec<FBE::uuid_t>::read(d, body, body + 161, value.f23);
+    const auto fbe_f18 = Scalar<uint64_t>::get(d.data + body + 97);
+    const auto fbe_f19 = Scalar<uint64_t>::get(d.data + body + 105);
+    const auto fbe_f20 = Scalar<FBE::uuid_t>::get(d.data + body + 113);
+    const auto fbe_f21 = Scalar<FBE::uuid_t>::get(d.data + body + 129);
+    const auto fbe_f22 = Scalar<FBE::uuid_t>::get(d.data + body + 145);
+    const auto fbe_f23 = Scalar<FBE::uuid_t>::get(d.data + body + 161);
+    value.f18 = fbe_f18;
+    value.f19 = fbe_f19;
+    value.f20 = fbe_f20;
+    value.f21 = fbe_f21;
+    value.f22 = fbe_f22;
+    value.f23 = fbe_f23;
     if (!VCodec<FBE::buffer_t>::read(d, body, body + 177, value.f24))
         return d.fail_in("everything.Everything", "f24");
-    VCodec<::everything::EByte>::read(d, body, body + 181, value.f25);
-    VCodec<::market::Side>::read(d, body, body + 182, value.f26);
-    VCodec<::everything::FByte>::read(d, body, body + 183, value.f27);
-    VCodec<::everything::FUInt64>::read(d, body, body + 184, value.f28);
+    const auto fbe_f25 = Scalar<::everything::EByte>::get(d.data + body + 181);
+    const auto fbe_f26 = Scalar<::market::Side>::get(d.data + body + 182);
+    const auto fbe_f27 = Scalar<::everything::FByte>::get(d.data + body + 183);
+    const auto fbe_f28 = Scalar<::everything::FUInt64>::get(d.data + body + 184);
+    value.f25 = fbe_f25;
+    value.f26 = fbe_f26;
+    value.f27 = fbe_f27;
+    value.f28 = fbe_f28;
     if (!VCodec<::everything::Counted>::read(d, body, body + 192, value.f29))
         return d.fail_in("everything.Everything", "f29");
     if (!VCodec<::market::Instrument>::read(d, body, body + 196, value.f30))
@@ -1539,9 +1564,12 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
 {
     if (FBE_UNLIKELY(size < 17))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.new_);
-    VCodec<bool>::read(d, body, body + 12, value.swap_);
-    VCodec<::everything::Reserved>::read(d, body, body + 13, value.default_);
+    const auto fbe_new_ = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_swap_ = Scalar<bool>::get(d.data + body + 12);
+    const auto fbe_default_ = Scalar<::everything::Reserved>::get(d.data + body + 13);
+    value.new_ = fbe_new_;
+    value.swap_ = fbe_swap_;
+    value.default_ = fbe_default_;
     return true;
 }
 
@@ -1607,11 +1635,16 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
     VCodec<int32_t>::read(d, body, body + 8, value.new_);
     if (!VCodec<std::string>::read(d, body, body + 12, value.class_))
         return d.fail_in("everything.Keywords", "class");
-    VCodec<::everything::Reserved>::read(d, body, body + 16, value.default_);
-    VCodec<bool>::read(d, body, body + 20, value.swap_);
-    VCodec<int32_t>::read(d, body, body + 21, value.from);
-    VCodec<int32_t>::read(d, body, body + 25, value.None);
-    VCodec<int32_t>::read(d, body, body + 29, value.NULL_);
+    const auto fbe_default_ = Scalar<::everything::Reserved>::get(d.data + body + 16);
+    const auto fbe_swap_ = Scalar<bool>::get(d.data + body + 20);
+    const auto fbe_from = Scalar<int32_t>::get(d.data + body + 21);
+    const auto fbe_None = Scalar<int32_t>::get(d.data + body + 25);
+    const auto fbe_NULL_ = Scalar<int32_t>::get(d.data + body + 29);
+    value.default_ = fbe_default_;
+    value.swap_ = fbe_swap_;
+    value.from = fbe_from;
+    value.None = fbe_None;
+    value.NULL_ = fbe_NULL_;
     if (!VCodec<std::optional<::everything::Reserved>>::read(d, body, body + 33, value.operator_))
         return d.fail_in("everything.Keywords", "operator");
     if (!VCodec<std::vector<::everything::FixedKeywords>>::read(d, body, body + 38, value.this_))

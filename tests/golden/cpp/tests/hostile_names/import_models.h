@@ -1604,9 +1604,12 @@ FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint3
 {
     if (FBE_UNLIKELY(size < 20))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.side);
-    VCodec<::import::side>::read(d, body, body + 12, value.s);
-    VCodec<::import::range>::read(d, body, body + 16, value.range);
+    const auto fbe_side = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_s = Scalar<::import::side>::get(d.data + body + 12);
+    const auto fbe_range = Scalar<::import::range>::get(d.data + body + 16);
+    value.side = fbe_side;
+    value.s = fbe_s;
+    value.range = fbe_range;
     return true;
 }
 
@@ -1816,16 +1819,22 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
 {
     if (FBE_UNLIKELY(size < 703))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.alignas_);
-    VCodec<int32_t>::read(d, body, body + 10, value.alignof_);
+    const auto fbe_alignas_ = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_alignof_ = Scalar<int32_t>::get(d.data + body + 10);
+    value.alignas_ = fbe_alignas_;
+    value.alignof_ = fbe_alignof_;
     if (!VCodec<std::string>::read(d, body, body + 14, value.and_))
         return d.fail_in("import.CppWords", "and");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.and_eq_))
         return d.fail_in("import.CppWords", "and_eq");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.asm_);
-    VCodec<double>::read(d, body, body + 31, value.auto_);
-    VCodec<::import::side>::read(d, body, body + 39, value.bitand_);
-    VCodec<int64_t>::read(d, body, body + 43, value.bitor_);
+    const auto fbe_asm_ = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_auto_ = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_bitand_ = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_bitor_ = Scalar<int64_t>::get(d.data + body + 43);
+    value.asm_ = fbe_asm_;
+    value.auto_ = fbe_auto_;
+    value.bitand_ = fbe_bitand_;
+    value.bitor_ = fbe_bitor_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.break_))
         return d.fail_in("import.CppWords", "break");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.case_))
@@ -1836,22 +1845,32 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "char8_t");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.char16_t_))
         return d.fail_in("import.CppWords", "char16_t");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.char32_t_);
-    VCodec<uint64_t>::read(d, body, body + 100, value.class_);
-    VCodec<float>::read(d, body, body + 108, value.compl_);
-    VCodec<uint8_t>::read(d, body, body + 112, value.concept_);
+    const auto fbe_char32_t_ = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_class_ = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_compl_ = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_concept_ = Scalar<uint8_t>::get(d.data + body + 112);
+    value.char32_t_ = fbe_char32_t_;
+    value.class_ = fbe_class_;
+    value.compl_ = fbe_compl_;
+    value.concept_ = fbe_concept_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.const_))
         return d.fail_in("import.CppWords", "const");
-    VCodec<::import::Word>::read(d, body, body + 118, value.consteval_);
-    VCodec<int32_t>::read(d, body, body + 120, value.constexpr_);
+    const auto fbe_consteval_ = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_constexpr_ = Scalar<int32_t>::get(d.data + body + 120);
+    value.consteval_ = fbe_consteval_;
+    value.constexpr_ = fbe_constexpr_;
     if (!VCodec<std::string>::read(d, body, body + 124, value.constinit_))
         return d.fail_in("import.CppWords", "constinit");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.const_cast_))
         return d.fail_in("import.CppWords", "const_cast");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.continue_);
-    VCodec<double>::read(d, body, body + 141, value.co_await_);
-    VCodec<::import::side>::read(d, body, body + 149, value.co_return_);
-    VCodec<int64_t>::read(d, body, body + 153, value.co_yield_);
+    const auto fbe_continue_ = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_co_await_ = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_co_return_ = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_co_yield_ = Scalar<int64_t>::get(d.data + body + 153);
+    value.continue_ = fbe_continue_;
+    value.co_await_ = fbe_co_await_;
+    value.co_return_ = fbe_co_return_;
+    value.co_yield_ = fbe_co_yield_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.decltype_))
         return d.fail_in("import.CppWords", "decltype");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.default_))
@@ -1862,22 +1881,32 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "do");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.dynamic_cast_))
         return d.fail_in("import.CppWords", "dynamic_cast");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.else_);
-    VCodec<uint64_t>::read(d, body, body + 210, value.explicit_);
-    VCodec<float>::read(d, body, body + 218, value.export_);
-    VCodec<uint8_t>::read(d, body, body + 222, value.extern_);
+    const auto fbe_else_ = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_explicit_ = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_export_ = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_extern_ = Scalar<uint8_t>::get(d.data + body + 222);
+    value.else_ = fbe_else_;
+    value.explicit_ = fbe_explicit_;
+    value.export_ = fbe_export_;
+    value.extern_ = fbe_extern_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.final))
         return d.fail_in("import.CppWords", "final");
-    VCodec<::import::Word>::read(d, body, body + 228, value.for_);
-    VCodec<int32_t>::read(d, body, body + 230, value.friend_);
+    const auto fbe_for_ = Scalar<::import::Word>::get(d.data + body + 228);
+    const auto fbe_friend_ = Scalar<int32_t>::get(d.data + body + 230);
+    value.for_ = fbe_for_;
+    value.friend_ = fbe_friend_;
     if (!VCodec<std::string>::read(d, body, body + 234, value.goto_))
         return d.fail_in("import.CppWords", "goto");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.if_))
         return d.fail_in("import.CppWords", "if");
-    VCodec<::import::Modifier>::read(d, body, body + 243, value.import);
-    VCodec<double>::read(d, body, body + 251, value.inline_);
-    VCodec<::import::side>::read(d, body, body + 259, value.int_);
-    VCodec<int64_t>::read(d, body, body + 263, value.long_);
+    const auto fbe_import = Scalar<::import::Modifier>::get(d.data + body + 243);
+    const auto fbe_inline_ = Scalar<double>::get(d.data + body + 251);
+    const auto fbe_int_ = Scalar<::import::side>::get(d.data + body + 259);
+    const auto fbe_long_ = Scalar<int64_t>::get(d.data + body + 263);
+    value.import = fbe_import;
+    value.inline_ = fbe_inline_;
+    value.int_ = fbe_int_;
+    value.long_ = fbe_long_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.module))
         return d.fail_in("import.CppWords", "module");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 275, value.mutable_))
@@ -1888,22 +1917,32 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "new");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 288, value.noexcept_))
         return d.fail_in("import.CppWords", "noexcept");
-    VCodec<FBE::uuid_t>::read(d, body, body + 304, value.not_);
-    VCodec<uint64_t>::read(d, body, body + 320, value.not_eq_);
-    VCodec<float>::read(d, body, body + 328, value.nullptr_);
-    VCodec<uint8_t>::read(d, body, body + 332, value.operator_);
+    const auto fbe_not_ = Scalar<FBE::uuid_t>::get(d.data + body + 304);
+    const auto fbe_not_eq_ = Scalar<uint64_t>::get(d.data + body + 320);
+    const auto fbe_nullptr_ = Scalar<float>::get(d.data + body + 328);
+    const auto fbe_operator_ = Scalar<uint8_t>::get(d.data + body + 332);
+    value.not_ = fbe_not_;
+    value.not_eq_ = fbe_not_eq_;
+    value.nullptr_ = fbe_nullptr_;
+    value.operator_ = fbe_operator_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 333, value.or_))
         return d.fail_in("import.CppWords", "or");
-    VCodec<::import::Word>::read(d, body, body + 338, value.or_eq_);
-    VCodec<int32_t>::read(d, body, body + 340, value.override);
+    const auto fbe_or_eq_ = Scalar<::import::Word>::get(d.data + body + 338);
+    const auto fbe_override = Scalar<int32_t>::get(d.data + body + 340);
+    value.or_eq_ = fbe_or_eq_;
+    value.override = fbe_override;
     if (!VCodec<std::string>::read(d, body, body + 344, value.private_))
         return d.fail_in("import.CppWords", "private");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 348, value.protected_))
         return d.fail_in("import.CppWords", "protected");
-    VCodec<::import::Modifier>::read(d, body, body + 353, value.public_);
-    VCodec<double>::read(d, body, body + 361, value.register_);
-    VCodec<::import::side>::read(d, body, body + 369, value.reinterpret_cast_);
-    VCodec<int64_t>::read(d, body, body + 373, value.requires_);
+    const auto fbe_public_ = Scalar<::import::Modifier>::get(d.data + body + 353);
+    const auto fbe_register_ = Scalar<double>::get(d.data + body + 361);
+    const auto fbe_reinterpret_cast_ = Scalar<::import::side>::get(d.data + body + 369);
+    const auto fbe_requires_ = Scalar<int64_t>::get(d.data + body + 373);
+    value.public_ = fbe_public_;
+    value.register_ = fbe_register_;
+    value.reinterpret_cast_ = fbe_reinterpret_cast_;
+    value.requires_ = fbe_requires_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 381, value.return_))
         return d.fail_in("import.CppWords", "return");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 385, value.short_))
@@ -1914,22 +1953,32 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "sizeof");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 398, value.static_))
         return d.fail_in("import.CppWords", "static");
-    VCodec<FBE::uuid_t>::read(d, body, body + 414, value.static_assert_);
-    VCodec<uint64_t>::read(d, body, body + 430, value.static_cast_);
-    VCodec<float>::read(d, body, body + 438, value.switch_);
-    VCodec<uint8_t>::read(d, body, body + 442, value.template_);
+    const auto fbe_static_assert_ = Scalar<FBE::uuid_t>::get(d.data + body + 414);
+    const auto fbe_static_cast_ = Scalar<uint64_t>::get(d.data + body + 430);
+    const auto fbe_switch_ = Scalar<float>::get(d.data + body + 438);
+    const auto fbe_template_ = Scalar<uint8_t>::get(d.data + body + 442);
+    value.static_assert_ = fbe_static_assert_;
+    value.static_cast_ = fbe_static_cast_;
+    value.switch_ = fbe_switch_;
+    value.template_ = fbe_template_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 443, value.this_))
         return d.fail_in("import.CppWords", "this");
-    VCodec<::import::Word>::read(d, body, body + 448, value.thread_local_);
-    VCodec<int32_t>::read(d, body, body + 450, value.throw_);
+    const auto fbe_thread_local_ = Scalar<::import::Word>::get(d.data + body + 448);
+    const auto fbe_throw_ = Scalar<int32_t>::get(d.data + body + 450);
+    value.thread_local_ = fbe_thread_local_;
+    value.throw_ = fbe_throw_;
     if (!VCodec<std::string>::read(d, body, body + 454, value.try_))
         return d.fail_in("import.CppWords", "try");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 458, value.typedef_))
         return d.fail_in("import.CppWords", "typedef");
-    VCodec<::import::Modifier>::read(d, body, body + 463, value.typeid_);
-    VCodec<double>::read(d, body, body + 471, value.typename_);
-    VCodec<::import::side>::read(d, body, body + 479, value.union_);
-    VCodec<int64_t>::read(d, body, body + 483, value.unsigned_);
+    const auto fbe_typeid_ = Scalar<::import::Modifier>::get(d.data + body + 463);
+    const auto fbe_typename_ = Scalar<double>::get(d.data + body + 471);
+    const auto fbe_union_ = Scalar<::import::side>::get(d.data + body + 479);
+    const auto fbe_unsigned_ = Scalar<int64_t>::get(d.data + body + 483);
+    value.typeid_ = fbe_typeid_;
+    value.typename_ = fbe_typename_;
+    value.union_ = fbe_union_;
+    value.unsigned_ = fbe_unsigned_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 491, value.using_))
         return d.fail_in("import.CppWords", "using");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 495, value.virtual_))
@@ -1940,22 +1989,32 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "volatile");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 508, value.wchar_t_))
         return d.fail_in("import.CppWords", "wchar_t");
-    VCodec<FBE::uuid_t>::read(d, body, body + 524, value.while_);
-    VCodec<uint64_t>::read(d, body, body + 540, value.xor_);
-    VCodec<float>::read(d, body, body + 548, value.xor_eq_);
-    VCodec<uint8_t>::read(d, body, body + 552, value.assert_);
+    const auto fbe_while_ = Scalar<FBE::uuid_t>::get(d.data + body + 524);
+    const auto fbe_xor_ = Scalar<uint64_t>::get(d.data + body + 540);
+    const auto fbe_xor_eq_ = Scalar<float>::get(d.data + body + 548);
+    const auto fbe_assert_ = Scalar<uint8_t>::get(d.data + body + 552);
+    value.while_ = fbe_while_;
+    value.xor_ = fbe_xor_;
+    value.xor_eq_ = fbe_xor_eq_;
+    value.assert_ = fbe_assert_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 553, value.errno_))
         return d.fail_in("import.CppWords", "errno");
-    VCodec<::import::Word>::read(d, body, body + 558, value.EOF_);
-    VCodec<int32_t>::read(d, body, body + 560, value.NULL_);
+    const auto fbe_EOF_ = Scalar<::import::Word>::get(d.data + body + 558);
+    const auto fbe_NULL_ = Scalar<int32_t>::get(d.data + body + 560);
+    value.EOF_ = fbe_EOF_;
+    value.NULL_ = fbe_NULL_;
     if (!VCodec<std::string>::read(d, body, body + 564, value.stdin_))
         return d.fail_in("import.CppWords", "stdin");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 568, value.stdout_))
         return d.fail_in("import.CppWords", "stdout");
-    VCodec<::import::Modifier>::read(d, body, body + 573, value.stderr_);
-    VCodec<double>::read(d, body, body + 581, value.offsetof_);
-    VCodec<::import::side>::read(d, body, body + 589, value.std_);
-    VCodec<int64_t>::read(d, body, body + 593, value.FBE_);
+    const auto fbe_stderr_ = Scalar<::import::Modifier>::get(d.data + body + 573);
+    const auto fbe_offsetof_ = Scalar<double>::get(d.data + body + 581);
+    const auto fbe_std_ = Scalar<::import::side>::get(d.data + body + 589);
+    const auto fbe_FBE_ = Scalar<int64_t>::get(d.data + body + 593);
+    value.stderr_ = fbe_stderr_;
+    value.offsetof_ = fbe_offsetof_;
+    value.std_ = fbe_std_;
+    value.FBE_ = fbe_FBE_;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 601, value.int8_t_))
         return d.fail_in("import.CppWords", "int8_t");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 605, value.uint8_t_))
@@ -1966,21 +2025,30 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
         return d.fail_in("import.CppWords", "uint16_t");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 618, value.int32_t_))
         return d.fail_in("import.CppWords", "int32_t");
-    VCodec<FBE::uuid_t>::read(d, body, body + 634, value.uint32_t_);
-    VCodec<uint64_t>::read(d, body, body + 650, value.int64_t_);
-    VCodec<float>::read(d, body, body + 658, value.uint64_t_);
-    VCodec<uint8_t>::read(d, body, body + 662, value.size_t_);
+    const auto fbe_uint32_t_ = Scalar<FBE::uuid_t>::get(d.data + body + 634);
+    const auto fbe_int64_t_ = Scalar<uint64_t>::get(d.data + body + 650);
+    const auto fbe_uint64_t_ = Scalar<float>::get(d.data + body + 658);
+    const auto fbe_size_t_ = Scalar<uint8_t>::get(d.data + body + 662);
+    value.uint32_t_ = fbe_uint32_t_;
+    value.int64_t_ = fbe_int64_t_;
+    value.uint64_t_ = fbe_uint64_t_;
+    value.size_t_ = fbe_size_t_;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 663, value.ptrdiff_t_))
         return d.fail_in("import.CppWords", "ptrdiff_t");
-    VCodec<::import::Word>::read(d, body, body + 668, value.nullptr_t_);
-    VCodec<int32_t>::read(d, body, body + 670, value.linux_);
+    const auto fbe_nullptr_t_ = Scalar<::import::Word>::get(d.data + body + 668);
+    const auto fbe_linux_ = Scalar<int32_t>::get(d.data + body + 670);
+    value.nullptr_t_ = fbe_nullptr_t_;
+    value.linux_ = fbe_linux_;
     if (!VCodec<std::string>::read(d, body, body + 674, value.unix_))
         return d.fail_in("import.CppWords", "unix");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 678, value.BUFSIZ_))
         return d.fail_in("import.CppWords", "BUFSIZ");
-    VCodec<::import::Modifier>::read(d, body, body + 683, value.INT32_MAX_);
-    VCodec<double>::read(d, body, body + 691, value.CHAR_BIT);
-    VCodec<::import::side>::read(d, body, body + 699, value.EINVAL_);
+    const auto fbe_INT32_MAX_ = Scalar<::import::Modifier>::get(d.data + body + 683);
+    const auto fbe_CHAR_BIT = Scalar<double>::get(d.data + body + 691);
+    const auto fbe_EINVAL_ = Scalar<::import::side>::get(d.data + body + 699);
+    value.INT32_MAX_ = fbe_INT32_MAX_;
+    value.CHAR_BIT = fbe_CHAR_BIT;
+    value.EINVAL_ = fbe_EINVAL_;
     return true;
 }
 
@@ -2841,16 +2909,22 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
 {
     if (FBE_UNLIKELY(size < 275))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.False);
-    VCodec<int32_t>::read(d, body, body + 10, value.None);
+    const auto fbe_False = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_None = Scalar<int32_t>::get(d.data + body + 10);
+    value.False = fbe_False;
+    value.None = fbe_None;
     if (!VCodec<std::string>::read(d, body, body + 14, value.True))
         return d.fail_in("import.PythonWords", "True");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.as))
         return d.fail_in("import.PythonWords", "as");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.async);
-    VCodec<double>::read(d, body, body + 31, value.await);
-    VCodec<::import::side>::read(d, body, body + 39, value.def);
-    VCodec<int64_t>::read(d, body, body + 43, value.del);
+    const auto fbe_async = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_await = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_def = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_del = Scalar<int64_t>::get(d.data + body + 43);
+    value.async = fbe_async;
+    value.await = fbe_await;
+    value.def = fbe_def;
+    value.del = fbe_del;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.elif))
         return d.fail_in("import.PythonWords", "elif");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.except))
@@ -2861,22 +2935,32 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.PythonWords", "from");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.global))
         return d.fail_in("import.PythonWords", "global");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.in);
-    VCodec<uint64_t>::read(d, body, body + 100, value.is);
-    VCodec<float>::read(d, body, body + 108, value.lambda);
-    VCodec<uint8_t>::read(d, body, body + 112, value.nonlocal);
+    const auto fbe_in = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_is = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_lambda = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_nonlocal = Scalar<uint8_t>::get(d.data + body + 112);
+    value.in = fbe_in;
+    value.is = fbe_is;
+    value.lambda = fbe_lambda;
+    value.nonlocal = fbe_nonlocal;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.pass))
         return d.fail_in("import.PythonWords", "pass");
-    VCodec<::import::Word>::read(d, body, body + 118, value.raise);
-    VCodec<int32_t>::read(d, body, body + 120, value.with);
+    const auto fbe_raise = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_with = Scalar<int32_t>::get(d.data + body + 120);
+    value.raise = fbe_raise;
+    value.with = fbe_with;
     if (!VCodec<std::string>::read(d, body, body + 124, value.yield))
         return d.fail_in("import.PythonWords", "yield");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value._))
         return d.fail_in("import.PythonWords", "_");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.match);
-    VCodec<double>::read(d, body, body + 141, value.self);
-    VCodec<::import::side>::read(d, body, body + 149, value.cls);
-    VCodec<int64_t>::read(d, body, body + 153, value.print);
+    const auto fbe_match = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_self = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_cls = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_print = Scalar<int64_t>::get(d.data + body + 153);
+    value.match = fbe_match;
+    value.self = fbe_self;
+    value.cls = fbe_cls;
+    value.print = fbe_print;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.len))
         return d.fail_in("import.PythonWords", "len");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.list))
@@ -2887,22 +2971,32 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.PythonWords", "set");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.str))
         return d.fail_in("import.PythonWords", "str");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.object);
-    VCodec<uint64_t>::read(d, body, body + 210, value.super);
-    VCodec<float>::read(d, body, body + 218, value.isinstance);
-    VCodec<uint8_t>::read(d, body, body + 222, value.property);
+    const auto fbe_object = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_super = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_isinstance = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_property = Scalar<uint8_t>::get(d.data + body + 222);
+    value.object = fbe_object;
+    value.super = fbe_super;
+    value.isinstance = fbe_isinstance;
+    value.property = fbe_property;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.staticmethod))
         return d.fail_in("import.PythonWords", "staticmethod");
-    VCodec<::import::Word>::read(d, body, body + 228, value.classmethod);
-    VCodec<int32_t>::read(d, body, body + 230, value.typing);
+    const auto fbe_classmethod = Scalar<::import::Word>::get(d.data + body + 228);
+    const auto fbe_typing = Scalar<int32_t>::get(d.data + body + 230);
+    value.classmethod = fbe_classmethod;
+    value.typing = fbe_typing;
     if (!VCodec<std::string>::read(d, body, body + 234, value.Any))
         return d.fail_in("import.PythonWords", "Any");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.ClassVar))
         return d.fail_in("import.PythonWords", "ClassVar");
-    VCodec<::import::Modifier>::read(d, body, body + 243, value.Callable);
-    VCodec<double>::read(d, body, body + 251, value.IntEnum);
-    VCodec<::import::side>::read(d, body, body + 259, value.IntFlag);
-    VCodec<int64_t>::read(d, body, body + 263, value.PACKAGE);
+    const auto fbe_Callable = Scalar<::import::Modifier>::get(d.data + body + 243);
+    const auto fbe_IntEnum = Scalar<double>::get(d.data + body + 251);
+    const auto fbe_IntFlag = Scalar<::import::side>::get(d.data + body + 259);
+    const auto fbe_PACKAGE = Scalar<int64_t>::get(d.data + body + 263);
+    value.Callable = fbe_Callable;
+    value.IntEnum = fbe_IntEnum;
+    value.IntFlag = fbe_IntFlag;
+    value.PACKAGE = fbe_PACKAGE;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.VERSION))
         return d.fail_in("import.PythonWords", "VERSION");
     return true;
@@ -3289,16 +3383,22 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
 {
     if (FBE_UNLIKELY(size < 234))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.chan);
-    VCodec<int32_t>::read(d, body, body + 10, value.defer);
+    const auto fbe_chan = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_defer = Scalar<int32_t>::get(d.data + body + 10);
+    value.chan = fbe_chan;
+    value.defer = fbe_defer;
     if (!VCodec<std::string>::read(d, body, body + 14, value.fallthrough))
         return d.fail_in("import.GoWords", "fallthrough");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.func))
         return d.fail_in("import.GoWords", "func");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.go);
-    VCodec<double>::read(d, body, body + 31, value.interface);
-    VCodec<::import::side>::read(d, body, body + 39, value.map);
-    VCodec<int64_t>::read(d, body, body + 43, value.package);
+    const auto fbe_go = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_interface = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_map = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_package = Scalar<int64_t>::get(d.data + body + 43);
+    value.go = fbe_go;
+    value.interface = fbe_interface;
+    value.map = fbe_map;
+    value.package = fbe_package;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.range))
         return d.fail_in("import.GoWords", "range");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.select))
@@ -3309,22 +3409,32 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.GoWords", "var");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.any))
         return d.fail_in("import.GoWords", "any");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.error);
-    VCodec<uint64_t>::read(d, body, body + 100, value.rune);
-    VCodec<float>::read(d, body, body + 108, value.uint);
-    VCodec<uint8_t>::read(d, body, body + 112, value.nil);
+    const auto fbe_error = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_rune = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_uint = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_nil = Scalar<uint8_t>::get(d.data + body + 112);
+    value.error = fbe_error;
+    value.rune = fbe_rune;
+    value.uint = fbe_uint;
+    value.nil = fbe_nil;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.iota))
         return d.fail_in("import.GoWords", "iota");
-    VCodec<::import::Word>::read(d, body, body + 118, value.cap);
-    VCodec<int32_t>::read(d, body, body + 120, value.make);
+    const auto fbe_cap = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_make = Scalar<int32_t>::get(d.data + body + 120);
+    value.cap = fbe_cap;
+    value.make = fbe_make;
     if (!VCodec<std::string>::read(d, body, body + 124, value.append))
         return d.fail_in("import.GoWords", "append");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.copy))
         return d.fail_in("import.GoWords", "copy");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.panic);
-    VCodec<double>::read(d, body, body + 141, value.recover);
-    VCodec<::import::side>::read(d, body, body + 149, value.println);
-    VCodec<int64_t>::read(d, body, body + 153, value.complex);
+    const auto fbe_panic = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_recover = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_println = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_complex = Scalar<int64_t>::get(d.data + body + 153);
+    value.panic = fbe_panic;
+    value.recover = fbe_recover;
+    value.println = fbe_println;
+    value.complex = fbe_complex;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.real))
         return d.fail_in("import.GoWords", "real");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.imag))
@@ -3335,14 +3445,20 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.GoWords", "min");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.max))
         return d.fail_in("import.GoWords", "max");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.clear);
-    VCodec<uint64_t>::read(d, body, body + 210, value.uintptr);
-    VCodec<float>::read(d, body, body + 218, value.float32);
-    VCodec<uint8_t>::read(d, body, body + 222, value.float64);
+    const auto fbe_clear = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_uintptr = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_float32 = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_float64 = Scalar<uint8_t>::get(d.data + body + 222);
+    value.clear = fbe_clear;
+    value.uintptr = fbe_uintptr;
+    value.float32 = fbe_float32;
+    value.float64 = fbe_float64;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.complex64))
         return d.fail_in("import.GoWords", "complex64");
-    VCodec<::import::Word>::read(d, body, body + 228, value.complex128);
-    VCodec<int32_t>::read(d, body, body + 230, value.comparable);
+    const auto fbe_complex128 = Scalar<::import::Word>::get(d.data + body + 228);
+    const auto fbe_comparable = Scalar<int32_t>::get(d.data + body + 230);
+    value.complex128 = fbe_complex128;
+    value.comparable = fbe_comparable;
     return true;
 }
 
@@ -3674,16 +3790,22 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 210))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.abstract);
-    VCodec<int32_t>::read(d, body, body + 10, value.boolean);
+    const auto fbe_abstract = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_boolean = Scalar<int32_t>::get(d.data + body + 10);
+    value.abstract = fbe_abstract;
+    value.boolean = fbe_boolean;
     if (!VCodec<std::string>::read(d, body, body + 14, value.extends))
         return d.fail_in("import.JavaWords", "extends");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.implements))
         return d.fail_in("import.JavaWords", "implements");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.instanceof);
-    VCodec<double>::read(d, body, body + 31, value.native);
-    VCodec<::import::side>::read(d, body, body + 39, value.strictfp);
-    VCodec<int64_t>::read(d, body, body + 43, value.synchronized);
+    const auto fbe_instanceof = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_native = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_strictfp = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_synchronized = Scalar<int64_t>::get(d.data + body + 43);
+    value.instanceof = fbe_instanceof;
+    value.native = fbe_native;
+    value.strictfp = fbe_strictfp;
+    value.synchronized = fbe_synchronized;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.throws))
         return d.fail_in("import.JavaWords", "throws");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.transient))
@@ -3694,22 +3816,32 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
         return d.fail_in("import.JavaWords", "sealed");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.permits))
         return d.fail_in("import.JavaWords", "permits");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.when);
-    VCodec<uint64_t>::read(d, body, body + 100, value.open);
-    VCodec<float>::read(d, body, body + 108, value.exports);
-    VCodec<uint8_t>::read(d, body, body + 112, value.opens);
+    const auto fbe_when = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_open = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_exports = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_opens = Scalar<uint8_t>::get(d.data + body + 112);
+    value.when = fbe_when;
+    value.open = fbe_open;
+    value.exports = fbe_exports;
+    value.opens = fbe_opens;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.to))
         return d.fail_in("import.JavaWords", "to");
-    VCodec<::import::Word>::read(d, body, body + 118, value.uses);
-    VCodec<int32_t>::read(d, body, body + 120, value.provides);
+    const auto fbe_uses = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_provides = Scalar<int32_t>::get(d.data + body + 120);
+    value.uses = fbe_uses;
+    value.provides = fbe_provides;
     if (!VCodec<std::string>::read(d, body, body + 124, value.transitive))
         return d.fail_in("import.JavaWords", "transitive");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Object))
         return d.fail_in("import.JavaWords", "Object");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.String);
-    VCodec<double>::read(d, body, body + 141, value.Integer);
-    VCodec<::import::side>::read(d, body, body + 149, value.Long);
-    VCodec<int64_t>::read(d, body, body + 153, value.Math);
+    const auto fbe_String = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_Integer = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_Long = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_Math = Scalar<int64_t>::get(d.data + body + 153);
+    value.String = fbe_String;
+    value.Integer = fbe_Integer;
+    value.Long = fbe_Long;
+    value.Math = fbe_Math;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.System))
         return d.fail_in("import.JavaWords", "System");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Override))
@@ -4033,16 +4165,22 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
 {
     if (FBE_UNLIKELY(size < 243))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.fun);
-    VCodec<int32_t>::read(d, body, body + 10, value.typealias);
+    const auto fbe_fun = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_typealias = Scalar<int32_t>::get(d.data + body + 10);
+    value.fun = fbe_fun;
+    value.typealias = fbe_typealias;
     if (!VCodec<std::string>::read(d, body, body + 14, value.typeof))
         return d.fail_in("import.KotlinWords", "typeof");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.val))
         return d.fail_in("import.KotlinWords", "val");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.by);
-    VCodec<double>::read(d, body, body + 31, value.constructor);
-    VCodec<::import::side>::read(d, body, body + 39, value.delegate);
-    VCodec<int64_t>::read(d, body, body + 43, value.dynamic);
+    const auto fbe_by = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_constructor = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_delegate = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_dynamic = Scalar<int64_t>::get(d.data + body + 43);
+    value.by = fbe_by;
+    value.constructor = fbe_constructor;
+    value.delegate = fbe_delegate;
+    value.dynamic = fbe_dynamic;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.field))
         return d.fail_in("import.KotlinWords", "field");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.file))
@@ -4053,22 +4191,32 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.KotlinWords", "init");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.param))
         return d.fail_in("import.KotlinWords", "param");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.receiver);
-    VCodec<uint64_t>::read(d, body, body + 100, value.setparam);
-    VCodec<float>::read(d, body, body + 108, value.value);
-    VCodec<uint8_t>::read(d, body, body + 112, value.where);
+    const auto fbe_receiver = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_setparam = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_value = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_where = Scalar<uint8_t>::get(d.data + body + 112);
+    value.receiver = fbe_receiver;
+    value.setparam = fbe_setparam;
+    value.value = fbe_value;
+    value.where = fbe_where;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.actual))
         return d.fail_in("import.KotlinWords", "actual");
-    VCodec<::import::Word>::read(d, body, body + 118, value.annotation);
-    VCodec<int32_t>::read(d, body, body + 120, value.companion);
+    const auto fbe_annotation = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_companion = Scalar<int32_t>::get(d.data + body + 120);
+    value.annotation = fbe_annotation;
+    value.companion = fbe_companion;
     if (!VCodec<std::string>::read(d, body, body + 124, value.crossinline))
         return d.fail_in("import.KotlinWords", "crossinline");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.data))
         return d.fail_in("import.KotlinWords", "data");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.expect);
-    VCodec<double>::read(d, body, body + 141, value.external);
-    VCodec<::import::side>::read(d, body, body + 149, value.infix);
-    VCodec<int64_t>::read(d, body, body + 153, value.inner);
+    const auto fbe_expect = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_external = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_infix = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_inner = Scalar<int64_t>::get(d.data + body + 153);
+    value.expect = fbe_expect;
+    value.external = fbe_external;
+    value.infix = fbe_infix;
+    value.inner = fbe_inner;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.internal))
         return d.fail_in("import.KotlinWords", "internal");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.lateinit))
@@ -4079,14 +4227,20 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
         return d.fail_in("import.KotlinWords", "out");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.reified))
         return d.fail_in("import.KotlinWords", "reified");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.suspend);
-    VCodec<uint64_t>::read(d, body, body + 210, value.tailrec);
-    VCodec<float>::read(d, body, body + 218, value.vararg);
-    VCodec<uint8_t>::read(d, body, body + 222, value.it);
+    const auto fbe_suspend = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_tailrec = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_vararg = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_it = Scalar<uint8_t>::get(d.data + body + 222);
+    value.suspend = fbe_suspend;
+    value.tailrec = fbe_tailrec;
+    value.vararg = fbe_vararg;
+    value.it = fbe_it;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.Companion))
         return d.fail_in("import.KotlinWords", "Companion");
-    VCodec<::import::Word>::read(d, body, body + 228, value.Unit);
-    VCodec<int32_t>::read(d, body, body + 230, value.Nothing);
+    const auto fbe_Unit = Scalar<::import::Word>::get(d.data + body + 228);
+    const auto fbe_Nothing = Scalar<int32_t>::get(d.data + body + 230);
+    value.Unit = fbe_Unit;
+    value.Nothing = fbe_Nothing;
     if (!VCodec<std::string>::read(d, body, body + 234, value.Int))
         return d.fail_in("import.KotlinWords", "Int");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.Array))
@@ -4455,16 +4609,22 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
 {
     if (FBE_UNLIKELY(size < 259))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.debugger);
-    VCodec<int32_t>::read(d, body, body + 10, value.function);
+    const auto fbe_debugger = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_function = Scalar<int32_t>::get(d.data + body + 10);
+    value.debugger = fbe_debugger;
+    value.function = fbe_function;
     if (!VCodec<std::string>::read(d, body, body + 14, value.let))
         return d.fail_in("import.JsWords", "let");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.of))
         return d.fail_in("import.JsWords", "of");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.declare);
-    VCodec<double>::read(d, body, body + 31, value.unknown);
-    VCodec<::import::side>::read(d, body, body + 39, value.never);
-    VCodec<int64_t>::read(d, body, body + 43, value.number);
+    const auto fbe_declare = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_unknown = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_never = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_number = Scalar<int64_t>::get(d.data + body + 43);
+    value.declare = fbe_declare;
+    value.unknown = fbe_unknown;
+    value.never = fbe_never;
+    value.number = fbe_number;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.bigint))
         return d.fail_in("import.JsWords", "bigint");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.symbol))
@@ -4475,22 +4635,32 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
         return d.fail_in("import.JsWords", "NaN");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.Infinity))
         return d.fail_in("import.JsWords", "Infinity");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.Uint8Array);
-    VCodec<uint64_t>::read(d, body, body + 100, value.Error);
-    VCodec<float>::read(d, body, body + 108, value.Number);
-    VCodec<uint8_t>::read(d, body, body + 112, value.BigInt);
+    const auto fbe_Uint8Array = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_Error = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_Number = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_BigInt = Scalar<uint8_t>::get(d.data + body + 112);
+    value.Uint8Array = fbe_Uint8Array;
+    value.Error = fbe_Error;
+    value.Number = fbe_Number;
+    value.BigInt = fbe_BigInt;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Boolean))
         return d.fail_in("import.JsWords", "Boolean");
-    VCodec<::import::Word>::read(d, body, body + 118, value.Symbol);
-    VCodec<int32_t>::read(d, body, body + 120, value.Date);
+    const auto fbe_Symbol = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_Date = Scalar<int32_t>::get(d.data + body + 120);
+    value.Symbol = fbe_Symbol;
+    value.Date = fbe_Date;
     if (!VCodec<std::string>::read(d, body, body + 124, value.JSON))
         return d.fail_in("import.JsWords", "JSON");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Promise))
         return d.fail_in("import.JsWords", "Promise");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.Partial);
-    VCodec<double>::read(d, body, body + 141, value.Record);
-    VCodec<::import::side>::read(d, body, body + 149, value.globalThis);
-    VCodec<int64_t>::read(d, body, body + 153, value.arguments);
+    const auto fbe_Partial = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_Record = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_globalThis = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_arguments = Scalar<int64_t>::get(d.data + body + 153);
+    value.Partial = fbe_Partial;
+    value.Record = fbe_Record;
+    value.globalThis = fbe_globalThis;
+    value.arguments = fbe_arguments;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.eval))
         return d.fail_in("import.JsWords", "eval");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.require))
@@ -4501,20 +4671,28 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
         return d.fail_in("import.JsWords", "__proto__");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.toString))
         return d.fail_in("import.JsWords", "toString");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.valueOf);
-    VCodec<uint64_t>::read(d, body, body + 210, value.hasOwnProperty);
-    VCodec<float>::read(d, body, body + 218, value.isPrototypeOf);
-    VCodec<uint8_t>::read(d, body, body + 222, value.propertyIsEnumerable);
+    const auto fbe_valueOf = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_hasOwnProperty = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_isPrototypeOf = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_propertyIsEnumerable = Scalar<uint8_t>::get(d.data + body + 222);
+    value.valueOf = fbe_valueOf;
+    value.hasOwnProperty = fbe_hasOwnProperty;
+    value.isPrototypeOf = fbe_isPrototypeOf;
+    value.propertyIsEnumerable = fbe_propertyIsEnumerable;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.toLocaleString))
         return d.fail_in("import.JsWords", "toLocaleString");
-    VCodec<::import::Word>::read(d, body, body + 228, value.readonly);
-    VCodec<int32_t>::read(d, body, body + 230, value.keyof);
+    const auto fbe_readonly = Scalar<::import::Word>::get(d.data + body + 228);
+    const auto fbe_keyof = Scalar<int32_t>::get(d.data + body + 230);
+    value.readonly = fbe_readonly;
+    value.keyof = fbe_keyof;
     if (!VCodec<std::string>::read(d, body, body + 234, value.infer))
         return d.fail_in("import.JsWords", "infer");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.asserts))
         return d.fail_in("import.JsWords", "asserts");
-    VCodec<::import::Modifier>::read(d, body, body + 243, value.satisfies);
-    VCodec<double>::read(d, body, body + 251, value.accessor);
+    const auto fbe_satisfies = Scalar<::import::Modifier>::get(d.data + body + 243);
+    const auto fbe_accessor = Scalar<double>::get(d.data + body + 251);
+    value.satisfies = fbe_satisfies;
+    value.accessor = fbe_accessor;
     return true;
 }
 
@@ -4877,16 +5055,22 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 223))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.crate);
-    VCodec<int32_t>::read(d, body, body + 10, value.dyn);
+    const auto fbe_crate = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_dyn = Scalar<int32_t>::get(d.data + body + 10);
+    value.crate = fbe_crate;
+    value.dyn = fbe_dyn;
     if (!VCodec<std::string>::read(d, body, body + 14, value.fn))
         return d.fail_in("import.RustWords", "fn");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.impl))
         return d.fail_in("import.RustWords", "impl");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.loop);
-    VCodec<double>::read(d, body, body + 31, value.mod);
-    VCodec<::import::side>::read(d, body, body + 39, value.move);
-    VCodec<int64_t>::read(d, body, body + 43, value.mut);
+    const auto fbe_loop = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_mod = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_move = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_mut = Scalar<int64_t>::get(d.data + body + 43);
+    value.loop = fbe_loop;
+    value.mod = fbe_mod;
+    value.move = fbe_move;
+    value.mut = fbe_mut;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.pub))
         return d.fail_in("import.RustWords", "pub");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ref))
@@ -4897,22 +5081,32 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
         return d.fail_in("import.RustWords", "trait");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unsafe))
         return d.fail_in("import.RustWords", "unsafe");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.use);
-    VCodec<uint64_t>::read(d, body, body + 100, value.become);
-    VCodec<float>::read(d, body, body + 108, value.box);
-    VCodec<uint8_t>::read(d, body, body + 112, value.macro);
+    const auto fbe_use = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_become = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_box = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_macro = Scalar<uint8_t>::get(d.data + body + 112);
+    value.use = fbe_use;
+    value.become = fbe_become;
+    value.box = fbe_box;
+    value.macro = fbe_macro;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.priv))
         return d.fail_in("import.RustWords", "priv");
-    VCodec<::import::Word>::read(d, body, body + 118, value.unsized);
-    VCodec<int32_t>::read(d, body, body + 120, value.gen);
+    const auto fbe_unsized = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_gen = Scalar<int32_t>::get(d.data + body + 120);
+    value.unsized = fbe_unsized;
+    value.gen = fbe_gen;
     if (!VCodec<std::string>::read(d, body, body + 124, value.macro_rules))
         return d.fail_in("import.RustWords", "macro_rules");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Option))
         return d.fail_in("import.RustWords", "Option");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.Some);
-    VCodec<double>::read(d, body, body + 141, value.Result);
-    VCodec<::import::side>::read(d, body, body + 149, value.Ok);
-    VCodec<int64_t>::read(d, body, body + 153, value.Err);
+    const auto fbe_Some = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_Result = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_Ok = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_Err = Scalar<int64_t>::get(d.data + body + 153);
+    value.Some = fbe_Some;
+    value.Result = fbe_Result;
+    value.Ok = fbe_Ok;
+    value.Err = fbe_Err;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Vec))
         return d.fail_in("import.RustWords", "Vec");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Box))
@@ -4923,10 +5117,14 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
         return d.fail_in("import.RustWords", "Copy");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Default))
         return d.fail_in("import.RustWords", "Default");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.Drop);
-    VCodec<uint64_t>::read(d, body, body + 210, value.Send);
-    VCodec<float>::read(d, body, body + 218, value.Sync);
-    VCodec<uint8_t>::read(d, body, body + 222, value.Sized);
+    const auto fbe_Drop = Scalar<FBE::uuid_t>::get(d.data + body + 194);
+    const auto fbe_Send = Scalar<uint64_t>::get(d.data + body + 210);
+    const auto fbe_Sync = Scalar<float>::get(d.data + body + 218);
+    const auto fbe_Sized = Scalar<uint8_t>::get(d.data + body + 222);
+    value.Drop = fbe_Drop;
+    value.Send = fbe_Send;
+    value.Sync = fbe_Sync;
+    value.Sized = fbe_Sized;
     return true;
 }
 
@@ -5238,16 +5436,22 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
 {
     if (FBE_UNLIKELY(size < 178))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.checked);
-    VCodec<int32_t>::read(d, body, body + 10, value.event);
+    const auto fbe_checked = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_event = Scalar<int32_t>::get(d.data + body + 10);
+    value.checked = fbe_checked;
+    value.event = fbe_event;
     if (!VCodec<std::string>::read(d, body, body + 14, value.fixed))
         return d.fail_in("import.CSharpWords", "fixed");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.foreach))
         return d.fail_in("import.CSharpWords", "foreach");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.implicit);
-    VCodec<double>::read(d, body, body + 31, value.lock);
-    VCodec<::import::side>::read(d, body, body + 39, value.params);
-    VCodec<int64_t>::read(d, body, body + 43, value.sbyte);
+    const auto fbe_implicit = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_lock = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_params = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_sbyte = Scalar<int64_t>::get(d.data + body + 43);
+    value.implicit = fbe_implicit;
+    value.lock = fbe_lock;
+    value.params = fbe_params;
+    value.sbyte = fbe_sbyte;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.stackalloc))
         return d.fail_in("import.CSharpWords", "stackalloc");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ulong))
@@ -5258,22 +5462,32 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
         return d.fail_in("import.CSharpWords", "ushort");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.add))
         return d.fail_in("import.CSharpWords", "add");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.alias);
-    VCodec<uint64_t>::read(d, body, body + 100, value.ascending);
-    VCodec<float>::read(d, body, body + 108, value.descending);
-    VCodec<uint8_t>::read(d, body, body + 112, value.equals);
+    const auto fbe_alias = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_ascending = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_descending = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_equals = Scalar<uint8_t>::get(d.data + body + 112);
+    value.alias = fbe_alias;
+    value.ascending = fbe_ascending;
+    value.descending = fbe_descending;
+    value.equals = fbe_equals;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.group))
         return d.fail_in("import.CSharpWords", "group");
-    VCodec<::import::Word>::read(d, body, body + 118, value.into);
-    VCodec<int32_t>::read(d, body, body + 120, value.join);
+    const auto fbe_into = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_join = Scalar<int32_t>::get(d.data + body + 120);
+    value.into = fbe_into;
+    value.join = fbe_join;
     if (!VCodec<std::string>::read(d, body, body + 124, value.nameof))
         return d.fail_in("import.CSharpWords", "nameof");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.on))
         return d.fail_in("import.CSharpWords", "on");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.orderby);
-    VCodec<double>::read(d, body, body + 141, value.partial);
-    VCodec<::import::side>::read(d, body, body + 149, value.remove);
-    VCodec<int64_t>::read(d, body, body + 153, value.unmanaged);
+    const auto fbe_orderby = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_partial = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_remove = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_unmanaged = Scalar<int64_t>::get(d.data + body + 153);
+    value.orderby = fbe_orderby;
+    value.partial = fbe_partial;
+    value.remove = fbe_remove;
+    value.unmanaged = fbe_unmanaged;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.required))
         return d.fail_in("import.CSharpWords", "required");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.scoped))
@@ -5549,16 +5763,22 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 118))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.BEGIN);
-    VCodec<int32_t>::read(d, body, body + 10, value.END);
+    const auto fbe_BEGIN = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_END = Scalar<int32_t>::get(d.data + body + 10);
+    value.BEGIN = fbe_BEGIN;
+    value.END = fbe_END;
     if (!VCodec<std::string>::read(d, body, body + 14, value.begin))
         return d.fail_in("import.RubyWords", "begin");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.elsif))
         return d.fail_in("import.RubyWords", "elsif");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.end);
-    VCodec<double>::read(d, body, body + 31, value.ensure);
-    VCodec<::import::side>::read(d, body, body + 39, value.next);
-    VCodec<int64_t>::read(d, body, body + 43, value.redo);
+    const auto fbe_end = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_ensure = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_next = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_redo = Scalar<int64_t>::get(d.data + body + 43);
+    value.end = fbe_end;
+    value.ensure = fbe_ensure;
+    value.next = fbe_next;
+    value.redo = fbe_redo;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.rescue))
         return d.fail_in("import.RubyWords", "rescue");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.retry))
@@ -5569,10 +5789,14 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
         return d.fail_in("import.RubyWords", "undef");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unless))
         return d.fail_in("import.RubyWords", "unless");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.until);
-    VCodec<uint64_t>::read(d, body, body + 100, value.__FILE___);
-    VCodec<float>::read(d, body, body + 108, value.__LINE___);
-    VCodec<uint8_t>::read(d, body, body + 112, value.__ENCODING___);
+    const auto fbe_until = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe___FILE___ = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe___LINE___ = Scalar<float>::get(d.data + body + 108);
+    const auto fbe___ENCODING___ = Scalar<uint8_t>::get(d.data + body + 112);
+    value.until = fbe_until;
+    value.__FILE___ = fbe___FILE___;
+    value.__LINE___ = fbe___LINE___;
+    value.__ENCODING___ = fbe___ENCODING___;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.initialize))
         return d.fail_in("import.RubyWords", "initialize");
     return true;
@@ -5749,16 +5973,22 @@ FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, 
 {
     if (FBE_UNLIKELY(size < 64))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.swap_);
-    VCodec<int32_t>::read(d, body, body + 10, value.fbe_type_);
+    const auto fbe_swap_ = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_fbe_type_ = Scalar<int32_t>::get(d.data + body + 10);
+    value.swap_ = fbe_swap_;
+    value.fbe_type_ = fbe_fbe_type_;
     if (!VCodec<std::string>::read(d, body, body + 14, value.fbe))
         return d.fail_in("import.CppMembers", "fbe");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Model))
         return d.fail_in("import.CppMembers", "Model");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.FinalModel);
-    VCodec<double>::read(d, body, body + 31, value.FieldModel);
-    VCodec<::import::side>::read(d, body, body + 39, value.buffer);
-    VCodec<int64_t>::read(d, body, body + 43, value.size);
+    const auto fbe_FinalModel = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_FieldModel = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_buffer = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_size = Scalar<int64_t>::get(d.data + body + 43);
+    value.FinalModel = fbe_FinalModel;
+    value.FieldModel = fbe_FieldModel;
+    value.buffer = fbe_buffer;
+    value.size = fbe_size;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.offset))
         return d.fail_in("import.CppMembers", "offset");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.model))
@@ -5899,16 +6129,22 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
 {
     if (FBE_UNLIKELY(size < 112))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.to_json);
-    VCodec<int32_t>::read(d, body, body + 10, value.from_json);
+    const auto fbe_to_json = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_from_json = Scalar<int32_t>::get(d.data + body + 10);
+    value.to_json = fbe_to_json;
+    value.from_json = fbe_from_json;
     if (!VCodec<std::string>::read(d, body, body + 14, value.to_fbe))
         return d.fail_in("import.PythonMembers", "to_fbe");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.from_fbe))
         return d.fail_in("import.PythonMembers", "from_fbe");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.to_final);
-    VCodec<double>::read(d, body, body + 31, value.from_final);
-    VCodec<::import::side>::read(d, body, body + 39, value.fbe_equal);
-    VCodec<int64_t>::read(d, body, body + 43, value.fbe_key);
+    const auto fbe_to_final = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_from_final = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_fbe_equal = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_fbe_key = Scalar<int64_t>::get(d.data + body + 43);
+    value.to_final = fbe_to_final;
+    value.from_final = fbe_from_final;
+    value.fbe_equal = fbe_fbe_equal;
+    value.fbe_key = fbe_fbe_key;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fbe_size))
         return d.fail_in("import.PythonMembers", "fbe_size");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.__init___))
@@ -5919,9 +6155,12 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
         return d.fail_in("import.PythonMembers", "__class__");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.__dict___))
         return d.fail_in("import.PythonMembers", "__dict__");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.__hash___);
-    VCodec<uint64_t>::read(d, body, body + 100, value.__eq___);
-    VCodec<float>::read(d, body, body + 108, value.__private_);
+    const auto fbe___hash___ = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe___eq___ = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe___private_ = Scalar<float>::get(d.data + body + 108);
+    value.__hash___ = fbe___hash___;
+    value.__eq___ = fbe___eq___;
+    value.__private_ = fbe___private_;
     return true;
 }
 
@@ -6100,16 +6339,22 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 153))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.FBEKey);
-    VCodec<int32_t>::read(d, body, body + 10, value.FBEKeyCompare);
+    const auto fbe_FBEKey = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_FBEKeyCompare = Scalar<int32_t>::get(d.data + body + 10);
+    value.FBEKey = fbe_FBEKey;
+    value.FBEKeyCompare = fbe_FBEKeyCompare;
     if (!VCodec<std::string>::read(d, body, body + 14, value.Reset))
         return d.fail_in("import.GoMembers", "Reset");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.MarshalFBE))
         return d.fail_in("import.GoMembers", "MarshalFBE");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.UnmarshalFBE);
-    VCodec<double>::read(d, body, body + 31, value.AppendFBE);
-    VCodec<::import::side>::read(d, body, body + 39, value.ReadFBE);
-    VCodec<int64_t>::read(d, body, body + 43, value.FBEWrite);
+    const auto fbe_UnmarshalFBE = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_AppendFBE = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_ReadFBE = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_FBEWrite = Scalar<int64_t>::get(d.data + body + 43);
+    value.UnmarshalFBE = fbe_UnmarshalFBE;
+    value.AppendFBE = fbe_AppendFBE;
+    value.ReadFBE = fbe_ReadFBE;
+    value.FBEWrite = fbe_FBEWrite;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.FBERead))
         return d.fail_in("import.GoMembers", "FBERead");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.MarshalFinal))
@@ -6120,21 +6365,30 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
         return d.fail_in("import.GoMembers", "AppendFinal");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.ReadFinal))
         return d.fail_in("import.GoMembers", "ReadFinal");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.FBEWriteFinal);
-    VCodec<uint64_t>::read(d, body, body + 100, value.FBEReadFinal);
-    VCodec<float>::read(d, body, body + 108, value.MarshalJSON);
-    VCodec<uint8_t>::read(d, body, body + 112, value.UnmarshalJSON);
+    const auto fbe_FBEWriteFinal = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_FBEReadFinal = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_MarshalJSON = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_UnmarshalJSON = Scalar<uint8_t>::get(d.data + body + 112);
+    value.FBEWriteFinal = fbe_FBEWriteFinal;
+    value.FBEReadFinal = fbe_FBEReadFinal;
+    value.MarshalJSON = fbe_MarshalJSON;
+    value.UnmarshalJSON = fbe_UnmarshalJSON;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.AppendJSON))
         return d.fail_in("import.GoMembers", "AppendJSON");
-    VCodec<::import::Word>::read(d, body, body + 118, value.ReadJSON);
-    VCodec<int32_t>::read(d, body, body + 120, value.FBEWriteJSON);
+    const auto fbe_ReadJSON = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_FBEWriteJSON = Scalar<int32_t>::get(d.data + body + 120);
+    value.ReadJSON = fbe_ReadJSON;
+    value.FBEWriteJSON = fbe_FBEWriteJSON;
     if (!VCodec<std::string>::read(d, body, body + 124, value.FBEReadJSON))
         return d.fail_in("import.GoMembers", "FBEReadJSON");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.FBEWriteText))
         return d.fail_in("import.GoMembers", "FBEWriteText");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.TypeID);
-    VCodec<double>::read(d, body, body + 141, value.Verify);
-    VCodec<::import::side>::read(d, body, body + 149, value.VerifyFinal);
+    const auto fbe_TypeID = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_Verify = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_VerifyFinal = Scalar<::import::side>::get(d.data + body + 149);
+    value.TypeID = fbe_TypeID;
+    value.Verify = fbe_Verify;
+    value.VerifyFinal = fbe_VerifyFinal;
     return true;
 }
 
@@ -6368,16 +6622,22 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
 {
     if (FBE_UNLIKELY(size < 161))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.TYPE_ID);
-    VCodec<int32_t>::read(d, body, body + 10, value.KEY_ORDER);
+    const auto fbe_TYPE_ID = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_KEY_ORDER = Scalar<int32_t>::get(d.data + body + 10);
+    value.TYPE_ID = fbe_TYPE_ID;
+    value.KEY_ORDER = fbe_KEY_ORDER;
     if (!VCodec<std::string>::read(d, body, body + 14, value.toFbe))
         return d.fail_in("import.JvmMembers", "toFbe");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.fromFbe))
         return d.fail_in("import.JvmMembers", "fromFbe");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.readFbe);
-    VCodec<double>::read(d, body, body + 31, value.writeFbe);
-    VCodec<::import::side>::read(d, body, body + 39, value.verifyFbe);
-    VCodec<int64_t>::read(d, body, body + 43, value.toFinal);
+    const auto fbe_readFbe = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_writeFbe = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_verifyFbe = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_toFinal = Scalar<int64_t>::get(d.data + body + 43);
+    value.readFbe = fbe_readFbe;
+    value.writeFbe = fbe_writeFbe;
+    value.verifyFbe = fbe_verifyFbe;
+    value.toFinal = fbe_toFinal;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fromFinal))
         return d.fail_in("import.JvmMembers", "fromFinal");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.readFinal))
@@ -6388,22 +6648,32 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
         return d.fail_in("import.JvmMembers", "verifyFinal");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.toJson))
         return d.fail_in("import.JvmMembers", "toJson");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.fromJson);
-    VCodec<uint64_t>::read(d, body, body + 100, value.writeJson);
-    VCodec<float>::read(d, body, body + 108, value.readJson);
-    VCodec<uint8_t>::read(d, body, body + 112, value.hashCode);
+    const auto fbe_fromJson = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_writeJson = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_readJson = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_hashCode = Scalar<uint8_t>::get(d.data + body + 112);
+    value.fromJson = fbe_fromJson;
+    value.writeJson = fbe_writeJson;
+    value.readJson = fbe_readJson;
+    value.hashCode = fbe_hashCode;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.getClass))
         return d.fail_in("import.JvmMembers", "getClass");
-    VCodec<::import::Word>::read(d, body, body + 118, value.clone);
-    VCodec<int32_t>::read(d, body, body + 120, value.finalize);
+    const auto fbe_clone = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_finalize = Scalar<int32_t>::get(d.data + body + 120);
+    value.clone = fbe_clone;
+    value.finalize = fbe_finalize;
     if (!VCodec<std::string>::read(d, body, body + 124, value.wait))
         return d.fail_in("import.JvmMembers", "wait");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.notify))
         return d.fail_in("import.JvmMembers", "notify");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.notifyAll);
-    VCodec<double>::read(d, body, body + 141, value.javaClass);
-    VCodec<::import::side>::read(d, body, body + 149, value.component1);
-    VCodec<int64_t>::read(d, body, body + 153, value.fbeLevels);
+    const auto fbe_notifyAll = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_javaClass = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_component1 = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_fbeLevels = Scalar<int64_t>::get(d.data + body + 153);
+    value.notifyAll = fbe_notifyAll;
+    value.javaClass = fbe_javaClass;
+    value.component1 = fbe_component1;
+    value.fbeLevels = fbe_fbeLevels;
     return true;
 }
 
@@ -6612,8 +6882,10 @@ FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, u
 {
     if (FBE_UNLIKELY(size < 23))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.fbeKey);
-    VCodec<int32_t>::read(d, body, body + 10, value.toJSON);
+    const auto fbe_fbeKey = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_toJSON = Scalar<int32_t>::get(d.data + body + 10);
+    value.fbeKey = fbe_fbeKey;
+    value.toJSON = fbe_toJSON;
     if (!VCodec<std::string>::read(d, body, body + 14, value.toText))
         return d.fail_in("import.JsMembers", "toText");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.verify))
@@ -6723,16 +6995,22 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
 {
     if (FBE_UNLIKELY(size < 170))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<::import::Word>::read(d, body, body + 8, value.Buffer);
-    VCodec<int32_t>::read(d, body, body + 10, value.WriteBuffer);
+    const auto fbe_Buffer = Scalar<::import::Word>::get(d.data + body + 8);
+    const auto fbe_WriteBuffer = Scalar<int32_t>::get(d.data + body + 10);
+    value.Buffer = fbe_Buffer;
+    value.WriteBuffer = fbe_WriteBuffer;
     if (!VCodec<std::string>::read(d, body, body + 14, value.ReadBuffer))
         return d.fail_in("import.RuntimeNames", "ReadBuffer");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Reader))
         return d.fail_in("import.RuntimeNames", "Reader");
-    VCodec<::import::Modifier>::read(d, body, body + 23, value.Writer);
-    VCodec<double>::read(d, body, body + 31, value.Limits);
-    VCodec<::import::side>::read(d, body, body + 39, value.Decimal);
-    VCodec<int64_t>::read(d, body, body + 43, value.Uuid);
+    const auto fbe_Writer = Scalar<::import::Modifier>::get(d.data + body + 23);
+    const auto fbe_Limits = Scalar<double>::get(d.data + body + 31);
+    const auto fbe_Decimal = Scalar<::import::side>::get(d.data + body + 39);
+    const auto fbe_Uuid = Scalar<int64_t>::get(d.data + body + 43);
+    value.Writer = fbe_Writer;
+    value.Limits = fbe_Limits;
+    value.Decimal = fbe_Decimal;
+    value.Uuid = fbe_Uuid;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.UUID))
         return d.fail_in("import.RuntimeNames", "UUID");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.Timestamp))
@@ -6743,22 +7021,32 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
         return d.fail_in("import.RuntimeNames", "JsonReader");
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.DecodeError))
         return d.fail_in("import.RuntimeNames", "DecodeError");
-    VCodec<FBE::uuid_t>::read(d, body, body + 84, value.EncodeError);
-    VCodec<uint64_t>::read(d, body, body + 100, value.DecodeException);
-    VCodec<float>::read(d, body, body + 108, value.EncodeException);
-    VCodec<uint8_t>::read(d, body, body + 112, value.Sender);
+    const auto fbe_EncodeError = Scalar<FBE::uuid_t>::get(d.data + body + 84);
+    const auto fbe_DecodeException = Scalar<uint64_t>::get(d.data + body + 100);
+    const auto fbe_EncodeException = Scalar<float>::get(d.data + body + 108);
+    const auto fbe_Sender = Scalar<uint8_t>::get(d.data + body + 112);
+    value.EncodeError = fbe_EncodeError;
+    value.DecodeException = fbe_DecodeException;
+    value.EncodeException = fbe_EncodeException;
+    value.Sender = fbe_Sender;
     if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Receiver))
         return d.fail_in("import.RuntimeNames", "Receiver");
-    VCodec<::import::Word>::read(d, body, body + 118, value.Client);
-    VCodec<int32_t>::read(d, body, body + 120, value.Proxy);
+    const auto fbe_Client = Scalar<::import::Word>::get(d.data + body + 118);
+    const auto fbe_Proxy = Scalar<int32_t>::get(d.data + body + 120);
+    value.Client = fbe_Client;
+    value.Proxy = fbe_Proxy;
     if (!VCodec<std::string>::read(d, body, body + 124, value.Handler))
         return d.fail_in("import.RuntimeNames", "Handler");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Text))
         return d.fail_in("import.RuntimeNames", "Text");
-    VCodec<::import::Modifier>::read(d, body, body + 133, value.Compare);
-    VCodec<double>::read(d, body, body + 141, value.Decimals);
-    VCodec<::import::side>::read(d, body, body + 149, value.Uuids);
-    VCodec<int64_t>::read(d, body, body + 153, value.Timestamps);
+    const auto fbe_Compare = Scalar<::import::Modifier>::get(d.data + body + 133);
+    const auto fbe_Decimals = Scalar<double>::get(d.data + body + 141);
+    const auto fbe_Uuids = Scalar<::import::side>::get(d.data + body + 149);
+    const auto fbe_Timestamps = Scalar<int64_t>::get(d.data + body + 153);
+    value.Compare = fbe_Compare;
+    value.Decimals = fbe_Decimals;
+    value.Uuids = fbe_Uuids;
+    value.Timestamps = fbe_Timestamps;
     if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Utf8))
         return d.fail_in("import.RuntimeNames", "Utf8");
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Requests))
@@ -9739,14 +10027,22 @@ FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32
 {
     if (FBE_UNLIKELY(size < 40))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.name);
-    VCodec<int32_t>::read(d, body, body + 12, value.Name);
-    VCodec<int32_t>::read(d, body, body + 16, value.NAME);
-    VCodec<int32_t>::read(d, body, body + 20, value.class___);
-    VCodec<int32_t>::read(d, body, body + 24, value.class_);
-    VCodec<int32_t>::read(d, body, body + 28, value.class__);
-    VCodec<int32_t>::read(d, body, body + 32, value.String);
-    VCodec<int32_t>::read(d, body, body + 36, value.String_);
+    const auto fbe_name = Scalar<int32_t>::get(d.data + body + 8);
+    const auto fbe_Name = Scalar<int32_t>::get(d.data + body + 12);
+    const auto fbe_NAME = Scalar<int32_t>::get(d.data + body + 16);
+    const auto fbe_class___ = Scalar<int32_t>::get(d.data + body + 20);
+    const auto fbe_class_ = Scalar<int32_t>::get(d.data + body + 24);
+    const auto fbe_class__ = Scalar<int32_t>::get(d.data + body + 28);
+    const auto fbe_String = Scalar<int32_t>::get(d.data + body + 32);
+    const auto fbe_String_ = Scalar<int32_t>::get(d.data + body + 36);
+    value.name = fbe_name;
+    value.Name = fbe_Name;
+    value.NAME = fbe_NAME;
+    value.class___ = fbe_class___;
+    value.class_ = fbe_class_;
+    value.class__ = fbe_class__;
+    value.String = fbe_String;
+    value.String_ = fbe_String_;
     return true;
 }
 
@@ -10005,8 +10301,10 @@ FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uin
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
     if (!read_body<::import::Order>(d, body, size, value))
         return false;
-    VCodec<::import::Word>::read(d, body, body + 20, value.Word);
-    VCodec<::import::range>::read(d, body, body + 22, value.side_);
+    const auto fbe_Word = Scalar<::import::Word>::get(d.data + body + 20);
+    const auto fbe_side_ = Scalar<::import::range>::get(d.data + body + 22);
+    value.Word = fbe_Word;
+    value.side_ = fbe_side_;
     return true;
 }
 
