@@ -32,6 +32,7 @@ from .common import (
     model_ident,
     namespace,
     qualified,
+    read_scalars,
     reader_inline,
     return_sum,
     specialisation,
@@ -190,20 +191,11 @@ def _write(w: CodeWriter, p: StructPlan) -> None:
 
 
 def _read_run(w: CodeWriter, run: Run) -> None:
-    """The fields of a run, read without checks at their offsets from p. Its scalars are loaded
-    into locals before any is stored: `value` may alias the bytes as far as the compiler knows,
-    so only then may it merge neighbouring loads and stores (two enums in one 16-bit move, two
-    doubles in one 16-byte move)."""
-    scalars = [(f, at) for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)]
-    for f, at in scalars:
-        offset = f" + {at}" if at else ""
-        w.line(f"const auto fbe_{field_ident(f.field)} = Scalar<{cpp_type(f.type)}>::get(p{offset});")
+    """The fields of a run, read without checks at their offsets from p (its scalars: read_scalars)."""
     for f, at in zip(run.fields, run.at):
         if not ir.is_scalar(f.type):
-            offset = f" + {at}" if at else ""
-            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{offset}, value.{field_ident(f.field)});")
-    for f, _ in scalars:
-        w.line(f"value.{field_ident(f.field)} = fbe_{field_ident(f.field)};")
+            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{f' + {at}' if at else ''}, value.{field_ident(f.field)});")
+    read_scalars(w, [(f.field, f"p + {at}" if at else "p") for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
 
 
 def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, steps: list[Step]) -> None:

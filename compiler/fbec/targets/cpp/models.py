@@ -38,6 +38,7 @@ from .common import (
     model_ident,
     namespace,
     qualified,
+    read_scalars,
     reader_inline,
     return_sum,
     specialisation,
@@ -167,16 +168,10 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         if s.base:
             with w.block(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))"):
                 w.line("return false;")
-        # Consecutive scalars are loaded into locals before any is stored:
-        # `value` may alias the buffer as far as the compiler knows, so only
-        # then may it merge neighbouring loads and stores.
         for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
             fields = list(group)
-            if unchecked and len(fields) > 1:
-                for f in fields:
-                    w.line(f"const auto fbe_{field_ident(f)} = Scalar<{cpp_type(f.type)}>::get(d.data + body + {f.offset});")
-                for f in fields:
-                    w.line(f"value.{field_ident(f)} = fbe_{field_ident(f)};")
+            if unchecked and len(fields) > 1:     # consecutive scalars: read_scalars
+                read_scalars(w, [(f, f"d.data + body + {f.offset}") for f in fields])
                 continue
             for f in fields:
                 codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
