@@ -35,7 +35,7 @@ from pathlib import Path
 
 TRADE_ORDER = ["ours", "ours-final", "ours-fields", "ours-json", "protobuf", "capnp", "flatbuffers", "sbe", "rapidjson", "cereal",
                "msgpack"]
-GRAPH_ORDER = ["ours", "ours-final", "ours-views", "capnp", "flatbuffers", "cereal", "protobuf"]
+GRAPH_ORDER = ["ours", "ours-final", "ours-views", "ours-verified-views", "capnp", "flatbuffers", "cereal", "protobuf"]
 TRADE_OPS = ["serialize", "deserialize", "verify"]
 GRAPH_OPS = ["serialize", "deserialize", "verify", "traverse", "deserialize_traverse"]
 REFERENCE = "ours"  # ratios are to our versioned format

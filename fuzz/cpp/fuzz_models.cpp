@@ -3,8 +3,8 @@
 // the buffer. verify() and deserialize() must never read outside the buffer,
 // allocate beyond what it can justify, or hang — with or without verify();
 // in the versioned model they must agree (verify() == deserialize() success),
-// and the field models and the views (FBE::View) of a versioned root read
-// nothing outside it.
+// and the field models and the views (FBE::View, FBE::VerifiedView) of a
+// versioned root read nothing outside it.
 #include "proto_models.h"
 #include "proto_final_models.h"
 #include "test_models.h"
@@ -52,10 +52,12 @@ void walk_account(Model& model)
 
 //! The views (fbe/view.h) of an Account walked field by field and item by
 //! item (one beyond the items too): whatever the bytes, none reads outside
-//! the root; of a verified root, every whole value reads.
-void view_account(const uint8_t* data, std::size_t size, bool verified)
+//! the root; of a verified root, every whole value reads. The same walk
+//! through a verified view (FBE::verified_view, no checks while reading),
+//! which is made only of a root verify() accepts.
+template <typename AccountView>
+void walk_account_view(const AccountView& account, bool verified)
 {
-    const auto account = FBE::view<::proto::Account>(data, size);
     std::size_t sum = std::size_t(account.id()) + account.name().size() + std::size_t(account.state());
     sum += account.wallet().currency().size() + std::size_t(account.wallet().amount() != 0.0);
     if (account.asset().has_value())
@@ -71,6 +73,16 @@ void view_account(const uint8_t* data, std::size_t size, bool verified)
     static volatile std::size_t sink;
     sink = sum; // keeps the reads
     (void)sink;
+}
+
+void view_account(const uint8_t* data, std::size_t size, bool verified)
+{
+    walk_account_view(FBE::view<::proto::Account>(data, size), verified);
+    const auto trusted = FBE::verified_view<::proto::Account>(data, size);
+    if (trusted.has_value() && !verified)
+        __builtin_trap();
+    if (trusted.has_value())
+        walk_account_view(trusted, verified);
 }
 
 template <typename T>

@@ -724,17 +724,23 @@ bool from_view(const V& view, T& value) {
     }
 }
 
-template <typename T>
-FBE::View<T> view_of(const std::vector<uint8_t>& bytes) {
-    return FBE::view<T>(bytes.data(), bytes.size());
+// The view of the root of `bytes`: FBE::view(), or FBE::verified_view()
+// (Verified).
+template <typename T, bool Verified = false>
+FBE::View<T, Verified> view_of(const std::vector<uint8_t>& bytes) {
+    if constexpr (Verified)
+        return FBE::verified_view<T>(bytes.data(), bytes.size());
+    else
+        return FBE::view<T>(bytes.data(), bytes.size());
 }
 
+template <bool Verified>
 void everything_through_views(const everything::Everything& value) {
     SCOPED_TRACE(text(value));
     FBE::everything::EverythingModel<> writer;
     writer.serialize(value);
     const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
-    const auto root = view_of<everything::Everything>(bytes);
+    const auto root = view_of<everything::Everything, Verified>(bytes);
     ASSERT_TRUE(root.has_value());
 #define VIEW_FIELD(f)                                                                                          \
     {                                                                                                          \
@@ -750,15 +756,21 @@ void everything_through_views(const everything::Everything& value) {
 }
 
 TEST(View, EveryFieldReadsWhatDeserializeReads) {
-    everything_through_views(everything::Everything());
-    everything_through_views(filled());
+    everything_through_views<false>(everything::Everything());
+    everything_through_views<false>(filled());
 }
 
-TEST(View, ItemByItem) {
+TEST(VerifiedView, EveryFieldReadsWhatDeserializeReads) {
+    everything_through_views<true>(everything::Everything());
+    everything_through_views<true>(filled());
+}
+
+template <bool Verified>
+void item_by_item() {
     FBE::everything::EverythingModel<> writer;
     writer.serialize(filled());
     const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
-    const auto e = view_of<everything::Everything>(bytes);
+    const auto e = view_of<everything::Everything, Verified>(bytes);
     EXPECT_EQ(e.f29().a(), 7);                                 // a struct
     EXPECT_EQ(e.f30().symbol(), "EURUSD");                     // an imported struct
     EXPECT_EQ(e.f31().value(), -1);                            // int32?
@@ -798,11 +810,20 @@ TEST(View, ItemByItem) {
     EXPECT_EQ(counted.a, 3);
 }
 
-TEST(View, InheritedFieldsThroughParent) {
+TEST(View, ItemByItem) {
+    item_by_item<false>();
+}
+
+TEST(VerifiedView, ItemByItem) {
+    item_by_item<true>();
+}
+
+template <bool Verified>
+void inherited_fields() {
     FBE::everything::DerivedModel<> writer;
     writer.serialize(everything::Derived(everything::Fixed(8), 9));
     const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
-    const auto derived = view_of<everything::Derived>(bytes);
+    const auto derived = view_of<everything::Derived, Verified>(bytes);
     EXPECT_EQ(derived.parent().a(), 8);
     EXPECT_EQ(derived.b(), 9);
     FBE::vectors::HolderModel<> holder;
@@ -810,21 +831,42 @@ TEST(View, InheritedFieldsThroughParent) {
     value.points = {vectors::Point3(vectors::Point(true, 5, -2), 2.5)};
     holder.serialize(value);
     const std::vector<uint8_t> points = bytes_of(holder.buffer());
-    const auto point = view_of<vectors::Holder>(points).points()[0];
+    const auto point = view_of<vectors::Holder, Verified>(points).points()[0];
     EXPECT_TRUE(point.parent().flag());
     EXPECT_EQ(point.parent().x(), 5);
     EXPECT_EQ(point.parent().y(), -2);
     EXPECT_EQ(point.z(), 2.5);
 }
 
-TEST(View, OlderAndNewerWriters) {
-    // An older writer's Edge has `source` only: the fields it lacks read as
-    // their defaults (never the bytes after its body).
+TEST(View, InheritedFieldsThroughParent) {
+    inherited_fields<false>();
+}
+
+TEST(VerifiedView, InheritedFieldsThroughParent) {
+    inherited_fields<true>();
+}
+
+// A Holder root of the older writer (Edges 11 and 12, `source` only) and of
+// the newer (one Edge 1, 2, 3 with a note; a Holder of `edges` only).
+std::vector<uint8_t> older_holder() {
     vectors_old::Holder old_value;
     old_value.edges = {vectors_old::Edge(11), vectors_old::Edge(12)};
     FBE::vectors_old::HolderModel<> old_writer;
     old_writer.serialize(old_value);
-    const std::vector<uint8_t> old_bytes = bytes_of(old_writer.buffer());
+    return bytes_of(old_writer.buffer());
+}
+std::vector<uint8_t> newer_holder() {
+    vectors_new::Holder new_value;
+    new_value.edges = {vectors_new::Edge(1, 2, 3, "note")};
+    FBE::vectors_new::HolderModel<> new_writer;
+    new_writer.serialize(new_value);
+    return bytes_of(new_writer.buffer());
+}
+
+TEST(View, OlderAndNewerWriters) {
+    // An older writer's Edge has `source` only: the fields it lacks read as
+    // their defaults (never the bytes after its body).
+    const std::vector<uint8_t> old_bytes = older_holder();
     const auto old_holder = view_of<vectors::Holder>(old_bytes);
     ASSERT_EQ(old_holder.edges().size(), 2u);
     for (std::size_t i = 0; i < 2; ++i) {
@@ -837,12 +879,38 @@ TEST(View, OlderAndNewerWriters) {
     EXPECT_EQ(old_holder.ints().size(), 0u); // the older Holder has edges only
 
     // A newer writer's Edge has one more field: the view reads its own.
-    vectors_new::Holder new_value;
-    new_value.edges = {vectors_new::Edge(1, 2, 3, "note")};
-    FBE::vectors_new::HolderModel<> new_writer;
-    new_writer.serialize(new_value);
-    const std::vector<uint8_t> new_bytes = bytes_of(new_writer.buffer());
-    EXPECT_EQ(view_of<vectors::Holder>(new_bytes).edges()[0].weight(), 3);
+    EXPECT_EQ(view_of<vectors::Holder>(newer_holder()).edges()[0].weight(), 3);
+}
+
+TEST(VerifiedView, OlderWriterGetsNoViewNewerWriterReads) {
+    // An older writer's bodies are shorter than the schema's: a verified
+    // view, which reads every field without checking the body holds it,
+    // is not made (verify() accepts the root; FBE::view() reads it).
+    const std::vector<uint8_t> old_bytes = older_holder();
+    FBE::vectors::HolderModel<FBE::ReadBuffer> reader;
+    reader.attach(old_bytes.data(), old_bytes.size());
+    EXPECT_TRUE(reader.verify());
+    const auto verified = FBE::verified_view<vectors::Holder>(old_bytes.data(), old_bytes.size());
+    EXPECT_FALSE(verified.has_value());
+    EXPECT_EQ(verified.edges().size(), 0u);
+    EXPECT_EQ(verified.edges()[0].source(), 0); // the view of nothing reads defaults
+    EXPECT_EQ(view_of<vectors::Holder>(old_bytes).edges()[1].source(), 12);
+
+    // The newer writer's Holder knows `edges` only (a shorter body): none either.
+    const std::vector<uint8_t> new_bytes = newer_holder();
+    EXPECT_FALSE(FBE::verified_view<vectors::Holder>(new_bytes.data(), new_bytes.size()).has_value());
+
+    // A newer writer's longer body: the verified view reads the schema's fields.
+    FBE::vectors_new::EdgeModel<> edge_writer;
+    edge_writer.serialize(vectors_new::Edge(1, 2, 3, "note"));
+    const std::vector<uint8_t> edge_bytes = bytes_of(edge_writer.buffer());
+    const auto edge = FBE::verified_view<vectors::Edge>(edge_bytes.data(), edge_bytes.size());
+    ASSERT_TRUE(edge.has_value());
+    EXPECT_EQ(edge.source(), 1);
+    EXPECT_EQ(edge.target(), 2);
+    EXPECT_EQ(edge.weight(), 3);
+    EXPECT_EQ(edge.fbe_body_size(), FBE::load_u32(edge_bytes.data() + edge.fbe_body()));
+    EXPECT_GT(edge.fbe_body_size(), 20u);
 }
 
 TEST(View, MalformedReadsNothing) {
@@ -928,6 +996,55 @@ TEST(View, HostileBuffersReadNothingOutside) {
         bad[i] = uint8_t(bad[i] ^ 0xA5);
         walk(bad);
     }
+}
+
+TEST(VerifiedView, OnlyOfVerifiedRootsAndReadsWhatViewsRead) {
+    // Every truncation and every byte changed of a root: a verified view is
+    // made only of a root verify() accepts, and then reads, without checks,
+    // what the checked views read (ASan: nothing outside the bytes).
+    FBE::everything::EverythingModel<> writer;
+    writer.serialize(filled());
+    const std::vector<uint8_t> good = bytes_of(writer.buffer());
+    std::size_t made = 0;
+    auto walk = [&made](const std::vector<uint8_t>& bytes) {
+        const auto root = FBE::verified_view<everything::Everything>(bytes.data(), bytes.size());
+        if (!root.has_value())
+            return;
+        ++made;
+        FBE::everything::EverythingModel<FBE::ReadBuffer> reader;
+        reader.attach(bytes.data(), bytes.size());
+        EXPECT_TRUE(reader.verify());
+        const auto checked = view_of<everything::Everything>(bytes);
+#define VIEW_FIELD(f)                                                                                          \
+    {                                                                                                          \
+        decltype(everything::Everything().f) field{}, expected{};                                              \
+        EXPECT_TRUE(from_view(root.f(), field)) << #f;                                                         \
+        EXPECT_TRUE(from_view(checked.f(), expected)) << #f;                                                   \
+        EXPECT_EQ(text(field), text(expected)) << #f;                                                          \
+    }
+        EVERYTHING_FIELDS(VIEW_FIELD)
+#undef VIEW_FIELD
+        everything::Everything whole, read;
+        EXPECT_TRUE(root.get(whole));
+        EXPECT_TRUE(reader.deserialize(read) != 0);
+        EXPECT_EQ(text(whole), text(read));
+    };
+    walk(good);
+    EXPECT_EQ(made, 1u);
+    for (std::size_t size = 0; size <= good.size(); ++size) {
+        std::vector<uint8_t> cut(good.begin(), good.begin() + std::ptrdiff_t(size));
+        walk(cut);
+        if (size >= 16) {
+            FBE::store_u32(cut.data(), uint32_t(size));
+            walk(cut);
+        }
+    }
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> bad = good;
+        bad[i] = uint8_t(bad[i] ^ 0xA5);
+        walk(bad);
+    }
+    EXPECT_GT(made, 1u); // changed bytes that still verify (values, padding) are read too
 }
 
 } // namespace

@@ -86,6 +86,7 @@ struct FlatBuffersTrade {
 
 struct FlatBuffersGraph {
     static constexpr bool has_verify = true;
+    static constexpr bool opens_verified = true;  // GetRoot reads what the Verifier accepted
     flatbuffers::FlatBufferBuilder fbb{1 << 20};
     std::vector<flatbuffers::Offset<fb::graph::Node>> nodes;
     const fb::graph::Graph* root = nullptr;

@@ -8,9 +8,10 @@ struct's fields, for a struct that has one. The runtime does the rest (set_begin
 the fields' get/set); nothing here computes an offset or a size. `<package>_models.h` includes
 this file, and its model classes (`FBE::ViewModel`) hold the root's field model as `model`.
 
-Per struct also the view `FBE::View<S>` (runtime fbe/view.h, docs/cpp.md "Views"): the read-only
-value that reads a field in place with one comparison against the body found; one accessor per
-own field (the field model's member name), `parent()` for the base's fields.
+Per struct also the view `FBE::View<S, Verified>` (runtime fbe/view.h, docs/cpp.md "Views"): the
+read-only value that reads a field in place with one comparison against the body found (none in a
+verified view, `FBE::VerifiedView<S>`); one accessor per own field (the field model's member name),
+`parent()` for the base's fields.
 """
 
 from __future__ import annotations
@@ -95,16 +96,18 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
 def _view(w: CodeWriter, p: plan.StructPlan) -> None:
     s: Struct = p.struct
     t = qualified(s.qualified)
-    base = f"StructView<{t}>"
-    w.line(f"//! View of {s.qualified}: its fields read in place, each checked against the body found.")
-    w.line("template <>")
-    w.line(f"class View<{t}> : public {base}")
+    base = f"StructView<{t}, Verified>"
+    w.line(f"//! View of {s.qualified}: its fields read in place, each checked against the body found")
+    w.line("//! (Verified: made from a root verified_view() checked as a whole).")
+    w.line("template <bool Verified>")
+    w.line(f"class View<{t}, Verified> : public {base}")
     with w.block("{", "};"):
         w.label("public:")
         w.line(f"using {base}::StructView;")
         w.blank()
         if s.base:
-            w.line(f"View<{qualified(s.base)}> parent() const noexcept {{ return fbe_part<{qualified(s.base)}>(); }}")
+            b = qualified(s.base)
+            w.line(f"View<{b}, Verified> parent() const noexcept {{ return this->template fbe_part<{b}>(); }}")
         for f in p.own_fields:
             ft = f.field.type
             cpp = cpp_type(ft)
@@ -113,10 +116,11 @@ def _view(w: CodeWriter, p: plan.StructPlan) -> None:
             elif isinstance(ft, Primitive) and ft.name == "string":
                 result = "std::string_view"
             else:
-                result = f"View<{cpp}>"
+                result = f"View<{cpp}, Verified>"
             default = _view_default(f.field) if is_scalar(ft) or result == "std::string_view" else None
             args = f"{f.offset}" + (f", {default}" if default is not None else "")
-            w.line(f"{result} {field_model_ident(f.field)}() const noexcept {{ return fbe_field<{cpp}>({args}); }}")
+            w.line(f"{result} {field_model_ident(f.field)}() const noexcept "
+                   f"{{ return this->template fbe_field<{cpp}>({args}); }}")
     w.blank()
 
 

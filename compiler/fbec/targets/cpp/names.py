@@ -62,7 +62,8 @@ FIELD_MODEL_MEMBERS = frozenset({
     "read_value", "verify_value", "write_value", "FieldModel", "StructModel", "ValueModel", "FieldModelBase",
     "fbe_in_buffer", "fbe_in_offset", "fbe_in_limit", "fbe_in_body", "other",
     # the views' (runtime view.h, View<S> in field_models.py)
-    "fbe_body_size", "fbe_field", "fbe_part", "View", "StructView", "ViewBase", "kAbsent",
+    "fbe_body_size", "fbe_field", "fbe_part", "View", "StructView", "ViewBase", "kAbsent", "Verified",
+    "VerifiedView",
 })
 # The protocol classes of a package's FBE::<package> namespace (--proto): the models yield to them.
 PROTOCOL_CLASSES = frozenset({"Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver",

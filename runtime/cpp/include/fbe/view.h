@@ -34,12 +34,19 @@
 
 #include <iterator>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace FBE {
 
-template <typename T, typename Enable = void>
+//! `Verified`: made by verified_view() of a root verify() accepts, whose
+//! reads skip the checks that verify() has made once (see below).
+template <typename T, bool Verified = false>
 class View;
+
+//! The view of a verified root and what is reached from it.
+template <typename T>
+using VerifiedView = View<T, true>;
 
 template <typename T>
 View<T> view(const uint8_t* data, std::size_t size) noexcept;
@@ -58,10 +65,10 @@ bool read_slot(const uint8_t* data, std::size_t size, std::size_t origin, std::s
 }
 
 //! What reading an item or a field of type T gives: the value of a fixed-size
-//! type, a std::string_view of a string, else a View<T>.
-template <typename T, typename Enable = void>
+//! type, a std::string_view of a string, else a View<T, Verified>.
+template <typename T, bool Verified = false, typename Enable = void>
 struct ViewOf {
-    using type = View<T>;
+    using type = View<T, Verified>;
     static constexpr std::size_t size = VCodec<T>::inline_size;
     //! `slot`: `size` bytes that lie in the root; its offsets count from `origin`.
     static type at(const uint8_t* data, std::size_t root_size, std::size_t origin, std::size_t slot) noexcept {
@@ -80,8 +87,8 @@ T default_of(const D& defaults) {
         return T(defaults);
 }
 
-template <typename T>
-struct ViewOf<T, std::enable_if_t<Scalar<T>::defined>> {
+template <typename T, bool Verified>
+struct ViewOf<T, Verified, std::enable_if_t<Scalar<T>::defined>> {
     using type = T;
     static constexpr std::size_t size = Scalar<T>::size;
     template <typename D = T>
@@ -100,9 +107,9 @@ struct ViewOf<T, std::enable_if_t<Scalar<T>::defined>> {
 };
 
 //! A string's bytes: empty when the slot holds 0 (or the bytes are not in
-//! the root).
-template <>
-struct ViewOf<std::string> {
+//! the root; verified: they are).
+template <bool Verified>
+struct ViewOf<std::string, Verified> {
     using type = std::string_view;
     static constexpr std::size_t size = 4;
     static std::string_view at(const uint8_t* data, std::size_t root_size, std::size_t origin, std::size_t slot,
@@ -111,10 +118,10 @@ struct ViewOf<std::string> {
         if (offset == 0)
             return {};
         const std::size_t at = origin + offset;
-        if (at + 4 > root_size)
+        if (!Verified && at + 4 > root_size)
             return defaults;
         const uint32_t length = load_u32(data + at);
-        if (length > root_size - at - 4)
+        if (!Verified && length > root_size - at - 4)
             return defaults;
         return std::string_view(reinterpret_cast<const char*>(data + at + 4), length);
     }
@@ -123,8 +130,12 @@ struct ViewOf<std::string> {
     }
 };
 
-template <typename T>
-using view_t = typename ViewOf<T>::type;
+template <typename T, bool Verified = false>
+using view_t = typename ViewOf<T, Verified>::type;
+
+//! A verified item view made from its slot's offset, which the collection
+//! loaded (SequenceView::operator[]).
+struct OffsetLoaded {};
 
 //! Where a struct's body is and its size ({0, 0}: none).
 struct BodyFound {
@@ -147,19 +158,21 @@ FBE_NOINLINE inline BodyFound find_body(const uint8_t* data, std::size_t size, s
 
 //! Iterator of a collection view: the position of an item's slot, moved on
 //! by the item's size (every item from begin() to end() lies in the root,
-//! which the collection's view checked once).
-template <typename Item, std::size_t ItemSize = ViewOf<Item>::size>
+//! which the collection's view checked once). Items of a fixed-size type
+//! (`InPlace`): a pointer to the slot, which is all their read needs.
+template <typename Item, bool Verified, std::size_t ItemSize = ViewOf<Item>::size,
+          bool InPlace = Scalar<Item>::defined>
 class ViewIterator {
 public:
     using iterator_category = std::forward_iterator_tag;
-    using value_type = view_t<Item>;
+    using value_type = view_t<Item, Verified>;
     using difference_type = std::ptrdiff_t;
     using pointer = void;
     using reference = value_type;
 
     ViewIterator(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : _data(data), _size(size), _origin(origin), _slot(slot) {}
-    value_type operator*() const noexcept { return ViewOf<Item>::at(_data, _size, _origin, _slot); }
+    value_type operator*() const noexcept { return ViewOf<Item, Verified>::at(_data, _size, _origin, _slot); }
     ViewIterator& operator++() noexcept {
         _slot += ItemSize;
         return *this;
@@ -177,6 +190,33 @@ private:
     std::size_t _size;
     std::size_t _origin;
     std::size_t _slot;
+};
+
+template <typename Item, bool Verified, std::size_t ItemSize>
+class ViewIterator<Item, Verified, ItemSize, true> {
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Item;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = value_type;
+
+    ViewIterator(const uint8_t* data, std::size_t, std::size_t, std::size_t slot) noexcept : _at(data + slot) {}
+    value_type operator*() const noexcept { return ViewOf<Item, Verified>::at(_at, 0, 0, 0); }
+    ViewIterator& operator++() noexcept {
+        _at += ItemSize;
+        return *this;
+    }
+    ViewIterator operator++(int) noexcept {
+        ViewIterator before = *this;
+        _at += ItemSize;
+        return before;
+    }
+    bool operator==(const ViewIterator& other) const noexcept { return _at == other._at; }
+    bool operator!=(const ViewIterator& other) const noexcept { return _at != other._at; }
+
+private:
+    const uint8_t* _at;
 };
 
 } // namespace detail
@@ -213,7 +253,7 @@ protected:
 
 //! What the generated View<S> of a struct S builds on: the body found (its
 //! position and size, 0 when none was found) and the reads of its fields.
-template <typename S>
+template <typename S, bool Verified = false>
 class StructView : public ViewBase<S> {
 public:
     StructView() noexcept = default;
@@ -224,22 +264,36 @@ public:
     //! The usual body (the schema's size and S's type, in the root) is
     //! found by one bounds check and one compare of its 8-byte header; any
     //! other (longer, shorter, absent, of another type) by detail::find_body.
+    //! Verified: the body is there, of S's type and at least the schema's
+    //! size (verified_view() made sure of it), so nothing is checked.
     StructView(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : ViewBase<S>(data, size, origin, slot) {
-        constexpr uint32_t full = VBody<S>::body_size;
-        constexpr uint64_t header = uint64_t(VBody<S>::type_id) << 32 | full;
         const uint32_t offset = load_u32(data + slot);
-        // origin <= size: the offsets beyond `last` put the body's end past
-        // the root's (one compare, `last` the same for every item of a vector).
-        const std::ptrdiff_t last = std::ptrdiff_t(size - origin) - std::ptrdiff_t(full);
-        if (FBE_LIKELY(std::ptrdiff_t(offset) <= last && load<uint64_t>(data + origin + offset) == header)) {
+        if constexpr (Verified) {
             _body = origin + offset;
-            _body_size = full;
+            _body_size = VBody<S>::body_size; // or more: the fields past the schema's are not read
         } else {
-            const detail::BodyFound found = detail::find_body(data, size, origin + offset, VBody<S>::type_id);
-            _body = found.at;
-            _body_size = found.size;
+            constexpr uint32_t full = VBody<S>::body_size;
+            constexpr uint64_t header = uint64_t(VBody<S>::type_id) << 32 | full;
+            // origin <= size: the offsets beyond `last` put the body's end past
+            // the root's (one compare, `last` the same for every item of a vector).
+            const std::ptrdiff_t last = std::ptrdiff_t(size - origin) - std::ptrdiff_t(full);
+            if (FBE_LIKELY(std::ptrdiff_t(offset) <= last && load<uint64_t>(data + origin + offset) == header)) {
+                _body = origin + offset;
+                _body_size = full;
+            } else {
+                const detail::BodyFound found = detail::find_body(data, size, origin + offset, VBody<S>::type_id);
+                _body = found.at;
+                _body_size = found.size;
+            }
         }
+    }
+
+    //! Verified: the body at `offset` from `origin`, the offset the slot holds.
+    StructView(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot, uint32_t offset,
+               detail::OffsetLoaded) noexcept
+        : ViewBase<S>(data, size, origin, slot), _body(origin + offset), _body_size(VBody<S>::body_size) {
+        static_assert(Verified, "only a verified view trusts the offset");
     }
 
     //! True when the body was found (every field then reads from it).
@@ -248,30 +302,36 @@ public:
     static constexpr uint32_t fbe_type() noexcept { return VBody<S>::type_id; }
     //! The body's position in the root and its size (0: none found).
     std::size_t fbe_body() const noexcept { return _body; }
-    uint32_t fbe_body_size() const noexcept { return _body_size; }
+    uint32_t fbe_body_size() const noexcept {
+        if constexpr (Verified)
+            return has_value() ? load_u32(this->_data + _body) : 0;
+        return _body_size;
+    }
 
 protected:
     //! The view of a base's fields in a derived struct's body.
     template <typename B>
-    View<B> fbe_part() const noexcept {
-        View<B> part(this->_data, this->_size);
+    View<B, Verified> fbe_part() const noexcept {
+        View<B, Verified> part(this->_data, this->_size);
         part._body = _body;
         part._body_size = _body_size;
         return part;
     }
     //! The field of type T whose slot is at `offset` in the body: read when
     //! the body holds the slot (an older writer's may not), else absent.
+    //! Verified, `_body_size` is the schema's (a body was found) or 0, known
+    //! where the view was made, so the compiler drops the compare.
     template <typename T, typename... Defaults>
-    detail::view_t<T> fbe_field(std::size_t offset, const Defaults&... defaults) const noexcept {
-        using Of = detail::ViewOf<T>;
+    detail::view_t<T, Verified> fbe_field(std::size_t offset, const Defaults&... defaults) const noexcept {
+        using Of = detail::ViewOf<T, Verified>;
         if (offset + Of::size <= _body_size)
             return Of::at(this->_data, this->_size, _body, _body + offset, defaults...);
         return Of::absent(this->_data, this->_size, defaults...);
     }
 
-    template <typename, typename>
+    template <typename, bool>
     friend class View;
-    template <typename>
+    template <typename, bool>
     friend class StructView;
 
     std::size_t _body = 0;
@@ -279,22 +339,23 @@ protected:
 };
 
 //! Vectors, lists and sets: size() and operator[] (the item's view or value).
-template <typename T, typename Item, std::size_t ItemSize = detail::ViewOf<Item>::size>
+template <typename T, typename Item, bool Verified, std::size_t ItemSize = detail::ViewOf<Item>::size>
 class CollectionView : public ViewBase<T> {
 public:
     CollectionView() noexcept = default;
     CollectionView(const uint8_t* data, std::size_t size) noexcept : ViewBase<T>(data, size) {}
     //! The items the slot points to, when the count and the items lie in the
-    //! root; else none.
+    //! root (verified: they do); else none.
     CollectionView(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : ViewBase<T>(data, size, origin, slot) {
         const uint32_t offset = load_u32(data + slot);
         const std::size_t at = origin + offset;
-        if (offset != 0 && at + 4 <= size) {
+        if (offset != 0 && (Verified || at + 4 <= size)) {
             const uint32_t count = load_u32(data + at);
-            if (uint64_t(count) * ItemSize <= size - at - 4) {
+            if (Verified || uint64_t(count) * ItemSize <= size - at - 4) {
                 _items = at + 4;
                 _count = count;
+                _first = data + _items;
             }
         }
     }
@@ -304,20 +365,31 @@ public:
 
 protected:
     std::size_t _items = 0;
-    uint32_t _count = 0;
+    std::size_t _count = 0;
+    const uint8_t* _first = nullptr; //!< the first item's slot
+
 };
 
-template <typename C, typename T>
-class SequenceView : public CollectionView<C, T> {
+template <typename C, typename T, bool Verified>
+class SequenceView : public CollectionView<C, T, Verified> {
 public:
-    using CollectionView<C, T>::CollectionView;
-    using iterator = detail::ViewIterator<T>;
+    using CollectionView<C, T, Verified>::CollectionView;
+    using iterator = detail::ViewIterator<T, Verified>;
 
     //! Item `index`: its view or value; absent beyond the items.
-    detail::view_t<T> operator[](std::size_t index) const noexcept {
-        using Of = detail::ViewOf<T>;
-        if (index < this->_count)
+    detail::view_t<T, Verified> operator[](std::size_t index) const noexcept {
+        using Of = detail::ViewOf<T, Verified>;
+        if (index < this->_count) {
+            if constexpr (Verified && std::is_base_of_v<StructView<T, true>, detail::view_t<T, true>>) {
+                // The offset loaded from the first slot's pointer, the same
+                // for every index: a loop over items keeps it in a register
+                // and loads each offset with one instruction.
+                const std::size_t slot = this->_items + index * Of::size;
+                return View<T, true>(this->_data, this->_size, this->_origin, slot,
+                                     load_u32(this->_first + index * Of::size), detail::OffsetLoaded());
+            }
             return Of::at(this->_data, this->_size, this->_origin, this->_items + index * Of::size);
+        }
         return Of::absent(this->_data, this->_size);
     }
     iterator begin() const noexcept { return iterator(this->_data, this->_size, this->_origin, this->_items); }
@@ -326,34 +398,34 @@ public:
     }
 };
 
-template <typename T>
-class View<std::vector<T>> : public SequenceView<std::vector<T>, T> {
+template <typename T, bool Verified>
+class View<std::vector<T>, Verified> : public SequenceView<std::vector<T>, T, Verified> {
 public:
-    using SequenceView<std::vector<T>, T>::SequenceView;
+    using SequenceView<std::vector<T>, T, Verified>::SequenceView;
 };
-template <typename T>
-class View<std::list<T>> : public SequenceView<std::list<T>, T> {
+template <typename T, bool Verified>
+class View<std::list<T>, Verified> : public SequenceView<std::list<T>, T, Verified> {
 public:
-    using SequenceView<std::list<T>, T>::SequenceView;
+    using SequenceView<std::list<T>, T, Verified>::SequenceView;
 };
-template <typename T>
-class View<std::set<T>> : public SequenceView<std::set<T>, T> {
+template <typename T, bool Verified>
+class View<std::set<T>, Verified> : public SequenceView<std::set<T>, T, Verified> {
 public:
-    using SequenceView<std::set<T>, T>::SequenceView;
+    using SequenceView<std::set<T>, T, Verified>::SequenceView;
 };
 
 //! Maps and hashes: operator[] gives the (key, value) pair of item `index`.
-template <typename M, typename K, typename V>
-class MappingView : public CollectionView<M, K, detail::ViewOf<K>::size + detail::ViewOf<V>::size> {
-    using Base = CollectionView<M, K, detail::ViewOf<K>::size + detail::ViewOf<V>::size>;
+template <typename M, typename K, typename V, bool Verified>
+class MappingView : public CollectionView<M, K, Verified, detail::ViewOf<K>::size + detail::ViewOf<V>::size> {
+    using Base = CollectionView<M, K, Verified, detail::ViewOf<K>::size + detail::ViewOf<V>::size>;
 
 public:
     using Base::Base;
-    using pair_type = std::pair<detail::view_t<K>, detail::view_t<V>>;
+    using pair_type = std::pair<detail::view_t<K, Verified>, detail::view_t<V, Verified>>;
 
     pair_type operator[](std::size_t index) const noexcept {
-        using KOf = detail::ViewOf<K>;
-        using VOf = detail::ViewOf<V>;
+        using KOf = detail::ViewOf<K, Verified>;
+        using VOf = detail::ViewOf<V, Verified>;
         if (index < this->_count) {
             const std::size_t at = this->_items + index * (KOf::size + VOf::size);
             return pair_type(KOf::at(this->_data, this->_size, this->_origin, at),
@@ -363,26 +435,26 @@ public:
     }
 };
 
-template <typename K, typename V>
-class View<std::map<K, V>> : public MappingView<std::map<K, V>, K, V> {
+template <typename K, typename V, bool Verified>
+class View<std::map<K, V>, Verified> : public MappingView<std::map<K, V>, K, V, Verified> {
 public:
-    using MappingView<std::map<K, V>, K, V>::MappingView;
+    using MappingView<std::map<K, V>, K, V, Verified>::MappingView;
 };
-template <typename K, typename V>
-class View<std::unordered_map<K, V>> : public MappingView<std::unordered_map<K, V>, K, V> {
+template <typename K, typename V, bool Verified>
+class View<std::unordered_map<K, V>, Verified> : public MappingView<std::unordered_map<K, V>, K, V, Verified> {
 public:
-    using MappingView<std::unordered_map<K, V>, K, V>::MappingView;
+    using MappingView<std::unordered_map<K, V>, K, V, Verified>::MappingView;
 };
 
 //! T[N]: the N slots in place.
-template <typename T, std::size_t N>
-class View<std::array<T, N>> : public ViewBase<std::array<T, N>> {
+template <typename T, std::size_t N, bool Verified>
+class View<std::array<T, N>, Verified> : public ViewBase<std::array<T, N>> {
 public:
     using ViewBase<std::array<T, N>>::ViewBase;
 
     static constexpr std::size_t size() noexcept { return N; }
-    detail::view_t<T> operator[](std::size_t index) const noexcept {
-        using Of = detail::ViewOf<T>;
+    detail::view_t<T, Verified> operator[](std::size_t index) const noexcept {
+        using Of = detail::ViewOf<T, Verified>;
         if (this->_slot != this->kAbsent && index < N)
             return Of::at(this->_data, this->_size, this->_origin, this->_slot + index * Of::size);
         return Of::absent(this->_data, this->_size);
@@ -390,17 +462,18 @@ public:
 };
 
 //! T?: a flag and the offset of the value's slot.
-template <typename T>
-class View<std::optional<T>> : public ViewBase<std::optional<T>> {
+template <typename T, bool Verified>
+class View<std::optional<T>, Verified> : public ViewBase<std::optional<T>> {
 public:
     View() noexcept = default;
     View(const uint8_t* data, std::size_t size) noexcept : ViewBase<std::optional<T>>(data, size) {}
-    //! Present when the flag is set and the value's slot lies in the root.
+    //! Present when the flag is set and the value's slot lies in the root
+    //! (verified: it does).
     View(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : ViewBase<std::optional<T>>(data, size, origin, slot) {
         const uint32_t offset = load_u32(data + slot + 1);
         const std::size_t at = origin + offset;
-        if (data[slot] != 0 && offset != 0 && at + detail::ViewOf<T>::size <= size)
+        if (data[slot] != 0 && offset != 0 && (Verified || at + detail::ViewOf<T>::size <= size))
             _value = at;
     }
 
@@ -408,8 +481,8 @@ public:
     explicit operator bool() const noexcept { return has_value(); }
     //! The value's view or value (absent when there is none); its offsets
     //! count from its block.
-    detail::view_t<T> value() const noexcept {
-        using Of = detail::ViewOf<T>;
+    detail::view_t<T, Verified> value() const noexcept {
+        using Of = detail::ViewOf<T, Verified>;
         if (_value != 0)
             return Of::at(this->_data, this->_size, _value, _value);
         return Of::absent(this->_data, this->_size);
@@ -420,14 +493,14 @@ private:
 };
 
 //! bytes: data() and size() of the bytes in place (empty when not in the root).
-template <>
-class View<buffer_t> : public ViewBase<buffer_t> {
+template <bool Verified>
+class View<buffer_t, Verified> : public ViewBase<buffer_t> {
 public:
     View() noexcept = default;
     View(const uint8_t* data, std::size_t size) noexcept : ViewBase<buffer_t>(data, size) {}
     View(const uint8_t* data, std::size_t size, std::size_t origin, std::size_t slot) noexcept
         : ViewBase<buffer_t>(data, size, origin, slot) {
-        const std::string_view bytes = detail::ViewOf<std::string>::at(data, size, origin, slot);
+        const std::string_view bytes = detail::ViewOf<std::string, Verified>::at(data, size, origin, slot);
         _bytes = reinterpret_cast<const uint8_t*>(bytes.data());
         _length = bytes.size();
     }
@@ -452,6 +525,54 @@ View<T> view(const uint8_t* data, std::size_t size) noexcept {
     if (total < 16 || total > size)
         return View<T>(data, 0);
     return View<T>(data, total, 0, 4);
+}
+
+namespace detail {
+
+//! verify()'s decoder that also tells whether a struct body shorter than
+//! its schema's (an older writer's) was entered: a verified view reads every
+//! field of a body without checking the body holds it.
+class FullBodyDecoder : public Decoder {
+public:
+    using Decoder::Decoder;
+    bool shorter = false;
+
+    template <uint32_t type_id, uint32_t body_size>
+    FBE_INLINE bool enter(std::size_t position, uint32_t& found_size) {
+        if (!Decoder::enter<type_id, body_size>(position, found_size))
+            return false;
+        shorter |= found_size < body_size;
+        return true;
+    }
+    FBE_INLINE void take_progress(const FullBodyDecoder& copy) noexcept {
+        Decoder::take_progress(copy);
+        shorter = copy.shorter;
+    }
+};
+
+} // namespace detail
+
+//! The verified view of the root at the start of `data`: its struct's body
+//! when verify() accepts the root under the default limits (without the
+//! exact count, docs/limits.md 3) and no struct body in it is shorter than
+//! its schema's (no older writer's); the view of no body otherwise (read
+//! such a root through view()). This runs verify()'s whole check once; the
+//! views made from it then read in place without checks, since every
+//! offset, count and body they follow was checked (docs/cpp.md "Verified
+//! views"). The bytes must not change while its views are used.
+template <typename T>
+VerifiedView<T> verified_view(const uint8_t* data, std::size_t size) {
+    if (size < 16)
+        return VerifiedView<T>(data, 0);
+    const uint32_t total = load_u32(data);
+    if (total < 16 || total > size)
+        return VerifiedView<T>(data, 0);
+    std::string error;
+    const Limits limits;
+    detail::FullBodyDecoder d(data, total, &error, limits);
+    if (!VCodec<T>::verify(d, 0, 4) || !d.within_budget("root", 0) || d.shorter)
+        return VerifiedView<T>(data, 0);
+    return VerifiedView<T>(data, total, 0, 4);
 }
 
 } // namespace FBE

@@ -97,40 +97,43 @@ public:
     FieldModel<TBuffer, std::vector<::graph::Edge>> edges;
 };
 
-//! View of graph.Node: its fields read in place, each checked against the body found.
-template <>
-class View<::graph::Node> : public StructView<::graph::Node>
+//! View of graph.Node: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::graph::Node, Verified> : public StructView<::graph::Node, Verified>
 {
 public:
-    using StructView<::graph::Node>::StructView;
+    using StructView<::graph::Node, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
-    int64_t value_() const noexcept { return fbe_field<int64_t>(16); }
-    View<std::vector<int32_t>> out_edges() const noexcept { return fbe_field<std::vector<int32_t>>(24); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
+    int64_t value_() const noexcept { return this->template fbe_field<int64_t>(16); }
+    View<std::vector<int32_t>, Verified> out_edges() const noexcept { return this->template fbe_field<std::vector<int32_t>>(24); }
 };
 
-//! View of graph.Edge: its fields read in place, each checked against the body found.
-template <>
-class View<::graph::Edge> : public StructView<::graph::Edge>
+//! View of graph.Edge: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::graph::Edge, Verified> : public StructView<::graph::Edge, Verified>
 {
 public:
-    using StructView<::graph::Edge>::StructView;
+    using StructView<::graph::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
+    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
 };
 
-//! View of graph.Graph: its fields read in place, each checked against the body found.
-template <>
-class View<::graph::Graph> : public StructView<::graph::Graph>
+//! View of graph.Graph: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::graph::Graph, Verified> : public StructView<::graph::Graph, Verified>
 {
 public:
-    using StructView<::graph::Graph>::StructView;
+    using StructView<::graph::Graph, Verified>::StructView;
 
-    View<std::vector<::graph::Node>> nodes() const noexcept { return fbe_field<std::vector<::graph::Node>>(8); }
-    View<std::vector<::graph::Edge>> edges() const noexcept { return fbe_field<std::vector<::graph::Edge>>(12); }
+    View<std::vector<::graph::Node>, Verified> nodes() const noexcept { return this->template fbe_field<std::vector<::graph::Node>>(8); }
+    View<std::vector<::graph::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::graph::Edge>>(12); }
 };
 
 } // namespace FBE

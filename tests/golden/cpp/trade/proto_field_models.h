@@ -182,75 +182,81 @@ public:
     FieldModel<TBuffer, ::proto::Account> body;
 };
 
-//! View of proto.Order: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::Order> : public StructView<::proto::Order>
+//! View of proto.Order: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::Order, Verified> : public StructView<::proto::Order, Verified>
 {
 public:
-    using StructView<::proto::Order>::StructView;
+    using StructView<::proto::Order, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view symbol() const noexcept { return fbe_field<std::string>(12); }
-    ::proto::OrderSide side() const noexcept { return fbe_field<::proto::OrderSide>(16); }
-    ::proto::OrderType type() const noexcept { return fbe_field<::proto::OrderType>(17); }
-    double price() const noexcept { return fbe_field<double>(18, 0.0); }
-    double volume() const noexcept { return fbe_field<double>(26, 0.0); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(12); }
+    ::proto::OrderSide side() const noexcept { return this->template fbe_field<::proto::OrderSide>(16); }
+    ::proto::OrderType type() const noexcept { return this->template fbe_field<::proto::OrderType>(17); }
+    double price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
+    double volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
 };
 
-//! View of proto.Balance: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::Balance> : public StructView<::proto::Balance>
+//! View of proto.Balance: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::Balance, Verified> : public StructView<::proto::Balance, Verified>
 {
 public:
-    using StructView<::proto::Balance>::StructView;
+    using StructView<::proto::Balance, Verified>::StructView;
 
-    std::string_view currency() const noexcept { return fbe_field<std::string>(8); }
-    double amount() const noexcept { return fbe_field<double>(12, 0.0); }
+    std::string_view currency() const noexcept { return this->template fbe_field<std::string>(8); }
+    double amount() const noexcept { return this->template fbe_field<double>(12, 0.0); }
 };
 
-//! View of proto.Account: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::Account> : public StructView<::proto::Account>
+//! View of proto.Account: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::Account, Verified> : public StructView<::proto::Account, Verified>
 {
 public:
-    using StructView<::proto::Account>::StructView;
+    using StructView<::proto::Account, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
-    ::proto::State state() const noexcept { return fbe_field<::proto::State>(16, ::proto::State::initialized | ::proto::State::bad); }
-    View<::proto::Balance> wallet() const noexcept { return fbe_field<::proto::Balance>(17); }
-    View<std::optional<::proto::Balance>> asset() const noexcept { return fbe_field<std::optional<::proto::Balance>>(21); }
-    View<std::vector<::proto::Order>> orders() const noexcept { return fbe_field<std::vector<::proto::Order>>(26); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
+    ::proto::State state() const noexcept { return this->template fbe_field<::proto::State>(16, ::proto::State::initialized | ::proto::State::bad); }
+    View<::proto::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::proto::Balance>(17); }
+    View<std::optional<::proto::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(21); }
+    View<std::vector<::proto::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::proto::Order>>(26); }
 };
 
-//! View of proto.OrderMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::OrderMessage> : public StructView<::proto::OrderMessage>
+//! View of proto.OrderMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::OrderMessage, Verified> : public StructView<::proto::OrderMessage, Verified>
 {
 public:
-    using StructView<::proto::OrderMessage>::StructView;
+    using StructView<::proto::OrderMessage, Verified>::StructView;
 
-    View<::proto::Order> body() const noexcept { return fbe_field<::proto::Order>(8); }
+    View<::proto::Order, Verified> body() const noexcept { return this->template fbe_field<::proto::Order>(8); }
 };
 
-//! View of proto.BalanceMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::BalanceMessage> : public StructView<::proto::BalanceMessage>
+//! View of proto.BalanceMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::BalanceMessage, Verified> : public StructView<::proto::BalanceMessage, Verified>
 {
 public:
-    using StructView<::proto::BalanceMessage>::StructView;
+    using StructView<::proto::BalanceMessage, Verified>::StructView;
 
-    View<::proto::Balance> body() const noexcept { return fbe_field<::proto::Balance>(8); }
+    View<::proto::Balance, Verified> body() const noexcept { return this->template fbe_field<::proto::Balance>(8); }
 };
 
-//! View of proto.AccountMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::proto::AccountMessage> : public StructView<::proto::AccountMessage>
+//! View of proto.AccountMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::proto::AccountMessage, Verified> : public StructView<::proto::AccountMessage, Verified>
 {
 public:
-    using StructView<::proto::AccountMessage>::StructView;
+    using StructView<::proto::AccountMessage, Verified>::StructView;
 
-    View<::proto::Account> body() const noexcept { return fbe_field<::proto::Account>(8); }
+    View<::proto::Account, Verified> body() const noexcept { return this->template fbe_field<::proto::Account>(8); }
 };
 
 } // namespace FBE

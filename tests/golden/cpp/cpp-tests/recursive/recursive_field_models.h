@@ -39,16 +39,17 @@ public:
     FieldModel<TBuffer, std::vector<::recursive::Node>> children;
 };
 
-//! View of recursive.Node: its fields read in place, each checked against the body found.
-template <>
-class View<::recursive::Node> : public StructView<::recursive::Node>
+//! View of recursive.Node: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::recursive::Node, Verified> : public StructView<::recursive::Node, Verified>
 {
 public:
-    using StructView<::recursive::Node>::StructView;
+    using StructView<::recursive::Node, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view label() const noexcept { return fbe_field<std::string>(12); }
-    View<std::vector<::recursive::Node>> children() const noexcept { return fbe_field<std::vector<::recursive::Node>>(16); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view label() const noexcept { return this->template fbe_field<std::string>(12); }
+    View<std::vector<::recursive::Node>, Verified> children() const noexcept { return this->template fbe_field<std::vector<::recursive::Node>>(16); }
 };
 
 } // namespace FBE

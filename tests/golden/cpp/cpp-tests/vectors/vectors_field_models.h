@@ -157,65 +157,70 @@ public:
     FieldModel<TBuffer, std::vector<::vectors::Named>> named;
 };
 
-//! View of vectors.Edge: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors::Edge> : public StructView<::vectors::Edge>
+//! View of vectors.Edge: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors::Edge, Verified> : public StructView<::vectors::Edge, Verified>
 {
 public:
-    using StructView<::vectors::Edge>::StructView;
+    using StructView<::vectors::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
+    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
 };
 
-//! View of vectors.Point: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors::Point> : public StructView<::vectors::Point>
+//! View of vectors.Point: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors::Point, Verified> : public StructView<::vectors::Point, Verified>
 {
 public:
-    using StructView<::vectors::Point>::StructView;
+    using StructView<::vectors::Point, Verified>::StructView;
 
-    bool flag() const noexcept { return fbe_field<bool>(8); }
-    int64_t x() const noexcept { return fbe_field<int64_t>(9); }
-    int16_t y() const noexcept { return fbe_field<int16_t>(17); }
+    bool flag() const noexcept { return this->template fbe_field<bool>(8); }
+    int64_t x() const noexcept { return this->template fbe_field<int64_t>(9); }
+    int16_t y() const noexcept { return this->template fbe_field<int16_t>(17); }
 };
 
-//! View of vectors.Point3: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors::Point3> : public StructView<::vectors::Point3>
+//! View of vectors.Point3: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors::Point3, Verified> : public StructView<::vectors::Point3, Verified>
 {
 public:
-    using StructView<::vectors::Point3>::StructView;
+    using StructView<::vectors::Point3, Verified>::StructView;
 
-    View<::vectors::Point> parent() const noexcept { return fbe_part<::vectors::Point>(); }
-    double z() const noexcept { return fbe_field<double>(19); }
+    View<::vectors::Point, Verified> parent() const noexcept { return this->template fbe_part<::vectors::Point>(); }
+    double z() const noexcept { return this->template fbe_field<double>(19); }
 };
 
-//! View of vectors.Named: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors::Named> : public StructView<::vectors::Named>
+//! View of vectors.Named: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors::Named, Verified> : public StructView<::vectors::Named, Verified>
 {
 public:
-    using StructView<::vectors::Named>::StructView;
+    using StructView<::vectors::Named, Verified>::StructView;
 
-    std::string_view name() const noexcept { return fbe_field<std::string>(8); }
-    View<std::vector<int32_t>> values() const noexcept { return fbe_field<std::vector<int32_t>>(12); }
+    std::string_view name() const noexcept { return this->template fbe_field<std::string>(8); }
+    View<std::vector<int32_t>, Verified> values() const noexcept { return this->template fbe_field<std::vector<int32_t>>(12); }
 };
 
-//! View of vectors.Holder: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors::Holder> : public StructView<::vectors::Holder>
+//! View of vectors.Holder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors::Holder, Verified> : public StructView<::vectors::Holder, Verified>
 {
 public:
-    using StructView<::vectors::Holder>::StructView;
+    using StructView<::vectors::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors::Edge>>(8); }
-    View<std::vector<::vectors::Point3>> points() const noexcept { return fbe_field<std::vector<::vectors::Point3>>(12); }
-    View<std::vector<int32_t>> ints() const noexcept { return fbe_field<std::vector<int32_t>>(16); }
-    View<std::vector<bool>> switches() const noexcept { return fbe_field<std::vector<bool>>(20); }
-    View<std::vector<double>> reals() const noexcept { return fbe_field<std::vector<double>>(24); }
-    View<std::vector<::vectors::Named>> named() const noexcept { return fbe_field<std::vector<::vectors::Named>>(28); }
+    View<std::vector<::vectors::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors::Edge>>(8); }
+    View<std::vector<::vectors::Point3>, Verified> points() const noexcept { return this->template fbe_field<std::vector<::vectors::Point3>>(12); }
+    View<std::vector<int32_t>, Verified> ints() const noexcept { return this->template fbe_field<std::vector<int32_t>>(16); }
+    View<std::vector<bool>, Verified> switches() const noexcept { return this->template fbe_field<std::vector<bool>>(20); }
+    View<std::vector<double>, Verified> reals() const noexcept { return this->template fbe_field<std::vector<double>>(24); }
+    View<std::vector<::vectors::Named>, Verified> named() const noexcept { return this->template fbe_field<std::vector<::vectors::Named>>(28); }
 };
 
 } // namespace FBE

@@ -66,27 +66,29 @@ public:
     FieldModel<TBuffer, std::vector<::vectors_new::Edge>> edges;
 };
 
-//! View of vectors_new.Edge: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors_new::Edge> : public StructView<::vectors_new::Edge>
+//! View of vectors_new.Edge: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors_new::Edge, Verified> : public StructView<::vectors_new::Edge, Verified>
 {
 public:
-    using StructView<::vectors_new::Edge>::StructView;
+    using StructView<::vectors_new::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
-    std::string_view note() const noexcept { return fbe_field<std::string>(20); }
+    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
+    std::string_view note() const noexcept { return this->template fbe_field<std::string>(20); }
 };
 
-//! View of vectors_new.Holder: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors_new::Holder> : public StructView<::vectors_new::Holder>
+//! View of vectors_new.Holder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors_new::Holder, Verified> : public StructView<::vectors_new::Holder, Verified>
 {
 public:
-    using StructView<::vectors_new::Holder>::StructView;
+    using StructView<::vectors_new::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors_new::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors_new::Edge>>(8); }
+    View<std::vector<::vectors_new::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_new::Edge>>(8); }
 };
 
 } // namespace FBE

@@ -60,24 +60,26 @@ public:
     FieldModel<TBuffer, std::vector<::vectors_old::Edge>> edges;
 };
 
-//! View of vectors_old.Edge: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors_old::Edge> : public StructView<::vectors_old::Edge>
+//! View of vectors_old.Edge: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors_old::Edge, Verified> : public StructView<::vectors_old::Edge, Verified>
 {
 public:
-    using StructView<::vectors_old::Edge>::StructView;
+    using StructView<::vectors_old::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of vectors_old.Holder: its fields read in place, each checked against the body found.
-template <>
-class View<::vectors_old::Holder> : public StructView<::vectors_old::Holder>
+//! View of vectors_old.Holder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::vectors_old::Holder, Verified> : public StructView<::vectors_old::Holder, Verified>
 {
 public:
-    using StructView<::vectors_old::Holder>::StructView;
+    using StructView<::vectors_old::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors_old::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors_old::Edge>>(8); }
+    View<std::vector<::vectors_old::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_old::Edge>>(8); }
 };
 
 } // namespace FBE

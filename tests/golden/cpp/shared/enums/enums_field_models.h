@@ -165,79 +165,80 @@ public:
     FieldModel<TBuffer, ::enums::EnumUInt64> uint64b5;
 };
 
-//! View of enums.Enums: its fields read in place, each checked against the body found.
-template <>
-class View<::enums::Enums> : public StructView<::enums::Enums>
+//! View of enums.Enums: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::enums::Enums, Verified> : public StructView<::enums::Enums, Verified>
 {
 public:
-    using StructView<::enums::Enums>::StructView;
+    using StructView<::enums::Enums, Verified>::StructView;
 
-    ::enums::EnumByte byte0() const noexcept { return fbe_field<::enums::EnumByte>(8, ::enums::EnumByte::ENUM_VALUE_0); }
-    ::enums::EnumByte byte1() const noexcept { return fbe_field<::enums::EnumByte>(9, ::enums::EnumByte::ENUM_VALUE_1); }
-    ::enums::EnumByte byte2() const noexcept { return fbe_field<::enums::EnumByte>(10, ::enums::EnumByte::ENUM_VALUE_2); }
-    ::enums::EnumByte byte3() const noexcept { return fbe_field<::enums::EnumByte>(11, ::enums::EnumByte::ENUM_VALUE_3); }
-    ::enums::EnumByte byte4() const noexcept { return fbe_field<::enums::EnumByte>(12, ::enums::EnumByte::ENUM_VALUE_4); }
-    ::enums::EnumByte byte5() const noexcept { return fbe_field<::enums::EnumByte>(13, ::enums::EnumByte::ENUM_VALUE_5); }
-    ::enums::EnumChar char0() const noexcept { return fbe_field<::enums::EnumChar>(14, ::enums::EnumChar::ENUM_VALUE_0); }
-    ::enums::EnumChar char1() const noexcept { return fbe_field<::enums::EnumChar>(15, ::enums::EnumChar::ENUM_VALUE_1); }
-    ::enums::EnumChar char2() const noexcept { return fbe_field<::enums::EnumChar>(16, ::enums::EnumChar::ENUM_VALUE_2); }
-    ::enums::EnumChar char3() const noexcept { return fbe_field<::enums::EnumChar>(17, ::enums::EnumChar::ENUM_VALUE_3); }
-    ::enums::EnumChar char4() const noexcept { return fbe_field<::enums::EnumChar>(18, ::enums::EnumChar::ENUM_VALUE_4); }
-    ::enums::EnumChar char5() const noexcept { return fbe_field<::enums::EnumChar>(19, ::enums::EnumChar::ENUM_VALUE_5); }
-    ::enums::EnumWChar wchar0() const noexcept { return fbe_field<::enums::EnumWChar>(20, ::enums::EnumWChar::ENUM_VALUE_0); }
-    ::enums::EnumWChar wchar1() const noexcept { return fbe_field<::enums::EnumWChar>(24, ::enums::EnumWChar::ENUM_VALUE_1); }
-    ::enums::EnumWChar wchar2() const noexcept { return fbe_field<::enums::EnumWChar>(28, ::enums::EnumWChar::ENUM_VALUE_2); }
-    ::enums::EnumWChar wchar3() const noexcept { return fbe_field<::enums::EnumWChar>(32, ::enums::EnumWChar::ENUM_VALUE_3); }
-    ::enums::EnumWChar wchar4() const noexcept { return fbe_field<::enums::EnumWChar>(36, ::enums::EnumWChar::ENUM_VALUE_4); }
-    ::enums::EnumWChar wchar5() const noexcept { return fbe_field<::enums::EnumWChar>(40, ::enums::EnumWChar::ENUM_VALUE_5); }
-    ::enums::EnumInt8 int8b0() const noexcept { return fbe_field<::enums::EnumInt8>(44, ::enums::EnumInt8::ENUM_VALUE_0); }
-    ::enums::EnumInt8 int8b1() const noexcept { return fbe_field<::enums::EnumInt8>(45, ::enums::EnumInt8::ENUM_VALUE_1); }
-    ::enums::EnumInt8 int8b2() const noexcept { return fbe_field<::enums::EnumInt8>(46, ::enums::EnumInt8::ENUM_VALUE_2); }
-    ::enums::EnumInt8 int8b3() const noexcept { return fbe_field<::enums::EnumInt8>(47, ::enums::EnumInt8::ENUM_VALUE_3); }
-    ::enums::EnumInt8 int8b4() const noexcept { return fbe_field<::enums::EnumInt8>(48, ::enums::EnumInt8::ENUM_VALUE_4); }
-    ::enums::EnumInt8 int8b5() const noexcept { return fbe_field<::enums::EnumInt8>(49, ::enums::EnumInt8::ENUM_VALUE_5); }
-    ::enums::EnumUInt8 uint8b0() const noexcept { return fbe_field<::enums::EnumUInt8>(50, ::enums::EnumUInt8::ENUM_VALUE_0); }
-    ::enums::EnumUInt8 uint8b1() const noexcept { return fbe_field<::enums::EnumUInt8>(51, ::enums::EnumUInt8::ENUM_VALUE_1); }
-    ::enums::EnumUInt8 uint8b2() const noexcept { return fbe_field<::enums::EnumUInt8>(52, ::enums::EnumUInt8::ENUM_VALUE_2); }
-    ::enums::EnumUInt8 uint8b3() const noexcept { return fbe_field<::enums::EnumUInt8>(53, ::enums::EnumUInt8::ENUM_VALUE_3); }
-    ::enums::EnumUInt8 uint8b4() const noexcept { return fbe_field<::enums::EnumUInt8>(54, ::enums::EnumUInt8::ENUM_VALUE_4); }
-    ::enums::EnumUInt8 uint8b5() const noexcept { return fbe_field<::enums::EnumUInt8>(55, ::enums::EnumUInt8::ENUM_VALUE_5); }
-    ::enums::EnumInt16 int16b0() const noexcept { return fbe_field<::enums::EnumInt16>(56, ::enums::EnumInt16::ENUM_VALUE_0); }
-    ::enums::EnumInt16 int16b1() const noexcept { return fbe_field<::enums::EnumInt16>(58, ::enums::EnumInt16::ENUM_VALUE_1); }
-    ::enums::EnumInt16 int16b2() const noexcept { return fbe_field<::enums::EnumInt16>(60, ::enums::EnumInt16::ENUM_VALUE_2); }
-    ::enums::EnumInt16 int16b3() const noexcept { return fbe_field<::enums::EnumInt16>(62, ::enums::EnumInt16::ENUM_VALUE_3); }
-    ::enums::EnumInt16 int16b4() const noexcept { return fbe_field<::enums::EnumInt16>(64, ::enums::EnumInt16::ENUM_VALUE_4); }
-    ::enums::EnumInt16 int16b5() const noexcept { return fbe_field<::enums::EnumInt16>(66, ::enums::EnumInt16::ENUM_VALUE_5); }
-    ::enums::EnumUInt16 uint16b0() const noexcept { return fbe_field<::enums::EnumUInt16>(68, ::enums::EnumUInt16::ENUM_VALUE_0); }
-    ::enums::EnumUInt16 uint16b1() const noexcept { return fbe_field<::enums::EnumUInt16>(70, ::enums::EnumUInt16::ENUM_VALUE_1); }
-    ::enums::EnumUInt16 uint16b2() const noexcept { return fbe_field<::enums::EnumUInt16>(72, ::enums::EnumUInt16::ENUM_VALUE_2); }
-    ::enums::EnumUInt16 uint16b3() const noexcept { return fbe_field<::enums::EnumUInt16>(74, ::enums::EnumUInt16::ENUM_VALUE_3); }
-    ::enums::EnumUInt16 uint16b4() const noexcept { return fbe_field<::enums::EnumUInt16>(76, ::enums::EnumUInt16::ENUM_VALUE_4); }
-    ::enums::EnumUInt16 uint16b5() const noexcept { return fbe_field<::enums::EnumUInt16>(78, ::enums::EnumUInt16::ENUM_VALUE_5); }
-    ::enums::EnumInt32 int32b0() const noexcept { return fbe_field<::enums::EnumInt32>(80, ::enums::EnumInt32::ENUM_VALUE_0); }
-    ::enums::EnumInt32 int32b1() const noexcept { return fbe_field<::enums::EnumInt32>(84, ::enums::EnumInt32::ENUM_VALUE_1); }
-    ::enums::EnumInt32 int32b2() const noexcept { return fbe_field<::enums::EnumInt32>(88, ::enums::EnumInt32::ENUM_VALUE_2); }
-    ::enums::EnumInt32 int32b3() const noexcept { return fbe_field<::enums::EnumInt32>(92, ::enums::EnumInt32::ENUM_VALUE_3); }
-    ::enums::EnumInt32 int32b4() const noexcept { return fbe_field<::enums::EnumInt32>(96, ::enums::EnumInt32::ENUM_VALUE_4); }
-    ::enums::EnumInt32 int32b5() const noexcept { return fbe_field<::enums::EnumInt32>(100, ::enums::EnumInt32::ENUM_VALUE_5); }
-    ::enums::EnumUInt32 uint32b0() const noexcept { return fbe_field<::enums::EnumUInt32>(104, ::enums::EnumUInt32::ENUM_VALUE_0); }
-    ::enums::EnumUInt32 uint32b1() const noexcept { return fbe_field<::enums::EnumUInt32>(108, ::enums::EnumUInt32::ENUM_VALUE_1); }
-    ::enums::EnumUInt32 uint32b2() const noexcept { return fbe_field<::enums::EnumUInt32>(112, ::enums::EnumUInt32::ENUM_VALUE_2); }
-    ::enums::EnumUInt32 uint32b3() const noexcept { return fbe_field<::enums::EnumUInt32>(116, ::enums::EnumUInt32::ENUM_VALUE_3); }
-    ::enums::EnumUInt32 uint32b4() const noexcept { return fbe_field<::enums::EnumUInt32>(120, ::enums::EnumUInt32::ENUM_VALUE_4); }
-    ::enums::EnumUInt32 uint32b5() const noexcept { return fbe_field<::enums::EnumUInt32>(124, ::enums::EnumUInt32::ENUM_VALUE_5); }
-    ::enums::EnumInt64 int64b0() const noexcept { return fbe_field<::enums::EnumInt64>(128, ::enums::EnumInt64::ENUM_VALUE_0); }
-    ::enums::EnumInt64 int64b1() const noexcept { return fbe_field<::enums::EnumInt64>(136, ::enums::EnumInt64::ENUM_VALUE_1); }
-    ::enums::EnumInt64 int64b2() const noexcept { return fbe_field<::enums::EnumInt64>(144, ::enums::EnumInt64::ENUM_VALUE_2); }
-    ::enums::EnumInt64 int64b3() const noexcept { return fbe_field<::enums::EnumInt64>(152, ::enums::EnumInt64::ENUM_VALUE_3); }
-    ::enums::EnumInt64 int64b4() const noexcept { return fbe_field<::enums::EnumInt64>(160, ::enums::EnumInt64::ENUM_VALUE_4); }
-    ::enums::EnumInt64 int64b5() const noexcept { return fbe_field<::enums::EnumInt64>(168, ::enums::EnumInt64::ENUM_VALUE_5); }
-    ::enums::EnumUInt64 uint64b0() const noexcept { return fbe_field<::enums::EnumUInt64>(176, ::enums::EnumUInt64::ENUM_VALUE_0); }
-    ::enums::EnumUInt64 uint64b1() const noexcept { return fbe_field<::enums::EnumUInt64>(184, ::enums::EnumUInt64::ENUM_VALUE_1); }
-    ::enums::EnumUInt64 uint64b2() const noexcept { return fbe_field<::enums::EnumUInt64>(192, ::enums::EnumUInt64::ENUM_VALUE_2); }
-    ::enums::EnumUInt64 uint64b3() const noexcept { return fbe_field<::enums::EnumUInt64>(200, ::enums::EnumUInt64::ENUM_VALUE_3); }
-    ::enums::EnumUInt64 uint64b4() const noexcept { return fbe_field<::enums::EnumUInt64>(208, ::enums::EnumUInt64::ENUM_VALUE_4); }
-    ::enums::EnumUInt64 uint64b5() const noexcept { return fbe_field<::enums::EnumUInt64>(216, ::enums::EnumUInt64::ENUM_VALUE_5); }
+    ::enums::EnumByte byte0() const noexcept { return this->template fbe_field<::enums::EnumByte>(8, ::enums::EnumByte::ENUM_VALUE_0); }
+    ::enums::EnumByte byte1() const noexcept { return this->template fbe_field<::enums::EnumByte>(9, ::enums::EnumByte::ENUM_VALUE_1); }
+    ::enums::EnumByte byte2() const noexcept { return this->template fbe_field<::enums::EnumByte>(10, ::enums::EnumByte::ENUM_VALUE_2); }
+    ::enums::EnumByte byte3() const noexcept { return this->template fbe_field<::enums::EnumByte>(11, ::enums::EnumByte::ENUM_VALUE_3); }
+    ::enums::EnumByte byte4() const noexcept { return this->template fbe_field<::enums::EnumByte>(12, ::enums::EnumByte::ENUM_VALUE_4); }
+    ::enums::EnumByte byte5() const noexcept { return this->template fbe_field<::enums::EnumByte>(13, ::enums::EnumByte::ENUM_VALUE_5); }
+    ::enums::EnumChar char0() const noexcept { return this->template fbe_field<::enums::EnumChar>(14, ::enums::EnumChar::ENUM_VALUE_0); }
+    ::enums::EnumChar char1() const noexcept { return this->template fbe_field<::enums::EnumChar>(15, ::enums::EnumChar::ENUM_VALUE_1); }
+    ::enums::EnumChar char2() const noexcept { return this->template fbe_field<::enums::EnumChar>(16, ::enums::EnumChar::ENUM_VALUE_2); }
+    ::enums::EnumChar char3() const noexcept { return this->template fbe_field<::enums::EnumChar>(17, ::enums::EnumChar::ENUM_VALUE_3); }
+    ::enums::EnumChar char4() const noexcept { return this->template fbe_field<::enums::EnumChar>(18, ::enums::EnumChar::ENUM_VALUE_4); }
+    ::enums::EnumChar char5() const noexcept { return this->template fbe_field<::enums::EnumChar>(19, ::enums::EnumChar::ENUM_VALUE_5); }
+    ::enums::EnumWChar wchar0() const noexcept { return this->template fbe_field<::enums::EnumWChar>(20, ::enums::EnumWChar::ENUM_VALUE_0); }
+    ::enums::EnumWChar wchar1() const noexcept { return this->template fbe_field<::enums::EnumWChar>(24, ::enums::EnumWChar::ENUM_VALUE_1); }
+    ::enums::EnumWChar wchar2() const noexcept { return this->template fbe_field<::enums::EnumWChar>(28, ::enums::EnumWChar::ENUM_VALUE_2); }
+    ::enums::EnumWChar wchar3() const noexcept { return this->template fbe_field<::enums::EnumWChar>(32, ::enums::EnumWChar::ENUM_VALUE_3); }
+    ::enums::EnumWChar wchar4() const noexcept { return this->template fbe_field<::enums::EnumWChar>(36, ::enums::EnumWChar::ENUM_VALUE_4); }
+    ::enums::EnumWChar wchar5() const noexcept { return this->template fbe_field<::enums::EnumWChar>(40, ::enums::EnumWChar::ENUM_VALUE_5); }
+    ::enums::EnumInt8 int8b0() const noexcept { return this->template fbe_field<::enums::EnumInt8>(44, ::enums::EnumInt8::ENUM_VALUE_0); }
+    ::enums::EnumInt8 int8b1() const noexcept { return this->template fbe_field<::enums::EnumInt8>(45, ::enums::EnumInt8::ENUM_VALUE_1); }
+    ::enums::EnumInt8 int8b2() const noexcept { return this->template fbe_field<::enums::EnumInt8>(46, ::enums::EnumInt8::ENUM_VALUE_2); }
+    ::enums::EnumInt8 int8b3() const noexcept { return this->template fbe_field<::enums::EnumInt8>(47, ::enums::EnumInt8::ENUM_VALUE_3); }
+    ::enums::EnumInt8 int8b4() const noexcept { return this->template fbe_field<::enums::EnumInt8>(48, ::enums::EnumInt8::ENUM_VALUE_4); }
+    ::enums::EnumInt8 int8b5() const noexcept { return this->template fbe_field<::enums::EnumInt8>(49, ::enums::EnumInt8::ENUM_VALUE_5); }
+    ::enums::EnumUInt8 uint8b0() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(50, ::enums::EnumUInt8::ENUM_VALUE_0); }
+    ::enums::EnumUInt8 uint8b1() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(51, ::enums::EnumUInt8::ENUM_VALUE_1); }
+    ::enums::EnumUInt8 uint8b2() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(52, ::enums::EnumUInt8::ENUM_VALUE_2); }
+    ::enums::EnumUInt8 uint8b3() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(53, ::enums::EnumUInt8::ENUM_VALUE_3); }
+    ::enums::EnumUInt8 uint8b4() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(54, ::enums::EnumUInt8::ENUM_VALUE_4); }
+    ::enums::EnumUInt8 uint8b5() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(55, ::enums::EnumUInt8::ENUM_VALUE_5); }
+    ::enums::EnumInt16 int16b0() const noexcept { return this->template fbe_field<::enums::EnumInt16>(56, ::enums::EnumInt16::ENUM_VALUE_0); }
+    ::enums::EnumInt16 int16b1() const noexcept { return this->template fbe_field<::enums::EnumInt16>(58, ::enums::EnumInt16::ENUM_VALUE_1); }
+    ::enums::EnumInt16 int16b2() const noexcept { return this->template fbe_field<::enums::EnumInt16>(60, ::enums::EnumInt16::ENUM_VALUE_2); }
+    ::enums::EnumInt16 int16b3() const noexcept { return this->template fbe_field<::enums::EnumInt16>(62, ::enums::EnumInt16::ENUM_VALUE_3); }
+    ::enums::EnumInt16 int16b4() const noexcept { return this->template fbe_field<::enums::EnumInt16>(64, ::enums::EnumInt16::ENUM_VALUE_4); }
+    ::enums::EnumInt16 int16b5() const noexcept { return this->template fbe_field<::enums::EnumInt16>(66, ::enums::EnumInt16::ENUM_VALUE_5); }
+    ::enums::EnumUInt16 uint16b0() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(68, ::enums::EnumUInt16::ENUM_VALUE_0); }
+    ::enums::EnumUInt16 uint16b1() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(70, ::enums::EnumUInt16::ENUM_VALUE_1); }
+    ::enums::EnumUInt16 uint16b2() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(72, ::enums::EnumUInt16::ENUM_VALUE_2); }
+    ::enums::EnumUInt16 uint16b3() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(74, ::enums::EnumUInt16::ENUM_VALUE_3); }
+    ::enums::EnumUInt16 uint16b4() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(76, ::enums::EnumUInt16::ENUM_VALUE_4); }
+    ::enums::EnumUInt16 uint16b5() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(78, ::enums::EnumUInt16::ENUM_VALUE_5); }
+    ::enums::EnumInt32 int32b0() const noexcept { return this->template fbe_field<::enums::EnumInt32>(80, ::enums::EnumInt32::ENUM_VALUE_0); }
+    ::enums::EnumInt32 int32b1() const noexcept { return this->template fbe_field<::enums::EnumInt32>(84, ::enums::EnumInt32::ENUM_VALUE_1); }
+    ::enums::EnumInt32 int32b2() const noexcept { return this->template fbe_field<::enums::EnumInt32>(88, ::enums::EnumInt32::ENUM_VALUE_2); }
+    ::enums::EnumInt32 int32b3() const noexcept { return this->template fbe_field<::enums::EnumInt32>(92, ::enums::EnumInt32::ENUM_VALUE_3); }
+    ::enums::EnumInt32 int32b4() const noexcept { return this->template fbe_field<::enums::EnumInt32>(96, ::enums::EnumInt32::ENUM_VALUE_4); }
+    ::enums::EnumInt32 int32b5() const noexcept { return this->template fbe_field<::enums::EnumInt32>(100, ::enums::EnumInt32::ENUM_VALUE_5); }
+    ::enums::EnumUInt32 uint32b0() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(104, ::enums::EnumUInt32::ENUM_VALUE_0); }
+    ::enums::EnumUInt32 uint32b1() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(108, ::enums::EnumUInt32::ENUM_VALUE_1); }
+    ::enums::EnumUInt32 uint32b2() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(112, ::enums::EnumUInt32::ENUM_VALUE_2); }
+    ::enums::EnumUInt32 uint32b3() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(116, ::enums::EnumUInt32::ENUM_VALUE_3); }
+    ::enums::EnumUInt32 uint32b4() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(120, ::enums::EnumUInt32::ENUM_VALUE_4); }
+    ::enums::EnumUInt32 uint32b5() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(124, ::enums::EnumUInt32::ENUM_VALUE_5); }
+    ::enums::EnumInt64 int64b0() const noexcept { return this->template fbe_field<::enums::EnumInt64>(128, ::enums::EnumInt64::ENUM_VALUE_0); }
+    ::enums::EnumInt64 int64b1() const noexcept { return this->template fbe_field<::enums::EnumInt64>(136, ::enums::EnumInt64::ENUM_VALUE_1); }
+    ::enums::EnumInt64 int64b2() const noexcept { return this->template fbe_field<::enums::EnumInt64>(144, ::enums::EnumInt64::ENUM_VALUE_2); }
+    ::enums::EnumInt64 int64b3() const noexcept { return this->template fbe_field<::enums::EnumInt64>(152, ::enums::EnumInt64::ENUM_VALUE_3); }
+    ::enums::EnumInt64 int64b4() const noexcept { return this->template fbe_field<::enums::EnumInt64>(160, ::enums::EnumInt64::ENUM_VALUE_4); }
+    ::enums::EnumInt64 int64b5() const noexcept { return this->template fbe_field<::enums::EnumInt64>(168, ::enums::EnumInt64::ENUM_VALUE_5); }
+    ::enums::EnumUInt64 uint64b0() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(176, ::enums::EnumUInt64::ENUM_VALUE_0); }
+    ::enums::EnumUInt64 uint64b1() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(184, ::enums::EnumUInt64::ENUM_VALUE_1); }
+    ::enums::EnumUInt64 uint64b2() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(192, ::enums::EnumUInt64::ENUM_VALUE_2); }
+    ::enums::EnumUInt64 uint64b3() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(200, ::enums::EnumUInt64::ENUM_VALUE_3); }
+    ::enums::EnumUInt64 uint64b4() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(208, ::enums::EnumUInt64::ENUM_VALUE_4); }
+    ::enums::EnumUInt64 uint64b5() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(216, ::enums::EnumUInt64::ENUM_VALUE_5); }
 };
 
 } // namespace FBE

@@ -187,77 +187,83 @@ public:
     FieldModel<TBuffer, ::protoex::Account> body;
 };
 
-//! View of protoex.Order: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::Order> : public StructView<::protoex::Order>
+//! View of protoex.Order: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::Order, Verified> : public StructView<::protoex::Order, Verified>
 {
 public:
-    using StructView<::protoex::Order>::StructView;
+    using StructView<::protoex::Order, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view symbol() const noexcept { return fbe_field<std::string>(12); }
-    ::protoex::OrderSide side() const noexcept { return fbe_field<::protoex::OrderSide>(16); }
-    ::protoex::OrderType type() const noexcept { return fbe_field<::protoex::OrderType>(17); }
-    double price() const noexcept { return fbe_field<double>(18, 0.0); }
-    double volume() const noexcept { return fbe_field<double>(26, 0.0); }
-    double tp() const noexcept { return fbe_field<double>(34, 10.0); }
-    double sl() const noexcept { return fbe_field<double>(42, -10.0); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(12); }
+    ::protoex::OrderSide side() const noexcept { return this->template fbe_field<::protoex::OrderSide>(16); }
+    ::protoex::OrderType type() const noexcept { return this->template fbe_field<::protoex::OrderType>(17); }
+    double price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
+    double volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
+    double tp() const noexcept { return this->template fbe_field<double>(34, 10.0); }
+    double sl() const noexcept { return this->template fbe_field<double>(42, -10.0); }
 };
 
-//! View of protoex.Balance: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::Balance> : public StructView<::protoex::Balance>
+//! View of protoex.Balance: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::Balance, Verified> : public StructView<::protoex::Balance, Verified>
 {
 public:
-    using StructView<::protoex::Balance>::StructView;
+    using StructView<::protoex::Balance, Verified>::StructView;
 
-    View<::proto::Balance> parent() const noexcept { return fbe_part<::proto::Balance>(); }
-    double locked() const noexcept { return fbe_field<double>(20, 0.0); }
+    View<::proto::Balance, Verified> parent() const noexcept { return this->template fbe_part<::proto::Balance>(); }
+    double locked() const noexcept { return this->template fbe_field<double>(20, 0.0); }
 };
 
-//! View of protoex.Account: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::Account> : public StructView<::protoex::Account>
+//! View of protoex.Account: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::Account, Verified> : public StructView<::protoex::Account, Verified>
 {
 public:
-    using StructView<::protoex::Account>::StructView;
+    using StructView<::protoex::Account, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
-    ::protoex::StateEx state() const noexcept { return fbe_field<::protoex::StateEx>(16, ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad); }
-    View<::protoex::Balance> wallet() const noexcept { return fbe_field<::protoex::Balance>(17); }
-    View<std::optional<::protoex::Balance>> asset() const noexcept { return fbe_field<std::optional<::protoex::Balance>>(21); }
-    View<std::vector<::protoex::Order>> orders() const noexcept { return fbe_field<std::vector<::protoex::Order>>(26); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
+    ::protoex::StateEx state() const noexcept { return this->template fbe_field<::protoex::StateEx>(16, ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad); }
+    View<::protoex::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::protoex::Balance>(17); }
+    View<std::optional<::protoex::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::protoex::Balance>>(21); }
+    View<std::vector<::protoex::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::protoex::Order>>(26); }
 };
 
-//! View of protoex.OrderMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::OrderMessage> : public StructView<::protoex::OrderMessage>
+//! View of protoex.OrderMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::OrderMessage, Verified> : public StructView<::protoex::OrderMessage, Verified>
 {
 public:
-    using StructView<::protoex::OrderMessage>::StructView;
+    using StructView<::protoex::OrderMessage, Verified>::StructView;
 
-    View<::protoex::Order> body() const noexcept { return fbe_field<::protoex::Order>(8); }
+    View<::protoex::Order, Verified> body() const noexcept { return this->template fbe_field<::protoex::Order>(8); }
 };
 
-//! View of protoex.BalanceMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::BalanceMessage> : public StructView<::protoex::BalanceMessage>
+//! View of protoex.BalanceMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::BalanceMessage, Verified> : public StructView<::protoex::BalanceMessage, Verified>
 {
 public:
-    using StructView<::protoex::BalanceMessage>::StructView;
+    using StructView<::protoex::BalanceMessage, Verified>::StructView;
 
-    View<::protoex::Balance> body() const noexcept { return fbe_field<::protoex::Balance>(8); }
+    View<::protoex::Balance, Verified> body() const noexcept { return this->template fbe_field<::protoex::Balance>(8); }
 };
 
-//! View of protoex.AccountMessage: its fields read in place, each checked against the body found.
-template <>
-class View<::protoex::AccountMessage> : public StructView<::protoex::AccountMessage>
+//! View of protoex.AccountMessage: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::protoex::AccountMessage, Verified> : public StructView<::protoex::AccountMessage, Verified>
 {
 public:
-    using StructView<::protoex::AccountMessage>::StructView;
+    using StructView<::protoex::AccountMessage, Verified>::StructView;
 
-    View<::protoex::Account> body() const noexcept { return fbe_field<::protoex::Account>(8); }
+    View<::protoex::Account, Verified> body() const noexcept { return this->template fbe_field<::protoex::Account>(8); }
 };
 
 } // namespace FBE

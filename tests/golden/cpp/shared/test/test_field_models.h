@@ -655,295 +655,307 @@ public:
 
 };
 
-//! View of test.StructSimple: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructSimple> : public StructView<::test::StructSimple>
+//! View of test.StructSimple: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructSimple, Verified> : public StructView<::test::StructSimple, Verified>
 {
 public:
-    using StructView<::test::StructSimple>::StructView;
+    using StructView<::test::StructSimple, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
-    bool f1() const noexcept { return fbe_field<bool>(12); }
-    bool f2() const noexcept { return fbe_field<bool>(13, true); }
-    uint8_t f3() const noexcept { return fbe_field<uint8_t>(14); }
-    uint8_t f4() const noexcept { return fbe_field<uint8_t>(15, 255); }
-    char f5() const noexcept { return fbe_field<char>(16); }
-    char f6() const noexcept { return fbe_field<char>(17, '!'); }
-    wchar_t f7() const noexcept { return fbe_field<wchar_t>(18); }
-    wchar_t f8() const noexcept { return fbe_field<wchar_t>(22, static_cast<wchar_t>(0x444)); }
-    int8_t f9() const noexcept { return fbe_field<int8_t>(26); }
-    int8_t f10() const noexcept { return fbe_field<int8_t>(27, 127); }
-    uint8_t f11() const noexcept { return fbe_field<uint8_t>(28, 0); }
-    uint8_t f12() const noexcept { return fbe_field<uint8_t>(29, 255); }
-    int16_t f13() const noexcept { return fbe_field<int16_t>(30); }
-    int16_t f14() const noexcept { return fbe_field<int16_t>(32, 32767); }
-    uint16_t f15() const noexcept { return fbe_field<uint16_t>(34, 0); }
-    uint16_t f16() const noexcept { return fbe_field<uint16_t>(36, 65535); }
-    int32_t f17() const noexcept { return fbe_field<int32_t>(38); }
-    int32_t f18() const noexcept { return fbe_field<int32_t>(42, 2147483647); }
-    uint32_t f19() const noexcept { return fbe_field<uint32_t>(46, 0u); }
-    uint32_t f20() const noexcept { return fbe_field<uint32_t>(50, 4294967295u); }
-    int64_t f21() const noexcept { return fbe_field<int64_t>(54); }
-    int64_t f22() const noexcept { return fbe_field<int64_t>(62, INT64_C(9223372036854775807)); }
-    uint64_t f23() const noexcept { return fbe_field<uint64_t>(70, UINT64_C(0)); }
-    uint64_t f24() const noexcept { return fbe_field<uint64_t>(78, UINT64_C(18446744073709551615)); }
-    float f25() const noexcept { return fbe_field<float>(86); }
-    float f26() const noexcept { return fbe_field<float>(90, 123.456f); }
-    double f27() const noexcept { return fbe_field<double>(94); }
-    double f28() const noexcept { return fbe_field<double>(102, -123.456e+123); }
-    FBE::decimal_t f29() const noexcept { return fbe_field<FBE::decimal_t>(110); }
-    FBE::decimal_t f30() const noexcept { return fbe_field<FBE::decimal_t>(126, [] { return FBE::decimal_t("123456.123456"); }); }
-    std::string_view f31() const noexcept { return fbe_field<std::string>(142); }
-    std::string_view f32() const noexcept { return fbe_field<std::string>(146, "Initial string!"); }
-    uint64_t f33() const noexcept { return fbe_field<uint64_t>(150); }
-    uint64_t f34() const noexcept { return fbe_field<uint64_t>(158, UINT64_C(0)); }
-    uint64_t f35() const noexcept { return fbe_field<uint64_t>(166, [] { return FBE::utc(); }); }
-    FBE::uuid_t f36() const noexcept { return fbe_field<FBE::uuid_t>(174); }
-    FBE::uuid_t f37() const noexcept { return fbe_field<FBE::uuid_t>(190, [] { return FBE::uuid_t::sequential(); }); }
-    FBE::uuid_t f38() const noexcept { return fbe_field<FBE::uuid_t>(206, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
-    ::proto::OrderSide f39() const noexcept { return fbe_field<::proto::OrderSide>(222); }
-    ::proto::OrderType f40() const noexcept { return fbe_field<::proto::OrderType>(223); }
-    View<::proto::Order> f41() const noexcept { return fbe_field<::proto::Order>(224); }
-    View<::proto::Balance> f42() const noexcept { return fbe_field<::proto::Balance>(228); }
-    ::proto::State f43() const noexcept { return fbe_field<::proto::State>(232); }
-    View<::proto::Account> f44() const noexcept { return fbe_field<::proto::Account>(233); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    bool f1() const noexcept { return this->template fbe_field<bool>(12); }
+    bool f2() const noexcept { return this->template fbe_field<bool>(13, true); }
+    uint8_t f3() const noexcept { return this->template fbe_field<uint8_t>(14); }
+    uint8_t f4() const noexcept { return this->template fbe_field<uint8_t>(15, 255); }
+    char f5() const noexcept { return this->template fbe_field<char>(16); }
+    char f6() const noexcept { return this->template fbe_field<char>(17, '!'); }
+    wchar_t f7() const noexcept { return this->template fbe_field<wchar_t>(18); }
+    wchar_t f8() const noexcept { return this->template fbe_field<wchar_t>(22, static_cast<wchar_t>(0x444)); }
+    int8_t f9() const noexcept { return this->template fbe_field<int8_t>(26); }
+    int8_t f10() const noexcept { return this->template fbe_field<int8_t>(27, 127); }
+    uint8_t f11() const noexcept { return this->template fbe_field<uint8_t>(28, 0); }
+    uint8_t f12() const noexcept { return this->template fbe_field<uint8_t>(29, 255); }
+    int16_t f13() const noexcept { return this->template fbe_field<int16_t>(30); }
+    int16_t f14() const noexcept { return this->template fbe_field<int16_t>(32, 32767); }
+    uint16_t f15() const noexcept { return this->template fbe_field<uint16_t>(34, 0); }
+    uint16_t f16() const noexcept { return this->template fbe_field<uint16_t>(36, 65535); }
+    int32_t f17() const noexcept { return this->template fbe_field<int32_t>(38); }
+    int32_t f18() const noexcept { return this->template fbe_field<int32_t>(42, 2147483647); }
+    uint32_t f19() const noexcept { return this->template fbe_field<uint32_t>(46, 0u); }
+    uint32_t f20() const noexcept { return this->template fbe_field<uint32_t>(50, 4294967295u); }
+    int64_t f21() const noexcept { return this->template fbe_field<int64_t>(54); }
+    int64_t f22() const noexcept { return this->template fbe_field<int64_t>(62, INT64_C(9223372036854775807)); }
+    uint64_t f23() const noexcept { return this->template fbe_field<uint64_t>(70, UINT64_C(0)); }
+    uint64_t f24() const noexcept { return this->template fbe_field<uint64_t>(78, UINT64_C(18446744073709551615)); }
+    float f25() const noexcept { return this->template fbe_field<float>(86); }
+    float f26() const noexcept { return this->template fbe_field<float>(90, 123.456f); }
+    double f27() const noexcept { return this->template fbe_field<double>(94); }
+    double f28() const noexcept { return this->template fbe_field<double>(102, -123.456e+123); }
+    FBE::decimal_t f29() const noexcept { return this->template fbe_field<FBE::decimal_t>(110); }
+    FBE::decimal_t f30() const noexcept { return this->template fbe_field<FBE::decimal_t>(126, [] { return FBE::decimal_t("123456.123456"); }); }
+    std::string_view f31() const noexcept { return this->template fbe_field<std::string>(142); }
+    std::string_view f32() const noexcept { return this->template fbe_field<std::string>(146, "Initial string!"); }
+    uint64_t f33() const noexcept { return this->template fbe_field<uint64_t>(150); }
+    uint64_t f34() const noexcept { return this->template fbe_field<uint64_t>(158, UINT64_C(0)); }
+    uint64_t f35() const noexcept { return this->template fbe_field<uint64_t>(166, [] { return FBE::utc(); }); }
+    FBE::uuid_t f36() const noexcept { return this->template fbe_field<FBE::uuid_t>(174); }
+    FBE::uuid_t f37() const noexcept { return this->template fbe_field<FBE::uuid_t>(190, [] { return FBE::uuid_t::sequential(); }); }
+    FBE::uuid_t f38() const noexcept { return this->template fbe_field<FBE::uuid_t>(206, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
+    ::proto::OrderSide f39() const noexcept { return this->template fbe_field<::proto::OrderSide>(222); }
+    ::proto::OrderType f40() const noexcept { return this->template fbe_field<::proto::OrderType>(223); }
+    View<::proto::Order, Verified> f41() const noexcept { return this->template fbe_field<::proto::Order>(224); }
+    View<::proto::Balance, Verified> f42() const noexcept { return this->template fbe_field<::proto::Balance>(228); }
+    ::proto::State f43() const noexcept { return this->template fbe_field<::proto::State>(232); }
+    View<::proto::Account, Verified> f44() const noexcept { return this->template fbe_field<::proto::Account>(233); }
 };
 
-//! View of test.StructOptional: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructOptional> : public StructView<::test::StructOptional>
+//! View of test.StructOptional: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructOptional, Verified> : public StructView<::test::StructOptional, Verified>
 {
 public:
-    using StructView<::test::StructOptional>::StructView;
+    using StructView<::test::StructOptional, Verified>::StructView;
 
-    View<::test::StructSimple> parent() const noexcept { return fbe_part<::test::StructSimple>(); }
-    View<std::optional<bool>> f100() const noexcept { return fbe_field<std::optional<bool>>(237); }
-    View<std::optional<bool>> f101() const noexcept { return fbe_field<std::optional<bool>>(242); }
-    View<std::optional<bool>> f102() const noexcept { return fbe_field<std::optional<bool>>(247); }
-    View<std::optional<uint8_t>> f103() const noexcept { return fbe_field<std::optional<uint8_t>>(252); }
-    View<std::optional<uint8_t>> f104() const noexcept { return fbe_field<std::optional<uint8_t>>(257); }
-    View<std::optional<uint8_t>> f105() const noexcept { return fbe_field<std::optional<uint8_t>>(262); }
-    View<std::optional<char>> f106() const noexcept { return fbe_field<std::optional<char>>(267); }
-    View<std::optional<char>> f107() const noexcept { return fbe_field<std::optional<char>>(272); }
-    View<std::optional<char>> f108() const noexcept { return fbe_field<std::optional<char>>(277); }
-    View<std::optional<wchar_t>> f109() const noexcept { return fbe_field<std::optional<wchar_t>>(282); }
-    View<std::optional<wchar_t>> f110() const noexcept { return fbe_field<std::optional<wchar_t>>(287); }
-    View<std::optional<wchar_t>> f111() const noexcept { return fbe_field<std::optional<wchar_t>>(292); }
-    View<std::optional<int8_t>> f112() const noexcept { return fbe_field<std::optional<int8_t>>(297); }
-    View<std::optional<int8_t>> f113() const noexcept { return fbe_field<std::optional<int8_t>>(302); }
-    View<std::optional<int8_t>> f114() const noexcept { return fbe_field<std::optional<int8_t>>(307); }
-    View<std::optional<uint8_t>> f115() const noexcept { return fbe_field<std::optional<uint8_t>>(312); }
-    View<std::optional<uint8_t>> f116() const noexcept { return fbe_field<std::optional<uint8_t>>(317); }
-    View<std::optional<uint8_t>> f117() const noexcept { return fbe_field<std::optional<uint8_t>>(322); }
-    View<std::optional<int16_t>> f118() const noexcept { return fbe_field<std::optional<int16_t>>(327); }
-    View<std::optional<int16_t>> f119() const noexcept { return fbe_field<std::optional<int16_t>>(332); }
-    View<std::optional<int16_t>> f120() const noexcept { return fbe_field<std::optional<int16_t>>(337); }
-    View<std::optional<uint16_t>> f121() const noexcept { return fbe_field<std::optional<uint16_t>>(342); }
-    View<std::optional<uint16_t>> f122() const noexcept { return fbe_field<std::optional<uint16_t>>(347); }
-    View<std::optional<uint16_t>> f123() const noexcept { return fbe_field<std::optional<uint16_t>>(352); }
-    View<std::optional<int32_t>> f124() const noexcept { return fbe_field<std::optional<int32_t>>(357); }
-    View<std::optional<int32_t>> f125() const noexcept { return fbe_field<std::optional<int32_t>>(362); }
-    View<std::optional<int32_t>> f126() const noexcept { return fbe_field<std::optional<int32_t>>(367); }
-    View<std::optional<uint32_t>> f127() const noexcept { return fbe_field<std::optional<uint32_t>>(372); }
-    View<std::optional<uint32_t>> f128() const noexcept { return fbe_field<std::optional<uint32_t>>(377); }
-    View<std::optional<uint32_t>> f129() const noexcept { return fbe_field<std::optional<uint32_t>>(382); }
-    View<std::optional<int64_t>> f130() const noexcept { return fbe_field<std::optional<int64_t>>(387); }
-    View<std::optional<int64_t>> f131() const noexcept { return fbe_field<std::optional<int64_t>>(392); }
-    View<std::optional<int64_t>> f132() const noexcept { return fbe_field<std::optional<int64_t>>(397); }
-    View<std::optional<uint64_t>> f133() const noexcept { return fbe_field<std::optional<uint64_t>>(402); }
-    View<std::optional<uint64_t>> f134() const noexcept { return fbe_field<std::optional<uint64_t>>(407); }
-    View<std::optional<uint64_t>> f135() const noexcept { return fbe_field<std::optional<uint64_t>>(412); }
-    View<std::optional<float>> f136() const noexcept { return fbe_field<std::optional<float>>(417); }
-    View<std::optional<float>> f137() const noexcept { return fbe_field<std::optional<float>>(422); }
-    View<std::optional<float>> f138() const noexcept { return fbe_field<std::optional<float>>(427); }
-    View<std::optional<double>> f139() const noexcept { return fbe_field<std::optional<double>>(432); }
-    View<std::optional<double>> f140() const noexcept { return fbe_field<std::optional<double>>(437); }
-    View<std::optional<double>> f141() const noexcept { return fbe_field<std::optional<double>>(442); }
-    View<std::optional<FBE::decimal_t>> f142() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(447); }
-    View<std::optional<FBE::decimal_t>> f143() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(452); }
-    View<std::optional<FBE::decimal_t>> f144() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(457); }
-    View<std::optional<std::string>> f145() const noexcept { return fbe_field<std::optional<std::string>>(462); }
-    View<std::optional<std::string>> f146() const noexcept { return fbe_field<std::optional<std::string>>(467); }
-    View<std::optional<std::string>> f147() const noexcept { return fbe_field<std::optional<std::string>>(472); }
-    View<std::optional<uint64_t>> f148() const noexcept { return fbe_field<std::optional<uint64_t>>(477); }
-    View<std::optional<uint64_t>> f149() const noexcept { return fbe_field<std::optional<uint64_t>>(482); }
-    View<std::optional<uint64_t>> f150() const noexcept { return fbe_field<std::optional<uint64_t>>(487); }
-    View<std::optional<FBE::uuid_t>> f151() const noexcept { return fbe_field<std::optional<FBE::uuid_t>>(492); }
-    View<std::optional<FBE::uuid_t>> f152() const noexcept { return fbe_field<std::optional<FBE::uuid_t>>(497); }
-    View<std::optional<FBE::uuid_t>> f153() const noexcept { return fbe_field<std::optional<FBE::uuid_t>>(502); }
-    View<std::optional<::proto::OrderSide>> f154() const noexcept { return fbe_field<std::optional<::proto::OrderSide>>(507); }
-    View<std::optional<::proto::OrderSide>> f155() const noexcept { return fbe_field<std::optional<::proto::OrderSide>>(512); }
-    View<std::optional<::proto::OrderType>> f156() const noexcept { return fbe_field<std::optional<::proto::OrderType>>(517); }
-    View<std::optional<::proto::OrderType>> f157() const noexcept { return fbe_field<std::optional<::proto::OrderType>>(522); }
-    View<std::optional<::proto::Order>> f158() const noexcept { return fbe_field<std::optional<::proto::Order>>(527); }
-    View<std::optional<::proto::Order>> f159() const noexcept { return fbe_field<std::optional<::proto::Order>>(532); }
-    View<std::optional<::proto::Balance>> f160() const noexcept { return fbe_field<std::optional<::proto::Balance>>(537); }
-    View<std::optional<::proto::Balance>> f161() const noexcept { return fbe_field<std::optional<::proto::Balance>>(542); }
-    View<std::optional<::proto::State>> f162() const noexcept { return fbe_field<std::optional<::proto::State>>(547); }
-    View<std::optional<::proto::State>> f163() const noexcept { return fbe_field<std::optional<::proto::State>>(552); }
-    View<std::optional<::proto::Account>> f164() const noexcept { return fbe_field<std::optional<::proto::Account>>(557); }
-    View<std::optional<::proto::Account>> f165() const noexcept { return fbe_field<std::optional<::proto::Account>>(562); }
+    View<::test::StructSimple, Verified> parent() const noexcept { return this->template fbe_part<::test::StructSimple>(); }
+    View<std::optional<bool>, Verified> f100() const noexcept { return this->template fbe_field<std::optional<bool>>(237); }
+    View<std::optional<bool>, Verified> f101() const noexcept { return this->template fbe_field<std::optional<bool>>(242); }
+    View<std::optional<bool>, Verified> f102() const noexcept { return this->template fbe_field<std::optional<bool>>(247); }
+    View<std::optional<uint8_t>, Verified> f103() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(252); }
+    View<std::optional<uint8_t>, Verified> f104() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(257); }
+    View<std::optional<uint8_t>, Verified> f105() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(262); }
+    View<std::optional<char>, Verified> f106() const noexcept { return this->template fbe_field<std::optional<char>>(267); }
+    View<std::optional<char>, Verified> f107() const noexcept { return this->template fbe_field<std::optional<char>>(272); }
+    View<std::optional<char>, Verified> f108() const noexcept { return this->template fbe_field<std::optional<char>>(277); }
+    View<std::optional<wchar_t>, Verified> f109() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(282); }
+    View<std::optional<wchar_t>, Verified> f110() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(287); }
+    View<std::optional<wchar_t>, Verified> f111() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(292); }
+    View<std::optional<int8_t>, Verified> f112() const noexcept { return this->template fbe_field<std::optional<int8_t>>(297); }
+    View<std::optional<int8_t>, Verified> f113() const noexcept { return this->template fbe_field<std::optional<int8_t>>(302); }
+    View<std::optional<int8_t>, Verified> f114() const noexcept { return this->template fbe_field<std::optional<int8_t>>(307); }
+    View<std::optional<uint8_t>, Verified> f115() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(312); }
+    View<std::optional<uint8_t>, Verified> f116() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(317); }
+    View<std::optional<uint8_t>, Verified> f117() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(322); }
+    View<std::optional<int16_t>, Verified> f118() const noexcept { return this->template fbe_field<std::optional<int16_t>>(327); }
+    View<std::optional<int16_t>, Verified> f119() const noexcept { return this->template fbe_field<std::optional<int16_t>>(332); }
+    View<std::optional<int16_t>, Verified> f120() const noexcept { return this->template fbe_field<std::optional<int16_t>>(337); }
+    View<std::optional<uint16_t>, Verified> f121() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(342); }
+    View<std::optional<uint16_t>, Verified> f122() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(347); }
+    View<std::optional<uint16_t>, Verified> f123() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(352); }
+    View<std::optional<int32_t>, Verified> f124() const noexcept { return this->template fbe_field<std::optional<int32_t>>(357); }
+    View<std::optional<int32_t>, Verified> f125() const noexcept { return this->template fbe_field<std::optional<int32_t>>(362); }
+    View<std::optional<int32_t>, Verified> f126() const noexcept { return this->template fbe_field<std::optional<int32_t>>(367); }
+    View<std::optional<uint32_t>, Verified> f127() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(372); }
+    View<std::optional<uint32_t>, Verified> f128() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(377); }
+    View<std::optional<uint32_t>, Verified> f129() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(382); }
+    View<std::optional<int64_t>, Verified> f130() const noexcept { return this->template fbe_field<std::optional<int64_t>>(387); }
+    View<std::optional<int64_t>, Verified> f131() const noexcept { return this->template fbe_field<std::optional<int64_t>>(392); }
+    View<std::optional<int64_t>, Verified> f132() const noexcept { return this->template fbe_field<std::optional<int64_t>>(397); }
+    View<std::optional<uint64_t>, Verified> f133() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(402); }
+    View<std::optional<uint64_t>, Verified> f134() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(407); }
+    View<std::optional<uint64_t>, Verified> f135() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(412); }
+    View<std::optional<float>, Verified> f136() const noexcept { return this->template fbe_field<std::optional<float>>(417); }
+    View<std::optional<float>, Verified> f137() const noexcept { return this->template fbe_field<std::optional<float>>(422); }
+    View<std::optional<float>, Verified> f138() const noexcept { return this->template fbe_field<std::optional<float>>(427); }
+    View<std::optional<double>, Verified> f139() const noexcept { return this->template fbe_field<std::optional<double>>(432); }
+    View<std::optional<double>, Verified> f140() const noexcept { return this->template fbe_field<std::optional<double>>(437); }
+    View<std::optional<double>, Verified> f141() const noexcept { return this->template fbe_field<std::optional<double>>(442); }
+    View<std::optional<FBE::decimal_t>, Verified> f142() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(447); }
+    View<std::optional<FBE::decimal_t>, Verified> f143() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(452); }
+    View<std::optional<FBE::decimal_t>, Verified> f144() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(457); }
+    View<std::optional<std::string>, Verified> f145() const noexcept { return this->template fbe_field<std::optional<std::string>>(462); }
+    View<std::optional<std::string>, Verified> f146() const noexcept { return this->template fbe_field<std::optional<std::string>>(467); }
+    View<std::optional<std::string>, Verified> f147() const noexcept { return this->template fbe_field<std::optional<std::string>>(472); }
+    View<std::optional<uint64_t>, Verified> f148() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(477); }
+    View<std::optional<uint64_t>, Verified> f149() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(482); }
+    View<std::optional<uint64_t>, Verified> f150() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(487); }
+    View<std::optional<FBE::uuid_t>, Verified> f151() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(492); }
+    View<std::optional<FBE::uuid_t>, Verified> f152() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(497); }
+    View<std::optional<FBE::uuid_t>, Verified> f153() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(502); }
+    View<std::optional<::proto::OrderSide>, Verified> f154() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(507); }
+    View<std::optional<::proto::OrderSide>, Verified> f155() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(512); }
+    View<std::optional<::proto::OrderType>, Verified> f156() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(517); }
+    View<std::optional<::proto::OrderType>, Verified> f157() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(522); }
+    View<std::optional<::proto::Order>, Verified> f158() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(527); }
+    View<std::optional<::proto::Order>, Verified> f159() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(532); }
+    View<std::optional<::proto::Balance>, Verified> f160() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(537); }
+    View<std::optional<::proto::Balance>, Verified> f161() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(542); }
+    View<std::optional<::proto::State>, Verified> f162() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(547); }
+    View<std::optional<::proto::State>, Verified> f163() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(552); }
+    View<std::optional<::proto::Account>, Verified> f164() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(557); }
+    View<std::optional<::proto::Account>, Verified> f165() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(562); }
 };
 
-//! View of test.StructNested: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructNested> : public StructView<::test::StructNested>
+//! View of test.StructNested: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructNested, Verified> : public StructView<::test::StructNested, Verified>
 {
 public:
-    using StructView<::test::StructNested>::StructView;
+    using StructView<::test::StructNested, Verified>::StructView;
 
-    View<::test::StructOptional> parent() const noexcept { return fbe_part<::test::StructOptional>(); }
-    ::test::EnumSimple f1000() const noexcept { return fbe_field<::test::EnumSimple>(567); }
-    View<std::optional<::test::EnumSimple>> f1001() const noexcept { return fbe_field<std::optional<::test::EnumSimple>>(571); }
-    ::test::EnumTyped f1002() const noexcept { return fbe_field<::test::EnumTyped>(576, ::test::EnumTyped::ENUM_VALUE_2); }
-    View<std::optional<::test::EnumTyped>> f1003() const noexcept { return fbe_field<std::optional<::test::EnumTyped>>(577); }
-    ::test::FlagsSimple f1004() const noexcept { return fbe_field<::test::FlagsSimple>(582); }
-    View<std::optional<::test::FlagsSimple>> f1005() const noexcept { return fbe_field<std::optional<::test::FlagsSimple>>(586); }
-    ::test::FlagsTyped f1006() const noexcept { return fbe_field<::test::FlagsTyped>(591, ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6); }
-    View<std::optional<::test::FlagsTyped>> f1007() const noexcept { return fbe_field<std::optional<::test::FlagsTyped>>(599); }
-    View<::test::StructSimple> f1008() const noexcept { return fbe_field<::test::StructSimple>(604); }
-    View<std::optional<::test::StructSimple>> f1009() const noexcept { return fbe_field<std::optional<::test::StructSimple>>(608); }
-    View<::test::StructOptional> f1010() const noexcept { return fbe_field<::test::StructOptional>(613); }
-    View<std::optional<::test::StructOptional>> f1011() const noexcept { return fbe_field<std::optional<::test::StructOptional>>(617); }
+    View<::test::StructOptional, Verified> parent() const noexcept { return this->template fbe_part<::test::StructOptional>(); }
+    ::test::EnumSimple f1000() const noexcept { return this->template fbe_field<::test::EnumSimple>(567); }
+    View<std::optional<::test::EnumSimple>, Verified> f1001() const noexcept { return this->template fbe_field<std::optional<::test::EnumSimple>>(571); }
+    ::test::EnumTyped f1002() const noexcept { return this->template fbe_field<::test::EnumTyped>(576, ::test::EnumTyped::ENUM_VALUE_2); }
+    View<std::optional<::test::EnumTyped>, Verified> f1003() const noexcept { return this->template fbe_field<std::optional<::test::EnumTyped>>(577); }
+    ::test::FlagsSimple f1004() const noexcept { return this->template fbe_field<::test::FlagsSimple>(582); }
+    View<std::optional<::test::FlagsSimple>, Verified> f1005() const noexcept { return this->template fbe_field<std::optional<::test::FlagsSimple>>(586); }
+    ::test::FlagsTyped f1006() const noexcept { return this->template fbe_field<::test::FlagsTyped>(591, ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6); }
+    View<std::optional<::test::FlagsTyped>, Verified> f1007() const noexcept { return this->template fbe_field<std::optional<::test::FlagsTyped>>(599); }
+    View<::test::StructSimple, Verified> f1008() const noexcept { return this->template fbe_field<::test::StructSimple>(604); }
+    View<std::optional<::test::StructSimple>, Verified> f1009() const noexcept { return this->template fbe_field<std::optional<::test::StructSimple>>(608); }
+    View<::test::StructOptional, Verified> f1010() const noexcept { return this->template fbe_field<::test::StructOptional>(613); }
+    View<std::optional<::test::StructOptional>, Verified> f1011() const noexcept { return this->template fbe_field<std::optional<::test::StructOptional>>(617); }
 };
 
-//! View of test.StructBytes: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructBytes> : public StructView<::test::StructBytes>
+//! View of test.StructBytes: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructBytes, Verified> : public StructView<::test::StructBytes, Verified>
 {
 public:
-    using StructView<::test::StructBytes>::StructView;
+    using StructView<::test::StructBytes, Verified>::StructView;
 
-    View<FBE::buffer_t> f1() const noexcept { return fbe_field<FBE::buffer_t>(8); }
-    View<std::optional<FBE::buffer_t>> f2() const noexcept { return fbe_field<std::optional<FBE::buffer_t>>(12); }
-    View<std::optional<FBE::buffer_t>> f3() const noexcept { return fbe_field<std::optional<FBE::buffer_t>>(17); }
+    View<FBE::buffer_t, Verified> f1() const noexcept { return this->template fbe_field<FBE::buffer_t>(8); }
+    View<std::optional<FBE::buffer_t>, Verified> f2() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(12); }
+    View<std::optional<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(17); }
 };
 
-//! View of test.StructArray: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructArray> : public StructView<::test::StructArray>
+//! View of test.StructArray: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructArray, Verified> : public StructView<::test::StructArray, Verified>
 {
 public:
-    using StructView<::test::StructArray>::StructView;
+    using StructView<::test::StructArray, Verified>::StructView;
 
-    View<std::array<uint8_t, 2>> f1() const noexcept { return fbe_field<std::array<uint8_t, 2>>(8); }
-    View<std::array<std::optional<uint8_t>, 2>> f2() const noexcept { return fbe_field<std::array<std::optional<uint8_t>, 2>>(10); }
-    View<std::array<FBE::buffer_t, 2>> f3() const noexcept { return fbe_field<std::array<FBE::buffer_t, 2>>(20); }
-    View<std::array<std::optional<FBE::buffer_t>, 2>> f4() const noexcept { return fbe_field<std::array<std::optional<FBE::buffer_t>, 2>>(28); }
-    View<std::array<::test::EnumSimple, 2>> f5() const noexcept { return fbe_field<std::array<::test::EnumSimple, 2>>(38); }
-    View<std::array<std::optional<::test::EnumSimple>, 2>> f6() const noexcept { return fbe_field<std::array<std::optional<::test::EnumSimple>, 2>>(46); }
-    View<std::array<::test::FlagsSimple, 2>> f7() const noexcept { return fbe_field<std::array<::test::FlagsSimple, 2>>(56); }
-    View<std::array<std::optional<::test::FlagsSimple>, 2>> f8() const noexcept { return fbe_field<std::array<std::optional<::test::FlagsSimple>, 2>>(64); }
-    View<std::array<::test::StructSimple, 2>> f9() const noexcept { return fbe_field<std::array<::test::StructSimple, 2>>(74); }
-    View<std::array<std::optional<::test::StructSimple>, 2>> f10() const noexcept { return fbe_field<std::array<std::optional<::test::StructSimple>, 2>>(82); }
+    View<std::array<uint8_t, 2>, Verified> f1() const noexcept { return this->template fbe_field<std::array<uint8_t, 2>>(8); }
+    View<std::array<std::optional<uint8_t>, 2>, Verified> f2() const noexcept { return this->template fbe_field<std::array<std::optional<uint8_t>, 2>>(10); }
+    View<std::array<FBE::buffer_t, 2>, Verified> f3() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(20); }
+    View<std::array<std::optional<FBE::buffer_t>, 2>, Verified> f4() const noexcept { return this->template fbe_field<std::array<std::optional<FBE::buffer_t>, 2>>(28); }
+    View<std::array<::test::EnumSimple, 2>, Verified> f5() const noexcept { return this->template fbe_field<std::array<::test::EnumSimple, 2>>(38); }
+    View<std::array<std::optional<::test::EnumSimple>, 2>, Verified> f6() const noexcept { return this->template fbe_field<std::array<std::optional<::test::EnumSimple>, 2>>(46); }
+    View<std::array<::test::FlagsSimple, 2>, Verified> f7() const noexcept { return this->template fbe_field<std::array<::test::FlagsSimple, 2>>(56); }
+    View<std::array<std::optional<::test::FlagsSimple>, 2>, Verified> f8() const noexcept { return this->template fbe_field<std::array<std::optional<::test::FlagsSimple>, 2>>(64); }
+    View<std::array<::test::StructSimple, 2>, Verified> f9() const noexcept { return this->template fbe_field<std::array<::test::StructSimple, 2>>(74); }
+    View<std::array<std::optional<::test::StructSimple>, 2>, Verified> f10() const noexcept { return this->template fbe_field<std::array<std::optional<::test::StructSimple>, 2>>(82); }
 };
 
-//! View of test.StructVector: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructVector> : public StructView<::test::StructVector>
+//! View of test.StructVector: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructVector, Verified> : public StructView<::test::StructVector, Verified>
 {
 public:
-    using StructView<::test::StructVector>::StructView;
+    using StructView<::test::StructVector, Verified>::StructView;
 
-    View<std::vector<uint8_t>> f1() const noexcept { return fbe_field<std::vector<uint8_t>>(8); }
-    View<std::vector<std::optional<uint8_t>>> f2() const noexcept { return fbe_field<std::vector<std::optional<uint8_t>>>(12); }
-    View<std::vector<FBE::buffer_t>> f3() const noexcept { return fbe_field<std::vector<FBE::buffer_t>>(16); }
-    View<std::vector<std::optional<FBE::buffer_t>>> f4() const noexcept { return fbe_field<std::vector<std::optional<FBE::buffer_t>>>(20); }
-    View<std::vector<::test::EnumSimple>> f5() const noexcept { return fbe_field<std::vector<::test::EnumSimple>>(24); }
-    View<std::vector<std::optional<::test::EnumSimple>>> f6() const noexcept { return fbe_field<std::vector<std::optional<::test::EnumSimple>>>(28); }
-    View<std::vector<::test::FlagsSimple>> f7() const noexcept { return fbe_field<std::vector<::test::FlagsSimple>>(32); }
-    View<std::vector<std::optional<::test::FlagsSimple>>> f8() const noexcept { return fbe_field<std::vector<std::optional<::test::FlagsSimple>>>(36); }
-    View<std::vector<::test::StructSimple>> f9() const noexcept { return fbe_field<std::vector<::test::StructSimple>>(40); }
-    View<std::vector<std::optional<::test::StructSimple>>> f10() const noexcept { return fbe_field<std::vector<std::optional<::test::StructSimple>>>(44); }
+    View<std::vector<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::vector<uint8_t>>(8); }
+    View<std::vector<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::vector<std::optional<uint8_t>>>(12); }
+    View<std::vector<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::vector<FBE::buffer_t>>(16); }
+    View<std::vector<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::buffer_t>>>(20); }
+    View<std::vector<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::vector<::test::EnumSimple>>(24); }
+    View<std::vector<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::EnumSimple>>>(28); }
+    View<std::vector<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::vector<::test::FlagsSimple>>(32); }
+    View<std::vector<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::FlagsSimple>>>(36); }
+    View<std::vector<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::vector<::test::StructSimple>>(40); }
+    View<std::vector<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::StructSimple>>>(44); }
 };
 
-//! View of test.StructList: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructList> : public StructView<::test::StructList>
+//! View of test.StructList: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructList, Verified> : public StructView<::test::StructList, Verified>
 {
 public:
-    using StructView<::test::StructList>::StructView;
+    using StructView<::test::StructList, Verified>::StructView;
 
-    View<std::list<uint8_t>> f1() const noexcept { return fbe_field<std::list<uint8_t>>(8); }
-    View<std::list<std::optional<uint8_t>>> f2() const noexcept { return fbe_field<std::list<std::optional<uint8_t>>>(12); }
-    View<std::list<FBE::buffer_t>> f3() const noexcept { return fbe_field<std::list<FBE::buffer_t>>(16); }
-    View<std::list<std::optional<FBE::buffer_t>>> f4() const noexcept { return fbe_field<std::list<std::optional<FBE::buffer_t>>>(20); }
-    View<std::list<::test::EnumSimple>> f5() const noexcept { return fbe_field<std::list<::test::EnumSimple>>(24); }
-    View<std::list<std::optional<::test::EnumSimple>>> f6() const noexcept { return fbe_field<std::list<std::optional<::test::EnumSimple>>>(28); }
-    View<std::list<::test::FlagsSimple>> f7() const noexcept { return fbe_field<std::list<::test::FlagsSimple>>(32); }
-    View<std::list<std::optional<::test::FlagsSimple>>> f8() const noexcept { return fbe_field<std::list<std::optional<::test::FlagsSimple>>>(36); }
-    View<std::list<::test::StructSimple>> f9() const noexcept { return fbe_field<std::list<::test::StructSimple>>(40); }
-    View<std::list<std::optional<::test::StructSimple>>> f10() const noexcept { return fbe_field<std::list<std::optional<::test::StructSimple>>>(44); }
+    View<std::list<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::list<uint8_t>>(8); }
+    View<std::list<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::list<std::optional<uint8_t>>>(12); }
+    View<std::list<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::list<FBE::buffer_t>>(16); }
+    View<std::list<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::list<std::optional<FBE::buffer_t>>>(20); }
+    View<std::list<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::list<::test::EnumSimple>>(24); }
+    View<std::list<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::list<std::optional<::test::EnumSimple>>>(28); }
+    View<std::list<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::list<::test::FlagsSimple>>(32); }
+    View<std::list<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::list<std::optional<::test::FlagsSimple>>>(36); }
+    View<std::list<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::list<::test::StructSimple>>(40); }
+    View<std::list<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::list<std::optional<::test::StructSimple>>>(44); }
 };
 
-//! View of test.StructSet: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructSet> : public StructView<::test::StructSet>
+//! View of test.StructSet: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructSet, Verified> : public StructView<::test::StructSet, Verified>
 {
 public:
-    using StructView<::test::StructSet>::StructView;
+    using StructView<::test::StructSet, Verified>::StructView;
 
-    View<std::set<uint8_t>> f1() const noexcept { return fbe_field<std::set<uint8_t>>(8); }
-    View<std::set<::test::EnumSimple>> f2() const noexcept { return fbe_field<std::set<::test::EnumSimple>>(12); }
-    View<std::set<::test::FlagsSimple>> f3() const noexcept { return fbe_field<std::set<::test::FlagsSimple>>(16); }
-    View<std::set<::test::StructSimple>> f4() const noexcept { return fbe_field<std::set<::test::StructSimple>>(20); }
+    View<std::set<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::set<uint8_t>>(8); }
+    View<std::set<::test::EnumSimple>, Verified> f2() const noexcept { return this->template fbe_field<std::set<::test::EnumSimple>>(12); }
+    View<std::set<::test::FlagsSimple>, Verified> f3() const noexcept { return this->template fbe_field<std::set<::test::FlagsSimple>>(16); }
+    View<std::set<::test::StructSimple>, Verified> f4() const noexcept { return this->template fbe_field<std::set<::test::StructSimple>>(20); }
 };
 
-//! View of test.StructMap: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructMap> : public StructView<::test::StructMap>
+//! View of test.StructMap: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructMap, Verified> : public StructView<::test::StructMap, Verified>
 {
 public:
-    using StructView<::test::StructMap>::StructView;
+    using StructView<::test::StructMap, Verified>::StructView;
 
-    View<std::map<int32_t, uint8_t>> f1() const noexcept { return fbe_field<std::map<int32_t, uint8_t>>(8); }
-    View<std::map<int32_t, std::optional<uint8_t>>> f2() const noexcept { return fbe_field<std::map<int32_t, std::optional<uint8_t>>>(12); }
-    View<std::map<int32_t, FBE::buffer_t>> f3() const noexcept { return fbe_field<std::map<int32_t, FBE::buffer_t>>(16); }
-    View<std::map<int32_t, std::optional<FBE::buffer_t>>> f4() const noexcept { return fbe_field<std::map<int32_t, std::optional<FBE::buffer_t>>>(20); }
-    View<std::map<int32_t, ::test::EnumSimple>> f5() const noexcept { return fbe_field<std::map<int32_t, ::test::EnumSimple>>(24); }
-    View<std::map<int32_t, std::optional<::test::EnumSimple>>> f6() const noexcept { return fbe_field<std::map<int32_t, std::optional<::test::EnumSimple>>>(28); }
-    View<std::map<int32_t, ::test::FlagsSimple>> f7() const noexcept { return fbe_field<std::map<int32_t, ::test::FlagsSimple>>(32); }
-    View<std::map<int32_t, std::optional<::test::FlagsSimple>>> f8() const noexcept { return fbe_field<std::map<int32_t, std::optional<::test::FlagsSimple>>>(36); }
-    View<std::map<int32_t, ::test::StructSimple>> f9() const noexcept { return fbe_field<std::map<int32_t, ::test::StructSimple>>(40); }
-    View<std::map<int32_t, std::optional<::test::StructSimple>>> f10() const noexcept { return fbe_field<std::map<int32_t, std::optional<::test::StructSimple>>>(44); }
+    View<std::map<int32_t, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::map<int32_t, uint8_t>>(8); }
+    View<std::map<int32_t, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<uint8_t>>>(12); }
+    View<std::map<int32_t, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::buffer_t>>(16); }
+    View<std::map<int32_t, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<FBE::buffer_t>>>(20); }
+    View<std::map<int32_t, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::EnumSimple>>(24); }
+    View<std::map<int32_t, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::EnumSimple>>>(28); }
+    View<std::map<int32_t, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::FlagsSimple>>(32); }
+    View<std::map<int32_t, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::FlagsSimple>>>(36); }
+    View<std::map<int32_t, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::StructSimple>>(40); }
+    View<std::map<int32_t, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::StructSimple>>>(44); }
 };
 
-//! View of test.StructHash: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructHash> : public StructView<::test::StructHash>
+//! View of test.StructHash: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructHash, Verified> : public StructView<::test::StructHash, Verified>
 {
 public:
-    using StructView<::test::StructHash>::StructView;
+    using StructView<::test::StructHash, Verified>::StructView;
 
-    View<std::unordered_map<std::string, uint8_t>> f1() const noexcept { return fbe_field<std::unordered_map<std::string, uint8_t>>(8); }
-    View<std::unordered_map<std::string, std::optional<uint8_t>>> f2() const noexcept { return fbe_field<std::unordered_map<std::string, std::optional<uint8_t>>>(12); }
-    View<std::unordered_map<std::string, FBE::buffer_t>> f3() const noexcept { return fbe_field<std::unordered_map<std::string, FBE::buffer_t>>(16); }
-    View<std::unordered_map<std::string, std::optional<FBE::buffer_t>>> f4() const noexcept { return fbe_field<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>(20); }
-    View<std::unordered_map<std::string, ::test::EnumSimple>> f5() const noexcept { return fbe_field<std::unordered_map<std::string, ::test::EnumSimple>>(24); }
-    View<std::unordered_map<std::string, std::optional<::test::EnumSimple>>> f6() const noexcept { return fbe_field<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>(28); }
-    View<std::unordered_map<std::string, ::test::FlagsSimple>> f7() const noexcept { return fbe_field<std::unordered_map<std::string, ::test::FlagsSimple>>(32); }
-    View<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>> f8() const noexcept { return fbe_field<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>(36); }
-    View<std::unordered_map<std::string, ::test::StructSimple>> f9() const noexcept { return fbe_field<std::unordered_map<std::string, ::test::StructSimple>>(40); }
-    View<std::unordered_map<std::string, std::optional<::test::StructSimple>>> f10() const noexcept { return fbe_field<std::unordered_map<std::string, std::optional<::test::StructSimple>>>(44); }
+    View<std::unordered_map<std::string, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<std::string, uint8_t>>(8); }
+    View<std::unordered_map<std::string, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<uint8_t>>>(12); }
+    View<std::unordered_map<std::string, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::unordered_map<std::string, FBE::buffer_t>>(16); }
+    View<std::unordered_map<std::string, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>(20); }
+    View<std::unordered_map<std::string, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::EnumSimple>>(24); }
+    View<std::unordered_map<std::string, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>(28); }
+    View<std::unordered_map<std::string, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::FlagsSimple>>(32); }
+    View<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>(36); }
+    View<std::unordered_map<std::string, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::StructSimple>>(40); }
+    View<std::unordered_map<std::string, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::StructSimple>>>(44); }
 };
 
-//! View of test.StructHashEx: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructHashEx> : public StructView<::test::StructHashEx>
+//! View of test.StructHashEx: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructHashEx, Verified> : public StructView<::test::StructHashEx, Verified>
 {
 public:
-    using StructView<::test::StructHashEx>::StructView;
+    using StructView<::test::StructHashEx, Verified>::StructView;
 
-    View<std::unordered_map<::test::StructSimple, ::test::StructNested>> f1() const noexcept { return fbe_field<std::unordered_map<::test::StructSimple, ::test::StructNested>>(8); }
-    View<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>> f2() const noexcept { return fbe_field<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>(12); }
+    View<std::unordered_map<::test::StructSimple, ::test::StructNested>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, ::test::StructNested>>(8); }
+    View<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>(12); }
 };
 
-//! View of test.StructEmpty: its fields read in place, each checked against the body found.
-template <>
-class View<::test::StructEmpty> : public StructView<::test::StructEmpty>
+//! View of test.StructEmpty: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::test::StructEmpty, Verified> : public StructView<::test::StructEmpty, Verified>
 {
 public:
-    using StructView<::test::StructEmpty>::StructView;
+    using StructView<::test::StructEmpty, Verified>::StructView;
 
 };
 

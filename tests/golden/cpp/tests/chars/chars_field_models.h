@@ -64,26 +64,28 @@ public:
     FieldModel<TBuffer, std::map<::chars::Grade, int32_t>> countByGrade;
 };
 
-//! View of chars.CharKeys: its fields read in place, each checked against the body found.
-template <>
-class View<::chars::CharKeys> : public StructView<::chars::CharKeys>
+//! View of chars.CharKeys: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::chars::CharKeys, Verified> : public StructView<::chars::CharKeys, Verified>
 {
 public:
-    using StructView<::chars::CharKeys>::StructView;
+    using StructView<::chars::CharKeys, Verified>::StructView;
 
-    View<std::set<char>> letters() const noexcept { return fbe_field<std::set<char>>(8); }
-    View<std::map<char, int32_t>> countByLetter() const noexcept { return fbe_field<std::map<char, int32_t>>(12); }
+    View<std::set<char>, Verified> letters() const noexcept { return this->template fbe_field<std::set<char>>(8); }
+    View<std::map<char, int32_t>, Verified> countByLetter() const noexcept { return this->template fbe_field<std::map<char, int32_t>>(12); }
 };
 
-//! View of chars.GradeKeys: its fields read in place, each checked against the body found.
-template <>
-class View<::chars::GradeKeys> : public StructView<::chars::GradeKeys>
+//! View of chars.GradeKeys: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::chars::GradeKeys, Verified> : public StructView<::chars::GradeKeys, Verified>
 {
 public:
-    using StructView<::chars::GradeKeys>::StructView;
+    using StructView<::chars::GradeKeys, Verified>::StructView;
 
-    View<std::set<::chars::Grade>> grades() const noexcept { return fbe_field<std::set<::chars::Grade>>(8); }
-    View<std::map<::chars::Grade, int32_t>> countByGrade() const noexcept { return fbe_field<std::map<::chars::Grade, int32_t>>(12); }
+    View<std::set<::chars::Grade>, Verified> grades() const noexcept { return this->template fbe_field<std::set<::chars::Grade>>(8); }
+    View<std::map<::chars::Grade, int32_t>, Verified> countByGrade() const noexcept { return this->template fbe_field<std::map<::chars::Grade, int32_t>>(12); }
 };
 
 } // namespace FBE

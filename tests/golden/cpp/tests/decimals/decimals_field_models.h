@@ -53,23 +53,24 @@ public:
     FieldModel<TBuffer, std::vector<std::optional<FBE::decimal_t>>> maybePrices;
 };
 
-//! View of decimals.Prices: its fields read in place, each checked against the body found.
-template <>
-class View<::decimals::Prices> : public StructView<::decimals::Prices>
+//! View of decimals.Prices: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::decimals::Prices, Verified> : public StructView<::decimals::Prices, Verified>
 {
 public:
-    using StructView<::decimals::Prices>::StructView;
+    using StructView<::decimals::Prices, Verified>::StructView;
 
-    FBE::decimal_t price() const noexcept { return fbe_field<FBE::decimal_t>(8); }
-    View<std::optional<FBE::decimal_t>> maybePrice() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(24); }
-    View<std::array<FBE::decimal_t, 2>> pair() const noexcept { return fbe_field<std::array<FBE::decimal_t, 2>>(29); }
-    View<std::vector<FBE::decimal_t>> priceVector() const noexcept { return fbe_field<std::vector<FBE::decimal_t>>(61); }
-    View<std::list<FBE::decimal_t>> priceList() const noexcept { return fbe_field<std::list<FBE::decimal_t>>(65); }
-    View<std::set<FBE::decimal_t>> priceSet() const noexcept { return fbe_field<std::set<FBE::decimal_t>>(69); }
-    View<std::map<int32_t, FBE::decimal_t>> priceById() const noexcept { return fbe_field<std::map<int32_t, FBE::decimal_t>>(73); }
-    View<std::map<FBE::decimal_t, int32_t>> idByPrice() const noexcept { return fbe_field<std::map<FBE::decimal_t, int32_t>>(77); }
-    View<std::unordered_map<FBE::decimal_t, FBE::decimal_t>> priceByPrice() const noexcept { return fbe_field<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>(81); }
-    View<std::vector<std::optional<FBE::decimal_t>>> maybePrices() const noexcept { return fbe_field<std::vector<std::optional<FBE::decimal_t>>>(85); }
+    FBE::decimal_t price() const noexcept { return this->template fbe_field<FBE::decimal_t>(8); }
+    View<std::optional<FBE::decimal_t>, Verified> maybePrice() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(24); }
+    View<std::array<FBE::decimal_t, 2>, Verified> pair() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(29); }
+    View<std::vector<FBE::decimal_t>, Verified> priceVector() const noexcept { return this->template fbe_field<std::vector<FBE::decimal_t>>(61); }
+    View<std::list<FBE::decimal_t>, Verified> priceList() const noexcept { return this->template fbe_field<std::list<FBE::decimal_t>>(65); }
+    View<std::set<FBE::decimal_t>, Verified> priceSet() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(69); }
+    View<std::map<int32_t, FBE::decimal_t>, Verified> priceById() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::decimal_t>>(73); }
+    View<std::map<FBE::decimal_t, int32_t>, Verified> idByPrice() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(77); }
+    View<std::unordered_map<FBE::decimal_t, FBE::decimal_t>, Verified> priceByPrice() const noexcept { return this->template fbe_field<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>(81); }
+    View<std::vector<std::optional<FBE::decimal_t>>, Verified> maybePrices() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::decimal_t>>>(85); }
 };
 
 } // namespace FBE

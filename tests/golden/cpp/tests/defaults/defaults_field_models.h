@@ -61,27 +61,28 @@ public:
     FieldModel<TBuffer, std::optional<int32_t>> absent;
 };
 
-//! View of defaults.Zeros: its fields read in place, each checked against the body found.
-template <>
-class View<::defaults::Zeros> : public StructView<::defaults::Zeros>
+//! View of defaults.Zeros: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::defaults::Zeros, Verified> : public StructView<::defaults::Zeros, Verified>
 {
 public:
-    using StructView<::defaults::Zeros>::StructView;
+    using StructView<::defaults::Zeros, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8, 7); }
-    View<std::optional<bool>> b() const noexcept { return fbe_field<std::optional<bool>>(12); }
-    View<std::optional<int32_t>> i() const noexcept { return fbe_field<std::optional<int32_t>>(17); }
-    View<std::optional<int64_t>> l() const noexcept { return fbe_field<std::optional<int64_t>>(22); }
-    View<std::optional<float>> f() const noexcept { return fbe_field<std::optional<float>>(27); }
-    View<std::optional<double>> d() const noexcept { return fbe_field<std::optional<double>>(32); }
-    View<std::optional<FBE::decimal_t>> m() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(37); }
-    View<std::optional<std::string>> s() const noexcept { return fbe_field<std::optional<std::string>>(42); }
-    View<std::optional<::defaults::Colour>> c() const noexcept { return fbe_field<std::optional<::defaults::Colour>>(47); }
-    View<std::optional<::defaults::Mode>> fl() const noexcept { return fbe_field<std::optional<::defaults::Mode>>(52); }
-    View<std::optional<uint64_t>> t() const noexcept { return fbe_field<std::optional<uint64_t>>(57); }
-    View<std::optional<FBE::uuid_t>> u() const noexcept { return fbe_field<std::optional<FBE::uuid_t>>(62); }
-    View<std::optional<int32_t>> n() const noexcept { return fbe_field<std::optional<int32_t>>(67); }
-    View<std::optional<int32_t>> absent() const noexcept { return fbe_field<std::optional<int32_t>>(72); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8, 7); }
+    View<std::optional<bool>, Verified> b() const noexcept { return this->template fbe_field<std::optional<bool>>(12); }
+    View<std::optional<int32_t>, Verified> i() const noexcept { return this->template fbe_field<std::optional<int32_t>>(17); }
+    View<std::optional<int64_t>, Verified> l() const noexcept { return this->template fbe_field<std::optional<int64_t>>(22); }
+    View<std::optional<float>, Verified> f() const noexcept { return this->template fbe_field<std::optional<float>>(27); }
+    View<std::optional<double>, Verified> d() const noexcept { return this->template fbe_field<std::optional<double>>(32); }
+    View<std::optional<FBE::decimal_t>, Verified> m() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(37); }
+    View<std::optional<std::string>, Verified> s() const noexcept { return this->template fbe_field<std::optional<std::string>>(42); }
+    View<std::optional<::defaults::Colour>, Verified> c() const noexcept { return this->template fbe_field<std::optional<::defaults::Colour>>(47); }
+    View<std::optional<::defaults::Mode>, Verified> fl() const noexcept { return this->template fbe_field<std::optional<::defaults::Mode>>(52); }
+    View<std::optional<uint64_t>, Verified> t() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(57); }
+    View<std::optional<FBE::uuid_t>, Verified> u() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(62); }
+    View<std::optional<int32_t>, Verified> n() const noexcept { return this->template fbe_field<std::optional<int32_t>>(67); }
+    View<std::optional<int32_t>, Verified> absent() const noexcept { return this->template fbe_field<std::optional<int32_t>>(72); }
 };
 
 } // namespace FBE

@@ -545,231 +545,247 @@ public:
     FieldModel<TBuffer, std::vector<::everything::FixedKeywords>> this_;
 };
 
-//! View of everything.Counted: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Counted> : public StructView<::everything::Counted>
+//! View of everything.Counted: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Counted, Verified> : public StructView<::everything::Counted, Verified>
 {
 public:
-    using StructView<::everything::Counted>::StructView;
+    using StructView<::everything::Counted, Verified>::StructView;
 
-    int32_t a() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of everything.Shifted: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Shifted> : public StructView<::everything::Shifted>
+//! View of everything.Shifted: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Shifted, Verified> : public StructView<::everything::Shifted, Verified>
 {
 public:
-    using StructView<::everything::Shifted>::StructView;
+    using StructView<::everything::Shifted, Verified>::StructView;
 
-    int32_t a() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of everything.AfterShift: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::AfterShift> : public StructView<::everything::AfterShift>
+//! View of everything.AfterShift: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::AfterShift, Verified> : public StructView<::everything::AfterShift, Verified>
 {
 public:
-    using StructView<::everything::AfterShift>::StructView;
+    using StructView<::everything::AfterShift, Verified>::StructView;
 
-    int32_t a() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of everything.Fixed: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Fixed> : public StructView<::everything::Fixed>
+//! View of everything.Fixed: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Fixed, Verified> : public StructView<::everything::Fixed, Verified>
 {
 public:
-    using StructView<::everything::Fixed>::StructView;
+    using StructView<::everything::Fixed, Verified>::StructView;
 
-    int32_t a() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of everything.Derived: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Derived> : public StructView<::everything::Derived>
+//! View of everything.Derived: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Derived, Verified> : public StructView<::everything::Derived, Verified>
 {
 public:
-    using StructView<::everything::Derived>::StructView;
+    using StructView<::everything::Derived, Verified>::StructView;
 
-    View<::everything::Fixed> parent() const noexcept { return fbe_part<::everything::Fixed>(); }
-    int32_t b() const noexcept { return fbe_field<int32_t>(12); }
+    View<::everything::Fixed, Verified> parent() const noexcept { return this->template fbe_part<::everything::Fixed>(); }
+    int32_t b() const noexcept { return this->template fbe_field<int32_t>(12); }
 };
 
-//! View of everything.ImportedBase: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::ImportedBase> : public StructView<::everything::ImportedBase>
+//! View of everything.ImportedBase: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::ImportedBase, Verified> : public StructView<::everything::ImportedBase, Verified>
 {
 public:
-    using StructView<::everything::ImportedBase>::StructView;
+    using StructView<::everything::ImportedBase, Verified>::StructView;
 
-    View<::market::Instrument> parent() const noexcept { return fbe_part<::market::Instrument>(); }
-    double price() const noexcept { return fbe_field<double>(16, 1.5); }
+    View<::market::Instrument, Verified> parent() const noexcept { return this->template fbe_part<::market::Instrument>(); }
+    double price() const noexcept { return this->template fbe_field<double>(16, 1.5); }
 };
 
-//! View of everything.Note: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Note> : public StructView<::everything::Note>
+//! View of everything.Note: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Note, Verified> : public StructView<::everything::Note, Verified>
 {
 public:
-    using StructView<::everything::Note>::StructView;
+    using StructView<::everything::Note, Verified>::StructView;
 
-    std::string_view text() const noexcept { return fbe_field<std::string>(8, "hi \"there\"\012"); }
+    std::string_view text() const noexcept { return this->template fbe_field<std::string>(8, "hi \"there\"\012"); }
 };
 
-//! View of everything.Quiet: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Quiet> : public StructView<::everything::Quiet>
+//! View of everything.Quiet: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Quiet, Verified> : public StructView<::everything::Quiet, Verified>
 {
 public:
-    using StructView<::everything::Quiet>::StructView;
+    using StructView<::everything::Quiet, Verified>::StructView;
 
-    std::string_view password() const noexcept { return fbe_field<std::string>(8); }
-    int32_t legacy() const noexcept { return fbe_field<int32_t>(12); }
+    std::string_view password() const noexcept { return this->template fbe_field<std::string>(8); }
+    int32_t legacy() const noexcept { return this->template fbe_field<int32_t>(12); }
 };
 
-//! View of everything.Empty: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Empty> : public StructView<::everything::Empty>
+//! View of everything.Empty: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Empty, Verified> : public StructView<::everything::Empty, Verified>
 {
 public:
-    using StructView<::everything::Empty>::StructView;
+    using StructView<::everything::Empty, Verified>::StructView;
 
 };
 
-//! View of everything.Everything: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Everything> : public StructView<::everything::Everything>
+//! View of everything.Everything: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Everything, Verified> : public StructView<::everything::Everything, Verified>
 {
 public:
-    using StructView<::everything::Everything>::StructView;
+    using StructView<::everything::Everything, Verified>::StructView;
 
-    int32_t id() const noexcept { return fbe_field<int32_t>(8, 42); }
-    bool f1() const noexcept { return fbe_field<bool>(12, true); }
-    uint8_t f2() const noexcept { return fbe_field<uint8_t>(13, 255); }
-    char f3() const noexcept { return fbe_field<char>(14, '!'); }
-    wchar_t f4() const noexcept { return fbe_field<wchar_t>(15, static_cast<wchar_t>(0x444)); }
-    int8_t f5() const noexcept { return fbe_field<int8_t>(19, -128); }
-    uint8_t f6() const noexcept { return fbe_field<uint8_t>(20, 65); }
-    int16_t f7() const noexcept { return fbe_field<int16_t>(21, -2); }
-    uint16_t f8() const noexcept { return fbe_field<uint16_t>(23, 65535); }
-    int32_t f9() const noexcept { return fbe_field<int32_t>(25, 2147483647); }
-    uint32_t f10() const noexcept { return fbe_field<uint32_t>(29); }
-    int64_t f11() const noexcept { return fbe_field<int64_t>(33, INT64_MIN); }
-    uint64_t f12() const noexcept { return fbe_field<uint64_t>(41, UINT64_C(18446744073709551615)); }
-    float f13() const noexcept { return fbe_field<float>(49, .5e3f); }
-    double f14() const noexcept { return fbe_field<double>(53, -1.); }
-    FBE::decimal_t f15() const noexcept { return fbe_field<FBE::decimal_t>(61, [] { return FBE::decimal_t("123456.123456"); }); }
-    FBE::decimal_t f16() const noexcept { return fbe_field<FBE::decimal_t>(77, [] { return FBE::decimal_t("7"); }); }
-    std::string_view f17() const noexcept { return fbe_field<std::string>(93, "text"); }
-    uint64_t f18() const noexcept { return fbe_field<uint64_t>(97, UINT64_C(0)); }
-    uint64_t f19() const noexcept { return fbe_field<uint64_t>(105, [] { return FBE::utc(); }); }
-    FBE::uuid_t f20() const noexcept { return fbe_field<FBE::uuid_t>(113, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
-    FBE::uuid_t f21() const noexcept { return fbe_field<FBE::uuid_t>(129, [] { return FBE::uuid_t::sequential(); }); }
-    FBE::uuid_t f22() const noexcept { return fbe_field<FBE::uuid_t>(145, [] { return FBE::uuid_t::random(); }); }
-    FBE::uuid_t f23() const noexcept { return fbe_field<FBE::uuid_t>(161, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
-    View<FBE::buffer_t> f24() const noexcept { return fbe_field<FBE::buffer_t>(177); }
-    ::everything::EByte f25() const noexcept { return fbe_field<::everything::EByte>(181, ::everything::EByte::c); }
-    ::market::Side f26() const noexcept { return fbe_field<::market::Side>(182, ::market::Side::sell); }
-    ::everything::FByte f27() const noexcept { return fbe_field<::everything::FByte>(183, ::everything::FByte::one | ::everything::FByte::two); }
-    ::everything::FUInt64 f28() const noexcept { return fbe_field<::everything::FUInt64>(184, ::everything::FUInt64::all); }
-    View<::everything::Counted> f29() const noexcept { return fbe_field<::everything::Counted>(192); }
-    View<::market::Instrument> f30() const noexcept { return fbe_field<::market::Instrument>(196); }
-    View<std::optional<int32_t>> f31() const noexcept { return fbe_field<std::optional<int32_t>>(200); }
-    View<std::optional<int32_t>> f32() const noexcept { return fbe_field<std::optional<int32_t>>(205); }
-    View<std::optional<std::string>> f33() const noexcept { return fbe_field<std::optional<std::string>>(210); }
-    View<std::optional<::everything::EByte>> f34() const noexcept { return fbe_field<std::optional<::everything::EByte>>(215); }
-    View<std::optional<::everything::Counted>> f35() const noexcept { return fbe_field<std::optional<::everything::Counted>>(220); }
-    View<std::array<int32_t, 3>> f36() const noexcept { return fbe_field<std::array<int32_t, 3>>(225); }
-    View<std::array<std::optional<std::string>, 2>> f37() const noexcept { return fbe_field<std::array<std::optional<std::string>, 2>>(237); }
-    View<std::vector<double>> f38() const noexcept { return fbe_field<std::vector<double>>(247); }
-    View<std::vector<std::optional<::everything::Counted>>> f39() const noexcept { return fbe_field<std::vector<std::optional<::everything::Counted>>>(251); }
-    View<std::list<std::string>> f40() const noexcept { return fbe_field<std::list<std::string>>(255); }
-    View<std::set<int64_t>> f41() const noexcept { return fbe_field<std::set<int64_t>>(259); }
-    View<std::set<::market::Instrument>> f42() const noexcept { return fbe_field<std::set<::market::Instrument>>(263); }
-    View<std::map<int32_t, std::string>> f43() const noexcept { return fbe_field<std::map<int32_t, std::string>>(267); }
-    View<std::map<std::string, std::optional<::everything::Counted>>> f44() const noexcept { return fbe_field<std::map<std::string, std::optional<::everything::Counted>>>(271); }
-    View<std::unordered_map<FBE::uuid_t, FBE::buffer_t>> f45() const noexcept { return fbe_field<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>(275); }
-    View<std::unordered_map<::market::Instrument, ::everything::Counted>> f46() const noexcept { return fbe_field<std::unordered_map<::market::Instrument, ::everything::Counted>>(279); }
-    View<std::optional<int32_t>> f47() const noexcept { return fbe_field<std::optional<int32_t>>(283); }
-    bool f47Reset() const noexcept { return fbe_field<bool>(288); }
-    View<std::optional<uint64_t>> f48() const noexcept { return fbe_field<std::optional<uint64_t>>(289); }
-    View<std::map<FBE::buffer_t, int32_t>> f49() const noexcept { return fbe_field<std::map<FBE::buffer_t, int32_t>>(294); }
-    View<std::unordered_map<FBE::buffer_t, std::string>> f50() const noexcept { return fbe_field<std::unordered_map<FBE::buffer_t, std::string>>(298); }
-    View<std::set<FBE::decimal_t>> f51() const noexcept { return fbe_field<std::set<FBE::decimal_t>>(302); }
-    View<std::map<FBE::decimal_t, int32_t>> f52() const noexcept { return fbe_field<std::map<FBE::decimal_t, int32_t>>(306); }
+    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8, 42); }
+    bool f1() const noexcept { return this->template fbe_field<bool>(12, true); }
+    uint8_t f2() const noexcept { return this->template fbe_field<uint8_t>(13, 255); }
+    char f3() const noexcept { return this->template fbe_field<char>(14, '!'); }
+    wchar_t f4() const noexcept { return this->template fbe_field<wchar_t>(15, static_cast<wchar_t>(0x444)); }
+    int8_t f5() const noexcept { return this->template fbe_field<int8_t>(19, -128); }
+    uint8_t f6() const noexcept { return this->template fbe_field<uint8_t>(20, 65); }
+    int16_t f7() const noexcept { return this->template fbe_field<int16_t>(21, -2); }
+    uint16_t f8() const noexcept { return this->template fbe_field<uint16_t>(23, 65535); }
+    int32_t f9() const noexcept { return this->template fbe_field<int32_t>(25, 2147483647); }
+    uint32_t f10() const noexcept { return this->template fbe_field<uint32_t>(29); }
+    int64_t f11() const noexcept { return this->template fbe_field<int64_t>(33, INT64_MIN); }
+    uint64_t f12() const noexcept { return this->template fbe_field<uint64_t>(41, UINT64_C(18446744073709551615)); }
+    float f13() const noexcept { return this->template fbe_field<float>(49, .5e3f); }
+    double f14() const noexcept { return this->template fbe_field<double>(53, -1.); }
+    FBE::decimal_t f15() const noexcept { return this->template fbe_field<FBE::decimal_t>(61, [] { return FBE::decimal_t("123456.123456"); }); }
+    FBE::decimal_t f16() const noexcept { return this->template fbe_field<FBE::decimal_t>(77, [] { return FBE::decimal_t("7"); }); }
+    std::string_view f17() const noexcept { return this->template fbe_field<std::string>(93, "text"); }
+    uint64_t f18() const noexcept { return this->template fbe_field<uint64_t>(97, UINT64_C(0)); }
+    uint64_t f19() const noexcept { return this->template fbe_field<uint64_t>(105, [] { return FBE::utc(); }); }
+    FBE::uuid_t f20() const noexcept { return this->template fbe_field<FBE::uuid_t>(113, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
+    FBE::uuid_t f21() const noexcept { return this->template fbe_field<FBE::uuid_t>(129, [] { return FBE::uuid_t::sequential(); }); }
+    FBE::uuid_t f22() const noexcept { return this->template fbe_field<FBE::uuid_t>(145, [] { return FBE::uuid_t::random(); }); }
+    FBE::uuid_t f23() const noexcept { return this->template fbe_field<FBE::uuid_t>(161, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
+    View<FBE::buffer_t, Verified> f24() const noexcept { return this->template fbe_field<FBE::buffer_t>(177); }
+    ::everything::EByte f25() const noexcept { return this->template fbe_field<::everything::EByte>(181, ::everything::EByte::c); }
+    ::market::Side f26() const noexcept { return this->template fbe_field<::market::Side>(182, ::market::Side::sell); }
+    ::everything::FByte f27() const noexcept { return this->template fbe_field<::everything::FByte>(183, ::everything::FByte::one | ::everything::FByte::two); }
+    ::everything::FUInt64 f28() const noexcept { return this->template fbe_field<::everything::FUInt64>(184, ::everything::FUInt64::all); }
+    View<::everything::Counted, Verified> f29() const noexcept { return this->template fbe_field<::everything::Counted>(192); }
+    View<::market::Instrument, Verified> f30() const noexcept { return this->template fbe_field<::market::Instrument>(196); }
+    View<std::optional<int32_t>, Verified> f31() const noexcept { return this->template fbe_field<std::optional<int32_t>>(200); }
+    View<std::optional<int32_t>, Verified> f32() const noexcept { return this->template fbe_field<std::optional<int32_t>>(205); }
+    View<std::optional<std::string>, Verified> f33() const noexcept { return this->template fbe_field<std::optional<std::string>>(210); }
+    View<std::optional<::everything::EByte>, Verified> f34() const noexcept { return this->template fbe_field<std::optional<::everything::EByte>>(215); }
+    View<std::optional<::everything::Counted>, Verified> f35() const noexcept { return this->template fbe_field<std::optional<::everything::Counted>>(220); }
+    View<std::array<int32_t, 3>, Verified> f36() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(225); }
+    View<std::array<std::optional<std::string>, 2>, Verified> f37() const noexcept { return this->template fbe_field<std::array<std::optional<std::string>, 2>>(237); }
+    View<std::vector<double>, Verified> f38() const noexcept { return this->template fbe_field<std::vector<double>>(247); }
+    View<std::vector<std::optional<::everything::Counted>>, Verified> f39() const noexcept { return this->template fbe_field<std::vector<std::optional<::everything::Counted>>>(251); }
+    View<std::list<std::string>, Verified> f40() const noexcept { return this->template fbe_field<std::list<std::string>>(255); }
+    View<std::set<int64_t>, Verified> f41() const noexcept { return this->template fbe_field<std::set<int64_t>>(259); }
+    View<std::set<::market::Instrument>, Verified> f42() const noexcept { return this->template fbe_field<std::set<::market::Instrument>>(263); }
+    View<std::map<int32_t, std::string>, Verified> f43() const noexcept { return this->template fbe_field<std::map<int32_t, std::string>>(267); }
+    View<std::map<std::string, std::optional<::everything::Counted>>, Verified> f44() const noexcept { return this->template fbe_field<std::map<std::string, std::optional<::everything::Counted>>>(271); }
+    View<std::unordered_map<FBE::uuid_t, FBE::buffer_t>, Verified> f45() const noexcept { return this->template fbe_field<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>(275); }
+    View<std::unordered_map<::market::Instrument, ::everything::Counted>, Verified> f46() const noexcept { return this->template fbe_field<std::unordered_map<::market::Instrument, ::everything::Counted>>(279); }
+    View<std::optional<int32_t>, Verified> f47() const noexcept { return this->template fbe_field<std::optional<int32_t>>(283); }
+    bool f47Reset() const noexcept { return this->template fbe_field<bool>(288); }
+    View<std::optional<uint64_t>, Verified> f48() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(289); }
+    View<std::map<FBE::buffer_t, int32_t>, Verified> f49() const noexcept { return this->template fbe_field<std::map<FBE::buffer_t, int32_t>>(294); }
+    View<std::unordered_map<FBE::buffer_t, std::string>, Verified> f50() const noexcept { return this->template fbe_field<std::unordered_map<FBE::buffer_t, std::string>>(298); }
+    View<std::set<FBE::decimal_t>, Verified> f51() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(302); }
+    View<std::map<FBE::decimal_t, int32_t>, Verified> f52() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(306); }
 };
 
-//! View of everything.PlaceOrder: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::PlaceOrder> : public StructView<::everything::PlaceOrder>
+//! View of everything.PlaceOrder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::PlaceOrder, Verified> : public StructView<::everything::PlaceOrder, Verified>
 {
 public:
-    using StructView<::everything::PlaceOrder>::StructView;
+    using StructView<::everything::PlaceOrder, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
-    View<::market::Instrument> instrument() const noexcept { return fbe_field<::market::Instrument>(24); }
+    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    View<::market::Instrument, Verified> instrument() const noexcept { return this->template fbe_field<::market::Instrument>(24); }
 };
 
-//! View of everything.Accepted: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Accepted> : public StructView<::everything::Accepted>
+//! View of everything.Accepted: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Accepted, Verified> : public StructView<::everything::Accepted, Verified>
 {
 public:
-    using StructView<::everything::Accepted>::StructView;
+    using StructView<::everything::Accepted, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
 };
 
-//! View of everything.Rejected: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Rejected> : public StructView<::everything::Rejected>
+//! View of everything.Rejected: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Rejected, Verified> : public StructView<::everything::Rejected, Verified>
 {
 public:
-    using StructView<::everything::Rejected>::StructView;
+    using StructView<::everything::Rejected, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
-    std::string_view reason() const noexcept { return fbe_field<std::string>(24); }
+    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    std::string_view reason() const noexcept { return this->template fbe_field<std::string>(24); }
 };
 
-//! View of everything.Ping: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Ping> : public StructView<::everything::Ping>
+//! View of everything.Ping: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Ping, Verified> : public StructView<::everything::Ping, Verified>
 {
 public:
-    using StructView<::everything::Ping>::StructView;
+    using StructView<::everything::Ping, Verified>::StructView;
 
-    int64_t sequence() const noexcept { return fbe_field<int64_t>(8); }
+    int64_t sequence() const noexcept { return this->template fbe_field<int64_t>(8); }
 };
 
-//! View of everything.FixedKeywords: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::FixedKeywords> : public StructView<::everything::FixedKeywords>
+//! View of everything.FixedKeywords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::FixedKeywords, Verified> : public StructView<::everything::FixedKeywords, Verified>
 {
 public:
-    using StructView<::everything::FixedKeywords>::StructView;
+    using StructView<::everything::FixedKeywords, Verified>::StructView;
 
-    int32_t new_() const noexcept { return fbe_field<int32_t>(8); }
-    bool swap_() const noexcept { return fbe_field<bool>(12); }
-    ::everything::Reserved default_() const noexcept { return fbe_field<::everything::Reserved>(13); }
+    int32_t new_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    bool swap_() const noexcept { return this->template fbe_field<bool>(12); }
+    ::everything::Reserved default_() const noexcept { return this->template fbe_field<::everything::Reserved>(13); }
 };
 
-//! View of everything.Keywords: its fields read in place, each checked against the body found.
-template <>
-class View<::everything::Keywords> : public StructView<::everything::Keywords>
+//! View of everything.Keywords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Keywords, Verified> : public StructView<::everything::Keywords, Verified>
 {
 public:
-    using StructView<::everything::Keywords>::StructView;
+    using StructView<::everything::Keywords, Verified>::StructView;
 
-    int32_t new_() const noexcept { return fbe_field<int32_t>(8); }
-    std::string_view class_() const noexcept { return fbe_field<std::string>(12); }
-    ::everything::Reserved default_() const noexcept { return fbe_field<::everything::Reserved>(16, ::everything::Reserved::delete_); }
-    bool swap_() const noexcept { return fbe_field<bool>(20); }
-    int32_t from() const noexcept { return fbe_field<int32_t>(21); }
-    int32_t None() const noexcept { return fbe_field<int32_t>(25); }
-    int32_t NULL_() const noexcept { return fbe_field<int32_t>(29); }
-    View<std::optional<::everything::Reserved>> operator_() const noexcept { return fbe_field<std::optional<::everything::Reserved>>(33); }
-    View<std::vector<::everything::FixedKeywords>> this_() const noexcept { return fbe_field<std::vector<::everything::FixedKeywords>>(38); }
+    int32_t new_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    std::string_view class_() const noexcept { return this->template fbe_field<std::string>(12); }
+    ::everything::Reserved default_() const noexcept { return this->template fbe_field<::everything::Reserved>(16, ::everything::Reserved::delete_); }
+    bool swap_() const noexcept { return this->template fbe_field<bool>(20); }
+    int32_t from() const noexcept { return this->template fbe_field<int32_t>(21); }
+    int32_t None() const noexcept { return this->template fbe_field<int32_t>(25); }
+    int32_t NULL_() const noexcept { return this->template fbe_field<int32_t>(29); }
+    View<std::optional<::everything::Reserved>, Verified> operator_() const noexcept { return this->template fbe_field<std::optional<::everything::Reserved>>(33); }
+    View<std::vector<::everything::FixedKeywords>, Verified> this_() const noexcept { return this->template fbe_field<std::vector<::everything::FixedKeywords>>(38); }
 };
 
 } // namespace FBE

@@ -137,55 +137,60 @@ public:
     FieldModel<TBuffer, std::map<int32_t, ::hostile::Wide>> byId;
 };
 
-//! View of hostile.Empty: its fields read in place, each checked against the body found.
-template <>
-class View<::hostile::Empty> : public StructView<::hostile::Empty>
+//! View of hostile.Empty: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::hostile::Empty, Verified> : public StructView<::hostile::Empty, Verified>
 {
 public:
-    using StructView<::hostile::Empty>::StructView;
+    using StructView<::hostile::Empty, Verified>::StructView;
 
 };
 
-//! View of hostile.Empties: its fields read in place, each checked against the body found.
-template <>
-class View<::hostile::Empties> : public StructView<::hostile::Empties>
+//! View of hostile.Empties: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::hostile::Empties, Verified> : public StructView<::hostile::Empties, Verified>
 {
 public:
-    using StructView<::hostile::Empties>::StructView;
+    using StructView<::hostile::Empties, Verified>::StructView;
 
-    View<std::vector<::hostile::Empty>> items() const noexcept { return fbe_field<std::vector<::hostile::Empty>>(8); }
+    View<std::vector<::hostile::Empty>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Empty>>(8); }
 };
 
-//! View of hostile.Wide: its fields read in place, each checked against the body found.
-template <>
-class View<::hostile::Wide> : public StructView<::hostile::Wide>
+//! View of hostile.Wide: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::hostile::Wide, Verified> : public StructView<::hostile::Wide, Verified>
 {
 public:
-    using StructView<::hostile::Wide>::StructView;
+    using StructView<::hostile::Wide, Verified>::StructView;
 
-    View<std::array<int32_t, 1000000>> values() const noexcept { return fbe_field<std::array<int32_t, 1000000>>(8); }
+    View<std::array<int32_t, 1000000>, Verified> values() const noexcept { return this->template fbe_field<std::array<int32_t, 1000000>>(8); }
 };
 
-//! View of hostile.Wides: its fields read in place, each checked against the body found.
-template <>
-class View<::hostile::Wides> : public StructView<::hostile::Wides>
+//! View of hostile.Wides: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::hostile::Wides, Verified> : public StructView<::hostile::Wides, Verified>
 {
 public:
-    using StructView<::hostile::Wides>::StructView;
+    using StructView<::hostile::Wides, Verified>::StructView;
 
-    View<std::vector<::hostile::Wide>> items() const noexcept { return fbe_field<std::vector<::hostile::Wide>>(8); }
+    View<std::vector<::hostile::Wide>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Wide>>(8); }
 };
 
-//! View of hostile.Holder: its fields read in place, each checked against the body found.
-template <>
-class View<::hostile::Holder> : public StructView<::hostile::Holder>
+//! View of hostile.Holder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::hostile::Holder, Verified> : public StructView<::hostile::Holder, Verified>
 {
 public:
-    using StructView<::hostile::Holder>::StructView;
+    using StructView<::hostile::Holder, Verified>::StructView;
 
-    View<::hostile::Wide> wide() const noexcept { return fbe_field<::hostile::Wide>(8); }
-    View<std::optional<::hostile::Wide>> maybe() const noexcept { return fbe_field<std::optional<::hostile::Wide>>(12); }
-    View<std::map<int32_t, ::hostile::Wide>> byId() const noexcept { return fbe_field<std::map<int32_t, ::hostile::Wide>>(17); }
+    View<::hostile::Wide, Verified> wide() const noexcept { return this->template fbe_field<::hostile::Wide>(8); }
+    View<std::optional<::hostile::Wide>, Verified> maybe() const noexcept { return this->template fbe_field<std::optional<::hostile::Wide>>(12); }
+    View<std::map<int32_t, ::hostile::Wide>, Verified> byId() const noexcept { return this->template fbe_field<std::map<int32_t, ::hostile::Wide>>(17); }
 };
 
 } // namespace FBE

@@ -3258,1420 +3258,1503 @@ public:
     FieldModel<TBuffer, ::import::Letters> Letters;
 };
 
-//! View of import.Order: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Order> : public StructView<::import::Order>
-{
-public:
-    using StructView<::import::Order>::StructView;
-
-    int32_t side() const noexcept { return fbe_field<int32_t>(8); }
-    ::import::side s() const noexcept { return fbe_field<::import::side>(12, ::import::side::sell); }
-    ::import::range range() const noexcept { return fbe_field<::import::range>(16, ::import::range::hi); }
-};
-
-//! View of import.CppWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::CppWords> : public StructView<::import::CppWords>
-{
-public:
-    using StructView<::import::CppWords>::StructView;
-
-    ::import::Word alignas_() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::alignas_); }
-    int32_t alignof_() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view and_() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> and_eq_() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier asm_() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double auto_() const noexcept { return fbe_field<double>(31); }
-    ::import::side bitand_() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t bitor_() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> break_() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> case_() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> catch_() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> char8_t_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t char16_t_() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t char32_t_() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t class_() const noexcept { return fbe_field<uint64_t>(100); }
-    float compl_() const noexcept { return fbe_field<float>(108); }
-    uint8_t concept_() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> const_() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word consteval_() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::consteval_); }
-    int32_t constexpr_() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view constinit_() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> const_cast_() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier continue_() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double co_await_() const noexcept { return fbe_field<double>(141); }
-    ::import::side co_return_() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t co_yield_() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> decltype_() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> default_() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> delete_() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> do_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t dynamic_cast_() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t else_() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t explicit_() const noexcept { return fbe_field<uint64_t>(210); }
-    float export_() const noexcept { return fbe_field<float>(218); }
-    uint8_t extern_() const noexcept { return fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>> final() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word for_() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::for_); }
-    int32_t friend_() const noexcept { return fbe_field<int32_t>(230); }
-    std::string_view goto_() const noexcept { return fbe_field<std::string>(234); }
-    View<std::optional<bool>> if_() const noexcept { return fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier import() const noexcept { return fbe_field<::import::Modifier>(243); }
-    double inline_() const noexcept { return fbe_field<double>(251); }
-    ::import::side int_() const noexcept { return fbe_field<::import::side>(259); }
-    int64_t long_() const noexcept { return fbe_field<int64_t>(263); }
-    View<std::vector<::import::Word>> module() const noexcept { return fbe_field<std::vector<::import::Word>>(271); }
-    View<std::optional<std::string>> mutable_() const noexcept { return fbe_field<std::optional<std::string>>(275); }
-    View<FBE::buffer_t> namespace_() const noexcept { return fbe_field<FBE::buffer_t>(280); }
-    View<std::map<std::string, int32_t>> new_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(284); }
-    FBE::decimal_t noexcept_() const noexcept { return fbe_field<FBE::decimal_t>(288); }
-    FBE::uuid_t not_() const noexcept { return fbe_field<FBE::uuid_t>(304); }
-    uint64_t not_eq_() const noexcept { return fbe_field<uint64_t>(320); }
-    float nullptr_() const noexcept { return fbe_field<float>(328); }
-    uint8_t operator_() const noexcept { return fbe_field<uint8_t>(332); }
-    View<std::optional<::import::Word>> or_() const noexcept { return fbe_field<std::optional<::import::Word>>(333); }
-    ::import::Word or_eq_() const noexcept { return fbe_field<::import::Word>(338, ::import::Word::or_eq_); }
-    int32_t override() const noexcept { return fbe_field<int32_t>(340); }
-    std::string_view private_() const noexcept { return fbe_field<std::string>(344); }
-    View<std::optional<bool>> protected_() const noexcept { return fbe_field<std::optional<bool>>(348); }
-    ::import::Modifier public_() const noexcept { return fbe_field<::import::Modifier>(353); }
-    double register_() const noexcept { return fbe_field<double>(361); }
-    ::import::side reinterpret_cast_() const noexcept { return fbe_field<::import::side>(369); }
-    int64_t requires_() const noexcept { return fbe_field<int64_t>(373); }
-    View<std::vector<::import::Word>> return_() const noexcept { return fbe_field<std::vector<::import::Word>>(381); }
-    View<std::optional<std::string>> short_() const noexcept { return fbe_field<std::optional<std::string>>(385); }
-    View<FBE::buffer_t> signed_() const noexcept { return fbe_field<FBE::buffer_t>(390); }
-    View<std::map<std::string, int32_t>> sizeof_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(394); }
-    FBE::decimal_t static_() const noexcept { return fbe_field<FBE::decimal_t>(398); }
-    FBE::uuid_t static_assert_() const noexcept { return fbe_field<FBE::uuid_t>(414); }
-    uint64_t static_cast_() const noexcept { return fbe_field<uint64_t>(430); }
-    float switch_() const noexcept { return fbe_field<float>(438); }
-    uint8_t template_() const noexcept { return fbe_field<uint8_t>(442); }
-    View<std::optional<::import::Word>> this_() const noexcept { return fbe_field<std::optional<::import::Word>>(443); }
-    ::import::Word thread_local_() const noexcept { return fbe_field<::import::Word>(448, ::import::Word::thread_local_); }
-    int32_t throw_() const noexcept { return fbe_field<int32_t>(450); }
-    std::string_view try_() const noexcept { return fbe_field<std::string>(454); }
-    View<std::optional<bool>> typedef_() const noexcept { return fbe_field<std::optional<bool>>(458); }
-    ::import::Modifier typeid_() const noexcept { return fbe_field<::import::Modifier>(463); }
-    double typename_() const noexcept { return fbe_field<double>(471); }
-    ::import::side union_() const noexcept { return fbe_field<::import::side>(479); }
-    int64_t unsigned_() const noexcept { return fbe_field<int64_t>(483); }
-    View<std::vector<::import::Word>> using_() const noexcept { return fbe_field<std::vector<::import::Word>>(491); }
-    View<std::optional<std::string>> virtual_() const noexcept { return fbe_field<std::optional<std::string>>(495); }
-    View<FBE::buffer_t> void_() const noexcept { return fbe_field<FBE::buffer_t>(500); }
-    View<std::map<std::string, int32_t>> volatile_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(504); }
-    FBE::decimal_t wchar_t_() const noexcept { return fbe_field<FBE::decimal_t>(508); }
-    FBE::uuid_t while_() const noexcept { return fbe_field<FBE::uuid_t>(524); }
-    uint64_t xor_() const noexcept { return fbe_field<uint64_t>(540); }
-    float xor_eq_() const noexcept { return fbe_field<float>(548); }
-    uint8_t assert_() const noexcept { return fbe_field<uint8_t>(552); }
-    View<std::optional<::import::Word>> errno_() const noexcept { return fbe_field<std::optional<::import::Word>>(553); }
-    ::import::Word EOF_() const noexcept { return fbe_field<::import::Word>(558, ::import::Word::EOF_); }
-    int32_t NULL_() const noexcept { return fbe_field<int32_t>(560); }
-    std::string_view stdin_() const noexcept { return fbe_field<std::string>(564); }
-    View<std::optional<bool>> stdout_() const noexcept { return fbe_field<std::optional<bool>>(568); }
-    ::import::Modifier stderr_() const noexcept { return fbe_field<::import::Modifier>(573); }
-    double offsetof_() const noexcept { return fbe_field<double>(581); }
-    ::import::side std_() const noexcept { return fbe_field<::import::side>(589); }
-    int64_t FBE_() const noexcept { return fbe_field<int64_t>(593); }
-    View<std::vector<::import::Word>> int8_t_() const noexcept { return fbe_field<std::vector<::import::Word>>(601); }
-    View<std::optional<std::string>> uint8_t_() const noexcept { return fbe_field<std::optional<std::string>>(605); }
-    View<FBE::buffer_t> int16_t_() const noexcept { return fbe_field<FBE::buffer_t>(610); }
-    View<std::map<std::string, int32_t>> uint16_t_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(614); }
-    FBE::decimal_t int32_t_() const noexcept { return fbe_field<FBE::decimal_t>(618); }
-    FBE::uuid_t uint32_t_() const noexcept { return fbe_field<FBE::uuid_t>(634); }
-    uint64_t int64_t_() const noexcept { return fbe_field<uint64_t>(650); }
-    float uint64_t_() const noexcept { return fbe_field<float>(658); }
-    uint8_t size_t_() const noexcept { return fbe_field<uint8_t>(662); }
-    View<std::optional<::import::Word>> ptrdiff_t_() const noexcept { return fbe_field<std::optional<::import::Word>>(663); }
-    ::import::Word nullptr_t_() const noexcept { return fbe_field<::import::Word>(668, ::import::Word::nullptr_t_); }
-    int32_t linux_() const noexcept { return fbe_field<int32_t>(670); }
-    std::string_view unix_() const noexcept { return fbe_field<std::string>(674); }
-    View<std::optional<bool>> BUFSIZ_() const noexcept { return fbe_field<std::optional<bool>>(678); }
-    ::import::Modifier INT32_MAX_() const noexcept { return fbe_field<::import::Modifier>(683); }
-    double CHAR_BIT() const noexcept { return fbe_field<double>(691); }
-    ::import::side EINVAL_() const noexcept { return fbe_field<::import::side>(699); }
-};
-
-//! View of import.PythonWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::PythonWords> : public StructView<::import::PythonWords>
-{
-public:
-    using StructView<::import::PythonWords>::StructView;
-
-    ::import::Word False() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::False); }
-    int32_t None() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view True() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> as() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier async() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double await() const noexcept { return fbe_field<double>(31); }
-    ::import::side def() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t del() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> elif() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> except() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> finally() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> from() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t global() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t in() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t is() const noexcept { return fbe_field<uint64_t>(100); }
-    float lambda() const noexcept { return fbe_field<float>(108); }
-    uint8_t nonlocal() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> pass() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word raise() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::raise); }
-    int32_t with() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view yield() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> _() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier match() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double self() const noexcept { return fbe_field<double>(141); }
-    ::import::side cls() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t print() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> len() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> list() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> dict() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> set_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t str() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t object() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t super() const noexcept { return fbe_field<uint64_t>(210); }
-    float isinstance() const noexcept { return fbe_field<float>(218); }
-    uint8_t property() const noexcept { return fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>> staticmethod() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word classmethod() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::classmethod); }
-    int32_t typing() const noexcept { return fbe_field<int32_t>(230); }
-    std::string_view Any() const noexcept { return fbe_field<std::string>(234); }
-    View<std::optional<bool>> ClassVar() const noexcept { return fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier Callable() const noexcept { return fbe_field<::import::Modifier>(243); }
-    double IntEnum() const noexcept { return fbe_field<double>(251); }
-    ::import::side IntFlag() const noexcept { return fbe_field<::import::side>(259); }
-    int64_t PACKAGE() const noexcept { return fbe_field<int64_t>(263); }
-    View<std::vector<::import::Word>> VERSION() const noexcept { return fbe_field<std::vector<::import::Word>>(271); }
-};
-
-//! View of import.GoWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::GoWords> : public StructView<::import::GoWords>
-{
-public:
-    using StructView<::import::GoWords>::StructView;
-
-    ::import::Word chan() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::chan); }
-    int32_t defer() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view fallthrough() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> func() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier go() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double interface() const noexcept { return fbe_field<double>(31); }
-    ::import::side map() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t package() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> range() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> select() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> type() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> var() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t any() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t error() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t rune() const noexcept { return fbe_field<uint64_t>(100); }
-    float uint() const noexcept { return fbe_field<float>(108); }
-    uint8_t nil() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> iota() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word cap() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::cap); }
-    int32_t make() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view append() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> copy() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier panic() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double recover() const noexcept { return fbe_field<double>(141); }
-    ::import::side println() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t complex() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> real() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> imag() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> close() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> min() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t max() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t clear() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t uintptr() const noexcept { return fbe_field<uint64_t>(210); }
-    float float32() const noexcept { return fbe_field<float>(218); }
-    uint8_t float64() const noexcept { return fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>> complex64() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word complex128() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::complex128); }
-    int32_t comparable() const noexcept { return fbe_field<int32_t>(230); }
-};
-
-//! View of import.JavaWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::JavaWords> : public StructView<::import::JavaWords>
-{
-public:
-    using StructView<::import::JavaWords>::StructView;
-
-    ::import::Word abstract() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::abstract); }
-    int32_t boolean() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view extends() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> implements() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier instanceof() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double native() const noexcept { return fbe_field<double>(31); }
-    ::import::side strictfp() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t synchronized() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> throws() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> transient() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> record() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> sealed() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t permits() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t when() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t open() const noexcept { return fbe_field<uint64_t>(100); }
-    float exports() const noexcept { return fbe_field<float>(108); }
-    uint8_t opens() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> to() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word uses() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::uses); }
-    int32_t provides() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view transitive() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> Object() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier String() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double Integer() const noexcept { return fbe_field<double>(141); }
-    ::import::side Long() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t Math() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> System() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> Override() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> Class() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> List() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t Map() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t Set() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-};
-
-//! View of import.KotlinWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::KotlinWords> : public StructView<::import::KotlinWords>
-{
-public:
-    using StructView<::import::KotlinWords>::StructView;
-
-    ::import::Word fun() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::fun); }
-    int32_t typealias() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view typeof() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> val() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier by() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double constructor() const noexcept { return fbe_field<double>(31); }
-    ::import::side delegate() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t dynamic() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> field() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> file() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> get_() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> init() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t param() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t receiver() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t setparam() const noexcept { return fbe_field<uint64_t>(100); }
-    float value_() const noexcept { return fbe_field<float>(108); }
-    uint8_t where() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> actual() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word annotation() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::annotation); }
-    int32_t companion() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view crossinline() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> data() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier expect() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double external() const noexcept { return fbe_field<double>(141); }
-    ::import::side infix() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t inner() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> internal() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> lateinit() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> noinline() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> out() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t reified() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t suspend() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t tailrec() const noexcept { return fbe_field<uint64_t>(210); }
-    float vararg() const noexcept { return fbe_field<float>(218); }
-    uint8_t it() const noexcept { return fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>> Companion() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word Unit() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::Unit); }
-    int32_t Nothing() const noexcept { return fbe_field<int32_t>(230); }
-    std::string_view Int() const noexcept { return fbe_field<std::string>(234); }
-    View<std::optional<bool>> Array() const noexcept { return fbe_field<std::optional<bool>>(238); }
-};
-
-//! View of import.JsWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::JsWords> : public StructView<::import::JsWords>
-{
-public:
-    using StructView<::import::JsWords>::StructView;
-
-    ::import::Word debugger() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::debugger); }
-    int32_t function() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view let() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> of() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier declare() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double unknown() const noexcept { return fbe_field<double>(31); }
-    ::import::side never() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t number() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> bigint() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> symbol() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> undefined() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> NaN() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t Infinity() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t Uint8Array() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t Error() const noexcept { return fbe_field<uint64_t>(100); }
-    float Number() const noexcept { return fbe_field<float>(108); }
-    uint8_t BigInt() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> Boolean() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word Symbol() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::Symbol); }
-    int32_t Date() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view JSON() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> Promise() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Partial() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double Record() const noexcept { return fbe_field<double>(141); }
-    ::import::side globalThis() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t arguments() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> eval() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> require() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> prototype() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> __proto___() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t toString() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t valueOf() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t hasOwnProperty() const noexcept { return fbe_field<uint64_t>(210); }
-    float isPrototypeOf() const noexcept { return fbe_field<float>(218); }
-    uint8_t propertyIsEnumerable() const noexcept { return fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>> toLocaleString() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word readonly() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::readonly); }
-    int32_t keyof() const noexcept { return fbe_field<int32_t>(230); }
-    std::string_view infer() const noexcept { return fbe_field<std::string>(234); }
-    View<std::optional<bool>> asserts() const noexcept { return fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier satisfies() const noexcept { return fbe_field<::import::Modifier>(243); }
-    double accessor() const noexcept { return fbe_field<double>(251); }
-};
-
-//! View of import.RustWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::RustWords> : public StructView<::import::RustWords>
-{
-public:
-    using StructView<::import::RustWords>::StructView;
-
-    ::import::Word crate() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::crate); }
-    int32_t dyn() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view fn() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> impl() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier loop() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double mod() const noexcept { return fbe_field<double>(31); }
-    ::import::side move() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t mut() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> pub() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> ref() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> Self() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> trait() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t unsafe() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t use() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t become() const noexcept { return fbe_field<uint64_t>(100); }
-    float box() const noexcept { return fbe_field<float>(108); }
-    uint8_t macro() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> priv() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word unsized() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::unsized); }
-    int32_t gen() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view macro_rules() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> Option() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Some() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double Result() const noexcept { return fbe_field<double>(141); }
-    ::import::side Ok() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t Err() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> Vec() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> Box() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> Clone() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> Copy() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t Default() const noexcept { return fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t Drop() const noexcept { return fbe_field<FBE::uuid_t>(194); }
-    uint64_t Send() const noexcept { return fbe_field<uint64_t>(210); }
-    float Sync() const noexcept { return fbe_field<float>(218); }
-    uint8_t Sized() const noexcept { return fbe_field<uint8_t>(222); }
-};
-
-//! View of import.CSharpWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::CSharpWords> : public StructView<::import::CSharpWords>
-{
-public:
-    using StructView<::import::CSharpWords>::StructView;
-
-    ::import::Word checked() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::checked); }
-    int32_t event() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view fixed() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> foreach() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier implicit() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double lock() const noexcept { return fbe_field<double>(31); }
-    ::import::side params() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t sbyte() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> stackalloc() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> ulong() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> unchecked() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> ushort() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t add() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t alias() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t ascending() const noexcept { return fbe_field<uint64_t>(100); }
-    float descending() const noexcept { return fbe_field<float>(108); }
-    uint8_t equals() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> group() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word into() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::into); }
-    int32_t join() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view nameof() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> on() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier orderby() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double partial() const noexcept { return fbe_field<double>(141); }
-    ::import::side remove() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t unmanaged() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> required() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> scoped() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t> managed() const noexcept { return fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>> notnull() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
-};
-
-//! View of import.RubyWords: its fields read in place, each checked against the body found.
-template <>
-class View<::import::RubyWords> : public StructView<::import::RubyWords>
-{
-public:
-    using StructView<::import::RubyWords>::StructView;
-
-    ::import::Word BEGIN() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::BEGIN); }
-    int32_t END() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view begin() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> elsif() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier end() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double ensure() const noexcept { return fbe_field<double>(31); }
-    ::import::side next() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t redo() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> rescue() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> retry() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> then() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> undef() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t unless() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t until() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t __FILE___() const noexcept { return fbe_field<uint64_t>(100); }
-    float __LINE___() const noexcept { return fbe_field<float>(108); }
-    uint8_t __ENCODING___() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> initialize() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-};
-
-//! View of import.CppMembers: its fields read in place, each checked against the body found.
-template <>
-class View<::import::CppMembers> : public StructView<::import::CppMembers>
-{
-public:
-    using StructView<::import::CppMembers>::StructView;
-
-    ::import::Word swap_() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::swap); }
-    int32_t fbe_type_() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view fbe() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> Model() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier FinalModel() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double FieldModel_() const noexcept { return fbe_field<double>(31); }
-    ::import::side buffer() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t size_() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> offset() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> model() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> reset() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-};
-
-//! View of import.PythonMembers: its fields read in place, each checked against the body found.
-template <>
-class View<::import::PythonMembers> : public StructView<::import::PythonMembers>
-{
-public:
-    using StructView<::import::PythonMembers>::StructView;
-
-    ::import::Word to_json() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::to_json); }
-    int32_t from_json() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view to_fbe() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> from_fbe() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier to_final() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double from_final() const noexcept { return fbe_field<double>(31); }
-    ::import::side fbe_equal() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t fbe_key() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> fbe_size_() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> __init___() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> __slots___() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> __class___() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t __dict___() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t __hash___() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t __eq___() const noexcept { return fbe_field<uint64_t>(100); }
-    float __private_() const noexcept { return fbe_field<float>(108); }
-};
-
-//! View of import.GoMembers: its fields read in place, each checked against the body found.
-template <>
-class View<::import::GoMembers> : public StructView<::import::GoMembers>
-{
-public:
-    using StructView<::import::GoMembers>::StructView;
-
-    ::import::Word FBEKey() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::FBEKey); }
-    int32_t FBEKeyCompare() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view Reset() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> MarshalFBE() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier UnmarshalFBE() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double AppendFBE() const noexcept { return fbe_field<double>(31); }
-    ::import::side ReadFBE() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t FBEWrite() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> FBERead() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> MarshalFinal() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> UnmarshalFinal() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> AppendFinal() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t ReadFinal() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t FBEWriteFinal() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t FBEReadFinal() const noexcept { return fbe_field<uint64_t>(100); }
-    float MarshalJSON() const noexcept { return fbe_field<float>(108); }
-    uint8_t UnmarshalJSON() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> AppendJSON() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word ReadJSON() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::ReadJSON); }
-    int32_t FBEWriteJSON() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view FBEReadJSON() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> FBEWriteText() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier TypeID() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double Verify() const noexcept { return fbe_field<double>(141); }
-    ::import::side VerifyFinal() const noexcept { return fbe_field<::import::side>(149); }
-};
-
-//! View of import.JvmMembers: its fields read in place, each checked against the body found.
-template <>
-class View<::import::JvmMembers> : public StructView<::import::JvmMembers>
-{
-public:
-    using StructView<::import::JvmMembers>::StructView;
-
-    ::import::Word TYPE_ID() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::TYPE_ID); }
-    int32_t KEY_ORDER() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view toFbe() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> fromFbe() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier readFbe() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double writeFbe() const noexcept { return fbe_field<double>(31); }
-    ::import::side verifyFbe() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t toFinal() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> fromFinal() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> readFinal() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> writeFinal() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> verifyFinal() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t toJson() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t fromJson() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t writeJson() const noexcept { return fbe_field<uint64_t>(100); }
-    float readJson() const noexcept { return fbe_field<float>(108); }
-    uint8_t hashCode() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> getClass() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word clone() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::clone); }
-    int32_t finalize() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view wait() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> notify() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier notifyAll() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double javaClass() const noexcept { return fbe_field<double>(141); }
-    ::import::side component1() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t fbeLevels() const noexcept { return fbe_field<int64_t>(153); }
-};
-
-//! View of import.JsMembers: its fields read in place, each checked against the body found.
-template <>
-class View<::import::JsMembers> : public StructView<::import::JsMembers>
-{
-public:
-    using StructView<::import::JsMembers>::StructView;
-
-    ::import::Word fbeKey() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::fbeKey); }
-    int32_t toJSON() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view toText() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> verify_() const noexcept { return fbe_field<std::optional<bool>>(18); }
-};
-
-//! View of import.RuntimeNames: its fields read in place, each checked against the body found.
-template <>
-class View<::import::RuntimeNames> : public StructView<::import::RuntimeNames>
-{
-public:
-    using StructView<::import::RuntimeNames>::StructView;
-
-    ::import::Word Buffer() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::Buffer); }
-    int32_t WriteBuffer() const noexcept { return fbe_field<int32_t>(10); }
-    std::string_view ReadBuffer() const noexcept { return fbe_field<std::string>(14); }
-    View<std::optional<bool>> Reader() const noexcept { return fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier Writer() const noexcept { return fbe_field<::import::Modifier>(23); }
-    double Limits() const noexcept { return fbe_field<double>(31); }
-    ::import::side Decimal() const noexcept { return fbe_field<::import::side>(39); }
-    int64_t Uuid() const noexcept { return fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>> UUID() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>> Timestamp() const noexcept { return fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t> JsonWriter() const noexcept { return fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>> JsonReader() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t DecodeError() const noexcept { return fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t EncodeError() const noexcept { return fbe_field<FBE::uuid_t>(84); }
-    uint64_t DecodeException() const noexcept { return fbe_field<uint64_t>(100); }
-    float EncodeException() const noexcept { return fbe_field<float>(108); }
-    uint8_t Sender() const noexcept { return fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>> Receiver() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word Client() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::Client); }
-    int32_t Proxy() const noexcept { return fbe_field<int32_t>(120); }
-    std::string_view Handler() const noexcept { return fbe_field<std::string>(124); }
-    View<std::optional<bool>> Text() const noexcept { return fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Compare() const noexcept { return fbe_field<::import::Modifier>(133); }
-    double Decimals() const noexcept { return fbe_field<double>(141); }
-    ::import::side Uuids() const noexcept { return fbe_field<::import::side>(149); }
-    int64_t Timestamps() const noexcept { return fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>> Utf8() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>> Requests() const noexcept { return fbe_field<std::optional<std::string>>(165); }
-};
-
-//! View of import.class: its fields read in place, each checked against the body found.
-template <>
-class View<::import::class_> : public StructView<::import::class_>
-{
-public:
-    using StructView<::import::class_>::StructView;
-
-    int32_t class__() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Object: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Object> : public StructView<::import::Object>
-{
-public:
-    using StructView<::import::Object>::StructView;
-
-    int32_t Object_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.String: its fields read in place, each checked against the body found.
-template <>
-class View<::import::String> : public StructView<::import::String>
-{
-public:
-    using StructView<::import::String>::StructView;
-
-    int32_t String_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.List: its fields read in place, each checked against the body found.
-template <>
-class View<::import::List> : public StructView<::import::List>
-{
-public:
-    using StructView<::import::List>::StructView;
-
-    int32_t List_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Map: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Map> : public StructView<::import::Map>
-{
-public:
-    using StructView<::import::Map>::StructView;
-
-    int32_t Map_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Model: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Model> : public StructView<::import::Model>
-{
-public:
-    using StructView<::import::Model>::StructView;
-
-    int32_t Model_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.FinalModel: its fields read in place, each checked against the body found.
-template <>
-class View<::import::FinalModel> : public StructView<::import::FinalModel>
-{
-public:
-    using StructView<::import::FinalModel>::StructView;
-
-    int32_t FinalModel_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Buffer: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Buffer> : public StructView<::import::Buffer>
-{
-public:
-    using StructView<::import::Buffer>::StructView;
-
-    int32_t Buffer_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Reader: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Reader> : public StructView<::import::Reader>
-{
-public:
-    using StructView<::import::Reader>::StructView;
-
-    int32_t Reader_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Writer: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Writer> : public StructView<::import::Writer>
-{
-public:
-    using StructView<::import::Writer>::StructView;
-
-    int32_t Writer_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Limits: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Limits> : public StructView<::import::Limits>
-{
-public:
-    using StructView<::import::Limits>::StructView;
-
-    int32_t Limits_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.DecodeError: its fields read in place, each checked against the body found.
-template <>
-class View<::import::DecodeError> : public StructView<::import::DecodeError>
-{
-public:
-    using StructView<::import::DecodeError>::StructView;
-
-    int32_t DecodeError_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.DecodeException: its fields read in place, each checked against the body found.
-template <>
-class View<::import::DecodeException> : public StructView<::import::DecodeException>
-{
-public:
-    using StructView<::import::DecodeException>::StructView;
-
-    int32_t DecodeException_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Decimal: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Decimal> : public StructView<::import::Decimal>
-{
-public:
-    using StructView<::import::Decimal>::StructView;
-
-    int32_t Decimal_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Uuid: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Uuid> : public StructView<::import::Uuid>
-{
-public:
-    using StructView<::import::Uuid>::StructView;
-
-    int32_t Uuid_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.UUID: its fields read in place, each checked against the body found.
-template <>
-class View<::import::UUID> : public StructView<::import::UUID>
-{
-public:
-    using StructView<::import::UUID>::StructView;
-
-    int32_t UUID_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Timestamp: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Timestamp> : public StructView<::import::Timestamp>
-{
-public:
-    using StructView<::import::Timestamp>::StructView;
-
-    int32_t Timestamp_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Sender: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Sender> : public StructView<::import::Sender>
-{
-public:
-    using StructView<::import::Sender>::StructView;
-
-    int32_t Sender_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Receiver: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Receiver> : public StructView<::import::Receiver>
-{
-public:
-    using StructView<::import::Receiver>::StructView;
-
-    int32_t Receiver_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Client: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Client> : public StructView<::import::Client>
-{
-public:
-    using StructView<::import::Client>::StructView;
-
-    int32_t Client_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Proxy: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Proxy> : public StructView<::import::Proxy>
-{
-public:
-    using StructView<::import::Proxy>::StructView;
-
-    int32_t Proxy_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.Handler: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Handler> : public StructView<::import::Handler>
-{
-public:
-    using StructView<::import::Handler>::StructView;
-
-    int32_t Handler_() const noexcept { return fbe_field<int32_t>(8); }
-};
-
-//! View of import.fbe: its fields read in place, each checked against the body found.
-template <>
-class View<::import::fbe> : public StructView<::import::fbe>
-{
+//! View of import.Order: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Order, Verified> : public StructView<::import::Order, Verified>
+{
+public:
+    using StructView<::import::Order, Verified>::StructView;
+
+    int32_t side() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ::import::side s() const noexcept { return this->template fbe_field<::import::side>(12, ::import::side::sell); }
+    ::import::range range() const noexcept { return this->template fbe_field<::import::range>(16, ::import::range::hi); }
+};
+
+//! View of import.CppWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::CppWords, Verified> : public StructView<::import::CppWords, Verified>
+{
+public:
+    using StructView<::import::CppWords, Verified>::StructView;
+
+    ::import::Word alignas_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::alignas_); }
+    int32_t alignof_() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view and_() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> and_eq_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier asm_() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double auto_() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side bitand_() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t bitor_() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> break_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> case_() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> catch_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> char8_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t char16_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t char32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t class_() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float compl_() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t concept_() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> const_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word consteval_() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::consteval_); }
+    int32_t constexpr_() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view constinit_() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> const_cast_() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier continue_() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double co_await_() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side co_return_() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t co_yield_() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> decltype_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> default_() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> delete_() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> do_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t dynamic_cast_() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t else_() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t explicit_() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float export_() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t extern_() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>, Verified> final() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word for_() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::for_); }
+    int32_t friend_() const noexcept { return this->template fbe_field<int32_t>(230); }
+    std::string_view goto_() const noexcept { return this->template fbe_field<std::string>(234); }
+    View<std::optional<bool>, Verified> if_() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier import() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    double inline_() const noexcept { return this->template fbe_field<double>(251); }
+    ::import::side int_() const noexcept { return this->template fbe_field<::import::side>(259); }
+    int64_t long_() const noexcept { return this->template fbe_field<int64_t>(263); }
+    View<std::vector<::import::Word>, Verified> module() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
+    View<std::optional<std::string>, Verified> mutable_() const noexcept { return this->template fbe_field<std::optional<std::string>>(275); }
+    View<FBE::buffer_t, Verified> namespace_() const noexcept { return this->template fbe_field<FBE::buffer_t>(280); }
+    View<std::map<std::string, int32_t>, Verified> new_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(284); }
+    FBE::decimal_t noexcept_() const noexcept { return this->template fbe_field<FBE::decimal_t>(288); }
+    FBE::uuid_t not_() const noexcept { return this->template fbe_field<FBE::uuid_t>(304); }
+    uint64_t not_eq_() const noexcept { return this->template fbe_field<uint64_t>(320); }
+    float nullptr_() const noexcept { return this->template fbe_field<float>(328); }
+    uint8_t operator_() const noexcept { return this->template fbe_field<uint8_t>(332); }
+    View<std::optional<::import::Word>, Verified> or_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(333); }
+    ::import::Word or_eq_() const noexcept { return this->template fbe_field<::import::Word>(338, ::import::Word::or_eq_); }
+    int32_t override() const noexcept { return this->template fbe_field<int32_t>(340); }
+    std::string_view private_() const noexcept { return this->template fbe_field<std::string>(344); }
+    View<std::optional<bool>, Verified> protected_() const noexcept { return this->template fbe_field<std::optional<bool>>(348); }
+    ::import::Modifier public_() const noexcept { return this->template fbe_field<::import::Modifier>(353); }
+    double register_() const noexcept { return this->template fbe_field<double>(361); }
+    ::import::side reinterpret_cast_() const noexcept { return this->template fbe_field<::import::side>(369); }
+    int64_t requires_() const noexcept { return this->template fbe_field<int64_t>(373); }
+    View<std::vector<::import::Word>, Verified> return_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(381); }
+    View<std::optional<std::string>, Verified> short_() const noexcept { return this->template fbe_field<std::optional<std::string>>(385); }
+    View<FBE::buffer_t, Verified> signed_() const noexcept { return this->template fbe_field<FBE::buffer_t>(390); }
+    View<std::map<std::string, int32_t>, Verified> sizeof_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(394); }
+    FBE::decimal_t static_() const noexcept { return this->template fbe_field<FBE::decimal_t>(398); }
+    FBE::uuid_t static_assert_() const noexcept { return this->template fbe_field<FBE::uuid_t>(414); }
+    uint64_t static_cast_() const noexcept { return this->template fbe_field<uint64_t>(430); }
+    float switch_() const noexcept { return this->template fbe_field<float>(438); }
+    uint8_t template_() const noexcept { return this->template fbe_field<uint8_t>(442); }
+    View<std::optional<::import::Word>, Verified> this_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(443); }
+    ::import::Word thread_local_() const noexcept { return this->template fbe_field<::import::Word>(448, ::import::Word::thread_local_); }
+    int32_t throw_() const noexcept { return this->template fbe_field<int32_t>(450); }
+    std::string_view try_() const noexcept { return this->template fbe_field<std::string>(454); }
+    View<std::optional<bool>, Verified> typedef_() const noexcept { return this->template fbe_field<std::optional<bool>>(458); }
+    ::import::Modifier typeid_() const noexcept { return this->template fbe_field<::import::Modifier>(463); }
+    double typename_() const noexcept { return this->template fbe_field<double>(471); }
+    ::import::side union_() const noexcept { return this->template fbe_field<::import::side>(479); }
+    int64_t unsigned_() const noexcept { return this->template fbe_field<int64_t>(483); }
+    View<std::vector<::import::Word>, Verified> using_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(491); }
+    View<std::optional<std::string>, Verified> virtual_() const noexcept { return this->template fbe_field<std::optional<std::string>>(495); }
+    View<FBE::buffer_t, Verified> void_() const noexcept { return this->template fbe_field<FBE::buffer_t>(500); }
+    View<std::map<std::string, int32_t>, Verified> volatile_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(504); }
+    FBE::decimal_t wchar_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(508); }
+    FBE::uuid_t while_() const noexcept { return this->template fbe_field<FBE::uuid_t>(524); }
+    uint64_t xor_() const noexcept { return this->template fbe_field<uint64_t>(540); }
+    float xor_eq_() const noexcept { return this->template fbe_field<float>(548); }
+    uint8_t assert_() const noexcept { return this->template fbe_field<uint8_t>(552); }
+    View<std::optional<::import::Word>, Verified> errno_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(553); }
+    ::import::Word EOF_() const noexcept { return this->template fbe_field<::import::Word>(558, ::import::Word::EOF_); }
+    int32_t NULL_() const noexcept { return this->template fbe_field<int32_t>(560); }
+    std::string_view stdin_() const noexcept { return this->template fbe_field<std::string>(564); }
+    View<std::optional<bool>, Verified> stdout_() const noexcept { return this->template fbe_field<std::optional<bool>>(568); }
+    ::import::Modifier stderr_() const noexcept { return this->template fbe_field<::import::Modifier>(573); }
+    double offsetof_() const noexcept { return this->template fbe_field<double>(581); }
+    ::import::side std_() const noexcept { return this->template fbe_field<::import::side>(589); }
+    int64_t FBE_() const noexcept { return this->template fbe_field<int64_t>(593); }
+    View<std::vector<::import::Word>, Verified> int8_t_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(601); }
+    View<std::optional<std::string>, Verified> uint8_t_() const noexcept { return this->template fbe_field<std::optional<std::string>>(605); }
+    View<FBE::buffer_t, Verified> int16_t_() const noexcept { return this->template fbe_field<FBE::buffer_t>(610); }
+    View<std::map<std::string, int32_t>, Verified> uint16_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(614); }
+    FBE::decimal_t int32_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(618); }
+    FBE::uuid_t uint32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(634); }
+    uint64_t int64_t_() const noexcept { return this->template fbe_field<uint64_t>(650); }
+    float uint64_t_() const noexcept { return this->template fbe_field<float>(658); }
+    uint8_t size_t_() const noexcept { return this->template fbe_field<uint8_t>(662); }
+    View<std::optional<::import::Word>, Verified> ptrdiff_t_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(663); }
+    ::import::Word nullptr_t_() const noexcept { return this->template fbe_field<::import::Word>(668, ::import::Word::nullptr_t_); }
+    int32_t linux_() const noexcept { return this->template fbe_field<int32_t>(670); }
+    std::string_view unix_() const noexcept { return this->template fbe_field<std::string>(674); }
+    View<std::optional<bool>, Verified> BUFSIZ_() const noexcept { return this->template fbe_field<std::optional<bool>>(678); }
+    ::import::Modifier INT32_MAX_() const noexcept { return this->template fbe_field<::import::Modifier>(683); }
+    double CHAR_BIT() const noexcept { return this->template fbe_field<double>(691); }
+    ::import::side EINVAL_() const noexcept { return this->template fbe_field<::import::side>(699); }
+};
+
+//! View of import.PythonWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::PythonWords, Verified> : public StructView<::import::PythonWords, Verified>
+{
+public:
+    using StructView<::import::PythonWords, Verified>::StructView;
+
+    ::import::Word False() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::False); }
+    int32_t None() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view True() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> as() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier async() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double await() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side def() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t del() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> elif() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> except() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> finally() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> from() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t global() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t in() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t is() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float lambda() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t nonlocal() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> pass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word raise() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::raise); }
+    int32_t with() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view yield() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> _() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier match() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double self() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side cls() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t print() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> len() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> list() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> dict() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> set_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t str() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t object() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t super() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float isinstance() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t property() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>, Verified> staticmethod() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word classmethod() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::classmethod); }
+    int32_t typing() const noexcept { return this->template fbe_field<int32_t>(230); }
+    std::string_view Any() const noexcept { return this->template fbe_field<std::string>(234); }
+    View<std::optional<bool>, Verified> ClassVar() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier Callable() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    double IntEnum() const noexcept { return this->template fbe_field<double>(251); }
+    ::import::side IntFlag() const noexcept { return this->template fbe_field<::import::side>(259); }
+    int64_t PACKAGE() const noexcept { return this->template fbe_field<int64_t>(263); }
+    View<std::vector<::import::Word>, Verified> VERSION() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
+};
+
+//! View of import.GoWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::GoWords, Verified> : public StructView<::import::GoWords, Verified>
+{
+public:
+    using StructView<::import::GoWords, Verified>::StructView;
+
+    ::import::Word chan() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::chan); }
+    int32_t defer() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view fallthrough() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> func() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier go() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double interface() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side map() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t package() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> range() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> select() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> type() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> var() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t any() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t error() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t rune() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float uint() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t nil() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> iota() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word cap() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::cap); }
+    int32_t make() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view append() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> copy() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier panic() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double recover() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side println() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t complex() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> real() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> imag() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> close() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> min() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t max() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t clear() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t uintptr() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float float32() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t float64() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>, Verified> complex64() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word complex128() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::complex128); }
+    int32_t comparable() const noexcept { return this->template fbe_field<int32_t>(230); }
+};
+
+//! View of import.JavaWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::JavaWords, Verified> : public StructView<::import::JavaWords, Verified>
+{
+public:
+    using StructView<::import::JavaWords, Verified>::StructView;
+
+    ::import::Word abstract() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::abstract); }
+    int32_t boolean() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view extends() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> implements() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier instanceof() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double native() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side strictfp() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t synchronized() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> throws() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> transient() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> record() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> sealed() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t permits() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t when() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t open() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float exports() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t opens() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> to() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word uses() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::uses); }
+    int32_t provides() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view transitive() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> Object() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier String() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double Integer() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side Long() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t Math() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> System() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> Override() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> Class() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> List() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t Map() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t Set() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+};
+
+//! View of import.KotlinWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::KotlinWords, Verified> : public StructView<::import::KotlinWords, Verified>
+{
+public:
+    using StructView<::import::KotlinWords, Verified>::StructView;
+
+    ::import::Word fun() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fun); }
+    int32_t typealias() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view typeof() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> val() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier by() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double constructor() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side delegate() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t dynamic() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> field() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> file() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> get_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> init() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t param() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t receiver() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t setparam() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float value_() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t where() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> actual() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word annotation() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::annotation); }
+    int32_t companion() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view crossinline() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> data() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier expect() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double external() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side infix() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t inner() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> internal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> lateinit() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> noinline() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> out() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t reified() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t suspend() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t tailrec() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float vararg() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t it() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>, Verified> Companion() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word Unit() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::Unit); }
+    int32_t Nothing() const noexcept { return this->template fbe_field<int32_t>(230); }
+    std::string_view Int() const noexcept { return this->template fbe_field<std::string>(234); }
+    View<std::optional<bool>, Verified> Array() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+};
+
+//! View of import.JsWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::JsWords, Verified> : public StructView<::import::JsWords, Verified>
+{
+public:
+    using StructView<::import::JsWords, Verified>::StructView;
+
+    ::import::Word debugger() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::debugger); }
+    int32_t function() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view let() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> of() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier declare() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double unknown() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side never() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t number() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> bigint() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> symbol() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> undefined() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> NaN() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t Infinity() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t Uint8Array() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t Error() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float Number() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t BigInt() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> Boolean() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word Symbol() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Symbol); }
+    int32_t Date() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view JSON() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> Promise() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Partial() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double Record() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side globalThis() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t arguments() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> eval() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> require() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> prototype() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> __proto___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t toString() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t valueOf() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t hasOwnProperty() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float isPrototypeOf() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t propertyIsEnumerable() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>, Verified> toLocaleString() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word readonly() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::readonly); }
+    int32_t keyof() const noexcept { return this->template fbe_field<int32_t>(230); }
+    std::string_view infer() const noexcept { return this->template fbe_field<std::string>(234); }
+    View<std::optional<bool>, Verified> asserts() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier satisfies() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    double accessor() const noexcept { return this->template fbe_field<double>(251); }
+};
+
+//! View of import.RustWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::RustWords, Verified> : public StructView<::import::RustWords, Verified>
+{
+public:
+    using StructView<::import::RustWords, Verified>::StructView;
+
+    ::import::Word crate() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::crate); }
+    int32_t dyn() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view fn() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> impl() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier loop() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double mod() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side move() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t mut() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> pub() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> ref() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> Self() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> trait() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t unsafe() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t use() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t become() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float box() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t macro() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> priv() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word unsized() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::unsized); }
+    int32_t gen() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view macro_rules() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> Option() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Some() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double Result() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side Ok() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t Err() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> Vec() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> Box() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> Clone() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> Copy() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t Default() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t Drop() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    uint64_t Send() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    float Sync() const noexcept { return this->template fbe_field<float>(218); }
+    uint8_t Sized() const noexcept { return this->template fbe_field<uint8_t>(222); }
+};
+
+//! View of import.CSharpWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::CSharpWords, Verified> : public StructView<::import::CSharpWords, Verified>
+{
+public:
+    using StructView<::import::CSharpWords, Verified>::StructView;
+
+    ::import::Word checked() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::checked); }
+    int32_t event() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view fixed() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> foreach() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier implicit() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double lock() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side params() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t sbyte() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> stackalloc() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> ulong() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> unchecked() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> ushort() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t add() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t alias() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t ascending() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float descending() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t equals() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> group() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word into() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::into); }
+    int32_t join() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view nameof() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> on() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier orderby() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double partial() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side remove() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t unmanaged() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> required() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> scoped() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t, Verified> managed() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>, Verified> notnull() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+};
+
+//! View of import.RubyWords: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::RubyWords, Verified> : public StructView<::import::RubyWords, Verified>
+{
+public:
+    using StructView<::import::RubyWords, Verified>::StructView;
+
+    ::import::Word BEGIN() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::BEGIN); }
+    int32_t END() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view begin() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> elsif() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier end() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double ensure() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side next() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t redo() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> rescue() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> retry() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> then() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> undef() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t unless() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t until() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t __FILE___() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float __LINE___() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t __ENCODING___() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> initialize() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+};
+
+//! View of import.CppMembers: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::CppMembers, Verified> : public StructView<::import::CppMembers, Verified>
+{
+public:
+    using StructView<::import::CppMembers, Verified>::StructView;
+
+    ::import::Word swap_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::swap); }
+    int32_t fbe_type_() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view fbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> Model() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier FinalModel() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double FieldModel_() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side buffer() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t size_() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> offset() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> model() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> reset() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+};
+
+//! View of import.PythonMembers: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::PythonMembers, Verified> : public StructView<::import::PythonMembers, Verified>
+{
+public:
+    using StructView<::import::PythonMembers, Verified>::StructView;
+
+    ::import::Word to_json() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::to_json); }
+    int32_t from_json() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view to_fbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> from_fbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier to_final() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double from_final() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side fbe_equal() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t fbe_key() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> fbe_size_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> __init___() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> __slots___() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> __class___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t __dict___() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t __hash___() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t __eq___() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float __private_() const noexcept { return this->template fbe_field<float>(108); }
+};
+
+//! View of import.GoMembers: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::GoMembers, Verified> : public StructView<::import::GoMembers, Verified>
+{
+public:
+    using StructView<::import::GoMembers, Verified>::StructView;
+
+    ::import::Word FBEKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::FBEKey); }
+    int32_t FBEKeyCompare() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view Reset() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> MarshalFBE() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier UnmarshalFBE() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double AppendFBE() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side ReadFBE() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t FBEWrite() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> FBERead() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> MarshalFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> UnmarshalFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> AppendFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t ReadFinal() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t FBEWriteFinal() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t FBEReadFinal() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float MarshalJSON() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t UnmarshalJSON() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> AppendJSON() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word ReadJSON() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::ReadJSON); }
+    int32_t FBEWriteJSON() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view FBEReadJSON() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> FBEWriteText() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier TypeID() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double Verify() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side VerifyFinal() const noexcept { return this->template fbe_field<::import::side>(149); }
+};
+
+//! View of import.JvmMembers: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::JvmMembers, Verified> : public StructView<::import::JvmMembers, Verified>
+{
+public:
+    using StructView<::import::JvmMembers, Verified>::StructView;
+
+    ::import::Word TYPE_ID() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::TYPE_ID); }
+    int32_t KEY_ORDER() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view toFbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> fromFbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier readFbe() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double writeFbe() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side verifyFbe() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t toFinal() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> fromFinal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> readFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> writeFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> verifyFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t toJson() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t fromJson() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t writeJson() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float readJson() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t hashCode() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> getClass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word clone() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::clone); }
+    int32_t finalize() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view wait() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> notify() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier notifyAll() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double javaClass() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side component1() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t fbeLevels() const noexcept { return this->template fbe_field<int64_t>(153); }
+};
+
+//! View of import.JsMembers: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::JsMembers, Verified> : public StructView<::import::JsMembers, Verified>
+{
+public:
+    using StructView<::import::JsMembers, Verified>::StructView;
+
+    ::import::Word fbeKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fbeKey); }
+    int32_t toJSON() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view toText() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> verify_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+};
+
+//! View of import.RuntimeNames: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::RuntimeNames, Verified> : public StructView<::import::RuntimeNames, Verified>
+{
+public:
+    using StructView<::import::RuntimeNames, Verified>::StructView;
+
+    ::import::Word Buffer() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::Buffer); }
+    int32_t WriteBuffer() const noexcept { return this->template fbe_field<int32_t>(10); }
+    std::string_view ReadBuffer() const noexcept { return this->template fbe_field<std::string>(14); }
+    View<std::optional<bool>, Verified> Reader() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier Writer() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    double Limits() const noexcept { return this->template fbe_field<double>(31); }
+    ::import::side Decimal() const noexcept { return this->template fbe_field<::import::side>(39); }
+    int64_t Uuid() const noexcept { return this->template fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>, Verified> UUID() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>, Verified> Timestamp() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t, Verified> JsonWriter() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>, Verified> JsonReader() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t DecodeError() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t EncodeError() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    uint64_t DecodeException() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    float EncodeException() const noexcept { return this->template fbe_field<float>(108); }
+    uint8_t Sender() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>, Verified> Receiver() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word Client() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Client); }
+    int32_t Proxy() const noexcept { return this->template fbe_field<int32_t>(120); }
+    std::string_view Handler() const noexcept { return this->template fbe_field<std::string>(124); }
+    View<std::optional<bool>, Verified> Text() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Compare() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    double Decimals() const noexcept { return this->template fbe_field<double>(141); }
+    ::import::side Uuids() const noexcept { return this->template fbe_field<::import::side>(149); }
+    int64_t Timestamps() const noexcept { return this->template fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>, Verified> Utf8() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>, Verified> Requests() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+};
+
+//! View of import.class: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::class_, Verified> : public StructView<::import::class_, Verified>
+{
+public:
+    using StructView<::import::class_, Verified>::StructView;
+
+    int32_t class__() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Object: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Object, Verified> : public StructView<::import::Object, Verified>
+{
+public:
+    using StructView<::import::Object, Verified>::StructView;
+
+    int32_t Object_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.String: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::String, Verified> : public StructView<::import::String, Verified>
+{
+public:
+    using StructView<::import::String, Verified>::StructView;
+
+    int32_t String_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.List: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::List, Verified> : public StructView<::import::List, Verified>
+{
+public:
+    using StructView<::import::List, Verified>::StructView;
+
+    int32_t List_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Map: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Map, Verified> : public StructView<::import::Map, Verified>
+{
+public:
+    using StructView<::import::Map, Verified>::StructView;
+
+    int32_t Map_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Model: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Model, Verified> : public StructView<::import::Model, Verified>
+{
+public:
+    using StructView<::import::Model, Verified>::StructView;
+
+    int32_t Model_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.FinalModel: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::FinalModel, Verified> : public StructView<::import::FinalModel, Verified>
+{
+public:
+    using StructView<::import::FinalModel, Verified>::StructView;
+
+    int32_t FinalModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Buffer: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Buffer, Verified> : public StructView<::import::Buffer, Verified>
+{
+public:
+    using StructView<::import::Buffer, Verified>::StructView;
+
+    int32_t Buffer_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Reader: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Reader, Verified> : public StructView<::import::Reader, Verified>
+{
+public:
+    using StructView<::import::Reader, Verified>::StructView;
+
+    int32_t Reader_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Writer: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Writer, Verified> : public StructView<::import::Writer, Verified>
+{
+public:
+    using StructView<::import::Writer, Verified>::StructView;
+
+    int32_t Writer_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Limits: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Limits, Verified> : public StructView<::import::Limits, Verified>
+{
+public:
+    using StructView<::import::Limits, Verified>::StructView;
+
+    int32_t Limits_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.DecodeError: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::DecodeError, Verified> : public StructView<::import::DecodeError, Verified>
+{
+public:
+    using StructView<::import::DecodeError, Verified>::StructView;
+
+    int32_t DecodeError_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.DecodeException: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::DecodeException, Verified> : public StructView<::import::DecodeException, Verified>
+{
+public:
+    using StructView<::import::DecodeException, Verified>::StructView;
+
+    int32_t DecodeException_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Decimal: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Decimal, Verified> : public StructView<::import::Decimal, Verified>
+{
+public:
+    using StructView<::import::Decimal, Verified>::StructView;
+
+    int32_t Decimal_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Uuid: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Uuid, Verified> : public StructView<::import::Uuid, Verified>
+{
+public:
+    using StructView<::import::Uuid, Verified>::StructView;
+
+    int32_t Uuid_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.UUID: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::UUID, Verified> : public StructView<::import::UUID, Verified>
+{
+public:
+    using StructView<::import::UUID, Verified>::StructView;
+
+    int32_t UUID_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Timestamp: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Timestamp, Verified> : public StructView<::import::Timestamp, Verified>
+{
+public:
+    using StructView<::import::Timestamp, Verified>::StructView;
+
+    int32_t Timestamp_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Sender: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Sender, Verified> : public StructView<::import::Sender, Verified>
+{
+public:
+    using StructView<::import::Sender, Verified>::StructView;
+
+    int32_t Sender_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Receiver: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Receiver, Verified> : public StructView<::import::Receiver, Verified>
+{
+public:
+    using StructView<::import::Receiver, Verified>::StructView;
+
+    int32_t Receiver_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Client: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Client, Verified> : public StructView<::import::Client, Verified>
+{
+public:
+    using StructView<::import::Client, Verified>::StructView;
+
+    int32_t Client_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Proxy: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Proxy, Verified> : public StructView<::import::Proxy, Verified>
+{
+public:
+    using StructView<::import::Proxy, Verified>::StructView;
+
+    int32_t Proxy_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.Handler: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Handler, Verified> : public StructView<::import::Handler, Verified>
+{
+public:
+    using StructView<::import::Handler, Verified>::StructView;
+
+    int32_t Handler_() const noexcept { return this->template fbe_field<int32_t>(8); }
+};
+
+//! View of import.fbe: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::fbe, Verified> : public StructView<::import::fbe, Verified>
+{
 public:
-    using StructView<::import::fbe>::StructView;
+    using StructView<::import::fbe, Verified>::StructView;
 
-    int32_t fbe_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.FBE: its fields read in place, each checked against the body found.
-template <>
-class View<::import::FBE_> : public StructView<::import::FBE_>
+//! View of import.FBE: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::FBE_, Verified> : public StructView<::import::FBE_, Verified>
 {
 public:
-    using StructView<::import::FBE_>::StructView;
+    using StructView<::import::FBE_, Verified>::StructView;
 
-    int32_t FBE__() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t FBE__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.std: its fields read in place, each checked against the body found.
-template <>
-class View<::import::std_> : public StructView<::import::std_>
+//! View of import.std: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::std_, Verified> : public StructView<::import::std_, Verified>
 {
 public:
-    using StructView<::import::std_>::StructView;
+    using StructView<::import::std_, Verified>::StructView;
 
-    int32_t std__() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t std__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Companion: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Companion> : public StructView<::import::Companion>
+//! View of import.Companion: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Companion, Verified> : public StructView<::import::Companion, Verified>
 {
 public:
-    using StructView<::import::Companion>::StructView;
+    using StructView<::import::Companion, Verified>::StructView;
 
-    int32_t Companion_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Companion_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Any: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Any> : public StructView<::import::Any>
+//! View of import.Any: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Any, Verified> : public StructView<::import::Any, Verified>
 {
 public:
-    using StructView<::import::Any>::StructView;
+    using StructView<::import::Any, Verified>::StructView;
 
-    int32_t Any_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Any_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Self: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Self> : public StructView<::import::Self>
+//! View of import.Self: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Self, Verified> : public StructView<::import::Self, Verified>
 {
 public:
-    using StructView<::import::Self>::StructView;
+    using StructView<::import::Self, Verified>::StructView;
 
-    int32_t Self_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Self_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.self: its fields read in place, each checked against the body found.
-template <>
-class View<::import::self> : public StructView<::import::self>
+//! View of import.self: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::self, Verified> : public StructView<::import::self, Verified>
 {
 public:
-    using StructView<::import::self>::StructView;
+    using StructView<::import::self, Verified>::StructView;
 
-    int32_t self_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t self_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.None: its fields read in place, each checked against the body found.
-template <>
-class View<::import::None> : public StructView<::import::None>
+//! View of import.None: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::None, Verified> : public StructView<::import::None, Verified>
 {
 public:
-    using StructView<::import::None>::StructView;
+    using StructView<::import::None, Verified>::StructView;
 
-    int32_t None_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t None_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Option: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Option> : public StructView<::import::Option>
+//! View of import.Option: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Option, Verified> : public StructView<::import::Option, Verified>
 {
 public:
-    using StructView<::import::Option>::StructView;
+    using StructView<::import::Option, Verified>::StructView;
 
-    int32_t Option_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Option_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Result: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Result> : public StructView<::import::Result>
+//! View of import.Result: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Result, Verified> : public StructView<::import::Result, Verified>
 {
 public:
-    using StructView<::import::Result>::StructView;
+    using StructView<::import::Result, Verified>::StructView;
 
-    int32_t Result_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Result_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Vec: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Vec> : public StructView<::import::Vec>
+//! View of import.Vec: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Vec, Verified> : public StructView<::import::Vec, Verified>
 {
 public:
-    using StructView<::import::Vec>::StructView;
+    using StructView<::import::Vec, Verified>::StructView;
 
-    int32_t Vec_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Vec_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Box: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Box> : public StructView<::import::Box>
+//! View of import.Box: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Box, Verified> : public StructView<::import::Box, Verified>
 {
 public:
-    using StructView<::import::Box>::StructView;
+    using StructView<::import::Box, Verified>::StructView;
 
-    int32_t Box_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Box_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Error: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Error> : public StructView<::import::Error>
+//! View of import.Error: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Error, Verified> : public StructView<::import::Error, Verified>
 {
 public:
-    using StructView<::import::Error>::StructView;
+    using StructView<::import::Error, Verified>::StructView;
 
-    int32_t Error_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Error_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Exception: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Exception> : public StructView<::import::Exception>
+//! View of import.Exception: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Exception, Verified> : public StructView<::import::Exception, Verified>
 {
 public:
-    using StructView<::import::Exception>::StructView;
+    using StructView<::import::Exception, Verified>::StructView;
 
-    int32_t Exception_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Exception_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Text: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Text> : public StructView<::import::Text>
+//! View of import.Text: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Text, Verified> : public StructView<::import::Text, Verified>
 {
 public:
-    using StructView<::import::Text>::StructView;
+    using StructView<::import::Text, Verified>::StructView;
 
-    int32_t Text_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Text_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.JsonWriter: its fields read in place, each checked against the body found.
-template <>
-class View<::import::JsonWriter> : public StructView<::import::JsonWriter>
+//! View of import.JsonWriter: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::JsonWriter, Verified> : public StructView<::import::JsonWriter, Verified>
 {
 public:
-    using StructView<::import::JsonWriter>::StructView;
+    using StructView<::import::JsonWriter, Verified>::StructView;
 
-    int32_t JsonWriter_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t JsonWriter_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.int32_t: its fields read in place, each checked against the body found.
-template <>
-class View<::import::int32_t_> : public StructView<::import::int32_t_>
+//! View of import.int32_t: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::int32_t_, Verified> : public StructView<::import::int32_t_, Verified>
 {
 public:
-    using StructView<::import::int32_t_>::StructView;
+    using StructView<::import::int32_t_, Verified>::StructView;
 
-    int32_t int32_t__() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t int32_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.size_t: its fields read in place, each checked against the body found.
-template <>
-class View<::import::size_t_> : public StructView<::import::size_t_>
+//! View of import.size_t: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::size_t_, Verified> : public StructView<::import::size_t_, Verified>
 {
 public:
-    using StructView<::import::size_t_>::StructView;
+    using StructView<::import::size_t_, Verified>::StructView;
 
-    int32_t size_t__() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t size_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.list: its fields read in place, each checked against the body found.
-template <>
-class View<::import::list> : public StructView<::import::list>
+//! View of import.list: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::list, Verified> : public StructView<::import::list, Verified>
 {
 public:
-    using StructView<::import::list>::StructView;
+    using StructView<::import::list, Verified>::StructView;
 
-    int32_t list_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t list_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.object: its fields read in place, each checked against the body found.
-template <>
-class View<::import::object> : public StructView<::import::object>
+//! View of import.object: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::object, Verified> : public StructView<::import::object, Verified>
 {
 public:
-    using StructView<::import::object>::StructView;
+    using StructView<::import::object, Verified>::StructView;
 
-    int32_t object_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t object_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.v: its fields read in place, each checked against the body found.
-template <>
-class View<::import::v> : public StructView<::import::v>
+//! View of import.v: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::v, Verified> : public StructView<::import::v, Verified>
 {
 public:
-    using StructView<::import::v>::StructView;
+    using StructView<::import::v, Verified>::StructView;
 
-    int32_t v_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t v_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.r: its fields read in place, each checked against the body found.
-template <>
-class View<::import::r> : public StructView<::import::r>
+//! View of import.r: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::r, Verified> : public StructView<::import::r, Verified>
 {
 public:
-    using StructView<::import::r>::StructView;
+    using StructView<::import::r, Verified>::StructView;
 
-    int32_t r_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t r_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.w: its fields read in place, each checked against the body found.
-template <>
-class View<::import::w> : public StructView<::import::w>
+//! View of import.w: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::w, Verified> : public StructView<::import::w, Verified>
 {
 public:
-    using StructView<::import::w>::StructView;
+    using StructView<::import::w, Verified>::StructView;
 
-    int32_t w_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t w_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.SideBuy: its fields read in place, each checked against the body found.
-template <>
-class View<::import::SideBuy> : public StructView<::import::SideBuy>
+//! View of import.SideBuy: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::SideBuy, Verified> : public StructView<::import::SideBuy, Verified>
 {
 public:
-    using StructView<::import::SideBuy>::StructView;
+    using StructView<::import::SideBuy, Verified>::StructView;
 
-    int32_t SideBuy_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t SideBuy_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.OrderKey: its fields read in place, each checked against the body found.
-template <>
-class View<::import::OrderKey> : public StructView<::import::OrderKey>
+//! View of import.OrderKey: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::OrderKey, Verified> : public StructView<::import::OrderKey, Verified>
 {
 public:
-    using StructView<::import::OrderKey>::StructView;
+    using StructView<::import::OrderKey, Verified>::StructView;
 
-    int32_t OrderKey_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t OrderKey_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.textOfside: its fields read in place, each checked against the body found.
-template <>
-class View<::import::textOfside> : public StructView<::import::textOfside>
+//! View of import.textOfside: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::textOfside, Verified> : public StructView<::import::textOfside, Verified>
 {
 public:
-    using StructView<::import::textOfside>::StructView;
+    using StructView<::import::textOfside, Verified>::StructView;
 
-    int32_t textOfside_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t textOfside_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.DECIMAL_1: its fields read in place, each checked against the body found.
-template <>
-class View<::import::DECIMAL_1> : public StructView<::import::DECIMAL_1>
+//! View of import.DECIMAL_1: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::DECIMAL_1, Verified> : public StructView<::import::DECIMAL_1, Verified>
 {
 public:
-    using StructView<::import::DECIMAL_1>::StructView;
+    using StructView<::import::DECIMAL_1, Verified>::StructView;
 
-    int32_t DECIMAL_1_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t DECIMAL_1_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.OrderModel: its fields read in place, each checked against the body found.
-template <>
-class View<::import::OrderModel> : public StructView<::import::OrderModel>
+//! View of import.OrderModel: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::OrderModel, Verified> : public StructView<::import::OrderModel, Verified>
 {
 public:
-    using StructView<::import::OrderModel>::StructView;
+    using StructView<::import::OrderModel, Verified>::StructView;
 
-    int32_t OrderModel_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t OrderModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.OrderFinal: its fields read in place, each checked against the body found.
-template <>
-class View<::import::OrderFinal> : public StructView<::import::OrderFinal>
+//! View of import.OrderFinal: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::OrderFinal, Verified> : public StructView<::import::OrderFinal, Verified>
 {
 public:
-    using StructView<::import::OrderFinal>::StructView;
+    using StructView<::import::OrderFinal, Verified>::StructView;
 
-    int32_t OrderFinal_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t OrderFinal_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.NewOrder: its fields read in place, each checked against the body found.
-template <>
-class View<::import::NewOrder> : public StructView<::import::NewOrder>
+//! View of import.NewOrder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::NewOrder, Verified> : public StructView<::import::NewOrder, Verified>
 {
 public:
-    using StructView<::import::NewOrder>::StructView;
+    using StructView<::import::NewOrder, Verified>::StructView;
 
-    int32_t NewOrder_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t NewOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.VerifyFBEOrder: its fields read in place, each checked against the body found.
-template <>
-class View<::import::VerifyFBEOrder> : public StructView<::import::VerifyFBEOrder>
+//! View of import.VerifyFBEOrder: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::VerifyFBEOrder, Verified> : public StructView<::import::VerifyFBEOrder, Verified>
 {
 public:
-    using StructView<::import::VerifyFBEOrder>::StructView;
+    using StructView<::import::VerifyFBEOrder, Verified>::StructView;
 
-    int32_t VerifyFBEOrder_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t VerifyFBEOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.fbe_vr_Order: its fields read in place, each checked against the body found.
-template <>
-class View<::import::fbe_vr_Order> : public StructView<::import::fbe_vr_Order>
+//! View of import.fbe_vr_Order: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::fbe_vr_Order, Verified> : public StructView<::import::fbe_vr_Order, Verified>
 {
 public:
-    using StructView<::import::fbe_vr_Order>::StructView;
+    using StructView<::import::fbe_vr_Order, Verified>::StructView;
 
-    int32_t fbe_vr_Order_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t fbe_vr_Order_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.e1: its fields read in place, each checked against the body found.
-template <>
-class View<::import::e1> : public StructView<::import::e1>
+//! View of import.e1: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::e1, Verified> : public StructView<::import::e1, Verified>
 {
 public:
-    using StructView<::import::e1>::StructView;
+    using StructView<::import::e1, Verified>::StructView;
 
-    int32_t e1_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t e1_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.i2: its fields read in place, each checked against the body found.
-template <>
-class View<::import::i2> : public StructView<::import::i2>
+//! View of import.i2: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::i2, Verified> : public StructView<::import::i2, Verified>
 {
 public:
-    using StructView<::import::i2>::StructView;
+    using StructView<::import::i2, Verified>::StructView;
 
-    int32_t i2_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t i2_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.o3: its fields read in place, each checked against the body found.
-template <>
-class View<::import::o3> : public StructView<::import::o3>
+//! View of import.o3: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::o3, Verified> : public StructView<::import::o3, Verified>
 {
 public:
-    using StructView<::import::o3>::StructView;
+    using StructView<::import::o3, Verified>::StructView;
 
-    int32_t o3_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t o3_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Fbe: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Fbe> : public StructView<::import::Fbe>
+//! View of import.Fbe: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Fbe, Verified> : public StructView<::import::Fbe, Verified>
 {
 public:
-    using StructView<::import::Fbe>::StructView;
+    using StructView<::import::Fbe, Verified>::StructView;
 
-    int32_t Fbe_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.FINGERPRINT: its fields read in place, each checked against the body found.
-template <>
-class View<::import::FINGERPRINT> : public StructView<::import::FINGERPRINT>
+//! View of import.FINGERPRINT: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::FINGERPRINT, Verified> : public StructView<::import::FINGERPRINT, Verified>
 {
 public:
-    using StructView<::import::FINGERPRINT>::StructView;
+    using StructView<::import::FINGERPRINT, Verified>::StructView;
 
-    int32_t FINGERPRINT_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.FBE_FINGERPRINT: its fields read in place, each checked against the body found.
-template <>
-class View<::import::FBE_FINGERPRINT> : public StructView<::import::FBE_FINGERPRINT>
+//! View of import.FBE_FINGERPRINT: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::FBE_FINGERPRINT, Verified> : public StructView<::import::FBE_FINGERPRINT, Verified>
 {
 public:
-    using StructView<::import::FBE_FINGERPRINT>::StructView;
+    using StructView<::import::FBE_FINGERPRINT, Verified>::StructView;
 
-    int32_t FBE_FINGERPRINT_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t FBE_FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.FBEFingerprint: its fields read in place, each checked against the body found.
-template <>
-class View<::import::FBEFingerprint> : public StructView<::import::FBEFingerprint>
+//! View of import.FBEFingerprint: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::FBEFingerprint, Verified> : public StructView<::import::FBEFingerprint, Verified>
 {
 public:
-    using StructView<::import::FBEFingerprint>::StructView;
+    using StructView<::import::FBEFingerprint, Verified>::StructView;
 
-    int32_t FBEFingerprint_() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t FBEFingerprint_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
-//! View of import.Case: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Case> : public StructView<::import::Case>
+//! View of import.Case: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Case, Verified> : public StructView<::import::Case, Verified>
 {
 public:
-    using StructView<::import::Case>::StructView;
+    using StructView<::import::Case, Verified>::StructView;
 
-    int32_t name() const noexcept { return fbe_field<int32_t>(8); }
-    int32_t Name() const noexcept { return fbe_field<int32_t>(12); }
-    int32_t NAME() const noexcept { return fbe_field<int32_t>(16); }
-    int32_t class___() const noexcept { return fbe_field<int32_t>(20); }
-    int32_t class_() const noexcept { return fbe_field<int32_t>(24); }
-    int32_t class__() const noexcept { return fbe_field<int32_t>(28); }
-    int32_t String() const noexcept { return fbe_field<int32_t>(32); }
-    int32_t String_() const noexcept { return fbe_field<int32_t>(36); }
+    int32_t name() const noexcept { return this->template fbe_field<int32_t>(8); }
+    int32_t Name() const noexcept { return this->template fbe_field<int32_t>(12); }
+    int32_t NAME() const noexcept { return this->template fbe_field<int32_t>(16); }
+    int32_t class___() const noexcept { return this->template fbe_field<int32_t>(20); }
+    int32_t class_() const noexcept { return this->template fbe_field<int32_t>(24); }
+    int32_t class__() const noexcept { return this->template fbe_field<int32_t>(28); }
+    int32_t String() const noexcept { return this->template fbe_field<int32_t>(32); }
+    int32_t String_() const noexcept { return this->template fbe_field<int32_t>(36); }
 };
 
-//! View of import.Imported: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Imported> : public StructView<::import::Imported>
+//! View of import.Imported: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Imported, Verified> : public StructView<::import::Imported, Verified>
 {
 public:
-    using StructView<::import::Imported>::StructView;
+    using StructView<::import::Imported, Verified>::StructView;
 
-    ::market::Side market() const noexcept { return fbe_field<::market::Side>(8); }
-    View<::market::Instrument> org() const noexcept { return fbe_field<::market::Instrument>(9); }
-    ::market::Side example() const noexcept { return fbe_field<::market::Side>(13, ::market::Side::sell); }
+    ::market::Side market() const noexcept { return this->template fbe_field<::market::Side>(8); }
+    View<::market::Instrument, Verified> org() const noexcept { return this->template fbe_field<::market::Instrument>(9); }
+    ::market::Side example() const noexcept { return this->template fbe_field<::market::Side>(13, ::market::Side::sell); }
 };
 
-//! View of import.symbol: its fields read in place, each checked against the body found.
-template <>
-class View<::import::symbol> : public StructView<::import::symbol>
+//! View of import.symbol: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::symbol, Verified> : public StructView<::import::symbol, Verified>
 {
 public:
-    using StructView<::import::symbol>::StructView;
+    using StructView<::import::symbol, Verified>::StructView;
 
-    ::import::digits digits() const noexcept { return fbe_field<::import::digits>(8, ::import::digits::two); }
+    ::import::digits digits() const noexcept { return this->template fbe_field<::import::digits>(8, ::import::digits::two); }
 };
 
-//! View of import.Listed: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Listed> : public StructView<::import::Listed>
+//! View of import.Listed: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Listed, Verified> : public StructView<::import::Listed, Verified>
 {
 public:
-    using StructView<::import::Listed>::StructView;
+    using StructView<::import::Listed, Verified>::StructView;
 
-    View<::market::Instrument> parent() const noexcept { return fbe_part<::market::Instrument>(); }
-    ::import::digits precision() const noexcept { return fbe_field<::import::digits>(16, ::import::digits::two); }
-    View<::import::symbol> ticker() const noexcept { return fbe_field<::import::symbol>(20); }
+    View<::market::Instrument, Verified> parent() const noexcept { return this->template fbe_part<::market::Instrument>(); }
+    ::import::digits precision() const noexcept { return this->template fbe_field<::import::digits>(16, ::import::digits::two); }
+    View<::import::symbol, Verified> ticker() const noexcept { return this->template fbe_field<::import::symbol>(20); }
 };
 
-//! View of import.Derived: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Derived> : public StructView<::import::Derived>
+//! View of import.Derived: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Derived, Verified> : public StructView<::import::Derived, Verified>
 {
 public:
-    using StructView<::import::Derived>::StructView;
+    using StructView<::import::Derived, Verified>::StructView;
 
-    View<::import::Order> parent() const noexcept { return fbe_part<::import::Order>(); }
-    ::import::Word Word() const noexcept { return fbe_field<::import::Word>(20, ::import::Word::class_); }
-    ::import::range side_() const noexcept { return fbe_field<::import::range>(22); }
+    View<::import::Order, Verified> parent() const noexcept { return this->template fbe_part<::import::Order>(); }
+    ::import::Word Word() const noexcept { return this->template fbe_field<::import::Word>(20, ::import::Word::class_); }
+    ::import::range side_() const noexcept { return this->template fbe_field<::import::range>(22); }
 };
 
-//! View of import.Hostile: its fields read in place, each checked against the body found.
-template <>
-class View<::import::Hostile> : public StructView<::import::Hostile>
+//! View of import.Hostile: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Hostile, Verified> : public StructView<::import::Hostile, Verified>
 {
 public:
-    using StructView<::import::Hostile>::StructView;
+    using StructView<::import::Hostile, Verified>::StructView;
 
-    View<::import::Order> Order() const noexcept { return fbe_field<::import::Order>(8); }
-    View<::import::CppWords> CppWords() const noexcept { return fbe_field<::import::CppWords>(12); }
-    View<::import::PythonWords> PythonWords() const noexcept { return fbe_field<::import::PythonWords>(16); }
-    View<::import::GoWords> GoWords() const noexcept { return fbe_field<::import::GoWords>(20); }
-    View<::import::JavaWords> JavaWords() const noexcept { return fbe_field<::import::JavaWords>(24); }
-    View<::import::KotlinWords> KotlinWords() const noexcept { return fbe_field<::import::KotlinWords>(28); }
-    View<::import::JsWords> JsWords() const noexcept { return fbe_field<::import::JsWords>(32); }
-    View<::import::RustWords> RustWords() const noexcept { return fbe_field<::import::RustWords>(36); }
-    View<::import::CSharpWords> CSharpWords() const noexcept { return fbe_field<::import::CSharpWords>(40); }
-    View<::import::RubyWords> RubyWords() const noexcept { return fbe_field<::import::RubyWords>(44); }
-    View<::import::CppMembers> CppMembers() const noexcept { return fbe_field<::import::CppMembers>(48); }
-    View<::import::PythonMembers> PythonMembers() const noexcept { return fbe_field<::import::PythonMembers>(52); }
-    View<::import::GoMembers> GoMembers() const noexcept { return fbe_field<::import::GoMembers>(56); }
-    View<::import::JvmMembers> JvmMembers() const noexcept { return fbe_field<::import::JvmMembers>(60); }
-    View<::import::JsMembers> JsMembers() const noexcept { return fbe_field<::import::JsMembers>(64); }
-    View<::import::RuntimeNames> RuntimeNames() const noexcept { return fbe_field<::import::RuntimeNames>(68); }
-    View<::import::class_> class_() const noexcept { return fbe_field<::import::class_>(72); }
-    View<::import::Object> Object() const noexcept { return fbe_field<::import::Object>(76); }
-    View<::import::String> String() const noexcept { return fbe_field<::import::String>(80); }
-    View<::import::List> List() const noexcept { return fbe_field<::import::List>(84); }
-    View<::import::Map> Map() const noexcept { return fbe_field<::import::Map>(88); }
-    View<::import::Model> Model() const noexcept { return fbe_field<::import::Model>(92); }
-    View<::import::FinalModel> FinalModel() const noexcept { return fbe_field<::import::FinalModel>(96); }
-    View<::import::Buffer> Buffer() const noexcept { return fbe_field<::import::Buffer>(100); }
-    View<::import::Reader> Reader() const noexcept { return fbe_field<::import::Reader>(104); }
-    View<::import::Writer> Writer() const noexcept { return fbe_field<::import::Writer>(108); }
-    View<::import::Limits> Limits() const noexcept { return fbe_field<::import::Limits>(112); }
-    View<::import::DecodeError> DecodeError() const noexcept { return fbe_field<::import::DecodeError>(116); }
-    View<::import::DecodeException> DecodeException() const noexcept { return fbe_field<::import::DecodeException>(120); }
-    View<::import::Decimal> Decimal() const noexcept { return fbe_field<::import::Decimal>(124); }
-    View<::import::Uuid> Uuid() const noexcept { return fbe_field<::import::Uuid>(128); }
-    View<::import::UUID> UUID() const noexcept { return fbe_field<::import::UUID>(132); }
-    View<::import::Timestamp> Timestamp() const noexcept { return fbe_field<::import::Timestamp>(136); }
-    View<::import::Sender> Sender() const noexcept { return fbe_field<::import::Sender>(140); }
-    View<::import::Receiver> Receiver() const noexcept { return fbe_field<::import::Receiver>(144); }
-    View<::import::Client> Client() const noexcept { return fbe_field<::import::Client>(148); }
-    View<::import::Proxy> Proxy() const noexcept { return fbe_field<::import::Proxy>(152); }
-    View<::import::Handler> Handler() const noexcept { return fbe_field<::import::Handler>(156); }
-    View<::import::fbe> fbe() const noexcept { return fbe_field<::import::fbe>(160); }
-    View<::import::FBE_> FBE_() const noexcept { return fbe_field<::import::FBE_>(164); }
-    View<::import::std_> std_() const noexcept { return fbe_field<::import::std_>(168); }
-    View<::import::Companion> Companion() const noexcept { return fbe_field<::import::Companion>(172); }
-    View<::import::Any> Any() const noexcept { return fbe_field<::import::Any>(176); }
-    View<::import::Self> Self() const noexcept { return fbe_field<::import::Self>(180); }
-    View<::import::self> self() const noexcept { return fbe_field<::import::self>(184); }
-    View<::import::None> None() const noexcept { return fbe_field<::import::None>(188); }
-    View<::import::Option> Option() const noexcept { return fbe_field<::import::Option>(192); }
-    View<::import::Result> Result() const noexcept { return fbe_field<::import::Result>(196); }
-    View<::import::Vec> Vec() const noexcept { return fbe_field<::import::Vec>(200); }
-    View<::import::Box> Box() const noexcept { return fbe_field<::import::Box>(204); }
-    View<::import::Error> Error() const noexcept { return fbe_field<::import::Error>(208); }
-    View<::import::Exception> Exception() const noexcept { return fbe_field<::import::Exception>(212); }
-    View<::import::Text> Text() const noexcept { return fbe_field<::import::Text>(216); }
-    View<::import::JsonWriter> JsonWriter() const noexcept { return fbe_field<::import::JsonWriter>(220); }
-    View<::import::int32_t_> int32_t_() const noexcept { return fbe_field<::import::int32_t_>(224); }
-    View<::import::size_t_> size_t_() const noexcept { return fbe_field<::import::size_t_>(228); }
-    View<::import::list> list() const noexcept { return fbe_field<::import::list>(232); }
-    View<::import::object> object() const noexcept { return fbe_field<::import::object>(236); }
-    View<::import::v> v() const noexcept { return fbe_field<::import::v>(240); }
-    View<::import::r> r() const noexcept { return fbe_field<::import::r>(244); }
-    View<::import::w> w() const noexcept { return fbe_field<::import::w>(248); }
-    View<::import::SideBuy> SideBuy() const noexcept { return fbe_field<::import::SideBuy>(252); }
-    View<::import::OrderKey> OrderKey() const noexcept { return fbe_field<::import::OrderKey>(256); }
-    View<::import::textOfside> textOfside() const noexcept { return fbe_field<::import::textOfside>(260); }
-    View<::import::DECIMAL_1> DECIMAL_1() const noexcept { return fbe_field<::import::DECIMAL_1>(264); }
-    View<::import::OrderModel> OrderModel() const noexcept { return fbe_field<::import::OrderModel>(268); }
-    View<::import::OrderFinal> OrderFinal() const noexcept { return fbe_field<::import::OrderFinal>(272); }
-    View<::import::NewOrder> NewOrder() const noexcept { return fbe_field<::import::NewOrder>(276); }
-    View<::import::VerifyFBEOrder> VerifyFBEOrder() const noexcept { return fbe_field<::import::VerifyFBEOrder>(280); }
-    View<::import::fbe_vr_Order> fbe_vr_Order() const noexcept { return fbe_field<::import::fbe_vr_Order>(284); }
-    View<::import::e1> e1() const noexcept { return fbe_field<::import::e1>(288); }
-    View<::import::i2> i2() const noexcept { return fbe_field<::import::i2>(292); }
-    View<::import::o3> o3() const noexcept { return fbe_field<::import::o3>(296); }
-    View<::import::Fbe> Fbe() const noexcept { return fbe_field<::import::Fbe>(300); }
-    View<::import::FINGERPRINT> FINGERPRINT() const noexcept { return fbe_field<::import::FINGERPRINT>(304); }
-    View<::import::FBE_FINGERPRINT> FBE_FINGERPRINT() const noexcept { return fbe_field<::import::FBE_FINGERPRINT>(308); }
-    View<::import::FBEFingerprint> FBEFingerprint() const noexcept { return fbe_field<::import::FBEFingerprint>(312); }
-    View<::import::Case> Case() const noexcept { return fbe_field<::import::Case>(316); }
-    View<::import::Imported> Imported() const noexcept { return fbe_field<::import::Imported>(320); }
-    View<::import::Derived> Derived() const noexcept { return fbe_field<::import::Derived>(324); }
-    View<::import::Listed> Listed() const noexcept { return fbe_field<::import::Listed>(328); }
-    ::import::Letters Letters() const noexcept { return fbe_field<::import::Letters>(332, ::import::Letters::_a); }
+    View<::import::Order, Verified> Order() const noexcept { return this->template fbe_field<::import::Order>(8); }
+    View<::import::CppWords, Verified> CppWords() const noexcept { return this->template fbe_field<::import::CppWords>(12); }
+    View<::import::PythonWords, Verified> PythonWords() const noexcept { return this->template fbe_field<::import::PythonWords>(16); }
+    View<::import::GoWords, Verified> GoWords() const noexcept { return this->template fbe_field<::import::GoWords>(20); }
+    View<::import::JavaWords, Verified> JavaWords() const noexcept { return this->template fbe_field<::import::JavaWords>(24); }
+    View<::import::KotlinWords, Verified> KotlinWords() const noexcept { return this->template fbe_field<::import::KotlinWords>(28); }
+    View<::import::JsWords, Verified> JsWords() const noexcept { return this->template fbe_field<::import::JsWords>(32); }
+    View<::import::RustWords, Verified> RustWords() const noexcept { return this->template fbe_field<::import::RustWords>(36); }
+    View<::import::CSharpWords, Verified> CSharpWords() const noexcept { return this->template fbe_field<::import::CSharpWords>(40); }
+    View<::import::RubyWords, Verified> RubyWords() const noexcept { return this->template fbe_field<::import::RubyWords>(44); }
+    View<::import::CppMembers, Verified> CppMembers() const noexcept { return this->template fbe_field<::import::CppMembers>(48); }
+    View<::import::PythonMembers, Verified> PythonMembers() const noexcept { return this->template fbe_field<::import::PythonMembers>(52); }
+    View<::import::GoMembers, Verified> GoMembers() const noexcept { return this->template fbe_field<::import::GoMembers>(56); }
+    View<::import::JvmMembers, Verified> JvmMembers() const noexcept { return this->template fbe_field<::import::JvmMembers>(60); }
+    View<::import::JsMembers, Verified> JsMembers() const noexcept { return this->template fbe_field<::import::JsMembers>(64); }
+    View<::import::RuntimeNames, Verified> RuntimeNames() const noexcept { return this->template fbe_field<::import::RuntimeNames>(68); }
+    View<::import::class_, Verified> class_() const noexcept { return this->template fbe_field<::import::class_>(72); }
+    View<::import::Object, Verified> Object() const noexcept { return this->template fbe_field<::import::Object>(76); }
+    View<::import::String, Verified> String() const noexcept { return this->template fbe_field<::import::String>(80); }
+    View<::import::List, Verified> List() const noexcept { return this->template fbe_field<::import::List>(84); }
+    View<::import::Map, Verified> Map() const noexcept { return this->template fbe_field<::import::Map>(88); }
+    View<::import::Model, Verified> Model() const noexcept { return this->template fbe_field<::import::Model>(92); }
+    View<::import::FinalModel, Verified> FinalModel() const noexcept { return this->template fbe_field<::import::FinalModel>(96); }
+    View<::import::Buffer, Verified> Buffer() const noexcept { return this->template fbe_field<::import::Buffer>(100); }
+    View<::import::Reader, Verified> Reader() const noexcept { return this->template fbe_field<::import::Reader>(104); }
+    View<::import::Writer, Verified> Writer() const noexcept { return this->template fbe_field<::import::Writer>(108); }
+    View<::import::Limits, Verified> Limits() const noexcept { return this->template fbe_field<::import::Limits>(112); }
+    View<::import::DecodeError, Verified> DecodeError() const noexcept { return this->template fbe_field<::import::DecodeError>(116); }
+    View<::import::DecodeException, Verified> DecodeException() const noexcept { return this->template fbe_field<::import::DecodeException>(120); }
+    View<::import::Decimal, Verified> Decimal() const noexcept { return this->template fbe_field<::import::Decimal>(124); }
+    View<::import::Uuid, Verified> Uuid() const noexcept { return this->template fbe_field<::import::Uuid>(128); }
+    View<::import::UUID, Verified> UUID() const noexcept { return this->template fbe_field<::import::UUID>(132); }
+    View<::import::Timestamp, Verified> Timestamp() const noexcept { return this->template fbe_field<::import::Timestamp>(136); }
+    View<::import::Sender, Verified> Sender() const noexcept { return this->template fbe_field<::import::Sender>(140); }
+    View<::import::Receiver, Verified> Receiver() const noexcept { return this->template fbe_field<::import::Receiver>(144); }
+    View<::import::Client, Verified> Client() const noexcept { return this->template fbe_field<::import::Client>(148); }
+    View<::import::Proxy, Verified> Proxy() const noexcept { return this->template fbe_field<::import::Proxy>(152); }
+    View<::import::Handler, Verified> Handler() const noexcept { return this->template fbe_field<::import::Handler>(156); }
+    View<::import::fbe, Verified> fbe() const noexcept { return this->template fbe_field<::import::fbe>(160); }
+    View<::import::FBE_, Verified> FBE_() const noexcept { return this->template fbe_field<::import::FBE_>(164); }
+    View<::import::std_, Verified> std_() const noexcept { return this->template fbe_field<::import::std_>(168); }
+    View<::import::Companion, Verified> Companion() const noexcept { return this->template fbe_field<::import::Companion>(172); }
+    View<::import::Any, Verified> Any() const noexcept { return this->template fbe_field<::import::Any>(176); }
+    View<::import::Self, Verified> Self() const noexcept { return this->template fbe_field<::import::Self>(180); }
+    View<::import::self, Verified> self() const noexcept { return this->template fbe_field<::import::self>(184); }
+    View<::import::None, Verified> None() const noexcept { return this->template fbe_field<::import::None>(188); }
+    View<::import::Option, Verified> Option() const noexcept { return this->template fbe_field<::import::Option>(192); }
+    View<::import::Result, Verified> Result() const noexcept { return this->template fbe_field<::import::Result>(196); }
+    View<::import::Vec, Verified> Vec() const noexcept { return this->template fbe_field<::import::Vec>(200); }
+    View<::import::Box, Verified> Box() const noexcept { return this->template fbe_field<::import::Box>(204); }
+    View<::import::Error, Verified> Error() const noexcept { return this->template fbe_field<::import::Error>(208); }
+    View<::import::Exception, Verified> Exception() const noexcept { return this->template fbe_field<::import::Exception>(212); }
+    View<::import::Text, Verified> Text() const noexcept { return this->template fbe_field<::import::Text>(216); }
+    View<::import::JsonWriter, Verified> JsonWriter() const noexcept { return this->template fbe_field<::import::JsonWriter>(220); }
+    View<::import::int32_t_, Verified> int32_t_() const noexcept { return this->template fbe_field<::import::int32_t_>(224); }
+    View<::import::size_t_, Verified> size_t_() const noexcept { return this->template fbe_field<::import::size_t_>(228); }
+    View<::import::list, Verified> list() const noexcept { return this->template fbe_field<::import::list>(232); }
+    View<::import::object, Verified> object() const noexcept { return this->template fbe_field<::import::object>(236); }
+    View<::import::v, Verified> v() const noexcept { return this->template fbe_field<::import::v>(240); }
+    View<::import::r, Verified> r() const noexcept { return this->template fbe_field<::import::r>(244); }
+    View<::import::w, Verified> w() const noexcept { return this->template fbe_field<::import::w>(248); }
+    View<::import::SideBuy, Verified> SideBuy() const noexcept { return this->template fbe_field<::import::SideBuy>(252); }
+    View<::import::OrderKey, Verified> OrderKey() const noexcept { return this->template fbe_field<::import::OrderKey>(256); }
+    View<::import::textOfside, Verified> textOfside() const noexcept { return this->template fbe_field<::import::textOfside>(260); }
+    View<::import::DECIMAL_1, Verified> DECIMAL_1() const noexcept { return this->template fbe_field<::import::DECIMAL_1>(264); }
+    View<::import::OrderModel, Verified> OrderModel() const noexcept { return this->template fbe_field<::import::OrderModel>(268); }
+    View<::import::OrderFinal, Verified> OrderFinal() const noexcept { return this->template fbe_field<::import::OrderFinal>(272); }
+    View<::import::NewOrder, Verified> NewOrder() const noexcept { return this->template fbe_field<::import::NewOrder>(276); }
+    View<::import::VerifyFBEOrder, Verified> VerifyFBEOrder() const noexcept { return this->template fbe_field<::import::VerifyFBEOrder>(280); }
+    View<::import::fbe_vr_Order, Verified> fbe_vr_Order() const noexcept { return this->template fbe_field<::import::fbe_vr_Order>(284); }
+    View<::import::e1, Verified> e1() const noexcept { return this->template fbe_field<::import::e1>(288); }
+    View<::import::i2, Verified> i2() const noexcept { return this->template fbe_field<::import::i2>(292); }
+    View<::import::o3, Verified> o3() const noexcept { return this->template fbe_field<::import::o3>(296); }
+    View<::import::Fbe, Verified> Fbe() const noexcept { return this->template fbe_field<::import::Fbe>(300); }
+    View<::import::FINGERPRINT, Verified> FINGERPRINT() const noexcept { return this->template fbe_field<::import::FINGERPRINT>(304); }
+    View<::import::FBE_FINGERPRINT, Verified> FBE_FINGERPRINT() const noexcept { return this->template fbe_field<::import::FBE_FINGERPRINT>(308); }
+    View<::import::FBEFingerprint, Verified> FBEFingerprint() const noexcept { return this->template fbe_field<::import::FBEFingerprint>(312); }
+    View<::import::Case, Verified> Case() const noexcept { return this->template fbe_field<::import::Case>(316); }
+    View<::import::Imported, Verified> Imported() const noexcept { return this->template fbe_field<::import::Imported>(320); }
+    View<::import::Derived, Verified> Derived() const noexcept { return this->template fbe_field<::import::Derived>(324); }
+    View<::import::Listed, Verified> Listed() const noexcept { return this->template fbe_field<::import::Listed>(328); }
+    ::import::Letters Letters() const noexcept { return this->template fbe_field<::import::Letters>(332, ::import::Letters::_a); }
 };
 
 } // namespace FBE

@@ -64,26 +64,28 @@ public:
     FieldModel<TBuffer, std::string> reason;
 };
 
-//! View of market.Instrument: its fields read in place, each checked against the body found.
-template <>
-class View<::market::Instrument> : public StructView<::market::Instrument>
+//! View of market.Instrument: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::market::Instrument, Verified> : public StructView<::market::Instrument, Verified>
 {
 public:
-    using StructView<::market::Instrument>::StructView;
+    using StructView<::market::Instrument, Verified>::StructView;
 
-    std::string_view symbol() const noexcept { return fbe_field<std::string>(8); }
-    int32_t digits() const noexcept { return fbe_field<int32_t>(12, 5); }
+    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(8); }
+    int32_t digits() const noexcept { return this->template fbe_field<int32_t>(12, 5); }
 };
 
-//! View of market.Failure: its fields read in place, each checked against the body found.
-template <>
-class View<::market::Failure> : public StructView<::market::Failure>
+//! View of market.Failure: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::market::Failure, Verified> : public StructView<::market::Failure, Verified>
 {
 public:
-    using StructView<::market::Failure>::StructView;
+    using StructView<::market::Failure, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return fbe_field<FBE::uuid_t>(8); }
-    std::string_view reason() const noexcept { return fbe_field<std::string>(24); }
+    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8); }
+    std::string_view reason() const noexcept { return this->template fbe_field<std::string>(24); }
 };
 
 } // namespace FBE
