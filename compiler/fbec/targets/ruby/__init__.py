@@ -200,13 +200,18 @@ def unless(w: CodeWriter, line: str, condition: str) -> None:
     modifier(w, "unless", line, condition)
 
 
-def modifier(w: CodeWriter, keyword: str, line: str, condition: str) -> None:
-    """`line if condition` or `line unless condition`, as a block when that is too long."""
+def modifier(w: CodeWriter, keyword: str, line: str, condition: str, last: bool = False) -> None:
+    """`line if condition` or `line unless condition`, as a block when that is too long, or as a guard
+    clause before the line when it is the method's last (RuboCop's Style/GuardClause)."""
     if len(w.unit) * w.depth + len(line) + len(keyword) + len(condition) + 2 <= 120:
         w.line(f"{line} {keyword} {condition}")
-        return
-    with w.block(f"{keyword} {condition}", "end"):
+    elif last:
+        w.line(f"return {'if' if keyword == 'unless' else 'unless'} {condition}")
+        w.blank()
         w.line(line)
+    else:
+        with w.block(f"{keyword} {condition}", "end"):
+            w.line(line)
 
 
 def wire(t: ir.EnumRef | ir.Enum) -> str:
@@ -656,21 +661,24 @@ class Packed:
         self.values += other.values
         self.entries += other.entries
 
-    def pack(self, w: CodeWriter, buffer: str, start: str | None = None) -> None:
+    def pack(self, w: CodeWriter, buffer: str, start: str | None = None, last: bool = False) -> None:
         """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long, appended
-        to buffer (at start when given); then each float that is a NaN written again (Fbe::Types::Float#nan:
-        Array#pack writes every NaN alike)."""
+        to buffer (at start when given); then each float that is a NaN or beyond the float range written
+        again (Fbe::Types::Float#narrow: Array#pack writes every NaN alike, and infinity for what rounds to
+        the largest float); `last`: the method ends there."""
         if self.values:
             self.put(w, "", ", " + ("buffer:" if buffer == "buffer" else f"buffer: {buffer}"))  # Style/HashSyntax
-        for k, (format, value) in enumerate(self.entries):
-            if format == FORMATS["float"] and value is not None:
-                before, after = self.entries[:k], self.entries[k + 1:]
-                if start and all(f != "a*" for f, _ in before):
-                    at = f"{start} + {integer(sum(packed_size(f) for f, _ in before))}"
-                else:
-                    at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _ in after) + 4)]
-                                    + [f"{v}.bytesize" for f, v in after if f == "a*"])
-                modifier(w, "if", f"Fbe::Types::FLOAT.nan({buffer}, {at}, {value})", f"{value}.to_f.nan?")
+        floats = [k for k, (format, value) in enumerate(self.entries) if format == FORMATS["float"] and value]
+        for k in floats:
+            value = self.entries[k][1]
+            before, after = self.entries[:k], self.entries[k + 1:]
+            if start and all(f != "a*" for f, _ in before):
+                at = f"{start} + {integer(sum(packed_size(f) for f, _ in before))}"
+            else:
+                at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _ in after) + 4)]
+                                + [f"{v}.bytesize" for f, v in after if f == "a*"])
+            modifier(w, "unless", f"Fbe::Types::FLOAT.narrow({buffer}, {at}, {value})",   # no call if in range
+                     f"{value} <= Fbe::Types::FLOAT_MAX && {value} >= Fbe::Types::FLOAT_LOWEST", last and k == floats[-1])
         self.formats, self.values, self.entries = [], [], []
 
     def put(self, w: CodeWriter, head: str, buffer: str = "") -> None:
@@ -842,7 +850,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
             else:
                 stretch.pack(w, "w.buffer")
                 w.line(f"{field_codec(c, s, f)}.fwrite(w, {ivar})")
-        stretch.pack(w, "w.buffer")
+        stretch.pack(w, "w.buffer", last=True)
     w.blank()
     with w.block("def fbe_read_final_fields(r)" if p.final_steps else "def fbe_read_final_fields(_r)", "end"):
         if not p.final_steps:

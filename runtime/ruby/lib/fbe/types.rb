@@ -166,7 +166,8 @@ module Fbe
       end
     end
 
-    # float and double, bit for bit (docs/format.md 1: NaN payloads survive).
+    # float and double, bit for bit (docs/format.md 1: NaN payloads survive); a Float written as a float
+    # rounds as C's conversion rounds it.
     class Float < Integer
       def initialize(name, format, size)
         super(name, format, size, nil)
@@ -190,35 +191,41 @@ module Fbe
         w << bytes(check(value))
       end
 
-      # The bytes of a Numeric. Array#pack('e') writes every NaN as 0x7FC00000: a float NaN's bits are
-      # narrowed from its double by hand.
+      # The bytes of a Numeric. Array#pack('e') writes a float as C's conversion of its double (every
+      # other runtime's) but for every NaN (0x7FC00000) and what is just above the float range (infinity):
+      # those bits are narrowed by hand.
       def bytes(value)
-        return [value].pack(@format) unless @size == 4 && value.to_f.nan?
+        return [value].pack(@format) if @size == 8 || value.to_f.abs <= FLOAT_MAX
 
-        [nan_bits(value)].pack('L<')
+        [narrow_bits(value)].pack('L<')
       end
 
-      # Writes the float NaN value's bits over the 4 bytes at pos of buffer, which Array#pack('e') wrote
-      # (generated writers call it after their pack when a float field is a NaN).
-      def nan(buffer, pos, value)
-        buffer[pos, 4] = [nan_bits(value)].pack('L<')
+      # Writes the bits of a float value that is a NaN or beyond FLOAT_MAX over the 4 bytes at pos of
+      # buffer, which Array#pack('e') wrote (generated writers call it after their pack).
+      def narrow(buffer, pos, value)
+        buffer[pos, 4] = [narrow_bits(value)].pack('L<')
       end
 
-      # The bits of a float NaN made from a double NaN as C's conversion (every other runtime's) makes
-      # it: its sign, the quiet bit and the payload's top 22 bits.
-      def nan_bits(value)
-        bits = [value.to_f].pack('E').unpack1('Q<')
-        ((bits >> 32) & 0x80000000) | 0x7FC00000 | ((bits >> 29) & 0x3FFFFF)
+      # The float bits of a NaN or of a magnitude beyond FLOAT_MAX as C's conversion of the double makes
+      # them: a NaN keeps its sign, its quiet bit set, and the payload's top 22 bits; a magnitude rounds to
+      # FLOAT_MAX below FLOAT_MAX + half its last place (FLOAT_ROUNDS_UP), to infinity from there.
+      def narrow_bits(value)
+        d = value.to_f
+        bits = [d].pack('E').unpack1('Q<')
+        sign = (bits >> 32) & 0x80000000
+        return sign | 0x7FC00000 | ((bits >> 29) & 0x3FFFFF) if d.nan?
+
+        sign | (d.abs < FLOAT_ROUNDS_UP ? 0x7F7FFFFF : 0x7F800000)
       end
 
       def json(out, value)
         value = check(value)
-        out << Fbe::Json.double(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f)
+        out << Fbe::Json.double(@size == 4 ? bytes(value).unpack1('e') : value.to_f)
       end
 
       def json_key(value)
         value = check(value)
-        Fbe::Json.real_key(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f, @size == 4)
+        Fbe::Json.real_key(@size == 4 ? bytes(value).unpack1('e') : value.to_f, @size == 4)
       end
 
       def from_json(node, _r, field)
@@ -1131,6 +1138,9 @@ module Fbe
       end
     end
 
+    FLOAT_MAX = 3.4028234663852886e38          # the largest finite float
+    FLOAT_LOWEST = -FLOAT_MAX
+    FLOAT_ROUNDS_UP = 3.4028235677973366e38    # FLOAT_MAX + half its last place: rounds to infinity (ties to even)
     BOOL = Bool.new.freeze
     BYTE = Integer.new('byte', 'C', 1, 0..0xFF).freeze
     CHAR = Char.new('char', 'C', 1, 0..0xFF).freeze

@@ -402,8 +402,12 @@ module Test
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx4Va*Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
+      end
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 90, @f26)
+      end
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -844,11 +848,11 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      if @f25.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
       end
-      if @f26.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
       end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)
@@ -1767,8 +1771,12 @@ module Test
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Va*Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
+      end
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 90, @f26)
+      end
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -2239,11 +2247,11 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      if @f25.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
       end
-      if @f26.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
       end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)
@@ -3593,8 +3601,12 @@ module Test
        @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize,
        f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Vx5Cx5Vx5Q<x23Va*Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 86, @f25) if @f25.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 90, @f26) if @f26.to_f.nan?
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
+      end
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 90, @f26)
+      end
       T_F41.check(@f41).fbe_write(w)
       T_F42.write(w, b, b + 228, @f42)
       T_F44.write(w, b, b + 233, @f44)
@@ -4232,11 +4244,11 @@ module Test
        Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
-      if @f25.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
+      unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 138 - f31_bytes.bytesize - f32_bytes.bytesize, @f25)
       end
-      if @f26.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
+      unless @f26 <= Fbe::Types::FLOAT_MAX && @f26 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 134 - f31_bytes.bytesize - f32_bytes.bytesize, @f26)
       end
       T_F41.check(@f41).fbe_write_final(w)
       T_F42.check(@f42).fbe_write_final(w)

@@ -1282,7 +1282,9 @@ module Everything
        FBE_BODY_SIZE + 4 + f17_bytes.bytesize + 4 + f24_bytes.bytesize, @f47_reset ? 1 : 0, f17_bytes.bytesize,
        f17_bytes, f24_bytes.bytesize,
        f24_bytes].pack('V3C3VcCv2V2q<Q<eEQ<V2Q<V3Q<2a16a16a16a16VC3Q<Vx92Cx21Va*Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 49, @f13) if @f13.to_f.nan?
+      unless @f13 <= Fbe::Types::FLOAT_MAX && @f13 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 49, @f13)
+      end
       T_F29.check(@f29).fbe_write(w)
       T_F30.write(w, b, b + 196, @f30)
       buffer[(b + 200)...(b + 225)] = [@f31.nil? ? 0 : 1, T_F31.offset(w, b, @f31), @f32.nil? ? 0 : 1,
@@ -1692,8 +1694,8 @@ module Everything
        Market::Side::FBE_WIRE[@f26] || Market::Side::FBE_TYPE.wire(@f26),
        @f27.is_a?(FByte) ? @f27.value : FByte::FBE_TYPE.wire(@f27),
        @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28)].pack(pack_format, buffer: w.buffer)
-      if @f13.to_f.nan?
-        Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 143 - f17_bytes.bytesize - f24_bytes.bytesize, @f13)
+      unless @f13 <= Fbe::Types::FLOAT_MAX && @f13 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 143 - f17_bytes.bytesize - f24_bytes.bytesize, @f13)
       end
       T_F29.check(@f29).fbe_write_final(w)
       T_F30.check(@f30).fbe_write_final(w)

@@ -2423,12 +2423,24 @@ module Import
        @int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
        Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval), and__bytes.bytesize,
        and__bytes].pack(pack_format, buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @compl) if @compl.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @export) if @export.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 328, @nullptr) if @nullptr.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 438, @switch) if @switch.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 548, @xor_eq) if @xor_eq.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 658, @uint64_t) if @uint64_t.to_f.nan?
+      unless @compl <= Fbe::Types::FLOAT_MAX && @compl >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @compl)
+      end
+      unless @export <= Fbe::Types::FLOAT_MAX && @export >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @export)
+      end
+      unless @nullptr <= Fbe::Types::FLOAT_MAX && @nullptr >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 328, @nullptr)
+      end
+      unless @switch <= Fbe::Types::FLOAT_MAX && @switch >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 438, @switch)
+      end
+      unless @xor_eq <= Fbe::Types::FLOAT_MAX && @xor_eq >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 548, @xor_eq)
+      end
+      unless @uint64_t <= Fbe::Types::FLOAT_MAX && @uint64_t >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 658, @uint64_t)
+      end
       buffer[(b + 18)...(b + 23)] = [@and_eq.nil? ? 0 : 1, T_AND_EQ.offset(w, b, @and_eq)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_BREAK_.offset(w, b, @break_), @case_.nil? ? 0 : 1,
                                      T_CASE_.offset(w, b, @case_)].pack('VCV')
@@ -2937,7 +2949,9 @@ module Import
       Fbe::Types::UINT8.check(@concept) unless @concept.is_a?(Integer) && @concept >= 0 && @concept <= 0xFF
       [*Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), @class_, @compl,
        @concept].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @compl) if @compl.to_f.nan?
+      unless @compl <= Fbe::Types::FLOAT_MAX && @compl >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @compl)
+      end
       T_CONST.fwrite(w, @const)
       constinit_bytes = @constinit
       unless constinit_bytes.is_a?(String) && constinit_bytes.encoding == Encoding::UTF_8
@@ -2961,7 +2975,9 @@ module Import
       Fbe::Types::UINT8.check(@extern) unless @extern.is_a?(Integer) && @extern >= 0 && @extern <= 0xFF
       [*Fbe::Decimal.encode(@dynamic_cast), Fbe::Uuid.to_bytes(@else_), @explicit, @export,
        @extern].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @export) if @export.to_f.nan?
+      unless @export <= Fbe::Types::FLOAT_MAX && @export >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @export)
+      end
       T_FINAL.fwrite(w, @final)
       Fbe::Types::INT32.check(@friend) unless @friend.is_a?(Integer) && @friend >= -0x80000000 && @friend <= 0x7FFFFFFF
       goto_bytes = @goto
@@ -2986,7 +3002,9 @@ module Import
       Fbe::Types::UINT8.check(@operator) unless @operator.is_a?(Integer) && @operator >= 0 && @operator <= 0xFF
       [*Fbe::Decimal.encode(@noexcept), Fbe::Uuid.to_bytes(@not_), @not_eq, @nullptr,
        @operator].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @nullptr) if @nullptr.to_f.nan?
+      unless @nullptr <= Fbe::Types::FLOAT_MAX && @nullptr >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @nullptr)
+      end
       T_OR_.fwrite(w, @or_)
       unless @override.is_a?(Integer) && @override >= -0x80000000 && @override <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@override)
@@ -3010,7 +3028,9 @@ module Import
       Fbe::Types::UINT8.check(@template) unless @template.is_a?(Integer) && @template >= 0 && @template <= 0xFF
       [*Fbe::Decimal.encode(@static), Fbe::Uuid.to_bytes(@static_assert), Fbe::Types::TIMESTAMP.check(@static_cast),
        @switch, @template].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @switch) if @switch.to_f.nan?
+      unless @switch <= Fbe::Types::FLOAT_MAX && @switch >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @switch)
+      end
       T_THIS.fwrite(w, @this)
       Fbe::Types::INT32.check(@throw_) unless @throw_.is_a?(Integer) && @throw_ >= -0x80000000 && @throw_ <= 0x7FFFFFFF
       try_bytes = @try
@@ -3033,7 +3053,9 @@ module Import
       Fbe::Types::UINT8.check(@assert) unless @assert.is_a?(Integer) && @assert >= 0 && @assert <= 0xFF
       [*Fbe::Decimal.encode(@wchar_t), Fbe::Uuid.to_bytes(@while_), @xor, @xor_eq,
        @assert].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @xor_eq) if @xor_eq.to_f.nan?
+      unless @xor_eq <= Fbe::Types::FLOAT_MAX && @xor_eq >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @xor_eq)
+      end
       T_ERRNO.fwrite(w, @errno)
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
       stdin_bytes = @stdin
@@ -3060,7 +3082,9 @@ module Import
       Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
       [*Fbe::Decimal.encode(@int32_t), Fbe::Uuid.to_bytes(@uint32_t), @int64_t, @uint64_t,
        @size_t].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @uint64_t) if @uint64_t.to_f.nan?
+      unless @uint64_t <= Fbe::Types::FLOAT_MAX && @uint64_t >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @uint64_t)
+      end
       T_PTRDIFF_T.fwrite(w, @ptrdiff_t)
       Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
       unix_bytes = @unix
@@ -4139,8 +4163,12 @@ module Import
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
        true__bytes.bytesize,
        true__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x4Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @lambda_) if @lambda_.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @isinstance) if @isinstance.to_f.nan?
+      unless @lambda_ <= Fbe::Types::FLOAT_MAX && @lambda_ >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @lambda_)
+      end
+      unless @isinstance <= Fbe::Types::FLOAT_MAX && @isinstance >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @isinstance)
+      end
       buffer[(b + 18)...(b + 23)] = [@as.nil? ? 0 : 1, T_AS.offset(w, b, @as)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_ELIF.offset(w, b, @elif), @except.nil? ? 0 : 1,
                                      T_EXCEPT.offset(w, b, @except)].pack('VCV')
@@ -4368,7 +4396,9 @@ module Import
       Fbe::Types::UINT8.check(@nonlocal) unless @nonlocal.is_a?(Integer) && @nonlocal >= 0 && @nonlocal <= 0xFF
       [*Fbe::Decimal.encode(@global), Fbe::Uuid.to_bytes(@in_), @is, @lambda_,
        @nonlocal].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @lambda_) if @lambda_.to_f.nan?
+      unless @lambda_ <= Fbe::Types::FLOAT_MAX && @lambda_ >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @lambda_)
+      end
       T_PASS.fwrite(w, @pass)
       Fbe::Types::INT32.check(@with) unless @with.is_a?(Integer) && @with >= -0x80000000 && @with <= 0x7FFFFFFF
       yield__bytes = @yield_
@@ -4393,7 +4423,9 @@ module Import
       Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
       [*Fbe::Decimal.encode(@str), Fbe::Uuid.to_bytes(@object), @super_, @isinstance,
        @property].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @isinstance) if @isinstance.to_f.nan?
+      unless @isinstance <= Fbe::Types::FLOAT_MAX && @isinstance >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @isinstance)
+      end
       T_STATICMETHOD.fwrite(w, @staticmethod)
       Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
       any_bytes = @any
@@ -4950,8 +4982,12 @@ module Import
        Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
        fallthrough_bytes.bytesize,
        fallthrough_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vV2a*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @uint) if @uint.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @float32) if @float32.to_f.nan?
+      unless @uint <= Fbe::Types::FLOAT_MAX && @uint >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @uint)
+      end
+      unless @float32 <= Fbe::Types::FLOAT_MAX && @float32 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @float32)
+      end
       buffer[(b + 18)...(b + 23)] = [@func.nil? ? 0 : 1, T_FUNC.offset(w, b, @func)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_RANGE.offset(w, b, @range), @select_.nil? ? 0 : 1,
                                      T_SELECT_.offset(w, b, @select_)].pack('VCV')
@@ -5142,7 +5178,9 @@ module Import
       Fbe::Types::UINT8.check(@nil_) unless @nil_.is_a?(Integer) && @nil_ >= 0 && @nil_ <= 0xFF
       [*Fbe::Decimal.encode(@any), Fbe::Uuid.to_bytes(@error), @rune, @uint,
        @nil_].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @uint) if @uint.to_f.nan?
+      unless @uint <= Fbe::Types::FLOAT_MAX && @uint >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @uint)
+      end
       T_IOTA.fwrite(w, @iota)
       Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
       append_bytes = @append
@@ -5167,7 +5205,9 @@ module Import
       Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
       [*Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32,
        @float64].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @float32) if @float32.to_f.nan?
+      unless @float32 <= Fbe::Types::FLOAT_MAX && @float32 >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @float32)
+      end
       T_COMPLEX64.fwrite(w, @complex64)
       [Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128),
        Fbe::Types::INT32.check(@comparable)].pack('vV', buffer: w.buffer)
@@ -5642,7 +5682,9 @@ module Import
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map),
        Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
        extends_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @exports) if @exports.to_f.nan?
+      unless @exports <= Fbe::Types::FLOAT_MAX && @exports >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @exports)
+      end
       buffer[(b + 18)...(b + 23)] = [@implements.nil? ? 0 : 1, T_IMPLEMENTS.offset(w, b, @implements)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_THROWS.offset(w, b, @throws), @transient.nil? ? 0 : 1,
                                      T_TRANSIENT.offset(w, b, @transient)].pack('VCV')
@@ -5815,7 +5857,9 @@ module Import
       Fbe::Types::UINT8.check(@opens) unless @opens.is_a?(Integer) && @opens >= 0 && @opens <= 0xFF
       [*Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), @open_, @exports,
        @opens].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @exports) if @exports.to_f.nan?
+      unless @exports <= Fbe::Types::FLOAT_MAX && @exports >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @exports)
+      end
       T_TO.fwrite(w, @to)
       unless @provides.is_a?(Integer) && @provides >= -0x80000000 && @provides <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@provides)
@@ -6309,8 +6353,12 @@ module Import
        *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg, @it,
        Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, typeof_bytes.bytesize,
        typeof_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @value) if @value.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @vararg) if @vararg.to_f.nan?
+      unless @value <= Fbe::Types::FLOAT_MAX && @value >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @value)
+      end
+      unless @vararg <= Fbe::Types::FLOAT_MAX && @vararg >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @vararg)
+      end
       buffer[(b + 18)...(b + 23)] = [@val.nil? ? 0 : 1, T_VAL.offset(w, b, @val)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_FIELD.offset(w, b, @field), @file.nil? ? 0 : 1,
                                      T_FILE.offset(w, b, @file)].pack('VCV')
@@ -6516,7 +6564,9 @@ module Import
       Fbe::Types::UINT8.check(@where) unless @where.is_a?(Integer) && @where >= 0 && @where <= 0xFF
       [*Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), @setparam, @value,
        @where].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @value) if @value.to_f.nan?
+      unless @value <= Fbe::Types::FLOAT_MAX && @value >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @value)
+      end
       T_ACTUAL.fwrite(w, @actual)
       crossinline_bytes = @crossinline
       unless crossinline_bytes.is_a?(String) && crossinline_bytes.encoding == Encoding::UTF_8
@@ -6540,7 +6590,9 @@ module Import
       Fbe::Types::UINT8.check(@it) unless @it.is_a?(Integer) && @it >= 0 && @it <= 0xFF
       [*Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg,
        @it].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @vararg) if @vararg.to_f.nan?
+      unless @vararg <= Fbe::Types::FLOAT_MAX && @vararg >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @vararg)
+      end
       T_COMPANION_.fwrite(w, @companion_)
       unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@nothing)
@@ -7083,8 +7135,12 @@ module Import
        @satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies), @accessor,
        let_bytes.bytesize,
        let_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVa*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @number_) if @number_.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @is_prototype_of) if @is_prototype_of.to_f.nan?
+      unless @number_ <= Fbe::Types::FLOAT_MAX && @number_ >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @number_)
+      end
+      unless @is_prototype_of <= Fbe::Types::FLOAT_MAX && @is_prototype_of >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @is_prototype_of)
+      end
       buffer[(b + 18)...(b + 23)] = [@of.nil? ? 0 : 1, T_OF.offset(w, b, @of)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_BIGINT.offset(w, b, @bigint), @symbol.nil? ? 0 : 1,
                                      T_SYMBOL.offset(w, b, @symbol)].pack('VCV')
@@ -7300,7 +7356,9 @@ module Import
       Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
       [*Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), @error, @number_,
        @big_int].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @number_) if @number_.to_f.nan?
+      unless @number_ <= Fbe::Types::FLOAT_MAX && @number_ >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @number_)
+      end
       T_BOOLEAN.fwrite(w, @boolean)
       Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
       json_bytes = @json
@@ -7321,7 +7379,9 @@ module Import
       T_PROTO.fwrite(w, @proto)
       [*Fbe::Decimal.encode(@to_string), Fbe::Uuid.to_bytes(@value_of), Fbe::Types::TIMESTAMP.check(@has_own_property),
        @is_prototype_of, Fbe::Types::UINT8.check(@property_is_enumerable)].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @is_prototype_of) if @is_prototype_of.to_f.nan?
+      unless @is_prototype_of <= Fbe::Types::FLOAT_MAX && @is_prototype_of >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @is_prototype_of)
+      end
       T_TO_LOCALE_STRING.fwrite(w, @to_locale_string)
       Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
       infer_bytes = @infer
@@ -7876,8 +7936,12 @@ module Import
        Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err, *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop),
        @send_, @sync, @sized, fn_bytes.bytesize,
        fn_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCVa*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @box) if @box.to_f.nan?
-      Fbe::Types::FLOAT.nan(buffer, b + 218, @sync) if @sync.to_f.nan?
+      unless @box <= Fbe::Types::FLOAT_MAX && @box >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @box)
+      end
+      unless @sync <= Fbe::Types::FLOAT_MAX && @sync >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 218, @sync)
+      end
       buffer[(b + 18)...(b + 23)] = [@impl.nil? ? 0 : 1, T_IMPL.offset(w, b, @impl)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_PUB.offset(w, b, @pub), @ref.nil? ? 0 : 1, T_REF.offset(w, b, @ref)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @self_)
@@ -8055,7 +8119,9 @@ module Import
       Fbe::Types::UINT8.check(@macro) unless @macro.is_a?(Integer) && @macro >= 0 && @macro <= 0xFF
       [*Fbe::Decimal.encode(@unsafe), Fbe::Uuid.to_bytes(@use), @become, @box,
        @macro].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @box) if @box.to_f.nan?
+      unless @box <= Fbe::Types::FLOAT_MAX && @box >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @box)
+      end
       T_PRIV.fwrite(w, @priv)
       Fbe::Types::INT32.check(@gen) unless @gen.is_a?(Integer) && @gen >= -0x80000000 && @gen <= 0x7FFFFFFF
       macro_rules_bytes = @macro_rules
@@ -8080,7 +8146,9 @@ module Import
       Fbe::Types::UINT8.check(@sized) unless @sized.is_a?(Integer) && @sized >= 0 && @sized <= 0xFF
       [*Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop), @send_, @sync,
        @sized].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @sync) if @sync.to_f.nan?
+      return if @sync <= Fbe::Types::FLOAT_MAX && @sync >= Fbe::Types::FLOAT_LOWEST
+
+      Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @sync)
     end
 
     def fbe_read_final_fields(r)
@@ -8515,7 +8583,9 @@ module Import
        @orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
        fixed_bytes.bytesize, fixed_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @descending) if @descending.to_f.nan?
+      unless @descending <= Fbe::Types::FLOAT_MAX && @descending >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @descending)
+      end
       buffer[(b + 18)...(b + 23)] = [@foreach.nil? ? 0 : 1, T_FOREACH.offset(w, b, @foreach)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_STACKALLOC.offset(w, b, @stackalloc), @ulong.nil? ? 0 : 1,
                                      T_ULONG.offset(w, b, @ulong)].pack('VCV')
@@ -8682,7 +8752,9 @@ module Import
       Fbe::Types::UINT8.check(@equals) unless @equals.is_a?(Integer) && @equals >= 0 && @equals <= 0xFF
       [*Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), @ascending, @descending,
        @equals].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @descending) if @descending.to_f.nan?
+      unless @descending <= Fbe::Types::FLOAT_MAX && @descending >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @descending)
+      end
       T_GROUP.fwrite(w, @group)
       Fbe::Types::INT32.check(@join) unless @join.is_a?(Integer) && @join >= -0x80000000 && @join <= 0x7FFFFFFF
       nameof_bytes = @nameof
@@ -9045,7 +9117,9 @@ module Import
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
        *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line, @encoding, begin___bytes.bytesize,
        begin___bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @line) if @line.to_f.nan?
+      unless @line <= Fbe::Types::FLOAT_MAX && @line >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @line)
+      end
       buffer[(b + 18)...(b + 23)] = [@elsif_.nil? ? 0 : 1, T_ELSIF_.offset(w, b, @elsif_)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_RESCUE_.offset(w, b, @rescue_), @retry_.nil? ? 0 : 1,
                                      T_RETRY_.offset(w, b, @retry_)].pack('VCV')
@@ -9158,7 +9232,9 @@ module Import
       Fbe::Types::UINT8.check(@encoding) unless @encoding.is_a?(Integer) && @encoding >= 0 && @encoding <= 0xFF
       [*Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line,
        @encoding].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @line) if @line.to_f.nan?
+      unless @line <= Fbe::Types::FLOAT_MAX && @line >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @line)
+      end
       T_INITIALIZE_.fwrite(w, @initialize_)
     end
 
@@ -9668,7 +9744,9 @@ module Import
        Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal), Fbe::Types::INT64.check(@fbe_key_),
        *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private, to_fbe__bytes.bytesize,
        to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eVa*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @private) if @private.to_f.nan?
+      unless @private <= Fbe::Types::FLOAT_MAX && @private >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @private)
+      end
       buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_FBE_SIZE.offset(w, b, @fbe_size), @init.nil? ? 0 : 1,
                                      T_INIT.offset(w, b, @init)].pack('VCV')
@@ -9767,7 +9845,9 @@ module Import
       T_CLASS_.fwrite(w, @class_)
       Fbe::Types::TIMESTAMP.check(@eq) unless @eq.is_a?(Integer) && @eq >= 0 && @eq <= 0xFFFFFFFFFFFFFFFF
       [*Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private].pack('Q<V2a16Q<e', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 4, @private) if @private.to_f.nan?
+      return if @private <= Fbe::Types::FLOAT_MAX && @private >= Fbe::Types::FLOAT_LOWEST
+
+      Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 4, @private)
     end
 
     def fbe_read_final_fields(r)
@@ -10056,7 +10136,9 @@ module Import
        @type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
        Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
        reset_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @marshal_json) if @marshal_json.to_f.nan?
+      unless @marshal_json <= Fbe::Types::FLOAT_MAX && @marshal_json >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @marshal_json)
+      end
       buffer[(b + 18)...(b + 23)] = [@marshal_fbe.nil? ? 0 : 1, T_MARSHAL_FBE.offset(w, b, @marshal_fbe)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_FBE_READ_.offset(w, b, @fbe_read_), @marshal_final.nil? ? 0 : 1,
                                      T_MARSHAL_FINAL.offset(w, b, @marshal_final)].pack('VCV')
@@ -10195,7 +10277,9 @@ module Import
       [*Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
        Fbe::Types::TIMESTAMP.check(@fbe_read_final_), @marshal_json,
        Fbe::Types::UINT8.check(@unmarshal_json)].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @marshal_json) if @marshal_json.to_f.nan?
+      unless @marshal_json <= Fbe::Types::FLOAT_MAX && @marshal_json >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @marshal_json)
+      end
       T_APPEND_JSON.fwrite(w, @append_json)
       fbe_read_json_bytes = @fbe_read_json
       unless fbe_read_json_bytes.is_a?(String) && fbe_read_json_bytes.encoding == Encoding::UTF_8
@@ -10597,7 +10681,9 @@ module Import
        @notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels),
        to_fbe__bytes.bytesize, to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @read_json) if @read_json.to_f.nan?
+      unless @read_json <= Fbe::Types::FLOAT_MAX && @read_json >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @read_json)
+      end
       buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_FROM_FINAL_.offset(w, b, @from_final_), @read_final.nil? ? 0 : 1,
                                      T_READ_FINAL.offset(w, b, @read_final)].pack('VCV')
@@ -10737,7 +10823,9 @@ module Import
       Fbe::Types::UINT8.check(@hash_code) unless @hash_code.is_a?(Integer) && @hash_code >= 0 && @hash_code <= 0xFF
       [*Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
        @read_json, @hash_code].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @read_json) if @read_json.to_f.nan?
+      unless @read_json <= Fbe::Types::FLOAT_MAX && @read_json >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @read_json)
+      end
       T_GET_CLASS.fwrite(w, @get_class)
       unless @finalize.is_a?(Integer) && @finalize >= -0x80000000 && @finalize <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@finalize)
@@ -11264,7 +11352,9 @@ module Import
        @compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps),
        read_buffer_bytes.bytesize, read_buffer_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x9Va*', buffer:)
-      Fbe::Types::FLOAT.nan(buffer, b + 108, @encode_exception) if @encode_exception.to_f.nan?
+      unless @encode_exception <= Fbe::Types::FLOAT_MAX && @encode_exception >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(buffer, b + 108, @encode_exception)
+      end
       buffer[(b + 18)...(b + 23)] = [@reader.nil? ? 0 : 1, T_READER.offset(w, b, @reader)].pack('CV')
       buffer[(b + 51)...(b + 60)] = [T_UUID_.offset(w, b, @uuid_), @timestamp.nil? ? 0 : 1,
                                      T_TIMESTAMP.offset(w, b, @timestamp)].pack('VCV')
@@ -11419,7 +11509,9 @@ module Import
       [*Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
        Fbe::Types::TIMESTAMP.check(@decode_exception), @encode_exception,
        @sender].pack('Q<V2a16Q<eC', buffer: w.buffer)
-      Fbe::Types::FLOAT.nan(w.buffer, w.buffer.bytesize - 5, @encode_exception) if @encode_exception.to_f.nan?
+      unless @encode_exception <= Fbe::Types::FLOAT_MAX && @encode_exception >= Fbe::Types::FLOAT_LOWEST
+        Fbe::Types::FLOAT.narrow(w.buffer, w.buffer.bytesize - 5, @encode_exception)
+      end
       T_RECEIVER.fwrite(w, @receiver)
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
       handler_bytes = @handler
