@@ -32,6 +32,8 @@ FORMATS = {"bool": "C", "byte": "C", "char": "C", "wchar": "L<", "int8": "c", "u
            "uint16": "S<", "int32": "l<", "uint32": "L<", "int64": "q<", "uint64": "Q<", "timestamp": "Q<",
            "float": "e", "double": "E", "decimal": "Q<L<L<", "uuid": "a16"}
 PACKED = {"L<": "V", "l<": "V", "S<": "v", "s<": "v"}   # the writers' directives of the same bytes
+WIDTHS = {"C": 1, "c": 1, "S": 2, "s": 2, "L": 4, "l": 4}  # the integers that join others in one word
+WORDS = {1: "C", 2: "v", 4: "V", 8: "Q<"}                 # the directive of a word of each width
 COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
 
 
@@ -91,6 +93,19 @@ class Context(base.DefaultLiterals):
         if self.guard(t, value):           # checked before the pack, which wraps what is out of range
             return FORMATS[t.name], value
         return FORMATS[t.name], f"{self.codec(t)}.check({value})"
+
+    def word(self, t: ir.Type) -> Word | None:
+        """How a scalar's checked value joins its neighbours in one integer of Array#pack (None for what
+        is no integer of at most 4 bytes): its width, and whether it may be negative (masked)."""
+        if isinstance(t, ir.EnumRef):
+            fmt = FORMATS[wire(t)]
+        elif isinstance(t, ir.Primitive) and t.name in FORMATS and t.name not in ("decimal", "uuid"):
+            fmt = FORMATS[t.name]
+        else:
+            return None
+        if fmt[0] not in WIDTHS:
+            return None
+        return Word(WIDTHS[fmt[0]], fmt[0].islower() and not (isinstance(t, ir.EnumRef) and t.kind == "flags"))
 
     def guard(self, t: ir.Type, value: str) -> str | None:
         """The condition under which an integer's value is written as it is, compared in place (the
@@ -422,7 +437,9 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
     with w.block("def fbe_write(w)", "end"):
         w.line("buffer = w.buffer")
         w.line("b = buffer.bytesize")
-        body = Packed(["L<", "L<"], ["FBE_BODY_SIZE", "FBE_TYPE_ID"])
+        body = Packed([], [])
+        body.add("L<", "FBE_BODY_SIZE", Word(4, False, s.body_size))
+        body.add("L<", "FBE_TYPE_ID", Word(4, False, s.type_id))
         blocks = Packed([], [])
         after: list[str | Slots] = []
         written = False              # a field before wrote out of line: the strings after it write later
@@ -436,17 +453,17 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             slot = c.packed(f.type, ivar)
             if slot:
                 c.guard_lines(w, f.type, ivar)
-                body.add(*slot)
+                body.add(*slot, c.word(f.type))
             elif ir.is_text(f.type) and not written:
                 text = f"{idents[f.name]}_bytes"
                 c.raw(w, field_codec(c, s, f), f.type, ivar, text)
-                body.add("L<", " + ".join(place))
-                blocks.add("L<", f"{text}.bytesize")
+                body.add("L<", " + ".join(place), Word(4, False, s.body_size if len(place) == 1 else None))
+                blocks.add("L<", f"{text}.bytesize", Word(4, False))
                 blocks.add("a*", text)
                 place += ["4", f"{text}.bytesize"]
             elif isinstance(f.type, ir.StructRef) and not written:
                 # its body is appended right after the strings placed so far: its offset is known
-                body.add("L<", " + ".join(place))
+                body.add("L<", " + ".join(place), Word(4, False, s.body_size if len(place) == 1 else None))
                 written = True
                 after.append(f"{field_codec(c, s, f)}.check({ivar}).fbe_write(w)")
             else:
@@ -459,8 +476,8 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
                         last = Slots(fp.offset, fp.end, Packed([], []))
                         after.append(last)
                     if isinstance(f.type, ir.Optional_):
-                        last.packed.add("C", f"{ivar}.nil? ? 0 : 1")
-                    last.packed.add("L<", f"{codec}.offset(w, b, {ivar})")
+                        last.packed.add("C", f"{ivar}.nil? ? 0 : 1", Word(1, False))
+                    last.packed.add("L<", f"{codec}.offset(w, b, {ivar})", Word(4, False))
                     last.end = fp.end
                 else:
                     after.append(f"{codec}.write(w, b, b + {integer(fp.offset)}, {ivar})")
@@ -469,7 +486,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         body.pack(w, "buffer", "b")
         for line in after:
             if isinstance(line, Slots):
-                line.packed.put(w, f"buffer[(b + {integer(line.offset)})...(b + {integer(line.end)})] = ")
+                line.packed.put(w, f"buffer[b + {integer(line.offset)}, {integer(line.end - line.offset)}] = ")
             else:
                 w.line(line)
         w.line("b")
@@ -642,24 +659,35 @@ class Slots:
     packed: Packed
 
 
+@dataclass
+class Word:
+    """An integer slot that may join its neighbours in one integer of Array#pack: its width in bytes,
+    whether its value may be negative (masked to its width when joined), its value when constant."""
+    width: int
+    signed: bool
+    constant: int | None = None
+
+
 class Packed:
     """The formats and values of one Array#pack."""
 
     def __init__(self, formats: list[str], values: list[str]) -> None:
-        self.formats = formats
-        self.values = values
-        self.entries: list[tuple[str, str | None]] = list(zip(formats, values))   # each format, its value
+        self.items: list[tuple[str, str | None, Word | None]] = []
+        for f in formats:
+            self.add(f, values.pop(0) if not f.startswith("x") else None)
 
-    def add(self, format: str, value: str | None = None) -> None:
-        self.formats.append(format)
-        self.entries.append((format, value))
-        if value is not None:
-            self.values.append(value)
+    def add(self, format: str, value: str | None = None, word: Word | None = None) -> None:
+        if format.startswith("x"):  # zero bytes: one word of each, which a joined integer may cover
+            self.items += [("x", None, Word(1, False, 0))] * int(format[1:] or 1)
+        else:
+            self.items.append((format, value, word))
 
     def extend(self, other: Packed) -> None:
-        self.formats += other.formats
-        self.values += other.values
-        self.entries += other.entries
+        self.items += other.items
+
+    @property
+    def values(self) -> list[str]:
+        return [v for _, v, _ in self.items if v is not None]
 
     def pack(self, w: CodeWriter, buffer: str, start: str | None = None, last: bool = False) -> None:
         """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long, appended
@@ -668,25 +696,77 @@ class Packed:
         the largest float); `last`: the method ends there."""
         if self.values:
             self.put(w, "", ", " + ("buffer:" if buffer == "buffer" else f"buffer: {buffer}"))  # Style/HashSyntax
-        floats = [k for k, (format, value) in enumerate(self.entries) if format == FORMATS["float"] and value]
+        floats = [k for k, (format, value, _) in enumerate(self.items) if format == FORMATS["float"] and value]
         for k in floats:
-            value = self.entries[k][1]
-            before, after = self.entries[:k], self.entries[k + 1:]
-            if start and all(f != "a*" for f, _ in before):
-                at = f"{start} + {integer(sum(packed_size(f) for f, _ in before))}"
+            value = self.items[k][1]
+            before, after = self.items[:k], self.items[k + 1:]
+            if start and all(f != "a*" for f, _, _ in before):
+                at = f"{start} + {integer(sum(packed_size(f) for f, _, _ in before))}"
             else:
-                at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _ in after) + 4)]
-                                + [f"{v}.bytesize" for f, v in after if f == "a*"])
+                at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _, _ in after) + 4)]
+                                + [f"{v}.bytesize" for f, v, _ in after if f == "a*"])
             modifier(w, "unless", f"Fbe::Types::FLOAT.narrow({buffer}, {at}, {value})",   # no call if in range
                      f"{value} <= Fbe::Types::FLOAT_MAX && {value} >= Fbe::Types::FLOAT_LOWEST", last and k == floats[-1])
-        self.formats, self.values, self.entries = [], [], []
+        self.items = []
+
+    def joined(self, room: int) -> tuple[list[str], list[str]]:
+        """The formats and values, adjacent integers of 1, 2 and 4 bytes joined in one of 2, 4 or 8
+        (Array#pack's cost is per value; the bytes are the same: every joined value is in its range,
+        a signed one masked to its width). A run joins from its first integer while it has two values
+        or more and a width of a directive (the most bytes that do), and its expression fits in room
+        characters; a constant run is one literal."""
+        formats: list[str] = []
+        values: list[str] = []
+        items = self.items
+        i = 0
+        while i < len(items):
+            fmt, value, _ = items[i]
+            best, width, at = 0, 0, i
+            while fmt != "x" and at < len(items):
+                word = items[at][2]
+                if word is None or width + word.width > 8:
+                    break
+                width += word.width
+                at += 1
+                if width in WORDS and sum(1 for _, v, _ in items[i:at] if v is not None) >= 2:
+                    best = at
+            joined = best and self.word(items[i:best])
+            if not joined or len(joined) > room:
+                formats.append(fmt)
+                if value is not None:
+                    values.append(value)
+                i += 1
+                continue
+            formats.append(WORDS[sum(wd.width for _, _, wd in items[i:best] if wd is not None)])
+            values.append(joined)
+            i = best
+        return formats, values
+
+    @staticmethod
+    def word(items: list[tuple[str, str | None, Word | None]]) -> str:
+        """The Ruby expression of one integer of the items' values, the first in its lowest bytes."""
+        constant, terms, shift = 0, [], 0
+        for _, v, wd in items:
+            assert wd is not None
+            if wd.constant is not None:
+                constant |= wd.constant << shift
+            else:
+                assert v is not None
+                bare = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "", v)   # a call's arguments, an index
+                term = f"({v})" if " " in bare else v
+                term = f"({term} & 0x{(1 << (8 * wd.width)) - 1:X})" if wd.signed else term
+                terms.append(f"({term} << {shift})" if shift else term)
+            shift += 8 * wd.width
+        if constant or not terms:
+            terms.insert(0, f"0x{constant:X}" if constant > 9 else str(constant))
+        return " | ".join(terms)
 
     def put(self, w: CodeWriter, head: str, buffer: str = "") -> None:
         """`head[values].pack('formats'buffer)`, the values aligned over lines when long. Each integer
         is packed little-endian by its unsigned directive of one letter where there is one (V, v: the
         same bytes for a value in range, which the writer checked, and a shorter format to parse)."""
-        items = list(self.values)
-        formats = counted([PACKED.get(d, d) for f in self.formats for d in directives(f)])
+        joined, items = self.joined(120 - len(w.unit) * w.depth - len(head) - 30 - len(buffer))  # the pack's tail
+        formats = counted([PACKED.get(d, d) for f in joined for d in directives(f)])
         tail = f"].pack('{formats}'{buffer})"
         if len(w.unit) * w.depth + 1 + len(items[-1]) + len(tail) > 120:
             text_lines(w, "pack_format = ", "", "", directives(formats))
@@ -838,11 +918,11 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
             slot = c.packed(f.type, ivar)
             if slot:
                 c.guard_lines(w, f.type, ivar)
-                stretch.add(*slot)
+                stretch.add(*slot, c.word(f.type))
             elif ir.is_text(f.type):
                 text = f"{idents[f.name]}_bytes"
                 c.raw(w, field_codec(c, s, f), f.type, ivar, text)
-                stretch.add("L<", f"{text}.bytesize")
+                stretch.add("L<", f"{text}.bytesize", Word(4, False))
                 stretch.add("a*", text)
             elif isinstance(f.type, ir.StructRef):
                 stretch.pack(w, "w.buffer")

@@ -135,6 +135,8 @@ module Fbe
 
     # The room of a root's header (its size and the struct's offset or type id), filled last.
     ROOT_ROOM = ("\0" * 8).b.freeze
+    # A versioned root's header before its size is known: the struct's body follows it, at offset 8.
+    VERSIONED_ROOM = [0, 8].pack('V2').freeze
 
     # The versioned root of the value (a binary String): written by the C accelerator when it is
     # loaded (Fbe.accelerated?) and sure of every part of the value, else in pure Ruby.
@@ -167,12 +169,13 @@ module Fbe
       raise Explain.error(self, e)
     end
 
-    # The pure-Ruby versioned root (the generated fbe_write of each struct).
+    # The pure-Ruby versioned root (the generated fbe_write of each struct, whose body is at 8: the
+    # header's offset is written already, its size last).
     def fbe_root
-      w = Writer.new(ROOT_ROOM)
-      pos = fbe_write(w)
+      w = Writer.new(VERSIONED_ROOM)
+      fbe_write(w)
       buffer = w.buffer
-      buffer[0, 8] = [buffer.bytesize, pos].pack('V2')
+      buffer[0, 4] = [buffer.bytesize].pack('V')
       buffer
     end
 

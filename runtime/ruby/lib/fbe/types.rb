@@ -551,7 +551,7 @@ module Fbe
         w.put_u32(pos, value.fbe_write(w) - base)
       end
 
-      # The values of a collection: its count and the offsets (from base) of the values' bodies,
+      # The values of a collection (an Array): its count and the offsets (from base) of the values' bodies,
       # appended one after the other, packed at once with the count; returns the offset of the count.
       def all(w, base, values)
         buffer = w.buffer
@@ -560,10 +560,13 @@ module Fbe
         buffer << ("\0" * (4 + (4 * n)))
         type = @type
         slots = [n]
-        values.each do |value|
+        i = 0
+        while i < n # no block per value
+          value = values[i]
           raise EncodeError, "#{type} expected, got #{value.class}" unless value.is_a?(type)
 
           slots << (value.fbe_write(w) - base)
+          i += 1
         end
         buffer[at, 4 + (4 * n)] = slots.pack('V*')
         at - base
@@ -858,7 +861,7 @@ module Fbe
       # Appends the collection's block (its count and slots, then what they write out of line);
       # returns its offset from base.
       def offset(w, base, value)
-        items = @set || !value.is_a?(Array) ? items(value) : value
+        items = @set || !value.is_a?(Array) ? items(value).to_a : value
         return @element.all(w, base, items) if @struct
 
         buffer = w.buffer

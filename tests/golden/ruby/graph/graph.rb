@@ -49,9 +49,9 @@ module Graph
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, Fbe::Types::INT64.check(@value), name_bytes.bytesize,
-       name_bytes].pack('V4q<x4Va*', buffer:)
-      buffer[(b + 24)...(b + 28)] = [T_OUT_EDGES.offset(w, b, @out_edges)].pack('V')
+      [0x10000001C, 0x1C00000000 | (@id & 0xFFFFFFFF), Fbe::Types::INT64.check(@value), name_bytes.bytesize,
+       name_bytes].pack('Q<2q<x4Va*', buffer:)
+      buffer[b + 24, 4] = [T_OUT_EDGES.offset(w, b, @out_edges)].pack('V')
       b
     end
 
@@ -85,7 +85,8 @@ module Graph
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [@id, name_bytes.bytesize, name_bytes, Fbe::Types::INT64.check(@value)].pack('V2a*q<', buffer: w.buffer)
+      [(@id & 0xFFFFFFFF) | (name_bytes.bytesize << 32), name_bytes,
+       Fbe::Types::INT64.check(@value)].pack('Q<a*q<', buffer: w.buffer)
       T_OUT_EDGES.fwrite(w, @out_edges)
     end
 
@@ -172,7 +173,7 @@ module Graph
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('V5', buffer:)
+      [0x200000014, (@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), @weight].pack('Q<2V', buffer:)
       b
     end
 
@@ -196,7 +197,7 @@ module Graph
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [@source, @target, @weight].pack('V3', buffer: w.buffer)
+      [(@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), @weight].pack('Q<V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -270,8 +271,8 @@ module Graph
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x8', buffer:)
-      buffer[(b + 8)...(b + 16)] = [T_NODES.offset(w, b, @nodes), T_EDGES.offset(w, b, @edges)].pack('V2')
+      [0x300000010].pack('Q<x8', buffer:)
+      buffer[b + 8, 8] = [T_NODES.offset(w, b, @nodes), T_EDGES.offset(w, b, @edges)].pack('V2')
       b
     end
 

@@ -109,9 +109,9 @@ module Proto
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+      [0x100000022, 0x2200000000 | (@id & 0xFFFFFFFF), OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, symbol_bytes.bytesize,
-       symbol_bytes].pack('V4C2E2Va*', buffer:)
+       symbol_bytes].pack('Q<2C2E2Va*', buffer:)
       b
     end
 
@@ -147,9 +147,10 @@ module Proto
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
-      [@id, symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+      [(@id & 0xFFFFFFFF) | (symbol_bytes.bytesize << 32), symbol_bytes,
+       OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price,
-       @volume].pack('V2a*C2E2', buffer: w.buffer)
+       @volume].pack('Q<a*C2E2', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -246,8 +247,7 @@ module Proto
       unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, currency_bytes.bytesize,
-       currency_bytes].pack('V3EVa*', buffer:)
+      [0x200000014, FBE_BODY_SIZE, @amount, currency_bytes.bytesize, currency_bytes].pack('Q<VEVa*', buffer:)
       b
     end
 
@@ -369,12 +369,12 @@ module Proto
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
+      [0x30000001E, 0x1E00000000 | (@id & 0xFFFFFFFF),
        @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
-       name_bytes.bytesize, name_bytes].pack('V4CVx9Va*', buffer:)
+       name_bytes.bytesize, name_bytes].pack('Q<2CVx9Va*', buffer:)
       T_WALLET.check(@wallet).fbe_write(w)
-      buffer[(b + 21)...(b + 30)] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
-                                     T_ORDERS.offset(w, b, @orders)].pack('CV2')
+      buffer[b + 21, 9] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
+                           T_ORDERS.offset(w, b, @orders)].pack('CV2')
       b
     end
 
@@ -435,8 +435,8 @@ module Proto
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [@id, name_bytes.bytesize, name_bytes,
-       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state)].pack('V2a*C', buffer: w.buffer)
+      [(@id & 0xFFFFFFFF) | (name_bytes.bytesize << 32), name_bytes,
+       @state.is_a?(State) ? @state.value : State::FBE_TYPE.wire(@state)].pack('Q<a*C', buffer: w.buffer)
       T_WALLET.check(@wallet).fbe_write_final(w)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -540,7 +540,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0x10000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -630,7 +630,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0x20000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -720,7 +720,7 @@ module Proto
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0x30000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end

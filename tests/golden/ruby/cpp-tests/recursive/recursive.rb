@@ -43,8 +43,8 @@ module Recursive
       unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
         label_bytes = Fbe::Types::STRING.raw(label_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, label_bytes.bytesize, label_bytes].pack('V4x4Va*', buffer:)
-      buffer[(b + 16)...(b + 20)] = [T_CHILDREN.offset(w, b, @children)].pack('V')
+      [0x100000014, 0x1400000000 | (@id & 0xFFFFFFFF), label_bytes.bytesize, label_bytes].pack('Q<2x4Va*', buffer:)
+      buffer[b + 16, 4] = [T_CHILDREN.offset(w, b, @children)].pack('V')
       b
     end
 
@@ -77,7 +77,7 @@ module Recursive
       unless label_bytes.is_a?(String) && label_bytes.encoding == Encoding::UTF_8
         label_bytes = Fbe::Types::STRING.raw(label_bytes)
       end
-      [@id, label_bytes.bytesize, label_bytes].pack('V2a*', buffer: w.buffer)
+      [(@id & 0xFFFFFFFF) | (label_bytes.bytesize << 32), label_bytes].pack('Q<a*', buffer: w.buffer)
       T_CHILDREN.fwrite(w, @children)
     end
 

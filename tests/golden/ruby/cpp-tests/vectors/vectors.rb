@@ -40,7 +40,7 @@ module Vectors
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight].pack('V5', buffer:)
+      [0x100000014, (@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), @weight].pack('Q<2V', buffer:)
       b
     end
 
@@ -64,7 +64,7 @@ module Vectors
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@target) unless @target.is_a?(Integer) && @target >= -0x80000000 && @target <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@weight) unless @weight.is_a?(Integer) && @weight >= -0x80000000 && @weight <= 0x7FFFFFFF
-      [@source, @target, @weight].pack('V3', buffer: w.buffer)
+      [(@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), @weight].pack('Q<V', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -139,7 +139,7 @@ module Vectors
       b = buffer.bytesize
       Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
       Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y].pack('V2Cq<v', buffer:)
+      [0x200000013, @flag ? 1 : 0, @x, @y].pack('Q<Cq<v', buffer:)
       b
     end
 
@@ -241,7 +241,7 @@ module Vectors
       b = buffer.bytesize
       Fbe::Types::INT64.check(@x) unless @x.is_a?(Integer) && @x >= -0x8000000000000000 && @x <= 0x7FFFFFFFFFFFFFFF
       Fbe::Types::INT16.check(@y) unless @y.is_a?(Integer) && @y >= -0x8000 && @y <= 0x7FFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @flag ? 1 : 0, @x, @y, @z].pack('V2Cq<vE', buffer:)
+      [0x30000001B, @flag ? 1 : 0, @x, @y, @z].pack('Q<Cq<vE', buffer:)
       b
     end
 
@@ -351,8 +351,8 @@ module Vectors
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('V3x4Va*', buffer:)
-      buffer[(b + 12)...(b + 16)] = [T_VALUES.offset(w, b, @values)].pack('V')
+      [0x400000010, FBE_BODY_SIZE, name_bytes.bytesize, name_bytes].pack('Q<Vx4Va*', buffer:)
+      buffer[b + 12, 4] = [T_VALUES.offset(w, b, @values)].pack('V')
       b
     end
 
@@ -467,10 +467,10 @@ module Vectors
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x24', buffer:)
-      buffer[(b + 8)...(b + 32)] = [T_EDGES.offset(w, b, @edges), T_POINTS.offset(w, b, @points),
-                                    T_INTS.offset(w, b, @ints), T_SWITCHES.offset(w, b, @switches),
-                                    T_REALS.offset(w, b, @reals), T_NAMED.offset(w, b, @named)].pack('V6')
+      [0xA00000020].pack('Q<x24', buffer:)
+      buffer[b + 8, 24] = [T_EDGES.offset(w, b, @edges), T_POINTS.offset(w, b, @points), T_INTS.offset(w, b, @ints),
+                           T_SWITCHES.offset(w, b, @switches), T_REALS.offset(w, b, @reals),
+                           T_NAMED.offset(w, b, @named)].pack('V6')
       b
     end
 

@@ -50,8 +50,8 @@ module VectorsNew
       unless note_bytes.is_a?(String) && note_bytes.encoding == Encoding::UTF_8
         note_bytes = Fbe::Types::STRING.raw(note_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source, @target, @weight, FBE_BODY_SIZE, note_bytes.bytesize,
-       note_bytes].pack('V7a*', buffer:)
+      [0x100000018, (@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), 0x1800000000 | (@weight & 0xFFFFFFFF),
+       note_bytes.bytesize, note_bytes].pack('Q<3Va*', buffer:)
       b
     end
 
@@ -89,7 +89,8 @@ module VectorsNew
       unless note_bytes.is_a?(String) && note_bytes.encoding == Encoding::UTF_8
         note_bytes = Fbe::Types::STRING.raw(note_bytes)
       end
-      [@source, @target, @weight, note_bytes.bytesize, note_bytes].pack('V4a*', buffer: w.buffer)
+      [(@source & 0xFFFFFFFF) | ((@target & 0xFFFFFFFF) << 32), (@weight & 0xFFFFFFFF) | (note_bytes.bytesize << 32),
+       note_bytes].pack('Q<2a*', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -168,8 +169,8 @@ module VectorsNew
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_EDGES.offset(w, b, @edges)].pack('V')
+      [0xA0000000C].pack('Q<x4', buffer:)
+      buffer[b + 8, 4] = [T_EDGES.offset(w, b, @edges)].pack('V')
       b
     end
 

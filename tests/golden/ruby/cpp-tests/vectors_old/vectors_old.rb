@@ -36,7 +36,7 @@ module VectorsOld
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@source) unless @source.is_a?(Integer) && @source >= -0x80000000 && @source <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @source].pack('V3', buffer:)
+      [0x10000000C, @source].pack('Q<V', buffer:)
       b
     end
 
@@ -116,8 +116,8 @@ module VectorsOld
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_EDGES.offset(w, b, @edges)].pack('V')
+      [0xA0000000C].pack('Q<x4', buffer:)
+      buffer[b + 8, 4] = [T_EDGES.offset(w, b, @edges)].pack('V')
       b
     end
 

@@ -564,7 +564,7 @@ module Enums
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
+      [0x1000000E0, EnumByte::FBE_WIRE[@byte0] || EnumByte::FBE_TYPE.wire(@byte0),
        EnumByte::FBE_WIRE[@byte1] || EnumByte::FBE_TYPE.wire(@byte1),
        EnumByte::FBE_WIRE[@byte2] || EnumByte::FBE_TYPE.wire(@byte2),
        EnumByte::FBE_WIRE[@byte3] || EnumByte::FBE_TYPE.wire(@byte3),
@@ -629,7 +629,7 @@ module Enums
        EnumUInt64::FBE_WIRE[@uint64b2] || EnumUInt64::FBE_TYPE.wire(@uint64b2),
        EnumUInt64::FBE_WIRE[@uint64b3] || EnumUInt64::FBE_TYPE.wire(@uint64b3),
        EnumUInt64::FBE_WIRE[@uint64b4] || EnumUInt64::FBE_TYPE.wire(@uint64b4),
-       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('V2C12V6c6C6v12V12q<6Q<6', buffer:)
+       EnumUInt64::FBE_WIRE[@uint64b5] || EnumUInt64::FBE_TYPE.wire(@uint64b5)].pack('Q<C12V6c6C6v12V12q<6Q<6', buffer:)
       b
     end
 

@@ -131,9 +131,9 @@ module Protoex
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+      [0x100000032, 0x3200000000 | (@id & 0xFFFFFFFF), OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp, @sl, symbol_bytes.bytesize,
-       symbol_bytes].pack('V4C2E4Va*', buffer:)
+       symbol_bytes].pack('Q<2C2E4Va*', buffer:)
       b
     end
 
@@ -171,9 +171,10 @@ module Protoex
       unless symbol_bytes.is_a?(String) && symbol_bytes.encoding == Encoding::UTF_8
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
-      [@id, symbol_bytes.bytesize, symbol_bytes, OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
+      [(@id & 0xFFFFFFFF) | (symbol_bytes.bytesize << 32), symbol_bytes,
+       OrderSide::FBE_WIRE[@side] || OrderSide::FBE_TYPE.wire(@side),
        OrderType::FBE_WIRE[@type] || OrderType::FBE_TYPE.wire(@type), @price, @volume, @tp,
-       @sl].pack('V2a*C2E4', buffer: w.buffer)
+       @sl].pack('Q<a*C2E4', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -282,8 +283,7 @@ module Protoex
       unless currency_bytes.is_a?(String) && currency_bytes.encoding == Encoding::UTF_8
         currency_bytes = Fbe::Types::STRING.raw(currency_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @amount, @locked, currency_bytes.bytesize,
-       currency_bytes].pack('V3E2Va*', buffer:)
+      [0x20000001C, FBE_BODY_SIZE, @amount, @locked, currency_bytes.bytesize, currency_bytes].pack('Q<VE2Va*', buffer:)
       b
     end
 
@@ -416,12 +416,12 @@ module Protoex
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, FBE_BODY_SIZE,
+      [0x30000001E, 0x1E00000000 | (@id & 0xFFFFFFFF),
        @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state), FBE_BODY_SIZE + 4 + name_bytes.bytesize,
-       name_bytes.bytesize, name_bytes].pack('V4CVx9Va*', buffer:)
+       name_bytes.bytesize, name_bytes].pack('Q<2CVx9Va*', buffer:)
       T_WALLET.check(@wallet).fbe_write(w)
-      buffer[(b + 21)...(b + 30)] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
-                                     T_ORDERS.offset(w, b, @orders)].pack('CV2')
+      buffer[b + 21, 9] = [@asset.nil? ? 0 : 1, T_ASSET.offset(w, b, @asset),
+                           T_ORDERS.offset(w, b, @orders)].pack('CV2')
       b
     end
 
@@ -482,8 +482,8 @@ module Protoex
       unless name_bytes.is_a?(String) && name_bytes.encoding == Encoding::UTF_8
         name_bytes = Fbe::Types::STRING.raw(name_bytes)
       end
-      [@id, name_bytes.bytesize, name_bytes,
-       @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state)].pack('V2a*C', buffer: w.buffer)
+      [(@id & 0xFFFFFFFF) | (name_bytes.bytesize << 32), name_bytes,
+       @state.is_a?(StateEx) ? @state.value : StateEx::FBE_TYPE.wire(@state)].pack('Q<a*C', buffer: w.buffer)
       T_WALLET.check(@wallet).fbe_write_final(w)
       T_ASSET.fwrite(w, @asset)
       T_ORDERS.fwrite(w, @orders)
@@ -591,7 +591,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0xB0000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -681,7 +681,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0xC0000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end
@@ -771,7 +771,7 @@ module Protoex
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3', buffer:)
+      [0xD0000000C, FBE_BODY_SIZE].pack('Q<V', buffer:)
       T_BODY.check(@body).fbe_write(w)
       b
     end

@@ -393,15 +393,18 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
-       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
-       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      [0x6E000000ED, @id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8),
+       @f7 | (@f8 << 32), @f9, (@f10 & 0xFF) | (@f11 << 8), @f12,
+       (@f13 & 0xFFFF) | ((@f14 & 0xFFFF) << 16) | (@f15 << 32) | (@f16 << 48),
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30),
+       0xED | ((FBE_BODY_SIZE + 4 + f31_bytes.bytesize) << 32), @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36),
+       Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx4Va*Va*', buffer:)
+       f32_bytes.bytesize, f32_bytes].pack('Q<V2vQ<cvCQ<3q<2Q<2e2E2Q<V2Q<V2Q<4a16a16a16C2Vx4Cx4Va*Va*', buffer:)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
       end
@@ -841,11 +844,12 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
-      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
-       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
-       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
-       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      pack_format = 'V2vQ<cvCvVvQ<2q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
+      [@id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8), @f7 | (@f8 << 32), @f9,
+       (@f10 & 0xFF) | (@f11 << 8), @f12, @f13, (@f14 & 0xFFFF) | (@f15 << 16), @f16,
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
@@ -1762,15 +1766,18 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
-       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
-       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      [0x6F00000237, @id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8),
+       @f7 | (@f8 << 32), @f9, (@f10 & 0xFF) | (@f11 << 8), @f12,
+       (@f13 & 0xFFFF) | ((@f14 & 0xFFFF) << 16) | (@f15 << 32) | (@f16 << 48),
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30),
+       0x237 | ((FBE_BODY_SIZE + 4 + f31_bytes.bytesize) << 32), @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36),
+       Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
        @f43.is_a?(Proto::State) ? @f43.value : Proto::State::FBE_TYPE.wire(@f43), f31_bytes.bytesize, f31_bytes,
-       f32_bytes.bytesize, f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Va*Va*', buffer:)
+       f32_bytes.bytesize, f32_bytes].pack('Q<V2vQ<cvCQ<3q<2Q<2e2E2Q<V2Q<V2Q<4a16a16a16C2Vx4Cx334Va*Va*', buffer:)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
       end
@@ -1782,51 +1789,51 @@ module Test
       T_F44.write(w, b, b + 233, @f44)
       pack_format = 'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV' \
                     'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV'
-      buffer[(b + 237)...(b + 567)] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
-                                       T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
-                                       @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
-                                       T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
-                                       @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
-                                       T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
-                                       @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
-                                       T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
-                                       @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
-                                       T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
-                                       @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
-                                       T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
-                                       @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
-                                       T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
-                                       @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
-                                       T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
-                                       @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
-                                       T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
-                                       @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
-                                       T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
-                                       @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
-                                       T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
-                                       @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
-                                       T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
-                                       @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
-                                       T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
-                                       @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
-                                       T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
-                                       @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
-                                       T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
-                                       @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
-                                       T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
-                                       @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
-                                       T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
-                                       @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
-                                       T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
-                                       @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
-                                       T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
-                                       @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
-                                       T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
-                                       @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
-                                       T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
-                                       @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
-                                       T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
-                                       T_F165.offset(w, b, @f165)].pack(pack_format)
+      buffer[b + 237, 330] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
+                              T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
+                              @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
+                              T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
+                              @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
+                              T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
+                              @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
+                              T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
+                              @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
+                              T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
+                              @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
+                              T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
+                              @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
+                              T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
+                              @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
+                              T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
+                              @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
+                              T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
+                              @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
+                              T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
+                              @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
+                              T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
+                              @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
+                              T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
+                              @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
+                              T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
+                              @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
+                              T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
+                              @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
+                              T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
+                              @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
+                              T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
+                              @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
+                              T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
+                              @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
+                              T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
+                              @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
+                              T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
+                              @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
+                              T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
+                              @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
+                              T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
+                              @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
+                              T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
+                              T_F165.offset(w, b, @f165)].pack(pack_format)
       b
     end
 
@@ -2240,11 +2247,12 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
-      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
-       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
-       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
-       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      pack_format = 'V2vQ<cvCvVvQ<2q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
+      [@id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8), @f7 | (@f8 << 32), @f9,
+       (@f10 & 0xFF) | (@f11 << 8), @f12, @f13, (@f14 & 0xFFFF) | (@f15 << 16), @f16,
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
@@ -3587,10 +3595,13 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12,
-       @f13, @f14, @f15, @f16, @f17, @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28,
-       *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), FBE_BODY_SIZE, FBE_BODY_SIZE + 4 + f31_bytes.bytesize,
-       @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      [0x700000026E, @id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8),
+       @f7 | (@f8 << 32), @f9, (@f10 & 0xFF) | (@f11 << 8), @f12,
+       (@f13 & 0xFFFF) | ((@f14 & 0xFFFF) << 16) | (@f15 << 32) | (@f16 << 48),
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30),
+       0x26E | ((FBE_BODY_SIZE + 4 + f31_bytes.bytesize) << 32), @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36),
+       Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40),
        FBE_BODY_SIZE + 4 + f31_bytes.bytesize + 4 + f32_bytes.bytesize,
@@ -3600,7 +3611,7 @@ module Test
        @f1004.is_a?(FlagsSimple) ? @f1004.value : FlagsSimple::FBE_TYPE.wire(@f1004),
        @f1006.is_a?(FlagsTyped) ? @f1006.value : FlagsTyped::FBE_TYPE.wire(@f1006), f31_bytes.bytesize, f31_bytes,
        f32_bytes.bytesize,
-       f32_bytes].pack('V3C6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V4Q<3a16a16a16C2Vx4Cx334Vx5Cx5Vx5Q<x23Va*Va*', buffer:)
+       f32_bytes].pack('Q<V2vQ<cvCQ<3q<2Q<2e2E2Q<V2Q<V2Q<4a16a16a16C2Vx4Cx334Vx5Cx5Vx5Q<x23Va*Va*', buffer:)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 86, @f25)
       end
@@ -3612,59 +3623,59 @@ module Test
       T_F44.write(w, b, b + 233, @f44)
       pack_format = 'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV' \
                     'CVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCVCV'
-      buffer[(b + 237)...(b + 567)] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
-                                       T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
-                                       @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
-                                       T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
-                                       @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
-                                       T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
-                                       @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
-                                       T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
-                                       @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
-                                       T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
-                                       @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
-                                       T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
-                                       @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
-                                       T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
-                                       @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
-                                       T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
-                                       @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
-                                       T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
-                                       @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
-                                       T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
-                                       @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
-                                       T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
-                                       @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
-                                       T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
-                                       @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
-                                       T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
-                                       @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
-                                       T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
-                                       @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
-                                       T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
-                                       @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
-                                       T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
-                                       @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
-                                       T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
-                                       @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
-                                       T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
-                                       @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
-                                       T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
-                                       @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
-                                       T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
-                                       @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
-                                       T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
-                                       @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
-                                       T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
-                                       T_F165.offset(w, b, @f165)].pack(pack_format)
-      buffer[(b + 571)...(b + 576)] = [@f1001.nil? ? 0 : 1, T_F1001.offset(w, b, @f1001)].pack('CV')
-      buffer[(b + 577)...(b + 582)] = [@f1003.nil? ? 0 : 1, T_F1003.offset(w, b, @f1003)].pack('CV')
-      buffer[(b + 586)...(b + 591)] = [@f1005.nil? ? 0 : 1, T_F1005.offset(w, b, @f1005)].pack('CV')
-      buffer[(b + 599)...(b + 604)] = [@f1007.nil? ? 0 : 1, T_F1007.offset(w, b, @f1007)].pack('CV')
+      buffer[b + 237, 330] = [@f100.nil? ? 0 : 1, T_F100.offset(w, b, @f100), @f101.nil? ? 0 : 1,
+                              T_F101.offset(w, b, @f101), @f102.nil? ? 0 : 1, T_F102.offset(w, b, @f102),
+                              @f103.nil? ? 0 : 1, T_F103.offset(w, b, @f103), @f104.nil? ? 0 : 1,
+                              T_F104.offset(w, b, @f104), @f105.nil? ? 0 : 1, T_F105.offset(w, b, @f105),
+                              @f106.nil? ? 0 : 1, T_F106.offset(w, b, @f106), @f107.nil? ? 0 : 1,
+                              T_F107.offset(w, b, @f107), @f108.nil? ? 0 : 1, T_F108.offset(w, b, @f108),
+                              @f109.nil? ? 0 : 1, T_F109.offset(w, b, @f109), @f110.nil? ? 0 : 1,
+                              T_F110.offset(w, b, @f110), @f111.nil? ? 0 : 1, T_F111.offset(w, b, @f111),
+                              @f112.nil? ? 0 : 1, T_F112.offset(w, b, @f112), @f113.nil? ? 0 : 1,
+                              T_F113.offset(w, b, @f113), @f114.nil? ? 0 : 1, T_F114.offset(w, b, @f114),
+                              @f115.nil? ? 0 : 1, T_F115.offset(w, b, @f115), @f116.nil? ? 0 : 1,
+                              T_F116.offset(w, b, @f116), @f117.nil? ? 0 : 1, T_F117.offset(w, b, @f117),
+                              @f118.nil? ? 0 : 1, T_F118.offset(w, b, @f118), @f119.nil? ? 0 : 1,
+                              T_F119.offset(w, b, @f119), @f120.nil? ? 0 : 1, T_F120.offset(w, b, @f120),
+                              @f121.nil? ? 0 : 1, T_F121.offset(w, b, @f121), @f122.nil? ? 0 : 1,
+                              T_F122.offset(w, b, @f122), @f123.nil? ? 0 : 1, T_F123.offset(w, b, @f123),
+                              @f124.nil? ? 0 : 1, T_F124.offset(w, b, @f124), @f125.nil? ? 0 : 1,
+                              T_F125.offset(w, b, @f125), @f126.nil? ? 0 : 1, T_F126.offset(w, b, @f126),
+                              @f127.nil? ? 0 : 1, T_F127.offset(w, b, @f127), @f128.nil? ? 0 : 1,
+                              T_F128.offset(w, b, @f128), @f129.nil? ? 0 : 1, T_F129.offset(w, b, @f129),
+                              @f130.nil? ? 0 : 1, T_F130.offset(w, b, @f130), @f131.nil? ? 0 : 1,
+                              T_F131.offset(w, b, @f131), @f132.nil? ? 0 : 1, T_F132.offset(w, b, @f132),
+                              @f133.nil? ? 0 : 1, T_F133.offset(w, b, @f133), @f134.nil? ? 0 : 1,
+                              T_F134.offset(w, b, @f134), @f135.nil? ? 0 : 1, T_F135.offset(w, b, @f135),
+                              @f136.nil? ? 0 : 1, T_F136.offset(w, b, @f136), @f137.nil? ? 0 : 1,
+                              T_F137.offset(w, b, @f137), @f138.nil? ? 0 : 1, T_F138.offset(w, b, @f138),
+                              @f139.nil? ? 0 : 1, T_F139.offset(w, b, @f139), @f140.nil? ? 0 : 1,
+                              T_F140.offset(w, b, @f140), @f141.nil? ? 0 : 1, T_F141.offset(w, b, @f141),
+                              @f142.nil? ? 0 : 1, T_F142.offset(w, b, @f142), @f143.nil? ? 0 : 1,
+                              T_F143.offset(w, b, @f143), @f144.nil? ? 0 : 1, T_F144.offset(w, b, @f144),
+                              @f145.nil? ? 0 : 1, T_F145.offset(w, b, @f145), @f146.nil? ? 0 : 1,
+                              T_F146.offset(w, b, @f146), @f147.nil? ? 0 : 1, T_F147.offset(w, b, @f147),
+                              @f148.nil? ? 0 : 1, T_F148.offset(w, b, @f148), @f149.nil? ? 0 : 1,
+                              T_F149.offset(w, b, @f149), @f150.nil? ? 0 : 1, T_F150.offset(w, b, @f150),
+                              @f151.nil? ? 0 : 1, T_F151.offset(w, b, @f151), @f152.nil? ? 0 : 1,
+                              T_F152.offset(w, b, @f152), @f153.nil? ? 0 : 1, T_F153.offset(w, b, @f153),
+                              @f154.nil? ? 0 : 1, T_F154.offset(w, b, @f154), @f155.nil? ? 0 : 1,
+                              T_F155.offset(w, b, @f155), @f156.nil? ? 0 : 1, T_F156.offset(w, b, @f156),
+                              @f157.nil? ? 0 : 1, T_F157.offset(w, b, @f157), @f158.nil? ? 0 : 1,
+                              T_F158.offset(w, b, @f158), @f159.nil? ? 0 : 1, T_F159.offset(w, b, @f159),
+                              @f160.nil? ? 0 : 1, T_F160.offset(w, b, @f160), @f161.nil? ? 0 : 1,
+                              T_F161.offset(w, b, @f161), @f162.nil? ? 0 : 1, T_F162.offset(w, b, @f162),
+                              @f163.nil? ? 0 : 1, T_F163.offset(w, b, @f163), @f164.nil? ? 0 : 1,
+                              T_F164.offset(w, b, @f164), @f165.nil? ? 0 : 1,
+                              T_F165.offset(w, b, @f165)].pack(pack_format)
+      buffer[b + 571, 5] = [@f1001.nil? ? 0 : 1, T_F1001.offset(w, b, @f1001)].pack('CV')
+      buffer[b + 577, 5] = [@f1003.nil? ? 0 : 1, T_F1003.offset(w, b, @f1003)].pack('CV')
+      buffer[b + 586, 5] = [@f1005.nil? ? 0 : 1, T_F1005.offset(w, b, @f1005)].pack('CV')
+      buffer[b + 599, 5] = [@f1007.nil? ? 0 : 1, T_F1007.offset(w, b, @f1007)].pack('CV')
       T_F1008.write(w, b, b + 604, @f1008)
-      buffer[(b + 608)...(b + 613)] = [@f1009.nil? ? 0 : 1, T_F1009.offset(w, b, @f1009)].pack('CV')
+      buffer[b + 608, 5] = [@f1009.nil? ? 0 : 1, T_F1009.offset(w, b, @f1009)].pack('CV')
       T_F1010.write(w, b, b + 613, @f1010)
-      buffer[(b + 617)...(b + 622)] = [@f1011.nil? ? 0 : 1, T_F1011.offset(w, b, @f1011)].pack('CV')
+      buffer[b + 617, 5] = [@f1011.nil? ? 0 : 1, T_F1011.offset(w, b, @f1011)].pack('CV')
       b
     end
 
@@ -4237,11 +4248,12 @@ module Test
       Fbe::Types::TIMESTAMP.check(@f33) unless @f33.is_a?(Integer) && @f33 >= 0 && @f33 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f34) unless @f34.is_a?(Integer) && @f34 >= 0 && @f34 <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::TIMESTAMP.check(@f35) unless @f35.is_a?(Integer) && @f35 >= 0 && @f35 <= 0xFFFFFFFFFFFFFFFF
-      pack_format = 'VC6V2c2C2v4V4q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
-      [@id, @f1 ? 1 : 0, @f2 ? 1 : 0, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14, @f15, @f16, @f17,
-       @f18, @f19, @f20, @f21, @f22, @f23, @f24, @f25, @f26, @f27, @f28, *Fbe::Decimal.encode(@f29),
-       *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize, f32_bytes, @f33, @f34, @f35,
-       Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
+      pack_format = 'V2vQ<cvCvVvQ<2q<2Q<2e2E2Q<V2Q<V3a*Va*Q<3a16a16a16C2'
+      [@id, (@f1 ? 1 : 0) | ((@f2 ? 1 : 0) << 8) | (@f3 << 16) | (@f4 << 24), @f5 | (@f6 << 8), @f7 | (@f8 << 32), @f9,
+       (@f10 & 0xFF) | (@f11 << 8), @f12, @f13, (@f14 & 0xFFFF) | (@f15 << 16), @f16,
+       (@f17 & 0xFFFFFFFF) | ((@f18 & 0xFFFFFFFF) << 32), @f19 | (@f20 << 32), @f21, @f22, @f23, @f24, @f25, @f26, @f27,
+       @f28, *Fbe::Decimal.encode(@f29), *Fbe::Decimal.encode(@f30), f31_bytes.bytesize, f31_bytes, f32_bytes.bytesize,
+       f32_bytes, @f33, @f34, @f35, Fbe::Uuid.to_bytes(@f36), Fbe::Uuid.to_bytes(@f37), Fbe::Uuid.to_bytes(@f38),
        Proto::OrderSide::FBE_WIRE[@f39] || Proto::OrderSide::FBE_TYPE.wire(@f39),
        Proto::OrderType::FBE_WIRE[@f40] || Proto::OrderType::FBE_TYPE.wire(@f40)].pack(pack_format, buffer: w.buffer)
       unless @f25 <= Fbe::Types::FLOAT_MAX && @f25 >= Fbe::Types::FLOAT_LOWEST
@@ -5028,9 +5040,9 @@ module Test
       b = buffer.bytesize
       f1_bytes = @f1
       f1_bytes = Fbe::Types::BYTES.raw(f1_bytes) unless f1_bytes.is_a?(String)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('V3x10Va*', buffer:)
-      buffer[(b + 12)...(b + 22)] = [@f2.nil? ? 0 : 1, T_F2.offset(w, b, @f2), @f3.nil? ? 0 : 1,
-                                     T_F3.offset(w, b, @f3)].pack('CVCV')
+      [0x7800000016, FBE_BODY_SIZE, f1_bytes.bytesize, f1_bytes].pack('Q<Vx10Va*', buffer:)
+      buffer[b + 12, 10] = [@f2.nil? ? 0 : 1, T_F2.offset(w, b, @f2), @f3.nil? ? 0 : 1,
+                            T_F3.offset(w, b, @f3)].pack('CVCV')
       b
     end
 
@@ -5177,7 +5189,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x84', buffer:)
+      [0x7D0000005C].pack('Q<x84', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 10, @f2)
       T_F3.write(w, b, b + 20, @f3)
@@ -5447,11 +5459,12 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
-      buffer[(b + 8)...(b + 48)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
-                                    T_F4.offset(w, b, @f4), T_F5.offset(w, b, @f5), T_F6.offset(w, b, @f6),
-                                    T_F7.offset(w, b, @f7), T_F8.offset(w, b, @f8), T_F9.offset(w, b, @f9),
-                                    T_F10.offset(w, b, @f10)].pack('V10')
+      [0x8200000030].pack('Q<x40', buffer:)
+      buffer[b + 8, 40] = [T_F1.offset(w, b, @f1) | (T_F2.offset(w, b, @f2) << 32),
+                           T_F3.offset(w, b, @f3) | (T_F4.offset(w, b, @f4) << 32),
+                           T_F5.offset(w, b, @f5) | (T_F6.offset(w, b, @f6) << 32),
+                           T_F7.offset(w, b, @f7) | (T_F8.offset(w, b, @f8) << 32),
+                           T_F9.offset(w, b, @f9) | (T_F10.offset(w, b, @f10) << 32)].pack('Q<5')
       b
     end
 
@@ -5661,11 +5674,12 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
-      buffer[(b + 8)...(b + 48)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
-                                    T_F4.offset(w, b, @f4), T_F5.offset(w, b, @f5), T_F6.offset(w, b, @f6),
-                                    T_F7.offset(w, b, @f7), T_F8.offset(w, b, @f8), T_F9.offset(w, b, @f9),
-                                    T_F10.offset(w, b, @f10)].pack('V10')
+      [0x8300000030].pack('Q<x40', buffer:)
+      buffer[b + 8, 40] = [T_F1.offset(w, b, @f1) | (T_F2.offset(w, b, @f2) << 32),
+                           T_F3.offset(w, b, @f3) | (T_F4.offset(w, b, @f4) << 32),
+                           T_F5.offset(w, b, @f5) | (T_F6.offset(w, b, @f6) << 32),
+                           T_F7.offset(w, b, @f7) | (T_F8.offset(w, b, @f8) << 32),
+                           T_F9.offset(w, b, @f9) | (T_F10.offset(w, b, @f10) << 32)].pack('Q<5')
       b
     end
 
@@ -5852,9 +5866,9 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x16', buffer:)
-      buffer[(b + 8)...(b + 24)] = [T_F1.offset(w, b, @f1), T_F2.offset(w, b, @f2), T_F3.offset(w, b, @f3),
-                                    T_F4.offset(w, b, @f4)].pack('V4')
+      [0x8400000018].pack('Q<x16', buffer:)
+      buffer[b + 8, 16] = [T_F1.offset(w, b, @f1) | (T_F2.offset(w, b, @f2) << 32),
+                           T_F3.offset(w, b, @f3) | (T_F4.offset(w, b, @f4) << 32)].pack('Q<2')
       b
     end
 
@@ -6002,7 +6016,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
+      [0x8C00000030].pack('Q<x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -6226,7 +6240,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x40', buffer:)
+      [0x8D00000030].pack('Q<x40', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       T_F3.write(w, b, b + 16, @f3)
@@ -6423,7 +6437,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x8', buffer:)
+      [0x8E00000010].pack('Q<x8', buffer:)
       T_F1.write(w, b, b + 8, @f1)
       T_F2.write(w, b, b + 12, @f2)
       b
@@ -6511,7 +6525,7 @@ module Test
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2', buffer:)
+      [0x8F00000008].pack('Q<', buffer:)
       b
     end
 

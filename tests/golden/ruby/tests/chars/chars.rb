@@ -51,8 +51,8 @@ module Chars
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x8', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_LETTERS.offset(w, b, @letters)].pack('V')
+      [0x100000010].pack('Q<x8', buffer:)
+      buffer[b + 8, 4] = [T_LETTERS.offset(w, b, @letters)].pack('V')
       T_COUNT_BY_LETTER.write(w, b, b + 12, @count_by_letter)
       b
     end
@@ -152,8 +152,8 @@ module Chars
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x8', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_GRADES.offset(w, b, @grades)].pack('V')
+      [0x200000010].pack('Q<x8', buffer:)
+      buffer[b + 8, 4] = [T_GRADES.offset(w, b, @grades)].pack('V')
       T_COUNT_BY_GRADE.write(w, b, b + 12, @count_by_grade)
       b
     end

@@ -87,15 +87,15 @@ module Decimals
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, *Fbe::Decimal.encode(@price)].pack('V2Q<V2x65', buffer:)
-      buffer[(b + 24)...(b + 29)] = [@maybe_price.nil? ? 0 : 1, T_MAYBE_PRICE.offset(w, b, @maybe_price)].pack('CV')
+      [0x100000059, *Fbe::Decimal.encode(@price)].pack('Q<2V2x65', buffer:)
+      buffer[b + 24, 5] = [@maybe_price.nil? ? 0 : 1, T_MAYBE_PRICE.offset(w, b, @maybe_price)].pack('CV')
       T_PAIR.write(w, b, b + 29, @pair)
-      buffer[(b + 61)...(b + 73)] = [T_PRICE_VECTOR.offset(w, b, @price_vector), T_PRICE_LIST.offset(w, b, @price_list),
-                                     T_PRICE_SET.offset(w, b, @price_set)].pack('V3')
+      buffer[b + 61, 12] = [T_PRICE_VECTOR.offset(w, b, @price_vector), T_PRICE_LIST.offset(w, b, @price_list),
+                            T_PRICE_SET.offset(w, b, @price_set)].pack('V3')
       T_PRICE_BY_ID.write(w, b, b + 73, @price_by_id)
       T_ID_BY_PRICE.write(w, b, b + 77, @id_by_price)
       T_PRICE_BY_PRICE.write(w, b, b + 81, @price_by_price)
-      buffer[(b + 85)...(b + 89)] = [T_MAYBE_PRICES.offset(w, b, @maybe_prices)].pack('V')
+      buffer[b + 85, 4] = [T_MAYBE_PRICES.offset(w, b, @maybe_prices)].pack('V')
       b
     end
 

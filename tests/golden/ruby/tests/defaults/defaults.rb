@@ -116,15 +116,14 @@ module Defaults
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@id) unless @id.is_a?(Integer) && @id >= -0x80000000 && @id <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id].pack('V3x65', buffer:)
-      buffer[(b + 12)...(b + 77)] = [@b.nil? ? 0 : 1, T_B.offset(w, b, @b), @i.nil? ? 0 : 1, T_I.offset(w, b, @i),
-                                     @l.nil? ? 0 : 1, T_L.offset(w, b, @l), @f.nil? ? 0 : 1, T_F.offset(w, b, @f),
-                                     @d.nil? ? 0 : 1, T_D.offset(w, b, @d), @m.nil? ? 0 : 1, T_M.offset(w, b, @m),
-                                     @s.nil? ? 0 : 1, T_S.offset(w, b, @s), @c.nil? ? 0 : 1, T_C.offset(w, b, @c),
-                                     @fl.nil? ? 0 : 1, T_FL.offset(w, b, @fl), @t.nil? ? 0 : 1, T_T.offset(w, b, @t),
-                                     @u.nil? ? 0 : 1, T_U.offset(w, b, @u), @n.nil? ? 0 : 1, T_N.offset(w, b, @n),
-                                     @absent.nil? ? 0 : 1,
-                                     T_ABSENT.offset(w, b, @absent)].pack('CVCVCVCVCVCVCVCVCVCVCVCVCV')
+      [0x10000004D, @id].pack('Q<Vx65', buffer:)
+      buffer[b + 12, 65] = [@b.nil? ? 0 : 1, T_B.offset(w, b, @b), @i.nil? ? 0 : 1, T_I.offset(w, b, @i),
+                            @l.nil? ? 0 : 1, T_L.offset(w, b, @l), @f.nil? ? 0 : 1, T_F.offset(w, b, @f),
+                            @d.nil? ? 0 : 1, T_D.offset(w, b, @d), @m.nil? ? 0 : 1, T_M.offset(w, b, @m),
+                            @s.nil? ? 0 : 1, T_S.offset(w, b, @s), @c.nil? ? 0 : 1, T_C.offset(w, b, @c),
+                            @fl.nil? ? 0 : 1, T_FL.offset(w, b, @fl), @t.nil? ? 0 : 1, T_T.offset(w, b, @t),
+                            @u.nil? ? 0 : 1, T_U.offset(w, b, @u), @n.nil? ? 0 : 1, T_N.offset(w, b, @n),
+                            @absent.nil? ? 0 : 1, T_ABSENT.offset(w, b, @absent)].pack('CVCVCVCVCVCVCVCVCVCVCVCVCV')
       b
     end
 

@@ -231,7 +231,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
+      [0x3E90000000C, @a].pack('Q<V', buffer:)
       b
     end
 
@@ -311,7 +311,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
+      [0x3FC0000000C, @a].pack('Q<V', buffer:)
       b
     end
 
@@ -391,7 +391,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
+      [0x3FD0000000C, @a].pack('Q<V', buffer:)
       b
     end
 
@@ -471,7 +471,7 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a].pack('V3', buffer:)
+      [0x70000000C, @a].pack('Q<V', buffer:)
       b
     end
 
@@ -551,7 +551,7 @@ module Everything
       b = buffer.bytesize
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @a, @b].pack('V4', buffer:)
+      [0x700000010, (@a & 0xFFFFFFFF) | ((@b & 0xFFFFFFFF) << 32)].pack('Q<2', buffer:)
       b
     end
 
@@ -573,7 +573,7 @@ module Everything
     def fbe_write_final(w)
       Fbe::Types::INT32.check(@a) unless @a.is_a?(Integer) && @a >= -0x80000000 && @a <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@b) unless @b.is_a?(Integer) && @b >= -0x80000000 && @b <= 0x7FFFFFFF
-      [@a, @b].pack('V2', buffer: w.buffer)
+      [(@a & 0xFFFFFFFF) | ((@b & 0xFFFFFFFF) << 32)].pack('Q<', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -643,8 +643,8 @@ module Everything
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, @price, symbol_bytes.bytesize,
-       symbol_bytes].pack('V4EVa*', buffer:)
+      [0x3FE00000018, 0x18 | ((@digits & 0xFFFFFFFF) << 32), @price, symbol_bytes.bytesize,
+       symbol_bytes].pack('Q<2EVa*', buffer:)
       b
     end
 
@@ -755,7 +755,7 @@ module Everything
       unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
         text_bytes = Fbe::Types::STRING.raw(text_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, text_bytes.bytesize, text_bytes].pack('V4a*', buffer:)
+      [0x3FF0000000C, 0xC | (text_bytes.bytesize << 32), text_bytes].pack('Q<2a*', buffer:)
       b
     end
 
@@ -847,8 +847,8 @@ module Everything
         password_bytes = Fbe::Types::STRING.raw(password_bytes)
       end
       Fbe::Types::INT32.check(@legacy) unless @legacy.is_a?(Integer) && @legacy >= -0x80000000 && @legacy <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @legacy, password_bytes.bytesize,
-       password_bytes].pack('V5a*', buffer:)
+      [0x40000000010, 0x10 | ((@legacy & 0xFFFFFFFF) << 32), password_bytes.bytesize,
+       password_bytes].pack('Q<2Va*', buffer:)
       b
     end
 
@@ -936,7 +936,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2', buffer:)
+      [0x40100000008].pack('Q<', buffer:)
       b
     end
 
@@ -1272,38 +1272,39 @@ module Everything
       Fbe::Types::TIMESTAMP.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFFFFFFFFFF
       f24_bytes = @f24
       f24_bytes = Fbe::Types::BYTES.raw(f24_bytes) unless f24_bytes.is_a?(String)
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @id, @f1 ? 1 : 0, @f2, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13,
-       @f14, *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), FBE_BODY_SIZE, @f18, @f19,
-       Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
+      [0x40200000136, @id, @f1 ? 1 : 0, @f2 | (@f3 << 8) | (@f4 << 16) | ((@f5 & 0xFF) << 48) | (@f6 << 56),
+       (@f7 & 0xFFFF) | (@f8 << 16) | ((@f9 & 0xFFFFFFFF) << 32), @f10, @f11, @f12, @f13, @f14,
+       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), FBE_BODY_SIZE, @f18, @f19, Fbe::Uuid.to_bytes(@f20),
+       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
        FBE_BODY_SIZE + 4 + f17_bytes.bytesize, EByte::FBE_WIRE[@f25] || EByte::FBE_TYPE.wire(@f25),
        Market::Side::FBE_WIRE[@f26] || Market::Side::FBE_TYPE.wire(@f26),
        @f27.is_a?(FByte) ? @f27.value : FByte::FBE_TYPE.wire(@f27),
        @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28),
        FBE_BODY_SIZE + 4 + f17_bytes.bytesize + 4 + f24_bytes.bytesize, @f47_reset ? 1 : 0, f17_bytes.bytesize,
        f17_bytes, f24_bytes.bytesize,
-       f24_bytes].pack('V3C3VcCv2V2q<Q<eEQ<V2Q<V3Q<2a16a16a16a16VC3Q<Vx92Cx21Va*Va*', buffer:)
+       f24_bytes].pack('Q<VCQ<2Vq<Q<eEQ<V2Q<V3Q<2a16a16a16a16VC3Q<Vx92Cx21Va*Va*', buffer:)
       unless @f13 <= Fbe::Types::FLOAT_MAX && @f13 >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 49, @f13)
       end
       T_F29.check(@f29).fbe_write(w)
       T_F30.write(w, b, b + 196, @f30)
-      buffer[(b + 200)...(b + 225)] = [@f31.nil? ? 0 : 1, T_F31.offset(w, b, @f31), @f32.nil? ? 0 : 1,
-                                       T_F32.offset(w, b, @f32), @f33.nil? ? 0 : 1, T_F33.offset(w, b, @f33),
-                                       @f34.nil? ? 0 : 1, T_F34.offset(w, b, @f34), @f35.nil? ? 0 : 1,
-                                       T_F35.offset(w, b, @f35)].pack('CVCVCVCVCV')
+      buffer[b + 200, 25] = [@f31.nil? ? 0 : 1, T_F31.offset(w, b, @f31), @f32.nil? ? 0 : 1, T_F32.offset(w, b, @f32),
+                             @f33.nil? ? 0 : 1, T_F33.offset(w, b, @f33), @f34.nil? ? 0 : 1, T_F34.offset(w, b, @f34),
+                             @f35.nil? ? 0 : 1, T_F35.offset(w, b, @f35)].pack('CVCVCVCVCV')
       T_F36.write(w, b, b + 225, @f36)
       T_F37.write(w, b, b + 237, @f37)
-      buffer[(b + 247)...(b + 267)] = [T_F38.offset(w, b, @f38), T_F39.offset(w, b, @f39), T_F40.offset(w, b, @f40),
-                                       T_F41.offset(w, b, @f41), T_F42.offset(w, b, @f42)].pack('V5')
+      buffer[b + 247, 20] = [T_F38.offset(w, b, @f38) | (T_F39.offset(w, b, @f39) << 32),
+                             T_F40.offset(w, b, @f40) | (T_F41.offset(w, b, @f41) << 32),
+                             T_F42.offset(w, b, @f42)].pack('Q<2V')
       T_F43.write(w, b, b + 267, @f43)
       T_F44.write(w, b, b + 271, @f44)
       T_F45.write(w, b, b + 275, @f45)
       T_F46.write(w, b, b + 279, @f46)
-      buffer[(b + 283)...(b + 288)] = [@f47.nil? ? 0 : 1, T_F47.offset(w, b, @f47)].pack('CV')
-      buffer[(b + 289)...(b + 294)] = [@f48.nil? ? 0 : 1, T_F48.offset(w, b, @f48)].pack('CV')
+      buffer[b + 283, 5] = [@f47.nil? ? 0 : 1, T_F47.offset(w, b, @f47)].pack('CV')
+      buffer[b + 289, 5] = [@f48.nil? ? 0 : 1, T_F48.offset(w, b, @f48)].pack('CV')
       T_F49.write(w, b, b + 294, @f49)
       T_F50.write(w, b, b + 298, @f50)
-      buffer[(b + 302)...(b + 306)] = [T_F51.offset(w, b, @f51)].pack('V')
+      buffer[b + 302, 4] = [T_F51.offset(w, b, @f51)].pack('V')
       T_F52.write(w, b, b + 306, @f52)
       b
     end
@@ -1686,11 +1687,12 @@ module Everything
       Fbe::Types::TIMESTAMP.check(@f19) unless @f19.is_a?(Integer) && @f19 >= 0 && @f19 <= 0xFFFFFFFFFFFFFFFF
       f24_bytes = @f24
       f24_bytes = Fbe::Types::BYTES.raw(f24_bytes) unless f24_bytes.is_a?(String)
-      pack_format = 'VC3VcCv2V2q<Q<eEQ<V2Q<V3a*Q<2a16a16a16a16Va*C3Q<'
-      [@id, @f1 ? 1 : 0, @f2, @f3, @f4, @f5, @f6, @f7, @f8, @f9, @f10, @f11, @f12, @f13, @f14,
-       *Fbe::Decimal.encode(@f15), *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, @f18, @f19,
-       Fbe::Uuid.to_bytes(@f20), Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23),
-       f24_bytes.bytesize, f24_bytes, EByte::FBE_WIRE[@f25] || EByte::FBE_TYPE.wire(@f25),
+      pack_format = 'VC3Q<vQ<q<Q<eEQ<V2Q<V3a*Q<2a16a16a16a16Va*C3Q<'
+      [@id, @f1 ? 1 : 0, @f2, @f3, @f4 | ((@f5 & 0xFF) << 32) | (@f6 << 40) | ((@f7 & 0xFFFF) << 48), @f8,
+       (@f9 & 0xFFFFFFFF) | (@f10 << 32), @f11, @f12, @f13, @f14, *Fbe::Decimal.encode(@f15),
+       *Fbe::Decimal.encode(@f16), f17_bytes.bytesize, f17_bytes, @f18, @f19, Fbe::Uuid.to_bytes(@f20),
+       Fbe::Uuid.to_bytes(@f21), Fbe::Uuid.to_bytes(@f22), Fbe::Uuid.to_bytes(@f23), f24_bytes.bytesize, f24_bytes,
+       EByte::FBE_WIRE[@f25] || EByte::FBE_TYPE.wire(@f25),
        Market::Side::FBE_WIRE[@f26] || Market::Side::FBE_TYPE.wire(@f26),
        @f27.is_a?(FByte) ? @f27.value : FByte::FBE_TYPE.wire(@f27),
        @f28.is_a?(FuInt64) ? @f28.value : FuInt64::FBE_TYPE.wire(@f28)].pack(pack_format, buffer: w.buffer)
@@ -2146,7 +2148,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('V2a16V', buffer:)
+      [0x4030000001C, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE].pack('Q<a16V', buffer:)
       T_INSTRUMENT.check(@instrument).fbe_write(w)
       b
     end
@@ -2252,7 +2254,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id)].pack('V2a16', buffer:)
+      [0x40400000018, Fbe::Uuid.to_bytes(@id)].pack('Q<a16', buffer:)
       b
     end
 
@@ -2336,8 +2338,8 @@ module Everything
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('V2a16V2a*', buffer:)
+      [0x4050000001C, Fbe::Uuid.to_bytes(@id), 0x1C | (reason_bytes.bytesize << 32),
+       reason_bytes].pack('Q<a16Q<a*', buffer:)
       b
     end
 
@@ -2434,7 +2436,7 @@ module Everything
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT64.check(@sequence)].pack('V2q<', buffer:)
+      [0x40600000010, Fbe::Types::INT64.check(@sequence)].pack('Q<q<', buffer:)
       b
     end
 
@@ -2515,8 +2517,8 @@ module Everything
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@new_) unless @new_.is_a?(Integer) && @new_ >= -0x80000000 && @new_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, @swap ? 1 : 0,
-       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('V3CV', buffer:)
+      [0x40700000011, @new_, @swap ? 1 : 0,
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default)].pack('Q<VCV', buffer:)
       b
     end
 
@@ -2652,11 +2654,12 @@ module Everything
       Fbe::Types::INT32.check(@from) unless @from.is_a?(Integer) && @from >= -0x80000000 && @from <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @new_, FBE_BODY_SIZE,
-       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0, @from, @none, @null,
-       class__bytes.bytesize, class__bytes].pack('V5CV3x9Va*', buffer:)
-      buffer[(b + 33)...(b + 42)] = [@operator.nil? ? 0 : 1, T_OPERATOR.offset(w, b, @operator),
-                                     T_THIS.offset(w, b, @this)].pack('CV2')
+      [0x4080000002A, 0x2A00000000 | (@new_ & 0xFFFFFFFF),
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0,
+       (@from & 0xFFFFFFFF) | ((@none & 0xFFFFFFFF) << 32), @null, class__bytes.bytesize,
+       class__bytes].pack('Q<2VCQ<Vx9Va*', buffer:)
+      buffer[b + 33, 9] = [@operator.nil? ? 0 : 1, T_OPERATOR.offset(w, b, @operator),
+                           T_THIS.offset(w, b, @this)].pack('CV2')
       b
     end
 
@@ -2708,8 +2711,9 @@ module Everything
       Fbe::Types::INT32.check(@from) unless @from.is_a?(Integer) && @from >= -0x80000000 && @from <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@null) unless @null.is_a?(Integer) && @null >= -0x80000000 && @null <= 0x7FFFFFFF
-      [@new_, class__bytes.bytesize, class__bytes, Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default),
-       @swap ? 1 : 0, @from, @none, @null].pack('V2a*VCV3', buffer: w.buffer)
+      [(@new_ & 0xFFFFFFFF) | (class__bytes.bytesize << 32), class__bytes,
+       Reserved::FBE_WIRE[@default] || Reserved::FBE_TYPE.wire(@default), @swap ? 1 : 0,
+       (@from & 0xFFFFFFFF) | ((@none & 0xFFFFFFFF) << 32), @null].pack('Q<a*VCQ<V', buffer: w.buffer)
       T_OPERATOR.fwrite(w, @operator)
       T_THIS.fwrite(w, @this)
     end

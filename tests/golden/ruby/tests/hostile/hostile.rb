@@ -29,7 +29,7 @@ module Hostile
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2', buffer:)
+      [0x100000008].pack('Q<', buffer:)
       b
     end
 
@@ -99,8 +99,8 @@ module Hostile
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_ITEMS.offset(w, b, @items)].pack('V')
+      [0x20000000C].pack('Q<x4', buffer:)
+      buffer[b + 8, 4] = [T_ITEMS.offset(w, b, @items)].pack('V')
       b
     end
 
@@ -178,7 +178,7 @@ module Hostile
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4000000', buffer:)
+      [0x3003D0908].pack('Q<x4000000', buffer:)
       T_VALUES.write(w, b, b + 8, @values)
       b
     end
@@ -257,8 +257,8 @@ module Hostile
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID].pack('V2x4', buffer:)
-      buffer[(b + 8)...(b + 12)] = [T_ITEMS.offset(w, b, @items)].pack('V')
+      [0x40000000C].pack('Q<x4', buffer:)
+      buffer[b + 8, 4] = [T_ITEMS.offset(w, b, @items)].pack('V')
       b
     end
 
@@ -340,9 +340,9 @@ module Hostile
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE].pack('V3x9', buffer:)
+      [0x500000015, FBE_BODY_SIZE].pack('Q<Vx9', buffer:)
       T_WIDE.check(@wide).fbe_write(w)
-      buffer[(b + 12)...(b + 17)] = [@maybe.nil? ? 0 : 1, T_MAYBE.offset(w, b, @maybe)].pack('CV')
+      buffer[b + 12, 5] = [@maybe.nil? ? 0 : 1, T_MAYBE.offset(w, b, @maybe)].pack('CV')
       T_BY_ID.write(w, b, b + 17, @by_id)
       b
     end

@@ -1752,8 +1752,8 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
-       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('V5', buffer:)
+      [0x100000014, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
+       Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range)].pack('Q<V3', buffer:)
       b
     end
 
@@ -2393,9 +2393,9 @@ module Import
       end
       Fbe::Types::UINT8.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= 0 && @size_t <= 0xFF
       Fbe::Types::INT32.check(@linux) unless @linux.is_a?(Integer) && @linux >= -0x80000000 && @linux <= 0x7FFFFFFF
-      pack_format = 'V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<' \
+      pack_format = 'Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<' \
                     'V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*'
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, FBE_BODY_SIZE,
+      [0x2000002BF, Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), 0x2BF00000000 | (@alignof & 0xFFFFFFFF),
        @asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
        Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand), Fbe::Types::INT64.check(@bitor),
        *Fbe::Decimal.encode(@char16_t), Fbe::Uuid.to_bytes(@char32_t), @class_, @compl, @concept,
@@ -2441,49 +2441,49 @@ module Import
       unless @uint64_t <= Fbe::Types::FLOAT_MAX && @uint64_t >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 658, @uint64_t)
       end
-      buffer[(b + 18)...(b + 23)] = [@and_eq.nil? ? 0 : 1, T_AND_EQ.offset(w, b, @and_eq)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_BREAK_.offset(w, b, @break_), @case_.nil? ? 0 : 1,
-                                     T_CASE_.offset(w, b, @case_)].pack('VCV')
+      buffer[b + 18, 5] = [@and_eq.nil? ? 0 : 1, T_AND_EQ.offset(w, b, @and_eq)].pack('CV')
+      buffer[b + 51, 9] = [T_BREAK_.offset(w, b, @break_), @case_.nil? ? 0 : 1,
+                           T_CASE_.offset(w, b, @case_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @catch_)
       T_CHAR8_T.write(w, b, b + 64, @char8_t)
-      buffer[(b + 113)...(b + 118)] = [@const.nil? ? 0 : 1, T_CONST.offset(w, b, @const)].pack('CV')
+      buffer[b + 113, 5] = [@const.nil? ? 0 : 1, T_CONST.offset(w, b, @const)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @constinit)
-      buffer[(b + 128)...(b + 133)] = [@const_cast.nil? ? 0 : 1, T_CONST_CAST.offset(w, b, @const_cast)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_DECLTYPE.offset(w, b, @decltype), @default.nil? ? 0 : 1,
-                                       T_DEFAULT.offset(w, b, @default)].pack('VCV')
+      buffer[b + 128, 5] = [@const_cast.nil? ? 0 : 1, T_CONST_CAST.offset(w, b, @const_cast)].pack('CV')
+      buffer[b + 161, 9] = [T_DECLTYPE.offset(w, b, @decltype), @default.nil? ? 0 : 1,
+                            T_DEFAULT.offset(w, b, @default)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @delete)
       T_DO_.write(w, b, b + 174, @do_)
-      buffer[(b + 223)...(b + 228)] = [@final.nil? ? 0 : 1, T_FINAL.offset(w, b, @final)].pack('CV')
+      buffer[b + 223, 5] = [@final.nil? ? 0 : 1, T_FINAL.offset(w, b, @final)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @goto)
-      buffer[(b + 238)...(b + 243)] = [@if_.nil? ? 0 : 1, T_IF_.offset(w, b, @if_)].pack('CV')
-      buffer[(b + 271)...(b + 280)] = [T_MODULE_.offset(w, b, @module_), @mutable.nil? ? 0 : 1,
-                                       T_MUTABLE.offset(w, b, @mutable)].pack('VCV')
+      buffer[b + 238, 5] = [@if_.nil? ? 0 : 1, T_IF_.offset(w, b, @if_)].pack('CV')
+      buffer[b + 271, 9] = [T_MODULE_.offset(w, b, @module_), @mutable.nil? ? 0 : 1,
+                            T_MUTABLE.offset(w, b, @mutable)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 280, @namespace)
       T_NEW_.write(w, b, b + 284, @new_)
-      buffer[(b + 333)...(b + 338)] = [@or_.nil? ? 0 : 1, T_OR_.offset(w, b, @or_)].pack('CV')
+      buffer[b + 333, 5] = [@or_.nil? ? 0 : 1, T_OR_.offset(w, b, @or_)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 344, @private)
-      buffer[(b + 348)...(b + 353)] = [@protected.nil? ? 0 : 1, T_PROTECTED.offset(w, b, @protected)].pack('CV')
-      buffer[(b + 381)...(b + 390)] = [T_RETURN_.offset(w, b, @return_), @short.nil? ? 0 : 1,
-                                       T_SHORT.offset(w, b, @short)].pack('VCV')
+      buffer[b + 348, 5] = [@protected.nil? ? 0 : 1, T_PROTECTED.offset(w, b, @protected)].pack('CV')
+      buffer[b + 381, 9] = [T_RETURN_.offset(w, b, @return_), @short.nil? ? 0 : 1,
+                            T_SHORT.offset(w, b, @short)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 390, @signed)
       T_SIZEOF.write(w, b, b + 394, @sizeof)
-      buffer[(b + 443)...(b + 448)] = [@this.nil? ? 0 : 1, T_THIS.offset(w, b, @this)].pack('CV')
+      buffer[b + 443, 5] = [@this.nil? ? 0 : 1, T_THIS.offset(w, b, @this)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 454, @try)
-      buffer[(b + 458)...(b + 463)] = [@typedef.nil? ? 0 : 1, T_TYPEDEF.offset(w, b, @typedef)].pack('CV')
-      buffer[(b + 491)...(b + 500)] = [T_USING.offset(w, b, @using), @virtual.nil? ? 0 : 1,
-                                       T_VIRTUAL.offset(w, b, @virtual)].pack('VCV')
+      buffer[b + 458, 5] = [@typedef.nil? ? 0 : 1, T_TYPEDEF.offset(w, b, @typedef)].pack('CV')
+      buffer[b + 491, 9] = [T_USING.offset(w, b, @using), @virtual.nil? ? 0 : 1,
+                            T_VIRTUAL.offset(w, b, @virtual)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 500, @void)
       T_VOLATILE.write(w, b, b + 504, @volatile)
-      buffer[(b + 553)...(b + 558)] = [@errno.nil? ? 0 : 1, T_ERRNO.offset(w, b, @errno)].pack('CV')
+      buffer[b + 553, 5] = [@errno.nil? ? 0 : 1, T_ERRNO.offset(w, b, @errno)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 564, @stdin)
-      buffer[(b + 568)...(b + 573)] = [@stdout.nil? ? 0 : 1, T_STDOUT.offset(w, b, @stdout)].pack('CV')
-      buffer[(b + 601)...(b + 610)] = [T_INT8_T.offset(w, b, @int8_t), @uint8_t.nil? ? 0 : 1,
-                                       T_UINT8_T.offset(w, b, @uint8_t)].pack('VCV')
+      buffer[b + 568, 5] = [@stdout.nil? ? 0 : 1, T_STDOUT.offset(w, b, @stdout)].pack('CV')
+      buffer[b + 601, 9] = [T_INT8_T.offset(w, b, @int8_t), @uint8_t.nil? ? 0 : 1,
+                            T_UINT8_T.offset(w, b, @uint8_t)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 610, @int16_t)
       T_UINT16_T.write(w, b, b + 614, @uint16_t)
-      buffer[(b + 663)...(b + 668)] = [@ptrdiff_t.nil? ? 0 : 1, T_PTRDIFF_T.offset(w, b, @ptrdiff_t)].pack('CV')
+      buffer[b + 663, 5] = [@ptrdiff_t.nil? ? 0 : 1, T_PTRDIFF_T.offset(w, b, @ptrdiff_t)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 674, @unix)
-      buffer[(b + 678)...(b + 683)] = [@bufsiz.nil? ? 0 : 1, T_BUFSIZ.offset(w, b, @bufsiz)].pack('CV')
+      buffer[b + 678, 5] = [@bufsiz.nil? ? 0 : 1, T_BUFSIZ.offset(w, b, @bufsiz)].pack('CV')
       b
     end
 
@@ -2931,8 +2931,8 @@ module Import
       unless and__bytes.is_a?(String) && and__bytes.encoding == Encoding::UTF_8
         and__bytes = Fbe::Types::STRING.raw(and__bytes)
       end
-      [Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), @alignof, and__bytes.bytesize,
-       and__bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@alignas] || Word::FBE_TYPE.wire(@alignas), (@alignof & 0xFFFFFFFF) | (and__bytes.bytesize << 32),
+       and__bytes].pack('vQ<a*', buffer: w.buffer)
       T_AND_EQ.fwrite(w, @and_eq)
       [@asm.is_a?(Modifier) ? @asm.value : Modifier::FBE_TYPE.wire(@asm), @auto,
        Side::FBE_WIRE[@bitand] || Side::FBE_TYPE.wire(@bitand),
@@ -2984,8 +2984,8 @@ module Import
       unless goto_bytes.is_a?(String) && goto_bytes.encoding == Encoding::UTF_8
         goto_bytes = Fbe::Types::STRING.raw(goto_bytes)
       end
-      [Word::FBE_WIRE[@for_] || Word::FBE_TYPE.wire(@for_), @friend, goto_bytes.bytesize,
-       goto_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@for_] || Word::FBE_TYPE.wire(@for_), (@friend & 0xFFFFFFFF) | (goto_bytes.bytesize << 32),
+       goto_bytes].pack('vQ<a*', buffer: w.buffer)
       T_IF_.fwrite(w, @if_)
       [@import.is_a?(Modifier) ? @import.value : Modifier::FBE_TYPE.wire(@import), @inline,
        Side::FBE_WIRE[@int] || Side::FBE_TYPE.wire(@int),
@@ -3013,8 +3013,8 @@ module Import
       unless private_bytes.is_a?(String) && private_bytes.encoding == Encoding::UTF_8
         private_bytes = Fbe::Types::STRING.raw(private_bytes)
       end
-      [Word::FBE_WIRE[@or_eq] || Word::FBE_TYPE.wire(@or_eq), @override, private_bytes.bytesize,
-       private_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@or_eq] || Word::FBE_TYPE.wire(@or_eq), (@override & 0xFFFFFFFF) | (private_bytes.bytesize << 32),
+       private_bytes].pack('vQ<a*', buffer: w.buffer)
       T_PROTECTED.fwrite(w, @protected)
       [@public.is_a?(Modifier) ? @public.value : Modifier::FBE_TYPE.wire(@public), @register,
        Side::FBE_WIRE[@reinterpret_cast] || Side::FBE_TYPE.wire(@reinterpret_cast),
@@ -3037,8 +3037,8 @@ module Import
       unless try_bytes.is_a?(String) && try_bytes.encoding == Encoding::UTF_8
         try_bytes = Fbe::Types::STRING.raw(try_bytes)
       end
-      [Word::FBE_WIRE[@thread_local] || Word::FBE_TYPE.wire(@thread_local), @throw_, try_bytes.bytesize,
-       try_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@thread_local] || Word::FBE_TYPE.wire(@thread_local),
+       (@throw_ & 0xFFFFFFFF) | (try_bytes.bytesize << 32), try_bytes].pack('vQ<a*', buffer: w.buffer)
       T_TYPEDEF.fwrite(w, @typedef)
       [@typeid.is_a?(Modifier) ? @typeid.value : Modifier::FBE_TYPE.wire(@typeid), @typename,
        Side::FBE_WIRE[@union] || Side::FBE_TYPE.wire(@union),
@@ -3062,8 +3062,8 @@ module Import
       unless stdin_bytes.is_a?(String) && stdin_bytes.encoding == Encoding::UTF_8
         stdin_bytes = Fbe::Types::STRING.raw(stdin_bytes)
       end
-      [Word::FBE_WIRE[@eof] || Word::FBE_TYPE.wire(@eof), @null, stdin_bytes.bytesize,
-       stdin_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@eof] || Word::FBE_TYPE.wire(@eof), (@null & 0xFFFFFFFF) | (stdin_bytes.bytesize << 32),
+       stdin_bytes].pack('vQ<a*', buffer: w.buffer)
       T_STDOUT.fwrite(w, @stdout)
       unless @fbe.is_a?(Integer) && @fbe >= -0x8000000000000000 && @fbe <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@fbe)
@@ -3091,8 +3091,8 @@ module Import
       unless unix_bytes.is_a?(String) && unix_bytes.encoding == Encoding::UTF_8
         unix_bytes = Fbe::Types::STRING.raw(unix_bytes)
       end
-      [Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t), @linux, unix_bytes.bytesize,
-       unix_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@nullptr_t] || Word::FBE_TYPE.wire(@nullptr_t),
+       (@linux & 0xFFFFFFFF) | (unix_bytes.bytesize << 32), unix_bytes].pack('vQ<a*', buffer: w.buffer)
       T_BUFSIZ.fwrite(w, @bufsiz)
       [@int32_max.is_a?(Modifier) ? @int32_max.value : Modifier::FBE_TYPE.wire(@int32_max), @char_bit,
        Side::FBE_WIRE[@einval] || Side::FBE_TYPE.wire(@einval)].pack('Q<EV', buffer: w.buffer)
@@ -4151,7 +4151,7 @@ module Import
       end
       Fbe::Types::UINT8.check(@property) unless @property.is_a?(Integer) && @property >= 0 && @property <= 0xFF
       Fbe::Types::INT32.check(@typing) unless @typing.is_a?(Integer) && @typing >= -0x80000000 && @typing <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, FBE_BODY_SIZE,
+      [0x300000113, Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), 0x11300000000 | (@none & 0xFFFFFFFF),
        @async.is_a?(Modifier) ? @async.value : Modifier::FBE_TYPE.wire(@async), @await,
        Side::FBE_WIRE[@def_] || Side::FBE_TYPE.wire(@def_), @del, *Fbe::Decimal.encode(@global),
        Fbe::Uuid.to_bytes(@in_), @is, @lambda_, @nonlocal, Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_),
@@ -4162,30 +4162,28 @@ module Import
        @callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag), Fbe::Types::INT64.check(@package),
        true__bytes.bytesize,
-       true__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x4Va*', buffer:)
+       true__bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x4Va*', buffer:)
       unless @lambda_ <= Fbe::Types::FLOAT_MAX && @lambda_ >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @lambda_)
       end
       unless @isinstance <= Fbe::Types::FLOAT_MAX && @isinstance >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 218, @isinstance)
       end
-      buffer[(b + 18)...(b + 23)] = [@as.nil? ? 0 : 1, T_AS.offset(w, b, @as)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_ELIF.offset(w, b, @elif), @except.nil? ? 0 : 1,
-                                     T_EXCEPT.offset(w, b, @except)].pack('VCV')
+      buffer[b + 18, 5] = [@as.nil? ? 0 : 1, T_AS.offset(w, b, @as)].pack('CV')
+      buffer[b + 51, 9] = [T_ELIF.offset(w, b, @elif), @except.nil? ? 0 : 1,
+                           T_EXCEPT.offset(w, b, @except)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @finally)
       T_FROM.write(w, b, b + 64, @from)
-      buffer[(b + 113)...(b + 118)] = [@pass.nil? ? 0 : 1, T_PASS.offset(w, b, @pass)].pack('CV')
+      buffer[b + 113, 5] = [@pass.nil? ? 0 : 1, T_PASS.offset(w, b, @pass)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @yield_)
-      buffer[(b + 128)...(b + 133)] = [@x.nil? ? 0 : 1, T_X.offset(w, b, @x)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_LEN.offset(w, b, @len), @list.nil? ? 0 : 1,
-                                       T_LIST.offset(w, b, @list)].pack('VCV')
+      buffer[b + 128, 5] = [@x.nil? ? 0 : 1, T_X.offset(w, b, @x)].pack('CV')
+      buffer[b + 161, 9] = [T_LEN.offset(w, b, @len), @list.nil? ? 0 : 1, T_LIST.offset(w, b, @list)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @dict)
       T_SET.write(w, b, b + 174, @set)
-      buffer[(b + 223)...(b + 228)] = [@staticmethod.nil? ? 0 : 1,
-                                       T_STATICMETHOD.offset(w, b, @staticmethod)].pack('CV')
+      buffer[b + 223, 5] = [@staticmethod.nil? ? 0 : 1, T_STATICMETHOD.offset(w, b, @staticmethod)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @any)
-      buffer[(b + 238)...(b + 243)] = [@class_var.nil? ? 0 : 1, T_CLASS_VAR.offset(w, b, @class_var)].pack('CV')
-      buffer[(b + 271)...(b + 275)] = [T_VERSION.offset(w, b, @version)].pack('V')
+      buffer[b + 238, 5] = [@class_var.nil? ? 0 : 1, T_CLASS_VAR.offset(w, b, @class_var)].pack('CV')
+      buffer[b + 271, 4] = [T_VERSION.offset(w, b, @version)].pack('V')
       b
     end
 
@@ -4378,8 +4376,8 @@ module Import
       unless true__bytes.is_a?(String) && true__bytes.encoding == Encoding::UTF_8
         true__bytes = Fbe::Types::STRING.raw(true__bytes)
       end
-      [Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), @none, true__bytes.bytesize,
-       true__bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@false_] || Word::FBE_TYPE.wire(@false_), (@none & 0xFFFFFFFF) | (true__bytes.bytesize << 32),
+       true__bytes].pack('vQ<a*', buffer: w.buffer)
       T_AS.fwrite(w, @as)
       unless @del.is_a?(Integer) && @del >= -0x8000000000000000 && @del <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@del)
@@ -4405,8 +4403,8 @@ module Import
       unless yield__bytes.is_a?(String) && yield__bytes.encoding == Encoding::UTF_8
         yield__bytes = Fbe::Types::STRING.raw(yield__bytes)
       end
-      [Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_), @with, yield__bytes.bytesize,
-       yield__bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@raise_] || Word::FBE_TYPE.wire(@raise_), (@with & 0xFFFFFFFF) | (yield__bytes.bytesize << 32),
+       yield__bytes].pack('vQ<a*', buffer: w.buffer)
       T_X.fwrite(w, @x)
       [@match.is_a?(Modifier) ? @match.value : Modifier::FBE_TYPE.wire(@match), @self_,
        Side::FBE_WIRE[@cls] || Side::FBE_TYPE.wire(@cls),
@@ -4432,8 +4430,8 @@ module Import
       unless any_bytes.is_a?(String) && any_bytes.encoding == Encoding::UTF_8
         any_bytes = Fbe::Types::STRING.raw(any_bytes)
       end
-      [Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod), @typing, any_bytes.bytesize,
-       any_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@classmethod] || Word::FBE_TYPE.wire(@classmethod),
+       (@typing & 0xFFFFFFFF) | (any_bytes.bytesize << 32), any_bytes].pack('vQ<a*', buffer: w.buffer)
       T_CLASS_VAR.fwrite(w, @class_var)
       [@callable.is_a?(Modifier) ? @callable.value : Modifier::FBE_TYPE.wire(@callable), @int_enum,
        Side::FBE_WIRE[@int_flag] || Side::FBE_TYPE.wire(@int_flag),
@@ -4972,7 +4970,7 @@ module Import
         Fbe::Types::TIMESTAMP.check(@uintptr)
       end
       Fbe::Types::UINT8.check(@float64) unless @float64.is_a?(Integer) && @float64 >= 0 && @float64 <= 0xFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, FBE_BODY_SIZE,
+      [0x4000000EA, Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), 0xEA00000000 | (@defer & 0xFFFFFFFF),
        @go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
        Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map), Fbe::Types::INT64.check(@package), *Fbe::Decimal.encode(@any),
        Fbe::Uuid.to_bytes(@error), @rune, @uint, @nil_, Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), @make,
@@ -4981,26 +4979,25 @@ module Import
        *Fbe::Decimal.encode(@max), Fbe::Uuid.to_bytes(@clear), @uintptr, @float32, @float64,
        Word::FBE_WIRE[@complex128] || Word::FBE_TYPE.wire(@complex128), Fbe::Types::INT32.check(@comparable),
        fallthrough_bytes.bytesize,
-       fallthrough_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vV2a*', buffer:)
+       fallthrough_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vV2a*', buffer:)
       unless @uint <= Fbe::Types::FLOAT_MAX && @uint >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @uint)
       end
       unless @float32 <= Fbe::Types::FLOAT_MAX && @float32 >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 218, @float32)
       end
-      buffer[(b + 18)...(b + 23)] = [@func.nil? ? 0 : 1, T_FUNC.offset(w, b, @func)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_RANGE.offset(w, b, @range), @select_.nil? ? 0 : 1,
-                                     T_SELECT_.offset(w, b, @select_)].pack('VCV')
+      buffer[b + 18, 5] = [@func.nil? ? 0 : 1, T_FUNC.offset(w, b, @func)].pack('CV')
+      buffer[b + 51, 9] = [T_RANGE.offset(w, b, @range), @select_.nil? ? 0 : 1,
+                           T_SELECT_.offset(w, b, @select_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @type)
       T_VAR.write(w, b, b + 64, @var)
-      buffer[(b + 113)...(b + 118)] = [@iota.nil? ? 0 : 1, T_IOTA.offset(w, b, @iota)].pack('CV')
+      buffer[b + 113, 5] = [@iota.nil? ? 0 : 1, T_IOTA.offset(w, b, @iota)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @append)
-      buffer[(b + 128)...(b + 133)] = [@copy.nil? ? 0 : 1, T_COPY.offset(w, b, @copy)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_REAL.offset(w, b, @real), @imag.nil? ? 0 : 1,
-                                       T_IMAG.offset(w, b, @imag)].pack('VCV')
+      buffer[b + 128, 5] = [@copy.nil? ? 0 : 1, T_COPY.offset(w, b, @copy)].pack('CV')
+      buffer[b + 161, 9] = [T_REAL.offset(w, b, @real), @imag.nil? ? 0 : 1, T_IMAG.offset(w, b, @imag)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @close)
       T_MIN.write(w, b, b + 174, @min)
-      buffer[(b + 223)...(b + 228)] = [@complex64.nil? ? 0 : 1, T_COMPLEX64.offset(w, b, @complex64)].pack('CV')
+      buffer[b + 223, 5] = [@complex64.nil? ? 0 : 1, T_COMPLEX64.offset(w, b, @complex64)].pack('CV')
       b
     end
 
@@ -5162,8 +5159,8 @@ module Import
       unless fallthrough_bytes.is_a?(String) && fallthrough_bytes.encoding == Encoding::UTF_8
         fallthrough_bytes = Fbe::Types::STRING.raw(fallthrough_bytes)
       end
-      [Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), @defer, fallthrough_bytes.bytesize,
-       fallthrough_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@chan] || Word::FBE_TYPE.wire(@chan), (@defer & 0xFFFFFFFF) | (fallthrough_bytes.bytesize << 32),
+       fallthrough_bytes].pack('vQ<a*', buffer: w.buffer)
       T_FUNC.fwrite(w, @func)
       [@go.is_a?(Modifier) ? @go.value : Modifier::FBE_TYPE.wire(@go), @interface,
        Side::FBE_WIRE[@map] || Side::FBE_TYPE.wire(@map),
@@ -5187,8 +5184,8 @@ module Import
       unless append_bytes.is_a?(String) && append_bytes.encoding == Encoding::UTF_8
         append_bytes = Fbe::Types::STRING.raw(append_bytes)
       end
-      [Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), @make, append_bytes.bytesize,
-       append_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@cap] || Word::FBE_TYPE.wire(@cap), (@make & 0xFFFFFFFF) | (append_bytes.bytesize << 32),
+       append_bytes].pack('vQ<a*', buffer: w.buffer)
       T_COPY.fwrite(w, @copy)
       [@panic.is_a?(Modifier) ? @panic.value : Modifier::FBE_TYPE.wire(@panic), @recover,
        Side::FBE_WIRE[@println] || Side::FBE_TYPE.wire(@println),
@@ -5673,7 +5670,7 @@ module Import
       unless @provides.is_a?(Integer) && @provides >= -0x80000000 && @provides <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@provides)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), @boolean, FBE_BODY_SIZE,
+      [0x5000000D2, Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), 0xD200000000 | (@boolean & 0xFFFFFFFF),
        @instanceof.is_a?(Modifier) ? @instanceof.value : Modifier::FBE_TYPE.wire(@instanceof), @native,
        Side::FBE_WIRE[@strictfp] || Side::FBE_TYPE.wire(@strictfp), Fbe::Types::INT64.check(@synchronized),
        *Fbe::Decimal.encode(@permits), Fbe::Uuid.to_bytes(@when_), @open_, @exports, @opens,
@@ -5681,20 +5678,20 @@ module Import
        @string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long), Fbe::Types::INT64.check(@math), *Fbe::Decimal.encode(@map),
        Fbe::Uuid.to_bytes(@set), extends_bytes.bytesize,
-       extends_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Va*', buffer:)
+       extends_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Va*', buffer:)
       unless @exports <= Fbe::Types::FLOAT_MAX && @exports >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @exports)
       end
-      buffer[(b + 18)...(b + 23)] = [@implements.nil? ? 0 : 1, T_IMPLEMENTS.offset(w, b, @implements)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_THROWS.offset(w, b, @throws), @transient.nil? ? 0 : 1,
-                                     T_TRANSIENT.offset(w, b, @transient)].pack('VCV')
+      buffer[b + 18, 5] = [@implements.nil? ? 0 : 1, T_IMPLEMENTS.offset(w, b, @implements)].pack('CV')
+      buffer[b + 51, 9] = [T_THROWS.offset(w, b, @throws), @transient.nil? ? 0 : 1,
+                           T_TRANSIENT.offset(w, b, @transient)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @record)
       T_SEALED.write(w, b, b + 64, @sealed)
-      buffer[(b + 113)...(b + 118)] = [@to.nil? ? 0 : 1, T_TO.offset(w, b, @to)].pack('CV')
+      buffer[b + 113, 5] = [@to.nil? ? 0 : 1, T_TO.offset(w, b, @to)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @transitive)
-      buffer[(b + 128)...(b + 133)] = [@object.nil? ? 0 : 1, T_OBJECT.offset(w, b, @object)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_SYSTEM_.offset(w, b, @system_), @override.nil? ? 0 : 1,
-                                       T_OVERRIDE.offset(w, b, @override)].pack('VCV')
+      buffer[b + 128, 5] = [@object.nil? ? 0 : 1, T_OBJECT.offset(w, b, @object)].pack('CV')
+      buffer[b + 161, 9] = [T_SYSTEM_.offset(w, b, @system_), @override.nil? ? 0 : 1,
+                            T_OVERRIDE.offset(w, b, @override)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @class_)
       T_LIST.write(w, b, b + 174, @list)
       b
@@ -5841,8 +5838,8 @@ module Import
       unless extends_bytes.is_a?(String) && extends_bytes.encoding == Encoding::UTF_8
         extends_bytes = Fbe::Types::STRING.raw(extends_bytes)
       end
-      [Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract), @boolean, extends_bytes.bytesize,
-       extends_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@abstract] || Word::FBE_TYPE.wire(@abstract),
+       (@boolean & 0xFFFFFFFF) | (extends_bytes.bytesize << 32), extends_bytes].pack('vQ<a*', buffer: w.buffer)
       T_IMPLEMENTS.fwrite(w, @implements)
       [@instanceof.is_a?(Modifier) ? @instanceof.value : Modifier::FBE_TYPE.wire(@instanceof), @native,
        Side::FBE_WIRE[@strictfp] || Side::FBE_TYPE.wire(@strictfp),
@@ -5868,8 +5865,8 @@ module Import
       unless transitive_bytes.is_a?(String) && transitive_bytes.encoding == Encoding::UTF_8
         transitive_bytes = Fbe::Types::STRING.raw(transitive_bytes)
       end
-      [Word::FBE_WIRE[@uses] || Word::FBE_TYPE.wire(@uses), @provides, transitive_bytes.bytesize,
-       transitive_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@uses] || Word::FBE_TYPE.wire(@uses),
+       (@provides & 0xFFFFFFFF) | (transitive_bytes.bytesize << 32), transitive_bytes].pack('vQ<a*', buffer: w.buffer)
       T_OBJECT.fwrite(w, @object)
       [@string_.is_a?(Modifier) ? @string_.value : Modifier::FBE_TYPE.wire(@string_), @integer_,
        Side::FBE_WIRE[@long] || Side::FBE_TYPE.wire(@long),
@@ -6342,8 +6339,8 @@ module Import
       unless @nothing.is_a?(Integer) && @nothing >= -0x80000000 && @nothing <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@nothing)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun),
-       Fbe::Types::INT32.check(@typealias), FBE_BODY_SIZE,
+      [0x6000000F3, Word::FBE_WIRE[@fun] || Word::FBE_TYPE.wire(@fun),
+       0xF300000000 | (Fbe::Types::INT32.check(@typealias) & 0xFFFFFFFF),
        @by.is_a?(Modifier) ? @by.value : Modifier::FBE_TYPE.wire(@by), @constructor,
        Side::FBE_WIRE[@delegate] || Side::FBE_TYPE.wire(@delegate), Fbe::Types::INT64.check(@dynamic),
        *Fbe::Decimal.encode(@param), Fbe::Uuid.to_bytes(@receiver), @setparam, @value, @where,
@@ -6352,28 +6349,27 @@ module Import
        Side::FBE_WIRE[@infix] || Side::FBE_TYPE.wire(@infix), Fbe::Types::INT64.check(@inner),
        *Fbe::Decimal.encode(@reified), Fbe::Uuid.to_bytes(@suspend), @tailrec, @vararg, @it,
        Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, typeof_bytes.bytesize,
-       typeof_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Va*', buffer:)
+       typeof_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Va*', buffer:)
       unless @value <= Fbe::Types::FLOAT_MAX && @value >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @value)
       end
       unless @vararg <= Fbe::Types::FLOAT_MAX && @vararg >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 218, @vararg)
       end
-      buffer[(b + 18)...(b + 23)] = [@val.nil? ? 0 : 1, T_VAL.offset(w, b, @val)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_FIELD.offset(w, b, @field), @file.nil? ? 0 : 1,
-                                     T_FILE.offset(w, b, @file)].pack('VCV')
+      buffer[b + 18, 5] = [@val.nil? ? 0 : 1, T_VAL.offset(w, b, @val)].pack('CV')
+      buffer[b + 51, 9] = [T_FIELD.offset(w, b, @field), @file.nil? ? 0 : 1, T_FILE.offset(w, b, @file)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @get)
       T_INIT.write(w, b, b + 64, @init)
-      buffer[(b + 113)...(b + 118)] = [@actual.nil? ? 0 : 1, T_ACTUAL.offset(w, b, @actual)].pack('CV')
+      buffer[b + 113, 5] = [@actual.nil? ? 0 : 1, T_ACTUAL.offset(w, b, @actual)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @crossinline)
-      buffer[(b + 128)...(b + 133)] = [@data.nil? ? 0 : 1, T_DATA.offset(w, b, @data)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_INTERNAL.offset(w, b, @internal), @lateinit.nil? ? 0 : 1,
-                                       T_LATEINIT.offset(w, b, @lateinit)].pack('VCV')
+      buffer[b + 128, 5] = [@data.nil? ? 0 : 1, T_DATA.offset(w, b, @data)].pack('CV')
+      buffer[b + 161, 9] = [T_INTERNAL.offset(w, b, @internal), @lateinit.nil? ? 0 : 1,
+                            T_LATEINIT.offset(w, b, @lateinit)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @noinline)
       T_OUT.write(w, b, b + 174, @out)
-      buffer[(b + 223)...(b + 228)] = [@companion_.nil? ? 0 : 1, T_COMPANION_.offset(w, b, @companion_)].pack('CV')
+      buffer[b + 223, 5] = [@companion_.nil? ? 0 : 1, T_COMPANION_.offset(w, b, @companion_)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @int)
-      buffer[(b + 238)...(b + 243)] = [@array_.nil? ? 0 : 1, T_ARRAY_.offset(w, b, @array_)].pack('CV')
+      buffer[b + 238, 5] = [@array_.nil? ? 0 : 1, T_ARRAY_.offset(w, b, @array_)].pack('CV')
       b
     end
 
@@ -6601,8 +6597,8 @@ module Import
       unless int_bytes.is_a?(String) && int_bytes.encoding == Encoding::UTF_8
         int_bytes = Fbe::Types::STRING.raw(int_bytes)
       end
-      [Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), @nothing, int_bytes.bytesize,
-       int_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@unit] || Word::FBE_TYPE.wire(@unit), (@nothing & 0xFFFFFFFF) | (int_bytes.bytesize << 32),
+       int_bytes].pack('vQ<a*', buffer: w.buffer)
       T_ARRAY_.fwrite(w, @array_)
     end
 
@@ -7122,8 +7118,9 @@ module Import
       Fbe::Types::UINT8.check(@big_int) unless @big_int.is_a?(Integer) && @big_int >= 0 && @big_int <= 0xFF
       Fbe::Types::INT32.check(@date) unless @date.is_a?(Integer) && @date >= -0x80000000 && @date <= 0x7FFFFFFF
       Fbe::Types::INT32.check(@keyof) unless @keyof.is_a?(Integer) && @keyof >= -0x80000000 && @keyof <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function,
-       FBE_BODY_SIZE, @declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
+      [0x700000103, Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger),
+       0x10300000000 | (@function & 0xFFFFFFFF),
+       @declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
        Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never), Fbe::Types::INT64.check(@number),
        *Fbe::Decimal.encode(@infinity), Fbe::Uuid.to_bytes(@uint8_array), @error, @number_, @big_int,
        Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), @date,
@@ -7134,29 +7131,29 @@ module Import
        Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof,
        @satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies), @accessor,
        let_bytes.bytesize,
-       let_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVa*', buffer:)
+       let_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVa*', buffer:)
       unless @number_ <= Fbe::Types::FLOAT_MAX && @number_ >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @number_)
       end
       unless @is_prototype_of <= Fbe::Types::FLOAT_MAX && @is_prototype_of >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 218, @is_prototype_of)
       end
-      buffer[(b + 18)...(b + 23)] = [@of.nil? ? 0 : 1, T_OF.offset(w, b, @of)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_BIGINT.offset(w, b, @bigint), @symbol.nil? ? 0 : 1,
-                                     T_SYMBOL.offset(w, b, @symbol)].pack('VCV')
+      buffer[b + 18, 5] = [@of.nil? ? 0 : 1, T_OF.offset(w, b, @of)].pack('CV')
+      buffer[b + 51, 9] = [T_BIGINT.offset(w, b, @bigint), @symbol.nil? ? 0 : 1,
+                           T_SYMBOL.offset(w, b, @symbol)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @undefined)
       T_NA_N.write(w, b, b + 64, @na_n)
-      buffer[(b + 113)...(b + 118)] = [@boolean.nil? ? 0 : 1, T_BOOLEAN.offset(w, b, @boolean)].pack('CV')
+      buffer[b + 113, 5] = [@boolean.nil? ? 0 : 1, T_BOOLEAN.offset(w, b, @boolean)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @json)
-      buffer[(b + 128)...(b + 133)] = [@promise.nil? ? 0 : 1, T_PROMISE.offset(w, b, @promise)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_EVAL.offset(w, b, @eval), @require_.nil? ? 0 : 1,
-                                       T_REQUIRE_.offset(w, b, @require_)].pack('VCV')
+      buffer[b + 128, 5] = [@promise.nil? ? 0 : 1, T_PROMISE.offset(w, b, @promise)].pack('CV')
+      buffer[b + 161, 9] = [T_EVAL.offset(w, b, @eval), @require_.nil? ? 0 : 1,
+                            T_REQUIRE_.offset(w, b, @require_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @prototype)
       T_PROTO.write(w, b, b + 174, @proto)
-      buffer[(b + 223)...(b + 228)] = [@to_locale_string.nil? ? 0 : 1,
-                                       T_TO_LOCALE_STRING.offset(w, b, @to_locale_string)].pack('CV')
+      buffer[b + 223, 5] = [@to_locale_string.nil? ? 0 : 1,
+                            T_TO_LOCALE_STRING.offset(w, b, @to_locale_string)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 234, @infer)
-      buffer[(b + 238)...(b + 243)] = [@asserts.nil? ? 0 : 1, T_ASSERTS.offset(w, b, @asserts)].pack('CV')
+      buffer[b + 238, 5] = [@asserts.nil? ? 0 : 1, T_ASSERTS.offset(w, b, @asserts)].pack('CV')
       b
     end
 
@@ -7340,8 +7337,8 @@ module Import
       unless let_bytes.is_a?(String) && let_bytes.encoding == Encoding::UTF_8
         let_bytes = Fbe::Types::STRING.raw(let_bytes)
       end
-      [Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger), @function, let_bytes.bytesize,
-       let_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@debugger] || Word::FBE_TYPE.wire(@debugger),
+       (@function & 0xFFFFFFFF) | (let_bytes.bytesize << 32), let_bytes].pack('vQ<a*', buffer: w.buffer)
       T_OF.fwrite(w, @of)
       [@declare.is_a?(Modifier) ? @declare.value : Modifier::FBE_TYPE.wire(@declare), @unknown,
        Side::FBE_WIRE[@never] || Side::FBE_TYPE.wire(@never),
@@ -7365,8 +7362,8 @@ module Import
       unless json_bytes.is_a?(String) && json_bytes.encoding == Encoding::UTF_8
         json_bytes = Fbe::Types::STRING.raw(json_bytes)
       end
-      [Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), @date, json_bytes.bytesize,
-       json_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@symbol_] || Word::FBE_TYPE.wire(@symbol_), (@date & 0xFFFFFFFF) | (json_bytes.bytesize << 32),
+       json_bytes].pack('vQ<a*', buffer: w.buffer)
       T_PROMISE.fwrite(w, @promise)
       [@partial.is_a?(Modifier) ? @partial.value : Modifier::FBE_TYPE.wire(@partial), @record,
        Side::FBE_WIRE[@global_this] || Side::FBE_TYPE.wire(@global_this),
@@ -7388,8 +7385,8 @@ module Import
       unless infer_bytes.is_a?(String) && infer_bytes.encoding == Encoding::UTF_8
         infer_bytes = Fbe::Types::STRING.raw(infer_bytes)
       end
-      [Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly), @keyof, infer_bytes.bytesize,
-       infer_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@readonly] || Word::FBE_TYPE.wire(@readonly),
+       (@keyof & 0xFFFFFFFF) | (infer_bytes.bytesize << 32), infer_bytes].pack('vQ<a*', buffer: w.buffer)
       T_ASSERTS.fwrite(w, @asserts)
       [@satisfies.is_a?(Modifier) ? @satisfies.value : Modifier::FBE_TYPE.wire(@satisfies),
        @accessor].pack('Q<E', buffer: w.buffer)
@@ -7928,29 +7925,28 @@ module Import
       end
       Fbe::Types::TIMESTAMP.check(@send_) unless @send_.is_a?(Integer) && @send_ >= 0 && @send_ <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@sized) unless @sized.is_a?(Integer) && @sized >= 0 && @sized <= 0xFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), @dyn, FBE_BODY_SIZE,
+      [0x8000000DF, Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), 0xDF00000000 | (@dyn & 0xFFFFFFFF),
        @loop_.is_a?(Modifier) ? @loop_.value : Modifier::FBE_TYPE.wire(@loop_), @mod,
        Side::FBE_WIRE[@move] || Side::FBE_TYPE.wire(@move), @mut, *Fbe::Decimal.encode(@unsafe),
        Fbe::Uuid.to_bytes(@use), @become, @box, @macro, Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized), @gen,
        @some.is_a?(Modifier) ? @some.value : Modifier::FBE_TYPE.wire(@some), @result,
        Side::FBE_WIRE[@ok] || Side::FBE_TYPE.wire(@ok), @err, *Fbe::Decimal.encode(@default), Fbe::Uuid.to_bytes(@drop),
        @send_, @sync, @sized, fn_bytes.bytesize,
-       fn_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCVa*', buffer:)
+       fn_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Q<V2a16Q<eCVa*', buffer:)
       unless @box <= Fbe::Types::FLOAT_MAX && @box >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @box)
       end
       unless @sync <= Fbe::Types::FLOAT_MAX && @sync >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 218, @sync)
       end
-      buffer[(b + 18)...(b + 23)] = [@impl.nil? ? 0 : 1, T_IMPL.offset(w, b, @impl)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_PUB.offset(w, b, @pub), @ref.nil? ? 0 : 1, T_REF.offset(w, b, @ref)].pack('VCV')
+      buffer[b + 18, 5] = [@impl.nil? ? 0 : 1, T_IMPL.offset(w, b, @impl)].pack('CV')
+      buffer[b + 51, 9] = [T_PUB.offset(w, b, @pub), @ref.nil? ? 0 : 1, T_REF.offset(w, b, @ref)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @self_)
       T_TRAIT.write(w, b, b + 64, @trait)
-      buffer[(b + 113)...(b + 118)] = [@priv.nil? ? 0 : 1, T_PRIV.offset(w, b, @priv)].pack('CV')
+      buffer[b + 113, 5] = [@priv.nil? ? 0 : 1, T_PRIV.offset(w, b, @priv)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @macro_rules)
-      buffer[(b + 128)...(b + 133)] = [@option.nil? ? 0 : 1, T_OPTION.offset(w, b, @option)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_VEC.offset(w, b, @vec), @box_.nil? ? 0 : 1,
-                                       T_BOX_.offset(w, b, @box_)].pack('VCV')
+      buffer[b + 128, 5] = [@option.nil? ? 0 : 1, T_OPTION.offset(w, b, @option)].pack('CV')
+      buffer[b + 161, 9] = [T_VEC.offset(w, b, @vec), @box_.nil? ? 0 : 1, T_BOX_.offset(w, b, @box_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @clone_)
       T_COPY.write(w, b, b + 174, @copy)
       b
@@ -8099,8 +8095,8 @@ module Import
       Fbe::Types::INT32.check(@dyn) unless @dyn.is_a?(Integer) && @dyn >= -0x80000000 && @dyn <= 0x7FFFFFFF
       fn_bytes = @fn
       fn_bytes = Fbe::Types::STRING.raw(fn_bytes) unless fn_bytes.is_a?(String) && fn_bytes.encoding == Encoding::UTF_8
-      [Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), @dyn, fn_bytes.bytesize,
-       fn_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@crate] || Word::FBE_TYPE.wire(@crate), (@dyn & 0xFFFFFFFF) | (fn_bytes.bytesize << 32),
+       fn_bytes].pack('vQ<a*', buffer: w.buffer)
       T_IMPL.fwrite(w, @impl)
       unless @mut.is_a?(Integer) && @mut >= -0x8000000000000000 && @mut <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@mut)
@@ -8128,8 +8124,8 @@ module Import
       unless macro_rules_bytes.is_a?(String) && macro_rules_bytes.encoding == Encoding::UTF_8
         macro_rules_bytes = Fbe::Types::STRING.raw(macro_rules_bytes)
       end
-      [Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized), @gen, macro_rules_bytes.bytesize,
-       macro_rules_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@unsized] || Word::FBE_TYPE.wire(@unsized),
+       (@gen & 0xFFFFFFFF) | (macro_rules_bytes.bytesize << 32), macro_rules_bytes].pack('vQ<a*', buffer: w.buffer)
       T_OPTION.fwrite(w, @option)
       unless @err.is_a?(Integer) && @err >= -0x8000000000000000 && @err <= 0x7FFFFFFFFFFFFFFF
         Fbe::Types::INT64.check(@err)
@@ -8575,27 +8571,27 @@ module Import
       end
       Fbe::Types::UINT8.check(@equals) unless @equals.is_a?(Integer) && @equals >= 0 && @equals <= 0xFF
       Fbe::Types::INT32.check(@join) unless @join.is_a?(Integer) && @join >= -0x80000000 && @join <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), @event, FBE_BODY_SIZE,
+      [0x9000000B2, Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), 0xB200000000 | (@event & 0xFFFFFFFF),
        @implicit.is_a?(Modifier) ? @implicit.value : Modifier::FBE_TYPE.wire(@implicit), @lock,
        Side::FBE_WIRE[@params] || Side::FBE_TYPE.wire(@params), Fbe::Types::INT64.check(@sbyte),
        *Fbe::Decimal.encode(@add), Fbe::Uuid.to_bytes(@alias_), @ascending, @descending, @equals,
        Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join,
        @orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove), Fbe::Types::INT64.check(@unmanaged),
-       fixed_bytes.bytesize, fixed_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Va*', buffer:)
+       fixed_bytes.bytesize, fixed_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x17Va*', buffer:)
       unless @descending <= Fbe::Types::FLOAT_MAX && @descending >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @descending)
       end
-      buffer[(b + 18)...(b + 23)] = [@foreach.nil? ? 0 : 1, T_FOREACH.offset(w, b, @foreach)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_STACKALLOC.offset(w, b, @stackalloc), @ulong.nil? ? 0 : 1,
-                                     T_ULONG.offset(w, b, @ulong)].pack('VCV')
+      buffer[b + 18, 5] = [@foreach.nil? ? 0 : 1, T_FOREACH.offset(w, b, @foreach)].pack('CV')
+      buffer[b + 51, 9] = [T_STACKALLOC.offset(w, b, @stackalloc), @ulong.nil? ? 0 : 1,
+                           T_ULONG.offset(w, b, @ulong)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @unchecked)
       T_USHORT.write(w, b, b + 64, @ushort)
-      buffer[(b + 113)...(b + 118)] = [@group.nil? ? 0 : 1, T_GROUP.offset(w, b, @group)].pack('CV')
+      buffer[b + 113, 5] = [@group.nil? ? 0 : 1, T_GROUP.offset(w, b, @group)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @nameof)
-      buffer[(b + 128)...(b + 133)] = [@on.nil? ? 0 : 1, T_ON.offset(w, b, @on)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_REQUIRED.offset(w, b, @required), @scoped.nil? ? 0 : 1,
-                                       T_SCOPED.offset(w, b, @scoped)].pack('VCV')
+      buffer[b + 128, 5] = [@on.nil? ? 0 : 1, T_ON.offset(w, b, @on)].pack('CV')
+      buffer[b + 161, 9] = [T_REQUIRED.offset(w, b, @required), @scoped.nil? ? 0 : 1,
+                            T_SCOPED.offset(w, b, @scoped)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 170, @managed)
       T_NOTNULL.write(w, b, b + 174, @notnull)
       b
@@ -8734,8 +8730,8 @@ module Import
       unless fixed_bytes.is_a?(String) && fixed_bytes.encoding == Encoding::UTF_8
         fixed_bytes = Fbe::Types::STRING.raw(fixed_bytes)
       end
-      [Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), @event, fixed_bytes.bytesize,
-       fixed_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@checked] || Word::FBE_TYPE.wire(@checked), (@event & 0xFFFFFFFF) | (fixed_bytes.bytesize << 32),
+       fixed_bytes].pack('vQ<a*', buffer: w.buffer)
       T_FOREACH.fwrite(w, @foreach)
       [@implicit.is_a?(Modifier) ? @implicit.value : Modifier::FBE_TYPE.wire(@implicit), @lock,
        Side::FBE_WIRE[@params] || Side::FBE_TYPE.wire(@params),
@@ -8761,8 +8757,8 @@ module Import
       unless nameof_bytes.is_a?(String) && nameof_bytes.encoding == Encoding::UTF_8
         nameof_bytes = Fbe::Types::STRING.raw(nameof_bytes)
       end
-      [Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), @join, nameof_bytes.bytesize,
-       nameof_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@into] || Word::FBE_TYPE.wire(@into), (@join & 0xFFFFFFFF) | (nameof_bytes.bytesize << 32),
+       nameof_bytes].pack('vQ<a*', buffer: w.buffer)
       T_ON.fwrite(w, @on)
       [@orderby.is_a?(Modifier) ? @orderby.value : Modifier::FBE_TYPE.wire(@orderby), @partial,
        Side::FBE_WIRE[@remove] || Side::FBE_TYPE.wire(@remove),
@@ -9112,20 +9108,20 @@ module Import
       end
       Fbe::Types::TIMESTAMP.check(@file) unless @file.is_a?(Integer) && @file >= 0 && @file <= 0xFFFFFFFFFFFFFFFF
       Fbe::Types::UINT8.check(@encoding) unless @encoding.is_a?(Integer) && @encoding >= 0 && @encoding <= 0xFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), @end_, FBE_BODY_SIZE,
+      [0xA00000076, Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), 0x7600000000 | (@end_ & 0xFFFFFFFF),
        @end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_), Fbe::Types::INT64.check(@redo_),
        *Fbe::Decimal.encode(@unless_), Fbe::Uuid.to_bytes(@until_), @file, @line, @encoding, begin___bytes.bytesize,
-       begin___bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5Va*', buffer:)
+       begin___bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5Va*', buffer:)
       unless @line <= Fbe::Types::FLOAT_MAX && @line >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @line)
       end
-      buffer[(b + 18)...(b + 23)] = [@elsif_.nil? ? 0 : 1, T_ELSIF_.offset(w, b, @elsif_)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_RESCUE_.offset(w, b, @rescue_), @retry_.nil? ? 0 : 1,
-                                     T_RETRY_.offset(w, b, @retry_)].pack('VCV')
+      buffer[b + 18, 5] = [@elsif_.nil? ? 0 : 1, T_ELSIF_.offset(w, b, @elsif_)].pack('CV')
+      buffer[b + 51, 9] = [T_RESCUE_.offset(w, b, @rescue_), @retry_.nil? ? 0 : 1,
+                           T_RETRY_.offset(w, b, @retry_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @then_)
       T_UNDEF_.write(w, b, b + 64, @undef_)
-      buffer[(b + 113)...(b + 118)] = [@initialize_.nil? ? 0 : 1, T_INITIALIZE_.offset(w, b, @initialize_)].pack('CV')
+      buffer[b + 113, 5] = [@initialize_.nil? ? 0 : 1, T_INITIALIZE_.offset(w, b, @initialize_)].pack('CV')
       b
     end
 
@@ -9216,8 +9212,8 @@ module Import
       unless begin___bytes.is_a?(String) && begin___bytes.encoding == Encoding::UTF_8
         begin___bytes = Fbe::Types::STRING.raw(begin___bytes)
       end
-      [Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), @end_, begin___bytes.bytesize,
-       begin___bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@begin_] || Word::FBE_TYPE.wire(@begin_), (@end_ & 0xFFFFFFFF) | (begin___bytes.bytesize << 32),
+       begin___bytes].pack('vQ<a*', buffer: w.buffer)
       T_ELSIF_.fwrite(w, @elsif_)
       [@end__.is_a?(Modifier) ? @end__.value : Modifier::FBE_TYPE.wire(@end__), @ensure_,
        Side::FBE_WIRE[@next_] || Side::FBE_TYPE.wire(@next_),
@@ -9451,13 +9447,13 @@ module Import
       unless fbe_bytes.is_a?(String) && fbe_bytes.encoding == Encoding::UTF_8
         fbe_bytes = Fbe::Types::STRING.raw(fbe_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, FBE_BODY_SIZE,
+      [0xB00000040, Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), 0x4000000000 | (@fbe_type & 0xFFFFFFFF),
        @final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
        Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer), Fbe::Types::INT64.check(@size), fbe_bytes.bytesize,
-       fbe_bytes].pack('V2vV2x5Q<EVq<x13Va*', buffer:)
-      buffer[(b + 18)...(b + 23)] = [@model.nil? ? 0 : 1, T_MODEL.offset(w, b, @model)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_OFFSET.offset(w, b, @offset), @model_.nil? ? 0 : 1,
-                                     T_MODEL_.offset(w, b, @model_)].pack('VCV')
+       fbe_bytes].pack('Q<vQ<x5Q<EVq<x13Va*', buffer:)
+      buffer[b + 18, 5] = [@model.nil? ? 0 : 1, T_MODEL.offset(w, b, @model)].pack('CV')
+      buffer[b + 51, 9] = [T_OFFSET.offset(w, b, @offset), @model_.nil? ? 0 : 1,
+                           T_MODEL_.offset(w, b, @model_)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @reset)
       b
     end
@@ -9521,8 +9517,8 @@ module Import
       unless fbe_bytes.is_a?(String) && fbe_bytes.encoding == Encoding::UTF_8
         fbe_bytes = Fbe::Types::STRING.raw(fbe_bytes)
       end
-      [Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), @fbe_type, fbe_bytes.bytesize,
-       fbe_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@swap] || Word::FBE_TYPE.wire(@swap), (@fbe_type & 0xFFFFFFFF) | (fbe_bytes.bytesize << 32),
+       fbe_bytes].pack('vQ<a*', buffer: w.buffer)
       T_MODEL.fwrite(w, @model)
       [@final_model.is_a?(Modifier) ? @final_model.value : Modifier::FBE_TYPE.wire(@final_model), @field_model,
        Side::FBE_WIRE[@buffer] || Side::FBE_TYPE.wire(@buffer),
@@ -9738,18 +9734,18 @@ module Import
         to_fbe__bytes = Fbe::Types::STRING.raw(to_fbe__bytes)
       end
       Fbe::Types::TIMESTAMP.check(@eq) unless @eq.is_a?(Integer) && @eq >= 0 && @eq <= 0xFFFFFFFFFFFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@to_json_] || Word::FBE_TYPE.wire(@to_json_),
-       Fbe::Types::INT32.check(@from_json_), FBE_BODY_SIZE,
+      [0xC00000070, Word::FBE_WIRE[@to_json_] || Word::FBE_TYPE.wire(@to_json_),
+       0x7000000000 | (Fbe::Types::INT32.check(@from_json_) & 0xFFFFFFFF),
        @to_final_.is_a?(Modifier) ? @to_final_.value : Modifier::FBE_TYPE.wire(@to_final_), @from_final_,
        Side::FBE_WIRE[@fbe_equal] || Side::FBE_TYPE.wire(@fbe_equal), Fbe::Types::INT64.check(@fbe_key_),
        *Fbe::Decimal.encode(@dict), Fbe::Uuid.to_bytes(@hash_), @eq, @private, to_fbe__bytes.bytesize,
-       to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eVa*', buffer:)
+       to_fbe__bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eVa*', buffer:)
       unless @private <= Fbe::Types::FLOAT_MAX && @private >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @private)
       end
-      buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_FBE_SIZE.offset(w, b, @fbe_size), @init.nil? ? 0 : 1,
-                                     T_INIT.offset(w, b, @init)].pack('VCV')
+      buffer[b + 18, 5] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
+      buffer[b + 51, 9] = [T_FBE_SIZE.offset(w, b, @fbe_size), @init.nil? ? 0 : 1,
+                           T_INIT.offset(w, b, @init)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @slots)
       T_CLASS_.write(w, b, b + 64, @class_)
       b
@@ -10126,8 +10122,8 @@ module Import
       unless reset_bytes.is_a?(String) && reset_bytes.encoding == Encoding::UTF_8
         reset_bytes = Fbe::Types::STRING.raw(reset_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_),
-       Fbe::Types::INT32.check(@fbe_key_compare), FBE_BODY_SIZE,
+      [0xD00000099, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_),
+       0x9900000000 | (Fbe::Types::INT32.check(@fbe_key_compare) & 0xFFFFFFFF),
        @unmarshal_fbe.is_a?(Modifier) ? @unmarshal_fbe.value : Modifier::FBE_TYPE.wire(@unmarshal_fbe), @append_fbe,
        Side::FBE_WIRE[@read_fbe] || Side::FBE_TYPE.wire(@read_fbe), Fbe::Types::INT64.check(@fbe_write_),
        *Fbe::Decimal.encode(@read_final), Fbe::Uuid.to_bytes(@fbe_write_final_),
@@ -10135,19 +10131,18 @@ module Import
        Word::FBE_WIRE[@read_json] || Word::FBE_TYPE.wire(@read_json), Fbe::Types::INT32.check(@fbe_write_json),
        @type_id.is_a?(Modifier) ? @type_id.value : Modifier::FBE_TYPE.wire(@type_id), @verify,
        Side::FBE_WIRE[@verify_final_] || Side::FBE_TYPE.wire(@verify_final_), reset_bytes.bytesize,
-       reset_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*', buffer:)
+       reset_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EV2a*', buffer:)
       unless @marshal_json <= Fbe::Types::FLOAT_MAX && @marshal_json >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @marshal_json)
       end
-      buffer[(b + 18)...(b + 23)] = [@marshal_fbe.nil? ? 0 : 1, T_MARSHAL_FBE.offset(w, b, @marshal_fbe)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_FBE_READ_.offset(w, b, @fbe_read_), @marshal_final.nil? ? 0 : 1,
-                                     T_MARSHAL_FINAL.offset(w, b, @marshal_final)].pack('VCV')
+      buffer[b + 18, 5] = [@marshal_fbe.nil? ? 0 : 1, T_MARSHAL_FBE.offset(w, b, @marshal_fbe)].pack('CV')
+      buffer[b + 51, 9] = [T_FBE_READ_.offset(w, b, @fbe_read_), @marshal_final.nil? ? 0 : 1,
+                           T_MARSHAL_FINAL.offset(w, b, @marshal_final)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @unmarshal_final)
       T_APPEND_FINAL.write(w, b, b + 64, @append_final)
-      buffer[(b + 113)...(b + 118)] = [@append_json.nil? ? 0 : 1, T_APPEND_JSON.offset(w, b, @append_json)].pack('CV')
+      buffer[b + 113, 5] = [@append_json.nil? ? 0 : 1, T_APPEND_JSON.offset(w, b, @append_json)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @fbe_read_json)
-      buffer[(b + 128)...(b + 133)] = [@fbe_write_text.nil? ? 0 : 1,
-                                       T_FBE_WRITE_TEXT.offset(w, b, @fbe_write_text)].pack('CV')
+      buffer[b + 128, 5] = [@fbe_write_text.nil? ? 0 : 1, T_FBE_WRITE_TEXT.offset(w, b, @fbe_write_text)].pack('CV')
       b
     end
 
@@ -10672,26 +10667,26 @@ module Import
       unless @finalize.is_a?(Integer) && @finalize >= -0x80000000 && @finalize <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@finalize)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@type_id] || Word::FBE_TYPE.wire(@type_id),
-       Fbe::Types::INT32.check(@key_order), FBE_BODY_SIZE,
+      [0xE000000A1, Word::FBE_WIRE[@type_id] || Word::FBE_TYPE.wire(@type_id),
+       0xA100000000 | (Fbe::Types::INT32.check(@key_order) & 0xFFFFFFFF),
        @read_fbe.is_a?(Modifier) ? @read_fbe.value : Modifier::FBE_TYPE.wire(@read_fbe), @write_fbe,
        Side::FBE_WIRE[@verify_fbe_] || Side::FBE_TYPE.wire(@verify_fbe_), Fbe::Types::INT64.check(@to_final_),
        *Fbe::Decimal.encode(@to_json_), Fbe::Uuid.to_bytes(@from_json_), Fbe::Types::TIMESTAMP.check(@write_json),
        @read_json, @hash_code, Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize,
        @notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1), Fbe::Types::INT64.check(@fbe_levels),
-       to_fbe__bytes.bytesize, to_fbe__bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<Va*', buffer:)
+       to_fbe__bytes.bytesize, to_fbe__bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<Va*', buffer:)
       unless @read_json <= Fbe::Types::FLOAT_MAX && @read_json >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @read_json)
       end
-      buffer[(b + 18)...(b + 23)] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_FROM_FINAL_.offset(w, b, @from_final_), @read_final.nil? ? 0 : 1,
-                                     T_READ_FINAL.offset(w, b, @read_final)].pack('VCV')
+      buffer[b + 18, 5] = [@from_fbe_.nil? ? 0 : 1, T_FROM_FBE_.offset(w, b, @from_fbe_)].pack('CV')
+      buffer[b + 51, 9] = [T_FROM_FINAL_.offset(w, b, @from_final_), @read_final.nil? ? 0 : 1,
+                           T_READ_FINAL.offset(w, b, @read_final)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @write_final)
       T_VERIFY_FINAL_.write(w, b, b + 64, @verify_final_)
-      buffer[(b + 113)...(b + 118)] = [@get_class.nil? ? 0 : 1, T_GET_CLASS.offset(w, b, @get_class)].pack('CV')
+      buffer[b + 113, 5] = [@get_class.nil? ? 0 : 1, T_GET_CLASS.offset(w, b, @get_class)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @wait)
-      buffer[(b + 128)...(b + 133)] = [@notify.nil? ? 0 : 1, T_NOTIFY.offset(w, b, @notify)].pack('CV')
+      buffer[b + 128, 5] = [@notify.nil? ? 0 : 1, T_NOTIFY.offset(w, b, @notify)].pack('CV')
       b
     end
 
@@ -10834,8 +10829,8 @@ module Import
       unless wait_bytes.is_a?(String) && wait_bytes.encoding == Encoding::UTF_8
         wait_bytes = Fbe::Types::STRING.raw(wait_bytes)
       end
-      [Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), @finalize, wait_bytes.bytesize,
-       wait_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@clone_] || Word::FBE_TYPE.wire(@clone_), (@finalize & 0xFFFFFFFF) | (wait_bytes.bytesize << 32),
+       wait_bytes].pack('vQ<a*', buffer: w.buffer)
       T_NOTIFY.fwrite(w, @notify)
       [@notify_all.is_a?(Modifier) ? @notify_all.value : Modifier::FBE_TYPE.wire(@notify_all), @java_class,
        Side::FBE_WIRE[@component1] || Side::FBE_TYPE.wire(@component1),
@@ -11084,9 +11079,9 @@ module Import
       unless to_text_bytes.is_a?(String) && to_text_bytes.encoding == Encoding::UTF_8
         to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_,
-       FBE_BODY_SIZE, to_text_bytes.bytesize, to_text_bytes].pack('V2vV2x5Va*', buffer:)
-      buffer[(b + 18)...(b + 23)] = [@verify.nil? ? 0 : 1, T_VERIFY.offset(w, b, @verify)].pack('CV')
+      [0xF00000017, Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_),
+       0x1700000000 | (@to_json_ & 0xFFFFFFFF), to_text_bytes.bytesize, to_text_bytes].pack('Q<vQ<x5Va*', buffer:)
+      buffer[b + 18, 5] = [@verify.nil? ? 0 : 1, T_VERIFY.offset(w, b, @verify)].pack('CV')
       b
     end
 
@@ -11128,8 +11123,8 @@ module Import
       unless to_text_bytes.is_a?(String) && to_text_bytes.encoding == Encoding::UTF_8
         to_text_bytes = Fbe::Types::STRING.raw(to_text_bytes)
       end
-      [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_), @to_json_, to_text_bytes.bytesize,
-       to_text_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@fbe_key_] || Word::FBE_TYPE.wire(@fbe_key_),
+       (@to_json_ & 0xFFFFFFFF) | (to_text_bytes.bytesize << 32), to_text_bytes].pack('vQ<a*', buffer: w.buffer)
       T_VERIFY.fwrite(w, @verify)
     end
 
@@ -11342,8 +11337,8 @@ module Import
       end
       Fbe::Types::UINT8.check(@sender) unless @sender.is_a?(Integer) && @sender >= 0 && @sender <= 0xFF
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Word::FBE_WIRE[@buffer] || Word::FBE_TYPE.wire(@buffer),
-       Fbe::Types::INT32.check(@write_buffer), FBE_BODY_SIZE,
+      [0x10000000AA, Word::FBE_WIRE[@buffer] || Word::FBE_TYPE.wire(@buffer),
+       0xAA00000000 | (Fbe::Types::INT32.check(@write_buffer) & 0xFFFFFFFF),
        @writer.is_a?(Modifier) ? @writer.value : Modifier::FBE_TYPE.wire(@writer), @limits,
        Side::FBE_WIRE[@decimal] || Side::FBE_TYPE.wire(@decimal), Fbe::Types::INT64.check(@uuid),
        *Fbe::Decimal.encode(@decode_error), Fbe::Uuid.to_bytes(@encode_error),
@@ -11351,20 +11346,20 @@ module Import
        Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy,
        @compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids), Fbe::Types::INT64.check(@timestamps),
-       read_buffer_bytes.bytesize, read_buffer_bytes].pack('V2vV2x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x9Va*', buffer:)
+       read_buffer_bytes.bytesize, read_buffer_bytes].pack('Q<vQ<x5Q<EVq<x17Q<V2a16Q<eCx5vVx9Q<EVq<x9Va*', buffer:)
       unless @encode_exception <= Fbe::Types::FLOAT_MAX && @encode_exception >= Fbe::Types::FLOAT_LOWEST
         Fbe::Types::FLOAT.narrow(buffer, b + 108, @encode_exception)
       end
-      buffer[(b + 18)...(b + 23)] = [@reader.nil? ? 0 : 1, T_READER.offset(w, b, @reader)].pack('CV')
-      buffer[(b + 51)...(b + 60)] = [T_UUID_.offset(w, b, @uuid_), @timestamp.nil? ? 0 : 1,
-                                     T_TIMESTAMP.offset(w, b, @timestamp)].pack('VCV')
+      buffer[b + 18, 5] = [@reader.nil? ? 0 : 1, T_READER.offset(w, b, @reader)].pack('CV')
+      buffer[b + 51, 9] = [T_UUID_.offset(w, b, @uuid_), @timestamp.nil? ? 0 : 1,
+                           T_TIMESTAMP.offset(w, b, @timestamp)].pack('VCV')
       Fbe::Types::BYTES.write(w, b, b + 60, @json_writer)
       T_JSON_READER.write(w, b, b + 64, @json_reader)
-      buffer[(b + 113)...(b + 118)] = [@receiver.nil? ? 0 : 1, T_RECEIVER.offset(w, b, @receiver)].pack('CV')
+      buffer[b + 113, 5] = [@receiver.nil? ? 0 : 1, T_RECEIVER.offset(w, b, @receiver)].pack('CV')
       Fbe::Types::STRING.write(w, b, b + 124, @handler)
-      buffer[(b + 128)...(b + 133)] = [@text.nil? ? 0 : 1, T_TEXT.offset(w, b, @text)].pack('CV')
-      buffer[(b + 161)...(b + 170)] = [T_UTF8.offset(w, b, @utf8), @requests.nil? ? 0 : 1,
-                                       T_REQUESTS.offset(w, b, @requests)].pack('VCV')
+      buffer[b + 128, 5] = [@text.nil? ? 0 : 1, T_TEXT.offset(w, b, @text)].pack('CV')
+      buffer[b + 161, 9] = [T_UTF8.offset(w, b, @utf8), @requests.nil? ? 0 : 1,
+                            T_REQUESTS.offset(w, b, @requests)].pack('VCV')
       b
     end
 
@@ -11518,8 +11513,8 @@ module Import
       unless handler_bytes.is_a?(String) && handler_bytes.encoding == Encoding::UTF_8
         handler_bytes = Fbe::Types::STRING.raw(handler_bytes)
       end
-      [Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), @proxy, handler_bytes.bytesize,
-       handler_bytes].pack('vV2a*', buffer: w.buffer)
+      [Word::FBE_WIRE[@client] || Word::FBE_TYPE.wire(@client), (@proxy & 0xFFFFFFFF) | (handler_bytes.bytesize << 32),
+       handler_bytes].pack('vQ<a*', buffer: w.buffer)
       T_TEXT.fwrite(w, @text)
       [@compare.is_a?(Modifier) ? @compare.value : Modifier::FBE_TYPE.wire(@compare), @decimals,
        Side::FBE_WIRE[@uuids] || Side::FBE_TYPE.wire(@uuids),
@@ -11781,7 +11776,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@class_) unless @class_.is_a?(Integer) && @class_ >= -0x80000000 && @class_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @class_].pack('V3', buffer:)
+      [0x110000000C, @class_].pack('Q<V', buffer:)
       b
     end
 
@@ -11861,7 +11856,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('V3', buffer:)
+      [0x120000000C, @object].pack('Q<V', buffer:)
       b
     end
 
@@ -11943,7 +11938,7 @@ module Import
       unless @string_.is_a?(Integer) && @string_ >= -0x80000000 && @string_ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string_)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @string_].pack('V3', buffer:)
+      [0x130000000C, @string_].pack('Q<V', buffer:)
       b
     end
 
@@ -12025,7 +12020,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('V3', buffer:)
+      [0x140000000C, @list].pack('Q<V', buffer:)
       b
     end
 
@@ -12105,7 +12100,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @map].pack('V3', buffer:)
+      [0x150000000C, @map].pack('Q<V', buffer:)
       b
     end
 
@@ -12185,7 +12180,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@model) unless @model.is_a?(Integer) && @model >= -0x80000000 && @model <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @model].pack('V3', buffer:)
+      [0x160000000C, @model].pack('Q<V', buffer:)
       b
     end
 
@@ -12264,7 +12259,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@final_model)].pack('V3', buffer:)
+      [0x170000000C, Fbe::Types::INT32.check(@final_model)].pack('Q<V', buffer:)
       b
     end
 
@@ -12343,7 +12338,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@buffer) unless @buffer.is_a?(Integer) && @buffer >= -0x80000000 && @buffer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @buffer].pack('V3', buffer:)
+      [0x180000000C, @buffer].pack('Q<V', buffer:)
       b
     end
 
@@ -12423,7 +12418,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@reader) unless @reader.is_a?(Integer) && @reader >= -0x80000000 && @reader <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @reader].pack('V3', buffer:)
+      [0x190000000C, @reader].pack('Q<V', buffer:)
       b
     end
 
@@ -12503,7 +12498,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@writer) unless @writer.is_a?(Integer) && @writer >= -0x80000000 && @writer <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @writer].pack('V3', buffer:)
+      [0x1A0000000C, @writer].pack('Q<V', buffer:)
       b
     end
 
@@ -12583,7 +12578,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@limits) unless @limits.is_a?(Integer) && @limits >= -0x80000000 && @limits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @limits].pack('V3', buffer:)
+      [0x1B0000000C, @limits].pack('Q<V', buffer:)
       b
     end
 
@@ -12662,7 +12657,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_error)].pack('V3', buffer:)
+      [0x1C0000000C, Fbe::Types::INT32.check(@decode_error)].pack('Q<V', buffer:)
       b
     end
 
@@ -12740,7 +12735,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decode_exception)].pack('V3', buffer:)
+      [0x1D0000000C, Fbe::Types::INT32.check(@decode_exception)].pack('Q<V', buffer:)
       b
     end
 
@@ -12825,7 +12820,7 @@ module Import
       unless @decimal.is_a?(Integer) && @decimal >= -0x80000000 && @decimal <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@decimal)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @decimal].pack('V3', buffer:)
+      [0x1E0000000C, @decimal].pack('Q<V', buffer:)
       b
     end
 
@@ -12907,7 +12902,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('V3', buffer:)
+      [0x1F0000000C, @uuid].pack('Q<V', buffer:)
       b
     end
 
@@ -12987,7 +12982,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@uuid) unless @uuid.is_a?(Integer) && @uuid >= -0x80000000 && @uuid <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @uuid].pack('V3', buffer:)
+      [0x200000000C, @uuid].pack('Q<V', buffer:)
       b
     end
 
@@ -13066,7 +13061,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@timestamp)].pack('V3', buffer:)
+      [0x210000000C, Fbe::Types::INT32.check(@timestamp)].pack('Q<V', buffer:)
       b
     end
 
@@ -13145,7 +13140,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@sender) unless @sender.is_a?(Integer) && @sender >= -0x80000000 && @sender <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @sender].pack('V3', buffer:)
+      [0x220000000C, @sender].pack('Q<V', buffer:)
       b
     end
 
@@ -13227,7 +13222,7 @@ module Import
       unless @receiver.is_a?(Integer) && @receiver >= -0x80000000 && @receiver <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@receiver)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @receiver].pack('V3', buffer:)
+      [0x230000000C, @receiver].pack('Q<V', buffer:)
       b
     end
 
@@ -13309,7 +13304,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@client) unless @client.is_a?(Integer) && @client >= -0x80000000 && @client <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @client].pack('V3', buffer:)
+      [0x240000000C, @client].pack('Q<V', buffer:)
       b
     end
 
@@ -13389,7 +13384,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@proxy) unless @proxy.is_a?(Integer) && @proxy >= -0x80000000 && @proxy <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @proxy].pack('V3', buffer:)
+      [0x250000000C, @proxy].pack('Q<V', buffer:)
       b
     end
 
@@ -13471,7 +13466,7 @@ module Import
       unless @handler.is_a?(Integer) && @handler >= -0x80000000 && @handler <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@handler)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @handler].pack('V3', buffer:)
+      [0x260000000C, @handler].pack('Q<V', buffer:)
       b
     end
 
@@ -13553,7 +13548,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
+      [0x270000000C, @fbe].pack('Q<V', buffer:)
       b
     end
 
@@ -13633,7 +13628,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
+      [0x280000000C, @fbe].pack('Q<V', buffer:)
       b
     end
 
@@ -13713,7 +13708,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @std].pack('V3', buffer:)
+      [0x290000000C, @std].pack('Q<V', buffer:)
       b
     end
 
@@ -13792,7 +13787,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@companion)].pack('V3', buffer:)
+      [0x2A0000000C, Fbe::Types::INT32.check(@companion)].pack('Q<V', buffer:)
       b
     end
 
@@ -13871,7 +13866,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@any) unless @any.is_a?(Integer) && @any >= -0x80000000 && @any <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @any].pack('V3', buffer:)
+      [0x2B0000000C, @any].pack('Q<V', buffer:)
       b
     end
 
@@ -13951,7 +13946,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('V3', buffer:)
+      [0x2C0000000C, @self_].pack('Q<V', buffer:)
       b
     end
 
@@ -14031,7 +14026,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@self_) unless @self_.is_a?(Integer) && @self_ >= -0x80000000 && @self_ <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @self_].pack('V3', buffer:)
+      [0x2D0000000C, @self_].pack('Q<V', buffer:)
       b
     end
 
@@ -14111,7 +14106,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@none) unless @none.is_a?(Integer) && @none >= -0x80000000 && @none <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @none].pack('V3', buffer:)
+      [0x2E0000000C, @none].pack('Q<V', buffer:)
       b
     end
 
@@ -14191,7 +14186,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@option) unless @option.is_a?(Integer) && @option >= -0x80000000 && @option <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @option].pack('V3', buffer:)
+      [0x2F0000000C, @option].pack('Q<V', buffer:)
       b
     end
 
@@ -14271,7 +14266,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@result) unless @result.is_a?(Integer) && @result >= -0x80000000 && @result <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @result].pack('V3', buffer:)
+      [0x300000000C, @result].pack('Q<V', buffer:)
       b
     end
 
@@ -14351,7 +14346,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @vec].pack('V3', buffer:)
+      [0x310000000C, @vec].pack('Q<V', buffer:)
       b
     end
 
@@ -14431,7 +14426,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @box].pack('V3', buffer:)
+      [0x320000000C, @box].pack('Q<V', buffer:)
       b
     end
 
@@ -14511,7 +14506,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@error) unless @error.is_a?(Integer) && @error >= -0x80000000 && @error <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @error].pack('V3', buffer:)
+      [0x330000000C, @error].pack('Q<V', buffer:)
       b
     end
 
@@ -14590,7 +14585,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@exception)].pack('V3', buffer:)
+      [0x340000000C, Fbe::Types::INT32.check(@exception)].pack('Q<V', buffer:)
       b
     end
 
@@ -14669,7 +14664,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@text) unless @text.is_a?(Integer) && @text >= -0x80000000 && @text <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @text].pack('V3', buffer:)
+      [0x350000000C, @text].pack('Q<V', buffer:)
       b
     end
 
@@ -14748,7 +14743,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@json_writer)].pack('V3', buffer:)
+      [0x360000000C, Fbe::Types::INT32.check(@json_writer)].pack('Q<V', buffer:)
       b
     end
 
@@ -14829,7 +14824,7 @@ module Import
       unless @int32_t.is_a?(Integer) && @int32_t >= -0x80000000 && @int32_t <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@int32_t)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @int32_t].pack('V3', buffer:)
+      [0x370000000C, @int32_t].pack('Q<V', buffer:)
       b
     end
 
@@ -14911,7 +14906,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@size_t) unless @size_t.is_a?(Integer) && @size_t >= -0x80000000 && @size_t <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @size_t].pack('V3', buffer:)
+      [0x380000000C, @size_t].pack('Q<V', buffer:)
       b
     end
 
@@ -14991,7 +14986,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@list) unless @list.is_a?(Integer) && @list >= -0x80000000 && @list <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @list].pack('V3', buffer:)
+      [0x390000000C, @list].pack('Q<V', buffer:)
       b
     end
 
@@ -15071,7 +15066,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @object].pack('V3', buffer:)
+      [0x3A0000000C, @object].pack('Q<V', buffer:)
       b
     end
 
@@ -15151,7 +15146,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@v) unless @v.is_a?(Integer) && @v >= -0x80000000 && @v <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @v].pack('V3', buffer:)
+      [0x3B0000000C, @v].pack('Q<V', buffer:)
       b
     end
 
@@ -15231,7 +15226,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@r) unless @r.is_a?(Integer) && @r >= -0x80000000 && @r <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @r].pack('V3', buffer:)
+      [0x3C0000000C, @r].pack('Q<V', buffer:)
       b
     end
 
@@ -15311,7 +15306,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@w) unless @w.is_a?(Integer) && @w >= -0x80000000 && @w <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @w].pack('V3', buffer:)
+      [0x3D0000000C, @w].pack('Q<V', buffer:)
       b
     end
 
@@ -15393,7 +15388,7 @@ module Import
       unless @side_buy.is_a?(Integer) && @side_buy >= -0x80000000 && @side_buy <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@side_buy)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @side_buy].pack('V3', buffer:)
+      [0x3E0000000C, @side_buy].pack('Q<V', buffer:)
       b
     end
 
@@ -15474,7 +15469,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_key)].pack('V3', buffer:)
+      [0x3F0000000C, Fbe::Types::INT32.check(@order_key)].pack('Q<V', buffer:)
       b
     end
 
@@ -15552,7 +15547,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@text_ofside)].pack('V3', buffer:)
+      [0x400000000C, Fbe::Types::INT32.check(@text_ofside)].pack('Q<V', buffer:)
       b
     end
 
@@ -15630,7 +15625,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@decimal_1)].pack('V3', buffer:)
+      [0x410000000C, Fbe::Types::INT32.check(@decimal_1)].pack('Q<V', buffer:)
       b
     end
 
@@ -15708,7 +15703,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_model)].pack('V3', buffer:)
+      [0x420000000C, Fbe::Types::INT32.check(@order_model)].pack('Q<V', buffer:)
       b
     end
 
@@ -15786,7 +15781,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@order_final)].pack('V3', buffer:)
+      [0x430000000C, Fbe::Types::INT32.check(@order_final)].pack('Q<V', buffer:)
       b
     end
 
@@ -15864,7 +15859,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@new_order)].pack('V3', buffer:)
+      [0x440000000C, Fbe::Types::INT32.check(@new_order)].pack('Q<V', buffer:)
       b
     end
 
@@ -15942,7 +15937,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@verify_fbe_order)].pack('V3', buffer:)
+      [0x450000000C, Fbe::Types::INT32.check(@verify_fbe_order)].pack('Q<V', buffer:)
       b
     end
 
@@ -16024,7 +16019,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_vr_order)].pack('V3', buffer:)
+      [0x460000000C, Fbe::Types::INT32.check(@fbe_vr_order)].pack('Q<V', buffer:)
       b
     end
 
@@ -16103,7 +16098,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@e1) unless @e1.is_a?(Integer) && @e1 >= -0x80000000 && @e1 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @e1].pack('V3', buffer:)
+      [0x470000000C, @e1].pack('Q<V', buffer:)
       b
     end
 
@@ -16183,7 +16178,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@i2) unless @i2.is_a?(Integer) && @i2 >= -0x80000000 && @i2 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @i2].pack('V3', buffer:)
+      [0x480000000C, @i2].pack('Q<V', buffer:)
       b
     end
 
@@ -16263,7 +16258,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@o3) unless @o3.is_a?(Integer) && @o3 >= -0x80000000 && @o3 <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @o3].pack('V3', buffer:)
+      [0x490000000C, @o3].pack('Q<V', buffer:)
       b
     end
 
@@ -16343,7 +16338,7 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @fbe].pack('V3', buffer:)
+      [0x4A0000000C, @fbe].pack('Q<V', buffer:)
       b
     end
 
@@ -16422,7 +16417,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fingerprint)].pack('V3', buffer:)
+      [0x4B0000000C, Fbe::Types::INT32.check(@fingerprint)].pack('Q<V', buffer:)
       b
     end
 
@@ -16500,7 +16495,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V3', buffer:)
+      [0x4C0000000C, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('Q<V', buffer:)
       b
     end
 
@@ -16582,7 +16577,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('V3', buffer:)
+      [0x4D0000000C, Fbe::Types::INT32.check(@fbe_fingerprint)].pack('Q<V', buffer:)
       b
     end
 
@@ -16696,8 +16691,10 @@ module Import
       unless @string__.is_a?(Integer) && @string__ >= -0x80000000 && @string__ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string__)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @name, @name_, @name__, @class_, @class__, @class___, @string_,
-       @string__].pack('V10', buffer:)
+      [0x4E00000028, (@name & 0xFFFFFFFF) | ((@name_ & 0xFFFFFFFF) << 32),
+       (@name__ & 0xFFFFFFFF) | ((@class_ & 0xFFFFFFFF) << 32),
+       (@class__ & 0xFFFFFFFF) | ((@class___ & 0xFFFFFFFF) << 32),
+       (@string_ & 0xFFFFFFFF) | ((@string__ & 0xFFFFFFFF) << 32)].pack('Q<5', buffer:)
       b
     end
 
@@ -16739,7 +16736,9 @@ module Import
       unless @string__.is_a?(Integer) && @string__ >= -0x80000000 && @string__ <= 0x7FFFFFFF
         Fbe::Types::INT32.check(@string__)
       end
-      [@name, @name_, @name__, @class_, @class__, @class___, @string_, @string__].pack('V8', buffer: w.buffer)
+      [(@name & 0xFFFFFFFF) | ((@name_ & 0xFFFFFFFF) << 32), (@name__ & 0xFFFFFFFF) | ((@class_ & 0xFFFFFFFF) << 32),
+       (@class__ & 0xFFFFFFFF) | ((@class___ & 0xFFFFFFFF) << 32),
+       (@string_ & 0xFFFFFFFF) | ((@string__ & 0xFFFFFFFF) << 32)].pack('Q<4', buffer: w.buffer)
     end
 
     def fbe_read_final_fields(r)
@@ -16838,8 +16837,8 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market),
-       FBE_BODY_SIZE, Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('V2CVC', buffer:)
+      [0x4F0000000E, Market::Side::FBE_WIRE[@market] || Market::Side::FBE_TYPE.wire(@market), FBE_BODY_SIZE,
+       Market::Side::FBE_WIRE[@example] || Market::Side::FBE_TYPE.wire(@example)].pack('Q<CVC', buffer:)
       T_ORG.check(@org).fbe_write(w)
       b
     end
@@ -16963,7 +16962,7 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('V3', buffer:)
+      [0x500000000C, Digits::FBE_WIRE[@digits] || Digits::FBE_TYPE.wire(@digits)].pack('Q<V', buffer:)
       b
     end
 
@@ -17053,9 +17052,10 @@ module Import
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits,
-       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision), FBE_BODY_SIZE + 4 + symbol_bytes.bytesize,
-       symbol_bytes.bytesize, symbol_bytes].pack('V7a*', buffer:)
+      [0x5100000018, 0x18 | ((@digits & 0xFFFFFFFF) << 32),
+       Digits::FBE_WIRE[@precision] || Digits::FBE_TYPE.wire(@precision),
+       (FBE_BODY_SIZE + 4 + symbol_bytes.bytesize) | (symbol_bytes.bytesize << 32),
+       symbol_bytes].pack('Q<2VQ<a*', buffer:)
       T_TICKER.check(@ticker).fbe_write(w)
       b
     end
@@ -17196,9 +17196,9 @@ module Import
       buffer = w.buffer
       b = buffer.bytesize
       Fbe::Types::INT32.check(@side) unless @side.is_a?(Integer) && @side >= -0x80000000 && @side <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
+      [0x520000001A, @side, Side::FBE_WIRE[@s] || Side::FBE_TYPE.wire(@s),
        Range::FBE_WIRE[@range] || Range::FBE_TYPE.wire(@range), Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
-       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('V5vV', buffer:)
+       Range::FBE_WIRE[@side_] || Range::FBE_TYPE.wire(@side_)].pack('Q<V3vV', buffer:)
       b
     end
 
@@ -17734,8 +17734,8 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE,
-       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V3x320V', buffer:)
+      [0x5300000150, FBE_BODY_SIZE,
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('Q<Vx320V', buffer:)
       T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)

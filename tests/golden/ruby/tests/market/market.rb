@@ -52,7 +52,8 @@ module Market
         symbol_bytes = Fbe::Types::STRING.raw(symbol_bytes)
       end
       Fbe::Types::INT32.check(@digits) unless @digits.is_a?(Integer) && @digits >= -0x80000000 && @digits <= 0x7FFFFFFF
-      [FBE_BODY_SIZE, FBE_TYPE_ID, FBE_BODY_SIZE, @digits, symbol_bytes.bytesize, symbol_bytes].pack('V5a*', buffer:)
+      [0x1F500000010, 0x10 | ((@digits & 0xFFFFFFFF) << 32), symbol_bytes.bytesize,
+       symbol_bytes].pack('Q<2Va*', buffer:)
       b
     end
 
@@ -153,8 +154,8 @@ module Market
       unless reason_bytes.is_a?(String) && reason_bytes.encoding == Encoding::UTF_8
         reason_bytes = Fbe::Types::STRING.raw(reason_bytes)
       end
-      [FBE_BODY_SIZE, FBE_TYPE_ID, Fbe::Uuid.to_bytes(@id), FBE_BODY_SIZE, reason_bytes.bytesize,
-       reason_bytes].pack('V2a16V2a*', buffer:)
+      [0x1F60000001C, Fbe::Uuid.to_bytes(@id), 0x1C | (reason_bytes.bytesize << 32),
+       reason_bytes].pack('Q<a16Q<a*', buffer:)
       b
     end
 
