@@ -13,8 +13,8 @@ generated('project', 'recursive')
 # Fbe::Accel.from_fbe, from_final, verify_fbe and verify_final against the pure-Ruby readers
 # (from_fbe_pure, from_final_pure, fbe_versioned and fbe_final) on the golden vectors, on values of
 # every type, on reads across versions and on seeded mutations, both models. Whenever the C reader
-# gives a value, the pure-Ruby reader gives the same one (same classes, encodings, float bits and
-# object links: Marshal.dump and the final bytes); C verify takes what the C read takes; and from_fbe,
+# gives a value, the pure-Ruby reader gives the same one (same classes, encodings and float bits:
+# Marshal.dump and the final bytes); C verify takes what the C read takes; and from_fbe,
 # from_final and verify, which fall back to Ruby where C leaves the input, give the pure verdict,
 # value and error (class and message). Under tight limits the C reader accepts exactly at the
 # smallest budget and depth the pure reader accepts: both charge the same. make test-ruby runs it
@@ -26,15 +26,33 @@ class AccelReadTest < Minitest::Test
   MUTATIONS = 1600
   include ByteMutations
 
-  # What a value is, to the bit: its Marshal form (classes, instance variables in order, encodings,
-  # shared objects) and its final bytes (float bits).
+  # What a value is, to the bit: its Marshal form (classes, instance variables in order, encodings)
+  # and its final bytes (float bits). Its strings are copied first: whether two equal frozen strings
+  # (a hash's keys) are one object depends on Ruby's table of interned strings, not on the reader.
   def snapshot(value)
     final = begin
       value.to_final_pure.unpack1('H*')
     rescue StandardError => e
       [e.class, e.message]
     end
-    [Marshal.dump(value), final]
+    [Marshal.dump(unshared(value)), final]
+  end
+
+  # The value with every String a new object of the same bytes, encoding and frozen state.
+  def unshared(value)
+    case value
+    when String then value.frozen? ? String.new(value).freeze : String.new(value)
+    when Array then value.map { |item| unshared(item) }
+    when Hash then value.to_h { |key, item| [unshared(key), unshared(item)] }
+    when Set then value.class.new(value.map { |item| unshared(item) })
+    when Integer, Float, Symbol, NilClass, TrueClass, FalseClass, BigDecimal then value
+    else
+      copy = value.class.allocate
+      value.instance_variables.each do |name|
+        copy.instance_variable_set(name, unshared(value.instance_variable_get(name)))
+      end
+      value.frozen? ? copy.freeze : copy
+    end
   end
 
   # [:ok, snapshot] of the value the block reads, or the class and message of its error.
