@@ -506,26 +506,31 @@ def write_older_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPl
 
 
 def fields_by_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
-    """The fields a body of `n` bytes holds read (or checked) one by one, the first one missing
-    charging the defaults of the rest."""
+    """The fields a body of `n` bytes holds read (or checked): the inherited ones as a group, none of
+    them when the body is too short for all of them (all defaults, charged plan.older_cost once:
+    docs/format.md 3.6), then the own ones one by one, the first one missing charging the defaults
+    of the rest."""
     fields = body_fields(p, verify)
     if any(not verify or not ir.reads_unchecked(fp.type) for fp in fields):
         w.line("let body = r.body(b, n);")   # the fields' slots at their offsets: one bounds check
     if not verify:   # an older writer's shorter body: the fields it lacks take their defaults
         with w.block(f"if n < {s.body_size} {{", "}"):
             w.line("*self = Self::default();")
+    if p.base_fields:
+        with w.block(f"if n < {s.base_size} {{", "}"):
+            if p.older_cost:
+                w.line(f'r.spend({p.older_cost}, b, "")?;')
+            w.line("r.leave();")
+            w.line("return Ok(());")
+        for fp in p.base_fields:
+            if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
+                body_field(w, c, s, fp, verify)
     before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
-    for fp in p.fields:
+    for fp in p.own_fields:
         if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
             w.line(f"if n >= {fp.end} {{")
             with w.indented():
-                if verify:
-                    call(w, f"r.check_at::<{c.type(fp.type)}>", ["b", "body", str(fp.offset), f'"{fp.name}"'], "?;")
-                elif ir.reads_unchecked(fp.type):
-                    w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
-                else:
-                    call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
-                                                str(fp.offset), f'"{fp.name}"'], "?;")
+                body_field(w, c, s, fp, verify)
             if fp.missing_cost:
                 w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
         elif fp in fields:
@@ -538,6 +543,17 @@ def fields_by_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, 
         before = fp.end
     w.line("r.leave();")
     w.line("Ok(())")
+
+
+def body_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, verify: bool) -> None:
+    """One field of a body of `n` bytes that holds it, read at its offset in `body` (or checked)."""
+    if verify:
+        call(w, f"r.check_at::<{c.type(fp.type)}>", ["b", "body", str(fp.offset), f'"{fp.name}"'], "?;")
+    elif ir.reads_unchecked(fp.type):
+        w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
+    else:
+        call(w, "r.field_into_at", [f"&mut self.{c.ident.field(s.qualified, fp.name)}", "b", "body",
+                                    str(fp.offset), f'"{fp.name}"'], "?;")
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:

@@ -402,15 +402,13 @@ impl Point3 {
         if n < 27 {
             *self = Self::default();
         }
-        if n >= 9 {
-            self.flag = fbe::Fixed::at(body, 8);
+        if n < 19 {
+            r.leave();
+            return Ok(());
         }
-        if n >= 17 {
-            self.x = fbe::Fixed::at(body, 9);
-        }
-        if n >= 19 {
-            self.y = fbe::Fixed::at(body, 17);
-        }
+        self.flag = fbe::Fixed::at(body, 8);
+        self.x = fbe::Fixed::at(body, 9);
+        self.y = fbe::Fixed::at(body, 17);
         if n >= 27 {
             self.z = fbe::Fixed::at(body, 19);
         }

@@ -493,9 +493,11 @@ impl fbe::Struct for Balance {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 20)?;
         let body = r.body(b, n);
-        if n >= 12 {
-            r.check_at::<fbe::BString>(b, body, 8, "currency")?;
+        if n < 20 {
+            r.leave();
+            return Ok(());
         }
+        r.check_at::<fbe::BString>(b, body, 8, "currency")?;
         r.leave();
         Ok(())
     }
@@ -539,12 +541,12 @@ impl Balance {
         if n < 28 {
             *self = Self::default();
         }
-        if n >= 12 {
-            r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
+        if n < 20 {
+            r.leave();
+            return Ok(());
         }
-        if n >= 20 {
-            self.amount = fbe::Fixed::at(body, 12);
-        }
+        r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
+        self.amount = fbe::Fixed::at(body, 12);
         if n >= 28 {
             self.locked = fbe::Fixed::at(body, 20);
         }

@@ -1850,155 +1850,18 @@ impl fbe::Struct for StructOptional {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
         let body = r.body(b, n);
-        if n < 12 {
-            r.spend(64, b, "id")?;
+        if n < 237 {
+            r.spend(64, b, "")?;
+            r.leave();
+            return Ok(());
         }
-        if (12..13).contains(&n) {
-            r.spend(64, b, "f1")?;
-        }
-        if (13..14).contains(&n) {
-            r.spend(64, b, "f2")?;
-        }
-        if (14..15).contains(&n) {
-            r.spend(64, b, "f3")?;
-        }
-        if (15..16).contains(&n) {
-            r.spend(64, b, "f4")?;
-        }
-        if (16..17).contains(&n) {
-            r.spend(64, b, "f5")?;
-        }
-        if (17..18).contains(&n) {
-            r.spend(64, b, "f6")?;
-        }
-        if (18..22).contains(&n) {
-            r.spend(64, b, "f7")?;
-        }
-        if (22..26).contains(&n) {
-            r.spend(64, b, "f8")?;
-        }
-        if (26..27).contains(&n) {
-            r.spend(64, b, "f9")?;
-        }
-        if (27..28).contains(&n) {
-            r.spend(64, b, "f10")?;
-        }
-        if (28..29).contains(&n) {
-            r.spend(64, b, "f11")?;
-        }
-        if (29..30).contains(&n) {
-            r.spend(64, b, "f12")?;
-        }
-        if (30..32).contains(&n) {
-            r.spend(64, b, "f13")?;
-        }
-        if (32..34).contains(&n) {
-            r.spend(64, b, "f14")?;
-        }
-        if (34..36).contains(&n) {
-            r.spend(64, b, "f15")?;
-        }
-        if (36..38).contains(&n) {
-            r.spend(64, b, "f16")?;
-        }
-        if (38..42).contains(&n) {
-            r.spend(64, b, "f17")?;
-        }
-        if (42..46).contains(&n) {
-            r.spend(64, b, "f18")?;
-        }
-        if (46..50).contains(&n) {
-            r.spend(64, b, "f19")?;
-        }
-        if (50..54).contains(&n) {
-            r.spend(64, b, "f20")?;
-        }
-        if (54..62).contains(&n) {
-            r.spend(64, b, "f21")?;
-        }
-        if (62..70).contains(&n) {
-            r.spend(64, b, "f22")?;
-        }
-        if (70..78).contains(&n) {
-            r.spend(64, b, "f23")?;
-        }
-        if (78..86).contains(&n) {
-            r.spend(64, b, "f24")?;
-        }
-        if (86..90).contains(&n) {
-            r.spend(64, b, "f25")?;
-        }
-        if (90..94).contains(&n) {
-            r.spend(64, b, "f26")?;
-        }
-        if (94..102).contains(&n) {
-            r.spend(64, b, "f27")?;
-        }
-        if (102..110).contains(&n) {
-            r.spend(64, b, "f28")?;
-        }
-        if n >= 126 {
-            r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(64, b, "f29")?;
-        }
-        if n >= 142 {
-            r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(64, b, "f30")?;
-        }
-        if n >= 146 {
-            r.check_at::<fbe::BString>(b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(64, b, "f31")?;
-        }
-        if n >= 150 {
-            r.check_at::<fbe::BString>(b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(64, b, "f32")?;
-        }
-        if (150..158).contains(&n) {
-            r.spend(64, b, "f33")?;
-        }
-        if (158..166).contains(&n) {
-            r.spend(64, b, "f34")?;
-        }
-        if (166..174).contains(&n) {
-            r.spend(64, b, "f35")?;
-        }
-        if (174..190).contains(&n) {
-            r.spend(64, b, "f36")?;
-        }
-        if (190..206).contains(&n) {
-            r.spend(64, b, "f37")?;
-        }
-        if (206..222).contains(&n) {
-            r.spend(64, b, "f38")?;
-        }
-        if (222..223).contains(&n) {
-            r.spend(64, b, "f39")?;
-        }
-        if (223..224).contains(&n) {
-            r.spend(64, b, "f40")?;
-        }
-        if n >= 228 {
-            r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(64, b, "f41")?;
-        }
-        if n >= 232 {
-            r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(38, b, "f42")?;
-        }
-        if (232..233).contains(&n) {
-            r.spend(26, b, "f43")?;
-        }
-        if n >= 237 {
-            r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(26, b, "f44")?;
-        }
+        r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
+        r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
+        r.check_at::<fbe::BString>(b, body, 142, "f31")?;
+        r.check_at::<fbe::BString>(b, body, 146, "f32")?;
+        r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
+        r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
+        r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
         if n >= 242 {
             r.check_at::<Option<bool>>(b, body, 237, "f100")?;
         }
@@ -2538,231 +2401,56 @@ impl StructOptional {
         if n < 567 {
             *self = Self::default();
         }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(64, b, "id")?;
+        if n < 237 {
+            r.spend(64, b, "")?;
+            r.leave();
+            return Ok(());
         }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(64, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(64, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(64, b, "f3")?;
-        }
-        if n >= 16 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(64, b, "f4")?;
-        }
-        if n >= 17 {
-            self.f5 = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(64, b, "f5")?;
-        }
-        if n >= 18 {
-            self.f6 = fbe::Fixed::at(body, 17);
-        } else if n >= 17 {
-            r.spend(64, b, "f6")?;
-        }
-        if n >= 22 {
-            self.f7 = fbe::Fixed::at(body, 18);
-        } else if n >= 18 {
-            r.spend(64, b, "f7")?;
-        }
-        if n >= 26 {
-            self.f8 = fbe::Fixed::at(body, 22);
-        } else if n >= 22 {
-            r.spend(64, b, "f8")?;
-        }
-        if n >= 27 {
-            self.f9 = fbe::Fixed::at(body, 26);
-        } else if n >= 26 {
-            r.spend(64, b, "f9")?;
-        }
-        if n >= 28 {
-            self.f10 = fbe::Fixed::at(body, 27);
-        } else if n >= 27 {
-            r.spend(64, b, "f10")?;
-        }
-        if n >= 29 {
-            self.f11 = fbe::Fixed::at(body, 28);
-        } else if n >= 28 {
-            r.spend(64, b, "f11")?;
-        }
-        if n >= 30 {
-            self.f12 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(64, b, "f12")?;
-        }
-        if n >= 32 {
-            self.f13 = fbe::Fixed::at(body, 30);
-        } else if n >= 30 {
-            r.spend(64, b, "f13")?;
-        }
-        if n >= 34 {
-            self.f14 = fbe::Fixed::at(body, 32);
-        } else if n >= 32 {
-            r.spend(64, b, "f14")?;
-        }
-        if n >= 36 {
-            self.f15 = fbe::Fixed::at(body, 34);
-        } else if n >= 34 {
-            r.spend(64, b, "f15")?;
-        }
-        if n >= 38 {
-            self.f16 = fbe::Fixed::at(body, 36);
-        } else if n >= 36 {
-            r.spend(64, b, "f16")?;
-        }
-        if n >= 42 {
-            self.f17 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(64, b, "f17")?;
-        }
-        if n >= 46 {
-            self.f18 = fbe::Fixed::at(body, 42);
-        } else if n >= 42 {
-            r.spend(64, b, "f18")?;
-        }
-        if n >= 50 {
-            self.f19 = fbe::Fixed::at(body, 46);
-        } else if n >= 46 {
-            r.spend(64, b, "f19")?;
-        }
-        if n >= 54 {
-            self.f20 = fbe::Fixed::at(body, 50);
-        } else if n >= 50 {
-            r.spend(64, b, "f20")?;
-        }
-        if n >= 62 {
-            self.f21 = fbe::Fixed::at(body, 54);
-        } else if n >= 54 {
-            r.spend(64, b, "f21")?;
-        }
-        if n >= 70 {
-            self.f22 = fbe::Fixed::at(body, 62);
-        } else if n >= 62 {
-            r.spend(64, b, "f22")?;
-        }
-        if n >= 78 {
-            self.f23 = fbe::Fixed::at(body, 70);
-        } else if n >= 70 {
-            r.spend(64, b, "f23")?;
-        }
-        if n >= 86 {
-            self.f24 = fbe::Fixed::at(body, 78);
-        } else if n >= 78 {
-            r.spend(64, b, "f24")?;
-        }
-        if n >= 90 {
-            self.f25 = fbe::Fixed::at(body, 86);
-        } else if n >= 86 {
-            r.spend(64, b, "f25")?;
-        }
-        if n >= 94 {
-            self.f26 = fbe::Fixed::at(body, 90);
-        } else if n >= 90 {
-            r.spend(64, b, "f26")?;
-        }
-        if n >= 102 {
-            self.f27 = fbe::Fixed::at(body, 94);
-        } else if n >= 94 {
-            r.spend(64, b, "f27")?;
-        }
-        if n >= 110 {
-            self.f28 = fbe::Fixed::at(body, 102);
-        } else if n >= 102 {
-            r.spend(64, b, "f28")?;
-        }
-        if n >= 126 {
-            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(64, b, "f29")?;
-        }
-        if n >= 142 {
-            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(64, b, "f30")?;
-        }
-        if n >= 146 {
-            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(64, b, "f31")?;
-        }
-        if n >= 150 {
-            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(64, b, "f32")?;
-        }
-        if n >= 158 {
-            self.f33 = fbe::Fixed::at(body, 150);
-        } else if n >= 150 {
-            r.spend(64, b, "f33")?;
-        }
-        if n >= 166 {
-            self.f34 = fbe::Fixed::at(body, 158);
-        } else if n >= 158 {
-            r.spend(64, b, "f34")?;
-        }
-        if n >= 174 {
-            self.f35 = fbe::Fixed::at(body, 166);
-        } else if n >= 166 {
-            r.spend(64, b, "f35")?;
-        }
-        if n >= 190 {
-            self.f36 = fbe::Fixed::at(body, 174);
-        } else if n >= 174 {
-            r.spend(64, b, "f36")?;
-        }
-        if n >= 206 {
-            self.f37 = fbe::Fixed::at(body, 190);
-        } else if n >= 190 {
-            r.spend(64, b, "f37")?;
-        }
-        if n >= 222 {
-            self.f38 = fbe::Fixed::at(body, 206);
-        } else if n >= 206 {
-            r.spend(64, b, "f38")?;
-        }
-        if n >= 223 {
-            self.f39 = fbe::Fixed::at(body, 222);
-        } else if n >= 222 {
-            r.spend(64, b, "f39")?;
-        }
-        if n >= 224 {
-            self.f40 = fbe::Fixed::at(body, 223);
-        } else if n >= 223 {
-            r.spend(64, b, "f40")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(64, b, "f41")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(38, b, "f42")?;
-        }
-        if n >= 233 {
-            self.f43 = fbe::Fixed::at(body, 232);
-        } else if n >= 232 {
-            r.spend(26, b, "f43")?;
-        }
-        if n >= 237 {
-            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(26, b, "f44")?;
-        }
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 16);
+        self.f6 = fbe::Fixed::at(body, 17);
+        self.f7 = fbe::Fixed::at(body, 18);
+        self.f8 = fbe::Fixed::at(body, 22);
+        self.f9 = fbe::Fixed::at(body, 26);
+        self.f10 = fbe::Fixed::at(body, 27);
+        self.f11 = fbe::Fixed::at(body, 28);
+        self.f12 = fbe::Fixed::at(body, 29);
+        self.f13 = fbe::Fixed::at(body, 30);
+        self.f14 = fbe::Fixed::at(body, 32);
+        self.f15 = fbe::Fixed::at(body, 34);
+        self.f16 = fbe::Fixed::at(body, 36);
+        self.f17 = fbe::Fixed::at(body, 38);
+        self.f18 = fbe::Fixed::at(body, 42);
+        self.f19 = fbe::Fixed::at(body, 46);
+        self.f20 = fbe::Fixed::at(body, 50);
+        self.f21 = fbe::Fixed::at(body, 54);
+        self.f22 = fbe::Fixed::at(body, 62);
+        self.f23 = fbe::Fixed::at(body, 70);
+        self.f24 = fbe::Fixed::at(body, 78);
+        self.f25 = fbe::Fixed::at(body, 86);
+        self.f26 = fbe::Fixed::at(body, 90);
+        self.f27 = fbe::Fixed::at(body, 94);
+        self.f28 = fbe::Fixed::at(body, 102);
+        r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        self.f33 = fbe::Fixed::at(body, 150);
+        self.f34 = fbe::Fixed::at(body, 158);
+        self.f35 = fbe::Fixed::at(body, 166);
+        self.f36 = fbe::Fixed::at(body, 174);
+        self.f37 = fbe::Fixed::at(body, 190);
+        self.f38 = fbe::Fixed::at(body, 206);
+        self.f39 = fbe::Fixed::at(body, 222);
+        self.f40 = fbe::Fixed::at(body, 223);
+        r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        self.f43 = fbe::Fixed::at(body, 232);
+        r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
         if n >= 242 {
             r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
         }
@@ -4372,486 +4060,85 @@ impl fbe::Struct for StructNested {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
         let body = r.body(b, n);
-        if n < 12 {
-            r.spend(692, b, "id")?;
-        }
-        if (12..13).contains(&n) {
-            r.spend(692, b, "f1")?;
-        }
-        if (13..14).contains(&n) {
-            r.spend(692, b, "f2")?;
-        }
-        if (14..15).contains(&n) {
-            r.spend(692, b, "f3")?;
-        }
-        if (15..16).contains(&n) {
-            r.spend(692, b, "f4")?;
-        }
-        if (16..17).contains(&n) {
-            r.spend(692, b, "f5")?;
-        }
-        if (17..18).contains(&n) {
-            r.spend(692, b, "f6")?;
-        }
-        if (18..22).contains(&n) {
-            r.spend(692, b, "f7")?;
-        }
-        if (22..26).contains(&n) {
-            r.spend(692, b, "f8")?;
-        }
-        if (26..27).contains(&n) {
-            r.spend(692, b, "f9")?;
-        }
-        if (27..28).contains(&n) {
-            r.spend(692, b, "f10")?;
-        }
-        if (28..29).contains(&n) {
-            r.spend(692, b, "f11")?;
-        }
-        if (29..30).contains(&n) {
-            r.spend(692, b, "f12")?;
-        }
-        if (30..32).contains(&n) {
-            r.spend(692, b, "f13")?;
-        }
-        if (32..34).contains(&n) {
-            r.spend(692, b, "f14")?;
-        }
-        if (34..36).contains(&n) {
-            r.spend(692, b, "f15")?;
-        }
-        if (36..38).contains(&n) {
-            r.spend(692, b, "f16")?;
-        }
-        if (38..42).contains(&n) {
-            r.spend(692, b, "f17")?;
-        }
-        if (42..46).contains(&n) {
-            r.spend(692, b, "f18")?;
-        }
-        if (46..50).contains(&n) {
-            r.spend(692, b, "f19")?;
-        }
-        if (50..54).contains(&n) {
-            r.spend(692, b, "f20")?;
-        }
-        if (54..62).contains(&n) {
-            r.spend(692, b, "f21")?;
-        }
-        if (62..70).contains(&n) {
-            r.spend(692, b, "f22")?;
-        }
-        if (70..78).contains(&n) {
-            r.spend(692, b, "f23")?;
-        }
-        if (78..86).contains(&n) {
-            r.spend(692, b, "f24")?;
-        }
-        if (86..90).contains(&n) {
-            r.spend(692, b, "f25")?;
-        }
-        if (90..94).contains(&n) {
-            r.spend(692, b, "f26")?;
-        }
-        if (94..102).contains(&n) {
-            r.spend(692, b, "f27")?;
-        }
-        if (102..110).contains(&n) {
-            r.spend(692, b, "f28")?;
-        }
-        if n >= 126 {
-            r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(692, b, "f29")?;
-        }
-        if n >= 142 {
-            r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(692, b, "f30")?;
-        }
-        if n >= 146 {
-            r.check_at::<fbe::BString>(b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(692, b, "f31")?;
-        }
-        if n >= 150 {
-            r.check_at::<fbe::BString>(b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(692, b, "f32")?;
-        }
-        if (150..158).contains(&n) {
-            r.spend(692, b, "f33")?;
-        }
-        if (158..166).contains(&n) {
-            r.spend(692, b, "f34")?;
-        }
-        if (166..174).contains(&n) {
-            r.spend(692, b, "f35")?;
-        }
-        if (174..190).contains(&n) {
-            r.spend(692, b, "f36")?;
-        }
-        if (190..206).contains(&n) {
-            r.spend(692, b, "f37")?;
-        }
-        if (206..222).contains(&n) {
-            r.spend(692, b, "f38")?;
-        }
-        if (222..223).contains(&n) {
-            r.spend(692, b, "f39")?;
-        }
-        if (223..224).contains(&n) {
-            r.spend(692, b, "f40")?;
-        }
-        if n >= 228 {
-            r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(692, b, "f41")?;
-        }
-        if n >= 232 {
-            r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(666, b, "f42")?;
-        }
-        if (232..233).contains(&n) {
-            r.spend(654, b, "f43")?;
-        }
-        if n >= 237 {
-            r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(654, b, "f44")?;
-        }
-        if n >= 242 {
-            r.check_at::<Option<bool>>(b, body, 237, "f100")?;
-        } else if n >= 237 {
-            r.spend(628, b, "f100")?;
-        }
-        if n >= 247 {
-            r.check_at::<Option<bool>>(b, body, 242, "f101")?;
-        } else if n >= 242 {
-            r.spend(628, b, "f101")?;
-        }
-        if n >= 252 {
-            r.check_at::<Option<bool>>(b, body, 247, "f102")?;
-        } else if n >= 247 {
-            r.spend(628, b, "f102")?;
-        }
-        if n >= 257 {
-            r.check_at::<Option<u8>>(b, body, 252, "f103")?;
-        } else if n >= 252 {
-            r.spend(628, b, "f103")?;
-        }
-        if n >= 262 {
-            r.check_at::<Option<u8>>(b, body, 257, "f104")?;
-        } else if n >= 257 {
-            r.spend(628, b, "f104")?;
-        }
-        if n >= 267 {
-            r.check_at::<Option<u8>>(b, body, 262, "f105")?;
-        } else if n >= 262 {
-            r.spend(628, b, "f105")?;
-        }
-        if n >= 272 {
-            r.check_at::<Option<u8>>(b, body, 267, "f106")?;
-        } else if n >= 267 {
-            r.spend(628, b, "f106")?;
-        }
-        if n >= 277 {
-            r.check_at::<Option<u8>>(b, body, 272, "f107")?;
-        } else if n >= 272 {
-            r.spend(628, b, "f107")?;
-        }
-        if n >= 282 {
-            r.check_at::<Option<u8>>(b, body, 277, "f108")?;
-        } else if n >= 277 {
-            r.spend(628, b, "f108")?;
-        }
-        if n >= 287 {
-            r.check_at::<Option<u32>>(b, body, 282, "f109")?;
-        } else if n >= 282 {
-            r.spend(628, b, "f109")?;
-        }
-        if n >= 292 {
-            r.check_at::<Option<u32>>(b, body, 287, "f110")?;
-        } else if n >= 287 {
-            r.spend(628, b, "f110")?;
-        }
-        if n >= 297 {
-            r.check_at::<Option<u32>>(b, body, 292, "f111")?;
-        } else if n >= 292 {
-            r.spend(628, b, "f111")?;
-        }
-        if n >= 302 {
-            r.check_at::<Option<i8>>(b, body, 297, "f112")?;
-        } else if n >= 297 {
-            r.spend(628, b, "f112")?;
-        }
-        if n >= 307 {
-            r.check_at::<Option<i8>>(b, body, 302, "f113")?;
-        } else if n >= 302 {
-            r.spend(628, b, "f113")?;
-        }
-        if n >= 312 {
-            r.check_at::<Option<i8>>(b, body, 307, "f114")?;
-        } else if n >= 307 {
-            r.spend(628, b, "f114")?;
-        }
-        if n >= 317 {
-            r.check_at::<Option<u8>>(b, body, 312, "f115")?;
-        } else if n >= 312 {
-            r.spend(628, b, "f115")?;
-        }
-        if n >= 322 {
-            r.check_at::<Option<u8>>(b, body, 317, "f116")?;
-        } else if n >= 317 {
-            r.spend(628, b, "f116")?;
-        }
-        if n >= 327 {
-            r.check_at::<Option<u8>>(b, body, 322, "f117")?;
-        } else if n >= 322 {
-            r.spend(628, b, "f117")?;
-        }
-        if n >= 332 {
-            r.check_at::<Option<i16>>(b, body, 327, "f118")?;
-        } else if n >= 327 {
-            r.spend(628, b, "f118")?;
-        }
-        if n >= 337 {
-            r.check_at::<Option<i16>>(b, body, 332, "f119")?;
-        } else if n >= 332 {
-            r.spend(628, b, "f119")?;
-        }
-        if n >= 342 {
-            r.check_at::<Option<i16>>(b, body, 337, "f120")?;
-        } else if n >= 337 {
-            r.spend(628, b, "f120")?;
-        }
-        if n >= 347 {
-            r.check_at::<Option<u16>>(b, body, 342, "f121")?;
-        } else if n >= 342 {
-            r.spend(628, b, "f121")?;
-        }
-        if n >= 352 {
-            r.check_at::<Option<u16>>(b, body, 347, "f122")?;
-        } else if n >= 347 {
-            r.spend(628, b, "f122")?;
-        }
-        if n >= 357 {
-            r.check_at::<Option<u16>>(b, body, 352, "f123")?;
-        } else if n >= 352 {
-            r.spend(628, b, "f123")?;
-        }
-        if n >= 362 {
-            r.check_at::<Option<i32>>(b, body, 357, "f124")?;
-        } else if n >= 357 {
-            r.spend(628, b, "f124")?;
-        }
-        if n >= 367 {
-            r.check_at::<Option<i32>>(b, body, 362, "f125")?;
-        } else if n >= 362 {
-            r.spend(628, b, "f125")?;
-        }
-        if n >= 372 {
-            r.check_at::<Option<i32>>(b, body, 367, "f126")?;
-        } else if n >= 367 {
-            r.spend(628, b, "f126")?;
-        }
-        if n >= 377 {
-            r.check_at::<Option<u32>>(b, body, 372, "f127")?;
-        } else if n >= 372 {
-            r.spend(628, b, "f127")?;
-        }
-        if n >= 382 {
-            r.check_at::<Option<u32>>(b, body, 377, "f128")?;
-        } else if n >= 377 {
-            r.spend(628, b, "f128")?;
-        }
-        if n >= 387 {
-            r.check_at::<Option<u32>>(b, body, 382, "f129")?;
-        } else if n >= 382 {
-            r.spend(628, b, "f129")?;
-        }
-        if n >= 392 {
-            r.check_at::<Option<i64>>(b, body, 387, "f130")?;
-        } else if n >= 387 {
-            r.spend(628, b, "f130")?;
-        }
-        if n >= 397 {
-            r.check_at::<Option<i64>>(b, body, 392, "f131")?;
-        } else if n >= 392 {
-            r.spend(628, b, "f131")?;
-        }
-        if n >= 402 {
-            r.check_at::<Option<i64>>(b, body, 397, "f132")?;
-        } else if n >= 397 {
-            r.spend(628, b, "f132")?;
-        }
-        if n >= 407 {
-            r.check_at::<Option<u64>>(b, body, 402, "f133")?;
-        } else if n >= 402 {
-            r.spend(628, b, "f133")?;
-        }
-        if n >= 412 {
-            r.check_at::<Option<u64>>(b, body, 407, "f134")?;
-        } else if n >= 407 {
-            r.spend(628, b, "f134")?;
-        }
-        if n >= 417 {
-            r.check_at::<Option<u64>>(b, body, 412, "f135")?;
-        } else if n >= 412 {
-            r.spend(628, b, "f135")?;
-        }
-        if n >= 422 {
-            r.check_at::<Option<f32>>(b, body, 417, "f136")?;
-        } else if n >= 417 {
-            r.spend(628, b, "f136")?;
-        }
-        if n >= 427 {
-            r.check_at::<Option<f32>>(b, body, 422, "f137")?;
-        } else if n >= 422 {
-            r.spend(628, b, "f137")?;
-        }
-        if n >= 432 {
-            r.check_at::<Option<f32>>(b, body, 427, "f138")?;
-        } else if n >= 427 {
-            r.spend(628, b, "f138")?;
-        }
-        if n >= 437 {
-            r.check_at::<Option<f64>>(b, body, 432, "f139")?;
-        } else if n >= 432 {
-            r.spend(628, b, "f139")?;
-        }
-        if n >= 442 {
-            r.check_at::<Option<f64>>(b, body, 437, "f140")?;
-        } else if n >= 437 {
-            r.spend(628, b, "f140")?;
-        }
-        if n >= 447 {
-            r.check_at::<Option<f64>>(b, body, 442, "f141")?;
-        } else if n >= 442 {
-            r.spend(628, b, "f141")?;
-        }
-        if n >= 452 {
-            r.check_at::<Option<fbe::Decimal>>(b, body, 447, "f142")?;
-        } else if n >= 447 {
-            r.spend(628, b, "f142")?;
-        }
-        if n >= 457 {
-            r.check_at::<Option<fbe::Decimal>>(b, body, 452, "f143")?;
-        } else if n >= 452 {
-            r.spend(628, b, "f143")?;
-        }
-        if n >= 462 {
-            r.check_at::<Option<fbe::Decimal>>(b, body, 457, "f144")?;
-        } else if n >= 457 {
-            r.spend(628, b, "f144")?;
-        }
-        if n >= 467 {
-            r.check_at::<Option<fbe::BString>>(b, body, 462, "f145")?;
-        } else if n >= 462 {
-            r.spend(628, b, "f145")?;
-        }
-        if n >= 472 {
-            r.check_at::<Option<fbe::BString>>(b, body, 467, "f146")?;
-        } else if n >= 467 {
-            r.spend(628, b, "f146")?;
-        }
-        if n >= 477 {
-            r.check_at::<Option<fbe::BString>>(b, body, 472, "f147")?;
-        } else if n >= 472 {
-            r.spend(628, b, "f147")?;
-        }
-        if n >= 482 {
-            r.check_at::<Option<fbe::Timestamp>>(b, body, 477, "f148")?;
-        } else if n >= 477 {
-            r.spend(628, b, "f148")?;
-        }
-        if n >= 487 {
-            r.check_at::<Option<fbe::Timestamp>>(b, body, 482, "f149")?;
-        } else if n >= 482 {
-            r.spend(628, b, "f149")?;
-        }
-        if n >= 492 {
-            r.check_at::<Option<fbe::Timestamp>>(b, body, 487, "f150")?;
-        } else if n >= 487 {
-            r.spend(628, b, "f150")?;
-        }
-        if n >= 497 {
-            r.check_at::<Option<fbe::Uuid>>(b, body, 492, "f151")?;
-        } else if n >= 492 {
-            r.spend(628, b, "f151")?;
-        }
-        if n >= 502 {
-            r.check_at::<Option<fbe::Uuid>>(b, body, 497, "f152")?;
-        } else if n >= 497 {
-            r.spend(628, b, "f152")?;
-        }
-        if n >= 507 {
-            r.check_at::<Option<fbe::Uuid>>(b, body, 502, "f153")?;
-        } else if n >= 502 {
-            r.spend(628, b, "f153")?;
-        }
-        if n >= 512 {
-            r.check_at::<Option<super::proto::OrderSide>>(b, body, 507, "f154")?;
-        } else if n >= 507 {
-            r.spend(628, b, "f154")?;
-        }
-        if n >= 517 {
-            r.check_at::<Option<super::proto::OrderSide>>(b, body, 512, "f155")?;
-        } else if n >= 512 {
-            r.spend(628, b, "f155")?;
-        }
-        if n >= 522 {
-            r.check_at::<Option<super::proto::OrderType>>(b, body, 517, "f156")?;
-        } else if n >= 517 {
-            r.spend(628, b, "f156")?;
-        }
-        if n >= 527 {
-            r.check_at::<Option<super::proto::OrderType>>(b, body, 522, "f157")?;
-        } else if n >= 522 {
-            r.spend(628, b, "f157")?;
-        }
-        if n >= 532 {
-            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 527, "f158")?;
-        } else if n >= 527 {
-            r.spend(628, b, "f158")?;
-        }
-        if n >= 537 {
-            r.check_at::<Option<Box<super::proto::Order>>>(b, body, 532, "f159")?;
-        } else if n >= 532 {
-            r.spend(628, b, "f159")?;
-        }
-        if n >= 542 {
-            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 537, "f160")?;
-        } else if n >= 537 {
-            r.spend(628, b, "f160")?;
-        }
-        if n >= 547 {
-            r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 542, "f161")?;
-        } else if n >= 542 {
-            r.spend(628, b, "f161")?;
-        }
-        if n >= 552 {
-            r.check_at::<Option<super::proto::State>>(b, body, 547, "f162")?;
-        } else if n >= 547 {
-            r.spend(628, b, "f162")?;
-        }
-        if n >= 557 {
-            r.check_at::<Option<super::proto::State>>(b, body, 552, "f163")?;
-        } else if n >= 552 {
-            r.spend(628, b, "f163")?;
-        }
-        if n >= 562 {
-            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 557, "f164")?;
-        } else if n >= 557 {
-            r.spend(628, b, "f164")?;
-        }
-        if n >= 567 {
-            r.check_at::<Option<Box<super::proto::Account>>>(b, body, 562, "f165")?;
-        } else if n >= 562 {
-            r.spend(628, b, "f165")?;
-        }
-        if (567..571).contains(&n) {
+        if n < 567 {
+            r.spend(692, b, "")?;
+            r.leave();
+            return Ok(());
+        }
+        r.check_at::<fbe::Decimal>(b, body, 110, "f29")?;
+        r.check_at::<fbe::Decimal>(b, body, 126, "f30")?;
+        r.check_at::<fbe::BString>(b, body, 142, "f31")?;
+        r.check_at::<fbe::BString>(b, body, 146, "f32")?;
+        r.check_at::<super::proto::Order>(b, body, 224, "f41")?;
+        r.check_at::<super::proto::Balance>(b, body, 228, "f42")?;
+        r.check_at::<super::proto::Account>(b, body, 233, "f44")?;
+        r.check_at::<Option<bool>>(b, body, 237, "f100")?;
+        r.check_at::<Option<bool>>(b, body, 242, "f101")?;
+        r.check_at::<Option<bool>>(b, body, 247, "f102")?;
+        r.check_at::<Option<u8>>(b, body, 252, "f103")?;
+        r.check_at::<Option<u8>>(b, body, 257, "f104")?;
+        r.check_at::<Option<u8>>(b, body, 262, "f105")?;
+        r.check_at::<Option<u8>>(b, body, 267, "f106")?;
+        r.check_at::<Option<u8>>(b, body, 272, "f107")?;
+        r.check_at::<Option<u8>>(b, body, 277, "f108")?;
+        r.check_at::<Option<u32>>(b, body, 282, "f109")?;
+        r.check_at::<Option<u32>>(b, body, 287, "f110")?;
+        r.check_at::<Option<u32>>(b, body, 292, "f111")?;
+        r.check_at::<Option<i8>>(b, body, 297, "f112")?;
+        r.check_at::<Option<i8>>(b, body, 302, "f113")?;
+        r.check_at::<Option<i8>>(b, body, 307, "f114")?;
+        r.check_at::<Option<u8>>(b, body, 312, "f115")?;
+        r.check_at::<Option<u8>>(b, body, 317, "f116")?;
+        r.check_at::<Option<u8>>(b, body, 322, "f117")?;
+        r.check_at::<Option<i16>>(b, body, 327, "f118")?;
+        r.check_at::<Option<i16>>(b, body, 332, "f119")?;
+        r.check_at::<Option<i16>>(b, body, 337, "f120")?;
+        r.check_at::<Option<u16>>(b, body, 342, "f121")?;
+        r.check_at::<Option<u16>>(b, body, 347, "f122")?;
+        r.check_at::<Option<u16>>(b, body, 352, "f123")?;
+        r.check_at::<Option<i32>>(b, body, 357, "f124")?;
+        r.check_at::<Option<i32>>(b, body, 362, "f125")?;
+        r.check_at::<Option<i32>>(b, body, 367, "f126")?;
+        r.check_at::<Option<u32>>(b, body, 372, "f127")?;
+        r.check_at::<Option<u32>>(b, body, 377, "f128")?;
+        r.check_at::<Option<u32>>(b, body, 382, "f129")?;
+        r.check_at::<Option<i64>>(b, body, 387, "f130")?;
+        r.check_at::<Option<i64>>(b, body, 392, "f131")?;
+        r.check_at::<Option<i64>>(b, body, 397, "f132")?;
+        r.check_at::<Option<u64>>(b, body, 402, "f133")?;
+        r.check_at::<Option<u64>>(b, body, 407, "f134")?;
+        r.check_at::<Option<u64>>(b, body, 412, "f135")?;
+        r.check_at::<Option<f32>>(b, body, 417, "f136")?;
+        r.check_at::<Option<f32>>(b, body, 422, "f137")?;
+        r.check_at::<Option<f32>>(b, body, 427, "f138")?;
+        r.check_at::<Option<f64>>(b, body, 432, "f139")?;
+        r.check_at::<Option<f64>>(b, body, 437, "f140")?;
+        r.check_at::<Option<f64>>(b, body, 442, "f141")?;
+        r.check_at::<Option<fbe::Decimal>>(b, body, 447, "f142")?;
+        r.check_at::<Option<fbe::Decimal>>(b, body, 452, "f143")?;
+        r.check_at::<Option<fbe::Decimal>>(b, body, 457, "f144")?;
+        r.check_at::<Option<fbe::BString>>(b, body, 462, "f145")?;
+        r.check_at::<Option<fbe::BString>>(b, body, 467, "f146")?;
+        r.check_at::<Option<fbe::BString>>(b, body, 472, "f147")?;
+        r.check_at::<Option<fbe::Timestamp>>(b, body, 477, "f148")?;
+        r.check_at::<Option<fbe::Timestamp>>(b, body, 482, "f149")?;
+        r.check_at::<Option<fbe::Timestamp>>(b, body, 487, "f150")?;
+        r.check_at::<Option<fbe::Uuid>>(b, body, 492, "f151")?;
+        r.check_at::<Option<fbe::Uuid>>(b, body, 497, "f152")?;
+        r.check_at::<Option<fbe::Uuid>>(b, body, 502, "f153")?;
+        r.check_at::<Option<super::proto::OrderSide>>(b, body, 507, "f154")?;
+        r.check_at::<Option<super::proto::OrderSide>>(b, body, 512, "f155")?;
+        r.check_at::<Option<super::proto::OrderType>>(b, body, 517, "f156")?;
+        r.check_at::<Option<super::proto::OrderType>>(b, body, 522, "f157")?;
+        r.check_at::<Option<Box<super::proto::Order>>>(b, body, 527, "f158")?;
+        r.check_at::<Option<Box<super::proto::Order>>>(b, body, 532, "f159")?;
+        r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 537, "f160")?;
+        r.check_at::<Option<Box<super::proto::Balance>>>(b, body, 542, "f161")?;
+        r.check_at::<Option<super::proto::State>>(b, body, 547, "f162")?;
+        r.check_at::<Option<super::proto::State>>(b, body, 552, "f163")?;
+        r.check_at::<Option<Box<super::proto::Account>>>(b, body, 557, "f164")?;
+        r.check_at::<Option<Box<super::proto::Account>>>(b, body, 562, "f165")?;
+        if n < 571 {
             r.spend(628, b, "f1000")?;
         }
         if n >= 576 {
@@ -5278,564 +4565,125 @@ impl StructNested {
         if n < 622 {
             *self = Self::default();
         }
-        if n >= 12 {
-            self.id = fbe::Fixed::at(body, 8);
-        } else {
-            r.spend(692, b, "id")?;
-        }
-        if n >= 13 {
-            self.f1 = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(692, b, "f1")?;
-        }
-        if n >= 14 {
-            self.f2 = fbe::Fixed::at(body, 13);
-        } else if n >= 13 {
-            r.spend(692, b, "f2")?;
-        }
-        if n >= 15 {
-            self.f3 = fbe::Fixed::at(body, 14);
-        } else if n >= 14 {
-            r.spend(692, b, "f3")?;
-        }
-        if n >= 16 {
-            self.f4 = fbe::Fixed::at(body, 15);
-        } else if n >= 15 {
-            r.spend(692, b, "f4")?;
-        }
-        if n >= 17 {
-            self.f5 = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
-            r.spend(692, b, "f5")?;
-        }
-        if n >= 18 {
-            self.f6 = fbe::Fixed::at(body, 17);
-        } else if n >= 17 {
-            r.spend(692, b, "f6")?;
-        }
-        if n >= 22 {
-            self.f7 = fbe::Fixed::at(body, 18);
-        } else if n >= 18 {
-            r.spend(692, b, "f7")?;
-        }
-        if n >= 26 {
-            self.f8 = fbe::Fixed::at(body, 22);
-        } else if n >= 22 {
-            r.spend(692, b, "f8")?;
-        }
-        if n >= 27 {
-            self.f9 = fbe::Fixed::at(body, 26);
-        } else if n >= 26 {
-            r.spend(692, b, "f9")?;
-        }
-        if n >= 28 {
-            self.f10 = fbe::Fixed::at(body, 27);
-        } else if n >= 27 {
-            r.spend(692, b, "f10")?;
-        }
-        if n >= 29 {
-            self.f11 = fbe::Fixed::at(body, 28);
-        } else if n >= 28 {
-            r.spend(692, b, "f11")?;
-        }
-        if n >= 30 {
-            self.f12 = fbe::Fixed::at(body, 29);
-        } else if n >= 29 {
-            r.spend(692, b, "f12")?;
-        }
-        if n >= 32 {
-            self.f13 = fbe::Fixed::at(body, 30);
-        } else if n >= 30 {
-            r.spend(692, b, "f13")?;
-        }
-        if n >= 34 {
-            self.f14 = fbe::Fixed::at(body, 32);
-        } else if n >= 32 {
-            r.spend(692, b, "f14")?;
-        }
-        if n >= 36 {
-            self.f15 = fbe::Fixed::at(body, 34);
-        } else if n >= 34 {
-            r.spend(692, b, "f15")?;
-        }
-        if n >= 38 {
-            self.f16 = fbe::Fixed::at(body, 36);
-        } else if n >= 36 {
-            r.spend(692, b, "f16")?;
-        }
-        if n >= 42 {
-            self.f17 = fbe::Fixed::at(body, 38);
-        } else if n >= 38 {
-            r.spend(692, b, "f17")?;
-        }
-        if n >= 46 {
-            self.f18 = fbe::Fixed::at(body, 42);
-        } else if n >= 42 {
-            r.spend(692, b, "f18")?;
-        }
-        if n >= 50 {
-            self.f19 = fbe::Fixed::at(body, 46);
-        } else if n >= 46 {
-            r.spend(692, b, "f19")?;
-        }
-        if n >= 54 {
-            self.f20 = fbe::Fixed::at(body, 50);
-        } else if n >= 50 {
-            r.spend(692, b, "f20")?;
-        }
-        if n >= 62 {
-            self.f21 = fbe::Fixed::at(body, 54);
-        } else if n >= 54 {
-            r.spend(692, b, "f21")?;
-        }
-        if n >= 70 {
-            self.f22 = fbe::Fixed::at(body, 62);
-        } else if n >= 62 {
-            r.spend(692, b, "f22")?;
-        }
-        if n >= 78 {
-            self.f23 = fbe::Fixed::at(body, 70);
-        } else if n >= 70 {
-            r.spend(692, b, "f23")?;
-        }
-        if n >= 86 {
-            self.f24 = fbe::Fixed::at(body, 78);
-        } else if n >= 78 {
-            r.spend(692, b, "f24")?;
-        }
-        if n >= 90 {
-            self.f25 = fbe::Fixed::at(body, 86);
-        } else if n >= 86 {
-            r.spend(692, b, "f25")?;
-        }
-        if n >= 94 {
-            self.f26 = fbe::Fixed::at(body, 90);
-        } else if n >= 90 {
-            r.spend(692, b, "f26")?;
-        }
-        if n >= 102 {
-            self.f27 = fbe::Fixed::at(body, 94);
-        } else if n >= 94 {
-            r.spend(692, b, "f27")?;
-        }
-        if n >= 110 {
-            self.f28 = fbe::Fixed::at(body, 102);
-        } else if n >= 102 {
-            r.spend(692, b, "f28")?;
-        }
-        if n >= 126 {
-            r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
-        } else if n >= 110 {
-            r.spend(692, b, "f29")?;
-        }
-        if n >= 142 {
-            r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
-        } else if n >= 126 {
-            r.spend(692, b, "f30")?;
-        }
-        if n >= 146 {
-            r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
-        } else if n >= 142 {
-            r.spend(692, b, "f31")?;
-        }
-        if n >= 150 {
-            r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
-        } else if n >= 146 {
-            r.spend(692, b, "f32")?;
-        }
-        if n >= 158 {
-            self.f33 = fbe::Fixed::at(body, 150);
-        } else if n >= 150 {
-            r.spend(692, b, "f33")?;
-        }
-        if n >= 166 {
-            self.f34 = fbe::Fixed::at(body, 158);
-        } else if n >= 158 {
-            r.spend(692, b, "f34")?;
-        }
-        if n >= 174 {
-            self.f35 = fbe::Fixed::at(body, 166);
-        } else if n >= 166 {
-            r.spend(692, b, "f35")?;
-        }
-        if n >= 190 {
-            self.f36 = fbe::Fixed::at(body, 174);
-        } else if n >= 174 {
-            r.spend(692, b, "f36")?;
-        }
-        if n >= 206 {
-            self.f37 = fbe::Fixed::at(body, 190);
-        } else if n >= 190 {
-            r.spend(692, b, "f37")?;
-        }
-        if n >= 222 {
-            self.f38 = fbe::Fixed::at(body, 206);
-        } else if n >= 206 {
-            r.spend(692, b, "f38")?;
-        }
-        if n >= 223 {
-            self.f39 = fbe::Fixed::at(body, 222);
-        } else if n >= 222 {
-            r.spend(692, b, "f39")?;
-        }
-        if n >= 224 {
-            self.f40 = fbe::Fixed::at(body, 223);
-        } else if n >= 223 {
-            r.spend(692, b, "f40")?;
-        }
-        if n >= 228 {
-            r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
-        } else if n >= 224 {
-            r.spend(692, b, "f41")?;
-        }
-        if n >= 232 {
-            r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
-        } else if n >= 228 {
-            r.spend(666, b, "f42")?;
-        }
-        if n >= 233 {
-            self.f43 = fbe::Fixed::at(body, 232);
-        } else if n >= 232 {
-            r.spend(654, b, "f43")?;
-        }
-        if n >= 237 {
-            r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
-        } else if n >= 233 {
-            r.spend(654, b, "f44")?;
-        }
-        if n >= 242 {
-            r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
-        } else if n >= 237 {
-            r.spend(628, b, "f100")?;
-        }
-        if n >= 247 {
-            r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
-        } else if n >= 242 {
-            r.spend(628, b, "f101")?;
-        }
-        if n >= 252 {
-            r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
-        } else if n >= 247 {
-            r.spend(628, b, "f102")?;
-        }
-        if n >= 257 {
-            r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
-        } else if n >= 252 {
-            r.spend(628, b, "f103")?;
-        }
-        if n >= 262 {
-            r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
-        } else if n >= 257 {
-            r.spend(628, b, "f104")?;
-        }
-        if n >= 267 {
-            r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
-        } else if n >= 262 {
-            r.spend(628, b, "f105")?;
-        }
-        if n >= 272 {
-            r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
-        } else if n >= 267 {
-            r.spend(628, b, "f106")?;
-        }
-        if n >= 277 {
-            r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
-        } else if n >= 272 {
-            r.spend(628, b, "f107")?;
-        }
-        if n >= 282 {
-            r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
-        } else if n >= 277 {
-            r.spend(628, b, "f108")?;
-        }
-        if n >= 287 {
-            r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
-        } else if n >= 282 {
-            r.spend(628, b, "f109")?;
-        }
-        if n >= 292 {
-            r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
-        } else if n >= 287 {
-            r.spend(628, b, "f110")?;
-        }
-        if n >= 297 {
-            r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
-        } else if n >= 292 {
-            r.spend(628, b, "f111")?;
-        }
-        if n >= 302 {
-            r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
-        } else if n >= 297 {
-            r.spend(628, b, "f112")?;
-        }
-        if n >= 307 {
-            r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
-        } else if n >= 302 {
-            r.spend(628, b, "f113")?;
-        }
-        if n >= 312 {
-            r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
-        } else if n >= 307 {
-            r.spend(628, b, "f114")?;
-        }
-        if n >= 317 {
-            r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
-        } else if n >= 312 {
-            r.spend(628, b, "f115")?;
-        }
-        if n >= 322 {
-            r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
-        } else if n >= 317 {
-            r.spend(628, b, "f116")?;
-        }
-        if n >= 327 {
-            r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
-        } else if n >= 322 {
-            r.spend(628, b, "f117")?;
-        }
-        if n >= 332 {
-            r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
-        } else if n >= 327 {
-            r.spend(628, b, "f118")?;
-        }
-        if n >= 337 {
-            r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
-        } else if n >= 332 {
-            r.spend(628, b, "f119")?;
-        }
-        if n >= 342 {
-            r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
-        } else if n >= 337 {
-            r.spend(628, b, "f120")?;
-        }
-        if n >= 347 {
-            r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
-        } else if n >= 342 {
-            r.spend(628, b, "f121")?;
-        }
-        if n >= 352 {
-            r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
-        } else if n >= 347 {
-            r.spend(628, b, "f122")?;
-        }
-        if n >= 357 {
-            r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
-        } else if n >= 352 {
-            r.spend(628, b, "f123")?;
-        }
-        if n >= 362 {
-            r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
-        } else if n >= 357 {
-            r.spend(628, b, "f124")?;
-        }
-        if n >= 367 {
-            r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
-        } else if n >= 362 {
-            r.spend(628, b, "f125")?;
-        }
-        if n >= 372 {
-            r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
-        } else if n >= 367 {
-            r.spend(628, b, "f126")?;
-        }
-        if n >= 377 {
-            r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
-        } else if n >= 372 {
-            r.spend(628, b, "f127")?;
-        }
-        if n >= 382 {
-            r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
-        } else if n >= 377 {
-            r.spend(628, b, "f128")?;
-        }
-        if n >= 387 {
-            r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
-        } else if n >= 382 {
-            r.spend(628, b, "f129")?;
-        }
-        if n >= 392 {
-            r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
-        } else if n >= 387 {
-            r.spend(628, b, "f130")?;
-        }
-        if n >= 397 {
-            r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
-        } else if n >= 392 {
-            r.spend(628, b, "f131")?;
-        }
-        if n >= 402 {
-            r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
-        } else if n >= 397 {
-            r.spend(628, b, "f132")?;
-        }
-        if n >= 407 {
-            r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
-        } else if n >= 402 {
-            r.spend(628, b, "f133")?;
-        }
-        if n >= 412 {
-            r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
-        } else if n >= 407 {
-            r.spend(628, b, "f134")?;
-        }
-        if n >= 417 {
-            r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
-        } else if n >= 412 {
-            r.spend(628, b, "f135")?;
-        }
-        if n >= 422 {
-            r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
-        } else if n >= 417 {
-            r.spend(628, b, "f136")?;
-        }
-        if n >= 427 {
-            r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
-        } else if n >= 422 {
-            r.spend(628, b, "f137")?;
-        }
-        if n >= 432 {
-            r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
-        } else if n >= 427 {
-            r.spend(628, b, "f138")?;
-        }
-        if n >= 437 {
-            r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
-        } else if n >= 432 {
-            r.spend(628, b, "f139")?;
-        }
-        if n >= 442 {
-            r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
-        } else if n >= 437 {
-            r.spend(628, b, "f140")?;
-        }
-        if n >= 447 {
-            r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
-        } else if n >= 442 {
-            r.spend(628, b, "f141")?;
-        }
-        if n >= 452 {
-            r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
-        } else if n >= 447 {
-            r.spend(628, b, "f142")?;
-        }
-        if n >= 457 {
-            r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
-        } else if n >= 452 {
-            r.spend(628, b, "f143")?;
-        }
-        if n >= 462 {
-            r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
-        } else if n >= 457 {
-            r.spend(628, b, "f144")?;
-        }
-        if n >= 467 {
-            r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
-        } else if n >= 462 {
-            r.spend(628, b, "f145")?;
-        }
-        if n >= 472 {
-            r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
-        } else if n >= 467 {
-            r.spend(628, b, "f146")?;
-        }
-        if n >= 477 {
-            r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
-        } else if n >= 472 {
-            r.spend(628, b, "f147")?;
-        }
-        if n >= 482 {
-            r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
-        } else if n >= 477 {
-            r.spend(628, b, "f148")?;
-        }
-        if n >= 487 {
-            r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
-        } else if n >= 482 {
-            r.spend(628, b, "f149")?;
-        }
-        if n >= 492 {
-            r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
-        } else if n >= 487 {
-            r.spend(628, b, "f150")?;
-        }
-        if n >= 497 {
-            r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
-        } else if n >= 492 {
-            r.spend(628, b, "f151")?;
-        }
-        if n >= 502 {
-            r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
-        } else if n >= 497 {
-            r.spend(628, b, "f152")?;
-        }
-        if n >= 507 {
-            r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
-        } else if n >= 502 {
-            r.spend(628, b, "f153")?;
-        }
-        if n >= 512 {
-            r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
-        } else if n >= 507 {
-            r.spend(628, b, "f154")?;
-        }
-        if n >= 517 {
-            r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
-        } else if n >= 512 {
-            r.spend(628, b, "f155")?;
-        }
-        if n >= 522 {
-            r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
-        } else if n >= 517 {
-            r.spend(628, b, "f156")?;
-        }
-        if n >= 527 {
-            r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
-        } else if n >= 522 {
-            r.spend(628, b, "f157")?;
-        }
-        if n >= 532 {
-            r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
-        } else if n >= 527 {
-            r.spend(628, b, "f158")?;
-        }
-        if n >= 537 {
-            r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
-        } else if n >= 532 {
-            r.spend(628, b, "f159")?;
-        }
-        if n >= 542 {
-            r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
-        } else if n >= 537 {
-            r.spend(628, b, "f160")?;
-        }
-        if n >= 547 {
-            r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
-        } else if n >= 542 {
-            r.spend(628, b, "f161")?;
-        }
-        if n >= 552 {
-            r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
-        } else if n >= 547 {
-            r.spend(628, b, "f162")?;
-        }
-        if n >= 557 {
-            r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
-        } else if n >= 552 {
-            r.spend(628, b, "f163")?;
-        }
-        if n >= 562 {
-            r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
-        } else if n >= 557 {
-            r.spend(628, b, "f164")?;
-        }
-        if n >= 567 {
-            r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
-        } else if n >= 562 {
-            r.spend(628, b, "f165")?;
-        }
+        if n < 567 {
+            r.spend(692, b, "")?;
+            r.leave();
+            return Ok(());
+        }
+        self.id = fbe::Fixed::at(body, 8);
+        self.f1 = fbe::Fixed::at(body, 12);
+        self.f2 = fbe::Fixed::at(body, 13);
+        self.f3 = fbe::Fixed::at(body, 14);
+        self.f4 = fbe::Fixed::at(body, 15);
+        self.f5 = fbe::Fixed::at(body, 16);
+        self.f6 = fbe::Fixed::at(body, 17);
+        self.f7 = fbe::Fixed::at(body, 18);
+        self.f8 = fbe::Fixed::at(body, 22);
+        self.f9 = fbe::Fixed::at(body, 26);
+        self.f10 = fbe::Fixed::at(body, 27);
+        self.f11 = fbe::Fixed::at(body, 28);
+        self.f12 = fbe::Fixed::at(body, 29);
+        self.f13 = fbe::Fixed::at(body, 30);
+        self.f14 = fbe::Fixed::at(body, 32);
+        self.f15 = fbe::Fixed::at(body, 34);
+        self.f16 = fbe::Fixed::at(body, 36);
+        self.f17 = fbe::Fixed::at(body, 38);
+        self.f18 = fbe::Fixed::at(body, 42);
+        self.f19 = fbe::Fixed::at(body, 46);
+        self.f20 = fbe::Fixed::at(body, 50);
+        self.f21 = fbe::Fixed::at(body, 54);
+        self.f22 = fbe::Fixed::at(body, 62);
+        self.f23 = fbe::Fixed::at(body, 70);
+        self.f24 = fbe::Fixed::at(body, 78);
+        self.f25 = fbe::Fixed::at(body, 86);
+        self.f26 = fbe::Fixed::at(body, 90);
+        self.f27 = fbe::Fixed::at(body, 94);
+        self.f28 = fbe::Fixed::at(body, 102);
+        r.field_into_at(&mut self.f29, b, body, 110, "f29")?;
+        r.field_into_at(&mut self.f30, b, body, 126, "f30")?;
+        r.field_into_at(&mut self.f31, b, body, 142, "f31")?;
+        r.field_into_at(&mut self.f32, b, body, 146, "f32")?;
+        self.f33 = fbe::Fixed::at(body, 150);
+        self.f34 = fbe::Fixed::at(body, 158);
+        self.f35 = fbe::Fixed::at(body, 166);
+        self.f36 = fbe::Fixed::at(body, 174);
+        self.f37 = fbe::Fixed::at(body, 190);
+        self.f38 = fbe::Fixed::at(body, 206);
+        self.f39 = fbe::Fixed::at(body, 222);
+        self.f40 = fbe::Fixed::at(body, 223);
+        r.field_into_at(&mut self.f41, b, body, 224, "f41")?;
+        r.field_into_at(&mut self.f42, b, body, 228, "f42")?;
+        self.f43 = fbe::Fixed::at(body, 232);
+        r.field_into_at(&mut self.f44, b, body, 233, "f44")?;
+        r.field_into_at(&mut self.f100, b, body, 237, "f100")?;
+        r.field_into_at(&mut self.f101, b, body, 242, "f101")?;
+        r.field_into_at(&mut self.f102, b, body, 247, "f102")?;
+        r.field_into_at(&mut self.f103, b, body, 252, "f103")?;
+        r.field_into_at(&mut self.f104, b, body, 257, "f104")?;
+        r.field_into_at(&mut self.f105, b, body, 262, "f105")?;
+        r.field_into_at(&mut self.f106, b, body, 267, "f106")?;
+        r.field_into_at(&mut self.f107, b, body, 272, "f107")?;
+        r.field_into_at(&mut self.f108, b, body, 277, "f108")?;
+        r.field_into_at(&mut self.f109, b, body, 282, "f109")?;
+        r.field_into_at(&mut self.f110, b, body, 287, "f110")?;
+        r.field_into_at(&mut self.f111, b, body, 292, "f111")?;
+        r.field_into_at(&mut self.f112, b, body, 297, "f112")?;
+        r.field_into_at(&mut self.f113, b, body, 302, "f113")?;
+        r.field_into_at(&mut self.f114, b, body, 307, "f114")?;
+        r.field_into_at(&mut self.f115, b, body, 312, "f115")?;
+        r.field_into_at(&mut self.f116, b, body, 317, "f116")?;
+        r.field_into_at(&mut self.f117, b, body, 322, "f117")?;
+        r.field_into_at(&mut self.f118, b, body, 327, "f118")?;
+        r.field_into_at(&mut self.f119, b, body, 332, "f119")?;
+        r.field_into_at(&mut self.f120, b, body, 337, "f120")?;
+        r.field_into_at(&mut self.f121, b, body, 342, "f121")?;
+        r.field_into_at(&mut self.f122, b, body, 347, "f122")?;
+        r.field_into_at(&mut self.f123, b, body, 352, "f123")?;
+        r.field_into_at(&mut self.f124, b, body, 357, "f124")?;
+        r.field_into_at(&mut self.f125, b, body, 362, "f125")?;
+        r.field_into_at(&mut self.f126, b, body, 367, "f126")?;
+        r.field_into_at(&mut self.f127, b, body, 372, "f127")?;
+        r.field_into_at(&mut self.f128, b, body, 377, "f128")?;
+        r.field_into_at(&mut self.f129, b, body, 382, "f129")?;
+        r.field_into_at(&mut self.f130, b, body, 387, "f130")?;
+        r.field_into_at(&mut self.f131, b, body, 392, "f131")?;
+        r.field_into_at(&mut self.f132, b, body, 397, "f132")?;
+        r.field_into_at(&mut self.f133, b, body, 402, "f133")?;
+        r.field_into_at(&mut self.f134, b, body, 407, "f134")?;
+        r.field_into_at(&mut self.f135, b, body, 412, "f135")?;
+        r.field_into_at(&mut self.f136, b, body, 417, "f136")?;
+        r.field_into_at(&mut self.f137, b, body, 422, "f137")?;
+        r.field_into_at(&mut self.f138, b, body, 427, "f138")?;
+        r.field_into_at(&mut self.f139, b, body, 432, "f139")?;
+        r.field_into_at(&mut self.f140, b, body, 437, "f140")?;
+        r.field_into_at(&mut self.f141, b, body, 442, "f141")?;
+        r.field_into_at(&mut self.f142, b, body, 447, "f142")?;
+        r.field_into_at(&mut self.f143, b, body, 452, "f143")?;
+        r.field_into_at(&mut self.f144, b, body, 457, "f144")?;
+        r.field_into_at(&mut self.f145, b, body, 462, "f145")?;
+        r.field_into_at(&mut self.f146, b, body, 467, "f146")?;
+        r.field_into_at(&mut self.f147, b, body, 472, "f147")?;
+        r.field_into_at(&mut self.f148, b, body, 477, "f148")?;
+        r.field_into_at(&mut self.f149, b, body, 482, "f149")?;
+        r.field_into_at(&mut self.f150, b, body, 487, "f150")?;
+        r.field_into_at(&mut self.f151, b, body, 492, "f151")?;
+        r.field_into_at(&mut self.f152, b, body, 497, "f152")?;
+        r.field_into_at(&mut self.f153, b, body, 502, "f153")?;
+        r.field_into_at(&mut self.f154, b, body, 507, "f154")?;
+        r.field_into_at(&mut self.f155, b, body, 512, "f155")?;
+        r.field_into_at(&mut self.f156, b, body, 517, "f156")?;
+        r.field_into_at(&mut self.f157, b, body, 522, "f157")?;
+        r.field_into_at(&mut self.f158, b, body, 527, "f158")?;
+        r.field_into_at(&mut self.f159, b, body, 532, "f159")?;
+        r.field_into_at(&mut self.f160, b, body, 537, "f160")?;
+        r.field_into_at(&mut self.f161, b, body, 542, "f161")?;
+        r.field_into_at(&mut self.f162, b, body, 547, "f162")?;
+        r.field_into_at(&mut self.f163, b, body, 552, "f163")?;
+        r.field_into_at(&mut self.f164, b, body, 557, "f164")?;
+        r.field_into_at(&mut self.f165, b, body, 562, "f165")?;
         if n >= 571 {
             self.f1000 = fbe::Fixed::at(body, 567);
-        } else if n >= 567 {
+        } else {
             r.spend(628, b, "f1000")?;
         }
         if n >= 576 {

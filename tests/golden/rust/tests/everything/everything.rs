@@ -1696,9 +1696,11 @@ impl Derived {
         if n < 16 {
             *self = Self::default();
         }
-        if n >= 12 {
-            self.a = fbe::Fixed::at(body, 8);
+        if n < 12 {
+            r.leave();
+            return Ok(());
         }
+        self.a = fbe::Fixed::at(body, 8);
         if n >= 16 {
             self.b_ = fbe::Fixed::at(body, 12);
         }
@@ -1809,9 +1811,11 @@ impl fbe::Struct for ImportedBase {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
         let body = r.body(b, n);
-        if n >= 12 {
-            r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
+        if n < 16 {
+            r.leave();
+            return Ok(());
         }
+        r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
         r.leave();
         Ok(())
     }
@@ -1855,12 +1859,12 @@ impl ImportedBase {
         if n < 24 {
             *self = Self::default();
         }
-        if n >= 12 {
-            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        if n < 16 {
+            r.leave();
+            return Ok(());
         }
-        if n >= 16 {
-            self.digits = fbe::Fixed::at(body, 12);
-        }
+        r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        self.digits = fbe::Fixed::at(body, 12);
         if n >= 24 {
             self.price = fbe::Fixed::at(body, 16);
         }

@@ -21522,15 +21522,13 @@ impl fbe::Struct for Listed {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
         let body = r.body(b, n);
-        if n >= 12 {
-            r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
-        } else {
-            r.spend(4, b, "symbol")?;
+        if n < 16 {
+            r.spend(4, b, "")?;
+            r.leave();
+            return Ok(());
         }
-        if (12..16).contains(&n) {
-            r.spend(4, b, "digits")?;
-        }
-        if (16..20).contains(&n) {
+        r.check_at::<fbe::BString>(b, body, 8, "symbol")?;
+        if n < 20 {
             r.spend(4, b, "precision")?;
         }
         if n >= 24 {
@@ -21584,19 +21582,16 @@ impl Listed {
         if n < 24 {
             *self = Self::default();
         }
-        if n >= 12 {
-            r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
-        } else {
-            r.spend(4, b, "symbol")?;
+        if n < 16 {
+            r.spend(4, b, "")?;
+            r.leave();
+            return Ok(());
         }
-        if n >= 16 {
-            self.digits = fbe::Fixed::at(body, 12);
-        } else if n >= 12 {
-            r.spend(4, b, "digits")?;
-        }
+        r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
+        self.digits = fbe::Fixed::at(body, 12);
         if n >= 20 {
             self.precision = fbe::Fixed::at(body, 16);
-        } else if n >= 16 {
+        } else {
             r.spend(4, b, "precision")?;
         }
         if n >= 24 {
@@ -21776,15 +21771,13 @@ impl Derived {
         if n < 26 {
             *self = Self::default();
         }
-        if n >= 12 {
-            self.side = fbe::Fixed::at(body, 8);
+        if n < 20 {
+            r.leave();
+            return Ok(());
         }
-        if n >= 16 {
-            self.s = fbe::Fixed::at(body, 12);
-        }
-        if n >= 20 {
-            self.range = fbe::Fixed::at(body, 16);
-        }
+        self.side = fbe::Fixed::at(body, 8);
+        self.s = fbe::Fixed::at(body, 12);
+        self.range = fbe::Fixed::at(body, 16);
         if n >= 22 {
             self.word = fbe::Fixed::at(body, 20);
         }
