@@ -89,7 +89,9 @@ def write_fields(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, fi
 
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str, verify: bool) -> None:
     """ReadBody, or VerifyBody: the same checks and charges without making the value (the fields read
-    unchecked are not looked at)."""
+    unchecked are not looked at). The inherited fields are read as a group: none of them when the body
+    is too short for all of them (all defaults, charged plan.older_cost once: docs/format.md 3.6);
+    then each own field the body holds, the first one missing charging the defaults of the rest."""
     head = "void VerifyBody" if verify else f"{name} ReadBody"
     with braces(w, f"public override {head}(Reader r, int bas, int slot)"):
         fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
@@ -99,8 +101,17 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
         w.line(f"{'int b = ' if fields else ''}r.StructBody(bas, slot, {s.type_id}, {s.decode_cost}, out n);")
         if not verify:
             w.line(f"var v = new {name}();")
+        if p.base_fields and fields:
+            with braces(w, f"if (n < {s.base_size})"):
+                if p.older_cost:
+                    w.line(f'r.Spend({p.older_cost}, b, "");')
+                w.line("r.Leave();")
+                w.line("return;" if verify else "return v;")
+            for fp in p.base_fields:
+                if not verify or not ir.reads_unchecked(fp.type):
+                    read_field(w, c, s, fp, verify)
         before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
-        for fp in p.fields:
+        for fp in p.own_fields:
             if fp not in fields:
                 before = fp.end
                 continue
@@ -108,13 +119,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
             first_missing = f"n >= {before}" if before > 8 else ""
             if not verify or not ir.reads_unchecked(fp.type):
                 with w.block(f"if (n >= {fp.end})", ""):
-                    if verify:
-                        w.line(f'{codec(c, s, fp)}.CheckField(r, b, b + {fp.offset}, "{fp.name}");')
-                    elif direct(fp.type):
-                        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {read_wire(c, fp.type, f'b + {fp.offset}')};")
-                    else:
-                        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = "
-                               f'{codec(c, s, fp)}.Field(r, b, b + {fp.offset}, "{fp.name}");')
+                    read_field(w, c, s, fp, verify)
                 if fp.missing_cost:
                     with w.block(f"else if ({first_missing})" if first_missing else "else", ""):
                         w.line(spend)
@@ -127,6 +132,17 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
         if not verify:
             w.line("return v;")
     w.blank()
+
+
+def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, verify: bool) -> None:
+    """One field of a body that holds it, read into v at its offset from b (or checked)."""
+    if verify:
+        w.line(f'{codec(c, s, fp)}.CheckField(r, b, b + {fp.offset}, "{fp.name}");')
+    elif direct(fp.type):
+        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {read_wire(c, fp.type, f'b + {fp.offset}')};")
+    else:
+        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = "
+               f'{codec(c, s, fp)}.Field(r, b, b + {fp.offset}, "{fp.name}");')
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:

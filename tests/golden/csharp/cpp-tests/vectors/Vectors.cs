@@ -637,12 +637,14 @@ namespace Vectors
                 int n;
                 int b = r.StructBody(bas, slot, 3, 19, out n);
                 var v = new Point3();
-                if (n >= 9)
-                    v.Flag = Reader.GetBool(r.Data, b + 8);
-                if (n >= 17)
-                    v.X = Reader.GetInt64(r.Data, b + 9);
-                if (n >= 19)
-                    v.Y = Reader.GetInt16(r.Data, b + 17);
+                if (n < 19)
+                {
+                    r.Leave();
+                    return v;
+                }
+                v.Flag = Reader.GetBool(r.Data, b + 8);
+                v.X = Reader.GetInt64(r.Data, b + 9);
+                v.Y = Reader.GetInt16(r.Data, b + 17);
                 if (n >= 27)
                     v.Z = Reader.GetDouble(r.Data, b + 19);
                 r.Leave();

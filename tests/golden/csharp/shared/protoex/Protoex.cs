@@ -506,10 +506,13 @@ namespace Protoex
                 int n;
                 int b = r.StructBody(bas, slot, 2, 20, out n);
                 var v = new Balance();
-                if (n >= 12)
-                    v.Currency = Codecs.String.Field(r, b, b + 8, "currency");
-                if (n >= 20)
-                    v.Amount = Reader.GetDouble(r.Data, b + 12);
+                if (n < 20)
+                {
+                    r.Leave();
+                    return v;
+                }
+                v.Currency = Codecs.String.Field(r, b, b + 8, "currency");
+                v.Amount = Reader.GetDouble(r.Data, b + 12);
                 if (n >= 28)
                     v.Locked = Reader.GetDouble(r.Data, b + 20);
                 r.Leave();
@@ -520,8 +523,12 @@ namespace Protoex
             {
                 int n;
                 int b = r.StructBody(bas, slot, 2, 20, out n);
-                if (n >= 12)
-                    Codecs.String.CheckField(r, b, b + 8, "currency");
+                if (n < 20)
+                {
+                    r.Leave();
+                    return;
+                }
+                Codecs.String.CheckField(r, b, b + 8, "currency");
                 r.Leave();
             }
 

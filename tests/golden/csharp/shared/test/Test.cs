@@ -1471,186 +1471,57 @@ namespace Test
                 int n;
                 int b = r.StructBody(bas, slot, 111, 283, out n);
                 var v = new StructOptional();
-                if (n >= 12)
-                    v.Id = Reader.GetInt32(r.Data, b + 8);
-                else
-                    r.Spend(64, b, "id");
-                if (n >= 13)
-                    v.F1 = Reader.GetBool(r.Data, b + 12);
-                else if (n >= 12)
-                    r.Spend(64, b, "f1");
-                if (n >= 14)
-                    v.F2 = Reader.GetBool(r.Data, b + 13);
-                else if (n >= 13)
-                    r.Spend(64, b, "f2");
-                if (n >= 15)
-                    v.F3 = Reader.GetByte(r.Data, b + 14);
-                else if (n >= 14)
-                    r.Spend(64, b, "f3");
-                if (n >= 16)
-                    v.F4 = Reader.GetByte(r.Data, b + 15);
-                else if (n >= 15)
-                    r.Spend(64, b, "f4");
-                if (n >= 17)
-                    v.F5 = Reader.GetByte(r.Data, b + 16);
-                else if (n >= 16)
-                    r.Spend(64, b, "f5");
-                if (n >= 18)
-                    v.F6 = Reader.GetByte(r.Data, b + 17);
-                else if (n >= 17)
-                    r.Spend(64, b, "f6");
-                if (n >= 22)
-                    v.F7 = Reader.GetUInt32(r.Data, b + 18);
-                else if (n >= 18)
-                    r.Spend(64, b, "f7");
-                if (n >= 26)
-                    v.F8 = Reader.GetUInt32(r.Data, b + 22);
-                else if (n >= 22)
-                    r.Spend(64, b, "f8");
-                if (n >= 27)
-                    v.F9 = Reader.GetSByte(r.Data, b + 26);
-                else if (n >= 26)
-                    r.Spend(64, b, "f9");
-                if (n >= 28)
-                    v.F10 = Reader.GetSByte(r.Data, b + 27);
-                else if (n >= 27)
-                    r.Spend(64, b, "f10");
-                if (n >= 29)
-                    v.F11 = Reader.GetByte(r.Data, b + 28);
-                else if (n >= 28)
-                    r.Spend(64, b, "f11");
-                if (n >= 30)
-                    v.F12 = Reader.GetByte(r.Data, b + 29);
-                else if (n >= 29)
-                    r.Spend(64, b, "f12");
-                if (n >= 32)
-                    v.F13 = Reader.GetInt16(r.Data, b + 30);
-                else if (n >= 30)
-                    r.Spend(64, b, "f13");
-                if (n >= 34)
-                    v.F14 = Reader.GetInt16(r.Data, b + 32);
-                else if (n >= 32)
-                    r.Spend(64, b, "f14");
-                if (n >= 36)
-                    v.F15 = Reader.GetUInt16(r.Data, b + 34);
-                else if (n >= 34)
-                    r.Spend(64, b, "f15");
-                if (n >= 38)
-                    v.F16 = Reader.GetUInt16(r.Data, b + 36);
-                else if (n >= 36)
-                    r.Spend(64, b, "f16");
-                if (n >= 42)
-                    v.F17 = Reader.GetInt32(r.Data, b + 38);
-                else if (n >= 38)
-                    r.Spend(64, b, "f17");
-                if (n >= 46)
-                    v.F18 = Reader.GetInt32(r.Data, b + 42);
-                else if (n >= 42)
-                    r.Spend(64, b, "f18");
-                if (n >= 50)
-                    v.F19 = Reader.GetUInt32(r.Data, b + 46);
-                else if (n >= 46)
-                    r.Spend(64, b, "f19");
-                if (n >= 54)
-                    v.F20 = Reader.GetUInt32(r.Data, b + 50);
-                else if (n >= 50)
-                    r.Spend(64, b, "f20");
-                if (n >= 62)
-                    v.F21 = Reader.GetInt64(r.Data, b + 54);
-                else if (n >= 54)
-                    r.Spend(64, b, "f21");
-                if (n >= 70)
-                    v.F22 = Reader.GetInt64(r.Data, b + 62);
-                else if (n >= 62)
-                    r.Spend(64, b, "f22");
-                if (n >= 78)
-                    v.F23 = Reader.GetUInt64(r.Data, b + 70);
-                else if (n >= 70)
-                    r.Spend(64, b, "f23");
-                if (n >= 86)
-                    v.F24 = Reader.GetUInt64(r.Data, b + 78);
-                else if (n >= 78)
-                    r.Spend(64, b, "f24");
-                if (n >= 90)
-                    v.F25 = Reader.GetSingle(r.Data, b + 86);
-                else if (n >= 86)
-                    r.Spend(64, b, "f25");
-                if (n >= 94)
-                    v.F26 = Reader.GetSingle(r.Data, b + 90);
-                else if (n >= 90)
-                    r.Spend(64, b, "f26");
-                if (n >= 102)
-                    v.F27 = Reader.GetDouble(r.Data, b + 94);
-                else if (n >= 94)
-                    r.Spend(64, b, "f27");
-                if (n >= 110)
-                    v.F28 = Reader.GetDouble(r.Data, b + 102);
-                else if (n >= 102)
-                    r.Spend(64, b, "f28");
-                if (n >= 126)
-                    v.F29 = Codecs.Decimal.Field(r, b, b + 110, "f29");
-                else if (n >= 110)
-                    r.Spend(64, b, "f29");
-                if (n >= 142)
-                    v.F30 = Codecs.Decimal.Field(r, b, b + 126, "f30");
-                else if (n >= 126)
-                    r.Spend(64, b, "f30");
-                if (n >= 146)
-                    v.F31 = Codecs.String.Field(r, b, b + 142, "f31");
-                else if (n >= 142)
-                    r.Spend(64, b, "f31");
-                if (n >= 150)
-                    v.F32 = Codecs.String.Field(r, b, b + 146, "f32");
-                else if (n >= 146)
-                    r.Spend(64, b, "f32");
-                if (n >= 158)
-                    v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
-                else if (n >= 150)
-                    r.Spend(64, b, "f33");
-                if (n >= 166)
-                    v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
-                else if (n >= 158)
-                    r.Spend(64, b, "f34");
-                if (n >= 174)
-                    v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
-                else if (n >= 166)
-                    r.Spend(64, b, "f35");
-                if (n >= 190)
-                    v.F36 = Reader.GetGuid(r.Data, b + 174);
-                else if (n >= 174)
-                    r.Spend(64, b, "f36");
-                if (n >= 206)
-                    v.F37 = Reader.GetGuid(r.Data, b + 190);
-                else if (n >= 190)
-                    r.Spend(64, b, "f37");
-                if (n >= 222)
-                    v.F38 = Reader.GetGuid(r.Data, b + 206);
-                else if (n >= 206)
-                    r.Spend(64, b, "f38");
-                if (n >= 223)
-                    v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
-                else if (n >= 222)
-                    r.Spend(64, b, "f39");
-                if (n >= 224)
-                    v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
-                else if (n >= 223)
-                    r.Spend(64, b, "f40");
-                if (n >= 228)
-                    v.F41 = global::Proto.Order.Model.Instance.Field(r, b, b + 224, "f41");
-                else if (n >= 224)
-                    r.Spend(64, b, "f41");
-                if (n >= 232)
-                    v.F42 = global::Proto.Balance.Model.Instance.Field(r, b, b + 228, "f42");
-                else if (n >= 228)
-                    r.Spend(38, b, "f42");
-                if (n >= 233)
-                    v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
-                else if (n >= 232)
-                    r.Spend(26, b, "f43");
-                if (n >= 237)
-                    v.F44 = global::Proto.Account.Model.Instance.Field(r, b, b + 233, "f44");
-                else if (n >= 233)
-                    r.Spend(26, b, "f44");
+                if (n < 237)
+                {
+                    r.Spend(64, b, "");
+                    r.Leave();
+                    return v;
+                }
+                v.Id = Reader.GetInt32(r.Data, b + 8);
+                v.F1 = Reader.GetBool(r.Data, b + 12);
+                v.F2 = Reader.GetBool(r.Data, b + 13);
+                v.F3 = Reader.GetByte(r.Data, b + 14);
+                v.F4 = Reader.GetByte(r.Data, b + 15);
+                v.F5 = Reader.GetByte(r.Data, b + 16);
+                v.F6 = Reader.GetByte(r.Data, b + 17);
+                v.F7 = Reader.GetUInt32(r.Data, b + 18);
+                v.F8 = Reader.GetUInt32(r.Data, b + 22);
+                v.F9 = Reader.GetSByte(r.Data, b + 26);
+                v.F10 = Reader.GetSByte(r.Data, b + 27);
+                v.F11 = Reader.GetByte(r.Data, b + 28);
+                v.F12 = Reader.GetByte(r.Data, b + 29);
+                v.F13 = Reader.GetInt16(r.Data, b + 30);
+                v.F14 = Reader.GetInt16(r.Data, b + 32);
+                v.F15 = Reader.GetUInt16(r.Data, b + 34);
+                v.F16 = Reader.GetUInt16(r.Data, b + 36);
+                v.F17 = Reader.GetInt32(r.Data, b + 38);
+                v.F18 = Reader.GetInt32(r.Data, b + 42);
+                v.F19 = Reader.GetUInt32(r.Data, b + 46);
+                v.F20 = Reader.GetUInt32(r.Data, b + 50);
+                v.F21 = Reader.GetInt64(r.Data, b + 54);
+                v.F22 = Reader.GetInt64(r.Data, b + 62);
+                v.F23 = Reader.GetUInt64(r.Data, b + 70);
+                v.F24 = Reader.GetUInt64(r.Data, b + 78);
+                v.F25 = Reader.GetSingle(r.Data, b + 86);
+                v.F26 = Reader.GetSingle(r.Data, b + 90);
+                v.F27 = Reader.GetDouble(r.Data, b + 94);
+                v.F28 = Reader.GetDouble(r.Data, b + 102);
+                v.F29 = Codecs.Decimal.Field(r, b, b + 110, "f29");
+                v.F30 = Codecs.Decimal.Field(r, b, b + 126, "f30");
+                v.F31 = Codecs.String.Field(r, b, b + 142, "f31");
+                v.F32 = Codecs.String.Field(r, b, b + 146, "f32");
+                v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
+                v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
+                v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
+                v.F36 = Reader.GetGuid(r.Data, b + 174);
+                v.F37 = Reader.GetGuid(r.Data, b + 190);
+                v.F38 = Reader.GetGuid(r.Data, b + 206);
+                v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
+                v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
+                v.F41 = global::Proto.Order.Model.Instance.Field(r, b, b + 224, "f41");
+                v.F42 = global::Proto.Balance.Model.Instance.Field(r, b, b + 228, "f42");
+                v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
+                v.F44 = global::Proto.Account.Model.Instance.Field(r, b, b + 233, "f44");
                 if (n >= 242)
                     v.F100 = F100Codec.Field(r, b, b + 237, "f100");
                 if (n >= 247)
@@ -1791,110 +1662,19 @@ namespace Test
             {
                 int n;
                 int b = r.StructBody(bas, slot, 111, 283, out n);
-                if (n < 12)
-                    r.Spend(64, b, "id");
-                if (n >= 12 && n < 13)
-                    r.Spend(64, b, "f1");
-                if (n >= 13 && n < 14)
-                    r.Spend(64, b, "f2");
-                if (n >= 14 && n < 15)
-                    r.Spend(64, b, "f3");
-                if (n >= 15 && n < 16)
-                    r.Spend(64, b, "f4");
-                if (n >= 16 && n < 17)
-                    r.Spend(64, b, "f5");
-                if (n >= 17 && n < 18)
-                    r.Spend(64, b, "f6");
-                if (n >= 18 && n < 22)
-                    r.Spend(64, b, "f7");
-                if (n >= 22 && n < 26)
-                    r.Spend(64, b, "f8");
-                if (n >= 26 && n < 27)
-                    r.Spend(64, b, "f9");
-                if (n >= 27 && n < 28)
-                    r.Spend(64, b, "f10");
-                if (n >= 28 && n < 29)
-                    r.Spend(64, b, "f11");
-                if (n >= 29 && n < 30)
-                    r.Spend(64, b, "f12");
-                if (n >= 30 && n < 32)
-                    r.Spend(64, b, "f13");
-                if (n >= 32 && n < 34)
-                    r.Spend(64, b, "f14");
-                if (n >= 34 && n < 36)
-                    r.Spend(64, b, "f15");
-                if (n >= 36 && n < 38)
-                    r.Spend(64, b, "f16");
-                if (n >= 38 && n < 42)
-                    r.Spend(64, b, "f17");
-                if (n >= 42 && n < 46)
-                    r.Spend(64, b, "f18");
-                if (n >= 46 && n < 50)
-                    r.Spend(64, b, "f19");
-                if (n >= 50 && n < 54)
-                    r.Spend(64, b, "f20");
-                if (n >= 54 && n < 62)
-                    r.Spend(64, b, "f21");
-                if (n >= 62 && n < 70)
-                    r.Spend(64, b, "f22");
-                if (n >= 70 && n < 78)
-                    r.Spend(64, b, "f23");
-                if (n >= 78 && n < 86)
-                    r.Spend(64, b, "f24");
-                if (n >= 86 && n < 90)
-                    r.Spend(64, b, "f25");
-                if (n >= 90 && n < 94)
-                    r.Spend(64, b, "f26");
-                if (n >= 94 && n < 102)
-                    r.Spend(64, b, "f27");
-                if (n >= 102 && n < 110)
-                    r.Spend(64, b, "f28");
-                if (n >= 126)
-                    Codecs.Decimal.CheckField(r, b, b + 110, "f29");
-                else if (n >= 110)
-                    r.Spend(64, b, "f29");
-                if (n >= 142)
-                    Codecs.Decimal.CheckField(r, b, b + 126, "f30");
-                else if (n >= 126)
-                    r.Spend(64, b, "f30");
-                if (n >= 146)
-                    Codecs.String.CheckField(r, b, b + 142, "f31");
-                else if (n >= 142)
-                    r.Spend(64, b, "f31");
-                if (n >= 150)
-                    Codecs.String.CheckField(r, b, b + 146, "f32");
-                else if (n >= 146)
-                    r.Spend(64, b, "f32");
-                if (n >= 150 && n < 158)
-                    r.Spend(64, b, "f33");
-                if (n >= 158 && n < 166)
-                    r.Spend(64, b, "f34");
-                if (n >= 166 && n < 174)
-                    r.Spend(64, b, "f35");
-                if (n >= 174 && n < 190)
-                    r.Spend(64, b, "f36");
-                if (n >= 190 && n < 206)
-                    r.Spend(64, b, "f37");
-                if (n >= 206 && n < 222)
-                    r.Spend(64, b, "f38");
-                if (n >= 222 && n < 223)
-                    r.Spend(64, b, "f39");
-                if (n >= 223 && n < 224)
-                    r.Spend(64, b, "f40");
-                if (n >= 228)
-                    global::Proto.Order.Model.Instance.CheckField(r, b, b + 224, "f41");
-                else if (n >= 224)
-                    r.Spend(64, b, "f41");
-                if (n >= 232)
-                    global::Proto.Balance.Model.Instance.CheckField(r, b, b + 228, "f42");
-                else if (n >= 228)
-                    r.Spend(38, b, "f42");
-                if (n >= 232 && n < 233)
-                    r.Spend(26, b, "f43");
-                if (n >= 237)
-                    global::Proto.Account.Model.Instance.CheckField(r, b, b + 233, "f44");
-                else if (n >= 233)
-                    r.Spend(26, b, "f44");
+                if (n < 237)
+                {
+                    r.Spend(64, b, "");
+                    r.Leave();
+                    return;
+                }
+                Codecs.Decimal.CheckField(r, b, b + 110, "f29");
+                Codecs.Decimal.CheckField(r, b, b + 126, "f30");
+                Codecs.String.CheckField(r, b, b + 142, "f31");
+                Codecs.String.CheckField(r, b, b + 146, "f32");
+                global::Proto.Order.Model.Instance.CheckField(r, b, b + 224, "f41");
+                global::Proto.Balance.Model.Instance.CheckField(r, b, b + 228, "f42");
+                global::Proto.Account.Model.Instance.CheckField(r, b, b + 233, "f44");
                 if (n >= 242)
                     F100Codec.CheckField(r, b, b + 237, "f100");
                 if (n >= 247)
@@ -3441,453 +3221,126 @@ namespace Test
                 int n;
                 int b = r.StructBody(bas, slot, 112, 306, out n);
                 var v = new StructNested();
-                if (n >= 12)
-                    v.Id = Reader.GetInt32(r.Data, b + 8);
-                else
-                    r.Spend(692, b, "id");
-                if (n >= 13)
-                    v.F1 = Reader.GetBool(r.Data, b + 12);
-                else if (n >= 12)
-                    r.Spend(692, b, "f1");
-                if (n >= 14)
-                    v.F2 = Reader.GetBool(r.Data, b + 13);
-                else if (n >= 13)
-                    r.Spend(692, b, "f2");
-                if (n >= 15)
-                    v.F3 = Reader.GetByte(r.Data, b + 14);
-                else if (n >= 14)
-                    r.Spend(692, b, "f3");
-                if (n >= 16)
-                    v.F4 = Reader.GetByte(r.Data, b + 15);
-                else if (n >= 15)
-                    r.Spend(692, b, "f4");
-                if (n >= 17)
-                    v.F5 = Reader.GetByte(r.Data, b + 16);
-                else if (n >= 16)
-                    r.Spend(692, b, "f5");
-                if (n >= 18)
-                    v.F6 = Reader.GetByte(r.Data, b + 17);
-                else if (n >= 17)
-                    r.Spend(692, b, "f6");
-                if (n >= 22)
-                    v.F7 = Reader.GetUInt32(r.Data, b + 18);
-                else if (n >= 18)
-                    r.Spend(692, b, "f7");
-                if (n >= 26)
-                    v.F8 = Reader.GetUInt32(r.Data, b + 22);
-                else if (n >= 22)
-                    r.Spend(692, b, "f8");
-                if (n >= 27)
-                    v.F9 = Reader.GetSByte(r.Data, b + 26);
-                else if (n >= 26)
-                    r.Spend(692, b, "f9");
-                if (n >= 28)
-                    v.F10 = Reader.GetSByte(r.Data, b + 27);
-                else if (n >= 27)
-                    r.Spend(692, b, "f10");
-                if (n >= 29)
-                    v.F11 = Reader.GetByte(r.Data, b + 28);
-                else if (n >= 28)
-                    r.Spend(692, b, "f11");
-                if (n >= 30)
-                    v.F12 = Reader.GetByte(r.Data, b + 29);
-                else if (n >= 29)
-                    r.Spend(692, b, "f12");
-                if (n >= 32)
-                    v.F13 = Reader.GetInt16(r.Data, b + 30);
-                else if (n >= 30)
-                    r.Spend(692, b, "f13");
-                if (n >= 34)
-                    v.F14 = Reader.GetInt16(r.Data, b + 32);
-                else if (n >= 32)
-                    r.Spend(692, b, "f14");
-                if (n >= 36)
-                    v.F15 = Reader.GetUInt16(r.Data, b + 34);
-                else if (n >= 34)
-                    r.Spend(692, b, "f15");
-                if (n >= 38)
-                    v.F16 = Reader.GetUInt16(r.Data, b + 36);
-                else if (n >= 36)
-                    r.Spend(692, b, "f16");
-                if (n >= 42)
-                    v.F17 = Reader.GetInt32(r.Data, b + 38);
-                else if (n >= 38)
-                    r.Spend(692, b, "f17");
-                if (n >= 46)
-                    v.F18 = Reader.GetInt32(r.Data, b + 42);
-                else if (n >= 42)
-                    r.Spend(692, b, "f18");
-                if (n >= 50)
-                    v.F19 = Reader.GetUInt32(r.Data, b + 46);
-                else if (n >= 46)
-                    r.Spend(692, b, "f19");
-                if (n >= 54)
-                    v.F20 = Reader.GetUInt32(r.Data, b + 50);
-                else if (n >= 50)
-                    r.Spend(692, b, "f20");
-                if (n >= 62)
-                    v.F21 = Reader.GetInt64(r.Data, b + 54);
-                else if (n >= 54)
-                    r.Spend(692, b, "f21");
-                if (n >= 70)
-                    v.F22 = Reader.GetInt64(r.Data, b + 62);
-                else if (n >= 62)
-                    r.Spend(692, b, "f22");
-                if (n >= 78)
-                    v.F23 = Reader.GetUInt64(r.Data, b + 70);
-                else if (n >= 70)
-                    r.Spend(692, b, "f23");
-                if (n >= 86)
-                    v.F24 = Reader.GetUInt64(r.Data, b + 78);
-                else if (n >= 78)
-                    r.Spend(692, b, "f24");
-                if (n >= 90)
-                    v.F25 = Reader.GetSingle(r.Data, b + 86);
-                else if (n >= 86)
-                    r.Spend(692, b, "f25");
-                if (n >= 94)
-                    v.F26 = Reader.GetSingle(r.Data, b + 90);
-                else if (n >= 90)
-                    r.Spend(692, b, "f26");
-                if (n >= 102)
-                    v.F27 = Reader.GetDouble(r.Data, b + 94);
-                else if (n >= 94)
-                    r.Spend(692, b, "f27");
-                if (n >= 110)
-                    v.F28 = Reader.GetDouble(r.Data, b + 102);
-                else if (n >= 102)
-                    r.Spend(692, b, "f28");
-                if (n >= 126)
-                    v.F29 = Codecs.Decimal.Field(r, b, b + 110, "f29");
-                else if (n >= 110)
-                    r.Spend(692, b, "f29");
-                if (n >= 142)
-                    v.F30 = Codecs.Decimal.Field(r, b, b + 126, "f30");
-                else if (n >= 126)
-                    r.Spend(692, b, "f30");
-                if (n >= 146)
-                    v.F31 = Codecs.String.Field(r, b, b + 142, "f31");
-                else if (n >= 142)
-                    r.Spend(692, b, "f31");
-                if (n >= 150)
-                    v.F32 = Codecs.String.Field(r, b, b + 146, "f32");
-                else if (n >= 146)
-                    r.Spend(692, b, "f32");
-                if (n >= 158)
-                    v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
-                else if (n >= 150)
-                    r.Spend(692, b, "f33");
-                if (n >= 166)
-                    v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
-                else if (n >= 158)
-                    r.Spend(692, b, "f34");
-                if (n >= 174)
-                    v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
-                else if (n >= 166)
-                    r.Spend(692, b, "f35");
-                if (n >= 190)
-                    v.F36 = Reader.GetGuid(r.Data, b + 174);
-                else if (n >= 174)
-                    r.Spend(692, b, "f36");
-                if (n >= 206)
-                    v.F37 = Reader.GetGuid(r.Data, b + 190);
-                else if (n >= 190)
-                    r.Spend(692, b, "f37");
-                if (n >= 222)
-                    v.F38 = Reader.GetGuid(r.Data, b + 206);
-                else if (n >= 206)
-                    r.Spend(692, b, "f38");
-                if (n >= 223)
-                    v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
-                else if (n >= 222)
-                    r.Spend(692, b, "f39");
-                if (n >= 224)
-                    v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
-                else if (n >= 223)
-                    r.Spend(692, b, "f40");
-                if (n >= 228)
-                    v.F41 = global::Proto.Order.Model.Instance.Field(r, b, b + 224, "f41");
-                else if (n >= 224)
-                    r.Spend(692, b, "f41");
-                if (n >= 232)
-                    v.F42 = global::Proto.Balance.Model.Instance.Field(r, b, b + 228, "f42");
-                else if (n >= 228)
-                    r.Spend(666, b, "f42");
-                if (n >= 233)
-                    v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
-                else if (n >= 232)
-                    r.Spend(654, b, "f43");
-                if (n >= 237)
-                    v.F44 = global::Proto.Account.Model.Instance.Field(r, b, b + 233, "f44");
-                else if (n >= 233)
-                    r.Spend(654, b, "f44");
-                if (n >= 242)
-                    v.F100 = F100Codec.Field(r, b, b + 237, "f100");
-                else if (n >= 237)
-                    r.Spend(628, b, "f100");
-                if (n >= 247)
-                    v.F101 = F101Codec.Field(r, b, b + 242, "f101");
-                else if (n >= 242)
-                    r.Spend(628, b, "f101");
-                if (n >= 252)
-                    v.F102 = F102Codec.Field(r, b, b + 247, "f102");
-                else if (n >= 247)
-                    r.Spend(628, b, "f102");
-                if (n >= 257)
-                    v.F103 = F103Codec.Field(r, b, b + 252, "f103");
-                else if (n >= 252)
-                    r.Spend(628, b, "f103");
-                if (n >= 262)
-                    v.F104 = F104Codec.Field(r, b, b + 257, "f104");
-                else if (n >= 257)
-                    r.Spend(628, b, "f104");
-                if (n >= 267)
-                    v.F105 = F105Codec.Field(r, b, b + 262, "f105");
-                else if (n >= 262)
-                    r.Spend(628, b, "f105");
-                if (n >= 272)
-                    v.F106 = F106Codec.Field(r, b, b + 267, "f106");
-                else if (n >= 267)
-                    r.Spend(628, b, "f106");
-                if (n >= 277)
-                    v.F107 = F107Codec.Field(r, b, b + 272, "f107");
-                else if (n >= 272)
-                    r.Spend(628, b, "f107");
-                if (n >= 282)
-                    v.F108 = F108Codec.Field(r, b, b + 277, "f108");
-                else if (n >= 277)
-                    r.Spend(628, b, "f108");
-                if (n >= 287)
-                    v.F109 = F109Codec.Field(r, b, b + 282, "f109");
-                else if (n >= 282)
-                    r.Spend(628, b, "f109");
-                if (n >= 292)
-                    v.F110 = F110Codec.Field(r, b, b + 287, "f110");
-                else if (n >= 287)
-                    r.Spend(628, b, "f110");
-                if (n >= 297)
-                    v.F111 = F111Codec.Field(r, b, b + 292, "f111");
-                else if (n >= 292)
-                    r.Spend(628, b, "f111");
-                if (n >= 302)
-                    v.F112 = F112Codec.Field(r, b, b + 297, "f112");
-                else if (n >= 297)
-                    r.Spend(628, b, "f112");
-                if (n >= 307)
-                    v.F113 = F113Codec.Field(r, b, b + 302, "f113");
-                else if (n >= 302)
-                    r.Spend(628, b, "f113");
-                if (n >= 312)
-                    v.F114 = F114Codec.Field(r, b, b + 307, "f114");
-                else if (n >= 307)
-                    r.Spend(628, b, "f114");
-                if (n >= 317)
-                    v.F115 = F115Codec.Field(r, b, b + 312, "f115");
-                else if (n >= 312)
-                    r.Spend(628, b, "f115");
-                if (n >= 322)
-                    v.F116 = F116Codec.Field(r, b, b + 317, "f116");
-                else if (n >= 317)
-                    r.Spend(628, b, "f116");
-                if (n >= 327)
-                    v.F117 = F117Codec.Field(r, b, b + 322, "f117");
-                else if (n >= 322)
-                    r.Spend(628, b, "f117");
-                if (n >= 332)
-                    v.F118 = F118Codec.Field(r, b, b + 327, "f118");
-                else if (n >= 327)
-                    r.Spend(628, b, "f118");
-                if (n >= 337)
-                    v.F119 = F119Codec.Field(r, b, b + 332, "f119");
-                else if (n >= 332)
-                    r.Spend(628, b, "f119");
-                if (n >= 342)
-                    v.F120 = F120Codec.Field(r, b, b + 337, "f120");
-                else if (n >= 337)
-                    r.Spend(628, b, "f120");
-                if (n >= 347)
-                    v.F121 = F121Codec.Field(r, b, b + 342, "f121");
-                else if (n >= 342)
-                    r.Spend(628, b, "f121");
-                if (n >= 352)
-                    v.F122 = F122Codec.Field(r, b, b + 347, "f122");
-                else if (n >= 347)
-                    r.Spend(628, b, "f122");
-                if (n >= 357)
-                    v.F123 = F123Codec.Field(r, b, b + 352, "f123");
-                else if (n >= 352)
-                    r.Spend(628, b, "f123");
-                if (n >= 362)
-                    v.F124 = F124Codec.Field(r, b, b + 357, "f124");
-                else if (n >= 357)
-                    r.Spend(628, b, "f124");
-                if (n >= 367)
-                    v.F125 = F125Codec.Field(r, b, b + 362, "f125");
-                else if (n >= 362)
-                    r.Spend(628, b, "f125");
-                if (n >= 372)
-                    v.F126 = F126Codec.Field(r, b, b + 367, "f126");
-                else if (n >= 367)
-                    r.Spend(628, b, "f126");
-                if (n >= 377)
-                    v.F127 = F127Codec.Field(r, b, b + 372, "f127");
-                else if (n >= 372)
-                    r.Spend(628, b, "f127");
-                if (n >= 382)
-                    v.F128 = F128Codec.Field(r, b, b + 377, "f128");
-                else if (n >= 377)
-                    r.Spend(628, b, "f128");
-                if (n >= 387)
-                    v.F129 = F129Codec.Field(r, b, b + 382, "f129");
-                else if (n >= 382)
-                    r.Spend(628, b, "f129");
-                if (n >= 392)
-                    v.F130 = F130Codec.Field(r, b, b + 387, "f130");
-                else if (n >= 387)
-                    r.Spend(628, b, "f130");
-                if (n >= 397)
-                    v.F131 = F131Codec.Field(r, b, b + 392, "f131");
-                else if (n >= 392)
-                    r.Spend(628, b, "f131");
-                if (n >= 402)
-                    v.F132 = F132Codec.Field(r, b, b + 397, "f132");
-                else if (n >= 397)
-                    r.Spend(628, b, "f132");
-                if (n >= 407)
-                    v.F133 = F133Codec.Field(r, b, b + 402, "f133");
-                else if (n >= 402)
-                    r.Spend(628, b, "f133");
-                if (n >= 412)
-                    v.F134 = F134Codec.Field(r, b, b + 407, "f134");
-                else if (n >= 407)
-                    r.Spend(628, b, "f134");
-                if (n >= 417)
-                    v.F135 = F135Codec.Field(r, b, b + 412, "f135");
-                else if (n >= 412)
-                    r.Spend(628, b, "f135");
-                if (n >= 422)
-                    v.F136 = F136Codec.Field(r, b, b + 417, "f136");
-                else if (n >= 417)
-                    r.Spend(628, b, "f136");
-                if (n >= 427)
-                    v.F137 = F137Codec.Field(r, b, b + 422, "f137");
-                else if (n >= 422)
-                    r.Spend(628, b, "f137");
-                if (n >= 432)
-                    v.F138 = F138Codec.Field(r, b, b + 427, "f138");
-                else if (n >= 427)
-                    r.Spend(628, b, "f138");
-                if (n >= 437)
-                    v.F139 = F139Codec.Field(r, b, b + 432, "f139");
-                else if (n >= 432)
-                    r.Spend(628, b, "f139");
-                if (n >= 442)
-                    v.F140 = F140Codec.Field(r, b, b + 437, "f140");
-                else if (n >= 437)
-                    r.Spend(628, b, "f140");
-                if (n >= 447)
-                    v.F141 = F141Codec.Field(r, b, b + 442, "f141");
-                else if (n >= 442)
-                    r.Spend(628, b, "f141");
-                if (n >= 452)
-                    v.F142 = F142Codec.Field(r, b, b + 447, "f142");
-                else if (n >= 447)
-                    r.Spend(628, b, "f142");
-                if (n >= 457)
-                    v.F143 = F143Codec.Field(r, b, b + 452, "f143");
-                else if (n >= 452)
-                    r.Spend(628, b, "f143");
-                if (n >= 462)
-                    v.F144 = F144Codec.Field(r, b, b + 457, "f144");
-                else if (n >= 457)
-                    r.Spend(628, b, "f144");
-                if (n >= 467)
-                    v.F145 = F145Codec.Field(r, b, b + 462, "f145");
-                else if (n >= 462)
-                    r.Spend(628, b, "f145");
-                if (n >= 472)
-                    v.F146 = F146Codec.Field(r, b, b + 467, "f146");
-                else if (n >= 467)
-                    r.Spend(628, b, "f146");
-                if (n >= 477)
-                    v.F147 = F147Codec.Field(r, b, b + 472, "f147");
-                else if (n >= 472)
-                    r.Spend(628, b, "f147");
-                if (n >= 482)
-                    v.F148 = F148Codec.Field(r, b, b + 477, "f148");
-                else if (n >= 477)
-                    r.Spend(628, b, "f148");
-                if (n >= 487)
-                    v.F149 = F149Codec.Field(r, b, b + 482, "f149");
-                else if (n >= 482)
-                    r.Spend(628, b, "f149");
-                if (n >= 492)
-                    v.F150 = F150Codec.Field(r, b, b + 487, "f150");
-                else if (n >= 487)
-                    r.Spend(628, b, "f150");
-                if (n >= 497)
-                    v.F151 = F151Codec.Field(r, b, b + 492, "f151");
-                else if (n >= 492)
-                    r.Spend(628, b, "f151");
-                if (n >= 502)
-                    v.F152 = F152Codec.Field(r, b, b + 497, "f152");
-                else if (n >= 497)
-                    r.Spend(628, b, "f152");
-                if (n >= 507)
-                    v.F153 = F153Codec.Field(r, b, b + 502, "f153");
-                else if (n >= 502)
-                    r.Spend(628, b, "f153");
-                if (n >= 512)
-                    v.F154 = F154Codec.Field(r, b, b + 507, "f154");
-                else if (n >= 507)
-                    r.Spend(628, b, "f154");
-                if (n >= 517)
-                    v.F155 = F155Codec.Field(r, b, b + 512, "f155");
-                else if (n >= 512)
-                    r.Spend(628, b, "f155");
-                if (n >= 522)
-                    v.F156 = F156Codec.Field(r, b, b + 517, "f156");
-                else if (n >= 517)
-                    r.Spend(628, b, "f156");
-                if (n >= 527)
-                    v.F157 = F157Codec.Field(r, b, b + 522, "f157");
-                else if (n >= 522)
-                    r.Spend(628, b, "f157");
-                if (n >= 532)
-                    v.F158 = F158Codec.Field(r, b, b + 527, "f158");
-                else if (n >= 527)
-                    r.Spend(628, b, "f158");
-                if (n >= 537)
-                    v.F159 = F159Codec.Field(r, b, b + 532, "f159");
-                else if (n >= 532)
-                    r.Spend(628, b, "f159");
-                if (n >= 542)
-                    v.F160 = F160Codec.Field(r, b, b + 537, "f160");
-                else if (n >= 537)
-                    r.Spend(628, b, "f160");
-                if (n >= 547)
-                    v.F161 = F161Codec.Field(r, b, b + 542, "f161");
-                else if (n >= 542)
-                    r.Spend(628, b, "f161");
-                if (n >= 552)
-                    v.F162 = F162Codec.Field(r, b, b + 547, "f162");
-                else if (n >= 547)
-                    r.Spend(628, b, "f162");
-                if (n >= 557)
-                    v.F163 = F163Codec.Field(r, b, b + 552, "f163");
-                else if (n >= 552)
-                    r.Spend(628, b, "f163");
-                if (n >= 562)
-                    v.F164 = F164Codec.Field(r, b, b + 557, "f164");
-                else if (n >= 557)
-                    r.Spend(628, b, "f164");
-                if (n >= 567)
-                    v.F165 = F165Codec.Field(r, b, b + 562, "f165");
-                else if (n >= 562)
-                    r.Spend(628, b, "f165");
+                if (n < 567)
+                {
+                    r.Spend(692, b, "");
+                    r.Leave();
+                    return v;
+                }
+                v.Id = Reader.GetInt32(r.Data, b + 8);
+                v.F1 = Reader.GetBool(r.Data, b + 12);
+                v.F2 = Reader.GetBool(r.Data, b + 13);
+                v.F3 = Reader.GetByte(r.Data, b + 14);
+                v.F4 = Reader.GetByte(r.Data, b + 15);
+                v.F5 = Reader.GetByte(r.Data, b + 16);
+                v.F6 = Reader.GetByte(r.Data, b + 17);
+                v.F7 = Reader.GetUInt32(r.Data, b + 18);
+                v.F8 = Reader.GetUInt32(r.Data, b + 22);
+                v.F9 = Reader.GetSByte(r.Data, b + 26);
+                v.F10 = Reader.GetSByte(r.Data, b + 27);
+                v.F11 = Reader.GetByte(r.Data, b + 28);
+                v.F12 = Reader.GetByte(r.Data, b + 29);
+                v.F13 = Reader.GetInt16(r.Data, b + 30);
+                v.F14 = Reader.GetInt16(r.Data, b + 32);
+                v.F15 = Reader.GetUInt16(r.Data, b + 34);
+                v.F16 = Reader.GetUInt16(r.Data, b + 36);
+                v.F17 = Reader.GetInt32(r.Data, b + 38);
+                v.F18 = Reader.GetInt32(r.Data, b + 42);
+                v.F19 = Reader.GetUInt32(r.Data, b + 46);
+                v.F20 = Reader.GetUInt32(r.Data, b + 50);
+                v.F21 = Reader.GetInt64(r.Data, b + 54);
+                v.F22 = Reader.GetInt64(r.Data, b + 62);
+                v.F23 = Reader.GetUInt64(r.Data, b + 70);
+                v.F24 = Reader.GetUInt64(r.Data, b + 78);
+                v.F25 = Reader.GetSingle(r.Data, b + 86);
+                v.F26 = Reader.GetSingle(r.Data, b + 90);
+                v.F27 = Reader.GetDouble(r.Data, b + 94);
+                v.F28 = Reader.GetDouble(r.Data, b + 102);
+                v.F29 = Codecs.Decimal.Field(r, b, b + 110, "f29");
+                v.F30 = Codecs.Decimal.Field(r, b, b + 126, "f30");
+                v.F31 = Codecs.String.Field(r, b, b + 142, "f31");
+                v.F32 = Codecs.String.Field(r, b, b + 146, "f32");
+                v.F33 = new Timestamp(Reader.GetUInt64(r.Data, b + 150));
+                v.F34 = new Timestamp(Reader.GetUInt64(r.Data, b + 158));
+                v.F35 = new Timestamp(Reader.GetUInt64(r.Data, b + 166));
+                v.F36 = Reader.GetGuid(r.Data, b + 174);
+                v.F37 = Reader.GetGuid(r.Data, b + 190);
+                v.F38 = Reader.GetGuid(r.Data, b + 206);
+                v.F39 = (global::Proto.OrderSide)Reader.GetByte(r.Data, b + 222);
+                v.F40 = (global::Proto.OrderType)Reader.GetByte(r.Data, b + 223);
+                v.F41 = global::Proto.Order.Model.Instance.Field(r, b, b + 224, "f41");
+                v.F42 = global::Proto.Balance.Model.Instance.Field(r, b, b + 228, "f42");
+                v.F43 = (global::Proto.State)Reader.GetByte(r.Data, b + 232);
+                v.F44 = global::Proto.Account.Model.Instance.Field(r, b, b + 233, "f44");
+                v.F100 = F100Codec.Field(r, b, b + 237, "f100");
+                v.F101 = F101Codec.Field(r, b, b + 242, "f101");
+                v.F102 = F102Codec.Field(r, b, b + 247, "f102");
+                v.F103 = F103Codec.Field(r, b, b + 252, "f103");
+                v.F104 = F104Codec.Field(r, b, b + 257, "f104");
+                v.F105 = F105Codec.Field(r, b, b + 262, "f105");
+                v.F106 = F106Codec.Field(r, b, b + 267, "f106");
+                v.F107 = F107Codec.Field(r, b, b + 272, "f107");
+                v.F108 = F108Codec.Field(r, b, b + 277, "f108");
+                v.F109 = F109Codec.Field(r, b, b + 282, "f109");
+                v.F110 = F110Codec.Field(r, b, b + 287, "f110");
+                v.F111 = F111Codec.Field(r, b, b + 292, "f111");
+                v.F112 = F112Codec.Field(r, b, b + 297, "f112");
+                v.F113 = F113Codec.Field(r, b, b + 302, "f113");
+                v.F114 = F114Codec.Field(r, b, b + 307, "f114");
+                v.F115 = F115Codec.Field(r, b, b + 312, "f115");
+                v.F116 = F116Codec.Field(r, b, b + 317, "f116");
+                v.F117 = F117Codec.Field(r, b, b + 322, "f117");
+                v.F118 = F118Codec.Field(r, b, b + 327, "f118");
+                v.F119 = F119Codec.Field(r, b, b + 332, "f119");
+                v.F120 = F120Codec.Field(r, b, b + 337, "f120");
+                v.F121 = F121Codec.Field(r, b, b + 342, "f121");
+                v.F122 = F122Codec.Field(r, b, b + 347, "f122");
+                v.F123 = F123Codec.Field(r, b, b + 352, "f123");
+                v.F124 = F124Codec.Field(r, b, b + 357, "f124");
+                v.F125 = F125Codec.Field(r, b, b + 362, "f125");
+                v.F126 = F126Codec.Field(r, b, b + 367, "f126");
+                v.F127 = F127Codec.Field(r, b, b + 372, "f127");
+                v.F128 = F128Codec.Field(r, b, b + 377, "f128");
+                v.F129 = F129Codec.Field(r, b, b + 382, "f129");
+                v.F130 = F130Codec.Field(r, b, b + 387, "f130");
+                v.F131 = F131Codec.Field(r, b, b + 392, "f131");
+                v.F132 = F132Codec.Field(r, b, b + 397, "f132");
+                v.F133 = F133Codec.Field(r, b, b + 402, "f133");
+                v.F134 = F134Codec.Field(r, b, b + 407, "f134");
+                v.F135 = F135Codec.Field(r, b, b + 412, "f135");
+                v.F136 = F136Codec.Field(r, b, b + 417, "f136");
+                v.F137 = F137Codec.Field(r, b, b + 422, "f137");
+                v.F138 = F138Codec.Field(r, b, b + 427, "f138");
+                v.F139 = F139Codec.Field(r, b, b + 432, "f139");
+                v.F140 = F140Codec.Field(r, b, b + 437, "f140");
+                v.F141 = F141Codec.Field(r, b, b + 442, "f141");
+                v.F142 = F142Codec.Field(r, b, b + 447, "f142");
+                v.F143 = F143Codec.Field(r, b, b + 452, "f143");
+                v.F144 = F144Codec.Field(r, b, b + 457, "f144");
+                v.F145 = F145Codec.Field(r, b, b + 462, "f145");
+                v.F146 = F146Codec.Field(r, b, b + 467, "f146");
+                v.F147 = F147Codec.Field(r, b, b + 472, "f147");
+                v.F148 = F148Codec.Field(r, b, b + 477, "f148");
+                v.F149 = F149Codec.Field(r, b, b + 482, "f149");
+                v.F150 = F150Codec.Field(r, b, b + 487, "f150");
+                v.F151 = F151Codec.Field(r, b, b + 492, "f151");
+                v.F152 = F152Codec.Field(r, b, b + 497, "f152");
+                v.F153 = F153Codec.Field(r, b, b + 502, "f153");
+                v.F154 = F154Codec.Field(r, b, b + 507, "f154");
+                v.F155 = F155Codec.Field(r, b, b + 512, "f155");
+                v.F156 = F156Codec.Field(r, b, b + 517, "f156");
+                v.F157 = F157Codec.Field(r, b, b + 522, "f157");
+                v.F158 = F158Codec.Field(r, b, b + 527, "f158");
+                v.F159 = F159Codec.Field(r, b, b + 532, "f159");
+                v.F160 = F160Codec.Field(r, b, b + 537, "f160");
+                v.F161 = F161Codec.Field(r, b, b + 542, "f161");
+                v.F162 = F162Codec.Field(r, b, b + 547, "f162");
+                v.F163 = F163Codec.Field(r, b, b + 552, "f163");
+                v.F164 = F164Codec.Field(r, b, b + 557, "f164");
+                v.F165 = F165Codec.Field(r, b, b + 562, "f165");
                 if (n >= 571)
                     v.F1000 = (global::Test.EnumSimple)Reader.GetInt32(r.Data, b + 567);
-                else if (n >= 567)
+                else
                     r.Spend(628, b, "f1000");
                 if (n >= 576)
                     v.F1001 = F1001Codec.Field(r, b, b + 571, "f1001");
@@ -3939,375 +3392,86 @@ namespace Test
             {
                 int n;
                 int b = r.StructBody(bas, slot, 112, 306, out n);
-                if (n < 12)
-                    r.Spend(692, b, "id");
-                if (n >= 12 && n < 13)
-                    r.Spend(692, b, "f1");
-                if (n >= 13 && n < 14)
-                    r.Spend(692, b, "f2");
-                if (n >= 14 && n < 15)
-                    r.Spend(692, b, "f3");
-                if (n >= 15 && n < 16)
-                    r.Spend(692, b, "f4");
-                if (n >= 16 && n < 17)
-                    r.Spend(692, b, "f5");
-                if (n >= 17 && n < 18)
-                    r.Spend(692, b, "f6");
-                if (n >= 18 && n < 22)
-                    r.Spend(692, b, "f7");
-                if (n >= 22 && n < 26)
-                    r.Spend(692, b, "f8");
-                if (n >= 26 && n < 27)
-                    r.Spend(692, b, "f9");
-                if (n >= 27 && n < 28)
-                    r.Spend(692, b, "f10");
-                if (n >= 28 && n < 29)
-                    r.Spend(692, b, "f11");
-                if (n >= 29 && n < 30)
-                    r.Spend(692, b, "f12");
-                if (n >= 30 && n < 32)
-                    r.Spend(692, b, "f13");
-                if (n >= 32 && n < 34)
-                    r.Spend(692, b, "f14");
-                if (n >= 34 && n < 36)
-                    r.Spend(692, b, "f15");
-                if (n >= 36 && n < 38)
-                    r.Spend(692, b, "f16");
-                if (n >= 38 && n < 42)
-                    r.Spend(692, b, "f17");
-                if (n >= 42 && n < 46)
-                    r.Spend(692, b, "f18");
-                if (n >= 46 && n < 50)
-                    r.Spend(692, b, "f19");
-                if (n >= 50 && n < 54)
-                    r.Spend(692, b, "f20");
-                if (n >= 54 && n < 62)
-                    r.Spend(692, b, "f21");
-                if (n >= 62 && n < 70)
-                    r.Spend(692, b, "f22");
-                if (n >= 70 && n < 78)
-                    r.Spend(692, b, "f23");
-                if (n >= 78 && n < 86)
-                    r.Spend(692, b, "f24");
-                if (n >= 86 && n < 90)
-                    r.Spend(692, b, "f25");
-                if (n >= 90 && n < 94)
-                    r.Spend(692, b, "f26");
-                if (n >= 94 && n < 102)
-                    r.Spend(692, b, "f27");
-                if (n >= 102 && n < 110)
-                    r.Spend(692, b, "f28");
-                if (n >= 126)
-                    Codecs.Decimal.CheckField(r, b, b + 110, "f29");
-                else if (n >= 110)
-                    r.Spend(692, b, "f29");
-                if (n >= 142)
-                    Codecs.Decimal.CheckField(r, b, b + 126, "f30");
-                else if (n >= 126)
-                    r.Spend(692, b, "f30");
-                if (n >= 146)
-                    Codecs.String.CheckField(r, b, b + 142, "f31");
-                else if (n >= 142)
-                    r.Spend(692, b, "f31");
-                if (n >= 150)
-                    Codecs.String.CheckField(r, b, b + 146, "f32");
-                else if (n >= 146)
-                    r.Spend(692, b, "f32");
-                if (n >= 150 && n < 158)
-                    r.Spend(692, b, "f33");
-                if (n >= 158 && n < 166)
-                    r.Spend(692, b, "f34");
-                if (n >= 166 && n < 174)
-                    r.Spend(692, b, "f35");
-                if (n >= 174 && n < 190)
-                    r.Spend(692, b, "f36");
-                if (n >= 190 && n < 206)
-                    r.Spend(692, b, "f37");
-                if (n >= 206 && n < 222)
-                    r.Spend(692, b, "f38");
-                if (n >= 222 && n < 223)
-                    r.Spend(692, b, "f39");
-                if (n >= 223 && n < 224)
-                    r.Spend(692, b, "f40");
-                if (n >= 228)
-                    global::Proto.Order.Model.Instance.CheckField(r, b, b + 224, "f41");
-                else if (n >= 224)
-                    r.Spend(692, b, "f41");
-                if (n >= 232)
-                    global::Proto.Balance.Model.Instance.CheckField(r, b, b + 228, "f42");
-                else if (n >= 228)
-                    r.Spend(666, b, "f42");
-                if (n >= 232 && n < 233)
-                    r.Spend(654, b, "f43");
-                if (n >= 237)
-                    global::Proto.Account.Model.Instance.CheckField(r, b, b + 233, "f44");
-                else if (n >= 233)
-                    r.Spend(654, b, "f44");
-                if (n >= 242)
-                    F100Codec.CheckField(r, b, b + 237, "f100");
-                else if (n >= 237)
-                    r.Spend(628, b, "f100");
-                if (n >= 247)
-                    F101Codec.CheckField(r, b, b + 242, "f101");
-                else if (n >= 242)
-                    r.Spend(628, b, "f101");
-                if (n >= 252)
-                    F102Codec.CheckField(r, b, b + 247, "f102");
-                else if (n >= 247)
-                    r.Spend(628, b, "f102");
-                if (n >= 257)
-                    F103Codec.CheckField(r, b, b + 252, "f103");
-                else if (n >= 252)
-                    r.Spend(628, b, "f103");
-                if (n >= 262)
-                    F104Codec.CheckField(r, b, b + 257, "f104");
-                else if (n >= 257)
-                    r.Spend(628, b, "f104");
-                if (n >= 267)
-                    F105Codec.CheckField(r, b, b + 262, "f105");
-                else if (n >= 262)
-                    r.Spend(628, b, "f105");
-                if (n >= 272)
-                    F106Codec.CheckField(r, b, b + 267, "f106");
-                else if (n >= 267)
-                    r.Spend(628, b, "f106");
-                if (n >= 277)
-                    F107Codec.CheckField(r, b, b + 272, "f107");
-                else if (n >= 272)
-                    r.Spend(628, b, "f107");
-                if (n >= 282)
-                    F108Codec.CheckField(r, b, b + 277, "f108");
-                else if (n >= 277)
-                    r.Spend(628, b, "f108");
-                if (n >= 287)
-                    F109Codec.CheckField(r, b, b + 282, "f109");
-                else if (n >= 282)
-                    r.Spend(628, b, "f109");
-                if (n >= 292)
-                    F110Codec.CheckField(r, b, b + 287, "f110");
-                else if (n >= 287)
-                    r.Spend(628, b, "f110");
-                if (n >= 297)
-                    F111Codec.CheckField(r, b, b + 292, "f111");
-                else if (n >= 292)
-                    r.Spend(628, b, "f111");
-                if (n >= 302)
-                    F112Codec.CheckField(r, b, b + 297, "f112");
-                else if (n >= 297)
-                    r.Spend(628, b, "f112");
-                if (n >= 307)
-                    F113Codec.CheckField(r, b, b + 302, "f113");
-                else if (n >= 302)
-                    r.Spend(628, b, "f113");
-                if (n >= 312)
-                    F114Codec.CheckField(r, b, b + 307, "f114");
-                else if (n >= 307)
-                    r.Spend(628, b, "f114");
-                if (n >= 317)
-                    F115Codec.CheckField(r, b, b + 312, "f115");
-                else if (n >= 312)
-                    r.Spend(628, b, "f115");
-                if (n >= 322)
-                    F116Codec.CheckField(r, b, b + 317, "f116");
-                else if (n >= 317)
-                    r.Spend(628, b, "f116");
-                if (n >= 327)
-                    F117Codec.CheckField(r, b, b + 322, "f117");
-                else if (n >= 322)
-                    r.Spend(628, b, "f117");
-                if (n >= 332)
-                    F118Codec.CheckField(r, b, b + 327, "f118");
-                else if (n >= 327)
-                    r.Spend(628, b, "f118");
-                if (n >= 337)
-                    F119Codec.CheckField(r, b, b + 332, "f119");
-                else if (n >= 332)
-                    r.Spend(628, b, "f119");
-                if (n >= 342)
-                    F120Codec.CheckField(r, b, b + 337, "f120");
-                else if (n >= 337)
-                    r.Spend(628, b, "f120");
-                if (n >= 347)
-                    F121Codec.CheckField(r, b, b + 342, "f121");
-                else if (n >= 342)
-                    r.Spend(628, b, "f121");
-                if (n >= 352)
-                    F122Codec.CheckField(r, b, b + 347, "f122");
-                else if (n >= 347)
-                    r.Spend(628, b, "f122");
-                if (n >= 357)
-                    F123Codec.CheckField(r, b, b + 352, "f123");
-                else if (n >= 352)
-                    r.Spend(628, b, "f123");
-                if (n >= 362)
-                    F124Codec.CheckField(r, b, b + 357, "f124");
-                else if (n >= 357)
-                    r.Spend(628, b, "f124");
-                if (n >= 367)
-                    F125Codec.CheckField(r, b, b + 362, "f125");
-                else if (n >= 362)
-                    r.Spend(628, b, "f125");
-                if (n >= 372)
-                    F126Codec.CheckField(r, b, b + 367, "f126");
-                else if (n >= 367)
-                    r.Spend(628, b, "f126");
-                if (n >= 377)
-                    F127Codec.CheckField(r, b, b + 372, "f127");
-                else if (n >= 372)
-                    r.Spend(628, b, "f127");
-                if (n >= 382)
-                    F128Codec.CheckField(r, b, b + 377, "f128");
-                else if (n >= 377)
-                    r.Spend(628, b, "f128");
-                if (n >= 387)
-                    F129Codec.CheckField(r, b, b + 382, "f129");
-                else if (n >= 382)
-                    r.Spend(628, b, "f129");
-                if (n >= 392)
-                    F130Codec.CheckField(r, b, b + 387, "f130");
-                else if (n >= 387)
-                    r.Spend(628, b, "f130");
-                if (n >= 397)
-                    F131Codec.CheckField(r, b, b + 392, "f131");
-                else if (n >= 392)
-                    r.Spend(628, b, "f131");
-                if (n >= 402)
-                    F132Codec.CheckField(r, b, b + 397, "f132");
-                else if (n >= 397)
-                    r.Spend(628, b, "f132");
-                if (n >= 407)
-                    F133Codec.CheckField(r, b, b + 402, "f133");
-                else if (n >= 402)
-                    r.Spend(628, b, "f133");
-                if (n >= 412)
-                    F134Codec.CheckField(r, b, b + 407, "f134");
-                else if (n >= 407)
-                    r.Spend(628, b, "f134");
-                if (n >= 417)
-                    F135Codec.CheckField(r, b, b + 412, "f135");
-                else if (n >= 412)
-                    r.Spend(628, b, "f135");
-                if (n >= 422)
-                    F136Codec.CheckField(r, b, b + 417, "f136");
-                else if (n >= 417)
-                    r.Spend(628, b, "f136");
-                if (n >= 427)
-                    F137Codec.CheckField(r, b, b + 422, "f137");
-                else if (n >= 422)
-                    r.Spend(628, b, "f137");
-                if (n >= 432)
-                    F138Codec.CheckField(r, b, b + 427, "f138");
-                else if (n >= 427)
-                    r.Spend(628, b, "f138");
-                if (n >= 437)
-                    F139Codec.CheckField(r, b, b + 432, "f139");
-                else if (n >= 432)
-                    r.Spend(628, b, "f139");
-                if (n >= 442)
-                    F140Codec.CheckField(r, b, b + 437, "f140");
-                else if (n >= 437)
-                    r.Spend(628, b, "f140");
-                if (n >= 447)
-                    F141Codec.CheckField(r, b, b + 442, "f141");
-                else if (n >= 442)
-                    r.Spend(628, b, "f141");
-                if (n >= 452)
-                    F142Codec.CheckField(r, b, b + 447, "f142");
-                else if (n >= 447)
-                    r.Spend(628, b, "f142");
-                if (n >= 457)
-                    F143Codec.CheckField(r, b, b + 452, "f143");
-                else if (n >= 452)
-                    r.Spend(628, b, "f143");
-                if (n >= 462)
-                    F144Codec.CheckField(r, b, b + 457, "f144");
-                else if (n >= 457)
-                    r.Spend(628, b, "f144");
-                if (n >= 467)
-                    F145Codec.CheckField(r, b, b + 462, "f145");
-                else if (n >= 462)
-                    r.Spend(628, b, "f145");
-                if (n >= 472)
-                    F146Codec.CheckField(r, b, b + 467, "f146");
-                else if (n >= 467)
-                    r.Spend(628, b, "f146");
-                if (n >= 477)
-                    F147Codec.CheckField(r, b, b + 472, "f147");
-                else if (n >= 472)
-                    r.Spend(628, b, "f147");
-                if (n >= 482)
-                    F148Codec.CheckField(r, b, b + 477, "f148");
-                else if (n >= 477)
-                    r.Spend(628, b, "f148");
-                if (n >= 487)
-                    F149Codec.CheckField(r, b, b + 482, "f149");
-                else if (n >= 482)
-                    r.Spend(628, b, "f149");
-                if (n >= 492)
-                    F150Codec.CheckField(r, b, b + 487, "f150");
-                else if (n >= 487)
-                    r.Spend(628, b, "f150");
-                if (n >= 497)
-                    F151Codec.CheckField(r, b, b + 492, "f151");
-                else if (n >= 492)
-                    r.Spend(628, b, "f151");
-                if (n >= 502)
-                    F152Codec.CheckField(r, b, b + 497, "f152");
-                else if (n >= 497)
-                    r.Spend(628, b, "f152");
-                if (n >= 507)
-                    F153Codec.CheckField(r, b, b + 502, "f153");
-                else if (n >= 502)
-                    r.Spend(628, b, "f153");
-                if (n >= 512)
-                    F154Codec.CheckField(r, b, b + 507, "f154");
-                else if (n >= 507)
-                    r.Spend(628, b, "f154");
-                if (n >= 517)
-                    F155Codec.CheckField(r, b, b + 512, "f155");
-                else if (n >= 512)
-                    r.Spend(628, b, "f155");
-                if (n >= 522)
-                    F156Codec.CheckField(r, b, b + 517, "f156");
-                else if (n >= 517)
-                    r.Spend(628, b, "f156");
-                if (n >= 527)
-                    F157Codec.CheckField(r, b, b + 522, "f157");
-                else if (n >= 522)
-                    r.Spend(628, b, "f157");
-                if (n >= 532)
-                    F158Codec.CheckField(r, b, b + 527, "f158");
-                else if (n >= 527)
-                    r.Spend(628, b, "f158");
-                if (n >= 537)
-                    F159Codec.CheckField(r, b, b + 532, "f159");
-                else if (n >= 532)
-                    r.Spend(628, b, "f159");
-                if (n >= 542)
-                    F160Codec.CheckField(r, b, b + 537, "f160");
-                else if (n >= 537)
-                    r.Spend(628, b, "f160");
-                if (n >= 547)
-                    F161Codec.CheckField(r, b, b + 542, "f161");
-                else if (n >= 542)
-                    r.Spend(628, b, "f161");
-                if (n >= 552)
-                    F162Codec.CheckField(r, b, b + 547, "f162");
-                else if (n >= 547)
-                    r.Spend(628, b, "f162");
-                if (n >= 557)
-                    F163Codec.CheckField(r, b, b + 552, "f163");
-                else if (n >= 552)
-                    r.Spend(628, b, "f163");
-                if (n >= 562)
-                    F164Codec.CheckField(r, b, b + 557, "f164");
-                else if (n >= 557)
-                    r.Spend(628, b, "f164");
-                if (n >= 567)
-                    F165Codec.CheckField(r, b, b + 562, "f165");
-                else if (n >= 562)
-                    r.Spend(628, b, "f165");
-                if (n >= 567 && n < 571)
+                if (n < 567)
+                {
+                    r.Spend(692, b, "");
+                    r.Leave();
+                    return;
+                }
+                Codecs.Decimal.CheckField(r, b, b + 110, "f29");
+                Codecs.Decimal.CheckField(r, b, b + 126, "f30");
+                Codecs.String.CheckField(r, b, b + 142, "f31");
+                Codecs.String.CheckField(r, b, b + 146, "f32");
+                global::Proto.Order.Model.Instance.CheckField(r, b, b + 224, "f41");
+                global::Proto.Balance.Model.Instance.CheckField(r, b, b + 228, "f42");
+                global::Proto.Account.Model.Instance.CheckField(r, b, b + 233, "f44");
+                F100Codec.CheckField(r, b, b + 237, "f100");
+                F101Codec.CheckField(r, b, b + 242, "f101");
+                F102Codec.CheckField(r, b, b + 247, "f102");
+                F103Codec.CheckField(r, b, b + 252, "f103");
+                F104Codec.CheckField(r, b, b + 257, "f104");
+                F105Codec.CheckField(r, b, b + 262, "f105");
+                F106Codec.CheckField(r, b, b + 267, "f106");
+                F107Codec.CheckField(r, b, b + 272, "f107");
+                F108Codec.CheckField(r, b, b + 277, "f108");
+                F109Codec.CheckField(r, b, b + 282, "f109");
+                F110Codec.CheckField(r, b, b + 287, "f110");
+                F111Codec.CheckField(r, b, b + 292, "f111");
+                F112Codec.CheckField(r, b, b + 297, "f112");
+                F113Codec.CheckField(r, b, b + 302, "f113");
+                F114Codec.CheckField(r, b, b + 307, "f114");
+                F115Codec.CheckField(r, b, b + 312, "f115");
+                F116Codec.CheckField(r, b, b + 317, "f116");
+                F117Codec.CheckField(r, b, b + 322, "f117");
+                F118Codec.CheckField(r, b, b + 327, "f118");
+                F119Codec.CheckField(r, b, b + 332, "f119");
+                F120Codec.CheckField(r, b, b + 337, "f120");
+                F121Codec.CheckField(r, b, b + 342, "f121");
+                F122Codec.CheckField(r, b, b + 347, "f122");
+                F123Codec.CheckField(r, b, b + 352, "f123");
+                F124Codec.CheckField(r, b, b + 357, "f124");
+                F125Codec.CheckField(r, b, b + 362, "f125");
+                F126Codec.CheckField(r, b, b + 367, "f126");
+                F127Codec.CheckField(r, b, b + 372, "f127");
+                F128Codec.CheckField(r, b, b + 377, "f128");
+                F129Codec.CheckField(r, b, b + 382, "f129");
+                F130Codec.CheckField(r, b, b + 387, "f130");
+                F131Codec.CheckField(r, b, b + 392, "f131");
+                F132Codec.CheckField(r, b, b + 397, "f132");
+                F133Codec.CheckField(r, b, b + 402, "f133");
+                F134Codec.CheckField(r, b, b + 407, "f134");
+                F135Codec.CheckField(r, b, b + 412, "f135");
+                F136Codec.CheckField(r, b, b + 417, "f136");
+                F137Codec.CheckField(r, b, b + 422, "f137");
+                F138Codec.CheckField(r, b, b + 427, "f138");
+                F139Codec.CheckField(r, b, b + 432, "f139");
+                F140Codec.CheckField(r, b, b + 437, "f140");
+                F141Codec.CheckField(r, b, b + 442, "f141");
+                F142Codec.CheckField(r, b, b + 447, "f142");
+                F143Codec.CheckField(r, b, b + 452, "f143");
+                F144Codec.CheckField(r, b, b + 457, "f144");
+                F145Codec.CheckField(r, b, b + 462, "f145");
+                F146Codec.CheckField(r, b, b + 467, "f146");
+                F147Codec.CheckField(r, b, b + 472, "f147");
+                F148Codec.CheckField(r, b, b + 477, "f148");
+                F149Codec.CheckField(r, b, b + 482, "f149");
+                F150Codec.CheckField(r, b, b + 487, "f150");
+                F151Codec.CheckField(r, b, b + 492, "f151");
+                F152Codec.CheckField(r, b, b + 497, "f152");
+                F153Codec.CheckField(r, b, b + 502, "f153");
+                F154Codec.CheckField(r, b, b + 507, "f154");
+                F155Codec.CheckField(r, b, b + 512, "f155");
+                F156Codec.CheckField(r, b, b + 517, "f156");
+                F157Codec.CheckField(r, b, b + 522, "f157");
+                F158Codec.CheckField(r, b, b + 527, "f158");
+                F159Codec.CheckField(r, b, b + 532, "f159");
+                F160Codec.CheckField(r, b, b + 537, "f160");
+                F161Codec.CheckField(r, b, b + 542, "f161");
+                F162Codec.CheckField(r, b, b + 547, "f162");
+                F163Codec.CheckField(r, b, b + 552, "f163");
+                F164Codec.CheckField(r, b, b + 557, "f164");
+                F165Codec.CheckField(r, b, b + 562, "f165");
+                if (n < 571)
                     r.Spend(628, b, "f1000");
                 if (n >= 576)
                     F1001Codec.CheckField(r, b, b + 571, "f1001");

@@ -1136,8 +1136,12 @@ namespace Everything
                 int n;
                 int b = r.StructBody(bas, slot, 7, 8, out n);
                 var v = new Derived();
-                if (n >= 12)
-                    v.A = Reader.GetInt32(r.Data, b + 8);
+                if (n < 12)
+                {
+                    r.Leave();
+                    return v;
+                }
+                v.A = Reader.GetInt32(r.Data, b + 8);
                 if (n >= 16)
                     v.B = Reader.GetInt32(r.Data, b + 12);
                 r.Leave();
@@ -1371,10 +1375,13 @@ namespace Everything
                 int n;
                 int b = r.StructBody(bas, slot, 1022, 16, out n);
                 var v = new ImportedBase();
-                if (n >= 12)
-                    v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
-                if (n >= 16)
-                    v.Digits = Reader.GetInt32(r.Data, b + 12);
+                if (n < 16)
+                {
+                    r.Leave();
+                    return v;
+                }
+                v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
+                v.Digits = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 24)
                     v.Price = Reader.GetDouble(r.Data, b + 16);
                 r.Leave();
@@ -1385,8 +1392,12 @@ namespace Everything
             {
                 int n;
                 int b = r.StructBody(bas, slot, 1022, 16, out n);
-                if (n >= 12)
-                    Codecs.String.CheckField(r, b, b + 8, "symbol");
+                if (n < 16)
+                {
+                    r.Leave();
+                    return;
+                }
+                Codecs.String.CheckField(r, b, b + 8, "symbol");
                 r.Leave();
             }
 

@@ -25620,17 +25620,17 @@ namespace Import
                 int n;
                 int b = r.StructBody(bas, slot, 81, 12, out n);
                 var v = new Listed();
-                if (n >= 12)
-                    v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
-                else
-                    r.Spend(4, b, "symbol");
-                if (n >= 16)
-                    v.Digits = Reader.GetInt32(r.Data, b + 12);
-                else if (n >= 12)
-                    r.Spend(4, b, "digits");
+                if (n < 16)
+                {
+                    r.Spend(4, b, "");
+                    r.Leave();
+                    return v;
+                }
+                v.Symbol = Codecs.String.Field(r, b, b + 8, "symbol");
+                v.Digits = Reader.GetInt32(r.Data, b + 12);
                 if (n >= 20)
                     v.Precision = (global::Import.Digits)Reader.GetInt32(r.Data, b + 16);
-                else if (n >= 16)
+                else
                     r.Spend(4, b, "precision");
                 if (n >= 24)
                     v.Ticker = global::Import.Symbol.Model.Instance.Field(r, b, b + 20, "ticker");
@@ -25644,13 +25644,14 @@ namespace Import
             {
                 int n;
                 int b = r.StructBody(bas, slot, 81, 12, out n);
-                if (n >= 12)
-                    Codecs.String.CheckField(r, b, b + 8, "symbol");
-                else
-                    r.Spend(4, b, "symbol");
-                if (n >= 12 && n < 16)
-                    r.Spend(4, b, "digits");
-                if (n >= 16 && n < 20)
+                if (n < 16)
+                {
+                    r.Spend(4, b, "");
+                    r.Leave();
+                    return;
+                }
+                Codecs.String.CheckField(r, b, b + 8, "symbol");
+                if (n < 20)
                     r.Spend(4, b, "precision");
                 if (n >= 24)
                     global::Import.Symbol.Model.Instance.CheckField(r, b, b + 20, "ticker");
@@ -25903,12 +25904,14 @@ namespace Import
                 int n;
                 int b = r.StructBody(bas, slot, 82, 18, out n);
                 var v = new Derived();
-                if (n >= 12)
-                    v.Side = Reader.GetInt32(r.Data, b + 8);
-                if (n >= 16)
-                    v.S = (global::Import.Side)Reader.GetInt32(r.Data, b + 12);
-                if (n >= 20)
-                    v.Range = (global::Import.Range)Reader.GetInt32(r.Data, b + 16);
+                if (n < 20)
+                {
+                    r.Leave();
+                    return v;
+                }
+                v.Side = Reader.GetInt32(r.Data, b + 8);
+                v.S = (global::Import.Side)Reader.GetInt32(r.Data, b + 12);
+                v.Range = (global::Import.Range)Reader.GetInt32(r.Data, b + 16);
                 if (n >= 22)
                     v.Word = (global::Import.Word)Reader.GetInt16(r.Data, b + 20);
                 if (n >= 26)
