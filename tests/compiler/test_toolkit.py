@@ -285,6 +285,8 @@ COMPUTING_CALLS = frozenset({"default_cost", "decode_share", "element_cost", "ty
 # What a target may still write as arithmetic on a fact, and why
 ALLOWED = {
     ("go/models.py", "run.size - 1"): "the index of a run's last byte: Go's one bounds check for the run",
+    ("ruby/__init__.py", "line.end - line.offset"):
+        "the length of adjacent slots the plan placed (its offset and end), patched by one String#[]=",
 }
 
 
