@@ -45,7 +45,7 @@ required-features = ["serde"]
 def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never",
            "HOSTILE_VECTORS": str(BUILD / "hostile")}
-    command = [CARGO, args[0], *([] if args[0] == "fmt" else ["--offline"]), *args[1:]]
+    command = [CARGO, args[0], *([] if args[0] in ("fmt", "fetch") else ["--offline"]), *args[1:]]
     return subprocess.run(command, cwd=BUILD, env=env, capture_output=True, text=True, check=False)
 
 
@@ -69,6 +69,10 @@ def crate() -> Path:
     sync(stage, BUILD, keep={"hostile"})
     shutil.rmtree(stage)
     hostile.write_vectors(BUILD / "hostile")
+    # The crate's own dev-dependencies (bincode) are in no Cargo.lock of the repo: fetched from
+    # crates.io once (as make test-rust fetches the runtime's), so a fresh machine builds it offline.
+    r = cargo(["fetch"])
+    assert r.returncode == 0, f"cargo fetch:\n{r.stderr[-5000:]}"
     return BUILD
 
 
