@@ -273,6 +273,22 @@ def specialisation(w: CodeWriter, body: str, s: Struct, comment: str) -> Iterato
     w.blank()
 
 
+def guard(w: CodeWriter, condition: str, then: str = "return false;", keyword: str = "if") -> None:
+    """`if (condition)` and its one statement below it, unbraced (`keyword`: "else if")."""
+    with w.block(f"{keyword} ({condition})"):
+        w.line(then)
+
+
+def fail_in(f: Field) -> str:
+    """A binary reader's return that records the field that failed (the decoder's `fail_in`)."""
+    return f'return d.fail_in("{f.owner}", "{f.name}");'
+
+
+def apart(decoder: str, call: str) -> str:
+    """A reader's return through the runtime's `call_apart` (the out-of-line path), `call` on its decoder `c`."""
+    return f"return call_apart(d, [&]({decoder}& c) {{ return {call}; }});"
+
+
 def return_sum(w: CodeWriter, terms: list[str]) -> None:
     """`return a` and `+ b` on a line each, the terms a size adds up."""
     w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))

@@ -24,9 +24,12 @@ from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
+    apart,
     assign_default,
     cpp_type,
+    fail_in,
     field_ident,
+    guard,
     inlined_structs,
     model_header,
     model_ident,
@@ -226,8 +229,7 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
                     call = f"FBody<{qualified(step.type.name)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
                 else:
                     call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
-                with w.block(f"if (!{call})"):
-                    w.line("return false;")
+                guard(w, f"!{call}")
         w.line("return true;")
     w.blank()
 
@@ -272,7 +274,7 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
                 w.line("d.pos = std::size_t(p - d.data);")
                 w.line("return true;")
             w.line("}")
-            w.line("return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });")
+            w.line(apart("FinalDecoder", "read_fields(c, value)"))
         else:
             w.line("bool ok = true;")
             declared = False
@@ -340,8 +342,7 @@ def _verify(w: CodeWriter, p: StructPlan, inlined: set[str]) -> None:
     with w.block("{", "}"):
 
         def one(f: FieldPlan) -> None:
-            with w.block(f"if (!FCodec<{cpp_type(f.type)}>::verify(d))"):
-                w.line(f'return d.fail_in("{f.field.owner}", "{f.name}");')
+            guard(w, f"!FCodec<{cpp_type(f.type)}>::verify(d)", fail_in(f.field))
 
         for step in p.final_steps:
             if isinstance(step, FieldPlan):

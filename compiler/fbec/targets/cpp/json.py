@@ -19,7 +19,17 @@ from fbec.model import plan
 from fbec.model.ir import Package, Schema
 from fbec.targets.base import Options
 
-from .common import assign_default, field_ident, file_banner, imports, namespace, qualified, struct_order, writer
+from .common import (
+    assign_default,
+    field_ident,
+    file_banner,
+    guard,
+    imports,
+    namespace,
+    qualified,
+    struct_order,
+    writer,
+)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -53,13 +63,10 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 with w.block("{", "}"):
                     # no writer writes what no reader reads: struct nesting within kMaxDepth
                     w.line("const detail::WriteLevel level(scope);")
-                    with w.block("if (!level.ok())"):
-                        w.line(f'return detail::write_too_deep("{s.qualified}");')
-                    with w.block("if (scope && !writer.StartObject())"):
-                        w.line("return false;")
+                    guard(w, "!level.ok()", f'return detail::write_too_deep("{s.qualified}");')
+                    guard(w, "scope && !writer.StartObject()")
                     if base:
-                        with w.block(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))"):
-                            w.line("return false;")
+                        guard(w, f"!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false)")
                     for f in own:
                         with w.block(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
                                      f"!FBE::JSON::to_json(writer, value.{field_ident(f)}))"):
@@ -104,10 +111,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         with w.block("{", "}"):
                             w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
                             w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
-                            with w.block(f"if (i == {len(fields)})"):
-                                w.line("continue; // unknown members are ignored")
-                            with w.block("if (seen[i])"):
-                                w.line("return detail::duplicate_member(name);")
+                            guard(w, f"i == {len(fields)}", "continue; // unknown members are ignored")
+                            guard(w, "seen[i]", "return detail::duplicate_member(name);")
                             w.line("seen[i] = true;")
                             w.line("next = i + 1;")
                             w.line("switch (i)")
@@ -116,8 +121,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                                     w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
                                            f'value.{field_ident(f)}, "{f.name}"); break;')
                                 w.line("default: break;")
-                            with w.block("if (FBE_UNLIKELY(!result) && detail::exhausted())"):
-                                w.line("return false; // beyond the decode budget: stop at once")
+                            guard(w, "FBE_UNLIKELY(!result) && detail::exhausted()",
+                                  "return false; // beyond the decode budget: stop at once")
                         # omitted members (JSON of an older schema version): defaults, their structs charged
                         costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
                         charged = any(costs)
@@ -125,8 +130,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             w.line("uint64_t defaults = 0;")
                         for i, (f, cost) in enumerate(zip(fields, costs)):
                             if not cost:
-                                with w.block(f"if (!seen[{i}])"):
-                                    w.line(assign_default(f"value.{field_ident(f)}", f))
+                                guard(w, f"!seen[{i}]", assign_default(f"value.{field_ident(f)}", f))
                                 continue
                             w.line(f"if (!seen[{i}])")
                             with w.block("{", "}"):

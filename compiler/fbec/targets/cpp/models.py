@@ -30,9 +30,12 @@ from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
+    apart,
     assign_default,
     cpp_type,
+    fail_in,
     field_ident,
+    guard,
     inlined_structs,
     model_header,
     model_ident,
@@ -163,11 +166,9 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         # out-of-line path; the rest is straight-line code for the whole body
         # (enter() checked that it lies in the buffer): every field at its
         # offset, no size checks.
-        with w.block(f"if (FBE_UNLIKELY(size < {s.body_size}))"):
-            w.line("return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });")
+        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("Decoder", "read_older(c, body, size, value)"))
         if s.base:
-            with w.block(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))"):
-                w.line("return false;")
+            guard(w, f"!read_body<{qualified(s.base)}>(d, body, size, value)")
         for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
             fields = list(group)
             if unchecked and len(fields) > 1:     # consecutive scalars: read_scalars
@@ -178,8 +179,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 if unchecked:     # a decimal's flags are checked
                     w.line(f"{codec};")
                 else:
-                    with w.block(f"if (!{codec})"):
-                        w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
+                    guard(w, f"!{codec}", fail_in(f))
         w.line("return true;")
     w.blank()
     # The body of an older writer: the fields it holds, the schema defaults
@@ -190,21 +190,17 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
-            with w.block(f"if (size < {s.base_size})"):
-                w.line(f"FBE::detail::assign_default(static_cast<{b}&>(value));")
-            with w.block(f"else if (!read_body<{b}>(d, body, size, value))"):
-                w.line("return false;")
+            guard(w, f"size < {s.base_size}", f"FBE::detail::assign_default(static_cast<{b}&>(value));")
+            guard(w, f"!read_body<{b}>(d, body, size, value)", "return false;", "else if")
         for fp in plan.of(schema).struct(s.qualified).own_fields:
             f = fp.field
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
-            with w.block(f"if (size < {fp.end})"):
-                w.line(assign_default(f"value.{field_ident(f)}", f))
+            guard(w, f"size < {fp.end}", assign_default(f"value.{field_ident(f)}", f))
             if ir.is_scalar(f.type) and not ir.is_decimal(f.type):     # a decimal's flags are checked
                 with w.block("else"):
                     w.line(f"{codec};")
             else:
-                with w.block(f"else if (!{codec})"):
-                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
+                guard(w, f"!{codec}", fail_in(f), "else if")
         w.line("return true;")
     w.blank()
 
@@ -223,14 +219,11 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
             w.line("return true;")
         else:
             # Fixed-size fields always pass; a shorter body takes the out-of-line path.
-            with w.block(f"if (FBE_UNLIKELY(size < {s.body_size}))"):
-                w.line("return call_apart(d, [&](D& c) { return verify_older(c, body, size); });")
+            guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("D", "verify_older(c, body, size)"))
             if s.base:
-                with w.block(f"if (!verify_body<{qualified(s.base)}>(d, body, size))"):
-                    w.line("return false;")
+                guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
             for f in checked:
-                with w.block(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))"):
-                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
+                guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
             w.line("return true;")
     w.blank()
     if not (s.base or s.fields):
@@ -242,15 +235,11 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
     with w.block("{", "}"):
         _charge_defaults(w, schema, s)
         if s.base:
-            with w.block(f"if (size < {s.base_size})"):
-                w.line("return true;")
-            with w.block(f"if (!verify_body<{qualified(s.base)}>(d, body, size))"):
-                w.line("return false;")
+            guard(w, f"size < {s.base_size}", "return true;")
+            guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
         # A field beyond the body ends the walk (older writer).
         for f in checked:
-            with w.block(f"if (size < {f.end})"):
-                w.line("return true;")
-            with w.block(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))"):
-                w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
+            guard(w, f"size < {f.end}", "return true;")
+            guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")
     w.blank()

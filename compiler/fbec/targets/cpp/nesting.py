@@ -21,7 +21,7 @@ from fbec.model import ir, plan
 from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
 from fbec.targets.base import CodeWriter
 
-from .common import field_ident, namespace, qualified
+from .common import field_ident, guard, namespace, qualified
 
 
 def _static(schema: Schema, package: Package, t: Type) -> bool:
@@ -48,11 +48,9 @@ def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: st
     if _static(schema, package, t):
         levels = plan.of(schema).levels(t)
         present = _present(t, x)
-        with w.block(f"if ({present + ' && ' if present else ''}depth + {levels}u > kMaxDepth)"):
-            w.line(fail)
+        guard(w, f"{present + ' && ' if present else ''}depth + {levels}u > kMaxDepth", fail)
     elif isinstance(t, StructRef):
-        with w.block(f"if (!Nesting<{qualified(t.name)}>::within({x}, depth + 1, error))"):
-            w.line(fail)
+        guard(w, f"!Nesting<{qualified(t.name)}>::within({x}, depth + 1, error)", fail)
     elif isinstance(t, Optional_):
         with w.block(f"if ({x})"):
             _check(w, schema, package, s, field, t.element, f"*{x}", n)
@@ -94,10 +92,8 @@ def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
             with w.block("{", "}"):
                 if plan.of(schema).struct(s.qualified).bounded:
                     # Fits whatever the value holds: the common case, no walk.
-                    with w.block(f"if (FBE_LIKELY(depth + {s.height}u <= kMaxDepth))"):
-                        w.line("return true;")
-                with w.block("if (depth > kMaxDepth)"):
-                    w.line("return false;")
+                    guard(w, f"FBE_LIKELY(depth + {s.height}u <= kMaxDepth)", "return true;")
+                guard(w, "depth > kMaxDepth")
                 for f in fields:
                     _check(w, schema, package, s, f.name, f.type, f"value.{field_ident(f)}", 0)
                 w.line("return true;")

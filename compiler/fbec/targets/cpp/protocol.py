@@ -27,7 +27,7 @@ from collections.abc import Callable
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options, import_closure
 
-from .common import file_banner, imports, model_ident, namespace, qualified, writer
+from .common import file_banner, guard, imports, model_ident, namespace, qualified, writer
 from .names import escape
 
 
@@ -184,15 +184,13 @@ def _on_receive(w: CodeWriter, bases: list[str], dispatch: list[Struct], case: C
                     w.line(f"case {s.type_id}:")
                     with w.indented():
                         read, call = case(s)
-                        with w.block(f"if ({read})"):
-                            w.line(call)
+                        guard(w, f"{read}", call)
                         w.line("return true;")
                 w.line("default:")
                 with w.indented():
                     w.line("break;")
         for b in bases:
-            with w.block(f"if ({b}::onReceive(type, data, size))"):
-                w.line("return true;")
+            guard(w, f"{b}::onReceive(type, data, size)", "return true;")
         if not dispatch and not bases:
             w.line("(void)type;")
             w.line("(void)data;")
@@ -296,17 +294,14 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                 w.line(f"void onReceive(const {t}& value) override")
                 with w.block("{", "}"):
                     if q in responses:
-                        with w.block(f"if (_requests_{_ident(q)}.complete(value.id, value))"):
-                            w.line("return;")
+                        guard(w, f"_requests_{_ident(q)}.complete(value.id, value)", "return;")
                     if q in rejects and (rejects[q] or q in global_rejects):
                         w.line("const std::string error = value.string();")
                         for table in rejects[q]:
-                            with w.block(f"if (_requests_{_ident(table)}.fail(value.id, error))"):
-                                w.line("return;")
+                            guard(w, f"_requests_{_ident(table)}.fail(value.id, error)", "return;")
                         if q in global_rejects:
                             for c in imp_clients:
-                                with w.block(f"if ({c}::fail_request(value.id, error))"):
-                                    w.line("return;")
+                                guard(w, f"{c}::fail_request(value.id, error)", "return;")
                     w.line(f"{owner_client(q)}::onReceive(value);")
                 continue
             if q in responses:
@@ -321,12 +316,10 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                     if tables or q in global_rejects:
                         w.line("const std::string error = reject.string();")
                     for table in tables:
-                        with w.block(f"if (_requests_{_ident(table)}.fail(reject.id, error))"):
-                            w.line("return true;")
+                        guard(w, f"_requests_{_ident(table)}.fail(reject.id, error)", "return true;")
                     if q in global_rejects:
                         for c in imp_clients:
-                            with w.block(f"if ({c}::fail_request(reject.id, error))"):
-                                w.line("return true;")
+                            guard(w, f"{c}::fail_request(reject.id, error)", "return true;")
                     if not tables and q not in global_rejects:
                         w.line("(void)reject;")
                     w.line("return false;")
@@ -357,11 +350,9 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                f"const std::string& {'error' if used else '/*error*/'}) override")
         with w.block("{", "}"):
             for q in responses:
-                with w.block(f"if (_requests_{_ident(q)}.fail(id, error))"):
-                    w.line("return true;")
+                guard(w, f"_requests_{_ident(q)}.fail(id, error)", "return true;")
             for c in imp_clients:
-                with w.block(f"if ({c}::fail_request(id, error))"):
-                    w.line("return true;")
+                guard(w, f"{c}::fail_request(id, error)", "return true;")
             w.line("return false;")
         if responses:
             w.blank()
