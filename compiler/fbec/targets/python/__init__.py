@@ -22,9 +22,8 @@ from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_head
 
 from .checks import depth_function, spec_lines
 from .context import Context
-from .final_models import Final
 from .jsonconv import json_functions
-from .models import Versioned
+from .models import Models
 from .names import module_name
 from .native import core_table
 from .protocol import protocol_code
@@ -39,8 +38,7 @@ def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
 
 def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> GeneratedFile:
     ctx = Context(schema, pkg, options)
-    vgen = Versioned(ctx)
-    fgen = Final(ctx, vgen)
+    models = Models(ctx)
     structs = list(pkg.structs)  # the IR lists a base before the structs derived from it
 
     def each(*parts: Callable[[ir.Struct], list[str]]) -> list[str]:
@@ -52,9 +50,9 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     if any(s.all_fields for s in structs):
         classes += [""]
     texts = each(partial(text_function, ctx))
-    vcode = each(partial(depth_function, ctx), vgen.struct_functions, partial(ctx.model_class, final=False))
-    fcode = each(fgen.struct_functions, partial(ctx.model_class, final=True)) if options.final else []
-    jcode = each(lambda s: json_functions(ctx, s, vgen.default_arg)) if options.json else []
+    vcode = each(partial(depth_function, ctx), models.versioned_functions, partial(ctx.model_class, final=False))
+    fcode = each(models.final_functions, partial(ctx.model_class, final=True)) if options.final else []
+    jcode = each(lambda s: json_functions(ctx, s, models.default_arg)) if options.json else []
     pcode: list[str] = protocol_code(ctx) if options.proto else []
 
     helpers: list[str] = []

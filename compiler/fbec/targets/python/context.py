@@ -180,6 +180,16 @@ def map_order(t: ir.Mapping, x: str) -> str:
     return f"sorted({x}.items(), key={items_key(t)})"
 
 
+def ordered(t: ir.Array | ir.Sequence | ir.Mapping, x: str) -> str:
+    """A collection's items in the original's order: set_order's elements, map_order's key-value pairs."""
+    return map_order(t, x) if isinstance(t, ir.Mapping) else set_order(t, x)
+
+
+def parts(t: ir.Array | ir.Sequence | ir.Mapping) -> tuple[ir.Type, ...]:
+    """What one item of a collection holds, in the order of its slots: its element, or a key and a value."""
+    return (t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,)
+
+
 def tkey(t: ir.Type) -> str:
     """A stable identifier fragment naming a type (for shared helper functions)."""
     if isinstance(t, ir.Primitive):

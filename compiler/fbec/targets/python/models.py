@@ -1,14 +1,24 @@
-"""Versioned-model code: per-struct write/read functions and `<Name>Model` classes.
+"""The binary models' code: per-struct write and read functions of the versioned model
+(`fbe_vw_`/`fbe_vr_<Name>`, docs/format.md section 3) and of the final model (`fbe_fw_`/`fbe_fr_`,
+section 4).
 
-A struct body is written with one ``pack_into`` of a precompiled layout after
-its out-of-line data has been appended, and read with one ``unpack_from``
-(docs/format.md section 3). Offsets and sizes come from the IR.
+One walk writes a value for both models (`Models.write`): into the raw values of its versioned
+slot, its out-of-line data appended first (`at` = (base, stem): what its offsets count from, the
+stem of its locals), or appended as the final model has it (`at` None). The versioned reader is an
+expression of a slot's raw values (`read_expr`), which the final reader takes for every fixed value
+(ir.is_fixed: the same bytes in both models) and every block of them (`items`). A versioned body is
+written with one ``pack_into`` of a precompiled layout after its out-of-line data, and read with one
+``unpack_from``; a final struct's consecutive fixed-size fields (the plan's final steps) with one
+layout each. Offsets and sizes come from the IR.
 """
 
 from __future__ import annotations
 
+import struct
+
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.model.plan import FieldPlan, Run
+from fbec.targets.base import CodeWriter, Locals
 
 from .context import (
     Context,
@@ -17,9 +27,11 @@ from .context import (
     encoded,
     fixed_raws,
     is_plain,
-    map_order,
+    is_string,
     nraw,
+    ordered,
     packed_array,
+    parts,
     plain_format,
     set_order,
     slot_fmt,
@@ -43,63 +55,78 @@ class Raw:
         return f"{self.tv}[{self.start} + {n}]" if n else f"{self.tv}[{self.start}]"
 
 
-class Versioned:
+class Models:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.tmp = Locals()     # the locals of a final struct's functions
 
     # ------------------------------------------------------------ writing
 
-    def write_field(self, code: CodeWriter, t: ir.Type, x: str, base: str, tmp: str, field: str) -> list[str]:
-        """Writes the statements that allocate t's out-of-line data; returns the raw values of its slot."""
+    def append(self, t: ir.Primitive | ir.StructRef, x: str, final: bool) -> str:
+        """The call appending a string's or bytes' data or a struct's body (final: its final encoding)
+        to w; it returns where it starts."""
+        if isinstance(t, ir.StructRef):
+            return f"{self.ctx.ref(t.name, 'fbe_fw_' if final else 'fbe_vw_')}(w, {x})"
+        return f"fbe.buffer.{'write_string' if is_string(t) else 'write_bytes'}(w, {x})"
+
+    def write(self, code: CodeWriter, t: ir.Type, x: str, field: str, at: tuple[str, str] | None = None) -> list[str]:
+        """Statements writing x (type t): the final encoding appended to w (at None), or the versioned
+        slot's out-of-line data, returning the raw values of the slot (at = (base, stem))."""
         c = self.ctx
         if ir.is_fixed(t):
             pre, raws = fixed_raws(t, x, field)
             code.lines("\n".join(pre))
+            if at is None:
+                code.line(f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})")
             return raws
-        if isinstance(t, ir.Primitive):
-            fn = "write_string" if t.name == "string" else "write_bytes"
-            code.line(f"{tmp} = fbe.buffer.{fn}(w, {x}) - {base}")
-            return [tmp]
-        if isinstance(t, ir.StructRef):
-            code.line(f"{tmp} = {c.ref(t.name, 'fbe_vw_')}(w, {x}) - {base}")
-            return [tmp]
+        if isinstance(t, (ir.Primitive, ir.StructRef)):
+            code.line(self.append(t, x, True) if at is None else f"{at[1]} = {self.append(t, x, False)} - {at[0]}")
+            return [] if at is None else [at[1]]
         if isinstance(t, ir.Optional_):
-            ow = self.opt_writer(t.element)
-            code.line(f"{tmp}v = {x}")
-            with code.block(f"if {tmp}v is None:"):
-                code.line(f"{tmp}h = {tmp}o = 0")
+            y = self.tmp("y") if at is None else f"{at[1]}v"
+            code.line(f"{y} = {x}")
+            with code.block(f"if {y} is None:"):
+                code.line("w.append(0)" if at is None else f"{at[1]}h = {at[1]}o = 0")
             with code.block("else:"):
-                code.line(f"{tmp}h = 1")
-                code.line(f"{tmp}o = {ow}(w, {tmp}v) - {base}")
-            return [f"{tmp}h", f"{tmp}o"]
+                if at is None:
+                    code.line("w.append(1)")
+                    return self.write(code, t.element, y, field)
+                code.line(f"{at[1]}h = 1")
+                code.line(f"{at[1]}o = {self.opt_writer(t.element)}(w, {y}) - {at[0]}")
+            return [f"{at[1]}h", f"{at[1]}o"]
+        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
+        if at is not None:
+            tmp = at[1]
+            if isinstance(t, ir.Array):
+                code.line(f'{tmp} = {self.array_writer(t)}(w, {at[0]}, {x}, "{field}")')
+                if packed_array(t):          # the element's raw values, packed element by element
+                    lay, k = c.layout(slot_fmt(t.element)), nraw(t.element)
+                    return [f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
+                return [f"*{tmp}"]
+            code.line(f"{tmp} = {self.coll_writer(t)}(w, {at[0]}, {x})")
+            return [tmp]
         if isinstance(t, ir.Array):
-            e = t.element
-            aw = self.array_writer(t)
-            code.line(f'{tmp} = {aw}(w, {base}, {x}, "{field}")')
-            if packed_array(t):          # the element's raw values, packed element by element
-                lay, k = c.layout(slot_fmt(e)), nraw(e)
-                return [f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
-            return [f"*{tmp}"]
-        cw = self.coll_writer(t)
-        code.line(f"{tmp} = {cw}(w, {base}, {x})")
-        return [tmp]
+            code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
+        elif self.write_items(code, t, x):
+            return []
+        else:
+            code.line(f"w += fbe.buffer.pack_u32(len({x}))")
+        names = [self.tmp(n) for n in ("k", "v")] if isinstance(t, ir.Mapping) else [self.tmp("e")]
+        with code.block(f"for {', '.join(names)} in {ordered(t, x)}:"):
+            for part, name in zip(parts(t), names):
+                self.write(code, part, name, field)
+        return []
 
     def slot_writer(self, t: ir.Type) -> str:
         """fbe_vsw_K(w, b, s, x): write x into the slot at absolute s, offsets relative to b."""
         c = self.ctx
 
         def body(code: CodeWriter) -> None:
-            if is_plain(t) or isinstance(t, ir.EnumRef):
-                code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
-            elif isinstance(t, ir.Primitive) and t.name == "decimal":
-                code.line("w[s:s + 16] = fbe.encode_decimal(x)")
-            elif isinstance(t, ir.Primitive) and t.name == "uuid":
-                code.line("w[s:s + 16] = x.bytes")
-            elif isinstance(t, ir.Primitive):
-                fn = "write_string" if t.name == "string" else "write_bytes"
-                code.line(f"fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
-            elif isinstance(t, ir.StructRef):
-                code.line(f"fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
+            if ir.is_scalar(t):   # its one raw value: as it is, or the 16 bytes of a uuid or decimal
+                raw = fixed_raws(t, "x", "")[1][0]
+                code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)" if raw == "x" else f"w[s:s + {t.size}] = {raw}")
+            elif isinstance(t, (ir.Primitive, ir.StructRef)):
+                code.line(f"fbe.buffer.pack_u32_into(w, s, {self.append(t, 'x', False)} - b)")
             elif isinstance(t, ir.Optional_):
                 ow = self.opt_writer(t.element)
                 with code.block("if x is not None:"):
@@ -118,7 +145,7 @@ class Versioned:
             code.line("q = len(w)")
             if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
                 code.line('w += b"\\x04\\x00\\x00\\x00"')
-                code.line(f"{c.ref(e.name, 'fbe_vw_')}(w, x)")
+                code.line(self.append(e, "x", False))
             else:
                 code.line(f"w += bytes({e.size})")
                 code.line(f"{sw}(w, q, q, x)")
@@ -135,79 +162,60 @@ class Versioned:
             code.line(f"fbe.buffer.check_length(x, {t.length}, f)")
             code.line("out: list[Any] = []")
             with code.block("for e in x:"):
-                raws = self.write_field(code, t.element, "e", "b", "y", "f")
+                raws = self.write(code, t.element, "e", "f", ("b", "y"))
                 code.line(f"out += ({', '.join(raws)},)")
             code.line("return out")
 
         any_ = c.std("typing", "Any")
         return c.function("fbe_vaw_" + tkey(t), f"(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[{any_}]", body)
 
-    def coll_writer(self, t: ir.Type) -> str:
-        """fbe_vcw_K(w, b, x) -> int: write a vector/list/set/map/hash block, return its offset from b."""
-        def body(code: CodeWriter) -> None:
-            code.line("q = len(w)")
-            self._coll_writer_body(code, t)
-
-        return self.ctx.function("fbe_vcw_" + tkey(t), f"(w: bytearray, b: int, x: {self.ctx.hint(t)}) -> int", body)
-
     def write_items(self, code: CodeWriter, t: ir.Sequence | ir.Mapping, x: str) -> bool:
         """A block of scalars (the same bytes in both models: the count, then each item's slots) written
         at once: a plain vector, list or set with one call, others one pack per item, joined. False
         (nothing written) for other items."""
-        parts = (t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,)
-        if not all(ir.is_scalar(part) for part in parts):
+        if not all(ir.is_scalar(part) for part in parts(t)):
             return False
         fmt = plain_format(t.element, True) if isinstance(t, ir.Sequence) else None
         if fmt and isinstance(t, ir.Sequence):
             code.line(f'fbe.buffer.write_plain_seq(w, "{fmt}", {set_order(t, x)})')
             return True
-        lay = self.ctx.layout("".join(slot_fmt(part) for part in parts))
-        names = ("k", "e")[-len(parts):]
-        raws = ", ".join(raw for part, name in zip(parts, names) for raw in fixed_raws(part, name, "")[1])
-        it = map_order(t, x) if isinstance(t, ir.Mapping) else set_order(t, x)
+        lay = self.ctx.layout("".join(slot_fmt(part) for part in parts(t)))
+        names = ("k", "e")[-len(parts(t)):]
+        raws = ", ".join(raw for part, name in zip(parts(t), names) for raw in fixed_raws(part, name, "")[1])
         code.line(f"w += fbe.buffer.pack_u32(len({x}))")
-        code.line(f'w += b"".join([{lay}.pack({raws}) for {", ".join(names)} in {it}])')
+        code.line(f'w += b"".join([{lay}.pack({raws}) for {", ".join(names)} in {ordered(t, x)}])')
         return True
 
-    def _coll_writer_body(self, code: CodeWriter, t: ir.Type) -> None:
+    def coll_writer(self, t: ir.Sequence | ir.Mapping) -> str:
+        """fbe_vcw_K(w, b, x) -> int: write a vector/list/set/map/hash block, return its offset from b."""
         c = self.ctx
-        assert isinstance(t, (ir.Sequence, ir.Mapping))
-        if self.write_items(code, t, "x"):
-            code.line("return q - b")
-            return
-        if isinstance(t, ir.Sequence):
-            e = t.element
-            it = set_order(t, "x")
-            if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
-                vw = c.ref(e.name, "fbe_vw_")
-                pack = c.file.qualified("struct", "pack_into")
+
+        def body(code: CodeWriter) -> None:
+            code.line("q = len(w)")
+            if self.write_items(code, t, "x"):
+                pass
+            elif isinstance(t, ir.Sequence) and isinstance(t.element, ir.StructRef):
+                # the bodies first, then every offset with one pack
                 code.line("n = len(x)")
                 code.line("w += bytes(4 + n * 4)")
-                code.line(f'{pack}(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])')
-                code.line("return q - b")
-                return
-            sw = self.slot_writer(e)
-            code.line("n = len(x)")
-            code.line("w += fbe.buffer.pack_u32(n)")
-            code.line(f"w += bytes(n * {e.size})")
-            code.line("s = q + 4")
-            with code.block(f"for e in {it}:"):
-                code.line(f"{sw}(w, b, s, e)")
-                code.line(f"s += {e.size}")
+                code.line(f'{c.file.qualified("struct", "pack_into")}(f"<{{n + 1}}I", w, q, n, '
+                          f'*[{self.append(t.element, "e", False)} - b for e in {set_order(t, "x")}])')
+            else:
+                writers = [self.slot_writer(part) for part in parts(t)]
+                names, where = ("k", "v") if isinstance(t, ir.Mapping) else ("e",), ["s"]
+                if isinstance(t, ir.Mapping):
+                    where.append(f"s + {t.key.size}")
+                code.line("n = len(x)")
+                code.line("w += fbe.buffer.pack_u32(n)")
+                code.line(f"w += bytes(n * {t.item_size})")
+                code.line("s = q + 4")
+                with code.block(f"for {', '.join(names)} in {ordered(t, 'x')}:"):
+                    for writer, s, name in zip(writers, where, names):
+                        code.line(f"{writer}(w, b, {s}, {name})")
+                    code.line(f"s += {t.item_size}")
             code.line("return q - b")
-            return
-        assert isinstance(t, ir.Mapping)
-        kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
-        it = map_order(t, "x")
-        code.line("n = len(x)")
-        code.line("w += fbe.buffer.pack_u32(n)")
-        code.line(f"w += bytes(n * {t.item_size})")
-        code.line("s = q + 4")
-        with code.block(f"for k, v in {it}:"):
-            code.line(f"{kw}(w, b, s, k)")
-            code.line(f"{vw}(w, b, s + {t.key.size}, v)")
-            code.line(f"s += {t.item_size}")
-        code.line("return q - b")
+
+        return c.function("fbe_vcw_" + tkey(t), f"(w: bytearray, b: int, x: {c.hint(t)}) -> int", body)
 
     # ------------------------------------------------------------ reading
 
@@ -245,6 +253,7 @@ class Versioned:
             items = f"{c.layout(slot_fmt(e))}.iter_unpack({r0})" if packed else values
             inner = self.read_expr(e, Raw("y", 0 if packed else None), base, field, f"{pos} + {e.size} * i")
             return f"[{inner} for {each('y', items, ir.is_decimal(e))}]"
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
         return f"{self.coll_reader(t)}(r, {base}, {r0}, {field})"
 
     def slot_reader(self, t: ir.Type) -> str:
@@ -258,26 +267,22 @@ class Versioned:
 
         return c.function("fbe_vsr_" + tkey(t), f"(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}", body)
 
-    def coll_reader(self, t: ir.Type) -> str:
+    def coll_reader(self, t: ir.Sequence | ir.Mapping) -> str:
         """fbe_vcr_K(r, b, off, f): a vector/list/set/map/hash block at b + off."""
         def body(code: CodeWriter) -> None:
             with code.block("if not off:"):
                 code.line("return " + ("{}" if isinstance(t, ir.Mapping) else "set()" if t.kind == "set" else "[]"))
             code.line("q = b + off")
-            self._coll_reader_body(code, t)
+            code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
+            code.line("q += 4")
+            # a set, map or hash holds each element or key once: two that read the same are refused (docs/limits.md 4)
+            value = self.items(t, "n", "q", "b", "f")
+            if isinstance(t, ir.Mapping) or t.kind == "set":
+                value = f"fbe.buffer.distinct({value}, n, f, b + off)"
+            code.line(f"return {value}")
 
         return self.ctx.function("fbe_vcr_" + tkey(t), f"(r: fbe.Reader, b: int, off: int, f: str) -> {self.ctx.hint(t)}",
                                  body)
-
-    def _coll_reader_body(self, code: CodeWriter, t: ir.Type) -> None:
-        assert isinstance(t, (ir.Sequence, ir.Mapping))
-        code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
-        code.line("q += 4")
-        # a set, map or hash holds each element or key once: two that read the same are refused (docs/limits.md 4)
-        value = self.items(t, "n", "q", "b", "f")
-        if isinstance(t, ir.Mapping) or t.kind == "set":
-            value = f"fbe.buffer.distinct({value}, n, f, b + off)"
-        code.line(f"return {value}")
 
     def items(self, t: ir.Sequence | ir.Mapping, n: str, at: str, base: str, field: str) -> str:
         """The n items of a block at ``at``: a plain vector, list or set with one unpack (plain_items),
@@ -299,9 +304,71 @@ class Versioned:
         items = f"{lay}.iter_unpack(r.data[{at}:{at} + {n} * {t.item_size}])"
         return f"{{{kx}: {vx} for {each('e', items, ir.is_decimal(t.key) or ir.is_decimal(t.value))}}}"
 
+    def read(self, code: CodeWriter, t: ir.Type, target: str, field: str, annotate: bool = True) -> None:
+        """Statements reading a final-model value of type t at p into ``target`` and advancing p."""
+        c = self.ctx
+        f = f'"{field}"'
+        if ir.is_fixed(t):
+            lay = c.layout(slot_fmt(t))
+            tv = self.tmp("t")
+            code.line(f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})")
+            code.line(f"p += {lay}.size")
+            code.line(f"{target} = {self.read_expr(t, Raw(tv, 0), 'p', f, f'p - {lay}.size')}")
+            return
+        if isinstance(t, (ir.Primitive, ir.StructRef)):
+            call = f"{c.ref(t.name, 'fbe_fr_')}(r, p)" if isinstance(t, ir.StructRef) else \
+                f"fbe.buffer.final_{'string' if is_string(t) else 'bytes'}(r, p, {f})"
+            code.line(f"{target}, p = {call}")
+            return
+        decl = f"{target}: {c.hint(t)}" if annotate else target
+        if isinstance(t, ir.Optional_):
+            h = self.tmp("h")
+            inner = self.tmp("x")
+            code.line(f"{h} = fbe.buffer.final_has(r, p, {f})")
+            code.line("p += 1")
+            code.line(f"{decl} = None")
+            with code.block(f"if {h}:"):
+                self.read(code, t.element, inner, field)
+                code.line(f"{target} = {inner}")
+            return
+        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
+        if isinstance(t, ir.Array):  # of values that are not fixed (is_fixed above)
+            count, at = str(t.length), ""
+        else:
+            count = self.tmp("n")
+            at = self.tmp("at") if isinstance(t, ir.Mapping) or t.kind == "set" else ""
+            if at:
+                code.line(f"{at} = p")
+            code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
+            code.line("p += 4")
+            if all(ir.is_fixed(part) for part in parts(t)):
+                # their bytes are there (final_count): one comprehension, as the versioned model reads a block;
+                # a set, map or hash holds each element or key once (docs/limits.md 4)
+                value = self.items(t, count, "p", "p", f)
+                code.line(f"{decl} = " + (f"fbe.buffer.distinct({value}, {count}, {f}, {at})" if at else value))
+                code.line(f"p += {count} * {t.item_min_size}")
+                return
+        mapping = isinstance(t, ir.Mapping)
+        names = [self.tmp(n) for n in ("k", "v")] if mapping else [self.tmp("e")]
+        code.line(f"{decl} = {'{}' if mapping else 'set()' if at else '[]'}")
+        with code.block(f"for _ in range({count}):"):
+            for part, name in zip(parts(t), names):
+                self.read(code, part, name, field)
+            code.line(f"{target}[{names[0]}] = {names[-1]}" if mapping else f"{target}.{'add' if at else 'append'}({names[0]})")
+        if at:
+            code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
+
     # ------------------------------------------------------------ structs
 
-    def struct_functions(self, s: ir.Struct) -> list[str]:
+    def construct(self, code: CodeWriter, s: ir.Struct, values: list[str]) -> None:
+        """``v``, a struct with every field known: made without __init__ (its defaults would be
+        overwritten), each field set."""
+        cls = self.ctx.ident.type(s.qualified)
+        code.line(f"v = {cls}.__new__({cls})")
+        for f, x in zip(s.all_fields, values):
+            code.line(f"v.{self.ctx.ident.field(f)} = {x}")
+
+    def versioned_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = self.ctx.ident.type(s.qualified)
         fields = s.all_fields
@@ -324,7 +391,7 @@ class Versioned:
                 code.line(f"w += bytes({s.body_size})")
                 raws: list[str] = [str(s.body_size), str(s.type_id)]
                 for i, f in enumerate(fields):
-                    raws += self.write_field(code, f.type, f"v.{self.ctx.ident.field(f)}", "p", f"o{i}", f.name)
+                    raws += self.write(code, f.type, f"v.{self.ctx.ident.field(f)}", f.name, ("p", f"o{i}"))
                 code.line(f"{lay}.pack_into(w, p, {', '.join(raws)})")
             code.line("return p")
         code.blank(2)
@@ -340,10 +407,10 @@ class Versioned:
                 code.line("r.depth -= 1")
                 code.line(f"return {cls}()")
             else:
-                self._read_body(code, s, lay, cost)
+                self._versioned_read(code, s, lay, cost)
         return code.text().splitlines() + ["", ""]
 
-    def _read_body(self, code: CodeWriter, s: ir.Struct, lay: str, cost: int) -> None:
+    def _versioned_read(self, code: CodeWriter, s: ir.Struct, lay: str, cost: int) -> None:
         """The reader of a struct with fields: one unpack of the body, then every field."""
         c = self.ctx
         cls = self.ctx.ident.type(s.qualified)
@@ -362,9 +429,7 @@ class Versioned:
         with struct_read(code, s, leaf, "v"):
             # a body as large as ours or larger (a newer writer: the rest is skipped): every field, no __init__
             with code.block(f"if t[0] >= {s.body_size}:"):
-                code.line(f"v = {cls}.__new__({cls})")
-                for f, x in zip(fields, exprs):
-                    code.line(f"v.{self.ctx.ident.field(f)} = {x}")
+                self.construct(code, s, exprs)
             # an older writer's smaller body: the fields it did not know get their defaults
             with code.block("else:"):
                 code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
@@ -387,7 +452,7 @@ class Versioned:
         for i, f in enumerate(s.all_fields):
             x = f"v.{self.ctx.ident.field(f)}"
             if not ir.is_text(f.type):
-                raws += self.write_field(code, f.type, x, "p", f"o{i}", f.name)  # a fixed scalar: no statement
+                raws += self.write(code, f.type, x, f.name, ("p", f"o{i}"))  # a fixed scalar: no statement
                 continue
             if texts:
                 code.line(f"o{i} = {off} + 4 + len({texts[-1]})")
@@ -408,3 +473,127 @@ class Versioned:
         if not per_instance:
             return expr
         return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
+
+    def packs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
+        """The plan's final steps as they are packed: a run of fixed-size fields (or one such field)
+        with one layout (checked against the run's size), a ``string``/``bytes`` field closing it (or
+        alone) with its u32 size (its bytes follow the run), and every other field on its own."""
+        out: list[tuple[list[ir.Field], ir.Field | None] | ir.Field] = []
+        steps = self.ctx.plan.struct(s.qualified).final_steps
+        i = 0
+        while i < len(steps):
+            step = steps[i]
+            run: list[ir.Field] = []
+            if isinstance(step, Run):
+                run = [m.field for m in step.fields]
+                check_size("".join(slot_fmt(f.type) for f in run), step.size)
+                i += 1
+            elif ir.is_fixed(step.type):
+                run = [step.field]
+                check_size(slot_fmt(step.type), step.type.size)
+                i += 1
+            after = steps[i] if i < len(steps) else None
+            if isinstance(after, FieldPlan) and ir.is_text(after.type):
+                out.append((run, after.field))
+                i += 1
+            elif run:
+                out.append((run, None))
+            else:
+                assert isinstance(step, FieldPlan)
+                out.append(step.field)
+                i += 1
+        return out
+
+    def final_functions(self, s: ir.Struct) -> list[str]:
+        c = self.ctx
+        cls = self.ctx.ident.type(s.qualified)
+        self.tmp = Locals()
+        code = self.ctx.writer()
+        # writer: one pack per run
+        with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
+            code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
+            for part in self.packs(s):
+                if isinstance(part, ir.Field):
+                    self.write(code, part.type, f"v.{self.ctx.ident.field(part)}", part.name)
+                    continue
+                members, text = part
+                fmt = ""
+                raws: list[str] = []
+                for m in members:
+                    pre, rs = fixed_raws(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
+                    code.lines("\n".join(pre))
+                    raws += rs
+                    fmt += slot_fmt(m.type)
+                tail = ""
+                if text is not None:
+                    tail = self.tmp("s")
+                    x = f"v.{self.ctx.ident.field(text)}"
+                    code.line(f"{tail} = {encoded(text.type, x)}")
+                    raws.append(f"len({tail})")
+                    fmt += "I"
+                code.line(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
+                if tail:
+                    code.line(f"w += {tail}")
+        code.blank(2)
+
+        # reader
+        leaf = not c.plan.struct(s.qualified).nests
+        with code.block(f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:"):
+            code.line(f'"""Read a {s.name} at p; return it and the position after it."""')
+            enter = "final_leaf" if leaf else "final_enter"
+            code.line(f"fbe.buffer.{enter}(r, p, {s.decode_cost})")
+            with struct_read(code, s, leaf, "v, p"):
+                self._final_read(code, s)
+        return code.text().splitlines() + ["", ""]
+
+    def _final_read(self, code: CodeWriter, s: ir.Struct) -> None:
+        """Every field of a struct read into ``v`` (the reader's body inside its try)."""
+        c = self.ctx
+        args: list[str] = []
+        if any(not isinstance(part, ir.Field) for part in self.packs(s)):
+            code.line("data, end = r.data, r.size")
+        for part in self.packs(s):
+            if isinstance(part, ir.Field):
+                target = self.tmp("x")
+                self.read(code, part.type, target, part.name)
+                args.append(target)
+                continue
+            members, text = part
+            fmt = "".join(slot_fmt(m.type) for m in members) + ("I" if text is not None else "")
+            lay = c.layout(fmt)
+            size = struct.calcsize("<" + fmt)
+            tv = self.tmp("t")
+            if members:
+                first, what0 = members[0].name, "value"
+            else:
+                assert text is not None
+                first, what0 = text.name, ("string size" if is_string(text.type) else "bytes size")
+            with code.block(f"if p + {size} > end:"):
+                code.line(f'raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")')
+            code.line(f"{tv} = {lay}.unpack_from(data, p)")
+            at = ""
+            if any(ir.is_checked(m.type) for m in members):
+                # a decimal is a step of its own (the plan's final_steps), first in its pack: where the
+                # pack starts is where it is, which its error names
+                assert len(members) == 1, members
+                at = self.tmp("at")
+                code.line(f"{at} = p")
+            code.line(f"p += {size}")
+            k = 0
+            for m in members:
+                args.append(self.read_expr(m.type, Raw(tv, k), "p", f'"{m.name}"', at))
+                k += nraw(m.type)
+            if text is not None:
+                what = "string" if is_string(text.type) else "bytes"
+                q, x = self.tmp("q"), self.tmp("x")
+                raw = f"data[p:{q}]"
+                code.line(f"{q} = p + {tv}[{k}]")
+                with code.block(f"if {q} > end:"):
+                    code.line(f'raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")')
+                code.line(f"r.budget -= {tv}[{k}]")
+                with code.block("if r.budget < 0:"):
+                    code.line(f'r.spend(0, p - 4, "{text.name}")')
+                code.line(f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}")
+                code.line(f"p = {q}")
+                args.append(x)
+        self.construct(code, s, args)
