@@ -239,20 +239,26 @@ class Context(DefaultLiterals):
     def module_alias(self, pkg: str) -> str:
         return "pkg_" + pkg
 
-    def ref(self, qualified: str, prefix: str = "") -> str:
-        """A class (prefix "") or per-type function (prefix "fbe_vr_" ...) of a qualified type."""
+    def ref(self, qualified: str, prefix: str = "", local: str = "") -> str:
+        """A class (prefix ""), per-type function (prefix "fbe_vr_" ...) or the module's `local` name
+        of a qualified type (a model class), qualified by its module when imported."""
         pkg, _, name = qualified.rpartition(".")
-        local = prefix + name if prefix else self.ident.type(qualified)
+        local = local or (prefix + name if prefix else self.ident.type(qualified))
         if pkg == self.package.name:
             return local
         return self.file.qualified(module_name(pkg), local, self.module_alias(pkg))
 
-    def model_ref(self, qualified: str) -> str:
-        """A struct's versioned model class, qualified by its module when imported."""
-        pkg = qualified.rpartition(".")[0]
-        if pkg == self.package.name:
-            return self.ident.model(qualified)
-        return self.file.qualified(module_name(pkg), self.ident.model(qualified), self.module_alias(pkg))
+    def encode(self, s: ir.Struct, final: bool, x: str) -> str:
+        """The runtime's encoding of x, a root of the struct s in either model (fbe.encode_versioned,
+        fbe.encode_final), after its depth check (writable)."""
+        write, x = self.ref(s.qualified, "fbe_fw_" if final else "fbe_vw_"), self.writable(s.qualified, x)
+        return f"fbe.encode_final({write}, {x}, {s.type_id})" if final else f"fbe.encode_versioned({write}, {x})"
+
+    def decode(self, s: ir.Struct, final: bool, limits: str) -> str:
+        """The runtime's decoding of ``data``, a root of the struct s in either model: (value, size)."""
+        read = self.ref(s.qualified, "fbe_fr_" if final else "fbe_vr_")
+        return f"fbe.decode_final({read}, data, {s.type_id}, {limits})" if final else \
+            f"fbe.decode_versioned({read}, data, {limits})"
 
     def writer(self) -> CodeWriter:
         """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""
@@ -429,14 +435,11 @@ class Context(DefaultLiterals):
             code.blank()
             code.line(f"fbe_type = {s.type_id}")
             code.blank()
-            value = self.writable(s.qualified, "value")
             with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
-                code.line(f"return fbe.encode_final(fbe_fw_{s.name}, {value}, {s.type_id})" if final
-                          else f"return fbe.encode_versioned(fbe_vw_{s.name}, {value})")
+                code.line(f"return {self.encode(s, final, 'value')}")
             code.blank()
             with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
-                code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)" if final
-                          else f"return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)")
+                code.line(f"return {self.decode(s, final, 'self.limits')}")
             code.blank()
             with code.block("def _core(self) -> tuple[fbe.native.Core | None, int]:"):
                 code.line(f"return FBE_CORE, {self.package.structs.index(s)}")

@@ -29,12 +29,9 @@ def protocol_code(ctx: Context) -> list[str]:
     for m in every:
         cls = ctx.ref(m.qualified)
         key = m.qualified.replace(".", "_")
-        with w.block(f"def fbe_dv_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:"):
-            w.line(f"return fbe.decode_versioned({ctx.ref(m.qualified, 'fbe_vr_')}, data, limits)[0]")
-        w.blank(2)
-        if ctx.options.final:
-            with w.block(f"def fbe_df_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:"):
-                w.line(f"return fbe.decode_final({ctx.ref(m.qualified, 'fbe_fr_')}, data, {m.type_id}, limits)[0]")
+        for final in finals:
+            with w.block(f"def fbe_d{'f' if final else 'v'}_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:"):
+                w.line(f"return {ctx.decode(m, final, 'limits')}[0]")
             w.blank(2)
 
     # senders: every message of the package and of its imports can be sent
@@ -45,13 +42,7 @@ def protocol_code(ctx: Context) -> list[str]:
         table = f"FBE_SEND_{'F' if final else 'V'}"
         with w.block(f"{table}: dict[type, {callable_}[[{any_}], bytearray]] = {{", "}"):
             for m in send_all:
-                cls = ctx.ref(m.qualified)
-                if final:
-                    w.line(f"{cls}: lambda v: fbe.encode_final({ctx.ref(m.qualified, 'fbe_fw_')}, "
-                           f"{ctx.writable(m.qualified, 'v')}, {m.type_id}),")
-                else:
-                    w.line(f"{cls}: lambda v: fbe.encode_versioned({ctx.ref(m.qualified, 'fbe_vw_')}, "
-                           f"{ctx.writable(m.qualified, 'v')}),")
+                w.line(f"{ctx.ref(m.qualified)}: lambda v: {ctx.encode(m, final, 'v')},")
         w.blank(2)
         with w.block(f"class {prefix}Sender(fbe.Sender):"):
             w.line(f'"""Sends {pkg} messages as {"final" if final else "versioned"} frames; override ``on_send``."""')
@@ -91,10 +82,10 @@ def protocol_code(ctx: Context) -> list[str]:
         w.blank()
         with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[], {any_}], str]]] = {{", "}"):
             for m in every:
-                w.line(f'{m.type_id}: ({ctx.model_ref(m.qualified)}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
+                w.line(f'{m.type_id}: ({ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
         w.blank()
         for m in every:
-            model = ctx.model_ref(m.qualified)
+            model = ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))
             with w.block(f"def on_proxy_{ctx.ident.handler(pkg, m.qualified)}(", ") -> None:"):
                 w.line(f"self, model: {model}, type: int, buffer: bytes, offset: int, size: int")
             with w.indented():

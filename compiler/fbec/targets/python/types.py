@@ -265,18 +265,16 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
 
     for final in (False, True) if ctx.options.final else (False,):
         name, model, section = ("final", "final", 4) if final else ("fbe", "versioned", 3)
-        letter, type_id = ("f", f", {s.type_id}") if final else ("v", "")
         with code.block(f"def to_{name}(self) -> bytes:"):
             code.line(f'"""This value as a {model} root (docs/format.md section {section})."""')
             core_first("data", f"to_{name}({index}, self)")
-            code.line(f"return bytes(fbe.encode_{model}(fbe_{letter}w_{s.name}, {ctx.writable(s.qualified, 'self')}"
-                      f"{type_id}))")
+            code.line(f"return bytes({ctx.encode(s, final, 'self')})")
         code.blank()
         code.line("@classmethod")
         with code.block(f"def from_{name}(cls, {buffer}) -> {cls}:"):
             code.line(f'"""Decode a {model} root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
             core_first(f"v: {cls} | None", f"from_{name}({index}, data, limits)")
-            code.line(f"return fbe.decode_{model}(fbe_{letter}r_{s.name}, data{type_id}, limits)[0]")
+            code.line(f"return {ctx.decode(s, final, 'limits')}[0]")
         code.blank()
     if ctx.options.json:
         read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
