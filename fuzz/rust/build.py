@@ -89,7 +89,7 @@ def write_crate(out: Path) -> None:
     if (stage / "Cargo.lock").exists():
         shutil.copy(stage / "Cargo.lock", out / "Cargo.lock")
     shutil.rmtree(stage)
-    print(f"fuzz/rust: {len(types)} types of {len(sum(schemas.values(), []))} schemas in {out}")
+    print(f"fuzz/rust: {len(types)} types of {sum(map(len, schemas.values()))} schemas in {out}")
 
 
 def write_seeds(seeds: Path) -> None:

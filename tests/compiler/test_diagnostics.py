@@ -89,12 +89,12 @@ CASES = [
      {}, 1, "p.fbe:2:22: error: default 300 of field 'x' is out of range for uint8 (0..255)"),
     ('default_decimal_more_than_28_fraction_digits',     # docs/format.md 2.4: what no decimal holds
      'package p\nstruct S { decimal d = 1.5e-28; }\n',
-     {}, 1, "p.fbe:2:24: error: cannot use the number 1.5e-28 (more than 28 fraction digits: no decimal holds it, "
-            "docs/format.md 2.4) as the default of field 'd' of type decimal"),
+     {}, 1, ("p.fbe:2:24: error: cannot use the number 1.5e-28 (more than 28 fraction digits: no decimal holds it, "
+            "docs/format.md 2.4) as the default of field 'd' of type decimal")),
     ('default_decimal_beyond_96_bits',
      'package p\nstruct S { decimal d = 79228162514264337593543950336; }\n',
-     {}, 1, "p.fbe:2:24: error: cannot use the number 79228162514264337593543950336 (more than 96 bits: no decimal "
-            "holds it, docs/format.md 2.4) as the default of field 'd' of type decimal"),
+     {}, 1, ("p.fbe:2:24: error: cannot use the number 79228162514264337593543950336 (more than 96 bits: no decimal "
+            "holds it, docs/format.md 2.4) as the default of field 'd' of type decimal")),
     ('default_null_not_optional',
      'package p\nstruct S { int32 x = null; }\n',
      {}, 1, "p.fbe:2:22: error: field 'x' of type int32 cannot be null (only optional fields can)"),

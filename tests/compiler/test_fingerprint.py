@@ -8,10 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import REPO, run_fbec
 from fbec.model.fingerprint import canonical, fingerprint
 from fbec.model.resolve import compile_reported
-
-from conftest import REPO, run_fbec
 
 BASE = """\
 package demo

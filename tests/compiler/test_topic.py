@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_fbec
 
 TRADE = (REPO / "schemas" / "trade.fbe").read_text(encoding="utf-8")
@@ -86,7 +85,7 @@ def test_transitive_checks_every_recorded_schema_the_plain_level_the_latest(caps
         assert run_fbec(capsys, "topic", "add", str(topic), schemas["renamed"])[0] == 0
         results[level] = run_fbec(capsys, "topic", "check", "--strict", str(topic), str(candidate))[0]
     assert results == {"FULL": 0, "FULL_TRANSITIVE": 1, "BACKWARD": 0, "FORWARD_TRANSITIVE": 1, "NONE": 0}
-    status, out, _ = run_fbec(capsys, "topic", "check", "--strict", str(tmp_path / "FULL_TRANSITIVE.json"),
+    _status, out, _ = run_fbec(capsys, "topic", "check", "--strict", str(tmp_path / "FULL_TRANSITIVE.json"),
                               str(candidate))
     assert "against proto 1.0" in out and "renamed to ticker" in out
 

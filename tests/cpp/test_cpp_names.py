@@ -19,7 +19,7 @@ from fbec.targets.cpp.names import Idents, escape
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "names"))
 
-import hostile  # noqa: E402
+import hostile
 
 MAIN = r"""
 #include <algorithm>

@@ -14,13 +14,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "compiler"))
 
-from fbec.model.ir import Default, Optional_, Primitive  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets import cpp  # noqa: E402
-from fbec.targets.base import Options  # noqa: E402
-from fbec.targets.cpp.common import char_literal, default_expr, int_literal, real_literal, string_literal, struct_order  # noqa: E402
-from fbec.targets.cpp.names import Idents, escape  # noqa: E402
+from fbec.model.ir import Default, Optional_, Primitive
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets import cpp
+from fbec.targets.base import Options
+from fbec.targets.cpp.common import char_literal, default_expr, int_literal, real_literal, string_literal, struct_order
+from fbec.targets.cpp.names import Idents, escape
 
 SCHEMAS = os.path.join(ROOT, "schemas")
 
@@ -102,8 +102,8 @@ def test_structs_used_by_value_are_declared_first():
 
 
 def test_final_fast_path_layout():
-    from fbec.model import plan  # noqa: E402
-    from fbec.targets.cpp.final_models import Layout, _fast_readers  # noqa: E402
+    from fbec.model import plan
+    from fbec.targets.cpp.final_models import Layout, _fast_readers
     trade = schema("trade.fbe")
     layout = Layout(trade)
     structs = {s.name: plan.of(trade).struct(s.qualified) for s in trade.main_package.structs}

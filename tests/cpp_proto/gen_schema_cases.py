@@ -13,8 +13,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "compiler"))
 
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
 
 
 def main() -> int:

@@ -73,5 +73,4 @@ def test_indent_options(tmp_path, option, unit):
     fbec(tmp_path, "--cpp", "--proto", "--json", option, f"--input={RPC}")
     for name in ("rpc_protocol.h", "rpc_json.h"):
         lines = (tmp_path / name).read_text().splitlines()
-        assert any(line.startswith(unit + "static bool") or line.startswith(unit + "std::size_t send")
-                   or line.startswith(unit + "virtual") for line in lines), name
+        assert any(line.startswith((unit + "static bool", unit + "std::size_t send", unit + "virtual")) for line in lines), name

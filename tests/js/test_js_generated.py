@@ -21,7 +21,8 @@ SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 RUNTIME = REPO / "runtime" / "js"
 sys.path.insert(0, str(REPO / "tests" / "names"))
 
-import hostile  # noqa: E402
+import hostile
+
 TSC = RUNTIME / "node_modules" / ".bin" / "tsc"
 NODE = os.environ.get("NODE") or shutil.which("node") or "node"
 
@@ -91,6 +92,7 @@ def tsc(root: Path, options: dict[str, object], include: list[str]) -> None:
 def write_doubles(path: Path) -> None:
     """doubles.json for doubles.test.ts: 20,000 random bit patterns (fixed seed) and the hard cases
     of docs/format.md 8.4, with the texts Python's fbe.jsonfmt gives them."""
+    import math
     import random
     import struct
     import sys
@@ -110,7 +112,7 @@ def write_doubles(path: Path) -> None:
             as_float = struct.unpack("<f", struct.pack("<f", v))[0]
         except OverflowError:
             as_float = None
-        is_float = as_float is not None and (as_float == v or v != v)
+        is_float = as_float is not None and (as_float == v or math.isnan(v))
         out.append({"bits": f"{bits:016x}", "double": jsonfmt.json_double(v), "key": jsonfmt.json_double_key(v),
                     "floatKey": jsonfmt.json_float_key(v) if is_float else None})
     path.write_text(json.dumps(out))

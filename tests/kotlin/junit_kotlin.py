@@ -34,13 +34,13 @@ OUT = REPO / "build" / "tests-kotlin"
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "runtime" / "python"), str(REPO / "tools" / "kotlinc"),
                 str(REPO / "tools" / "junit"), str(REPO / "tests" / "names")]
 
-import hostile  # noqa: E402
-import junit  # noqa: E402
-import kotlinc  # noqa: E402
-from fbec.cli import main as fbec  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.kotlin.names import Idents  # noqa: E402
+import hostile
+import junit
+import kotlinc
+from fbec.cli import main as fbec
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets.kotlin.names import Idents
 
 
 def package_of(path: Path) -> tuple[str, list[str]]:

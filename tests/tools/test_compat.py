@@ -13,7 +13,7 @@ import math
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 import pytest
 from fbe import DecodeError
@@ -58,7 +58,7 @@ message Ping
 """
 
 # (id, [(old text, new text) replacements], versioned verdict, final verdict, a change kind that must be listed)
-CATALOGUE: List[Tuple[str, List[Tuple[str, str]], str, str, Optional[str]]] = [
+CATALOGUE: list[tuple[str, list[tuple[str, str]], str, str, str | None]] = [
     ("identical", [], SAFE, SAFE, None),
     ("comments-and-layout", [("struct Item(10)\n{", "// items\nstruct   Item(10)   {"),
                              ("int32 count;", "int32 count; // how many")], SAFE, SAFE, None),
@@ -131,7 +131,7 @@ def _write(folder: Path, text: str) -> str:
     return str(path)
 
 
-def _pair(tmp_path: Path, edits: List[Tuple[str, str]]) -> Tuple[str, str]:
+def _pair(tmp_path: Path, edits: list[tuple[str, str]]) -> tuple[str, str]:
     new = BASE
     for a, b in edits:
         assert a in new, a
@@ -173,7 +173,7 @@ class Sampler(CountingSampler):
             return -n - 1
         return n + 1
 
-    def enum(self, values: List[int]) -> int:
+    def enum(self, values: list[int]) -> int:
         nonzero = [v for v in values if v]
         return nonzero[-1] if nonzero else 0
 
@@ -230,7 +230,7 @@ def _same(a: Any, ta: Any, da: DynamicCodec, b: Any, tb: Any, db: DynamicCodec,
     return bool(a == b)
 
 
-def _reads_agree(writer: DynamicCodec, reader: DynamicCodec, model: str, reader_is_old: bool) -> List[str]:
+def _reads_agree(writer: DynamicCodec, reader: DynamicCodec, model: str, reader_is_old: bool) -> list[str]:
     """The structs whose data written by `writer` is misread (or unreadable) by `reader`.
 
     An old reader must also still receive every field it knows (a removed field

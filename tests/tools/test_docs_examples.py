@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
 
 from tools_testlib import REPO
 
@@ -15,8 +14,8 @@ DOC = REPO / "docs" / "tools.md"
 SKIP = ("alias ", "ln -s", "make ", "pytest")
 
 
-def _blocks(lang: str) -> List[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
 
 
 def test_shell_examples(tmp_path: Path) -> None:
@@ -27,7 +26,8 @@ def test_shell_examples(tmp_path: Path) -> None:
         if any(s in block for s in SKIP):
             continue
         script = block.replace("/tmp/", f"{tmp_path}/").replace("my.fbe", f"{tmp_path}/my.fbe")
-        p = subprocess.run(["bash", "-c", prelude + script], cwd=str(REPO), capture_output=True, timeout=300)
+        p = subprocess.run(["bash", "-c", prelude + script], cwd=str(REPO), capture_output=True, timeout=300,
+                           check=False)
         out = p.stdout.decode("utf-8", "replace") + p.stderr.decode("utf-8", "replace")
         assert "Traceback" not in out, out
         for line in block.splitlines():
@@ -41,6 +41,7 @@ def test_shell_examples(tmp_path: Path) -> None:
 def test_python_example() -> None:
     (code,) = _blocks("python")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "compiler"), str(REPO / "runtime" / "python")]))
-    p = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, env=env, timeout=60)
+    p = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, env=env, timeout=60,
+                       check=False)
     assert p.returncode == 0, p.stderr.decode()
     assert b'{"id":1,"symbol":"EURUSD"' in p.stdout and b"Order(id=1" in p.stdout

@@ -8,7 +8,7 @@ import math
 import random
 import uuid
 from decimal import Decimal
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from fbe import DecodeError
@@ -22,7 +22,7 @@ from tools_testlib import REPO, ValueSampler, codec_for, manifest, manifest_case
 CASES = manifest_cases()
 
 
-def _setup(case: Dict[str, Any]):
+def _setup(case: dict[str, Any]):
     dc = codec_for(str(shared(case["schema"])))
     return dc, f"{case['package']}.{case['type']}"
 
@@ -35,7 +35,7 @@ def test_vectors_present() -> None:
 # conformance/runner.py through the fbe.dynamic testee (conformance/testees/dynamic_testee.py; known
 # failures, if any, in conformance/failures/python-dynamic.txt). Here: what the runner does not check.
 
-def _versioned(case: Dict[str, Any]) -> Dict[str, Any]:
+def _versioned(case: dict[str, Any]) -> dict[str, Any]:
     return next(f for f in case["files"] if f["kind"] == "versioned")
 
 
@@ -43,7 +43,7 @@ UNSPECIFIED = [c for c in CASES if _versioned(c).get("unspecified_bytes")]
 
 
 @pytest.mark.parametrize("case", UNSPECIFIED, ids=[c["name"] for c in UNSPECIFIED])
-def test_unspecified_bytes_are_written_as_zeros(case: Dict[str, Any]) -> None:
+def test_unspecified_bytes_are_written_as_zeros(case: dict[str, Any]) -> None:
     """The runner masks the offsets of absent optionals (docs/format.md 3.4); we write them as zeros."""
     dc, q = _setup(case)
     f = _versioned(case)
@@ -81,7 +81,7 @@ def test_cross_reads_versioned() -> None:
     reads = [r for r in manifest()["cross_reads"]["reads"] if r["file"].endswith(".fbe.bin")]
     assert reads
     for r in reads:
-        package, _, name = r["read_as"].partition(".")
+        package, _, _name = r["read_as"].partition(".")
         dc = codec_for(str(shared("schemas", f"{package}.fbe")))
         data = shared("vectors", r["file"]).read_bytes()
         value, size = dc.decode(data, r["read_as"])
@@ -150,9 +150,9 @@ class RandomSampler(ValueSampler):
                   "uint8": (0, 255), "int16": (-32768, 32767), "uint16": (0, 65535), "int32": (-2**31, 2**31 - 1),
                   "uint32": (0, 2**32 - 1), "int64": (-2**63, 2**63 - 1), "uint64": (0, 2**64 - 1),
                   "timestamp": (0, 2**64 - 1)}[name]
-        return rng.choice([lo, hi, 0 if lo <= 0 else lo, rng.randint(lo, hi)])
+        return rng.choice([lo, hi, max(0, lo), rng.randint(lo, hi)])
 
-    def enum(self, values: List[int]) -> int:
+    def enum(self, values: list[int]) -> int:
         return self.rng.choice(values) if values else 0
 
     def is_none(self) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from fbec.model import ir_json
@@ -14,21 +14,21 @@ from fbec.tools.format import FormatError, format_text
 from tools_testlib import REPO, SHARED, fbec
 
 
-def _schema_folders() -> List[Path]:
+def _schema_folders() -> list[Path]:
     folders = sorted({p.parent for p in (REPO / "schemas").rglob("*.fbe")})
     if (SHARED / "schemas").is_dir():
         folders.append(SHARED / "schemas")
     return folders
 
 
-def _ir(path: Path, dirs: List[str]) -> Dict[str, Any]:
+def _ir(path: Path, dirs: list[str]) -> dict[str, Any]:
     data = ir_json.to_json(compile_schema(str(path), dirs, Diagnostics()))
     for p in data["packages"]:
         p.pop("file")
     return data
 
 
-def _all_schemas() -> List[Path]:
+def _all_schemas() -> list[Path]:
     return [p for folder in _schema_folders() for p in sorted(folder.glob("*.fbe"))]
 
 

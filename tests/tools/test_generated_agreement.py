@@ -14,7 +14,7 @@ import sys
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from fbe import EncodeError
@@ -26,7 +26,7 @@ from fbec.targets import python as python_target
 from tools_testlib import REPO, SHARED, CountingSampler
 
 
-def _sets() -> Dict[str, List[Path]]:
+def _sets() -> dict[str, list[Path]]:
     sets = {"trade": [REPO / "schemas" / "trade.fbe"], "graph": [REPO / "schemas" / "graph.fbe"],
             "everything": [REPO / "schemas" / "tests" / "everything.fbe"]}
     if (SHARED / "schemas" / "test.fbe").is_file():
@@ -44,7 +44,7 @@ class Sampler(CountingSampler):
             return samples[name]
         return -(n % 100) - 1 if name.startswith("int") else n % 100 + 1
 
-    def enum(self, values: List[int]) -> int:
+    def enum(self, values: list[int]) -> int:
         return values[self.n % len(values)] if values else 0
 
     def is_none(self) -> bool:
@@ -56,7 +56,7 @@ def test_dynamic_and_generated_agree(name: str, tmp_path: Path) -> None:
     from fbec.targets.base import Options
     schemas = _sets()[name]
     assert schemas, f"no schemas for {name}"
-    packages: List[str] = []
+    packages: list[str] = []
     codecs = []
     for path in schemas:
         ir = compile_schema(str(path), [], Diagnostics())
@@ -104,7 +104,7 @@ def test_every_vector_agrees_with_generated_code(tmp_path: Path) -> None:
     cases = manifest_cases()
     if not cases:
         shared("vectors", "MANIFEST.json")                      # skips with the reason
-    codecs: Dict[str, DynamicCodec] = {}
+    codecs: dict[str, DynamicCodec] = {}
     for name in ("test", "protoex", "enums"):
         ir = compile_schema(str(shared("schemas", f"{name}.fbe")), [], Diagnostics())
         for f in python_target.generate(ir, Options(final=True, json=True, proto=False)):

@@ -14,8 +14,9 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.syntax.lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, STRING, tokenize_with_comments
@@ -66,21 +67,21 @@ def test_regexes_compile_and_cover_every_keyword() -> None:
         assert attr in text
 
 
-def _schemas() -> List[Path]:
+def _schemas() -> list[Path]:
     files = sorted((REPO / "schemas").rglob("*.fbe"))
     if (SHARED / "schemas").is_dir():
         files += sorted((SHARED / "schemas").glob("*.fbe"))
     return files
 
 
-def _tokenise(files: List[Path]) -> Dict[str, List[Any]]:
+def _tokenise(files: list[Path]) -> dict[str, list[Any]]:
     node = shutil.which("node")
     assert node, "no node command (Node 20 or newer; make test-tools needs it for the grammar)"
     assert (MODULES / "vscode-textmate").is_dir() and (MODULES / "vscode-oniguruma").is_dir(), \
         f"vscode-textmate / vscode-oniguruma not installed in {MODULES} (make test-tools installs them)"
     env = dict(os.environ, NODE_PATH=str(MODULES))
     p = subprocess.run([node, str(EDITOR / "test" / "tokenize.js"), str(GRAMMAR), *map(str, files)],
-                       capture_output=True, env=env, timeout=120)
+                       capture_output=True, env=env, timeout=120, check=False)
     assert p.returncode == 0, p.stderr.decode()
     return json.loads(p.stdout)  # type: ignore[no-any-return]
 
@@ -109,7 +110,7 @@ CONTEXTUAL = frozenset({"domain", "package", "offset", "version", "import"})
 """Keywords only where the grammar expects them (docs/schema.md 2.1): elsewhere they name things."""
 
 
-def _names_of_the_header(lexed: List[Any]) -> set[int]:
+def _names_of_the_header(lexed: list[Any]) -> set[int]:
     """The indexes of the tokens with a contextual keyword's text that are names: after the header
     (a declaration started), or where the header wants a name (after `package`, `import`, `domain`
     or a dot: `package import`)."""

@@ -6,9 +6,9 @@ import json
 import os
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 import pytest
 
@@ -18,9 +18,9 @@ for _p in (REPO / "compiler", REPO / "runtime" / "python"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from fbe.dynamic import DynamicCodec  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
+from fbe.dynamic import DynamicCodec
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
 
 
 def shared(*parts: str) -> Path:
@@ -31,12 +31,12 @@ def shared(*parts: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
-def manifest() -> Dict[str, Any]:
+@cache
+def manifest() -> dict[str, Any]:
     return json.loads(shared("vectors", "MANIFEST.json").read_text(encoding="utf-8"))
 
 
-def manifest_cases() -> List[Dict[str, Any]]:
+def manifest_cases() -> list[dict[str, Any]]:
     """The MANIFEST cases, or [] when ../shared is absent (the tests then skip)."""
     path = SHARED / "vectors" / "MANIFEST.json"
     if not path.is_file():
@@ -44,29 +44,29 @@ def manifest_cases() -> List[Dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"))["cases"]  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=None)
+@cache
 def codec_for(schema: str) -> DynamicCodec:
     """A dynamic codec for a schema file (path as a string)."""
     return DynamicCodec(compile_schema(schema, [], Diagnostics()))
 
 
-def codec_from_text(tmp: Path, files: Dict[str, str], main: Optional[str] = None) -> DynamicCodec:
+def codec_from_text(tmp: Path, files: dict[str, str], main: str | None = None) -> DynamicCodec:
     for name, text in files.items():
         (tmp / name).write_text(text, encoding="utf-8")
     first = main or next(iter(files))
     return DynamicCodec(compile_schema(str(tmp / first), [], Diagnostics()))
 
 
-def fbec(*args: str, stdin: bytes = b"") -> Tuple[int, bytes, str]:
+def fbec(*args: str, stdin: bytes = b"") -> tuple[int, bytes, str]:
     """Run `python -m fbec ARGS` in a subprocess: (status, stdout bytes, stderr text)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "compiler"), str(REPO / "runtime" / "python")])
     p = subprocess.run([sys.executable, "-m", "fbec", *args], input=stdin, capture_output=True, env=env,
-                       cwd=str(REPO), timeout=120)
+                       cwd=str(REPO), timeout=120, check=False)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
-def distinct_keys(dc: DynamicCodec, t: Any, keys: List[Any]) -> List[Any]:
+def distinct_keys(dc: DynamicCodec, t: Any, keys: list[Any]) -> list[Any]:
     """The keys (set elements) that differ as the readers compare them, in order: no reader reads a
     set or map holding one twice, and fbe.dynamic does not write one."""
     seen, out = set(), []
@@ -93,7 +93,7 @@ class ValueSampler:
     def primitive(self, name: str) -> Any:
         raise NotImplementedError
 
-    def enum(self, values: List[int]) -> int:
+    def enum(self, values: list[int]) -> int:
         return values[-1] if values else 0
 
     def is_none(self) -> bool:

@@ -23,7 +23,7 @@ REPO = HERE.parents[1]
 BUILD = REPO / "build" / "junit"
 sys.path.insert(0, str(HERE.parent / "kotlinc"))
 
-from kotlinc import java, maven_classpath, tool  # noqa: E402  (the Maven and JDK lookups they share)
+from kotlinc import java, maven_classpath, tool
 
 
 def classpath() -> list[str]:

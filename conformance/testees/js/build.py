@@ -20,9 +20,9 @@ RUNTIME = REPO / "runtime" / "js"
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance")]
 
 from fbec.cli import main as fbec_main
+from fbec.model import ir_json
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.model import ir_json
 from fbec.targets.typescript.names import Idents, module_alias
 
 from schemas import conformance_schemas

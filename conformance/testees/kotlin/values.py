@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Options
-from fbec.targets.kotlin.names import Idents
 from fbec.targets.jvm.context import Names
+from fbec.targets.kotlin.names import Idents
 
 # Primitive -> the Kotlin expression of its value from the JsonNode {} (the generated types' Kotlin types).
 READ = {
