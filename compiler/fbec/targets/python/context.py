@@ -23,22 +23,17 @@ PRIM_FMT = {
     "float": "f", "double": "d", "timestamp": "Q", "uuid": "16s", "decimal": "16s",
     "string": "I", "bytes": "I",
 }
-WIRE_FMT = {
-    "uint8": "B", "int8": "b", "uint16": "H", "int16": "h", "uint32": "I", "int32": "i",
-    "uint64": "Q", "int64": "q",
-}
-# primitives whose raw unpacked value is the Python value itself
-PLAIN_PRIMS = frozenset({
-    "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-    "int64", "uint64", "float", "double", "timestamp",
-})
+# how a scalar's Python value x becomes its raw value where it is not that value itself
+CONVERTED = {"decimal": "fbe.encode_decimal({x})", "uuid": "{x}.bytes"}
+
+
 def is_string(t: ir.Type) -> bool:
     return isinstance(t, ir.Primitive) and t.name == "string"
 
 
 def is_plain(t: ir.Type) -> bool:
     """Fixed-size values whose raw struct value is the Python value (no conversion)."""
-    return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
+    return ir.is_scalar(t) and isinstance(t, ir.Primitive) and t.name not in CONVERTED
 
 
 SPELLED_OUT_ARRAY = 8
@@ -55,11 +50,10 @@ def packed_array(t: ir.Type) -> bool:
 
 def slot_fmt(t: ir.Type) -> str:
     """The struct format of a versioned slot of type t."""
-    if isinstance(t, ir.Primitive):
-        return PRIM_FMT[t.name]
-    if isinstance(t, ir.EnumRef):
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
         # flags are bit sets: read and written unsigned (Python's IntFlag has no negative members)
-        return WIRE_FMT[t.wire].upper() if t.kind == "flags" else WIRE_FMT[t.wire]
+        return PRIM_FMT[ir.wire_name(t)].upper() if isinstance(t, ir.EnumRef) and t.kind == "flags" else \
+            PRIM_FMT[ir.wire_name(t)]
     if isinstance(t, ir.Optional_):
         return "BI"
     if isinstance(t, ir.Array):
@@ -87,19 +81,14 @@ def struct_read(code: CodeWriter, s: ir.Struct, leaf: bool, result: str) -> Iter
 def fixed_raws(t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
     """The raw values of x, a fixed value of type t (ir.is_fixed: the same bytes in both models), as
     struct packs them: the statements checking it first (an array's length), then the values."""
-    if is_plain(t) or isinstance(t, ir.EnumRef):
-        return [], [x]
-    if isinstance(t, ir.Primitive) and t.name == "decimal":
-        return [], [f"fbe.encode_decimal({x})"]
-    if isinstance(t, ir.Primitive) and t.name == "uuid":
-        return [], [f"{x}.bytes"]
-    assert isinstance(t, ir.Array)
+    if not isinstance(t, ir.Array):
+        return [], [CONVERTED[t.name].format(x=x) if isinstance(t, ir.Primitive) and t.name in CONVERTED else x]
     check = [f'fbe.buffer.check_length({x}, {t.length}, "{field}")']
-    e = t.element
-    if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
-        conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
-        return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
-    return check, [f"*{x}"]
+    conv = fixed_raws(t.element, "e", field)[1][0]
+    if conv == "e":
+        return check, [f"*{x}"]
+    return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
+
 
 def encoded(t: ir.Type, x: str) -> str:
     """The bytes of x, a ``string`` (UTF-8, lone surrogates kept) or ``bytes`` value."""
@@ -279,10 +268,8 @@ class Context(DefaultLiterals):
             return self.ref(t.name)
         if isinstance(t, ir.Optional_):
             return self.hint(t.element) + " | None"
-        if isinstance(t, ir.Array) or (isinstance(t, ir.Sequence) and t.kind != "set"):
-            return f"list[{self.hint(t.element)}]"
-        if isinstance(t, ir.Sequence):
-            return f"set[{self.hint(t.element)}]"
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            return f"{'set' if t.kind == 'set' else 'list'}[{self.hint(t.element)}]"
         assert isinstance(t, ir.Mapping)
         return f"dict[{self.hint(t.key)}, {self.hint(t.value)}]"
 
@@ -290,7 +277,7 @@ class Context(DefaultLiterals):
         """The value of a scalar from its raw value (the same in both models); pos and field are
         expressions of its absolute position and its field's name, which a decimal's error names."""
         if isinstance(t, ir.EnumRef):
-            return self.enum_from_raw(t.name, raw)
+            return f"{self.ref(t.name, 'FBE_M_')}[{raw}]"  # a dict hit for declared values (fbe.EnumMembers)
         if t.name == "decimal":
             return f"fbe.decode_decimal({raw}, {pos}, {field})"
         if t.name == "uuid":
@@ -304,16 +291,6 @@ class Context(DefaultLiterals):
             return None
         unpack = self.file.qualified("struct", "unpack_from")
         return ("set" if t.kind == "set" else "list") + f'({unpack}(f"<{{{n}}}{fmt}", r.data, {at}))'
-
-    def enum_from_raw(self, qualified: str, raw: str) -> str:
-        """An enum/flags value from its raw wire integer: a dict hit for declared values (fbe.EnumMembers)."""
-        return f"{self.ref(qualified, 'FBE_M_')}[{raw}]"
-
-    def struct(self, qualified: str) -> ir.Struct:
-        return self.schema.struct(qualified)
-
-    def enum(self, qualified: str) -> ir.Enum:
-        return self.schema.enum(qualified)
 
     # ------------------------------------------------------------ emitted pieces
 
@@ -344,12 +321,6 @@ class Context(DefaultLiterals):
 
     # ------------------------------------------------------------ defaults
 
-    def enum_member(self, e: ir.Enum, value: int) -> str | None:
-        for v in e.values:
-            if v.value == value:
-                return self.ident.value(e.qualified, v.name)
-        return None
-
     def default_value(self, f: ir.Field) -> tuple[str, bool]:
         """(expression, per_instance) of a field's default.
 
@@ -369,17 +340,9 @@ class Context(DefaultLiterals):
 
     def zero_value(self, t: ir.Type) -> tuple[str, bool]:
         if isinstance(t, ir.Primitive):
-            if t.name == "decimal":
-                return self.constant(f"{self.std('decimal', 'Decimal')}(0)"), False
-            zeros = {"bool": "False", "float": "0.0", "double": "0.0", "string": '""', "bytes": 'b""', "uuid": "fbe.NIL_UUID"}
-            return zeros.get(t.name, "0"), False
+            return {"string": '""', "bytes": 'b""', "uuid": "fbe.NIL_UUID"}.get(t.name) or self.int_default(t, 0), False
         if isinstance(t, ir.EnumRef):
-            e = self.enum(t.name)
-            cls = self.ref(t.name)
-            m = self.enum_member(e, 0)
-            if m is not None:
-                return f"{cls}.{m}", False
-            return self.constant(f"{cls}(0)"), False
+            return self.flags_default(t.name, 0), False
         if isinstance(t, ir.StructRef):
             return f"{self.ref(t.name)}()", True
         if isinstance(t, ir.Array):
@@ -418,8 +381,9 @@ class Context(DefaultLiterals):
         return f"{self.ref(enum)}.{self.ident.value(enum, name)}"
 
     def flags_default(self, flags: str, value: int) -> str:
+        """Its first member of the value, else the value made at import."""
         cls = self.ref(flags)
-        m = self.enum_member(self.enum(flags), value)
+        m = next((self.ident.value(flags, v.name) for v in self.schema.enum(flags).values if v.value == value), None)
         return f"{cls}.{m}" if m else self.constant(f"{cls}({value})")
 
     def model_class(self, s: ir.Struct, final: bool) -> list[str]:
