@@ -90,6 +90,11 @@ def fixed_raws(t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
     return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
 
 
+def py_tuple(items: list[str]) -> str:
+    """A tuple display of the items (one item: with its trailing comma)."""
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
 def encoded(t: ir.Type, x: str) -> str:
     """The bytes of x, a ``string`` (UTF-8, lone surrogates kept) or ``bytes`` value."""
     return f'{x}.encode("utf-8", "surrogateescape")' if is_string(t) else x

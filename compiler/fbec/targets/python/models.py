@@ -33,6 +33,7 @@ from .context import (
     packed_array,
     parts,
     plain_format,
+    py_tuple,
     set_order,
     slot_fmt,
     struct_read,
@@ -418,8 +419,7 @@ class Models:
         plan = c.plan.struct(s.qualified)
         leaf = not plan.nests
         body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", {cost})'
-        ends = ", ".join(str(f.end) for f in plan.fields)
-        ends_c = c.constant(f"({ends},)" if len(fields) == 1 else f"({ends})")
+        ends_c = c.constant(py_tuple([str(f.end) for f in plan.fields]))
         exprs = []
         idx = 2
         for f in fields:

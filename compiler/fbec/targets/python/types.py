@@ -7,7 +7,7 @@ import re
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, map_order, order_key, set_order
+from .context import Context, map_order, order_key, py_tuple, set_order
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
@@ -37,19 +37,16 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     code.line(f"FBE_M_{e.name}: fbe.EnumMembers[{cls}] = fbe.EnumMembers({cls})")
     code.blank(2)
     if flags:
-        pairs = ", ".join(f'("{v.name}", {v.value})' for v in e.values)
-        code.line(f"FBE_N_{e.name}: tuple[tuple[str, int], ...] = ({pairs}{',' if len(e.values) == 1 else ''})")
-        code.blank(2)
-        with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
-            code.line('"""Text form: the declared flags fully set in value, joined by |."""')
-            code.line(f"return fbe.text.fmt_flags(value, FBE_N_{e.name})")
+        names = "tuple[tuple[str, int], ...] = " + py_tuple([f'("{v.name}", {v.value})' for v in e.values])
+        text = "the declared flags fully set in value, joined by |", f"fbe.text.fmt_flags(value, FBE_N_{e.name})"
     else:
-        items = ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values)
-        code.line(f"FBE_N_{e.name}: dict[int, str] = {{{items}}}")
-        code.blank(2)
-        with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
-            code.line('"""Text form: the first declared name with this value, else <unknown>."""')
-            code.line(f'return FBE_N_{e.name}.get(int(value), "<unknown>")')
+        names = "dict[int, str] = {" + ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values) + "}"
+        text = "the first declared name with this value, else <unknown>", f'FBE_N_{e.name}.get(int(value), "<unknown>")'
+    code.line(f"FBE_N_{e.name}: {names}")
+    code.blank(2)
+    with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
+        code.line(f'"""Text form: {text[0]}."""')
+        code.line(f"return {text[1]}")
     return code.text().splitlines() + ["", ""]
 
 
@@ -123,10 +120,10 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ctx.ident.type(s.qualified)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
     code = ctx.writer()
-    for name, alias in _hidden_in_init(ctx, s).items():
-        if alias not in ctx.aliases:
-            ctx.aliases.add(alias)
-            code.line(f"{alias} = {name}  # {cls}.__init__ takes a field {name}, which hides it there")
+    for name in _hidden_in_init(ctx, s):
+        if name not in ctx.aliases:
+            ctx.aliases.add(name)
+            code.line(f"FBE_R_{name} = {name}  # {cls}.__init__ takes a field {name}, which hides it there")
             code.blank(2)
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
@@ -157,11 +154,10 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         code.line(f"Deprecated fields: {', '.join(deprecated)}.")
     code.line('"""')
     code.blank()
-    own = ", ".join(f'"{n}"' for n in sorted((ctx.ident.field(f) for f in s.fields), key=_natural))
-    code.line(f"__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
-    allf = ", ".join(f'"{ctx.ident.field(f)}"' for f in s.all_fields)
-    code.line(f"fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = "
-              f"({allf}{',' if len(s.all_fields) == 1 else ''})")
+    own = [f'"{n}"' for n in sorted(map(ctx.ident.field, s.fields), key=_natural)]
+    every = [f'"{ctx.ident.field(f)}"' for f in s.all_fields]
+    code.line(f"__slots__ = {py_tuple(own)}")
+    code.line(f"fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = {py_tuple(every)}")
     code.line(f"fbe_type: ClassVar[int] = {s.type_id}")
     code.blank()
     for f in s.fields:
@@ -169,19 +165,20 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     code.blank()
 
 
-def _hidden_in_init(ctx: Context, s: ir.Struct) -> dict[str, str]:
+def _head(expr: str) -> str:
+    """The name an expression starts with ("" for none)."""
+    head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
+    return head.group(0) if head else ""
+
+
+def _hidden_in_init(ctx: Context, s: ir.Struct) -> list[str]:
     """The names a default made per instance in __init__'s body starts with (a class, `set`, a
     module) that a parameter of __init__ hides: a field the struct inherits, named by its base
     (which does not know the names its derived structs use). The body calls them through a module
     alias (FBE_R_<name>) instead."""
     params = {ctx.ident.field(f) for f in s.all_fields}
-    hidden: dict[str, str] = {}
-    for f in s.all_fields:
-        expr, per_instance = ctx.default_value(f)
-        head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
-        if per_instance and head is not None and head.group(0) in params:
-            hidden[head.group(0)] = "FBE_R_" + head.group(0)
-    return hidden
+    made = [expr for expr, per_instance in map(ctx.default_value, s.all_fields) if per_instance]
+    return [_head(expr) for expr in made if _head(expr) in params]
 
 
 def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
@@ -193,18 +190,16 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         n = ctx.ident.field(f)
         hint = ctx.hint(f.type)
         expr, per_instance = ctx.default_value(f)
-        head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
-        if per_instance and head is not None and head.group(0) in hidden:
-            expr = hidden[head.group(0)] + expr[head.end():]
+        if per_instance and _head(expr) in hidden:
+            expr = "FBE_R_" + expr
         if not per_instance:
             params.append(f"{n}: {hint} = {expr}")
             body.append(f"self.{n} = {n}")
-        elif isinstance(f.type, ir.Optional_):
-            params.append(f"{n}: {hint} | fbe.Default = fbe.DEFAULT")
-            body.append(f"self.{n} = {expr} if {n} is fbe.DEFAULT else {n}")
-        else:
-            params.append(f"{n}: {hint} | None = None")
-            body.append(f"self.{n} = {expr} if {n} is None else {n}")
+            continue
+        # made for each instance: a parameter left out is a marker (an optional's may be None)
+        marker, value = ("fbe.Default", "fbe.DEFAULT") if isinstance(f.type, ir.Optional_) else ("None", "None")
+        params.append(f"{n}: {hint} | {marker} = {value}")
+        body.append(f"self.{n} = {expr} if {n} is {value} else {n}")
     if not params:
         with code.block("def __init__(self) -> None:"):
             code.line("pass")
@@ -222,15 +217,11 @@ def _comparisons(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """Key-based equality, hashing and ordering (the order of the original's std::set: a ``char`` key
     field as C++'s signed char, flags of a signed type by their signed value)."""
     cls = ctx.ident.type(s.qualified)
-    fields = {f.name: f for f in s.all_fields}
 
     def key_tuple(who: str, ordered: bool) -> str:
-        items = []
-        for name in s.keys:
-            order = order_key(fields[name].type) if ordered else None
-            x = f"{who}.{ctx.ident.field(fields[name])}"
-            items.append(f"{order}({x})" if order else x)
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        orders = [order_key(f.type) if ordered else None for f in s.key_fields]
+        return py_tuple([f"{order}({who}.{ctx.ident.field(f)})" if order else f"{who}.{ctx.ident.field(f)}"
+                         for f, order in zip(s.key_fields, orders)])
 
     mine, theirs = key_tuple("self", False), key_tuple("other", False)
     mine_order, theirs_order = key_tuple("self", True), key_tuple("other", True)
