@@ -12,6 +12,7 @@ from fbec.targets.go.context import Context, compare, decl, entered, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
+    paid_first,
     read_root,
     refuse_repeated,
     repeated,
@@ -54,16 +55,22 @@ def call(method: str, conversion: str, x: str) -> str:
 
 # ---------------------------------------------------------------- JSON writing
 
-def json_items(raw: Raw, brackets: str, loop: str, i: str, item: Callable[[], None]) -> None:
-    """A JSON array or object (brackets: "[]" or "{}"): the loop's items, a comma before all but the first."""
-    raw(brackets[0])
+def items(raw: Raw, loop: str, i: str, item: Callable[[], None], closing: str) -> None:
+    """A JSON array's or object's items, or a text form collection's, after their opening: the loop's
+    items, a comma before all but the first (the loop's index i is 0), then the closing text."""
     raw.flush()
     with raw.w.block(loop, "}"):
         with raw.w.block(f"if {i} > 0 {{", "}"):
-            raw.w.line("j.Byte(',')")
+            raw.w.line(raw.write(","))
         item()
         raw.flush()
-    raw(brackets[1])
+    raw(closing)
+
+
+def json_items(raw: Raw, brackets: str, loop: str, i: str, item: Callable[[], None]) -> None:
+    """A JSON array or object (brackets: "[]" or "{}") of the loop's items."""
+    raw(brackets[0])
+    items(raw, loop, i, item, brackets[1])
 
 
 def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Locals, unwind: list[str]) -> None:
@@ -163,10 +170,9 @@ def scalar_read(c: Context, t: ir.Type, f: str, key: str | None = None, dst: str
     return call if plain and not wrap else f"{go}({call})"
 
 
-def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
-    """Refuse a set read with an element twice, or a map held as pairs with a key twice
-    (docs/limits.md 7); a Go map checks as it is filled."""
-    repeated(w, c, t, dst, "_", f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
+def afford(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: list[str]) -> None:
+    """models.paid_first for JSON: a default the budget does not pay for is charged (r.Spend), which fails."""
+    paid_first(w, c, types, unwind, lambda _, cost: f"r.Spend({cost}, {f})")
 
 
 def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Locals,
@@ -181,7 +187,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
     elif isinstance(t, ir.Optional_):
         with w.if_else("if r.Null() {", f"{dst} = nil"):
             with w.block(f"if {dst} == nil {{", "}"):
-                paid_first(w, c, [t.element], f, unwind)
+                afford(w, c, [t.element], f, unwind)
                 w.line(f"{dst} = new({c.type(t.element)})")
             json_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                       unwind)
@@ -201,7 +207,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                 w.line(f"r.Spend({t.item_cost}, {f})")
                 w.line(f"{key} := r.Name()")
                 w.line(f"{k} := {scalar_read(c, t.key, f, key)}")
-                paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
+                afford(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
                 w.line(f"var {x} {c.type(t.value)}")
                 json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
                 leave(w, f"_, dup := {dst}[{k}]; dup", [], f"r.DuplicateKey({f})")
@@ -217,8 +223,8 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
                 if t.item_cost or isinstance(t, ir.Mapping):
                     w.line(f"r.Spend({t.item_cost}, {f})")
-                paid_first(w, c, [t.element] if isinstance(t, ir.Sequence) else [t.value] if named else
-                           [t.key, t.value], f, inner)
+                afford(w, c, [t.element] if isinstance(t, ir.Sequence) else [t.value] if named else [t.key, t.value],
+                       f, inner)
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
                 if isinstance(t, ir.Sequence):
                     json_read(w, c, t.element, f"{dst}[{i}]", field, names, inner)
@@ -231,18 +237,9 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                         json_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner)
                         json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner)
                         w.line(f"r.EndPair({f})")
-            duplicates(w, c, t, dst, f)
-
-
-def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: list[str]) -> None:
-    """Before values of the struct types among types are made (a slice grown, an optional's pointer, a
-    map's value), for each whose default is large (ir.Struct.large_default): its default is charged when
-    the budget left does not pay for it, which fails (docs/limits.md 3), and the reader leaves."""
-    for t in types:
-        if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
-            continue
-        cost = c.schema.struct(t.name).default_cost
-        leave(w, f"!r.Affords({cost})", unwind, f"r.Spend({cost}, {f})")
+            # a set read with an element twice, or a map held as pairs with a key twice (docs/limits.md 7);
+            # a Go map checks as it is filled
+            repeated(w, c, t, dst, "_", f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
 
 
 # ---------------------------------------------------------------- text
@@ -296,16 +293,10 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
 
 
 def text_items(raw: Raw, kind: str, x: str, loop: str, i: str, item: Callable[[], None]) -> None:
-    """A collection x's items between its brackets (ir.TEXT_BRACKETS of its kind), a comma before all
-    but the first (the loop's index i is 0)."""
+    """A collection x's items between its brackets (ir.TEXT_BRACKETS of its kind)."""
     opening, closing = ir.TEXT_BRACKETS[kind]
     raw.line(f't.Count(len({x}), "{opening}")')
-    with raw.w.block(loop, "}"):
-        with raw.w.block(f"if {i} > 0 {{", "}"):
-            raw.w.line('t.Raw(",")')
-        item()
-        raw.flush()
-    raw(closing)
+    items(raw, loop, i, item, closing)
 
 
 # ---------------------------------------------------------------- per type

@@ -192,12 +192,6 @@ def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str])
     leave(w, f"{writer}.Failed()", unwind)
 
 
-def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
-    """Refuse a set read with an element twice, or a map held as pairs with a key twice
-    (docs/limits.md: no reader keeps "the first" or "the last"); a Go map checks as it is filled."""
-    repeated(w, c, t, dst, "_", f'r.DuplicateKey("{field}", {pos})')
-
-
 def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) -> None:
     """Size a slice for n elements: scalars at once (n is bounded by the bytes left), struct
     elements one by one as they are read (fbe.Grow): a Go struct can be much larger than the
@@ -231,16 +225,16 @@ def read_pairs(w: CodeWriter, c: Context, t: ir.Mapping, dst: str, i: str, n: st
         read("value", f"{dst}[{i}].Value")
 
 
-def paid_first(w: CodeWriter, c: Context, t: ir.Type, unwind: list[str], base: str | None = None,
-               slot: str | None = None) -> None:
-    """Before a value of struct type t is made (a slice grown, an optional's pointer), when its default is
-    large (ir.Struct.large_default): if the budget left does not pay for that default, check the value
-    without making it (FBEVerify<T>, at base and slot, or at the cursor for the final model), which
-    fails as its read would (docs/limits.md 3), and leave."""
-    if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
-        return
-    cost = c.schema.struct(t.name).default_cost
-    leave(w, f"!r.Affords({cost})", unwind, f"{verify_name(c, t, slot is None)}(r{'' if slot is None else f', {base}, {slot}'})")
+def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], unwind: list[str],
+               charge: Callable[[ir.StructRef, int], str]) -> None:
+    """Before values of the struct types among types are made (a slice grown, an optional's pointer, a
+    map's value), for each whose default is large (ir.Struct.large_default): if the budget left does
+    not pay for that default, `charge(t, its cost)` (a binary reader checks the value without making it,
+    FBEVerify<T>; JSON's spends the cost), which fails as its read would (docs/limits.md 3), and leave."""
+    for t in types:
+        if isinstance(t, ir.StructRef) and c.schema.struct(t.name).large_default:
+            cost = c.schema.struct(t.name).default_cost
+            leave(w, f"!r.Affords({cost})", unwind, charge(t, cost))
 
 
 def fails(w: CodeWriter, unwind: list[str]) -> None:
@@ -259,8 +253,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         """Where a part of the value is: at pos (from the same base), or the cursor."""
         return None if at is None else (at[0], pos)
 
-    def paid(e: ir.Type, pos: str, unwind_: list[str]) -> None:
-        paid_first(w, c, e, unwind_, *(() if at is None else (at[0], pos)))
+    def paid(e: ir.Type, where: tuple[str, str] | None, unwind_: list[str]) -> None:
+        paid_first(w, c, [e], unwind_, lambda s, _: f"{verify_name(c, s, where is None)}(r{where and ', ' + ', '.join(where) or ''})")
 
     if ir.is_text(t):
         args = ("" if t.name == "string" else f"{dst}, ") + (quoted if at is None else f"{at[0]}, {at[1]}, {quoted}")
@@ -287,7 +281,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             s, ok = names("s"), names("ok")
             opening, where = f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{", (s, s)
         with w.block(opening, "} else {"):
-            paid_first(w, c, t.element, unwind, *(where or ()))
+            paid(t.element, where, unwind)
             w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             read_value(w, c, t.element, where, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                        unwind)
@@ -306,18 +300,16 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         w.line(f"{n} := r.FinalCount({item}, {t.item_cost}, {quoted})" if at is None else
                f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        key_at = f"{e}+{i}*{item}"       # the versioned slot of an element, or of an entry's key
         if isinstance(t, ir.Sequence):
             grow_or_resize(w, c, t, dst, n)
             with w.block(f"for {i} := range {n} {{", "}"):
                 if isinstance(t.element, ir.StructRef):
-                    paid(t.element, f"{e}+{i}*{t.element.size}", inner_unwind)
+                    paid(t.element, inner(key_at), inner_unwind)
                     w.line(f"{dst} = {c.rt('Grow')}({dst})")
-                read_value(w, c, t.element, inner(f"{e}+{i}*{t.element.size}"), f"{dst}[{i}]", field, names,
-                           inner_unwind)
-            duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
-            return
-        key_at, value_at = f"{e}+{i}*{item}", f"{e}+{i}*{item}+{t.key.size}"
-        if c.comparable(t.key):
+                read_value(w, c, t.element, inner(key_at), f"{dst}[{i}]", field, names, inner_unwind)
+        elif c.comparable(t.key):
+            value_at = f"{key_at}+{t.key.size}"
             with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)}, {n})"):
                 w.line(f"clear({dst})")
             k, x = names("k"), names("x")
@@ -330,19 +322,21 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                 read_value(w, c, t.key, inner(key_at), k, field, names, inner_unwind)
                 map_key(w, t, k)
                 if late:      # the value made once the budget pays for it
-                    paid(t.value, value_at, inner_unwind)
+                    paid(t.value, inner(value_at), inner_unwind)
                     w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.value, inner(value_at), x, field, names, inner_unwind)
                 leave(w, f"_, dup := {dst}[{k}]; dup", [],
                       f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
                 w.line(f"{dst}[{k}] = {x}")
         else:
-            pos = {"key": key_at, "value": value_at}
+            pos = {"key": key_at, "value": f"{key_at}+{t.key.size}"}
             read_pairs(w, c, t, dst, i, n, names,
                        lambda part, dst_: read_value(w, c, getattr(t, part), inner(pos[part]), dst_, field, names,
                                                      inner_unwind),
-                       lambda part: paid(getattr(t, part), pos[part], inner_unwind))
-            duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
+                       lambda part: paid(getattr(t, part), inner(pos[part]), inner_unwind))
+        # a set read with an element twice, or a map held as pairs with a key twice (docs/limits.md: no
+        # reader keeps "the first" or "the last"); a Go map checks as it is filled
+        repeated(w, c, t, dst, "_", f'r.DuplicateKey("{field}", {"r.Pos" if at is None else f"{e}-4"})')
 
 
 # ---------------------------------------------------------------- final
