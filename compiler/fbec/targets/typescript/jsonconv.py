@@ -71,8 +71,10 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
         else:
             w.line(f"const {a} = {x};")
             w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        json_items(c, raw, "[]", t.element, f"for (const {y} of {a}) {{", names,
-                   lambda i: json_write(c, raw, t.element, y, field, within_index(field, i), names))
+        raw("[")
+        items(raw, names, f"for (const {y} of {a}) {{",
+              lambda i: json_write(c, raw, t.element, y, field, within_index(field, i), names), "]",
+              lambda: counter(w, c, t.element, names))
     else:
         assert isinstance(t, ir.Mapping)
         m, k, y = names("m"), names("k"), names("y")
@@ -90,28 +92,29 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
             json_write(c, raw, t.value, y, field, within_index(field, i), names)
             if pairs:
                 raw("]")
-        json_items(c, raw, "[]" if pairs else "{}", t.key, f"for (const [{k}, {y}] of {m}) {{", names, member,
-                   t.value)
+        raw("[" if pairs else "{")
+        items(raw, names, f"for (const [{k}, {y}] of {m}) {{", member, "]" if pairs else "}",
+              lambda: counter(w, c, t.key, names) or counter(w, c, t.value, names))
 
 
-def json_items(c: Context, raw: Raw, brackets: str, t: ir.Type, loop: str, names: Locals,
-               item: Callable[[str], None], value: ir.Type | None = None) -> None:
-    """A JSON array or object (brackets: "[]" or "{}") of the loop's items, a comma before all but
-    the first; item(i) writes one, i the index counted when writing an element of type t (or a
-    map's value) can fail, else ""."""
+def items(raw: Raw, names: Locals, loop: str, item: Callable[[str], None], closing: str,
+          counted: Callable[[], str | None] = lambda: None) -> None:
+    """A JSON array's or object's items, or a text form collection's, after their opening: the loop's
+    items, a comma before all but the first (a local `first` says which), then the closing text;
+    item(i) writes one, i the index `counted` declares when the items' paths need it (models.counter),
+    else ""."""
     w, first = raw.w, names("first")
-    raw(brackets[0])
     raw.line(f"let {first} = true;")
-    i = counter(w, c, t, names) or (counter(w, c, value, names) if value is not None else None)
+    i = counted()
     with w.block(loop, "}"):
         with w.block(f"if (!{first}) {{", "}"):
-            w.line('j.raw(",");')
+            w.line(raw.write(","))
         w.line(f"{first} = false;")
         item(i or "")
         raw.flush()
         if i:
             w.line(f"{i}++;")
-    raw(brackets[1])
+    raw(closing)
 
 
 def key_method(t: ir.Type) -> str:

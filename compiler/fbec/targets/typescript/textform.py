@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, text_struct
 from fbec.targets.typescript.context import Context, by_value, compare
-from fbec.targets.typescript.jsonconv import Raw
+from fbec.targets.typescript.jsonconv import Raw, items
 
 TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string", "bytes": "bytes", "char": "char",
         "wchar": "wchar", "float": "float", "double": "float"}
@@ -19,19 +19,11 @@ def text_function(c: Context, qualified: str) -> str:
     return c.qualify(qualified, c.ident.text_of(qualified))
 
 
-def text_items(raw: Raw, count: str, kind: str, first: str, loop: str, item: Callable[[], None]) -> None:
-    """A collection's items between its brackets (ir.TEXT_BRACKETS of its kind), a comma before all
-    but the first (the local `first` says which)."""
+def text_items(raw: Raw, names: Locals, count: str, kind: str, loop: str, item: Callable[[str], None]) -> None:
+    """A collection's items between its brackets (ir.TEXT_BRACKETS of its kind)."""
     opening, closing = ir.TEXT_BRACKETS[kind]
     raw.line(f't.count({count}, "{opening}");')
-    raw.line(f"let {first} = true;")
-    with raw.w.block(loop, "}"):
-        with raw.w.block(f"if (!{first}) {{", "}"):
-            raw.w.line('t.raw(",");')
-        raw.w.line(f"{first} = false;")
-        item()
-        raw.flush()
-    raw(closing)
+    items(raw, names, loop, item, closing)
 
 
 def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
@@ -50,16 +42,16 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
             text_write(c, raw, t.element, o, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
-        a, y, first = names("a"), names("y"), names("first")
+        a, y = names("a"), names("y")
         if isinstance(t, ir.Sequence) and t.kind == "set":
             raw.line(f"const {a} = {c.rt('sortedValues')}({x}, {compare(c, t.element)});")
         else:
             raw.line(f"const {a} = {x};")
-        text_items(raw, f"{a}.length", t.kind, first, f"for (const {y} of {a}) {{",
-                   lambda: text_write(c, raw, t.element, y, names))
+        text_items(raw, names, f"{a}.length", t.kind, f"for (const {y} of {a}) {{",
+                   lambda _: text_write(c, raw, t.element, y, names))
     else:
         assert isinstance(t, ir.Mapping)
-        m, k, y, first = names("m"), names("k"), names("y"), names("first")
+        m, k, y = names("m"), names("k"), names("y")
         if t.kind == "map":
             raw.line(f"const {m} = {c.rt('sortedEntries')}({x}, {compare(c, t.key)});")
             count = f"{m}.length"
@@ -67,11 +59,11 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
             raw.line(f"const {m} = {x};")
             count = f"{m}.size" if by_value(t.key) else f"{m}.length"
 
-        def entry() -> None:
+        def entry(_: str) -> None:
             text_write(c, raw, t.key, k, names)
             raw("->")
             text_write(c, raw, t.value, y, names)
-        text_items(raw, count, t.kind, first, f"for (const [{k}, {y}] of {m}) {{", entry)
+        text_items(raw, names, count, t.kind, f"for (const [{k}, {y}] of {m}) {{", entry)
 
 
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
