@@ -59,10 +59,6 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         else:
             w.line(f"w.{kind}({at[0]}, {at[1]}, {arg})" if kind in ("String", "Blob") else f"w.Put{kind}({at[1]}, {arg})")
 
-    def inner(pos: str) -> tuple[str, str] | None:
-        """Where a part of the value goes: at pos (from the same base), or appended."""
-        return None if at is None else (at[0], pos)
-
     if isinstance(t, ir.Primitive):
         put(SLOT[t.name], value)
     elif isinstance(t, ir.EnumRef):
@@ -85,7 +81,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {value} {{", "}"):
-            where = None if at is None else (at[0], f"{at[1]}+{i}*{t.element.size}")
+            where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
             write_value(w, c, t.element, where, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
@@ -100,21 +96,22 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
             e, i = names("e"), names("i")
             w.line(f"{e} := w.Vector({at[0]}, {at[1]}, len({value}), {item})")
         entry = [f"w.UnwindIndex({i})", *unwind]
+        first = at and (at[0], f"{e}+{i}*{item}")       # an element's slot, or an entry's key's
         if isinstance(t, ir.Sequence):
             with w.block(f"for {i} := range {value} {{", "}"):
-                write_value(w, c, t.element, inner(f"{e}+{i}*{item}"), f"{value}[{i}]", field, names, entry)
+                write_value(w, c, t.element, first, f"{value}[{i}]", field, names, entry)
         elif keys:
             k, x = names("k"), names("x")
             loop_index = i if at is not None or can_fail(c, t.key) or can_fail(c, t.value) else "_"
             with w.block(f"for {loop_index}, {k} := range {keys} {{", "}"):
                 w.line(f"{x} := {value}[{k}]")
-                write_value(w, c, t.key, inner(f"{e}+{i}*{item}"), k, field, names, entry)
-                write_value(w, c, t.value, inner(f"{e}+{i}*{item}+{t.key.size}"), x, field, names, entry)
+                write_value(w, c, t.key, first, k, field, names, entry)
+                write_value(w, c, t.value, at and (at[0], f"{e}+{i}*{item}+{t.key.size}"), x, field, names, entry)
         else:
             with w.block(f"for {i} := range {value} {{", "}"):
-                write_value(w, c, t.key, inner(f"{e}+{i}*{item}"), f"{value}[{i}].Key", field, names, entry)
-                write_value(w, c, t.value, inner(f"{e}+{i}*{item}+{t.key.size}"), f"{value}[{i}].Value", field,
-                            names, entry)
+                write_value(w, c, t.key, first, f"{value}[{i}].Key", field, names, entry)
+                write_value(w, c, t.value, at and (at[0], f"{e}+{i}*{item}+{t.key.size}"), f"{value}[{i}].Value",
+                            field, names, entry)
 
 
 def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | None:
@@ -141,11 +138,10 @@ def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | 
     return None if key is None or order is None else f"{c.rt('RepeatedPairKey')}({value}, {key}, {order})"
 
 
-def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, writer: str) -> None:
+def refuse_repeated(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, field: str,
+                    writer: str) -> None:
     """A writer's check that a set holds each element, or a map held as pairs each key, once: no
     reader reads it otherwise (docs/limits.md 4). The writer records the error and stops."""
-    if not isinstance(t, (ir.Sequence, ir.Mapping)):
-        return
     repeated(w, c, t, value, "i", f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
 
 
@@ -187,42 +183,8 @@ def can_fail(c: Context, t: ir.Type) -> bool:
 def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str]) -> None:
     """After writing a struct value of type t that can fail: stop, naming the path on the way out
     (unwind: the writer's Unwind calls, innermost first)."""
-    if not can_fail(c, t):
-        return
-    leave(w, f"{writer}.Failed()", unwind)
-
-
-def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) -> None:
-    """Size a slice for n elements: scalars at once (n is bounded by the bytes left), struct
-    elements one by one as they are read (fbe.Grow): a Go struct can be much larger than the
-    bytes its slot takes, and a bad element stops the read before the rest is allocated."""
-    if isinstance(t.element, ir.StructRef):
-        w.line(f"{dst} = {dst}[:0]")
-    else:
-        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
-
-
-def read_pairs(w: CodeWriter, c: Context, t: ir.Mapping, dst: str, i: str, n: str, names: Locals,
-               read: Callable[[str, str], None], paid: Callable[[str], None]) -> None:
-    """A map held as pairs (keys that are not comparable: bytes, structs), read into a slice grown one pair
-    at a time as they are read (fbe.Grow): a pair can be much larger than the bytes its slot takes, so no
-    pair is made before the bytes before it have paid (docs/limits.md 3). A value whose default is large
-    is made once the budget pays for it (paid_first), after its key, read into a local first."""
-    late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
-    w.line(f"{dst} = {dst}[:0]")
-    with w.block(f"for {i} := range {n} {{", "}"):
-        paid("key")
-        if late:
-            k = names("k")
-            w.line(f"var {k} {c.type(t.key)}")
-            read("key", k)
-            paid("value")
-            w.line(f"{dst} = {c.rt('Grow')}({dst})")
-            w.line(f"{dst}[{i}].Key = {k}")
-        else:
-            w.line(f"{dst} = {c.rt('Grow')}({dst})")
-            read("key", f"{dst}[{i}].Key")
-        read("value", f"{dst}[{i}].Value")
+    if can_fail(c, t):
+        leave(w, f"{writer}.Failed()", unwind)
 
 
 def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], unwind: list[str],
@@ -249,12 +211,9 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
     its offsets count from, or the final model's value at the Reader's cursor (`at` None)."""
     quoted = f'"{field}"'
 
-    def inner(pos: str) -> tuple[str, str] | None:
-        """Where a part of the value is: at pos (from the same base), or the cursor."""
-        return None if at is None else (at[0], pos)
-
     def paid(e: ir.Type, where: tuple[str, str] | None, unwind_: list[str]) -> None:
-        paid_first(w, c, [e], unwind_, lambda s, _: f"{verify_name(c, s, where is None)}(r{where and ', ' + ', '.join(where) or ''})")
+        paid_first(w, c, [e], unwind_,
+                   lambda s, _: f"{verify_name(c, s, where is None)}(r{where and ', ' + ', '.join(where) or ''})")
 
     if ir.is_text(t):
         args = ("" if t.name == "string" else f"{dst}, ") + (quoted if at is None else f"{at[0]}, {at[1]}, {quoted}")
@@ -290,7 +249,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {dst} {{", "}"):
-            where = None if at is None else (at[0], f"{at[1]}+{i}*{t.element.size}")
+            where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
             read_value(w, c, t.element, where, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
     else:
         assert isinstance(t, (ir.Sequence, ir.Mapping)), t
@@ -301,39 +260,55 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
         key_at = f"{e}+{i}*{item}"       # the versioned slot of an element, or of an entry's key
+        key_slot = at and (at[0], key_at)
         if isinstance(t, ir.Sequence):
-            grow_or_resize(w, c, t, dst, n)
+            # scalars sized at once (n is bounded by the bytes left), structs grown one by one as they are
+            # read (fbe.Grow): a Go struct can be much larger than its slot, and a bad one stops the read
+            w.line(f"{dst} = " + (f"{dst}[:0]" if isinstance(t.element, ir.StructRef) else f"{c.rt('Resize')}({dst}, {n})"))
             with w.block(f"for {i} := range {n} {{", "}"):
                 if isinstance(t.element, ir.StructRef):
-                    paid(t.element, inner(key_at), inner_unwind)
+                    paid(t.element, key_slot, inner_unwind)
                     w.line(f"{dst} = {c.rt('Grow')}({dst})")
-                read_value(w, c, t.element, inner(key_at), f"{dst}[{i}]", field, names, inner_unwind)
-        elif c.comparable(t.key):
-            value_at = f"{key_at}+{t.key.size}"
-            with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)}, {n})"):
-                w.line(f"clear({dst})")
-            k, x = names("k"), names("x")
-            loop = f"for {i} := 0; {i} < {n}; {i}++ {{" if at is None else f"for {i} := range {n} {{"
-            with w.block(loop, "}"):     # final: i may serve only the error path
-                w.line(f"var {k} {c.type(t.key)}")
-                late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
-                if not late:
-                    w.line(f"var {x} {c.type(t.value)}")
-                read_value(w, c, t.key, inner(key_at), k, field, names, inner_unwind)
-                map_key(w, t, k)
-                if late:      # the value made once the budget pays for it
-                    paid(t.value, inner(value_at), inner_unwind)
-                    w.line(f"var {x} {c.type(t.value)}")
-                read_value(w, c, t.value, inner(value_at), x, field, names, inner_unwind)
-                leave(w, f"_, dup := {dst}[{k}]; dup", [],
-                      f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
-                w.line(f"{dst}[{k}] = {x}")
+                read_value(w, c, t.element, key_slot, f"{dst}[{i}]", field, names, inner_unwind)
         else:
-            pos = {"key": key_at, "value": f"{key_at}+{t.key.size}"}
-            read_pairs(w, c, t, dst, i, n, names,
-                       lambda part, dst_: read_value(w, c, getattr(t, part), inner(pos[part]), dst_, field, names,
-                                                     inner_unwind),
-                       lambda part: paid(getattr(t, part), inner(pos[part]), inner_unwind))
+            value_slot = at and (at[0], f"{key_at}+{t.key.size}")
+            # a value whose default is large is made once the budget pays for it, after its key
+            late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
+            if c.comparable(t.key):
+                with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)}, {n})"):
+                    w.line(f"clear({dst})")
+                k, x = names("k"), names("x")
+                loop = f"for {i} := 0; {i} < {n}; {i}++ {{" if at is None else f"for {i} := range {n} {{"
+                with w.block(loop, "}"):     # final: i may serve only the error path
+                    w.line(f"var {k} {c.type(t.key)}")
+                    if not late:
+                        w.line(f"var {x} {c.type(t.value)}")
+                    read_value(w, c, t.key, key_slot, k, field, names, inner_unwind)
+                    map_key(w, t, k)
+                    if late:
+                        paid(t.value, value_slot, inner_unwind)
+                        w.line(f"var {x} {c.type(t.value)}")
+                    read_value(w, c, t.value, value_slot, x, field, names, inner_unwind)
+                    leave(w, f"_, dup := {dst}[{k}]; dup", [],
+                          f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
+                    w.line(f"{dst}[{k}] = {x}")
+            else:
+                # a map held as pairs (keys Go cannot compare: bytes, structs), a slice grown one pair at a
+                # time (fbe.Grow): no pair is made before the bytes before it have paid (docs/limits.md 3)
+                w.line(f"{dst} = {dst}[:0]")
+                with w.block(f"for {i} := range {n} {{", "}"):
+                    paid(t.key, key_slot, inner_unwind)
+                    k = names("k") if late else f"{dst}[{i}].Key"
+                    if late:
+                        w.line(f"var {k} {c.type(t.key)}")
+                        read_value(w, c, t.key, key_slot, k, field, names, inner_unwind)
+                        paid(t.value, value_slot, inner_unwind)
+                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                    if late:
+                        w.line(f"{dst}[{i}].Key = {k}")
+                    else:
+                        read_value(w, c, t.key, key_slot, k, field, names, inner_unwind)
+                    read_value(w, c, t.value, value_slot, f"{dst}[{i}].Value", field, names, inner_unwind)
         # a set read with an element twice, or a map held as pairs with a key twice (docs/limits.md: no
         # reader keeps "the first" or "the last"); a Go map checks as it is filled
         repeated(w, c, t, dst, "_", f'r.DuplicateKey("{field}", {"r.Pos" if at is None else f"{e}-4"})')
