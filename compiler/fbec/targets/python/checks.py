@@ -67,16 +67,11 @@ def _spec(ctx: Context, t: ir.Type) -> str:
 
 
 def _leaf_spec(ctx: Context, t: ir.Type) -> str:
-    if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "bool":
-            return '("bool",)'
+    if isinstance(t, ir.Primitive):   # an integer with its range (the IR's primitive table)
+        n, r = t.name, t.info.range
         if n in ("float", "double"):
             return f'("float", "{n}")'
-        if n in ("decimal", "string", "bytes", "uuid"):
-            return f'("{n}",)'
-        lo, hi = ir.TIMESTAMP_RANGE if n == "timestamp" else ir.INTEGER_RANGES[n]
-        return f'("int", "{n}", {lo}, {hi})'
+        return f'("{n}",)' if n == "bool" or r is None else f'("int", "{n}", {r[0]}, {r[1]})'
     if isinstance(t, ir.EnumRef):
         lo, hi = ir.INTEGER_RANGES[t.wire]
         if t.kind == "flags":

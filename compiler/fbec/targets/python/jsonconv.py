@@ -8,14 +8,6 @@ from fbec.model import ir
 
 from .context import Context, map_order, set_order, signed_flags
 
-
-def _range(name: str) -> tuple[int, int]:
-    """The integer values of a primitive (the IR's primitive table)."""
-    r = ir.PRIMITIVES[name].range
-    assert r is not None, name
-    return r
-
-
 # How a primitive's value x (a map key k) is written and read (f: the field's name, b: the budget);
 # a primitive not listed is an integer
 WRITE = {"bool": '("true" if {x} else "false")', "float": "fbe.jsonfmt.json_double({x})",
@@ -34,12 +26,20 @@ READ_KEY = {**READ, "string": "fbe.jsonfmt.charged_str({x}, b, {f})", "char": "f
             "double": "fbe.jsonfmt.key_float({x}, {f})"}
 
 
+def scalar_write(t: ir.Primitive | ir.EnumRef, x: str, key: bool) -> str:
+    """A primitive or enum as JSON, or (key) as a member name (docs/format.md 8.1); an integer, an
+    enum's or flags' value (the original cannot compile such keys) its number, as the C++ runtime."""
+    table = WRITE_KEY if key else WRITE
+    if isinstance(t, ir.Primitive) and t.name in table:
+        return table[t.name].format(x=x)
+    bits = signed_flags(t)
+    number = f"str(fbe.buffer.signed{bits}({x}))" if bits else f"str(int({x}))"
+    return f"'\"' + {number} + '\"'" if key else number
+
+
 def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
-    if isinstance(t, ir.Primitive):
-        return WRITE.get(t.name, "str(int({x}))").format(x=x)
-    if isinstance(t, ir.EnumRef):
-        bits = signed_flags(t)
-        return f"str(fbe.buffer.signed{bits}({x}))" if bits else f"str(int({x}))"
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return scalar_write(t, x, False)
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_js_')}({x})"
     if isinstance(t, ir.Optional_):
@@ -56,30 +56,19 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
         kx = write_expr(ctx, t.key, k, depth + 1)
         return f'fbe.jsonfmt.json_pairs([{kx} + "," + {vx} for {k}, {v} in {it}])'
-    kx = key_expr(ctx, t.key, k)
-    return f'"{{" + ",".join([{kx} + ":" + {vx} for {k}, {v} in {it}]) + "}}"'
-
-
-def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
-    """A map key as a JSON string (docs/format.md 8.1)."""
-    if isinstance(t, ir.Primitive):
-        return WRITE_KEY.get(t.name, "'\"' + str(int({x})) + '\"'").format(x=k)
-    # enum/flags keys (the original cannot compile them): the underlying number, as the C++ runtime
-    assert isinstance(t, ir.EnumRef)
-    bits = signed_flags(t)
-    return f"'\"' + str(fbe.buffer.signed{bits}({k})) + '\"'" if bits else f"'\"' + str(int({k})) + '\"'"
+    assert isinstance(t.key, (ir.Primitive, ir.EnumRef))
+    return f'"{{" + ",".join([{scalar_write(t.key, k, True)} + ":" + {vx} for {k}, {v} in {it}]) + "}}"'
 
 
 def scalar_read(ctx: Context, t: ir.Primitive | ir.EnumRef, x: str, f: str, key: bool) -> str:
     """A primitive or enum read from a JSON value, or (key) from a member name."""
     table, integer = (READ_KEY, "fbe.jsonfmt.key_int") if key else (READ, "fbe.jsonfmt.get_int")
     if isinstance(t, ir.Primitive):
-        lo, hi = _range(t.name) if t.name not in table else (0, 0)
+        lo, hi = t.info.range or (0, 0)
         return table.get(t.name, f"{integer}({{x}}, {lo}, {hi}, {{f}})").format(x=x, f=f)
-    lo, hi = _range(t.wire)
-    if signed_flags(t):  # held unsigned: the signed number's bits
-        return f"{ctx.ref(t.name)}({integer}({x}, {lo}, {hi}, {f}) & {t.mask})"
-    return f"{ctx.ref(t.name)}({integer}({x}, {lo}, {hi}, {f}))"
+    lo, hi = ir.INTEGER_RANGES[t.wire]
+    mask = f" & {t.mask}" if signed_flags(t) else ""  # held unsigned: the signed number's bits
+    return f"{ctx.ref(t.name)}({integer}({x}, {lo}, {hi}, {f}){mask})"
 
 
 def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
@@ -102,20 +91,13 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
     vx = read_expr(ctx, t.value, v, f, depth + 1)
-    cost = t.item_cost
-    if isinstance(t.key, ir.StructRef):
-        kx = read_expr(ctx, t.key, k, f, depth + 1)
-        pairs = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs({x}, {f}), b, {cost}, {f})"
-        return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {pairs}}}, {x}, {f})"
-    kx = key_read(ctx, t.key, k, f)
-    members = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_object({x}, {f}), b, {cost}, {f})"
-    return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {members}.items()}}, {x}, {f})"
-
-
-def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
-    if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        return scalar_read(ctx, t, k, f, True)
-    raise AssertionError(f"{t} keys are read as [key, value] pairs")
+    if isinstance(t.key, ir.StructRef):   # [key, value] pairs
+        kx, items, each = read_expr(ctx, t.key, k, f, depth + 1), f"fbe.jsonfmt.get_pairs({x}, {f})", ""
+    else:
+        assert isinstance(t.key, (ir.Primitive, ir.EnumRef))
+        kx, items, each = scalar_read(ctx, t.key, k, f, True), f"fbe.jsonfmt.get_object({x}, {f})", ".items()"
+    items = f"fbe.jsonfmt.charged({items}, b, {t.item_cost}, {f}){each}"
+    return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {items}}}, {x}, {f})"
 
 
 def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field], str]) -> list[str]:
