@@ -179,6 +179,18 @@ def ordered(t: ir.Array | ir.Sequence | ir.Mapping, x: str) -> str:
     return map_order(t, x) if isinstance(t, ir.Mapping) else set_order(t, x)
 
 
+def item_list(t: ir.Array | ir.Sequence | ir.Mapping, x: str, depth: int, item: Callable[[ir.Type, str, int], str],
+              arrow: str, key: Callable[[ir.Type, str, int], str] | None = None) -> str:
+    """A list display of the items of collection x in the original's order (ordered), for the text
+    form and JSON: each element printed by item(type, local, depth + 1), each map key (by key, else
+    item) and value joined by arrow."""
+    if not isinstance(t, ir.Mapping):
+        e = f"e{depth}"
+        return f"[{item(t.element, e, depth + 1)} for {e} in {set_order(t, x)}]"
+    k, v = f"k{depth}", f"v{depth}"
+    return f'[{(key or item)(t.key, k, depth + 1)} + "{arrow}" + {item(t.value, v, depth + 1)} for {k}, {v} in {map_order(t, x)}]'
+
+
 def parts(t: ir.Array | ir.Sequence | ir.Mapping) -> tuple[ir.Type, ...]:
     """What one item of a collection holds, in the order of its slots: its element, or a key and a value."""
     return (t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from fbec.model import ir
 
-from .context import Context, map_order, set_order, signed_flags
+from .context import Context, item_list, signed_flags
 
 # How a primitive's value x (a map key k) is written and read (f: the field's name, b: the budget);
 # a primitive not listed is an integer
@@ -26,7 +27,7 @@ READ_KEY = {**READ, "string": "fbe.jsonfmt.charged_str({x}, b, {f})", "char": "f
             "double": "fbe.jsonfmt.key_float({x}, {f})"}
 
 
-def scalar_write(t: ir.Primitive | ir.EnumRef, x: str, key: bool) -> str:
+def scalar_write(t: ir.Type, x: str, key: bool) -> str:
     """A primitive or enum as JSON, or (key) as a member name (docs/format.md 8.1); an integer, an
     enum's or flags' value (the original cannot compile such keys) its number, as the C++ runtime."""
     table = WRITE_KEY if key else WRITE
@@ -44,20 +45,14 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         return f"{ctx.ref(t.name, 'fbe_js_')}({x})"
     if isinstance(t, ir.Optional_):
         return f'("null" if {x} is None else {write_expr(ctx, t.element, x, depth)})'
-    e = f"e{depth}"
     if isinstance(t, (ir.Array, ir.Sequence)):
-        it = set_order(t, x)
-        return f'"[" + ",".join([{write_expr(ctx, t.element, e, depth + 1)} for {e} in {it}]) + "]"'
+        return f'"[" + ",".join({item_list(t, x, depth, partial(write_expr, ctx), "")}) + "]"'
     assert isinstance(t, ir.Mapping)
-    k, v = f"k{depth}", f"v{depth}"
-    it = map_order(t, x)
-    vx = write_expr(ctx, t.value, v, depth + 1)
     if isinstance(t.key, ir.StructRef):
         # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-        kx = write_expr(ctx, t.key, k, depth + 1)
-        return f'fbe.jsonfmt.json_pairs([{kx} + "," + {vx} for {k}, {v} in {it}])'
-    assert isinstance(t.key, (ir.Primitive, ir.EnumRef))
-    return f'"{{" + ",".join([{scalar_write(t.key, k, True)} + ":" + {vx} for {k}, {v} in {it}]) + "}}"'
+        return f"fbe.jsonfmt.json_pairs({item_list(t, x, depth, partial(write_expr, ctx), ',')})"
+    members = item_list(t, x, depth, partial(write_expr, ctx), ":", lambda k, name, _: scalar_write(k, name, True))
+    return f'"{{" + ",".join({members}) + "}}"'
 
 
 def scalar_read(ctx: Context, t: ir.Primitive | ir.EnumRef, x: str, f: str, key: bool) -> str:

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from fbec.model import ir
 from fbec.targets.base import import_closure
 
 from .context import Context
 
 
-def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
-    """The IR's dispatch table of the package: its own entries, then the imported ones."""
-    prefix = ctx.package.name + "."
-    every = [ctx.schema.struct(d.type) for d in ctx.package.dispatch]
-    return ([m for m in every if m.qualified.startswith(prefix)],
-            [m for m in every if not m.qualified.startswith(prefix)])
-
-
 def protocol_code(ctx: Context) -> list[str]:
-    own, imported = _messages(ctx)
     pkg = ctx.package.name
-    every = own + imported
+    every = [ctx.schema.struct(d.type) for d in ctx.package.dispatch]  # the IR's dispatch table
     w = ctx.writer()
     # every protocol class below uses these (imported by use)
     class_var, callable_, any_ = ctx.std("typing", "ClassVar"), ctx.std("collections.abc", "Callable"), \
@@ -35,8 +25,7 @@ def protocol_code(ctx: Context) -> list[str]:
             w.blank(2)
 
     # senders: every message of the package and of its imports can be sent
-    send_all: list[ir.Struct] = list(own)
-    send_all.extend(m for p in import_closure(ctx.schema, ctx.package)[1:] for m in p.protocol_types)
+    send_all = [m for p in import_closure(ctx.schema, ctx.package) for m in p.protocol_types]
     for final in finals:
         prefix = "Final" if final else ""
         table = f"FBE_SEND_{'F' if final else 'V'}"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, map_order, order_key, py_tuple, set_order
+from .context import Context, item_list, order_key, py_tuple
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
@@ -64,19 +65,9 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         return f"{ctx.ref(t.name, 'fbe_tx_')}({x})"
     if isinstance(t, ir.Optional_):
         return f'("null" if {x} is None else {text_expr(ctx, t.element, x, depth)})'
-    e = f"e{depth}"
-    if isinstance(t, (ir.Array, ir.Sequence)):
-        opn, cls = ir.TEXT_BRACKETS[t.kind]
-        it = set_order(t, x)
-        inner = text_expr(ctx, t.element, e, depth + 1)
-        return f'"[" + str(len({x})) + "]{opn}" + ",".join([{inner} for {e} in {it}]) + "{cls}"'
-    assert isinstance(t, ir.Mapping)
-    k, v = f"k{depth}", f"v{depth}"
+    assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
     opn, cls = ir.TEXT_BRACKETS[t.kind]
-    it = map_order(t, x)
-    kx = text_expr(ctx, t.key, k, depth + 1)
-    vx = text_expr(ctx, t.value, v, depth + 1)
-    return f'"[" + str(len({x})) + "]{opn}" + ",".join([{kx} + "->" + {vx} for {k}, {v} in {it}]) + "{cls}"'
+    return f'"[" + str(len({x})) + "]{opn}" + ",".join({item_list(t, x, depth, partial(text_expr, ctx), "->")}) + "{cls}"'
 
 
 def text_function(ctx: Context, s: ir.Struct) -> list[str]:
