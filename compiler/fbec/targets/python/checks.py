@@ -15,7 +15,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import nested_spec
 
-from .context import Context
+from .context import Context, parts
 
 
 def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:
@@ -26,16 +26,11 @@ def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:
     if isinstance(t, ir.Optional_):
         inner = _walk_expr(ctx, t.element, x, n)
         return None if inner is None else f"({x} is None or {inner})"
-    if isinstance(t, (ir.Array, ir.Sequence)):
-        e = f"e{n}"
-        inner = _walk_expr(ctx, t.element, e, n + 1)
-        return None if inner is None else f"all([{inner} for {e} in {x}])"
-    if isinstance(t, ir.Mapping):
-        k, v = f"k{n}", f"v{n}"
-        parts = [p for p in (_walk_expr(ctx, t.key, k, n + 1), _walk_expr(ctx, t.value, v, n + 1)) if p]
-        if not parts:
-            return None
-        return f"all([{' and '.join(parts)} for {k}, {v} in {x}.items()])"
+    if isinstance(t, (ir.Array, ir.Sequence, ir.Mapping)):
+        names = [f"k{n}", f"v{n}"] if isinstance(t, ir.Mapping) else [f"e{n}"]
+        walks = [e for e in (_walk_expr(ctx, part, name, n + 1) for part, name in zip(parts(t), names)) if e]
+        items = f"{x}.items()" if isinstance(t, ir.Mapping) else x
+        return f"all([{' and '.join(walks)} for {', '.join(names)} in {items}])" if walks else None
     return None
 
 

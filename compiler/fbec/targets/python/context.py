@@ -206,9 +206,7 @@ def tkey(t: ir.Type) -> str:
         return "o_" + tkey(t.element)
     if isinstance(t, ir.Array):
         return f"a{t.length}_" + tkey(t.element)
-    if isinstance(t, ir.Sequence):
-        return t.kind[0] + "_" + tkey(t.element)
-    return t.kind[0] + "_" + tkey(t.key) + "__" + tkey(t.value)
+    return t.kind[0] + "_" + "__".join(tkey(part) for part in parts(t))
 
 
 class Context(DefaultLiterals):

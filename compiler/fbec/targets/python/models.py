@@ -305,7 +305,7 @@ class Models:
         items = f"{lay}.iter_unpack(r.data[{at}:{at} + {n} * {t.item_size}])"
         return f"{{{kx}: {vx} for {each('e', items, ir.is_decimal(t.key) or ir.is_decimal(t.value))}}}"
 
-    def read(self, code: CodeWriter, t: ir.Type, target: str, field: str, annotate: bool = True) -> None:
+    def read(self, code: CodeWriter, t: ir.Type, target: str, field: str) -> None:
         """Statements reading a final-model value of type t at p into ``target`` and advancing p."""
         c = self.ctx
         f = f'"{field}"'
@@ -321,10 +321,9 @@ class Models:
                 f"fbe.buffer.final_{'string' if is_string(t) else 'bytes'}(r, p, {f})"
             code.line(f"{target}, p = {call}")
             return
-        decl = f"{target}: {c.hint(t)}" if annotate else target
+        decl = f"{target}: {c.hint(t)}"
         if isinstance(t, ir.Optional_):
-            h = self.tmp("h")
-            inner = self.tmp("x")
+            h, inner = self.tmp("h"), self.tmp("x")
             code.line(f"{h} = fbe.buffer.final_has(r, p, {f})")
             code.line("p += 1")
             code.line(f"{decl} = None")

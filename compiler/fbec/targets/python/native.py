@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import PRIM_FMT, Context, items_key, order_key, slot_fmt
+from .context import PRIM_FMT, Context, items_key, order_key, parts, slot_fmt
 
 PRIM_KIND = {"string": '"s"', "bytes": '"y"', "uuid": '"u"', "decimal": '"m"'}
+COUNTED_KIND = {"vector": "v", "list": "v", "set": "t", "map": "M", "hash": "H"}
+NESTED = (ir.Sequence, ir.Mapping, ir.Array)
 
 
 def _element(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
     """The kind of a collection's element or an optional's value: no collection within."""
-    if isinstance(t, (ir.Sequence, ir.Mapping, ir.Array)):
-        return '"x"'
-    if isinstance(t, ir.Optional_) and isinstance(t.element, (ir.Sequence, ir.Mapping, ir.Array, ir.Optional_)):
+    if isinstance(t, NESTED) or isinstance(t, ir.Optional_) and isinstance(t.element, (*NESTED, ir.Optional_)):
         return '"x"'
     return _kind(ctx, t, index)
 
@@ -46,16 +46,11 @@ def _kind(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
         return f'("o", {_element(ctx, t.element, index)})'
     if isinstance(t, ir.Array):
         return f'("a", {_element(ctx, t.element, index)}, {t.length})'
-    if isinstance(t, ir.Sequence):
-        counted = f"{_element(ctx, t.element, index)}, {t.item_cost}, {t.item_min_size}"
-        if t.kind == "set":
-            return f'("t", {counted}, {order_key(t.element)})'
-        return f'("v", {counted})'
-    key, value = _element(ctx, t.key, index), _element(ctx, t.value, index)
-    counted = f"{key}, {value}, {t.item_cost}, {t.item_min_size}"
-    if t.kind == "map":
-        return f'("M", {counted}, {items_key(t)})'
-    return f'("H", {counted})'
+    items = "".join(f"{_element(ctx, part, index)}, " for part in parts(t))
+    counted = f'"{COUNTED_KIND[t.kind]}", {items}{t.item_cost}, {t.item_min_size}'
+    if t.kind in ("set", "map"):   # and the key they are sorted by
+        return f"({counted}, {order_key(t.element) if isinstance(t, ir.Sequence) else items_key(t)})"
+    return f"({counted})"
 
 
 def core_table(ctx: Context) -> list[str]:
