@@ -342,14 +342,10 @@ class Context(DefaultLiterals):
         ``per_instance`` is True when the default must be made for each
         instance (mutable containers, structs, ``utc``, ``uuid1``/``uuid4``).
         """
-        t = f.type
-        d = f.default
-        target = t.element if isinstance(t, ir.Optional_) else t
-        if d.kind == "null" or (d.kind == "none" and isinstance(t, ir.Optional_)):
-            return "None", False
-        if d.kind == "none":
-            return self.zero_value(target)
-        expr = self.scalar_default(target, d)
+        t, d = f.type, f.default
+        if d.kind in ("null", "none"):
+            return ("None", False) if d.kind == "null" else self.zero_value(t)  # an optional's zero: None
+        expr = self.scalar_default(t.element if isinstance(t, ir.Optional_) else t, d)
         assert expr is not None
         return expr, d.kind in ("utc", "uuid1", "uuid4")
 
@@ -361,8 +357,7 @@ class Context(DefaultLiterals):
         if isinstance(t, ir.StructRef):
             return f"{self.ref(t.name)}()", True
         if isinstance(t, ir.Array):
-            inner, _ = self.zero_value(t.element) if not isinstance(t.element, ir.Optional_) else ("None", False)
-            return f"[{inner} for _ in range({t.length})]", True
+            return f"[{self.zero_value(t.element)[0]} for _ in range({t.length})]", True
         if isinstance(t, ir.Sequence):
             return ("set()" if t.kind == "set" else "[]"), True
         if isinstance(t, ir.Optional_):

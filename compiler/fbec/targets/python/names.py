@@ -87,6 +87,8 @@ SPECIAL = frozenset({
     "__copy__", "__deepcopy__", "__setstate__", "__index__", "__int__", "__float__", "__missing__", "__fspath__",
     "__await__", "__aiter__", "__anext__", "__aenter__", "__aexit__",
 })
+# What a class of the module may not be named (besides LOCAL's pattern and the generated prefixes).
+TYPE_TAKEN = KEYWORDS | IMPORTED | BUILTINS | MODULE_NAMES | LOCALS
 MODULES = KEYWORDS | frozenset({"fbe", "struct", "uuid", "typing", "collections", "decimal", "enum"})
 """What a package's module may not be named: a keyword could not be imported, and a module the
 generated code imports (the runtime, the standard library's) would be shadowed by it."""
@@ -120,8 +122,7 @@ def _mangled(name: str) -> bool:
 
 
 def _type_taken(name: str) -> bool:
-    return (name in KEYWORDS or name in IMPORTED or name in BUILTINS or name in MODULE_NAMES or name in LOCALS
-            or LOCAL.fullmatch(name) is not None or name.startswith(GENERATED_PREFIX))
+    return name in TYPE_TAKEN or LOCAL.fullmatch(name) is not None or name.startswith(GENERATED_PREFIX)
 
 
 def _type_escape(name: str) -> str:
