@@ -7,8 +7,9 @@ recursion, type ids and defaults come from the IR as they are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from fbec.model import ir, plan
 from fbec.model.ir import (
@@ -208,7 +209,7 @@ def assign_default(target: str, f: Field) -> str:
 
 # ---------------------------------------------------------------- declarations
 
-def read_scalars(w: CodeWriter, reads: list[tuple[Field, str]]) -> None:
+def read_scalars(w: CppWriter, reads: list[tuple[Field, str]]) -> None:
     """Scalar fields, each read by `Scalar<T>::get` at its address, loaded into locals before any is
     stored: `value` may alias the bytes as far as the compiler knows, so only then may it merge
     neighbouring loads and stores (two enums in one 16-bit move, two doubles in one 16-byte move)."""
@@ -248,11 +249,47 @@ def enum_wire(e: Enum) -> str:
     return WIRE[e.wire]
 
 
-def writer(options: Options) -> CodeWriter:
-    return CodeWriter(options)
+class CppWriter(CodeWriter):
+    """A CodeWriter that writes C++ function definitions."""
+
+    def braced(self, opening: str) -> AbstractContextManager[CodeWriter]:
+        """`opening`, then the lines written inside between `{` and `}` on lines of their own."""
+        self.line(opening)
+        return self.block("{", "}")
+
+    @contextmanager
+    def function(self, head: str, blank: bool = True) -> Iterator[None]:
+        """A definition: `head`, the body written inside between braces, a blank line (unless not `blank`: the
+        last member of a class). A parameter the body
+        does not name (string literals and comments aside) is left unnamed, `const T& /*value*/`, as
+        -Wunused-parameter asks."""
+        at = len(self._lines)
+        with self.braced(head):
+            yield
+        body = re.sub(r'"(?:[^"\\]|\\.)*"|//.*', "", "\n".join(self._lines[at + 1:]))
+        closing = head.rindex(")")
+        opening = head.rindex("(", 0, closing) + 1
+        params, depth = [""], 0
+        for c in head[opening:closing]:     # split at the commas outside a template's <>
+            depth += (c == "<") - (c == ">")
+            if c == "," and not depth:
+                params.append("")
+            else:
+                params[-1] += c
+        for i, param in enumerate(params):
+            name = re.search(r"(\w+)\s*(=.*)?$", param)
+            if name and not re.search(rf"(?<![\w.>:]){name[1]}\b", body):
+                params[i] = f"{param[:name.start(1)]}/*{name[1]}*/{param[name.end(1):]}"
+        self._lines[at] = self._lines[at].replace(head, head[:opening] + ",".join(params) + head[closing:])
+        if blank:
+            self.blank()
 
 
-def file_banner(w: CodeWriter, package: Package, what: str) -> None:
+def writer(options: Options) -> CppWriter:
+    return CppWriter(options)
+
+
+def file_banner(w: CppWriter, package: Package, what: str) -> None:
     for line in generated_header(package).splitlines():
         w.line(line)
     w.line(f"// {what}")
@@ -262,7 +299,7 @@ def file_banner(w: CodeWriter, package: Package, what: str) -> None:
 
 
 @contextmanager
-def specialisation(w: CodeWriter, body: str, s: Struct, comment: str) -> Iterator[None]:
+def specialisation(w: CppWriter, body: str, s: Struct, comment: str) -> Iterator[None]:
     """The runtime's `body<T>` (VBody, FBody) of struct s: what the block writes after its type id."""
     w.line(f"// {s.qualified}: {comment}")
     w.line("template <>")
@@ -273,7 +310,7 @@ def specialisation(w: CodeWriter, body: str, s: Struct, comment: str) -> Iterato
     w.blank()
 
 
-def guard(w: CodeWriter, condition: str, then: str = "return false;", keyword: str = "if") -> None:
+def guard(w: CppWriter, condition: str, then: str = "return false;", keyword: str = "if") -> None:
     """`if (condition)` and its one statement below it, unbraced (`keyword`: "else if")."""
     with w.block(f"{keyword} ({condition})"):
         w.line(then)
@@ -289,7 +326,7 @@ def apart(decoder: str, call: str) -> str:
     return f"return call_apart(d, [&]({decoder}& c) {{ return {call}; }});"
 
 
-def return_sum(w: CodeWriter, terms: list[str]) -> None:
+def return_sum(w: CppWriter, terms: list[str]) -> None:
     """`return a` and `+ b` on a line each, the terms a size adds up."""
     w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
     with w.indented():
@@ -302,7 +339,7 @@ def imports(schema: Schema, package: Package) -> list[Package]:
 
 
 def model_header(schema: Schema, package: Package, options: Options, what: str, runtime: str,
-                 own: tuple[str, ...], suffix: str) -> CodeWriter:
+                 own: tuple[str, ...], suffix: str) -> CppWriter:
     """The start of a model header: the banner, the runtime's header `<fbe/{runtime}>`, the
     package's own headers (`"<package>{own}.h"`) and each import's (`"<import>{suffix}.h"`)."""
     w = writer(options)
@@ -318,7 +355,7 @@ def model_header(schema: Schema, package: Package, options: Options, what: str, 
 
 
 @contextmanager
-def namespace(w: CodeWriter, name: str) -> Iterator[None]:
+def namespace(w: CppWriter, name: str) -> Iterator[None]:
     """A namespace block; its content is not indented. `name` is C++ (a package name through names.escape())."""
     w.line(f"namespace {name} {{")
     w.blank()

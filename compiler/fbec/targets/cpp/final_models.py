@@ -21,9 +21,10 @@ from typing import Any
 from fbec.model import ir, plan
 from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import Options
 
 from .common import (
+    CppWriter,
     apart,
     assign_default,
     cpp_type,
@@ -148,7 +149,7 @@ def _fast_readers(p: StructPlan, layout: Layout) -> list[tuple[str, list[Step]]]
     return [(f"read_fast_{_fields(seg)[0].name}_to_{_fields(seg)[-1].name}", seg) for seg in segments]
 
 
-def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) -> None:
+def _declaration(w: CppWriter, p: StructPlan, inlined: bool, layout: Layout) -> None:
     s = p.struct
     t = qualified(s.qualified)
     with specialisation(w, "FBody", s, f"type {s.type_id}"):
@@ -169,31 +170,25 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
         w.line("static bool verify(D& d);")
 
 
-def _size(w: CodeWriter, p: StructPlan) -> None:
+def _size(w: CppWriter, p: StructPlan) -> None:
     t = qualified(p.struct.qualified)
     terms = [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.field)})"
              for f in p.fields if f.type.final_size is None]
     if p.final_fixed_size or not terms:
         terms.insert(0, str(p.final_fixed_size))
-    used = any("value" in term for term in terms)
-    w.line(f"inline std::size_t FBody<{t}>::size(const {t}& {'value' if used else '/*value*/'}) noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline std::size_t FBody<{t}>::size(const {t}& value) noexcept"):
         return_sum(w, terms)
-    w.blank()
 
 
-def _write(w: CodeWriter, p: StructPlan) -> None:
+def _write(w: CppWriter, p: StructPlan) -> None:
     t = qualified(p.struct.qualified)
-    used = bool(p.fields)
-    w.line(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& {'value' if used else '/*value*/'}) noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& value) noexcept"):
         for f in p.fields:
             w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.field)});")
         w.line("return p;")
-    w.blank()
 
 
-def _read_run(w: CodeWriter, run: Run) -> None:
+def _read_run(w: CppWriter, run: Run) -> None:
     """The fields of a run, read without checks at their offsets from p (its scalars: read_scalars)."""
     for f, at in zip(run.fields, run.at):
         if not ir.is_scalar(f.type):
@@ -201,7 +196,7 @@ def _read_run(w: CodeWriter, run: Run) -> None:
     read_scalars(w, [(f.field, f"p + {at}" if at else "p") for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
 
 
-def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, steps: list[Step]) -> None:
+def _fast_reader(w: CppWriter, p: StructPlan, inlined: set[str], name: str, steps: list[Step]) -> None:
     """A fast reader: reads the steps at `p`, which must leave `rest` bytes (and the fewest bytes
     of the fields after the steps) before `end`, and requires `end - p` >= `rest` + the steps'
     fewest bytes and those of the fields after them: scalars and runs need no check and each
@@ -209,13 +204,8 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
     recorded)."""
     s = p.struct
     t = qualified(s.qualified)
-    variable = any(isinstance(step, FieldPlan) and not ir.reads_unchecked(step.type) for step in steps)
-    ptr = "p" if steps else "/*p*/"
-    end, rest = ("end", "rest") if variable else ("/*end*/", "/*rest*/")
-    value = "value" if steps else "/*value*/"
-    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::{name}(const uint8_t*& {ptr}, const uint8_t* {end}, "
-           f"std::size_t {rest}, {t}& {value})")
-    with w.block("{", "}"):
+    with w.function(f"{reader_inline(s, inlined)} bool FBody<{t}>::{name}(const uint8_t*& p, const uint8_t* end, "
+                    f"std::size_t rest, {t}& value)"):
         for step in steps:
             if isinstance(step, Run):
                 _read_run(w, step)
@@ -231,30 +221,19 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
                     call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
                 guard(w, f"!{call}")
         w.line("return true;")
-    w.blank()
 
 
-def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> None:
+def _read(w: CppWriter, p: StructPlan, inlined: set[str], layout: Layout) -> None:
     s = p.struct
     t = qualified(s.qualified)
     readers = _fast_readers(p, layout)
     for reader, steps in readers:
         _fast_reader(w, p, inlined, reader, steps)
-    used = bool(p.fields)
-    args = "FinalDecoder& d" if used else "FinalDecoder& /*d*/"
-    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
-    if not used:
-        with w.block("{", "}"):
-            w.line("return true;")
-        w.blank()
-        return
 
     def one(f: FieldPlan) -> None:
-        w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.field)})) {{")
-        with w.indented():
+        with w.block(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.field)})) {{", "}"):
             w.line(assign_default(f"value.{field_ident(f.field)}", f.field))
             w.line("ok = false;")
-        w.line("}")
 
     def fast_condition(name: str, steps: list[Step], declare: bool) -> None:
         checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else steps[0].min_from}"]
@@ -266,8 +245,10 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
         checks.append(f"{name}(p, d.data + d.size, 0, value)")
         w.line(f"if (FBE_LIKELY({' && '.join(checks)})) {{")
 
-    with w.block("{", "}"):
-        if readers and readers[0][0] == "read_fast":
+    with w.function(f"{reader_inline(s, inlined)} bool FBody<{t}>::read(FinalDecoder& d, {t}& value)"):
+        if not p.fields:
+            w.line("return true;")
+        elif readers and readers[0][0] == "read_fast":
             w.line("// The fast path; if anything does not fit, every field is read again, best effort, out of line.")
             fast_condition("read_fast", readers[0][1], True)
             with w.indented():
@@ -300,46 +281,39 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
                         w.line(f"d.pos += {step.size};")
                     _else_each(w, step.fields, one)
             w.line("return ok;")
-    w.blank()
     if readers and readers[0][0] == "read_fast":
-        w.line(f"FBE_NOINLINE inline bool FBody<{t}>::read_fields(FinalDecoder& d, {t}& value)")
-        with w.block("{", "}"):
+        with w.function(f"FBE_NOINLINE inline bool FBody<{t}>::read_fields(FinalDecoder& d, {t}& value)"):
             w.line("bool ok = true;")
             for f in p.fields:
                 one(f)
             w.line("return ok;")
-        w.blank()
 
 
-def _read_fixed(w: CodeWriter, p: StructPlan, layout: Layout) -> None:
+def _read_fixed(w: CppWriter, p: StructPlan, layout: Layout) -> None:
     """The fields of a fixed-size struct at their offsets, without checks:
     the vector that holds it has checked its elements are in the buffer."""
     s = p.struct
     if not layout.fixed_size(p):
         return
     t = qualified(s.qualified)
-    w.line(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept")
-    with w.block("{", "}"):
+    with w.function(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept"):
         for f in p.fields:
             if f.type.final_size:   # an empty struct or array (0 bytes) has nothing to read
                 w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, value.{field_ident(f.field)});")
-    w.blank()
 
 
-def _else_each(w: CodeWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
+def _else_each(w: CppWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
     """Closes a fast branch: `} else {`, then the items one by one (the best-effort path)."""
     with w.block("} else {", "}"):
         for item in items:
             one(item)
 
 
-def _verify(w: CodeWriter, p: StructPlan, inlined: set[str]) -> None:
+def _verify(w: CppWriter, p: StructPlan, inlined: set[str]) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    used = bool(p.fields)
     w.line("template <class D>")
-    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(D& {'d' if used else '/*d*/'})")
-    with w.block("{", "}"):
+    with w.function(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(D& d)"):
 
         def one(f: FieldPlan) -> None:
             guard(w, f"!FCodec<{cpp_type(f.type)}>::verify(d)", fail_in(f.field))
@@ -348,9 +322,7 @@ def _verify(w: CodeWriter, p: StructPlan, inlined: set[str]) -> None:
             if isinstance(step, FieldPlan):
                 one(step)
                 continue
-            w.line(f"if (FBE_LIKELY(d.remaining() >= {step.size})) {{")
-            with w.indented():
+            with w.block(f"if (FBE_LIKELY(d.remaining() >= {step.size})) {{"):
                 w.line(f"d.pos += {step.size};")
             _else_each(w, step.fields, one)
         w.line("return true;")
-    w.blank()

@@ -59,8 +59,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 args = "TWriter& writer, const " + cpp + "& value, bool scope = true"
                 if not own and not base:
                     args = "TWriter& writer, const " + cpp + "&, bool scope = true"
-                w.line(f"static bool to_json({args})")
-                with w.block("{", "}"):
+                with w.braced(f"static bool to_json({args})"):
                     # no writer writes what no reader reads: struct nesting within kMaxDepth
                     w.line("const detail::WriteLevel level(scope);")
                     guard(w, "!level.ok()", f'return detail::write_too_deep("{s.qualified}");')
@@ -83,22 +82,17 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     w.line("//! What its default costs: the budget left pays for it before an element is made.")
                     w.line(f"static constexpr uint64_t default_cost = {s.default_cost};")
                 w.blank()
-                w.line(f"static bool from_json(const TJson& json, {cpp}& value)")
-                with w.block("{", "}"):
+                with w.function(f"static bool from_json(const TJson& json, {cpp}& value)"):
                     # depth, object and cost; the root names its type in errors
                     w.line("const detail::ReadLevel level;")
                     with w.block(f'if (!detail::enter_struct(level, json, "{s.qualified}", cost))'):
                         w.line("return false;")
                     w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
-                w.blank()
                 fields = list(s.all_fields)
-                value = "value" if fields else "/*value*/"
-                json_arg = "json" if fields else "/*json*/"
                 w.line("//! The members (inherited ones first) of an object checked by from_json, in one pass:")
                 w.line("//! each name is matched once (the next field in declaration order first), a name")
                 w.line("//! seen twice is refused, a field without a member takes its default.")
-                w.line(f"static bool read_members(const TJson& {json_arg}, {cpp}& {value})")
-                with w.block("{", "}"):
+                with w.function(f"static bool read_members(const TJson& json, {cpp}& value)", False):
                     if not fields:
                         w.line("return true;")
                     else:
@@ -107,16 +101,14 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         w.line(f"bool seen[{len(fields)}] = {{}};")
                         w.line("bool result = true;")
                         w.line("std::size_t next = 0;")
-                        w.line("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)")
-                        with w.block("{", "}"):
+                        with w.braced("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)"):
                             w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
                             w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
                             guard(w, f"i == {len(fields)}", "continue; // unknown members are ignored")
                             guard(w, "seen[i]", "return detail::duplicate_member(name);")
                             w.line("seen[i] = true;")
                             w.line("next = i + 1;")
-                            w.line("switch (i)")
-                            with w.block("{", "}"):
+                            with w.braced("switch (i)"):
                                 for i, f in enumerate(fields):
                                     w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
                                            f'value.{field_ident(f)}, "{f.name}"); break;')
@@ -132,8 +124,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             if not cost:
                                 guard(w, f"!seen[{i}]", assign_default(f"value.{field_ident(f)}", f))
                                 continue
-                            w.line(f"if (!seen[{i}])")
-                            with w.block("{", "}"):
+                            with w.braced(f"if (!seen[{i}])"):
                                 w.line(assign_default(f"value.{field_ident(f)}", f))
                                 w.line(f"defaults += {cost};")
                         if charged:

@@ -27,9 +27,10 @@ from itertools import groupby
 
 from fbec.model import ir, plan
 from fbec.model.ir import Package, Schema, Struct
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import Options
 
 from .common import (
+    CppWriter,
     apart,
     assign_default,
     cpp_type,
@@ -78,7 +79,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     return w.text()
 
 
-def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
+def _declaration(w: CppWriter, p: plan.StructPlan, inlined: bool) -> None:
     s = p.struct
     t = qualified(s.qualified)
     with specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes"):
@@ -99,41 +100,31 @@ def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
             w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
 
 
-def _extra(w: CodeWriter, s: Struct) -> None:
+def _extra(w: CppWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
     terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f)})"
               for f in s.fields if not ir.is_fixed(f.type)]
-    w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
-    with w.block("{", "}"):
-        if not terms:
-            w.line("return 0;")
-        else:
-            return_sum(w, terms)
-    w.blank()
+    with w.function(f"inline std::size_t VBody<{t}>::extra(const {t}& value) noexcept"):
+        return_sum(w, terms or ["0"])
 
 
-def _write(w: CodeWriter, s: Struct) -> None:
+def _write(w: CppWriter, s: Struct) -> None:
     t = qualified(s.qualified)
-    used = bool(s.base or s.fields)
-    args = "Encoder& e, std::size_t body" if used else "Encoder& /*e*/, std::size_t /*body*/"
-    w.line(f"inline void VBody<{t}>::write({args}, const {t}& {'value' if used else '/*value*/'}) noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline void VBody<{t}>::write(Encoder& e, std::size_t body, const {t}& value) noexcept"):
         if s.base:
             w.line(f"VBody<{qualified(s.base)}>::write(e, body, value);")
         for f in s.fields:
             w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f)});")
-    w.blank()
 
 
-def _charge_defaults(w: CodeWriter, schema: Schema, s: Struct) -> None:
+def _charge_defaults(w: CppWriter, schema: Schema, s: Struct) -> None:
     """An older writer's body is shorter than the struct: charge the struct and the defaults of the
     struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
     hold costs at most their bytes, which the runtime counts; the exact count charged the struct
     when it entered it)."""
     defaults = " + ".join(_default_terms(schema, s)) or "0"
-    with w.block(f'if (!d.charge_older(VBody<{qualified(s.qualified)}>::cost, {defaults}, "{s.qualified}", body))'):
-        w.line("return false;")
+    guard(w, f'!d.charge_older(VBody<{qualified(s.qualified)}>::cost, {defaults}, "{s.qualified}", body)')
 
 
 def _default_terms(schema: Schema, s: Struct) -> list[str]:
@@ -150,18 +141,13 @@ def _default_terms(schema: Schema, s: Struct) -> list[str]:
     return terms
 
 
-def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
+def _read(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
-    used = bool(s.base or s.fields)
-    args = "Decoder& d, std::size_t body, uint32_t size" if used else \
-        "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
-    w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
-    if not used:
-        with w.block("{", "}"):
+    args = f"Decoder& d, std::size_t body, uint32_t size, {t}& value"
+    with w.function(f"{reader_inline(s, inlined)} bool VBody<{t}>::read({args})"):
+        if not (s.base or s.fields):
             w.line("return true;")
-        w.blank()
-        return
-    with w.block("{", "}"):
+            return
         # A body shorter than this schema's (an older writer) takes the
         # out-of-line path; the rest is straight-line code for the whole body
         # (enter() checked that it lies in the buffer): every field at its
@@ -181,11 +167,9 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 else:
                     guard(w, f"!{codec}", fail_in(f))
         w.line("return true;")
-    w.blank()
     # The body of an older writer: the fields it holds, the schema defaults
     # for the others (docs/format.md 3.6).
-    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args}, {t}& value)")
-    with w.block("{", "}"):
+    with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args})"):
         _charge_defaults(w, schema, s)
         if s.base:
             b = qualified(s.base)
@@ -202,37 +186,27 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
             else:
                 guard(w, f"!{codec}", fail_in(f), "else if")
         w.line("return true;")
-    w.blank()
 
 
-def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
+def _verify(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     checked = [f for f in plan.of(schema).struct(s.qualified).own_fields if not ir.reads_unchecked(f.type)]
     # A shorter body (an older writer) takes verify_older, which charges the
     # defaults as read_older does: the same error at the same place.
-    used = bool(s.base or s.fields)
-    args = "D& d, std::size_t body, uint32_t size" if used else "D& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
     w.line("template <class D>")
-    w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify({args})")
-    with w.block("{", "}"):
-        if not used:
+    with w.function(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
+        if not (s.base or s.fields):
             w.line("return true;")
-        else:
-            # Fixed-size fields always pass; a shorter body takes the out-of-line path.
-            guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("D", "verify_older(c, body, size)"))
-            if s.base:
-                guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
-            for f in checked:
-                guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
-            w.line("return true;")
-    w.blank()
-    if not (s.base or s.fields):
-        return
-    size_used = bool(s.base or checked or _default_terms(schema, s))
+            return
+        # Fixed-size fields always pass; a shorter body takes the out-of-line path.
+        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("D", "verify_older(c, body, size)"))
+        if s.base:
+            guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
+        for f in checked:
+            guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
+        w.line("return true;")
     w.line("template <class D>")
-    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, "
-           f"uint32_t {'size' if size_used else '/*size*/'})")
-    with w.block("{", "}"):
+    with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, uint32_t size)"):
         _charge_defaults(w, schema, s)
         if s.base:
             guard(w, f"size < {s.base_size}", "return true;")
@@ -242,4 +216,3 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
             guard(w, f"size < {f.end}", "return true;")
             guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")
-    w.blank()

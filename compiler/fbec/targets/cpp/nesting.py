@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from fbec.model import ir, plan
 from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
-from fbec.targets.base import CodeWriter
 
-from .common import field_ident, guard, namespace, qualified
+from .common import CppWriter, field_ident, guard, namespace, qualified
 
 
 def _static(schema: Schema, package: Package, t: Type) -> bool:
@@ -40,7 +39,7 @@ def _present(t: Type, x: str) -> str | None:
     return None
 
 
-def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: str, t: Type, x: str,
+def _check(w: CppWriter, schema: Schema, package: Package, s: Struct, field: str, t: Type, x: str,
            n: int) -> None:
     """Statements that return false when the structs in `x` (of type `t`, held by a struct at
     `depth`) nest too deep."""
@@ -65,7 +64,7 @@ def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: st
                 _check(w, schema, package, s, field, t.value, f"p{n}.second", n + 1)
 
 
-def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
+def generate(w: CppWriter, schema: Schema, package: Package) -> None:
     """The Nesting specializations of the package's walked structs (nothing when none)."""
     structs = plan.of(schema).depth_walk(package.name)   # the unbounded ones and the bounded ones a walk enters
     if not structs:
@@ -86,10 +85,7 @@ def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
         for s in structs:
             t = qualified(s.qualified)
             fields = [f for f in s.all_fields if ir.struct_refs(f.type)]
-            used = "value" if any(not _static(schema, package, f.type) for f in fields) else "/*value*/"
-            err = "error" if fields else "/*error*/"
-            w.line(f"inline bool Nesting<{t}>::within(const {t}& {used}, unsigned depth, std::string& {err})")
-            with w.block("{", "}"):
+            with w.function(f"inline bool Nesting<{t}>::within(const {t}& value, unsigned depth, std::string& error)"):
                 if plan.of(schema).struct(s.qualified).bounded:
                     # Fits whatever the value holds: the common case, no walk.
                     guard(w, f"FBE_LIKELY(depth + {s.height}u <= kMaxDepth)", "return true;")
@@ -97,4 +93,3 @@ def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
                 for f in fields:
                     _check(w, schema, package, s, f.name, f.type, f"value.{field_ident(f)}", 0)
                 w.line("return true;")
-            w.blank()

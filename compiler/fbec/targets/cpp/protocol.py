@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model.ir import Package, Schema, Struct
-from fbec.targets.base import CodeWriter, Options, import_closure
+from fbec.targets.base import Options, import_closure
 
-from .common import file_banner, guard, imports, model_ident, namespace, qualified, writer
+from .common import CppWriter, file_banner, guard, imports, model_ident, namespace, qualified, writer
 from .names import escape
 
 
@@ -101,7 +101,7 @@ def _bases(schema: Schema, package: Package, name: str, final: bool) -> list[str
     return [f"FBE::{escape(imp.name)}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
 
 
-def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
+def _class_head(w: CppWriter, name: str, bases: list[str]) -> None:
     w.line("template <class TBuffer = FBE::WriteBuffer>")
     w.line(f"class {name}")
     with w.indented():
@@ -111,7 +111,7 @@ def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
 
 # ---------------------------------------------------------------- Sender
 
-def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+def _sender(w: CppWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Sender", final)
     types = list(package.protocol_types)
     imported = [b for b, imp in zip(_bases(schema, package, "Sender", final), imports(schema, package))
@@ -139,7 +139,7 @@ def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
 # ---------------------------------------------------------------- Receiver
 
-def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+def _receiver(w: CppWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Receiver", final)
     types = list(package.protocol_types)
     dispatch = _dispatch_types(schema, package)
@@ -172,14 +172,12 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
     w.blank()
 
 
-def _on_receive(w: CodeWriter, bases: list[str], dispatch: list[Struct], case: Callable[[Struct], tuple[str, str]]) -> None:
+def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct], case: Callable[[Struct], tuple[str, str]]) -> None:
     """A Receiver's or Proxy's onReceive: a switch over the type ids of `dispatch`, each case calling
     its handler (`case(s)`: the read that must succeed, the call), then the imports' classes."""
-    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
-    with w.block("{", "}"):
+    with w.braced("bool onReceive(std::size_t type, const void* data, std::size_t size) override"):
         if dispatch:
-            w.line("switch (type)")
-            with w.block("{", "}"):
+            with w.braced("switch (type)"):
                 for s in dispatch:
                     w.line(f"case {s.type_id}:")
                     with w.indented():
@@ -200,7 +198,7 @@ def _on_receive(w: CodeWriter, bases: list[str], dispatch: list[Struct], case: C
 
 # ---------------------------------------------------------------- Proxy
 
-def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
+def _proxy(w: CppWriter, schema: Schema, package: Package) -> None:
     dispatch = _dispatch_types(schema, package)
     bases = _bases(schema, package, "Proxy", False)
     w.line(f"//! Dispatches versioned frames of '{package.name}' like a Receiver but without deserializing:")
@@ -227,7 +225,7 @@ def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
 
 # ---------------------------------------------------------------- Client
 
-def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Client", final)
     requests = _requests(package)
     imp_packages = imports(schema, package)
@@ -291,8 +289,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                 # An imported response/reject type: complete or fail this
                 # package's requests, else let the imported Client handle it
                 # (its own onReceiveResponse/onReceiveReject stay in charge).
-                w.line(f"void onReceive(const {t}& value) override")
-                with w.block("{", "}"):
+                with w.braced(f"void onReceive(const {t}& value) override"):
                     if q in responses:
                         guard(w, f"_requests_{_ident(q)}.complete(value.id, value)", "return;")
                     if q in rejects and (rejects[q] or q in global_rejects):
@@ -310,8 +307,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
             else:
                 w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
             if q in rejects:
-                w.line(f"virtual bool onReceiveReject(const {t}& reject)")
-                with w.block("{", "}"):
+                with w.braced(f"virtual bool onReceiveReject(const {t}& reject)"):
                     tables = rejects[q]
                     if tables or q in global_rejects:
                         w.line("const std::string error = reject.string();")
@@ -326,49 +322,38 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
             else:
                 w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
             w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
-            w.line(f"void onReceive(const {t}& value) override")
-            with w.block("{", "}"), w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
+            with w.braced(f"void onReceive(const {t}& value) override"), w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
                 w.line("onReceiveNotify(value);")
         w.blank()
-        w.line("void reset_requests() override")
-        with w.block("{", "}"):
+        with w.function("void reset_requests() override"):
             for c in imp_clients:
                 w.line(f"{c}::reset_requests();")
             for q in responses:
                 w.line(f"_requests_{_ident(q)}.reset();")
-        w.blank()
-        utc = "utc" if (imp_clients or responses) else "/*utc*/"
-        w.line(f"void watchdog_requests(uint64_t {utc}) override")
-        with w.block("{", "}"):
+        with w.function("void watchdog_requests(uint64_t utc) override"):
             for c in imp_clients:
                 w.line(f"{c}::watchdog_requests(utc);")
             for q in responses:
                 w.line(f"_requests_{_ident(q)}.watchdog(utc);")
-        w.blank()
-        used = bool(imp_clients or responses)
-        w.line(f"bool fail_request(const FBE::uuid_t& {'id' if used else '/*id*/'}, "
-               f"const std::string& {'error' if used else '/*error*/'}) override")
-        with w.block("{", "}"):
+        with w.function("bool fail_request(const FBE::uuid_t& id, const std::string& error) override", bool(responses)):
             for q in responses:
                 guard(w, f"_requests_{_ident(q)}.fail(id, error)", "return true;")
             for c in imp_clients:
                 guard(w, f"{c}::fail_request(id, error)", "return true;")
             w.line("return false;")
         if responses:
-            w.blank()
             w.label("private:")
             for q in responses:
                 w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
     w.blank()
 
 
-def _request(w: CodeWriter, r: Struct) -> None:
+def _request(w: CppWriter, r: Struct) -> None:
     """A Client's request(value, timeout) for one request type."""
     result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
     what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
     w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
-    w.line(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)")
-    with w.block("{", "}"):
+    with w.braced(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)"):
         w.line("std::scoped_lock locker(this->_lock);")
         if r.response:
             rt = qualified(r.response)
@@ -376,22 +361,18 @@ def _request(w: CodeWriter, r: Struct) -> None:
             w.line(f"std::future<{rt}> future = promise.get_future();")
             w.line(f"_requests_{_ident(r.response)}.add(value.id, this->unique_timestamp(), timeout * 1000000, "
                    "std::move(promise));")
-            w.line("try")
-            with w.block("{", "}"):
+            with w.braced("try"):
                 w.line("this->send(value);")
-            w.line("catch (const std::exception& ex)")
-            with w.block("{", "}"):
+            with w.braced("catch (const std::exception& ex)"):
                 w.line(f'_requests_{_ident(r.response)}.fail(value.id, std::string("Send request failed! ") + ex.what());')
         else:
             w.line("(void)timeout;")
             w.line("std::promise<void> promise;")
             w.line("std::future<void> future = promise.get_future();")
-            w.line("try")
-            with w.block("{", "}"):
+            with w.braced("try"):
                 w.line("this->send(value);")
                 w.line("promise.set_value();")
-            w.line("catch (const std::exception& ex)")
-            with w.block("{", "}"):
+            with w.braced("catch (const std::exception& ex)"):
                 w.line('promise.set_exception(std::make_exception_ptr(std::runtime_error('
                        'std::string("Send request failed! ") + ex.what())));')
         w.line("return future;")

@@ -10,10 +10,11 @@ object first), `==`/`<`/`std::hash` on the `[key]` fields, `swap`, and
 from __future__ import annotations
 
 from fbec.model.ir import Enum, Package, Schema, Struct
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import Options
 
 from . import nesting
 from .common import (
+    CppWriter,
     cpp_type,
     default_expr,
     enum_wire,
@@ -88,7 +89,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 # ---------------------------------------------------------------- enums and flags
 
-def _enum_body(w: CodeWriter, e: Enum) -> None:
+def _enum_body(w: CppWriter, e: Enum) -> None:
     wire = enum_wire(e)
     w.line(f"enum class {type_ident(e.qualified)} : {wire}")
     with w.block("{", "};"):
@@ -96,48 +97,36 @@ def _enum_body(w: CodeWriter, e: Enum) -> None:
             w.line(f"{value_ident(e.qualified, v.name)} = {int_literal(v.value, wire)},")
 
 
-def _enum(w: CodeWriter, e: Enum) -> None:
+def _enum(w: CppWriter, e: Enum) -> None:
     _enum_body(w, e)
     w.blank()
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(e.qualified)} value)")
-    with w.block("{", "}"):
-        w.line("switch (value)")
-        with w.block("{", "}"):
-            seen = set()
-            for v in e.values:
-                if v.value in seen:
-                    continue  # the first declared name of a value wins (docs/format.md 9)
-                seen.add(v.value)
-                w.line(f'case {type_ident(e.qualified)}::{value_ident(e.qualified, v.name)}: return stream << "{v.name}";')
-            w.line('default: return stream << "<unknown>";')
-    w.blank()
+    head = f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(e.qualified)} value)"
+    with w.function(head), w.braced("switch (value)"):
+        for v in e.text_values:
+            w.line(f'case {type_ident(e.qualified)}::{value_ident(e.qualified, v.name)}: return stream << "{v.name}";')
+        w.line('default: return stream << "<unknown>";')
 
 
-def _flags(w: CodeWriter, f: Enum) -> None:
+def _flags(w: CppWriter, f: Enum) -> None:
     _enum_body(w, f)
     w.blank()
     w.line(f"FBE_ENUM_FLAGS({type_ident(f.qualified)})")
     w.blank()
     wire = enum_wire(f)
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)")
-    with w.block("{", "}"):
-        named = [v for v in f.values if v.value != 0]
-        if not named:
+    with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)"):
+        if not f.named_flags:
             w.line("(void)value;")
             w.line("return stream;")
-        else:
-            w.line(f"static constexpr FBE::FlagName<{wire}> names[] = {{")
-            with w.block("", ""):
-                for v in named:
-                    w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
-            w.line("};")
-            w.line(f"return FBE::print_flags(stream, static_cast<{wire}>(value), names);")
-    w.blank()
+            return
+        with w.block(f"static constexpr FBE::FlagName<{wire}> names[] = {{", "};"):
+            for v in f.named_flags:
+                w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
+        w.line(f"return FBE::print_flags(stream, static_cast<{wire}>(value), names);")
 
 
 # ---------------------------------------------------------------- structs
 
-def _struct(w: CodeWriter, s: Struct) -> None:
+def _struct(w: CppWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
     w.line(f"struct {type_ident(s.qualified)}" + (f" : public {base}" if base else ""))
@@ -174,7 +163,7 @@ def _struct(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _struct_functions(w: CodeWriter, s: Struct) -> None:
+def _struct_functions(w: CppWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
     name = type_ident(s.qualified)
@@ -194,46 +183,30 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
     # Equality and ordering on the key fields (IR `keys`, inherited ones included).
     by_name = {f.name: f for f in s.all_fields}
     keys = [field_ident(by_name[k]) for k in s.keys]
-    other = "other" if keys else "/*other*/"
-    w.line(f"inline bool {name}::operator==(const {name}& {other}) const noexcept")
-    with w.block("{", "}"):
-        if keys:
-            w.line("return " + " && ".join(f"{k} == other.{k}" for k in keys) + ";")
-        else:
-            w.line("return true;")
-    w.blank()
-    w.line(f"inline bool {name}::operator<(const {name}& {other}) const noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline bool {name}::operator==(const {name}& other) const noexcept"):
+        w.line("return " + (" && ".join(f"{k} == other.{k}" for k in keys) or "true") + ";")
+    with w.function(f"inline bool {name}::operator<(const {name}& other) const noexcept"):
         for k in keys[:-1]:
             w.line(f"if ({k} < other.{k}) return true;")
             w.line(f"if (other.{k} < {k}) return false;")
         w.line(f"return {keys[-1]} < other.{keys[-1]};" if keys else "return false;")
-    w.blank()
-
-    w.line(f"inline std::string {name}::string() const")
-    with w.block("{", "}"):
+    with w.function(f"inline std::string {name}::string() const"):
         w.line("std::ostringstream stream;")
         w.line("stream << *this;")
         w.line("return stream.str();")
-    w.blank()
-
-    w.line(f"inline void {name}::swap({name}& {'other' if fields or base else '/*other*/'}) noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline void {name}::swap({name}& other) noexcept"):
         if base:
             w.line(f"{base}::swap(other);")
         if fields:
             w.line("using std::swap;")
         for f in fields:
             w.line(f"swap({field_ident(f)}, other.{field_ident(f)});")
-    w.blank()
 
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 
     # Text format (docs/format.md 9): Name(base,f1=v1,...); hidden fields print ***.
-    value = "value" if fields or base else "/*value*/"
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& {value})")
-    with w.block("{", "}"):
+    with w.function(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& value)"):
         sep = ""
         w.line(f'stream << "{s.name}(";')
         if base:
@@ -247,18 +220,14 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
                 w.line(f"FBE::print(stream, value.{field_ident(f)});")
             sep = ","
         w.line('return stream << ")";')
-    w.blank()
 
 
-def _hash_function(w: CodeWriter, s: Struct) -> None:
+def _hash_function(w: CppWriter, s: Struct) -> None:
     keys = list(s.keys)
     all_fields = {f.name: f for f in s.all_fields}
-    value = "value" if keys else "/*value*/"
-    w.line(f"inline std::size_t std::hash<{qualified(s.qualified)}>::operator()"
-           f"(const {qualified(s.qualified)}& {value}) const noexcept")
-    with w.block("{", "}"):
+    with w.function(f"inline std::size_t std::hash<{qualified(s.qualified)}>::operator()"
+                    f"(const {qualified(s.qualified)}& value) const noexcept"):
         w.line("std::size_t result = 17;")
         for k in keys:
             w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{field_ident(all_fields[k])});")
         w.line("return result;")
-    w.blank()
