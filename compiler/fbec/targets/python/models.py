@@ -15,6 +15,7 @@ layout each. Offsets and sizes come from the IR.
 from __future__ import annotations
 
 import struct
+from typing import NamedTuple
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
@@ -39,6 +40,14 @@ from .context import (
     struct_read,
     tkey,
 )
+
+
+class Pack(NamedTuple):
+    """Fixed-size fields of the final model packed with one layout (fmt), and the string or bytes
+    field whose u32 size closes it (its bytes follow the pack)."""
+    members: list[ir.Field]
+    text: ir.Field | None
+    fmt: str
 
 
 class Raw:
@@ -397,30 +406,28 @@ class Models:
         code.blank(2)
 
         # reader
-        cost = s.decode_cost
-        header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}", {cost})'
         with code.block(f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:"):
             code.line(f'"""Read the {s.name} body at absolute position p '
                       '(fields missing from older writers get defaults)."""')
             if not fields:
-                code.line(header)
+                code.line(f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}", {s.decode_cost})')
                 code.line("r.depth -= 1")
                 code.line(f"return {cls}()")
             else:
-                self._versioned_read(code, s, lay, cost)
+                self._versioned_read(code, s, lay)
         return code.text().splitlines() + ["", ""]
 
-    def _versioned_read(self, code: CodeWriter, s: ir.Struct, lay: str, cost: int) -> None:
+    def _versioned_read(self, code: CodeWriter, s: ir.Struct, lay: str) -> None:
         """The reader of a struct with fields: one unpack of the body, then every field."""
         c = self.ctx
         cls = self.ctx.ident.type(s.qualified)
         fields = s.all_fields
         plan = c.plan.struct(s.qualified)
         leaf = not plan.nests
-        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", {cost})'
+        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", ' \
+            f"{s.decode_cost})"
         ends_c = c.constant(py_tuple([str(f.end) for f in plan.fields]))
-        exprs = []
-        idx = 2
+        exprs, idx = [], 2
         for f in fields:
             exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"', f"p + {f.offset}"))
             idx += nraw(f.type)
@@ -433,9 +440,9 @@ class Models:
             with code.block("else:"):
                 code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
                 # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
-                missing = [f.missing_cost for f in plan.fields] + [0]
-                if missing[0]:
-                    code.line(f"fbe.buffer.charge_defaults(r, {c.constant(repr(tuple(missing)))}, k, p)")
+                if plan.older_cost:
+                    missing = c.constant(repr(tuple([f.missing_cost for f in plan.fields] + [0])))
+                    code.line(f"fbe.buffer.charge_defaults(r, {missing}, k, p)")
                 with code.block(f"v = {cls}(", ")"):
                     for i, (f, x) in enumerate(zip(fields, exprs)):
                         code.line(f"{x} if k > {i} else {self.default_arg(f)},")
@@ -473,30 +480,26 @@ class Models:
             return expr
         return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
 
-    def packs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
+    def packs(self, s: ir.Struct) -> list[Pack | ir.Field]:
         """The plan's final steps as they are packed: a run of fixed-size fields (or one such field)
         with one layout (checked against the run's size), a ``string``/``bytes`` field closing it (or
         alone) with its u32 size (its bytes follow the run), and every other field on its own."""
-        out: list[tuple[list[ir.Field], ir.Field | None] | ir.Field] = []
+        out: list[Pack | ir.Field] = []
         steps = self.ctx.plan.struct(s.qualified).final_steps
         i = 0
         while i < len(steps):
             step = steps[i]
-            run: list[ir.Field] = []
-            if isinstance(step, Run):
-                run = [m.field for m in step.fields]
-                check_size("".join(slot_fmt(f.type) for f in run), step.size)
-                i += 1
-            elif ir.is_fixed(step.type):
-                run = [step.field]
-                check_size(slot_fmt(step.type), step.type.size)
+            run = [m.field for m in step.fields] if isinstance(step, Run) else [step.field] if ir.is_fixed(step.type) else []
+            fmt = "".join(slot_fmt(f.type) for f in run)
+            if run:
+                check_size(fmt, step.size if isinstance(step, Run) else step.type.size)
                 i += 1
             after = steps[i] if i < len(steps) else None
             if isinstance(after, FieldPlan) and ir.is_text(after.type):
-                out.append((run, after.field))
+                out.append(Pack(run, after.field, fmt + "I"))
                 i += 1
             elif run:
-                out.append((run, None))
+                out.append(Pack(run, None, fmt))
             else:
                 assert isinstance(step, FieldPlan)
                 out.append(step.field)
@@ -515,22 +518,16 @@ class Models:
                 if isinstance(part, ir.Field):
                     self.write(code, part.type, f"v.{self.ctx.ident.field(part)}", part.name)
                     continue
-                members, text = part
-                fmt = ""
                 raws: list[str] = []
-                for m in members:
+                for m in part.members:
                     pre, rs = fixed_raws(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
                     code.lines("\n".join(pre))
                     raws += rs
-                    fmt += slot_fmt(m.type)
-                tail = ""
-                if text is not None:
-                    tail = self.tmp("s")
-                    x = f"v.{self.ctx.ident.field(text)}"
-                    code.line(f"{tail} = {encoded(text.type, x)}")
+                tail = self.tmp("s") if part.text else ""
+                if part.text:
+                    code.line(f"{tail} = {encoded(part.text.type, f'v.{self.ctx.ident.field(part.text)}')}")
                     raws.append(f"len({tail})")
-                    fmt += "I"
-                code.line(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
+                code.line(f"w += {c.layout(part.fmt)}.pack({', '.join(raws)})")
                 if tail:
                     code.line(f"w += {tail}")
         code.blank(2)
@@ -539,34 +536,25 @@ class Models:
         leaf = not c.plan.struct(s.qualified).nests
         with code.block(f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:"):
             code.line(f'"""Read a {s.name} at p; return it and the position after it."""')
-            enter = "final_leaf" if leaf else "final_enter"
-            code.line(f"fbe.buffer.{enter}(r, p, {s.decode_cost})")
+            code.line(f"fbe.buffer.{'final_leaf' if leaf else 'final_enter'}(r, p, {s.decode_cost})")
             with struct_read(code, s, leaf, "v, p"):
                 self._final_read(code, s)
         return code.text().splitlines() + ["", ""]
 
     def _final_read(self, code: CodeWriter, s: ir.Struct) -> None:
         """Every field of a struct read into ``v`` (the reader's body inside its try)."""
-        c = self.ctx
         args: list[str] = []
         if any(not isinstance(part, ir.Field) for part in self.packs(s)):
             code.line("data, end = r.data, r.size")
         for part in self.packs(s):
             if isinstance(part, ir.Field):
-                target = self.tmp("x")
-                self.read(code, part.type, target, part.name)
-                args.append(target)
+                args.append(self.tmp("x"))
+                self.read(code, part.type, args[-1], part.name)
                 continue
-            members, text = part
-            fmt = "".join(slot_fmt(m.type) for m in members) + ("I" if text is not None else "")
-            lay = c.layout(fmt)
-            size = struct.calcsize("<" + fmt)
-            tv = self.tmp("t")
-            if members:
-                first, what0 = members[0].name, "value"
-            else:
-                assert text is not None
-                first, what0 = text.name, ("string size" if is_string(text.type) else "bytes size")
+            members, text = part.members, part.text
+            lay, size, tv = self.ctx.layout(part.fmt), struct.calcsize("<" + part.fmt), self.tmp("t")
+            what = "string" if text and is_string(text.type) else "bytes"
+            first, what0 = (members[0].name, "value") if members else (text.name if text else "", f"{what} size")
             with code.block(f"if p + {size} > end:"):
                 code.line(f'raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")')
             code.line(f"{tv} = {lay}.unpack_from(data, p)")
@@ -583,16 +571,14 @@ class Models:
                 args.append(self.read_expr(m.type, Raw(tv, k), "p", f'"{m.name}"', at))
                 k += nraw(m.type)
             if text is not None:
-                what = "string" if is_string(text.type) else "bytes"
                 q, x = self.tmp("q"), self.tmp("x")
-                raw = f"data[p:{q}]"
                 code.line(f"{q} = p + {tv}[{k}]")
                 with code.block(f"if {q} > end:"):
                     code.line(f'raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")')
                 code.line(f"r.budget -= {tv}[{k}]")
                 with code.block("if r.budget < 0:"):
                     code.line(f'r.spend(0, p - 4, "{text.name}")')
-                code.line(f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}")
+                code.line(f'{x} = data[p:{q}]' + ('.decode("utf-8", "surrogateescape")' if what == "string" else ""))
                 code.line(f"p = {q}")
                 args.append(x)
         self.construct(code, s, args)
