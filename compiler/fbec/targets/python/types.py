@@ -72,22 +72,13 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
 
 def text_function(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ctx.ident.type(s.qualified)
-    parts: list[str] = []
-    first = True
-    own = s.fields
-    if s.base is not None:
-        parts.append(f"{ctx.ref(s.base, 'fbe_tx_')}(v)")
-        first = False
-    else:
-        own = s.all_fields
-    for f in own:
-        sep = "" if first else ","
-        first = False
+    parts = [] if s.base is None else [f"{ctx.ref(s.base, 'fbe_tx_')}(v)"]  # the base's fields first
+    for f in s.all_fields if s.base is None else s.fields:
+        sep = "," if parts else ""
         if f.hidden:
             parts.append(f'"{sep}{f.name}=***"')
         else:
-            parts.append(f'"{sep}{f.name}="')
-            parts.append(text_expr(ctx, f.type, f"v.{ctx.ident.field(f)}"))
+            parts += [f'"{sep}{f.name}="', text_expr(ctx, f.type, f"v.{ctx.ident.field(f)}")]
     code = ctx.writer()
     with code.block(f"def fbe_tx_{s.name}(v: {cls}) -> str:"):
         code.line(f'"""{s.name} in the original text format (docs/format.md section 9)."""')
@@ -137,12 +128,10 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     code.line(f"Keyword construction: ``{cls}({', '.join(ctx.ident.field(f) + '=...' for f in s.all_fields[:3])}"
               f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults.")
     deprecated = [f.name for f in s.all_fields if f.deprecated]
-    if s.deprecated:
+    notes = ["Deprecated."] if s.deprecated else []
+    for note in notes + ([f"Deprecated fields: {', '.join(deprecated)}."] if deprecated else []):
         code.blank()
-        code.line("Deprecated.")
-    if deprecated:
-        code.blank()
-        code.line(f"Deprecated fields: {', '.join(deprecated)}.")
+        code.line(note)
     code.line('"""')
     code.blank()
     own = [f'"{n}"' for n in sorted(map(ctx.ident.field, s.fields), key=_natural)]
