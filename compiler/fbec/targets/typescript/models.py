@@ -411,37 +411,20 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                      [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, False)
 
-    with c.member(w, "/**\n"
-                     " * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default\n"
-                     " * value its parent made, when given, else into a new value.\n"
-                     " */",
-                     f"static {c.over}", "fbeRead",
-                     [("r", rt('Reader', False)), ("base", "number"), ("slot", "number"), ("into?", name)], name):
-        call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
-        if s.all_fields:
-            w.line(f"const b = {call};")
-            w.line(f"const v = into ?? new {name}();")
-            w.line(f"{name}.fbeReadBody(r, v, b, r.u32(b));")
-        else:
-            w.line(f"{call};")
-            w.line(f"const v = into ?? new {name}();")
-        w.line("r.leave();")
-        w.line("return v;")
-
-    if s.all_fields:
-        w.blank()
-        w.line("/**")
-        w.line(" * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their")
-        w.line(" * defaults, charged to the decode budget (docs/limits.md 3).")
-        w.line(" */")
-        body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
-        with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
-                              "void"), "}"):
-            older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", plus("b", f.offset)), f.name,
-                                                        f"v.{c.ident.field(f.field)}", within_field(f.name), names,
-                                                        True))
-
-    write_verify(w, c, s, name, names)
+    write_body_reader(w, c, s, name, "Read", (
+        ("/**\n * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default\n"
+         " * value its parent made, when given, else into a new value.\n */"),
+        ("/**\n * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their\n"
+         " * defaults, charged to the decode budget (docs/limits.md 3).\n */")),
+        lambda body, f: read_value(body, c, f.type, ("b", plus("b", f.offset)), f.name,
+                                   f"v.{c.ident.field(f.field)}", within_field(f.name), names, True))
+    # verify: fbeRead's checks and charges in the same order without the value (exactly deserialize's);
+    # an own field with nothing to check is left out: when absent, the next field's test returns alike
+    write_body_reader(w, c, s, name, "Verify", (
+        "/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */",
+        "/** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */"),
+        lambda body, f: verify_value(body, c, f.type, ("b", plus("b", f.offset)), f.name, within_field(f.name), names),
+        lambda f: ir.reads_unchecked(f.type) and not f.missing_cost)
 
     write_roots(w, c, s, name, False)
 
@@ -506,36 +489,37 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
         caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
 
 
-def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
-    """fbeVerify and fbeVerifyBody: fbeRead's and fbeReadBody's checks and charges, in the same
-    order, without building the value (verify is exactly deserialize without the value)."""
-    rt = c.rt
-    q = s.qualified
+def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, name: str, verb: str, docs: tuple[str, str],
+                      field: Callable[[CodeWriter, FieldPlan], None],
+                      skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
+    """fbeRead and fbeReadBody, or fbeVerify and fbeVerifyBody (verb; Read makes the value): the entry of
+    the struct at the slot, then the fields of its body as an older writer may have left it (older_body:
+    field(body, f) prints one, those skip tells left out) in a method of their own, there when the struct
+    has fields (an override when its base has some too), its unused parameters named `_`."""
+    value = verb == "Read"
     body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
-    plan = c.plan.struct(q)
-    # an own field with nothing to check is left out: when absent, the next field's test returns alike
-    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, ("b", plus("b", f.offset)), f.name,
-                                                     within_field(f.name), names),
-               lambda f: ir.reads_unchecked(f.type) and not f.missing_cost)
+    older_body(body, s, c.plan.struct(s.qualified), lambda f: field(body, f), skip)
     text = body.text().strip("\n")
-    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
-    # like fbeReadBody, there when the struct has fields (an override when its base has some too)
-    body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
-
-    with c.member(w, "/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */",
-                     f"static {c.over}", "fbeVerify",
-                     [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], "void"):
+    reader = ("r", c.rt("Reader", False))
+    with c.member(w, docs[0], f"static {c.over}", f"fbe{verb}",
+                  [reader, ("base", "number"), ("slot", "number"), *([("into?", name)] if value else [])],
+                  name if value else "void"):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
+        w.line(f"const b = {call};" if text else f"{call};")
+        if value:
+            w.line(f"const v = into ?? new {name}();")
         if text:
-            w.line(f"const b = {call};")
-            w.line(f"{name}.fbeVerifyBody(r, b, r.u32(b));")
-        else:
-            w.line(f"{call};")
+            w.line(f"{name}.fbe{verb}Body(r, {'v, ' if value else ''}b, r.u32(b));")
         w.line("r.leave();")
+        if value:
+            w.line("return v;")
     if not s.all_fields:
         return
     w.blank()
-    w.line("/** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */")
-    params = [(p if p in words else "_" + p, t) for p, t in (("r", rt("Reader", False)), ("b", "number"), ("n", "number"))]
-    with w.block(c.method(f"static {body_over}", "fbeVerifyBody", params, "void"), "}"):
+    w.lines(docs[1])
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
+    params = [reader, *([("v", name)] if value else []), ("b", "number"), ("n", "number")]
+    over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
+    with w.block(c.method(f"static {over}", f"fbe{verb}Body", [(p if p in words else "_" + p, t) for p, t in params],
+                          "void"), "}"):
         w.lines(text)
