@@ -467,28 +467,24 @@ def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[F
         field(f)
 
 
-def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
-    """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
-    fbe_verify = c.ident.function("FBEVerify", s.qualified)
-    plan = c.plan.struct(s.qualified)
+def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, doc: list[str], opening: str,
+                      field: Callable[[CodeWriter, FieldPlan], None], defaults: bool,
+                      skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
+    """FBERead, or FBEVerify<Name> (doc, opening): the struct's entry at the slot, then the fields of its
+    body as an older writer may have left it (older_body: field(body, f) prints one, those skip tells left
+    out, with `defaults` the missing ones reset); a verify with nothing to check enters and leaves."""
     body = CodeWriter(Options(tabs=True))
-    # an own field with nothing to check is left out: when absent, the next field's test returns alike
-    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, ("b", f"b+{f.offset}"), f.name, names,
-                                                     [f'r.Unwind("{f.name}")']),
-               False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
-    with decl(w, [f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
-                  "// FBERead reads it, without building the value."],
-                 f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{"):
-        call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
-        text = body.text().strip("\n")
-        if not text:
-            with w.block(f"if _, n := {call}; n != 0 {{", "}"):
-                w.line("r.Leave()")
-        else:
-            uses_b = any(word == "b" for word in _words(text))
-            w.line(f"{'b' if uses_b else '_'}, n := {call}")
+    older_body(body, s, c.plan.struct(s.qualified), lambda f: field(body, f), defaults, skip)
+    text = body.text().strip("\n")
+    call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
+    with decl(w, doc, opening):
+        if text or defaults:
+            w.line(f"{'b' if 'b' in _words(text) else '_'}, n := {call}")
             entered(w, "n == 0", "r.Leave()")
             w.lines(text)
+        else:
+            with w.block(f"if _, n := {call}; n != 0 {{", "}"):
+                w.line("r.Leave()")
 
 
 def _words(text: str) -> list[str]:
@@ -552,17 +548,22 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     own = [fp.field for fp in plan.own_fields]
     if own:
         write_defaults(w, c, s, name, own)
-    with decl(w, ["// FBERead reads v from the versioned body the slot at slot points to (from base),",
-                  "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
-                  "// fields an older writer did not write take the schema's defaults. After an error",
-                  "// (the Reader's) v is left part read: the roots reset it."],
-                 f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{"):
-        body = "b" if s.all_fields else "_"
-        w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
-        entered(w, "n == 0", "r.Leave()")
-        older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}",
-                                                    f.name, names, [f'r.Unwind("{f.name}")']), True)
-    write_verify(w, c, s, name, names)
+    write_body_reader(w, c, s, ["// FBERead reads v from the versioned body the slot at slot points to (from base),",
+                                "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
+                                "// fields an older writer did not write take the schema's defaults. After an error",
+                                "// (the Reader's) v is left part read: the roots reset it."],
+                      f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{",
+                      lambda body, f: read_value(body, c, f.type, ("b", f"b+{f.offset}"),
+                                                 f"v.{c.ident.field(f.field)}", f.name, names, [f'r.Unwind("{f.name}")']),
+                      True)
+    # FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps); an own
+    # field with nothing to check is left out: when absent, the next field's test returns alike
+    write_body_reader(w, c, s, [f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
+                                "// FBERead reads it, without building the value."],
+                      f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{",
+                      lambda body, f: verify_value(body, c, f.type, ("b", f"b+{f.offset}"), f.name, names,
+                                                   [f'r.Unwind("{f.name}")']),
+                      False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
 
     write_roots(w, c, s, name, False, fbe_verify)
     if not final:
