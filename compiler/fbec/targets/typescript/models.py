@@ -161,27 +161,18 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
             w.line(f"w.appendCount({ordered(w, c, t, a, value, field)});")
         else:
             w.line(f"let {p} = w.vector({at[0]}, {at[1]}, {ordered(w, c, t, a, value, field)}, {t.item_size});")
-        where = None if at is None else (at[0], p)
-        if isinstance(t, ir.Mapping):
-            i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
-            with w.block(f"for (const [{k}, {y}] of {a}) {{", "}"):
-                write_value(w, c, t.key, where, k, field, within_index(field, i or ""), names)
-                write_value(w, c, t.value, where and (where[0], plus(p, t.key.size)), y, field,
-                            within_index(field, i or ""), names)
-                counted(w, at, p, t.item_size, i)
-        else:
-            i = counter(w, c, t.element, names)
-            with w.block(f"for (const {y} of {a}) {{", "}"):
-                write_value(w, c, t.element, where, y, field, within_index(field, i or ""), names)
-                counted(w, at, p, t.element.size, i)
-
-
-def counted(w: CodeWriter, at: tuple[str, str] | None, p: str, size: int, i: str | None) -> None:
-    """The end of a writer's loop: the next slot (versioned), the next index (when it is counted)."""
-    if at is not None:
-        w.line(f"{p} += {size};")
-    if i:
-        w.line(f"{i}++;")
+        # an item's parts at their offsets in its slot: a map entry's key and value, or the element
+        parts = [(t.key, k, 0), (t.value, y, t.key.size)] if isinstance(t, ir.Mapping) else [(t.element, y, 0)]
+        i = None       # the index, counted when writing an item can fail (for its path)
+        for part, _, _ in parts:
+            i = i or counter(w, c, part, names)
+        with w.block(f"for (const {f'[{k}, {y}]' if k else y} of {a}) {{", "}"):
+            for part, x, offset in parts:
+                write_value(w, c, part, at and (at[0], plus(p, offset)), x, field, within_index(field, i or ""), names)
+            if at is not None:      # the next item's slot
+                w.line(f"{p} += {t.element.size if isinstance(t, ir.Array) else t.item_size};")
+            if i:
+                w.line(f"{i}++;")
 
 
 def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, into: str = "") -> str:
