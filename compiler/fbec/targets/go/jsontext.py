@@ -97,36 +97,36 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
             x = in_order(w, c, t, x, names)
         json_items(raw, "[]", f"for {i} := range {x} {{", i, lambda: json_write(
             c, raw, t.element, f"{x}[{i}]", field, names, [f"j.UnwindIndex({i})", *unwind]))
-    elif c.comparable(t.key):
-        i, k, v = names("i"), names("k"), names("x")
-        if ir.is_decimal(t.key):
-            raw.flush()     # the check comes before the map's text
-        keys = sorted_keys(w, c, t, x, field, "j", names)
-
-        def member() -> None:
-            w.line(scalar_write(t.key, k, "Key"))
-            w.line(f"{v} := {x}[{k}]")
-            json_write(c, raw, t.value, v, field, names, [f"j.UnwindIndex({i})", *unwind])
-        json_items(raw, "{}", f"for {i}, {k} := range {keys} {{", i, member)
     else:
-        # a struct is not a member name: an array of [key, value] pairs (as the C++ and Python runtimes)
-        pairs, i = isinstance(t.key, ir.StructRef), names("i")
-        raw.flush()
-        refuse_repeated(w, c, t, x, field, "j")
-        x = in_order(w, c, t, x, names)
+        # a map: an object of its keys as member names or, a struct not being a member name, an array of
+        # [key, value] pairs (as the C++ and Python runtimes); a Go map's keys in order, a map held as
+        # pairs checked and in order
+        i, pairs = names("i"), isinstance(t.key, ir.StructRef)
+        if c.comparable(t.key):
+            k, v = names("k"), names("x")
+            if ir.is_decimal(t.key):
+                raw.flush()     # the check comes before the map's text
+            loop, key, value = f"for {i}, {k} := range {sorted_keys(w, c, t, x, field, 'j', names)} {{", k, v
+        else:
+            raw.flush()
+            refuse_repeated(w, c, t, x, field, "j")
+            x = in_order(w, c, t, x, names)
+            loop, key, value, v = f"for {i} := range {x} {{", f"{x}[{i}].Key", f"{x}[{i}].Value", ""
         inner = [f"j.UnwindIndex({i})", *unwind]
 
-        def pair() -> None:
+        def entry() -> None:
             if pairs:
                 raw("[")
-                json_write(c, raw, t.key, f"{x}[{i}].Key", field, names, inner)
+                json_write(c, raw, t.key, key, field, names, inner)
                 raw(",")
             else:
-                w.line(scalar_write(t.key, f"{x}[{i}].Key", "Key"))
-            json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, inner)
+                w.line(scalar_write(t.key, key, "Key"))
+            if v:
+                w.line(f"{v} := {x}[{key}]")
+            json_write(c, raw, t.value, value, field, names, inner)
             if pairs:
                 raw("]")
-        json_items(raw, "[]" if pairs else "{}", f"for {i} := range {x} {{", i, pair)
+        json_items(raw, "[]" if pairs else "{}", loop, i, entry)
 
 
 def scalar_write(t: ir.Type, x: str, of: str = "") -> str:
