@@ -24,9 +24,12 @@ from fbec.targets.go.nesting import check, counting
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal", "uuid": "UUID", "string": "String",
                   "bytes": "Bytes", "bool": "Bool"}
-TEXT_CALLS = {"char": "Char({})", "wchar": "WChar({})", "float": "Float(float64({}))", "double": "Float({})",
-              "timestamp": "Uint(uint64({}))"}
-"""The TextWriter's call of a primitive that is neither an integer nor a runtime value."""
+JSON_CALLS = {**{n: "Int(int64({}))" for n in SIGNED}, "int64": "Int({})", "uint64": "Uint({})",
+              **{n: "Uint(uint64({}))" for n in ("byte", "char", "wchar", "uint8", "uint16", "uint32", "timestamp")},
+              **{n: method + "({})" for n, method in RUNTIME_VALUES.items()}}
+"""The JSONWriter's call writing a primitive's value (a map key's: Key and the call)."""
+TEXT_CALLS = {**JSON_CALLS, "char": "Char({})", "wchar": "WChar({})", "float": "Float(float64({}))", "double": "Float({})"}
+"""The TextWriter's call writing a primitive's value."""
 
 
 class Raw(RawText):
@@ -40,17 +43,6 @@ class Raw(RawText):
         if len(text) == 1 and self.target == "j":
             return f"j.Byte('{text}')"
         return f"{self.target}.Raw({self.quote}{text}{self.quote})"
-
-
-def integer(name: str) -> tuple[str, str]:
-    """The writer method (Int or Uint) and the conversion of an integer-like primitive or wire type."""
-    if name in SIGNED:
-        return "Int", "" if name == "int64" else "int64"
-    return "Uint", "" if name == "uint64" else "uint64"
-
-
-def call(method: str, conversion: str, x: str) -> str:
-    return f"{method}({conversion}({x}))" if conversion else f"{method}({x})"
 
 
 # ---------------------------------------------------------------- JSON writing
@@ -132,15 +124,10 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
 def scalar_write(t: ir.Type, x: str, of: str = "") -> str:
     """The JSON writer's call writing a primitive's or enum's value x or, with of="Key", map key x
     as a member name and its colon (docs/format.md 8.1)."""
-    if isinstance(t, ir.EnumRef):
-        method, conversion = integer(t.wire)
-        return f"j.{of}" + call(method, conversion or ("int64" if method == "Int" else "uint64"), x)
+    if isinstance(t, ir.EnumRef):       # converted from the enum's type, whatever its wire type
+        return f"j.{of}" + ("Int(int64({}))" if t.wire in SIGNED else "Uint(uint64({}))").format(x)
     assert isinstance(t, ir.Primitive), t
-    if t.name in RUNTIME_VALUES:
-        return f"j.{of}{RUNTIME_VALUES[t.name]}({x})"
-    if t.name == "timestamp":
-        return f"j.{of}Uint(uint64({x}))"
-    return f"j.{of}" + call(*integer("uint32" if t.name in ("char", "wchar") else t.name), x)
+    return f"j.{of}" + JSON_CALLS[t.name].format(x)
 
 
 # ---------------------------------------------------------------- JSON reading
@@ -248,13 +235,7 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
     """Print x (type t) in the original's text form (docs/format.md 9)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n in TEXT_CALLS:
-            raw.line("t." + TEXT_CALLS[n].format(x))
-        elif n in ("bool", "decimal", "uuid", "string", "bytes"):
-            raw.line(f"t.{RUNTIME_VALUES[n]}({x})")
-        else:
-            raw.line("t." + call(*integer(n), x))
+        raw.line("t." + TEXT_CALLS[t.name].format(x))
     elif isinstance(t, ir.EnumRef):
         raw.line(f"t.Raw({f'({x})' if x.startswith('*') else x}.String())")
     elif isinstance(t, ir.StructRef):
