@@ -7,10 +7,11 @@ classpath: the generated library of every schema but trade.fbe (`kotlinc.library
 conformance testee compiles too), then `checks` after it (vectors/VectorsTest.kt with a
 Registry.kt of ../shared's structs, vectors/ProtocolTest.kt on schemas/tests/everything.fbe),
 `usage` (schemas/trade.fbe under --package-prefix=trade and generated/UsageTest.kt), `keys`
-(tests/java/keys/keys.fbe and keys/KeysTest.kt) and `hostile` (the corpus of hostile names,
-schemas/tests/hostile_names.fbe, and names/HostileNamesTest.kt). The golden vectors' cases and the hostile names' value
+(tests/java/keys/keys.fbe and keys/KeysTest.kt), `hostile` (the corpus of hostile names,
+schemas/tests/hostile_names.fbe, and names/HostileNamesTest.kt) and `requests`
+(tests/java/generated/requests.fbe and generated/RequestsTest.kt). The golden vectors' cases and the hostile names' value
 (as the reference codec writes it) are written beside; the JUnit Platform Launcher runs every test
-of the four groups and closes with
+of the five groups and closes with
 `kotlin-generated: N passed, N failed, N skipped`. Without ../shared (a user's checkout)
 VectorsTest is left out and `kotlin-shared: 0 passed, 0 failed, 1 skipped` says so (under CI=true
 tools/run_suites.py counts it failed). tests/kotlin/test_kotlin_generated.py compiles the same
@@ -103,6 +104,7 @@ def build(root: Path) -> Build:
         raise SystemExit("kotlin-generated: fbec --kotlin failed on schemas/trade.fbe")
     usage = sorted(usage_out.rglob("*.kt"))
     keys = kotlinc.generate([REPO / "tests" / "java" / "keys" / "keys.fbe"], root / "keys")
+    requests = kotlinc.generate([REPO / "tests" / "java" / "generated" / "requests.fbe"], root / "requests")
     if (root / "hostile").exists():
         shutil.rmtree(root / "hostile")
     hostile.generate(root / "hostile", "--kotlin", "--final", "--json", "--proto")
@@ -110,8 +112,9 @@ def build(root: Path) -> Build:
     return Build(library, [kotlinc.Group("checks", checks, classpath, after=[library]),
                            kotlinc.Group("usage", [*usage, HERE / "generated" / "UsageTest.kt"], classpath),
                            kotlinc.Group("keys", [*keys, *sorted((HERE / "keys").glob("*Test.kt"))], classpath),
-                           kotlinc.Group("hostile", [*names, HERE / "names" / "HostileNamesTest.kt"], classpath)],
-                 usage + keys)
+                           kotlinc.Group("hostile", [*names, HERE / "names" / "HostileNamesTest.kt"], classpath),
+                           kotlinc.Group("requests", [*requests, HERE / "generated" / "RequestsTest.kt"], classpath)],
+                 usage + keys + requests)
 
 
 def vector_cases() -> list[str]:

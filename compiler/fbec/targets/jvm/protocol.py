@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from fbec.model import ir
+from fbec.targets import base
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm.context import Context
 
@@ -43,19 +44,15 @@ class Request:
 
 
 def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[Request]]:
-    """What a Client does with each message it receives and each request it sends (docs/format.md 7.6)."""
-    delivered = {d.type for d in package.dispatch}
-    requests = [s for s in package.protocol_types if s.request]
-    waiting = [s for s in requests if s.response in delivered and s.id_field is not None
-               and schema.struct(s.response or "").id_field is not None]
-    responses = {s.response for s in waiting}
-    rejects = {r.type for s in waiting for r in s.rejects if r.type in delivered
-               and schema.struct(r.type).id_field is not None}
-    everyone = {r.type for s in waiting for r in s.rejects if r.global_}
-    answers = [Answer(d.type, schema.struct(d.type).id_field if d.type in responses | rejects else None,
-                      d.type in everyone) for d in package.dispatch]
-    return answers, [Request(s, s.id_field if s in waiting else None, s.response or "",
-                             [r.type for r in s.rejects if r.type in rejects]) for s in requests]
+    """What a Client does with each message it receives and each request it sends (docs/format.md 7.6):
+    base.client_answers decides it, for Go's and TypeScript's Clients too (a request with an id waits
+    for its response, whether the response has an id or not)."""
+    waiting, answers = base.client_answers([base.Message(s, s.qualified, "") for s in package.protocol_types],
+                                           [base.Message(schema.struct(d.type), d.type, "") for d in package.dispatch])
+    return ([Answer(d.type, schema.struct(d.type).id_field if d.type in answers else None, answers.get(d.type, False))
+             for d in package.dispatch],
+            [Request(s, s.id_field if s.qualified in waiting else None, s.response or "",
+                     [r.type for r in s.rejects if r.type in answers]) for s in package.protocol_types if s.request])
 
 
 def interface(w: CodeWriter, c: Context, name: str, every: Callable[[], None],
