@@ -53,7 +53,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     texts = each(partial(text_function, ctx))
     vcode = each(partial(depth_function, ctx), models.versioned_functions, partial(ctx.model_class, final=False))
     fcode = each(models.final_functions, partial(ctx.model_class, final=True)) if options.final else []
-    jcode = each(lambda s: json_functions(ctx, s, models.default_arg)) if options.json else []
+    jcode = each(partial(json_functions, ctx)) if options.json else []
     pcode: list[str] = protocol_code(ctx) if options.proto else []
 
     helpers = [line for name in ctx.helper_order for line in [*ctx.helpers[name], "", ""]]

@@ -349,6 +349,13 @@ class Context(DefaultLiterals):
         assert expr is not None
         return expr, d.kind in ("utc", "uuid1", "uuid4")
 
+    def default_arg(self, f: ir.Field) -> str:
+        """What to pass to the constructor so that the field gets its schema default."""
+        expr, per_instance = self.default_value(f)
+        if not per_instance:
+            return expr
+        return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
+
     def zero_value(self, t: ir.Type) -> tuple[str, bool]:
         if isinstance(t, ir.Primitive):
             return {"string": '""', "bytes": 'b""', "uuid": "fbe.NIL_UUID"}.get(t.name) or self.int_default(t, 0), False

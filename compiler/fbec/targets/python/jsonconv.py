@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 from fbec.model import ir
@@ -95,7 +94,7 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {items}}}, {x}, {f})"
 
 
-def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field], str]) -> list[str]:
+def json_functions(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ctx.ident.type(s.qualified)
     fields = s.all_fields
     w = ctx.writer()
@@ -113,24 +112,18 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field],
     w.blank(2)
     with w.block(f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:"):
         w.line(f'"""A {s.name} from parsed JSON; missing members keep their defaults."""')
-        cost = s.decode_cost
-        if not fields:
-            w.line("fbe.jsonfmt.get_object(o, f)")
-            w.line(f'fbe.jsonfmt.enter(b, {cost}, "{s.qualified}")')
-            w.line("b.depth -= 1")
-            w.line(f"return {cls}()")
-        else:
-            w.line("m = fbe.jsonfmt.get_object(o, f)")
-            # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
-            omitted = [f'(0 if "{f.name}" in m else {f.default_cost})'
-                       for f in ctx.plan.struct(s.qualified).fields if f.default_cost]
-            w.line(f"fbe.jsonfmt.enter(b, {' + '.join([str(cost), *omitted])}, \"{s.qualified}\")")
+        w.line(("m = " if fields else "") + "fbe.jsonfmt.get_object(o, f)")
+        # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
+        omitted = [f'(0 if "{f.name}" in m else {f.default_cost})'
+                   for f in ctx.plan.struct(s.qualified).fields if f.default_cost]
+        w.line(f"fbe.jsonfmt.enter(b, {' + '.join([str(s.decode_cost), *omitted])}, \"{s.qualified}\")")
+        if fields:
             with w.block("try:"), w.block(f"v = {cls}(", ")"):
                 for f in fields:
                     fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
-                    w.line(f'{fx} if "{f.name}" in m else {default_arg(f)},')
+                    w.line(f'{fx} if "{f.name}" in m else {ctx.default_arg(f)},')
             with w.block("except fbe.DecodeError as e:"):
                 w.line(f'raise fbe.jsonfmt.unwind(e, "{s.qualified}", o) from None')
-            w.line("b.depth -= 1")
-            w.line("return v")
+        w.line("b.depth -= 1")
+        w.line("return v" if fields else f"return {cls}()")
     return w.text().splitlines() + ["", ""]

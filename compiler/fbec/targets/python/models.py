@@ -66,6 +66,10 @@ class Raw:
 
 
 class Models:
+    """The walks of both binary models over the IR of one package (its Context): the versioned
+    model's per-struct functions and per-type helpers (Context.function), the final model's
+    per-struct functions."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.tmp = Locals()     # the locals of a final struct's functions
@@ -445,7 +449,7 @@ class Models:
                     code.line(f"fbe.buffer.charge_defaults(r, {missing}, k, p)")
                 with code.block(f"v = {cls}(", ")"):
                     for i, (f, x) in enumerate(zip(fields, exprs)):
-                        code.line(f"{x} if k > {i} else {self.default_arg(f)},")
+                        code.line(f"{x} if k > {i} else {c.default_arg(f)},")
 
     def text_struct_writer(self, code: CodeWriter, s: ir.Struct, fmt: str) -> None:
         """A body of fixed fields and strings/bytes: their data follows the body in field order, so every
@@ -472,13 +476,6 @@ class Models:
         for t in texts[1:]:
             code.line(f"w += fbe.buffer.pack_u32(len({t}))")
             code.line(f"w += {t}")
-
-    def default_arg(self, f: ir.Field) -> str:
-        """What to pass to the constructor so that the field gets its schema default."""
-        expr, per_instance = self.ctx.default_value(f)
-        if not per_instance:
-            return expr
-        return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
 
     def packs(self, s: ir.Struct) -> list[Pack | ir.Field]:
         """The plan's final steps as they are packed: a run of fixed-size fields (or one such field)
