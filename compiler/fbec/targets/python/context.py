@@ -51,9 +51,9 @@ def packed_array(t: ir.Type) -> bool:
 def slot_fmt(t: ir.Type) -> str:
     """The struct format of a versioned slot of type t."""
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        fmt = PRIM_FMT[ir.wire_name(t)]
         # flags are bit sets: read and written unsigned (Python's IntFlag has no negative members)
-        return PRIM_FMT[ir.wire_name(t)].upper() if isinstance(t, ir.EnumRef) and t.kind == "flags" else \
-            PRIM_FMT[ir.wire_name(t)]
+        return fmt.upper() if isinstance(t, ir.EnumRef) and t.kind == "flags" else fmt
     if isinstance(t, ir.Optional_):
         return "BI"
     if isinstance(t, ir.Array):
@@ -188,7 +188,8 @@ def item_list(t: ir.Array | ir.Sequence | ir.Mapping, x: str, depth: int, item: 
         e = f"e{depth}"
         return f"[{item(t.element, e, depth + 1)} for {e} in {set_order(t, x)}]"
     k, v = f"k{depth}", f"v{depth}"
-    return f'[{(key or item)(t.key, k, depth + 1)} + "{arrow}" + {item(t.value, v, depth + 1)} for {k}, {v} in {map_order(t, x)}]'
+    kx, vx = (key or item)(t.key, k, depth + 1), item(t.value, v, depth + 1)
+    return f'[{kx} + "{arrow}" + {vx} for {k}, {v} in {map_order(t, x)}]'
 
 
 def parts(t: ir.Array | ir.Sequence | ir.Mapping) -> tuple[ir.Type, ...]:

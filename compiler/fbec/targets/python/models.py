@@ -367,7 +367,8 @@ class Models:
         with code.block(f"for _ in range({count}):"):
             for part, name in zip(parts(t), names):
                 self.read(code, part, name, field)
-            code.line(f"{target}[{names[0]}] = {names[-1]}" if mapping else f"{target}.{'add' if at else 'append'}({names[0]})")
+            code.line(f"{target}[{names[0]}] = {names[-1]}" if mapping else
+                      f"{target}.{'add' if at else 'append'}({names[0]})")
         if at:
             code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
 
@@ -486,7 +487,8 @@ class Models:
         i = 0
         while i < len(steps):
             step = steps[i]
-            run = [m.field for m in step.fields] if isinstance(step, Run) else [step.field] if ir.is_fixed(step.type) else []
+            run = [m.field for m in step.fields] if isinstance(step, Run) else \
+                [step.field] if ir.is_fixed(step.type) else []
             fmt = "".join(slot_fmt(f.type) for f in run)
             if run:
                 check_size(fmt, step.size if isinstance(step, Run) else step.type.size)

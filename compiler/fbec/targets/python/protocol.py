@@ -71,7 +71,8 @@ def protocol_code(ctx: Context) -> list[str]:
         w.blank()
         with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[], {any_}], str]]] = {{", "}"):
             for m in every:
-                w.line(f'{m.type_id}: ({ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
+                model = ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))
+                w.line(f'{m.type_id}: ({model}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
         w.blank()
         for m in every:
             model = ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))

@@ -67,7 +67,8 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         return f'("null" if {x} is None else {text_expr(ctx, t.element, x, depth)})'
     assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
     opn, cls = ir.TEXT_BRACKETS[t.kind]
-    return f'"[" + str(len({x})) + "]{opn}" + ",".join({item_list(t, x, depth, partial(text_expr, ctx), "->")}) + "{cls}"'
+    items = item_list(t, x, depth, partial(text_expr, ctx), "->")
+    return f'"[" + str(len({x})) + "]{opn}" + ",".join({items}) + "{cls}"'
 
 
 def text_function(ctx: Context, s: ir.Struct) -> list[str]:
