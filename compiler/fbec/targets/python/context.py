@@ -23,6 +23,8 @@ PRIM_FMT = {
     "float": "f", "double": "d", "timestamp": "Q", "uuid": "16s", "decimal": "16s",
     "string": "I", "bytes": "I",
 }
+# an empty collection of each kind
+EMPTY = {"array": "[]", "vector": "[]", "list": "[]", "set": "set()", "map": "{}", "hash": "{}"}
 # how a scalar's Python value x becomes its raw value where it is not that value itself
 CONVERTED = {"decimal": "fbe.encode_decimal({x})", "uuid": "{x}.bytes"}
 
@@ -366,11 +368,9 @@ class Context(DefaultLiterals):
             return f"{self.ref(t.name)}()", True
         if isinstance(t, ir.Array):
             return f"[{self.zero_value(t.element)[0]} for _ in range({t.length})]", True
-        if isinstance(t, ir.Sequence):
-            return ("set()" if t.kind == "set" else "[]"), True
         if isinstance(t, ir.Optional_):
             return "None", False
-        return "{}", True
+        return EMPTY[t.kind], True
 
     def made_default(self, kind: str) -> str:
         return f"fbe.{kind}()"

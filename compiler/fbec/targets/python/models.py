@@ -22,6 +22,7 @@ from fbec.model.plan import FieldPlan, Run
 from fbec.targets.base import CodeWriter, Locals
 
 from .context import (
+    EMPTY,
     Context,
     check_size,
     each,
@@ -285,7 +286,7 @@ class Models:
         """fbe_vcr_K(r, b, off, f): a vector/list/set/map/hash block at b + off."""
         def body(code: CodeWriter) -> None:
             with code.block("if not off:"):
-                code.line("return " + ("{}" if isinstance(t, ir.Mapping) else "set()" if t.kind == "set" else "[]"))
+                code.line(f"return {EMPTY[t.kind]}")
             code.line("q = b + off")
             code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
             code.line("q += 4")
@@ -363,7 +364,7 @@ class Models:
                 return
         mapping = isinstance(t, ir.Mapping)
         names = [self.tmp(n) for n in ("k", "v")] if mapping else [self.tmp("e")]
-        code.line(f"{decl} = {'{}' if mapping else 'set()' if at else '[]'}")
+        code.line(f"{decl} = {EMPTY[t.kind]}")
         with code.block(f"for _ in range({count}):"):
             for part, name in zip(parts(t), names):
                 self.read(code, part, name, field)
