@@ -39,11 +39,8 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
     if s.qualified not in ctx.depth_walked:
         return []
 
-    parts = ["d <= fbe.MAX_DEPTH"]
-    for f in s.all_fields:
-        e = _walk_expr(ctx, f.type, "v." + ctx.ident.field(f), 0)
-        if e is not None:
-            parts.append(e)
+    walks = (_walk_expr(ctx, f.type, "v." + ctx.ident.field(f), 0) for f in s.all_fields)
+    parts = ["d <= fbe.MAX_DEPTH", *(e for e in walks if e is not None)]
     code = ctx.writer()
     with code.block(f"def fbe_dn_{s.name}(v: {ctx.ident.type(s.qualified)}, d: int) -> bool:"):
         code.line('"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""')
