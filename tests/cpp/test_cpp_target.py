@@ -103,9 +103,9 @@ def test_structs_used_by_value_are_declared_first():
 
 def test_final_fast_path_layout():
     from fbec.model import plan
-    from fbec.targets.cpp.final_models import Layout, _fast_readers
+    from fbec.targets.cpp.models import Walk, _fast_readers
     trade = schema("trade.fbe")
-    layout = Layout(trade)
+    layout = Walk(trade)
     structs = {s.name: plan.of(trade).struct(s.qualified) for s in trade.main_package.structs}
     # Fewest bytes (the IR's final_min_size): Order id 4 + length 4 + side 1 + type 1 + price 8 + volume 8.
     assert structs["Order"].struct.final_min_size == 26
@@ -118,7 +118,7 @@ def test_final_fast_path_layout():
     assert [type(step).__name__ for step in structs["Order"].final_steps] == ["FieldPlan", "FieldPlan", "Run"]
     recursive = schema("cpp-tests/recursive.fbe")
     node = recursive.main_package.structs[0]
-    assert not Layout(recursive).struct_fast(node.qualified)
+    assert not Walk(recursive).struct_fast(node.qualified)
 
 
 # Schema names that are C++ namespaces, <cstdint> types and standard macros: each one becomes a C++

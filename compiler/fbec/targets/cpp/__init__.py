@@ -5,7 +5,7 @@ Files of the main package, named as the original compiler's:
 * `<package>.h`                - enums, flags and structs, with printing (`types.py`)
 * `<package>_models.h`         - the versioned model (`models.py`)
 * `<package>_field_models.h`   - its field models, the original's in-place API (`field_models.py`)
-* `<package>_final_models.h`   - the final model, with --final (`final_models.py`)
+* `<package>_final_models.h`   - the final model, with --final (`models.py`)
 * `<package>_json.h`           - JSON conversion (RapidJSON), with --json (`json.py`)
 * `<package>_protocol.h`       - Sender, Receiver, Proxy and Client of versioned frames, with --proto
 * `<package>_final_protocol.h` - the same for final frames, with --proto --final (`protocol.py`)
@@ -20,7 +20,7 @@ from __future__ import annotations
 from fbec.model.ir import Schema
 from fbec.targets.base import GeneratedFile, Options
 
-from . import field_models, final_models, models, protocol, types
+from . import field_models, models, protocol, types
 from . import json as json_target
 from .names import naming
 
@@ -32,12 +32,12 @@ def generate(schema: Schema, options: Options) -> list[GeneratedFile]:
     with naming(schema):
         files = [
             GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),
-            GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options)),
+            GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options, False)),
             GeneratedFile(f"{package.name}_field_models.h", field_models.generate(schema, package, options)),
         ]
         if options.final:
             files.append(GeneratedFile(f"{package.name}_final_models.h",
-                                       final_models.generate(schema, package, options)))
+                                       models.generate(schema, package, options, True)))
         if options.json:
             files.append(GeneratedFile(f"{package.name}_json.h", json_target.generate(schema, package, options)))
         if options.proto:

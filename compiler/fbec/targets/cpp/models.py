@@ -1,6 +1,7 @@
-"""`<package>_models.h`: the versioned model (docs/format.md 3).
+"""`<package>_models.h` and `<package>_final_models.h`: the versioned model (docs/format.md 3) and
+the final (compact) model (docs/format.md 4), one walk over the plan's structs each (`generate`).
 
-Per struct, a specialisation of the runtime's `FBE::VBody<T>` with four
+The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with four
 straight-line functions over the fields, each at the offset the IR gives:
 
 * `extra`  - bytes of out-of-line data (the size is computed once);
@@ -15,18 +16,31 @@ straight-line functions over the fields, each at the offset the IR gives:
 `verify` and `verify_older` take any decoder: the runtime's `Decoder`, or
 its `ExactDecoder`, which charges every value exactly (the runtime's Model
 uses it when the decoder's count from above exceeds the budget).
-
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
-is the runtime's `FBE::Model<T, TBuffer>`.
+is the runtime's `FBE::ViewModel<T, TBuffer>`.
+
+The final model: per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
+functions walk the plan's final steps, inherited fields first, in place:
+`size`, `write`, `read` (best effort: a field that cannot be read takes its
+schema default) and `verify` (of any decoder: the runtime's FinalDecoder, or
+its ExactFinalDecoder, which charges every value exactly), with `cost`, what
+a value costs the decode budget; a run of fixed-size fields (the plan's `Run`)
+is claimed with one bounds check and read at its offsets. A struct of fixed
+size (scalars and such structs only) also gets `read_fixed`, the unchecked
+reader of its vector elements. The model class is
+`FBE::<package>::<Struct>FinalModel<TBuffer = FBE::WriteBuffer>`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import groupby
+from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Package, Schema, Struct
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
+from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import Options
 
 from .common import (
@@ -50,36 +64,40 @@ from .common import (
 )
 from .names import escape
 
+# Per model: what model_header() includes, and the doc comment and runtime base of the model class.
+HEADERS = {False: ("Versioned (FBE) model", "versioned.h", ("", "_field_models"), "_models"),
+           True: ("Final (compact) model", "final.h", ("",), "_final_models")}
+MODEL_CLASSES = {False: (("Versioned model of {}: serialize(), deserialize(), verify(), and the",
+                          "field models of the root (`model`, create_begin(), create_end())."), "ViewModel"),
+                 True: (("Final model of {}: serialize(), deserialize(), verify().",), "FinalModel")}
 
-def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = model_header(schema, package, options, "Versioned (FBE) model", "versioned.h", ("", "_field_models"),
-                     "_models")
 
-    structs = struct_order(package)
-    inlined = inlined_structs(schema, package)
+def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
+    w = model_header(schema, package, options, *HEADERS[final])
+    plans = [plan.of(schema).struct(s.qualified) for s in struct_order(package)]
+    m = Walk(schema, inlined_structs(schema, package))
+    declaration, parts = PARTS[final]
     with namespace(w, "FBE"):
         w.blank()
-        for s in structs:
-            _declaration(w, plan.of(schema).struct(s.qualified), s.qualified in inlined)
-        for s in structs:
-            _extra(w, s)
-            _write(w, s)
-            _read(w, schema, s, inlined)
-            _verify(w, schema, s, inlined)
+        for p in plans:
+            declaration(w, m, p)
+        for p in plans:
+            for part in parts:
+                part(w, m, p)
         with namespace(w, escape(package.name)):
             w.blank()
-            for s in structs:
-                t = qualified(s.qualified)
-                w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify(), and the")
-                w.line("//! field models of the root (`model`, create_begin(), create_end()).")
+            doc, base = MODEL_CLASSES[final]
+            for name in (p.struct.qualified for p in plans):
+                for line in doc:
+                    w.line("//! " + line.format(name))
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {model_ident(s.qualified)} : public FBE::ViewModel<{t}, TBuffer> {{}};")
+                w.line(f"class {model_ident(name, final)} : public FBE::{base}<{qualified(name)}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()
 
 
-def _declaration(w: CppWriter, p: plan.StructPlan, inlined: bool) -> None:
+def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     with specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes"):
@@ -87,7 +105,7 @@ def _declaration(w: CppWriter, p: plan.StructPlan, inlined: bool) -> None:
         # No field (inherited ones included) points out of the body: a vector
         # of such structs may take VSequence's packed path.
         w.line(f"static constexpr bool fixed_fields = {'true' if p.fixed else 'false'};")
-        w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
+        w.line(f"static constexpr bool inlined = {'true' if s.qualified in m.inlined else 'false'};")
         w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
@@ -100,7 +118,8 @@ def _declaration(w: CppWriter, p: plan.StructPlan, inlined: bool) -> None:
             w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
 
 
-def _extra(w: CppWriter, s: Struct) -> None:
+def _extra(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
     terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f)})"
@@ -109,7 +128,8 @@ def _extra(w: CppWriter, s: Struct) -> None:
         return_sum(w, terms or ["0"])
 
 
-def _write(w: CppWriter, s: Struct) -> None:
+def _write(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
     t = qualified(s.qualified)
     with w.function(f"inline void VBody<{t}>::write(Encoder& e, std::size_t body, const {t}& value) noexcept"):
         if s.base:
@@ -118,33 +138,35 @@ def _write(w: CppWriter, s: Struct) -> None:
             w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f)});")
 
 
-def _charge_defaults(w: CppWriter, schema: Schema, s: Struct) -> None:
+def _charge_defaults(w: CppWriter, m: Walk, p: StructPlan) -> None:
     """An older writer's body is shorter than the struct: charge the struct and the defaults of the
     struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
     hold costs at most their bytes, which the runtime counts; the exact count charged the struct
     when it entered it)."""
-    defaults = " + ".join(_default_terms(schema, s)) or "0"
-    guard(w, f'!d.charge_older(VBody<{qualified(s.qualified)}>::cost, {defaults}, "{s.qualified}", body)')
+    defaults = " + ".join(_default_terms(m, p)) or "0"
+    guard(w, f'!d.charge_older(VBody<{qualified(p.struct.qualified)}>::cost, {defaults}, "{p.struct.qualified}", body)')
 
 
-def _default_terms(schema: Schema, s: Struct) -> list[str]:
+def _default_terms(m: Walk, p: StructPlan) -> list[str]:
     """C++ terms of what the defaults of the fields beyond a body of `size` bytes cost (the plan's
     default cost of each own field, and of all the base's for a body without them)."""
     terms = []
+    s = p.struct
     if s.base:
-        cost = plan.of(schema).struct(s.base).older_cost
+        cost = m.plan.struct(s.base).older_cost
         if cost:
             terms.append(f"(size < {s.base_size} ? {cost}u : 0u)")
-    for f in plan.of(schema).struct(s.qualified).own_fields:
+    for f in p.own_fields:
         if f.default_cost:
             terms.append(f"(size < {f.end} ? {f.default_cost}u : 0u)")
     return terms
 
 
-def _read(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
+def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
     t = qualified(s.qualified)
     args = f"Decoder& d, std::size_t body, uint32_t size, {t}& value"
-    with w.function(f"{reader_inline(s, inlined)} bool VBody<{t}>::read({args})"):
+    with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::read({args})"):
         if not (s.base or s.fields):
             w.line("return true;")
             return
@@ -170,13 +192,13 @@ def _read(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     # The body of an older writer: the fields it holds, the schema defaults
     # for the others (docs/format.md 3.6).
     with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args})"):
-        _charge_defaults(w, schema, s)
+        _charge_defaults(w, m, p)
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
             guard(w, f"size < {s.base_size}", f"FBE::detail::assign_default(static_cast<{b}&>(value));")
             guard(w, f"!read_body<{b}>(d, body, size, value)", "return false;", "else if")
-        for fp in plan.of(schema).struct(s.qualified).own_fields:
+        for fp in p.own_fields:
             f = fp.field
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
             guard(w, f"size < {fp.end}", assign_default(f"value.{field_ident(f)}", f))
@@ -188,13 +210,14 @@ def _read(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         w.line("return true;")
 
 
-def _verify(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
+def _verify(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
     t = qualified(s.qualified)
-    checked = [f for f in plan.of(schema).struct(s.qualified).own_fields if not ir.reads_unchecked(f.type)]
+    checked = [f for f in p.own_fields if not ir.reads_unchecked(f.type)]
     # A shorter body (an older writer) takes verify_older, which charges the
     # defaults as read_older does: the same error at the same place.
     w.line("template <class D>")
-    with w.function(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
+    with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
         if not (s.base or s.fields):
             w.line("return true;")
             return
@@ -207,7 +230,7 @@ def _verify(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         w.line("return true;")
     w.line("template <class D>")
     with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, uint32_t size)"):
-        _charge_defaults(w, schema, s)
+        _charge_defaults(w, m, p)
         if s.base:
             guard(w, f"size < {s.base_size}", "return true;")
             guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
@@ -216,3 +239,267 @@ def _verify(w: CppWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
             guard(w, f"size < {f.end}", "return true;")
             guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")
+
+
+class Walk:
+    """A model file's walk: the plan, the structs whose readers are inlined (common.inlined_structs),
+    and which steps the fast path of `read` takes: scalars and runs of them, strings, bytes,
+    optionals and vectors (not of bool) of those and structs made of them (never recursive ones):
+    what a well-formed buffer holds can be checked once for the fixed part and once per length. The plan gives the fewest
+    bytes after each step (what a fast reader leaves for the steps that follow) and the levels
+    a value holds."""
+
+    def __init__(self, schema: Schema, inlined: set[str] | None = None) -> None:
+        self.plan = plan.of(schema)
+        self.inlined = inlined or set()
+        self._fast: dict[str, bool] = {}
+
+    def fast(self, t: Type) -> bool:
+        """A value of type `t` can be read by the fast path."""
+        if ir.is_scalar(t) or isinstance(t, Primitive):
+            return True
+        if isinstance(t, StructRef):
+            return self.struct_fast(t.name)
+        if isinstance(t, Optional_):
+            return self.fast(t.element)
+        if isinstance(t, ir.Sequence) and t.kind == "vector" and t.element != ir.Primitive("bool"):
+            return self.fast(t.element)     # FSequence::read_fast
+        return False
+
+    def struct_fast(self, name: str) -> bool:
+        """The struct has a `read_fast`: it is not recursive, it takes bytes (one that takes none is charged
+        to the decode budget, which only FStruct::read counts) and its fields can be read fast."""
+        if name not in self._fast:
+            p = self.plan.struct(name)
+            self._fast[name] = False
+            self._fast[name] = (not p.struct.recursive and p.struct.final_min_size > 0
+                                and all(self.step_fast(step) for step in p.final_steps))
+        return self._fast[name]
+
+    def step_fast(self, step: Step) -> bool:
+        return isinstance(step, Run) or self.fast(step.type)
+
+    def fixed_size(self, p: StructPlan) -> int:
+        """FBody's fixed_size: the final bytes of every value of a struct of fixed size, or 0 when
+        they differ or a value holds a decimal, whose reader checks its flags (docs/format.md 2.4):
+        such a struct has no unchecked read_fixed."""
+        def holds_decimal(t: Type) -> bool:
+            if isinstance(t, Array):
+                return holds_decimal(t.element)
+            if isinstance(t, StructRef):
+                return any(holds_decimal(f.type) for f in self.plan.struct(t.name).fields)
+            return ir.is_decimal(t)
+        return 0 if not p.struct.final_size or any(holds_decimal(f.type) for f in p.fields) else p.struct.final_size
+
+    def levels(self, steps: Sequence[Step]) -> int:
+        """Struct levels below the steps (FStruct counts each against the reader's max_depth). Fast
+        steps never reach a recursive struct: the levels are bounded."""
+        levels = [self.plan.levels(f.type) for f in _fields(steps)]
+        assert None not in levels, "a fast reader over a recursive struct"
+        return max((n for n in levels if n is not None), default=0)
+
+
+def _fields(steps: Sequence[Step]) -> list[FieldPlan]:
+    return [f for step in steps for f in (step.fields if isinstance(step, Run) else (step,))]
+
+
+def _segments(p: StructPlan, m: Walk) -> list[list[Step]]:
+    """The steps in order, consecutive ones the fast path can read together."""
+    return [list(group) for _, group in groupby(p.final_steps, m.step_fast)]
+
+
+def _fast_readers(p: StructPlan, m: Walk) -> list[tuple[str, list[Step]]]:
+    """(name, steps) of the fast readers of a struct: `read_fast` over the whole struct when it
+    can be read fast, else one per segment of two steps or more that the fast path reads (a run
+    alone is one bounds check anyway)."""
+    if m.struct_fast(p.struct.qualified):
+        return [("read_fast", list(p.final_steps))]
+    segments = [seg for seg in _segments(p, m) if len(seg) > 1 and m.step_fast(seg[0])]
+    return [(f"read_fast_{_fields(seg)[0].name}_to_{_fields(seg)[-1].name}", seg) for seg in segments]
+
+
+def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
+    t = qualified(s.qualified)
+    with specialisation(w, "FBody", s, f"type {s.type_id}"):
+        w.line(f"static constexpr bool inlined = {'true' if s.qualified in m.inlined else 'false'};")
+        w.line(f"static constexpr std::size_t fixed_size = {m.fixed_size(p)};")
+        w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
+        w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+        w.line(f"static std::size_t size(const {t}& value) noexcept;")
+        w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
+        w.line(f"static bool read(FinalDecoder& d, {t}& value);")
+        if m.fixed_size(p):
+            w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
+        for name, _ in _fast_readers(p, m):
+            w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
+        if m.struct_fast(s.qualified):
+            w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
+        w.line("template <class D>")
+        w.line("static bool verify(D& d);")
+
+
+def _size(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    t = qualified(p.struct.qualified)
+    terms = [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.field)})"
+             for f in p.fields if f.type.final_size is None]
+    if p.final_fixed_size or not terms:
+        terms.insert(0, str(p.final_fixed_size))
+    with w.function(f"inline std::size_t FBody<{t}>::size(const {t}& value) noexcept"):
+        return_sum(w, terms)
+
+
+def _write_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    t = qualified(p.struct.qualified)
+    with w.function(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& value) noexcept"):
+        for f in p.fields:
+            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.field)});")
+        w.line("return p;")
+
+
+def _read_run(w: CppWriter, run: Run) -> None:
+    """The fields of a run, read without checks at their offsets from p (its scalars: read_scalars)."""
+    for f, at in zip(run.fields, run.at):
+        if not ir.is_scalar(f.type):
+            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{f' + {at}' if at else ''}, value.{field_ident(f.field)});")
+    read_scalars(w, [(f.field, f"p + {at}" if at else "p") for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
+
+
+def _fast_reader(w: CppWriter, m: Walk, p: StructPlan, name: str, steps: list[Step]) -> None:
+    """A fast reader: reads the steps at `p`, which must leave `rest` bytes (and the fewest bytes
+    of the fields after the steps) before `end`, and requires `end - p` >= `rest` + the steps'
+    fewest bytes and those of the fields after them: scalars and runs need no check and each
+    length one, against what the fields after it need at least. False on any problem (nothing
+    recorded)."""
+    s = p.struct
+    t = qualified(s.qualified)
+    with w.function(f"{reader_inline(s, m.inlined)} bool FBody<{t}>::{name}(const uint8_t*& p, const uint8_t* end, "
+                    f"std::size_t rest, {t}& value)"):
+        for step in steps:
+            if isinstance(step, Run):
+                _read_run(w, step)
+                w.line(f"p += {step.size};")
+            elif ir.reads_unchecked(step.type) and ir.is_scalar(step.type):
+                w.line(f"value.{field_ident(step.field)} = Scalar<{cpp_type(step.type)}>::get(p);")
+                w.line(f"p += {step.type.final_size};")
+            else:
+                after = f"rest + {step.min_after}" if step.min_after else "rest"
+                if isinstance(step.type, StructRef):
+                    call = f"FBody<{qualified(step.type.name)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
+                else:
+                    call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
+                guard(w, f"!{call}")
+        w.line("return true;")
+
+
+def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
+    t = qualified(s.qualified)
+    readers = _fast_readers(p, m)
+    for reader, steps in readers:
+        _fast_reader(w, m, p, reader, steps)
+
+    def one(f: FieldPlan) -> None:
+        with w.block(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.field)})) {{", "}"):
+            w.line(assign_default(f"value.{field_ident(f.field)}", f.field))
+            w.line("ok = false;")
+
+    def fast_condition(name: str, steps: list[Step], declare: bool) -> None:
+        checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else steps[0].min_from}"]
+        levels = m.levels(steps)
+        if levels:
+            w.line("// (It does not count nesting: taken where the nested structs stay within the depth limit.)")
+            checks.append(f"d.depth_left >= {levels}u")
+        w.line(f"{'const uint8_t* ' if declare else ''}p = d.data + d.pos;")
+        checks.append(f"{name}(p, d.data + d.size, 0, value)")
+        w.line(f"if (FBE_LIKELY({' && '.join(checks)})) {{")
+
+    with w.function(f"{reader_inline(s, m.inlined)} bool FBody<{t}>::read(FinalDecoder& d, {t}& value)"):
+        if not p.fields:
+            w.line("return true;")
+        elif readers and readers[0][0] == "read_fast":
+            w.line("// The fast path; if anything does not fit, every field is read again, best effort, out of line.")
+            fast_condition("read_fast", readers[0][1], True)
+            with w.indented():
+                w.line("d.pos = std::size_t(p - d.data);")
+                w.line("return true;")
+            w.line("}")
+            w.line(apart("FinalDecoder", "read_fields(c, value)"))
+        else:
+            w.line("bool ok = true;")
+            declared = False
+            for segment in _segments(p, m):
+                name = next((n for n, steps in readers if steps == segment), None)
+                if name:
+                    names = [f.name for f in _fields(segment)]
+                    fields = ", ".join(names) if len(names) <= 6 else f"{names[0]} to {names[-1]}"
+                    w.line(f"// {fields}: the fast path, or if anything does not fit, one by one, best effort.")
+                    fast_condition(name, segment, not declared)
+                    declared = True
+                    with w.indented():
+                        w.line("d.pos = std::size_t(p - d.data);")
+                    _else_each(w, _fields(segment), one)
+                    continue
+                for step in segment:
+                    if isinstance(step, FieldPlan):
+                        one(step)
+                        continue
+                    with w.block(f"if (FBE_LIKELY(d.remaining() >= {step.size})) {{"):
+                        w.line(f"{'' if declared else 'const uint8_t* '}p = d.data + d.pos;")
+                        _read_run(w, step)
+                        w.line(f"d.pos += {step.size};")
+                    _else_each(w, step.fields, one)
+            w.line("return ok;")
+    if readers and readers[0][0] == "read_fast":
+        with w.function(f"FBE_NOINLINE inline bool FBody<{t}>::read_fields(FinalDecoder& d, {t}& value)"):
+            w.line("bool ok = true;")
+            for f in p.fields:
+                one(f)
+            w.line("return ok;")
+
+
+def _read_fixed(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    """The fields of a fixed-size struct at their offsets, without checks:
+    the vector that holds it has checked its elements are in the buffer."""
+    s = p.struct
+    if not m.fixed_size(p):
+        return
+    t = qualified(s.qualified)
+    with w.function(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept"):
+        for f in p.fields:
+            if f.type.final_size:   # an empty struct or array (0 bytes) has nothing to read
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, value.{field_ident(f.field)});")
+
+
+def _else_each(w: CppWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
+    """Closes a fast branch: `} else {`, then the items one by one (the best-effort path)."""
+    with w.block("} else {", "}"):
+        for item in items:
+            one(item)
+
+
+def _verify_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    s = p.struct
+    t = qualified(s.qualified)
+    w.line("template <class D>")
+    with w.function(f"{reader_inline(s, m.inlined)} bool FBody<{t}>::verify(D& d)"):
+
+        def one(f: FieldPlan) -> None:
+            guard(w, f"!FCodec<{cpp_type(f.type)}>::verify(d)", fail_in(f.field))
+
+        for step in p.final_steps:
+            if isinstance(step, FieldPlan):
+                one(step)
+                continue
+            with w.block(f"if (FBE_LIKELY(d.remaining() >= {step.size})) {{"):
+                w.line(f"d.pos += {step.size};")
+            _else_each(w, step.fields, one)
+        w.line("return true;")
+
+
+# Per model: the declaration of a struct's body, then the parts that define its functions.
+Part = Callable[[CppWriter, Walk, StructPlan], None]
+PARTS: dict[bool, tuple[Part, tuple[Part, ...]]] = {
+    False: (_declaration, (_extra, _write, _read, _verify)),
+    True: (_declaration_final, (_size, _write_final, _read_final, _read_fixed, _verify_final)),
+}
