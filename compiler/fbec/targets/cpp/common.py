@@ -31,24 +31,9 @@ from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_he
 from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
 PRIMITIVES: dict[str, str] = {
-    "bool": "bool",
-    "byte": "uint8_t",
-    "char": "char",
-    "wchar": "wchar_t",
-    "int8": "int8_t",
-    "uint8": "uint8_t",
-    "int16": "int16_t",
-    "uint16": "uint16_t",
-    "int32": "int32_t",
-    "uint32": "uint32_t",
-    "int64": "int64_t",
-    "uint64": "uint64_t",
-    "float": "float",
-    "double": "double",
-    "decimal": "FBE::decimal_t",
-    "timestamp": "uint64_t",
-    "uuid": "FBE::uuid_t",
-    "string": "std::string",
+    **{name: name + "_t" for name in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")},
+    "bool": "bool", "byte": "uint8_t", "char": "char", "wchar": "wchar_t", "float": "float", "double": "double",
+    "decimal": "FBE::decimal_t", "timestamp": "uint64_t", "uuid": "FBE::uuid_t", "string": "std::string",
     "bytes": "FBE::buffer_t",
 }
 
@@ -295,18 +280,6 @@ def file_banner(w: CppWriter, package: Package, what: str) -> None:
     w.line(f"// {what}")
     w.blank()
     w.line("#pragma once")
-    w.blank()
-
-
-@contextmanager
-def specialisation(w: CppWriter, body: str, s: Struct, comment: str) -> Iterator[None]:
-    """The runtime's `body<T>` (VBody, FBody) of struct s: what the block writes after its type id."""
-    w.line(f"// {s.qualified}: {comment}")
-    w.line("template <>")
-    w.line(f"struct {body}<{qualified(s.qualified)}>")
-    with w.block("{", "};"):
-        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
-        yield
     w.blank()
 
 

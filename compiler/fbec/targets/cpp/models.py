@@ -34,12 +34,13 @@ reader of its vector elements. The model class is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import groupby
 from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import Options
 
@@ -59,7 +60,6 @@ from .common import (
     read_scalars,
     reader_inline,
     return_sum,
-    specialisation,
     struct_order,
 )
 from .names import escape
@@ -97,16 +97,29 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     return w.text()
 
 
+@contextmanager
+def _specialisation(w: CppWriter, body: str, s: Struct, comment: str,
+                    constants: list[tuple[str, int | bool]]) -> Iterator[None]:
+    """The runtime's `body<T>` (VBody, FBody) of struct s: its type id and `constants` (declaration,
+    value), then what the block writes."""
+    w.line(f"// {s.qualified}: {comment}")
+    w.line("template <>")
+    w.line(f"struct {body}<{qualified(s.qualified)}>")
+    with w.block("{", "};"):
+        for declaration, value in [("uint32_t type_id", s.type_id), *constants]:
+            w.line(f"static constexpr {declaration} = {str(value).lower()};")     # a bool: true, false
+        yield
+    w.blank()
+
+
 def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    with specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes"):
-        w.line(f"static constexpr uint32_t body_size = {s.body_size};")
-        # No field (inherited ones included) points out of the body: a vector
-        # of such structs may take VSequence's packed path.
-        w.line(f"static constexpr bool fixed_fields = {'true' if p.fixed else 'false'};")
-        w.line(f"static constexpr bool inlined = {'true' if s.qualified in m.inlined else 'false'};")
-        w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+    # fixed_fields: no field (inherited ones included) points out of the body, so a vector of such
+    # structs may take VSequence's packed path
+    with _specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes", [
+            ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
+            ("bool inlined", s.qualified in m.inlined), ("uint64_t cost", s.decode_cost)]):
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
@@ -321,11 +334,9 @@ def _fast_readers(p: StructPlan, m: Walk) -> list[tuple[str, list[Step]]]:
 def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    with specialisation(w, "FBody", s, f"type {s.type_id}"):
-        w.line(f"static constexpr bool inlined = {'true' if s.qualified in m.inlined else 'false'};")
-        w.line(f"static constexpr std::size_t fixed_size = {m.fixed_size(p)};")
-        w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
-        w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+    with _specialisation(w, "FBody", s, f"type {s.type_id}", [
+            ("bool inlined", s.qualified in m.inlined), ("std::size_t fixed_size", m.fixed_size(p)),
+            ("std::size_t min_size", s.final_min_size), ("uint64_t cost", s.decode_cost)]):
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")

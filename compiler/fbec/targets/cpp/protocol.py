@@ -38,16 +38,8 @@ def _dispatch_types(schema: Schema, package: Package) -> list[Struct]:
     return [schema.struct(d.type) for d in package.dispatch if d.type.startswith(prefix)]
 
 
-def _has_types(package: Package) -> bool:
-    return bool(package.dispatch)
-
-
 def _has_requests(schema: Schema, package: Package) -> bool:
     return any(s.request for p in import_closure(schema, package) for s in p.structs)
-
-
-def _requests(package: Package) -> list[Struct]:
-    return [s for s in package.structs if s.request]
 
 
 def _ident(qualified_name: str) -> str:
@@ -115,7 +107,7 @@ def _sender(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
     name = _cls("Sender", final)
     types = list(package.protocol_types)
     imported = [b for b, imp in zip(_bases(schema, package, "Sender", final), imports(schema, package))
-                if _has_types(imp)]
+                if imp.dispatch]
     w.line(f"//! Serializes the messages of '{package.name}' into {'final' if final else 'versioned'} frames;")
     w.line("//! override onSend(data, size) (and optionally onSendLog(message)).")
     _class_head(w, name, ["FBE::Sender<TBuffer>"] + _bases(schema, package, "Sender", final))
@@ -227,7 +219,7 @@ def _proxy(w: CppWriter, schema: Schema, package: Package) -> None:
 
 def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Client", final)
-    requests = _requests(package)
+    requests = [s for s in package.structs if s.request]
     imp_packages = imports(schema, package)
     imp_clients = [f"FBE::{escape(imp.name)}::{name}<TBuffer>" for imp in imp_packages]
 
@@ -254,10 +246,6 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
         if q not in own and (q, False) not in handled:
             handled.append((q, False))
 
-    def owner_client(q: str) -> str:
-        pkg = q.rpartition(".")[0]
-        return f"FBE::{pkg}::{name}<TBuffer>"
-
     w.line(f"//! Sender + Receiver of '{package.name}' with requests: request(value, timeout) returns a")
     w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
     _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{escape(package.name)}::{_cls('Sender', final)}<TBuffer>",
@@ -278,7 +266,7 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
         w.label("protected:")
         w.line(f"using FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
         for imp, c in zip(imp_packages, imp_clients):
-            if not _has_types(imp):
+            if not imp.dispatch:
                 continue
             w.line(f"using {c}::onReceiveResponse;")
             w.line(f"using {c}::onReceiveReject;")
@@ -292,14 +280,8 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
                 with w.braced(f"void onReceive(const {t}& value) override"):
                     if q in responses:
                         guard(w, f"_requests_{_ident(q)}.complete(value.id, value)", "return;")
-                    if q in rejects and (rejects[q] or q in global_rejects):
-                        w.line("const std::string error = value.string();")
-                        for table in rejects[q]:
-                            guard(w, f"_requests_{_ident(table)}.fail(value.id, error)", "return;")
-                        if q in global_rejects:
-                            for c in imp_clients:
-                                guard(w, f"{c}::fail_request(value.id, error)", "return;")
-                    w.line(f"{owner_client(q)}::onReceive(value);")
+                    _fail(w, "value", rejects.get(q, []), imp_clients if q in global_rejects else [], "return;")
+                    w.line(f"FBE::{q.rpartition('.')[0]}::{name}<TBuffer>::onReceive(value);")
                 continue
             if q in responses:
                 w.line(f"virtual bool onReceiveResponse(const {t}& response) "
@@ -308,15 +290,7 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
                 w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
             if q in rejects:
                 with w.braced(f"virtual bool onReceiveReject(const {t}& reject)"):
-                    tables = rejects[q]
-                    if tables or q in global_rejects:
-                        w.line("const std::string error = reject.string();")
-                    for table in tables:
-                        guard(w, f"_requests_{_ident(table)}.fail(reject.id, error)", "return true;")
-                    if q in global_rejects:
-                        for c in imp_clients:
-                            guard(w, f"{c}::fail_request(reject.id, error)", "return true;")
-                    if not tables and q not in global_rejects:
+                    if not _fail(w, "reject", rejects[q], imp_clients if q in global_rejects else [], "return true;"):
                         w.line("(void)reject;")
                     w.line("return false;")
             else:
@@ -346,6 +320,18 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             for q in responses:
                 w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
     w.blank()
+
+
+def _fail(w: CppWriter, reject: str, tables: list[str], clients: list[str], then: str) -> bool:
+    """Fails the pending request a reject answers (`then` when one was): in this Client's `tables` of
+    each response type, then, a global reject, in the imports' `clients`. Whether it wrote any."""
+    if tables or clients:
+        w.line(f"const std::string error = {reject}.string();")
+    for table in tables:
+        guard(w, f"_requests_{_ident(table)}.fail({reject}.id, error)", then)
+    for c in clients:
+        guard(w, f"{c}::fail_request({reject}.id, error)", then)
+    return bool(tables or clients)
 
 
 def _request(w: CppWriter, r: Struct) -> None:

@@ -126,10 +126,16 @@ def _flags(w: CppWriter, f: Enum) -> None:
 
 # ---------------------------------------------------------------- structs
 
+def _params(s: Struct) -> list[str]:
+    """The parameters of the constructor taking every field (a derived struct's base object first)."""
+    return ([f"const {qualified(s.base)}& base"] if s.base else []) + [f"{param_type(f.type)} arg_{f.name}" for f in s.fields]
+
+
 def _struct(w: CppWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
-    w.line(f"struct {type_ident(s.qualified)}" + (f" : public {base}" if base else ""))
+    name = type_ident(s.qualified)
+    w.line(f"struct {name}" + (f" : public {base}" if base else ""))
     with w.block("{", "};"):
         for f in fields:
             expr = default_expr(f.type, f.default)
@@ -138,28 +144,23 @@ def _struct(w: CppWriter, s: Struct) -> None:
             w.blank()
         w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
         w.blank()
-        w.line(f"{type_ident(s.qualified)}() = default;")
-        params: list[str] = ([f"const {base}& base"] if base else []) + \
-            [f"{param_type(f.type)} arg_{f.name}" for f in fields]
-        if params:
-            explicit = "explicit " if len(params) == 1 else ""
-            w.line(f"{explicit}{type_ident(s.qualified)}({', '.join(params)});")
+        w.line(f"{name}() = default;")
+        if _params(s):
+            w.line(f"{'explicit ' if len(_params(s)) == 1 else ''}{name}({', '.join(_params(s))});")
         w.blank()
-        w.line(f"bool operator==(const {type_ident(s.qualified)}& other) const noexcept;")
-        w.line(f"bool operator!=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(*this == other); }}")
-        w.line(f"bool operator<(const {type_ident(s.qualified)}& other) const noexcept;")
-        w.line(f"bool operator<=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(other < *this); }}")
-        w.line(f"bool operator>(const {type_ident(s.qualified)}& other) const noexcept {{ return other < *this; }}")
-        w.line(f"bool operator>=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(*this < other); }}")
+        # == and < on the key fields (defined below), the others through them
+        for op, body in (("==", ""), ("!=", "!(*this == other)"), ("<", ""), ("<=", "!(other < *this)"),
+                         (">", "other < *this"), (">=", "!(*this < other)")):
+            w.line(f"bool operator{op}(const {name}& other) const noexcept" + (f" {{ return {body}; }}" if body else ";"))
         w.blank()
         w.line("std::string string() const;")
         w.blank()
-        w.line(f"void swap({type_ident(s.qualified)}& other) noexcept;")
+        w.line(f"void swap({name}& other) noexcept;")
         # Parameters unnamed here and the body outside: clang's -Wshadow
         # would take a parameter for a field of the same name.
-        w.line(f"friend void swap({type_ident(s.qualified)}&, {type_ident(s.qualified)}&) noexcept;")
+        w.line(f"friend void swap({name}&, {name}&) noexcept;")
         w.blank()
-        w.line(f"friend std::ostream& operator<<(std::ostream&, const {type_ident(s.qualified)}&);")
+        w.line(f"friend std::ostream& operator<<(std::ostream&, const {name}&);")
     w.blank()
 
 
@@ -168,11 +169,8 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
     base = qualified(s.base) if s.base else None
     name = type_ident(s.qualified)
 
-    # Constructor taking every field.
-    params: list[str] = ([f"const {base}& base"] if base else []) + \
-        [f"{param_type(f.type)} arg_{f.name}" for f in fields]
-    if params:
-        w.line(f"inline {name}::{name}({', '.join(params)})")
+    if _params(s):     # the constructor taking every field
+        w.line(f"inline {name}::{name}({', '.join(_params(s))})")
         inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f)}(arg_{f.name})" for f in fields]
         with w.indented():
             for i, init in enumerate(inits):
