@@ -17,6 +17,8 @@ uuid and printing live in the header-only runtime (runtime/cpp/include/fbe).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model.ir import Schema
 from fbec.targets.base import GeneratedFile, Options
 
@@ -29,20 +31,15 @@ __all__ = ["generate"]
 
 def generate(schema: Schema, options: Options) -> list[GeneratedFile]:
     package = schema.main_package
+    # (the file's suffix after the package name, whether the options ask for it, its text)
+    files: list[tuple[str, bool, Callable[[], str]]] = [
+        ("", True, lambda: types.generate(schema, package, options)),
+        ("_models", True, lambda: models.generate(schema, package, options, False)),
+        ("_field_models", True, lambda: field_models.generate(schema, package, options)),
+        ("_final_models", options.final, lambda: models.generate(schema, package, options, True)),
+        ("_json", options.json, lambda: json_target.generate(schema, package, options)),
+        ("_protocol", options.proto, lambda: protocol.generate(schema, package, options, False)),
+        ("_final_protocol", options.proto and options.final, lambda: protocol.generate(schema, package, options, True)),
+    ]
     with naming(schema):
-        files = [
-            GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),
-            GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options, False)),
-            GeneratedFile(f"{package.name}_field_models.h", field_models.generate(schema, package, options)),
-        ]
-        if options.final:
-            files.append(GeneratedFile(f"{package.name}_final_models.h",
-                                       models.generate(schema, package, options, True)))
-        if options.json:
-            files.append(GeneratedFile(f"{package.name}_json.h", json_target.generate(schema, package, options)))
-        if options.proto:
-            files.append(GeneratedFile(f"{package.name}_protocol.h", protocol.generate(schema, package, options, False)))
-            if options.final:
-                files.append(GeneratedFile(f"{package.name}_final_protocol.h",
-                                           protocol.generate(schema, package, options, True)))
-    return files
+        return [GeneratedFile(f"{package.name}{suffix}.h", text()) for suffix, wanted, text in files if wanted]

@@ -8,7 +8,7 @@ recursion, type ids and defaults come from the IR as they are.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from fbec.model import ir, plan
@@ -22,12 +22,11 @@ from fbec.model.ir import (
     Package,
     Primitive,
     Schema,
-    Sequence,
     Struct,
     StructRef,
     Type,
 )
-from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header
+from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header, nested_spec
 from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
 PRIMITIVES: dict[str, str] = {
@@ -41,8 +40,9 @@ PRIMITIVES: dict[str, str] = {
 WIRE = {name: PRIMITIVES[name] for name in
         ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64")}
 
-CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
-              "map": "std::map", "hash": "std::unordered_map"}
+# The standard templates of an IR node kind (base.nested_spec: an array's length after its element).
+TEMPLATES = {"optional": "std::optional", "array": "std::array", "vector": "std::vector", "list": "std::list",
+             "set": "std::set", "map": "std::map", "hash": "std::unordered_map"}
 
 
 def type_ident(qualified: str) -> str:
@@ -70,17 +70,10 @@ def qualified(name: str) -> str:
 
 def cpp_type(t: Type) -> str:
     """The C++ type of an IR type."""
-    if isinstance(t, Primitive):
-        return PRIMITIVES[t.name]
-    if isinstance(t, (EnumRef, StructRef)):
-        return qualified(t.name)
-    if isinstance(t, Optional_):
-        return f"std::optional<{cpp_type(t.element)}>"
-    if isinstance(t, Array):
-        return f"std::array<{cpp_type(t.element)}, {t.length}>"
-    if isinstance(t, Sequence):
-        return f"{CONTAINERS[t.kind]}<{cpp_type(t.element)}>"
-    return f"{CONTAINERS[t.kind]}<{cpp_type(t.key)}, {cpp_type(t.value)}>"
+    def leaf(t: Type) -> str:
+        assert isinstance(t, (Primitive, EnumRef, StructRef))
+        return PRIMITIVES[t.name] if isinstance(t, Primitive) else qualified(t.name)
+    return nested_spec(t, leaf, lambda kind, parts: f"{TEMPLATES[kind]}<{', '.join(parts)}>")
 
 
 def param_type(t: Type) -> str:
@@ -311,20 +304,34 @@ def imports(schema: Schema, package: Package) -> list[Package]:
     return [schema.package(name) for name in package.imports]
 
 
-def model_header(schema: Schema, package: Package, options: Options, what: str, runtime: str,
-                 own: tuple[str, ...], suffix: str) -> CppWriter:
-    """The start of a model header: the banner, the runtime's header `<fbe/{runtime}>`, the
-    package's own headers (`"<package>{own}.h"`) and each import's (`"<import>{suffix}.h"`)."""
+def header_file(options: Options, package: Package, what: str, *groups: Iterable[str]) -> CppWriter:
+    """The start of a header: the banner saying `what` it holds, then each group of included headers
+    (`<fbe/json.h>`, `"market.h"`) and a blank line."""
     w = writer(options)
-    file_banner(w, package, f"{what} of the package '{package.name}'.")
-    w.line(f"#include <fbe/{runtime}>")
-    w.blank()
-    for header in own:
-        w.line(f'#include "{package.name}{header}.h"')
-    for imported in imports(schema, package):
-        w.line(f'#include "{imported.name}{suffix}.h"')
-    w.blank()
+    file_banner(w, package, what)
+    for group in groups:
+        for header in group:
+            w.line(f"#include {header}")
+        w.blank()
     return w
+
+
+def imported(schema: Schema, package: Package, suffix: str) -> list[str]:
+    """The headers `"<import><suffix>.h"` of the package's imports."""
+    return [f'"{p.name}{suffix}.h"' for p in imports(schema, package)]
+
+
+@contextmanager
+def deprecated_used(w: CppWriter, used: bool) -> Iterator[None]:
+    """What is written inside uses deprecated types or fields when `used` (they are still converted, sent
+    and received): without the compiler's warnings of it."""
+    if used:
+        w.line("#pragma GCC diagnostic push")
+        w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
+        w.blank()
+    yield
+    if used:
+        w.line("#pragma GCC diagnostic pop")
 
 
 @contextmanager

@@ -21,33 +21,22 @@ from fbec.targets.base import Options
 
 from .common import (
     assign_default,
+    deprecated_used,
     field_ident,
-    file_banner,
     guard,
-    imports,
+    header_file,
+    imported,
     namespace,
     qualified,
     struct_order,
-    writer,
 )
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = writer(options)
-    file_banner(w, package, f"JSON conversion of the package '{package.name}' (RapidJSON).")
-    w.line(f'#include "{package.name}.h"')
-    for imp in imports(schema, package):
-        w.line(f'#include "{imp.name}_json.h"')
-    w.blank()
-    w.line("#include <fbe/json.h>")
-    w.blank()
+    w = header_file(options, package, f"JSON conversion of the package '{package.name}' (RapidJSON).",
+                    [f'"{package.name}.h"', *imported(schema, package, "_json")], ["<fbe/json.h>"])
     deprecated = any(s.deprecated or any(f.deprecated for f in s.fields) for s in package.structs)
-    if deprecated:
-        # Deprecated fields are still converted.
-        w.line("#pragma GCC diagnostic push")
-        w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
-        w.blank()
-    with namespace(w, "FBE"), namespace(w, "JSON"):
+    with deprecated_used(w, deprecated), namespace(w, "FBE"), namespace(w, "JSON"):
         for s in struct_order(package):
             cpp = qualified(s.qualified)
             base = qualified(s.base) if s.base else None
@@ -132,6 +121,4 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         else:
                             w.line("return result;")
             w.blank()
-    if deprecated:
-        w.line("#pragma GCC diagnostic pop")
     return w.text()

@@ -52,8 +52,9 @@ from .common import (
     fail_in,
     field_ident,
     guard,
+    header_file,
+    imported,
     inlined_structs,
-    model_header,
     model_ident,
     namespace,
     qualified,
@@ -64,7 +65,8 @@ from .common import (
 )
 from .names import escape
 
-# Per model: what model_header() includes, and the doc comment and runtime base of the model class.
+# Per model: the file's header (what it holds, the runtime's header, the package's own headers, the
+# imports' suffix), and the doc comment and runtime base of the model class.
 HEADERS = {False: ("Versioned (FBE) model", "versioned.h", ("", "_field_models"), "_models"),
            True: ("Final (compact) model", "final.h", ("",), "_final_models")}
 MODEL_CLASSES = {False: (("Versioned model of {}: serialize(), deserialize(), verify(), and the",
@@ -73,7 +75,9 @@ MODEL_CLASSES = {False: (("Versioned model of {}: serialize(), deserialize(), ve
 
 
 def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
-    w = model_header(schema, package, options, *HEADERS[final])
+    what, runtime, own, suffix = HEADERS[final]
+    w = header_file(options, package, f"{what} of the package '{package.name}'.", [f"<fbe/{runtime}>"],
+                    [f'"{package.name}{header}.h"' for header in own] + imported(schema, package, suffix))
     plans = [plan.of(schema).struct(s.qualified) for s in struct_order(package)]
     m = Walk(schema, inlined_structs(schema, package))
     declaration, parts = PARTS[final]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import Options, import_closure
 
-from .common import CppWriter, file_banner, guard, imports, model_ident, namespace, qualified, writer
+from .common import CppWriter, deprecated_used, guard, header_file, imported, imports, model_ident, namespace, qualified
 from .names import escape
 
 
@@ -47,35 +47,18 @@ def _ident(qualified_name: str) -> str:
 
 
 def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
-    w = writer(options)
     kind = "final" if final else "versioned"
-    file_banner(w, package, f"Protocol of the package '{package.name}' ({kind} frames, docs/format.md 7).")
-    w.line(f'#include "{package.name}_final_models.h"' if final else f'#include "{package.name}_models.h"')
-    for imp in imports(schema, package):
-        w.line(f'#include "{imp.name}_final_protocol.h"' if final else f'#include "{imp.name}_protocol.h"')
-    w.blank()
-    w.line("#include <fbe/protocol.h>")
-    w.blank()
-    w.line("#include <cstddef>")
-    w.line("#include <cstdint>")
-    w.line("#include <future>")
-    w.line("#include <memory>")
-    w.line("#include <string>")
-    w.blank()
-    deprecated = any(s.deprecated for s in list(package.protocol_types))
-    if deprecated:
-        # Deprecated messages can still be sent and received.
-        w.line("#pragma GCC diagnostic push")
-        w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
-        w.blank()
-    with namespace(w, "FBE"), namespace(w, escape(package.name)):
+    w = header_file(options, package, f"Protocol of the package '{package.name}' ({kind} frames, docs/format.md 7).",
+                    [f'"{package.name}{"_final" if final else ""}_models.h"',
+                     *imported(schema, package, "_final_protocol" if final else "_protocol")],
+                    ["<fbe/protocol.h>"], ["<cstddef>", "<cstdint>", "<future>", "<memory>", "<string>"])
+    deprecated = any(s.deprecated for s in package.protocol_types)
+    with deprecated_used(w, deprecated), namespace(w, "FBE"), namespace(w, escape(package.name)):
         _sender(w, schema, package, final)
         _receiver(w, schema, package, final)
         if not final:
             _proxy(w, schema, package)
         _client(w, schema, package, final)
-    if deprecated:
-        w.line("#pragma GCC diagnostic pop")
     return w.text()
 
 

@@ -19,8 +19,8 @@ from .common import (
     default_expr,
     enum_wire,
     field_ident,
-    file_banner,
-    imports,
+    header_file,
+    imported,
     int_literal,
     namespace,
     param_type,
@@ -28,24 +28,16 @@ from .common import (
     struct_order,
     type_ident,
     value_ident,
-    writer,
 )
 from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = writer(options)
-    file_banner(w, package, f"Types of the package '{package.name}'.")
-    for line in ("#include <fbe/buffer.h>", "#include <fbe/decimal.h>", "#include <fbe/text.h>",
-                 "#include <fbe/uuid.h>"):
-        w.line(line)
-    w.blank()
-    for header in ("array", "cstdint", "functional", "list", "map", "optional", "ostream", "set", "sstream",
-                   "string", "unordered_map", "vector"):
-        w.line(f"#include <{header}>")
-    for imported in imports(schema, package):
-        w.line(f'#include "{imported.name}.h"')
-    w.blank()
+    std = ("array", "cstdint", "functional", "list", "map", "optional", "ostream", "set", "sstream", "string",
+           "unordered_map", "vector")
+    w = header_file(options, package, f"Types of the package '{package.name}'.",
+                    ["<fbe/buffer.h>", "<fbe/decimal.h>", "<fbe/text.h>", "<fbe/uuid.h>"],
+                    [f"<{header}>" for header in std] + imported(schema, package, ""))
 
     structs = struct_order(package)
     with namespace(w, escape(package.name)):
