@@ -16,10 +16,11 @@ FBE::JSON::last_error().
 from __future__ import annotations
 
 from fbec.model import plan
-from fbec.model.ir import Package, Schema
+from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import Options
 
 from .common import (
+    CppWriter,
     assign_default,
     deprecated_used,
     field_ident,
@@ -56,9 +57,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     if base:
                         guard(w, f"!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false)")
                     for f in own:
-                        with w.block(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                                     f"!FBE::JSON::to_json(writer, value.{field_ident(f)}))"):
-                            w.line("return false;")
+                        guard(w, f'!FBE::JSON::to_json_key(writer, "{f.name}") || '
+                                 f"!FBE::JSON::to_json(writer, value.{field_ident(f)})")
                     w.line("return !scope || writer.EndObject();")
             w.blank()
 
@@ -74,51 +74,53 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 with w.function(f"static bool from_json(const TJson& json, {cpp}& value)"):
                     # depth, object and cost; the root names its type in errors
                     w.line("const detail::ReadLevel level;")
-                    with w.block(f'if (!detail::enter_struct(level, json, "{s.qualified}", cost))'):
-                        w.line("return false;")
+                    guard(w, f'!detail::enter_struct(level, json, "{s.qualified}", cost)')
                     w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
-                fields = list(s.all_fields)
                 w.line("//! The members (inherited ones first) of an object checked by from_json, in one pass:")
                 w.line("//! each name is matched once (the next field in declaration order first), a name")
                 w.line("//! seen twice is refused, a field without a member takes its default.")
                 with w.function(f"static bool read_members(const TJson& json, {cpp}& value)", False):
-                    if not fields:
-                        w.line("return true;")
-                    else:
-                        names = ", ".join(f'"{f.name}"' for f in fields)
-                        w.line(f"static constexpr std::string_view names[] = {{{names}}};")
-                        w.line(f"bool seen[{len(fields)}] = {{}};")
-                        w.line("bool result = true;")
-                        w.line("std::size_t next = 0;")
-                        with w.braced("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)"):
-                            w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
-                            w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
-                            guard(w, f"i == {len(fields)}", "continue; // unknown members are ignored")
-                            guard(w, "seen[i]", "return detail::duplicate_member(name);")
-                            w.line("seen[i] = true;")
-                            w.line("next = i + 1;")
-                            with w.braced("switch (i)"):
-                                for i, f in enumerate(fields):
-                                    w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
-                                           f'value.{field_ident(f)}, "{f.name}"); break;')
-                                w.line("default: break;")
-                            guard(w, "FBE_UNLIKELY(!result) && detail::exhausted()",
-                                  "return false; // beyond the decode budget: stop at once")
-                        # omitted members (JSON of an older schema version): defaults, their structs charged
-                        costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
-                        charged = any(costs)
-                        if charged:
-                            w.line("uint64_t defaults = 0;")
-                        for i, (f, cost) in enumerate(zip(fields, costs)):
-                            if not cost:
-                                guard(w, f"!seen[{i}]", assign_default(f"value.{field_ident(f)}", f))
-                                continue
-                            with w.braced(f"if (!seen[{i}])"):
-                                w.line(assign_default(f"value.{field_ident(f)}", f))
-                                w.line(f"defaults += {cost};")
-                        if charged:
-                            w.line("return (defaults == 0 || detail::charge_defaults(defaults)) && result;")
-                        else:
-                            w.line("return result;")
+                    _read_members(w, schema, s)
             w.blank()
     return w.text()
+
+
+def _read_members(w: CppWriter, schema: Schema, s: Struct) -> None:
+    """read_members' body: the object's members, one pass, then the defaults of the fields without one."""
+    fields = list(s.all_fields)
+    if not fields:
+        w.line("return true;")
+        return
+    names = ", ".join(f'"{f.name}"' for f in fields)
+    w.line(f"static constexpr std::string_view names[] = {{{names}}};")
+    w.line(f"bool seen[{len(fields)}] = {{}};")
+    w.line("bool result = true;")
+    w.line("std::size_t next = 0;")
+    with w.braced("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)"):
+        w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
+        w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
+        guard(w, f"i == {len(fields)}", "continue; // unknown members are ignored")
+        guard(w, "seen[i]", "return detail::duplicate_member(name);")
+        w.line("seen[i] = true;")
+        w.line("next = i + 1;")
+        with w.braced("switch (i)"):
+            for i, f in enumerate(fields):
+                w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
+                       f'value.{field_ident(f)}, "{f.name}"); break;')
+            w.line("default: break;")
+        guard(w, "FBE_UNLIKELY(!result) && detail::exhausted()",
+              "return false; // beyond the decode budget: stop at once")
+    # omitted members (JSON of an older schema version): defaults, their structs charged
+    costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
+    charged = any(costs)
+    if charged:
+        w.line("uint64_t defaults = 0;")
+    for i, (f, cost) in enumerate(zip(fields, costs)):
+        if not cost:
+            guard(w, f"!seen[{i}]", assign_default(f"value.{field_ident(f)}", f))
+            continue
+        with w.braced(f"if (!seen[{i}])"):
+            w.line(assign_default(f"value.{field_ident(f)}", f))
+            w.line(f"defaults += {cost};")
+    w.line("return (defaults == 0 || detail::charge_defaults(defaults)) && result;" if charged
+           else "return result;")
