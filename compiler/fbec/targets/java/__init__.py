@@ -46,70 +46,54 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         doc(w, f"The {e.kind} value of a wire integer: a declared constant, or a new value.", "",
             "@param value the wire integer", "@return the value")
         with w.block(f"public static {name} of({java} value) {{", "}"):
-            firsts = [(signed(v.value, bits), v) for v in e.text_values]
-            if java == "long":
-                for s, v in firsts:
-                    with w.block(f"if (value == {s}L) {{", "}"):
-                        w.line(f"return {c.ident.value(e.qualified, v.name)};")
-                w.line(f"return new {name}(value);")
-            elif firsts:
-                with w.block("switch (value) {", "}"):
-                    for s, v in firsts:
-                        w.line(f"case {s}:")
-                        with w.indented():
-                            w.line(f"return {c.ident.value(e.qualified, v.name)};")
-                    w.line("default:")
-                    with w.indented():
-                        w.line(f"return new {name}(value);")
-            else:
-                w.line(f"return new {name}(value);")
+            long = "L" if java == "long" else ""
+            firsts = [(f"{signed(v.value, bits)}{long}", v) for v in e.text_values]
+            returned(w, java != "long", [(s, c.ident.value(e.qualified, v.name)) for s, v in firsts], f"new {name}(value)")
         w.blank()
-        w.line("/** @return the wire integer */")
-        with w.block(f"public {java} value() {{", "}"):
-            w.line("return value;")
-        w.blank()
+        members = [("@return the wire integer", "value", "", java, "value")]
         if flags:
-            w.line("/** @param other flags @return the flags set in this or in other */")
-            with w.block(f"public {name} or({name} other) {{", "}"):
-                w.line(f"return of(({java}) (value | other.value));" if java in ("byte", "short")
-                       else "return of(value | other.value);")
+            members += [(f"@param other flags @return {what}", op, f"{name} other", name,
+                         f"of(({java}) (value {sign} other.value))" if java in ("byte", "short")
+                         else f"of(value {sign} other.value)")
+                        for op, sign, what in (("or", "|", "the flags set in this or in other"),
+                                               ("and", "&", "the flags set in both"))]
+            members.append(("@param other flags @return whether every flag of other is set in this", "has",
+                            f"{name} other", "boolean", "(value & other.value) == other.value"))
+        for text, method, params, returns, expr in members:
+            w.line(f"/** {text} */")
+            c.returns(w, c.method(method, params, returns), expr)
             w.blank()
-            w.line("/** @param other flags @return the flags set in both */")
-            with w.block(f"public {name} and({name} other) {{", "}"):
-                w.line(f"return of(({java}) (value & other.value));" if java in ("byte", "short")
-                       else "return of(value & other.value);")
+        compare = "compareUnsigned" if unsigned else "compare"
+        for method, params, returns, expr in (
+                ("equals", "Object other", "boolean", f"other instanceof {name} && (({name}) other).value == value"),
+                ("hashCode", "", "int", f"{boxed}.hashCode(value)"),
+                ("compareTo", f"{name} other", "int", f"{boxed}.{compare}(value, other.value)")):
+            c.returns(w, c.override(w, method, params, returns), expr)
             w.blank()
-            w.line("/** @param other flags @return whether every flag of other is set in this */")
-            with w.block(f"public boolean has({name} other) {{", "}"):
-                w.line("return (value & other.value) == other.value;")
-            w.blank()
-        w.line("@Override")
-        with w.block("public boolean equals(Object other) {", "}"):
-            w.line(f"return other instanceof {name} && (({name}) other).value == value;")
-        w.blank()
-        w.line("@Override")
-        with w.block("public int hashCode() {", "}"):
-            w.line(f"return {boxed}.hashCode(value);")
-        w.blank()
-        w.line("@Override")
-        with w.block(f"public int compareTo({name} other) {{", "}"):
-            if unsigned:
-                w.line(f"return {boxed}.compareUnsigned(value, other.value);")
-            else:
-                w.line(f"return {boxed}.compare(value, other.value);")
-        w.blank()
         w.line("/** The text form (docs/format.md 9). */")
         w.line("@Override")
         with w.block("public String toString() {", "}"):
             if flags:
                 flags_text(w, c, e, "value", lambda v: java_int_literal(v, java))
             else:
-                for s, v in firsts:
-                    suffix = "L" if java == "long" else ""
-                    with w.block(f"if (value == {s}{suffix}) {{", "}"):
-                        w.line(f'return "{v.name}";')
-                w.line('return "<unknown>";')
+                returned(w, False, [(s, f'"{v.name}"') for s, v in firsts], '"<unknown>"')
     return name
+
+
+def returned(w: CodeWriter, switch: bool, cases: list[tuple[str, str]], default: str) -> None:
+    """Return the expression of the first case whose literal `value` equals, else default: a switch
+    (when switch and there are cases) or a chain of ifs."""
+    if switch and cases:
+        with w.block("switch (value) {", "}"):
+            for label, expr in [*cases, ("", default)]:
+                w.line(f"case {label}:" if label else "default:")
+                with w.indented():
+                    w.line(f"return {expr};")
+        return
+    for label, expr in cases:
+        with w.block(f"if (value == {label}) {{", "}"):
+            w.line(f"return {expr};")
+    w.line(f"return {default};")
 
 
 def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:

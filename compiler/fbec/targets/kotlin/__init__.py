@@ -33,7 +33,7 @@ from fbec.targets.jvm.members import flags_text, write_equality
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
-from fbec.targets.kotlin.syntax import BITS, WIRE, Context, fits, int_literal
+from fbec.targets.kotlin.syntax import BITS, WIRE, Context, fits, int_literal, signature
 
 __all__ = ["Context", "generate", "kotlin_package"]
 
@@ -55,20 +55,15 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     w.line("@JvmInline")
     with w.block(f"value class {name}(val value: {kotlin}) : Comparable<{name}> {{", "}"):
         if flags:
-            signed_narrow = kotlin in ("Byte", "Short")
+            # Kotlin's and/or of Byte and Short are experimental: through Int
+            a, b = ("value.toInt()", "other.value.toInt()") if kotlin in ("Byte", "Short") else ("value", "other.value")
+            into, out = ("(", f").to{kotlin}()") if kotlin in ("Byte", "Short") else ("", "")
             for op, what in (("or", "The flags set in this or in [other]."), ("and", "The flags set in both.")):
                 w.line(f"/** {what} */")
-                if signed_narrow:      # Kotlin's and/or of Byte and Short are experimental: through Int
-                    w.line(f"infix fun {op}(other: {name}): {name} = "
-                           f"{name}((value.toInt() {op} other.value.toInt()).to{kotlin}())")
-                else:
-                    w.line(f"infix fun {op}(other: {name}): {name} = {name}(value {op} other.value)")
+                w.line(f"infix fun {op}(other: {name}): {name} = {name}({into}{a} {op} {b}{out})")
                 w.blank()
             w.line("/** Whether every flag of [other] is set in this. */")
-            if signed_narrow:
-                w.line(f"fun has(other: {name}): Boolean = (value.toInt() and other.value.toInt()) == other.value.toInt()")
-            else:
-                w.line(f"fun has(other: {name}): Boolean = (value and other.value) == other.value")
+            w.line(f"fun has(other: {name}): Boolean = ({a} and {b}) == {b}")
             w.blank()
         w.line(f"override fun compareTo(other: {name}): Int = value.compareTo(other.value)")
         w.blank()
@@ -120,13 +115,9 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
                 if f.deprecated:
                     w.line("/** Deprecated in the schema. */")
                 w.line(param + ",")
-        if fits(w, w.depth, f"){supertype} {{"):
-            w.line(f"){supertype} {{")
+        if call:     # the supertype's arguments one per line when its call does not fit
+            signature(w, w.depth, f") : {c.named(s.base or '')}", [c.ident.field(f) for f in inherited], " {")
         else:
-            w.line(f") : {c.named(s.base or '')}(")
-            with w.indented():
-                for f in inherited:
-                    w.line(f"{c.ident.field(f)},")
             w.line(") {")
     with w.block("", "}"):
         write_equality(w, c, s, name)
