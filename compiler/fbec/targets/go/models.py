@@ -652,32 +652,20 @@ def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, note
 
 
 def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
-    target = "v." + c.ident.field(f)
-    t = f.type
+    """A field set to the schema's default (Reset, fbeDefaults): a struct reset in place, a slice's or
+    map's storage kept, an optional's value made when it has a default."""
+    target, t = "v." + c.ident.field(f), f.type
     if isinstance(t, ir.Optional_):
         value = None if f.default.kind in ("none", "null") else c.scalar_default(t.element, f.default, present=True)
-        if value is None:
-            w.line(f"{target} = nil")
-        else:
-            w.line(f"{target} = {c.rt('Ptr')}[{c.type(t.element)}]({value})")
-        return
-    if isinstance(t, ir.StructRef):
+        w.line(f"{target} = " + ("nil" if value is None else f"{c.rt('Ptr')}[{c.type(t.element)}]({value})"))
+    elif isinstance(t, ir.StructRef):
         w.line(f"{target}.Reset()")
-        return
-    if isinstance(t, ir.Array):
-        if isinstance(t.element, ir.StructRef):
-            with w.block(f"for i := range {target} {{", "}"):
-                w.line(f"{target}[i].Reset()")
-        else:
-            w.line(f"{target} = {c.type(t)}{{}}")
-        return
-    if isinstance(t, (ir.Sequence, ir.Mapping)):
-        if isinstance(t, ir.Mapping) and c.comparable(t.key):
-            w.line(f"clear({target})")
-        else:
-            w.line(f"{target} = {target}[:0]")
-        return
-    value = c.default(t, f.default)
-    if value is None:
-        value = zero(c, t)
-    w.line(f"{target} = {value}")
+    elif isinstance(t, ir.Array) and isinstance(t.element, ir.StructRef):
+        with w.block(f"for i := range {target} {{", "}"):
+            w.line(f"{target}[i].Reset()")
+    elif isinstance(t, ir.Mapping) and c.comparable(t.key):
+        w.line(f"clear({target})")
+    elif isinstance(t, (ir.Sequence, ir.Mapping)):
+        w.line(f"{target} = {target}[:0]")
+    else:       # a scalar's default, else its zero (an array's: its type's {})
+        w.line(f"{target} = {c.default(t, f.default) or zero(c, t)}")
