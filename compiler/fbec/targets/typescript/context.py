@@ -186,12 +186,11 @@ def js_number(text: str) -> str:
 
 def zero(c: Context, t: ir.Type) -> str:
     """The default of a type without a schema default: zero, false, empty, undefined, a new struct."""
-    if isinstance(t, ir.Primitive):
-        if t.name in RUNTIME_TYPES:
-            return f"{c.rt(RUNTIME_TYPES[t.name])}.{'NIL' if t.name == 'uuid' else 'ZERO'}"
-        return {"bool": "false", "string": '""', "bytes": "new Uint8Array(0)"}.get(t.name, "0n" if t.name in BIGINTS else "0")
-    if isinstance(t, ir.EnumRef):
-        return "0n" if t.wire in BIGINTS else "0"
+    if isinstance(t, ir.Primitive) and t.name in RUNTIME_TYPES:
+        return f"{c.rt(RUNTIME_TYPES[t.name])}.{'NIL' if t.name == 'uuid' else 'ZERO'}"
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        name = ir.wire_name(t)
+        return {"bool": "false", "string": '""', "bytes": "new Uint8Array(0)"}.get(name, "0n" if name in BIGINTS else "0")
     if isinstance(t, ir.StructRef):
         return f"new {c.named(t.name)}()"
     if isinstance(t, ir.Optional_):
@@ -241,11 +240,8 @@ def unique(t: ir.Type) -> bool:
 
 def new_collection(c: Context, t: ir.Type, name: str) -> str:
     """The declaration of the local `name` a collection of type t is read into: a Set or Map, or an array."""
-    if isinstance(t, ir.Mapping) and unique(t):
-        return f"const {name} = new Map{c.generic(c.type(t.key), c.type(t.value))}();"
-    if isinstance(t, ir.Sequence) and unique(t):
-        return f"const {name} = new Set{c.generic(c.type(t.element))}();"
-    return f"const {name}{c.annot(c.type(t))} = [];"
+    value = zero(c, t)      # a Set or Map (unique), else an array
+    return f"const {name}{c.annot(c.type(t)) if value == '[]' else ''} = {value};"
 
 
 def add_item(w: CodeWriter, t: ir.Type, collection: str, item: str, duplicate: str, key: str = "") -> None:
