@@ -342,13 +342,6 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
     `at` = (base, slot), or at the Reader's cursor (`at` None, the final model)."""
     quoted = f'"{field}"'
 
-    def loop(i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
-        if at is None:
-            verify_loop(w, i, n, body)
-        else:
-            with w.block(f"for {i} := range {n} {{", "}"):
-                body(w)
-
     if kept(c, t):
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
@@ -384,7 +377,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
     elif isinstance(t, ir.Array):
         i = names("i")
         where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
-        loop(i, str(t.length), lambda body: verify_value(body, c, t.element, where, field, names,
+        verify_loop(w, i, str(t.length), lambda body: verify_value(body, c, t.element, where, field, names,
                                                          [f"r.UnwindIndex({i})", *unwind]))
     else:
         assert isinstance(t, (ir.Sequence, ir.Mapping))   # an enum's slot checks nothing (is_fixed above)
@@ -404,21 +397,18 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
                 return
             e, n, i = names("e"), names("n"), names("i")
             w.line(f"{e}, {n} := {call}")
-        inner_unwind = [f"r.UnwindIndex({i})", *unwind]
-        if isinstance(t, ir.Sequence):
-            loop(i, n, lambda body: verify_value(body, c, t.element, at and (at[0], f"{e}+{i}*{t.element.size}"),
-                                                 field, names, inner_unwind))
-            return
+        slot = f"{e}+{i}*{t.item_size}"      # an element's, or an entry's key's (its value's after it)
+        parts = [(t.element, slot)] if isinstance(t, ir.Sequence) else [(t.key, slot), (t.value, f"{slot}+{t.key.size}")]
 
-        def entry(body: CodeWriter) -> None:
-            verify_value(body, c, t.key, at and (at[0], f"{e}+{i}*{t.item_size}"), field, names, inner_unwind)
-            verify_value(body, c, t.value, at and (at[0], f"{e}+{i}*{t.item_size}+{t.key.size}"), field, names,
-                         inner_unwind)
-        loop(i, n, entry)
+        def item(body: CodeWriter) -> None:
+            for part, pos in parts:
+                verify_value(body, c, part, at and (at[0], pos), field, names, [f"r.UnwindIndex({i})", *unwind])
+        verify_loop(w, i, n, item)
 
 
 def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
-    """`for i := range n` around the lines body writes (`for range n` when they do not use i)."""
+    """`for i := range n` around the lines body writes (`for range n` when they do not use i: a final
+    model's items whose checks name no index; a versioned item's slot always does)."""
     inner = CodeWriter(Options(tabs=True))
     body(inner)
     text = inner.text().strip("\n")
