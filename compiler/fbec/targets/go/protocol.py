@@ -34,11 +34,6 @@ def id_of(c: Context, m: Message) -> str:
     return c.ident.field(f)
 
 
-def _func(c: Context, m: Message, prefix: str) -> str:
-    """A package-level function of the message's package (VerifyFBE<Name>), qualified when imported."""
-    return c.qualify(m.struct.qualified, c.ident.function(prefix, m.struct.qualified))
-
-
 def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     if not c.package.dispatch:
         return
@@ -101,7 +96,8 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
            "// not a decoded value, to Handler (docs/format.md 7.5).")
     _receiver(w, c, proxy, "x", proxy_handler, False, doc, "frames",
               "verifies one whole frame and hands it to x.Handler", dispatch,
-              lambda m: ("", f"{_func(c, m, 'VerifyFBE')}(frame, lim)", f"On{m.suffix}Frame(frame)"))
+              lambda m: ("", c.qualify(m.struct.qualified, c.ident.function("VerifyFBE", m.struct.qualified))
+                         + "(frame, lim)", f"On{m.suffix}Frame(frame)"))
 
     # ------------------------------------------------------------ clients
     _clients(w, c, names, send, dispatch, models, handler)
