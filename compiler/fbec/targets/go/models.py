@@ -59,10 +59,8 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         else:
             w.line(f"w.{kind}({at[0]}, {at[1]}, {arg})" if kind in ("String", "Blob") else f"w.Put{kind}({at[1]}, {arg})")
 
-    if isinstance(t, ir.Primitive):
-        put(SLOT[t.name], value)
-    elif isinstance(t, ir.EnumRef):
-        put(SLOT[t.wire], f"{GO_PRIMITIVES[t.wire]}({value})")
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):      # an enum as its wire type
+        put(SLOT[ir.wire_name(t)], value if isinstance(t, ir.Primitive) else f"{GO_PRIMITIVES[t.wire]}({value})")
     elif isinstance(t, ir.StructRef):
         check(w, c, t, "w", value, unwind)
         w.line(f"({value}).FBEWriteFinal(w)" if at is None else f"({value}).FBEWrite(w, {at[0]}, {at[1]})")
@@ -497,10 +495,9 @@ def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: 
     """Read the scalar, enum or array of scalars at offset at of the run's bytes d into dst
     (fbe.GetI32 and its kin)."""
     part = f"{d}[{at}:]" if at else d
-    if isinstance(t, ir.Primitive):
-        w.line(f"{dst} = {c.rt('Get' + SLOT[t.name])}({part})")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"{dst} = {c.type(t)}({c.rt('Get' + SLOT[t.wire])}({part}))")
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        get = f"{c.rt('Get' + SLOT[ir.wire_name(t)])}({part})"
+        w.line(f"{dst} = {get if isinstance(t, ir.Primitive) else f'{c.type(t)}({get})'}")
     else:
         assert isinstance(t, ir.Array), t
         i = names("i")
