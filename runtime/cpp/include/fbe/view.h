@@ -531,24 +531,34 @@ namespace detail {
 
 //! verify()'s decoder that also tells whether a struct body shorter than
 //! its schema's (an older writer's) was entered: a verified view reads every
-//! field of a body without checking the body holds it.
+//! field of a body without checking the body holds it. Every such body takes
+//! its struct's verify_older(), which charges it first (charge_older): the
+//! flag is set there, off the usual path.
 class FullBodyDecoder : public Decoder {
 public:
     using Decoder::Decoder;
-    bool shorter = false;
+    bool older = false;
 
-    template <uint32_t type_id, uint32_t body_size>
-    FBE_INLINE bool enter(std::size_t position, uint32_t& found_size) {
-        if (!Decoder::enter<type_id, body_size>(position, found_size))
-            return false;
-        shorter |= found_size < body_size;
-        return true;
+    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* what, std::size_t position) {
+        older = true;
+        return Decoder::charge_older(cost, defaults, what, position);
     }
     FBE_INLINE void take_progress(const FullBodyDecoder& copy) noexcept {
         Decoder::take_progress(copy);
-        shorter = copy.shorter;
+        older = copy.older;
     }
 };
+
+//! verify() of the root of `total` bytes with FullBodyDecoder: true when it
+//! passes with no older writer's body. Out of line, as Model::verify() is:
+//! inlined into verified_view(), beside its error string and limits, the
+//! decoder no longer stayed in registers (graph benchmark: 1.34 M
+//! instructions against Model::verify()'s 1.10 M).
+template <typename T>
+FBE_NOINLINE bool verify_full_bodies(const uint8_t* data, uint32_t total, std::string* error, const Limits& limits) {
+    FullBodyDecoder d(data, total, error, limits);
+    return VCodec<T>::verify(d, 0, 4) && d.within_budget("root", 0) && !d.older;
+}
 
 } // namespace detail
 
@@ -569,8 +579,7 @@ VerifiedView<T> verified_view(const uint8_t* data, std::size_t size) {
         return VerifiedView<T>(data, 0);
     std::string error;
     const Limits limits;
-    detail::FullBodyDecoder d(data, total, &error, limits);
-    if (!VCodec<T>::verify(d, 0, 4) || !d.within_budget("root", 0) || d.shorter)
+    if (!detail::verify_full_bodies<T>(data, total, &error, limits))
         return VerifiedView<T>(data, 0);
     return VerifiedView<T>(data, total, 0, 4);
 }
