@@ -335,6 +335,22 @@ def deprecated_used(w: CppWriter, used: bool) -> Iterator[None]:
 
 
 @contextmanager
+def specialisation(w: CppWriter, name: str, comment: str | None,
+                   constants: Iterable[tuple[str, int | bool]] = ()) -> Iterator[None]:
+    """An explicit specialisation `template <> struct name` (`// comment` above it): its `constants`
+    (declaration, value), then what the block writes."""
+    if comment:
+        w.line(f"// {comment}")
+    w.line("template <>")
+    w.line(f"struct {name}")
+    with w.block("{", "};"):
+        for declaration, value in constants:
+            w.line(f"static constexpr {declaration} = {str(value).lower()};")     # a bool: true, false
+        yield
+    w.blank()
+
+
+@contextmanager
 def namespace(w: CppWriter, name: str) -> Iterator[None]:
     """A namespace block; its content is not indented. `name` is C++ (a package name through names.escape())."""
     w.line(f"namespace {name} {{")

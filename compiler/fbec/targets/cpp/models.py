@@ -34,13 +34,12 @@ reader of its vector elements. The model class is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from itertools import groupby
 from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import Options
 
@@ -61,6 +60,7 @@ from .common import (
     read_scalars,
     reader_inline,
     return_sum,
+    specialisation,
     struct_order,
 )
 from .names import escape
@@ -101,28 +101,13 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     return w.text()
 
 
-@contextmanager
-def _specialisation(w: CppWriter, body: str, s: Struct, comment: str,
-                    constants: list[tuple[str, int | bool]]) -> Iterator[None]:
-    """The runtime's `body<T>` (VBody, FBody) of struct s: its type id and `constants` (declaration,
-    value), then what the block writes."""
-    w.line(f"// {s.qualified}: {comment}")
-    w.line("template <>")
-    w.line(f"struct {body}<{qualified(s.qualified)}>")
-    with w.block("{", "};"):
-        for declaration, value in [("uint32_t type_id", s.type_id), *constants]:
-            w.line(f"static constexpr {declaration} = {str(value).lower()};")     # a bool: true, false
-        yield
-    w.blank()
-
-
 def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     # fixed_fields: no field (inherited ones included) points out of the body, so a vector of such
     # structs may take VSequence's packed path
-    with _specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes", [
-            ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
+    with specialisation(w, f"VBody<{t}>", f"{s.qualified}: type {s.type_id}, body {s.body_size} bytes", [
+            ("uint32_t type_id", s.type_id), ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
             ("bool inlined", s.qualified in m.inlined), ("uint64_t cost", s.decode_cost)]):
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
@@ -338,9 +323,10 @@ def _fast_readers(p: StructPlan, m: Walk) -> list[tuple[str, list[Step]]]:
 def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    with _specialisation(w, "FBody", s, f"type {s.type_id}", [
-            ("bool inlined", s.qualified in m.inlined), ("std::size_t fixed_size", m.fixed_size(p)),
-            ("std::size_t min_size", s.final_min_size), ("uint64_t cost", s.decode_cost)]):
+    with specialisation(w, f"FBody<{t}>", f"{s.qualified}: type {s.type_id}", [
+            ("uint32_t type_id", s.type_id), ("bool inlined", s.qualified in m.inlined),
+            ("std::size_t fixed_size", m.fixed_size(p)), ("std::size_t min_size", s.final_min_size),
+            ("uint64_t cost", s.decode_cost)]):
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
@@ -399,11 +385,9 @@ def _fast_reader(w: CppWriter, m: Walk, p: StructPlan, name: str, steps: list[St
                 w.line(f"p += {step.type.final_size};")
             else:
                 after = f"rest + {step.min_after}" if step.min_after else "rest"
-                if isinstance(step.type, StructRef):
-                    call = f"FBody<{qualified(step.type.name)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
-                else:
-                    call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
-                guard(w, f"!{call}")
+                reader = f"FBody<{qualified(step.type.name)}>" if isinstance(step.type, StructRef) else \
+                    f"FCodec<{cpp_type(step.type)}>"
+                guard(w, f"!{reader}::read_fast(p, end, {after}, value.{field_ident(step.field)})")
         w.line("return true;")
 
 
@@ -419,7 +403,8 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
             w.line(assign_default(f"value.{field_ident(f.field)}", f.field))
             w.line("ok = false;")
 
-    def fast_condition(name: str, steps: list[Step], declare: bool) -> None:
+    def fast_condition(name: str, steps: list[Step], declare: bool) -> str:
+        """Writes what the fast reader's condition needs; returns the if that opens its branch."""
         checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else steps[0].min_from}"]
         levels = m.levels(steps)
         if levels:
@@ -427,18 +412,16 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
             checks.append(f"d.depth_left >= {levels}u")
         w.line(f"{'const uint8_t* ' if declare else ''}p = d.data + d.pos;")
         checks.append(f"{name}(p, d.data + d.size, 0, value)")
-        w.line(f"if (FBE_LIKELY({' && '.join(checks)})) {{")
+        return f"if (FBE_LIKELY({' && '.join(checks)})) {{"
 
     with w.function(f"{reader_inline(s, m.inlined)} bool FBody<{t}>::read(FinalDecoder& d, {t}& value)"):
         if not p.fields:
             w.line("return true;")
         elif readers and readers[0][0] == "read_fast":
             w.line("// The fast path; if anything does not fit, every field is read again, best effort, out of line.")
-            fast_condition("read_fast", readers[0][1], True)
-            with w.indented():
+            with w.block(fast_condition("read_fast", readers[0][1], True), "}"):
                 w.line("d.pos = std::size_t(p - d.data);")
                 w.line("return true;")
-            w.line("}")
             w.line(apart("FinalDecoder", "read_fields(c, value)"))
         else:
             w.line("bool ok = true;")
@@ -449,10 +432,9 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
                     names = [f.name for f in _fields(segment)]
                     fields = ", ".join(names) if len(names) <= 6 else f"{names[0]} to {names[-1]}"
                     w.line(f"// {fields}: the fast path, or if anything does not fit, one by one, best effort.")
-                    fast_condition(name, segment, not declared)
-                    declared = True
-                    with w.indented():
+                    with w.block(fast_condition(name, segment, not declared)):
                         w.line("d.pos = std::size_t(p - d.data);")
+                    declared = True
                     _else_each(w, _fields(segment), one)
                     continue
                 for step in segment:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fbec.model import ir, plan
 from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
 
-from .common import CppWriter, field_ident, guard, namespace, qualified
+from .common import CppWriter, field_ident, guard, namespace, qualified, specialisation
 
 
 def _static(schema: Schema, package: Package, t: Type) -> bool:
@@ -73,15 +73,10 @@ def generate(w: CppWriter, schema: Schema, package: Package) -> None:
         w.blank()
         for s in structs:
             t = qualified(s.qualified)
-            bounded = "true" if plan.of(schema).struct(s.qualified).bounded else "false"
-            height = str(s.height) if plan.of(schema).struct(s.qualified).bounded else "unbounded"
-            w.line(f"// {s.qualified}: nesting height {height} (struct levels below it)")
-            w.line("template <>")
-            w.line(f"struct Nesting<{t}>")
-            with w.block("{", "};"):
-                w.line(f"static constexpr bool bounded = {bounded};")
+            bounded = plan.of(schema).struct(s.qualified).bounded
+            height = f"nesting height {s.height if bounded else 'unbounded'} (struct levels below it)"
+            with specialisation(w, f"Nesting<{t}>", f"{s.qualified}: {height}", [("bool bounded", bounded)]):
                 w.line(f"static bool within(const {t}& value, unsigned depth, std::string& error);")
-            w.blank()
         for s in structs:
             t = qualified(s.qualified)
             fields = [f for f in s.all_fields if ir.struct_refs(f.type)]

@@ -25,6 +25,7 @@ from .common import (
     namespace,
     param_type,
     qualified,
+    specialisation,
     struct_order,
     type_ident,
     value_ident,
@@ -58,11 +59,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         with namespace(w, "std"):
             w.blank()
             for s in structs:
-                w.line("template <>")
-                w.line(f"struct hash<{qualified(s.qualified)}>")
-                with w.block("{", "};"):
+                with specialisation(w, f"hash<{qualified(s.qualified)}>", None):
                     w.line(f"std::size_t operator()(const {qualified(s.qualified)}& value) const noexcept;")
-                w.blank()
         w.blank()
 
     with namespace(w, escape(package.name)):
