@@ -15,7 +15,6 @@ from fbec.model import ir, plan
 from fbec.model.ir import (
     Array,
     Default,
-    Enum,
     EnumRef,
     Field,
     Optional_,
@@ -135,10 +134,6 @@ def value_ident(type_name: str, name: str) -> str:
     return names.value(type_name, name) if names else escape(name)
 
 
-def enum_constant(type_name: str, name: str) -> str:
-    return f"{qualified(type_name)}::{value_ident(type_name, name)}"
-
-
 class CppDefaults(DefaultLiterals):
     """A field default's C++ literal, zero spelled too (`false`, `0`, `""`)."""
 
@@ -162,7 +157,7 @@ class CppDefaults(DefaultLiterals):
         return f'FBE::uuid_t("{uuid}")'
 
     def enum_value(self, enum: str, name: str) -> str:
-        return enum_constant(enum, name)
+        return f"{qualified(enum)}::{value_ident(enum, name)}"
 
     def flags_default(self, flags: str, value: int) -> str:
         return f"static_cast<{qualified(flags)}>({int_literal(value, 'uint64_t')})"
@@ -223,10 +218,6 @@ def reader_inline(s: Struct, inlined: set[str]) -> str:
     return "FBE_INLINE" if s.qualified in inlined else "inline"
 
 
-def enum_wire(e: Enum) -> str:
-    return WIRE[e.wire]
-
-
 class CppWriter(CodeWriter):
     """A CodeWriter that writes C++ function definitions."""
 
@@ -263,19 +254,6 @@ class CppWriter(CodeWriter):
             self.blank()
 
 
-def writer(options: Options) -> CppWriter:
-    return CppWriter(options)
-
-
-def file_banner(w: CppWriter, package: Package, what: str) -> None:
-    for line in generated_header(package).splitlines():
-        w.line(line)
-    w.line(f"// {what}")
-    w.blank()
-    w.line("#pragma once")
-    w.blank()
-
-
 def guard(w: CppWriter, condition: str, then: str = "return false;", keyword: str = "if") -> None:
     """`if (condition)` and its one statement below it, unbraced (`keyword`: "else if")."""
     with w.block(f"{keyword} ({condition})"):
@@ -305,10 +283,14 @@ def imports(schema: Schema, package: Package) -> list[Package]:
 
 
 def header_file(options: Options, package: Package, what: str, *groups: Iterable[str]) -> CppWriter:
-    """The start of a header: the banner saying `what` it holds, then each group of included headers
-    (`<fbe/json.h>`, `"market.h"`) and a blank line."""
-    w = writer(options)
-    file_banner(w, package, what)
+    """The start of a header: the generated file's banner, `what` it holds, `#pragma once`, then each group
+    of included headers (`<fbe/json.h>`, `"market.h"`) and a blank line."""
+    w = CppWriter(options)
+    w.lines(generated_header(package))
+    w.line(f"// {what}")
+    w.blank()
+    w.line("#pragma once")
+    w.blank()
     for group in groups:
         for header in group:
             w.line(f"#include {header}")

@@ -20,20 +20,14 @@ from fbec.model import plan
 from fbec.model.ir import Field, Package, Primitive, Schema, Struct, is_scalar
 from fbec.targets.base import CodeWriter, Options
 
-from .common import cpp_type, default_expr, file_banner, imports, namespace, qualified, struct_order, writer
+from .common import cpp_type, default_expr, header_file, imported, namespace, qualified, struct_order
 from .names import FIELD_MODEL_MEMBERS, current, escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = writer(options)
-    file_banner(w, package, f"Field models (in-place views) of the package '{package.name}'.")
-    w.line("#include <fbe/field_model.h>")
-    w.line("#include <fbe/view.h>")
-    w.blank()
-    w.line(f'#include "{package.name}.h"')
-    for imported in imports(schema, package):
-        w.line(f'#include "{imported.name}_field_models.h"')
-    w.blank()
+    w = header_file(options, package, f"Field models (in-place views) of the package '{package.name}'.",
+                    ["<fbe/field_model.h>", "<fbe/view.h>"],
+                    [f'"{package.name}.h"', *imported(schema, package, "_field_models")])
     with namespace(w, "FBE"):
         w.blank()
         for s in struct_order(package):

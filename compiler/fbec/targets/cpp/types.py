@@ -14,10 +14,10 @@ from fbec.targets.base import Options
 
 from . import nesting
 from .common import (
+    WIRE,
     CppWriter,
     cpp_type,
     default_expr,
-    enum_wire,
     field_ident,
     header_file,
     imported,
@@ -80,7 +80,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 # ---------------------------------------------------------------- enums and flags
 
 def _enum_body(w: CppWriter, e: Enum) -> None:
-    wire = enum_wire(e)
+    wire = WIRE[e.wire]
     w.line(f"enum class {type_ident(e.qualified)} : {wire}")
     with w.block("{", "};"):
         for v in e.values:
@@ -102,7 +102,7 @@ def _flags(w: CppWriter, f: Enum) -> None:
     w.blank()
     w.line(f"FBE_ENUM_FLAGS({type_ident(f.qualified)})")
     w.blank()
-    wire = enum_wire(f)
+    wire = WIRE[f.wire]
     with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)"):
         if not f.named_flags:
             w.line("(void)value;")
