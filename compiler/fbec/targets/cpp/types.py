@@ -169,8 +169,7 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
         w.blank()
 
     # Equality and ordering on the key fields (IR `keys`, inherited ones included).
-    by_name = {f.name: f for f in s.all_fields}
-    keys = [field_ident(by_name[k]) for k in s.keys]
+    keys = [field_ident(f) for f in s.key_fields]
     with w.function(f"inline bool {name}::operator==(const {name}& other) const noexcept"):
         w.line("return " + (" && ".join(f"{k} == other.{k}" for k in keys) or "true") + ";")
     with w.function(f"inline bool {name}::operator<(const {name}& other) const noexcept"):
@@ -211,11 +210,9 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
 
 
 def _hash_function(w: CppWriter, s: Struct) -> None:
-    keys = list(s.keys)
-    all_fields = {f.name: f for f in s.all_fields}
     with w.function(f"inline std::size_t std::hash<{qualified(s.qualified)}>::operator()"
                     f"(const {qualified(s.qualified)}& value) const noexcept"):
         w.line("std::size_t result = 17;")
-        for k in keys:
-            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{field_ident(all_fields[k])});")
+        for k in s.key_fields:
+            w.line(f"result = result * 31 + std::hash<{cpp_type(k.type)}>()(value.{field_ident(k)});")
         w.line("return result;")
