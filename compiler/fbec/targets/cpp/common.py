@@ -28,16 +28,13 @@ from fbec.model.ir import (
 from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header, nested_spec
 from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
+# The C++ types of the primitives (an enum's or flags' integer wire type, IR `wire`, among them).
 PRIMITIVES: dict[str, str] = {
     **{name: name + "_t" for name in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")},
     "bool": "bool", "byte": "uint8_t", "char": "char", "wchar": "wchar_t", "float": "float", "double": "double",
     "decimal": "FBE::decimal_t", "timestamp": "uint64_t", "uuid": "FBE::uuid_t", "string": "std::string",
     "bytes": "FBE::buffer_t",
 }
-
-# Integer wire types of enums and flags (IR `wire`) as C++ types.
-WIRE = {name: PRIMITIVES[name] for name in
-        ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64")}
 
 # The standard templates of an IR node kind (base.nested_spec: an array's length after its element).
 TEMPLATES = {"optional": "std::optional", "array": "std::array", "vector": "std::vector", "list": "std::list",

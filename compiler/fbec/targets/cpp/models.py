@@ -67,15 +67,15 @@ from .names import escape
 
 # Per model: the file's header (what it holds, the runtime's header, the package's own headers, the
 # imports' suffix), and the doc comment and runtime base of the model class.
-HEADERS = {False: ("Versioned (FBE) model", "versioned.h", ("", "_field_models"), "_models"),
-           True: ("Final (compact) model", "final.h", ("",), "_final_models")}
-MODEL_CLASSES = {False: (("Versioned model of {}: serialize(), deserialize(), verify(), and the",
-                          "field models of the root (`model`, create_begin(), create_end())."), "ViewModel"),
-                 True: (("Final model of {}: serialize(), deserialize(), verify().",), "FinalModel")}
+MODELS = {False: ("Versioned (FBE) model", "versioned.h", ("", "_field_models"), "_models",
+                  ("Versioned model of {}: serialize(), deserialize(), verify(), and the",
+                   "field models of the root (`model`, create_begin(), create_end())."), "ViewModel"),
+          True: ("Final (compact) model", "final.h", ("",), "_final_models",
+                 ("Final model of {}: serialize(), deserialize(), verify().",), "FinalModel")}
 
 
 def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
-    what, runtime, own, suffix = HEADERS[final]
+    what, runtime, own, suffix, doc, base = MODELS[final]
     w = header_file(options, package, f"{what} of the package '{package.name}'.", [f"<fbe/{runtime}>"],
                     [f'"{package.name}{header}.h"' for header in own] + imported(schema, package, suffix))
     plans = [plan.of(schema).struct(s.qualified) for s in struct_order(package)]
@@ -90,7 +90,6 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
                 part(w, m, p)
         with namespace(w, escape(package.name)):
             w.blank()
-            doc, base = MODEL_CLASSES[final]
             for name in (p.struct.qualified for p in plans):
                 for line in doc:
                     w.line("//! " + line.format(name))

@@ -14,7 +14,7 @@ from fbec.targets.base import Options
 
 from . import nesting
 from .common import (
-    WIRE,
+    PRIMITIVES,
     CppWriter,
     cpp_type,
     default_expr,
@@ -80,7 +80,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 # ---------------------------------------------------------------- enums and flags
 
 def _enum_body(w: CppWriter, e: Enum) -> None:
-    wire = WIRE[e.wire]
+    wire = PRIMITIVES[e.wire]
     w.line(f"enum class {type_ident(e.qualified)} : {wire}")
     with w.block("{", "};"):
         for v in e.values:
@@ -102,7 +102,7 @@ def _flags(w: CppWriter, f: Enum) -> None:
     w.blank()
     w.line(f"FBE_ENUM_FLAGS({type_ident(f.qualified)})")
     w.blank()
-    wire = WIRE[f.wire]
+    wire = PRIMITIVES[f.wire]
     with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)"):
         if not f.named_flags:
             w.line("(void)value;")
