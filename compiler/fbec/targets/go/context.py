@@ -117,26 +117,18 @@ class Context(DefaultLiterals):
     def compare_of(self, t: ir.Type, a: str, b: str) -> str | None:
         """The expression ordering [key] field values a and b of type t (negative, 0, positive) in
         the wire order; None when every value is the same key (a struct without [key] fields)."""
-        if isinstance(t, ir.Primitive):
-            named = compare_func(self, t)
-            if named is not None:
-                return f"{named}({a}, {b})"
-            if t.name == "bytes":
-                return f"{self.file.qualified('bytes', 'Compare')}({a}, {b})"
-            return f"{self.file.qualified('cmp', 'Compare')}({a}, {b})"
-        if isinstance(t, ir.EnumRef):
-            return f"{self.file.qualified('cmp', 'Compare')}({a}, {b})"
+        def order(t: ir.Type, generic: bool) -> str:       # a primitive's or an enum's comparison
+            if isinstance(t, ir.Primitive) and t.name == "bytes":
+                return self.file.qualified("bytes", "Compare")
+            return compare_func(self, t) or (self.file.qualified("cmp", "Compare")
+                                             + (f"[{self.type(t)}]" if generic else ""))
+
+        if isinstance(t, (ir.Primitive, ir.EnumRef)):
+            return f"{order(t, False)}({a}, {b})"
         if isinstance(t, ir.Optional_):
-            e = t.element
-            if isinstance(e, ir.StructRef):
-                order = self.order_func(e)
-                return f"{self.rt('CompareOptionalOf')}({a}, {b}, {order})"
-            order = compare_func(self, e)
-            if isinstance(e, ir.Primitive) and e.name == "bytes":
-                order = self.file.qualified("bytes", "Compare")
-            elif order is None:
-                order = f"{self.file.qualified('cmp', 'Compare')}[{self.type(e)}]"
-            return f"{self.rt('CompareOptional')}({a}, {b}, {order})"
+            if isinstance(t.element, ir.StructRef):
+                return f"{self.rt('CompareOptionalOf')}({a}, {b}, {self.order_func(t.element)})"
+            return f"{self.rt('CompareOptional')}({a}, {b}, {order(t.element, True)})"
         assert isinstance(t, ir.StructRef), t
         return f"{a}.FBEKeyCompare(&{b})" if self.key_fields(t) else None
 
