@@ -103,6 +103,42 @@ class Context(DefaultLiterals):
         plain = modifiers.replace("protected ", "").replace("override ", "")
         return f"{plain}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
 
+    def cast(self, expr: str, t: str) -> str:
+        """`expr as t` (JavaScript: expr)."""
+        return f"{expr} as {t}" if self.ts else expr
+
+    def constructor(self, params: list[tuple[str, str, str]]) -> str:
+        """The constructor's opening line of (name, type, default) parameters; in JavaScript its
+        declaration kept in the class's declarations."""
+        if self.ts:
+            return f"constructor({', '.join(f'{p}: {t} = {v}' if v else f'{p}?: {t}' for p, t, v in params)}) {{"
+        self.declarations.append(f"constructor({', '.join(f'{p}?: {t}' for p, t, _ in params)});")
+        return f"constructor({', '.join(f'{p} = {v}' if v else p for p, _, v in params)}) {{"
+
+    def field(self, w: CodeWriter, declaration: str) -> None:
+        """A public field: declared in the TypeScript class, or in the JavaScript declarations."""
+        if self.ts:
+            w.line(declaration)
+        else:
+            self.declarations.append(declaration)
+
+    @contextmanager
+    def klass(self, w: CodeWriter, d: CodeWriter | None, comment: list[str], name: str, extends: str,
+              declared: str | None = None) -> Iterator[None]:
+        """An exported class extending `extends` (in the JavaScript declarations `d`, `declared`, default
+        the same), its members' declarations those its methods, constructor and fields keep."""
+        w.lines("\n".join(comment))
+        self.declarations = []
+        with w.block(f"export class {name} extends {extends} {{", "}"):
+            yield
+        w.blank()
+        if d is None:
+            return
+        d.lines("\n".join(comment))
+        with d.block(f"export declare class {name} extends {declared or extends} {{", "}"):
+            d.lines("\n".join(self.declarations))
+        d.blank()
+
     @contextmanager
     def member(self, w: CodeWriter, doc: str, modifiers: str, name: str, params: list[tuple[str, str]],
                result: str) -> Iterator[None]:

@@ -22,7 +22,6 @@ included) in the .d.ts. A protocol name taken by a schema type of the package (a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Message, client_answers, protocol_messages
@@ -33,69 +32,6 @@ def capitalized(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-class Emitter:
-    """Writes TypeScript, or JavaScript and the declarations of what it writes."""
-
-    def __init__(self, w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
-        self.w, self.c, self.d = w, c, d
-        self.members: list[str] = []
-
-    def cast(self, expr: str, t: str) -> str:
-        return f"{expr} as {t}" if self.c.ts else expr
-
-    def both(self, line: str) -> None:
-        """A line of both outputs (a doc comment)."""
-        self.w.line(line)
-        if self.d is not None:
-            self.d.line(line)
-
-    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
-        """A method's opening line (Context.method), its JavaScript declaration kept in members."""
-        return self.c.method(modifiers, name, params, result, self.members)
-
-    def constructor(self, params: list[tuple[str, str, str]]) -> str:
-        """The constructor's opening line of (name, type, default) parameters; its declaration in JavaScript."""
-        if self.c.ts:
-            return f"constructor({', '.join(f'{p}: {t} = {v}' if v else f'{p}?: {t}' for p, t, v in params)}) {{"
-        self.members.append(f"constructor({', '.join(f'{p}?: {t}' for p, t, _ in params)});")
-        return f"constructor({', '.join(f'{p} = {v}' if v else p for p, _, v in params)}) {{"
-
-    def field(self, declaration: str) -> None:
-        """A public field: declared in the TypeScript class, or in the JavaScript declarations."""
-        if self.c.ts:
-            self.w.line(declaration)
-        else:
-            self.members.append(declaration)
-
-    @contextmanager
-    def klass(self, comment: list[str], name: str, extends: str, declared: str | None = None) -> Iterator[None]:
-        """An exported class extending `extends` (in the declarations `declared`, default the same)."""
-        for line in comment:
-            self.w.line(line)
-        self.members = []
-        with self.w.block(f"export class {name} extends {extends} {{", "}"):
-            yield
-        self.w.blank()
-        if self.d is None:
-            return
-        for line in comment:
-            self.d.line(line)
-        with self.d.block(f"export declare class {name} extends {declared or extends} {{", "}"):
-            for line in self.members:
-                self.d.line(line)
-        self.d.blank()
-
-    def declaration(self, lines: list[str]) -> None:
-        """Type-only code (interfaces, type aliases): in the TypeScript file, or in the .d.ts."""
-        out = self.w if self.c.ts else self.d
-        assert out is not None
-        for line in lines:
-            if line:
-                out.line(line)
-            else:
-                out.blank()
-
-
 def _depth(c: Context, s: ir.Struct) -> int:
     return 0 if s.base is None else 1 + _depth(c, c.schema.struct(s.base))
 
@@ -104,7 +40,6 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     """The protocol classes of the package (nothing for a package without messages)."""
     if not c.package.dispatch:
         return
-    e = Emitter(w, c, d)
     names = c.file.declare
     # a message's methods clear of onMessage's
     send, dispatch = protocol_messages(c.schema, c.package, c.named, capitalized, capitalized, taken=("Message",))
@@ -121,8 +56,9 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         return c.named(qualified, False)
 
     # ------------------------------------------------------------ types
-    e.both("// ---------------------------------------------------------------- protocol (docs/format.md 7)")
-    e.both("")
+    for out in (w, d) if d is not None else (w,):
+        out.line("// ---------------------------------------------------------------- protocol (docs/format.md 7)")
+        out.line("")
     lines = [f"/** A message of {pkg} or of its imports: what its Senders send and its Receivers read. */",
              f"export type {any_message} ="]
     lines += [f"{unit}| {t(m.struct.qualified)}" + (";" if i == len(union) - 1 else "")
@@ -140,7 +76,13 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
               f"export interface {proxy_handler} {{"]
     lines += [f"{unit}on{m.suffix}Frame?(frame: Uint8Array): void;" for m in dispatch]
     lines += [f"{unit}onFrame?(typeId: number, frame: Uint8Array): void;", "}", ""]
-    e.declaration(lines)
+    typed = w if c.ts else d      # type-only code: in the TypeScript file, or in the .d.ts
+    assert typed is not None
+    for line in lines:
+        if line:
+            typed.line(line)
+        else:
+            typed.blank()
 
     # ------------------------------------------------------------ decode and deliver (module functions)
     for fin in models:
@@ -157,7 +99,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     w.line("/** Hands a decoded message to its handler method, or to onMessage. */")
     sig = f"(h: {handler}, typeId: number, value: unknown): void" if c.ts else "(h, typeId, value)"
     with w.block(f"function {deliver_to}{sig} {{", "}"):
-        _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", e.cast("value", m.named), "onMessage"))
+        _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", c.cast("value", m.named), "onMessage"))
     w.blank()
 
     # ------------------------------------------------------------ senders
@@ -165,7 +107,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         """The class of each model (`Sender`, `FinalSender`) on the runtime's `base`, documented by doc(kind)."""
         for fin in models:
             name = names(("Final" if fin else "") + plain)
-            with e.klass(["/**", *doc("final" if fin else "versioned"), " */"], name, rt(base), rt(base, False)):
+            with c.klass(w, d, ["/**", *doc("final" if fin else "versioned"), " */"], name, rt(base), rt(base, False)):
                 yield fin, name
 
     send_type = " | ".join(t(m.struct.qualified) for m in send) if len(send) < len(union) else any_message
@@ -173,24 +115,24 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
             f" * Writes messages of {pkg} and its imports as {kind} frames (docs/format.md 7.3): each frame",
             " * to the transport (a function, or anything with write(): a node:net Socket), or queued in",
             " * buffered() when there is none. The serialization buffer is reused."]):
-        with w.block(e.constructor([("transport", rt("Transport", False), "")]), "}"):
+        with w.block(c.constructor([("transport", rt("Transport", False), "")]), "}"):
             w.line(f"super(transport, {str(fin).lower()});")
         w.blank()
         w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
-        with w.block(e.method("", "send", [("value", send_type)], "number"), "}"):
+        with w.block(c.method("", "send", [("value", send_type)], "number"), "}"):
             w.line("return this.sendValue(value);")
 
     # ------------------------------------------------------------ receivers
     def handled(handler_type: str, final: bool) -> str:
         """A FrameReceiver's handler and its constructor; the head of its decode method."""
-        e.field(f"handler: {handler_type};")
+        c.field(w, f"handler: {handler_type};")
         if c.ts:
             w.blank()
-        with w.block(e.constructor([("handler", handler_type, "{}"), ("limits", rt("Limits", False), "")]), "}"):
+        with w.block(c.constructor([("handler", handler_type, "{}"), ("limits", rt("Limits", False), "")]), "}"):
             w.line(f"super({str(final).lower()}, limits);")
             w.line("this.handler = handler;")
         w.blank()
-        return e.method("protected override ", "decode",
+        return c.method("protected override ", "decode",
                         [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))], "unknown")
 
     receivers: dict[bool, str] = {}
@@ -202,13 +144,13 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         with w.block(handled(handler, fin), "}"):
             w.line(f"return {decode_final if fin else decode_fbe}(typeId, frame, limits);")
         w.blank()
-        with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
+        with w.block(c.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
                      "}"):
             w.line(f"{deliver_to}(this.handler, typeId, value);")
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
     proxy = names("Proxy")
-    with e.klass(["/**",
+    with c.klass(w, d, ["/**",
                   f" * Dispatches versioned frames of {pkg} like a Receiver but hands the verified frame, not a",
                   " * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.",
                   " */"], proxy, rt("FrameReceiver"), rt("FrameReceiver", False)):
@@ -220,13 +162,13 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
                 w.line("throw error;")
             w.line("return frame;")
         w.blank()
-        with w.block(e.method("protected override ", "deliver",
+        with w.block(c.method("protected override ", "deliver",
                               [("typeId", "number"), ("_value", "unknown"), ("frame", "Uint8Array")], "void"), "}"):
             w.line("const h = this.handler;")
             _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}Frame", "frame", "onFrame", "typeId, "))
 
     # ------------------------------------------------------------ clients
-    _clients(e, names, send, dispatch, models, receivers)
+    _clients(w, c, d, names, send, dispatch, models, receivers)
 
 
 def _switch(w: CodeWriter, messages: list[Message], case: Callable[[Message], None], default: str = "") -> None:
@@ -249,9 +191,8 @@ def _deliver(w: CodeWriter, method: str, value: str, fallback: str, first: str =
     w.line("break;")
 
 
-def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispatch: list[Message], models: list[bool],
+def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[str], str], send: list[Message], dispatch: list[Message], models: list[bool],
              receivers: dict[bool, str]) -> None:
-    w, c = e.w, e.c
     rt = c.rt
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
@@ -287,35 +228,35 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
         sender = names("FinalSender" if fin else "Sender")
         receiver = receivers[fin]
         kind = "final" if fin else "versioned"
-        with e.klass(["/**",
+        with c.klass(w, d, ["/**",
                       f" * A {receiver} of {pkg} with a {sender} and requests (docs/format.md 7.6): `request(value,",
                       " * options)` sends a [request] message and returns a Promise of the response of its id,",
                       " * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its",
                       " * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends",
                       f" * (`receive`); every message that answers no request goes to `handler`. {kind.capitalize()} frames.",
                       " */"], client, receiver):
-            e.field(f"readonly sender: {sender};")
-            e.field(f"readonly requests: {rt('Requests', False)};")
+            c.field(w, f"readonly sender: {sender};")
+            c.field(w, f"readonly requests: {rt('Requests', False)};")
             if c.ts:
                 w.blank()
-            with w.block(e.constructor([("transport", rt("Transport", False), ""), ("handler", names("Handler"), "{}"),
+            with w.block(c.constructor([("transport", rt("Transport", False), ""), ("handler", names("Handler"), "{}"),
                                         ("limits", rt("Limits", False), "")]), "}"):
                 w.line("super(handler, limits);")
                 w.line(f"this.sender = new {sender}(transport);")
                 w.line(f"this.requests = new {rt('Requests')}();")
             w.blank()
             w.line("/** Fails every pending request (an fbe.RequestError of failure \"reset\") and forgets a partial frame. */")
-            with w.block(e.method("override ", "reset", [], "void"), "}"):
+            with w.block(c.method("override ", "reset", [], "void"), "}"):
                 w.line("this.requests.reset();")
                 w.line("super.reset();")
             if answering:
                 w.blank()
-                with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
+                with w.block(c.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
                                       "void"), "}"):
                     def answer(m: Message) -> None:
                         f = m.struct.id_field
                         assert f is not None
-                        value = f"({e.cast('value', m.named)})" if c.ts else "value"
+                        value = f"({c.cast('value', m.named)})" if c.ts else "value"
                         glob = str(answers[m.struct.qualified]).lower()
                         with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
                             w.line("return;")
@@ -338,7 +279,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                     union = " | ".join(t(m.struct.qualified) for m in requests)
                     opening = f"request(value: {union}, options?: {options}): Promise<unknown> {{"
                 else:
-                    e.members.extend(overloads)
+                    c.declarations.extend(overloads)
                     opening = "request(value, options) {"
                 with w.block(opening, "}"):
                     for m in requests:
