@@ -71,23 +71,21 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     name = c.ident.type(s.qualified)
     what = "message" if s.message else "struct"
     comment = f"/** The {what} {s.qualified} (type id {s.type_id}). */"
-    w.line(comment)
-    extends = f" extends {c.named(s.base)}" if s.base is not None else ""
     over = "override " if s.base is not None and c.ts else ""
-    c.declarations = []
     c.over = "override " if s.base is not None else ""
     keys = s.key_fields
-    with w.block(f"export class {name}{extends} {{", "}"):
+    base = (c.named(s.base), c.named(s.base, False)) if s.base is not None else ("", "")
+    with c.klass(w, d, [comment], name, *base):
         w.line(f"/** The type id of {s.qualified}. */")
         w.line(f"static {over}readonly fbeType: number = {s.type_id};" if c.ts else f"static fbeType = {s.type_id};")
+        c.declarations.append("static readonly fbeType: number;")
         w.blank()
-        if c.ts:
-            for f in s.fields:
-                w.line(f"{c.ident.field(f)}: {c.type(f.type)};")
-            if s.fields:
-                w.blank()
+        for f in s.fields:
+            c.field(w, f"{c.ident.field(f)}: {c.type(f.type)};")
+        if s.fields and c.ts:
+            w.blank()
         w.line("/** A value with the schema's defaults, then the fields of `init`. */")
-        with w.block(f"constructor(init?: Partial<{name}>) {{" if c.ts else "constructor(init) {", "}"):
+        with w.block(c.constructor([("init", f"Partial<{name}>", "")]), "}"):
             if s.base is not None:
                 w.line("super();")
             for f in s.fields:
@@ -97,16 +95,15 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         if keys:
             w.blank()
             w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
-            key_over = "override " if s.base and c.schema.struct(s.base).key_fields and c.ts else ""
-            with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
+            key_over = "override " if s.base and c.schema.struct(s.base).key_fields else ""
+            with w.block(c.method(key_over, "fbeKey", [], "string"), "}"):
                 w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + c.ident.field(f)) for f in keys)});")
             w.blank()
             w.line("/**")
             w.line(" * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;")
             w.line(" * 0 for the same key, which no set or map holds twice (docs/limits.md 4).")
             w.line(" */")
-            over = "override " if s.base and c.schema.struct(s.base).key_fields else ""
-            with w.block(c.method(f"static {over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
+            with w.block(c.method(f"static {key_over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
                 terms = [key_compare(c, f.type, "a." + c.ident.field(f), "b." + c.ident.field(f)) for f in keys]
                 w.line(f"return {' || '.join(t for t in terms if t) or '0'};")
         write_fields(w, c, s, name)
@@ -115,20 +112,6 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             write_json(w, c, s, name)
             write_json_read(w, c, s, name)
         write_struct_text(w, c, s, name)
-    w.blank()
-    if d is None:
-        return
-    d.line(comment)
-    with d.block(f"export declare class {name}{' extends ' + c.named(s.base, False) if s.base else ''} {{", "}"):
-        d.line("static readonly fbeType: number;")
-        for f in s.fields:
-            d.line(f"{c.ident.field(f)}: {c.type(f.type)};")
-        d.line(f"constructor(init?: Partial<{name}>);")
-        if keys:
-            d.line("fbeKey(): string;")
-        for line in c.declarations:
-            d.line(line)
-    d.blank()
 
 
 def type_spec(c: Context, t: ir.Type) -> str:

@@ -125,17 +125,19 @@ class Context(DefaultLiterals):
     @contextmanager
     def klass(self, w: CodeWriter, d: CodeWriter | None, comment: list[str], name: str, extends: str,
               declared: str | None = None) -> Iterator[None]:
-        """An exported class extending `extends` (in the JavaScript declarations `d`, `declared`, default
-        the same), its members' declarations those its methods, constructor and fields keep."""
+        """An exported class extending `extends` when given (in the JavaScript declarations `d`,
+        `declared`, default the same), its members' declarations those its methods, constructor and
+        fields keep."""
         w.lines("\n".join(comment))
         self.declarations = []
-        with w.block(f"export class {name} extends {extends} {{", "}"):
+        with w.block(f"export class {name}{' extends ' + extends if extends else ''} {{", "}"):
             yield
         w.blank()
         if d is None:
             return
         d.lines("\n".join(comment))
-        with d.block(f"export declare class {name} extends {declared or extends} {{", "}"):
+        declared = declared or extends
+        with d.block(f"export declare class {name}{' extends ' + declared if declared else ''} {{", "}"):
             d.lines("\n".join(self.declarations))
         d.blank()
 
