@@ -397,8 +397,6 @@ class Context(DefaultLiterals):
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)
     SMART_CASTS: ClassVar[bool] = False     # a property read twice is a local first, and an optional is read
                                             # into its target by an if expression (Kotlin)
-    SPARES: ClassVar[bool] = True           # some locals' names are taken before they are known to be needed
-                                            # (Java's numbering, kept so the generated code stays the same)
     MAX_LINE: ClassVar[int | None] = None   # the longest line the code writes where it can choose
     ANY: ClassVar[str] = "Object"           # the type of any object, or null
     OVERRIDE: ClassVar[str] = "@Override"   # the line before a method that overrides one (none: a modifier)
@@ -574,17 +572,13 @@ class Context(DefaultLiterals):
         w.line(self.val(x, value, ""))
         return x
 
-    def keep(self, w: CodeWriter, value: str, t: ir.Type, names: Names, name: str | None, stem: str) -> str:
-        """A map key or value read as a local (name: the one spare() gave, if any)."""
+    def keep(self, w: CodeWriter, value: str, t: ir.Type, names: Names, stem: str) -> str:
+        """A map key or value read as a local."""
         if self.SMART_CASTS:
             return self.local(w, value, names, stem)
-        name = name or names(stem)
+        name = names(stem)
         w.line(self.val(name, value, self.type(t, True)))
         return name
-
-    def spare(self, names: Names, stem: str) -> str | None:
-        """A local's name taken before it is known to be needed (SPARES)."""
-        return names(stem) if self.SPARES else None
 
     def into(self, target: str) -> str | None:
         """Where an optional is read when read into target: target itself, or None (a new local)."""
@@ -648,10 +642,9 @@ class Context(DefaultLiterals):
         if isinstance(t, ir.Sequence):
             order = self.comparator(t.element) if t.kind == "set" else None
             return self.spell("new_collection", self.collection(t.kind), order or "")
-        order = self.comparator(t.key) if self.SPARES else None
         if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
             return self.spell("new_collection", self.collection("hash"), "")
-        return self.spell("new_collection", self.collection("map"), order or self.comparator(t.key) or "")
+        return self.spell("new_collection", self.collection("map"), self.comparator(t.key) or "")
 
     # ------------------------------------------------------------ what each language writes itself
 

@@ -209,7 +209,6 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                 w.line(step)
     elif isinstance(t, ir.Mapping):
         cost = t.item_cost
-        k = c.spare(names, "k")
         if isinstance(t.key, ir.StructRef):
             i = names("i")
             at = f"at({q}, {i})"
@@ -218,8 +217,8 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
             with w.block(head, "}"):
                 w.line(c.stmt(f"r.spend({cost}, {q})"))
                 w.line(c.stmt(f"r.beginPair({q})"))
-                k = c.keep(w, read_value(w, c, t.key, f.name, names, at), t.key, names, k, "k")
-                v = c.keep(w, read_value(w, c, t.value, f.name, names, at), t.value, names, None, "v")
+                k = c.keep(w, read_value(w, c, t.key, f.name, names, at), t.key, names, "k")
+                v = c.keep(w, read_value(w, c, t.value, f.name, names, at), t.value, names, "v")
                 w.line(c.stmt(f"r.endPair({q})"))        # the value read before the pair's end
                 c.if_(w, c.contains(target, k), f"throw r.duplicateKey({q})")
                 w.line(c.put(target, k, v))
@@ -227,7 +226,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                     w.line(step)
         else:
             text = names("key")
-            k = k or names("k")
+            k = names("k")
             w.line(c.stmt(f"r.beginObject({q})"))
             head, first = c.each_key(text, f"r.key({q})")
             with w.block(head, "}"):

@@ -224,7 +224,6 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | Non
         e = "" if at is None else names("e")
         n = names("n")
         i = names("i") if mapping else ""
-        k = c.spare(names, "k") if mapping else None
         if at is None:
             w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
         else:
@@ -246,9 +245,9 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | Non
                 pos = names("p")
                 w.line(c.val(pos, "r.pos()", "int"))
             else:
-                pos = str(c.spare(names, "p"))
+                pos = ""
             if isinstance(t, ir.Mapping):
-                k = c.keep(w, read_value(w, c, t.key, at and (at[0], pos), f.name, names, i), t.key, names, k, "k")
+                k = c.keep(w, read_value(w, c, t.key, at and (at[0], pos), f.name, names, i), t.key, names, "k")
                 value = read_value(w, c, t.value, at and (at[0], f"{pos} + {t.key.size}"), f.name, names, i)
                 w.line(c.put(target, k, value))
                 c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {pos})")
@@ -321,20 +320,20 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | N
     if kept(t):
         read_field(w, c, f, at, verify_kept(w, c, t, names), names)
     elif isinstance(t, ir.Array):
-        if at is not None and ir.reads_unchecked(t.element) and not c.SPARES:
-            return      # nothing to check (Java's code keeps its empty loop, as before: SPARES)
+        if at is not None and ir.reads_unchecked(t.element):
+            return      # nothing to check
         i = names("i")
         with w.block(c.upto(i, str(t.length)), "}"):
             verify_value(w, c, t.element, at and (at[0], plus(at[1], f"{i} * {t.element.size}")), f.name, names, i)
     elif isinstance(t, ir.Sequence):
         if at is None:
-            e, n = "", c.spare(names, "n")
+            e = ""
             call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
             if ir.reads_unchecked(t.element):
                 # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
                 w.line(c.stmt(f"r.fixed({c.as_long(call)}, {t.element.size}, {quoted})"))
                 return
-            n = n or names("n")
+            n = names("n")
             w.line(c.val(n, call, "int"))
         else:
             call = f"r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})"

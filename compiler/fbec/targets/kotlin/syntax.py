@@ -122,7 +122,6 @@ class Context(context.Context):
     NULLS = False
     BRACES = False
     SMART_CASTS = True
-    SPARES = False
     MAX_LINE = MAX_LINE
     ANY = "Any?"
     OVERRIDE = ""

@@ -675,31 +675,31 @@ public class Holder {
         for (int i70 = 0; i70 < n69; i70++) {
             v.ints.add(r.finalI32("ints"));
         }
-        int n72 = r.finalCount(1, 1, "switches");
+        int n71 = r.finalCount(1, 1, "switches");
         v.switches.clear();
-        for (int i73 = 0; i73 < n72; i73++) {
+        for (int i72 = 0; i72 < n71; i72++) {
             v.switches.add(r.finalBool("switches"));
         }
-        int n75 = r.finalCount(8, 8, "reals");
+        int n73 = r.finalCount(8, 8, "reals");
         v.reals.clear();
-        for (int i76 = 0; i76 < n75; i76++) {
+        for (int i74 = 0; i74 < n73; i74++) {
             v.reals.add(r.finalF64("reals"));
         }
-        int n78 = r.finalCount(8, 0, "named");
-        int m79 = v.named.size();
-        for (int i80 = 0; i80 < n78; i80++) {
-            Named x81 = i80 < m79 ? v.named.get(i80) : new Named();
+        int n75 = r.finalCount(8, 0, "named");
+        int m76 = v.named.size();
+        for (int i77 = 0; i77 < n75; i77++) {
+            Named x78 = i77 < m76 ? v.named.get(i77) : new Named();
             try {
-                Named.fbeReadFinal(r, x81);
+                Named.fbeReadFinal(r, x78);
             } catch (DecodeException e) {
-                throw e.at("named", i80);
+                throw e.at("named", i77);
             }
-            if (i80 >= m79) {
-                v.named.add(x81);
+            if (i77 >= m76) {
+                v.named.add(x78);
             }
         }
-        if (m79 > n78) {
-            v.named.subList(n78, m79).clear();
+        if (m76 > n75) {
+            v.named.subList(n75, m76).clear();
         }
         r.leave();
     }
@@ -713,31 +713,31 @@ public class Holder {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(24);
-        int n82 = r.finalCount(12, 0, "edges");
-        for (int i83 = 0; i83 < n82; i83++) {
+        int n79 = r.finalCount(12, 0, "edges");
+        for (int i80 = 0; i80 < n79; i80++) {
             try {
                 Edge.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("edges", i83);
+                throw e.at("edges", i80);
             }
         }
-        int n84 = r.finalCount(19, 0, "points");
-        for (int i85 = 0; i85 < n84; i85++) {
+        int n81 = r.finalCount(19, 0, "points");
+        for (int i82 = 0; i82 < n81; i82++) {
             try {
                 Point3.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("points", i85);
+                throw e.at("points", i82);
             }
         }
         r.fixed(r.finalCount(4, 4, "ints"), 4, "ints");
         r.fixed(r.finalCount(1, 1, "switches"), 1, "switches");
         r.fixed(r.finalCount(8, 8, "reals"), 8, "reals");
-        int n89 = r.finalCount(8, 0, "named");
-        for (int i90 = 0; i90 < n89; i90++) {
+        int n83 = r.finalCount(8, 0, "named");
+        for (int i84 = 0; i84 < n83; i84++) {
             try {
                 Named.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("named", i90);
+                throw e.at("named", i84);
             }
         }
         r.leave();

@@ -405,11 +405,11 @@ public class CharKeys {
         int n28 = r.finalCount(5, 5, "countByLetter");
         v.countByLetter.clear();
         for (int i29 = 0; i29 < n28; i29++) {
-            int p31 = r.pos();
-            Character k30 = r.finalChar("countByLetter");
-            v.countByLetter.put(k30, r.finalI32("countByLetter"));
+            int p30 = r.pos();
+            Character k31 = r.finalChar("countByLetter");
+            v.countByLetter.put(k31, r.finalI32("countByLetter"));
             if (v.countByLetter.size() != i29 + 1) {
-                throw r.duplicateKey("countByLetter", p31);
+                throw r.duplicateKey("countByLetter", p30);
             }
         }
         r.leave();
@@ -437,11 +437,11 @@ public class CharKeys {
         int n37 = r.finalCount(5, 5, "countByLetter");
         t36.clear();
         for (int i38 = 0; i38 < n37; i38++) {
-            int p40 = r.pos();
-            Character k39 = r.finalChar("countByLetter");
-            t36.put(k39, r.finalI32("countByLetter"));
+            int p39 = r.pos();
+            Character k40 = r.finalChar("countByLetter");
+            t36.put(k40, r.finalI32("countByLetter"));
             if (t36.size() != i38 + 1) {
-                throw r.duplicateKey("countByLetter", p40);
+                throw r.duplicateKey("countByLetter", p39);
             }
         }
         r.leave();
@@ -626,13 +626,13 @@ public class CharKeys {
                     break;
                 case "countByLetter":
                     r.beginObject("countByLetter");
-                    for (String key7; (key7 = r.key("countByLetter")) != null;) {
+                    for (String key6; (key6 = r.key("countByLetter")) != null;) {
                         r.spend(5, "countByLetter");
-                        Character k6 = r.keyChar(key7, "countByLetter");
-                        if (v.countByLetter.containsKey(k6)) {
+                        Character k7 = r.keyChar(key6, "countByLetter");
+                        if (v.countByLetter.containsKey(k7)) {
                             throw r.duplicateKey("countByLetter");
                         }
-                        v.countByLetter.put(k6, (int) r.integer(-2147483648, 2147483647, "countByLetter"));
+                        v.countByLetter.put(k7, (int) r.integer(-2147483648, 2147483647, "countByLetter"));
                     }
                     break;
                 default:

@@ -405,11 +405,11 @@ public class GradeKeys {
         int n28 = r.finalCount(5, 5, "countByGrade");
         v.countByGrade.clear();
         for (int i29 = 0; i29 < n28; i29++) {
-            int p31 = r.pos();
-            Grade k30 = Grade.of(r.finalI8("countByGrade"));
-            v.countByGrade.put(k30, r.finalI32("countByGrade"));
+            int p30 = r.pos();
+            Grade k31 = Grade.of(r.finalI8("countByGrade"));
+            v.countByGrade.put(k31, r.finalI32("countByGrade"));
             if (v.countByGrade.size() != i29 + 1) {
-                throw r.duplicateKey("countByGrade", p31);
+                throw r.duplicateKey("countByGrade", p30);
             }
         }
         r.leave();
@@ -437,11 +437,11 @@ public class GradeKeys {
         int n37 = r.finalCount(5, 5, "countByGrade");
         t36.clear();
         for (int i38 = 0; i38 < n37; i38++) {
-            int p40 = r.pos();
-            Grade k39 = Grade.of(r.finalI8("countByGrade"));
-            t36.put(k39, r.finalI32("countByGrade"));
+            int p39 = r.pos();
+            Grade k40 = Grade.of(r.finalI8("countByGrade"));
+            t36.put(k40, r.finalI32("countByGrade"));
             if (t36.size() != i38 + 1) {
-                throw r.duplicateKey("countByGrade", p40);
+                throw r.duplicateKey("countByGrade", p39);
             }
         }
         r.leave();
@@ -626,13 +626,13 @@ public class GradeKeys {
                     break;
                 case "countByGrade":
                     r.beginObject("countByGrade");
-                    for (String key7; (key7 = r.key("countByGrade")) != null;) {
+                    for (String key6; (key6 = r.key("countByGrade")) != null;) {
                         r.spend(5, "countByGrade");
-                        Grade k6 = Grade.of((byte) r.keyUnsigned(key7, 255, "countByGrade"));
-                        if (v.countByGrade.containsKey(k6)) {
+                        Grade k7 = Grade.of((byte) r.keyUnsigned(key6, 255, "countByGrade"));
+                        if (v.countByGrade.containsKey(k7)) {
                             throw r.duplicateKey("countByGrade");
                         }
-                        v.countByGrade.put(k6, (int) r.integer(-2147483648, 2147483647, "countByGrade"));
+                        v.countByGrade.put(k7, (int) r.integer(-2147483648, 2147483647, "countByGrade"));
                     }
                     break;
                 default:

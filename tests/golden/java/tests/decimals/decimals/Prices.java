@@ -820,57 +820,57 @@ public class Prices {
         for (int i96 = 0; i96 < n95; i96++) {
             v.priceVector.add(r.finalDecimal("priceVector"));
         }
-        int n98 = r.finalCount(16, 16, "priceList");
+        int n97 = r.finalCount(16, 16, "priceList");
         v.priceList.clear();
-        for (int i99 = 0; i99 < n98; i99++) {
+        for (int i98 = 0; i98 < n97; i98++) {
             v.priceList.add(r.finalDecimal("priceList"));
         }
-        int n101 = r.finalCount(16, 16, "priceSet");
+        int n99 = r.finalCount(16, 16, "priceSet");
         v.priceSet.clear();
-        for (int i102 = 0; i102 < n101; i102++) {
-            int p103 = r.pos();
+        for (int i100 = 0; i100 < n99; i100++) {
+            int p101 = r.pos();
             if (!v.priceSet.add(r.finalDecimal("priceSet"))) {
-                throw r.duplicateKey("priceSet", p103);
+                throw r.duplicateKey("priceSet", p101);
             }
         }
-        int n104 = r.finalCount(20, 20, "priceById");
+        int n102 = r.finalCount(20, 20, "priceById");
         v.priceById.clear();
-        for (int i105 = 0; i105 < n104; i105++) {
-            int p107 = r.pos();
-            Integer k106 = r.finalI32("priceById");
-            v.priceById.put(k106, r.finalDecimal("priceById"));
-            if (v.priceById.size() != i105 + 1) {
-                throw r.duplicateKey("priceById", p107);
+        for (int i103 = 0; i103 < n102; i103++) {
+            int p104 = r.pos();
+            Integer k105 = r.finalI32("priceById");
+            v.priceById.put(k105, r.finalDecimal("priceById"));
+            if (v.priceById.size() != i103 + 1) {
+                throw r.duplicateKey("priceById", p104);
             }
         }
-        int n108 = r.finalCount(20, 20, "idByPrice");
+        int n106 = r.finalCount(20, 20, "idByPrice");
         v.idByPrice.clear();
-        for (int i109 = 0; i109 < n108; i109++) {
-            int p111 = r.pos();
-            BigDecimal k110 = r.finalDecimal("idByPrice");
-            v.idByPrice.put(k110, r.finalI32("idByPrice"));
-            if (v.idByPrice.size() != i109 + 1) {
-                throw r.duplicateKey("idByPrice", p111);
+        for (int i107 = 0; i107 < n106; i107++) {
+            int p108 = r.pos();
+            BigDecimal k109 = r.finalDecimal("idByPrice");
+            v.idByPrice.put(k109, r.finalI32("idByPrice"));
+            if (v.idByPrice.size() != i107 + 1) {
+                throw r.duplicateKey("idByPrice", p108);
             }
         }
-        int n112 = r.finalCount(32, 32, "priceByPrice");
+        int n110 = r.finalCount(32, 32, "priceByPrice");
         v.priceByPrice.clear();
-        for (int i113 = 0; i113 < n112; i113++) {
-            int p115 = r.pos();
-            BigDecimal k114 = r.finalDecimal("priceByPrice");
-            v.priceByPrice.put(k114, r.finalDecimal("priceByPrice"));
-            if (v.priceByPrice.size() != i113 + 1) {
-                throw r.duplicateKey("priceByPrice", p115);
+        for (int i111 = 0; i111 < n110; i111++) {
+            int p112 = r.pos();
+            BigDecimal k113 = r.finalDecimal("priceByPrice");
+            v.priceByPrice.put(k113, r.finalDecimal("priceByPrice"));
+            if (v.priceByPrice.size() != i111 + 1) {
+                throw r.duplicateKey("priceByPrice", p112);
             }
         }
-        int n116 = r.finalCount(1, 1, "maybePrices");
+        int n114 = r.finalCount(1, 1, "maybePrices");
         v.maybePrices.clear();
-        for (int i117 = 0; i117 < n116; i117++) {
-            BigDecimal x119 = null;
+        for (int i115 = 0; i115 < n114; i115++) {
+            BigDecimal x116 = null;
             if (r.finalHas("maybePrices")) {
-                x119 = r.finalDecimal("maybePrices");
+                x116 = r.finalDecimal("maybePrices");
             }
-            v.maybePrices.add(x119);
+            v.maybePrices.add(x116);
         }
         r.leave();
     }
@@ -888,61 +888,61 @@ public class Prices {
         if (r.finalHas("maybePrice")) {
             r.finalSkipDecimal("maybePrice");
         }
-        for (int i120 = 0; i120 < 2; i120++) {
+        for (int i117 = 0; i117 < 2; i117++) {
             r.finalSkipDecimal("pair");
         }
-        int n121 = r.finalCount(16, 16, "priceVector");
-        for (int i122 = 0; i122 < n121; i122++) {
+        int n118 = r.finalCount(16, 16, "priceVector");
+        for (int i119 = 0; i119 < n118; i119++) {
             r.finalSkipDecimal("priceVector");
         }
-        int n123 = r.finalCount(16, 16, "priceList");
-        for (int i124 = 0; i124 < n123; i124++) {
+        int n120 = r.finalCount(16, 16, "priceList");
+        for (int i121 = 0; i121 < n120; i121++) {
             r.finalSkipDecimal("priceList");
         }
-        Set<BigDecimal> t125 = new TreeSet<>();
-        int n126 = r.finalCount(16, 16, "priceSet");
-        t125.clear();
-        for (int i127 = 0; i127 < n126; i127++) {
-            int p128 = r.pos();
-            if (!t125.add(r.finalDecimal("priceSet"))) {
-                throw r.duplicateKey("priceSet", p128);
+        Set<BigDecimal> t122 = new TreeSet<>();
+        int n123 = r.finalCount(16, 16, "priceSet");
+        t122.clear();
+        for (int i124 = 0; i124 < n123; i124++) {
+            int p125 = r.pos();
+            if (!t122.add(r.finalDecimal("priceSet"))) {
+                throw r.duplicateKey("priceSet", p125);
             }
         }
-        Map<Integer, BigDecimal> t129 = new TreeMap<>();
-        int n130 = r.finalCount(20, 20, "priceById");
-        t129.clear();
-        for (int i131 = 0; i131 < n130; i131++) {
-            int p133 = r.pos();
-            Integer k132 = r.finalI32("priceById");
-            t129.put(k132, r.finalDecimal("priceById"));
-            if (t129.size() != i131 + 1) {
-                throw r.duplicateKey("priceById", p133);
+        Map<Integer, BigDecimal> t126 = new TreeMap<>();
+        int n127 = r.finalCount(20, 20, "priceById");
+        t126.clear();
+        for (int i128 = 0; i128 < n127; i128++) {
+            int p129 = r.pos();
+            Integer k130 = r.finalI32("priceById");
+            t126.put(k130, r.finalDecimal("priceById"));
+            if (t126.size() != i128 + 1) {
+                throw r.duplicateKey("priceById", p129);
             }
         }
-        Map<BigDecimal, Integer> t134 = new TreeMap<>();
-        int n135 = r.finalCount(20, 20, "idByPrice");
-        t134.clear();
-        for (int i136 = 0; i136 < n135; i136++) {
-            int p138 = r.pos();
-            BigDecimal k137 = r.finalDecimal("idByPrice");
-            t134.put(k137, r.finalI32("idByPrice"));
-            if (t134.size() != i136 + 1) {
-                throw r.duplicateKey("idByPrice", p138);
+        Map<BigDecimal, Integer> t131 = new TreeMap<>();
+        int n132 = r.finalCount(20, 20, "idByPrice");
+        t131.clear();
+        for (int i133 = 0; i133 < n132; i133++) {
+            int p134 = r.pos();
+            BigDecimal k135 = r.finalDecimal("idByPrice");
+            t131.put(k135, r.finalI32("idByPrice"));
+            if (t131.size() != i133 + 1) {
+                throw r.duplicateKey("idByPrice", p134);
             }
         }
-        Map<BigDecimal, BigDecimal> t139 = new TreeMap<>();
-        int n140 = r.finalCount(32, 32, "priceByPrice");
-        t139.clear();
-        for (int i141 = 0; i141 < n140; i141++) {
-            int p143 = r.pos();
-            BigDecimal k142 = r.finalDecimal("priceByPrice");
-            t139.put(k142, r.finalDecimal("priceByPrice"));
-            if (t139.size() != i141 + 1) {
-                throw r.duplicateKey("priceByPrice", p143);
+        Map<BigDecimal, BigDecimal> t136 = new TreeMap<>();
+        int n137 = r.finalCount(32, 32, "priceByPrice");
+        t136.clear();
+        for (int i138 = 0; i138 < n137; i138++) {
+            int p139 = r.pos();
+            BigDecimal k140 = r.finalDecimal("priceByPrice");
+            t136.put(k140, r.finalDecimal("priceByPrice"));
+            if (t136.size() != i138 + 1) {
+                throw r.duplicateKey("priceByPrice", p139);
             }
         }
-        int n144 = r.finalCount(1, 1, "maybePrices");
-        for (int i145 = 0; i145 < n144; i145++) {
+        int n141 = r.finalCount(1, 1, "maybePrices");
+        for (int i142 = 0; i142 < n141; i142++) {
             if (r.finalHas("maybePrices")) {
                 r.finalSkipDecimal("maybePrices");
             }
@@ -1225,35 +1225,35 @@ public class Prices {
                     break;
                 case "priceById":
                     r.beginObject("priceById");
-                    for (String key23; (key23 = r.key("priceById")) != null;) {
+                    for (String key22; (key22 = r.key("priceById")) != null;) {
                         r.spend(20, "priceById");
-                        Integer k22 = (int) r.keyInt(key23, -2147483648, 2147483647, "priceById");
-                        if (v.priceById.containsKey(k22)) {
+                        Integer k23 = (int) r.keyInt(key22, -2147483648, 2147483647, "priceById");
+                        if (v.priceById.containsKey(k23)) {
                             throw r.duplicateKey("priceById");
                         }
-                        v.priceById.put(k22, r.decimal("priceById"));
+                        v.priceById.put(k23, r.decimal("priceById"));
                     }
                     break;
                 case "idByPrice":
                     r.beginObject("idByPrice");
-                    for (String key25; (key25 = r.key("idByPrice")) != null;) {
+                    for (String key24; (key24 = r.key("idByPrice")) != null;) {
                         r.spend(20, "idByPrice");
-                        BigDecimal k24 = r.keyDecimal(key25, "idByPrice");
-                        if (v.idByPrice.containsKey(k24)) {
+                        BigDecimal k25 = r.keyDecimal(key24, "idByPrice");
+                        if (v.idByPrice.containsKey(k25)) {
                             throw r.duplicateKey("idByPrice");
                         }
-                        v.idByPrice.put(k24, (int) r.integer(-2147483648, 2147483647, "idByPrice"));
+                        v.idByPrice.put(k25, (int) r.integer(-2147483648, 2147483647, "idByPrice"));
                     }
                     break;
                 case "priceByPrice":
                     r.beginObject("priceByPrice");
-                    for (String key27; (key27 = r.key("priceByPrice")) != null;) {
+                    for (String key26; (key26 = r.key("priceByPrice")) != null;) {
                         r.spend(32, "priceByPrice");
-                        BigDecimal k26 = r.keyDecimal(key27, "priceByPrice");
-                        if (v.priceByPrice.containsKey(k26)) {
+                        BigDecimal k27 = r.keyDecimal(key26, "priceByPrice");
+                        if (v.priceByPrice.containsKey(k27)) {
                             throw r.duplicateKey("priceByPrice");
                         }
-                        v.priceByPrice.put(k26, r.decimal("priceByPrice"));
+                        v.priceByPrice.put(k27, r.decimal("priceByPrice"));
                     }
                     break;
                 case "maybePrices":

@@ -517,8 +517,8 @@ public class Holder {
         int n20 = r.finalCount(4000004, 4, "byId");
         v.byId.clear();
         for (int i21 = 0; i21 < n20; i21++) {
-            int p23 = r.pos();
-            Integer k22 = r.finalI32("byId");
+            int p22 = r.pos();
+            Integer k23 = r.finalI32("byId");
             if (!r.affords(4000000)) {
                 try {
                     Wide.fbeVerifyFinal(r);
@@ -532,9 +532,9 @@ public class Holder {
             } catch (DecodeException e) {
                 throw e.at("byId", i21);
             }
-            v.byId.put(k22, x24);
+            v.byId.put(k23, x24);
             if (v.byId.size() != i21 + 1) {
-                throw r.duplicateKey("byId", p23);
+                throw r.duplicateKey("byId", p22);
             }
         }
         r.leave();
@@ -565,8 +565,8 @@ public class Holder {
         int n26 = r.finalCount(4000004, 4, "byId");
         t25.clear();
         for (int i27 = 0; i27 < n26; i27++) {
-            int p29 = r.pos();
-            Integer k28 = r.finalI32("byId");
+            int p28 = r.pos();
+            Integer k29 = r.finalI32("byId");
             if (!r.affords(4000000)) {
                 try {
                     Wide.fbeVerifyFinal(r);
@@ -580,9 +580,9 @@ public class Holder {
             } catch (DecodeException e) {
                 throw e.at("byId", i27);
             }
-            t25.put(k28, x30);
+            t25.put(k29, x30);
             if (t25.size() != i27 + 1) {
-                throw r.duplicateKey("byId", p29);
+                throw r.duplicateKey("byId", p28);
             }
         }
         r.leave();
@@ -795,9 +795,9 @@ public class Holder {
                     break;
                 case "byId":
                     r.beginObject("byId");
-                    for (String key7; (key7 = r.key("byId")) != null;) {
+                    for (String key6; (key6 = r.key("byId")) != null;) {
                         r.spend(4, "byId");
-                        Integer k6 = (int) r.keyInt(key7, -2147483648, 2147483647, "byId");
+                        Integer k7 = (int) r.keyInt(key6, -2147483648, 2147483647, "byId");
                         if (!r.affords(4000000)) {
                             r.spend(4000000, "byId");
                         }
@@ -805,12 +805,12 @@ public class Holder {
                         try {
                             Wide.fbeReadJson(r, x8);
                         } catch (DecodeException e) {
-                            throw e.atKey("byId", key7);
+                            throw e.atKey("byId", key6);
                         }
-                        if (v.byId.containsKey(k6)) {
+                        if (v.byId.containsKey(k7)) {
                             throw r.duplicateKey("byId");
                         }
-                        v.byId.put(k6, x8);
+                        v.byId.put(k7, x8);
                     }
                     break;
                 default:

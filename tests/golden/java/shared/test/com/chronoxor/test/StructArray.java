@@ -549,33 +549,31 @@ public class StructArray {
             r.leave();
             return;
         }
-        for (int i37 = 0; i37 < 2; i37++) {
-        }
         if (n < 20) {
             r.spend(562, b, "f2");
             r.leave();
             return;
         }
-        for (int i38 = 0; i38 < 2; i38++) {
-            r.optional(b, b + 10 + i38 * 5, 1, "f2");
+        for (int i37 = 0; i37 < 2; i37++) {
+            r.optional(b, b + 10 + i37 * 5, 1, "f2");
         }
         if (n < 28) {
             r.spend(562, b, "f3");
             r.leave();
             return;
         }
-        for (int i39 = 0; i39 < 2; i39++) {
-            r.skipBytes(b, b + 20 + i39 * 4, "f3");
+        for (int i38 = 0; i38 < 2; i38++) {
+            r.skipBytes(b, b + 20 + i38 * 4, "f3");
         }
         if (n < 38) {
             r.spend(562, b, "f4");
             r.leave();
             return;
         }
-        for (int i40 = 0; i40 < 2; i40++) {
-            int s41 = r.optional(b, b + 28 + i40 * 5, 4, "f4");
-            if (s41 >= 0) {
-                r.skipBytes(s41, s41, "f4");
+        for (int i39 = 0; i39 < 2; i39++) {
+            int s40 = r.optional(b, b + 28 + i39 * 5, 4, "f4");
+            if (s40 >= 0) {
+                r.skipBytes(s40, s40, "f4");
             }
         }
         if (n < 46) {
@@ -583,54 +581,50 @@ public class StructArray {
             r.leave();
             return;
         }
-        for (int i42 = 0; i42 < 2; i42++) {
-        }
         if (n < 56) {
             r.spend(562, b, "f6");
             r.leave();
             return;
         }
-        for (int i43 = 0; i43 < 2; i43++) {
-            r.optional(b, b + 46 + i43 * 5, 4, "f6");
+        for (int i41 = 0; i41 < 2; i41++) {
+            r.optional(b, b + 46 + i41 * 5, 4, "f6");
         }
         if (n < 64) {
             r.spend(562, b, "f7");
             r.leave();
             return;
         }
-        for (int i44 = 0; i44 < 2; i44++) {
-        }
         if (n < 74) {
             r.spend(562, b, "f8");
             r.leave();
             return;
         }
-        for (int i45 = 0; i45 < 2; i45++) {
-            r.optional(b, b + 64 + i45 * 5, 4, "f8");
+        for (int i42 = 0; i42 < 2; i42++) {
+            r.optional(b, b + 64 + i42 * 5, 4, "f8");
         }
         if (n < 82) {
             r.spend(562, b, "f9");
             r.leave();
             return;
         }
-        for (int i46 = 0; i46 < 2; i46++) {
+        for (int i43 = 0; i43 < 2; i43++) {
             try {
-                StructSimple.fbeVerify(r, b, b + 74 + i46 * 4);
+                StructSimple.fbeVerify(r, b, b + 74 + i43 * 4);
             } catch (DecodeException e) {
-                throw e.at("f9", i46);
+                throw e.at("f9", i43);
             }
         }
         if (n < 92) {
             r.leave();
             return;
         }
-        for (int i47 = 0; i47 < 2; i47++) {
-            int s48 = r.optional(b, b + 82 + i47 * 5, 4, "f10");
-            if (s48 >= 0) {
+        for (int i44 = 0; i44 < 2; i44++) {
+            int s45 = r.optional(b, b + 82 + i44 * 5, 4, "f10");
+            if (s45 >= 0) {
                 try {
-                    StructSimple.fbeVerify(r, s48, s48);
+                    StructSimple.fbeVerify(r, s45, s45);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i47);
+                    throw e.at("f10", i44);
                 }
             }
         }
@@ -771,65 +765,65 @@ public class StructArray {
      */
     public static void fbeWriteFinal(Writer w, StructArray v) {
         Writer.checkLength(v.f1.length, 2, "f1");
-        for (int i49 = 0; i49 < 2; i49++) {
-            w.appendI8(v.f1[i49]);
+        for (int i46 = 0; i46 < 2; i46++) {
+            w.appendI8(v.f1[i46]);
         }
         Writer.checkLength(v.f2.length, 2, "f2");
-        for (int i50 = 0; i50 < 2; i50++) {
-            w.appendBool(v.f2[i50] != null);
-            if (v.f2[i50] != null) {
-                w.appendI8(v.f2[i50]);
+        for (int i47 = 0; i47 < 2; i47++) {
+            w.appendBool(v.f2[i47] != null);
+            if (v.f2[i47] != null) {
+                w.appendI8(v.f2[i47]);
             }
         }
         Writer.checkLength(v.f3.length, 2, "f3");
-        for (int i51 = 0; i51 < 2; i51++) {
-            w.appendBytes(v.f3[i51]);
+        for (int i48 = 0; i48 < 2; i48++) {
+            w.appendBytes(v.f3[i48]);
         }
         Writer.checkLength(v.f4.length, 2, "f4");
-        for (int i52 = 0; i52 < 2; i52++) {
-            w.appendBool(v.f4[i52] != null);
-            if (v.f4[i52] != null) {
-                w.appendBytes(v.f4[i52]);
+        for (int i49 = 0; i49 < 2; i49++) {
+            w.appendBool(v.f4[i49] != null);
+            if (v.f4[i49] != null) {
+                w.appendBytes(v.f4[i49]);
             }
         }
         Writer.checkLength(v.f5.length, 2, "f5");
-        for (int i53 = 0; i53 < 2; i53++) {
-            w.appendI32(v.f5[i53].value());
+        for (int i50 = 0; i50 < 2; i50++) {
+            w.appendI32(v.f5[i50].value());
         }
         Writer.checkLength(v.f6.length, 2, "f6");
-        for (int i54 = 0; i54 < 2; i54++) {
-            w.appendBool(v.f6[i54] != null);
-            if (v.f6[i54] != null) {
-                w.appendI32(v.f6[i54].value());
+        for (int i51 = 0; i51 < 2; i51++) {
+            w.appendBool(v.f6[i51] != null);
+            if (v.f6[i51] != null) {
+                w.appendI32(v.f6[i51].value());
             }
         }
         Writer.checkLength(v.f7.length, 2, "f7");
-        for (int i55 = 0; i55 < 2; i55++) {
-            w.appendI32(v.f7[i55].value());
+        for (int i52 = 0; i52 < 2; i52++) {
+            w.appendI32(v.f7[i52].value());
         }
         Writer.checkLength(v.f8.length, 2, "f8");
-        for (int i56 = 0; i56 < 2; i56++) {
-            w.appendBool(v.f8[i56] != null);
-            if (v.f8[i56] != null) {
-                w.appendI32(v.f8[i56].value());
+        for (int i53 = 0; i53 < 2; i53++) {
+            w.appendBool(v.f8[i53] != null);
+            if (v.f8[i53] != null) {
+                w.appendI32(v.f8[i53].value());
             }
         }
         Writer.checkLength(v.f9.length, 2, "f9");
-        for (int i57 = 0; i57 < 2; i57++) {
+        for (int i54 = 0; i54 < 2; i54++) {
             try {
-                StructSimple.fbeWriteFinal(w, v.f9[i57]);
+                StructSimple.fbeWriteFinal(w, v.f9[i54]);
             } catch (EncodeException e) {
-                throw e.at("f9", i57);
+                throw e.at("f9", i54);
             }
         }
         Writer.checkLength(v.f10.length, 2, "f10");
-        for (int i58 = 0; i58 < 2; i58++) {
-            w.appendBool(v.f10[i58] != null);
-            if (v.f10[i58] != null) {
+        for (int i55 = 0; i55 < 2; i55++) {
+            w.appendBool(v.f10[i55] != null);
+            if (v.f10[i55] != null) {
                 try {
-                    StructSimple.fbeWriteFinal(w, v.f10[i58]);
+                    StructSimple.fbeWriteFinal(w, v.f10[i55]);
                 } catch (EncodeException e) {
-                    throw e.at("f10", i58);
+                    throw e.at("f10", i55);
                 }
             }
         }
@@ -848,92 +842,92 @@ public class StructArray {
         if (v.f1.length != 2) {
             v.f1 = new byte[2];
         }
-        for (int i59 = 0; i59 < 2; i59++) {
-            v.f1[i59] = r.finalI8("f1");
+        for (int i56 = 0; i56 < 2; i56++) {
+            v.f1[i56] = r.finalI8("f1");
         }
         if (v.f2.length != 2) {
             v.f2 = new Byte[2];
         }
-        for (int i60 = 0; i60 < 2; i60++) {
-            Byte x61 = null;
+        for (int i57 = 0; i57 < 2; i57++) {
+            Byte x58 = null;
             if (r.finalHas("f2")) {
-                x61 = r.finalI8("f2");
+                x58 = r.finalI8("f2");
             }
-            v.f2[i60] = x61;
+            v.f2[i57] = x58;
         }
         if (v.f3.length != 2) {
             v.f3 = new byte[][] {new byte[0], new byte[0]};
         }
-        for (int i62 = 0; i62 < 2; i62++) {
-            v.f3[i62] = r.finalBytes("f3");
+        for (int i59 = 0; i59 < 2; i59++) {
+            v.f3[i59] = r.finalBytes("f3");
         }
         if (v.f4.length != 2) {
             v.f4 = new byte[2][];
         }
-        for (int i63 = 0; i63 < 2; i63++) {
-            byte[] x64 = null;
+        for (int i60 = 0; i60 < 2; i60++) {
+            byte[] x61 = null;
             if (r.finalHas("f4")) {
-                x64 = r.finalBytes("f4");
+                x61 = r.finalBytes("f4");
             }
-            v.f4[i63] = x64;
+            v.f4[i60] = x61;
         }
         if (v.f5.length != 2) {
             v.f5 = new EnumSimple[] {EnumSimple.ENUM_VALUE_0, EnumSimple.ENUM_VALUE_0};
         }
-        for (int i65 = 0; i65 < 2; i65++) {
-            v.f5[i65] = EnumSimple.of(r.finalI32("f5"));
+        for (int i62 = 0; i62 < 2; i62++) {
+            v.f5[i62] = EnumSimple.of(r.finalI32("f5"));
         }
         if (v.f6.length != 2) {
             v.f6 = new EnumSimple[2];
         }
-        for (int i66 = 0; i66 < 2; i66++) {
-            EnumSimple x67 = null;
+        for (int i63 = 0; i63 < 2; i63++) {
+            EnumSimple x64 = null;
             if (r.finalHas("f6")) {
-                x67 = EnumSimple.of(r.finalI32("f6"));
+                x64 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6[i66] = x67;
+            v.f6[i63] = x64;
         }
         if (v.f7.length != 2) {
             v.f7 = new FlagsSimple[] {FlagsSimple.FLAG_VALUE_0, FlagsSimple.FLAG_VALUE_0};
         }
-        for (int i68 = 0; i68 < 2; i68++) {
-            v.f7[i68] = FlagsSimple.of(r.finalI32("f7"));
+        for (int i65 = 0; i65 < 2; i65++) {
+            v.f7[i65] = FlagsSimple.of(r.finalI32("f7"));
         }
         if (v.f8.length != 2) {
             v.f8 = new FlagsSimple[2];
         }
-        for (int i69 = 0; i69 < 2; i69++) {
-            FlagsSimple x70 = null;
+        for (int i66 = 0; i66 < 2; i66++) {
+            FlagsSimple x67 = null;
             if (r.finalHas("f8")) {
-                x70 = FlagsSimple.of(r.finalI32("f8"));
+                x67 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8[i69] = x70;
+            v.f8[i66] = x67;
         }
         if (v.f9.length != 2) {
             v.f9 = new StructSimple[] {new StructSimple(), new StructSimple()};
         }
-        for (int i71 = 0; i71 < 2; i71++) {
+        for (int i68 = 0; i68 < 2; i68++) {
             try {
-                StructSimple.fbeReadFinal(r, v.f9[i71]);
+                StructSimple.fbeReadFinal(r, v.f9[i68]);
             } catch (DecodeException e) {
-                throw e.at("f9", i71);
+                throw e.at("f9", i68);
             }
         }
         if (v.f10.length != 2) {
             v.f10 = new StructSimple[2];
         }
-        for (int i72 = 0; i72 < 2; i72++) {
-            StructSimple x73 = null;
+        for (int i69 = 0; i69 < 2; i69++) {
+            StructSimple x70 = null;
             if (r.finalHas("f10")) {
-                StructSimple x74 = new StructSimple();
+                StructSimple x71 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x74);
+                    StructSimple.fbeReadFinal(r, x71);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i72);
+                    throw e.at("f10", i69);
                 }
-                x73 = x74;
+                x70 = x71;
             }
-            v.f10[i72] = x73;
+            v.f10[i69] = x70;
         }
         r.leave();
     }
@@ -947,51 +941,51 @@ public class StructArray {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(36);
-        for (int i75 = 0; i75 < 2; i75++) {
+        for (int i72 = 0; i72 < 2; i72++) {
             r.fixed(1, "f1");
         }
-        for (int i76 = 0; i76 < 2; i76++) {
+        for (int i73 = 0; i73 < 2; i73++) {
             if (r.finalHas("f2")) {
                 r.fixed(1, "f2");
             }
         }
-        for (int i77 = 0; i77 < 2; i77++) {
+        for (int i74 = 0; i74 < 2; i74++) {
             r.finalSkipBytes("f3");
         }
-        for (int i78 = 0; i78 < 2; i78++) {
+        for (int i75 = 0; i75 < 2; i75++) {
             if (r.finalHas("f4")) {
                 r.finalSkipBytes("f4");
             }
         }
-        for (int i79 = 0; i79 < 2; i79++) {
+        for (int i76 = 0; i76 < 2; i76++) {
             r.fixed(4, "f5");
         }
-        for (int i80 = 0; i80 < 2; i80++) {
+        for (int i77 = 0; i77 < 2; i77++) {
             if (r.finalHas("f6")) {
                 r.fixed(4, "f6");
             }
         }
-        for (int i81 = 0; i81 < 2; i81++) {
+        for (int i78 = 0; i78 < 2; i78++) {
             r.fixed(4, "f7");
         }
-        for (int i82 = 0; i82 < 2; i82++) {
+        for (int i79 = 0; i79 < 2; i79++) {
             if (r.finalHas("f8")) {
                 r.fixed(4, "f8");
             }
         }
-        for (int i83 = 0; i83 < 2; i83++) {
+        for (int i80 = 0; i80 < 2; i80++) {
             try {
                 StructSimple.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("f9", i83);
+                throw e.at("f9", i80);
             }
         }
-        for (int i84 = 0; i84 < 2; i84++) {
+        for (int i81 = 0; i81 < 2; i81++) {
             if (r.finalHas("f10")) {
                 try {
                     StructSimple.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i84);
+                    throw e.at("f10", i81);
                 }
             }
         }

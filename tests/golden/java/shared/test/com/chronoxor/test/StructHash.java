@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.Explain;
@@ -1076,120 +1075,120 @@ public class StructHash {
         int n162 = r.finalCount(5, 5, "f1");
         v.f1.clear();
         for (int i163 = 0; i163 < n162; i163++) {
-            int p165 = r.pos();
-            String k164 = r.finalString("f1");
-            v.f1.put(k164, r.finalI8("f1"));
+            int p164 = r.pos();
+            String k165 = r.finalString("f1");
+            v.f1.put(k165, r.finalI8("f1"));
             if (v.f1.size() != i163 + 1) {
-                throw r.duplicateKey("f1", p165);
+                throw r.duplicateKey("f1", p164);
             }
         }
         int n166 = r.finalCount(5, 5, "f2");
         v.f2.clear();
         for (int i167 = 0; i167 < n166; i167++) {
-            int p169 = r.pos();
-            String k168 = r.finalString("f2");
+            int p168 = r.pos();
+            String k169 = r.finalString("f2");
             Byte x170 = null;
             if (r.finalHas("f2")) {
                 x170 = r.finalI8("f2");
             }
-            v.f2.put(k168, x170);
+            v.f2.put(k169, x170);
             if (v.f2.size() != i167 + 1) {
-                throw r.duplicateKey("f2", p169);
+                throw r.duplicateKey("f2", p168);
             }
         }
         int n171 = r.finalCount(8, 8, "f3");
         v.f3.clear();
         for (int i172 = 0; i172 < n171; i172++) {
-            int p174 = r.pos();
-            String k173 = r.finalString("f3");
-            v.f3.put(k173, r.finalBytes("f3"));
+            int p173 = r.pos();
+            String k174 = r.finalString("f3");
+            v.f3.put(k174, r.finalBytes("f3"));
             if (v.f3.size() != i172 + 1) {
-                throw r.duplicateKey("f3", p174);
+                throw r.duplicateKey("f3", p173);
             }
         }
         int n175 = r.finalCount(5, 5, "f4");
         v.f4.clear();
         for (int i176 = 0; i176 < n175; i176++) {
-            int p178 = r.pos();
-            String k177 = r.finalString("f4");
+            int p177 = r.pos();
+            String k178 = r.finalString("f4");
             byte[] x179 = null;
             if (r.finalHas("f4")) {
                 x179 = r.finalBytes("f4");
             }
-            v.f4.put(k177, x179);
+            v.f4.put(k178, x179);
             if (v.f4.size() != i176 + 1) {
-                throw r.duplicateKey("f4", p178);
+                throw r.duplicateKey("f4", p177);
             }
         }
         int n180 = r.finalCount(8, 8, "f5");
         v.f5.clear();
         for (int i181 = 0; i181 < n180; i181++) {
-            int p183 = r.pos();
-            String k182 = r.finalString("f5");
-            v.f5.put(k182, EnumSimple.of(r.finalI32("f5")));
+            int p182 = r.pos();
+            String k183 = r.finalString("f5");
+            v.f5.put(k183, EnumSimple.of(r.finalI32("f5")));
             if (v.f5.size() != i181 + 1) {
-                throw r.duplicateKey("f5", p183);
+                throw r.duplicateKey("f5", p182);
             }
         }
         int n184 = r.finalCount(5, 5, "f6");
         v.f6.clear();
         for (int i185 = 0; i185 < n184; i185++) {
-            int p187 = r.pos();
-            String k186 = r.finalString("f6");
+            int p186 = r.pos();
+            String k187 = r.finalString("f6");
             EnumSimple x188 = null;
             if (r.finalHas("f6")) {
                 x188 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.put(k186, x188);
+            v.f6.put(k187, x188);
             if (v.f6.size() != i185 + 1) {
-                throw r.duplicateKey("f6", p187);
+                throw r.duplicateKey("f6", p186);
             }
         }
         int n189 = r.finalCount(8, 8, "f7");
         v.f7.clear();
         for (int i190 = 0; i190 < n189; i190++) {
-            int p192 = r.pos();
-            String k191 = r.finalString("f7");
-            v.f7.put(k191, FlagsSimple.of(r.finalI32("f7")));
+            int p191 = r.pos();
+            String k192 = r.finalString("f7");
+            v.f7.put(k192, FlagsSimple.of(r.finalI32("f7")));
             if (v.f7.size() != i190 + 1) {
-                throw r.duplicateKey("f7", p192);
+                throw r.duplicateKey("f7", p191);
             }
         }
         int n193 = r.finalCount(5, 5, "f8");
         v.f8.clear();
         for (int i194 = 0; i194 < n193; i194++) {
-            int p196 = r.pos();
-            String k195 = r.finalString("f8");
+            int p195 = r.pos();
+            String k196 = r.finalString("f8");
             FlagsSimple x197 = null;
             if (r.finalHas("f8")) {
                 x197 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.put(k195, x197);
+            v.f8.put(k196, x197);
             if (v.f8.size() != i194 + 1) {
-                throw r.duplicateKey("f8", p196);
+                throw r.duplicateKey("f8", p195);
             }
         }
         int n198 = r.finalCount(285, 4, "f9");
         v.f9.clear();
         for (int i199 = 0; i199 < n198; i199++) {
-            int p201 = r.pos();
-            String k200 = r.finalString("f9");
+            int p200 = r.pos();
+            String k201 = r.finalString("f9");
             StructSimple x202 = new StructSimple();
             try {
                 StructSimple.fbeReadFinal(r, x202);
             } catch (DecodeException e) {
                 throw e.at("f9", i199);
             }
-            v.f9.put(k200, x202);
+            v.f9.put(k201, x202);
             if (v.f9.size() != i199 + 1) {
-                throw r.duplicateKey("f9", p201);
+                throw r.duplicateKey("f9", p200);
             }
         }
         int n203 = r.finalCount(5, 5, "f10");
         v.f10.clear();
         for (int i204 = 0; i204 < n203; i204++) {
-            int p206 = r.pos();
-            String k205 = r.finalString("f10");
+            int p205 = r.pos();
+            String k206 = r.finalString("f10");
             StructSimple x207 = null;
             if (r.finalHas("f10")) {
                 StructSimple x208 = new StructSimple();
@@ -1200,9 +1199,9 @@ public class StructHash {
                 }
                 x207 = x208;
             }
-            v.f10.put(k205, x207);
+            v.f10.put(k206, x207);
             if (v.f10.size() != i204 + 1) {
-                throw r.duplicateKey("f10", p206);
+                throw r.duplicateKey("f10", p205);
             }
         }
         r.leave();
@@ -1221,129 +1220,129 @@ public class StructHash {
         int n210 = r.finalCount(5, 5, "f1");
         t209.clear();
         for (int i211 = 0; i211 < n210; i211++) {
-            int p213 = r.pos();
-            String k212 = r.finalString("f1");
-            t209.put(k212, r.finalI8("f1"));
+            int p212 = r.pos();
+            String k213 = r.finalString("f1");
+            t209.put(k213, r.finalI8("f1"));
             if (t209.size() != i211 + 1) {
-                throw r.duplicateKey("f1", p213);
+                throw r.duplicateKey("f1", p212);
             }
         }
         Map<String, Byte> t214 = new LinkedHashMap<>();
         int n215 = r.finalCount(5, 5, "f2");
         t214.clear();
         for (int i216 = 0; i216 < n215; i216++) {
-            int p218 = r.pos();
-            String k217 = r.finalString("f2");
+            int p217 = r.pos();
+            String k218 = r.finalString("f2");
             Byte x219 = null;
             if (r.finalHas("f2")) {
                 x219 = r.finalI8("f2");
             }
-            t214.put(k217, x219);
+            t214.put(k218, x219);
             if (t214.size() != i216 + 1) {
-                throw r.duplicateKey("f2", p218);
+                throw r.duplicateKey("f2", p217);
             }
         }
         Map<String, byte[]> t220 = new LinkedHashMap<>();
         int n221 = r.finalCount(8, 8, "f3");
         t220.clear();
         for (int i222 = 0; i222 < n221; i222++) {
-            int p224 = r.pos();
-            String k223 = r.finalString("f3");
-            t220.put(k223, r.finalBytes("f3"));
+            int p223 = r.pos();
+            String k224 = r.finalString("f3");
+            t220.put(k224, r.finalBytes("f3"));
             if (t220.size() != i222 + 1) {
-                throw r.duplicateKey("f3", p224);
+                throw r.duplicateKey("f3", p223);
             }
         }
         Map<String, byte[]> t225 = new LinkedHashMap<>();
         int n226 = r.finalCount(5, 5, "f4");
         t225.clear();
         for (int i227 = 0; i227 < n226; i227++) {
-            int p229 = r.pos();
-            String k228 = r.finalString("f4");
+            int p228 = r.pos();
+            String k229 = r.finalString("f4");
             byte[] x230 = null;
             if (r.finalHas("f4")) {
                 x230 = r.finalBytes("f4");
             }
-            t225.put(k228, x230);
+            t225.put(k229, x230);
             if (t225.size() != i227 + 1) {
-                throw r.duplicateKey("f4", p229);
+                throw r.duplicateKey("f4", p228);
             }
         }
         Map<String, EnumSimple> t231 = new LinkedHashMap<>();
         int n232 = r.finalCount(8, 8, "f5");
         t231.clear();
         for (int i233 = 0; i233 < n232; i233++) {
-            int p235 = r.pos();
-            String k234 = r.finalString("f5");
-            t231.put(k234, EnumSimple.of(r.finalI32("f5")));
+            int p234 = r.pos();
+            String k235 = r.finalString("f5");
+            t231.put(k235, EnumSimple.of(r.finalI32("f5")));
             if (t231.size() != i233 + 1) {
-                throw r.duplicateKey("f5", p235);
+                throw r.duplicateKey("f5", p234);
             }
         }
         Map<String, EnumSimple> t236 = new LinkedHashMap<>();
         int n237 = r.finalCount(5, 5, "f6");
         t236.clear();
         for (int i238 = 0; i238 < n237; i238++) {
-            int p240 = r.pos();
-            String k239 = r.finalString("f6");
+            int p239 = r.pos();
+            String k240 = r.finalString("f6");
             EnumSimple x241 = null;
             if (r.finalHas("f6")) {
                 x241 = EnumSimple.of(r.finalI32("f6"));
             }
-            t236.put(k239, x241);
+            t236.put(k240, x241);
             if (t236.size() != i238 + 1) {
-                throw r.duplicateKey("f6", p240);
+                throw r.duplicateKey("f6", p239);
             }
         }
         Map<String, FlagsSimple> t242 = new LinkedHashMap<>();
         int n243 = r.finalCount(8, 8, "f7");
         t242.clear();
         for (int i244 = 0; i244 < n243; i244++) {
-            int p246 = r.pos();
-            String k245 = r.finalString("f7");
-            t242.put(k245, FlagsSimple.of(r.finalI32("f7")));
+            int p245 = r.pos();
+            String k246 = r.finalString("f7");
+            t242.put(k246, FlagsSimple.of(r.finalI32("f7")));
             if (t242.size() != i244 + 1) {
-                throw r.duplicateKey("f7", p246);
+                throw r.duplicateKey("f7", p245);
             }
         }
         Map<String, FlagsSimple> t247 = new LinkedHashMap<>();
         int n248 = r.finalCount(5, 5, "f8");
         t247.clear();
         for (int i249 = 0; i249 < n248; i249++) {
-            int p251 = r.pos();
-            String k250 = r.finalString("f8");
+            int p250 = r.pos();
+            String k251 = r.finalString("f8");
             FlagsSimple x252 = null;
             if (r.finalHas("f8")) {
                 x252 = FlagsSimple.of(r.finalI32("f8"));
             }
-            t247.put(k250, x252);
+            t247.put(k251, x252);
             if (t247.size() != i249 + 1) {
-                throw r.duplicateKey("f8", p251);
+                throw r.duplicateKey("f8", p250);
             }
         }
         Map<String, StructSimple> t253 = new LinkedHashMap<>();
         int n254 = r.finalCount(285, 4, "f9");
         t253.clear();
         for (int i255 = 0; i255 < n254; i255++) {
-            int p257 = r.pos();
-            String k256 = r.finalString("f9");
+            int p256 = r.pos();
+            String k257 = r.finalString("f9");
             StructSimple x258 = new StructSimple();
             try {
                 StructSimple.fbeReadFinal(r, x258);
             } catch (DecodeException e) {
                 throw e.at("f9", i255);
             }
-            t253.put(k256, x258);
+            t253.put(k257, x258);
             if (t253.size() != i255 + 1) {
-                throw r.duplicateKey("f9", p257);
+                throw r.duplicateKey("f9", p256);
             }
         }
         Map<String, StructSimple> t259 = new LinkedHashMap<>();
         int n260 = r.finalCount(5, 5, "f10");
         t259.clear();
         for (int i261 = 0; i261 < n260; i261++) {
-            int p263 = r.pos();
-            String k262 = r.finalString("f10");
+            int p262 = r.pos();
+            String k263 = r.finalString("f10");
             StructSimple x264 = null;
             if (r.finalHas("f10")) {
                 StructSimple x265 = new StructSimple();
@@ -1354,9 +1353,9 @@ public class StructHash {
                 }
                 x264 = x265;
             }
-            t259.put(k262, x264);
+            t259.put(k263, x264);
             if (t259.size() != i261 + 1) {
-                throw r.duplicateKey("f10", p263);
+                throw r.duplicateKey("f10", p262);
             }
         }
         r.leave();
@@ -1633,144 +1632,144 @@ public class StructHash {
             switch (name) {
                 case "f1":
                     r.beginObject("f1");
-                    for (String key22; (key22 = r.key("f1")) != null;) {
+                    for (String key21; (key21 = r.key("f1")) != null;) {
                         r.spend(5, "f1");
-                        String k21 = r.keyString(key22, "f1");
-                        if (v.f1.containsKey(k21)) {
+                        String k22 = r.keyString(key21, "f1");
+                        if (v.f1.containsKey(k22)) {
                             throw r.duplicateKey("f1");
                         }
-                        v.f1.put(k21, (byte) r.unsigned(255, "f1"));
+                        v.f1.put(k22, (byte) r.unsigned(255, "f1"));
                     }
                     break;
                 case "f2":
                     r.beginObject("f2");
-                    for (String key24; (key24 = r.key("f2")) != null;) {
+                    for (String key23; (key23 = r.key("f2")) != null;) {
                         r.spend(5, "f2");
-                        String k23 = r.keyString(key24, "f2");
+                        String k24 = r.keyString(key23, "f2");
                         Byte x25 = null;
                         if (!r.nil()) {
                             x25 = (byte) r.unsigned(255, "f2");
                         }
-                        if (v.f2.containsKey(k23)) {
+                        if (v.f2.containsKey(k24)) {
                             throw r.duplicateKey("f2");
                         }
-                        v.f2.put(k23, x25);
+                        v.f2.put(k24, x25);
                     }
                     break;
                 case "f3":
                     r.beginObject("f3");
-                    for (String key27; (key27 = r.key("f3")) != null;) {
+                    for (String key26; (key26 = r.key("f3")) != null;) {
                         r.spend(8, "f3");
-                        String k26 = r.keyString(key27, "f3");
-                        if (v.f3.containsKey(k26)) {
+                        String k27 = r.keyString(key26, "f3");
+                        if (v.f3.containsKey(k27)) {
                             throw r.duplicateKey("f3");
                         }
-                        v.f3.put(k26, r.bytes("f3"));
+                        v.f3.put(k27, r.bytes("f3"));
                     }
                     break;
                 case "f4":
                     r.beginObject("f4");
-                    for (String key29; (key29 = r.key("f4")) != null;) {
+                    for (String key28; (key28 = r.key("f4")) != null;) {
                         r.spend(5, "f4");
-                        String k28 = r.keyString(key29, "f4");
+                        String k29 = r.keyString(key28, "f4");
                         byte[] x30 = null;
                         if (!r.nil()) {
                             x30 = r.bytes("f4");
                         }
-                        if (v.f4.containsKey(k28)) {
+                        if (v.f4.containsKey(k29)) {
                             throw r.duplicateKey("f4");
                         }
-                        v.f4.put(k28, x30);
+                        v.f4.put(k29, x30);
                     }
                     break;
                 case "f5":
                     r.beginObject("f5");
-                    for (String key32; (key32 = r.key("f5")) != null;) {
+                    for (String key31; (key31 = r.key("f5")) != null;) {
                         r.spend(8, "f5");
-                        String k31 = r.keyString(key32, "f5");
-                        if (v.f5.containsKey(k31)) {
+                        String k32 = r.keyString(key31, "f5");
+                        if (v.f5.containsKey(k32)) {
                             throw r.duplicateKey("f5");
                         }
-                        v.f5.put(k31, EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
+                        v.f5.put(k32, EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
                     }
                     break;
                 case "f6":
                     r.beginObject("f6");
-                    for (String key34; (key34 = r.key("f6")) != null;) {
+                    for (String key33; (key33 = r.key("f6")) != null;) {
                         r.spend(5, "f6");
-                        String k33 = r.keyString(key34, "f6");
+                        String k34 = r.keyString(key33, "f6");
                         EnumSimple x35 = null;
                         if (!r.nil()) {
                             x35 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f6"));
                         }
-                        if (v.f6.containsKey(k33)) {
+                        if (v.f6.containsKey(k34)) {
                             throw r.duplicateKey("f6");
                         }
-                        v.f6.put(k33, x35);
+                        v.f6.put(k34, x35);
                     }
                     break;
                 case "f7":
                     r.beginObject("f7");
-                    for (String key37; (key37 = r.key("f7")) != null;) {
+                    for (String key36; (key36 = r.key("f7")) != null;) {
                         r.spend(8, "f7");
-                        String k36 = r.keyString(key37, "f7");
-                        if (v.f7.containsKey(k36)) {
+                        String k37 = r.keyString(key36, "f7");
+                        if (v.f7.containsKey(k37)) {
                             throw r.duplicateKey("f7");
                         }
-                        v.f7.put(k36, FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
+                        v.f7.put(k37, FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
                     }
                     break;
                 case "f8":
                     r.beginObject("f8");
-                    for (String key39; (key39 = r.key("f8")) != null;) {
+                    for (String key38; (key38 = r.key("f8")) != null;) {
                         r.spend(5, "f8");
-                        String k38 = r.keyString(key39, "f8");
+                        String k39 = r.keyString(key38, "f8");
                         FlagsSimple x40 = null;
                         if (!r.nil()) {
                             x40 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f8"));
                         }
-                        if (v.f8.containsKey(k38)) {
+                        if (v.f8.containsKey(k39)) {
                             throw r.duplicateKey("f8");
                         }
-                        v.f8.put(k38, x40);
+                        v.f8.put(k39, x40);
                     }
                     break;
                 case "f9":
                     r.beginObject("f9");
-                    for (String key42; (key42 = r.key("f9")) != null;) {
+                    for (String key41; (key41 = r.key("f9")) != null;) {
                         r.spend(4, "f9");
-                        String k41 = r.keyString(key42, "f9");
+                        String k42 = r.keyString(key41, "f9");
                         StructSimple x43 = new StructSimple();
                         try {
                             StructSimple.fbeReadJson(r, x43);
                         } catch (DecodeException e) {
-                            throw e.atKey("f9", key42);
+                            throw e.atKey("f9", key41);
                         }
-                        if (v.f9.containsKey(k41)) {
+                        if (v.f9.containsKey(k42)) {
                             throw r.duplicateKey("f9");
                         }
-                        v.f9.put(k41, x43);
+                        v.f9.put(k42, x43);
                     }
                     break;
                 case "f10":
                     r.beginObject("f10");
-                    for (String key45; (key45 = r.key("f10")) != null;) {
+                    for (String key44; (key44 = r.key("f10")) != null;) {
                         r.spend(5, "f10");
-                        String k44 = r.keyString(key45, "f10");
+                        String k45 = r.keyString(key44, "f10");
                         StructSimple x46 = null;
                         if (!r.nil()) {
                             StructSimple x47 = new StructSimple();
                             try {
                                 StructSimple.fbeReadJson(r, x47);
                             } catch (DecodeException e) {
-                                throw e.atKey("f10", key45);
+                                throw e.atKey("f10", key44);
                             }
                             x46 = x47;
                         }
-                        if (v.f10.containsKey(k44)) {
+                        if (v.f10.containsKey(k45)) {
                             throw r.duplicateKey("f10");
                         }
-                        v.f10.put(k44, x46);
+                        v.f10.put(k45, x46);
                     }
                     break;
                 default:

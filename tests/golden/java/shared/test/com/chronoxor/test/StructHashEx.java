@@ -222,20 +222,20 @@ public class StructHashEx {
         int n9 = r.count();
         v.f1.clear();
         for (int i10 = 0; i10 < n9; i10++) {
-            StructSimple x12 = new StructSimple();
+            StructSimple x11 = new StructSimple();
             try {
-                StructSimple.fbeRead(r, b, e8 + i10 * 8, x12);
+                StructSimple.fbeRead(r, b, e8 + i10 * 8, x11);
             } catch (DecodeException e) {
                 throw e.at("f1", i10);
             }
-            StructSimple k11 = x12;
+            StructSimple k12 = x11;
             StructNested x13 = new StructNested();
             try {
                 StructNested.fbeRead(r, b, e8 + i10 * 8 + 4, x13);
             } catch (DecodeException e) {
                 throw e.at("f1", i10);
             }
-            v.f1.put(k11, x13);
+            v.f1.put(k12, x13);
             if (v.f1.size() != i10 + 1) {
                 throw r.duplicateKey("f1", e8 + i10 * 8);
             }
@@ -249,13 +249,13 @@ public class StructHashEx {
         int n15 = r.count();
         v.f2.clear();
         for (int i16 = 0; i16 < n15; i16++) {
-            StructSimple x18 = new StructSimple();
+            StructSimple x17 = new StructSimple();
             try {
-                StructSimple.fbeRead(r, b, e14 + i16 * 9, x18);
+                StructSimple.fbeRead(r, b, e14 + i16 * 9, x17);
             } catch (DecodeException e) {
                 throw e.at("f2", i16);
             }
-            StructSimple k17 = x18;
+            StructSimple k18 = x17;
             StructNested x19 = null;
             int s20 = r.optional(b, e14 + i16 * 9 + 4, 4, "f2");
             if (s20 >= 0) {
@@ -267,7 +267,7 @@ public class StructHashEx {
                 }
                 x19 = x21;
             }
-            v.f2.put(k17, x19);
+            v.f2.put(k18, x19);
             if (v.f2.size() != i16 + 1) {
                 throw r.duplicateKey("f2", e14 + i16 * 9);
             }
@@ -296,20 +296,20 @@ public class StructHashEx {
         int n24 = r.count();
         t22.clear();
         for (int i25 = 0; i25 < n24; i25++) {
-            StructSimple x27 = new StructSimple();
+            StructSimple x26 = new StructSimple();
             try {
-                StructSimple.fbeRead(r, b, e23 + i25 * 8, x27);
+                StructSimple.fbeRead(r, b, e23 + i25 * 8, x26);
             } catch (DecodeException e) {
                 throw e.at("f1", i25);
             }
-            StructSimple k26 = x27;
+            StructSimple k27 = x26;
             StructNested x28 = new StructNested();
             try {
                 StructNested.fbeRead(r, b, e23 + i25 * 8 + 4, x28);
             } catch (DecodeException e) {
                 throw e.at("f1", i25);
             }
-            t22.put(k26, x28);
+            t22.put(k27, x28);
             if (t22.size() != i25 + 1) {
                 throw r.duplicateKey("f1", e23 + i25 * 8);
             }
@@ -323,13 +323,13 @@ public class StructHashEx {
         int n31 = r.count();
         t29.clear();
         for (int i32 = 0; i32 < n31; i32++) {
-            StructSimple x34 = new StructSimple();
+            StructSimple x33 = new StructSimple();
             try {
-                StructSimple.fbeRead(r, b, e30 + i32 * 9, x34);
+                StructSimple.fbeRead(r, b, e30 + i32 * 9, x33);
             } catch (DecodeException e) {
                 throw e.at("f2", i32);
             }
-            StructSimple k33 = x34;
+            StructSimple k34 = x33;
             StructNested x35 = null;
             int s36 = r.optional(b, e30 + i32 * 9 + 4, 4, "f2");
             if (s36 >= 0) {
@@ -341,7 +341,7 @@ public class StructHashEx {
                 }
                 x35 = x37;
             }
-            t29.put(k33, x35);
+            t29.put(k34, x35);
             if (t29.size() != i32 + 1) {
                 throw r.duplicateKey("f2", e30 + i32 * 9);
             }
@@ -530,36 +530,36 @@ public class StructHashEx {
         int n42 = r.finalCount(1279, 0, "f1");
         v.f1.clear();
         for (int i43 = 0; i43 < n42; i43++) {
-            int p45 = r.pos();
-            StructSimple x46 = new StructSimple();
+            int p44 = r.pos();
+            StructSimple x45 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x46);
+                StructSimple.fbeReadFinal(r, x45);
             } catch (DecodeException e) {
                 throw e.at("f1", i43);
             }
-            StructSimple k44 = x46;
+            StructSimple k46 = x45;
             StructNested x47 = new StructNested();
             try {
                 StructNested.fbeReadFinal(r, x47);
             } catch (DecodeException e) {
                 throw e.at("f1", i43);
             }
-            v.f1.put(k44, x47);
+            v.f1.put(k46, x47);
             if (v.f1.size() != i43 + 1) {
-                throw r.duplicateKey("f1", p45);
+                throw r.duplicateKey("f1", p44);
             }
         }
         int n48 = r.finalCount(282, 1, "f2");
         v.f2.clear();
         for (int i49 = 0; i49 < n48; i49++) {
-            int p51 = r.pos();
-            StructSimple x52 = new StructSimple();
+            int p50 = r.pos();
+            StructSimple x51 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x52);
+                StructSimple.fbeReadFinal(r, x51);
             } catch (DecodeException e) {
                 throw e.at("f2", i49);
             }
-            StructSimple k50 = x52;
+            StructSimple k52 = x51;
             StructNested x53 = null;
             if (r.finalHas("f2")) {
                 StructNested x54 = new StructNested();
@@ -570,9 +570,9 @@ public class StructHashEx {
                 }
                 x53 = x54;
             }
-            v.f2.put(k50, x53);
+            v.f2.put(k52, x53);
             if (v.f2.size() != i49 + 1) {
-                throw r.duplicateKey("f2", p51);
+                throw r.duplicateKey("f2", p50);
             }
         }
         r.leave();
@@ -591,37 +591,37 @@ public class StructHashEx {
         int n56 = r.finalCount(1279, 0, "f1");
         t55.clear();
         for (int i57 = 0; i57 < n56; i57++) {
-            int p59 = r.pos();
-            StructSimple x60 = new StructSimple();
+            int p58 = r.pos();
+            StructSimple x59 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x60);
+                StructSimple.fbeReadFinal(r, x59);
             } catch (DecodeException e) {
                 throw e.at("f1", i57);
             }
-            StructSimple k58 = x60;
+            StructSimple k60 = x59;
             StructNested x61 = new StructNested();
             try {
                 StructNested.fbeReadFinal(r, x61);
             } catch (DecodeException e) {
                 throw e.at("f1", i57);
             }
-            t55.put(k58, x61);
+            t55.put(k60, x61);
             if (t55.size() != i57 + 1) {
-                throw r.duplicateKey("f1", p59);
+                throw r.duplicateKey("f1", p58);
             }
         }
         Map<StructSimple, StructNested> t62 = new LinkedHashMap<>();
         int n63 = r.finalCount(282, 1, "f2");
         t62.clear();
         for (int i64 = 0; i64 < n63; i64++) {
-            int p66 = r.pos();
-            StructSimple x67 = new StructSimple();
+            int p65 = r.pos();
+            StructSimple x66 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x67);
+                StructSimple.fbeReadFinal(r, x66);
             } catch (DecodeException e) {
                 throw e.at("f2", i64);
             }
-            StructSimple k65 = x67;
+            StructSimple k67 = x66;
             StructNested x68 = null;
             if (r.finalHas("f2")) {
                 StructNested x69 = new StructNested();
@@ -632,9 +632,9 @@ public class StructHashEx {
                 }
                 x68 = x69;
             }
-            t62.put(k65, x68);
+            t62.put(k67, x68);
             if (t62.size() != i64 + 1) {
-                throw r.duplicateKey("f2", p66);
+                throw r.duplicateKey("f2", p65);
             }
         }
         r.leave();
@@ -837,58 +837,58 @@ public class StructHashEx {
             switch (name) {
                 case "f1":
                     r.beginArray("f1");
-                    for (int i6 = 0; r.more(); i6++) {
+                    for (int i5 = 0; r.more(); i5++) {
                         r.spend(0, "f1");
                         r.beginPair("f1");
-                        StructSimple x7 = new StructSimple();
+                        StructSimple x6 = new StructSimple();
                         try {
-                            StructSimple.fbeReadJson(r, x7);
+                            StructSimple.fbeReadJson(r, x6);
                         } catch (DecodeException e) {
-                            throw e.at("f1", i6);
+                            throw e.at("f1", i5);
                         }
-                        StructSimple k5 = x7;
+                        StructSimple k7 = x6;
                         StructNested x8 = new StructNested();
                         try {
                             StructNested.fbeReadJson(r, x8);
                         } catch (DecodeException e) {
-                            throw e.at("f1", i6);
+                            throw e.at("f1", i5);
                         }
                         StructNested v9 = x8;
                         r.endPair("f1");
-                        if (v.f1.containsKey(k5)) {
+                        if (v.f1.containsKey(k7)) {
                             throw r.duplicateKey("f1");
                         }
-                        v.f1.put(k5, v9);
+                        v.f1.put(k7, v9);
                     }
                     break;
                 case "f2":
                     r.beginArray("f2");
-                    for (int i11 = 0; r.more(); i11++) {
+                    for (int i10 = 0; r.more(); i10++) {
                         r.spend(1, "f2");
                         r.beginPair("f2");
-                        StructSimple x12 = new StructSimple();
+                        StructSimple x11 = new StructSimple();
                         try {
-                            StructSimple.fbeReadJson(r, x12);
+                            StructSimple.fbeReadJson(r, x11);
                         } catch (DecodeException e) {
-                            throw e.at("f2", i11);
+                            throw e.at("f2", i10);
                         }
-                        StructSimple k10 = x12;
+                        StructSimple k12 = x11;
                         StructNested x13 = null;
                         if (!r.nil()) {
                             StructNested x14 = new StructNested();
                             try {
                                 StructNested.fbeReadJson(r, x14);
                             } catch (DecodeException e) {
-                                throw e.at("f2", i11);
+                                throw e.at("f2", i10);
                             }
                             x13 = x14;
                         }
                         StructNested v15 = x13;
                         r.endPair("f2");
-                        if (v.f2.containsKey(k10)) {
+                        if (v.f2.containsKey(k12)) {
                             throw r.duplicateKey("f2");
                         }
-                        v.f2.put(k10, v15);
+                        v.f2.put(k12, v15);
                     }
                     break;
                 default:

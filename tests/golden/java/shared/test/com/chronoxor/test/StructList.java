@@ -876,82 +876,82 @@ public class StructList {
         for (int i114 = 0; i114 < n113; i114++) {
             v.f1.add(r.finalI8("f1"));
         }
-        int n116 = r.finalCount(1, 1, "f2");
+        int n115 = r.finalCount(1, 1, "f2");
         v.f2.clear();
-        for (int i117 = 0; i117 < n116; i117++) {
-            Byte x119 = null;
+        for (int i116 = 0; i116 < n115; i116++) {
+            Byte x117 = null;
             if (r.finalHas("f2")) {
-                x119 = r.finalI8("f2");
+                x117 = r.finalI8("f2");
             }
-            v.f2.add(x119);
+            v.f2.add(x117);
         }
-        int n120 = r.finalCount(4, 4, "f3");
+        int n118 = r.finalCount(4, 4, "f3");
         v.f3.clear();
-        for (int i121 = 0; i121 < n120; i121++) {
+        for (int i119 = 0; i119 < n118; i119++) {
             v.f3.add(r.finalBytes("f3"));
         }
-        int n123 = r.finalCount(1, 1, "f4");
+        int n120 = r.finalCount(1, 1, "f4");
         v.f4.clear();
-        for (int i124 = 0; i124 < n123; i124++) {
-            byte[] x126 = null;
+        for (int i121 = 0; i121 < n120; i121++) {
+            byte[] x122 = null;
             if (r.finalHas("f4")) {
-                x126 = r.finalBytes("f4");
+                x122 = r.finalBytes("f4");
             }
-            v.f4.add(x126);
+            v.f4.add(x122);
         }
-        int n127 = r.finalCount(4, 4, "f5");
+        int n123 = r.finalCount(4, 4, "f5");
         v.f5.clear();
-        for (int i128 = 0; i128 < n127; i128++) {
+        for (int i124 = 0; i124 < n123; i124++) {
             v.f5.add(EnumSimple.of(r.finalI32("f5")));
         }
-        int n130 = r.finalCount(1, 1, "f6");
+        int n125 = r.finalCount(1, 1, "f6");
         v.f6.clear();
-        for (int i131 = 0; i131 < n130; i131++) {
-            EnumSimple x133 = null;
+        for (int i126 = 0; i126 < n125; i126++) {
+            EnumSimple x127 = null;
             if (r.finalHas("f6")) {
-                x133 = EnumSimple.of(r.finalI32("f6"));
+                x127 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.add(x133);
+            v.f6.add(x127);
         }
-        int n134 = r.finalCount(4, 4, "f7");
+        int n128 = r.finalCount(4, 4, "f7");
         v.f7.clear();
-        for (int i135 = 0; i135 < n134; i135++) {
+        for (int i129 = 0; i129 < n128; i129++) {
             v.f7.add(FlagsSimple.of(r.finalI32("f7")));
         }
-        int n137 = r.finalCount(1, 1, "f8");
+        int n130 = r.finalCount(1, 1, "f8");
         v.f8.clear();
-        for (int i138 = 0; i138 < n137; i138++) {
-            FlagsSimple x140 = null;
+        for (int i131 = 0; i131 < n130; i131++) {
+            FlagsSimple x132 = null;
             if (r.finalHas("f8")) {
-                x140 = FlagsSimple.of(r.finalI32("f8"));
+                x132 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.add(x140);
+            v.f8.add(x132);
         }
-        int n141 = r.finalCount(281, 0, "f9");
+        int n133 = r.finalCount(281, 0, "f9");
         v.f9.clear();
-        for (int i142 = 0; i142 < n141; i142++) {
-            StructSimple x144 = new StructSimple();
+        for (int i134 = 0; i134 < n133; i134++) {
+            StructSimple x135 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x144);
+                StructSimple.fbeReadFinal(r, x135);
             } catch (DecodeException e) {
-                throw e.at("f9", i142);
+                throw e.at("f9", i134);
             }
-            v.f9.add(x144);
+            v.f9.add(x135);
         }
-        int n145 = r.finalCount(1, 1, "f10");
+        int n136 = r.finalCount(1, 1, "f10");
         v.f10.clear();
-        for (int i146 = 0; i146 < n145; i146++) {
-            StructSimple x148 = null;
+        for (int i137 = 0; i137 < n136; i137++) {
+            StructSimple x138 = null;
             if (r.finalHas("f10")) {
-                StructSimple x149 = new StructSimple();
+                StructSimple x139 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x149);
+                    StructSimple.fbeReadFinal(r, x139);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i146);
+                    throw e.at("f10", i137);
                 }
-                x148 = x149;
+                x138 = x139;
             }
-            v.f10.add(x148);
+            v.f10.add(x138);
         }
         r.leave();
     }
@@ -966,51 +966,51 @@ public class StructList {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(40);
         r.fixed(r.finalCount(1, 1, "f1"), 1, "f1");
-        int n151 = r.finalCount(1, 1, "f2");
-        for (int i152 = 0; i152 < n151; i152++) {
+        int n140 = r.finalCount(1, 1, "f2");
+        for (int i141 = 0; i141 < n140; i141++) {
             if (r.finalHas("f2")) {
                 r.fixed(1, "f2");
             }
         }
-        int n153 = r.finalCount(4, 4, "f3");
-        for (int i154 = 0; i154 < n153; i154++) {
+        int n142 = r.finalCount(4, 4, "f3");
+        for (int i143 = 0; i143 < n142; i143++) {
             r.finalSkipBytes("f3");
         }
-        int n155 = r.finalCount(1, 1, "f4");
-        for (int i156 = 0; i156 < n155; i156++) {
+        int n144 = r.finalCount(1, 1, "f4");
+        for (int i145 = 0; i145 < n144; i145++) {
             if (r.finalHas("f4")) {
                 r.finalSkipBytes("f4");
             }
         }
         r.fixed(r.finalCount(4, 4, "f5"), 4, "f5");
-        int n158 = r.finalCount(1, 1, "f6");
-        for (int i159 = 0; i159 < n158; i159++) {
+        int n146 = r.finalCount(1, 1, "f6");
+        for (int i147 = 0; i147 < n146; i147++) {
             if (r.finalHas("f6")) {
                 r.fixed(4, "f6");
             }
         }
         r.fixed(r.finalCount(4, 4, "f7"), 4, "f7");
-        int n161 = r.finalCount(1, 1, "f8");
-        for (int i162 = 0; i162 < n161; i162++) {
+        int n148 = r.finalCount(1, 1, "f8");
+        for (int i149 = 0; i149 < n148; i149++) {
             if (r.finalHas("f8")) {
                 r.fixed(4, "f8");
             }
         }
-        int n163 = r.finalCount(281, 0, "f9");
-        for (int i164 = 0; i164 < n163; i164++) {
+        int n150 = r.finalCount(281, 0, "f9");
+        for (int i151 = 0; i151 < n150; i151++) {
             try {
                 StructSimple.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("f9", i164);
+                throw e.at("f9", i151);
             }
         }
-        int n165 = r.finalCount(1, 1, "f10");
-        for (int i166 = 0; i166 < n165; i166++) {
+        int n152 = r.finalCount(1, 1, "f10");
+        for (int i153 = 0; i153 < n152; i153++) {
             if (r.finalHas("f10")) {
                 try {
                     StructSimple.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i166);
+                    throw e.at("f10", i153);
                 }
             }
         }

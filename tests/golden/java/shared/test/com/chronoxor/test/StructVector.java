@@ -881,87 +881,87 @@ public class StructVector {
         for (int i115 = 0; i115 < n114; i115++) {
             v.f1.add(r.finalI8("f1"));
         }
-        int n117 = r.finalCount(1, 1, "f2");
+        int n116 = r.finalCount(1, 1, "f2");
         v.f2.clear();
-        for (int i118 = 0; i118 < n117; i118++) {
-            Byte x120 = null;
+        for (int i117 = 0; i117 < n116; i117++) {
+            Byte x118 = null;
             if (r.finalHas("f2")) {
-                x120 = r.finalI8("f2");
+                x118 = r.finalI8("f2");
             }
-            v.f2.add(x120);
+            v.f2.add(x118);
         }
-        int n121 = r.finalCount(4, 4, "f3");
+        int n119 = r.finalCount(4, 4, "f3");
         v.f3.clear();
-        for (int i122 = 0; i122 < n121; i122++) {
+        for (int i120 = 0; i120 < n119; i120++) {
             v.f3.add(r.finalBytes("f3"));
         }
-        int n124 = r.finalCount(1, 1, "f4");
+        int n121 = r.finalCount(1, 1, "f4");
         v.f4.clear();
-        for (int i125 = 0; i125 < n124; i125++) {
-            byte[] x127 = null;
+        for (int i122 = 0; i122 < n121; i122++) {
+            byte[] x123 = null;
             if (r.finalHas("f4")) {
-                x127 = r.finalBytes("f4");
+                x123 = r.finalBytes("f4");
             }
-            v.f4.add(x127);
+            v.f4.add(x123);
         }
-        int n128 = r.finalCount(4, 4, "f5");
+        int n124 = r.finalCount(4, 4, "f5");
         v.f5.clear();
-        for (int i129 = 0; i129 < n128; i129++) {
+        for (int i125 = 0; i125 < n124; i125++) {
             v.f5.add(EnumSimple.of(r.finalI32("f5")));
         }
-        int n131 = r.finalCount(1, 1, "f6");
+        int n126 = r.finalCount(1, 1, "f6");
         v.f6.clear();
-        for (int i132 = 0; i132 < n131; i132++) {
-            EnumSimple x134 = null;
+        for (int i127 = 0; i127 < n126; i127++) {
+            EnumSimple x128 = null;
             if (r.finalHas("f6")) {
-                x134 = EnumSimple.of(r.finalI32("f6"));
+                x128 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.add(x134);
+            v.f6.add(x128);
         }
-        int n135 = r.finalCount(4, 4, "f7");
+        int n129 = r.finalCount(4, 4, "f7");
         v.f7.clear();
-        for (int i136 = 0; i136 < n135; i136++) {
+        for (int i130 = 0; i130 < n129; i130++) {
             v.f7.add(FlagsSimple.of(r.finalI32("f7")));
         }
-        int n138 = r.finalCount(1, 1, "f8");
+        int n131 = r.finalCount(1, 1, "f8");
         v.f8.clear();
-        for (int i139 = 0; i139 < n138; i139++) {
-            FlagsSimple x141 = null;
+        for (int i132 = 0; i132 < n131; i132++) {
+            FlagsSimple x133 = null;
             if (r.finalHas("f8")) {
-                x141 = FlagsSimple.of(r.finalI32("f8"));
+                x133 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.add(x141);
+            v.f8.add(x133);
         }
-        int n142 = r.finalCount(281, 0, "f9");
-        int m143 = v.f9.size();
-        for (int i144 = 0; i144 < n142; i144++) {
-            StructSimple x145 = i144 < m143 ? v.f9.get(i144) : new StructSimple();
+        int n134 = r.finalCount(281, 0, "f9");
+        int m135 = v.f9.size();
+        for (int i136 = 0; i136 < n134; i136++) {
+            StructSimple x137 = i136 < m135 ? v.f9.get(i136) : new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x145);
+                StructSimple.fbeReadFinal(r, x137);
             } catch (DecodeException e) {
-                throw e.at("f9", i144);
+                throw e.at("f9", i136);
             }
-            if (i144 >= m143) {
-                v.f9.add(x145);
+            if (i136 >= m135) {
+                v.f9.add(x137);
             }
         }
-        if (m143 > n142) {
-            v.f9.subList(n142, m143).clear();
+        if (m135 > n134) {
+            v.f9.subList(n134, m135).clear();
         }
-        int n146 = r.finalCount(1, 1, "f10");
+        int n138 = r.finalCount(1, 1, "f10");
         v.f10.clear();
-        for (int i147 = 0; i147 < n146; i147++) {
-            StructSimple x149 = null;
+        for (int i139 = 0; i139 < n138; i139++) {
+            StructSimple x140 = null;
             if (r.finalHas("f10")) {
-                StructSimple x150 = new StructSimple();
+                StructSimple x141 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x150);
+                    StructSimple.fbeReadFinal(r, x141);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i147);
+                    throw e.at("f10", i139);
                 }
-                x149 = x150;
+                x140 = x141;
             }
-            v.f10.add(x149);
+            v.f10.add(x140);
         }
         r.leave();
     }
@@ -976,51 +976,51 @@ public class StructVector {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(40);
         r.fixed(r.finalCount(1, 1, "f1"), 1, "f1");
-        int n152 = r.finalCount(1, 1, "f2");
-        for (int i153 = 0; i153 < n152; i153++) {
+        int n142 = r.finalCount(1, 1, "f2");
+        for (int i143 = 0; i143 < n142; i143++) {
             if (r.finalHas("f2")) {
                 r.fixed(1, "f2");
             }
         }
-        int n154 = r.finalCount(4, 4, "f3");
-        for (int i155 = 0; i155 < n154; i155++) {
+        int n144 = r.finalCount(4, 4, "f3");
+        for (int i145 = 0; i145 < n144; i145++) {
             r.finalSkipBytes("f3");
         }
-        int n156 = r.finalCount(1, 1, "f4");
-        for (int i157 = 0; i157 < n156; i157++) {
+        int n146 = r.finalCount(1, 1, "f4");
+        for (int i147 = 0; i147 < n146; i147++) {
             if (r.finalHas("f4")) {
                 r.finalSkipBytes("f4");
             }
         }
         r.fixed(r.finalCount(4, 4, "f5"), 4, "f5");
-        int n159 = r.finalCount(1, 1, "f6");
-        for (int i160 = 0; i160 < n159; i160++) {
+        int n148 = r.finalCount(1, 1, "f6");
+        for (int i149 = 0; i149 < n148; i149++) {
             if (r.finalHas("f6")) {
                 r.fixed(4, "f6");
             }
         }
         r.fixed(r.finalCount(4, 4, "f7"), 4, "f7");
-        int n162 = r.finalCount(1, 1, "f8");
-        for (int i163 = 0; i163 < n162; i163++) {
+        int n150 = r.finalCount(1, 1, "f8");
+        for (int i151 = 0; i151 < n150; i151++) {
             if (r.finalHas("f8")) {
                 r.fixed(4, "f8");
             }
         }
-        int n164 = r.finalCount(281, 0, "f9");
-        for (int i165 = 0; i165 < n164; i165++) {
+        int n152 = r.finalCount(281, 0, "f9");
+        for (int i153 = 0; i153 < n152; i153++) {
             try {
                 StructSimple.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("f9", i165);
+                throw e.at("f9", i153);
             }
         }
-        int n166 = r.finalCount(1, 1, "f10");
-        for (int i167 = 0; i167 < n166; i167++) {
+        int n154 = r.finalCount(1, 1, "f10");
+        for (int i155 = 0; i155 < n154; i155++) {
             if (r.finalHas("f10")) {
                 try {
                     StructSimple.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i167);
+                    throw e.at("f10", i155);
                 }
             }
         }

@@ -1030,66 +1030,66 @@ public class CSharpWords {
         for (int i62 = 0; i62 < n61; i62++) {
             v.stackalloc.add(Word.of(r.finalI16("stackalloc")));
         }
-        String x64 = null;
+        String x63 = null;
         if (r.finalHas("ulong")) {
-            x64 = r.finalString("ulong");
+            x63 = r.finalString("ulong");
         }
-        v.ulong = x64;
+        v.ulong = x63;
         v.unchecked = r.finalBytes("unchecked");
-        int n65 = r.finalCount(8, 8, "ushort");
+        int n64 = r.finalCount(8, 8, "ushort");
         v.ushort.clear();
-        for (int i66 = 0; i66 < n65; i66++) {
-            int p68 = r.pos();
+        for (int i65 = 0; i65 < n64; i65++) {
+            int p66 = r.pos();
             String k67 = r.finalString("ushort");
             v.ushort.put(k67, r.finalI32("ushort"));
-            if (v.ushort.size() != i66 + 1) {
-                throw r.duplicateKey("ushort", p68);
+            if (v.ushort.size() != i65 + 1) {
+                throw r.duplicateKey("ushort", p66);
             }
         }
         v.add = r.finalDecimal("add");
-        int p69 = r.run(29, "alias=16,ascending=8,descending=4,equals=1");
-        v.alias = r.uuid(p69);
-        v.ascending = r.i64(p69 + 16);
-        v.descending = r.f32(p69 + 24);
-        v.equals = r.i8(p69 + 28);
-        Word x70 = null;
+        int p68 = r.run(29, "alias=16,ascending=8,descending=4,equals=1");
+        v.alias = r.uuid(p68);
+        v.ascending = r.i64(p68 + 16);
+        v.descending = r.f32(p68 + 24);
+        v.equals = r.i8(p68 + 28);
+        Word x69 = null;
         if (r.finalHas("group")) {
-            x70 = Word.of(r.finalI16("group"));
+            x69 = Word.of(r.finalI16("group"));
         }
-        v.group = x70;
-        int p71 = r.run(6, "into=2,join=4");
-        v.into = Word.of(r.i16(p71));
-        v.join = r.i32(p71 + 2);
+        v.group = x69;
+        int p70 = r.run(6, "into=2,join=4");
+        v.into = Word.of(r.i16(p70));
+        v.join = r.i32(p70 + 2);
         v.nameof = r.finalString("nameof");
-        Boolean x72 = null;
+        Boolean x71 = null;
         if (r.finalHas("on")) {
-            x72 = r.finalBool("on");
+            x71 = r.finalBool("on");
         }
-        v.on = x72;
-        int p73 = r.run(28, "orderby=8,partial=8,remove=4,unmanaged=8");
-        v.orderby = Modifier.of(r.i64(p73));
-        v.partial = r.f64(p73 + 8);
-        v.remove = side.of(r.i32(p73 + 16));
-        v.unmanaged = r.i64(p73 + 20);
-        int n74 = r.finalCount(2, 2, "required");
+        v.on = x71;
+        int p72 = r.run(28, "orderby=8,partial=8,remove=4,unmanaged=8");
+        v.orderby = Modifier.of(r.i64(p72));
+        v.partial = r.f64(p72 + 8);
+        v.remove = side.of(r.i32(p72 + 16));
+        v.unmanaged = r.i64(p72 + 20);
+        int n73 = r.finalCount(2, 2, "required");
         v.required.clear();
-        for (int i75 = 0; i75 < n74; i75++) {
+        for (int i74 = 0; i74 < n73; i74++) {
             v.required.add(Word.of(r.finalI16("required")));
         }
-        String x77 = null;
+        String x75 = null;
         if (r.finalHas("scoped")) {
-            x77 = r.finalString("scoped");
+            x75 = r.finalString("scoped");
         }
-        v.scoped = x77;
+        v.scoped = x75;
         v.managed = r.finalBytes("managed");
-        int n78 = r.finalCount(8, 8, "notnull");
+        int n76 = r.finalCount(8, 8, "notnull");
         v.notnull.clear();
-        for (int i79 = 0; i79 < n78; i79++) {
-            int p81 = r.pos();
-            String k80 = r.finalString("notnull");
-            v.notnull.put(k80, r.finalI32("notnull"));
-            if (v.notnull.size() != i79 + 1) {
-                throw r.duplicateKey("notnull", p81);
+        for (int i77 = 0; i77 < n76; i77++) {
+            int p78 = r.pos();
+            String k79 = r.finalString("notnull");
+            v.notnull.put(k79, r.finalI32("notnull"));
+            if (v.notnull.size() != i77 + 1) {
+                throw r.duplicateKey("notnull", p78);
             }
         }
         r.leave();
@@ -1115,15 +1115,15 @@ public class CSharpWords {
             r.finalSkipString("ulong");
         }
         r.finalSkipBytes("unchecked");
-        Map<String, Integer> t83 = new TreeMap<>(Compare.STRING);
-        int n84 = r.finalCount(8, 8, "ushort");
-        t83.clear();
-        for (int i85 = 0; i85 < n84; i85++) {
-            int p87 = r.pos();
-            String k86 = r.finalString("ushort");
-            t83.put(k86, r.finalI32("ushort"));
-            if (t83.size() != i85 + 1) {
-                throw r.duplicateKey("ushort", p87);
+        Map<String, Integer> t80 = new TreeMap<>(Compare.STRING);
+        int n81 = r.finalCount(8, 8, "ushort");
+        t80.clear();
+        for (int i82 = 0; i82 < n81; i82++) {
+            int p83 = r.pos();
+            String k84 = r.finalString("ushort");
+            t80.put(k84, r.finalI32("ushort"));
+            if (t80.size() != i82 + 1) {
+                throw r.duplicateKey("ushort", p83);
             }
         }
         r.finalSkipDecimal("add");
@@ -1142,15 +1142,15 @@ public class CSharpWords {
             r.finalSkipString("scoped");
         }
         r.finalSkipBytes("managed");
-        Map<String, Integer> t89 = new TreeMap<>(Compare.STRING);
-        int n90 = r.finalCount(8, 8, "notnull");
-        t89.clear();
-        for (int i91 = 0; i91 < n90; i91++) {
-            int p93 = r.pos();
-            String k92 = r.finalString("notnull");
-            t89.put(k92, r.finalI32("notnull"));
-            if (t89.size() != i91 + 1) {
-                throw r.duplicateKey("notnull", p93);
+        Map<String, Integer> t85 = new TreeMap<>(Compare.STRING);
+        int n86 = r.finalCount(8, 8, "notnull");
+        t85.clear();
+        for (int i87 = 0; i87 < n86; i87++) {
+            int p88 = r.pos();
+            String k89 = r.finalString("notnull");
+            t85.put(k89, r.finalI32("notnull"));
+            if (t85.size() != i87 + 1) {
+                throw r.duplicateKey("notnull", p88);
             }
         }
         r.leave();
@@ -1460,13 +1460,13 @@ public class CSharpWords {
                     break;
                 case "ushort":
                     r.beginObject("ushort");
-                    for (String key13; (key13 = r.key("ushort")) != null;) {
+                    for (String key12; (key12 = r.key("ushort")) != null;) {
                         r.spend(8, "ushort");
-                        String k12 = r.keyString(key13, "ushort");
-                        if (v.ushort.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "ushort");
+                        if (v.ushort.containsKey(k13)) {
                             throw r.duplicateKey("ushort");
                         }
-                        v.ushort.put(k12, (int) r.integer(-2147483648, 2147483647, "ushort"));
+                        v.ushort.put(k13, (int) r.integer(-2147483648, 2147483647, "ushort"));
                     }
                     break;
                 case "add":
@@ -1538,13 +1538,13 @@ public class CSharpWords {
                     break;
                 case "notnull":
                     r.beginObject("notnull");
-                    for (String key19; (key19 = r.key("notnull")) != null;) {
+                    for (String key18; (key18 = r.key("notnull")) != null;) {
                         r.spend(8, "notnull");
-                        String k18 = r.keyString(key19, "notnull");
-                        if (v.notnull.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "notnull");
+                        if (v.notnull.containsKey(k19)) {
                             throw r.duplicateKey("notnull");
                         }
-                        v.notnull.put(k18, (int) r.integer(-2147483648, 2147483647, "notnull"));
+                        v.notnull.put(k19, (int) r.integer(-2147483648, 2147483647, "notnull"));
                     }
                     break;
                 default:

@@ -536,11 +536,11 @@ public class CppMembers {
         for (int i19 = 0; i19 < n18; i19++) {
             v.offset.add(Word.of(r.finalI16("offset")));
         }
-        String x21 = null;
+        String x20 = null;
         if (r.finalHas("model")) {
-            x21 = r.finalString("model");
+            x20 = r.finalString("model");
         }
-        v.model = x21;
+        v.model = x20;
         v.reset = r.finalBytes("reset");
         r.leave();
     }

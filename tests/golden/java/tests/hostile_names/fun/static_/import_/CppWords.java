@@ -2960,276 +2960,276 @@ public class CppWords {
         for (int i188 = 0; i188 < n187; i188++) {
             v.break_.add(Word.of(r.finalI16("break")));
         }
-        String x190 = null;
+        String x189 = null;
         if (r.finalHas("case")) {
-            x190 = r.finalString("case");
+            x189 = r.finalString("case");
         }
-        v.case_ = x190;
+        v.case_ = x189;
         v.catch_ = r.finalBytes("catch");
-        int n191 = r.finalCount(8, 8, "char8_t");
+        int n190 = r.finalCount(8, 8, "char8_t");
         v.char8_t.clear();
-        for (int i192 = 0; i192 < n191; i192++) {
-            int p194 = r.pos();
+        for (int i191 = 0; i191 < n190; i191++) {
+            int p192 = r.pos();
             String k193 = r.finalString("char8_t");
             v.char8_t.put(k193, r.finalI32("char8_t"));
-            if (v.char8_t.size() != i192 + 1) {
-                throw r.duplicateKey("char8_t", p194);
+            if (v.char8_t.size() != i191 + 1) {
+                throw r.duplicateKey("char8_t", p192);
             }
         }
         v.char16_t = r.finalDecimal("char16_t");
-        int p195 = r.run(29, "char32_t=16,class=8,compl=4,concept=1");
-        v.char32_t = r.uuid(p195);
-        v.class__ = r.i64(p195 + 16);
-        v.compl = r.f32(p195 + 24);
-        v.concept = r.i8(p195 + 28);
-        Word x196 = null;
+        int p194 = r.run(29, "char32_t=16,class=8,compl=4,concept=1");
+        v.char32_t = r.uuid(p194);
+        v.class__ = r.i64(p194 + 16);
+        v.compl = r.f32(p194 + 24);
+        v.concept = r.i8(p194 + 28);
+        Word x195 = null;
         if (r.finalHas("const")) {
-            x196 = Word.of(r.finalI16("const"));
+            x195 = Word.of(r.finalI16("const"));
         }
-        v.const_ = x196;
-        int p197 = r.run(6, "consteval=2,constexpr=4");
-        v.consteval = Word.of(r.i16(p197));
-        v.constexpr = r.i32(p197 + 2);
+        v.const_ = x195;
+        int p196 = r.run(6, "consteval=2,constexpr=4");
+        v.consteval = Word.of(r.i16(p196));
+        v.constexpr = r.i32(p196 + 2);
         v.constinit = r.finalString("constinit");
-        Boolean x198 = null;
+        Boolean x197 = null;
         if (r.finalHas("const_cast")) {
-            x198 = r.finalBool("const_cast");
+            x197 = r.finalBool("const_cast");
         }
-        v.const_cast = x198;
-        int p199 = r.run(28, "continue=8,co_await=8,co_return=4,co_yield=8");
-        v.continue_ = Modifier.of(r.i64(p199));
-        v.co_await = r.f64(p199 + 8);
-        v.co_return = side.of(r.i32(p199 + 16));
-        v.co_yield = r.i64(p199 + 20);
-        int n200 = r.finalCount(2, 2, "decltype");
+        v.const_cast = x197;
+        int p198 = r.run(28, "continue=8,co_await=8,co_return=4,co_yield=8");
+        v.continue_ = Modifier.of(r.i64(p198));
+        v.co_await = r.f64(p198 + 8);
+        v.co_return = side.of(r.i32(p198 + 16));
+        v.co_yield = r.i64(p198 + 20);
+        int n199 = r.finalCount(2, 2, "decltype");
         v.decltype.clear();
-        for (int i201 = 0; i201 < n200; i201++) {
+        for (int i200 = 0; i200 < n199; i200++) {
             v.decltype.add(Word.of(r.finalI16("decltype")));
         }
-        String x203 = null;
+        String x201 = null;
         if (r.finalHas("default")) {
-            x203 = r.finalString("default");
+            x201 = r.finalString("default");
         }
-        v.default_ = x203;
+        v.default_ = x201;
         v.delete = r.finalBytes("delete");
-        int n204 = r.finalCount(8, 8, "do");
+        int n202 = r.finalCount(8, 8, "do");
         v.do_.clear();
-        for (int i205 = 0; i205 < n204; i205++) {
-            int p207 = r.pos();
-            String k206 = r.finalString("do");
-            v.do_.put(k206, r.finalI32("do"));
-            if (v.do_.size() != i205 + 1) {
-                throw r.duplicateKey("do", p207);
+        for (int i203 = 0; i203 < n202; i203++) {
+            int p204 = r.pos();
+            String k205 = r.finalString("do");
+            v.do_.put(k205, r.finalI32("do"));
+            if (v.do_.size() != i203 + 1) {
+                throw r.duplicateKey("do", p204);
             }
         }
         v.dynamic_cast = r.finalDecimal("dynamic_cast");
-        int p208 = r.run(29, "else=16,explicit=8,export=4,extern=1");
-        v.else_ = r.uuid(p208);
-        v.explicit = r.i64(p208 + 16);
-        v.export = r.f32(p208 + 24);
-        v.extern = r.i8(p208 + 28);
-        Word x209 = null;
+        int p206 = r.run(29, "else=16,explicit=8,export=4,extern=1");
+        v.else_ = r.uuid(p206);
+        v.explicit = r.i64(p206 + 16);
+        v.export = r.f32(p206 + 24);
+        v.extern = r.i8(p206 + 28);
+        Word x207 = null;
         if (r.finalHas("final")) {
-            x209 = Word.of(r.finalI16("final"));
+            x207 = Word.of(r.finalI16("final"));
         }
-        v.final_ = x209;
-        int p210 = r.run(6, "for=2,friend=4");
-        v.for_ = Word.of(r.i16(p210));
-        v.friend = r.i32(p210 + 2);
+        v.final_ = x207;
+        int p208 = r.run(6, "for=2,friend=4");
+        v.for_ = Word.of(r.i16(p208));
+        v.friend = r.i32(p208 + 2);
         v.goto_ = r.finalString("goto");
-        Boolean x211 = null;
+        Boolean x209 = null;
         if (r.finalHas("if")) {
-            x211 = r.finalBool("if");
+            x209 = r.finalBool("if");
         }
-        v.if_ = x211;
-        int p212 = r.run(28, "import=8,inline=8,int=4,long=8");
-        v.import_ = Modifier.of(r.i64(p212));
-        v.inline = r.f64(p212 + 8);
-        v.int_ = side.of(r.i32(p212 + 16));
-        v.long_ = r.i64(p212 + 20);
-        int n213 = r.finalCount(2, 2, "module");
+        v.if_ = x209;
+        int p210 = r.run(28, "import=8,inline=8,int=4,long=8");
+        v.import_ = Modifier.of(r.i64(p210));
+        v.inline = r.f64(p210 + 8);
+        v.int_ = side.of(r.i32(p210 + 16));
+        v.long_ = r.i64(p210 + 20);
+        int n211 = r.finalCount(2, 2, "module");
         v.module.clear();
-        for (int i214 = 0; i214 < n213; i214++) {
+        for (int i212 = 0; i212 < n211; i212++) {
             v.module.add(Word.of(r.finalI16("module")));
         }
-        String x216 = null;
+        String x213 = null;
         if (r.finalHas("mutable")) {
-            x216 = r.finalString("mutable");
+            x213 = r.finalString("mutable");
         }
-        v.mutable = x216;
+        v.mutable = x213;
         v.namespace = r.finalBytes("namespace");
-        int n217 = r.finalCount(8, 8, "new");
+        int n214 = r.finalCount(8, 8, "new");
         v.new_.clear();
-        for (int i218 = 0; i218 < n217; i218++) {
-            int p220 = r.pos();
-            String k219 = r.finalString("new");
-            v.new_.put(k219, r.finalI32("new"));
-            if (v.new_.size() != i218 + 1) {
-                throw r.duplicateKey("new", p220);
+        for (int i215 = 0; i215 < n214; i215++) {
+            int p216 = r.pos();
+            String k217 = r.finalString("new");
+            v.new_.put(k217, r.finalI32("new"));
+            if (v.new_.size() != i215 + 1) {
+                throw r.duplicateKey("new", p216);
             }
         }
         v.noexcept = r.finalDecimal("noexcept");
-        int p221 = r.run(29, "not=16,not_eq=8,nullptr=4,operator=1");
-        v.not = r.uuid(p221);
-        v.not_eq = r.i64(p221 + 16);
-        v.nullptr = r.f32(p221 + 24);
-        v.operator = r.i8(p221 + 28);
-        Word x222 = null;
+        int p218 = r.run(29, "not=16,not_eq=8,nullptr=4,operator=1");
+        v.not = r.uuid(p218);
+        v.not_eq = r.i64(p218 + 16);
+        v.nullptr = r.f32(p218 + 24);
+        v.operator = r.i8(p218 + 28);
+        Word x219 = null;
         if (r.finalHas("or")) {
-            x222 = Word.of(r.finalI16("or"));
+            x219 = Word.of(r.finalI16("or"));
         }
-        v.or = x222;
-        int p223 = r.run(6, "or_eq=2,override=4");
-        v.or_eq = Word.of(r.i16(p223));
-        v.override = r.i32(p223 + 2);
+        v.or = x219;
+        int p220 = r.run(6, "or_eq=2,override=4");
+        v.or_eq = Word.of(r.i16(p220));
+        v.override = r.i32(p220 + 2);
         v.private_ = r.finalString("private");
-        Boolean x224 = null;
+        Boolean x221 = null;
         if (r.finalHas("protected")) {
-            x224 = r.finalBool("protected");
+            x221 = r.finalBool("protected");
         }
-        v.protected_ = x224;
-        int p225 = r.run(28, "public=8,register=8,reinterpret_cast=4,requires=8");
-        v.public_ = Modifier.of(r.i64(p225));
-        v.register = r.f64(p225 + 8);
-        v.reinterpret_cast = side.of(r.i32(p225 + 16));
-        v.requires = r.i64(p225 + 20);
-        int n226 = r.finalCount(2, 2, "return");
+        v.protected_ = x221;
+        int p222 = r.run(28, "public=8,register=8,reinterpret_cast=4,requires=8");
+        v.public_ = Modifier.of(r.i64(p222));
+        v.register = r.f64(p222 + 8);
+        v.reinterpret_cast = side.of(r.i32(p222 + 16));
+        v.requires = r.i64(p222 + 20);
+        int n223 = r.finalCount(2, 2, "return");
         v.return_.clear();
-        for (int i227 = 0; i227 < n226; i227++) {
+        for (int i224 = 0; i224 < n223; i224++) {
             v.return_.add(Word.of(r.finalI16("return")));
         }
-        String x229 = null;
+        String x225 = null;
         if (r.finalHas("short")) {
-            x229 = r.finalString("short");
+            x225 = r.finalString("short");
         }
-        v.short_ = x229;
+        v.short_ = x225;
         v.signed = r.finalBytes("signed");
-        int n230 = r.finalCount(8, 8, "sizeof");
+        int n226 = r.finalCount(8, 8, "sizeof");
         v.sizeof.clear();
-        for (int i231 = 0; i231 < n230; i231++) {
-            int p233 = r.pos();
-            String k232 = r.finalString("sizeof");
-            v.sizeof.put(k232, r.finalI32("sizeof"));
-            if (v.sizeof.size() != i231 + 1) {
-                throw r.duplicateKey("sizeof", p233);
+        for (int i227 = 0; i227 < n226; i227++) {
+            int p228 = r.pos();
+            String k229 = r.finalString("sizeof");
+            v.sizeof.put(k229, r.finalI32("sizeof"));
+            if (v.sizeof.size() != i227 + 1) {
+                throw r.duplicateKey("sizeof", p228);
             }
         }
         v.static_ = r.finalDecimal("static");
-        int p234 = r.run(29, "static_assert=16,static_cast=8,switch=4,template=1");
-        v.static_assert = r.uuid(p234);
-        v.static_cast = r.i64(p234 + 16);
-        v.switch_ = r.f32(p234 + 24);
-        v.template = r.i8(p234 + 28);
-        Word x235 = null;
+        int p230 = r.run(29, "static_assert=16,static_cast=8,switch=4,template=1");
+        v.static_assert = r.uuid(p230);
+        v.static_cast = r.i64(p230 + 16);
+        v.switch_ = r.f32(p230 + 24);
+        v.template = r.i8(p230 + 28);
+        Word x231 = null;
         if (r.finalHas("this")) {
-            x235 = Word.of(r.finalI16("this"));
+            x231 = Word.of(r.finalI16("this"));
         }
-        v.this_ = x235;
-        int p236 = r.run(6, "thread_local=2,throw=4");
-        v.thread_local = Word.of(r.i16(p236));
-        v.throw_ = r.i32(p236 + 2);
+        v.this_ = x231;
+        int p232 = r.run(6, "thread_local=2,throw=4");
+        v.thread_local = Word.of(r.i16(p232));
+        v.throw_ = r.i32(p232 + 2);
         v.try_ = r.finalString("try");
-        Boolean x237 = null;
+        Boolean x233 = null;
         if (r.finalHas("typedef")) {
-            x237 = r.finalBool("typedef");
+            x233 = r.finalBool("typedef");
         }
-        v.typedef = x237;
-        int p238 = r.run(28, "typeid=8,typename=8,union=4,unsigned=8");
-        v.typeid = Modifier.of(r.i64(p238));
-        v.typename = r.f64(p238 + 8);
-        v.union = side.of(r.i32(p238 + 16));
-        v.unsigned = r.i64(p238 + 20);
-        int n239 = r.finalCount(2, 2, "using");
+        v.typedef = x233;
+        int p234 = r.run(28, "typeid=8,typename=8,union=4,unsigned=8");
+        v.typeid = Modifier.of(r.i64(p234));
+        v.typename = r.f64(p234 + 8);
+        v.union = side.of(r.i32(p234 + 16));
+        v.unsigned = r.i64(p234 + 20);
+        int n235 = r.finalCount(2, 2, "using");
         v.using.clear();
-        for (int i240 = 0; i240 < n239; i240++) {
+        for (int i236 = 0; i236 < n235; i236++) {
             v.using.add(Word.of(r.finalI16("using")));
         }
-        String x242 = null;
+        String x237 = null;
         if (r.finalHas("virtual")) {
-            x242 = r.finalString("virtual");
+            x237 = r.finalString("virtual");
         }
-        v.virtual = x242;
+        v.virtual = x237;
         v.void_ = r.finalBytes("void");
-        int n243 = r.finalCount(8, 8, "volatile");
+        int n238 = r.finalCount(8, 8, "volatile");
         v.volatile_.clear();
-        for (int i244 = 0; i244 < n243; i244++) {
-            int p246 = r.pos();
-            String k245 = r.finalString("volatile");
-            v.volatile_.put(k245, r.finalI32("volatile"));
-            if (v.volatile_.size() != i244 + 1) {
-                throw r.duplicateKey("volatile", p246);
+        for (int i239 = 0; i239 < n238; i239++) {
+            int p240 = r.pos();
+            String k241 = r.finalString("volatile");
+            v.volatile_.put(k241, r.finalI32("volatile"));
+            if (v.volatile_.size() != i239 + 1) {
+                throw r.duplicateKey("volatile", p240);
             }
         }
         v.wchar_t = r.finalDecimal("wchar_t");
-        int p247 = r.run(29, "while=16,xor=8,xor_eq=4,assert=1");
-        v.while_ = r.uuid(p247);
-        v.xor = r.i64(p247 + 16);
-        v.xor_eq = r.f32(p247 + 24);
-        v.assert_ = r.i8(p247 + 28);
-        Word x248 = null;
+        int p242 = r.run(29, "while=16,xor=8,xor_eq=4,assert=1");
+        v.while_ = r.uuid(p242);
+        v.xor = r.i64(p242 + 16);
+        v.xor_eq = r.f32(p242 + 24);
+        v.assert_ = r.i8(p242 + 28);
+        Word x243 = null;
         if (r.finalHas("errno")) {
-            x248 = Word.of(r.finalI16("errno"));
+            x243 = Word.of(r.finalI16("errno"));
         }
-        v.errno = x248;
-        int p249 = r.run(6, "EOF=2,NULL=4");
-        v.EOF = Word.of(r.i16(p249));
-        v.NULL = r.i32(p249 + 2);
+        v.errno = x243;
+        int p244 = r.run(6, "EOF=2,NULL=4");
+        v.EOF = Word.of(r.i16(p244));
+        v.NULL = r.i32(p244 + 2);
         v.stdin = r.finalString("stdin");
-        Boolean x250 = null;
+        Boolean x245 = null;
         if (r.finalHas("stdout")) {
-            x250 = r.finalBool("stdout");
+            x245 = r.finalBool("stdout");
         }
-        v.stdout = x250;
-        int p251 = r.run(28, "stderr=8,offsetof=8,std=4,FBE=8");
-        v.stderr = Modifier.of(r.i64(p251));
-        v.offsetof = r.f64(p251 + 8);
-        v.std_ = side.of(r.i32(p251 + 16));
-        v.FBE_ = r.i64(p251 + 20);
-        int n252 = r.finalCount(2, 2, "int8_t");
+        v.stdout = x245;
+        int p246 = r.run(28, "stderr=8,offsetof=8,std=4,FBE=8");
+        v.stderr = Modifier.of(r.i64(p246));
+        v.offsetof = r.f64(p246 + 8);
+        v.std_ = side.of(r.i32(p246 + 16));
+        v.FBE_ = r.i64(p246 + 20);
+        int n247 = r.finalCount(2, 2, "int8_t");
         v.int8_t.clear();
-        for (int i253 = 0; i253 < n252; i253++) {
+        for (int i248 = 0; i248 < n247; i248++) {
             v.int8_t.add(Word.of(r.finalI16("int8_t")));
         }
-        String x255 = null;
+        String x249 = null;
         if (r.finalHas("uint8_t")) {
-            x255 = r.finalString("uint8_t");
+            x249 = r.finalString("uint8_t");
         }
-        v.uint8_t = x255;
+        v.uint8_t = x249;
         v.int16_t = r.finalBytes("int16_t");
-        int n256 = r.finalCount(8, 8, "uint16_t");
+        int n250 = r.finalCount(8, 8, "uint16_t");
         v.uint16_t.clear();
-        for (int i257 = 0; i257 < n256; i257++) {
-            int p259 = r.pos();
-            String k258 = r.finalString("uint16_t");
-            v.uint16_t.put(k258, r.finalI32("uint16_t"));
-            if (v.uint16_t.size() != i257 + 1) {
-                throw r.duplicateKey("uint16_t", p259);
+        for (int i251 = 0; i251 < n250; i251++) {
+            int p252 = r.pos();
+            String k253 = r.finalString("uint16_t");
+            v.uint16_t.put(k253, r.finalI32("uint16_t"));
+            if (v.uint16_t.size() != i251 + 1) {
+                throw r.duplicateKey("uint16_t", p252);
             }
         }
         v.int32_t_ = r.finalDecimal("int32_t");
-        int p260 = r.run(29, "uint32_t=16,int64_t=8,uint64_t=4,size_t=1");
-        v.uint32_t = r.uuid(p260);
-        v.int64_t = r.i64(p260 + 16);
-        v.uint64_t = r.f32(p260 + 24);
-        v.size_t_ = r.i8(p260 + 28);
-        Word x261 = null;
+        int p254 = r.run(29, "uint32_t=16,int64_t=8,uint64_t=4,size_t=1");
+        v.uint32_t = r.uuid(p254);
+        v.int64_t = r.i64(p254 + 16);
+        v.uint64_t = r.f32(p254 + 24);
+        v.size_t_ = r.i8(p254 + 28);
+        Word x255 = null;
         if (r.finalHas("ptrdiff_t")) {
-            x261 = Word.of(r.finalI16("ptrdiff_t"));
+            x255 = Word.of(r.finalI16("ptrdiff_t"));
         }
-        v.ptrdiff_t = x261;
-        int p262 = r.run(6, "nullptr_t=2,linux=4");
-        v.nullptr_t = Word.of(r.i16(p262));
-        v.linux = r.i32(p262 + 2);
+        v.ptrdiff_t = x255;
+        int p256 = r.run(6, "nullptr_t=2,linux=4");
+        v.nullptr_t = Word.of(r.i16(p256));
+        v.linux = r.i32(p256 + 2);
         v.unix = r.finalString("unix");
-        Boolean x263 = null;
+        Boolean x257 = null;
         if (r.finalHas("BUFSIZ")) {
-            x263 = r.finalBool("BUFSIZ");
+            x257 = r.finalBool("BUFSIZ");
         }
-        v.BUFSIZ = x263;
-        int p264 = r.run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4");
-        v.INT32_MAX = Modifier.of(r.i64(p264));
-        v.CHAR_BIT = r.f64(p264 + 8);
-        v.EINVAL = side.of(r.i32(p264 + 16));
+        v.BUFSIZ = x257;
+        int p258 = r.run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4");
+        v.INT32_MAX = Modifier.of(r.i64(p258));
+        v.CHAR_BIT = r.f64(p258 + 8);
+        v.EINVAL = side.of(r.i32(p258 + 16));
         r.leave();
     }
 
@@ -3253,15 +3253,15 @@ public class CppWords {
             r.finalSkipString("case");
         }
         r.finalSkipBytes("catch");
-        Map<String, Integer> t266 = new TreeMap<>(Compare.STRING);
-        int n267 = r.finalCount(8, 8, "char8_t");
-        t266.clear();
-        for (int i268 = 0; i268 < n267; i268++) {
-            int p270 = r.pos();
-            String k269 = r.finalString("char8_t");
-            t266.put(k269, r.finalI32("char8_t"));
-            if (t266.size() != i268 + 1) {
-                throw r.duplicateKey("char8_t", p270);
+        Map<String, Integer> t259 = new TreeMap<>(Compare.STRING);
+        int n260 = r.finalCount(8, 8, "char8_t");
+        t259.clear();
+        for (int i261 = 0; i261 < n260; i261++) {
+            int p262 = r.pos();
+            String k263 = r.finalString("char8_t");
+            t259.put(k263, r.finalI32("char8_t"));
+            if (t259.size() != i261 + 1) {
+                throw r.duplicateKey("char8_t", p262);
             }
         }
         r.finalSkipDecimal("char16_t");
@@ -3280,15 +3280,15 @@ public class CppWords {
             r.finalSkipString("default");
         }
         r.finalSkipBytes("delete");
-        Map<String, Integer> t272 = new TreeMap<>(Compare.STRING);
-        int n273 = r.finalCount(8, 8, "do");
-        t272.clear();
-        for (int i274 = 0; i274 < n273; i274++) {
-            int p276 = r.pos();
-            String k275 = r.finalString("do");
-            t272.put(k275, r.finalI32("do"));
-            if (t272.size() != i274 + 1) {
-                throw r.duplicateKey("do", p276);
+        Map<String, Integer> t264 = new TreeMap<>(Compare.STRING);
+        int n265 = r.finalCount(8, 8, "do");
+        t264.clear();
+        for (int i266 = 0; i266 < n265; i266++) {
+            int p267 = r.pos();
+            String k268 = r.finalString("do");
+            t264.put(k268, r.finalI32("do"));
+            if (t264.size() != i266 + 1) {
+                throw r.duplicateKey("do", p267);
             }
         }
         r.finalSkipDecimal("dynamic_cast");
@@ -3307,15 +3307,15 @@ public class CppWords {
             r.finalSkipString("mutable");
         }
         r.finalSkipBytes("namespace");
-        Map<String, Integer> t278 = new TreeMap<>(Compare.STRING);
-        int n279 = r.finalCount(8, 8, "new");
-        t278.clear();
-        for (int i280 = 0; i280 < n279; i280++) {
-            int p282 = r.pos();
-            String k281 = r.finalString("new");
-            t278.put(k281, r.finalI32("new"));
-            if (t278.size() != i280 + 1) {
-                throw r.duplicateKey("new", p282);
+        Map<String, Integer> t269 = new TreeMap<>(Compare.STRING);
+        int n270 = r.finalCount(8, 8, "new");
+        t269.clear();
+        for (int i271 = 0; i271 < n270; i271++) {
+            int p272 = r.pos();
+            String k273 = r.finalString("new");
+            t269.put(k273, r.finalI32("new"));
+            if (t269.size() != i271 + 1) {
+                throw r.duplicateKey("new", p272);
             }
         }
         r.finalSkipDecimal("noexcept");
@@ -3334,15 +3334,15 @@ public class CppWords {
             r.finalSkipString("short");
         }
         r.finalSkipBytes("signed");
-        Map<String, Integer> t284 = new TreeMap<>(Compare.STRING);
-        int n285 = r.finalCount(8, 8, "sizeof");
-        t284.clear();
-        for (int i286 = 0; i286 < n285; i286++) {
-            int p288 = r.pos();
-            String k287 = r.finalString("sizeof");
-            t284.put(k287, r.finalI32("sizeof"));
-            if (t284.size() != i286 + 1) {
-                throw r.duplicateKey("sizeof", p288);
+        Map<String, Integer> t274 = new TreeMap<>(Compare.STRING);
+        int n275 = r.finalCount(8, 8, "sizeof");
+        t274.clear();
+        for (int i276 = 0; i276 < n275; i276++) {
+            int p277 = r.pos();
+            String k278 = r.finalString("sizeof");
+            t274.put(k278, r.finalI32("sizeof"));
+            if (t274.size() != i276 + 1) {
+                throw r.duplicateKey("sizeof", p277);
             }
         }
         r.finalSkipDecimal("static");
@@ -3361,15 +3361,15 @@ public class CppWords {
             r.finalSkipString("virtual");
         }
         r.finalSkipBytes("void");
-        Map<String, Integer> t290 = new TreeMap<>(Compare.STRING);
-        int n291 = r.finalCount(8, 8, "volatile");
-        t290.clear();
-        for (int i292 = 0; i292 < n291; i292++) {
-            int p294 = r.pos();
-            String k293 = r.finalString("volatile");
-            t290.put(k293, r.finalI32("volatile"));
-            if (t290.size() != i292 + 1) {
-                throw r.duplicateKey("volatile", p294);
+        Map<String, Integer> t279 = new TreeMap<>(Compare.STRING);
+        int n280 = r.finalCount(8, 8, "volatile");
+        t279.clear();
+        for (int i281 = 0; i281 < n280; i281++) {
+            int p282 = r.pos();
+            String k283 = r.finalString("volatile");
+            t279.put(k283, r.finalI32("volatile"));
+            if (t279.size() != i281 + 1) {
+                throw r.duplicateKey("volatile", p282);
             }
         }
         r.finalSkipDecimal("wchar_t");
@@ -3388,15 +3388,15 @@ public class CppWords {
             r.finalSkipString("uint8_t");
         }
         r.finalSkipBytes("int16_t");
-        Map<String, Integer> t296 = new TreeMap<>(Compare.STRING);
-        int n297 = r.finalCount(8, 8, "uint16_t");
-        t296.clear();
-        for (int i298 = 0; i298 < n297; i298++) {
-            int p300 = r.pos();
-            String k299 = r.finalString("uint16_t");
-            t296.put(k299, r.finalI32("uint16_t"));
-            if (t296.size() != i298 + 1) {
-                throw r.duplicateKey("uint16_t", p300);
+        Map<String, Integer> t284 = new TreeMap<>(Compare.STRING);
+        int n285 = r.finalCount(8, 8, "uint16_t");
+        t284.clear();
+        for (int i286 = 0; i286 < n285; i286++) {
+            int p287 = r.pos();
+            String k288 = r.finalString("uint16_t");
+            t284.put(k288, r.finalI32("uint16_t"));
+            if (t284.size() != i286 + 1) {
+                throw r.duplicateKey("uint16_t", p287);
             }
         }
         r.finalSkipDecimal("int32_t");
@@ -3995,13 +3995,13 @@ public class CppWords {
                     break;
                 case "char8_t":
                     r.beginObject("char8_t");
-                    for (String key29; (key29 = r.key("char8_t")) != null;) {
+                    for (String key28; (key28 = r.key("char8_t")) != null;) {
                         r.spend(8, "char8_t");
-                        String k28 = r.keyString(key29, "char8_t");
-                        if (v.char8_t.containsKey(k28)) {
+                        String k29 = r.keyString(key28, "char8_t");
+                        if (v.char8_t.containsKey(k29)) {
                             throw r.duplicateKey("char8_t");
                         }
-                        v.char8_t.put(k28, (int) r.integer(-2147483648, 2147483647, "char8_t"));
+                        v.char8_t.put(k29, (int) r.integer(-2147483648, 2147483647, "char8_t"));
                     }
                     break;
                 case "char16_t":
@@ -4073,13 +4073,13 @@ public class CppWords {
                     break;
                 case "do":
                     r.beginObject("do");
-                    for (String key35; (key35 = r.key("do")) != null;) {
+                    for (String key34; (key34 = r.key("do")) != null;) {
                         r.spend(8, "do");
-                        String k34 = r.keyString(key35, "do");
-                        if (v.do_.containsKey(k34)) {
+                        String k35 = r.keyString(key34, "do");
+                        if (v.do_.containsKey(k35)) {
                             throw r.duplicateKey("do");
                         }
-                        v.do_.put(k34, (int) r.integer(-2147483648, 2147483647, "do"));
+                        v.do_.put(k35, (int) r.integer(-2147483648, 2147483647, "do"));
                     }
                     break;
                 case "dynamic_cast":
@@ -4151,13 +4151,13 @@ public class CppWords {
                     break;
                 case "new":
                     r.beginObject("new");
-                    for (String key41; (key41 = r.key("new")) != null;) {
+                    for (String key40; (key40 = r.key("new")) != null;) {
                         r.spend(8, "new");
-                        String k40 = r.keyString(key41, "new");
-                        if (v.new_.containsKey(k40)) {
+                        String k41 = r.keyString(key40, "new");
+                        if (v.new_.containsKey(k41)) {
                             throw r.duplicateKey("new");
                         }
-                        v.new_.put(k40, (int) r.integer(-2147483648, 2147483647, "new"));
+                        v.new_.put(k41, (int) r.integer(-2147483648, 2147483647, "new"));
                     }
                     break;
                 case "noexcept":
@@ -4229,13 +4229,13 @@ public class CppWords {
                     break;
                 case "sizeof":
                     r.beginObject("sizeof");
-                    for (String key47; (key47 = r.key("sizeof")) != null;) {
+                    for (String key46; (key46 = r.key("sizeof")) != null;) {
                         r.spend(8, "sizeof");
-                        String k46 = r.keyString(key47, "sizeof");
-                        if (v.sizeof.containsKey(k46)) {
+                        String k47 = r.keyString(key46, "sizeof");
+                        if (v.sizeof.containsKey(k47)) {
                             throw r.duplicateKey("sizeof");
                         }
-                        v.sizeof.put(k46, (int) r.integer(-2147483648, 2147483647, "sizeof"));
+                        v.sizeof.put(k47, (int) r.integer(-2147483648, 2147483647, "sizeof"));
                     }
                     break;
                 case "static":
@@ -4307,13 +4307,13 @@ public class CppWords {
                     break;
                 case "volatile":
                     r.beginObject("volatile");
-                    for (String key53; (key53 = r.key("volatile")) != null;) {
+                    for (String key52; (key52 = r.key("volatile")) != null;) {
                         r.spend(8, "volatile");
-                        String k52 = r.keyString(key53, "volatile");
-                        if (v.volatile_.containsKey(k52)) {
+                        String k53 = r.keyString(key52, "volatile");
+                        if (v.volatile_.containsKey(k53)) {
                             throw r.duplicateKey("volatile");
                         }
-                        v.volatile_.put(k52, (int) r.integer(-2147483648, 2147483647, "volatile"));
+                        v.volatile_.put(k53, (int) r.integer(-2147483648, 2147483647, "volatile"));
                     }
                     break;
                 case "wchar_t":
@@ -4385,13 +4385,13 @@ public class CppWords {
                     break;
                 case "uint16_t":
                     r.beginObject("uint16_t");
-                    for (String key59; (key59 = r.key("uint16_t")) != null;) {
+                    for (String key58; (key58 = r.key("uint16_t")) != null;) {
                         r.spend(8, "uint16_t");
-                        String k58 = r.keyString(key59, "uint16_t");
-                        if (v.uint16_t.containsKey(k58)) {
+                        String k59 = r.keyString(key58, "uint16_t");
+                        if (v.uint16_t.containsKey(k59)) {
                             throw r.duplicateKey("uint16_t");
                         }
-                        v.uint16_t.put(k58, (int) r.integer(-2147483648, 2147483647, "uint16_t"));
+                        v.uint16_t.put(k59, (int) r.integer(-2147483648, 2147483647, "uint16_t"));
                     }
                     break;
                 case "int32_t":

@@ -845,46 +845,46 @@ public class GoMembers {
         for (int i38 = 0; i38 < n37; i38++) {
             v.FBERead.add(Word.of(r.finalI16("FBERead")));
         }
-        String x40 = null;
+        String x39 = null;
         if (r.finalHas("MarshalFinal")) {
-            x40 = r.finalString("MarshalFinal");
+            x39 = r.finalString("MarshalFinal");
         }
-        v.MarshalFinal = x40;
+        v.MarshalFinal = x39;
         v.UnmarshalFinal = r.finalBytes("UnmarshalFinal");
-        int n41 = r.finalCount(8, 8, "AppendFinal");
+        int n40 = r.finalCount(8, 8, "AppendFinal");
         v.AppendFinal.clear();
-        for (int i42 = 0; i42 < n41; i42++) {
-            int p44 = r.pos();
+        for (int i41 = 0; i41 < n40; i41++) {
+            int p42 = r.pos();
             String k43 = r.finalString("AppendFinal");
             v.AppendFinal.put(k43, r.finalI32("AppendFinal"));
-            if (v.AppendFinal.size() != i42 + 1) {
-                throw r.duplicateKey("AppendFinal", p44);
+            if (v.AppendFinal.size() != i41 + 1) {
+                throw r.duplicateKey("AppendFinal", p42);
             }
         }
         v.ReadFinal = r.finalDecimal("ReadFinal");
-        int p45 = r.run(29, "FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1");
-        v.FBEWriteFinal = r.uuid(p45);
-        v.FBEReadFinal = r.i64(p45 + 16);
-        v.MarshalJSON = r.f32(p45 + 24);
-        v.UnmarshalJSON = r.i8(p45 + 28);
-        Word x46 = null;
+        int p44 = r.run(29, "FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1");
+        v.FBEWriteFinal = r.uuid(p44);
+        v.FBEReadFinal = r.i64(p44 + 16);
+        v.MarshalJSON = r.f32(p44 + 24);
+        v.UnmarshalJSON = r.i8(p44 + 28);
+        Word x45 = null;
         if (r.finalHas("AppendJSON")) {
-            x46 = Word.of(r.finalI16("AppendJSON"));
+            x45 = Word.of(r.finalI16("AppendJSON"));
         }
-        v.AppendJSON = x46;
-        int p47 = r.run(6, "ReadJSON=2,FBEWriteJSON=4");
-        v.ReadJSON = Word.of(r.i16(p47));
-        v.FBEWriteJSON = r.i32(p47 + 2);
+        v.AppendJSON = x45;
+        int p46 = r.run(6, "ReadJSON=2,FBEWriteJSON=4");
+        v.ReadJSON = Word.of(r.i16(p46));
+        v.FBEWriteJSON = r.i32(p46 + 2);
         v.FBEReadJSON = r.finalString("FBEReadJSON");
-        Boolean x48 = null;
+        Boolean x47 = null;
         if (r.finalHas("FBEWriteText")) {
-            x48 = r.finalBool("FBEWriteText");
+            x47 = r.finalBool("FBEWriteText");
         }
-        v.FBEWriteText = x48;
-        int p49 = r.run(20, "TypeID=8,Verify=8,VerifyFinal=4");
-        v.TypeID = Modifier.of(r.i64(p49));
-        v.Verify = r.f64(p49 + 8);
-        v.VerifyFinal = side.of(r.i32(p49 + 16));
+        v.FBEWriteText = x47;
+        int p48 = r.run(20, "TypeID=8,Verify=8,VerifyFinal=4");
+        v.TypeID = Modifier.of(r.i64(p48));
+        v.Verify = r.f64(p48 + 8);
+        v.VerifyFinal = side.of(r.i32(p48 + 16));
         r.leave();
     }
 
@@ -908,15 +908,15 @@ public class GoMembers {
             r.finalSkipString("MarshalFinal");
         }
         r.finalSkipBytes("UnmarshalFinal");
-        Map<String, Integer> t51 = new TreeMap<>(Compare.STRING);
-        int n52 = r.finalCount(8, 8, "AppendFinal");
-        t51.clear();
-        for (int i53 = 0; i53 < n52; i53++) {
-            int p55 = r.pos();
-            String k54 = r.finalString("AppendFinal");
-            t51.put(k54, r.finalI32("AppendFinal"));
-            if (t51.size() != i53 + 1) {
-                throw r.duplicateKey("AppendFinal", p55);
+        Map<String, Integer> t49 = new TreeMap<>(Compare.STRING);
+        int n50 = r.finalCount(8, 8, "AppendFinal");
+        t49.clear();
+        for (int i51 = 0; i51 < n50; i51++) {
+            int p52 = r.pos();
+            String k53 = r.finalString("AppendFinal");
+            t49.put(k53, r.finalI32("AppendFinal"));
+            if (t49.size() != i51 + 1) {
+                throw r.duplicateKey("AppendFinal", p52);
             }
         }
         r.finalSkipDecimal("ReadFinal");
@@ -1210,13 +1210,13 @@ public class GoMembers {
                     break;
                 case "AppendFinal":
                     r.beginObject("AppendFinal");
-                    for (String key9; (key9 = r.key("AppendFinal")) != null;) {
+                    for (String key8; (key8 = r.key("AppendFinal")) != null;) {
                         r.spend(8, "AppendFinal");
-                        String k8 = r.keyString(key9, "AppendFinal");
-                        if (v.AppendFinal.containsKey(k8)) {
+                        String k9 = r.keyString(key8, "AppendFinal");
+                        if (v.AppendFinal.containsKey(k9)) {
                             throw r.duplicateKey("AppendFinal");
                         }
-                        v.AppendFinal.put(k8, (int) r.integer(-2147483648, 2147483647, "AppendFinal"));
+                        v.AppendFinal.put(k9, (int) r.integer(-2147483648, 2147483647, "AppendFinal"));
                     }
                     break;
                 case "ReadFinal":

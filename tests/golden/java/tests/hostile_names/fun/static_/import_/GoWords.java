@@ -1170,82 +1170,82 @@ public class GoWords {
         for (int i65 = 0; i65 < n64; i65++) {
             v.range_.add(Word.of(r.finalI16("range")));
         }
-        String x67 = null;
+        String x66 = null;
         if (r.finalHas("select")) {
-            x67 = r.finalString("select");
+            x66 = r.finalString("select");
         }
-        v.select = x67;
+        v.select = x66;
         v.type = r.finalBytes("type");
-        int n68 = r.finalCount(8, 8, "var");
+        int n67 = r.finalCount(8, 8, "var");
         v.var_.clear();
-        for (int i69 = 0; i69 < n68; i69++) {
-            int p71 = r.pos();
+        for (int i68 = 0; i68 < n67; i68++) {
+            int p69 = r.pos();
             String k70 = r.finalString("var");
             v.var_.put(k70, r.finalI32("var"));
-            if (v.var_.size() != i69 + 1) {
-                throw r.duplicateKey("var", p71);
+            if (v.var_.size() != i68 + 1) {
+                throw r.duplicateKey("var", p69);
             }
         }
         v.any = r.finalDecimal("any");
-        int p72 = r.run(29, "error=16,rune=8,uint=4,nil=1");
-        v.error = r.uuid(p72);
-        v.rune = r.i64(p72 + 16);
-        v.uint = r.f32(p72 + 24);
-        v.nil = r.i8(p72 + 28);
-        Word x73 = null;
+        int p71 = r.run(29, "error=16,rune=8,uint=4,nil=1");
+        v.error = r.uuid(p71);
+        v.rune = r.i64(p71 + 16);
+        v.uint = r.f32(p71 + 24);
+        v.nil = r.i8(p71 + 28);
+        Word x72 = null;
         if (r.finalHas("iota")) {
-            x73 = Word.of(r.finalI16("iota"));
+            x72 = Word.of(r.finalI16("iota"));
         }
-        v.iota = x73;
-        int p74 = r.run(6, "cap=2,make=4");
-        v.cap = Word.of(r.i16(p74));
-        v.make = r.i32(p74 + 2);
+        v.iota = x72;
+        int p73 = r.run(6, "cap=2,make=4");
+        v.cap = Word.of(r.i16(p73));
+        v.make = r.i32(p73 + 2);
         v.append = r.finalString("append");
-        Boolean x75 = null;
+        Boolean x74 = null;
         if (r.finalHas("copy")) {
-            x75 = r.finalBool("copy");
+            x74 = r.finalBool("copy");
         }
-        v.copy = x75;
-        int p76 = r.run(28, "panic=8,recover=8,println=4,complex=8");
-        v.panic = Modifier.of(r.i64(p76));
-        v.recover = r.f64(p76 + 8);
-        v.println = side.of(r.i32(p76 + 16));
-        v.complex = r.i64(p76 + 20);
-        int n77 = r.finalCount(2, 2, "real");
+        v.copy = x74;
+        int p75 = r.run(28, "panic=8,recover=8,println=4,complex=8");
+        v.panic = Modifier.of(r.i64(p75));
+        v.recover = r.f64(p75 + 8);
+        v.println = side.of(r.i32(p75 + 16));
+        v.complex = r.i64(p75 + 20);
+        int n76 = r.finalCount(2, 2, "real");
         v.real.clear();
-        for (int i78 = 0; i78 < n77; i78++) {
+        for (int i77 = 0; i77 < n76; i77++) {
             v.real.add(Word.of(r.finalI16("real")));
         }
-        String x80 = null;
+        String x78 = null;
         if (r.finalHas("imag")) {
-            x80 = r.finalString("imag");
+            x78 = r.finalString("imag");
         }
-        v.imag = x80;
+        v.imag = x78;
         v.close = r.finalBytes("close");
-        int n81 = r.finalCount(8, 8, "min");
+        int n79 = r.finalCount(8, 8, "min");
         v.min.clear();
-        for (int i82 = 0; i82 < n81; i82++) {
-            int p84 = r.pos();
-            String k83 = r.finalString("min");
-            v.min.put(k83, r.finalI32("min"));
-            if (v.min.size() != i82 + 1) {
-                throw r.duplicateKey("min", p84);
+        for (int i80 = 0; i80 < n79; i80++) {
+            int p81 = r.pos();
+            String k82 = r.finalString("min");
+            v.min.put(k82, r.finalI32("min"));
+            if (v.min.size() != i80 + 1) {
+                throw r.duplicateKey("min", p81);
             }
         }
         v.max = r.finalDecimal("max");
-        int p85 = r.run(29, "clear=16,uintptr=8,float32=4,float64=1");
-        v.clear = r.uuid(p85);
-        v.uintptr = r.i64(p85 + 16);
-        v.float32 = r.f32(p85 + 24);
-        v.float64 = r.i8(p85 + 28);
-        Word x86 = null;
+        int p83 = r.run(29, "clear=16,uintptr=8,float32=4,float64=1");
+        v.clear = r.uuid(p83);
+        v.uintptr = r.i64(p83 + 16);
+        v.float32 = r.f32(p83 + 24);
+        v.float64 = r.i8(p83 + 28);
+        Word x84 = null;
         if (r.finalHas("complex64")) {
-            x86 = Word.of(r.finalI16("complex64"));
+            x84 = Word.of(r.finalI16("complex64"));
         }
-        v.complex64 = x86;
-        int p87 = r.run(6, "complex128=2,comparable=4");
-        v.complex128 = Word.of(r.i16(p87));
-        v.comparable = r.i32(p87 + 2);
+        v.complex64 = x84;
+        int p85 = r.run(6, "complex128=2,comparable=4");
+        v.complex128 = Word.of(r.i16(p85));
+        v.comparable = r.i32(p85 + 2);
         r.leave();
     }
 
@@ -1269,15 +1269,15 @@ public class GoWords {
             r.finalSkipString("select");
         }
         r.finalSkipBytes("type");
-        Map<String, Integer> t89 = new TreeMap<>(Compare.STRING);
-        int n90 = r.finalCount(8, 8, "var");
-        t89.clear();
-        for (int i91 = 0; i91 < n90; i91++) {
-            int p93 = r.pos();
-            String k92 = r.finalString("var");
-            t89.put(k92, r.finalI32("var"));
-            if (t89.size() != i91 + 1) {
-                throw r.duplicateKey("var", p93);
+        Map<String, Integer> t86 = new TreeMap<>(Compare.STRING);
+        int n87 = r.finalCount(8, 8, "var");
+        t86.clear();
+        for (int i88 = 0; i88 < n87; i88++) {
+            int p89 = r.pos();
+            String k90 = r.finalString("var");
+            t86.put(k90, r.finalI32("var"));
+            if (t86.size() != i88 + 1) {
+                throw r.duplicateKey("var", p89);
             }
         }
         r.finalSkipDecimal("any");
@@ -1296,15 +1296,15 @@ public class GoWords {
             r.finalSkipString("imag");
         }
         r.finalSkipBytes("close");
-        Map<String, Integer> t95 = new TreeMap<>(Compare.STRING);
-        int n96 = r.finalCount(8, 8, "min");
-        t95.clear();
-        for (int i97 = 0; i97 < n96; i97++) {
-            int p99 = r.pos();
-            String k98 = r.finalString("min");
-            t95.put(k98, r.finalI32("min"));
-            if (t95.size() != i97 + 1) {
-                throw r.duplicateKey("min", p99);
+        Map<String, Integer> t91 = new TreeMap<>(Compare.STRING);
+        int n92 = r.finalCount(8, 8, "min");
+        t91.clear();
+        for (int i93 = 0; i93 < n92; i93++) {
+            int p94 = r.pos();
+            String k95 = r.finalString("min");
+            t91.put(k95, r.finalI32("min"));
+            if (t91.size() != i93 + 1) {
+                throw r.duplicateKey("min", p94);
             }
         }
         r.finalSkipDecimal("max");
@@ -1640,13 +1640,13 @@ public class GoWords {
                     break;
                 case "var":
                     r.beginObject("var");
-                    for (String key13; (key13 = r.key("var")) != null;) {
+                    for (String key12; (key12 = r.key("var")) != null;) {
                         r.spend(8, "var");
-                        String k12 = r.keyString(key13, "var");
-                        if (v.var_.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "var");
+                        if (v.var_.containsKey(k13)) {
                             throw r.duplicateKey("var");
                         }
-                        v.var_.put(k12, (int) r.integer(-2147483648, 2147483647, "var"));
+                        v.var_.put(k13, (int) r.integer(-2147483648, 2147483647, "var"));
                     }
                     break;
                 case "any":
@@ -1718,13 +1718,13 @@ public class GoWords {
                     break;
                 case "min":
                     r.beginObject("min");
-                    for (String key19; (key19 = r.key("min")) != null;) {
+                    for (String key18; (key18 = r.key("min")) != null;) {
                         r.spend(8, "min");
-                        String k18 = r.keyString(key19, "min");
-                        if (v.min.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "min");
+                        if (v.min.containsKey(k19)) {
                             throw r.duplicateKey("min");
                         }
-                        v.min.put(k18, (int) r.integer(-2147483648, 2147483647, "min"));
+                        v.min.put(k19, (int) r.integer(-2147483648, 2147483647, "min"));
                     }
                     break;
                 case "max":

@@ -1065,66 +1065,66 @@ public class JavaWords {
         for (int i62 = 0; i62 < n61; i62++) {
             v.throws_.add(Word.of(r.finalI16("throws")));
         }
-        String x64 = null;
+        String x63 = null;
         if (r.finalHas("transient")) {
-            x64 = r.finalString("transient");
+            x63 = r.finalString("transient");
         }
-        v.transient_ = x64;
+        v.transient_ = x63;
         v.record_ = r.finalBytes("record");
-        int n65 = r.finalCount(8, 8, "sealed");
+        int n64 = r.finalCount(8, 8, "sealed");
         v.sealed_.clear();
-        for (int i66 = 0; i66 < n65; i66++) {
-            int p68 = r.pos();
+        for (int i65 = 0; i65 < n64; i65++) {
+            int p66 = r.pos();
             String k67 = r.finalString("sealed");
             v.sealed_.put(k67, r.finalI32("sealed"));
-            if (v.sealed_.size() != i66 + 1) {
-                throw r.duplicateKey("sealed", p68);
+            if (v.sealed_.size() != i65 + 1) {
+                throw r.duplicateKey("sealed", p66);
             }
         }
         v.permits_ = r.finalDecimal("permits");
-        int p69 = r.run(29, "when=16,open=8,exports=4,opens=1");
-        v.when = r.uuid(p69);
-        v.open = r.i64(p69 + 16);
-        v.exports = r.f32(p69 + 24);
-        v.opens = r.i8(p69 + 28);
-        Word x70 = null;
+        int p68 = r.run(29, "when=16,open=8,exports=4,opens=1");
+        v.when = r.uuid(p68);
+        v.open = r.i64(p68 + 16);
+        v.exports = r.f32(p68 + 24);
+        v.opens = r.i8(p68 + 28);
+        Word x69 = null;
         if (r.finalHas("to")) {
-            x70 = Word.of(r.finalI16("to"));
+            x69 = Word.of(r.finalI16("to"));
         }
-        v.to = x70;
-        int p71 = r.run(6, "uses=2,provides=4");
-        v.uses = Word.of(r.i16(p71));
-        v.provides = r.i32(p71 + 2);
+        v.to = x69;
+        int p70 = r.run(6, "uses=2,provides=4");
+        v.uses = Word.of(r.i16(p70));
+        v.provides = r.i32(p70 + 2);
         v.transitive = r.finalString("transitive");
-        Boolean x72 = null;
+        Boolean x71 = null;
         if (r.finalHas("Object")) {
-            x72 = r.finalBool("Object");
+            x71 = r.finalBool("Object");
         }
-        v.Object__ = x72;
-        int p73 = r.run(28, "String=8,Integer=8,Long=4,Math=8");
-        v.String__ = Modifier.of(r.i64(p73));
-        v.Integer_ = r.f64(p73 + 8);
-        v.Long_ = side.of(r.i32(p73 + 16));
-        v.Math_ = r.i64(p73 + 20);
-        int n74 = r.finalCount(2, 2, "System");
+        v.Object__ = x71;
+        int p72 = r.run(28, "String=8,Integer=8,Long=4,Math=8");
+        v.String__ = Modifier.of(r.i64(p72));
+        v.Integer_ = r.f64(p72 + 8);
+        v.Long_ = side.of(r.i32(p72 + 16));
+        v.Math_ = r.i64(p72 + 20);
+        int n73 = r.finalCount(2, 2, "System");
         v.System_.clear();
-        for (int i75 = 0; i75 < n74; i75++) {
+        for (int i74 = 0; i74 < n73; i74++) {
             v.System_.add(Word.of(r.finalI16("System")));
         }
-        String x77 = null;
+        String x75 = null;
         if (r.finalHas("Override")) {
-            x77 = r.finalString("Override");
+            x75 = r.finalString("Override");
         }
-        v.Override_ = x77;
+        v.Override_ = x75;
         v.Class_ = r.finalBytes("Class");
-        int n78 = r.finalCount(8, 8, "List");
+        int n76 = r.finalCount(8, 8, "List");
         v.List__.clear();
-        for (int i79 = 0; i79 < n78; i79++) {
-            int p81 = r.pos();
-            String k80 = r.finalString("List");
-            v.List__.put(k80, r.finalI32("List"));
-            if (v.List__.size() != i79 + 1) {
-                throw r.duplicateKey("List", p81);
+        for (int i77 = 0; i77 < n76; i77++) {
+            int p78 = r.pos();
+            String k79 = r.finalString("List");
+            v.List__.put(k79, r.finalI32("List"));
+            if (v.List__.size() != i77 + 1) {
+                throw r.duplicateKey("List", p78);
             }
         }
         v.Map__ = r.finalDecimal("Map");
@@ -1152,15 +1152,15 @@ public class JavaWords {
             r.finalSkipString("transient");
         }
         r.finalSkipBytes("record");
-        Map<String, Integer> t83 = new TreeMap<>(Compare.STRING);
-        int n84 = r.finalCount(8, 8, "sealed");
-        t83.clear();
-        for (int i85 = 0; i85 < n84; i85++) {
-            int p87 = r.pos();
-            String k86 = r.finalString("sealed");
-            t83.put(k86, r.finalI32("sealed"));
-            if (t83.size() != i85 + 1) {
-                throw r.duplicateKey("sealed", p87);
+        Map<String, Integer> t80 = new TreeMap<>(Compare.STRING);
+        int n81 = r.finalCount(8, 8, "sealed");
+        t80.clear();
+        for (int i82 = 0; i82 < n81; i82++) {
+            int p83 = r.pos();
+            String k84 = r.finalString("sealed");
+            t80.put(k84, r.finalI32("sealed"));
+            if (t80.size() != i82 + 1) {
+                throw r.duplicateKey("sealed", p83);
             }
         }
         r.finalSkipDecimal("permits");
@@ -1179,15 +1179,15 @@ public class JavaWords {
             r.finalSkipString("Override");
         }
         r.finalSkipBytes("Class");
-        Map<String, Integer> t89 = new TreeMap<>(Compare.STRING);
-        int n90 = r.finalCount(8, 8, "List");
-        t89.clear();
-        for (int i91 = 0; i91 < n90; i91++) {
-            int p93 = r.pos();
-            String k92 = r.finalString("List");
-            t89.put(k92, r.finalI32("List"));
-            if (t89.size() != i91 + 1) {
-                throw r.duplicateKey("List", p93);
+        Map<String, Integer> t85 = new TreeMap<>(Compare.STRING);
+        int n86 = r.finalCount(8, 8, "List");
+        t85.clear();
+        for (int i87 = 0; i87 < n86; i87++) {
+            int p88 = r.pos();
+            String k89 = r.finalString("List");
+            t85.put(k89, r.finalI32("List"));
+            if (t85.size() != i87 + 1) {
+                throw r.duplicateKey("List", p88);
             }
         }
         r.finalSkipDecimal("Map");
@@ -1503,13 +1503,13 @@ public class JavaWords {
                     break;
                 case "sealed":
                     r.beginObject("sealed");
-                    for (String key13; (key13 = r.key("sealed")) != null;) {
+                    for (String key12; (key12 = r.key("sealed")) != null;) {
                         r.spend(8, "sealed");
-                        String k12 = r.keyString(key13, "sealed");
-                        if (v.sealed_.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "sealed");
+                        if (v.sealed_.containsKey(k13)) {
                             throw r.duplicateKey("sealed");
                         }
-                        v.sealed_.put(k12, (int) r.integer(-2147483648, 2147483647, "sealed"));
+                        v.sealed_.put(k13, (int) r.integer(-2147483648, 2147483647, "sealed"));
                     }
                     break;
                 case "permits":
@@ -1581,13 +1581,13 @@ public class JavaWords {
                     break;
                 case "List":
                     r.beginObject("List");
-                    for (String key19; (key19 = r.key("List")) != null;) {
+                    for (String key18; (key18 = r.key("List")) != null;) {
                         r.spend(8, "List");
-                        String k18 = r.keyString(key19, "List");
-                        if (v.List__.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "List");
+                        if (v.List__.containsKey(k19)) {
                             throw r.duplicateKey("List");
                         }
-                        v.List__.put(k18, (int) r.integer(-2147483648, 2147483647, "List"));
+                        v.List__.put(k19, (int) r.integer(-2147483648, 2147483647, "List"));
                     }
                     break;
                 case "Map":

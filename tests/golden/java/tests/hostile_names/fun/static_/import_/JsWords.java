@@ -1253,91 +1253,91 @@ public class JsWords {
         for (int i68 = 0; i68 < n67; i68++) {
             v.bigint.add(Word.of(r.finalI16("bigint")));
         }
-        String x70 = null;
+        String x69 = null;
         if (r.finalHas("symbol")) {
-            x70 = r.finalString("symbol");
+            x69 = r.finalString("symbol");
         }
-        v.symbol_ = x70;
+        v.symbol_ = x69;
         v.undefined = r.finalBytes("undefined");
-        int n71 = r.finalCount(8, 8, "NaN");
+        int n70 = r.finalCount(8, 8, "NaN");
         v.NaN.clear();
-        for (int i72 = 0; i72 < n71; i72++) {
-            int p74 = r.pos();
+        for (int i71 = 0; i71 < n70; i71++) {
+            int p72 = r.pos();
             String k73 = r.finalString("NaN");
             v.NaN.put(k73, r.finalI32("NaN"));
-            if (v.NaN.size() != i72 + 1) {
-                throw r.duplicateKey("NaN", p74);
+            if (v.NaN.size() != i71 + 1) {
+                throw r.duplicateKey("NaN", p72);
             }
         }
         v.Infinity = r.finalDecimal("Infinity");
-        int p75 = r.run(29, "Uint8Array=16,Error=8,Number=4,BigInt=1");
-        v.Uint8Array = r.uuid(p75);
-        v.Error_ = r.i64(p75 + 16);
-        v.Number = r.f32(p75 + 24);
-        v.BigInt = r.i8(p75 + 28);
-        Word x76 = null;
+        int p74 = r.run(29, "Uint8Array=16,Error=8,Number=4,BigInt=1");
+        v.Uint8Array = r.uuid(p74);
+        v.Error_ = r.i64(p74 + 16);
+        v.Number = r.f32(p74 + 24);
+        v.BigInt = r.i8(p74 + 28);
+        Word x75 = null;
         if (r.finalHas("Boolean")) {
-            x76 = Word.of(r.finalI16("Boolean"));
+            x75 = Word.of(r.finalI16("Boolean"));
         }
-        v.Boolean_ = x76;
-        int p77 = r.run(6, "Symbol=2,Date=4");
-        v.Symbol = Word.of(r.i16(p77));
-        v.Date = r.i32(p77 + 2);
+        v.Boolean_ = x75;
+        int p76 = r.run(6, "Symbol=2,Date=4");
+        v.Symbol = Word.of(r.i16(p76));
+        v.Date = r.i32(p76 + 2);
         v.JSON = r.finalString("JSON");
-        Boolean x78 = null;
+        Boolean x77 = null;
         if (r.finalHas("Promise")) {
-            x78 = r.finalBool("Promise");
+            x77 = r.finalBool("Promise");
         }
-        v.Promise = x78;
-        int p79 = r.run(28, "Partial=8,Record=8,globalThis=4,arguments=8");
-        v.Partial = Modifier.of(r.i64(p79));
-        v.Record = r.f64(p79 + 8);
-        v.globalThis = side.of(r.i32(p79 + 16));
-        v.arguments = r.i64(p79 + 20);
-        int n80 = r.finalCount(2, 2, "eval");
+        v.Promise = x77;
+        int p78 = r.run(28, "Partial=8,Record=8,globalThis=4,arguments=8");
+        v.Partial = Modifier.of(r.i64(p78));
+        v.Record = r.f64(p78 + 8);
+        v.globalThis = side.of(r.i32(p78 + 16));
+        v.arguments = r.i64(p78 + 20);
+        int n79 = r.finalCount(2, 2, "eval");
         v.eval.clear();
-        for (int i81 = 0; i81 < n80; i81++) {
+        for (int i80 = 0; i80 < n79; i80++) {
             v.eval.add(Word.of(r.finalI16("eval")));
         }
-        String x83 = null;
+        String x81 = null;
         if (r.finalHas("require")) {
-            x83 = r.finalString("require");
+            x81 = r.finalString("require");
         }
-        v.require = x83;
+        v.require = x81;
         v.prototype = r.finalBytes("prototype");
-        int n84 = r.finalCount(8, 8, "__proto__");
+        int n82 = r.finalCount(8, 8, "__proto__");
         v.__proto__.clear();
-        for (int i85 = 0; i85 < n84; i85++) {
-            int p87 = r.pos();
-            String k86 = r.finalString("__proto__");
-            v.__proto__.put(k86, r.finalI32("__proto__"));
-            if (v.__proto__.size() != i85 + 1) {
-                throw r.duplicateKey("__proto__", p87);
+        for (int i83 = 0; i83 < n82; i83++) {
+            int p84 = r.pos();
+            String k85 = r.finalString("__proto__");
+            v.__proto__.put(k85, r.finalI32("__proto__"));
+            if (v.__proto__.size() != i83 + 1) {
+                throw r.duplicateKey("__proto__", p84);
             }
         }
         v.toString = r.finalDecimal("toString");
-        int p88 = r.run(29, "valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1");
-        v.valueOf = r.uuid(p88);
-        v.hasOwnProperty = r.i64(p88 + 16);
-        v.isPrototypeOf = r.f32(p88 + 24);
-        v.propertyIsEnumerable = r.i8(p88 + 28);
-        Word x89 = null;
+        int p86 = r.run(29, "valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1");
+        v.valueOf = r.uuid(p86);
+        v.hasOwnProperty = r.i64(p86 + 16);
+        v.isPrototypeOf = r.f32(p86 + 24);
+        v.propertyIsEnumerable = r.i8(p86 + 28);
+        Word x87 = null;
         if (r.finalHas("toLocaleString")) {
-            x89 = Word.of(r.finalI16("toLocaleString"));
+            x87 = Word.of(r.finalI16("toLocaleString"));
         }
-        v.toLocaleString = x89;
-        int p90 = r.run(6, "readonly=2,keyof=4");
-        v.readonly = Word.of(r.i16(p90));
-        v.keyof = r.i32(p90 + 2);
+        v.toLocaleString = x87;
+        int p88 = r.run(6, "readonly=2,keyof=4");
+        v.readonly = Word.of(r.i16(p88));
+        v.keyof = r.i32(p88 + 2);
         v.infer = r.finalString("infer");
-        Boolean x91 = null;
+        Boolean x89 = null;
         if (r.finalHas("asserts")) {
-            x91 = r.finalBool("asserts");
+            x89 = r.finalBool("asserts");
         }
-        v.asserts = x91;
-        int p92 = r.run(16, "satisfies=8,accessor=8");
-        v.satisfies = Modifier.of(r.i64(p92));
-        v.accessor = r.f64(p92 + 8);
+        v.asserts = x89;
+        int p90 = r.run(16, "satisfies=8,accessor=8");
+        v.satisfies = Modifier.of(r.i64(p90));
+        v.accessor = r.f64(p90 + 8);
         r.leave();
     }
 
@@ -1361,15 +1361,15 @@ public class JsWords {
             r.finalSkipString("symbol");
         }
         r.finalSkipBytes("undefined");
-        Map<String, Integer> t94 = new TreeMap<>(Compare.STRING);
-        int n95 = r.finalCount(8, 8, "NaN");
-        t94.clear();
-        for (int i96 = 0; i96 < n95; i96++) {
-            int p98 = r.pos();
-            String k97 = r.finalString("NaN");
-            t94.put(k97, r.finalI32("NaN"));
-            if (t94.size() != i96 + 1) {
-                throw r.duplicateKey("NaN", p98);
+        Map<String, Integer> t91 = new TreeMap<>(Compare.STRING);
+        int n92 = r.finalCount(8, 8, "NaN");
+        t91.clear();
+        for (int i93 = 0; i93 < n92; i93++) {
+            int p94 = r.pos();
+            String k95 = r.finalString("NaN");
+            t91.put(k95, r.finalI32("NaN"));
+            if (t91.size() != i93 + 1) {
+                throw r.duplicateKey("NaN", p94);
             }
         }
         r.finalSkipDecimal("Infinity");
@@ -1388,15 +1388,15 @@ public class JsWords {
             r.finalSkipString("require");
         }
         r.finalSkipBytes("prototype");
-        Map<String, Integer> t100 = new TreeMap<>(Compare.STRING);
-        int n101 = r.finalCount(8, 8, "__proto__");
-        t100.clear();
-        for (int i102 = 0; i102 < n101; i102++) {
-            int p104 = r.pos();
-            String k103 = r.finalString("__proto__");
-            t100.put(k103, r.finalI32("__proto__"));
-            if (t100.size() != i102 + 1) {
-                throw r.duplicateKey("__proto__", p104);
+        Map<String, Integer> t96 = new TreeMap<>(Compare.STRING);
+        int n97 = r.finalCount(8, 8, "__proto__");
+        t96.clear();
+        for (int i98 = 0; i98 < n97; i98++) {
+            int p99 = r.pos();
+            String k100 = r.finalString("__proto__");
+            t96.put(k100, r.finalI32("__proto__"));
+            if (t96.size() != i98 + 1) {
+                throw r.duplicateKey("__proto__", p99);
             }
         }
         r.finalSkipDecimal("toString");
@@ -1749,13 +1749,13 @@ public class JsWords {
                     break;
                 case "NaN":
                     r.beginObject("NaN");
-                    for (String key13; (key13 = r.key("NaN")) != null;) {
+                    for (String key12; (key12 = r.key("NaN")) != null;) {
                         r.spend(8, "NaN");
-                        String k12 = r.keyString(key13, "NaN");
-                        if (v.NaN.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "NaN");
+                        if (v.NaN.containsKey(k13)) {
                             throw r.duplicateKey("NaN");
                         }
-                        v.NaN.put(k12, (int) r.integer(-2147483648, 2147483647, "NaN"));
+                        v.NaN.put(k13, (int) r.integer(-2147483648, 2147483647, "NaN"));
                     }
                     break;
                 case "Infinity":
@@ -1827,13 +1827,13 @@ public class JsWords {
                     break;
                 case "__proto__":
                     r.beginObject("__proto__");
-                    for (String key19; (key19 = r.key("__proto__")) != null;) {
+                    for (String key18; (key18 = r.key("__proto__")) != null;) {
                         r.spend(8, "__proto__");
-                        String k18 = r.keyString(key19, "__proto__");
-                        if (v.__proto__.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "__proto__");
+                        if (v.__proto__.containsKey(k19)) {
                             throw r.duplicateKey("__proto__");
                         }
-                        v.__proto__.put(k18, (int) r.integer(-2147483648, 2147483647, "__proto__"));
+                        v.__proto__.put(k19, (int) r.integer(-2147483648, 2147483647, "__proto__"));
                     }
                     break;
                 case "toString":

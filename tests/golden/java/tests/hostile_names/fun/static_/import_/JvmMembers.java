@@ -859,47 +859,47 @@ public class JvmMembers {
         for (int i38 = 0; i38 < n37; i38++) {
             v.fromFinal.add(Word.of(r.finalI16("fromFinal")));
         }
-        String x40 = null;
+        String x39 = null;
         if (r.finalHas("readFinal")) {
-            x40 = r.finalString("readFinal");
+            x39 = r.finalString("readFinal");
         }
-        v.readFinal = x40;
+        v.readFinal = x39;
         v.writeFinal = r.finalBytes("writeFinal");
-        int n41 = r.finalCount(8, 8, "verifyFinal");
+        int n40 = r.finalCount(8, 8, "verifyFinal");
         v.verifyFinal.clear();
-        for (int i42 = 0; i42 < n41; i42++) {
-            int p44 = r.pos();
+        for (int i41 = 0; i41 < n40; i41++) {
+            int p42 = r.pos();
             String k43 = r.finalString("verifyFinal");
             v.verifyFinal.put(k43, r.finalI32("verifyFinal"));
-            if (v.verifyFinal.size() != i42 + 1) {
-                throw r.duplicateKey("verifyFinal", p44);
+            if (v.verifyFinal.size() != i41 + 1) {
+                throw r.duplicateKey("verifyFinal", p42);
             }
         }
         v.toJson = r.finalDecimal("toJson");
-        int p45 = r.run(29, "fromJson=16,writeJson=8,readJson=4,hashCode=1");
-        v.fromJson = r.uuid(p45);
-        v.writeJson = r.i64(p45 + 16);
-        v.readJson = r.f32(p45 + 24);
-        v.hashCode = r.i8(p45 + 28);
-        Word x46 = null;
+        int p44 = r.run(29, "fromJson=16,writeJson=8,readJson=4,hashCode=1");
+        v.fromJson = r.uuid(p44);
+        v.writeJson = r.i64(p44 + 16);
+        v.readJson = r.f32(p44 + 24);
+        v.hashCode = r.i8(p44 + 28);
+        Word x45 = null;
         if (r.finalHas("getClass")) {
-            x46 = Word.of(r.finalI16("getClass"));
+            x45 = Word.of(r.finalI16("getClass"));
         }
-        v.getClass = x46;
-        int p47 = r.run(6, "clone=2,finalize=4");
-        v.clone = Word.of(r.i16(p47));
-        v.finalize = r.i32(p47 + 2);
+        v.getClass = x45;
+        int p46 = r.run(6, "clone=2,finalize=4");
+        v.clone = Word.of(r.i16(p46));
+        v.finalize = r.i32(p46 + 2);
         v.wait = r.finalString("wait");
-        Boolean x48 = null;
+        Boolean x47 = null;
         if (r.finalHas("notify")) {
-            x48 = r.finalBool("notify");
+            x47 = r.finalBool("notify");
         }
-        v.notify = x48;
-        int p49 = r.run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8");
-        v.notifyAll = Modifier.of(r.i64(p49));
-        v.javaClass = r.f64(p49 + 8);
-        v.component1 = side.of(r.i32(p49 + 16));
-        v.fbeLevels = r.i64(p49 + 20);
+        v.notify = x47;
+        int p48 = r.run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8");
+        v.notifyAll = Modifier.of(r.i64(p48));
+        v.javaClass = r.f64(p48 + 8);
+        v.component1 = side.of(r.i32(p48 + 16));
+        v.fbeLevels = r.i64(p48 + 20);
         r.leave();
     }
 
@@ -923,15 +923,15 @@ public class JvmMembers {
             r.finalSkipString("readFinal");
         }
         r.finalSkipBytes("writeFinal");
-        Map<String, Integer> t51 = new TreeMap<>(Compare.STRING);
-        int n52 = r.finalCount(8, 8, "verifyFinal");
-        t51.clear();
-        for (int i53 = 0; i53 < n52; i53++) {
-            int p55 = r.pos();
-            String k54 = r.finalString("verifyFinal");
-            t51.put(k54, r.finalI32("verifyFinal"));
-            if (t51.size() != i53 + 1) {
-                throw r.duplicateKey("verifyFinal", p55);
+        Map<String, Integer> t49 = new TreeMap<>(Compare.STRING);
+        int n50 = r.finalCount(8, 8, "verifyFinal");
+        t49.clear();
+        for (int i51 = 0; i51 < n50; i51++) {
+            int p52 = r.pos();
+            String k53 = r.finalString("verifyFinal");
+            t49.put(k53, r.finalI32("verifyFinal"));
+            if (t49.size() != i51 + 1) {
+                throw r.duplicateKey("verifyFinal", p52);
             }
         }
         r.finalSkipDecimal("toJson");
@@ -1227,13 +1227,13 @@ public class JvmMembers {
                     break;
                 case "verifyFinal":
                     r.beginObject("verifyFinal");
-                    for (String key9; (key9 = r.key("verifyFinal")) != null;) {
+                    for (String key8; (key8 = r.key("verifyFinal")) != null;) {
                         r.spend(8, "verifyFinal");
-                        String k8 = r.keyString(key9, "verifyFinal");
-                        if (v.verifyFinal.containsKey(k8)) {
+                        String k9 = r.keyString(key8, "verifyFinal");
+                        if (v.verifyFinal.containsKey(k9)) {
                             throw r.duplicateKey("verifyFinal");
                         }
-                        v.verifyFinal.put(k8, (int) r.integer(-2147483648, 2147483647, "verifyFinal"));
+                        v.verifyFinal.put(k9, (int) r.integer(-2147483648, 2147483647, "verifyFinal"));
                     }
                     break;
                 case "toJson":

@@ -1224,88 +1224,88 @@ public class KotlinWords {
         for (int i68 = 0; i68 < n67; i68++) {
             v.field.add(Word.of(r.finalI16("field")));
         }
-        String x70 = null;
+        String x69 = null;
         if (r.finalHas("file")) {
-            x70 = r.finalString("file");
+            x69 = r.finalString("file");
         }
-        v.file = x70;
+        v.file = x69;
         v.get = r.finalBytes("get");
-        int n71 = r.finalCount(8, 8, "init");
+        int n70 = r.finalCount(8, 8, "init");
         v.init.clear();
-        for (int i72 = 0; i72 < n71; i72++) {
-            int p74 = r.pos();
+        for (int i71 = 0; i71 < n70; i71++) {
+            int p72 = r.pos();
             String k73 = r.finalString("init");
             v.init.put(k73, r.finalI32("init"));
-            if (v.init.size() != i72 + 1) {
-                throw r.duplicateKey("init", p74);
+            if (v.init.size() != i71 + 1) {
+                throw r.duplicateKey("init", p72);
             }
         }
         v.param = r.finalDecimal("param");
-        int p75 = r.run(29, "receiver=16,setparam=8,value=4,where=1");
-        v.receiver = r.uuid(p75);
-        v.setparam = r.i64(p75 + 16);
-        v.value = r.f32(p75 + 24);
-        v.where = r.i8(p75 + 28);
-        Word x76 = null;
+        int p74 = r.run(29, "receiver=16,setparam=8,value=4,where=1");
+        v.receiver = r.uuid(p74);
+        v.setparam = r.i64(p74 + 16);
+        v.value = r.f32(p74 + 24);
+        v.where = r.i8(p74 + 28);
+        Word x75 = null;
         if (r.finalHas("actual")) {
-            x76 = Word.of(r.finalI16("actual"));
+            x75 = Word.of(r.finalI16("actual"));
         }
-        v.actual = x76;
-        int p77 = r.run(6, "annotation=2,companion=4");
-        v.annotation = Word.of(r.i16(p77));
-        v.companion = r.i32(p77 + 2);
+        v.actual = x75;
+        int p76 = r.run(6, "annotation=2,companion=4");
+        v.annotation = Word.of(r.i16(p76));
+        v.companion = r.i32(p76 + 2);
         v.crossinline = r.finalString("crossinline");
-        Boolean x78 = null;
+        Boolean x77 = null;
         if (r.finalHas("data")) {
-            x78 = r.finalBool("data");
+            x77 = r.finalBool("data");
         }
-        v.data = x78;
-        int p79 = r.run(28, "expect=8,external=8,infix=4,inner=8");
-        v.expect = Modifier.of(r.i64(p79));
-        v.external = r.f64(p79 + 8);
-        v.infix = side.of(r.i32(p79 + 16));
-        v.inner = r.i64(p79 + 20);
-        int n80 = r.finalCount(2, 2, "internal");
+        v.data = x77;
+        int p78 = r.run(28, "expect=8,external=8,infix=4,inner=8");
+        v.expect = Modifier.of(r.i64(p78));
+        v.external = r.f64(p78 + 8);
+        v.infix = side.of(r.i32(p78 + 16));
+        v.inner = r.i64(p78 + 20);
+        int n79 = r.finalCount(2, 2, "internal");
         v.internal.clear();
-        for (int i81 = 0; i81 < n80; i81++) {
+        for (int i80 = 0; i80 < n79; i80++) {
             v.internal.add(Word.of(r.finalI16("internal")));
         }
-        String x83 = null;
+        String x81 = null;
         if (r.finalHas("lateinit")) {
-            x83 = r.finalString("lateinit");
+            x81 = r.finalString("lateinit");
         }
-        v.lateinit = x83;
+        v.lateinit = x81;
         v.noinline = r.finalBytes("noinline");
-        int n84 = r.finalCount(8, 8, "out");
+        int n82 = r.finalCount(8, 8, "out");
         v.out.clear();
-        for (int i85 = 0; i85 < n84; i85++) {
-            int p87 = r.pos();
-            String k86 = r.finalString("out");
-            v.out.put(k86, r.finalI32("out"));
-            if (v.out.size() != i85 + 1) {
-                throw r.duplicateKey("out", p87);
+        for (int i83 = 0; i83 < n82; i83++) {
+            int p84 = r.pos();
+            String k85 = r.finalString("out");
+            v.out.put(k85, r.finalI32("out"));
+            if (v.out.size() != i83 + 1) {
+                throw r.duplicateKey("out", p84);
             }
         }
         v.reified = r.finalDecimal("reified");
-        int p88 = r.run(29, "suspend=16,tailrec=8,vararg=4,it=1");
-        v.suspend = r.uuid(p88);
-        v.tailrec = r.i64(p88 + 16);
-        v.vararg = r.f32(p88 + 24);
-        v.it = r.i8(p88 + 28);
-        Word x89 = null;
+        int p86 = r.run(29, "suspend=16,tailrec=8,vararg=4,it=1");
+        v.suspend = r.uuid(p86);
+        v.tailrec = r.i64(p86 + 16);
+        v.vararg = r.f32(p86 + 24);
+        v.it = r.i8(p86 + 28);
+        Word x87 = null;
         if (r.finalHas("Companion")) {
-            x89 = Word.of(r.finalI16("Companion"));
+            x87 = Word.of(r.finalI16("Companion"));
         }
-        v.Companion_ = x89;
-        int p90 = r.run(6, "Unit=2,Nothing=4");
-        v.Unit = Word.of(r.i16(p90));
-        v.Nothing = r.i32(p90 + 2);
+        v.Companion_ = x87;
+        int p88 = r.run(6, "Unit=2,Nothing=4");
+        v.Unit = Word.of(r.i16(p88));
+        v.Nothing = r.i32(p88 + 2);
         v.Int = r.finalString("Int");
-        Boolean x91 = null;
+        Boolean x89 = null;
         if (r.finalHas("Array")) {
-            x91 = r.finalBool("Array");
+            x89 = r.finalBool("Array");
         }
-        v.Array = x91;
+        v.Array = x89;
         r.leave();
     }
 
@@ -1329,15 +1329,15 @@ public class KotlinWords {
             r.finalSkipString("file");
         }
         r.finalSkipBytes("get");
-        Map<String, Integer> t93 = new TreeMap<>(Compare.STRING);
-        int n94 = r.finalCount(8, 8, "init");
-        t93.clear();
-        for (int i95 = 0; i95 < n94; i95++) {
-            int p97 = r.pos();
-            String k96 = r.finalString("init");
-            t93.put(k96, r.finalI32("init"));
-            if (t93.size() != i95 + 1) {
-                throw r.duplicateKey("init", p97);
+        Map<String, Integer> t90 = new TreeMap<>(Compare.STRING);
+        int n91 = r.finalCount(8, 8, "init");
+        t90.clear();
+        for (int i92 = 0; i92 < n91; i92++) {
+            int p93 = r.pos();
+            String k94 = r.finalString("init");
+            t90.put(k94, r.finalI32("init"));
+            if (t90.size() != i92 + 1) {
+                throw r.duplicateKey("init", p93);
             }
         }
         r.finalSkipDecimal("param");
@@ -1356,15 +1356,15 @@ public class KotlinWords {
             r.finalSkipString("lateinit");
         }
         r.finalSkipBytes("noinline");
-        Map<String, Integer> t99 = new TreeMap<>(Compare.STRING);
-        int n100 = r.finalCount(8, 8, "out");
-        t99.clear();
-        for (int i101 = 0; i101 < n100; i101++) {
-            int p103 = r.pos();
-            String k102 = r.finalString("out");
-            t99.put(k102, r.finalI32("out"));
-            if (t99.size() != i101 + 1) {
-                throw r.duplicateKey("out", p103);
+        Map<String, Integer> t95 = new TreeMap<>(Compare.STRING);
+        int n96 = r.finalCount(8, 8, "out");
+        t95.clear();
+        for (int i97 = 0; i97 < n96; i97++) {
+            int p98 = r.pos();
+            String k99 = r.finalString("out");
+            t95.put(k99, r.finalI32("out"));
+            if (t95.size() != i97 + 1) {
+                throw r.duplicateKey("out", p98);
             }
         }
         r.finalSkipDecimal("reified");
@@ -1712,13 +1712,13 @@ public class KotlinWords {
                     break;
                 case "init":
                     r.beginObject("init");
-                    for (String key13; (key13 = r.key("init")) != null;) {
+                    for (String key12; (key12 = r.key("init")) != null;) {
                         r.spend(8, "init");
-                        String k12 = r.keyString(key13, "init");
-                        if (v.init.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "init");
+                        if (v.init.containsKey(k13)) {
                             throw r.duplicateKey("init");
                         }
-                        v.init.put(k12, (int) r.integer(-2147483648, 2147483647, "init"));
+                        v.init.put(k13, (int) r.integer(-2147483648, 2147483647, "init"));
                     }
                     break;
                 case "param":
@@ -1790,13 +1790,13 @@ public class KotlinWords {
                     break;
                 case "out":
                     r.beginObject("out");
-                    for (String key19; (key19 = r.key("out")) != null;) {
+                    for (String key18; (key18 = r.key("out")) != null;) {
                         r.spend(8, "out");
-                        String k18 = r.keyString(key19, "out");
-                        if (v.out.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "out");
+                        if (v.out.containsKey(k19)) {
                             throw r.duplicateKey("out");
                         }
-                        v.out.put(k18, (int) r.integer(-2147483648, 2147483647, "out"));
+                        v.out.put(k19, (int) r.integer(-2147483648, 2147483647, "out"));
                     }
                     break;
                 case "reified":

@@ -670,27 +670,27 @@ public class PythonMembers {
         for (int i32 = 0; i32 < n31; i32++) {
             v.fbe_size.add(Word.of(r.finalI16("fbe_size")));
         }
-        String x34 = null;
+        String x33 = null;
         if (r.finalHas("__init__")) {
-            x34 = r.finalString("__init__");
+            x33 = r.finalString("__init__");
         }
-        v.__init__ = x34;
+        v.__init__ = x33;
         v.__slots__ = r.finalBytes("__slots__");
-        int n35 = r.finalCount(8, 8, "__class__");
+        int n34 = r.finalCount(8, 8, "__class__");
         v.__class__.clear();
-        for (int i36 = 0; i36 < n35; i36++) {
-            int p38 = r.pos();
+        for (int i35 = 0; i35 < n34; i35++) {
+            int p36 = r.pos();
             String k37 = r.finalString("__class__");
             v.__class__.put(k37, r.finalI32("__class__"));
-            if (v.__class__.size() != i36 + 1) {
-                throw r.duplicateKey("__class__", p38);
+            if (v.__class__.size() != i35 + 1) {
+                throw r.duplicateKey("__class__", p36);
             }
         }
         v.__dict__ = r.finalDecimal("__dict__");
-        int p39 = r.run(28, "__hash__=16,__eq__=8,__private=4");
-        v.__hash__ = r.uuid(p39);
-        v.__eq__ = r.i64(p39 + 16);
-        v.__private = r.f32(p39 + 24);
+        int p38 = r.run(28, "__hash__=16,__eq__=8,__private=4");
+        v.__hash__ = r.uuid(p38);
+        v.__eq__ = r.i64(p38 + 16);
+        v.__private = r.f32(p38 + 24);
         r.leave();
     }
 
@@ -714,15 +714,15 @@ public class PythonMembers {
             r.finalSkipString("__init__");
         }
         r.finalSkipBytes("__slots__");
-        Map<String, Integer> t41 = new TreeMap<>(Compare.STRING);
-        int n42 = r.finalCount(8, 8, "__class__");
-        t41.clear();
-        for (int i43 = 0; i43 < n42; i43++) {
-            int p45 = r.pos();
-            String k44 = r.finalString("__class__");
-            t41.put(k44, r.finalI32("__class__"));
-            if (t41.size() != i43 + 1) {
-                throw r.duplicateKey("__class__", p45);
+        Map<String, Integer> t39 = new TreeMap<>(Compare.STRING);
+        int n40 = r.finalCount(8, 8, "__class__");
+        t39.clear();
+        for (int i41 = 0; i41 < n40; i41++) {
+            int p42 = r.pos();
+            String k43 = r.finalString("__class__");
+            t39.put(k43, r.finalI32("__class__"));
+            if (t39.size() != i41 + 1) {
+                throw r.duplicateKey("__class__", p42);
             }
         }
         r.finalSkipDecimal("__dict__");
@@ -981,13 +981,13 @@ public class PythonMembers {
                     break;
                 case "__class__":
                     r.beginObject("__class__");
-                    for (String key9; (key9 = r.key("__class__")) != null;) {
+                    for (String key8; (key8 = r.key("__class__")) != null;) {
                         r.spend(8, "__class__");
-                        String k8 = r.keyString(key9, "__class__");
-                        if (v.__class__.containsKey(k8)) {
+                        String k9 = r.keyString(key8, "__class__");
+                        if (v.__class__.containsKey(k9)) {
                             throw r.duplicateKey("__class__");
                         }
-                        v.__class__.put(k8, (int) r.integer(-2147483648, 2147483647, "__class__"));
+                        v.__class__.put(k9, (int) r.integer(-2147483648, 2147483647, "__class__"));
                     }
                     break;
                 case "__dict__":

@@ -1328,96 +1328,96 @@ public class PythonWords {
         for (int i75 = 0; i75 < n74; i75++) {
             v.elif.add(Word.of(r.finalI16("elif")));
         }
-        String x77 = null;
+        String x76 = null;
         if (r.finalHas("except")) {
-            x77 = r.finalString("except");
+            x76 = r.finalString("except");
         }
-        v.except = x77;
+        v.except = x76;
         v.finally_ = r.finalBytes("finally");
-        int n78 = r.finalCount(8, 8, "from");
+        int n77 = r.finalCount(8, 8, "from");
         v.from.clear();
-        for (int i79 = 0; i79 < n78; i79++) {
-            int p81 = r.pos();
+        for (int i78 = 0; i78 < n77; i78++) {
+            int p79 = r.pos();
             String k80 = r.finalString("from");
             v.from.put(k80, r.finalI32("from"));
-            if (v.from.size() != i79 + 1) {
-                throw r.duplicateKey("from", p81);
+            if (v.from.size() != i78 + 1) {
+                throw r.duplicateKey("from", p79);
             }
         }
         v.global = r.finalDecimal("global");
-        int p82 = r.run(29, "in=16,is=8,lambda=4,nonlocal=1");
-        v.in = r.uuid(p82);
-        v.is = r.i64(p82 + 16);
-        v.lambda = r.f32(p82 + 24);
-        v.nonlocal = r.i8(p82 + 28);
-        Word x83 = null;
+        int p81 = r.run(29, "in=16,is=8,lambda=4,nonlocal=1");
+        v.in = r.uuid(p81);
+        v.is = r.i64(p81 + 16);
+        v.lambda = r.f32(p81 + 24);
+        v.nonlocal = r.i8(p81 + 28);
+        Word x82 = null;
         if (r.finalHas("pass")) {
-            x83 = Word.of(r.finalI16("pass"));
+            x82 = Word.of(r.finalI16("pass"));
         }
-        v.pass = x83;
-        int p84 = r.run(6, "raise=2,with=4");
-        v.raise = Word.of(r.i16(p84));
-        v.with = r.i32(p84 + 2);
+        v.pass = x82;
+        int p83 = r.run(6, "raise=2,with=4");
+        v.raise = Word.of(r.i16(p83));
+        v.with = r.i32(p83 + 2);
         v.yield_ = r.finalString("yield");
-        Boolean x85 = null;
+        Boolean x84 = null;
         if (r.finalHas("_")) {
-            x85 = r.finalBool("_");
+            x84 = r.finalBool("_");
         }
-        v.__ = x85;
-        int p86 = r.run(28, "match=8,self=8,cls=4,print=8");
-        v.match = Modifier.of(r.i64(p86));
-        v.self_ = r.f64(p86 + 8);
-        v.cls = side.of(r.i32(p86 + 16));
-        v.print = r.i64(p86 + 20);
-        int n87 = r.finalCount(2, 2, "len");
+        v.__ = x84;
+        int p85 = r.run(28, "match=8,self=8,cls=4,print=8");
+        v.match = Modifier.of(r.i64(p85));
+        v.self_ = r.f64(p85 + 8);
+        v.cls = side.of(r.i32(p85 + 16));
+        v.print = r.i64(p85 + 20);
+        int n86 = r.finalCount(2, 2, "len");
         v.len.clear();
-        for (int i88 = 0; i88 < n87; i88++) {
+        for (int i87 = 0; i87 < n86; i87++) {
             v.len.add(Word.of(r.finalI16("len")));
         }
-        String x90 = null;
+        String x88 = null;
         if (r.finalHas("list")) {
-            x90 = r.finalString("list");
+            x88 = r.finalString("list");
         }
-        v.list_ = x90;
+        v.list_ = x88;
         v.dict = r.finalBytes("dict");
-        int n91 = r.finalCount(8, 8, "set");
+        int n89 = r.finalCount(8, 8, "set");
         v.set.clear();
-        for (int i92 = 0; i92 < n91; i92++) {
-            int p94 = r.pos();
-            String k93 = r.finalString("set");
-            v.set.put(k93, r.finalI32("set"));
-            if (v.set.size() != i92 + 1) {
-                throw r.duplicateKey("set", p94);
+        for (int i90 = 0; i90 < n89; i90++) {
+            int p91 = r.pos();
+            String k92 = r.finalString("set");
+            v.set.put(k92, r.finalI32("set"));
+            if (v.set.size() != i90 + 1) {
+                throw r.duplicateKey("set", p91);
             }
         }
         v.str = r.finalDecimal("str");
-        int p95 = r.run(29, "object=16,super=8,isinstance=4,property=1");
-        v.object_ = r.uuid(p95);
-        v.super_ = r.i64(p95 + 16);
-        v.isinstance = r.f32(p95 + 24);
-        v.property = r.i8(p95 + 28);
-        Word x96 = null;
+        int p93 = r.run(29, "object=16,super=8,isinstance=4,property=1");
+        v.object_ = r.uuid(p93);
+        v.super_ = r.i64(p93 + 16);
+        v.isinstance = r.f32(p93 + 24);
+        v.property = r.i8(p93 + 28);
+        Word x94 = null;
         if (r.finalHas("staticmethod")) {
-            x96 = Word.of(r.finalI16("staticmethod"));
+            x94 = Word.of(r.finalI16("staticmethod"));
         }
-        v.staticmethod = x96;
-        int p97 = r.run(6, "classmethod=2,typing=4");
-        v.classmethod = Word.of(r.i16(p97));
-        v.typing = r.i32(p97 + 2);
+        v.staticmethod = x94;
+        int p95 = r.run(6, "classmethod=2,typing=4");
+        v.classmethod = Word.of(r.i16(p95));
+        v.typing = r.i32(p95 + 2);
         v.Any_ = r.finalString("Any");
-        Boolean x98 = null;
+        Boolean x96 = null;
         if (r.finalHas("ClassVar")) {
-            x98 = r.finalBool("ClassVar");
+            x96 = r.finalBool("ClassVar");
         }
-        v.ClassVar = x98;
-        int p99 = r.run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8");
-        v.Callable = Modifier.of(r.i64(p99));
-        v.IntEnum = r.f64(p99 + 8);
-        v.IntFlag = side.of(r.i32(p99 + 16));
-        v.PACKAGE = r.i64(p99 + 20);
-        int n100 = r.finalCount(2, 2, "VERSION");
+        v.ClassVar = x96;
+        int p97 = r.run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8");
+        v.Callable = Modifier.of(r.i64(p97));
+        v.IntEnum = r.f64(p97 + 8);
+        v.IntFlag = side.of(r.i32(p97 + 16));
+        v.PACKAGE = r.i64(p97 + 20);
+        int n98 = r.finalCount(2, 2, "VERSION");
         v.VERSION.clear();
-        for (int i101 = 0; i101 < n100; i101++) {
+        for (int i99 = 0; i99 < n98; i99++) {
             v.VERSION.add(Word.of(r.finalI16("VERSION")));
         }
         r.leave();
@@ -1443,15 +1443,15 @@ public class PythonWords {
             r.finalSkipString("except");
         }
         r.finalSkipBytes("finally");
-        Map<String, Integer> t104 = new TreeMap<>(Compare.STRING);
-        int n105 = r.finalCount(8, 8, "from");
-        t104.clear();
-        for (int i106 = 0; i106 < n105; i106++) {
-            int p108 = r.pos();
-            String k107 = r.finalString("from");
-            t104.put(k107, r.finalI32("from"));
-            if (t104.size() != i106 + 1) {
-                throw r.duplicateKey("from", p108);
+        Map<String, Integer> t100 = new TreeMap<>(Compare.STRING);
+        int n101 = r.finalCount(8, 8, "from");
+        t100.clear();
+        for (int i102 = 0; i102 < n101; i102++) {
+            int p103 = r.pos();
+            String k104 = r.finalString("from");
+            t100.put(k104, r.finalI32("from"));
+            if (t100.size() != i102 + 1) {
+                throw r.duplicateKey("from", p103);
             }
         }
         r.finalSkipDecimal("global");
@@ -1470,15 +1470,15 @@ public class PythonWords {
             r.finalSkipString("list");
         }
         r.finalSkipBytes("dict");
-        Map<String, Integer> t110 = new TreeMap<>(Compare.STRING);
-        int n111 = r.finalCount(8, 8, "set");
-        t110.clear();
-        for (int i112 = 0; i112 < n111; i112++) {
-            int p114 = r.pos();
-            String k113 = r.finalString("set");
-            t110.put(k113, r.finalI32("set"));
-            if (t110.size() != i112 + 1) {
-                throw r.duplicateKey("set", p114);
+        Map<String, Integer> t105 = new TreeMap<>(Compare.STRING);
+        int n106 = r.finalCount(8, 8, "set");
+        t105.clear();
+        for (int i107 = 0; i107 < n106; i107++) {
+            int p108 = r.pos();
+            String k109 = r.finalString("set");
+            t105.put(k109, r.finalI32("set"));
+            if (t105.size() != i107 + 1) {
+                throw r.duplicateKey("set", p108);
             }
         }
         r.finalSkipDecimal("str");
@@ -1844,13 +1844,13 @@ public class PythonWords {
                     break;
                 case "from":
                     r.beginObject("from");
-                    for (String key15; (key15 = r.key("from")) != null;) {
+                    for (String key14; (key14 = r.key("from")) != null;) {
                         r.spend(8, "from");
-                        String k14 = r.keyString(key15, "from");
-                        if (v.from.containsKey(k14)) {
+                        String k15 = r.keyString(key14, "from");
+                        if (v.from.containsKey(k15)) {
                             throw r.duplicateKey("from");
                         }
-                        v.from.put(k14, (int) r.integer(-2147483648, 2147483647, "from"));
+                        v.from.put(k15, (int) r.integer(-2147483648, 2147483647, "from"));
                     }
                     break;
                 case "global":
@@ -1922,13 +1922,13 @@ public class PythonWords {
                     break;
                 case "set":
                     r.beginObject("set");
-                    for (String key21; (key21 = r.key("set")) != null;) {
+                    for (String key20; (key20 = r.key("set")) != null;) {
                         r.spend(8, "set");
-                        String k20 = r.keyString(key21, "set");
-                        if (v.set.containsKey(k20)) {
+                        String k21 = r.keyString(key20, "set");
+                        if (v.set.containsKey(k21)) {
                             throw r.duplicateKey("set");
                         }
-                        v.set.put(k20, (int) r.integer(-2147483648, 2147483647, "set"));
+                        v.set.put(k21, (int) r.integer(-2147483648, 2147483647, "set"));
                     }
                     break;
                 case "str":

@@ -718,33 +718,33 @@ public class RubyWords {
         for (int i35 = 0; i35 < n34; i35++) {
             v.rescue.add(Word.of(r.finalI16("rescue")));
         }
-        String x37 = null;
+        String x36 = null;
         if (r.finalHas("retry")) {
-            x37 = r.finalString("retry");
+            x36 = r.finalString("retry");
         }
-        v.retry = x37;
+        v.retry = x36;
         v.then = r.finalBytes("then");
-        int n38 = r.finalCount(8, 8, "undef");
+        int n37 = r.finalCount(8, 8, "undef");
         v.undef.clear();
-        for (int i39 = 0; i39 < n38; i39++) {
-            int p41 = r.pos();
+        for (int i38 = 0; i38 < n37; i38++) {
+            int p39 = r.pos();
             String k40 = r.finalString("undef");
             v.undef.put(k40, r.finalI32("undef"));
-            if (v.undef.size() != i39 + 1) {
-                throw r.duplicateKey("undef", p41);
+            if (v.undef.size() != i38 + 1) {
+                throw r.duplicateKey("undef", p39);
             }
         }
         v.unless = r.finalDecimal("unless");
-        int p42 = r.run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1");
-        v.until = r.uuid(p42);
-        v.__FILE__ = r.i64(p42 + 16);
-        v.__LINE__ = r.f32(p42 + 24);
-        v.__ENCODING__ = r.i8(p42 + 28);
-        Word x43 = null;
+        int p41 = r.run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1");
+        v.until = r.uuid(p41);
+        v.__FILE__ = r.i64(p41 + 16);
+        v.__LINE__ = r.f32(p41 + 24);
+        v.__ENCODING__ = r.i8(p41 + 28);
+        Word x42 = null;
         if (r.finalHas("initialize")) {
-            x43 = Word.of(r.finalI16("initialize"));
+            x42 = Word.of(r.finalI16("initialize"));
         }
-        v.initialize = x43;
+        v.initialize = x42;
         r.leave();
     }
 
@@ -768,15 +768,15 @@ public class RubyWords {
             r.finalSkipString("retry");
         }
         r.finalSkipBytes("then");
-        Map<String, Integer> t45 = new TreeMap<>(Compare.STRING);
-        int n46 = r.finalCount(8, 8, "undef");
-        t45.clear();
-        for (int i47 = 0; i47 < n46; i47++) {
-            int p49 = r.pos();
-            String k48 = r.finalString("undef");
-            t45.put(k48, r.finalI32("undef"));
-            if (t45.size() != i47 + 1) {
-                throw r.duplicateKey("undef", p49);
+        Map<String, Integer> t43 = new TreeMap<>(Compare.STRING);
+        int n44 = r.finalCount(8, 8, "undef");
+        t43.clear();
+        for (int i45 = 0; i45 < n44; i45++) {
+            int p46 = r.pos();
+            String k47 = r.finalString("undef");
+            t43.put(k47, r.finalI32("undef"));
+            if (t43.size() != i45 + 1) {
+                throw r.duplicateKey("undef", p46);
             }
         }
         r.finalSkipDecimal("unless");
@@ -1046,13 +1046,13 @@ public class RubyWords {
                     break;
                 case "undef":
                     r.beginObject("undef");
-                    for (String key9; (key9 = r.key("undef")) != null;) {
+                    for (String key8; (key8 = r.key("undef")) != null;) {
                         r.spend(8, "undef");
-                        String k8 = r.keyString(key9, "undef");
-                        if (v.undef.containsKey(k8)) {
+                        String k9 = r.keyString(key8, "undef");
+                        if (v.undef.containsKey(k9)) {
                             throw r.duplicateKey("undef");
                         }
-                        v.undef.put(k8, (int) r.integer(-2147483648, 2147483647, "undef"));
+                        v.undef.put(k9, (int) r.integer(-2147483648, 2147483647, "undef"));
                     }
                     break;
                 case "unless":

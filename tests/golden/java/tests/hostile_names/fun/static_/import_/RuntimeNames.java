@@ -945,57 +945,57 @@ public class RuntimeNames {
         for (int i49 = 0; i49 < n48; i49++) {
             v.UUID__.add(Word.of(r.finalI16("UUID")));
         }
-        String x51 = null;
+        String x50 = null;
         if (r.finalHas("Timestamp")) {
-            x51 = r.finalString("Timestamp");
+            x50 = r.finalString("Timestamp");
         }
-        v.Timestamp_ = x51;
+        v.Timestamp_ = x50;
         v.JsonWriter__ = r.finalBytes("JsonWriter");
-        int n52 = r.finalCount(8, 8, "JsonReader");
+        int n51 = r.finalCount(8, 8, "JsonReader");
         v.JsonReader_.clear();
-        for (int i53 = 0; i53 < n52; i53++) {
-            int p55 = r.pos();
+        for (int i52 = 0; i52 < n51; i52++) {
+            int p53 = r.pos();
             String k54 = r.finalString("JsonReader");
             v.JsonReader_.put(k54, r.finalI32("JsonReader"));
-            if (v.JsonReader_.size() != i53 + 1) {
-                throw r.duplicateKey("JsonReader", p55);
+            if (v.JsonReader_.size() != i52 + 1) {
+                throw r.duplicateKey("JsonReader", p53);
             }
         }
         v.DecodeError_ = r.finalDecimal("DecodeError");
-        int p56 = r.run(29, "EncodeError=16,DecodeException=8,EncodeException=4,Sender=1");
-        v.EncodeError = r.uuid(p56);
-        v.DecodeException__ = r.i64(p56 + 16);
-        v.EncodeException_ = r.f32(p56 + 24);
-        v.Sender__ = r.i8(p56 + 28);
-        Word x57 = null;
+        int p55 = r.run(29, "EncodeError=16,DecodeException=8,EncodeException=4,Sender=1");
+        v.EncodeError = r.uuid(p55);
+        v.DecodeException__ = r.i64(p55 + 16);
+        v.EncodeException_ = r.f32(p55 + 24);
+        v.Sender__ = r.i8(p55 + 28);
+        Word x56 = null;
         if (r.finalHas("Receiver")) {
-            x57 = Word.of(r.finalI16("Receiver"));
+            x56 = Word.of(r.finalI16("Receiver"));
         }
-        v.Receiver__ = x57;
-        int p58 = r.run(6, "Client=2,Proxy=4");
-        v.Client__ = Word.of(r.i16(p58));
-        v.Proxy__ = r.i32(p58 + 2);
+        v.Receiver__ = x56;
+        int p57 = r.run(6, "Client=2,Proxy=4");
+        v.Client__ = Word.of(r.i16(p57));
+        v.Proxy__ = r.i32(p57 + 2);
         v.Handler__ = r.finalString("Handler");
-        Boolean x59 = null;
+        Boolean x58 = null;
         if (r.finalHas("Text")) {
-            x59 = r.finalBool("Text");
+            x58 = r.finalBool("Text");
         }
-        v.Text__ = x59;
-        int p60 = r.run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8");
-        v.Compare_ = Modifier.of(r.i64(p60));
-        v.Decimals_ = r.f64(p60 + 8);
-        v.Uuids_ = side.of(r.i32(p60 + 16));
-        v.Timestamps_ = r.i64(p60 + 20);
-        int n61 = r.finalCount(2, 2, "Utf8");
+        v.Text__ = x58;
+        int p59 = r.run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8");
+        v.Compare_ = Modifier.of(r.i64(p59));
+        v.Decimals_ = r.f64(p59 + 8);
+        v.Uuids_ = side.of(r.i32(p59 + 16));
+        v.Timestamps_ = r.i64(p59 + 20);
+        int n60 = r.finalCount(2, 2, "Utf8");
         v.Utf8_.clear();
-        for (int i62 = 0; i62 < n61; i62++) {
+        for (int i61 = 0; i61 < n60; i61++) {
             v.Utf8_.add(Word.of(r.finalI16("Utf8")));
         }
-        String x64 = null;
+        String x62 = null;
         if (r.finalHas("Requests")) {
-            x64 = r.finalString("Requests");
+            x62 = r.finalString("Requests");
         }
-        v.Requests_ = x64;
+        v.Requests_ = x62;
         r.leave();
     }
 
@@ -1019,15 +1019,15 @@ public class RuntimeNames {
             r.finalSkipString("Timestamp");
         }
         r.finalSkipBytes("JsonWriter");
-        Map<String, Integer> t66 = new TreeMap<>(Compare.STRING);
-        int n67 = r.finalCount(8, 8, "JsonReader");
-        t66.clear();
-        for (int i68 = 0; i68 < n67; i68++) {
-            int p70 = r.pos();
-            String k69 = r.finalString("JsonReader");
-            t66.put(k69, r.finalI32("JsonReader"));
-            if (t66.size() != i68 + 1) {
-                throw r.duplicateKey("JsonReader", p70);
+        Map<String, Integer> t63 = new TreeMap<>(Compare.STRING);
+        int n64 = r.finalCount(8, 8, "JsonReader");
+        t63.clear();
+        for (int i65 = 0; i65 < n64; i65++) {
+            int p66 = r.pos();
+            String k67 = r.finalString("JsonReader");
+            t63.put(k67, r.finalI32("JsonReader"));
+            if (t63.size() != i65 + 1) {
+                throw r.duplicateKey("JsonReader", p66);
             }
         }
         r.finalSkipDecimal("DecodeError");
@@ -1341,13 +1341,13 @@ public class RuntimeNames {
                     break;
                 case "JsonReader":
                     r.beginObject("JsonReader");
-                    for (String key11; (key11 = r.key("JsonReader")) != null;) {
+                    for (String key10; (key10 = r.key("JsonReader")) != null;) {
                         r.spend(8, "JsonReader");
-                        String k10 = r.keyString(key11, "JsonReader");
-                        if (v.JsonReader_.containsKey(k10)) {
+                        String k11 = r.keyString(key10, "JsonReader");
+                        if (v.JsonReader_.containsKey(k11)) {
                             throw r.duplicateKey("JsonReader");
                         }
-                        v.JsonReader_.put(k10, (int) r.integer(-2147483648, 2147483647, "JsonReader"));
+                        v.JsonReader_.put(k11, (int) r.integer(-2147483648, 2147483647, "JsonReader"));
                     }
                     break;
                 case "DecodeError":

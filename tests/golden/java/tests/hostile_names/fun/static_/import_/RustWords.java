@@ -1107,74 +1107,74 @@ public class RustWords {
         for (int i62 = 0; i62 < n61; i62++) {
             v.pub.add(Word.of(r.finalI16("pub")));
         }
-        String x64 = null;
+        String x63 = null;
         if (r.finalHas("ref")) {
-            x64 = r.finalString("ref");
+            x63 = r.finalString("ref");
         }
-        v.ref = x64;
+        v.ref = x63;
         v.Self_ = r.finalBytes("Self");
-        int n65 = r.finalCount(8, 8, "trait");
+        int n64 = r.finalCount(8, 8, "trait");
         v.trait.clear();
-        for (int i66 = 0; i66 < n65; i66++) {
-            int p68 = r.pos();
+        for (int i65 = 0; i65 < n64; i65++) {
+            int p66 = r.pos();
             String k67 = r.finalString("trait");
             v.trait.put(k67, r.finalI32("trait"));
-            if (v.trait.size() != i66 + 1) {
-                throw r.duplicateKey("trait", p68);
+            if (v.trait.size() != i65 + 1) {
+                throw r.duplicateKey("trait", p66);
             }
         }
         v.unsafe = r.finalDecimal("unsafe");
-        int p69 = r.run(29, "use=16,become=8,box=4,macro=1");
-        v.use = r.uuid(p69);
-        v.become = r.i64(p69 + 16);
-        v.box = r.f32(p69 + 24);
-        v.macro = r.i8(p69 + 28);
-        Word x70 = null;
+        int p68 = r.run(29, "use=16,become=8,box=4,macro=1");
+        v.use = r.uuid(p68);
+        v.become = r.i64(p68 + 16);
+        v.box = r.f32(p68 + 24);
+        v.macro = r.i8(p68 + 28);
+        Word x69 = null;
         if (r.finalHas("priv")) {
-            x70 = Word.of(r.finalI16("priv"));
+            x69 = Word.of(r.finalI16("priv"));
         }
-        v.priv = x70;
-        int p71 = r.run(6, "unsized=2,gen=4");
-        v.unsized = Word.of(r.i16(p71));
-        v.gen = r.i32(p71 + 2);
+        v.priv = x69;
+        int p70 = r.run(6, "unsized=2,gen=4");
+        v.unsized = Word.of(r.i16(p70));
+        v.gen = r.i32(p70 + 2);
         v.macro_rules = r.finalString("macro_rules");
-        Boolean x72 = null;
+        Boolean x71 = null;
         if (r.finalHas("Option")) {
-            x72 = r.finalBool("Option");
+            x71 = r.finalBool("Option");
         }
-        v.Option_ = x72;
-        int p73 = r.run(28, "Some=8,Result=8,Ok=4,Err=8");
-        v.Some = Modifier.of(r.i64(p73));
-        v.Result_ = r.f64(p73 + 8);
-        v.Ok = side.of(r.i32(p73 + 16));
-        v.Err = r.i64(p73 + 20);
-        int n74 = r.finalCount(2, 2, "Vec");
+        v.Option_ = x71;
+        int p72 = r.run(28, "Some=8,Result=8,Ok=4,Err=8");
+        v.Some = Modifier.of(r.i64(p72));
+        v.Result_ = r.f64(p72 + 8);
+        v.Ok = side.of(r.i32(p72 + 16));
+        v.Err = r.i64(p72 + 20);
+        int n73 = r.finalCount(2, 2, "Vec");
         v.Vec_.clear();
-        for (int i75 = 0; i75 < n74; i75++) {
+        for (int i74 = 0; i74 < n73; i74++) {
             v.Vec_.add(Word.of(r.finalI16("Vec")));
         }
-        String x77 = null;
+        String x75 = null;
         if (r.finalHas("Box")) {
-            x77 = r.finalString("Box");
+            x75 = r.finalString("Box");
         }
-        v.Box_ = x77;
+        v.Box_ = x75;
         v.Clone = r.finalBytes("Clone");
-        int n78 = r.finalCount(8, 8, "Copy");
+        int n76 = r.finalCount(8, 8, "Copy");
         v.Copy.clear();
-        for (int i79 = 0; i79 < n78; i79++) {
-            int p81 = r.pos();
-            String k80 = r.finalString("Copy");
-            v.Copy.put(k80, r.finalI32("Copy"));
-            if (v.Copy.size() != i79 + 1) {
-                throw r.duplicateKey("Copy", p81);
+        for (int i77 = 0; i77 < n76; i77++) {
+            int p78 = r.pos();
+            String k79 = r.finalString("Copy");
+            v.Copy.put(k79, r.finalI32("Copy"));
+            if (v.Copy.size() != i77 + 1) {
+                throw r.duplicateKey("Copy", p78);
             }
         }
         v.Default = r.finalDecimal("Default");
-        int p82 = r.run(29, "Drop=16,Send=8,Sync=4,Sized=1");
-        v.Drop = r.uuid(p82);
-        v.Send = r.i64(p82 + 16);
-        v.Sync = r.f32(p82 + 24);
-        v.Sized = r.i8(p82 + 28);
+        int p80 = r.run(29, "Drop=16,Send=8,Sync=4,Sized=1");
+        v.Drop = r.uuid(p80);
+        v.Send = r.i64(p80 + 16);
+        v.Sync = r.f32(p80 + 24);
+        v.Sized = r.i8(p80 + 28);
         r.leave();
     }
 
@@ -1198,15 +1198,15 @@ public class RustWords {
             r.finalSkipString("ref");
         }
         r.finalSkipBytes("Self");
-        Map<String, Integer> t84 = new TreeMap<>(Compare.STRING);
-        int n85 = r.finalCount(8, 8, "trait");
-        t84.clear();
-        for (int i86 = 0; i86 < n85; i86++) {
-            int p88 = r.pos();
-            String k87 = r.finalString("trait");
-            t84.put(k87, r.finalI32("trait"));
-            if (t84.size() != i86 + 1) {
-                throw r.duplicateKey("trait", p88);
+        Map<String, Integer> t81 = new TreeMap<>(Compare.STRING);
+        int n82 = r.finalCount(8, 8, "trait");
+        t81.clear();
+        for (int i83 = 0; i83 < n82; i83++) {
+            int p84 = r.pos();
+            String k85 = r.finalString("trait");
+            t81.put(k85, r.finalI32("trait"));
+            if (t81.size() != i83 + 1) {
+                throw r.duplicateKey("trait", p84);
             }
         }
         r.finalSkipDecimal("unsafe");
@@ -1225,15 +1225,15 @@ public class RustWords {
             r.finalSkipString("Box");
         }
         r.finalSkipBytes("Clone");
-        Map<String, Integer> t90 = new TreeMap<>(Compare.STRING);
-        int n91 = r.finalCount(8, 8, "Copy");
-        t90.clear();
-        for (int i92 = 0; i92 < n91; i92++) {
-            int p94 = r.pos();
-            String k93 = r.finalString("Copy");
-            t90.put(k93, r.finalI32("Copy"));
-            if (t90.size() != i92 + 1) {
-                throw r.duplicateKey("Copy", p94);
+        Map<String, Integer> t86 = new TreeMap<>(Compare.STRING);
+        int n87 = r.finalCount(8, 8, "Copy");
+        t86.clear();
+        for (int i88 = 0; i88 < n87; i88++) {
+            int p89 = r.pos();
+            String k90 = r.finalString("Copy");
+            t86.put(k90, r.finalI32("Copy"));
+            if (t86.size() != i88 + 1) {
+                throw r.duplicateKey("Copy", p89);
             }
         }
         r.finalSkipDecimal("Default");
@@ -1555,13 +1555,13 @@ public class RustWords {
                     break;
                 case "trait":
                     r.beginObject("trait");
-                    for (String key13; (key13 = r.key("trait")) != null;) {
+                    for (String key12; (key12 = r.key("trait")) != null;) {
                         r.spend(8, "trait");
-                        String k12 = r.keyString(key13, "trait");
-                        if (v.trait.containsKey(k12)) {
+                        String k13 = r.keyString(key12, "trait");
+                        if (v.trait.containsKey(k13)) {
                             throw r.duplicateKey("trait");
                         }
-                        v.trait.put(k12, (int) r.integer(-2147483648, 2147483647, "trait"));
+                        v.trait.put(k13, (int) r.integer(-2147483648, 2147483647, "trait"));
                     }
                     break;
                 case "unsafe":
@@ -1633,13 +1633,13 @@ public class RustWords {
                     break;
                 case "Copy":
                     r.beginObject("Copy");
-                    for (String key19; (key19 = r.key("Copy")) != null;) {
+                    for (String key18; (key18 = r.key("Copy")) != null;) {
                         r.spend(8, "Copy");
-                        String k18 = r.keyString(key19, "Copy");
-                        if (v.Copy.containsKey(k18)) {
+                        String k19 = r.keyString(key18, "Copy");
+                        if (v.Copy.containsKey(k19)) {
                             throw r.duplicateKey("Copy");
                         }
-                        v.Copy.put(k18, (int) r.integer(-2147483648, 2147483647, "Copy"));
+                        v.Copy.put(k19, (int) r.integer(-2147483648, 2147483647, "Copy"));
                     }
                     break;
                 case "Default":

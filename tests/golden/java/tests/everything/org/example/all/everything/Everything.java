@@ -1391,20 +1391,20 @@ public class Everything {
         int n100 = r.count();
         v.f46.clear();
         for (int i101 = 0; i101 < n100; i101++) {
-            org.example.market.Instrument x103 = new org.example.market.Instrument();
+            org.example.market.Instrument x102 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e99 + i101 * 8, x103);
+                org.example.market.Instrument.fbeRead(r, b, e99 + i101 * 8, x102);
             } catch (DecodeException e) {
                 throw e.at("f46", i101);
             }
-            org.example.market.Instrument k102 = x103;
+            org.example.market.Instrument k103 = x102;
             Counted x104 = new Counted();
             try {
                 Counted.fbeRead(r, b, e99 + i101 * 8 + 4, x104);
             } catch (DecodeException e) {
                 throw e.at("f46", i101);
             }
-            v.f46.put(k102, x104);
+            v.f46.put(k103, x104);
             if (v.f46.size() != i101 + 1) {
                 throw r.duplicateKey("f46", e99 + i101 * 8);
             }
@@ -1851,20 +1851,20 @@ public class Everything {
         int n164 = r.count();
         t162.clear();
         for (int i165 = 0; i165 < n164; i165++) {
-            org.example.market.Instrument x167 = new org.example.market.Instrument();
+            org.example.market.Instrument x166 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e163 + i165 * 8, x167);
+                org.example.market.Instrument.fbeRead(r, b, e163 + i165 * 8, x166);
             } catch (DecodeException e) {
                 throw e.at("f46", i165);
             }
-            org.example.market.Instrument k166 = x167;
+            org.example.market.Instrument k167 = x166;
             Counted x168 = new Counted();
             try {
                 Counted.fbeRead(r, b, e163 + i165 * 8 + 4, x168);
             } catch (DecodeException e) {
                 throw e.at("f46", i165);
             }
-            t162.put(k166, x168);
+            t162.put(k167, x168);
             if (t162.size() != i165 + 1) {
                 throw r.duplicateKey("f46", e163 + i165 * 8);
             }
@@ -2356,157 +2356,157 @@ public class Everything {
         for (int i218 = 0; i218 < n217; i218++) {
             v.f38.add(r.finalF64("f38"));
         }
-        int n220 = r.finalCount(1, 1, "f39");
+        int n219 = r.finalCount(1, 1, "f39");
         v.f39.clear();
-        for (int i221 = 0; i221 < n220; i221++) {
-            Counted x223 = null;
+        for (int i220 = 0; i220 < n219; i220++) {
+            Counted x221 = null;
             if (r.finalHas("f39")) {
-                Counted x224 = new Counted();
+                Counted x222 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x224);
+                    Counted.fbeReadFinal(r, x222);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i221);
+                    throw e.at("f39", i220);
                 }
-                x223 = x224;
+                x221 = x222;
             }
-            v.f39.add(x223);
+            v.f39.add(x221);
         }
-        int n225 = r.finalCount(4, 4, "f40");
+        int n223 = r.finalCount(4, 4, "f40");
         v.f40.clear();
-        for (int i226 = 0; i226 < n225; i226++) {
+        for (int i224 = 0; i224 < n223; i224++) {
             v.f40.add(r.finalString("f40"));
         }
-        int n228 = r.finalCount(8, 8, "f41");
+        int n225 = r.finalCount(8, 8, "f41");
         v.f41.clear();
+        for (int i226 = 0; i226 < n225; i226++) {
+            int p227 = r.pos();
+            if (!v.f41.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p227);
+            }
+        }
+        int n228 = r.finalCount(8, 0, "f42");
+        v.f42.clear();
         for (int i229 = 0; i229 < n228; i229++) {
             int p230 = r.pos();
-            if (!v.f41.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p230);
-            }
-        }
-        int n231 = r.finalCount(8, 0, "f42");
-        v.f42.clear();
-        for (int i232 = 0; i232 < n231; i232++) {
-            int p233 = r.pos();
-            org.example.market.Instrument x234 = new org.example.market.Instrument();
+            org.example.market.Instrument x231 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x234);
+                org.example.market.Instrument.fbeReadFinal(r, x231);
             } catch (DecodeException e) {
-                throw e.at("f42", i232);
+                throw e.at("f42", i229);
             }
-            if (!v.f42.add(x234)) {
-                throw r.duplicateKey("f42", p233);
+            if (!v.f42.add(x231)) {
+                throw r.duplicateKey("f42", p230);
             }
         }
-        int n235 = r.finalCount(8, 8, "f43");
+        int n232 = r.finalCount(8, 8, "f43");
         v.f43.clear();
-        for (int i236 = 0; i236 < n235; i236++) {
-            int p238 = r.pos();
-            Integer k237 = r.finalI32("f43");
-            v.f43.put(k237, r.finalString("f43"));
-            if (v.f43.size() != i236 + 1) {
-                throw r.duplicateKey("f43", p238);
+        for (int i233 = 0; i233 < n232; i233++) {
+            int p234 = r.pos();
+            Integer k235 = r.finalI32("f43");
+            v.f43.put(k235, r.finalString("f43"));
+            if (v.f43.size() != i233 + 1) {
+                throw r.duplicateKey("f43", p234);
             }
         }
-        int n239 = r.finalCount(5, 5, "f44");
+        int n236 = r.finalCount(5, 5, "f44");
         v.f44.clear();
-        for (int i240 = 0; i240 < n239; i240++) {
-            int p242 = r.pos();
-            String k241 = r.finalString("f44");
-            Counted x243 = null;
+        for (int i237 = 0; i237 < n236; i237++) {
+            int p238 = r.pos();
+            String k239 = r.finalString("f44");
+            Counted x240 = null;
             if (r.finalHas("f44")) {
-                Counted x244 = new Counted();
+                Counted x241 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x244);
+                    Counted.fbeReadFinal(r, x241);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i240);
+                    throw e.at("f44", i237);
                 }
-                x243 = x244;
+                x240 = x241;
             }
-            v.f44.put(k241, x243);
-            if (v.f44.size() != i240 + 1) {
-                throw r.duplicateKey("f44", p242);
+            v.f44.put(k239, x240);
+            if (v.f44.size() != i237 + 1) {
+                throw r.duplicateKey("f44", p238);
             }
         }
-        int n245 = r.finalCount(20, 20, "f45");
+        int n242 = r.finalCount(20, 20, "f45");
         v.f45.clear();
-        for (int i246 = 0; i246 < n245; i246++) {
-            int p248 = r.pos();
-            UUID k247 = r.finalUuid("f45");
-            v.f45.put(k247, r.finalBytes("f45"));
-            if (v.f45.size() != i246 + 1) {
-                throw r.duplicateKey("f45", p248);
+        for (int i243 = 0; i243 < n242; i243++) {
+            int p244 = r.pos();
+            UUID k245 = r.finalUuid("f45");
+            v.f45.put(k245, r.finalBytes("f45"));
+            if (v.f45.size() != i243 + 1) {
+                throw r.duplicateKey("f45", p244);
             }
         }
-        int n249 = r.finalCount(12, 0, "f46");
+        int n246 = r.finalCount(12, 0, "f46");
         v.f46.clear();
-        for (int i250 = 0; i250 < n249; i250++) {
-            int p252 = r.pos();
-            org.example.market.Instrument x253 = new org.example.market.Instrument();
+        for (int i247 = 0; i247 < n246; i247++) {
+            int p248 = r.pos();
+            org.example.market.Instrument x249 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x253);
+                org.example.market.Instrument.fbeReadFinal(r, x249);
             } catch (DecodeException e) {
-                throw e.at("f46", i250);
+                throw e.at("f46", i247);
             }
-            org.example.market.Instrument k251 = x253;
-            Counted x254 = new Counted();
+            org.example.market.Instrument k250 = x249;
+            Counted x251 = new Counted();
             try {
-                Counted.fbeReadFinal(r, x254);
+                Counted.fbeReadFinal(r, x251);
             } catch (DecodeException e) {
-                throw e.at("f46", i250);
+                throw e.at("f46", i247);
             }
-            v.f46.put(k251, x254);
-            if (v.f46.size() != i250 + 1) {
-                throw r.duplicateKey("f46", p252);
+            v.f46.put(k250, x251);
+            if (v.f46.size() != i247 + 1) {
+                throw r.duplicateKey("f46", p248);
             }
         }
-        Integer x255 = null;
+        Integer x252 = null;
         if (r.finalHas("f47")) {
-            x255 = r.finalI32("f47");
+            x252 = r.finalI32("f47");
         }
-        v.f47 = x255;
+        v.f47 = x252;
         v.f47Reset = r.finalBool("f47Reset");
-        Long x256 = null;
+        Long x253 = null;
         if (r.finalHas("f48")) {
-            x256 = r.finalI64("f48");
+            x253 = r.finalI64("f48");
         }
-        v.f48 = x256;
-        int n257 = r.finalCount(8, 8, "f49");
+        v.f48 = x253;
+        int n254 = r.finalCount(8, 8, "f49");
         v.f49.clear();
-        for (int i258 = 0; i258 < n257; i258++) {
-            int p260 = r.pos();
-            byte[] k259 = r.finalBytes("f49");
-            v.f49.put(k259, r.finalI32("f49"));
-            if (v.f49.size() != i258 + 1) {
-                throw r.duplicateKey("f49", p260);
+        for (int i255 = 0; i255 < n254; i255++) {
+            int p256 = r.pos();
+            byte[] k257 = r.finalBytes("f49");
+            v.f49.put(k257, r.finalI32("f49"));
+            if (v.f49.size() != i255 + 1) {
+                throw r.duplicateKey("f49", p256);
             }
         }
-        int n261 = r.finalCount(8, 8, "f50");
+        int n258 = r.finalCount(8, 8, "f50");
         v.f50.clear();
-        for (int i262 = 0; i262 < n261; i262++) {
-            int p264 = r.pos();
-            byte[] k263 = r.finalBytes("f50");
-            v.f50.put(k263, r.finalString("f50"));
-            if (v.f50.size() != i262 + 1) {
-                throw r.duplicateKey("f50", p264);
+        for (int i259 = 0; i259 < n258; i259++) {
+            int p260 = r.pos();
+            byte[] k261 = r.finalBytes("f50");
+            v.f50.put(k261, r.finalString("f50"));
+            if (v.f50.size() != i259 + 1) {
+                throw r.duplicateKey("f50", p260);
             }
         }
-        int n265 = r.finalCount(16, 16, "f51");
+        int n262 = r.finalCount(16, 16, "f51");
         v.f51.clear();
+        for (int i263 = 0; i263 < n262; i263++) {
+            int p264 = r.pos();
+            if (!v.f51.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p264);
+            }
+        }
+        int n265 = r.finalCount(20, 20, "f52");
+        v.f52.clear();
         for (int i266 = 0; i266 < n265; i266++) {
             int p267 = r.pos();
-            if (!v.f51.add(r.finalDecimal("f51"))) {
-                throw r.duplicateKey("f51", p267);
-            }
-        }
-        int n268 = r.finalCount(20, 20, "f52");
-        v.f52.clear();
-        for (int i269 = 0; i269 < n268; i269++) {
-            int p271 = r.pos();
-            BigDecimal k270 = r.finalDecimal("f52");
-            v.f52.put(k270, r.finalI32("f52"));
-            if (v.f52.size() != i269 + 1) {
-                throw r.duplicateKey("f52", p271);
+            BigDecimal k268 = r.finalDecimal("f52");
+            v.f52.put(k268, r.finalI32("f52"));
+            if (v.f52.size() != i266 + 1) {
+                throw r.duplicateKey("f52", p267);
             }
         }
         r.leave();
@@ -2557,117 +2557,117 @@ public class Everything {
                 throw e.at("f35");
             }
         }
-        for (int i272 = 0; i272 < 3; i272++) {
+        for (int i269 = 0; i269 < 3; i269++) {
             r.fixed(4, "f36");
         }
-        for (int i273 = 0; i273 < 2; i273++) {
+        for (int i270 = 0; i270 < 2; i270++) {
             if (r.finalHas("f37")) {
                 r.finalSkipString("f37");
             }
         }
         r.fixed(r.finalCount(8, 8, "f38"), 8, "f38");
-        int n275 = r.finalCount(1, 1, "f39");
-        for (int i276 = 0; i276 < n275; i276++) {
+        int n271 = r.finalCount(1, 1, "f39");
+        for (int i272 = 0; i272 < n271; i272++) {
             if (r.finalHas("f39")) {
                 try {
                     Counted.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i276);
+                    throw e.at("f39", i272);
                 }
             }
         }
-        int n277 = r.finalCount(4, 4, "f40");
-        for (int i278 = 0; i278 < n277; i278++) {
+        int n273 = r.finalCount(4, 4, "f40");
+        for (int i274 = 0; i274 < n273; i274++) {
             r.finalSkipString("f40");
         }
-        Set<Long> t279 = new TreeSet<>();
-        int n280 = r.finalCount(8, 8, "f41");
+        Set<Long> t275 = new TreeSet<>();
+        int n276 = r.finalCount(8, 8, "f41");
+        t275.clear();
+        for (int i277 = 0; i277 < n276; i277++) {
+            int p278 = r.pos();
+            if (!t275.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p278);
+            }
+        }
+        Set<org.example.market.Instrument> t279 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int n280 = r.finalCount(8, 0, "f42");
         t279.clear();
         for (int i281 = 0; i281 < n280; i281++) {
             int p282 = r.pos();
-            if (!t279.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p282);
-            }
-        }
-        Set<org.example.market.Instrument> t283 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
-        int n284 = r.finalCount(8, 0, "f42");
-        t283.clear();
-        for (int i285 = 0; i285 < n284; i285++) {
-            int p286 = r.pos();
-            org.example.market.Instrument x287 = new org.example.market.Instrument();
+            org.example.market.Instrument x283 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x287);
+                org.example.market.Instrument.fbeReadFinal(r, x283);
             } catch (DecodeException e) {
-                throw e.at("f42", i285);
+                throw e.at("f42", i281);
             }
-            if (!t283.add(x287)) {
-                throw r.duplicateKey("f42", p286);
+            if (!t279.add(x283)) {
+                throw r.duplicateKey("f42", p282);
             }
         }
-        Map<Integer, String> t288 = new TreeMap<>();
-        int n289 = r.finalCount(8, 8, "f43");
-        t288.clear();
-        for (int i290 = 0; i290 < n289; i290++) {
+        Map<Integer, String> t284 = new TreeMap<>();
+        int n285 = r.finalCount(8, 8, "f43");
+        t284.clear();
+        for (int i286 = 0; i286 < n285; i286++) {
+            int p287 = r.pos();
+            Integer k288 = r.finalI32("f43");
+            t284.put(k288, r.finalString("f43"));
+            if (t284.size() != i286 + 1) {
+                throw r.duplicateKey("f43", p287);
+            }
+        }
+        Map<String, Counted> t289 = new TreeMap<>(Compare.STRING);
+        int n290 = r.finalCount(5, 5, "f44");
+        t289.clear();
+        for (int i291 = 0; i291 < n290; i291++) {
             int p292 = r.pos();
-            Integer k291 = r.finalI32("f43");
-            t288.put(k291, r.finalString("f43"));
-            if (t288.size() != i290 + 1) {
-                throw r.duplicateKey("f43", p292);
-            }
-        }
-        Map<String, Counted> t293 = new TreeMap<>(Compare.STRING);
-        int n294 = r.finalCount(5, 5, "f44");
-        t293.clear();
-        for (int i295 = 0; i295 < n294; i295++) {
-            int p297 = r.pos();
-            String k296 = r.finalString("f44");
-            Counted x298 = null;
+            String k293 = r.finalString("f44");
+            Counted x294 = null;
             if (r.finalHas("f44")) {
-                Counted x299 = new Counted();
+                Counted x295 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x299);
+                    Counted.fbeReadFinal(r, x295);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i295);
+                    throw e.at("f44", i291);
                 }
-                x298 = x299;
+                x294 = x295;
             }
-            t293.put(k296, x298);
-            if (t293.size() != i295 + 1) {
-                throw r.duplicateKey("f44", p297);
+            t289.put(k293, x294);
+            if (t289.size() != i291 + 1) {
+                throw r.duplicateKey("f44", p292);
             }
         }
-        Map<UUID, byte[]> t300 = new LinkedHashMap<>();
-        int n301 = r.finalCount(20, 20, "f45");
-        t300.clear();
-        for (int i302 = 0; i302 < n301; i302++) {
+        Map<UUID, byte[]> t296 = new LinkedHashMap<>();
+        int n297 = r.finalCount(20, 20, "f45");
+        t296.clear();
+        for (int i298 = 0; i298 < n297; i298++) {
+            int p299 = r.pos();
+            UUID k300 = r.finalUuid("f45");
+            t296.put(k300, r.finalBytes("f45"));
+            if (t296.size() != i298 + 1) {
+                throw r.duplicateKey("f45", p299);
+            }
+        }
+        Map<org.example.market.Instrument, Counted> t301 = new LinkedHashMap<>();
+        int n302 = r.finalCount(12, 0, "f46");
+        t301.clear();
+        for (int i303 = 0; i303 < n302; i303++) {
             int p304 = r.pos();
-            UUID k303 = r.finalUuid("f45");
-            t300.put(k303, r.finalBytes("f45"));
-            if (t300.size() != i302 + 1) {
-                throw r.duplicateKey("f45", p304);
-            }
-        }
-        Map<org.example.market.Instrument, Counted> t305 = new LinkedHashMap<>();
-        int n306 = r.finalCount(12, 0, "f46");
-        t305.clear();
-        for (int i307 = 0; i307 < n306; i307++) {
-            int p309 = r.pos();
-            org.example.market.Instrument x310 = new org.example.market.Instrument();
+            org.example.market.Instrument x305 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x310);
+                org.example.market.Instrument.fbeReadFinal(r, x305);
             } catch (DecodeException e) {
-                throw e.at("f46", i307);
+                throw e.at("f46", i303);
             }
-            org.example.market.Instrument k308 = x310;
-            Counted x311 = new Counted();
+            org.example.market.Instrument k306 = x305;
+            Counted x307 = new Counted();
             try {
-                Counted.fbeReadFinal(r, x311);
+                Counted.fbeReadFinal(r, x307);
             } catch (DecodeException e) {
-                throw e.at("f46", i307);
+                throw e.at("f46", i303);
             }
-            t305.put(k308, x311);
-            if (t305.size() != i307 + 1) {
-                throw r.duplicateKey("f46", p309);
+            t301.put(k306, x307);
+            if (t301.size() != i303 + 1) {
+                throw r.duplicateKey("f46", p304);
             }
         }
         if (r.finalHas("f47")) {
@@ -2677,46 +2677,46 @@ public class Everything {
         if (r.finalHas("f48")) {
             r.fixed(8, "f48");
         }
-        Map<byte[], Integer> t312 = new TreeMap<>(Compare.BYTES);
-        int n313 = r.finalCount(8, 8, "f49");
-        t312.clear();
-        for (int i314 = 0; i314 < n313; i314++) {
+        Map<byte[], Integer> t308 = new TreeMap<>(Compare.BYTES);
+        int n309 = r.finalCount(8, 8, "f49");
+        t308.clear();
+        for (int i310 = 0; i310 < n309; i310++) {
+            int p311 = r.pos();
+            byte[] k312 = r.finalBytes("f49");
+            t308.put(k312, r.finalI32("f49"));
+            if (t308.size() != i310 + 1) {
+                throw r.duplicateKey("f49", p311);
+            }
+        }
+        Map<byte[], String> t313 = new TreeMap<>(Compare.BYTES);
+        int n314 = r.finalCount(8, 8, "f50");
+        t313.clear();
+        for (int i315 = 0; i315 < n314; i315++) {
             int p316 = r.pos();
-            byte[] k315 = r.finalBytes("f49");
-            t312.put(k315, r.finalI32("f49"));
-            if (t312.size() != i314 + 1) {
-                throw r.duplicateKey("f49", p316);
+            byte[] k317 = r.finalBytes("f50");
+            t313.put(k317, r.finalString("f50"));
+            if (t313.size() != i315 + 1) {
+                throw r.duplicateKey("f50", p316);
             }
         }
-        Map<byte[], String> t317 = new TreeMap<>(Compare.BYTES);
-        int n318 = r.finalCount(8, 8, "f50");
-        t317.clear();
-        for (int i319 = 0; i319 < n318; i319++) {
+        Set<BigDecimal> t318 = new TreeSet<>();
+        int n319 = r.finalCount(16, 16, "f51");
+        t318.clear();
+        for (int i320 = 0; i320 < n319; i320++) {
             int p321 = r.pos();
-            byte[] k320 = r.finalBytes("f50");
-            t317.put(k320, r.finalString("f50"));
-            if (t317.size() != i319 + 1) {
-                throw r.duplicateKey("f50", p321);
+            if (!t318.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p321);
             }
         }
-        Set<BigDecimal> t322 = new TreeSet<>();
-        int n323 = r.finalCount(16, 16, "f51");
+        Map<BigDecimal, Integer> t322 = new TreeMap<>();
+        int n323 = r.finalCount(20, 20, "f52");
         t322.clear();
         for (int i324 = 0; i324 < n323; i324++) {
             int p325 = r.pos();
-            if (!t322.add(r.finalDecimal("f51"))) {
-                throw r.duplicateKey("f51", p325);
-            }
-        }
-        Map<BigDecimal, Integer> t326 = new TreeMap<>();
-        int n327 = r.finalCount(20, 20, "f52");
-        t326.clear();
-        for (int i328 = 0; i328 < n327; i328++) {
-            int p330 = r.pos();
-            BigDecimal k329 = r.finalDecimal("f52");
-            t326.put(k329, r.finalI32("f52"));
-            if (t326.size() != i328 + 1) {
-                throw r.duplicateKey("f52", p330);
+            BigDecimal k326 = r.finalDecimal("f52");
+            t322.put(k326, r.finalI32("f52"));
+            if (t322.size() != i324 + 1) {
+                throw r.duplicateKey("f52", p325);
             }
         }
         r.leave();
@@ -3379,71 +3379,71 @@ public class Everything {
                     break;
                 case "f43":
                     r.beginObject("f43");
-                    for (String key51; (key51 = r.key("f43")) != null;) {
+                    for (String key50; (key50 = r.key("f43")) != null;) {
                         r.spend(8, "f43");
-                        Integer k50 = (int) r.keyInt(key51, -2147483648, 2147483647, "f43");
-                        if (v.f43.containsKey(k50)) {
+                        Integer k51 = (int) r.keyInt(key50, -2147483648, 2147483647, "f43");
+                        if (v.f43.containsKey(k51)) {
                             throw r.duplicateKey("f43");
                         }
-                        v.f43.put(k50, r.string("f43"));
+                        v.f43.put(k51, r.string("f43"));
                     }
                     break;
                 case "f44":
                     r.beginObject("f44");
-                    for (String key53; (key53 = r.key("f44")) != null;) {
+                    for (String key52; (key52 = r.key("f44")) != null;) {
                         r.spend(5, "f44");
-                        String k52 = r.keyString(key53, "f44");
+                        String k53 = r.keyString(key52, "f44");
                         Counted x54 = null;
                         if (!r.nil()) {
                             Counted x55 = new Counted();
                             try {
                                 Counted.fbeReadJson(r, x55);
                             } catch (DecodeException e) {
-                                throw e.atKey("f44", key53);
+                                throw e.atKey("f44", key52);
                             }
                             x54 = x55;
                         }
-                        if (v.f44.containsKey(k52)) {
+                        if (v.f44.containsKey(k53)) {
                             throw r.duplicateKey("f44");
                         }
-                        v.f44.put(k52, x54);
+                        v.f44.put(k53, x54);
                     }
                     break;
                 case "f45":
                     r.beginObject("f45");
-                    for (String key57; (key57 = r.key("f45")) != null;) {
+                    for (String key56; (key56 = r.key("f45")) != null;) {
                         r.spend(20, "f45");
-                        UUID k56 = r.keyUuid(key57, "f45");
-                        if (v.f45.containsKey(k56)) {
+                        UUID k57 = r.keyUuid(key56, "f45");
+                        if (v.f45.containsKey(k57)) {
                             throw r.duplicateKey("f45");
                         }
-                        v.f45.put(k56, r.bytes("f45"));
+                        v.f45.put(k57, r.bytes("f45"));
                     }
                     break;
                 case "f46":
                     r.beginArray("f46");
-                    for (int i59 = 0; r.more(); i59++) {
+                    for (int i58 = 0; r.more(); i58++) {
                         r.spend(0, "f46");
                         r.beginPair("f46");
-                        org.example.market.Instrument x60 = new org.example.market.Instrument();
+                        org.example.market.Instrument x59 = new org.example.market.Instrument();
                         try {
-                            org.example.market.Instrument.fbeReadJson(r, x60);
+                            org.example.market.Instrument.fbeReadJson(r, x59);
                         } catch (DecodeException e) {
-                            throw e.at("f46", i59);
+                            throw e.at("f46", i58);
                         }
-                        org.example.market.Instrument k58 = x60;
+                        org.example.market.Instrument k60 = x59;
                         Counted x61 = new Counted();
                         try {
                             Counted.fbeReadJson(r, x61);
                         } catch (DecodeException e) {
-                            throw e.at("f46", i59);
+                            throw e.at("f46", i58);
                         }
                         Counted v62 = x61;
                         r.endPair("f46");
-                        if (v.f46.containsKey(k58)) {
+                        if (v.f46.containsKey(k60)) {
                             throw r.duplicateKey("f46");
                         }
-                        v.f46.put(k58, v62);
+                        v.f46.put(k60, v62);
                     }
                     break;
                 case "f47":
@@ -3465,24 +3465,24 @@ public class Everything {
                     break;
                 case "f49":
                     r.beginObject("f49");
-                    for (String key66; (key66 = r.key("f49")) != null;) {
+                    for (String key65; (key65 = r.key("f49")) != null;) {
                         r.spend(8, "f49");
-                        byte[] k65 = r.keyBytes(key66, "f49");
-                        if (v.f49.containsKey(k65)) {
+                        byte[] k66 = r.keyBytes(key65, "f49");
+                        if (v.f49.containsKey(k66)) {
                             throw r.duplicateKey("f49");
                         }
-                        v.f49.put(k65, (int) r.integer(-2147483648, 2147483647, "f49"));
+                        v.f49.put(k66, (int) r.integer(-2147483648, 2147483647, "f49"));
                     }
                     break;
                 case "f50":
                     r.beginObject("f50");
-                    for (String key68; (key68 = r.key("f50")) != null;) {
+                    for (String key67; (key67 = r.key("f50")) != null;) {
                         r.spend(8, "f50");
-                        byte[] k67 = r.keyBytes(key68, "f50");
-                        if (v.f50.containsKey(k67)) {
+                        byte[] k68 = r.keyBytes(key67, "f50");
+                        if (v.f50.containsKey(k68)) {
                             throw r.duplicateKey("f50");
                         }
-                        v.f50.put(k67, r.string("f50"));
+                        v.f50.put(k68, r.string("f50"));
                     }
                     break;
                 case "f51":
@@ -3496,13 +3496,13 @@ public class Everything {
                     break;
                 case "f52":
                     r.beginObject("f52");
-                    for (String key71; (key71 = r.key("f52")) != null;) {
+                    for (String key70; (key70 = r.key("f52")) != null;) {
                         r.spend(20, "f52");
-                        BigDecimal k70 = r.keyDecimal(key71, "f52");
-                        if (v.f52.containsKey(k70)) {
+                        BigDecimal k71 = r.keyDecimal(key70, "f52");
+                        if (v.f52.containsKey(k71)) {
                             throw r.duplicateKey("f52");
                         }
-                        v.f52.put(k70, (int) r.integer(-2147483648, 2147483647, "f52"));
+                        v.f52.put(k71, (int) r.integer(-2147483648, 2147483647, "f52"));
                     }
                     break;
                 default:
