@@ -20,6 +20,7 @@ from functools import reduce
 from typing import ClassVar
 
 from fbec.model import ir, plan
+from fbec.targets import base
 from fbec.targets.base import CodeWriter, DefaultLiterals, GeneratedFile, Locals, Options, float32, generated_header
 from fbec.targets.jvm.names import Idents
 
@@ -74,28 +75,18 @@ def signed(value: int, bits: int) -> int:
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
-def string_literal(text: str, escaped: str = '"\\') -> str:
-    """A string literal of text, ASCII only (every other char as a \\u escape); the chars of
-    `escaped` get a backslash (Kotlin's `$` too)."""
-    out = []
-    for ch in text:
-        o = ord(ch)
+def string_literal(text: str, escaped: str = "") -> str:
+    """A string literal of text, ASCII only (every other char as a \\u escape, base.quoted's escapes
+    besides); the chars of `escaped` (Kotlin's `$`) get a backslash too."""
+    def other(ch: str) -> str:
+        o = ord(ch) - 0x10000
         if ch in escaped:
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif 0x20 <= o < 0x7F:
-            out.append(ch)
-        elif o > 0xFFFF:
-            o -= 0x10000
-            out.append(f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}")
-        else:
-            out.append(f"\\u{o:04x}")
-    return '"' + "".join(out) + '"'
+            return "\\" + ch
+        if o >= 0:
+            return f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}"
+        return ch if ord(ch) < 0x7F else f"\\u{ord(ch):04x}"
+
+    return base.quoted(text, lambda o: "\\r" if o == 13 else f"\\u{o:04x}", other)
 
 
 Names = Locals

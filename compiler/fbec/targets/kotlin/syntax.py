@@ -72,7 +72,7 @@ def char_literal(code: int) -> str:
 
 def kotlin_string(text: str) -> str:
     """A Kotlin string literal of text, ASCII only (every other char as a \\u escape)."""
-    return string_literal(text, '"\\$')
+    return string_literal(text, "$")
 
 
 def float_literal(text: str, single: bool) -> str:
