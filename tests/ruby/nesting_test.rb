@@ -47,6 +47,32 @@ class NestingTest < Minitest::Test
     end
   end
 
+  # Limits take any max_depth, Ruby's stack does not: a root nested deeper than the stack holds is
+  # refused with the readers' DecodeError (docs/limits.md 1), by every reader, accelerated or not (the
+  # C readers leave such depths to Ruby), never a SystemStackError.
+  def test_nesting_deeper_than_the_stack_is_a_decode_error
+    levels = 100_000
+    limits = Fbe::Limits.new(max_depth: 10 * levels)
+    tid = Nesting::Tree::FBE_TYPE_ID
+    # versioned: each body (25 bytes: size, type, id, children, mid, byId) then its children (one slot)
+    body = (0...levels - 1).map { |k| [25, tid, k, 25].pack('VVl<V') + ("\0" * 9) + [1, 33].pack('VV') }.join
+    body << [25, tid, levels, 0].pack('VVl<V') << ("\0" * 9)
+    versioned = [8 + body.bytesize, 8].pack('VV') + body
+    # final: id, children (a count and the child), then mid (absent) and byId (empty) of each level
+    fields = ([0, 1].pack('l<V') * (levels - 1)) + [levels, 0].pack('l<V') + (("\0" * 5) * levels)
+    final = [8 + fields.bytesize, tid].pack('VV') + fields
+    json = "#{'{"id":1,"children":[' * levels}{}#{']}' * levels}"
+    { from_fbe: versioned, from_final: final, from_json: json }.each do |read, data|
+      error = assert_raises(Fbe::DecodeError, read.to_s) { Nesting::Tree.public_send(read, data, limits:) }
+      assert_match(/nested deeper than the stack holds \(max_depth #{10 * levels}\)/, error.message, read.to_s)
+    end
+    refute Nesting::Tree.verify_fbe(versioned, limits:)
+    refute Nesting::Tree.verify_final(final, limits:)
+    # within the default limits the same roots are refused by the depth check
+    error = assert_raises(Fbe::DecodeError) { Nesting::Tree.from_final(final) }
+    assert_match(/nested deeper than 128/, error.message)
+  end
+
   def test_a_value_holding_itself_is_refused
     tree = Nesting::Tree.new(id: 1)
     tree.children << tree

@@ -70,6 +70,8 @@ module Fbe
       [utf8.match?(/\\u[dD][c-fC-F]/) ? unescape(tree) : tree, reader]
     rescue JSON::NestingError
       raise DecodeError, "JSON arrays and objects nested deeper than #{3 * reader.max_depth}"
+    rescue SystemStackError # a max_depth deeper than Ruby's stack holds (docs/limits.md 1)
+      raise DecodeError, "JSON arrays and objects nested deeper than the stack holds (max_depth #{reader.max_depth})"
     rescue JSON::ParserError => e
       raise DecodeError, "invalid JSON: #{e.message[0, 80]}"
     end

@@ -45,7 +45,7 @@ module Fbe
 
         r = Reader.new(data, total, limits)
         r.verify = verify
-        fbe_read(r, off)
+        fbe_within_stack(r) { fbe_read(r, off) }
       end
 
       # The value of a final root (u32 size | u32 type id | fields), read as from_fbe reads the versioned one.
@@ -72,7 +72,7 @@ module Fbe
 
         r = Reader.new(data, size, limits)
         r.verify = verify
-        value = fbe_read_final(r)
+        value = fbe_within_stack(r) { fbe_read_final(r) }
         raise DecodeError.new("final root covers #{r.pos} bytes, its size says #{size}", nil, nil, 0) if r.pos != size
 
         value
@@ -81,7 +81,17 @@ module Fbe
       # The value of a JSON document (docs/format.md 8, read under docs/limits.md 7).
       def from_json(text, limits: nil)
         tree, r = JsonRead.parse(text, limits)
-        fbe_read_json(tree, r)
+        fbe_within_stack(r) { fbe_read_json(tree, r) }
+      end
+
+      # The read in the block, under a max_depth deeper than Ruby's stack holds (Fbe::Limits take any):
+      # nesting that exhausts the stack refused as nesting beyond max_depth is (docs/limits.md 1), a
+      # DecodeError, never a SystemStackError.
+      def fbe_within_stack(reader)
+        yield
+      rescue SystemStackError
+        raise DecodeError.new("structs nested deeper than the stack holds (max_depth #{reader.max_depth})",
+                              self::FBE_NAME)
       end
 
       # A struct value of a JSON object (its members read by the generated fbe_read_json_members).
