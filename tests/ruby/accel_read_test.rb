@@ -256,6 +256,81 @@ class AccelReadTest < Minitest::Test
     GC.enable
   end
 
+  # Fbe::Accel.plan wrapped by Ruby code (anyone can redefine it) to give plans made wrong.
+  module WrongPlan
+    class << self
+      attr_accessor :change # the right plan (unfrozen) => a wrong one; nil: plans as made
+    end
+
+    def plan(klass)
+      right = super
+      change = WrongPlan.change
+      change && right ? change.call(thaw(right)) : right
+    end
+
+    def thaw(plan) = plan.is_a?(Array) ? plan.map { |part| thaw(part) } : plan
+  end
+
+  def frozen(plan) = plan.is_a?(Array) ? plan.map { |part| frozen(part) }.freeze : plan
+
+  # The plan with the codec plan of its first field of kind replaced by the block's (its slot kept).
+  def with_codec(plan, kind)
+    field = plan.find { |f| f.is_a?(Array) && f[2][0] == kind }
+    field[2] = yield field[2]
+    plan
+  end
+
+  # The C code trusts no plan it has not checked: a plan Ruby code made wrong (not frozen, a slot past
+  # the body, a scalar of another size, a number that is no Fixnum, a Hash or class that is none, a
+  # plan that holds itself...) is refused, the values go through pure Ruby, and nothing is written or
+  # read where it points (ASan: make ruby-accel-asan).
+  def test_plans_made_wrong_by_ruby_code_are_not_trusted
+    return unless Fbe.accelerated?
+
+    type = Everything::Everything
+    value = type.new(id: 7, f17: +'text', f38: [1.5, 2.5], f36: [1, 2, 3])
+    versioned = value.to_fbe_pure
+    final = value.to_final_pure
+    refute_nil Fbe::Accel.to_fbe(value), 'the right plan is taken'
+    endless = [Fbe::Accel::OPTIONAL, 5]
+    (endless << endless).freeze
+    a = Fbe::Accel
+    changes = {
+      'not frozen' => ->(p) { p },
+      'a slot past the body' => ->(p) { frozen(p.tap { p[4][1] = p[0] + 64 }) },
+      'a slot across the end of the body' => ->(p) { frozen(p.tap { p[4][1] = p[0] - 2 }) },
+      'a body size beyond a Fixnum' => ->(p) { frozen(p.tap { p[0] = 1 << 70 }) },
+      'a type id that is no Integer' => ->(p) { frozen(p.tap { p[1] = '7' }) },
+      'the plan of another class' => ->(p) { frozen(p.tap { p[3] = Everything::Derived }) },
+      'a field that is no instance variable' => ->(p) { frozen(p.tap { p[4][0] = :id }) },
+      'an integer of 16 bytes' => ->(p) { frozen(with_codec(p, a::INT) { |c| [a::INT, 16, c[2]] }) },
+      'an enum without its Hash' => ->(p) { frozen(with_codec(p, a::ENUM) { |c| c[0, 4] + [[]] }) },
+      'a struct of no class' => ->(p) { frozen(with_codec(p, a::STRUCT) { |_| [a::STRUCT, 4, :Counted] }) },
+      'an array longer than its slot' => ->(p) { frozen(with_codec(p, a::ARRAY) { |c| c[0, 3] + [c[3] + 100] }) },
+      'an unknown kind' => ->(p) { frozen(with_codec(p, a::BOOL) { |_| [99, 1] }) },
+      'a plan that holds itself' => lambda { |p|
+        frozen(with_codec(p, a::OPTIONAL) { |_| :endless }).map do |f|
+          f.is_a?(Array) && f[2] == :endless ? [*f[0, 2], endless, f[3]].freeze : f
+        end.freeze
+      }
+    }
+    Fbe::Accel.singleton_class.prepend(WrongPlan) unless Fbe::Accel.singleton_class.include?(WrongPlan)
+    changes.each do |what, change|
+      WrongPlan.change = change
+      Fbe::Accel.forget(type)
+      assert_nil Fbe::Accel.to_fbe(value), what
+      assert_nil Fbe::Accel.to_final(value), what
+      assert_nil Fbe::Accel.from_fbe(type, versioned, nil), what
+      assert_nil Fbe::Accel.from_final(type, final, nil), what
+      assert_nil Fbe::Accel.verify_fbe(type, versioned, nil), what
+      assert_equal [versioned, final], [value.to_fbe, value.to_final], what
+      assert_equal [value, value], [type.from_fbe(versioned), type.from_final(final)], what
+    end
+  ensure
+    WrongPlan.change = nil
+    Fbe::Accel.forget(Everything::Everything) if Fbe.accelerated?
+  end
+
   def test_inputs_c_leaves_to_ruby
     data = Proto::Order.new(id: 5, symbol: +'EURUSD').to_fbe
     assert_raises(NoMethodError) { Proto::Order.from_fbe(nil) }
@@ -315,7 +390,7 @@ class AccelReadTest < Minitest::Test
     else
       AccelHook.block = hook
     end
-    Fbe::Accel::PLANS.delete(Proto::Order) if where == :plan
+    Fbe::Accel.forget(Proto::Order) if where == :plan
     taken = fast(value.class, data, final, limits)
     assert ran, "#{what}: the change was not made"
     change == :grow ? assert_equal(expected, taken, what) : assert(taken.nil?, "#{what}: C read a value")

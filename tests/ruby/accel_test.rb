@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'test_helper'
+require 'tmpdir'
 
 generated('project', 'chars')
 generated('project', 'decimals')
@@ -22,6 +23,33 @@ class AccelTest < Minitest::Test
   def test_loaded_as_the_run_expects
     assert Fbe.accelerated?, 'the C accelerator is not loaded' if ENV['FBE_ACCEL_EXPECTED'] == '1'
     refute Fbe.accelerated?, 'FBE_PURE_RUBY=1 and the accelerator is loaded' if ENV['FBE_PURE_RUBY'] == '1'
+  end
+
+  # extconf.rb as gem install runs it, in an empty folder, with mkmf's size of long given (nil: as
+  # measured): [the Makefile it writes, what it printed to stderr].
+  def extconf(long_size)
+    extconf = File.join(REPO, 'runtime', 'ruby', 'ext', 'fbe_accel', 'extconf.rb')
+    Dir.mktmpdir do |dir|
+      stub = File.join(dir, 'long_size.rb')
+      File.write(stub, "require 'mkmf'\n" \
+                       "MakeMakefile.prepend(Module.new { define_method(:check_sizeof) { |*| #{long_size} } })\n")
+      # no Open3 (its reader threads trip ASan's thread teardown in make ruby-accel-asan), no LD_PRELOAD
+      log = File.join(dir, 'stderr')
+      ok = system({ 'LD_PRELOAD' => nil }, RbConfig.ruby, *(long_size ? ["-r#{stub}"] : []), extconf,
+                  chdir: dir, out: File::NULL, err: log)
+      assert ok, File.read(log)
+      [File.read(File.join(dir, 'Makefile')), File.read(log)]
+    end
+  end
+
+  # fbe_accel.c computes in long and needs 64 bits of it (a static assertion): where long is shorter
+  # (LLP64, 32-bit platforms) extconf.rb builds nothing and the gem runs in pure Ruby.
+  def test_built_only_where_long_has_64_bits
+    makefile, = extconf(nil)
+    assert_includes makefile, 'TARGET = fbe_accel'
+    makefile, err = extconf(4)
+    assert_equal "all install clean distclean:\n\t@:\n", makefile
+    assert_includes err, 'fbe: a long of fewer than 64 bits: the C accelerator is not built'
   end
 
   def seeds

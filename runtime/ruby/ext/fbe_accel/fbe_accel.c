@@ -21,8 +21,14 @@
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
+#include <ruby/st.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Positions, sizes, budgets and Fixnums are computed in long (1L << 40, a u32 made a Fixnum with
+ * LONG2FIX): the code needs a 64-bit long, which extconf.rb checks before it builds this file (on
+ * LLP64 and 32-bit platforms the gem runs in pure Ruby). */
+_Static_assert(sizeof(long) >= 8, "fbe_accel needs a 64-bit long (extconf.rb builds it only there)");
 
 /* Codec kinds of a plan (lib/fbe/accel.rb: Fbe::Accel::INT ... CALL). */
 enum {
@@ -52,7 +58,9 @@ enum {
 
 static VALUE m_accel;
 static VALUE c_writer;
-static VALUE plans; /* class => plan, or false for a class without one */
+/* class => its checked plan, or false for a class without one: out of Ruby's reach (no Hash, no
+ * constant), so no Ruby code can give the C code a plan it has not checked (valid_plan). */
+static st_table *plans;
 static ID id_plan, id_write, id_fwrite, id_value, id_buffer;
 static int utf8, binary; /* encoding indexes */
 
@@ -143,6 +151,156 @@ static int plan_int(VALUE plan, long i)
     return (int)FIX2LONG(RARRAY_AREF(plan, i));
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * Plans come from Ruby (Fbe::Accel.plan, which Ruby code can redefine or wrap), and the code below
+ * reads them unchecked (offsets it writes to and reads from, sizes of the bytes it copies, classes and
+ * Hashes it calls). So a plan is checked once, before it is remembered: every Array of it frozen
+ * (nothing can change it after the check), of the length its kind has, its numbers Fixnums in the
+ * ranges the writers and readers compute with, each slot within the body, scalars of the sizes
+ * they are; any other plan is remembered as false (the class's values then go through pure Ruby).
+ * ------------------------------------------------------------------------------------------------ */
+
+/* The most plans nested in a field's plan (optional, vector and array elements) the check enters. */
+#define PLAN_NESTING 32
+/* Sizes, offsets, costs and lengths of a plan are below this (lib/fbe/accel.rb: small?). */
+#define PLAN_SMALL (1L << 28)
+
+/* Whether the element at i is a Fixnum in lo..hi (stored in out when given). */
+static int fixnum_in(VALUE array, long i, long lo, long hi, long *out)
+{
+    VALUE v = RARRAY_AREF(array, i);
+    if (!FIXNUM_P(v)) return 0;
+    long x = FIX2LONG(v);
+    if (x < lo || x > hi) return 0;
+    if (out != NULL) *out = x;
+    return 1;
+}
+
+static int frozen_array(VALUE v, long length)
+{
+    return RB_TYPE_P(v, T_ARRAY) && OBJ_FROZEN(v) && RARRAY_LEN(v) == length;
+}
+
+static int scalar_size(long size)
+{
+    return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* The slot size of a codec plan the code may trust, or -1. */
+static long checked_codec(VALUE c, int nesting)
+{
+    long kind, size, n;
+    if (nesting > PLAN_NESTING || !RB_TYPE_P(c, T_ARRAY) || !OBJ_FROZEN(c) || (n = RARRAY_LEN(c)) < 2 ||
+        !fixnum_in(c, 0, K_INT, K_CALL, &kind) || !fixnum_in(c, 1, 0, PLAN_SMALL, &size)) return -1;
+    int ok;
+    switch (kind) {
+    case K_INT:
+        ok = n == 3 && scalar_size(size) && fixnum_in(c, 2, 0, 1, NULL);
+        break;
+    case K_BOOL:
+        ok = n == 2 && size == 1;
+        break;
+    case K_FLOAT:
+        ok = n == 2 && size == 4;
+        break;
+    case K_DOUBLE:
+        ok = n == 2 && size == 8;
+        break;
+    case K_STRING:
+    case K_BYTES:
+        ok = n == 2 && size == 4;
+        break;
+    case K_ENUM: {
+        VALUE type = n == 5 ? RARRAY_AREF(c, 3) : Qnil;
+        ok = n == 5 && scalar_size(size) && fixnum_in(c, 2, 0, 1, NULL) &&
+             (RB_TYPE_P(type, T_CLASS) || RB_TYPE_P(type, T_MODULE)) && RB_TYPE_P(RARRAY_AREF(c, 4), T_HASH);
+        break;
+    }
+    case K_STRUCT:
+        ok = n == 3 && size == 4 && RB_TYPE_P(RARRAY_AREF(c, 2), T_CLASS);
+        break;
+    case K_OPTIONAL:
+        ok = n == 3 && size == 5 && checked_codec(RARRAY_AREF(c, 2), nesting + 1) > 0;
+        break;
+    case K_VECTOR:
+        ok = n == 5 && size == 4 && checked_codec(RARRAY_AREF(c, 2), nesting + 1) > 0 &&
+             fixnum_in(c, 3, 0, PLAN_SMALL, NULL) && fixnum_in(c, 4, 0, PLAN_SMALL, NULL);
+        break;
+    case K_ARRAY: {
+        long length;
+        long item = n == 4 ? checked_codec(RARRAY_AREF(c, 2), nesting + 1) : -1;
+        ok = item > 0 && fixnum_in(c, 3, 0, PLAN_SMALL, &length) && size == item * length;
+        break;
+    }
+    default: /* K_CALL: the codec is any object (the code calls its methods) */
+        ok = n == 3;
+        break;
+    }
+    return ok ? size : -1;
+}
+
+/* Whether plan is one of klass the code may trust: [body size, type id, cost, klass, field...], each
+ * field [instance variable, slot offset, codec plan, name] with its slot within the body. */
+static int checked_plan(VALUE klass, VALUE plan)
+{
+    long body, n;
+    if (!RB_TYPE_P(plan, T_ARRAY) || !OBJ_FROZEN(plan) || (n = RARRAY_LEN(plan)) < FIELDS_AT ||
+        !fixnum_in(plan, 0, 8, PLAN_SMALL, &body) || !fixnum_in(plan, 1, 0, 0xFFFFFFFFL, NULL) ||
+        !fixnum_in(plan, 2, 0, PLAN_SMALL, NULL) || RARRAY_AREF(plan, 3) != klass) return 0;
+    for (long i = FIELDS_AT; i < n; i++) {
+        VALUE field = RARRAY_AREF(plan, i);
+        if (!frozen_array(field, 4)) return 0;
+        VALUE name = RARRAY_AREF(field, 0);
+        if (!SYMBOL_P(name)) return 0;
+        VALUE text = rb_sym2str(name);
+        long offset, size = checked_codec(RARRAY_AREF(field, 2), 0);
+        if (RSTRING_LEN(text) < 2 || RSTRING_PTR(text)[0] != '@' || RSTRING_PTR(text)[1] == '@' ||
+            !fixnum_in(field, 1, 8, body, &offset) || size < 0 || offset + size > body) return 0;
+    }
+    return 1;
+}
+
+/* The plan of a generated class, checked, or Qfalse: remembered, else made by Fbe::Accel.plan (Ruby code
+ * runs) and remembered. */
+static VALUE plan_for(VALUE klass)
+{
+    st_data_t known;
+    if (st_lookup(plans, (st_data_t)klass, &known)) return (VALUE)known;
+    VALUE plan = rb_funcall(m_accel, id_plan, 1, klass);
+    if (!checked_plan(klass, plan)) plan = Qfalse;
+    st_insert(plans, (st_data_t)klass, (st_data_t)plan);
+    RB_GC_GUARD(plan);
+    return plan;
+}
+
+static int mark_plan(st_data_t klass, st_data_t plan, st_data_t arg)
+{
+    (void)arg;
+    rb_gc_mark((VALUE)klass);
+    rb_gc_mark((VALUE)plan);
+    return ST_CONTINUE;
+}
+
+/* The remembered plans and their classes are kept alive by one object that marks them. */
+static void mark_plans(void *data)
+{
+    (void)data;
+    st_foreach(plans, mark_plan, 0);
+}
+
+static const rb_data_type_t plans_type = {
+    .wrap_struct_name = "fbe_accel_plans",
+    .function = {.dmark = mark_plans, .dfree = RUBY_NEVER_FREE},
+};
+
+/* Fbe::Accel.forget(klass): the class's plan made again (by Fbe::Accel.plan) when it is next needed. */
+static VALUE accel_forget(VALUE self, VALUE klass)
+{
+    (void)self;
+    st_data_t key = (st_data_t)klass;
+    return st_delete(plans, &key, NULL) ? Qtrue : Qfalse;
+}
+
 /* The bits of an Integer value of a size-byte integer type, or 0 when it is out of the type's range. */
 static int integer_bits(VALUE v, int size, int is_signed, unsigned long long *bits)
 {
@@ -186,10 +344,7 @@ static VALUE writer(struct out *o)
 /* The plan of the value's class (Fbe::Accel.plan makes it the first time), or Qfalse. */
 static VALUE plan_of(VALUE value)
 {
-    VALUE klass = rb_obj_class(value);
-    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
-    if (plan == Qundef) plan = rb_funcall(m_accel, id_plan, 1, klass);
-    return RB_TYPE_P(plan, T_ARRAY) ? plan : Qfalse;
+    return plan_for(rb_obj_class(value));
 }
 
 /* The little-endian bytes of a number that is a Float or a Fixnum as a float or double, or 0. */
@@ -587,12 +742,10 @@ static VALUE new_items(const struct in *r, int64_t count)
  * whose input is looked up again when Ruby code ran, or NULL before it reads any byte. */
 static VALUE class_plan(struct in *r, VALUE klass)
 {
-    VALUE plan = rb_hash_lookup2(plans, klass, Qundef);
-    if (plan == Qundef) {
-        plan = rb_funcall(m_accel, id_plan, 1, klass);
-        if (r != NULL && !input_kept(r)) return Qfalse;
-    }
-    return RB_TYPE_P(plan, T_ARRAY) ? plan : Qfalse;
+    st_data_t known;
+    if (st_lookup(plans, (st_data_t)klass, &known)) return (VALUE)known;
+    VALUE plan = plan_for(klass);
+    return r != NULL && !input_kept(r) ? Qfalse : plan;
 }
 
 /* A Ruby codec's read or fread, with its DecodeError (any StandardError) turned into FAIL. */
@@ -953,12 +1106,11 @@ void Init_fbe_accel(void)
     c_writer = rb_const_get(m_fbe, rb_intern("Writer"));
     rb_gc_register_address(&m_accel);
     rb_gc_register_address(&c_writer);
-    plans = rb_hash_new();
-    rb_funcall(plans, rb_intern("compare_by_identity"), 0);
+    plans = st_init_numtable();
+    rb_gc_register_mark_object(TypedData_Wrap_Struct(0, &plans_type, plans));
     utf8 = rb_utf8_encindex();
     binary = rb_ascii8bit_encindex();
-    rb_gc_register_mark_object(plans);
-    rb_define_const(m_accel, "PLANS", plans);
+    rb_define_module_function(m_accel, "forget", accel_forget, 1);
     id_plan = rb_intern("plan");
     id_write = rb_intern("write");
     id_fwrite = rb_intern("fwrite");

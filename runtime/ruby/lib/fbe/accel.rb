@@ -26,11 +26,13 @@ module Fbe
 
     module_function
 
-    # The plan of a generated struct class, remembered in PLANS (which the C code reads first):
-    # [body size, type id, decode cost, class, [instance variable, slot offset, codec plan, field name]...],
-    # or false when the class's layout cannot be derived (its values are then written and read in pure Ruby).
+    # The plan of a generated struct class, which the C code asks for once per class (Fbe::Accel.forget
+    # makes it ask again), checks and remembers out of Ruby's reach: [body size, type id, decode cost,
+    # class, [instance variable, slot offset, codec plan, field name]...], every Array frozen, or false
+    # when the class's layout cannot be derived. Its values are written and read in pure Ruby when it
+    # is false or when the C code finds it wrong (fbe_accel.c: checked_plan).
     def plan(klass)
-      PLANS[klass] = derive(klass) || false
+      derive(klass) || false
     end
 
     # The versioned layout of the class: each field's slot follows the previous one from offset 8
