@@ -287,6 +287,9 @@ ALLOWED = {
     ("go/models.py", "run.size - 1"): "the index of a run's last byte: Go's one bounds check for the run",
     ("ruby/__init__.py", "line.end - line.offset"):
         "the length of adjacent slots the plan placed (its offset and end), patched by one String#[]=",
+    ("ruby/__init__.py", "fp.min_from - stop.min_from"):
+        "where a final float is in the Array#pack that wrote it, from the buffer's end: the plan's fewest "
+        "bytes from it on, less those from the field the pack stopped before",
 }
 
 

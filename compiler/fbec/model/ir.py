@@ -299,6 +299,12 @@ def wire_name(t: Primitive | EnumRef) -> str:
     return t.wire if isinstance(t, EnumRef) else t.name
 
 
+def value_name(t: EnumRef | Enum) -> str:
+    """The primitive an enum's or flags' values are held as: an enum's its wire integer (wire_name),
+    flags' the unsigned integer of that width, their bits as a set (EnumRef.mask)."""
+    return f"uint{8 * t.size}" if t.kind == "flags" else t.wire
+
+
 def is_fixed(t: Type) -> bool:
     """A scalar or an array of scalars: held inline with the same bytes in both models, nothing out of
     line (a member of a run of fixed fields)."""

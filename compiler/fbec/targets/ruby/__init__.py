@@ -27,12 +27,10 @@ from fbec.targets.ruby.protocol import write_protocol
 PRIMITIVES = {name: f"Fbe::Types::{name.upper()}" for name in ir.PRIMITIVE_SIZES}
 DEFAULTS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "Fbe::Decimal::ZERO", "string": "+''",
             "bytes": "''.b", "uuid": "Fbe::Uuid::NIL"}
-UNSIGNED = {"int8": "uint8", "int16": "uint16", "int32": "uint32", "int64": "uint64"}
 FORMATS = {"bool": "C", "byte": "C", "char": "C", "wchar": "L<", "int8": "c", "uint8": "C", "int16": "s<",
            "uint16": "S<", "int32": "l<", "uint32": "L<", "int64": "q<", "uint64": "Q<", "timestamp": "Q<",
            "float": "e", "double": "E", "decimal": "Q<L<L<", "uuid": "a16"}
 PACKED = {"L<": "V", "l<": "V", "S<": "v", "s<": "v"}   # the writers' directives of the same bytes
-WIDTHS = {"C": 1, "c": 1, "S": 2, "s": 2, "L": 4, "l": 4}  # the integers that join others in one word
 WORDS = {1: "C", 2: "v", 4: "V", 8: "Q<"}                 # the directive of a word of each width
 COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
 
@@ -78,8 +76,8 @@ class Context(base.DefaultLiterals):
             # codec's wire is called for anything else (an Integer, an undeclared value, a wrong class)
             named = self.named(t.name)
             if t.kind == "flags":
-                return FORMATS[wire(t)], f"{value}.is_a?({named}) ? {value}.value : {named}::FBE_TYPE.wire({value})"
-            return FORMATS[wire(t)], f"{named}::FBE_WIRE[{value}] || {named}::FBE_TYPE.wire({value})"
+                return FORMATS[ir.value_name(t)], f"{value}.is_a?({named}) ? {value}.value : {named}::FBE_TYPE.wire({value})"
+            return FORMATS[ir.value_name(t)], f"{named}::FBE_WIRE[{value}] || {named}::FBE_TYPE.wire({value})"
         if not isinstance(t, ir.Primitive) or t.name not in FORMATS:
             return None
         if t.name == "bool":
@@ -96,16 +94,14 @@ class Context(base.DefaultLiterals):
 
     def word(self, t: ir.Type) -> Word | None:
         """How a scalar's checked value joins its neighbours in one integer of Array#pack (None for what
-        is no integer of at most 4 bytes): its width, and whether it may be negative (masked)."""
-        if isinstance(t, ir.EnumRef):
-            fmt = FORMATS[wire(t)]
-        elif isinstance(t, ir.Primitive) and t.name in FORMATS and t.name not in ("decimal", "uuid"):
-            fmt = FORMATS[t.name]
-        else:
+        is no integer of at most 4 bytes): its width (the slot's size), and whether it may be negative
+        (masked): the range of the integer it is held as (flags: their unsigned bits)."""
+        if not isinstance(t, (ir.Primitive, ir.EnumRef)) or t.size > 4:
             return None
-        if fmt[0] not in WIDTHS:
+        name = value_name(t)
+        if name not in ir.INTEGER_RANGES:
             return None
-        return Word(WIDTHS[fmt[0]], fmt[0].islower() and not (isinstance(t, ir.EnumRef) and t.kind == "flags"))
+        return Word(t.size, ir.INTEGER_RANGES[name][0] < 0)
 
     def guard(self, t: ir.Type, value: str) -> str | None:
         """The condition under which an integer's value is written as it is, compared in place (the
@@ -138,8 +134,7 @@ class Context(base.DefaultLiterals):
 
     def run_format(self, run: plan.Run) -> str:
         """The String#unpack format of a run's fields."""
-        return counted([FORMATS[wire(fp.type) if isinstance(fp.type, ir.EnumRef) else fp.type.name]
-                        for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
+        return counted([FORMATS[value_name(fp.type)] for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
 
     def read(self, t: ir.Type, pos: str) -> str | None:
         """The value of a scalar at pos read in place (None for what its codec reads: a decimal's flags
@@ -148,7 +143,7 @@ class Context(base.DefaultLiterals):
             return None
         if isinstance(t, ir.Primitive) and t.name == "uuid":
             return f"Fbe::Uuid.from_bytes(data.byteslice({pos}, 16))"
-        return self.made(t, f"data.unpack1('{FORMATS[wire(t) if isinstance(t, ir.EnumRef) else t.name]}', offset: {pos})")
+        return self.made(t, f"data.unpack1('{FORMATS[value_name(t)]}', offset: {pos})")
 
     def reads_in_place(self, p: plan.StructPlan) -> bool:
         """Whether a reader of the struct reads a scalar in place (from `data`, the reader's bytes)."""
@@ -229,9 +224,10 @@ def modifier(w: CodeWriter, keyword: str, line: str, condition: str, last: bool 
             w.line(line)
 
 
-def wire(t: ir.EnumRef | ir.Enum) -> str:
-    """The integer an enum is on the wire as; flags as the unsigned one of the same width."""
-    return UNSIGNED.get(t.wire, t.wire) if t.kind == "flags" else t.wire
+def value_name(t: ir.Primitive | ir.EnumRef) -> str:
+    """The primitive a scalar's value is held as: its own, an enum's wire integer, flags' unsigned bits
+    (ir.value_name)."""
+    return ir.value_name(t) if isinstance(t, ir.EnumRef) else t.name
 
 
 def integer(value: int) -> str:
@@ -285,7 +281,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
                 names.setdefault(v.value, v.name)
             entries(w, "NAMES = {", [f"{integer(v)} => '{n}'" for v, n in names.items()], "}.freeze", " ")
             w.line("FBE_WIRE = BY_VALUE.invert.compare_by_identity.freeze")
-        w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[wire(e)]})")
+        w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[ir.value_name(e)]})")
 
 
 def entries(w: CodeWriter, head: str, items: list[str], tail: str, pad: str = "") -> None:
@@ -453,7 +449,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             slot = c.packed(f.type, ivar)
             if slot:
                 c.guard_lines(w, f.type, ivar)
-                body.add(*slot, c.word(f.type))
+                body.add(*slot, c.word(f.type), fp)
             elif ir.is_text(f.type) and not written:
                 text = f"{idents[f.name]}_bytes"
                 c.raw(w, field_codec(c, s, f), f.type, ivar, text)
@@ -576,7 +572,7 @@ def whole_unpack(c: Context, p: plan.StructPlan) -> tuple[str, list[plan.FieldPl
     for fp in p.fields:
         t = fp.field.type
         if isinstance(t, (ir.Primitive, ir.EnumRef)) and c.read(t, ""):
-            formats.append(FORMATS[wire(t) if isinstance(t, ir.EnumRef) else t.name])
+            formats.append(FORMATS[value_name(t)])
             fields.append(fp)
         elif ir.is_text(t) or isinstance(t, ir.StructRef):
             formats.append("L<")
@@ -673,41 +669,54 @@ class Packed:
 
     def __init__(self, formats: list[str], values: list[str]) -> None:
         self.items: list[tuple[str, str | None, Word | None]] = []
+        self.fields: list[plan.FieldPlan | None] = []   # the field of each item's slot, where it has one
         for f in formats:
             self.add(f, values.pop(0) if not f.startswith("x") else None)
 
-    def add(self, format: str, value: str | None = None, word: Word | None = None) -> None:
+    def add(self, format: str, value: str | None = None, word: Word | None = None,
+            field: plan.FieldPlan | None = None) -> None:
         if format.startswith("x"):  # zero bytes: one word of each, which a joined integer may cover
-            self.items += [("x", None, Word(1, False, 0))] * int(format[1:] or 1)
+            count = int(format[1:] or 1)
+            self.items += [("x", None, Word(1, False, 0))] * count
+            self.fields += [None] * count
         else:
             self.items.append((format, value, word))
+            self.fields.append(field)
 
     def extend(self, other: Packed) -> None:
         self.items += other.items
+        self.fields += other.fields
 
     @property
     def values(self) -> list[str]:
         return [v for _, v, _ in self.items if v is not None]
 
-    def pack(self, w: CodeWriter, buffer: str, start: str | None = None, last: bool = False) -> None:
+    def pack(self, w: CodeWriter, buffer: str, start: str | None = None, last: bool = False,
+             stop: plan.FieldPlan | None = None) -> None:
         """`[values].pack('formats', buffer: buffer)`, the values aligned over lines when long, appended
-        to buffer (at start when given); then each float that is a NaN or beyond the float range written
-        again (Fbe::Types::Float#narrow: Array#pack writes every NaN alike, and infinity for what rounds to
-        the largest float); `last`: the method ends there."""
+        to buffer; then each float that is a NaN or beyond the float range written again
+        (Fbe::Types::Float#narrow: Array#pack writes every NaN alike, and infinity for what rounds to
+        the largest float), found where the plan put it: a versioned body's slot at its offset from
+        start; a final field at the fewest bytes from it to the field the pack stopped before (stop,
+        None: the struct's end) and the strings' bytes between, from the buffer's end. `last`: the
+        method ends there."""
         if self.values:
             self.put(w, "", ", " + ("buffer:" if buffer == "buffer" else f"buffer: {buffer}"))  # Style/HashSyntax
         floats = [k for k, (format, value, _) in enumerate(self.items) if format == FORMATS["float"] and value]
         for k in floats:
             value = self.items[k][1]
-            before, after = self.items[:k], self.items[k + 1:]
-            if start and all(f != "a*" for f, _, _ in before):
-                at = f"{start} + {integer(sum(packed_size(f) for f, _, _ in before))}"
+            fp = self.fields[k]
+            assert fp is not None, value
+            if start:
+                at = f"{start} + {integer(fp.offset)}"
             else:
-                at = " - ".join([f"{buffer}.bytesize", integer(sum(packed_size(f) for f, _, _ in after) + 4)]
-                                + [f"{v}.bytesize" for f, v, _ in after if f == "a*"])
+                tail = fp.min_from if stop is None else fp.min_from - stop.min_from
+                at = " - ".join([f"{buffer}.bytesize", integer(tail)]
+                                + [f"{v}.bytesize" for f, v, _ in self.items[k + 1:] if f == "a*"])
             modifier(w, "unless", f"Fbe::Types::FLOAT.narrow({buffer}, {at}, {value})",   # no call if in range
                      f"{value} <= Fbe::Types::FLOAT_MAX && {value} >= Fbe::Types::FLOAT_LOWEST", last and k == floats[-1])
         self.items = []
+        self.fields = []
 
     def joined(self, room: int) -> tuple[list[str], list[str]]:
         """The formats and values, adjacent integers of 1, 2 and 4 bytes joined in one of 2, 4 or 8
@@ -773,22 +782,6 @@ class Packed:
             tail = f"].pack(pack_format{buffer})"
         items[-1] += tail
         aligned(w, head + "[", items)
-
-
-PACKED_SIZES = {"C": 1, "c": 1, "S<": 2, "s<": 2, "L<": 4, "l<": 4, "e": 4, "E": 8, "Q<": 8, "q<": 8}
-
-
-def packed_size(format: str) -> int:
-    """The bytes a pack format of fixed size writes (`a*`: none counted here)."""
-    size = 0
-    for d in directives(format):
-        bare = d.rstrip("0123456789")
-        count = d[len(bare):]
-        if bare in ("a", "x"):
-            size += int(count or 1)
-        elif bare != "a*":
-            size += PACKED_SIZES[bare] * int(count or 1)
-    return size
 
 
 def counted(formats: list[str]) -> str:
@@ -918,17 +911,17 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
             slot = c.packed(f.type, ivar)
             if slot:
                 c.guard_lines(w, f.type, ivar)
-                stretch.add(*slot, c.word(f.type))
+                stretch.add(*slot, c.word(f.type), fp)
             elif ir.is_text(f.type):
                 text = f"{idents[f.name]}_bytes"
                 c.raw(w, field_codec(c, s, f), f.type, ivar, text)
                 stretch.add("L<", f"{text}.bytesize", Word(4, False))
                 stretch.add("a*", text)
             elif isinstance(f.type, ir.StructRef):
-                stretch.pack(w, "w.buffer")
+                stretch.pack(w, "w.buffer", stop=fp)
                 w.line(f"{field_codec(c, s, f)}.check({ivar}).fbe_write_final(w)")
             else:
-                stretch.pack(w, "w.buffer")
+                stretch.pack(w, "w.buffer", stop=fp)
                 w.line(f"{field_codec(c, s, f)}.fwrite(w, {ivar})")
         stretch.pack(w, "w.buffer", last=True)
     w.blank()
