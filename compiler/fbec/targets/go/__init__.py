@@ -49,7 +49,6 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             aligned(w, [[c.ident.constant(e.qualified, v.name), name, f"= {v.value}"] for v in e.values])
         w.blank()
     write_enum_text(w, c, e)
-    w.blank()
 
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> None:

@@ -285,25 +285,24 @@ def text_items(raw: Raw, kind: str, x: str, loop: str, i: str, item: Callable[[]
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     """String() of an enum (the first declared name with the value) or flags (the names set)."""
     name = c.named(e.qualified)
-    if e.kind == "flags":
-        w.line("// String is the text form of v: the names of the declared flags whose bits are all set,")
-        w.line("// joined by |, in declaration order (docs/format.md 9).")
-        with w.block(f"func (v {name}) String() string {{", "}"):
-            if not e.values:
-                w.line('return ""')
-                return
+    flags = e.kind == "flags"
+    doc = ["// String is the text form of v: the names of the declared flags whose bits are all set,",
+           "// joined by |, in declaration order (docs/format.md 9)."] if flags else \
+        "// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9)."
+    with decl(w, doc, f"func (v {name}) String() string {{"):
+        if flags and not e.values:
+            w.line('return ""')
+        elif flags:
             with w.block(f"return {c.rt('FlagsText')}(v, []{c.rt('FlagName')}[{name}]{{", "})"):
                 for v in e.values:
                     w.line(f'{{Value: {c.ident.constant(e.qualified, v.name)}, Name: "{v.name}"}},')
-        return
-    w.line("// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).")
-    with w.block(f"func (v {name}) String() string {{", "}"):
-        if e.values:
-            with w.block("switch v {", "}"):
-                for v in e.text_values:
-                    w.label(f"case {c.ident.constant(e.qualified, v.name)}:")
-                    w.line(f'return "{v.name}"')
-        w.line('return "<unknown>"')
+        else:
+            if e.values:
+                with w.block("switch v {", "}"):
+                    for v in e.text_values:
+                        w.label(f"case {c.ident.constant(e.qualified, v.name)}:")
+                        w.line(f'return "{v.name}"')
+            w.line('return "<unknown>"')
 
 
 def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

@@ -417,14 +417,13 @@ def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list[ir.Field]) -> None:
     """fbeDefaults(from): the schema's defaults of the struct's own fields from the from-th on,
     what FBERead gives the fields a shorter (older) body does not hold."""
-    w.line("// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.")
-    with w.block(f"func (v *{name}) fbeDefaults(from int) {{", "}"), w.block("switch from {", "}"):
+    with decl(w, "// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.",
+              f"func (v *{name}) fbeDefaults(from int) {{"), w.block("switch from {", "}"):
         for k, f in enumerate(own):
             w.label(f"case {k}:")
             write_reset(w, c, f)
             if k < len(own) - 1:
                 w.line("fallthrough")
-    w.blank()
 
 
 def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[FieldPlan], None], defaults: bool,

@@ -135,9 +135,8 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
     with decl(w, f"// New{name} is a {name} handing the {what} to h.", f"func New{name}(h {handler}) *{name} {{"):
         w.line(f"return &{name}{{Handler: h}}")
     _feeding(w, c, name, r, final)
-    w.line(f"// DispatchFrame {dispatching} (Receive calls it).")
-    with w.block(f"func ({r} *{name}) DispatchFrame(typeID uint32, frame []byte, lim *{c.rt('Limits')}) "
-                 "(bool, error) {", "}"):
+    with decl(w, f"// DispatchFrame {dispatching} (Receive calls it).",
+              f"func ({r} *{name}) DispatchFrame(typeID uint32, frame []byte, lim *{c.rt('Limits')}) (bool, error) {{"):
         with w.block("switch typeID {", "}"):
             for m in dispatch:
                 w.label(f"case {m.struct.type_id}:")
@@ -150,7 +149,6 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
             w.label("default:")
             w.line("return false, nil")
         w.line("return true, nil")
-    w.blank()
 
 
 def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
@@ -179,26 +177,22 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     waiting = [m for m in requests if m.struct.qualified in waits]
     client_handler = "clientHandler"
 
-    w.line(f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending requests")
-    w.line("// answer them, every other message goes to notify.")
-    with w.block(f"type {client_handler} struct {{", "}"):
+    with decl(w, [f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending requests",
+                  "// answer them, every other message goes to notify."], f"type {client_handler} struct {{"):
         w.line(f"notify   *{handler}")
         w.line(f"requests *{fbe('Requests')}")
-    w.blank()
     for m in dispatch:
         q = m.struct.qualified
-        w.line(f"// On{m.suffix} hands v to notify"
-               + (" unless it answers a pending request." if q in answers else "."))
-        with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.named}) {{", "}"):
+        with decl(w, f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if q in answers else "."),
+                  f"func (h {client_handler}) On{m.suffix}(v *{m.named}) {{"):
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
             with w.block("if *h.notify != nil {", "}"):
                 w.line(f"(*h.notify).On{m.suffix}(v)")
-        w.blank()
     for m in waiting:
         response = by_name[m.struct.response or ""]
-        w.line(f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response and rejects.")
-        with w.block(f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{", "}"):
+        with decl(w, f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response and rejects.",
+                  f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{"):
             with w.block("switch v.(type) {", "}"):
                 w.label(f"case *{response.named}:")
                 w.line(f"return {fbe('AnswerResponse')}")
@@ -207,32 +201,28 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                     w.label(f"case {', '.join(types)}:")
                     w.line(f"return {fbe('AnswerReject')}")
             w.line(f"return {fbe('AnswerNone')}")
-        w.blank()
 
     for fin in models:
         client = names("FinalClient" if fin else "Client")
         sender = names("FinalSender" if fin else "Sender")
         receiver = names("FinalReceiver" if fin else "Receiver")
         kind = "final" if fin else "versioned"
-        w.line(f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):")
-        w.line("// Request<Message> sends a [request] message and waits for the response of its id while another")
-        w.line("// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other")
-        w.line(f"// message goes to Notify. Make it with New{client}.")
-        with w.block(f"type {client} struct {{", "}"):
+        with decl(w, [f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):",
+                      "// Request<Message> sends a [request] message and waits for the response of its id while another",
+                      "// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other",
+                      f"// message goes to Notify. Make it with New{client}."], f"type {client} struct {{"):
             w.line(sender)
             w.line(receiver)
             w.line("// Notify gets every message that does not answer a pending request (nil: dropped).")
             w.line(f"Notify {handler}")
             w.blank()
             w.line(f"requests {fbe('Requests')}")
-        w.blank()
-        w.line(f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to notify.")
-        with w.block(f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{", "}"):
+        with decl(w, f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to notify.",
+                  f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{"):
             w.line(f"c := &{client}{{Notify: notify}}")
             w.line(f"c.{sender}.Out = out")
             w.line(f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}")
             w.line("return c")
-        w.blank()
         with decl(w, "// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.",
                      f"func (c *{client}) Reset() {{"):
             w.line("c.requests.Reset()")
@@ -246,12 +236,10 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             if m in waiting:
                 response = by_name[m.struct.response or ""]
                 rej = ", ".join(r.type for r in m.struct.rejects)
-                w.line(f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; ctx is its")
-                w.line("// timeout (the error then wraps context.DeadlineExceeded).")
-                if rej:
-                    w.line(f"// A reject ({rej}) fails it with a *fbe.RejectError.")
-                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) "
-                             f"(*{response.named}, error) {{", "}"):
+                doc = [f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; ctx is its",
+                       "// timeout (the error then wraps context.DeadlineExceeded)."]
+                with decl(w, doc + ([f"// A reject ({rej}) fails it with a *fbe.RejectError."] if rej else []),
+                          f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) (*{response.named}, error) {{"):
                     w.line(f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
                            f"v.{id_of(c, m)}, answers{m.suffix}, func() error {{")
                     with w.indented():
@@ -259,10 +247,9 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                         w.line("return err")
                     w.line("})")
             else:
-                w.line(f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx has ended).")
-                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{", "}"):
+                with decl(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx has ended).",
+                          f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{"):
                     with w.block("if err := ctx.Err(); err != nil {", "}"):
                         w.line("return err")
                     w.line(f"_, err := c.Send{m.suffix}(v)")
                     w.line("return err")
-            w.blank()
