@@ -473,10 +473,9 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
                      f"static {c.over}", f"from{suffix}", limits, name):
         caught(w, read, f'{rt("rootOf")}(e, "{q}")')
 
-    w.blank()
-    w.line(f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    verify_root = c.method(f"static {c.over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined")
-    with w.block(verify_root, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
+    with c.member(w, f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */",
+                  f"static {c.over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined"), \
+            w.block(f"return {rt('verify')}(() => {{", "});"):
         caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
 
 
@@ -506,11 +505,9 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, name: str, verb: 
             w.line("return v;")
     if not s.all_fields:
         return
-    w.blank()
-    w.lines(docs[1])
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
     params = [reader, *([("v", name)] if value else []), ("b", "number"), ("n", "number")]
     over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
-    with w.block(c.method(f"static {over}", f"fbe{verb}Body", [(p if p in words else "_" + p, t) for p, t in params],
-                          "void"), "}"):
+    with c.member(w, docs[1], f"static {over}", f"fbe{verb}Body", [(p if p in words else "_" + p, t) for p, t in params],
+                  "void"):
         w.lines(text)

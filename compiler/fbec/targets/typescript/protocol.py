@@ -117,9 +117,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
             " * buffered() when there is none. The serialization buffer is reused."]):
         with w.block(c.constructor([("transport", rt("Transport", False), "")]), "}"):
             w.line(f"super(transport, {str(fin).lower()});")
-        w.blank()
-        w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
-        with w.block(c.method("", "send", [("value", send_type)], "number"), "}"):
+        with c.member(w, "/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */",
+                      "", "send", [("value", send_type)], "number"):
             w.line("return this.sendValue(value);")
 
     # ------------------------------------------------------------ receivers
@@ -143,9 +142,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         receivers[fin] = receiver
         with w.block(handled(handler, fin), "}"):
             w.line(f"return {decode_final if fin else decode_fbe}(typeId, frame, limits);")
-        w.blank()
-        with w.block(c.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
-                     "}"):
+        with c.member(w, "", "protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"):
             w.line(f"{deliver_to}(this.handler, typeId, value);")
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
@@ -161,9 +158,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
             with w.block("if (error !== undefined) {", "}"):
                 w.line("throw error;")
             w.line("return frame;")
-        w.blank()
-        with w.block(c.method("protected override ", "deliver",
-                              [("typeId", "number"), ("_value", "unknown"), ("frame", "Uint8Array")], "void"), "}"):
+        with c.member(w, "", "protected override ", "deliver",
+                      [("typeId", "number"), ("_value", "unknown"), ("frame", "Uint8Array")], "void"):
             w.line("const h = this.handler;")
             _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}Frame", "frame", "onFrame", "typeId, "))
 
@@ -244,15 +240,13 @@ def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[s
                 w.line("super(handler, limits);")
                 w.line(f"this.sender = new {sender}(transport);")
                 w.line(f"this.requests = new {rt('Requests')}();")
-            w.blank()
-            w.line("/** Fails every pending request (an fbe.RequestError of failure \"reset\") and forgets a partial frame. */")
-            with w.block(c.method("override ", "reset", [], "void"), "}"):
+            with c.member(w, "/** Fails every pending request (an fbe.RequestError of failure \"reset\") and forgets a "
+                          "partial frame. */", "override ", "reset", [], "void"):
                 w.line("this.requests.reset();")
                 w.line("super.reset();")
             if answering:
-                w.blank()
-                with w.block(c.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
-                                      "void"), "}"):
+                with c.member(w, "", "protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
+                              "void"):
                     def answer(m: Message) -> None:
                         f = m.struct.id_field
                         assert f is not None
