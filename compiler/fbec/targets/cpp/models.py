@@ -39,7 +39,7 @@ from itertools import groupby
 from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import Options
 
@@ -163,21 +163,28 @@ def _default_terms(m: Walk, p: StructPlan) -> list[str]:
     return terms
 
 
+def _body_start(w: CppWriter, s: Struct, decoder: str, older: str, base: str) -> bool:
+    """The start of read or verify: a body shorter than this schema's (an older writer) takes the
+    out-of-line path (`older`, on the `decoder`), then the base's fields (`base` of the base struct).
+    False for a struct without fields, whose function returns true at once."""
+    if not (s.base or s.fields):
+        w.line("return true;")
+        return False
+    guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart(decoder, older))
+    if s.base:
+        guard(w, "!" + base.format(qualified(s.base)))
+    return True
+
+
 def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     args = f"Decoder& d, std::size_t body, uint32_t size, {t}& value"
     with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::read({args})"):
-        if not (s.base or s.fields):
-            w.line("return true;")
+        # the rest is straight-line code for the whole body (enter() checked that it lies in the
+        # buffer): every field at its offset, no size checks
+        if not _body_start(w, s, "Decoder", "read_older(c, body, size, value)", "read_body<{}>(d, body, size, value)"):
             return
-        # A body shorter than this schema's (an older writer) takes the
-        # out-of-line path; the rest is straight-line code for the whole body
-        # (enter() checked that it lies in the buffer): every field at its
-        # offset, no size checks.
-        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("Decoder", "read_older(c, body, size, value)"))
-        if s.base:
-            guard(w, f"!read_body<{qualified(s.base)}>(d, body, size, value)")
         for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
             fields = list(group)
             if unchecked and len(fields) > 1:     # consecutive scalars: read_scalars
@@ -219,13 +226,9 @@ def _verify(w: CppWriter, m: Walk, p: StructPlan) -> None:
     # defaults as read_older does: the same error at the same place.
     w.line("template <class D>")
     with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
-        if not (s.base or s.fields):
-            w.line("return true;")
+        # fixed-size fields always pass
+        if not _body_start(w, s, "D", "verify_older(c, body, size)", "verify_body<{}>(d, body, size)"):
             return
-        # Fixed-size fields always pass; a shorter body takes the out-of-line path.
-        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("D", "verify_older(c, body, size)"))
-        if s.base:
-            guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
         for f in checked:
             guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")

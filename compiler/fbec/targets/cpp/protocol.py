@@ -135,16 +135,23 @@ def _receiver(w: CppWriter, schema: Schema, package: Package, final: bool) -> No
         _on_receive(w, bases, dispatch, lambda s: (
             f'this->read_frame({s.name}ReaderModel, {s.name}Value, data, size, "{s.qualified}")',
             f"onReceive(*{s.name}Value);"))
-        if dispatch:
-            w.blank()
-            w.label("private:")
-            for s in dispatch:
-                w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}ReaderModel;")
+        if _private_models(w, dispatch, final, "ReaderModel"):
             w.line("// the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):")
             w.line("// made at the first frame of their type and reused")
             for s in dispatch:
                 w.line(f"std::unique_ptr<{qualified(s.qualified)}> {s.name}Value;")
     w.blank()
+
+
+def _private_models(w: CppWriter, dispatch: list[Struct], final: bool, member: str) -> bool:
+    """The private models (`<Message><member>`) a Receiver or Proxy reads the messages it dispatches
+    with; whether there are any."""
+    if dispatch:
+        w.blank()
+        w.label("private:")
+    for s in dispatch:
+        w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}{member};")
+    return bool(dispatch)
 
 
 def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct], case: Callable[[Struct], tuple[str, str]]) -> None:
@@ -190,11 +197,7 @@ def _proxy(w: CppWriter, schema: Schema, package: Package) -> None:
         _on_receive(w, bases, dispatch, lambda s: (
             f'this->verify_frame({s.name}Model, data, size, "{s.qualified}")',
             f"onProxy({s.name}Model, type, data, size);"))
-        if dispatch:
-            w.blank()
-            w.label("private:")
-            for s in dispatch:
-                w.line(f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
+        _private_models(w, dispatch, False, "Model")
     w.blank()
 
 
