@@ -11,7 +11,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -100,12 +99,16 @@ def test_a_huge_array_costs_no_time_or_memory(tmp_path):
         "decimal[4194304] m; }\n")
     limit = 512 * 1024 * 1024
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "compiler"), str(REPO / "runtime" / "python")]))
-    start = time.perf_counter()
+    def cpu_of_children() -> float:  # CPU time, not wall time: a busy machine stretches the one only
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    start = cpu_of_children()
     done = subprocess.run([sys.executable, "-m", "fbec", "--input=p.fbe", "--output=out", "-q", "--cpp", "--python",
                            "--final", "--json", "--proto"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=60, check=False,
                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
-    elapsed = time.perf_counter() - start
+    elapsed = cpu_of_children() - start
     assert (done.returncode, done.stderr) == (0, "")
     assert elapsed < 10, elapsed
     assert max(p.stat().st_size for p in (tmp_path / "out").iterdir()) < 200_000
