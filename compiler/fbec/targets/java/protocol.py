@@ -128,14 +128,10 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
             with w.block(f"receiver = new {receiver_class}(new Handler() {{", "});"):
                 protocol.client_answers(c, w, answers)
         w.blank()
-        w.line("/** @return the sender (send any message) */")
-        with w.block(f"public {sender_class} sender() {{", "}"):
-            w.line("return sender;")
-        w.blank()
-        w.line("/** @return the receiver (limits, errors) */")
-        with w.block(f"public {receiver_class} receiver() {{", "}"):
-            w.line("return receiver;")
-        w.blank()
+        for what, cls, text in (("sender", sender_class, "send any message"), ("receiver", receiver_class, "limits, errors")):
+            w.line(f"/** @return the {what} ({text}) */")
+            c.returns(w, c.method(what, "", cls), what)
+            w.blank()
         doc(w, "Handles one chunk of the stream.", "", "@param chunk  the buffer",
             "@param offset the chunk's first byte", "@param length the chunk's size",
             "@throws FrameException as the receiver's receive")
@@ -145,8 +141,7 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         protocol.client_reset(c, w)
         w.blank()
         w.line("/** @return the number of requests waiting for their response */")
-        with w.block("public int pendingRequests() {", "}"):
-            w.line("return requests.size();")
+        c.returns(w, c.method("pendingRequests", "", "int"), "requests.size()")
         protocol.client_requests(c, w, requests, request, request_sent)
 
 
