@@ -1,42 +1,40 @@
-"""Protocol code (docs/format.md section 7): Sender, Receiver, Proxy, Client and their final twins."""
+"""Protocol code (docs/format.md section 7): Sender, Receiver, Proxy, Client and their final twins.
+
+What the Senders send and the Receivers dispatch are base.protocol_messages (Go's and TypeScript's
+too), each message's type as ctx.ref names it; a handler method is named by ctx.ident.handler
+(``on_receive_<it>``, ``on_proxy_<it>``). A Client matches responses and rejects at run time, from
+its table of requests (fbe.ClientBase).
+"""
 
 from __future__ import annotations
 
-from fbec.targets.base import import_closure
+from fbec.targets.base import CodeWriter, Message, protocol_messages
 
 from .context import Context
 
 
 def protocol_code(ctx: Context) -> list[str]:
     pkg = ctx.package.name
-    every = [ctx.schema.struct(d.type) for d in ctx.package.dispatch]  # the IR's dispatch table
-    w = ctx.writer()
-    # every protocol class below uses these (imported by use)
-    class_var, callable_, any_ = ctx.std("typing", "ClassVar"), ctx.std("collections.abc", "Callable"), \
-        ctx.std("typing", "Any")
+    any_, callable_ = ctx.std("typing", "Any"), ctx.std("collections.abc", "Callable")
+    # (the messages' suffixes are Go's and TypeScript's method names: not used here)
+    send, dispatch = protocol_messages(ctx.schema, ctx.package, ctx.ref, str.lower, str.lower)
     finals = [False, True] if ctx.options.final else [False]
-    # decoders used by the receivers
-    for m in every:
-        cls = ctx.ref(m.qualified)
-        key = m.qualified.replace(".", "_")
+    w = ctx.writer()
+    for m in dispatch:  # the decoders the Receivers call
         for final in finals:
-            with w.block(f"def fbe_d{'f' if final else 'v'}_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:"):
-                w.line(f"return {ctx.decode(m, final, 'limits')}[0]")
+            with w.block(f"def {_decoder(m, final)}(data: bytes, limits: fbe.Limits | None) -> {m.named}:"):
+                w.line(f"return {ctx.decode(m.struct, final, 'limits')}[0]")
             w.blank(2)
 
-    # senders: every message of the package and of its imports can be sent
-    send_all = [m for p in import_closure(ctx.schema, ctx.package) for m in p.protocol_types]
     for final in finals:
-        prefix = "Final" if final else ""
-        table = f"FBE_SEND_{'F' if final else 'V'}"
+        prefix, table = ("Final", "FBE_SEND_F") if final else ("", "FBE_SEND_V")
         with w.block(f"{table}: dict[type, {callable_}[[{any_}], bytearray]] = {{", "}"):
-            for m in send_all:
-                w.line(f"{ctx.ref(m.qualified)}: lambda v: {ctx.encode(m, final, 'v')},")
+            for m in send:
+                w.line(f"{m.named}: lambda v: {ctx.encode(m.struct, final, 'v')},")
         w.blank(2)
         with w.block(f"class {prefix}Sender(fbe.Sender):"):
-            w.line(f'"""Sends {pkg} messages as {"final" if final else "versioned"} frames; override ``on_send``."""')
-            w.blank()
-            w.line(f"fbe_final: {class_var}[bool] = {final}")
+            _head(ctx, w, f"Sends {pkg} messages as {'final' if final else 'versioned'} frames; override "
+                  "``on_send``.", final)
             w.blank()
             with w.block("def send(self, value: fbe.Struct) -> int:"):
                 w.line('"""Serialize a message into the send buffer and flush it; return the frame size."""')
@@ -47,59 +45,46 @@ def protocol_code(ctx: Context) -> list[str]:
         w.blank(2)
 
     for final in finals:
-        prefix = "Final" if final else ""
-        dec = "fbe_df_" if final else "fbe_dv_"
-        with w.block(f"class {prefix}Receiver(fbe.Receiver):"):
-            w.line(f'"""Receives {pkg} {"final" if final else "versioned"} frames fed in any chunks; '
-                   f'override ``on_receive_<message>``."""')
-            w.blank()
-            w.line(f"fbe_final: {class_var}[bool] = {final}")
-            with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[bytes, fbe.Limits | None], "
-                         f"{any_}], str]]] = {{", "}"):
-                for m in every:
-                    w.line(f'{m.type_id}: ({dec}{m.qualified.replace(".", "_")}, "on_receive_{ctx.ident.handler(pkg, m.qualified)}"),')
-            w.blank()
-            for m in every:
-                with w.block(f"def on_receive_{ctx.ident.handler(pkg, m.qualified)}(self, value: {ctx.ref(m.qualified)}) -> None:"):
+        with w.block(f"class {'Final' if final else ''}Receiver(fbe.Receiver):"):
+            _head(ctx, w, f"Receives {pkg} {'final' if final else 'versioned'} frames fed in any chunks; override "
+                  "``on_receive_<message>``.", final)
+            _handlers(ctx, w, f"{callable_}[[bytes, fbe.Limits | None], {any_}]", "receive",
+                      [(m, _decoder(m, final)) for m in dispatch])
+            for m in dispatch:
+                head = f"on_receive_{ctx.ident.handler(pkg, m.struct.qualified)}(self, value: {m.named})"
+                with w.block(f"def {head} -> None:"):
                     w.line("self.on_receive(value)")
                 w.blank()
         w.blank(2)
 
-    # proxy (versioned only, as the original)
-    with w.block("class Proxy(fbe.Proxy):"):
-        w.line(f'"""Dispatches {pkg} versioned frames without deserializing (model + raw frame)."""')
-        w.blank()
-        with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[], {any_}], str]]] = {{", "}"):
-            for m in every:
-                model = ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))
-                w.line(f'{m.type_id}: ({model}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
-        w.blank()
-        for m in every:
-            model = ctx.ref(m.qualified, local=ctx.ident.model(m.qualified))
-            with w.block(f"def on_proxy_{ctx.ident.handler(pkg, m.qualified)}(", ") -> None:"):
+    with w.block("class Proxy(fbe.Proxy):"):  # versioned only, as the original
+        _head(ctx, w, f"Dispatches {pkg} versioned frames without deserializing (model + raw frame).")
+        models = [(m, ctx.ref(m.struct.qualified, local=ctx.ident.model(m.struct.qualified))) for m in dispatch]
+        _handlers(ctx, w, f"{callable_}[[], {any_}]", "proxy", models)
+        for m, model in models:
+            with w.block(f"def on_proxy_{ctx.ident.handler(pkg, m.struct.qualified)}(", ") -> None:"):
                 w.line(f"self, model: {model}, type: int, buffer: bytes, offset: int, size: int")
             with w.indented():
                 w.line("self.on_proxy(model, type, buffer, offset, size)")
             w.blank()
     w.blank(2)
 
-    # clients
-    requests = [m for m in ctx.package.protocol_types if m.request]
+    requests = [s for s in ctx.package.protocol_types if s.request]
     for final in finals:
         prefix = "Final" if final else ""
         with w.block(f"class {prefix}Client(fbe.ClientBase, {prefix}Receiver, {prefix}Sender):"):
-            w.line('"""Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""')
-            w.blank()
-            w.line(f"fbe_final: {class_var}[bool] = {final}")
+            _head(ctx, w, "Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by "
+                  "``id``.", final)
+            class_var = ctx.std("typing", "ClassVar")
             with w.block(f"_fbe_requests: {class_var}[dict[type, tuple[type | None, frozenset[type]]]] = {{", "}"):
                 # requests of imported packages go through this Client too (own entries win)
                 for i in ctx.package.imports:
                     w.line(f"**{ctx.module_alias(i)}.{prefix}Client._fbe_requests,")
-                for m in requests:
-                    resp = ctx.ref(m.response) if m.response else "None"
-                    rej = ", ".join(ctx.ref(r.type) for r in m.rejects)
+                for s in requests:
+                    resp = ctx.ref(s.response) if s.response else "None"
+                    rej = ", ".join(ctx.ref(r.type) for r in s.rejects)
                     rejset = f"frozenset({{{rej}}})" if rej else "frozenset()"
-                    w.line(f"{ctx.ident.type(m.qualified)}: ({resp}, {rejset}),")
+                    w.line(f"{ctx.ident.type(s.qualified)}: ({resp}, {rejset}),")
             w.blank()
             with w.block("def __init__(self, limits: fbe.Limits | None = None) -> None:"):
                 w.line("fbe.ClientBase.__init__(self, limits)")
@@ -113,3 +98,25 @@ def protocol_code(ctx: Context) -> list[str]:
                 w.line(f"{prefix}Sender.reset(self)")
         w.blank(2)
     return w.text().splitlines() + ["", ""]
+
+
+def _decoder(m: Message, final: bool) -> str:
+    """The module's function decoding a frame's message (fbe_dv_<qualified>, fbe_df_ in the final model)."""
+    return f"fbe_d{'f' if final else 'v'}_{m.struct.qualified.replace('.', '_')}"
+
+
+def _head(ctx: Context, w: CodeWriter, doc: str, final: bool | None = None) -> None:
+    """A protocol class's docstring and (not the Proxy's) the model of its frames, ``fbe_final``."""
+    w.line(f'"""{doc}"""')
+    w.blank()
+    if final is not None:
+        w.line(f"fbe_final: {ctx.std('typing', 'ClassVar')}[bool] = {final}")
+
+
+def _handlers(ctx: Context, w: CodeWriter, call: str, kind: str, calls: list[tuple[Message, str]]) -> None:
+    """A Receiver's or Proxy's table: each dispatched type id's decoder or model class (of type
+    ``call``) and the name of its handler, ``on_<kind>_<it>``."""
+    with w.block(f"_fbe_handlers: {ctx.std('typing', 'ClassVar')}[dict[int, tuple[{call}, str]]] = {{", "}"):
+        for m, x in calls:
+            w.line(f'{m.struct.type_id}: ({x}, "on_{kind}_{ctx.ident.handler(ctx.package.name, m.struct.qualified)}"),')
+    w.blank()
