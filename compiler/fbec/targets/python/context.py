@@ -264,8 +264,9 @@ class Context(DefaultLiterals):
     def decode(self, s: ir.Struct, final: bool, limits: str) -> str:
         """The runtime's decoding of ``data``, a root of the struct s in either model: (value, size)."""
         read = self.ref(s.qualified, "fbe_fr_" if final else "fbe_vr_")
-        return f"fbe.decode_final({read}, data, {s.type_id}, {limits})" if final else \
-            f"fbe.decode_versioned({read}, data, {limits})"
+        if final:
+            return f"fbe.decode_final({read}, data, {s.type_id}, {limits})"
+        return f"fbe.decode_versioned({read}, data, {limits})"
 
     def writer(self) -> CodeWriter:
         """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""

@@ -330,10 +330,11 @@ class Models:
             code.line(f"p += {lay}.size")
             code.line(f"{target} = {self.read_expr(t, Raw(tv, 0), 'p', f, f'p - {lay}.size')}")
             return
-        if isinstance(t, (ir.Primitive, ir.StructRef)):
-            call = f"{c.ref(t.name, 'fbe_fr_')}(r, p)" if isinstance(t, ir.StructRef) else \
-                f"fbe.buffer.final_{'string' if is_string(t) else 'bytes'}(r, p, {f})"
-            code.line(f"{target}, p = {call}")
+        if isinstance(t, ir.StructRef):
+            code.line(f"{target}, p = {c.ref(t.name, 'fbe_fr_')}(r, p)")
+            return
+        if isinstance(t, ir.Primitive):  # a string or bytes
+            code.line(f"{target}, p = fbe.buffer.final_{'string' if is_string(t) else 'bytes'}(r, p, {f})")
             return
         decl = f"{target}: {c.hint(t)}"
         if isinstance(t, ir.Optional_):
@@ -399,8 +400,8 @@ class Models:
         with code.block(f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:"):
             code.line(f'"""Append the body of a {s.name} and its data; return the body position."""')
             code.line("p = len(w)")
-            if all(ir.is_text(f.type) or ir.is_scalar(f.type) for f in fields) and \
-                    any(ir.is_text(f.type) for f in fields):
+            texts = [f for f in fields if ir.is_text(f.type)]
+            if texts and all(ir.is_text(f.type) or ir.is_scalar(f.type) for f in fields):
                 self.text_struct_writer(code, s, fmt)
             else:
                 code.line(f"w += bytes({s.body_size})")
@@ -430,8 +431,8 @@ class Models:
         fields = s.all_fields
         plan = c.plan.struct(s.qualified)
         leaf = not plan.nests
-        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", ' \
-            f"{s.decode_cost})"
+        reader = "leaf_body" if leaf else "struct_body"
+        body = f'fbe.buffer.{reader}(r, {lay}, p, {s.type_id}, "{s.qualified}", {s.decode_cost})'
         ends_c = c.constant(py_tuple([str(f.end) for f in plan.fields]))
         exprs, idx = [], 2
         for f in fields:
@@ -488,8 +489,10 @@ class Models:
         i = 0
         while i < len(steps):
             step = steps[i]
-            run = [m.field for m in step.fields] if isinstance(step, Run) else \
-                [step.field] if ir.is_fixed(step.type) else []
+            if isinstance(step, Run):
+                run = [m.field for m in step.fields]
+            else:
+                run = [step.field] if ir.is_fixed(step.type) else []
             fmt = "".join(slot_fmt(f.type) for f in run)
             if run:
                 check_size(fmt, step.size if isinstance(step, Run) else step.type.size)
